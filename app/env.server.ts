@@ -1,0 +1,71 @@
+// The environment, read and validated once. Names are fixed by ARCHITECTURE.md.
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true')
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  ROOT_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+$/, 'ROOT_DOMAIN must be a bare host name such as localhost')
+    .default('localhost'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TEST_DATABASE_URL: z.string().optional(),
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
+  RESEND_API_KEY: z.string().optional(),
+  RESEND_BASE_URL: z.string().url().optional(),
+  EMAIL_FROM: z.string().default('Brandcard <no-reply@brandcard.localhost>'),
+  TRUST_PROXY: flag,
+  SEED_DEMO: z.enum(['0', '1']).optional(),
+  OUTBOX_PAGE: flag,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+})
+
+export type Env = z.infer<typeof schema> & { APP_SECRET: string }
+
+let cached: Env | undefined
+
+export function getEnv(): Env {
+  if (cached) return cached
+  const parsed = schema.safeParse(process.env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`)
+  }
+  const env = parsed.data
+  if (!env.APP_SECRET && env.NODE_ENV === 'production' && env.DATABASE_URL) {
+    throw new Error('APP_SECRET is required in production with DATABASE_URL')
+  }
+  cached = { ...env, APP_SECRET: env.APP_SECRET ?? loadOrCreateSecret(env.DATA_DIR) }
+  return cached
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvForTests() {
+  cached = undefined
+}
+
+// Without APP_SECRET, a secret is generated once and kept beside the embedded database,
+// so signatures survive restarts of a local or demo install.
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('base64url')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}

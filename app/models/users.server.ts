@@ -1,0 +1,49 @@
+import { and, eq } from 'drizzle-orm'
+import { hashPassword } from '#app/auth/password.server'
+import type { Queryable } from '#drizzle/db.server'
+import { users } from '#drizzle/schema'
+
+export type User = typeof users.$inferSelect
+export type UserRole = User['role']
+
+export type NewUser = {
+  email: string
+  password: string
+  role?: UserRole
+  firstName?: string
+  lastName?: string
+  company?: string
+  jobTitle?: string
+  phoneNumber?: string
+  website?: string
+  workEmail?: string
+}
+
+/** Emails are compared case-insensitively: they are stored lower-cased. */
+export function normalizeEmail(email: string) {
+  return email.trim().toLowerCase()
+}
+
+export async function createUser(db: Queryable, organizationId: string, input: NewUser) {
+  const { password, email, ...profile } = input
+  const [user] = await db
+    .insert(users)
+    .values({
+      organizationId,
+      email: normalizeEmail(email),
+      passwordHash: await hashPassword(password),
+      ...profile,
+    })
+    .returning()
+  if (!user) throw new Error('user insert returned nothing')
+  return user
+}
+
+export async function findUserByEmail(db: Queryable, organizationId: string, email: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.email, normalizeEmail(email))))
+    .limit(1)
+  return user
+}

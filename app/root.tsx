@@ -1,0 +1,150 @@
+import {
+  json,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { Toaster } from 'sonner'
+import { PlainPage } from '#app/components/layout/plain-page'
+import { SiteFooter } from '#app/components/layout/site-footer'
+import { SiteHeader } from '#app/components/layout/site-header'
+import { Button } from '#app/components/ui/button'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { isTenantErrorData } from '#app/tenancy/tenant-error'
+import { useNonce } from '#app/utils/nonce'
+import { readableTextColor, safeHexColor } from '#app/validation/color'
+import stylesheet from './tailwind.css?url'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const tenant = await requireTenant(context)
+  return json({
+    branding: {
+      name: tenant.name,
+      kind: tenant.kind,
+      primaryColor: tenant.primaryColor,
+      secondaryColor: tenant.secondaryColor,
+      logoUrl: tenant.logoUrl,
+      faviconUrl: tenant.faviconUrl,
+    },
+    year: new Date().getFullYear(),
+  })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.branding.name ?? 'Not available' },
+  { name: 'description', content: 'Create and share your digital business card.' },
+]
+
+export type RootLoaderData = ReturnType<typeof useRootData>
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>('root')
+}
+
+/** Colours are re-validated here: only #rrggbb ever reaches the style sheet. */
+function brandingCss(primaryColor: string, secondaryColor: string) {
+  const primary = safeHexColor(primaryColor, '#3b82f6')
+  const secondary = safeHexColor(secondaryColor, '#10b981')
+  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRootData()
+  const nonce = useNonce()
+  const branding = data?.branding
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <link rel="icon" href={branding?.faviconUrl ?? '/favicon.svg'} />
+        {branding ? (
+          <style
+            nonce={nonce}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: built from validated hex colours only
+            dangerouslySetInnerHTML={{
+              __html: brandingCss(branding.primaryColor, branding.secondaryColor),
+            }}
+          />
+        ) : null}
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {branding && data ? (
+          <div className="flex min-h-screen flex-col">
+            <SiteHeader branding={branding} />
+            <div className="flex-1">{children}</div>
+            <SiteFooter name={branding.name} year={data.year} />
+          </div>
+        ) : (
+          children
+        )}
+        <Toaster position="top-center" richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function NotFoundContent() {
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <p className="text-6xl font-bold text-brand">404</p>
+      <h1 className="text-2xl font-semibold">Oops! Page not found</h1>
+      <p className="text-gray-600 dark:text-gray-400">
+        The page you are looking for might have been removed, had its name changed, or is
+        temporarily unavailable.
+      </p>
+      <Button asChild>
+        <Link to="/">Return to Home</Link>
+      </Button>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && isTenantErrorData(error.data)) {
+    return error.data.tenantError === 'site-unavailable' ? (
+      <PlainPage title="Site unavailable">This site is not available at the moment.</PlainPage>
+    ) : (
+      <PlainPage title="No such site">There is no site at this address.</PlainPage>
+    )
+  }
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`.trim()
+    : error instanceof Error
+      ? error.message
+      : 'Unknown error'
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
+      <p className="text-gray-600 dark:text-gray-400">{detail}</p>
+      <Button asChild variant="secondary">
+        <Link to="/" reloadDocument>
+          Return to Home
+        </Link>
+      </Button>
+    </main>
+  )
+}

@@ -1,0 +1,71 @@
+import { Link } from '@remix-run/react'
+import { QrCode, Share2, UserRound } from 'lucide-react'
+import { Button } from '#app/components/ui/button'
+import { useRootData } from '#app/root'
+
+const STEPS = [
+  {
+    icon: UserRound,
+    title: 'Create your profile',
+    text: 'Add your name, contact details and work information.',
+  },
+  {
+    icon: QrCode,
+    title: 'Customize your digital card',
+    text: 'Add your logo and profile picture and choose how your card looks.',
+  },
+  {
+    icon: Share2,
+    title: 'Share your card',
+    text: 'Share it with a QR code or your unique link.',
+  },
+]
+
+export default function Home() {
+  const name = useRootData()?.branding.name ?? 'Brandcard'
+  return (
+    <main className="mx-auto grid max-w-6xl gap-12 px-4 py-16 md:grid-cols-2 md:items-center md:py-24">
+      <section className="flex flex-col gap-6">
+        <h1 className="text-4xl font-bold tracking-tight md:text-5xl">
+          Create and share your digital business card
+        </h1>
+        <p className="text-lg text-gray-600 dark:text-gray-400">
+          {name} lets you build a professional digital card in minutes and share it by QR code,
+          link, NFC or contact file, so people can save your details with one tap.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild size="lg">
+            <Link to="/auth/register">Get Started</Link>
+          </Button>
+          <Button asChild size="lg" variant="secondary">
+            <Link to="/auth/login">Log In</Link>
+          </Button>
+        </div>
+      </section>
+      <section
+        aria-labelledby="steps-heading"
+        className="rounded-2xl border border-gray-200 bg-gray-50 p-6 shadow-sm dark:border-gray-800 dark:bg-gray-900"
+      >
+        <h2 id="steps-heading" className="mb-6 text-xl font-semibold">
+          Get Started in 3 Easy Steps
+        </h2>
+        <ol className="flex flex-col gap-5">
+          {STEPS.map((step, index) => (
+            <li key={step.title} className="flex gap-4">
+              <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand font-semibold text-brand-foreground">
+                {index + 1}
+              </span>
+              <div>
+                <p className="flex items-center gap-2 font-medium">
+                  <step.icon aria-hidden className="h-4 w-4 text-brand" />
+                  {step.title}
+                </p>
+                <p className="text-sm text-gray-600 dark:text-gray-400">{step.text}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,28 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { getMediaByHash } from '#app/models/media.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { withTenant } from '#drizzle/db.server'
+
+const FILE = /^([0-9a-f]{64})\.(jpg|png|webp)$/
+const SERVABLE = new Set(['image/jpeg', 'image/png', 'image/webp'])
+
+// Media is content-addressed, so a URL's bytes never change: cache them forever.
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const tenant = await requireTenant(context)
+  const match = FILE.exec(params.file ?? '')
+  if (!match?.[1]) throw new Response('Not Found', { status: 404 })
+  const hash = match[1]
+  const row = await withTenant(tenant.id, (tx) => getMediaByHash(tx, tenant.id, hash))
+  if (!row || row.ext !== match[2] || !SERVABLE.has(row.contentType)) {
+    throw new Response('Not Found', { status: 404 })
+  }
+  return new Response(new Uint8Array(row.data), {
+    headers: {
+      'Content-Type': row.contentType,
+      'Content-Length': String(row.data.length),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+    },
+  })
+}

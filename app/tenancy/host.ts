@@ -1,0 +1,101 @@
+// Host handling. Pure functions: no database, safe to unit test exhaustively.
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
+
+/** Sub-domains of the root that are never an agency. */
+export const RESERVED_SUBDOMAINS = new Set([
+  'www',
+  'api',
+  'app',
+  'admin',
+  'mail',
+  'smtp',
+  'static',
+  'assets',
+  'media',
+  'cdn',
+  'status',
+  'help',
+  'support',
+  'docs',
+  'blog',
+])
+
+/**
+ * Normalises a raw Host header value: lower case, no port, no trailing dot.
+ * Returns null for anything that is not a plain host name or address
+ * (`new URL('http://' + host)` would accept `evil.test/x` or `user@evil.test`).
+ */
+export function normalizeHost(raw: string | null | undefined): string | null {
+  if (!raw) return null
+  let host = raw.trim().toLowerCase()
+  if (host.length === 0 || host.length > 260) return null
+  if (host.startsWith('[')) {
+    // IPv6 literal, optionally with a port: accepted as a host, never a tenant.
+    const end = host.indexOf(']')
+    if (end < 0) return null
+    const rest = host.slice(end + 1)
+    if (rest && !/^:\d{1,5}$/.test(rest)) return null
+    const address = host.slice(1, end)
+    return /^[0-9a-f:.]+$/.test(address) ? `[${address}]` : null
+  }
+  const colon = host.indexOf(':')
+  if (colon >= 0) {
+    if (!/^\d{1,5}$/.test(host.slice(colon + 1))) return null
+    host = host.slice(0, colon)
+  }
+  if (host.endsWith('.')) host = host.slice(0, -1)
+  if (host.length === 0 || host.length > 253) return null
+  const labels = host.split('.')
+  if (!labels.every((label) => LABEL.test(label))) return null
+  return host
+}
+
+export function isIpAddress(host: string): boolean {
+  return host.startsWith('[') || IPV4.test(host)
+}
+
+export type HostMatch =
+  | { kind: 'platform' }
+  | { kind: 'subdomain'; slug: string }
+  | { kind: 'custom-domain'; domain: string }
+  | { kind: 'none' }
+
+/** Maps a normalised host to what it may name, relative to the root domain. */
+export function classifyHost(host: string | null, rootDomain: string): HostMatch {
+  if (!host || isIpAddress(host)) return { kind: 'none' }
+  const root = rootDomain.toLowerCase()
+  if (host === root || host === `www.${root}`) return { kind: 'platform' }
+  const suffix = `.${root}`
+  if (host.endsWith(suffix)) {
+    const sub = host.slice(0, -suffix.length)
+    // One label only: a.b.root is not a tenant, and reserved names never are.
+    if (sub.includes('.') || RESERVED_SUBDOMAINS.has(sub)) return { kind: 'none' }
+    return { kind: 'subdomain', slug: sub }
+  }
+  // A custom domain has at least two labels (no bare intranet names).
+  if (!host.includes('.')) return { kind: 'none' }
+  return { kind: 'custom-domain', domain: host }
+}
+
+/**
+ * The host of a request as the server saw it. `X-Forwarded-Host` counts only behind
+ * a trusted proxy (TRUST_PROXY=1); its first value is the client-facing one.
+ */
+export function requestHost(
+  headers: { host?: string | string[]; 'x-forwarded-host'?: string | string[] },
+  trustProxy: boolean,
+): string | null {
+  const pick = (value: string | string[] | undefined) =>
+    (Array.isArray(value) ? value[0] : value)?.split(',')[0]
+  const forwarded = trustProxy ? pick(headers['x-forwarded-host']) : undefined
+  return normalizeHost(forwarded ?? pick(headers.host))
+}
+
+const SLUG = /^(?!-)[a-z0-9-]{2,40}(?<!-)$/
+
+/** Whether a slug may name an agency sub-domain. */
+export function isValidAgencySlug(slug: string): boolean {
+  return SLUG.test(slug) && !RESERVED_SUBDOMAINS.has(slug)
+}

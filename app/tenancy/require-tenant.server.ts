@@ -1,0 +1,16 @@
+import { type AppLoadContext, json } from '@remix-run/node'
+import { resolveTenant, type Tenant } from './tenant.server'
+import type { TenantError } from './tenant-error'
+
+/**
+ * The tenant of this request, or a thrown plain error page that names no other tenant.
+ * Resolved at most once per request however many loaders ask.
+ */
+export async function requireTenant(context: AppLoadContext): Promise<Tenant> {
+  context.tenantResolution ??= resolveTenant(context.host)
+  const resolution = await context.tenantResolution
+  if (resolution.status === 'found') return resolution.tenant
+  const tenantError: TenantError =
+    resolution.status === 'unavailable' ? 'site-unavailable' : 'no-such-site'
+  throw json({ tenantError }, { status: resolution.status === 'unavailable' ? 403 : 404 })
+}

@@ -1,0 +1,86 @@
+// Resolves the organization behind a request's host, fail-closed, with a small
+// in-memory cache so a request never pays more than one query for its tenant.
+import { LRUCache } from 'lru-cache'
+import { getEnv } from '#app/env.server'
+import { findOrganizationForHost } from '#app/models/organizations.server'
+import { getDb } from '#drizzle/db.server'
+import { classifyHost } from './host'
+
+export type Tenant = {
+  id: string
+  slug: string
+  kind: 'platform' | 'agency'
+  name: string
+  /** The host this request reached the tenant on (no port). */
+  host: string
+  primaryColor: string
+  secondaryColor: string
+  logoUrl: string | null
+  faviconUrl: string | null
+  customDomain: string | null
+}
+
+export type TenantResolution =
+  | { status: 'found'; tenant: Tenant }
+  | { status: 'not-found' }
+  | { status: 'unavailable' }
+
+const TTL_MS = 30_000
+
+type CacheEntry = { resolution: TenantResolution; organizationId?: string }
+const cache = new LRUCache<string, CacheEntry>({ max: 5000, ttl: TTL_MS })
+
+export async function resolveTenant(host: string | null): Promise<TenantResolution> {
+  const key = host ?? ''
+  const hit = cache.get(key)
+  if (hit) return hit.resolution
+  const entry = await lookup(host)
+  cache.set(key, entry)
+  return entry.resolution
+}
+
+async function lookup(host: string | null): Promise<CacheEntry> {
+  const match = classifyHost(host, getEnv().ROOT_DOMAIN)
+  if (match.kind === 'none' || !host) return { resolution: { status: 'not-found' } }
+  const organization = await findOrganizationForHost(getDb(), match)
+  if (!organization) return { resolution: { status: 'not-found' } }
+  if (
+    organization.kind === 'agency' &&
+    (organization.status !== 'active' || organization.approvalStatus !== 'approved')
+  ) {
+    return { resolution: { status: 'unavailable' }, organizationId: organization.id }
+  }
+  return {
+    organizationId: organization.id,
+    resolution: {
+      status: 'found',
+      tenant: {
+        id: organization.id,
+        slug: organization.slug,
+        kind: organization.kind,
+        name: organization.name,
+        host,
+        primaryColor: organization.primaryColor,
+        secondaryColor: organization.secondaryColor,
+        logoUrl: organization.logoPath,
+        faviconUrl: organization.faviconPath,
+        customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+      },
+    },
+  }
+}
+
+/** Drops every cached host of an organization; call after changing it. */
+export function invalidateTenant(organizationId: string) {
+  for (const [key, entry] of cache.entries()) {
+    if (entry.organizationId === organizationId) cache.delete(key)
+  }
+  // A host that did not resolve before (e.g. a newly verified domain) may resolve now.
+  for (const [key, entry] of cache.entries()) {
+    if (entry.resolution.status === 'not-found') cache.delete(key)
+  }
+}
+
+export function clearTenantCache() {
+  cache.clear()
+}

@@ -1,0 +1,132 @@
+// One database handle per process: PGlite (embedded, data in DATA_DIR) when no
+// DATABASE_URL is set, postgres.js otherwise. Same schema, migrations and queries.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
+import postgres from 'postgres'
+import * as schema from './schema'
+
+export type Schema = typeof schema
+export type Database = PgDatabase<PgQueryResultHKT, Schema>
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  Schema,
+  ExtractTablesWithRelations<Schema>
+>
+/** Either the database or a transaction: model functions accept both. */
+export type Queryable = Database | Transaction
+
+export type DatabaseHandle = {
+  db: Database
+  driver: 'pglite' | 'postgres'
+  migrate(): Promise<void>
+  close(): Promise<void>
+}
+
+const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'migrations')
+
+export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
+  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+  const db = drizzlePglite(client, { schema }) as unknown as Database
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
+    close: () => client.close(),
+    ...{ client },
+  }
+}
+
+export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: 3,
+    idle_timeout: 30,
+    onnotice: () => {},
+  })
+  const db = drizzlePostgres(client, { schema }) as unknown as Database
+  return {
+    db,
+    driver: 'postgres',
+    async migrate() {
+      // Migrations get their own single connection so advisory locks and DDL stay on one session.
+      const migrationClient = postgres(url, { max: 1, onnotice: () => {} })
+      try {
+        await migratePostgres(drizzlePostgres(migrationClient), {
+          migrationsFolder: migrationsFolder(),
+        })
+      } finally {
+        await migrationClient.end()
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  }
+}
+
+type Holder = { handle?: DatabaseHandle }
+// Kept on globalThis so the dev server's module reloads and the production entry share one pool.
+const globalStore = globalThis as { __brandcardDatabase?: Holder }
+globalStore.__brandcardDatabase ??= {}
+const holder: Holder = globalStore.__brandcardDatabase
+
+export function getDatabaseHandle(): DatabaseHandle {
+  if (!holder.handle) {
+    const url = process.env.DATABASE_URL
+    if (url) holder.handle = openPostgres(url)
+    else {
+      const dataDir = path.resolve(process.env.DATA_DIR ?? './data', 'pglite')
+      mkdirSync(dataDir, { recursive: true })
+      holder.handle = openPglite({ dataDir })
+    }
+  }
+  return holder.handle
+}
+
+export function getDb(): Database {
+  return getDatabaseHandle().db
+}
+
+/** Tests install their own database (a fresh clone per test file). */
+export function setDatabaseHandle(handle: DatabaseHandle | undefined) {
+  holder.handle = handle
+}
+
+export async function closeDatabase() {
+  const handle = holder.handle
+  holder.handle = undefined
+  await handle?.close()
+}
+
+/**
+ * The one entry point for tenant rows: the work runs in a transaction that carries
+ * the organization id in `app.organization_id`, which row-level security policies read.
+ * Pass the transaction down; on PGlite, using the outer db inside it would deadlock.
+ */
+export async function withTenant<T>(
+  organizationId: string,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`select set_config('app.organization_id', ${organizationId}, true)`)
+    return work(tx)
+  })
+}
+
+/** Answers whether the database responds, within a time limit. */
+export async function pingDatabase(timeoutMs = 3000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('Database did not answer in time')), timeoutMs)
+  })
+  try {
+    await Promise.race([getDb().execute(sql`select 1`), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,520 @@
+// The whole product's schema. Every table that belongs to a tenant carries
+// `organization_id` with a foreign key and an index, and children reference
+// their parent through the composite key (organization_id, id) so that a row
+// can never point at another organization's parent.
+import { sql } from 'drizzle-orm'
+import {
+  type AnyPgColumn,
+  boolean,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+})
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+const organizationId = () =>
+  uuid('organization_id')
+    .notNull()
+    .references((): AnyPgColumn => organizations.id, { onDelete: 'cascade' })
+
+export const organizationKind = pgEnum('organization_kind', ['platform', 'agency'])
+export const organizationStatus = pgEnum('organization_status', ['active', 'inactive', 'pending'])
+export const approvalStatus = pgEnum('approval_status', ['approved', 'pending', 'rejected'])
+export const subscriptionTier = pgEnum('subscription_tier', [
+  'free',
+  'starter',
+  'professional',
+  'enterprise',
+])
+export const userRole = pgEnum('user_role', [
+  'super_admin',
+  'super_admin_team',
+  'agency_admin',
+  'agency_member',
+  'team_admin',
+  'end_user',
+])
+export const userStatus = pgEnum('user_status', ['active', 'inactive'])
+export const userPlan = pgEnum('user_plan', ['free', 'team_basic', 'team_pro'])
+export const teamRole = pgEnum('team_role', ['admin', 'manager', 'member', 'viewer'])
+export const invitationStatus = pgEnum('invitation_status', [
+  'pending',
+  'accepted',
+  'declined',
+  'expired',
+])
+export const backgroundKind = pgEnum('background_kind', ['color', 'gradient', 'image'])
+export const contactSource = pgEnum('contact_source', ['connect', 'lead', 'saved', 'manual'])
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    kind: organizationKind('kind').notNull().default('agency'),
+    status: organizationStatus('status').notNull().default('active'),
+    approvalStatus: approvalStatus('approval_status').notNull().default('approved'),
+    subscriptionTier: subscriptionTier('subscription_tier').notNull().default('free'),
+    ownerName: text('owner_name'),
+    contactEmail: text('contact_email'),
+    // Custom domain: only a verified one is ever resolved to this tenant.
+    customDomain: text('custom_domain').unique(),
+    customDomainVerificationToken: text('custom_domain_verification_token'),
+    customDomainVerifiedAt: timestamp('custom_domain_verified_at', { withTimezone: true }),
+    // Branding: colours are validated hex (#rrggbb) on write; images are media rows.
+    primaryColor: text('primary_color').notNull().default('#3b82f6'),
+    secondaryColor: text('secondary_color').notNull().default('#10b981'),
+    logoMediaId: uuid('logo_media_id'),
+    faviconMediaId: uuid('favicon_media_id'),
+    whiteLabelActive: boolean('white_label_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('organizations_kind_idx').on(t.kind),
+    // Branding images must be the organization's own media.
+    foreignKey({
+      name: 'organizations_logo_media_fk',
+      columns: [t.id, t.logoMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'organizations_favicon_media_fk',
+      columns: [t.id, t.faviconMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+  ],
+)
+
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    // SHA-256 of the encoded bytes: the same image is stored once per tenant.
+    hash: text('hash').notNull(),
+    ext: text('ext').notNull(),
+    contentType: text('content_type').notNull(),
+    purpose: text('purpose').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('media_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('media_org_hash_key').on(t.organizationId, t.hash),
+    index('media_org_idx').on(t.organizationId),
+  ],
+)
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    // Stored lower-cased: one account per email per organization.
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: userRole('role').notNull().default('end_user'),
+    status: userStatus('status').notNull().default('active'),
+    plan: userPlan('plan').notNull().default('free'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    workEmail: text('work_email').notNull().default(''),
+    phoneNumber: text('phone_number').notNull().default(''),
+    company: text('company').notNull().default(''),
+    jobTitle: text('job_title').notNull().default(''),
+    website: text('website').notNull().default(''),
+    logoMediaId: uuid('logo_media_id'),
+    profilePictureMediaId: uuid('profile_picture_media_id'),
+    // The team member (team_admin) an end user is assigned to, within the organization.
+    assignedToUserId: uuid('assigned_to_user_id'),
+    onboardingStep: integer('onboarding_step').notNull().default(1),
+    onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('users_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('users_org_email_key').on(t.organizationId, t.email),
+    index('users_org_role_idx').on(t.organizationId, t.role),
+    foreignKey({
+      name: 'users_logo_media_fk',
+      columns: [t.organizationId, t.logoMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'users_profile_picture_media_fk',
+      columns: [t.organizationId, t.profilePictureMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'users_assigned_to_fk',
+      columns: [t.organizationId, t.assignedToUserId],
+      foreignColumns: [t.organizationId, t.id],
+    }).onDelete('set null'),
+  ],
+)
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // SHA-256 (hex) of the session token; the token itself is never stored.
+    id: text('id').primaryKey(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sessions_org_idx').on(t.organizationId),
+    index('sessions_user_idx').on(t.userId),
+    foreignKey({
+      name: 'sessions_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('password_reset_tokens_org_idx').on(t.organizationId),
+    foreignKey({
+      name: 'password_reset_tokens_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const digitalCards = pgTable(
+  'digital_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    title: text('title').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull().default(''),
+    workEmail: text('work_email').notNull().default(''),
+    phoneNumber: text('phone_number').notNull().default(''),
+    company: text('company').notNull().default(''),
+    jobTitle: text('job_title').notNull().default(''),
+    website: text('website').notNull().default(''),
+    logoMediaId: uuid('logo_media_id'),
+    profilePictureMediaId: uuid('profile_picture_media_id'),
+    // A background is a validated hex colour, a preset gradient id, or a media row: never CSS.
+    backgroundKind: backgroundKind('background_kind').notNull().default('color'),
+    backgroundValue: text('background_value').notNull().default('#ffffff'),
+    backgroundMediaId: uuid('background_media_id'),
+    isDefault: boolean('is_default').notNull().default(false),
+    cardType: text('card_type').notNull().default('personal'),
+    noindex: boolean('noindex').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('digital_cards_org_id_key').on(t.organizationId, t.id),
+    index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
+    index('digital_cards_org_names_idx').on(
+      t.organizationId,
+      sql`lower(${t.firstName})`,
+      sql`lower(${t.lastName})`,
+    ),
+    // Exactly one default card per user is kept by the model; at most one by the database.
+    uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
+    foreignKey({
+      name: 'digital_cards_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'digital_cards_logo_media_fk',
+      columns: [t.organizationId, t.logoMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'digital_cards_profile_picture_media_fk',
+      columns: [t.organizationId, t.profilePictureMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'digital_cards_background_media_fk',
+      columns: [t.organizationId, t.backgroundMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+  ],
+)
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull().default(''),
+    phoneNumber: text('phone_number').notNull().default(''),
+    company: text('company').notNull().default(''),
+    jobTitle: text('job_title').notNull().default(''),
+    note: text('note').notNull().default(''),
+    source: contactSource('source').notNull().default('manual'),
+    sourceCardId: uuid('source_card_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('contacts_org_user_created_idx').on(t.organizationId, t.userId, t.createdAt),
+    foreignKey({
+      name: 'contacts_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'contacts_source_card_fk',
+      columns: [t.organizationId, t.sourceCardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('set null'),
+  ],
+)
+
+export const cardViews = pgTable(
+  'card_views',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    // A keyed hash of the visitor (IP and user agent) for de-duplication; never the raw IP.
+    visitorHash: text('visitor_hash').notNull(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('card_views_org_card_viewed_idx').on(t.organizationId, t.cardId, t.viewedAt),
+    foreignKey({
+      name: 'card_views_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const apiSettings = pgTable(
+  'api_settings',
+  {
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    // Encrypted with APP_SECRET; never returned to the browser in full.
+    gohighlevelApiKeyEncrypted: text('gohighlevel_api_key_encrypted'),
+    enabled: boolean('enabled').notNull().default(false),
+    validatedAt: timestamp('validated_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'api_settings_pk', columns: [t.organizationId, t.userId] }),
+    foreignKey({
+      name: 'api_settings_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdByUserId: uuid('created_by_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('teams_org_id_key').on(t.organizationId, t.id),
+    index('teams_org_idx').on(t.organizationId),
+    foreignKey({
+      name: 'teams_created_by_fk',
+      columns: [t.organizationId, t.createdByUserId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('set null'),
+  ],
+)
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    teamId: uuid('team_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    role: teamRole('role').notNull().default('member'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('team_members_team_user_key').on(t.teamId, t.userId),
+    index('team_members_org_user_idx').on(t.organizationId, t.userId),
+    foreignKey({
+      name: 'team_members_team_fk',
+      columns: [t.organizationId, t.teamId],
+      foreignColumns: [teams.organizationId, teams.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'team_members_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    teamId: uuid('team_id').notNull(),
+    email: text('email').notNull(),
+    role: teamRole('role').notNull().default('member'),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedByUserId: uuid('invited_by_user_id'),
+    status: invitationStatus('status').notNull().default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('team_invitations_org_team_idx').on(t.organizationId, t.teamId),
+    foreignKey({
+      name: 'team_invitations_team_fk',
+      columns: [t.organizationId, t.teamId],
+      foreignColumns: [teams.organizationId, teams.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'team_invitations_invited_by_fk',
+      columns: [t.organizationId, t.invitedByUserId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('set null'),
+  ],
+)
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    actorUserId: uuid('actor_user_id'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_events_org_created_idx').on(t.organizationId, t.createdAt)],
+)
+
+export const userSettings = pgTable(
+  'user_settings',
+  {
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    // Validated by the settings zod schemas before every write.
+    preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'user_settings_pk', columns: [t.organizationId, t.userId] }),
+    foreignKey({
+      name: 'user_settings_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const organizationSettings = pgTable('organization_settings', {
+  organizationId: organizationId().primaryKey(),
+  preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: updatedAt(),
+})
+
+// One row: settings of the whole platform. The product name is the platform organization's name.
+export const platformSettings = pgTable('platform_settings', {
+  id: integer('id').primaryKey().default(1),
+  platformUrl: text('platform_url').notNull().default(''),
+  maintenanceMode: boolean('maintenance_mode').notNull().default(false),
+  sessionTimeoutMinutes: integer('session_timeout_minutes').notNull().default(60),
+  requireTwoFactorForAdmins: boolean('require_two_factor_for_admins').notNull().default(true),
+  passwordRotation: boolean('password_rotation').notNull().default(false),
+  updatedAt: updatedAt(),
+})
+
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    // Set when a provider (Resend) accepted the message.
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
+)
+
+// Fixed-window counters shared by every app instance (sign-in and reset throttling).
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull().default(0),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+})
+
+export const tenantTables = {
+  media,
+  users,
+  sessions,
+  passwordResetTokens,
+  digitalCards,
+  contacts,
+  cardViews,
+  apiSettings,
+  teams,
+  teamMembers,
+  teamInvitations,
+  auditEvents,
+  userSettings,
+  organizationSettings,
+  emailOutbox,
+} as const

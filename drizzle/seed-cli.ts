@@ -1,0 +1,7 @@
+// `npm run seed`: migrate, then seed the demo if the database is empty.
+import { closeDatabase } from './db.server'
+import { prepareDatabase } from './prepare.server'
+
+process.env.SEED_DEMO ??= '1'
+await prepareDatabase({ log: (m) => console.log(m) })
+await closeDatabase()

@@ -1,0 +1,182 @@
+// The demo: a platform, two approved agencies (one on a verified custom domain), one
+// inactive agency, their people and a few cards. Every account's password is DEMO_PASSWORD.
+import { sql } from 'drizzle-orm'
+import { createCard } from '#app/models/cards.server'
+import { storeMedia } from '#app/models/media.server'
+import {
+  createOrganization,
+  type NewOrganization,
+  setOrganizationBrandingImages,
+} from '#app/models/organizations.server'
+import { createUser, type NewUser } from '#app/models/users.server'
+import type { Database, Transaction } from './db.server'
+import { platformSettings } from './schema'
+import { renderDemoBranding } from './seed-images.server'
+
+export const DEMO_PASSWORD = 'demo1234'
+
+type DemoUser = Omit<NewUser, 'password'> & {
+  card?: {
+    company: string
+    jobTitle: string
+    phoneNumber: string
+    website: string
+    backgroundValue: string
+  }
+}
+type DemoOrganization = NewOrganization & {
+  shape: 'circle' | 'diamond' | 'bars'
+  users: DemoUser[]
+}
+
+export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
+  {
+    slug: 'platform',
+    name: 'Brandcard',
+    kind: 'platform',
+    primaryColor: '#4f46e5',
+    secondaryColor: '#06b6d4',
+    shape: 'bars',
+    users: [
+      { email: 'super@brandcard.test', role: 'super_admin', firstName: 'Sam', lastName: 'Super' },
+      {
+        email: 'ops@brandcard.test',
+        role: 'super_admin_team',
+        firstName: 'Olive',
+        lastName: 'Ops',
+      },
+      {
+        email: 'pat@example.test',
+        role: 'end_user',
+        firstName: 'Pat',
+        lastName: 'Platform',
+        card: {
+          company: 'Independent',
+          jobTitle: 'Consultant',
+          phoneNumber: '+1 555 0100',
+          website: 'https://pat.example.test',
+          backgroundValue: '#f3f4f6',
+        },
+      },
+    ],
+  },
+  {
+    slug: 'acme',
+    name: 'Acme Cards',
+    kind: 'agency',
+    primaryColor: '#e11d48',
+    secondaryColor: '#f59e0b',
+    subscriptionTier: 'professional',
+    ownerName: 'Ada Acme',
+    contactEmail: 'admin@acme.test',
+    customDomain: 'cards.acme.test',
+    customDomainVerifiedAt: new Date('2026-01-01T00:00:00Z'),
+    shape: 'circle',
+    users: [
+      { email: 'admin@acme.test', role: 'agency_admin', firstName: 'Ada', lastName: 'Acme' },
+      { email: 'member@acme.test', role: 'agency_member', firstName: 'Max', lastName: 'Member' },
+      { email: 'team@acme.test', role: 'team_admin', firstName: 'Tia', lastName: 'Team' },
+      {
+        email: 'alice@acme.test',
+        role: 'end_user',
+        firstName: 'Alice',
+        lastName: 'Anderson',
+        card: {
+          company: 'Acme Corp',
+          jobTitle: 'Head of Sales',
+          phoneNumber: '+1 555 0101',
+          website: 'https://acme.example.test',
+          backgroundValue: '#1f2937',
+        },
+      },
+    ],
+  },
+  {
+    slug: 'globex',
+    name: 'Globex Networking',
+    kind: 'agency',
+    primaryColor: '#7c3aed',
+    secondaryColor: '#22c55e',
+    subscriptionTier: 'starter',
+    ownerName: 'Gus Globex',
+    contactEmail: 'admin@globex.test',
+    shape: 'diamond',
+    users: [
+      { email: 'admin@globex.test', role: 'agency_admin', firstName: 'Gus', lastName: 'Globex' },
+      {
+        email: 'bob@globex.test',
+        role: 'end_user',
+        firstName: 'Bob',
+        lastName: 'Brown',
+        card: {
+          company: 'Globex',
+          jobTitle: 'Engineer',
+          phoneNumber: '+1 555 0102',
+          website: 'https://globex.example.test',
+          backgroundValue: '#ffffff',
+        },
+      },
+    ],
+  },
+  {
+    slug: 'initech',
+    name: 'Initech',
+    kind: 'agency',
+    status: 'inactive',
+    primaryColor: '#0f766e',
+    secondaryColor: '#eab308',
+    shape: 'bars',
+    users: [
+      { email: 'admin@initech.test', role: 'agency_admin', firstName: 'Ian', lastName: 'Tech' },
+    ],
+  },
+]
+
+async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
+  const { shape, users, ...fields } = demo
+  const organization = await createOrganization(tx, fields)
+  await tx.execute(sql`select set_config('app.organization_id', ${organization.id}, true)`)
+  const palette = { primary: organization.primaryColor, secondary: organization.secondaryColor }
+  const branding = await renderDemoBranding(palette, shape)
+  const logo = await storeMedia(tx, organization.id, {
+    ...branding.logo,
+    contentType: 'image/png',
+    purpose: 'organization-logo',
+  })
+  const favicon = await storeMedia(tx, organization.id, {
+    ...branding.favicon,
+    contentType: 'image/png',
+    purpose: 'organization-favicon',
+  })
+  await setOrganizationBrandingImages(tx, organization.id, {
+    logoMediaId: logo.id,
+    faviconMediaId: favicon.id,
+  })
+  for (const { card, ...account } of users) {
+    const user = await createUser(tx, organization.id, { ...account, password: DEMO_PASSWORD })
+    if (!card) continue
+    await createCard(tx, organization.id, user.id, {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      ...card,
+    })
+    await createCard(tx, organization.id, user.id, {
+      title: 'Conference card',
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      ...card,
+      backgroundKind: 'gradient',
+      backgroundValue: 'blue-ocean',
+    })
+  }
+  return organization
+}
+
+export async function seedDemo(db: Database) {
+  await db.transaction(async (tx) => {
+    await tx.insert(platformSettings).values({ id: 1 }).onConflictDoNothing()
+    for (const demo of DEMO_ORGANIZATIONS) await seedOrganization(tx, demo)
+  })
+}

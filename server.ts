@@ -1,0 +1,159 @@
+// The production (and development) server: host validation, security headers,
+// static assets, request logging, the Remix handler and graceful shutdown.
+import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequestHandler } from '@remix-run/express'
+import type { ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express from 'express'
+import helmet from 'helmet'
+import { pino } from 'pino'
+import { pinoHttp } from 'pino-http'
+import { requestHost } from './app/tenancy/host'
+
+type AppEntry = {
+  prepareDatabase(options: { log: (m: string) => void }): Promise<void>
+  closeDatabase(): Promise<void>
+}
+
+const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development'
+const port = Number(process.env.PORT ?? 3000)
+const trustProxy = process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true'
+const logger = pino({ level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug') })
+
+const viteDevServer =
+  mode === 'production'
+    ? undefined
+    : await import('vite').then((vite) => vite.createServer({ server: { middlewareMode: true } }))
+
+async function loadBuild(): Promise<ServerBuild> {
+  if (viteDevServer) {
+    return (await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild
+  }
+  const file = path.resolve('build/server/index.js')
+  return (await import(pathToFileURL(file).href)) as ServerBuild
+}
+
+const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry
+
+const initialBuild = await loadBuild()
+await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })
+
+const app = express()
+app.disable('x-powered-by')
+// Express's own proxy handling stays off: the host is computed below, once, on our terms.
+app.set('trust proxy', trustProxy)
+
+app.use(
+  pinoHttp({
+    logger,
+    autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
+    serializers: {
+      req: (req) => ({ method: req.method, url: req.url, host: req.headers?.host }),
+      res: (res) => ({ statusCode: res.statusCode }),
+    },
+  }),
+)
+
+// The one place the request host is derived; loaders get it through the load context.
+app.use((req, res, next) => {
+  const host = requestHost(req.headers, trustProxy)
+  if (!host) {
+    res.status(400).type('text/plain').send('Bad Request: invalid Host header')
+    return
+  }
+  res.locals.host = host
+  res.locals.cspNonce = randomBytes(16).toString('base64')
+  next()
+})
+
+app.use(compression())
+
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      reportOnly: mode !== 'production',
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': [
+          "'strict-dynamic'",
+          (_req: IncomingMessage, res: ServerResponse) =>
+            `'nonce-${(res as express.Response).locals.cspNonce}'`,
+        ],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'", ...(mode === 'development' ? ['ws:'] : [])],
+        'object-src': ["'none'"],
+        'base-uri': ["'none'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+      },
+    },
+    // HSTS only when the request really came over TLS (set below).
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  }),
+)
+app.use((req, res, next) => {
+  const forwardedProto = trustProxy ? req.headers['x-forwarded-proto'] : undefined
+  if (req.secure || forwardedProto === 'https') {
+    res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+  }
+  next()
+})
+
+if (viteDevServer) {
+  app.use(viteDevServer.middlewares)
+} else {
+  // Fingerprinted assets never change; everything else in public/ gets an hour.
+  app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
+  app.use(express.static('build/client', { maxAge: '1h' }))
+}
+
+app.all(
+  '*',
+  createRequestHandler({
+    build: viteDevServer ? loadBuild : initialBuild,
+    mode,
+    getLoadContext: (_req, res) => ({
+      host: res.locals.host as string,
+      cspNonce: res.locals.cspNonce as string,
+    }),
+  }),
+)
+
+const server = app.listen(port, () => {
+  logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
+})
+
+let shuttingDown = false
+async function shutdown(signal: string) {
+  if (shuttingDown) return
+  shuttingDown = true
+  logger.info(`${signal} received: finishing in-flight requests`)
+  const force = setTimeout(() => {
+    logger.error('shutdown took too long; exiting')
+    process.exit(1)
+  }, 25_000)
+  force.unref()
+  server.close(async () => {
+    try {
+      await viteDevServer?.close()
+      await entryOf(initialBuild).closeDatabase()
+      logger.info('shutdown complete')
+      process.exit(0)
+    } catch (error) {
+      logger.error(error, 'error while closing')
+      process.exit(1)
+    }
+  })
+  // Idle keep-alive sockets would hold server.close() open.
+  server.closeIdleConnections()
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
