@@ -89,6 +89,8 @@ export const organizations = pgTable(
   },
   (t) => [
     index('organizations_kind_idx').on(t.kind),
+    // There is exactly one platform; the root domain resolves to it.
+    uniqueIndex('organizations_one_platform').on(t.kind).where(sql`${t.kind} = 'platform'`),
     // Branding images must be the organization's own media.
     foreignKey({
       name: 'organizations_logo_media_fk',

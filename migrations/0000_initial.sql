@@ -287,6 +287,7 @@ CREATE INDEX "email_outbox_org_created_idx" ON "email_outbox" USING btree ("orga
 CREATE UNIQUE INDEX "media_org_hash_key" ON "media" USING btree ("organization_id","hash");--> statement-breakpoint
 CREATE INDEX "media_org_idx" ON "media" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "organizations_kind_idx" ON "organizations" USING btree ("kind");--> statement-breakpoint
+CREATE UNIQUE INDEX "organizations_one_platform" ON "organizations" USING btree ("kind") WHERE "organizations"."kind" = 'platform';--> statement-breakpoint
 CREATE INDEX "password_reset_tokens_org_idx" ON "password_reset_tokens" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "sessions_org_idx" ON "sessions" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint

@@ -1,0 +1,99 @@
+// Small builders for test data. Tests never depend on the demo seed.
+import { randomBytes } from 'node:crypto'
+import type { AppLoadContext } from '@remix-run/node'
+import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { createCard, type NewCard } from '#app/models/cards.server'
+import { storeMedia } from '#app/models/media.server'
+import {
+  createOrganization,
+  type NewOrganization,
+  setOrganizationBrandingImages,
+} from '#app/models/organizations.server'
+import { createUser, type NewUser } from '#app/models/users.server'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { organizations } from '#drizzle/schema'
+
+export const uniqueSuffix = () => randomBytes(4).toString('hex')
+
+export async function makeOrganization(overrides: Partial<NewOrganization> = {}) {
+  const suffix = uniqueSuffix()
+  return createOrganization(getDb(), {
+    slug: `org-${suffix}`,
+    name: `Org ${suffix}`,
+    kind: 'agency',
+    ...overrides,
+  })
+}
+
+export async function makePng(color: string, width = 40, height = 20) {
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer()
+}
+
+/** The one platform organization of the test database, created on first use. */
+export async function getPlatformOrganization() {
+  const [existing] = await getDb()
+    .select()
+    .from(organizations)
+    .where(eq(organizations.kind, 'platform'))
+  return existing ?? makeOrganization({ kind: 'platform', slug: 'platform', name: 'Platform' })
+}
+
+/** An agency with a logo and favicon of its own. */
+export async function makeBrandedOrganization(overrides: Partial<NewOrganization> = {}) {
+  const organization = await makeOrganization(overrides)
+  return withTenant(organization.id, async (tx) => {
+    const logo = await storeMedia(tx, organization.id, {
+      bytes: await makePng(organization.primaryColor, 40, 20),
+      contentType: 'image/png',
+      width: 40,
+      height: 20,
+      purpose: 'organization-logo',
+    })
+    const favicon = await storeMedia(tx, organization.id, {
+      bytes: await makePng(organization.secondaryColor, 16, 16),
+      contentType: 'image/png',
+      width: 16,
+      height: 16,
+      purpose: 'organization-favicon',
+    })
+    await setOrganizationBrandingImages(tx, organization.id, {
+      logoMediaId: logo.id,
+      faviconMediaId: favicon.id,
+    })
+    return { organization, logo, favicon }
+  })
+}
+
+export async function makeUser(organizationId: string, overrides: Partial<NewUser> = {}) {
+  return withTenant(organizationId, (tx) =>
+    createUser(tx, organizationId, {
+      email: `user-${uniqueSuffix()}@example.test`,
+      password: 'password123',
+      firstName: 'Test',
+      lastName: 'User',
+      ...overrides,
+    }),
+  )
+}
+
+export async function makeCard(
+  organizationId: string,
+  userId: string,
+  overrides: Partial<NewCard> = {},
+) {
+  return withTenant(organizationId, (tx) =>
+    createCard(tx, organizationId, userId, { firstName: 'Test', lastName: 'User', ...overrides }),
+  )
+}
+
+/** The load context server.ts would build for a request on `host`. */
+export function contextFor(host: string | null): AppLoadContext {
+  return { host, cspNonce: 'test-nonce' }
+}
+
+export function requestFor(host: string, path = '/', init?: RequestInit) {
+  return new Request(`http://${host}${path}`, init)
+}

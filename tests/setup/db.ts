@@ -1,0 +1,55 @@
+// Gives each test file its own migrated database, cloned from the run's snapshot.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import postgres from 'postgres'
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest'
+import { clearTenantCache } from '#app/tenancy/tenant.server'
+import {
+  closeDatabase,
+  type DatabaseHandle,
+  openPglite,
+  openPostgres,
+  setDatabaseHandle,
+} from '#drizzle/db.server'
+import { PGLITE_SNAPSHOT, withDatabase } from './global-db'
+
+let cleanup: (() => Promise<void>) | undefined
+
+export async function openTestDatabase(): Promise<{
+  handle: DatabaseHandle
+  drop: () => Promise<void>
+}> {
+  if (process.env.TEST_DB_DRIVER === 'postgres') {
+    const serverUrl = process.env.TEST_DATABASE_URL as string
+    const name = `brandcard_test_${randomBytes(6).toString('hex')}`
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database "${name}" template "${inject('postgresTemplate')}"`)
+    const handle = openPostgres(withDatabase(serverUrl, name), { max: 5 })
+    return {
+      handle,
+      drop: async () => {
+        await admin.unsafe(`drop database if exists "${name}" with (force)`)
+        await admin.end()
+      },
+    }
+  }
+  const snapshot = new Blob([readFileSync(PGLITE_SNAPSHOT)])
+  return { handle: openPglite({ loadDataDir: snapshot }), drop: async () => {} }
+}
+
+beforeAll(async () => {
+  const { handle, drop } = await openTestDatabase()
+  setDatabaseHandle(handle)
+  cleanup = async () => {
+    await closeDatabase()
+    await drop()
+  }
+})
+
+beforeEach(() => {
+  clearTenantCache()
+})
+
+afterAll(async () => {
+  await cleanup?.()
+})

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config'
+
+// Integration tests run once on PGlite and, when TEST_DATABASE_URL is set, once more on
+// a real Postgres server; every test file gets its own fresh, migrated database.
+const integration = (driver: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name: `integration-${driver}`,
+    include: ['tests/integration/**/*.test.ts'],
+    env: { TEST_DB_DRIVER: driver },
+    globalSetup: ['tests/setup/global-db.ts'],
+    setupFiles: ['tests/setup/console.ts', 'tests/setup/db.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    env: { NODE_ENV: 'test', ROOT_DOMAIN: 'localhost', DATA_DIR: 'tests/.tmp/data' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts', 'app/**/*.test.ts'],
+          setupFiles: ['tests/setup/console.ts'],
+        },
+      },
+      integration('pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [integration('postgres')] : []),
+    ],
+  },
+})
