@@ -32,6 +32,7 @@ export type DatabaseHandle = {
 const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'migrations')
 
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
   const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
   const db = drizzlePglite(client, { schema }) as unknown as Database
   return {
@@ -78,12 +79,9 @@ const holder: Holder = globalStore.__brandcardDatabase
 export function getDatabaseHandle(): DatabaseHandle {
   if (!holder.handle) {
     const url = process.env.DATABASE_URL
-    if (url) holder.handle = openPostgres(url)
-    else {
-      const dataDir = path.resolve(process.env.DATA_DIR ?? './data', 'pglite')
-      mkdirSync(dataDir, { recursive: true })
-      holder.handle = openPglite({ dataDir })
-    }
+    holder.handle = url
+      ? openPostgres(url)
+      : openPglite({ dataDir: path.resolve(process.env.DATA_DIR ?? './data', 'pglite') })
   }
   return holder.handle
 }

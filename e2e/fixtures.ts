@@ -1,0 +1,22 @@
+// The tenants the end-to-end server is started with (e2e/start-server.ts).
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100)
+
+export const TENANTS = {
+  platform: { slug: 'platform', name: 'E2E Platform', primaryColor: '#4f46e5', secondaryColor: '#06b6d4' },
+  alpha: { slug: 'alpha', name: 'Alpha Agency', primaryColor: '#e11d48', secondaryColor: '#f59e0b' },
+  beta: {
+    slug: 'beta',
+    name: 'Beta Partners',
+    primaryColor: '#7c3aed',
+    secondaryColor: '#22c55e',
+    customDomain: 'cards.beta.test',
+  },
+} as const
+
+export const urlFor = (host: string, path = '/') => `http://${host}:${E2E_PORT}${path}`
+export const HOSTS = {
+  platform: 'localhost',
+  alpha: 'alpha.localhost',
+  betaSubdomain: 'beta.localhost',
+  betaCustomDomain: TENANTS.beta.customDomain,
+}

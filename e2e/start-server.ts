@@ -1,0 +1,37 @@
+// Starts the built production server for the end-to-end tests on a fresh embedded
+// database holding only the e2e fixtures (never the demo seed).
+import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+import { openPglite, setDatabaseHandle } from '#drizzle/db.server'
+import { makeBrandedOrganization } from '#tests/factories'
+import { E2E_PORT, TENANTS } from './fixtures'
+
+const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
+rmSync(dataDir, { recursive: true, force: true })
+
+const handle = openPglite({ dataDir: path.join(dataDir, 'pglite') })
+setDatabaseHandle(handle)
+await handle.migrate()
+await makeBrandedOrganization({ ...TENANTS.platform, kind: 'platform' })
+await makeBrandedOrganization(TENANTS.alpha)
+await makeBrandedOrganization({ ...TENANTS.beta, customDomainVerifiedAt: new Date() })
+await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
+await handle.close()
+
+const server = spawn(process.execPath, ['build/server.js'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(E2E_PORT),
+    ROOT_DOMAIN: 'localhost',
+    DATA_DIR: dataDir,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+  },
+})
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => server.kill(signal))
+}
+server.on('exit', (code) => process.exit(code ?? 0))
