@@ -2,8 +2,9 @@
 // static assets, request logging, the Remix handler and graceful shutdown.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
@@ -17,6 +18,11 @@ type AppEntry = {
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
   closeDatabase(): Promise<void>
 }
+
+// Paths are relative to the project, not to the working directory: build/server.js or ./server.ts.
+const here = path.dirname(fileURLToPath(import.meta.url))
+const projectRoot = path.basename(here) === 'build' ? path.dirname(here) : here
+process.env.MIGRATIONS_DIR ??= path.join(projectRoot, 'migrations')
 
 const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development'
 const port = Number(process.env.PORT ?? 3000)
@@ -32,7 +38,7 @@ async function loadBuild(): Promise<ServerBuild> {
   if (viteDevServer) {
     return (await viteDevServer.ssrLoadModule('virtual:remix/server-build')) as ServerBuild
   }
-  const file = path.resolve('build/server/index.js')
+  const file = path.join(projectRoot, 'build/server/index.js')
   return (await import(pathToFileURL(file).href)) as ServerBuild
 }
 
@@ -41,6 +47,7 @@ const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntr
 const initialBuild = await loadBuild()
 await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })
 
+let shuttingDown = false
 const app = express()
 app.disable('x-powered-by')
 // Express's own proxy handling stays off: the host is computed below, once, on our terms.
@@ -66,6 +73,11 @@ app.use((req, res, next) => {
   }
   res.locals.host = host
   res.locals.cspNonce = randomBytes(16).toString('base64')
+  next()
+})
+
+app.use((_req, res, next) => {
+  if (shuttingDown) res.setHeader('Connection', 'close')
   next()
 })
 
@@ -111,8 +123,14 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
   // Fingerprinted assets never change; everything else in public/ gets an hour.
-  app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
-  app.use(express.static('build/client', { maxAge: '1h' }))
+  app.use(
+    '/assets',
+    express.static(path.join(projectRoot, 'build/client/assets'), {
+      immutable: true,
+      maxAge: '1y',
+    }),
+  )
+  app.use(express.static(path.join(projectRoot, 'build/client'), { maxAge: '1h' }))
 }
 
 app.all(
@@ -131,7 +149,23 @@ const server = app.listen(port, () => {
   logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
 })
 
-let shuttingDown = false
+async function closeAndExit() {
+  try {
+    await viteDevServer?.close()
+    await entryOf(initialBuild).closeDatabase()
+    logger.info('shutdown complete')
+    process.exit(0)
+  } catch (error) {
+    logger.error(error, 'error while closing')
+    process.exit(1)
+  }
+}
+
+// Graceful shutdown: stop accepting connections, let every request already sent finish
+// (answered with Connection: close), then close the database and exit.
+// http.Server#close would also drop "idle" sockets at once, including ones whose request
+// is still unread in the kernel buffer, so the listening socket is closed on its own and
+// idle keep-alive sockets are dropped only after a grace period.
 async function shutdown(signal: string) {
   if (shuttingDown) return
   shuttingDown = true
@@ -141,19 +175,11 @@ async function shutdown(signal: string) {
     process.exit(1)
   }, 25_000)
   force.unref()
-  server.close(async () => {
-    try {
-      await viteDevServer?.close()
-      await entryOf(initialBuild).closeDatabase()
-      logger.info('shutdown complete')
-      process.exit(0)
-    } catch (error) {
-      logger.error(error, 'error while closing')
-      process.exit(1)
-    }
-  })
-  // Idle keep-alive sockets would hold server.close() open.
-  server.closeIdleConnections()
+  net.Server.prototype.close.call(server, () => void closeAndExit())
+  setTimeout(() => {
+    server.closeIdleConnections()
+    setInterval(() => server.closeIdleConnections(), 250).unref()
+  }, 1_000).unref()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

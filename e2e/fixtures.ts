@@ -2,8 +2,18 @@
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100)
 
 export const TENANTS = {
-  platform: { slug: 'platform', name: 'E2E Platform', primaryColor: '#4f46e5', secondaryColor: '#06b6d4' },
-  alpha: { slug: 'alpha', name: 'Alpha Agency', primaryColor: '#e11d48', secondaryColor: '#f59e0b' },
+  platform: {
+    slug: 'platform',
+    name: 'E2E Platform',
+    primaryColor: '#4f46e5',
+    secondaryColor: '#06b6d4',
+  },
+  alpha: {
+    slug: 'alpha',
+    name: 'Alpha Agency',
+    primaryColor: '#e11d48',
+    secondaryColor: '#f59e0b',
+  },
   beta: {
     slug: 'beta',
     name: 'Beta Partners',

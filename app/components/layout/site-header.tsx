@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import { Button } from '#app/components/ui/button'
+import { cn } from '#app/utils/cn'
 
 export type HeaderBranding = { name: string; logoUrl: string | null }
 
@@ -16,15 +17,19 @@ export function SiteHeader({ branding }: { branding: HeaderBranding }) {
             <img
               src={branding.logoUrl}
               alt={branding.name}
-              className="max-h-12 w-auto max-w-[180px] object-contain"
+              className="max-h-10 w-auto max-w-[120px] object-contain sm:max-h-12 sm:max-w-[180px]"
               data-testid="tenant-logo"
             />
           ) : null}
-          <span className="truncate text-lg font-semibold" data-testid="tenant-name">
+          {/* With a logo, the name gives way on narrow screens (it stays the logo's alt text). */}
+          <span
+            className={cn('truncate text-lg font-semibold', branding.logoUrl && 'hidden sm:block')}
+            data-testid="tenant-name"
+          >
             {branding.name}
           </span>
         </Link>
-        <nav aria-label="Account" className="flex items-center gap-2">
+        <nav aria-label="Account" className="flex shrink-0 items-center gap-2 whitespace-nowrap">
           <Button asChild variant="ghost">
             <Link to="/auth/login">Sign In</Link>
           </Button>

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# Multi-stage image: build with dev dependencies, run with production dependencies only,
+# as a non-root user. Without DATABASE_URL the app runs on the embedded PGlite in /data.
+#
+#   docker build -t brandcard .
+#   docker run -p 3000:3000 -v brandcard-data:/data brandcard                  # embedded database
+#   docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@db:5432/brandcard \
+#     -e APP_SECRET=$(openssl rand -base64 32) -e ROOT_DOMAIN=cards.example.com brandcard
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS production-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    ROOT_DOMAIN=localhost \
+    DATA_DIR=/data
+WORKDIR /app
+RUN mkdir -p /data && chown node:node /data
+COPY --from=production-deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+# Migrations are read at start-up and must ship beside the build.
+COPY --chown=node:node migrations ./migrations
+COPY --chown=node:node package.json ./
+USER node
+EXPOSE 3000
+VOLUME ["/data"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health-check').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Our own server (not remix-serve): it closes the database on SIGTERM.
+CMD ["node", "build/server.js"]
