@@ -12,6 +12,7 @@ import express from 'express'
 import helmet from 'helmet'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
+import { isSameOriginMutation } from './app/auth/origin'
 import { requestHost } from './app/tenancy/host'
 
 type AppEntry = {
@@ -73,6 +74,12 @@ app.use((req, res, next) => {
   }
   res.locals.host = host
   res.locals.cspNonce = randomBytes(16).toString('base64')
+  const rawHost =
+    (trustProxy && req.headers['x-forwarded-host']?.toString().split(',')[0]) || req.headers.host
+  if (!isSameOriginMutation(req.method, req.headers.origin, rawHost)) {
+    res.status(403).type('text/plain').send('Forbidden: cross-origin request')
+    return
+  }
   next()
 })
 
@@ -138,9 +145,12 @@ app.all(
   createRequestHandler({
     build: viteDevServer ? loadBuild : initialBuild,
     mode,
-    getLoadContext: (_req, res) => ({
+    getLoadContext: (req, res) => ({
       host: res.locals.host as string,
       cspNonce: res.locals.cspNonce as string,
+      // req.ip honours X-Forwarded-For only when 'trust proxy' is on (TRUST_PROXY=1).
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      responseCookies: [],
     }),
   }),
 )

@@ -1,5 +1,10 @@
 import { PassThrough } from 'node:stream'
-import type { AppLoadContext, EntryContext } from '@remix-run/node'
+import type {
+  ActionFunctionArgs,
+  AppLoadContext,
+  EntryContext,
+  LoaderFunctionArgs,
+} from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
@@ -13,6 +18,19 @@ export { prepareDatabase } from '#drizzle/prepare.server'
 
 const ABORT_DELAY = 5_000
 
+/** Cookies queued during the request (session renewal, toast read) join every response. */
+function appendQueuedCookies(headers: Headers, context: AppLoadContext) {
+  for (const cookie of context.responseCookies ?? []) headers.append('Set-Cookie', cookie)
+}
+
+export function handleDataRequest(
+  response: Response,
+  { context }: LoaderFunctionArgs | ActionFunctionArgs,
+) {
+  appendQueuedCookies(response.headers, context)
+  return response
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -20,6 +38,7 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  appendQueuedCookies(responseHeaders, loadContext)
   const nonce = loadContext.cspNonce ?? ''
   // Crawlers and link previews get the whole document at once (Open Graph tags included).
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')

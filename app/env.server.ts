@@ -30,6 +30,13 @@ const schema = z.object({
   RESEND_BASE_URL: z.string().url().optional(),
   EMAIL_FROM: z.string().default('Brandcard <no-reply@brandcard.localhost>'),
   TRUST_PROXY: flag,
+  // How links in emails and QR codes reach the app (defaults: http with PORT for local root
+  // domains such as localhost, https without a port otherwise).
+  PUBLIC_URL_SCHEME: z.enum(['http', 'https']).optional(),
+  PUBLIC_URL_PORT: z
+    .string()
+    .regex(/^\d{1,5}$/)
+    .optional(),
   SEED_DEMO: z.enum(['0', '1']).optional(),
   OUTBOX_PAGE: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),

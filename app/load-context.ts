@@ -1,3 +1,4 @@
+import type { ValidSession } from '#app/auth/session.server'
 import type { TenantResolution } from '#app/tenancy/tenant.server'
 
 declare module '@remix-run/node' {
@@ -6,7 +7,13 @@ declare module '@remix-run/node' {
     host: string | null
     /** Per-response nonce for the Content-Security-Policy. */
     cspNonce: string
+    /** The client's address (the socket's, or X-Forwarded-For's first with TRUST_PROXY). */
+    clientIp?: string
     /** Memoised tenant lookup for this request. */
     tenantResolution?: Promise<TenantResolution>
+    /** Memoised session lookup for this request. */
+    session?: Promise<ValidSession | null>
+    /** Set-Cookie values that entry.server adds to the response (session renewal). */
+    responseCookies?: string[]
   }
 }

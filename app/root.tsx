@@ -16,22 +16,41 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { Toaster } from 'sonner'
+import { useEffect } from 'react'
+import { toast as showToast, Toaster } from 'sonner'
+import { getOptionalUser } from '#app/auth/guards.server'
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { Button } from '#app/components/ui/button'
-import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { getMediaPath } from '#app/models/media.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
 import { useNonce } from '#app/utils/nonce'
+import { readToast } from '#app/utils/toast.server'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
+import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
-export async function loader({ context }: LoaderFunctionArgs) {
-  const tenant = await requireTenant(context)
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await getOptionalUser(request, context)
+  const { toast, setCookie } = await readToast(request)
+  if (setCookie) context.responseCookies?.push(setCookie)
+  const avatarUrl = user?.profilePictureMediaId
+    ? await withTenant(tenant.id, (tx) => getMediaPath(tx, tenant.id, user.profilePictureMediaId))
+    : null
   return json({
+    user: user
+      ? {
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email: user.email,
+          role: user.role,
+          avatarUrl,
+        }
+      : null,
+    toast,
     branding: {
       name: tenant.name,
       kind: tenant.kind,
@@ -86,7 +105,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="min-h-screen">
         {branding && data ? (
           <div className="flex min-h-screen flex-col">
-            <SiteHeader branding={branding} />
+            <SiteHeader branding={branding} user={data.user} />
             <div className="flex-1">{children}</div>
             <SiteFooter name={branding.name} year={data.year} />
           </div>
@@ -102,6 +121,21 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  const toast = useRootData()?.toast
+  useEffect(() => {
+    if (!toast) return
+    // Deferred so the Toaster has mounted on a first page load.
+    const timer = setTimeout(() => {
+      const show =
+        toast.type === 'error'
+          ? showToast.error
+          : toast.type === 'info'
+            ? showToast.info
+            : showToast.success
+      show(toast.title, { description: toast.description })
+    }, 0)
+    return () => clearTimeout(timer)
+  }, [toast])
   return <Outlet />
 }
 

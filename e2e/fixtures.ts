@@ -30,3 +30,10 @@ export const HOSTS = {
   betaSubdomain: 'beta.localhost',
   betaCustomDomain: TENANTS.beta.customDomain,
 }
+
+export const SUPER_ADMIN = { email: 'root@e2e.test', password: 'superpass1' }
+/** A user of Alpha holding an expired reset token whose raw value the tests know. */
+export const EXPIRED_RESET = {
+  email: 'expired@e2e.test',
+  token: 'expiredexpiredexpiredexpiredexpiredexpiredexpiredexp',
+}

@@ -22,19 +22,22 @@ function get(pathname: string, host = 'localhost') {
   })
 }
 
-async function waitForHealthy(child: ChildProcess) {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+// A fresh embedded database (initdb, migrations, demo seed) takes a while on a busy machine.
+async function waitForHealthy(child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 75_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output()}`)
     try {
       if ((await get('/api/health-check')) === 200) return
     } catch {}
     await new Promise((r) => setTimeout(r, 100))
   }
-  throw new Error('server did not become healthy')
+  throw new Error(`server did not become healthy:\n${output()}`)
 }
 
 test('SIGTERM under load: in-flight requests complete and the process exits 0', async () => {
-  test.setTimeout(90_000)
+  test.setTimeout(150_000)
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-lifecycle-'))
   let output = ''
   const child = spawn(process.execPath, ['build/server.js'], {
@@ -54,7 +57,7 @@ test('SIGTERM under load: in-flight requests complete and the process exits 0', 
     output += chunk
   })
   try {
-    await waitForHealthy(child)
+    await waitForHealthy(child, () => output)
     expect(await get('/', 'acme.localhost')).toBe(200)
 
     await Promise.all(Array.from({ length: 20 }, () => get('/api/health-check')))

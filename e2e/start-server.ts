@@ -3,9 +3,11 @@
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { openPglite, setDatabaseHandle } from '#drizzle/db.server'
-import { makeBrandedOrganization } from '#tests/factories'
-import { E2E_PORT, TENANTS } from './fixtures'
+import { hashToken } from '#app/auth/accounts.server'
+import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
+import { passwordResetTokens } from '#drizzle/schema'
+import { makeBrandedOrganization, makeUser } from '#tests/factories'
+import { E2E_PORT, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
 
 const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
 rmSync(dataDir, { recursive: true, force: true })
@@ -13,8 +15,26 @@ rmSync(dataDir, { recursive: true, force: true })
 const handle = openPglite({ dataDir: path.join(dataDir, 'pglite') })
 setDatabaseHandle(handle)
 await handle.migrate()
-await makeBrandedOrganization({ ...TENANTS.platform, kind: 'platform' })
-await makeBrandedOrganization(TENANTS.alpha)
+const { organization: platform } = await makeBrandedOrganization({
+  ...TENANTS.platform,
+  kind: 'platform',
+})
+await makeUser(platform.id, {
+  ...SUPER_ADMIN,
+  role: 'super_admin',
+  firstName: 'Root',
+  lastName: 'Admin',
+})
+const { organization: alpha } = await makeBrandedOrganization(TENANTS.alpha)
+const expiredUser = await makeUser(alpha.id, { email: EXPIRED_RESET.email })
+await getDb()
+  .insert(passwordResetTokens)
+  .values({
+    organizationId: alpha.id,
+    userId: expiredUser.id,
+    tokenHash: hashToken(EXPIRED_RESET.token),
+    expiresAt: new Date(Date.now() - 60_000),
+  })
 await makeBrandedOrganization({ ...TENANTS.beta, customDomainVerifiedAt: new Date() })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 await handle.close()
@@ -29,6 +49,8 @@ const server = spawn(process.execPath, ['build/server.js'], {
     DATA_DIR: dataDir,
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
+    // Demo mode without an email provider: super admins read the outbox.
+    OUTBOX_PAGE: '1',
   },
 })
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

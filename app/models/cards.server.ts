@@ -37,3 +37,45 @@ export async function createCard(
   if (!card) throw new Error('card insert returned nothing')
   return card
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A card by the reference in a shared link (spec §5, contact lookup): its id, else
+ * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
+ * organization only.
+ */
+export async function findCardByReference(
+  db: Queryable,
+  organizationId: string,
+  reference: string,
+) {
+  if (UUID.test(reference)) {
+    const [byId] = await db
+      .select()
+      .from(digitalCards)
+      .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, reference)))
+      .limit(1)
+    if (byId) return byId
+  }
+  const hyphen = reference.indexOf('-')
+  if (hyphen <= 0) return undefined
+  const first = reference.slice(0, hyphen).toLowerCase()
+  const last = reference
+    .slice(hyphen + 1)
+    .replaceAll('-', ' ')
+    .toLowerCase()
+  const [byName] = await db
+    .select()
+    .from(digitalCards)
+    .where(
+      and(
+        eq(digitalCards.organizationId, organizationId),
+        sql`lower(${digitalCards.firstName}) = ${first}`,
+        sql`lower(${digitalCards.lastName}) = ${last}`,
+      ),
+    )
+    .orderBy(sql`${digitalCards.isDefault} desc`, digitalCards.createdAt)
+    .limit(1)
+  return byName
+}

@@ -48,3 +48,14 @@ export async function getMediaByHash(db: Queryable, organizationId: string, hash
     .limit(1)
   return row
 }
+
+/** The public path of a media row of this organization, or null. */
+export async function getMediaPath(db: Queryable, organizationId: string, mediaId: string | null) {
+  if (!mediaId) return null
+  const [row] = await db
+    .select({ hash: media.hash, ext: media.ext })
+    .from(media)
+    .where(and(eq(media.organizationId, organizationId), eq(media.id, mediaId)))
+    .limit(1)
+  return row ? `/media/${row.hash}.${row.ext}` : null
+}

@@ -47,3 +47,24 @@ export async function findUserByEmail(db: Queryable, organizationId: string, ema
     .limit(1)
   return user
 }
+
+export async function findUserById(db: Queryable, organizationId: string, userId: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+    .limit(1)
+  return user
+}
+
+export async function setUserPassword(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  passwordHash: string,
+) {
+  await db
+    .update(users)
+    .set({ passwordHash, updatedAt: new Date() })
+    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+}

@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
-import { QrCode, Share2, UserRound } from 'lucide-react'
+import { CreditCard, Nfc, QrCode, Share2, UserRound } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
 
@@ -21,8 +22,65 @@ const STEPS = [
   },
 ]
 
+const TILES = [
+  {
+    label: 'Update Profile',
+    to: '/profile',
+    icon: UserRound,
+    text: 'Your name, contact details and images.',
+  },
+  {
+    label: 'Digital Cards',
+    to: '/dashboard/end-user/digital-cards',
+    icon: CreditCard,
+    text: 'Create and manage your cards.',
+  },
+  { label: 'QR Code', to: '/qrcode', icon: QrCode, text: 'Show your QR code and share your link.' },
+]
+
+function useNfcSupported() {
+  const [supported, setSupported] = useState(false)
+  useEffect(() => {
+    setSupported(typeof window !== 'undefined' && 'NDEFReader' in window)
+  }, [])
+  return supported
+}
+
+function SignedInHome({ firstName }: { firstName: string }) {
+  const nfc = useNfcSupported()
+  const tiles = nfc
+    ? [
+        ...TILES,
+        { label: 'NFC Sharing', to: '/qrcode', icon: Nfc, text: 'Write your card to an NFC tag.' },
+      ]
+    : TILES
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-12">
+      <h1 className="text-3xl font-bold tracking-tight">
+        Welcome back{firstName ? `, ${firstName}` : ''}!
+      </h1>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {tiles.map((tile) => (
+          <li key={tile.label}>
+            <Link
+              to={tile.to}
+              className="flex h-full flex-col gap-3 rounded-xl border border-gray-200 p-5 transition hover:border-brand hover:shadow-sm dark:border-gray-800"
+            >
+              <tile.icon aria-hidden className="h-6 w-6 text-brand" />
+              <span className="font-semibold">{tile.label}</span>
+              <span className="text-sm text-gray-600 dark:text-gray-400">{tile.text}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </main>
+  )
+}
+
 export default function Home() {
-  const name = useRootData()?.branding.name ?? 'Brandcard'
+  const root = useRootData()
+  const name = root?.branding.name ?? 'Brandcard'
+  if (root?.user) return <SignedInHome firstName={root.user.firstName} />
   return (
     <main className="mx-auto grid max-w-6xl gap-12 px-4 py-16 md:grid-cols-2 md:items-center md:py-24">
       <section className="flex flex-col gap-6">

@@ -1,10 +1,17 @@
 import { Link } from '@remix-run/react'
 import { Button } from '#app/components/ui/button'
 import { cn } from '#app/utils/cn'
+import { type MenuUser, UserMenu } from './user-menu'
 
 export type HeaderBranding = { name: string; logoUrl: string | null }
 
-export function SiteHeader({ branding }: { branding: HeaderBranding }) {
+export function SiteHeader({
+  branding,
+  user,
+}: {
+  branding: HeaderBranding
+  user: MenuUser | null
+}) {
   return (
     <header className="border-b border-gray-200 bg-white/90 backdrop-blur dark:border-gray-800 dark:bg-gray-950/90">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
@@ -30,12 +37,18 @@ export function SiteHeader({ branding }: { branding: HeaderBranding }) {
           </span>
         </Link>
         <nav aria-label="Account" className="flex shrink-0 items-center gap-2 whitespace-nowrap">
-          <Button asChild variant="ghost">
-            <Link to="/auth/login">Sign In</Link>
-          </Button>
-          <Button asChild>
-            <Link to="/auth/register">Sign Up</Link>
-          </Button>
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            <>
+              <Button asChild variant="ghost">
+                <Link to="/auth/login">Sign In</Link>
+              </Button>
+              <Button asChild>
+                <Link to="/auth/register">Sign Up</Link>
+              </Button>
+            </>
+          )}
         </nav>
       </div>
     </header>

@@ -1,0 +1,155 @@
+// The account operations behind the sign-in area: every one scoped to the resolved tenant.
+
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import {
+  consumeResetToken,
+  findUsableResetToken,
+  insertPasswordResetToken,
+} from '#app/models/password-resets.server'
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  normalizeEmail,
+  setUserPassword,
+  type User,
+} from '#app/models/users.server'
+import { passwordResetEmail } from '#app/services/emails/password-reset.server'
+import { sendEmail } from '#app/services/mailer.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { withTenant } from '#drizzle/db.server'
+import { hashPassword, verifyPassword } from './password.server'
+import { assertNotLimited, clearLimit, limitKey, recordHits } from './rate-limit.server'
+import { createSession, invalidateUserSessions } from './session.server'
+
+export type RegisterInput = {
+  firstName: string
+  lastName: string
+  email: string
+  password: string
+  company?: string
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  let current: unknown = error
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current)
+    if ((current as { code?: string }).code === '23505') return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
+/** Creates an end user of this tenant; 'duplicate' when the email already has an account here. */
+export async function registerAccount(
+  tenant: Tenant,
+  input: RegisterInput,
+): Promise<{ status: 'created'; user: User } | { status: 'duplicate' }> {
+  try {
+    return await withTenant(tenant.id, async (tx) => {
+      if (await findUserByEmail(tx, tenant.id, input.email)) return { status: 'duplicate' as const }
+      const user = await createUser(tx, tenant.id, { ...input, role: 'end_user' })
+      return { status: 'created' as const, user }
+    })
+  } catch (error) {
+    // Two sign-ups racing for one email: the unique index decides.
+    if (isUniqueViolation(error)) return { status: 'duplicate' }
+    throw error
+  }
+}
+
+// Unknown emails still pay for one hash check, so timing does not reveal which accounts exist.
+let decoyHash: Promise<string> | undefined
+const getDecoyHash = () => {
+  decoyHash ??= hashPassword('decoy password that matches nothing')
+  return decoyHash
+}
+
+export async function signIn(
+  tenant: Tenant,
+  credentials: { email: string; password: string },
+  clientIp: string,
+) {
+  const email = normalizeEmail(credentials.email)
+  const limits = [
+    { name: 'signInAccount' as const, key: limitKey('signInAccount', tenant.id, email) },
+    { name: 'signInIp' as const, key: limitKey('signInIp', clientIp) },
+  ]
+  await assertNotLimited(limits)
+  const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
+  const valid = user
+    ? await verifyPassword(user.passwordHash, credentials.password)
+    : await verifyPassword(await getDecoyHash(), credentials.password).then(() => false)
+  if (!user || !valid || user.status !== 'active') {
+    await recordHits(limits)
+    return null
+  }
+  await clearLimit(limits[0]?.key as string)
+  const session = await createSession(tenant.id, user.id)
+  return { user, session }
+}
+
+export function hashToken(token: string) {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+}
+
+/**
+ * Emails a single-use reset link when the account exists in this tenant. The caller answers
+ * the same either way; the link's host comes from the tenant's record.
+ */
+export async function requestPasswordReset(tenant: Tenant, rawEmail: string, clientIp: string) {
+  const email = normalizeEmail(rawEmail)
+  const limits = [
+    { name: 'resetAccount' as const, key: limitKey('resetAccount', tenant.id, email) },
+    { name: 'resetIp' as const, key: limitKey('resetIp', clientIp) },
+  ]
+  await assertNotLimited(limits)
+  await recordHits(limits)
+  const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
+  if (!user || user.status !== 'active') return
+  const bytes = new Uint8Array(32)
+  crypto.getRandomValues(bytes)
+  const token = encodeBase32LowerCaseNoPadding(bytes)
+  await withTenant(tenant.id, (tx) =>
+    insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token)),
+  )
+  const origin = tenantOrigin(tenant)
+  const message = passwordResetEmail({
+    branding: {
+      name: tenant.name,
+      primaryColor: tenant.primaryColor,
+      logoUrl: tenant.logoUrl,
+      origin,
+    },
+    to: user.email,
+    firstName: user.firstName,
+    resetUrl: `${origin}/auth/reset-password?token=${token}`,
+  })
+  await sendEmail(tenant.id, message, tenant.name)
+}
+
+export async function isResetTokenUsable(tenant: Tenant, token: string) {
+  const row = await withTenant(tenant.id, (tx) =>
+    findUsableResetToken(tx, tenant.id, hashToken(token)),
+  )
+  return Boolean(row)
+}
+
+/** Sets the new password if the token is still usable (once), and ends every session. */
+export async function resetPassword(tenant: Tenant, token: string, newPassword: string) {
+  const passwordHash = await hashPassword(newPassword)
+  const userId = await withTenant(tenant.id, async (tx) => {
+    const row = await consumeResetToken(tx, tenant.id, hashToken(token))
+    if (!row) return null
+    const user = await findUserById(tx, tenant.id, row.userId)
+    if (!user) return null
+    await setUserPassword(tx, tenant.id, user.id, passwordHash)
+    return user.id
+  })
+  if (!userId) return false
+  await invalidateUserSessions(tenant.id, userId)
+  return true
+}

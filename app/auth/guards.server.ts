@@ -1,0 +1,49 @@
+// One guard per permission. Guards throw Responses so loaders and actions stay linear.
+import { type AppLoadContext, redirect } from '@remix-run/node'
+import type { User } from '#app/models/users.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { type Role, rolePaths } from './roles'
+import { getSession, type ValidSession } from './session.server'
+
+export type SignedIn = { tenant: Tenant; user: User; session: ValidSession }
+
+export async function getOptionalUser(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const session = await getSession(request, context, tenant.id)
+  return { tenant, user: session?.user ?? null, session }
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url)
+  const redirectTo = `${url.pathname}${url.search}`
+  const params = new URLSearchParams({ redirectTo })
+  return redirect(`/auth/login?${params}`)
+}
+
+/** The signed-in user of this tenant, or a redirect to sign in and come back. */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SignedIn> {
+  const { tenant, user, session } = await getOptionalUser(request, context)
+  if (!user || !session) throw loginRedirect(request)
+  return { tenant, user, session }
+}
+
+/** Signed in with one of `roles`; any other role gets 403, never another role's data. */
+export async function requireRole(
+  request: Request,
+  context: AppLoadContext,
+  roles: readonly Role[],
+): Promise<SignedIn> {
+  const signedIn = await requireUser(request, context)
+  if (!roles.includes(signedIn.user.role)) {
+    throw new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+  }
+  return signedIn
+}
+
+/** For sign-in and sign-up pages: a signed-in user goes to their dashboard instead. */
+export async function requireAnonymous(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await getOptionalUser(request, context)
+  if (user) throw redirect(rolePaths(user.role).dashboard)
+  return { tenant }
+}

@@ -1,0 +1,55 @@
+// Brute-force protection with counters in Postgres, so limits hold across instances.
+// Fixed windows: a limited account or address is free again when its window ends.
+import { json } from '@remix-run/node'
+import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
+import { getDb } from '#drizzle/db.server'
+
+const MINUTE = 60_000
+
+export const LIMITS = {
+  // Failed sign-ins: per account and per client address.
+  signInAccount: { max: 10, windowMs: 15 * MINUTE },
+  signInIp: { max: 50, windowMs: 15 * MINUTE },
+  // Reset requests (each sends an email): per account and per address.
+  resetAccount: { max: 5, windowMs: 60 * MINUTE },
+  resetIp: { max: 20, windowMs: 60 * MINUTE },
+} as const
+
+type LimitName = keyof typeof LIMITS
+
+export function limitKey(name: LimitName, ...parts: string[]) {
+  return [name, ...parts].join(':')
+}
+
+export class RateLimitedError extends Error {
+  constructor(public retryAfterSeconds: number) {
+    super('rate limited')
+  }
+}
+
+/** Throws RateLimitedError when any of the keys is already over its limit. */
+export async function assertNotLimited(checks: { name: LimitName; key: string }[]) {
+  for (const { name, key } of checks) {
+    const row = await peekRateLimit(getDb(), key)
+    if (row && row.count >= LIMITS[name].max) {
+      throw new RateLimitedError(Math.ceil((row.resetAt.getTime() - Date.now()) / 1000))
+    }
+  }
+}
+
+export async function recordHits(checks: { name: LimitName; key: string }[]) {
+  for (const { name, key } of checks) await hitRateLimit(getDb(), key, LIMITS[name].windowMs)
+}
+
+export async function clearLimit(key: string) {
+  await clearRateLimit(getDb(), key)
+}
+
+export function rateLimitMessage(retryAfterSeconds: number) {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`
+}
+
+export function tooManyRequests(error: RateLimitedError, body: Record<string, unknown>) {
+  return json(body, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
+}

@@ -1,0 +1,140 @@
+// Sessions as Lucia's "Sessions" guide designs them: a random token (160 bits) in the
+// cookie, only its SHA-256 in the database, 30-day expiry extended when under 15 days
+// remain. Every session belongs to one organization and is invalid on any other host.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import type { AppLoadContext } from '@remix-run/node'
+import { parse, serialize } from 'cookie'
+import { getEnv } from '#app/env.server'
+import {
+  deleteSession,
+  deleteUserSessions,
+  extendSession,
+  findSessionWithUser,
+  insertSession,
+} from '#app/models/sessions.server'
+import type { User } from '#app/models/users.server'
+import { withTenant } from '#drizzle/db.server'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+export const SESSION_DURATION_MS = 30 * DAY_MS
+const RENEW_BEFORE_MS = 15 * DAY_MS
+
+export function sessionCookieName() {
+  // __Host- binds the cookie to the exact host, over HTTPS, with Path=/ and no Domain.
+  return getEnv().NODE_ENV === 'production' ? '__Host-brandcard_session' : 'brandcard_session'
+}
+
+export function generateSessionToken(): string {
+  const bytes = new Uint8Array(20)
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+}
+
+export function serializeSessionCookie(token: string, expiresAt: Date) {
+  return serialize(sessionCookieName(), token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: getEnv().NODE_ENV === 'production',
+    path: '/',
+    expires: expiresAt,
+  })
+}
+
+export function serializeBlankSessionCookie() {
+  return serialize(sessionCookieName(), '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: getEnv().NODE_ENV === 'production',
+    path: '/',
+    maxAge: 0,
+  })
+}
+
+export function readSessionToken(request: Request): string | null {
+  const header = request.headers.get('Cookie')
+  if (!header) return null
+  const token = parse(header)[sessionCookieName()]
+  // Our tokens are 32 base32 characters; anything else is not worth a query.
+  return token && /^[a-z2-7]{32}$/.test(token) ? token : null
+}
+
+/** A new session for the user; returns the Set-Cookie header value. */
+export async function createSession(organizationId: string, userId: string) {
+  const token = generateSessionToken()
+  const expiresAt = new Date(Date.now() + SESSION_DURATION_MS)
+  await withTenant(organizationId, (tx) =>
+    insertSession(tx, organizationId, { id: sessionIdFromToken(token), userId, expiresAt }),
+  )
+  return { token, expiresAt, cookie: serializeSessionCookie(token, expiresAt) }
+}
+
+export type ValidSession = { sessionId: string; user: User; expiresAt: Date; renewed: boolean }
+
+export async function validateSessionToken(
+  organizationId: string,
+  token: string,
+): Promise<ValidSession | null> {
+  const sessionId = sessionIdFromToken(token)
+  return withTenant(organizationId, async (tx) => {
+    const row = await findSessionWithUser(tx, organizationId, sessionId)
+    if (!row) return null
+    const now = Date.now()
+    if (now >= row.session.expiresAt.getTime() || row.user.status !== 'active') {
+      await deleteSession(tx, organizationId, sessionId)
+      return null
+    }
+    let expiresAt = row.session.expiresAt
+    let renewed = false
+    if (now >= expiresAt.getTime() - RENEW_BEFORE_MS) {
+      expiresAt = new Date(now + SESSION_DURATION_MS)
+      await extendSession(tx, organizationId, sessionId, expiresAt)
+      renewed = true
+    }
+    return { sessionId, user: row.user, expiresAt, renewed }
+  })
+}
+
+/**
+ * The signed-in user of this request on this tenant, or null. Memoised on the load
+ * context; a renewed session queues a refreshed cookie for entry.server to send.
+ */
+export async function getSession(
+  request: Request,
+  context: AppLoadContext,
+  organizationId: string,
+): Promise<ValidSession | null> {
+  context.session ??= (async () => {
+    const token = readSessionToken(request)
+    if (!token) return null
+    const session = await validateSessionToken(organizationId, token)
+    if (!session) {
+      // A stale or foreign cookie is cleared (spec: a stored stale session is cleaned up).
+      context.responseCookies?.push(serializeBlankSessionCookie())
+      return null
+    }
+    if (session.renewed) {
+      context.responseCookies?.push(serializeSessionCookie(token, session.expiresAt))
+    }
+    return session
+  })()
+  return context.session
+}
+
+export async function invalidateSession(organizationId: string, sessionId: string) {
+  await withTenant(organizationId, (tx) => deleteSession(tx, organizationId, sessionId))
+}
+
+export async function invalidateUserSessions(
+  organizationId: string,
+  userId: string,
+  exceptSessionId?: string,
+) {
+  await withTenant(organizationId, (tx) =>
+    deleteUserSessions(tx, organizationId, userId, exceptSessionId),
+  )
+}

@@ -1,0 +1,79 @@
+import * as Label from '@radix-ui/react-label'
+import { type InputHTMLAttributes, useId } from 'react'
+import { cn } from '#app/utils/cn'
+
+export type ListOfErrors = Array<string | null | undefined> | null | undefined
+
+export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const shown = errors?.filter(Boolean)
+  if (!shown?.length) return null
+  return (
+    <ul id={id} className="flex flex-col gap-1">
+      {shown.map((error) => (
+        <li key={error} className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function Field({
+  label,
+  inputProps,
+  errors,
+  hint,
+  className,
+}: {
+  label: string
+  inputProps: InputHTMLAttributes<HTMLInputElement>
+  errors?: ListOfErrors
+  hint?: string
+  className?: string
+}) {
+  const fallbackId = useId()
+  const id = inputProps.id ?? fallbackId
+  const errorId = errors?.length ? `${id}-error` : undefined
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <Label.Root htmlFor={id} className="text-sm font-medium">
+        {label}
+      </Label.Root>
+      <input
+        id={id}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        {...inputProps}
+        className={cn(
+          'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-400 focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900',
+          'aria-[invalid]:border-red-500',
+          inputProps.className,
+        )}
+      />
+      {hint ? <p className="text-xs text-gray-500">{hint}</p> : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+export function FormMessage({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'info'
+  children: React.ReactNode
+}) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn(
+        'rounded-md border px-3 py-2 text-sm',
+        tone === 'error'
+          ? 'border-red-200 bg-red-50 text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300'
+          : 'border-blue-200 bg-blue-50 text-blue-800 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-200',
+      )}
+    >
+      {children}
+    </div>
+  )
+}

@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react'
+
+export function AuthCard({
+  title,
+  description,
+  children,
+  footer,
+}: {
+  title: string
+  description?: string
+  children: ReactNode
+  footer?: ReactNode
+}) {
+  return (
+    <main className="mx-auto flex w-full max-w-md flex-col gap-6 px-4 py-12 md:py-20">
+      <div className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-900 md:p-8">
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        {description ? (
+          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{description}</p>
+        ) : null}
+        <div className="mt-6">{children}</div>
+      </div>
+      {footer ? (
+        <p className="text-center text-sm text-gray-600 dark:text-gray-400">{footer}</p>
+      ) : null}
+    </main>
+  )
+}

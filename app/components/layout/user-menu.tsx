@@ -1,0 +1,99 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
+import { Link, useSubmit } from '@remix-run/react'
+import { ChevronDown, CreditCard, LayoutDashboard, LogOut, Settings, UserRound } from 'lucide-react'
+import { type Role, roleLabel, rolePaths } from '#app/auth/roles'
+
+export type MenuUser = {
+  firstName: string
+  lastName: string
+  email: string
+  role: Role
+  avatarUrl: string | null
+}
+
+/** Spec: display name is first and last name, else 'User'. */
+export function displayName(user: Pick<MenuUser, 'firstName' | 'lastName'>) {
+  return `${user.firstName} ${user.lastName}`.trim() || 'User'
+}
+
+/** Spec: picture, else the first letter of the email, else 'U'. */
+export function avatarLetter(user: Pick<MenuUser, 'email'>) {
+  return user.email.trim().charAt(0).toUpperCase() || 'U'
+}
+
+const itemClass =
+  'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
+
+export function UserMenu({ user }: { user: MenuUser }) {
+  const paths = rolePaths(user.role)
+  const name = displayName(user)
+  const submit = useSubmit()
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger
+        className="flex items-center gap-2 rounded-full p-1 pr-2 hover:bg-gray-100 dark:hover:bg-gray-800"
+        aria-label="Open user menu"
+        data-testid="user-menu-trigger"
+      >
+        {user.avatarUrl ? (
+          <img src={user.avatarUrl} alt="" className="h-8 w-8 rounded-full object-cover" />
+        ) : (
+          <span
+            aria-hidden
+            className="flex h-8 w-8 items-center justify-center rounded-full bg-brand text-sm font-semibold text-brand-foreground"
+          >
+            {avatarLetter(user)}
+          </span>
+        )}
+        <span className="hidden max-w-[10rem] truncate text-sm font-medium sm:block">{name}</span>
+        <ChevronDown aria-hidden className="h-4 w-4 text-gray-500" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-[14rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
+        >
+          <DropdownMenu.Label className="px-2 py-2">
+            <p className="text-sm font-medium" data-testid="user-menu-name">
+              {name}
+            </p>
+            <p className="truncate text-xs text-gray-500">{user.email}</p>
+            <p className="text-xs text-gray-500" data-testid="user-menu-role">
+              ({roleLabel(user.role)})
+            </p>
+          </DropdownMenu.Label>
+          <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to={paths.dashboard}>
+              <LayoutDashboard aria-hidden className="h-4 w-4" /> Dashboard
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to={paths.profile}>
+              <UserRound aria-hidden className="h-4 w-4" /> Profile
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to={paths.digitalCards}>
+              <CreditCard aria-hidden className="h-4 w-4" /> Digital Cards
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to={paths.settings}>
+              <Settings aria-hidden className="h-4 w-4" /> Settings
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
+          {/* Submitted on select: the menu unmounts its content before a form could submit. */}
+          <DropdownMenu.Item
+            className={`${itemClass} text-red-600`}
+            onSelect={() => submit(null, { method: 'POST', action: '/auth/logout' })}
+          >
+            <LogOut aria-hidden className="h-4 w-4" /> Log out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}

@@ -1,0 +1,33 @@
+import { desc, eq } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { emailOutbox, organizations } from '#drizzle/schema'
+
+export type OutboxEmail = { to: string; subject: string; html: string; text: string }
+
+export async function insertOutboxEmail(db: Queryable, organizationId: string, email: OutboxEmail) {
+  await db.insert(emailOutbox).values({
+    organizationId,
+    toAddress: email.to,
+    subject: email.subject,
+    html: email.html,
+    text: email.text,
+  })
+}
+
+/** Platform-wide read for the development outbox page (super admins only in production). */
+export async function listOutboxForPlatform(db: Queryable, limit = 50) {
+  return db
+    .select({
+      id: emailOutbox.id,
+      to: emailOutbox.toAddress,
+      subject: emailOutbox.subject,
+      html: emailOutbox.html,
+      text: emailOutbox.text,
+      createdAt: emailOutbox.createdAt,
+      organizationName: organizations.name,
+    })
+    .from(emailOutbox)
+    .innerJoin(organizations, eq(organizations.id, emailOutbox.organizationId))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(limit)
+}

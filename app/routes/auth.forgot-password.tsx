@@ -1,0 +1,89 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {
+  type ActionFunctionArgs,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { requestPasswordReset } from '#app/auth/accounts.server'
+import { requireAnonymous } from '#app/auth/guards.server'
+import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { Field, FormMessage } from '#app/components/forms'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { StatusButton } from '#app/components/ui/status-button'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { ForgotPasswordSchema } from '#app/validation/auth'
+
+export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context)
+  return null
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { tenant } = await requireAnonymous(request, context)
+  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply() }, { status: 400 })
+  }
+  try {
+    await requestPasswordReset(tenant, submission.value.email, context.clientIp ?? 'unknown')
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      return json(
+        { result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }) },
+        { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+      )
+    }
+    // The answer must not depend on whether the account exists, so a failed send is logged.
+    console.error('password reset email failed', error)
+  }
+  return redirectWithToast('/auth/login', {
+    title: 'Password reset link sent! Please check your email.',
+  })
+}
+
+export default function ForgotPasswordPage() {
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'forgot-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+  })
+  return (
+    <AuthCard
+      title="Forgot your password?"
+      description="Enter your email and we'll send you a link to reset it."
+      footer={
+        <Link
+          to="/auth/login"
+          className="font-medium text-brand underline-offset-4 hover:underline"
+        >
+          Back to sign in
+        </Link>
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <Field
+          label="Email"
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            autoFocus: true,
+          }}
+          errors={fields.email.errors}
+        />
+        <StatusButton pending={navigation.state === 'submitting'} pendingText="Sending...">
+          Send Reset Link
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,140 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {
+  type ActionFunctionArgs,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { signIn } from '#app/auth/accounts.server'
+import { connectInvitation } from '#app/auth/connect-info.server'
+import { requireAnonymous } from '#app/auth/guards.server'
+import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { safeRedirectPath } from '#app/auth/redirect'
+import { rolePaths } from '#app/auth/roles'
+import { Field, FormMessage } from '#app/components/forms'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { StatusButton } from '#app/components/ui/status-button'
+import { toastCookie } from '#app/utils/toast.server'
+import { LoginSchema } from '#app/validation/auth'
+
+export const meta: MetaFunction = ({ matches }) => {
+  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
+  return [{ title: `Sign in · ${name ?? ''}` }]
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant } = await requireAnonymous(request, context)
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
+  return json({ redirectTo, info: await connectInvitation(tenant, redirectTo) })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { tenant } = await requireAnonymous(request, context)
+  const submission = parseWithZod(await request.formData(), { schema: LoginSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  }
+  try {
+    const signedIn = await signIn(tenant, submission.value, context.clientIp ?? 'unknown')
+    if (!signedIn) {
+      // One message for an unknown email and a wrong password: no account enumeration.
+      return json(
+        {
+          result: submission.reply({
+            formErrors: ['Failed to sign in. Please check your credentials.'],
+            hideFields: ['password'],
+          }),
+        },
+        { status: 401 },
+      )
+    }
+    const headers = new Headers()
+    headers.append('Set-Cookie', signedIn.session.cookie)
+    headers.append('Set-Cookie', await toastCookie({ title: 'Signed in successfully!' }))
+    const destination =
+      safeRedirectPath(submission.value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard
+    return redirect(destination, { headers })
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error
+    return json(
+      {
+        result: submission.reply({
+          formErrors: [rateLimitMessage(error.retryAfterSeconds)],
+          hideFields: ['password'],
+        }),
+      },
+      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+    )
+  }
+}
+
+export default function LoginPage() {
+  const { redirectTo, info } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  })
+  const registerHref = redirectTo
+    ? `/auth/register?${new URLSearchParams({ redirectTo })}`
+    : '/auth/register'
+  return (
+    <AuthCard
+      title="Sign in"
+      description="Welcome back. Sign in to manage and share your cards."
+      footer={
+        <>
+          Don't have an account?{' '}
+          <Link
+            to={registerHref}
+            className="font-medium text-brand underline-offset-4 hover:underline"
+          >
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {info ? <FormMessage tone="info">{info}</FormMessage> : null}
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
+        <Field
+          label="Email"
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            autoFocus: true,
+          }}
+          errors={fields.email.errors}
+        />
+        <Field
+          label="Password"
+          inputProps={{
+            ...getInputProps(fields.password, { type: 'password' }),
+            autoComplete: 'current-password',
+          }}
+          errors={fields.password.errors}
+        />
+        <div className="flex justify-end">
+          <Link
+            to="/auth/forgot-password"
+            className="text-sm text-brand underline-offset-4 hover:underline"
+          >
+            Forgot password
+          </Link>
+        </div>
+        <StatusButton pending={navigation.state === 'submitting'} pendingText="Signing in...">
+          Sign In
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}

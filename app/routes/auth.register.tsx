@@ -1,0 +1,134 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {
+  type ActionFunctionArgs,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
+import { registerAccount } from '#app/auth/accounts.server'
+import { requireAnonymous } from '#app/auth/guards.server'
+import { safeRedirectPath } from '#app/auth/redirect'
+import { Field, FormMessage } from '#app/components/forms'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { StatusButton } from '#app/components/ui/status-button'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { RegisterSchema } from '#app/validation/auth'
+
+export const meta: MetaFunction = ({ matches }) => {
+  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
+  return [{ title: `Create your account · ${name ?? ''}` }]
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context)
+  return null
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { tenant } = await requireAnonymous(request, context)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: RegisterSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  }
+  const outcome = await registerAccount(tenant, submission.value)
+  if (outcome.status === 'duplicate') {
+    return json(
+      {
+        result: submission.reply({
+          fieldErrors: {
+            email: ['An account with this email already exists. Please sign in instead.'],
+          },
+          hideFields: ['password'],
+        }),
+      },
+      { status: 409 },
+    )
+  }
+  const redirectTo = safeRedirectPath(formData.get('redirectTo'))
+  const login = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : '/auth/login'
+  return redirectWithToast(login, {
+    title: 'Account created successfully! Please check your email to confirm your account.',
+  })
+}
+
+export default function RegisterPage() {
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [searchParams] = useSearchParams()
+  const [form, fields] = useForm({
+    id: 'register',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(RegisterSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+  })
+  return (
+    <AuthCard
+      title="Create your account"
+      description="Build your digital business card in minutes."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link
+            to="/auth/login"
+            className="font-medium text-brand underline-offset-4 hover:underline"
+          >
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="First name"
+            inputProps={{
+              ...getInputProps(fields.firstName, { type: 'text' }),
+              autoComplete: 'given-name',
+            }}
+            errors={fields.firstName.errors}
+          />
+          <Field
+            label="Last name"
+            inputProps={{
+              ...getInputProps(fields.lastName, { type: 'text' }),
+              autoComplete: 'family-name',
+            }}
+            errors={fields.lastName.errors}
+          />
+        </div>
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
+          errors={fields.email.errors}
+        />
+        <Field
+          label="Password"
+          hint="At least 6 characters."
+          inputProps={{
+            ...getInputProps(fields.password, { type: 'password' }),
+            autoComplete: 'new-password',
+          }}
+          errors={fields.password.errors}
+        />
+        <Field
+          label="Company (optional)"
+          inputProps={{
+            ...getInputProps(fields.company, { type: 'text' }),
+            autoComplete: 'organization',
+          }}
+          errors={fields.company.errors}
+        />
+        <StatusButton pending={navigation.state === 'submitting'} pendingText="Creating account...">
+          Create Account
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,114 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
+import { Field, FormMessage } from '#app/components/forms'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { ResetPasswordSchema } from '#app/validation/auth'
+
+// The token is in the URL: it must not leak to other sites through the Referer header.
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+export const headers: HeadersFunction = () => NO_REFERRER
+
+export const meta: MetaFunction = () => [{ title: 'Reset password' }]
+
+const TOKEN = /^[a-z2-7]{52}$/
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const tenant = await requireTenant(context)
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const valid = TOKEN.test(token) && (await isResetTokenUsable(tenant, token))
+  return json({ token: valid ? token : null }, { headers: NO_REFERRER })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const tenant = await requireTenant(context)
+  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema })
+  if (submission.status !== 'success') {
+    return json(
+      { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: false },
+      { status: 400, headers: NO_REFERRER },
+    )
+  }
+  const { token, password } = submission.value
+  const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
+  if (!done) {
+    return json(
+      { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: true },
+      {
+        status: 400,
+        headers: NO_REFERRER,
+      },
+    )
+  }
+  return redirectWithToast('/auth/login', {
+    title: 'Password has been reset successfully! You can now log in with your new password.',
+  })
+}
+
+function InvalidLink() {
+  return (
+    <AuthCard
+      title="Invalid Reset Link"
+      description="This password reset link is invalid, has expired or has already been used."
+    >
+      <Button asChild className="w-full">
+        <Link to="/auth/forgot-password">Request New Link</Link>
+      </Button>
+    </AuthCard>
+  )
+}
+
+export default function ResetPasswordPage() {
+  const { token } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'reset-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  })
+  if (!token || actionData?.invalid) return <InvalidLink />
+  return (
+    <AuthCard title="Reset your password" description="Choose a new password for your account.">
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="token" value={token} />
+        <Field
+          label="New password"
+          inputProps={{
+            ...getInputProps(fields.password, { type: 'password' }),
+            autoComplete: 'new-password',
+            autoFocus: true,
+          }}
+          errors={fields.password.errors}
+        />
+        <Field
+          label="Confirm password"
+          inputProps={{
+            ...getInputProps(fields.confirmPassword, { type: 'password' }),
+            autoComplete: 'new-password',
+          }}
+          errors={fields.confirmPassword.errors}
+        />
+        <StatusButton pending={navigation.state === 'submitting'} pendingText="Resetting...">
+          Reset Password
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}

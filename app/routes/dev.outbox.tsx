@@ -1,0 +1,87 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { getOptionalUser } from '#app/auth/guards.server'
+import { getEnv } from '#app/env.server'
+import { listOutboxForPlatform } from '#app/models/outbox.server'
+import { getDb } from '#drizzle/db.server'
+
+export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
+
+// On in development; in production only with OUTBOX_PAGE=1 (demos without an email
+// provider), and then only for super admins on the platform's own host.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const env = getEnv()
+  const { tenant, user } = await getOptionalUser(request, context)
+  const allowed =
+    env.NODE_ENV !== 'production' ||
+    (env.OUTBOX_PAGE && tenant.kind === 'platform' && user?.role === 'super_admin')
+  if (!allowed) throw new Response('Not Found', { status: 404 })
+  const emails = await listOutboxForPlatform(getDb())
+  return json(
+    {
+      emails: emails.map((email) => ({
+        ...email,
+        links: [...email.html.matchAll(/href="([^"]+)"/g)]
+          .map((m) => (m[1] ?? '').replaceAll('&amp;', '&'))
+          .filter((href, i, all) => all.indexOf(href) === i),
+      })),
+    },
+    { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
+  )
+}
+
+export default function OutboxPage() {
+  const { emails } = useLoaderData<typeof loader>()
+  return (
+    <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-10">
+      <div>
+        <h1 className="text-2xl font-semibold">Email outbox</h1>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Emails the app would have sent. Set RESEND_API_KEY to send them for real.
+        </p>
+      </div>
+      {emails.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-gray-300 p-8 text-center text-gray-500">
+          No emails yet.
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-6">
+          {emails.map((email) => (
+            <li
+              key={email.id}
+              className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800"
+              data-testid="outbox-email"
+            >
+              <div className="flex flex-col gap-1 border-b border-gray-200 p-4 text-sm dark:border-gray-800">
+                <p className="font-semibold">{email.subject}</p>
+                <p>
+                  To <span data-testid="outbox-to">{email.to}</span> · {email.organizationName} ·{' '}
+                  {new Date(email.createdAt).toLocaleString()}
+                </p>
+                <ul className="flex flex-wrap gap-3">
+                  {email.links.map((href) => (
+                    <li key={href}>
+                      <a href={href} className="break-all text-brand underline">
+                        {href}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <iframe
+                title={email.subject}
+                srcDoc={email.html}
+                sandbox=""
+                className="h-96 w-full bg-white"
+              />
+              <details className="p-4 text-sm">
+                <summary>Plain text</summary>
+                <pre className="whitespace-pre-wrap">{email.text}</pre>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,59 @@
+// A branded, table-based email layout (email clients ignore most CSS) with a text part.
+import { readableTextColor, safeHexColor } from '#app/validation/color'
+
+export type EmailBranding = {
+  name: string
+  primaryColor: string
+  logoUrl: string | null
+  origin: string
+}
+
+export function escapeHtml(value: string) {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
+
+export function renderActionEmail(options: {
+  branding: EmailBranding
+  heading: string
+  paragraphs: string[]
+  action: { label: string; url: string }
+  footnote: string
+}) {
+  const { branding, heading, paragraphs, action, footnote } = options
+  const color = safeHexColor(branding.primaryColor, '#3b82f6')
+  const textColor = readableTextColor(color)
+  const logo = branding.logoUrl
+    ? `<img src="${escapeHtml(branding.origin + branding.logoUrl)}" alt="${escapeHtml(branding.name)}" style="max-height:48px;max-width:180px">`
+    : `<strong style="font-size:20px">${escapeHtml(branding.name)}</strong>`
+  const html = `<!doctype html>
+<html><body style="margin:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#111827">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
+<tr><td style="padding:20px 24px;border-bottom:4px solid ${color}">${logo}</td></tr>
+<tr><td style="padding:24px">
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(heading)}</h1>
+${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
+<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${color};color:${textColor};padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block;font-weight:bold">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 12px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(action.url)}</p>
+<p style="margin:0;font-size:13px;color:#6b7280">${escapeHtml(footnote)}</p>
+</td></tr>
+<tr><td style="padding:16px 24px;font-size:12px;color:#9ca3af">${escapeHtml(branding.name)}</td></tr>
+</table></td></tr></table></body></html>`
+  const text = [
+    branding.name,
+    '',
+    heading,
+    '',
+    ...paragraphs,
+    '',
+    `${action.label}: ${action.url}`,
+    '',
+    footnote,
+  ].join('\n')
+  return { html, text }
+}

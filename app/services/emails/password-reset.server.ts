@@ -1,0 +1,22 @@
+import { type EmailBranding, renderActionEmail } from './layout.server'
+
+export function passwordResetEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  resetUrl: string
+}) {
+  const { branding, to, firstName, resetUrl } = options
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: 'Reset your password',
+    paragraphs: [
+      `Hi ${firstName || 'there'},`,
+      `We received a request to reset the password of your ${branding.name} account. The link below works once and expires in 1 hour.`,
+    ],
+    action: { label: 'Reset password', url: resetUrl },
+    footnote:
+      "If you didn't ask for this, you can ignore this email: your password stays the same.",
+  })
+  return { to, subject: `Reset your ${branding.name} password`, html, text }
+}

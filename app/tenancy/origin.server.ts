@@ -1,0 +1,18 @@
+import { getEnv } from '#app/env.server'
+import type { Tenant } from './tenant.server'
+
+/**
+ * The public origin of a tenant, built from its database record (verified custom domain,
+ * else its subdomain, else the root domain for the platform), never from request headers.
+ * Local root domains (localhost, *.test) are served over http with the port.
+ */
+export function tenantOrigin(tenant: Pick<Tenant, 'kind' | 'slug' | 'customDomain'>): string {
+  const env = getEnv()
+  const root = env.ROOT_DOMAIN
+  const host = tenant.customDomain ?? (tenant.kind === 'platform' ? root : `${tenant.slug}.${root}`)
+  const local = root === 'localhost' || root.endsWith('.localhost') || root.endsWith('.test')
+  const scheme = env.PUBLIC_URL_SCHEME ?? (local ? 'http' : 'https')
+  const port = env.PUBLIC_URL_PORT ?? (local ? String(env.PORT) : '')
+  const defaultPort = scheme === 'https' ? '443' : '80'
+  return `${scheme}://${host}${port && port !== defaultPort ? `:${port}` : ''}`
+}

@@ -1,0 +1,51 @@
+// Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
+import { z } from 'zod'
+
+const email = z
+  .string({ error: 'Please enter a valid email address' })
+  .trim()
+  .max(254, 'Please enter a valid email address')
+  .pipe(z.email({ error: 'Please enter a valid email address' }))
+
+const password = z
+  .string({ error: 'Password must be at least 6 characters' })
+  .min(6, 'Password must be at least 6 characters')
+  // argon2 hashes anything, but a megabyte password is an attack, not a password.
+  .max(200, 'Password must be at most 200 characters')
+
+const name = (label: 'First' | 'Last') =>
+  z
+    .string({ error: `${label} name must be at least 2 characters` })
+    .trim()
+    .min(2, `${label} name must be at least 2 characters`)
+    .max(100, `${label} name must be at most 100 characters`)
+
+export const LoginSchema = z.object({
+  email,
+  password,
+  redirectTo: z.string().max(2000).optional(),
+})
+
+export const RegisterSchema = z.object({
+  firstName: name('First'),
+  lastName: name('Last'),
+  email,
+  password,
+  company: z.string().trim().max(200, 'Company name must be at most 200 characters').optional(),
+})
+
+export const ForgotPasswordSchema = z.object({ email })
+
+export const ResetPasswordSchema = z
+  .object({
+    token: z.string().min(1).max(200),
+    password,
+    confirmPassword: z
+      .string({ error: 'Password must be at least 6 characters' })
+      .min(6, 'Password must be at least 6 characters')
+      .max(200, 'Password must be at most 200 characters'),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  })

@@ -1,0 +1,145 @@
+import { expect, type Page, test } from '@playwright/test'
+import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+async function register(page: Page, host: string, account: { email: string; password: string }) {
+  await page.goto(urlFor(host, '/auth/register'))
+  await page.getByLabel('First name').fill('Erin')
+  await page.getByLabel('Last name').fill('Example')
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByLabel('Company (optional)').fill('Example Co')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
+  await expect(
+    page.getByText(
+      'Account created successfully! Please check your email to confirm your account.',
+    ),
+  ).toBeVisible()
+}
+
+async function signIn(page: Page, host: string, account: { email: string; password: string }) {
+  await page.goto(urlFor(host, '/auth/login'))
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+async function signOut(page: Page) {
+  await page.getByTestId('user-menu-trigger').click()
+  await page.getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/auth\/login$/)
+  await expect(page.getByText('Signed out successfully')).toBeVisible()
+}
+
+test('register on an agency, sign out, sign in, land on the end-user dashboard', async ({
+  page,
+}) => {
+  const account = { email: `erin-${unique()}@example.test`, password: 'first-pass' }
+  await register(page, HOSTS.alpha, account)
+  await signIn(page, HOSTS.alpha, account)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page.getByText('Signed in successfully!')).toBeVisible()
+
+  await page.getByTestId('user-menu-trigger').click()
+  await expect(page.getByTestId('user-menu-name')).toHaveText('Erin Example')
+  await expect(page.getByRole('menu')).toContainText(account.email)
+  await expect(page.getByTestId('user-menu-role')).toHaveText('(end user)')
+  for (const item of ['Dashboard', 'Profile', 'Digital Cards', 'Settings']) {
+    await expect(page.getByRole('menuitem', { name: item })).toBeVisible()
+  }
+  await page.keyboard.press('Escape')
+
+  await signOut(page)
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fend-user$/)
+
+  await signIn(page, HOSTS.alpha, account)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
+})
+
+test('the same email on another agency is a separate account', async ({ page }) => {
+  const email = `dual-${unique()}@example.test`
+  await register(page, HOSTS.alpha, { email, password: 'alpha-pass' })
+  await register(page, HOSTS.betaSubdomain, { email, password: 'beta-pass' })
+
+  // Alpha's password does not open Beta's account.
+  await signIn(page, HOSTS.betaSubdomain, { email, password: 'alpha-pass' })
+  await expect(page.getByText('Failed to sign in. Please check your credentials.')).toBeVisible()
+
+  await signIn(page, HOSTS.betaSubdomain, { email, password: 'beta-pass' })
+  await expect(page).toHaveURL(urlFor(HOSTS.betaSubdomain, '/dashboard/end-user'))
+
+  // Beta's session is not a session on Alpha.
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page).toHaveURL(/\/auth\/login/)
+})
+
+test('forgot password: a branded email in the outbox whose link resets the password once', async ({
+  page,
+  browser,
+}) => {
+  const account = { email: `reset-${unique()}@example.test`, password: 'old-password' }
+  await register(page, HOSTS.alpha, account)
+
+  await page.goto(urlFor(HOSTS.alpha, '/auth/forgot-password'))
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByRole('button', { name: 'Send Reset Link' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  await expect(page.getByText('Password reset link sent! Please check your email.')).toBeVisible()
+
+  // The super admin reads the outbox on the platform host (OUTBOX_PAGE=1).
+  const admin = await browser.newPage()
+  await signIn(admin, HOSTS.platform, SUPER_ADMIN)
+  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'))
+  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
+  const email = admin.getByTestId('outbox-email').filter({ hasText: account.email }).first()
+  await expect(email).toContainText(`Reset your ${TENANTS.alpha.name} password`)
+  const link = email.getByRole('link').filter({ hasText: '/auth/reset-password?token=' }).first()
+  const href = (await link.getAttribute('href')) ?? ''
+  expect(href.startsWith(urlFor(HOSTS.alpha, '/auth/reset-password?token='))).toBe(true)
+  const html = await email.locator('iframe').getAttribute('srcdoc')
+  expect(html).toContain(TENANTS.alpha.primaryColor)
+  await admin.close()
+
+  await page.goto(href)
+  await page.getByLabel('New password').fill('new-password')
+  await page.getByLabel('Confirm password').fill('new-password')
+  await page.getByRole('button', { name: 'Reset Password' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  await expect(
+    page.getByText(
+      'Password has been reset successfully! You can now log in with your new password.',
+    ),
+  ).toBeVisible()
+
+  await signIn(page, HOSTS.alpha, { ...account, password: 'old-password' })
+  await expect(page.getByText('Failed to sign in. Please check your credentials.')).toBeVisible()
+  await signIn(page, HOSTS.alpha, { ...account, password: 'new-password' })
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await signOut(page)
+
+  // The link works once.
+  await page.goto(href)
+  await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible()
+  await page.getByRole('link', { name: 'Request New Link' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/forgot-password'))
+})
+
+test('an expired or missing reset token shows "Invalid Reset Link"', async ({ page }) => {
+  await page.goto(urlFor(HOSTS.alpha, `/auth/reset-password?token=${EXPIRED_RESET.token}`))
+  await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible()
+  await page.goto(urlFor(HOSTS.alpha, '/auth/reset-password'))
+  await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible()
+})
+
+test('a signed-in user of the wrong role gets 403 on another role area', async ({ page }) => {
+  const account = { email: `role-${unique()}@example.test`, password: 'role-pass' }
+  await register(page, HOSTS.alpha, account)
+  await signIn(page, HOSTS.alpha, account)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  const response = await page.goto(urlFor(HOSTS.alpha, '/dashboard/agency'))
+  expect(response?.status()).toBe(403)
+})
