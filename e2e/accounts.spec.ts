@@ -51,6 +51,13 @@ test('register on an agency, sign out, sign in, land on the end-user dashboard',
   }
   await page.keyboard.press('Escape')
 
+  // Home shows the signed-in tiles; NFC only where the browser has NDEFReader (not desktop).
+  await page.goto(urlFor(HOSTS.alpha, '/'))
+  for (const tile of ['Update Profile', 'Digital Cards', 'QR Code']) {
+    await expect(page.getByRole('link', { name: new RegExp(`^${tile}`) })).toBeVisible()
+  }
+  await expect(page.getByRole('link', { name: /^NFC Sharing/ })).toHaveCount(0)
+
   await signOut(page)
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fend-user$/)

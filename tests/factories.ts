@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
+import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { createCard, type NewCard } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -90,8 +91,52 @@ export async function makeCard(
 }
 
 /** The load context server.ts would build for a request on `host`. */
-export function contextFor(host: string | null): AppLoadContext {
-  return { host, cspNonce: 'test-nonce' }
+export function contextFor(host: string | null, clientIp = '203.0.113.1'): AppLoadContext {
+  return { host, cspNonce: 'test-nonce', clientIp, responseCookies: [] }
+}
+
+/** A signed-in Cookie header for the user, as the browser would send it. */
+export async function sessionCookieFor(organizationId: string, userId: string) {
+  const { token } = await createSession(organizationId, userId)
+  return `${sessionCookieName()}=${token}`
+}
+
+/** A form POST as a browser on `host` sends it. */
+export function formRequest(
+  host: string,
+  path: string,
+  fields: Record<string, string>,
+  cookie?: string,
+) {
+  const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded' })
+  if (cookie) headers.set('Cookie', cookie)
+  return new Request(`http://${host}${path}`, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams(fields).toString(),
+  })
+}
+
+/** Runs a loader or action and returns its Response, whether returned or thrown. */
+export async function settle(run: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await run()
+    if (result instanceof Response) return result
+    throw new Error(`expected a Response, got ${typeof result}`)
+  } catch (error) {
+    if (error instanceof Response) return error
+    throw error
+  }
+}
+
+export type SubmissionReply = {
+  result: { status?: string; error?: Record<string, string[] | null> | null }
+}
+
+/** The field errors (and '' for form errors) of a conform reply. */
+export async function replyErrors(response: Response) {
+  const body = (await response.json()) as SubmissionReply
+  return body.result.error ?? {}
 }
 
 export function requestFor(host: string, path = '/', init?: RequestInit) {

@@ -153,3 +153,20 @@ export async function resetPassword(tenant: Tenant, token: string, newPassword: 
   await invalidateUserSessions(tenant.id, userId)
   return true
 }
+
+/**
+ * Changes a signed-in user's password after checking the current one, and ends every
+ * other session of the user (the current one stays signed in).
+ */
+export async function changePassword(
+  tenant: Tenant,
+  user: User,
+  currentSessionId: string,
+  passwords: { currentPassword: string; newPassword: string },
+) {
+  if (!(await verifyPassword(user.passwordHash, passwords.currentPassword))) return false
+  const passwordHash = await hashPassword(passwords.newPassword)
+  await withTenant(tenant.id, (tx) => setUserPassword(tx, tenant.id, user.id, passwordHash))
+  await invalidateUserSessions(tenant.id, user.id, currentSessionId)
+  return true
+}

@@ -1,0 +1,38 @@
+// Every state-changing request must come from this very host (server.ts checks Origin).
+import http from 'node:http'
+import { expect, test } from '@playwright/test'
+import { E2E_PORT } from './fixtures'
+
+function post(host: string, origin: string | undefined) {
+  return new Promise<number>((resolve, reject) => {
+    const body = 'email=someone%40example.test&password=whatever1'
+    const headers: Record<string, string> = {
+      host,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+    }
+    if (origin) headers.origin = origin
+    const req = http.request(
+      { host: '127.0.0.1', port: E2E_PORT, path: '/auth/login', method: 'POST', headers },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+const host = `alpha.localhost:${E2E_PORT}`
+
+test('a POST from another site, a sibling tenant or with no Origin is refused', async () => {
+  expect(await post(host, 'https://evil.test')).toBe(403)
+  expect(await post(host, `http://beta.localhost:${E2E_PORT}`)).toBe(403)
+  expect(await post(host, undefined)).toBe(403)
+  expect(await post(host, 'null')).toBe(403)
+})
+
+test('a POST from the same host reaches the action', async () => {
+  expect(await post(host, `http://${host}`)).toBe(401)
+})

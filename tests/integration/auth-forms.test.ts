@@ -1,0 +1,172 @@
+// Every validation message of the sign-in forms, with a 4xx and nothing written (spec §5, §8).
+import { count, eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { action as forgotAction } from '#app/routes/auth.forgot-password'
+import { action as loginAction } from '#app/routes/auth.login'
+import { action as registerAction } from '#app/routes/auth.register'
+import { action as resetAction } from '#app/routes/auth.reset-password'
+import { getDb } from '#drizzle/db.server'
+import { emailOutbox, passwordResetTokens, sessions, users } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeOrganization,
+  makeUser,
+  replyErrors,
+  settle,
+} from '#tests/factories'
+
+let host: string
+let organizationId: string
+beforeAll(async () => {
+  const organization = await makeOrganization()
+  organizationId = organization.id
+  host = `${organization.slug}.localhost`
+  await makeUser(organization.id, { email: 'taken@example.test', password: 'secret123' })
+})
+
+async function rowCounts() {
+  const db = getDb()
+  const [u] = await db.select({ n: count() }).from(users)
+  const [s] = await db.select({ n: count() }).from(sessions)
+  const [t] = await db.select({ n: count() }).from(passwordResetTokens)
+  const [o] = await db.select({ n: count() }).from(emailOutbox)
+  return { users: u?.n, sessions: s?.n, tokens: t?.n, outbox: o?.n }
+}
+
+const post = (action: typeof registerAction, path: string, fields: Record<string, string>) =>
+  settle(() =>
+    action({ request: formRequest(host, path, fields), context: contextFor(host), params: {} }),
+  )
+
+const validRegistration = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.test',
+  password: 'secret123',
+}
+
+describe('register', () => {
+  test.each([
+    [{ firstName: 'A' }, 'firstName', 'First name must be at least 2 characters'],
+    [{ firstName: '  ' }, 'firstName', 'First name must be at least 2 characters'],
+    [{ lastName: 'B' }, 'lastName', 'Last name must be at least 2 characters'],
+    [{ email: 'not-an-email' }, 'email', 'Please enter a valid email address'],
+    [{ email: '' }, 'email', 'Please enter a valid email address'],
+    [{ password: '12345' }, 'password', 'Password must be at least 6 characters'],
+    [{ password: '' }, 'password', 'Password must be at least 6 characters'],
+  ])('%j → %s: %s', async (override, field, message) => {
+    const before = await rowCounts()
+    const response = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      ...override,
+    })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response))[field]).toContain(message)
+    expect(await rowCounts()).toEqual(before)
+  })
+
+  test('an existing email (any case) gets the duplicate-account message', async () => {
+    const before = await rowCounts()
+    const response = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      email: 'TAKEN@example.test',
+    })
+    expect(response.status).toBe(409)
+    expect((await replyErrors(response)).email).toContain(
+      'An account with this email already exists. Please sign in instead.',
+    )
+    expect(await rowCounts()).toEqual(before)
+  })
+
+  test('a valid form creates an end user of this tenant and goes to sign in with a toast', async () => {
+    const response = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      email: 'New.Person@Example.test',
+      company: 'Engines Ltd',
+      role: 'super_admin',
+      organizationId: '00000000-0000-0000-0000-000000000000',
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/auth/login')
+    expect(response.headers.get('Set-Cookie')).toContain('brandcard_toast=')
+    const [user] = await getDb()
+      .select()
+      .from(users)
+      .where(eq(users.email, 'new.person@example.test'))
+    expect(user).toMatchObject({ organizationId, role: 'end_user', company: 'Engines Ltd' })
+    expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+  })
+})
+
+describe('login', () => {
+  test.each([
+    [{ email: 'bad' }, 'email', 'Please enter a valid email address'],
+    [{ password: '123' }, 'password', 'Password must be at least 6 characters'],
+  ])('%j → %s: %s', async (override, field, message) => {
+    const before = await rowCounts()
+    const response = await post(loginAction, '/auth/login', {
+      email: 'taken@example.test',
+      password: 'secret123',
+      ...override,
+    })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response))[field]).toContain(message)
+    expect(await rowCounts()).toEqual(before)
+  })
+
+  test('unknown email and wrong password get the same answer', async () => {
+    const before = await rowCounts()
+    const unknown = await post(loginAction, '/auth/login', {
+      email: 'nobody@example.test',
+      password: 'secret123',
+    })
+    const wrong = await post(loginAction, '/auth/login', {
+      email: 'taken@example.test',
+      password: 'wrong-one',
+    })
+    expect(unknown.status).toBe(401)
+    expect(wrong.status).toBe(401)
+    const message = 'Failed to sign in. Please check your credentials.'
+    expect((await replyErrors(unknown))['']).toEqual([message])
+    expect((await replyErrors(wrong))['']).toEqual([message])
+    expect((await rowCounts()).sessions).toBe(before.sessions)
+  })
+})
+
+describe('forgot password', () => {
+  test('an invalid email is refused and nothing is sent', async () => {
+    const before = await rowCounts()
+    const response = await post(forgotAction, '/auth/forgot-password', { email: 'nope' })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).email).toContain('Please enter a valid email address')
+    expect(await rowCounts()).toEqual(before)
+  })
+})
+
+describe('reset password', () => {
+  const token = 'a'.repeat(52)
+  test.each([
+    [
+      { password: '123', confirmPassword: '123' },
+      'password',
+      'Password must be at least 6 characters',
+    ],
+    [
+      { password: 'secret123', confirmPassword: 'other123' },
+      'confirmPassword',
+      'Passwords do not match',
+    ],
+    [
+      { password: 'secret123', confirmPassword: '1' },
+      'confirmPassword',
+      'Password must be at least 6 characters',
+    ],
+  ])('%j → %s: %s', async (fields, field, message) => {
+    const before = await rowCounts()
+    const response = await post(resetAction, '/auth/reset-password', { token, ...fields })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response))[field]).toContain(message)
+    expect(await rowCounts()).toEqual(before)
+  })
+})
