@@ -10,8 +10,8 @@ import {
 } from '#app/models/organizations.server'
 import { createUser, type NewUser } from '#app/models/users.server'
 import type { Database, Transaction } from './db.server'
+import { DEMO_BRANDING_PNG } from './demo-assets'
 import { platformSettings } from './schema'
-import { renderDemoBranding } from './seed-images.server'
 
 export const DEMO_PASSWORD = 'demo1234'
 
@@ -24,10 +24,7 @@ type DemoUser = Omit<NewUser, 'password'> & {
     backgroundValue: string
   }
 }
-type DemoOrganization = NewOrganization & {
-  shape: 'circle' | 'diamond' | 'bars'
-  users: DemoUser[]
-}
+type DemoOrganization = NewOrganization & { users: DemoUser[] }
 
 export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   {
@@ -36,7 +33,6 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     kind: 'platform',
     primaryColor: '#4f46e5',
     secondaryColor: '#06b6d4',
-    shape: 'bars',
     users: [
       { email: 'super@brandcard.test', role: 'super_admin', firstName: 'Sam', lastName: 'Super' },
       {
@@ -71,7 +67,6 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     contactEmail: 'admin@acme.test',
     customDomain: 'cards.acme.test',
     customDomainVerifiedAt: new Date('2026-01-01T00:00:00Z'),
-    shape: 'circle',
     users: [
       { email: 'admin@acme.test', role: 'agency_admin', firstName: 'Ada', lastName: 'Acme' },
       { email: 'member@acme.test', role: 'agency_member', firstName: 'Max', lastName: 'Member' },
@@ -100,7 +95,6 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     subscriptionTier: 'starter',
     ownerName: 'Gus Globex',
     contactEmail: 'admin@globex.test',
-    shape: 'diamond',
     users: [
       { email: 'admin@globex.test', role: 'agency_admin', firstName: 'Gus', lastName: 'Globex' },
       {
@@ -125,7 +119,6 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     status: 'inactive',
     primaryColor: '#0f766e',
     secondaryColor: '#eab308',
-    shape: 'bars',
     users: [
       { email: 'admin@initech.test', role: 'agency_admin', firstName: 'Ian', lastName: 'Tech' },
     ],
@@ -133,18 +126,22 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
 ]
 
 async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
-  const { shape, users, ...fields } = demo
+  const { users, ...fields } = demo
   const organization = await createOrganization(tx, fields)
   await tx.execute(sql`select set_config('app.organization_id', ${organization.id}, true)`)
-  const palette = { primary: organization.primaryColor, secondary: organization.secondaryColor }
-  const branding = await renderDemoBranding(palette, shape)
+  const branding = DEMO_BRANDING_PNG[organization.slug]
+  if (!branding) throw new Error(`no demo branding for ${organization.slug}`)
   const logo = await storeMedia(tx, organization.id, {
-    ...branding.logo,
+    bytes: Buffer.from(branding.logo, 'base64'),
+    width: 400,
+    height: 160,
     contentType: 'image/png',
     purpose: 'organization-logo',
   })
   const favicon = await storeMedia(tx, organization.id, {
-    ...branding.favicon,
+    bytes: Buffer.from(branding.favicon, 'base64'),
+    width: 32,
+    height: 32,
     contentType: 'image/png',
     purpose: 'organization-favicon',
   })

@@ -1,17 +1,41 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
+import type { Background } from '#app/cards/backgrounds'
 import type { Queryable } from '#drizzle/db.server'
-import { digitalCards } from '#drizzle/schema'
+import { digitalCards, media } from '#drizzle/schema'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
   typeof digitalCards.$inferInsert,
   'id' | 'organizationId' | 'userId' | 'isDefault' | 'createdAt' | 'updatedAt' | 'title'
 > & { title?: string }
+export type CardFields = Partial<
+  Pick<
+    DigitalCard,
+    | 'title'
+    | 'firstName'
+    | 'lastName'
+    | 'email'
+    | 'workEmail'
+    | 'phoneNumber'
+    | 'company'
+    | 'jobTitle'
+    | 'website'
+    | 'logoMediaId'
+    | 'profilePictureMediaId'
+  >
+>
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (value: string) => UUID.test(value)
 
 /** Spec: a blank title becomes "{first name}'s Card". */
 export function defaultCardTitle(firstName: string) {
   return `${firstName.trim()}'s Card`
 }
+
+const owned = (organizationId: string, userId: string) =>
+  and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId))
 
 /** Creates a card; the user's first card becomes the default (spec, digital card defaults). */
 export async function createCard(
@@ -23,7 +47,7 @@ export async function createCard(
   const [existing] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(digitalCards)
-    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId)))
+    .where(owned(organizationId, userId))
   const [card] = await db
     .insert(digitalCards)
     .values({
@@ -38,19 +62,163 @@ export async function createCard(
   return card
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const logo = alias(media, 'card_logo')
+const picture = alias(media, 'card_picture')
+const background = alias(media, 'card_background')
+const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
+  sql<string | null>`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
+
+/** Cards with the public paths of their images, in one query. */
+function selectCardsWithImages(db: Queryable) {
+  return db
+    .select({
+      card: digitalCards,
+      logoUrl: mediaPath(logo),
+      profilePictureUrl: mediaPath(picture),
+      backgroundImageUrl: mediaPath(background),
+    })
+    .from(digitalCards)
+    .leftJoin(
+      logo,
+      and(eq(logo.organizationId, digitalCards.organizationId), eq(logo.id, digitalCards.logoMediaId)),
+    )
+    .leftJoin(
+      picture,
+      and(
+        eq(picture.organizationId, digitalCards.organizationId),
+        eq(picture.id, digitalCards.profilePictureMediaId),
+      ),
+    )
+    .leftJoin(
+      background,
+      and(
+        eq(background.organizationId, digitalCards.organizationId),
+        eq(background.id, digitalCards.backgroundMediaId),
+      ),
+    )
+}
+
+export type CardWithImages = Awaited<ReturnType<typeof listCardsForOwner>>[number]
+
+export async function listCardsForOwner(db: Queryable, organizationId: string, userId: string) {
+  return selectCardsWithImages(db)
+    .where(owned(organizationId, userId))
+    .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
+}
+
+export async function getCardForOwner(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+) {
+  if (!isUuid(cardId)) return undefined
+  const [row] = await selectCardsWithImages(db)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+    .limit(1)
+  return row
+}
+
+/** The flagged default, else the oldest card, else none (spec §4). */
+export async function getDefaultCardForOwner(db: Queryable, organizationId: string, userId: string) {
+  const [row] = await listCardsForOwner(db, organizationId, userId)
+  return row
+}
+
+export async function updateCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  fields: CardFields,
+) {
+  if (!isUuid(cardId)) return undefined
+  const [card] = await db
+    .update(digitalCards)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+    .returning()
+  return card
+}
+
+export async function setCardBackground(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  value: Background,
+) {
+  if (!isUuid(cardId)) return undefined
+  const fields =
+    value.kind === 'image'
+      ? { backgroundKind: 'image' as const, backgroundValue: '', backgroundMediaId: value.mediaId }
+      : { backgroundKind: value.kind, backgroundValue: value.value, backgroundMediaId: null }
+  const [card] = await db
+    .update(digitalCards)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+    .returning()
+  return card
+}
+
+/** Makes one card the default: run inside a transaction (withTenant), so there is always one. */
+export async function setDefaultCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+) {
+  if (!isUuid(cardId)) return false
+  const [target] = await db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+  if (!target) return false
+  await db
+    .update(digitalCards)
+    .set({ isDefault: false })
+    .where(and(owned(organizationId, userId), eq(digitalCards.isDefault, true)))
+  await db
+    .update(digitalCards)
+    .set({ isDefault: true })
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+  return true
+}
+
+/** Deletes a card; if it was the default, the oldest remaining card becomes the default. */
+export async function deleteCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+) {
+  if (!isUuid(cardId)) return false
+  const [deleted] = await db
+    .delete(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+    .returning({ isDefault: digitalCards.isDefault })
+  if (!deleted) return false
+  if (deleted.isDefault) {
+    const [oldest] = await db
+      .select({ id: digitalCards.id })
+      .from(digitalCards)
+      .where(owned(organizationId, userId))
+      .orderBy(asc(digitalCards.createdAt), asc(digitalCards.id))
+      .limit(1)
+    if (oldest) {
+      await db.update(digitalCards).set({ isDefault: true }).where(eq(digitalCards.id, oldest.id))
+    }
+  }
+  return true
+}
 
 /**
  * A card by the reference in a shared link (spec §5, contact lookup): its id, else
  * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
  * organization only.
  */
-export async function findCardByReference(
-  db: Queryable,
-  organizationId: string,
-  reference: string,
-) {
-  if (UUID.test(reference)) {
+export async function findCardByReference(db: Queryable, organizationId: string, reference: string) {
+  if (isUuid(reference)) {
     const [byId] = await db
       .select()
       .from(digitalCards)
@@ -61,10 +229,7 @@ export async function findCardByReference(
   const hyphen = reference.indexOf('-')
   if (hyphen <= 0) return undefined
   const first = reference.slice(0, hyphen).toLowerCase()
-  const last = reference
-    .slice(hyphen + 1)
-    .replaceAll('-', ' ')
-    .toLowerCase()
+  const last = reference.slice(hyphen + 1).replaceAll('-', ' ').toLowerCase()
   const [byName] = await db
     .select()
     .from(digitalCards)

@@ -1,0 +1,76 @@
+// Uploaded images: type checked by magic bytes, size and pixel count limited, decoded and
+// re-encoded by sharp as JPEG at the spec's maxima, metadata stripped (spec §9).
+import sharp from 'sharp'
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+// Decompression bombs: a small file that decodes to an enormous bitmap is refused.
+export const MAX_INPUT_PIXELS = 40_000_000
+export const INVALID_IMAGE_MESSAGE =
+  'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
+
+export const IMAGE_PURPOSES = {
+  profilePicture: { width: 500, height: 500, quality: 90 },
+  logo: { width: 400, height: 200, quality: 90 },
+  background: { width: 1200, height: 800, quality: 85 },
+} as const
+export type ImagePurpose = keyof typeof IMAGE_PURPOSES
+
+export class InvalidImageError extends Error {
+  constructor(reason: string) {
+    super(reason)
+  }
+}
+
+type Sniffed = 'jpeg' | 'png' | 'webp' | 'gif'
+
+/** The image type from the file's first bytes; the name and the browser's claim are ignored. */
+export function sniffImageType(bytes: Uint8Array): Sniffed | null {
+  const at = (i: number) => bytes[i]
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'jpeg'
+  if ([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => at(i) === b)) return 'png'
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to))
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp'
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'gif'
+  return null
+}
+
+export type ProcessedImage = {
+  bytes: Buffer
+  width: number
+  height: number
+  contentType: 'image/jpeg'
+}
+
+export async function processImage(
+  input: Uint8Array,
+  purpose: ImagePurpose,
+): Promise<ProcessedImage> {
+  if (input.byteLength === 0 || input.byteLength > MAX_UPLOAD_BYTES) {
+    throw new InvalidImageError('size')
+  }
+  const type = sniffImageType(input)
+  if (!type) throw new InvalidImageError('type')
+  const { width, height, quality } = IMAGE_PURPOSES[purpose]
+  try {
+    const image = sharp(input, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      failOn: 'error',
+      animated: false,
+    })
+    const metadata = await image.metadata()
+    if (metadata.format !== type && !(type === 'jpeg' && metadata.format === 'jpeg')) {
+      throw new InvalidImageError('type mismatch')
+    }
+    const { data, info } = await image
+      .rotate() // honour EXIF orientation before the metadata is dropped
+      .resize({ width, height, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true })
+    return { bytes: data, width: info.width, height: info.height, contentType: 'image/jpeg' }
+  } catch (error) {
+    if (error instanceof InvalidImageError) throw error
+    // Truncated, corrupt or too large to decode.
+    throw new InvalidImageError(error instanceof Error ? error.message : 'decode failed')
+  }
+}

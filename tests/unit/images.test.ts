@@ -1,0 +1,91 @@
+import zlib from 'node:zlib'
+import sharp from 'sharp'
+import { describe, expect, test } from 'vitest'
+import { InvalidImageError, processImage, sniffImageType } from '#app/services/images.server'
+
+/** A valid, tiny PNG that decodes to width×height 1-bit pixels (built by hand, fast). */
+function blankPng(width: number, height: number) {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(zlib.crc32(body))
+    return Buffer.concat([length, body, crc])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([1, 0, 0, 0, 0], 8) // bit depth 1, greyscale
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height)
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 4, background: '#ff0000' } })
+    .png()
+    .toBuffer()
+
+describe('processImage', () => {
+  test('re-encodes to JPEG within the purpose maxima, keeping proportions', async () => {
+    const out = await processImage(await png(2000, 1000), 'logo')
+    expect(out.contentType).toBe('image/jpeg')
+    expect([out.width, out.height]).toEqual([400, 200])
+    const meta = await sharp(out.bytes).metadata()
+    expect(meta.format).toBe('jpeg')
+    expect(meta.exif).toBeUndefined()
+  })
+
+  test('does not enlarge small images', async () => {
+    const out = await processImage(await png(100, 80), 'background')
+    expect([out.width, out.height]).toEqual([100, 80])
+  })
+
+  test('strips metadata', async () => {
+    const withExif = await sharp({
+      create: { width: 50, height: 50, channels: 3, background: '#00f' },
+    })
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: 'secret location' } } })
+      .toBuffer()
+    expect((await sharp(withExif).metadata()).exif).toBeDefined()
+    const out = await processImage(withExif, 'profilePicture')
+    expect((await sharp(out.bytes).metadata()).exif).toBeUndefined()
+  })
+
+  test.each([
+    ['a text file named .png', Buffer.from('hello, I am not an image at all')],
+    [
+      'an SVG',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    ],
+    ['an empty file', Buffer.alloc(0)],
+    ['a truncated PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0])],
+  ])('refuses %s', async (_name, bytes) => {
+    await expect(processImage(bytes, 'logo')).rejects.toBeInstanceOf(InvalidImageError)
+  })
+
+  test('refuses more than 5 MB', async () => {
+    const big = Buffer.alloc(6 * 1024 * 1024)
+    big.set([0xff, 0xd8, 0xff], 0)
+    await expect(processImage(big, 'logo')).rejects.toBeInstanceOf(InvalidImageError)
+  })
+
+  test('refuses a decompression bomb (20000×20000 PNG)', async () => {
+    const bomb = blankPng(20000, 20000)
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024)
+    await expect(processImage(bomb, 'background')).rejects.toBeInstanceOf(InvalidImageError)
+  }, 30_000)
+})
+
+test('sniffs by magic bytes', () => {
+  expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg')
+  expect(sniffImageType(Buffer.from('GIF89a...'))).toBe('gif')
+  expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
+  expect(sniffImageType(Buffer.from('<svg'))).toBeNull()
+})
