@@ -66,7 +66,9 @@ const logo = alias(media, 'card_logo')
 const picture = alias(media, 'card_picture')
 const background = alias(media, 'card_background')
 const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
-  sql<string | null>`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
+  sql<
+    string | null
+  >`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
 
 /** Cards with the public paths of their images, in one query. */
 function selectCardsWithImages(db: Queryable) {
@@ -80,7 +82,10 @@ function selectCardsWithImages(db: Queryable) {
     .from(digitalCards)
     .leftJoin(
       logo,
-      and(eq(logo.organizationId, digitalCards.organizationId), eq(logo.id, digitalCards.logoMediaId)),
+      and(
+        eq(logo.organizationId, digitalCards.organizationId),
+        eq(logo.id, digitalCards.logoMediaId),
+      ),
     )
     .leftJoin(
       picture,
@@ -120,7 +125,11 @@ export async function getCardForOwner(
 }
 
 /** The flagged default, else the oldest card, else none (spec §4). */
-export async function getDefaultCardForOwner(db: Queryable, organizationId: string, userId: string) {
+export async function getDefaultCardForOwner(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+) {
   const [row] = await listCardsForOwner(db, organizationId, userId)
   return row
 }
@@ -217,7 +226,11 @@ export async function deleteCard(
  * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
  * organization only.
  */
-export async function findCardByReference(db: Queryable, organizationId: string, reference: string) {
+export async function findCardByReference(
+  db: Queryable,
+  organizationId: string,
+  reference: string,
+) {
   if (isUuid(reference)) {
     const [byId] = await db
       .select()
@@ -229,7 +242,10 @@ export async function findCardByReference(db: Queryable, organizationId: string,
   const hyphen = reference.indexOf('-')
   if (hyphen <= 0) return undefined
   const first = reference.slice(0, hyphen).toLowerCase()
-  const last = reference.slice(hyphen + 1).replaceAll('-', ' ').toLowerCase()
+  const last = reference
+    .slice(hyphen + 1)
+    .replaceAll('-', ' ')
+    .toLowerCase()
   const [byName] = await db
     .select()
     .from(digitalCards)

@@ -68,3 +68,39 @@ export async function setUserPassword(
     .set({ passwordHash, updatedAt: new Date() })
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
 }
+
+export type ProfileFields = Partial<
+  Pick<
+    User,
+    | 'firstName'
+    | 'lastName'
+    | 'email'
+    | 'workEmail'
+    | 'phoneNumber'
+    | 'company'
+    | 'jobTitle'
+    | 'website'
+    | 'logoMediaId'
+    | 'profilePictureMediaId'
+    | 'onboardingStep'
+    | 'onboardingCompletedAt'
+  >
+>
+
+export async function updateProfile(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  fields: ProfileFields,
+) {
+  const [user] = await db
+    .update(users)
+    .set({
+      ...fields,
+      ...(fields.email ? { email: normalizeEmail(fields.email) } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+    .returning()
+  return user
+}

@@ -1,0 +1,136 @@
+import { Building2, Globe, Phone } from 'lucide-react'
+import { type CSSProperties, useState } from 'react'
+import { backgroundCss, type StoredBackground, usesLightText } from '#app/cards/backgrounds'
+import { cn } from '#app/utils/cn'
+
+export type CardView = {
+  firstName: string
+  lastName: string
+  jobTitle: string
+  company: string
+  phoneNumber: string
+  website: string
+  logoUrl: string | null
+  profilePictureUrl: string | null
+  background: StoredBackground
+}
+
+export function initials(firstName: string, lastName: string) {
+  return `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`.toUpperCase() || '?'
+}
+
+const LOGO_PLACEHOLDER =
+  'data:image/svg+xml;utf8,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" rx="6" fill="%23e5e7eb"/></svg>',
+  )
+
+function CardLogo({
+  card,
+  productName,
+  light,
+}: {
+  card: CardView
+  productName: string
+  light: boolean
+}) {
+  const [broken, setBroken] = useState(false)
+  if (card.logoUrl) {
+    return (
+      <img
+        src={broken ? LOGO_PLACEHOLDER : card.logoUrl}
+        alt={card.company || 'Logo'}
+        onError={() => setBroken(true)}
+        className="max-h-12 w-auto max-w-[180px] object-contain"
+        data-testid="card-logo"
+      />
+    )
+  }
+  return (
+    <p
+      className={cn(
+        'flex items-center gap-2 font-semibold',
+        light ? 'text-white' : 'text-gray-900',
+      )}
+    >
+      {card.company ? <Building2 aria-hidden className="h-5 w-5" /> : null}
+      {card.company || productName}
+    </p>
+  )
+}
+
+/** The one card display used everywhere (spec §3, card display). */
+export function CardDisplay({
+  card,
+  productName,
+  className,
+  children,
+}: {
+  card: CardView
+  productName: string
+  className?: string
+  children?: React.ReactNode
+}) {
+  const light = usesLightText(card.background)
+  const style: CSSProperties = {
+    ...backgroundCss(card.background),
+    backgroundSize: 'cover',
+    backgroundPosition: 'center',
+  }
+  const name = `${card.firstName} ${card.lastName}`.trim()
+  const muted = light ? 'text-white/80' : 'text-gray-600'
+  return (
+    <article
+      aria-label={`${name}'s card`}
+      data-testid="card-display"
+      data-text-tone={light ? 'light' : 'dark'}
+      className={cn(
+        'relative isolate flex w-full max-w-sm flex-col items-center gap-4 overflow-hidden rounded-2xl p-6 text-center shadow-lg ring-1 ring-black/5',
+        light ? 'text-white' : 'text-gray-900',
+        className,
+      )}
+      style={style}
+    >
+      {card.background.kind === 'image' ? (
+        <div aria-hidden className="absolute inset-0 -z-10 bg-black/50" />
+      ) : null}
+      <div className="flex min-h-12 items-center justify-center">
+        <CardLogo card={card} productName={productName} light={light} />
+      </div>
+      {card.profilePictureUrl ? (
+        <img
+          src={card.profilePictureUrl}
+          alt={name}
+          className="h-28 w-28 rounded-full object-cover ring-4 ring-white/70"
+        />
+      ) : (
+        <div
+          aria-hidden
+          className="flex h-28 w-28 items-center justify-center rounded-full bg-white/80 text-3xl font-semibold text-gray-700 ring-4 ring-white/70"
+        >
+          {initials(card.firstName, card.lastName)}
+        </div>
+      )}
+      <div className="flex flex-col gap-1">
+        <h2 className="text-2xl font-bold">{name}</h2>
+        {card.jobTitle ? <p className={cn('text-sm', muted)}>{card.jobTitle}</p> : null}
+        {card.company ? <p className={cn('text-sm font-medium', muted)}>{card.company}</p> : null}
+      </div>
+      {card.phoneNumber || card.website ? (
+        <ul className={cn('flex flex-col gap-1 text-sm', muted)}>
+          {card.phoneNumber ? (
+            <li className="flex items-center justify-center gap-2">
+              <Phone aria-hidden className="h-4 w-4" /> {card.phoneNumber}
+            </li>
+          ) : null}
+          {card.website ? (
+            <li className="flex items-center justify-center gap-2 break-all">
+              <Globe aria-hidden className="h-4 w-4" /> {card.website.replace(/^https?:\/\//, '')}
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+      {children}
+    </article>
+  )
+}

@@ -1,0 +1,148 @@
+import * as Label from '@radix-ui/react-label'
+import { ImagePlus, Loader2, Trash2 } from 'lucide-react'
+import { useId, useRef, useState } from 'react'
+import { toast } from 'sonner'
+import { ErrorList } from './forms'
+import { Button } from './ui/button'
+
+const INVALID = 'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif'
+
+type UploadResult = { mediaId: string; url: string }
+
+function upload(file: File, purpose: string, onProgress: (percent: number) => void) {
+  return new Promise<UploadResult>((resolve, reject) => {
+    const body = new FormData()
+    body.set('purpose', purpose)
+    body.set('file', file)
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', '/resources/upload')
+    xhr.responseType = 'json'
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100))
+    }
+    xhr.onload = () => {
+      const response = xhr.response as Partial<UploadResult> & { error?: string }
+      if (xhr.status === 200 && response?.mediaId && response.url) resolve(response as UploadResult)
+      else reject(new Error(response?.error ?? INVALID))
+    }
+    xhr.onerror = () => reject(new Error('Failed to process image. Please try again.'))
+    xhr.send(body)
+  })
+}
+
+/**
+ * An image input that uploads at once (with progress and a preview) and submits the media id
+ * as `{name}MediaId`. Without JavaScript the file itself is sent as `{name}File`.
+ */
+export function ImageField({
+  name,
+  label,
+  purpose,
+  currentUrl,
+  hint,
+  errors,
+  onUploaded,
+}: {
+  name: string
+  label: string
+  purpose: 'logo' | 'profilePicture' | 'background'
+  currentUrl: string | null
+  hint?: string
+  errors?: string[]
+  onUploaded?: (result: UploadResult) => void
+}) {
+  const id = useId()
+  const input = useRef<HTMLInputElement>(null)
+  const [preview, setPreview] = useState(currentUrl)
+  const [mediaId, setMediaId] = useState('')
+  const [progress, setProgress] = useState<number | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  async function onChange(file: File | undefined) {
+    if (!file) return
+    setError(null)
+    if (file.size > 5 * 1024 * 1024 || !ACCEPT.split(',').includes(file.type)) {
+      setError(INVALID)
+      toast.error('Invalid image file')
+      if (input.current) input.current.value = ''
+      return
+    }
+    const localPreview = URL.createObjectURL(file)
+    setPreview(localPreview)
+    setProgress(0)
+    try {
+      const result = await upload(file, purpose, setProgress)
+      setMediaId(result.mediaId)
+      setPreview(result.url)
+      onUploaded?.(result)
+    } catch (uploadError) {
+      const message = uploadError instanceof Error ? uploadError.message : INVALID
+      setError(message)
+      setPreview(currentUrl)
+      toast.error(message)
+    } finally {
+      URL.revokeObjectURL(localPreview)
+      setProgress(null)
+      // The file has been uploaded: the form sends its id, not the bytes again.
+      if (input.current) input.current.value = ''
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Label.Root htmlFor={id} className="text-sm font-medium">
+        {label}
+      </Label.Root>
+      <div className="flex items-center gap-4">
+        <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg border border-dashed border-gray-300 bg-gray-50 dark:border-gray-700 dark:bg-gray-900">
+          {preview ? (
+            <img src={preview} alt={`${label} preview`} className="h-full w-full object-contain" />
+          ) : (
+            <ImagePlus aria-hidden className="h-6 w-6 text-gray-400" />
+          )}
+        </div>
+        <div className="flex min-w-0 flex-col gap-2">
+          <input
+            ref={input}
+            id={id}
+            type="file"
+            name={`${name}File`}
+            accept={ACCEPT}
+            onChange={(event) => void onChange(event.currentTarget.files?.[0])}
+            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
+          />
+          {progress !== null ? (
+            <div className="flex items-center gap-2 text-xs text-gray-600" role="status">
+              <Loader2 aria-hidden className="h-3 w-3 animate-spin" />
+              <progress
+                max={100}
+                value={progress}
+                className="h-2 w-32"
+                aria-label={`Uploading ${label}`}
+              />
+              {progress}%
+            </div>
+          ) : null}
+          {preview ? (
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              className="self-start"
+              onClick={() => {
+                setPreview(null)
+                setMediaId('none')
+              }}
+            >
+              <Trash2 aria-hidden className="h-4 w-4" /> Remove
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      <input type="hidden" name={`${name}MediaId`} value={mediaId} />
+      {hint ? <p className="text-xs text-gray-500">{hint}</p> : null}
+      <ErrorList errors={[...(errors ?? []), ...(error ? [error] : [])]} />
+    </div>
+  )
+}

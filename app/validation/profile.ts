@@ -1,0 +1,95 @@
+// Profile, wizard and card forms (spec §5), shared by conform and the actions.
+import { z } from 'zod'
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`)
+const optionalText = (max: number) => text(max).optional().default('')
+
+const optionalEmail = z
+  .string()
+  .trim()
+  .max(254, 'Please enter a valid email address')
+  .optional()
+  .default('')
+  .refine((v) => v === '' || z.email().safeParse(v).success, 'Please enter a valid email address')
+
+/** A website: empty, or an http(s) URL (a bare domain gets https://). Never javascript: etc. */
+export const websiteSchema = z
+  .string()
+  .trim()
+  .max(300, 'Please enter a valid URL')
+  .optional()
+  .default('')
+  .transform((v) => (v === '' || /^https?:\/\//i.test(v) ? v : `https://${v}`))
+  .refine((v) => {
+    if (v === '') return true
+    try {
+      const url = new URL(v)
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.')
+    } catch {
+      return false
+    }
+  }, 'Please enter a valid URL')
+
+export const ProfileSchema = z.object({
+  firstName: text(100).min(1, 'First name is required'),
+  lastName: text(100).min(1, 'Last name is required'),
+  email: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .max(254)
+    .pipe(z.email({ error: 'Please enter a valid email address' })),
+  workEmail: optionalEmail,
+  phoneNumber: optionalText(50),
+  company: optionalText(200),
+  jobTitle: optionalText(200),
+  website: websiteSchema,
+})
+
+export const ChangePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: 'Please enter your current password' })
+      .min(1, 'Please enter your current password')
+      .max(200),
+    newPassword: z
+      .string({ error: 'Password must be at least 6 characters' })
+      .min(6, 'Password must be at least 6 characters')
+      .max(200, 'Password must be at most 200 characters'),
+    confirmPassword: z.string({ error: 'Passwords do not match' }).max(200),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  })
+
+// Wizard steps (spec §5): step 1 needs both names; step 2 a valid work email if filled.
+export const WizardNameSchema = z
+  .object({
+    firstName: text(100).optional().default(''),
+    lastName: text(100).optional().default(''),
+  })
+  .refine((v) => v.firstName !== '' && v.lastName !== '', {
+    message: 'Please enter your first and last name',
+    path: ['firstName'],
+  })
+export const WizardContactSchema = z.object({
+  workEmail: optionalEmail,
+  phoneNumber: optionalText(50),
+})
+export const WizardWorkSchema = z.object({
+  company: optionalText(200),
+  jobTitle: optionalText(200),
+  website: websiteSchema,
+})
+
+export const CardDetailsSchema = z.object({
+  title: text(100).min(1, 'Title is required'),
+  firstName: text(100).min(1, 'First name is required'),
+  lastName: text(100).min(1, 'Last name is required'),
+  email: optionalEmail,
+  workEmail: optionalEmail,
+  phoneNumber: optionalText(50),
+  company: optionalText(200),
+  jobTitle: optionalText(200),
+  website: websiteSchema,
+})
