@@ -11,7 +11,7 @@ import {
   openPostgres,
   setDatabaseHandle,
 } from '#drizzle/db.server'
-import { PGLITE_SNAPSHOT, withDatabase } from './global-db'
+import { withDatabase } from './global-db'
 
 let cleanup: (() => Promise<void>) | undefined
 
@@ -33,7 +33,7 @@ export async function openTestDatabase(): Promise<{
       },
     }
   }
-  const snapshot = new Blob([readFileSync(PGLITE_SNAPSHOT)])
+  const snapshot = new Blob([readFileSync(inject('pgliteSnapshot'))])
   return { handle: openPglite({ loadDataDir: snapshot }), drop: async () => {} }
 }
 

@@ -1,13 +1,11 @@
 // Migrates once per run: a PGlite data directory dumped to a file, or a Postgres template
 // database. Each test file then clones it (tests/setup/db.ts).
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { openPglite, openPostgres } from '#drizzle/db.server'
-
-export const PGLITE_SNAPSHOT = path.resolve('tests/.tmp/pglite-migrated.tar')
 
 export default async function setup(project: TestProject) {
   const driver = project.config.env?.TEST_DB_DRIVER
@@ -16,9 +14,13 @@ export default async function setup(project: TestProject) {
   await handle.migrate()
   const client = (handle as unknown as { client: PGlite }).client
   const dump = await client.dumpDataDir('none')
-  mkdirSync(path.dirname(PGLITE_SNAPSHOT), { recursive: true })
-  writeFileSync(PGLITE_SNAPSHOT, Buffer.from(await dump.arrayBuffer()))
+  // One file per run, so concurrent runs never read each other's half-written snapshot.
+  const snapshot = path.resolve(`tests/.tmp/pglite-migrated-${process.pid}.tar`)
+  mkdirSync(path.dirname(snapshot), { recursive: true })
+  writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
   await handle.close()
+  project.provide('pgliteSnapshot', snapshot)
+  return () => rmSync(snapshot, { force: true })
 }
 
 async function setupPostgres(project: TestProject) {
@@ -46,5 +48,6 @@ export function withDatabase(serverUrl: string, database: string) {
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresTemplate: string
+    pgliteSnapshot: string
   }
 }
