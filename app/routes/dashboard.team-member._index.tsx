@@ -11,13 +11,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const counts = await withTenant(tenant.id, (tx) =>
     countUserCardsAndContacts(tx, tenant.id, user.id),
   )
-  return json({ firstName: user.firstName, counts })
+  return json({ firstName: user.firstName, counts, offerOnboarding: !user.onboardingCompletedAt })
 }
 
 export default function TeamMemberDashboard() {
-  const { firstName, counts } = useLoaderData<typeof loader>()
+  const { firstName, counts, offerOnboarding } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
+      offerOnboarding={offerOnboarding}
       title="Team Member Dashboard"
       greeting={`Welcome back, ${firstName || 'there'}!`}
       stats={[

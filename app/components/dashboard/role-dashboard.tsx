@@ -6,7 +6,9 @@ export function RoleDashboard({
   greeting,
   stats,
   actions,
+  offerOnboarding = false,
 }: {
+  offerOnboarding?: boolean
   title: string
   greeting: string
   stats: { label: string; value: number }[]
@@ -18,6 +20,19 @@ export function RoleDashboard({
         <h1 className="text-2xl font-semibold">{title}</h1>
         <p className="text-gray-600 dark:text-gray-400">{greeting}</p>
       </div>
+      {offerOnboarding ? (
+        <section className="flex flex-col items-start gap-3 rounded-xl border border-brand/40 bg-brand/5 p-5 sm:flex-row sm:items-center sm:justify-between">
+          <div>
+            <h2 className="font-semibold">Create your profile</h2>
+            <p className="text-sm text-gray-600 dark:text-gray-400">
+              Five short steps to your first digital business card.
+            </p>
+          </div>
+          <Button asChild>
+            <Link to="/onboarding">Get Started</Link>
+          </Button>
+        </section>
+      ) : null}
       <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {stats.map((stat) => (
           <div

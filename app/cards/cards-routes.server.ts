@@ -1,0 +1,271 @@
+// The digital cards list and editor, shared by the end-user and team-member areas.
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json, redirect } from '@remix-run/node'
+import { z } from 'zod'
+import { requireRole } from '#app/auth/guards.server'
+import { AREA_ROLES } from '#app/auth/roles'
+import { BackgroundSchema } from '#app/cards/backgrounds'
+import { toCardView } from '#app/cards/card-view.server'
+import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  createCard,
+  deleteCard,
+  getCardForOwner,
+  listCardsForOwner,
+  setCardBackground,
+  setDefaultCard,
+  updateCard,
+} from '#app/models/cards.server'
+import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { CardDetailsSchema } from '#app/validation/profile'
+import { withTenant } from '#drizzle/db.server'
+
+export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
+  const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
+  return json({ cards: rows.map(toCardView), origin: tenantOrigin(tenant), area })
+}
+
+const ListIntentSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('create'),
+    method: z.enum(['duplicate', 'new']).default('duplicate'),
+    title: z
+      .string()
+      .trim()
+      .max(100, 'Title must be at most 100 characters')
+      .optional()
+      .default(''),
+  }),
+  z.object({ intent: z.literal('set-default'), cardId: z.string().max(64) }),
+  z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),
+])
+
+export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
+  const submission = parseWithZod(await request.formData(), { schema: ListIntentSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply(), error: null }, { status: 400 })
+  }
+  const value = submission.value
+  const list = cardsListPath(area)
+  if (value.intent === 'create') {
+    if (value.method === 'new') {
+      const params = new URLSearchParams({ mode: 'card', step: '1' })
+      if (value.title) params.set('title', value.title)
+      return redirect(`/onboarding?${params}`)
+    }
+    // Spec §5: duplicating needs a first and last name and an email in the profile.
+    if (!user.firstName.trim() || !user.lastName.trim()) {
+      return json(
+        {
+          result: submission.reply({ formErrors: ['Profile must have a first and last name'] }),
+          error: 'Profile must have a first and last name',
+        },
+        { status: 400 },
+      )
+    }
+    if (!user.email.trim()) {
+      return json(
+        {
+          result: submission.reply({ formErrors: ['Profile must have an email address'] }),
+          error: 'Profile must have an email address',
+        },
+        { status: 400 },
+      )
+    }
+    const card = await withTenant(tenant.id, async (tx) => {
+      const created = await createCard(tx, tenant.id, user.id, {
+        title: value.title,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        workEmail: user.workEmail,
+        phoneNumber: user.phoneNumber,
+        company: user.company,
+        jobTitle: user.jobTitle,
+        website: user.website,
+        logoMediaId: user.logoMediaId,
+        profilePictureMediaId: user.profilePictureMediaId,
+      })
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'card.created',
+        entityType: 'digital_card',
+        entityId: created.id,
+      })
+      return created
+    })
+    return redirectWithToast(`/qrcode/${card.id}`, { title: 'Digital card created successfully' })
+  }
+  if (value.intent === 'set-default') {
+    const done = await withTenant(tenant.id, (tx) =>
+      setDefaultCard(tx, tenant.id, user.id, value.cardId),
+    )
+    if (!done) throw new Response('Not Found', { status: 404 })
+    return redirectWithToast(list, { title: 'Default card updated' })
+  }
+  const deleted = await withTenant(tenant.id, async (tx) => {
+    const ok = await deleteCard(tx, tenant.id, user.id, value.cardId)
+    if (ok)
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'card.deleted',
+        entityType: 'digital_card',
+        entityId: value.cardId,
+      })
+    return ok
+  })
+  if (!deleted) throw new Response('Not Found', { status: 404 })
+  return redirectWithToast(list, { title: 'Card deleted successfully' })
+}
+
+export const EDIT_STEPS = ['details', 'visuals', 'review'] as const
+export type EditStep = (typeof EDIT_STEPS)[number]
+
+async function requireOwnCard(
+  request: Request,
+  context: AppLoadContext,
+  area: CardArea,
+  cardId: string,
+) {
+  const signedIn = await requireRole(request, context, AREA_ROLES[area])
+  const { tenant, user } = signedIn
+  const row = await withTenant(tenant.id, (tx) => getCardForOwner(tx, tenant.id, user.id, cardId))
+  // Unknown, another user's, or another tenant's card: the same answer (spec §2.8).
+  if (!row) {
+    throw await redirectWithToast(cardsListPath(area), {
+      type: 'error',
+      title: 'Digital card not found',
+    })
+  }
+  return { ...signedIn, row }
+}
+
+export async function cardEditLoader(
+  request: Request,
+  context: AppLoadContext,
+  area: CardArea,
+  cardId: string,
+) {
+  const { row } = await requireOwnCard(request, context, area, cardId)
+  const stepParam = new URL(request.url).searchParams.get('step')
+  const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
+    ? (stepParam as EditStep)
+    : 'details'
+  return json({ card: toCardView(row), step, area })
+}
+
+const EditIntentSchema = z.discriminatedUnion('intent', [
+  CardDetailsSchema.extend({ intent: z.literal('details') }),
+  z.object({ intent: z.literal('visuals') }),
+  z.object({
+    intent: z.literal('background'),
+    kind: z.enum(['color', 'gradient', 'image']),
+    value: z.string().max(64).optional(),
+    mediaId: z.string().max(64).optional(),
+  }),
+  z.object({ intent: z.literal('finish') }),
+])
+
+export async function cardEditAction(
+  request: Request,
+  context: AppLoadContext,
+  area: CardArea,
+  cardId: string,
+) {
+  const { tenant, user } = await requireOwnCard(request, context, area, cardId)
+  const editUrl = (step: EditStep) => cardEditPath(area, cardId, step)
+  let formData: FormData
+  try {
+    formData = await readForm(request)
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error
+    return json(
+      {
+        result: null,
+        imageErrors: { [error.field.replace(/File$/, '')]: error.message },
+        ok: false,
+      },
+      { status: 400 },
+    )
+  }
+  const submission = parseWithZod(formData, { schema: EditIntentSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply(), imageErrors: {}, ok: false }, { status: 400 })
+  }
+  const value = submission.value
+  if (value.intent === 'details') {
+    const { intent, ...fields } = value
+    await withTenant(tenant.id, (tx) => updateCard(tx, tenant.id, user.id, cardId, fields))
+    return redirect(editUrl('visuals'))
+  }
+  if (value.intent === 'visuals') {
+    try {
+      const logo = await resolveImageField(tenant, formData, 'logo', 'logo')
+      const picture = await resolveImageField(tenant, formData, 'profilePicture', 'profilePicture')
+      await withTenant(tenant.id, (tx) =>
+        updateCard(tx, tenant.id, user.id, cardId, {
+          ...(logo !== undefined ? { logoMediaId: logo } : {}),
+          ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
+        }),
+      )
+    } catch (error) {
+      if (!(error instanceof UploadError)) throw error
+      return json(
+        { result: null, imageErrors: { [error.field]: error.message }, ok: false },
+        { status: 400 },
+      )
+    }
+    return redirectWithToast(editUrl('review'), { title: 'Changes saved' })
+  }
+  if (value.intent === 'background') {
+    const background = BackgroundSchema.safeParse(
+      value.kind === 'image'
+        ? { kind: 'image', mediaId: value.mediaId }
+        : { kind: value.kind, value: value.value },
+    )
+    if (!background.success) {
+      return json(
+        {
+          result: null,
+          imageErrors: { background: 'Failed to save background changes' },
+          ok: false,
+        },
+        { status: 400 },
+      )
+    }
+    if (background.data.kind === 'image') {
+      // The media must be this organization's own.
+      const mediaId = await resolveImageField(tenant, formData, 'background', 'background').catch(
+        () => null,
+      )
+      if (!mediaId) {
+        return json(
+          {
+            result: null,
+            imageErrors: { background: 'Failed to save background changes' },
+            ok: false,
+          },
+          { status: 400 },
+        )
+      }
+    }
+    await withTenant(tenant.id, (tx) =>
+      setCardBackground(tx, tenant.id, user.id, cardId, background.data),
+    )
+    return json({ result: null, imageErrors: {}, ok: true, applied: background.data.kind })
+  }
+  await withTenant(tenant.id, (tx) =>
+    recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'card.updated',
+      entityType: 'digital_card',
+      entityId: cardId,
+    }),
+  )
+  return redirectWithToast(cardsListPath(area), { title: 'Card updated successfully' })
+}

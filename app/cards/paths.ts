@@ -1,0 +1,4 @@
+export type CardArea = 'end-user' | 'team-member'
+export const cardsListPath = (area: CardArea) => `/dashboard/${area}/digital-cards`
+export const cardEditPath = (area: CardArea, cardId: string, step?: string) =>
+  `${cardsListPath(area)}/edit/${cardId}${step ? `?step=${step}` : ''}`

@@ -1,0 +1,286 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
+import { ArrowLeft } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { toast } from 'sonner'
+import type { StoredBackground } from '#app/cards/backgrounds'
+import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
+import { BackgroundSwatches, parseSwatch } from '#app/components/card/background-swatches'
+import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { Field, FormMessage } from '#app/components/forms'
+import { ImageField } from '#app/components/image-field'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { useRootData } from '#app/root'
+import { cn } from '#app/utils/cn'
+import { CardDetailsSchema } from '#app/validation/profile'
+
+type EditableCard = CardView & { id: string; title: string; email: string; workEmail: string }
+type ActionReply = {
+  result: unknown
+  imageErrors: Record<string, string>
+  ok: boolean
+  applied?: string
+}
+
+/** Colours and gradients apply at once; an uploaded image waits for 'Apply Changes'. */
+function BackgroundPicker({
+  card,
+  onPreview,
+}: {
+  card: EditableCard
+  onPreview: (background: StoredBackground) => void
+}) {
+  const fetcher = useFetcher<ActionReply>()
+  const [pendingImage, setPendingImage] = useState<{ mediaId: string; url: string } | null>(null)
+  const [imageKey, setImageKey] = useState(0)
+  const current = card.background
+  const selected = current.kind === 'image' ? null : `${current.kind}:${current.value}`
+
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (!fetcher.data.ok) toast.error('Failed to save background changes')
+    else if (fetcher.data.applied === 'image') toast.success('Changes applied successfully')
+    else toast.success('Background updated')
+  }, [fetcher.state, fetcher.data])
+
+  return (
+    <div className="flex flex-col gap-4">
+      <BackgroundSwatches
+        name="swatch"
+        selected={pendingImage ? null : selected}
+        onChoose={(value) => {
+          const choice = parseSwatch(value)
+          if (!choice) return
+          setPendingImage(null)
+          onPreview({ kind: choice.kind, value: choice.value, imageUrl: null })
+          fetcher.submit(
+            { intent: 'background', kind: choice.kind, value: choice.value },
+            { method: 'POST' },
+          )
+        }}
+      />
+      <ImageField
+        key={imageKey}
+        name="backgroundUpload"
+        label="Background image"
+        purpose="background"
+        currentUrl={current.kind === 'image' ? current.imageUrl : null}
+        hint="Recommended 1200×600 px. Click Apply Changes to use it."
+        onUploaded={(result) => {
+          setPendingImage(result)
+          onPreview({ kind: 'image', value: '', imageUrl: result.url })
+        }}
+      />
+      {pendingImage ? (
+        <div className="flex gap-2">
+          <Button
+            type="button"
+            onClick={() => {
+              fetcher.submit(
+                {
+                  intent: 'background',
+                  kind: 'image',
+                  mediaId: pendingImage.mediaId,
+                  backgroundMediaId: pendingImage.mediaId,
+                },
+                { method: 'POST' },
+              )
+              setPendingImage(null)
+            }}
+          >
+            Apply Changes
+          </Button>
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              setPendingImage(null)
+              setImageKey((k) => k + 1)
+              onPreview(current)
+              toast('Changes canceled')
+            }}
+          >
+            Cancel
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+export function CardEditorPage({
+  card,
+  step,
+  area,
+}: {
+  card: EditableCard
+  step: 'details' | 'visuals' | 'review'
+  area: CardArea
+}) {
+  const productName = useRootData()?.branding.name ?? ''
+  const actionData = useActionData<ActionReply>()
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting'
+  const [preview, setPreview] = useState<StoredBackground>(card.background)
+  useEffect(() => setPreview(card.background), [card.background])
+  const [form, fields] = useForm({
+    id: `card-details-${card.id}`,
+    lastResult: (actionData?.result as never) ?? undefined,
+    defaultValue: card,
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardDetailsSchema }),
+  })
+  const listPath = cardsListPath(area)
+  const tabs = [
+    ['details', 'Card Details'],
+    ['visuals', 'Visuals & Images'],
+  ] as const
+
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
+      <div className="flex items-center gap-3">
+        <Button asChild variant="ghost" size="sm" aria-label="Back to digital cards">
+          <Link to={listPath}>
+            <ArrowLeft aria-hidden className="h-4 w-4" />
+          </Link>
+        </Button>
+        <h1 className="text-2xl font-semibold">
+          {step === 'review' ? 'Review Card' : 'Edit Digital Card'}
+        </h1>
+      </div>
+      <div className="grid gap-8 md:grid-cols-[1fr_22rem]">
+        <section className="flex flex-col gap-6">
+          {step !== 'review' ? (
+            <nav
+              aria-label="Editor sections"
+              className="flex gap-2 overflow-x-auto border-b border-gray-200 dark:border-gray-800"
+            >
+              {tabs.map(([value, label]) => (
+                <Link
+                  key={value}
+                  to={cardEditPath(area, card.id, value)}
+                  aria-current={step === value ? 'page' : undefined}
+                  className={cn(
+                    '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
+                    step === value
+                      ? 'border-brand text-brand'
+                      : 'border-transparent text-gray-600 hover:text-gray-900',
+                  )}
+                >
+                  {label}
+                </Link>
+              ))}
+            </nav>
+          ) : null}
+          {step === 'details' ? (
+            <Form method="POST" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+              <input type="hidden" name="intent" value="details" />
+              {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+              <Field
+                className="sm:col-span-2"
+                label="Title"
+                inputProps={getInputProps(fields.title, { type: 'text' })}
+                errors={fields.title.errors}
+              />
+              <Field
+                label="First name"
+                inputProps={getInputProps(fields.firstName, { type: 'text' })}
+                errors={fields.firstName.errors}
+              />
+              <Field
+                label="Last name"
+                inputProps={getInputProps(fields.lastName, { type: 'text' })}
+                errors={fields.lastName.errors}
+              />
+              <Field
+                label="Personal email"
+                inputProps={getInputProps(fields.email, { type: 'email' })}
+                errors={fields.email.errors}
+              />
+              <Field
+                label="Work email"
+                inputProps={getInputProps(fields.workEmail, { type: 'email' })}
+                errors={fields.workEmail.errors}
+              />
+              <Field
+                label="Phone"
+                inputProps={getInputProps(fields.phoneNumber, { type: 'tel' })}
+                errors={fields.phoneNumber.errors}
+              />
+              <Field
+                label="Company"
+                inputProps={getInputProps(fields.company, { type: 'text' })}
+                errors={fields.company.errors}
+              />
+              <Field
+                label="Job title"
+                inputProps={getInputProps(fields.jobTitle, { type: 'text' })}
+                errors={fields.jobTitle.errors}
+              />
+              <Field
+                label="Website"
+                inputProps={getInputProps(fields.website, { type: 'text' })}
+                errors={fields.website.errors}
+              />
+              <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
+                Next
+              </StatusButton>
+            </Form>
+          ) : step === 'visuals' ? (
+            <div className="flex flex-col gap-6">
+              <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
+                <input type="hidden" name="intent" value="visuals" />
+                <ImageField
+                  name="logo"
+                  label="Logo"
+                  purpose="logo"
+                  currentUrl={card.logoUrl}
+                  errors={actionData?.imageErrors?.logo ? [actionData.imageErrors.logo] : undefined}
+                />
+                <ImageField
+                  name="profilePicture"
+                  label="Profile picture"
+                  purpose="profilePicture"
+                  currentUrl={card.profilePictureUrl}
+                  errors={
+                    actionData?.imageErrors?.profilePicture
+                      ? [actionData.imageErrors.profilePicture]
+                      : undefined
+                  }
+                />
+                <StatusButton pending={pending} className="self-end">
+                  Next
+                </StatusButton>
+              </Form>
+              <BackgroundPicker card={card} onPreview={setPreview} />
+            </div>
+          ) : (
+            <div className="flex flex-col gap-4">
+              <p className="text-sm text-gray-600 dark:text-gray-400">
+                Check your card. You can go back to any section before saving.
+              </p>
+              <div className="flex flex-wrap gap-2">
+                <Button asChild variant="secondary">
+                  <Link to={cardEditPath(area, card.id, 'details')}>Back to Editing</Link>
+                </Button>
+                <Button asChild variant="secondary">
+                  <Link to={cardEditPath(area, card.id, 'visuals')}>Edit Visuals</Link>
+                </Button>
+                <Form method="POST">
+                  <input type="hidden" name="intent" value="finish" />
+                  <StatusButton pending={pending}>Save Card</StatusButton>
+                </Form>
+              </div>
+            </div>
+          )}
+        </section>
+        <aside aria-label="Preview" className="flex flex-col items-center gap-2">
+          <p className="text-sm font-medium text-gray-500">Preview</p>
+          <CardDisplay card={{ ...card, background: preview }} productName={productName} />
+        </aside>
+      </div>
+    </main>
+  )
+}

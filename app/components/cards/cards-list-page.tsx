@@ -1,0 +1,192 @@
+import * as AlertDialog from '@radix-ui/react-alert-dialog'
+import * as Dialog from '@radix-ui/react-dialog'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { CreditCard, Eye, Pencil, Plus, Star, Trash2, X } from 'lucide-react'
+import { useState } from 'react'
+import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { FormMessage } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { useRootData } from '#app/root'
+
+type ListedCard = CardView & { id: string; title: string; isDefault: boolean }
+
+function CreateCardDialog() {
+  const [open, setOpen] = useState(false)
+  const [method, setMethod] = useState<'duplicate' | 'new'>('duplicate')
+  const navigation = useNavigation()
+  const actionData = useActionData<{ error: string | null }>()
+  return (
+    <Dialog.Root open={open || Boolean(actionData?.error)} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button>
+          <Plus aria-hidden className="h-4 w-4" /> Create Card
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
+          <Dialog.Title className="text-lg font-semibold">Create a new digital card</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            Start from your profile, or build a new card step by step.
+          </Dialog.Description>
+          <Form method="POST" className="mt-4 flex flex-col gap-4">
+            <input type="hidden" name="intent" value="create" />
+            {actionData?.error ? <FormMessage>{actionData.error}</FormMessage> : null}
+            <label className="flex flex-col gap-1.5 text-sm font-medium">
+              Card title
+              <input
+                name="title"
+                maxLength={100}
+                placeholder="Leave blank for “{first name}'s Card”"
+                className="h-10 rounded-md border border-gray-300 px-3 text-sm font-normal dark:border-gray-700 dark:bg-gray-900"
+              />
+            </label>
+            <fieldset className="flex flex-col gap-2 text-sm">
+              <legend className="mb-1 font-medium">Method</legend>
+              {(
+                [
+                  ['duplicate', 'Duplicate from my profile'],
+                  ['new', 'Create new with the wizard'],
+                ] as const
+              ).map(([value, label]) => (
+                <label key={value} className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="method"
+                    value={value}
+                    checked={method === value}
+                    onChange={() => setMethod(value)}
+                  />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+            <div className="flex justify-end gap-2">
+              <Dialog.Close asChild>
+                <Button type="button" variant="secondary">
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <StatusButton pending={navigation.state === 'submitting'}>Create</StatusButton>
+            </div>
+          </Form>
+          <Dialog.Close
+            className="absolute right-3 top-3 rounded-md p-1 text-gray-500 hover:bg-gray-100"
+            aria-label="Close"
+          >
+            <X aria-hidden className="h-4 w-4" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}
+
+function DeleteCardButton({ card }: { card: ListedCard }) {
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-red-600"
+          aria-label={`Delete ${card.title}`}
+        >
+          <Trash2 aria-hidden className="h-4 w-4" /> Delete
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
+          <AlertDialog.Title className="text-lg font-semibold">Delete card</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-gray-600 dark:text-gray-400">
+            Are you sure you want to delete this card?
+          </AlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialog.Cancel>
+            <Form method="POST">
+              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="cardId" value={card.id} />
+              <Button type="submit" variant="danger">
+                Delete
+              </Button>
+            </Form>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}
+
+export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPath: string }) {
+  const productName = useRootData()?.branding.name ?? ''
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">Digital Cards</h1>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Create, edit and share your digital business cards.
+          </p>
+        </div>
+        <CreateCardDialog />
+      </div>
+      {cards.length === 0 ? (
+        <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">
+          <CreditCard aria-hidden className="h-10 w-10 text-gray-400" />
+          <h2 className="text-lg font-semibold">No digital cards yet</h2>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Create your first card to start sharing your details.
+          </p>
+          <CreateCardDialog />
+        </section>
+      ) : (
+        <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3" aria-label="Your cards">
+          {cards.map((card) => (
+            <li
+              key={card.id}
+              data-testid="card-item"
+              data-default={card.isDefault}
+              className="flex flex-col gap-4 rounded-2xl border border-gray-200 p-4 dark:border-gray-800"
+            >
+              <div className="flex items-center justify-between gap-2">
+                <h2 className="truncate font-semibold">{card.title}</h2>
+                {card.isDefault ? (
+                  <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-brand-foreground">
+                    Default
+                  </span>
+                ) : null}
+              </div>
+              <CardDisplay card={card} productName={productName} className="mx-auto" />
+              <div className="flex flex-wrap gap-1">
+                <Button asChild variant="ghost" size="sm">
+                  <Link to={`/qrcode/${card.id}`}>
+                    <Eye aria-hidden className="h-4 w-4" /> View
+                  </Link>
+                </Button>
+                <Button asChild variant="ghost" size="sm">
+                  <Link to={`${listPath}/edit/${card.id}`} aria-label={`Edit ${card.title}`}>
+                    <Pencil aria-hidden className="h-4 w-4" /> Edit
+                  </Link>
+                </Button>
+                {card.isDefault ? null : (
+                  <Form method="POST">
+                    <input type="hidden" name="intent" value="set-default" />
+                    <input type="hidden" name="cardId" value={card.id} />
+                    <Button type="submit" variant="ghost" size="sm">
+                      <Star aria-hidden className="h-4 w-4" /> Set as Default
+                    </Button>
+                  </Form>
+                )}
+                <DeleteCardButton card={card} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
+import { cardsListPath } from '#app/cards/paths'
+import { CardsListPage } from '#app/components/cards/cards-list-page'
+
+export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
+
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  cardsListLoader(request, context, 'team-member')
+
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  cardsListAction(request, context, 'team-member')
+
+export default function DigitalCards() {
+  const { cards, area } = useLoaderData<typeof loader>()
+  return <CardsListPage cards={cards} listPath={cardsListPath(area)} />
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
+import { CardEditorPage } from '#app/components/cards/card-editor-page'
+
+export const meta: MetaFunction = () => [{ title: 'Edit Digital Card' }]
+
+export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
+  cardEditLoader(request, context, 'team-member', params.cardId ?? '')
+
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  cardEditAction(request, context, 'team-member', params.cardId ?? '')
+
+export default function EditDigitalCard() {
+  const { card, step, area } = useLoaderData<typeof loader>()
+  return <CardEditorPage card={card} step={step} area={area} />
+}

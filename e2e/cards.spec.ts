@@ -1,0 +1,208 @@
+import { expect, type Page, test } from '@playwright/test'
+import sharp from 'sharp'
+import { HOSTS, urlFor } from './fixtures'
+
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+async function registerAndSignIn(page: Page) {
+  const email = `cards-${unique()}@example.test`
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await page.getByLabel('First name').fill('Casey')
+  await page.getByLabel('Last name').fill('Cardmaker')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('cards-pass')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('cards-pass')
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+}
+
+async function photo(color: string) {
+  return sharp({ create: { width: 640, height: 480, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer()
+}
+
+async function walkWizard(page: Page, values: { first: string; last: string; company: string }) {
+  await page.getByLabel('First name').fill(values.first)
+  await page.getByLabel('Last name').fill(values.last)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('Step 2 of 5')).toBeVisible()
+  await page.getByLabel('Work email').fill('work@example.test')
+  await page.getByLabel('Phone number').fill('+1 555 0199')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('Step 3 of 5')).toBeVisible()
+  await page.getByLabel('Company').fill(values.company)
+  await page.getByLabel('Job title').fill('Director')
+  await page.getByLabel('Website').fill('example.com')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('Step 4 of 5')).toBeVisible()
+}
+
+test('wizard with a real upload, then duplicate, new, default and delete', async ({ page }) => {
+  test.setTimeout(90_000)
+  await registerAndSignIn(page)
+  await page.getByRole('link', { name: 'Get Started' }).click()
+  await expect(page.getByRole('heading', { name: 'Create Your Profile' })).toBeVisible()
+
+  // Step 1 starts from the profile and refuses empty names.
+  await expect(page.getByLabel('First name')).toHaveValue('Casey')
+  await page.getByLabel('First name').fill('')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('Please enter your first and last name')).toBeVisible()
+
+  await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Alpha Widgets' })
+  await page.getByLabel('Profile picture').setInputFiles({
+    name: 'me.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await photo('#c026d3'),
+  })
+  await expect(page.getByAltText('Profile picture preview')).toHaveAttribute(
+    'src',
+    /^\/media\/[0-9a-f]{64}\.jpg$/,
+  )
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('Step 5 of 5')).toBeVisible()
+  const review = page.getByTestId('card-display')
+  await expect(review).toContainText('Casey Cardmaker')
+  await expect(review).toContainText('Alpha Widgets')
+  await expect(page.getByRole('link', { name: 'Edit Contact' })).toHaveAttribute(
+    'href',
+    '/onboarding?step=2',
+  )
+  await expect(page.getByRole('link', { name: 'Edit Images' })).toHaveAttribute(
+    'href',
+    '/onboarding?step=4',
+  )
+  await page.getByRole('button', { name: 'Create Profile' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/qrcode'))
+  await expect(page.getByText('Profile created successfully!')).toBeVisible()
+  const picture = page.getByTestId('card-display').getByRole('img', { name: 'Casey Cardmaker' })
+  expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(500)
+
+  // Second card: duplicate from the profile.
+  await page.getByRole('link', { name: 'Manage Your Digital Cards' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await page.getByRole('button', { name: 'Create Card' }).first().click()
+  await page.getByLabel('Card title').fill('Duplicate card')
+  await page.getByRole('button', { name: 'Create', exact: true }).click()
+  await expect(page).toHaveURL(/\/qrcode\/[0-9a-f-]{36}$/)
+  await expect(page.getByText('Digital card created successfully')).toBeVisible()
+
+  // Third card: new, through the wizard in card-creation mode.
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await page.getByRole('button', { name: 'Create Card' }).first().click()
+  await page.getByLabel('Card title').fill('Side project')
+  await page.getByLabel('Create new with the wizard').check()
+  await page.getByRole('button', { name: 'Create', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Create New Digital Card' })).toBeVisible()
+  await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Side Co' })
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await page.getByRole('button', { name: 'Create Card' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await expect(page.getByText('Digital card created successfully!')).toBeVisible()
+
+  const items = page.getByTestId('card-item')
+  await expect(items).toHaveCount(3)
+  const first = items.filter({ hasText: "Casey's Card" })
+  const third = items.filter({ hasText: 'Side project' })
+  await expect(first.getByText('Default', { exact: true })).toBeVisible()
+  await expect(first.getByRole('button', { name: 'Set as Default' })).toHaveCount(0)
+
+  await third.getByRole('button', { name: 'Set as Default' }).click()
+  await expect(page.getByText('Default card updated')).toBeVisible()
+  await expect(
+    items.filter({ hasText: 'Side project' }).getByText('Default', { exact: true }),
+  ).toBeVisible()
+  await expect(
+    items.filter({ hasText: "Casey's Card" }).getByText('Default', { exact: true }),
+  ).toHaveCount(0)
+
+  await items
+    .filter({ hasText: 'Side project' })
+    .getByRole('button', { name: /^Delete/ })
+    .click()
+  await expect(page.getByText('Are you sure you want to delete this card?')).toBeVisible()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('Card deleted successfully')).toBeVisible()
+  await expect(items).toHaveCount(2)
+  await expect(
+    items.filter({ hasText: "Casey's Card" }).getByText('Default', { exact: true }),
+  ).toBeVisible()
+})
+
+test('card text stays readable on light, dark, gradient and image backgrounds', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  await registerAndSignIn(page)
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await page.getByRole('button', { name: 'Create Card' }).first().click()
+  await page.getByRole('button', { name: 'Create', exact: true }).click()
+  await expect(page).toHaveURL(/\/qrcode\/[0-9a-f-]{36}$/)
+  await page.getByRole('link', { name: 'Edit' }).click()
+  await expect(page.getByRole('link', { name: 'Card Details' })).toBeVisible()
+  await page.getByRole('link', { name: 'Visuals & Images' }).click()
+  const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
+
+  const cases = [
+    ['Dark', 'light', /rgb\(255, 255, 255\)/],
+    // Tailwind's gray-900 (near black), in oklch.
+    ['White', 'dark', /oklch\(0\.21 /],
+    ['Blue Ocean', 'light', /rgb\(255, 255, 255\)/],
+  ] as const
+  for (const [swatch, tone, color] of cases) {
+    await page.getByTitle(swatch, { exact: true }).click()
+    await expect(page.getByText('Background updated').last()).toBeVisible()
+    await expect(preview).toHaveAttribute('data-text-tone', tone)
+    await expect(preview.getByRole('heading', { name: 'Casey Cardmaker' })).toHaveCSS(
+      'color',
+      color,
+    )
+    await testInfo.attach(`card-${swatch}`, {
+      body: await preview.screenshot(),
+      contentType: 'image/png',
+    })
+  }
+
+  await page.getByLabel('Background image').setInputFiles({
+    name: 'bg.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await photo('#fde68a'),
+  })
+  await expect(preview).toHaveAttribute('data-text-tone', 'light')
+  await page.getByRole('button', { name: 'Apply Changes' }).click()
+  await expect(page.getByText('Changes applied successfully')).toBeVisible()
+  await testInfo.attach('card-image', {
+    body: await preview.screenshot(),
+    contentType: 'image/png',
+  })
+
+  // Persisted: a reload shows the image background.
+  await page.reload()
+  await expect(preview).toHaveAttribute('data-text-tone', 'light')
+  await expect(preview).toHaveCSS('background-image', /\/media\/[0-9a-f]{64}\.jpg/)
+
+  // Visuals 'Next' saves and moves to the review; the final save returns to the list.
+  await page.getByRole('button', { name: 'Next' }).click()
+  await expect(page.getByText('Changes saved')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Review Card' })).toBeVisible()
+  await page.getByRole('button', { name: 'Save Card' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await expect(page.getByText('Card updated successfully')).toBeVisible()
+})
+
+test('an unknown card id in the editor says so and returns to the list', async ({ page }) => {
+  await registerAndSignIn(page)
+  await page.goto(
+    urlFor(
+      HOSTS.alpha,
+      '/dashboard/end-user/digital-cards/edit/00000000-0000-4000-8000-000000000000',
+    ),
+  )
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await expect(page.getByText('Digital card not found')).toBeVisible()
+  await expect(page.getByText('No digital cards yet')).toBeVisible()
+})
