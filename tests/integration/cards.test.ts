@@ -1,0 +1,282 @@
+import zlib from 'node:zlib'
+import { count, eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { describe, expect, test } from 'vitest'
+import { deleteCard, setDefaultCard } from '#app/models/cards.server'
+import {
+  action as listAction,
+  loader as listLoader,
+} from '#app/routes/dashboard.end-user.digital-cards._index'
+import {
+  action as editAction,
+  loader as editLoader,
+} from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { loader as shareLoader } from '#app/routes/qrcode.$cardId'
+import { action as uploadAction } from '#app/routes/resources.upload'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { digitalCards, media, organizations } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+async function signedInUser(organizationId?: string) {
+  const [existing] = organizationId
+    ? await getDb().select().from(organizations).where(eq(organizations.id, organizationId))
+    : []
+  const org = existing ?? (await makeOrganization())
+  const user = await makeUser(org.id, { firstName: 'Owner', lastName: 'Person' })
+  const cookie = await sessionCookieFor(org.id, user.id)
+  return { organization: org, user, cookie, host: `${org.slug}.localhost` }
+}
+
+const defaults = async (userId: string) =>
+  (await getDb().select().from(digitalCards).where(eq(digitalCards.userId, userId)))
+    .filter((c) => c.isDefault)
+    .map((c) => c.id)
+
+describe('default card rules', () => {
+  test('first card is default; setting moves it; deleting the default promotes the oldest', async () => {
+    const { organization, user } = await signedInUser()
+    const first = await makeCard(organization.id, user.id, { title: 'one' })
+    const second = await makeCard(organization.id, user.id, { title: 'two' })
+    const third = await makeCard(organization.id, user.id, { title: 'three' })
+    expect(await defaults(user.id)).toEqual([first.id])
+    await withTenant(organization.id, (tx) =>
+      setDefaultCard(tx, organization.id, user.id, third.id),
+    )
+    expect(await defaults(user.id)).toEqual([third.id])
+    await withTenant(organization.id, (tx) => deleteCard(tx, organization.id, user.id, third.id))
+    expect(await defaults(user.id)).toEqual([first.id])
+    await withTenant(organization.id, (tx) => deleteCard(tx, organization.id, user.id, first.id))
+    expect(await defaults(user.id)).toEqual([second.id])
+  })
+})
+
+describe('uploads', () => {
+  async function upload(host: string, cookie: string, file: Blob, purpose = 'profilePicture') {
+    const body = new FormData()
+    body.set('purpose', purpose)
+    body.set('file', file, 'upload.png')
+    const request = new Request(`http://${host}/resources/upload`, {
+      method: 'POST',
+      body,
+      headers: { Cookie: cookie },
+    })
+    return settle(() => uploadAction({ request, context: contextFor(host), params: {} }))
+  }
+
+  function bombPng() {
+    const width = 20000
+    const height = 20000
+    const chunk = (type: string, data: Buffer) => {
+      const length = Buffer.alloc(4)
+      length.writeUInt32BE(data.length)
+      const bytes = Buffer.concat([Buffer.from(type, 'ascii'), data])
+      const crc = Buffer.alloc(4)
+      crc.writeUInt32BE(zlib.crc32(bytes))
+      return Buffer.concat([length, bytes, crc])
+    }
+    const header = Buffer.alloc(13)
+    header.writeUInt32BE(width, 0)
+    header.writeUInt32BE(height, 4)
+    header.set([1, 0, 0, 0, 0], 8)
+    return Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', zlib.deflateSync(Buffer.alloc((1 + width / 8) * height), { level: 9 })),
+      chunk('IEND', Buffer.alloc(0)),
+    ])
+  }
+
+  test.each([
+    ['a text file named .png', () => Buffer.from('just some text, definitely not a PNG')],
+    [
+      'a 6 MB image',
+      () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(6 * 1024 * 1024)]),
+    ],
+    ['a 20000×20000 PNG', bombPng],
+  ])('%s is refused with the spec message and nothing is stored', async (_name, makeBytes) => {
+    const { cookie, host } = await signedInUser()
+    const [before] = await getDb().select({ n: count() }).from(media)
+    const response = await upload(host, cookie, new Blob([makeBytes()], { type: 'image/png' }))
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({
+      error: 'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.',
+    })
+    const [after] = await getDb().select({ n: count() }).from(media)
+    expect(after?.n).toBe(before?.n)
+  })
+
+  test('a real image is re-encoded and stored once by content hash', async () => {
+    const { organization, cookie, host } = await signedInUser()
+    const png = await sharp({
+      create: { width: 900, height: 900, channels: 3, background: '#0f0' },
+    })
+      .png()
+      .toBuffer()
+    const first = await upload(host, cookie, new Blob([png], { type: 'image/png' }))
+    const second = await upload(host, cookie, new Blob([png], { type: 'image/png' }))
+    const a = (await first.json()) as { mediaId: string; url: string }
+    const b = (await second.json()) as { mediaId: string; url: string }
+    expect(a.url).toMatch(/^\/media\/[0-9a-f]{64}\.jpg$/)
+    expect(b.mediaId).toBe(a.mediaId)
+    const rows = await getDb().select().from(media).where(eq(media.organizationId, organization.id))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ contentType: 'image/jpeg', width: 500, height: 500 })
+  })
+
+  test('signed out uploads are sent to sign in', async () => {
+    const organization = await makeOrganization()
+    const host = `${organization.slug}.localhost`
+    const response = await upload(host, '', new Blob([Buffer.from('x')]))
+    expect(response.status).toBe(302)
+  })
+})
+
+describe('card ownership', () => {
+  async function scenario() {
+    const owner = await signedInUser()
+    const card = await makeCard(owner.organization.id, owner.user.id, { title: 'Mine' })
+    const sameOrg = await signedInUser(owner.organization.id)
+    const otherOrg = await signedInUser()
+    return { owner, card, sameOrg, otherOrg }
+  }
+
+  async function snapshot(cardId: string) {
+    return getDb().select().from(digitalCards).where(eq(digitalCards.id, cardId))
+  }
+
+  test('another user (same or other organization) cannot view, edit, default or delete a card', async () => {
+    const { owner, card, sameOrg, otherOrg } = await scenario()
+    const before = await snapshot(card.id)
+    for (const intruder of [sameOrg, otherOrg]) {
+      const ctx = () => contextFor(intruder.host)
+      const headers = { Cookie: intruder.cookie }
+      const view = await settle(() =>
+        shareLoader({
+          request: requestFor(intruder.host, `/qrcode/${card.id}`, { headers }),
+          context: ctx(),
+          params: { cardId: card.id },
+        }),
+      )
+      expect(view.status).toBe(302)
+      const edit = await settle(() =>
+        editLoader({
+          request: requestFor(intruder.host, `/dashboard/end-user/digital-cards/edit/${card.id}`, {
+            headers,
+          }),
+          context: ctx(),
+          params: { cardId: card.id },
+        }),
+      )
+      expect(edit.status).toBe(302)
+      expect(edit.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+      const save = await settle(() =>
+        editAction({
+          request: formRequest(
+            intruder.host,
+            `/dashboard/end-user/digital-cards/edit/${card.id}`,
+            {
+              intent: 'details',
+              title: 'Hacked',
+              firstName: 'H',
+              lastName: 'H',
+            },
+            intruder.cookie,
+          ),
+          context: ctx(),
+          params: { cardId: card.id },
+        }),
+      )
+      expect(save.status).toBe(302)
+      for (const intent of ['set-default', 'delete']) {
+        const response = await settle(() =>
+          listAction({
+            request: formRequest(
+              intruder.host,
+              '/dashboard/end-user/digital-cards',
+              { intent, cardId: card.id },
+              intruder.cookie,
+            ),
+            context: ctx(),
+            params: {},
+          }),
+        )
+        expect(response.status).toBe(404)
+      }
+    }
+    expect(await snapshot(card.id)).toEqual(before)
+    // The owner still sees it.
+    const list = await settle(() =>
+      listLoader({
+        request: requestFor(owner.host, '/dashboard/end-user/digital-cards', {
+          headers: { Cookie: owner.cookie },
+        }),
+        context: contextFor(owner.host),
+        params: {},
+      }),
+    )
+    const body = (await list.json()) as { cards: { id: string }[] }
+    expect(body.cards.map((c) => c.id)).toEqual([card.id])
+  })
+
+  test('duplicating needs a profile with names', async () => {
+    const { organization } = await signedInUser()
+    const nameless = await makeUser(organization.id, { firstName: '', lastName: '' })
+    const cookie = await sessionCookieFor(organization.id, nameless.id)
+    const host = `${organization.slug}.localhost`
+    const response = await settle(() =>
+      listAction({
+        request: formRequest(
+          host,
+          '/dashboard/end-user/digital-cards',
+          { intent: 'create', method: 'duplicate' },
+          cookie,
+        ),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: string }).error).toBe(
+      'Profile must have a first and last name',
+    )
+  })
+
+  test('background values other than presets, hex and own media are refused', async () => {
+    const { owner, card } = await scenario()
+    const attempts: Record<string, string>[] = [
+      { kind: 'color', value: 'red;}body{background:url(x)' },
+      { kind: 'gradient', value: 'linear-gradient(red,blue)' },
+      {
+        kind: 'image',
+        mediaId: '00000000-0000-4000-8000-000000000000',
+        backgroundMediaId: '00000000-0000-4000-8000-000000000000',
+      },
+    ]
+    for (const fields of attempts) {
+      const response = await settle(() =>
+        editAction({
+          request: formRequest(
+            owner.host,
+            `/dashboard/end-user/digital-cards/edit/${card.id}`,
+            { intent: 'background', ...fields },
+            owner.cookie,
+          ),
+          context: contextFor(owner.host),
+          params: { cardId: card.id },
+        }),
+      )
+      expect(response.status).toBe(400)
+    }
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
+    expect(row?.backgroundValue).toBe('#ffffff')
+  })
+})

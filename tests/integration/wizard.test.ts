@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, test } from 'vitest'
+import { action, loader } from '#app/routes/onboarding'
+import { getDb } from '#drizzle/db.server'
+import { digitalCards, users } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeOrganization,
+  makeUser,
+  replyErrors,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+async function setup() {
+  const organization = await makeOrganization()
+  const user = await makeUser(organization.id, { firstName: 'Wendy', lastName: 'Wizard' })
+  const cookie = await sessionCookieFor(organization.id, user.id)
+  const host = `${organization.slug}.localhost`
+  const post = (path: string, fields: Record<string, string>) =>
+    settle(() =>
+      action({
+        request: formRequest(host, path, fields, cookie),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
+  const get = (path: string) =>
+    settle(() =>
+      loader({
+        request: requestFor(host, path, { headers: { Cookie: cookie } }),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
+  return { organization, user, post, get }
+}
+
+const userRow = async (id: string) =>
+  (await getDb().select().from(users).where(eq(users.id, id)))[0]
+
+describe('onboarding wizard', () => {
+  test('step messages come back with 400 and nothing is saved', async () => {
+    const { user, post } = await setup()
+    const step1 = await post('/onboarding?step=1', { firstName: ' ', lastName: 'X' })
+    expect(step1.status).toBe(400)
+    expect((await replyErrors(step1)).firstName).toContain('Please enter your first and last name')
+    const step2 = await post('/onboarding?step=2', { workEmail: 'not-email', phoneNumber: '1' })
+    expect(step2.status).toBe(400)
+    expect((await replyErrors(step2)).workEmail).toContain('Please enter a valid email address')
+    const row = await userRow(user.id)
+    expect(row).toMatchObject({ firstName: 'Wendy', workEmail: '', phoneNumber: '' })
+  })
+
+  test('profile mode saves each step to the profile and finishes at /qrcode with a first, default card', async () => {
+    const { user, post } = await setup()
+    expect(
+      (await post('/onboarding?step=1', { firstName: 'Wanda', lastName: 'Wizard' })).headers.get(
+        'Location',
+      ),
+    ).toBe('/onboarding?step=2')
+    await post('/onboarding?step=2', { workEmail: 'w@work.test', phoneNumber: '123' })
+    await post('/onboarding?step=3', {
+      company: 'Spells Inc',
+      jobTitle: 'Mage',
+      website: 'spells.test',
+    })
+    expect(await userRow(user.id)).toMatchObject({
+      firstName: 'Wanda',
+      company: 'Spells Inc',
+      website: 'https://spells.test',
+    })
+    await post('/onboarding?step=4', { backgroundChoice: 'gradient:purple-mystic' })
+    const done = await post('/onboarding?step=5', {})
+    expect(done.headers.get('Location')).toBe('/qrcode')
+    const cards = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(cards).toHaveLength(1)
+    expect(cards[0]).toMatchObject({
+      isDefault: true,
+      title: "Wanda's Card",
+      backgroundKind: 'gradient',
+      backgroundValue: 'purple-mystic',
+    })
+    expect((await userRow(user.id))?.onboardingCompletedAt).not.toBeNull()
+  })
+
+  test('card mode comes from the URL, leaves the profile alone and ends in the cards list', async () => {
+    const { user, post, get } = await setup()
+    const page = await get('/onboarding?mode=card&title=Night%20card')
+    expect(((await page.json()) as { mode: string; draft: { title: string } }).draft.title).toBe(
+      'Night card',
+    )
+    await post('/onboarding?step=1&mode=card', { firstName: 'Nora', lastName: 'Night' })
+    const done = await post('/onboarding?step=5&mode=card', {})
+    expect(done.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+    expect((await userRow(user.id))?.firstName).toBe('Wendy')
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(card).toMatchObject({ title: 'Night card', firstName: 'Nora' })
+  })
+})
