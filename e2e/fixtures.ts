@@ -37,3 +37,15 @@ export const EXPIRED_RESET = {
   email: 'expired@e2e.test',
   token: 'expiredexpiredexpiredexpiredexpiredexpiredexpiredexp',
 }
+
+/** An Alpha user with a public card, for the sharing tests. */
+export const CARD_OWNER = {
+  email: 'olivia@e2e.test',
+  password: 'ownerpass1',
+  firstName: 'Olivia',
+  lastName: 'Owner',
+  company: 'Widgets, Inc; Ltd',
+  jobTitle: 'Chief Sharer',
+  phoneNumber: '+1 555 0123',
+  website: 'https://widgets.example.test',
+}

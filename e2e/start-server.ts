@@ -6,8 +6,8 @@ import path from 'node:path'
 import { hashToken } from '#app/auth/accounts.server'
 import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens } from '#drizzle/schema'
-import { makeBrandedOrganization, makeUser } from '#tests/factories'
-import { E2E_PORT, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
+import { CARD_OWNER, E2E_PORT, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
 
 const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
 rmSync(dataDir, { recursive: true, force: true })
@@ -27,6 +27,13 @@ await makeUser(platform.id, {
 })
 const { organization: alpha } = await makeBrandedOrganization(TENANTS.alpha)
 const expiredUser = await makeUser(alpha.id, { email: EXPIRED_RESET.email })
+const { password: _ownerPassword, ...ownerCard } = CARD_OWNER
+const owner = await makeUser(alpha.id, { ...CARD_OWNER, role: 'end_user' })
+await makeCard(alpha.id, owner.id, {
+  ...ownerCard,
+  email: CARD_OWNER.email,
+  title: 'Olivia at work',
+})
 await getDb()
   .insert(passwordResetTokens)
   .values({

@@ -21,5 +21,5 @@ export async function connectInvitation(tenant: Tenant, redirectTo: string | nul
     return null
   }
   const card = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, decoded))
-  return card ? `Sign in to connect with ${card.firstName}` : null
+  return card ? `Sign in to connect with ${card.card.firstName}` : null
 }

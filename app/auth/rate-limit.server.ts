@@ -13,6 +13,8 @@ export const LIMITS = {
   // Reset requests (each sends an email): per account and per address.
   resetAccount: { max: 5, windowMs: 60 * MINUTE },
   resetIp: { max: 20, windowMs: 60 * MINUTE },
+  // Lead forms on public cards, per client address.
+  leadIp: { max: 10, windowMs: 60 * MINUTE },
 } as const
 
 type LimitName = keyof typeof LIMITS

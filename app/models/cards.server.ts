@@ -224,31 +224,20 @@ export async function deleteCard(
 /**
  * A card by the reference in a shared link (spec §5, contact lookup): its id, else
  * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
- * organization only.
+ * organization only; images included.
  */
-export async function findCardByReference(
-  db: Queryable,
-  organizationId: string,
-  reference: string,
-) {
+export async function findCardByReference(db: Queryable, organizationId: string, reference: string) {
   if (isUuid(reference)) {
-    const [byId] = await db
-      .select()
-      .from(digitalCards)
+    const [byId] = await selectCardsWithImages(db)
       .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, reference)))
       .limit(1)
     if (byId) return byId
   }
   const hyphen = reference.indexOf('-')
-  if (hyphen <= 0) return undefined
+  if (hyphen <= 0 || reference.length > 200) return undefined
   const first = reference.slice(0, hyphen).toLowerCase()
-  const last = reference
-    .slice(hyphen + 1)
-    .replaceAll('-', ' ')
-    .toLowerCase()
-  const [byName] = await db
-    .select()
-    .from(digitalCards)
+  const last = reference.slice(hyphen + 1).replaceAll('-', ' ').toLowerCase()
+  const [byName] = await selectCardsWithImages(db)
     .where(
       and(
         eq(digitalCards.organizationId, organizationId),

@@ -59,3 +59,13 @@ export async function getMediaPath(db: Queryable, organizationId: string, mediaI
     .limit(1)
   return row ? `/media/${row.hash}.${row.ext}` : null
 }
+
+export async function getMediaBytes(db: Queryable, organizationId: string, mediaId: string | null) {
+  if (!mediaId) return null
+  const [row] = await db
+    .select({ data: media.data, hash: media.hash })
+    .from(media)
+    .where(and(eq(media.organizationId, organizationId), eq(media.id, mediaId)))
+    .limit(1)
+  return row ?? null
+}

@@ -4,32 +4,7 @@ import { useEffect, useState } from 'react'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
-
-export function CopyLinkButton({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), 3000) // spec: 'Copied!' for 3 s
-    return () => clearTimeout(timer)
-  }, [copied])
-  return (
-    <Button
-      type="button"
-      variant="secondary"
-      onClick={async () => {
-        await navigator.clipboard.writeText(url)
-        setCopied(true)
-      }}
-    >
-      {copied ? (
-        <Check aria-hidden className="h-4 w-4" />
-      ) : (
-        <Copy aria-hidden className="h-4 w-4" />
-      )}
-      {copied ? 'Copied!' : 'Copy link'}
-    </Button>
-  )
-}
+import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
 
 export function SharePage({
   card,
@@ -37,7 +12,7 @@ export function SharePage({
   cardsPath,
   editPath,
 }: {
-  card: CardView | null
+  card: (CardView & { id: string }) | null
   shareUrl: string | null
   cardsPath: string
   editPath: string | null

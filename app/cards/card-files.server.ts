@@ -1,0 +1,73 @@
+// Files made from a public card: its vCard and its QR code. Same tenant rules as the page.
+import type { AppLoadContext } from '@remix-run/node'
+import { findCardByReference } from '#app/models/cards.server'
+import { getMediaBytes } from '#app/models/media.server'
+import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
+import { buildVCard, vcardFileName } from '#app/services/vcard.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { withTenant } from '#drizzle/db.server'
+
+async function requireCard(context: AppLoadContext, reference: string) {
+  const tenant = await requireTenant(context)
+  const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
+  if (!row) throw new Response('Contact card not found', { status: 404 })
+  return { tenant, card: row.card, cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}` }
+}
+
+export async function vcardResponse(context: AppLoadContext, reference: string) {
+  const { tenant, card, cardUrl } = await requireCard(context, reference)
+  const photo = await withTenant(tenant.id, (tx) =>
+    getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
+  )
+  const body = buildVCard({ ...card, cardUrl, photoJpeg: photo?.data ?? null })
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/vcard; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${vcardFileName(card.firstName, card.lastName)}"`,
+      'Cache-Control': 'private, no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+}
+
+function conditional(request: Request, etag: string, body: Buffer, contentType: string) {
+  const headers = {
+    ETag: etag,
+    // Revalidated cheaply (304) after a few minutes; the render itself is cached by content.
+    'Cache-Control': 'public, max-age=300, stale-while-revalidate=86400',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  }
+  if (request.headers.get('If-None-Match') === etag)
+    return new Response(null, { status: 304, headers })
+  return new Response(new Uint8Array(body), {
+    headers: { ...headers, 'Content-Type': contentType },
+  })
+}
+
+export async function qrResponse(
+  request: Request,
+  context: AppLoadContext,
+  reference: string,
+  format: 'png' | 'svg',
+) {
+  const { tenant, card, cardUrl } = await requireCard(context, reference)
+  if (format === 'svg') {
+    const { body, etag } = await renderQrSvg(cardUrl)
+    return conditional(request, etag, body, 'image/svg+xml')
+  }
+  const logoId = card.logoMediaId
+  const { body, etag } = await renderQrPng(
+    cardUrl,
+    logoId
+      ? {
+          key: logoId,
+          bytes: async () =>
+            (await withTenant(tenant.id, (tx) => getMediaBytes(tx, tenant.id, logoId)))?.data ??
+            null,
+        }
+      : undefined,
+  )
+  return conditional(request, etag, body, 'image/png')
+}

@@ -1,0 +1,68 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { requireUser } from '#app/auth/guards.server'
+import { listContacts } from '#app/models/contacts.server'
+import { buildVCard } from '#app/services/vcard.server'
+import { withTenant } from '#drizzle/db.server'
+
+/** A CSV cell: quoted, and never starting a formula when opened in a spreadsheet. */
+export function csvCell(value: string) {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+  return `"${safe.replaceAll('"', '""')}"`
+}
+
+export async function exportContacts(
+  request: Request,
+  context: AppLoadContext,
+  format: 'csv' | 'vcf',
+) {
+  const { tenant, user } = await requireUser(request, context)
+  const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 100)
+  const contacts = await withTenant(tenant.id, (tx) =>
+    listContacts(tx, tenant.id, user.id, q, 10_000),
+  )
+  const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' }
+  if (format === 'csv') {
+    const rows = [
+      ['Full name', 'Email', 'Phone', 'Company', 'Job title', 'Note', 'Source', 'Added'],
+      ...contacts.map((c) => [
+        c.fullName,
+        c.email,
+        c.phoneNumber,
+        c.company,
+        c.jobTitle,
+        c.note,
+        c.source,
+        c.createdAt.toISOString(),
+      ]),
+    ]
+    const body = `${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`
+    return new Response(`\uFEFF${body}`, {
+      headers: {
+        ...headers,
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="contacts.csv"',
+      },
+    })
+  }
+  const body = contacts
+    .map((c) => {
+      const [firstName = '', ...rest] = c.fullName.split(' ')
+      return buildVCard({
+        firstName,
+        lastName: rest.join(' '),
+        email: c.email,
+        phoneNumber: c.phoneNumber,
+        company: c.company,
+        jobTitle: c.jobTitle,
+        note: c.note,
+      })
+    })
+    .join('')
+  return new Response(body, {
+    headers: {
+      ...headers,
+      'Content-Type': 'text/vcard; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="contacts.vcf"',
+    },
+  })
+}

@@ -1,0 +1,199 @@
+// The public card page: the product's hot path. One tenant lookup (cached), one card query
+// with its images, one view insert; no session work unless a cookie is present.
+import { createHmac } from 'node:crypto'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json, redirect } from '@remix-run/node'
+import { isbot } from 'isbot'
+import { z } from 'zod'
+import { getOptionalUser } from '#app/auth/guards.server'
+import {
+  assertNotLimited,
+  limitKey,
+  RateLimitedError,
+  rateLimitMessage,
+  recordHits,
+} from '#app/auth/rate-limit.server'
+import { toCardView } from '#app/cards/card-view.server'
+import { getEnv } from '#app/env.server'
+import { recordCardView } from '#app/models/card-views.server'
+import { findCardByReference } from '#app/models/cards.server'
+import { addContact } from '#app/models/contacts.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { withTenant } from '#drizzle/db.server'
+
+/** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
+function visitorHash(ip: string, userAgent: string, cardId: string) {
+  return createHmac('sha256', getEnv().APP_SECRET)
+    .update(`${ip}\n${userAgent}\n${cardId}`)
+    .digest('hex')
+    .slice(0, 32)
+}
+
+export async function publicCardLoader(
+  request: Request,
+  context: AppLoadContext,
+  reference: string,
+) {
+  const tenant = await requireTenant(context)
+  const row = reference
+    ? await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
+    : undefined
+  if (!row) return json({ found: false as const }, { status: 404 })
+  const hasCookie = (request.headers.get('Cookie') ?? '').includes('session')
+  const viewer = hasCookie ? (await getOptionalUser(request, context)).user : null
+  const userAgent = request.headers.get('User-Agent') ?? ''
+  if (!isbot(userAgent) && viewer?.id !== row.card.userId) {
+    const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, row.card.id)
+    await withTenant(tenant.id, (tx) => recordCardView(tx, tenant.id, row.card.id, hash))
+  }
+  const origin = tenantOrigin(tenant)
+  const card = toCardView(row)
+  return json({
+    found: true as const,
+    card: {
+      ...card,
+      // The owner's id stays on the server; only what a visitor may see goes out.
+      email: row.card.email,
+      workEmail: row.card.workEmail,
+    },
+    cardUrl: `${origin}/card/${row.card.id}`,
+    imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
+    noindex: row.card.noindex,
+    signedIn: Boolean(viewer),
+    isOwner: viewer?.id === row.card.userId,
+  })
+}
+
+const LeadSchema = z.object({
+  fullName: z
+    .string({ error: 'Please enter your name' })
+    .trim()
+    .min(2, 'Please enter your name')
+    .max(200),
+  email: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .max(254)
+    .pipe(z.email({ error: 'Please enter a valid email address' })),
+  phoneNumber: z.string().trim().max(50).optional().default(''),
+  company: z.string().trim().max(200).optional().default(''),
+  note: z.string().trim().max(1000, 'Your note is too long').optional().default(''),
+})
+
+export const CardIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('connect') }),
+  z.object({ intent: z.literal('save') }),
+  LeadSchema.extend({ intent: z.literal('lead'), website: z.string().max(500).optional() }),
+])
+
+export async function publicCardAction(
+  request: Request,
+  context: AppLoadContext,
+  reference: string,
+) {
+  const { tenant, user } = await getOptionalUser(request, context)
+  const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
+  if (!row) throw new Response('Not Found', { status: 404 })
+  const card = row.card
+  const submission = parseWithZod(await request.formData(), { schema: CardIntentSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply(), message: null, ok: false }, { status: 400 })
+  }
+  const value = submission.value
+
+  if (value.intent === 'lead') {
+    // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
+    if (value.website)
+      return json({
+        result: submission.reply({ resetForm: true }),
+        message: `Thanks! ${card.firstName} will be in touch.`,
+        ok: true,
+      })
+    const limits = [
+      { name: 'leadIp' as const, key: limitKey('leadIp', context.clientIp ?? 'unknown') },
+    ]
+    try {
+      await assertNotLimited(limits)
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error
+      return json(
+        {
+          result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }),
+          message: null,
+          ok: false,
+        },
+        { status: 429 },
+      )
+    }
+    await recordHits(limits)
+    await withTenant(tenant.id, (tx) =>
+      addContact(tx, tenant.id, card.userId, {
+        fullName: value.fullName,
+        email: value.email,
+        phoneNumber: value.phoneNumber,
+        company: value.company,
+        note: value.note,
+        source: 'lead',
+        sourceCardId: card.id,
+      }),
+    )
+    return json({
+      result: submission.reply({ resetForm: true }),
+      message: `Thanks! ${card.firstName} will be in touch.`,
+      ok: true,
+    })
+  }
+
+  if (!user) {
+    const back = `/card/${card.id}${value.intent === 'connect' ? '?connect=1' : ''}`
+    throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: back })}`)
+  }
+
+  if (value.intent === 'save') {
+    const saved = await withTenant(tenant.id, (tx) =>
+      addContact(tx, tenant.id, user.id, {
+        fullName: `${card.firstName} ${card.lastName}`.trim(),
+        email: card.email || card.workEmail,
+        phoneNumber: card.phoneNumber,
+        company: card.company,
+        jobTitle: card.jobTitle,
+        source: 'saved',
+        sourceCardId: card.id,
+      }),
+    )
+    return saved.status === 'duplicate'
+      ? json(
+          { result: null, message: 'This contact is already in your list', ok: false },
+          { status: 409 },
+        )
+      : json({ result: null, message: 'Contact saved successfully', ok: true })
+  }
+
+  // Connect: each side gets the other as a contact, once.
+  if (user.id === card.userId) {
+    return json(
+      { result: null, message: 'Failed to connect with contact', ok: false },
+      { status: 400 },
+    )
+  }
+  await withTenant(tenant.id, async (tx) => {
+    const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
+    await addContact(tx, tenant.id, card.userId, {
+      fullName: visitorName,
+      email: user.email,
+      source: 'connect',
+      sourceCardId: card.id,
+    })
+    await addContact(tx, tenant.id, user.id, {
+      fullName: `${card.firstName} ${card.lastName}`.trim(),
+      email: card.email || card.workEmail,
+      phoneNumber: card.phoneNumber,
+      company: card.company,
+      jobTitle: card.jobTitle,
+      source: 'connect',
+      sourceCardId: card.id,
+    })
+  })
+  return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
+}

@@ -1,0 +1,228 @@
+import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
+import { ArrowLeft, Download, UserPlus } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { toast } from 'sonner'
+import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { useRootData } from '#app/root'
+
+type Reply = {
+  message: string | null
+  ok: boolean
+  result?: { error?: Record<string, string[] | null> | null } | null
+}
+
+export function CardNotFound() {
+  return (
+    <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
+      <div className="flex items-center gap-3">
+        <Button asChild variant="ghost" size="sm" aria-label="Back">
+          <Link to="/">
+            <ArrowLeft aria-hidden className="h-4 w-4" />
+          </Link>
+        </Button>
+        <p className="text-lg font-semibold">Contact Not Found</p>
+      </div>
+      <section className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800">
+        <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
+        <p className="text-gray-600 dark:text-gray-400">
+          Sorry, we couldn't find the contact card you're looking for.
+        </p>
+        <Button asChild>
+          <Link to="/">Go to Home</Link>
+        </Button>
+      </section>
+    </main>
+  )
+}
+
+/** Spec §8: the export toast names the platform the file was made for. */
+function exportToast() {
+  const ua = navigator.userAgent
+  if (/iPhone|iPad|iPod/i.test(ua)) {
+    return ['Contact exported for iOS', 'Your device should prompt you to add the contact'] as const
+  }
+  if (/Android|Mobile/i.test(ua)) {
+    return [
+      'Contact exported for mobile device',
+      'Your device should prompt you to add the contact',
+    ] as const
+  }
+  if (/Macintosh|Mac OS X/i.test(ua)) return ['Contact exported for macOS', undefined] as const
+  if (/Windows/i.test(ua)) return ['Contact exported for Windows', undefined] as const
+  return ['Contact file downloaded', undefined] as const
+}
+
+function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>) {
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data?.message) return
+    if (fetcher.data.ok) toast.success(fetcher.data.message)
+    else toast.error(fetcher.data.message)
+  }, [fetcher.state, fetcher.data])
+}
+
+function LeadForm({ firstName }: { firstName: string }) {
+  const fetcher = useFetcher<Reply>()
+  const errors = fetcher.data?.result?.error ?? {}
+  const formRef = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data?.ok) formRef.current?.reset()
+  }, [fetcher.state, fetcher.data])
+  return (
+    <section
+      aria-labelledby="lead-heading"
+      className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+    >
+      <h2 id="lead-heading" className="text-lg font-semibold">
+        Share your details with {firstName}
+      </h2>
+      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
+      <fetcher.Form ref={formRef} method="POST" className="grid gap-4 sm:grid-cols-2">
+        <input type="hidden" name="intent" value="lead" />
+        {/* Honeypot: hidden from people and from assistive technology. */}
+        <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
+          <label>
+            Website
+            <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+          </label>
+        </div>
+        <Field
+          label="Your name"
+          inputProps={{ name: 'fullName', autoComplete: 'name', required: true }}
+          errors={errors.fullName ?? undefined}
+        />
+        <Field
+          label="Your email"
+          inputProps={{ name: 'email', type: 'email', autoComplete: 'email', required: true }}
+          errors={errors.email ?? undefined}
+        />
+        <Field
+          label="Your phone"
+          inputProps={{ name: 'phoneNumber', type: 'tel', autoComplete: 'tel' }}
+        />
+        <Field
+          label="Your company"
+          inputProps={{ name: 'company', autoComplete: 'organization' }}
+        />
+        <label className="flex flex-col gap-1.5 text-sm font-medium sm:col-span-2">
+          Note
+          <textarea
+            name="note"
+            rows={3}
+            maxLength={1000}
+            className="rounded-md border border-gray-300 p-3 text-sm font-normal dark:border-gray-700 dark:bg-gray-900"
+          />
+        </label>
+        <ErrorList errors={errors[''] ?? undefined} />
+        {fetcher.data?.ok && fetcher.data.message ? (
+          <div className="sm:col-span-2">
+            <FormMessage tone="info">{fetcher.data.message}</FormMessage>
+          </div>
+        ) : null}
+        <StatusButton
+          pending={fetcher.state !== 'idle'}
+          className="sm:col-span-2 sm:justify-self-end"
+        >
+          Send my details
+        </StatusButton>
+      </fetcher.Form>
+    </section>
+  )
+}
+
+export function PublicCardPage({
+  card,
+  vcardUrl,
+  signedIn,
+  isOwner,
+}: {
+  card: CardView & { id: string }
+  vcardUrl: string
+  signedIn: boolean
+  isOwner: boolean
+}) {
+  const productName = useRootData()?.branding.name ?? ''
+  const connect = useFetcher<Reply>()
+  const save = useFetcher<Reply>()
+  useReplyToast(connect)
+  useReplyToast(save)
+  const [searchParams] = useSearchParams()
+  const navigate = useNavigate()
+  const autoConnected = useRef(false)
+
+  // Back from sign-in with ?connect=1: connect once, then drop the flag from the URL.
+  useEffect(() => {
+    if (autoConnected.current || !signedIn || isOwner || searchParams.get('connect') !== '1') return
+    autoConnected.current = true
+    connect.submit({ intent: 'connect' }, { method: 'POST' })
+    navigate(`/card/${card.id}`, { replace: true, preventScrollReset: true })
+  }, [signedIn, isOwner, searchParams, connect, navigate, card.id])
+
+  async function saveContact(event: React.MouseEvent) {
+    event.preventDefault()
+    try {
+      const response = await fetch(vcardUrl)
+      if (!response.ok) throw new Error('vCard failed')
+      const blob = await response.blob()
+      const link = document.createElement('a')
+      link.href = URL.createObjectURL(blob)
+      link.download = `${card.firstName}_${card.lastName}.vcf`
+      document.body.append(link)
+      link.click()
+      link.remove()
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
+      const [title, description] = exportToast()
+      toast.success(title, { description })
+    } catch {
+      toast.error("Couldn't save contact to your device", {
+        description: signedIn ? 'The contact has been saved to your account only' : undefined,
+      })
+    }
+    if (signedIn && !isOwner) save.submit({ intent: 'save' }, { method: 'POST' })
+  }
+
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-6 px-4 py-8">
+      <div className="flex w-full items-center gap-3">
+        <Button asChild variant="ghost" size="sm" aria-label="Back">
+          <Link to="/">
+            <ArrowLeft aria-hidden className="h-4 w-4" />
+          </Link>
+        </Button>
+        <h1 className="text-lg font-semibold">Contact Card</h1>
+      </div>
+      <CardDisplay card={card} productName={productName} />
+      <div className="flex w-full max-w-sm flex-col gap-3 sm:flex-row">
+        <Button asChild size="lg" className="flex-1">
+          <a href={vcardUrl} download onClick={saveContact}>
+            <Download aria-hidden className="h-4 w-4" /> Save Contact
+          </a>
+        </Button>
+        {isOwner ? null : (
+          <Form
+            method="POST"
+            className="flex-1"
+            onSubmit={(event) => {
+              if (!signedIn) return
+              event.preventDefault()
+              connect.submit({ intent: 'connect' }, { method: 'POST' })
+            }}
+          >
+            <input type="hidden" name="intent" value="connect" />
+            <StatusButton
+              pending={connect.state !== 'idle'}
+              size="lg"
+              variant="secondary"
+              className="w-full"
+            >
+              <UserPlus aria-hidden className="h-4 w-4" /> Connect with {card.firstName}
+            </StatusButton>
+          </Form>
+        )}
+      </div>
+      {isOwner ? null : <LeadForm firstName={card.firstName} />}
+    </main>
+  )
+}

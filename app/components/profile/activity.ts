@@ -1,0 +1,40 @@
+// Activity rows of the profile pages: a readable label per audit action and a relative time.
+
+const LABELS: Record<string, string> = {
+  'profile.updated': 'Updated your profile',
+  'password.changed': 'Changed your password',
+  'card.created': 'Created a digital card',
+  'card.updated': 'Updated a digital card',
+  'card.deleted': 'Deleted a digital card',
+  'card.default_set': 'Changed your default card',
+}
+
+/** 'card.background_set' → 'Card background set' when there is no label of its own. */
+export function activityLabel(action: string) {
+  const known = LABELS[action]
+  if (known) return known
+  const words = action.replace(/[._-]+/g, ' ').trim()
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Activity'
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+const formatter = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+/** 'just now', '5 minutes ago', 'yesterday', '3 weeks ago'... */
+export function relativeTime(date: Date, now: Date = new Date()) {
+  const seconds = Math.round((date.getTime() - now.getTime()) / 1000)
+  const magnitude = Math.abs(seconds)
+  if (magnitude < 45) return 'just now'
+  for (const [unit, size] of UNITS) {
+    if (magnitude >= size) return formatter.format(Math.round(seconds / size), unit)
+  }
+  return formatter.format(Math.round(seconds / 60), 'minute')
+}

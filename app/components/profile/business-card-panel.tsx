@@ -1,0 +1,65 @@
+import { Link } from '@remix-run/react'
+import { CreditCard, Download, QrCode, Settings2 } from 'lucide-react'
+import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { Button } from '#app/components/ui/button'
+import { EmptyState, Panel } from './empty-state'
+
+export type ProfileCard = CardView & { id: string; title: string }
+
+/** The user's default card, with the ways to share and manage it. */
+export function BusinessCardPanel({
+  card,
+  productName,
+  digitalCardsPath,
+  showVcard = false,
+}: {
+  card: ProfileCard | null
+  productName: string
+  digitalCardsPath: string
+  showVcard?: boolean
+}) {
+  if (!card) {
+    return (
+      <Panel title="Your Business Card" description="The card people see when you share it.">
+        <EmptyState
+          icon={CreditCard}
+          title="No digital cards yet"
+          action={
+            <Button asChild>
+              <Link to="/onboarding">Create your card</Link>
+            </Button>
+          }
+        >
+          Create your digital business card to share your details with a link or a QR code.
+        </EmptyState>
+      </Panel>
+    )
+  }
+  return (
+    <Panel title="Your Business Card" description={`Your default card: ${card.title}`}>
+      <div className="flex flex-col items-center gap-6">
+        <CardDisplay card={card} productName={productName} />
+        <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row sm:flex-wrap sm:justify-center">
+          {showVcard ? (
+            <Button asChild variant="secondary">
+              {/* A file download: the browser fetches it, not the client router. */}
+              <a href={`/card/${card.id}/vcard`} download>
+                <Download aria-hidden className="h-4 w-4" /> Download vCard
+              </a>
+            </Button>
+          ) : null}
+          <Button asChild variant="secondary">
+            <Link to="/qrcode">
+              <QrCode aria-hidden className="h-4 w-4" /> Show QR Code
+            </Link>
+          </Button>
+          <Button asChild>
+            <Link to={digitalCardsPath}>
+              <Settings2 aria-hidden className="h-4 w-4" /> Manage Your Digital Cards
+            </Link>
+          </Button>
+        </div>
+      </div>
+    </Panel>
+  )
+}

@@ -1,0 +1,68 @@
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, useNavigation } from '@remix-run/react'
+import { Field, FormMessage } from '#app/components/forms'
+import { StatusButton } from '#app/components/ui/status-button'
+import { ChangePasswordSchema } from '#app/validation/profile'
+import { Panel } from './empty-state'
+
+/** Change password: the current one is checked; other sessions are signed out on success. */
+export function ChangePasswordForm({
+  lastResult,
+}: {
+  lastResult?: SubmissionResult<string[]> | null
+}) {
+  const navigation = useNavigation()
+  const pending =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password'
+  const [form, fields] = useForm({
+    id: 'change-password',
+    lastResult,
+    constraint: getZodConstraint(ChangePasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+  })
+  return (
+    <Panel
+      title="Change Password"
+      description="Changing your password signs you out on every other device."
+    >
+      <Form method="POST" className="flex max-w-md flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="password" />
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <Field
+          label="Current password"
+          inputProps={{
+            ...getInputProps(fields.currentPassword, { type: 'password' }),
+            autoComplete: 'current-password',
+          }}
+          errors={fields.currentPassword.errors}
+        />
+        <Field
+          label="New password"
+          inputProps={{
+            ...getInputProps(fields.newPassword, { type: 'password' }),
+            autoComplete: 'new-password',
+          }}
+          errors={fields.newPassword.errors}
+        />
+        <Field
+          label="Confirm new password"
+          inputProps={{
+            ...getInputProps(fields.confirmPassword, { type: 'password' }),
+            autoComplete: 'new-password',
+          }}
+          errors={fields.confirmPassword.errors}
+        />
+        <StatusButton
+          pending={pending}
+          pendingText="Updating..."
+          className="w-full sm:w-auto sm:self-start"
+        >
+          Update Password
+        </StatusButton>
+      </Form>
+    </Panel>
+  )
+}

@@ -1,0 +1,160 @@
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { Form, useNavigation } from '@remix-run/react'
+import { Field, FormMessage } from '#app/components/forms'
+import { ImageField } from '#app/components/image-field'
+import { StatusButton } from '#app/components/ui/status-button'
+import { ProfileSchema } from '#app/validation/profile'
+import { Panel } from './empty-state'
+import { parseProfileForm } from './parse'
+
+export type ProfileValues = {
+  firstName: string
+  lastName: string
+  email: string
+  workEmail: string
+  phoneNumber: string
+  company: string
+  jobTitle: string
+  website: string
+  logoUrl: string | null
+  profilePictureUrl: string | null
+}
+
+/** The profile form (spec §5): names required, valid emails and website, two images. */
+export function PersonalInfoForm({
+  profile,
+  lastResult,
+}: {
+  profile: ProfileValues
+  lastResult?: SubmissionResult<string[]> | null
+}) {
+  const navigation = useNavigation()
+  const pending =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile'
+  const [form, fields] = useForm({
+    id: 'profile',
+    lastResult,
+    defaultValue: {
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      email: profile.email,
+      workEmail: profile.workEmail,
+      phoneNumber: profile.phoneNumber,
+      company: profile.company,
+      jobTitle: profile.jobTitle,
+      website: profile.website,
+    },
+    constraint: getZodConstraint(ProfileSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseProfileForm(formData),
+  })
+  // Image errors come from the server only (the file is checked there).
+  const imageErrors = (name: string) => lastResult?.error?.[name] ?? undefined
+  return (
+    <Panel title="Personal Information" description="Update your personal details and images.">
+      <Form
+        method="POST"
+        encType="multipart/form-data"
+        className="flex flex-col gap-6"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="profile" />
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="First name"
+            inputProps={{
+              ...getInputProps(fields.firstName, { type: 'text' }),
+              autoComplete: 'given-name',
+            }}
+            errors={fields.firstName.errors}
+          />
+          <Field
+            label="Last name"
+            inputProps={{
+              ...getInputProps(fields.lastName, { type: 'text' }),
+              autoComplete: 'family-name',
+            }}
+            errors={fields.lastName.errors}
+          />
+          <Field
+            label="Email"
+            inputProps={{
+              ...getInputProps(fields.email, { type: 'email' }),
+              autoComplete: 'email',
+            }}
+            errors={fields.email.errors}
+          />
+          <Field
+            label="Work email"
+            inputProps={{
+              ...getInputProps(fields.workEmail, { type: 'email' }),
+              autoComplete: 'work email',
+            }}
+            errors={fields.workEmail.errors}
+          />
+          <Field
+            label="Phone"
+            inputProps={{
+              ...getInputProps(fields.phoneNumber, { type: 'tel' }),
+              autoComplete: 'tel',
+            }}
+            errors={fields.phoneNumber.errors}
+          />
+          <Field
+            label="Company"
+            inputProps={{
+              ...getInputProps(fields.company, { type: 'text' }),
+              autoComplete: 'organization',
+            }}
+            errors={fields.company.errors}
+          />
+          <Field
+            label="Job title"
+            inputProps={{
+              ...getInputProps(fields.jobTitle, { type: 'text' }),
+              autoComplete: 'organization-title',
+            }}
+            errors={fields.jobTitle.errors}
+          />
+          <Field
+            label="Website"
+            inputProps={{
+              // Text, not url: a bare domain is accepted and gets https:// on the server.
+              ...getInputProps(fields.website, { type: 'text' }),
+              inputMode: 'url',
+              autoComplete: 'url',
+              placeholder: 'example.com',
+            }}
+            errors={fields.website.errors}
+          />
+        </div>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <ImageField
+            name="profilePicture"
+            label="Profile picture"
+            purpose="profilePicture"
+            currentUrl={profile.profilePictureUrl}
+            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            errors={imageErrors('profilePicture')}
+          />
+          <ImageField
+            name="logo"
+            label="Logo"
+            purpose="logo"
+            currentUrl={profile.logoUrl}
+            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            errors={imageErrors('logo')}
+          />
+        </div>
+        <div className="flex justify-end">
+          <StatusButton pending={pending} pendingText="Saving..." className="w-full sm:w-auto">
+            Save Changes
+          </StatusButton>
+        </div>
+      </Form>
+    </Panel>
+  )
+}

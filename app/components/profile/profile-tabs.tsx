@@ -1,0 +1,121 @@
+import * as Tabs from '@radix-ui/react-tabs'
+import type { ShouldRevalidateFunction } from '@remix-run/react'
+import { useSearchParams } from '@remix-run/react'
+import type { LucideIcon } from 'lucide-react'
+import { type MouseEvent, type ReactNode, useEffect, useState } from 'react'
+
+export type ProfileTab = { id: string; label: string; icon: LucideIcon; content: ReactNode }
+
+/** The tab asked for by `?tab=`, if the page has it; else the first tab. */
+export function pickTab(tabs: { id: string }[], requested: string | null) {
+  return tabs.find((tab) => tab.id === requested)?.id ?? tabs[0]?.id ?? ''
+}
+
+function withoutTab(url: URL) {
+  const params = new URLSearchParams(url.search)
+  params.delete('tab')
+  params.sort()
+  return params.toString()
+}
+
+/**
+ * Switching tabs only changes `?tab=`: the page's data stays as it is. Submissions and
+ * their redirects (which return to the exact URL they were posted from) revalidate as usual.
+ */
+export const profileShouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
+  if (
+    !formMethod &&
+    currentUrl.pathname === nextUrl.pathname &&
+    currentUrl.search !== nextUrl.search &&
+    withoutTab(currentUrl) === withoutTab(nextUrl)
+  ) {
+    return false
+  }
+  return defaultShouldRevalidate
+}
+
+/** A plain left click: the tab switches in place. Others (new tab, new window) follow the link. */
+function isPlainClick(event: MouseEvent) {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
+}
+
+/**
+ * Radix tabs (arrow keys, Home/End) whose triggers are also links to `?tab=…`, so the tab is
+ * in the URL and can be chosen without JavaScript. The list scrolls sideways on small screens.
+ */
+export function ProfileTabs({ tabs, label }: { tabs: ProfileTab[]; label: string }) {
+  const [searchParams, setSearchParams] = useSearchParams()
+  const fromUrl = pickTab(tabs, searchParams.get('tab'))
+  const [value, setValue] = useState(fromUrl)
+  // Back and forward buttons move between tabs too.
+  useEffect(() => setValue(fromUrl), [fromUrl])
+
+  function change(next: string) {
+    setValue(next)
+    setSearchParams(
+      (previous) => {
+        const params = new URLSearchParams(previous)
+        params.set('tab', next)
+        return params
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }
+
+  return (
+    <Tabs.Root value={value} onValueChange={change} className="flex flex-col gap-6">
+      <Tabs.List
+        aria-label={label}
+        className="-mx-4 flex gap-1 overflow-x-auto border-b border-gray-200 px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0 dark:border-gray-800"
+      >
+        {tabs.map((tab) => (
+          <Tabs.Trigger key={tab.id} value={tab.id} asChild>
+            <a
+              href={`?tab=${tab.id}`}
+              type={undefined}
+              onClick={(event) => {
+                if (isPlainClick(event)) event.preventDefault()
+              }}
+              data-testid={`profile-tab-${tab.id}`}
+              className="flex shrink-0 items-center gap-2 whitespace-nowrap rounded-t-md border-b-2 border-transparent px-3 py-2.5 text-sm font-medium focus-visible:outline-offset-[-2px] text-gray-600 transition-colors hover:text-gray-900 data-[state=active]:border-brand data-[state=active]:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100 dark:data-[state=active]:text-gray-100"
+            >
+              <tab.icon aria-hidden className="h-4 w-4" />
+              {tab.label}
+            </a>
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {tabs.map((tab) => (
+        <Tabs.Content key={tab.id} value={tab.id} className="rounded-xl">
+          {tab.content}
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  )
+}
+
+/** The frame of every profile page: heading, subtitle and the tabs. */
+export function ProfilePage({
+  title,
+  subtitle,
+  tabs,
+}: {
+  title: string
+  subtitle: string
+  tabs: ProfileTab[]
+}) {
+  return (
+    <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold sm:text-3xl">{title}</h1>
+        <p className="text-gray-600 dark:text-gray-400">{subtitle}</p>
+      </div>
+      <ProfileTabs tabs={tabs} label={`${title} sections`} />
+    </main>
+  )
+}

@@ -1,0 +1,255 @@
+// Loader and action shared by /profile and its role variants (spec §5 profile form, roles
+// doc §2.4). Every read and write goes through withTenant and the model functions.
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json } from '@remix-run/node'
+import type { z } from 'zod'
+import { changePassword } from '#app/auth/accounts.server'
+import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
+import type { Role } from '#app/auth/roles'
+import { toCardView } from '#app/cards/card-view.server'
+import { listActivityForUser, recordAudit } from '#app/models/audit.server'
+import { getDefaultCardForOwner } from '#app/models/cards.server'
+import { getMediaPath } from '#app/models/media.server'
+import {
+  findUserByEmail,
+  normalizeEmail,
+  type ProfileFields,
+  updateProfile,
+} from '#app/models/users.server'
+import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
+import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { ChangePasswordSchema, type ProfileSchema } from '#app/validation/profile'
+import { withTenant } from '#drizzle/db.server'
+import { activityLabel, relativeTime } from './activity'
+import { parseProfileForm } from './parse'
+
+export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
+export const SAVE_FAILED_MESSAGE = 'Failed to update profile.'
+export const WRONG_PASSWORD_MESSAGE = 'Current password is incorrect'
+
+/** The image fields of the profile form: form name → image purpose. */
+const IMAGE_FIELDS = { logo: 'logo', profilePicture: 'profilePicture' } as const
+type ImageFieldName = keyof typeof IMAGE_FIELDS
+type ProfileValue = z.output<typeof ProfileSchema>
+
+export type ProfileIntent = 'profile' | 'password'
+export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
+
+type LoadOptions = { card?: boolean; activity?: boolean }
+
+/** The signed-in user (any role when `roles` is omitted, else one of them: 403 otherwise). */
+function guard(request: Request, context: AppLoadContext, roles?: readonly Role[]) {
+  return roles ? requireRole(request, context, roles) : requireUser(request, context)
+}
+
+/** What the profile pages show: only the signed-in user's own rows of this tenant. */
+export async function loadProfile(
+  request: Request,
+  context: AppLoadContext,
+  roles: readonly Role[] | undefined,
+  options: LoadOptions = {},
+) {
+  const { tenant, user } = await guard(request, context, roles)
+  const now = new Date()
+  const data = await withTenant(tenant.id, async (tx) => {
+    const logoUrl = await getMediaPath(tx, tenant.id, user.logoMediaId)
+    const profilePictureUrl = await getMediaPath(tx, tenant.id, user.profilePictureMediaId)
+    const card = options.card ? await getDefaultCardForOwner(tx, tenant.id, user.id) : undefined
+    const activity = options.activity ? await listActivityForUser(tx, tenant.id, user.id) : []
+    return { logoUrl, profilePictureUrl, card, activity }
+  })
+  return {
+    role: user.role,
+    profile: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      workEmail: user.workEmail,
+      phoneNumber: user.phoneNumber,
+      company: user.company,
+      jobTitle: user.jobTitle,
+      website: user.website,
+      logoUrl: data.logoUrl,
+      profilePictureUrl: data.profilePictureUrl,
+    },
+    card: data.card ? toCardView(data.card) : null,
+    // Labels and relative times are made here, so server and browser render the same text.
+    activity: data.activity.map((event) => ({
+      id: event.id,
+      label: activityLabel(event.action),
+      at: event.createdAt.toISOString(),
+      relative: relativeTime(event.createdAt, now),
+    })),
+  }
+}
+
+export type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
+
+/** The URL the form was posted to, without Remix's `index` marker: where to come back to. */
+function returnUrl(request: Request) {
+  const url = new URL(request.url)
+  url.searchParams.delete('index')
+  const search = url.searchParams.toString()
+  return search ? `${url.pathname}?${search}` : url.pathname
+}
+
+function reply(intent: ProfileIntent, result: SubmissionResult<string[]>, status: number) {
+  return json<ProfileActionData>({ intent, result }, { status })
+}
+
+/** A reply with one error per image field, for when the form itself could not be read. */
+function imageErrorReply(field: string) {
+  const name = field.replace(/(File|MediaId)$/, '')
+  return reply(
+    'profile',
+    { status: 'error', error: { [name in IMAGE_FIELDS ? name : '']: [INVALID_IMAGE_MESSAGE] } },
+    400,
+  )
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  let current: unknown = error
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current)
+    if ((current as { code?: string }).code === '23505') return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
+type SaveOutcome =
+  | { status: 'saved' }
+  | { status: 'duplicate' }
+  | { status: 'image'; field: string }
+
+/** Checks the email, stores new images and writes the row; the caller turns the outcome into a reply. */
+async function writeProfile(
+  signedIn: SignedIn,
+  formData: FormData,
+  value: ProfileValue,
+): Promise<SaveOutcome> {
+  const { tenant, user } = signedIn
+  if (normalizeEmail(value.email) !== user.email) {
+    const other = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, value.email))
+    if (other && other.id !== user.id) return { status: 'duplicate' }
+  }
+  // Only the schema's fields are written: ids, roles or organizations sent along are ignored.
+  const fields: ProfileFields = {
+    firstName: value.firstName,
+    lastName: value.lastName,
+    email: value.email,
+    workEmail: value.workEmail,
+    phoneNumber: value.phoneNumber,
+    company: value.company,
+    jobTitle: value.jobTitle,
+    website: value.website,
+  }
+  for (const name of Object.keys(IMAGE_FIELDS) as ImageFieldName[]) {
+    try {
+      const mediaId = await resolveImageField(tenant, formData, name, IMAGE_FIELDS[name])
+      if (mediaId !== undefined) fields[`${name}MediaId`] = mediaId
+    } catch (error) {
+      if (error instanceof UploadError) return { status: 'image', field: name }
+      throw error
+    }
+  }
+  try {
+    await withTenant(tenant.id, async (tx) => {
+      const updated = await updateProfile(tx, tenant.id, user.id, fields)
+      if (!updated) throw new Error('profile update matched no row')
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'profile.updated',
+        entityType: 'user',
+        entityId: user.id,
+      })
+    })
+  } catch (error) {
+    // Two accounts racing for one email: the unique index decides.
+    if (isUniqueViolation(error)) return { status: 'duplicate' }
+    throw error
+  }
+  return { status: 'saved' }
+}
+
+async function saveProfile(request: Request, signedIn: SignedIn, formData: FormData) {
+  const submission = parseProfileForm(formData)
+  if (submission.status !== 'success') return reply('profile', submission.reply(), 400)
+  let outcome: SaveOutcome
+  try {
+    outcome = await writeProfile(signedIn, formData, submission.value)
+  } catch (error) {
+    // Spec §8: any other failure of the save is 'Failed to update profile.'
+    console.error('profile update failed', error)
+    return reply('profile', submission.reply({ formErrors: [SAVE_FAILED_MESSAGE] }), 422)
+  }
+  switch (outcome.status) {
+    case 'duplicate':
+      return reply(
+        'profile',
+        submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL_MESSAGE] } }),
+        400,
+      )
+    case 'image':
+      return reply(
+        'profile',
+        submission.reply({ fieldErrors: { [outcome.field]: [INVALID_IMAGE_MESSAGE] } }),
+        400,
+      )
+    case 'saved':
+      return redirectWithToast(returnUrl(request), { title: 'Profile updated successfully' })
+  }
+}
+
+async function savePassword(request: Request, signedIn: SignedIn, formData: FormData) {
+  const { tenant, user, session } = signedIn
+  const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
+  const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
+  if (submission.status !== 'success') {
+    return reply('password', submission.reply({ hideFields }), 400)
+  }
+  const changed = await changePassword(tenant, user, session.sessionId, submission.value)
+  if (!changed) {
+    return reply(
+      'password',
+      submission.reply({ fieldErrors: { currentPassword: [WRONG_PASSWORD_MESSAGE] }, hideFields }),
+      400,
+    )
+  }
+  await withTenant(tenant.id, (tx) =>
+    recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'password.changed',
+      entityType: 'user',
+      entityId: user.id,
+    }),
+  )
+  return redirectWithToast(returnUrl(request), { title: 'Password updated successfully' })
+}
+
+/** The action of every profile page: `intent` picks the personal info or the password form. */
+export async function profileAction(
+  request: Request,
+  context: AppLoadContext,
+  roles?: readonly Role[],
+) {
+  const signedIn = await guard(request, context, roles)
+  let formData: FormData
+  try {
+    formData = await readForm(request)
+  } catch (error) {
+    if (error instanceof UploadError) return imageErrorReply(error.field)
+    throw error
+  }
+  switch (formData.get('intent')) {
+    case 'profile':
+      return saveProfile(request, signedIn, formData)
+    case 'password':
+      return savePassword(request, signedIn, formData)
+    default:
+      throw new Response('Bad Request', { status: 400 })
+  }
+}

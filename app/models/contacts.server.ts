@@ -1,0 +1,85 @@
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { contacts } from '#drizzle/schema'
+
+export type Contact = typeof contacts.$inferSelect
+export type NewContact = Pick<typeof contacts.$inferInsert, 'fullName'> &
+  Partial<
+    Pick<
+      Contact,
+      'email' | 'phoneNumber' | 'company' | 'jobTitle' | 'note' | 'source' | 'sourceCardId'
+    >
+  >
+
+const owned = (organizationId: string, userId: string) =>
+  and(eq(contacts.organizationId, organizationId), eq(contacts.userId, userId))
+
+export async function findContactByEmail(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  email: string,
+) {
+  if (!email.trim()) return undefined
+  const [row] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      and(
+        owned(organizationId, userId),
+        sql`lower(${contacts.email}) = ${email.trim().toLowerCase()}`,
+      ),
+    )
+    .limit(1)
+  return row
+}
+
+/**
+ * Adds a contact to a user's list; a contact whose email is already in the list is not saved
+ * again (spec: 'This contact is already in your list').
+ */
+export async function addContact(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  input: NewContact,
+): Promise<{ status: 'created'; contact: Contact } | { status: 'duplicate' }> {
+  if (input.email && (await findContactByEmail(db, organizationId, userId, input.email))) {
+    return { status: 'duplicate' }
+  }
+  const [contact] = await db
+    .insert(contacts)
+    .values({ ...input, email: input.email?.trim() ?? '', organizationId, userId })
+    .returning()
+  if (!contact) throw new Error('contact insert returned nothing')
+  return { status: 'created', contact }
+}
+
+/** A user's contacts, newest first, optionally filtered by name, email or company. */
+export async function listContacts(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  search = '',
+  limit = 500,
+) {
+  const term = search.trim()
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        owned(organizationId, userId),
+        term
+          ? or(
+              ilike(contacts.fullName, pattern),
+              ilike(contacts.email, pattern),
+              ilike(contacts.company, pattern),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .limit(limit)
+}

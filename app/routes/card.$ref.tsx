@@ -1,0 +1,50 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
+import { CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
+  const { card } = data
+  const name = `${card.firstName} ${card.lastName}`.trim()
+  const description =
+    [card.jobTitle, card.company].filter(Boolean).join(' at ') || 'Digital business card'
+  return [
+    { title: `${name} · Contact Card` },
+    { name: 'description', content: description },
+    { property: 'og:type', content: 'profile' },
+    { property: 'og:title', content: name },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: data.cardUrl },
+    ...(data.imageUrl ? [{ property: 'og:image', content: data.imageUrl }] : []),
+    { name: 'twitter:card', content: data.imageUrl ? 'summary' : 'summary' },
+    { name: 'twitter:title', content: name },
+    { name: 'twitter:description', content: description },
+    ...(data.imageUrl ? [{ name: 'twitter:image', content: data.imageUrl }] : []),
+    ...(data.noindex ? [{ name: 'robots', content: 'noindex' }] : []),
+    { tagName: 'link', rel: 'canonical', href: data.cardUrl },
+  ]
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  // Spec: a missing id goes home.
+  if (!params.ref) throw redirect('/')
+  return publicCardLoader(request, context, params.ref)
+}
+
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  publicCardAction(request, context, params.ref ?? '')
+
+export default function PublicCard() {
+  const data = useLoaderData<typeof loader>()
+  if (!data.found) return <CardNotFound />
+  return (
+    <PublicCardPage
+      card={data.card}
+      vcardUrl={`/card/${data.card.id}/vcard`}
+      signedIn={data.signedIn}
+      isOwner={data.isOwner}
+    />
+  )
+}

@@ -1,0 +1,123 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { Download, Search, Users } from 'lucide-react'
+import { requireUser } from '#app/auth/guards.server'
+import { Button } from '#app/components/ui/button'
+import { listContacts } from '#app/models/contacts.server'
+import { withTenant } from '#drizzle/db.server'
+
+export const meta: MetaFunction = () => [{ title: 'Contacts' }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await requireUser(request, context)
+  const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 100)
+  const contacts = await withTenant(tenant.id, (tx) => listContacts(tx, tenant.id, user.id, q))
+  return json({ q, contacts })
+}
+
+const SOURCE_LABELS = {
+  connect: 'Connected',
+  lead: 'Left details',
+  saved: 'Saved',
+  manual: 'Added',
+} as const
+
+export default function ContactsPage() {
+  const { q, contacts } = useLoaderData<typeof loader>()
+  const navigation = useNavigation()
+  const [params] = useSearchParams()
+  const searching = navigation.state === 'loading' && navigation.location?.pathname === '/contacts'
+  return (
+    <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-semibold">Contacts</h1>
+        <div className="flex gap-2">
+          <Button asChild variant="secondary" size="sm">
+            <a
+              href={`/contacts/export.csv${params.get('q') ? `?q=${encodeURIComponent(q)}` : ''}`}
+              download
+            >
+              <Download aria-hidden className="h-4 w-4" /> Export CSV
+            </a>
+          </Button>
+          <Button asChild variant="secondary" size="sm">
+            <a
+              href={`/contacts/export.vcf${params.get('q') ? `?q=${encodeURIComponent(q)}` : ''}`}
+              download
+            >
+              <Download aria-hidden className="h-4 w-4" /> Export vCards
+            </a>
+          </Button>
+        </div>
+      </div>
+      <Form method="GET" role="search" className="flex gap-2">
+        <label htmlFor="contact-search" className="sr-only">
+          Search contacts
+        </label>
+        <input
+          id="contact-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search by name, email or company"
+          className="h-10 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary" aria-busy={searching}>
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </Form>
+      {contacts.length === 0 ? (
+        <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">
+          <Users aria-hidden className="h-10 w-10 text-gray-400" />
+          <h2 className="text-lg font-semibold">
+            {q ? 'No contacts match your search' : 'No contacts yet'}
+          </h2>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            People who connect with you or leave their details on your card appear here.
+          </p>
+          <Button asChild variant="secondary">
+            <Link to="/qrcode">Share your card</Link>
+          </Button>
+        </section>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
+              <tr>
+                <th className="px-4 py-3 font-medium">Name</th>
+                <th className="px-4 py-3 font-medium">Email</th>
+                <th className="hidden px-4 py-3 font-medium md:table-cell">Phone</th>
+                <th className="hidden px-4 py-3 font-medium md:table-cell">Company</th>
+                <th className="px-4 py-3 font-medium">Source</th>
+                <th className="hidden px-4 py-3 font-medium sm:table-cell">Added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {contacts.map((contact) => (
+                <tr
+                  key={contact.id}
+                  className="border-t border-gray-200 dark:border-gray-800"
+                  data-testid="contact-row"
+                >
+                  <td className="px-4 py-3 font-medium">
+                    {contact.fullName}
+                    {contact.note ? (
+                      <p className="text-xs font-normal text-gray-500">{contact.note}</p>
+                    ) : null}
+                  </td>
+                  <td className="break-all px-4 py-3">{contact.email}</td>
+                  <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
+                  <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
+                  <td className="px-4 py-3">{SOURCE_LABELS[contact.source]}</td>
+                  <td className="hidden px-4 py-3 sm:table-cell">
+                    {new Date(contact.createdAt).toLocaleDateString()}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,93 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { useLoaderData, useLocation } from '@remix-run/react'
+import { CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
+import { rolePaths } from '#app/auth/roles'
+import { ActivityList } from '#app/components/profile/activity-list'
+import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
+import { ChangePasswordForm } from '#app/components/profile/change-password-form'
+import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
+import { UserAccountsPanel } from '#app/components/profile/placeholders'
+import { loadProfile, profileAction } from '#app/components/profile/profile.server'
+import {
+  ProfilePage,
+  type ProfileTab,
+  profileShouldRevalidate,
+} from '#app/components/profile/profile-tabs'
+import { useProfileResult } from '#app/components/profile/use-profile-result'
+import { useRootData } from '#app/root'
+
+export const meta: MetaFunction = ({ matches }) => {
+  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
+  return [{ title: name ? `Your Profile · ${name}` : 'Your Profile' }]
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const data = await loadProfile(request, context, undefined, { card: true, activity: true })
+  return json(data)
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return profileAction(request, context)
+}
+
+export const shouldRevalidate = profileShouldRevalidate
+
+// Spec (roles §2.4): only super admins and agency admins see the User Accounts tab.
+const SEES_USER_ACCOUNTS = new Set(['super_admin', 'agency_admin'])
+
+export default function ProfileRoute() {
+  const { profile, card, activity, role } = useLoaderData<typeof loader>()
+  const productName = useRootData()?.branding.name ?? ''
+  const profileResult = useProfileResult('profile')
+  const passwordResult = useProfileResult('password')
+  // A new location (after a save) starts the forms afresh from the saved values.
+  const { key } = useLocation()
+  const tabs: ProfileTab[] = [
+    {
+      id: 'personal',
+      label: 'Personal Info',
+      icon: UserRound,
+      content: <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
+    },
+    {
+      id: 'security',
+      label: 'Security',
+      icon: KeyRound,
+      content: <ChangePasswordForm key={key} lastResult={passwordResult} />,
+    },
+    {
+      id: 'card',
+      label: 'Business Card',
+      icon: CreditCard,
+      content: (
+        <BusinessCardPanel
+          card={card}
+          productName={productName}
+          digitalCardsPath={rolePaths(role).digitalCards}
+        />
+      ),
+    },
+    {
+      id: 'activity',
+      label: 'Activity',
+      icon: History,
+      content: <ActivityList items={activity} />,
+    },
+  ]
+  if (SEES_USER_ACCOUNTS.has(role)) {
+    tabs.push({
+      id: 'accounts',
+      label: 'User Accounts',
+      icon: Users,
+      content: <UserAccountsPanel />,
+    })
+  }
+  return (
+    <ProfilePage
+      title="Your Profile"
+      subtitle="Manage your profile and digital business card"
+      tabs={tabs}
+    />
+  )
+}

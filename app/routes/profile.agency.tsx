@@ -1,0 +1,51 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { useLoaderData, useLocation } from '@remix-run/react'
+import { Palette, UserRound, Users } from 'lucide-react'
+import { AREA_ROLES } from '#app/auth/roles'
+import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
+import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/placeholders'
+import { loadProfile, profileAction } from '#app/components/profile/profile.server'
+import {
+  ProfilePage,
+  type ProfileTab,
+  profileShouldRevalidate,
+} from '#app/components/profile/profile-tabs'
+import { useProfileResult } from '#app/components/profile/use-profile-result'
+
+const ROLES = AREA_ROLES.agency
+
+export const meta: MetaFunction = () => [{ title: 'Agency Profile' }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return json(await loadProfile(request, context, ROLES))
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return profileAction(request, context, ROLES)
+}
+
+export const shouldRevalidate = profileShouldRevalidate
+
+export default function AgencyProfile() {
+  const { profile } = useLoaderData<typeof loader>()
+  const profileResult = useProfileResult('profile')
+  const { key } = useLocation()
+  const tabs: ProfileTab[] = [
+    {
+      id: 'personal',
+      label: 'Personal Info',
+      icon: UserRound,
+      content: <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
+    },
+    { id: 'branding', label: 'Agency Branding', icon: Palette, content: <AgencyBrandingPanel /> },
+    { id: 'teams', label: 'Teams', icon: Users, content: <TeamsPanel /> },
+  ]
+  return (
+    <ProfilePage
+      title="Agency Profile"
+      subtitle="Manage your details, your agency's branding and its teams"
+      tabs={tabs}
+    />
+  )
+}

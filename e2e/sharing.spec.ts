@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs'
+import { expect, type Page, test } from '@playwright/test'
+import jsQR from 'jsqr'
+import sharp from 'sharp'
+import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
+
+const unique = () => Math.random().toString(36).slice(2, 8)
+const cardPath = '/card/olivia-owner'
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+function unfold(vcard: string) {
+  return vcard.replaceAll('\r\n ', '').split('\r\n').filter(Boolean)
+}
+
+test('a visitor opens a card: branded page, vCard, QR code and lead form', async ({
+  page,
+  browser,
+}) => {
+  await page.goto(urlFor(HOSTS.alpha, cardPath))
+  await expect(page.getByRole('heading', { name: 'Contact Card' })).toBeVisible()
+  await expect(page.getByTestId('tenant-name')).toHaveText(TENANTS.alpha.name)
+  const card = page.getByTestId('card-display')
+  await expect(card).toContainText('Olivia Owner')
+  await expect(card).toContainText(CARD_OWNER.jobTitle)
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Olivia Owner')
+
+  // Save Contact downloads a vCard, checked field by field.
+  const downloadPromise = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Save Contact' }).click()
+  const download = await downloadPromise
+  expect(download.suggestedFilename()).toBe('Olivia_Owner.vcf')
+  const lines = unfold(readFileSync((await download.path()) ?? '', 'utf8'))
+  expect(lines[0]).toBe('BEGIN:VCARD')
+  expect(lines).toContain('VERSION:3.0')
+  expect(lines).toContain('N:Owner;Olivia;;;')
+  expect(lines).toContain('FN:Olivia Owner')
+  expect(lines).toContain('ORG:Widgets\\, Inc\\; Ltd')
+  expect(lines).toContain(`TITLE:${CARD_OWNER.jobTitle}`)
+  expect(lines).toContain(`TEL;TYPE=CELL:${CARD_OWNER.phoneNumber}`)
+  expect(lines).toContain(`EMAIL;TYPE=INTERNET,HOME:${CARD_OWNER.email}`)
+  expect(lines).toContain(`URL:${CARD_OWNER.website}`)
+  const cardUrlLine = lines.find((l) => l.startsWith('URL;TYPE=CARD:')) ?? ''
+  const cardUrl = cardUrlLine.replace('URL;TYPE=CARD:', '')
+  expect(cardUrl).toMatch(new RegExp(`^http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}$`))
+  expect(lines.at(-1)).toBe('END:VCARD')
+  await expect(page.getByText(/^Contact (exported for|file downloaded)/)).toBeVisible()
+
+  // The QR code decodes back to the card's URL.
+  const cardId = cardUrl.split('/').at(-1)
+  const png = await page.evaluate(async (src) => {
+    const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer())
+    return Array.from(bytes)
+  }, `/card/${cardId}/qr.png`)
+  const { data, info } = await sharp(Buffer.from(png))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  expect([info.width, info.height]).toEqual([300, 300])
+  const decoded = jsQR(new Uint8ClampedArray(data), info.width, info.height)
+  expect(decoded?.data).toBe(cardUrl)
+
+  // A lead without an account becomes a contact of the owner.
+  const leadEmail = `lead-${unique()}@example.test`
+  await page.getByLabel('Your name').fill('Lee Lead')
+  await page.getByLabel('Your email').fill(leadEmail)
+  await page.getByLabel('Your company').fill('Prospects Ltd')
+  await page.getByLabel('Note').fill('Met at the fair')
+  await page.getByRole('button', { name: 'Send my details' }).click()
+  await expect(page.getByText('Thanks! Olivia will be in touch.')).toBeVisible()
+
+  const owner = await browser.newPage()
+  await owner.goto(urlFor(HOSTS.alpha, '/auth/login?redirectTo=%2Fcontacts'))
+  await signIn(owner, CARD_OWNER.email, CARD_OWNER.password)
+  await expect(owner).toHaveURL(urlFor(HOSTS.alpha, '/contacts'))
+  const row = owner.getByTestId('contact-row').filter({ hasText: leadEmail })
+  await expect(row).toContainText('Lee Lead')
+  await expect(row).toContainText('Met at the fair')
+  await owner.close()
+
+  // The same link on another tenant's host is not found.
+  const foreign = await page.goto(urlFor(HOSTS.betaSubdomain, `/card/${cardId}`))
+  expect(foreign?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: 'Contact Card Not Found' })).toBeVisible()
+  await expect(
+    page.getByText("Sorry, we couldn't find the contact card you're looking for."),
+  ).toBeVisible()
+  await page.getByRole('link', { name: 'Go to Home' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.betaSubdomain, '/'))
+})
+
+test('connect: signed out, through sign-in, back to one automatic connection', async ({ page }) => {
+  // A visitor with an account on Alpha.
+  const email = `visitor-${unique()}@example.test`
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await page.getByLabel('First name').fill('Vera')
+  await page.getByLabel('Last name').fill('Visitor')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('visit-pass')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+
+  await page.goto(urlFor(HOSTS.alpha, cardPath))
+  await page.getByRole('button', { name: 'Connect with Olivia' }).click()
+  await expect(page).toHaveURL(/\/auth\/login\?redirectTo=/)
+  await expect(page.getByText('Sign in to connect with Olivia')).toBeVisible()
+  await signIn(page, email, 'visit-pass')
+
+  await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
+  await expect(page).toHaveURL(/\/card\/[0-9a-f-]{36}$/)
+
+  // Reloading does not connect again.
+  await page.reload()
+  await page.goto(urlFor(HOSTS.alpha, '/contacts'))
+  await expect(page.getByTestId('contact-row').filter({ hasText: 'Olivia Owner' })).toHaveCount(1)
+})

@@ -1,0 +1,409 @@
+// The profile pages (spec §5 profile form, roles doc §2.4): every validation message with a
+// 400 and nothing written, only the signed-in user's row changes, images are checked, the
+// password change ends other sessions, and the pages are closed to other roles and tenants.
+import { asc, count, eq } from 'drizzle-orm'
+import { describe, expect, test, vi } from 'vitest'
+import { verifyPassword } from '#app/auth/password.server'
+import { sessionIdFromToken } from '#app/auth/session.server'
+import type { UserRole } from '#app/models/users.server'
+import { action as profileAction, loader as profileLoader } from '#app/routes/profile._index'
+import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
+import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
+import { getDb } from '#drizzle/db.server'
+import { auditEvents, media, sessions, users } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeCard,
+  makeOrganization,
+  makePng,
+  makeUser,
+  replyErrors,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+const INVALID_FILE = 'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
+
+async function signedInUser(role: UserRole = 'end_user') {
+  const organization = await makeOrganization()
+  const user = await makeUser(organization.id, { role, password: 'old-secret' })
+  const cookie = await sessionCookieFor(organization.id, user.id)
+  return { organization, user, cookie, host: `${organization.slug}.localhost` }
+}
+
+type Signed = Awaited<ReturnType<typeof signedInUser>>
+
+const validProfile = {
+  intent: 'profile',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.test',
+  workEmail: 'ada@work.example.test',
+  phoneNumber: '+44 20 7946 0000',
+  company: 'Analytical Engines',
+  jobTitle: 'Mathematician',
+  website: 'ada.example.test',
+}
+
+const allUsers = () => getDb().select().from(users).orderBy(asc(users.id))
+const mediaCount = async () => (await getDb().select({ n: count() }).from(media))[0]?.n
+
+function post(signed: Signed, fields: Record<string, string>, path = '/profile?index') {
+  return settle(() =>
+    profileAction({
+      request: formRequest(signed.host, path, fields, signed.cookie),
+      context: contextFor(signed.host),
+      params: {},
+    }),
+  )
+}
+
+function get(loader: typeof profileLoader, host: string, path: string, cookie?: string) {
+  return settle(() =>
+    loader({
+      request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : undefined),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+}
+
+describe('personal info', () => {
+  test.each([
+    [{ firstName: '' }, 'firstName', 'First name is required'],
+    [{ firstName: '   ' }, 'firstName', 'First name is required'],
+    [{ lastName: '' }, 'lastName', 'Last name is required'],
+    [{ email: 'not-an-email' }, 'email', 'Please enter a valid email address'],
+    [{ email: '' }, 'email', 'Please enter a valid email address'],
+    [{ workEmail: 'nope@' }, 'workEmail', 'Please enter a valid email address'],
+    [{ website: 'not a url' }, 'website', 'Please enter a valid URL'],
+    [{ website: 'javascript:alert(1)' }, 'website', 'Please enter a valid URL'],
+  ])('%j → %s: %s', async (override, field, message) => {
+    const signed = await signedInUser()
+    const before = await allUsers()
+    const response = await post(signed, { ...validProfile, ...override })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response))[field]).toContain(message)
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test("another account's email of this organization is refused", async () => {
+    const signed = await signedInUser()
+    await makeUser(signed.organization.id, { email: 'taken@example.test' })
+    const before = await allUsers()
+    const response = await post(signed, { ...validProfile, email: 'TAKEN@example.test' })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).email).toContain(
+      'An account with this email already exists',
+    )
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test('the same email in another organization is no conflict', async () => {
+    const signed = await signedInUser()
+    const elsewhere = await makeOrganization()
+    await makeUser(elsewhere.id, { email: 'shared@example.test' })
+    const response = await post(signed, { ...validProfile, email: 'shared@example.test' })
+    expect(response.status).toBe(302)
+  })
+
+  test("a valid save updates only the signed-in user's row; injected ids and roles are ignored", async () => {
+    const signed = await signedInUser()
+    const neighbour = await makeUser(signed.organization.id)
+    const elsewhere = await makeOrganization()
+    const stranger = await makeUser(elsewhere.id)
+    const before = await allUsers()
+
+    const response = await post(
+      signed,
+      {
+        ...validProfile,
+        email: 'Ada@Example.test',
+        organizationId: elsewhere.id,
+        role: 'super_admin',
+        userId: neighbour.id,
+        id: stranger.id,
+      },
+      '/profile?index&tab=personal',
+    )
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/profile?tab=personal')
+    expect(response.headers.get('Set-Cookie')).toContain('brandcard_toast=')
+
+    const after = await allUsers()
+    const updated = after.find((u) => u.id === signed.user.id)
+    expect(updated).toMatchObject({
+      organizationId: signed.organization.id,
+      role: 'end_user',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.test',
+      workEmail: 'ada@work.example.test',
+      phoneNumber: '+44 20 7946 0000',
+      company: 'Analytical Engines',
+      jobTitle: 'Mathematician',
+      website: 'https://ada.example.test',
+      passwordHash: signed.user.passwordHash,
+    })
+    // Every other row is exactly as it was.
+    expect(after.filter((u) => u.id !== signed.user.id)).toEqual(
+      before.filter((u) => u.id !== signed.user.id),
+    )
+
+    const audit = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorUserId, signed.user.id))
+    expect(audit).toMatchObject([
+      {
+        organizationId: signed.organization.id,
+        action: 'profile.updated',
+        entityType: 'user',
+        entityId: signed.user.id,
+      },
+    ])
+  })
+
+  test("a save the database refuses answers 'Failed to update profile.' and writes nothing", async () => {
+    const signed = await signedInUser()
+    const before = await allUsers()
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // Postgres text cannot hold a NUL character: the update itself fails.
+    const response = await post(signed, { ...validProfile, company: 'Engines\u0000Ltd' })
+    expect(response.status).toBe(422)
+    expect((await replyErrors(response))['']).toEqual(['Failed to update profile.'])
+    expect(logged).toHaveBeenCalledOnce()
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test('a text file sent as the profile picture is refused and stores nothing', async () => {
+    const signed = await signedInUser()
+    const before = await allUsers()
+    const mediaBefore = await mediaCount()
+    const body = new FormData()
+    for (const [name, value] of Object.entries(validProfile)) body.set(name, value)
+    body.set('profilePictureFile', new Blob(['just some text'], { type: 'text/plain' }), 'me.png')
+    const response = await settle(() =>
+      profileAction({
+        request: new Request(`http://${signed.host}/profile?index`, {
+          method: 'POST',
+          headers: { Cookie: signed.cookie },
+          body,
+        }),
+        context: contextFor(signed.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).profilePicture).toEqual([INVALID_FILE])
+    expect(await mediaCount()).toBe(mediaBefore)
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test('a real image sent without JavaScript is stored and becomes the logo', async () => {
+    const signed = await signedInUser()
+    const body = new FormData()
+    for (const [name, value] of Object.entries(validProfile)) body.set(name, value)
+    body.set(
+      'logoFile',
+      new Blob([await makePng('#336699', 80, 40)], { type: 'image/png' }),
+      'l.png',
+    )
+    const response = await settle(() =>
+      profileAction({
+        request: new Request(`http://${signed.host}/profile?index`, {
+          method: 'POST',
+          headers: { Cookie: signed.cookie },
+          body,
+        }),
+        context: contextFor(signed.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(302)
+    const [row] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(row?.logoMediaId).toBeTruthy()
+    expect(row?.profilePictureMediaId).toBeNull()
+
+    const loaded = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    const data = (await loaded.json()) as { profile: { logoUrl: string | null } }
+    expect(data.profile.logoUrl).toMatch(/^\/media\/[0-9a-f]{64}\.jpg$/)
+  })
+
+  test('a media id of another organization is refused', async () => {
+    const signed = await signedInUser()
+    const other = await signedInUser()
+    const before = await allUsers()
+    // An id that exists, but in the other tenant.
+    const stored = await getDb()
+      .insert(media)
+      .values({
+        organizationId: other.organization.id,
+        hash: 'f'.repeat(64),
+        ext: 'png',
+        contentType: 'image/png',
+        purpose: 'logo',
+        width: 1,
+        height: 1,
+        byteSize: 1,
+        data: Buffer.from([0]),
+      })
+      .returning({ id: media.id })
+    const response = await post(signed, { ...validProfile, logoMediaId: stored[0]?.id ?? '' })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).logo).toEqual([INVALID_FILE])
+    expect(await allUsers()).toEqual(before)
+  })
+})
+
+describe('change password', () => {
+  const passwords = { intent: 'password', newPassword: 'new-secret', confirmPassword: 'new-secret' }
+
+  test('a wrong current password is refused and nothing changes', async () => {
+    const signed = await signedInUser()
+    const other = await sessionCookieFor(signed.organization.id, signed.user.id)
+    const response = await post(signed, { ...passwords, currentPassword: 'wrong-one' })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).currentPassword).toEqual(['Current password is incorrect'])
+    const [row] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(row?.passwordHash).toBe(signed.user.passwordHash)
+    const remaining = await getDb()
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, signed.user.id))
+    expect(remaining.map((s) => s.id).sort()).toEqual(
+      [signed.cookie, other].map((c) => sessionIdFromToken(c.split('=')[1] ?? '')).sort(),
+    )
+  })
+
+  test.each([
+    [{ currentPassword: '' }, 'currentPassword', 'Please enter your current password'],
+    [
+      { newPassword: '12345', confirmPassword: '12345' },
+      'newPassword',
+      'Password must be at least 6 characters',
+    ],
+    [{ confirmPassword: 'different' }, 'confirmPassword', 'Passwords do not match'],
+  ])('%j → %s: %s', async (override, field, message) => {
+    const signed = await signedInUser()
+    const before = await allUsers()
+    const response = await post(signed, {
+      ...passwords,
+      currentPassword: 'old-secret',
+      ...override,
+    })
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response))[field]).toContain(message)
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test('the right current password sets the new one and ends the other sessions', async () => {
+    const signed = await signedInUser()
+    await sessionCookieFor(signed.organization.id, signed.user.id)
+    await sessionCookieFor(signed.organization.id, signed.user.id)
+    const response = await post(
+      signed,
+      { ...passwords, currentPassword: 'old-secret' },
+      '/profile?index&tab=security',
+    )
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/profile?tab=security')
+    const [row] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(await verifyPassword(row?.passwordHash ?? '', 'new-secret')).toBe(true)
+    const remaining = await getDb()
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, signed.user.id))
+    expect(remaining.map((s) => s.id)).toEqual([
+      sessionIdFromToken(signed.cookie.split('=')[1] ?? ''),
+    ])
+  })
+})
+
+describe('loader', () => {
+  test("shows the user's own profile, default card and activity", async () => {
+    const signed = await signedInUser()
+    const card = await makeCard(signed.organization.id, signed.user.id, { company: 'Engines' })
+    expect((await post(signed, validProfile)).status).toBe(302)
+    const response = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    expect(response.status).toBe(200)
+    const data = (await response.json()) as {
+      profile: { firstName: string; email: string }
+      card: { id: string; company: string } | null
+      activity: { label: string; relative: string }[]
+      role: string
+    }
+    expect(data.profile).toMatchObject({ firstName: 'Ada', email: 'ada@example.test' })
+    expect(data.card).toMatchObject({ id: card.id, company: 'Engines' })
+    expect(data.activity).toMatchObject([{ label: 'Updated your profile', relative: 'just now' }])
+    expect(data.role).toBe('end_user')
+  })
+
+  test('a user without a card gets none', async () => {
+    const signed = await signedInUser()
+    const response = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    expect(((await response.json()) as { card: unknown }).card).toBeNull()
+  })
+
+  test('signed out, the profile sends you to sign in and back', async () => {
+    const { host } = await signedInUser()
+    const response = await get(profileLoader, host, '/profile?tab=security')
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe(
+      `/auth/login?${new URLSearchParams({ redirectTo: '/profile?tab=security' })}`,
+    )
+  })
+
+  test("another tenant's host never shows this user's data", async () => {
+    const a = await signedInUser()
+    const b = await signedInUser()
+    const response = await get(profileLoader, b.host, '/profile', a.cookie)
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+
+    const before = await allUsers()
+    const posted = await settle(() =>
+      profileAction({
+        request: formRequest(b.host, '/profile?index', validProfile, a.cookie),
+        context: contextFor(b.host),
+        params: {},
+      }),
+    )
+    expect(posted.status).toBe(302)
+    expect(posted.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+    expect(await allUsers()).toEqual(before)
+  })
+})
+
+describe('role variants', () => {
+  test('an end user gets 403 on the agency profile, for the page and its action', async () => {
+    const signed = await signedInUser('end_user')
+    const page = await get(agencyLoader, signed.host, '/profile/agency', signed.cookie)
+    expect(page.status).toBe(403)
+    const before = await allUsers()
+    const posted = await settle(() =>
+      agencyAction({
+        request: formRequest(signed.host, '/profile/agency', validProfile, signed.cookie),
+        context: contextFor(signed.host),
+        params: {},
+      }),
+    )
+    expect(posted.status).toBe(403)
+    expect(await allUsers()).toEqual(before)
+  })
+
+  test('an agency admin gets the agency profile but not the super admin one', async () => {
+    const signed = await signedInUser('agency_admin')
+    const page = await get(agencyLoader, signed.host, '/profile/agency', signed.cookie)
+    expect(page.status).toBe(200)
+    const superAdmin = await get(
+      superAdminLoader,
+      signed.host,
+      '/profile/super-admin',
+      signed.cookie,
+    )
+    expect(superAdmin.status).toBe(403)
+  })
+})
