@@ -109,7 +109,7 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
   await assertNotLimited(limits)
   await recordHits(limits)
   const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
-  if (!user || user.status !== 'active') return
+  if (user?.status !== 'active') return
   const bytes = new Uint8Array(32)
   crypto.getRandomValues(bytes)
   const token = encodeBase32LowerCaseNoPadding(bytes)

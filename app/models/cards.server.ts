@@ -226,7 +226,11 @@ export async function deleteCard(
  * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
  * organization only; images included.
  */
-export async function findCardByReference(db: Queryable, organizationId: string, reference: string) {
+export async function findCardByReference(
+  db: Queryable,
+  organizationId: string,
+  reference: string,
+) {
   if (isUuid(reference)) {
     const [byId] = await selectCardsWithImages(db)
       .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, reference)))
@@ -236,7 +240,10 @@ export async function findCardByReference(db: Queryable, organizationId: string,
   const hyphen = reference.indexOf('-')
   if (hyphen <= 0 || reference.length > 200) return undefined
   const first = reference.slice(0, hyphen).toLowerCase()
-  const last = reference.slice(hyphen + 1).replaceAll('-', ' ').toLowerCase()
+  const last = reference
+    .slice(hyphen + 1)
+    .replaceAll('-', ' ')
+    .toLowerCase()
   const [byName] = await selectCardsWithImages(db)
     .where(
       and(

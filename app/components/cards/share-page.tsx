@@ -1,10 +1,9 @@
 import { Link } from '@remix-run/react'
-import { Check, Copy, CreditCard, Pencil } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { CreditCard, Pencil } from 'lucide-react'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
-import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
+import { CopyLinkButton } from './share-controls'
 
 export function SharePage({
   card,
