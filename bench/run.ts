@@ -26,10 +26,10 @@ async function waitForHealthy(child: ChildProcess) {
 }
 
 // fetch() may not set Host, so the page is read with node:http.
-function getHtml(host: string) {
+function getHtml(host: string, pathname = '/') {
   return new Promise<string>((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port: PORT, path: '/', headers: { host } }, (res) => {
+      .get({ host: '127.0.0.1', port: PORT, path: pathname, headers: { host } }, (res) => {
         let body = ''
         res.setEncoding('utf8')
         res.on('data', (chunk) => {
@@ -83,7 +83,13 @@ const server = spawn(process.execPath, ['build/server.js'], {
 })
 try {
   await waitForHealthy(server)
+  const cardHtml = await getHtml('acme.localhost', '/card/alice-anderson')
+  const cardId = /\/card\/([0-9a-f-]{36})\/vcard/.exec(cardHtml)?.[1]
+  if (!cardId) throw new Error('demo card not found')
   const targets: Target[] = [
+    { name: 'public card page (by id)', path: `/card/${cardId}`, host: 'acme.localhost' },
+    { name: 'public card page (by name)', path: '/card/alice-anderson', host: 'acme.localhost' },
+    { name: 'card QR code (PNG)', path: `/card/${cardId}/qr.png`, host: 'acme.localhost' },
     { name: 'home page (agency subdomain)', path: '/', host: 'acme.localhost' },
     { name: 'home page (custom domain)', path: '/', host: 'cards.acme.test' },
     { name: 'tenant logo (media)', path: await logoPath('acme.localhost'), host: 'acme.localhost' },
