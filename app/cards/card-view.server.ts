@@ -2,14 +2,20 @@ import type { CardView } from '#app/components/card/card-display'
 import type { CardWithImages } from '#app/models/cards.server'
 
 /** What the browser needs to draw a card: no ids of media, only public paths. */
-export function toCardView(
-  row: CardWithImages,
-): CardView & { id: string; title: string; isDefault: boolean; email: string; workEmail: string } {
+export function toCardView(row: CardWithImages): CardView & {
+  id: string
+  title: string
+  isDefault: boolean
+  email: string
+  workEmail: string
+  noindex: boolean
+} {
   const { card } = row
   return {
     id: card.id,
     title: card.title,
     isDefault: card.isDefault,
+    noindex: card.noindex,
     firstName: card.firstName,
     lastName: card.lastName,
     email: card.email,

@@ -23,6 +23,7 @@ export type CardFields = Partial<
     | 'website'
     | 'logoMediaId'
     | 'profilePictureMediaId'
+    | 'noindex'
   >
 >
 

@@ -84,6 +84,11 @@ export const WizardWorkSchema = z.object({
 
 export const CardDetailsSchema = z.object({
   title: text(100).min(1, 'Title is required'),
+  // A checkbox: present ('on') hides the public page from search engines.
+  noindex: z
+    .literal('on')
+    .optional()
+    .transform((v) => v === 'on'),
   firstName: text(100).min(1, 'First name is required'),
   lastName: text(100).min(1, 'Last name is required'),
   email: optionalEmail,

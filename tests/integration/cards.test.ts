@@ -280,3 +280,60 @@ describe('card ownership', () => {
     expect(row?.backgroundValue).toBe('#ffffff')
   })
 })
+
+describe('card details', () => {
+  test('saving details (with the noindex option) changes only the owner card', async () => {
+    const owner = await signedInUser()
+    const card = await makeCard(owner.organization.id, owner.user.id, { title: 'Before' })
+    const response = await settle(() =>
+      editAction({
+        request: formRequest(
+          owner.host,
+          `/dashboard/end-user/digital-cards/edit/${card.id}`,
+          {
+            intent: 'details',
+            title: 'After',
+            firstName: 'Ann',
+            lastName: 'Bee',
+            website: 'javascript:alert(1)',
+          },
+          owner.cookie,
+        ),
+        context: contextFor(owner.host),
+        params: { cardId: card.id },
+      }),
+    )
+    expect(response.status).toBe(400)
+    const ok = await settle(() =>
+      editAction({
+        request: formRequest(
+          owner.host,
+          `/dashboard/end-user/digital-cards/edit/${card.id}`,
+          {
+            intent: 'details',
+            title: 'After',
+            firstName: 'Ann',
+            lastName: 'Bee',
+            noindex: 'on',
+            userId: 'x',
+            organizationId: 'y',
+          },
+          owner.cookie,
+        ),
+        context: contextFor(owner.host),
+        params: { cardId: card.id },
+      }),
+    )
+    expect(ok.headers.get('Location')).toBe(
+      `/dashboard/end-user/digital-cards/edit/${card.id}?step=visuals`,
+    )
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
+    expect(row).toMatchObject({
+      title: 'After',
+      firstName: 'Ann',
+      noindex: true,
+      userId: owner.user.id,
+      organizationId: owner.organization.id,
+    })
+  })
+})

@@ -16,7 +16,13 @@ import { useRootData } from '#app/root'
 import { cn } from '#app/utils/cn'
 import { CardDetailsSchema } from '#app/validation/profile'
 
-type EditableCard = CardView & { id: string; title: string; email: string; workEmail: string }
+type EditableCard = CardView & {
+  id: string
+  title: string
+  email: string
+  workEmail: string
+  noindex: boolean
+}
 type ActionReply = {
   result: unknown
   imageErrors: Record<string, string>
@@ -224,6 +230,10 @@ export function CardEditorPage({
                 inputProps={getInputProps(fields.website, { type: 'text' })}
                 errors={fields.website.errors}
               />
+              <label className="flex items-center gap-2 text-sm sm:col-span-2">
+                <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
+                Hide this card from search engines
+              </label>
               <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
                 Next
               </StatusButton>
