@@ -1,6 +1,6 @@
 // Uploaded images: type checked by magic bytes, size and pixel count limited, decoded and
 // re-encoded by sharp as JPEG at the spec's maxima, metadata stripped (spec §9).
-import sharp from 'sharp'
+import sharp from './sharp.server'
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 // Decompression bombs: a small file that decodes to an enormous bitmap is refused.

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import QRCode from 'qrcode'
-import sharp from 'sharp'
+import sharp from './sharp.server'
 
 const WIDTH = 300
 const OPTIONS = {

@@ -89,3 +89,21 @@ test('sniffs by magic bytes', () => {
   expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
   expect(sniffImageType(Buffer.from('<svg'))).toBeNull()
 })
+
+test('decoders other than JPEG, PNG, WebP and GIF are blocked in sharp itself', async () => {
+  const { default: configured } = await import('#app/services/sharp.server')
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+  )
+  await expect(configured(svg).png().toBuffer()).rejects.toThrow()
+  const gif = await configured({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+    .gif()
+    .toBuffer()
+  expect((await configured(gif).metadata()).format).toBe('gif')
+  const webp = await configured({
+    create: { width: 4, height: 4, channels: 3, background: '#f00' },
+  })
+    .webp()
+    .toBuffer()
+  expect((await processImage(webp, 'logo')).contentType).toBe('image/jpeg')
+})
