@@ -36,17 +36,20 @@ export async function publicCardLoader(
   reference: string,
 ) {
   const tenant = await requireTenant(context)
-  const row = reference
-    ? await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
-    : undefined
-  if (!row) return json({ found: false as const }, { status: 404 })
   const hasCookie = (request.headers.get('Cookie') ?? '').includes('session')
   const viewer = hasCookie ? (await getOptionalUser(request, context)).user : null
   const userAgent = request.headers.get('User-Agent') ?? ''
-  if (!isbot(userAgent) && viewer?.id !== row.card.userId) {
-    const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, row.card.id)
-    await withTenant(tenant.id, (tx) => recordCardView(tx, tenant.id, row.card.id, hash))
-  }
+  const countable = !isbot(userAgent)
+  // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
+  const row = await withTenant(tenant.id, async (tx) => {
+    const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
+    if (found && countable && viewer?.id !== found.card.userId) {
+      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.card.id)
+      await recordCardView(tx, tenant.id, found.card.id, hash)
+    }
+    return found
+  })
+  if (!row) return json({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
   const card = toCardView(row)
   return json({
