@@ -21,6 +21,7 @@ import { readForm, resolveImageField, UploadError } from '#app/services/uploads.
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { CardDetailsSchema } from '#app/validation/profile'
+import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {

@@ -20,6 +20,7 @@ import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 /** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
@@ -79,9 +80,9 @@ const LeadSchema = z.object({
     .trim()
     .max(254)
     .pipe(z.email({ error: 'Please enter a valid email address' })),
-  phoneNumber: z.string().trim().max(50).optional().default(''),
-  company: z.string().trim().max(200).optional().default(''),
-  note: z.string().trim().max(1000, 'Your note is too long').optional().default(''),
+  phoneNumber: plainText(50).optional().default(''),
+  company: plainText(200).optional().default(''),
+  note: plainText(1000, 'Your note is too long').optional().default(''),
 })
 
 export const CardIntentSchema = z.discriminatedUnion('intent', [

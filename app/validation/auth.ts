@@ -1,5 +1,6 @@
 // Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
 import { z } from 'zod'
+import { plainText } from './text'
 
 const email = z
   .string({ error: 'Please enter a valid email address' })
@@ -14,11 +15,16 @@ const password = z
   .max(200, 'Password must be at most 200 characters')
 
 const name = (label: 'First' | 'Last') =>
-  z
-    .string({ error: `${label} name must be at least 2 characters` })
-    .trim()
-    .min(2, `${label} name must be at least 2 characters`)
-    .max(100, `${label} name must be at most 100 characters`)
+  plainText(
+    100,
+    `${label} name must be at most 100 characters`,
+    `${label} name must be at least 2 characters`,
+  ).pipe(
+    // conform coerces each side of a pipe: the inner string needs the message too.
+    z
+      .string({ error: `${label} name must be at least 2 characters` })
+      .min(2, `${label} name must be at least 2 characters`),
+  )
 
 export const LoginSchema = z.object({
   email,
@@ -31,7 +37,7 @@ export const RegisterSchema = z.object({
   lastName: name('Last'),
   email,
   password,
-  company: z.string().trim().max(200, 'Company name must be at most 200 characters').optional(),
+  company: plainText(200, 'Company name must be at most 200 characters').optional(),
 })
 
 export const ForgotPasswordSchema = z.object({ email })

@@ -1,7 +1,8 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
+import { plainText } from './text'
 
-const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`)
+const text = (max: number) => plainText(max)
 const optionalText = (max: number) => text(max).optional().default('')
 
 const optionalEmail = z
@@ -31,8 +32,8 @@ export const websiteSchema = z
   }, 'Please enter a valid URL')
 
 export const ProfileSchema = z.object({
-  firstName: text(100).min(1, 'First name is required'),
-  lastName: text(100).min(1, 'Last name is required'),
+  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
+  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
   email: z
     .string({ error: 'Please enter a valid email address' })
     .trim()
@@ -83,14 +84,14 @@ export const WizardWorkSchema = z.object({
 })
 
 export const CardDetailsSchema = z.object({
-  title: text(100).min(1, 'Title is required'),
+  title: plainText(100, undefined, 'Title is required').min(1, 'Title is required'),
   // A checkbox: present ('on') hides the public page from search engines.
   noindex: z
     .literal('on')
     .optional()
     .transform((v) => v === 'on'),
-  firstName: text(100).min(1, 'First name is required'),
-  lastName: text(100).min(1, 'Last name is required'),
+  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
+  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
   email: optionalEmail,
   workEmail: optionalEmail,
   phoneNumber: optionalText(50),

@@ -300,3 +300,14 @@ describe('connect invitation on the sign-in page', () => {
     expect(((await foreign.json()) as { info: string | null }).info).toBeNull()
   })
 })
+
+describe('deactivation', () => {
+  test("a deactivated user's sessions stop working and are deleted", async () => {
+    const { users: usersTable } = await import('#drizzle/schema')
+    const { organization, user } = await tenantWithUser()
+    const { token } = await createSession(organization.id, user.id)
+    await getDb().update(usersTable).set({ status: 'inactive' }).where(eq(usersTable.id, user.id))
+    expect(await validateSessionToken(organization.id, token)).toBeNull()
+    expect(await getDb().select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([])
+  })
+})

@@ -1,0 +1,22 @@
+import { z } from 'zod'
+
+// Postgres cannot store NUL in text, and other control characters have no place in names,
+// titles or notes (newlines and tabs excepted).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
+
+/**
+ * A trimmed string of at most `max` characters without control characters. `missing` is the
+ * message when the field is absent (conform sends an emptied field as absent).
+ */
+export function plainText(
+  max: number,
+  tooLong = `Must be at most ${max} characters`,
+  missing?: string,
+) {
+  return z
+    .string(missing ? { error: missing } : undefined)
+    .trim()
+    .max(max, tooLong)
+    .refine((value) => !CONTROL.test(value), 'Please remove unsupported characters')
+}
