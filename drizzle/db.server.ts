@@ -111,7 +111,21 @@ export async function withTenant<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   return getDb().transaction(async (tx) => {
+    // Row-level security applies to a role that neither owns the tables nor is a superuser.
+    await tx.execute(sql`set local role brandcard_app`)
     await tx.execute(sql`select set_config('app.organization_id', ${organizationId}, true)`)
+    return work(tx)
+  })
+}
+
+/**
+ * Platform-wide reads across tenants (super admins only: the caller's guard decides).
+ * The one other way past the tenant policies; callers audit what they read.
+ */
+export async function withPlatformScope<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`set local role brandcard_app`)
+    await tx.execute(sql`select set_config('app.platform_scope', 'on', true)`)
     return work(tx)
   })
 }

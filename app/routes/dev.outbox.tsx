@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { getEnv } from '#app/env.server'
 import { listOutboxForPlatform } from '#app/models/outbox.server'
-import { getDb } from '#drizzle/db.server'
+import { withPlatformScope } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 
@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     env.NODE_ENV !== 'production' ||
     (env.OUTBOX_PAGE && tenant.kind === 'platform' && user?.role === 'super_admin')
   if (!allowed) throw new Response('Not Found', { status: 404 })
-  const emails = await listOutboxForPlatform(getDb())
+  const emails = await withPlatformScope((tx) => listOutboxForPlatform(tx))
   return json(
     {
       emails: emails.map((email) => ({
