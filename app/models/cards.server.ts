@@ -216,7 +216,10 @@ export async function deleteCard(
       .orderBy(asc(digitalCards.createdAt), asc(digitalCards.id))
       .limit(1)
     if (oldest) {
-      await db.update(digitalCards).set({ isDefault: true }).where(eq(digitalCards.id, oldest.id))
+      await db
+        .update(digitalCards)
+        .set({ isDefault: true })
+        .where(and(owned(organizationId, userId), eq(digitalCards.id, oldest.id)))
     }
   }
   return true
