@@ -39,15 +39,13 @@ describe('row-level security', () => {
     const { a, userB, cardB } = await twoTenants()
     await expect(
       withTenant(a.id, (tx) =>
-        tx
-          .insert(digitalCards)
-          .values({
-            organizationId: userB.organizationId,
-            userId: userB.id,
-            title: 'x',
-            firstName: 'x',
-            lastName: 'y',
-          }),
+        tx.insert(digitalCards).values({
+          organizationId: userB.organizationId,
+          userId: userB.id,
+          title: 'x',
+          firstName: 'x',
+          lastName: 'y',
+        }),
       ),
     ).rejects.toThrow()
     const updated = await withTenant(a.id, (tx) =>
