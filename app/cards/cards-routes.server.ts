@@ -34,12 +34,7 @@ const ListIntentSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('create'),
     method: z.enum(['duplicate', 'new']).default('duplicate'),
-    title: z
-      .string()
-      .trim()
-      .max(100, 'Title must be at most 100 characters')
-      .optional()
-      .default(''),
+    title: plainText(100, 'Title must be at most 100 characters').optional().default(''),
   }),
   z.object({ intent: z.literal('set-default'), cardId: z.string().max(64) }),
   z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),

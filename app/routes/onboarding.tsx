@@ -27,6 +27,7 @@ import { useRootData } from '#app/root'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
+import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Create Your Profile' }]
@@ -43,7 +44,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const title = url.searchParams.get('title')
   const step = readStep(url)
   const data = await withTenant(tenant.id, async (tx) => {
-    const draft = await loadDraft(tx, user, mode, title === null ? null : title.slice(0, 100))
+    // The title comes from the URL: anything that is not plain text is dropped.
+    const cleanTitle = title === null ? null : (plainText(100).safeParse(title).data ?? '')
+    const draft = await loadDraft(tx, user, mode, cleanTitle)
     const [logoUrl, profilePictureUrl, backgroundImageUrl] = await Promise.all([
       getMediaPath(tx, tenant.id, draft.logoMediaId),
       getMediaPath(tx, tenant.id, draft.profilePictureMediaId),

@@ -2,7 +2,7 @@
 // 400 and nothing written, only the signed-in user's row changes, images are checked, the
 // password change ends other sessions, and the pages are closed to other roles and tenants.
 import { asc, count, eq } from 'drizzle-orm'
-import { describe, expect, test, vi } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { verifyPassword } from '#app/auth/password.server'
 import { sessionIdFromToken } from '#app/auth/session.server'
 import type { UserRole } from '#app/models/users.server'

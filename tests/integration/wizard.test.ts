@@ -100,3 +100,10 @@ describe('onboarding wizard', () => {
     expect(card).toMatchObject({ title: 'Night card', firstName: 'Nora' })
   })
 })
+
+test('a card title in the URL that is not plain text is dropped, never a 500', async () => {
+  const { get } = await setup()
+  const page = await get('/onboarding?mode=card&title=%00bad')
+  expect(page.status).toBe(200)
+  expect(((await page.json()) as { draft: { title: string } }).draft.title).toBe('')
+})
