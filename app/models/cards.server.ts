@@ -135,12 +135,13 @@ export async function getDefaultCardForOwner(
   return row
 }
 
-export async function updateCard(
+/** The one update of an owned card; the public functions below say which columns may change. */
+async function updateOwnedCard(
   db: Queryable,
   organizationId: string,
   userId: string,
   cardId: string,
-  fields: CardFields,
+  fields: Partial<typeof digitalCards.$inferInsert>,
 ) {
   if (!isUuid(cardId)) return undefined
   const [card] = await db
@@ -151,24 +152,29 @@ export async function updateCard(
   return card
 }
 
-export async function setCardBackground(
+export function updateCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  fields: CardFields,
+) {
+  return updateOwnedCard(db, organizationId, userId, cardId, fields)
+}
+
+/** A background is stored as a preset/hex value or a media reference, never both. */
+export function setCardBackground(
   db: Queryable,
   organizationId: string,
   userId: string,
   cardId: string,
   value: Background,
 ) {
-  if (!isUuid(cardId)) return undefined
   const fields =
     value.kind === 'image'
       ? { backgroundKind: 'image' as const, backgroundValue: '', backgroundMediaId: value.mediaId }
       : { backgroundKind: value.kind, backgroundValue: value.value, backgroundMediaId: null }
-  const [card] = await db
-    .update(digitalCards)
-    .set({ ...fields, updatedAt: new Date() })
-    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
-    .returning()
-  return card
+  return updateOwnedCard(db, organizationId, userId, cardId, fields)
 }
 
 /** Makes one card the default: run inside a transaction (withTenant), so there is always one. */
