@@ -119,13 +119,43 @@ export async function withTenant<T>(
 }
 
 /**
- * Platform-wide reads across tenants (super admins only: the caller's guard decides).
- * The one other way past the tenant policies; callers audit what they read.
+ * Permission to read across tenants. Only the super-admin guard issues one
+ * (`tests/unit/platform-scope.test.ts` checks the importers); a forged object is refused.
  */
-export async function withPlatformScope<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+export type PlatformScopeGrant = { readonly actorUserId: string; readonly organizationId: string }
+const issuedGrants = new WeakSet<PlatformScopeGrant>()
+
+export function issuePlatformScopeGrant(actor: {
+  userId: string
+  organizationId: string
+}): PlatformScopeGrant {
+  const grant = Object.freeze({ actorUserId: actor.userId, organizationId: actor.organizationId })
+  issuedGrants.add(grant)
+  return grant
+}
+
+/**
+ * Platform-wide reads across tenants: the one other way past the tenant policies.
+ * Every use is audited in the same transaction, with the purpose the caller names.
+ */
+export async function withPlatformScope<T>(
+  grant: PlatformScopeGrant,
+  purpose: string,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  if (!issuedGrants.has(grant)) {
+    throw new Error('withPlatformScope needs a grant from the super-admin guard')
+  }
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`set local role brandcard_app`)
     await tx.execute(sql`select set_config('app.platform_scope', 'on', true)`)
+    await tx.insert(schema.auditEvents).values({
+      organizationId: grant.organizationId,
+      actorUserId: grant.actorUserId,
+      action: 'platform.read',
+      entityType: 'platform',
+      metadata: { purpose },
+    })
     return work(tx)
   })
 }

@@ -3,6 +3,7 @@ import { type AppLoadContext, redirect } from '@remix-run/node'
 import type { User } from '#app/models/users.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { issuePlatformScopeGrant, type PlatformScopeGrant } from '#drizzle/db.server'
 import { type Role, rolePaths } from './roles'
 import { getSession, type ValidSession } from './session.server'
 
@@ -46,4 +47,20 @@ export async function requireAnonymous(request: Request, context: AppLoadContext
   const { tenant, user } = await getOptionalUser(request, context)
   if (user) throw redirect(rolePaths(user.role).dashboard)
   return { tenant }
+}
+
+/**
+ * The platform scope (reads across every tenant) for a super admin on the platform's own
+ * host, or null for anyone else. The only place a grant is issued.
+ */
+export async function getPlatformScope(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ tenant: Tenant; user: User | null; platformScope: PlatformScopeGrant | null }> {
+  const { tenant, user } = await getOptionalUser(request, context)
+  const isPlatformAdmin = tenant.kind === 'platform' && user?.role === 'super_admin'
+  const platformScope = isPlatformAdmin
+    ? issuePlatformScopeGrant({ userId: user.id, organizationId: tenant.id })
+    : null
+  return { tenant, user, platformScope }
 }

@@ -14,18 +14,31 @@ export async function insertOutboxEmail(db: Queryable, organizationId: string, e
   })
 }
 
-/** Platform-wide read for the development outbox page (super admins only in production). */
+const outboxColumns = {
+  id: emailOutbox.id,
+  to: emailOutbox.toAddress,
+  subject: emailOutbox.subject,
+  html: emailOutbox.html,
+  text: emailOutbox.text,
+  createdAt: emailOutbox.createdAt,
+  organizationName: organizations.name,
+}
+
+/** One tenant's emails (the development outbox page on a tenant's host). */
+export async function listOutboxForOrganization(db: Queryable, organizationId: string, limit = 50) {
+  return db
+    .select(outboxColumns)
+    .from(emailOutbox)
+    .innerJoin(organizations, eq(organizations.id, emailOutbox.organizationId))
+    .where(eq(emailOutbox.organizationId, organizationId))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(limit)
+}
+
+/** Every tenant's emails: only inside the platform scope (super admins). */
 export async function listOutboxForPlatform(db: Queryable, limit = 50) {
   return db
-    .select({
-      id: emailOutbox.id,
-      to: emailOutbox.toAddress,
-      subject: emailOutbox.subject,
-      html: emailOutbox.html,
-      text: emailOutbox.text,
-      createdAt: emailOutbox.createdAt,
-      organizationName: organizations.name,
-    })
+    .select(outboxColumns)
     .from(emailOutbox)
     .innerJoin(organizations, eq(organizations.id, emailOutbox.organizationId))
     .orderBy(desc(emailOutbox.createdAt))

@@ -1,22 +1,23 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { getOptionalUser } from '#app/auth/guards.server'
+import { getPlatformScope } from '#app/auth/guards.server'
 import { getEnv } from '#app/env.server'
-import { listOutboxForPlatform } from '#app/models/outbox.server'
-import { withPlatformScope } from '#drizzle/db.server'
+import { listOutboxForOrganization, listOutboxForPlatform } from '#app/models/outbox.server'
+import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 
-// On in development; in production only with OUTBOX_PAGE=1 (demos without an email
+// On in development, showing the current host's tenant (every tenant for a super admin on
+// the platform host); in production only with OUTBOX_PAGE=1 (demos without an email
 // provider), and then only for super admins on the platform's own host.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const env = getEnv()
-  const { tenant, user } = await getOptionalUser(request, context)
-  const allowed =
-    env.NODE_ENV !== 'production' ||
-    (env.OUTBOX_PAGE && tenant.kind === 'platform' && user?.role === 'super_admin')
+  const { tenant, platformScope } = await getPlatformScope(request, context)
+  const allowed = env.NODE_ENV !== 'production' || (env.OUTBOX_PAGE && platformScope)
   if (!allowed) throw new Response('Not Found', { status: 404 })
-  const emails = await withPlatformScope((tx) => listOutboxForPlatform(tx))
+  const emails = platformScope
+    ? await withPlatformScope(platformScope, 'email outbox page', (tx) => listOutboxForPlatform(tx))
+    : await withTenant(tenant.id, (tx) => listOutboxForOrganization(tx, tenant.id))
   return json(
     {
       emails: emails.map((email) => ({

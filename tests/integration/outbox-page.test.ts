@@ -1,9 +1,12 @@
 import { afterEach, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
+import { insertOutboxEmail } from '#app/models/outbox.server'
 import { loader } from '#app/routes/dev.outbox'
+import { getDb } from '#drizzle/db.server'
 import {
   contextFor,
   getPlatformOrganization,
+  makeOrganization,
   makeUser,
   requestFor,
   sessionCookieFor,
@@ -44,4 +47,20 @@ test('in production the outbox page is off unless OUTBOX_PAGE=1, and then only f
   expect((await visit()).status).toBe(404)
   expect((await visit(memberCookie)).status).toBe(404)
   expect((await visit(adminCookie)).status).toBe(200)
+})
+
+test('in development a tenant host shows only that tenant’s emails', async () => {
+  const a = await makeOrganization()
+  const b = await makeOrganization()
+  await insertOutboxEmail(getDb(), a.id, { to: 'a@a.test', subject: 'For A', html: '', text: '' })
+  await insertOutboxEmail(getDb(), b.id, { to: 'b@b.test', subject: 'For B', html: '', text: '' })
+  const response = await settle(() =>
+    loader({
+      request: requestFor(`${a.slug}.localhost`, '/dev/outbox'),
+      context: contextFor(`${a.slug}.localhost`),
+      params: {},
+    }),
+  )
+  const { emails } = (await response.json()) as { emails: { subject: string }[] }
+  expect(emails.map((e) => e.subject)).toEqual(['For A'])
 })

@@ -2,9 +2,18 @@
 // only the current tenant's rows, and with no tenant set it sees none.
 import { sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { getDb, withPlatformScope, withTenant } from '#drizzle/db.server'
-import { digitalCards } from '#drizzle/schema'
-import { makeCard, makeOrganization, makeUser } from '#tests/factories'
+import { getPlatformScope } from '#app/auth/guards.server'
+import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
+import { auditEvents, digitalCards } from '#drizzle/schema'
+import {
+  contextFor,
+  getPlatformOrganization,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+} from '#tests/factories'
 
 async function twoTenants() {
   const a = await makeOrganization()
@@ -58,11 +67,51 @@ describe('row-level security', () => {
     expect(updated).toEqual([])
   })
 
-  test('the platform scope reads across tenants', async () => {
+  test('the platform scope reads across tenants for a super admin, and each use is audited', async () => {
     const { cardA, cardB } = await twoTenants()
-    const ids = await withPlatformScope(async (tx) =>
+    const platform = await getPlatformOrganization()
+    const admin = await makeUser(platform.id, { role: 'super_admin' })
+    const { platformScope } = await getPlatformScope(
+      requestFor('localhost', '/', {
+        headers: { Cookie: await sessionCookieFor(platform.id, admin.id) },
+      }),
+      contextFor('localhost'),
+    )
+    if (!platformScope) throw new Error('a super admin on the platform host gets the scope')
+    const ids = await withPlatformScope(platformScope, 'test read', async (tx) =>
       (await tx.select({ id: digitalCards.id }).from(digitalCards)).map((r) => r.id),
     )
     expect(ids).toEqual(expect.arrayContaining([cardA.id, cardB.id]))
+    const audits = await withTenant(platform.id, (tx) =>
+      tx.select().from(auditEvents).where(sql`${auditEvents.actorUserId} = ${admin.id}`),
+    )
+    expect(audits).toMatchObject([
+      { action: 'platform.read', entityType: 'platform', metadata: { purpose: 'test read' } },
+    ])
+  })
+
+  test('only the guard gives the platform scope: other roles, other hosts and forged grants get none', async () => {
+    const { a } = await twoTenants()
+    const platform = await getPlatformOrganization()
+    const platformUser = await makeUser(platform.id, { role: 'super_admin_team' })
+    const agencyAdmin = await makeUser(a.id, { role: 'agency_admin' })
+    const asPlatformUser = await getPlatformScope(
+      requestFor('localhost', '/', {
+        headers: { Cookie: await sessionCookieFor(platform.id, platformUser.id) },
+      }),
+      contextFor('localhost'),
+    )
+    expect(asPlatformUser.platformScope).toBeNull()
+    const asAgencyAdmin = await getPlatformScope(
+      requestFor(`${a.slug}.localhost`, '/', {
+        headers: { Cookie: await sessionCookieFor(a.id, agencyAdmin.id) },
+      }),
+      contextFor(`${a.slug}.localhost`),
+    )
+    expect(asAgencyAdmin.platformScope).toBeNull()
+    const forged = { actorUserId: agencyAdmin.id, organizationId: a.id } as PlatformScopeGrant
+    await expect(withPlatformScope(forged, 'forged', async () => 1)).rejects.toThrow(
+      /grant from the super-admin guard/,
+    )
   })
 })
