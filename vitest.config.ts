@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config'
 
 // Integration tests run once on PGlite and, when TEST_DATABASE_URL is set, once more on
-// a real Postgres server; every test file gets its own fresh, migrated database.
+// a real Postgres server (which also runs the *.postgres.test.ts files); every test file gets its own fresh, migrated database.
 const integration = (driver: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `integration-${driver}`,
     include: ['tests/integration/**/*.test.ts'],
+    // Files named *.postgres.test.ts need a real server's pool and backends.
+    exclude: driver === 'pglite' ? ['tests/integration/**/*.postgres.test.ts'] : [],
     env: { TEST_DB_DRIVER: driver },
     globalSetup: ['tests/setup/global-db.ts'],
     setupFiles: ['tests/setup/console.ts', 'tests/setup/db.ts'],

@@ -19,6 +19,7 @@ import type { ReactNode } from 'react'
 import { useEffect } from 'react'
 import { toast as showToast, Toaster } from 'sonner'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
@@ -163,6 +164,9 @@ export function ErrorBoundary() {
     ) : (
       <PlainPage title="No such site">There is no site at this address.</PlainPage>
     )
+  }
+  if (isRouteErrorResponse(error) && isDatabaseErrorData(error.data)) {
+    return <PlainPage title="Service unavailable">{DATABASE_WARNING}</PlainPage>
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />
   const detail = isRouteErrorResponse(error)

@@ -11,6 +11,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import * as schema from './schema'
+import { answeringUnavailable, isDatabaseUnavailable } from './unavailable.server'
 
 export type Schema = typeof schema
 export type Database = PgDatabase<PgQueryResultHKT, Schema>
@@ -49,6 +50,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     max: options.max ?? 10,
     connect_timeout: 3,
     idle_timeout: 30,
+    // No array-type lookup on each new connection: the schema has no array columns, and that
+    // lookup's promise is left unhandled by postgres.js when the connection dies meanwhile,
+    // which would end the process (found by e2e/database-faults.spec.ts).
+    fetch_types: false,
     onnotice: () => {},
   })
   const db = drizzlePostgres(client, { schema }) as unknown as Database
@@ -110,12 +115,47 @@ export async function withTenant<T>(
   organizationId: string,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return getDb().transaction(async (tx) => {
-    // Row-level security applies to a role that neither owns the tables nor is a superuser.
-    await tx.execute(sql`set local role brandcard_app`)
-    await tx.execute(sql`select set_config('app.organization_id', ${organizationId}, true)`)
-    return work(tx)
-  })
+  return answeringUnavailable(() =>
+    transactionRetryingStaleConnections(async (tx, started) => {
+      // Row-level security applies to a role that neither owns the tables nor is a superuser.
+      await tx.execute(sql`set local role brandcard_app`)
+      await tx.execute(sql`select set_config('app.organization_id', ${organizationId}, true)`)
+      started()
+      return work(tx)
+    }),
+  )
+}
+
+/**
+ * A pooled connection can die while idle (a restart, a failover, `pg_terminate_backend`) and
+ * be handed out before the pool notices. When it fails before the caller's work has begun,
+ * nothing was written, so the transaction is tried again on a fresh connection. Once the work
+ * has started it is never repeated: the request answers 503 instead.
+ */
+async function transactionRetryingStaleConnections<T>(
+  work: (tx: Transaction, started: () => void) => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let workStarted = false
+    try {
+      return await getDb().transaction((tx) =>
+        work(tx, () => {
+          workStarted = true
+        }),
+      )
+    } catch (error) {
+      if (workStarted || attempt >= attempts || !isDatabaseUnavailable(error)) throw error
+    }
+  }
+}
+
+/**
+ * Work outside any tenant: tenant resolution (organizations is not a tenant table) and rate
+ * limit counters. A database that cannot be reached answers 503, as in withTenant.
+ */
+export function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  return answeringUnavailable(() => work(getDb()))
 }
 
 /**
@@ -146,18 +186,21 @@ export async function withPlatformScope<T>(
   if (!issuedGrants.has(grant)) {
     throw new Error('withPlatformScope needs a grant from the super-admin guard')
   }
-  return getDb().transaction(async (tx) => {
-    await tx.execute(sql`set local role brandcard_app`)
-    await tx.execute(sql`select set_config('app.platform_scope', 'on', true)`)
-    await tx.insert(schema.auditEvents).values({
-      organizationId: grant.organizationId,
-      actorUserId: grant.actorUserId,
-      action: 'platform.read',
-      entityType: 'platform',
-      metadata: { purpose },
-    })
-    return work(tx)
-  })
+  return answeringUnavailable(() =>
+    transactionRetryingStaleConnections(async (tx, started) => {
+      await tx.execute(sql`set local role brandcard_app`)
+      await tx.execute(sql`select set_config('app.platform_scope', 'on', true)`)
+      started()
+      await tx.insert(schema.auditEvents).values({
+        organizationId: grant.organizationId,
+        actorUserId: grant.actorUserId,
+        action: 'platform.read',
+        entityType: 'platform',
+        metadata: { purpose },
+      })
+      return work(tx)
+    }),
+  )
 }
 
 /** Answers whether the database responds, within a time limit. */

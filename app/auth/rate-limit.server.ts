@@ -2,7 +2,7 @@
 // Fixed windows: a limited account or address is free again when its window ends.
 import { json } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
-import { getDb } from '#drizzle/db.server'
+import { withDatabase } from '#drizzle/db.server'
 
 const MINUTE = 60_000
 
@@ -32,7 +32,7 @@ export class RateLimitedError extends Error {
 /** Throws RateLimitedError when any of the keys is already over its limit. */
 export async function assertNotLimited(checks: { name: LimitName; key: string }[]) {
   for (const { name, key } of checks) {
-    const row = await peekRateLimit(getDb(), key)
+    const row = await withDatabase((db) => peekRateLimit(db, key))
     if (row && row.count >= LIMITS[name].max) {
       throw new RateLimitedError(Math.ceil((row.resetAt.getTime() - Date.now()) / 1000))
     }
@@ -40,11 +40,13 @@ export async function assertNotLimited(checks: { name: LimitName; key: string }[
 }
 
 export async function recordHits(checks: { name: LimitName; key: string }[]) {
-  for (const { name, key } of checks) await hitRateLimit(getDb(), key, LIMITS[name].windowMs)
+  for (const { name, key } of checks) {
+    await withDatabase((db) => hitRateLimit(db, key, LIMITS[name].windowMs))
+  }
 }
 
 export async function clearLimit(key: string) {
-  await clearRateLimit(getDb(), key)
+  await withDatabase((db) => clearRateLimit(db, key))
 }
 
 export function rateLimitMessage(retryAfterSeconds: number) {

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react'
 import { CreditCard, Nfc, QrCode, Share2, UserRound } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
 
@@ -79,8 +80,19 @@ function SignedInHome({ firstName }: { firstName: string }) {
 
 export default function Home() {
   const root = useRootData()
-  const name = root?.branding.name ?? 'Brandcard'
-  if (root?.user) return <SignedInHome firstName={root.user.firstName} />
+  return (
+    <>
+      <DatabaseWarningBanner />
+      {root?.user ? (
+        <SignedInHome firstName={root.user.firstName} />
+      ) : (
+        <SignedOutHome name={root?.branding.name ?? 'Brandcard'} />
+      )}
+    </>
+  )
+}
+
+function SignedOutHome({ name }: { name: string }) {
   return (
     <main className="mx-auto grid max-w-6xl gap-12 px-4 py-16 md:grid-cols-2 md:items-center md:py-24">
       <section className="flex flex-col gap-6">

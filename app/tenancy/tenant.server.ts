@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache'
 import { getEnv } from '#app/env.server'
 import { findOrganizationForHost } from '#app/models/organizations.server'
-import { getDb } from '#drizzle/db.server'
+import { withDatabase } from '#drizzle/db.server'
 import { classifyHost } from './host'
 
 export type Tenant = {
@@ -42,7 +42,7 @@ export async function resolveTenant(host: string | null): Promise<TenantResoluti
 async function lookup(host: string | null): Promise<CacheEntry> {
   const match = classifyHost(host, getEnv().ROOT_DOMAIN)
   if (match.kind === 'none' || !host) return { resolution: { status: 'not-found' } }
-  const organization = await findOrganizationForHost(getDb(), match)
+  const organization = await withDatabase((db) => findOrganizationForHost(db, match))
   if (!organization) return { resolution: { status: 'not-found' } }
   if (
     organization.kind === 'agency' &&

@@ -1,6 +1,9 @@
 import { expect, test } from 'vitest'
+import { loader as rootLoader } from '#app/root'
 import { loader } from '#app/routes/api.health-check'
 import { getDatabaseHandle, openPglite, openPostgres, setDatabaseHandle } from '#drizzle/db.server'
+import { isDatabaseUnavailable } from '#drizzle/unavailable.server'
+import { contextFor, requestFor, settle } from '#tests/factories'
 
 const call = async () => (await loader()) as Response
 
@@ -30,4 +33,32 @@ test('answers 503 with an error when the database is down', async () => {
     setDatabaseHandle(working)
     if (stopped.driver === 'postgres') await stopped.close()
   }
+})
+
+test('pages answer 503 with the database warning when Postgres cannot be reached, not a 500', async () => {
+  const working = getDatabaseHandle()
+  const unreachable = openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
+  setDatabaseHandle(unreachable)
+  try {
+    // A host the tenant cache has not seen, so resolving it needs the database.
+    const host = `down-${Date.now()}.localhost`
+    const response = await settle(() =>
+      rootLoader({ request: requestFor(host, '/'), context: contextFor(host), params: {} }),
+    )
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({ databaseError: true })
+  } finally {
+    setDatabaseHandle(working)
+    await unreachable.close()
+  }
+})
+
+test('connection errors are told apart from other errors, through drizzle’s wrapping', () => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+  const terminated = Object.assign(new Error('terminating connection'), { code: '57P01' })
+  expect(isDatabaseUnavailable(new Error('Failed query', { cause: refused }))).toBe(true)
+  expect(isDatabaseUnavailable(terminated)).toBe(true)
+  expect(isDatabaseUnavailable(new AggregateError([refused]))).toBe(true)
+  expect(isDatabaseUnavailable(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false)
+  expect(isDatabaseUnavailable(new Error('boom'))).toBe(false)
 })
