@@ -24,6 +24,12 @@ const schema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // The login requests use on Postgres (a role that is not the owner): see drizzle/prepare.server.ts.
+  DATABASE_APP_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   TEST_DATABASE_URL: z.string().optional(),
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
   RESEND_API_KEY: z.string().optional(),
