@@ -83,8 +83,13 @@ app.use((req, res, next) => {
   next()
 })
 
-app.use((_req, res, next) => {
-  if (shuttingDown) res.setHeader('Connection', 'close')
+app.use((req, res, next) => {
+  if (!shuttingDown) return next()
+  res.setHeader('Connection', 'close')
+  if (req.path === '/api/health-check') {
+    res.status(503).json({ error: 'Shutting down' })
+    return
+  }
   next()
 })
 
@@ -171,11 +176,13 @@ async function closeAndExit() {
   }
 }
 
-// Graceful shutdown: stop accepting connections, let every request already sent finish
-// (answered with Connection: close), then close the database and exit.
-// http.Server#close would also drop "idle" sockets at once, including ones whose request
-// is still unread in the kernel buffer, so the listening socket is closed on its own and
-// idle keep-alive sockets are dropped only after a grace period.
+// Graceful shutdown: keep accepting for a short drain window (answers carry Connection: close
+// and the health check says 503, so a load balancer stops routing here), then stop listening,
+// let every request already received finish, close the database and exit.
+// Closing the listener at once would reset connections still waiting in the kernel's accept
+// queue, and http.Server#close would also drop "idle" sockets whose request is still unread,
+// so the listener is closed on its own and idle keep-alive sockets go only after a grace period.
+const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 1_000)
 async function shutdown(signal: string) {
   if (shuttingDown) return
   shuttingDown = true
@@ -185,11 +192,13 @@ async function shutdown(signal: string) {
     process.exit(1)
   }, 25_000)
   force.unref()
-  net.Server.prototype.close.call(server, () => void closeAndExit())
   setTimeout(() => {
-    server.closeIdleConnections()
-    setInterval(() => server.closeIdleConnections(), 250).unref()
-  }, 1_000).unref()
+    net.Server.prototype.close.call(server, () => void closeAndExit())
+    setTimeout(() => {
+      server.closeIdleConnections()
+      setInterval(() => server.closeIdleConnections(), 250).unref()
+    }, 1_000).unref()
+  }, drainMs).unref()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
