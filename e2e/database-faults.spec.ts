@@ -1,0 +1,210 @@
+// Faults against a real PostgreSQL server that this file starts and stops itself: the
+// production server (build/server.js) keeps answering, says the database is unreachable,
+// recovers on its own, survives killed connections, and drains on SIGTERM.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import { expect, test } from '@playwright/test'
+import postgres from 'postgres'
+import { DATABASE_WARNING } from '../app/components/layout/database-warning'
+import { freePort, PostgresCluster, postgresBinDir } from './postgres-cluster'
+
+const APP_PORT = 3195
+const CARD = '/card/alice-anderson'
+const ACME = 'acme.localhost'
+
+type Answer = { status: number; body: string }
+
+function get(pathname: string, host = 'localhost', agent?: http.Agent) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port: APP_PORT, path: pathname, headers: { host }, agent },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      },
+    )
+    req.on('error', reject)
+    // A request the server never answers fails the test with its path, not a bare timeout.
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer in 15 s: ${host}${pathname}`)))
+  })
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+// Machines without PostgreSQL's server binaries cannot run this; CI (TEST_DATABASE_URL) must.
+test.skip(
+  !postgresBinDir && !process.env.TEST_DATABASE_URL,
+  'needs PostgreSQL server binaries (initdb, pg_ctl)',
+)
+test.describe.configure({ mode: 'serial' })
+
+let cluster: PostgresCluster
+let owner: postgres.Sql
+let server: ChildProcess
+let output = ''
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  cluster = new PostgresCluster(await freePort())
+  cluster.init()
+  owner = postgres(cluster.url, { max: 1, onnotice: () => {} })
+  server = spawn(process.execPath, ['build/server.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(APP_PORT),
+      DATABASE_URL: cluster.url,
+      DATABASE_APP_URL: '',
+      APP_SECRET: 'fault-tests-secret-0123456789abcdef0123',
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  server.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  server.stderr?.on('data', (chunk) => {
+    output += chunk
+  })
+  await until(
+    async () => {
+      if (server.exitCode !== null) throw new Error(`server exited:\n${output}`)
+      return (await get('/api/health-check')).status === 200
+    },
+    90_000,
+    'the server on Postgres',
+  )
+})
+
+test.afterAll(async () => {
+  // The server's log, for reading after a failure.
+  mkdirSync('test-results', { recursive: true })
+  writeFileSync('test-results/database-faults-server.log', output)
+  if (server && server.exitCode === null) server.kill('SIGKILL')
+  await owner?.end({ timeout: 1 }).catch(() => {})
+  cluster?.destroy()
+})
+
+test('requests run as brandcard_app: not the owner, not a superuser, no BYPASSRLS', async () => {
+  expect((await get(CARD, ACME)).status).toBe(200)
+  const users = await owner`
+    select distinct usename from pg_stat_activity
+    where datname = 'brandcard' and pid <> pg_backend_pid() and usename is not null`
+  expect(users.map((u) => u.usename)).toEqual(['brandcard_app'])
+  const [role] = await owner`
+    select rolsuper, rolbypassrls,
+      exists (select 1 from pg_tables where schemaname = 'public' and tableowner = 'brandcard_app')
+        as owns
+    from pg_roles where rolname = 'brandcard_app'`
+  expect(role).toEqual({ rolsuper: false, rolbypassrls: false, owns: false })
+})
+
+test('Postgres stopped: health 503 within 5 s, pages warn, the process stays up and recovers', async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  // The platform host is in the tenant cache before the database goes away.
+  expect((await get('/')).status).toBe(200)
+  await owner.end()
+  cluster.stop()
+  try {
+    const started = Date.now()
+    const health = await get('/api/health-check')
+    expect(health.status).toBe(503)
+    expect(Date.now() - started).toBeLessThan(5_000)
+
+    // A host the tenant cache has not seen needs the database: a 503 page with the warning.
+    const cold = await get('/', 'globex.localhost')
+    expect(cold.status).toBe(503)
+    expect(cold.body).toContain(DATABASE_WARNING)
+
+    // The home page of a known host still renders, and its banner reports the health check.
+    await page.goto(`http://localhost:${APP_PORT}/`)
+    await expect(page.getByRole('alert')).toContainText(DATABASE_WARNING)
+    expect(server.exitCode).toBeNull()
+  } finally {
+    cluster.start()
+    owner = postgres(cluster.url, { max: 1, onnotice: () => {} })
+  }
+  await until(
+    async () => (await get('/api/health-check')).status === 200,
+    30_000,
+    'recovery after Postgres returns',
+  )
+  expect((await get('/', 'globex.localhost')).status).toBe(200)
+  expect((await get(CARD, ACME)).status).toBe(200)
+  expect(server.exitCode).toBeNull()
+})
+
+test('connections killed with pg_terminate_backend mid-load: no crash, later requests succeed', async () => {
+  test.setTimeout(60_000)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
+  const statuses: number[] = []
+  let running = true
+  const targets: [pathname: string, host: string][] = [
+    [CARD, ACME],
+    ['/', ACME],
+    ['/', 'localhost'],
+    ['/card/bob-brown', 'globex.localhost'],
+  ]
+  const load = targets.flatMap(([pathname, host]) =>
+    Array.from({ length: 4 }, async () => {
+      while (running) {
+        const answer = await get(pathname, host, agent)
+        statuses.push(answer.status)
+      }
+    }),
+  )
+  let killed = 0
+  for (let round = 0; round < 10; round++) {
+    await new Promise((r) => setTimeout(r, 300))
+    const rows = await owner`
+      select pg_terminate_backend(pid) from pg_stat_activity
+      where usename = 'brandcard_app' and pid <> pg_backend_pid()`
+    killed += rows.length
+  }
+  running = false
+  await Promise.all(load)
+  agent.destroy()
+  expect(killed).toBeGreaterThan(0)
+  expect(statuses.length).toBeGreaterThan(0)
+  // A request whose connection died answers 503 (database unavailable), never a 500.
+  expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
+  expect(server.exitCode).toBeNull()
+  const later = await Promise.all(Array.from({ length: 10 }, () => get(CARD, ACME)))
+  expect(later.map((a) => a.status)).toEqual(Array(10).fill(200))
+})
+
+test('SIGTERM under load on Postgres: in-flight requests complete and the process exits 0', async () => {
+  test.setTimeout(60_000)
+  const inFlight = Array.from({ length: 24 }, (_, i) =>
+    get(i % 2 ? CARD : '/', i % 2 ? ACME : 'localhost'),
+  )
+  await Promise.race(inFlight)
+  const exited = new Promise<number | null>((resolve) => server.on('exit', resolve))
+  const started = Date.now()
+  server.kill('SIGTERM')
+  // While it drains, the health check tells a load balancer to stop routing here.
+  await until(
+    async () => (await get('/api/health-check')).status === 503,
+    2_000,
+    'the health check to answer 503 while draining',
+  )
+  const answers = await Promise.all(inFlight)
+  expect(answers.map((a) => a.status)).toEqual(Array(24).fill(200))
+  expect(await exited).toBe(0)
+  expect(Date.now() - started).toBeLessThan(30_000)
+})
