@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
 import { getDb } from '#drizzle/db.server'
 import { contacts, digitalCards, media, users } from '#drizzle/schema'
+import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
@@ -171,6 +172,43 @@ describe('role matrix: protected routes × roles', () => {
       })
     }
   }
+})
+
+describe('no GET changes state', () => {
+  // Opening a card page counts a view (spec: card analytics); that table is the one exception.
+  test('every loader, for every role that may open it and signed out, writes nothing', async () => {
+    const before = await databaseChecksum({ exclude: ['card_views'] })
+    const visits: string[] = []
+    for (const [file, access] of Object.entries(ACCESS)) {
+      const mod = await load(file)
+      if (!mod.loader) continue
+      const roles = Array.isArray(access) ? access : ALL_ROLES
+      for (const role of [undefined, ...roles]) {
+        const own = role ? roleCookies.get(role) : undefined
+        const { path, params } = paramsFor(
+          file,
+          own?.cardId ?? '00000000-0000-4000-8000-000000000000',
+        )
+        const headers: Record<string, string> = own ? { Cookie: own.cookie } : {}
+        // Public loaders may return plain data (a 200) rather than a Response.
+        const answer = await Promise.resolve(
+          mod.loader?.({
+            request: requestFor(hostA, path, { headers }),
+            context: contextFor(hostA),
+            params,
+          }),
+        ).catch((thrown: unknown) => {
+          if (thrown instanceof Response) return thrown
+          throw thrown
+        })
+        const status = answer instanceof Response ? answer.status : 200
+        expect(status, `${file} as ${role ?? 'signed out'}`).toBeLessThan(500)
+        visits.push(`${file} as ${role ?? 'signed out'}`)
+      }
+    }
+    expect(visits.length).toBeGreaterThan(Object.keys(ACCESS).length)
+    expect(await databaseChecksum({ exclude: ['card_views'] })).toEqual(before)
+  })
 })
 
 async function checksumOfB() {

@@ -1,0 +1,101 @@
+// Checks, by trying, that deleting any tenant filter from a model function makes a test fail.
+// Each `organizationId` condition in app/models/*.server.ts is neutralised on its own (the
+// column compared with itself, or the raw SQL condition dropped), the model isolation tests
+// run, and the file is restored. Prints one line per mutant; exits 1 if any survived.
+//   npm run mutate:tenant-filters            (PGlite; about 15 s a mutant)
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+const MODELS = path.resolve('app/models')
+const TEST = 'tests/integration/model-isolation.test.ts'
+
+type Mutant = { file: string; line: number; before: string; after: string; index: number }
+
+// Column = organizationId (drizzle), organizations.id = organizationId, and raw SQL filters.
+const PATTERNS: { find: RegExp; replace: (match: RegExpExecArray) => string }[] = [
+  {
+    find: /eq\((\w+)\.organizationId, organizationId\)/g,
+    replace: (m) => `eq(${m[1]}.organizationId, ${m[1]}.organizationId)`,
+  },
+  {
+    find: /eq\(organizations\.id, organizationId\)/g,
+    replace: () => 'eq(organizations.id, organizations.id)',
+  },
+  { find: /organization_id = \$\{organizationId\} and /g, replace: () => '' },
+]
+
+function findMutants(): Mutant[] {
+  const mutants: Mutant[] = []
+  for (const name of readdirSync(MODELS)
+    .filter((f) => f.endsWith('.server.ts'))
+    .sort()) {
+    const file = path.join(MODELS, name)
+    const source = readFileSync(file, 'utf8')
+    for (const { find, replace } of PATTERNS) {
+      for (const match of source.matchAll(find)) {
+        const index = match.index ?? 0
+        mutants.push({
+          file,
+          index,
+          line: source.slice(0, index).split('\n').length,
+          before: match[0],
+          after: replace(match as RegExpExecArray),
+        })
+      }
+    }
+  }
+  return mutants.sort((x, y) => x.file.localeCompare(y.file) || x.index - y.index)
+}
+
+function runTests() {
+  const result = spawnSync(
+    'npx',
+    ['vitest', 'run', TEST, '--project', 'integration-pglite', '--reporter', 'dot'],
+    { encoding: 'utf8', env: { ...process.env, TEST_DATABASE_URL: '' } },
+  )
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips colour codes
+  const output = (result.stdout ?? '').replace(/\x1b\[[0-9;]*m/g, '')
+  const failed = /Tests\s+(\d+) failed/.exec(output)?.[1]
+  return { passed: result.status === 0, failed: Number(failed ?? 0) }
+}
+
+const baseline = runTests()
+if (!baseline.passed) {
+  console.error(`${TEST} fails without any mutation; fix it first.`)
+  process.exit(1)
+}
+
+const mutants = findMutants()
+let survived = 0
+// An interrupted run must not leave a mutant in the source.
+let restore: (() => void) | undefined
+process.on('SIGINT', () => {
+  restore?.()
+  process.exit(130)
+})
+console.log(`${mutants.length} tenant filters in app/models; each deleted in turn:\n`)
+for (const mutant of mutants) {
+  const original = readFileSync(mutant.file, 'utf8')
+  const mutated =
+    original.slice(0, mutant.index) +
+    mutant.after +
+    original.slice(mutant.index + mutant.before.length)
+  restore = () => writeFileSync(mutant.file, original)
+  writeFileSync(mutant.file, mutated)
+  let outcome: ReturnType<typeof runTests>
+  try {
+    outcome = runTests()
+  } finally {
+    restore()
+    restore = undefined
+  }
+  if (outcome.passed) survived++
+  const where = `${path.relative(process.cwd(), mutant.file)}:${mutant.line}`
+  const verdict = outcome.passed
+    ? 'SURVIVED (no test failed)'
+    : `caught (${outcome.failed} tests failed)`
+  console.log(`${verdict.padEnd(26)} ${where}  ${mutant.before}`)
+}
+console.log(`\n${mutants.length - survived} of ${mutants.length} caught.`)
+process.exit(survived === 0 ? 0 : 1)

@@ -1,0 +1,500 @@
+// The tenant filter in every model function, tested on its own: the functions run on the
+// owner connection, where row-level security does not apply, and are called with tenant B's
+// organization and tenant A's ids, emails, hashes and names. Each must find nothing and
+// change nothing of A. Deleting any `organizationId` filter from app/models makes a case here
+// fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { hashPassword } from '#app/auth/password.server'
+import { listActivityForUser, recordAudit } from '#app/models/audit.server'
+import { recordCardView } from '#app/models/card-views.server'
+import {
+  createCard,
+  deleteCard,
+  findCardByReference,
+  getCardForOwner,
+  getDefaultCardForOwner,
+  listCardsForOwner,
+  setCardBackground,
+  setDefaultCard,
+  updateCard,
+} from '#app/models/cards.server'
+import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
+import { getMediaByHash, getMediaBytes, getMediaPath, storeMedia } from '#app/models/media.server'
+import { setOrganizationBrandingImages } from '#app/models/organizations.server'
+import { insertOutboxEmail, listOutboxForOrganization } from '#app/models/outbox.server'
+import {
+  consumeResetToken,
+  findUsableResetToken,
+  insertPasswordResetToken,
+} from '#app/models/password-resets.server'
+import {
+  deleteSession,
+  deleteUserSessions,
+  extendSession,
+  findSessionWithUser,
+  insertSession,
+} from '#app/models/sessions.server'
+import { countOrganizationPeople, countUserCardsAndContacts } from '#app/models/stats.server'
+import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  setUserPassword,
+  updateProfile,
+} from '#app/models/users.server'
+import { getDb, type Queryable } from '#drizzle/db.server'
+import { databaseChecksum } from '#tests/checksum'
+import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
+
+const png = (bytes: Buffer) =>
+  ({ bytes, contentType: 'image/png', width: 40, height: 20, purpose: 'card-logo' }) as const
+
+async function seedTenantA(db: Queryable) {
+  const organization = await makeOrganization()
+  const suffix = uniqueSuffix()
+  const user = await createUser(db, organization.id, {
+    email: `only-in-a-${suffix}@example.test`,
+    password: 'password123',
+    firstName: 'Avery',
+    lastName: `Zed${suffix}`,
+  })
+  const second = await createUser(db, organization.id, {
+    email: `second-${suffix}@example.test`,
+    password: 'password123',
+    role: 'agency_member',
+  })
+  const card = await createCard(db, organization.id, user.id, {
+    firstName: 'Avery',
+    lastName: `Zed${suffix}`,
+  })
+  const otherCard = await createCard(db, organization.id, user.id, {
+    firstName: 'Avery',
+    lastName: 'Other',
+  })
+  const sharedImage = await makePng('#123456')
+  const ownImage = await makePng('#abcdef')
+  const sharedMedia = await storeMedia(db, organization.id, png(sharedImage))
+  const ownMedia = await storeMedia(db, organization.id, png(ownImage))
+  await addContact(db, organization.id, user.id, {
+    fullName: 'Casey Contact',
+    email: `contact-${suffix}@example.test`,
+  })
+  const sessionId = `session-${suffix}`
+  await insertSession(db, organization.id, {
+    id: sessionId,
+    userId: user.id,
+    expiresAt: new Date(Date.now() + 86_400_000),
+  })
+  const tokenHash = `reset-${suffix}`
+  await insertPasswordResetToken(db, organization.id, user.id, tokenHash)
+  await setUserPreference(db, organization.id, user.id, 'theme', 'dark')
+  await recordAudit(db, organization.id, {
+    actorUserId: user.id,
+    action: 'card.create',
+    entityType: 'card',
+  })
+  await insertOutboxEmail(db, organization.id, {
+    to: user.email,
+    subject: 'For A only',
+    html: '<p>A</p>',
+    text: 'A',
+  })
+  const visitor = `visitor-${suffix}`
+  await recordCardView(db, organization.id, card.id, visitor)
+  return {
+    organization,
+    user,
+    second,
+    card,
+    otherCard,
+    sharedImage,
+    sharedMedia,
+    ownMedia,
+    contactEmail: `contact-${suffix}@example.test`,
+    sessionId,
+    tokenHash,
+    visitor,
+  }
+}
+
+type TenantA = Awaited<ReturnType<typeof seedTenantA>>
+
+/** The outcome of a call, whether it returned or threw (a refused write may throw). */
+async function attempt<T>(call: () => Promise<T>) {
+  try {
+    return { value: await call(), threw: false as const }
+  } catch {
+    return { value: undefined, threw: true as const }
+  }
+}
+
+type Case = {
+  name: string
+  /** Called with tenant B's organization id and A's identifiers; returns what must be empty. */
+  run: (db: Queryable, b: string, a: TenantA) => Promise<unknown>
+  /** What a correctly filtered call gives back. */
+  expected: (value: unknown, threw: boolean) => void
+}
+
+function nothing(value: unknown) {
+  if (Array.isArray(value)) expect(value).toEqual([])
+  else expect(value ?? undefined).toBeUndefined()
+}
+
+// One row per exported model function that takes an organization id (the coverage test below
+// keeps this list complete). Reads find nothing of A; writes leave A's checksum unchanged.
+const cases: Record<string, Case[]> = {
+  createCard: [
+    {
+      name: "does not count A's cards when choosing the default",
+      run: (db, b, a) => createCard(db, b, a.user.id, { firstName: 'X', lastName: 'Y' }),
+      // The composite foreign key refuses a card of B for A's user: the write is refused.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listCardsForOwner: [
+    {
+      name: "lists none of A's cards",
+      run: (db, b, a) => listCardsForOwner(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  getCardForOwner: [
+    {
+      name: "finds no card of A's by id",
+      run: (db, b, a) => getCardForOwner(db, b, a.user.id, a.card.id),
+      expected: nothing,
+    },
+  ],
+  getDefaultCardForOwner: [
+    {
+      name: "finds no default card of A's",
+      run: (db, b, a) => getDefaultCardForOwner(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  updateCard: [
+    {
+      name: "changes no card of A's",
+      run: (db, b, a) => updateCard(db, b, a.user.id, a.card.id, { title: 'Taken over' }),
+      expected: nothing,
+    },
+  ],
+  setCardBackground: [
+    {
+      name: "changes no background of A's",
+      run: (db, b, a) =>
+        setCardBackground(db, b, a.user.id, a.card.id, { kind: 'color', value: '#000000' }),
+      expected: nothing,
+    },
+  ],
+  setDefaultCard: [
+    {
+      name: "moves no default flag of A's",
+      run: (db, b, a) => setDefaultCard(db, b, a.user.id, a.otherCard.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  deleteCard: [
+    {
+      name: "deletes no card of A's",
+      run: (db, b, a) => deleteCard(db, b, a.user.id, a.card.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findCardByReference: [
+    {
+      name: "finds no card of A's by id",
+      run: (db, b, a) => findCardByReference(db, b, a.card.id),
+      expected: nothing,
+    },
+    {
+      name: "finds no card of A's by name",
+      run: (db, b, a) => findCardByReference(db, b, `avery-${a.card.lastName.toLowerCase()}`),
+      expected: nothing,
+    },
+  ],
+  recordCardView: [
+    {
+      name: "is not deduplicated against A's views (the foreign key refuses A's card under B)",
+      run: (db, b, a) => recordCardView(db, b, a.card.id, a.visitor),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findContactByEmail: [
+    {
+      name: "finds no contact of A's",
+      run: (db, b, a) => findContactByEmail(db, b, a.user.id, a.contactEmail),
+      expected: nothing,
+    },
+  ],
+  addContact: [
+    {
+      name: "writes nothing for A's user",
+      run: (db, b, a) => addContact(db, b, a.user.id, { fullName: 'X', email: 'x@example.test' }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listContacts: [
+    {
+      name: "lists none of A's contacts",
+      run: (db, b, a) => listContacts(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  storeMedia: [
+    {
+      name: "returns B's own row for an image A also has, never A's",
+      run: async (db, b, a) => {
+        const stored = await storeMedia(db, b, png(a.sharedImage))
+        // The second upload of the same bytes reads the existing row back: it must be B's.
+        const again = await storeMedia(db, b, png(a.sharedImage))
+        return [stored.id, again.id].filter((id) => id === a.sharedMedia.id)
+      },
+      expected: nothing,
+    },
+  ],
+  getMediaByHash: [
+    {
+      name: "serves none of A's images",
+      run: (db, b, a) => getMediaByHash(db, b, a.ownMedia.hash),
+      expected: nothing,
+    },
+  ],
+  getMediaPath: [
+    {
+      name: "gives no path of A's images",
+      run: (db, b, a) => getMediaPath(db, b, a.ownMedia.id),
+      expected: nothing,
+    },
+  ],
+  getMediaBytes: [
+    {
+      name: "gives no bytes of A's images",
+      run: (db, b, a) => getMediaBytes(db, b, a.ownMedia.id),
+      expected: nothing,
+    },
+  ],
+  setOrganizationBrandingImages: [
+    {
+      name: "changes only B's own organization",
+      run: (db, b) => setOrganizationBrandingImages(db, b, { logoMediaId: null }),
+      expected: nothing,
+    },
+  ],
+  insertOutboxEmail: [
+    {
+      name: 'writes to B only',
+      run: (db, b) =>
+        insertOutboxEmail(db, b, { to: 'b@example.test', subject: 'B', html: 'B', text: 'B' }),
+      expected: nothing,
+    },
+  ],
+  listOutboxForOrganization: [
+    {
+      name: "lists none of A's emails",
+      run: async (db, b) =>
+        (await listOutboxForOrganization(db, b)).filter((e) => e.subject === 'For A only'),
+      expected: nothing,
+    },
+  ],
+  insertPasswordResetToken: [
+    {
+      name: "retires no token of A's",
+      run: (db, b, a) => insertPasswordResetToken(db, b, a.user.id, `new-${uniqueSuffix()}`),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findUsableResetToken: [
+    {
+      name: "accepts no token of A's",
+      run: (db, b, a) => findUsableResetToken(db, b, a.tokenHash),
+      expected: nothing,
+    },
+  ],
+  consumeResetToken: [
+    {
+      name: "consumes no token of A's",
+      run: (db, b, a) => consumeResetToken(db, b, a.tokenHash),
+      expected: nothing,
+    },
+  ],
+  insertSession: [
+    {
+      name: "makes no session for A's user",
+      run: (db, b, a) =>
+        insertSession(db, b, {
+          id: `s-${uniqueSuffix()}`,
+          userId: a.user.id,
+          expiresAt: new Date(),
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findSessionWithUser: [
+    {
+      name: "finds no session of A's",
+      run: (db, b, a) => findSessionWithUser(db, b, a.sessionId),
+      expected: nothing,
+    },
+  ],
+  extendSession: [
+    {
+      name: "extends no session of A's",
+      run: (db, b, a) => extendSession(db, b, a.sessionId, new Date(Date.now() + 1e10)),
+      expected: nothing,
+    },
+  ],
+  deleteSession: [
+    {
+      name: "ends no session of A's",
+      run: (db, b, a) => deleteSession(db, b, a.sessionId),
+      expected: nothing,
+    },
+  ],
+  deleteUserSessions: [
+    {
+      name: "ends no session of A's user",
+      run: (db, b, a) => deleteUserSessions(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  countUserCardsAndContacts: [
+    {
+      name: "counts none of A's cards or contacts",
+      run: (db, b, a) => countUserCardsAndContacts(db, b, a.user.id),
+      expected: (value) => expect(value).toEqual({ cards: 0, contacts: 0 }),
+    },
+  ],
+  countOrganizationPeople: [
+    {
+      name: "counts none of A's people",
+      run: (db, b) => countOrganizationPeople(db, b),
+      expected: (value) => expect(value).toEqual({ endUsers: 1, teamMembers: 0, total: 1 }),
+    },
+  ],
+  getUserPreferences: [
+    {
+      name: "reads none of A's preferences",
+      run: (db, b, a) => getUserPreferences(db, b, a.user.id),
+      expected: (value) => expect(value).toEqual({}),
+    },
+  ],
+  setUserPreference: [
+    {
+      name: "writes no preference for A's user",
+      run: (db, b, a) => setUserPreference(db, b, a.user.id, 'theme', 'light'),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  createUser: [
+    {
+      name: "writes to B only, even with A's email",
+      run: async (db, b, a) => {
+        const user = await createUser(db, b, { email: a.user.email, password: 'password123' })
+        return user.organizationId === b ? undefined : user
+      },
+      expected: nothing,
+    },
+  ],
+  findUserByEmail: [
+    {
+      name: "finds no user of A's by email",
+      run: (db, b, a) => findUserByEmail(db, b, a.second.email),
+      expected: nothing,
+    },
+  ],
+  findUserById: [
+    {
+      name: "finds no user of A's by id",
+      run: (db, b, a) => findUserById(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  setUserPassword: [
+    {
+      name: "changes no password of A's",
+      run: async (db, b, a) => setUserPassword(db, b, a.user.id, await hashPassword('taken-over')),
+      expected: nothing,
+    },
+  ],
+  updateProfile: [
+    {
+      name: "changes no profile of A's",
+      run: (db, b, a) => updateProfile(db, b, a.user.id, { firstName: 'Taken' }),
+      expected: nothing,
+    },
+  ],
+  recordAudit: [
+    {
+      name: 'writes to B only',
+      run: (db, b) => recordAudit(db, b, { actorUserId: null, action: 'x', entityType: 'y' }),
+      expected: nothing,
+    },
+  ],
+  listActivityForUser: [
+    {
+      name: "lists none of A's activity",
+      run: (db, b, a) => listActivityForUser(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+}
+
+let a: TenantA
+let b: string
+
+beforeAll(async () => {
+  const db = getDb()
+  a = await seedTenantA(db)
+  const organization = await makeOrganization()
+  b = organization.id
+  await createUser(db, b, { email: `b-${uniqueSuffix()}@example.test`, password: 'password123' })
+  // B holds the image A also has, so the by-hash lookups have a row of each to choose from.
+  await storeMedia(db, b, png(a.sharedImage))
+})
+
+describe('model functions with the wrong organization, outside row-level security', () => {
+  test("the owner connection sees both tenants (so only the code's filter is tested)", async () => {
+    const seen = await getDb().execute(
+      sql`select count(distinct organization_id)::int as n from media
+          where organization_id in (${a.organization.id}, ${b})`,
+    )
+    const [row] = (Array.isArray(seen) ? seen : (seen as { rows: unknown[] }).rows) as {
+      n: number
+    }[]
+    expect(row?.n).toBe(2)
+  })
+
+  for (const [fn, list] of Object.entries(cases)) {
+    for (const { name, run, expected } of list) {
+      test(`${fn} ${name}`, async () => {
+        const before = await databaseChecksum({ organizationId: a.organization.id })
+        const { value, threw } = await attempt(() => run(getDb(), b, a))
+        expected(value, threw)
+        expect(await databaseChecksum({ organizationId: a.organization.id })).toEqual(before)
+      })
+    }
+  }
+
+  test('every model function that takes an organization id has a case here', async () => {
+    const dir = path.resolve('app/models')
+    const missing: string[] = []
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.server.ts'))) {
+      const module = (await import(/* @vite-ignore */ path.join(dir, file))) as Record<
+        string,
+        unknown
+      >
+      for (const [name, value] of Object.entries(module)) {
+        if (typeof value !== 'function') continue
+        const params = value.toString().split(')')[0] ?? ''
+        if (params.includes('organizationId') && !(name in cases)) missing.push(`${file}: ${name}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+})
