@@ -66,7 +66,12 @@ app.use(
 )
 
 // The one place the request host is derived; loaders get it through the load context.
+// Without a trusted proxy, forwarded headers are only the client's word: they are dropped, so
+// nothing downstream reads them (the Remix adapter builds request.url from X-Forwarded-Host).
+const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']
+
 app.use((req, res, next) => {
+  if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name]
   const host = requestHost(req.headers, trustProxy)
   if (!host) {
     res.status(400).type('text/plain').send('Bad Request: invalid Host header')
@@ -120,9 +125,25 @@ app.use(
     // HSTS only when the request really came over TLS (set below).
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Set below, so that a route's own policy replaces the default instead of joining it.
+    referrerPolicy: false,
   }),
 )
+// Referrer-Policy: the route's own where it sets one (no-referrer on the reset-password page,
+// whose URL holds a token), else strict-origin-when-cross-origin. Helmet would set the default
+// before the route runs and Remix appends the route's, sending two headers; so the default is
+// added only when the headers are written, and only if the response has none. That covers
+// every response: documents, data and resource routes, redirects and static files.
+app.use((_req, res, next) => {
+  const writeHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (!this.hasHeader('Referrer-Policy')) {
+      this.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as typeof res.writeHead
+  next()
+})
 app.use((req, res, next) => {
   const forwardedProto = trustProxy ? req.headers['x-forwarded-proto'] : undefined
   if (req.secure || forwardedProto === 'https') {

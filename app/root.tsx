@@ -1,3 +1,5 @@
+// Before anything that builds a zod schema (see the module).
+import '#app/validation/zod-jitless'
 import {
   json,
   type LinksFunction,
