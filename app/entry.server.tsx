@@ -9,9 +9,16 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { settleEmailDeliveries } from '#app/services/mailer.server'
 import { NonceProvider } from '#app/utils/nonce'
+import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
-export { closeDatabase } from '#drizzle/db.server'
+/** At shutdown: emails still on their way to the provider first, then the database. */
+export async function closeDatabase() {
+  await settleEmailDeliveries()
+  await closeDatabaseHandle()
+}
+
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.
 export { prepareDatabase } from '#drizzle/prepare.server'

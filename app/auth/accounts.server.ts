@@ -16,7 +16,7 @@ import {
   type User,
 } from '#app/models/users.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { sendEmail } from '#app/services/mailer.server'
+import { sendEmailInBackground } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
@@ -128,7 +128,7 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
     firstName: user.firstName,
     resetUrl: `${origin}/auth/reset-password?token=${token}`,
   })
-  await sendEmail(tenant.id, message, tenant.name)
+  await sendEmailInBackground(tenant.id, message, tenant.name)
 }
 
 export async function isResetTokenUsable(tenant: Tenant, token: string) {

@@ -24,3 +24,32 @@ export async function sendEmail(organizationId: string, email: OutboxEmail, from
   if (error) throw new Error(`Resend refused the email: ${error.message}`)
   return { transport: 'resend' as const, id: data?.id }
 }
+
+const inFlight = new Set<Promise<unknown>>()
+
+/**
+ * Sends without making the request wait for the email provider: forgot-password must answer as
+ * fast for an unknown email as for a known one, and a provider round trip would tell them apart.
+ * The local outbox (no RESEND_API_KEY) is a database write and is done before returning.
+ * A failed provider send is logged; the answer never depended on it.
+ */
+export async function sendEmailInBackground(
+  organizationId: string,
+  email: OutboxEmail,
+  fromName?: string,
+) {
+  if (!getEnv().RESEND_API_KEY) {
+    await sendEmail(organizationId, email, fromName)
+    return
+  }
+  const delivery = sendEmail(organizationId, email, fromName).catch((error: unknown) => {
+    console.error('email delivery failed', error)
+  })
+  inFlight.add(delivery)
+  void delivery.finally(() => inFlight.delete(delivery))
+}
+
+/** Waits for emails still being handed to the provider (shutdown, tests). */
+export async function settleEmailDeliveries() {
+  await Promise.allSettled([...inFlight])
+}

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { resetPassword } from '#app/auth/accounts.server'
 import { verifyPassword } from '#app/auth/password.server'
 import { resetEnvForTests } from '#app/env.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { loader as resetLoader } from '#app/routes/auth.reset-password'
+import { settleEmailDeliveries } from '#app/services/mailer.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import { emailOutbox, passwordResetTokens, sessions, users } from '#drizzle/schema'
@@ -133,8 +134,11 @@ describe('forgot password', () => {
     )
   })
 
-  test('with RESEND_API_KEY the email goes to Resend (a local fake), not the outbox', async () => {
+  test('with RESEND_API_KEY the email goes to Resend (a local fake), not the outbox, and the answer does not wait for it', async () => {
     const received: { auth?: string; body: Record<string, unknown> }[] = []
+    // The fake provider holds every answer until released: the forgot-password answer must not
+    // wait for it, or its timing would tell a known email from an unknown one.
+    const held: (() => void)[] = []
     const server = createServer((req: IncomingMessage, res) => {
       let raw = ''
       req.on('data', (c) => {
@@ -142,8 +146,10 @@ describe('forgot password', () => {
       })
       req.on('end', () => {
         received.push({ auth: req.headers.authorization, body: JSON.parse(raw) })
-        res.writeHead(200, { 'Content-Type': 'application/json' })
-        res.end(JSON.stringify({ id: 'email_123' }))
+        held.push(() => {
+          res.writeHead(200, { 'Content-Type': 'application/json' })
+          res.end(JSON.stringify({ id: 'email_123' }))
+        })
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -152,7 +158,14 @@ describe('forgot password', () => {
       process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       resetEnvForTests()
       const { organization, host } = await setup()
-      expect((await forgot(host, 'who@example.test')).status).toBe(302)
+      const answered = await Promise.race([
+        forgot(host, 'who@example.test'),
+        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000)),
+      ])
+      expect(answered === 'waited' ? answered : answered.status).toBe(302)
+      await vi.waitFor(() => expect(held).toHaveLength(1))
+      for (const release of held.splice(0)) release()
+      await settleEmailDeliveries()
       expect(received).toHaveLength(1)
       expect(received[0]?.auth).toBe('Bearer re_test_key')
       expect(received[0]?.body).toMatchObject({
@@ -167,6 +180,7 @@ describe('forgot password', () => {
         .where(eq(emailOutbox.organizationId, organization.id))
       expect(outbox).toEqual([])
     } finally {
+      for (const release of held.splice(0)) release()
       server.close()
     }
   })
