@@ -17,7 +17,12 @@ import {
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
-import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
+import {
+  readForm,
+  readPlainForm,
+  resolveImageField,
+  UploadError,
+} from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { CardDetailsSchema } from '#app/validation/profile'
@@ -42,7 +47,7 @@ const ListIntentSchema = z.discriminatedUnion('intent', [
 
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
-  const submission = parseWithZod(await request.formData(), { schema: ListIntentSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply(), error: null }, { status: 400 })
   }
@@ -162,7 +167,6 @@ const EditIntentSchema = z.discriminatedUnion('intent', [
     intent: z.literal('background'),
     kind: z.enum(['color', 'gradient', 'image']),
     value: z.string().max(64).optional(),
-    mediaId: z.string().max(64).optional(),
   }),
   z.object({ intent: z.literal('finish') }),
 ])
@@ -201,14 +205,21 @@ export async function cardEditAction(
   }
   if (value.intent === 'visuals') {
     try {
-      const logo = await resolveImageField(tenant, formData, 'logo', 'logo')
-      const picture = await resolveImageField(tenant, formData, 'profilePicture', 'profilePicture')
-      await withTenant(tenant.id, (tx) =>
-        updateCard(tx, tenant.id, user.id, cardId, {
+      // One transaction: a refused second image leaves the first one unstored.
+      await withTenant(tenant.id, async (tx) => {
+        const logo = await resolveImageField(tenant, formData, 'logo', 'logo', tx)
+        const picture = await resolveImageField(
+          tenant,
+          formData,
+          'profilePicture',
+          'profilePicture',
+          tx,
+        )
+        await updateCard(tx, tenant.id, user.id, cardId, {
           ...(logo !== undefined ? { logoMediaId: logo } : {}),
           ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
-        }),
-      )
+        })
+      })
     } catch (error) {
       if (!(error instanceof UploadError)) throw error
       return json(
@@ -219,37 +230,22 @@ export async function cardEditAction(
     return redirectWithToast(editUrl('review'), { title: 'Changes saved' })
   }
   if (value.intent === 'background') {
+    const refused = json(
+      { result: null, imageErrors: { background: 'Failed to save background changes' }, ok: false },
+      { status: 400 },
+    )
+    // An image background is the media the image field resolves to (this organization's own,
+    // checked there); no other field names it.
+    const mediaId =
+      value.kind === 'image'
+        ? await resolveImageField(tenant, formData, 'background', 'background').catch(() => null)
+        : undefined
     const background = BackgroundSchema.safeParse(
       value.kind === 'image'
-        ? { kind: 'image', mediaId: value.mediaId }
+        ? { kind: 'image', mediaId }
         : { kind: value.kind, value: value.value },
     )
-    if (!background.success) {
-      return json(
-        {
-          result: null,
-          imageErrors: { background: 'Failed to save background changes' },
-          ok: false,
-        },
-        { status: 400 },
-      )
-    }
-    if (background.data.kind === 'image') {
-      // The media must be this organization's own.
-      const mediaId = await resolveImageField(tenant, formData, 'background', 'background').catch(
-        () => null,
-      )
-      if (!mediaId) {
-        return json(
-          {
-            result: null,
-            imageErrors: { background: 'Failed to save background changes' },
-            ok: false,
-          },
-          { status: 400 },
-        )
-      }
-    }
+    if (!background.success) return refused
     await withTenant(tenant.id, (tx) =>
       setCardBackground(tx, tenant.id, user.id, cardId, background.data),
     )

@@ -18,6 +18,7 @@ import { getEnv } from '#app/env.server'
 import { recordCardView } from '#app/models/card-views.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
+import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { plainText } from '#app/validation/text'
@@ -100,7 +101,7 @@ export async function publicCardAction(
   const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
   if (!row) throw new Response('Not Found', { status: 404 })
   const card = row.card
-  const submission = parseWithZod(await request.formData(), { schema: CardIntentSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: CardIntentSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply(), message: null, ok: false }, { status: 400 })
   }

@@ -13,6 +13,7 @@ import { safeRedirectPath } from '#app/auth/redirect'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
+import { readPlainForm } from '#app/services/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { RegisterSchema } from '#app/validation/auth'
 
@@ -28,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
-  const formData = await request.formData()
+  const formData = await readPlainForm(request)
   const submission = parseWithZod(formData, { schema: RegisterSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })

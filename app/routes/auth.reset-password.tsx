@@ -13,6 +13,7 @@ import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { readPlainForm } from '#app/services/uploads.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { ResetPasswordSchema } from '#app/validation/auth'
@@ -24,6 +25,8 @@ export const headers: HeadersFunction = () => NO_REFERRER
 export const meta: MetaFunction = () => [{ title: 'Reset password' }]
 
 const TOKEN = /^[a-z2-7]{52}$/
+const INVALID_LINK_MESSAGE =
+  'This password reset link is invalid, has expired or has already been used.'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
@@ -34,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = await requireTenant(context)
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
     return json(
       { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: false },
@@ -45,7 +48,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
   if (!done) {
     return json(
-      { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: true },
+      {
+        result: submission.reply({
+          formErrors: [INVALID_LINK_MESSAGE],
+          hideFields: ['password', 'confirmPassword'],
+        }),
+        invalid: true,
+      },
       {
         status: 400,
         headers: NO_REFERRER,
@@ -59,10 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 function InvalidLink() {
   return (
-    <AuthCard
-      title="Invalid Reset Link"
-      description="This password reset link is invalid, has expired or has already been used."
-    >
+    <AuthCard title="Invalid Reset Link" description={INVALID_LINK_MESSAGE}>
       <Button asChild className="w-full">
         <Link to="/auth/forgot-password">Request New Link</Link>
       </Button>

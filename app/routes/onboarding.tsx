@@ -90,24 +90,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (step === 4) {
     try {
-      const [logo, picture, backgroundImage] = [
-        await resolveImageField(tenant, formData, 'logo', 'logo'),
-        await resolveImageField(tenant, formData, 'profilePicture', 'profilePicture'),
-        await resolveImageField(tenant, formData, 'background', 'background'),
-      ]
-      const choice = parseSwatch(formData.get('backgroundChoice'))
-      const background = backgroundImage
-        ? BackgroundSchema.safeParse({ kind: 'image', mediaId: backgroundImage })
-        : choice
-          ? BackgroundSchema.safeParse(choice)
-          : null
-      if (background && !background.success) {
-        return json(
-          { result: null, imageErrors: { background: 'Please choose a background' } },
-          { status: 400 },
-        )
-      }
+      // One transaction: a refused field or background leaves no image of this form behind.
       await withTenant(tenant.id, async (tx) => {
+        const [logo, picture, backgroundImage] = [
+          await resolveImageField(tenant, formData, 'logo', 'logo', tx),
+          await resolveImageField(tenant, formData, 'profilePicture', 'profilePicture', tx),
+          await resolveImageField(tenant, formData, 'background', 'background', tx),
+        ]
+        const choice = parseSwatch(formData.get('backgroundChoice'))
+        const background = backgroundImage
+          ? BackgroundSchema.safeParse({ kind: 'image', mediaId: backgroundImage })
+          : choice
+            ? BackgroundSchema.safeParse(choice)
+            : null
+        if (background && !background.success) {
+          throw new UploadError('background', 'Please choose a background')
+        }
         const draft = await loadDraft(tx, user, mode, null)
         const changes: Partial<WizardDraft> = {}
         if (logo !== undefined) changes.logoMediaId = logo

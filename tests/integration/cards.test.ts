@@ -59,19 +59,19 @@ describe('default card rules', () => {
   })
 })
 
-describe('uploads', () => {
-  async function upload(host: string, cookie: string, file: Blob, purpose = 'profilePicture') {
-    const body = new FormData()
-    body.set('purpose', purpose)
-    body.set('file', file, 'upload.png')
-    const request = new Request(`http://${host}/resources/upload`, {
-      method: 'POST',
-      body,
-      headers: { Cookie: cookie },
-    })
-    return settle(() => uploadAction({ request, context: contextFor(host), params: {} }))
-  }
+async function upload(host: string, cookie: string, file: Blob, purpose = 'profilePicture') {
+  const body = new FormData()
+  body.set('purpose', purpose)
+  body.set('file', file, 'upload.png')
+  const request = new Request(`http://${host}/resources/upload`, {
+    method: 'POST',
+    body,
+    headers: { Cookie: cookie },
+  })
+  return settle(() => uploadAction({ request, context: contextFor(host), params: {} }))
+}
 
+describe('uploads', () => {
   test.each([
     ['a text file named .png', () => Buffer.from('just some text, definitely not a PNG')],
     [
@@ -255,6 +255,44 @@ describe('card ownership', () => {
     }
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
     expect(row?.backgroundValue).toBe('#ffffff')
+  })
+  test("an image background is only ever the checked media: another tenant's id in a side field is ignored", async () => {
+    const { owner, card, otherOrg } = await scenario()
+    const png = async (color: string) =>
+      new Blob(
+        [
+          await sharp({ create: { width: 60, height: 60, channels: 3, background: color } })
+            .png()
+            .toBuffer(),
+        ],
+        { type: 'image/png' },
+      )
+    const mine = (await (await upload(owner.host, owner.cookie, await png('#123456'))).json()) as {
+      mediaId: string
+    }
+    const theirs = (await (
+      await upload(otherOrg.host, otherOrg.cookie, await png('#654321'))
+    ).json()) as { mediaId: string }
+    const response = await settle(() =>
+      editAction({
+        request: formRequest(
+          owner.host,
+          `/dashboard/end-user/digital-cards/edit/${card.id}`,
+          {
+            intent: 'background',
+            kind: 'image',
+            mediaId: theirs.mediaId,
+            backgroundMediaId: mine.mediaId,
+          },
+          owner.cookie,
+        ),
+        context: contextFor(owner.host),
+        params: { cardId: card.id },
+      }),
+    )
+    expect(response.status).toBe(200)
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
+    expect(row).toMatchObject({ backgroundKind: 'image', backgroundMediaId: mine.mediaId })
   })
 })
 

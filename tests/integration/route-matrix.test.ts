@@ -551,7 +551,12 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     },
     {
       path: `${area}/edit/${b.cardId}`,
-      fields: { intent: 'background', kind: 'image', mediaId: b.mediaId },
+      fields: {
+        intent: 'background',
+        kind: 'image',
+        backgroundMediaId: b.mediaId,
+        mediaId: b.mediaId,
+      },
       params: { cardId: b.cardId },
     },
     {

@@ -88,7 +88,6 @@ function BackgroundPicker({
                 {
                   intent: 'background',
                   kind: 'image',
-                  mediaId: pendingImage.mediaId,
                   backgroundMediaId: pendingImage.mediaId,
                 },
                 { method: 'POST' },

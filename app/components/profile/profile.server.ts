@@ -147,17 +147,13 @@ async function writeProfile(
     jobTitle: value.jobTitle,
     website: value.website,
   }
-  for (const name of Object.keys(IMAGE_FIELDS) as ImageFieldName[]) {
-    try {
-      const mediaId = await resolveImageField(tenant, formData, name, IMAGE_FIELDS[name])
-      if (mediaId !== undefined) fields[`${name}MediaId`] = mediaId
-    } catch (error) {
-      if (error instanceof UploadError) return { status: 'image', field: name }
-      throw error
-    }
-  }
   try {
+    // Images are stored in the update's transaction: a refused field or email stores none.
     await withTenant(tenant.id, async (tx) => {
+      for (const name of Object.keys(IMAGE_FIELDS) as ImageFieldName[]) {
+        const mediaId = await resolveImageField(tenant, formData, name, IMAGE_FIELDS[name], tx)
+        if (mediaId !== undefined) fields[`${name}MediaId`] = mediaId
+      }
       const updated = await updateProfile(tx, tenant.id, user.id, fields)
       if (!updated) throw new Error('profile update matched no row')
       await recordAudit(tx, tenant.id, {
@@ -168,6 +164,7 @@ async function writeProfile(
       })
     })
   } catch (error) {
+    if (error instanceof UploadError) return { status: 'image', field: error.field }
     // Two accounts racing for one email: the unique index decides.
     if (isUniqueViolation(error)) return { status: 'duplicate' }
     throw error
@@ -250,6 +247,8 @@ export async function profileAction(
     case 'password':
       return savePassword(request, signedIn, formData)
     default:
-      throw new Response('Bad Request', { status: 400 })
+      throw new Response('Unknown form: the intent must be "profile" or "password".', {
+        status: 400,
+      })
   }
 }
