@@ -88,6 +88,27 @@ app.use((req, res, next) => {
   next()
 })
 
+// Request bodies are read whole (forms) or per part (uploads, 5 MB per file): a bound on the
+// whole body keeps one request from filling memory. Browsers always send Content-Length for
+// forms; a body without one (chunked) is refused rather than counted.
+const MAX_BODY_BYTES = 16 * 1024 * 1024
+app.use((req, res, next) => {
+  const length = Number(req.headers['content-length'] ?? 0)
+  if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined) {
+    res.status(411).set('Connection', 'close').type('text/plain').send('Length Required')
+    return
+  }
+  if (length > MAX_BODY_BYTES) {
+    res
+      .status(413)
+      .set('Connection', 'close')
+      .type('text/plain')
+      .send('The request is too large: forms and uploads may send at most 16 MB.')
+    return
+  }
+  next()
+})
+
 app.use((req, res, next) => {
   if (!shuttingDown) return next()
   res.setHeader('Connection', 'close')

@@ -220,7 +220,8 @@ test('a rotating X-Forwarded-For does not escape the per-address sign-in limit',
   const limited = await attempt()
   expect(limited.status).toBe(429)
   expect(limited.body).toContain('Too many attempts.')
-  // The same through the client-side router (a data request), which also says how long to wait.
+  expect(Number(limited.one('retry-after'))).toBeGreaterThan(0)
+  // The same through the client-side router (a data request).
   const spoofed = randomIp()
   const data = await send(HOSTS.alpha, '/auth/login?_data=routes%2Fauth.login', {
     method: 'POST',
@@ -357,4 +358,41 @@ test('uploaded media: nosniff, a raster image type and the sandbox policy', asyn
     // Media belongs to its tenant: another tenant's host does not serve it.
     expect((await send(HOSTS.betaSubdomain, path)).status, path).toBe(404)
   }
+})
+
+test('request bodies are bounded: over 16 MB is a 413 with a message, a body without a length a 411', async () => {
+  const tooLarge = await send(HOSTS.alpha, '/auth/login', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(17 * 1024 * 1024),
+      origin: `http://${HOSTS.alpha}:${E2E_PORT}`,
+    },
+  })
+  expect(tooLarge.status).toBe(413)
+  expect(tooLarge.body).toContain('at most 16 MB')
+
+  const chunked = await new Promise<number>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: E2E_PORT,
+        path: '/auth/login',
+        method: 'POST',
+        headers: {
+          host: `${HOSTS.alpha}:${E2E_PORT}`,
+          origin: `http://${HOSTS.alpha}:${E2E_PORT}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      },
+    )
+    req.on('error', reject)
+    req.write('email=a%40b.test&')
+    req.end('password=x')
+  })
+  expect(chunked).toBe(411)
 })

@@ -13,11 +13,14 @@ import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
+import { readPlainForm } from '#app/services/uploads.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { ForgotPasswordSchema } from '#app/validation/auth'
 
 export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
 
+export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request, context)
   return null
@@ -25,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply() }, { status: 400 })
   }

@@ -17,6 +17,8 @@ import { rolePaths } from '#app/auth/roles'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
+import { readPlainForm } from '#app/services/uploads.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { toastCookie } from '#app/utils/toast.server'
 import { LoginSchema } from '#app/validation/auth'
 
@@ -25,6 +27,7 @@ export const meta: MetaFunction = ({ matches }) => {
   return [{ title: `Sign in · ${name ?? ''}` }]
 }
 
+export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
@@ -33,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
-  const submission = parseWithZod(await request.formData(), { schema: LoginSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: LoginSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }

@@ -3,6 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { getEnv } from '#app/env.server'
 import { listOutboxForOrganization, listOutboxForPlatform } from '#app/models/outbox.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
@@ -10,6 +11,8 @@ export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 // On in development, showing the current host's tenant (every tenant for a super admin on
 // the platform host); in production only with OUTBOX_PAGE=1 (demos without an email
 // provider), and then only for super admins on the platform's own host.
+
+export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const env = getEnv()
   const { tenant, platformScope } = await getPlatformScope(request, context)

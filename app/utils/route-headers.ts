@@ -1,0 +1,16 @@
+import type { HeadersFunction } from '@remix-run/node'
+
+const PASSED_THROUGH = ['Retry-After', 'Cache-Control', 'Referrer-Policy']
+
+/**
+ * For a route's `headers` export: a document response keeps what its action or loader said
+ * (Remix drops those headers otherwise), so a 429 page carries its Retry-After.
+ */
+export const actionAndLoaderHeaders: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const headers = new Headers()
+  for (const name of PASSED_THROUGH) {
+    const value = actionHeaders.get(name) ?? loaderHeaders.get(name)
+    if (value) headers.set(name, value)
+  }
+  return headers
+}
