@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm'
 import { getDb } from '#drizzle/db.server'
 
-function rowsOf<T>(result: unknown): T[] {
+/** The rows of a raw `execute` result: an array on postgres.js, `{ rows }` on PGlite. */
+export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 }
 

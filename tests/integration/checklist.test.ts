@@ -28,7 +28,7 @@ import {
   teams,
   users,
 } from '#drizzle/schema'
-import { databaseChecksum } from '#tests/checksum'
+import { databaseChecksum, rowsOf } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
@@ -402,9 +402,7 @@ describe('sessions store only the SHA-256 of the token', () => {
     expect(rows.map((r) => r.id)).toEqual([sha256Hex(token)])
     // The token itself is in no column of any session row.
     const raw = await getDb().execute(sql`select t::text as row from sessions t`)
-    const texts = (Array.isArray(raw) ? raw : (raw as { rows: unknown[] }).rows) as {
-      row: string
-    }[]
+    const texts = rowsOf<{ row: string }>(raw)
     expect(texts.length).toBeGreaterThan(0)
     for (const { row } of texts) expect(row).not.toContain(token)
   })

@@ -47,7 +47,7 @@ import {
   updateProfile,
 } from '#app/models/users.server'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { databaseChecksum } from '#tests/checksum'
+import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
 const png = (bytes: Buffer) =>
@@ -464,9 +464,7 @@ describe('model functions with the wrong organization, outside row-level securit
       sql`select count(distinct organization_id)::int as n from media
           where organization_id in (${a.organization.id}, ${b})`,
     )
-    const [row] = (Array.isArray(seen) ? seen : (seen as { rows: unknown[] }).rows) as {
-      n: number
-    }[]
+    const [row] = rowsOf<{ n: number }>(seen)
     expect(row?.n).toBe(2)
   })
 

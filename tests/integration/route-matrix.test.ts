@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
 import { getDb } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
-import { databaseChecksum } from '#tests/checksum'
+import { databaseChecksum, rowsOf } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
@@ -405,21 +405,21 @@ async function answer(
 /** Rows of A (any table with an organization id) that mention one of B's ids. */
 async function rowsOfAMentioningB() {
   const ids = [cardB.id, tenantB.organization.id, tenantB.logo.id, tenantB.favicon.id]
-  const tables = (await getDb().execute(sql`
-    select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'organization_id'
-    order by table_name`)) as unknown as
-    | { table_name: string }[]
-    | { rows: { table_name: string }[] }
-  const list = Array.isArray(tables) ? tables : tables.rows
+  const tables = rowsOf<{ table_name: string }>(
+    await getDb().execute(sql`
+      select table_name from information_schema.columns
+      where table_schema = 'public' and column_name = 'organization_id'
+      order by table_name`),
+  )
   const found: string[] = []
-  for (const { table_name: table } of list) {
+  for (const { table_name: table } of tables) {
     for (const id of ids) {
-      const result = (await getDb().execute(
-        sql`select count(*)::int as n from ${sql.identifier(table)} t
-            where t.organization_id = ${tenantA.organization.id} and t::text like ${`%${id}%`}`,
-      )) as unknown as { n: number }[] | { rows: { n: number }[] }
-      const [row] = Array.isArray(result) ? result : result.rows
+      const [row] = rowsOf<{ n: number }>(
+        await getDb().execute(
+          sql`select count(*)::int as n from ${sql.identifier(table)} t
+              where t.organization_id = ${tenantA.organization.id} and t::text like ${`%${id}%`}`,
+        ),
+      )
       if ((row?.n ?? 0) > 0) found.push(`${table} mentions ${id}`)
     }
   }
