@@ -7,7 +7,7 @@
 #   docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@db:5432/brandcard \
 #     -e APP_SECRET=$(openssl rand -base64 32) -e ROOT_DOMAIN=cards.example.com brandcard
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
@@ -16,13 +16,13 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim AS production-deps
+FROM node:24-bookworm-slim AS production-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     ROOT_DOMAIN=localhost \
