@@ -151,11 +151,19 @@ async function transactionRetryingStaleConnections<T>(
 }
 
 /**
- * Work outside any tenant: tenant resolution (organizations is not a tenant table) and rate
- * limit counters. A database that cannot be reached answers 503, as in withTenant.
+ * Work outside any tenant: the tenant registry (organizations) and rate-limit counters. It runs
+ * as brandcard_app in a transaction like withTenant, with no tenant set, so PGlite and the
+ * owner's connection see exactly what the app login sees in production: no tenant rows at all
+ * (a query that needs one belongs in withTenant). A database that cannot be reached answers 503.
  */
-export function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
-  return answeringUnavailable(() => work(getDb()))
+export function withDatabase<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return answeringUnavailable(() =>
+    transactionRetryingStaleConnections(async (tx, started) => {
+      await tx.execute(sql`set local role brandcard_app`)
+      started()
+      return work(tx)
+    }),
+  )
 }
 
 /**

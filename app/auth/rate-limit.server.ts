@@ -31,18 +31,23 @@ export class RateLimitedError extends Error {
 
 /** Throws RateLimitedError when any of the keys is already over its limit. */
 export async function assertNotLimited(checks: { name: LimitName; key: string }[]) {
-  for (const { name, key } of checks) {
-    const row = await withDatabase((db) => peekRateLimit(db, key))
+  const rows = await withDatabase(async (tx) => {
+    const found = []
+    for (const { key } of checks) found.push(await peekRateLimit(tx, key))
+    return found
+  })
+  checks.forEach(({ name }, index) => {
+    const row = rows[index]
     if (row && row.count >= LIMITS[name].max) {
       throw new RateLimitedError(Math.ceil((row.resetAt.getTime() - Date.now()) / 1000))
     }
-  }
+  })
 }
 
 export async function recordHits(checks: { name: LimitName; key: string }[]) {
-  for (const { name, key } of checks) {
-    await withDatabase((db) => hitRateLimit(db, key, LIMITS[name].windowMs))
-  }
+  await withDatabase(async (tx) => {
+    for (const { name, key } of checks) await hitRateLimit(tx, key, LIMITS[name].windowMs)
+  })
 }
 
 export async function clearLimit(key: string) {

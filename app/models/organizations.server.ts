@@ -1,21 +1,12 @@
-import { and, eq, isNotNull, type SQL } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
+import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations } from '#drizzle/schema'
 
 export type Organization = typeof organizations.$inferSelect
 
-export type OrganizationWithBranding = Organization & {
-  logoPath: string | null
-  faviconPath: string | null
-}
-
-const logo = alias(media, 'logo')
-const favicon = alias(media, 'favicon')
-
 /**
- * Tenant lookup for a host: the organizations table is the tenant registry itself, so this
- * is the one read made before a tenant is known. One query, branding images included.
+ * Tenant lookup for a host: the organizations table is the tenant registry itself (not a
+ * tenant table), so this is the one read made before a tenant is known.
  */
 export async function findOrganizationForHost(
   db: Queryable,
@@ -23,7 +14,7 @@ export async function findOrganizationForHost(
     | { kind: 'platform' }
     | { kind: 'subdomain'; slug: string }
     | { kind: 'custom-domain'; domain: string },
-): Promise<OrganizationWithBranding | undefined> {
+): Promise<Organization | undefined> {
   let where: SQL | undefined
   if (match.kind === 'platform') where = eq(organizations.kind, 'platform')
   else if (match.kind === 'subdomain')
@@ -33,34 +24,34 @@ export async function findOrganizationForHost(
       eq(organizations.customDomain, match.domain),
       isNotNull(organizations.customDomainVerifiedAt),
     )
-  const [row] = await db
-    .select({
-      organization: organizations,
-      logoHash: logo.hash,
-      logoExt: logo.ext,
-      faviconHash: favicon.hash,
-      faviconExt: favicon.ext,
-    })
-    .from(organizations)
-    .leftJoin(
-      logo,
-      and(eq(logo.organizationId, organizations.id), eq(logo.id, organizations.logoMediaId)),
-    )
-    .leftJoin(
-      favicon,
-      and(
-        eq(favicon.organizationId, organizations.id),
-        eq(favicon.id, organizations.faviconMediaId),
-      ),
-    )
-    .where(where)
-    .limit(1)
-  if (!row) return undefined
-  return {
-    ...row.organization,
-    logoPath: row.logoHash ? `/media/${row.logoHash}.${row.logoExt}` : null,
-    faviconPath: row.faviconHash ? `/media/${row.faviconHash}.${row.faviconExt}` : null,
+  const [row] = await db.select().from(organizations).where(where).limit(1)
+  return row
+}
+
+export type BrandingImagePaths = { logoPath: string | null; faviconPath: string | null }
+
+/**
+ * The public paths of an organization's logo and favicon. Media rows are tenant rows: this runs
+ * inside withTenant for that organization, where row-level security lets them through.
+ */
+export async function findBrandingImagePaths(
+  db: Queryable,
+  organizationId: string,
+  organization: Pick<Organization, 'logoMediaId' | 'faviconMediaId'>,
+): Promise<BrandingImagePaths> {
+  const ids = [organization.logoMediaId, organization.faviconMediaId].filter(
+    (id): id is string => Boolean(id),
+  )
+  if (ids.length === 0) return { logoPath: null, faviconPath: null }
+  const rows = await db
+    .select({ id: media.id, hash: media.hash, ext: media.ext })
+    .from(media)
+    .where(and(eq(media.organizationId, organizationId), inArray(media.id, ids)))
+  const pathOf = (id: string | null) => {
+    const row = rows.find((r) => r.id === id)
+    return row ? `/media/${row.hash}.${row.ext}` : null
   }
+  return { logoPath: pathOf(organization.logoMediaId), faviconPath: pathOf(organization.faviconMediaId) }
 }
 
 export type NewOrganization = Pick<typeof organizations.$inferInsert, 'slug' | 'name'> &

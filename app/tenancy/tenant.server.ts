@@ -1,9 +1,12 @@
 // Resolves the organization behind a request's host, fail-closed, with a small
-// in-memory cache so a request never pays more than one query for its tenant.
+// in-memory cache, so only a host's first request in a while pays for the lookup.
 import { LRUCache } from 'lru-cache'
 import { getEnv } from '#app/env.server'
-import { findOrganizationForHost } from '#app/models/organizations.server'
-import { withDatabase } from '#drizzle/db.server'
+import {
+  findBrandingImagePaths,
+  findOrganizationForHost,
+} from '#app/models/organizations.server'
+import { withDatabase, withTenant } from '#drizzle/db.server'
 import { classifyHost } from './host'
 
 export type Tenant = {
@@ -50,6 +53,11 @@ async function lookup(host: string | null): Promise<CacheEntry> {
   ) {
     return { resolution: { status: 'unavailable' }, organizationId: organization.id }
   }
+  // The logo and favicon are media rows, which row-level security shows only inside their
+  // tenant: read them there, as the app login would (ADR 004).
+  const images = await withTenant(organization.id, (tx) =>
+    findBrandingImagePaths(tx, organization.id, organization),
+  )
   return {
     organizationId: organization.id,
     resolution: {
@@ -62,8 +70,8 @@ async function lookup(host: string | null): Promise<CacheEntry> {
         host,
         primaryColor: organization.primaryColor,
         secondaryColor: organization.secondaryColor,
-        logoUrl: organization.logoPath,
-        faviconUrl: organization.faviconPath,
+        logoUrl: images.logoPath,
+        faviconUrl: images.faviconPath,
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
       },
     },

@@ -23,7 +23,10 @@ import {
 } from '#app/models/cards.server'
 import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
 import { getMediaByHash, getMediaBytes, getMediaPath, storeMedia } from '#app/models/media.server'
-import { setOrganizationBrandingImages } from '#app/models/organizations.server'
+import {
+  findBrandingImagePaths,
+  setOrganizationBrandingImages,
+} from '#app/models/organizations.server'
 import { insertOutboxEmail, listOutboxForOrganization } from '#app/models/outbox.server'
 import {
   consumeResetToken,
@@ -276,6 +279,19 @@ const cases: Record<string, Case[]> = {
     {
       name: "gives no bytes of A's images",
       run: (db, b, a) => getMediaBytes(db, b, a.ownMedia.id),
+      expected: nothing,
+    },
+  ],
+  findBrandingImagePaths: [
+    {
+      name: "gives no path of A's images named as B's logo and favicon",
+      run: async (db, b, a) => {
+        const paths = await findBrandingImagePaths(db, b, {
+          logoMediaId: a.ownMedia.id,
+          faviconMediaId: a.sharedMedia.id,
+        })
+        return [paths.logoPath, paths.faviconPath].filter(Boolean)
+      },
       expected: nothing,
     },
   ],

@@ -24,7 +24,10 @@ export async function openTestDatabase(): Promise<{
     const name = `brandcard_test_${randomBytes(6).toString('hex')}`
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
     await admin.unsafe(`create database "${name}" template "${inject('postgresTemplate')}"`)
-    const handle = openPostgres(withDatabase(serverUrl, name), { max: 5 })
+    const url = withDatabase(serverUrl, name)
+    // Tests that start the production path themselves (prepareDatabase) need the file's URL.
+    process.env.TEST_FILE_DATABASE_URL = url
+    const handle = openPostgres(url, { max: 5 })
     return {
       handle,
       drop: async () => {
