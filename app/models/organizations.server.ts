@@ -39,8 +39,8 @@ export async function findBrandingImagePaths(
   organizationId: string,
   organization: Pick<Organization, 'logoMediaId' | 'faviconMediaId'>,
 ): Promise<BrandingImagePaths> {
-  const ids = [organization.logoMediaId, organization.faviconMediaId].filter(
-    (id): id is string => Boolean(id),
+  const ids = [organization.logoMediaId, organization.faviconMediaId].filter((id): id is string =>
+    Boolean(id),
   )
   if (ids.length === 0) return { logoPath: null, faviconPath: null }
   const rows = await db
@@ -51,7 +51,10 @@ export async function findBrandingImagePaths(
     const row = rows.find((r) => r.id === id)
     return row ? `/media/${row.hash}.${row.ext}` : null
   }
-  return { logoPath: pathOf(organization.logoMediaId), faviconPath: pathOf(organization.faviconMediaId) }
+  return {
+    logoPath: pathOf(organization.logoMediaId),
+    faviconPath: pathOf(organization.faviconMediaId),
+  }
 }
 
 export type NewOrganization = Pick<typeof organizations.$inferInsert, 'slug' | 'name'> &

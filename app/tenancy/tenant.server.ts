@@ -2,10 +2,7 @@
 // in-memory cache, so only a host's first request in a while pays for the lookup.
 import { LRUCache } from 'lru-cache'
 import { getEnv } from '#app/env.server'
-import {
-  findBrandingImagePaths,
-  findOrganizationForHost,
-} from '#app/models/organizations.server'
+import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { classifyHost } from './host'
 
