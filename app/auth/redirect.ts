@@ -1,7 +1,8 @@
 /**
  * A post-sign-in destination: a same-origin path, or null. Protocol-relative URLs
  * (`//evil.test`), backslashes (`/\evil.test`, which browsers read as `//`), schemes
- * (`javascript:`) and control characters are refused.
+ * (`javascript:`) and control characters are refused, and so is any path whose normalised form
+ * is one of those: `/..//evil.test` and `/%2e%2e//evil.test` normalise to `//evil.test`.
  */
 export function safeRedirectPath(value: unknown): string | null {
   if (typeof value !== 'string') return null
@@ -15,7 +16,10 @@ export function safeRedirectPath(value: unknown): string | null {
     // Resolving against a dummy origin must not leave it.
     const url = new URL(to, 'http://same.invalid')
     if (url.origin !== 'http://same.invalid') return null
-    return `${url.pathname}${url.search}${url.hash}`
+    const path = `${url.pathname}${url.search}${url.hash}`
+    // What is returned is judged again: the normalised path is what the Location header says.
+    if (path.startsWith('//') || path.includes('\\')) return null
+    return path
   } catch {
     return null
   }

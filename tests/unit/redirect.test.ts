@@ -22,6 +22,14 @@ test.each([
   [undefined],
   [42],
   ['evil.test'],
+  // Paths that only become protocol-relative once normalised (outside probe).
+  ['/..//evil.com'],
+  ['/.//evil.com'],
+  ['/%2e%2e//evil.com'],
+  ['/%2E%2E//evil.com'],
+  ['/./..//evil.com'],
+  ['/a/../..//evil.com'],
+  ['/.%2e//evil.com'],
 ])('refuses %j', (input) => {
   expect(safeRedirectPath(input)).toBeNull()
 })
