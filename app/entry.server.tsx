@@ -9,13 +9,13 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { settleEmailDeliveries } from '#app/services/mailer.server'
+import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
-/** At shutdown: emails still on their way to the provider first, then the database. */
+/** At shutdown: work queued after answers (emails on their way) first, then the database. */
 export async function closeDatabase() {
-  await settleEmailDeliveries()
+  await settleAfterResponseWork()
   await closeDatabaseHandle()
 }
 

@@ -1,4 +1,5 @@
 // Small builders for test data. Tests never depend on the demo seed.
+
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
@@ -12,6 +13,7 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { createUser, type NewUser } from '#app/models/users.server'
+import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { organizations } from '#drizzle/schema'
 
@@ -117,7 +119,10 @@ export function formRequest(
   })
 }
 
-/** Runs a loader or action and returns its Response, whether returned or thrown. */
+/**
+ * Runs a loader or action and returns its Response, whether returned or thrown, once the work it
+ * queued after its answer (emails, reset tokens) has finished too.
+ */
 export async function settle(run: () => Promise<unknown>): Promise<Response> {
   try {
     const result = await run()
@@ -126,6 +131,8 @@ export async function settle(run: () => Promise<unknown>): Promise<Response> {
   } catch (error) {
     if (error instanceof Response) return error
     throw error
+  } finally {
+    await settleAfterResponseWork()
   }
 }
 

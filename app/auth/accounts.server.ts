@@ -15,8 +15,10 @@ import {
   setUserPassword,
   type User,
 } from '#app/models/users.server'
+import { runAfterResponse } from '#app/services/after-response.server'
+import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { sendEmailInBackground } from '#app/services/mailer.server'
+import { sendEmail, sendEmailAfterResponse } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
@@ -43,22 +45,57 @@ function isUniqueViolation(error: unknown): boolean {
   return false
 }
 
-/** Creates an end user of this tenant; 'duplicate' when the email already has an account here. */
+/**
+ * Signs up an end user of this tenant. The caller answers the same whether the email was new
+ * or already had an account here (no account enumeration): both paths hash the password and
+ * look the email up before answering, and a taken email's owner is told by email afterwards.
+ */
 export async function registerAccount(
   tenant: Tenant,
   input: RegisterInput,
-): Promise<{ status: 'created'; user: User } | { status: 'duplicate' }> {
+  clientIp: string,
+): Promise<{ status: 'created'; user: User } | { status: 'existing' }> {
+  const email = normalizeEmail(input.email)
+  const limits = [
+    { name: 'registerAccount' as const, key: limitKey('registerAccount', tenant.id, email) },
+    { name: 'registerIp' as const, key: limitKey('registerIp', clientIp) },
+  ]
+  await assertNotLimited(limits)
+  await recordHits(limits)
+  const passwordHash = await hashPassword(input.password)
+  let existing: User | undefined
   try {
-    return await withTenant(tenant.id, async (tx) => {
-      if (await findUserByEmail(tx, tenant.id, input.email)) return { status: 'duplicate' as const }
-      const user = await createUser(tx, tenant.id, { ...input, role: 'end_user' })
-      return { status: 'created' as const, user }
+    const created = await withTenant(tenant.id, async (tx) => {
+      existing = await findUserByEmail(tx, tenant.id, email)
+      if (existing) return undefined
+      return createUser(tx, tenant.id, { ...input, email, passwordHash, role: 'end_user' })
     })
+    if (created) return { status: 'created', user: created }
   } catch (error) {
     // Two sign-ups racing for one email: the unique index decides.
-    if (isUniqueViolation(error)) return { status: 'duplicate' }
-    throw error
+    if (!isUniqueViolation(error)) throw error
+    existing = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
   }
+  const owner = existing
+  if (owner?.status === 'active') {
+    const origin = tenantOrigin(tenant)
+    sendEmailAfterResponse(
+      tenant.id,
+      accountExistsEmail({
+        branding: emailBranding(tenant, origin),
+        to: owner.email,
+        firstName: owner.firstName,
+        signInUrl: `${origin}/auth/login`,
+        resetUrl: `${origin}/auth/forgot-password`,
+      }),
+      tenant.name,
+    )
+  }
+  return { status: 'existing' }
+}
+
+function emailBranding(tenant: Tenant, origin: string) {
+  return { name: tenant.name, primaryColor: tenant.primaryColor, logoUrl: tenant.logoUrl, origin }
 }
 
 // Unknown emails still pay for one hash check, so timing does not reveal which accounts exist.
@@ -97,8 +134,10 @@ export function hashToken(token: string) {
 }
 
 /**
- * Emails a single-use reset link when the account exists in this tenant. The caller answers
- * the same either way; the link's host comes from the tenant's record.
+ * Emails a single-use reset link when the account exists in this tenant. Before answering, a
+ * known and an unknown email do the same work (the rate limits); looking the account up, storing
+ * the token and the email run after the answer, so its timing says nothing about the account.
+ * The link's host comes from the tenant's record.
  */
 export async function requestPasswordReset(tenant: Tenant, rawEmail: string, clientIp: string) {
   const email = normalizeEmail(rawEmail)
@@ -108,6 +147,10 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
   ]
   await assertNotLimited(limits)
   await recordHits(limits)
+  runAfterResponse('password reset email', () => sendPasswordReset(tenant, email))
+}
+
+async function sendPasswordReset(tenant: Tenant, email: string) {
   const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
   if (user?.status !== 'active') return
   const bytes = new Uint8Array(32)
@@ -118,17 +161,12 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
   )
   const origin = tenantOrigin(tenant)
   const message = passwordResetEmail({
-    branding: {
-      name: tenant.name,
-      primaryColor: tenant.primaryColor,
-      logoUrl: tenant.logoUrl,
-      origin,
-    },
+    branding: emailBranding(tenant, origin),
     to: user.email,
     firstName: user.firstName,
     resetUrl: `${origin}/auth/reset-password?token=${token}`,
   })
-  await sendEmailInBackground(tenant.id, message, tenant.name)
+  await sendEmail(tenant.id, message, tenant.name)
 }
 
 export async function isResetTokenUsable(tenant: Tenant, token: string) {

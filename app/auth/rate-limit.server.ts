@@ -13,6 +13,10 @@ export const LIMITS = {
   // Reset requests (each sends an email): per account and per address.
   resetAccount: { max: 5, windowMs: 60 * MINUTE },
   resetIp: { max: 20, windowMs: 60 * MINUTE },
+  // Sign-ups: every attempt counts (the answer never says whether the email was taken, and a
+  // taken one sends its owner an email), per email and per client address.
+  registerAccount: { max: 5, windowMs: 60 * MINUTE },
+  registerIp: { max: 50, windowMs: 15 * MINUTE },
   // Lead forms on public cards, per client address.
   leadIp: { max: 10, windowMs: 60 * MINUTE },
 } as const

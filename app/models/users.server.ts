@@ -8,7 +8,9 @@ export type UserRole = User['role']
 
 export type NewUser = {
   email: string
+  /** The password, hashed here; or `passwordHash` when the caller has hashed it already. */
   password: string
+  passwordHash?: string
   role?: UserRole
   firstName?: string
   lastName?: string
@@ -25,13 +27,13 @@ export function normalizeEmail(email: string) {
 }
 
 export async function createUser(db: Queryable, organizationId: string, input: NewUser) {
-  const { password, email, ...profile } = input
+  const { password, passwordHash, email, ...profile } = input
   const [user] = await db
     .insert(users)
     .values({
       organizationId,
       email: normalizeEmail(email),
-      passwordHash: await hashPassword(password),
+      passwordHash: passwordHash ?? (await hashPassword(password)),
       ...profile,
     })
     .returning()

@@ -9,11 +9,13 @@ import {
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
 import { registerAccount } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
+import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { RegisterSchema } from '#app/validation/auth'
 
@@ -22,6 +24,7 @@ export const meta: MetaFunction = ({ matches }) => {
   return [{ title: `Create your account · ${name ?? ''}` }]
 }
 
+export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request, context)
   return null
@@ -34,18 +37,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
-  const outcome = await registerAccount(tenant, submission.value)
-  if (outcome.status === 'duplicate') {
+  try {
+    // The same answer whether the email was new or taken (its owner gets an email instead).
+    await registerAccount(tenant, submission.value, context.clientIp ?? 'unknown')
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error
     return json(
       {
         result: submission.reply({
-          fieldErrors: {
-            email: ['An account with this email already exists. Please sign in instead.'],
-          },
+          formErrors: [rateLimitMessage(error.retryAfterSeconds)],
           hideFields: ['password'],
         }),
       },
-      { status: 409 },
+      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
     )
   }
   const redirectTo = safeRedirectPath(formData.get('redirectTo'))

@@ -4,6 +4,7 @@ import { Resend } from 'resend'
 import { getEnv } from '#app/env.server'
 import { insertOutboxEmail, type OutboxEmail } from '#app/models/outbox.server'
 import { withTenant } from '#drizzle/db.server'
+import { runAfterResponse } from './after-response.server'
 
 export async function sendEmail(organizationId: string, email: OutboxEmail, fromName?: string) {
   const env = getEnv()
@@ -25,31 +26,15 @@ export async function sendEmail(organizationId: string, email: OutboxEmail, from
   return { transport: 'resend' as const, id: data?.id }
 }
 
-const inFlight = new Set<Promise<unknown>>()
-
 /**
- * Sends without making the request wait for the email provider: forgot-password must answer as
- * fast for an unknown email as for a known one, and a provider round trip would tell them apart.
- * The local outbox (no RESEND_API_KEY) is a database write and is done before returning.
- * A failed provider send is logged; the answer never depended on it.
+ * Sends without making the request wait for the email provider or the outbox: answers must not
+ * take longer when an email goes out (an existing account) than when none does. A failed send
+ * is logged; the answer never depended on it.
  */
-export async function sendEmailInBackground(
+export function sendEmailAfterResponse(
   organizationId: string,
   email: OutboxEmail,
   fromName?: string,
 ) {
-  if (!getEnv().RESEND_API_KEY) {
-    await sendEmail(organizationId, email, fromName)
-    return
-  }
-  const delivery = sendEmail(organizationId, email, fromName).catch((error: unknown) => {
-    console.error('email delivery failed', error)
-  })
-  inFlight.add(delivery)
-  void delivery.finally(() => inFlight.delete(delivery))
-}
-
-/** Waits for emails still being handed to the provider (shutdown, tests). */
-export async function settleEmailDeliveries() {
-  await Promise.allSettled([...inFlight])
+  runAfterResponse('email delivery', () => sendEmail(organizationId, email, fromName))
 }

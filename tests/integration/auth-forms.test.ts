@@ -1,10 +1,12 @@
 // Every validation message of the sign-in forms, with a 4xx and nothing written (spec §5, §8).
 import { count, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { verifyPassword } from '#app/auth/password.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { action as loginAction } from '#app/routes/auth.login'
 import { action as registerAction } from '#app/routes/auth.register'
 import { action as resetAction } from '#app/routes/auth.reset-password'
+import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { getDb } from '#drizzle/db.server'
 import { emailOutbox, passwordResetTokens, sessions, users } from '#drizzle/schema'
 import {
@@ -66,17 +68,75 @@ describe('register', () => {
     expect(await rowCounts()).toEqual(before)
   })
 
-  test('an existing email (any case) gets the duplicate-account message', async () => {
+  test('an existing email (any case) gets the same answer as a new one, and its owner an email', async () => {
     const before = await rowCounts()
-    const response = await post(registerAction, '/auth/register', {
+    const taken = await post(registerAction, '/auth/register', {
       ...validRegistration,
       email: 'TAKEN@example.test',
     })
-    expect(response.status).toBe(409)
-    expect((await replyErrors(response)).email).toContain(
+    const fresh = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      email: 'fresh-person@example.test',
+    })
+    expect(taken.status).toBe(302)
+    expect(fresh.status).toBe(302)
+    expect(taken.headers.get('Location')).toBe(fresh.headers.get('Location'))
+    expect(taken.headers.getSetCookie()).toEqual(fresh.headers.getSetCookie())
+    expect([...taken.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort())
+    expect(await taken.text()).toBe(await fresh.text())
+    // The taken email created nothing; its owner was told, in the tenant's name, to sign in.
+    const after = await rowCounts()
+    expect(after.users).toBe((before.users ?? 0) + 1)
+    const emails = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, 'taken@example.test'))
+    expect(emails).toHaveLength(1)
+    expect(emails[0]?.text).toContain(
       'An account with this email already exists. Please sign in instead.',
     )
-    expect(await rowCounts()).toEqual(before)
+    expect(emails[0]?.text).toContain(`http://${host}:3000/auth/login`)
+    const [owner] = await getDb().select().from(users).where(eq(users.email, 'taken@example.test'))
+    expect(await verifyPassword(owner?.passwordHash ?? '', 'secret123')).toBe(true)
+  })
+
+  test('sign-ups are rate limited per email and per address, with a message and nothing written', async () => {
+    const email = 'limited-signup@example.test'
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const response = await settle(() =>
+        registerAction({
+          request: formRequest(host, '/auth/register', { ...validRegistration, email }),
+          context: contextFor(host, `198.51.100.${i + 1}`),
+          params: {},
+        }),
+      )
+      statuses.push(response.status)
+      if (response.status === 429) {
+        expect(response.headers.get('Retry-After')).toMatch(/^\d+$/)
+        expect((await replyErrors(response))['']?.[0]).toMatch(/^Too many attempts\. Please wait/)
+      }
+    }
+    expect(statuses).toEqual([302, 302, 302, 302, 302, 429])
+    // One address, many emails: the per-address limit.
+    const address = '198.51.100.200'
+    const before = await rowCounts()
+    let limited: Response | undefined
+    for (let i = 0; i < 51 && !limited; i++) {
+      const response = await settle(() =>
+        registerAction({
+          request: formRequest(host, '/auth/register', {
+            ...validRegistration,
+            email: 'taken@example.test',
+          }),
+          context: contextFor(host, address),
+          params: {},
+        }),
+      )
+      if (response.status === 429) limited = response
+    }
+    expect(limited?.status).toBe(429)
+    expect((await rowCounts()).users).toBe(before.users)
   })
 
   test('a valid form creates an end user of this tenant and goes to sign in with a toast', async () => {
@@ -115,6 +175,19 @@ describe('login', () => {
     expect(await rowCounts()).toEqual(before)
   })
 
+  test.each(['/..//evil.com', '/.//evil.com', '/%2e%2e//evil.com'])(
+    'a redirectTo of %s never leaves the site after sign-in',
+    async (redirectTo) => {
+      const response = await post(loginAction, '/auth/login', {
+        email: 'taken@example.test',
+        password: 'secret123',
+        redirectTo,
+      })
+      expect(response.status).toBe(302)
+      expect(response.headers.get('Location')).toBe('/dashboard/end-user')
+    },
+  )
+
   test('unknown email and wrong password get the same answer', async () => {
     const before = await rowCounts()
     const unknown = await post(loginAction, '/auth/login', {
@@ -135,6 +208,23 @@ describe('login', () => {
 })
 
 describe('forgot password', () => {
+  test('a known email answers before any reset token or email is written, like an unknown one', async () => {
+    await makeUser(organizationId, { email: 'known-reset@example.test' })
+    const before = await rowCounts()
+    // Called without settle(): what the action did before answering, and nothing after.
+    const response = (await forgotAction({
+      request: formRequest(host, '/auth/forgot-password', { email: 'known-reset@example.test' }),
+      context: contextFor(host, '198.51.100.77'),
+      params: {},
+    })) as Response
+    expect(response.status).toBe(302)
+    expect(await rowCounts()).toEqual(before)
+    await settleAfterResponseWork()
+    const after = await rowCounts()
+    expect(after.tokens).toBe((before.tokens ?? 0) + 1)
+    expect(after.outbox).toBe((before.outbox ?? 0) + 1)
+  })
+
   test('an invalid email is refused and nothing is sent', async () => {
     const before = await rowCounts()
     const response = await post(forgotAction, '/auth/forgot-password', { email: 'nope' })
