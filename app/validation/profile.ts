@@ -44,7 +44,12 @@ export const ProfileSchema = z.object({
   company: optionalText(200),
   jobTitle: optionalText(200),
   website: websiteSchema,
+  // Needed only when the email changes: the server checks it (the browser cannot).
+  currentPassword: z.string().max(200).optional(),
 })
+
+export const CHANGE_EMAIL_PASSWORD_MESSAGE =
+  'Please enter your current password to change your email'
 
 export const ChangePasswordSchema = z
   .object({

@@ -10,7 +10,7 @@ import { action as profileAction, loader as profileLoader } from '#app/routes/pr
 import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
 import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
 import { getDb } from '#drizzle/db.server'
-import { auditEvents, media, sessions, users } from '#drizzle/schema'
+import { auditEvents, emailOutbox, media, sessions, users } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -45,6 +45,8 @@ const validProfile = {
   company: 'Analytical Engines',
   jobTitle: 'Mathematician',
   website: 'ada.example.test',
+  // The users made below sign in with 'old-secret'; a new email needs it.
+  currentPassword: 'old-secret',
 }
 
 const allUsers = () => getDb().select().from(users).orderBy(asc(users.id))
@@ -99,6 +101,68 @@ describe('personal info', () => {
       'An account with this email already exists',
     )
     expect(await allUsers()).toEqual(before)
+  })
+
+  test.each([
+    [undefined, 'Please enter your current password to change your email'],
+    ['', 'Please enter your current password to change your email'],
+    ['wrong-secret', 'Current password is incorrect'],
+  ])('a new email with current password %j is refused: %s', async (currentPassword, message) => {
+    const signed = await signedInUser()
+    const other = await sessionCookieFor(signed.organization.id, signed.user.id)
+    const before = await allUsers()
+    const sessionsBefore = await getDb().select().from(sessions)
+    const { currentPassword: _, ...fields } = validProfile
+    const response = await post(
+      signed,
+      currentPassword === undefined ? fields : { ...fields, currentPassword },
+    )
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).currentPassword).toEqual([message])
+    expect(await allUsers()).toEqual(before)
+    expect(await getDb().select().from(sessions)).toEqual(sessionsBefore)
+    expect(other).toBeTruthy()
+    const outbox = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, signed.user.email))
+    expect(outbox).toEqual([])
+  })
+
+  test('a new email with the current password ends the other sessions and tells the old address', async () => {
+    const signed = await signedInUser()
+    const otherCookie = await sessionCookieFor(signed.organization.id, signed.user.id)
+    const sessionIdOf = (cookie: string) =>
+      sessionIdFromToken(decodeURIComponent(cookie.split('=')[1]?.split(';')[0] ?? ''))
+    const response = await post(signed, { ...validProfile, email: 'ada.new@example.test' })
+    expect(response.status).toBe(302)
+    const [updated] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(updated?.email).toBe('ada.new@example.test')
+    const left = (
+      await getDb().select().from(sessions).where(eq(sessions.userId, signed.user.id))
+    ).map((row) => row.id)
+    expect(left).toEqual([sessionIdOf(signed.cookie)])
+    expect(left).not.toContain(sessionIdOf(otherCookie))
+    const [notice] = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, signed.user.email))
+    expect(notice?.subject).toContain('email address was changed')
+    expect(notice?.text).toContain('ada.new@example.test')
+    const actions = (
+      await getDb().select().from(auditEvents).where(eq(auditEvents.actorUserId, signed.user.id))
+    ).map((event) => event.action)
+    expect(actions).toContain('email.changed')
+  })
+
+  test('keeping the email needs no password and ends no session', async () => {
+    const signed = await signedInUser()
+    await sessionCookieFor(signed.organization.id, signed.user.id)
+    const { currentPassword: _, ...fields } = validProfile
+    const response = await post(signed, { ...fields, email: signed.user.email.toUpperCase() })
+    expect(response.status).toBe(302)
+    const count = await getDb().select().from(sessions).where(eq(sessions.userId, signed.user.id))
+    expect(count).toHaveLength(2)
   })
 
   test('the same email in another organization is no conflict', async () => {
@@ -163,6 +227,8 @@ describe('personal info', () => {
         entityType: 'user',
         entityId: signed.user.id,
       },
+      // The email changed too (to ada@example.test).
+      { organizationId: signed.organization.id, action: 'email.changed', entityId: signed.user.id },
     ])
   })
 
@@ -334,7 +400,11 @@ describe('loader', () => {
     }
     expect(data.profile).toMatchObject({ firstName: 'Ada', email: 'ada@example.test' })
     expect(data.card).toMatchObject({ id: card.id, company: 'Engines' })
-    expect(data.activity).toMatchObject([{ label: 'Updated your profile', relative: 'just now' }])
+    expect(data.activity.map((a) => a.label).sort()).toEqual([
+      'Changed your email address',
+      'Updated your profile',
+    ])
+    expect(data.activity.every((a) => a.relative === 'just now')).toBe(true)
     expect(data.role).toBe('end_user')
   })
 

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
+import { useState } from 'react'
 import { Field, FormMessage } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -50,6 +51,11 @@ export function PersonalInfoForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseProfileForm(formData),
   })
+  // A new email needs the current password (checked on the server): the field shows once the
+  // email differs from the saved one, or when the server asked for it (no JavaScript).
+  const [email, setEmail] = useState(profile.email)
+  const askPassword =
+    email.trim().toLowerCase() !== profile.email || Boolean(fields.currentPassword.errors?.length)
   // Image errors come from the server only (the file is checked there).
   const imageErrors = (name: string) => lastResult?.error?.[name] ?? undefined
   return (
@@ -84,9 +90,22 @@ export function PersonalInfoForm({
             inputProps={{
               ...getInputProps(fields.email, { type: 'email' }),
               autoComplete: 'email',
+              onChange: (event) => setEmail(event.currentTarget.value),
             }}
             errors={fields.email.errors}
           />
+          {askPassword ? (
+            <Field
+              label="Current password"
+              hint="Needed to change your email. Your other sessions will be signed out."
+              className="sm:col-span-2"
+              inputProps={{
+                ...getInputProps(fields.currentPassword, { type: 'password' }),
+                autoComplete: 'current-password',
+              }}
+              errors={fields.currentPassword.errors}
+            />
+          ) : null}
           <Field
             label="Work email"
             inputProps={{

@@ -6,7 +6,9 @@ import { type AppLoadContext, json } from '@remix-run/node'
 import type { z } from 'zod'
 import { changePassword } from '#app/auth/accounts.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
+import { verifyPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
+import { invalidateUserSessions } from '#app/auth/session.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
@@ -17,10 +19,17 @@ import {
   type ProfileFields,
   updateProfile,
 } from '#app/models/users.server'
+import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
+import { sendEmailAfterResponse } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
-import { ChangePasswordSchema, type ProfileSchema } from '#app/validation/profile'
+import {
+  CHANGE_EMAIL_PASSWORD_MESSAGE,
+  ChangePasswordSchema,
+  type ProfileSchema,
+} from '#app/validation/profile'
 import { withTenant } from '#drizzle/db.server'
 import { activityLabel, relativeTime } from './activity'
 import { parseProfileForm } from './parse'
@@ -121,8 +130,9 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 type SaveOutcome =
-  | { status: 'saved' }
+  | { status: 'saved'; emailChangedFrom?: string }
   | { status: 'duplicate' }
+  | { status: 'password'; message: string }
   | { status: 'image'; field: string }
 
 /** Checks the email, stores new images and writes the row; the caller turns the outcome into a reply. */
@@ -132,7 +142,15 @@ async function writeProfile(
   value: ProfileValue,
 ): Promise<SaveOutcome> {
   const { tenant, user } = signedIn
-  if (normalizeEmail(value.email) !== user.email) {
+  // A new sign-in email needs the current password: a session left open must not be enough
+  // to take the account over.
+  const emailChanges = normalizeEmail(value.email) !== user.email
+  if (emailChanges) {
+    if (!value.currentPassword)
+      return { status: 'password', message: CHANGE_EMAIL_PASSWORD_MESSAGE }
+    if (!(await verifyPassword(user.passwordHash, value.currentPassword))) {
+      return { status: 'password', message: WRONG_PASSWORD_MESSAGE }
+    }
     const other = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, value.email))
     if (other && other.id !== user.id) return { status: 'duplicate' }
   }
@@ -162,6 +180,14 @@ async function writeProfile(
         entityType: 'user',
         entityId: user.id,
       })
+      if (emailChanges) {
+        await recordAudit(tx, tenant.id, {
+          actorUserId: user.id,
+          action: 'email.changed',
+          entityType: 'user',
+          entityId: user.id,
+        })
+      }
     })
   } catch (error) {
     if (error instanceof UploadError) return { status: 'image', field: error.field }
@@ -169,31 +195,63 @@ async function writeProfile(
     if (isUniqueViolation(error)) return { status: 'duplicate' }
     throw error
   }
-  return { status: 'saved' }
+  if (!emailChanges) return { status: 'saved' }
+  // Every other session ends, and the old address hears of the change (after the answer).
+  await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
+  const origin = tenantOrigin(tenant)
+  sendEmailAfterResponse(
+    tenant.id,
+    emailChangedEmail({
+      branding: {
+        name: tenant.name,
+        primaryColor: tenant.primaryColor,
+        logoUrl: tenant.logoUrl,
+        origin,
+      },
+      to: user.email,
+      firstName: user.firstName,
+      newEmail: normalizeEmail(value.email),
+      signInUrl: `${origin}/auth/login`,
+    }),
+    tenant.name,
+  )
+  return { status: 'saved', emailChangedFrom: user.email }
 }
 
 async function saveProfile(request: Request, signedIn: SignedIn, formData: FormData) {
   const submission = parseProfileForm(formData)
-  if (submission.status !== 'success') return reply('profile', submission.reply(), 400)
+  const hideFields = ['currentPassword']
+  if (submission.status !== 'success')
+    return reply('profile', submission.reply({ hideFields }), 400)
   let outcome: SaveOutcome
   try {
     outcome = await writeProfile(signedIn, formData, submission.value)
   } catch (error) {
     // Spec §8: any other failure of the save is 'Failed to update profile.'
     console.error('profile update failed', error)
-    return reply('profile', submission.reply({ formErrors: [SAVE_FAILED_MESSAGE] }), 422)
+    return reply(
+      'profile',
+      submission.reply({ formErrors: [SAVE_FAILED_MESSAGE], hideFields }),
+      422,
+    )
   }
   switch (outcome.status) {
     case 'duplicate':
       return reply(
         'profile',
-        submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL_MESSAGE] } }),
+        submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL_MESSAGE] }, hideFields }),
+        400,
+      )
+    case 'password':
+      return reply(
+        'profile',
+        submission.reply({ fieldErrors: { currentPassword: [outcome.message] }, hideFields }),
         400,
       )
     case 'image':
       return reply(
         'profile',
-        submission.reply({ fieldErrors: { [outcome.field]: [INVALID_IMAGE_MESSAGE] } }),
+        submission.reply({ fieldErrors: { [outcome.field]: [INVALID_IMAGE_MESSAGE] }, hideFields }),
         400,
       )
     case 'saved':
