@@ -72,6 +72,12 @@ const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded
 
 app.use((req, res, next) => {
   if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name]
+  // Host names are case-insensitive, but Remix compares them case-sensitively (a POST to
+  // `ACME.localhost` answered 500 in its origin check): everything downstream sees lower case.
+  if (req.headers.host) req.headers.host = req.headers.host.toLowerCase()
+  const forwardedHost = req.headers['x-forwarded-host']
+  if (typeof forwardedHost === 'string')
+    req.headers['x-forwarded-host'] = forwardedHost.toLowerCase()
   const host = requestHost(req.headers, trustProxy)
   if (!host) {
     res.status(400).type('text/plain').send('Bad Request: invalid Host header')
@@ -81,7 +87,9 @@ app.use((req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString('base64')
   const rawHost =
     (trustProxy && req.headers['x-forwarded-host']?.toString().split(',')[0]) || req.headers.host
-  if (!isSameOriginMutation(req.method, req.headers.origin, rawHost)) {
+  // req.protocol is the socket's, or X-Forwarded-Proto's only behind a trusted proxy.
+  const scheme = req.protocol === 'https' ? 'https' : 'http'
+  if (!isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme)) {
     res.status(403).type('text/plain').send('Forbidden: cross-origin request')
     return
   }

@@ -9,6 +9,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { readSessionToken } from '#app/auth/session.server'
 import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
@@ -30,11 +31,21 @@ function appendQueuedCookies(headers: Headers, context: AppLoadContext) {
   for (const cookie of context.responseCookies ?? []) headers.append('Set-Cookie', cookie)
 }
 
+/**
+ * What a signed-in visitor is shown is theirs alone: no shared cache (a proxy, a CDN) may keep
+ * it, and the browser may not store it for the back button after sign-out. Any request that
+ * carries a session cookie counts, whether or not its loaders looked at the session.
+ */
+function keepPrivate(headers: Headers, request: Request) {
+  if (readSessionToken(request)) headers.set('Cache-Control', 'private, no-store')
+}
+
 export function handleDataRequest(
   response: Response,
-  { context }: LoaderFunctionArgs | ActionFunctionArgs,
+  { context, request }: LoaderFunctionArgs | ActionFunctionArgs,
 ) {
   appendQueuedCookies(response.headers, context)
+  keepPrivate(response.headers, request)
   return response
 }
 
@@ -46,6 +57,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   appendQueuedCookies(responseHeaders, loadContext)
+  keepPrivate(responseHeaders, request)
   const nonce = loadContext.cspNonce ?? ''
   // Crawlers and link previews get the whole document at once (Open Graph tags included).
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')

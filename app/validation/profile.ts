@@ -23,6 +23,10 @@ export const websiteSchema = z
   .transform((v) => (v === '' || /^https?:\/\//i.test(v) ? v : `https://${v}`))
   .refine((v) => {
     if (v === '') return true
+    // The stored string is what is judged: the URL parser drops tabs and newlines inside a
+    // URL, so `https://a.test\n/x` would pass as parsed and be stored with its newline.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    if (/[\s\u0000-\u001f\u007f]/.test(v)) return false
     try {
       const url = new URL(v)
       return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.')

@@ -82,6 +82,7 @@ describe('personal info', () => {
     [{ workEmail: 'nope@' }, 'workEmail', 'Please enter a valid email address'],
     [{ website: 'not a url' }, 'website', 'Please enter a valid URL'],
     [{ website: 'javascript:alert(1)' }, 'website', 'Please enter a valid URL'],
+    [{ website: 'https://ada.example.test\n/x' }, 'website', 'Please enter a valid URL'],
   ])('%j → %s: %s', async (override, field, message) => {
     const signed = await signedInUser()
     const before = await allUsers()

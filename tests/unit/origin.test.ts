@@ -2,26 +2,32 @@ import { expect, test } from 'vitest'
 import { isSameOriginMutation } from '#app/auth/origin'
 
 test('reads are never blocked', () => {
-  expect(isSameOriginMutation('GET', undefined, 'acme.localhost:3000')).toBe(true)
-  expect(isSameOriginMutation('HEAD', 'https://evil.test', 'acme.localhost:3000')).toBe(true)
-})
-
-test('a mutation from the same host passes', () => {
-  expect(isSameOriginMutation('POST', 'http://acme.localhost:3000', 'acme.localhost:3000')).toBe(
-    true,
-  )
-  expect(isSameOriginMutation('POST', 'http://ACME.localhost:3000', 'Acme.localhost:3000')).toBe(
+  expect(isSameOriginMutation('GET', undefined, 'acme.localhost:3000', 'http')).toBe(true)
+  expect(isSameOriginMutation('HEAD', 'https://evil.test', 'acme.localhost:3000', 'http')).toBe(
     true,
   )
 })
 
 test.each([
-  ['https://evil.test', 'acme.localhost:3000'],
-  ['http://globex.localhost:3000', 'acme.localhost:3000'],
-  ['http://acme.localhost:4000', 'acme.localhost:3000'],
-  ['null', 'acme.localhost:3000'],
-  [undefined, 'acme.localhost:3000'],
-  ['not a url', 'acme.localhost:3000'],
-])('a mutation from %s to %s is refused', (origin, host) => {
-  expect(isSameOriginMutation('POST', origin, host)).toBe(false)
+  ['http://acme.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://ACME.localhost:3000', 'Acme.localhost:3000', 'http'],
+  ['https://cards.acme.test', 'cards.acme.test', 'https'],
+  ['https://cards.acme.test', 'cards.acme.test:443', 'https'],
+  ['http://acme.localhost', 'acme.localhost:80', 'http'],
+] as const)('a mutation from %s to %s over %s passes', (origin, host, scheme) => {
+  expect(isSameOriginMutation('POST', origin, host, scheme)).toBe(true)
+})
+
+test.each([
+  ['https://evil.test', 'acme.localhost:3000', 'http'],
+  ['http://globex.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://acme.localhost:4000', 'acme.localhost:3000', 'http'],
+  ['null', 'acme.localhost:3000', 'http'],
+  [undefined, 'acme.localhost:3000', 'http'],
+  ['not a url', 'acme.localhost:3000', 'http'],
+  // The scheme counts (outside probe): https on an http site, and the reverse.
+  ['https://acme.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://cards.acme.test', 'cards.acme.test', 'https'],
+] as const)('a mutation from %s to %s over %s is refused', (origin, host, scheme) => {
+  expect(isSameOriginMutation('POST', origin, host, scheme)).toBe(false)
 })
