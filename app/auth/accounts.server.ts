@@ -22,6 +22,7 @@ import { sendEmail, sendEmailAfterResponse } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
+import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { assertNotLimited, clearLimit, limitKey, recordHits } from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
@@ -105,14 +106,23 @@ const getDecoyHash = () => {
   return decoyHash
 }
 
+/**
+ * Checks the credentials against this tenant's accounts. The per-account limit applies to
+ * browsers that never signed in to the account; one holding its device cookie is limited per
+ * cookie instead (OWASP device cookies), so a stranger's failures cannot lock the owner out.
+ */
 export async function signIn(
   tenant: Tenant,
   credentials: { email: string; password: string },
   clientIp: string,
+  request: Request,
 ) {
   const email = normalizeEmail(credentials.email)
+  const device = trustedDevice(request, tenant.id, email)
   const limits = [
-    { name: 'signInAccount' as const, key: limitKey('signInAccount', tenant.id, email) },
+    device
+      ? { name: 'signInDevice' as const, key: limitKey('signInDevice', tenant.id, device.nonce) }
+      : { name: 'signInAccount' as const, key: limitKey('signInAccount', tenant.id, email) },
     { name: 'signInIp' as const, key: limitKey('signInIp', clientIp) },
   ]
   await assertNotLimited(limits)
@@ -126,7 +136,7 @@ export async function signIn(
   }
   await clearLimit(limits[0]?.key as string)
   const session = await createSession(tenant.id, user.id)
-  return { user, session }
+  return { user, session, deviceCookie: issueDeviceCookie(tenant.id, email) }
 }
 
 export function hashToken(token: string) {

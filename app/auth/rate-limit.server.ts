@@ -10,6 +10,9 @@ export const LIMITS = {
   // Failed sign-ins: per account and per client address.
   signInAccount: { max: 10, windowMs: 15 * MINUTE },
   signInIp: { max: 50, windowMs: 15 * MINUTE },
+  // Failed sign-ins from a browser that signed in to the account before (device cookie):
+  // counted per cookie instead of per account, so others cannot lock the owner out.
+  signInDevice: { max: 10, windowMs: 15 * MINUTE },
   // Reset requests (each sends an email): per account and per address.
   resetAccount: { max: 5, windowMs: 60 * MINUTE },
   resetIp: { max: 20, windowMs: 60 * MINUTE },

@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   try {
-    const signedIn = await signIn(tenant, submission.value, context.clientIp ?? 'unknown')
+    const signedIn = await signIn(tenant, submission.value, context.clientIp ?? 'unknown', request)
     if (!signedIn) {
       // One message for an unknown email and a wrong password: no account enumeration.
       return json(
@@ -56,6 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const headers = new Headers()
     headers.append('Set-Cookie', signedIn.session.cookie)
+    headers.append('Set-Cookie', signedIn.deviceCookie)
     headers.append('Set-Cookie', await toastCookie({ title: 'Signed in successfully!' }))
     const destination =
       safeRedirectPath(submission.value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard

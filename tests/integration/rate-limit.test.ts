@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { sessionCookieName } from '#app/auth/session.server'
 import { action as loginAction } from '#app/routes/auth.login'
 import { contextFor, formRequest, makeOrganization, makeUser, settle } from '#tests/factories'
 
@@ -54,4 +55,75 @@ describe('sign-in throttling', () => {
       expect((await attempt(host, user.email, 'wrong-pass', '203.0.113.9')).status).toBe(401)
     }
   })
+
+  test("a stranger's failures lock the account for new browsers, never for one that signed in to it before", async () => {
+    const organization = await makeOrganization()
+    const host = `${organization.slug}.localhost`
+    const user = await makeUser(organization.id, { password: 'right-pass' })
+    // The owner signed in from this browser before: it holds the account's device cookie.
+    const first = await attempt(host, user.email, 'right-pass', '203.0.113.50')
+    expect(first.status).toBe(302)
+    const device = deviceCookieOf(first)
+    expect(device).toMatch(/^brandcard_device=/)
+    for (let i = 0; i < 10; i++) {
+      expect((await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 20}`)).status).toBe(401)
+    }
+    // A new browser is locked out, whatever its address; the owner's browser is not.
+    expect((await attempt(host, user.email, 'right-pass', '203.0.113.51')).status).toBe(429)
+    const owner = await attempt(host, user.email, 'right-pass', '203.0.113.50', { Cookie: device })
+    expect(owner.status).toBe(302)
+    expect(owner.headers.getSetCookie().some((c) => c.startsWith(sessionCookieName()))).toBe(true)
+  })
+
+  test('a device cookie of another account, another tenant or a forged one opens nothing', async () => {
+    const organization = await makeOrganization()
+    const other = await makeOrganization()
+    const host = `${organization.slug}.localhost`
+    const user = await makeUser(organization.id, { password: 'right-pass' })
+    const neighbour = await makeUser(organization.id, { password: 'neighbour-pass' })
+    const twin = await makeUser(other.id, { email: user.email, password: 'twin-pass' })
+    const neighbourDevice = deviceCookieOf(
+      await attempt(host, neighbour.email, 'neighbour-pass', '203.0.113.60'),
+    )
+    const twinDevice = deviceCookieOf(
+      await attempt(`${other.slug}.localhost`, twin.email, 'twin-pass', '203.0.113.61'),
+    )
+    const ownDevice = deviceCookieOf(await attempt(host, user.email, 'right-pass', '203.0.113.62'))
+    const [name, value = ''] = ownDevice.split('=')
+    const forged = `${name}=${value.slice(0, -4)}AAAA`
+    for (let i = 0; i < 10; i++) await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 40}`)
+    for (const cookie of [neighbourDevice, twinDevice, forged, `${name}=garbage`]) {
+      const response = await attempt(host, user.email, 'right-pass', '203.0.113.63', {
+        Cookie: cookie,
+      })
+      expect(response.status, cookie).toBe(429)
+    }
+    expect(
+      (await attempt(host, user.email, 'right-pass', '203.0.113.63', { Cookie: ownDevice })).status,
+    ).toBe(302)
+  })
+
+  test("failures from a device-cookie browser are limited per cookie, not on the owner's account", async () => {
+    const organization = await makeOrganization()
+    const host = `${organization.slug}.localhost`
+    const user = await makeUser(organization.id, { password: 'right-pass' })
+    const device = deviceCookieOf(await attempt(host, user.email, 'right-pass', '203.0.113.70'))
+    for (let i = 0; i < 10; i++) {
+      const response = await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 60}`, {
+        Cookie: device,
+      })
+      expect(response.status).toBe(401)
+    }
+    const limitedDevice = await attempt(host, user.email, 'right-pass', '203.0.113.71', {
+      Cookie: device,
+    })
+    expect(limitedDevice.status).toBe(429)
+    // The account itself was not counted: a new browser still signs in.
+    expect((await attempt(host, user.email, 'right-pass', '203.0.113.72')).status).toBe(302)
+  })
 })
+
+function deviceCookieOf(response: Response) {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('brandcard_device='))
+  return cookie?.split(';')[0] ?? ''
+}
