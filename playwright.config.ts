@@ -9,10 +9,11 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 // - embedded: PGlite (a superuser), every spec;
 // - production: only with TEST_DATABASE_URL: real Postgres, requests logged in as brandcard_app
 //   as in production, so row-level security refuses what PGlite lets through. It runs the specs
-//   whose pages read tenant rows; the ones that need one server only (faults, lifecycle, raw
-//   HTTP checks, the README's own server) stay embedded.
+//   whose pages read and write tenant rows (cards too: uploads and card writes under RLS, about
+//   25 s); the ones that need one server only (faults, lifecycle, raw HTTP checks of the server
+//   itself, the README's own server) stay embedded.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
-const productionSpecs = ['tenants.spec.ts', 'accounts.spec.ts', 'sharing.spec.ts']
+const productionSpecs = ['tenants.spec.ts', 'accounts.spec.ts', 'sharing.spec.ts', 'cards.spec.ts']
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
 
