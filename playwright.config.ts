@@ -1,8 +1,21 @@
 import { defineConfig, devices } from '@playwright/test'
-import { E2E_PORT, TENANTS } from './e2e/fixtures'
+import { E2E_PORT, E2E_PRODUCTION_PORT, TENANTS } from './e2e/fixtures'
 
 // Debian's Chromium (apt-get install chromium); Playwright's own download is unreachable here.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const chromium = { ...devices['Desktop Chrome'], channel: undefined }
+
+// Two servers, both the built server in NODE_ENV=production (e2e/start-server.ts):
+// - embedded: PGlite (a superuser), every spec;
+// - production: only with TEST_DATABASE_URL: real Postgres, requests logged in as brandcard_app
+//   as in production, so row-level security refuses what PGlite lets through. It runs the specs
+//   whose pages read and write tenant rows (cards too: uploads and card writes under RLS, about
+//   25 s); the ones that need one server only (faults, lifecycle, raw HTTP checks of the server
+//   itself, the README's own server) stay embedded.
+const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
+const productionSpecs = ['tenants.spec.ts', 'accounts.spec.ts', 'sharing.spec.ts', 'cards.spec.ts']
+
+const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
 
 export default defineConfig({
   testDir: 'e2e',
@@ -12,7 +25,6 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   use: {
-    baseURL: `http://localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath,
@@ -29,12 +41,38 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: 'tsx e2e/start-server.ts',
-    url: `http://localhost:${E2E_PORT}/api/health-check`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-  },
+  projects: [
+    { name: 'embedded', use: { ...chromium, baseURL: `http://localhost:${E2E_PORT}` } },
+    ...(productionDatabase
+      ? [
+          {
+            name: 'production',
+            testMatch: productionSpecs,
+            use: { ...chromium, baseURL: `http://localhost:${E2E_PRODUCTION_PORT}` },
+          },
+        ]
+      : []),
+  ],
+  webServer: [
+    {
+      command: 'tsx e2e/start-server.ts embedded',
+      url: healthCheck(E2E_PORT),
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+    },
+    ...(productionDatabase
+      ? [
+          {
+            command: 'tsx e2e/start-server.ts production',
+            url: healthCheck(E2E_PRODUCTION_PORT),
+            reuseExistingServer: false,
+            timeout: 120_000,
+            stdout: 'pipe' as const,
+            // SIGTERM (not the default SIGKILL), so start-server.ts drops its database.
+            gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+          },
+        ]
+      : []),
+  ],
 })

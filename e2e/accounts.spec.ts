@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -109,6 +110,14 @@ test('forgot password: a branded email in the outbox whose link resets the passw
   expect(href.startsWith(urlFor(HOSTS.alpha, '/auth/reset-password?token='))).toBe(true)
   const html = await email.locator('iframe').getAttribute('srcdoc')
   expect(html).toContain(TENANTS.alpha.primaryColor)
+  // The agency's logo, as an absolute URL on the agency's own origin that serves the image.
+  const logoSrc = /<img\b[^>]*\bsrc="([^"]+)"/.exec(html ?? '')?.[1] ?? ''
+  const mediaUrl = urlFor(HOSTS.alpha, '/media/').replaceAll('.', '\\.')
+  expect(logoSrc).toMatch(new RegExp(`^${mediaUrl}[0-9a-f]{64}\\.png$`))
+  const logo = await admin.goto(logoSrc)
+  expect(logo?.status()).toBe(200)
+  expect(logo?.headers()['content-type']).toBe('image/png')
+  expect((await sharp(await logo?.body()).metadata()).format).toBe('png')
   await admin.close()
 
   await page.goto(href)

@@ -1,7 +1,7 @@
 // Every state-changing request must come from this very host (server.ts checks Origin).
 import http from 'node:http'
 import { expect, test } from '@playwright/test'
-import { E2E_PORT } from './fixtures'
+import { e2ePort } from './fixtures'
 
 function post(host: string, origin: string | undefined) {
   return new Promise<number>((resolve, reject) => {
@@ -13,7 +13,7 @@ function post(host: string, origin: string | undefined) {
     }
     if (origin) headers.origin = origin
     const req = http.request(
-      { host: '127.0.0.1', port: E2E_PORT, path: '/auth/login', method: 'POST', headers },
+      { host: '127.0.0.1', port: e2ePort(), path: '/auth/login', method: 'POST', headers },
       (res) => {
         res.resume()
         res.on('end', () => resolve(res.statusCode ?? 0))
@@ -24,15 +24,17 @@ function post(host: string, origin: string | undefined) {
   })
 }
 
-const host = `alpha.localhost:${E2E_PORT}`
+const alphaHost = () => `alpha.localhost:${e2ePort()}`
 
 test('a POST from another site, a sibling tenant or with no Origin is refused', async () => {
+  const host = alphaHost()
   expect(await post(host, 'https://evil.test')).toBe(403)
-  expect(await post(host, `http://beta.localhost:${E2E_PORT}`)).toBe(403)
+  expect(await post(host, `http://beta.localhost:${e2ePort()}`)).toBe(403)
   expect(await post(host, undefined)).toBe(403)
   expect(await post(host, 'null')).toBe(403)
 })
 
 test('a POST from the same host reaches the action', async () => {
+  const host = alphaHost()
   expect(await post(host, `http://${host}`)).toBe(401)
 })

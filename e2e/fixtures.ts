@@ -1,5 +1,19 @@
-// The tenants the end-to-end server is started with (e2e/start-server.ts).
+// The tenants the end-to-end servers are started with (e2e/start-server.ts).
+import { test } from '@playwright/test'
+
+/** The embedded (PGlite) server's port; the production-configuration server uses the next one. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100)
+export const E2E_PRODUCTION_PORT = E2E_PORT + 1
+
+/**
+ * The port of the server the running test's project targets (its baseURL), so one spec file
+ * runs against either server. Call it inside a test or hook, never at a module's top level.
+ */
+export function e2ePort(): number {
+  const baseURL = test.info().project.use.baseURL
+  if (!baseURL) throw new Error(`Project ${test.info().project.name} has no baseURL`)
+  return Number(new URL(baseURL).port)
+}
 
 export const TENANTS = {
   platform: {
@@ -23,7 +37,7 @@ export const TENANTS = {
   },
 } as const
 
-export const urlFor = (host: string, path = '/') => `http://${host}:${E2E_PORT}${path}`
+export const urlFor = (host: string, path = '/') => `http://${host}:${e2ePort()}${path}`
 export const HOSTS = {
   platform: 'localhost',
   alpha: 'alpha.localhost',

@@ -8,7 +8,7 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import http from 'node:http'
 import { expect, test } from '@playwright/test'
-import { E2E_PORT, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
 /** LIMITS.signInIp.max in app/auth/rate-limit.server.ts. */
 const SIGN_IN_IP_MAX = 50
@@ -35,7 +35,7 @@ type RequestOptions = {
 function send(host: string, path: string, options: RequestOptions = {}) {
   const { method = 'GET', headers = {}, form, localAddress } = options
   const body = form ? new URLSearchParams(form).toString() : undefined
-  const hostHeader = host.includes(':') ? host : `${host}:${E2E_PORT}`
+  const hostHeader = host.includes(':') ? host : `${host}:${e2ePort()}`
   const allHeaders: Record<string, string> = { host: hostHeader, ...headers }
   if (body !== undefined) {
     allHeaders['content-type'] = 'application/x-www-form-urlencoded'
@@ -45,7 +45,7 @@ function send(host: string, path: string, options: RequestOptions = {}) {
   }
   return new Promise<Reply>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: E2E_PORT, path, method, headers: allHeaders, localAddress },
+      { host: '127.0.0.1', port: e2ePort(), path, method, headers: allHeaders, localAddress },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -256,14 +256,14 @@ test('reset links use the tenant host from the database, whatever Host or forwar
   const alpha = new URL(urlFor(HOSTS.alpha)).host // alpha.localhost:3100
   const beta = new URL(urlFor(TENANTS.beta.customDomain)).host // cards.beta.test:3100
   const cases = [
-    { host: `${HOSTS.alpha}:${E2E_PORT}`, expected: alpha },
+    { host: `${HOSTS.alpha}:${e2ePort()}`, expected: alpha },
     // Another port on the Host header: same tenant, but the port is not the public one.
     { host: `${HOSTS.alpha}:8081`, expected: alpha },
     // The fully qualified form of the name (trailing dot): same tenant.
-    { host: `${HOSTS.alpha}.:${E2E_PORT}`, expected: alpha },
+    { host: `${HOSTS.alpha}.:${e2ePort()}`, expected: alpha },
     // Beta through its sub-domain: its verified custom domain is its address.
-    { host: `${HOSTS.betaSubdomain}:${E2E_PORT}`, expected: beta },
-    { host: `${HOSTS.betaCustomDomain}:${E2E_PORT}`, expected: beta },
+    { host: `${HOSTS.betaSubdomain}:${e2ePort()}`, expected: beta },
+    { host: `${HOSTS.betaCustomDomain}:${e2ePort()}`, expected: beta },
   ]
 
   // The super admin reads the outbox on the platform host (OUTBOX_PAGE=1), after each request:
@@ -322,8 +322,8 @@ test('reset links use the tenant host from the database, whatever Host or forwar
   // so the request is an ordinary one (no 500 from Remix's own origin check) and the link
   // names the tenant's host.
   const email = `reset-${unique()}@example.test`
-  await register(`${HOSTS.alpha}:${E2E_PORT}`, email)
-  const forwarded = await send(`${HOSTS.alpha}:${E2E_PORT}`, '/auth/forgot-password', {
+  await register(`${HOSTS.alpha}:${e2ePort()}`, email)
+  const forwarded = await send(`${HOSTS.alpha}:${e2ePort()}`, '/auth/forgot-password', {
     method: 'POST',
     localAddress,
     headers: { ...spoofing, 'x-forwarded-host': 'evil.test' },
@@ -366,7 +366,7 @@ test('request bodies are bounded: over 16 MB is a 413 with a message, a body wit
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       'content-length': String(17 * 1024 * 1024),
-      origin: `http://${HOSTS.alpha}:${E2E_PORT}`,
+      origin: `http://${HOSTS.alpha}:${e2ePort()}`,
     },
   })
   expect(tooLarge.status).toBe(413)
@@ -376,12 +376,12 @@ test('request bodies are bounded: over 16 MB is a 413 with a message, a body wit
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: E2E_PORT,
+        port: e2ePort(),
         path: '/auth/login',
         method: 'POST',
         headers: {
-          host: `${HOSTS.alpha}:${E2E_PORT}`,
-          origin: `http://${HOSTS.alpha}:${E2E_PORT}`,
+          host: `${HOSTS.alpha}:${e2ePort()}`,
+          origin: `http://${HOSTS.alpha}:${e2ePort()}`,
           'content-type': 'application/x-www-form-urlencoded',
         },
       },

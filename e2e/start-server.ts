@@ -1,18 +1,15 @@
-// Starts the built production server for the end-to-end tests on a fresh embedded
-// database holding only the e2e fixtures (never the demo seed).
+// Starts the built production server for the end-to-end tests on a fresh database holding
+// only the e2e fixtures (never the demo seed): `tsx e2e/start-server.ts [embedded|production]`
+// (see e2e/server-database.ts for what each target's database is).
 import { spawn } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import path from 'node:path'
 import { hashToken } from '#app/auth/accounts.server'
-import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
+import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
-import { CARD_OWNER, E2E_PORT, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { CARD_OWNER, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { openServerDatabase, parseTarget } from './server-database'
 
-const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
-rmSync(dataDir, { recursive: true, force: true })
-
-const handle = openPglite({ dataDir: path.join(dataDir, 'pglite') })
+const { handle, port, serverEnv, drop } = await openServerDatabase(parseTarget(process.argv[2]))
 setDatabaseHandle(handle)
 await handle.migrate()
 const { organization: platform } = await makeBrandedOrganization({
@@ -51,16 +48,24 @@ const server = spawn(process.execPath, ['build/server.js'], {
   env: {
     ...process.env,
     NODE_ENV: 'production',
-    PORT: String(E2E_PORT),
+    PORT: String(port),
     ROOT_DOMAIN: 'localhost',
-    DATA_DIR: dataDir,
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
     // Demo mode without an email provider: super admins read the outbox.
     OUTBOX_PAGE: '1',
+    ...serverEnv,
   },
 })
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
-server.on('exit', (code) => process.exit(code ?? 0))
+server.on('exit', (code) => {
+  drop().then(
+    () => process.exit(code ?? 0),
+    (error) => {
+      console.error('could not drop the e2e database', error)
+      process.exit(1)
+    },
+  )
+})
