@@ -66,7 +66,9 @@ describe('sign-in throttling', () => {
     const device = deviceCookieOf(first)
     expect(device).toMatch(/^brandcard_device=/)
     for (let i = 0; i < 10; i++) {
-      expect((await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 20}`)).status).toBe(401)
+      expect((await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 20}`)).status).toBe(
+        401,
+      )
     }
     // A new browser is locked out, whatever its address; the owner's browser is not.
     expect((await attempt(host, user.email, 'right-pass', '203.0.113.51')).status).toBe(429)
@@ -91,7 +93,8 @@ describe('sign-in throttling', () => {
     const ownDevice = deviceCookieOf(await attempt(host, user.email, 'right-pass', '203.0.113.62'))
     const [name, value = ''] = ownDevice.split('=')
     const forged = `${name}=${value.slice(0, -4)}AAAA`
-    for (let i = 0; i < 10; i++) await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 40}`)
+    for (let i = 0; i < 10; i++)
+      await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 40}`)
     for (const cookie of [neighbourDevice, twinDevice, forged, `${name}=garbage`]) {
       const response = await attempt(host, user.email, 'right-pass', '203.0.113.63', {
         Cookie: cookie,
