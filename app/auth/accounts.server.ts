@@ -21,6 +21,7 @@ import { passwordResetEmail } from '#app/services/emails/password-reset.server'
 import { sendEmail, sendEmailAfterResponse } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { hashPassword, verifyPassword } from './password.server'
@@ -33,17 +34,6 @@ export type RegisterInput = {
   email: string
   password: string
   company?: string
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>()
-  let current: unknown = error
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current)
-    if ((current as { code?: string }).code === '23505') return true
-    current = (current as { cause?: unknown }).cause
-  }
-  return false
 }
 
 /**

@@ -1,5 +1,6 @@
 // Loader and action shared by /profile and its role variants (spec §5 profile form, roles
 // doc §2.4). Every read and write goes through withTenant and the model functions.
+
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
@@ -24,6 +25,7 @@ import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
 import { sendEmailAfterResponse } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   CHANGE_EMAIL_PASSWORD_MESSAGE,
@@ -116,17 +118,6 @@ function imageErrorReply(field: string) {
     { status: 'error', error: { [name in IMAGE_FIELDS ? name : '']: [INVALID_IMAGE_MESSAGE] } },
     400,
   )
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>()
-  let current: unknown = error
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current)
-    if ((current as { code?: string }).code === '23505') return true
-    current = (current as { cause?: unknown }).cause
-  }
-  return false
 }
 
 type SaveOutcome =
