@@ -8,6 +8,7 @@ import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { CARD_OWNER, E2E_PORT, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { seedRoleUsers } from './role-users'
 
 const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
 rmSync(dataDir, { recursive: true, force: true })
@@ -42,6 +43,7 @@ await getDb()
     tokenHash: hashToken(EXPIRED_RESET.token),
     expiresAt: new Date(Date.now() - 60_000),
   })
+await seedRoleUsers({ platformId: platform.id, alphaId: alpha.id })
 await makeBrandedOrganization({ ...TENANTS.beta, customDomainVerifiedAt: new Date() })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 await handle.close()
