@@ -30,7 +30,7 @@ import { getMediaPath } from '#app/models/media.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
 import { useNonce } from '#app/utils/nonce'
 import { readToast } from '#app/utils/toast.server'
-import { readableTextColor, safeHexColor } from '#app/validation/color'
+import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/color'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
@@ -80,7 +80,7 @@ export function useRootData() {
 function brandingCss(primaryColor: string, secondaryColor: string) {
   const primary = safeHexColor(primaryColor, '#3b82f6')
   const secondary = safeHexColor(secondaryColor, '#10b981')
-  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
+  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -145,7 +145,7 @@ export default function App() {
 export function NotFoundContent() {
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
-      <p className="text-6xl font-bold text-brand">404</p>
+      <p className="text-6xl font-bold text-brand-text">404</p>
       <h1 className="text-2xl font-semibold">Oops! Page not found</h1>
       <p className="text-gray-600 dark:text-gray-400">
         The page you are looking for might have been removed, had its name changed, or is

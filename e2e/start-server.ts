@@ -7,6 +7,7 @@ import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { CARD_OWNER, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
 
 const { handle, port, serverEnv, drop } = await openServerDatabase(parseTarget(process.argv[2]))
@@ -39,6 +40,7 @@ await getDb()
     tokenHash: hashToken(EXPIRED_RESET.token),
     expiresAt: new Date(Date.now() - 60_000),
   })
+await seedRoleUsers({ platformId: platform.id, alphaId: alpha.id })
 await makeBrandedOrganization({ ...TENANTS.beta, customDomainVerifiedAt: new Date() })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 await handle.close()

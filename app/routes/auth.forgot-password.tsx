@@ -66,7 +66,7 @@ export default function ForgotPasswordPage() {
       footer={
         <Link
           to="/auth/login"
-          className="font-medium text-brand underline-offset-4 hover:underline"
+          className="font-medium text-brand-text underline-offset-4 hover:underline"
         >
           Back to sign in
         </Link>

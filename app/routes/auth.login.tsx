@@ -99,7 +99,7 @@ export default function LoginPage() {
           Don't have an account?{' '}
           <Link
             to={registerHref}
-            className="font-medium text-brand underline-offset-4 hover:underline"
+            className="font-medium text-brand-text underline-offset-4 hover:underline"
           >
             Sign up
           </Link>
@@ -130,7 +130,7 @@ export default function LoginPage() {
         <div className="flex justify-end">
           <Link
             to="/auth/forgot-password"
-            className="text-sm text-brand underline-offset-4 hover:underline"
+            className="text-sm text-brand-text underline-offset-4 hover:underline"
           >
             Forgot password
           </Link>

@@ -80,7 +80,7 @@ export default function RegisterPage() {
           Already have an account?{' '}
           <Link
             to="/auth/login"
-            className="font-medium text-brand underline-offset-4 hover:underline"
+            className="font-medium text-brand-text underline-offset-4 hover:underline"
           >
             Sign in
           </Link>

@@ -65,7 +65,7 @@ export default function OutboxPage() {
                 <ul className="flex flex-wrap gap-3">
                   {email.links.map((href) => (
                     <li key={href}>
-                      <a href={href} className="break-all text-brand underline">
+                      <a href={href} className="break-all text-brand-text underline">
                         {href}
                       </a>
                     </li>

@@ -33,3 +33,28 @@ export function readableTextColor(background: string): '#000000' | '#ffffff' {
   // Contrast ratio against white vs. against black.
   return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#000000'
 }
+
+/** WCAG contrast ratio of two #rrggbb colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [light, dark] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x)
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05)
+}
+
+/**
+ * The brand colour as text on a white page: the colour itself when it reaches 4.5:1 (WCAG AA
+ * for body text), else the same hue darkened just enough. A tenant may pick any colour.
+ */
+export function brandTextOnWhite(brand: string): string {
+  const channels = [1, 3, 5].map((offset) => Number.parseInt(brand.slice(offset, offset + 2), 16))
+  for (let keep = 1; keep > 0; keep -= 0.02) {
+    const shade = `#${channels
+      .map((c) =>
+        Math.round(c * keep)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`
+    if (contrastRatio(shade, '#ffffff') >= 4.5) return shade
+  }
+  return '#000000'
+}

@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
 import {
+  brandTextOnWhite,
+  contrastRatio,
   hexColorSchema,
   readableTextColor,
   relativeLuminance,
@@ -23,4 +25,17 @@ test('luminance and readable text', () => {
   expect(relativeLuminance('#000000')).toBeCloseTo(0)
   expect(readableTextColor('#ffffff')).toBe('#000000')
   expect(readableTextColor('#1f2937')).toBe('#ffffff')
+})
+
+test('brand colour as text on white keeps its hue and reaches 4.5:1', () => {
+  expect(contrastRatio('#ffffff', '#000000')).toBeCloseTo(21)
+  // Dark enough already: unchanged (the e2e tenants' primaries).
+  for (const brand of ['#4f46e5', '#e11d48', '#7c3aed']) expect(brandTextOnWhite(brand)).toBe(brand)
+  // Light brand colours (amber, green, yellow, white) are darkened until they read.
+  for (const brand of ['#f59e0b', '#22c55e', '#ffff00', '#ffffff']) {
+    const text = brandTextOnWhite(brand)
+    expect(text).not.toBe(brand)
+    expect(contrastRatio(text, '#ffffff')).toBeGreaterThanOrEqual(4.5)
+    expect(contrastRatio(text, '#ffffff')).toBeLessThan(5.5)
+  }
 })

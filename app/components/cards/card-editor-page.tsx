@@ -170,7 +170,7 @@ export function CardEditorPage({
                   className={cn(
                     '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
                     step === value
-                      ? 'border-brand text-brand'
+                      ? 'border-brand text-brand-text'
                       : 'border-transparent text-gray-600 hover:text-gray-900',
                   )}
                 >

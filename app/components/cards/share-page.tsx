@@ -26,7 +26,7 @@ export function SharePage({
             <p className="text-sm text-gray-600 dark:text-gray-400">Your card's link:</p>
             <a
               href={shareUrl}
-              className="break-all font-medium text-brand underline"
+              className="break-all font-medium text-brand-text underline"
               data-testid="share-url"
             >
               {shareUrl}

@@ -32,7 +32,6 @@ export function UserMenu({ user }: { user: MenuUser }) {
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
         className="flex items-center gap-2 rounded-full p-1 pr-2 hover:bg-gray-100 dark:hover:bg-gray-800"
-        aria-label="Open user menu"
         data-testid="user-menu-trigger"
       >
         {user.avatarUrl ? (
@@ -45,7 +44,12 @@ export function UserMenu({ user }: { user: MenuUser }) {
             {avatarLetter(user)}
           </span>
         )}
-        <span className="hidden max-w-[10rem] truncate text-sm font-medium sm:block">{name}</span>
+        {/* The name is the button's accessible name, so it starts with the text shown (WCAG
+            2.5.3 label in name); on narrow screens it is there for screen readers only. */}
+        <span className="sr-only text-sm font-medium sm:not-sr-only sm:max-w-[10rem] sm:truncate">
+          {name}
+        </span>
+        <span className="sr-only">, account menu</span>
         <ChevronDown aria-hidden className="h-4 w-4 text-gray-500" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

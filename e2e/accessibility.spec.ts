@@ -1,0 +1,265 @@
+// Accessibility checked by axe-core against WCAG 2.2 A and AA: every page a role reaches from
+// home, its dashboard and its profile (one link away), signed out pages, the profile tabs, the
+// open user menu and a phone-sized viewport. Any violation fails the test with a readable list.
+import AxeBuilder from '@axe-core/playwright'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { HOSTS, urlFor } from './fixtures'
+import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
+
+// A crawl of one role visits a few dozen pages.
+test.describe.configure({ timeout: 180_000 })
+
+type Report = { checked: string[]; skipped: string[]; problems: string[] }
+const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })
+
+/** Runs axe on the page as it is now and records each violation as readable lines. */
+async function audit(page: Page, report: Report, label: string) {
+  // Colours are judged as they end up, not halfway through a fade (toasts, menus).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  )
+  const results = await new AxeBuilder({ page })
+    // Label in name (WCAG 2.5.3, level A) is still marked experimental in axe-core, so the tags
+    // alone leave it out; it is switched on by name. (options() first: it replaces all options.)
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .withTags(WCAG_TAGS)
+    .analyze()
+  report.checked.push(label)
+  for (const violation of results.violations) {
+    const targets = violation.nodes
+      .map((node) => {
+        const why = [...node.any, ...node.all, ...node.none].find((check) => check.message)
+        return `      ${node.target.join(' ')}${why ? `: ${why.message}` : ''}`
+      })
+      .join('\n')
+    report.problems.push(
+      `${label}\n  ${violation.id} (${violation.impact ?? 'unknown impact'}): ${violation.help}\n${targets}`,
+    )
+  }
+}
+
+function expectClean(report: Report) {
+  test
+    .info()
+    .annotations.push(
+      { type: 'checked', description: report.checked.join(', ') },
+      ...(report.skipped.length
+        ? [{ type: 'skipped', description: report.skipped.join(', ') }]
+        : []),
+    )
+  expect(
+    report.problems.length,
+    `axe found WCAG 2.2 AA violations:\n\n${report.problems.join('\n\n')}\n`,
+  ).toBe(0)
+}
+
+/** Loads a page and waits until the app has hydrated (Radix widgets need their scripts). */
+async function open(page: Page, url: string) {
+  const response = await page.goto(url)
+  // The router exists only once the client bundle has run (as in security-checklist.spec.ts).
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  return response
+}
+
+/** Same-origin link targets on the page (fragment dropped), as absolute URLs. */
+async function sameOriginLinks(page: Page) {
+  const origin = new URL(page.url()).origin
+  const hrefs = await page
+    .locator('a[href]')
+    .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
+  return hrefs
+    .map((href) => new URL(href))
+    .filter((url) => url.origin === origin)
+    .map((url) => {
+      url.hash = ''
+      return url.toString()
+    })
+}
+
+async function signIn(page: Page, user: RoleUser) {
+  await open(page, urlFor(user.host, '/auth/login'))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
+}
+
+async function auditUserMenu(page: Page, report: Report, label: string) {
+  const trigger = page.getByTestId('user-menu-trigger')
+  await trigger.click()
+  await expect(page.getByRole('menu')).toBeVisible()
+  await audit(page, report, `${label} (user menu open)`)
+  const links = await sameOriginLinks(page)
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('menu')).toBeHidden()
+  return links
+}
+
+/** Every tab of a tabbed page (the profiles) selected in turn, each panel state checked. */
+async function auditTabs(page: Page, report: Report, label: string) {
+  const tabs = page.getByRole('tab')
+  const count = await tabs.count()
+  for (let index = 0; index < count; index++) {
+    const tab = tabs.nth(index)
+    const name = (await tab.textContent())?.trim() ?? `tab ${index + 1}`
+    await tab.click()
+    await expect(tab).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByRole('tabpanel')).toBeVisible()
+    await audit(page, report, `${label} (tab ${name})`)
+  }
+  return count
+}
+
+/** Status and content type of a URL as this browser (with its session cookie) gets it. */
+function probe(page: Page, url: string) {
+  return page.evaluate(async (target) => {
+    const response = await fetch(target, { credentials: 'same-origin' })
+    return { status: response.status, type: response.headers.get('content-type') ?? '' }
+  }, url)
+}
+
+function pathOf(url: string) {
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
+}
+
+async function crawlAs(browser: Browser, user: RoleUser) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const report = newReport()
+  await signIn(page, user)
+  // The dashboard as sign-in leaves it, with its toast.
+  await expect(page.getByText('Signed in successfully!')).toBeVisible()
+  await audit(page, report, `${rolePaths(user.role).dashboard} (signed-in toast)`)
+
+  const starts = ['/', rolePaths(user.role).dashboard, '/profile']
+  const visited = new Set<string>()
+  const tabbed = new Set<string>()
+  const linked = new Set<string>()
+  /** Axe on the page as loaded, then on each tab state once per path. */
+  async function auditPage(label: string) {
+    await audit(page, report, label)
+    const { pathname } = new URL(page.url())
+    if (tabbed.has(pathname)) return
+    tabbed.add(pathname)
+    await auditTabs(page, report, label)
+  }
+
+  for (const start of starts) {
+    await open(page, urlFor(user.host, start))
+    visited.add(pathOf(page.url()))
+    for (const link of await sameOriginLinks(page)) linked.add(link)
+    if (start === '/') {
+      for (const link of await auditUserMenu(page, report, start)) linked.add(link)
+    }
+    await auditPage(start)
+  }
+  expect(tabbed.has('/profile') && report.checked.some((label) => label.includes('(tab '))).toBe(
+    true,
+  )
+
+  // Links found on the way are appended to the set, and iteration reaches them too.
+  for (const url of linked) {
+    const path = pathOf(url)
+    if (visited.has(path)) continue
+    visited.add(path)
+    const { status, type } = await probe(page, url)
+    if (status >= 400) {
+      report.skipped.push(`${path} (${status})`)
+      continue
+    }
+    if (!type.startsWith('text/html')) {
+      report.skipped.push(`${path} (${type.split(';')[0]}, not a page)`)
+      continue
+    }
+    await open(page, url)
+    await auditPage(path)
+    // The cards list is where each card's editor, QR page and public page are reached from.
+    if (new URL(url).pathname === rolePaths(user.role).digitalCards) {
+      for (const link of await sameOriginLinks(page)) linked.add(link)
+    }
+  }
+  await context.close()
+  return report
+}
+
+for (const user of ROLE_USERS) {
+  test(`${user.role} on ${user.host}: home, dashboard, profile and every page they link to`, async ({
+    browser,
+  }) => {
+    const report = await crawlAs(browser, user)
+    console.log(
+      `[a11y] ${user.role}@${user.host}\n  checked: ${report.checked.join(', ')}\n  skipped: ${report.skipped.join(', ') || 'none'}`,
+    )
+    expectClean(report)
+  })
+}
+
+test('signed-in home at a phone width (375 px), with the user menu open', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } })
+  const page = await context.newPage()
+  const report = newReport()
+  const user = ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
+  if (!user) throw new Error('no Alpha end user')
+  await signIn(page, user)
+  await open(page, urlFor(user.host, '/'))
+  await audit(page, report, '/ at 375 px')
+  await auditUserMenu(page, report, '/ at 375 px')
+  await context.close()
+  expectClean(report)
+})
+
+for (const [host, owner] of [
+  [HOSTS.platform, PLATFORM_ROLE_USERS.find((user) => user.role === 'end_user')],
+  [HOSTS.alpha, ALPHA_ROLE_USERS.find((user) => user.role === 'end_user')],
+] as const) {
+  test(`signed out on ${host}: home, sign-in, sign-up, reset, a public card, not found`, async ({
+    page,
+  }) => {
+    if (!owner) throw new Error(`no end user on ${host}`)
+    const report = newReport()
+    for (const path of [
+      '/',
+      '/auth/login',
+      '/auth/register',
+      '/auth/forgot-password',
+      '/auth/reset-password',
+      '/no-such-page',
+      '/card/00000000-0000-4000-8000-000000000000',
+    ]) {
+      await open(page, urlFor(host, path))
+      await audit(page, report, path)
+    }
+    // Forms showing their validation errors (checked in the browser: no sign-in attempt is spent).
+    await open(page, urlFor(host, '/auth/login'))
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByLabel('Password').fill('123')
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+    await audit(page, report, '/auth/login (errors)')
+    await open(page, urlFor(host, '/auth/register'))
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(page.getByText('First name must be at least 2 characters')).toBeVisible()
+    await audit(page, report, '/auth/register (errors)')
+
+    // The card by its owner's name, then by the id its canonical link gives.
+    await open(page, urlFor(host, `/card/${owner.firstName}-${owner.lastName}`.toLowerCase()))
+    const canonical = await page.locator('link[rel="canonical"]').getAttribute('href')
+    expect(canonical, 'the public card page names its canonical URL').toMatch(
+      /\/card\/[0-9a-f-]{36}$/,
+    )
+    const cardPath = new URL(canonical ?? '').pathname
+    await open(page, urlFor(host, cardPath))
+    await audit(page, report, cardPath)
+    expectClean(report)
+  })
+}

@@ -1,0 +1,118 @@
+// One account per role for the accessibility crawl (e2e/accessibility.spec.ts): the platform's
+// roles on the platform host, the agency roles on Alpha. Kept apart from start-server.ts so the
+// server set-up only gains one call.
+import { makeCard, makeUser } from '#tests/factories'
+import { HOSTS } from './fixtures'
+
+export type RoleUser = {
+  role:
+    | 'super_admin'
+    | 'super_admin_team'
+    | 'agency_admin'
+    | 'agency_member'
+    | 'team_admin'
+    | 'end_user'
+  host: string
+  email: string
+  password: string
+  firstName: string
+  lastName: string
+  /** Whether the account gets a digital card (so card lists, editors and QR pages have one). */
+  withCard: boolean
+}
+
+const password = 'a11y-pass-1'
+
+export const PLATFORM_ROLE_USERS: readonly RoleUser[] = [
+  {
+    role: 'super_admin',
+    host: HOSTS.platform,
+    email: 'a11y-super@e2e.test',
+    password,
+    firstName: 'Sue',
+    lastName: 'Super',
+    withCard: false,
+  },
+  {
+    role: 'super_admin_team',
+    host: HOSTS.platform,
+    email: 'a11y-ops@e2e.test',
+    password,
+    firstName: 'Otto',
+    lastName: 'Ops',
+    withCard: true,
+  },
+  {
+    role: 'end_user',
+    host: HOSTS.platform,
+    email: 'a11y-pat@e2e.test',
+    password,
+    firstName: 'Pat',
+    lastName: 'Platform',
+    withCard: true,
+  },
+]
+
+export const ALPHA_ROLE_USERS: readonly RoleUser[] = [
+  {
+    role: 'agency_admin',
+    host: HOSTS.alpha,
+    email: 'a11y-admin@e2e.test',
+    password,
+    firstName: 'Ada',
+    lastName: 'Admin',
+    withCard: false,
+  },
+  {
+    role: 'agency_member',
+    host: HOSTS.alpha,
+    email: 'a11y-member@e2e.test',
+    password,
+    firstName: 'Mia',
+    lastName: 'Member',
+    withCard: false,
+  },
+  {
+    role: 'team_admin',
+    host: HOSTS.alpha,
+    email: 'a11y-team@e2e.test',
+    password,
+    firstName: 'Tim',
+    lastName: 'Team',
+    withCard: true,
+  },
+  {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'a11y-alice@e2e.test',
+    password,
+    firstName: 'Alice',
+    lastName: 'Alpha',
+    withCard: true,
+  },
+]
+
+export const ROLE_USERS: readonly RoleUser[] = [...PLATFORM_ROLE_USERS, ...ALPHA_ROLE_USERS]
+
+/** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
+export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
+  const seed = async (organizationId: string, users: readonly RoleUser[]) => {
+    for (const { role, email, password, firstName, lastName, withCard } of users) {
+      const user = await makeUser(organizationId, { role, email, password, firstName, lastName })
+      if (withCard) {
+        await makeCard(organizationId, user.id, {
+          firstName,
+          lastName,
+          email,
+          company: 'Accessible Co',
+          jobTitle: 'Tester',
+          phoneNumber: '+1 555 0100',
+          website: 'https://accessible.example.test',
+          title: `${firstName}'s Card`,
+        })
+      }
+    }
+  }
+  await seed(organizations.platformId, PLATFORM_ROLE_USERS)
+  await seed(organizations.alphaId, ALPHA_ROLE_USERS)
+}
