@@ -54,6 +54,11 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     // lookup's promise is left unhandled by postgres.js when the connection dies meanwhile,
     // which would end the process (found by e2e/database-faults.spec.ts).
     fetch_types: false,
+    // Reconnects wait at most 1 s. postgres.js's default backoff grows as 3^n / 100 s (capped at
+    // 20 s) with a failure count shared by the whole pool and reset only by a completed startup,
+    // so after a burst of killed connections (a failover) every connection could sit out 10-20 s
+    // while requests queued behind them: the fault test saw requests unanswered for 15 s.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     onnotice: () => {},
   })
   const db = drizzlePostgres(client, { schema }) as unknown as Database
@@ -135,6 +140,43 @@ export async function withTenant<T>(
 async function transactionRetryingStaleConnections<T>(
   work: (tx: Transaction, started: () => void) => Promise<T>,
   attempts = 3,
+): Promise<T> {
+  return withinTimeBound(retrying(work, attempts))
+}
+
+/**
+ * The last guard of "every request gets an answer": a unit of database work that has not
+ * settled in this time is answered as an unreachable database (503). Nothing in the product
+ * takes a fraction of it; it exists for a driver that loses track of a killed connection
+ * (postgres.js did, see ADR 005), where waiting longer would hold the request forever.
+ */
+let timeBoundMs = 10_000
+
+/** Tests shorten the bound instead of waiting 10 s. */
+export function setDatabaseWorkTimeBoundForTests(ms: number) {
+  timeBoundMs = ms
+}
+
+function withinTimeBound<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error('The database did not answer in time'), {
+            code: 'DATABASE_WORK_TIMEOUT',
+          }),
+        ),
+      timeBoundMs,
+    )
+    timer.unref()
+  })
+  return Promise.race([work, bound]).finally(() => clearTimeout(timer))
+}
+
+async function retrying<T>(
+  work: (tx: Transaction, started: () => void) => Promise<T>,
+  attempts: number,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let workStarted = false

@@ -14,6 +14,8 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  // Ours: a unit of work that did not settle within its time bound (drizzle/db.server.ts).
+  'DATABASE_WORK_TIMEOUT',
   '57P01',
   '57P02',
   '57P03',
