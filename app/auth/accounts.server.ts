@@ -17,9 +17,9 @@ import {
 } from '#app/models/users.server'
 import { runAfterResponse } from '#app/services/after-response.server'
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
 import { sendEmail, sendEmailAfterResponse } from '#app/services/mailer.server'
-import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { withTenant } from '#drizzle/db.server'
@@ -69,11 +69,12 @@ export async function registerAccount(
   }
   const owner = existing
   if (owner?.status === 'active') {
-    const origin = tenantOrigin(tenant)
+    const branding = tenantEmailBranding(tenant)
+    const origin = branding.origin
     sendEmailAfterResponse(
       tenant.id,
       accountExistsEmail({
-        branding: emailBranding(tenant, origin),
+        branding,
         to: owner.email,
         firstName: owner.firstName,
         signInUrl: `${origin}/auth/login`,
@@ -83,10 +84,6 @@ export async function registerAccount(
     )
   }
   return { status: 'existing' }
-}
-
-function emailBranding(tenant: Tenant, origin: string) {
-  return { name: tenant.name, primaryColor: tenant.primaryColor, logoUrl: tenant.logoUrl, origin }
 }
 
 // Unknown emails still pay for one hash check, so timing does not reveal which accounts exist.
@@ -159,9 +156,10 @@ async function sendPasswordReset(tenant: Tenant, email: string) {
   await withTenant(tenant.id, (tx) =>
     insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token)),
   )
-  const origin = tenantOrigin(tenant)
+  const branding = tenantEmailBranding(tenant)
+  const origin = branding.origin
   const message = passwordResetEmail({
-    branding: emailBranding(tenant, origin),
+    branding,
     to: user.email,
     firstName: user.firstName,
     resetUrl: `${origin}/auth/reset-password?token=${token}`,

@@ -21,10 +21,10 @@ import {
   updateProfile,
 } from '#app/models/users.server'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
 import { sendEmailAfterResponse } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
-import { tenantOrigin } from '#app/tenancy/origin.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
@@ -189,20 +189,15 @@ async function writeProfile(
   if (!emailChanges) return { status: 'saved' }
   // Every other session ends, and the old address hears of the change (after the answer).
   await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
-  const origin = tenantOrigin(tenant)
+  const branding = tenantEmailBranding(tenant)
   sendEmailAfterResponse(
     tenant.id,
     emailChangedEmail({
-      branding: {
-        name: tenant.name,
-        primaryColor: tenant.primaryColor,
-        logoUrl: tenant.logoUrl,
-        origin,
-      },
+      branding,
       to: user.email,
       firstName: user.firstName,
       newEmail: normalizeEmail(value.email),
-      signInUrl: `${origin}/auth/login`,
+      signInUrl: `${branding.origin}/auth/login`,
     }),
     tenant.name,
   )

@@ -1,4 +1,6 @@
 // A branded, table-based email layout (email clients ignore most CSS) with a text part.
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
 
 export type EmailBranding = {
@@ -6,6 +8,16 @@ export type EmailBranding = {
   primaryColor: string
   logoUrl: string | null
   origin: string
+}
+
+/** A tenant's emails: its name, colour and logo, and links on its own origin (from its record). */
+export function tenantEmailBranding(tenant: Tenant): EmailBranding {
+  return {
+    name: tenant.name,
+    primaryColor: tenant.primaryColor,
+    logoUrl: tenant.logoUrl,
+    origin: tenantOrigin(tenant),
+  }
 }
 
 export function escapeHtml(value: string) {
