@@ -103,9 +103,18 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
     return redirectWithToast(`/qrcode/${card.id}`, { title: 'Digital card created successfully' })
   }
   if (value.intent === 'set-default') {
-    const done = await withTenant(tenant.id, (tx) =>
-      setDefaultCard(tx, tenant.id, user.id, value.cardId),
-    )
+    const done = await withTenant(tenant.id, async (tx) => {
+      const ok = await setDefaultCard(tx, tenant.id, user.id, value.cardId)
+      // Spec §3 audit events: a default-card change shows on the Activity tab.
+      if (ok)
+        await recordAudit(tx, tenant.id, {
+          actorUserId: user.id,
+          action: 'card.default_set',
+          entityType: 'digital_card',
+          entityId: value.cardId,
+        })
+      return ok
+    })
     if (!done) throw new Response('Not Found', { status: 404 })
     return redirectWithToast(list, { title: 'Default card updated' })
   }
@@ -246,9 +255,17 @@ export async function cardEditAction(
         : { kind: value.kind, value: value.value },
     )
     if (!background.success) return refused
-    await withTenant(tenant.id, (tx) =>
-      setCardBackground(tx, tenant.id, user.id, cardId, background.data),
-    )
+    await withTenant(tenant.id, async (tx) => {
+      const updated = await setCardBackground(tx, tenant.id, user.id, cardId, background.data)
+      if (!updated) return
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'card.background_set',
+        entityType: 'digital_card',
+        entityId: cardId,
+        metadata: { kind: background.data.kind },
+      })
+    })
     return json({ result: null, imageErrors: {}, ok: true, applied: background.data.kind })
   }
   await withTenant(tenant.id, (tx) =>

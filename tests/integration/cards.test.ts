@@ -10,10 +10,11 @@ import {
   action as editAction,
   loader as editLoader,
 } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { loader as profileLoader } from '#app/routes/profile._index'
 import { loader as shareLoader } from '#app/routes/qrcode.$cardId'
 import { action as uploadAction } from '#app/routes/resources.upload'
 import { getDb, withTenant } from '#drizzle/db.server'
-import { digitalCards, media, organizations } from '#drizzle/schema'
+import { auditEvents, digitalCards, media, organizations } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -350,5 +351,97 @@ describe('card details', () => {
       userId: owner.user.id,
       organizationId: owner.organization.id,
     })
+  })
+})
+
+describe('audit of default and background changes (spec §3)', () => {
+  test('setting the default card and changing a background write audit events shown on the Activity tab', async () => {
+    const owner = await signedInUser()
+    const first = await makeCard(owner.organization.id, owner.user.id, { title: 'First' })
+    const second = await makeCard(owner.organization.id, owner.user.id, { title: 'Second' })
+    const setDefault = await settle(() =>
+      listAction({
+        request: formRequest(
+          owner.host,
+          '/dashboard/end-user/digital-cards',
+          { intent: 'set-default', cardId: second.id },
+          owner.cookie,
+        ),
+        context: contextFor(owner.host),
+        params: {},
+      }),
+    )
+    expect(setDefault.status).toBe(302)
+    const background = await settle(() =>
+      editAction({
+        request: formRequest(
+          owner.host,
+          `/dashboard/end-user/digital-cards/edit/${first.id}`,
+          { intent: 'background', kind: 'color', value: '#111827' },
+          owner.cookie,
+        ),
+        context: contextFor(owner.host),
+        params: { cardId: first.id },
+      }),
+    )
+    expect(background.status).toBe(200)
+    const events = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorUserId, owner.user.id))
+    expect(events.map((e) => [e.action, e.entityId])).toEqual(
+      expect.arrayContaining([
+        ['card.default_set', second.id],
+        ['card.background_set', first.id],
+      ]),
+    )
+    const profile = await settle(() =>
+      profileLoader({
+        request: requestFor(owner.host, '/profile', { headers: { Cookie: owner.cookie } }),
+        context: contextFor(owner.host),
+        params: {},
+      }),
+    )
+    const labels = ((await profile.json()) as { activity: { label: string }[] }).activity.map(
+      (a) => a.label,
+    )
+    expect(labels).toEqual(
+      expect.arrayContaining(['Changed your default card', 'Changed a card background']),
+    )
+  })
+
+  test("another user's default or background change writes no audit event", async () => {
+    const owner = await signedInUser()
+    const card = await makeCard(owner.organization.id, owner.user.id, { title: 'Mine' })
+    const intruder = await signedInUser(owner.organization.id)
+    await settle(() =>
+      listAction({
+        request: formRequest(
+          intruder.host,
+          '/dashboard/end-user/digital-cards',
+          { intent: 'set-default', cardId: card.id },
+          intruder.cookie,
+        ),
+        context: contextFor(intruder.host),
+        params: {},
+      }),
+    )
+    await settle(() =>
+      editAction({
+        request: formRequest(
+          intruder.host,
+          `/dashboard/end-user/digital-cards/edit/${card.id}`,
+          { intent: 'background', kind: 'color', value: '#111827' },
+          intruder.cookie,
+        ),
+        context: contextFor(intruder.host),
+        params: { cardId: card.id },
+      }),
+    )
+    const events = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorUserId, intruder.user.id))
+    expect(events).toEqual([])
   })
 })

@@ -8,6 +8,7 @@ const LABELS: Record<string, string> = {
   'card.updated': 'Updated a digital card',
   'card.deleted': 'Deleted a digital card',
   'card.default_set': 'Changed your default card',
+  'card.background_set': 'Changed a card background',
 }
 
 /** 'card.background_set' → 'Card background set' when there is no label of its own. */
