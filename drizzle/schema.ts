@@ -151,6 +151,8 @@ export const users = pgTable(
     // The team member (team_admin) an end user is assigned to, within the organization.
     assignedToUserId: uuid('assigned_to_user_id'),
     onboardingStep: integer('onboarding_step').notNull().default(1),
+    // Set when the owner opened the link of the sign-up confirmation email; sign-in does not wait for it.
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -214,6 +216,30 @@ export const passwordResetTokens = pgTable(
     index('password_reset_tokens_org_idx').on(t.organizationId),
     foreignKey({
       name: 'password_reset_tokens_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// Single-use sign-up confirmation links: only the SHA-256 of the token is stored (24 h).
+export const emailConfirmationTokens = pgTable(
+  'email_confirmation_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    // The address the link confirms: a link sent before an email change confirms nothing after it.
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('email_confirmation_tokens_org_idx').on(t.organizationId),
+    foreignKey({
+      name: 'email_confirmation_tokens_user_fk',
       columns: [t.organizationId, t.userId],
       foreignColumns: [users.organizationId, users.id],
     }).onDelete('cascade'),
@@ -489,6 +515,8 @@ export const emailOutbox = pgTable(
     subject: text('subject').notNull(),
     html: text('html').notNull(),
     text: text('text').notNull(),
+    // Extra message headers (List-Unsubscribe and List-Unsubscribe-Post on notifications).
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     // Set when a provider (Resend) accepted the message.
     providerMessageId: text('provider_message_id'),
     createdAt: createdAt(),
