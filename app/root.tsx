@@ -159,7 +159,11 @@ export function NotFoundContent() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
+  return <AppErrorContent error={useRouteError()} />
+}
+
+/** What any route shows for an error it has no message of its own for. */
+export function AppErrorContent({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error) && isTenantErrorData(error.data)) {
     return error.data.tenantError === 'site-unavailable' ? (
       <PlainPage title="Site unavailable">This site is not available at the moment.</PlainPage>

@@ -5,15 +5,20 @@ import { withTenant } from '#drizzle/db.server'
 const CARD_PATH = /^\/(?:card|contact)\/([^/?#]+)/
 
 /**
- * The sign-in page's info line when the connect flow sent the visitor here
- * (spec: 'Sign in to connect with {first name}'): the destination is a card of this
- * tenant with `connect=1`.
+ * The sign-in page's info line, from where the visitor was going (spec §4 and §8): a card of this
+ * tenant with `connect=1` → 'Sign in to connect with {first name}'; with `save=1` → 'You must be
+ * logged in to save contacts'; the card wizard → 'You must be logged in to create a digital card'.
  */
-export async function connectInvitation(tenant: Tenant, redirectTo: string | null) {
+export async function signInInfo(tenant: Tenant, redirectTo: string | null) {
   if (!redirectTo) return null
   const url = new URL(redirectTo, 'http://same.invalid')
+  if (url.pathname === '/onboarding' && url.searchParams.get('mode') === 'card') {
+    return 'You must be logged in to create a digital card'
+  }
   const reference = CARD_PATH.exec(url.pathname)?.[1]
-  if (!reference || url.searchParams.get('connect') !== '1') return null
+  if (!reference) return null
+  if (url.searchParams.get('save') === '1') return 'You must be logged in to save contacts'
+  if (url.searchParams.get('connect') !== '1') return null
   let decoded: string
   try {
     decoded = decodeURIComponent(reference)

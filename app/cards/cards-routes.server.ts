@@ -2,7 +2,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json, redirect } from '@remix-run/node'
 import { z } from 'zod'
-import { requireRole } from '#app/auth/guards.server'
+import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
 import { BackgroundSchema } from '#app/cards/backgrounds'
 import { toCardView } from '#app/cards/card-view.server'
@@ -45,7 +45,21 @@ const ListIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),
 ])
 
+/**
+ * Creating a card while signed out (a session that ended while the list was open): sign in,
+ * then continue in the card wizard, with the spec's 'You must be logged in to create a digital card'.
+ */
+async function requireSignInToCreate(request: Request, context: AppLoadContext) {
+  const { user } = await getOptionalUser(request, context)
+  if (user) return
+  const intent = (await request.clone().formData()).get('intent')
+  if (intent !== 'create') return
+  const redirectTo = '/onboarding?mode=card&step=1'
+  throw redirect(`/auth/login?${new URLSearchParams({ redirectTo })}`)
+}
+
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
+  await requireSignInToCreate(request, context)
   const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
   const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
   if (submission.status !== 'success') {

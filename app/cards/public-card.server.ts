@@ -151,7 +151,8 @@ export async function publicCardAction(
   }
 
   if (!user) {
-    const back = `/card/${card.id}${value.intent === 'connect' ? '?connect=1' : ''}`
+    // The sign-in page says why it was needed (spec §8) and connecting resumes after it.
+    const back = `/card/${card.id}?${value.intent === 'connect' ? 'connect=1' : 'save=1'}`
     throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: back })}`)
   }
 

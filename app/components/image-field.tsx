@@ -2,6 +2,7 @@ import * as Label from '@radix-ui/react-label'
 import { ImagePlus, Loader2, Trash2 } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
+import { ImagePreparationError, prepareImage } from '#app/utils/prepare-image'
 import { ErrorList } from './forms'
 import { Button } from './ui/button'
 
@@ -68,11 +69,22 @@ export function ImageField({
       if (input.current) input.current.value = ''
       return
     }
-    const localPreview = URL.createObjectURL(file)
+    let prepared: File
+    try {
+      prepared = await prepareImage(file, purpose)
+    } catch (prepareError) {
+      const message =
+        prepareError instanceof ImagePreparationError ? prepareError.message : 'Invalid image file'
+      setError(message)
+      toast.error(message)
+      if (input.current) input.current.value = ''
+      return
+    }
+    const localPreview = URL.createObjectURL(prepared)
     setPreview(localPreview)
     setProgress(0)
     try {
-      const result = await upload(file, purpose, setProgress)
+      const result = await upload(prepared, purpose, setProgress)
       setMediaId(result.mediaId)
       setPreview(result.url)
       onUploaded?.(result)
@@ -97,7 +109,20 @@ export function ImageField({
       <div className="flex items-center gap-4">
         <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg border border-dashed border-gray-300 bg-gray-50 dark:border-gray-700 dark:bg-gray-900">
           {preview ? (
-            <img src={preview} alt={`${label} preview`} className="h-full w-full object-contain" />
+            <img
+              src={preview}
+              alt={`${label} preview`}
+              className="h-full w-full object-contain"
+              onError={() => {
+                // The stored image is gone or unreadable: show the placeholder and say so.
+                setPreview(null)
+                toast.error(
+                  purpose === 'profilePicture'
+                    ? 'Failed to load profile image'
+                    : 'Failed to load image',
+                )
+              }}
+            />
           ) : (
             <ImagePlus aria-hidden className="h-6 w-6 text-gray-400" />
           )}

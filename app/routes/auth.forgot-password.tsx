@@ -14,6 +14,7 @@ import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { ForgotPasswordSchema } from '#app/validation/auth'
@@ -49,8 +50,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   })
 }
 
+// A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
+export const clientAction = serverActionOrFailure
+const NO_INTENTS = {}
+
 export default function ForgotPasswordPage() {
   const actionData = useActionData<typeof action>()
+  useClientFailureToast(actionData, NO_INTENTS, 'Failed to send reset link. Please try again.')
   const navigation = useNavigation()
   const [form, fields] = useForm({
     id: 'forgot-password',

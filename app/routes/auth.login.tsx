@@ -9,7 +9,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { signIn } from '#app/auth/accounts.server'
-import { connectInvitation } from '#app/auth/connect-info.server'
+import { signInInfo } from '#app/auth/connect-info.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
@@ -18,6 +18,7 @@ import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { toastCookie } from '#app/utils/toast.server'
 import { LoginSchema } from '#app/validation/auth'
@@ -31,7 +32,7 @@ export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
-  return json({ redirectTo, info: await connectInvitation(tenant, redirectTo) })
+  return json({ redirectTo, info: await signInInfo(tenant, redirectTo) })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -75,9 +76,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+// A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
+export const clientAction = serverActionOrFailure
+const NO_INTENTS = {}
+
 export default function LoginPage() {
   const { redirectTo, info } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  useClientFailureToast(actionData, NO_INTENTS, 'Failed to sign in')
   const navigation = useNavigation()
   const [form, fields] = useForm({
     id: 'login',

@@ -15,6 +15,7 @@ import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { RegisterSchema } from '#app/validation/auth'
@@ -59,8 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   })
 }
 
+// A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
+export const clientAction = serverActionOrFailure
+const NO_INTENTS = {}
+
 export default function RegisterPage() {
   const actionData = useActionData<typeof action>()
+  useClientFailureToast(actionData, NO_INTENTS, 'Failed to create account. Please try again.')
   const navigation = useNavigation()
   const [searchParams] = useSearchParams()
   const [form, fields] = useForm({

@@ -15,6 +15,7 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
@@ -76,9 +77,14 @@ function InvalidLink() {
   )
 }
 
+// A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
+export const clientAction = serverActionOrFailure
+const NO_INTENTS = {}
+
 export default function ResetPasswordPage() {
   const { token } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  useClientFailureToast(actionData, NO_INTENTS, 'Failed to reset password. Please try again.')
   const navigation = useNavigation()
   const [form, fields] = useForm({
     id: 'reset-password',

@@ -3,6 +3,8 @@ import { redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
 import { CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
@@ -47,4 +49,11 @@ export default function PublicCard() {
       isOwner={data.isOwner}
     />
   )
+}
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Error loading contact information" />
 }

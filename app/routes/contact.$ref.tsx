@@ -1,2 +1,10 @@
 // /contact/{id} is the same public card page as /card/{id} (spec §2).
-export { action, default, loader, meta } from './card.$ref'
+export {
+  action,
+  clientAction,
+  default,
+  ErrorBoundary,
+  loader,
+  meta,
+  shouldRevalidate,
+} from './card.$ref'

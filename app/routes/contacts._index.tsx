@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { Button } from '#app/components/ui/button'
 import { listContacts } from '#app/models/contacts.server'
 import { withTenant } from '#drizzle/db.server'
@@ -120,4 +121,8 @@ export default function ContactsPage() {
       )}
     </main>
   )
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load your contacts" />
 }

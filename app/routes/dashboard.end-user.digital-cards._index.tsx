@@ -3,6 +3,8 @@ import { useLoaderData } from '@remix-run/react'
 import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
 import { cardsListPath } from '#app/cards/paths'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
 
@@ -15,4 +17,11 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
 export default function DigitalCards() {
   const { cards, area } = useLoaderData<typeof loader>()
   return <CardsListPage cards={cards} listPath={cardsListPath(area)} />
+}
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load your digital cards" />
 }

@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
 import { CardEditorPage } from '#app/components/cards/card-editor-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Digital Card' }]
 
@@ -14,4 +16,11 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
 export default function EditDigitalCard() {
   const { card, step, area } = useLoaderData<typeof loader>()
   return <CardEditorPage card={card} step={step} area={area} />
+}
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load your digital cards" />
 }

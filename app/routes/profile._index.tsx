@@ -3,6 +3,7 @@ import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { rolePaths } from '#app/auth/roles'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
@@ -12,6 +13,7 @@ import { loadProfile, profileAction } from '#app/components/profile/profile.serv
 import {
   ProfilePage,
   type ProfileTab,
+  profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
@@ -31,6 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return profileAction(request, context)
 }
 
+export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 // Spec (roles §2.4): only super admins and agency admins see the User Accounts tab.
@@ -90,4 +93,8 @@ export default function ProfileRoute() {
       tabs={tabs}
     />
   )
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Could not load your profile. Please try again later." />
 }

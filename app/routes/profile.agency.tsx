@@ -3,12 +3,14 @@ import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { Palette, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
 import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
   type ProfileTab,
+  profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
@@ -25,6 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return profileAction(request, context, ROLES)
 }
 
+export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function AgencyProfile() {
@@ -48,4 +51,8 @@ export default function AgencyProfile() {
       tabs={tabs}
     />
   )
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Could not load your profile. Please try again later." />
 }

@@ -3,6 +3,7 @@ import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { CreditCard, KeyRound, ScanLine, UserRound } from 'lucide-react'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
@@ -11,6 +12,7 @@ import { loadProfile, profileAction } from '#app/components/profile/profile.serv
 import {
   ProfilePage,
   type ProfileTab,
+  profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
@@ -28,6 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return profileAction(request, context, ROLES)
 }
 
+export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function EndUserProfile() {
@@ -71,4 +74,8 @@ export default function EndUserProfile() {
       tabs={tabs}
     />
   )
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Could not load your profile. Please try again later." />
 }

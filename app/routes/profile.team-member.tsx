@@ -3,6 +3,7 @@ import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { History, KeyRound, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
@@ -11,6 +12,7 @@ import { loadProfile, profileAction } from '#app/components/profile/profile.serv
 import {
   ProfilePage,
   type ProfileTab,
+  profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
@@ -27,6 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return profileAction(request, context, ROLES)
 }
 
+export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function TeamMemberProfile() {
@@ -62,4 +65,8 @@ export default function TeamMemberProfile() {
       tabs={tabs}
     />
   )
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Could not load your profile. Please try again later." />
 }

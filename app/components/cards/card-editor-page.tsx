@@ -13,6 +13,7 @@ import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useRootData } from '#app/root'
+import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { CardDetailsSchema } from '#app/validation/profile'
 
@@ -30,6 +31,9 @@ type ActionReply = {
   applied?: string
 }
 
+const UPDATE_FAILED = 'Failed to update digital card'
+const NO_INTENT_MESSAGES = {}
+
 /** Colours and gradients apply at once; an uploaded image waits for 'Apply Changes'. */
 function BackgroundPicker({
   card,
@@ -46,7 +50,8 @@ function BackgroundPicker({
 
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
-    if (!fetcher.data.ok) toast.error('Failed to save background changes')
+    if (isClientFailure(fetcher.data)) toast.error(UPDATE_FAILED)
+    else if (!fetcher.data.ok) toast.error('Failed to save background changes')
     else if (fetcher.data.applied === 'image') toast.success('Changes applied successfully')
     else toast.success('Background updated')
   }, [fetcher.state, fetcher.data])
@@ -126,6 +131,7 @@ export function CardEditorPage({
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
+  useClientFailureToast(actionData, NO_INTENT_MESSAGES, UPDATE_FAILED)
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting'
   const [preview, setPreview] = useState<StoredBackground>(card.background)

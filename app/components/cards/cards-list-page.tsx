@@ -8,6 +8,14 @@ import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useRootData } from '#app/root'
+import { useClientFailureToast } from '#app/utils/client-failure'
+
+// Spec §8: what a failed request says, by the form's intent.
+const FAILURES = {
+  create: 'Failed to create digital card',
+  delete: 'Failed to delete digital card',
+  'set-default': 'Failed to set default card',
+}
 
 type ListedCard = CardView & { id: string; title: string; isDefault: boolean }
 
@@ -123,6 +131,7 @@ function DeleteCardButton({ card }: { card: ListedCard }) {
 
 export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPath: string }) {
   const productName = useRootData()?.branding.name ?? ''
+  useClientFailureToast(useActionData(), FAILURES, 'Failed to update digital card')
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">

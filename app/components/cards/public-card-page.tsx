@@ -7,6 +7,7 @@ import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useRootData } from '#app/root'
+import { isClientFailure } from '#app/utils/client-failure'
 
 type Reply = {
   message: string | null
@@ -55,16 +56,24 @@ function exportToast() {
   return ['Contact file downloaded', undefined] as const
 }
 
-function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>) {
+/** The server's message; when the request itself failed (network, 5xx), `failure` (spec §8). */
+function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>, failure: string) {
   useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data?.message) return
-    if (fetcher.data.ok) toast.success(fetcher.data.message)
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (isClientFailure(fetcher.data)) toast.error(failure)
+    else if (!fetcher.data.message) return
+    else if (fetcher.data.ok) toast.success(fetcher.data.message)
     else toast.error(fetcher.data.message)
-  }, [fetcher.state, fetcher.data])
+  }, [fetcher.state, fetcher.data, failure])
 }
 
 function LeadForm({ firstName }: { firstName: string }) {
   const fetcher = useFetcher<Reply>()
+  useEffect(() => {
+    if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) {
+      toast.error('Failed to send your details. Please try again.')
+    }
+  }, [fetcher.state, fetcher.data])
   const errors = fetcher.data?.result?.error ?? {}
   const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
@@ -145,9 +154,11 @@ export function PublicCardPage({
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const connect = useFetcher<Reply>()
+  const autoConnect = useFetcher<Reply>()
   const save = useFetcher<Reply>()
-  useReplyToast(connect)
-  useReplyToast(save)
+  useReplyToast(connect, `Failed to connect with ${card.firstName}`)
+  useReplyToast(autoConnect, 'Failed to complete automatic connection')
+  useReplyToast(save, 'Failed to save contact')
   const [searchParams] = useSearchParams()
   const navigate = useNavigate()
   const autoConnected = useRef(false)
@@ -156,9 +167,9 @@ export function PublicCardPage({
   useEffect(() => {
     if (autoConnected.current || !signedIn || isOwner || searchParams.get('connect') !== '1') return
     autoConnected.current = true
-    connect.submit({ intent: 'connect' }, { method: 'POST' })
+    autoConnect.submit({ intent: 'connect' }, { method: 'POST' })
     navigate(`/card/${card.id}`, { replace: true, preventScrollReset: true })
-  }, [signedIn, isOwner, searchParams, connect, navigate, card.id])
+  }, [signedIn, isOwner, searchParams, autoConnect, navigate, card.id])
 
   async function saveContact(event: React.MouseEvent) {
     event.preventDefault()
@@ -212,7 +223,7 @@ export function PublicCardPage({
           >
             <input type="hidden" name="intent" value="connect" />
             <StatusButton
-              pending={connect.state !== 'idle'}
+              pending={connect.state !== 'idle' || autoConnect.state !== 'idle'}
               size="lg"
               variant="secondary"
               className="w-full"

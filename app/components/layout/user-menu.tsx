@@ -1,7 +1,8 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
-import { Link, useSubmit } from '@remix-run/react'
+import { Link } from '@remix-run/react'
 import { ChevronDown, CreditCard, LayoutDashboard, LogOut, Settings, UserRound } from 'lucide-react'
 import { type Role, roleLabel, rolePaths } from '#app/auth/roles'
+import { useSignOut } from './use-sign-out'
 
 export type MenuUser = {
   firstName: string
@@ -27,7 +28,7 @@ const itemClass =
 export function UserMenu({ user }: { user: MenuUser }) {
   const paths = rolePaths(user.role)
   const name = displayName(user)
-  const submit = useSubmit()
+  const signOut = useSignOut()
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -89,10 +90,10 @@ export function UserMenu({ user }: { user: MenuUser }) {
             </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
-          {/* Submitted on select: the menu unmounts its content before a form could submit. */}
+          {/* Sent on select: the menu unmounts its content before a form could submit. */}
           <DropdownMenu.Item
             className={`${itemClass} text-red-600`}
-            onSelect={() => submit(null, { method: 'POST', action: '/auth/logout' })}
+            onSelect={() => void signOut()}
           >
             <LogOut aria-hidden className="h-4 w-4" /> Log out
           </DropdownMenu.Item>

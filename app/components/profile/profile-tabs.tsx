@@ -1,8 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
-import { useSearchParams } from '@remix-run/react'
+import { useActionData, useSearchParams } from '@remix-run/react'
 import type { LucideIcon } from 'lucide-react'
 import { type MouseEvent, type ReactNode, useEffect, useState } from 'react'
+import {
+  isClientFailure,
+  serverActionOrFailure,
+  useClientFailureToast,
+} from '#app/utils/client-failure'
 
 export type ProfileTab = { id: string; label: string; icon: LucideIcon; content: ReactNode }
 
@@ -26,8 +31,10 @@ export const profileShouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
+  actionResult,
   defaultShouldRevalidate,
 }) => {
+  if (isClientFailure(actionResult)) return false
   if (
     !formMethod &&
     currentUrl.pathname === nextUrl.pathname &&
@@ -100,6 +107,11 @@ export function ProfileTabs({ tabs, label }: { tabs: ProfileTab[]; label: string
 }
 
 /** The frame of every profile page: heading, subtitle and the tabs. */
+/** The profile forms' clientAction: a failed request keeps the form and says so (spec §8). */
+export const profileClientAction = serverActionOrFailure
+
+const SAVE_FAILURES = { password: 'Failed to change password. Please try again.' }
+
 export function ProfilePage({
   title,
   subtitle,
@@ -109,6 +121,7 @@ export function ProfilePage({
   subtitle: string
   tabs: ProfileTab[]
 }) {
+  useClientFailureToast(useActionData(), SAVE_FAILURES, 'Failed to update profile.')
   return (
     <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
       <div className="flex flex-col gap-1">

@@ -1,0 +1,39 @@
+import { useRevalidator, useRouteError } from '@remix-run/react'
+import { RefreshCw, TriangleAlert } from 'lucide-react'
+import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
+import { Button } from '#app/components/ui/button'
+import { AppErrorContent } from '#app/root'
+import { isRequestFailure } from '#app/utils/client-failure'
+
+/**
+ * A route's error boundary: when its data could not be loaded (network, 5xx) it says so in the
+ * spec's words with 'Try Again'; any other error (404, 403, a tenant error) looks as everywhere.
+ */
+export function RouteLoadError({ message }: { message: string }) {
+  const error = useRouteError()
+  const revalidator = useRevalidator()
+  if (!isRequestFailure(error)) return <AppErrorContent error={error} />
+  const database =
+    typeof error === 'object' &&
+    error !== null &&
+    isDatabaseErrorData((error as { data?: unknown }).data)
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <TriangleAlert aria-hidden className="h-10 w-10 text-red-600" />
+      <h1 className="text-2xl font-semibold" data-testid="load-error">
+        {message}
+      </h1>
+      <p className="text-gray-600 dark:text-gray-400">
+        {database ? DATABASE_WARNING : 'Please check your connection and try again.'}
+      </p>
+      <Button
+        type="button"
+        variant="secondary"
+        disabled={revalidator.state !== 'idle'}
+        onClick={() => revalidator.revalidate()}
+      >
+        <RefreshCw aria-hidden className="h-4 w-4" /> Try Again
+      </Button>
+    </main>
+  )
+}

@@ -1,0 +1,161 @@
+// Every message of the spec's error catalogue (accounts-cards-sharing.md §8), copied here from
+// the spec (not from the app), is somewhere in the app's source. `{first name}`-style
+// placeholders match a template literal: the text before the placeholder followed by `${`.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+
+const SECTION_8 = {
+  'Authentication and profile': [
+    'Failed to sign in. Please check your credentials.',
+    'Failed to sign in',
+    'An account with this email already exists. Please sign in instead.',
+    'An account with this email already exists',
+    'Failed to create account. Please try again.',
+    'Account created successfully! Please check your email to confirm your account.',
+    'Signed in successfully!',
+    'Signed out successfully',
+    'Failed to sign out',
+    'Failed to sign out. Please try again.',
+    'Failed to update user role',
+    'User role updated to {role} successfully',
+    'Could not load your profile. Please try again later.',
+    'Authentication error: {message}',
+    'Failed to send reset link. Please try again.',
+    'Password reset link sent! Please check your email.',
+    'Failed to reset password. Please try again.',
+    'Password has been reset successfully! You can now log in with your new password.',
+  ],
+  'Settings, contacts, cards': [
+    'Failed to load your API settings',
+    'Failed to update API settings',
+    'API settings updated successfully',
+    'You must be logged in to update API settings',
+    'You must be logged in to save contacts',
+    'Contact saved successfully',
+    'Failed to save contact',
+    'Failed to load your contacts',
+    'This contact is already in your list',
+    'Failed to load your digital cards',
+    'Failed to create digital card',
+    'Digital card created successfully',
+    'Card updated successfully',
+    'Failed to update digital card',
+    'Card deleted successfully',
+    'Failed to delete digital card',
+    'Default card updated',
+    'Failed to set default card',
+    'You must be logged in to create a digital card',
+    'Invalid API key. Please check and try again.',
+    'Failed to validate API key. Please try again.',
+    'CRM integration disabled',
+    'Please enter an API key',
+    'Failed to update profile.',
+  ],
+  'Public card and connect': [
+    'Contact card not found',
+    'Error loading contact information',
+    'Failed to connect with {first name}',
+    'Failed to complete automatic connection',
+    'Failed to connect with contact',
+    'Successfully connected with {first name}',
+    "Couldn't save contact to your device",
+    'The contact has been saved to your account only',
+    'Contact exported for iOS',
+    'Contact exported for mobile device',
+    'Contact exported for macOS',
+    'Contact exported for Windows',
+    'Contact file downloaded',
+    'There seems to be an issue connecting to the database. Some features may be unavailable.',
+  ],
+  'Images, QR, NFC, sharing': [
+    'Invalid image file',
+    'Failed to process image. Please try again.',
+    'Failed to read file',
+    'Failed to load image',
+    'Could not get canvas context',
+    'Failed to load profile image',
+    'Failed to generate QR code',
+    'Try Again',
+    'Failed to generate QR code. Please try again.',
+    'NFC is not supported on this device',
+    'Failed to write to NFC tag. Please try again.',
+    'Unexpected Application Error!',
+  ],
+} as const
+
+/**
+ * Messages of screens that a later issue builds, with the route file that brings them. While
+ * that file does not exist the messages have nowhere to appear; once it exists they must.
+ */
+const LATER_SCREENS = [
+  {
+    issue: 15,
+    screen: 'CRM integration (/api-settings)',
+    routeFile: 'app/routes/api-settings.tsx',
+    messages: [
+      'Failed to load your API settings',
+      'Failed to update API settings',
+      'API settings updated successfully',
+      'You must be logged in to update API settings',
+      'Invalid API key. Please check and try again.',
+      'Failed to validate API key. Please try again.',
+      'CRM integration disabled',
+      'Please enter an API key',
+    ],
+  },
+  {
+    issue: 14,
+    screen: "changing a user's role (administration)",
+    routeFile: 'app/routes/dashboard.super-admin.users.tsx',
+    messages: ['Failed to update user role', 'User role updated to {role} successfully'],
+  },
+] as const
+
+function sourceOf(directory: string): string {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name))
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n')
+}
+
+const appSource = sourceOf('app')
+
+/** The forms a message can take in source: as is, or as a template up to its placeholder. */
+function inSource(message: string) {
+  const placeholder = message.indexOf('{')
+  if (placeholder === -1) return appSource.includes(message)
+  return appSource.includes(`${message.slice(0, placeholder)}\${`)
+}
+
+const later = new Map<string, (typeof LATER_SCREENS)[number]>(
+  LATER_SCREENS.flatMap((screen) => screen.messages.map((message) => [message, screen] as const)),
+)
+
+describe('spec §8 messages are in the app', () => {
+  for (const [group, messages] of Object.entries(SECTION_8)) {
+    const now = messages.filter((message) => !later.has(message))
+    test.each(now.map((message) => [message]))(`${group}: %s`, (message) => {
+      expect(inSource(message), `"${message}" is in no file under app/`).toBe(true)
+    })
+  }
+
+  test.each(LATER_SCREENS.map((screen) => [screen.screen, screen]))(
+    'once %s exists, its messages are in the app',
+    (_name, screen) => {
+      const missing = screen.messages.filter((message) => !inSource(message))
+      const built = existsSync(screen.routeFile)
+      expect(
+        !built || missing.length === 0,
+        `${screen.routeFile} exists but lacks: ${missing.join(' | ')}`,
+      ).toBe(true)
+    },
+  )
+
+  test('the later screens hold messages of this section only', () => {
+    const all = new Set<string>(Object.values(SECTION_8).flat())
+    for (const screen of LATER_SCREENS) {
+      for (const message of screen.messages) expect(all.has(message)).toBe(true)
+    }
+  })
+})
