@@ -89,7 +89,12 @@ export function NavigationGuard({
 function LoadingState({ lines }: { lines: string[] }) {
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-10" aria-busy="true">
-      <div role="status" aria-live="polite" className="flex flex-col gap-1">
+      <div
+        role="status"
+        aria-live="polite"
+        className="flex flex-col gap-1"
+        data-testid="guard-status"
+      >
         {lines.map((line, index) => (
           <p
             key={line}
