@@ -206,6 +206,8 @@ app.all(
       // req.ip honours X-Forwarded-For only when 'trust proxy' is on (TRUST_PROXY=1).
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       responseCookies: [],
+      // Read from the raw query (never throws on odd request targets, unlike new URL()).
+      dataRequest: new URLSearchParams(req.originalUrl.split('?')[1] ?? '').has('_data'),
     }),
   }),
 )

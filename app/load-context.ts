@@ -13,6 +13,11 @@ declare module '@remix-run/node' {
     tenantResolution?: Promise<TenantResolution>
     /** Memoised session lookup for this request. */
     session?: Promise<ValidSession | null>
+    /**
+     * Whether this is a client-side data request (`?_data=`). Remix removes that parameter
+     * before loaders see the URL, so server.ts records it here.
+     */
+    dataRequest?: boolean
     /** Set-Cookie values that entry.server adds to the response (session renewal). */
     responseCookies?: string[]
   }

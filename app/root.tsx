@@ -14,13 +14,16 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect } from 'react'
 import { toast as showToast, Toaster } from 'sonner'
+import { isAuthRequiredData } from '#app/auth/auth-required'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { AuthIssuePanel, NavigationGuard } from '#app/components/layout/auth-guard'
 import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
@@ -124,7 +127,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const toast = useRootData()?.toast
+  const root = useRootData()
+  const toast = root?.toast
   useEffect(() => {
     if (!toast) return
     // Deferred so the Toaster has mounted on a first page load.
@@ -139,7 +143,11 @@ export default function App() {
     }, 0)
     return () => clearTimeout(timer)
   }, [toast])
-  return <Outlet />
+  return (
+    <NavigationGuard signedIn={Boolean(root?.user)}>
+      <Outlet />
+    </NavigationGuard>
+  )
 }
 
 export function NotFoundContent() {
@@ -164,6 +172,13 @@ export function ErrorBoundary() {
 
 /** What any route shows for an error it has no message of its own for. */
 export function AppErrorContent({ error }: { error: unknown }) {
+  const location = useLocation()
+  // A client navigation whose session ended on the way (requireUser's 401 marker).
+  if (isRouteErrorResponse(error) && error.status === 401 && isAuthRequiredData(error.data)) {
+    return (
+      <AuthIssuePanel path={`${location.pathname}${location.search}`} error={error.data.message} />
+    )
+  }
   if (isRouteErrorResponse(error) && isTenantErrorData(error.data)) {
     return error.data.tenantError === 'site-unavailable' ? (
       <PlainPage title="Site unavailable">This site is not available at the moment.</PlainPage>

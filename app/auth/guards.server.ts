@@ -1,9 +1,10 @@
 // One guard per permission. Guards throw Responses so loaders and actions stay linear.
-import { type AppLoadContext, redirect } from '@remix-run/node'
+import { type AppLoadContext, json, redirect } from '@remix-run/node'
 import type { User } from '#app/models/users.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { issuePlatformScopeGrant, type PlatformScopeGrant } from '#drizzle/db.server'
+import { type AuthRequiredData, SESSION_ENDED_MESSAGE } from './auth-required'
 import { type Role, rolePaths } from './roles'
 import { getSession, type ValidSession } from './session.server'
 
@@ -22,10 +23,25 @@ function loginRedirect(request: Request) {
   return redirect(`/auth/login?${params}`)
 }
 
-/** The signed-in user of this tenant, or a redirect to sign in and come back. */
+/**
+ * The signed-in user of this tenant. Without one, a document request is redirected to sign in
+ * and come back; a client-side data request gets a 401 marker, so the page can say the session
+ * ended (app/auth/auth-required.ts) instead of silently dropping the user on the login form.
+ */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SignedIn> {
   const { tenant, user, session } = await getOptionalUser(request, context)
-  if (!user || !session) throw loginRedirect(request)
+  if (!user || !session) {
+    if (context.dataRequest) {
+      throw json(
+        { authRequired: true, message: SESSION_ENDED_MESSAGE } satisfies AuthRequiredData,
+        {
+          status: 401,
+          headers: { 'Cache-Control': 'no-store' },
+        },
+      )
+    }
+    throw loginRedirect(request)
+  }
   return { tenant, user, session }
 }
 

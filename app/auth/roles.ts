@@ -34,18 +34,38 @@ export const AREA_ROLES: Record<RoleArea, readonly Role[]> = {
   'end-user': ['end_user', 'super_admin_team'],
 }
 
+/** Cards live in the team-member area for team admins and in the end-user area for everyone else. */
+export type CardArea = 'end-user' | 'team-member'
+export function cardArea(role: Role): CardArea {
+  return roleArea(role) === 'team-member' ? 'team-member' : 'end-user'
+}
+
+/**
+ * Who may open each card area's list and editor: every role whose Digital Cards entry points
+ * there, so the entry never leads to a 403 (ADR 007: every signed-in person keeps their own cards).
+ */
+export const CARD_AREA_ROLES: Record<CardArea, readonly Role[]> = {
+  'end-user': ROLES.filter((role) => cardArea(role) === 'end-user'),
+  'team-member': ROLES.filter((role) => cardArea(role) === 'team-member'),
+}
+
 export function rolePaths(role: Role) {
   const area = roleArea(role)
   return {
     dashboard: `/dashboard/${area}`,
     profile: `/profile/${area}`,
     settings: `/settings/${area}`,
-    // Only end users and team members keep cards under their dashboard.
-    digitalCards:
-      area === 'team-member'
-        ? '/dashboard/team-member/digital-cards'
-        : '/dashboard/end-user/digital-cards',
+    digitalCards: `/dashboard/${cardArea(role)}/digital-cards`,
   }
+}
+
+/**
+ * Where the menu's Settings entry leads. The spec's /settings/{area} screens come with a later
+ * issue; until then the nearest real screen is the role's profile, opened at its notifications
+ * part (a profile without that tab opens at its first one).
+ */
+export function settingsMenuPath(role: Role) {
+  return `${rolePaths(role).profile}?tab=notifications`
 }
 
 /** "agency_admin" → "agency admin" (spec: role in parentheses with underscores as spaces). */

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
+import { CARD_AREA_ROLES } from '#app/auth/roles'
 import { BackgroundSchema } from '#app/cards/backgrounds'
 import { toCardView } from '#app/cards/card-view.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
@@ -30,7 +30,7 @@ import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
+  const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
   const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
   return json({ cards: rows.map(toCardView), origin: tenantOrigin(tenant), area })
 }
@@ -60,7 +60,7 @@ async function requireSignInToCreate(request: Request, context: AppLoadContext) 
 
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
   await requireSignInToCreate(request, context)
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES[area])
+  const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
   const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply(), error: null }, { status: 400 })
@@ -156,7 +156,7 @@ async function requireOwnCard(
   area: CardArea,
   cardId: string,
 ) {
-  const signedIn = await requireRole(request, context, AREA_ROLES[area])
+  const signedIn = await requireRole(request, context, CARD_AREA_ROLES[area])
   const { tenant, user } = signedIn
   const row = await withTenant(tenant.id, (tx) => getCardForOwner(tx, tenant.id, user.id, cardId))
   // Unknown, another user's, or another tenant's card: the same answer (spec §2.8).

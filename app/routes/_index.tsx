@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react'
-import { CreditCard, Nfc, QrCode, Share2, UserRound } from 'lucide-react'
+import { Contact, CreditCard, Nfc, QrCode, Share2, UserRound } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { type Role, rolePaths } from '#app/auth/roles'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
@@ -23,21 +24,36 @@ const STEPS = [
   },
 ]
 
-const TILES = [
-  {
-    label: 'Update Profile',
-    to: '/profile',
-    icon: UserRound,
-    text: 'Your name, contact details and images.',
-  },
-  {
-    label: 'Digital Cards',
-    to: '/dashboard/end-user/digital-cards',
-    icon: CreditCard,
-    text: 'Create and manage your cards.',
-  },
-  { label: 'QR Code', to: '/qrcode', icon: QrCode, text: 'Show your QR code and share your link.' },
-]
+// Spec §2: the Digital Cards tile leads to /dashboard/end-user/digital-cards; team admins keep
+// their cards in their own area, so the tile follows the role (no tile may answer 403).
+function tilesFor(role: Role) {
+  return [
+    {
+      label: 'Update Profile',
+      to: '/profile',
+      icon: UserRound,
+      text: 'Your name, contact details and images.',
+    },
+    {
+      label: 'Digital Cards',
+      to: rolePaths(role).digitalCards,
+      icon: CreditCard,
+      text: 'Create and manage your cards.',
+    },
+    {
+      label: 'QR Code',
+      to: '/qrcode',
+      icon: QrCode,
+      text: 'Show your QR code and share your link.',
+    },
+    {
+      label: 'Contacts',
+      to: '/contacts',
+      icon: Contact,
+      text: 'The people who connected with you or left their details.',
+    },
+  ]
+}
 
 function useNfcSupported() {
   const [supported, setSupported] = useState(false)
@@ -47,14 +63,14 @@ function useNfcSupported() {
   return supported
 }
 
-function SignedInHome({ firstName }: { firstName: string }) {
+function SignedInHome({ firstName, role }: { firstName: string; role: Role }) {
   const nfc = useNfcSupported()
   const tiles = nfc
     ? [
-        ...TILES,
+        ...tilesFor(role),
         { label: 'NFC Sharing', to: '/qrcode', icon: Nfc, text: 'Write your card to an NFC tag.' },
       ]
-    : TILES
+    : tilesFor(role)
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-12">
       <h1 className="text-3xl font-bold tracking-tight">
@@ -84,7 +100,7 @@ export default function Home() {
     <>
       <DatabaseWarningBanner />
       {root?.user ? (
-        <SignedInHome firstName={root.user.firstName} />
+        <SignedInHome firstName={root.user.firstName} role={root.user.role} />
       ) : (
         <SignedOutHome name={root?.branding.name ?? 'Brandcard'} />
       )}

@@ -28,6 +28,7 @@ export default function EndUserDashboard() {
       actions={[
         { label: 'Digital Cards', to: '/dashboard/end-user/digital-cards' },
         { label: 'My QR Code', to: '/qrcode' },
+        { label: 'Contacts', to: '/contacts' },
       ]}
     />
   )

@@ -28,6 +28,7 @@ export default function TeamMemberDashboard() {
       actions={[
         { label: 'Digital Cards', to: '/dashboard/team-member/digital-cards' },
         { label: 'QR Codes', to: '/qrcode' },
+        { label: 'Contacts', to: '/contacts' },
       ]}
     />
   )

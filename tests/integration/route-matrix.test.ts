@@ -47,6 +47,14 @@ const ALL_ROLES: Role[] = [
   'team_admin',
   'end_user',
 ]
+// Everyone but team admins (who keep theirs in the team-member area) owns cards here (ADR 007).
+const CARD_OWNERS: Role[] = [
+  'end_user',
+  'super_admin_team',
+  'super_admin',
+  'agency_admin',
+  'agency_member',
+]
 const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   '$.tsx': 'public',
   '_index.tsx': 'public',
@@ -74,8 +82,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'qrcode.$cardId.tsx': 'any',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
-  'dashboard.end-user.digital-cards._index.tsx': ['end_user', 'super_admin_team'],
-  'dashboard.end-user.digital-cards.edit.$cardId.tsx': ['end_user', 'super_admin_team'],
+  'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
+  'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
   'dashboard.super-admin._index.tsx': ['super_admin'],
   'dashboard.team-member._index.tsx': ['team_admin'],
   'dashboard.team-member.digital-cards._index.tsx': ['team_admin'],

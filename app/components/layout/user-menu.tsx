@@ -1,7 +1,15 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Link } from '@remix-run/react'
-import { ChevronDown, CreditCard, LayoutDashboard, LogOut, Settings, UserRound } from 'lucide-react'
-import { type Role, roleLabel, rolePaths } from '#app/auth/roles'
+import {
+  ChevronDown,
+  Contact,
+  CreditCard,
+  LayoutDashboard,
+  LogOut,
+  Settings,
+  UserRound,
+} from 'lucide-react'
+import { type Role, roleLabel, rolePaths, settingsMenuPath } from '#app/auth/roles'
 import { useSignOut } from './use-sign-out'
 
 export type MenuUser = {
@@ -85,7 +93,12 @@ export function UserMenu({ user }: { user: MenuUser }) {
             </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={itemClass}>
-            <Link to={paths.settings}>
+            <Link to="/contacts">
+              <Contact aria-hidden className="h-4 w-4" /> Contacts
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to={settingsMenuPath(user.role)}>
               <Settings aria-hidden className="h-4 w-4" /> Settings
             </Link>
           </DropdownMenu.Item>

@@ -1,7 +1,5 @@
 // Tabs whose data arrives with later screens: an honest empty state, never sample data.
-import { Link } from '@remix-run/react'
 import { Bell, Palette, ScanLine, UserRound, Users } from 'lucide-react'
-import { Button } from '#app/components/ui/button'
 import { EmptyState, Panel } from './empty-state'
 
 export function UserAccountsPanel() {
@@ -24,19 +22,13 @@ export function NotificationsPanel() {
   )
 }
 
+// The agency branding and team screens come with a later issue: no link until they exist, so
+// the panels never lead to a 404.
 export function AgencyBrandingPanel() {
   return (
     <Panel title="Agency Branding" description="Your agency's name, colours and logo.">
-      <EmptyState
-        icon={Palette}
-        title="Branding is managed on its own screen"
-        action={
-          <Button asChild variant="secondary">
-            <Link to="/dashboard/agency/branding">Go to Branding</Link>
-          </Button>
-        }
-      >
-        Set your agency's colours, logo and favicon from the branding screen.
+      <EmptyState icon={Palette} title="Branding settings are not available yet">
+        Setting your agency's colours, logo and favicon arrives with the agency screens.
       </EmptyState>
     </Panel>
   )
@@ -45,16 +37,8 @@ export function AgencyBrandingPanel() {
 export function TeamsPanel() {
   return (
     <Panel title="Teams" description="The teams of your agency.">
-      <EmptyState
-        icon={Users}
-        title="No teams to show here yet"
-        action={
-          <Button asChild variant="secondary">
-            <Link to="/dashboard/agency/team">Go to Team Members</Link>
-          </Button>
-        }
-      >
-        Teams and their members are managed from the team screen.
+      <EmptyState icon={Users} title="No teams to show here yet">
+        Teams and their members will be listed here once team management arrives.
       </EmptyState>
     </Panel>
   )

@@ -1,0 +1,167 @@
+// The client-side guard texts of spec §2 (issue 12, point 6). Server redirects stay the guard for
+// document requests; these cover client navigations: a session ended on the server meanwhile,
+// a navigation that hangs past 3 s, and the loading texts of slow ones.
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { urlFor } from './fixtures'
+import { PLATFORM_ROLE_USERS } from './role-users'
+
+const found = PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
+if (!found) throw new Error('no platform end user')
+const user = found
+const host = user.host
+
+const PANEL = 'Authentication Issue Detected'
+const FORCE = 'Force Sign Out & Clear Session'
+
+async function signIn(page: Page) {
+  await page.goto(urlFor(host, '/auth/login'))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(host, rolePaths(user.role).dashboard))
+}
+
+/** The signed-in home, hydrated, so its tiles navigate on the client. */
+async function openHome(page: Page) {
+  await page.goto(urlFor(host, '/'))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function sessionCookie(page: Page) {
+  const cookies = await page.context().cookies(urlFor(host, '/'))
+  return cookies.find((cookie) => cookie.name.endsWith('brandcard_session')) ?? null
+}
+
+/** Holds every client data request for `path` for `ms` before letting it through. */
+async function delayData(page: Page, path: string, ms: number) {
+  const pattern = new RegExp(`^[^?]*${path.replace(/[/.]/g, '\\$&')}\\?(.*&)?_data=`)
+  await page.route(pattern, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    // The page may have moved on (a sign-out) while the request waited.
+    await route.continue().catch(() => {})
+  })
+}
+
+/** A request from outside the browser carrying `cookie`: what the server makes of that token. */
+async function profileWith(api: APIRequestContext, cookie: { name: string; value: string }) {
+  const response = await api.get(urlFor(host, '/profile'), {
+    headers: { Cookie: `${cookie.name}=${cookie.value}` },
+    maxRedirects: 0,
+  })
+  return { status: response.status(), location: response.headers().location ?? '' }
+}
+
+async function expectPanel(page: Page) {
+  await expect(page.getByRole('heading', { name: PANEL })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Refresh Page' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Go to Login' })).toBeVisible()
+  await expect(page.getByRole('button', { name: FORCE })).toBeVisible()
+}
+
+test('a session ended on the server during client navigation shows the panel; force sign-out ends on login', async ({
+  page,
+  playwright,
+}) => {
+  await signIn(page)
+  await openHome(page)
+  const cookie = await sessionCookie(page)
+  expect(cookie).not.toBeNull()
+  if (!cookie) return
+  // Sign out from elsewhere with the same token: the session row is deleted on the server,
+  // while this browser still holds the cookie.
+  const api = await playwright.request.newContext()
+  const origin = new URL(urlFor(host, '/')).origin
+  const signOut = await api.post(urlFor(host, '/auth/logout'), {
+    headers: { Cookie: `${cookie.name}=${cookie.value}`, Origin: origin },
+    maxRedirects: 0,
+  })
+  expect(signOut.status()).toBe(302)
+  expect(await profileWith(api, cookie)).toEqual({
+    status: 302,
+    location: '/auth/login?redirectTo=%2Fprofile',
+  })
+
+  await page.evaluate(() => window.localStorage.setItem('brandcard-draft', 'left behind'))
+  await page.getByRole('link', { name: /^Update Profile/ }).click()
+  await expectPanel(page)
+  await expect(page).toHaveURL(urlFor(host, '/profile'))
+  await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute(
+    'href',
+    '/auth/login?redirectTo=%2Fprofile',
+  )
+
+  await page.getByRole('button', { name: FORCE }).click()
+  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
+  await expect(page.getByText('Signed out successfully')).toBeVisible()
+  expect(await sessionCookie(page)).toBeNull()
+  expect(await page.evaluate(() => window.localStorage.getItem('brandcard-draft'))).toBeNull()
+  await api.dispose()
+})
+
+test('a navigation still waiting after 3 s shows the panel; force sign-out really ends the valid session', async ({
+  page,
+  playwright,
+}) => {
+  await signIn(page)
+  await openHome(page)
+  const cookie = await sessionCookie(page)
+  if (!cookie) throw new Error('not signed in')
+  await delayData(page, '/profile', 8_000)
+
+  const started = Date.now()
+  await page.getByRole('link', { name: /^Update Profile/ }).click()
+  await expect(page.getByText('Checking authentication...')).toBeVisible()
+  await expect(page.getByText('Loading your profile...')).toBeVisible()
+  await expect(page.getByRole('heading', { name: PANEL })).toBeHidden()
+  await expectPanel(page)
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2_900)
+
+  await page.getByRole('button', { name: FORCE }).click()
+  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  expect(await sessionCookie(page)).toBeNull()
+  // The token itself no longer opens anything: its session row is gone on the server.
+  const api = await playwright.request.newContext()
+  expect(await profileWith(api, cookie)).toEqual({
+    status: 302,
+    location: '/auth/login?redirectTo=%2Fprofile',
+  })
+  await api.dispose()
+  await page.goto(urlFor(host, '/profile'))
+  await expect(page).toHaveURL(urlFor(host, '/auth/login?redirectTo=%2Fprofile'))
+})
+
+test('slow client navigations show the loading texts of the page they go to', async ({ page }) => {
+  await signIn(page)
+  await openHome(page)
+
+  // A public card page: 'Loading contact information...', then the card.
+  const cardPath = `/card/${user.firstName}-${user.lastName}`.toLowerCase()
+  await delayData(page, cardPath, 1_500)
+  // Not awaited inside the page: the navigation's promise only settles once it has loaded.
+  await page.evaluate((path) => {
+    const router = (window as unknown as { __remixRouter: { navigate(to: string): unknown } })
+      .__remixRouter
+    void router.navigate(path)
+  }, cardPath)
+  await expect(page.getByTestId('guard-status')).toHaveText('Loading contact information...')
+  await expect(page.getByRole('heading', { name: 'Contact Card', exact: true })).toBeVisible()
+  await expect(page.getByText('Loading contact information...')).toBeHidden()
+
+  // A profile page: the guard's text and the page's own.
+  await openHome(page)
+  await delayData(page, '/profile', 1_500)
+  await page.getByRole('link', { name: /^Update Profile/ }).click()
+  await expect(page.getByTestId('guard-status')).toContainText('Checking authentication...')
+  await expect(page.getByTestId('guard-status')).toContainText('Loading your profile...')
+  await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible()
+
+  // Signing out ends in a redirect to the sign-in page: 'Redirecting to login...'.
+  await delayData(page, '/auth/login', 1_500)
+  await page.getByTestId('user-menu-trigger').click()
+  await page.getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByTestId('guard-status')).toHaveText('Redirecting to login...')
+  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
+  await expect(page.getByRole('heading', { name: PANEL })).toHaveCount(0)
+})
