@@ -86,7 +86,7 @@ export async function confirmEmail(tenant: Tenant, token: string) {
     const row = await consumeConfirmationToken(tx, tenant.id, hashToken(token))
     if (!row) return null
     const user = await findUserById(tx, tenant.id, row.userId)
-    if (!user || user.status !== 'active') return null
+    if (user?.status !== 'active') return null
     const confirmed = await markEmailConfirmed(tx, tenant.id, user.id, row.email)
     if (!confirmed) return null
     await recordAudit(tx, tenant.id, {

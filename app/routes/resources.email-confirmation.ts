@@ -1,9 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, json, redirect } from '@remix-run/node'
-import {
-  dismissBannerCookie,
-  resendConfirmationEmail,
-} from '#app/auth/email-confirmation.server'
+import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
 import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'

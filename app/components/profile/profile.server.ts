@@ -13,8 +13,8 @@ import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
-import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
+import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
 import { getMediaPath } from '#app/models/media.server'
 import {
   findUserByEmail,
