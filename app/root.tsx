@@ -22,9 +22,11 @@ import type { ReactNode } from 'react'
 import { useEffect } from 'react'
 import { toast as showToast, Toaster } from 'sonner'
 import { isAuthRequiredData } from '#app/auth/auth-required'
+import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { AuthIssuePanel, NavigationGuard } from '#app/components/layout/auth-guard'
 import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
+import { EmailConfirmationBanner } from '#app/components/layout/email-confirmation-banner'
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
@@ -57,6 +59,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }
       : null,
     toast,
+    // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
+    confirmationBanner: await showsConfirmationBanner(request, user),
     branding: {
       name: tenant.name,
       kind: tenant.kind,
@@ -112,6 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {branding && data ? (
           <div className="flex min-h-screen flex-col">
             <SiteHeader branding={branding} user={data.user} />
+            {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
             <div className="flex-1">{children}</div>
             <SiteFooter name={branding.name} year={data.year} />
           </div>

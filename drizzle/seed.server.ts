@@ -150,7 +150,12 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
     faviconMediaId: favicon.id,
   })
   for (const { card, ...account } of users) {
-    const user = await createUser(tx, organization.id, { ...account, password: DEMO_PASSWORD })
+    // Demo accounts are confirmed: the demo shows no "confirm your email" banner.
+    const user = await createUser(tx, organization.id, {
+      ...account,
+      password: DEMO_PASSWORD,
+      emailConfirmedAt: new Date(),
+    })
     if (!card) continue
     await createCard(tx, organization.id, user.id, {
       firstName: user.firstName,

@@ -233,6 +233,7 @@ for (const [host, owner] of [
       '/auth/register',
       '/auth/forgot-password',
       '/auth/reset-password',
+      '/auth/confirm-email',
       '/no-such-page',
       '/card/00000000-0000-4000-8000-000000000000',
     ]) {

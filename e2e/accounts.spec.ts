@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
@@ -158,4 +158,87 @@ test('a signed-in user of the wrong role gets 403 on another role area', async (
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   const response = await page.goto(urlFor(HOSTS.alpha, '/dashboard/agency'))
   expect(response?.status()).toBe(403)
+})
+
+/** The newest outbox email to `to` with `subject`, as the super admin sees it on the platform. */
+async function confirmationLink(browser: Browser, to: string) {
+  const admin = await browser.newPage()
+  await signIn(admin, HOSTS.platform, SUPER_ADMIN)
+  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'))
+  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
+  const email = admin.getByTestId('outbox-email').filter({ hasText: to }).first()
+  await expect(email).toContainText(`Confirm your email for ${TENANTS.alpha.name}`)
+  const link = email.getByRole('link').filter({ hasText: '/auth/confirm-email?token=' }).first()
+  const href = (await link.getAttribute('href')) ?? ''
+  const html = (await email.locator('iframe').getAttribute('srcdoc')) ?? ''
+  await admin.close()
+  return { href, html }
+}
+
+test('sign-up confirmation: the emailed link confirms once and the banner is gone', async ({
+  page,
+  browser,
+}) => {
+  const account = { email: `confirm-${unique()}@example.test`, password: 'confirm-pass' }
+  await register(page, HOSTS.alpha, account)
+  // Sign-in does not wait for the confirmation; the banner asks for it.
+  await signIn(page, HOSTS.alpha, account)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  const banner = page.getByTestId('email-confirmation-banner')
+  await expect(banner).toContainText('Your email address is not confirmed yet.')
+  await expect(banner.getByRole('button', { name: 'Resend confirmation email' })).toBeVisible()
+  await page.goto(urlFor(HOSTS.alpha, '/profile'))
+  await expect(page.getByText('Email not confirmed')).toBeVisible()
+
+  const { href, html } = await confirmationLink(browser, account.email)
+  expect(href.startsWith(urlFor(HOSTS.alpha, '/auth/confirm-email?token='))).toBe(true)
+  expect(html).toContain(TENANTS.alpha.primaryColor)
+
+  await page.goto(href)
+  await expect(page.getByRole('heading', { name: 'Confirm your email' })).toBeVisible()
+  await page.getByRole('button', { name: 'Confirm my email' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page.getByText('Your email address has been confirmed.')).toBeVisible()
+  await expect(page.getByTestId('email-confirmation-banner')).toHaveCount(0)
+  await page.goto(urlFor(HOSTS.alpha, '/profile'))
+  await expect(page.getByText('Email confirmed', { exact: true })).toBeVisible()
+  await page.getByRole('tab', { name: 'Activity' }).click()
+  await expect(page.getByText('Confirmed your email address')).toBeVisible()
+
+  // The second time the link is refused, with the way to a new one.
+  await signOut(page)
+  await page.goto(href)
+  await expect(page.getByRole('heading', { name: 'Invalid Confirmation Link' })).toBeVisible()
+  await expect(page.getByText('This confirmation link is invalid or has expired.')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Sign in to request a new link' })).toBeVisible()
+})
+
+test('the confirmation banner: resend answers in a toast; dismiss holds without JavaScript', async ({
+  browser,
+}) => {
+  const account = { email: `banner-${unique()}@example.test`, password: 'banner-pass' }
+  const js = await browser.newPage()
+  await register(js, HOSTS.alpha, account)
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await signIn(page, HOSTS.alpha, account)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  const banner = page.getByTestId('email-confirmation-banner')
+  await banner.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page.getByTestId('email-confirmation-banner')).toHaveCount(0)
+  await page.goto(urlFor(HOSTS.alpha, '/profile'))
+  await expect(page.getByTestId('email-confirmation-banner')).toHaveCount(0)
+  await expect(page.getByText('Email not confirmed')).toBeVisible()
+  await context.close()
+
+  // With JavaScript: the resend button's answer is a toast.
+  await signIn(js, HOSTS.alpha, account)
+  await expect(js).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await js
+    .getByTestId('email-confirmation-banner')
+    .getByRole('button', { name: 'Resend confirmation email' })
+    .click()
+  await expect(js.getByText('Confirmation email sent! Please check your email.')).toBeVisible()
+  await js.close()
 })

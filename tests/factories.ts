@@ -70,6 +70,7 @@ export async function makeBrandedOrganization(overrides: Partial<NewOrganization
   })
 }
 
+/** A user of the organization, with a confirmed email unless `emailConfirmedAt: null` is given. */
 export async function makeUser(organizationId: string, overrides: Partial<NewUser> = {}) {
   return withTenant(organizationId, (tx) =>
     createUser(tx, organizationId, {
@@ -77,6 +78,7 @@ export async function makeUser(organizationId: string, overrides: Partial<NewUse
       password: 'password123',
       firstName: 'Test',
       lastName: 'User',
+      emailConfirmedAt: new Date(),
       ...overrides,
     }),
   )

@@ -20,6 +20,8 @@ export const LIMITS = {
   // taken one sends its owner an email), per email and per client address.
   registerAccount: { max: 5, windowMs: 60 * MINUTE },
   registerIp: { max: 50, windowMs: 15 * MINUTE },
+  // Resent confirmation emails (each sends an email), per account and address.
+  confirmResend: { max: 3, windowMs: 60 * MINUTE },
   // Lead forms on public cards, per client address.
   leadIp: { max: 10, windowMs: 60 * MINUTE },
 } as const

@@ -19,6 +19,8 @@ export type NewUser = {
   phoneNumber?: string
   website?: string
   workEmail?: string
+  /** Null (the default) until the owner follows the sign-up confirmation link. */
+  emailConfirmedAt?: Date | null
 }
 
 /** Emails are compared case-insensitively: they are stored lower-cased. */
@@ -86,6 +88,7 @@ export type ProfileFields = Partial<
     | 'profilePictureMediaId'
     | 'onboardingStep'
     | 'onboardingCompletedAt'
+    | 'emailConfirmedAt'
   >
 >
 
@@ -103,6 +106,23 @@ export async function updateProfile(
       updatedAt: new Date(),
     })
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+    .returning()
+  return user
+}
+
+/** Confirms the account's email, only while it is still `email` (the address the link was for). */
+export async function markEmailConfirmed(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  email: string,
+) {
+  const [user] = await db
+    .update(users)
+    .set({ emailConfirmedAt: new Date(), updatedAt: new Date() })
+    .where(
+      and(eq(users.organizationId, organizationId), eq(users.id, userId), eq(users.email, email)),
+    )
     .returning()
   return user
 }

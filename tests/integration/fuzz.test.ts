@@ -160,6 +160,21 @@ const FORMS: Form[] = [
     keys: ['token', 'password', 'confirmPassword'],
   },
   {
+    name: 'confirm email',
+    file: 'auth.confirm-email',
+    path: '/auth/confirm-email',
+    actor: 'anonymous',
+    keys: ['token'],
+  },
+  {
+    name: 'email confirmation banner',
+    file: 'resources.email-confirmation',
+    path: '/resources/email-confirmation',
+    actor: 'end_user',
+    intents: ['resend', 'dismiss'],
+    keys: ['redirectTo'],
+  },
+  {
     name: 'logout',
     file: 'auth.logout',
     path: '/auth/logout',

@@ -22,6 +22,12 @@ import {
   updateCard,
 } from '#app/models/cards.server'
 import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
+import {
+  consumeConfirmationToken,
+  findUsableConfirmationToken,
+  insertEmailConfirmationToken,
+  retireEmailConfirmationTokens,
+} from '#app/models/email-confirmations.server'
 import { getMediaByHash, getMediaBytes, getMediaPath, storeMedia } from '#app/models/media.server'
 import {
   findBrandingImagePaths,
@@ -46,6 +52,7 @@ import {
   createUser,
   findUserByEmail,
   findUserById,
+  markEmailConfirmed,
   setUserPassword,
   updateProfile,
 } from '#app/models/users.server'
@@ -94,6 +101,8 @@ async function seedTenantA(db: Queryable) {
   })
   const tokenHash = `reset-${suffix}`
   await insertPasswordResetToken(db, organization.id, user.id, tokenHash)
+  const confirmationHash = `confirm-${suffix}`
+  await insertEmailConfirmationToken(db, organization.id, user.id, user.email, confirmationHash)
   await setUserPreference(db, organization.id, user.id, 'theme', 'dark')
   await recordAudit(db, organization.id, {
     actorUserId: user.id,
@@ -120,6 +129,7 @@ async function seedTenantA(db: Queryable) {
     contactEmail: `contact-${suffix}@example.test`,
     sessionId,
     tokenHash,
+    confirmationHash,
     visitor,
   }
 }
@@ -336,6 +346,42 @@ const cases: Record<string, Case[]> = {
     {
       name: "consumes no token of A's",
       run: (db, b, a) => consumeResetToken(db, b, a.tokenHash),
+      expected: nothing,
+    },
+  ],
+  insertEmailConfirmationToken: [
+    {
+      name: "retires no token of A's",
+      run: (db, b, a) =>
+        insertEmailConfirmationToken(db, b, a.user.id, a.user.email, `new-${uniqueSuffix()}`),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  retireEmailConfirmationTokens: [
+    {
+      name: "deletes no token of A's",
+      run: (db, b, a) => retireEmailConfirmationTokens(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  findUsableConfirmationToken: [
+    {
+      name: "accepts no token of A's",
+      run: (db, b, a) => findUsableConfirmationToken(db, b, a.confirmationHash),
+      expected: nothing,
+    },
+  ],
+  consumeConfirmationToken: [
+    {
+      name: "consumes no token of A's",
+      run: (db, b, a) => consumeConfirmationToken(db, b, a.confirmationHash),
+      expected: nothing,
+    },
+  ],
+  markEmailConfirmed: [
+    {
+      name: "confirms no email of A's",
+      run: (db, b, a) => markEmailConfirmed(db, b, a.user.id, a.user.email),
       expected: nothing,
     },
   ],

@@ -2,9 +2,11 @@
 // against tenant B's resources on both hosts. A route file the matrices do not list fails.
 import { readdirSync, readFileSync } from 'node:fs'
 import type { AppLoadContext } from '@remix-run/node'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, like, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import type { Role } from '#app/auth/roles'
+import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
@@ -59,6 +61,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   '$.tsx': 'public',
   '_index.tsx': 'public',
   'api.health-check.ts': 'public',
+  'auth.confirm-email.tsx': 'public',
   'auth.forgot-password.tsx': 'public',
   'auth.login.tsx': 'public',
   'auth.logout.ts': 'public',
@@ -73,6 +76,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
   'resources.upload.ts': 'no-loader',
+  'resources.email-confirmation.ts': 'no-loader',
   'contacts._index.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
@@ -266,11 +270,12 @@ describe('no GET changes state', () => {
 
 // How each route module can name one of tenant B's rows. Every route module is listed: a new
 // route fails 'every route module is in the matrices' until it says how it is reached.
-type Reference = 'card' | 'media' | 'reset-token' | 'none'
+type Reference = 'card' | 'media' | 'reset-token' | 'confirmation-token' | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
   '_index.tsx': 'none',
   'api.health-check.ts': 'none',
+  'auth.confirm-email.tsx': 'confirmation-token',
   'auth.forgot-password.tsx': 'none',
   'auth.login.tsx': 'none',
   'auth.logout.ts': 'none',
@@ -285,6 +290,7 @@ const REFERENCES: Record<string, Reference> = {
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
   'resources.upload.ts': 'none',
+  'resources.email-confirmation.ts': 'none',
   'contacts._index.tsx': 'none',
   'contacts.export[.]csv.ts': 'none',
   'contacts.export[.]vcf.ts': 'none',
@@ -321,6 +327,7 @@ function cookieOfAFor(file: string) {
 /** Strings only tenant B's rows hold; none may reach a response on A's host. */
 const MARK = 'zqxb'
 let resetTokenB: string
+let confirmationTokenB: string
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -359,6 +366,30 @@ async function seedTenantB() {
     .where(eq(emailOutbox.organizationId, tenantB.organization.id))
   resetTokenB = /reset-password\?token=([a-z2-7]+)/.exec(email?.text ?? '')?.[1] ?? ''
   expect(resetTokenB).not.toBe('')
+  // An unconfirmed owner with a confirmation link of B's, which A's host must not honour.
+  await getDb()
+    .update(users)
+    .set({ emailConfirmedAt: null })
+    .where(eq(users.organizationId, tenantB.organization.id))
+  const resolution = await resolveTenant(host)
+  if (resolution.status !== 'found') throw new Error('tenant B not found')
+  const [ownerB] = await getDb()
+    .select()
+    .from(users)
+    .where(eq(users.organizationId, tenantB.organization.id))
+  if (!ownerB) throw new Error('no owner in B')
+  await sendConfirmationEmail(resolution.tenant, ownerB)
+  const [confirmation] = await getDb()
+    .select()
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.organizationId, tenantB.organization.id),
+        like(emailOutbox.subject, 'Confirm your email%'),
+      ),
+    )
+  confirmationTokenB = /confirm-email\?token=([a-z2-7]+)/.exec(confirmation?.text ?? '')?.[1] ?? ''
+  expect(confirmationTokenB).not.toBe('')
   markersOfB = [
     MARK,
     cardB.id,
@@ -366,6 +397,7 @@ async function seedTenantB() {
     tenantB.organization.name,
     tenantB.logo.hash,
     resetTokenB,
+    confirmationTokenB,
   ]
 }
 
@@ -381,6 +413,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'file name', ref: `${tenantB.logo.hash}.png` }]
     case 'reset-token':
       return [{ by: 'token', ref: resetTokenB }]
+    case 'confirmation-token':
+      return [{ by: 'token', ref: confirmationTokenB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -389,7 +423,9 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
 function requestOf(file: string, reference: Reference, ref: string) {
   const { path, params } = paramsFor(file, ref || '00000000-0000-4000-8000-000000000000')
   if (reference === 'media') return { path: `/media/${ref}`, params: { file: ref } }
-  if (reference === 'reset-token') return { path: `${path}?token=${ref}`, params }
+  if (reference === 'reset-token' || reference === 'confirmation-token') {
+    return { path: `${path}?token=${ref}`, params }
+  }
   return { path, params }
 }
 
@@ -460,6 +496,10 @@ describe('cross-tenant matrix: a user of A against B', () => {
           // The page renders "Invalid Reset Link" for a token it does not hand back.
           expect(got.status, cell).toBeLessThan(500)
           expect(JSON.parse(got.body), cell).toEqual({ token: null })
+        } else if (reference === 'confirmation-token') {
+          // The page renders the refusal for a token it does not hand back.
+          expect(got.status, cell).toBeLessThan(500)
+          expect(JSON.parse(got.body).token, cell).toBeNull()
         } else {
           expect(got.status, cell).toBeLessThan(500)
         }
@@ -639,6 +679,27 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { token: resetTokenB, password: 'taken-over-1', confirmPassword: 'taken-over-1' },
         params: {},
         onlyOnA: true,
+      },
+    ],
+    // On B's own host B's link is meant to work: only A's host must refuse it.
+    'auth.confirm-email.tsx': [
+      {
+        path: `/auth/confirm-email?token=${confirmationTokenB}`,
+        fields: { token: confirmationTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    'resources.email-confirmation.ts': [
+      {
+        path: '/resources/email-confirmation',
+        fields: { intent: 'resend', ...injected },
+        params: {},
+      },
+      {
+        path: '/resources/email-confirmation',
+        fields: { intent: 'dismiss', ...injected },
+        params: {},
       },
     ],
     'card.$ref.tsx': [

@@ -4,6 +4,7 @@ const LABELS: Record<string, string> = {
   'profile.updated': 'Updated your profile',
   'password.changed': 'Changed your password',
   'email.changed': 'Changed your email address',
+  'email.confirmed': 'Confirmed your email address',
   'card.created': 'Created a digital card',
   'card.updated': 'Updated a digital card',
   'card.deleted': 'Deleted a digital card',

@@ -1,9 +1,11 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
+import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
 import { Field, FormMessage } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
+import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ProfileSchema } from '#app/validation/profile'
 import { Panel } from './empty-state'
@@ -13,6 +15,7 @@ export type ProfileValues = {
   firstName: string
   lastName: string
   email: string
+  emailConfirmed: boolean
   workEmail: string
   phoneNumber: string
   company: string
@@ -85,15 +88,18 @@ export function PersonalInfoForm({
             }}
             errors={fields.lastName.errors}
           />
-          <Field
-            label="Email"
-            inputProps={{
-              ...getInputProps(fields.email, { type: 'email' }),
-              autoComplete: 'email',
-              onChange: (event) => setEmail(event.currentTarget.value),
-            }}
-            errors={fields.email.errors}
-          />
+          <div className="flex flex-col gap-1.5">
+            <Field
+              label="Email"
+              inputProps={{
+                ...getInputProps(fields.email, { type: 'email' }),
+                autoComplete: 'email',
+                onChange: (event) => setEmail(event.currentTarget.value),
+              }}
+              errors={fields.email.errors}
+            />
+            <EmailConfirmationStatus confirmed={profile.emailConfirmed} />
+          </div>
           {askPassword ? (
             <Field
               label="Current password"
@@ -174,6 +180,37 @@ export function PersonalInfoForm({
           </StatusButton>
         </div>
       </Form>
+      {/* Outside the profile form (forms do not nest); its button sits by the email field. */}
+      {profile.emailConfirmed ? null : <ResendConfirmationForm id={RESEND_FORM_ID} />}
     </Panel>
+  )
+}
+
+const RESEND_FORM_ID = 'resend-confirmation'
+
+/** Whether the saved email is confirmed; if not, the resend button (of the form above). */
+function EmailConfirmationStatus({ confirmed }: { confirmed: boolean }) {
+  if (confirmed) {
+    return (
+      <p className="flex items-center gap-1.5 text-xs text-green-700 dark:text-green-400">
+        <CircleCheck aria-hidden className="h-3.5 w-3.5" />
+        Email confirmed
+      </p>
+    )
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-xs text-amber-800 dark:text-amber-300">
+      <p className="flex items-center gap-1.5">
+        <CircleAlert aria-hidden className="h-3.5 w-3.5" />
+        Email not confirmed
+      </p>
+      <button
+        type="submit"
+        form={RESEND_FORM_ID}
+        className="font-medium text-brand-text underline underline-offset-4 hover:no-underline"
+      >
+        Resend confirmation email
+      </button>
+    </div>
   )
 }

@@ -6,6 +6,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import type { z } from 'zod'
 import { changePassword } from '#app/auth/accounts.server'
+import { queueConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { verifyPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
@@ -13,6 +14,7 @@ import { invalidateUserSessions } from '#app/auth/session.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
+import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
 import { getMediaPath } from '#app/models/media.server'
 import {
   findUserByEmail,
@@ -77,6 +79,7 @@ export async function loadProfile(
       firstName: user.firstName,
       lastName: user.lastName,
       email: user.email,
+      emailConfirmed: Boolean(user.emailConfirmedAt),
       workEmail: user.workEmail,
       phoneNumber: user.phoneNumber,
       company: user.company,
@@ -155,6 +158,8 @@ async function writeProfile(
     company: value.company,
     jobTitle: value.jobTitle,
     website: value.website,
+    // A new address is unconfirmed until its own link is followed.
+    ...(emailChanges ? { emailConfirmedAt: null } : {}),
   }
   try {
     // Images are stored in the update's transaction: a refused field or email stores none.
@@ -172,6 +177,7 @@ async function writeProfile(
         entityId: user.id,
       })
       if (emailChanges) {
+        await retireEmailConfirmationTokens(tx, tenant.id, user.id)
         await recordAudit(tx, tenant.id, {
           actorUserId: user.id,
           action: 'email.changed',
@@ -201,6 +207,11 @@ async function writeProfile(
     }),
     tenant.name,
   )
+  queueConfirmationEmail(tenant, {
+    id: user.id,
+    email: normalizeEmail(value.email),
+    firstName: value.firstName,
+  })
   return { status: 'saved', emailChangedFrom: user.email }
 }
 

@@ -1,0 +1,124 @@
+// The sign-up confirmation email (issue 12): a single-use link, stored hashed, valid 24 hours,
+// for one address of one account of one tenant. Sign-in never waits for it.
+
+import { createCookie } from '@remix-run/node'
+import { getEnv } from '#app/env.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  consumeConfirmationToken,
+  findUsableConfirmationToken,
+  insertEmailConfirmationToken,
+} from '#app/models/email-confirmations.server'
+import { findUserById, markEmailConfirmed, type User } from '#app/models/users.server'
+import { runAfterResponse } from '#app/services/after-response.server'
+import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { sendEmail } from '#app/services/mailer.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { withTenant } from '#drizzle/db.server'
+import { hashToken, LINK_TOKEN, newLinkToken } from './link-token.server'
+import { assertNotLimited, limitKey, recordHits } from './rate-limit.server'
+
+/** Stores a fresh token for the user's current address and emails its link (on the tenant's host). */
+export async function sendConfirmationEmail(
+  tenant: Tenant,
+  user: Pick<User, 'id' | 'email' | 'firstName'>,
+) {
+  const token = newLinkToken()
+  await withTenant(tenant.id, (tx) =>
+    insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(token)),
+  )
+  const branding = tenantEmailBranding(tenant)
+  const message = confirmEmailEmail({
+    branding,
+    to: user.email,
+    firstName: user.firstName,
+    confirmUrl: `${branding.origin}/auth/confirm-email?token=${token}`,
+  })
+  await sendEmail(tenant.id, message, tenant.name)
+}
+
+/** The same, after the answer: sign-up must answer alike for new and taken emails. */
+export function queueConfirmationEmail(
+  tenant: Tenant,
+  user: Pick<User, 'id' | 'email' | 'firstName'>,
+) {
+  runAfterResponse('confirmation email', () => sendConfirmationEmail(tenant, user))
+}
+
+export type ResendOutcome = 'sent' | 'already-confirmed'
+
+/**
+ * A new link for a signed-in user whose email is not confirmed yet. Limited per account and
+ * per address (RateLimitedError), since each one sends an email.
+ */
+export async function resendConfirmationEmail(
+  tenant: Tenant,
+  user: User,
+  clientIp: string,
+): Promise<ResendOutcome> {
+  if (user.emailConfirmedAt) return 'already-confirmed'
+  const limits = [
+    { name: 'confirmResend' as const, key: limitKey('confirmResend', tenant.id, user.id) },
+    { name: 'confirmResend' as const, key: limitKey('confirmResend', clientIp) },
+  ]
+  await assertNotLimited(limits)
+  await recordHits(limits)
+  queueConfirmationEmail(tenant, user)
+  return 'sent'
+}
+
+export async function isConfirmationTokenUsable(tenant: Tenant, token: string) {
+  if (!LINK_TOKEN.test(token)) return false
+  const row = await withTenant(tenant.id, (tx) =>
+    findUsableConfirmationToken(tx, tenant.id, hashToken(token)),
+  )
+  return Boolean(row)
+}
+
+/**
+ * Confirms the address the token was sent to, once, within this tenant only. Needs no session:
+ * the link may be opened on another device. Returns the confirmed user, or null.
+ */
+export async function confirmEmail(tenant: Tenant, token: string) {
+  if (!LINK_TOKEN.test(token)) return null
+  return withTenant(tenant.id, async (tx) => {
+    const row = await consumeConfirmationToken(tx, tenant.id, hashToken(token))
+    if (!row) return null
+    const user = await findUserById(tx, tenant.id, row.userId)
+    if (user?.status !== 'active') return null
+    const confirmed = await markEmailConfirmed(tx, tenant.id, user.id, row.email)
+    if (!confirmed) return null
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'email.confirmed',
+      entityType: 'user',
+      entityId: user.id,
+    })
+    return confirmed
+  })
+}
+
+// The banner's "dismiss", kept for the browser session (no Max-Age) and for one account and
+// address: another account signing in here, or a new address, shows the banner again.
+const bannerCookie = () =>
+  createCookie('brandcard_confirm_banner', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: getEnv().NODE_ENV === 'production',
+    secrets: [getEnv().APP_SECRET],
+  })
+
+const bannerKey = (user: Pick<User, 'id' | 'email'>) => hashToken(`${user.id}:${user.email}`)
+
+export function dismissBannerCookie(user: Pick<User, 'id' | 'email'>) {
+  return bannerCookie().serialize(bannerKey(user))
+}
+
+/** Whether the signed-in user's unconfirmed-email banner shows on this request. */
+export async function showsConfirmationBanner(request: Request, user: User | null) {
+  if (!user || user.emailConfirmedAt) return false
+  const dismissed = await bannerCookie().parse(request.headers.get('Cookie'))
+  return dismissed !== bannerKey(user)
+}

@@ -1,0 +1,119 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { confirmEmail, isConfirmationTokenUsable } from '#app/auth/email-confirmation.server'
+import { getOptionalUser } from '#app/auth/guards.server'
+import { rolePaths } from '#app/auth/roles'
+import { FormMessage } from '#app/components/forms'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { readPlainForm } from '#app/services/uploads.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import {
+  ConfirmEmailSchema,
+  EMAIL_CONFIRMED_MESSAGE,
+  INVALID_CONFIRMATION_MESSAGE,
+} from '#app/validation/email-confirmation'
+
+// The token is in the URL: it must not leak to other sites through the Referer header.
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+export const headers: HeadersFunction = () => NO_REFERRER
+
+export const meta: MetaFunction = () => [{ title: 'Confirm your email' }]
+
+// Opening the link only shows a button; the POST confirms (ADR 007): mail scanners and link
+// previews fetch links, and must neither confirm an address nor use up the owner's link.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await getOptionalUser(request, context)
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const valid = await isConfirmationTokenUsable(tenant, token)
+  return json(
+    {
+      token: valid ? token : null,
+      // What the refusal offers: a new link for a signed-in, unconfirmed user; else sign in.
+      viewer: user ? { confirmed: Boolean(user.emailConfirmedAt) } : null,
+    },
+    { headers: NO_REFERRER },
+  )
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // No sign-in needed (the mail may be opened on another device); the tenant is the host's.
+  const { tenant, user } = await getOptionalUser(request, context)
+  const submission = parseWithZod(await readPlainForm(request), { schema: ConfirmEmailSchema })
+  const confirmed =
+    submission.status === 'success' ? await confirmEmail(tenant, submission.value.token) : null
+  if (!confirmed) {
+    return json(
+      {
+        result: submission.reply({ formErrors: [INVALID_CONFIRMATION_MESSAGE] }),
+        invalid: true,
+      },
+      { status: 400, headers: NO_REFERRER },
+    )
+  }
+  return redirectWithToast(user ? rolePaths(user.role).dashboard : '/auth/login', {
+    title: EMAIL_CONFIRMED_MESSAGE,
+  })
+}
+
+function InvalidLink({ viewer }: { viewer: { confirmed: boolean } | null }) {
+  return (
+    <AuthCard title="Invalid Confirmation Link" description={INVALID_CONFIRMATION_MESSAGE}>
+      {viewer && !viewer.confirmed ? (
+        <ResendConfirmationForm redirectTo="/profile" className="w-full" />
+      ) : viewer ? (
+        <div className="flex flex-col gap-4">
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            Your email address is already confirmed.
+          </p>
+          <Button asChild className="w-full">
+            <Link to="/profile">Go to your profile</Link>
+          </Button>
+        </div>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            Sign in to request a new confirmation email.
+          </p>
+          <Button asChild className="w-full">
+            <Link to={`/auth/login?${new URLSearchParams({ redirectTo: '/profile' })}`}>
+              Sign in to request a new link
+            </Link>
+          </Button>
+        </div>
+      )}
+    </AuthCard>
+  )
+}
+
+export default function ConfirmEmailPage() {
+  const { token, viewer } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form] = useForm({ id: 'confirm-email', lastResult: actionData?.result })
+  if (!token || actionData?.invalid) return <InvalidLink viewer={viewer} />
+  return (
+    <AuthCard
+      title="Confirm your email"
+      description="Confirm the email address of your account to finish setting it up."
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="token" value={token} />
+        <StatusButton pending={navigation.state === 'submitting'} pendingText="Confirming...">
+          Confirm my email
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}
