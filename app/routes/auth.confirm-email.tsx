@@ -30,7 +30,7 @@ export const headers: HeadersFunction = () => NO_REFERRER
 
 export const meta: MetaFunction = () => [{ title: 'Confirm your email' }]
 
-// Opening the link only shows a button; the POST confirms (ADR 007): mail scanners and link
+// Opening the link only shows a button; the POST confirms (ADR 008): mail scanners and link
 // previews fetch links, and must neither confirm an address nor use up the owner's link.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await getOptionalUser(request, context)
