@@ -79,6 +79,8 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   page,
   browser,
 }) => {
+  // Four people in turn (visitor, super admin, a stranger, the owner): more than the default.
+  test.setTimeout(90_000)
   // A visitor connects with Olivia (notifications on by default).
   const visitor = {
     first: 'Nina',
