@@ -20,6 +20,7 @@ const productionSpecs = [
   'cards.spec.ts',
   'dead-ends.spec.ts',
   'auth-guard.spec.ts',
+  'notifications.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

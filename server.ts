@@ -12,7 +12,7 @@ import express from 'express'
 import helmet from 'helmet'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
-import { isSameOriginMutation } from './app/auth/origin'
+import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
 import { requestHost } from './app/tenancy/host'
 
 type AppEntry = {
@@ -89,7 +89,10 @@ app.use((req, res, next) => {
     (trustProxy && req.headers['x-forwarded-host']?.toString().split(',')[0]) || req.headers.host
   // req.protocol is the socket's, or X-Forwarded-Proto's only behind a trusted proxy.
   const scheme = req.protocol === 'https' ? 'https' : 'http'
-  if (!isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme)) {
+  if (
+    !isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme) &&
+    !isOneClickUnsubscribe(req.method, req.path, req.headers.origin)
+  ) {
     res.status(403).type('text/plain').send('Forbidden: cross-origin request')
     return
   }

@@ -19,3 +19,18 @@ export function isSameOriginMutation(
     return false
   }
 }
+
+/**
+ * The one exception: RFC 8058's one-click unsubscribe, which mailbox providers POST from their
+ * servers with no Origin and no cookies. Its action reads no session and acts only on the
+ * signed token in the URL, so a forged cross-site POST can do nothing the token's holder could
+ * not do anyway. Only this exact path, only POST, and only without an Origin (a browser that
+ * sends one still goes through the same-origin check above).
+ */
+export const ONE_CLICK_UNSUBSCRIBE_PATH = '/email/unsubscribe'
+
+export function isOneClickUnsubscribe(method: string, path: string, origin: string | undefined) {
+  return (
+    method.toUpperCase() === 'POST' && path === ONE_CLICK_UNSUBSCRIBE_PATH && origin === undefined
+  )
+}

@@ -18,6 +18,7 @@ import { getEnv } from '#app/env.server'
 import { recordCardView } from '#app/models/card-views.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
+import { notifyCardOwnerAfterResponse } from '#app/notifications/new-contact.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
@@ -132,7 +133,7 @@ export async function publicCardAction(
       )
     }
     await recordHits(limits)
-    await withTenant(tenant.id, (tx) =>
+    const added = await withTenant(tenant.id, (tx) =>
       addContact(tx, tenant.id, card.userId, {
         fullName: value.fullName,
         email: value.email,
@@ -143,6 +144,14 @@ export async function publicCardAction(
         sourceCardId: card.id,
       }),
     )
+    // A lead already in the list is not news: only a new contact is emailed about.
+    if (added.status === 'created') {
+      notifyCardOwnerAfterResponse(tenant, {
+        kind: 'lead',
+        ownerId: card.userId,
+        contact: { fullName: value.fullName, email: value.email, company: value.company },
+      })
+    }
     return json({
       result: submission.reply({ resetForm: true }),
       message: `Thanks! ${card.firstName} will be in touch.`,
@@ -183,9 +192,9 @@ export async function publicCardAction(
       { status: 400 },
     )
   }
-  await withTenant(tenant.id, async (tx) => {
-    const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
-    await addContact(tx, tenant.id, card.userId, {
+  const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
+  const forOwner = await withTenant(tenant.id, async (tx) => {
+    const added = await addContact(tx, tenant.id, card.userId, {
       fullName: visitorName,
       email: user.email,
       source: 'connect',
@@ -200,6 +209,15 @@ export async function publicCardAction(
       source: 'connect',
       sourceCardId: card.id,
     })
+    return added
   })
+  // Connecting again (already in the owner's list) sends nothing: one email per new contact.
+  if (forOwner.status === 'created') {
+    notifyCardOwnerAfterResponse(tenant, {
+      kind: 'connect',
+      ownerId: card.userId,
+      contact: { fullName: visitorName, email: user.email },
+    })
+  }
   return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
 }

@@ -2,7 +2,14 @@ import { desc, eq } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { emailOutbox, organizations } from '#drizzle/schema'
 
-export type OutboxEmail = { to: string; subject: string; html: string; text: string }
+export type OutboxEmail = {
+  to: string
+  subject: string
+  html: string
+  text: string
+  /** Extra message headers (List-Unsubscribe on notifications). */
+  headers?: Record<string, string>
+}
 
 export async function insertOutboxEmail(db: Queryable, organizationId: string, email: OutboxEmail) {
   await db.insert(emailOutbox).values({
@@ -11,6 +18,7 @@ export async function insertOutboxEmail(db: Queryable, organizationId: string, e
     subject: email.subject,
     html: email.html,
     text: email.text,
+    headers: email.headers ?? {},
   })
 }
 
@@ -20,6 +28,7 @@ const outboxColumns = {
   subject: emailOutbox.subject,
   html: emailOutbox.html,
   text: emailOutbox.text,
+  headers: emailOutbox.headers,
   createdAt: emailOutbox.createdAt,
   organizationName: organizations.name,
 }

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
-import { CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
+import { Bell, CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
+import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
 import { UserAccountsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
@@ -40,9 +41,10 @@ export const shouldRevalidate = profileShouldRevalidate
 const SEES_USER_ACCOUNTS = new Set(['super_admin', 'agency_admin'])
 
 export default function ProfileRoute() {
-  const { profile, card, activity, role } = useLoaderData<typeof loader>()
+  const { profile, card, activity, role, notifications } = useLoaderData<typeof loader>()
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
+  const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
   // A new location (after a save) starts the forms afresh from the saved values.
   const { key } = useLocation()
@@ -76,6 +78,14 @@ export default function ProfileRoute() {
       label: 'Activity',
       icon: History,
       content: <ActivityList items={activity} />,
+    },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      icon: Bell,
+      content: (
+        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+      ),
     },
   ]
   if (SEES_USER_ACCOUNTS.has(role)) {

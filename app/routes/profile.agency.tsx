@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
-import { Palette, UserRound, Users } from 'lucide-react'
+import { Bell, Palette, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
 import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
@@ -31,8 +32,9 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function AgencyProfile() {
-  const { profile } = useLoaderData<typeof loader>()
+  const { profile, notifications } = useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
+  const notificationsResult = useProfileResult('notifications')
   const { key } = useLocation()
   const tabs: ProfileTab[] = [
     {
@@ -43,6 +45,14 @@ export default function AgencyProfile() {
     },
     { id: 'branding', label: 'Agency Branding', icon: Palette, content: <AgencyBrandingPanel /> },
     { id: 'teams', label: 'Teams', icon: Users, content: <TeamsPanel /> },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      icon: Bell,
+      content: (
+        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+      ),
+    },
   ]
   return (
     <ProfilePage

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
-import { CreditCard, KeyRound, ScanLine, UserRound } from 'lucide-react'
+import { Bell, CreditCard, KeyRound, ScanLine, UserRound } from 'lucide-react'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
+import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
 import { CardScansPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
@@ -34,9 +35,10 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function EndUserProfile() {
-  const { profile, card, role } = useLoaderData<typeof loader>()
+  const { profile, card, role, notifications } = useLoaderData<typeof loader>()
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
+  const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
   const { key } = useLocation()
   const tabs: ProfileTab[] = [
@@ -66,6 +68,14 @@ export default function EndUserProfile() {
       ),
     },
     { id: 'scans', label: 'Card Scans', icon: ScanLine, content: <CardScansPanel /> },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      icon: Bell,
+      content: (
+        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+      ),
+    },
   ]
   return (
     <ProfilePage

@@ -5,8 +5,8 @@ import { Bell, KeyRound, UserRound } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
+import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { NotificationsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
@@ -32,8 +32,9 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function SuperAdminProfile() {
-  const { profile } = useLoaderData<typeof loader>()
+  const { profile, notifications } = useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
+  const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
   const { key } = useLocation()
   const tabs: ProfileTab[] = [
@@ -49,7 +50,14 @@ export default function SuperAdminProfile() {
       icon: KeyRound,
       content: <ChangePasswordForm key={key} lastResult={passwordResult} />,
     },
-    { id: 'notifications', label: 'Notifications', icon: Bell, content: <NotificationsPanel /> },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      icon: Bell,
+      content: (
+        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+      ),
+    },
   ]
   return (
     <ProfilePage

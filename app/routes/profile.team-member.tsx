@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
-import { History, KeyRound, UserRound, Users } from 'lucide-react'
+import { Bell, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
+import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
 import { MyUsersPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
@@ -33,8 +34,9 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function TeamMemberProfile() {
-  const { profile, activity } = useLoaderData<typeof loader>()
+  const { profile, activity, notifications } = useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
+  const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
   const { key } = useLocation()
   const tabs: ProfileTab[] = [
@@ -56,6 +58,14 @@ export default function TeamMemberProfile() {
       label: 'Activity',
       icon: History,
       content: <ActivityList items={activity} />,
+    },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      icon: Bell,
+      content: (
+        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+      ),
     },
   ]
   return (

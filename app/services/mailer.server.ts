@@ -21,6 +21,7 @@ export async function sendEmail(organizationId: string, email: OutboxEmail, from
     subject: email.subject,
     html: email.html,
     text: email.text,
+    ...(email.headers && Object.keys(email.headers).length > 0 ? { headers: email.headers } : {}),
   })
   if (error) throw new Error(`Resend refused the email: ${error.message}`)
   return { transport: 'resend' as const, id: data?.id }

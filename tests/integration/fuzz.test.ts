@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
 import { storeMedia } from '#app/models/media.server'
+import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
 import { withTenant } from '#drizzle/db.server'
 import { databaseChecksum } from '#tests/checksum'
@@ -66,6 +67,8 @@ const PROFILE_KEYS = [
   'currentPassword',
   'newPassword',
   'confirmPassword',
+  'notifications',
+  'marketingEmails',
 ] as const
 const PROFILE_FILES = ['logoFile', 'profilePictureFile'] as const
 const CARD_EDIT_KEYS = [
@@ -122,7 +125,7 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   file,
   path,
   actor,
-  intents: ['profile', 'password'],
+  intents: ['profile', 'password', 'notifications'],
   keys: PROFILE_KEYS,
   files: PROFILE_FILES,
 })
@@ -260,6 +263,14 @@ const FORMS: Form[] = [
     keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
   },
   {
+    // The one-click unsubscribe: UNSUBSCRIBE_TOKEN is the end user's genuine token.
+    name: 'one-click unsubscribe',
+    file: 'email.unsubscribe',
+    path: '/email/unsubscribe?token=UNSUBSCRIBE_TOKEN',
+    actor: 'anonymous',
+    keys: ['List-Unsubscribe', 'token'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -284,6 +295,7 @@ const actors = new Map<Actor, Signed>()
  * branches (another tenant's media must be refused like an unknown one).
  */
 const knownIds = new Map<string, string>()
+let unsubscribeToken = ''
 
 beforeAll(async () => {
   const organization = await makeOrganization()
@@ -313,6 +325,11 @@ beforeAll(async () => {
   // Signed out, on the end user's host and card (the public card page shows it).
   const endUser = actors.get('end_user') as Signed
   actors.set('anonymous', { ...endUser, cookie: '' })
+  unsubscribeToken = createUnsubscribeToken({
+    organizationId: endUser.organizationId,
+    userId: endUser.userId,
+    purpose: 'notifications',
+  })
   actors.set('fresh session', { ...endUser, cookie: '' })
   for (const [name, org] of [
     ['media', organization],
@@ -440,6 +457,9 @@ const VALID: Record<string, readonly string[]> = {
   value: ['#3b82f6', 'blue-ocean'],
   backgroundChoice: ['color:#3b82f6', 'gradient:blue-ocean'],
   purpose: PURPOSES,
+  notifications: ['on'],
+  marketingEmails: ['on'],
+  'List-Unsubscribe': ['One-Click'],
   cardId: ['{end_userCard}', '{team_adminCard}'],
   mediaId: ['{media}', '{foreignMedia}'],
   logoMediaId: ['{media}', 'none'],
@@ -604,7 +624,7 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
   const headers = new Headers()
   if (payload.contentType) headers.set('Content-Type', payload.contentType)
   if (cookie) headers.set('Cookie', cookie)
-  const path = form.path.replace('CARD', cardId)
+  const path = form.path.replace('CARD', cardId).replace('UNSUBSCRIBE_TOKEN', unsubscribeToken)
   return settle(() =>
     action({
       request: new Request(`http://${signed.host}${path}`, {

@@ -75,6 +75,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'contact.$ref.tsx': 'public',
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
+  'email.unsubscribe.tsx': 'public',
   'resources.upload.ts': 'no-loader',
   'resources.email-confirmation.ts': 'no-loader',
   'contacts._index.tsx': 'any',
@@ -270,7 +271,13 @@ describe('no GET changes state', () => {
 
 // How each route module can name one of tenant B's rows. Every route module is listed: a new
 // route fails 'every route module is in the matrices' until it says how it is reached.
-type Reference = 'card' | 'media' | 'reset-token' | 'confirmation-token' | 'none'
+type Reference =
+  | 'card'
+  | 'media'
+  | 'reset-token'
+  | 'confirmation-token'
+  | 'unsubscribe-token'
+  | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
   '_index.tsx': 'none',
@@ -289,6 +296,7 @@ const REFERENCES: Record<string, Reference> = {
   'contact.$ref.tsx': 'card',
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
+  'email.unsubscribe.tsx': 'unsubscribe-token',
   'resources.upload.ts': 'none',
   'resources.email-confirmation.ts': 'none',
   'contacts._index.tsx': 'none',
@@ -328,6 +336,7 @@ function cookieOfAFor(file: string) {
 const MARK = 'zqxb'
 let resetTokenB: string
 let confirmationTokenB: string
+let unsubscribeTokenB: string
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -360,11 +369,13 @@ async function seedTenantB() {
       params: {},
     }),
   )
-  const [email] = await getDb()
+  const emails = await getDb()
     .select()
     .from(emailOutbox)
     .where(eq(emailOutbox.organizationId, tenantB.organization.id))
-  resetTokenB = /reset-password\?token=([a-z2-7]+)/.exec(email?.text ?? '')?.[1] ?? ''
+  const found = (pattern: RegExp) =>
+    emails.map((email) => pattern.exec(email.text)?.[1]).find(Boolean) ?? ''
+  resetTokenB = found(/reset-password\?token=([a-z2-7]+)/)
   expect(resetTokenB).not.toBe('')
   // An unconfirmed owner with a confirmation link of B's, which A's host must not honour.
   await getDb()
@@ -390,6 +401,9 @@ async function seedTenantB() {
     )
   confirmationTokenB = /confirm-email\?token=([a-z2-7]+)/.exec(confirmation?.text ?? '')?.[1] ?? ''
   expect(confirmationTokenB).not.toBe('')
+  // The lead emailed B's owner, with a one-click unsubscribe link for B.
+  unsubscribeTokenB = found(/email\/unsubscribe\?token=([A-Za-z0-9_.-]+)/)
+  expect(unsubscribeTokenB).not.toBe('')
   markersOfB = [
     MARK,
     cardB.id,
@@ -398,6 +412,7 @@ async function seedTenantB() {
     tenantB.logo.hash,
     resetTokenB,
     confirmationTokenB,
+    unsubscribeTokenB,
   ]
 }
 
@@ -415,6 +430,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: resetTokenB }]
     case 'confirmation-token':
       return [{ by: 'token', ref: confirmationTokenB }]
+    case 'unsubscribe-token':
+      return [{ by: 'token', ref: unsubscribeTokenB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -423,7 +440,11 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
 function requestOf(file: string, reference: Reference, ref: string) {
   const { path, params } = paramsFor(file, ref || '00000000-0000-4000-8000-000000000000')
   if (reference === 'media') return { path: `/media/${ref}`, params: { file: ref } }
-  if (reference === 'reset-token' || reference === 'confirmation-token') {
+  if (
+    reference === 'reset-token' ||
+    reference === 'confirmation-token' ||
+    reference === 'unsubscribe-token'
+  ) {
     return { path: `${path}?token=${ref}`, params }
   }
   return { path, params }
@@ -500,6 +521,10 @@ describe('cross-tenant matrix: a user of A against B', () => {
           // The page renders the refusal for a token it does not hand back.
           expect(got.status, cell).toBeLessThan(500)
           expect(JSON.parse(got.body).token, cell).toBeNull()
+        } else if (reference === 'unsubscribe-token') {
+          // B's genuine token is refused on A's host, the same as a forged one.
+          expect(got.status, cell).toBe(400)
+          expect(JSON.parse(got.body).status, cell).toBe('invalid')
         } else {
           expect(got.status, cell).toBeLessThan(500)
         }
@@ -742,6 +767,15 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'profile.team-member.tsx': profile('/profile/team-member'),
     'resources.upload.ts': [
       { path: '/resources/upload', fields: { purpose: 'logo', ...injected }, params: {} },
+    ],
+    // On B's host B's own token is B's owner's to use, like B's reset token.
+    'email.unsubscribe.tsx': [
+      {
+        path: `/email/unsubscribe?token=${unsubscribeTokenB}`,
+        fields: { 'List-Unsubscribe': 'One-Click', token: unsubscribeTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
     ],
   }
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { isSameOriginMutation } from '#app/auth/origin'
+import { isOneClickUnsubscribe, isSameOriginMutation } from '#app/auth/origin'
 
 test('reads are never blocked', () => {
   expect(isSameOriginMutation('GET', undefined, 'acme.localhost:3000', 'http')).toBe(true)
@@ -30,4 +30,18 @@ test.each([
   ['http://cards.acme.test', 'cards.acme.test', 'https'],
 ] as const)('a mutation from %s to %s over %s is refused', (origin, host, scheme) => {
   expect(isSameOriginMutation('POST', origin, host, scheme)).toBe(false)
+})
+
+test('only a POST to the one-click unsubscribe path without an Origin skips the check', () => {
+  expect(isOneClickUnsubscribe('POST', '/email/unsubscribe', undefined)).toBe(true)
+  expect(isOneClickUnsubscribe('post', '/email/unsubscribe', undefined)).toBe(true)
+  // A browser's request names its origin: it must pass the same-origin check like any other.
+  expect(isOneClickUnsubscribe('POST', '/email/unsubscribe', 'https://evil.test')).toBe(false)
+  expect(isOneClickUnsubscribe('POST', '/email/unsubscribe', 'null')).toBe(false)
+  for (const path of ['/email/unsubscribe/', '/email/unsubscribe/x', '/email', '/profile', '/']) {
+    expect(isOneClickUnsubscribe('POST', path, undefined), path).toBe(false)
+  }
+  for (const method of ['PUT', 'DELETE', 'PATCH']) {
+    expect(isOneClickUnsubscribe(method, '/email/unsubscribe', undefined), method).toBe(false)
+  }
 })

@@ -10,6 +10,8 @@ const LABELS: Record<string, string> = {
   'card.deleted': 'Deleted a digital card',
   'card.default_set': 'Changed your default card',
   'card.background_set': 'Changed a card background',
+  'notifications.updated': 'Changed your notification preferences',
+  'notifications.unsubscribed': 'Turned off notifications from an email link',
 }
 
 /** 'card.background_set' → 'Card background set' when there is no label of its own. */

@@ -1,5 +1,5 @@
 // Tabs whose data arrives with later screens: an honest empty state, never sample data.
-import { Bell, Palette, ScanLine, UserRound, Users } from 'lucide-react'
+import { Palette, ScanLine, UserRound, Users } from 'lucide-react'
 import { EmptyState, Panel } from './empty-state'
 
 export function UserAccountsPanel() {
@@ -7,16 +7,6 @@ export function UserAccountsPanel() {
     <Panel title="User Accounts" description="The accounts you can manage.">
       <EmptyState icon={Users} title="No user accounts to show yet">
         The list of user accounts arrives with the administration screens.
-      </EmptyState>
-    </Panel>
-  )
-}
-
-export function NotificationsPanel() {
-  return (
-    <Panel title="Notifications" description="How and when you are notified.">
-      <EmptyState icon={Bell} title="No notification settings yet">
-        Notification settings come with the settings screens.
       </EmptyState>
     </Panel>
   )

@@ -22,6 +22,10 @@ import {
   type ProfileFields,
   updateProfile,
 } from '#app/models/users.server'
+import {
+  getNotificationPreferences,
+  saveNotificationPreferences,
+} from '#app/notifications/preferences.server'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
@@ -29,6 +33,7 @@ import { sendEmailAfterResponse } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
+import { NotificationsFormSchema } from '#app/validation/notifications'
 import {
   CHANGE_EMAIL_PASSWORD_MESSAGE,
   ChangePasswordSchema,
@@ -47,7 +52,7 @@ const IMAGE_FIELDS = { logo: 'logo', profilePicture: 'profilePicture' } as const
 type ImageFieldName = keyof typeof IMAGE_FIELDS
 type ProfileValue = z.output<typeof ProfileSchema>
 
-export type ProfileIntent = 'profile' | 'password'
+export type ProfileIntent = 'profile' | 'password' | 'notifications'
 export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
 
 type LoadOptions = { card?: boolean; activity?: boolean }
@@ -71,7 +76,9 @@ export async function loadProfile(
     const profilePictureUrl = await getMediaPath(tx, tenant.id, user.profilePictureMediaId)
     const card = options.card ? await getDefaultCardForOwner(tx, tenant.id, user.id) : undefined
     const activity = options.activity ? await listActivityForUser(tx, tenant.id, user.id) : []
-    return { logoUrl, profilePictureUrl, card, activity }
+    // Every role's profile has a Notifications tab: every user has preferences (spec §3).
+    const notifications = await getNotificationPreferences(tx, tenant.id, user.id)
+    return { logoUrl, profilePictureUrl, card, activity, notifications }
   })
   return {
     role: user.role,
@@ -89,6 +96,7 @@ export async function loadProfile(
       profilePictureUrl: data.profilePictureUrl,
     },
     card: data.card ? toCardView(data.card) : null,
+    notifications: data.notifications,
     // Labels and relative times are made here, so server and browser render the same text.
     activity: data.activity.map((event) => ({
       id: event.id,
@@ -282,7 +290,24 @@ async function savePassword(request: Request, signedIn: SignedIn, formData: Form
   return redirectWithToast(returnUrl(request), { title: 'Password updated successfully' })
 }
 
-/** The action of every profile page: `intent` picks the personal info or the password form. */
+async function saveNotifications(request: Request, signedIn: SignedIn, formData: FormData) {
+  const { tenant, user } = signedIn
+  const submission = parseWithZod(formData, { schema: NotificationsFormSchema })
+  if (submission.status !== 'success') return reply('notifications', submission.reply(), 400)
+  await withTenant(tenant.id, async (tx) => {
+    await saveNotificationPreferences(tx, tenant.id, user.id, submission.value)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'notifications.updated',
+      entityType: 'user',
+      entityId: user.id,
+      metadata: submission.value,
+    })
+  })
+  return redirectWithToast(returnUrl(request), { title: 'Notification preferences saved' })
+}
+
+/** The action of every profile page: `intent` picks the personal info, password or notifications form. */
 export async function profileAction(
   request: Request,
   context: AppLoadContext,
@@ -301,9 +326,14 @@ export async function profileAction(
       return saveProfile(request, signedIn, formData)
     case 'password':
       return savePassword(request, signedIn, formData)
+    case 'notifications':
+      return saveNotifications(request, signedIn, formData)
     default:
-      throw new Response('Unknown form: the intent must be "profile" or "password".', {
-        status: 400,
-      })
+      throw new Response(
+        'Unknown form: the intent must be "profile", "password" or "notifications".',
+        {
+          status: 400,
+        },
+      )
   }
 }

@@ -35,8 +35,10 @@ export function renderActionEmail(options: {
   paragraphs: string[]
   action: { label: string; url: string }
   footnote: string
+  /** Notifications only: a visible way out beside the List-Unsubscribe header. */
+  unsubscribe?: { label: string; url: string }
 }) {
-  const { branding, heading, paragraphs, action, footnote } = options
+  const { branding, heading, paragraphs, action, footnote, unsubscribe } = options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
   const textColor = readableTextColor(color)
   const logo = branding.logoUrl
@@ -53,6 +55,7 @@ ${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml
 <p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${color};color:${textColor};padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block;font-weight:bold">${escapeHtml(action.label)}</a></p>
 <p style="margin:0 0 12px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(action.url)}</p>
 <p style="margin:0;font-size:13px;color:#6b7280">${escapeHtml(footnote)}</p>
+${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#6b7280">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </td></tr>
 <tr><td style="padding:16px 24px;font-size:12px;color:#9ca3af">${escapeHtml(branding.name)}</td></tr>
 </table></td></tr></table></body></html>`
@@ -66,6 +69,7 @@ ${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml
     `${action.label}: ${action.url}`,
     '',
     footnote,
+    ...(unsubscribe ? ['', `${unsubscribe.label}: ${unsubscribe.url}`] : []),
   ].join('\n')
   return { html, text }
 }

@@ -1,0 +1,31 @@
+// A user's notification preferences, kept in user_settings.preferences beside other settings.
+import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
+import {
+  type NotificationPreferences,
+  NotificationPreferencesSchema,
+} from '#app/validation/notifications'
+import type { Queryable } from '#drizzle/db.server'
+
+export async function getNotificationPreferences(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<NotificationPreferences> {
+  const stored = await getUserPreferences(db, organizationId, userId)
+  return NotificationPreferencesSchema.parse({
+    notifications: stored.notifications,
+    marketingEmails: stored.marketingEmails,
+  })
+}
+
+/** Writes the given preferences; keys left out keep their stored value. */
+export async function saveNotificationPreferences(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  preferences: Partial<NotificationPreferences>,
+) {
+  for (const [key, value] of Object.entries(preferences)) {
+    if (typeof value === 'boolean') await setUserPreference(db, organizationId, userId, key, value)
+  }
+}

@@ -1,0 +1,87 @@
+// /email/unsubscribe: the one-click unsubscribe of notification emails (RFC 8058). The signed
+// token is the only authority: no session is read, so the POST a mailbox provider sends (no
+// cookies, no Origin; server.ts lets exactly this path through its Origin check) works, and a
+// forged POST without a valid token changes nothing. GET only shows the page: link scanners
+// open every link in an email, and opening must not unsubscribe.
+import { type AppLoadContext, json } from '@remix-run/node'
+import { recordAudit } from '#app/models/audit.server'
+import { findUserById } from '#app/models/users.server'
+import { readPlainForm } from '#app/services/uploads.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { getNotificationPreferences, saveNotificationPreferences } from './preferences.server'
+import { readUnsubscribeToken } from './unsubscribe-token.server'
+
+export const UNSUBSCRIBE_PATH = '/email/unsubscribe'
+export const INVALID_UNSUBSCRIBE_MESSAGE =
+  'This unsubscribe link is not valid. Open it again from the email, or turn notifications off in your profile.'
+export const ONE_CLICK_REQUIRED_MESSAGE =
+  'An unsubscribe request must carry List-Unsubscribe=One-Click.'
+
+// The token is in the URL: it must not leak through the Referer header or a shared cache.
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+
+function tokenOf(request: Request) {
+  return new URL(request.url).searchParams.get('token') ?? ''
+}
+
+/** The user a token names, when it is ours, for this tenant and a user who still exists. */
+async function userForToken(tx: Transaction, tenant: Tenant, token: string) {
+  const statement = readUnsubscribeToken(token)
+  // Another tenant's token, even a genuine one, is refused on this host.
+  if (!statement || statement.organizationId !== tenant.id) return null
+  return (await findUserById(tx, tenant.id, statement.userId)) ?? null
+}
+
+const invalid = () =>
+  json(
+    { status: 'invalid' as const, message: INVALID_UNSUBSCRIBE_MESSAGE },
+    { status: 400, headers: NO_REFERRER },
+  )
+
+export async function unsubscribeLoader(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const token = tokenOf(request)
+  const found = await withTenant(tenant.id, async (tx) => {
+    const user = await userForToken(tx, tenant, token)
+    if (!user) return null
+    return getNotificationPreferences(tx, tenant.id, user.id)
+  })
+  if (!found) return invalid()
+  return json(
+    { status: 'valid' as const, token, notificationsOn: found.notifications },
+    { headers: NO_REFERRER },
+  )
+}
+
+export async function unsubscribeAction(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const token = tokenOf(request)
+  const form = await readPlainForm(request)
+  const done = await withTenant(tenant.id, async (tx) => {
+    const user = await userForToken(tx, tenant, token)
+    if (!user) return 'invalid' as const
+    // RFC 8058's body: a stray POST to the link (not the one-click request) changes nothing.
+    if (form.get('List-Unsubscribe') !== 'One-Click') return 'not-one-click' as const
+    const current = await getNotificationPreferences(tx, tenant.id, user.id)
+    if (!current.notifications) return 'unsubscribed' as const
+    await saveNotificationPreferences(tx, tenant.id, user.id, { notifications: false })
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'notifications.unsubscribed',
+      entityType: 'user',
+      entityId: user.id,
+      metadata: { via: 'one-click link' },
+    })
+    return 'unsubscribed' as const
+  })
+  if (done === 'invalid') return invalid()
+  if (done === 'not-one-click') {
+    return json(
+      { status: 'invalid' as const, message: ONE_CLICK_REQUIRED_MESSAGE },
+      { status: 400, headers: NO_REFERRER },
+    )
+  }
+  return json({ status: 'unsubscribed' as const }, { headers: NO_REFERRER })
+}

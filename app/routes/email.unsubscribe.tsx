@@ -1,0 +1,96 @@
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { unsubscribeAction, unsubscribeLoader } from '#app/notifications/unsubscribe.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+
+export const headers: HeadersFunction = actionAndLoaderHeaders
+
+export const meta: MetaFunction = () => [
+  { title: 'Unsubscribe' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  unsubscribeLoader(request, context)
+
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  unsubscribeAction(request, context)
+
+function ProfileLink() {
+  return (
+    <Button asChild variant="secondary" className="w-full">
+      <Link to="/profile?tab=notifications">Notification settings</Link>
+    </Button>
+  )
+}
+
+export default function UnsubscribePage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+
+  if (actionData?.status === 'unsubscribed') {
+    return (
+      <AuthCard
+        title="You are unsubscribed"
+        description="You will no longer get an email when someone connects with you or shares their details. You can turn notifications back on in your profile."
+      >
+        <div role="status" className="sr-only">
+          Notifications turned off
+        </div>
+        <ProfileLink />
+      </AuthCard>
+    )
+  }
+  if (data.status === 'invalid' || actionData?.status === 'invalid') {
+    const message = actionData?.status === 'invalid' ? actionData.message : undefined
+    return (
+      <AuthCard
+        title="Invalid unsubscribe link"
+        description={message ?? (data.status === 'invalid' ? data.message : undefined)}
+      >
+        <ProfileLink />
+      </AuthCard>
+    )
+  }
+  if (!data.notificationsOn) {
+    return (
+      <AuthCard
+        title="Notifications are off"
+        description="You do not get emails when someone connects with you or shares their details. You can turn them back on in your profile."
+      >
+        <ProfileLink />
+      </AuthCard>
+    )
+  }
+  return (
+    <AuthCard
+      title="Unsubscribe from notifications"
+      description="Stop the emails you get when someone connects with you or shares their details on your card. Other emails, such as password resets, still reach you."
+    >
+      <Form
+        method="POST"
+        action={`/email/unsubscribe?token=${encodeURIComponent(data.token)}`}
+        className="flex flex-col gap-3"
+      >
+        {/* The same body a mailbox provider's one-click request sends (RFC 8058). */}
+        <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+        <StatusButton
+          pending={navigation.state === 'submitting'}
+          pendingText="Unsubscribing..."
+          className="w-full"
+        >
+          Unsubscribe
+        </StatusButton>
+      </Form>
+    </AuthCard>
+  )
+}
