@@ -45,9 +45,10 @@ export async function publicCardLoader(
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
     const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
-    if (found && countable && viewer?.id !== found.card.userId) {
-      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.card.id)
-      await recordCardView(tx, tenant.id, found.card.id, hash)
+    // A profile standing in for a card has no card row to count views of.
+    if (found?.cardId && countable && viewer?.id !== found.card.userId) {
+      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
+      await recordCardView(tx, tenant.id, found.cardId, hash)
     }
     return found
   })
@@ -101,6 +102,7 @@ export async function publicCardAction(
   const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
   if (!row) throw new Response('Not Found', { status: 404 })
   const card = row.card
+  const sourceCardId = row.cardId
   const submission = parseWithZod(await readPlainForm(request), { schema: CardIntentSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply(), message: null, ok: false }, { status: 400 })
@@ -140,7 +142,7 @@ export async function publicCardAction(
         company: value.company,
         note: value.note,
         source: 'lead',
-        sourceCardId: card.id,
+        sourceCardId,
       }),
     )
     return json({
@@ -164,7 +166,7 @@ export async function publicCardAction(
         company: card.company,
         jobTitle: card.jobTitle,
         source: 'saved',
-        sourceCardId: card.id,
+        sourceCardId,
       }),
     )
     return saved.status === 'duplicate'
@@ -188,7 +190,7 @@ export async function publicCardAction(
       fullName: visitorName,
       email: user.email,
       source: 'connect',
-      sourceCardId: card.id,
+      sourceCardId,
     })
     await addContact(tx, tenant.id, user.id, {
       fullName: `${card.firstName} ${card.lastName}`.trim(),
@@ -197,7 +199,7 @@ export async function publicCardAction(
       company: card.company,
       jobTitle: card.jobTitle,
       source: 'connect',
-      sourceCardId: card.id,
+      sourceCardId,
     })
   })
   return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
