@@ -13,7 +13,13 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 //   25 s); the ones that need one server only (faults, lifecycle, raw HTTP checks of the server
 //   itself, the README's own server) stay embedded.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
-const productionSpecs = ['tenants.spec.ts', 'accounts.spec.ts', 'sharing.spec.ts', 'cards.spec.ts']
+const productionSpecs = [
+  'tenants.spec.ts',
+  'accounts.spec.ts',
+  'sharing.spec.ts',
+  'cards.spec.ts',
+  'qr-screen.spec.ts',
+]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
 
