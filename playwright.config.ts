@@ -21,6 +21,7 @@ const productionSpecs = [
   'dead-ends.spec.ts',
   'auth-guard.spec.ts',
   'notifications.spec.ts',
+  'qr-screen.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

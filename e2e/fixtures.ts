@@ -63,3 +63,13 @@ export const CARD_OWNER = {
   phoneNumber: '+1 555 0123',
   website: 'https://widgets.example.test',
 }
+
+/** An Alpha user who finished the profile wizard and has no card: the QR screen shows the profile. */
+export const PROFILE_ONLY = {
+  email: 'pia@e2e.test',
+  password: 'profilepass1',
+  firstName: 'Pia',
+  lastName: 'Profile Only',
+  jobTitle: 'Freelance Sharer',
+  slug: 'pia-profile-only',
+}

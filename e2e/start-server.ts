@@ -2,11 +2,12 @@
 // only the e2e fixtures (never the demo seed): `tsx e2e/start-server.ts [embedded|production]`
 // (see e2e/server-database.ts for what each target's database is).
 import { spawn } from 'node:child_process'
+import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
-import { passwordResetTokens } from '#drizzle/schema'
+import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
-import { CARD_OWNER, EXPIRED_RESET, SUPER_ADMIN, TENANTS } from './fixtures'
+import { CARD_OWNER, EXPIRED_RESET, PROFILE_ONLY, SUPER_ADMIN, TENANTS } from './fixtures'
 import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
 
@@ -32,6 +33,12 @@ await makeCard(alpha.id, owner.id, {
   email: CARD_OWNER.email,
   title: 'Olivia at work',
 })
+const { slug: _profileSlug, ...profileOnly } = PROFILE_ONLY
+const profileUser = await makeUser(alpha.id, { ...profileOnly, role: 'end_user' })
+await getDb()
+  .update(users)
+  .set({ onboardingCompletedAt: new Date() })
+  .where(eq(users.id, profileUser.id))
 await getDb()
   .insert(passwordResetTokens)
   .values({

@@ -46,9 +46,10 @@ export async function publicCardLoader(
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
     const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
-    if (found && countable && viewer?.id !== found.card.userId) {
-      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.card.id)
-      await recordCardView(tx, tenant.id, found.card.id, hash)
+    // A profile standing in for a card has no card row to count views of.
+    if (found?.cardId && countable && viewer?.id !== found.card.userId) {
+      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
+      await recordCardView(tx, tenant.id, found.cardId, hash)
     }
     return found
   })
@@ -102,6 +103,7 @@ export async function publicCardAction(
   const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
   if (!row) throw new Response('Not Found', { status: 404 })
   const card = row.card
+  const sourceCardId = row.cardId
   const submission = parseWithZod(await readPlainForm(request), { schema: CardIntentSchema })
   if (submission.status !== 'success') {
     return json({ result: submission.reply(), message: null, ok: false }, { status: 400 })
@@ -141,7 +143,7 @@ export async function publicCardAction(
         company: value.company,
         note: value.note,
         source: 'lead',
-        sourceCardId: card.id,
+        sourceCardId,
       }),
     )
     // A lead already in the list is not news: only a new contact is emailed about.
@@ -174,7 +176,7 @@ export async function publicCardAction(
         company: card.company,
         jobTitle: card.jobTitle,
         source: 'saved',
-        sourceCardId: card.id,
+        sourceCardId,
       }),
     )
     return saved.status === 'duplicate'
@@ -198,7 +200,7 @@ export async function publicCardAction(
       fullName: visitorName,
       email: user.email,
       source: 'connect',
-      sourceCardId: card.id,
+      sourceCardId,
     })
     await addContact(tx, tenant.id, user.id, {
       fullName: `${card.firstName} ${card.lastName}`.trim(),
@@ -207,7 +209,7 @@ export async function publicCardAction(
       company: card.company,
       jobTitle: card.jobTitle,
       source: 'connect',
-      sourceCardId: card.id,
+      sourceCardId,
     })
     return added
   })

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import type { Background } from '#app/cards/backgrounds'
 import type { Queryable } from '#drizzle/db.server'
-import { digitalCards, media } from '#drizzle/schema'
+import { digitalCards, media, users } from '#drizzle/schema'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -231,21 +231,41 @@ export async function deleteCard(
   return true
 }
 
+/** Any card of the organization by its id, for pages anyone holding the link may open. */
+export async function findCardById(db: Queryable, organizationId: string, cardId: string) {
+  if (!isUuid(cardId)) return undefined
+  const [row] = await selectCardsWithImages(db)
+    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, cardId)))
+    .limit(1)
+  return row
+}
+
+/** Spec §9: "{first}-{last}", lowercased, spaces turned into hyphens. */
+export function profileSlug(firstName: string, lastName: string) {
+  return `${firstName.trim()}-${lastName.trim()}`.toLowerCase().replaceAll(' ', '-')
+}
+
+/**
+ * What a shared link opens. `card.id` is the link's reference: the card's id, or the
+ * profile's "{first}-{last}" when a profile stands in for a user without cards. Foreign keys
+ * (views, contacts' source card) take `cardId`, which is null for a profile.
+ */
+export type SharedCard = CardWithImages & { cardId: string | null }
+
 /**
  * A card by the reference in a shared link (spec §5, contact lookup): its id, else
- * "{first}-{last}" split at the first hyphen and matched case-insensitively. Within one
- * organization only; images included.
+ * "{first}-{last}" split at the first hyphen and matched case-insensitively, else (spec §2:
+ * "without a card, the profile") the profile of a user of the same organization with that name
+ * who has no card and finished the profile wizard. Within one organization only; images included.
  */
 export async function findCardByReference(
   db: Queryable,
   organizationId: string,
   reference: string,
-) {
+): Promise<SharedCard | undefined> {
   if (isUuid(reference)) {
-    const [byId] = await selectCardsWithImages(db)
-      .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, reference)))
-      .limit(1)
-    if (byId) return byId
+    const byId = await findCardById(db, organizationId, reference)
+    if (byId) return { ...byId, cardId: byId.card.id }
   }
   const hyphen = reference.indexOf('-')
   if (hyphen <= 0 || reference.length > 200) return undefined
@@ -264,5 +284,88 @@ export async function findCardByReference(
     )
     .orderBy(sql`${digitalCards.isDefault} desc`, digitalCards.createdAt)
     .limit(1)
-  return byName
+  if (byName) return { ...byName, cardId: byName.card.id }
+  return findSharedProfile(db, organizationId, reference.toLowerCase())
+}
+
+const profileLogo = alias(media, 'profile_logo')
+const profilePicture = alias(media, 'profile_picture')
+
+/**
+ * The profile behind a "{first}-{last}" link, as a card. Only a user who finished the profile
+ * wizard (whose purpose is a profile to share) and has no card: a fresh sign-up or an admin
+ * stays unlisted, so the link does not become a directory of accounts.
+ */
+async function findSharedProfile(
+  db: Queryable,
+  organizationId: string,
+  slug: string,
+): Promise<SharedCard | undefined> {
+  const [row] = await db
+    .select({
+      user: users,
+      logoUrl: mediaPath(profileLogo),
+      profilePictureUrl: mediaPath(profilePicture),
+    })
+    .from(users)
+    .leftJoin(
+      profileLogo,
+      and(
+        eq(profileLogo.organizationId, users.organizationId),
+        eq(profileLogo.id, users.logoMediaId),
+      ),
+    )
+    .leftJoin(
+      profilePicture,
+      and(
+        eq(profilePicture.organizationId, users.organizationId),
+        eq(profilePicture.id, users.profilePictureMediaId),
+      ),
+    )
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        sql`${users.onboardingCompletedAt} is not null`,
+        sql`lower(replace(trim(${users.firstName}) || '-' || trim(${users.lastName}), ' ', '-')) = ${slug}`,
+        sql`not exists (select 1 from ${digitalCards} where ${digitalCards.organizationId} = ${users.organizationId} and ${digitalCards.userId} = ${users.id})`,
+      ),
+    )
+    .orderBy(asc(users.createdAt))
+    .limit(1)
+  if (!row) return undefined
+  return {
+    card: profileAsCard(row.user, slug),
+    logoUrl: row.logoUrl,
+    profilePictureUrl: row.profilePictureUrl,
+    backgroundImageUrl: null,
+    cardId: null,
+  }
+}
+
+/** A profile dressed as a card (white background, as a new card starts), kept out of search engines. */
+function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCard {
+  return {
+    id: slug,
+    organizationId: user.organizationId,
+    userId: user.id,
+    title: defaultCardTitle(user.firstName),
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    workEmail: user.workEmail,
+    phoneNumber: user.phoneNumber,
+    company: user.company,
+    jobTitle: user.jobTitle,
+    website: user.website,
+    logoMediaId: user.logoMediaId,
+    profilePictureMediaId: user.profilePictureMediaId,
+    backgroundKind: 'color',
+    backgroundValue: '#ffffff',
+    backgroundMediaId: null,
+    isDefault: false,
+    cardType: 'personal',
+    noindex: true,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  }
 }

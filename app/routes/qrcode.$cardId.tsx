@@ -1,12 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { shareLoader } from '#app/cards/share.server'
+import { cardShareLoader } from '#app/cards/share.server'
 import { SharePage } from '#app/components/cards/share-page'
 
-export const meta: MetaFunction = () => [{ title: 'Share card' }]
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data?.status === 'card'
+    ? [{ title: 'Share card' }, { name: 'robots', content: 'noindex' }]
+    : [{ title: 'Card Not Found' }, { name: 'robots', content: 'noindex' }]
 
 export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  shareLoader(request, context, params.cardId ?? '')
+  cardShareLoader(request, context, params.cardId ?? '')
 
 export default function QrCodeCardPage() {
   return <SharePage {...useLoaderData<typeof loader>()} />

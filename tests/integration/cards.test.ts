@@ -144,7 +144,15 @@ describe('card ownership', () => {
           params: { cardId: card.id },
         }),
       )
-      expect(view.status).toBe(302)
+      // The QR screen is public within the tenant (ADR 009), without the owner's Edit link;
+      // another tenant's card is not found.
+      if (intruder === sameOrg) {
+        expect(view.status).toBe(200)
+        expect(await view.json()).toMatchObject({ status: 'card', editPath: null })
+      } else {
+        expect(view.status).toBe(302)
+        expect(view.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+      }
       const edit = await settle(() =>
         editLoader({
           request: requestFor(intruder.host, `/dashboard/end-user/digital-cards/edit/${card.id}`, {

@@ -13,6 +13,7 @@ import { recordCardView } from '#app/models/card-views.server'
 import {
   createCard,
   deleteCard,
+  findCardById,
   findCardByReference,
   getCardForOwner,
   getDefaultCardForOwner,
@@ -85,6 +86,14 @@ async function seedTenantA(db: Queryable) {
     firstName: 'Avery',
     lastName: 'Other',
   })
+  // A profile without cards, which its "{first}-{last}" link opens (spec §2, §9).
+  const cardless = await createUser(db, organization.id, {
+    email: `cardless-${suffix}@example.test`,
+    password: 'password123',
+    firstName: 'Pat',
+    lastName: `Profile${suffix}`,
+  })
+  await updateProfile(db, organization.id, cardless.id, { onboardingCompletedAt: new Date() })
   const sharedImage = await makePng('#123456')
   const ownImage = await makePng('#abcdef')
   const sharedMedia = await storeMedia(db, organization.id, png(sharedImage))
@@ -123,6 +132,7 @@ async function seedTenantA(db: Queryable) {
     second,
     card,
     otherCard,
+    profileSlug: `pat-profile${suffix}`,
     sharedImage,
     sharedMedia,
     ownMedia,
@@ -228,6 +238,18 @@ const cases: Record<string, Case[]> = {
     {
       name: "finds no card of A's by name",
       run: (db, b, a) => findCardByReference(db, b, `avery-${a.card.lastName.toLowerCase()}`),
+      expected: nothing,
+    },
+    {
+      name: "finds no profile of A's by name",
+      run: (db, b, a) => findCardByReference(db, b, a.profileSlug),
+      expected: nothing,
+    },
+  ],
+  findCardById: [
+    {
+      name: "finds no card of A's",
+      run: (db, b, a) => findCardById(db, b, a.card.id),
       expected: nothing,
     },
   ],

@@ -84,7 +84,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'onboarding.tsx': 'any',
   'profile._index.tsx': 'any',
   'qrcode._index.tsx': 'any',
-  'qrcode.$cardId.tsx': 'any',
+  'qrcode.$cardId.tsx': 'public',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,

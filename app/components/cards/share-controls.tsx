@@ -70,7 +70,11 @@ export function NfcShareButton({ vcardUrl }: { vcardUrl: string }) {
 
   useEffect(() => {
     if (state === 'success') {
-      const timer = setTimeout(() => setOpen(false), 2000)
+      // Spec §9: success closes after 2 s; the next opening starts from idle again.
+      const timer = setTimeout(() => {
+        setOpen(false)
+        setState('idle')
+      }, 2000)
       return () => clearTimeout(timer)
     }
     if (state === 'error') {

@@ -1,61 +1,190 @@
 import { Link } from '@remix-run/react'
-import { CreditCard, Pencil } from 'lucide-react'
+import { CreditCard, Pencil, QrCode, SearchX, UserPlus } from 'lucide-react'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
-import { CopyLinkButton } from './share-controls'
+import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
 
-export function SharePage({
-  card,
-  shareUrl,
-  cardsPath,
-  editPath,
-}: {
-  card: (CardView & { id: string }) | null
-  shareUrl: string | null
-  cardsPath: string
-  editPath: string | null
-}) {
-  const productName = useRootData()?.branding.name ?? ''
+export type ShareScreen =
+  | {
+      status: 'card'
+      card: CardView & { id: string }
+      isProfile: boolean
+      shareUrl: string
+      qrSrc: string
+      vcardUrl: string
+      signedIn: boolean
+      cardsPath: string | null
+      editPath: string | null
+    }
+  | {
+      status: 'empty'
+      cardsPath: string
+      createPath: string
+      createLabel: string
+    }
+  | { status: 'not-found' }
+
+function PageTitle({ children }: { children?: React.ReactNode }) {
+  // Spec §2: the share button sits in the page's own header row.
   return (
-    <main className="mx-auto grid max-w-5xl gap-8 px-4 py-10 md:grid-cols-2">
-      <section className="flex flex-col gap-4">
-        <h1 className="text-2xl font-semibold">Share your card</h1>
-        {card && shareUrl ? (
-          <>
-            <p className="text-sm text-gray-600 dark:text-gray-400">Your card's link:</p>
-            <a
-              href={shareUrl}
-              className="break-all font-medium text-brand-text underline"
-              data-testid="share-url"
-            >
-              {shareUrl}
-            </a>
-            <div className="flex flex-wrap gap-2">
-              <CopyLinkButton url={shareUrl} />
-              {editPath ? (
+    <div className="flex items-center justify-between gap-4">
+      <h1 className="text-2xl font-semibold">QR Code</h1>
+      {children}
+    </div>
+  )
+}
+
+/** Spec §2: visitors who are not signed in are invited to make a card of their own. */
+function SignUpBanner() {
+  return (
+    <aside
+      aria-labelledby="signup-banner-heading"
+      className="flex flex-col gap-3 rounded-xl border border-brand/30 bg-brand/5 p-4 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="signup-banner"
+    >
+      <div className="flex flex-col gap-1">
+        <h2 id="signup-banner-heading" className="font-semibold">
+          Want a digital business card like this?
+        </h2>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Create your own for free and share it by QR code, link or NFC.
+        </p>
+      </div>
+      <div className="flex shrink-0 gap-2">
+        <Button asChild>
+          <Link to="/auth/register">
+            <UserPlus aria-hidden className="h-4 w-4" /> Sign Up
+          </Link>
+        </Button>
+        <Button asChild variant="secondary">
+          <Link to="/auth/login">Log In</Link>
+        </Button>
+      </div>
+    </aside>
+  )
+}
+
+function Notice({
+  icon: Icon,
+  title,
+  children,
+}: {
+  icon: typeof QrCode
+  title: string
+  children: React.ReactNode
+}) {
+  return (
+    <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-12 text-center dark:border-gray-700">
+      <Icon aria-hidden className="h-8 w-8 text-gray-500" />
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+function ManageCardsLink({ to }: { to: string }) {
+  return (
+    <Button asChild variant="secondary">
+      <Link to={to}>
+        <CreditCard aria-hidden className="h-4 w-4" /> Manage Your Digital Cards
+      </Link>
+    </Button>
+  )
+}
+
+export function SharePage(screen: ShareScreen) {
+  const productName = useRootData()?.branding.name ?? ''
+
+  if (screen.status === 'not-found') {
+    return (
+      <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
+        <PageTitle />
+        <Notice icon={SearchX} title="Card Not Found">
+          <p className="text-gray-600 dark:text-gray-400">
+            Sorry, we couldn't find the digital card you're looking for.
+          </p>
+          <Button asChild>
+            <Link to="/">Go to Home</Link>
+          </Button>
+        </Notice>
+      </main>
+    )
+  }
+
+  if (screen.status === 'empty') {
+    return (
+      <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
+        <PageTitle />
+        <Notice icon={QrCode} title="No card to share yet">
+          <p className="max-w-md text-gray-600 dark:text-gray-400">
+            Your QR code appears here once you have a digital card, or a profile with your first and
+            last name.
+          </p>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button asChild>
+              <Link to={screen.createPath}>{screen.createLabel}</Link>
+            </Button>
+            {screen.createPath !== screen.cardsPath ? (
+              <ManageCardsLink to={screen.cardsPath} />
+            ) : null}
+          </div>
+        </Notice>
+      </main>
+    )
+  }
+
+  const { card, shareUrl } = screen
+  const name = `${card.firstName} ${card.lastName}`.trim()
+  return (
+    <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
+      <PageTitle>
+        <ShareButton url={shareUrl} title={`${name} · Digital Card`} />
+      </PageTitle>
+      {screen.signedIn ? null : <SignUpBanner />}
+      {/* Spec §9: one column below 768 px (Tailwind's md), two from there. */}
+      <div className="grid items-start gap-8 md:grid-cols-2">
+        <section
+          aria-labelledby="qr-heading"
+          className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+          data-testid="qr-panel"
+        >
+          <h2 id="qr-heading" className="text-lg font-semibold">
+            Scan to open {screen.isProfile ? 'my profile' : 'the card'}
+          </h2>
+          <QrImage src={screen.qrSrc} alt={`QR code linking to ${name}'s card`} />
+          <a
+            href={shareUrl}
+            className="break-all text-center text-sm font-medium text-brand-text underline"
+            data-testid="share-url"
+          >
+            {shareUrl}
+          </a>
+          <div className="flex flex-wrap justify-center gap-2">
+            <CopyLinkButton url={shareUrl} />
+            <NfcShareButton vcardUrl={screen.vcardUrl} />
+          </div>
+          {screen.cardsPath || screen.editPath ? (
+            <div className="flex flex-wrap justify-center gap-2">
+              {screen.cardsPath ? <ManageCardsLink to={screen.cardsPath} /> : null}
+              {screen.editPath ? (
                 <Button asChild variant="secondary">
-                  <Link to={editPath}>
+                  <Link to={screen.editPath}>
                     <Pencil aria-hidden className="h-4 w-4" /> Edit
                   </Link>
                 </Button>
               ) : null}
             </div>
-          </>
-        ) : (
-          <p className="text-gray-600 dark:text-gray-400">
-            You have no digital card yet. Create one to get your link.
-          </p>
-        )}
-        <Button asChild className="self-start">
-          <Link to={cardsPath}>
-            <CreditCard aria-hidden className="h-4 w-4" /> Manage Your Digital Cards
-          </Link>
-        </Button>
-      </section>
-      <section aria-label="Card preview" className="flex justify-center">
-        {card ? <CardDisplay card={card} productName={productName} /> : null}
-      </section>
+          ) : null}
+        </section>
+        <section
+          aria-label="Card preview"
+          className="flex justify-center"
+          data-testid="card-preview"
+        >
+          <CardDisplay card={card} productName={productName} />
+        </section>
+      </div>
     </main>
   )
 }

@@ -1,0 +1,304 @@
+// The QR screen's loaders (spec §2, ADR 009): /qrcode/{cardId} is open within the tenant,
+// /qrcode needs sign-in and falls back from the default card to the profile.
+import { eq } from 'drizzle-orm'
+import jsQR from 'jsqr'
+import sharp from 'sharp'
+import { describe, expect, test } from 'vitest'
+import { setDefaultCard } from '#app/models/cards.server'
+import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
+import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
+import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
+import { loader as ownShareLoader } from '#app/routes/qrcode._index'
+import { loader as cardShareLoader } from '#app/routes/qrcode.$cardId'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { cardViews, contacts, users } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+  uniqueSuffix,
+} from '#tests/factories'
+
+type Screen = {
+  status: 'card' | 'empty' | 'not-found'
+  shareUrl?: string
+  qrSrc?: string
+  vcardUrl?: string
+  signedIn?: boolean
+  cardsPath?: string | null
+  editPath?: string | null
+  isProfile?: boolean
+  createPath?: string
+  card?: { firstName: string; lastName: string }
+}
+
+async function tenant() {
+  const organization = await makeOrganization()
+  return { organization, host: `${organization.slug}.localhost` }
+}
+
+const openCard = (host: string, cardId: string, cookie?: string) =>
+  settle(() =>
+    cardShareLoader({
+      request: requestFor(host, `/qrcode/${cardId}`, {
+        headers: cookie ? { Cookie: cookie } : {},
+      }),
+      context: contextFor(host),
+      params: { cardId },
+    }),
+  )
+
+const openOwn = (host: string, cookie?: string) =>
+  settle(() =>
+    ownShareLoader({
+      request: requestFor(host, '/qrcode', { headers: cookie ? { Cookie: cookie } : {} }),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+
+async function decodeQr(host: string, reference: string) {
+  const response = await settle(() =>
+    qrPngLoader({
+      request: requestFor(host, `/card/${reference}/qr.png`),
+      context: contextFor(host),
+      params: { ref: reference },
+    }),
+  )
+  expect(response.status).toBe(200)
+  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data
+}
+
+/** A user who went through the profile wizard and then deleted every card. */
+async function cardlessProfile(organizationId: string, names = { firstName: 'Pia', lastName: '' }) {
+  const lastName = names.lastName || `Van Der ${uniqueSuffix()}`
+  const user = await makeUser(organizationId, { firstName: names.firstName, lastName })
+  await getDb()
+    .update(users)
+    .set({ onboardingCompletedAt: new Date() })
+    .where(eq(users.id, user.id))
+  return {
+    ...user,
+    lastName,
+    slug: `${names.firstName}-${lastName}`.toLowerCase().replaceAll(' ', '-'),
+  }
+}
+
+describe('/qrcode/{cardId}', () => {
+  test('a visitor sees the QR, link and preview, with the sign-up banner and no owner links', async () => {
+    const { organization, host } = await tenant()
+    const owner = await makeUser(organization.id)
+    const card = await makeCard(organization.id, owner.id, { firstName: 'Vera', lastName: 'Visit' })
+    const response = await openCard(host, card.id)
+    expect(response.status).toBe(200)
+    const screen = (await response.json()) as Screen
+    expect(screen).toMatchObject({
+      status: 'card',
+      signedIn: false,
+      cardsPath: null,
+      editPath: null,
+      isProfile: false,
+      qrSrc: `/card/${card.id}/qr.png`,
+      vcardUrl: `/card/${card.id}/vcard`,
+      card: { firstName: 'Vera', lastName: 'Visit' },
+    })
+    expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/card/${card.id}$`))
+    expect(await decodeQr(host, card.id)).toBe(screen.shareUrl)
+    // Opening the QR screen is not a view of the card page.
+    expect(await getDb().select().from(cardViews).where(eq(cardViews.cardId, card.id))).toEqual([])
+  })
+
+  test('the owner gets Edit and Manage; another signed-in user of the tenant only Manage', async () => {
+    const { organization, host } = await tenant()
+    const owner = await makeUser(organization.id)
+    const card = await makeCard(organization.id, owner.id)
+    const own = (await (
+      await openCard(host, card.id, await sessionCookieFor(organization.id, owner.id))
+    ).json()) as Screen
+    expect(own).toMatchObject({
+      signedIn: true,
+      cardsPath: '/dashboard/end-user/digital-cards',
+      editPath: `/dashboard/end-user/digital-cards/edit/${card.id}`,
+    })
+    const teamAdmin = await makeUser(organization.id, { role: 'team_admin' })
+    const other = (await (
+      await openCard(host, card.id, await sessionCookieFor(organization.id, teamAdmin.id))
+    ).json()) as Screen
+    expect(other).toMatchObject({
+      signedIn: true,
+      cardsPath: '/dashboard/team-member/digital-cards',
+      editPath: null,
+    })
+  })
+
+  test("another tenant's card id, an unknown id and a name are not found on this host", async () => {
+    const a = await tenant()
+    const b = await tenant()
+    const ownerB = await makeUser(b.organization.id, { firstName: 'Bo', lastName: 'Bee' })
+    const cardB = await makeCard(b.organization.id, ownerB.id, { firstName: 'Bo', lastName: 'Bee' })
+    for (const ref of [
+      cardB.id,
+      '00000000-0000-4000-8000-000000000000',
+      'bo-bee',
+      '%00',
+      'x'.repeat(500),
+    ]) {
+      const visitor = await openCard(a.host, ref)
+      expect(visitor.status, ref).toBe(404)
+      expect(await visitor.json()).toEqual({ status: 'not-found' })
+    }
+    const userA = await makeUser(a.organization.id)
+    const signedIn = await openCard(
+      a.host,
+      cardB.id,
+      await sessionCookieFor(a.organization.id, userA.id),
+    )
+    expect(signedIn.status).toBe(302)
+    expect(signedIn.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+    // On its own host the card opens.
+    expect((await openCard(b.host, cardB.id)).status).toBe(200)
+  })
+})
+
+describe('/qrcode', () => {
+  test('signed out is sent to sign in and back', async () => {
+    const { host } = await tenant()
+    const response = await openOwn(host)
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/auth/login?redirectTo=%2Fqrcode')
+  })
+
+  test('shows the default card, not the oldest', async () => {
+    const { organization, host } = await tenant()
+    const user = await makeUser(organization.id)
+    await makeCard(organization.id, user.id, { title: 'First' })
+    const second = await makeCard(organization.id, user.id, { title: 'Second' })
+    await withTenant(organization.id, (tx) =>
+      setDefaultCard(tx, organization.id, user.id, second.id),
+    )
+    const screen = (await (
+      await openOwn(host, await sessionCookieFor(organization.id, user.id))
+    ).json()) as Screen
+    expect(screen.status).toBe('card')
+    expect(screen.shareUrl).toMatch(new RegExp(`/card/${second.id}$`))
+    expect(screen.editPath).toBe(`/dashboard/end-user/digital-cards/edit/${second.id}`)
+  })
+
+  test('without a card, the profile: its name link opens the profile, its QR decodes to it', async () => {
+    const { organization, host } = await tenant()
+    const user = await cardlessProfile(organization.id)
+    const screen = (await (
+      await openOwn(host, await sessionCookieFor(organization.id, user.id))
+    ).json()) as Screen
+    expect(screen).toMatchObject({
+      status: 'card',
+      isProfile: true,
+      editPath: null,
+      qrSrc: `/card/${user.slug}/qr.png`,
+      card: { firstName: 'Pia', lastName: user.lastName },
+    })
+    expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/card/${user.slug}$`))
+    expect(await decodeQr(host, user.slug)).toBe(screen.shareUrl)
+
+    // The link itself: the public page, vCard and lead form work for the profile.
+    const page = await settle(() =>
+      cardLoader({
+        request: requestFor(host, `/card/${user.slug}`),
+        context: contextFor(host),
+        params: { ref: user.slug },
+      }),
+    )
+    expect(page.status).toBe(200)
+    const data = (await page.json()) as { found: boolean; cardUrl: string; noindex: boolean }
+    expect(data).toMatchObject({ found: true, cardUrl: screen.shareUrl, noindex: true })
+    const vcard = await settle(() =>
+      vcardLoader({
+        request: requestFor(host, `/card/${user.slug}/vcard`),
+        context: contextFor(host),
+        params: { ref: user.slug },
+      }),
+    )
+    expect(await vcard.text()).toContain(`FN:Pia ${user.lastName}`)
+    const lead = await settle(() =>
+      cardAction({
+        request: formRequest(host, `/card/${user.slug}`, {
+          intent: 'lead',
+          fullName: 'Lena Lead',
+          email: 'lena@example.test',
+        }),
+        context: contextFor(host, '198.51.100.60'),
+        params: { ref: user.slug },
+      }),
+    )
+    expect(lead.status).toBe(200)
+    const [contact] = await getDb().select().from(contacts).where(eq(contacts.userId, user.id))
+    expect(contact).toMatchObject({ email: 'lena@example.test', sourceCardId: null })
+
+    // Another tenant's host does not know the name.
+    const other = await tenant()
+    const elsewhere = await settle(() =>
+      cardLoader({
+        request: requestFor(other.host, `/card/${user.slug}`),
+        context: contextFor(other.host),
+        params: { ref: user.slug },
+      }),
+    )
+    expect(elsewhere.status).toBe(404)
+  })
+
+  test('a profile stays unlisted until the wizard is done, and while the user has a card', async () => {
+    const { organization, host } = await tenant()
+    const fresh = await makeUser(organization.id, {
+      firstName: 'Fay',
+      lastName: `New${uniqueSuffix()}`,
+    })
+    const freshSlug = `fay-${fresh.lastName.toLowerCase()}`
+    const screen = (await (
+      await openOwn(host, await sessionCookieFor(organization.id, fresh.id))
+    ).json()) as Screen
+    expect(screen).toMatchObject({ status: 'empty', createPath: '/onboarding' })
+    const carded = await cardlessProfile(organization.id, { firstName: 'Cal', lastName: '' })
+    await makeCard(organization.id, carded.id, { firstName: 'Other', lastName: 'Name' })
+    for (const slug of [freshSlug, carded.slug]) {
+      const page = await settle(() =>
+        cardLoader({
+          request: requestFor(host, `/card/${slug}`),
+          context: contextFor(host),
+          params: { ref: slug },
+        }),
+      )
+      expect(page.status, slug).toBe(404)
+    }
+  })
+
+  test("a namesake's card answers the name link first: the screen says so instead of a wrong QR", async () => {
+    const { organization, host } = await tenant()
+    const user = await cardlessProfile(organization.id, { firstName: 'Sam', lastName: '' })
+    const namesake = await makeUser(organization.id)
+    await makeCard(organization.id, namesake.id, { firstName: 'Sam', lastName: user.lastName })
+    const screen = (await (
+      await openOwn(host, await sessionCookieFor(organization.id, user.id))
+    ).json()) as Screen
+    expect(screen).toMatchObject({
+      status: 'empty',
+      createPath: '/dashboard/end-user/digital-cards',
+    })
+  })
+
+  test('no card and no name: an empty state pointing to the wizard', async () => {
+    const { organization, host } = await tenant()
+    const user = await makeUser(organization.id, { firstName: '', lastName: '' })
+    const response = await openOwn(host, await sessionCookieFor(organization.id, user.id))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'empty', createPath: '/onboarding' })
+  })
+})
