@@ -153,6 +153,9 @@ test.describe('with JavaScript', () => {
           await new Promise((resolve) => setTimeout(resolve, 600))
           if (!message.records[0]?.data.startsWith('BEGIN:VCARD')) throw new Error('no vCard')
           if (localStorage.getItem('nfc-fails') === '1') throw new Error('tag lost')
+          if (localStorage.getItem('nfc-fails') === 'adapter') {
+            throw new DOMException('No NFC adapter', 'NotSupportedError')
+          }
         }
       }
       Object.assign(window, { NDEFReader: fake })
@@ -175,6 +178,12 @@ test.describe('with JavaScript', () => {
     await expect(
       page.getByText('Failed to write to NFC tag. Please try again.').first(),
     ).toBeVisible()
+
+    // A device whose browser has Web NFC but no NFC adapter.
+    await page.evaluate(() => localStorage.setItem('nfc-fails', 'adapter'))
+    // Spec §9: the error state returns to idle after 3 s, so either button may be showing.
+    await modal.getByRole('button', { name: /^(Try Again|Start)$/ }).click()
+    await expect(page.getByText('NFC is not supported on this device').first()).toBeVisible()
     await page.evaluate(() => localStorage.removeItem('nfc-fails'))
   })
 

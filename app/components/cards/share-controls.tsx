@@ -52,6 +52,8 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
   )
 }
 
+const NFC_UNSUPPORTED = 'NFC is not supported on this device'
+
 type NfcState = 'idle' | 'scanning' | 'success' | 'error'
 
 type NdefWriter = {
@@ -97,10 +99,15 @@ export function NfcShareButton({ vcardUrl }: { vcardUrl: string }) {
         { signal: abort.signal },
       )
       setState('success')
-    } catch {
+    } catch (error) {
       if (abort.signal.aborted) return setState('idle')
       setState('error')
-      toast.error('Failed to write to NFC tag. Please try again.')
+      // Web NFC rejects with NotSupportedError when the device has no usable NFC adapter.
+      toast.error(
+        error instanceof DOMException && error.name === 'NotSupportedError'
+          ? NFC_UNSUPPORTED
+          : 'Failed to write to NFC tag. Please try again.',
+      )
     }
   }
 
