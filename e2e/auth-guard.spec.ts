@@ -143,7 +143,10 @@ test('a navigation still waiting after 3 s shows the panel; force sign-out reall
   await expect(page).toHaveURL(urlFor(host, '/auth/login?redirectTo=%2Fprofile'))
 })
 
-test('slow client navigations show the loading texts of the page they go to', async ({ page }) => {
+test('slow client navigations show the loading texts of the page they go to', async ({
+  page,
+  browser,
+}) => {
   await signIn(page)
   await openHome(page)
 
@@ -168,11 +171,18 @@ test('slow client navigations show the loading texts of the page they go to', as
   await expect(page.getByTestId('guard-status')).toContainText('Loading your profile...')
   await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible()
 
-  // Signing out ends in a redirect to the sign-in page: 'Redirecting to login...'.
-  await delayData(page, '/auth/login', 1_500)
-  await page.getByTestId('user-menu-trigger').click()
-  await page.getByRole('menuitem', { name: 'Log out' }).click()
-  await expect(page.getByTestId('guard-status')).toHaveText('Redirecting to login...')
-  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
-  await expect(page.getByRole('heading', { name: PANEL })).toHaveCount(0)
+  // A visitor's connect ends in a redirect to the sign-in page: 'Redirecting to login...'.
+  const visitorContext = await browser.newContext()
+  const visitor = await visitorContext.newPage()
+  await visitor.goto(urlFor(host, cardPath))
+  await visitor.waitForFunction(() =>
+    Boolean((window as { __remixRouter?: unknown }).__remixRouter),
+  )
+  await delayData(visitor, '/auth/login', 1_500)
+  await visitor.getByRole('button', { name: `Connect with ${user.firstName}` }).click()
+  await expect(visitor.getByTestId('guard-status')).toHaveText('Redirecting to login...')
+  await expect(visitor).toHaveURL(/\/auth\/login\?redirectTo=/)
+  await expect(visitor.getByText(`Sign in to connect with ${user.firstName}`)).toBeVisible()
+  await expect(visitor.getByRole('heading', { name: PANEL })).toHaveCount(0)
+  await visitorContext.close()
 })
