@@ -118,7 +118,11 @@ test('public card: failed connect, save and automatic connection say so', async 
   // Back from sign-in with the connect flag: the automatic connection fails.
   await failDataRequests(page, 'routes/card.$ref', 503, 'POST')
   await page.goto(urlFor(HOSTS.alpha, `${cardPath}?connect=1`))
-  await expect(page.getByText('Failed to complete automatic connection')).toBeVisible()
+  await expect(page.getByText('Failed to complete automatic connection')).toBeVisible({
+    timeout: 15_000,
+  })
+  // The flag leaves the URL once the attempt has answered.
+  await expect(page).toHaveURL(/\/card\/[0-9a-f-]{36}$/)
 })
 
 test('contacts and profile: a failed load shows the spec message', async ({ page }) => {

@@ -163,13 +163,19 @@ export function PublicCardPage({
   const navigate = useNavigate()
   const autoConnected = useRef(false)
 
-  // Back from sign-in with ?connect=1: connect once, then drop the flag from the URL.
+  // Back from sign-in with ?connect=1: connect once, then drop the flag from the URL. The flag
+  // goes only once the connection has answered: a navigation started alongside the submission
+  // would race it (and its revalidation) for the page's state.
   useEffect(() => {
     if (autoConnected.current || !signedIn || isOwner || searchParams.get('connect') !== '1') return
     autoConnected.current = true
     autoConnect.submit({ intent: 'connect' }, { method: 'POST' })
+  }, [signedIn, isOwner, searchParams, autoConnect])
+  useEffect(() => {
+    if (!autoConnected.current || autoConnect.state !== 'idle' || !autoConnect.data) return
+    if (searchParams.get('connect') !== '1') return
     navigate(`/card/${card.id}`, { replace: true, preventScrollReset: true })
-  }, [signedIn, isOwner, searchParams, autoConnect, navigate, card.id])
+  }, [autoConnect.state, autoConnect.data, searchParams, navigate, card.id])
 
   async function saveContact(event: React.MouseEvent) {
     event.preventDefault()
