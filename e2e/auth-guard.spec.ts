@@ -117,7 +117,9 @@ test('a navigation still waiting after 3 s shows the panel; force sign-out reall
   await openHome(page)
   const cookie = await sessionCookie(page)
   if (!cookie) throw new Error('not signed in')
-  await delayData(page, '/profile', 8_000)
+  // Held far longer than the test needs, so a slow machine (axe below takes seconds under load)
+  // never sees the navigation finish before the panel is checked.
+  await delayData(page, '/profile', 60_000)
 
   const started = Date.now()
   await page.getByRole('link', { name: /^Update Profile/ }).click()
