@@ -50,9 +50,11 @@ import {
 import { countOrganizationPeople, countUserCardsAndContacts } from '#app/models/stats.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
+  countUserAccountsForOrganization,
   createUser,
   findUserByEmail,
   findUserById,
+  listUserAccountsForOrganization,
   markEmailConfirmed,
   setUserPassword,
   updateProfile,
@@ -496,6 +498,29 @@ const cases: Record<string, Case[]> = {
     {
       name: "finds no user of A's by id",
       run: (db, b, a) => findUserById(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  countUserAccountsForOrganization: [
+    {
+      name: "counts none of A's accounts, even searched by A's email",
+      run: (db, b, a) => countUserAccountsForOrganization(db, b, a.user.email),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listUserAccountsForOrganization: [
+    {
+      name: "lists none of A's accounts",
+      run: async (db, b, a) =>
+        (await listUserAccountsForOrganization(db, b, '', { limit: 100, offset: 0 })).filter(
+          (row) => row.organizationId === a.organization.id,
+        ),
+      expected: nothing,
+    },
+    {
+      name: "finds none of A's accounts by A's name",
+      run: (db, b, a) =>
+        listUserAccountsForOrganization(db, b, a.user.lastName, { limit: 100, offset: 0 }),
       expected: nothing,
     },
   ],
