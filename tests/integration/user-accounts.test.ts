@@ -2,6 +2,7 @@
 // every tenant (audited), the same role elsewhere and agency admins read their own organization,
 // everyone else gets the restriction and no rows; search and pages on the profile URL.
 import { and, eq } from 'drizzle-orm'
+import fc from 'fast-check'
 import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { storeMedia } from '#app/models/media.server'
 import type { UserRole } from '#app/models/users.server'
@@ -251,6 +252,24 @@ describe('search and pages', () => {
     expect(list.searchError).toBe(SEARCH_TOO_LONG_MESSAGE)
     expect(list.accounts).toEqual([])
   })
+})
+
+test('any q and page from the URL: never a 5xx, only the own organization', async () => {
+  const { cookie } = await signedIn(acme, 'agency_admin')
+  await fc.assert(
+    fc.asyncProperty(
+      fc.string({ unit: 'grapheme', maxLength: 150 }),
+      fc.string(),
+      async (q, page) => {
+        const params = new URLSearchParams({ tab: 'accounts', q, page })
+        const got = await open(acmeHost(), cookie, `?${params}`)
+        expect(got.status).toBe(200)
+        expect(got.data.accounts?.status).toBe('ok')
+        expect(got.body).not.toContain('gus@globex.test')
+      },
+    ),
+    { numRuns: 40 },
+  )
 })
 
 describe('rows', () => {
