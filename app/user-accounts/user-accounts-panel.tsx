@@ -84,7 +84,7 @@ export function UserAccountsPanel({ data }: { data: UserAccountsData | null }) {
   return (
     <Panel title={TITLE} description={data.heading}>
       <SearchForm q={data.q} error={data.searchError} busy={loading} />
-      <div aria-live="polite" aria-busy={loading} className="flex flex-col gap-4">
+      <div aria-busy={loading} className="flex flex-col gap-4">
         {loading ? (
           <AccountsSkeleton />
         ) : data.accounts.length === 0 ? (
