@@ -10,6 +10,7 @@ import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { CARD_OWNER, EXPIRED_RESET, PROFILE_ONLY, SUPER_ADMIN, TENANTS } from './fixtures'
 import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
+import { seedRoster } from './user-accounts-fixtures'
 
 const { handle, port, serverEnv, drop } = await openServerDatabase(parseTarget(process.argv[2]))
 setDatabaseHandle(handle)
@@ -48,7 +49,11 @@ await getDb()
     expiresAt: new Date(Date.now() - 60_000),
   })
 await seedRoleUsers({ platformId: platform.id, alphaId: alpha.id })
-await makeBrandedOrganization({ ...TENANTS.beta, customDomainVerifiedAt: new Date() })
+const { organization: beta } = await makeBrandedOrganization({
+  ...TENANTS.beta,
+  customDomainVerifiedAt: new Date(),
+})
+await seedRoster({ alphaId: alpha.id, betaId: beta.id })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 await handle.close()
 

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm'
 import { hashPassword } from '#app/auth/password.server'
 import type { Queryable } from '#drizzle/db.server'
-import { users } from '#drizzle/schema'
+import { media, organizations, users } from '#drizzle/schema'
 
 export type User = typeof users.$inferSelect
 export type UserRole = User['role']
@@ -126,3 +126,97 @@ export async function markEmailConfirmed(
     .returning()
   return user
 }
+
+// The User Accounts tab (roles doc §2.5): one page of accounts, searched by name or email. The
+// organization variants serve agency admins (inside withTenant); the platform variants read
+// every tenant and belong inside withPlatformScope only.
+
+/** `%term%` for ILIKE, with the user's own `%`, `_` and `\\` matched literally. */
+function containsPattern(term: string) {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+function accountSearch(search: string): SQL | undefined {
+  const term = search.trim()
+  if (!term) return undefined
+  const pattern = containsPattern(term)
+  return or(
+    ilike(users.email, pattern),
+    // The full name too, so "Ada Lovelace" finds Ada Lovelace.
+    sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern}`,
+  )
+}
+
+export type UserAccountsPage = { limit: number; offset: number }
+
+const accountColumns = {
+  id: users.id,
+  organizationId: users.organizationId,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  role: users.role,
+  organizationName: organizations.name,
+  pictureHash: media.hash,
+  pictureExt: media.ext,
+}
+
+function selectAccounts(db: Queryable, where: SQL | undefined, page: UserAccountsPage) {
+  return (
+    db
+      .select(accountColumns)
+      .from(users)
+      .leftJoin(organizations, eq(organizations.id, users.organizationId))
+      // The picture must be the account's own organization's media (the same pair as its FK).
+      .leftJoin(
+        media,
+        and(
+          eq(media.organizationId, users.organizationId),
+          eq(media.id, users.profilePictureMediaId),
+        ),
+      )
+      .where(where)
+      // Email then id: a stable order, so pages neither repeat nor skip an account.
+      .orderBy(asc(users.email), asc(users.id))
+      .limit(page.limit)
+      .offset(page.offset)
+  )
+}
+
+async function countAccounts(db: Queryable, where: SQL | undefined) {
+  const [row] = await db.select({ n: count() }).from(users).where(where)
+  return row?.n ?? 0
+}
+
+export function countUserAccountsForOrganization(
+  db: Queryable,
+  organizationId: string,
+  search = '',
+) {
+  return countAccounts(db, and(eq(users.organizationId, organizationId), accountSearch(search)))
+}
+
+export function listUserAccountsForOrganization(
+  db: Queryable,
+  organizationId: string,
+  search: string,
+  page: UserAccountsPage,
+) {
+  return selectAccounts(
+    db,
+    and(eq(users.organizationId, organizationId), accountSearch(search)),
+    page,
+  )
+}
+
+/** Every tenant's accounts: only inside the platform scope (super admins). */
+export function countUserAccountsForPlatform(db: Queryable, search = '') {
+  return countAccounts(db, accountSearch(search))
+}
+
+/** Every tenant's accounts: only inside the platform scope (super admins). */
+export function listUserAccountsForPlatform(db: Queryable, search: string, page: UserAccountsPage) {
+  return selectAccounts(db, accountSearch(search), page)
+}
+
+export type UserAccountListRow = Awaited<ReturnType<typeof listUserAccountsForPlatform>>[number]

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { useLoaderData, useLocation } from '@remix-run/react'
+import { type ShouldRevalidateFunction, useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
@@ -9,7 +9,6 @@ import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { UserAccountsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
@@ -19,6 +18,9 @@ import {
 } from '#app/components/profile/profile-tabs'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
 import { useRootData } from '#app/root'
+import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
+import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
+import { UserAccountsPanel } from '#app/user-accounts/user-accounts-panel'
 
 export const meta: MetaFunction = ({ matches }) => {
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
@@ -27,7 +29,9 @@ export const meta: MetaFunction = ({ matches }) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await loadProfile(request, context, undefined, { card: true, activity: true })
-  return json(data)
+  // Only when the tab is asked for: a super admin's list is an audited cross-tenant read.
+  const accounts = wantsUserAccounts(request) ? await loadUserAccounts(request, context) : null
+  return json({ ...data, accounts })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,13 +39,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = profileClientAction
-export const shouldRevalidate = profileShouldRevalidate
 
-// Spec (roles §2.4): only super admins and agency admins see the User Accounts tab.
-const SEES_USER_ACCOUNTS = new Set(['super_admin', 'agency_admin'])
+/** Tabs switch without a request, except into User Accounts, whose list is loaded on demand. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  const { currentUrl, nextUrl, formMethod } = args
+  const opensAccounts =
+    nextUrl.searchParams.get('tab') === USER_ACCOUNTS_TAB &&
+    currentUrl.searchParams.get('tab') !== USER_ACCOUNTS_TAB
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && opensAccounts) return true
+  return profileShouldRevalidate(args)
+}
 
 export default function ProfileRoute() {
-  const { profile, card, activity, role, notifications } = useLoaderData<typeof loader>()
+  const { profile, card, activity, role, notifications, accounts } = useLoaderData<typeof loader>()
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
@@ -88,12 +98,14 @@ export default function ProfileRoute() {
       ),
     },
   ]
-  if (SEES_USER_ACCOUNTS.has(role)) {
+  // Spec (roles §2.4): the tab exists for super admins and agency admins. Anyone else who asks
+  // for it by URL is shown the spec's restriction (§2.5), with no rows.
+  if (USER_ACCOUNTS_ROLES.includes(role) || accounts?.status === 'restricted') {
     tabs.push({
-      id: 'accounts',
+      id: USER_ACCOUNTS_TAB,
       label: 'User Accounts',
       icon: Users,
-      content: <UserAccountsPanel />,
+      content: <UserAccountsPanel data={accounts} />,
     })
   }
   return (

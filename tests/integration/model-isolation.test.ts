@@ -50,9 +50,11 @@ import {
 import { countOrganizationPeople, countUserCardsAndContacts } from '#app/models/stats.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
+  countUserAccountsForOrganization,
   createUser,
   findUserByEmail,
   findUserById,
+  listUserAccountsForOrganization,
   markEmailConfirmed,
   setUserPassword,
   updateProfile,
@@ -496,6 +498,30 @@ const cases: Record<string, Case[]> = {
     {
       name: "finds no user of A's by id",
       run: (db, b, a) => findUserById(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  countUserAccountsForOrganization: [
+    {
+      // By A's name: the createUser case gives B an account with A's email.
+      name: "counts none of A's accounts, even searched by A's name",
+      run: (db, b, a) => countUserAccountsForOrganization(db, b, a.user.lastName),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listUserAccountsForOrganization: [
+    {
+      name: "lists none of A's accounts",
+      run: async (db, b, a) =>
+        (await listUserAccountsForOrganization(db, b, '', { limit: 100, offset: 0 })).filter(
+          (row) => row.organizationId === a.organization.id,
+        ),
+      expected: nothing,
+    },
+    {
+      name: "finds none of A's accounts by A's name",
+      run: (db, b, a) =>
+        listUserAccountsForOrganization(db, b, a.user.lastName, { limit: 100, offset: 0 }),
       expected: nothing,
     },
   ],

@@ -1,6 +1,7 @@
 // The profile pages (spec §5 profile form, roles doc §2.4): every validation message with a
 // 400 and nothing written, only the signed-in user's row changes, images are checked, the
 // password change ends other sessions, and the pages are closed to other roles and tenants.
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import { asc, count, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { verifyPassword } from '#app/auth/password.server'
@@ -62,7 +63,12 @@ function post(signed: Signed, fields: Record<string, string>, path = '/profile?i
   )
 }
 
-function get(loader: typeof profileLoader, host: string, path: string, cookie?: string) {
+function get(
+  loader: (args: LoaderFunctionArgs) => Promise<unknown>,
+  host: string,
+  path: string,
+  cookie?: string,
+) {
   return settle(() =>
     loader({
       request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : undefined),

@@ -2,16 +2,6 @@
 import { Palette, ScanLine, UserRound, Users } from 'lucide-react'
 import { EmptyState, Panel } from './empty-state'
 
-export function UserAccountsPanel() {
-  return (
-    <Panel title="User Accounts" description="The accounts you can manage.">
-      <EmptyState icon={Users} title="No user accounts to show yet">
-        The list of user accounts arrives with the administration screens.
-      </EmptyState>
-    </Panel>
-  )
-}
-
 // The agency branding and team screens come with a later issue: no link until they exist, so
 // the panels never lead to a 404.
 export function AgencyBrandingPanel() {
