@@ -85,6 +85,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'profile._index.tsx': 'any',
   'qrcode._index.tsx': 'any',
   'qrcode.$cardId.tsx': 'public',
+  // The sidebar layout: any signed-in user; the pages under it guard their own roles.
+  'dashboard.tsx': 'any',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
@@ -306,6 +308,7 @@ const REFERENCES: Record<string, Reference> = {
   'profile._index.tsx': 'none',
   'qrcode._index.tsx': 'none',
   'qrcode.$cardId.tsx': 'card',
+  'dashboard.tsx': 'none',
   'dashboard.agency._index.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
