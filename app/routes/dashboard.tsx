@@ -8,6 +8,10 @@ import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).
+  if (/^\/dashboard\/?$/.test(new URL(request.url).pathname)) {
+    throw new Response('Not Found', { status: 404 })
+  }
   const { user } = await requireUser(request, context)
   return json({ role: user.role, sidebarOpen: readSidebarOpen(request.headers.get('Cookie')) })
 }

@@ -140,7 +140,12 @@ beforeAll(async () => {
   intruderCookie = await sessionCookieFor(tenantA.organization.id, intruder.id)
 })
 
+// Layout routes answer only for the pages under them; each is requested at one of those.
+const LAYOUT_PAGES: Record<string, string> = { 'dashboard.tsx': '/dashboard/end-user' }
+
 function paramsFor(file: string, cardId: string): { path: string; params: Record<string, string> } {
+  const layoutPage = LAYOUT_PAGES[file]
+  if (layoutPage) return { path: layoutPage, params: {} }
   const path =
     `/${file
       .replace(/\.(tsx|ts)$/, '')
