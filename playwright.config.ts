@@ -23,6 +23,7 @@ const productionSpecs = [
   'notifications.spec.ts',
   'qr-screen.spec.ts',
   'user-accounts.spec.ts',
+  'sidebar.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

@@ -1,9 +1,10 @@
 import { Link } from '@remix-run/react'
-import { Contact, CreditCard, Nfc, QrCode, Share2, UserRound } from 'lucide-react'
+import { QrCode, Share2, UserRound } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { type Role, rolePaths } from '#app/auth/roles'
+import type { Role } from '#app/auth/roles'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
+import { homeTiles } from '#app/navigation/role-navigation'
 import { useRootData } from '#app/root'
 
 const STEPS = [
@@ -24,37 +25,6 @@ const STEPS = [
   },
 ]
 
-// Spec §2: the Digital Cards tile leads to /dashboard/end-user/digital-cards; team admins keep
-// their cards in their own area, so the tile follows the role (no tile may answer 403).
-function tilesFor(role: Role) {
-  return [
-    {
-      label: 'Update Profile',
-      to: '/profile',
-      icon: UserRound,
-      text: 'Your name, contact details and images.',
-    },
-    {
-      label: 'Digital Cards',
-      to: rolePaths(role).digitalCards,
-      icon: CreditCard,
-      text: 'Create and manage your cards.',
-    },
-    {
-      label: 'QR Code',
-      to: '/qrcode',
-      icon: QrCode,
-      text: 'Show your QR code and share your link.',
-    },
-    {
-      label: 'Contacts',
-      to: '/contacts',
-      icon: Contact,
-      text: 'The people who connected with you or left their details.',
-    },
-  ]
-}
-
 function useNfcSupported() {
   const [supported, setSupported] = useState(false)
   useEffect(() => {
@@ -65,12 +35,9 @@ function useNfcSupported() {
 
 function SignedInHome({ firstName, role }: { firstName: string; role: Role }) {
   const nfc = useNfcSupported()
-  const tiles = nfc
-    ? [
-        ...tilesFor(role),
-        { label: 'NFC Sharing', to: '/qrcode', icon: Nfc, text: 'Write your card to an NFC tag.' },
-      ]
-    : tilesFor(role)
+  // Spec §2: the Digital Cards tile leads to /dashboard/end-user/digital-cards; team admins keep
+  // their cards in their own area, so the tile follows the role (no tile may answer 403).
+  const tiles = homeTiles(role, { nfc })
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-12">
       <h1 className="text-3xl font-bold tracking-tight">
@@ -78,7 +45,7 @@ function SignedInHome({ firstName, role }: { firstName: string; role: Role }) {
       </h1>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {tiles.map((tile) => (
-          <li key={tile.label}>
+          <li key={tile.id}>
             <Link
               to={tile.to}
               className="flex h-full flex-col gap-3 rounded-xl border border-gray-200 p-5 transition hover:border-brand hover:shadow-sm dark:border-gray-800"

@@ -85,6 +85,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'profile._index.tsx': 'any',
   'qrcode._index.tsx': 'any',
   'qrcode.$cardId.tsx': 'public',
+  // The sidebar layout: any signed-in user; the pages under it guard their own roles.
+  'dashboard.tsx': 'any',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
@@ -138,7 +140,12 @@ beforeAll(async () => {
   intruderCookie = await sessionCookieFor(tenantA.organization.id, intruder.id)
 })
 
+// Layout routes answer only for the pages under them; each is requested at one of those.
+const LAYOUT_PAGES: Record<string, string> = { 'dashboard.tsx': '/dashboard/end-user' }
+
 function paramsFor(file: string, cardId: string): { path: string; params: Record<string, string> } {
+  const layoutPage = LAYOUT_PAGES[file]
+  if (layoutPage) return { path: layoutPage, params: {} }
   const path =
     `/${file
       .replace(/\.(tsx|ts)$/, '')
@@ -306,6 +313,7 @@ const REFERENCES: Record<string, Reference> = {
   'profile._index.tsx': 'none',
   'qrcode._index.tsx': 'none',
   'qrcode.$cardId.tsx': 'card',
+  'dashboard.tsx': 'none',
   'dashboard.agency._index.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',

@@ -1,15 +1,8 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Link } from '@remix-run/react'
-import {
-  ChevronDown,
-  Contact,
-  CreditCard,
-  LayoutDashboard,
-  LogOut,
-  Settings,
-  UserRound,
-} from 'lucide-react'
-import { type Role, roleLabel, rolePaths, settingsMenuPath } from '#app/auth/roles'
+import { ChevronDown, LogOut } from 'lucide-react'
+import { type Role, roleLabel } from '#app/auth/roles'
+import { userMenuEntries } from '#app/navigation/role-navigation'
 import { useSignOut } from './use-sign-out'
 
 export type MenuUser = {
@@ -34,7 +27,6 @@ const itemClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
 
 export function UserMenu({ user }: { user: MenuUser }) {
-  const paths = rolePaths(user.role)
   const name = displayName(user)
   const signOut = useSignOut()
   return (
@@ -77,31 +69,13 @@ export function UserMenu({ user }: { user: MenuUser }) {
             </p>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to={paths.dashboard}>
-              <LayoutDashboard aria-hidden className="h-4 w-4" /> Dashboard
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to={paths.profile}>
-              <UserRound aria-hidden className="h-4 w-4" /> Profile
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to={paths.digitalCards}>
-              <CreditCard aria-hidden className="h-4 w-4" /> Digital Cards
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to="/contacts">
-              <Contact aria-hidden className="h-4 w-4" /> Contacts
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to={settingsMenuPath(user.role)}>
-              <Settings aria-hidden className="h-4 w-4" /> Settings
-            </Link>
-          </DropdownMenu.Item>
+          {userMenuEntries(user.role).map((item) => (
+            <DropdownMenu.Item key={item.id} asChild className={itemClass}>
+              <Link to={item.to}>
+                <item.icon aria-hidden className="h-4 w-4" /> {item.label}
+              </Link>
+            </DropdownMenu.Item>
+          ))}
           <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
           {/* Sent on select: the menu unmounts its content before a form could submit. */}
           <DropdownMenu.Item

@@ -1,0 +1,156 @@
+// The one definition of where each role can go (roles-teams-admin.md §2.2, issue 13 point 8).
+// The sidebar, the user menu and the home tiles all pick their entries from here, so a link
+// cannot appear in one and be missing or point elsewhere in another. An entry whose screen is
+// not built yet is listed with `exists: false` and shown nowhere; when the screen arrives, flip
+// the flag (tests/unit/role-navigation.test.ts fails until it is flipped, and if it is flipped early).
+import {
+  Building2,
+  Contact,
+  CreditCard,
+  LayoutDashboard,
+  type LucideIcon,
+  Nfc,
+  Palette,
+  QrCode,
+  Settings,
+  Shield,
+  UserRound,
+  Users,
+} from 'lucide-react'
+import { type Role, type RoleArea, roleArea, rolePaths, settingsMenuPath } from '#app/auth/roles'
+
+export type NavEntry = {
+  /** The destination's name, shared by every consumer that links to it. */
+  id: string
+  label: string
+  to: string
+  icon: LucideIcon
+  /** Whether the screen behind `to` is built; entries without one are never shown. */
+  exists: boolean
+}
+
+type Destination = Omit<NavEntry, 'label'>
+
+/** The destinations every signed-in person has, whatever their area (ADR 007). */
+function personalDestinations(role: Role) {
+  const paths = rolePaths(role)
+  return {
+    dashboard: { id: 'dashboard', to: paths.dashboard, icon: LayoutDashboard, exists: true },
+    // Spec (accounts §2): the home tile opens the default profile, the menu the role's one.
+    profile: { id: 'profile', to: '/profile', icon: UserRound, exists: true },
+    roleProfile: { id: 'role-profile', to: paths.profile, icon: UserRound, exists: true },
+    // /settings/{area} is not built yet: the profile's notifications part stands in for it.
+    settings: { id: 'settings', to: settingsMenuPath(role), icon: Settings, exists: true },
+    digitalCards: { id: 'digital-cards', to: paths.digitalCards, icon: CreditCard, exists: true },
+    qrCode: { id: 'qr-code', to: '/qrcode', icon: QrCode, exists: true },
+    contacts: { id: 'contacts', to: '/contacts', icon: Contact, exists: true },
+  } satisfies Record<string, Destination>
+}
+
+const entry = (destination: Destination, label: string): NavEntry => ({ ...destination, label })
+const planned = (id: string, label: string, to: string, icon: LucideIcon): NavEntry => ({
+  id,
+  label,
+  to,
+  icon,
+  exists: false,
+})
+
+/** Spec §2.2's Dashboard group of each area, in the table's order, built or not. */
+export function dashboardEntries(role: Role): NavEntry[] {
+  const own = personalDestinations(role)
+  const overview = entry(own.dashboard, 'Overview')
+  const tables: Record<RoleArea, NavEntry[]> = {
+    'super-admin': [
+      overview,
+      planned('admin-team', 'Admin Team', '/dashboard/super-admin/team', Shield),
+      planned('agencies', 'Agencies', '/dashboard/super-admin/agencies', Building2),
+      planned('end-users', 'End Users', '/dashboard/super-admin/users', Users),
+      planned('system-settings', 'System Settings', '/dashboard/super-admin/settings', Settings),
+    ],
+    agency: [
+      overview,
+      planned('team-members', 'Team Members', '/dashboard/agency/team', Users),
+      planned('end-users', 'End Users', '/dashboard/agency/users', UserRound),
+      planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
+      planned('area-settings', 'Settings', '/dashboard/agency/settings', Settings),
+    ],
+    'team-member': [
+      overview,
+      planned('end-users', 'End Users', '/dashboard/team-member/users', Users),
+      entry(own.digitalCards, 'Digital Cards'),
+      entry(own.qrCode, 'QR Codes'),
+      planned('area-settings', 'Settings', '/dashboard/team-member/settings', Settings),
+    ],
+    'end-user': [
+      overview,
+      planned('team', 'Team', '/dashboard/end-user/team', Users),
+      entry(own.digitalCards, 'Digital Cards'),
+      entry(own.qrCode, 'My QR Code'),
+      planned('area-settings', 'Settings', '/dashboard/end-user/settings', Settings),
+    ],
+  }
+  return tables[roleArea(role)]
+}
+
+/** Spec §2.2: Profile and Settings go to the current role's pages. */
+export function accountEntries(role: Role): NavEntry[] {
+  const own = personalDestinations(role)
+  return [entry(own.roleProfile, 'Profile'), entry(own.settings, 'Settings')]
+}
+
+/** What the sidebar shows: only entries whose screen exists. */
+export function sidebarNavigation(role: Role) {
+  return {
+    dashboard: dashboardEntries(role).filter((item) => item.exists),
+    account: accountEntries(role).filter((item) => item.exists),
+  }
+}
+
+/** The user menu's links (accounts §2 header and user menu; Contacts is ours); Log out follows. */
+export function userMenuEntries(role: Role): NavEntry[] {
+  const own = personalDestinations(role)
+  return [
+    entry(own.dashboard, 'Dashboard'),
+    entry(own.roleProfile, 'Profile'),
+    entry(own.digitalCards, 'Digital Cards'),
+    entry(own.contacts, 'Contacts'),
+    entry(own.settings, 'Settings'),
+  ].filter((item) => item.exists)
+}
+
+export type HomeTile = NavEntry & { text: string }
+
+/** The signed-in home's tiles (accounts §2); NFC Sharing only where the device has Web NFC. */
+export function homeTiles(role: Role, { nfc }: { nfc: boolean }): HomeTile[] {
+  const own = personalDestinations(role)
+  const tiles: HomeTile[] = [
+    { ...entry(own.profile, 'Update Profile'), text: 'Your name, contact details and images.' },
+    { ...entry(own.digitalCards, 'Digital Cards'), text: 'Create and manage your cards.' },
+    { ...entry(own.qrCode, 'QR Code'), text: 'Show your QR code and share your link.' },
+    {
+      ...entry(own.contacts, 'Contacts'),
+      text: 'The people who connected with you or left their details.',
+    },
+  ]
+  if (nfc) {
+    tiles.push({
+      ...entry({ ...own.qrCode, id: 'nfc', icon: Nfc }, 'NFC Sharing'),
+      text: 'Write your card to an NFC tag.',
+    })
+  }
+  return tiles.filter((tile) => tile.exists)
+}
+
+/** The sidebar's role badge: the role in words. */
+export function roleBadge(role: Role) {
+  const badges: Record<Role, string> = {
+    super_admin: 'Super Admin',
+    super_admin_team: 'Super Admin Team',
+    agency_admin: 'Agency Admin',
+    agency_member: 'Agency Member',
+    team_admin: 'Team Member',
+    end_user: 'End User',
+  }
+  return badges[role]
+}

@@ -1,0 +1,196 @@
+// The dashboards' sidebar (roles-teams-admin.md §2.2, §9; issue 13 point 1): for each role the
+// product name, the role badge and exactly the role's built entries, each of which opens; Ctrl/Cmd+B
+// collapses it to icons and the cookie brings it back collapsed on the server-rendered reload; at
+// 375 px it is a drawer behind a Menu button that Escape closes; axe passes in every state.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
+import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { ALPHA_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
+
+test.describe.configure({ timeout: 90_000 })
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
+const PRODUCT_NAMES: Record<string, string> = {
+  [HOSTS.platform]: TENANTS.platform.name,
+  [HOSTS.alpha]: TENANTS.alpha.name,
+}
+
+async function signIn(page: Page, user: RoleUser) {
+  await page.goto(urlFor(user.host, '/auth/login'))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
+  await hydrated(page)
+}
+
+/** The shortcut and the drawer need the client bundle. */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function expectAccessible(page: Page, label: string) {
+  // Judged once the width transition and the drawer's fade have finished.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
+  const results = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .withTags(WCAG_TAGS)
+    .analyze()
+  const problems = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `  ${node.target.join(' ')}`).join('\n')}`,
+  )
+  expect(problems, `axe on ${label}`).toEqual([])
+}
+
+const sidebar = (page: Page) => page.getByTestId('sidebar')
+const sidebarNav = (page: Page) => sidebar(page).getByRole('navigation', { name: 'Sidebar' })
+
+/** Status (after redirects) and final path of a link, fetched with the page's session. */
+function probe(page: Page, url: string) {
+  return page.evaluate(async (target) => {
+    const response = await fetch(target, { credentials: 'same-origin' })
+    return { status: response.status, path: new URL(response.url).pathname }
+  }, url)
+}
+
+for (const user of ROLE_USERS) {
+  test(`${user.role} on ${user.host}: the sidebar shows exactly the role's entries and each opens`, async ({
+    page,
+  }) => {
+    await signIn(page, user)
+    const expected = sidebarNavigation(user.role)
+    await expect(sidebar(page).getByTestId('sidebar-product')).toHaveText(
+      PRODUCT_NAMES[user.host] ?? '',
+    )
+    await expect(sidebar(page).getByTestId('sidebar-role')).toHaveText(roleBadge(user.role))
+
+    const nav = sidebarNav(page)
+    await expect(nav.getByRole('list', { name: 'Dashboard' }).getByRole('link')).toHaveText(
+      expected.dashboard.map((item) => item.label),
+    )
+    await expect(nav.getByRole('list', { name: 'Account' }).getByRole('link')).toHaveText([
+      'Profile',
+      'Settings',
+    ])
+    await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    )
+    await expect(sidebar(page).getByRole('button', { name: 'Log out' })).toBeVisible()
+
+    const links = await nav
+      .getByRole('link')
+      .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href))
+    expect(links).toHaveLength(expected.dashboard.length + expected.account.length)
+    for (const link of links) {
+      const { status, path } = await probe(page, link)
+      expect(status, link).toBeLessThan(400)
+      expect(path, `${link} sent a signed-in user to sign in`).not.toBe('/auth/login')
+    }
+
+    // The cards list and its editor sit in the layout too, with their entry marked current.
+    const cards = expected.dashboard.find((item) => item.label === 'Digital Cards')
+    if (cards && user.withCard) {
+      await nav.getByRole('link', { name: 'Digital Cards' }).click()
+      await expect(page).toHaveURL(urlFor(user.host, cards.to))
+      await expect(nav.getByRole('link', { name: 'Digital Cards' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      )
+      await expect(nav.getByRole('link', { name: 'Overview' })).not.toHaveAttribute(
+        'aria-current',
+        'page',
+      )
+      await page.getByRole('link', { name: 'Edit' }).first().click()
+      await expect(page).toHaveURL(/\/digital-cards\/edit\//)
+      await expect(sidebarNav(page).getByRole('link', { name: 'Digital Cards' })).toBeVisible()
+    }
+  })
+}
+
+const endUser = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as RoleUser
+
+test('Ctrl+B collapses the sidebar to icons, the cookie keeps it collapsed across a reload', async ({
+  page,
+  context,
+}) => {
+  await signIn(page, endUser)
+  const dashboard = urlFor(endUser.host, rolePaths(endUser.role).dashboard)
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded')
+  expect((await sidebar(page).boundingBox())?.width).toBe(256)
+  await expectAccessible(page, 'expanded')
+
+  await page.keyboard.press('Control+b')
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed')
+  await expect.poll(async () => (await sidebar(page).boundingBox())?.width).toBe(48)
+  // Icons only: the labels are hidden from sight, yet every link keeps its accessible name.
+  const cardsLink = sidebarNav(page).getByRole('link', { name: 'Digital Cards' })
+  await expect(cardsLink).toBeVisible()
+  expect((await cardsLink.boundingBox())?.width).toBeLessThanOrEqual(40)
+  await expect(sidebar(page).getByRole('button', { name: 'Log out' })).toBeVisible()
+  const toggle = sidebar(page).getByRole('button', { name: 'Toggle sidebar' })
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await expectAccessible(page, 'collapsed')
+
+  const cookie = (await context.cookies(dashboard)).find((c) => c.name === 'sidebar_state')
+  expect(cookie?.value).toBe('false')
+  // Spec §9: 7 days.
+  const days = ((cookie?.expires ?? 0) - Date.now() / 1000) / 86_400
+  expect(days).toBeGreaterThan(6.9)
+  expect(days).toBeLessThanOrEqual(7)
+
+  // The server renders it collapsed already: no flash of the expanded sidebar.
+  const response = await page.reload()
+  expect(await response?.text()).toContain('data-state="collapsed"')
+  await hydrated(page)
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed')
+
+  // Cmd+B (Meta) toggles too, and the button does, from the keyboard.
+  await page.keyboard.press('Meta+b')
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded')
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed')
+  await page.keyboard.press('Enter')
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded')
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  const kept = (await context.cookies(dashboard)).find((c) => c.name === 'sidebar_state')
+  expect(kept?.value).toBe('true')
+})
+
+test('at 375 px the sidebar is a drawer: a Menu button opens it, Escape closes it', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } })
+  const page = await context.newPage()
+  await signIn(page, endUser)
+  await expect(sidebar(page)).toBeHidden()
+  const trigger = page.getByRole('button', { name: 'Menu', exact: true })
+  await trigger.click()
+  const drawer = page.getByRole('dialog', { name: 'Navigation' })
+  await expect(drawer).toBeVisible()
+  // Spec §9: 18rem on mobile.
+  expect((await drawer.boundingBox())?.width).toBe(288)
+  const nav = drawer.getByRole('navigation', { name: 'Sidebar' })
+  await expect(nav.getByRole('list', { name: 'Dashboard' }).getByRole('link')).toHaveText(
+    sidebarNavigation(endUser.role).dashboard.map((item) => item.label),
+  )
+  await expect(drawer.getByTestId('sidebar-product')).toHaveText(TENANTS.alpha.name)
+  await expectAccessible(page, 'drawer open')
+
+  await page.keyboard.press('Escape')
+  await expect(drawer).toBeHidden()
+  await expect(trigger).toBeFocused()
+
+  // Following an entry closes the drawer on the new page.
+  await trigger.click()
+  await drawer.getByRole('link', { name: 'Digital Cards' }).click()
+  await expect(page).toHaveURL(urlFor(endUser.host, rolePaths(endUser.role).digitalCards))
+  await expect(drawer).toBeHidden()
+  await context.close()
+})
