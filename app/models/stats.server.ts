@@ -248,6 +248,7 @@ export const ACTIVITY_ACTIONS = [
 ] as const
 
 export type ActivityItem = {
+  id: string
   kind: 'view' | 'connect' | 'lead' | 'saved' | 'manual' | (typeof ACTIVITY_ACTIONS)[number]
   at: string
   subject: string | null
@@ -266,6 +267,7 @@ export async function listRecentActivity(
 ): Promise<ActivityItem[]> {
   const views = db
     .select({
+      id: sql`${cardViews.id}`.as('id'),
       kind: sql<string>`'view'`.as('kind'),
       at: sql`${cardViews.viewedAt}`.as('at'),
       subject: sql`${digitalCards.title}`.as('subject'),
@@ -283,6 +285,7 @@ export async function listRecentActivity(
     .limit(limit)
   const gained = db
     .select({
+      id: sql`${contacts.id}`.as('id'),
       kind: sql<string>`${contacts.source}::text`.as('kind'),
       at: sql`${contacts.createdAt}`.as('at'),
       subject: sql`${contacts.fullName}`.as('subject'),
@@ -293,6 +296,7 @@ export async function listRecentActivity(
     .limit(limit)
   const changes = db
     .select({
+      id: sql`${auditEvents.id}`.as('id'),
       kind: sql<string>`${auditEvents.action}`.as('kind'),
       at: sql`${auditEvents.createdAt}`.as('at'),
       subject: sql`null::text`.as('subject'),
@@ -311,7 +315,10 @@ export async function listRecentActivity(
     (${views}) union all (${gained}) union all (${changes})
     order by at desc
     limit ${limit}`)
-  return rowsOf<{ kind: ActivityItem['kind']; at: Date | string; subject: string | null }>(
-    result,
-  ).map((row) => ({ kind: row.kind, at: new Date(row.at).toISOString(), subject: row.subject }))
+  return rowsOf<Omit<ActivityItem, 'at'> & { at: Date | string }>(result).map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    at: new Date(row.at).toISOString(),
+    subject: row.subject,
+  }))
 }

@@ -2,9 +2,9 @@ import { formatDistance } from 'date-fns'
 import { Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
 import type { ReactNode } from 'react'
 
-export type ActivityItem = { kind: string; at: string; subject: string | null }
+export type ActivityItem = { id: string; kind: string; at: string; subject: string | null }
 
-function describe(item: ActivityItem): { text: string; icon: ReactNode } {
+function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
   const name = item.subject || 'Someone'
   const icon = (Icon: typeof Eye) => <Icon aria-hidden className="h-4 w-4" />
   switch (item.kind) {
@@ -50,13 +50,12 @@ export function RecentActivity({ items, now }: { items: ActivityItem[]; now: str
         </p>
       ) : (
         <ul className="mt-3 flex flex-col divide-y divide-gray-200 dark:divide-gray-800">
-          {items.map((item, index) => {
-            const { text, icon } = describe(item)
+          {items.map((item) => {
+            const { text, icon } = activityText(item)
             const at = new Date(item.at)
             return (
               <li
-                // Two events of one kind can share a time; the position keeps keys unique.
-                key={`${item.kind}-${item.at}-${index}`}
+                key={item.id}
                 className="flex items-center gap-3 py-2 text-sm"
                 data-testid="activity-item"
               >
