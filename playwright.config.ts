@@ -22,6 +22,7 @@ const productionSpecs = [
   'auth-guard.spec.ts',
   'notifications.spec.ts',
   'qr-screen.spec.ts',
+  'dashboards.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
