@@ -17,7 +17,8 @@ const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as R
 const VISITOR_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
 
-test.describe.configure({ mode: 'serial' })
+// Each test signs in up to five times; argon2 on a busy machine takes seconds each.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
 async function signIn(browser: Browser, user: RoleUser) {
   const page = await browser.newPage()
@@ -26,7 +27,9 @@ async function signIn(browser: Browser, user: RoleUser) {
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard), {
+    timeout: 20_000,
+  })
   return page
 }
 
