@@ -24,6 +24,7 @@ const productionSpecs = [
   'qr-screen.spec.ts',
   'user-accounts.spec.ts',
   'sidebar.spec.ts',
+  'dashboards.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

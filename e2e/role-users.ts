@@ -1,6 +1,9 @@
 // One account per role for the accessibility crawl (e2e/accessibility.spec.ts): the platform's
 // roles on the platform host, the agency roles on Alpha. Kept apart from start-server.ts so the
 // server set-up only gains one call.
+import { eq } from 'drizzle-orm'
+import { getDb } from '#drizzle/db.server'
+import { users } from '#drizzle/schema'
 import { makeCard, makeUser } from '#tests/factories'
 import { HOSTS } from './fixtures'
 
@@ -94,6 +97,31 @@ export const ALPHA_ROLE_USERS: readonly RoleUser[] = [
 
 export const ROLE_USERS: readonly RoleUser[] = [...PLATFORM_ROLE_USERS, ...ALPHA_ROLE_USERS]
 
+/**
+ * Two Alpha accounts only e2e/dashboards.spec.ts uses, so their figures move only with what
+ * that spec does: a team member and the end user assigned to them (with one card).
+ */
+export const DASHBOARD_USERS = {
+  teamMember: {
+    role: 'team_admin',
+    host: HOSTS.alpha,
+    email: 'dash-theo@e2e.test',
+    password,
+    firstName: 'Theo',
+    lastName: 'Team',
+    withCard: false,
+  },
+  endUser: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'dash-dana@e2e.test',
+    password,
+    firstName: 'Dana',
+    lastName: 'Dash',
+    withCard: true,
+  },
+} as const satisfies Record<string, RoleUser>
+
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
 export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
   const seed = async (organizationId: string, users: readonly RoleUser[]) => {
@@ -115,4 +143,13 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
   }
   await seed(organizations.platformId, PLATFORM_ROLE_USERS)
   await seed(organizations.alphaId, ALPHA_ROLE_USERS)
+  await seed(organizations.alphaId, [DASHBOARD_USERS.teamMember, DASHBOARD_USERS.endUser])
+  const [teamMember] = await getDb()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, DASHBOARD_USERS.teamMember.email))
+  await getDb()
+    .update(users)
+    .set({ assignedToUserId: teamMember?.id })
+    .where(eq(users.email, DASHBOARD_USERS.endUser.email))
 }

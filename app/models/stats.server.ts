@@ -1,21 +1,201 @@
-import { and, eq, sql } from 'drizzle-orm'
+// Dashboard figures (roles-teams-admin.md §2.3, §7, §9). Every figure is one query that
+// aggregates in SQL, so a dashboard costs a handful of index scans whatever the row count.
+// `now` is a parameter: the windows are computed from it, and tests place rows on both sides
+// of each boundary with it.
+import { and, desc, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { contacts, digitalCards, users } from '#drizzle/schema'
+import {
+  auditEvents,
+  cardViews,
+  contacts,
+  digitalCards,
+  organizations,
+  users,
+} from '#drizzle/schema'
 
-export async function countUserCardsAndContacts(
-  db: Queryable,
-  organizationId: string,
-  userId: string,
-) {
-  const [cards] = await db
+/** Spec §9: the last 7 days against the 7 days before. */
+export const COMPARISON_DAYS = 7
+/** The views chart: one bar per UTC day, today included. */
+export const CHART_DAYS = 14
+const DAY_MS = 86_400_000
+
+export type WeekOverWeek = { current: number; previous: number }
+export type DailyViews = { day: string; views: number }[]
+
+/** Whose rows a figure counts, inside one organization. */
+export type StatsScope =
+  // An end user: their own cards and contacts.
+  | { kind: 'user'; userId: string }
+  // A team member (team_admin): the end users assigned to them (users.assigned_to_user_id).
+  | { kind: 'assigned'; teamAdminId: string }
+  // An agency: the whole organization.
+  | { kind: 'organization' }
+
+/** The current window is (now - 7 days, now], the previous one (now - 14 days, now - 7 days]. */
+export function comparisonWindows(now: Date) {
+  return {
+    weekAgo: new Date(now.getTime() - COMPARISON_DAYS * DAY_MS),
+    twoWeeksAgo: new Date(now.getTime() - 2 * COMPARISON_DAYS * DAY_MS),
+  }
+}
+
+function byWeek(column: typeof cardViews.viewedAt | typeof contacts.createdAt, now: Date) {
+  const { weekAgo, twoWeeksAgo } = comparisonWindows(now)
+  return {
+    current: sql<number>`(count(*) filter (where ${and(gt(column, weekAgo), lte(column, now))}))::int`,
+    previous: sql<number>`(count(*) filter (where ${and(gt(column, twoWeeksAgo), lte(column, weekAgo))}))::int`,
+    within: and(gt(column, twoWeeksAgo), lte(column, now)),
+  }
+}
+
+// The assigned scope filters on the users table only: a card's or contact's user is always of
+// the same organization (composite foreign keys), so one organization filter decides, and
+// dropping it makes tests/integration/model-isolation.test.ts fail.
+function assignedEndUsers(db: Queryable, organizationId: string, teamAdminId: string) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(users.assignedToUserId, teamAdminId),
+        eq(users.role, 'end_user'),
+      ),
+    )
+}
+
+function cardsInScope(db: Queryable, organizationId: string, scope: StatsScope): SQL | undefined {
+  switch (scope.kind) {
+    case 'user':
+      return and(
+        eq(digitalCards.organizationId, organizationId),
+        eq(digitalCards.userId, scope.userId),
+      )
+    case 'assigned':
+      return inArray(digitalCards.userId, assignedEndUsers(db, organizationId, scope.teamAdminId))
+    case 'organization':
+      return eq(digitalCards.organizationId, organizationId)
+  }
+}
+
+function viewsInScope(db: Queryable, organizationId: string, scope: StatsScope): SQL | undefined {
+  if (scope.kind === 'organization') return eq(cardViews.organizationId, organizationId)
+  const cards = db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(cardsInScope(db, organizationId, scope))
+  return inArray(cardViews.cardId, cards)
+}
+
+function contactsInScope(db: Queryable, organizationId: string, scope: StatsScope) {
+  switch (scope.kind) {
+    case 'user':
+      return and(eq(contacts.organizationId, organizationId), eq(contacts.userId, scope.userId))
+    case 'assigned':
+      return inArray(contacts.userId, assignedEndUsers(db, organizationId, scope.teamAdminId))
+    case 'organization':
+      return eq(contacts.organizationId, organizationId)
+  }
+}
+
+async function cardCount(db: Queryable, where: SQL | undefined) {
+  const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(digitalCards)
-    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId)))
-  const [contactCount] = await db
-    .select({ count: sql<number>`count(*)::int` })
+    .where(where)
+  return row?.count ?? 0
+}
+
+async function viewsByWeek(
+  db: Queryable,
+  where: SQL | undefined,
+  now: Date,
+): Promise<WeekOverWeek> {
+  const { current, previous, within } = byWeek(cardViews.viewedAt, now)
+  const [row] = await db.select({ current, previous }).from(cardViews).where(and(where, within))
+  return { current: row?.current ?? 0, previous: row?.previous ?? 0 }
+}
+
+/** The last 14 UTC days, oldest first, with a zero for a day without views. */
+async function viewsPerDay(db: Queryable, where: SQL | undefined, now: Date): Promise<DailyViews> {
+  const today = now.toISOString().slice(0, 10)
+  const firstDay = new Date(Date.parse(today) - (CHART_DAYS - 1) * DAY_MS)
+  const day = sql`(${cardViews.viewedAt} at time zone 'UTC')::date`
+  const perDay = db
+    .select({ day: sql`${day}`.as('day'), views: sql`count(*)`.as('views') })
+    .from(cardViews)
+    .where(and(where, gte(cardViews.viewedAt, firstDay), lte(cardViews.viewedAt, now)))
+    .groupBy(day)
+  const result = await db.execute(sql`
+    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(p.views, 0)::int as views
+    from (
+      select ${today}::date - i as day from generate_series(0, ${CHART_DAYS - 1}) as i
+    ) d
+    left join (${perDay}) p on p.day = d.day
+    order by d.day`)
+  return rowsOf<{ day: string; views: number }>(result).map((row) => ({
+    day: row.day,
+    views: Number(row.views),
+  }))
+}
+
+/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+}
+
+export function countCards(db: Queryable, organizationId: string, scope: StatsScope) {
+  return cardCount(db, cardsInScope(db, organizationId, scope))
+}
+
+export async function countContactsByWeek(
+  db: Queryable,
+  organizationId: string,
+  scope: StatsScope,
+  now: Date,
+): Promise<WeekOverWeek> {
+  const { current, previous, within } = byWeek(contacts.createdAt, now)
+  const [row] = await db
+    .select({ current, previous })
     .from(contacts)
-    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.userId, userId)))
-  return { cards: cards?.count ?? 0, contacts: contactCount?.count ?? 0 }
+    .where(and(contactsInScope(db, organizationId, scope), within))
+  return { current: row?.current ?? 0, previous: row?.previous ?? 0 }
+}
+
+export function countViewsByWeek(
+  db: Queryable,
+  organizationId: string,
+  scope: StatsScope,
+  now: Date,
+) {
+  return viewsByWeek(db, viewsInScope(db, organizationId, scope), now)
+}
+
+export function countViewsPerDay(
+  db: Queryable,
+  organizationId: string,
+  scope: StatsScope,
+  now: Date,
+) {
+  return viewsPerDay(db, viewsInScope(db, organizationId, scope), now)
+}
+
+export async function countAssignedEndUsers(
+  db: Queryable,
+  organizationId: string,
+  teamAdminId: string,
+) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(users.assignedToUserId, teamAdminId),
+        eq(users.role, 'end_user'),
+      ),
+    )
+  return row?.count ?? 0
 }
 
 export async function countOrganizationPeople(db: Queryable, organizationId: string) {
@@ -31,4 +211,114 @@ export async function countOrganizationPeople(db: Queryable, organizationId: str
       (byRole.agency_admin ?? 0) + (byRole.agency_member ?? 0) + (byRole.team_admin ?? 0),
     total: rows.reduce((sum, r) => sum + r.count, 0),
   }
+}
+
+// The platform's figures: no organization filter at all. They only see every tenant inside
+// withPlatformScope (the super-admin guard's grant); inside withTenant row-level security
+// narrows them to that tenant.
+
+export async function countPlatformPeople(db: Queryable) {
+  const result = await db.execute(sql`
+    select
+      (select count(*) from ${organizations} where ${organizations.kind} = 'agency')::int as agencies,
+      (select count(*) from ${users} where ${users.role} = 'end_user')::int as "endUsers"`)
+  const [row] = rowsOf<{ agencies: number; endUsers: number }>(result)
+  return { agencies: Number(row?.agencies ?? 0), endUsers: Number(row?.endUsers ?? 0) }
+}
+
+export function countPlatformCards(db: Queryable) {
+  return cardCount(db, undefined)
+}
+
+export function countPlatformViewsByWeek(db: Queryable, now: Date) {
+  return viewsByWeek(db, undefined, now)
+}
+
+export function countPlatformViewsPerDay(db: Queryable, now: Date) {
+  return viewsPerDay(db, undefined, now)
+}
+
+/** Events of an end user's own account shown in the activity list, with their wording. */
+export const ACTIVITY_ACTIONS = [
+  'card.created',
+  'card.updated',
+  'card.deleted',
+  'card.default_set',
+  'profile.updated',
+] as const
+
+export type ActivityItem = {
+  id: string
+  kind: 'view' | 'connect' | 'lead' | 'saved' | 'manual' | (typeof ACTIVITY_ACTIONS)[number]
+  at: string
+  subject: string | null
+}
+
+/**
+ * An end user's recent activity, newest first: views of their cards, contacts they gained (by
+ * source: a connection, a lead, a saved card, one added by hand) and changes to their cards.
+ * Each branch takes its newest rows by index before the merge.
+ */
+export async function listRecentActivity(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  limit = 8,
+): Promise<ActivityItem[]> {
+  const views = db
+    .select({
+      id: sql`${cardViews.id}`.as('id'),
+      kind: sql<string>`'view'`.as('kind'),
+      at: sql`${cardViews.viewedAt}`.as('at'),
+      subject: sql`${digitalCards.title}`.as('subject'),
+    })
+    .from(cardViews)
+    .innerJoin(
+      digitalCards,
+      and(
+        eq(digitalCards.organizationId, cardViews.organizationId),
+        eq(digitalCards.id, cardViews.cardId),
+      ),
+    )
+    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId)))
+    .orderBy(desc(cardViews.viewedAt))
+    .limit(limit)
+  const gained = db
+    .select({
+      id: sql`${contacts.id}`.as('id'),
+      kind: sql<string>`${contacts.source}::text`.as('kind'),
+      at: sql`${contacts.createdAt}`.as('at'),
+      subject: sql`${contacts.fullName}`.as('subject'),
+    })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.userId, userId)))
+    .orderBy(desc(contacts.createdAt))
+    .limit(limit)
+  const changes = db
+    .select({
+      id: sql`${auditEvents.id}`.as('id'),
+      kind: sql<string>`${auditEvents.action}`.as('kind'),
+      at: sql`${auditEvents.createdAt}`.as('at'),
+      subject: sql`null::text`.as('subject'),
+    })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.organizationId, organizationId),
+        eq(auditEvents.actorUserId, userId),
+        inArray(auditEvents.action, [...ACTIVITY_ACTIONS]),
+      ),
+    )
+    .orderBy(desc(auditEvents.createdAt))
+    .limit(limit)
+  const result = await db.execute(sql`
+    (${views}) union all (${gained}) union all (${changes})
+    order by at desc
+    limit ${limit}`)
+  return rowsOf<Omit<ActivityItem, 'at'> & { at: Date | string }>(result).map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    at: new Date(row.at).toISOString(),
+    subject: row.subject,
+  }))
 }

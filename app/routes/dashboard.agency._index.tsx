@@ -1,32 +1,46 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES, rolePaths } from '#app/auth/roles'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { countOrganizationPeople } from '#app/models/stats.server'
-import { withTenant } from '#drizzle/db.server'
+import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
+import { ViewsChart } from '#app/components/dashboard/views-chart'
+import { agencyDashboard } from '#app/dashboard/dashboard.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES.agency)
-  const people = await withTenant(tenant.id, (tx) => countOrganizationPeople(tx, tenant.id))
-  return json({ firstName: user.firstName, role: user.role, agency: tenant.name, people })
+  return json(await agencyDashboard(request, context))
 }
 
 export default function AgencyDashboard() {
-  const { firstName, role, agency, people } = useLoaderData<typeof loader>()
+  const { firstName, agency, stats, digitalCardsPath } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       title={`${agency} Dashboard`}
-      greeting={`Welcome back, ${firstName || 'there'}!`}
-      stats={[
-        { label: 'End users', value: people.endUsers },
-        { label: 'Team members', value: people.teamMembers },
-      ]}
+      greeting={`Welcome back, ${firstName}!`}
+      stats={
+        stats && [
+          { id: 'end-users', label: 'End users', value: stats.people.endUsers },
+          { id: 'team-members', label: 'Team members', value: stats.people.teamMembers },
+          { id: 'cards', label: 'Digital cards', value: stats.cards },
+          {
+            id: 'views',
+            label: 'Card views (last 7 days)',
+            value: stats.views.current,
+            previous: stats.views.previous,
+          },
+        ]
+      }
       // Admins hand out business cards too (ADR 007): their own cards and contacts.
       actions={[
-        { label: 'My Digital Cards', to: rolePaths(role).digitalCards },
+        { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
       ]}
-    />
+    >
+      {stats ? (
+        <ViewsChart days={stats.viewsPerDay} title={`Card views per day at ${agency}`} />
+      ) : null}
+    </RoleDashboard>
   )
+}
+
+export function ErrorBoundary() {
+  return <DashboardLoadError />
 }

@@ -1,35 +1,49 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
+import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { countUserCardsAndContacts } from '#app/models/stats.server'
-import { withTenant } from '#drizzle/db.server'
+import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
+import { endUserDashboard } from '#app/dashboard/dashboard.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES['end-user'])
-  const counts = await withTenant(tenant.id, (tx) =>
-    countUserCardsAndContacts(tx, tenant.id, user.id),
-  )
-  return json({ firstName: user.firstName, counts, offerOnboarding: !user.onboardingCompletedAt })
+  return json(await endUserDashboard(request, context))
 }
 
 export default function EndUserDashboard() {
-  const { firstName, counts, offerOnboarding } = useLoaderData<typeof loader>()
+  const { firstName, stats, now, offerOnboarding } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       offerOnboarding={offerOnboarding}
       title="Dashboard"
-      greeting={`Welcome back, ${firstName || 'there'}!`}
-      stats={[
-        { label: 'Digital cards', value: counts.cards },
-        { label: 'Contacts', value: counts.contacts },
-      ]}
+      greeting={`Welcome back, ${firstName}!`}
+      stats={
+        stats && [
+          { id: 'cards', label: 'Digital cards', value: stats.cards },
+          {
+            id: 'contacts',
+            label: 'Contacts gained (last 7 days)',
+            value: stats.contacts.current,
+            previous: stats.contacts.previous,
+          },
+          {
+            id: 'views',
+            label: 'Card views (last 7 days)',
+            value: stats.views.current,
+            previous: stats.views.previous,
+          },
+        ]
+      }
       actions={[
         { label: 'Digital Cards', to: '/dashboard/end-user/digital-cards' },
         { label: 'My QR Code', to: '/qrcode' },
         { label: 'Contacts', to: '/contacts' },
       ]}
-    />
+    >
+      {stats ? <RecentActivity items={stats.activity} now={now} /> : null}
+    </RoleDashboard>
   )
+}
+
+export function ErrorBoundary() {
+  return <DashboardLoadError />
 }

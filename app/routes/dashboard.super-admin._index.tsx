@@ -1,32 +1,53 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES, rolePaths } from '#app/auth/roles'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { countOrganizationPeople } from '#app/models/stats.server'
-import { withTenant } from '#drizzle/db.server'
+import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
+import { ViewsChart } from '#app/components/dashboard/views-chart'
+import { superAdminDashboard } from '#app/dashboard/dashboard.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES['super-admin'])
-  const people = await withTenant(tenant.id, (tx) => countOrganizationPeople(tx, tenant.id))
-  return json({ firstName: user.firstName, role: user.role, people })
+  return json(await superAdminDashboard(request, context))
 }
 
 export default function SuperAdminDashboard() {
-  const { firstName, role, people } = useLoaderData<typeof loader>()
+  const { firstName, stats, digitalCardsPath } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       title="Super Admin Dashboard"
-      greeting={`Welcome back, ${firstName || 'there'}!`}
-      stats={[
-        { label: 'Platform end users', value: people.endUsers },
-        { label: 'Admin team', value: people.total - people.endUsers },
-      ]}
+      greeting={`Welcome back, ${firstName}!`}
+      stats={
+        stats && [
+          { id: 'agencies', label: 'Agencies', value: stats.agencies },
+          { id: 'end-users', label: 'End users', value: stats.endUsers },
+          { id: 'cards', label: 'Digital cards', value: stats.cards },
+          {
+            id: 'views',
+            label: 'Card views (last 7 days)',
+            value: stats.views.current,
+            previous: stats.views.previous,
+          },
+        ]
+      }
       // Admins hand out business cards too (ADR 007): their own cards and contacts.
       actions={[
-        { label: 'My Digital Cards', to: rolePaths(role).digitalCards },
+        { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
       ]}
-    />
+    >
+      {stats ? (
+        <ViewsChart
+          days={stats.viewsPerDay}
+          title={
+            stats.scope === 'platform'
+              ? 'Card views per day across the platform'
+              : 'Card views per day'
+          }
+        />
+      ) : null}
+    </RoleDashboard>
   )
+}
+
+export function ErrorBoundary() {
+  return <DashboardLoadError />
 }

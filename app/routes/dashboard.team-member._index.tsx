@@ -1,35 +1,52 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { countUserCardsAndContacts } from '#app/models/stats.server'
-import { withTenant } from '#drizzle/db.server'
+import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
+import { ViewsChart } from '#app/components/dashboard/views-chart'
+import { teamMemberDashboard } from '#app/dashboard/dashboard.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES['team-member'])
-  const counts = await withTenant(tenant.id, (tx) =>
-    countUserCardsAndContacts(tx, tenant.id, user.id),
-  )
-  return json({ firstName: user.firstName, counts, offerOnboarding: !user.onboardingCompletedAt })
+  return json(await teamMemberDashboard(request, context))
 }
 
 export default function TeamMemberDashboard() {
-  const { firstName, counts, offerOnboarding } = useLoaderData<typeof loader>()
+  const { firstName, stats, offerOnboarding } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       offerOnboarding={offerOnboarding}
       title="Team Member Dashboard"
-      greeting={`Welcome back, ${firstName || 'there'}!`}
-      stats={[
-        { label: 'Digital cards', value: counts.cards },
-        { label: 'Contacts', value: counts.contacts },
-      ]}
+      greeting={`Welcome back, ${firstName}!`}
+      stats={
+        stats && [
+          { id: 'end-users', label: 'Assigned end users', value: stats.endUsers },
+          { id: 'cards', label: 'Their digital cards', value: stats.cards },
+          {
+            id: 'views',
+            label: 'Card views (last 7 days)',
+            value: stats.views.current,
+            previous: stats.views.previous,
+          },
+          {
+            id: 'contacts',
+            label: 'Contacts gained (last 7 days)',
+            value: stats.contacts.current,
+            previous: stats.contacts.previous,
+          },
+        ]
+      }
       actions={[
         { label: 'Digital Cards', to: '/dashboard/team-member/digital-cards' },
         { label: 'QR Codes', to: '/qrcode' },
         { label: 'Contacts', to: '/contacts' },
       ]}
-    />
+    >
+      {stats ? (
+        <ViewsChart days={stats.viewsPerDay} title="Views of your end users' cards per day" />
+      ) : null}
+    </RoleDashboard>
   )
+}
+
+export function ErrorBoundary() {
+  return <DashboardLoadError />
 }

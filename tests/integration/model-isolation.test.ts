@@ -5,7 +5,7 @@
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
@@ -47,7 +47,16 @@ import {
   findSessionWithUser,
   insertSession,
 } from '#app/models/sessions.server'
-import { countOrganizationPeople, countUserCardsAndContacts } from '#app/models/stats.server'
+import {
+  countAssignedEndUsers,
+  countCards,
+  countContactsByWeek,
+  countOrganizationPeople,
+  countViewsByWeek,
+  countViewsPerDay,
+  listRecentActivity,
+  type StatsScope,
+} from '#app/models/stats.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
   countUserAccountsForOrganization,
@@ -60,6 +69,7 @@ import {
   updateProfile,
 } from '#app/models/users.server'
 import { getDb, type Queryable } from '#drizzle/db.server'
+import { users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -128,6 +138,29 @@ async function seedTenantA(db: Queryable) {
   })
   const visitor = `visitor-${suffix}`
   await recordCardView(db, organization.id, card.id, visitor)
+  await recordAudit(db, organization.id, {
+    actorUserId: user.id,
+    action: 'card.created',
+    entityType: 'card',
+    entityId: card.id,
+  })
+  // A team member with an assigned end user who has a card, a view and a contact (dashboards).
+  const teamAdmin = await createUser(db, organization.id, {
+    email: `team-${suffix}@example.test`,
+    password: 'password123',
+    role: 'team_admin',
+  })
+  const assigned = await createUser(db, organization.id, {
+    email: `assigned-${suffix}@example.test`,
+    password: 'password123',
+  })
+  await db.update(users).set({ assignedToUserId: teamAdmin.id }).where(eq(users.id, assigned.id))
+  const assignedCard = await createCard(db, organization.id, assigned.id, {
+    firstName: 'Asa',
+    lastName: 'Signed',
+  })
+  await recordCardView(db, organization.id, assignedCard.id, visitor)
+  await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
   return {
     organization,
     user,
@@ -143,6 +176,7 @@ async function seedTenantA(db: Queryable) {
     tokenHash,
     confirmationHash,
     visitor,
+    teamAdmin,
   }
 }
 
@@ -449,11 +483,57 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
-  countUserCardsAndContacts: [
+  ...Object.fromEntries(
+    (
+      [
+        ['countCards', (db, b, scope) => countCards(db, b, scope), 0],
+        [
+          'countContactsByWeek',
+          (db, b, scope) => countContactsByWeek(db, b, scope, new Date()),
+          { current: 0, previous: 0 },
+        ],
+        [
+          'countViewsByWeek',
+          (db, b, scope) => countViewsByWeek(db, b, scope, new Date()),
+          { current: 0, previous: 0 },
+        ],
+        [
+          'countViewsPerDay',
+          async (db, b, scope) =>
+            (await countViewsPerDay(db, b, scope, new Date())).reduce((n, d) => n + d.views, 0),
+          0,
+        ],
+      ] as [string, (db: Queryable, b: string, scope: StatsScope) => Promise<unknown>, unknown][]
+    ).map(([fn, count, none]) => [
+      fn,
+      (['user', 'assigned', 'organization'] as const).map((kind) => ({
+        name: `counts nothing of A's for the ${kind} scope`,
+        run: (db: Queryable, b: string, a: TenantA) =>
+          count(
+            db,
+            b,
+            kind === 'user'
+              ? { kind, userId: a.user.id }
+              : kind === 'assigned'
+                ? { kind, teamAdminId: a.teamAdmin.id }
+                : { kind },
+          ),
+        expected: (value: unknown) => expect(value).toEqual(none),
+      })),
+    ]),
+  ),
+  countAssignedEndUsers: [
     {
-      name: "counts none of A's cards or contacts",
-      run: (db, b, a) => countUserCardsAndContacts(db, b, a.user.id),
-      expected: (value) => expect(value).toEqual({ cards: 0, contacts: 0 }),
+      name: "counts none of A's assigned end users",
+      run: (db, b, a) => countAssignedEndUsers(db, b, a.teamAdmin.id),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listRecentActivity: [
+    {
+      name: "lists none of A's views, contacts or card changes",
+      run: (db, b, a) => listRecentActivity(db, b, a.user.id),
+      expected: nothing,
     },
   ],
   countOrganizationPeople: [

@@ -1,17 +1,24 @@
 import { Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { Button } from '#app/components/ui/button'
+import { type Stat, StatCard } from './stat-card'
+import { StatsUnavailable } from './stats-failure'
 
 export function RoleDashboard({
   title,
   greeting,
   stats,
+  children,
   actions,
   offerOnboarding = false,
 }: {
   offerOnboarding?: boolean
   title: string
   greeting: string
-  stats: { label: string; value: number }[]
+  /** The figures, or null when they could not be loaded. */
+  stats: Stat[] | null
+  /** The chart and lists below the figures (left out when the figures failed). */
+  children?: ReactNode
   actions: { label: string; to: string }[]
 }) {
   return (
@@ -33,17 +40,18 @@ export function RoleDashboard({
           </Button>
         </section>
       ) : null}
-      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {stats.map((stat) => (
-          <div
-            key={stat.label}
-            className="rounded-xl border border-gray-200 p-5 dark:border-gray-800"
-          >
-            <dt className="text-sm text-gray-600 dark:text-gray-400">{stat.label}</dt>
-            <dd className="mt-1 text-3xl font-semibold">{stat.value.toLocaleString()}</dd>
-          </div>
-        ))}
-      </dl>
+      {stats ? (
+        <>
+          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            {stats.map((stat) => (
+              <StatCard key={stat.id} stat={stat} />
+            ))}
+          </dl>
+          {children}
+        </>
+      ) : (
+        <StatsUnavailable />
+      )}
       <div className="flex flex-wrap gap-3">
         {actions.map((action) => (
           <Button key={action.to} asChild variant="secondary">

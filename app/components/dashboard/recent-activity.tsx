@@ -1,0 +1,78 @@
+import { formatDistance } from 'date-fns'
+import { Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
+import type { ReactNode } from 'react'
+
+export type ActivityItem = { id: string; kind: string; at: string; subject: string | null }
+
+function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
+  const name = item.subject || 'Someone'
+  const icon = (Icon: typeof Eye) => <Icon aria-hidden className="h-4 w-4" />
+  switch (item.kind) {
+    case 'view':
+      return { text: `Your card "${item.subject ?? ''}" was viewed`, icon: icon(Eye) }
+    case 'connect':
+      return { text: `Connected with ${name}`, icon: icon(Handshake) }
+    case 'lead':
+      return { text: `New lead from ${name}`, icon: icon(Inbox) }
+    case 'saved':
+      return { text: `You saved ${name}'s contact`, icon: icon(UserPlus) }
+    case 'manual':
+      return { text: `You added ${name} to your contacts`, icon: icon(UserPlus) }
+    case 'card.created':
+      return { text: 'You created a digital card', icon: icon(FilePen) }
+    case 'card.updated':
+      return { text: 'You updated a digital card', icon: icon(FilePen) }
+    case 'card.deleted':
+      return { text: 'You deleted a digital card', icon: icon(FilePen) }
+    case 'card.default_set':
+      return { text: 'You changed your default card', icon: icon(FilePen) }
+    default:
+      return { text: 'You updated your profile', icon: icon(UserRound) }
+  }
+}
+
+/**
+ * Recent events with their distance from the time the server answered ('about 1 hour ago',
+ * spec §9), so server and browser render the same words.
+ */
+export function RecentActivity({ items, now }: { items: ActivityItem[]; now: string }) {
+  return (
+    <section
+      aria-labelledby="recent-activity-heading"
+      className="rounded-xl border border-gray-200 p-5 dark:border-gray-800"
+    >
+      <h2 id="recent-activity-heading" className="font-semibold">
+        Recent Activity
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-3 text-sm text-gray-600 dark:text-gray-400" data-testid="activity-empty">
+          No activity yet. Share your card to see views and new contacts here.
+        </p>
+      ) : (
+        <ul className="mt-3 flex flex-col divide-y divide-gray-200 dark:divide-gray-800">
+          {items.map((item) => {
+            const { text, icon } = activityText(item)
+            const at = new Date(item.at)
+            return (
+              <li
+                key={item.id}
+                className="flex items-center gap-3 py-2 text-sm"
+                data-testid="activity-item"
+              >
+                <span className="rounded-full bg-brand/10 p-2 text-brand-text">{icon}</span>
+                <span className="flex-1">{text}</span>
+                <time
+                  dateTime={item.at}
+                  title={at.toUTCString()}
+                  className="text-gray-600 dark:text-gray-400"
+                >
+                  {formatDistance(at, new Date(now), { addSuffix: true })}
+                </time>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}

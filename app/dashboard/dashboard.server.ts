@@ -1,0 +1,126 @@
+// The four role dashboards' data (roles-teams-admin.md §2.3): real figures for each role's
+// scope, computed in SQL by app/models/stats.server.ts. A failed statistics query does not
+// fail the page: it answers `statsError` and the page shows 'Could not load dashboard
+// statistics' (spec §8) beside everything else it has.
+import type { AppLoadContext } from '@remix-run/node'
+import { getPlatformScope, requireRole } from '#app/auth/guards.server'
+import { AREA_ROLES, rolePaths } from '#app/auth/roles'
+import {
+  countAssignedEndUsers,
+  countCards,
+  countContactsByWeek,
+  countOrganizationPeople,
+  countPlatformCards,
+  countPlatformPeople,
+  countPlatformViewsByWeek,
+  countPlatformViewsPerDay,
+  countViewsByWeek,
+  countViewsPerDay,
+  listRecentActivity,
+} from '#app/models/stats.server'
+import { withPlatformScope, withTenant } from '#drizzle/db.server'
+
+/** Loads the figures; any failure of that work becomes `statsError` instead of an error page. */
+async function loadStats<T>(work: () => Promise<T>) {
+  try {
+    return { stats: await work(), statsError: false as const }
+  } catch (error) {
+    // A 503 Response (database unreachable) is expected; anything else is a bug worth a log line.
+    if (!(error instanceof Response)) console.error('dashboard statistics failed', error)
+    return { stats: null, statsError: true as const }
+  }
+}
+
+const greetingName = (firstName: string) => firstName || 'there'
+
+export async function endUserDashboard(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES['end-user'])
+  const now = new Date()
+  const scope = { kind: 'user', userId: user.id } as const
+  const result = await loadStats(() =>
+    withTenant(tenant.id, async (tx) => ({
+      cards: await countCards(tx, tenant.id, scope),
+      contacts: await countContactsByWeek(tx, tenant.id, scope, now),
+      views: await countViewsByWeek(tx, tenant.id, scope, now),
+      activity: await listRecentActivity(tx, tenant.id, user.id),
+    })),
+  )
+  return {
+    ...result,
+    now: now.toISOString(),
+    firstName: greetingName(user.firstName),
+    offerOnboarding: !user.onboardingCompletedAt,
+  }
+}
+
+export async function teamMemberDashboard(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES['team-member'])
+  const now = new Date()
+  const scope = { kind: 'assigned', teamAdminId: user.id } as const
+  const result = await loadStats(() =>
+    withTenant(tenant.id, async (tx) => ({
+      endUsers: await countAssignedEndUsers(tx, tenant.id, user.id),
+      cards: await countCards(tx, tenant.id, scope),
+      contacts: await countContactsByWeek(tx, tenant.id, scope, now),
+      views: await countViewsByWeek(tx, tenant.id, scope, now),
+      viewsPerDay: await countViewsPerDay(tx, tenant.id, scope, now),
+    })),
+  )
+  return {
+    ...result,
+    firstName: greetingName(user.firstName),
+    offerOnboarding: !user.onboardingCompletedAt,
+  }
+}
+
+export async function agencyDashboard(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES.agency)
+  const now = new Date()
+  const scope = { kind: 'organization' } as const
+  const result = await loadStats(() =>
+    withTenant(tenant.id, async (tx) => ({
+      people: await countOrganizationPeople(tx, tenant.id),
+      cards: await countCards(tx, tenant.id, scope),
+      views: await countViewsByWeek(tx, tenant.id, scope, now),
+      viewsPerDay: await countViewsPerDay(tx, tenant.id, scope, now),
+    })),
+  )
+  return {
+    ...result,
+    agency: tenant.name,
+    firstName: greetingName(user.firstName),
+    digitalCardsPath: rolePaths(user.role).digitalCards,
+  }
+}
+
+export async function superAdminDashboard(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES['super-admin'])
+  const now = new Date()
+  const { platformScope } = await getPlatformScope(request, context)
+  // The whole platform on the platform's own host; a super admin account of an agency
+  // (not made by the product, but possible in data) sees that organization only.
+  const result = await loadStats(async () => {
+    if (platformScope) {
+      return withPlatformScope(platformScope, 'super admin dashboard statistics', async (tx) => ({
+        scope: 'platform' as const,
+        ...(await countPlatformPeople(tx)),
+        cards: await countPlatformCards(tx),
+        views: await countPlatformViewsByWeek(tx, now),
+        viewsPerDay: await countPlatformViewsPerDay(tx, now),
+      }))
+    }
+    return withTenant(tenant.id, async (tx) => ({
+      scope: 'organization' as const,
+      agencies: 0,
+      endUsers: (await countOrganizationPeople(tx, tenant.id)).endUsers,
+      cards: await countCards(tx, tenant.id, { kind: 'organization' }),
+      views: await countViewsByWeek(tx, tenant.id, { kind: 'organization' }, now),
+      viewsPerDay: await countViewsPerDay(tx, tenant.id, { kind: 'organization' }, now),
+    }))
+  })
+  return {
+    ...result,
+    firstName: greetingName(user.firstName),
+    digitalCardsPath: rolePaths(user.role).digitalCards,
+  }
+}

@@ -1,0 +1,143 @@
+// The role dashboards' real figures (roles-teams-admin.md §2.3): a visitor views an end user's
+// card and leaves a lead through the public card page; the end user, their team member, the
+// agency and the super admin then see it in their figures, their activity and their views chart.
+// The end user and team member are this spec's own (e2e/role-users.ts DASHBOARD_USERS), so their
+// figures are exact; agency and platform figures are shared with other specs running in
+// parallel, so those only have to have grown by what this spec did.
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { HOSTS, urlFor } from './fixtures'
+import { ALPHA_ROLE_USERS, DASHBOARD_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
+
+const dana = DASHBOARD_USERS.endUser
+const theo = DASHBOARD_USERS.teamMember
+const ada = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin') as RoleUser
+const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+// Headless Chromium names itself a bot, and bots' views are not counted: a visitor's browser.
+const VISITOR_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+
+// Each test signs in up to five times; argon2 on a busy machine takes seconds each.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
+
+async function signIn(browser: Browser, user: RoleUser) {
+  const page = await browser.newPage()
+  await page.goto(urlFor(user.host, '/auth/login'))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard), {
+    timeout: 20_000,
+  })
+  return page
+}
+
+const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}`)
+const statValue = async (page: Page, id: string) =>
+  Number((await stat(page, id).getByTestId('stat-value').innerText()).replaceAll(',', ''))
+
+let viewsBefore: { agency: number; platform: number }
+
+test('before: the own accounts start from zero; agency and platform figures are noted', async ({
+  browser,
+}) => {
+  const end = await signIn(browser, dana)
+  await expect(stat(end, 'cards').getByTestId('stat-value')).toHaveText('1')
+  await expect(stat(end, 'views').getByTestId('stat-value')).toHaveText('0')
+  await expect(stat(end, 'views').getByTestId('stat-change')).toContainText(
+    'No change from last week',
+  )
+  await expect(stat(end, 'contacts').getByTestId('stat-value')).toHaveText('0')
+  await expect(end.getByTestId('activity-empty')).toBeVisible()
+  await end.close()
+
+  const team = await signIn(browser, theo)
+  await expect(stat(team, 'end-users').getByTestId('stat-value')).toHaveText('1')
+  await expect(stat(team, 'cards').getByTestId('stat-value')).toHaveText('1')
+  await expect(team.getByTestId('views-chart-empty')).toBeVisible()
+  await team.close()
+
+  const agency = await signIn(browser, ada)
+  const platform = await signIn(browser, sue)
+  viewsBefore = {
+    agency: await statValue(agency, 'views'),
+    platform: await statValue(platform, 'views'),
+  }
+  await agency.close()
+  await platform.close()
+})
+
+test("a visitor's view and lead reach every dashboard of their scope", async ({ browser }) => {
+  // The visitor: opens Dana's public card (one view) and sends a lead (one contact).
+  const context = await browser.newContext({ userAgent: VISITOR_AGENT })
+  const visitor = await context.newPage()
+  await visitor.goto(urlFor(HOSTS.alpha, '/card/dana-dash'))
+  await visitor.waitForFunction(() =>
+    Boolean((window as { __remixRouter?: unknown }).__remixRouter),
+  )
+  await visitor.getByLabel('Your name').fill('Vera Visitor')
+  await visitor.getByLabel('Your email').fill(`vera-${Date.now()}@example.test`)
+  await visitor.getByRole('button', { name: 'Send my details' }).click()
+  await expect(visitor.getByText('Thanks! Dana will be in touch.')).toBeVisible()
+  await context.close()
+
+  // The end user: one view and one contact more than last week, both in the activity list.
+  const end = await signIn(browser, dana)
+  await expect(stat(end, 'views').getByTestId('stat-value')).toHaveText('1')
+  await expect(stat(end, 'views').getByTestId('stat-change')).toContainText('+1 from last week')
+  await expect(stat(end, 'views').getByTestId('stat-change')).toContainText('Up 1 from last week')
+  await expect(stat(end, 'contacts').getByTestId('stat-value')).toHaveText('1')
+  await expect(stat(end, 'contacts').getByTestId('stat-change')).toContainText('+1 from last week')
+  const activity = end.getByTestId('activity-item')
+  await expect(activity.filter({ hasText: 'New lead from Vera Visitor' })).toContainText(
+    'less than a minute ago',
+  )
+  await expect(activity.filter({ hasText: `Your card "Dana's Card" was viewed` })).toHaveCount(1)
+  await end.close()
+
+  // The team member: the assigned end user's view, and a chart with today's bar.
+  const team = await signIn(browser, theo)
+  await expect(stat(team, 'views').getByTestId('stat-value')).toHaveText('1')
+  await expect(stat(team, 'contacts').getByTestId('stat-value')).toHaveText('1')
+  const chart = team.getByRole('img', { name: /Views of your end users' cards per day/ })
+  await expect(chart).toBeVisible()
+  await expect(chart).toHaveAccessibleName(/1 view from \w{3} \d+ to \w{3} \d+; the busiest day/)
+  await expect(team.locator('svg[role="img"] desc')).toContainText('with 1 view.')
+  await expect(team.locator('table.sr-only tbody tr')).toHaveCount(14)
+  await team.close()
+
+  // The agency and the platform: at least this spec's view more than before.
+  const agency = await signIn(browser, ada)
+  expect(await statValue(agency, 'views')).toBeGreaterThanOrEqual(viewsBefore.agency + 1)
+  expect(await statValue(agency, 'end-users')).toBeGreaterThanOrEqual(1)
+  await expect(agency.getByRole('img', { name: /Card views per day at / })).toBeVisible()
+  await agency.close()
+
+  const platform = await signIn(browser, sue)
+  expect(await statValue(platform, 'views')).toBeGreaterThanOrEqual(viewsBefore.platform + 1)
+  // Alpha and Beta at least.
+  expect(await statValue(platform, 'agencies')).toBeGreaterThanOrEqual(2)
+  const platformChart = platform.getByRole('img', {
+    name: /Card views per day across the platform/,
+  })
+  await expect(platformChart).toHaveAccessibleName(/views? from .*; the busiest day was/)
+  await platform.close()
+})
+
+test('a client navigation whose statistics cannot be loaded says so', async ({ browser }) => {
+  const page = await signIn(browser, dana)
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.getByRole('link', { name: 'Contacts' }).first().click()
+  await expect(page).toHaveURL(urlFor(dana.host, '/contacts'))
+  await page.route(
+    (url) => url.searchParams.get('_data') === 'routes/dashboard.end-user._index',
+    (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Unavailable' }),
+  )
+  await page.goBack()
+  await expect(page.getByTestId('load-error')).toHaveText('Could not load dashboard statistics')
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'Could not load dashboard statistics' }),
+  ).toBeVisible()
+  await page.close()
+})

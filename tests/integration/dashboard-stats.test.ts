@@ -1,0 +1,374 @@
+// The dashboards' figures (roles-teams-admin.md §2.3, §7, §9) against rows inserted with known
+// times on both sides of the 7-day and 14-day boundaries, for every role's scope: an end user's
+// own rows, a team member's assigned end users, an agency's organization and the whole platform.
+// Another organization's rows never count, except in the super admin's platform figures.
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { RecentActivity } from '#app/components/dashboard/recent-activity'
+import { changeText } from '#app/components/dashboard/stat-card'
+import { STATS_FAILURE } from '#app/components/dashboard/stats-failure'
+import { describeViews, ViewsChart } from '#app/components/dashboard/views-chart'
+import { getDb } from '#drizzle/db.server'
+import { auditEvents, cardViews, contacts, users } from '#drizzle/schema'
+import { databaseUnavailableResponse } from '#drizzle/unavailable.server'
+import {
+  contextFor,
+  getPlatformOrganization,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+// The statistics model, with a switch that makes its first query fail like a lost database.
+const failure = vi.hoisted(() => ({ on: false }))
+vi.mock('#app/models/stats.server', async (importOriginal) => {
+  const original = await importOriginal<typeof import('#app/models/stats.server')>()
+  return {
+    ...original,
+    countCards: (...args: Parameters<typeof original.countCards>) =>
+      failure.on ? Promise.reject(databaseUnavailableResponse()) : original.countCards(...args),
+    countPlatformPeople: (...args: Parameters<typeof original.countPlatformPeople>) =>
+      failure.on
+        ? Promise.reject(databaseUnavailableResponse())
+        : original.countPlatformPeople(...args),
+  }
+})
+
+const { loader: endUserLoader } = await import('#app/routes/dashboard.end-user._index')
+const { loader: teamMemberLoader } = await import('#app/routes/dashboard.team-member._index')
+const { loader: agencyLoader } = await import('#app/routes/dashboard.agency._index')
+const { loader: superAdminLoader } = await import('#app/routes/dashboard.super-admin._index')
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+// Yesterday at noon (UTC): a fixed "now" far from midnight, so each row's day is certain.
+const today = new Date(new Date().toISOString().slice(0, 10))
+const NOW = new Date(today.getTime() - DAY + 12 * HOUR)
+const ago = (ms: number) => new Date(NOW.getTime() - ms)
+const dayOf = (date: Date) => date.toISOString().slice(0, 10)
+const daysBefore = (n: number) => dayOf(ago(n * DAY))
+// The chart's first bar is 13 days before today's: its start is 00:00 UTC of that day.
+const chartStart = new Date(`${daysBefore(13)}T00:00:00.000Z`)
+
+type Loader = (args: LoaderFunctionArgs) => Promise<Response>
+type Data = Record<string, unknown> & {
+  statsError: boolean
+  stats: Record<string, unknown> | null
+}
+
+async function open(loader: Loader, host: string, path: string, cookie: string) {
+  const response = await settle(async () =>
+    loader({
+      request: requestFor(host, path, { headers: { Cookie: cookie } }),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+  expect(response.status).toBe(200)
+  return (await response.json()) as Data
+}
+
+async function view(organizationId: string, cardId: string, viewedAt: Date) {
+  await getDb()
+    .insert(cardViews)
+    .values({ organizationId, cardId, visitorHash: `v-${viewedAt.getTime()}`, viewedAt })
+}
+
+async function contact(
+  organizationId: string,
+  userId: string,
+  createdAt: Date,
+  source: 'connect' | 'lead' | 'saved' | 'manual',
+  fullName = `Contact ${createdAt.getTime()}`,
+) {
+  await getDb().insert(contacts).values({ organizationId, userId, fullName, source, createdAt })
+}
+
+const hosts = { a: '', b: '', platform: 'localhost' }
+const cookies = { alice: '', tim: '', ada: '', sue: '', carolAdmin: '' }
+let platformId: string
+
+beforeAll(async () => {
+  // Sessions and loaders read the clock; only Date is faked, timers stay real.
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(NOW)
+
+  const platform = await getPlatformOrganization()
+  platformId = platform.id
+  const a = await makeOrganization()
+  const b = await makeOrganization()
+  hosts.a = `${a.slug}.localhost`
+  hosts.b = `${b.slug}.localhost`
+
+  // Agency A: Alice (end user, two cards) is assigned to Tim (team member); Bob is not.
+  const tim = await makeUser(a.id, { role: 'team_admin', firstName: 'Tim' })
+  const ada = await makeUser(a.id, { role: 'agency_admin', firstName: 'Ada' })
+  const alice = await makeUser(a.id, { firstName: 'Alice' })
+  const bob = await makeUser(a.id, { firstName: 'Bob' })
+  await getDb().update(users).set({ assignedToUserId: tim.id }).where(eq(users.id, alice.id))
+  const aliceCard = await makeCard(a.id, alice.id, { title: "Alice's Card" })
+  await makeCard(a.id, alice.id, { title: 'Second' })
+  const bobCard = await makeCard(a.id, bob.id)
+
+  // Alice's views: 3 in the last 7 days, 2 in the 7 before, 1 older.
+  await view(a.id, aliceCard.id, ago(1 * HOUR))
+  await view(a.id, aliceCard.id, ago(2 * DAY))
+  await view(a.id, aliceCard.id, ago(7 * DAY - 2 * HOUR))
+  await view(a.id, aliceCard.id, ago(7 * DAY + 2 * HOUR))
+  await view(a.id, aliceCard.id, ago(14 * DAY - 1 * HOUR))
+  await view(a.id, aliceCard.id, ago(14 * DAY + 1 * HOUR))
+  // Bob's: one now, two in the 7 days before, on both sides of the chart's first day.
+  await view(a.id, bobCard.id, ago(1 * HOUR))
+  await view(a.id, bobCard.id, new Date(chartStart.getTime() + 60_000))
+  await view(a.id, bobCard.id, new Date(chartStart.getTime() - 60_000))
+
+  // Alice's contacts: 2 in the last 7 days, 3 in the 7 before, 1 older.
+  await contact(a.id, alice.id, ago(0.5 * HOUR), 'connect', 'Connie Connect')
+  await contact(a.id, alice.id, ago(7 * DAY - 1 * HOUR), 'lead', 'Lee Lead')
+  await contact(a.id, alice.id, ago(7 * DAY + 1 * HOUR), 'saved', 'Sam Saved')
+  await contact(a.id, alice.id, ago(10 * DAY), 'lead')
+  await contact(a.id, alice.id, ago(14 * DAY - 1 * HOUR), 'manual')
+  await contact(a.id, alice.id, ago(14 * DAY + 1 * HOUR), 'manual')
+  // Bob's contact counts for the agency, not for Tim or Alice.
+  await contact(a.id, bob.id, ago(1 * DAY), 'lead')
+
+  // Alice's own account events: a card created shows; a password change does not.
+  await getDb()
+    .insert(auditEvents)
+    .values([
+      {
+        organizationId: a.id,
+        actorUserId: alice.id,
+        action: 'card.created',
+        entityType: 'card',
+        createdAt: ago(3 * HOUR),
+      },
+      {
+        organizationId: a.id,
+        actorUserId: alice.id,
+        action: 'password.changed',
+        entityType: 'user',
+        createdAt: ago(2 * HOUR),
+      },
+    ])
+
+  // Agency B: plenty of recent rows, none of which may reach A's figures.
+  const carol = await makeUser(b.id, { firstName: 'Carol' })
+  const carolAdmin = await makeUser(b.id, { role: 'agency_admin' })
+  const carolCard = await makeCard(b.id, carol.id)
+  for (let i = 0; i < 5; i++) await view(b.id, carolCard.id, ago(1 * DAY + i * 60_000))
+  for (let i = 0; i < 4; i++) await contact(b.id, carol.id, ago(1 * DAY + i * 60_000), 'lead')
+
+  // The platform: Pat (end user, one card, one view) and Sue (super admin).
+  const pat = await makeUser(platform.id, { firstName: 'Pat' })
+  const patCard = await makeCard(platform.id, pat.id)
+  await view(platform.id, patCard.id, ago(3 * HOUR))
+  const sue = await makeUser(platform.id, { role: 'super_admin', firstName: 'Sue' })
+
+  cookies.alice = await sessionCookieFor(a.id, alice.id)
+  cookies.tim = await sessionCookieFor(a.id, tim.id)
+  cookies.ada = await sessionCookieFor(a.id, ada.id)
+  cookies.sue = await sessionCookieFor(platform.id, sue.id)
+  cookies.carolAdmin = await sessionCookieFor(b.id, carolAdmin.id)
+})
+
+afterAll(() => {
+  vi.useRealTimers()
+})
+
+/** The 14 days of the chart as a map of the days that have views. */
+function nonZeroDays(series: { day: string; views: number }[]) {
+  expect(series).toHaveLength(14)
+  expect(series[0]?.day).toBe(daysBefore(13))
+  expect(series[13]?.day).toBe(dayOf(NOW))
+  return Object.fromEntries(series.filter((d) => d.views > 0).map((d) => [d.day, d.views]))
+}
+
+describe('end user dashboard', () => {
+  test('cards, and contacts and views of the last 7 days against the 7 before', async () => {
+    const data = await open(endUserLoader, hosts.a, '/dashboard/end-user', cookies.alice)
+    expect(data.statsError).toBe(false)
+    expect(data.stats).toMatchObject({
+      cards: 2,
+      contacts: { current: 2, previous: 3 },
+      views: { current: 3, previous: 2 },
+    })
+    expect(changeText(3, 2)).toBe('+1 from last week')
+    expect(changeText(2, 3)).toBe('-1 from last week')
+    expect(changeText(4, 4)).toBe('No change from last week')
+  })
+
+  test('recent activity: views, contacts by source and own card changes, newest first', async () => {
+    const data = await open(endUserLoader, hosts.a, '/dashboard/end-user', cookies.alice)
+    const activity = (data.stats as { activity: { kind: string; subject: string | null }[] })
+      .activity
+    expect(activity.map((item) => item.kind)).toEqual([
+      'connect',
+      'view',
+      'card.created',
+      'view',
+      'view',
+      'lead',
+      'saved',
+      'view',
+    ])
+    expect(activity[0]?.subject).toBe('Connie Connect')
+    expect(activity[1]?.subject).toBe("Alice's Card")
+    expect(data.now).toBe(NOW.toISOString())
+    const html = renderToStaticMarkup(
+      createElement(RecentActivity, { items: activity as never, now: data.now as string }),
+    )
+    expect(html).toContain('Connected with Connie Connect')
+    expect(html).toContain('30 minutes ago')
+    expect(html).toContain('Your card &quot;Alice&#x27;s Card&quot; was viewed')
+    expect(html).toContain('about 1 hour ago')
+    expect(html).toContain('New lead from Lee Lead')
+    expect(html).toContain('You created a digital card')
+    expect(html).not.toContain('password')
+  })
+
+  test('an end user without any rows sees zeros and an empty activity list', async () => {
+    const organization = await makeOrganization()
+    const newcomer = await makeUser(organization.id)
+    const data = await open(
+      endUserLoader,
+      `${organization.slug}.localhost`,
+      '/dashboard/end-user',
+      await sessionCookieFor(organization.id, newcomer.id),
+    )
+    expect(data.stats).toEqual({
+      cards: 0,
+      contacts: { current: 0, previous: 0 },
+      views: { current: 0, previous: 0 },
+      activity: [],
+    })
+    const html = renderToStaticMarkup(createElement(RecentActivity, { items: [], now: '' }))
+    expect(html).toContain('No activity yet')
+  })
+})
+
+describe('team member dashboard', () => {
+  test("the assigned end users' cards, views and contacts, and their views per day", async () => {
+    const data = await open(teamMemberLoader, hosts.a, '/dashboard/team-member', cookies.tim)
+    const stats = data.stats as Record<string, unknown> & {
+      viewsPerDay: { day: string; views: number }[]
+    }
+    expect(stats).toMatchObject({
+      endUsers: 1,
+      cards: 2,
+      views: { current: 3, previous: 2 },
+      contacts: { current: 2, previous: 3 },
+    })
+    // Alice's views inside the chart: today, 2 days ago, and two 7 days ago (either side of
+    // the comparison boundary); the one 14 days ago is before the chart's first day.
+    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+      [daysBefore(0)]: 1,
+      [daysBefore(2)]: 1,
+      [daysBefore(7)]: 2,
+    })
+  })
+})
+
+describe('agency dashboard', () => {
+  test("the organization's people, cards and views; B's rows never count", async () => {
+    const data = await open(agencyLoader, hosts.a, '/dashboard/agency', cookies.ada)
+    const stats = data.stats as Record<string, unknown> & {
+      viewsPerDay: { day: string; views: number }[]
+    }
+    expect(stats).toMatchObject({
+      people: { endUsers: 2, teamMembers: 2 },
+      cards: 3,
+      views: { current: 4, previous: 4 },
+    })
+    // Bob's view a minute into the chart's first day counts there; the one a minute before not.
+    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+      [daysBefore(13)]: 1,
+      [daysBefore(7)]: 2,
+      [daysBefore(2)]: 1,
+      [daysBefore(0)]: 2,
+    })
+  })
+
+  test("agency B's dashboard counts only B's rows", async () => {
+    const data = await open(agencyLoader, hosts.b, '/dashboard/agency', cookies.carolAdmin)
+    expect(data.stats).toMatchObject({
+      people: { endUsers: 1, teamMembers: 1 },
+      cards: 1,
+      views: { current: 5, previous: 0 },
+    })
+  })
+})
+
+describe('super admin dashboard', () => {
+  test('on the platform host: every tenant counts, and the read is audited', async () => {
+    const data = await open(superAdminLoader, hosts.platform, '/dashboard/super-admin', cookies.sue)
+    const stats = data.stats as Record<string, unknown> & {
+      viewsPerDay: { day: string; views: number }[]
+    }
+    expect(stats).toMatchObject({
+      scope: 'platform',
+      // A, B and the newcomer's agency of the end-user test above (tests run in order).
+      agencies: 3,
+      endUsers: 5,
+      cards: 5,
+      views: { current: 10, previous: 4 },
+    })
+    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+      [daysBefore(13)]: 1,
+      [daysBefore(7)]: 2,
+      [daysBefore(2)]: 1,
+      [daysBefore(1)]: 5,
+      [daysBefore(0)]: 3,
+    })
+    const audited = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.organizationId, platformId))
+    expect(audited.map((event) => event.action)).toContain('platform.read')
+  })
+
+  test('the chart is plain SVG with a title, a description and the figures as a table', () => {
+    const days = Array.from({ length: 14 }, (_, i) => ({ day: daysBefore(13 - i), views: i % 3 }))
+    const html = renderToStaticMarkup(createElement(ViewsChart, { days, title: 'Card views' }))
+    expect(html).toMatch(/<svg role="img" aria-labelledby="[^"]+-title [^"]+-desc"/)
+    expect(html).toContain('<title id=')
+    expect(html).toContain(`<desc id=`)
+    expect(html).toContain(describeViews(days))
+    expect(describeViews(days)).toMatch(/^13 views from \w{3} \d+ to \w{3} \d+; the busiest day/)
+    expect(html).toContain('<table class="sr-only">')
+    expect((html.match(/<rect /g) ?? []).length).toBe(14)
+    const empty = renderToStaticMarkup(
+      createElement(ViewsChart, { days: days.map((d) => ({ ...d, views: 0 })), title: 'x' }),
+    )
+    expect(empty).not.toContain('<svg')
+    expect(empty).toContain('No card views in the last 14 days yet')
+  })
+})
+
+describe('when the statistics cannot be loaded', () => {
+  test('every dashboard still renders, with statsError instead of figures', async () => {
+    failure.on = true
+    try {
+      const cases: [Loader, string, string, string][] = [
+        [endUserLoader, hosts.a, '/dashboard/end-user', cookies.alice],
+        [teamMemberLoader, hosts.a, '/dashboard/team-member', cookies.tim],
+        [agencyLoader, hosts.a, '/dashboard/agency', cookies.ada],
+        [superAdminLoader, hosts.platform, '/dashboard/super-admin', cookies.sue],
+      ]
+      for (const [loader, host, path, cookie] of cases) {
+        const data = await open(loader, host, path, cookie)
+        expect(data, path).toMatchObject({ statsError: true, stats: null })
+        expect(data.firstName, path).toBeTruthy()
+      }
+    } finally {
+      failure.on = false
+    }
+    expect(STATS_FAILURE).toBe('Could not load dashboard statistics')
+  })
+})
