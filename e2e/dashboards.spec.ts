@@ -35,7 +35,7 @@ async function signIn(browser: Browser, user: RoleUser) {
 
 const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}`)
 const statValue = async (page: Page, id: string) =>
-  Number((await stat(page, id).getByTestId('stat-value').innerText()).replaceAll(',', ''))
+  Number(((await stat(page, id).getByTestId('stat-value').textContent()) ?? '').replaceAll(',', ''))
 
 let viewsBefore: { agency: number; platform: number }
 
