@@ -9,6 +9,7 @@ import { toCardView } from '#app/cards/card-view.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
 import { recordAudit } from '#app/models/audit.server'
 import {
+  cardFieldsFromProfile,
   createCard,
   deleteCard,
   getCardForOwner,
@@ -95,16 +96,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
     const card = await withTenant(tenant.id, async (tx) => {
       const created = await createCard(tx, tenant.id, user.id, {
         title: value.title,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        email: user.email,
-        workEmail: user.workEmail,
-        phoneNumber: user.phoneNumber,
-        company: user.company,
-        jobTitle: user.jobTitle,
-        website: user.website,
-        logoMediaId: user.logoMediaId,
-        profilePictureMediaId: user.profilePictureMediaId,
+        ...cardFieldsFromProfile(user),
       })
       await recordAudit(tx, tenant.id, {
         actorUserId: user.id,

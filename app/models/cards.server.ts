@@ -342,13 +342,9 @@ async function findSharedProfile(
   }
 }
 
-/** A profile dressed as a card (white background, as a new card starts), kept out of search engines. */
-function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCard {
+/** The contact details and images a card takes from its owner's profile. */
+export function cardFieldsFromProfile(user: typeof users.$inferSelect) {
   return {
-    id: slug,
-    organizationId: user.organizationId,
-    userId: user.id,
-    title: defaultCardTitle(user.firstName),
     firstName: user.firstName,
     lastName: user.lastName,
     email: user.email,
@@ -359,6 +355,17 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     website: user.website,
     logoMediaId: user.logoMediaId,
     profilePictureMediaId: user.profilePictureMediaId,
+  }
+}
+
+/** A profile dressed as a card (white background, as a new card starts), kept out of search engines. */
+function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCard {
+  return {
+    id: slug,
+    organizationId: user.organizationId,
+    userId: user.id,
+    title: defaultCardTitle(user.firstName),
+    ...cardFieldsFromProfile(user),
     backgroundKind: 'color',
     backgroundValue: '#ffffff',
     backgroundMediaId: null,
