@@ -442,6 +442,10 @@ export const teamInvitations = pgTable(
   },
   (t) => [
     index('team_invitations_org_team_idx').on(t.organizationId, t.teamId),
+    // One pending invitation per address and team: inviting again replaces it.
+    uniqueIndex('team_invitations_pending_email_key')
+      .on(t.organizationId, t.teamId, t.email)
+      .where(sql`${t.status} = 'pending'`),
     foreignKey({
       name: 'team_invitations_team_fk',
       columns: [t.organizationId, t.teamId],

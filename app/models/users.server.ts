@@ -127,6 +127,24 @@ export async function markEmailConfirmed(
   return user
 }
 
+/** Moves the user to `plan`, only from `from` (so two upgrades at once cannot both apply). */
+export async function setUserPlan(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  from: User['plan'],
+  plan: User['plan'],
+) {
+  const [user] = await db
+    .update(users)
+    .set({ plan, updatedAt: new Date() })
+    .where(
+      and(eq(users.organizationId, organizationId), eq(users.id, userId), eq(users.plan, from)),
+    )
+    .returning()
+  return user
+}
+
 // The User Accounts tab (roles doc §2.5): one page of accounts, searched by name or email. The
 // organization variants serve agency admins (inside withTenant); the platform variants read
 // every tenant and belong inside withPlatformScope only.

@@ -18,6 +18,7 @@ import {
   Users,
 } from 'lucide-react'
 import { type Role, type RoleArea, roleArea, rolePaths, settingsMenuPath } from '#app/auth/roles'
+import { TEAM_PAGE_PATH } from '#app/teams/paths'
 
 export type NavEntry = {
   /** The destination's name, shared by every consumer that links to it. */
@@ -84,7 +85,7 @@ export function dashboardEntries(role: Role): NavEntry[] {
     ],
     'end-user': [
       overview,
-      planned('team', 'Team', '/dashboard/end-user/team', Users),
+      entry({ id: 'team', to: TEAM_PAGE_PATH, icon: Users, exists: true }, 'Team'),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'My QR Code'),
       planned('area-settings', 'Settings', '/dashboard/end-user/settings', Settings),

@@ -1,6 +1,8 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { safeRedirectPath } from '#app/auth/redirect'
 import { invalidateSession, serializeBlankSessionCookie } from '#app/auth/session.server'
+import { readPlainForm } from '#app/services/uploads.server'
 import { toastCookie } from '#app/utils/toast.server'
 
 // Signing out changes state, so it is a POST; a GET just goes home.
@@ -10,9 +12,14 @@ export async function loader() {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant, session } = await getOptionalUser(request, context)
+  // "Switch account" (an invitation for another address) comes back to its page after sign-in.
+  // Signing out never fails on its body: an unreadable one just has no destination.
+  const form = await readPlainForm(request).catch(() => null)
+  const redirectTo = safeRedirectPath(form?.get('redirectTo'))
   if (session) await invalidateSession(tenant.id, session.sessionId)
   const headers = new Headers()
   headers.append('Set-Cookie', serializeBlankSessionCookie())
   headers.append('Set-Cookie', await toastCookie({ title: 'Signed out successfully' }))
-  return redirect('/auth/login', { headers })
+  const login = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : '/auth/login'
+  return redirect(login, { headers })
 }

@@ -72,6 +72,8 @@ export default function RegisterPage() {
   const [form, fields] = useForm({
     id: 'register',
     lastResult: actionData?.result,
+    // An invitation link sends its address along, so the account is made for it.
+    defaultValue: { email: searchParams.get('email') ?? '' },
     constraint: getZodConstraint(RegisterSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

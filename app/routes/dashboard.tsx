@@ -1,11 +1,20 @@
 // The layout of every /dashboard/* page: the sidebar beside the page (spec §2.2). Each page's own
 // loader still guards its role; this one only needs a signed-in user and the sidebar's cookie.
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import {
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'
+import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
+import { TEAM_PAGE_PATH } from '#app/teams/paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).
@@ -16,15 +25,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({ role: user.role, sidebarOpen: readSidebarOpen(request.headers.get('Cookie')) })
 }
 
+/** Spec §2.9: on the way to the Team page, 'Loading team information...' stands in for it. */
+function useArrivingAtTeamPage() {
+  const navigation = useNavigation()
+  const location = useLocation()
+  return (
+    navigation.state === 'loading' &&
+    !navigation.formData &&
+    navigation.location.pathname === TEAM_PAGE_PATH &&
+    location.pathname !== TEAM_PAGE_PATH
+  )
+}
+
 export default function DashboardLayout() {
   const { role, sidebarOpen } = useLoaderData<typeof loader>()
+  const arrivingAtTeamPage = useArrivingAtTeamPage()
   return (
     <SidebarLayout
       role={role}
       productName={useRootData()?.branding.name ?? ''}
       initialOpen={sidebarOpen}
     >
-      <Outlet />
+      {arrivingAtTeamPage ? <TeamPageLoading /> : <Outlet />}
     </SidebarLayout>
   )
 }

@@ -2,11 +2,14 @@
 import { z } from 'zod'
 import { plainText } from './text'
 
-const email = z
-  .string({ error: 'Please enter a valid email address' })
-  .trim()
-  .max(254, 'Please enter a valid email address')
-  .pipe(z.email({ error: 'Please enter a valid email address' }))
+export const emailField = () =>
+  z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .max(254, 'Please enter a valid email address')
+    .pipe(z.email({ error: 'Please enter a valid email address' }))
+
+const email = emailField()
 
 const password = z
   .string({ error: 'Password must be at least 6 characters' })

@@ -35,10 +35,12 @@ export function renderActionEmail(options: {
   paragraphs: string[]
   action: { label: string; url: string }
   footnote: string
+  /** A second, plain link under the button (an invitation's "Decline"). */
+  secondaryAction?: { label: string; url: string }
   /** Notifications only: a visible way out beside the List-Unsubscribe header. */
   unsubscribe?: { label: string; url: string }
 }) {
-  const { branding, heading, paragraphs, action, footnote, unsubscribe } = options
+  const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe } = options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
   const textColor = readableTextColor(color)
   const logo = branding.logoUrl
@@ -54,6 +56,7 @@ export function renderActionEmail(options: {
 ${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
 <p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${color};color:${textColor};padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block;font-weight:bold">${escapeHtml(action.label)}</a></p>
 <p style="margin:0 0 12px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(action.url)}</p>
+${secondaryAction ? `<p style="margin:0 0 12px;font-size:14px"><a href="${escapeHtml(secondaryAction.url)}" style="color:${color}">${escapeHtml(secondaryAction.label)}</a></p>` : ''}
 <p style="margin:0;font-size:13px;color:#6b7280">${escapeHtml(footnote)}</p>
 ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#6b7280">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </td></tr>
@@ -67,6 +70,7 @@ ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml
     ...paragraphs,
     '',
     `${action.label}: ${action.url}`,
+    ...(secondaryAction ? [`${secondaryAction.label}: ${secondaryAction.url}`] : []),
     '',
     footnote,
     ...(unsubscribe ? ['', `${unsubscribe.label}: ${unsubscribe.url}`] : []),

@@ -1,0 +1,73 @@
+// The team page's dialogs share one look (Radix dialogs: focus trap, Escape, labelled).
+import * as AlertDialog from '@radix-ui/react-alert-dialog'
+import * as Dialog from '@radix-ui/react-dialog'
+import type { ReactNode } from 'react'
+
+const overlay = 'fixed inset-0 z-40 bg-black/40'
+const content =
+  'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900'
+
+export function FormDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  children,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  trigger?: ReactNode
+  title: string
+  description: string
+  children: ReactNode
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      {trigger ? <Dialog.Trigger asChild>{trigger}</Dialog.Trigger> : null}
+      <Dialog.Portal>
+        <Dialog.Overlay className={overlay} />
+        <Dialog.Content className={content}>
+          <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            {description}
+          </Dialog.Description>
+          <div className="mt-4">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}
+
+export const DialogClose = Dialog.Close
+
+/** A destructive step's confirmation: Cancel and the action, which submits `children`' form. */
+export function ConfirmDialog({
+  trigger,
+  title,
+  description,
+  children,
+}: {
+  trigger: ReactNode
+  title: string
+  description: string
+  children: ReactNode
+}) {
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className={overlay} />
+        <AlertDialog.Content className={content}>
+          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            {description}
+          </AlertDialog.Description>
+          <div className="mt-6">{children}</div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}
+
+export const ConfirmCancel = AlertDialog.Cancel

@@ -1,0 +1,165 @@
+// Spec §2.9's upgrade page: three plans, 'Why Upgrade to Team?', and the confirm dialog.
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { BarChart3, Check, Headphones, Users } from 'lucide-react'
+import { useState } from 'react'
+import { FormMessage } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { TEAM_PAGE_PATH } from '#app/teams/paths'
+import {
+  formatPrice,
+  isUpgrade,
+  type PaidPlanId,
+  PLAN_IDS,
+  PLANS,
+  type PlanId,
+} from '#app/teams/plans'
+import { cn } from '#app/utils/cn'
+import { DialogClose, FormDialog } from './dialog'
+
+const REASONS = [
+  {
+    icon: Users,
+    title: 'Collaboration',
+    text: 'Bring your colleagues into one team, with roles for who may invite and who manages.',
+  },
+  {
+    icon: BarChart3,
+    title: 'Advanced Analytics',
+    text: 'See how the cards of your team are viewed and which contacts they bring in.',
+  },
+  {
+    icon: Headphones,
+    title: 'Priority Support',
+    text: 'Your questions go to the front of the queue.',
+  },
+]
+
+function ConfirmUpgrade({ plan, current }: { plan: PaidPlanId; current: PlanId }) {
+  const [open, setOpen] = useState(false)
+  const navigation = useNavigation()
+  const actionData = useActionData<{ intent?: string | null; error?: string }>()
+  const failed = actionData?.intent === 'upgrade' ? actionData.error : undefined
+  const chosen = PLANS[plan]
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={<Button className="w-full">Upgrade to {chosen.name}</Button>}
+      title="Confirm Upgrade"
+      description={`You are moving from the ${PLANS[current].name} plan to ${chosen.name}.`}
+    >
+      <Form method="POST" className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="upgrade" />
+        <input type="hidden" name="plan" value={plan} />
+        {failed ? <FormMessage>{failed}</FormMessage> : null}
+        <dl className="grid grid-cols-2 gap-y-2 rounded-lg bg-gray-50 p-4 text-sm dark:bg-gray-800">
+          <dt className="text-gray-600 dark:text-gray-400">Subscription</dt>
+          <dd className="text-right font-medium">{chosen.name}</dd>
+          <dt className="text-gray-600 dark:text-gray-400">Billing cycle</dt>
+          <dd className="text-right font-medium">Monthly</dd>
+          <dt className="text-gray-600 dark:text-gray-400">Price</dt>
+          <dd className="text-right font-medium">{formatPrice(chosen)}/month</dd>
+        </dl>
+        <p className="text-xs text-gray-500">
+          No payment is taken yet: the plan is recorded on your account.
+        </p>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <StatusButton pending={navigation.state === 'submitting'} pendingText="Upgrading...">
+            Confirm Upgrade
+          </StatusButton>
+        </div>
+      </Form>
+    </FormDialog>
+  )
+}
+
+export function PlansView({ plan, hasTeams }: { plan: PlanId; hasTeams: boolean }) {
+  const canManage = hasTeams || PLANS[plan].memberLimit > 0
+  return (
+    <main className="mx-auto flex max-w-5xl flex-col gap-10 px-4 py-10">
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-semibold">Team</h1>
+        <p className="text-gray-600 dark:text-gray-400">
+          Upgrade your account to collaborate with team members
+        </p>
+        {canManage ? (
+          <Link
+            to={TEAM_PAGE_PATH}
+            className="text-sm font-medium text-brand-text underline-offset-4 hover:underline"
+          >
+            Back to your teams
+          </Link>
+        ) : null}
+      </div>
+      <ul className="grid gap-4 md:grid-cols-3" aria-label="Plans">
+        {PLAN_IDS.map((id) => {
+          const option = PLANS[id]
+          const current = id === plan
+          return (
+            <li
+              key={id}
+              data-testid={`plan-${id}`}
+              className={cn(
+                'flex flex-col gap-4 rounded-xl border bg-white p-6 shadow-sm dark:bg-gray-900',
+                current
+                  ? 'border-brand ring-2 ring-brand/30'
+                  : 'border-gray-200 dark:border-gray-800',
+              )}
+            >
+              <div className="flex items-center justify-between gap-2">
+                <h2 className="text-lg font-semibold">{option.name}</h2>
+                {current ? (
+                  <span className="rounded-full bg-brand/10 px-2 py-0.5 text-xs font-medium text-brand-text">
+                    Current plan
+                  </span>
+                ) : null}
+              </div>
+              <p>
+                <span className="text-3xl font-bold">{formatPrice(option)}</span>
+                <span className="text-sm text-gray-600 dark:text-gray-400">/month</span>
+              </p>
+              <ul className="flex flex-1 flex-col gap-2 text-sm">
+                {option.features.map((feature) => (
+                  <li key={feature} className="flex items-start gap-2">
+                    <Check aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-green-600" />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+              {id !== 'free' && isUpgrade(plan, id) ? (
+                <ConfirmUpgrade plan={id} current={plan} />
+              ) : (
+                <Button variant="secondary" disabled className="w-full">
+                  {current ? 'Current plan' : 'Included in your plan'}
+                </Button>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      <section aria-labelledby="why-upgrade" className="flex flex-col gap-4">
+        <h2 id="why-upgrade" className="text-xl font-semibold">
+          Why Upgrade to Team?
+        </h2>
+        <div className="grid gap-4 md:grid-cols-3">
+          {REASONS.map(({ icon: Icon, title, text }) => (
+            <div
+              key={title}
+              className="flex flex-col gap-2 rounded-xl border border-gray-200 p-5 dark:border-gray-800"
+            >
+              <Icon aria-hidden className="h-6 w-6 text-brand-text" />
+              <h3 className="font-semibold">{title}</h3>
+              <p className="text-sm text-gray-600 dark:text-gray-400">{text}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,40 @@
+import { useActionData, useNavigation } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+
+export type TeamActionData = {
+  intent?: string | null
+  error?: string
+  result?: { error?: Record<string, string[] | null> | null }
+}
+
+/**
+ * A dialog whose form posts `intent`: it stays open (showing the server's messages) when the
+ * answer is a refusal, and closes when the post succeeded (the action redirected).
+ */
+export function useIntentDialog(intent: string, fields: readonly string[] = []) {
+  const [open, setOpen] = useState(false)
+  const actionData = useActionData<TeamActionData>()
+  const navigation = useNavigation()
+  const submittedHere = navigation.formData?.get('intent') === intent
+  const inFlight = useRef(false)
+  const refused = actionData?.intent === intent ? actionData : null
+  useEffect(() => {
+    if (navigation.state !== 'idle' && submittedHere) inFlight.current = true
+    if (navigation.state === 'idle' && inFlight.current) {
+      inFlight.current = false
+      setOpen(Boolean(refused?.error))
+    }
+  }, [navigation.state, submittedHere, refused])
+  const errors = (field: string) => refused?.result?.error?.[field] ?? undefined
+  return {
+    open,
+    setOpen,
+    pending: navigation.state === 'submitting' && submittedHere,
+    // What no field of the form shows (a permission or plan refusal, a missing team id).
+    formError:
+      refused?.error && !fields.some((field) => refused.result?.error?.[field]?.length)
+        ? refused.error
+        : undefined,
+    errors,
+  }
+}

@@ -1,0 +1,266 @@
+// Teams and their members (roles-teams-admin.md §3, §7). Every function takes the organization:
+// a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
+// points across tenants.
+import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import type { TeamRole } from '#app/validation/teams'
+import type { Queryable } from '#drizzle/db.server'
+import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
+
+export type Team = typeof teams.$inferSelect
+
+/** The user's teams with their role in each, newest first (spec §7, "List teams"). */
+export function listTeamsForUser(db: Queryable, organizationId: string, userId: string) {
+  return db
+    .select({
+      id: teams.id,
+      name: teams.name,
+      description: teams.description,
+      createdAt: teams.createdAt,
+      createdByUserId: teams.createdByUserId,
+      myRole: teamMembers.role,
+    })
+    .from(teamMembers)
+    .innerJoin(
+      teams,
+      and(eq(teams.organizationId, teamMembers.organizationId), eq(teams.id, teamMembers.teamId)),
+    )
+    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.userId, userId)))
+    .orderBy(desc(teams.createdAt), desc(teams.id))
+}
+
+/** A new team with its creator as admin (spec §4: the creator becomes its admin). */
+export async function createTeamWithAdmin(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  fields: { name: string; description: string },
+) {
+  const [team] = await db
+    .insert(teams)
+    .values({ organizationId, createdByUserId: userId, ...fields })
+    .returning()
+  if (!team) throw new Error('team insert returned nothing')
+  await db.insert(teamMembers).values({ organizationId, teamId: team.id, userId, role: 'admin' })
+  return team
+}
+
+export async function updateTeam(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  fields: { name: string; description: string },
+) {
+  const [team] = await db
+    .update(teams)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+    .returning()
+  return team
+}
+
+export async function deleteTeam(db: Queryable, organizationId: string, teamId: string) {
+  const deleted = await db
+    .delete(teams)
+    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+    .returning({ id: teams.id })
+  return deleted.length > 0
+}
+
+/**
+ * The team with the plan of its creator (who pays for it, so whose plan sets its member limit).
+ * Every change to a team's people passes `lock`, holding the row for the rest of the
+ * transaction, so two concurrent adds or accepts cannot both pass the member limit.
+ */
+export async function findTeamWithPlan(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  { lock = false } = {},
+) {
+  if (!UUID.test(teamId)) return undefined
+  const query = db
+    .select({
+      id: teams.id,
+      name: teams.name,
+      createdByUserId: teams.createdByUserId,
+    })
+    .from(teams)
+    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+  const [team] = lock ? await query.for('update') : await query
+  if (!team) return undefined
+  const [owner] = team.createdByUserId
+    ? await db
+        .select({ plan: users.plan })
+        .from(users)
+        .where(and(eq(users.organizationId, organizationId), eq(users.id, team.createdByUserId)))
+    : []
+  return { ...team, plan: owner?.plan ?? ('free' as const) }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Ids arrive from forms: anything that is not a uuid names no row (and must not reach a uuid column). */
+export const isRowId = (value: string) => UUID.test(value)
+
+export async function findMembership(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  userId: string,
+) {
+  if (!UUID.test(teamId)) return undefined
+  const [row] = await db
+    .select({ id: teamMembers.id, role: teamMembers.role })
+    .from(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.userId, userId),
+      ),
+    )
+  return row
+}
+
+/** The team's members with their names and emails, admins first, then by when they joined. */
+export function listTeamMembers(db: Queryable, organizationId: string, teamId: string) {
+  return db
+    .select({
+      id: teamMembers.id,
+      userId: teamMembers.userId,
+      role: teamMembers.role,
+      createdAt: teamMembers.createdAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(teamMembers)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, teamMembers.organizationId), eq(users.id, teamMembers.userId)),
+    )
+    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.teamId, teamId)))
+    .orderBy(
+      sql`case ${teamMembers.role} when 'admin' then 0 when 'manager' then 1 when 'member' then 2 else 3 end`,
+      teamMembers.createdAt,
+      teamMembers.id,
+    )
+}
+
+export async function findTeamMember(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  memberId: string,
+) {
+  if (!UUID.test(memberId)) return undefined
+  const [row] = await db
+    .select({ id: teamMembers.id, userId: teamMembers.userId, role: teamMembers.role })
+    .from(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.id, memberId),
+      ),
+    )
+  return row
+}
+
+/** Adds the user; undefined when they already belong to the team. */
+export async function addTeamMember(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  userId: string,
+  role: TeamRole,
+) {
+  const [row] = await db
+    .insert(teamMembers)
+    .values({ organizationId, teamId, userId, role })
+    .onConflictDoNothing({ target: [teamMembers.teamId, teamMembers.userId] })
+    .returning()
+  return row
+}
+
+export async function setTeamMemberRole(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  memberId: string,
+  role: TeamRole,
+) {
+  const updated = await db
+    .update(teamMembers)
+    .set({ role })
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.id, memberId),
+      ),
+    )
+    .returning({ id: teamMembers.id })
+  return updated.length > 0
+}
+
+export async function removeTeamMember(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  memberId: string,
+) {
+  const deleted = await db
+    .delete(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.id, memberId),
+      ),
+    )
+    .returning({ id: teamMembers.id })
+  return deleted.length > 0
+}
+
+export async function countTeamAdmins(db: Queryable, organizationId: string, teamId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.role, 'admin'),
+      ),
+    )
+  return row?.n ?? 0
+}
+
+/**
+ * The places a team's plan counts: its members plus its pending invitations that can still be
+ * accepted (an accepted one becomes a member). `exceptInvitationId` leaves out the invitation
+ * being accepted, which is about to become a member.
+ */
+export async function countTeamSeats(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  exceptInvitationId?: string,
+) {
+  const [members] = await db
+    .select({ n: count() })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.teamId, teamId)))
+  const pending = [
+    eq(teamInvitations.organizationId, organizationId),
+    eq(teamInvitations.teamId, teamId),
+    eq(teamInvitations.status, 'pending'),
+    gt(teamInvitations.expiresAt, new Date()),
+  ]
+  if (exceptInvitationId) pending.push(ne(teamInvitations.id, exceptInvitationId))
+  const [invited] = await db
+    .select({ n: count() })
+    .from(teamInvitations)
+    .where(and(...pending))
+  return { members: members?.n ?? 0, pendingInvitations: invited?.n ?? 0 }
+}

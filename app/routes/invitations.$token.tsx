@@ -1,0 +1,27 @@
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { InvitationPage } from '#app/components/teams/invitation-page'
+import {
+  INVITATION_HEADERS,
+  invitationAction,
+  invitationLoader,
+} from '#app/teams/invitation-route.server'
+
+export const headers: HeadersFunction = () => INVITATION_HEADERS
+
+export const meta: MetaFunction = () => [{ title: 'Team invitation' }]
+
+export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
+  invitationLoader(request, context, params.token ?? '')
+
+export const action = ({ request, context, params }: ActionFunctionArgs) =>
+  invitationAction(request, context, params.token ?? '', 'accept')
+
+export default function InvitationRoute() {
+  return <InvitationPage data={useLoaderData<typeof loader>()} answer="accept" />
+}

@@ -1,0 +1,122 @@
+// Answering a team invitation (roles-teams-admin.md §4): the link's token names one pending
+// invitation of this tenant; the signed-in account must be the invited address. Opening the
+// link only shows a page; accepting or declining is a POST, so mail scanners that follow links
+// answer nothing (the lesson of Documenso's decline link).
+import { hashToken, LINK_TOKEN } from '#app/auth/link-token.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  findPendingInvitationByTokenHash,
+  setInvitationStatus,
+} from '#app/models/team-invitations.server'
+import { addTeamMember, countTeamSeats, findTeamWithPlan } from '#app/models/teams.server'
+import { markEmailConfirmed, type User } from '#app/models/users.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { withTenant } from '#drizzle/db.server'
+import { memberLimitMessage, PLANS } from './plans'
+import { canJoinTeams, TeamActionError } from './team-access.server'
+
+export const INVITATION_EXPIRED = 'Invitation has expired'
+export const INVITATION_INVALID = 'This invitation is no longer valid'
+
+export type InvitationView = {
+  teamName: string
+  inviterName: string
+  role: string
+  email: string
+  expiresAt: string
+}
+
+export type InvitationLookup =
+  | { state: 'pending'; invitation: InvitationView }
+  | { state: 'expired' }
+  | { state: 'invalid' }
+
+/** What the invitation page shows; reads only (an expired one is marked so when answered). */
+export async function lookUpInvitation(tenant: Tenant, token: string): Promise<InvitationLookup> {
+  if (!LINK_TOKEN.test(token)) return { state: 'invalid' }
+  const row = await withTenant(tenant.id, (tx) =>
+    findPendingInvitationByTokenHash(tx, tenant.id, hashToken(token)),
+  )
+  if (!row) return { state: 'invalid' }
+  if (row.expiresAt <= new Date()) return { state: 'expired' }
+  const inviterName = `${row.inviterFirstName ?? ''} ${row.inviterLastName ?? ''}`.trim()
+  return {
+    state: 'pending',
+    invitation: {
+      teamName: row.teamName,
+      inviterName: inviterName || 'A team admin',
+      role: row.role,
+      email: row.email,
+      expiresAt: row.expiresAt.toISOString(),
+    },
+  }
+}
+
+export type InvitationAnswer =
+  | { outcome: 'accepted'; teamId: string }
+  | { outcome: 'declined' }
+  | { outcome: 'expired' }
+
+/**
+ * Accepts or declines for the signed-in user. Accepting recounts the team inside the same
+ * transaction, with the team locked (dub's lesson): past the plan's limit nothing changes and
+ * the invitation stays pending. Throws TeamActionError for a refusal.
+ */
+export async function answerInvitation(
+  tenant: Tenant,
+  user: User,
+  token: string,
+  answer: 'accept' | 'decline',
+): Promise<InvitationAnswer> {
+  if (!LINK_TOKEN.test(token)) throw new TeamActionError(404, INVITATION_INVALID)
+  return withTenant(tenant.id, async (tx) => {
+    const invitation = await findPendingInvitationByTokenHash(tx, tenant.id, hashToken(token), {
+      lock: true,
+    })
+    if (!invitation) throw new TeamActionError(404, INVITATION_INVALID)
+    if (invitation.expiresAt <= new Date()) {
+      // Kept: the invitation becomes expired even though the answer is a refusal.
+      await setInvitationStatus(tx, tenant.id, invitation.id, 'expired')
+      return { outcome: 'expired' as const }
+    }
+    if (invitation.email !== user.email) {
+      throw new TeamActionError(
+        403,
+        `This invitation was sent to ${invitation.email}. Sign in with that email address to answer it.`,
+      )
+    }
+    if (answer === 'decline') {
+      await setInvitationStatus(tx, tenant.id, invitation.id, 'declined')
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'team.invitation_declined',
+        entityType: 'team',
+        entityId: invitation.teamId,
+        metadata: { invitationId: invitation.id },
+      })
+      return { outcome: 'declined' as const }
+    }
+    if (!canJoinTeams(user.role)) {
+      throw new TeamActionError(403, 'This account cannot join teams')
+    }
+    const team = await findTeamWithPlan(tx, tenant.id, invitation.teamId, { lock: true })
+    if (!team) throw new TeamActionError(404, INVITATION_INVALID)
+    const seats = await countTeamSeats(tx, tenant.id, team.id, invitation.id)
+    const plan = PLANS[team.plan]
+    if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
+      throw new TeamActionError(409, memberLimitMessage(plan))
+    }
+    await addTeamMember(tx, tenant.id, team.id, user.id, invitation.role)
+    await setInvitationStatus(tx, tenant.id, invitation.id, 'accepted')
+    // The link reached this address: that confirms it as well as the sign-up email would.
+    if (!user.emailConfirmedAt) await markEmailConfirmed(tx, tenant.id, user.id, user.email)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.invitation_accepted',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { invitationId: invitation.id, role: invitation.role },
+    })
+    return { outcome: 'accepted' as const, teamId: team.id }
+  })
+}

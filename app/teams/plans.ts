@@ -1,0 +1,60 @@
+// The plans of the end-user area (roles-teams-admin.md §2.9, §6, §9). Shared by the upgrade page
+// and the server, which enforces the member limits.
+export const PLAN_IDS = ['free', 'team_basic', 'team_pro'] as const
+export type PlanId = (typeof PLAN_IDS)[number]
+
+export type Plan = {
+  id: PlanId
+  name: string
+  /** US dollars per month. */
+  price: number
+  /** How many people a team of this plan may hold, its admin included; 0: no team features. */
+  memberLimit: number
+  features: readonly string[]
+}
+
+export const PLANS: Record<PlanId, Plan> = {
+  free: {
+    id: 'free',
+    name: 'Free',
+    price: 0,
+    memberLimit: 0,
+    features: ['Unlimited digital cards', 'QR code and link sharing', 'Contact capture'],
+  },
+  team_basic: {
+    id: 'team_basic',
+    name: 'Team Basic',
+    price: 19,
+    memberLimit: 3,
+    features: ['Everything in Free', 'Up to 3 team members', 'Team roles and invitations'],
+  },
+  team_pro: {
+    id: 'team_pro',
+    name: 'Team Pro',
+    price: 49,
+    memberLimit: 10,
+    features: ['Everything in Team Basic', 'Up to 10 team members', 'Priority support'],
+  },
+}
+
+export const PAID_PLAN_IDS = ['team_basic', 'team_pro'] as const satisfies readonly PlanId[]
+export type PaidPlanId = (typeof PAID_PLAN_IDS)[number]
+
+/** Plans are ordered by price: an upgrade goes to a later one. */
+export function isUpgrade(from: PlanId, to: PlanId) {
+  return PLAN_IDS.indexOf(to) > PLAN_IDS.indexOf(from)
+}
+
+export function hasTeamFeatures(plan: PlanId) {
+  return PLANS[plan].memberLimit > 0
+}
+
+export const formatPrice = (plan: Plan) => `$${plan.price}`
+
+export const upgradedMessage = (plan: Plan) => `Successfully upgraded to ${plan.name} plan`
+
+export function memberLimitMessage(plan: Plan) {
+  if (plan.memberLimit === 0) return 'Upgrade to a team plan to add team members'
+  const next = plan.id === 'team_basic' ? ' Upgrade to Team Pro for up to 10.' : ''
+  return `This team has reached its limit: the ${plan.name} plan allows up to ${plan.memberLimit} members, pending invitations included.${next}`
+}

@@ -1,0 +1,50 @@
+// Who may do what to a team, checked inside the transaction that does it.
+import { AREA_ROLES, type Role } from '#app/auth/roles'
+import { findMembership, findTeamWithPlan } from '#app/models/teams.server'
+import type { Transaction } from '#drizzle/db.server'
+import { teamPermissions } from './permissions'
+
+/** The roles whose area has the team page (spec §2.2: the end-user area's "Team"). */
+export const TEAM_PAGE_ROLES: readonly Role[] = AREA_ROLES['end-user']
+
+export const canJoinTeams = (role: Role) => TEAM_PAGE_ROLES.includes(role)
+
+/** A refusal the page shows: the status says what kind, the message what to do. */
+export class TeamActionError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 409,
+    message: string,
+    readonly field?: 'email' | 'role' | 'name' | 'plan',
+  ) {
+    super(message)
+  }
+}
+
+export const TEAM_NOT_FOUND = 'Team not found'
+
+const REFUSALS = {
+  invite: 'Only team admins and managers can add or invite members',
+  manageMembers: 'Only team admins can change roles or remove members',
+  editTeam: 'Only team admins can change or delete the team',
+  grantAdmin: 'Only team admins can make someone an admin',
+} as const
+
+/**
+ * The team, locked, and the acting user's membership, if that membership allows `permission`.
+ * Someone outside the team (or another tenant's team) learns nothing: the team is "not found".
+ */
+export async function requireTeamPermission(
+  tx: Transaction,
+  organizationId: string,
+  teamId: string,
+  userId: string,
+  permission: keyof typeof REFUSALS,
+) {
+  const team = await findTeamWithPlan(tx, organizationId, teamId, { lock: true })
+  const membership = team ? await findMembership(tx, organizationId, team.id, userId) : undefined
+  if (!team || !membership) throw new TeamActionError(404, TEAM_NOT_FOUND)
+  if (!teamPermissions(membership.role)[permission]) {
+    throw new TeamActionError(403, REFUSALS[permission])
+  }
+  return { team, membership }
+}

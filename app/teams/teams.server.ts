@@ -1,0 +1,390 @@
+// The team page's operations (roles-teams-admin.md §2.9, §2.10, §4, §7). Each runs in one
+// transaction that first locks the team, checks the actor's team role there, and throws a
+// TeamActionError (rolling everything back) when it refuses.
+import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  deleteInvitation,
+  findPendingInvitationForEmail,
+  insertInvitation,
+  listPendingInvitations,
+} from '#app/models/team-invitations.server'
+import {
+  addTeamMember,
+  countTeamAdmins,
+  countTeamSeats,
+  createTeamWithAdmin,
+  deleteTeam,
+  findTeamMember,
+  findTeamWithPlan,
+  isRowId,
+  listTeamMembers,
+  listTeamsForUser,
+  removeTeamMember,
+  setTeamMemberRole,
+  updateTeam,
+} from '#app/models/teams.server'
+import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/models/users.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
+import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import type { TeamRole } from '#app/validation/teams'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { collectPlanPayment } from './payment.server'
+import {
+  hasTeamFeatures,
+  isUpgrade,
+  memberLimitMessage,
+  type PaidPlanId,
+  PLANS,
+  upgradedMessage,
+} from './plans'
+import {
+  canJoinTeams,
+  requireTeamPermission,
+  TEAM_NOT_FOUND,
+  TeamActionError,
+} from './team-access.server'
+
+export type TeamSuccess = { toast: string; teamId?: string }
+
+const displayName = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
+  `${user.firstName} ${user.lastName}`.trim() || user.email
+
+/** Everything the team page shows for the user: their teams, and the chosen one's people. */
+export async function loadTeamPage(tenant: Tenant, user: User, chosenTeamId: string | null) {
+  return withTenant(tenant.id, async (tx) => {
+    const teams = await listTeamsForUser(tx, tenant.id, user.id)
+    const selected = teams.find((team) => team.id === chosenTeamId) ?? teams[0] ?? null
+    if (!selected) return { teams, selected: null }
+    const team = await findTeamWithPlan(tx, tenant.id, selected.id)
+    const members = await listTeamMembers(tx, tenant.id, selected.id)
+    const invitations = await listPendingInvitations(tx, tenant.id, selected.id)
+    const seats = await countTeamSeats(tx, tenant.id, selected.id)
+    return {
+      teams,
+      selected: {
+        ...selected,
+        plan: team?.plan ?? ('free' as const),
+        members,
+        invitations,
+        seats: seats.members + seats.pendingInvitations,
+      },
+    }
+  })
+}
+
+export async function createTeam(
+  tenant: Tenant,
+  user: User,
+  fields: { name: string; description: string },
+): Promise<TeamSuccess> {
+  if (!hasTeamFeatures(user.plan)) {
+    throw new TeamActionError(403, 'Upgrade to a team plan to create a team', 'name')
+  }
+  const team = await withTenant(tenant.id, async (tx) => {
+    const created = await createTeamWithAdmin(tx, tenant.id, user.id, fields)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.created',
+      entityType: 'team',
+      entityId: created.id,
+    })
+    return created
+  })
+  return { toast: 'Team created successfully', teamId: team.id }
+}
+
+export async function renameTeam(
+  tenant: Tenant,
+  user: User,
+  teamId: string,
+  fields: { name: string; description: string },
+): Promise<TeamSuccess> {
+  await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
+    await updateTeam(tx, tenant.id, team.id, fields)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.updated',
+      entityType: 'team',
+      entityId: team.id,
+    })
+  })
+  return { toast: 'Team updated successfully', teamId }
+}
+
+export async function removeTeam(tenant: Tenant, user: User, teamId: string): Promise<TeamSuccess> {
+  await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
+    await deleteTeam(tx, tenant.id, team.id)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.deleted',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { name: team.name },
+    })
+  })
+  return { toast: 'Team deleted successfully' }
+}
+
+/** Refuses when one more person would not fit the team's plan (pending invitations count). */
+async function assertSeatAvailable(
+  tx: Transaction,
+  organizationId: string,
+  team: { id: string; plan: User['plan'] },
+  options: { exceptInvitationId?: string; field?: 'email' } = {},
+) {
+  const plan = PLANS[team.plan]
+  const seats = await countTeamSeats(tx, organizationId, team.id, options.exceptInvitationId)
+  if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
+    throw new TeamActionError(409, memberLimitMessage(plan), options.field)
+  }
+}
+
+/**
+ * Spec §4 "Adding a member by email": an account of this organization is added at once;
+ * any other address gets an emailed invitation (stored hashed, valid 7 days).
+ */
+export async function addMemberByEmail(
+  tenant: Tenant,
+  user: User,
+  input: { teamId: string; email: string; role: TeamRole },
+): Promise<TeamSuccess> {
+  const email = normalizeEmail(input.email)
+  const token = newLinkToken()
+  const outcome = await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(tx, tenant.id, input.teamId, user.id, 'invite')
+    if (input.role === 'admin') {
+      await requireTeamPermission(tx, tenant.id, team.id, user.id, 'grantAdmin').catch(() => {
+        throw new TeamActionError(403, 'Only team admins can make someone an admin', 'role')
+      })
+    }
+    const account = await findUserByEmail(tx, tenant.id, email)
+    if (account) {
+      if (!canJoinTeams(account.role)) {
+        throw new TeamActionError(409, `${email} cannot join teams with this account`, 'email')
+      }
+      await assertSeatAvailable(tx, tenant.id, team, { field: 'email' })
+      const added = await addTeamMember(tx, tenant.id, team.id, account.id, input.role)
+      if (!added) {
+        throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
+      }
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'team.member_added',
+        entityType: 'team',
+        entityId: team.id,
+        metadata: { userId: account.id, role: input.role },
+      })
+      return { kind: 'added' as const, team }
+    }
+    // Inviting the same address again replaces its pending invitation: no new seat is taken.
+    const earlier = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
+    await assertSeatAvailable(tx, tenant.id, team, {
+      exceptInvitationId: earlier?.id,
+      field: 'email',
+    })
+    const invitation = await insertInvitation(tx, tenant.id, {
+      teamId: team.id,
+      email,
+      role: input.role,
+      tokenHash: hashToken(token),
+      invitedByUserId: user.id,
+    })
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.invitation_created',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { invitationId: invitation.id, role: input.role },
+    })
+    return { kind: 'invited' as const, team }
+  })
+  if (outcome.kind === 'added') {
+    return { toast: `${email} added to the team`, teamId: outcome.team.id }
+  }
+  const branding = tenantEmailBranding(tenant)
+  sendEmailAfterResponse(
+    tenant.id,
+    teamInvitationEmail({
+      branding,
+      to: email,
+      inviterName: displayName(user),
+      teamName: outcome.team.name,
+      role: input.role,
+      acceptUrl: `${branding.origin}/invitations/${token}`,
+      declineUrl: `${branding.origin}/invitations/${token}/decline`,
+    }),
+    tenant.name,
+  )
+  return { toast: `Invitation sent to ${email}`, teamId: outcome.team.id }
+}
+
+/** The member row the actor may act on: another person of the same team. */
+async function requireOtherMember(
+  tx: Transaction,
+  organizationId: string,
+  teamId: string,
+  memberId: string,
+  actorUserId: string,
+) {
+  const member = isRowId(memberId)
+    ? await findTeamMember(tx, organizationId, teamId, memberId)
+    : undefined
+  if (!member) throw new TeamActionError(404, 'Team member not found')
+  if (member.userId === actorUserId) {
+    throw new TeamActionError(403, 'You cannot change your own membership')
+  }
+  return member
+}
+
+/** A team always keeps an admin: the last one cannot be demoted or removed. */
+async function assertNotLastAdmin(
+  tx: Transaction,
+  organizationId: string,
+  teamId: string,
+  member: { role: TeamRole },
+) {
+  if (member.role !== 'admin') return
+  if ((await countTeamAdmins(tx, organizationId, teamId)) <= 1) {
+    throw new TeamActionError(409, 'A team must keep at least one admin')
+  }
+}
+
+export async function changeMemberRole(
+  tenant: Tenant,
+  user: User,
+  input: { teamId: string; memberId: string; role: TeamRole },
+): Promise<TeamSuccess> {
+  await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(
+      tx,
+      tenant.id,
+      input.teamId,
+      user.id,
+      'manageMembers',
+    )
+    const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
+    if (member.role === input.role) {
+      throw new TeamActionError(
+        400,
+        `This member is already ${input.role === 'admin' ? 'an' : 'a'} ${input.role}`,
+        'role',
+      )
+    }
+    if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
+    await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.member_role_changed',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { userId: member.userId, from: member.role, to: input.role },
+    })
+  })
+  return { toast: 'Member role updated', teamId: input.teamId }
+}
+
+export async function removeMember(
+  tenant: Tenant,
+  user: User,
+  input: { teamId: string; memberId: string },
+): Promise<TeamSuccess> {
+  await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(
+      tx,
+      tenant.id,
+      input.teamId,
+      user.id,
+      'manageMembers',
+    )
+    const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
+    if (member.userId === team.createdByUserId) {
+      throw new TeamActionError(409, "The team's owner cannot be removed")
+    }
+    await assertNotLastAdmin(tx, tenant.id, team.id, member)
+    await removeTeamMember(tx, tenant.id, team.id, member.id)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.member_removed',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { userId: member.userId },
+    })
+  })
+  return { toast: 'Member removed from team', teamId: input.teamId }
+}
+
+export async function cancelInvitation(
+  tenant: Tenant,
+  user: User,
+  input: { teamId: string; invitationId: string },
+): Promise<TeamSuccess> {
+  await withTenant(tenant.id, async (tx) => {
+    const { team } = await requireTeamPermission(tx, tenant.id, input.teamId, user.id, 'invite')
+    const deleted = isRowId(input.invitationId)
+      ? await deleteInvitation(tx, tenant.id, team.id, input.invitationId)
+      : undefined
+    if (!deleted) throw new TeamActionError(404, 'Invitation not found')
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'team.invitation_cancelled',
+      entityType: 'team',
+      entityId: team.id,
+      metadata: { invitationId: input.invitationId },
+    })
+  })
+  return { toast: 'Invitation cancelled', teamId: input.teamId }
+}
+
+/**
+ * Spec §2.9: the upgrade. The payment step is a seam (payment.server.ts); the new plan is
+ * stored and the change audited with what was (not) collected.
+ */
+export async function upgradePlan(
+  tenant: Tenant,
+  user: User,
+  planId: PaidPlanId,
+): Promise<TeamSuccess> {
+  const plan = PLANS[planId]
+  if (!isUpgrade(user.plan, planId)) {
+    throw new TeamActionError(
+      409,
+      user.plan === planId
+        ? `You are already on the ${plan.name} plan`
+        : `Your ${PLANS[user.plan].name} plan already includes more than ${plan.name}`,
+      'plan',
+    )
+  }
+  const payment = await collectPlanPayment({
+    organizationId: tenant.id,
+    userId: user.id,
+    plan: planId,
+    amountUsd: plan.price,
+  })
+  await withTenant(tenant.id, async (tx) => {
+    const updated = await setUserPlan(tx, tenant.id, user.id, user.plan, planId)
+    if (!updated)
+      throw new TeamActionError(409, 'Your plan changed meanwhile: please try again', 'plan')
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'plan.upgraded',
+      entityType: 'user',
+      entityId: user.id,
+      metadata: {
+        from: user.plan,
+        to: planId,
+        priceUsd: plan.price,
+        billingCycle: 'monthly',
+        payment: payment.status,
+        paymentReference: payment.reference,
+      },
+    })
+  })
+  return { toast: upgradedMessage(plan) }
+}
+
+export { TEAM_NOT_FOUND }

@@ -1,0 +1,65 @@
+// Forms of the team page (roles-teams-admin.md §5), shared by conform and the team action.
+import { z } from 'zod'
+import { PAID_PLAN_IDS } from '#app/teams/plans'
+import { emailField } from './auth'
+import { plainText } from './text'
+
+export const TEAM_ROLES = ['admin', 'manager', 'member', 'viewer'] as const
+export type TeamRole = (typeof TEAM_ROLES)[number]
+
+export const TEAM_ID_REQUIRED = 'Team ID is required'
+const NAME_TOO_SHORT = 'Team name must be at least 2 characters'
+
+const teamId = z
+  .string({ error: TEAM_ID_REQUIRED })
+  .trim()
+  .min(1, TEAM_ID_REQUIRED)
+  .max(64, TEAM_ID_REQUIRED)
+const rowId = (message: string) => z.string({ error: message }).trim().min(1, message).max(64)
+
+export const TeamFieldsSchema = z.object({
+  name: plainText(50, 'Team name must be at most 50 characters', NAME_TOO_SHORT).pipe(
+    z.string({ error: NAME_TOO_SHORT }).min(2, NAME_TOO_SHORT),
+  ),
+  description: plainText(500, 'Description must be at most 500 characters').optional().default(''),
+})
+
+const teamRole = z.enum(TEAM_ROLES, { error: 'Please select a role' })
+
+export const InviteMemberSchema = z.object({
+  teamId,
+  email: emailField(),
+  role: teamRole.default('member'),
+})
+
+export const TeamIntentSchema = z.discriminatedUnion('intent', [
+  TeamFieldsSchema.extend({ intent: z.literal('create-team') }),
+  TeamFieldsSchema.extend({ intent: z.literal('update-team'), teamId }),
+  z.object({ intent: z.literal('delete-team'), teamId }),
+  InviteMemberSchema.extend({ intent: z.literal('add-member') }),
+  z.object({
+    intent: z.literal('change-role'),
+    teamId,
+    memberId: rowId('Member ID is required'),
+    role: teamRole,
+  }),
+  z.object({
+    intent: z.literal('remove-member'),
+    teamId,
+    memberId: rowId('Member ID is required'),
+  }),
+  z.object({
+    intent: z.literal('cancel-invitation'),
+    teamId,
+    invitationId: rowId('Invitation ID is required'),
+  }),
+  z.object({
+    intent: z.literal('upgrade'),
+    plan: z.enum(PAID_PLAN_IDS, { error: 'Please choose a plan' }),
+  }),
+])
+export type TeamIntent = z.output<typeof TeamIntentSchema>['intent']
+
+export const InvitationResponseSchema = z.object({
+  intent: z.enum(['accept', 'decline'], { error: 'Please choose accept or decline' }),
+})

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "team_invitations_pending_email_key" ON "team_invitations" USING btree ("organization_id","team_id","email") WHERE "team_invitations"."status" = 'pending';
