@@ -25,6 +25,7 @@ const productionSpecs = [
   'user-accounts.spec.ts',
   'sidebar.spec.ts',
   'dashboards.spec.ts',
+  'teams.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

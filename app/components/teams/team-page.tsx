@@ -213,7 +213,7 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
               <th scope="col" className="px-4 py-3 font-medium">
                 Name
               </th>
-              <th scope="col" className="px-4 py-3 font-medium">
+              <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
                 Email
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
@@ -234,8 +234,14 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                   <td className="px-4 py-3 font-medium">
                     {memberName(member)}
                     {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
+                    {/* Below 640 px the email sits under the name instead of in its own column. */}
+                    <div className="break-all text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
+                      {member.email}
+                    </div>
                   </td>
-                  <td className="px-4 py-3 text-gray-600 dark:text-gray-400">{member.email}</td>
+                  <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                    {member.email}
+                  </td>
                   <td className="px-4 py-3">
                     {can.manageMembers && !own ? (
                       <RoleSelect teamId={team.id} member={member} />
@@ -317,7 +323,8 @@ function RemoveMember({
     <ConfirmDialog
       trigger={
         <Button variant="ghost" size="sm" aria-label={`Remove ${name}`}>
-          <X aria-hidden className="h-4 w-4" /> Remove
+          <X aria-hidden className="h-4 w-4" />
+          <span className="sr-only sm:not-sr-only">Remove</span>
         </Button>
       }
       title={`Remove ${name} from the team?`}
@@ -366,7 +373,7 @@ function InvitationsTable({ team, now }: { team: Selected; now: string }) {
                 <th scope="col" className="px-4 py-3 font-medium">
                   Role
                 </th>
-                <th scope="col" className="px-4 py-3 font-medium">
+                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
                   Expires
                 </th>
                 {can.invite ? (
@@ -378,19 +385,17 @@ function InvitationsTable({ team, now }: { team: Selected; now: string }) {
             </thead>
             <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
               {team.invitations.map((invitation) => {
-                const expired = new Date(invitation.expiresAt) <= new Date(now)
                 return (
                   <tr key={invitation.id} data-testid="invitation-row">
-                    <td className="px-4 py-3 font-medium">{invitation.email}</td>
+                    <td className="px-4 py-3 font-medium">
+                      <span className="break-all">{invitation.email}</span>
+                      <div className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
+                        <Expiry expiresAt={invitation.expiresAt} now={now} />
+                      </div>
+                    </td>
                     <td className="px-4 py-3">{TEAM_ROLE_LABELS[invitation.role]}</td>
-                    <td className="px-4 py-3 text-gray-600 dark:text-gray-400">
-                      {expired ? (
-                        <span className="font-medium text-red-600 dark:text-red-400">Expired</span>
-                      ) : (
-                        formatDistance(new Date(invitation.expiresAt), new Date(now), {
-                          addSuffix: true,
-                        })
-                      )}
+                    <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                      <Expiry expiresAt={invitation.expiresAt} now={now} />
                     </td>
                     {can.invite ? (
                       <td className="px-4 py-3 text-right">
@@ -419,4 +424,11 @@ function InvitationsTable({ team, now }: { team: Selected; now: string }) {
       )}
     </div>
   )
+}
+
+function Expiry({ expiresAt, now }: { expiresAt: string; now: string }) {
+  if (new Date(expiresAt) <= new Date(now)) {
+    return <span className="font-medium text-red-600 dark:text-red-400">Expired</span>
+  }
+  return <>Expires {formatDistance(new Date(expiresAt), new Date(now), { addSuffix: true })}</>
 }

@@ -1,0 +1,374 @@
+// Teams, members, invitations and plans (roles-teams-admin.md §2.9, §2.10, §4, §8; issue 13's
+// acceptance): an end user upgrades, creates a team, adds an existing colleague, invites a new
+// address whose owner registers from the emailed link and joins; the plan's limit refuses a
+// fourth member; a member cannot invite or remove until the admin makes them a manager.
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+
+const TEAM_PATH = '/dashboard/end-user/team'
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+// Several accounts sign in per test; argon2 on a busy machine takes seconds each.
+test.describe.configure({ timeout: 240_000 })
+
+type Account = { email: string; password: string; firstName: string; lastName: string }
+const account = (firstName: string): Account => ({
+  email: `${firstName.toLowerCase()}-${unique()}@example.test`,
+  password: `${firstName.toLowerCase()}-pass-1`,
+  firstName,
+  lastName: 'Teamer',
+})
+
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function fillRegistration(page: Page, user: Account) {
+  await page.getByLabel('First name').fill(user.firstName)
+  await page.getByLabel('Last name').fill(user.lastName)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+}
+
+async function register(page: Page, user: Account) {
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(user.email)
+  await fillRegistration(page, user)
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+}
+
+async function signIn(page: Page, user: Account, path = '/auth/login') {
+  if (path) await page.goto(urlFor(HOSTS.alpha, path))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+async function newUserPage(browser: Browser, user: Account) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await register(page, user)
+  await signIn(page, user, '')
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'), { timeout: 20_000 })
+  return { context, page }
+}
+
+/** The link of the newest invitation email to `to`, read from the outbox by the super admin. */
+async function invitationLinks(browser: Browser, to: string) {
+  const context = await browser.newContext()
+  const admin = await context.newPage()
+  await admin.goto(urlFor(HOSTS.platform, '/auth/login'))
+  await waitForHydration(admin)
+  await admin.getByLabel('Email').fill(SUPER_ADMIN.email)
+  await admin.getByLabel('Password').fill(SUPER_ADMIN.password)
+  await admin.getByRole('button', { name: 'Sign In' }).click()
+  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
+    timeout: 20_000,
+  })
+  const email = admin.getByTestId('outbox-email').filter({ hasText: to }).first()
+  await expect(async () => {
+    await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
+    await expect(email).toContainText('invited you to join', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000 })
+  const href = async (text: string) =>
+    (await email.getByRole('link').filter({ hasText: text }).first().getAttribute('href')) ?? ''
+  const links = { accept: await href('/invitations/'), decline: await href('/decline') }
+  await context.close()
+  return links
+}
+
+async function invite(page: Page, email: string, role?: 'manager' | 'member' | 'viewer') {
+  await page.getByRole('button', { name: 'Invite Member' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Invite Member' })
+  await dialog.getByLabel('Email').fill(email)
+  if (role) await dialog.getByLabel('Role').selectOption(role)
+  await dialog.getByRole('button', { name: 'Send Invitation' }).click()
+  return dialog
+}
+
+const memberRow = (page: Page, email: string) =>
+  page.getByTestId('team-member-row').filter({ hasText: email })
+
+/** A POST as the page's signed-in user (same origin), for what the UI does not offer. */
+async function postAsPage(page: Page, form: Record<string, string>) {
+  return page.evaluate(async (fields) => {
+    const response = await fetch(
+      '/dashboard/end-user/team?_data=routes%2Fdashboard.end-user.team',
+      {
+        method: 'POST',
+        body: new URLSearchParams(fields),
+      },
+    )
+    return { status: response.status, body: await response.text() }
+  }, form)
+}
+
+test('upgrade, create a team, add and invite members, the plan limit, and team roles', async ({
+  browser,
+}) => {
+  const ann = account('Ann')
+  const ben = account('Ben')
+  const cleo = account('Cleo')
+  const { context: annContext, page } = await newUserPage(browser, ann)
+  const { context: benContext, page: benPage } = await newUserPage(browser, ben)
+
+  // The Team entry shows 'Loading team information...' while the page loads (spec §2.9).
+  await waitForHydration(page)
+  let releaseTeamPage: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    releaseTeamPage = resolve
+  })
+  await page.route(
+    (url) =>
+      url.searchParams.get('_data')?.startsWith('routes/dashboard') === true &&
+      url.pathname === TEAM_PATH,
+    async (route) => {
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 60_000))])
+      await route.continue()
+    },
+  )
+  await page
+    .getByRole('navigation', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Team' })
+    .click()
+  await expect(page.getByText('Loading team information...')).toBeVisible()
+  releaseTeamPage()
+  await page.unroute(() => true)
+
+  // Free: the upgrade page with three plans and the reasons.
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, TEAM_PATH))
+  await expect(
+    page.getByText('Upgrade your account to collaborate with team members'),
+  ).toBeVisible()
+  await expect(page.getByTestId('plan-free')).toContainText('Free')
+  await expect(page.getByTestId('plan-free')).toContainText('Current plan')
+  await expect(page.getByTestId('plan-team_basic')).toContainText('$19')
+  await expect(page.getByTestId('plan-team_pro')).toContainText('$49')
+  await expect(page.getByRole('heading', { name: 'Why Upgrade to Team?' })).toBeVisible()
+  for (const reason of ['Collaboration', 'Advanced Analytics', 'Priority Support']) {
+    await expect(page.getByRole('heading', { name: reason })).toBeVisible()
+  }
+
+  // The confirm dialog: subscription, 'Monthly', the price, Cancel and Confirm Upgrade.
+  await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
+  let dialog = page.getByRole('dialog', { name: 'Confirm Upgrade' })
+  await expect(dialog).toContainText('Team Basic')
+  await expect(dialog).toContainText('Monthly')
+  await expect(dialog).toContainText('$19/month')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+  await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
+  dialog = page.getByRole('dialog', { name: 'Confirm Upgrade' })
+  await dialog.getByRole('button', { name: 'Confirm Upgrade' }).click()
+  await expect(page.getByText('Successfully upgraded to Team Basic plan')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No teams yet' })).toBeVisible()
+
+  // Create Team: the spec's message for a short name, then the team with Ann as its admin.
+  await page.getByRole('button', { name: 'Create Team' }).click()
+  dialog = page.getByRole('dialog', { name: 'Create Team' })
+  await dialog.getByLabel('Team name').fill('A')
+  await dialog.getByLabel('Team name').evaluate((input) => input.removeAttribute('minlength'))
+  await dialog.getByRole('button', { name: 'Create Team' }).click()
+  await expect(dialog.getByText('Team name must be at least 2 characters')).toBeVisible()
+  await dialog.getByLabel('Team name').fill('Launch Crew')
+  await dialog.getByLabel('Description (optional)').fill('The people who ship.')
+  await dialog.getByRole('button', { name: 'Create Team' }).click()
+  await expect(page.getByText('Team created successfully')).toBeVisible()
+  await expect(dialog).toBeHidden()
+  await expect(
+    page.getByRole('navigation', { name: 'Teams' }).getByRole('link', { name: 'Launch Crew' }),
+  ).toHaveAttribute('aria-current', 'page')
+  await expect(memberRow(page, ann.email)).toContainText('Admin')
+  await expect(page.getByRole('columnheader', { name: 'Team role' })).toBeVisible()
+
+  // An account of this organization joins at once; a new address gets an invitation.
+  dialog = await invite(page, ben.email)
+  await expect(page.getByText(`${ben.email} added to the team`)).toBeVisible()
+  await expect(memberRow(page, ben.email)).toContainText('Ben Teamer')
+  dialog = await invite(page, cleo.email)
+  await expect(page.getByText(`Invitation sent to ${cleo.email}`)).toBeVisible()
+  await expect(page.getByTestId('invitation-row').filter({ hasText: cleo.email })).toContainText(
+    'Member',
+  )
+  await expect(page.getByTestId('team-seats')).toContainText('3 of 3')
+
+  // A fourth person does not fit Team Basic (pending invitations count): refused, nothing added.
+  const dave = `dave-${unique()}@example.test`
+  dialog = await invite(page, dave)
+  await expect(dialog.getByText(/allows up to 3 members/)).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByTestId('invitation-row').filter({ hasText: dave })).toHaveCount(0)
+
+  // Cleo follows the emailed link, registers with the invited address and joins.
+  const links = await invitationLinks(browser, cleo.email)
+  expect(links.accept).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/invitations/')}[a-z2-7]{52}$`))
+  expect(links.decline).toBe(`${links.accept}/decline`)
+  const cleoContext = await browser.newContext()
+  const cleoPage = await cleoContext.newPage()
+  await cleoPage.goto(links.accept)
+  await expect(cleoPage.getByRole('heading', { name: 'Join Launch Crew' })).toBeVisible()
+  await cleoPage.getByRole('link', { name: 'Create an account' }).click()
+  await waitForHydration(cleoPage)
+  await expect(cleoPage.getByLabel('Email')).toHaveValue(cleo.email)
+  await fillRegistration(cleoPage, cleo)
+  await expect(cleoPage).toHaveURL(/\/auth\/login\?redirectTo=/)
+  await signIn(cleoPage, cleo, '')
+  await expect(cleoPage).toHaveURL(links.accept, { timeout: 20_000 })
+  await cleoPage.getByRole('button', { name: 'Accept Invitation' }).click()
+  await expect(cleoPage.getByText('You have joined the team')).toBeVisible()
+  await expect(cleoPage).toHaveURL(new RegExp(`${TEAM_PATH}\\?team=`))
+  await expect(memberRow(cleoPage, cleo.email)).toContainText('Member')
+  // The used link finds nothing any more.
+  await cleoPage.goto(links.accept)
+  await expect(cleoPage.getByRole('heading', { name: 'Invitation not found' })).toBeVisible()
+  await cleoContext.close()
+
+  await page.reload()
+  await expect(memberRow(page, cleo.email)).toBeVisible()
+  await expect(page.getByTestId('invitation-row')).toHaveCount(0)
+
+  // Ben, a member, can neither invite nor remove: no buttons, and the server refuses too.
+  await benPage.goto(urlFor(HOSTS.alpha, TEAM_PATH))
+  await expect(benPage.getByRole('button', { name: 'Invite Member' })).toBeDisabled()
+  await expect(benPage.getByRole('button', { name: /^Remove/ })).toHaveCount(0)
+  await expect(memberRow(benPage, ann.email).getByRole('combobox')).toHaveCount(0)
+  const teamHref = await benPage
+    .getByRole('navigation', { name: 'Teams' })
+    .getByRole('link', { name: 'Launch Crew' })
+    .getAttribute('href')
+  const teamId = new URL(teamHref ?? '', 'http://x').searchParams.get('team') ?? ''
+  expect(teamId).not.toBe('')
+  const refusedInvite = await postAsPage(benPage, {
+    intent: 'add-member',
+    teamId,
+    email: `eve-${unique()}@example.test`,
+    role: 'member',
+  })
+  expect(refusedInvite.status).toBe(403)
+  const cleoMemberId = await memberRow(page, cleo.email)
+    .locator('input[name=memberId]')
+    .first()
+    .inputValue()
+  const refusedRemove = await postAsPage(benPage, {
+    intent: 'remove-member',
+    teamId,
+    memberId: cleoMemberId,
+  })
+  expect(refusedRemove.status).toBe(403)
+  await page.reload()
+  await expect(memberRow(page, cleo.email)).toBeVisible()
+
+  // The admin's own row has no actions; in another's role select the current role is disabled.
+  await expect(memberRow(page, ann.email).getByRole('combobox')).toHaveCount(0)
+  await expect(memberRow(page, ann.email).getByRole('button', { name: /^Remove/ })).toHaveCount(0)
+  const benRole = memberRow(page, ben.email).getByRole('combobox')
+  await expect(benRole.locator('option[value="member"]')).toBeDisabled()
+  await benRole.selectOption('manager')
+  await expect(page.getByText('Member role updated')).toBeVisible()
+  await expect(memberRow(page, ben.email).getByRole('combobox')).toHaveValue('manager')
+
+  // Remove Cleo to free a place ('Member removed from team').
+  await memberRow(page, cleo.email)
+    .getByRole('button', { name: /^Remove/ })
+    .click()
+  const confirm = page.getByRole('alertdialog')
+  await confirm.getByRole('button', { name: 'Remove' }).click()
+  await expect(page.getByText('Member removed from team')).toBeVisible()
+  await expect(memberRow(page, cleo.email)).toHaveCount(0)
+
+  // Ben, now a manager, can invite (but not make an admin, nor change roles).
+  await benPage.reload()
+  await expect(benPage.getByRole('button', { name: 'Invite Member' })).toBeEnabled()
+  const frank = `frank-${unique()}@example.test`
+  dialog = await invite(benPage, frank)
+  await expect(benPage.getByText(`Invitation sent to ${frank}`)).toBeVisible()
+  await expect(benPage.getByTestId('invitation-row').filter({ hasText: frank })).toBeVisible()
+  await expect(benPage.getByRole('button', { name: /^Remove/ })).toHaveCount(0)
+
+  // Cancelling deletes the invitation ('Invitation cancelled').
+  await benPage
+    .getByTestId('invitation-row')
+    .filter({ hasText: frank })
+    .getByRole('button', { name: /^Cancel the invitation/ })
+    .click()
+  await expect(benPage.getByText('Invitation cancelled')).toBeVisible()
+  await expect(benPage.getByTestId('invitation-row')).toHaveCount(0)
+
+  await annContext.close()
+  await benContext.close()
+})
+
+test('an invitation can be declined from its own page, and only by the invited address', async ({
+  browser,
+}) => {
+  const gus = account('Gus')
+  const hana = account('Hana')
+  const { context, page } = await newUserPage(browser, gus)
+  const { context: hanaContext, page: hanaPage } = await newUserPage(browser, hana)
+  await page.goto(urlFor(HOSTS.alpha, `${TEAM_PATH}?view=plans`))
+  await waitForHydration(page)
+  await page.getByRole('button', { name: 'Upgrade to Team Pro' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Confirm Upgrade' })
+  await expect(confirm).toContainText('$49/month')
+  await confirm.getByRole('button', { name: 'Confirm Upgrade' }).click()
+  await expect(page.getByText('Successfully upgraded to Team Pro plan')).toBeVisible()
+  await page.getByRole('button', { name: 'Create Team' }).click()
+  const create = page.getByRole('dialog', { name: 'Create Team' })
+  await create.getByLabel('Team name').fill('Night Shift')
+  await create.getByRole('button', { name: 'Create Team' }).click()
+  await expect(page.getByText('Team created successfully')).toBeVisible()
+
+  const ivy = `ivy-${unique()}@example.test`
+  await invite(page, ivy, 'viewer')
+  await expect(page.getByText(`Invitation sent to ${ivy}`)).toBeVisible()
+  const links = await invitationLinks(browser, ivy)
+
+  // Another signed-in account (Hana) is told the invitation is not hers; nothing is answered.
+  await hanaPage.goto(links.decline)
+  await expect(hanaPage.getByText(`This invitation was sent to ${ivy}`)).toBeVisible()
+  await expect(hanaPage.getByRole('button', { name: 'Decline Invitation' })).toHaveCount(0)
+  await hanaContext.close()
+
+  // Opening the decline link declines nothing (mail scanners follow links); the POST does.
+  const ivyAccount = { ...account('Ivy'), email: ivy }
+  const ivyContext = await browser.newContext()
+  const ivyPage = await ivyContext.newPage()
+  await ivyPage.goto(links.decline)
+  await expect(
+    ivyPage.getByRole('heading', { name: 'Decline the invitation to Night Shift?' }),
+  ).toBeVisible()
+  await ivyPage.getByRole('link', { name: 'Create an account' }).click()
+  await waitForHydration(ivyPage)
+  await fillRegistration(ivyPage, ivyAccount)
+  await signIn(ivyPage, ivyAccount, '')
+  await expect(ivyPage).toHaveURL(links.decline, { timeout: 20_000 })
+  await ivyPage.getByRole('button', { name: 'Decline Invitation' }).click()
+  await expect(ivyPage.getByText('Invitation declined')).toBeVisible()
+  await expect(ivyPage).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  // Declined: the accept link is no longer valid, and Ivy's own team page is the upgrade page.
+  await ivyPage.goto(links.accept)
+  await expect(ivyPage.getByRole('heading', { name: 'Invitation not found' })).toBeVisible()
+  await ivyPage.goto(urlFor(HOSTS.alpha, TEAM_PATH))
+  await expect(
+    ivyPage.getByText('Upgrade your account to collaborate with team members'),
+  ).toBeVisible()
+  await ivyContext.close()
+
+  await page.reload()
+  await expect(page.getByTestId('invitation-row')).toHaveCount(0)
+
+  // Renaming and deleting the team (admin only), with the spec's toasts.
+  await page.getByRole('button', { name: 'Edit Team' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit Team' })
+  await edit.getByLabel('Team name').fill('Day Shift')
+  await edit.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(page.getByText('Team updated successfully')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Day Shift' })).toBeVisible()
+  await page.getByRole('button', { name: 'Delete Team' }).click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('Team deleted successfully')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No teams yet' })).toBeVisible()
+  await context.close()
+})
