@@ -8,7 +8,9 @@ import {
   type NewOrganization,
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { createUser, type NewUser } from '#app/models/users.server'
+import type { TeamRole } from '#app/validation/teams'
 import type { Database, Transaction } from './db.server'
 import { DEMO_BRANDING_PNG } from './demo-assets'
 import { platformSettings } from './schema'
@@ -24,7 +26,14 @@ type DemoUser = Omit<NewUser, 'password'> & {
     backgroundValue: string
   }
 }
-type DemoOrganization = NewOrganization & { users: DemoUser[] }
+type DemoTeam = {
+  name: string
+  description: string
+  /** Its creator and admin, whose plan the team uses. */
+  admin: string
+  members: { email: string; role: TeamRole }[]
+}
+type DemoOrganization = NewOrganization & { users: DemoUser[]; teams?: DemoTeam[] }
 
 export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   {
@@ -74,6 +83,8 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
       {
         email: 'alice@acme.test',
         role: 'end_user',
+        // Alice shows the Team page with a team; the other end users show the upgrade page.
+        plan: 'team_basic',
         firstName: 'Alice',
         lastName: 'Anderson',
         card: {
@@ -83,6 +94,15 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           website: 'https://acme.example.test',
           backgroundValue: '#1f2937',
         },
+      },
+      { email: 'carl@acme.test', role: 'end_user', firstName: 'Carl', lastName: 'Cooper' },
+    ],
+    teams: [
+      {
+        name: 'Acme Sales',
+        description: 'The field sales team and their cards.',
+        admin: 'alice@acme.test',
+        members: [{ email: 'carl@acme.test', role: 'member' }],
       },
     ],
   },
@@ -126,7 +146,7 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
 ]
 
 async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
-  const { users, ...fields } = demo
+  const { users, teams = [], ...fields } = demo
   const organization = await createOrganization(tx, fields)
   await tx.execute(sql`select set_config('app.organization_id', ${organization.id}, true)`)
   const branding = DEMO_BRANDING_PNG[organization.slug]
@@ -149,6 +169,7 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
     logoMediaId: logo.id,
     faviconMediaId: favicon.id,
   })
+  const created = new Map<string, string>()
   for (const { card, ...account } of users) {
     // Demo accounts are confirmed: the demo shows no "confirm your email" banner.
     const user = await createUser(tx, organization.id, {
@@ -156,6 +177,7 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
       password: DEMO_PASSWORD,
       emailConfirmedAt: new Date(),
     })
+    created.set(user.email, user.id)
     if (!card) continue
     await createCard(tx, organization.id, user.id, {
       firstName: user.firstName,
@@ -172,6 +194,16 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
       backgroundKind: 'gradient',
       backgroundValue: 'blue-ocean',
     })
+  }
+  for (const team of teams) {
+    const adminId = created.get(team.admin)
+    if (!adminId) throw new Error(`no demo user ${team.admin}`)
+    const row = await createTeamWithAdmin(tx, organization.id, adminId, team)
+    for (const member of team.members) {
+      const userId = created.get(member.email)
+      if (!userId) throw new Error(`no demo user ${member.email}`)
+      await addTeamMember(tx, organization.id, row.id, userId, member.role)
+    }
   }
   return organization
 }

@@ -2,6 +2,7 @@
 // acceptance): an end user upgrades, creates a team, adds an existing colleague, invites a new
 // address whose owner registers from the emailed link and joins; the plan's limit refuses a
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
+import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
 
@@ -21,6 +22,23 @@ const account = (firstName: string): Account => ({
 
 async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+/** No WCAG 2.2 AA violation on the page as it is now (dialogs open included). */
+async function expectAccessible(page: Page, label: string) {
+  // Judged at rest: no hover under the pointer, no fade halfway through.
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  const problems = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  )
+  expect(problems, label).toEqual([])
 }
 
 async function fillRegistration(page: Page, user: Account) {
@@ -157,6 +175,7 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   await expect(dialog).toContainText('Team Basic')
   await expect(dialog).toContainText('Monthly')
   await expect(dialog).toContainText('$19/month')
+  await expectAccessible(page, 'confirm upgrade dialog')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
   await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
@@ -193,11 +212,13 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
     'Member',
   )
   await expect(page.getByTestId('team-seats')).toContainText('3 of 3')
+  await expectAccessible(page, 'team with members and a pending invitation')
 
   // A fourth person does not fit Team Basic (pending invitations count): refused, nothing added.
   const dave = `dave-${unique()}@example.test`
   dialog = await invite(page, dave)
   await expect(dialog.getByText(/allows up to 3 members/)).toBeVisible()
+  await expectAccessible(page, 'invite dialog with a refusal')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByTestId('invitation-row').filter({ hasText: dave })).toHaveCount(0)
 
@@ -209,6 +230,7 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   const cleoPage = await cleoContext.newPage()
   await cleoPage.goto(links.accept)
   await expect(cleoPage.getByRole('heading', { name: 'Join Launch Crew' })).toBeVisible()
+  await expectAccessible(cleoPage, 'invitation page, signed out')
   await cleoPage.getByRole('link', { name: 'Create an account' }).click()
   await waitForHydration(cleoPage)
   await expect(cleoPage.getByLabel('Email')).toHaveValue(cleo.email)
@@ -342,6 +364,7 @@ test('an invitation can be declined from its own page, and only by the invited a
   await ivyPage.getByRole('link', { name: 'Create an account' }).click()
   await waitForHydration(ivyPage)
   await fillRegistration(ivyPage, ivyAccount)
+  await expect(ivyPage).toHaveURL(/\/auth\/login\?redirectTo=/)
   await signIn(ivyPage, ivyAccount, '')
   await expect(ivyPage).toHaveURL(links.decline, { timeout: 20_000 })
   await ivyPage.getByRole('button', { name: 'Decline Invitation' }).click()

@@ -12,6 +12,7 @@ export type NewUser = {
   password: string
   passwordHash?: string
   role?: UserRole
+  plan?: User['plan']
   firstName?: string
   lastName?: string
   company?: string

@@ -7,12 +7,20 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { invitationLoader } from '#app/teams/invitation-route.server'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
+import { useClientFailureToast } from '#app/utils/client-failure'
 import type { TeamRole } from '#app/validation/teams'
 
 type Data = SerializeFrom<typeof invitationLoader>
 
+// Spec §8: what a failed request says.
+const ANSWER_FAILURES = {
+  accept: 'Failed to accept invitation',
+  decline: 'Failed to decline invitation',
+}
+
 export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' | 'decline' }) {
   const actionData = useActionData<{ answerError?: string }>()
+  useClientFailureToast(actionData, ANSWER_FAILURES, ANSWER_FAILURES[answer])
   const navigation = useNavigation()
   const error = actionData?.answerError
   if (data.state === 'expired' || error === 'Invitation has expired') {

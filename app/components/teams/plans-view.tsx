@@ -115,7 +115,7 @@ export function PlansView({ plan, hasTeams }: { plan: PlanId; hasTeams: boolean 
               <div className="flex items-center justify-between gap-2">
                 <h2 className="text-lg font-semibold">{option.name}</h2>
                 {current ? (
-                  <span className="rounded-full bg-brand/10 px-2 py-0.5 text-xs font-medium text-brand-text">
+                  <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-brand-foreground">
                     Current plan
                   </span>
                 ) : null}
