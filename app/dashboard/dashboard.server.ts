@@ -18,6 +18,7 @@ import {
   countViewsPerDay,
   listRecentActivity,
 } from '#app/models/stats.server'
+import { countTeammates } from '#app/models/teams.server'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
 /** Loads the figures; any failure of that work becomes `statsError` instead of an error page. */
@@ -43,6 +44,8 @@ export async function endUserDashboard(request: Request, context: AppLoadContext
       contacts: await countContactsByWeek(tx, tenant.id, scope, now),
       views: await countViewsByWeek(tx, tenant.id, scope, now),
       activity: await listRecentActivity(tx, tenant.id, user.id),
+      // Spec §2.3 shows a fixed 3; here, the people who share a team with the user.
+      teammates: await countTeammates(tx, tenant.id, user.id),
     })),
   )
   return {

@@ -1,7 +1,7 @@
 // Teams and their members (roles-teams-admin.md §3, §7). Every function takes the organization:
 // a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
 // points across tenants.
-import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, count, countDistinct, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
@@ -263,4 +263,23 @@ export async function countTeamSeats(
     .from(teamInvitations)
     .where(and(...pending))
   return { members: members?.n ?? 0, pendingInvitations: invited?.n ?? 0 }
+}
+
+/** How many other people share at least one team with the user (the end-user dashboard's figure). */
+export async function countTeammates(db: Queryable, organizationId: string, userId: string) {
+  const ownTeams = db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.userId, userId)))
+  const [row] = await db
+    .select({ n: countDistinct(teamMembers.userId) })
+    .from(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        inArray(teamMembers.teamId, ownTeams),
+        ne(teamMembers.userId, userId),
+      ),
+    )
+  return row?.n ?? 0
 }

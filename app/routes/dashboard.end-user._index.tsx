@@ -4,6 +4,7 @@ import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
 import { endUserDashboard } from '#app/dashboard/dashboard.server'
+import { TEAM_PAGE_PATH } from '#app/teams/paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(await endUserDashboard(request, context))
@@ -31,10 +32,12 @@ export default function EndUserDashboard() {
             value: stats.views.current,
             previous: stats.views.previous,
           },
+          { id: 'team-members', label: 'Team members', value: stats.teammates },
         ]
       }
       actions={[
         { label: 'Digital Cards', to: '/dashboard/end-user/digital-cards' },
+        { label: 'Team', to: TEAM_PAGE_PATH },
         { label: 'My QR Code', to: '/qrcode' },
         { label: 'Contacts', to: '/contacts' },
       ]}
