@@ -70,10 +70,16 @@ export async function answerInvitation(
 ): Promise<InvitationAnswer> {
   if (!LINK_TOKEN.test(token)) throw new TeamActionError(404, INVITATION_INVALID)
   return withTenant(tenant.id, async (tx) => {
-    const invitation = await findPendingInvitationByTokenHash(tx, tenant.id, hashToken(token), {
-      lock: true,
-    })
-    if (!invitation) throw new TeamActionError(404, INVITATION_INVALID)
+    const tokenHash = hashToken(token)
+    const found = await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash)
+    if (!found) throw new TeamActionError(404, INVITATION_INVALID)
+    // Locks in the order every team operation takes them, the team before its invitations:
+    // the other order deadlocks with an admin cancelling or re-sending this invitation.
+    const team = await findTeamWithPlan(tx, tenant.id, found.teamId, { lock: true })
+    const invitation = team
+      ? await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash, { lock: true })
+      : undefined
+    if (!team || !invitation) throw new TeamActionError(404, INVITATION_INVALID)
     if (invitation.expiresAt <= new Date()) {
       // Kept: the invitation becomes expired even though the answer is a refusal.
       await setInvitationStatus(tx, tenant.id, invitation.id, 'expired')
@@ -99,8 +105,6 @@ export async function answerInvitation(
     if (!canJoinTeams(user.role)) {
       throw new TeamActionError(403, 'This account cannot join teams')
     }
-    const team = await findTeamWithPlan(tx, tenant.id, invitation.teamId, { lock: true })
-    if (!team) throw new TeamActionError(404, INVITATION_INVALID)
     const seats = await countTeamSeats(tx, tenant.id, team.id, invitation.id)
     const plan = PLANS[team.plan]
     if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {

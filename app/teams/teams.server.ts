@@ -15,6 +15,7 @@ import {
   countTeamSeats,
   createTeamWithAdmin,
   deleteTeam,
+  findMembership,
   findTeamMember,
   findTeamWithPlan,
   isRowId,
@@ -167,11 +168,21 @@ export async function addMemberByEmail(
       if (!canJoinTeams(account.role)) {
         throw new TeamActionError(409, `${email} cannot join teams with this account`, 'email')
       }
-      await assertSeatAvailable(tx, tenant.id, team, { field: 'email' })
+      if (await findMembership(tx, tenant.id, team.id, account.id)) {
+        throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
+      }
+      // A pending invitation to this address is answered by adding the account: it must not
+      // hold a second place, nor stay answerable.
+      const invited = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
+      await assertSeatAvailable(tx, tenant.id, team, {
+        exceptInvitationId: invited?.id,
+        field: 'email',
+      })
       const added = await addTeamMember(tx, tenant.id, team.id, account.id, input.role)
       if (!added) {
         throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
       }
+      if (invited) await deleteInvitation(tx, tenant.id, team.id, invited.id)
       await recordAudit(tx, tenant.id, {
         actorUserId: user.id,
         action: 'team.member_added',

@@ -1,0 +1,1215 @@
+// Teams, members, invitations and plans (roles-teams-admin.md §2.9, §2.10, §4, §5, §7-§9),
+// through the team page's loader and action and the invitation pages, as a browser calls them:
+// who may do what (team roles, other tenants, people outside the team), the plan limits, the
+// emailed invitation (stored hashed, 7 days, answered once by the invited address) and upgrades.
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { describe, expect, test } from 'vitest'
+import { hashToken } from '#app/auth/link-token.server'
+import { setUserPlan, type UserRole } from '#app/models/users.server'
+import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.end-user.team'
+import { action as acceptAction, loader as invitationLoader } from '#app/routes/invitations.$token'
+import {
+  action as declineAction,
+  loader as declinePageLoader,
+} from '#app/routes/invitations.$token_.decline'
+import type { PlanId } from '#app/teams/plans'
+import { readToast } from '#app/utils/toast.server'
+import type { TeamRole } from '#app/validation/teams'
+import { getDb, withTenant } from '#drizzle/db.server'
+import {
+  auditEvents,
+  emailOutbox,
+  teamInvitations,
+  teamMembers,
+  teams,
+  users,
+} from '#drizzle/schema'
+import { databaseChecksum, rowsOf } from '#tests/checksum'
+import {
+  contextFor,
+  formRequest,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+  uniqueSuffix,
+} from '#tests/factories'
+
+type Org = Awaited<ReturnType<typeof makeOrganization>>
+type Actor = {
+  org: Org
+  host: string
+  cookie: string
+  user: Awaited<ReturnType<typeof makeUser>>
+}
+
+const TEAM_PATH = '/dashboard/end-user/team'
+const hostOf = (org: Org) => `${org.slug}.localhost`
+const db = () => getDb()
+
+async function person(
+  org: Org,
+  overrides: { plan?: PlanId; email?: string; role?: UserRole; firstName?: string } = {},
+): Promise<Actor> {
+  let user = await makeUser(org.id, {
+    email: overrides.email ?? `p-${uniqueSuffix()}@example.test`,
+    role: overrides.role ?? 'end_user',
+    firstName: overrides.firstName ?? 'Test',
+  })
+  if (overrides.plan && overrides.plan !== 'free') {
+    const plan = overrides.plan
+    user = await withTenant(org.id, async (tx) => {
+      const updated = await setUserPlan(tx, org.id, user.id, 'free', plan)
+      if (!updated) throw new Error('plan not set')
+      return updated
+    })
+  }
+  return { org, host: hostOf(org), cookie: await sessionCookieFor(org.id, user.id), user }
+}
+
+/** The team page's action, posted by `actor` (on their host unless another is given). */
+function post(actor: Actor, fields: Record<string, string>, host = actor.host) {
+  return settle(() =>
+    teamAction({
+      request: formRequest(host, TEAM_PATH, fields, actor.cookie),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+}
+
+type TeamData = {
+  view: 'plans' | 'manage'
+  plan: PlanId
+  teams: { id: string; name: string; myRole: TeamRole }[]
+  selected: null | {
+    id: string
+    name: string
+    plan: PlanId
+    seats: number
+    members: { id: string; userId: string; email: string; role: TeamRole }[]
+    invitations: { id: string; email: string; role: TeamRole }[]
+  }
+}
+
+function loadPage(actor: Actor, search = '') {
+  return settle(() =>
+    teamLoader({
+      request: requestFor(actor.host, `${TEAM_PATH}${search}`, {
+        headers: { Cookie: actor.cookie },
+      }),
+      context: contextFor(actor.host),
+      params: {},
+    }),
+  )
+}
+
+async function page(actor: Actor, search = '') {
+  const response = await loadPage(actor, search)
+  const body = await response.text()
+  return { status: response.status, body, data: JSON.parse(body) as TeamData }
+}
+
+async function answer(
+  actor: Actor | null,
+  token: string,
+  intent: 'accept' | 'decline',
+  host = actor?.host ?? '',
+  route: 'accept' | 'decline' = intent,
+) {
+  const path = route === 'accept' ? `/invitations/${token}` : `/invitations/${token}/decline`
+  const run = route === 'accept' ? acceptAction : declineAction
+  return settle(() =>
+    run({
+      request: formRequest(host, path, { intent }, actor?.cookie),
+      context: contextFor(host),
+      params: { token },
+    }),
+  )
+}
+
+async function invitationPage(host: string, token: string, cookie?: string, decline = false) {
+  const run = decline ? declinePageLoader : invitationLoader
+  const path = decline ? `/invitations/${token}/decline` : `/invitations/${token}`
+  const response = await settle(() =>
+    run({
+      request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : undefined),
+      context: contextFor(host),
+      params: { token },
+    }),
+  )
+  return response
+}
+
+/** The toast a redirect sets, as the next page's root loader would read it. */
+async function toastOf(response: Response) {
+  const cookie = (response.headers.get('Set-Cookie') ?? '')
+    .split(/,(?=\s*brandcard_)/)
+    .find((c) => c.trim().startsWith('brandcard_toast='))
+    ?.split(';')[0]
+  const { toast } = await readToast(
+    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
+  )
+  return toast?.title ?? null
+}
+
+async function errorOf(response: Response) {
+  const body = (await response.json()) as { error?: string; answerError?: string }
+  return body.error ?? body.answerError
+}
+
+async function createTeam(owner: Actor, name = `Team ${uniqueSuffix()}`) {
+  const response = await post(owner, { intent: 'create-team', name, description: 'Our team' })
+  expect(response.status).toBe(302)
+  const teamId = new URL(response.headers.get('Location') ?? '', 'http://x').searchParams.get(
+    'team',
+  )
+  if (!teamId) throw new Error('no team id in the redirect')
+  return teamId
+}
+
+async function addMember(by: Actor, teamId: string, email: string, role: TeamRole = 'member') {
+  return post(by, { intent: 'add-member', teamId, email, role })
+}
+
+async function memberRow(teamId: string, userId: string) {
+  const [row] = await db()
+    .select()
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+  return row
+}
+
+async function membersOf(teamId: string) {
+  return db().select().from(teamMembers).where(eq(teamMembers.teamId, teamId))
+}
+
+async function invitationsOf(teamId: string) {
+  return db()
+    .select()
+    .from(teamInvitations)
+    .where(eq(teamInvitations.teamId, teamId))
+    .orderBy(desc(teamInvitations.createdAt))
+}
+
+/** The token of the newest invitation email sent to `email` by the organization. */
+async function emailedToken(org: Org, email: string) {
+  const [mail] = await db()
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.organizationId, org.id), eq(emailOutbox.toAddress, email)))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(1)
+  const token = /\/invitations\/([a-z2-7]{52})/.exec(mail?.text ?? '')?.[1]
+  if (!token) throw new Error(`no invitation email to ${email}`)
+  return { token, mail }
+}
+
+/** Invites `email` (no account of the org) and returns the emailed token. */
+async function invite(by: Actor, teamId: string, email: string, role: TeamRole = 'member') {
+  const response = await addMember(by, teamId, email, role)
+  expect(response.status).toBe(302)
+  expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+  return (await emailedToken(by.org, email)).token
+}
+
+/** Runs a request that must be refused: its status, no 5xx, and not one row written anywhere. */
+async function refused(run: () => Promise<Response>) {
+  const before = await databaseChecksum()
+  const response = await run()
+  expect(response.status).toBeLessThan(500)
+  expect(await databaseChecksum()).toEqual(before)
+  return response
+}
+
+async function expectRefusal(
+  run: () => Promise<Response>,
+  status: number,
+  message?: string | RegExp,
+) {
+  const response = await refused(run)
+  expect(response.status).toBe(status)
+  if (message !== undefined) {
+    const error = await errorOf(response)
+    if (typeof message === 'string') expect(error).toBe(message)
+    else expect(error).toMatch(message)
+  }
+  return response
+}
+
+/**
+ * Acme with a Team Pro owner's team: owner (admin), a second admin, a manager, a member and a
+ * viewer; an outsider of Acme in no team; a pending invitation; Globex with a team of its own.
+ */
+async function world() {
+  const acme = await makeOrganization({ name: 'Acme Teams' })
+  const globex = await makeOrganization({ name: 'Globex Teams' })
+  const owner = await person(acme, { plan: 'team_pro', firstName: 'Olive' })
+  const teamId = await createTeam(owner, 'Sales')
+  const people = {} as Record<'admin' | 'manager' | 'member' | 'viewer', Actor>
+  for (const role of ['admin', 'manager', 'member', 'viewer'] as const) {
+    people[role] = await person(acme)
+    expect((await addMember(owner, teamId, people[role].user.email, role)).status).toBe(302)
+  }
+  const outsider = await person(acme, { plan: 'team_pro' })
+  const invitee = `invitee-${uniqueSuffix()}@example.test`
+  const token = await invite(owner, teamId, invitee)
+  const [invitation] = await invitationsOf(teamId)
+  if (!invitation) throw new Error('no invitation')
+  const foreign = await person(globex, { plan: 'team_pro' })
+  const foreignTeamId = await createTeam(foreign, 'Globex Secret Team')
+  const rowOf = async (actor: Actor) => {
+    const row = await memberRow(teamId, actor.user.id)
+    if (!row) throw new Error('not a member')
+    return row.id
+  }
+  return {
+    acme,
+    globex,
+    owner,
+    ...people,
+    outsider,
+    foreign,
+    teamId,
+    foreignTeamId,
+    invitee,
+    token,
+    invitationId: invitation.id,
+    rowOf,
+  }
+}
+
+type World = Awaited<ReturnType<typeof world>>
+
+/** One form per team operation, naming the world's team, member and invitation. */
+async function operations(w: World) {
+  const memberRowId = await w.rowOf(w.member)
+  return {
+    'update-team': { intent: 'update-team', teamId: w.teamId, name: 'Hijacked', description: '' },
+    'delete-team': { intent: 'delete-team', teamId: w.teamId },
+    'add-member': {
+      intent: 'add-member',
+      teamId: w.teamId,
+      email: `new-${uniqueSuffix()}@example.test`,
+      role: 'member',
+    },
+    'change-role': {
+      intent: 'change-role',
+      teamId: w.teamId,
+      memberId: memberRowId,
+      role: 'viewer',
+    },
+    'remove-member': { intent: 'remove-member', teamId: w.teamId, memberId: memberRowId },
+    'cancel-invitation': {
+      intent: 'cancel-invitation',
+      teamId: w.teamId,
+      invitationId: w.invitationId,
+    },
+  } satisfies Record<string, Record<string, string>>
+}
+
+describe('refusals: other tenants and people without the team role write nothing', () => {
+  test('a user of another organization, on their own host, finds none of our teams, members or invitations', async () => {
+    const w = await world()
+    for (const fields of Object.values(await operations(w))) {
+      await expectRefusal(() => post(w.foreign, fields), 404, 'Team not found')
+    }
+    // Our invitation's token on their host is no invitation at all, shown or answered.
+    for (const intent of ['accept', 'decline'] as const) {
+      await expectRefusal(
+        () => answer(w.foreign, w.token, intent),
+        404,
+        'This invitation is no longer valid',
+      )
+    }
+    const shown = await refused(() => invitationPage(w.foreign.host, w.token, w.foreign.cookie))
+    expect(shown.status).toBe(404)
+    expect(await shown.text()).not.toContain('Sales')
+  })
+
+  test('a user of another organization, with their cookie on our host, is sent to sign in', async () => {
+    const w = await world()
+    const forms = {
+      ...(await operations(w)),
+      'create-team': { intent: 'create-team', name: 'Intruders', description: '' },
+      upgrade: { intent: 'upgrade', plan: 'team_pro' },
+    }
+    for (const fields of Object.values(forms)) {
+      const response = await refused(() => post(w.foreign, fields, w.owner.host))
+      expect(response.status).toBe(302)
+      expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?/)
+    }
+    for (const intent of ['accept', 'decline'] as const) {
+      const response = await refused(() => answer(w.foreign, w.token, intent, w.owner.host))
+      expect(response.status).toBe(302)
+      expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?/)
+    }
+    const loaded = await settle(() =>
+      teamLoader({
+        request: requestFor(w.owner.host, `${TEAM_PATH}?team=${w.teamId}`, {
+          headers: { Cookie: w.foreign.cookie },
+        }),
+        context: contextFor(w.owner.host),
+        params: {},
+      }),
+    )
+    expect(loaded.status).toBe(302)
+  })
+
+  test('our own organization: someone outside the team gets 404 for every operation', async () => {
+    const w = await world()
+    for (const fields of Object.values(await operations(w))) {
+      await expectRefusal(() => post(w.outsider, fields), 404, 'Team not found')
+    }
+  })
+
+  test('members and viewers may not invite, change roles, remove, cancel, edit or delete: 403', async () => {
+    const w = await world()
+    const forms = await operations(w)
+    const expected = {
+      'update-team': 'Only team admins can change or delete the team',
+      'delete-team': 'Only team admins can change or delete the team',
+      'add-member': 'Only team admins and managers can add or invite members',
+      'change-role': 'Only team admins can change roles or remove members',
+      'remove-member': 'Only team admins can change roles or remove members',
+      'cancel-invitation': 'Only team admins and managers can add or invite members',
+    }
+    for (const actor of [w.member, w.viewer]) {
+      for (const [intent, fields] of Object.entries(forms)) {
+        // The member's own row stays a target only for the viewer; for the member it is their own.
+        const target =
+          actor === w.member && 'memberId' in fields
+            ? { ...fields, memberId: await w.rowOf(w.viewer) }
+            : fields
+        await expectRefusal(
+          () => post(actor, target),
+          403,
+          expected[intent as keyof typeof expected],
+        )
+      }
+    }
+  })
+
+  test('a manager may not change roles, remove, make someone an admin, or edit the team: 403', async () => {
+    const w = await world()
+    const forms = await operations(w)
+    const managerRefusals = [
+      [forms['change-role'], 'Only team admins can change roles or remove members'],
+      [forms['remove-member'], 'Only team admins can change roles or remove members'],
+      [forms['update-team'], 'Only team admins can change or delete the team'],
+      [forms['delete-team'], 'Only team admins can change or delete the team'],
+      [{ ...forms['add-member'], role: 'admin' }, 'Only team admins can make someone an admin'],
+      [
+        { ...forms['add-member'], email: w.outsider.user.email, role: 'admin' },
+        'Only team admins can make someone an admin',
+      ],
+    ] as const
+    for (const [fields, message] of managerRefusals) {
+      await expectRefusal(() => post(w.manager, fields), 403, message)
+    }
+  })
+
+  test('ids that are not ids, or name another team, change nothing', async () => {
+    const w = await world()
+    const foreignMembers = await membersOf(w.foreignTeamId)
+    const cases: [Record<string, string>, number][] = [
+      [{ intent: 'delete-team', teamId: 'not-a-uuid' }, 404],
+      [{ intent: 'remove-member', teamId: w.teamId, memberId: 'nope' }, 404],
+      [{ intent: 'cancel-invitation', teamId: w.teamId, invitationId: "'; drop table teams" }, 404],
+      // Our team, another team's member row: not a member of this team.
+      [{ intent: 'remove-member', teamId: w.teamId, memberId: foreignMembers[0]?.id ?? '' }, 404],
+      [{ intent: 'remove-member', memberId: await w.rowOf(w.viewer) }, 400],
+      [{ intent: 'nonsense', teamId: w.teamId }, 400],
+    ]
+    for (const [fields, status] of cases) await expectRefusal(() => post(w.owner, fields), status)
+    const missing = await expectRefusal(
+      () => post(w.owner, { intent: 'delete-team', teamId: '' }),
+      400,
+    )
+    expect(await errorOf(missing)).toBe('Team ID is required')
+  })
+
+  test('roles outside the end-user area get 403 from the team page', async () => {
+    const w = await world()
+    const agency = await person(w.acme, { role: 'agency_admin' })
+    expect((await refused(() => loadPage(agency))).status).toBe(403)
+    await expectRefusal(
+      () => post(agency, { intent: 'create-team', name: 'Agency team', description: '' }),
+      403,
+    )
+  })
+})
+
+describe('team roles', () => {
+  test('an admin changes roles and removes members', async () => {
+    const w = await world()
+    const changed = await post(w.admin, {
+      intent: 'change-role',
+      teamId: w.teamId,
+      memberId: await w.rowOf(w.member),
+      role: 'manager',
+    })
+    expect(changed.status).toBe(302)
+    expect(changed.headers.get('Location')).toBe(`${TEAM_PATH}?team=${w.teamId}`)
+    expect(await toastOf(changed)).toBe('Member role updated')
+    expect((await memberRow(w.teamId, w.member.user.id))?.role).toBe('manager')
+
+    // The current role is refused (the select disables it).
+    await expectRefusal(
+      async () =>
+        post(w.admin, {
+          intent: 'change-role',
+          teamId: w.teamId,
+          memberId: await w.rowOf(w.member),
+          role: 'manager',
+        }),
+      400,
+    )
+
+    const removed = await post(w.owner, {
+      intent: 'remove-member',
+      teamId: w.teamId,
+      memberId: await w.rowOf(w.viewer),
+    })
+    expect(removed.status).toBe(302)
+    expect(await toastOf(removed)).toBe('Member removed from team')
+    expect(await memberRow(w.teamId, w.viewer.user.id)).toBeUndefined()
+
+    const audits = await db()
+      .select({ action: auditEvents.action, metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(eq(auditEvents.entityId, w.teamId))
+    expect(audits.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['team.member_role_changed', 'team.member_removed']),
+    )
+    expect(audits.find((a) => a.action === 'team.member_role_changed')?.metadata).toMatchObject({
+      userId: w.member.user.id,
+      from: 'member',
+      to: 'manager',
+    })
+  })
+
+  test('an admin may not set the role a member already has', async () => {
+    const w = await world()
+    await expectRefusal(
+      async () =>
+        post(w.owner, {
+          intent: 'change-role',
+          teamId: w.teamId,
+          memberId: await w.rowOf(w.member),
+          role: 'member',
+        }),
+      400,
+    )
+  })
+
+  test('admins and managers add accounts and invite addresses', async () => {
+    const w = await world()
+    const colleague = await person(w.acme)
+    const added = await addMember(w.manager, w.teamId, colleague.user.email, 'viewer')
+    expect(added.status).toBe(302)
+    expect(await toastOf(added)).toBe(`${colleague.user.email} added to the team`)
+    expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('viewer')
+
+    const email = `by-manager-${uniqueSuffix()}@example.test`
+    await invite(w.manager, w.teamId, email, 'manager')
+    const [invitation] = await invitationsOf(w.teamId)
+    expect(invitation).toMatchObject({
+      email,
+      role: 'manager',
+      status: 'pending',
+      invitedByUserId: w.manager.user.id,
+    })
+
+    // The manager may cancel it; the admin cancels the world's own invitation.
+    const cancelled = await post(w.manager, {
+      intent: 'cancel-invitation',
+      teamId: w.teamId,
+      invitationId: invitation?.id ?? '',
+    })
+    expect(cancelled.status).toBe(302)
+    expect(await toastOf(cancelled)).toBe('Invitation cancelled')
+    const byAdmin = await post(w.admin, {
+      intent: 'cancel-invitation',
+      teamId: w.teamId,
+      invitationId: w.invitationId,
+    })
+    expect(byAdmin.status).toBe(302)
+    // Cancelling deletes the invitation, and its link stops working.
+    expect(await invitationsOf(w.teamId)).toEqual([])
+    expect((await invitationPage(w.owner.host, w.token)).status).toBe(404)
+    // An already-cancelled one is not found.
+    await expectRefusal(
+      () =>
+        post(w.admin, {
+          intent: 'cancel-invitation',
+          teamId: w.teamId,
+          invitationId: w.invitationId,
+        }),
+      404,
+      'Invitation not found',
+    )
+
+    // Adding someone twice is refused.
+    await expectRefusal(
+      () => addMember(w.owner, w.teamId, colleague.user.email),
+      409,
+      `${colleague.user.email} is already a member of this team`,
+    )
+  })
+
+  test('an admin may add someone as admin', async () => {
+    const w = await world()
+    const colleague = await person(w.acme)
+    expect((await addMember(w.admin, w.teamId, colleague.user.email, 'admin')).status).toBe(302)
+    expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('admin')
+  })
+
+  test('nobody acts on their own row', async () => {
+    const w = await world()
+    for (const actor of [w.owner, w.admin]) {
+      const own = await w.rowOf(actor)
+      await expectRefusal(
+        () =>
+          post(actor, { intent: 'change-role', teamId: w.teamId, memberId: own, role: 'viewer' }),
+        403,
+        'You cannot change your own membership',
+      )
+      await expectRefusal(
+        () => post(actor, { intent: 'remove-member', teamId: w.teamId, memberId: own }),
+        403,
+        'You cannot change your own membership',
+      )
+    }
+  })
+
+  test('the owner cannot be removed; a team never loses its last admin', async () => {
+    const w = await world()
+    await expectRefusal(
+      async () =>
+        post(w.admin, {
+          intent: 'remove-member',
+          teamId: w.teamId,
+          memberId: await w.rowOf(w.owner),
+        }),
+      409,
+      "The team's owner cannot be removed",
+    )
+    // Another admin may be demoted while one remains...
+    const demoted = await post(w.owner, {
+      intent: 'change-role',
+      teamId: w.teamId,
+      memberId: await w.rowOf(w.admin),
+      role: 'member',
+    })
+    expect(demoted.status).toBe(302)
+    // ...and the one left, the only admin, cannot demote or remove themselves.
+    const own = await w.rowOf(w.owner)
+    await expectRefusal(
+      () =>
+        post(w.owner, { intent: 'change-role', teamId: w.teamId, memberId: own, role: 'member' }),
+      403,
+    )
+    await expectRefusal(
+      () => post(w.owner, { intent: 'remove-member', teamId: w.teamId, memberId: own }),
+      403,
+    )
+    const admins = (await membersOf(w.teamId)).filter((m) => m.role === 'admin')
+    expect(admins.map((m) => m.userId)).toEqual([w.owner.user.id])
+  })
+
+  test('an admin renames and deletes the team', async () => {
+    const w = await world()
+    const renamed = await post(w.admin, {
+      intent: 'update-team',
+      teamId: w.teamId,
+      name: 'Sales EMEA',
+      description: 'Europe',
+    })
+    expect(renamed.status).toBe(302)
+    expect(await toastOf(renamed)).toBe('Team updated successfully')
+    const [team] = await db().select().from(teams).where(eq(teams.id, w.teamId))
+    expect(team).toMatchObject({ name: 'Sales EMEA', description: 'Europe' })
+
+    await expectRefusal(
+      () => post(w.admin, { intent: 'update-team', teamId: w.teamId, name: 'x', description: '' }),
+      400,
+      'Team name must be at least 2 characters',
+    )
+
+    const deleted = await post(w.owner, { intent: 'delete-team', teamId: w.teamId })
+    expect(deleted.status).toBe(302)
+    expect(deleted.headers.get('Location')).toBe(TEAM_PATH)
+    expect(await toastOf(deleted)).toBe('Team deleted successfully')
+    expect(await db().select().from(teams).where(eq(teams.id, w.teamId))).toEqual([])
+    expect(await membersOf(w.teamId)).toEqual([])
+    expect(await invitationsOf(w.teamId)).toEqual([])
+  })
+})
+
+describe('adding by email', () => {
+  test('an account of this organization is added at once, whatever the case of the address', async () => {
+    const w = await world()
+    const colleague = await person(w.acme, { email: `mixed-${uniqueSuffix()}@example.test` })
+    const response = await addMember(
+      w.owner,
+      w.teamId,
+      `  ${colleague.user.email.toUpperCase()} `,
+      'manager',
+    )
+    expect(response.status).toBe(302)
+    expect(await toastOf(response)).toBe(`${colleague.user.email} added to the team`)
+    expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('manager')
+    // No invitation and no email.
+    expect((await invitationsOf(w.teamId)).filter((i) => i.email === colleague.user.email)).toEqual(
+      [],
+    )
+    const mails = await db()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, colleague.user.email))
+    expect(mails).toEqual([])
+  })
+
+  test('an unknown address gets an invitation: emailed link, token stored only as its SHA-256', async () => {
+    const w = await world()
+    const email = `stranger-${uniqueSuffix()}@example.test`
+    const before = Date.now()
+    const response = await addMember(w.owner, w.teamId, email, 'viewer')
+    expect(response.status).toBe(302)
+    expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+    const { token, mail } = await emailedToken(w.acme, email)
+    expect(mail?.subject).toContain('Sales')
+    expect(mail?.text).toContain(`/invitations/${token}/decline`)
+    const [invitation] = (await invitationsOf(w.teamId)).filter((i) => i.email === email)
+    expect(invitation).toMatchObject({ role: 'viewer', status: 'pending' })
+    expect(invitation?.tokenHash).toBe(hashToken(token))
+    expect(invitation?.tokenHash).toMatch(/^[0-9a-f]{64}$/)
+    // Valid 7 days.
+    const ttl = (invitation?.expiresAt.getTime() ?? 0) - before
+    expect(ttl).toBeGreaterThan(7 * 24 * 3600_000 - 60_000)
+    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600_000 + 60_000)
+
+    // The raw token is in no table but the outbox that carries the email.
+    const tables = rowsOf<{ table_name: string }>(
+      await db().execute(sql`
+        select table_name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'email_outbox'`),
+    )
+    for (const { table_name: table } of tables) {
+      const [row] = rowsOf<{ n: number | string }>(
+        await db().execute(
+          sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${token}%`}`,
+        ),
+      )
+      expect(Number(row?.n), table).toBe(0)
+    }
+  })
+
+  test('an account of another organization with the same email is not added: it is invited', async () => {
+    const w = await world()
+    const email = w.foreign.user.email
+    const response = await addMember(w.owner, w.teamId, email)
+    expect(response.status).toBe(302)
+    expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+    expect(await memberRow(w.teamId, w.foreign.user.id)).toBeUndefined()
+    expect((await invitationsOf(w.teamId)).map((i) => i.email)).toContain(email)
+    // And that account cannot answer it from its own host.
+    const { token } = await emailedToken(w.acme, email)
+    await expectRefusal(() => answer(w.foreign, token, 'accept'), 404)
+  })
+
+  test('inviting the same address again replaces the pending invitation', async () => {
+    const w = await world()
+    const email = `twice-${uniqueSuffix()}@example.test`
+    const first = await invite(w.owner, w.teamId, email, 'member')
+    const second = await invite(w.admin, w.teamId, email, 'manager')
+    expect(second).not.toBe(first)
+    const pending = (await invitationsOf(w.teamId)).filter((i) => i.email === email)
+    expect(pending).toHaveLength(1)
+    expect(pending[0]).toMatchObject({
+      role: 'manager',
+      status: 'pending',
+      tokenHash: hashToken(second),
+    })
+    // The first link no longer works.
+    expect((await invitationPage(w.owner.host, first)).status).toBe(404)
+    expect((await invitationPage(w.owner.host, second)).status).toBe(200)
+  })
+
+  test('an account that cannot join teams is refused', async () => {
+    const w = await world()
+    const agency = await person(w.acme, { role: 'agency_admin' })
+    await expectRefusal(
+      () => addMember(w.owner, w.teamId, agency.user.email),
+      409,
+      `${agency.user.email} cannot join teams with this account`,
+    )
+  })
+
+  test('invalid addresses and roles are refused with the spec messages', async () => {
+    const w = await world()
+    const bad = await expectRefusal(
+      () =>
+        post(w.owner, { intent: 'add-member', teamId: w.teamId, email: 'nope', role: 'member' }),
+      400,
+    )
+    expect(await errorOf(bad)).toBe('Please enter a valid email address')
+    const role = await expectRefusal(
+      () =>
+        post(w.owner, {
+          intent: 'add-member',
+          teamId: w.teamId,
+          email: 'ok@example.test',
+          role: 'owner',
+        }),
+      400,
+    )
+    expect(await errorOf(role)).toBe('Please select a role')
+  })
+})
+
+describe('plan limits', () => {
+  const BASIC_FULL =
+    'This team has reached its limit: the Team Basic plan allows up to 3 members, pending invitations included. Upgrade to Team Pro for up to 10.'
+
+  async function basicTeam() {
+    const org = await makeOrganization()
+    const owner = await person(org, { plan: 'team_basic' })
+    const teamId = await createTeam(owner)
+    return { org, owner, teamId }
+  }
+
+  test('a free user cannot create a team', async () => {
+    const org = await makeOrganization()
+    const free = await person(org)
+    await expectRefusal(
+      () => post(free, { intent: 'create-team', name: 'Dreamers', description: '' }),
+      403,
+      'Upgrade to a team plan to create a team',
+    )
+  })
+
+  test('Team Basic: the owner and two more fit, members and invitations alike; the fourth is refused', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const colleague = await person(org)
+    expect((await addMember(owner, teamId, colleague.user.email)).status).toBe(302)
+    await invite(owner, teamId, `third-${uniqueSuffix()}@example.test`)
+    const fourth = await person(org)
+    await expectRefusal(() => addMember(owner, teamId, fourth.user.email), 409, BASIC_FULL)
+    await expectRefusal(
+      () => addMember(owner, teamId, `fourth-${uniqueSuffix()}@example.test`),
+      409,
+      BASIC_FULL,
+    )
+    expect(await memberRow(teamId, fourth.user.id)).toBeUndefined()
+    // Someone already in the full team is told so, not that the team is full.
+    await expectRefusal(
+      () => addMember(owner, teamId, colleague.user.email),
+      409,
+      `${colleague.user.email} is already a member of this team`,
+    )
+    const { data } = await page(owner, `?team=${teamId}`)
+    expect(data.selected?.seats).toBe(3)
+  })
+
+  test('Team Basic filled with pending invitations: a direct add is refused; re-inviting one is not', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const first = `a-${uniqueSuffix()}@example.test`
+    await invite(owner, teamId, first)
+    await invite(owner, teamId, `b-${uniqueSuffix()}@example.test`)
+    const colleague = await person(org)
+    await expectRefusal(() => addMember(owner, teamId, colleague.user.email), 409, BASIC_FULL)
+    // Sending an invitation again takes no new place.
+    await invite(owner, teamId, first)
+    expect(await invitationsOf(teamId)).toHaveLength(2)
+  })
+
+  test('adding an account that has a pending invitation takes one place, not two', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const email = `signed-up-${uniqueSuffix()}@example.test`
+    const token = await invite(owner, teamId, email)
+    // The invitee signs up before answering; an admin then adds the new account directly.
+    const invitee = await person(org, { email })
+    expect((await addMember(owner, teamId, email)).status).toBe(302)
+    expect(await memberRow(teamId, invitee.user.id)).toBeDefined()
+    const { data } = await page(owner, `?team=${teamId}`)
+    expect(data.selected?.seats).toBe(2)
+    // The invitation is answered by the add: gone, and its link no longer works.
+    expect(await invitationsOf(teamId)).toEqual([])
+    await expectRefusal(() => answer(invitee, token, 'accept'), 404)
+    // So the third place is still free.
+    const third = await person(org)
+    expect((await addMember(owner, teamId, third.user.email)).status).toBe(302)
+  })
+
+  test('concurrent adds and accepts cannot overfill the team (the team is locked)', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const email = `first-${uniqueSuffix()}@example.test`
+    const token = await invite(owner, teamId, email)
+    const invitee = await person(org, { email })
+    const [a, b] = [await person(org), await person(org)]
+    // Owner + the invitation hold 2 places: the accept and one of the adds fit, not both adds.
+    const [accepted, ...added] = await Promise.all([
+      answer(invitee, token, 'accept'),
+      addMember(owner, teamId, a.user.email),
+      addMember(owner, teamId, b.user.email),
+      addMember(owner, teamId, `c-${uniqueSuffix()}@example.test`),
+    ])
+    expect(accepted?.status).toBe(302)
+    expect(added.map((r) => r.status).sort()).toEqual([302, 409, 409])
+    expect(await membersOf(teamId)).toHaveLength(3)
+    expect((await invitationsOf(teamId)).filter((i) => i.status === 'pending')).toEqual([])
+  })
+
+  test('an expired invitation holds no place', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    await invite(owner, teamId, `a-${uniqueSuffix()}@example.test`)
+    await invite(owner, teamId, `b-${uniqueSuffix()}@example.test`)
+    await db()
+      .update(teamInvitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(teamInvitations.teamId, teamId))
+    const colleague = await person(org)
+    expect((await addMember(owner, teamId, colleague.user.email)).status).toBe(302)
+  })
+
+  test('accepting recounts: a team that became full meanwhile refuses, and the invitation stays pending', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const email = `late-${uniqueSuffix()}@example.test`
+    const token = await invite(owner, teamId, email)
+    await invite(owner, teamId, `other-${uniqueSuffix()}@example.test`)
+    // The team fills up by other means (a member row written directly).
+    const extra = await person(org)
+    await withTenant(org.id, (tx) =>
+      tx
+        .insert(teamMembers)
+        .values({ organizationId: org.id, teamId, userId: extra.user.id, role: 'member' }),
+    )
+    const invitee = await person(org, { email })
+    await expectRefusal(() => answer(invitee, token, 'accept'), 409, BASIC_FULL)
+    const [invitation] = (await invitationsOf(teamId)).filter((i) => i.email === email)
+    expect(invitation?.status).toBe('pending')
+    expect(await memberRow(teamId, invitee.user.id)).toBeUndefined()
+  })
+
+  test('accepting into a team at its limit counting that invitation succeeds', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    const email = `fits-${uniqueSuffix()}@example.test`
+    const token = await invite(owner, teamId, email, 'viewer')
+    await invite(owner, teamId, `other-${uniqueSuffix()}@example.test`)
+    const invitee = await person(org, { email })
+    const response = await answer(invitee, token, 'accept')
+    expect(response.status).toBe(302)
+    expect((await memberRow(teamId, invitee.user.id))?.role).toBe('viewer')
+  })
+
+  test('after upgrading to Team Pro the team takes more', async () => {
+    const { org, owner, teamId } = await basicTeam()
+    for (const letter of ['a', 'b'])
+      await invite(owner, teamId, `${letter}-${uniqueSuffix()}@x.test`)
+    const colleague = await person(org)
+    await expectRefusal(() => addMember(owner, teamId, colleague.user.email), 409)
+    expect((await post(owner, { intent: 'upgrade', plan: 'team_pro' })).status).toBe(302)
+    // A new session reads the new plan; the team's plan is its creator's.
+    expect((await addMember(owner, teamId, colleague.user.email)).status).toBe(302)
+    const { data } = await page(owner, `?team=${teamId}`)
+    expect(data.selected).toMatchObject({ plan: 'team_pro', seats: 4 })
+  })
+})
+
+describe('answering an invitation', () => {
+  test('the page shows the invitation and writes nothing; accepting adds the member with the invited role', async () => {
+    const w = await world()
+    const email = `joiner-${uniqueSuffix()}@example.test`
+    const token = await invite(w.owner, w.teamId, email, 'manager')
+    const invitee = await person(w.acme, { email })
+    await withTenant(w.acme.id, (tx) =>
+      tx.update(users).set({ emailConfirmedAt: null }).where(eq(users.id, invitee.user.id)),
+    )
+
+    for (const decline of [false, true]) {
+      const shown = await refused(() =>
+        invitationPage(w.owner.host, token, invitee.cookie, decline),
+      )
+      expect(shown.status).toBe(200)
+      expect(shown.headers.get('Referrer-Policy')).toBe('no-referrer')
+      expect(await shown.json()).toMatchObject({
+        state: 'pending',
+        invitation: { teamName: 'Sales', role: 'manager', email, inviterName: 'Olive User' },
+        matches: true,
+      })
+    }
+    // Anonymous, the page still shows; answering needs a sign-in.
+    expect((await refused(() => invitationPage(w.owner.host, token))).status).toBe(200)
+    const anonymous = await refused(() => answer(null, token, 'accept', w.owner.host))
+    expect(anonymous.status).toBe(302)
+    expect(anonymous.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+    // The other page's button is refused.
+    await expectRefusal(() => answer(invitee, token, 'decline', undefined, 'accept'), 400)
+
+    const accepted = await answer(invitee, token, 'accept')
+    expect(accepted.status).toBe(302)
+    expect(accepted.headers.get('Location')).toBe(`${TEAM_PATH}?team=${w.teamId}`)
+    expect(await toastOf(accepted)).toBe('You have joined the team')
+    expect((await memberRow(w.teamId, invitee.user.id))?.role).toBe('manager')
+    const [invitation] = await db()
+      .select()
+      .from(teamInvitations)
+      .where(eq(teamInvitations.tokenHash, hashToken(token)))
+    expect(invitation?.status).toBe('accepted')
+    const [confirmed] = await db().select().from(users).where(eq(users.id, invitee.user.id))
+    expect(confirmed?.emailConfirmedAt).toBeInstanceOf(Date)
+
+    // The token is used up.
+    await expectRefusal(
+      () => answer(invitee, token, 'accept'),
+      404,
+      'This invitation is no longer valid',
+    )
+    await expectRefusal(() => answer(invitee, token, 'decline'), 404)
+    expect((await invitationPage(w.owner.host, token, invitee.cookie)).status).toBe(404)
+
+    // The new member sees the team.
+    const { data } = await page(invitee)
+    expect(data.view).toBe('manage')
+    expect(data.teams.map((t) => t.id)).toEqual([w.teamId])
+  })
+
+  test('declining marks it declined; a declined invitation cannot be accepted', async () => {
+    const w = await world()
+    const invitee = await person(w.acme, { email: w.invitee })
+    const declined = await answer(invitee, w.token, 'decline')
+    expect(declined.status).toBe(302)
+    expect(declined.headers.get('Location')).toBe('/dashboard/end-user')
+    expect(await toastOf(declined)).toBe('Invitation declined')
+    const [invitation] = await invitationsOf(w.teamId)
+    expect(invitation?.status).toBe('declined')
+    await expectRefusal(() => answer(invitee, w.token, 'accept'), 404)
+    expect(await memberRow(w.teamId, invitee.user.id)).toBeUndefined()
+  })
+
+  test('an expired invitation answers "Invitation has expired" and becomes expired', async () => {
+    const w = await world()
+    const invitee = await person(w.acme, { email: w.invitee })
+    await db()
+      .update(teamInvitations)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(teamInvitations.id, w.invitationId))
+    const shown = await refused(() => invitationPage(w.owner.host, w.token, invitee.cookie))
+    expect(shown.status).toBe(410)
+    expect(await shown.json()).toMatchObject({ state: 'expired', token: null })
+
+    const response = await answer(invitee, w.token, 'accept')
+    expect(response.status).toBe(410)
+    expect(await errorOf(response)).toBe('Invitation has expired')
+    const [invitation] = await invitationsOf(w.teamId)
+    expect(invitation?.status).toBe('expired')
+    expect(await memberRow(w.teamId, invitee.user.id)).toBeUndefined()
+    // Now it is no longer pending at all.
+    await expectRefusal(() => answer(invitee, w.token, 'accept'), 404)
+  })
+
+  test('another account of the same organization cannot answer it', async () => {
+    const w = await world()
+    for (const actor of [w.outsider, w.member]) {
+      for (const intent of ['accept', 'decline'] as const) {
+        await expectRefusal(
+          () => answer(actor, w.token, intent),
+          403,
+          `This invitation was sent to ${w.invitee}. Sign in with that email address to answer it.`,
+        )
+      }
+      const shown = await refused(() => invitationPage(w.owner.host, w.token, actor.cookie))
+      expect(await shown.json()).toMatchObject({ state: 'pending', matches: false })
+    }
+  })
+
+  test("another organization's token on our host finds nothing, even for the invited address", async () => {
+    const w = await world()
+    // Globex invites an address that also has an Acme account.
+    const email = `both-${uniqueSuffix()}@example.test`
+    const globexToken = await invite(w.foreign, w.foreignTeamId, email)
+    const acmeAccount = await person(w.acme, { email })
+    const shown = await refused(() => invitationPage(w.owner.host, globexToken, acmeAccount.cookie))
+    expect(shown.status).toBe(404)
+    expect(await shown.text()).not.toContain('Globex Secret Team')
+    for (const intent of ['accept', 'decline'] as const) {
+      await expectRefusal(() => answer(acmeAccount, globexToken, intent), 404)
+    }
+    // Malformed tokens are refused without a lookup.
+    await expectRefusal(() => answer(acmeAccount, 'short', 'accept'), 404)
+    expect((await invitationPage(w.owner.host, 'short')).status).toBe(404)
+  })
+
+  // Every team operation locks the team before its invitations. Accepting must too: an admin
+  // who cancels or re-sends the invitation (team, then invitation) while it is being accepted
+  // would otherwise deadlock with it, and one of the two would fail with a 500.
+  test.skipIf(process.env.TEST_DB_DRIVER !== 'postgres')(
+    'accepting while an admin cancels the invitation does not deadlock',
+    async () => {
+      const w = await world()
+      const invitee = await person(w.acme, { email: w.invitee })
+      let accepting: Promise<Response> | undefined
+      const cancelling = getDb().transaction(async (tx) => {
+        // What cancel-invitation does, held open: the team locked first...
+        await tx.execute(sql`select id from teams where id = ${w.teamId} for update`)
+        accepting = answer(invitee, w.token, 'accept')
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        // ...then the invitation deleted.
+        await tx.execute(sql`delete from team_invitations where id = ${w.invitationId}`)
+      })
+      await cancelling
+      const accepted = await accepting
+      // The invitation was cancelled first: the accept finds nothing, and says so.
+      expect(accepted?.status).toBe(404)
+      expect(await memberRow(w.teamId, invitee.user.id)).toBeUndefined()
+    },
+  )
+
+  test('an account that cannot join teams cannot accept', async () => {
+    const w = await world()
+    const email = `agent-${uniqueSuffix()}@example.test`
+    const token = await invite(w.owner, w.teamId, email)
+    const agency = await makeUser(w.acme.id, { email, role: 'agency_member' })
+    const actor: Actor = {
+      org: w.acme,
+      host: w.owner.host,
+      cookie: await sessionCookieFor(w.acme.id, agency.id),
+      user: agency,
+    }
+    await expectRefusal(() => answer(actor, token, 'accept'), 403, 'This account cannot join teams')
+  })
+})
+
+describe('upgrades', () => {
+  async function auditOf(userId: string) {
+    return db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, userId), eq(auditEvents.action, 'plan.upgraded')))
+      .orderBy(auditEvents.createdAt)
+  }
+
+  test('free to Team Basic to Team Pro, each audited; a downgrade or the same plan is refused', async () => {
+    const org = await makeOrganization()
+    const user = await person(org)
+    const basic = await post(user, { intent: 'upgrade', plan: 'team_basic' })
+    expect(basic.status).toBe(302)
+    expect(basic.headers.get('Location')).toBe(TEAM_PATH)
+    expect(await toastOf(basic)).toBe('Successfully upgraded to Team Basic plan')
+    const pro = await post(user, { intent: 'upgrade', plan: 'team_pro' })
+    expect(pro.status).toBe(302)
+    expect(await toastOf(pro)).toBe('Successfully upgraded to Team Pro plan')
+    const [row] = await db().select().from(users).where(eq(users.id, user.user.id))
+    expect(row?.plan).toBe('team_pro')
+    const audits = await auditOf(user.user.id)
+    expect(audits.map((a) => a.metadata)).toEqual([
+      {
+        from: 'free',
+        to: 'team_basic',
+        priceUsd: 19,
+        billingCycle: 'monthly',
+        payment: 'not-collected',
+        paymentReference: null,
+      },
+      {
+        from: 'team_basic',
+        to: 'team_pro',
+        priceUsd: 49,
+        billingCycle: 'monthly',
+        payment: 'not-collected',
+        paymentReference: null,
+      },
+    ])
+    expect(audits[0]).toMatchObject({ actorUserId: user.user.id, entityType: 'user' })
+
+    await expectRefusal(
+      () => post(user, { intent: 'upgrade', plan: 'team_basic' }),
+      409,
+      'Your Team Pro plan already includes more than Team Basic',
+    )
+    await expectRefusal(
+      () => post(user, { intent: 'upgrade', plan: 'team_pro' }),
+      409,
+      'You are already on the Team Pro plan',
+    )
+    await expectRefusal(() => post(user, { intent: 'upgrade', plan: 'free' }), 400)
+  })
+
+  test('the page shows the plans to a free user without teams, the management view otherwise', async () => {
+    const org = await makeOrganization()
+    const free = await person(org)
+    const paid = await person(org, { plan: 'team_basic' })
+    expect((await page(free)).data).toMatchObject({ view: 'plans', plan: 'free', teams: [] })
+    expect((await page(paid)).data).toMatchObject({ view: 'manage', teams: [], selected: null })
+    expect((await page(paid, '?view=plans')).data.view).toBe('plans')
+    // A free user who belongs to a team manages it.
+    const teamId = await createTeam(paid)
+    expect((await addMember(paid, teamId, free.user.email)).status).toBe(302)
+    const { data } = await page(free)
+    expect(data.view).toBe('manage')
+    expect(data.selected).toMatchObject({ id: teamId, plan: 'team_basic' })
+    // Reading the page writes nothing.
+    expect((await refused(() => loadPage(free))).status).toBe(200)
+  })
+})
+
+describe('the team page', () => {
+  test("lists only the user's teams, newest first, with the chosen team's people", async () => {
+    const w = await world()
+    const second = await createTeam(w.owner, 'Marketing')
+    await createTeam(w.outsider, 'Outsiders')
+    const { data, body } = await page(w.owner)
+    expect(data.teams.map((t) => [t.name, t.myRole])).toEqual([
+      ['Marketing', 'admin'],
+      ['Sales', 'admin'],
+    ])
+    expect(data.selected?.id).toBe(second)
+    expect(body).not.toContain('Outsiders')
+    expect(body).not.toContain('Globex Secret Team')
+
+    const sales = await page(w.owner, `?team=${w.teamId}`)
+    expect(sales.data.selected?.name).toBe('Sales')
+    expect(sales.data.selected?.members.map((m) => m.role)).toEqual([
+      'admin',
+      'admin',
+      'manager',
+      'member',
+      'viewer',
+    ])
+    expect(sales.data.selected?.invitations.map((i) => i.email)).toEqual([w.invitee])
+    expect(sales.data.selected?.seats).toBe(6)
+    expect(sales.body).not.toMatch(/token/i)
+
+    // A member sees only their own teams.
+    const viewer = await page(w.viewer)
+    expect(viewer.data.teams.map((t) => [t.name, t.myRole])).toEqual([['Sales', 'viewer']])
+    expect(viewer.body).not.toContain('Outsiders')
+  })
+
+  test("?team= naming another organization's team, or a team the user is not in, shows none of it", async () => {
+    const w = await world()
+    const notMine = await createTeam(w.outsider, 'Outsiders Club')
+    for (const teamId of [w.foreignTeamId, notMine]) {
+      const { status, data, body } = await page(w.owner, `?team=${teamId}`)
+      expect(status).toBe(200)
+      expect(data.selected?.id).toBe(w.teamId)
+      expect(body).not.toContain(teamId)
+      expect(body).not.toContain('Globex Secret Team')
+      expect(body).not.toContain('Outsiders Club')
+      expect(body).not.toContain(w.foreign.user.email)
+    }
+    // Someone in no team sees nothing of the team they name.
+    const stranger = await person(w.acme, { plan: 'team_basic' })
+    const { data, body } = await page(stranger, `?team=${w.teamId}`)
+    expect(data).toMatchObject({ teams: [], selected: null })
+    expect(body).not.toContain('Sales')
+    expect(body).not.toContain(w.owner.user.email)
+    // Globex's owner naming our team sees only their own.
+    const foreign = await page(w.foreign, `?team=${w.teamId}`)
+    expect(foreign.data.teams.map((t) => t.id)).toEqual([w.foreignTeamId])
+    expect(foreign.body).not.toContain(w.teamId)
+  })
+})
