@@ -286,6 +286,10 @@ export async function changeMemberRole(
         'role',
       )
     }
+    // The owner pays for the team (its plan is theirs): another admin cannot take it over.
+    if (member.userId === team.createdByUserId && input.role !== 'admin') {
+      throw new TeamActionError(409, "The team's owner stays an admin", 'role')
+    }
     if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
     await recordAudit(tx, tenant.id, {

@@ -229,11 +229,19 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
           <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
             {team.members.map((member) => {
               const own = member.userId === userId
+              const owner = member.userId === team.createdByUserId
+              // Nobody acts on their own row, and the owner (who pays) is never demoted or removed.
+              const actionable = can.manageMembers && !own && !owner
               return (
                 <tr key={member.id} data-testid="team-member-row">
                   <td className="px-4 py-3 font-medium">
                     {memberName(member)}
                     {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
+                    {owner ? (
+                      <span className="ml-2 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-700 dark:bg-gray-800 dark:text-gray-300">
+                        Owner
+                      </span>
+                    ) : null}
                     {/* Below 640 px the email sits under the name instead of in its own column. */}
                     <div className="break-all text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
                       {member.email}
@@ -243,7 +251,7 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                     {member.email}
                   </td>
                   <td className="px-4 py-3">
-                    {can.manageMembers && !own ? (
+                    {actionable ? (
                       <RoleSelect teamId={team.id} member={member} />
                     ) : (
                       <span data-testid="team-role">{TEAM_ROLE_LABELS[member.role]}</span>
@@ -251,7 +259,7 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                   </td>
                   {can.manageMembers ? (
                     <td className="px-4 py-3 text-right">
-                      {own ? null : <RemoveMember teamId={team.id} member={member} />}
+                      {actionable ? <RemoveMember teamId={team.id} member={member} /> : null}
                     </td>
                   ) : null}
                 </tr>
