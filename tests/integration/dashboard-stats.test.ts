@@ -11,7 +11,8 @@ import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { changeText } from '#app/components/dashboard/stat-card'
 import { STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { describeViews, ViewsChart } from '#app/components/dashboard/views-chart'
-import { getDb } from '#drizzle/db.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, cardViews, contacts, users } from '#drizzle/schema'
 import { databaseUnavailableResponse } from '#drizzle/unavailable.server'
 import {
@@ -247,6 +248,7 @@ describe('end user dashboard', () => {
       contacts: { current: 0, previous: 0 },
       views: { current: 0, previous: 0 },
       activity: [],
+      teammates: 0,
     })
     const html = renderToStaticMarkup(createElement(RecentActivity, { items: [], now: '' }))
     expect(html).toContain('No activity yet')
@@ -370,5 +372,44 @@ describe('when the statistics cannot be loaded', () => {
       failure.on = false
     }
     expect(STATS_FAILURE).toBe('Could not load dashboard statistics')
+  })
+})
+
+// Last: its organization and people would change the platform-wide figures checked above.
+describe('end-user dashboard, team members', () => {
+  test('team members: the other people of all the user’s teams, each once', async () => {
+    const organization = await makeOrganization()
+    const [me, ann, bob, cy, stranger] = await Promise.all(
+      ['Me', 'Ann', 'Bob', 'Cy', 'Stranger'].map((firstName) =>
+        makeUser(organization.id, { firstName, plan: 'team_basic' }),
+      ),
+    )
+    if (!me || !ann || !bob || !cy || !stranger) throw new Error('users missing')
+    await withTenant(organization.id, async (tx) => {
+      const first = await createTeamWithAdmin(tx, organization.id, me.id, {
+        name: 'One',
+        description: '',
+      })
+      await addTeamMember(tx, organization.id, first.id, ann.id, 'member')
+      await addTeamMember(tx, organization.id, first.id, bob.id, 'viewer')
+      // Ann again in a second team (counted once), Cy only there; the stranger's team is not mine.
+      const second = await createTeamWithAdmin(tx, organization.id, cy.id, {
+        name: 'Two',
+        description: '',
+      })
+      await addTeamMember(tx, organization.id, second.id, me.id, 'member')
+      await addTeamMember(tx, organization.id, second.id, ann.id, 'member')
+      await createTeamWithAdmin(tx, organization.id, stranger.id, {
+        name: 'Three',
+        description: '',
+      })
+    })
+    const data = await open(
+      endUserLoader,
+      `${organization.slug}.localhost`,
+      '/dashboard/end-user',
+      await sessionCookieFor(organization.id, me.id),
+    )
+    expect((data.stats as { teammates: number }).teammates).toBe(3)
   })
 })
