@@ -11,6 +11,7 @@ import {
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS
 
@@ -21,6 +22,9 @@ export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   invitationAction(request, context, params.token ?? '', 'accept')
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
 
 export default function InvitationRoute() {
   return <InvitationPage data={useLoaderData<typeof loader>()} answer="accept" />

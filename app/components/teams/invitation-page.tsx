@@ -7,13 +7,21 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { invitationLoader } from '#app/teams/invitation-route.server'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
+import { useClientFailureToast } from '#app/utils/client-failure'
 import type { TeamRole } from '#app/validation/teams'
 
 type Data = SerializeFrom<typeof invitationLoader>
 
+// Spec §8: what a failed request (no network, a 5xx) says, by the answer it carried.
+const FAILURES: Record<string, string> = {
+  accept: 'Failed to accept invitation',
+  decline: 'Failed to decline invitation',
+}
+
 export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' | 'decline' }) {
   const actionData = useActionData<{ answerError?: string }>()
   const navigation = useNavigation()
+  useClientFailureToast(actionData, FAILURES, FAILURES[answer] ?? 'Something went wrong')
   const error = actionData?.answerError
   if (data.state === 'expired' || error === 'Invitation has expired') {
     return (
