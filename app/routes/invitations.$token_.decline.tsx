@@ -11,7 +11,7 @@ import {
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
-import { serverActionOrFailure } from '#app/utils/client-failure'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS
 
@@ -23,8 +23,8 @@ export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
   invitationAction(request, context, params.token ?? '', 'decline')
 
-// A request that fails on the client keeps the page and says so (spec §8).
 export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
 
 export default function InvitationRoute() {
   return <InvitationPage data={useLoaderData<typeof loader>()} answer="decline" />

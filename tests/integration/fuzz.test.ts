@@ -2,13 +2,19 @@
 // fields, huge and malformed bodies): never a 5xx; a 4xx says what is wrong and writes nothing.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
+import { eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { storeMedia } from '#app/models/media.server'
+import { insertInvitation } from '#app/models/team-invitations.server'
+import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/teams.server'
+import { setUserPlan } from '#app/models/users.server'
 import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { teamInvitations } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -29,14 +35,20 @@ type Action = (args: {
   params: Record<string, string>
 }) => Promise<unknown>
 
-/** Who sends the form: nobody, a signed-in user of a role, or a session made for this one request. */
-type Actor = 'anonymous' | Role | 'fresh session'
+/**
+ * Who sends the form: nobody, a signed-in user of a role, a session made for this one request,
+ * or the end user the team invitations are addressed to.
+ */
+type Actor = 'anonymous' | Role | 'fresh session' | 'invitee'
 
 type Form = {
   name: string
   /** The route module under app/routes, without extension. */
   file: string
-  /** CARD stands for the id of the actor's own card (or `cardOf`'s). */
+  /**
+   * CARD stands for the id of the actor's own card (or `cardOf`'s); NAME_TOKEN for the link
+   * token of that name (`linkTokens`), also passed as the route's `token` param.
+   */
   path: string
   actor: Actor
   /** Whose card CARD is, when not the actor's own. */
@@ -271,6 +283,55 @@ const FORMS: Form[] = [
     keys: ['List-Unsubscribe', 'token'],
   },
   {
+    // The end user administers {team} and {spareTeam}; {foreignTeam} is another tenant's.
+    name: 'team page',
+    file: 'dashboard.end-user.team',
+    path: '/dashboard/end-user/team',
+    actor: 'end_user',
+    intents: [
+      'create-team',
+      'update-team',
+      'delete-team',
+      'add-member',
+      'change-role',
+      'remove-member',
+      'cancel-invitation',
+      'upgrade',
+    ],
+    keys: ['name', 'description', 'teamId', 'email', 'role', 'memberId', 'invitationId', 'plan'],
+  },
+  {
+    // Another account than the one invited: refused, whatever the body.
+    name: 'invitation accept (another account)',
+    file: 'invitations.$token',
+    path: '/invitations/ACCEPT_TOKEN',
+    actor: 'end_user',
+    keys: ['intent'],
+  },
+  {
+    name: 'invitation accept (invitee)',
+    file: 'invitations.$token',
+    path: '/invitations/ACCEPT_TOKEN',
+    actor: 'invitee',
+    keys: ['intent'],
+  },
+  {
+    name: 'invitation decline (invitee)',
+    file: 'invitations.$token_.decline',
+    path: '/invitations/DECLINE_TOKEN/decline',
+    actor: 'invitee',
+    keys: ['intent'],
+  },
+  {
+    name: 'invitation accept (expired)',
+    file: 'invitations.$token',
+    path: '/invitations/EXPIRED_TOKEN',
+    actor: 'invitee',
+    keys: ['intent'],
+    // Answering an expired invitation is refused (410) and marks it expired (spec §4).
+    mayChange: ['team_invitations'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -295,7 +356,8 @@ const actors = new Map<Actor, Signed>()
  * branches (another tenant's media must be refused like an unknown one).
  */
 const knownIds = new Map<string, string>()
-let unsubscribeToken = ''
+/** The link tokens forms name in their path: UNSUBSCRIBE_TOKEN and the invitations'. */
+const linkTokens = new Map<string, string>()
 
 beforeAll(async () => {
   const organization = await makeOrganization()
@@ -325,11 +387,14 @@ beforeAll(async () => {
   // Signed out, on the end user's host and card (the public card page shows it).
   const endUser = actors.get('end_user') as Signed
   actors.set('anonymous', { ...endUser, cookie: '' })
-  unsubscribeToken = createUnsubscribeToken({
-    organizationId: endUser.organizationId,
-    userId: endUser.userId,
-    purpose: 'notifications',
-  })
+  linkTokens.set(
+    'UNSUBSCRIBE_TOKEN',
+    createUnsubscribeToken({
+      organizationId: endUser.organizationId,
+      userId: endUser.userId,
+      purpose: 'notifications',
+    }),
+  )
   actors.set('fresh session', { ...endUser, cookie: '' })
   for (const [name, org] of [
     ['media', organization],
@@ -346,7 +411,82 @@ beforeAll(async () => {
     )
     knownIds.set(name, stored.id)
   }
+  await seedTeams(organization.id, other.id)
 })
+
+/**
+ * The end user (on Team Basic: 3 seats) administers {team}, full with a member and a pending
+ * invitation, and {spareTeam}; another tenant has {foreignTeam}. The invitee, an end user, has
+ * a pending invitation to accept, one to decline and an expired one, to teams of the member's
+ * (which the team page's fuzzing, as the end user, cannot delete).
+ */
+async function seedTeams(organizationId: string, otherOrganizationId: string) {
+  const endUser = actors.get('end_user') as Signed
+  const invitee = await makeUser(organizationId, {
+    email: 'fuzz-invitee@example.test',
+    password: 'fuzz-pass',
+  })
+  const member = await makeUser(organizationId, { email: 'fuzz-member@example.test' })
+  actors.set('invitee', {
+    host: endUser.host,
+    cookie: await sessionCookieFor(organizationId, invitee.id),
+    cardId: (await makeCard(organizationId, invitee.id)).id,
+    organizationId,
+    userId: invitee.id,
+  })
+  const invite = (tx: Transaction, teamId: string, email: string, token: string) =>
+    insertInvitation(tx, organizationId, {
+      teamId,
+      email,
+      role: 'member',
+      tokenHash: hashToken(token),
+      invitedByUserId: endUser.userId,
+    })
+  const tokens = { ACCEPT_TOKEN: newLinkToken(), DECLINE_TOKEN: newLinkToken() }
+  const expiredToken = newLinkToken()
+  await withTenant(organizationId, async (tx) => {
+    await setUserPlan(tx, organizationId, endUser.userId, 'free', 'team_basic')
+    const fields = { name: 'Fuzz team', description: 'Fuzzed' }
+    const team = await createTeamWithAdmin(tx, organizationId, endUser.userId, fields)
+    const spare = await createTeamWithAdmin(tx, organizationId, endUser.userId, fields)
+    const added = await addTeamMember(tx, organizationId, team.id, member.id, 'member')
+    await setUserPlan(tx, organizationId, member.id, 'free', 'team_basic')
+    const toAccept = await createTeamWithAdmin(tx, organizationId, member.id, fields)
+    const toDecline = await createTeamWithAdmin(tx, organizationId, member.id, fields)
+    const own = await findMembership(tx, organizationId, team.id, endUser.userId)
+    const pending = await invite(tx, team.id, 'pending@example.test', newLinkToken())
+    await invite(tx, toAccept.id, invitee.email, tokens.ACCEPT_TOKEN)
+    await invite(tx, toDecline.id, invitee.email, tokens.DECLINE_TOKEN)
+    const expired = await invite(tx, toAccept.id, 'late@example.test', expiredToken)
+    await tx
+      .update(teamInvitations)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(teamInvitations.id, expired.id))
+    knownIds.set('team', team.id)
+    knownIds.set('spareTeam', spare.id)
+    knownIds.set('teamMember', added?.id ?? '')
+    knownIds.set('ownMembership', own?.id ?? '')
+    knownIds.set('invitation', pending.id)
+  })
+  for (const [name, token] of Object.entries(tokens)) linkTokens.set(name, token)
+  linkTokens.set('EXPIRED_TOKEN', expiredToken)
+  const foreignAdmin = await makeUser(otherOrganizationId)
+  await withTenant(otherOrganizationId, async (tx) => {
+    const team = await createTeamWithAdmin(tx, otherOrganizationId, foreignAdmin.id, {
+      name: 'Foreign team',
+      description: '',
+    })
+    const invitation = await insertInvitation(tx, otherOrganizationId, {
+      teamId: team.id,
+      email: 'fuzz-end-user@example.test',
+      role: 'admin',
+      tokenHash: hashToken(newLinkToken()),
+      invitedByUserId: foreignAdmin.id,
+    })
+    knownIds.set('foreignTeam', team.id)
+    knownIds.set('foreignInvitation', invitation.id)
+  })
+}
 
 // --- Generators --------------------------------------------------------------------------------
 
@@ -427,7 +567,14 @@ const value = fc.oneof(
   // A real card or media id (this tenant's or another's), filled in when the body is built.
   {
     weight: 1,
-    arbitrary: fc.constantFrom('{end_userCard}', '{team_adminCard}', '{media}', '{foreignMedia}'),
+    arbitrary: fc.constantFrom(
+      '{end_userCard}',
+      '{team_adminCard}',
+      '{media}',
+      '{foreignMedia}',
+      '{team}',
+      '{teamMember}',
+    ),
   },
   { weight: 1, arbitrary: fc.string({ minLength: 5000, maxLength: 12000 }) },
 )
@@ -465,6 +612,15 @@ const VALID: Record<string, readonly string[]> = {
   logoMediaId: ['{media}', 'none'],
   profilePictureMediaId: ['{media}', 'none'],
   backgroundMediaId: ['{media}', '{foreignMedia}', 'none'],
+  name: ['Sales team'],
+  description: ['Our sales people', ''],
+  teamId: ['{team}', '{spareTeam}', '{foreignTeam}'],
+  role: ['member', 'manager', 'admin', 'viewer'],
+  memberId: ['{teamMember}', '{ownMembership}'],
+  invitationId: ['{invitation}', '{foreignInvitation}'],
+  plan: ['team_basic', 'team_pro'],
+  // The invitation pages' answer: each page takes its own only.
+  intent: ['accept', 'decline'],
 }
 
 const valueFor = (key: string) => {
@@ -624,7 +780,10 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
   const headers = new Headers()
   if (payload.contentType) headers.set('Content-Type', payload.contentType)
   if (cookie) headers.set('Cookie', cookie)
-  const path = form.path.replace('CARD', cardId).replace('UNSUBSCRIBE_TOKEN', unsubscribeToken)
+  const path = form.path
+    .replace('CARD', cardId)
+    .replace(/[A-Z]+_TOKEN/, (name) => linkTokens.get(name) ?? name)
+  const token = /^\/invitations\/([^/?]+)/.exec(path)?.[1] ?? ''
   return settle(() =>
     action({
       request: new Request(`http://${signed.host}${path}`, {
@@ -634,7 +793,7 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
       }),
       // A different address per request: per-address rate limits do not mask the branches.
       context: contextFor(signed.host, `198.51.${Math.floor(run / 250) % 250}.${run % 250}`),
-      params: { cardId, ref: cardId },
+      params: { cardId, ref: cardId, token },
     }),
   )
 }
@@ -668,6 +827,7 @@ async function explanation(response: Response): Promise<string> {
   const body = JSON.parse(text) as Partial<SubmissionReply> & {
     error?: unknown
     message?: unknown
+    answerError?: unknown
     imageErrors?: Record<string, unknown>
   }
   const messages = [
@@ -675,6 +835,8 @@ async function explanation(response: Response): Promise<string> {
     ...Object.values(body.imageErrors ?? {}),
     body.error,
     body.message,
+    // The invitation pages' refusal.
+    body.answerError,
   ]
   return messages.filter((m): m is string => typeof m === 'string' && m.trim() !== '').join(' | ')
 }

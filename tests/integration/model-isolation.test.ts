@@ -57,6 +57,29 @@ import {
   listRecentActivity,
   type StatsScope,
 } from '#app/models/stats.server'
+import {
+  deleteInvitation,
+  findPendingInvitationByTokenHash,
+  findPendingInvitationForEmail,
+  insertInvitation,
+  listPendingInvitations,
+  setInvitationStatus,
+} from '#app/models/team-invitations.server'
+import {
+  addTeamMember,
+  countTeamAdmins,
+  countTeamSeats,
+  createTeamWithAdmin,
+  deleteTeam,
+  findMembership,
+  findTeamMember,
+  findTeamWithPlan,
+  listTeamMembers,
+  listTeamsForUser,
+  removeTeamMember,
+  setTeamMemberRole,
+  updateTeam,
+} from '#app/models/teams.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
   countUserAccountsForOrganization,
@@ -66,10 +89,11 @@ import {
   listUserAccountsForOrganization,
   markEmailConfirmed,
   setUserPassword,
+  setUserPlan,
   updateProfile,
 } from '#app/models/users.server'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { users } from '#drizzle/schema'
+import { teams, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -161,6 +185,23 @@ async function seedTenantA(db: Queryable) {
   })
   await recordCardView(db, organization.id, assignedCard.id, visitor)
   await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
+  // A team on a paid plan, with a second member and a pending invitation (roles doc §3, §4).
+  await setUserPlan(db, organization.id, user.id, 'free', 'team_pro')
+  const team = await createTeamWithAdmin(db, organization.id, user.id, {
+    name: `Team ${suffix}`,
+    description: 'Only in A',
+  })
+  const member = await addTeamMember(db, organization.id, team.id, assigned.id, 'member')
+  if (!member) throw new Error('member not added')
+  const inviteeEmail = `invitee-${suffix}@example.test`
+  const invitationHash = `invite-${suffix}`
+  const invitation = await insertInvitation(db, organization.id, {
+    teamId: team.id,
+    email: inviteeEmail,
+    role: 'member',
+    tokenHash: invitationHash,
+    invitedByUserId: user.id,
+  })
   return {
     organization,
     user,
@@ -177,6 +218,11 @@ async function seedTenantA(db: Queryable) {
     confirmationHash,
     visitor,
     teamAdmin,
+    team,
+    member,
+    invitation,
+    inviteeEmail,
+    invitationHash,
   }
 }
 
@@ -633,10 +679,177 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
+  setUserPlan: [
+    {
+      name: "changes no plan of A's",
+      run: (db, b, a) => setUserPlan(db, b, a.user.id, 'team_pro', 'team_basic'),
+      expected: nothing,
+    },
+  ],
+  listTeamsForUser: [
+    {
+      name: "lists none of A's teams",
+      run: (db, b, a) => listTeamsForUser(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  createTeamWithAdmin: [
+    {
+      name: "makes no team for A's user",
+      run: (db, b, a) => createTeamWithAdmin(db, b, a.user.id, { name: 'X', description: '' }),
+      // The composite foreign key refuses a team of B created by A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  updateTeam: [
+    {
+      name: "changes no team of A's",
+      run: (db, b, a) => updateTeam(db, b, a.team.id, { name: 'Taken over', description: '' }),
+      expected: nothing,
+    },
+  ],
+  deleteTeam: [
+    {
+      name: "deletes no team of A's",
+      run: (db, b, a) => deleteTeam(db, b, a.team.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findTeamWithPlan: [
+    {
+      name: "finds no team of A's",
+      run: (db, b, a) => findTeamWithPlan(db, b, a.team.id),
+      expected: nothing,
+    },
+    {
+      name: "finds no team of A's, locked",
+      run: (db, b, a) => db.transaction((tx) => findTeamWithPlan(tx, b, a.team.id, { lock: true })),
+      expected: nothing,
+    },
+    {
+      // The foreign key refuses such a row; were one there, the plan read must still be B's.
+      name: "reads no plan of A's user for a team of B that names A's user as its creator",
+      run: (db, b) => findTeamWithPlan(db, b, corruptTeamOfB),
+      expected: (value) => expect(value).toMatchObject({ id: corruptTeamOfB, plan: 'free' }),
+    },
+  ],
+  findMembership: [
+    {
+      name: "finds no membership of A's",
+      run: (db, b, a) => findMembership(db, b, a.team.id, a.user.id),
+      expected: nothing,
+    },
+  ],
+  listTeamMembers: [
+    {
+      name: "lists none of A's members",
+      run: (db, b, a) => listTeamMembers(db, b, a.team.id),
+      expected: nothing,
+    },
+  ],
+  findTeamMember: [
+    {
+      name: "finds no member of A's",
+      run: (db, b, a) => findTeamMember(db, b, a.team.id, a.member.id),
+      expected: nothing,
+    },
+  ],
+  addTeamMember: [
+    {
+      name: "adds nobody to A's team",
+      run: (db, b, a) => addTeamMember(db, b, a.team.id, a.second.id, 'admin'),
+      // The composite foreign keys refuse a member row of B for A's team and user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  setTeamMemberRole: [
+    {
+      name: "changes no role of A's members",
+      run: (db, b, a) => setTeamMemberRole(db, b, a.team.id, a.member.id, 'admin'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  removeTeamMember: [
+    {
+      name: "removes no member of A's",
+      run: (db, b, a) => removeTeamMember(db, b, a.team.id, a.member.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  countTeamAdmins: [
+    {
+      name: "counts none of A's admins",
+      run: (db, b, a) => countTeamAdmins(db, b, a.team.id),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  countTeamSeats: [
+    {
+      name: "counts none of A's members or invitations",
+      run: (db, b, a) => countTeamSeats(db, b, a.team.id),
+      expected: (value) => expect(value).toEqual({ members: 0, pendingInvitations: 0 }),
+    },
+    {
+      name: "counts none of A's, leaving out another invitation",
+      run: (db, b, a) => countTeamSeats(db, b, a.team.id, '00000000-0000-4000-8000-000000000000'),
+      expected: (value) => expect(value).toEqual({ members: 0, pendingInvitations: 0 }),
+    },
+  ],
+  insertInvitation: [
+    {
+      name: "replaces no invitation of A's (and invites nobody to A's team)",
+      run: (db, b, a) =>
+        insertInvitation(db, b, {
+          teamId: a.team.id,
+          email: a.inviteeEmail,
+          role: 'admin',
+          tokenHash: `new-${uniqueSuffix()}`,
+          invitedByUserId: a.user.id,
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findPendingInvitationForEmail: [
+    {
+      name: "finds no invitation of A's",
+      run: (db, b, a) => findPendingInvitationForEmail(db, b, a.team.id, a.inviteeEmail),
+      expected: nothing,
+    },
+  ],
+  listPendingInvitations: [
+    {
+      name: "lists none of A's invitations",
+      run: (db, b, a) => listPendingInvitations(db, b, a.team.id),
+      expected: nothing,
+    },
+  ],
+  findPendingInvitationByTokenHash: [
+    {
+      name: "finds no invitation of A's by its token",
+      run: (db, b, a) => findPendingInvitationByTokenHash(db, b, a.invitationHash),
+      expected: nothing,
+    },
+  ],
+  setInvitationStatus: [
+    {
+      name: "answers no invitation of A's",
+      run: (db, b, a) => setInvitationStatus(db, b, a.invitation.id, 'accepted'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  deleteInvitation: [
+    {
+      name: "cancels no invitation of A's",
+      run: (db, b, a) => deleteInvitation(db, b, a.team.id, a.invitation.id),
+      expected: nothing,
+    },
+  ],
 }
 
 let a: TenantA
 let b: string
+/** A team of B whose creator column names A's user: a row only a bypassed foreign key allows. */
+let corruptTeamOfB: string
 
 beforeAll(async () => {
   const db = getDb()
@@ -646,6 +859,16 @@ beforeAll(async () => {
   await createUser(db, b, { email: `b-${uniqueSuffix()}@example.test`, password: 'password123' })
   // B holds the image A also has, so the by-hash lookups have a row of each to choose from.
   await storeMedia(db, b, png(a.sharedImage))
+  // Foreign keys are triggers: in replica mode they do not fire, so the row can point across.
+  corruptTeamOfB = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`)
+    const [team] = await tx
+      .insert(teams)
+      .values({ organizationId: b, name: 'Corrupt', createdByUserId: a.user.id })
+      .returning({ id: teams.id })
+    if (!team) throw new Error('team insert returned nothing')
+    return team.id
+  })
 })
 
 describe('model functions with the wrong organization, outside row-level security', () => {

@@ -5,9 +5,13 @@ import type { AppLoadContext } from '@remix-run/node'
 import { and, eq, like, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
+import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
+import { insertInvitation } from '#app/models/team-invitations.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { setUserPlan } from '#app/models/users.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import { getDb } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import {
@@ -76,6 +80,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
   'email.unsubscribe.tsx': 'public',
+  // An emailed invitation opens for anyone; only its action (accept, decline) needs sign-in.
+  'invitations.$token.tsx': 'public',
+  'invitations.$token_.decline.tsx': 'public',
   'resources.upload.ts': 'no-loader',
   'resources.email-confirmation.ts': 'no-loader',
   'contacts._index.tsx': 'any',
@@ -91,6 +98,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
+  'dashboard.end-user.team.tsx': ['end_user', 'super_admin_team'],
   'dashboard.super-admin._index.tsx': ['super_admin'],
   'dashboard.team-member._index.tsx': ['team_admin'],
   'dashboard.team-member.digital-cards._index.tsx': ['team_admin'],
@@ -108,6 +116,9 @@ const ACTION_ROUTES = readdirSync('app/routes').filter((file) =>
   ),
 )
 
+// Public pages whose action still needs a signed-in user (of any role).
+const SIGNED_IN_ACTIONS = ['invitations.$token.tsx', 'invitations.$token_.decline.tsx']
+
 test('every route module is in the matrices', () => {
   const files = readdirSync('app/routes').sort()
   expect(files).toEqual(Object.keys(ACCESS).sort())
@@ -119,6 +130,11 @@ let hostA: string
 let hostB: string
 let cardB: { id: string }
 let intruderCookie: string
+/** A second session of the intruder's, for the sign-out attempt (which ends the session it gets). */
+let logoutCookie: string
+let intruderEmail: string
+/** The team A's end user (the first role of the team page) administers. */
+let teamOfA: { id: string }
 const roleCookies = new Map<Role, { cookie: string; cardId: string }>()
 
 beforeAll(async () => {
@@ -138,6 +154,22 @@ beforeAll(async () => {
   cardB = await makeCard(tenantB.organization.id, ownerB.id, { firstName: 'Bea', lastName: 'Bee' })
   const intruder = await makeUser(tenantA.organization.id, { role: 'end_user' })
   intruderCookie = await sessionCookieFor(tenantA.organization.id, intruder.id)
+  intruderEmail = intruder.email
+  logoutCookie = await sessionCookieFor(tenantA.organization.id, intruder.id)
+  // A's end user has a team of their own: the team page has a real team to fall back to.
+  const endUserOfA = await getDb()
+    .select()
+    .from(users)
+    .where(and(eq(users.organizationId, tenantA.organization.id), eq(users.role, 'end_user')))
+  const teamAdminOfA = endUserOfA.find((user) => user.id !== intruder.id)
+  if (!teamAdminOfA) throw new Error('no end user in A')
+  teamOfA = await withTenant(tenantA.organization.id, async (tx) => {
+    await setUserPlan(tx, tenantA.organization.id, teamAdminOfA.id, 'free', 'team_basic')
+    return createTeamWithAdmin(tx, tenantA.organization.id, teamAdminOfA.id, {
+      name: 'Team of A',
+      description: '',
+    })
+  })
 })
 
 // Layout routes answer only for the pages under them; each is requested at one of those.
@@ -154,13 +186,17 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace('[.]', '.')
       .replaceAll('.', '/')
       .replace(/\$cardId|\$ref/, cardId)
+      .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
-    params: { cardId, ref: cardId, '*': 'nothing-here' },
+    params: { cardId, ref: cardId, token: linkToken(cardId), '*': 'nothing-here' },
   }
 }
+
+/** A link token as given, or one of the right shape that names nothing (so lookups run). */
+const linkToken = (ref: string) => (/^[a-z2-7]{52}$/.test(ref) ? ref : 'a'.repeat(52))
 
 describe('role matrix: protected routes × roles', () => {
   const protectedRoutes = Object.entries(ACCESS).filter(
@@ -203,7 +239,11 @@ describe('role matrix: protected routes × roles', () => {
 describe('role matrix: protected actions × roles', () => {
   // An empty form: the guard answers before any validation, so the cell shows who may post.
   const guarded = Object.entries(ACCESS).filter(
-    ([, access]) => access === 'any' || access === 'no-loader' || Array.isArray(access),
+    ([file, access]) =>
+      access === 'any' ||
+      access === 'no-loader' ||
+      Array.isArray(access) ||
+      SIGNED_IN_ACTIONS.includes(file),
   )
   for (const [file, access] of guarded.filter(([file]) => ACTION_ROUTES.includes(file))) {
     test(`${file}: posting as each role`, async () => {
@@ -284,6 +324,8 @@ type Reference =
   | 'reset-token'
   | 'confirmation-token'
   | 'unsubscribe-token'
+  | 'team'
+  | 'invitation-token'
   | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
@@ -304,6 +346,8 @@ const REFERENCES: Record<string, Reference> = {
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
   'email.unsubscribe.tsx': 'unsubscribe-token',
+  'invitations.$token.tsx': 'invitation-token',
+  'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
   'resources.email-confirmation.ts': 'none',
   'contacts._index.tsx': 'none',
@@ -318,6 +362,7 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': 'card',
+  'dashboard.end-user.team.tsx': 'team',
   'dashboard.super-admin._index.tsx': 'none',
   'dashboard.team-member._index.tsx': 'none',
   'dashboard.team-member.digital-cards._index.tsx': 'none',
@@ -345,6 +390,10 @@ const MARK = 'zqxb'
 let resetTokenB: string
 let confirmationTokenB: string
 let unsubscribeTokenB: string
+let invitationTokenB: string
+let teamB: { id: string; name: string }
+let memberB: { id: string }
+let invitationB: { id: string }
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -412,6 +461,30 @@ async function seedTenantB() {
   // The lead emailed B's owner, with a one-click unsubscribe link for B.
   unsubscribeTokenB = found(/email\/unsubscribe\?token=([A-Za-z0-9_.-]+)/)
   expect(unsubscribeTokenB).not.toBe('')
+  // A team of B's owner with a member and a pending invitation. The invitation is addressed to
+  // A's intruder's email: only the tenant, never the address, may keep it out of A's reach.
+  const memberUserB = await makeUser(tenantB.organization.id, {
+    email: `member-${MARK}@example.test`,
+  })
+  invitationTokenB = newLinkToken()
+  await withTenant(tenantB.organization.id, async (tx) => {
+    const org = tenantB.organization.id
+    await setUserPlan(tx, org, ownerB.id, ownerB.plan, 'team_pro')
+    teamB = await createTeamWithAdmin(tx, org, ownerB.id, {
+      name: `Team ${MARK}`,
+      description: `About ${MARK}`,
+    })
+    const member = await addTeamMember(tx, org, teamB.id, memberUserB.id, 'member')
+    if (!member) throw new Error('member of B not added')
+    memberB = member
+    invitationB = await insertInvitation(tx, org, {
+      teamId: teamB.id,
+      email: intruderEmail,
+      role: 'manager',
+      tokenHash: hashToken(invitationTokenB),
+      invitedByUserId: ownerB.id,
+    })
+  })
   markersOfB = [
     MARK,
     cardB.id,
@@ -421,6 +494,12 @@ async function seedTenantB() {
     resetTokenB,
     confirmationTokenB,
     unsubscribeTokenB,
+    teamB.id,
+    teamB.name,
+    memberB.id,
+    memberUserB.id,
+    invitationB.id,
+    invitationTokenB,
   ]
 }
 
@@ -440,6 +519,10 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: confirmationTokenB }]
     case 'unsubscribe-token':
       return [{ by: 'token', ref: unsubscribeTokenB }]
+    case 'team':
+      return [{ by: 'id', ref: teamB.id }]
+    case 'invitation-token':
+      return [{ by: 'token', ref: invitationTokenB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -455,6 +538,7 @@ function requestOf(file: string, reference: Reference, ref: string) {
   ) {
     return { path: `${path}?token=${ref}`, params }
   }
+  if (reference === 'team') return { path: `${path}?team=${ref}`, params }
   return { path, params }
 }
 
@@ -477,7 +561,15 @@ async function answer(
 
 /** Rows of A (any table with an organization id) that mention one of B's ids. */
 async function rowsOfAMentioningB() {
-  const ids = [cardB.id, tenantB.organization.id, tenantB.logo.id, tenantB.favicon.id]
+  const ids = [
+    cardB.id,
+    tenantB.organization.id,
+    tenantB.logo.id,
+    tenantB.favicon.id,
+    teamB.id,
+    memberB.id,
+    invitationB.id,
+  ]
   const tables = rowsOf<{ table_name: string }>(
     await getDb().execute(sql`
       select table_name from information_schema.columns
@@ -533,6 +625,14 @@ describe('cross-tenant matrix: a user of A against B', () => {
           // B's genuine token is refused on A's host, the same as a forged one.
           expect(got.status, cell).toBe(400)
           expect(JSON.parse(got.body).status, cell).toBe('invalid')
+        } else if (reference === 'team') {
+          // B's team id is ignored: the page shows A's own team, as with no choice at all.
+          expect(got.status, cell).toBe(200)
+          expect(JSON.parse(got.body).selected?.id, cell).toBe(teamOfA.id)
+        } else if (reference === 'invitation-token') {
+          // B's genuine invitation is unknown on A's host, the same as a forged token.
+          expect(got.status, cell).toBe(404)
+          expect(JSON.parse(got.body), cell).toMatchObject({ state: 'invalid', token: null })
         } else {
           expect(got.status, cell).toBeLessThan(500)
         }
@@ -584,9 +684,9 @@ describe('cross-tenant matrix: a user of A against B', () => {
     for (const host of [hostA, hostB]) {
       for (const [file, attempts] of Object.entries(writeAttempts())) {
         const mod = await load(file)
-        for (const { path, fields, params, onlyOnA } of attempts) {
+        for (const { path, fields, params, onlyOnA, cookie } of attempts) {
           if (onlyOnA && host === hostB) continue
-          const request = formRequest(host, path, fields, cookieOfAFor(file))
+          const request = formRequest(host, path, fields, cookie ?? cookieOfAFor(file))
           const got = await answer(() =>
             mod.action?.({ request, context: contextFor(host, '192.0.2.77'), params }),
           )
@@ -608,6 +708,8 @@ type WriteAttempt = {
   params: Record<string, string>
   // Public forms of B's own site (sign-in, leads): on B's host they are B's visitors' forms.
   onlyOnA?: boolean
+  /** The session sent, when not the one `cookieOfAFor` gives. */
+  cookie?: string
 }
 
 /** For every route with an action: submissions that name B's rows in every field that can. */
@@ -678,6 +780,35 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
   ]
   const cards = '/dashboard/end-user/digital-cards'
   const teamCards = '/dashboard/team-member/digital-cards'
+  // Every intent of the team page, naming B's team, member and invitation; the member and
+  // invitation also under A's own team, which A's end user administers.
+  const teamPage = (fields: Record<string, string>): WriteAttempt => ({
+    path: `/dashboard/end-user/team?team=${teamB.id}`,
+    fields: { ...injected, ...fields },
+    params: {},
+  })
+  const team = [
+    teamPage({ intent: 'create-team', name: 'Team of A too', description: 'x' }),
+    teamPage({ intent: 'update-team', teamId: teamB.id, name: 'Taken over', description: 'x' }),
+    teamPage({ intent: 'delete-team', teamId: teamB.id }),
+    teamPage({ intent: 'add-member', teamId: teamB.id, email: intruderEmail, role: 'admin' }),
+    teamPage({ intent: 'add-member', teamId: teamB.id, email: `member-${MARK}@example.test` }),
+    teamPage({ intent: 'change-role', teamId: teamB.id, memberId: memberB.id, role: 'admin' }),
+    teamPage({ intent: 'change-role', teamId: teamOfA.id, memberId: memberB.id, role: 'viewer' }),
+    teamPage({ intent: 'remove-member', teamId: teamB.id, memberId: memberB.id }),
+    teamPage({ intent: 'remove-member', teamId: teamOfA.id, memberId: memberB.id }),
+    teamPage({ intent: 'cancel-invitation', teamId: teamB.id, invitationId: invitationB.id }),
+    teamPage({ intent: 'cancel-invitation', teamId: teamOfA.id, invitationId: invitationB.id }),
+    teamPage({ intent: 'upgrade', plan: 'team_pro', userId: memberB.id }),
+  ]
+  // B's invitation is addressed to A's intruder: only the tenant keeps it from them.
+  const invitation = (answer: 'accept' | 'decline'): WriteAttempt[] => [
+    {
+      path: `/invitations/${invitationTokenB}${answer === 'decline' ? '/decline' : ''}`,
+      fields: { intent: answer, ...injected },
+      params: { token: invitationTokenB },
+    },
+  ]
   return {
     '$.tsx': [{ path: '/nothing-here', fields: { cardId: b.cardId }, params: { '*': 'x' } }],
     'auth.forgot-password.tsx': [
@@ -691,7 +822,16 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         onlyOnA: true,
       },
     ],
-    'auth.logout.ts': [{ path: '/auth/logout', fields: {}, params: {} }],
+    // Its own session: signing out must not sign the intruder out of the attempts after it.
+    'auth.logout.ts': [
+      { path: '/auth/logout', fields: {}, params: {}, cookie: logoutCookie },
+      {
+        path: '/auth/logout',
+        fields: { redirectTo: `/invitations/${invitationTokenB}` },
+        params: {},
+        cookie: logoutCookie,
+      },
+    ],
     'auth.register.tsx': [
       {
         path: '/auth/register',
@@ -752,6 +892,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     ],
     'dashboard.end-user.digital-cards._index.tsx': list(cards),
     'dashboard.end-user.digital-cards.edit.$cardId.tsx': edit(cards),
+    'dashboard.end-user.team.tsx': team,
+    'invitations.$token.tsx': invitation('accept'),
+    'invitations.$token_.decline.tsx': invitation('decline'),
     'dashboard.team-member.digital-cards._index.tsx': list(teamCards),
     'dashboard.team-member.digital-cards.edit.$cardId.tsx': edit(teamCards),
     'onboarding.tsx': [1, 2, 3, 4, 5].map((step) => ({

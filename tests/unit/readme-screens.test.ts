@@ -1,5 +1,6 @@
 // The README's screen list (its "Screens of the spec" section) names every screen of
-// accounts-cards-sharing.md §2, copied here from the spec, and every file it names exists.
+// accounts-cards-sharing.md §2, copied here from the spec, and the built team screens of
+// roles-teams-admin.md, and every file it names exists.
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 
@@ -22,6 +23,9 @@ const SPEC_SCREENS: { screen: string; path: string }[] = [
   { screen: 'role settings', path: '`/settings/{super-admin,agency,team-member,end-user}`' },
   { screen: 'digital cards tile target', path: '`/dashboard/end-user/digital-cards`' },
   { screen: 'card editor', path: '`…/digital-cards/edit/{cardId}`' },
+  // roles-teams-admin.md §2.9, §2.10 and §4 (the invitation link).
+  { screen: 'team page', path: '`/dashboard/end-user/team`' },
+  { screen: 'team invitation', path: '`/invitations/{token}`, `/invitations/{token}/decline`' },
 ]
 
 const readme = readFileSync('README.md', 'utf8')

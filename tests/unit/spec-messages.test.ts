@@ -1,5 +1,6 @@
-// Every message of the spec's error catalogue (accounts-cards-sharing.md §8), copied here from
-// the spec (not from the app), is somewhere in the app's source. `{first name}`-style
+// Every message of the spec's error catalogue (accounts-cards-sharing.md §8, and the team and
+// invitation messages of roles-teams-admin.md §8), copied here from the spec (not from the app),
+// is somewhere in the app's source. `{first name}`-style
 // placeholders match a template literal: the text before the placeholder followed by `${`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -84,6 +85,59 @@ const SECTION_8 = {
   ],
 } as const
 
+// roles-teams-admin.md §8, the messages of the Team page and the invitation pages (built).
+const TEAMS_SECTION_8 = {
+  'Teams and members': [
+    'Failed to load teams',
+    'Failed to create team',
+    'Failed to update team',
+    'Failed to delete team',
+    'Failed to load team members',
+    'Failed to add team member',
+    'Failed to update team member',
+    'Failed to remove team member',
+    'Team ID is required',
+    'Team created successfully',
+    'Team updated successfully',
+    'Team deleted successfully',
+    'Member removed from team',
+    '{email} added to the team',
+    'Member role updated',
+    'Invitation sent to {email}',
+  ],
+  'Invitations and plans': [
+    'Failed to load invitations',
+    'Failed to create invitation',
+    'Failed to cancel invitation',
+    'Failed to accept invitation',
+    'Failed to decline invitation',
+    'Invitation has expired',
+    'Invitation cancelled',
+    'You have joined the team',
+    'Invitation declined',
+    'Successfully upgraded to {plan} plan',
+  ],
+} as const
+
+/**
+ * Messages of the team catalogue that the built screens say with another of its messages, and
+ * why: the other one must be in the app instead.
+ */
+const SAID_AS: Record<string, { as: string; why: string }> = {
+  'Failed to load team members': {
+    as: 'Failed to load teams',
+    why: 'the Team page loads teams, members and invitations in one request',
+  },
+  'Failed to load invitations': {
+    as: 'Failed to load teams',
+    why: 'the Team page loads teams, members and invitations in one request',
+  },
+  'Failed to create invitation': {
+    as: 'Failed to add team member',
+    why: 'one Add Member form adds an account or invites an address, known only from the answer',
+  },
+}
+
 /**
  * Messages of screens that a later issue builds, with the route file that brings them. While
  * that file does not exist the messages have nowhere to appear; once it exists they must.
@@ -151,6 +205,25 @@ describe('spec §8 messages are in the app', () => {
       ).toBe(true)
     },
   )
+
+  for (const [group, messages] of Object.entries(TEAMS_SECTION_8)) {
+    test.each(messages.map((message) => [message]))(`roles §8, ${group}: %s`, (message) => {
+      const said = SAID_AS[message]
+      const expected = said?.as ?? message
+      expect(
+        inSource(expected),
+        `"${expected}" is in no file under app/${said ? ` (it stands for "${message}": ${said.why})` : ''}`,
+      ).toBe(true)
+    })
+  }
+
+  test('what stands for a team message is one of the catalogue', () => {
+    const all = new Set<string>(Object.values(TEAMS_SECTION_8).flat())
+    for (const [message, { as }] of Object.entries(SAID_AS)) {
+      expect(all.has(message), message).toBe(true)
+      expect(all.has(as), as).toBe(true)
+    }
+  })
 
   test('the later screens hold messages of this section only', () => {
     const all = new Set<string>(Object.values(SECTION_8).flat())

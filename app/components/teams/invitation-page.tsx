@@ -12,16 +12,16 @@ import type { TeamRole } from '#app/validation/teams'
 
 type Data = SerializeFrom<typeof invitationLoader>
 
-// Spec §8: what a failed request says.
-const ANSWER_FAILURES = {
+// Spec §8: what a failed request (no network, a 5xx) says, by the answer it carried.
+const FAILURES: Record<string, string> = {
   accept: 'Failed to accept invitation',
   decline: 'Failed to decline invitation',
 }
 
 export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' | 'decline' }) {
   const actionData = useActionData<{ answerError?: string }>()
-  useClientFailureToast(actionData, ANSWER_FAILURES, ANSWER_FAILURES[answer])
   const navigation = useNavigation()
+  useClientFailureToast(actionData, FAILURES, FAILURES[answer] ?? 'Something went wrong')
   const error = actionData?.answerError
   if (data.state === 'expired' || error === 'Invitation has expired') {
     return (
