@@ -1,7 +1,8 @@
 // Teams and their members (roles-teams-admin.md §3, §7). Every function takes the organization:
 // a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
 // points across tenants.
-import { and, count, countDistinct, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm'
+import { and, count, countDistinct, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
@@ -267,19 +268,18 @@ export async function countTeamSeats(
 
 /** How many other people share at least one team with the user (the end-user dashboard's figure). */
 export async function countTeammates(db: Queryable, organizationId: string, userId: string) {
-  const ownTeams = db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.userId, userId)))
+  const mine = alias(teamMembers, 'mine')
   const [row] = await db
     .select({ n: countDistinct(teamMembers.userId) })
-    .from(teamMembers)
-    .where(
+    .from(mine)
+    .innerJoin(
+      teamMembers,
       and(
-        eq(teamMembers.organizationId, organizationId),
-        inArray(teamMembers.teamId, ownTeams),
-        ne(teamMembers.userId, userId),
+        eq(teamMembers.organizationId, mine.organizationId),
+        eq(teamMembers.teamId, mine.teamId),
+        ne(teamMembers.userId, mine.userId),
       ),
     )
+    .where(and(eq(mine.organizationId, organizationId), eq(mine.userId, userId)))
   return row?.n ?? 0
 }

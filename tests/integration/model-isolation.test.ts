@@ -68,6 +68,7 @@ import {
 import {
   addTeamMember,
   countTeamAdmins,
+  countTeammates,
   countTeamSeats,
   createTeamWithAdmin,
   deleteTeam,
@@ -780,6 +781,13 @@ const cases: Record<string, Case[]> = {
     {
       name: "counts none of A's admins",
       run: (db, b, a) => countTeamAdmins(db, b, a.team.id),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  countTeammates: [
+    {
+      name: "counts none of A's teammates",
+      run: (db, b, a) => countTeammates(db, b, a.user.id),
       expected: (value) => expect(value).toBe(0),
     },
   ],
