@@ -152,4 +152,16 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
     .update(users)
     .set({ assignedToUserId: teamMember?.id })
     .where(eq(users.email, DASHBOARD_USERS.endUser.email))
+  // Alpha's accessibility end user is looked after by Alpha's accessibility team member, so
+  // 'My End Users' has a row with a card (e2e/my-end-users.spec.ts).
+  const alphaRole = (role: RoleUser['role']) =>
+    ALPHA_ROLE_USERS.find((user) => user.role === role)?.email ?? ''
+  const [alphaTeamAdmin] = await getDb()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, alphaRole('team_admin')))
+  await getDb()
+    .update(users)
+    .set({ assignedToUserId: alphaTeamAdmin?.id })
+    .where(eq(users.email, alphaRole('end_user')))
 }

@@ -10,6 +10,8 @@ export async function insertPasswordResetToken(
   organizationId: string,
   userId: string,
   tokenHash: string,
+  /** A welcome link for an account someone else created lasts longer than a reset. */
+  ttlMs = RESET_TOKEN_TTL_MS,
 ) {
   await db
     .delete(passwordResetTokens)
@@ -24,7 +26,7 @@ export async function insertPasswordResetToken(
     organizationId,
     userId,
     tokenHash,
-    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    expiresAt: new Date(Date.now() + ttlMs),
   })
 }
 

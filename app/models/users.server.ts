@@ -13,6 +13,9 @@ export type NewUser = {
   passwordHash?: string
   role?: UserRole
   plan?: User['plan']
+  status?: User['status']
+  /** The team member (team_admin) who looks after this end user. */
+  assignedToUserId?: string | null
   firstName?: string
   lastName?: string
   company?: string

@@ -78,7 +78,10 @@ export function dashboardEntries(role: Role): NavEntry[] {
     ],
     'team-member': [
       overview,
-      planned('end-users', 'End Users', '/dashboard/team-member/users', Users),
+      entry(
+        { id: 'end-users', to: '/dashboard/team-member/users', icon: Users, exists: true },
+        'End Users',
+      ),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'QR Codes'),
       planned('area-settings', 'Settings', '/dashboard/team-member/settings', Settings),

@@ -283,6 +283,14 @@ const FORMS: Form[] = [
     keys: ['List-Unsubscribe', 'token'],
   },
   {
+    name: 'my end users: add user',
+    file: 'dashboard.team-member.users',
+    path: '/dashboard/team-member/users',
+    actor: 'team_admin',
+    intents: ['add-user'],
+    keys: ['name', 'email', 'active'],
+  },
+  {
     // The end user administers {team} and {spareTeam}; {foreignTeam} is another tenant's.
     name: 'team page',
     file: 'dashboard.end-user.team',

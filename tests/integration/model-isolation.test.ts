@@ -8,6 +8,7 @@ import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
+import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { recordCardView } from '#app/models/card-views.server'
 import {
@@ -569,6 +570,16 @@ const cases: Record<string, Case[]> = {
       })),
     ]),
   ),
+  listAssignedEndUsers: [
+    {
+      name: "lists none of A's assigned end users, searched or not",
+      run: async (db, b, a) => [
+        ...(await listAssignedEndUsers(db, b, a.teamAdmin.id)),
+        ...(await listAssignedEndUsers(db, b, a.teamAdmin.id, 'assigned')),
+      ],
+      expected: nothing,
+    },
+  ],
   countAssignedEndUsers: [
     {
       name: "counts none of A's assigned end users",

@@ -102,6 +102,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'dashboard.super-admin._index.tsx': ['super_admin'],
   'dashboard.team-member._index.tsx': ['team_admin'],
   'dashboard.team-member.digital-cards._index.tsx': ['team_admin'],
+  'dashboard.team-member.users.tsx': ['team_admin'],
+  'dashboard.team-member.users[.]csv.ts': ['team_admin'],
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': ['team_admin'],
   'profile.agency.tsx': ['agency_admin', 'agency_member'],
   'profile.end-user.tsx': ['end_user', 'super_admin_team'],
@@ -188,7 +190,8 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace(/\$cardId|\$ref/, cardId)
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
-      .replace(/\/export\/(csv|vcf)$/, '/export.$1')}`.replace(/\/+$/, '') || '/'
+      .replace(/\/export\/(csv|vcf)$/, '/export.$1')
+      .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
     params: { cardId, ref: cardId, token: linkToken(cardId), '*': 'nothing-here' },
@@ -366,6 +369,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.super-admin._index.tsx': 'none',
   'dashboard.team-member._index.tsx': 'none',
   'dashboard.team-member.digital-cards._index.tsx': 'none',
+  'dashboard.team-member.users.tsx': 'none',
+  'dashboard.team-member.users[.]csv.ts': 'none',
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': 'card',
   'profile.agency.tsx': 'none',
   'profile.end-user.tsx': 'none',
@@ -896,6 +901,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'invitations.$token.tsx': invitation('accept'),
     'invitations.$token_.decline.tsx': invitation('decline'),
     'dashboard.team-member.digital-cards._index.tsx': list(teamCards),
+    // Add User with B's owner's address and B's ids injected: at most an account of A is made.
+    'dashboard.team-member.users.tsx': [
+      {
+        path: '/dashboard/team-member/users',
+        fields: { intent: 'add-user', name: 'Bea Bee', email: b.email, active: 'on', ...injected },
+        params: {},
+      },
+    ],
     'dashboard.team-member.digital-cards.edit.$cardId.tsx': edit(teamCards),
     'onboarding.tsx': [1, 2, 3, 4, 5].map((step) => ({
       path: `/onboarding?step=${step}`,

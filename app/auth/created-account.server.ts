@@ -1,0 +1,44 @@
+// Accounts someone else creates (a team member's Add User): the new owner gets an email with a
+// single-use link to choose their password, valid 7 days. The account's initial password is
+// random and never shown, so nobody else ever knows a working password for it.
+import { randomBytes } from 'node:crypto'
+import { insertPasswordResetToken } from '#app/models/password-resets.server'
+import type { User } from '#app/models/users.server'
+import { accountCreatedEmail } from '#app/services/emails/account-created.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import type { Transaction } from '#drizzle/db.server'
+import { hashToken, newLinkToken } from './link-token.server'
+
+export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+/** A password nobody knows, for an account whose owner sets their own through the email. */
+export const unknowablePassword = () => randomBytes(32).toString('base64url')
+
+/**
+ * Stores the set-password token in `tx`; returns what sends its email, to be called once the
+ * transaction has committed (a rolled-back account must not get a link).
+ */
+export async function prepareSetPasswordEmail(
+  tx: Transaction,
+  tenant: Tenant,
+  user: Pick<User, 'id' | 'email' | 'firstName'>,
+  createdBy: string,
+) {
+  const token = newLinkToken()
+  await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token), SET_PASSWORD_TTL_MS)
+  const branding = tenantEmailBranding(tenant)
+  return () =>
+    sendEmailAfterResponse(
+      tenant.id,
+      accountCreatedEmail({
+        branding,
+        to: user.email,
+        firstName: user.firstName,
+        createdBy,
+        setPasswordUrl: `${branding.origin}/auth/reset-password?token=${token}`,
+      }),
+      tenant.name,
+    )
+}

@@ -1,0 +1,302 @@
+// 'My End Users' (roles-teams-admin.md §2.13): the team member's assigned end users, a QR per
+// row and in the details, Add User and Export Data.
+import type { SerializeFrom } from '@remix-run/node'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { formatDistance } from 'date-fns'
+import { Download, Eye, QrCode, Search, UserPlus, Users } from 'lucide-react'
+import { useState } from 'react'
+import { toast } from 'sonner'
+import { Field, FormMessage } from '#app/components/forms'
+import { DialogClose, FormDialog } from '#app/components/teams/dialog'
+import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { myEndUsersLoader } from '#app/team-member/my-end-users.server'
+import { useClientFailureToast } from '#app/utils/client-failure'
+import { cn } from '#app/utils/cn'
+
+type Data = SerializeFrom<typeof myEndUsersLoader>
+type Row = Data['users'][number]
+
+const FAILURES = { 'add-user': 'Failed to add user' }
+
+const fullName = (row: Pick<Row, 'firstName' | 'lastName'>) =>
+  `${row.firstName} ${row.lastName}`.trim() || 'Unnamed User'
+
+function lastActive(row: Row, now: string) {
+  if (!row.lastActiveAt) return 'Never'
+  return formatDistance(new Date(row.lastActiveAt), new Date(now), { addSuffix: true })
+}
+
+function StatusBadge({ status }: { status: Row['status'] }) {
+  const active = status === 'active'
+  return (
+    <span
+      className={cn(
+        'rounded-full px-2 py-0.5 text-xs font-medium',
+        active
+          ? 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200'
+          : 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
+      )}
+    >
+      {active ? 'Active' : 'Inactive'}
+    </span>
+  )
+}
+
+/** Generate QR: the user's card QR (the public card's PNG endpoint), its link and a download. */
+function QrDialog({ row, origin, label }: { row: Row; origin: string; label: string }) {
+  const [open, setOpen] = useState(false)
+  if (!row.cardId) {
+    return (
+      <Button variant="ghost" size="sm" disabled title="This user has no digital card yet">
+        <QrCode aria-hidden className="h-4 w-4" /> {label}
+      </Button>
+    )
+  }
+  const link = `${origin}/card/${row.cardId}`
+  const png = `/card/${row.cardId}/qr.png`
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next)
+        if (next) toast.success('QR Code Generated')
+      }}
+      trigger={
+        <Button variant="ghost" size="sm" aria-label={`${label} for ${fullName(row)}`}>
+          <QrCode aria-hidden className="h-4 w-4" /> {label}
+        </Button>
+      }
+      title={`QR code of ${fullName(row)}`}
+      description="Scanning it opens their digital business card."
+    >
+      <div className="flex flex-col items-center gap-4">
+        <img
+          src={png}
+          alt={`QR code linking to ${link}`}
+          width={240}
+          height={240}
+          className="h-60 w-60 rounded-lg border border-gray-200 bg-white p-2 dark:border-gray-700"
+        />
+        <p className="break-all text-center text-sm text-gray-600 dark:text-gray-400">{link}</p>
+        <div className="flex gap-2">
+          <Button asChild>
+            <a href={png} download={`qr-${row.cardId}.png`}>
+              <Download aria-hidden className="h-4 w-4" /> Download PNG
+            </a>
+          </Button>
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Close
+            </Button>
+          </DialogClose>
+        </div>
+      </div>
+    </FormDialog>
+  )
+}
+
+function DetailsDialog({ row, origin, now }: { row: Row; origin: string; now: string }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button variant="ghost" size="sm" aria-label={`View ${fullName(row)}`}>
+          <Eye aria-hidden className="h-4 w-4" />
+          <span className="sr-only sm:not-sr-only">View</span>
+        </Button>
+      }
+      title={fullName(row)}
+      description={row.email}
+    >
+      <dl className="grid grid-cols-2 gap-y-2 text-sm">
+        <dt className="text-gray-600 dark:text-gray-400">Status</dt>
+        <dd>
+          <StatusBadge status={row.status} />
+        </dd>
+        <dt className="text-gray-600 dark:text-gray-400">Last active</dt>
+        <dd>{lastActive(row, now)}</dd>
+        <dt className="text-gray-600 dark:text-gray-400">Digital cards</dt>
+        <dd>{row.cardCount}</dd>
+        <dt className="text-gray-600 dark:text-gray-400">Added</dt>
+        <dd>{new Date(row.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })}</dd>
+      </dl>
+      <div className="mt-6 flex justify-end gap-2">
+        <QrDialog row={row} origin={origin} label="Generate QR" />
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Close
+          </Button>
+        </DialogClose>
+      </div>
+    </FormDialog>
+  )
+}
+
+function AddUserDialog() {
+  const dialog = useIntentDialog('add-user', ['name', 'email'])
+  const actionData = useActionData<{ error?: string }>()
+  useClientFailureToast(actionData, FAILURES, FAILURES['add-user'])
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      trigger={
+        <Button>
+          <UserPlus aria-hidden className="h-4 w-4" /> Add User
+        </Button>
+      }
+      title="Add User"
+      description="A new end user of your organization, assigned to you. They get an email to set their password."
+    >
+      <Form method="POST" className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="add-user" />
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <Field
+          label="Name"
+          inputProps={{
+            name: 'name',
+            required: true,
+            minLength: 2,
+            maxLength: 100,
+            autoComplete: 'off',
+          }}
+          errors={dialog.errors('name')}
+        />
+        <Field
+          label="Email"
+          inputProps={{ name: 'email', type: 'email', required: true, autoComplete: 'off' }}
+          errors={dialog.errors('email')}
+        />
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="active" defaultChecked className="h-4 w-4" /> Active
+        </label>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <StatusButton pending={dialog.pending} pendingText="Adding...">
+            Add User
+          </StatusButton>
+        </div>
+      </Form>
+    </FormDialog>
+  )
+}
+
+export function MyEndUsersPage({ users, q, origin, now }: Data) {
+  const navigation = useNavigation()
+  const searching =
+    navigation.state === 'loading' && navigation.location.pathname.endsWith('/users')
+  const exportHref = `/dashboard/team-member/users.csv${q ? `?${new URLSearchParams({ q })}` : ''}`
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold">My End Users</h1>
+          <p className="text-gray-600 dark:text-gray-400">
+            The end users assigned to you, and the QR codes of their cards.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="secondary">
+            <a href={exportHref} download>
+              <Download aria-hidden className="h-4 w-4" /> Export Data
+            </a>
+          </Button>
+          <AddUserDialog />
+        </div>
+      </div>
+      <Form method="GET" role="search" className="flex max-w-md gap-2">
+        <label htmlFor="end-user-search" className="sr-only">
+          Search end users
+        </label>
+        <input
+          id="end-user-search"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="Search by name or email"
+          className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary">
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </Form>
+      {users.length === 0 ? (
+        <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-16 text-center dark:border-gray-700">
+          <Users aria-hidden className="h-10 w-10 text-gray-400" />
+          <h2 className="text-lg font-semibold">
+            {q ? 'No end users match your search' : 'No end users yet'}
+          </h2>
+          <p className="max-w-md text-sm text-gray-600 dark:text-gray-400">
+            {q
+              ? 'Try another name or email.'
+              : 'End users your agency assigns to you, and the ones you add, appear here.'}
+          </p>
+        </section>
+      ) : (
+        <div
+          className={cn(
+            'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
+            searching && 'opacity-60',
+          )}
+        >
+          <table className="w-full text-left text-sm">
+            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  User
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
+                  Email
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
+                  Last Active
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+              {users.map((row) => (
+                <tr key={row.id} data-testid="end-user-row">
+                  <td className="px-4 py-3 font-medium">
+                    {fullName(row)}
+                    <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                      {row.email}
+                    </div>
+                  </td>
+                  <td className="hidden px-4 py-3 text-gray-600 md:table-cell dark:text-gray-400">
+                    {row.email}
+                  </td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={row.status} />
+                  </td>
+                  <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                    {lastActive(row, now)}
+                  </td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      <QrDialog row={row} origin={origin} label="Generate QR" />
+                      <DetailsDialog row={row} origin={origin} now={now} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,74 @@
+// The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
+// `users.assigned_to_user_id`), with the card their QR code shares.
+import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { digitalCards, users } from '#drizzle/schema'
+
+/** `%term%` for ILIKE, with the user's own `%`, `_` and `\\` matched literally. */
+const contains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * The end users assigned to `teamAdminId`, by name, with their default card (else their newest
+ * one) and how many cards they have; `search` matches name or email.
+ */
+export async function listAssignedEndUsers(
+  db: Queryable,
+  organizationId: string,
+  teamAdminId: string,
+  search = '',
+) {
+  const term = search.trim()
+  const matches = term
+    ? or(
+        ilike(users.email, contains(term)),
+        sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${contains(term)}`,
+      )
+    : undefined
+  // One read, one tenant filter: each person with each of their cards (left join), default
+  // card first, then newest; the first card seen per person is the one their QR shares.
+  const rows = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      status: users.status,
+      lastActiveAt: users.lastActiveAt,
+      createdAt: users.createdAt,
+      cardId: digitalCards.id,
+    })
+    .from(users)
+    .leftJoin(
+      digitalCards,
+      and(eq(digitalCards.organizationId, users.organizationId), eq(digitalCards.userId, users.id)),
+    )
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(users.assignedToUserId, teamAdminId),
+        eq(users.role, 'end_user'),
+        matches,
+      ),
+    )
+    .orderBy(
+      asc(users.firstName),
+      asc(users.lastName),
+      desc(users.createdAt),
+      users.id,
+      desc(digitalCards.isDefault),
+      desc(digitalCards.createdAt),
+    )
+    .limit(5000)
+  const people = new Map<
+    string,
+    Omit<(typeof rows)[number], 'cardId'> & { cardId: string | null; cardCount: number }
+  >()
+  for (const { cardId, ...person } of rows) {
+    const seen = people.get(person.id)
+    if (!seen) people.set(person.id, { ...person, cardId, cardCount: cardId ? 1 : 0 })
+    else if (cardId) seen.cardCount++
+  }
+  return [...people.values()]
+}
+
+export type AssignedEndUser = Awaited<ReturnType<typeof listAssignedEndUsers>>[number]

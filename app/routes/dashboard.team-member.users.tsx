@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { MyEndUsersPage } from '#app/components/team-member/my-end-users-page'
+import { myEndUsersAction, myEndUsersLoader } from '#app/team-member/my-end-users.server'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+
+export const meta: MetaFunction = () => [{ title: 'My End Users' }]
+
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  myEndUsersLoader(request, context)
+
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  myEndUsersAction(request, context)
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export default function MyEndUsersRoute() {
+  return <MyEndUsersPage {...useLoaderData<typeof loader>()} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load your end users" />
+}

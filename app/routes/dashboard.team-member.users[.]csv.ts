@@ -1,0 +1,4 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { myEndUsersCsv } from '#app/team-member/my-end-users.server'
+
+export const loader = ({ request, context }: LoaderFunctionArgs) => myEndUsersCsv(request, context)

@@ -1,0 +1,124 @@
+// The team member's 'My End Users' (roles-teams-admin.md §2.13, issue 14 point 3): the end
+// users assigned to them, a QR per user, Add User (an end user of this organization assigned to
+// them) and Export Data.
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json } from '@remix-run/node'
+import { prepareSetPasswordEmail, unknowablePassword } from '#app/auth/created-account.server'
+import { requireRole } from '#app/auth/guards.server'
+import { csvCell } from '#app/cards/contacts-export.server'
+import { listAssignedEndUsers } from '#app/models/assigned-users.server'
+import { recordAudit } from '#app/models/audit.server'
+import { createUser, findUserByEmail, normalizeEmail } from '#app/models/users.server'
+import { readPlainForm } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { AddEndUserSchema, splitName } from '#app/validation/end-users'
+import { withTenant } from '#drizzle/db.server'
+
+export const MY_END_USERS_PATH = '/dashboard/team-member/users'
+const TEAM_MEMBER_ONLY = ['team_admin'] as const
+
+const searchOf = (request: Request) =>
+  (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
+
+export async function myEndUsersLoader(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
+  const q = searchOf(request)
+  const rows = await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
+  return json({
+    q,
+    origin: tenantOrigin(tenant),
+    now: new Date().toISOString(),
+    users: rows.map((row) => ({
+      ...row,
+      lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+    })),
+  })
+}
+
+export async function myEndUsersAction(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
+  const submission = parseWithZod(await readPlainForm(request), { schema: AddEndUserSchema })
+  if (submission.status !== 'success') {
+    const errors = Object.values(submission.error ?? {}).flat()
+    return json(
+      {
+        result: submission.reply(),
+        intent: 'add-user',
+        error: errors[0] ?? 'Please check the form',
+      },
+      { status: 400 },
+    )
+  }
+  const { name, email, active } = submission.value
+  const createdBy = `${user.firstName} ${user.lastName}`.trim() || user.email
+  const outcome = await withTenant(tenant.id, async (tx) => {
+    if (await findUserByEmail(tx, tenant.id, email)) return null
+    const created = await createUser(tx, tenant.id, {
+      ...splitName(name),
+      email,
+      password: unknowablePassword(),
+      role: 'end_user',
+      status: active ? 'active' : 'inactive',
+      assignedToUserId: user.id,
+    })
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'user.created',
+      entityType: 'user',
+      entityId: created.id,
+      metadata: { role: 'end_user', assignedToUserId: user.id, status: created.status },
+    })
+    // An inactive account cannot sign in: its owner is emailed once someone activates it.
+    const sendEmail = active ? await prepareSetPasswordEmail(tx, tenant, created, createdBy) : null
+    return { created, sendEmail }
+  })
+  if (!outcome) {
+    const message = `An account with the email ${normalizeEmail(email)} already exists`
+    return json(
+      {
+        result: submission.reply({ fieldErrors: { email: [message] } }),
+        intent: 'add-user',
+        error: message,
+      },
+      { status: 409 },
+    )
+  }
+  outcome.sendEmail?.()
+  return redirectWithToast(MY_END_USERS_PATH, {
+    title: 'User added',
+    description: active ? `${outcome.created.email} gets an email to set a password.` : undefined,
+  })
+}
+
+/** Export Data: the assigned end users (as searched) as CSV. */
+export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
+  const origin = tenantOrigin(tenant)
+  const rows = await withTenant(tenant.id, (tx) =>
+    listAssignedEndUsers(tx, tenant.id, user.id, searchOf(request)),
+  )
+  const lines = [
+    ['First name', 'Last name', 'Email', 'Status', 'Last active', 'Cards', 'Card link', 'Added'],
+    ...rows.map((row) => [
+      row.firstName,
+      row.lastName,
+      row.email,
+      row.status,
+      row.lastActiveAt?.toISOString() ?? '',
+      String(row.cardCount),
+      row.cardId ? `${origin}/card/${row.cardId}` : '',
+      row.createdAt.toISOString(),
+    ]),
+  ]
+  const body = `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`
+  return new Response(`\uFEFF${body}`, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="my-end-users.csv"',
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+}

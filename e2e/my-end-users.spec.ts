@@ -1,0 +1,116 @@
+// The team member's 'My End Users' (roles-teams-admin.md §2.13): the assigned users with a
+// Generate QR button per row and in the details view, Add User and Export Data.
+import { readFile } from 'node:fs/promises'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import jsQR from 'jsqr'
+import sharp from 'sharp'
+import { HOSTS, urlFor } from './fixtures'
+import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
+
+const tia = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin') as RoleUser
+const alice = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as RoleUser
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+test.describe.configure({ timeout: 120_000 })
+
+async function signIn(page: Page, user: RoleUser) {
+  await page.goto(urlFor(user.host, '/auth/login'))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, '/dashboard/team-member'), { timeout: 20_000 })
+}
+
+async function decodeQr(bytes: Buffer) {
+  const { data, info } = await sharp(bytes)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? null
+}
+
+test('My End Users: the assigned users, their QR codes, Add User and Export Data', async ({
+  page,
+}) => {
+  await signIn(page, tia)
+  await page
+    .getByRole('navigation', { name: 'Sidebar' })
+    .getByRole('link', { name: 'End Users' })
+    .click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/team-member/users'))
+  await expect(page.getByRole('heading', { name: 'My End Users' })).toBeVisible()
+  for (const header of ['User', 'Status', 'Last Active']) {
+    await expect(page.getByRole('columnheader', { name: header })).toBeVisible()
+  }
+  const row = page.getByTestId('end-user-row').filter({ hasText: alice.email })
+  await expect(row).toContainText(`${alice.firstName} ${alice.lastName}`)
+  await expect(row).toContainText('Active')
+
+  // Generate QR: the QR of the user's card, which decodes to its public link.
+  await row.getByRole('button', { name: /^Generate QR/ }).click()
+  await expect(page.getByText('QR Code Generated')).toBeVisible()
+  const dialog = page.getByRole('dialog', {
+    name: `QR code of ${alice.firstName} ${alice.lastName}`,
+  })
+  const qr = dialog.getByRole('img', { name: /QR code linking to/ })
+  await expect(qr).toBeVisible()
+  const src = (await qr.getAttribute('src')) ?? ''
+  // Fetched by the page (Node cannot resolve *.localhost; the browser maps it to loopback).
+  const bytes = await page.evaluate(async (url) => {
+    const response = await fetch(url)
+    return response.ok ? [...new Uint8Array(await response.arrayBuffer())] : []
+  }, src)
+  expect(bytes.length).toBeGreaterThan(0)
+  const link = await decodeQr(Buffer.from(bytes))
+  expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}[0-9a-f-]{36}$`))
+  await expect(dialog).toContainText(link ?? '')
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
+  await dialog.getByRole('button', { name: 'Close' }).click()
+
+  // The details view has its own Generate QR.
+  await row.getByRole('button', { name: /^View/ }).click()
+  const details = page.getByRole('dialog', { name: `${alice.firstName} ${alice.lastName}` })
+  await expect(details).toContainText('Digital cards')
+  await expect(details.getByRole('button', { name: /^Generate QR/ })).toBeEnabled()
+  await details.getByRole('button', { name: 'Close' }).click()
+
+  // Add User: the spec's message for a short name, then a new end user assigned to Tia.
+  const email = `gina-${unique()}@example.test`
+  await page.getByRole('button', { name: 'Add User' }).click()
+  const add = page.getByRole('dialog', { name: 'Add User' })
+  await add.getByLabel('Name').fill('G')
+  await add.getByLabel('Name').evaluate((input) => input.removeAttribute('minlength'))
+  await add.getByLabel('Email').fill(email)
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(add.getByText('Name must be at least 2 characters')).toBeVisible()
+  await add.getByLabel('Name').fill('Gina Generated')
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(page.getByText('User added')).toBeVisible()
+  const gina = page.getByTestId('end-user-row').filter({ hasText: email })
+  await expect(gina).toContainText('Gina Generated')
+  // No card yet: nothing to generate.
+  await expect(gina.getByRole('button', { name: /^Generate QR/ })).toBeDisabled()
+
+  // Search narrows the list.
+  await page.getByLabel('Search end users').fill('gina')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByTestId('end-user-row')).toHaveCount(1)
+
+  // Export Data downloads the (searched) list as CSV.
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Export Data' }).click()
+  const download = await downloading
+  const csv = await readFile((await download.path()) ?? '', 'utf8')
+  expect(csv).toContain('"First name","Last name","Email"')
+  expect(csv).toContain(email)
+  expect(csv).not.toContain(alice.email)
+
+  // Phone width: the table keeps name, status and actions.
+  await page.setViewportSize({ width: 375, height: 800 })
+  await expect(gina.getByRole('button', { name: /^Generate QR/ })).toBeVisible()
+})
