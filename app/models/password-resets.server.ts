@@ -10,6 +10,8 @@ export async function insertPasswordResetToken(
   organizationId: string,
   userId: string,
   tokenHash: string,
+  /** A new owner's set-password link lasts longer than a reset (agency creation). */
+  ttlMs = RESET_TOKEN_TTL_MS,
 ) {
   await db
     .delete(passwordResetTokens)
@@ -24,7 +26,7 @@ export async function insertPasswordResetToken(
     organizationId,
     userId,
     tokenHash,
-    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    expiresAt: new Date(Date.now() + ttlMs),
   })
 }
 
