@@ -42,7 +42,9 @@ export async function listAgenciesForPlatform(db: Queryable, search = ''): Promi
       subscriptionTier: organizations.subscriptionTier,
       ownerName: organizations.ownerName,
       contactEmail: organizations.contactEmail,
-      teamSize: sql<number>`(select count(*)::int from ${users} where ${users.organizationId} = ${organizations.id})`,
+      // Correlated on the outer row by its qualified name: inside the subquery a bare "id"
+      // would be the user's.
+      teamSize: sql<number>`(select count(*)::int from ${users} where ${users.organizationId} = "organizations"."id")`,
       createdAt: organizations.createdAt,
     })
     .from(organizations)
