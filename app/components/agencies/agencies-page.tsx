@@ -311,7 +311,7 @@ function AgencyFormDialog({ agency, dialog }: { agency?: Agency; dialog?: Intent
           label="Web address"
           hint={
             agency
-              ? 'The agency is reached at {address}.{root domain}; changing it moves the site.'
+              ? `Now ${agency.host}; changing it moves the agency's site.`
               : 'Optional: made from the name when left blank.'
           }
           inputProps={{
