@@ -15,6 +15,7 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
   'tenants.spec.ts',
+  'super-admin-agencies.spec.ts',
   'accounts.spec.ts',
   'sharing.spec.ts',
   'cards.spec.ts',

@@ -80,3 +80,23 @@ export async function getPlatformScope(
     : null
   return { tenant, user, platformScope }
 }
+
+/**
+ * The super admin's platform screens (Agencies, …): a super admin on the platform's own host,
+ * with the platform scope those screens read through. Any other role, and a super admin's
+ * session on an agency host, gets 403.
+ */
+export async function requirePlatformAdmin(
+  request: Request,
+  context: AppLoadContext,
+): Promise<SignedIn & { platformScope: PlatformScopeGrant }> {
+  const signedIn = await requireRole(request, context, ['super_admin'])
+  if (signedIn.tenant.kind !== 'platform') {
+    throw new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+  }
+  const platformScope = issuePlatformScopeGrant({
+    userId: signedIn.user.id,
+    organizationId: signedIn.tenant.id,
+  })
+  return { ...signedIn, platformScope }
+}

@@ -10,7 +10,7 @@ export async function insertPasswordResetToken(
   organizationId: string,
   userId: string,
   tokenHash: string,
-  /** A welcome link for an account someone else created lasts longer than a reset. */
+  /** A set-password link for an account someone else created lasts longer than a reset. */
   ttlMs = RESET_TOKEN_TTL_MS,
 ) {
   await db

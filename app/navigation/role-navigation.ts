@@ -65,7 +65,10 @@ export function dashboardEntries(role: Role): NavEntry[] {
     'super-admin': [
       overview,
       planned('admin-team', 'Admin Team', '/dashboard/super-admin/team', Shield),
-      planned('agencies', 'Agencies', '/dashboard/super-admin/agencies', Building2),
+      entry(
+        { id: 'agencies', to: '/dashboard/super-admin/agencies', icon: Building2, exists: true },
+        'Agencies',
+      ),
       planned('end-users', 'End Users', '/dashboard/super-admin/users', Users),
       planned('system-settings', 'System Settings', '/dashboard/super-admin/settings', Settings),
     ],

@@ -309,6 +309,14 @@ const FORMS: Form[] = [
     keys: ['name', 'description', 'teamId', 'email', 'role', 'memberId', 'invitationId', 'plan'],
   },
   {
+    name: 'super admin agencies',
+    file: 'dashboard.super-admin.agencies',
+    path: '/dashboard/super-admin/agencies',
+    actor: 'super_admin',
+    intents: ['create', 'update', 'delete', 'activate', 'deactivate', 'approve', 'reject'],
+    keys: ['agencyId', 'name', 'slug', 'ownerName', 'email', 'subscription', 'active'],
+  },
+  {
     // Another account than the one invited: refused, whatever the body.
     name: 'invitation accept (another account)',
     file: 'invitations.$token',
@@ -370,6 +378,9 @@ const linkTokens = new Map<string, string>()
 beforeAll(async () => {
   const organization = await makeOrganization()
   const host = `${organization.slug}.localhost`
+  // An agency of its own for the Agencies screen to act on (a deleted or deactivated
+  // fuzzing tenant would fail every form after it).
+  knownIds.set('agency', (await makeOrganization()).id)
   const platform = await getPlatformOrganization()
   const other = await makeOrganization()
   for (const role of ['end_user', 'team_admin', 'agency_admin', 'super_admin'] as const) {
@@ -627,6 +638,11 @@ const VALID: Record<string, readonly string[]> = {
   memberId: ['{teamMember}', '{ownMembership}'],
   invitationId: ['{invitation}', '{foreignInvitation}'],
   plan: ['team_basic', 'team_pro'],
+  agencyId: ['{agency}'],
+  slug: ['fuzz-agency', ''],
+  ownerName: ['Olive Owner'],
+  subscription: ['free', 'enterprise'],
+  active: ['on', ''],
   // The invitation pages' answer: each page takes its own only.
   intent: ['accept', 'decline'],
 }

@@ -8,6 +8,13 @@ import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
+import {
+  deleteAgency,
+  findAgency,
+  setAgencyApproval,
+  setAgencyStatus,
+  updateAgency,
+} from '#app/models/agencies.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { recordCardView } from '#app/models/card-views.server'
@@ -247,6 +254,9 @@ type Case = {
   expected: (value: unknown, threw: boolean) => void
 }
 
+/** An agency function's answer: B's own organization row. */
+const isB = () => (value: unknown) => expect((value as { id?: string } | undefined)?.id).toBe(b)
+
 function nothing(value: unknown) {
   if (Array.isArray(value)) expect(value).toEqual([])
   else expect(value ?? undefined).toBeUndefined()
@@ -416,6 +426,47 @@ const cases: Record<string, Case[]> = {
       name: "changes only B's own organization",
       run: (db, b) => setOrganizationBrandingImages(db, b, { logoMediaId: null }),
       expected: nothing,
+    },
+  ],
+  // The agency functions act on the organization named: B's (or a spare one), never A.
+  findAgency: [{ name: 'finds B only', run: (db, b) => findAgency(db, b), expected: isB() }],
+  updateAgency: [
+    {
+      name: "changes only B's own organization",
+      run: (db, b) =>
+        updateAgency(db, b, {
+          name: 'B renamed',
+          slug: `b-${uniqueSuffix()}`,
+          ownerName: 'B Owner',
+          contactEmail: 'b@example.test',
+          subscriptionTier: 'starter',
+          status: 'active',
+        }),
+      expected: isB(),
+    },
+  ],
+  setAgencyStatus: [
+    {
+      name: "changes only B's own organization",
+      run: (db, b) => setAgencyStatus(db, b, 'active'),
+      expected: isB(),
+    },
+  ],
+  setAgencyApproval: [
+    {
+      name: "changes only B's own organization",
+      run: (db, b) => setAgencyApproval(db, b, 'approved'),
+      expected: isB(),
+    },
+  ],
+  deleteAgency: [
+    {
+      name: 'deletes only the organization named (a spare one, B is needed after)',
+      run: async (db) => {
+        const spare = await makeOrganization()
+        return (await deleteAgency(db, spare.id))?.id === spare.id
+      },
+      expected: (value) => expect(value).toBe(true),
     },
   ],
   insertOutboxEmail: [

@@ -100,6 +100,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
   'dashboard.end-user.team.tsx': ['end_user', 'super_admin_team'],
   'dashboard.super-admin._index.tsx': ['super_admin'],
+  // Platform screens: nobody on an agency host, a super admin's session included (their
+  // platform-host access is tested in super-admin-agencies.test.ts).
+  'dashboard.super-admin.agencies.tsx': [],
   'dashboard.team-member._index.tsx': ['team_admin'],
   'dashboard.team-member.digital-cards._index.tsx': ['team_admin'],
   'dashboard.team-member.users.tsx': ['team_admin'],
@@ -367,6 +370,7 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': 'card',
   'dashboard.end-user.team.tsx': 'team',
   'dashboard.super-admin._index.tsx': 'none',
+  'dashboard.super-admin.agencies.tsx': 'none',
   'dashboard.team-member._index.tsx': 'none',
   'dashboard.team-member.digital-cards._index.tsx': 'none',
   'dashboard.team-member.users.tsx': 'none',
@@ -385,8 +389,9 @@ test('every route module says how it names tenant rows', () => {
 /** A cookie of tenant A whose role may open the route, so the guard lets the request through. */
 function cookieOfAFor(file: string) {
   const access = ACCESS[file]
+  // A platform screen (no role here) is tried with A's super admin.
   if (Array.isArray(access))
-    return (roleCookies.get(access[0] as Role) as { cookie: string }).cookie
+    return (roleCookies.get((access[0] ?? 'super_admin') as Role) as { cookie: string }).cookie
   return intruderCookie
 }
 
@@ -784,6 +789,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     },
   ]
   const cards = '/dashboard/end-user/digital-cards'
+  const agencyFormB = { name: 'Taken', ownerName: 'Taken', email: b.email, subscription: 'free' }
   const teamCards = '/dashboard/team-member/digital-cards'
   // Every intent of the team page, naming B's team, member and invitation; the member and
   // invitation also under A's own team, which A's end user administers.
@@ -898,6 +904,13 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'dashboard.end-user.digital-cards._index.tsx': list(cards),
     'dashboard.end-user.digital-cards.edit.$cardId.tsx': edit(cards),
     'dashboard.end-user.team.tsx': team,
+    'dashboard.super-admin.agencies.tsx': ['update', 'delete', 'deactivate', 'reject'].map(
+      (intent) => ({
+        path: '/dashboard/super-admin/agencies',
+        fields: { ...agencyFormB, intent, agencyId: b.organizationId },
+        params: {},
+      }),
+    ),
     'invitations.$token.tsx': invitation('accept'),
     'invitations.$token_.decline.tsx': invitation('decline'),
     'dashboard.team-member.digital-cards._index.tsx': list(teamCards),

@@ -1,0 +1,242 @@
+// The super admin's Agencies screen (roles-teams-admin.md §2.11, §3, §4, §8; issue 14 point 1).
+// Every change runs in one platform-scope transaction with its audit event (kept in the
+// platform's own log, so it outlives a deleted agency), then drops the agency's cached hosts:
+// an inactive or unapproved agency answers "site unavailable" from the next request on.
+import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import {
+  type AgencyFields,
+  type AgencyRow,
+  deleteAgency,
+  findAgency,
+  insertAgency,
+  listAgenciesForPlatform,
+  setAgencyApproval,
+  setAgencyStatus,
+  updateAgency,
+} from '#app/models/agencies.server'
+import { recordAudit } from '#app/models/audit.server'
+import { insertPasswordResetToken } from '#app/models/password-resets.server'
+import { createUser } from '#app/models/users.server'
+import { renderActionEmail } from '#app/services/emails/layout.server'
+import { sendEmail } from '#app/services/mailer.server'
+import { isValidAgencySlug } from '#app/tenancy/host'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
+import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
+import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
+
+/** The owner's set-password link: long enough to be read, used once (ADR 012a). */
+export const OWNER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
+export const SLUG_TAKEN = 'This web address is already taken'
+export const AGENCY_NOT_FOUND = 'Agency not found'
+
+export class AgencyActionError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly field?: string,
+  ) {
+    super(message)
+  }
+}
+
+export type Agency = Omit<AgencyRow, 'createdAt'> & { createdAt: string; host: string }
+
+export async function loadAgencies(grant: PlatformScopeGrant, search: string): Promise<Agency[]> {
+  const rows = await withPlatformScope(grant, 'agencies screen', (tx) =>
+    listAgenciesForPlatform(tx, search),
+  )
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    host: new URL(tenantOrigin({ kind: 'agency', slug: row.slug, customDomain: null })).host,
+  }))
+}
+
+type Acting = { tenant: Tenant; userId: string; grant: PlatformScopeGrant }
+
+function fieldsOf(
+  value: Extract<AgencyIntent, { intent: 'create' | 'update' }>,
+  slug: string,
+  status: AgencyFields['status'] | 'pending',
+) {
+  return {
+    name: value.name,
+    slug,
+    ownerName: value.ownerName,
+    contactEmail: value.email.toLowerCase(),
+    subscriptionTier: value.subscription,
+    status: status as AgencyFields['status'],
+  }
+}
+
+async function inScope<T>(acting: Acting, purpose: string, work: (tx: Transaction) => Promise<T>) {
+  try {
+    return await withPlatformScope(acting.grant, purpose, work)
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AgencyActionError(SLUG_TAKEN, 409, 'slug')
+    throw error
+  }
+}
+
+function audit(tx: Transaction, acting: Acting, action: string, agencyId: string, metadata = {}) {
+  return recordAudit(tx, acting.tenant.id, {
+    actorUserId: acting.userId,
+    action,
+    entityType: 'organization',
+    entityId: agencyId,
+    metadata,
+  })
+}
+
+function splitName(full: string) {
+  const [first = '', ...rest] = full.trim().split(/\s+/)
+  return { firstName: first, lastName: rest.join(' ') }
+}
+
+/**
+ * Creates the agency and its owner (an agency_admin account with an unusable random password),
+ * and emails the owner a single-use link to set their own password on the agency's host.
+ */
+export async function createAgency(
+  acting: Acting,
+  value: Extract<AgencyIntent, { intent: 'create' }>,
+) {
+  const slug = value.slug ?? slugFromName(value.name)
+  if (!isValidAgencySlug(slug)) throw new AgencyActionError(SLUG_INVALID, 400, 'slug')
+  const token = newLinkToken()
+  const created = await inScope(acting, 'create agency', async (tx) => {
+    const agency = await insertAgency(
+      tx,
+      fieldsOf(value, slug, value.active ? 'active' : 'inactive'),
+    )
+    const owner = await createUser(tx, agency.id, {
+      email: value.email,
+      password: newLinkToken(),
+      role: 'agency_admin',
+      ...splitName(value.ownerName),
+    })
+    await insertPasswordResetToken(tx, agency.id, owner.id, hashToken(token), OWNER_LINK_TTL_MS)
+    await audit(tx, acting, 'agency.create', agency.id, {
+      name: agency.name,
+      slug: agency.slug,
+      ownerUserId: owner.id,
+      subscription: agency.subscriptionTier,
+      status: agency.status,
+    })
+    return { agency, owner }
+  })
+  invalidateTenant(created.agency.id)
+  await sendOwnerWelcome(created.agency, created.owner, token, acting.tenant.name)
+  return { agencyId: created.agency.id, toast: 'Agency added' }
+}
+
+async function sendOwnerWelcome(
+  agency: { id: string; name: string; slug: string; primaryColor: string },
+  owner: { email: string; firstName: string },
+  token: string,
+  platformName: string,
+) {
+  const origin = tenantOrigin({ kind: 'agency', slug: agency.slug, customDomain: null })
+  const url = `${origin}/auth/reset-password?token=${token}`
+  const { html, text } = renderActionEmail({
+    branding: { name: agency.name, primaryColor: agency.primaryColor, logoUrl: null, origin },
+    heading: `Welcome to ${agency.name}`,
+    paragraphs: [
+      `Hi ${owner.firstName || 'there'},`,
+      `${platformName} created the agency ${agency.name} with you as its owner. Set your password to sign in at ${origin}. The link works once and expires in 7 days.`,
+    ],
+    action: { label: 'Set your password', url },
+    footnote: 'If the link has expired, use "Forgot password" on the sign-in page.',
+  })
+  await sendEmail(
+    agency.id,
+    { to: owner.email, subject: `Set your password for ${agency.name}`, html, text },
+    agency.name,
+  )
+}
+
+async function requireAgency(tx: Transaction, agencyId: string) {
+  const agency = await findAgency(tx, agencyId)
+  if (!agency) throw new AgencyActionError(AGENCY_NOT_FOUND, 404)
+  return agency
+}
+
+export async function editAgency(
+  acting: Acting,
+  value: Extract<AgencyIntent, { intent: 'update' }>,
+) {
+  await inScope(acting, 'update agency', async (tx) => {
+    const before = await requireAgency(tx, value.agencyId)
+    // Unticking Active leaves a pending agency pending; ticking it activates (spec §4).
+    const status = value.active ? 'active' : before.status === 'pending' ? 'pending' : 'inactive'
+    const after = await updateAgency(
+      tx,
+      before.id,
+      fieldsOf(value, value.slug ?? before.slug, status),
+    )
+    if (!after) throw new AgencyActionError(AGENCY_NOT_FOUND, 404)
+    const changed = Object.fromEntries(
+      (['name', 'slug', 'ownerName', 'contactEmail', 'subscriptionTier', 'status'] as const)
+        .filter((key) => before[key] !== after[key])
+        .map((key) => [key, { from: before[key], to: after[key] }]),
+    )
+    await audit(tx, acting, 'agency.update', before.id, { changed })
+  })
+  invalidateTenant(value.agencyId)
+  return { agencyId: value.agencyId, toast: 'Agency updated' }
+}
+
+export async function removeAgency(acting: Acting, agencyId: string) {
+  await inScope(acting, 'delete agency', async (tx) => {
+    const agency = await requireAgency(tx, agencyId)
+    await deleteAgency(tx, agency.id)
+    await audit(tx, acting, 'agency.delete', agency.id, { name: agency.name, slug: agency.slug })
+  })
+  invalidateTenant(agencyId)
+  return { agencyId: null, toast: 'Agency removed' }
+}
+
+const STATUS_CHANGES = {
+  activate: { status: 'active', toast: 'Agency activated' },
+  deactivate: { status: 'inactive', toast: 'Agency deactivated' },
+} as const
+
+export async function changeAgencyStatus(
+  acting: Acting,
+  agencyId: string,
+  change: keyof typeof STATUS_CHANGES,
+) {
+  const { status, toast } = STATUS_CHANGES[change]
+  await inScope(acting, `${change} agency`, async (tx) => {
+    const before = await requireAgency(tx, agencyId)
+    await setAgencyStatus(tx, before.id, status)
+    await audit(tx, acting, `agency.${change}`, before.id, { from: before.status, to: status })
+  })
+  invalidateTenant(agencyId)
+  return { agencyId, toast }
+}
+
+const APPROVALS = {
+  approve: { approvalStatus: 'approved', toast: 'Agency approved' },
+  reject: { approvalStatus: 'rejected', toast: 'Agency rejected' },
+} as const
+
+export async function changeAgencyApproval(
+  acting: Acting,
+  agencyId: string,
+  change: keyof typeof APPROVALS,
+) {
+  const { approvalStatus, toast } = APPROVALS[change]
+  await inScope(acting, `${change} agency`, async (tx) => {
+    const before = await requireAgency(tx, agencyId)
+    await setAgencyApproval(tx, before.id, approvalStatus)
+    await audit(tx, acting, `agency.${change}`, before.id, {
+      from: before.approvalStatus,
+      to: approvalStatus,
+    })
+  })
+  invalidateTenant(agencyId)
+  return { agencyId, toast }
+}

@@ -1,0 +1,488 @@
+// The super admin's Agencies screen (roles-teams-admin.md §2.11): search, the table Agency Name,
+// Status, Owner, Team Size, Subscription, Approval, Actions; add/edit, details and delete dialogs;
+// activate/deactivate and approve/reject from each row's Actions menu.
+import * as AlertDialog from '@radix-ui/react-alert-dialog'
+import * as Dialog from '@radix-ui/react-dialog'
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
+import { Form, useActionData, useNavigation, useSubmit } from '@remix-run/react'
+import { format } from 'date-fns'
+import {
+  Building2,
+  CheckCircle2,
+  Eye,
+  MoreHorizontal,
+  Pencil,
+  Plus,
+  Power,
+  PowerOff,
+  Search,
+  Trash2,
+  XCircle,
+} from 'lucide-react'
+import { useState } from 'react'
+import type { Agency } from '#app/agencies/agencies.server'
+import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { DialogClose, FormDialog } from '#app/components/teams/dialog'
+import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { cn } from '#app/utils/cn'
+import { SUBSCRIPTION_LABELS, SUBSCRIPTIONS } from '#app/validation/agencies'
+
+const SELECT =
+  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
+const OVERLAY = 'fixed inset-0 z-40 bg-black/40'
+const CONTENT =
+  'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900'
+
+const STATUS_LABELS = { active: 'Active', inactive: 'Inactive', pending: 'Pending' } as const
+const APPROVAL_LABELS = { approved: 'Approved', pending: 'Pending', rejected: 'Rejected' } as const
+const TONES = {
+  green: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',
+  gray: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
+  amber: 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200',
+  red: 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300',
+} as const
+const STATUS_TONES = { active: 'green', inactive: 'gray', pending: 'amber' } as const
+const APPROVAL_TONES = { approved: 'green', pending: 'amber', rejected: 'red' } as const
+
+function Badge({ tone, children }: { tone: keyof typeof TONES; children: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+        TONES[tone],
+      )}
+    >
+      {children}
+    </span>
+  )
+}
+
+type Props = { q: string; agencies: Agency[] }
+
+export function AgenciesPage({ q, agencies }: Props) {
+  const navigation = useNavigation()
+  const [details, setDetails] = useState<Agency | null>(null)
+  const [deleting, setDeleting] = useState<Agency | null>(null)
+  const [editing, setEditing] = useState<Agency | null>(null)
+  const edit = useIntentDialog('update', FORM_FIELDS)
+  const loading =
+    navigation.state === 'loading' && navigation.location?.pathname.endsWith('/agencies')
+  return (
+    <main className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Agencies</h1>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            White-label partners: their status, owner, plan and approval.
+          </p>
+        </div>
+        <AgencyFormDialog />
+      </div>
+      <Form method="GET" role="search" className="flex max-w-md gap-2">
+        <label htmlFor="agency-search" className="sr-only">
+          Search agencies
+        </label>
+        <input
+          id="agency-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={100}
+          placeholder="Search by name, address or owner"
+          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary">
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </Form>
+      <div
+        className={cn(
+          'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
+          loading && 'opacity-60',
+        )}
+        aria-busy={loading}
+      >
+        {agencies.length === 0 ? (
+          <div
+            className="flex flex-col items-center gap-2 p-10 text-center"
+            data-testid="agencies-empty"
+          >
+            <Building2 aria-hidden className="h-8 w-8 text-gray-400" />
+            <p className="font-medium">{q ? `No agencies match "${q}"` : 'No agencies yet'}</p>
+            <p className="text-sm text-gray-600 dark:text-gray-400">
+              {q ? 'Try another name, address or owner.' : 'Add the first agency to get started.'}
+            </p>
+          </div>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Agency Name
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
+                  Owner
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
+                  Team Size
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
+                  Subscription
+                </th>
+                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
+                  Approval
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+              {agencies.map((agency) => (
+                <tr key={agency.id} data-testid="agency-row">
+                  <td className="px-4 py-3">
+                    <div className="font-medium">{agency.name}</div>
+                    <div className="break-all text-xs text-gray-600 dark:text-gray-400">
+                      {agency.host}
+                    </div>
+                  </td>
+                  <td className="px-4 py-3">
+                    <Badge tone={STATUS_TONES[agency.status]}>{STATUS_LABELS[agency.status]}</Badge>
+                  </td>
+                  <td className="hidden px-4 py-3 md:table-cell">
+                    <div>{agency.ownerName ?? '—'}</div>
+                    <div className="break-all text-xs text-gray-600 dark:text-gray-400">
+                      {agency.contactEmail}
+                    </div>
+                  </td>
+                  <td className="hidden px-4 py-3 tabular-nums lg:table-cell">{agency.teamSize}</td>
+                  <td className="hidden px-4 py-3 lg:table-cell">
+                    {SUBSCRIPTION_LABELS[agency.subscriptionTier]}
+                  </td>
+                  <td className="hidden px-4 py-3 sm:table-cell">
+                    <Badge tone={APPROVAL_TONES[agency.approvalStatus]}>
+                      {APPROVAL_LABELS[agency.approvalStatus]}
+                    </Badge>
+                  </td>
+                  <td className="px-4 py-3">
+                    <RowActions
+                      agency={agency}
+                      onDetails={() => setDetails(agency)}
+                      onEdit={() => {
+                        setEditing(agency)
+                        edit.setOpen(true)
+                      }}
+                      onDelete={() => setDeleting(agency)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {editing ? <AgencyFormDialog agency={editing} dialog={edit} /> : null}
+      <DetailsDialog agency={details} onClose={() => setDetails(null)} />
+      <DeleteDialog agency={deleting} onClose={() => setDeleting(null)} />
+    </main>
+  )
+}
+
+const FORM_FIELDS = ['name', 'slug', 'ownerName', 'email', 'subscription', 'active'] as const
+
+function RowActions({
+  agency,
+  onDetails,
+  onEdit,
+  onDelete,
+}: {
+  agency: Agency
+  onDetails: () => void
+  onEdit: () => void
+  onDelete: () => void
+}) {
+  const submit = useSubmit()
+  const post = (intent: string) =>
+    submit({ intent, agencyId: agency.id }, { method: 'POST', preventScrollReset: true })
+  const item =
+    'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Actions for ${agency.name}`}>
+          <MoreHorizontal aria-hidden className="h-4 w-4" />
+        </Button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-[12rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
+        >
+          <DropdownMenu.Item className={item} onSelect={onDetails}>
+            <Eye aria-hidden className="h-4 w-4" /> View Details
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={item} onSelect={onEdit}>
+            <Pencil aria-hidden className="h-4 w-4" /> Edit
+          </DropdownMenu.Item>
+          {/* Spec §4: Activate when not active, Deactivate when active. */}
+          {agency.status === 'active' ? (
+            <DropdownMenu.Item className={item} onSelect={() => post('deactivate')}>
+              <PowerOff aria-hidden className="h-4 w-4" /> Deactivate
+            </DropdownMenu.Item>
+          ) : (
+            <DropdownMenu.Item className={item} onSelect={() => post('activate')}>
+              <Power aria-hidden className="h-4 w-4" /> Activate
+            </DropdownMenu.Item>
+          )}
+          {agency.approvalStatus !== 'approved' ? (
+            <DropdownMenu.Item className={item} onSelect={() => post('approve')}>
+              <CheckCircle2 aria-hidden className="h-4 w-4" /> Approve
+            </DropdownMenu.Item>
+          ) : null}
+          {agency.approvalStatus !== 'rejected' ? (
+            <DropdownMenu.Item className={item} onSelect={() => post('reject')}>
+              <XCircle aria-hidden className="h-4 w-4" /> Reject
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
+          <DropdownMenu.Item
+            className={cn(item, 'text-red-600 dark:text-red-400')}
+            onSelect={onDelete}
+          >
+            <Trash2 aria-hidden className="h-4 w-4" /> Delete
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}
+
+type IntentDialog = ReturnType<typeof useIntentDialog>
+
+/** Add Agency, or given an agency its edit form (spec §3 form fields, §5 rules). */
+function AgencyFormDialog({ agency, dialog }: { agency?: Agency; dialog?: IntentDialog }) {
+  const own = useIntentDialog('create', FORM_FIELDS)
+  const d = dialog ?? own
+  const intent = agency ? 'update' : 'create'
+  const id = (field: string) => `${intent}-${field}`
+  const subscriptionErrors = d.errors('subscription')
+  return (
+    <FormDialog
+      open={d.open}
+      onOpenChange={d.setOpen}
+      trigger={
+        agency ? undefined : (
+          <Button>
+            <Plus aria-hidden className="h-4 w-4" /> Add Agency
+          </Button>
+        )
+      }
+      title={agency ? 'Edit Agency' : 'Add Agency'}
+      description={
+        agency
+          ? `Change ${agency.name}'s details, plan or status.`
+          : 'Creates the agency and its owner, who gets an email to set their password.'
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={agency?.id ?? 'new'}>
+        <input type="hidden" name="intent" value={intent} />
+        {agency ? <input type="hidden" name="agencyId" value={agency.id} /> : null}
+        {d.formError ? <FormMessage>{d.formError}</FormMessage> : null}
+        <Field
+          label="Agency name"
+          inputProps={{
+            id: id('name'),
+            name: 'name',
+            required: true,
+            minLength: 2,
+            maxLength: 100,
+            defaultValue: agency?.name,
+            autoComplete: 'off',
+          }}
+          errors={d.errors('name')}
+        />
+        <Field
+          label="Web address"
+          hint={
+            agency
+              ? `Now ${agency.host}; changing it moves the agency's site.`
+              : 'Optional: made from the name when left blank.'
+          }
+          inputProps={{
+            id: id('slug'),
+            name: 'slug',
+            maxLength: 40,
+            pattern: '[a-z0-9-]{2,40}',
+            defaultValue: agency?.slug,
+            autoComplete: 'off',
+            autoCapitalize: 'none',
+          }}
+          errors={d.errors('slug')}
+        />
+        <Field
+          label="Owner name"
+          inputProps={{
+            id: id('ownerName'),
+            name: 'ownerName',
+            required: true,
+            minLength: 2,
+            maxLength: 100,
+            defaultValue: agency?.ownerName ?? undefined,
+            autoComplete: 'off',
+          }}
+          errors={d.errors('ownerName')}
+        />
+        <Field
+          label="Owner email"
+          hint={
+            agency
+              ? "The agency's contact address; the owner's sign-in email stays theirs to change."
+              : undefined
+          }
+          inputProps={{
+            id: id('email'),
+            name: 'email',
+            type: 'email',
+            required: true,
+            defaultValue: agency?.contactEmail ?? undefined,
+            autoComplete: 'off',
+          }}
+          errors={d.errors('email')}
+        />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={id('subscription')} className="text-sm font-medium">
+            Subscription
+          </label>
+          <select
+            id={id('subscription')}
+            name="subscription"
+            required
+            defaultValue={agency?.subscriptionTier ?? ''}
+            className={SELECT}
+            aria-invalid={subscriptionErrors?.length ? true : undefined}
+            aria-describedby={
+              subscriptionErrors?.length ? `${id('subscription')}-error` : undefined
+            }
+          >
+            <option value="" disabled>
+              Select a plan
+            </option>
+            {SUBSCRIPTIONS.map((tier) => (
+              <option key={tier} value={tier}>
+                {SUBSCRIPTION_LABELS[tier]}
+              </option>
+            ))}
+          </select>
+          <ErrorList id={`${id('subscription')}-error`} errors={subscriptionErrors} />
+        </div>
+        <div className="flex items-center gap-2">
+          <input
+            id={id('active')}
+            type="checkbox"
+            name="active"
+            defaultChecked={agency ? agency.status === 'active' : true}
+            className="h-4 w-4 rounded border-gray-300"
+          />
+          <label htmlFor={id('active')} className="text-sm font-medium">
+            Active
+          </label>
+        </div>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <StatusButton pending={d.pending} pendingText={agency ? 'Saving...' : 'Adding...'}>
+            {agency ? 'Save Changes' : 'Add Agency'}
+          </StatusButton>
+        </div>
+      </Form>
+    </FormDialog>
+  )
+}
+
+function DetailsDialog({ agency, onClose }: { agency: Agency | null; onClose: () => void }) {
+  const rows: Array<[string, string]> = agency
+    ? [
+        ['Agency Name', agency.name],
+        ['Web address', agency.host],
+        ['Status', STATUS_LABELS[agency.status]],
+        ['Approval', APPROVAL_LABELS[agency.approvalStatus]],
+        ['Owner', agency.ownerName ?? '—'],
+        ['Owner email', agency.contactEmail ?? '—'],
+        ['Team Size', String(agency.teamSize)],
+        ['Subscription', SUBSCRIPTION_LABELS[agency.subscriptionTier]],
+        ['Created', format(new Date(agency.createdAt), 'PPP')],
+      ]
+    : []
+  return (
+    <Dialog.Root open={Boolean(agency)} onOpenChange={(open) => (open ? null : onClose())}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={OVERLAY} />
+        <Dialog.Content className={CONTENT}>
+          <Dialog.Title className="text-lg font-semibold">Agency Details</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            {agency?.name}
+          </Dialog.Description>
+          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+            {rows.map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="text-gray-600 dark:text-gray-400">{label}</dt>
+                <dd className="break-all font-medium">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="mt-6 flex justify-end">
+            <Dialog.Close asChild>
+              <Button type="button" variant="secondary">
+                Close
+              </Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}
+
+/** Spec §4: delete needs a confirmation with Cancel and Delete. */
+function DeleteDialog({ agency, onClose }: { agency: Agency | null; onClose: () => void }) {
+  const navigation = useNavigation()
+  const actionData = useActionData<{ intent?: string; error?: string }>()
+  const pending =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'delete'
+  const refused = actionData?.intent === 'delete' ? actionData.error : undefined
+  return (
+    <AlertDialog.Root open={Boolean(agency)} onOpenChange={(open) => (open ? null : onClose())}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className={OVERLAY} />
+        <AlertDialog.Content className={CONTENT}>
+          <AlertDialog.Title className="text-lg font-semibold">Delete Agency</AlertDialog.Title>
+          <AlertDialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            {`Are you sure you want to delete ${agency?.name ?? 'this agency'}? Its site, people, cards and contacts are deleted with it. This cannot be undone.`}
+          </AlertDialog.Description>
+          {refused ? <FormMessage>{refused}</FormMessage> : null}
+          <Form method="POST" className="mt-6 flex justify-end gap-2" onSubmit={() => onClose()}>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="agencyId" value={agency?.id ?? ''} />
+            <AlertDialog.Cancel asChild>
+              <Button type="button" variant="secondary">
+                Cancel
+              </Button>
+            </AlertDialog.Cancel>
+            <StatusButton variant="danger" pending={pending} pendingText="Deleting...">
+              Delete
+            </StatusButton>
+          </Form>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}

@@ -1,0 +1,213 @@
+// The super admin's Agencies screen (roles-teams-admin.md §2.11, §3-§5, §8; issue 14 point 1):
+// every element the spec names, the form's refusals, adding an agency whose owner sets a
+// password from the emailed link and signs in on the new subdomain, details, edit, search,
+// deactivating (the host says "site unavailable" at once) and activating again, delete.
+import AxeBuilder from '@axe-core/playwright'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+
+const PATH = '/dashboard/super-admin/agencies'
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+test.describe.configure({ timeout: 240_000 })
+
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function expectAccessible(page: Page, label: string) {
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  const problems = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  )
+  expect(problems, label).toEqual([])
+}
+
+async function signInAsSuperAdmin(browser: Browser) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(urlFor(HOSTS.platform, '/auth/login'))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(SUPER_ADMIN.email)
+  await page.getByLabel('Password').fill(SUPER_ADMIN.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
+    timeout: 20_000,
+  })
+  return { context, page }
+}
+
+const rowOf = (page: Page, name: string) => page.getByTestId('agency-row').filter({ hasText: name })
+
+async function rowAction(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click()
+  await page.getByRole('menuitem', { name: item }).click()
+}
+
+test('the super admin adds an agency whose owner signs in; deactivate, activate, delete', async ({
+  browser,
+}) => {
+  const { context, page } = await signInAsSuperAdmin(browser)
+  // The sidebar's Agencies entry leads here.
+  await page.getByRole('link', { name: 'Agencies' }).first().click()
+  await expect(page).toHaveURL(urlFor(HOSTS.platform, PATH))
+  await waitForHydration(page)
+  await expect(page.getByRole('heading', { name: 'Agencies', level: 1 })).toBeVisible()
+  await expect(page.getByRole('searchbox', { name: 'Search agencies' })).toBeVisible()
+  for (const column of [
+    'Agency Name',
+    'Status',
+    'Owner',
+    'Team Size',
+    'Subscription',
+    'Approval',
+    'Actions',
+  ]) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
+  }
+  await expectAccessible(page, 'agencies list')
+
+  // The add dialog: the form's fields and its refusals (spec §5).
+  await page.getByRole('button', { name: 'Add Agency' }).click()
+  const add = page.getByRole('dialog', { name: 'Add Agency' })
+  await expect(add.getByLabel('Active')).toBeChecked()
+  await expect(add.getByLabel('Subscription')).toHaveValue('')
+  await expectAccessible(page, 'add dialog')
+  const suffix = unique()
+  const name = `Nova ${suffix}`
+  const slug = `nova-${suffix}`
+  const ownerEmail = `nova-owner-${suffix}@example.test`
+  await add.getByLabel('Agency name').fill(name)
+  await add.getByLabel('Owner name').fill('N')
+  await add.getByLabel('Owner email').fill(ownerEmail)
+  // The browser's own checks stand aside so the server's messages show.
+  await add.locator('form').evaluate((form) => form.setAttribute('novalidate', ''))
+  await add.getByRole('button', { name: 'Add Agency' }).click()
+  await expect(add.getByText('Owner name must be at least 2 characters')).toBeVisible()
+  await expect(add.getByText('Please select a plan')).toBeVisible()
+  await add.getByLabel('Owner name').fill('Nora Nova')
+  await add.getByLabel('Subscription').selectOption('professional')
+  await add.getByRole('button', { name: 'Add Agency' }).click()
+  await expect(page.getByText('Agency added')).toBeVisible()
+  await expect(add).toBeHidden()
+  const row = rowOf(page, name)
+  await expect(row).toContainText(`${slug}.localhost`)
+  await expect(row).toContainText('Active')
+  await expect(row).toContainText('Nora Nova')
+  await expect(row).toContainText('Professional')
+  await expect(row).toContainText('Approved')
+  await expect(row.getByRole('cell').nth(3)).toHaveText('1')
+
+  // Details.
+  await rowAction(page, name, 'View Details')
+  const details = page.getByRole('dialog', { name: 'Agency Details' })
+  await expect(details).toContainText(ownerEmail)
+  await expect(details).toContainText(`${slug}.localhost`)
+  await expectAccessible(page, 'details dialog')
+  await details.getByRole('button', { name: 'Close' }).click()
+
+  // The owner sets their password through the emailed link and signs in on the new host.
+  const outbox = page.getByTestId('outbox-email').filter({ hasText: ownerEmail }).first()
+  await page.goto(urlFor(HOSTS.platform, '/dev/outbox'))
+  await expect(outbox).toContainText('Set your password')
+  const link =
+    (await outbox
+      .getByRole('link')
+      .filter({ hasText: '/auth/reset-password' })
+      .first()
+      .getAttribute('href')) ?? ''
+  expect(link).toContain(`//${slug}.localhost:`)
+  const ownerContext = await browser.newContext()
+  const owner = await ownerContext.newPage()
+  await owner.goto(link)
+  await waitForHydration(owner)
+  await owner.getByLabel('New password').fill('nova-owner-pass-1')
+  await owner.getByLabel('Confirm password').fill('nova-owner-pass-1')
+  await owner.getByRole('button', { name: 'Reset Password' }).click()
+  await expect(owner).toHaveURL(/\/auth\/login/)
+  await waitForHydration(owner)
+  await owner.getByLabel('Email').fill(ownerEmail)
+  await owner.getByLabel('Password').fill('nova-owner-pass-1')
+  await owner.getByRole('button', { name: 'Sign In' }).click()
+  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'), {
+    timeout: 20_000,
+  })
+
+  // Search by owner, then by address; nothing for a stranger's name.
+  await page.goto(urlFor(HOSTS.platform, PATH))
+  await waitForHydration(page)
+  const search = page.getByRole('searchbox', { name: 'Search agencies' })
+  await search.fill('Nora Nova')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByTestId('agency-row')).toHaveCount(1)
+  await search.fill(`nobody-${suffix}`)
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByTestId('agencies-empty')).toContainText('No agencies match')
+  await search.fill(slug)
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByTestId('agency-row')).toHaveCount(1)
+
+  // Edit.
+  await rowAction(page, name, 'Edit')
+  const edit = page.getByRole('dialog', { name: 'Edit Agency' })
+  await expect(edit.getByLabel('Agency name')).toHaveValue(name)
+  await edit.getByLabel('Subscription').selectOption('enterprise')
+  await edit.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(page.getByText('Agency updated')).toBeVisible()
+  await expect(rowOf(page, name)).toContainText('Enterprise')
+
+  // Deactivate: the agency's host says "site unavailable" at once; activate brings it back.
+  await rowAction(page, name, 'Deactivate')
+  await expect(page.getByText('Agency deactivated')).toBeVisible()
+  await expect(rowOf(page, name)).toContainText('Inactive')
+  await owner.goto(urlFor(`${slug}.localhost`, '/auth/login'))
+  await expect(owner.getByRole('heading', { name: 'Site unavailable' })).toBeVisible()
+  await rowAction(page, name, 'Activate')
+  await expect(page.getByText('Agency activated')).toBeVisible()
+  // The owner, still signed in there, reaches their dashboard again.
+  await owner.goto(urlFor(`${slug}.localhost`, '/dashboard/agency'))
+  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'))
+  await expect(owner.getByRole('heading', { name: 'Site unavailable' })).toHaveCount(0)
+
+  // Reject and approve.
+  await rowAction(page, name, 'Reject')
+  await expect(page.getByText('Agency rejected')).toBeVisible()
+  await expect(rowOf(page, name)).toContainText('Rejected')
+  await rowAction(page, name, 'Approve')
+  await expect(page.getByText('Agency approved')).toBeVisible()
+
+  // Delete: Cancel keeps it, Delete removes it.
+  await rowAction(page, name, 'Delete')
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Agency' })
+  await expectAccessible(page, 'delete dialog')
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(rowOf(page, name)).toBeVisible()
+  await rowAction(page, name, 'Delete')
+  await confirm.getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('Agency removed')).toBeVisible()
+  await expect(rowOf(page, name)).toHaveCount(0)
+  await owner.goto(urlFor(`${slug}.localhost`, '/auth/login'))
+  await expect(owner.getByRole('heading', { name: 'No such site' })).toBeVisible()
+  await ownerContext.close()
+  await context.close()
+})
+
+test('at 375 px the table keeps name, status and actions', async ({ browser }) => {
+  const { context, page } = await signInAsSuperAdmin(browser)
+  await page.setViewportSize({ width: 375, height: 800 })
+  await page.goto(urlFor(HOSTS.platform, PATH))
+  await expect(page.getByRole('columnheader', { name: 'Agency Name' })).toBeVisible()
+  await expect(page.getByRole('columnheader', { name: 'Team Size' })).toBeHidden()
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  )
+  expect(overflow).toBe(false)
+  await context.close()
+})
