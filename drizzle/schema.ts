@@ -345,6 +345,8 @@ export const cardViews = pgTable(
     cardId: uuid('card_id').notNull(),
     // A keyed hash of the visitor (IP and user agent) for de-duplication; never the raw IP.
     visitorHash: text('visitor_hash').notNull(),
+    // mobile, tablet or desktop, from the user agent at the time (views before it: unknown).
+    deviceClass: text('device_class').notNull().default('unknown'),
     viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -15,7 +15,7 @@ import {
 } from '#app/auth/rate-limit.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { getEnv } from '#app/env.server'
-import { recordCardView } from '#app/models/card-views.server'
+import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { notifyCardOwnerAfterResponse } from '#app/notifications/new-contact.server'
@@ -49,7 +49,7 @@ export async function publicCardLoader(
     // A profile standing in for a card has no card row to count views of.
     if (found?.cardId && countable && viewer?.id !== found.card.userId) {
       const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
-      await recordCardView(tx, tenant.id, found.cardId, hash)
+      await recordCardView(tx, tenant.id, found.cardId, hash, deviceClassOf(userAgent))
     }
     return found
   })

@@ -1,6 +1,17 @@
-import { sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { cardViews } from '#drizzle/schema'
+import { cardViews, digitalCards } from '#drizzle/schema'
+
+export const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop'] as const
+export type DeviceClass = (typeof DEVICE_CLASSES)[number] | 'unknown'
+
+/** The kind of device a user agent names; nothing else of it is kept. */
+export function deviceClassOf(userAgent: string): DeviceClass {
+  if (!userAgent) return 'unknown'
+  if (/iPad|Tablet|PlayBook|Silk|(Android(?!.*Mobile))/i.test(userAgent)) return 'tablet'
+  if (/Mobi|iPhone|iPod|Android|BlackBerry|IEMobile|Opera Mini/i.test(userAgent)) return 'mobile'
+  return 'desktop'
+}
 
 export const REPEAT_WINDOW_MINUTES = 30
 
@@ -13,10 +24,11 @@ export async function recordCardView(
   organizationId: string,
   cardId: string,
   visitorHash: string,
+  deviceClass: DeviceClass = 'unknown',
 ) {
   const rows = await db.execute(sql`
-    insert into ${cardViews} (organization_id, card_id, visitor_hash)
-    select ${organizationId}, ${cardId}, ${visitorHash}
+    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class)
+    select ${organizationId}, ${cardId}, ${visitorHash}, ${deviceClass}
     where not exists (
       select 1 from ${cardViews}
       where organization_id = ${organizationId} and card_id = ${cardId}
@@ -26,4 +38,28 @@ export async function recordCardView(
     returning id`)
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? [])
   return list.length > 0
+}
+
+/** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */
+export function listCardScans(db: Queryable, organizationId: string, userId: string, limit = 50) {
+  return db
+    .select({
+      id: cardViews.id,
+      viewedAt: cardViews.viewedAt,
+      deviceClass: cardViews.deviceClass,
+      cardId: digitalCards.id,
+      cardTitle: digitalCards.title,
+      firstName: digitalCards.firstName,
+    })
+    .from(cardViews)
+    .innerJoin(
+      digitalCards,
+      and(
+        eq(digitalCards.organizationId, cardViews.organizationId),
+        eq(digitalCards.id, cardViews.cardId),
+      ),
+    )
+    .where(and(eq(cardViews.organizationId, organizationId), eq(digitalCards.userId, userId)))
+    .orderBy(desc(cardViews.viewedAt), desc(cardViews.id))
+    .limit(limit)
 }

@@ -283,3 +283,23 @@ export async function countTeammates(db: Queryable, organizationId: string, user
     .where(and(eq(mine.organizationId, organizationId), eq(mine.userId, userId)))
   return row?.n ?? 0
 }
+
+/** The organization's teams with how many people each has, newest first (the agency profile). */
+export function listOrganizationTeams(db: Queryable, organizationId: string, limit = 50) {
+  return db
+    .select({
+      id: teams.id,
+      name: teams.name,
+      createdAt: teams.createdAt,
+      members: sql<number>`count(${teamMembers.id})::int`,
+    })
+    .from(teams)
+    .leftJoin(
+      teamMembers,
+      and(eq(teamMembers.organizationId, teams.organizationId), eq(teamMembers.teamId, teams.id)),
+    )
+    .where(eq(teams.organizationId, organizationId))
+    .groupBy(teams.id)
+    .orderBy(desc(teams.createdAt), desc(teams.id))
+    .limit(limit)
+}

@@ -6,7 +6,6 @@ import { AREA_ROLES } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
@@ -14,14 +13,16 @@ import {
   profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
+import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
+import { useRootData } from '#app/root'
 
 const ROLES = AREA_ROLES.agency
 
 export const meta: MetaFunction = () => [{ title: 'Agency Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES))
+  return json(await loadProfile(request, context, ROLES, { organizationTeams: true }))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,7 +33,8 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function AgencyProfile() {
-  const { profile, notifications } = useLoaderData<typeof loader>()
+  const { profile, notifications, organizationTeams } = useLoaderData<typeof loader>()
+  const branding = useRootData()?.branding
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const { key } = useLocation()
@@ -43,8 +45,13 @@ export default function AgencyProfile() {
       icon: UserRound,
       content: <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
     },
-    { id: 'branding', label: 'Agency Branding', icon: Palette, content: <AgencyBrandingPanel /> },
-    { id: 'teams', label: 'Teams', icon: Users, content: <TeamsPanel /> },
+    {
+      id: 'branding',
+      label: 'Agency Branding',
+      icon: Palette,
+      content: branding ? <AgencyBrandingPanel branding={branding} /> : null,
+    },
+    { id: 'teams', label: 'Teams', icon: Users, content: <TeamsPanel teams={organizationTeams} /> },
     {
       id: 'notifications',
       label: 'Notifications',

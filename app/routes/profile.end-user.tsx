@@ -8,7 +8,6 @@ import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { CardScansPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
@@ -16,6 +15,7 @@ import {
   profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
+import { CardScansPanel } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
 import { useRootData } from '#app/root'
 
@@ -24,7 +24,7 @@ const ROLES = AREA_ROLES['end-user']
 export const meta: MetaFunction = () => [{ title: 'My Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES, { card: true }))
+  return json(await loadProfile(request, context, ROLES, { card: true, scans: true }))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,7 +35,7 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function EndUserProfile() {
-  const { profile, card, role, notifications } = useLoaderData<typeof loader>()
+  const { profile, card, role, notifications, scans } = useLoaderData<typeof loader>()
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
@@ -67,7 +67,7 @@ export default function EndUserProfile() {
         />
       ),
     },
-    { id: 'scans', label: 'Card Scans', icon: ScanLine, content: <CardScansPanel /> },
+    { id: 'scans', label: 'Card Scans', icon: ScanLine, content: <CardScansPanel scans={scans} /> },
     {
       id: 'notifications',
       label: 'Notifications',

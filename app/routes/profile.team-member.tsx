@@ -8,7 +8,6 @@ import { ActivityList } from '#app/components/profile/activity-list'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { MyUsersPanel } from '#app/components/profile/placeholders'
 import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
@@ -16,6 +15,7 @@ import {
   profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
+import { MyUsersPanel } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
 
 const ROLES = AREA_ROLES['team-member']
@@ -23,7 +23,7 @@ const ROLES = AREA_ROLES['team-member']
 export const meta: MetaFunction = () => [{ title: 'Team Member Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES, { activity: true }))
+  return json(await loadProfile(request, context, ROLES, { activity: true, assignedUsers: true }))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,7 +34,7 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function TeamMemberProfile() {
-  const { profile, activity, notifications } = useLoaderData<typeof loader>()
+  const { profile, activity, notifications, assignedUsers } = useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
@@ -52,7 +52,12 @@ export default function TeamMemberProfile() {
       icon: KeyRound,
       content: <ChangePasswordForm key={key} lastResult={passwordResult} />,
     },
-    { id: 'users', label: 'My Users', icon: Users, content: <MyUsersPanel /> },
+    {
+      id: 'users',
+      label: 'My Users',
+      icon: Users,
+      content: <MyUsersPanel users={assignedUsers} />,
+    },
     {
       id: 'activity',
       label: 'Activity',

@@ -17,7 +17,7 @@ import {
 } from '#app/models/agencies.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
-import { recordCardView } from '#app/models/card-views.server'
+import { listCardScans, recordCardView } from '#app/models/card-views.server'
 import {
   createCard,
   deleteCard,
@@ -83,6 +83,7 @@ import {
   findMembership,
   findTeamMember,
   findTeamWithPlan,
+  listOrganizationTeams,
   listTeamMembers,
   listTeamsForUser,
   removeTeamMember,
@@ -621,6 +622,22 @@ const cases: Record<string, Case[]> = {
       })),
     ]),
   ),
+  listCardScans: [
+    {
+      name: "lists none of the views of A's cards",
+      run: (db, b, a) => listCardScans(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  listOrganizationTeams: [
+    {
+      name: "lists none of A's teams",
+      // B has a team of its own (see findTeamWithPlan): only A's must be missing.
+      run: async (db, b, a) =>
+        (await listOrganizationTeams(db, b)).filter((team) => team.id === a.team.id),
+      expected: nothing,
+    },
+  ],
   listAssignedEndUsers: [
     {
       name: "lists none of A's assigned end users, searched or not",

@@ -12,10 +12,13 @@ import { verifyPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { toCardView } from '#app/cards/card-view.server'
+import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
+import { listCardScans } from '#app/models/card-views.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
 import { getMediaPath } from '#app/models/media.server'
+import { listOrganizationTeams } from '#app/models/teams.server'
 import {
   findUserByEmail,
   normalizeEmail,
@@ -55,7 +58,16 @@ type ProfileValue = z.output<typeof ProfileSchema>
 export type ProfileIntent = 'profile' | 'password' | 'notifications'
 export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
 
-type LoadOptions = { card?: boolean; activity?: boolean }
+type LoadOptions = {
+  card?: boolean
+  activity?: boolean
+  /** End user: the Card Scans tab. */
+  scans?: boolean
+  /** Team member: the My Users tab. */
+  assignedUsers?: boolean
+  /** Agency: the Teams tab. */
+  organizationTeams?: boolean
+}
 
 /** The signed-in user (any role when `roles` is omitted, else one of them: 403 otherwise). */
 function guard(request: Request, context: AppLoadContext, roles?: readonly Role[]) {
@@ -78,7 +90,23 @@ export async function loadProfile(
     const activity = options.activity ? await listActivityForUser(tx, tenant.id, user.id) : []
     // Every role's profile has a Notifications tab: every user has preferences (spec §3).
     const notifications = await getNotificationPreferences(tx, tenant.id, user.id)
-    return { logoUrl, profilePictureUrl, card, activity, notifications }
+    const scans = options.scans ? await listCardScans(tx, tenant.id, user.id) : []
+    const assignedUsers = options.assignedUsers
+      ? await listAssignedEndUsers(tx, tenant.id, user.id)
+      : []
+    const organizationTeams = options.organizationTeams
+      ? await listOrganizationTeams(tx, tenant.id)
+      : []
+    return {
+      logoUrl,
+      profilePictureUrl,
+      card,
+      activity,
+      notifications,
+      scans,
+      assignedUsers,
+      organizationTeams,
+    }
   })
   return {
     role: user.role,
@@ -97,6 +125,26 @@ export async function loadProfile(
     },
     card: data.card ? toCardView(data.card) : null,
     notifications: data.notifications,
+    scans: data.scans.map((scan) => ({
+      id: scan.id,
+      at: scan.viewedAt.toISOString(),
+      relative: relativeTime(scan.viewedAt, now),
+      cardId: scan.cardId,
+      card: scan.cardTitle || `${scan.firstName}'s Card`,
+      device: scan.deviceClass,
+    })),
+    assignedUsers: data.assignedUsers.map((person) => ({
+      id: person.id,
+      name: `${person.firstName} ${person.lastName}`.trim() || 'Unnamed User',
+      email: person.email,
+      status: person.status,
+    })),
+    organizationTeams: data.organizationTeams.map((team) => ({
+      id: team.id,
+      name: team.name,
+      members: team.members,
+      created: relativeTime(team.createdAt, now),
+    })),
     // Labels and relative times are made here, so server and browser render the same text.
     activity: data.activity.map((event) => ({
       id: event.id,

@@ -1,0 +1,1 @@
+ALTER TABLE "card_views" ADD COLUMN "device_class" text DEFAULT 'unknown' NOT NULL;
