@@ -80,3 +80,19 @@ export async function getPlatformScope(
     : null
   return { tenant, user, platformScope }
 }
+
+/**
+ * The super admin screens (roles doc §2.11): a super admin signed in on the platform's own
+ * host, with the platform scope. Anyone else, a super admin on an agency host included, gets 403.
+ */
+export async function requirePlatformAdmin(request: Request, context: AppLoadContext) {
+  const signedIn = await requireRole(request, context, ['super_admin'])
+  if (signedIn.tenant.kind !== 'platform') {
+    throw new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+  }
+  const platformScope = issuePlatformScopeGrant({
+    userId: signedIn.user.id,
+    organizationId: signedIn.tenant.id,
+  })
+  return { ...signedIn, platformScope }
+}
