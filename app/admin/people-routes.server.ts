@@ -162,7 +162,7 @@ export async function endUsersAction(request: Request, context: AppLoadContext) 
         toast = await setEndUserStatus(admin, value)
         break
       case 'delete-user':
-        toast = await deleteEndUser(admin, value.userId)
+        toast = await deleteEndUser(admin, value)
         break
       case 'change-role':
         toast = await changeAccountRole(admin, value, ['end_user'])
@@ -193,7 +193,10 @@ export async function adminTeamAction(request: Request, context: AppLoadContext)
         toast = await deleteStaffMember(admin, value.userId)
         break
       case 'change-role':
-        toast = await changeAccountRole(admin, value, ['super_admin', 'super_admin_team'])
+        toast = await changeAccountRole(admin, { ...value, organizationId: admin.tenant.id }, [
+          'super_admin',
+          'super_admin_team',
+        ])
         break
     }
   } catch (error) {

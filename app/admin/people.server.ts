@@ -11,7 +11,6 @@ import {
   countEndUsersForPlatform,
   deleteAccount,
   type EndUserFilter,
-  findAccountOrganizationForPlatform,
   listEndUsersForPlatform,
   listOrganizationChoices,
   listStaff,
@@ -96,18 +95,6 @@ async function findOrganization(tx: Transaction, organizationId: string) {
     .where(eq(organizations.id, organizationId))
     .limit(1)
   return row
-}
-
-/**
- * The organization of the account, found across tenants; refused as not found when there is
- * none. The caller then acts inside that organization only.
- */
-async function organizationOf(admin: Admin, userId: string) {
-  const organizationId = await withPlatformScope(admin.platformScope, 'locate account', (tx) =>
-    findAccountOrganizationForPlatform(tx, userId),
-  )
-  if (!organizationId) throw new PeopleActionError(404, USER_NOT_FOUND)
-  return organizationId
 }
 
 /** The account in its organization, if it has one of `roles`. */
@@ -220,9 +207,9 @@ export async function addEndUser(
 
 export async function editEndUser(
   admin: Admin,
-  input: { userId: string; name: string; email: string; active: boolean },
+  input: { organizationId: string; userId: string; name: string; email: string; active: boolean },
 ) {
-  const organizationId = await organizationOf(admin, input.userId)
+  const { organizationId } = input
   const email = normalizeEmail(input.email)
   await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
@@ -247,9 +234,9 @@ export async function editEndUser(
 /** Spec §4: Activate and Deactivate. A deactivated user's sessions end at once. */
 export async function setEndUserStatus(
   admin: Admin,
-  input: { userId: string; status: 'active' | 'inactive' },
+  input: { organizationId: string; userId: string; status: 'active' | 'inactive' },
 ) {
-  const organizationId = await organizationOf(admin, input.userId)
+  const { organizationId } = input
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
     await updateAccount(tx, organizationId, account.id, { status: input.status })
@@ -264,8 +251,10 @@ export async function setEndUserStatus(
   return input.status === 'active' ? 'User activated' : 'User deactivated'
 }
 
-export async function deleteEndUser(admin: Admin, userId: string) {
-  const organizationId = await organizationOf(admin, userId)
+export async function deleteEndUser(
+  admin: Admin,
+  { organizationId, userId }: { organizationId: string; userId: string },
+) {
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, userId, ['end_user'])
     await deleteAccount(tx, organizationId, account.id)
@@ -280,10 +269,10 @@ export async function deleteEndUser(admin: Admin, userId: string) {
  */
 export async function changeAccountRole(
   admin: Admin,
-  input: { userId: string; role: Role },
+  input: { organizationId: string; userId: string; role: Role },
   from: readonly Role[],
 ) {
-  const organizationId = await organizationOf(admin, input.userId)
+  const { organizationId } = input
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, from)
     const organization = await findOrganization(tx, organizationId)

@@ -87,16 +87,6 @@ export async function countEndUsersForPlatform(db: Queryable, filter: EndUserFil
   return row?.n ?? 0
 }
 
-/** The organization an account belongs to, whichever it is: only inside the platform scope. */
-export async function findAccountOrganizationForPlatform(db: Queryable, userId: string) {
-  const [row] = await db
-    .select({ organizationId: users.organizationId })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1)
-  return row?.organizationId
-}
-
 export const STAFF_ROLES = ['super_admin', 'super_admin_team'] as const
 export type StaffRole = (typeof STAFF_ROLES)[number]
 

@@ -35,6 +35,8 @@ const rowId = (message: string) =>
     .transform((id) => id.toLowerCase())
 
 const userId = rowId('User ID is required')
+/** The account's organization: the super admin acts inside it (withTenant), nowhere else. */
+const organizationId = rowId('Organization ID is required')
 
 const name = plainText(200, 'Name must be at most 200 characters', NAME_TOO_SHORT).pipe(
   z.string({ error: NAME_TOO_SHORT }).min(2, NAME_TOO_SHORT),
@@ -59,15 +61,17 @@ export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   EndUserFieldsSchema.extend({ intent: z.literal('add-user') }),
   EndUserFieldsSchema.omit({ organizationId: true }).extend({
     intent: z.literal('edit-user'),
+    organizationId,
     userId,
   }),
   z.object({
     intent: z.literal('set-status'),
+    organizationId,
     userId,
     status: z.enum(['active', 'inactive'], { error: 'Please choose a status' }),
   }),
-  z.object({ intent: z.literal('delete-user'), userId }),
-  z.object({ intent: z.literal('change-role'), userId, role }),
+  z.object({ intent: z.literal('delete-user'), organizationId, userId }),
+  z.object({ intent: z.literal('change-role'), organizationId, userId, role }),
 ])
 
 const password = z

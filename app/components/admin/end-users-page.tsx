@@ -98,7 +98,12 @@ function UserFormDialog({
     >
       <Form method="POST" className="flex flex-col gap-4" key={person?.id ?? 'new'}>
         <input type="hidden" name="intent" value={editing ? 'edit-user' : 'add-user'} />
-        {person ? <input type="hidden" name="userId" value={person.id} /> : null}
+        {person ? (
+          <>
+            <input type="hidden" name="userId" value={person.id} />
+            <input type="hidden" name="organizationId" value={person.organizationId} />
+          </>
+        ) : null}
         {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
         <Field
           label="Name"
@@ -162,7 +167,7 @@ export function RoleDialog({
   roles,
 }: {
   dialog: ReturnType<typeof useIntentDialog>
-  person: { id: string; name: string; role: Role } | null
+  person: { id: string; name: string; role: Role; organizationId?: string } | null
   roles: readonly Role[]
 }) {
   const errors = dialog.errors('role')
@@ -176,6 +181,9 @@ export function RoleDialog({
       <Form method="POST" className="flex flex-col gap-4" key={person?.id}>
         <input type="hidden" name="intent" value="change-role" />
         <input type="hidden" name="userId" value={person?.id ?? ''} />
+        {person?.organizationId ? (
+          <input type="hidden" name="organizationId" value={person.organizationId} />
+        ) : null}
         {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
         <div className="flex flex-col gap-1.5">
           <label htmlFor="account-role" className="text-sm font-medium">
@@ -357,6 +365,7 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
                             {
                               intent: 'set-status',
                               userId: person.id,
+                              organizationId: person.organizationId,
                               status: person.status === 'active' ? 'inactive' : 'active',
                             },
                             { method: 'POST' },
@@ -401,6 +410,7 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
         }
         intent="delete-user"
         userId={target?.id ?? ''}
+        organizationId={target?.organizationId}
         pending={remove.pending}
         error={remove.formError}
       />

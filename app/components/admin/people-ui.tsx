@@ -132,6 +132,7 @@ export function DeleteDialog({
   description,
   intent,
   userId,
+  organizationId,
   pending,
   error,
 }: {
@@ -141,6 +142,7 @@ export function DeleteDialog({
   description: string
   intent: string
   userId: string
+  organizationId?: string
   pending: boolean
   error?: string
 }) {
@@ -156,6 +158,9 @@ export function DeleteDialog({
           <Form method="POST" className="mt-6 flex flex-col gap-4">
             <input type="hidden" name="intent" value={intent} />
             <input type="hidden" name="userId" value={userId} />
+            {organizationId ? (
+              <input type="hidden" name="organizationId" value={organizationId} />
+            ) : null}
             {error ? <FormMessage>{error}</FormMessage> : null}
             <div className="flex justify-end gap-2">
               <AlertDialog.Cancel asChild>
