@@ -195,3 +195,20 @@ test('Admin Team: add, view, edit, change role and delete a staff member', async
   await expect(page.getByText('Team member removed')).toBeVisible()
   await expect(row).toHaveCount(0)
 })
+
+test('at 375 px both screens fit the width, with the narrow columns folded away', async ({
+  page,
+}) => {
+  await signInAsSuperAdmin(page)
+  await page.setViewportSize({ width: 375, height: 740 })
+  for (const path of ['/dashboard/super-admin/users', '/dashboard/super-admin/team']) {
+    await page.goto(urlFor(HOSTS.platform, path))
+    await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeVisible()
+    await expect(page.getByRole('columnheader', { name: 'Email', exact: true })).toBeHidden()
+    await expect(page.getByRole('columnheader', { name: 'Last Active' })).toBeHidden()
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow, path).toBeLessThanOrEqual(0)
+  }
+})
