@@ -220,6 +220,8 @@ export async function editEndUser(
         ...splitName(input.name),
         email,
         status,
+        // A new address is unconfirmed until its owner follows the confirmation link.
+        ...(email !== account.email ? { emailConfirmedAt: null } : {}),
       })
       if (status === 'inactive') await deleteUserSessions(tx, organizationId, account.id)
       await audit(tx, admin, account, 'user.updated', {
@@ -354,6 +356,7 @@ export async function editStaffMember(
         staffTitle: input.staffTitle,
         role: input.access,
         ...(passwordHash ? { passwordHash } : {}),
+        ...(email !== account.email ? { emailConfirmedAt: null } : {}),
       })
       // A new password or role ends the account's other sessions (the editor's own stays).
       if (passwordHash || roleChanged) {

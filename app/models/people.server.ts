@@ -125,7 +125,17 @@ export async function lockSuperAdmins(db: Queryable, organizationId: string) {
 }
 
 export type AccountChanges = Partial<
-  Pick<User, 'firstName' | 'lastName' | 'email' | 'status' | 'role' | 'staffTitle' | 'passwordHash'>
+  Pick<
+    User,
+    | 'firstName'
+    | 'lastName'
+    | 'email'
+    | 'emailConfirmedAt'
+    | 'status'
+    | 'role'
+    | 'staffTitle'
+    | 'passwordHash'
+  >
 >
 
 /** Changes an account of the organization; the row after the change, or undefined. */

@@ -329,7 +329,12 @@ describe('End Users', () => {
       active: 'on',
     })
     expect((await toastOf(edited))?.title).toBe('User updated')
-    expect(await userRow(user.id)).toMatchObject({ firstName: 'Eda', lastName: 'Edited' })
+    // A new address waits for its owner's confirmation again.
+    expect(await userRow(user.id)).toMatchObject({
+      firstName: 'Eda',
+      lastName: 'Edited',
+      emailConfirmedAt: null,
+    })
     // Super admin roles exist on the platform only.
     const refused = await post(usersAction, USERS, {
       intent: 'change-role',
