@@ -28,6 +28,7 @@ const productionSpecs = [
   'dashboards.spec.ts',
   'teams.spec.ts',
   'my-end-users.spec.ts',
+  'super-admin-people.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

@@ -155,6 +155,8 @@ export const users = pgTable(
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
+    // A staff account's title (roles doc §3: Team Lead, Administrator, ...); null for others.
+    staffTitle: text('staff_title'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -6,6 +6,7 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/enco
 import type { AppLoadContext } from '@remix-run/node'
 import { parse, serialize } from 'cookie'
 import { getEnv } from '#app/env.server'
+import { markSignedIn } from '#app/models/people.server'
 import {
   deleteSession,
   deleteUserSessions,
@@ -67,9 +68,11 @@ export function readSessionToken(request: Request): string | null {
 export async function createSession(organizationId: string, userId: string) {
   const token = generateSessionToken()
   const expiresAt = new Date(Date.now() + SESSION_DURATION_MS)
-  await withTenant(organizationId, (tx) =>
-    insertSession(tx, organizationId, { id: sessionIdFromToken(token), userId, expiresAt }),
-  )
+  await withTenant(organizationId, async (tx) => {
+    await insertSession(tx, organizationId, { id: sessionIdFromToken(token), userId, expiresAt })
+    // Every sign-in (and sign-up) opens a session: the admin screens' "Last Active".
+    await markSignedIn(tx, organizationId, userId, new Date())
+  })
   return { token, expiresAt, cookie: serializeSessionCookie(token, expiresAt) }
 }
 

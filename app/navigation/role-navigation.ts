@@ -64,12 +64,18 @@ export function dashboardEntries(role: Role): NavEntry[] {
   const tables: Record<RoleArea, NavEntry[]> = {
     'super-admin': [
       overview,
-      planned('admin-team', 'Admin Team', '/dashboard/super-admin/team', Shield),
+      entry(
+        { id: 'admin-team', to: '/dashboard/super-admin/team', icon: Shield, exists: true },
+        'Admin Team',
+      ),
       entry(
         { id: 'agencies', to: '/dashboard/super-admin/agencies', icon: Building2, exists: true },
         'Agencies',
       ),
-      planned('end-users', 'End Users', '/dashboard/super-admin/users', Users),
+      entry(
+        { id: 'end-users', to: '/dashboard/super-admin/users', icon: Users, exists: true },
+        'End Users',
+      ),
       planned('system-settings', 'System Settings', '/dashboard/super-admin/settings', Settings),
     ],
     agency: [

@@ -348,6 +348,23 @@ const FORMS: Form[] = [
     mayChange: ['team_invitations'],
   },
   {
+    // {endUser}, {staff} and {superAdmin} are real accounts; {organization} is theirs.
+    name: 'super admin end users',
+    file: 'dashboard.super-admin.users._index',
+    path: '/dashboard/super-admin/users?index',
+    actor: 'super_admin',
+    intents: ['add-user', 'edit-user', 'set-status', 'delete-user', 'change-role'],
+    keys: ['userId', 'organizationId', 'name', 'email', 'active', 'status', 'role'],
+  },
+  {
+    name: 'super admin team',
+    file: 'dashboard.super-admin.team',
+    path: '/dashboard/super-admin/team',
+    actor: 'super_admin',
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -431,6 +448,10 @@ beforeAll(async () => {
     knownIds.set(name, stored.id)
   }
   await seedTeams(organization.id, other.id)
+  knownIds.set('organization', organization.id)
+  knownIds.set('endUser', (await makeUser(organization.id)).id)
+  knownIds.set('staff', (await makeUser(platform.id, { role: 'super_admin_team' })).id)
+  knownIds.set('superAdmin', (actors.get('super_admin') as Signed).userId)
 })
 
 /**
@@ -634,7 +655,7 @@ const VALID: Record<string, readonly string[]> = {
   name: ['Sales team'],
   description: ['Our sales people', ''],
   teamId: ['{team}', '{spareTeam}', '{foreignTeam}'],
-  role: ['member', 'manager', 'admin', 'viewer'],
+  role: ['member', 'manager', 'admin', 'viewer', 'end_user', 'team_admin', 'super_admin_team'],
   memberId: ['{teamMember}', '{ownMembership}'],
   invitationId: ['{invitation}', '{foreignInvitation}'],
   plan: ['team_basic', 'team_pro'],
@@ -643,6 +664,11 @@ const VALID: Record<string, readonly string[]> = {
   ownerName: ['Olive Owner'],
   subscription: ['free', 'enterprise'],
   active: ['on', ''],
+  userId: ['{endUser}', '{staff}', '{superAdmin}', '{teamMember}'],
+  organizationId: ['{organization}', '{foreignTeam}'],
+  status: ['active', 'inactive'],
+  staffTitle: ['team_lead', 'content_manager'],
+  access: ['super_admin', 'super_admin_team'],
   // The invitation pages' answer: each page takes its own only.
   intent: ['accept', 'decline'],
 }

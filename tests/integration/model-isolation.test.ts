@@ -49,6 +49,13 @@ import {
   insertPasswordResetToken,
 } from '#app/models/password-resets.server'
 import {
+  deleteAccount,
+  listStaff,
+  lockSuperAdmins,
+  markSignedIn,
+  updateAccount,
+} from '#app/models/people.server'
+import {
   deleteSession,
   deleteUserSessions,
   extendSession,
@@ -212,10 +219,17 @@ async function seedTenantA(db: Queryable) {
     tokenHash: invitationHash,
     invitedByUserId: user.id,
   })
+  // A super admin with a staff title (the Admin Team screen's model functions).
+  const staff = await createUser(db, organization.id, {
+    email: `staff-${suffix}@example.test`,
+    password: 'password123',
+    role: 'super_admin',
+  })
   return {
     organization,
     user,
     second,
+    staff,
     card,
     otherCard,
     profileSlug: `pat-profile${suffix}`,
@@ -763,6 +777,41 @@ const cases: Record<string, Case[]> = {
     {
       name: "changes no plan of A's",
       run: (db, b, a) => setUserPlan(db, b, a.user.id, 'team_pro', 'team_basic'),
+      expected: nothing,
+    },
+  ],
+  listStaff: [
+    {
+      name: "lists none of A's staff",
+      run: (db, b) => listStaff(db, b, { search: '', role: null }),
+      expected: nothing,
+    },
+  ],
+  lockSuperAdmins: [
+    {
+      name: "locks and counts none of A's super admins",
+      run: (db, b) => db.transaction((tx) => lockSuperAdmins(tx, b)),
+      expected: nothing,
+    },
+  ],
+  updateAccount: [
+    {
+      name: "changes no account of A's",
+      run: (db, b, a) => updateAccount(db, b, a.staff.id, { role: 'end_user', status: 'inactive' }),
+      expected: nothing,
+    },
+  ],
+  deleteAccount: [
+    {
+      name: "deletes no account of A's",
+      run: (db, b, a) => deleteAccount(db, b, a.user.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  markSignedIn: [
+    {
+      name: "marks no account of A's",
+      run: (db, b, a) => markSignedIn(db, b, a.user.id, new Date()),
       expected: nothing,
     },
   ],

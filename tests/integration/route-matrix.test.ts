@@ -61,7 +61,9 @@ const CARD_OWNERS: Role[] = [
   'agency_admin',
   'agency_member',
 ]
-const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
+// 'platform-admin': a super admin on the platform host only, so on an agency host every role
+// gets 403 (super-admin-people.test.ts covers the platform host).
+const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform-admin'> = {
   '$.tsx': 'public',
   '_index.tsx': 'public',
   'api.health-check.ts': 'public',
@@ -100,9 +102,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader'> = {
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
   'dashboard.end-user.team.tsx': ['end_user', 'super_admin_team'],
   'dashboard.super-admin._index.tsx': ['super_admin'],
-  // Platform screens: nobody on an agency host, a super admin's session included (their
-  // platform-host access is tested in super-admin-agencies.test.ts).
-  'dashboard.super-admin.agencies.tsx': [],
+  'dashboard.super-admin.agencies.tsx': 'platform-admin',
+  'dashboard.super-admin.team.tsx': 'platform-admin',
+  'dashboard.super-admin.users._index.tsx': 'platform-admin',
+  'dashboard.super-admin.users.export[.]csv.ts': 'platform-admin',
   'dashboard.team-member._index.tsx': ['team_admin'],
   'dashboard.team-member.digital-cards._index.tsx': ['team_admin'],
   'dashboard.team-member.users.tsx': ['team_admin'],
@@ -206,7 +209,7 @@ const linkToken = (ref: string) => (/^[a-z2-7]{52}$/.test(ref) ? ref : 'a'.repea
 
 describe('role matrix: protected routes × roles', () => {
   const protectedRoutes = Object.entries(ACCESS).filter(
-    ([, access]) => access === 'any' || Array.isArray(access),
+    ([, access]) => access === 'any' || access === 'platform-admin' || Array.isArray(access),
   )
   for (const [file, access] of protectedRoutes) {
     test(`${file}: signed out is sent to sign in`, async () => {
@@ -219,7 +222,7 @@ describe('role matrix: protected routes × roles', () => {
       expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
     })
     for (const role of ALL_ROLES) {
-      const allowed = access === 'any' || (access as Role[]).includes(role)
+      const allowed = access === 'any' || (Array.isArray(access) && access.includes(role))
       test(`${file} as ${role} → ${allowed ? '200' : '403'}`, async () => {
         const mod = await load(file)
         const { cookie, cardId } = roleCookies.get(role) as { cookie: string; cardId: string }
@@ -248,6 +251,7 @@ describe('role matrix: protected actions × roles', () => {
     ([file, access]) =>
       access === 'any' ||
       access === 'no-loader' ||
+      access === 'platform-admin' ||
       Array.isArray(access) ||
       SIGNED_IN_ACTIONS.includes(file),
   )
@@ -269,7 +273,8 @@ describe('role matrix: protected actions × roles', () => {
       expect(signedOut.status, `${file} signed out`).toBe(302)
       expect(signedOut.location ?? '').toMatch(/^\/auth\/login/)
       for (const role of ALL_ROLES) {
-        const allowed = !Array.isArray(access) || access.includes(role)
+        const allowed =
+          access !== 'platform-admin' && (!Array.isArray(access) || access.includes(role))
         const { cookie, cardId } = roleCookies.get(role) as { cookie: string; cardId: string }
         const got = await post(cookie, cardId)
         const cell = `${file} as ${role} (${got.status} ${got.location ?? ''})`
@@ -371,6 +376,9 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.end-user.team.tsx': 'team',
   'dashboard.super-admin._index.tsx': 'none',
   'dashboard.super-admin.agencies.tsx': 'none',
+  'dashboard.super-admin.team.tsx': 'none',
+  'dashboard.super-admin.users._index.tsx': 'none',
+  'dashboard.super-admin.users.export[.]csv.ts': 'none',
   'dashboard.team-member._index.tsx': 'none',
   'dashboard.team-member.digital-cards._index.tsx': 'none',
   'dashboard.team-member.users.tsx': 'none',
@@ -388,8 +396,7 @@ test('every route module says how it names tenant rows', () => {
 
 /** A cookie of tenant A whose role may open the route, so the guard lets the request through. */
 function cookieOfAFor(file: string) {
-  const access = ACCESS[file]
-  // A platform screen (no role here) is tried with A's super admin.
+  const access = ACCESS[file] === 'platform-admin' ? ['super_admin'] : ACCESS[file]
   if (Array.isArray(access))
     return (roleCookies.get((access[0] ?? 'super_admin') as Role) as { cookie: string }).cookie
   return intruderCookie
@@ -403,6 +410,7 @@ let unsubscribeTokenB: string
 let invitationTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
+let memberUserIdB: string
 let invitationB: { id: string }
 let markersOfB: string[]
 
@@ -476,6 +484,7 @@ async function seedTenantB() {
   const memberUserB = await makeUser(tenantB.organization.id, {
     email: `member-${MARK}@example.test`,
   })
+  memberUserIdB = memberUserB.id
   invitationTokenB = newLinkToken()
   await withTenant(tenantB.organization.id, async (tx) => {
     const org = tenantB.organization.id
@@ -908,6 +917,49 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       (intent) => ({
         path: '/dashboard/super-admin/agencies',
         fields: { ...agencyFormB, intent, agencyId: b.organizationId },
+        params: {},
+      }),
+    ),
+    // A super admin of A, on an agency host, naming B's account and organization: 403.
+    'dashboard.super-admin.users._index.tsx': [
+      ['set-status', 'delete-user', 'edit-user', 'change-role'].map((intent) => ({
+        path: '/dashboard/super-admin/users',
+        fields: {
+          intent,
+          userId: memberUserIdB,
+          organizationId: b.organizationId,
+          status: 'inactive',
+          role: 'end_user',
+          name: 'Taken',
+          email: b.email,
+        },
+        params: {},
+      })),
+      {
+        path: '/dashboard/super-admin/users',
+        fields: {
+          intent: 'add-user',
+          name: 'Sneaky',
+          email: `x-${MARK}@example.test`,
+          organizationId: b.organizationId,
+          active: 'on',
+        },
+        params: {},
+      },
+    ].flat(),
+    'dashboard.super-admin.team.tsx': ['delete-member', 'change-role', 'edit-member'].map(
+      (intent) => ({
+        path: '/dashboard/super-admin/team',
+        fields: {
+          intent,
+          userId: memberUserIdB,
+          role: 'super_admin',
+          access: 'super_admin',
+          staffTitle: 'team_lead',
+          name: 'Taken',
+          email: b.email,
+          password: 'taken-over-1',
+        },
         params: {},
       }),
     ),

@@ -1,0 +1,366 @@
+// /dashboard/super-admin/team (roles doc §2.11 Admin Team): the platform's staff accounts with
+// their titles, search and role filter, add/edit, view details, change role and delete.
+import { Form } from '@remix-run/react'
+import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
+import { useState } from 'react'
+import type { Role } from '#app/auth/roles'
+import { Field, FormMessage } from '#app/components/forms'
+import { DialogClose, FormDialog } from '#app/components/teams/dialog'
+import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { STAFF_ACCESS, STAFF_TITLES } from '#app/validation/people'
+import { RoleDialog } from './end-users-page'
+import {
+  DeleteDialog,
+  EmptyRow,
+  lastActive,
+  PageHeader,
+  RowMenu,
+  RowMenuItem,
+  SELECT,
+  SearchBar,
+  TD,
+  TH,
+} from './people-ui'
+
+type Member = {
+  id: string
+  name: string
+  email: string
+  role: Role
+  staffTitle: string | null
+  staffTitleLabel: string | null
+  lastActiveAt: string | null
+}
+
+export type AdminTeamPageProps = {
+  members: Member[]
+  filter: { q: string; role: 'super_admin' | 'super_admin_team' | null }
+  selfId: string
+  now: string
+}
+
+function SelectField({
+  id,
+  label,
+  name,
+  defaultValue,
+  options,
+  errors,
+  placeholder,
+}: {
+  id: string
+  label: string
+  name: string
+  defaultValue: string
+  options: [string, string][]
+  errors?: string[]
+  placeholder?: string
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        required
+        defaultValue={defaultValue}
+        className={SELECT}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${id}-error` : undefined}
+      >
+        {placeholder ? (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        ) : null}
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {errors?.map((error) => (
+        <p key={error} id={`${id}-error`} className="text-sm text-red-600">
+          {error}
+        </p>
+      ))}
+    </div>
+  )
+}
+
+/** Spec §5 team member form: name, email, role (title), password; edit keeps the password. */
+function MemberFormDialog({
+  dialog,
+  member,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  member: Member | null
+}) {
+  const editing = Boolean(member)
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title={editing ? 'Edit Team Member' : 'Add Team Member'}
+      description={
+        editing
+          ? 'Change the details of this platform staff account.'
+          : 'Create a platform staff account that signs in on this site.'
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={member?.id ?? 'new'}>
+        <input type="hidden" name="intent" value={editing ? 'edit-member' : 'add-member'} />
+        {member ? <input type="hidden" name="userId" value={member.id} /> : null}
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <Field
+          label="Name"
+          inputProps={{ name: 'name', required: true, minLength: 2, defaultValue: member?.name }}
+          errors={dialog.errors('name')}
+        />
+        <Field
+          label="Email"
+          inputProps={{ name: 'email', type: 'email', required: true, defaultValue: member?.email }}
+          errors={dialog.errors('email')}
+        />
+        <SelectField
+          id="staff-title"
+          label="Role"
+          name="staffTitle"
+          defaultValue={member?.staffTitle ?? ''}
+          placeholder="Select a role"
+          options={Object.entries(STAFF_TITLES)}
+          errors={dialog.errors('staffTitle')}
+        />
+        <SelectField
+          id="staff-access"
+          label="Access"
+          name="access"
+          defaultValue={member?.role ?? 'super_admin_team'}
+          options={STAFF_ACCESS.map((role) => [role, ROLE_BADGES[role].label])}
+          errors={dialog.errors('access') ?? dialog.errors('role')}
+        />
+        <Field
+          label="Password"
+          inputProps={{
+            name: 'password',
+            type: 'password',
+            autoComplete: 'new-password',
+            required: !editing,
+            minLength: 8,
+            placeholder: editing ? 'Unchanged' : undefined,
+          }}
+          hint={editing ? 'Leave blank to keep the current password.' : 'At least 8 characters.'}
+          errors={dialog.errors('password')}
+        />
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <StatusButton pending={dialog.pending} pendingText="Saving…">
+            {editing ? 'Save Changes' : 'Add Member'}
+          </StatusButton>
+        </div>
+      </Form>
+    </FormDialog>
+  )
+}
+
+function DetailsDialog({
+  open,
+  onOpenChange,
+  member,
+  now,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  member: Member | null
+  now: string
+}) {
+  const rows: [string, string][] = member
+    ? [
+        ['Name', member.name],
+        ['Email', member.email],
+        ['Role', member.staffTitleLabel ?? 'No title'],
+        ['Access', ROLE_BADGES[member.role].label],
+        ['Last Active', lastActive(member.lastActiveAt, now)],
+      ]
+    : []
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Team Member Details"
+      description={member ? `The staff account of ${member.name}.` : ''}
+    >
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="font-medium text-gray-600 dark:text-gray-400">{term}</dt>
+            <dd className="break-all">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-6 flex justify-end">
+        <DialogClose asChild>
+          <Button variant="secondary">Close</Button>
+        </DialogClose>
+      </div>
+    </FormDialog>
+  )
+}
+
+export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPageProps) {
+  const [target, setTarget] = useState<Member | null>(null)
+  const [viewing, setViewing] = useState(false)
+  const add = useIntentDialog('add-member', ['name', 'email', 'staffTitle', 'access', 'password'])
+  const edit = useIntentDialog('edit-member', ['name', 'email', 'staffTitle', 'access', 'password'])
+  const role = useIntentDialog('change-role', ['role'])
+  const remove = useIntentDialog('delete-member')
+  const open = (member: Member, dialog: { setOpen: (open: boolean) => void }) => {
+    setTarget(member)
+    dialog.setOpen(true)
+  }
+  return (
+    <main className="flex flex-col gap-6 p-4 sm:p-6">
+      <PageHeader
+        title="Admin Team"
+        description="The platform's staff accounts and what they may do."
+        actions={
+          <Button
+            onClick={() => {
+              setTarget(null)
+              add.setOpen(true)
+            }}
+          >
+            <UserPlus aria-hidden className="h-4 w-4" /> Add Team Member
+          </Button>
+        }
+      />
+      <SearchBar q={filter.q} label="Search by name or email">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="filter-role" className="text-sm font-medium">
+            Access
+          </label>
+          <select id="filter-role" name="role" defaultValue={filter.role ?? ''} className={SELECT}>
+            <option value="">All access levels</option>
+            {STAFF_ACCESS.map((value) => (
+              <option key={value} value={value}>
+                {ROLE_BADGES[value].label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </SearchBar>
+      <div className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
+            <tr>
+              <th scope="col" className={TH}>
+                Name
+              </th>
+              <th scope="col" className={`hidden md:table-cell ${TH}`}>
+                Email
+              </th>
+              <th scope="col" className={TH}>
+                Role
+              </th>
+              <th scope="col" className={`hidden lg:table-cell ${TH}`}>
+                Last Active
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+            {members.length === 0 ? (
+              <EmptyRow columns={5}>
+                {filter.q || filter.role
+                  ? 'No team members match this search or filter.'
+                  : 'No team members yet.'}
+              </EmptyRow>
+            ) : (
+              members.map((member) => {
+                const own = member.id === selfId
+                return (
+                  <tr key={member.id} data-testid="staff-row">
+                    <td className={`${TD} font-medium`}>
+                      {member.name}
+                      {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
+                      <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                        {member.email}
+                      </div>
+                    </td>
+                    <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
+                    <td className={TD}>
+                      <div>{member.staffTitleLabel ?? '—'}</div>
+                      <span
+                        className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs ${ROLE_BADGES[member.role].className}`}
+                      >
+                        {ROLE_BADGES[member.role].label}
+                      </span>
+                    </td>
+                    <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
+                      {lastActive(member.lastActiveAt, now)}
+                    </td>
+                    <td className={`${TD} text-right`}>
+                      <RowMenu label={`Actions for ${member.name}`}>
+                        <RowMenuItem
+                          onSelect={() => {
+                            setTarget(member)
+                            setViewing(true)
+                          }}
+                        >
+                          <Eye aria-hidden className="h-4 w-4" /> View Details
+                        </RowMenuItem>
+                        <RowMenuItem onSelect={() => open(member, edit)}>
+                          <Pencil aria-hidden className="h-4 w-4" /> Edit
+                        </RowMenuItem>
+                        {/* Nobody changes their own role or deletes themselves. */}
+                        {own ? null : (
+                          <>
+                            <RowMenuItem onSelect={() => open(member, role)}>
+                              <Shield aria-hidden className="h-4 w-4" /> Change Role
+                            </RowMenuItem>
+                            <RowMenuItem danger onSelect={() => open(member, remove)}>
+                              <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                            </RowMenuItem>
+                          </>
+                        )}
+                      </RowMenu>
+                    </td>
+                  </tr>
+                )
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+      <MemberFormDialog dialog={add} member={null} />
+      <MemberFormDialog dialog={edit} member={target} />
+      <RoleDialog dialog={role} person={target} roles={STAFF_ACCESS} />
+      <DetailsDialog open={viewing} onOpenChange={setViewing} member={target} now={now} />
+      <DeleteDialog
+        open={remove.open}
+        onOpenChange={remove.setOpen}
+        title="Delete Team Member"
+        description={
+          target
+            ? `Are you sure you want to delete ${target.name}? Their account is deleted and they can no longer sign in.`
+            : ''
+        }
+        intent="delete-member"
+        userId={target?.id ?? ''}
+        pending={remove.pending}
+        error={remove.formError}
+      />
+    </main>
+  )
+}

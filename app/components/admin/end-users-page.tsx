@@ -1,0 +1,419 @@
+// /dashboard/super-admin/users (roles doc §2.11 End Users): every end user of every
+// organization, with search, the Filter, Export Data, Add User and each row's actions.
+import { Form, useSearchParams, useSubmit } from '@remix-run/react'
+import { Download, Pencil, Power, Shield, Trash2, UserPlus } from 'lucide-react'
+import { useState } from 'react'
+import type { Role } from '#app/auth/roles'
+import { Field, FormMessage } from '#app/components/forms'
+import { DialogClose, FormDialog } from '#app/components/teams/dialog'
+import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { rolesFor } from '#app/validation/people'
+import {
+  DeleteDialog,
+  EmptyRow,
+  lastActive,
+  PageHeader,
+  RowMenu,
+  RowMenuItem,
+  SELECT,
+  SearchBar,
+  TD,
+  TH,
+} from './people-ui'
+
+type Person = {
+  id: string
+  name: string
+  email: string
+  organizationId: string
+  agency: string
+  role: Role
+  status: 'active' | 'inactive'
+  lastActiveAt: string | null
+}
+type Agency = { id: string; name: string; kind: 'platform' | 'agency' }
+
+export type EndUsersPageProps = {
+  users: Person[]
+  total: number
+  filter: { search: string; organizationId: string | null; status: 'active' | 'inactive' | null }
+  agencies: Agency[]
+  now: string
+}
+
+function StatusBadge({ status }: { status: Person['status'] }) {
+  return (
+    <span
+      data-testid="user-status"
+      className={
+        status === 'active'
+          ? 'rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800 dark:bg-green-900 dark:text-green-100'
+          : 'rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800 dark:bg-gray-700 dark:text-gray-100'
+      }
+    >
+      {status === 'active' ? 'Active' : 'Inactive'}
+    </span>
+  )
+}
+
+function DialogButtons({ pending, label }: { pending: boolean; label: string }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <DialogClose asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </DialogClose>
+      <StatusButton pending={pending} pendingText="Saving…">
+        {label}
+      </StatusButton>
+    </div>
+  )
+}
+
+/** Add User (into a chosen organization) or, given a person, Edit User. Spec §5 end user form. */
+function UserFormDialog({
+  dialog,
+  person,
+  agencies,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: Person | null
+  agencies: Agency[]
+}) {
+  const editing = Boolean(person)
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title={editing ? 'Edit User' : 'Add User'}
+      description={
+        editing
+          ? "Change the user's name, email or status."
+          : 'The user signs in on their agency’s site and sets a password through “Forgot password”.'
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={person?.id ?? 'new'}>
+        <input type="hidden" name="intent" value={editing ? 'edit-user' : 'add-user'} />
+        {person ? (
+          <>
+            <input type="hidden" name="userId" value={person.id} />
+            <input type="hidden" name="organizationId" value={person.organizationId} />
+          </>
+        ) : null}
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <Field
+          label="Name"
+          inputProps={{ name: 'name', required: true, minLength: 2, defaultValue: person?.name }}
+          errors={dialog.errors('name')}
+        />
+        <Field
+          label="Email"
+          inputProps={{ name: 'email', type: 'email', required: true, defaultValue: person?.email }}
+          errors={dialog.errors('email')}
+        />
+        {editing ? null : (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="user-agency" className="text-sm font-medium">
+              Agency
+            </label>
+            <select
+              id="user-agency"
+              name="organizationId"
+              required
+              defaultValue=""
+              className={SELECT}
+              aria-invalid={dialog.errors('organizationId') ? true : undefined}
+              aria-describedby={dialog.errors('organizationId') ? 'user-agency-error' : undefined}
+            >
+              <option value="" disabled>
+                Select an agency
+              </option>
+              {agencies.map((agency) => (
+                <option key={agency.id} value={agency.id}>
+                  {agency.name}
+                  {agency.kind === 'platform' ? ' (platform)' : ''}
+                </option>
+              ))}
+            </select>
+            {dialog.errors('organizationId')?.map((error) => (
+              <p key={error} id="user-agency-error" className="text-sm text-red-600">
+                {error}
+              </p>
+            ))}
+          </div>
+        )}
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="active"
+            defaultChecked={person ? person.status === 'active' : true}
+            className="h-4 w-4"
+          />
+          Active
+        </label>
+        <DialogButtons pending={dialog.pending} label={editing ? 'Save Changes' : 'Add User'} />
+      </Form>
+    </FormDialog>
+  )
+}
+
+export function RoleDialog({
+  dialog,
+  person,
+  roles,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: { id: string; name: string; role: Role; organizationId?: string } | null
+  roles: readonly Role[]
+}) {
+  const errors = dialog.errors('role')
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="Change Role"
+      description={person ? `Choose the role of ${person.name}.` : ''}
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={person?.id}>
+        <input type="hidden" name="intent" value="change-role" />
+        <input type="hidden" name="userId" value={person?.id ?? ''} />
+        {person?.organizationId ? (
+          <input type="hidden" name="organizationId" value={person.organizationId} />
+        ) : null}
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="account-role" className="text-sm font-medium">
+            Role
+          </label>
+          <select
+            id="account-role"
+            name="role"
+            defaultValue={person?.role}
+            className={SELECT}
+            aria-invalid={errors ? true : undefined}
+            aria-describedby={errors ? 'account-role-error' : undefined}
+          >
+            {roles.map((role) => (
+              // The current role's option is disabled, as in the team role select (spec §2.10).
+              <option key={role} value={role} disabled={role === person?.role}>
+                {ROLE_BADGES[role].label}
+              </option>
+            ))}
+          </select>
+          {errors?.map((error) => (
+            <p key={error} id="account-role-error" className="text-sm text-red-600">
+              {error}
+            </p>
+          ))}
+        </div>
+        <DialogButtons pending={dialog.pending} label="Update Role" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPageProps) {
+  const [searchParams] = useSearchParams()
+  const submit = useSubmit()
+  const [target, setTarget] = useState<Person | null>(null)
+  const add = useIntentDialog('add-user', ['name', 'email', 'organizationId'])
+  const edit = useIntentDialog('edit-user', ['name', 'email'])
+  const role = useIntentDialog('change-role', ['role'])
+  const remove = useIntentDialog('delete-user')
+  const status = useIntentDialog('set-status')
+  const agencyKind = (id: string) => agencies.find((a) => a.id === id)?.kind ?? 'agency'
+  const exportHref = `/dashboard/super-admin/users/export.csv${searchParams.toString() ? `?${searchParams}` : ''}`
+  const filtered = Boolean(filter.search || filter.organizationId || filter.status)
+  return (
+    <main className="flex flex-col gap-6 p-4 sm:p-6">
+      <PageHeader
+        title="End Users"
+        description="Every end user of every agency and of the platform."
+        actions={
+          <>
+            <Button variant="secondary" asChild>
+              <a href={exportHref} download>
+                <Download aria-hidden className="h-4 w-4" /> Export Data
+              </a>
+            </Button>
+            <Button
+              onClick={() => {
+                setTarget(null)
+                add.setOpen(true)
+              }}
+            >
+              <UserPlus aria-hidden className="h-4 w-4" /> Add User
+            </Button>
+          </>
+        }
+      />
+      <SearchBar q={filter.search} label="Search by name or email">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="filter-agency" className="text-sm font-medium">
+            Agency
+          </label>
+          <select
+            id="filter-agency"
+            name="agency"
+            defaultValue={filter.organizationId ?? ''}
+            className={SELECT}
+          >
+            <option value="">All agencies</option>
+            {agencies.map((agency) => (
+              <option key={agency.id} value={agency.id}>
+                {agency.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="filter-status" className="text-sm font-medium">
+            Status
+          </label>
+          <select
+            id="filter-status"
+            name="status"
+            defaultValue={filter.status ?? ''}
+            className={SELECT}
+          >
+            <option value="">All statuses</option>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+          </select>
+        </div>
+      </SearchBar>
+      {status.formError ? <FormMessage>{status.formError}</FormMessage> : null}
+      <p className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
+        {total === 1 ? '1 user' : `${total} users`}
+        {users.length < total ? ` (showing the newest ${users.length})` : ''}
+      </p>
+      <div className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
+            <tr>
+              <th scope="col" className={TH}>
+                User
+              </th>
+              <th scope="col" className={`hidden md:table-cell ${TH}`}>
+                Email
+              </th>
+              <th scope="col" className={`hidden sm:table-cell ${TH}`}>
+                Agency
+              </th>
+              <th scope="col" className={TH}>
+                Status
+              </th>
+              <th scope="col" className={`hidden lg:table-cell ${TH}`}>
+                Last Active
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+            {users.length === 0 ? (
+              <EmptyRow columns={6}>
+                {filtered ? 'No users match this search or filter.' : 'No end users yet.'}
+              </EmptyRow>
+            ) : (
+              users.map((person) => (
+                <tr key={person.id} data-testid="end-user-row">
+                  <td className={`${TD} font-medium`}>
+                    {person.name}
+                    {/* Narrow screens: email and agency under the name. */}
+                    <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                      {person.email}
+                    </div>
+                    <div className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
+                      {person.agency}
+                    </div>
+                  </td>
+                  <td className={`hidden break-all md:table-cell ${TD}`}>{person.email}</td>
+                  <td className={`hidden sm:table-cell ${TD}`}>{person.agency}</td>
+                  <td className={TD}>
+                    <StatusBadge status={person.status} />
+                  </td>
+                  <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
+                    {lastActive(person.lastActiveAt, now)}
+                  </td>
+                  <td className={`${TD} text-right`}>
+                    <RowMenu label={`Actions for ${person.name}`}>
+                      <RowMenuItem
+                        onSelect={() => {
+                          setTarget(person)
+                          edit.setOpen(true)
+                        }}
+                      >
+                        <Pencil aria-hidden className="h-4 w-4" /> Edit
+                      </RowMenuItem>
+                      <RowMenuItem
+                        onSelect={() => {
+                          setTarget(person)
+                          role.setOpen(true)
+                        }}
+                      >
+                        <Shield aria-hidden className="h-4 w-4" /> Change Role
+                      </RowMenuItem>
+                      <RowMenuItem
+                        onSelect={() =>
+                          submit(
+                            {
+                              intent: 'set-status',
+                              userId: person.id,
+                              organizationId: person.organizationId,
+                              status: person.status === 'active' ? 'inactive' : 'active',
+                            },
+                            { method: 'POST' },
+                          )
+                        }
+                      >
+                        <Power aria-hidden className="h-4 w-4" />
+                        {person.status === 'active' ? 'Deactivate' : 'Activate'}
+                      </RowMenuItem>
+                      <RowMenuItem
+                        danger
+                        onSelect={() => {
+                          setTarget(person)
+                          remove.setOpen(true)
+                        }}
+                      >
+                        <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                      </RowMenuItem>
+                    </RowMenu>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <UserFormDialog dialog={add} person={null} agencies={agencies} />
+      <UserFormDialog dialog={edit} person={target} agencies={agencies} />
+      <RoleDialog
+        dialog={role}
+        person={target}
+        roles={target ? rolesFor(agencyKind(target.organizationId)) : []}
+      />
+      <DeleteDialog
+        open={remove.open}
+        onOpenChange={remove.setOpen}
+        title="Delete User"
+        description={
+          target
+            ? `Are you sure you want to delete ${target.name}? Their cards and contacts are deleted too. This cannot be undone.`
+            : ''
+        }
+        intent="delete-user"
+        userId={target?.id ?? ''}
+        organizationId={target?.organizationId}
+        pending={remove.pending}
+        error={remove.formError}
+      />
+    </main>
+  )
+}

@@ -1,0 +1,193 @@
+// Pieces shared by the super admin's End Users and Admin Team screens: the page frame, the
+// search bar, the row actions menu and the confirmation dialog (Radix: focus trap, Escape).
+import * as AlertDialog from '@radix-ui/react-alert-dialog'
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
+import { Form, useNavigation } from '@remix-run/react'
+import { formatDistanceStrict } from 'date-fns'
+import { MoreHorizontal, Search } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { FormMessage } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+
+export const SELECT =
+  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
+
+/** "about 1 hour ago" (spec §9's distance wording), or "Never" without a sign-in. */
+export function lastActive(at: string | null, now: string) {
+  if (!at) return 'Never'
+  const when = new Date(at)
+  const reference = new Date(now)
+  if (reference.getTime() - when.getTime() < 60_000) return 'Just now'
+  return `${formatDistanceStrict(when, reference)} ago`
+}
+
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string
+  description: string
+  actions: ReactNode
+}) {
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <div>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{description}</p>
+      </div>
+      <div className="flex flex-wrap gap-2">{actions}</div>
+    </div>
+  )
+}
+
+/** The search box and the Filter (its selects apply with the search, with or without JS). */
+export function SearchBar({
+  q,
+  label,
+  children,
+}: {
+  q: string
+  label: string
+  children?: ReactNode
+}) {
+  const navigation = useNavigation()
+  const searching = navigation.state === 'loading' && navigation.location?.search !== undefined
+  return (
+    <Form method="GET" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+      <div className="flex flex-1 flex-col gap-1.5">
+        <label htmlFor="people-search" className="text-sm font-medium">
+          Search
+        </label>
+        <div className="relative">
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400"
+          />
+          <input
+            id="people-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            placeholder={label}
+            className="h-10 w-full rounded-md border border-gray-300 bg-white pl-9 pr-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+          />
+        </div>
+      </div>
+      {children}
+      <StatusButton pending={searching} pendingText="Filtering…" variant="secondary">
+        Filter
+      </StatusButton>
+    </Form>
+  )
+}
+
+export function RowMenu({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>
+        <Button variant="ghost" size="sm" aria-label={label}>
+          <MoreHorizontal aria-hidden className="h-4 w-4" />
+        </Button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-40 rounded-md border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
+        >
+          {children}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}
+
+export function RowMenuItem({
+  onSelect,
+  danger,
+  children,
+}: {
+  onSelect: () => void
+  danger?: boolean
+  children: ReactNode
+}) {
+  return (
+    <DropdownMenu.Item
+      onSelect={onSelect}
+      className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800 ${danger ? 'text-red-700 dark:text-red-400' : ''}`}
+    >
+      {children}
+    </DropdownMenu.Item>
+  )
+}
+
+/** Spec §4: deleting asks first, with Cancel and Delete. */
+export function DeleteDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  intent,
+  userId,
+  organizationId,
+  pending,
+  error,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  title: string
+  description: string
+  intent: string
+  userId: string
+  organizationId?: string
+  pending: boolean
+  error?: string
+}) {
+  return (
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
+          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            {description}
+          </AlertDialog.Description>
+          <Form method="POST" className="mt-6 flex flex-col gap-4">
+            <input type="hidden" name="intent" value={intent} />
+            <input type="hidden" name="userId" value={userId} />
+            {organizationId ? (
+              <input type="hidden" name="organizationId" value={organizationId} />
+            ) : null}
+            {error ? <FormMessage>{error}</FormMessage> : null}
+            <div className="flex justify-end gap-2">
+              <AlertDialog.Cancel asChild>
+                <Button type="button" variant="secondary">
+                  Cancel
+                </Button>
+              </AlertDialog.Cancel>
+              <StatusButton variant="danger" pending={pending} pendingText="Deleting…">
+                Delete
+              </StatusButton>
+            </div>
+          </Form>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}
+
+export function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={columns} className="px-4 py-10 text-center text-gray-600 dark:text-gray-400">
+        {children}
+      </td>
+    </tr>
+  )
+}
+
+export const TH = 'px-4 py-3 font-medium'
+export const TD = 'px-4 py-3'

@@ -1,0 +1,214 @@
+// The super admin's End Users and Admin Team screens (roles-teams-admin.md §2.11, §5, §8):
+// reached from the sidebar; search and filter; add, edit, deactivate, export and delete an end
+// user; add, view, edit and delete a staff member. Other specs share the server and count
+// platform users: every row here is this spec's own (unique emails), and no total is asserted.
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+
+test.describe.configure({ timeout: 180_000 })
+
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+async function expectAccessible(page: Page, label: string) {
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    label,
+  ).toEqual([])
+}
+
+async function signInAsSuperAdmin(page: Page) {
+  await page.goto(urlFor(HOSTS.platform, '/auth/login'))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.getByLabel('Email').fill(SUPER_ADMIN.email)
+  await page.getByLabel('Password').fill(SUPER_ADMIN.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
+    timeout: 30_000,
+  })
+}
+
+async function search(page: Page, term: string, filters: Record<string, string> = {}) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(term)
+  for (const [label, option] of Object.entries(filters)) {
+    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
+  }
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(page).toHaveURL(new RegExp(`q=${term}`))
+}
+
+const rowMenu = (page: Page, name: string) =>
+  page.getByRole('button', { name: `Actions for ${name}` })
+
+test('End Users: add, search and filter, edit, deactivate, export, delete', async ({ page }) => {
+  const mark = unique()
+  const email = `end-${mark}@example.test`
+  await signInAsSuperAdmin(page)
+  await page.getByRole('link', { name: 'End Users' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin/users'))
+  await expect(page.getByRole('heading', { name: 'End Users', level: 1 })).toBeVisible()
+  for (const column of ['User', 'Email', 'Agency', 'Status', 'Last Active', 'Actions']) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
+  }
+  await expect(page.getByRole('link', { name: 'Export Data' })).toBeVisible()
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toBeVisible()
+
+  // Add User: the spec's messages first, then a real user of Alpha.
+  await page.getByRole('button', { name: 'Add User' }).click()
+  const add = page.getByRole('dialog', { name: 'Add User' })
+  await add.getByLabel('Name').fill('N')
+  await add.getByLabel('Email').fill(email)
+  await add.getByLabel('Agency').selectOption({ label: TENANTS.alpha.name })
+  await add.getByLabel('Name').evaluate((input) => input.removeAttribute('minlength'))
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(add.getByText('Name must be at least 2 characters')).toBeVisible()
+  await add.getByLabel('Name').fill(`Erin End${mark}`)
+  await expect(add.getByLabel('Active')).toBeChecked()
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(page.getByText('User added', { exact: true })).toBeVisible()
+
+  await search(page, mark, { Agency: TENANTS.alpha.name })
+  const row = page.getByTestId('end-user-row').filter({ hasText: email })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText(TENANTS.alpha.name)
+  await expect(row.getByTestId('user-status')).toHaveText('Active')
+  await expect(row).toContainText('Never')
+  await expectAccessible(page, 'end users list')
+
+  // Edit.
+  await rowMenu(page, `Erin End${mark}`).click()
+  await page.getByRole('menuitem', { name: 'Edit' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit User' })
+  await edit.getByLabel('Name').fill(`Erin Edited${mark}`)
+  await expectAccessible(page, 'edit user dialog')
+  await edit.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(page.getByText('User updated', { exact: true })).toBeVisible()
+  await expect(row).toContainText(`Erin Edited${mark}`)
+
+  // Deactivate; the status filter finds the row among inactive users only.
+  await rowMenu(page, `Erin Edited${mark}`).click()
+  await page.getByRole('menuitem', { name: 'Deactivate' }).click()
+  await expect(page.getByText('User deactivated', { exact: true })).toBeVisible()
+  await expect(row.getByTestId('user-status')).toHaveText('Inactive')
+  await search(page, mark, { Status: 'Active' })
+  await expect(page.getByText('No users match this search or filter.')).toBeVisible()
+  await search(page, mark, { Status: 'Inactive' })
+  await expect(row).toHaveCount(1)
+
+  // Export Data: the filtered list as CSV.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export Data' }).click(),
+  ])
+  expect(download.suggestedFilename()).toBe('end-users.csv')
+  const csv = readFileSync((await download.path()) as string, 'utf8')
+  expect(csv).toContain('"Name","Email","Agency","Status","Last Active","Created"')
+  expect(csv).toContain(`"Erin Edited${mark}","${email}","${TENANTS.alpha.name}","inactive"`)
+  expect(csv.trim().split('\r\n')).toHaveLength(2)
+
+  // Activate again, then delete with confirmation.
+  await rowMenu(page, `Erin Edited${mark}`).click()
+  await page.getByRole('menuitem', { name: 'Activate' }).click()
+  await expect(page.getByText('User activated', { exact: true })).toBeVisible()
+  await search(page, mark, { Status: 'All statuses' })
+  await rowMenu(page, `Erin Edited${mark}`).click()
+  await page.getByRole('menuitem', { name: 'Delete' }).click()
+  const confirm = page.getByRole('alertdialog', { name: 'Delete User' })
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeVisible()
+  await confirm.getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('User removed', { exact: true })).toBeVisible()
+  await expect(row).toHaveCount(0)
+})
+
+test('Admin Team: add, view, edit, change role and delete a staff member', async ({ page }) => {
+  const mark = unique()
+  const email = `staff-${mark}@example.test`
+  const name = `Stan Staff${mark}`
+  await signInAsSuperAdmin(page)
+  await page.getByRole('link', { name: 'Admin Team' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin/team'))
+  await expect(page.getByRole('heading', { name: 'Admin Team', level: 1 })).toBeVisible()
+  for (const column of ['Name', 'Email', 'Role', 'Last Active', 'Actions']) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
+  }
+
+  await page.getByRole('button', { name: 'Add Team Member' }).click()
+  const add = page.getByRole('dialog', { name: 'Add Team Member' })
+  await add.getByLabel('Name').fill(name)
+  await add.getByLabel('Email').fill(email)
+  await add.getByLabel('Role', { exact: true }).selectOption({ label: 'Security Officer' })
+  await add.getByLabel('Password').fill('short')
+  await add.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'))
+  await add.getByRole('button', { name: 'Add Member' }).click()
+  await expect(add.getByText('Password must be at least 8 characters')).toBeVisible()
+  await add.getByLabel('Password').fill('staff-pass-1')
+  await expectAccessible(page, 'add team member dialog')
+  await add.getByRole('button', { name: 'Add Member' }).click()
+  await expect(page.getByText('Team member added successfully')).toBeVisible()
+
+  await search(page, mark)
+  const row = page.getByTestId('staff-row').filter({ hasText: email })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('Security Officer')
+  await expect(row).toContainText('Super Admin Team')
+  await expectAccessible(page, 'admin team list')
+
+  await rowMenu(page, name).click()
+  await page.getByRole('menuitem', { name: 'View Details' }).click()
+  const details = page.getByRole('dialog', { name: 'Team Member Details' })
+  await expect(details).toContainText(email)
+  await expect(details).toContainText('Security Officer')
+  await details.getByRole('button', { name: 'Close' }).click()
+
+  await rowMenu(page, name).click()
+  await page.getByRole('menuitem', { name: 'Edit' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit Team Member' })
+  await expect(edit.getByText('Leave blank to keep the current password.')).toBeVisible()
+  await edit.getByLabel('Role', { exact: true }).selectOption({ label: 'Content Manager' })
+  await edit.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(page.getByText('Team member updated successfully')).toBeVisible()
+  await expect(row).toContainText('Content Manager')
+
+  await rowMenu(page, name).click()
+  await page.getByRole('menuitem', { name: 'Change Role' }).click()
+  const role = page.getByRole('dialog', { name: 'Change Role' })
+  await role.getByLabel('Role').selectOption({ label: 'Super Admin' })
+  await role.getByRole('button', { name: 'Update Role' }).click()
+  await expect(page.getByText('User role updated to Super Admin successfully')).toBeVisible()
+  await search(page, mark, { Access: 'Super Admin' })
+  await expect(row).toHaveCount(1)
+
+  await rowMenu(page, name).click()
+  await page.getByRole('menuitem', { name: 'Delete' }).click()
+  await page
+    .getByRole('alertdialog', { name: 'Delete Team Member' })
+    .getByRole('button', { name: 'Delete' })
+    .click()
+  await expect(page.getByText('Team member removed')).toBeVisible()
+  await expect(row).toHaveCount(0)
+})
+
+test('at 375 px both screens fit the width, with the narrow columns folded away', async ({
+  page,
+}) => {
+  await signInAsSuperAdmin(page)
+  await page.setViewportSize({ width: 375, height: 740 })
+  for (const path of ['/dashboard/super-admin/users', '/dashboard/super-admin/team']) {
+    await page.goto(urlFor(HOSTS.platform, path))
+    await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeVisible()
+    await expect(page.getByRole('columnheader', { name: 'Email', exact: true })).toBeHidden()
+    await expect(page.getByRole('columnheader', { name: 'Last Active' })).toBeHidden()
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow, path).toBeLessThanOrEqual(0)
+  }
+})
