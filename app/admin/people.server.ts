@@ -4,6 +4,7 @@
 // there, naming the super admin as the actor.
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { prepareSetPasswordEmail } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
 import { recordAudit } from '#app/models/audit.server'
@@ -31,7 +32,8 @@ import {
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { rolesFor, STAFF_TITLES, type StaffTitle, splitName } from '#app/validation/people'
+import { rolesFor, STAFF_TITLES, type StaffTitle } from '#app/validation/people'
+import { splitName } from '#app/validation/text'
 import {
   type PlatformScopeGrant,
   type Transaction,
@@ -90,7 +92,15 @@ export type { EndUserFilter }
 
 async function findOrganization(tx: Transaction, organizationId: string) {
   const [row] = await tx
-    .select({ id: organizations.id, kind: organizations.kind, name: organizations.name })
+    .select({
+      id: organizations.id,
+      kind: organizations.kind,
+      name: organizations.name,
+      slug: organizations.slug,
+      primaryColor: organizations.primaryColor,
+      customDomain: organizations.customDomain,
+      customDomainVerifiedAt: organizations.customDomainVerifiedAt,
+    })
     .from(organizations)
     .where(eq(organizations.id, organizationId))
     .limit(1)
@@ -182,7 +192,7 @@ export async function addEndUser(
 ) {
   const email = normalizeEmail(input.email)
   const passwordHash = await unusablePassword()
-  await catchingTakenEmail(() =>
+  const sendEmail = await catchingTakenEmail(() =>
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
@@ -200,8 +210,23 @@ export async function addEndUser(
       if (!input.active)
         await updateAccount(tx, organization.id, created.id, { status: 'inactive' })
       await audit(tx, admin, created, 'user.created', { role: 'end_user', active: input.active })
+      // An active account's owner chooses a password from an emailed link (an inactive one
+      // cannot sign in, so gets nothing yet).
+      return input.active
+        ? prepareSetPasswordEmail(
+            tx,
+            {
+              ...organization,
+              customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+              logoUrl: null,
+            },
+            created,
+            `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
+          )
+        : null
     }),
   )
+  sendEmail?.()
   return 'User added'
 }
 

@@ -24,6 +24,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
+import { splitName } from '#app/validation/text'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 
 /** The owner's set-password link: long enough to be read, used once (ADR 012a). */
@@ -88,11 +89,6 @@ function audit(tx: Transaction, acting: Acting, action: string, agencyId: string
     entityId: agencyId,
     metadata,
   })
-}
-
-function splitName(full: string) {
-  const [first = '', ...rest] = full.trim().split(/\s+/)
-  return { firstName: first, lastName: rest.join(' ') }
 }
 
 /**

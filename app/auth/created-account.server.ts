@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
 import { hashToken, newLinkToken } from './link-token.server'
@@ -22,13 +22,22 @@ export const unknowablePassword = () => randomBytes(32).toString('base64url')
  */
 export async function prepareSetPasswordEmail(
   tx: Transaction,
-  tenant: Tenant,
+  /** The account's organization (the request's tenant, or one a super admin chose). */
+  tenant: Pick<
+    Tenant,
+    'id' | 'name' | 'kind' | 'slug' | 'customDomain' | 'primaryColor' | 'logoUrl'
+  >,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
   createdBy: string,
 ) {
   const token = newLinkToken()
   await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token), SET_PASSWORD_TTL_MS)
-  const branding = tenantEmailBranding(tenant)
+  const branding = {
+    name: tenant.name,
+    primaryColor: tenant.primaryColor,
+    logoUrl: tenant.logoUrl,
+    origin: tenantOrigin(tenant),
+  }
   return () =>
     sendEmailAfterResponse(
       tenant.id,

@@ -12,7 +12,8 @@ import { createUser, findUserByEmail, normalizeEmail } from '#app/models/users.s
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
-import { AddEndUserSchema, splitName } from '#app/validation/end-users'
+import { AddEndUserSchema } from '#app/validation/end-users'
+import { splitName } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export const MY_END_USERS_PATH = '/dashboard/team-member/users'

@@ -15,9 +15,3 @@ export const AddEndUserSchema = z.object({
   // A checkbox: sent as 'on' when ticked, absent when not (the form ticks it by default).
   active: z.boolean({ error: 'Please choose active or not' }).optional().default(false),
 })
-
-/** "Ada Lovelace" → first "Ada", last "Lovelace"; a single word is a first name. */
-export function splitName(name: string) {
-  const [first = '', ...rest] = name.trim().split(/\s+/)
-  return { firstName: first, lastName: rest.join(' ') }
-}

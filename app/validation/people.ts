@@ -118,13 +118,6 @@ export const AdminTeamSearchSchema = z.object({
   role: z.enum(STAFF_ACCESS).nullable().catch(null),
 })
 
-/** "First Last" → first and last name: the last word is the last name. */
-export function splitName(full: string) {
-  const words = full.trim().split(/\s+/)
-  if (words.length === 1) return { firstName: words[0] ?? '', lastName: '' }
-  return { firstName: words.slice(0, -1).join(' '), lastName: words.at(-1) ?? '' }
-}
-
 /** Roles an account may hold in an organization: super admin roles only on the platform. */
 export function rolesFor(kind: 'platform' | 'agency'): readonly Role[] {
   return kind === 'platform'

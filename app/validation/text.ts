@@ -20,3 +20,12 @@ export function plainText(
     .max(max, tooLong)
     .refine((value) => !CONTROL.test(value), 'Please remove unsupported characters')
 }
+
+/**
+ * A full name from one field split for the account: the first word is the first name, the rest
+ * the last name ("Ludwig van Beethoven" → "Ludwig", "van Beethoven"); one word is a first name.
+ */
+export function splitName(full: string) {
+  const [first = '', ...rest] = full.trim().split(/\s+/)
+  return { firstName: first, lastName: rest.join(' ') }
+}

@@ -12,9 +12,10 @@ import {
   loader as usersLoader,
 } from '#app/routes/dashboard.super-admin.users._index'
 import { loader as exportLoader } from '#app/routes/dashboard.super-admin.users.export[.]csv'
+import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
-import { auditEvents, sessions, users } from '#drizzle/schema'
+import { auditEvents, emailOutbox, sessions, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -231,6 +232,17 @@ describe('End Users', () => {
     expect(events).toMatchObject([
       { action: 'user.created', organizationId: agency.id, actorUserId: adminId },
     ])
+    // Its owner is emailed a set-password link on the agency's host.
+    await settleAfterResponseWork()
+    const [mail] = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, agency.id), eq(emailOutbox.toAddress, email)))
+    expect(mail?.text).toMatch(
+      new RegExp(
+        `http://${agency.slug}\\.localhost(:\\d+)?/auth/reset-password\\?token=[a-z2-7]{52}`,
+      ),
+    )
     // The same email again in that organization is refused and changes nothing.
     const before = await databaseChecksum()
     const again = await post(usersAction, USERS, {

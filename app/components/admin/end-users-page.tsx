@@ -93,7 +93,7 @@ function UserFormDialog({
       description={
         editing
           ? "Change the user's name, email or status."
-          : 'The user signs in on their agency’s site and sets a password through “Forgot password”.'
+          : 'The user gets an email with a link to set their password on their agency’s site.'
       }
     >
       <Form method="POST" className="flex flex-col gap-4" key={person?.id ?? 'new'}>
