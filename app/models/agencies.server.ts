@@ -4,6 +4,7 @@
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
+import { containsPattern } from './search.server'
 
 export type AgencyRow = {
   id: string
@@ -18,12 +19,10 @@ export type AgencyRow = {
   createdAt: Date
 }
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
-
 /** Every agency, by name, with its real head count; `search` matches name, slug or owner. */
 export async function listAgenciesForPlatform(db: Queryable, search = ''): Promise<AgencyRow[]> {
   const term = search.trim()
-  const pattern = `%${escapeLike(term)}%`
+  const pattern = containsPattern(term)
   const matches = term
     ? or(
         ilike(organizations.name, pattern),

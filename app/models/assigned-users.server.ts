@@ -1,11 +1,9 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, users } from '#drizzle/schema'
-
-/** `%term%` for ILIKE, with the user's own `%`, `_` and `\\` matched literally. */
-const contains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+import { userNameOrEmailMatches } from './search.server'
 
 /**
  * The end users assigned to `teamAdminId`, by name, with their default card (else their newest
@@ -17,13 +15,7 @@ export async function listAssignedEndUsers(
   teamAdminId: string,
   search = '',
 ) {
-  const term = search.trim()
-  const matches = term
-    ? or(
-        ilike(users.email, contains(term)),
-        sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${contains(term)}`,
-      )
-    : undefined
+  const matches = userNameOrEmailMatches(search)
   // One read, one tenant filter: each person with each of their cards (left join), default
   // card first, then newest; the first card seen per person is the one their QR shares.
   const rows = await db

@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { contacts } from '#drizzle/schema'
+import { containsPattern } from './search.server'
 
 export type Contact = typeof contacts.$inferSelect
 export type NewContact = Pick<typeof contacts.$inferInsert, 'fullName'> &
@@ -64,7 +65,7 @@ export async function listContacts(
   limit = 500,
 ) {
   const term = search.trim()
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  const pattern = containsPattern(term)
   return db
     .select()
     .from(contacts)

@@ -1,9 +1,10 @@
 // Account administration for the super admin's End Users and Admin Team screens (roles doc
 // §2.11). The `ForPlatform` functions read every tenant and belong inside withPlatformScope
 // only; every write takes the account's organization and runs inside withTenant.
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
+import { userNameOrEmailMatches } from './search.server'
 import type { User } from './users.server'
 
 export type AccountStatus = User['status']
@@ -14,20 +15,7 @@ export type EndUserFilter = {
   status: AccountStatus | null
 }
 
-/** `%term%` for ILIKE, with the user's own `%`, `_` and `\\` matched literally. */
-function containsPattern(term: string) {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
-function nameOrEmail(search: string): SQL | undefined {
-  const term = search.trim()
-  if (!term) return undefined
-  const pattern = containsPattern(term)
-  return or(
-    ilike(users.email, pattern),
-    sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern}`,
-  )
-}
+const nameOrEmail = userNameOrEmailMatches
 
 const personColumns = {
   id: users.id,

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, type SQL } from 'drizzle-orm'
 import { hashPassword } from '#app/auth/password.server'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
+import { userNameOrEmailMatches } from './search.server'
 
 export type User = typeof users.$inferSelect
 export type UserRole = User['role']
@@ -153,21 +154,7 @@ export async function setUserPlan(
 // organization variants serve agency admins (inside withTenant); the platform variants read
 // every tenant and belong inside withPlatformScope only.
 
-/** `%term%` for ILIKE, with the user's own `%`, `_` and `\\` matched literally. */
-function containsPattern(term: string) {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
-function accountSearch(search: string): SQL | undefined {
-  const term = search.trim()
-  if (!term) return undefined
-  const pattern = containsPattern(term)
-  return or(
-    ilike(users.email, pattern),
-    // The full name too, so "Ada Lovelace" finds Ada Lovelace.
-    sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern}`,
-  )
-}
+const accountSearch = userNameOrEmailMatches
 
 export type UserAccountsPage = { limit: number; offset: number }
 
