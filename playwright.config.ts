@@ -28,6 +28,7 @@ const productionSpecs = [
   'dashboards.spec.ts',
   'teams.spec.ts',
   'my-end-users.spec.ts',
+  'audit-log.spec.ts',
   'super-admin-people.spec.ts',
 ]
 

@@ -93,6 +93,8 @@ export async function agencyDashboard(request: Request, context: AppLoadContext)
     agency: tenant.name,
     firstName: greetingName(user.firstName),
     digitalCardsPath: rolePaths(user.role).digitalCards,
+    // The audit log is the admin's: a member's dashboard does not offer it (no dead end).
+    auditLog: user.role === 'agency_admin',
   }
 }
 

@@ -10,7 +10,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AgencyDashboard() {
-  const { firstName, agency, stats, digitalCardsPath } = useLoaderData<typeof loader>()
+  const { firstName, agency, stats, digitalCardsPath, auditLog } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       title={`${agency} Dashboard`}
@@ -32,6 +32,7 @@ export default function AgencyDashboard() {
       actions={[
         { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
+        ...(auditLog ? [{ label: 'Audit Log', to: '/dashboard/audit-log' }] : []),
       ]}
     >
       {stats ? (

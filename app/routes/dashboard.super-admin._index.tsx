@@ -32,6 +32,7 @@ export default function SuperAdminDashboard() {
       actions={[
         { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
+        { label: 'Audit Log', to: '/dashboard/audit-log' },
       ]}
     >
       {stats ? (

@@ -16,7 +16,7 @@ import {
   updateAgency,
 } from '#app/models/agencies.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
-import { listActivityForUser, recordAudit } from '#app/models/audit.server'
+import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
 import { listCardScans, recordCardView } from '#app/models/card-views.server'
 import {
   createCard,
@@ -763,6 +763,20 @@ const cases: Record<string, Case[]> = {
     {
       name: 'writes to B only',
       run: (db, b) => recordAudit(db, b, { actorUserId: null, action: 'x', entityType: 'y' }),
+      expected: nothing,
+    },
+  ],
+  listAuditEvents: [
+    {
+      name: "lists none of A's events, whatever the filter",
+      run: async (db, b, a) => {
+        const all = { category: '', actor: '', includeReads: true, limit: 500, offset: 0 }
+        const rows = [
+          ...(await listAuditEvents(db, b, all)),
+          ...(await listAuditEvents(db, b, { ...all, actor: a.user.email })),
+        ]
+        return rows.filter((row) => row.organizationName === a.organization.name)
+      },
       expected: nothing,
     },
   ],

@@ -97,6 +97,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // The sidebar layout: any signed-in user; the pages under it guard their own roles.
   'dashboard.tsx': 'any',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
+  // On an agency host only its admin; a super admin reads it on the platform host
+  // (tests/integration/audit-log.test.ts).
+  'dashboard.audit-log.tsx': ['agency_admin'],
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
@@ -370,6 +373,7 @@ const REFERENCES: Record<string, Reference> = {
   'qrcode.$cardId.tsx': 'card',
   'dashboard.tsx': 'none',
   'dashboard.agency._index.tsx': 'none',
+  'dashboard.audit-log.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': 'card',

@@ -1,0 +1,21 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { auditLogLoader } from '#app/audit/audit-log.server'
+import { AuditLogPage } from '#app/components/audit/audit-log-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+
+export const meta: MetaFunction = () => [{ title: 'Audit Log' }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return json(await auditLogLoader(request, context), {
+    headers: { 'Cache-Control': 'private, no-store' },
+  })
+}
+
+export default function AuditLogRoute() {
+  return <AuditLogPage {...useLoaderData<typeof loader>()} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load the audit log" />
+}

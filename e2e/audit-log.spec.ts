@@ -1,0 +1,66 @@
+// The audit log (issue 14 point 6): reached from the super admin's and the agency admin's
+// dashboards; an agency member's dashboard does not offer it.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { urlFor } from './fixtures'
+import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
+
+test.describe.configure({ timeout: 90_000 })
+
+const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+const ada = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin') as RoleUser
+const max = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_member') as RoleUser
+
+async function signIn(page: Page, user: RoleUser) {
+  await page.goto(urlFor(user.host, '/auth/login'))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard), {
+    timeout: 20_000,
+  })
+}
+
+test('the super admin reads every organization’s changes, and filters them', async ({ page }) => {
+  await signIn(page, sue)
+  await page.getByRole('link', { name: 'Audit Log' }).click()
+  await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
+  // A fresh platform has at least its own reads (this page's among them): asked for, they show.
+  await page.getByLabel('Include platform reads').check()
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(
+    page.getByTestId('audit-event').filter({ hasText: 'platform.read' }).first(),
+  ).toBeVisible()
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
+  await page.getByLabel('Kind of change').selectOption('team')
+  await page.getByLabel('Include platform reads').uncheck()
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(page).toHaveURL(/category=team/)
+  for (const action of await page.getByTestId('audit-event').locator('code').allTextContents()) {
+    expect(action.startsWith('team.')).toBe(true)
+  }
+})
+
+test('an agency admin reads their organization’s log; a member is not offered it', async ({
+  browser,
+}) => {
+  const admin = await browser.newPage()
+  await signIn(admin, ada)
+  await admin.getByRole('link', { name: 'Audit Log' }).click()
+  await expect(admin.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
+  await expect(admin.getByText('Every change in your organization, newest first.')).toBeVisible()
+  await expect(admin.locator('th', { hasText: 'Organization' })).toHaveCount(0)
+  await admin.close()
+
+  const member = await browser.newPage()
+  await signIn(member, max)
+  await expect(member.getByRole('link', { name: 'Audit Log' })).toHaveCount(0)
+  const response = await member.goto(urlFor(max.host, '/dashboard/audit-log'))
+  expect(response?.status()).toBe(403)
+  await member.close()
+})
