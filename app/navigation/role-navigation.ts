@@ -67,7 +67,12 @@ export function dashboardEntries(role: Role): NavEntry[] {
       planned('agencies', 'Agencies', '/dashboard/super-admin/agencies', Building2),
       planned('end-users', 'End Users', '/dashboard/super-admin/users', Users),
       entry(
-        { id: 'system-settings', to: '/dashboard/super-admin/settings', icon: Settings, exists: true },
+        {
+          id: 'system-settings',
+          to: '/dashboard/super-admin/settings',
+          icon: Settings,
+          exists: true,
+        },
         'System Settings',
       ),
     ],
@@ -76,21 +81,35 @@ export function dashboardEntries(role: Role): NavEntry[] {
       planned('team-members', 'Team Members', '/dashboard/agency/team', Users),
       planned('end-users', 'End Users', '/dashboard/agency/users', UserRound),
       planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
-      entry({ id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true }, 'Settings'),
+      entry(
+        { id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true },
+        'Settings',
+      ),
     ],
     'team-member': [
       overview,
       planned('end-users', 'End Users', '/dashboard/team-member/users', Users),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'QR Codes'),
-      entry({ id: 'area-settings', to: '/dashboard/team-member/settings', icon: Settings, exists: true }, 'Settings'),
+      entry(
+        {
+          id: 'area-settings',
+          to: '/dashboard/team-member/settings',
+          icon: Settings,
+          exists: true,
+        },
+        'Settings',
+      ),
     ],
     'end-user': [
       overview,
       entry({ id: 'team', to: TEAM_PAGE_PATH, icon: Users, exists: true }, 'Team'),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'My QR Code'),
-      entry({ id: 'area-settings', to: '/dashboard/end-user/settings', icon: Settings, exists: true }, 'Settings'),
+      entry(
+        { id: 'area-settings', to: '/dashboard/end-user/settings', icon: Settings, exists: true },
+        'Settings',
+      ),
     ],
   }
   return tables[roleArea(role)]

@@ -3,7 +3,7 @@ import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamMemberSettings } from '#app/components/settings/pages'
-import { teamMemberSettingsAction, loadTeamMemberSettings } from '#app/settings/settings.server'
+import { loadTeamMemberSettings, teamMemberSettingsAction } from '#app/settings/settings.server'
 
 export const meta: MetaFunction = () => [{ title: 'Team Member Settings' }]
 

@@ -3,7 +3,7 @@ import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SuperAdminSettings } from '#app/components/settings/pages'
-import { superAdminSettingsAction, loadSuperAdminSettings } from '#app/settings/settings.server'
+import { loadSuperAdminSettings, superAdminSettingsAction } from '#app/settings/settings.server'
 
 export const meta: MetaFunction = () => [{ title: 'System Settings' }]
 

@@ -4,8 +4,8 @@
 // spec's default instead of breaking the page.
 import { z } from 'zod'
 import { emailField } from './auth'
-import { plainText } from './text'
 import { TEAM_ROLES } from './teams'
+import { plainText } from './text'
 
 const CHOICE_MESSAGE = 'Please choose on or off'
 /** A checkbox: 'on' when ticked, absent (off) when not; anything else is refused. */
@@ -28,8 +28,9 @@ export type PrivacySettings = z.output<typeof StoredPrivacySchema>
 
 export const THEMES = ['light', 'dark', 'system'] as const
 export const FONT_SIZES = ['small', 'medium', 'large'] as const
+// Light by default: the look everyone had before the setting existed (the spec names no default).
 export const StoredAppearanceSchema = z.object({
-  theme: z.enum(THEMES).catch('system').default('system'),
+  theme: z.enum(THEMES).catch('light').default('light'),
   fontSize: z.enum(FONT_SIZES).catch('medium').default('medium'),
   animations: stored(true),
 })
@@ -142,3 +143,5 @@ export const SETTINGS_TOASTS = {
   appearance: 'Appearance settings saved successfully',
 } as const
 export type SettingsIntent = keyof typeof SETTINGS_TOASTS
+
+export const APPEARANCE_DEFAULTS: AppearanceSettings = StoredAppearanceSchema.parse({})

@@ -1,5 +1,6 @@
 // The four settings variants (roles-teams-admin.md §2.6), each a set of tabs over SettingsForm.
 import { Bell, Code, CreditCard, Palette, Settings, Shield, Users } from 'lucide-react'
+import type { NotificationPreferences } from '#app/validation/notifications'
 import {
   AgencyBillingSchema,
   AgencyTeamSchema,
@@ -13,7 +14,6 @@ import {
   TeamMemberNotificationsSchema,
   TeamMemberPrivacySchema,
 } from '#app/validation/settings'
-import type { NotificationPreferences } from '#app/validation/notifications'
 import { type SettingsField, SettingsForm } from './settings-form'
 import { ApiPanel, SettingsPage, SettingsPanel } from './settings-page'
 

@@ -12,7 +12,13 @@ import { StatusButton } from '#app/components/ui/status-button'
 export type SettingsField =
   | { kind: 'toggle'; name: string; label: string; description: string; note?: string }
   | { kind: 'select'; name: string; label: string; options: { value: string; label: string }[] }
-  | { kind: 'input'; name: string; label: string; type: 'text' | 'email' | 'url' | 'number'; hint?: string }
+  | {
+      kind: 'input'
+      name: string
+      label: string
+      type: 'text' | 'email' | 'url' | 'number'
+      hint?: string
+    }
 
 type ActionData = { intent: string | null; error: string; result: never } | undefined
 
