@@ -1,11 +1,27 @@
-import { type LoaderFunctionArgs, redirect } from '@remix-run/node'
-import { requireUser } from '#app/auth/guards.server'
-import { rolePaths } from '#app/auth/roles'
+// Spec §2.6: the path picks the variant; /settings/role and any other path show the default,
+// the end-user variant (other roles reach their own through the sidebar and menu).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { json } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { EndUserSettings } from '#app/components/settings/pages'
+import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings.server'
 
-// Spec §2.6: the path picks the variant and anything else (/settings/role included) falls back
-// to the default. Ours is the signed-in person's own variant, which for an end user is the
-// spec's end-user default; other roles would only meet a 403 there.
+export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request, context)
-  return redirect(rolePaths(user.role).settings)
+  return json(await loadEndUserSettings(request, context))
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return endUserSettingsAction(request, context)
+}
+
+export default function Page() {
+  const data = useLoaderData<typeof loader>()
+  return <EndUserSettings {...data} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Could not load your settings. Please try again later." />
 }

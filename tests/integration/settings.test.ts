@@ -12,7 +12,7 @@ import * as agencyDashboard from '#app/routes/dashboard.agency.settings'
 import * as endUserDashboard from '#app/routes/dashboard.end-user.settings'
 import * as superAdminDashboard from '#app/routes/dashboard.super-admin.settings'
 import * as teamMemberDashboard from '#app/routes/dashboard.team-member.settings'
-import { loader as variantLoader } from '#app/routes/settings.$variant'
+import * as variant from '#app/routes/settings.$variant'
 import * as agencySettings from '#app/routes/settings.agency'
 import * as endUserSettings from '#app/routes/settings.end-user'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
@@ -449,21 +449,27 @@ describe('system settings (super admin)', () => {
   })
 })
 
-test('/settings/role and other variants lead to the signed-in role’s settings', async () => {
-  const cases = [
-    [actors.endUser, '/settings/end-user'],
-    [actors.teamMember, '/settings/team-member'],
-    [actors.agencyMember, '/settings/agency'],
-    [actors.superAdmin, '/settings/super-admin'],
-  ] as const
-  for (const [who, target] of cases) {
-    const response = await settle(() =>
-      variantLoader({
-        request: requestFor(who.host, '/settings/role', { headers: { Cookie: who.cookie } }),
+test('/settings/role and other variants show the end-user variant (spec §2.6 default)', async () => {
+  const open = (who: Actor, path: string) =>
+    settle(() =>
+      variant.loader({
+        request: requestFor(who.host, path, { headers: { Cookie: who.cookie } }),
         context: contextFor(who.host),
-        params: { variant: 'role' },
+        params: { variant: path.split('/')[2] ?? '' },
       }),
     )
-    expect(response.headers.get('Location')).toBe(target)
-  }
+  const page = (await (await open(actors.endUser, '/settings/role')).json()) as Record<
+    string,
+    unknown
+  >
+  expect(page).toHaveProperty('appearance')
+  expect((await open(actors.endUser, '/settings/anything')).status).toBe(200)
+  expect((await open(actors.agencyAdmin, '/settings/role')).status).toBe(403)
+  const saved = await post(variant, '/settings/role', actors.endUser, {
+    intent: 'appearance',
+    theme: 'light',
+    fontSize: 'medium',
+    animations: 'on',
+  })
+  expect(await toastOf(saved)).toBe('Appearance settings saved successfully')
 })
