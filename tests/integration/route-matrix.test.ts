@@ -840,11 +840,11 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     intents.map((fields) => ({ path, fields: { ...injected, ...fields }, params: {} }))
   const privacy = { intent: 'privacy', visibility: 'private' }
   const appearance = { intent: 'appearance', theme: 'dark', fontSize: 'large' }
-  const agencyTabs = [
+  const agencyTabs: Record<string, string>[] = [
     { intent: 'team', defaultTeamRole: 'admin' },
     { intent: 'billing', billingEmail: b.email },
   ]
-  const systemTabs = [
+  const systemTabs: Record<string, string>[] = [
     { intent: 'general', platformName: `Taken ${MARK}`, platformUrl: 'https://b.test' },
     { intent: 'security', sessionTimeoutMinutes: '5' },
   ]

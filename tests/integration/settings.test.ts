@@ -2,7 +2,9 @@
 // every tab saves, reads back and answers with its toast; a refused form changes nothing; other
 // roles get 403; the privacy choices reach the public card and its vCard, the appearance the root
 // layout, the notification choices the emails, and the platform name the root domain.
+
 import { beforeAll, describe, expect, test } from 'vitest'
+import type { Role } from '#app/auth/roles'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { getNotificationPreferences } from '#app/notifications/preferences.server'
 import { loader as rootLoader } from '#app/root'
@@ -46,11 +48,7 @@ const actors = {} as Record<
   Actor
 >
 
-async function actor(
-  organizationId: string,
-  host: string,
-  role: Parameters<typeof makeUser>[1]['role'],
-) {
+async function actor(organizationId: string, host: string, role: Role) {
   const user = await makeUser(organizationId, { role })
   return {
     host,
