@@ -26,6 +26,7 @@ const productionSpecs = [
   'sidebar.spec.ts',
   'dashboards.spec.ts',
   'teams.spec.ts',
+  'settings.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

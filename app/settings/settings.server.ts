@@ -20,6 +20,7 @@ import {
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
 import { readPlainForm } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
@@ -183,7 +184,12 @@ async function requireSuperAdmin(request: Request, context: AppLoadContext) {
 export async function loadSuperAdminSettings(request: Request, context: AppLoadContext) {
   const { tenant } = await requireSuperAdmin(request, context)
   const settings = await withDatabase((tx) => getPlatformSettings(tx))
-  return { platformName: tenant.name, ...settings }
+  // Until one is saved, the platform's URL is the address it answers on.
+  return {
+    ...settings,
+    platformName: tenant.name,
+    platformUrl: settings.platformUrl || tenantOrigin(tenant),
+  }
 }
 
 export async function superAdminSettingsAction(request: Request, context: AppLoadContext) {
