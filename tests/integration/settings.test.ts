@@ -5,6 +5,7 @@
 
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
+import { createSession, validateSessionToken } from '#app/auth/session.server'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { getNotificationPreferences } from '#app/notifications/preferences.server'
 import { loader as rootLoader } from '#app/root'
@@ -19,6 +20,7 @@ import * as agencySettings from '#app/routes/settings.agency'
 import * as endUserSettings from '#app/routes/settings.end-user'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
 import * as teamMemberSettings from '#app/routes/settings.team-member'
+import { maintenanceResponse } from '#app/settings/maintenance.server'
 import { clearTenantCache, resolveTenant } from '#app/tenancy/tenant.server'
 import { readToast } from '#app/utils/toast.server'
 import { withTenant } from '#drizzle/db.server'
@@ -444,6 +446,61 @@ describe('system settings (super admin)', () => {
         ).status,
       ).toBe(403)
     }
+  })
+})
+
+describe('system settings applied', () => {
+  const path = '/settings/super-admin'
+  const tokenOf = (who: Actor) => who.cookie.split('=')[1] ?? ''
+
+  test('the session timeout applies to new and existing sessions', async () => {
+    const saved = await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'security',
+      sessionTimeoutMinutes: '30',
+      requireTwoFactorForAdmins: 'on',
+    })
+    expect(await toastOf(saved)).toBe('Security settings saved successfully')
+    const limit = Date.now() + 30 * 60_000 + 1000
+    const fresh = await createSession(orgId, actors.endUser.userId)
+    expect(fresh.expiresAt.getTime()).toBeLessThanOrEqual(limit)
+    expect(fresh.expiresAt.getTime()).toBeGreaterThan(limit - 2 * 60_000)
+    // A session opened under the longer timeout is cut down on its next request.
+    const existing = await validateSessionToken(orgId, tokenOf(actors.teamMember))
+    expect(existing?.renewed).toBe(true)
+    expect(existing?.expiresAt.getTime()).toBeLessThanOrEqual(limit)
+  })
+
+  test('maintenance mode answers 503 to everyone but sign-in, the health check and the super admin', async () => {
+    const gate = (host: string, at: string, cookie: string | null = null) =>
+      maintenanceResponse(host, at, cookie)
+    expect(await gate(agencyHost, '/dashboard/end-user', actors.endUser.cookie)).toBeNull()
+    await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'general',
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+      maintenanceMode: 'on',
+    })
+    for (const [host, at, cookie] of [
+      [agencyHost, '/dashboard/end-user', actors.endUser.cookie],
+      [agencyHost, '/card/anything', null],
+      [agencyHost, '/settings/agency', actors.agencyAdmin.cookie],
+      ['localhost', '/', null],
+      // A super admin's session is the platform's: on an agency host it counts for nothing.
+      [agencyHost, '/', actors.superOnAgency.cookie],
+    ] as const) {
+      const page = await gate(host, at, cookie)
+      expect(page?.status, `${host}${at}`).toBe(503)
+      expect(await page?.text()).toContain('Down for maintenance')
+    }
+    expect(await gate(agencyHost, '/auth/login')).toBeNull()
+    expect(await gate('localhost', '/api/health-check')).toBeNull()
+    expect(await gate('localhost', '/dashboard/super-admin', actors.superAdmin.cookie)).toBeNull()
+    await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'general',
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+    })
+    expect(await gate(agencyHost, '/dashboard/end-user', actors.endUser.cookie)).toBeNull()
   })
 })
 
