@@ -18,6 +18,12 @@ import { requestHost } from './app/tenancy/host'
 type AppEntry = {
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
   closeDatabase(): Promise<void>
+  maintenanceResponse(
+    host: string | null,
+    path: string,
+    cookie: string | null,
+    nonce?: string,
+  ): Promise<Response | null>
 }
 
 // Paths are relative to the project, not to the working directory: build/server.js or ./server.ts.
@@ -197,6 +203,27 @@ if (viteDevServer) {
   )
   app.use(express.static(path.join(projectRoot, 'build/client'), { maxAge: '1h' }))
 }
+
+// Maintenance mode (System Settings): checked before any route runs, so no action, page or
+// resource route answers while it is on (app/settings/maintenance.server.ts says who may pass).
+app.use(async (req, res, next) => {
+  try {
+    const build = viteDevServer ? await loadBuild() : initialBuild
+    const answer = await entryOf(build).maintenanceResponse(
+      (res.locals.host as string | undefined) ?? null,
+      req.path,
+      req.headers.cookie ?? null,
+      res.locals.cspNonce as string,
+    )
+    if (!answer) return next()
+    answer.headers.forEach((value, name) => {
+      res.setHeader(name, value)
+    })
+    res.status(answer.status).send(await answer.text())
+  } catch (error) {
+    next(error)
+  }
+})
 
 app.all(
   '*',

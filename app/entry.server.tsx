@@ -20,6 +20,7 @@ export async function closeDatabase() {
   await closeDatabaseHandle()
 }
 
+export { maintenanceResponse } from '#app/settings/maintenance.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.
 export { prepareDatabase } from '#drizzle/prepare.server'

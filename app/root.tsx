@@ -32,10 +32,12 @@ import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { Button } from '#app/components/ui/button'
 import { getMediaPath } from '#app/models/media.server'
+import { readAppearance } from '#app/settings/settings.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
 import { useNonce } from '#app/utils/nonce'
 import { readToast } from '#app/utils/toast.server'
 import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/color'
+import { APPEARANCE_DEFAULTS } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
@@ -45,9 +47,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await getOptionalUser(request, context)
   const { toast, setCookie } = await readToast(request)
   if (setCookie) context.responseCookies?.push(setCookie)
-  const avatarUrl = user?.profilePictureMediaId
-    ? await withTenant(tenant.id, (tx) => getMediaPath(tx, tenant.id, user.profilePictureMediaId))
-    : null
+  // One transaction for what the signed-in person's pages need: their avatar and appearance.
+  const personal = user
+    ? await withTenant(tenant.id, async (tx) => ({
+        avatarUrl: await getMediaPath(tx, tenant.id, user.profilePictureMediaId),
+        appearance: await readAppearance(tx, tenant.id, user.id),
+      }))
+    : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS }
+  const avatarUrl = personal.avatarUrl
   return json({
     user: user
       ? {
@@ -59,6 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }
       : null,
     toast,
+    appearance: personal.appearance,
     // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
     confirmationBanner: await showsConfirmationBanner(request, user),
     branding: {
@@ -90,12 +98,25 @@ function brandingCss(primaryColor: string, secondaryColor: string) {
   return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
 }
 
+/** Theme 'system': follow the device's dark mode before the first paint, and when it changes. */
+const SYSTEM_THEME_SCRIPT = `(function(){var m=matchMedia('(prefers-color-scheme: dark)');function a(){document.documentElement.classList.toggle('dark',m.matches)}a();m.addEventListener('change',a)})()`
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData()
   const nonce = useNonce()
   const branding = data?.branding
+  const appearance = data?.appearance ?? APPEARANCE_DEFAULTS
   return (
-    <html lang="en">
+    // The signed-in person's Appearance settings (spec §2.6): Tailwind's dark variant keys on
+    // .dark, the font size scales every rem, and data-motion="reduce" stills animations.
+    <html
+      lang="en"
+      className={appearance.theme === 'dark' ? 'dark' : undefined}
+      data-theme={appearance.theme}
+      data-font-size={appearance.fontSize}
+      data-motion={appearance.animations ? undefined : 'reduce'}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -111,6 +132,13 @@ export function Layout({ children }: { children: ReactNode }) {
           />
         ) : null}
         <Links />
+        {appearance.theme === 'system' ? (
+          <script
+            nonce={nonce}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script, no data in it
+            dangerouslySetInnerHTML={{ __html: SYSTEM_THEME_SCRIPT }}
+          />
+        ) : null}
       </head>
       <body className="min-h-screen">
         {branding && data ? (
@@ -123,7 +151,7 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           children
         )}
-        <Toaster position="top-center" richColors closeButton />
+        <Toaster position="top-center" richColors closeButton theme={appearance.theme} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

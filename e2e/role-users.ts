@@ -122,6 +122,46 @@ export const DASHBOARD_USERS = {
   },
 } as const satisfies Record<string, RoleUser>
 
+/** Accounts only e2e/settings.spec.ts uses, so their settings (dark theme, hidden email) stay theirs. */
+export const SETTINGS_USERS = {
+  endUser: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'set-erin@e2e.test',
+    password,
+    firstName: 'Erin',
+    lastName: 'Settings',
+    withCard: true,
+  },
+  teamMember: {
+    role: 'team_admin',
+    host: HOSTS.alpha,
+    email: 'set-toby@e2e.test',
+    password,
+    firstName: 'Toby',
+    lastName: 'Settings',
+    withCard: false,
+  },
+  agencyAdmin: {
+    role: 'agency_admin',
+    host: HOSTS.alpha,
+    email: 'set-abe@e2e.test',
+    password,
+    firstName: 'Abe',
+    lastName: 'Settings',
+    withCard: false,
+  },
+  agencyMember: {
+    role: 'agency_member',
+    host: HOSTS.alpha,
+    email: 'set-meg@e2e.test',
+    password,
+    firstName: 'Meg',
+    lastName: 'Settings',
+    withCard: false,
+  },
+} as const satisfies Record<string, RoleUser>
+
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
 export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
   const seed = async (organizationId: string, users: readonly RoleUser[]) => {
@@ -144,6 +184,7 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
   await seed(organizations.platformId, PLATFORM_ROLE_USERS)
   await seed(organizations.alphaId, ALPHA_ROLE_USERS)
   await seed(organizations.alphaId, [DASHBOARD_USERS.teamMember, DASHBOARD_USERS.endUser])
+  await seed(organizations.alphaId, Object.values(SETTINGS_USERS))
   const [teamMember] = await getDb()
     .select({ id: users.id })
     .from(users)

@@ -59,13 +59,9 @@ export function rolePaths(role: Role) {
   }
 }
 
-/**
- * Where the menu's Settings entry leads. The spec's /settings/{area} screens come with a later
- * issue; until then the nearest real screen is the role's profile, opened at its notifications
- * part (a profile without that tab opens at its first one).
- */
+/** Where the menu's Settings entry leads: the role's settings page (spec §2.2, §2.6). */
 export function settingsMenuPath(role: Role) {
-  return `${rolePaths(role).profile}?tab=notifications`
+  return rolePaths(role).settings
 }
 
 /** "agency_admin" → "agency admin" (spec: role in parentheses with underscores as spaces). */

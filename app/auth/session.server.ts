@@ -1,6 +1,8 @@
 // Sessions as Lucia's "Sessions" guide designs them: a random token (160 bits) in the
-// cookie, only its SHA-256 in the database, 30-day expiry extended when under 15 days
-// remain. Every session belongs to one organization and is invalid on any other host.
+// cookie, only its SHA-256 in the database. The expiry is the super admin's session timeout
+// (System Settings, default 60 minutes) after the last activity: extended when under half of it
+// remains, and cut down at once for sessions opened under a longer timeout (ADR 012c).
+// Every session belongs to one organization and is invalid on any other host.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
 import type { AppLoadContext } from '@remix-run/node'
@@ -15,11 +17,14 @@ import {
   insertSession,
 } from '#app/models/sessions.server'
 import type { User } from '#app/models/users.server'
+import { cachedPlatformSettings } from '#app/settings/platform-settings.server'
 import { withTenant } from '#drizzle/db.server'
 
-const DAY_MS = 24 * 60 * 60 * 1000
-export const SESSION_DURATION_MS = 30 * DAY_MS
-const RENEW_BEFORE_MS = 15 * DAY_MS
+/** How long a session lasts without activity: the platform's session timeout (cached). */
+export async function sessionDurationMs() {
+  const { sessionTimeoutMinutes } = await cachedPlatformSettings()
+  return sessionTimeoutMinutes * 60_000
+}
 
 export function sessionCookieName() {
   // __Host- binds the cookie to the exact host, over HTTPS, with Path=/ and no Domain.
@@ -67,7 +72,7 @@ export function readSessionToken(request: Request): string | null {
 /** A new session for the user; returns the Set-Cookie header value. */
 export async function createSession(organizationId: string, userId: string) {
   const token = generateSessionToken()
-  const expiresAt = new Date(Date.now() + SESSION_DURATION_MS)
+  const expiresAt = new Date(Date.now() + (await sessionDurationMs()))
   await withTenant(organizationId, async (tx) => {
     await insertSession(tx, organizationId, { id: sessionIdFromToken(token), userId, expiresAt })
     // Every sign-in (and sign-up) opens a session: the admin screens' "Last Active".
@@ -83,6 +88,7 @@ export async function validateSessionToken(
   token: string,
 ): Promise<ValidSession | null> {
   const sessionId = sessionIdFromToken(token)
+  const duration = await sessionDurationMs()
   return withTenant(organizationId, async (tx) => {
     const row = await findSessionWithUser(tx, organizationId, sessionId)
     if (!row) return null
@@ -93,8 +99,11 @@ export async function validateSessionToken(
     }
     let expiresAt = row.session.expiresAt
     let renewed = false
-    if (now >= expiresAt.getTime() - RENEW_BEFORE_MS) {
-      expiresAt = new Date(now + SESSION_DURATION_MS)
+    // Renewed when under half the timeout remains (one write per half-timeout of activity), and
+    // shortened when it outlasts the timeout (a session from before the timeout was lowered).
+    const remaining = expiresAt.getTime() - now
+    if (remaining < duration / 2 || remaining > duration) {
+      expiresAt = new Date(now + duration)
       await extendSession(tx, organizationId, sessionId, expiresAt)
       renewed = true
     }

@@ -1,5 +1,6 @@
 // Files made from a public card: its vCard and its QR code. Same tenant rules as the page.
 import type { AppLoadContext } from '@remix-run/node'
+import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
@@ -8,15 +9,26 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { withTenant } from '#drizzle/db.server'
 
-async function requireCard(context: AppLoadContext, reference: string) {
+/**
+ * `applyPrivacy`: the owner's privacy applies to the vCard as to the page (files are for
+ * visitors, so a private card has none). The QR code holds only the link, which the owner's own
+ * QR screen shows too, so it is served whatever the privacy.
+ */
+async function requireCard(context: AppLoadContext, reference: string, applyPrivacy = false) {
   const tenant = await requireTenant(context)
-  const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
+  const row = await withTenant(tenant.id, async (tx) => {
+    const found = await findCardByReference(tx, tenant.id, reference)
+    if (!found || !applyPrivacy) return found
+    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
+    if (hiddenFromVisitor(privacy, false)) return undefined
+    return { ...found, card: withPrivacy(found.card, privacy) }
+  })
   if (!row) throw new Response('Contact card not found', { status: 404 })
   return { tenant, card: row.card, cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}` }
 }
 
 export async function vcardResponse(context: AppLoadContext, reference: string) {
-  const { tenant, card, cardUrl } = await requireCard(context, reference)
+  const { tenant, card, cardUrl } = await requireCard(context, reference, true)
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )

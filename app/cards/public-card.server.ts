@@ -13,6 +13,7 @@ import {
   rateLimitMessage,
   recordHits,
 } from '#app/auth/rate-limit.server'
+import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { getEnv } from '#app/env.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
@@ -46,12 +47,17 @@ export async function publicCardLoader(
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
     const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
+    if (!found) return undefined
+    const isOwner = viewer?.id === found.card.userId
+    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
+    // A private card is not found by anyone but its owner (and its view is not counted).
+    if (hiddenFromVisitor(privacy, isOwner)) return undefined
     // A profile standing in for a card has no card row to count views of.
-    if (found?.cardId && countable && viewer?.id !== found.card.userId) {
+    if (found.cardId && countable && !isOwner) {
       const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
       await recordCardView(tx, tenant.id, found.cardId, hash, deviceClassOf(userAgent))
     }
-    return found
+    return { ...found, card: withPrivacy(found.card, privacy) }
   })
   if (!row) return json({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
@@ -100,7 +106,13 @@ export async function publicCardAction(
   reference: string,
 ) {
   const { tenant, user } = await getOptionalUser(request, context)
-  const row = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, reference))
+  const row = await withTenant(tenant.id, async (tx) => {
+    const found = await findCardByReference(tx, tenant.id, reference)
+    if (!found) return undefined
+    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
+    if (hiddenFromVisitor(privacy, user?.id === found.card.userId)) return undefined
+    return { ...found, card: withPrivacy(found.card, privacy) }
+  })
   if (!row) throw new Response('Not Found', { status: 404 })
   const card = row.card
   const sourceCardId = row.cardId

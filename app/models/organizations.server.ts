@@ -99,3 +99,19 @@ export async function hasPlatformOrganization(db: Queryable) {
     .limit(1)
   return Boolean(row)
 }
+
+/** The organization's display name; for the platform organization, the product name. */
+export async function renameOrganization(db: Queryable, organizationId: string, name: string) {
+  await db
+    .update(organizations)
+    .set({ name, updatedAt: new Date() })
+    .where(eq(organizations.id, organizationId))
+}
+
+export async function findSubscriptionTier(db: Queryable, organizationId: string) {
+  const [row] = await db
+    .select({ tier: organizations.subscriptionTier })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row?.tier ?? 'free'
+}

@@ -40,7 +40,6 @@ function personalDestinations(role: Role) {
     // Spec (accounts §2): the home tile opens the default profile, the menu the role's one.
     profile: { id: 'profile', to: '/profile', icon: UserRound, exists: true },
     roleProfile: { id: 'role-profile', to: paths.profile, icon: UserRound, exists: true },
-    // /settings/{area} is not built yet: the profile's notifications part stands in for it.
     settings: { id: 'settings', to: settingsMenuPath(role), icon: Settings, exists: true },
     digitalCards: { id: 'digital-cards', to: paths.digitalCards, icon: CreditCard, exists: true },
     qrCode: { id: 'qr-code', to: '/qrcode', icon: QrCode, exists: true },
@@ -76,14 +75,25 @@ export function dashboardEntries(role: Role): NavEntry[] {
         { id: 'end-users', to: '/dashboard/super-admin/users', icon: Users, exists: true },
         'End Users',
       ),
-      planned('system-settings', 'System Settings', '/dashboard/super-admin/settings', Settings),
+      entry(
+        {
+          id: 'system-settings',
+          to: '/dashboard/super-admin/settings',
+          icon: Settings,
+          exists: true,
+        },
+        'System Settings',
+      ),
     ],
     agency: [
       overview,
       planned('team-members', 'Team Members', '/dashboard/agency/team', Users),
       planned('end-users', 'End Users', '/dashboard/agency/users', UserRound),
       planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
-      planned('area-settings', 'Settings', '/dashboard/agency/settings', Settings),
+      entry(
+        { id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true },
+        'Settings',
+      ),
     ],
     'team-member': [
       overview,
@@ -93,14 +103,25 @@ export function dashboardEntries(role: Role): NavEntry[] {
       ),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'QR Codes'),
-      planned('area-settings', 'Settings', '/dashboard/team-member/settings', Settings),
+      entry(
+        {
+          id: 'area-settings',
+          to: '/dashboard/team-member/settings',
+          icon: Settings,
+          exists: true,
+        },
+        'Settings',
+      ),
     ],
     'end-user': [
       overview,
       entry({ id: 'team', to: TEAM_PAGE_PATH, icon: Users, exists: true }, 'Team'),
       entry(own.digitalCards, 'Digital Cards'),
       entry(own.qrCode, 'My QR Code'),
-      planned('area-settings', 'Settings', '/dashboard/end-user/settings', Settings),
+      entry(
+        { id: 'area-settings', to: '/dashboard/end-user/settings', icon: Settings, exists: true },
+        'Settings',
+      ),
     ],
   }
   return tables[roleArea(role)]

@@ -28,7 +28,8 @@ export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNoti
     const user = await findUserById(tx, tenant.id, notice.ownerId)
     if (!user) return null
     const preferences = await getNotificationPreferences(tx, tenant.id, user.id)
-    return preferences.notifications ? user : null
+    // Email Notifications is the master switch; New Contact Alerts narrows it (§2.6).
+    return preferences.notifications && preferences.newContactAlerts ? user : null
   })
   if (!owner) return false
   const branding = tenantEmailBranding(tenant)

@@ -15,6 +15,8 @@ export async function getNotificationPreferences(
   return NotificationPreferencesSchema.parse({
     notifications: stored.notifications,
     marketingEmails: stored.marketingEmails,
+    newContactAlerts: stored.newContactAlerts,
+    teamUpdates: stored.teamUpdates,
   })
 }
 

@@ -11,6 +11,9 @@ const choice = () => z.boolean({ error: CHOICE_MESSAGE })
 export const NotificationPreferencesSchema = z.object({
   notifications: choice().catch(true).default(true),
   marketingEmails: choice().catch(false).default(false),
+  // The team member's settings split 'notifications' further (roles-teams-admin §2.6).
+  newContactAlerts: choice().catch(true).default(true),
+  teamUpdates: choice().catch(true).default(true),
 })
 
 export type NotificationPreferences = z.output<typeof NotificationPreferencesSchema>

@@ -142,6 +142,27 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   files: PROFILE_FILES,
 })
 
+const PRIVACY_KEYS = ['visibility', 'showEmail', 'showPhone', 'theme', 'fontSize', 'animations']
+/** A settings page under /settings/{area} and the dashboard's settings entry (spec §2.6). */
+const settingsForms = (area: string, actor: Actor, intents: string[], keys: string[]): Form[] => [
+  {
+    name: `settings (${area})`,
+    file: `settings.${area}`,
+    path: `/settings/${area}`,
+    actor,
+    intents,
+    keys,
+  },
+  {
+    name: `dashboard settings (${area})`,
+    file: `dashboard.${area}.settings`,
+    path: `/dashboard/${area}/settings`,
+    actor,
+    intents,
+    keys,
+  },
+]
+
 const FORMS: Form[] = [
   {
     name: 'register',
@@ -215,6 +236,47 @@ const FORMS: Form[] = [
     'super_admin',
   ),
   profileForm('profile (team member)', 'profile.team-member', '/profile/team-member', 'team_admin'),
+  ...settingsForms('end-user', 'end_user', ['privacy', 'appearance'], PRIVACY_KEYS),
+  {
+    name: 'settings (default variant)',
+    file: 'settings.$variant',
+    path: '/settings/role',
+    actor: 'end_user',
+    intents: ['privacy', 'appearance'],
+    keys: PRIVACY_KEYS,
+  },
+  ...settingsForms(
+    'team-member',
+    'team_admin',
+    ['notifications', 'privacy'],
+    [
+      ...PRIVACY_KEYS,
+      'activityTracking',
+      'notifications',
+      'newContactAlerts',
+      'teamUpdates',
+      'marketingEmails',
+    ],
+  ),
+  ...settingsForms(
+    'agency',
+    'agency_admin',
+    ['team', 'billing'],
+    ['defaultTeamRole', 'autoApprove', 'membersMayInvite', 'billingEmail'],
+  ),
+  ...settingsForms(
+    'super-admin',
+    'super_admin',
+    ['general', 'security'],
+    [
+      'platformName',
+      'platformUrl',
+      'maintenanceMode',
+      'sessionTimeoutMinutes',
+      'requireTwoFactorForAdmins',
+      'passwordRotation',
+    ],
+  ),
   {
     name: 'cards list (end user)',
     file: 'dashboard.end-user.digital-cards._index',

@@ -39,7 +39,13 @@ import {
 } from '#app/models/email-confirmations.server'
 import { getMediaByHash, getMediaBytes, getMediaPath, storeMedia } from '#app/models/media.server'
 import {
+  getOrganizationPreferences,
+  saveOrganizationPreferences,
+} from '#app/models/organization-settings.server'
+import {
   findBrandingImagePaths,
+  findSubscriptionTier,
+  renameOrganization,
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { insertOutboxEmail, listOutboxForOrganization } from '#app/models/outbox.server'
@@ -147,6 +153,12 @@ async function seedTenantA(db: Queryable) {
     lastName: `Profile${suffix}`,
   })
   await updateProfile(db, organization.id, cardless.id, { onboardingCompletedAt: new Date() })
+  await saveOrganizationPreferences(db, organization.id, {
+    billingEmail: `billing-${suffix}@a.test`,
+  })
+  await db.execute(
+    sql`update organizations set subscription_tier = 'enterprise' where id = ${organization.id}`,
+  )
   const sharedImage = await makePng('#123456')
   const ownImage = await makePng('#abcdef')
   const sharedMedia = await storeMedia(db, organization.id, png(sharedImage))
@@ -688,6 +700,37 @@ const cases: Record<string, Case[]> = {
       name: "reads none of A's preferences",
       run: (db, b, a) => getUserPreferences(db, b, a.user.id),
       expected: (value) => expect(value).toEqual({}),
+    },
+  ],
+  getOrganizationPreferences: [
+    {
+      name: "reads none of A's organization settings",
+      run: (db, b) => getOrganizationPreferences(db, b),
+      expected: (value) => expect(value).toEqual({}),
+    },
+  ],
+  saveOrganizationPreferences: [
+    {
+      name: "merges none of A's settings and changes none of A's",
+      run: async (db, b) => {
+        await saveOrganizationPreferences(db, b, { autoApprove: true })
+        return getOrganizationPreferences(db, b)
+      },
+      expected: (value) => expect(value).toEqual({ autoApprove: true }),
+    },
+  ],
+  renameOrganization: [
+    {
+      name: 'renames B only',
+      run: (db, b) => renameOrganization(db, b, 'B renamed'),
+      expected: nothing,
+    },
+  ],
+  findSubscriptionTier: [
+    {
+      name: "reads B's plan, not A's",
+      run: (db, b) => findSubscriptionTier(db, b),
+      expected: (value) => expect(value).toBe('free'),
     },
   ],
   setUserPreference: [

@@ -128,6 +128,9 @@ describe('preferences', () => {
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: true,
       marketingEmails: false,
+      // The team member's finer toggles (settings §2.6), on by default and untouched here.
+      newContactAlerts: true,
+      teamUpdates: true,
     })
     const cookie = await sessionCookieFor(world.organization.id, world.owner.id)
     const page = await settle(() =>
@@ -138,7 +141,12 @@ describe('preferences', () => {
       }),
     )
     const data = (await page.json()) as { notifications: unknown }
-    expect(data.notifications).toEqual({ notifications: true, marketingEmails: false })
+    expect(data.notifications).toEqual({
+      notifications: true,
+      marketingEmails: false,
+      newContactAlerts: true,
+      teamUpdates: true,
+    })
   })
 
   test('the profile form saves both choices (an unchecked box is off) and audits it', async () => {
@@ -150,11 +158,17 @@ describe('preferences', () => {
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: false,
       marketingEmails: true,
+      // The team member's finer toggles (settings §2.6), on by default and untouched here.
+      newContactAlerts: true,
+      teamUpdates: true,
     })
     await saveProfilePreferences(world, { notifications: 'on' })
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: true,
       marketingEmails: false,
+      // The team member's finer toggles (settings §2.6), on by default and untouched here.
+      newContactAlerts: true,
+      teamUpdates: true,
     })
     const audit = await getDb()
       .select()
@@ -326,6 +340,9 @@ describe('one-click unsubscribe', () => {
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: false,
       marketingEmails: false,
+      // The team member's finer toggles (settings §2.6), on by default and untouched here.
+      newContactAlerts: true,
+      teamUpdates: true,
     })
     const audit = await getDb()
       .select()

@@ -118,6 +118,16 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'profile.end-user.tsx': ['end_user', 'super_admin_team'],
   'profile.super-admin.tsx': ['super_admin'],
   'profile.team-member.tsx': ['team_admin'],
+  'settings.$variant.tsx': ['end_user', 'super_admin_team'],
+  'settings.end-user.tsx': ['end_user', 'super_admin_team'],
+  'dashboard.end-user.settings.tsx': ['end_user', 'super_admin_team'],
+  'settings.team-member.tsx': ['team_admin'],
+  'dashboard.team-member.settings.tsx': ['team_admin'],
+  'settings.agency.tsx': ['agency_admin', 'agency_member'],
+  'dashboard.agency.settings.tsx': ['agency_admin', 'agency_member'],
+  // System Settings answer on the platform's host only: on A's (an agency's) host, nobody.
+  'settings.super-admin.tsx': 'platform-admin',
+  'dashboard.super-admin.settings.tsx': 'platform-admin',
 }
 
 // Route modules exporting an action (own or re-exported), read from their source.
@@ -126,6 +136,12 @@ const ACTION_ROUTES = readdirSync('app/routes').filter((file) =>
     readFileSync(`app/routes/${file}`, 'utf8'),
   ),
 )
+
+// Roles that may open a page but not post to it (agency members read the agency's settings).
+const READ_ONLY: Record<string, Role[]> = {
+  'settings.agency.tsx': ['agency_member'],
+  'dashboard.agency.settings.tsx': ['agency_member'],
+}
 
 // Public pages whose action still needs a signed-in user (of any role).
 const SIGNED_IN_ACTIONS = ['invitations.$token.tsx', 'invitations.$token_.decline.tsx']
@@ -277,7 +293,9 @@ describe('role matrix: protected actions × roles', () => {
       expect(signedOut.location ?? '').toMatch(/^\/auth\/login/)
       for (const role of ALL_ROLES) {
         const allowed =
-          access !== 'platform-admin' && (!Array.isArray(access) || access.includes(role))
+          access !== 'platform-admin' &&
+          (!Array.isArray(access) || access.includes(role)) &&
+          !READ_ONLY[file]?.includes(role)
         const { cookie, cardId } = roleCookies.get(role) as { cookie: string; cardId: string }
         const got = await post(cookie, cardId)
         const cell = `${file} as ${role} (${got.status} ${got.location ?? ''})`
@@ -392,6 +410,15 @@ const REFERENCES: Record<string, Reference> = {
   'profile.end-user.tsx': 'none',
   'profile.super-admin.tsx': 'none',
   'profile.team-member.tsx': 'none',
+  'settings.$variant.tsx': 'none',
+  'settings.end-user.tsx': 'none',
+  'dashboard.end-user.settings.tsx': 'none',
+  'settings.team-member.tsx': 'none',
+  'dashboard.team-member.settings.tsx': 'none',
+  'settings.agency.tsx': 'none',
+  'dashboard.agency.settings.tsx': 'none',
+  'settings.super-admin.tsx': 'none',
+  'dashboard.super-admin.settings.tsx': 'none',
 }
 
 test('every route module says how it names tenant rows', () => {
@@ -833,7 +860,34 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       params: { token: invitationTokenB },
     },
   ]
+  // Every settings tab, with B's ids injected: the writes go to the poster's own rows only.
+  const settings = (path: string, ...intents: Record<string, string>[]): WriteAttempt[] =>
+    intents.map((fields) => ({ path, fields: { ...injected, ...fields }, params: {} }))
+  const privacy = { intent: 'privacy', visibility: 'private' }
+  const appearance = { intent: 'appearance', theme: 'dark', fontSize: 'large' }
+  const agencyTabs: Record<string, string>[] = [
+    { intent: 'team', defaultTeamRole: 'admin' },
+    { intent: 'billing', billingEmail: b.email },
+  ]
+  const systemTabs: Record<string, string>[] = [
+    { intent: 'general', platformName: `Taken ${MARK}`, platformUrl: 'https://b.test' },
+    { intent: 'security', sessionTimeoutMinutes: '5' },
+  ]
   return {
+    'settings.$variant.tsx': settings('/settings/role', privacy, appearance),
+    'settings.end-user.tsx': settings('/settings/end-user', privacy, appearance),
+    'dashboard.end-user.settings.tsx': settings('/dashboard/end-user/settings', privacy),
+    'settings.team-member.tsx': settings('/settings/team-member', privacy, {
+      intent: 'notifications',
+    }),
+    'dashboard.team-member.settings.tsx': settings('/dashboard/team-member/settings', privacy),
+    'settings.agency.tsx': settings('/settings/agency', ...agencyTabs),
+    'dashboard.agency.settings.tsx': settings('/dashboard/agency/settings', ...agencyTabs),
+    'settings.super-admin.tsx': settings('/settings/super-admin', ...systemTabs),
+    'dashboard.super-admin.settings.tsx': settings(
+      '/dashboard/super-admin/settings',
+      ...systemTabs,
+    ),
     '$.tsx': [{ path: '/nothing-here', fields: { cardId: b.cardId }, params: { '*': 'x' } }],
     'auth.forgot-password.tsx': [
       { path: '/auth/forgot-password', fields: { email: b.email }, params: {}, onlyOnA: true },

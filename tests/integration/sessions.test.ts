@@ -59,15 +59,17 @@ describe('session tokens', () => {
     expect(contextB.responseCookies?.some((c) => c.startsWith('brandcard_session=;'))).toBe(true)
   })
 
-  test('sessions are renewed when under 15 days remain and refused once expired', async () => {
+  test('sessions last the session timeout (60 minutes by default), renewed when under half remains, refused once expired', async () => {
     const { organization, user } = await tenantWithUser()
-    const { token } = await createSession(organization.id, user.id)
+    const { token, expiresAt } = await createSession(organization.id, user.id)
+    expect(expiresAt.getTime()).toBeGreaterThan(Date.now() + 59 * 60_000)
+    expect(expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 60 * 60_000)
     const id = sessionIdFromToken(token)
-    const soon = new Date(Date.now() + 5 * 24 * 3600 * 1000)
+    const soon = new Date(Date.now() + 20 * 60_000)
     await getDb().update(sessions).set({ expiresAt: soon }).where(eq(sessions.id, id))
     const renewed = await validateSessionToken(organization.id, token)
     expect(renewed?.renewed).toBe(true)
-    expect(renewed?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000)
+    expect(renewed?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 59 * 60_000)
 
     await getDb()
       .update(sessions)

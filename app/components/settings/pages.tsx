@@ -1,0 +1,442 @@
+// The four settings variants (roles-teams-admin.md §2.6), each a set of tabs over SettingsForm.
+import { Bell, Code, CreditCard, Palette, Settings, Shield, Users } from 'lucide-react'
+import type { NotificationPreferences } from '#app/validation/notifications'
+import {
+  AgencyBillingSchema,
+  AgencyTeamSchema,
+  type AgencyTeamSettings,
+  AppearanceSchema,
+  type AppearanceSettings,
+  EndUserPrivacySchema,
+  GeneralSettingsSchema,
+  type PrivacySettings,
+  SecuritySettingsSchema,
+  TeamMemberNotificationsSchema,
+  TeamMemberPrivacySchema,
+} from '#app/validation/settings'
+import { type SettingsField, SettingsForm } from './settings-form'
+import { ApiPanel, SettingsPage, SettingsPanel } from './settings-page'
+
+const api = { id: 'api', label: 'API', icon: Code, content: <ApiPanel /> }
+
+const showContact: SettingsField[] = [
+  {
+    kind: 'toggle',
+    name: 'showEmail',
+    label: 'Show email',
+    description: 'Your email address appears on your public card and in its contact file.',
+  },
+  {
+    kind: 'toggle',
+    name: 'showPhone',
+    label: 'Show phone',
+    description: 'Your phone number appears on your public card and in its contact file.',
+  },
+]
+
+const visibilityOptions = {
+  public: { value: 'public', label: 'Public: anyone with the link' },
+  contacts: { value: 'contacts', label: 'Contacts: people you share your link with' },
+  team: { value: 'team', label: 'Team: people you share your link with' },
+  private: { value: 'private', label: 'Private: only you' },
+}
+
+function PrivacyDescription() {
+  return 'Choose what others see on your public card. Private hides your card from everyone but you.'
+}
+
+export function EndUserSettings({
+  privacy,
+  appearance,
+}: {
+  privacy: PrivacySettings
+  appearance: AppearanceSettings
+}) {
+  return (
+    <SettingsPage
+      title="Account Settings"
+      subtitle="Manage your privacy, how the app looks and your integrations"
+      tabs={[
+        {
+          id: 'privacy',
+          label: 'Privacy',
+          icon: Shield,
+          content: (
+            <SettingsPanel title="Privacy" description={PrivacyDescription()}>
+              <SettingsForm
+                intent="privacy"
+                schema={EndUserPrivacySchema}
+                defaultValue={{
+                  ...privacy,
+                  // 'team' exists only for team members; an end user sees its nearest choice.
+                  visibility: privacy.visibility === 'team' ? 'contacts' : privacy.visibility,
+                }}
+                fields={[
+                  {
+                    kind: 'select',
+                    name: 'visibility',
+                    label: 'Profile visibility',
+                    options: [
+                      visibilityOptions.public,
+                      visibilityOptions.contacts,
+                      visibilityOptions.private,
+                    ],
+                  },
+                  ...showContact,
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        {
+          id: 'appearance',
+          label: 'Appearance',
+          icon: Palette,
+          content: (
+            <SettingsPanel title="Appearance" description="How the app looks on this account.">
+              <SettingsForm
+                intent="appearance"
+                schema={AppearanceSchema}
+                defaultValue={appearance}
+                fields={[
+                  {
+                    kind: 'select',
+                    name: 'theme',
+                    label: 'Theme',
+                    options: [
+                      { value: 'light', label: 'Light' },
+                      { value: 'dark', label: 'Dark' },
+                      { value: 'system', label: 'System' },
+                    ],
+                  },
+                  {
+                    kind: 'select',
+                    name: 'fontSize',
+                    label: 'Font size',
+                    options: [
+                      { value: 'small', label: 'Small' },
+                      { value: 'medium', label: 'Medium' },
+                      { value: 'large', label: 'Large' },
+                    ],
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'animations',
+                    label: 'Animations',
+                    description: 'Motion in menus, dialogs and transitions. Off reduces motion.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        api,
+      ]}
+    />
+  )
+}
+
+function BillingPlan({ plan, price, limit }: { plan: string; price: string; limit: string }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
+          <dd className="font-medium">{plan}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Price</dt>
+          <dd className="font-medium">{price}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Includes</dt>
+          <dd className="font-medium">{limit}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Billing cycle</dt>
+          <dd className="font-medium">Monthly</dd>
+        </div>
+      </dl>
+      <p className="text-sm text-gray-600 dark:text-gray-400">
+        No payment provider is connected yet: there is no card on file and no invoices to show.
+      </p>
+    </div>
+  )
+}
+
+export function TeamMemberSettings({
+  notifications,
+  privacy,
+}: {
+  notifications: NotificationPreferences
+  privacy: PrivacySettings
+}) {
+  return (
+    <SettingsPage
+      title="Team Member Settings"
+      subtitle="Manage your notifications, privacy, billing and integrations"
+      tabs={[
+        {
+          id: 'notifications',
+          label: 'Notifications',
+          icon: Bell,
+          content: (
+            <SettingsPanel title="Notifications" description="Which emails you get from us.">
+              <SettingsForm
+                intent="notifications"
+                schema={TeamMemberNotificationsSchema}
+                defaultValue={notifications}
+                fields={[
+                  {
+                    kind: 'toggle',
+                    name: 'notifications',
+                    label: 'Email Notifications',
+                    description: 'Turn every email notification on or off.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'newContactAlerts',
+                    label: 'New Contact Alerts',
+                    description:
+                      'Email me when someone connects with me or shares their details on my card.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'teamUpdates',
+                    label: 'Team Updates',
+                    description: 'News about the teams you belong to.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'marketingEmails',
+                    label: 'Marketing Communications',
+                    description: 'Product news and tips. Off unless you turn it on.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        {
+          id: 'privacy',
+          label: 'Privacy',
+          icon: Shield,
+          content: (
+            <SettingsPanel title="Privacy" description={PrivacyDescription()}>
+              <SettingsForm
+                intent="privacy"
+                schema={TeamMemberPrivacySchema}
+                defaultValue={privacy}
+                fields={[
+                  {
+                    kind: 'select',
+                    name: 'visibility',
+                    label: 'Profile visibility',
+                    options: Object.values(visibilityOptions),
+                  },
+                  ...showContact,
+                  {
+                    kind: 'toggle',
+                    name: 'activityTracking',
+                    label: 'Activity tracking',
+                    description: 'Keep a list of your recent activity on your profile.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        {
+          id: 'billing',
+          label: 'Billing',
+          icon: CreditCard,
+          content: (
+            <SettingsPanel title="Billing" description="Your plan.">
+              <BillingPlan plan="Team Member Basic" price="$49/month" limit="Up to 10 end users" />
+            </SettingsPanel>
+          ),
+        },
+        api,
+      ]}
+    />
+  )
+}
+
+const TIER_LABELS: Record<string, string> = {
+  free: 'Free',
+  starter: 'Starter',
+  professional: 'Professional',
+  enterprise: 'Enterprise',
+}
+
+export function AgencySettings({
+  canEdit,
+  team,
+  billing,
+  plan,
+}: {
+  canEdit: boolean
+  team: AgencyTeamSettings
+  billing: { billingEmail: string }
+  plan: string
+}) {
+  return (
+    <SettingsPage
+      title="Agency Settings"
+      subtitle="Manage your team defaults, billing and integrations"
+      tabs={[
+        {
+          id: 'team',
+          label: 'Team',
+          icon: Users,
+          content: (
+            <SettingsPanel title="Team" description="How new members join your agency's teams.">
+              <SettingsForm
+                intent="team"
+                schema={AgencyTeamSchema}
+                defaultValue={team}
+                readOnly={!canEdit}
+                fields={[
+                  {
+                    kind: 'select',
+                    name: 'defaultTeamRole',
+                    label: 'Default team role',
+                    options: [
+                      { value: 'admin', label: 'Admin' },
+                      { value: 'manager', label: 'Manager' },
+                      { value: 'member', label: 'Member' },
+                      { value: 'viewer', label: 'Viewer' },
+                    ],
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'autoApprove',
+                    label: 'Auto-approve new members',
+                    description: 'New members join without waiting for an admin.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'membersMayInvite',
+                    label: 'Allow members to invite others',
+                    description: 'Members can send team invitations, not only admins.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        {
+          id: 'billing',
+          label: 'Billing',
+          icon: CreditCard,
+          content: (
+            <SettingsPanel title="Billing" description="Your agency's plan and billing contact.">
+              <div className="flex flex-col gap-6">
+                <BillingPlan
+                  plan={TIER_LABELS[plan] ?? plan}
+                  price="Set by the platform"
+                  limit="See your agreement"
+                />
+                <SettingsForm
+                  intent="billing"
+                  schema={AgencyBillingSchema}
+                  defaultValue={billing}
+                  readOnly={!canEdit}
+                  fields={[
+                    { kind: 'input', name: 'billingEmail', label: 'Billing email', type: 'email' },
+                  ]}
+                />
+              </div>
+            </SettingsPanel>
+          ),
+        },
+        api,
+      ]}
+    />
+  )
+}
+
+export function SuperAdminSettings({
+  settings,
+}: {
+  settings: {
+    platformName: string
+    platformUrl: string
+    maintenanceMode: boolean
+    sessionTimeoutMinutes: number
+    requireTwoFactorForAdmins: boolean
+    passwordRotation: boolean
+  }
+}) {
+  return (
+    <SettingsPage
+      title="System Settings"
+      subtitle="Manage the platform's name, address, availability and security"
+      tabs={[
+        {
+          id: 'general',
+          label: 'General',
+          icon: Settings,
+          content: (
+            <SettingsPanel title="General" description="The platform as everyone sees it.">
+              <SettingsForm
+                intent="general"
+                schema={GeneralSettingsSchema}
+                defaultValue={settings}
+                fields={[
+                  { kind: 'input', name: 'platformName', label: 'Platform name', type: 'text' },
+                  { kind: 'input', name: 'platformUrl', label: 'Platform URL', type: 'url' },
+                  {
+                    kind: 'toggle',
+                    name: 'maintenanceMode',
+                    label: 'Maintenance mode',
+                    description:
+                      'Everyone but super admins sees a maintenance page on every site until you turn it off.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        {
+          id: 'security',
+          label: 'Security',
+          icon: Shield,
+          content: (
+            <SettingsPanel title="Security" description="Sessions and sign-in rules.">
+              <SettingsForm
+                intent="security"
+                schema={SecuritySettingsSchema}
+                defaultValue={settings}
+                fields={[
+                  {
+                    kind: 'input',
+                    name: 'sessionTimeoutMinutes',
+                    label: 'Session timeout (minutes)',
+                    type: 'number',
+                    hint: 'A session without activity for this long signs out.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'requireTwoFactorForAdmins',
+                    label: 'Two-factor authentication for admins',
+                    note: 'Coming soon',
+                    description:
+                      'Stored for when two-factor sign-in arrives; it is not enforced yet.',
+                  },
+                  {
+                    kind: 'toggle',
+                    name: 'passwordRotation',
+                    label: 'Password rotation every 90 days',
+                    description: 'Stored; reminders to change passwords are not sent yet.',
+                  },
+                ]}
+              />
+            </SettingsPanel>
+          ),
+        },
+        api,
+      ]}
+    />
+  )
+}

@@ -1,0 +1,70 @@
+import { Link } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Panel } from '#app/components/profile/empty-state'
+import { type ProfileTab, ProfileTabs } from '#app/components/profile/profile-tabs'
+
+export type SettingsTab = ProfileTab
+
+/** The frame of every settings page: heading, subtitle and the tabs (links to `?tab=`). */
+export function SettingsPage({
+  title,
+  subtitle,
+  tabs,
+}: {
+  title: string
+  subtitle: string
+  tabs: SettingsTab[]
+}) {
+  return (
+    <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold sm:text-3xl">{title}</h1>
+        <p className="text-gray-600 dark:text-gray-400">{subtitle}</p>
+      </div>
+      <ProfileTabs tabs={tabs} label={`${title} sections`} />
+    </main>
+  )
+}
+
+export function SettingsPanel(props: { title: string; description?: string; children: ReactNode }) {
+  return <Panel {...props} />
+}
+
+/**
+ * The API tab (§2.6): the CRM integration card. The integration page (/api-settings) comes with
+ * a later issue, so this says so instead of linking to a page that does not exist yet.
+ */
+export function ApiPanel() {
+  return (
+    <Panel title="API & Integrations" description="Connect the tools you already use.">
+      <div className="flex flex-col gap-4">
+        <section
+          aria-labelledby="crm-integration-title"
+          className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+        >
+          <h3 id="crm-integration-title" className="flex items-center gap-2 font-medium">
+            <Link aria-hidden className="h-4 w-4" />
+            CRM Integration
+          </h3>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Connect to a CRM to automatically add new contacts you meet.
+          </p>
+          <p className="text-sm font-medium text-amber-800 dark:text-amber-300">
+            Coming soon: CRM connections are not available yet.
+          </p>
+        </section>
+        <section
+          aria-labelledby="other-integrations-title"
+          className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+        >
+          <h3 id="other-integrations-title" className="font-medium">
+            Other integrations
+          </h3>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Until then, export your contacts as CSV or vCard from the Contacts page.
+          </p>
+        </section>
+      </div>
+    </Panel>
+  )
+}

@@ -1,0 +1,220 @@
+// Loaders and actions of the settings pages (roles-teams-admin.md §2.6): /settings/{area} and
+// the dashboards' settings entries share them. Every value is validated by the zod schemas of
+// #app/validation/settings before it is written, read back through their `Stored*` twins, and
+// every save answers with the spec's toast (§8). A refused form changes nothing.
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json } from '@remix-run/node'
+import type { z } from 'zod'
+import { requireRole, type SignedIn } from '#app/auth/guards.server'
+import { AREA_ROLES } from '#app/auth/roles'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  getOrganizationPreferences,
+  saveOrganizationPreferences,
+} from '#app/models/organization-settings.server'
+import { findSubscriptionTier, renameOrganization } from '#app/models/organizations.server'
+import { getPlatformSettings, savePlatformSettings } from '#app/models/platform-settings.server'
+import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
+import {
+  getNotificationPreferences,
+  saveNotificationPreferences,
+} from '#app/notifications/preferences.server'
+import { readPlainForm } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import {
+  AgencySettingsSchema,
+  EndUserSettingsSchema,
+  SETTINGS_TOASTS,
+  type SettingsIntent,
+  StoredAgencyBillingSchema,
+  StoredAgencyTeamSchema,
+  StoredAppearanceSchema,
+  StoredPrivacySchema,
+  SuperAdminSettingsSchema,
+  TeamMemberSettingsSchema,
+} from '#app/validation/settings'
+import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { invalidatePlatformSettings } from './platform-settings.server'
+
+const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+
+/** The URL the form was posted to, without Remix's `index` marker: where the toast lands. */
+function returnUrl(request: Request) {
+  const url = new URL(request.url)
+  url.searchParams.delete('index')
+  const search = url.searchParams.toString()
+  return search ? `${url.pathname}?${search}` : url.pathname
+}
+
+export async function readPrivacy(tx: Transaction, organizationId: string, userId: string) {
+  const stored = await getUserPreferences(tx, organizationId, userId)
+  return StoredPrivacySchema.parse(stored.privacy ?? {})
+}
+
+export async function readAppearance(tx: Transaction, organizationId: string, userId: string) {
+  const stored = await getUserPreferences(tx, organizationId, userId)
+  return StoredAppearanceSchema.parse(stored.appearance ?? {})
+}
+
+type AnySchema = z.ZodType<{ intent: SettingsIntent }>
+
+/**
+ * Parses the form against the page's schema. A refusal is a 400 with the submission's reply and
+ * the first message (shown as a toast when the field itself is not on screen).
+ */
+async function parse<S extends AnySchema>(request: Request, schema: S) {
+  const submission = parseWithZod(await readPlainForm(request), { schema })
+  if (submission.status !== 'success') {
+    const errors = Object.values(submission.error ?? {}).flat()
+    const intent = submission.payload.intent
+    throw json(
+      {
+        result: submission.reply(),
+        intent: typeof intent === 'string' ? intent : null,
+        error: errors[0] ?? 'Please check the form',
+      },
+      { status: 400 },
+    )
+  }
+  return submission.value as z.output<S>
+}
+
+function saved(request: Request, intent: SettingsIntent) {
+  return redirectWithToast(returnUrl(request), { type: 'success', title: SETTINGS_TOASTS[intent] })
+}
+
+async function audit(tx: Transaction, signedIn: SignedIn, intent: SettingsIntent) {
+  await recordAudit(tx, signedIn.tenant.id, {
+    actorUserId: signedIn.user.id,
+    action: 'settings.updated',
+    entityType: 'settings',
+    entityId: signedIn.user.id,
+    metadata: { section: intent },
+  })
+}
+
+// ── End user: Privacy, Appearance, API ────────────────────────────────────────────────
+
+export async function loadEndUserSettings(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES['end-user'])
+  return withTenant(tenant.id, async (tx) => ({
+    privacy: await readPrivacy(tx, tenant.id, user.id),
+    appearance: await readAppearance(tx, tenant.id, user.id),
+  }))
+}
+
+export async function endUserSettingsAction(request: Request, context: AppLoadContext) {
+  const signedIn = await requireRole(request, context, AREA_ROLES['end-user'])
+  const value = await parse(request, EndUserSettingsSchema)
+  const { tenant, user } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    const { intent, ...fields } = value
+    const current = intent === 'privacy' ? await readPrivacy(tx, tenant.id, user.id) : {}
+    await setUserPreference(tx, tenant.id, user.id, intent, { ...current, ...fields })
+    await audit(tx, signedIn, intent)
+  })
+  return saved(request, value.intent)
+}
+
+// ── Team member: Notifications, Privacy, Billing, API ─────────────────────────────────
+
+export async function loadTeamMemberSettings(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES['team-member'])
+  return withTenant(tenant.id, async (tx) => ({
+    notifications: await getNotificationPreferences(tx, tenant.id, user.id),
+    privacy: await readPrivacy(tx, tenant.id, user.id),
+  }))
+}
+
+export async function teamMemberSettingsAction(request: Request, context: AppLoadContext) {
+  const signedIn = await requireRole(request, context, AREA_ROLES['team-member'])
+  const value = await parse(request, TeamMemberSettingsSchema)
+  const { tenant, user } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    if (value.intent === 'notifications') {
+      // The same preferences the profile and the unsubscribe link edit: one source of truth.
+      const { intent: _, ...preferences } = value
+      await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
+    } else {
+      const { intent: _, ...privacy } = value
+      await setUserPreference(tx, tenant.id, user.id, 'privacy', privacy)
+    }
+    await audit(tx, signedIn, value.intent)
+  })
+  return saved(request, value.intent)
+}
+
+// ── Agency: Team, Billing, API (agency_admin edits, agency_member reads) ──────────────
+
+export async function loadAgencySettings(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, AREA_ROLES.agency)
+  const stored = await withTenant(tenant.id, (tx) => getOrganizationPreferences(tx, tenant.id))
+  const plan = await withDatabase((tx) => findSubscriptionTier(tx, tenant.id))
+  const billing = StoredAgencyBillingSchema.parse(stored)
+  return {
+    canEdit: user.role === 'agency_admin',
+    team: StoredAgencyTeamSchema.parse(stored),
+    billing: { billingEmail: billing.billingEmail || user.email },
+    plan,
+  }
+}
+
+export async function agencySettingsAction(request: Request, context: AppLoadContext) {
+  const signedIn = await requireRole(request, context, ['agency_admin'])
+  const value = await parse(request, AgencySettingsSchema)
+  const { tenant } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    const { intent: _, ...fields } = value
+    await saveOrganizationPreferences(tx, tenant.id, fields)
+    await audit(tx, signedIn, value.intent)
+  })
+  return saved(request, value.intent)
+}
+
+// ── Super admin: General, Security, API (platform host only) ─────────────────────────
+
+async function requireSuperAdmin(request: Request, context: AppLoadContext) {
+  const signedIn = await requireRole(request, context, AREA_ROLES['super-admin'])
+  if (signedIn.tenant.kind !== 'platform') throw FORBIDDEN()
+  return signedIn
+}
+
+export async function loadSuperAdminSettings(request: Request, context: AppLoadContext) {
+  const { tenant } = await requireSuperAdmin(request, context)
+  const settings = await withDatabase((tx) => getPlatformSettings(tx))
+  // Until one is saved, the platform's URL is the address it answers on.
+  return {
+    ...settings,
+    platformName: tenant.name,
+    platformUrl: settings.platformUrl || tenantOrigin(tenant),
+  }
+}
+
+export async function superAdminSettingsAction(request: Request, context: AppLoadContext) {
+  const signedIn = await requireSuperAdmin(request, context)
+  const value = await parse(request, SuperAdminSettingsSchema)
+  const { tenant } = signedIn
+  if (value.intent === 'general') {
+    await withDatabase(async (tx) => {
+      await renameOrganization(tx, tenant.id, value.platformName)
+      await savePlatformSettings(tx, {
+        platformUrl: value.platformUrl,
+        maintenanceMode: value.maintenanceMode,
+      })
+    })
+    invalidateTenant(tenant.id)
+  } else {
+    await withDatabase((tx) =>
+      savePlatformSettings(tx, {
+        sessionTimeoutMinutes: value.sessionTimeoutMinutes,
+        requireTwoFactorForAdmins: value.requireTwoFactorForAdmins,
+        passwordRotation: value.passwordRotation,
+      }),
+    )
+  }
+  invalidatePlatformSettings()
+  await withTenant(tenant.id, (tx) => audit(tx, signedIn, value.intent))
+  return saved(request, value.intent)
+}

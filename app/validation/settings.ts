@@ -1,0 +1,147 @@
+// The settings pages' forms (roles-teams-admin.md §2.6, §3 settings values, §9 defaults), shared
+// by conform on the page and parseWithZod in the action. Stored values are read back through the
+// `Stored*` schemas, so a row written before a field existed (or edited by hand) falls back to the
+// spec's default instead of breaking the page.
+import { z } from 'zod'
+import { emailField } from './auth'
+import { TEAM_ROLES } from './teams'
+import { plainText } from './text'
+
+const CHOICE_MESSAGE = 'Please choose on or off'
+/** A checkbox: 'on' when ticked, absent (off) when not; anything else is refused. */
+const checkbox = () => z.boolean({ error: CHOICE_MESSAGE }).optional().default(false)
+/** A stored toggle: the default when missing or of the wrong type. */
+const stored = (fallback: boolean) => z.boolean().catch(fallback).default(fallback)
+
+// End users choose among three visibilities, team members also 'team' (§2.6).
+export const END_USER_VISIBILITIES = ['public', 'contacts', 'private'] as const
+export const VISIBILITIES = ['public', 'contacts', 'team', 'private'] as const
+export type Visibility = (typeof VISIBILITIES)[number]
+
+export const StoredPrivacySchema = z.object({
+  visibility: z.enum(VISIBILITIES).catch('public').default('public'),
+  showEmail: stored(true),
+  showPhone: stored(true),
+  activityTracking: stored(true),
+})
+export type PrivacySettings = z.output<typeof StoredPrivacySchema>
+
+export const THEMES = ['light', 'dark', 'system'] as const
+export const FONT_SIZES = ['small', 'medium', 'large'] as const
+// Light by default: the look everyone had before the setting existed (the spec names no default).
+export const StoredAppearanceSchema = z.object({
+  theme: z.enum(THEMES).catch('light').default('light'),
+  fontSize: z.enum(FONT_SIZES).catch('medium').default('medium'),
+  animations: stored(true),
+})
+export type AppearanceSettings = z.output<typeof StoredAppearanceSchema>
+
+export const StoredAgencyTeamSchema = z.object({
+  defaultTeamRole: z.enum(TEAM_ROLES).catch('member').default('member'),
+  autoApprove: stored(false),
+  membersMayInvite: stored(true),
+})
+export type AgencyTeamSettings = z.output<typeof StoredAgencyTeamSchema>
+
+export const StoredAgencyBillingSchema = z.object({
+  billingEmail: z.string().catch('').default(''),
+})
+
+const visibility = (values: readonly [Visibility, ...Visibility[]]) =>
+  z.enum(values, { error: 'Please choose who can see your profile' })
+
+export const EndUserPrivacySchema = z.object({
+  intent: z.literal('privacy'),
+  visibility: visibility(END_USER_VISIBILITIES),
+  showEmail: checkbox(),
+  showPhone: checkbox(),
+})
+
+export const TeamMemberPrivacySchema = EndUserPrivacySchema.extend({
+  visibility: visibility(VISIBILITIES),
+  activityTracking: checkbox(),
+})
+
+export const AppearanceSchema = z.object({
+  intent: z.literal('appearance'),
+  theme: z.enum(THEMES, { error: 'Please choose a theme' }),
+  fontSize: z.enum(FONT_SIZES, { error: 'Please choose a font size' }),
+  animations: checkbox(),
+})
+
+export const TeamMemberNotificationsSchema = z.object({
+  intent: z.literal('notifications'),
+  notifications: checkbox(),
+  newContactAlerts: checkbox(),
+  teamUpdates: checkbox(),
+  marketingEmails: checkbox(),
+})
+
+export const AgencyTeamSchema = z.object({
+  intent: z.literal('team'),
+  defaultTeamRole: z.enum(TEAM_ROLES, { error: 'Please select a role' }),
+  autoApprove: checkbox(),
+  membersMayInvite: checkbox(),
+})
+
+export const AgencyBillingSchema = z.object({
+  intent: z.literal('billing'),
+  billingEmail: emailField(),
+})
+
+export const SESSION_TIMEOUT_MESSAGE = 'Session timeout must be between 5 and 43200 minutes'
+
+export const GeneralSettingsSchema = z.object({
+  intent: z.literal('general'),
+  platformName: plainText(100, 'Platform name must be at most 100 characters').pipe(
+    z.string().min(2, 'Platform name must be at least 2 characters'),
+  ),
+  platformUrl: z
+    .string({ error: 'Please enter a valid URL' })
+    .trim()
+    .max(300, 'Please enter a valid URL')
+    .pipe(z.url({ protocol: /^https?$/, error: 'Please enter a valid URL' })),
+  maintenanceMode: checkbox(),
+})
+
+export const SecuritySettingsSchema = z.object({
+  intent: z.literal('security'),
+  sessionTimeoutMinutes: z.coerce
+    .number({ error: SESSION_TIMEOUT_MESSAGE })
+    .int(SESSION_TIMEOUT_MESSAGE)
+    .min(5, SESSION_TIMEOUT_MESSAGE)
+    .max(43200, SESSION_TIMEOUT_MESSAGE),
+  requireTwoFactorForAdmins: checkbox(),
+  passwordRotation: checkbox(),
+})
+
+export const EndUserSettingsSchema = z.discriminatedUnion('intent', [
+  EndUserPrivacySchema,
+  AppearanceSchema,
+])
+export const TeamMemberSettingsSchema = z.discriminatedUnion('intent', [
+  TeamMemberNotificationsSchema,
+  TeamMemberPrivacySchema,
+])
+export const AgencySettingsSchema = z.discriminatedUnion('intent', [
+  AgencyTeamSchema,
+  AgencyBillingSchema,
+])
+export const SuperAdminSettingsSchema = z.discriminatedUnion('intent', [
+  GeneralSettingsSchema,
+  SecuritySettingsSchema,
+])
+
+/** Spec §8: the success toast of each tab's save. */
+export const SETTINGS_TOASTS = {
+  general: 'General settings saved successfully',
+  security: 'Security settings saved successfully',
+  team: 'Team settings saved successfully',
+  billing: 'Billing settings saved successfully',
+  notifications: 'Notification settings saved successfully',
+  privacy: 'Privacy settings saved successfully',
+  appearance: 'Appearance settings saved successfully',
+} as const
+export type SettingsIntent = keyof typeof SETTINGS_TOASTS
+
+export const APPEARANCE_DEFAULTS: AppearanceSettings = StoredAppearanceSchema.parse({})

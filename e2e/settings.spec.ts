@@ -1,0 +1,218 @@
+// The settings pages of every role (roles-teams-admin.md §2.6, §8; issue 14 points 1 and 4): each
+// tab's fields and save toast, reached from the sidebar; the dark theme applied to the page; the
+// end user's hidden email gone from their public card; agency members read but cannot save.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { HOSTS, urlFor } from './fixtures'
+import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
+
+test.describe.configure({ timeout: 120_000 })
+
+async function signIn(page: Page, user: RoleUser) {
+  await page.goto(urlFor(user.host, '/auth/login'))
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function expectAccessible(page: Page, label: string) {
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  const problems = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  )
+  expect(problems, label).toEqual([])
+}
+
+/** Opens the sidebar's Settings entry of the role's area (Dashboard group). */
+async function openSettings(page: Page, user: RoleUser, label = 'Settings') {
+  const sidebar = page.getByRole('navigation', { name: /dashboard/i }).first()
+  const link = sidebar.getByRole('link', { name: label, exact: true })
+  if (await link.isVisible()) await link.click()
+  else
+    await page.goto(
+      urlFor(user.host, `/dashboard/${rolePaths(user.role).settings.split('/')[2]}/settings`),
+    )
+  await expect(page).toHaveURL(
+    urlFor(user.host, `/dashboard/${rolePaths(user.role).settings.split('/')[2]}/settings`),
+  )
+}
+
+async function tab(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click()
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true')
+}
+
+async function save(page: Page, toast: string, button = 'Save Changes') {
+  await page.getByRole('tabpanel').getByRole('button', { name: button }).click()
+  await expect(page.getByText(toast).first()).toBeVisible()
+}
+
+test('end user: privacy hides the email on the public card; the dark theme applies', async ({
+  page,
+}) => {
+  const erin = SETTINGS_USERS.endUser
+  await signIn(page, erin)
+  await openSettings(page, erin)
+  await expect(page.getByRole('heading', { name: 'Account Settings', level: 1 })).toBeVisible()
+  for (const name of ['Privacy', 'Appearance', 'API']) {
+    await expect(page.getByRole('tab', { name })).toBeVisible()
+  }
+  await expectAccessible(page, 'end-user settings')
+
+  // Privacy: visibility, show email, show phone.
+  const visibility = page.getByLabel('Profile visibility')
+  await expect(visibility.locator('option')).toHaveText([
+    'Public: anyone with the link',
+    'Contacts: people you share your link with',
+    'Private: only you',
+  ])
+  await expect(page.getByLabel('Show email')).toBeChecked()
+  await page.getByLabel('Show email').uncheck()
+  await expect(page.getByLabel('Show phone')).toBeChecked()
+  await save(page, 'Privacy settings saved successfully')
+  await page.reload()
+  await expect(page.getByLabel('Show email')).not.toBeChecked()
+
+  const visitor = await page.context().browser()?.newContext()
+  const card = await visitor?.newPage()
+  if (!card) throw new Error('no visitor page')
+  await card.goto(urlFor(HOSTS.alpha, '/card/erin-settings'))
+  await expect(card.getByRole('heading', { name: 'Erin Settings' })).toBeVisible()
+  await expect(card.getByText(erin.email)).toHaveCount(0)
+  await expect(card.getByText('+1 555 0100').first()).toBeVisible()
+  await visitor?.close()
+
+  // Appearance: theme, font size, animations; dark applies to the whole page at once.
+  await tab(page, 'Appearance')
+  await expect(page.getByLabel('Theme').locator('option')).toHaveText(['Light', 'Dark', 'System'])
+  await expect(page.getByLabel('Font size').locator('option')).toHaveText([
+    'Small',
+    'Medium',
+    'Large',
+  ])
+  await expect(page.getByLabel('Animations')).toBeChecked()
+  await page.getByLabel('Theme').selectOption('dark')
+  await page.getByLabel('Font size').selectOption('large')
+  await save(page, 'Appearance settings saved successfully')
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+  await expect(page.locator('html')).toHaveAttribute('data-font-size', 'large')
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  expect(background).not.toBe('rgb(255, 255, 255)')
+  await expectAccessible(page, 'end-user settings, dark')
+
+  // API: the CRM card says it is coming, and links nowhere that does not exist.
+  await tab(page, 'API')
+  await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()
+  await expect(
+    page.getByText('Connect to a CRM to automatically add new contacts you meet.'),
+  ).toBeVisible()
+  await expect(page.getByRole('tabpanel').locator('a[href="/api-settings"]')).toHaveCount(0)
+
+  // Back to light for whoever looks next.
+  await tab(page, 'Appearance')
+  await page.getByLabel('Theme').selectOption('light')
+  await page.getByLabel('Font size').selectOption('medium')
+  await save(page, 'Appearance settings saved successfully')
+  await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
+})
+
+test('team member: notifications, privacy, billing and API tabs', async ({ page }) => {
+  const toby = SETTINGS_USERS.teamMember
+  await signIn(page, toby)
+  await openSettings(page, toby)
+  await expect(page.getByRole('heading', { name: 'Team Member Settings', level: 1 })).toBeVisible()
+  await expect(page.getByLabel('Email Notifications')).toBeChecked()
+  await expect(page.getByLabel('New Contact Alerts')).toBeChecked()
+  await expect(page.getByLabel('Team Updates')).toBeChecked()
+  await expect(page.getByLabel('Marketing Communications')).not.toBeChecked()
+  await expectAccessible(page, 'team-member settings')
+  await page.getByLabel('New Contact Alerts').uncheck()
+  await save(page, 'Notification settings saved successfully')
+  await page.reload()
+  await expect(page.getByLabel('New Contact Alerts')).not.toBeChecked()
+
+  await tab(page, 'Privacy')
+  await expect(page.getByLabel('Profile visibility').locator('option')).toHaveCount(4)
+  await page.getByLabel('Profile visibility').selectOption('team')
+  await expect(page.getByLabel('Activity tracking')).toBeChecked()
+  await save(page, 'Privacy settings saved successfully')
+
+  await tab(page, 'Billing')
+  await expect(page.getByText('Team Member Basic')).toBeVisible()
+  await expect(page.getByText('$49/month')).toBeVisible()
+  await expect(page.getByText('Up to 10 end users')).toBeVisible()
+  await expect(
+    page.getByText('No payment provider is connected yet', { exact: false }),
+  ).toBeVisible()
+
+  await tab(page, 'API')
+  await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()
+})
+
+test('agency: the admin saves team and billing settings; a member only reads them', async ({
+  page,
+  browser,
+}) => {
+  const abe = SETTINGS_USERS.agencyAdmin
+  await signIn(page, abe)
+  await openSettings(page, abe)
+  await expect(page.getByRole('heading', { name: 'Agency Settings', level: 1 })).toBeVisible()
+  await expect(page.getByLabel('Default team role')).toHaveValue('member')
+  await expect(page.getByLabel('Allow members to invite others')).toBeChecked()
+  await expectAccessible(page, 'agency settings')
+  await page.getByLabel('Default team role').selectOption('viewer')
+  await page.getByLabel('Auto-approve new members').check()
+  await save(page, 'Team settings saved successfully')
+
+  await tab(page, 'Billing')
+  await expect(
+    page.getByText('No payment provider is connected yet', { exact: false }),
+  ).toBeVisible()
+  await page.getByLabel('Billing email').fill('billing@alpha.example.test')
+  await save(page, 'Billing settings saved successfully')
+  await page.reload()
+  await expect(page.getByLabel('Billing email')).toHaveValue('billing@alpha.example.test')
+
+  const context = await browser.newContext()
+  const member = await context.newPage()
+  await signIn(member, SETTINGS_USERS.agencyMember)
+  await member.goto(urlFor(HOSTS.alpha, '/dashboard/agency/settings'))
+  await expect(member.getByLabel('Default team role')).toHaveValue('viewer')
+  await expect(member.getByLabel('Default team role')).toBeDisabled()
+  await expect(member.getByText('Only an agency admin can change these settings.')).toBeVisible()
+  await expect(member.getByRole('button', { name: 'Save Changes' })).toHaveCount(0)
+  await context.close()
+})
+
+test('super admin: System Settings with General, Security and API', async ({ page }) => {
+  const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+  await signIn(page, sue)
+  await openSettings(page, sue, 'System Settings')
+  await expect(page.getByRole('heading', { name: 'System Settings', level: 1 })).toBeVisible()
+  await expect(page.getByLabel('Platform name')).not.toHaveValue('')
+  await expect(page.getByLabel('Maintenance mode')).not.toBeChecked()
+  await expectAccessible(page, 'system settings')
+  // Saved unchanged: other specs read the product name at the same time.
+  await save(page, 'General settings saved successfully')
+
+  await tab(page, 'Security')
+  await expect(page.getByLabel('Session timeout (minutes)')).toHaveValue('60')
+  await expect(page.getByText('Coming soon')).toBeVisible()
+  await expect(page.getByLabel(/Two-factor authentication for admins/)).toBeChecked()
+  await expect(page.getByLabel('Password rotation every 90 days')).not.toBeChecked()
+  await page.getByLabel('Session timeout (minutes)').fill('0')
+  await page.getByRole('tabpanel').getByRole('button', { name: 'Save Changes' }).click()
+  await expect(page.getByText('Session timeout must be between 5 and 43200 minutes')).toBeVisible()
+  await page.getByLabel('Session timeout (minutes)').fill('60')
+  await save(page, 'Security settings saved successfully')
+})

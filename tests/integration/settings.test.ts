@@ -1,0 +1,530 @@
+// The settings pages (roles-teams-admin.md §2.6, §3, §8, §9) through their loaders and actions:
+// every tab saves, reads back and answers with its toast; a refused form changes nothing; other
+// roles get 403; the privacy choices reach the public card and its vCard, the appearance the root
+// layout, the notification choices the emails, and the platform name the root domain.
+
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { Role } from '#app/auth/roles'
+import { createSession, validateSessionToken } from '#app/auth/session.server'
+import { sendNewContactEmail } from '#app/notifications/new-contact.server'
+import { getNotificationPreferences } from '#app/notifications/preferences.server'
+import { loader as rootLoader } from '#app/root'
+import { loader as cardLoader } from '#app/routes/card.$ref'
+import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
+import * as agencyDashboard from '#app/routes/dashboard.agency.settings'
+import * as endUserDashboard from '#app/routes/dashboard.end-user.settings'
+import * as superAdminDashboard from '#app/routes/dashboard.super-admin.settings'
+import * as teamMemberDashboard from '#app/routes/dashboard.team-member.settings'
+import * as variant from '#app/routes/settings.$variant'
+import * as agencySettings from '#app/routes/settings.agency'
+import * as endUserSettings from '#app/routes/settings.end-user'
+import * as superAdminSettings from '#app/routes/settings.super-admin'
+import * as teamMemberSettings from '#app/routes/settings.team-member'
+import { maintenanceResponse } from '#app/settings/maintenance.server'
+import { clearTenantCache, resolveTenant } from '#app/tenancy/tenant.server'
+import { readToast } from '#app/utils/toast.server'
+import { withTenant } from '#drizzle/db.server'
+import { databaseChecksum } from '#tests/checksum'
+import {
+  contextFor,
+  formRequest,
+  getPlatformOrganization,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+type Route = {
+  loader: (args: never) => Promise<unknown>
+  action: (args: never) => Promise<unknown>
+}
+type Actor = { host: string; cookie: string; userId: string; orgId: string }
+
+let agencyHost = ''
+let orgId = ''
+const actors = {} as Record<
+  'endUser' | 'teamMember' | 'agencyAdmin' | 'agencyMember' | 'superAdmin' | 'superOnAgency',
+  Actor
+>
+
+async function actor(organizationId: string, host: string, role: Role) {
+  const user = await makeUser(organizationId, { role })
+  return {
+    host,
+    cookie: await sessionCookieFor(organizationId, user.id),
+    userId: user.id,
+    orgId: organizationId,
+  }
+}
+
+beforeAll(async () => {
+  const platform = await getPlatformOrganization()
+  const org = await makeOrganization()
+  orgId = org.id
+  agencyHost = `${org.slug}.localhost`
+  actors.endUser = await actor(org.id, agencyHost, 'end_user')
+  actors.teamMember = await actor(org.id, agencyHost, 'team_admin')
+  actors.agencyAdmin = await actor(org.id, agencyHost, 'agency_admin')
+  actors.agencyMember = await actor(org.id, agencyHost, 'agency_member')
+  actors.superAdmin = await actor(platform.id, 'localhost', 'super_admin')
+  actors.superOnAgency = await actor(org.id, agencyHost, 'super_admin')
+})
+
+function load(route: Route, path: string, who: Actor) {
+  return settle(() =>
+    (route.loader as (args: unknown) => Promise<unknown>)({
+      request: requestFor(who.host, path, { headers: { Cookie: who.cookie } }),
+      context: contextFor(who.host),
+      params: {},
+    }),
+  )
+}
+
+function post(route: Route, path: string, who: Actor, fields: Record<string, string>) {
+  return settle(() =>
+    (route.action as (args: unknown) => Promise<unknown>)({
+      request: formRequest(who.host, path, fields, who.cookie),
+      context: contextFor(who.host),
+      params: {},
+    }),
+  )
+}
+
+async function toastOf(response: Response) {
+  const cookie = (response.headers.get('Set-Cookie') ?? '')
+    .split(/,(?=\s*brandcard_)/)
+    .find((c) => c.trim().startsWith('brandcard_toast='))
+    ?.split(';')[0]
+  const { toast } = await readToast(
+    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
+  )
+  return toast?.title ?? null
+}
+
+async function data<T>(route: Route, path: string, who: Actor) {
+  const response = await load(route, path, who)
+  expect(response.status).toBe(200)
+  return (await response.json()) as T
+}
+
+/** Posts a refused form: a 400 whose database is exactly as before. */
+async function refused(route: Route, path: string, who: Actor, fields: Record<string, string>) {
+  const before = await databaseChecksum()
+  const response = await post(route, path, who, fields)
+  expect(response.status).toBe(400)
+  expect(await databaseChecksum()).toEqual(before)
+}
+
+describe('end-user settings', () => {
+  const path = '/settings/end-user'
+  test('privacy and appearance save, read back and toast', async () => {
+    const who = actors.endUser
+    const defaults = await data<Record<string, unknown>>(endUserSettings, path, who)
+    expect(defaults).toMatchObject({
+      privacy: { visibility: 'public', showEmail: true, showPhone: true },
+      appearance: { theme: 'light', fontSize: 'medium', animations: true },
+    })
+    const saved = await post(endUserSettings, path, who, {
+      intent: 'privacy',
+      visibility: 'contacts',
+      showPhone: 'on',
+    })
+    expect(saved.status).toBe(302)
+    expect(saved.headers.get('Location')).toBe(path)
+    expect(await toastOf(saved)).toBe('Privacy settings saved successfully')
+    const appearance = await post(endUserDashboard, '/dashboard/end-user/settings', who, {
+      intent: 'appearance',
+      theme: 'dark',
+      fontSize: 'large',
+    })
+    expect(await toastOf(appearance)).toBe('Appearance settings saved successfully')
+    expect(await data(endUserDashboard, '/dashboard/end-user/settings', who)).toMatchObject({
+      privacy: { visibility: 'contacts', showEmail: false, showPhone: true },
+      appearance: { theme: 'dark', fontSize: 'large', animations: false },
+    })
+  })
+
+  test('the appearance reaches the root layout', async () => {
+    const who = actors.endUser
+    const root = (await (
+      (await rootLoader({
+        request: requestFor(who.host, '/', { headers: { Cookie: who.cookie } }),
+        context: contextFor(who.host),
+        params: {},
+      })) as Response
+    ).json()) as { appearance: unknown }
+    expect(root.appearance).toEqual({ theme: 'dark', fontSize: 'large', animations: false })
+  })
+
+  test('bad input changes nothing', async () => {
+    const who = actors.endUser
+    await refused(endUserSettings, path, who, { intent: 'privacy', visibility: 'team' })
+    await refused(endUserSettings, path, who, { intent: 'privacy', visibility: 'everyone' })
+    await refused(endUserSettings, path, who, {
+      intent: 'appearance',
+      theme: 'neon',
+      fontSize: 'large',
+    })
+    await refused(endUserSettings, path, who, {
+      intent: 'appearance',
+      theme: 'dark',
+      fontSize: 'huge',
+    })
+    await refused(endUserSettings, path, who, {
+      intent: 'appearance',
+      theme: 'dark',
+      fontSize: 'small',
+      animations: 'yes',
+    })
+    await refused(endUserSettings, path, who, { intent: 'team', defaultTeamRole: 'admin' })
+  })
+
+  test('other roles get 403', async () => {
+    for (const who of [actors.teamMember, actors.agencyAdmin, actors.superAdmin]) {
+      expect((await load(endUserSettings, path, who)).status).toBe(403)
+      expect(
+        (await post(endUserSettings, path, who, { intent: 'privacy', visibility: 'private' }))
+          .status,
+      ).toBe(403)
+    }
+  })
+})
+
+describe('privacy applied to the public card', () => {
+  test('hidden email and phone leave the page and the vCard; private hides the card', async () => {
+    const owner = await actor(orgId, agencyHost, 'end_user')
+    const card = await makeCard(orgId, owner.userId, {
+      email: 'owner@example.test',
+      workEmail: 'work@example.test',
+      phoneNumber: '+1 555 0100',
+    })
+    const visit = (who?: Actor) =>
+      settle(() =>
+        cardLoader({
+          request: requestFor(
+            agencyHost,
+            `/card/${card.id}`,
+            who ? { headers: { Cookie: who.cookie } } : {},
+          ),
+          context: contextFor(agencyHost),
+          params: { ref: card.id },
+        }),
+      )
+    const vcard = () =>
+      settle(() =>
+        vcardLoader({
+          request: requestFor(agencyHost, `/card/${card.id}/vcard`),
+          context: contextFor(agencyHost),
+          params: { ref: card.id },
+        }),
+      )
+    const shown = (await (await visit()).json()) as { card: Record<string, string> }
+    expect(shown.card).toMatchObject({ email: 'owner@example.test', phoneNumber: '+1 555 0100' })
+    expect(await (await vcard()).text()).toContain('owner@example.test')
+
+    await post(endUserSettings, '/settings/end-user', owner, {
+      intent: 'privacy',
+      visibility: 'public',
+    })
+    const hidden = (await (await visit()).json()) as { card: Record<string, string> }
+    expect(hidden.card).toMatchObject({ email: '', workEmail: '', phoneNumber: '' })
+    const file = await (await vcard()).text()
+    expect(file).not.toContain('example.test')
+    expect(file).not.toContain('555')
+
+    await post(endUserSettings, '/settings/end-user', owner, {
+      intent: 'privacy',
+      visibility: 'private',
+      showEmail: 'on',
+      showPhone: 'on',
+    })
+    expect((await visit()).status).toBe(404)
+    expect((await visit(actors.endUser)).status).toBe(404)
+    expect((await vcard()).status).toBe(404)
+    // Its owner still sees it.
+    expect((await visit(owner)).status).toBe(200)
+  })
+})
+
+describe('team-member settings', () => {
+  const path = '/settings/team-member'
+  test('notifications map onto the notification preferences and decide the emails', async () => {
+    const who = actors.teamMember
+    expect(await data(teamMemberSettings, path, who)).toMatchObject({
+      notifications: {
+        notifications: true,
+        newContactAlerts: true,
+        teamUpdates: true,
+        marketingEmails: false,
+      },
+      privacy: { visibility: 'public', showEmail: true, showPhone: true, activityTracking: true },
+    })
+    const saved = await post(teamMemberSettings, path, who, {
+      intent: 'notifications',
+      notifications: 'on',
+      teamUpdates: 'on',
+      marketingEmails: 'on',
+    })
+    expect(await toastOf(saved)).toBe('Notification settings saved successfully')
+    const stored = await withTenant(orgId, (tx) =>
+      getNotificationPreferences(tx, orgId, who.userId),
+    )
+    expect(stored).toEqual({
+      notifications: true,
+      newContactAlerts: false,
+      teamUpdates: true,
+      marketingEmails: true,
+    })
+    const [tenant] = [(await resolveTenant(agencyHost)) as { status: 'found'; tenant: never }]
+    const sent = await sendNewContactEmail(tenant.tenant, {
+      kind: 'lead',
+      ownerId: who.userId,
+      contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+    })
+    expect(sent).toBe(false)
+    await post(teamMemberDashboard, '/dashboard/team-member/settings', who, {
+      intent: 'notifications',
+      notifications: 'on',
+      newContactAlerts: 'on',
+    })
+    expect(
+      await sendNewContactEmail(tenant.tenant, {
+        kind: 'lead',
+        ownerId: who.userId,
+        contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+      }),
+    ).toBe(true)
+  })
+
+  test('privacy saves with the team visibility and activity tracking', async () => {
+    const who = actors.teamMember
+    const saved = await post(teamMemberSettings, path, who, {
+      intent: 'privacy',
+      visibility: 'team',
+      showEmail: 'on',
+    })
+    expect(await toastOf(saved)).toBe('Privacy settings saved successfully')
+    expect(await data(teamMemberDashboard, '/dashboard/team-member/settings', who)).toMatchObject({
+      privacy: { visibility: 'team', showEmail: true, showPhone: false, activityTracking: false },
+    })
+  })
+
+  test('bad input changes nothing; other roles get 403', async () => {
+    await refused(teamMemberSettings, path, actors.teamMember, {
+      intent: 'notifications',
+      notifications: 'maybe',
+    })
+    await refused(teamMemberSettings, path, actors.teamMember, {
+      intent: 'appearance',
+      theme: 'dark',
+      fontSize: 'small',
+    })
+    for (const who of [actors.endUser, actors.agencyAdmin]) {
+      expect((await load(teamMemberSettings, path, who)).status).toBe(403)
+      expect((await post(teamMemberSettings, path, who, { intent: 'notifications' })).status).toBe(
+        403,
+      )
+    }
+  })
+})
+
+describe('agency settings', () => {
+  const path = '/settings/agency'
+  test('the agency admin saves team and billing; members read them', async () => {
+    const admin = actors.agencyAdmin
+    expect(await data(agencySettings, path, admin)).toMatchObject({
+      canEdit: true,
+      team: { defaultTeamRole: 'member', autoApprove: false, membersMayInvite: true },
+      plan: 'free',
+    })
+    const team = await post(agencySettings, path, admin, {
+      intent: 'team',
+      defaultTeamRole: 'viewer',
+      autoApprove: 'on',
+    })
+    expect(await toastOf(team)).toBe('Team settings saved successfully')
+    const billing = await post(agencyDashboard, '/dashboard/agency/settings', admin, {
+      intent: 'billing',
+      billingEmail: 'Billing@Example.test',
+    })
+    expect(await toastOf(billing)).toBe('Billing settings saved successfully')
+    const read = await data(agencyDashboard, '/dashboard/agency/settings', actors.agencyMember)
+    expect(read).toMatchObject({
+      canEdit: false,
+      team: { defaultTeamRole: 'viewer', autoApprove: true, membersMayInvite: false },
+      billing: { billingEmail: 'Billing@Example.test' },
+    })
+  })
+
+  test('bad input changes nothing; members and other roles cannot save', async () => {
+    await refused(agencySettings, path, actors.agencyAdmin, {
+      intent: 'team',
+      defaultTeamRole: 'owner',
+    })
+    await refused(agencySettings, path, actors.agencyAdmin, {
+      intent: 'billing',
+      billingEmail: 'not-an-email',
+    })
+    const before = await databaseChecksum()
+    expect(
+      (
+        await post(agencySettings, path, actors.agencyMember, {
+          intent: 'team',
+          defaultTeamRole: 'admin',
+        })
+      ).status,
+    ).toBe(403)
+    expect(await databaseChecksum()).toEqual(before)
+    for (const who of [actors.endUser, actors.teamMember]) {
+      expect((await load(agencySettings, path, who)).status).toBe(403)
+    }
+  })
+})
+
+describe('system settings (super admin)', () => {
+  const path = '/settings/super-admin'
+  test('general and security save and read back; the platform name is the product name', async () => {
+    const who = actors.superAdmin
+    expect(await data(superAdminSettings, path, who)).toMatchObject({
+      sessionTimeoutMinutes: 60,
+      requireTwoFactorForAdmins: true,
+      passwordRotation: false,
+      maintenanceMode: false,
+    })
+    const general = await post(superAdminSettings, path, who, {
+      intent: 'general',
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+    })
+    expect(await toastOf(general)).toBe('General settings saved successfully')
+    const security = await post(superAdminDashboard, '/dashboard/super-admin/settings', who, {
+      intent: 'security',
+      sessionTimeoutMinutes: '120',
+      passwordRotation: 'on',
+    })
+    expect(await toastOf(security)).toBe('Security settings saved successfully')
+    expect(await data(superAdminDashboard, '/dashboard/super-admin/settings', who)).toMatchObject({
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+      sessionTimeoutMinutes: 120,
+      requireTwoFactorForAdmins: false,
+      passwordRotation: true,
+    })
+    clearTenantCache()
+    const platform = await resolveTenant('localhost')
+    expect(platform).toMatchObject({ status: 'found', tenant: { name: 'Cardly' } })
+  })
+
+  test('bad input changes nothing; others and a super admin off the root domain get 403', async () => {
+    const who = actors.superAdmin
+    await refused(superAdminSettings, path, who, {
+      intent: 'general',
+      platformName: 'X',
+      platformUrl: 'https://a.test',
+    })
+    await refused(superAdminSettings, path, who, {
+      intent: 'general',
+      platformName: 'Fine',
+      platformUrl: 'javascript:alert(1)',
+    })
+    await refused(superAdminSettings, path, who, { intent: 'security', sessionTimeoutMinutes: '0' })
+    await refused(superAdminSettings, path, who, {
+      intent: 'security',
+      sessionTimeoutMinutes: 'soon',
+    })
+    for (const other of [actors.agencyAdmin, actors.endUser, actors.superOnAgency]) {
+      expect((await load(superAdminSettings, path, other)).status).toBe(403)
+      expect(
+        (
+          await post(superAdminSettings, path, other, {
+            intent: 'security',
+            sessionTimeoutMinutes: '5',
+          })
+        ).status,
+      ).toBe(403)
+    }
+  })
+})
+
+describe('system settings applied', () => {
+  const path = '/settings/super-admin'
+  const tokenOf = (who: Actor) => who.cookie.split('=')[1] ?? ''
+
+  test('the session timeout applies to new and existing sessions', async () => {
+    const saved = await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'security',
+      sessionTimeoutMinutes: '30',
+      requireTwoFactorForAdmins: 'on',
+    })
+    expect(await toastOf(saved)).toBe('Security settings saved successfully')
+    const limit = Date.now() + 30 * 60_000 + 1000
+    const fresh = await createSession(orgId, actors.endUser.userId)
+    expect(fresh.expiresAt.getTime()).toBeLessThanOrEqual(limit)
+    expect(fresh.expiresAt.getTime()).toBeGreaterThan(limit - 2 * 60_000)
+    // A session opened under the longer timeout is cut down on its next request.
+    const existing = await validateSessionToken(orgId, tokenOf(actors.teamMember))
+    expect(existing?.renewed).toBe(true)
+    expect(existing?.expiresAt.getTime()).toBeLessThanOrEqual(limit)
+  })
+
+  test('maintenance mode answers 503 to everyone but sign-in, the health check and the super admin', async () => {
+    const gate = (host: string, at: string, cookie: string | null = null) =>
+      maintenanceResponse(host, at, cookie)
+    expect(await gate(agencyHost, '/dashboard/end-user', actors.endUser.cookie)).toBeNull()
+    await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'general',
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+      maintenanceMode: 'on',
+    })
+    for (const [host, at, cookie] of [
+      [agencyHost, '/dashboard/end-user', actors.endUser.cookie],
+      [agencyHost, '/card/anything', null],
+      [agencyHost, '/settings/agency', actors.agencyAdmin.cookie],
+      ['localhost', '/', null],
+      // A super admin's session is the platform's: on an agency host it counts for nothing.
+      [agencyHost, '/', actors.superOnAgency.cookie],
+    ] as const) {
+      const page = await gate(host, at, cookie)
+      expect(page?.status, `${host}${at}`).toBe(503)
+      expect(await page?.text()).toContain('Down for maintenance')
+    }
+    expect(await gate(agencyHost, '/auth/login')).toBeNull()
+    expect(await gate('localhost', '/api/health-check')).toBeNull()
+    expect(await gate('localhost', '/dashboard/super-admin', actors.superAdmin.cookie)).toBeNull()
+    await post(superAdminSettings, path, actors.superAdmin, {
+      intent: 'general',
+      platformName: 'Cardly',
+      platformUrl: 'https://cardly.example.test',
+    })
+    expect(await gate(agencyHost, '/dashboard/end-user', actors.endUser.cookie)).toBeNull()
+  })
+})
+
+test('/settings/role and other variants show the end-user variant (spec §2.6 default)', async () => {
+  const open = (who: Actor, path: string) =>
+    settle(() =>
+      variant.loader({
+        request: requestFor(who.host, path, { headers: { Cookie: who.cookie } }),
+        context: contextFor(who.host),
+        params: { variant: path.split('/')[2] ?? '' },
+      }),
+    )
+  const page = (await (await open(actors.endUser, '/settings/role')).json()) as Record<
+    string,
+    unknown
+  >
+  expect(page).toHaveProperty('appearance')
+  expect((await open(actors.endUser, '/settings/anything')).status).toBe(200)
+  expect((await open(actors.agencyAdmin, '/settings/role')).status).toBe(403)
+  const saved = await post(variant, '/settings/role', actors.endUser, {
+    intent: 'appearance',
+    theme: 'light',
+    fontSize: 'medium',
+    animations: 'on',
+  })
+  expect(await toastOf(saved)).toBe('Appearance settings saved successfully')
+})
