@@ -27,7 +27,7 @@ import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/a
 import { splitName } from '#app/validation/text'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 
-/** The owner's set-password link: long enough to be read, used once (ADR 012a). */
+/** The owner's set-password link: long enough to be read, used once (ADR 012). */
 export const OWNER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const SLUG_TAKEN = 'This web address is already taken'
 export const AGENCY_NOT_FOUND = 'Agency not found'

@@ -1,7 +1,7 @@
 // Sessions as Lucia's "Sessions" guide designs them: a random token (160 bits) in the
 // cookie, only its SHA-256 in the database. The expiry is the super admin's session timeout
 // (System Settings, default 60 minutes) after the last activity: extended when under half of it
-// remains, and cut down at once for sessions opened under a longer timeout (ADR 012c).
+// remains, and cut down at once for sessions opened under a longer timeout (ADR 014).
 // Every session belongs to one organization and is invalid on any other host.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
