@@ -860,13 +860,14 @@ describe('plan limits', () => {
     const email = `first-${uniqueSuffix()}@example.test`
     const token = await invite(owner, teamId, email)
     const invitee = await person(org, { email })
-    const [a, b] = [await person(org), await person(org)]
-    // Owner + the invitation hold 2 places: the accept and one of the adds fit, not both adds.
+    const [a, b, c] = [await person(org), await person(org), await person(org)]
+    // Owner + the invitation hold 2 places: the accept and one of the adds fit, not two adds.
+    // (Existing accounts only: an invitation winning the race would hold its place as pending.)
     const [accepted, ...added] = await Promise.all([
       answer(invitee, token, 'accept'),
       addMember(owner, teamId, a.user.email),
       addMember(owner, teamId, b.user.email),
-      addMember(owner, teamId, `c-${uniqueSuffix()}@example.test`),
+      addMember(owner, teamId, c.user.email),
     ])
     expect(accepted?.status).toBe(302)
     expect(added.map((r) => r.status).sort()).toEqual([302, 409, 409])
