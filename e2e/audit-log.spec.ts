@@ -33,6 +33,9 @@ test('the super admin reads every organization’s changes, and filters them', a
   await expect(
     page.getByTestId('audit-event').filter({ hasText: 'platform.read' }).first(),
   ).toBeVisible()
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
   const axe = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
     .analyze()

@@ -66,6 +66,11 @@ test('My End Users: the assigned users, their QR codes, Add User and Export Data
   const link = await decodeQr(Buffer.from(bytes))
   expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}[0-9a-f-]{36}$`))
   await expect(dialog).toContainText(link ?? '')
+  // Judged at rest: after the toast's fade, with no hover under the pointer.
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  )
   const axe = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
     .analyze()
