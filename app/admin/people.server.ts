@@ -1,7 +1,8 @@
-// The super admin's End Users and Admin Team screens (roles doc §2.11, §5, §8; accounts doc §7
-// "Change a user's role"). Lists read across tenants through the audited platform scope; every
-// change runs inside withTenant for the account's own organization and writes an audit event
-// there, naming the super admin as the actor.
+// The End Users and staff screens (roles doc §2.11, §2.12, §5, §8; accounts doc §7 "Change a
+// user's role"): the super admin's End Users and Admin Team, and an agency's End Users and Team
+// Members. The super admin's lists read across tenants through the audited platform scope; an
+// agency's read its own organization only. Every change runs inside withTenant for the
+// account's own organization and writes an audit event there, naming the acting user.
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { prepareSetPasswordEmail } from '#app/auth/created-account.server'
@@ -15,10 +16,12 @@ import {
   listEndUsersForPlatform,
   listOrganizationChoices,
   listStaff,
+  countOrganizationEndUsers,
+  listOrganizationEndUsers,
+  listTeamAdmins,
   lockSuperAdmins,
+  type OrganizationEndUserFilter,
   type PersonRow,
-  STAFF_ROLES,
-  type StaffRole,
   updateAccount,
 } from '#app/models/people.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
@@ -32,7 +35,12 @@ import {
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { rolesFor, STAFF_TITLES, type StaffTitle } from '#app/validation/people'
+import {
+  rolesFor,
+  STAFF_DIRECTORIES,
+  STAFF_TITLES,
+  type StaffDirectoryName,
+} from '#app/validation/people'
 import { splitName } from '#app/validation/text'
 import {
   type PlatformScopeGrant,
@@ -47,7 +55,13 @@ export class PeopleActionError extends Error {
   constructor(
     readonly status: 400 | 403 | 404 | 409,
     message: string,
-    readonly field?: 'email' | 'role' | 'organizationId' | 'password' | 'access',
+    readonly field?:
+      | 'email'
+      | 'role'
+      | 'organizationId'
+      | 'password'
+      | 'access'
+      | 'assignedToUserId',
   ) {
     super(message)
   }
@@ -56,13 +70,17 @@ export class PeopleActionError extends Error {
 export const USER_NOT_FOUND = 'User not found'
 export const EMAIL_TAKEN = 'An account with this email already exists in this organization'
 export const LAST_SUPER_ADMIN = 'The platform must keep at least one super admin'
+export const NOT_A_TEAM_MEMBER = 'Please select a team member of this agency'
 
-export type Admin = {
+/** Who acts: a signed-in user on their own tenant's host. */
+export type Actor = {
   tenant: Tenant
   user: User
   session: { sessionId: string }
-  platformScope: PlatformScopeGrant
 }
+
+/** A super admin, who also reads across tenants. */
+export type Admin = Actor & { platformScope: PlatformScopeGrant }
 
 export const roleLabel = (role: Role) => ROLE_BADGES[role].label
 
@@ -77,6 +95,7 @@ export function toPerson(row: PersonRow) {
     role: row.role,
     status: row.status,
     staffTitle: row.staffTitle,
+    assignedToUserId: row.assignedToUserId,
     lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
   }
 }
@@ -147,7 +166,7 @@ async function catchingTakenEmail<T>(work: () => Promise<T>) {
  */
 async function assertMayLoseSuperAdmin(
   tx: Transaction,
-  admin: Admin,
+  admin: Actor,
   account: User,
   what: 'demote' | 'delete',
 ) {
@@ -167,7 +186,7 @@ async function assertMayLoseSuperAdmin(
 
 async function audit(
   tx: Transaction,
-  admin: Admin,
+  admin: Actor,
   account: { id: string; organizationId: string },
   action: string,
   metadata: Record<string, unknown> = {},
@@ -184,11 +203,33 @@ async function audit(
 /** A password nobody knows: an account added without one sets its own through "Forgot password". */
 const unusablePassword = () => hashPassword(randomBytes(32).toString('base64url'))
 
+/**
+ * The team member an end user is assigned to (`users.assigned_to_user_id`, shown on their My End
+ * Users): an account of the same organization with the role team_admin, else a field refusal.
+ */
+async function assertAssignee(tx: Transaction, organizationId: string, assigneeId: string | null) {
+  if (!assigneeId) return
+  const assignee = await findUserById(tx, organizationId, assigneeId)
+  if (!assignee || assignee.role !== 'team_admin') {
+    throw new PeopleActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
+  }
+}
+
+const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
+  `${user.firstName} ${user.lastName}`.trim() || user.email
+
 // --- End Users --------------------------------------------------------------------------------
 
 export async function addEndUser(
-  admin: Admin,
-  input: { name: string; email: string; organizationId: string; active: boolean },
+  admin: Actor,
+  input: {
+    name: string
+    email: string
+    organizationId: string
+    active: boolean
+    /** The team member to assign the user to (the agency's screen); none when absent. */
+    assignedToUserId?: string | null
+  },
 ) {
   const email = normalizeEmail(input.email)
   const passwordHash = await unusablePassword()
@@ -199,6 +240,8 @@ export async function addEndUser(
         throw new PeopleActionError(404, 'Please select an agency', 'organizationId')
       }
       await assertEmailFree(tx, organization.id, email)
+      const assignedToUserId = input.assignedToUserId ?? null
+      await assertAssignee(tx, organization.id, assignedToUserId)
       const created = await createUser(tx, organization.id, {
         ...splitName(input.name),
         email,
@@ -206,10 +249,15 @@ export async function addEndUser(
         passwordHash,
         role: 'end_user',
         emailConfirmedAt: null,
+        assignedToUserId,
       })
       if (!input.active)
         await updateAccount(tx, organization.id, created.id, { status: 'inactive' })
-      await audit(tx, admin, created, 'user.created', { role: 'end_user', active: input.active })
+      await audit(tx, admin, created, 'user.created', {
+        role: 'end_user',
+        active: input.active,
+        ...(assignedToUserId ? { assignedToUserId } : {}),
+      })
       // An active account's owner chooses a password from an emailed link (an inactive one
       // cannot sign in, so gets nothing yet).
       return input.active
@@ -231,8 +279,16 @@ export async function addEndUser(
 }
 
 export async function editEndUser(
-  admin: Admin,
-  input: { organizationId: string; userId: string; name: string; email: string; active: boolean },
+  admin: Actor,
+  input: {
+    organizationId: string
+    userId: string
+    name: string
+    email: string
+    active: boolean
+    /** The agency's screen: the team member assigned (null: nobody); absent: unchanged. */
+    assignedToUserId?: string | null
+  },
 ) {
   const { organizationId } = input
   const email = normalizeEmail(input.email)
@@ -240,11 +296,16 @@ export async function editEndUser(
     withTenant(organizationId, async (tx) => {
       const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
       await assertEmailFree(tx, organizationId, email, account.id)
+      const reassigned =
+        input.assignedToUserId !== undefined &&
+        input.assignedToUserId !== account.assignedToUserId
+      if (reassigned) await assertAssignee(tx, organizationId, input.assignedToUserId ?? null)
       const status = input.active ? 'active' : 'inactive'
       await updateAccount(tx, organizationId, account.id, {
         ...splitName(input.name),
         email,
         status,
+        ...(reassigned ? { assignedToUserId: input.assignedToUserId ?? null } : {}),
         // A new address is unconfirmed until its owner follows the confirmation link.
         ...(email !== account.email ? { emailConfirmedAt: null } : {}),
       })
@@ -252,15 +313,39 @@ export async function editEndUser(
       await audit(tx, admin, account, 'user.updated', {
         emailChanged: email !== account.email,
         ...(status !== account.status ? { status: { from: account.status, to: status } } : {}),
+        ...(reassigned
+          ? { assignedToUserId: { from: account.assignedToUserId, to: input.assignedToUserId } }
+          : {}),
       })
     }),
   )
   return 'User updated'
 }
 
+/** The agency's End Users: assigns an end user to a team member (or to nobody). */
+export async function assignEndUser(
+  admin: Actor,
+  input: { organizationId: string; userId: string; assignedToUserId: string | null },
+) {
+  const { organizationId, assignedToUserId } = input
+  return withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
+    await assertAssignee(tx, organizationId, assignedToUserId)
+    const assignee = assignedToUserId
+      ? await findUserById(tx, organizationId, assignedToUserId)
+      : undefined
+    await updateAccount(tx, organizationId, account.id, { assignedToUserId })
+    await audit(tx, admin, account, 'user.assigned', {
+      from: account.assignedToUserId,
+      to: assignedToUserId,
+    })
+    return assignee ? `User assigned to ${nameOf(assignee)}` : 'User unassigned'
+  })
+}
+
 /** Spec §4: Activate and Deactivate. A deactivated user's sessions end at once. */
 export async function setEndUserStatus(
-  admin: Admin,
+  admin: Actor,
   input: { organizationId: string; userId: string; status: 'active' | 'inactive' },
 ) {
   const { organizationId } = input
@@ -279,7 +364,7 @@ export async function setEndUserStatus(
 }
 
 export async function deleteEndUser(
-  admin: Admin,
+  admin: Actor,
   { organizationId, userId }: { organizationId: string; userId: string },
 ) {
   await withTenant(organizationId, async (tx) => {
@@ -295,15 +380,21 @@ export async function deleteEndUser(
  * staff account's (Admin Team). Super admin roles exist on the platform organization only.
  */
 export async function changeAccountRole(
-  admin: Admin,
+  admin: Actor,
   input: { organizationId: string; userId: string; role: Role },
   from: readonly Role[],
+  /** The roles this screen may give (an agency's staff screen: its staff roles only). */
+  to?: readonly Role[],
 ) {
   const { organizationId } = input
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, from)
     const organization = await findOrganization(tx, organizationId)
-    if (!organization || !rolesFor(organization.kind).includes(input.role)) {
+    if (
+      !organization ||
+      !rolesFor(organization.kind).includes(input.role) ||
+      (to && !to.includes(input.role))
+    ) {
       throw new PeopleActionError(400, 'This role is not available in this organization', 'role')
     }
     if (account.role === input.role) {
@@ -312,7 +403,7 @@ export async function changeAccountRole(
     if (input.role !== 'super_admin') await assertMayLoseSuperAdmin(tx, admin, account, 'demote')
     await updateAccount(tx, organizationId, account.id, {
       role: input.role,
-      // A title belongs to platform staff only.
+      // A title belongs to staff (the platform's or an agency's) only.
       ...(isStaffRole(input.role) ? {} : { staffTitle: null }),
     })
     // A new role is a new set of permissions: sessions opened under the old one end.
@@ -322,23 +413,41 @@ export async function changeAccountRole(
   return `User role updated to ${roleLabel(input.role)} successfully`
 }
 
-// --- Admin Team -------------------------------------------------------------------------------
+// --- Staff: the Admin Team (platform) and an agency's Team Members ---------------------------
 
-const isStaffRole = (role: Role): role is StaffRole =>
-  (STAFF_ROLES as readonly Role[]).includes(role)
+/** A role that carries a staff title: the platform's or an agency's staff. */
+const isStaffRole = (role: Role) =>
+  Object.values(STAFF_DIRECTORIES).some((directory) => directory.access.includes(role))
+
+/** A staff account's roles, by directory: the platform's or an agency's. */
+const staffRolesOf = (directory: StaffDirectoryName) => STAFF_DIRECTORIES[directory].access
 
 type StaffInput = {
   name: string
   email: string
-  staffTitle: StaffTitle
-  access: StaffRole
+  staffTitle: string
+  access: Role
 }
 
-export async function addStaffMember(admin: Admin, input: StaffInput & { password: string }) {
+/**
+ * Adds a staff account to the actor's own organization. Without a password (an agency's
+ * directory only) the new member gets an email with a link to choose one.
+ */
+export async function addStaffMember(
+  admin: Actor,
+  input: StaffInput & { password?: string },
+  directory: StaffDirectoryName = 'platform',
+) {
   const email = normalizeEmail(input.email)
-  const passwordHash = await hashPassword(input.password)
+  if (!staffRolesOf(directory).includes(input.access)) {
+    throw new PeopleActionError(400, 'Please select an access level', 'access')
+  }
+  if (!input.password && !STAFF_DIRECTORIES[directory].emailsSetPasswordLink) {
+    throw new PeopleActionError(400, 'Password must be at least 8 characters', 'password')
+  }
+  const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
-  await catchingTakenEmail(() =>
+  const sendEmail = await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
       const created = await createUser(tx, organizationId, {
@@ -353,23 +462,37 @@ export async function addStaffMember(admin: Admin, input: StaffInput & { passwor
       await audit(tx, admin, created, 'staff.created', {
         role: input.access,
         staffTitle: input.staffTitle,
+        setPasswordEmailed: !input.password,
       })
+      return input.password
+        ? null
+        : prepareSetPasswordEmail(tx, admin.tenant, created, nameOf(admin.user))
     }),
   )
+  sendEmail?.()
   return 'Team member added successfully'
 }
 
 /** Spec §5: the password changes only when one is typed; the role keeps the protections. */
 export async function editStaffMember(
-  admin: Admin,
+  admin: Actor,
   input: StaffInput & { userId: string; password?: string },
+  directory: StaffDirectoryName = 'platform',
 ) {
   const email = normalizeEmail(input.email)
+  if (!staffRolesOf(directory).includes(input.access)) {
+    throw new PeopleActionError(400, 'Please select an access level', 'access')
+  }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   const organizationId = admin.tenant.id
   await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
-      const account = await requireAccount(tx, organizationId, input.userId, STAFF_ROLES)
+      const account = await requireAccount(
+        tx,
+        organizationId,
+        input.userId,
+        staffRolesOf(directory),
+      )
       await assertEmailFree(tx, organizationId, email, account.id)
       const roleChanged = account.role !== input.access
       if (roleChanged && input.access !== 'super_admin') {
@@ -408,10 +531,14 @@ export async function editStaffMember(
   return 'Team member updated successfully'
 }
 
-export async function deleteStaffMember(admin: Admin, userId: string) {
+export async function deleteStaffMember(
+  admin: Actor,
+  userId: string,
+  directory: StaffDirectoryName = 'platform',
+) {
   const organizationId = admin.tenant.id
   await withTenant(organizationId, async (tx) => {
-    const account = await requireAccount(tx, organizationId, userId, STAFF_ROLES)
+    const account = await requireAccount(tx, organizationId, userId, staffRolesOf(directory))
     await assertMayLoseSuperAdmin(tx, admin, account, 'delete')
     await deleteAccount(tx, organizationId, account.id)
     await audit(tx, admin, account, 'staff.deleted', { email: account.email, role: account.role })
@@ -433,6 +560,29 @@ export async function readEndUsers(admin: Admin, filter: EndUserFilter, limit = 
   }))
 }
 
-export async function readStaff(admin: Admin, filter: { search: string; role: StaffRole | null }) {
-  return withTenant(admin.tenant.id, (tx) => listStaff(tx, admin.tenant.id, filter))
+export async function readStaff(
+  admin: Actor,
+  filter: { search: string; role: Role | null },
+  directory: StaffDirectoryName = 'platform',
+) {
+  return withTenant(admin.tenant.id, (tx) =>
+    listStaff(tx, admin.tenant.id, filter, staffRolesOf(directory)),
+  )
+}
+
+/** The agency's own end users (its tenant only) and the team members they may be assigned to. */
+export async function readOrganizationEndUsers(
+  actor: Actor,
+  filter: OrganizationEndUserFilter,
+  limit = LIST_LIMIT,
+) {
+  const organizationId = actor.tenant.id
+  return withTenant(organizationId, async (tx) => ({
+    rows: await listOrganizationEndUsers(tx, organizationId, filter, limit),
+    total: await countOrganizationEndUsers(tx, organizationId, filter),
+    teamMembers: (await listTeamAdmins(tx, organizationId)).map((member) => ({
+      id: member.id,
+      name: nameOf(member),
+    })),
+  }))
 }

@@ -100,3 +100,25 @@ export async function requirePlatformAdmin(
   })
   return { ...signedIn, platformScope }
 }
+
+/**
+ * The agency's own screens (Team Members, End Users; roles doc §2.12): its staff on the
+ * agency's own host. A session is bound to its tenant, so another agency's host never gets this
+ * far; on the platform's host (whatever the role) the answer is 403. `manage`: only the agency
+ * admin may change anything, an agency member reads.
+ */
+export async function requireAgencyStaff(
+  request: Request,
+  context: AppLoadContext,
+  { manage }: { manage: boolean },
+): Promise<SignedIn> {
+  const signedIn = await requireRole(
+    request,
+    context,
+    manage ? ['agency_admin'] : ['agency_admin', 'agency_member'],
+  )
+  if (signedIn.tenant.kind !== 'agency') {
+    throw new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+  }
+  return signedIn
+}

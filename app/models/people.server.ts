@@ -1,6 +1,7 @@
-// Account administration for the super admin's End Users and Admin Team screens (roles doc
-// §2.11). The `ForPlatform` functions read every tenant and belong inside withPlatformScope
-// only; every write takes the account's organization and runs inside withTenant.
+// Account administration for the End Users and staff screens: the super admin's (roles doc
+// §2.11) and the agency's (§2.12). The `ForPlatform` functions read every tenant and belong
+// inside withPlatformScope only; every other function takes the organization and runs inside
+// withTenant.
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
@@ -27,6 +28,7 @@ const personColumns = {
   role: users.role,
   status: users.status,
   staffTitle: users.staffTitle,
+  assignedToUserId: users.assignedToUserId,
   lastActiveAt: users.lastActiveAt,
   createdAt: users.createdAt,
 }
@@ -41,6 +43,7 @@ export type PersonRow = {
   role: User['role']
   status: AccountStatus
   staffTitle: string | null
+  assignedToUserId: string | null
   lastActiveAt: Date | null
   createdAt: Date
 }
@@ -78,11 +81,76 @@ export async function countEndUsersForPlatform(db: Queryable, filter: EndUserFil
 export const STAFF_ROLES = ['super_admin', 'super_admin_team'] as const
 export type StaffRole = (typeof STAFF_ROLES)[number]
 
-/** The platform organization's staff accounts, by name. */
+export type OrganizationEndUserFilter = {
+  search: string
+  status: AccountStatus | null
+  /** Only the end users assigned to this team member. */
+  assignedToUserId: string | null
+}
+
+function organizationEndUserWhere(organizationId: string, filter: OrganizationEndUserFilter) {
+  return and(
+    eq(users.organizationId, organizationId),
+    eq(users.role, 'end_user'),
+    filter.status ? eq(users.status, filter.status) : undefined,
+    filter.assignedToUserId ? eq(users.assignedToUserId, filter.assignedToUserId) : undefined,
+    nameOrEmail(filter.search),
+  )
+}
+
+/** One organization's end users, newest first (the agency's End Users, roles doc §2.12). */
+export function listOrganizationEndUsers(
+  db: Queryable,
+  organizationId: string,
+  filter: OrganizationEndUserFilter,
+  limit: number,
+): Promise<PersonRow[]> {
+  return db
+    .select(personColumns)
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(organizationEndUserWhere(organizationId, filter))
+    .orderBy(desc(users.createdAt), asc(users.id))
+    .limit(limit)
+}
+
+/** How many of one organization's end users match. */
+export async function countOrganizationEndUsers(
+  db: Queryable,
+  organizationId: string,
+  filter: OrganizationEndUserFilter,
+) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(organizationEndUserWhere(organizationId, filter))
+  return row?.n ?? 0
+}
+
+/** The organization's team members (role team_admin), by name: whom an end user may be assigned to. */
+export function listTeamAdmins(db: Queryable, organizationId: string) {
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.role, 'team_admin')))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .limit(1000)
+}
+
+/**
+ * An organization's staff accounts (`roles`: the platform's by default, or an agency's), by
+ * name.
+ */
 export function listStaff(
   db: Queryable,
   organizationId: string,
-  filter: { search: string; role: StaffRole | null },
+  filter: { search: string; role: User['role'] | null },
+  roles: readonly User['role'][] = STAFF_ROLES,
 ): Promise<PersonRow[]> {
   return db
     .select(personColumns)
@@ -91,7 +159,9 @@ export function listStaff(
     .where(
       and(
         eq(users.organizationId, organizationId),
-        filter.role ? eq(users.role, filter.role) : inArray(users.role, [...STAFF_ROLES]),
+        filter.role && roles.includes(filter.role)
+          ? eq(users.role, filter.role)
+          : inArray(users.role, [...roles]),
         nameOrEmail(filter.search),
       ),
     )
@@ -123,6 +193,7 @@ export type AccountChanges = Partial<
     | 'role'
     | 'staffTitle'
     | 'passwordHash'
+    | 'assignedToUserId'
   >
 >
 

@@ -1,5 +1,5 @@
-// Forms of the super admin's End Users and Admin Team screens (roles doc §5), shared by the
-// dialogs and the actions.
+// Forms of the End Users and staff (Admin Team, agency Team Members) screens (roles doc §5),
+// shared by the dialogs and the actions: the super admin's and the agency's.
 import { z } from 'zod'
 import { ROLES, type Role } from '#app/auth/roles'
 import { emailField } from './auth'
@@ -26,6 +26,51 @@ export const staffTitleLabel = (title: string | null) =>
 
 /** The platform roles a staff account has (the "Access" of the Admin Team form). */
 export const STAFF_ACCESS = ['super_admin', 'super_admin_team'] as const
+
+/** Spec §3: the agency team member's titles; the form's values are snake_case. */
+export const AGENCY_STAFF_TITLES = {
+  account_manager: 'Account Manager',
+  content_creator: 'Content Creator',
+  designer: 'Designer',
+  developer: 'Developer',
+  marketing_specialist: 'Marketing Specialist',
+} as const
+
+/** The agency's staff roles (the "Access" of its Team Members form). */
+export const AGENCY_STAFF_ACCESS = ['agency_admin', 'agency_member'] as const
+
+/**
+ * A staff directory: whose staff a Team screen lists (the platform's Admin Team, an agency's
+ * Team Members), the titles and access levels its form offers, and its words.
+ */
+export const STAFF_DIRECTORIES = {
+  platform: {
+    title: 'Admin Team',
+    description: "The platform's staff accounts and what they may do.",
+    account: 'platform staff account',
+    newAccount: 'a platform staff account',
+    titles: STAFF_TITLES as Record<string, string>,
+    access: STAFF_ACCESS as readonly Role[],
+    // Spec §5: the Admin Team form asks a password.
+    emailsSetPasswordLink: false,
+  },
+  agency: {
+    title: 'Team Members',
+    description: "Your agency's staff accounts and what they may do.",
+    account: 'agency staff account',
+    newAccount: 'an agency staff account',
+    titles: AGENCY_STAFF_TITLES as Record<string, string>,
+    access: AGENCY_STAFF_ACCESS as readonly Role[],
+    // A blank password on Add emails the new member a link to choose one (7 days).
+    emailsSetPasswordLink: true,
+  },
+} as const
+export type StaffDirectoryName = keyof typeof STAFF_DIRECTORIES
+
+export const directoryTitleLabel = (directory: StaffDirectoryName, title: string | null) =>
+  title && title in STAFF_DIRECTORIES[directory].titles
+    ? (STAFF_DIRECTORIES[directory].titles[title] ?? null)
+    : null
 
 const rowId = (message: string) =>
   z
@@ -79,27 +124,78 @@ const password = z
   .min(8, PASSWORD_TOO_SHORT)
   .max(200, 'Password must be at most 200 characters')
 
-const staffFields = {
-  name,
-  email: emailField(),
-  staffTitle: z.enum(STAFF_TITLE_KEYS, { error: SELECT_ROLE }),
-  access: z.enum(STAFF_ACCESS, { error: 'Please select an access level' }),
+const keysOf = (record: Record<string, string>) => Object.keys(record) as [string, ...string[]]
+
+const optionalPassword = z
+  .string()
+  .optional()
+  .transform((value) => (value ? value : undefined))
+  .pipe(password.optional())
+
+/** The intents of a staff directory's screen, its titles and access levels enforced. */
+function staffIntentSchema(directory: StaffDirectoryName) {
+  const { titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
+  const staffFields = {
+    name,
+    email: emailField(),
+    staffTitle: z.enum(keysOf(titles), { error: SELECT_ROLE }),
+    access: z.enum(access as [Role, ...Role[]], { error: 'Please select an access level' }),
+  }
+  return z.discriminatedUnion('intent', [
+    z.object({
+      intent: z.literal('add-member'),
+      ...staffFields,
+      password: emailsSetPasswordLink ? optionalPassword : password,
+    }),
+    z.object({
+      intent: z.literal('edit-member'),
+      userId,
+      ...staffFields,
+      // Spec §5: in edit mode an empty password keeps the current one.
+      password: optionalPassword,
+    }),
+    z.object({ intent: z.literal('delete-member'), userId }),
+    z.object({ intent: z.literal('change-role'), userId, role }),
+  ])
 }
 
-export const AdminTeamIntentSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('add-member'), ...staffFields, password }),
+export const AdminTeamIntentSchema = staffIntentSchema('platform')
+export const AgencyTeamIntentSchema = staffIntentSchema('agency')
+
+/** The team member (role team_admin) an end user is assigned to; empty: nobody. */
+const assignee = z
+  .string()
+  .optional()
+  .transform((value) => (value ? value : null))
+  .pipe(rowId('Please select a team member').nullable())
+
+/**
+ * The agency's End Users (spec §2.12): the super admin's intents, the organization fixed to the
+ * agency's own (never read from the form), plus the assignment to a team member.
+ */
+export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({
-    intent: z.literal('edit-member'),
-    userId,
-    ...staffFields,
-    // Spec §5: in edit mode an empty password keeps the current one.
-    password: z
-      .string()
-      .optional()
-      .transform((value) => (value ? value : undefined))
-      .pipe(password.optional()),
+    intent: z.literal('add-user'),
+    name,
+    email: emailField(),
+    active: checkbox,
+    assignedToUserId: assignee,
   }),
-  z.object({ intent: z.literal('delete-member'), userId }),
+  z.object({
+    intent: z.literal('edit-user'),
+    userId,
+    name,
+    email: emailField(),
+    active: checkbox,
+    assignedToUserId: assignee,
+  }),
+  z.object({ intent: z.literal('assign-user'), userId, assignedToUserId: assignee }),
+  z.object({
+    intent: z.literal('set-status'),
+    userId,
+    status: z.enum(['active', 'inactive'], { error: 'Please choose a status' }),
+  }),
+  z.object({ intent: z.literal('delete-user'), userId }),
   z.object({ intent: z.literal('change-role'), userId, role }),
 ])
 
@@ -116,6 +212,19 @@ export const EndUsersSearchSchema = z.object({
 export const AdminTeamSearchSchema = z.object({
   q: z.string().trim().max(100).catch(''),
   role: z.enum(STAFF_ACCESS).nullable().catch(null),
+})
+
+/** `?q=&role=` of the agency's Team Members list. */
+export const AgencyTeamSearchSchema = z.object({
+  q: z.string().trim().max(100).catch(''),
+  role: z.enum(AGENCY_STAFF_ACCESS).nullable().catch(null),
+})
+
+/** `?q=&status=&assignee=` of the agency's End Users list and its export. */
+export const AgencyEndUsersSearchSchema = z.object({
+  q: z.string().trim().max(100).catch(''),
+  status: z.enum(STATUS_FILTERS).nullable().catch(null),
+  assignee: rowId('assignee').nullable().catch(null),
 })
 
 /** Roles an account may hold in an organization: super admin roles only on the platform. */

@@ -1,5 +1,7 @@
-// /dashboard/super-admin/team (roles doc §2.11 Admin Team): the platform's staff accounts with
-// their titles, search and role filter, add/edit, view details, change role and delete.
+// A staff directory's screen: the super admin's Admin Team /dashboard/super-admin/team (roles
+// doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12): staff accounts with
+// their titles, search and access filter, add/edit, view details, change role and delete.
+// Without `canEdit` (an agency member) the list and the details are read only.
 import { Form } from '@remix-run/react'
 import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
@@ -10,7 +12,7 @@ import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
-import { STAFF_ACCESS, STAFF_TITLES } from '#app/validation/people'
+import { STAFF_DIRECTORIES, type StaffDirectoryName } from '#app/validation/people'
 import { RoleDialog } from './end-users-page'
 import {
   DeleteDialog,
@@ -37,9 +39,13 @@ type Member = {
 
 export type AdminTeamPageProps = {
   members: Member[]
-  filter: { q: string; role: 'super_admin' | 'super_admin_team' | null }
+  filter: { q: string; role: Role | null }
   selfId: string
   now: string
+  /** Whose staff: the platform's (Admin Team) or an agency's (Team Members). */
+  directory?: StaffDirectoryName
+  /** Add, edit, change role and delete; false: read only. */
+  canEdit?: boolean
 }
 
 function SelectField({
@@ -97,11 +103,16 @@ function SelectField({
 function MemberFormDialog({
   dialog,
   member,
+  directory,
 }: {
   dialog: ReturnType<typeof useIntentDialog>
   member: Member | null
+  directory: StaffDirectoryName
 }) {
   const editing = Boolean(member)
+  const { account, newAccount, titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
+  // Adding without a password emails a link to choose one, where the directory allows it.
+  const passwordOptional = editing || emailsSetPasswordLink
   return (
     <FormDialog
       open={dialog.open}
@@ -109,8 +120,8 @@ function MemberFormDialog({
       title={editing ? 'Edit Team Member' : 'Add Team Member'}
       description={
         editing
-          ? 'Change the details of this platform staff account.'
-          : 'Create a platform staff account that signs in on this site.'
+          ? `Change the details of this ${account}.`
+          : `Create ${newAccount} that signs in on this site.`
       }
     >
       <Form method="POST" className="flex flex-col gap-4" key={member?.id ?? 'new'}>
@@ -133,15 +144,15 @@ function MemberFormDialog({
           name="staffTitle"
           defaultValue={member?.staffTitle ?? ''}
           placeholder="Select a role"
-          options={Object.entries(STAFF_TITLES)}
+          options={Object.entries(titles)}
           errors={dialog.errors('staffTitle')}
         />
         <SelectField
           id="staff-access"
           label="Access"
           name="access"
-          defaultValue={member?.role ?? 'super_admin_team'}
-          options={STAFF_ACCESS.map((role) => [role, ROLE_BADGES[role].label])}
+          defaultValue={member?.role ?? access[access.length - 1] ?? ''}
+          options={access.map((role) => [role, ROLE_BADGES[role].label])}
           errors={dialog.errors('access') ?? dialog.errors('role')}
         />
         <Field
@@ -150,11 +161,17 @@ function MemberFormDialog({
             name: 'password',
             type: 'password',
             autoComplete: 'new-password',
-            required: !editing,
+            required: !passwordOptional,
             minLength: 8,
             placeholder: editing ? 'Unchanged' : undefined,
           }}
-          hint={editing ? 'Leave blank to keep the current password.' : 'At least 8 characters.'}
+          hint={
+            editing
+              ? 'Leave blank to keep the current password.'
+              : emailsSetPasswordLink
+                ? 'At least 8 characters, or leave blank to email a link to set a password (valid 7 days).'
+                : 'At least 8 characters.'
+          }
           errors={dialog.errors('password')}
         />
         <div className="flex justify-end gap-2">
@@ -216,7 +233,15 @@ function DetailsDialog({
   )
 }
 
-export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPageProps) {
+export function AdminTeamPage({
+  members,
+  filter,
+  selfId,
+  now,
+  directory = 'platform',
+  canEdit = true,
+}: AdminTeamPageProps) {
+  const { title, description, access } = STAFF_DIRECTORIES[directory]
   const [target, setTarget] = useState<Member | null>(null)
   const [viewing, setViewing] = useState(false)
   const add = useIntentDialog('add-member', ['name', 'email', 'staffTitle', 'access', 'password'])
@@ -230,17 +255,19 @@ export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPagePro
   return (
     <main className="flex flex-col gap-6 p-4 sm:p-6">
       <PageHeader
-        title="Admin Team"
-        description="The platform's staff accounts and what they may do."
+        title={title}
+        description={description}
         actions={
-          <Button
-            onClick={() => {
-              setTarget(null)
-              add.setOpen(true)
-            }}
-          >
-            <UserPlus aria-hidden className="h-4 w-4" /> Add Team Member
-          </Button>
+          canEdit ? (
+            <Button
+              onClick={() => {
+                setTarget(null)
+                add.setOpen(true)
+              }}
+            >
+              <UserPlus aria-hidden className="h-4 w-4" /> Add Team Member
+            </Button>
+          ) : null
         }
       />
       <SearchBar q={filter.q} label="Search by name or email">
@@ -250,7 +277,7 @@ export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPagePro
           </label>
           <select id="filter-role" name="role" defaultValue={filter.role ?? ''} className={SELECT}>
             <option value="">All access levels</option>
-            {STAFF_ACCESS.map((value) => (
+            {access.map((value) => (
               <option key={value} value={value}>
                 {ROLE_BADGES[value].label}
               </option>
@@ -320,11 +347,13 @@ export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPagePro
                         >
                           <Eye aria-hidden className="h-4 w-4" /> View Details
                         </RowMenuItem>
-                        <RowMenuItem onSelect={() => open(member, edit)}>
-                          <Pencil aria-hidden className="h-4 w-4" /> Edit
-                        </RowMenuItem>
+                        {canEdit ? (
+                          <RowMenuItem onSelect={() => open(member, edit)}>
+                            <Pencil aria-hidden className="h-4 w-4" /> Edit
+                          </RowMenuItem>
+                        ) : null}
                         {/* Nobody changes their own role or deletes themselves. */}
-                        {own ? null : (
+                        {own || !canEdit ? null : (
                           <>
                             <RowMenuItem onSelect={() => open(member, role)}>
                               <Shield aria-hidden className="h-4 w-4" /> Change Role
@@ -343,9 +372,9 @@ export function AdminTeamPage({ members, filter, selfId, now }: AdminTeamPagePro
           </tbody>
         </table>
       </div>
-      <MemberFormDialog dialog={add} member={null} />
-      <MemberFormDialog dialog={edit} member={target} />
-      <RoleDialog dialog={role} person={target} roles={STAFF_ACCESS} />
+      <MemberFormDialog dialog={add} member={null} directory={directory} />
+      <MemberFormDialog dialog={edit} member={target} directory={directory} />
+      <RoleDialog dialog={role} person={target} roles={access} />
       <DetailsDialog open={viewing} onOpenChange={setViewing} member={target} now={now} />
       <DeleteDialog
         open={remove.open}
