@@ -244,7 +244,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
     users: rows.map(toPerson),
     total,
     filter: { ...filter, organizationId: null },
-    agencies: [],
+    agencies: [] as { id: string; name: string; kind: 'platform' | 'agency' }[],
     teamMembers,
     scope: 'agency' as const,
     canEdit: actor.user.role === 'agency_admin',

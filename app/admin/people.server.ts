@@ -11,13 +11,13 @@ import type { Role } from '#app/auth/roles'
 import { recordAudit } from '#app/models/audit.server'
 import {
   countEndUsersForPlatform,
+  countOrganizationEndUsers,
   deleteAccount,
   type EndUserFilter,
   listEndUsersForPlatform,
   listOrganizationChoices,
-  listStaff,
-  countOrganizationEndUsers,
   listOrganizationEndUsers,
+  listStaff,
   listTeamAdmins,
   lockSuperAdmins,
   type OrganizationEndUserFilter,
@@ -210,7 +210,7 @@ const unusablePassword = () => hashPassword(randomBytes(32).toString('base64url'
 async function assertAssignee(tx: Transaction, organizationId: string, assigneeId: string | null) {
   if (!assigneeId) return
   const assignee = await findUserById(tx, organizationId, assigneeId)
-  if (!assignee || assignee.role !== 'team_admin') {
+  if (assignee?.role !== 'team_admin') {
     throw new PeopleActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
   }
 }
@@ -297,8 +297,7 @@ export async function editEndUser(
       const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
       await assertEmailFree(tx, organizationId, email, account.id)
       const reassigned =
-        input.assignedToUserId !== undefined &&
-        input.assignedToUserId !== account.assignedToUserId
+        input.assignedToUserId !== undefined && input.assignedToUserId !== account.assignedToUserId
       if (reassigned) await assertAssignee(tx, organizationId, input.assignedToUserId ?? null)
       const status = input.active ? 'active' : 'inactive'
       await updateAccount(tx, organizationId, account.id, {

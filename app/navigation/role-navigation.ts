@@ -87,8 +87,14 @@ export function dashboardEntries(role: Role): NavEntry[] {
     ],
     agency: [
       overview,
-      planned('team-members', 'Team Members', '/dashboard/agency/team', Users),
-      planned('end-users', 'End Users', '/dashboard/agency/users', UserRound),
+      entry(
+        { id: 'team-members', to: '/dashboard/agency/team', icon: Users, exists: true },
+        'Team Members',
+      ),
+      entry(
+        { id: 'end-users', to: '/dashboard/agency/users', icon: UserRound, exists: true },
+        'End Users',
+      ),
       planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
       entry(
         { id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true },

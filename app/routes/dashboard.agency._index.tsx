@@ -30,6 +30,8 @@ export default function AgencyDashboard() {
       }
       // Admins hand out business cards too (ADR 007): their own cards and contacts.
       actions={[
+        { label: 'Team Members', to: '/dashboard/agency/team' },
+        { label: 'End Users', to: '/dashboard/agency/users' },
         { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
         ...(auditLog ? [{ label: 'Audit Log', to: '/dashboard/audit-log' }] : []),

@@ -19,7 +19,6 @@ export const STAFF_TITLES = {
   content_manager: 'Content Manager',
 } as const
 export type StaffTitle = keyof typeof STAFF_TITLES
-const STAFF_TITLE_KEYS = Object.keys(STAFF_TITLES) as [StaffTitle, ...StaffTitle[]]
 
 export const staffTitleLabel = (title: string | null) =>
   title && title in STAFF_TITLES ? STAFF_TITLES[title as StaffTitle] : null

@@ -110,7 +110,8 @@ function MemberFormDialog({
   directory: StaffDirectoryName
 }) {
   const editing = Boolean(member)
-  const { account, newAccount, titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
+  const { account, newAccount, titles, access, emailsSetPasswordLink } =
+    STAFF_DIRECTORIES[directory]
   // Adding without a password emails a link to choose one, where the directory allows it.
   const passwordOptional = editing || emailsSetPasswordLink
   return (

@@ -1,7 +1,9 @@
-// /dashboard/super-admin/users (roles doc §2.11 End Users): every end user of every
-// organization, with search, the Filter, Export Data, Add User and each row's actions.
+// The End Users screen: the super admin's /dashboard/super-admin/users (roles doc §2.11), every
+// end user of every organization, and an agency's /dashboard/agency/users (§2.12), its own end
+// users without the Agency column, each assignable to a team member. Search, the Filter, Export
+// Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
-import { Download, Pencil, Power, Shield, Trash2, UserPlus } from 'lucide-react'
+import { Download, Pencil, Power, Shield, Trash2, UserCheck, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { Role } from '#app/auth/roles'
 import { Field, FormMessage } from '#app/components/forms'
@@ -33,15 +35,82 @@ type Person = {
   role: Role
   status: 'active' | 'inactive'
   lastActiveAt: string | null
+  assignedToUserId?: string | null
 }
 type Agency = { id: string; name: string; kind: 'platform' | 'agency' }
+type TeamMember = { id: string; name: string }
 
 export type EndUsersPageProps = {
   users: Person[]
   total: number
-  filter: { search: string; organizationId: string | null; status: 'active' | 'inactive' | null }
+  filter: {
+    search: string
+    organizationId: string | null
+    status: 'active' | 'inactive' | null
+    assignedToUserId?: string | null
+  }
   agencies: Agency[]
   now: string
+  /** 'agency': one organization's own list (no Agency column; assignment to team members). */
+  scope?: 'platform' | 'agency'
+  /** The agency's team members (role team_admin), whom an end user may be assigned to. */
+  teamMembers?: TeamMember[]
+  /** Add, edit, assign, activate, delete; false: read only. */
+  canEdit?: boolean
+  /** The roles Change Role offers (the agency's screen); else by the user's organization. */
+  roles?: readonly Role[]
+}
+
+const PATHS = {
+  platform: '/dashboard/super-admin/users',
+  agency: '/dashboard/agency/users',
+} as const
+
+/** The team member select of the agency's forms (spec §2.13's assignment). */
+function AssigneeSelect({
+  id,
+  teamMembers,
+  defaultValue,
+  errors,
+}: {
+  id: string
+  teamMembers: TeamMember[]
+  defaultValue: string
+  errors?: string[]
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        Team Member
+      </label>
+      <select
+        id={id}
+        name="assignedToUserId"
+        defaultValue={defaultValue}
+        className={SELECT}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${id}-error` : `${id}-hint`}
+      >
+        <option value="">Not assigned</option>
+        {teamMembers.map((member) => (
+          <option key={member.id} value={member.id}>
+            {member.name}
+          </option>
+        ))}
+      </select>
+      {errors ? (
+        errors.map((error) => (
+          <p key={error} id={`${id}-error`} className="text-sm text-red-600">
+            {error}
+          </p>
+        ))
+      ) : (
+        <p id={`${id}-hint`} className="text-xs text-gray-600 dark:text-gray-400">
+          The user shows on this team member's My End Users.
+        </p>
+      )}
+    </div>
+  )
 }
 
 function StatusBadge({ status }: { status: Person['status'] }) {
@@ -79,12 +148,16 @@ function UserFormDialog({
   dialog,
   person,
   agencies,
+  teamMembers,
 }: {
   dialog: ReturnType<typeof useIntentDialog>
   person: Person | null
   agencies: Agency[]
+  /** The agency's screen: its team members, and no agency to choose. */
+  teamMembers?: TeamMember[]
 }) {
   const editing = Boolean(person)
+  const agencyScope = Boolean(teamMembers)
   return (
     <FormDialog
       open={dialog.open}
@@ -93,7 +166,9 @@ function UserFormDialog({
       description={
         editing
           ? "Change the user's name, email or status."
-          : 'The user gets an email with a link to set their password on their agency’s site.'
+          : agencyScope
+            ? 'The user gets an email with a link to set their password on this site.'
+            : 'The user gets an email with a link to set their password on their agency’s site.'
       }
     >
       <Form method="POST" className="flex flex-col gap-4" key={person?.id ?? 'new'}>
@@ -101,7 +176,9 @@ function UserFormDialog({
         {person ? (
           <>
             <input type="hidden" name="userId" value={person.id} />
-            <input type="hidden" name="organizationId" value={person.organizationId} />
+            {agencyScope ? null : (
+              <input type="hidden" name="organizationId" value={person.organizationId} />
+            )}
           </>
         ) : null}
         {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
@@ -115,7 +192,15 @@ function UserFormDialog({
           inputProps={{ name: 'email', type: 'email', required: true, defaultValue: person?.email }}
           errors={dialog.errors('email')}
         />
-        {editing ? null : (
+        {teamMembers ? (
+          <AssigneeSelect
+            id={editing ? 'edit-user-assignee' : 'add-user-assignee'}
+            teamMembers={teamMembers}
+            defaultValue={person?.assignedToUserId ?? ''}
+            errors={dialog.errors('assignedToUserId')}
+          />
+        ) : null}
+        {editing || agencyScope ? null : (
           <div className="flex flex-col gap-1.5">
             <label htmlFor="user-agency" className="text-sm font-medium">
               Agency
@@ -216,23 +301,78 @@ export function RoleDialog({
   )
 }
 
-export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPageProps) {
+/** The agency's row action: assign the user to a team member, or to nobody. */
+function AssignDialog({
+  dialog,
+  person,
+  teamMembers,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: Person | null
+  teamMembers: TeamMember[]
+}) {
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="Assign to Team Member"
+      description={person ? `Choose the team member who looks after ${person.name}.` : ''}
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={person?.id}>
+        <input type="hidden" name="intent" value="assign-user" />
+        <input type="hidden" name="userId" value={person?.id ?? ''} />
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <AssigneeSelect
+          id="assign-user-assignee"
+          teamMembers={teamMembers}
+          defaultValue={person?.assignedToUserId ?? ''}
+          errors={dialog.errors('assignedToUserId')}
+        />
+        <DialogButtons pending={dialog.pending} label="Assign" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+export function EndUsersPage({
+  users,
+  total,
+  filter,
+  agencies,
+  now,
+  scope = 'platform',
+  teamMembers = [],
+  canEdit = true,
+  roles,
+}: EndUsersPageProps) {
   const [searchParams] = useSearchParams()
   const submit = useSubmit()
   const [target, setTarget] = useState<Person | null>(null)
-  const add = useIntentDialog('add-user', ['name', 'email', 'organizationId'])
-  const edit = useIntentDialog('edit-user', ['name', 'email'])
+  const add = useIntentDialog('add-user', ['name', 'email', 'organizationId', 'assignedToUserId'])
+  const edit = useIntentDialog('edit-user', ['name', 'email', 'assignedToUserId'])
+  const assign = useIntentDialog('assign-user', ['assignedToUserId'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-user')
   const status = useIntentDialog('set-status')
+  const agencyScope = scope === 'agency'
   const agencyKind = (id: string) => agencies.find((a) => a.id === id)?.kind ?? 'agency'
-  const exportHref = `/dashboard/super-admin/users/export.csv${searchParams.toString() ? `?${searchParams}` : ''}`
-  const filtered = Boolean(filter.search || filter.organizationId || filter.status)
+  const assigneeName = (id: string | null | undefined) =>
+    (id && teamMembers.find((member) => member.id === id)?.name) || 'Not assigned'
+  const exportHref = `${PATHS[scope]}/export.csv${searchParams.toString() ? `?${searchParams}` : ''}`
+  const filtered = Boolean(
+    filter.search || filter.organizationId || filter.status || filter.assignedToUserId,
+  )
+  // User, Email, [Agency | Team Member], Status, Last Active, [Actions]
+  const columns = 5 + (canEdit ? 1 : 0)
   return (
     <main className="flex flex-col gap-6 p-4 sm:p-6">
       <PageHeader
         title="End Users"
-        description="Every end user of every agency and of the platform."
+        description={
+          agencyScope
+            ? 'The end users of your agency and the team members who look after them.'
+            : 'Every end user of every agency and of the platform.'
+        }
         actions={
           <>
             <Button variant="secondary" asChild>
@@ -240,36 +380,59 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
                 <Download aria-hidden className="h-4 w-4" /> Export Data
               </a>
             </Button>
-            <Button
-              onClick={() => {
-                setTarget(null)
-                add.setOpen(true)
-              }}
-            >
-              <UserPlus aria-hidden className="h-4 w-4" /> Add User
-            </Button>
+            {canEdit ? (
+              <Button
+                onClick={() => {
+                  setTarget(null)
+                  add.setOpen(true)
+                }}
+              >
+                <UserPlus aria-hidden className="h-4 w-4" /> Add User
+              </Button>
+            ) : null}
           </>
         }
       />
       <SearchBar q={filter.search} label="Search by name or email">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="filter-agency" className="text-sm font-medium">
-            Agency
-          </label>
-          <select
-            id="filter-agency"
-            name="agency"
-            defaultValue={filter.organizationId ?? ''}
-            className={SELECT}
-          >
-            <option value="">All agencies</option>
-            {agencies.map((agency) => (
-              <option key={agency.id} value={agency.id}>
-                {agency.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        {agencyScope ? (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="filter-assignee" className="text-sm font-medium">
+              Team Member
+            </label>
+            <select
+              id="filter-assignee"
+              name="assignee"
+              defaultValue={filter.assignedToUserId ?? ''}
+              className={SELECT}
+            >
+              <option value="">All team members</option>
+              {teamMembers.map((member) => (
+                <option key={member.id} value={member.id}>
+                  {member.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="filter-agency" className="text-sm font-medium">
+              Agency
+            </label>
+            <select
+              id="filter-agency"
+              name="agency"
+              defaultValue={filter.organizationId ?? ''}
+              className={SELECT}
+            >
+              <option value="">All agencies</option>
+              {agencies.map((agency) => (
+                <option key={agency.id} value={agency.id}>
+                  {agency.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="flex flex-col gap-1.5">
           <label htmlFor="filter-status" className="text-sm font-medium">
             Status
@@ -301,8 +464,9 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
               <th scope="col" className={`hidden md:table-cell ${TH}`}>
                 Email
               </th>
+              {/* Spec §2.12: the agency's list has no Agency column; it shows who looks after each. */}
               <th scope="col" className={`hidden sm:table-cell ${TH}`}>
-                Agency
+                {agencyScope ? 'Team Member' : 'Agency'}
               </th>
               <th scope="col" className={TH}>
                 Status
@@ -310,14 +474,16 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
               <th scope="col" className={`hidden lg:table-cell ${TH}`}>
                 Last Active
               </th>
-              <th scope="col" className={`${TH} text-right`}>
-                Actions
-              </th>
+              {canEdit ? (
+                <th scope="col" className={`${TH} text-right`}>
+                  Actions
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
             {users.length === 0 ? (
-              <EmptyRow columns={6}>
+              <EmptyRow columns={columns}>
                 {filtered ? 'No users match this search or filter.' : 'No end users yet.'}
               </EmptyRow>
             ) : (
@@ -330,74 +496,101 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
                       {person.email}
                     </div>
                     <div className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
-                      {person.agency}
+                      {agencyScope ? assigneeName(person.assignedToUserId) : person.agency}
                     </div>
                   </td>
                   <td className={`hidden break-all md:table-cell ${TD}`}>{person.email}</td>
-                  <td className={`hidden sm:table-cell ${TD}`}>{person.agency}</td>
+                  <td className={`hidden sm:table-cell ${TD}`} data-testid="user-assignee">
+                    {agencyScope ? assigneeName(person.assignedToUserId) : person.agency}
+                  </td>
                   <td className={TD}>
                     <StatusBadge status={person.status} />
                   </td>
                   <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
                     {lastActive(person.lastActiveAt, now)}
                   </td>
-                  <td className={`${TD} text-right`}>
-                    <RowMenu label={`Actions for ${person.name}`}>
-                      <RowMenuItem
-                        onSelect={() => {
-                          setTarget(person)
-                          edit.setOpen(true)
-                        }}
-                      >
-                        <Pencil aria-hidden className="h-4 w-4" /> Edit
-                      </RowMenuItem>
-                      <RowMenuItem
-                        onSelect={() => {
-                          setTarget(person)
-                          role.setOpen(true)
-                        }}
-                      >
-                        <Shield aria-hidden className="h-4 w-4" /> Change Role
-                      </RowMenuItem>
-                      <RowMenuItem
-                        onSelect={() =>
-                          submit(
-                            {
-                              intent: 'set-status',
-                              userId: person.id,
-                              organizationId: person.organizationId,
-                              status: person.status === 'active' ? 'inactive' : 'active',
-                            },
-                            { method: 'POST' },
-                          )
-                        }
-                      >
-                        <Power aria-hidden className="h-4 w-4" />
-                        {person.status === 'active' ? 'Deactivate' : 'Activate'}
-                      </RowMenuItem>
-                      <RowMenuItem
-                        danger
-                        onSelect={() => {
-                          setTarget(person)
-                          remove.setOpen(true)
-                        }}
-                      >
-                        <Trash2 aria-hidden className="h-4 w-4" /> Delete
-                      </RowMenuItem>
-                    </RowMenu>
-                  </td>
+                  {canEdit ? (
+                    <td className={`${TD} text-right`}>
+                      <RowMenu label={`Actions for ${person.name}`}>
+                        <RowMenuItem
+                          onSelect={() => {
+                            setTarget(person)
+                            edit.setOpen(true)
+                          }}
+                        >
+                          <Pencil aria-hidden className="h-4 w-4" /> Edit
+                        </RowMenuItem>
+                        {agencyScope ? (
+                          <RowMenuItem
+                            onSelect={() => {
+                              setTarget(person)
+                              assign.setOpen(true)
+                            }}
+                          >
+                            <UserCheck aria-hidden className="h-4 w-4" /> Assign to Team Member
+                          </RowMenuItem>
+                        ) : null}
+                        <RowMenuItem
+                          onSelect={() => {
+                            setTarget(person)
+                            role.setOpen(true)
+                          }}
+                        >
+                          <Shield aria-hidden className="h-4 w-4" /> Change Role
+                        </RowMenuItem>
+                        <RowMenuItem
+                          onSelect={() =>
+                            submit(
+                              {
+                                intent: 'set-status',
+                                userId: person.id,
+                                ...(agencyScope ? {} : { organizationId: person.organizationId }),
+                                status: person.status === 'active' ? 'inactive' : 'active',
+                              },
+                              { method: 'POST' },
+                            )
+                          }
+                        >
+                          <Power aria-hidden className="h-4 w-4" />
+                          {person.status === 'active' ? 'Deactivate' : 'Activate'}
+                        </RowMenuItem>
+                        <RowMenuItem
+                          danger
+                          onSelect={() => {
+                            setTarget(person)
+                            remove.setOpen(true)
+                          }}
+                        >
+                          <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                        </RowMenuItem>
+                      </RowMenu>
+                    </td>
+                  ) : null}
                 </tr>
               ))
             )}
           </tbody>
         </table>
       </div>
-      <UserFormDialog dialog={add} person={null} agencies={agencies} />
-      <UserFormDialog dialog={edit} person={target} agencies={agencies} />
+      <UserFormDialog
+        dialog={add}
+        person={null}
+        agencies={agencies}
+        teamMembers={agencyScope ? teamMembers : undefined}
+      />
+      <UserFormDialog
+        dialog={edit}
+        person={target}
+        agencies={agencies}
+        teamMembers={agencyScope ? teamMembers : undefined}
+      />
+      {agencyScope ? (
+        <AssignDialog dialog={assign} person={target} teamMembers={teamMembers} />
+      ) : null}
       <RoleDialog
         dialog={role}
-        person={target}
-        roles={target ? rolesFor(agencyKind(target.organizationId)) : []}
+        person={agencyScope && target ? { ...target, organizationId: undefined } : target}
+        roles={roles ?? (target ? rolesFor(agencyKind(target.organizationId)) : [])}
       />
       <DeleteDialog
         open={remove.open}
@@ -410,7 +603,7 @@ export function EndUsersPage({ users, total, filter, agencies, now }: EndUsersPa
         }
         intent="delete-user"
         userId={target?.id ?? ''}
-        organizationId={target?.organizationId}
+        organizationId={agencyScope ? undefined : target?.organizationId}
         pending={remove.pending}
         error={remove.formError}
       />

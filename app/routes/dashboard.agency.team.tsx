@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { agencyTeamAction, agencyTeamLoader } from '#app/admin/people-routes.server'
+import { AdminTeamPage } from '#app/components/admin/admin-team-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+
+export const meta: MetaFunction = () => [{ title: 'Team Members' }]
+
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  agencyTeamLoader(request, context)
+
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  agencyTeamAction(request, context)
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export default function AgencyTeamRoute() {
+  return <AdminTeamPage {...useLoaderData<typeof loader>()} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load team members" />
+}

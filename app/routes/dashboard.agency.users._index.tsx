@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { agencyEndUsersAction, agencyEndUsersLoader } from '#app/admin/people-routes.server'
+import { EndUsersPage } from '#app/components/admin/end-users-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+
+export const meta: MetaFunction = () => [{ title: 'End Users' }]
+
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  agencyEndUsersLoader(request, context)
+
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  agencyEndUsersAction(request, context)
+
+export const clientAction = serverActionOrFailure
+export const shouldRevalidate = keepDataAfterClientFailure
+
+export default function AgencyEndUsersRoute() {
+  return <EndUsersPage {...useLoaderData<typeof loader>()} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message="Failed to load users" />
+}
