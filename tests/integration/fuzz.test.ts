@@ -427,6 +427,23 @@ const FORMS: Form[] = [
     keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
   },
   {
+    // {teamAdmin} is a real assignee; {foreignTeamAdmin} and {endUser} must be refused.
+    name: 'agency end users',
+    file: 'dashboard.agency.users._index',
+    path: '/dashboard/agency/users?index',
+    actor: 'agency_admin',
+    intents: ['add-user', 'edit-user', 'assign-user', 'set-status', 'delete-user', 'change-role'],
+    keys: ['userId', 'name', 'email', 'active', 'status', 'role', 'assignedToUserId'],
+  },
+  {
+    name: 'agency team',
+    file: 'dashboard.agency.team',
+    path: '/dashboard/agency/team',
+    actor: 'agency_admin',
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -514,6 +531,11 @@ beforeAll(async () => {
   knownIds.set('endUser', (await makeUser(organization.id)).id)
   knownIds.set('staff', (await makeUser(platform.id, { role: 'super_admin_team' })).id)
   knownIds.set('superAdmin', (actors.get('super_admin') as Signed).userId)
+  // The agency screens: a staff account of the agency, its team member (the assignee) and one
+  // of another agency's.
+  knownIds.set('agencyStaff', (await makeUser(organization.id, { role: 'agency_member' })).id)
+  knownIds.set('teamAdmin', (actors.get('team_admin') as Signed).userId)
+  knownIds.set('foreignTeamAdmin', (await makeUser(other.id, { role: 'team_admin' })).id)
 })
 
 /**
@@ -726,11 +748,12 @@ const VALID: Record<string, readonly string[]> = {
   ownerName: ['Olive Owner'],
   subscription: ['free', 'enterprise'],
   active: ['on', ''],
-  userId: ['{endUser}', '{staff}', '{superAdmin}', '{teamMember}'],
+  userId: ['{endUser}', '{staff}', '{superAdmin}', '{teamMember}', '{agencyStaff}'],
+  assignedToUserId: ['{teamAdmin}', '{foreignTeamAdmin}', '{endUser}', ''],
   organizationId: ['{organization}', '{foreignTeam}'],
   status: ['active', 'inactive'],
-  staffTitle: ['team_lead', 'content_manager'],
-  access: ['super_admin', 'super_admin_team'],
+  staffTitle: ['team_lead', 'content_manager', 'designer', 'account_manager'],
+  access: ['super_admin', 'super_admin_team', 'agency_admin', 'agency_member'],
   // The invitation pages' answer: each page takes its own only.
   intent: ['accept', 'decline'],
 }

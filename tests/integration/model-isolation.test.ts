@@ -55,8 +55,11 @@ import {
   insertPasswordResetToken,
 } from '#app/models/password-resets.server'
 import {
+  countOrganizationEndUsers,
   deleteAccount,
+  listOrganizationEndUsers,
   listStaff,
+  listTeamAdmins,
   lockSuperAdmins,
   markSignedIn,
   updateAccount,
@@ -853,6 +856,66 @@ const cases: Record<string, Case[]> = {
       run: (db, b) => listStaff(db, b, { search: '', role: null }),
       expected: nothing,
     },
+    {
+      name: "lists none of A's agency staff",
+      run: (db, b) =>
+        listStaff(db, b, { search: '', role: null }, ['agency_admin', 'agency_member']),
+      expected: nothing,
+    },
+  ],
+  listOrganizationEndUsers: [
+    {
+      // B's own end user may be listed: none of A's may.
+      name: "lists none of A's end users, by search or by A's team member",
+      run: async (db, b, a) => {
+        const rows = [
+          ...(await listOrganizationEndUsers(
+            db,
+            b,
+            { search: '', status: null, assignedToUserId: null },
+            100,
+          )),
+          ...(await listOrganizationEndUsers(
+            db,
+            b,
+            { search: 'assigned', status: 'active', assignedToUserId: a.teamAdmin.id },
+            100,
+          )),
+        ]
+        return rows.filter((row) => row.organizationId !== b)
+      },
+      expected: nothing,
+    },
+    {
+      name: "lists nobody assigned to A's team member",
+      run: (db, b, a) =>
+        listOrganizationEndUsers(
+          db,
+          b,
+          { search: '', status: null, assignedToUserId: a.teamAdmin.id },
+          100,
+        ),
+      expected: nothing,
+    },
+  ],
+  countOrganizationEndUsers: [
+    {
+      name: "counts none of A's end users",
+      run: (db, b, a) =>
+        countOrganizationEndUsers(db, b, {
+          search: '',
+          status: null,
+          assignedToUserId: a.teamAdmin.id,
+        }),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listTeamAdmins: [
+    {
+      name: "lists none of A's team members",
+      run: (db, b) => listTeamAdmins(db, b),
+      expected: nothing,
+    },
   ],
   lockSuperAdmins: [
     {
@@ -865,6 +928,11 @@ const cases: Record<string, Case[]> = {
     {
       name: "changes no account of A's",
       run: (db, b, a) => updateAccount(db, b, a.staff.id, { role: 'end_user', status: 'inactive' }),
+      expected: nothing,
+    },
+    {
+      name: "assigns no end user of A's",
+      run: (db, b, a) => updateAccount(db, b, a.user.id, { assignedToUserId: a.teamAdmin.id }),
       expected: nothing,
     },
   ],

@@ -97,6 +97,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // The sidebar layout: any signed-in user; the pages under it guard their own roles.
   'dashboard.tsx': 'any',
   'dashboard.agency._index.tsx': ['agency_admin', 'agency_member'],
+  'dashboard.agency.team.tsx': ['agency_admin', 'agency_member'],
+  'dashboard.agency.users._index.tsx': ['agency_admin', 'agency_member'],
+  'dashboard.agency.users.export[.]csv.ts': ['agency_admin', 'agency_member'],
   // On an agency host only its admin; a super admin reads it on the platform host
   // (tests/integration/audit-log.test.ts).
   'dashboard.audit-log.tsx': ['agency_admin'],
@@ -141,6 +144,8 @@ const ACTION_ROUTES = readdirSync('app/routes').filter((file) =>
 const READ_ONLY: Record<string, Role[]> = {
   'settings.agency.tsx': ['agency_member'],
   'dashboard.agency.settings.tsx': ['agency_member'],
+  'dashboard.agency.team.tsx': ['agency_member'],
+  'dashboard.agency.users._index.tsx': ['agency_member'],
 }
 
 // Public pages whose action still needs a signed-in user (of any role).
@@ -391,6 +396,9 @@ const REFERENCES: Record<string, Reference> = {
   'qrcode.$cardId.tsx': 'card',
   'dashboard.tsx': 'none',
   'dashboard.agency._index.tsx': 'none',
+  'dashboard.agency.team.tsx': 'none',
+  'dashboard.agency.users._index.tsx': 'none',
+  'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
@@ -1014,6 +1022,46 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
           role: 'super_admin',
           access: 'super_admin',
           staffTitle: 'team_lead',
+          name: 'Taken',
+          email: b.email,
+          password: 'taken-over-1',
+        },
+        params: {},
+      }),
+    ),
+    // A's agency admin naming B's accounts by id (and B's organization): nothing of B changes.
+    'dashboard.agency.users._index.tsx': [
+      'edit-user',
+      'assign-user',
+      'set-status',
+      'delete-user',
+      'change-role',
+      'add-user',
+    ].map((intent) => ({
+      path: '/dashboard/agency/users?index',
+      fields: {
+        intent,
+        userId: memberUserIdB,
+        assignedToUserId: memberUserIdB,
+        organizationId: b.organizationId,
+        status: 'inactive',
+        role: 'team_admin',
+        name: 'Taken',
+        email: b.email,
+        active: 'on',
+      },
+      params: {},
+    })),
+    'dashboard.agency.team.tsx': ['delete-member', 'change-role', 'edit-member', 'add-member'].map(
+      (intent) => ({
+        path: '/dashboard/agency/team',
+        fields: {
+          ...injected,
+          intent,
+          userId: memberUserIdB,
+          role: 'agency_admin',
+          access: 'agency_admin',
+          staffTitle: 'designer',
           name: 'Taken',
           email: b.email,
           password: 'taken-over-1',
