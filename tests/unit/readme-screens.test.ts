@@ -26,6 +26,9 @@ const SPEC_SCREENS: { screen: string; path: string }[] = [
   // roles-teams-admin.md §2.9, §2.10 and §4 (the invitation link).
   { screen: 'team page', path: '`/dashboard/end-user/team`' },
   { screen: 'team invitation', path: '`/invitations/{token}`, `/invitations/{token}/decline`' },
+  // roles-teams-admin.md §2.12: the agency's people screens.
+  { screen: 'agency team members', path: '`/dashboard/agency/team`' },
+  { screen: 'agency end users', path: '`/dashboard/agency/users`' },
 ]
 
 const readme = readFileSync('README.md', 'utf8')
