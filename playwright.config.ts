@@ -30,6 +30,7 @@ const productionSpecs = [
   'my-end-users.spec.ts',
   'audit-log.spec.ts',
   'super-admin-people.spec.ts',
+  'agency-people.spec.ts',
   'settings.spec.ts',
 ]
 
