@@ -89,7 +89,10 @@ export function dashboardEntries(role: Role): NavEntry[] {
       overview,
       planned('team-members', 'Team Members', '/dashboard/agency/team', Users),
       planned('end-users', 'End Users', '/dashboard/agency/users', UserRound),
-      planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
+      entry(
+        { id: 'branding', to: '/dashboard/agency/branding', icon: Palette, exists: true },
+        'Branding',
+      ),
       entry(
         { id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true },
         'Settings',
