@@ -32,6 +32,7 @@ const productionSpecs = [
   'super-admin-people.spec.ts',
   'settings.spec.ts',
   'agency-branding.spec.ts',
+  'role-areas.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
