@@ -337,13 +337,14 @@ describe('agency settings', () => {
     const admin = actors.agencyAdmin
     expect(await data(agencySettings, path, admin)).toMatchObject({
       canEdit: true,
-      team: { defaultTeamRole: 'member', autoApprove: false, membersMayInvite: true },
+      // Auto-approve starts on: an untouched agency's teams behave as before the setting applied.
+      team: { defaultTeamRole: 'member', autoApprove: true, membersMayInvite: true },
       plan: 'free',
     })
+    // Both toggles unticked: both turn off (a checkbox left out of the form is off).
     const team = await post(agencySettings, path, admin, {
       intent: 'team',
       defaultTeamRole: 'viewer',
-      autoApprove: 'on',
     })
     expect(await toastOf(team)).toBe('Team settings saved successfully')
     const billing = await post(agencyDashboard, '/dashboard/agency/settings', admin, {
@@ -354,7 +355,7 @@ describe('agency settings', () => {
     const read = await data(agencyDashboard, '/dashboard/agency/settings', actors.agencyMember)
     expect(read).toMatchObject({
       canEdit: false,
-      team: { defaultTeamRole: 'viewer', autoApprove: true, membersMayInvite: false },
+      team: { defaultTeamRole: 'viewer', autoApprove: false, membersMayInvite: false },
       billing: { billingEmail: 'Billing@Example.test' },
     })
   })
