@@ -339,6 +339,8 @@ describe('agency settings', () => {
       canEdit: true,
       // Auto-approve starts on: an untouched agency's teams behave as before the setting applied.
       team: { defaultTeamRole: 'member', autoApprove: true, membersMayInvite: true },
+      // Nothing saved and no contact email on the organization: empty, not the reader's address.
+      billing: { billingEmail: '' },
       plan: 'free',
     })
     // Both toggles unticked: both turn off (a checkbox left out of the form is off).
@@ -358,6 +360,20 @@ describe('agency settings', () => {
       team: { defaultTeamRole: 'viewer', autoApprove: false, membersMayInvite: false },
       billing: { billingEmail: 'Billing@Example.test' },
     })
+  })
+
+  test("billing shows the organization's own plan and contact email until a billing email is saved", async () => {
+    const org = await makeOrganization({
+      subscriptionTier: 'professional',
+      contactEmail: 'owner@agency.example.test',
+    })
+    const host = `${org.slug}.localhost`
+    for (const role of ['agency_admin', 'agency_member'] as const) {
+      expect(await data(agencySettings, path, await actor(org.id, host, role))).toMatchObject({
+        plan: 'professional',
+        billing: { billingEmail: 'owner@agency.example.test' },
+      })
+    }
   })
 
   test('bad input changes nothing; members and other roles cannot save', async () => {
