@@ -149,3 +149,12 @@ export async function updateOrganizationBranding(
     .set({ ...fields, updatedAt: new Date() })
     .where(eq(organizations.id, organizationId))
 }
+
+/** The address the super admin recorded for the agency: its billing contact until one is saved. */
+export async function findContactEmail(db: Queryable, organizationId: string) {
+  const [row] = await db
+    .select({ contactEmail: organizations.contactEmail })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row?.contactEmail ?? null
+}

@@ -50,6 +50,7 @@ import {
 } from '#app/models/organization-settings.server'
 import {
   findBrandingImagePaths,
+  findContactEmail,
   findOrganizationBranding,
   findSubscriptionTier,
   renameOrganization,
@@ -799,6 +800,22 @@ const cases: Record<string, Case[]> = {
       name: 'renames B only',
       run: (db, b) => renameOrganization(db, b, 'B renamed'),
       expected: nothing,
+    },
+  ],
+  findContactEmail: [
+    {
+      name: "reads B's contact email, not A's",
+      run: async (db, b) => {
+        const [own] = await db
+          .select({ contactEmail: organizations.contactEmail })
+          .from(organizations)
+          .where(eq(organizations.id, b))
+        return { read: await findContactEmail(db, b), own: own?.contactEmail ?? null }
+      },
+      expected: (value) => {
+        const { read, own } = value as { read: string | null; own: string | null }
+        expect(read).toBe(own)
+      },
     },
   ],
   findSubscriptionTier: [
