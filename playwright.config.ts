@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
-import { E2E_PORT, E2E_PRODUCTION_PORT, TENANTS } from './e2e/fixtures'
+import { E2E_DOMAIN_SUFFIX, E2E_PORT, E2E_PRODUCTION_PORT, TENANTS } from './e2e/fixtures'
 
 // Debian's Chromium (apt-get install chromium); Playwright's own download is unreachable here.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -32,6 +32,8 @@ const productionSpecs = [
   'super-admin-people.spec.ts',
   'agency-people.spec.ts',
   'settings.spec.ts',
+  'agency-branding.spec.ts',
+  'role-areas.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
@@ -56,7 +58,7 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         // Custom domains reach the local server; *.localhost resolves to loopback by itself.
-        `--host-resolver-rules=MAP ${TENANTS.beta.customDomain} 127.0.0.1`,
+        `--host-resolver-rules=MAP ${TENANTS.beta.customDomain} 127.0.0.1, MAP *.${E2E_DOMAIN_SUFFIX} 127.0.0.1`,
       ],
     },
   },

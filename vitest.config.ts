@@ -20,7 +20,14 @@ const integration = (driver: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     environment: 'node',
-    env: { NODE_ENV: 'test', ROOT_DOMAIN: 'localhost', DATA_DIR: 'tests/.tmp/data' },
+    env: {
+      NODE_ENV: 'test',
+      ROOT_DOMAIN: 'localhost',
+      DATA_DIR: 'tests/.tmp/data',
+      // No test asks the internet's DNS: a closed local port answers at once; the custom
+      // domain tests start their own server (tests/fake-dns.ts).
+      DNS_RESOLVER: '127.0.0.1:9',
+    },
     projects: [
       {
         extends: true,

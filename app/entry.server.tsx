@@ -10,16 +10,19 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
+import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
 /** At shutdown: work queued after answers (emails on their way) first, then the database. */
 export async function closeDatabase() {
+  stopDomainRecheck()
   await settleAfterResponseWork()
   await closeDatabaseHandle()
 }
 
+export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { maintenanceResponse } from '#app/settings/maintenance.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.

@@ -45,6 +45,22 @@ const schema = z.object({
     .optional(),
   SEED_DEMO: z.enum(['0', '1']).optional(),
   OUTBOX_PAGE: flag,
+  // Custom domains (ADR 015): the DNS server asked for verification records (host:port; the
+  // system's resolvers when unset), the host agencies point their CNAME at, and how often the
+  // background re-check runs (0 turns it off).
+  DNS_RESOLVER: z
+    .string()
+    .regex(/^[0-9a-f.:[\]]+$/i, 'DNS_RESOLVER must be an address such as 127.0.0.1:53')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  CUSTOM_DOMAIN_CNAME_TARGET: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+$/)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(0).default(3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 })
 

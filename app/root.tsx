@@ -1,4 +1,5 @@
 // Before anything that builds a zod schema (see the module).
+import { rolePaths } from '#app/auth/roles'
 import '#app/validation/zod-jitless'
 import {
   json,
@@ -199,6 +200,24 @@ export function NotFoundContent() {
   )
 }
 
+/** A page of another role's area (or one the account may only read): the tenant's page, no data. */
+export function ForbiddenContent() {
+  const user = useRootData()?.user
+  const home = user ? rolePaths(user.role).dashboard : '/'
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <p className="text-6xl font-bold text-brand-text">403</p>
+      <h1 className="text-2xl font-semibold">Access denied</h1>
+      <p className="text-gray-600 dark:text-gray-400">
+        Your account does not have access to this page.
+      </p>
+      <Button asChild>
+        <Link to={home}>{user ? 'Go to your dashboard' : 'Return to Home'}</Link>
+      </Button>
+    </main>
+  )
+}
+
 export function ErrorBoundary() {
   return <AppErrorContent error={useRouteError()} />
 }
@@ -223,6 +242,7 @@ export function AppErrorContent({ error }: { error: unknown }) {
     return <PlainPage title="Service unavailable">{DATABASE_WARNING}</PlainPage>
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />
+  if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenContent />
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`.trim()
     : error instanceof Error

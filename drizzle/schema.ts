@@ -78,6 +78,9 @@ export const organizations = pgTable(
     customDomain: text('custom_domain').unique(),
     customDomainVerificationToken: text('custom_domain_verification_token'),
     customDomainVerifiedAt: timestamp('custom_domain_verified_at', { withTimezone: true }),
+    // The last DNS check, and when a verified domain's record went missing (misconfigured).
+    customDomainCheckedAt: timestamp('custom_domain_checked_at', { withTimezone: true }),
+    customDomainLostAt: timestamp('custom_domain_lost_at', { withTimezone: true }),
     // Branding: colours are validated hex (#rrggbb) on write; images are media rows.
     primaryColor: text('primary_color').notNull().default('#3b82f6'),
     secondaryColor: text('secondary_color').notNull().default('#10b981'),
@@ -89,6 +92,10 @@ export const organizations = pgTable(
   },
   (t) => [
     index('organizations_kind_idx').on(t.kind),
+    // The background re-check takes the oldest-checked custom domains first.
+    index('organizations_domain_check_idx')
+      .on(t.customDomainCheckedAt)
+      .where(sql`${t.customDomain} is not null`),
     // There is exactly one platform; the root domain resolves to it.
     uniqueIndex('organizations_one_platform').on(t.kind).where(sql`${t.kind} = 'platform'`),
     // Branding images must be the organization's own media.

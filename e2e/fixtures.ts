@@ -15,6 +15,14 @@ export function e2ePort(): number {
   return Number(new URL(baseURL).port)
 }
 
+/** The port of the DNS server a spec may start for the running project's server (custom domains). */
+export function dnsPort(): number {
+  return e2ePort() + 1000
+}
+
+/** Custom domains the specs create: Chromium maps them to this machine (playwright.config.ts). */
+export const E2E_DOMAIN_SUFFIX = 'agency-e2e.test'
+
 export const TENANTS = {
   platform: {
     slug: 'platform',

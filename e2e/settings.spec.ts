@@ -2,7 +2,7 @@
 // tab's fields and save toast, reached from the sidebar; the dark theme applied to the page; the
 // end user's hidden email gone from their public card; agency members read but cannot save.
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
@@ -175,6 +175,8 @@ test('agency: the admin saves team and billing settings; a member only reads the
   await save(page, 'Team settings saved successfully')
 
   await tab(page, 'Billing')
+  // Alpha's own plan (its subscription tier), not the spec's sample 'Agency Pro'.
+  await expect(page.getByRole('tabpanel')).toContainText('Current planFree')
   await expect(
     page.getByText('No payment provider is connected yet', { exact: false }),
   ).toBeVisible()
@@ -192,7 +194,67 @@ test('agency: the admin saves team and billing settings; a member only reads the
   await expect(member.getByText('Only an agency admin can change these settings.')).toBeVisible()
   await expect(member.getByRole('button', { name: 'Save Changes' })).toHaveCount(0)
   await context.close()
+
+  // The default team role applies to the teams of Alpha's users (ADR 015): a team admin's
+  // Invite Member dialog preselects it. teams.spec.ts always picks its roles, so this change
+  // does not reach it; the default goes back to member at the end all the same.
+  const owner = await teamOwner(browser)
+  const inviteRole = async () => {
+    await owner.page.getByRole('button', { name: 'Invite Member' }).click()
+    const dialog = owner.page.getByRole('dialog', { name: 'Invite Member' })
+    const role = dialog.getByLabel('Role')
+    const value = await role.inputValue()
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    return value
+  }
+  expect(await inviteRole()).toBe('viewer')
+  await tab(page, 'Team')
+  await page.getByLabel('Default team role').selectOption('member')
+  await save(page, 'Team settings saved successfully')
+  await owner.page.reload()
+  await waitForHydration(owner.page)
+  expect(await inviteRole()).toBe('member')
+  await owner.context.close()
 })
+
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+/** A new Alpha end user on Team Basic with a team of their own, on its team page. */
+async function teamOwner(browser: Browser) {
+  const suffix = Math.random().toString(36).slice(2, 8)
+  const user = { email: `policy-${suffix}@example.test`, password: `policy-pass-${suffix}` }
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('First name').fill('Polly')
+  await page.getByLabel('Last name').fill('Policy')
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'), { timeout: 20_000 })
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/team'))
+  await waitForHydration(page)
+  await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
+  await page
+    .getByRole('dialog', { name: 'Confirm Upgrade' })
+    .getByRole('button', { name: 'Confirm Upgrade' })
+    .click()
+  await expect(page.getByText('Successfully upgraded to Team Basic plan')).toBeVisible()
+  await page.getByRole('button', { name: 'Create Team' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Create Team' })
+  await dialog.getByLabel('Team name').fill('Policy Crew')
+  await dialog.getByRole('button', { name: 'Create Team' }).click()
+  await expect(page.getByText('Team created successfully')).toBeVisible()
+  return { context, page }
+}
 
 test('super admin: System Settings with General, Security and API', async ({ page }) => {
   const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser

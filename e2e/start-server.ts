@@ -68,6 +68,10 @@ const server = spawn(process.execPath, ['build/server.js'], {
     LOG_LEVEL: 'warn',
     // Demo mode without an email provider: super admins read the outbox.
     OUTBOX_PAGE: '1',
+    // Custom domains are verified against the DNS server a spec starts on this port
+    // (e2e/fixtures.ts dnsPort); the background re-check stays out of the specs' way.
+    DNS_RESOLVER: `127.0.0.1:${port + 1000}`,
+    DOMAIN_RECHECK_SECONDS: '0',
     ...serverEnv,
   },
 })

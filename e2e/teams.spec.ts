@@ -97,11 +97,15 @@ async function invitationLinks(browser: Browser, to: string) {
   return links
 }
 
-async function invite(page: Page, email: string, role?: 'manager' | 'member' | 'viewer') {
+/**
+ * The role is always chosen: the dialog preselects Alpha's default team role, which
+ * settings.spec.ts changes while this spec may be running (fullyParallel).
+ */
+async function invite(page: Page, email: string, role: 'manager' | 'member' | 'viewer' = 'member') {
   await page.getByRole('button', { name: 'Invite Member' }).click()
   const dialog = page.getByRole('dialog', { name: 'Invite Member' })
   await dialog.getByLabel('Email').fill(email)
-  if (role) await dialog.getByLabel('Role').selectOption(role)
+  await dialog.getByLabel('Role').selectOption(role)
   await dialog.getByRole('button', { name: 'Send Invitation' }).click()
   return dialog
 }

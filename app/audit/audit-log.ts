@@ -7,6 +7,8 @@ export const AUDIT_CATEGORIES = [
   { id: 'staff', label: 'Platform staff' },
   { id: 'agency', label: 'Agencies' },
   { id: 'team', label: 'Teams and invitations' },
+  { id: 'branding', label: 'Branding' },
+  { id: 'domain', label: 'Custom domains' },
   { id: 'plan', label: 'Plans' },
   { id: 'settings', label: 'Settings' },
   { id: 'card', label: 'Cards' },

@@ -2,7 +2,7 @@ import * as Label from '@radix-ui/react-label'
 import { ImagePlus, Loader2, Trash2 } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
-import { ImagePreparationError, prepareImage } from '#app/utils/prepare-image'
+import { ImagePreparationError, type ImagePurpose, prepareImage } from '#app/utils/prepare-image'
 import { ErrorList } from './forms'
 import { Button } from './ui/button'
 
@@ -47,7 +47,7 @@ export function ImageField({
 }: {
   name: string
   label: string
-  purpose: 'logo' | 'profilePicture' | 'background'
+  purpose: ImagePurpose
   currentUrl: string | null
   hint?: string
   errors?: string[]

@@ -1,9 +1,20 @@
-// CONTRACT STUB (replaced by the custom-domain work): an agency's custom domain, its TXT
-// verification record and its state (pending, verified, misconfigured). The branding screen
-// reads the state and saves the domain through these two functions only.
-import { eq } from 'drizzle-orm'
-import type { Transaction } from '#drizzle/db.server'
-import { organizations } from '#drizzle/schema'
+// An agency's custom domain (ADR 015): its TXT verification record and its state, as the
+// anchors model them (dub, cal.com): pending until the record is seen, verified while it is,
+// misconfigured when a verified domain's record disappears (it then stops serving).
+import { randomBytes } from 'node:crypto'
+import { getEnv } from '#app/env.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  type DomainRow,
+  findDomainRow,
+  isDomainTaken,
+  listDomainsToRecheck,
+  recordDomainCheck,
+  setCustomDomain,
+} from '#app/models/custom-domains.server'
+import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { DnsLookupError, lookupTxt } from './dns.server'
 
 export type DomainStatus = 'pending' | 'verified' | 'misconfigured'
 
@@ -26,23 +37,42 @@ export class DomainError extends Error {
   readonly field = 'customDomain' as const
 }
 
+export const DOMAIN_TAKEN = 'This domain is already used by another agency'
+export const DOMAIN_IS_PLATFORM = 'Choose a domain of your own, not one of the platform'
+
+export function cnameTarget(): string {
+  const env = getEnv()
+  return env.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${env.ROOT_DOMAIN}`
+}
+
+export function verificationRecord(domain: string, token: string) {
+  return { name: `_brandcard-verification.${domain}`, value: `brandcard-verification=${token}` }
+}
+
+export function domainStatus(row: Pick<DomainRow, 'domain' | 'verifiedAt' | 'lostAt'>) {
+  if (!row.domain) return null
+  if (row.verifiedAt) return 'verified'
+  return row.lostAt ? 'misconfigured' : 'pending'
+}
+
+function toState(row: DomainRow | undefined): DomainState {
+  const domain = row?.domain ?? null
+  const record = domain && row?.token ? verificationRecord(domain, row.token) : null
+  return {
+    domain,
+    status: row ? domainStatus(row) : null,
+    cnameTarget: cnameTarget(),
+    txtName: record?.name ?? null,
+    txtValue: record?.value ?? null,
+    checkedAt: row?.checkedAt?.toISOString() ?? null,
+  }
+}
+
 export async function readDomainState(
   tx: Transaction,
   organizationId: string,
 ): Promise<DomainState> {
-  const [row] = await tx
-    .select({ domain: organizations.customDomain })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-  const domain = row?.domain ?? null
-  return {
-    domain,
-    status: domain ? 'pending' : null,
-    cnameTarget: 'cname.localhost',
-    txtName: domain ? `_domain-verification.${domain}` : null,
-    txtValue: domain ? 'stub' : null,
-    checkedAt: null,
-  }
+  return toState(await findDomainRow(tx, organizationId))
 }
 
 /**
@@ -56,14 +86,74 @@ export async function changeCustomDomain(
   organizationId: string,
   domain: string | null,
 ): Promise<{ changed: boolean }> {
-  const [row] = await tx
-    .select({ domain: organizations.customDomain })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
+  const row = await findDomainRow(tx, organizationId)
   if ((row?.domain ?? null) === domain) return { changed: false }
-  await tx
-    .update(organizations)
-    .set({ customDomain: domain, customDomainVerifiedAt: null })
-    .where(eq(organizations.id, organizationId))
+  if (domain) {
+    const root = getEnv().ROOT_DOMAIN
+    if (domain === root || domain.endsWith(`.${root}`)) throw new DomainError(DOMAIN_IS_PLATFORM)
+    if (await isDomainTaken(tx, domain, organizationId)) throw new DomainError(DOMAIN_TAKEN)
+  }
+  const token = domain ? randomBytes(16).toString('hex') : null
+  await setCustomDomain(tx, organizationId, domain, token)
   return { changed: true }
+}
+
+export type DomainCheck =
+  | { outcome: 'checked'; state: DomainState; changed: boolean }
+  | { outcome: 'no-domain' }
+  | { outcome: 'unreachable'; state: DomainState }
+
+/**
+ * Looks the TXT record up and records the state. The value must match exactly; a missing
+ * record means pending (or misconfigured for a domain that was verified). A DNS server that
+ * cannot answer changes nothing. `actorUserId` is null for the background re-check.
+ */
+export async function checkCustomDomain(
+  organizationId: string,
+  actorUserId: string | null,
+): Promise<DomainCheck> {
+  const row = await withDatabase((tx) => findDomainRow(tx, organizationId))
+  if (!row?.domain || !row.token) return { outcome: 'no-domain' }
+  const checked = { domain: row.domain, token: row.token }
+  const record = verificationRecord(checked.domain, checked.token)
+  let found: boolean
+  try {
+    found = (await lookupTxt(record.name)).includes(record.value)
+  } catch (error) {
+    if (error instanceof DnsLookupError) return { outcome: 'unreachable', state: toState(row) }
+    throw error
+  }
+  const before = domainStatus(row)
+  const now = new Date()
+  const next = found
+    ? { verifiedAt: row.verifiedAt ?? now, lostAt: null }
+    : { verifiedAt: null, lostAt: row.verifiedAt ? now : row.lostAt }
+  const after = domainStatus({ ...row, ...next })
+  const changed = before !== after
+  const recorded = await withTenant(organizationId, async (tx) => {
+    const updated = await recordDomainCheck(tx, organizationId, checked, {
+      ...next,
+      checkedAt: now,
+    })
+    if (updated && changed) {
+      await recordAudit(tx, organizationId, {
+        actorUserId,
+        action: `domain.${after}`,
+        entityType: 'organization',
+        entityId: organizationId,
+        metadata: { domain: checked.domain, from: before, to: after },
+      })
+    }
+    return updated
+  })
+  if (recorded && changed) invalidateTenant(organizationId)
+  const state = await withDatabase((tx) => readDomainState(tx, organizationId))
+  return { outcome: 'checked', state, changed: recorded && changed }
+}
+
+/** One pass of the background re-check: the domains checked longest ago, one at a time. */
+export async function recheckOldestDomains(limit = 20): Promise<number> {
+  const batch = await withDatabase((tx) => listDomainsToRecheck(tx, limit))
+  for (const { organizationId } of batch) await checkCustomDomain(organizationId, null)
+  return batch.length
 }

@@ -115,3 +115,46 @@ export async function findSubscriptionTier(db: Queryable, organizationId: string
     .where(eq(organizations.id, organizationId))
   return row?.tier ?? 'free'
 }
+
+/** What the agency's Branding screen edits (its own values, whatever white labeling shows). */
+export async function findOrganizationBranding(db: Queryable, organizationId: string) {
+  const [row] = await db
+    .select({
+      name: organizations.name,
+      primaryColor: organizations.primaryColor,
+      secondaryColor: organizations.secondaryColor,
+      whiteLabelActive: organizations.whiteLabelActive,
+      logoMediaId: organizations.logoMediaId,
+      faviconMediaId: organizations.faviconMediaId,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row
+}
+
+export async function updateOrganizationBranding(
+  db: Queryable,
+  organizationId: string,
+  fields: {
+    name: string
+    primaryColor: string
+    secondaryColor: string
+    whiteLabelActive: boolean
+    logoMediaId?: string | null
+    faviconMediaId?: string | null
+  },
+) {
+  await db
+    .update(organizations)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(eq(organizations.id, organizationId))
+}
+
+/** The address the super admin recorded for the agency: its billing contact until one is saved. */
+export async function findContactEmail(db: Queryable, organizationId: string) {
+  const [row] = await db
+    .select({ contactEmail: organizations.contactEmail })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row?.contactEmail ?? null
+}

@@ -48,13 +48,6 @@ function personalDestinations(role: Role) {
 }
 
 const entry = (destination: Destination, label: string): NavEntry => ({ ...destination, label })
-const planned = (id: string, label: string, to: string, icon: LucideIcon): NavEntry => ({
-  id,
-  label,
-  to,
-  icon,
-  exists: false,
-})
 
 /** Spec §2.2's Dashboard group of each area, in the table's order, built or not. */
 export function dashboardEntries(role: Role): NavEntry[] {
@@ -95,7 +88,10 @@ export function dashboardEntries(role: Role): NavEntry[] {
         { id: 'end-users', to: '/dashboard/agency/users', icon: UserRound, exists: true },
         'End Users',
       ),
-      planned('branding', 'Branding', '/dashboard/agency/branding', Palette),
+      entry(
+        { id: 'branding', to: '/dashboard/agency/branding', icon: Palette, exists: true },
+        'Branding',
+      ),
       entry(
         { id: 'area-settings', to: '/dashboard/agency/settings', icon: Settings, exists: true },
         'Settings',

@@ -8,11 +8,25 @@ export const MAX_INPUT_PIXELS = 40_000_000
 export const INVALID_IMAGE_MESSAGE =
   'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
 
+type PurposeSpec = {
+  width: number
+  height: number
+  quality: number
+  /** PNG keeps a brand mark's transparency; photos become JPEG (spec §9). */
+  format: 'jpeg' | 'png'
+  /** Exactly this size, letterboxed (a favicon), rather than at most this size. */
+  exact?: boolean
+}
+
 export const IMAGE_PURPOSES = {
-  profilePicture: { width: 500, height: 500, quality: 90 },
-  logo: { width: 400, height: 200, quality: 90 },
-  background: { width: 1200, height: 800, quality: 85 },
-} as const
+  profilePicture: { width: 500, height: 500, quality: 90, format: 'jpeg' },
+  logo: { width: 400, height: 200, quality: 90, format: 'jpeg' },
+  background: { width: 1200, height: 800, quality: 85, format: 'jpeg' },
+  // Agency branding (spec: logo recommended 200x80, favicon 32x32); twice the logo for sharp
+  // screens.
+  brandLogo: { width: 400, height: 160, quality: 90, format: 'png' },
+  favicon: { width: 32, height: 32, quality: 90, format: 'png', exact: true },
+} as const satisfies Record<string, PurposeSpec>
 export type ImagePurpose = keyof typeof IMAGE_PURPOSES
 
 export class InvalidImageError extends Error {
@@ -38,7 +52,7 @@ export type ProcessedImage = {
   bytes: Buffer
   width: number
   height: number
-  contentType: 'image/jpeg'
+  contentType: 'image/jpeg' | 'image/png'
 }
 
 export async function processImage(
@@ -50,7 +64,8 @@ export async function processImage(
   }
   const type = sniffImageType(input)
   if (!type) throw new InvalidImageError('type')
-  const { width, height, quality } = IMAGE_PURPOSES[purpose]
+  const spec: PurposeSpec = IMAGE_PURPOSES[purpose]
+  const { width, height, quality } = spec
   try {
     const image = sharp(input, {
       limitInputPixels: MAX_INPUT_PIXELS,
@@ -61,8 +76,19 @@ export async function processImage(
     if (metadata.format !== type && !(type === 'jpeg' && metadata.format === 'jpeg')) {
       throw new InvalidImageError('type mismatch')
     }
-    const { data, info } = await image
-      .rotate() // honour EXIF orientation before the metadata is dropped
+    const oriented = image.rotate() // honour EXIF orientation before the metadata is dropped
+    if (spec.format === 'png') {
+      const { data, info } = await oriented
+        .resize(
+          spec.exact
+            ? { width, height, fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }
+            : { width, height, fit: 'inside', withoutEnlargement: true },
+        )
+        .png({ compressionLevel: 9 })
+        .toBuffer({ resolveWithObject: true })
+      return { bytes: data, width: info.width, height: info.height, contentType: 'image/png' }
+    }
+    const { data, info } = await oriented
       .resize({ width, height, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .jpeg({ quality, mozjpeg: true })

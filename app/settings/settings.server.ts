@@ -12,7 +12,11 @@ import {
   getOrganizationPreferences,
   saveOrganizationPreferences,
 } from '#app/models/organization-settings.server'
-import { findSubscriptionTier, renameOrganization } from '#app/models/organizations.server'
+import {
+  findContactEmail,
+  findSubscriptionTier,
+  renameOrganization,
+} from '#app/models/organizations.server'
 import { getPlatformSettings, savePlatformSettings } from '#app/models/platform-settings.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
@@ -151,12 +155,17 @@ export async function teamMemberSettingsAction(request: Request, context: AppLoa
 export async function loadAgencySettings(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireRole(request, context, AREA_ROLES.agency)
   const stored = await withTenant(tenant.id, (tx) => getOrganizationPreferences(tx, tenant.id))
-  const plan = await withDatabase((tx) => findSubscriptionTier(tx, tenant.id))
+  const { plan, contactEmail } = await withDatabase(async (tx) => ({
+    plan: await findSubscriptionTier(tx, tenant.id),
+    contactEmail: await findContactEmail(tx, tenant.id),
+  }))
   const billing = StoredAgencyBillingSchema.parse(stored)
   return {
     canEdit: user.role === 'agency_admin',
     team: StoredAgencyTeamSchema.parse(stored),
-    billing: { billingEmail: billing.billingEmail || user.email },
+    // The organization's own address, never the reader's: the saved billing email, else the
+    // contact email the agency was created with (empty when it has none, for the admin to fill).
+    billing: { billingEmail: billing.billingEmail || contactEmail || '' },
     plan,
   }
 }

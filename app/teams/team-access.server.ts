@@ -2,7 +2,8 @@
 import { AREA_ROLES, type Role } from '#app/auth/roles'
 import { findMembership, findTeamWithPlan } from '#app/models/teams.server'
 import type { Transaction } from '#drizzle/db.server'
-import { teamPermissions } from './permissions'
+import { inviteBlockedByPolicy, ONLY_ADMINS_INVITE, teamPermissions } from './permissions'
+import { readTeamPolicy } from './team-policy.server'
 
 /** The roles whose area has the team page (spec §2.2: the end-user area's "Team"). */
 export const TEAM_PAGE_ROLES: readonly Role[] = AREA_ROLES['end-user']
@@ -30,7 +31,8 @@ const REFUSALS = {
 } as const
 
 /**
- * The team, locked, and the acting user's membership, if that membership allows `permission`.
+ * The team, locked, the acting user's membership, if that membership allows `permission`, and
+ * the organization's team policy (agency Team settings) the permission was judged with.
  * Someone outside the team (or another tenant's team) learns nothing: the team is "not found".
  */
 export async function requireTeamPermission(
@@ -43,8 +45,13 @@ export async function requireTeamPermission(
   const team = await findTeamWithPlan(tx, organizationId, teamId, { lock: true })
   const membership = team ? await findMembership(tx, organizationId, team.id, userId) : undefined
   if (!team || !membership) throw new TeamActionError(404, TEAM_NOT_FOUND)
-  if (!teamPermissions(membership.role)[permission]) {
-    throw new TeamActionError(403, REFUSALS[permission])
+  const policy = await readTeamPolicy(tx, organizationId)
+  if (!teamPermissions(membership.role, policy)[permission]) {
+    const refusal =
+      permission === 'invite' && inviteBlockedByPolicy(membership.role, policy)
+        ? ONLY_ADMINS_INVITE
+        : REFUSALS[permission]
+    throw new TeamActionError(403, refusal)
   }
-  return { team, membership }
+  return { team, membership, policy }
 }

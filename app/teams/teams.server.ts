@@ -33,6 +33,7 @@ import type { Tenant } from '#app/tenancy/tenant.server'
 import type { TeamRole } from '#app/validation/teams'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { collectPlanPayment } from './payment.server'
+import { teamPermissions } from './permissions'
 import {
   hasTeamFeatures,
   isUpgrade,
@@ -47,6 +48,7 @@ import {
   TEAM_NOT_FOUND,
   TeamActionError,
 } from './team-access.server'
+import { defaultRoleFor, joinsDirectly, readTeamPolicy } from './team-policy.server'
 
 export type TeamSuccess = { toast: string; teamId?: string }
 
@@ -63,6 +65,7 @@ export async function loadTeamPage(tenant: Tenant, user: User, chosenTeamId: str
     const members = await listTeamMembers(tx, tenant.id, selected.id)
     const invitations = await listPendingInvitations(tx, tenant.id, selected.id)
     const seats = await countTeamSeats(tx, tenant.id, selected.id)
+    const policy = await readTeamPolicy(tx, tenant.id)
     return {
       teams,
       selected: {
@@ -71,6 +74,12 @@ export async function loadTeamPage(tenant: Tenant, user: User, chosenTeamId: str
         members,
         invitations,
         seats: seats.members + seats.pendingInvitations,
+        // What the page needs of the agency's Team settings to show the same rules the action applies.
+        policy: {
+          membersMayInvite: policy.membersMayInvite,
+          autoApprove: policy.autoApprove,
+          defaultRole: defaultRoleFor(policy, selected.myRole),
+        },
       },
     }
   })
@@ -147,21 +156,28 @@ async function assertSeatAvailable(
 
 /**
  * Spec §4 "Adding a member by email": an account of this organization is added at once;
- * any other address gets an emailed invitation (stored hashed, valid 7 days).
+ * any other address gets an emailed invitation (stored hashed, valid 7 days). The agency's Team
+ * settings apply (ADR 015): who may invite, the role when the form names none, and with
+ * auto-approve off an account of the organization is invited too, joining when it accepts.
  */
 export async function addMemberByEmail(
   tenant: Tenant,
   user: User,
-  input: { teamId: string; email: string; role: TeamRole },
+  input: { teamId: string; email: string; role?: TeamRole | undefined },
 ): Promise<TeamSuccess> {
   const email = normalizeEmail(input.email)
   const token = newLinkToken()
   const outcome = await withTenant(tenant.id, async (tx) => {
-    const { team } = await requireTeamPermission(tx, tenant.id, input.teamId, user.id, 'invite')
-    if (input.role === 'admin') {
-      await requireTeamPermission(tx, tenant.id, team.id, user.id, 'grantAdmin').catch(() => {
-        throw new TeamActionError(403, 'Only team admins can make someone an admin', 'role')
-      })
+    const { team, membership, policy } = await requireTeamPermission(
+      tx,
+      tenant.id,
+      input.teamId,
+      user.id,
+      'invite',
+    )
+    const role = input.role ?? defaultRoleFor(policy, membership.role)
+    if (role === 'admin' && !teamPermissions(membership.role, policy).grantAdmin) {
+      throw new TeamActionError(403, 'Only team admins can make someone an admin', 'role')
     }
     const account = await findUserByEmail(tx, tenant.id, email)
     if (account) {
@@ -171,6 +187,8 @@ export async function addMemberByEmail(
       if (await findMembership(tx, tenant.id, team.id, account.id)) {
         throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
       }
+    }
+    if (account && joinsDirectly(policy)) {
       // A pending invitation to this address is answered by adding the account: it must not
       // hold a second place, nor stay answerable.
       const invited = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
@@ -178,7 +196,7 @@ export async function addMemberByEmail(
         exceptInvitationId: invited?.id,
         field: 'email',
       })
-      const added = await addTeamMember(tx, tenant.id, team.id, account.id, input.role)
+      const added = await addTeamMember(tx, tenant.id, team.id, account.id, role)
       if (!added) {
         throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
       }
@@ -188,7 +206,7 @@ export async function addMemberByEmail(
         action: 'team.member_added',
         entityType: 'team',
         entityId: team.id,
-        metadata: { userId: account.id, role: input.role },
+        metadata: { userId: account.id, role },
       })
       return { kind: 'added' as const, team }
     }
@@ -201,7 +219,7 @@ export async function addMemberByEmail(
     const invitation = await insertInvitation(tx, tenant.id, {
       teamId: team.id,
       email,
-      role: input.role,
+      role,
       tokenHash: hashToken(token),
       invitedByUserId: user.id,
     })
@@ -210,9 +228,9 @@ export async function addMemberByEmail(
       action: 'team.invitation_created',
       entityType: 'team',
       entityId: team.id,
-      metadata: { invitationId: invitation.id, role: input.role },
+      metadata: { invitationId: invitation.id, role },
     })
-    return { kind: 'invited' as const, team }
+    return { kind: 'invited' as const, team, role }
   })
   if (outcome.kind === 'added') {
     return { toast: `${email} added to the team`, teamId: outcome.team.id }
@@ -225,7 +243,7 @@ export async function addMemberByEmail(
       to: email,
       inviterName: displayName(user),
       teamName: outcome.team.name,
-      role: input.role,
+      role: outcome.role,
       acceptUrl: `${branding.origin}/invitations/${token}`,
       declineUrl: `${branding.origin}/invitations/${token}/decline`,
     }),

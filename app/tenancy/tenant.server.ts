@@ -50,11 +50,16 @@ async function lookup(host: string | null): Promise<CacheEntry> {
   ) {
     return { resolution: { status: 'unavailable' }, organizationId: organization.id }
   }
+  // White labeling off (ADR 016): the agency's host shows the platform's name, colours and
+  // images instead of its own.
+  const brand =
+    organization.kind === 'agency' && !organization.whiteLabelActive
+      ? ((await withDatabase((db) => findOrganizationForHost(db, { kind: 'platform' }))) ??
+        organization)
+      : organization
   // The logo and favicon are media rows, which row-level security shows only inside their
   // tenant: read them there, as the app login would (ADR 004).
-  const images = await withTenant(organization.id, (tx) =>
-    findBrandingImagePaths(tx, organization.id, organization),
-  )
+  const images = await withTenant(brand.id, (tx) => findBrandingImagePaths(tx, brand.id, brand))
   return {
     organizationId: organization.id,
     resolution: {
@@ -63,10 +68,10 @@ async function lookup(host: string | null): Promise<CacheEntry> {
         id: organization.id,
         slug: organization.slug,
         kind: organization.kind,
-        name: organization.name,
+        name: brand.name,
         host,
-        primaryColor: organization.primaryColor,
-        secondaryColor: organization.secondaryColor,
+        primaryColor: brand.primaryColor,
+        secondaryColor: brand.secondaryColor,
         logoUrl: images.logoPath,
         faviconUrl: images.faviconPath,
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,

@@ -2,13 +2,18 @@
 // to the same maxima the server applies), so a phone photo of several megabytes uploads as a
 // few hundred kilobytes. The server still checks, decodes and re-encodes every upload.
 
-export type ImagePurpose = 'logo' | 'profilePicture' | 'background'
+export type ImagePurpose = 'logo' | 'profilePicture' | 'background' | 'brandLogo' | 'favicon'
 
 const MAXIMA: Record<ImagePurpose, { width: number; height: number; quality: number }> = {
   profilePicture: { width: 500, height: 500, quality: 0.9 },
   logo: { width: 400, height: 200, quality: 0.9 },
   background: { width: 1200, height: 800, quality: 0.85 },
+  brandLogo: { width: 400, height: 160, quality: 0.9 },
+  // The server makes the 32x32 favicon; the browser only keeps the upload small.
+  favicon: { width: 256, height: 256, quality: 0.9 },
 }
+
+const KEEPS_TRANSPARENCY: ReadonlySet<ImagePurpose> = new Set(['logo', 'brandLogo', 'favicon'])
 
 /** A failure with the spec's message for it (§8, images). */
 export class ImagePreparationError extends Error {}
@@ -47,7 +52,8 @@ export async function prepareImage(file: File, purpose: ImagePurpose): Promise<F
   const context = canvas.getContext('2d')
   if (!context) throw new ImagePreparationError('Could not get canvas context')
   // Logos keep their transparency (PNG); photos and backgrounds become JPEG as the spec says.
-  const type = purpose === 'logo' && file.type !== 'image/jpeg' ? 'image/png' : 'image/jpeg'
+  const type =
+    KEEPS_TRANSPARENCY.has(purpose) && file.type !== 'image/jpeg' ? 'image/png' : 'image/jpeg'
   if (type === 'image/jpeg') {
     context.fillStyle = '#ffffff'
     context.fillRect(0, 0, canvas.width, canvas.height)

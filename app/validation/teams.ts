@@ -29,7 +29,9 @@ const teamRole = z.enum(TEAM_ROLES, { error: 'Please select a role' })
 export const InviteMemberSchema = z.object({
   teamId,
   email: emailField(),
-  role: teamRole.default('member'),
+  // Left out, the agency's default team role applies (team-policy.server.ts); the dialog
+  // preselects it, so only a client without the dialog sends none.
+  role: teamRole.optional(),
 })
 
 export const TeamIntentSchema = z.discriminatedUnion('intent', [

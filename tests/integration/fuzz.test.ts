@@ -264,6 +264,23 @@ const FORMS: Form[] = [
     ['team', 'billing'],
     ['defaultTeamRole', 'autoApprove', 'membersMayInvite', 'billingEmail'],
   ),
+  {
+    name: 'agency branding',
+    file: 'dashboard.agency.branding',
+    path: '/dashboard/agency/branding',
+    actor: 'agency_admin',
+    intents: ['save', 'verify-domain'],
+    keys: [
+      'companyName',
+      'primaryColor',
+      'secondaryColor',
+      'customDomain',
+      'whiteLabelActive',
+      'logoMediaId',
+      'faviconMediaId',
+    ],
+    files: ['logoFile', 'faviconFile'],
+  },
   ...settingsForms(
     'super-admin',
     'super_admin',

@@ -32,6 +32,12 @@ import {
 } from '#app/models/cards.server'
 import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
 import {
+  findDomainRow,
+  isDomainTaken,
+  recordDomainCheck,
+  setCustomDomain,
+} from '#app/models/custom-domains.server'
+import {
   consumeConfirmationToken,
   findUsableConfirmationToken,
   insertEmailConfirmationToken,
@@ -44,9 +50,12 @@ import {
 } from '#app/models/organization-settings.server'
 import {
   findBrandingImagePaths,
+  findContactEmail,
+  findOrganizationBranding,
   findSubscriptionTier,
   renameOrganization,
   setOrganizationBrandingImages,
+  updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import { insertOutboxEmail, listOutboxForOrganization } from '#app/models/outbox.server'
 import {
@@ -722,11 +731,94 @@ const cases: Record<string, Case[]> = {
       expected: (value) => expect(value).toEqual({ autoApprove: true }),
     },
   ],
+  findDomainRow: [
+    {
+      name: "reads B's domain row, not A's",
+      run: async (db, b) => (await findDomainRow(db, b))?.token ?? null,
+      expected: (value) => expect(value).toBeNull(),
+    },
+  ],
+  isDomainTaken: [
+    {
+      name: 'does not count B itself as another holder',
+      run: async (db, b) => {
+        await setCustomDomain(db, b, 'b-isolation.example.test', 'token-b')
+        const taken = await isDomainTaken(db, 'b-isolation.example.test', b)
+        await setCustomDomain(db, b, null, null)
+        return taken
+      },
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  setCustomDomain: [
+    {
+      name: 'sets B only',
+      run: async (db, b, a) => {
+        await setCustomDomain(db, b, 'b-set.example.test', 'token-b')
+        const ofA = (await findDomainRow(db, a.organization.id))?.domain
+        await setCustomDomain(db, b, null, null)
+        return ofA
+      },
+      expected: (value) => expect(value).not.toBe('b-set.example.test'),
+    },
+  ],
+  recordDomainCheck: [
+    {
+      name: 'records nothing for a domain B does not hold',
+      run: (db, b) =>
+        recordDomainCheck(
+          db,
+          b,
+          { domain: 'a-domain.example.test', token: 'token-a' },
+          { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
+        ),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findOrganizationBranding: [
+    {
+      name: "reads B's branding, not A's",
+      run: async (db, b, a) =>
+        (await findOrganizationBranding(db, b))?.name === a.organization.name,
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  updateOrganizationBranding: [
+    {
+      name: 'changes B only',
+      run: async (db, b, a) => {
+        await updateOrganizationBranding(db, b, {
+          name: 'B rebranded',
+          primaryColor: '#111111',
+          secondaryColor: '#222222',
+          whiteLabelActive: true,
+        })
+        return (await findOrganizationBranding(db, a.organization.id))?.name
+      },
+      expected: (value) => expect(value).not.toBe('B rebranded'),
+    },
+  ],
   renameOrganization: [
     {
       name: 'renames B only',
       run: (db, b) => renameOrganization(db, b, 'B renamed'),
       expected: nothing,
+    },
+  ],
+  findContactEmail: [
+    {
+      name: "reads B's contact email, not A's",
+      run: async (db, b) => {
+        const [own] = await db
+          .select({ contactEmail: organizations.contactEmail })
+          .from(organizations)
+          .where(eq(organizations.id, b))
+        return { read: await findContactEmail(db, b), own: own?.contactEmail ?? null }
+      },
+      expected: (value) => {
+        const { read, own } = value as { read: string | null; own: string | null }
+        expect(read).toBe(own)
+      },
     },
   ],
   findSubscriptionTier: [

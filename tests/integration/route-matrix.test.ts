@@ -128,6 +128,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.team-member.settings.tsx': ['team_admin'],
   'settings.agency.tsx': ['agency_admin', 'agency_member'],
   'dashboard.agency.settings.tsx': ['agency_admin', 'agency_member'],
+  'dashboard.agency.branding.tsx': ['agency_admin', 'agency_member'],
+  // The tenant's own favicon (as ICO), like its pages' other public assets.
+  'favicon[.]ico.ts': 'public',
   // System Settings answer on the platform's host only: on A's (an agency's) host, nobody.
   'settings.super-admin.tsx': 'platform-admin',
   'dashboard.super-admin.settings.tsx': 'platform-admin',
@@ -146,6 +149,7 @@ const READ_ONLY: Record<string, Role[]> = {
   'dashboard.agency.settings.tsx': ['agency_member'],
   'dashboard.agency.team.tsx': ['agency_member'],
   'dashboard.agency.users._index.tsx': ['agency_member'],
+  'dashboard.agency.branding.tsx': ['agency_member'],
 }
 
 // Public pages whose action still needs a signed-in user (of any role).
@@ -425,6 +429,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.team-member.settings.tsx': 'none',
   'settings.agency.tsx': 'none',
   'dashboard.agency.settings.tsx': 'none',
+  'dashboard.agency.branding.tsx': 'none',
+  'favicon[.]ico.ts': 'none',
   'settings.super-admin.tsx': 'none',
   'dashboard.super-admin.settings.tsx': 'none',
 }
@@ -891,6 +897,19 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'dashboard.team-member.settings.tsx': settings('/dashboard/team-member/settings', privacy),
     'settings.agency.tsx': settings('/settings/agency', ...agencyTabs),
     'dashboard.agency.settings.tsx': settings('/dashboard/agency/settings', ...agencyTabs),
+    // B's images named as A's logo and favicon are refused; the domain check reads A's only.
+    'dashboard.agency.branding.tsx': settings(
+      '/dashboard/agency/branding',
+      {
+        intent: 'save',
+        companyName: 'Agency A',
+        primaryColor: '#123456',
+        secondaryColor: '#654321',
+        logoMediaId: b.mediaId,
+        faviconMediaId: b.mediaId,
+      },
+      { intent: 'verify-domain' },
+    ),
     'settings.super-admin.tsx': settings('/settings/super-admin', ...systemTabs),
     'dashboard.super-admin.settings.tsx': settings(
       '/dashboard/super-admin/settings',

@@ -337,13 +337,16 @@ describe('agency settings', () => {
     const admin = actors.agencyAdmin
     expect(await data(agencySettings, path, admin)).toMatchObject({
       canEdit: true,
-      team: { defaultTeamRole: 'member', autoApprove: false, membersMayInvite: true },
+      // Auto-approve starts on: an untouched agency's teams behave as before the setting applied.
+      team: { defaultTeamRole: 'member', autoApprove: true, membersMayInvite: true },
+      // Nothing saved and no contact email on the organization: empty, not the reader's address.
+      billing: { billingEmail: '' },
       plan: 'free',
     })
+    // Both toggles unticked: both turn off (a checkbox left out of the form is off).
     const team = await post(agencySettings, path, admin, {
       intent: 'team',
       defaultTeamRole: 'viewer',
-      autoApprove: 'on',
     })
     expect(await toastOf(team)).toBe('Team settings saved successfully')
     const billing = await post(agencyDashboard, '/dashboard/agency/settings', admin, {
@@ -354,9 +357,23 @@ describe('agency settings', () => {
     const read = await data(agencyDashboard, '/dashboard/agency/settings', actors.agencyMember)
     expect(read).toMatchObject({
       canEdit: false,
-      team: { defaultTeamRole: 'viewer', autoApprove: true, membersMayInvite: false },
+      team: { defaultTeamRole: 'viewer', autoApprove: false, membersMayInvite: false },
       billing: { billingEmail: 'Billing@Example.test' },
     })
+  })
+
+  test("billing shows the organization's own plan and contact email until a billing email is saved", async () => {
+    const org = await makeOrganization({
+      subscriptionTier: 'professional',
+      contactEmail: 'owner@agency.example.test',
+    })
+    const host = `${org.slug}.localhost`
+    for (const role of ['agency_admin', 'agency_member'] as const) {
+      expect(await data(agencySettings, path, await actor(org.id, host, role))).toMatchObject({
+        plan: 'professional',
+        billing: { billingEmail: 'owner@agency.example.test' },
+      })
+    }
   })
 
   test('bad input changes nothing; members and other roles cannot save', async () => {

@@ -24,6 +24,7 @@ import type { Agency } from '#app/agencies/agencies.server'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { cn } from '#app/utils/cn'
@@ -37,27 +38,8 @@ const CONTENT =
 
 const STATUS_LABELS = { active: 'Active', inactive: 'Inactive', pending: 'Pending' } as const
 const APPROVAL_LABELS = { approved: 'Approved', pending: 'Pending', rejected: 'Rejected' } as const
-const TONES = {
-  green: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',
-  gray: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
-  amber: 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200',
-  red: 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300',
-} as const
 const STATUS_TONES = { active: 'green', inactive: 'gray', pending: 'amber' } as const
 const APPROVAL_TONES = { approved: 'green', pending: 'amber', rejected: 'red' } as const
-
-function Badge({ tone, children }: { tone: keyof typeof TONES; children: string }) {
-  return (
-    <span
-      className={cn(
-        'inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
-        TONES[tone],
-      )}
-    >
-      {children}
-    </span>
-  )
-}
 
 type Props = { q: string; agencies: Agency[] }
 

@@ -1,21 +1,135 @@
-// CONTRACT STUB (replaced by the custom-domain work): DNS instructions, the domain's state and
-// the 'Verify domain' button, mounted under the custom domain field of the Domain Settings tab.
-import type { DomainState } from '#app/domains/custom-domains.server'
+// The Domain Settings tab's DNS instructions (spec §2.12, §9): the CNAME to point the domain at,
+// the TXT record that proves it is the agency's, the domain's state and 'Verify domain'.
+import { Form, useNavigation } from '@remix-run/react'
+import { Badge } from '#app/components/ui/badge'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { DomainState, DomainStatus } from '#app/domains/custom-domains.server'
+
+export const VERIFY_FORM_ID = 'verify-domain-form'
+
+const STATUS: Record<
+  DomainStatus,
+  { label: string; tone: 'green' | 'amber' | 'red'; help: string }
+> = {
+  pending: {
+    label: 'Pending verification',
+    tone: 'amber',
+    help: 'Create both records, then verify. Until then the domain does not serve your site.',
+  },
+  verified: {
+    label: 'Verified',
+    tone: 'green',
+    help: 'Your domain serves your branded site.',
+  },
+  misconfigured: {
+    label: 'Misconfigured',
+    tone: 'red',
+    help: 'The TXT record is gone, so the domain no longer serves your site. Put it back and verify again.',
+  },
+}
+
+function RecordRow({ type, name, value }: { type: string; name: string; value: string }) {
+  return (
+    <tr className="border-t border-gray-200 align-top dark:border-gray-800">
+      <td className="py-2 pr-3 font-medium">{type}</td>
+      <td className="py-2 pr-3">
+        <code className="break-all">{name}</code>
+      </td>
+      <td className="py-2">
+        <code className="break-all">{value}</code>
+      </td>
+    </tr>
+  )
+}
+
+/** The verify form sits outside the branding form (forms do not nest); its button joins it. */
+export function VerifyDomainForm() {
+  return <Form id={VERIFY_FORM_ID} method="POST" replace preventScrollReset />
+}
 
 export function DomainVerification({
   state,
   canManage,
+  unsaved,
 }: {
   state: DomainState
   canManage: boolean
+  /** The domain field differs from the saved domain: verify after saving. */
+  unsaved: boolean
 }) {
-  if (!state.domain) return null
+  const navigation = useNavigation()
+  const verifying =
+    navigation.state !== 'idle' && navigation.formData?.get('intent') === 'verify-domain'
   return (
-    <div data-can-manage={canManage}>
-      <p>CNAME {state.cnameTarget}</p>
-      <p>
-        TXT {state.txtName} {state.txtValue}
-      </p>
-    </div>
+    <section
+      aria-labelledby="dns-instructions-title"
+      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+    >
+      <h3 id="dns-instructions-title" className="font-medium">
+        DNS instructions
+      </h3>
+      {!state.domain || !state.txtName || !state.txtValue || !state.status ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Enter your domain and save: the records to create at your DNS provider appear here. Point
+          it with a CNAME record at <code>{state.cnameTarget}</code>.
+        </p>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">{state.domain}</span>
+            <Badge tone={STATUS[state.status].tone}>{STATUS[state.status].label}</Badge>
+          </div>
+          <p className="text-sm text-gray-600 dark:text-gray-400">{STATUS[state.status].help}</p>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">DNS records for {state.domain}</caption>
+              <thead>
+                <tr className="text-xs uppercase text-gray-500">
+                  <th scope="col" className="py-1 pr-3">
+                    Type
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Name
+                  </th>
+                  <th scope="col" className="py-1">
+                    Value
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                <RecordRow type="CNAME" name={state.domain} value={state.cnameTarget} />
+                <RecordRow type="TXT" name={state.txtName} value={state.txtValue} />
+              </tbody>
+            </table>
+          </div>
+          <p className="text-xs text-gray-500">
+            DNS changes can take up to 24 to 48 hours to propagate.
+            {state.checkedAt
+              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
+              : ' Not checked yet.'}
+          </p>
+          {canManage ? (
+            unsaved ? (
+              <p className="text-sm text-amber-800 dark:text-amber-300">
+                Save your changes to verify the new domain.
+              </p>
+            ) : (
+              <StatusButton
+                type="submit"
+                form={VERIFY_FORM_ID}
+                name="intent"
+                value="verify-domain"
+                variant="secondary"
+                pending={verifying}
+                pendingText="Verifying..."
+                className="self-start"
+              >
+                Verify domain
+              </StatusButton>
+            )
+          ) : null}
+        </>
+      )}
+    </section>
   )
 }

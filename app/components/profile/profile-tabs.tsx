@@ -55,7 +55,16 @@ function isPlainClick(event: MouseEvent) {
  * Radix tabs (arrow keys, Home/End) whose triggers are also links to `?tab=…`, so the tab is
  * in the URL and can be chosen without JavaScript. The list scrolls sideways on small screens.
  */
-export function ProfileTabs({ tabs, label }: { tabs: ProfileTab[]; label: string }) {
+export function ProfileTabs({
+  tabs,
+  label,
+  keepMounted = false,
+}: {
+  tabs: ProfileTab[]
+  label: string
+  /** Every tab stays in the page (hidden when inactive): one form may span the tabs. */
+  keepMounted?: boolean
+}) {
   const [searchParams, setSearchParams] = useSearchParams()
   const fromUrl = pickTab(tabs, searchParams.get('tab'))
   const [value, setValue] = useState(fromUrl)
@@ -98,7 +107,12 @@ export function ProfileTabs({ tabs, label }: { tabs: ProfileTab[]; label: string
         ))}
       </Tabs.List>
       {tabs.map((tab) => (
-        <Tabs.Content key={tab.id} value={tab.id} className="rounded-xl">
+        <Tabs.Content
+          key={tab.id}
+          value={tab.id}
+          forceMount={keepMounted ? true : undefined}
+          className="rounded-xl data-[state=inactive]:hidden"
+        >
           {tab.content}
         </Tabs.Content>
       ))}

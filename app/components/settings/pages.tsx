@@ -290,7 +290,10 @@ export function AgencySettings({
           label: 'Team',
           icon: Users,
           content: (
-            <SettingsPanel title="Team" description="How new members join your agency's teams.">
+            <SettingsPanel
+              title="Team"
+              description="How people join the teams of your agency's users. The default team role is preselected when someone is added or invited."
+            >
               <SettingsForm
                 intent="team"
                 schema={AgencyTeamSchema}
@@ -312,13 +315,15 @@ export function AgencySettings({
                     kind: 'toggle',
                     name: 'autoApprove',
                     label: 'Auto-approve new members',
-                    description: 'New members join without waiting for an admin.',
+                    description:
+                      'People with an account in your agency join a team as soon as they are added. Off: they get an invitation and join when they accept it.',
                   },
                   {
                     kind: 'toggle',
                     name: 'membersMayInvite',
                     label: 'Allow members to invite others',
-                    description: 'Members can send team invitations, not only admins.',
+                    description:
+                      'Team managers can add and invite people, not only team admins. Off: only team admins can.',
                   },
                 ]}
               />

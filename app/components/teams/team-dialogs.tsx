@@ -5,7 +5,7 @@ import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
-import { TEAM_ROLES } from '#app/validation/teams'
+import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
 import { DialogClose, FormDialog } from './dialog'
 import { useIntentDialog } from './use-intent-dialog'
 
@@ -110,15 +110,22 @@ export function TeamFormDialog({
   )
 }
 
-/** Add by email: an account here joins at once, any other address gets an invitation. */
+/**
+ * Add by email: an account here joins at once (unless the agency turned auto-approve off), any
+ * other address gets an invitation. The role starts at the agency's default team role.
+ */
 export function AddMemberDialog({
   teamId,
   enabled,
   canGrantAdmin,
+  defaultRole,
+  autoApprove,
 }: {
   teamId: string
   enabled: boolean
   canGrantAdmin: boolean
+  defaultRole: TeamRole
+  autoApprove: boolean
 }) {
   const dialog = useIntentDialog('add-member', ['email', 'role'])
   const emailErrors = dialog.errors('email')
@@ -137,7 +144,11 @@ export function AddMemberDialog({
         </Button>
       }
       title="Invite Member"
-      description="Someone with an account here joins at once; anyone else gets an email invitation valid for 7 days."
+      description={
+        autoApprove
+          ? 'Someone with an account here joins at once; anyone else gets an email invitation valid for 7 days.'
+          : 'Everyone gets an email invitation valid for 7 days and joins when they accept it.'
+      }
     >
       <Form method="POST" className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="add-member" />
@@ -155,7 +166,7 @@ export function AddMemberDialog({
           <select
             id="invite-role"
             name="role"
-            defaultValue="member"
+            defaultValue={defaultRole}
             className={SELECT}
             aria-invalid={roleErrors?.length ? true : undefined}
           >

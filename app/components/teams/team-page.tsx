@@ -10,7 +10,12 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { loader } from '#app/routes/dashboard.end-user.team'
 import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/paths'
-import { TEAM_ROLE_LABELS, teamPermissions } from '#app/teams/permissions'
+import {
+  inviteBlockedByPolicy,
+  ONLY_ADMINS_INVITE,
+  TEAM_ROLE_LABELS,
+  teamPermissions,
+} from '#app/teams/permissions'
 import { hasTeamFeatures, PLANS } from '#app/teams/plans'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
@@ -131,7 +136,7 @@ function TeamManagement({ plan, teams, selected, userId, now }: Data) {
 }
 
 function TeamPanel({ team, userId, now }: { team: Selected; userId: string; now: string }) {
-  const can = teamPermissions(team.myRole)
+  const can = teamPermissions(team.myRole, team.policy)
   const plan = PLANS[team.plan]
   return (
     <section aria-labelledby="team-name" className="flex flex-col gap-8">
@@ -199,12 +204,25 @@ const memberName = (member: { firstName: string; lastName: string }) =>
   `${member.firstName} ${member.lastName}`.trim() || 'Unnamed User'
 
 function MembersTable({ team, userId }: { team: Selected; userId: string }) {
-  const can = teamPermissions(team.myRole)
+  const can = teamPermissions(team.myRole, team.policy)
   return (
     <div className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
         <h3 className="text-lg font-semibold">Members</h3>
-        <AddMemberDialog teamId={team.id} enabled={can.invite} canGrantAdmin={can.grantAdmin} />
+        {inviteBlockedByPolicy(team.myRole, team.policy) ? (
+          // The agency turned "allow members to invite others" off: no form to be refused by.
+          <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="invite-policy">
+            {ONLY_ADMINS_INVITE}.
+          </p>
+        ) : (
+          <AddMemberDialog
+            teamId={team.id}
+            enabled={can.invite}
+            canGrantAdmin={can.grantAdmin}
+            defaultRole={team.policy.defaultRole}
+            autoApprove={team.policy.autoApprove}
+          />
+        )}
       </div>
       <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
         <table className="w-full text-left text-sm">
@@ -360,7 +378,7 @@ function RemoveMember({
 }
 
 function InvitationsTable({ team, now }: { team: Selected; now: string }) {
-  const can = teamPermissions(team.myRole)
+  const can = teamPermissions(team.myRole, team.policy)
   const navigation = useNavigation()
   const cancelling = navigation.formData?.get('intent') === 'cancel-invitation'
   return (

@@ -1,0 +1,169 @@
+// The agency's Branding screen (spec §2.12): logo, favicon, colours, company name, custom
+// domain and white labeling. Agency admins change it; agency members read it. Saving applies to
+// every page of the agency's hosts at once (the tenant cache is dropped after the commit).
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, json } from '@remix-run/node'
+import { requireRole, type SignedIn } from '#app/auth/guards.server'
+import { AREA_ROLES } from '#app/auth/roles'
+import {
+  changeCustomDomain,
+  checkCustomDomain,
+  type DomainCheck,
+  DomainError,
+  readDomainState,
+} from '#app/domains/custom-domains.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  findBrandingImagePaths,
+  findOrganizationBranding,
+  updateOrganizationBranding,
+} from '#app/models/organizations.server'
+import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { BrandingActionSchema } from '#app/validation/branding'
+import { withTenant } from '#drizzle/db.server'
+
+export const BRANDING_PATH = '/dashboard/agency/branding'
+export const BRANDING_UPDATED = 'Branding Updated'
+
+const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
+
+async function requireAgency(request: Request, context: AppLoadContext, roles: readonly string[]) {
+  const signedIn = await requireRole(request, context, AREA_ROLES.agency)
+  if (signedIn.tenant.kind !== 'agency' || !roles.includes(signedIn.user.role)) throw FORBIDDEN()
+  return signedIn
+}
+
+export async function loadBranding(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireAgency(request, context, AREA_ROLES.agency)
+  return withTenant(tenant.id, async (tx) => {
+    const row = await findOrganizationBranding(tx, tenant.id)
+    if (!row) throw new Response('Not Found', { status: 404 })
+    const images = await findBrandingImagePaths(tx, tenant.id, row)
+    return {
+      canManage: user.role === 'agency_admin',
+      branding: {
+        companyName: row.name,
+        primaryColor: row.primaryColor,
+        secondaryColor: row.secondaryColor,
+        whiteLabelActive: row.whiteLabelActive,
+        logoUrl: images.logoPath,
+        faviconUrl: images.faviconPath,
+      },
+      domain: await readDomainState(tx, tenant.id),
+      subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
+    }
+  })
+}
+
+export async function brandingAction(request: Request, context: AppLoadContext) {
+  const signedIn = await requireAgency(request, context, ['agency_admin'])
+  const formData = await readForm(request).catch((error) => {
+    if (error instanceof UploadError) return error
+    throw error
+  })
+  if (formData instanceof UploadError) return imageRefused(formData.field)
+  const submission = parseWithZod(formData, { schema: BrandingActionSchema })
+  if (submission.status !== 'success') {
+    return json({ result: submission.reply() }, { status: 400 })
+  }
+  if (submission.value.intent === 'verify-domain') return verifyDomain(signedIn)
+  const value = submission.value
+  const { tenant, user } = signedIn
+  try {
+    await withTenant(tenant.id, async (tx) => {
+      const before = await findOrganizationBranding(tx, tenant.id)
+      const logoMediaId = await resolveImageField(tenant, formData, 'logo', 'brandLogo', tx)
+      const faviconMediaId = await resolveImageField(tenant, formData, 'favicon', 'favicon', tx)
+      const domainBefore = (await readDomainState(tx, tenant.id)).domain
+      const { changed: domainChanged } = await changeCustomDomain(tx, tenant.id, value.customDomain)
+      await updateOrganizationBranding(tx, tenant.id, {
+        name: value.companyName,
+        primaryColor: value.primaryColor,
+        secondaryColor: value.secondaryColor,
+        whiteLabelActive: value.whiteLabelActive,
+        ...(logoMediaId !== undefined ? { logoMediaId } : {}),
+        ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
+      })
+      await recordAudit(tx, tenant.id, {
+        actorUserId: user.id,
+        action: 'branding.updated',
+        entityType: 'organization',
+        entityId: tenant.id,
+        metadata: {
+          from: before && {
+            companyName: before.name,
+            primaryColor: before.primaryColor,
+            secondaryColor: before.secondaryColor,
+            whiteLabelActive: before.whiteLabelActive,
+          },
+          to: {
+            companyName: value.companyName,
+            primaryColor: value.primaryColor,
+            secondaryColor: value.secondaryColor,
+            whiteLabelActive: value.whiteLabelActive,
+          },
+          logoChanged: logoMediaId !== undefined,
+          faviconChanged: faviconMediaId !== undefined,
+        },
+      })
+      if (domainChanged) {
+        await recordAudit(tx, tenant.id, {
+          actorUserId: user.id,
+          action: 'domain.changed',
+          entityType: 'organization',
+          entityId: tenant.id,
+          metadata: { from: domainBefore, to: value.customDomain },
+        })
+      }
+    })
+  } catch (error) {
+    if (error instanceof UploadError) return imageRefused(error.field)
+    if (error instanceof DomainError) {
+      return json(
+        { result: submission.reply({ fieldErrors: { customDomain: [error.message] } }) },
+        { status: 400 },
+      )
+    }
+    throw error
+  }
+  invalidateTenant(tenant.id)
+  return redirectWithToast(BRANDING_PATH, { type: 'success', title: BRANDING_UPDATED })
+}
+
+function imageRefused(field: string) {
+  return json(
+    {
+      result: {
+        status: 'error' as const,
+        error: { [field]: ['Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'] },
+      },
+    },
+    { status: 400 },
+  )
+}
+
+export const DOMAIN_TOASTS = {
+  verified: 'Domain verified',
+  notYet:
+    'The verification record was not found yet. DNS changes can take up to 24 to 48 hours to propagate.',
+  unreachable: 'The DNS lookup failed. Please try again in a few minutes.',
+  noDomain: 'Save a custom domain first',
+} as const
+
+function domainToast(check: DomainCheck) {
+  if (check.outcome === 'no-domain')
+    return { type: 'error' as const, title: DOMAIN_TOASTS.noDomain }
+  if (check.outcome === 'unreachable')
+    return { type: 'error' as const, title: DOMAIN_TOASTS.unreachable }
+  return check.state.status === 'verified'
+    ? { type: 'success' as const, title: DOMAIN_TOASTS.verified }
+    : { type: 'error' as const, title: DOMAIN_TOASTS.notYet }
+}
+
+async function verifyDomain({ tenant, user }: SignedIn) {
+  const check = await checkCustomDomain(tenant.id, user.id)
+  return redirectWithToast(`${BRANDING_PATH}?tab=domain`, domainToast(check))
+}

@@ -1,0 +1,282 @@
+// The agency's Branding screen (spec §2.12): Visual Branding, Domain Settings and Preview tabs
+// around one form, so Save Changes saves every tab and the preview shows unsaved changes.
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { Eye, Globe, Palette } from 'lucide-react'
+import { useId, useState } from 'react'
+import { toast } from 'sonner'
+import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ImageField } from '#app/components/image-field'
+import { ProfileTabs } from '#app/components/profile/profile-tabs'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { DomainState } from '#app/domains/custom-domains.server'
+import { BRANDING_DEFAULTS, BrandingSchema } from '#app/validation/branding'
+import { isHexColor } from '#app/validation/color'
+import { BrandingPreview } from './branding-preview'
+import { DomainVerification, VerifyDomainForm } from './domain-verification'
+
+type Branding = {
+  companyName: string
+  primaryColor: string
+  secondaryColor: string
+  whiteLabelActive: boolean
+  logoUrl: string | null
+  faviconUrl: string | null
+}
+
+export type BrandingPageProps = {
+  canManage: boolean
+  branding: Branding
+  domain: DomainState
+  subdomainHost: string
+}
+
+function ColorField({
+  label,
+  name,
+  value,
+  fallback,
+  errors,
+  onChange,
+}: {
+  label: string
+  name: string
+  value: string
+  fallback: string
+  errors?: string[]
+  onChange: (value: string) => void
+}) {
+  const id = useId()
+  return (
+    <div className="flex items-end gap-3">
+      <Field
+        className="flex-1"
+        label={label}
+        errors={errors}
+        hint={`Hex, such as ${fallback}`}
+        inputProps={{
+          id,
+          name,
+          value,
+          onChange: (event) => onChange(event.currentTarget.value),
+          spellCheck: false,
+          autoComplete: 'off',
+        }}
+      />
+      <input
+        type="color"
+        aria-label={`${label} picker`}
+        value={isHexColor(value) ? value.toLowerCase() : fallback}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        className={`mb-6 h-10 w-12 shrink-0 cursor-pointer rounded-md border border-gray-300 bg-white p-1 dark:border-gray-700 dark:bg-gray-900 ${errors?.length ? 'mb-12' : ''}`}
+      />
+    </div>
+  )
+}
+
+export function BrandingPage({ canManage, branding, domain, subdomainHost }: BrandingPageProps) {
+  const data = useActionData() as { result?: SubmissionResult<string[]> } | undefined
+  const navigation = useNavigation()
+  const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save'
+  // The form's values live here so the preview follows them; Reset puts the saved ones back.
+  const saved = {
+    companyName: branding.companyName,
+    primaryColor: branding.primaryColor,
+    secondaryColor: branding.secondaryColor,
+    customDomain: domain.domain ?? '',
+    whiteLabelActive: branding.whiteLabelActive,
+    logoUrl: branding.logoUrl,
+  }
+  const [values, setValues] = useState(saved)
+  // Remounts the image fields on Reset, dropping an upload that was not saved.
+  const [generation, setGeneration] = useState(0)
+  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
+    setValues((previous) => ({ ...previous, [key]: value }))
+
+  const [form, fields] = useForm({
+    id: `branding-${generation}`,
+    lastResult: data?.result,
+    constraint: getZodConstraint(BrandingSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+
+  function reset() {
+    setValues(saved)
+    setGeneration((n) => n + 1)
+    toast.success('Preview Reset')
+  }
+
+  const readOnly = !canManage
+  const tabs = [
+    {
+      id: 'visual',
+      label: 'Visual Branding',
+      icon: Palette,
+      content: (
+        <fieldset disabled={readOnly} className="flex flex-col gap-6">
+          <legend className="sr-only">Visual Branding</legend>
+          <div className="grid gap-6 sm:grid-cols-2">
+            <ImageField
+              key={`logo-${generation}`}
+              name="logo"
+              label="Logo"
+              purpose="brandLogo"
+              currentUrl={branding.logoUrl}
+              hint="Recommended size: 200x80 px"
+              errors={form.allErrors.logo}
+              onUploaded={(result) => set('logoUrl', result.url)}
+            />
+            <ImageField
+              key={`favicon-${generation}`}
+              name="favicon"
+              label="Favicon"
+              purpose="favicon"
+              currentUrl={branding.faviconUrl}
+              hint="Recommended size: 32x32 px (also served as /favicon.ico)"
+              errors={form.allErrors.favicon}
+            />
+          </div>
+          <div className="grid gap-6 sm:grid-cols-2">
+            <ColorField
+              label="Primary Color"
+              name={fields.primaryColor.name}
+              value={values.primaryColor}
+              fallback={BRANDING_DEFAULTS.primaryColor}
+              errors={fields.primaryColor.errors}
+              onChange={(value) => set('primaryColor', value)}
+            />
+            <ColorField
+              label="Secondary Color"
+              name={fields.secondaryColor.name}
+              value={values.secondaryColor}
+              fallback={BRANDING_DEFAULTS.secondaryColor}
+              errors={fields.secondaryColor.errors}
+              onChange={(value) => set('secondaryColor', value)}
+            />
+          </div>
+        </fieldset>
+      ),
+    },
+    {
+      id: 'domain',
+      label: 'Domain Settings',
+      icon: Globe,
+      content: (
+        <div className="flex flex-col gap-6">
+          <fieldset disabled={readOnly} className="flex flex-col gap-4">
+            <legend className="sr-only">Domain Settings</legend>
+            <Field
+              label="Company Name"
+              errors={fields.companyName.errors}
+              inputProps={{
+                id: fields.companyName.id,
+                name: fields.companyName.name,
+                value: values.companyName,
+                onChange: (event) => set('companyName', event.currentTarget.value),
+                autoComplete: 'organization',
+              }}
+            />
+            <Field
+              label="Custom Domain"
+              errors={fields.customDomain.errors}
+              hint={`Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`}
+              inputProps={{
+                id: fields.customDomain.id,
+                name: fields.customDomain.name,
+                value: values.customDomain,
+                placeholder: 'cards.example.com',
+                onChange: (event) => set('customDomain', event.currentTarget.value),
+                spellCheck: false,
+                autoCapitalize: 'none',
+              }}
+            />
+            <div className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+              <input
+                type="checkbox"
+                id={fields.whiteLabelActive.id}
+                name={fields.whiteLabelActive.name}
+                checked={values.whiteLabelActive}
+                onChange={(event) => set('whiteLabelActive', event.currentTarget.checked)}
+                aria-describedby={`${fields.whiteLabelActive.id}-description`}
+                className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+              />
+              <div className="flex flex-col gap-1">
+                <label htmlFor={fields.whiteLabelActive.id} className="text-sm font-medium">
+                  Activate white labeling
+                </label>
+                <p
+                  id={`${fields.whiteLabelActive.id}-description`}
+                  className="text-sm text-gray-600 dark:text-gray-400"
+                >
+                  Your name, colours, logo and favicon on every page of your site. Off, your site
+                  shows the platform's branding.
+                </p>
+                <ErrorList errors={fields.whiteLabelActive.errors} />
+              </div>
+            </div>
+          </fieldset>
+          <DomainVerification
+            state={domain}
+            canManage={canManage}
+            unsaved={values.customDomain.trim().toLowerCase() !== (domain.domain ?? '')}
+          />
+        </div>
+      ),
+    },
+    {
+      id: 'preview',
+      label: 'Preview',
+      icon: Eye,
+      content: (
+        <BrandingPreview
+          companyName={values.companyName}
+          primaryColor={values.primaryColor}
+          secondaryColor={values.secondaryColor}
+          logoUrl={values.logoUrl}
+        />
+      ),
+    },
+  ]
+
+  return (
+    <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold sm:text-3xl">Branding</h1>
+        <p className="text-gray-600 dark:text-gray-400">
+          Your logo, colours and domain, applied to every page of your site.
+        </p>
+      </div>
+      <Form
+        method="POST"
+        encType="multipart/form-data"
+        replace
+        preventScrollReset
+        className="flex flex-col gap-6"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="save" />
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <ProfileTabs tabs={tabs} label="Branding sections" keepMounted />
+        {readOnly ? (
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Only an agency admin can change the branding.
+          </p>
+        ) : (
+          <div className="flex flex-col-reverse gap-3 border-t border-gray-200 pt-4 sm:flex-row sm:justify-end dark:border-gray-800">
+            <Button type="button" variant="secondary" onClick={reset}>
+              Reset
+            </Button>
+            <StatusButton pending={saving} pendingText="Saving...">
+              Save Changes
+            </StatusButton>
+          </div>
+        )}
+      </Form>
+      <VerifyDomainForm />
+    </main>
+  )
+}

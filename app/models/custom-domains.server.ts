@@ -1,0 +1,105 @@
+// Queries of an organization's custom domain. The organizations table is the tenant registry
+// (no row-level security): every query names the organization, or is the platform's re-check.
+import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { organizations } from '#drizzle/schema'
+
+export type DomainRow = {
+  domain: string | null
+  token: string | null
+  verifiedAt: Date | null
+  checkedAt: Date | null
+  lostAt: Date | null
+}
+
+const domainColumns = {
+  domain: organizations.customDomain,
+  token: organizations.customDomainVerificationToken,
+  verifiedAt: organizations.customDomainVerifiedAt,
+  checkedAt: organizations.customDomainCheckedAt,
+  lostAt: organizations.customDomainLostAt,
+}
+
+export async function findDomainRow(
+  db: Queryable,
+  organizationId: string,
+): Promise<DomainRow | undefined> {
+  const [row] = await db
+    .select(domainColumns)
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row
+}
+
+/** Whether another organization holds the domain (verified or not). */
+export async function isDomainTaken(db: Queryable, domain: string, exceptOrganizationId: string) {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.customDomain, domain), ne(organizations.id, exceptOrganizationId)))
+    .limit(1)
+  return Boolean(row)
+}
+
+/** A new domain (or none) with a new token: back to pending, never checked. */
+export async function setCustomDomain(
+  db: Queryable,
+  organizationId: string,
+  domain: string | null,
+  token: string | null,
+) {
+  await db
+    .update(organizations)
+    .set({
+      customDomain: domain,
+      customDomainVerificationToken: token,
+      customDomainVerifiedAt: null,
+      customDomainCheckedAt: null,
+      customDomainLostAt: null,
+    })
+    .where(eq(organizations.id, organizationId))
+}
+
+/**
+ * Records a check's outcome, only if the domain and token are still the ones checked (a domain
+ * changed during the lookup keeps its fresh state). Returns whether the row was updated.
+ */
+export async function recordDomainCheck(
+  db: Queryable,
+  organizationId: string,
+  checked: { domain: string; token: string },
+  outcome: Pick<DomainRow, 'verifiedAt' | 'lostAt'> & { checkedAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(organizations)
+    .set({
+      customDomainVerifiedAt: outcome.verifiedAt,
+      customDomainLostAt: outcome.lostAt,
+      customDomainCheckedAt: outcome.checkedAt,
+    })
+    .where(
+      and(
+        eq(organizations.id, organizationId),
+        eq(organizations.customDomain, checked.domain),
+        eq(organizations.customDomainVerificationToken, checked.token),
+      ),
+    )
+    .returning({ id: organizations.id })
+  return rows.length > 0
+}
+
+/** The background re-check's batch: custom domains checked longest ago (never first). */
+export async function listDomainsToRecheck(db: Queryable, limit: number) {
+  return db
+    .select({ organizationId: organizations.id })
+    .from(organizations)
+    .where(
+      and(
+        isNotNull(organizations.customDomain),
+        isNotNull(organizations.customDomainVerificationToken),
+        eq(organizations.kind, 'agency'),
+      ),
+    )
+    .orderBy(sql`${organizations.customDomainCheckedAt} asc nulls first`, asc(organizations.id))
+    .limit(limit)
+}

@@ -1,0 +1,227 @@
+// Issue 14's acceptance, through the real UI: the super admin creates an agency with an owner;
+// the owner signs in on the new subdomain, uploads a logo, sets colours and a custom domain,
+// verifies it against a local DNS server; the custom domain then serves the branded site; the
+// super admin deactivates the agency and both its hosts show "site unavailable".
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import sharp from 'sharp'
+import { type FakeDns, startFakeDns } from '../tests/fake-dns'
+import { dnsPort, E2E_DOMAIN_SUFFIX, HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+import { expectAccessible, signInOn, waitForHydration } from './page-helpers'
+
+test.describe.configure({ timeout: 240_000 })
+
+const AGENCIES = '/dashboard/super-admin/agencies'
+const BRANDING = '/dashboard/agency/branding'
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+/** The DNS server lives only as long as the test that needs it (parallel workers share ports). */
+async function withDns<T>(work: (dns: FakeDns) => Promise<T>): Promise<T> {
+  const dns = await startFakeDns(dnsPort())
+  try {
+    return await work(dns)
+  } finally {
+    await dns.close()
+  }
+}
+
+async function rowAction(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click()
+  await page.getByRole('menuitem', { name: item }).click()
+}
+
+async function createAgency(admin: Page, browser: Browser, name: string, slug: string) {
+  const ownerEmail = `${slug}-owner@example.test`
+  await admin.goto(urlFor(HOSTS.platform, AGENCIES))
+  await waitForHydration(admin)
+  await admin.getByRole('button', { name: 'Add Agency' }).click()
+  const add = admin.getByRole('dialog', { name: 'Add Agency' })
+  await add.getByLabel('Agency name').fill(name)
+  await add.getByLabel('Owner name').fill('Brenda Brand')
+  await add.getByLabel('Owner email').fill(ownerEmail)
+  await add.getByLabel('Subscription').selectOption('starter')
+  await add.getByRole('button', { name: 'Add Agency' }).click()
+  await expect(admin.getByText('Agency added')).toBeVisible()
+  // The owner's set-password link from the outbox, then sign-in on the new subdomain.
+  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
+  const email = admin.getByTestId('outbox-email').filter({ hasText: ownerEmail }).first()
+  const link =
+    (await email
+      .getByRole('link')
+      .filter({ hasText: '/auth/reset-password' })
+      .first()
+      .getAttribute('href')) ?? ''
+  const context = await browser.newContext()
+  const owner = await context.newPage()
+  await owner.goto(link)
+  await waitForHydration(owner)
+  await owner.getByLabel('New password').fill('brand-owner-pass-1')
+  await owner.getByLabel('Confirm password').fill('brand-owner-pass-1')
+  await owner.getByRole('button', { name: 'Reset Password' }).click()
+  await expect(owner).toHaveURL(/\/auth\/login/)
+  await waitForHydration(owner)
+  await owner.getByLabel('Email').fill(ownerEmail)
+  await owner.getByLabel('Password').fill('brand-owner-pass-1')
+  await owner.getByRole('button', { name: 'Sign In' }).click()
+  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'), {
+    timeout: 20_000,
+  })
+  return { context, owner }
+}
+
+const brandPrimary = (page: Page) =>
+  page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--brand-primary').trim(),
+  )
+
+test('an agency owner brands the site and verifies a custom domain that then serves it', async ({
+  browser,
+}) => {
+  const suffix = unique()
+  const name = `Brandly ${suffix}`
+  const slug = `brandly-${suffix}`
+  const domain = `${slug}.${E2E_DOMAIN_SUFFIX}`
+  const { context: adminContext, page: admin } = await signInOn(
+    browser,
+    HOSTS.platform,
+    SUPER_ADMIN,
+    '/dashboard/super-admin',
+  )
+  const { context, owner } = await createAgency(admin, browser, name, slug)
+
+  // The sidebar's Branding entry; every element the spec names on the screen.
+  await owner.getByRole('link', { name: 'Branding' }).first().click()
+  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, BRANDING))
+  await waitForHydration(owner)
+  await expect(owner.getByRole('heading', { name: 'Branding', level: 1 })).toBeVisible()
+  for (const tab of ['Visual Branding', 'Domain Settings', 'Preview']) {
+    await expect(owner.getByRole('tab', { name: tab })).toBeVisible()
+  }
+  await expect(owner.getByRole('button', { name: 'Reset' })).toBeVisible()
+  await expect(owner.getByRole('button', { name: 'Save Changes' })).toBeVisible()
+  await expect(owner.getByLabel('Logo', { exact: true })).toBeVisible()
+  await expect(owner.getByLabel('Favicon', { exact: true })).toBeVisible()
+  await expect(owner.getByLabel('Primary Color', { exact: true })).toHaveValue('#3b82f6')
+  await expect(owner.getByLabel('Secondary Color', { exact: true })).toHaveValue('#10b981')
+  await expect(owner.getByLabel('Primary Color picker')).toBeVisible()
+  await expectAccessible(owner, 'visual branding')
+
+  // A logo through the upload pipeline, and new colours; the preview follows them.
+  const logo = await sharp({
+    create: { width: 400, height: 160, channels: 4, background: '#0f766e' },
+  })
+    .png()
+    .toBuffer()
+  await owner
+    .getByLabel('Logo', { exact: true })
+    .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo })
+  await expect(owner.getByRole('img', { name: 'Logo preview' })).toHaveAttribute(
+    'src',
+    /^\/media\/[0-9a-f]{64}\.png$/,
+  )
+  await owner.getByLabel('Primary Color', { exact: true }).fill('#0f766e')
+  await owner.getByLabel('Secondary Color', { exact: true }).fill('#f97316')
+  await owner.getByRole('tab', { name: 'Preview' }).click()
+  const preview = owner.getByTestId('branding-preview')
+  await expect(preview.getByText('Sign In', { exact: true })).toHaveCSS(
+    'background-color',
+    'rgb(15, 118, 110)',
+  )
+  await expect(preview.getByRole('img', { name: `${name} logo` })).toBeVisible()
+  await expectAccessible(owner, 'preview')
+
+  // Reset puts the saved values back; then the colours again.
+  await owner.getByRole('button', { name: 'Reset' }).click()
+  await expect(owner.getByText('Preview Reset')).toBeVisible()
+  await expect(preview.getByText('Sign In', { exact: true })).toHaveCSS(
+    'background-color',
+    'rgb(59, 130, 246)',
+  )
+  await owner.getByRole('tab', { name: 'Visual Branding' }).click()
+  await owner
+    .getByLabel('Logo', { exact: true })
+    .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo })
+  await expect(owner.getByRole('img', { name: 'Logo preview' })).toHaveAttribute(
+    'src',
+    /^\/media\//,
+  )
+  await owner
+    .getByLabel('Favicon', { exact: true })
+    .setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: logo })
+  await expect(owner.getByRole('img', { name: 'Favicon preview' })).toHaveAttribute(
+    'src',
+    /^\/media\//,
+  )
+  await owner.getByLabel('Primary Color', { exact: true }).fill('#0f766e')
+  await owner.getByLabel('Secondary Color', { exact: true }).fill('#f97316')
+
+  // A colour that is not hex is refused next to its field.
+  await owner.getByLabel('Secondary Color', { exact: true }).fill('orange')
+  await owner.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(owner.getByText('Please enter a colour such as #3b82f6')).toBeVisible()
+  await owner.getByLabel('Secondary Color', { exact: true }).fill('#f97316')
+
+  // Domain Settings: company name, custom domain, white labeling; then save.
+  await owner.getByRole('tab', { name: 'Domain Settings' }).click()
+  await expect(owner.getByLabel('Company Name')).toHaveValue(name)
+  await expect(owner.getByLabel('Activate white labeling')).toBeChecked()
+  await expect(owner.getByRole('heading', { name: 'DNS instructions' })).toBeVisible()
+  await owner.getByLabel('Company Name').fill(`${name} Studio`)
+  await owner.getByLabel('Custom Domain').fill(domain)
+  await owner.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(owner.getByText('Branding Updated')).toBeVisible()
+  // Applied at once to every page of the host.
+  expect(await brandPrimary(owner)).toBe('#0f766e')
+  await expect(owner.getByRole('link', { name: `${name} Studio home` })).toBeVisible()
+
+  // The DNS instructions: CNAME target and the TXT record; pending until verified.
+  await owner.getByRole('tab', { name: 'Domain Settings' }).click()
+  await expect(owner.getByText('Pending verification')).toBeVisible()
+  const records = owner.getByRole('table', { name: `DNS records for ${domain}` })
+  await expect(records.getByRole('row', { name: /CNAME/ })).toContainText('cname.localhost')
+  const txt = records.getByRole('row', { name: /TXT/ })
+  const txtName = (await txt.getByRole('cell').nth(1).textContent()) ?? ''
+  const txtValue = (await txt.getByRole('cell').nth(2).textContent()) ?? ''
+  expect(txtName).toBe(`_brandcard-verification.${domain}`)
+  expect(txtValue).toMatch(/^brandcard-verification=[0-9a-f]{32}$/)
+  await expectAccessible(owner, 'domain settings')
+
+  // The custom domain serves nothing until it is verified.
+  const visitor = await browser.newContext()
+  const guest = await visitor.newPage()
+  await guest.goto(urlFor(domain, '/auth/login'))
+  await expect(guest.getByRole('heading', { name: 'No such site' })).toBeVisible()
+
+  await withDns(async (dns) => {
+    await owner.getByRole('button', { name: 'Verify domain' }).click()
+    await expect(owner.getByText('The verification record was not found yet.')).toBeVisible()
+    dns.setTxt(txtName, [txtValue])
+    await owner.getByRole('button', { name: 'Verify domain' }).click()
+    await expect(owner.getByText('Domain verified')).toBeVisible()
+    await expect(owner.getByText('Verified', { exact: true })).toBeVisible()
+  })
+
+  // The custom domain now serves the branded site.
+  await guest.goto(urlFor(domain, '/auth/login'))
+  await expect(guest.getByRole('link', { name: `${name} Studio home` })).toBeVisible()
+  await expect(guest.getByRole('img', { name: `${name} Studio` })).toBeVisible()
+  expect(await brandPrimary(guest)).toBe('#0f766e')
+  await expect(guest.locator('link[rel="icon"]')).toHaveAttribute(
+    'href',
+    /^\/media\/[0-9a-f]{64}\.png$/,
+  )
+  const favicon = await guest.goto(urlFor(domain, '/favicon.ico'))
+  expect(favicon?.headers()['content-type']).toBe('image/x-icon')
+
+  // The super admin deactivates the agency: both hosts say "site unavailable" at once.
+  await admin.goto(urlFor(HOSTS.platform, AGENCIES))
+  await waitForHydration(admin)
+  await rowAction(admin, `${name} Studio`, 'Deactivate')
+  await expect(admin.getByText('Agency deactivated')).toBeVisible()
+  for (const host of [`${slug}.localhost`, domain]) {
+    await guest.goto(urlFor(host, '/auth/login'))
+    await expect(guest.getByRole('heading', { name: 'Site unavailable' })).toBeVisible()
+  }
+  await visitor.close()
+  await context.close()
+  await adminContext.close()
+})

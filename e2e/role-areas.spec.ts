@@ -1,0 +1,74 @@
+// Issue 14's acceptance: each role reaches every screen of its own area from the sidebar
+// (roles-teams-admin.md §2.2, §2.11-§2.13) and none of another area's: those answer 403 with
+// the tenant's branded "Access denied" page.
+import { expect, test } from '@playwright/test'
+import { urlFor } from './fixtures'
+import { signInOn } from './page-helpers'
+import { ROLE_USERS, type RoleUser } from './role-users'
+
+const AREAS = {
+  'super-admin': [
+    ['Overview', '/dashboard/super-admin'],
+    ['Admin Team', '/dashboard/super-admin/team'],
+    ['Agencies', '/dashboard/super-admin/agencies'],
+    ['End Users', '/dashboard/super-admin/users'],
+    ['System Settings', '/dashboard/super-admin/settings'],
+  ],
+  agency: [
+    ['Overview', '/dashboard/agency'],
+    ['Team Members', '/dashboard/agency/team'],
+    ['End Users', '/dashboard/agency/users'],
+    ['Branding', '/dashboard/agency/branding'],
+    ['Settings', '/dashboard/agency/settings'],
+  ],
+  'team-member': [
+    ['Overview', '/dashboard/team-member'],
+    ['End Users', '/dashboard/team-member/users'],
+    ['Digital Cards', '/dashboard/team-member/digital-cards'],
+    ['Settings', '/dashboard/team-member/settings'],
+  ],
+  'end-user': [
+    ['Overview', '/dashboard/end-user'],
+    ['Team', '/dashboard/end-user/team'],
+    ['Digital Cards', '/dashboard/end-user/digital-cards'],
+    ['Settings', '/dashboard/end-user/settings'],
+  ],
+} as const
+type Area = keyof typeof AREAS
+
+const CASES: { role: RoleUser['role']; area: Area }[] = [
+  { role: 'super_admin', area: 'super-admin' },
+  { role: 'agency_admin', area: 'agency' },
+  { role: 'team_admin', area: 'team-member' },
+]
+
+for (const { role, area } of CASES) {
+  test(`${role} reaches every screen of the ${area} area from the sidebar and no other area`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    const user = ROLE_USERS.find((candidate) => candidate.role === role)
+    if (!user) throw new Error(`no e2e user with role ${role}`)
+    const { context, page } = await signInOn(browser, user.host, user, AREAS[area][0][1])
+    const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
+    for (const [label, path] of AREAS[area]) {
+      await sidebar.getByRole('link', { name: label, exact: true }).click()
+      await expect(page).toHaveURL(urlFor(user.host, path))
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Access denied' })).toHaveCount(0)
+    }
+    for (const other of Object.keys(AREAS) as Area[]) {
+      if (other === area) continue
+      for (const [, path] of AREAS[other]) {
+        const response = await page.goto(urlFor(user.host, path))
+        expect(response?.status(), `${role} opening ${path}`).toBe(403)
+        await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible()
+        await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute(
+          'href',
+          AREAS[area][0][1],
+        )
+      }
+    }
+    await context.close()
+  })
+}

@@ -1,0 +1,181 @@
+import { eq, isNotNull } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import {
+  changeCustomDomain,
+  checkCustomDomain,
+  DOMAIN_IS_PLATFORM,
+  DOMAIN_TAKEN,
+  DomainError,
+  readDomainState,
+  recheckOldestDomains,
+} from '#app/domains/custom-domains.server'
+import { lookupTxt } from '#app/domains/dns.server'
+import { resetEnvForTests } from '#app/env.server'
+import { resolveTenant } from '#app/tenancy/tenant.server'
+import { getDb, withDatabase, withTenant } from '#drizzle/db.server'
+import { auditEvents, organizations } from '#drizzle/schema'
+import { makeOrganization, uniqueSuffix } from '#tests/factories'
+import { type FakeDns, startFakeDns } from '#tests/fake-dns'
+
+let dns: FakeDns
+
+beforeAll(async () => {
+  dns = await startFakeDns()
+  process.env.DNS_RESOLVER = `127.0.0.1:${dns.port}`
+  resetEnvForTests()
+})
+
+afterEach(() => {
+  dns.failing = false
+})
+
+afterAll(async () => {
+  delete process.env.DNS_RESOLVER
+  resetEnvForTests()
+  await dns.close()
+})
+
+async function agencyWithDomain() {
+  const organization = await makeOrganization()
+  const domain = `cards-${uniqueSuffix()}.example.com`
+  await withTenant(organization.id, (tx) => changeCustomDomain(tx, organization.id, domain))
+  const state = await withDatabase((tx) => readDomainState(tx, organization.id))
+  return { organization, domain, state }
+}
+
+async function domainEvents(organizationId: string) {
+  const rows = await getDb()
+    .select({ action: auditEvents.action })
+    .from(auditEvents)
+    .where(eq(auditEvents.organizationId, organizationId))
+  return rows.map((r) => r.action)
+}
+
+describe('the TXT lookup', () => {
+  test('joins the chunks of a long value and treats a missing record as none', async () => {
+    const long = 'x'.repeat(300)
+    dns.setTxt('long.example.com', [long, 'short'])
+    expect(await lookupTxt('long.example.com')).toEqual([long, 'short'])
+    expect(await lookupTxt('absent.example.com')).toEqual([])
+  })
+})
+
+describe('custom domain verification', () => {
+  test('a new domain is pending with a CNAME target and a TXT record to create', async () => {
+    const { domain, state } = await agencyWithDomain()
+    expect(state).toMatchObject({
+      domain,
+      status: 'pending',
+      cnameTarget: 'cname.localhost',
+      txtName: `_brandcard-verification.${domain}`,
+    })
+    expect(state.txtValue).toMatch(/^brandcard-verification=[0-9a-f]{32}$/)
+  })
+
+  test('no record keeps it pending; the exact value verifies it and the host then serves the agency', async () => {
+    const { organization, domain, state } = await agencyWithDomain()
+    const name = state.txtName as string
+    const value = state.txtValue as string
+
+    const missing = await checkCustomDomain(organization.id, null)
+    expect(missing).toMatchObject({ outcome: 'checked', state: { status: 'pending' } })
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+
+    // A near miss (a prefix, other case) is not the value.
+    dns.setTxt(name, [value.slice(0, -1), value.toUpperCase()])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      state: { status: 'pending' },
+    })
+
+    dns.setTxt(name, ['v=spf1 -all', value])
+    const verified = await checkCustomDomain(organization.id, null)
+    expect(verified).toMatchObject({
+      outcome: 'checked',
+      changed: true,
+      state: { status: 'verified' },
+    })
+    const resolution = await resolveTenant(domain)
+    expect(resolution.status === 'found' && resolution.tenant.id).toBe(organization.id)
+    expect(await domainEvents(organization.id)).toContain('domain.verified')
+  })
+
+  test('a verified domain whose record disappears becomes misconfigured and stops serving', async () => {
+    const { organization, domain, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    await checkCustomDomain(organization.id, null)
+    expect((await resolveTenant(domain)).status).toBe('found')
+
+    dns.setTxt(state.txtName as string, [])
+    const lost = await checkCustomDomain(organization.id, null)
+    expect(lost).toMatchObject({ changed: true, state: { status: 'misconfigured' } })
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+    expect(await domainEvents(organization.id)).toContain('domain.misconfigured')
+
+    // The record back: verified again.
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      state: { status: 'verified' },
+    })
+  })
+
+  test('a DNS server that fails changes nothing', async () => {
+    const { organization, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    dns.failing = true
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({ outcome: 'unreachable' })
+    const [row] = await getDb()
+      .select({ verifiedAt: organizations.customDomainVerifiedAt })
+      .from(organizations)
+      .where(eq(organizations.id, organization.id))
+    expect(row?.verifiedAt).toBeNull()
+  })
+
+  test('a changed domain gets a new token and goes back to pending; clearing it removes the record', async () => {
+    const { organization, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    await checkCustomDomain(organization.id, null)
+    const other = `other-${uniqueSuffix()}.example.com`
+    await withTenant(organization.id, (tx) => changeCustomDomain(tx, organization.id, other))
+    const next = await withDatabase((tx) => readDomainState(tx, organization.id))
+    expect(next).toMatchObject({ domain: other, status: 'pending' })
+    expect(next.txtValue).not.toBe(state.txtValue)
+    await withTenant(organization.id, (tx) => changeCustomDomain(tx, organization.id, null))
+    expect(await withDatabase((tx) => readDomainState(tx, organization.id))).toMatchObject({
+      domain: null,
+      status: null,
+      txtName: null,
+    })
+  })
+
+  test("another agency's domain and the platform's own are refused", async () => {
+    const { domain } = await agencyWithDomain()
+    const other = await makeOrganization()
+    const attempt = (value: string) =>
+      withTenant(other.id, (tx) => changeCustomDomain(tx, other.id, value))
+    await expect(attempt(domain)).rejects.toThrow(new DomainError(DOMAIN_TAKEN))
+    await expect(attempt('evil.localhost')).rejects.toThrow(new DomainError(DOMAIN_IS_PLATFORM))
+  })
+
+  test('the background re-check takes the oldest-checked domains and notices a lost record', async () => {
+    const { organization, domain, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    await checkCustomDomain(organization.id, null)
+    dns.setTxt(state.txtName as string, [])
+    // Make it the oldest-checked domain of all (never-checked ones would come first).
+    await getDb()
+      .update(organizations)
+      .set({ customDomainCheckedAt: new Date() })
+      .where(isNotNull(organizations.customDomain))
+    await getDb()
+      .update(organizations)
+      .set({ customDomainCheckedAt: new Date('2000-01-01T00:00:00Z') })
+      .where(eq(organizations.id, organization.id))
+    dns.questions.length = 0
+    expect(await recheckOldestDomains(1)).toBe(1)
+    expect(dns.questions).toEqual([state.txtName])
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+    expect(await withDatabase((tx) => readDomainState(tx, organization.id))).toMatchObject({
+      status: 'misconfigured',
+    })
+  })
+})
