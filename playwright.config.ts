@@ -40,7 +40,10 @@ const healthCheck = (port: number) => `http://localhost:${port}/api/health-check
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 30_000,
+  // CI's machine is two shared cores: under host contention a sign-in (argon2) or an axe pass can
+  // take several times its usual time. Generous limits cost nothing when things are fast.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   forbidOnly: Boolean(process.env.CI),

@@ -9,8 +9,9 @@ import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
-// A crawl of one role visits a few dozen pages.
-test.describe.configure({ timeout: 180_000 })
+// A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
+// on two cores while another worker crawls too); the agency admin's area has grown to eight screens.
+test.describe.configure({ timeout: 360_000 })
 
 type Report = { checked: string[]; skipped: string[]; problems: string[] }
 const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })
