@@ -35,6 +35,7 @@ const AREAS = {
   ],
 } as const
 type Area = keyof typeof AREAS
+const PERSONAL_CARDS = '/dashboard/end-user/digital-cards'
 
 const CASES: { role: RoleUser['role']; area: Area }[] = [
   { role: 'super_admin', area: 'super-admin' },
@@ -61,6 +62,8 @@ for (const { role, area } of CASES) {
     for (const other of Object.keys(AREAS) as Area[]) {
       if (other === area) continue
       for (const [, path] of AREAS[other]) {
+        // Everyone outside the team-member area keeps their own cards there (ADR 007).
+        if (path === PERSONAL_CARDS && role !== 'team_admin') continue
         const response = await page.goto(urlFor(user.host, path))
         expect(response?.status(), `${role} opening ${path}`).toBe(403)
         await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible()
