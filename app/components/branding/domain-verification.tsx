@@ -5,7 +5,7 @@ import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { DomainState, DomainStatus } from '#app/domains/custom-domains.server'
 
-export const VERIFY_FORM_ID = 'verify-domain-form'
+const VERIFY_FORM_ID = 'verify-domain-form'
 
 const STATUS: Record<
   DomainStatus,

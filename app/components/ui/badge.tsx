@@ -1,6 +1,6 @@
 import { cn } from '#app/utils/cn'
 
-export const BADGE_TONES = {
+const BADGE_TONES = {
   green: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',
   gray: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
   amber: 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200',
