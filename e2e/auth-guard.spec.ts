@@ -125,7 +125,11 @@ test('a navigation still waiting after 3 s shows the panel; force sign-out reall
   await page.getByRole('link', { name: /^Update Profile/ }).click()
   await expect(page.getByText('Checking authentication...')).toBeVisible()
   await expect(page.getByText('Loading your profile...')).toBeVisible()
-  await expect(page.getByRole('heading', { name: PANEL })).toBeHidden()
+  // Before 3 s the panel is not there yet. On a loaded machine the steps above can take longer
+  // than that, so the check is made only while it still means something (a snapshot, no retry).
+  if (Date.now() - started < 2_500) {
+    expect(await page.getByRole('heading', { name: PANEL }).isVisible()).toBe(false)
+  }
   await expectAccessible(page)
   await expectPanel(page)
   expect(Date.now() - started).toBeGreaterThanOrEqual(2_900)
