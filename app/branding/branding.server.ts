@@ -77,8 +77,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       const before = await findOrganizationBranding(tx, tenant.id)
       const logoMediaId = await resolveImageField(tenant, formData, 'logo', 'brandLogo', tx)
       const faviconMediaId = await resolveImageField(tenant, formData, 'favicon', 'favicon', tx)
-      const domainBefore = (await readDomainState(tx, tenant.id)).domain
-      const { changed: domainChanged } = await changeCustomDomain(tx, tenant.id, value.customDomain)
+      const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
       await updateOrganizationBranding(tx, tenant.id, {
         name: value.companyName,
         primaryColor: value.primaryColor,
@@ -109,13 +108,13 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
           faviconChanged: faviconMediaId !== undefined,
         },
       })
-      if (domainChanged) {
+      if (domain.changed) {
         await recordAudit(tx, tenant.id, {
           actorUserId: user.id,
           action: 'domain.changed',
           entityType: 'organization',
           entityId: tenant.id,
-          metadata: { from: domainBefore, to: value.customDomain },
+          metadata: { from: domain.previous, to: value.customDomain },
         })
       }
     })

@@ -85,9 +85,10 @@ export async function changeCustomDomain(
   tx: Transaction,
   organizationId: string,
   domain: string | null,
-): Promise<{ changed: boolean }> {
+): Promise<{ changed: boolean; previous: string | null }> {
   const row = await findDomainRow(tx, organizationId)
-  if ((row?.domain ?? null) === domain) return { changed: false }
+  const previous = row?.domain ?? null
+  if (previous === domain) return { changed: false, previous }
   if (domain) {
     const root = getEnv().ROOT_DOMAIN
     if (domain === root || domain.endsWith(`.${root}`)) throw new DomainError(DOMAIN_IS_PLATFORM)
@@ -95,7 +96,7 @@ export async function changeCustomDomain(
   }
   const token = domain ? randomBytes(16).toString('hex') : null
   await setCustomDomain(tx, organizationId, domain, token)
-  return { changed: true }
+  return { changed: true, previous }
 }
 
 export type DomainCheck =
