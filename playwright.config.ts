@@ -6,12 +6,15 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 
 // Two servers, both the built server in NODE_ENV=production (e2e/start-server.ts):
-// - embedded: PGlite (a superuser), every spec;
 // - production: only with TEST_DATABASE_URL: real Postgres, requests logged in as brandcard_app
 //   as in production, so row-level security refuses what PGlite lets through. It runs the specs
-//   whose pages read and write tenant rows (cards too: uploads and card writes under RLS, about
-//   25 s); the ones that need one server only (faults, lifecycle, raw HTTP checks of the server
-//   itself, the README's own server) stay embedded.
+//   whose pages read and write tenant rows;
+// - embedded: PGlite (a superuser), the `npm start` default. Without TEST_DATABASE_URL it runs
+//   every spec; with it, the specs the production server does not run (faults, lifecycle, raw
+//   HTTP checks of the server itself, the README's own server, the accessibility crawl). Each
+//   spec runs once: twice cost CI about twenty minutes on two cores, and the page code is the
+//   same on both drivers; the integration tests still run every model function on both
+//   (ADR 018).
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
   'tenants.spec.ts',
@@ -66,7 +69,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'embedded', use: { ...chromium, baseURL: `http://localhost:${E2E_PORT}` } },
+    {
+      name: 'embedded',
+      testIgnore: productionDatabase ? productionSpecs : [],
+      use: { ...chromium, baseURL: `http://localhost:${E2E_PORT}` },
+    },
     ...(productionDatabase
       ? [
           {

@@ -5,9 +5,8 @@ import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
+import { animationsSettled, WCAG_TAGS } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
 // A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
 // on two cores while another worker crawls too); the agency admin's area has grown to eight screens.
@@ -19,15 +18,7 @@ const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })
 /** Runs axe on the page as it is now and records each violation as readable lines. */
 async function audit(page: Page, report: Report, label: string) {
   // Colours are judged as they end up, not halfway through a fade (toasts, menus).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  )
+  await animationsSettled(page)
   const results = await new AxeBuilder({ page })
     // Label in name (WCAG 2.5.3, level A) is still marked experimental in axe-core, so the tags
     // alone leave it out; it is switched on by name. (options() first: it replaces all options.)

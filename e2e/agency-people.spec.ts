@@ -5,9 +5,9 @@
 // agency member reads both screens without a single edit control. Other specs share Alpha:
 // every row here is this spec's own (unique emails), and no total is asserted.
 import { readFileSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 180_000 })
@@ -18,20 +18,6 @@ const teamMember = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin') a
 const teamMemberName = `${teamMember.firstName} ${teamMember.lastName}`
 
 const unique = () => Math.random().toString(36).slice(2, 8)
-
-async function expectAccessible(page: Page, label: string) {
-  await page.mouse.move(0, 0)
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    label,
-  ).toEqual([])
-}
 
 async function signIn(page: Page, user: RoleUser, dashboard: string) {
   await page.goto(urlFor(user.host, '/auth/login'))

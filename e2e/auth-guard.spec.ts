@@ -1,10 +1,10 @@
 // The client-side guard texts of spec §2 (issue 12, point 6). Server redirects stay the guard for
 // document requests; these cover client navigations: a session ended on the server meanwhile,
 // a navigation that hangs past 3 s, and the loading texts of slow ones.
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 import { PLATFORM_ROLE_USERS } from './role-users'
 
 const found = PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
@@ -53,14 +53,6 @@ async function profileWith(api: APIRequestContext, cookie: { name: string; value
   return { status: response.status(), location: response.headers().location ?? '' }
 }
 
-/** The guard's own states meet WCAG 2.2 AA too (the accessibility crawl never sees them). */
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze()
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
-}
-
 async function expectPanel(page: Page) {
   await expect(page.getByRole('heading', { name: PANEL })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Refresh Page' })).toBeVisible()
@@ -99,7 +91,7 @@ test('a session ended on the server during client navigation shows the panel; fo
     'href',
     '/auth/login?redirectTo=%2Fprofile',
   )
-  await expectAccessible(page)
+  await expectAccessible(page, PANEL)
 
   await page.getByRole('button', { name: FORCE }).click()
   await expect(page).toHaveURL(urlFor(host, '/auth/login'))
@@ -130,7 +122,7 @@ test('a navigation still waiting after 3 s shows the panel; force sign-out reall
   if (Date.now() - started < 2_500) {
     expect(await page.getByRole('heading', { name: PANEL }).isVisible()).toBe(false)
   }
-  await expectAccessible(page)
+  await expectAccessible(page, PANEL)
   await expectPanel(page)
   expect(Date.now() - started).toBeGreaterThanOrEqual(2_900)
 

@@ -1,10 +1,10 @@
 // The settings pages of every role (roles-teams-admin.md §2.6, §8; issue 14 points 1 and 4): each
 // tab's fields and save toast, reached from the sidebar; the dark theme applied to the page; the
 // end user's hidden email gone from their public card; agency members read but cannot save.
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
 
 test.describe.configure({ timeout: 120_000 })
@@ -16,21 +16,6 @@ async function signIn(page: Page, user: RoleUser) {
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
-
-async function expectAccessible(page: Page, label: string) {
-  await page.mouse.move(0, 0)
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  const problems = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-  expect(problems, label).toEqual([])
 }
 
 /** Opens the sidebar's Settings entry of the role's area (Dashboard group). */

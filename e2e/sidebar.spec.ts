@@ -2,16 +2,15 @@
 // product name, the role badge and exactly the role's built entries, each of which opens; Ctrl/Cmd+B
 // collapses it to icons and the cookie brings it back collapsed on the server-rendered reload; at
 // 375 px it is a drawer behind a Menu button that Escape closes; axe passes in every state.
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 import { ALPHA_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 90_000 })
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 const PRODUCT_NAMES: Record<string, string> = {
   [HOSTS.platform]: TENANTS.platform.name,
   [HOSTS.alpha]: TENANTS.alpha.name,
@@ -29,22 +28,6 @@ async function signIn(page: Page, user: RoleUser) {
 /** The shortcut and the drawer need the client bundle. */
 async function hydrated(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
-
-async function expectAccessible(page: Page, label: string) {
-  // Judged once the width transition and the drawer's fade have finished.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(WCAG_TAGS)
-    .analyze()
-  const problems = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `  ${node.target.join(' ')}`).join('\n')}`,
-  )
-  expect(problems, `axe on ${label}`).toEqual([])
 }
 
 const sidebar = (page: Page) => page.getByTestId('sidebar')

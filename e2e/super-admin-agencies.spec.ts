@@ -2,9 +2,9 @@
 // every element the spec names, the form's refusals, adding an agency whose owner sets a
 // password from the emailed link and signs in on the new subdomain, details, edit, search,
 // deactivating (the host says "site unavailable" at once) and activating again, delete.
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 
 const PATH = '/dashboard/super-admin/agencies'
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -13,21 +13,6 @@ test.describe.configure({ timeout: 240_000 })
 
 async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
-
-async function expectAccessible(page: Page, label: string) {
-  await page.mouse.move(0, 0)
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  const problems = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-  expect(problems, label).toEqual([])
 }
 
 async function signInAsSuperAdmin(browser: Browser) {

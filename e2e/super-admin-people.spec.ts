@@ -3,27 +3,13 @@
 // user; add, view, edit and delete a staff member. Other specs share the server and count
 // platform users: every row here is this spec's own (unique emails), and no total is asserted.
 import { readFileSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 
 test.describe.configure({ timeout: 180_000 })
 
 const unique = () => Math.random().toString(36).slice(2, 8)
-
-async function expectAccessible(page: Page, label: string) {
-  await page.mouse.move(0, 0)
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    label,
-  ).toEqual([])
-}
 
 async function signInAsSuperAdmin(page: Page) {
   await page.goto(urlFor(HOSTS.platform, '/auth/login'))

@@ -2,9 +2,9 @@
 // acceptance): an end user upgrades, creates a team, adds an existing colleague, invites a new
 // address whose owner registers from the emailed link and joins; the plan's limit refuses a
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 
 const TEAM_PATH = '/dashboard/end-user/team'
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -22,23 +22,6 @@ const account = (firstName: string): Account => ({
 
 async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
-
-/** No WCAG 2.2 AA violation on the page as it is now (dialogs open included). */
-async function expectAccessible(page: Page, label: string) {
-  // Judged at rest: no hover under the pointer, no fade halfway through.
-  await page.mouse.move(0, 0)
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  const problems = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-  expect(problems, label).toEqual([])
 }
 
 async function fillRegistration(page: Page, user: Account) {

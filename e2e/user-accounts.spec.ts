@@ -1,9 +1,9 @@
 // The User Accounts tab of /profile (roles doc §2.5): the platform's super admin sees every
 // tenant's accounts, an agency admin only their own; search narrows, page 2 works with and
 // without JavaScript; an end user asking by URL is refused; axe passes on the tab.
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
 import {
   ALPHA_ROSTER_SIZE,
@@ -125,29 +125,11 @@ test('an end user asking for the tab by URL is refused and sees no accounts', as
   await expect(page.getByText(UNNAMED_ROSTER_EMAIL)).toHaveCount(0)
 })
 
-/** Colours are judged as they end up, not halfway through a fade (the sign-in toast). */
-async function settled(page: Page) {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  )
-}
-
 test('axe: the tab passes WCAG 2.2 AA for both views', async ({ page }) => {
   await signIn(page, HOSTS.platform, SUPER_ADMIN, `/profile?tab=accounts&q=${ROSTER_SEARCH}`)
   await expect(rows(page).first()).toBeVisible()
-  await settled(page)
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([])
+  await expectAccessible(page, 'accounts tab')
   await page.goto(urlFor(HOSTS.platform, '/profile?tab=accounts&q=nothing-matches-this'))
   await expect(panel(page).getByText('No user accounts match your search')).toBeVisible()
-  await settled(page)
-  const empty = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze()
-  expect(empty.violations.map((v) => v.id)).toEqual([])
+  await expectAccessible(page, 'accounts tab, no match')
 })
