@@ -19,6 +19,7 @@ type AppEntry = {
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
   closeDatabase(): Promise<void>
   startDomainRecheck(log: (m: string) => void): void
+  startJobs(log: (m: string) => void): void
   maintenanceResponse(
     host: string | null,
     path: string,
@@ -55,6 +56,7 @@ const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntr
 const initialBuild = await loadBuild()
 await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })
 entryOf(initialBuild).startDomainRecheck((m) => logger.warn(m))
+entryOf(initialBuild).startJobs((m) => logger.warn(m))
 
 let shuttingDown = false
 const app = express()

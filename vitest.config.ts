@@ -27,6 +27,11 @@ export default defineConfig({
       // No test asks the internet's DNS: a closed local port answers at once; the custom
       // domain tests start their own server (tests/fake-dns.ts).
       DNS_RESOLVER: '127.0.0.1:9',
+      // Retries of queued jobs come due at once, so one run of the queue plays them all out;
+      // no test talks to GoHighLevel itself (tests/fake-crm.ts stands in for it).
+      JOB_RETRY_BASE_MS: '0',
+      GOHIGHLEVEL_API_URL: 'http://127.0.0.1:9',
+      CRM_TIMEOUT_MS: '2000',
     },
     projects: [
       {

@@ -11,18 +11,24 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
+import { stopJobWorker } from '#app/jobs/worker.server'
 import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
-/** At shutdown: work queued after answers (emails on their way) first, then the database. */
+/**
+ * At shutdown: the job running finishes and no other starts, work queued after answers is
+ * written, then the database closes.
+ */
 export async function closeDatabase() {
   stopDomainRecheck()
+  await stopJobWorker()
   await settleAfterResponseWork()
   await closeDatabaseHandle()
 }
 
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
+export { startJobs } from '#app/jobs/handlers.server'
 export { maintenanceResponse } from '#app/settings/maintenance.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.

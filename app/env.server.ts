@@ -61,6 +61,15 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(0).default(3600),
+  // The job queue: how often an idle worker looks for due jobs (0: no worker in this process)
+  // and the first retry's delay, doubled on each further attempt.
+  JOB_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Daily dumps kept in DATA_DIR/backups (0: no daily backup).
+  BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
+  // The GoHighLevel API (a local fake in tests) and how long one call may take.
+  GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
+  CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 })
 

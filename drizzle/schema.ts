@@ -61,6 +61,9 @@ export const invitationStatus = pgEnum('invitation_status', [
 ])
 export const backgroundKind = pgEnum('background_kind', ['color', 'gradient', 'image'])
 export const contactSource = pgEnum('contact_source', ['connect', 'lead', 'saved', 'manual'])
+export const emailState = pgEnum('email_state', ['queued', 'sent', 'failed'])
+export const crmSyncState = pgEnum('crm_sync_state', ['pending', 'synced', 'failed'])
+export const jobState = pgEnum('job_state', ['queued', 'running', 'done', 'dead'])
 
 export const organizations = pgTable(
   'organizations',
@@ -333,6 +336,7 @@ export const contacts = pgTable(
   },
   (t) => [
     index('contacts_org_user_created_idx').on(t.organizationId, t.userId, t.createdAt),
+    unique('contacts_org_id_key').on(t.organizationId, t.id),
     foreignKey({
       name: 'contacts_user_fk',
       columns: [t.organizationId, t.userId],
@@ -375,6 +379,8 @@ export const apiSettings = pgTable(
     userId: uuid('user_id').notNull(),
     // Encrypted with APP_SECRET; never returned to the browser in full.
     gohighlevelApiKeyEncrypted: text('gohighlevel_api_key_encrypted'),
+    // The key's last four characters: all the page ever shows of it again.
+    gohighlevelApiKeyLast4: text('gohighlevel_api_key_last4'),
     enabled: boolean('enabled').notNull().default(false),
     validatedAt: timestamp('validated_at', { withTimezone: true }),
     updatedAt: updatedAt(),
@@ -534,9 +540,79 @@ export const emailOutbox = pgTable(
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     // Set when a provider (Resend) accepted the message.
     providerMessageId: text('provider_message_id'),
+    // queued until the job queue's worker delivers it (to Resend, or kept here without one).
+    state: emailState('state').notNull().default('queued'),
+    // The sender's display name (the tenant's), with the platform's verified address.
+    fromName: text('from_name'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
+)
+
+// Each new contact of a user whose CRM integration is on, and how its forwarding went: one row
+// per contact, so a job that runs twice finds the CRM's contact id and creates nothing more.
+export const crmSyncs = pgTable(
+  'crm_syncs',
+  {
+    organizationId: organizationId(),
+    contactId: uuid('contact_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    state: crmSyncState('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    crmContactId: text('crm_contact_id'),
+    lastError: text('last_error'),
+    syncedAt: timestamp('synced_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'crm_syncs_pk', columns: [t.organizationId, t.contactId] }),
+    index('crm_syncs_org_user_updated_idx').on(t.organizationId, t.userId, t.updatedAt),
+    foreignKey({
+      name: 'crm_syncs_contact_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'crm_syncs_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// The durable job queue (app/jobs, ADR 019): work that must survive a crash and must not hold up
+// a request. Not a tenant table: the worker claims jobs of every organization, and a job's own
+// work then runs inside its organization's scope. Payloads carry ids, never personal data.
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').$type<Record<string, string>>().notNull().default({}),
+    organizationId: uuid('organization_id').references(() => organizations.id, {
+      onDelete: 'cascade',
+    }),
+    // At most one job per key, ever: enqueueing the same work twice adds nothing.
+    idempotencyKey: text('idempotency_key'),
+    state: jobState('state').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    // A running job whose lease has passed (its process died) is claimed again.
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_idempotency_key_idx').on(t.idempotencyKey),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.state} in ('queued', 'running')`),
+  ],
 )
 
 // Fixed-window counters shared by every app instance (sign-in and reset throttling).
@@ -555,6 +631,7 @@ export const tenantTables = {
   contacts,
   cardViews,
   apiSettings,
+  crmSyncs,
   teams,
   teamMembers,
   teamInvitations,

@@ -95,13 +95,16 @@ test('end user: privacy hides the email on the public card; the dark theme appli
   expect(background).not.toBe('rgb(255, 255, 255)')
   await expectAccessible(page, 'end-user settings, dark')
 
-  // API: the CRM card says it is coming, and links nowhere that does not exist.
+  // API: the CRM card leads to the integration page (e2e/crm.spec.ts drives that page).
   await tab(page, 'API')
   await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()
   await expect(
     page.getByText('Connect to a CRM to automatically add new contacts you meet.'),
   ).toBeVisible()
-  await expect(page.getByRole('tabpanel').locator('a[href="/api-settings"]')).toHaveCount(0)
+  await page.getByRole('link', { name: 'Set up CRM integration' }).click()
+  await expect(page).toHaveURL(/\/api-settings$/)
+  await expect(page.getByRole('heading', { name: 'CRM Integration', level: 1 })).toBeVisible()
+  await page.goBack()
 
   // Back to light for whoever looks next.
   await tab(page, 'Appearance')

@@ -5,6 +5,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
+import { runJobsNow } from '#app/jobs/handlers.server'
 import { createCard, type NewCard } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -134,8 +135,17 @@ export async function settle(run: () => Promise<unknown>): Promise<Response> {
     if (error instanceof Response) return error
     throw error
   } finally {
-    await settleAfterResponseWork()
+    await settleBackgroundWork()
   }
+}
+
+/**
+ * Waits for the work queued after answers, then runs every due job of the queue (emails,
+ * password resets, CRM forwarding) in this process, as the server's worker would.
+ */
+export async function settleBackgroundWork() {
+  await settleAfterResponseWork()
+  await runJobsNow()
 }
 
 export type SubmissionReply = {

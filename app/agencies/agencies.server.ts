@@ -18,7 +18,7 @@ import { recordAudit } from '#app/models/audit.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { createUser } from '#app/models/users.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
-import { sendEmail } from '#app/services/mailer.server'
+import { queueEmail } from '#app/services/mailer.server'
 import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
@@ -146,7 +146,7 @@ async function sendOwnerWelcome(
     action: { label: 'Set your password', url },
     footnote: 'If the link has expired, use "Forgot password" on the sign-in page.',
   })
-  await sendEmail(
+  await queueEmail(
     agency.id,
     { to: owner.email, subject: `Set your password for ${agency.name}`, html, text },
     agency.name,

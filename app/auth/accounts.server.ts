@@ -1,5 +1,7 @@
 // The account operations behind the sign-in area: every one scoped to the resolved tenant.
 
+import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
   consumeResetToken,
   findUsableResetToken,
@@ -13,14 +15,13 @@ import {
   setUserPassword,
   type User,
 } from '#app/models/users.server'
-import { runAfterResponse } from '#app/services/after-response.server'
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { sendEmail, sendEmailAfterResponse } from '#app/services/mailer.server'
-import type { Tenant } from '#app/tenancy/tenant.server'
+import { queueEmailAfterResponse, queueEmailIn } from '#app/services/mailer.server'
+import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { withTenant } from '#drizzle/db.server'
+import { withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmail } from './email-confirmation.server'
 import { hashToken, newLinkToken } from './link-token.server'
@@ -75,7 +76,7 @@ export async function registerAccount(
   if (owner?.status === 'active') {
     const branding = tenantEmailBranding(tenant)
     const origin = branding.origin
-    sendEmailAfterResponse(
+    queueEmailAfterResponse(
       tenant.id,
       accountExistsEmail({
         branding,
@@ -135,9 +136,10 @@ export { hashToken }
 
 /**
  * Emails a single-use reset link when the account exists in this tenant. Before answering, a
- * known and an unknown email do the same work (the rate limits); looking the account up, storing
- * the token and the email run after the answer, so its timing says nothing about the account.
- * The link's host comes from the tenant's record.
+ * known and an unknown email do the same work: the rate limits and one queued job (a local
+ * write). The job, run by the queue's worker, looks the account up, stores the token and queues
+ * the email, so the answer's timing says nothing about the account, and a crash right after the
+ * answer loses nothing (ADR 019). The link's host is the one the request reached.
  */
 export async function requestPasswordReset(tenant: Tenant, rawEmail: string, clientIp: string) {
   const email = normalizeEmail(rawEmail)
@@ -147,25 +149,44 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
   ]
   await assertNotLimited(limits)
   await recordHits(limits)
-  runAfterResponse('password reset email', () => sendPasswordReset(tenant, email))
+  await withDatabase((tx) =>
+    insertJob(tx, {
+      name: 'auth.password-reset',
+      organizationId: tenant.id,
+      payload: { email, host: tenant.host },
+    }),
+  )
+  wakeJobWorker()
 }
 
-async function sendPasswordReset(tenant: Tenant, email: string) {
-  const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
-  if (user?.status !== 'active') return
-  const token = newLinkToken()
-  await withTenant(tenant.id, (tx) =>
-    insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token)),
-  )
-  const branding = tenantEmailBranding(tenant)
-  const origin = branding.origin
-  const message = passwordResetEmail({
-    branding,
-    to: user.email,
-    firstName: user.firstName,
-    resetUrl: `${origin}/auth/reset-password?token=${token}`,
-  })
-  await sendEmail(tenant.id, message, tenant.name)
+/** The queued reset request: token and email in one transaction, written once per job. */
+export const passwordResetJob: JobHandler = {
+  async run(job) {
+    const { email, host } = job.payload
+    if (!email || !host) return
+    const resolution = await resolveTenant(host)
+    // The site has gone (deleted, deactivated) since the request: nothing to send.
+    if (resolution.status !== 'found' || resolution.tenant.id !== job.organizationId) return
+    const tenant = resolution.tenant
+    const token = newLinkToken()
+    const branding = tenantEmailBranding(tenant)
+    await withTenant(tenant.id, async (tx) => {
+      const user = await findUserByEmail(tx, tenant.id, email)
+      if (user?.status !== 'active') return
+      // A run whose end went unrecorded has written its email already.
+      const emailKey = `password-reset:${job.id}`
+      if (await findJobByKey(tx, `email.send:${emailKey}`)) return
+      await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token))
+      const message = passwordResetEmail({
+        branding,
+        to: user.email,
+        firstName: user.firstName,
+        resetUrl: `${branding.origin}/auth/reset-password?token=${token}`,
+      })
+      await queueEmailIn(tx, tenant.id, message, tenant.name, emailKey)
+    })
+    wakeJobWorker()
+  },
 }
 
 export async function isResetTokenUsable(tenant: Tenant, token: string) {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
-import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import { queueEmailAfterResponse } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
@@ -39,7 +39,7 @@ export async function prepareSetPasswordEmail(
     origin: tenantOrigin(tenant),
   }
   return () =>
-    sendEmailAfterResponse(
+    queueEmailAfterResponse(
       tenant.id,
       accountCreatedEmail({
         branding,

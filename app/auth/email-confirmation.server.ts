@@ -13,7 +13,7 @@ import { findUserById, markEmailConfirmed, type User } from '#app/models/users.s
 import { runAfterResponse } from '#app/services/after-response.server'
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { sendEmail } from '#app/services/mailer.server'
+import { queueEmail } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newLinkToken } from './link-token.server'
@@ -35,7 +35,7 @@ export async function sendConfirmationEmail(
     firstName: user.firstName,
     confirmUrl: `${branding.origin}/auth/confirm-email?token=${token}`,
   })
-  await sendEmail(tenant.id, message, tenant.name)
+  await queueEmail(tenant.id, message, tenant.name)
 }
 
 /** The same, after the answer: sign-up must answer alike for new and taken emails. */

@@ -1,4 +1,5 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import { queueCrmForward } from '#app/crm/forwarding.server'
 import type { Queryable } from '#drizzle/db.server'
 import { contacts } from '#drizzle/schema'
 import { containsPattern } from './search.server'
@@ -53,6 +54,8 @@ export async function addContact(
     .values({ ...input, email: input.email?.trim() ?? '', organizationId, userId })
     .returning()
   if (!contact) throw new Error('contact insert returned nothing')
+  // Every new contact, however it came (saved, connected, lead form), reaches the user's CRM.
+  await queueCrmForward(db, organizationId, userId, contact.id)
   return { status: 'created', contact }
 }
 

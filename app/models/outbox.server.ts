@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { emailOutbox, organizations } from '#drizzle/schema'
 
@@ -11,15 +11,71 @@ export type OutboxEmail = {
   headers?: Record<string, string>
 }
 
-export async function insertOutboxEmail(db: Queryable, organizationId: string, email: OutboxEmail) {
-  await db.insert(emailOutbox).values({
-    organizationId,
-    toAddress: email.to,
-    subject: email.subject,
-    html: email.html,
-    text: email.text,
-    headers: email.headers ?? {},
-  })
+/** Stores an email as queued; the job queue's worker delivers it (app/services/mailer.server.ts). */
+export async function insertOutboxEmail(
+  db: Queryable,
+  organizationId: string,
+  email: OutboxEmail,
+  fromName?: string,
+) {
+  const [row] = await db
+    .insert(emailOutbox)
+    .values({
+      organizationId,
+      toAddress: email.to,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      headers: email.headers ?? {},
+      fromName: fromName ?? null,
+    })
+    .returning({ id: emailOutbox.id })
+  if (!row) throw new Error('outbox insert returned nothing')
+  return row.id
+}
+
+export async function findOutboxEmail(db: Queryable, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.id, id)))
+  return row
+}
+
+/** Delivered: to the provider (with its message id) or, without one, kept here for /dev/outbox. */
+export async function markOutboxEmailSent(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  providerMessageId: string | null,
+) {
+  await db
+    .update(emailOutbox)
+    .set({
+      state: 'sent',
+      providerMessageId,
+      sentAt: new Date(),
+      attempts: sql`${emailOutbox.attempts} + 1`,
+      lastError: null,
+    })
+    .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.id, id)))
+}
+
+/** One failed delivery attempt; `failed` once the queue gives up on it. */
+export async function recordOutboxEmailFailure(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  error: string,
+  final: boolean,
+) {
+  await db
+    .update(emailOutbox)
+    .set({
+      lastError: error,
+      ...(final ? { state: 'failed' as const } : { attempts: sql`${emailOutbox.attempts} + 1` }),
+    })
+    .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.id, id)))
 }
 
 const outboxColumns = {
@@ -29,6 +85,10 @@ const outboxColumns = {
   html: emailOutbox.html,
   text: emailOutbox.text,
   headers: emailOutbox.headers,
+  state: emailOutbox.state,
+  attempts: emailOutbox.attempts,
+  lastError: emailOutbox.lastError,
+  providerMessageId: emailOutbox.providerMessageId,
   createdAt: emailOutbox.createdAt,
   organizationName: organizations.name,
 }

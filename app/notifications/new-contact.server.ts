@@ -5,7 +5,7 @@ import { findUserById } from '#app/models/users.server'
 import { runAfterResponse } from '#app/services/after-response.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
-import { sendEmail } from '#app/services/mailer.server'
+import { queueEmail } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
@@ -33,7 +33,7 @@ export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNoti
   })
   if (!owner) return false
   const branding = tenantEmailBranding(tenant)
-  await sendEmail(
+  await queueEmail(
     tenant.id,
     newContactEmail({
       branding,

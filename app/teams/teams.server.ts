@@ -28,7 +28,7 @@ import {
 import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
-import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import { queueEmail } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { TeamRole } from '#app/validation/teams'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -236,7 +236,7 @@ export async function addMemberByEmail(
     return { toast: `${email} added to the team`, teamId: outcome.team.id }
   }
   const branding = tenantEmailBranding(tenant)
-  sendEmailAfterResponse(
+  await queueEmail(
     tenant.id,
     teamInvitationEmail({
       branding,

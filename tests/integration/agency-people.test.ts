@@ -13,7 +13,6 @@ import {
 } from '#app/routes/dashboard.agency.users._index'
 import { loader as exportLoader } from '#app/routes/dashboard.agency.users.export[.]csv'
 import { loader as myEndUsersLoader } from '#app/routes/dashboard.team-member.users'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -27,6 +26,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
 
@@ -251,7 +251,7 @@ describe('Team Members', () => {
       password: '',
     })
     expect(added.status).toBe(302)
-    await settleAfterResponseWork()
+    await settleBackgroundWork()
     const mails = await getDb().select().from(emailOutbox).where(eq(emailOutbox.toAddress, email))
     expect(mails).toHaveLength(1)
     expect(mails[0]?.text).toMatch(/reset-password\?token=/)

@@ -6,7 +6,6 @@ import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { action as loginAction } from '#app/routes/auth.login'
 import { action as registerAction } from '#app/routes/auth.register'
 import { action as resetAction } from '#app/routes/auth.reset-password'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { getDb } from '#drizzle/db.server'
 import { emailOutbox, passwordResetTokens, sessions, users } from '#drizzle/schema'
 import {
@@ -16,6 +15,7 @@ import {
   makeUser,
   replyErrors,
   settle,
+  settleBackgroundWork,
 } from '#tests/factories'
 
 let host: string
@@ -219,7 +219,7 @@ describe('forgot password', () => {
     })) as Response
     expect(response.status).toBe(302)
     expect(await rowCounts()).toEqual(before)
-    await settleAfterResponseWork()
+    await settleBackgroundWork()
     const after = await rowCounts()
     expect(after.tokens).toBe((before.tokens ?? 0) + 1)
     expect(after.outbox).toBe((before.outbox ?? 0) + 1)

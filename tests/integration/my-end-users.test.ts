@@ -7,7 +7,6 @@ import { resetPassword, signIn } from '#app/auth/accounts.server'
 import { hashToken } from '#app/auth/link-token.server'
 import { action, loader } from '#app/routes/dashboard.team-member.users'
 import { loader as csvLoader } from '#app/routes/dashboard.team-member.users[.]csv'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { readToast } from '#app/utils/toast.server'
 import { getDb } from '#drizzle/db.server'
@@ -22,6 +21,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
 
@@ -136,7 +136,7 @@ test('Add User creates an active end user assigned to them, who sets a password 
   expect((await list(w)).users.map((row) => row.email)).toContain(email)
 
   // The emailed link is the stored token (hashed), valid 7 days, and sets the password once.
-  await settleAfterResponseWork()
+  await settleBackgroundWork()
   const [mail] = await getDb()
     .select()
     .from(emailOutbox)
@@ -168,7 +168,7 @@ test('an inactive new user gets no email; a taken email or bad input changes not
   const w = await world()
   const email = `quiet-${uniqueSuffix()}@example.test`
   expect((await add(w, { name: 'Quiet One', email })).status).toBe(302)
-  await settleAfterResponseWork()
+  await settleBackgroundWork()
   const [created] = await getDb().select().from(users).where(eq(users.email, email))
   expect(created?.status).toBe('inactive')
   expect(await getDb().select().from(emailOutbox).where(eq(emailOutbox.toAddress, email))).toEqual(

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { resetEnvForTests } from '#app/env.server'
 import { loader as mediaLoader } from '#app/routes/media.$file'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import { prepareDatabase } from '#drizzle/prepare.server'
@@ -16,7 +15,7 @@ import { emailOutbox, media, organizations } from '#drizzle/schema'
 import { DEMO_ORGANIZATIONS, seedDemo } from '#drizzle/seed.server'
 import { TEST_APP_SECRET } from '#tests/app-secret'
 import { rowsOf } from '#tests/checksum'
-import { contextFor, requestFor } from '#tests/factories'
+import { contextFor, requestFor, settleBackgroundWork } from '#tests/factories'
 
 type Expected = { slug: string; host: string; logo: string; favicon: string; active: boolean }
 let expected: Expected[] = []
@@ -118,7 +117,7 @@ describe('seeded tenants through the app login', () => {
     const resolution = await resolveTenant('acme.localhost')
     if (resolution.status !== 'found') throw new Error('acme did not resolve')
     await requestPasswordReset(resolution.tenant, 'alice@acme.test', '203.0.113.9')
-    await settleAfterResponseWork()
+    await settleBackgroundWork()
     const acme = expected.find((t) => t.host === 'acme.localhost') as Expected
     const tenantId = resolution.tenant.id
     const emails = await withTenant(tenantId, (tx) =>

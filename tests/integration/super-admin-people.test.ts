@@ -12,7 +12,6 @@ import {
   loader as usersLoader,
 } from '#app/routes/dashboard.super-admin.users._index'
 import { loader as exportLoader } from '#app/routes/dashboard.super-admin.users.export[.]csv'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, sessions, users } from '#drizzle/schema'
@@ -26,6 +25,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
 
@@ -233,7 +233,7 @@ describe('End Users', () => {
       { action: 'user.created', organizationId: agency.id, actorUserId: adminId },
     ])
     // Its owner is emailed a set-password link on the agency's host.
-    await settleAfterResponseWork()
+    await settleBackgroundWork()
     const [mail] = await getDb()
       .select()
       .from(emailOutbox)

@@ -32,7 +32,7 @@ import {
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
-import { sendEmailAfterResponse } from '#app/services/mailer.server'
+import { queueEmail } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
@@ -252,7 +252,7 @@ async function writeProfile(
   // Every other session ends, and the old address hears of the change (after the answer).
   await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
   const branding = tenantEmailBranding(tenant)
-  sendEmailAfterResponse(
+  await queueEmail(
     tenant.id,
     emailChangedEmail({
       branding,

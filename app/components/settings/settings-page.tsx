@@ -1,7 +1,9 @@
+import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Panel } from '#app/components/profile/empty-state'
 import { type ProfileTab, ProfileTabs } from '#app/components/profile/profile-tabs'
+import { Button } from '#app/components/ui/button'
 
 export type SettingsTab = ProfileTab
 
@@ -30,17 +32,14 @@ export function SettingsPanel(props: { title: string; description?: string; chil
   return <Panel {...props} />
 }
 
-/**
- * The API tab (§2.6): the CRM integration card. The integration page (/api-settings) comes with
- * a later issue, so this says so instead of linking to a page that does not exist yet.
- */
+/** The API tab (§2.6): the CRM integration card, which leads to /api-settings. */
 export function ApiPanel() {
   return (
     <Panel title="API & Integrations" description="Connect the tools you already use.">
       <div className="flex flex-col gap-4">
         <section
           aria-labelledby="crm-integration-title"
-          className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+          className="flex flex-col items-start gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
         >
           <h3 id="crm-integration-title" className="flex items-center gap-2 font-medium">
             <Link aria-hidden className="h-4 w-4" />
@@ -49,9 +48,9 @@ export function ApiPanel() {
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Connect to a CRM to automatically add new contacts you meet.
           </p>
-          <p className="text-sm font-medium text-amber-800 dark:text-amber-300">
-            Coming soon: CRM connections are not available yet.
-          </p>
+          <Button asChild variant="secondary" size="sm">
+            <RemixLink to="/api-settings">Set up CRM integration</RemixLink>
+          </Button>
         </section>
         <section
           aria-labelledby="other-integrations-title"
@@ -61,7 +60,7 @@ export function ApiPanel() {
             Other integrations
           </h3>
           <p className="text-sm text-gray-600 dark:text-gray-400">
-            Until then, export your contacts as CSV or vCard from the Contacts page.
+            Export your contacts as CSV or vCard from the Contacts page.
           </p>
         </section>
       </div>

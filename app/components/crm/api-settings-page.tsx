@@ -1,0 +1,291 @@
+// The CRM integration screen (/api-settings, accounts-cards-sharing.md §1, §4, §8): the API key
+// with 'Validate API Key' and its green check or red mark, the 'Enable CRM Integration' switch
+// (off limits without a usable key), 'Save Settings', a help card, and how each new contact's
+// forwarding went, with 'Retry' for the failed ones.
+import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { format } from 'date-fns'
+import { CheckCircle2, KeyRound, RefreshCw, XCircle } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { toast } from 'sonner'
+import { ErrorList } from '#app/components/forms'
+import { Badge } from '#app/components/ui/badge'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { KeyStatus } from '#app/validation/api-settings'
+
+export type CrmSyncView = {
+  contactId: string
+  fullName: string
+  email: string
+  state: 'pending' | 'synced' | 'failed'
+  attempts: number
+  lastError: string | null
+  syncedAt: string | null
+  updatedAt: string
+}
+
+export type ApiSettingsView = {
+  hasKey: boolean
+  keyLast4: string | null
+  enabled: boolean
+  keyStatus: KeyStatus
+  syncs: CrmSyncView[]
+}
+
+type ActionData =
+  | { intent: string | null; keyStatus?: KeyStatus; error: string | null; fieldError?: string }
+  | undefined
+
+const SYNC_BADGES = {
+  synced: { tone: 'green', label: 'Synced' },
+  pending: { tone: 'amber', label: 'Pending' },
+  failed: { tone: 'red', label: 'Failed' },
+} as const
+
+function KeyStatusMark({ status }: { status: KeyStatus }) {
+  if (status === 'valid') {
+    return (
+      <p className="flex items-center gap-1.5 text-sm font-medium text-green-700 dark:text-green-400">
+        <CheckCircle2 aria-hidden className="h-5 w-5" /> API key is valid
+      </p>
+    )
+  }
+  if (status === 'invalid') {
+    return (
+      <p className="flex items-center gap-1.5 text-sm font-medium text-red-700 dark:text-red-400">
+        <XCircle aria-hidden className="h-5 w-5" /> API key is not valid
+      </p>
+    )
+  }
+  return null
+}
+
+/** Keyed by the saved settings (see the route): after a save the loader's values are the truth. */
+export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
+  const data = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const submitting = (intent: string) =>
+    navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+  // What the key field holds now: empty and untouched keeps the saved key.
+  const [typedKey, setTypedKey] = useState('')
+  const [localStatus, setLocalStatus] = useState<KeyStatus | null>(null)
+  const [enabled, setEnabled] = useState(settings.enabled)
+  const keepStoredKey = settings.hasKey && typedKey === ''
+
+  // Each answer of the action sets what the page shows of the key.
+  useEffect(() => {
+    if (!data) return
+    if (data.keyStatus) setLocalStatus(data.keyStatus)
+    if (data.keyStatus === 'valid') setEnabled(true)
+    if (data.keyStatus === 'invalid') setEnabled(false)
+    if (data.error) toast.error(data.error)
+  }, [data])
+
+  const status: KeyStatus = localStatus ?? (typedKey ? 'unknown' : settings.keyStatus)
+  const hasAnyKey = typedKey !== '' || keepStoredKey
+  const switchDisabled = !hasAnyKey || status === 'invalid'
+  const fieldError = data?.fieldError && (data.intent === 'validate' || data.intent === 'save')
+
+  return (
+    <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold">CRM Integration</h1>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Send every new contact you meet straight to your GoHighLevel CRM.
+        </p>
+      </div>
+
+      <section
+        aria-labelledby="crm-key-title"
+        className="flex flex-col gap-5 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-950"
+      >
+        <h2 id="crm-key-title" className="flex items-center gap-2 text-lg font-semibold">
+          <KeyRound aria-hidden className="h-5 w-5" /> GoHighLevel
+        </h2>
+        <Form method="POST" className="flex flex-col gap-5" noValidate>
+          <input type="hidden" name="keepStoredKey" value={keepStoredKey ? '1' : '0'} />
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="crm-api-key" className="text-sm font-medium">
+              API Key
+            </label>
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <input
+                id="crm-api-key"
+                name="apiKey"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                value={typedKey}
+                onChange={(event) => {
+                  setTypedKey(event.target.value)
+                  setLocalStatus(null)
+                }}
+                placeholder={
+                  settings.hasKey
+                    ? `Saved key ending in ${settings.keyLast4}`
+                    : 'Enter your API key'
+                }
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={['crm-api-key-hint', fieldError ? 'crm-api-key-error' : null]
+                  .filter(Boolean)
+                  .join(' ')}
+                className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
+              />
+              <StatusButton
+                name="intent"
+                value="validate"
+                variant="secondary"
+                pending={submitting('validate')}
+                pendingText="Validating..."
+              >
+                Validate API Key
+              </StatusButton>
+            </div>
+            <p id="crm-api-key-hint" className="text-xs text-gray-600 dark:text-gray-400">
+              {settings.hasKey
+                ? `A key ending in ${settings.keyLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
+                : 'Your key is stored encrypted and never shown again after saving.'}
+            </p>
+            {fieldError ? <ErrorList id="crm-api-key-error" errors={[data?.fieldError]} /> : null}
+            <div aria-live="polite">
+              <KeyStatusMark status={status} />
+            </div>
+          </div>
+
+          <div className="flex items-start justify-between gap-4 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="crm-enabled" className="text-sm font-medium">
+                Enable CRM Integration
+              </label>
+              <p id="crm-enabled-description" className="text-sm text-gray-600 dark:text-gray-400">
+                {switchDisabled
+                  ? 'Add a valid API key to turn the integration on.'
+                  : 'New contacts are added to your CRM automatically.'}
+              </p>
+            </div>
+            <input
+              id="crm-enabled"
+              name="enabled"
+              type="checkbox"
+              role="switch"
+              aria-checked={enabled && !switchDisabled}
+              checked={enabled && !switchDisabled}
+              disabled={switchDisabled}
+              onChange={(event) => setEnabled(event.target.checked)}
+              aria-describedby="crm-enabled-description"
+              className="relative h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-gray-400 transition-colors before:absolute before:top-0.5 before:left-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-brand checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-not-allowed disabled:opacity-50 dark:bg-gray-600"
+            />
+          </div>
+
+          <div className="flex flex-wrap gap-2">
+            <StatusButton
+              name="intent"
+              value="save"
+              pending={submitting('save')}
+              pendingText="Saving..."
+            >
+              Save Settings
+            </StatusButton>
+          </div>
+        </Form>
+        {settings.hasKey ? (
+          <Form method="POST" className="border-t border-gray-200 pt-4 dark:border-gray-800">
+            <input type="hidden" name="intent" value="save" />
+            <input type="hidden" name="keepStoredKey" value="0" />
+            <input type="hidden" name="apiKey" value="" />
+            <Button type="submit" variant="ghost" size="sm">
+              Remove saved key
+            </Button>
+          </Form>
+        ) : null}
+      </section>
+
+      <section
+        aria-labelledby="crm-help-title"
+        className="flex flex-col gap-3 rounded-2xl border border-blue-200 bg-blue-50 p-6 text-sm dark:border-blue-900 dark:bg-blue-950/40"
+      >
+        <h2 id="crm-help-title" className="text-base font-semibold">
+          How to get your API key
+        </h2>
+        <ol className="list-decimal space-y-1 pl-5 text-gray-800 dark:text-gray-200">
+          <li>Sign in to your GoHighLevel sub-account.</li>
+          <li>
+            Open <strong>Settings</strong>, then <strong>Private Integrations</strong>.
+          </li>
+          <li>
+            Create a new integration with access to <strong>Contacts</strong> (view and edit).
+          </li>
+          <li>Copy the token it shows and paste it above, then choose Validate API Key.</li>
+        </ol>
+        <p className="text-gray-700 dark:text-gray-300">
+          Contacts are matched by email or phone, so a person you meet twice stays one contact in
+          your CRM.
+        </p>
+      </section>
+
+      <SyncStatus syncs={settings.syncs} retrying={submitting('retry')} />
+    </main>
+  )
+}
+
+function SyncStatus({ syncs, retrying }: { syncs: CrmSyncView[]; retrying: boolean }) {
+  return (
+    <section aria-labelledby="crm-sync-title" className="flex flex-col gap-3">
+      <h2 id="crm-sync-title" className="text-lg font-semibold">
+        Sync status
+      </h2>
+      {syncs.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-gray-300 p-6 text-center text-sm text-gray-600 dark:border-gray-700 dark:text-gray-400">
+          No contacts sent yet. While the integration is on, each new contact appears here with the
+          result of sending it to your CRM.
+        </p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-gray-200 rounded-2xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+          {syncs.map((sync) => {
+            const badge = SYNC_BADGES[sync.state]
+            return (
+              <li
+                key={sync.contactId}
+                data-testid="crm-sync"
+                className="flex flex-wrap items-center justify-between gap-3 p-4"
+              >
+                <div className="flex min-w-0 flex-col gap-0.5">
+                  <span className="font-medium">{sync.fullName}</span>
+                  <span className="truncate text-sm text-gray-600 dark:text-gray-400">
+                    {sync.email || 'No email'}
+                  </span>
+                  {sync.state === 'failed' && sync.lastError ? (
+                    <span className="text-sm text-red-700 dark:text-red-400">{sync.lastError}</span>
+                  ) : null}
+                </div>
+                <div className="flex items-center gap-3">
+                  <span className="text-xs text-gray-600 dark:text-gray-400">
+                    {sync.state === 'synced' && sync.syncedAt
+                      ? `Sent ${format(new Date(sync.syncedAt), 'd MMM yyyy, HH:mm')}`
+                      : `${sync.attempts} ${sync.attempts === 1 ? 'attempt' : 'attempts'}`}
+                  </span>
+                  <Badge tone={badge.tone}>{badge.label}</Badge>
+                  {sync.state === 'failed' ? (
+                    <Form method="POST">
+                      <input type="hidden" name="intent" value="retry" />
+                      <input type="hidden" name="contactId" value={sync.contactId} />
+                      <Button
+                        type="submit"
+                        variant="secondary"
+                        size="sm"
+                        disabled={retrying}
+                        aria-label={`Retry ${sync.fullName}`}
+                      >
+                        <RefreshCw aria-hidden className="h-4 w-4" /> Retry
+                      </Button>
+                    </Form>
+                  ) : null}
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}

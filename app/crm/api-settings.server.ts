@@ -1,0 +1,173 @@
+// /api-settings: validating, saving and switching a user's CRM key, and the list of how their
+// new contacts were forwarded (accounts-cards-sharing.md §4, §5, §8). The key is sealed before
+// it is stored and never leaves the server again; the page sees its last four characters.
+import { parseWithZod } from '@conform-to/zod/v4'
+import { json } from '@remix-run/node'
+import type { SignedIn } from '#app/auth/guards.server'
+import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
+import { recordAudit } from '#app/models/audit.server'
+import { listCrmSyncs } from '#app/models/crm-syncs.server'
+import { readPlainForm } from '#app/services/uploads.server'
+import { open, seal } from '#app/utils/secret-box.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import {
+  ApiSettingsSchema,
+  type KeyStatus,
+  API_SETTINGS_MESSAGES as MESSAGES,
+} from '#app/validation/api-settings'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { retryCrmForward } from './forwarding.server'
+import { CrmKeyRejectedError, checkApiKey } from './gohighlevel.server'
+
+export async function loadApiSettings({ tenant, user }: SignedIn) {
+  return withTenant(tenant.id, async (tx) => {
+    const settings = await findApiSettings(tx, tenant.id, user.id)
+    const syncs = await listCrmSyncs(tx, tenant.id, user.id)
+    const hasKey = Boolean(settings?.gohighlevelApiKeyEncrypted)
+    return {
+      hasKey,
+      keyLast4: hasKey ? (settings?.gohighlevelApiKeyLast4 ?? '') : null,
+      enabled: hasKey && Boolean(settings?.enabled),
+      // A stored key passed validation when it was saved (an invalid one is never kept).
+      keyStatus: (hasKey ? 'valid' : 'unknown') satisfies KeyStatus as KeyStatus,
+      syncs: syncs.map((sync) => ({
+        ...sync,
+        syncedAt: sync.syncedAt?.toISOString() ?? null,
+        updatedAt: sync.updatedAt.toISOString(),
+      })),
+    }
+  })
+}
+
+type Validation = 'valid' | 'invalid' | 'failed'
+
+async function validateKey(apiKey: string): Promise<Validation> {
+  try {
+    await checkApiKey(apiKey)
+    return 'valid'
+  } catch (error) {
+    return error instanceof CrmKeyRejectedError ? 'invalid' : 'failed'
+  }
+}
+
+async function storedKey(signedIn: SignedIn) {
+  const { tenant, user } = signedIn
+  const settings = await withTenant(tenant.id, (tx) => findApiSettings(tx, tenant.id, user.id))
+  return settings?.gohighlevelApiKeyEncrypted ? open(settings.gohighlevelApiKeyEncrypted) : null
+}
+
+const audit = (tx: Transaction, { tenant, user }: SignedIn, metadata: Record<string, unknown>) =>
+  recordAudit(tx, tenant.id, {
+    actorUserId: user.id,
+    action: 'crm.settings_updated',
+    entityType: 'api_settings',
+    entityId: user.id,
+    metadata,
+  })
+
+function fieldError(intent: string, message: string, status = 400) {
+  return json(
+    { intent, keyStatus: 'invalid' as KeyStatus, error: message, fieldError: message },
+    { status },
+  )
+}
+
+/** Saving with an empty or invalid key: the key goes, the integration is off. */
+async function disable(signedIn: SignedIn, reason: 'empty' | 'invalid') {
+  const { tenant, user } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    await saveApiSettings(tx, tenant.id, user.id, {
+      sealedKey: null,
+      keyLast4: null,
+      enabled: false,
+      validatedAt: null,
+    })
+    await audit(tx, signedIn, { enabled: false, key: 'removed', reason })
+  })
+}
+
+export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
+  const submission = parseWithZod(await readPlainForm(request), { schema: ApiSettingsSchema })
+  if (submission.status !== 'success') {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? MESSAGES.updateFailed
+    const intent = submission.payload.intent
+    return json(
+      { intent: typeof intent === 'string' ? intent : null, error: message, fieldError: message },
+      { status: 400 },
+    )
+  }
+  const value = submission.value
+  const { tenant, user } = signedIn
+
+  if (value.intent === 'retry') {
+    const queued = await retryCrmForward(tenant.id, user.id, value.contactId)
+    if (!queued) return json({ intent: 'retry', error: 'Nothing to retry for that contact' }, 404)
+    return redirectWithToast('/api-settings', { type: 'success', title: 'Sync queued again' })
+  }
+
+  const typedKey = value.apiKey
+  const keepStored = value.keepStoredKey === '1' && !typedKey
+
+  if (value.intent === 'validate') {
+    const key = typedKey || (keepStored ? await storedKey(signedIn) : null)
+    if (!key) return fieldError('validate', MESSAGES.keyRequired)
+    const result = await validateKey(key)
+    if (result === 'failed') {
+      return json(
+        { intent: 'validate', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
+        502,
+      )
+    }
+    if (result === 'invalid') return fieldError('validate', MESSAGES.keyInvalid)
+    return json({ intent: 'validate', keyStatus: 'valid' as KeyStatus, error: null })
+  }
+
+  // Save: the switch alone when the stored key is kept.
+  if (keepStored) {
+    const updated = await withTenant(tenant.id, async (tx) => {
+      const settings = await findApiSettings(tx, tenant.id, user.id)
+      if (!settings?.gohighlevelApiKeyEncrypted) return false
+      await setCrmEnabled(tx, tenant.id, user.id, value.enabled)
+      await audit(tx, signedIn, { enabled: value.enabled, key: 'unchanged' })
+      return true
+    })
+    if (updated) {
+      return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
+    }
+  }
+  if (!typedKey) {
+    await disable(signedIn, 'empty')
+    return redirectWithToast('/api-settings', { type: 'info', title: MESSAGES.disabled })
+  }
+  // An unvalidated key is validated first; the switch only matters for a key that passes.
+  const result = await validateKey(typedKey)
+  if (result === 'failed') {
+    return json(
+      { intent: 'save', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
+      502,
+    )
+  }
+  if (result === 'invalid') {
+    await disable(signedIn, 'invalid')
+    return json(
+      {
+        intent: 'save',
+        keyStatus: 'invalid' as KeyStatus,
+        error: MESSAGES.disabled,
+        fieldError: MESSAGES.keyInvalid,
+      },
+      400,
+    )
+  }
+  await withTenant(tenant.id, async (tx) => {
+    await saveApiSettings(tx, tenant.id, user.id, {
+      sealedKey: seal(typedKey),
+      keyLast4: typedKey.slice(-4),
+      // A valid key turns the integration on (§4).
+      enabled: true,
+      validatedAt: new Date(),
+    })
+    await audit(tx, signedIn, { enabled: true, key: 'replaced' })
+  })
+  return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
+}

@@ -1,0 +1,136 @@
+// Forwarding new contacts to the user's CRM through the job queue (ADR 019): the contact's save
+// only adds a sync row and a job in its own transaction; the worker makes the call, with
+// retries and backoff, so a slow or failing CRM never slows or fails the save. The sync row
+// holds the CRM's contact id once it is known, so a job that runs twice creates nothing more.
+import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { findApiSettings } from '#app/models/api-settings.server'
+import {
+  findContactForSync,
+  findCrmSync,
+  insertCrmSync,
+  markCrmSynced,
+  recordCrmSyncFailure,
+  resetFailedCrmSync,
+} from '#app/models/crm-syncs.server'
+import { insertJob, requeueJobByKey } from '#app/models/jobs.server'
+import { open } from '#app/utils/secret-box.server'
+import { type Queryable, withTenant } from '#drizzle/db.server'
+import { type CrmContact, CrmKeyRejectedError, upsertContact } from './gohighlevel.server'
+
+const jobKey = (contactId: string) => `crm.forward:${contactId}`
+export const CRM_MAX_ATTEMPTS = 6
+
+/** Called in the transaction that saved a new contact: queues it when the user's CRM is on. */
+export async function queueCrmForward(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  contactId: string,
+) {
+  const settings = await findApiSettings(db, organizationId, userId)
+  if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) return
+  await insertCrmSync(db, organizationId, userId, contactId)
+  await insertJob(db, {
+    name: 'crm.forward',
+    organizationId,
+    payload: { contactId },
+    idempotencyKey: jobKey(contactId),
+    maxAttempts: CRM_MAX_ATTEMPTS,
+  })
+}
+
+/** The user's 'Retry' on a failed forwarding; false when there is nothing of theirs to retry. */
+export async function retryCrmForward(organizationId: string, userId: string, contactId: string) {
+  const queued = await withTenant(organizationId, async (tx) => {
+    if (!(await resetFailedCrmSync(tx, organizationId, userId, contactId))) return false
+    if (!(await requeueJobByKey(tx, jobKey(contactId)))) {
+      // Its job was cleared away meanwhile: a new one.
+      await insertJob(tx, {
+        name: 'crm.forward',
+        organizationId,
+        payload: { contactId },
+        idempotencyKey: jobKey(contactId),
+        maxAttempts: CRM_MAX_ATTEMPTS,
+      })
+    }
+    return true
+  })
+  if (queued) wakeJobWorker()
+  return queued
+}
+
+function toCrmContact(contact: {
+  fullName: string
+  email: string
+  phoneNumber: string
+  company: string
+  source: string
+}): CrmContact {
+  const [firstName = '', ...rest] = contact.fullName.trim().split(/\s+/)
+  return {
+    firstName,
+    lastName: rest.join(' '),
+    ...(contact.email ? { email: contact.email } : {}),
+    ...(contact.phoneNumber ? { phone: contact.phoneNumber } : {}),
+    ...(contact.company ? { companyName: contact.company } : {}),
+    source: 'Brandcard',
+    tags: ['brandcard', `brandcard-${contact.source}`],
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+export const forwardContactToCrm: JobHandler = {
+  async run(job) {
+    const organizationId = job.organizationId
+    const contactId = job.payload.contactId
+    if (!organizationId || !contactId) return
+    const found = await withTenant(organizationId, async (tx) => {
+      const sync = await findCrmSync(tx, organizationId, contactId)
+      if (!sync || sync.state === 'synced') return null
+      const contact = await findContactForSync(tx, organizationId, contactId)
+      const settings = await findApiSettings(tx, organizationId, sync.userId)
+      return contact ? { contact, settings } : null
+    })
+    // Deleted since, or already in the CRM (an earlier run whose end went unrecorded).
+    if (!found) return
+    const { contact, settings } = found
+    const fail = async (message: string, final: boolean) => {
+      await withTenant(organizationId, (tx) =>
+        recordCrmSyncFailure(tx, organizationId, contactId, message, final),
+      )
+    }
+    if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) {
+      await fail('CRM integration disabled', true)
+      throw new PermanentJobError('CRM integration disabled')
+    }
+    try {
+      const crmContactId = await upsertContact(
+        open(settings.gohighlevelApiKeyEncrypted),
+        toCrmContact(contact),
+      )
+      await withTenant(organizationId, (tx) =>
+        markCrmSynced(tx, organizationId, contactId, crmContactId),
+      )
+    } catch (error) {
+      if (error instanceof CrmKeyRejectedError) {
+        await fail('Invalid API key. Please check and try again.', true)
+        throw new PermanentJobError(error.message)
+      }
+      await fail(errorText(error), false)
+      throw error
+    }
+  },
+  async onDead(job, error) {
+    const organizationId = job.organizationId
+    const contactId = job.payload.contactId
+    if (!organizationId || !contactId) return
+    await withTenant(organizationId, async (tx) => {
+      const sync = await findCrmSync(tx, organizationId, contactId)
+      // The handler already recorded a permanent failure in its own words.
+      if (sync && sync.state === 'pending') {
+        await recordCrmSyncFailure(tx, organizationId, contactId, error, true)
+      }
+    })
+  },
+}

@@ -1,0 +1,83 @@
+// The GoHighLevel REST API (v2, services.leadconnectorhq.com): a bearer key, the API's Version
+// header, JSON. Base URL and time limit come from GOHIGHLEVEL_API_URL and CRM_TIMEOUT_MS, so
+// tests point it at a local fake. Only the calls the product makes are here.
+import { getEnv } from '#app/env.server'
+
+const API_VERSION = '2021-07-28'
+
+export type CrmContact = {
+  firstName: string
+  lastName: string
+  email?: string
+  phone?: string
+  companyName?: string
+  source: string
+  tags: string[]
+}
+
+/** The CRM refused the key (401/403): no retry will change that. */
+export class CrmKeyRejectedError extends Error {}
+/** Anything else: a timeout, a network error, a 5xx, an answer we cannot read. */
+export class CrmUnavailableError extends Error {}
+
+async function call(apiKey: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const env = getEnv()
+  const url = new URL(
+    path,
+    env.GOHIGHLEVEL_API_URL.endsWith('/') ? env.GOHIGHLEVEL_API_URL : `${env.GOHIGHLEVEL_API_URL}/`,
+  )
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method,
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        Version: API_VERSION,
+        Accept: 'application/json',
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(env.CRM_TIMEOUT_MS),
+      redirect: 'error',
+    })
+  } catch (error) {
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${env.CRM_TIMEOUT_MS} ms`
+        : 'could not reach the CRM'
+    throw new CrmUnavailableError(reason)
+  }
+  if (response.status === 401 || response.status === 403) {
+    await response.body?.cancel()
+    throw new CrmKeyRejectedError(`the CRM refused the API key (${response.status})`)
+  }
+  if (!response.ok) {
+    await response.body?.cancel()
+    throw new CrmUnavailableError(`the CRM answered ${response.status}`)
+  }
+  try {
+    return (await response.json()) as unknown
+  } catch {
+    throw new CrmUnavailableError('the CRM answered something that is not JSON')
+  }
+}
+
+/** One cheap authenticated request: resolves when the key is accepted. */
+export async function checkApiKey(apiKey: string): Promise<void> {
+  await call(apiKey, 'GET', 'contacts/?limit=1')
+}
+
+/**
+ * Creates the contact, or updates the one the CRM already has with this email or phone (the
+ * upsert endpoint): forwarding the same contact twice leaves one contact in the CRM.
+ */
+export async function upsertContact(apiKey: string, contact: CrmContact): Promise<string> {
+  const answer = (await call(apiKey, 'POST', 'contacts/upsert', contact)) as {
+    contact?: { id?: unknown }
+  }
+  const id = answer?.contact?.id
+  if (typeof id !== 'string' || !id) {
+    throw new CrmUnavailableError('the CRM did not return the contact it saved')
+  }
+  return id
+}

@@ -1,0 +1,20 @@
+// Every kind of queued job and the code that runs it.
+import { passwordResetJob } from '#app/auth/accounts.server'
+import { forwardContactToCrm } from '#app/crm/forwarding.server'
+import { deliverEmail } from '#app/services/mailer.server'
+import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
+
+export const jobHandlers: JobHandlers = {
+  'email.send': deliverEmail,
+  'auth.password-reset': passwordResetJob,
+  'crm.forward': forwardContactToCrm,
+}
+
+export function startJobs(log: (message: string) => void) {
+  startJobWorker(jobHandlers, log)
+}
+
+/** Runs every due job now, in this process: tests, and work that should not wait for a poll. */
+export function runJobsNow(log?: (message: string) => void) {
+  return runDueJobs(jobHandlers, log)
+}

@@ -1,0 +1,158 @@
+// The job queue's worker (ADR 019): runs in every app process, takes one due job at a time and
+// runs its handler outside any transaction (a handler that waits on a provider holds no
+// connection meanwhile: on the embedded PGlite there is only one). A handler that throws is
+// retried with exponential backoff; after its last attempt, or at once for a PermanentJobError,
+// the job is dead and its handler's onDead records why.
+import { getEnv } from '#app/env.server'
+import {
+  claimNextJob,
+  insertJob,
+  type Job,
+  type JobName,
+  markJobDead,
+  markJobDone,
+  pruneFinishedJobs,
+  rescheduleJob,
+} from '#app/models/jobs.server'
+import { withDatabase } from '#drizzle/db.server'
+
+/** A failure no retry can fix (a refused API key, a row that no longer exists). */
+export class PermanentJobError extends Error {}
+
+export type JobHandler = {
+  run(job: Job): Promise<void>
+  /** Once, when the job will not run again. */
+  onDead?(job: Job, error: string): Promise<void>
+}
+
+export type JobHandlers = Partial<Record<JobName, JobHandler>>
+
+// Longer than any handler's own time limit: a lease that runs out means the process died.
+const LEASE_MS = 5 * 60_000
+const MAX_DELAY_MS = 60 * 60_000
+const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000
+
+/** 1, 2, 4, 8… times the base after each failed attempt, capped at an hour, with 20% jitter. */
+export function retryDelayMs(attempts: number, baseMs: number, random = Math.random) {
+  const delay = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS)
+  return Math.round(delay * (1 + random() * 0.2))
+}
+
+const errorText = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 500)
+
+type Log = (message: string) => void
+
+/** Runs the next due job, if any; false when there was none. */
+export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Promise<boolean> {
+  const job = await withDatabase((tx) => claimNextJob(tx, LEASE_MS))
+  if (!job) return false
+  const handler = handlers[job.name as JobName]
+  const giveUp = async (message: string) => {
+    await withDatabase((tx) => markJobDead(tx, job.id, message))
+    log(`job ${job.name} ${job.id} is dead: ${message}`)
+    await handler?.onDead?.(job, message).catch((error: unknown) => {
+      log(`job ${job.name} ${job.id}: recording its failure failed: ${errorText(error)}`)
+    })
+  }
+  if (!handler) {
+    await giveUp(`no handler for ${job.name}`)
+    return true
+  }
+  // Taken again after its lease ran out more often than it may be tried: it keeps killing us.
+  if (job.attempts > job.maxAttempts) {
+    await giveUp(job.lastError ?? 'ran out of attempts')
+    return true
+  }
+  try {
+    await handler.run(job)
+    await withDatabase((tx) => markJobDone(tx, job.id))
+  } catch (error) {
+    const message = errorText(error)
+    if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+      await giveUp(message)
+    } else {
+      const delay = retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
+      await withDatabase((tx) => rescheduleJob(tx, job.id, new Date(Date.now() + delay), message))
+    }
+  }
+  return true
+}
+
+/** Runs due jobs until none is left (retries that come due meanwhile too); tests and scripts. */
+export async function runDueJobs(handlers: JobHandlers, log?: Log, limit = 1000) {
+  let ran = 0
+  while (ran < limit && (await runNextJob(handlers, log))) ran++
+  return ran
+}
+
+type Worker = {
+  handlers: JobHandlers
+  log: Log
+  timer?: NodeJS.Timeout
+  housekeeping?: NodeJS.Timeout
+  draining?: Promise<void>
+  stopped: boolean
+}
+
+let worker: Worker | undefined
+
+function schedule(current: Worker, delayMs: number) {
+  clearTimeout(current.timer)
+  current.timer = setTimeout(() => void drain(current), delayMs)
+  current.timer.unref()
+}
+
+async function drain(current: Worker) {
+  if (current.draining || current.stopped) return
+  current.draining = (async () => {
+    try {
+      while (!current.stopped && (await runNextJob(current.handlers, current.log))) {}
+    } catch (error) {
+      // The database is away (a restart, a failover): the next poll tries again.
+      current.log(`job worker: ${errorText(error)}`)
+    }
+  })()
+  await current.draining
+  current.draining = undefined
+  if (!current.stopped) schedule(current, getEnv().JOB_POLL_MS)
+}
+
+/** Daily work is enqueued under a key per day, so any number of processes add it once. */
+export async function enqueueDailyJobs(day = new Date()) {
+  const date = day.toISOString().slice(0, 10)
+  await withDatabase(async (tx) => {
+    if (getEnv().BACKUP_RETENTION > 0) {
+      await insertJob(tx, { name: 'backup.daily', idempotencyKey: `backup.daily:${date}` })
+    }
+    await pruneFinishedJobs(tx, new Date(day.getTime() - KEEP_FINISHED_MS))
+  })
+}
+
+export function startJobWorker(handlers: JobHandlers, log: Log) {
+  if (worker || getEnv().JOB_POLL_MS === 0) return
+  const current: Worker = { handlers, log, stopped: false }
+  worker = current
+  const housekeeping = () =>
+    enqueueDailyJobs().catch((error: unknown) => log(`daily jobs: ${errorText(error)}`))
+  void housekeeping()
+  current.housekeeping = setInterval(housekeeping, 60 * 60_000)
+  current.housekeeping.unref()
+  schedule(current, 0)
+}
+
+/** A job was just committed: look now rather than at the next poll. */
+export function wakeJobWorker() {
+  if (worker && !worker.stopped && !worker.draining) schedule(worker, 0)
+}
+
+/** Shutdown: no new job is taken; the one running finishes. */
+export async function stopJobWorker() {
+  const current = worker
+  worker = undefined
+  if (!current) return
+  current.stopped = true
+  clearTimeout(current.timer)
+  clearInterval(current.housekeeping)
+  await current.draining
+}

@@ -1,0 +1,130 @@
+// How each new contact's forwarding to the CRM went (one row per contact).
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { contacts, crmSyncs } from '#drizzle/schema'
+
+export type CrmSync = typeof crmSyncs.$inferSelect
+
+const one = (organizationId: string, contactId: string) =>
+  and(eq(crmSyncs.organizationId, organizationId), eq(crmSyncs.contactId, contactId))
+
+export async function insertCrmSync(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  contactId: string,
+) {
+  await db
+    .insert(crmSyncs)
+    .values({ organizationId, userId, contactId })
+    .onConflictDoNothing({ target: [crmSyncs.organizationId, crmSyncs.contactId] })
+}
+
+export async function findCrmSync(db: Queryable, organizationId: string, contactId: string) {
+  const [row] = await db.select().from(crmSyncs).where(one(organizationId, contactId))
+  return row
+}
+
+export async function markCrmSynced(
+  db: Queryable,
+  organizationId: string,
+  contactId: string,
+  crmContactId: string,
+) {
+  await db
+    .update(crmSyncs)
+    .set({
+      state: 'synced',
+      crmContactId,
+      lastError: null,
+      attempts: sql`${crmSyncs.attempts} + 1`,
+      syncedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(one(organizationId, contactId))
+}
+
+/** One failed attempt; `failed` when no further attempt will be made. */
+export async function recordCrmSyncFailure(
+  db: Queryable,
+  organizationId: string,
+  contactId: string,
+  error: string,
+  final: boolean,
+) {
+  await db
+    .update(crmSyncs)
+    .set({
+      lastError: error,
+      ...(final ? { state: 'failed' as const } : { attempts: sql`${crmSyncs.attempts} + 1` }),
+      updatedAt: new Date(),
+    })
+    .where(one(organizationId, contactId))
+}
+
+/** A failed forwarding of the user's own contact goes back to pending; false if there is none. */
+export async function resetFailedCrmSync(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  contactId: string,
+) {
+  const rows = await db
+    .update(crmSyncs)
+    .set({ state: 'pending', lastError: null, updatedAt: new Date() })
+    .where(
+      and(
+        one(organizationId, contactId),
+        eq(crmSyncs.userId, userId),
+        eq(crmSyncs.state, 'failed'),
+      ),
+    )
+    .returning({ contactId: crmSyncs.contactId })
+  return rows.length > 0
+}
+
+/** The user's most recent forwardings with the contact each is about, newest first. */
+export async function listCrmSyncs(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  limit = 50,
+) {
+  return db
+    .select({
+      contactId: crmSyncs.contactId,
+      fullName: contacts.fullName,
+      email: contacts.email,
+      state: crmSyncs.state,
+      attempts: crmSyncs.attempts,
+      lastError: crmSyncs.lastError,
+      syncedAt: crmSyncs.syncedAt,
+      updatedAt: crmSyncs.updatedAt,
+    })
+    .from(crmSyncs)
+    .innerJoin(
+      contacts,
+      and(
+        eq(contacts.organizationId, crmSyncs.organizationId),
+        eq(contacts.id, crmSyncs.contactId),
+      ),
+    )
+    .where(and(eq(crmSyncs.organizationId, organizationId), eq(crmSyncs.userId, userId)))
+    .orderBy(desc(crmSyncs.createdAt))
+    .limit(limit)
+}
+
+/** The contact a sync row is about, with what the CRM is sent. */
+export async function findContactForSync(db: Queryable, organizationId: string, contactId: string) {
+  const [row] = await db
+    .select({
+      fullName: contacts.fullName,
+      email: contacts.email,
+      phoneNumber: contacts.phoneNumber,
+      company: contacts.company,
+      source: contacts.source,
+    })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
+  return row
+}

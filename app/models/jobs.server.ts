@@ -1,0 +1,114 @@
+// The durable job queue's rows (ADR 019). Claiming uses FOR UPDATE SKIP LOCKED, so several app
+// processes on one Postgres server never run the same job at once; on the embedded PGlite there
+// is one connection and the same statement simply finds the next job.
+import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { jobs } from '#drizzle/schema'
+
+export type Job = typeof jobs.$inferSelect
+export type JobName = 'email.send' | 'crm.forward' | 'auth.password-reset' | 'backup.daily'
+
+export type NewJob = {
+  name: JobName
+  payload?: Record<string, string>
+  organizationId?: string | null
+  /** At most one job with this key is ever stored. */
+  idempotencyKey?: string
+  runAt?: Date
+  maxAttempts?: number
+}
+
+/** Adds a job in the caller's transaction: it exists exactly when the caller's work committed. */
+export async function insertJob(db: Queryable, job: NewJob) {
+  await db
+    .insert(jobs)
+    .values({
+      name: job.name,
+      payload: job.payload ?? {},
+      organizationId: job.organizationId ?? null,
+      idempotencyKey: job.idempotencyKey ?? null,
+      runAt: job.runAt ?? new Date(),
+      maxAttempts: job.maxAttempts ?? 5,
+    })
+    .onConflictDoNothing({ target: jobs.idempotencyKey })
+}
+
+/**
+ * Takes the next due job: a queued one whose time has come, or a running one whose lease ran
+ * out (its process died mid-work). The attempt is counted when it is taken.
+ */
+export async function claimNextJob(db: Queryable, leaseMs: number): Promise<Job | undefined> {
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      or(
+        and(eq(jobs.state, 'queued'), lte(jobs.runAt, sql`now()`)),
+        and(eq(jobs.state, 'running'), lt(jobs.lockedUntil, sql`now()`)),
+      ),
+    )
+    .orderBy(jobs.runAt)
+    .limit(1)
+    .for('update', { skipLocked: true })
+  const [job] = await db
+    .update(jobs)
+    .set({
+      state: 'running',
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      updatedAt: sql`now()`,
+    })
+    .where(inArray(jobs.id, due))
+    .returning()
+  return job
+}
+
+export async function markJobDone(db: Queryable, id: string) {
+  await db
+    .update(jobs)
+    .set({ state: 'done', lockedUntil: null, lastError: null, finishedAt: new Date() })
+    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+}
+
+/** Back in the queue for another attempt at `runAt`. */
+export async function rescheduleJob(db: Queryable, id: string, runAt: Date, error: string) {
+  await db
+    .update(jobs)
+    .set({ state: 'queued', runAt, lockedUntil: null, lastError: error, updatedAt: new Date() })
+    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+}
+
+/** No more attempts: kept, with its last error, for people to read and retry. */
+export async function markJobDead(db: Queryable, id: string, error: string) {
+  await db
+    .update(jobs)
+    .set({ state: 'dead', lockedUntil: null, lastError: error, finishedAt: new Date() })
+    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+}
+
+/** A dead or finished job with this key runs again from its first attempt. */
+export async function requeueJobByKey(db: Queryable, idempotencyKey: string) {
+  const rows = await db
+    .update(jobs)
+    .set({
+      state: 'queued',
+      attempts: 0,
+      runAt: new Date(),
+      lockedUntil: null,
+      finishedAt: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(jobs.idempotencyKey, idempotencyKey), sql`${jobs.state} in ('dead', 'done')`))
+    .returning({ id: jobs.id })
+  return rows.length > 0
+}
+
+export async function findJobByKey(db: Queryable, idempotencyKey: string) {
+  const [job] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, idempotencyKey))
+  return job
+}
+
+/** Finished jobs are kept a while for reading, then removed; dead ones stay until retried. */
+export async function pruneFinishedJobs(db: Queryable, before: Date) {
+  await db.delete(jobs).where(and(eq(jobs.state, 'done'), lt(jobs.finishedAt, before)))
+}

@@ -1,0 +1,34 @@
+// The CRM integration screen (accounts-cards-sharing.md §1 `/api-settings`): every signed-in
+// user's own settings; the settings pages' API tabs lead here.
+import {
+  type ActionFunctionArgs,
+  json,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { requireUser } from '#app/auth/guards.server'
+import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
+import { apiSettingsAction, loadApiSettings } from '#app/crm/api-settings.server'
+import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
+
+export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return json(await loadApiSettings(await requireUser(request, context)))
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return apiSettingsAction(request, await requireUser(request, context))
+}
+
+export default function Page() {
+  const settings = useLoaderData<typeof loader>()
+  const saved = `${settings.hasKey}:${settings.keyLast4}:${settings.enabled}`
+  return <ApiSettingsPage key={saved} settings={settings} />
+}
+
+export function ErrorBoundary() {
+  return <RouteLoadError message={API_SETTINGS_MESSAGES.loadFailed} />
+}
