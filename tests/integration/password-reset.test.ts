@@ -134,7 +134,7 @@ describe('forgot password', () => {
     )
   })
 
-  test('with RESEND_API_KEY the queue's worker sends the email to Resend (a local fake), the outbox records it as sent, and the answer does not wait for it', async () => {
+  test('with RESEND_API_KEY the queue worker sends the email to Resend (a local fake), the outbox records it as sent, and the answer does not wait for it', async () => {
     const received: { auth?: string; body: Record<string, unknown> }[] = []
     // The fake provider holds every answer until released: the forgot-password answer must not
     // wait for it, or its timing would tell a known email from an unknown one.
