@@ -156,7 +156,9 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
         error: MESSAGES.disabled,
         fieldError: MESSAGES.keyInvalid,
       },
-      400,
+      // The save did what the spec asks of it (the key is gone, the integration off): not a
+      // refusal, though the field says why.
+      200,
     )
   }
   await withTenant(tenant.id, async (tx) => {

@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
+import { resetEnvForTests } from '#app/env.server'
 import { storeMedia } from '#app/models/media.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/teams.server'
@@ -27,6 +28,7 @@ import {
   sessionCookieFor,
   settle,
 } from '#tests/factories'
+import { type FakeCrm, startFakeCrm } from '#tests/fake-crm'
 import { blankPng } from '#tests/images'
 
 type Action = (args: {
@@ -461,6 +463,14 @@ const FORMS: Form[] = [
     keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
   },
   {
+    name: 'api settings',
+    file: 'api-settings',
+    path: '/api-settings',
+    actor: 'end_user',
+    intents: ['validate', 'save', 'retry'],
+    keys: ['apiKey', 'keepStoredKey', 'enabled', 'contactId'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -488,7 +498,18 @@ const knownIds = new Map<string, string>()
 /** The link tokens forms name in their path: UNSUBSCRIBE_TOKEN and the invitations'. */
 const linkTokens = new Map<string, string>()
 
+// The CRM integration's key checks reach a local fake that refuses every key.
+let crm: FakeCrm | undefined
+afterAll(async () => {
+  delete process.env.GOHIGHLEVEL_API_URL
+  resetEnvForTests()
+  await crm?.close()
+})
+
 beforeAll(async () => {
+  crm = await startFakeCrm({ validKeys: [] })
+  process.env.GOHIGHLEVEL_API_URL = crm.url
+  resetEnvForTests()
   const organization = await makeOrganization()
   const host = `${organization.slug}.localhost`
   // An agency of its own for the Agencies screen to act on (a deleted or deactivated

@@ -87,6 +87,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'invitations.$token_.decline.tsx': 'public',
   'resources.upload.ts': 'no-loader',
   'resources.email-confirmation.ts': 'no-loader',
+  'api-settings.tsx': 'any',
   'contacts._index.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
@@ -391,6 +392,7 @@ const REFERENCES: Record<string, Reference> = {
   'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
   'resources.email-confirmation.ts': 'none',
+  'api-settings.tsx': 'none',
   'contacts._index.tsx': 'none',
   'contacts.export[.]csv.ts': 'none',
   'contacts.export[.]vcf.ts': 'none',
@@ -888,6 +890,16 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     { intent: 'security', sessionTimeoutMinutes: '5' },
   ]
   return {
+    // The CRM settings are the poster's own; B's ids injected change nothing of B's, and a retry
+    // naming one of B's rows finds nothing.
+    'api-settings.tsx': [
+      {
+        path: '/api-settings',
+        fields: { intent: 'save', keepStoredKey: '0', ...injected },
+        params: {},
+      },
+      { path: '/api-settings', fields: { intent: 'retry', contactId: b.cardId }, params: {} },
+    ],
     'settings.$variant.tsx': settings('/settings/role', privacy, appearance),
     'settings.end-user.tsx': settings('/settings/end-user', privacy, appearance),
     'dashboard.end-user.settings.tsx': settings('/dashboard/end-user/settings', privacy),
