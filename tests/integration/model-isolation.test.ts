@@ -15,6 +15,7 @@ import {
   setAgencyStatus,
   updateAgency,
 } from '#app/models/agencies.server'
+import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
 import { listCardScans, recordCardView } from '#app/models/card-views.server'
@@ -31,6 +32,15 @@ import {
   updateCard,
 } from '#app/models/cards.server'
 import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
+import {
+  findContactForSync,
+  findCrmSync,
+  insertCrmSync,
+  listCrmSyncs,
+  markCrmSynced,
+  recordCrmSyncFailure,
+  resetFailedCrmSync,
+} from '#app/models/crm-syncs.server'
 import {
   findDomainRow,
   isDomainTaken,
@@ -57,7 +67,13 @@ import {
   setOrganizationBrandingImages,
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
-import { insertOutboxEmail, listOutboxForOrganization } from '#app/models/outbox.server'
+import {
+  findOutboxEmail,
+  insertOutboxEmail,
+  listOutboxForOrganization,
+  markOutboxEmailSent,
+  recordOutboxEmailFailure,
+} from '#app/models/outbox.server'
 import {
   consumeResetToken,
   findUsableResetToken,
@@ -195,12 +211,24 @@ async function seedTenantA(db: Queryable) {
     action: 'card.create',
     entityType: 'card',
   })
-  await insertOutboxEmail(db, organization.id, {
+  const outboxId = await insertOutboxEmail(db, organization.id, {
     to: user.email,
     subject: 'For A only',
     html: '<p>A</p>',
     text: 'A',
   })
+  // A CRM integration with a forwarded contact (the sync row names it).
+  await saveApiSettings(db, organization.id, user.id, {
+    sealedKey: 'v1.sealed.for.a',
+    keyLast4: 'AAAA',
+    enabled: true,
+    validatedAt: new Date(),
+  })
+  const crmContact = await addContact(db, organization.id, user.id, { fullName: 'Crm Contact' })
+  if (crmContact.status !== 'created') throw new Error('contact not created')
+  await insertCrmSync(db, organization.id, user.id, crmContact.contact.id)
+  await recordCrmSyncFailure(db, organization.id, crmContact.contact.id, 'down', true)
+  const crmContactId = crmContact.contact.id
   const visitor = `visitor-${suffix}`
   await recordCardView(db, organization.id, card.id, visitor)
   await recordAudit(db, organization.id, {
@@ -254,6 +282,8 @@ async function seedTenantA(db: Queryable) {
     user,
     second,
     staff,
+    outboxId,
+    crmContactId,
     card,
     otherCard,
     profileSlug: `pat-profile${suffix}`,
@@ -513,6 +543,105 @@ const cases: Record<string, Case[]> = {
       name: 'writes to B only',
       run: (db, b) =>
         insertOutboxEmail(db, b, { to: 'b@example.test', subject: 'B', html: 'B', text: 'B' }),
+      // B's new email (its id); A's checksum shows nothing of A changed.
+      expected: (value, threw) => expect([typeof value, threw]).toEqual(['string', false]),
+    },
+  ],
+  findOutboxEmail: [
+    {
+      name: "finds none of A's emails",
+      run: (db, b, a) => findOutboxEmail(db, b, a.outboxId),
+      expected: nothing,
+    },
+  ],
+  markOutboxEmailSent: [
+    {
+      name: "marks none of A's emails",
+      run: (db, b, a) => markOutboxEmailSent(db, b, a.outboxId, 'provider-id'),
+      expected: nothing,
+    },
+  ],
+  recordOutboxEmailFailure: [
+    {
+      name: "records nothing on A's emails",
+      run: (db, b, a) => recordOutboxEmailFailure(db, b, a.outboxId, 'x', true),
+      expected: nothing,
+    },
+  ],
+  findApiSettings: [
+    {
+      name: "finds none of A's settings",
+      run: (db, b, a) => findApiSettings(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  saveApiSettings: [
+    {
+      name: "writes no settings for A's user",
+      run: (db, b, a) =>
+        saveApiSettings(db, b, a.user.id, {
+          sealedKey: null,
+          keyLast4: null,
+          enabled: false,
+          validatedAt: null,
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  setCrmEnabled: [
+    {
+      name: "switches nothing of A's",
+      run: (db, b, a) => setCrmEnabled(db, b, a.user.id, false),
+      expected: nothing,
+    },
+  ],
+  insertCrmSync: [
+    {
+      name: "adds no sync for A's contact",
+      run: (db, b, a) => insertCrmSync(db, b, a.user.id, a.crmContactId),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findCrmSync: [
+    {
+      name: "finds none of A's syncs",
+      run: (db, b, a) => findCrmSync(db, b, a.crmContactId),
+      expected: nothing,
+    },
+  ],
+  markCrmSynced: [
+    {
+      name: "marks none of A's syncs",
+      run: (db, b, a) => markCrmSynced(db, b, a.crmContactId, 'crm-1'),
+      expected: nothing,
+    },
+  ],
+  recordCrmSyncFailure: [
+    {
+      name: "records nothing on A's syncs",
+      run: (db, b, a) => recordCrmSyncFailure(db, b, a.crmContactId, 'x', false),
+      expected: nothing,
+    },
+  ],
+  resetFailedCrmSync: [
+    {
+      name: "resets none of A's failed syncs",
+      run: async (db, b, a) =>
+        (await resetFailedCrmSync(db, b, a.user.id, a.crmContactId)) ? 'reset' : undefined,
+      expected: nothing,
+    },
+  ],
+  listCrmSyncs: [
+    {
+      name: "lists none of A's syncs",
+      run: (db, b, a) => listCrmSyncs(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  findContactForSync: [
+    {
+      name: "finds none of A's contacts",
+      run: (db, b, a) => findContactForSync(db, b, a.crmContactId),
       expected: nothing,
     },
   ],
