@@ -3,7 +3,7 @@
 // retries and backoff, so a slow or failing CRM never slows or fails the save. The sync row
 // holds the CRM's contact id once it is known, so a job that runs twice creates nothing more.
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
-import { findApiSettings } from '#app/models/api-settings.server'
+import { findApiSettings, saveApiSettings } from '#app/models/api-settings.server'
 import {
   findContactForSync,
   findCrmSync,
@@ -13,7 +13,7 @@ import {
   resetFailedCrmSync,
 } from '#app/models/crm-syncs.server'
 import { insertJob, requeueJobByKey } from '#app/models/jobs.server'
-import { open } from '#app/utils/secret-box.server'
+import { needsReseal, open, seal } from '#app/utils/secret-box.server'
 import { type Queryable, withTenant } from '#drizzle/db.server'
 import { type CrmContact, CrmKeyRejectedError, upsertContact } from './gohighlevel.server'
 
@@ -104,11 +104,21 @@ export const forwardContactToCrm: JobHandler = {
       await fail('CRM integration disabled', true)
       throw new PermanentJobError('CRM integration disabled')
     }
-    try {
-      const crmContactId = await upsertContact(
-        open(settings.gohighlevelApiKeyEncrypted),
-        toCrmContact(contact),
+    const apiKey = open(settings.gohighlevelApiKeyEncrypted)
+    if (needsReseal(settings.gohighlevelApiKeyEncrypted)) {
+      // Sealed under APP_SECRET_PREVIOUS: sealed again under the current secret, so the old
+      // one can be retired once every stored key has been used.
+      await withTenant(organizationId, (tx) =>
+        saveApiSettings(tx, organizationId, settings.userId, {
+          sealedKey: seal(apiKey),
+          keyLast4: settings.gohighlevelApiKeyLast4,
+          enabled: settings.enabled,
+          validatedAt: settings.validatedAt,
+        }),
       )
+    }
+    try {
+      const crmContactId = await upsertContact(apiKey, toCrmContact(contact))
       await withTenant(organizationId, (tx) =>
         markCrmSynced(tx, organizationId, contactId, crmContactId),
       )

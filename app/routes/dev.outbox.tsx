@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { getPlatformScope } from '#app/auth/guards.server'
+import { Badge } from '#app/components/ui/badge'
 import { getEnv } from '#app/env.server'
 import { listOutboxForOrganization, listOutboxForPlatform } from '#app/models/outbox.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -34,6 +35,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   )
 }
 
+const STATE_LABELS = { queued: 'Queued', sent: 'Sent', failed: 'Failed' } as const
+const STATE_TONES = { queued: 'amber', sent: 'green', failed: 'red' } as const
+
 export default function OutboxPage() {
   const { emails } = useLoaderData<typeof loader>()
   return (
@@ -41,7 +45,8 @@ export default function OutboxPage() {
       <div>
         <h1 className="text-2xl font-semibold">Email outbox</h1>
         <p className="text-sm text-gray-600 dark:text-gray-400">
-          Emails the app would have sent. Set RESEND_API_KEY to send them for real.
+          Every email the app queued, and how its delivery went. Without RESEND_API_KEY an email is
+          delivered here; with it, to Resend.
         </p>
       </div>
       {emails.length === 0 ? (
@@ -57,7 +62,23 @@ export default function OutboxPage() {
               data-testid="outbox-email"
             >
               <div className="flex flex-col gap-1 border-b border-gray-200 p-4 text-sm dark:border-gray-800">
-                <p className="font-semibold">{email.subject}</p>
+                <div className="flex flex-wrap items-center gap-2">
+                  <p className="font-semibold">{email.subject}</p>
+                  <span data-testid="outbox-state">
+                    <Badge tone={STATE_TONES[email.state]}>{STATE_LABELS[email.state]}</Badge>
+                  </span>
+                </div>
+                {email.state !== 'sent' && email.lastError ? (
+                  <p className="text-red-700 dark:text-red-400">
+                    {email.attempts} failed {email.attempts === 1 ? 'attempt' : 'attempts'}:{' '}
+                    {email.lastError}
+                  </p>
+                ) : null}
+                {email.providerMessageId ? (
+                  <p className="text-gray-600 dark:text-gray-400">
+                    Resend id <code>{email.providerMessageId}</code>
+                  </p>
+                ) : null}
                 <p>
                   To <span data-testid="outbox-to">{email.to}</span> · {email.organizationName} ·{' '}
                   {new Date(email.createdAt).toLocaleString()}

@@ -3,10 +3,11 @@
 // through the job queue, once, with retries and backoff, against a local fake of the API.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/env.server'
+import { getEnv, resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as apiSettingsAction, loader as apiSettingsLoader } from '#app/routes/api-settings'
 import { action as cardAction } from '#app/routes/card.$ref'
+import { needsReseal } from '#app/utils/secret-box.server'
 import { API_SETTINGS_MESSAGES as MESSAGES } from '#app/validation/api-settings'
 import { getDb } from '#drizzle/db.server'
 import { apiSettings, crmSyncs, jobs } from '#drizzle/schema'
@@ -226,12 +227,13 @@ describe('validating and saving the key', () => {
     const world = await setup()
     await saveKey(world)
     const before = await databaseChecksum()
-    for (const fields of [
+    const refused: Record<string, string>[] = [
       { intent: 'save', apiKey: 'has spaces in it' },
       { intent: 'save', apiKey: GOOD_KEY, enabled: 'maybe' },
       { intent: 'retry', contactId: 'not-a-uuid' },
       { intent: 'delete-everything' },
-    ]) {
+    ]
+    for (const fields of refused) {
       const response = await post(world, fields)
       expect(response.status, JSON.stringify(fields)).toBe(400)
     }
@@ -281,6 +283,31 @@ describe('forwarding new contacts', () => {
       .where(eq(crmSyncs.organizationId, world.organization.id))
     await runJobsNow()
     expect(crm.contacts.size).toBe(1)
+  })
+
+  test('a key sealed under the previous APP_SECRET still forwards, and is sealed again under the new one', async () => {
+    const world = await setup()
+    await saveKey(world)
+    const oldSealed = (await storedRow(world))?.gohighlevelApiKeyEncrypted ?? ''
+    const original = process.env.APP_SECRET
+    process.env.APP_SECRET_PREVIOUS = getEnv().APP_SECRET
+    process.env.APP_SECRET = 'a-brand-new-app-secret-of-forty-characters'
+    resetEnvForTests()
+    try {
+      expect(needsReseal(oldSealed)).toBe(true)
+      crm.reset()
+      await lead(world, 'rotated@example.test', 'Rhea Rotated')
+      await runJobsNow()
+      expect(crm.upserts().map((request) => request.authorization)).toEqual([`Bearer ${GOOD_KEY}`])
+      const resealed = (await storedRow(world))?.gohighlevelApiKeyEncrypted ?? ''
+      expect(resealed).not.toBe(oldSealed)
+      expect(needsReseal(resealed)).toBe(false)
+    } finally {
+      delete process.env.APP_SECRET_PREVIOUS
+      if (original === undefined) delete process.env.APP_SECRET
+      else process.env.APP_SECRET = original
+      resetEnvForTests()
+    }
   })
 
   test('with the integration off, or without a key, nothing is queued or sent', async () => {

@@ -1,0 +1,57 @@
+// Keys at rest (issue 15 point 2): AES-256-GCM under a key derived from APP_SECRET, a random
+// nonce per value, and the key's id in front so an old APP_SECRET can still be read.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/env.server'
+import { needsReseal, open, SecretBoxError, seal } from '#app/utils/secret-box.server'
+
+const FIRST = 'first-secret-of-at-least-thirty-two-characters'
+const SECOND = 'second-secret-of-at-least-thirty-two-characters'
+
+function useSecret(secret: string, previous?: string) {
+  process.env.APP_SECRET = secret
+  if (previous) process.env.APP_SECRET_PREVIOUS = previous
+  else delete process.env.APP_SECRET_PREVIOUS
+  resetEnvForTests()
+}
+
+beforeEach(() => useSecret(FIRST))
+afterEach(() => {
+  delete process.env.APP_SECRET
+  delete process.env.APP_SECRET_PREVIOUS
+  resetEnvForTests()
+})
+
+describe('secret box', () => {
+  test('a sealed value opens to the original and never contains it', () => {
+    const key = 'pit-1234567890-abcdef'
+    const sealed = seal(key)
+    expect(sealed).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]+$/)
+    expect(sealed).not.toContain(key)
+    expect(open(sealed)).toBe(key)
+  })
+
+  test('each value gets its own nonce: the same key seals differently every time', () => {
+    expect(seal('same')).not.toBe(seal('same'))
+  })
+
+  test('a changed byte, a cut value or a foreign format is refused', () => {
+    const sealed = seal('secret value')
+    const parts = sealed.split('.')
+    const body = Buffer.from(parts[3] ?? '', 'base64url')
+    body[0] = (body[0] ?? 0) ^ 1
+    const tampered = [...parts.slice(0, 3), body.toString('base64url')].join('.')
+    expect(() => open(tampered)).toThrow(SecretBoxError)
+    expect(() => open(sealed.slice(0, 30))).toThrow(SecretBoxError)
+    expect(() => open('plain-text-key')).toThrow(SecretBoxError)
+  })
+
+  test('after APP_SECRET changes, values sealed under the old one open while it is APP_SECRET_PREVIOUS, and say they need sealing again', () => {
+    const old = seal('rotate me')
+    useSecret(SECOND)
+    expect(() => open(old)).toThrow(/unknown key/)
+    useSecret(SECOND, FIRST)
+    expect(open(old)).toBe('rotate me')
+    expect(needsReseal(old)).toBe(true)
+    expect(needsReseal(seal('rotate me'))).toBe(false)
+  })
+})
