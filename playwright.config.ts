@@ -14,7 +14,7 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 //   HTTP checks of the server itself, the README's own server, the accessibility crawl). Each
 //   spec runs once: twice cost CI about twenty minutes on two cores, and the page code is the
 //   same on both drivers; the integration tests still run every model function on both
-//   (ADR 018).
+//   (ADR 020).
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
   'tenants.spec.ts',
