@@ -244,7 +244,17 @@ describe('validating and saving the key', () => {
     const world = await setup()
     const response = await post(world, { intent: 'save', apiKey: GOOD_KEY }, '')
     expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toMatch(/^\/auth\/login/)
+    expect(response.headers.get('Location')).toBe('/auth/login?redirectTo=%2Fapi-settings')
+    expect(response.headers.get('Set-Cookie')).toBeTruthy()
+    const page = await settle(() =>
+      apiSettingsLoader({
+        request: requestFor(world.host, '/api-settings'),
+        context: contextFor(world.host),
+        params: {},
+      }),
+    )
+    expect(page.status).toBe(302)
+    expect(page.headers.get('Location')).toMatch(/^\/auth\/login/)
   })
 })
 
