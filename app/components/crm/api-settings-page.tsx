@@ -78,7 +78,8 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
     if (data.keyStatus) setLocalStatus(data.keyStatus)
     if (data.keyStatus === 'valid') setEnabled(true)
     if (data.keyStatus === 'invalid') setEnabled(false)
-    if (data.error) toast.error(data.error)
+    // A refused key is said next to the field; a toast is for what the field cannot say.
+    if (data.error && !(data.intent === 'validate' && data.fieldError)) toast.error(data.error)
   }, [data])
 
   const status: KeyStatus = localStatus ?? (typedKey ? 'unknown' : settings.keyStatus)
@@ -129,7 +130,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                 aria-describedby={['crm-api-key-hint', fieldError ? 'crm-api-key-error' : null]
                   .filter(Boolean)
                   .join(' ')}
-                className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
+                className="h-10 w-full min-w-0 rounded-md border sm:flex-1 border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
               />
               <StatusButton
                 name="intent"
