@@ -61,6 +61,8 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(0).default(3600),
+  // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018).
+  BACKUP_RETENTION: z.coerce.number().int().min(1).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 })
 
