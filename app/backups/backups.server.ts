@@ -151,20 +151,23 @@ async function dumpPglite(client: PGlite): Promise<string> {
   // the dump runs inside transaction(), which holds PGlite's transaction lock: every other
   // query and transaction of the process waits. The empty transaction transaction() opened is
   // ended first, because pg_dump opens its own (repeatable read, read only).
-  return keepingSessionSettings(client, () =>
-    client.transaction(async (tx) => {
+  return client.transaction(async (tx) => {
+    const before = await sessionSettingsOf(tx)
+    await tx.exec('rollback')
+    try {
+      const dump = await pgDump({ pg: throughTransaction(client, tx), args: DUMP_OPTIONS })
+      return await dump.text()
+    } catch (error) {
+      throw new BackupError(`pg_dump failed on the embedded database: ${messageOf(error)}`)
+    } finally {
+      // pg_dump leaves its transaction open (it expects its connection to close) and its
+      // session settings set: both end here, before the lock lets the next request in.
       await tx.exec('rollback')
-      try {
-        const dump = await pgDump({ pg: throughTransaction(client, tx), args: DUMP_OPTIONS })
-        return await dump.text()
-      } catch (error) {
-        throw new BackupError(`pg_dump failed on the embedded database: ${messageOf(error)}`)
-      } finally {
-        // Whatever pg_dump left open ends here; transaction() then commits an empty one.
-        await tx.exec('rollback; begin')
-      }
-    }),
-  )
+      await putBackSessionSettings(tx, before)
+      // transaction() then commits an empty transaction.
+      await tx.exec('begin')
+    }
+  })
 }
 
 /**
@@ -188,26 +191,24 @@ type SessionSetting = { name: string; setting: string }
 
 /**
  * pg_dump and a dump's header change session settings (search_path to '', row_security off,
- * timeouts...). On PGlite the session is the process's only one, so the settings it had before
- * are put back: settings set for the session since are reset, the session's own ones restored.
+ * timeouts...). On PGlite the session is the process's only one, so the settings it had are
+ * put back before the next request runs on it. (transaction_isolation and its kin show as
+ * session settings inside a transaction; they end with it.)
  */
-async function keepingSessionSettings<T>(client: PGlite, work: () => Promise<T>): Promise<T> {
-  const sessionSettings = `select name, setting from pg_settings where source = 'session'`
-  const before = (await client.query<SessionSetting>(sessionSettings)).rows
-  try {
-    return await work()
-  } finally {
-    const after = (await client.query<SessionSetting>(sessionSettings)).rows
-    await client.transaction(async (tx) => {
-      for (const { name } of after) {
-        const changed = !before.some((setting) => setting.name === name)
-        // Setting names are identifiers, dotted for extensions' and custom ones (app.x).
-        if (changed && /^[a-z_][a-z0-9_.]*$/.test(name)) await tx.exec(`reset ${name}`)
-      }
-      for (const { name, setting } of before) {
-        await tx.query('select set_config($1, $2, false)', [name, setting])
-      }
-    })
+async function sessionSettingsOf(tx: PGliteTransaction) {
+  const { rows } = await tx.query<SessionSetting>(`select name, setting from pg_settings
+    where source = 'session' and name not like 'transaction\\_%'`)
+  return rows
+}
+
+async function putBackSessionSettings(tx: PGliteTransaction, before: SessionSetting[]) {
+  for (const { name } of await sessionSettingsOf(tx)) {
+    const changed = !before.some((setting) => setting.name === name)
+    // Setting names are identifiers, dotted for extensions' and custom ones (app.x).
+    if (changed && /^[a-z_][a-z0-9_.]*$/.test(name)) await tx.exec(`reset ${name}`)
+  }
+  for (const { name, setting } of before) {
+    await tx.query('select set_config($1, $2, false)', [name, setting])
   }
 }
 
@@ -377,17 +378,18 @@ export async function restoreBackup(options: {
   await checkDumpFile(file)
   const { into } = options
   if (into.driver === 'pglite') {
-    const client = into.client
-    return keepingSessionSettings(client, () =>
-      client.transaction((tx) =>
-        loadDump(file, {
-          run: async (statement) => {
-            await tx.exec(statement)
-          },
-          rows: async <T>(query: string) => (await tx.query<T>(query)).rows,
-        }),
-      ),
-    )
+    return into.client.transaction(async (tx) => {
+      const before = await sessionSettingsOf(tx)
+      const loaded = await loadDump(file, {
+        run: async (statement) => {
+          await tx.exec(statement)
+        },
+        rows: async <T>(query: string) => (await tx.query<T>(query)).rows,
+      })
+      // The dump's header set session settings; put back, they commit with the load.
+      await putBackSessionSettings(tx, before)
+      return loaded
+    })
   }
   return withPostgres(into.url, (sql) =>
     sql.begin((tx) =>

@@ -17,8 +17,11 @@ import {
   type DatabaseLocation,
   restoreBackup,
   takeBackup,
+  takeDailyBackup,
 } from '#app/backups/backups.server'
 import { backupCommand, restoreCommand } from '#app/backups/commands.server'
+import { resetEnvForTests } from '#app/env.server'
+import { createOrganization } from '#app/models/organizations.server'
 import { getDatabaseHandle, getDb, openPostgres } from '#drizzle/db.server'
 import { seedDemo } from '#drizzle/seed.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
@@ -491,6 +494,8 @@ async function ownerLogin() {
   return { owner, asOwner }
 }
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** A new database with nothing in it: an in-memory PGlite, or a database on the test server. */
 async function emptyDatabase(
   driver: 'pglite' | 'postgres' = onPostgres ? 'postgres' : 'pglite',
@@ -511,3 +516,54 @@ async function emptyDatabaseUrl() {
   })
   return databaseUrl(serverUrl, name)
 }
+
+describe('the daily backup', () => {
+  test('goes to DATA_DIR/backups and keeps BACKUP_RETENTION dumps', async () => {
+    const saved = { ...process.env }
+    const dataDir = path.join(workDir, 'data')
+    Object.assign(process.env, { DATA_DIR: dataDir, BACKUP_RETENTION: '2' })
+    if (source.driver === 'postgres') process.env.DATABASE_URL = source.url
+    resetEnvForTests()
+    try {
+      const taken = []
+      for (let i = 0; i < 3; i++) taken.push(await takeDailyBackup())
+      expect(taken[2]?.deleted).toEqual([taken[0]?.file])
+      expect((await readdir(path.join(dataDir, 'backups'))).sort()).toEqual(
+        taken.slice(1).map((t) => path.basename(t.file)),
+      )
+    } finally {
+      process.env = saved
+      resetEnvForTests()
+    }
+  })
+
+  test.runIf(!onPostgres)(
+    'on PGlite shares the one session with requests: a transaction is dumped whole or not at all',
+    async () => {
+      // A request's transaction that inserts, waits, and inserts again.
+      const request = async (slug: string) => {
+        await getDb().transaction(async (tx) => {
+          await createOrganization(tx, { slug: `${slug}-1`, name: slug, kind: 'agency' })
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          await createOrganization(tx, { slug: `${slug}-2`, name: slug, kind: 'agency' })
+        })
+      }
+      const backup = () =>
+        takeBackup({ dir: path.join(workDir, 'busy'), retention: 5, database: source })
+      // The request first, then the backup; and the backup first, the request 20 ms later (while
+      // pg_dump loads). Without PGlite's transaction lock, pg_dump would run inside the open
+      // transaction: it would see the first row only, and its COMMIT would end the transaction.
+      const [, first] = await Promise.all([request('busy-a'), delay(20).then(backup)])
+      const [second] = await Promise.all([backup(), delay(20).then(() => request('busy-b'))])
+      for (const [taken, slug] of [
+        [first, 'busy-a'],
+        [second, 'busy-b'],
+      ] as const) {
+        const text = await readFile(taken.file, 'utf8')
+        expect(text.includes(`'${slug}-1'`), slug).toBe(text.includes(`'${slug}-2'`))
+        const rows = await rowsOf(source, `select 1 from organizations where name = '${slug}'`)
+        expect(rows, slug).toHaveLength(2)
+      }
+    },
+  )
+})
