@@ -160,8 +160,9 @@ async function dumpPglite(client: PGlite): Promise<string> {
     } catch (error) {
       throw new BackupError(`pg_dump failed on the embedded database: ${messageOf(error)}`)
     } finally {
-      // pg_dump leaves its transaction open (it expects its connection to close) and its
-      // session settings set: both end here, before the lock lets the next request in.
+      // pg_dump leaves its read-only transaction open (it expects its connection to close) and
+      // its session settings set (row_security off, restrict_nonsystem_relation_kind...): both
+      // end here, before the lock lets the next request in.
       await tx.exec('rollback')
       await putBackSessionSettings(tx, before)
       // transaction() then commits an empty transaction.
@@ -205,7 +206,7 @@ async function putBackSessionSettings(tx: PGliteTransaction, before: SessionSett
   for (const { name } of await sessionSettingsOf(tx)) {
     const changed = !before.some((setting) => setting.name === name)
     // Setting names are identifiers, dotted for extensions' and custom ones (app.x).
-    if (changed && /^[a-z_][a-z0-9_.]*$/.test(name)) await tx.exec(`reset ${name}`)
+    if (changed && /^[A-Za-z_][\w.]*$/.test(name)) await tx.exec(`reset ${name}`)
   }
   for (const { name, setting } of before) {
     await tx.query('select set_config($1, $2, false)', [name, setting])
