@@ -69,7 +69,9 @@ describe('a backup restores', () => {
     expect(path.basename(taken.file)).toMatch(
       /^brandcard-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.sql$/,
     )
-    expect(taken.bytes).toBe((await stat(taken.file)).size)
+    const file = await stat(taken.file)
+    expect(taken.bytes).toBe(file.size)
+    expect(file.mode & 0o777).toBe(0o600)
     expect(taken.deleted).toEqual([])
 
     const target = await emptyDatabase()
