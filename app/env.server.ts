@@ -65,7 +65,7 @@ const schema = z.object({
   // and the first retry's delay, doubled on each further attempt.
   JOB_POLL_MS: z.coerce.number().int().min(0).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
-  // Daily dumps kept in DATA_DIR/backups (0: no daily backup).
+  // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018); 0: no daily job.
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),

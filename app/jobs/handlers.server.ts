@@ -1,5 +1,6 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
+import { takeDailyBackup } from '#app/backups/backups.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
 import { deliverEmail } from '#app/services/mailer.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
@@ -8,6 +9,12 @@ export const jobHandlers: JobHandlers = {
   'email.send': deliverEmail,
   'auth.password-reset': passwordResetJob,
   'crm.forward': forwardContactToCrm,
+  // One per day (enqueueDailyJobs), whichever process takes it: DATA_DIR/backups (ADR 018).
+  'backup.daily': {
+    async run() {
+      await takeDailyBackup()
+    },
+  },
 }
 
 export function startJobs(log: (message: string) => void) {

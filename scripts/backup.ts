@@ -1,0 +1,4 @@
+// `npm run backup [FILE]`: a SQL dump of the whole database (ADR 018, app/backups/).
+import { backupCommand } from '#app/backups/commands.server'
+
+process.exitCode = await backupCommand(process.argv.slice(2))

@@ -1,0 +1,4 @@
+// `npm run restore -- FILE [--data-dir DIR]`: loads a dump into an empty database (ADR 018).
+import { restoreCommand } from '#app/backups/commands.server'
+
+process.exitCode = await restoreCommand(process.argv.slice(2))
