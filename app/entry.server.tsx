@@ -12,18 +12,13 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
-/**
- * At shutdown: the job running finishes and no other starts, work queued after answers is
- * written, then the database closes.
- */
+/** At shutdown: the job running finishes and no other starts, then the database closes. */
 export async function closeDatabase() {
   stopDomainRecheck()
   await stopJobWorker()
-  await settleAfterResponseWork()
   await closeDatabaseHandle()
 }
 

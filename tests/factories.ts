@@ -14,7 +14,6 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { createUser, type NewUser } from '#app/models/users.server'
-import { settleAfterResponseWork } from '#app/services/after-response.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { organizations } from '#drizzle/schema'
 
@@ -123,8 +122,8 @@ export function formRequest(
 }
 
 /**
- * Runs a loader or action and returns its Response, whether returned or thrown, once the work it
- * queued after its answer (emails, reset tokens) has finished too.
+ * Runs a loader or action and returns its Response, whether returned or thrown, once the jobs it
+ * queued (emails, reset tokens, CRM forwarding) have run too.
  */
 export async function settle(run: () => Promise<unknown>): Promise<Response> {
   try {
@@ -140,11 +139,10 @@ export async function settle(run: () => Promise<unknown>): Promise<Response> {
 }
 
 /**
- * Waits for the work queued after answers, then runs every due job of the queue (emails,
- * password resets, CRM forwarding) in this process, as the server's worker would.
+ * Runs every due job of the queue (emails, password resets, CRM forwarding) in this process, as
+ * the server's worker would.
  */
 export async function settleBackgroundWork() {
-  await settleAfterResponseWork()
   await runJobsNow()
 }
 

@@ -5,7 +5,7 @@
 // account's own organization and writes an audit event there, naming the acting user.
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { prepareSetPasswordEmail } from '#app/auth/created-account.server'
+import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
 import { recordAudit } from '#app/models/audit.server'
@@ -233,7 +233,7 @@ export async function addEndUser(
 ) {
   const email = normalizeEmail(input.email)
   const passwordHash = await unusablePassword()
-  const sendEmail = await catchingTakenEmail(() =>
+  const afterCommit = await catchingTakenEmail(() =>
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
@@ -261,7 +261,7 @@ export async function addEndUser(
       // An active account's owner chooses a password from an emailed link (an inactive one
       // cannot sign in, so gets nothing yet).
       return input.active
-        ? prepareSetPasswordEmail(
+        ? queueSetPasswordEmailIn(
             tx,
             {
               ...organization,
@@ -274,7 +274,7 @@ export async function addEndUser(
         : null
     }),
   )
-  sendEmail?.()
+  afterCommit?.()
   return 'User added'
 }
 
@@ -446,7 +446,7 @@ export async function addStaffMember(
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
-  const sendEmail = await catchingTakenEmail(() =>
+  const afterCommit = await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
       const created = await createUser(tx, organizationId, {
@@ -465,10 +465,10 @@ export async function addStaffMember(
       })
       return input.password
         ? null
-        : prepareSetPasswordEmail(tx, admin.tenant, created, nameOf(admin.user))
+        : queueSetPasswordEmailIn(tx, admin.tenant, created, nameOf(admin.user))
     }),
   )
-  sendEmail?.()
+  afterCommit?.()
   return 'Team member added successfully'
 }
 

@@ -18,12 +18,12 @@ import {
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { queueEmailAfterResponse, queueEmailIn } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { withDatabase, withTenant } from '#drizzle/db.server'
+import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
-import { queueConfirmationEmail } from './email-confirmation.server'
+import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashToken, newLinkToken } from './link-token.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { assertNotLimited, clearLimit, limitKey, recordHits } from './rate-limit.server'
@@ -39,8 +39,9 @@ export type RegisterInput = {
 
 /**
  * Signs up an end user of this tenant. The caller answers the same whether the email was new
- * or already had an account here (no account enumeration): both paths hash the password and
- * look the email up before answering, and a taken email's owner is told by email afterwards.
+ * or already had an account here (no account enumeration): both paths hash the password, look
+ * the email up and queue one email in the same transaction before answering (a confirmation
+ * link for a new account, a notice to a taken address's owner).
  */
 export async function registerAccount(
   tenant: Tenant,
@@ -55,40 +56,52 @@ export async function registerAccount(
   await assertNotLimited(limits)
   await recordHits(limits)
   const passwordHash = await hashPassword(input.password)
-  let existing: User | undefined
   try {
-    const created = await withTenant(tenant.id, async (tx) => {
-      existing = await findUserByEmail(tx, tenant.id, email)
-      if (existing) return undefined
-      return createUser(tx, tenant.id, { ...input, email, passwordHash, role: 'end_user' })
+    const outcome = await withTenant(tenant.id, async (tx) => {
+      const existing = await findUserByEmail(tx, tenant.id, email)
+      if (existing) {
+        await queueAccountExistsEmailIn(tx, tenant, existing)
+        return { status: 'existing' as const }
+      }
+      const created = await createUser(tx, tenant.id, {
+        ...input,
+        email,
+        passwordHash,
+        role: 'end_user',
+      })
+      await queueConfirmationEmailIn(tx, tenant, created)
+      return { status: 'created' as const, user: created }
     })
-    if (created) {
-      // Sent after the answer, like the taken-email notice below: both answers take as long.
-      queueConfirmationEmail(tenant, created)
-      return { status: 'created', user: created }
-    }
+    wakeJobWorker()
+    return outcome
   } catch (error) {
     // Two sign-ups racing for one email: the unique index decides.
     if (!isUniqueViolation(error)) throw error
-    existing = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
   }
-  const owner = existing
-  if (owner?.status === 'active') {
-    const branding = tenantEmailBranding(tenant)
-    const origin = branding.origin
-    queueEmailAfterResponse(
-      tenant.id,
-      accountExistsEmail({
-        branding,
-        to: owner.email,
-        firstName: owner.firstName,
-        signInUrl: `${origin}/auth/login`,
-        resetUrl: `${origin}/auth/forgot-password`,
-      }),
-      tenant.name,
-    )
-  }
+  await withTenant(tenant.id, async (tx) => {
+    const existing = await findUserByEmail(tx, tenant.id, email)
+    if (existing) await queueAccountExistsEmailIn(tx, tenant, existing)
+  })
+  wakeJobWorker()
   return { status: 'existing' }
+}
+
+/** Tells the owner of a taken address that someone tried to sign up with it (active only). */
+async function queueAccountExistsEmailIn(tx: Transaction, tenant: Tenant, owner: User) {
+  if (owner.status !== 'active') return
+  const branding = tenantEmailBranding(tenant)
+  await queueEmailIn(
+    tx,
+    tenant.id,
+    accountExistsEmail({
+      branding,
+      to: owner.email,
+      firstName: owner.firstName,
+      signInUrl: `${branding.origin}/auth/login`,
+      resetUrl: `${branding.origin}/auth/forgot-password`,
+    }),
+    tenant.name,
+  )
 }
 
 // Unknown emails still pay for one hash check, so timing does not reveal which accounts exist.

@@ -2,10 +2,11 @@
 // single-use link to choose their password, valid 7 days. The account's initial password is
 // random and never shown, so nobody else ever knows a working password for it.
 import { randomBytes } from 'node:crypto'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
-import { queueEmailAfterResponse } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
@@ -17,10 +18,10 @@ export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const unknowablePassword = () => randomBytes(32).toString('base64url')
 
 /**
- * Stores the set-password token in `tx`; returns what sends its email, to be called once the
- * transaction has committed (a rolled-back account must not get a link).
+ * Stores the set-password token and queues its email in `tx`: a rolled-back account gets no
+ * link. Returns what to call once the transaction has committed (it wakes the job worker).
  */
-export async function prepareSetPasswordEmail(
+export async function queueSetPasswordEmailIn(
   tx: Transaction,
   /** The account's organization (the request's tenant, or one a super admin chose). */
   tenant: Pick<
@@ -38,16 +39,17 @@ export async function prepareSetPasswordEmail(
     logoUrl: tenant.logoUrl,
     origin: tenantOrigin(tenant),
   }
-  return () =>
-    queueEmailAfterResponse(
-      tenant.id,
-      accountCreatedEmail({
-        branding,
-        to: user.email,
-        firstName: user.firstName,
-        createdBy,
-        setPasswordUrl: `${branding.origin}/auth/reset-password?token=${token}`,
-      }),
-      tenant.name,
-    )
+  await queueEmailIn(
+    tx,
+    tenant.id,
+    accountCreatedEmail({
+      branding,
+      to: user.email,
+      firstName: user.firstName,
+      createdBy,
+      setPasswordUrl: `${branding.origin}/auth/reset-password?token=${token}`,
+    }),
+    tenant.name,
+  )
+  return wakeJobWorker
 }

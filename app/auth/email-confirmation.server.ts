@@ -3,6 +3,7 @@
 
 import { createCookie } from '@remix-run/node'
 import { getEnv } from '#app/env.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   consumeConfirmationToken,
@@ -10,24 +11,25 @@ import {
   insertEmailConfirmationToken,
 } from '#app/models/email-confirmations.server'
 import { findUserById, markEmailConfirmed, type User } from '#app/models/users.server'
-import { runAfterResponse } from '#app/services/after-response.server'
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { queueEmail } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newLinkToken } from './link-token.server'
 import { assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 
-/** Stores a fresh token for the user's current address and emails its link (on the tenant's host). */
-export async function sendConfirmationEmail(
+/**
+ * Stores a fresh token for the user's current address and queues its link email (on the
+ * tenant's host), in the caller's transaction: the token and its email commit together.
+ */
+export async function queueConfirmationEmailIn(
+  tx: Transaction,
   tenant: Tenant,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
 ) {
   const token = newLinkToken()
-  await withTenant(tenant.id, (tx) =>
-    insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(token)),
-  )
+  await insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(token))
   const branding = tenantEmailBranding(tenant)
   const message = confirmEmailEmail({
     branding,
@@ -35,15 +37,16 @@ export async function sendConfirmationEmail(
     firstName: user.firstName,
     confirmUrl: `${branding.origin}/auth/confirm-email?token=${token}`,
   })
-  await queueEmail(tenant.id, message, tenant.name)
+  await queueEmailIn(tx, tenant.id, message, tenant.name)
 }
 
-/** The same, after the answer: sign-up must answer alike for new and taken emails. */
-export function queueConfirmationEmail(
+/** The same in a transaction of its own. */
+export async function sendConfirmationEmail(
   tenant: Tenant,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
 ) {
-  runAfterResponse('confirmation email', () => sendConfirmationEmail(tenant, user))
+  await withTenant(tenant.id, (tx) => queueConfirmationEmailIn(tx, tenant, user))
+  wakeJobWorker()
 }
 
 export type ResendOutcome = 'sent' | 'already-confirmed'
@@ -64,7 +67,7 @@ export async function resendConfirmationEmail(
   ]
   await assertNotLimited(limits)
   await recordHits(limits)
-  queueConfirmationEmail(tenant, user)
+  await sendConfirmationEmail(tenant, user)
   return 'sent'
 }
 

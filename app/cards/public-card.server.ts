@@ -1,5 +1,6 @@
 // The public card page: the product's hot path. One tenant lookup (cached), one card query
 // with its images, one view insert; no session work unless a cookie is present.
+
 import { createHmac } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json, redirect } from '@remix-run/node'
@@ -16,10 +17,11 @@ import {
 import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { getEnv } from '#app/env.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
-import { notifyCardOwnerAfterResponse } from '#app/notifications/new-contact.server'
+import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
@@ -147,8 +149,8 @@ export async function publicCardAction(
       )
     }
     await recordHits(limits)
-    const added = await withTenant(tenant.id, (tx) =>
-      addContact(tx, tenant.id, card.userId, {
+    await withTenant(tenant.id, async (tx) => {
+      const added = await addContact(tx, tenant.id, card.userId, {
         fullName: value.fullName,
         email: value.email,
         phoneNumber: value.phoneNumber,
@@ -156,16 +158,18 @@ export async function publicCardAction(
         note: value.note,
         source: 'lead',
         sourceCardId,
-      }),
-    )
-    // A lead already in the list is not news: only a new contact is emailed about.
-    if (added.status === 'created') {
-      notifyCardOwnerAfterResponse(tenant, {
-        kind: 'lead',
-        ownerId: card.userId,
-        contact: { fullName: value.fullName, email: value.email, company: value.company },
       })
-    }
+      // A lead already in the list is not news: only a new contact is emailed about, and the
+      // email is queued with the contact, so one is never saved without the other.
+      if (added.status === 'created') {
+        await queueNewContactEmailIn(tx, tenant, {
+          kind: 'lead',
+          ownerId: card.userId,
+          contact: { fullName: value.fullName, email: value.email, company: value.company },
+        })
+      }
+    })
+    wakeJobWorker()
     return json({
       result: submission.reply({ resetForm: true }),
       message: `Thanks! ${card.firstName} will be in touch.`,
@@ -207,7 +211,7 @@ export async function publicCardAction(
     )
   }
   const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
-  const forOwner = await withTenant(tenant.id, async (tx) => {
+  await withTenant(tenant.id, async (tx) => {
     const added = await addContact(tx, tenant.id, card.userId, {
       fullName: visitorName,
       email: user.email,
@@ -223,15 +227,15 @@ export async function publicCardAction(
       source: 'connect',
       sourceCardId,
     })
-    return added
+    // Connecting again (already in the owner's list) sends nothing: one email per new contact.
+    if (added.status === 'created') {
+      await queueNewContactEmailIn(tx, tenant, {
+        kind: 'connect',
+        ownerId: card.userId,
+        contact: { fullName: visitorName, email: user.email },
+      })
+    }
   })
-  // Connecting again (already in the owner's list) sends nothing: one email per new contact.
-  if (forOwner.status === 'created') {
-    notifyCardOwnerAfterResponse(tenant, {
-      kind: 'connect',
-      ownerId: card.userId,
-      contact: { fullName: visitorName, email: user.email },
-    })
-  }
+  wakeJobWorker()
   return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
 }

@@ -1,13 +1,12 @@
-// Tells a card owner about a new contact (connect) or lead, after the answer, when their
-// `notifications` preference is on (spec §3: on by default). The connect or lead form never
-// waits for this and never fails because of it.
+// Tells a card owner about a new contact (connect) or lead, when their `notifications`
+// preference is on (spec §3: on by default).
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
-import { runAfterResponse } from '#app/services/after-response.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
-import { queueEmail } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
 import { createUnsubscribeToken } from './unsubscribe-token.server'
 
@@ -22,18 +21,24 @@ export function unsubscribeUrl(origin: string, organizationId: string, userId: s
   return `${origin}/email/unsubscribe?token=${token}`
 }
 
-/** Sends the email now (when the owner wants it); returns whether it went out. */
-export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNotice) {
-  const owner = await withTenant(tenant.id, async (tx) => {
-    const user = await findUserById(tx, tenant.id, notice.ownerId)
-    if (!user) return null
-    const preferences = await getNotificationPreferences(tx, tenant.id, user.id)
-    // Email Notifications is the master switch; New Contact Alerts narrows it (§2.6).
-    return preferences.notifications && preferences.newContactAlerts ? user : null
-  })
+/**
+ * Queues the email in the caller's transaction (the one that saved the contact), when the owner
+ * wants it; returns whether it was queued. The job queue delivers it: the connect or lead form
+ * never waits for the provider and never fails because of it.
+ */
+export async function queueNewContactEmailIn(
+  tx: Transaction,
+  tenant: Tenant,
+  notice: NewContactNotice,
+) {
+  const owner = await findUserById(tx, tenant.id, notice.ownerId)
   if (!owner) return false
+  const preferences = await getNotificationPreferences(tx, tenant.id, owner.id)
+  // Email Notifications is the master switch; New Contact Alerts narrows it (§2.6).
+  if (!(preferences.notifications && preferences.newContactAlerts)) return false
   const branding = tenantEmailBranding(tenant)
-  await queueEmail(
+  await queueEmailIn(
+    tx,
     tenant.id,
     newContactEmail({
       branding,
@@ -49,6 +54,9 @@ export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNoti
   return true
 }
 
-export function notifyCardOwnerAfterResponse(tenant: Tenant, notice: NewContactNotice) {
-  runAfterResponse(`new ${notice.kind} email`, () => sendNewContactEmail(tenant, notice))
+/** The same in a transaction of its own. */
+export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNotice) {
+  const queued = await withTenant(tenant.id, (tx) => queueNewContactEmailIn(tx, tenant, notice))
+  wakeJobWorker()
+  return queued
 }

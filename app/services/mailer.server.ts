@@ -15,7 +15,6 @@ import {
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { runAfterResponse } from './after-response.server'
 
 // Resend answers in well under a second; a call that hangs must not hold the worker for long.
 const PROVIDER_TIMEOUT_MS = 30_000
@@ -43,18 +42,6 @@ export async function queueEmailIn(
 export async function queueEmail(organizationId: string, email: OutboxEmail, fromName?: string) {
   await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName))
   wakeJobWorker()
-}
-
-/**
- * Queues after the answer has gone: where two answers must take equally long whether or not an
- * email is written (sign-up with a new or a taken address).
- */
-export function queueEmailAfterResponse(
-  organizationId: string,
-  email: OutboxEmail,
-  fromName?: string,
-) {
-  runAfterResponse('queueing an email', () => queueEmail(organizationId, email, fromName))
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -3,7 +3,7 @@
 // them) and Export Data.
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
-import { prepareSetPasswordEmail, unknowablePassword } from '#app/auth/created-account.server'
+import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
@@ -72,8 +72,10 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
       metadata: { role: 'end_user', assignedToUserId: user.id, status: created.status },
     })
     // An inactive account cannot sign in: its owner is emailed once someone activates it.
-    const sendEmail = active ? await prepareSetPasswordEmail(tx, tenant, created, createdBy) : null
-    return { created, sendEmail }
+    const afterCommit = active
+      ? await queueSetPasswordEmailIn(tx, tenant, created, createdBy)
+      : null
+    return { created, afterCommit }
   })
   if (!outcome) {
     const message = `An account with the email ${normalizeEmail(email)} already exists`
@@ -86,7 +88,7 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
       { status: 409 },
     )
   }
-  outcome.sendEmail?.()
+  outcome.afterCommit?.()
   return redirectWithToast(MY_END_USERS_PATH, {
     title: 'User added',
     description: active ? `${outcome.created.email} gets an email to set a password.` : undefined,

@@ -1,7 +1,9 @@
 // The team page's operations (roles-teams-admin.md §2.9, §2.10, §4, §7). Each runs in one
 // transaction that first locks the team, checks the actor's team role there, and throws a
 // TeamActionError (rolling everything back) when it refuses.
+
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   deleteInvitation,
@@ -28,7 +30,7 @@ import {
 import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
-import { queueEmail } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { TeamRole } from '#app/validation/teams'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -230,25 +232,28 @@ export async function addMemberByEmail(
       entityId: team.id,
       metadata: { invitationId: invitation.id, role },
     })
+    // The email commits with the invitation: neither exists without the other.
+    const branding = tenantEmailBranding(tenant)
+    await queueEmailIn(
+      tx,
+      tenant.id,
+      teamInvitationEmail({
+        branding,
+        to: email,
+        inviterName: displayName(user),
+        teamName: team.name,
+        role,
+        acceptUrl: `${branding.origin}/invitations/${token}`,
+        declineUrl: `${branding.origin}/invitations/${token}/decline`,
+      }),
+      tenant.name,
+    )
     return { kind: 'invited' as const, team, role }
   })
   if (outcome.kind === 'added') {
     return { toast: `${email} added to the team`, teamId: outcome.team.id }
   }
-  const branding = tenantEmailBranding(tenant)
-  await queueEmail(
-    tenant.id,
-    teamInvitationEmail({
-      branding,
-      to: email,
-      inviterName: displayName(user),
-      teamName: outcome.team.name,
-      role: outcome.role,
-      acceptUrl: `${branding.origin}/invitations/${token}`,
-      declineUrl: `${branding.origin}/invitations/${token}/decline`,
-    }),
-    tenant.name,
-  )
+  wakeJobWorker()
   return { toast: `Invitation sent to ${email}`, teamId: outcome.team.id }
 }
 

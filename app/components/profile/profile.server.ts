@@ -6,7 +6,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import type { z } from 'zod'
 import { changePassword } from '#app/auth/accounts.server'
-import { queueConfirmationEmail } from '#app/auth/email-confirmation.server'
+import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { verifyPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
@@ -249,7 +249,7 @@ async function writeProfile(
     throw error
   }
   if (!emailChanges) return { status: 'saved' }
-  // Every other session ends, and the old address hears of the change (after the answer).
+  // Every other session ends, and the old address hears of the change (by the job queue).
   await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
   const branding = tenantEmailBranding(tenant)
   await queueEmail(
@@ -263,7 +263,7 @@ async function writeProfile(
     }),
     tenant.name,
   )
-  queueConfirmationEmail(tenant, {
+  await sendConfirmationEmail(tenant, {
     id: user.id,
     email: normalizeEmail(value.email),
     firstName: value.firstName,
