@@ -20,6 +20,14 @@ export function dnsPort(): number {
   return e2ePort() + 1000
 }
 
+/**
+ * The port of the fake GoHighLevel server started beside the running project's server
+ * (e2e/start-server.ts, tests/fake-crm.ts); specs drive it with POST /__fake/state.
+ */
+export function crmPort(): number {
+  return e2ePort() + 2000
+}
+
 /** Custom domains the specs create: Chromium maps them to this machine (playwright.config.ts). */
 export const E2E_DOMAIN_SUFFIX = 'agency-e2e.test'
 

@@ -162,6 +162,32 @@ export const SETTINGS_USERS = {
   },
 } as const satisfies Record<string, RoleUser>
 
+/**
+ * Accounts only e2e/crm.spec.ts uses, one per test, so each test's CRM settings, contacts and
+ * sync rows are its own: the owner of a card whose leads are forwarded, and an account that only
+ * tries keys the fake CRM refuses.
+ */
+export const CRM_USERS = {
+  owner: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'crm-cora@e2e.test',
+    password,
+    firstName: 'Cora',
+    lastName: 'Crm',
+    withCard: true,
+  },
+  refused: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'crm-ivan@e2e.test',
+    password,
+    firstName: 'Ivan',
+    lastName: 'Refused',
+    withCard: false,
+  },
+} as const satisfies Record<string, RoleUser>
+
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
 export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
   const seed = async (organizationId: string, users: readonly RoleUser[]) => {
@@ -185,6 +211,7 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
   await seed(organizations.alphaId, ALPHA_ROLE_USERS)
   await seed(organizations.alphaId, [DASHBOARD_USERS.teamMember, DASHBOARD_USERS.endUser])
   await seed(organizations.alphaId, Object.values(SETTINGS_USERS))
+  await seed(organizations.alphaId, Object.values(CRM_USERS))
   const [teamMember] = await getDb()
     .select({ id: users.id })
     .from(users)

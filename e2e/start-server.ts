@@ -7,6 +7,7 @@ import { hashToken } from '#app/auth/accounts.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
+import { startFakeCrm } from '#tests/fake-crm'
 import { CARD_OWNER, EXPIRED_RESET, PROFILE_ONLY, SUPER_ADMIN, TENANTS } from './fixtures'
 import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
@@ -57,6 +58,10 @@ await seedRoster({ alphaId: alpha.id, betaId: beta.id })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 await handle.close()
 
+// The server's GoHighLevel: a local fake that e2e/crm.spec.ts drives over HTTP (POST
+// /__fake/state, fixtures.ts crmPort). It knows no valid key until a spec names one.
+const fakeCrm = await startFakeCrm({ port: port + 2000 })
+
 const server = spawn(process.execPath, ['build/server.js'], {
   stdio: 'inherit',
   env: {
@@ -72,6 +77,10 @@ const server = spawn(process.execPath, ['build/server.js'], {
     // (e2e/fixtures.ts dnsPort); the background re-check stays out of the specs' way.
     DNS_RESOLVER: `127.0.0.1:${port + 1000}`,
     DOMAIN_RECHECK_SECONDS: '0',
+    // New contacts of users with the CRM on are forwarded to the fake; a spec scripting a slow
+    // answer waits at most this long.
+    GOHIGHLEVEL_API_URL: fakeCrm.url,
+    CRM_TIMEOUT_MS: '3000',
     ...serverEnv,
   },
 })
@@ -79,10 +88,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
 server.on('exit', (code) => {
-  drop().then(
+  Promise.all([fakeCrm.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {
-      console.error('could not drop the e2e database', error)
+      console.error('could not drop the e2e database or close the fake CRM', error)
       process.exit(1)
     },
   )

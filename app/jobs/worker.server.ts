@@ -12,9 +12,10 @@ import {
   markJobDead,
   markJobDone,
   pruneFinishedJobs,
+  releaseRunningJobs,
   rescheduleJob,
 } from '#app/models/jobs.server'
-import { withDatabase } from '#drizzle/db.server'
+import { getDatabaseHandle, withDatabase } from '#drizzle/db.server'
 
 /** A failure no retry can fix (a refused API key, a row that no longer exists). */
 export class PermanentJobError extends Error {}
@@ -138,7 +139,18 @@ export function startJobWorker(handlers: JobHandlers, log: Log) {
   void housekeeping()
   current.housekeeping = setInterval(housekeeping, 60 * 60_000)
   current.housekeeping.unref()
-  schedule(current, 0)
+  // The embedded database belongs to this process alone (ADR 002), so a job still marked running
+  // was cut short by the process before it; without this it would wait out its lease (minutes)
+  // before being taken again: a reset email killed mid-send arrived five minutes late.
+  const release =
+    getDatabaseHandle().driver === 'pglite'
+      ? withDatabase(releaseRunningJobs).then((count) => {
+          if (count > 0) log(`job worker: ${count} interrupted job(s) queued again`)
+        })
+      : Promise.resolve()
+  void release
+    .catch((error: unknown) => log(`job worker: ${errorText(error)}`))
+    .finally(() => schedule(current, 0))
 }
 
 /** A job was just committed: look now rather than at the next poll. */

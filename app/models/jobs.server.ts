@@ -63,6 +63,27 @@ export async function claimNextJob(db: Queryable, leaseMs: number): Promise<Job 
   return job
 }
 
+/**
+ * Jobs marked running when no process is running them: back in the queue now, their attempt
+ * counted (a job that keeps killing its process still runs out of attempts). Only for a database
+ * that one process owns, the embedded PGlite directory: at start-up, whatever is still running
+ * was cut short by the previous process (a crash, SIGKILL). On a shared Postgres another process
+ * may be running them; there the lease says when one was abandoned.
+ */
+export async function releaseRunningJobs(db: Queryable) {
+  const rows = await db
+    .update(jobs)
+    .set({
+      state: 'queued',
+      lockedUntil: null,
+      lastError: 'interrupted: the process running it stopped',
+      updatedAt: new Date(),
+    })
+    .where(eq(jobs.state, 'running'))
+    .returning({ id: jobs.id })
+  return rows.length
+}
+
 export async function markJobDone(db: Queryable, id: string) {
   await db
     .update(jobs)
