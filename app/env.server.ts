@@ -65,6 +65,8 @@ const schema = z.object({
   // and the first retry's delay, doubled on each further attempt.
   JOB_POLL_MS: z.coerce.number().int().min(0).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  // How long a running job stays its worker's without a sign of life (renewed every third).
+  JOB_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
   // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018); 0: no daily job.
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
   // The GoHighLevel API (a local fake in tests) and how long one call may take.

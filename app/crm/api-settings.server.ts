@@ -110,7 +110,17 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
 
   if (value.intent === 'validate') {
     const key = typedKey || (keepStored ? await storedKey(signedIn) : null)
-    if (!key) return fieldError('validate', MESSAGES.keyRequired)
+    if (!key) {
+      return json(
+        {
+          intent: 'validate',
+          keyStatus: 'unknown' as KeyStatus,
+          error: MESSAGES.keyRequired,
+          fieldError: MESSAGES.keyRequired,
+        },
+        { status: 400 },
+      )
+    }
     const result = await validateKey(key)
     if (result === 'failed') {
       return json(

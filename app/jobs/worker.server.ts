@@ -6,6 +6,7 @@
 import { getEnv } from '#app/env.server'
 import {
   claimNextJob,
+  extendJobLease,
   insertJob,
   type Job,
   type JobName,
@@ -28,8 +29,6 @@ export type JobHandler = {
 
 export type JobHandlers = Partial<Record<JobName, JobHandler>>
 
-// Longer than any handler's own time limit: a lease that runs out means the process died.
-const LEASE_MS = 5 * 60_000
 const MAX_DELAY_MS = 60 * 60_000
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000
 
@@ -46,7 +45,11 @@ type Log = (message: string) => void
 
 /** Runs the next due job, if any; false when there was none. */
 export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Promise<boolean> {
-  const job = await withDatabase((tx) => claimNextJob(tx, LEASE_MS))
+  // The lease is renewed every third of it while the handler runs, so a lease that runs out
+  // means the process died (on Postgres another process then takes the job within JOB_LEASE_MS),
+  // however long the work itself takes (a backup of a large database).
+  const leaseMs = getEnv().JOB_LEASE_MS
+  const job = await withDatabase((tx) => claimNextJob(tx, leaseMs))
   if (!job) return false
   const handler = handlers[job.name as JobName]
   const giveUp = async (message: string) => {
@@ -65,10 +68,18 @@ export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Pr
     await giveUp(job.lastError ?? 'ran out of attempts')
     return true
   }
+  const heartbeat = setInterval(() => {
+    withDatabase((tx) => extendJobLease(tx, job.id, leaseMs)).catch((error: unknown) => {
+      log(`job ${job.name} ${job.id}: lease not renewed: ${errorText(error)}`)
+    })
+  }, leaseMs / 3)
+  heartbeat.unref()
   try {
     await handler.run(job)
+    clearInterval(heartbeat)
     await withDatabase((tx) => markJobDone(tx, job.id))
   } catch (error) {
+    clearInterval(heartbeat)
     const message = errorText(error)
     if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
       await giveUp(message)

@@ -84,6 +84,14 @@ export async function releaseRunningJobs(db: Queryable) {
   return rows.length
 }
 
+/** The running job's worker is alive: its lease runs `leaseMs` from now. */
+export async function extendJobLease(db: Queryable, id: string, leaseMs: number) {
+  await db
+    .update(jobs)
+    .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+}
+
 export async function markJobDone(db: Queryable, id: string) {
   await db
     .update(jobs)

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { enqueueDailyJobs, retryDelayMs, runDueJobs } from '#app/jobs/worker.server'
-import { claimNextJob, insertJob } from '#app/models/jobs.server'
+import { claimNextJob, insertJob, releaseRunningJobs } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { queueEmail } from '#app/services/mailer.server'
 import { getDb, withDatabase } from '#drizzle/db.server'
@@ -262,5 +262,47 @@ describe('the queue', () => {
       .from(jobs)
       .where(eq(jobs.idempotencyKey, 'backup.daily:2026-11-25'))
     expect(rows).toHaveLength(1)
+  })
+})
+
+describe('interrupted work', () => {
+  test('a long job keeps its lease while it runs; nobody else takes it', async () => {
+    process.env.JOB_LEASE_MS = '300'
+    resetEnvForTests()
+    const { organization } = await makeBrandedOrganization({ name: 'Long Co' })
+    await withDatabase((tx) =>
+      insertJob(tx, { name: 'backup.daily', organizationId: organization.id }),
+    )
+    let stolen: unknown = 'not tried'
+    try {
+      await runDueJobs({
+        'backup.daily': {
+          run: async (job) => {
+            if (job.organizationId !== organization.id) return
+            // Three leases long: without renewals another worker would take it meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 900))
+            stolen = await withDatabase((tx) => claimNextJob(tx, 300))
+          },
+        },
+      })
+    } finally {
+      delete process.env.JOB_LEASE_MS
+      resetEnvForTests()
+    }
+    expect(stolen).toBeUndefined()
+    const [job] = await jobsOf(organization.id)
+    expect(job).toMatchObject({ state: 'done', attempts: 1 })
+  })
+
+  test("on start-up the embedded database's worker queues again the jobs a killed process left running", async () => {
+    const { organization } = await makeBrandedOrganization({ name: 'Orphan Co' })
+    await withDatabase((tx) =>
+      insertJob(tx, { name: 'crm.forward', organizationId: organization.id }),
+    )
+    const taken = await withDatabase((tx) => claimNextJob(tx, 60_000))
+    expect(taken?.state).toBe('running')
+    expect(await withDatabase(releaseRunningJobs)).toBeGreaterThanOrEqual(1)
+    const [job] = await jobsOf(organization.id)
+    expect(job).toMatchObject({ state: 'queued', attempts: 1, lockedUntil: null })
   })
 })
