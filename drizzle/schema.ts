@@ -381,6 +381,8 @@ export const apiSettings = pgTable(
     gohighlevelApiKeyEncrypted: text('gohighlevel_api_key_encrypted'),
     // The key's last four characters: all the page ever shows of it again.
     gohighlevelApiKeyLast4: text('gohighlevel_api_key_last4'),
+    // The GoHighLevel sub-account (location) the contacts go to; not a secret.
+    gohighlevelLocationId: text('gohighlevel_location_id'),
     enabled: boolean('enabled').notNull().default(false),
     validatedAt: timestamp('validated_at', { withTimezone: true }),
     updatedAt: updatedAt(),

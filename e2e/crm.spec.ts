@@ -110,6 +110,7 @@ test('an empty or refused key: the spec messages, the switch stays off, saving d
 
   // The screen as the spec lists it (§2), with nothing saved yet.
   await expect(keyField(page)).toBeVisible()
+  await expect(page.getByRole('textbox', { name: /^Location ID/ })).toBeVisible()
   await expect(keyField(page)).toHaveValue('')
   await expect(page.getByRole('button', { name: 'Validate API Key' })).toBeVisible()
   await expect(crmSwitch(page)).toBeDisabled()

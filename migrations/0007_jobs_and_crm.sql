@@ -33,6 +33,7 @@ CREATE TABLE "jobs" (
 );
 --> statement-breakpoint
 ALTER TABLE "api_settings" ADD COLUMN "gohighlevel_api_key_last4" text;--> statement-breakpoint
+ALTER TABLE "api_settings" ADD COLUMN "gohighlevel_location_id" text;--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "state" "email_state" DEFAULT 'queued' NOT NULL;--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "from_name" text;--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint

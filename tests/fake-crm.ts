@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net'
 export type CrmRequest = {
   method: string
   path: string
+  /** The sub-account named by the query (`locationId=`) or the body. */
+  locationId: string | undefined
   authorization: string | undefined
   version: string | undefined
   body: Record<string, unknown> | null
@@ -18,6 +20,8 @@ type Scripted = { status: number } | { delayMs: number } | { hang: true }
 
 export type FakeCrmState = {
   validKeys: string[]
+  /** When set, a request must name one of these locations (403 otherwise, as the API does). */
+  locationIds?: string[]
   /** Answers for the next requests, in order; each is used once. */
   script: Scripted[]
 }
@@ -69,6 +73,7 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
           state.script = []
         }
         if (update.validKeys) state.validKeys = update.validKeys
+        if (update.locationIds) state.locationIds = update.locationIds
         if (update.script) state.script = update.script
       }
       send(res, 200, { ...state, requests, contacts: [...contacts.values()] })
@@ -81,9 +86,13 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
       send(res, 400, { message: 'invalid JSON' })
       return
     }
+    const locationId =
+      new URL(path, 'http://fake').searchParams.get('locationId') ??
+      (typeof body?.locationId === 'string' ? body.locationId : undefined)
     requests.push({
       method: req.method ?? 'GET',
       path,
+      locationId,
       authorization: req.headers.authorization,
       version: req.headers.version as string | undefined,
       body,
@@ -104,6 +113,10 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
     const key = req.headers.authorization?.replace(/^Bearer /, '') ?? ''
     if (!state.validKeys.includes(key)) {
       send(res, 401, { message: 'Invalid JWT' })
+      return
+    }
+    if (state.locationIds?.length && !state.locationIds.includes(locationId ?? '')) {
+      send(res, 403, { message: 'The token does not have access to this location.' })
       return
     }
     if (req.method === 'GET' && path.startsWith('/contacts/')) {
@@ -137,6 +150,7 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
       requests.length = 0
       contacts.clear()
       state.script = []
+      state.locationIds = undefined
     },
     async close() {
       for (const res of hanging) res.destroy()

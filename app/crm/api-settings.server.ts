@@ -17,7 +17,7 @@ import {
 } from '#app/validation/api-settings'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { retryCrmForward } from './forwarding.server'
-import { CrmKeyRejectedError, checkApiKey } from './gohighlevel.server'
+import { type CrmAccount, CrmKeyRejectedError, checkApiKey } from './gohighlevel.server'
 
 export async function loadApiSettings({ tenant, user }: SignedIn) {
   return withTenant(tenant.id, async (tx) => {
@@ -27,6 +27,7 @@ export async function loadApiSettings({ tenant, user }: SignedIn) {
     return {
       hasKey,
       keyLast4: hasKey ? (settings?.gohighlevelApiKeyLast4 ?? '') : null,
+      locationId: settings?.gohighlevelLocationId ?? '',
       enabled: hasKey && Boolean(settings?.enabled),
       // A stored key passed validation when it was saved (an invalid one is never kept).
       keyStatus: (hasKey ? 'valid' : 'unknown') satisfies KeyStatus as KeyStatus,
@@ -41,19 +42,17 @@ export async function loadApiSettings({ tenant, user }: SignedIn) {
 
 type Validation = 'valid' | 'invalid' | 'failed'
 
-async function validateKey(apiKey: string): Promise<Validation> {
+async function validateKey(account: CrmAccount): Promise<Validation> {
   try {
-    await checkApiKey(apiKey)
+    await checkApiKey(account)
     return 'valid'
   } catch (error) {
     return error instanceof CrmKeyRejectedError ? 'invalid' : 'failed'
   }
 }
 
-async function storedKey(signedIn: SignedIn) {
-  const { tenant, user } = signedIn
-  const settings = await withTenant(tenant.id, (tx) => findApiSettings(tx, tenant.id, user.id))
-  return settings?.gohighlevelApiKeyEncrypted ? open(settings.gohighlevelApiKeyEncrypted) : null
+async function storedSettings({ tenant, user }: SignedIn) {
+  return withTenant(tenant.id, (tx) => findApiSettings(tx, tenant.id, user.id))
 }
 
 const audit = (tx: Transaction, { tenant, user }: SignedIn, metadata: Record<string, unknown>) =>
@@ -79,6 +78,7 @@ async function disable(signedIn: SignedIn, reason: 'empty' | 'invalid') {
     await saveApiSettings(tx, tenant.id, user.id, {
       sealedKey: null,
       keyLast4: null,
+      locationId: null,
       enabled: false,
       validatedAt: null,
     })
@@ -106,11 +106,16 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
   }
 
   const typedKey = value.apiKey
-  const keepStored = value.keepStoredKey === '1' && !typedKey
+  const locationId = value.locationId || null
+  const stored = await storedSettings(signedIn)
+  const storedKey =
+    value.keepStoredKey === '1' && !typedKey && stored?.gohighlevelApiKeyEncrypted
+      ? open(stored.gohighlevelApiKeyEncrypted)
+      : null
+  const apiKey = typedKey || storedKey
 
   if (value.intent === 'validate') {
-    const key = typedKey || (keepStored ? await storedKey(signedIn) : null)
-    if (!key) {
+    if (!apiKey) {
       return json(
         {
           intent: 'validate',
@@ -121,7 +126,7 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
         { status: 400 },
       )
     }
-    const result = await validateKey(key)
+    const result = await validateKey({ apiKey, locationId })
     if (result === 'failed') {
       return json(
         { intent: 'validate', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
@@ -132,25 +137,20 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
     return json({ intent: 'validate', keyStatus: 'valid' as KeyStatus, error: null })
   }
 
-  // Save: the switch alone when the stored key is kept.
-  if (keepStored) {
-    const updated = await withTenant(tenant.id, async (tx) => {
-      const settings = await findApiSettings(tx, tenant.id, user.id)
-      if (!settings?.gohighlevelApiKeyEncrypted) return false
-      await setCrmEnabled(tx, tenant.id, user.id, value.enabled)
-      await audit(tx, signedIn, { enabled: value.enabled, key: 'unchanged' })
-      return true
-    })
-    if (updated) {
-      return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
-    }
-  }
-  if (!typedKey) {
+  if (!apiKey) {
     await disable(signedIn, 'empty')
     return redirectWithToast('/api-settings', { type: 'info', title: MESSAGES.disabled })
   }
-  // An unvalidated key is validated first; the switch only matters for a key that passes.
-  const result = await validateKey(typedKey)
+  // The stored key for the same location: only the switch changes.
+  if (storedKey && locationId === (stored?.gohighlevelLocationId ?? null)) {
+    await withTenant(tenant.id, async (tx) => {
+      await setCrmEnabled(tx, tenant.id, user.id, value.enabled)
+      await audit(tx, signedIn, { enabled: value.enabled, key: 'unchanged' })
+    })
+    return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
+  }
+  // A new key, or the stored one for another location, is validated first.
+  const result = await validateKey({ apiKey, locationId })
   if (result === 'failed') {
     return json(
       { intent: 'save', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
@@ -173,13 +173,18 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
   }
   await withTenant(tenant.id, async (tx) => {
     await saveApiSettings(tx, tenant.id, user.id, {
-      sealedKey: seal(typedKey),
-      keyLast4: typedKey.slice(-4),
-      // A valid key turns the integration on (§4).
-      enabled: true,
+      sealedKey: seal(apiKey),
+      keyLast4: apiKey.slice(-4),
+      locationId,
+      // A valid new key turns the integration on (§4); a kept one keeps the switch's word.
+      enabled: typedKey ? true : value.enabled,
       validatedAt: new Date(),
     })
-    await audit(tx, signedIn, { enabled: true, key: 'replaced' })
+    await audit(tx, signedIn, {
+      enabled: typedKey ? true : value.enabled,
+      key: typedKey ? 'replaced' : 'unchanged',
+      location: locationId ? 'set' : 'none',
+    })
   })
   return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
 }

@@ -112,13 +112,17 @@ export const forwardContactToCrm: JobHandler = {
         saveApiSettings(tx, organizationId, settings.userId, {
           sealedKey: seal(apiKey),
           keyLast4: settings.gohighlevelApiKeyLast4,
+          locationId: settings.gohighlevelLocationId,
           enabled: settings.enabled,
           validatedAt: settings.validatedAt,
         }),
       )
     }
     try {
-      const crmContactId = await upsertContact(apiKey, toCrmContact(contact))
+      const crmContactId = await upsertContact(
+        { apiKey, locationId: settings.gohighlevelLocationId },
+        toCrmContact(contact),
+      )
       await withTenant(organizationId, (tx) =>
         markCrmSynced(tx, organizationId, contactId, crmContactId),
       )

@@ -62,17 +62,25 @@ async function call(apiKey: string, method: 'GET' | 'POST', path: string, body?:
   }
 }
 
-/** One cheap authenticated request: resolves when the key is accepted. */
-export async function checkApiKey(apiKey: string): Promise<void> {
-  await call(apiKey, 'GET', 'contacts/?limit=1')
+/** Where the contacts go: the key, and the sub-account (location) when the user named one. */
+export type CrmAccount = { apiKey: string; locationId?: string | null }
+
+/** One cheap authenticated request: resolves when the key (for that location) is accepted. */
+export async function checkApiKey({ apiKey, locationId }: CrmAccount): Promise<void> {
+  const query = new URLSearchParams({ limit: '1', ...(locationId ? { locationId } : {}) })
+  await call(apiKey, 'GET', `contacts/?${query}`)
 }
 
 /**
  * Creates the contact, or updates the one the CRM already has with this email or phone (the
  * upsert endpoint): forwarding the same contact twice leaves one contact in the CRM.
  */
-export async function upsertContact(apiKey: string, contact: CrmContact): Promise<string> {
-  const answer = (await call(apiKey, 'POST', 'contacts/upsert', contact)) as {
+export async function upsertContact(
+  { apiKey, locationId }: CrmAccount,
+  contact: CrmContact,
+): Promise<string> {
+  const body = locationId ? { ...contact, locationId } : contact
+  const answer = (await call(apiKey, 'POST', 'contacts/upsert', body)) as {
     contact?: { id?: unknown }
   }
   const id = answer?.contact?.id

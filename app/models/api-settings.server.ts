@@ -17,6 +17,7 @@ export async function findApiSettings(db: Queryable, organizationId: string, use
 export type ApiSettingsChange = {
   sealedKey: string | null
   keyLast4: string | null
+  locationId: string | null
   enabled: boolean
   validatedAt: Date | null
 }
@@ -30,6 +31,7 @@ export async function saveApiSettings(
   const values = {
     gohighlevelApiKeyEncrypted: change.sealedKey,
     gohighlevelApiKeyLast4: change.keyLast4,
+    gohighlevelLocationId: change.locationId,
     enabled: change.enabled,
     validatedAt: change.validatedAt,
     updatedAt: new Date(),

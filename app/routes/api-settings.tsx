@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Page() {
   const settings = useLoaderData<typeof loader>()
-  const saved = `${settings.hasKey}:${settings.keyLast4}:${settings.enabled}`
+  const saved = `${settings.hasKey}:${settings.keyLast4}:${settings.locationId}:${settings.enabled}`
   return <ApiSettingsPage key={saved} settings={settings} />
 }
 

@@ -22,6 +22,16 @@ const apiKey = z
   .optional()
   .default('')
 
+// GoHighLevel's v2 API files every contact under a sub-account ("location"): its id, from the
+// sub-account's Settings → Business Profile. Optional: a key for a single location may not need it.
+const locationId = z
+  .string()
+  .trim()
+  .max(64, 'That is too long to be a location ID')
+  .regex(/^[A-Za-z0-9_-]*$/, 'A location ID has only letters and digits')
+  .optional()
+  .default('')
+
 /**
  * `keepStoredKey` is the page's word that the key field was left alone: the saved key (never
  * sent back to the browser) stays. Typing in the field, or 'Remove key', clears it.
@@ -29,11 +39,12 @@ const apiKey = z
 const keepStoredKey = z.enum(['1', '0']).optional().default('0')
 
 export const ApiSettingsSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('validate'), apiKey, keepStoredKey }),
+  z.object({ intent: z.literal('validate'), apiKey, keepStoredKey, locationId }),
   z.object({
     intent: z.literal('save'),
     apiKey,
     keepStoredKey,
+    locationId,
     enabled: z.boolean({ error: 'Please choose on or off' }).optional().default(false),
   }),
   z.object({ intent: z.literal('retry'), contactId: z.string().trim().uuid('Unknown contact') }),

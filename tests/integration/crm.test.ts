@@ -83,6 +83,7 @@ async function view(world: World) {
     body: (await response.json()) as {
       hasKey: boolean
       keyLast4: string | null
+      locationId: string
       enabled: boolean
       syncs: { contactId: string; fullName: string; state: string; lastError: string | null }[]
     },
@@ -223,6 +224,42 @@ describe('validating and saving the key', () => {
     })
   })
 
+  test('a location ID goes with every request; the stored key for another location is validated again', async () => {
+    const world = await setup()
+    crm.state.locationIds = ['loc-123']
+    const refused = await post(world, { intent: 'save', apiKey: GOOD_KEY, locationId: 'loc-999' })
+    expect(refused.status).toBe(200)
+    expect(await refused.json()).toMatchObject({ fieldError: MESSAGES.keyInvalid })
+    expect(
+      (await post(world, { intent: 'save', apiKey: GOOD_KEY, locationId: 'loc-123' })).status,
+    ).toBe(302)
+    expect(crm.requests.at(-1)).toMatchObject({ method: 'GET', locationId: 'loc-123' })
+    expect((await view(world)).body).toMatchObject({ hasKey: true, locationId: 'loc-123' })
+    await lead(world, 'located@example.test', 'Lou Located')
+    await runJobsNow()
+    expect(crm.upserts().at(-1)).toMatchObject({
+      locationId: 'loc-123',
+      body: { locationId: 'loc-123', email: 'located@example.test' },
+    })
+    // Kept key, new location: asked again before it is stored.
+    crm.reset()
+    const moved = await post(world, {
+      intent: 'save',
+      keepStoredKey: '1',
+      locationId: 'loc-456',
+      enabled: 'on',
+    })
+    expect(moved.status).toBe(302)
+    expect(crm.requests).toEqual([
+      expect.objectContaining({ locationId: 'loc-456', authorization: `Bearer ${GOOD_KEY}` }),
+    ])
+    expect((await view(world)).body).toMatchObject({
+      hasKey: true,
+      locationId: 'loc-456',
+      enabled: true,
+    })
+  })
+
   test('bad input is refused with a message and changes nothing', async () => {
     const world = await setup()
     await saveKey(world)
@@ -231,6 +268,7 @@ describe('validating and saving the key', () => {
       { intent: 'save', apiKey: 'has spaces in it' },
       { intent: 'save', apiKey: GOOD_KEY, enabled: 'maybe' },
       { intent: 'retry', contactId: 'not-a-uuid' },
+      { intent: 'save', apiKey: GOOD_KEY, locationId: 'loc/../x' },
       { intent: 'delete-everything' },
     ]
     for (const fields of refused) {

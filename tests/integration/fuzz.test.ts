@@ -468,7 +468,7 @@ const FORMS: Form[] = [
     path: '/api-settings',
     actor: 'end_user',
     intents: ['validate', 'save', 'retry'],
-    keys: ['apiKey', 'keepStoredKey', 'enabled', 'contactId'],
+    keys: ['apiKey', 'keepStoredKey', 'locationId', 'enabled', 'contactId'],
   },
   {
     name: 'image upload',

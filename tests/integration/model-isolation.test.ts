@@ -221,6 +221,7 @@ async function seedTenantA(db: Queryable) {
   await saveApiSettings(db, organization.id, user.id, {
     sealedKey: 'v1.sealed.for.a',
     keyLast4: 'AAAA',
+    locationId: 'loc-a',
     enabled: true,
     validatedAt: new Date(),
   })
@@ -582,6 +583,7 @@ const cases: Record<string, Case[]> = {
         saveApiSettings(db, b, a.user.id, {
           sealedKey: null,
           keyLast4: null,
+          locationId: null,
           enabled: false,
           validatedAt: null,
         }),

@@ -27,6 +27,7 @@ export type CrmSyncView = {
 export type ApiSettingsView = {
   hasKey: boolean
   keyLast4: string | null
+  locationId: string
   enabled: boolean
   keyStatus: KeyStatus
   syncs: CrmSyncView[]
@@ -153,6 +154,28 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
             </div>
           </div>
 
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="crm-location-id" className="text-sm font-medium">
+              Location ID{' '}
+              <span className="font-normal text-gray-600 dark:text-gray-400">(optional)</span>
+            </label>
+            <input
+              id="crm-location-id"
+              name="locationId"
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              defaultValue={settings.locationId}
+              onChange={() => setLocalStatus(null)}
+              aria-describedby="crm-location-id-hint"
+              className="h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+            />
+            <p id="crm-location-id-hint" className="text-xs text-gray-600 dark:text-gray-400">
+              The sub-account your contacts go to. GoHighLevel asks for it with a Private
+              Integration token.
+            </p>
+          </div>
+
           <div className="flex items-start justify-between gap-4 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
             <div className="flex flex-col gap-1">
               <label htmlFor="crm-enabled" className="text-sm font-medium">
@@ -217,6 +240,10 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
             Create a new integration with access to <strong>Contacts</strong> (view and edit).
           </li>
           <li>Copy the token it shows and paste it above, then choose Validate API Key.</li>
+          <li>
+            Copy the sub-account's Location ID from <strong>Settings</strong>, then{' '}
+            <strong>Business Profile</strong>, into Location ID.
+          </li>
         </ol>
         <p className="text-gray-700 dark:text-gray-300">
           Contacts are matched by email or phone, so a person you meet twice stays one contact in
