@@ -18,9 +18,14 @@ test('only the super-admin guard issues platform scope grants', () => {
   expect(users).toEqual([path.join('app/auth/guards.server.ts'), path.join('drizzle/db.server.ts')])
 })
 
-test('no code sets the platform scope setting except withPlatformScope', () => {
+test('no code sets the platform scope setting except withPlatformScope and the backup', () => {
   const setters = [...sourceFiles('app'), ...sourceFiles('drizzle')].filter((file) =>
     readFileSync(file, 'utf8').includes('app.platform_scope'),
   )
-  expect(setters).toEqual([path.join('drizzle/db.server.ts')])
+  // The backup is the one other reader of every tenant's rows: a pg_dump process of its own,
+  // as the tables' owner, never a request (ADR 018).
+  expect(setters.sort()).toEqual([
+    path.join('app/backups/backups.server.ts'),
+    path.join('drizzle/db.server.ts'),
+  ])
 })
