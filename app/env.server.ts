@@ -69,6 +69,8 @@ const schema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
   // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018); 0: no daily job.
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
+  // The hour (UTC) the daily backup runs.
+  BACKUP_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(3),
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),

@@ -131,13 +131,30 @@ async function drain(current: Worker) {
 }
 
 /** Daily work is enqueued under a key per day, so any number of processes add it once. */
-export async function enqueueDailyJobs(day = new Date()) {
-  const date = day.toISOString().slice(0, 10)
+/** The next BACKUP_HOUR_UTC o'clock after `now`: when the daily backup runs. */
+export function nextDailyRun(now: Date, hourUtc: number) {
+  const run = new Date(now)
+  run.setUTCHours(hourUtc, 0, 0, 0)
+  if (run <= now) run.setUTCDate(run.getUTCDate() + 1)
+  return run
+}
+
+/**
+ * Daily work is enqueued for its next run under a key per day, so any number of processes add
+ * it once; a process that starts never dumps the database on the spot.
+ */
+export async function enqueueDailyJobs(now = new Date()) {
+  const env = getEnv()
+  const runAt = nextDailyRun(now, env.BACKUP_HOUR_UTC)
   await withDatabase(async (tx) => {
-    if (getEnv().BACKUP_RETENTION > 0) {
-      await insertJob(tx, { name: 'backup.daily', idempotencyKey: `backup.daily:${date}` })
+    if (env.BACKUP_RETENTION > 0) {
+      await insertJob(tx, {
+        name: 'backup.daily',
+        idempotencyKey: `backup.daily:${runAt.toISOString().slice(0, 10)}`,
+        runAt,
+      })
     }
-    await pruneFinishedJobs(tx, new Date(day.getTime() - KEEP_FINISHED_MS))
+    await pruneFinishedJobs(tx, new Date(now.getTime() - KEEP_FINISHED_MS))
   })
 }
 

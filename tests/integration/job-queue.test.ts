@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
-import { enqueueDailyJobs, retryDelayMs, runDueJobs } from '#app/jobs/worker.server'
+import { enqueueDailyJobs, nextDailyRun, retryDelayMs, runDueJobs } from '#app/jobs/worker.server'
 import { claimNextJob, insertJob, releaseRunningJobs } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { queueEmail } from '#app/services/mailer.server'
@@ -253,15 +253,18 @@ describe('the queue', () => {
     expect(retryDelayMs(30, 1000, () => 0)).toBe(60 * 60_000)
   })
 
-  test('the daily jobs are added once per day, however many processes add them', async () => {
-    const day = new Date('2026-11-25T08:00:00Z')
-    await enqueueDailyJobs(day)
-    await enqueueDailyJobs(day)
+  test('the daily backup is added once per day for its next run, however many processes add it', async () => {
+    const now = new Date('2026-11-25T08:00:00Z')
+    await enqueueDailyJobs(now)
+    await enqueueDailyJobs(new Date('2026-11-25T09:00:00Z'))
     const rows = await getDb()
       .select()
       .from(jobs)
-      .where(eq(jobs.idempotencyKey, 'backup.daily:2026-11-25'))
-    expect(rows).toHaveLength(1)
+      .where(eq(jobs.idempotencyKey, 'backup.daily:2026-11-26'))
+    expect(rows.map((row) => row.runAt.toISOString())).toEqual(['2026-11-26T03:00:00.000Z'])
+    expect(nextDailyRun(new Date('2026-11-25T02:59:00Z'), 3).toISOString()).toBe(
+      '2026-11-25T03:00:00.000Z',
+    )
   })
 })
 
