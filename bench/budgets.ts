@@ -47,10 +47,10 @@ export type RunFigures = {
   lcp: { ms: number; driver: Driver } | null
 }
 
-/** A scenario's req/s as a percentage of the baseline's, one decimal (0 for a baseline of 0). */
+/** A scenario's req/s as a percentage of the baseline's, two decimals (0 for a baseline of 0). */
 export function ratioOfBaseline(reqPerSec: number, baselineReqPerSec: number) {
   if (!(baselineReqPerSec > 0)) return 0
-  return Math.round((reqPerSec / baselineReqPerSec) * 1000) / 10
+  return Math.round((reqPerSec / baselineReqPerSec) * 10_000) / 100
 }
 
 // Decimal units, the stricter reading of the issue's "90 KB" and "250 MB".
@@ -122,7 +122,7 @@ export function evaluateBudgets(run: RunFigures, names: Record<ScenarioId, strin
           driver,
           `≥ ${min}%`,
           measured.reqPerSec,
-          // The exact share decides; the table shows it rounded to one decimal.
+          // The exact share decides; the table shows it rounded to two decimals.
           (reqPerSec) =>
             run.baseline.reqPerSec > 0 && reqPerSec * 100 >= min * run.baseline.reqPerSec,
           (reqPerSec) => format.percent(ratioOfBaseline(reqPerSec, run.baseline.reqPerSec)),

@@ -44,10 +44,10 @@ function run(overrides: Partial<DriverFigures> = {}, rest: Partial<RunFigures> =
 }
 
 describe('ratioOfBaseline', () => {
-  test('is a percentage with one decimal', () => {
-    expect(ratioOfBaseline(215, 32_500)).toBe(0.7)
+  test('is a percentage with two decimals', () => {
+    expect(ratioOfBaseline(215, 32_500)).toBe(0.66)
     expect(ratioOfBaseline(3500, 10_000)).toBe(35)
-    expect(ratioOfBaseline(12_345, 10_000)).toBe(123.5)
+    expect(ratioOfBaseline(12_345, 10_000)).toBe(123.45)
   })
 
   test('is 0 when the baseline answered nothing', () => {
