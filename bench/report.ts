@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import {
+  answered,
   type BudgetRow,
   type DriverFigures,
   type Measurement,
@@ -21,14 +22,16 @@ export function statusSummary(statuses: Record<string, number>) {
 }
 
 function tableRow(scenario: string, driver: string, measured: Measurement, baseline: Measurement) {
+  // Without a single answer autocannon's latencies are 0: shown as a dash, not as fast.
+  const none = answered(measured) === 0
   return {
     scenario,
     driver,
     'req/s': measured.reqPerSec,
     '% of baseline': `${ratioOfBaseline(measured.reqPerSec, baseline.reqPerSec)}%`,
-    'p50 ms': measured.p50Ms,
-    'p99 ms': measured.p99Ms,
-    answers: statusSummary(measured.statuses),
+    'p50 ms': none ? '-' : measured.p50Ms,
+    'p99 ms': none ? '-' : measured.p99Ms,
+    answers: none ? 'none in time' : statusSummary(measured.statuses),
     errors: measured.errors,
   }
 }

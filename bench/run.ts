@@ -11,6 +11,7 @@ import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
 import { TEST_APP_SECRET } from '#tests/app-secret'
 import { startBaseline } from './baseline'
 import {
+  answered,
   CARD_PAGE_SCENARIOS,
   type Driver,
   type DriverFigures,
@@ -205,6 +206,12 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
 }
 
 function noteUnexpected(driver: Driver, scenario: Scenario, measured: Measurement) {
+  if (answered(measured) === 0) {
+    warnings.push(
+      `${driver}, ${SCENARIO_NAMES[scenario.id]}: no request was answered within the ${SECONDS} s (every one slower than that under this load)`,
+    )
+    return
+  }
   const unexpected = Object.keys(measured.statuses).filter(
     (status) => status !== String(scenario.expectedStatus),
   )

@@ -94,6 +94,15 @@ describe('evaluateBudgets', () => {
     expect(result('dashboard')).toBe(false)
   })
 
+  test('a card page that answered nothing in time misses its p99 budget', () => {
+    const silent = { ...measured(0, 0), statuses: {} }
+    const rows = evaluateBudgets(run({ scenarios: { 'card-returning': silent } }), names)
+    expect(rows.find((row) => row.budget === 'card-returning: p99')).toMatchObject({
+      actual: 'no answers',
+      met: false,
+    })
+  })
+
   test('sign-in has no share budget (argon2 bounds it) and only card pages have a p99 one', () => {
     const rows = evaluateBudgets(
       run({ scenarios: { 'sign-in': measured(20), health: measured(5000, 900) } }),
