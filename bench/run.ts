@@ -1,108 +1,283 @@
-// `npm run bench`: requests per second and latency of the built production server on
-// loopback (50 connections, bounded duration). Build first: `npm run build`.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import http from 'node:http'
+// `npm run bench` (issue 16 points 1 and 2): the built production server on loopback, 50
+// connections, BENCH_SECONDS per scenario, on embedded PGlite and, with BENCH_DATABASE_URL or
+// TEST_DATABASE_URL, on Postgres as in production. Every scenario is printed as a share of a
+// baseline measured in the same run (a bare node:http server answering the card page's bytes),
+// then the budgets met or missed; the whole run is written to bench/results/. Build first:
+// `npm run build`. Figures from a shared machine are noisy: compare runs, not single numbers.
+import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
+import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
+import { TEST_APP_SECRET } from '#tests/app-secret'
+import { startBaseline } from './baseline'
+import {
+  answered,
+  CARD_PAGE_SCENARIOS,
+  type Driver,
+  type DriverFigures,
+  evaluateBudgets,
+  type Measurement,
+  type PageWeight,
+  type RunFigures,
+} from './budgets'
+import {
+  countCardViews,
+  createBenchDatabase,
+  DEMO,
+  postgresServerUrl,
+  SEEDED_VIEWS,
+  seedBenchData,
+  timeDashboardStatistics,
+} from './database'
+import { request, settle } from './http'
+import { measureLcp } from './lcp'
+import { measurePageWeight } from './page-weight'
+import { budgetTable, gitCommit, scenarioTable, statusSummary, writeResults } from './report'
+import {
+  CONNECTIONS,
+  cardPageRequest,
+  measure,
+  SCENARIO_NAMES,
+  type Scenario,
+  scenarios,
+  signInRequest,
+} from './scenarios'
+import { readMemory, sampleRss, startAppServer } from './server'
 
-const PORT = Number(process.env.BENCH_PORT ?? 3290)
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = 50
-const base = `http://127.0.0.1:${PORT}`
+// 3290 is the old default, 3291 the load test's; the baseline listens on BENCH_PORT + 1.
+const PORT = Number(process.env.BENCH_PORT ?? 3292)
+const BASELINE_PORT = PORT + 1
+// 5 s × (1 baseline + 9 scenarios × 2 drivers) is 95 s of load; with seeding, start-ups,
+// warm-ups and the LCP loads the run stays well under 5 minutes.
+const SECONDS = seconds('BENCH_SECONDS', 5)
+// Load before measuring, so the first scenario does not pay for the JIT's first minutes.
+const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 2)
+const MEASURE_LCP = process.env.BENCH_LCP !== '0'
 
-type Target = { name: string; path: string; host: string }
-
-async function waitForHealthy(child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
-    try {
-      if ((await fetch(`${base}/api/health-check`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
+function seconds(name: string, fallback: number) {
+  const value = Number(process.env[name] || fallback)
+  if (!(value > 0)) {
+    console.error(`${name} must be a number of seconds above 0`)
+    process.exit(1)
   }
-  throw new Error('server did not become healthy')
-}
-
-// fetch() may not set Host, so the page is read with node:http.
-function getHtml(host: string, pathname = '/') {
-  return new Promise<string>((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port: PORT, path: pathname, headers: { host } }, (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk) => {
-          body += chunk
-        })
-        res.on('end', () => resolve(body))
-      })
-      .on('error', reject)
-  })
-}
-
-async function logoPath(host: string) {
-  const html = await getHtml(host)
-  const match = /src="(\/media\/[0-9a-f]{64}\.png)"/.exec(html)
-  if (!match?.[1]) throw new Error(`no logo on ${host}`)
-  return match[1]
-}
-
-async function measure(target: Target) {
-  const result = await autocannon({
-    url: `${base}${target.path}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: { host: target.host },
-  })
-  return {
-    target: target.name,
-    'req/s': Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    'non-2xx': result.non2xx,
-    errors: result.errors + result.timeouts,
-  }
+  return value
 }
 
 if (!existsSync('build/server.js')) {
   console.error('Run `npm run build` first.')
   process.exit(1)
 }
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-bench-'))
-const server = spawn(process.execPath, ['build/server.js'], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    DATA_DIR: dataDir,
-    SEED_DEMO: '1',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: 'inherit',
-})
-try {
-  await waitForHealthy(server)
-  const cardHtml = await getHtml('acme.localhost', '/card/alice-anderson')
-  const cardId = /\/card\/([0-9a-f-]{36})\/vcard/.exec(cardHtml)?.[1]
-  if (!cardId) throw new Error('demo card not found')
-  const targets: Target[] = [
-    { name: 'public card page (by id)', path: `/card/${cardId}`, host: 'acme.localhost' },
-    { name: 'public card page (by name)', path: '/card/alice-anderson', host: 'acme.localhost' },
-    { name: 'card QR code (PNG)', path: `/card/${cardId}/qr.png`, host: 'acme.localhost' },
-    { name: 'home page (agency subdomain)', path: '/', host: 'acme.localhost' },
-    { name: 'home page (custom domain)', path: '/', host: 'cards.acme.test' },
-    { name: 'tenant logo (media)', path: await logoPath('acme.localhost'), host: 'acme.localhost' },
-    { name: 'health check', path: '/api/health-check', host: 'localhost' },
-  ]
-  const rows = []
-  for (const target of targets) rows.push(await measure(target))
-  console.log(
-    `\n${CONNECTIONS} connections, ${DURATION} s each, embedded database, ${os.cpus().length} cores`,
-  )
-  console.table(rows)
-} finally {
-  server.kill('SIGTERM')
-  await new Promise((r) => server.on('exit', r))
-  rmSync(dataDir, { recursive: true, force: true })
+// One secret for the bench process and both servers: the test one, because on a shared test
+// Postgres server the brandcard_app role's password derives from it (tests/app-secret.ts).
+process.env.APP_SECRET ??= TEST_APP_SECRET
+
+const startedAt = new Date()
+const started = performance.now()
+// Other work on the machine shows in every figure: the load is printed and kept with them.
+const loadAtStart = os.loadavg()[0]
+const elapsed = () => Math.round((performance.now() - started) / 1000)
+const log = (message: string) => console.log(`[bench ${elapsed()} s] ${message}`)
+
+type DriverRun = DriverFigures & {
+  /** VmHWM of the server after the card-page scenarios: its peak since it started. */
+  vmHwmAfterCardPageBytes: number | null
+  viewsRecorded: number
+  newVisitorAnswers: number
 }
+
+// Measured once, on the first driver's server: the same build and bytes on either database.
+const once: {
+  baseline?: Measurement
+  pageWeight: PageWeight | null
+  lcp: RunFigures['lcp']
+  lcpNote?: string
+} = { pageWeight: null, lcp: null }
+const warnings: string[] = []
+
+async function signedInCookie() {
+  const answer = await request(PORT, signInRequest())
+  if (answer.status !== 302) throw new Error(`signing in answered ${answer.status}`)
+  // The session cookie alone: the toast cookie would be shown (and cleared) on every request.
+  const session = (answer.headers['set-cookie'] ?? [])
+    .map((cookie) => cookie.split(';')[0] as string)
+    .find((pair) => pair.split('=')[0]?.includes('session'))
+  if (!session) throw new Error('signing in set no session cookie')
+  return session
+}
+
+async function runDriver(driver: Driver): Promise<DriverRun> {
+  log(`${driver}: creating, migrating and seeding the database (${SEEDED_VIEWS} views)`)
+  const database = await createBenchDatabase(driver, PORT)
+  try {
+    const owner = database.open()
+    const seeded = await seedBenchData(owner)
+    const dashboardStatisticsP50Ms = await timeDashboardStatistics(seeded)
+    await closeDatabase()
+    log(`${driver}: dashboard statistics p50 ${dashboardStatisticsP50Ms} ms; starting the server`)
+
+    const server = await startAppServer(PORT, database.serverEnv)
+    const figures: DriverRun = {
+      driver,
+      scenarios: {},
+      peakRssBytes: null,
+      dashboardStatisticsP50Ms,
+      vmHwmAfterCardPageBytes: null,
+      viewsRecorded: 0,
+      newVisitorAnswers: 0,
+    }
+    try {
+      const cardPage = await request(PORT, cardPageRequest(seeded.cardId))
+      if (cardPage.status !== 200) throw new Error(`the card page answered ${cardPage.status}`)
+      const html = cardPage.body.toString('utf8')
+      const logoPath = /src="(\/media\/[0-9a-f]{64}\.png)"/.exec(html)?.[1]
+      if (!logoPath) throw new Error('no tenant logo on the card page')
+
+      if (!once.baseline) {
+        once.pageWeight = await measurePageWeight(PORT, DEMO.host, html)
+        log(`baseline: node:http answering the card page's ${cardPage.body.length} bytes`)
+        const bare = await startBaseline(BASELINE_PORT, cardPage)
+        try {
+          await measure(BASELINE_PORT, { request: cardPageRequest(seeded.cardId) }, WARMUP_SECONDS)
+          once.baseline = await measure(
+            BASELINE_PORT,
+            { request: cardPageRequest(seeded.cardId) },
+            SECONDS,
+          )
+        } finally {
+          await bare.close()
+        }
+        if (MEASURE_LCP) {
+          log('LCP: the card page in throttled Chromium')
+          const measured = await measureLcp(`http://${DEMO.host}:${PORT}/card/${seeded.cardId}`)
+          if ('ms' in measured) once.lcp = { ms: measured.ms, driver }
+          else once.lcpNote = measured.skipped
+        } else {
+          once.lcpNote = 'BENCH_LCP=0'
+        }
+      }
+
+      const sessionCookie = await signedInCookie()
+      const dashboard = await request(PORT, {
+        path: '/dashboard/end-user',
+        host: DEMO.host,
+        headers: { cookie: sessionCookie },
+      })
+      if (dashboard.status !== 200) throw new Error(`the dashboard answered ${dashboard.status}`)
+
+      log(`${driver}: warming up (${WARMUP_SECONDS} s of the card page)`)
+      await measure(PORT, { request: cardPageRequest(seeded.cardId) }, WARMUP_SECONDS)
+      let rss: ReturnType<typeof sampleRss> | undefined
+      for (const scenario of scenarios({ cardId: seeded.cardId, logoPath, sessionCookie })) {
+        const isCardPage = CARD_PAGE_SCENARIOS.includes(scenario.id)
+        const settled = await settle(PORT)
+        if (settled > 1000) log(`${driver}: the server took ${settled} ms to settle`)
+        if (isCardPage) rss ??= sampleRss(server.child.pid as number)
+        const measured = await measure(PORT, scenario, SECONDS)
+        figures.scenarios[scenario.id] = measured
+        log(`${driver}: ${SCENARIO_NAMES[scenario.id]}: ${measured.reqPerSec} req/s`)
+        noteUnexpected(driver, scenario, measured)
+        if (isCardPage && scenario.id === CARD_PAGE_SCENARIOS.at(-1) && rss) {
+          figures.peakRssBytes = await rss.stop()
+          figures.vmHwmAfterCardPageBytes = await readMemory(server.child.pid as number).then(
+            ({ peak }) => peak,
+            () => null,
+          )
+          rss = undefined
+        }
+      }
+      figures.newVisitorAnswers = figures.scenarios['card-new-visitor']?.statuses['200'] ?? 0
+    } finally {
+      await server.stop()
+    }
+    // The server is gone (PGlite has one process): count what the scenarios recorded.
+    const counter = database.open()
+    figures.viewsRecorded = (await countCardViews(counter, seeded)) - SEEDED_VIEWS
+    await closeDatabase()
+    if (figures.viewsRecorded < figures.newVisitorAnswers) {
+      warnings.push(
+        `${driver}: ${figures.newVisitorAnswers} new visitors were answered but only ${figures.viewsRecorded} views were recorded`,
+      )
+    }
+    return figures
+  } finally {
+    setDatabaseHandle(undefined)
+    await database.drop()
+  }
+}
+
+function noteUnexpected(driver: Driver, scenario: Scenario, measured: Measurement) {
+  if (answered(measured) === 0) {
+    warnings.push(
+      `${driver}, ${SCENARIO_NAMES[scenario.id]}: no request was answered within the ${SECONDS} s (every one slower than that under this load)`,
+    )
+    return
+  }
+  const unexpected = Object.keys(measured.statuses).filter(
+    (status) => status !== String(scenario.expectedStatus),
+  )
+  if (unexpected.length > 0 || measured.errors > 0) {
+    const limited = measured.statuses['429']
+      ? ` (${measured.statuses['429']} refused by the rate limiter)`
+      : ''
+    warnings.push(
+      `${driver}, ${SCENARIO_NAMES[scenario.id]}: expected ${scenario.expectedStatus} only, got ${statusSummary(measured.statuses)}${limited}; ${measured.errors} errors or timeouts`,
+    )
+  }
+}
+
+const drivers: Driver[] = postgresServerUrl() ? ['pglite', 'postgres'] : ['pglite']
+const runs: DriverRun[] = []
+for (const driver of drivers) runs.push(await runDriver(driver))
+const { baseline, pageWeight, lcp, lcpNote } = once
+if (!baseline) throw new Error('no baseline was measured')
+
+const run: RunFigures = { baseline, drivers: runs, pageWeight, lcp }
+const budgets = evaluateBudgets(run, SCENARIO_NAMES)
+const durationSeconds = elapsed()
+const load = { atStart: loadAtStart, atEnd: os.loadavg()[0] }
+
+console.log(
+  `\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${os.cpus().length} cores (1-minute load average ${load.atStart?.toFixed(1)} at the start, ${load.atEnd?.toFixed(1)} at the end), node ${process.version}; drivers: ${drivers.join(', ')}${
+    drivers.length === 1 ? ' (set BENCH_DATABASE_URL or TEST_DATABASE_URL for Postgres)' : ''
+  }`,
+)
+console.table(scenarioTable(baseline, runs))
+console.log('Sign-in is bound by argon2 by design: no budget, and the hash is the production one.')
+if (pageWeight) {
+  console.log(
+    `Card page assets, gzipped: JavaScript ${(pageWeight.js.gzipBytes / 1000).toFixed(1)} KB in ${pageWeight.js.files} files, CSS ${(pageWeight.css.gzipBytes / 1000).toFixed(1)} KB in ${pageWeight.css.files} files`,
+  )
+}
+for (const figures of runs) {
+  const mb = (bytes: number | null) => (bytes === null ? '?' : `${Math.round(bytes / 1e6)} MB`)
+  console.log(
+    `${figures.driver}: server peak RSS under card-page load ${mb(figures.peakRssBytes)} (VmHWM ${mb(figures.vmHwmAfterCardPageBytes)}); views recorded ${figures.viewsRecorded} for ${figures.newVisitorAnswers} new visitors answered; dashboard statistics p50 ${figures.dashboardStatisticsP50Ms} ms (timed directly)`,
+  )
+}
+console.log(lcp ? `LCP: ${lcp.ms} ms (median of 3 cold loads)` : `LCP: not measured (${lcpNote})`)
+console.log('\nBudgets (issue 16; KB and MB are decimal)')
+console.table(budgetTable(budgets))
+for (const warning of warnings) console.warn(`warning: ${warning}`)
+
+const commit = gitCommit()
+const file = writeResults(path.join('bench', 'results'), startedAt, commit.sha, {
+  startedAt: startedAt.toISOString(),
+  durationSeconds,
+  commit,
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    node: process.version,
+    loadAverage: load,
+  },
+  settings: {
+    connections: CONNECTIONS,
+    secondsPerScenario: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+  },
+  ...run,
+  lcpNote: lcpNote ?? null,
+  budgets,
+  warnings,
+})
+console.log(`\nWhole run: ${durationSeconds} s. Results: ${file}`)

@@ -50,27 +50,46 @@ async function openProductionDatabase(): Promise<ServerDatabase> {
   const port = E2E_PRODUCTION_PORT
   // One name per port: a run that was killed before it could drop its database leaves at most
   // this one behind, and the next run on the port replaces it.
-  const name = `brandcard_e2e_${port}`
+  const database = await createFreshPostgresDatabase(serverUrl, `brandcard_e2e_${port}`)
+  const dataDir = path.resolve(`tests/.tmp/e2e-${port}`)
+  rmSync(dataDir, { recursive: true, force: true })
+  return {
+    handle: openPostgres(database.url),
+    port,
+    serverEnv: {
+      ...productionServerEnv(database.url),
+      // Nothing is written there with DATABASE_URL set; kept out of ./data all the same.
+      DATA_DIR: dataDir,
+    },
+    drop: database.drop,
+  }
+}
+
+/**
+ * An empty database `name` on the Postgres server at serverUrl (one left behind by a killed run
+ * is replaced): its URL, for the owner's handle and the server, and how to drop it afterwards.
+ * Also used by `npm run bench` (bench/database.ts).
+ */
+export async function createFreshPostgresDatabase(serverUrl: string, name: string) {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
   await admin.unsafe(`drop database if exists "${name}" with (force)`)
   await admin.unsafe(`create database "${name}"`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
-  const dataDir = path.resolve(`tests/.tmp/e2e-${port}`)
-  rmSync(dataDir, { recursive: true, force: true })
   return {
-    handle: openPostgres(url.toString()),
-    port,
-    serverEnv: {
-      DATABASE_URL: url.toString(),
-      DATABASE_APP_URL: undefined,
-      APP_SECRET: TEST_APP_SECRET,
-      // Nothing is written there with DATABASE_URL set; kept out of ./data all the same.
-      DATA_DIR: dataDir,
-    },
+    url: url.toString(),
     drop: async () => {
       await admin.unsafe(`drop database if exists "${name}" with (force)`)
       await admin.end()
     },
   }
+}
+
+/**
+ * What a server on that database adds to its environment to run as in production: APP_SECRET
+ * set and no DATABASE_APP_URL, so the server gives brandcard_app its login and every request
+ * runs as it (RLS applies). The secret is the test one: the role is cluster-wide (tests/app-secret.ts).
+ */
+export function productionServerEnv(databaseUrl: string): Record<string, string | undefined> {
+  return { DATABASE_URL: databaseUrl, DATABASE_APP_URL: undefined, APP_SECRET: TEST_APP_SECRET }
 }

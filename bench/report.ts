@@ -1,0 +1,76 @@
+// What `npm run bench` prints and keeps: the scenarios beside the baseline, the budgets met or
+// missed, and the whole run as JSON under bench/results/ for comparing commits.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import {
+  answered,
+  type BudgetRow,
+  type DriverFigures,
+  type Measurement,
+  ratioOfBaseline,
+  SCENARIO_IDS,
+} from './budgets'
+import { SCENARIO_NAMES } from './scenarios'
+
+/** "200×1234 302×5": every status code answered, most frequent first. */
+export function statusSummary(statuses: Record<string, number>) {
+  return Object.entries(statuses)
+    .sort(([, a], [, b]) => b - a)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ')
+}
+
+function tableRow(scenario: string, driver: string, measured: Measurement, baseline: Measurement) {
+  // Without a single answer autocannon's latencies are 0: shown as a dash, not as fast.
+  const none = answered(measured) === 0
+  return {
+    scenario,
+    driver,
+    'req/s': measured.reqPerSec,
+    '% of baseline': `${ratioOfBaseline(measured.reqPerSec, baseline.reqPerSec)}%`,
+    'p50 ms': none ? '-' : measured.p50Ms,
+    'p99 ms': none ? '-' : measured.p99Ms,
+    answers: none ? 'none in time' : statusSummary(measured.statuses),
+    errors: measured.errors,
+  }
+}
+
+export function scenarioTable(baseline: Measurement, drivers: DriverFigures[]) {
+  const rows = [tableRow('baseline: node:http, card page bytes', '-', baseline, baseline)]
+  for (const id of SCENARIO_IDS) {
+    for (const { driver, scenarios } of drivers) {
+      const measured = scenarios[id]
+      if (measured) rows.push(tableRow(SCENARIO_NAMES[id], driver, measured, baseline))
+    }
+  }
+  return rows
+}
+
+export function budgetTable(budgets: BudgetRow[]) {
+  return budgets.map(({ met, ...row }) => ({
+    ...row,
+    result: met === null ? 'not measured' : met ? 'met' : 'MISSED',
+  }))
+}
+
+export function gitCommit() {
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim()
+  try {
+    return { sha: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain') !== '' }
+  } catch {
+    return { sha: 'nogit', dirty: false }
+  }
+}
+
+/** bench/results/<ISO time>-<short sha>.json (colons left out: not every file system takes them). */
+export function writeResults(directory: string, startedAt: Date, sha: string, data: unknown) {
+  mkdirSync(directory, { recursive: true })
+  const time = startedAt
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z')
+  const file = path.join(directory, `${time}-${sha}.json`)
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
+  return file
+}

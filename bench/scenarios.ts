@@ -1,0 +1,152 @@
+// What `npm run bench` loads the server with (issue 16 point 1), and one autocannon run of it.
+import autocannon from 'autocannon'
+import type { Measurement, ScenarioId } from './budgets'
+import { DEMO } from './database'
+import type { RequestOptions } from './http'
+
+export const CONNECTIONS = 50
+
+// A phone's browser, as a card's recipient opening it from a QR code: not a bot (bots' views are
+// not counted), and no Accept-Encoding, like the baseline (both answer the same raw bytes; what
+// compression costs is a question of its own).
+export const PHONE_HEADERS = {
+  'user-agent':
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+}
+
+export const SCENARIO_NAMES: Record<ScenarioId, string> = {
+  'card-returning': 'public card page, one returning visitor',
+  'card-new-visitor': 'public card page, every request a new visitor',
+  vcard: 'vCard',
+  'qr-png': 'QR code (PNG)',
+  media: 'media image (tenant logo)',
+  'tenant-home': 'tenant home, custom domain',
+  'sign-in': 'sign-in POST (argon2)',
+  dashboard: 'end-user dashboard, 10,000 views',
+  health: 'health check',
+}
+
+export type Scenario = {
+  id: ScenarioId
+  request: RequestOptions
+  /** Every request from its own address (X-Forwarded-For; the server trusts its proxy). */
+  distinctAddresses?: boolean
+  /** The answer every request should get. */
+  expectedStatus: number
+}
+
+export type ScenarioInputs = { cardId: string; logoPath: string; sessionCookie: string }
+
+/** The card page as the returning visitor asks for it: also what the baseline replays. */
+export const cardPageRequest = (cardId: string): RequestOptions => ({
+  path: `/card/${cardId}`,
+  host: DEMO.host,
+  headers: PHONE_HEADERS,
+})
+
+export function scenarios({ cardId, logoPath, sessionCookie }: ScenarioInputs): Scenario[] {
+  const onAgency = (path: string): RequestOptions => ({ path, host: DEMO.host })
+  return [
+    // Card-page scenarios first: the server's peak memory is sampled during them.
+    { id: 'card-returning', request: cardPageRequest(cardId), expectedStatus: 200 },
+    {
+      id: 'card-new-visitor',
+      request: cardPageRequest(cardId),
+      distinctAddresses: true,
+      expectedStatus: 200,
+    },
+    { id: 'vcard', request: onAgency(`/card/${cardId}/vcard`), expectedStatus: 200 },
+    { id: 'qr-png', request: onAgency(`/card/${cardId}/qr.png`), expectedStatus: 200 },
+    { id: 'media', request: onAgency(logoPath), expectedStatus: 200 },
+    {
+      id: 'tenant-home',
+      request: { path: '/', host: DEMO.customDomain, headers: PHONE_HEADERS },
+      expectedStatus: 200,
+    },
+    {
+      id: 'sign-in',
+      request: signInRequest(),
+      // The per-address limit counts failures only, but a fresh address per request keeps the
+      // figures clear of it in any case; 429s would show in the statuses column.
+      distinctAddresses: true,
+      expectedStatus: 302,
+    },
+    {
+      id: 'dashboard',
+      request: {
+        path: '/dashboard/end-user',
+        host: DEMO.host,
+        headers: { ...PHONE_HEADERS, cookie: sessionCookie },
+      },
+      expectedStatus: 200,
+    },
+    {
+      id: 'health',
+      request: { path: '/api/health-check', host: 'localhost' },
+      expectedStatus: 200,
+    },
+  ]
+}
+
+/** The demo end user's correct credentials, posted from the sign-in page's own origin. */
+export function signInRequest(): RequestOptions {
+  return {
+    method: 'POST',
+    path: '/auth/login',
+    host: DEMO.host,
+    headers: {
+      origin: `http://${DEMO.host}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ email: DEMO.email, password: DEMO.password }).toString(),
+  }
+}
+
+/** 10.0.0.1, 10.0.0.2, …: a new client address for every call. */
+export function addressCounter() {
+  let next = 0
+  return () => {
+    next += 1
+    return `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`
+  }
+}
+
+export async function measure(
+  port: number,
+  scenario: Pick<Scenario, 'request' | 'distinctAddresses'>,
+  seconds: number,
+): Promise<Measurement> {
+  const { method = 'GET', path, host, headers = {}, body } = scenario.request
+  const nextAddress = addressCounter()
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: method as autocannon.Request['method'],
+        path,
+        headers: { host, ...headers },
+        body,
+        ...(scenario.distinctAddresses && {
+          setupRequest: (request: autocannon.Request) => {
+            request.headers = { ...request.headers, 'x-forwarded-for': nextAddress() }
+            return request
+          },
+        }),
+      },
+    ],
+  })
+  const statuses: Record<string, number> = {}
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+    statuses[status] = Number(count)
+  }
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    statuses,
+    errors: result.errors + result.timeouts,
+  }
+}

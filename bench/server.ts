@@ -1,0 +1,81 @@
+// The built production server as `npm run bench` runs it, and its memory as the kernel sees it.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { waitForHealthy } from './http'
+
+export type AppServer = { child: ChildProcess; port: number; stop(): Promise<void> }
+
+export async function startAppServer(
+  port: number,
+  serverEnv: Record<string, string | undefined>,
+): Promise<AppServer> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    ROOT_DOMAIN: 'localhost',
+    // The bench seeded the database itself (bench/database.ts).
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    // The new-visitor scenario gives every request its own X-Forwarded-For, and sign-ins vary
+    // it so the per-address limit never mixes into the figures.
+    TRUST_PROXY: '1',
+    // The daily backup is enqueued at start-up: it would dump the database during the first
+    // scenario. Nothing else on the request path changes.
+    BACKUP_RETENTION: '0',
+    // No DNS lookups of the demo's custom domain in the background.
+    DOMAIN_RECHECK_SECONDS: '0',
+    ...serverEnv,
+  }
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
+  // The node process itself (no npm or shell in between): its pid is the one whose memory counts.
+  const child = spawn(process.execPath, ['build/server.js'], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: 'inherit',
+  })
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
+  try {
+    await waitForHealthy(port, () => child.exitCode === null)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { child, port, stop }
+}
+
+/** VmRSS and VmHWM (peak) of a process, in bytes, from /proc (Linux). */
+export async function readMemory(pid: number) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  const kilobytes = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
+  return { rss: kilobytes('VmRSS') * 1024, peak: kilobytes('VmHWM') * 1024 }
+}
+
+/**
+ * Samples the resident memory of a process every 100 ms until stopped; the highest sample.
+ * null where /proc cannot be read (not Linux).
+ */
+export function sampleRss(pid: number) {
+  let highest: number | null = null
+  const sample = () =>
+    readMemory(pid).then(
+      ({ rss }) => {
+        if (Number.isFinite(rss)) highest = Math.max(highest ?? 0, rss)
+      },
+      () => {},
+    )
+  void sample()
+  const timer = setInterval(sample, 100)
+  return {
+    async stop() {
+      clearInterval(timer)
+      await sample()
+      return highest
+    },
+  }
+}

@@ -1,0 +1,226 @@
+// The pure parts of `npm run bench` (bench/budgets.ts, bench/baseline.ts): what a figure is
+// worth against the baseline and its budget, and what counts as the card page's weight.
+import { gzipSync } from 'node:zlib'
+import { describe, expect, test } from 'vitest'
+import { replayableHeaders } from '../../bench/baseline'
+import {
+  assetLinks,
+  type DriverFigures,
+  evaluateBudgets,
+  gzipWeight,
+  type Measurement,
+  type RunFigures,
+  ratioOfBaseline,
+  SCENARIO_IDS,
+  type ScenarioId,
+} from '../../bench/budgets'
+
+const names = Object.fromEntries(SCENARIO_IDS.map((id) => [id, id])) as Record<ScenarioId, string>
+
+const measured = (reqPerSec: number, p99Ms = 10): Measurement => ({
+  reqPerSec,
+  p50Ms: 1,
+  p99Ms,
+  statuses: { '200': reqPerSec },
+  errors: 0,
+})
+
+function run(overrides: Partial<DriverFigures> = {}, rest: Partial<RunFigures> = {}): RunFigures {
+  return {
+    baseline: measured(10_000),
+    drivers: [
+      {
+        driver: 'pglite',
+        scenarios: {},
+        peakRssBytes: null,
+        dashboardStatisticsP50Ms: null,
+        ...overrides,
+      },
+    ],
+    pageWeight: null,
+    lcp: null,
+    ...rest,
+  }
+}
+
+describe('ratioOfBaseline', () => {
+  test('is a percentage with two decimals', () => {
+    expect(ratioOfBaseline(215, 32_500)).toBe(0.66)
+    expect(ratioOfBaseline(3500, 10_000)).toBe(35)
+    expect(ratioOfBaseline(12_345, 10_000)).toBe(123.45)
+  })
+
+  test('is 0 when the baseline answered nothing', () => {
+    expect(ratioOfBaseline(100, 0)).toBe(0)
+  })
+})
+
+describe('evaluateBudgets', () => {
+  test('a card page at 35% of the baseline and a p99 of 50 ms meets both budgets', () => {
+    const rows = evaluateBudgets(
+      run({ scenarios: { 'card-returning': measured(3500, 50) } }),
+      names,
+    ).filter((row) => row.budget.startsWith('card-returning'))
+    expect(rows).toEqual([
+      expect.objectContaining({ target: '≥ 35%', actual: '35%', met: true }),
+      expect.objectContaining({ target: '≤ 50 ms', actual: '50 ms', met: true }),
+    ])
+  })
+
+  test('just under a share or just over a p99 is missed', () => {
+    const rows = evaluateBudgets(
+      run({ scenarios: { 'card-new-visitor': measured(3490, 51) } }),
+      names,
+    ).filter((row) => row.budget.startsWith('card-new-visitor'))
+    expect(rows.map((row) => row.met)).toEqual([false, false])
+  })
+
+  test('cached resources need 40%, the tenant home and signed-in pages 10%', () => {
+    const rows = evaluateBudgets(
+      run({
+        scenarios: {
+          'qr-png': measured(3999),
+          vcard: measured(4000),
+          'tenant-home': measured(1000),
+          dashboard: measured(999),
+        },
+      }),
+      names,
+    )
+    const result = (id: string) => rows.find((row) => row.budget.startsWith(`${id}:`))?.met
+    expect(result('qr-png')).toBe(false)
+    expect(result('vcard')).toBe(true)
+    expect(result('tenant-home')).toBe(true)
+    expect(result('dashboard')).toBe(false)
+  })
+
+  test('a card page that answered nothing in time misses its p99 budget', () => {
+    const silent = { ...measured(0, 0), statuses: {} }
+    const rows = evaluateBudgets(run({ scenarios: { 'card-returning': silent } }), names)
+    expect(rows.find((row) => row.budget === 'card-returning: p99')).toMatchObject({
+      actual: 'no answers',
+      met: false,
+    })
+  })
+
+  test('sign-in has no share budget (argon2 bounds it) and only card pages have a p99 one', () => {
+    const rows = evaluateBudgets(
+      run({ scenarios: { 'sign-in': measured(20), health: measured(5000, 900) } }),
+      names,
+    )
+    expect(rows.some((row) => row.budget.startsWith('sign-in'))).toBe(false)
+    expect(rows.filter((row) => row.budget.startsWith('health'))).toHaveLength(1)
+  })
+
+  test('memory, dashboard statistics, page weight and LCP against their targets', () => {
+    const rows = evaluateBudgets(
+      run(
+        { peakRssBytes: 250_000_001, dashboardStatisticsP50Ms: 20 },
+        {
+          pageWeight: { js: { files: 3, gzipBytes: 90_000 }, css: { files: 1, gzipBytes: 15_001 } },
+          lcp: { ms: 1400, driver: 'pglite' },
+        },
+      ),
+      names,
+    )
+    const byBudget = (start: string) => rows.find((row) => row.budget.startsWith(start))
+    expect(byBudget('server peak RSS')).toMatchObject({ actual: '250 MB', met: false })
+    expect(byBudget('dashboard statistics')).toMatchObject({ actual: '20 ms', met: true })
+    expect(byBudget('JavaScript')).toMatchObject({ actual: '90.0 KB', met: true })
+    expect(byBudget('CSS')).toMatchObject({ actual: '15.0 KB', met: false })
+    expect(byBudget('LCP')).toMatchObject({ driver: 'pglite', met: true })
+  })
+
+  test('what was not measured says so instead of passing or failing', () => {
+    const rows = evaluateBudgets(run(), names)
+    for (const start of ['server peak RSS', 'dashboard statistics', 'JavaScript', 'CSS', 'LCP']) {
+      expect(rows.find((row) => row.budget.startsWith(start))).toMatchObject({
+        actual: 'not measured',
+        met: null,
+      })
+    }
+  })
+
+  test('nothing is met against a baseline that answered nothing', () => {
+    const figures = run({ scenarios: { health: measured(5000) } }, { baseline: measured(0) })
+    expect(
+      evaluateBudgets(figures, names).find((row) => row.budget.startsWith('health')),
+    ).toMatchObject({
+      met: false,
+    })
+  })
+
+  test('each driver gets its own rows', () => {
+    const figures = run({ scenarios: { health: measured(5000) } })
+    figures.drivers.push({ ...(figures.drivers[0] as DriverFigures), driver: 'postgres' })
+    const health = evaluateBudgets(figures, names).filter((row) => row.budget.startsWith('health'))
+    expect(health.map((row) => row.driver)).toEqual(['pglite', 'postgres'])
+  })
+})
+
+describe('page weight', () => {
+  test('gzipped sizes are summed per kind', () => {
+    const a = Buffer.from('export const a = 1;\n'.repeat(200))
+    const b = Buffer.from('export const b = 2;\n'.repeat(50))
+    const css = Buffer.from('.card { color: red }\n'.repeat(100))
+    expect(
+      gzipWeight([
+        { kind: 'js', body: a },
+        { kind: 'js', body: b },
+        { kind: 'css', body: css },
+      ]),
+    ).toEqual({
+      js: { files: 2, gzipBytes: gzipSync(a).length + gzipSync(b).length },
+      css: { files: 1, gzipBytes: gzipSync(css).length },
+    })
+  })
+
+  test('scripts, module preloads and stylesheets are found once each; other links are not', () => {
+    const html = `<!DOCTYPE html><html><head>
+      <link rel="icon" href="/favicon.ico">
+      <link rel="stylesheet" href="/assets/tailwind.css">
+      <link rel="modulepreload" href="/assets/manifest.js"/>
+      <link rel='modulepreload' href='/assets/entry.client.js'>
+      <link rel="preload" as="image" href="/media/logo.png">
+      </head><body>
+      <script nonce="abc">window.__remixContext = {}</script>
+      <script type="module" src="/assets/entry.client.js"></script>
+      <script src="/assets/extra.js" async></script>
+      </body></html>`
+    expect(assetLinks(html)).toEqual([
+      { kind: 'css', href: '/assets/tailwind.css' },
+      { kind: 'js', href: '/assets/manifest.js' },
+      { kind: 'js', href: '/assets/entry.client.js' },
+      { kind: 'js', href: '/assets/extra.js' },
+    ])
+  })
+})
+
+describe('the baseline replays the page', () => {
+  test('without the headers of one request or connection, repeated headers kept', () => {
+    expect(
+      replayableHeaders([
+        'Content-Type',
+        'text/html; charset=utf-8',
+        'Date',
+        'Tue, 24 Nov 2026 10:00:00 GMT',
+        'Connection',
+        'keep-alive',
+        'Keep-Alive',
+        'timeout=5',
+        'Transfer-Encoding',
+        'chunked',
+        'Set-Cookie',
+        'a=1',
+        'Set-Cookie',
+        'b=2',
+        'Content-Security-Policy',
+        "default-src 'self'",
+      ]),
+    ).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'set-cookie': ['a=1', 'b=2'],
+      'content-security-policy': "default-src 'self'",
+    })
+  })
+})
