@@ -62,3 +62,36 @@ export async function signInOn(
   await expect(page).toHaveURL(urlFor(host, expectedPath), { timeout: 20_000 })
   return { context, page }
 }
+
+/**
+ * Starts recording whether `text` ever appears on the page; the returned check polls that record.
+ * For texts that show only for a moment (a loading state that the auth guard's 3-second panel
+ * replaces), which a loaded machine may not get to look at while they are on screen.
+ */
+export async function recordAppearance(page: Page, text: string) {
+  const key = `appeared:${text}`
+  await page.evaluate(
+    ([name, wanted]) => {
+      const seen = window as unknown as Record<string, boolean>
+      const look = () => {
+        if (document.body.innerText.includes(wanted)) seen[name] = true
+      }
+      look()
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      })
+    },
+    [key, text] as const,
+  )
+  return () =>
+    expect
+      .poll(
+        () => page.evaluate((name) => (window as unknown as Record<string, boolean>)[name], key),
+        {
+          message: `"${text}" appeared`,
+        },
+      )
+      .toBe(true)
+}

@@ -4,7 +4,7 @@
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
-import { expectAccessible } from './page-helpers'
+import { expectAccessible, recordAppearance } from './page-helpers'
 
 const TEAM_PATH = '/dashboard/end-user/team'
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -134,11 +134,14 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
       await route.continue()
     },
   )
+  // Recorded as it appears: on a loaded machine the auth guard's 3-second panel (auth-guard.spec)
+  // can replace it before a check that polls would look.
+  const loadingShown = await recordAppearance(page, 'Loading team information...')
   await page
     .getByRole('navigation', { name: 'Sidebar' })
     .getByRole('link', { name: 'Team' })
     .click()
-  await expect(page.getByText('Loading team information...')).toBeVisible()
+  await loadingShown()
   releaseTeamPage()
   await page.unroute(() => true)
 
