@@ -1,8 +1,7 @@
 import { defineConfig, devices } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium'
 import { E2E_DOMAIN_SUFFIX, E2E_PORT, E2E_PRODUCTION_PORT, TENANTS } from './e2e/fixtures'
 
-// Debian's Chromium (apt-get install chromium); Playwright's own download is unreachable here.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 
 // Two servers, both the built server in NODE_ENV=production (e2e/start-server.ts):
@@ -55,15 +54,9 @@ export default defineConfig({
   use: {
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath,
+      executablePath: CHROMIUM_PATH,
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_ARGS,
         // Custom domains reach the local server; *.localhost resolves to loopback by itself.
         `--host-resolver-rules=MAP ${TENANTS.beta.customDomain} 127.0.0.1, MAP *.${E2E_DOMAIN_SUFFIX} 127.0.0.1`,
       ],

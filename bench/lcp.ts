@@ -3,8 +3,10 @@
 // applies it in DevTools mode (Lighthouse core/config/constants.js, throttling.mobileSlow4G:
 // 150 ms RTT and 1.6 Mbps down, 750 Kbps up, scaled by its request-level factors 3.75 and 0.9;
 // CPU slowed 4×), a Moto G Power-sized viewport, a cold cache for every load.
+
 import { existsSync } from 'node:fs'
 import { chromium } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 import { PHONE_HEADERS } from './scenarios'
 
 const LOADS = 3
@@ -17,21 +19,8 @@ const THROTTLING = {
 
 /** The median LCP of LOADS cold loads in ms, or why it was not measured. */
 export async function measureLcp(url: string): Promise<{ ms: number } | { skipped: string }> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-  if (!existsSync(executablePath)) return { skipped: `no Chromium at ${executablePath}` }
-  // The launch arguments of playwright.config.ts, less what only the e2e hosts need.
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  if (!existsSync(CHROMIUM_PATH)) return { skipped: `no Chromium at ${CHROMIUM_PATH}` }
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   try {
     const times: number[] = []
     for (let i = 0; i < LOADS; i++) {
