@@ -37,6 +37,7 @@ const productionSpecs = [
   'agency-branding.spec.ts',
   'role-areas.spec.ts',
   'crm.spec.ts',
+  'page-cache.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

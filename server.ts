@@ -1,7 +1,7 @@
 // The production (and development) server: host validation, security headers,
 // static assets, request logging, the Remix handler and graceful shutdown.
 import { randomBytes } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -13,11 +13,14 @@ import helmet from 'helmet'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
+import type { CachedPage } from './app/cache/page-cache.server'
+import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import { requestHost } from './app/tenancy/host'
+import { clientAddress } from './app/utils/client-address'
 
 type AppEntry = {
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
-  closeDatabase(): Promise<void>
+  closeDatabase(log?: (m: string) => void): Promise<void>
   startDomainRecheck(log: (m: string) => void): void
   startJobs(log: (m: string) => void): void
   maintenanceResponse(
@@ -26,6 +29,25 @@ type AppEntry = {
     cookie: string | null,
     nonce?: string,
   ): Promise<Response | null>
+  startChangeFeed(log: (m: string) => void): Promise<void>
+  setViewBatchLog(log: (m: string) => void): void
+  pageCacheKey(host: string, path: string): string
+  lookupPage(key: string): CachedPage | undefined
+  storePage(
+    key: string,
+    answer: {
+      status: number
+      headers: Record<string, string | string[] | number | undefined>
+      body: Buffer
+      nonce: string
+    },
+  ): CachedPage | undefined
+  recordPublicCardView(
+    organizationId: string,
+    cardId: string,
+    clientIp: string,
+    userAgent: string,
+  ): void
 }
 
 // Paths are relative to the project, not to the working directory: build/server.js or ./server.ts.
@@ -57,6 +79,8 @@ const initialBuild = await loadBuild()
 await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })
 entryOf(initialBuild).startDomainRecheck((m) => logger.warn(m))
 entryOf(initialBuild).startJobs((m) => logger.warn(m))
+entryOf(initialBuild).setViewBatchLog((m) => logger.error(m))
+await entryOf(initialBuild).startChangeFeed((m) => logger.info(m))
 
 let shuttingDown = false
 const app = express()
@@ -237,8 +261,8 @@ app.all(
     getLoadContext: (req, res) => ({
       host: res.locals.host as string,
       cspNonce: res.locals.cspNonce as string,
-      // req.ip honours X-Forwarded-For only when 'trust proxy' is on (TRUST_PROXY=1).
-      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      clientIp: clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy),
+      pageCacheCandidate: cacheCandidates.has(req),
       responseCookies: [],
       // Read from the raw query (never throws on odd request targets, unlike new URL()).
       dataRequest: new URLSearchParams(req.originalUrl.split('?')[1] ?? '').has('_data'),
@@ -246,14 +270,72 @@ app.all(
   }),
 )
 
-const server = app.listen(port, () => {
+// The page cache (ADR 021): a request without a cookie or a query that the cache can answer
+// is answered here, before Express, Remix and the database; one it cannot is marked, and if
+// its route offers the answer, the answer is kept on its way out. Off under the dev server.
+const cacheCandidates = new WeakSet<IncomingMessage>()
+const entry = entryOf(initialBuild)
+
+function handle(req: IncomingMessage, res: ServerResponse) {
+  if (cacheEnabled && !shuttingDown) {
+    const candidate = cacheCandidateKey(req)
+    if (candidate) {
+      const page =
+        req.method === 'GET' || req.method === 'HEAD' ? entry.lookupPage(candidate) : undefined
+      const ip = clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy)
+      const userAgent = req.headers['user-agent'] ?? ''
+      const recordView = (organizationId: string, cardId: string) =>
+        entry.recordPublicCardView(organizationId, cardId, ip, userAgent)
+      if (page) {
+        answerFromCache(req, res, page, { secure: isSecure(req), recordView })
+        return
+      }
+      cacheCandidates.add(req)
+      captureForCache(req, res, {
+        recordView,
+        store: (answer) => {
+          entry.storePage(candidate, {
+            ...answer,
+            nonce: ((res as express.Response).locals?.cspNonce as string | undefined) ?? '',
+          })
+        },
+      })
+    }
+  }
+  app(req, res)
+}
+
+const cacheEnabled = !viteDevServer && process.env.PAGE_CACHE_MB !== '0'
+
+/** The cache key of a request the cache may answer, or null. */
+function cacheCandidateKey(req: IncomingMessage): string | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null
+  if (req.headers.cookie || req.headers.authorization) return null
+  const url = req.url ?? ''
+  if (!url.startsWith('/') || url.includes('?') || url.startsWith('/assets/')) return null
+  const host = requestHost(
+    { host: req.headers.host?.toLowerCase(), 'x-forwarded-host': req.headers['x-forwarded-host'] },
+    trustProxy,
+  )
+  return host ? entry.pageCacheKey(host.toLowerCase(), url) : null
+}
+
+function isSecure(req: IncomingMessage) {
+  return (
+    (req.socket as { encrypted?: boolean }).encrypted === true ||
+    (trustProxy && req.headers['x-forwarded-proto'] === 'https')
+  )
+}
+
+const server = http.createServer(handle)
+server.listen(port, () => {
   logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
 })
 
 async function closeAndExit() {
   try {
     await viteDevServer?.close()
-    await entryOf(initialBuild).closeDatabase()
+    await entryOf(initialBuild).closeDatabase((m) => logger.error(m))
     logger.info('shutdown complete')
     process.exit(0)
   } catch (error) {

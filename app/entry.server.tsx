@@ -10,18 +10,29 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
+import { stopChangeFeed } from '#app/cache/change-feed.server'
+import { flushCardViews } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
-/** At shutdown: the job running finishes and no other starts, then the database closes. */
-export async function closeDatabase() {
+/**
+ * At shutdown: the job running finishes and no other starts, the card views still queued are
+ * written, then the database closes.
+ */
+export async function closeDatabase(log: (message: string) => void = console.error) {
   stopDomainRecheck()
   await stopJobWorker()
+  await stopChangeFeed()
+  await flushCardViews().catch((error) => log(`card views not written at shutdown: ${error}`))
   await closeDatabaseHandle()
 }
 
+export { startChangeFeed } from '#app/cache/change-feed.server'
+export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
+export { recordPublicCardView } from '#app/cards/public-card.server'
+export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { startJobs } from '#app/jobs/handlers.server'
 export { maintenanceResponse } from '#app/settings/maintenance.server'

@@ -18,6 +18,12 @@ declare module '@remix-run/node' {
      * before loaders see the URL, so server.ts records it here.
      */
     dataRequest?: boolean
+    /**
+     * A request the page cache may answer next time (GET, no cookie, no query): a route that
+     * offers its answer says so in headers (app/cache/page-cache.server.ts), and a card page
+     * leaves its view to the server, which records hits and misses alike.
+     */
+    pageCacheCandidate?: boolean
     /** Set-Cookie values that entry.server adds to the response (session renewal). */
     responseCookies?: string[]
   }

@@ -28,6 +28,15 @@ export type DatabaseHandle = {
   driver: 'pglite' | 'postgres'
   migrate(): Promise<void>
   close(): Promise<void>
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel`, and `onListening` each time the listener is
+   * (re)connected: notifications sent while it was away are lost, so callers start afresh then.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onListening: () => void,
+  ): Promise<() => Promise<void>>
 }
 
 const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'migrations')
@@ -41,6 +50,12 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
     driver: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
+    async listen(channel, onNotify, onListening) {
+      // PGlite is one connection in this process: it never drops, so it listens once.
+      const unlisten = await client.listen(channel, onNotify)
+      onListening()
+      return unlisten
+    },
     ...{ client },
   }
 }
@@ -77,6 +92,11 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       }
     },
     close: () => client.end({ timeout: 5 }),
+    async listen(channel, onNotify, onListening) {
+      // postgres.js keeps one extra connection for LISTEN and re-subscribes after a reconnect.
+      const { unlisten } = await client.listen(channel, onNotify, onListening)
+      return unlisten
+    },
   }
 }
 

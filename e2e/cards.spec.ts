@@ -1,23 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
-
-const unique = () => Math.random().toString(36).slice(2, 8)
-
-async function registerAndSignIn(page: Page) {
-  const email = `cards-${unique()}@example.test`
-  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
-  await page.getByLabel('First name').fill('Casey')
-  await page.getByLabel('Last name').fill('Cardmaker')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill('cards-pass')
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill('cards-pass')
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
-}
+import { registerAndSignIn } from './page-helpers'
 
 async function photo(color: string) {
   return sharp({ create: { width: 640, height: 480, channels: 3, background: color } })

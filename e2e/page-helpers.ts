@@ -2,7 +2,7 @@
 // and signing in on a host.
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page } from '@playwright/test'
-import { urlFor } from './fixtures'
+import { HOSTS, urlFor } from './fixtures'
 
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
@@ -94,4 +94,20 @@ export async function recordAppearance(page: Page, text: string) {
         },
       )
       .toBe(true)
+}
+
+/** A new end user of Alpha, signed in on their dashboard. */
+export async function registerAndSignIn(page: Page) {
+  const email = `cards-${Math.random().toString(36).slice(2, 8)}@example.test`
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await page.getByLabel('First name').fill('Casey')
+  await page.getByLabel('Last name').fill('Cardmaker')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('cards-pass')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('cards-pass')
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
 }

@@ -1,5 +1,6 @@
 // Files made from a public card: its vCard and its QR code. Same tenant rules as the page.
 import type { AppLoadContext } from '@remix-run/node'
+import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { getMediaBytes } from '#app/models/media.server'
@@ -39,11 +40,18 @@ export async function vcardResponse(context: AppLoadContext, reference: string) 
       'Content-Disposition': `attachment; filename="${vcardFileName(card.firstName, card.lastName)}"`,
       'Cache-Control': 'private, no-cache',
       'X-Content-Type-Options': 'nosniff',
+      ...pageCacheHeaders(context, tenant.id),
     },
   })
 }
 
-function conditional(request: Request, etag: string, body: Buffer, contentType: string) {
+function conditional(
+  request: Request,
+  etag: string,
+  body: Buffer,
+  contentType: string,
+  offer: Record<string, string>,
+) {
   const headers = {
     ETag: etag,
     // Revalidated cheaply (304) after a few minutes; the render itself is cached by content.
@@ -54,7 +62,7 @@ function conditional(request: Request, etag: string, body: Buffer, contentType: 
   if (request.headers.get('If-None-Match') === etag)
     return new Response(null, { status: 304, headers })
   return new Response(new Uint8Array(body), {
-    headers: { ...headers, 'Content-Type': contentType },
+    headers: { ...headers, ...offer, 'Content-Type': contentType },
   })
 }
 
@@ -65,9 +73,10 @@ export async function qrResponse(
   format: 'png' | 'svg',
 ) {
   const { tenant, card, cardUrl } = await requireCard(context, reference)
+  const offer = pageCacheHeaders(context, tenant.id)
   if (format === 'svg') {
     const { body, etag } = await renderQrSvg(cardUrl)
-    return conditional(request, etag, body, 'image/svg+xml')
+    return conditional(request, etag, body, 'image/svg+xml', offer)
   }
   const logoId = card.logoMediaId
   const { body, etag } = await renderQrPng(
@@ -81,5 +90,5 @@ export async function qrResponse(
         }
       : undefined,
   )
-  return conditional(request, etag, body, 'image/png')
+  return conditional(request, etag, body, 'image/png', offer)
 }

@@ -14,8 +14,10 @@ import {
   rateLimitMessage,
   recordHits,
 } from '#app/auth/rate-limit.server'
+import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
 import { toCardView } from '#app/cards/card-view.server'
+import { queueCardView } from '#app/cards/view-batcher.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
@@ -36,6 +38,25 @@ function visitorHash(ip: string, userAgent: string, cardId: string) {
     .slice(0, 32)
 }
 
+/**
+ * A visitor's view of a page the server answered for everyone (a cache hit, or the request
+ * that filled the cache): counted as the loader would, written in the next batch.
+ */
+export function recordPublicCardView(
+  organizationId: string,
+  cardId: string,
+  clientIp: string,
+  userAgent: string,
+) {
+  if (isbot(userAgent)) return
+  queueCardView({
+    organizationId,
+    cardId,
+    visitorHash: visitorHash(clientIp, userAgent, cardId),
+    deviceClass: deviceClassOf(userAgent),
+  })
+}
+
 export async function publicCardLoader(
   request: Request,
   context: AppLoadContext,
@@ -54,8 +75,9 @@ export async function publicCardLoader(
     const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
     // A private card is not found by anyone but its owner (and its view is not counted).
     if (hiddenFromVisitor(privacy, isOwner)) return undefined
-    // A profile standing in for a card has no card row to count views of.
-    if (found.cardId && countable && !isOwner) {
+    // A profile standing in for a card has no card row to count views of. A page the server
+    // may cache has its view recorded by the server, for this request and every hit.
+    if (found.cardId && countable && !isOwner && !context.pageCacheCandidate) {
       const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
       await recordCardView(tx, tenant.id, found.cardId, hash, deviceClassOf(userAgent))
     }
@@ -64,20 +86,29 @@ export async function publicCardLoader(
   if (!row) return json({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
   const card = toCardView(row)
-  return json({
-    found: true as const,
-    card: {
-      ...card,
-      // The owner's id stays on the server; only what a visitor may see goes out.
-      email: row.card.email,
-      workEmail: row.card.workEmail,
+  return json(
+    {
+      found: true as const,
+      card: {
+        ...card,
+        // The owner's id stays on the server; only what a visitor may see goes out.
+        email: row.card.email,
+        workEmail: row.card.workEmail,
+      },
+      cardUrl: `${origin}/card/${row.card.id}`,
+      imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
+      noindex: row.card.noindex,
+      signedIn: Boolean(viewer),
+      isOwner: viewer?.id === row.card.userId,
     },
-    cardUrl: `${origin}/card/${row.card.id}`,
-    imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
-    noindex: row.card.noindex,
-    signedIn: Boolean(viewer),
-    isOwner: viewer?.id === row.card.userId,
-  })
+    {
+      headers: {
+        // Edits show at once: browsers revalidate every time (a 304 while unchanged).
+        'Cache-Control': 'no-cache',
+        ...pageCacheHeaders(context, tenant.id, { viewOf: row.cardId }),
+      },
+    },
+  )
 }
 
 const LeadSchema = z.object({

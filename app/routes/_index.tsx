@@ -1,11 +1,23 @@
+import { type HeadersFunction, json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import { QrCode, Share2, UserRound } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { Role } from '#app/auth/roles'
+import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { homeTiles } from '#app/navigation/role-navigation'
 import { useRootData } from '#app/root'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+
+// The home page shows only the root loader's data; this loader offers it to the page cache for
+// visitors without a session (the same page for all of them).
+export async function loader({ context }: LoaderFunctionArgs) {
+  const tenant = await requireTenant(context)
+  return json(null, { headers: pageCacheHeaders(context, tenant.id) })
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 const STEPS = [
   {

@@ -1,4 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from '@remix-run/node'
 import { redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
@@ -28,6 +33,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     { tagName: 'link', rel: 'canonical', href: data.cardUrl },
   ]
 }
+
+// The loader's caching headers (no-cache, and its offer to the page cache) reach the document.
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Spec: a missing id goes home.

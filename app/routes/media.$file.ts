@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
+import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { getMediaByHash } from '#app/models/media.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { withTenant } from '#drizzle/db.server'
@@ -23,6 +24,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       'Cache-Control': 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; sandbox",
+      ...pageCacheHeaders(context, tenant.id),
     },
   })
 }

@@ -1,6 +1,8 @@
 // The platform settings every request may need (maintenance mode, session timeout), cached in
 // process like the tenant lookup: a request pays for the row at most once per TTL, and a save
-// on this instance drops the cache at once (other instances follow within the TTL).
+// drops the cache at once, on this instance directly and on the others through the database's
+// change announcements (app/cache/change-feed.server.ts).
+import { dropPages } from '#app/cache/page-cache.server'
 import { getPlatformSettings, type PlatformSettings } from '#app/models/platform-settings.server'
 import { withDatabase } from '#drizzle/db.server'
 
@@ -22,5 +24,7 @@ export async function cachedPlatformSettings(): Promise<PlatformSettings> {
 }
 
 export function invalidatePlatformSettings() {
+  // Maintenance mode and the platform's name show on every page: none stays cached.
+  dropPages('*')
   cached = null
 }

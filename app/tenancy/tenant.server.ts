@@ -1,6 +1,7 @@
 // Resolves the organization behind a request's host, fail-closed, with a small
 // in-memory cache, so only a host's first request in a while pays for the lookup.
 import { LRUCache } from 'lru-cache'
+import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { withDatabase, withTenant } from '#drizzle/db.server'
@@ -80,8 +81,12 @@ async function lookup(host: string | null): Promise<CacheEntry> {
   }
 }
 
-/** Drops every cached host of an organization; call after changing it. */
+/**
+ * Drops every cached host of an organization, and its cached pages; call after changing it.
+ * Other processes hear of the change from the database (app/cache/change-feed.server.ts).
+ */
 export function invalidateTenant(organizationId: string) {
+  dropPages(organizationId)
   for (const [key, entry] of cache.entries()) {
     if (entry.organizationId === organizationId) cache.delete(key)
   }
@@ -92,5 +97,6 @@ export function invalidateTenant(organizationId: string) {
 }
 
 export function clearTenantCache() {
+  dropPages('*')
   cache.clear()
 }

@@ -5,7 +5,12 @@ import { getDatabaseHandle, openPglite, openPostgres, setDatabaseHandle } from '
 import { isDatabaseUnavailable } from '#drizzle/unavailable.server'
 import { contextFor, requestFor } from '#tests/factories'
 
-const call = async () => (await loader()) as Response
+const call = async () =>
+  (await loader({
+    request: requestFor('localhost', '/api/health-check'),
+    context: contextFor('localhost'),
+    params: {},
+  })) as Response
 
 test('answers ok when the database answers', async () => {
   const response = await call()

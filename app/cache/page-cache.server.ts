@@ -1,0 +1,166 @@
+// Whole responses kept in memory, per host and path, for visitors without cookies (ADR 021):
+// the public card page, its vCard and QR code, media, the tenant home and the health check.
+// A route opts in with `pageCacheHeaders`; server.ts serves hits before Express and Remix run,
+// with the compressed bytes made once. Entries are tagged with their organization and dropped
+// when the database announces a change to it (app/cache/change-feed.server.ts).
+import { createHash } from 'node:crypto'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { AppLoadContext } from '@remix-run/node'
+import { LRUCache } from 'lru-cache'
+
+/** Internal headers a route sets to opt in; server.ts removes them before anything is sent. */
+export const CACHE_TAG_HEADER = 'x-page-cache'
+export const CACHE_VIEW_HEADER = 'x-page-cache-view'
+export const CACHE_TTL_HEADER = 'x-page-cache-ttl'
+const ALL_TENANTS = '*'
+
+export type CachedPage = {
+  status: number
+  /** Header name (lower case) and value pairs, without length, encoding or HSTS. */
+  headers: [string, string][]
+  identity: Buffer
+  gzip: Buffer
+  br: Buffer
+  etag: string
+  /** The organization whose change drops this entry ('*': only a change to every tenant). */
+  tag: string
+  /** The card whose view each hit records, if any. */
+  viewCardId: string | null
+}
+
+const DEFAULT_TTL_MS = 5 * 60_000
+const maxBytes = Number(process.env.PAGE_CACHE_MB ?? 64) * 1024 * 1024
+
+const cache = new LRUCache<string, CachedPage>({
+  maxSize: Math.max(maxBytes, 1),
+  sizeCalculation: (page) => page.identity.length + page.gzip.length + page.br.length + 512,
+  // A safety net only: every change that shows on a cached page is announced and drops it.
+  ttl: DEFAULT_TTL_MS,
+})
+
+/** The key of a request: host and path (requests with a query string are never cached). */
+export const pageCacheKey = (host: string, path: string) => `${host}\n${path}`
+
+export function lookupPage(key: string): CachedPage | undefined {
+  if (maxBytes <= 0) return undefined
+  return cache.get(key)
+}
+
+/**
+ * The headers with which a loader or resource route offers its answer for the cache. Only a
+ * request the server marked as a candidate (no cookie, no query) gets them, so the answer
+ * cannot depend on who asked.
+ */
+export function pageCacheHeaders(
+  context: AppLoadContext,
+  organizationId: string | null,
+  options: { viewOf?: string | null; ttlMs?: number } = {},
+): Record<string, string> {
+  if (!context.pageCacheCandidate) return {}
+  const headers: Record<string, string> = { [CACHE_TAG_HEADER]: organizationId ?? ALL_TENANTS }
+  if (options.viewOf) headers[CACHE_VIEW_HEADER] = options.viewOf
+  if (options.ttlMs) headers[CACHE_TTL_HEADER] = String(options.ttlMs)
+  return headers
+}
+
+// Inline scripts, whose hashes the cached page's policy lists in place of the per-response
+// nonce. Remix writes every script of a document inline or loads it from one of those.
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g
+
+function scriptHashes(html: string) {
+  const hashes = new Set<string>()
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    const [, attributes = '', content = ''] = match
+    if (/\bsrc=/.test(attributes)) continue
+    hashes.add(`'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`)
+  }
+  return [...hashes]
+}
+
+const DROPPED_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'strict-transport-security',
+  CACHE_TAG_HEADER,
+  CACHE_VIEW_HEADER,
+  CACHE_TTL_HEADER,
+])
+
+/**
+ * Stores an answer the app rendered for a candidate request, if the route offered it. HTML gets
+ * its nonce replaced by the hashes of its scripts: a nonce must never be sent twice, but a hash
+ * names exactly the scripts of this body, so the stored policy stays as strict.
+ */
+export function storePage(
+  key: string,
+  answer: {
+    status: number
+    headers: Record<string, string | string[] | number | undefined>
+    body: Buffer
+    nonce: string
+  },
+): CachedPage | undefined {
+  const tag = answer.headers[CACHE_TAG_HEADER]
+  if (maxBytes <= 0 || typeof tag !== 'string' || answer.status !== 200) return undefined
+  // An answer that sets a cookie is someone's, never everyone's.
+  if (answer.headers['set-cookie'] !== undefined) return undefined
+  const headers: [string, string][] = []
+  let body = answer.body
+  const isHtml = String(answer.headers['content-type'] ?? '').startsWith('text/html')
+  let html = isHtml ? body.toString('utf8') : ''
+  if (isHtml && answer.nonce) {
+    html = html.replaceAll(` nonce="${answer.nonce}"`, '')
+    body = Buffer.from(html, 'utf8')
+  }
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || DROPPED_HEADERS.has(name)) continue
+    let text = Array.isArray(value) ? value.join(', ') : String(value)
+    if (name === 'content-security-policy' || name === 'content-security-policy-report-only') {
+      if (!isHtml) continue
+      text = text.replace(`'nonce-${answer.nonce}'`, scriptHashes(html).join(' '))
+    }
+    headers.push([name, text])
+  }
+  const viewCardId = answer.headers[CACHE_VIEW_HEADER]
+  const etag =
+    typeof answer.headers.etag === 'string'
+      ? answer.headers.etag
+      : `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+  if (typeof answer.headers.etag !== 'string') headers.push(['etag', etag])
+  const page: CachedPage = {
+    status: answer.status,
+    headers,
+    identity: body,
+    gzip: gzipSync(body, { level: 9 }),
+    br: brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 10,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    etag,
+    tag,
+    viewCardId: typeof viewCardId === 'string' ? viewCardId : null,
+  }
+  const ttl = Number(answer.headers[CACHE_TTL_HEADER])
+  cache.set(key, page, ttl > 0 ? { ttl } : undefined)
+  return page
+}
+
+/** Drops every entry of an organization, or everything for '*'. */
+export function dropPages(organizationId: string) {
+  if (organizationId === ALL_TENANTS) {
+    cache.clear()
+    return
+  }
+  for (const [key, page] of cache.entries()) {
+    if (page.tag === organizationId) cache.delete(key)
+  }
+}
+
+export function pageCacheSize() {
+  return { entries: cache.size, bytes: cache.calculatedSize ?? 0 }
+}

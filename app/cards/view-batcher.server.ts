@@ -1,0 +1,126 @@
+// Card views of cached pages, written in batches off the request path (ADR 021): a hit costs a
+// keyed hash and a push, and a flush writes each organization's views with one statement in
+// its own tenant transaction. A view is not lost: a failed flush keeps its rows for the next
+// one, and shutdown flushes what is left before the database closes.
+import { sql } from 'drizzle-orm'
+import { LRUCache } from 'lru-cache'
+import { type DeviceClass, REPEAT_WINDOW_MINUTES } from '#app/models/card-views.server'
+import { withTenant } from '#drizzle/db.server'
+
+type PendingView = {
+  organizationId: string
+  cardId: string
+  visitorHash: string
+  deviceClass: DeviceClass
+  viewedAt: Date
+}
+
+const flushMs = () => Number(process.env.VIEW_FLUSH_MS ?? 1_000)
+const BATCH_ROWS = 500
+// Beyond this many unwritten views (a database down for long), the oldest are dropped and
+// the count is logged, rather than the process growing without bound.
+const MAX_PENDING = 200_000
+
+let pending: PendingView[] = []
+let timer: NodeJS.Timeout | null = null
+let flushing: Promise<void> | null = null
+let log: (message: string) => void = (message) => console.warn(message)
+
+// A repeat within the window is not a view (as in recordCardView): most repeats stop here,
+// and the insert's own check catches those another process saw.
+const recentVisitors = new LRUCache<string, true>({
+  max: 100_000,
+  ttl: REPEAT_WINDOW_MINUTES * 60_000,
+})
+
+export function setViewBatchLog(logger: (message: string) => void) {
+  log = logger
+}
+
+export function queueCardView(view: Omit<PendingView, 'viewedAt'>) {
+  const key = `${view.organizationId}\n${view.cardId}\n${view.visitorHash}`
+  if (recentVisitors.has(key)) return
+  recentVisitors.set(key, true)
+  pending.push({ ...view, viewedAt: new Date() })
+  if (pending.length > MAX_PENDING) {
+    const dropped = pending.length - MAX_PENDING
+    pending = pending.slice(dropped)
+    log(`card views: ${dropped} dropped, the database has not accepted writes for a while`)
+  }
+  timer ??= setTimeout(() => {
+    timer = null
+    void flushCardViews().catch(() => {})
+  }, flushMs())
+  timer.unref()
+}
+
+export function pendingCardViews() {
+  return pending.length
+}
+
+/** Writes every queued view; concurrent callers share one flush. */
+export function flushCardViews(): Promise<void> {
+  flushing ??= (async () => {
+    try {
+      while (pending.length > 0) {
+        const batch = pending
+        pending = []
+        try {
+          await writeViews(batch)
+        } catch (error) {
+          pending = batch.concat(pending)
+          log(`card views: ${batch.length} not written yet (${String(error)})`)
+          throw error
+        }
+      }
+    } finally {
+      flushing = null
+    }
+  })()
+  return flushing
+}
+
+async function writeViews(views: PendingView[]) {
+  const byOrganization = new Map<string, PendingView[]>()
+  for (const view of views) {
+    const list = byOrganization.get(view.organizationId) ?? []
+    list.push(view)
+    byOrganization.set(view.organizationId, list)
+  }
+  for (const [organizationId, list] of byOrganization) {
+    await withTenant(organizationId, async (tx) => {
+      for (let start = 0; start < list.length; start += BATCH_ROWS) {
+        await insertViews(tx, organizationId, list.slice(start, start + BATCH_ROWS))
+      }
+    })
+  }
+}
+
+type Tx = Parameters<Parameters<typeof withTenant>[1]>[0]
+
+/** One statement: each row unless that visitor viewed that card in the window before it. */
+function insertViews(tx: Tx, organizationId: string, views: PendingView[]) {
+  const rows = sql.join(
+    views.map(
+      (view) =>
+        sql`(${view.cardId}::uuid, ${view.visitorHash}, ${view.deviceClass}, ${view.viewedAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  )
+  return tx.execute(sql`
+    insert into card_views (organization_id, card_id, visitor_hash, device_class, viewed_at)
+    select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.viewed_at
+    from (values ${rows}) as v(card_id, visitor_hash, device_class, viewed_at)
+    where exists (
+      -- A card deleted since its view was queued has no views to keep.
+      select 1 from digital_cards d
+      where d.organization_id = ${organizationId}::uuid and d.id = v.card_id
+    )
+    and not exists (
+      select 1 from card_views c
+      where c.organization_id = ${organizationId}::uuid and c.card_id = v.card_id
+        and c.visitor_hash = v.visitor_hash
+        and c.viewed_at > v.viewed_at - make_interval(mins => ${REPEAT_WINDOW_MINUTES})
+        and c.viewed_at <= v.viewed_at
+    )`)
+}

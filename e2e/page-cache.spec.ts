@@ -1,0 +1,119 @@
+// The page cache (ADR 021) through the real server: a visitor without cookies is answered from
+// memory, an edit shows on the very next request, and the cached page keeps a strict policy
+// (its scripts' hashes instead of a nonce) under which it still hydrates.
+import { createHash } from 'node:crypto'
+import http from 'node:http'
+import { expect, test } from '@playwright/test'
+import { e2ePort, HOSTS, urlFor } from './fixtures'
+import { registerAndSignIn, waitForHydration } from './page-helpers'
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string }
+
+/** A visitor with no cookies, over plain HTTP (Node does not resolve alpha.localhost itself). */
+function visit(path: string, headers: Record<string, string> = {}) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.get(
+      {
+        host: '127.0.0.1',
+        port: e2ePort(),
+        path,
+        headers: { host: `${HOSTS.alpha}:${e2ePort()}`, ...headers },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
+    req.on('error', reject)
+  })
+}
+
+test('a card edit shows on the next public request; the cached page hydrates under its hashes', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  await registerAndSignIn(page)
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await page.getByRole('button', { name: 'Create Card' }).first().click()
+  await page.getByRole('button', { name: 'Create', exact: true }).click()
+  await expect(page).toHaveURL(/\/qrcode\/[0-9a-f-]{36}$/)
+  const cardId = page.url().split('/').at(-1) ?? ''
+  const cardPath = `/card/${cardId}`
+
+  // A visitor with no cookies: the first answer is rendered and kept, the next comes from memory.
+  const first = await visit(cardPath)
+  expect(first.status).toBe(200)
+  const second = await visit(cardPath)
+  expect(second.headers['x-cache']).toBe('HIT')
+  expect(second.body).toBe(first.body.replace(/ nonce="[^"]*"/g, ''))
+  for (const internal of ['x-page-cache', 'x-page-cache-view', 'x-page-cache-ttl']) {
+    expect(first.headers[internal]).toBeUndefined()
+    expect(second.headers[internal]).toBeUndefined()
+  }
+
+  // The stored policy lists exactly the hashes of the page's inline scripts, and no nonce.
+  const csp = String(second.headers['content-security-policy'] ?? '')
+  expect(csp).not.toContain("'nonce-")
+  const inline = [...second.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes]) => !/\bsrc=/.test(attributes ?? ''))
+    .map(
+      ([, , content]) =>
+        `'sha256-${createHash('sha256')
+          .update(content ?? '')
+          .digest('base64')}'`,
+    )
+  expect(inline.length).toBeGreaterThan(0)
+  const listed = /script-src ([^;]*)/.exec(csp)?.[1]?.split(' ') ?? []
+  expect(listed[0]).toBe("'strict-dynamic'")
+  expect(new Set(listed.slice(1))).toEqual(new Set(inline))
+  // Revalidation is cheap: the same version answers 304.
+  const revalidated = await visit(cardPath, { 'If-None-Match': String(second.headers.etag) })
+  expect(revalidated.status).toBe(304)
+
+  // In a browser without cookies, the cached page runs its scripts with no violation.
+  const context = await browser.newContext()
+  const anonymous = await context.newPage()
+  const problems: string[] = []
+  anonymous.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  anonymous.on('pageerror', (error) => problems.push(error.message))
+  const opened = await anonymous.goto(urlFor(HOSTS.alpha, cardPath))
+  expect(opened?.headers()['x-cache']).toBe('HIT')
+  await waitForHydration(anonymous)
+  await expect(anonymous.getByTestId('card-display')).toContainText('Casey Cardmaker')
+  expect(problems).toEqual([])
+
+  // The owner edits the card; the next visitor request shows it.
+  const jobTitle = `Cache Tester ${Date.now()}`
+  await page.getByRole('link', { name: 'Edit' }).click()
+  await expect(page.getByRole('link', { name: 'Card Details' })).toBeVisible()
+  await page.getByLabel('Job title').fill(jobTitle)
+  await page.getByRole('button', { name: 'Next' }).click()
+  // Details are saved on the way to the next section.
+  await expect(page.getByRole('group', { name: 'Card background' })).toBeVisible()
+  const afterEdit = await visit(cardPath)
+  expect(afterEdit.headers['x-cache']).toBeUndefined()
+  expect(afterEdit.body).toContain(jobTitle)
+  const cachedAgain = await visit(cardPath)
+  expect(cachedAgain.headers['x-cache']).toBe('HIT')
+  expect(cachedAgain.body).toContain(jobTitle)
+  await anonymous.reload()
+  await expect(anonymous.getByTestId('card-display')).toContainText(jobTitle)
+
+  // Someone signed in (a cookie) is never answered from the cache.
+  const owner = await page.evaluate(async (path) => {
+    const response = await fetch(path, { credentials: 'same-origin' })
+    return {
+      cache: response.headers.get('x-cache'),
+      control: response.headers.get('cache-control'),
+    }
+  }, cardPath)
+  expect(owner).toEqual({ cache: null, control: 'private, no-store' })
+  await context.close()
+})
