@@ -1,0 +1,227 @@
+// The page cache's pieces on both drivers (ADR 021): what a route offers and only to a
+// candidate request, the stored answer's policy, the database's change announcements, and the
+// batched views (de-duplicated, written per organization, a deleted card's views dropped).
+import { and, eq } from 'drizzle-orm'
+import { afterEach, describe, expect, test } from 'vitest'
+import { startChangeFeed, stopChangeFeed } from '#app/cache/change-feed.server'
+import {
+  CACHE_TAG_HEADER,
+  CACHE_VIEW_HEADER,
+  dropPages,
+  lookupPage,
+  pageCacheKey,
+  storePage,
+} from '#app/cache/page-cache.server'
+import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view-batcher.server'
+import { loader } from '#app/routes/card.$ref'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { cardViews, digitalCards, organizations } from '#drizzle/schema'
+import { contextFor, makeCard, makeOrganization, makeUser, requestFor } from '#tests/factories'
+
+async function setup() {
+  const organization = await makeOrganization()
+  const owner = await makeUser(organization.id, { firstName: 'Pia', lastName: 'Page' })
+  const card = await makeCard(organization.id, owner.id, { firstName: 'Pia', lastName: 'Page' })
+  const host = `${organization.slug}.localhost`
+  return { organization, owner, card, host }
+}
+
+const viewsOf = (organizationId: string, cardId: string) =>
+  withTenant(organizationId, (tx) =>
+    tx
+      .select()
+      .from(cardViews)
+      .where(and(eq(cardViews.organizationId, organizationId), eq(cardViews.cardId, cardId))),
+  )
+
+afterEach(async () => {
+  await stopChangeFeed()
+})
+
+describe('what the card page offers the cache', () => {
+  test('a candidate request gets the offer and no view is written by the loader', async () => {
+    const { organization, card, host } = await setup()
+    const context = { ...contextFor(host), pageCacheCandidate: true }
+    const response = (await loader({
+      request: requestFor(host, `/card/${card.id}`),
+      context,
+      params: { ref: card.id },
+    })) as Response
+    expect(response.status).toBe(200)
+    expect(response.headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
+    expect(response.headers.get(CACHE_VIEW_HEADER)).toBe(card.id)
+    expect(response.headers.get('Cache-Control')).toBe('no-cache')
+    // The server records it (for this request and every hit), not the loader.
+    expect(await viewsOf(organization.id, card.id)).toHaveLength(0)
+  })
+
+  test('any other request gets no offer, and its view is written at once', async () => {
+    const { organization, card, host } = await setup()
+    const response = (await loader({
+      request: requestFor(host, `/card/${card.id}`, {
+        headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0' },
+      }),
+      context: contextFor(host),
+      params: { ref: card.id },
+    })) as Response
+    expect(response.headers.get(CACHE_TAG_HEADER)).toBeNull()
+    expect(await viewsOf(organization.id, card.id)).toHaveLength(1)
+  })
+})
+
+describe('stored answers', () => {
+  const html = (nonce: string) =>
+    Buffer.from(
+      `<!DOCTYPE html><html><head><script nonce="${nonce}">window.a=1</script></head><body><script nonce="${nonce}" type="module">import "/assets/x.js"</script></body></html>`,
+    )
+  const answer = (headers: Record<string, string>) => ({
+    status: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "script-src 'strict-dynamic' 'nonce-abc'; object-src 'none'",
+      [CACHE_TAG_HEADER]: 'org-1',
+      ...headers,
+    },
+    body: html('abc'),
+    nonce: 'abc',
+  })
+
+  test('the nonce gives way to the hashes of exactly the page’s inline scripts', () => {
+    const page = storePage(pageCacheKey('a.localhost', '/x'), answer({}))
+    expect(page?.identity.toString()).not.toContain('nonce')
+    const csp = page?.headers.find(([name]) => name === 'content-security-policy')?.[1] ?? ''
+    expect(csp).toMatch(/^script-src 'strict-dynamic' 'sha256-[^']+' 'sha256-[^']+'; object-src/)
+    expect(csp).not.toContain('nonce')
+    expect(page?.headers.map(([name]) => name)).not.toContain(CACHE_TAG_HEADER)
+    expect(lookupPage(pageCacheKey('a.localhost', '/x'))).toBe(page)
+  })
+
+  test('an answer that sets a cookie, or is not a 200, is not kept', () => {
+    expect(storePage('k1', answer({ 'set-cookie': 'a=b' }))).toBeUndefined()
+    expect(storePage('k2', { ...answer({}), status: 404 })).toBeUndefined()
+    expect(storePage('k3', { ...answer({}), headers: { 'content-type': 'text/html' } })).toBe(
+      undefined,
+    )
+  })
+
+  test('dropping an organization drops its entries only', () => {
+    storePage('one', answer({ [CACHE_TAG_HEADER]: 'org-a' }))
+    storePage('two', answer({ [CACHE_TAG_HEADER]: 'org-b' }))
+    dropPages('org-a')
+    expect(lookupPage('one')).toBeUndefined()
+    expect(lookupPage('two')).toBeDefined()
+    dropPages('*')
+    expect(lookupPage('two')).toBeUndefined()
+  })
+})
+
+describe('change announcements', () => {
+  const cached = (tag: string) =>
+    storePage(`${tag}\n/`, {
+      status: 200,
+      headers: { 'content-type': 'text/plain', [CACHE_TAG_HEADER]: tag },
+      body: Buffer.from('x'),
+      nonce: '',
+    })
+
+  async function dropped(key: string) {
+    // postgres.js delivers on its listening connection shortly after the commit.
+    for (let i = 0; i < 100 && lookupPage(key); i++) await new Promise((r) => setTimeout(r, 20))
+    return lookupPage(key) === undefined
+  }
+
+  test('a card edit drops that organization’s pages, not another’s', async () => {
+    const { organization, owner, card } = await setup()
+    const other = await makeOrganization()
+    await startChangeFeed(() => {})
+    cached(organization.id)
+    cached(other.id)
+    await withTenant(organization.id, (tx) =>
+      tx
+        .update(digitalCards)
+        .set({ jobTitle: 'Edited' })
+        .where(and(eq(digitalCards.organizationId, organization.id), eq(digitalCards.id, card.id))),
+    )
+    expect(await dropped(`${organization.id}\n/`)).toBe(true)
+    expect(lookupPage(`${other.id}\n/`)).toBeDefined()
+    expect(owner.id).toBeTruthy()
+  })
+
+  test('a rolled-back write announces nothing', async () => {
+    const { organization, card } = await setup()
+    await startChangeFeed(() => {})
+    cached(organization.id)
+    await expect(
+      withTenant(organization.id, async (tx) => {
+        await tx
+          .update(digitalCards)
+          .set({ jobTitle: 'Never' })
+          .where(
+            and(eq(digitalCards.organizationId, organization.id), eq(digitalCards.id, card.id)),
+          )
+        throw new Error('rolled back')
+      }),
+    ).rejects.toThrow('rolled back')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(lookupPage(`${organization.id}\n/`)).toBeDefined()
+  })
+
+  test('a change to the organization row (status, branding) drops its pages', async () => {
+    const { organization } = await setup()
+    await startChangeFeed(() => {})
+    cached(organization.id)
+    await getDb()
+      .update(organizations)
+      .set({ status: 'inactive' })
+      .where(eq(organizations.id, organization.id))
+    expect(await dropped(`${organization.id}\n/`)).toBe(true)
+  })
+})
+
+describe('batched views', () => {
+  test('written per organization, once per visitor in the window, none for a deleted card', async () => {
+    const a = await setup()
+    const b = await setup()
+    const gone = await makeCard(a.organization.id, a.owner.id, { firstName: 'Gone' })
+    const view = (organizationId: string, cardId: string, visitorHash: string) =>
+      queueCardView({ organizationId, cardId, visitorHash, deviceClass: 'mobile' })
+    view(a.organization.id, a.card.id, 'visitor-1')
+    view(a.organization.id, a.card.id, 'visitor-1')
+    view(a.organization.id, a.card.id, 'visitor-2')
+    view(b.organization.id, b.card.id, 'visitor-1')
+    view(a.organization.id, gone.id, 'visitor-3')
+    await withTenant(a.organization.id, (tx) =>
+      tx
+        .delete(digitalCards)
+        .where(
+          and(eq(digitalCards.organizationId, a.organization.id), eq(digitalCards.id, gone.id)),
+        ),
+    )
+    expect(pendingCardViews()).toBe(4)
+    await flushCardViews()
+    expect(pendingCardViews()).toBe(0)
+    expect(await viewsOf(a.organization.id, a.card.id)).toHaveLength(2)
+    expect(await viewsOf(b.organization.id, b.card.id)).toHaveLength(1)
+    const [row] = await viewsOf(b.organization.id, b.card.id)
+    expect(row?.deviceClass).toBe('mobile')
+  })
+
+  test('a visitor already counted by another process in the window is not counted again', async () => {
+    const { organization, card } = await setup()
+    await withTenant(organization.id, (tx) =>
+      tx.insert(cardViews).values({
+        organizationId: organization.id,
+        cardId: card.id,
+        visitorHash: 'seen-elsewhere',
+      }),
+    )
+    queueCardView({
+      organizationId: organization.id,
+      cardId: card.id,
+      visitorHash: 'seen-elsewhere',
+      deviceClass: 'desktop',
+    })
+    await flushCardViews()
+    expect(await viewsOf(organization.id, card.id)).toHaveLength(1)
+  })
+})
