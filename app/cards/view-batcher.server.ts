@@ -2,9 +2,12 @@
 // keyed hash and a push, and a flush writes each organization's views with one statement in
 // its own tenant transaction. A view is not lost: a failed flush keeps its rows for the next
 // one, and shutdown flushes what is left before the database closes.
-import { sql } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
-import { type DeviceClass, REPEAT_WINDOW_MINUTES } from '#app/models/card-views.server'
+import {
+  type DeviceClass,
+  REPEAT_WINDOW_MINUTES,
+  recordCardViews,
+} from '#app/models/card-views.server'
 import { withTenant } from '#drizzle/db.server'
 
 type PendingView = {
@@ -90,37 +93,8 @@ async function writeViews(views: PendingView[]) {
   for (const [organizationId, list] of byOrganization) {
     await withTenant(organizationId, async (tx) => {
       for (let start = 0; start < list.length; start += BATCH_ROWS) {
-        await insertViews(tx, organizationId, list.slice(start, start + BATCH_ROWS))
+        await recordCardViews(tx, organizationId, list.slice(start, start + BATCH_ROWS))
       }
     })
   }
-}
-
-type Tx = Parameters<Parameters<typeof withTenant>[1]>[0]
-
-/** One statement: each row unless that visitor viewed that card in the window before it. */
-function insertViews(tx: Tx, organizationId: string, views: PendingView[]) {
-  const rows = sql.join(
-    views.map(
-      (view) =>
-        sql`(${view.cardId}::uuid, ${view.visitorHash}, ${view.deviceClass}, ${view.viewedAt.toISOString()}::timestamptz)`,
-    ),
-    sql`, `,
-  )
-  return tx.execute(sql`
-    insert into card_views (organization_id, card_id, visitor_hash, device_class, viewed_at)
-    select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.viewed_at
-    from (values ${rows}) as v(card_id, visitor_hash, device_class, viewed_at)
-    where exists (
-      -- A card deleted since its view was queued has no views to keep.
-      select 1 from digital_cards d
-      where d.organization_id = ${organizationId}::uuid and d.id = v.card_id
-    )
-    and not exists (
-      select 1 from card_views c
-      where c.organization_id = ${organizationId}::uuid and c.card_id = v.card_id
-        and c.visitor_hash = v.visitor_hash
-        and c.viewed_at > v.viewed_at - make_interval(mins => ${REPEAT_WINDOW_MINUTES})
-        and c.viewed_at <= v.viewed_at
-    )`)
 }

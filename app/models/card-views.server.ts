@@ -40,6 +40,40 @@ export async function recordCardView(
   return list.length > 0
 }
 
+/**
+ * Records many views in one statement (the page cache's batches, app/cards/view-batcher.server.ts):
+ * each row unless that visitor viewed that card in the 30 minutes before it, and none for a card
+ * deleted since the view.
+ */
+export function recordCardViews(
+  db: Queryable,
+  organizationId: string,
+  views: { cardId: string; visitorHash: string; deviceClass: DeviceClass; viewedAt: Date }[],
+) {
+  const rows = sql.join(
+    views.map(
+      (view) =>
+        sql`(${view.cardId}::uuid, ${view.visitorHash}, ${view.deviceClass}, ${view.viewedAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  )
+  return db.execute(sql`
+    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class, viewed_at)
+    select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.viewed_at
+    from (values ${rows}) as v(card_id, visitor_hash, device_class, viewed_at)
+    where exists (
+      select 1 from ${digitalCards} d
+      where d.organization_id = ${organizationId}::uuid and d.id = v.card_id
+    )
+    and not exists (
+      select 1 from ${cardViews} c
+      where c.organization_id = ${organizationId}::uuid and c.card_id = v.card_id
+        and c.visitor_hash = v.visitor_hash
+        and c.viewed_at > v.viewed_at - make_interval(mins => ${REPEAT_WINDOW_MINUTES})
+        and c.viewed_at <= v.viewed_at
+    )`)
+}
+
 /** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */
 export function listCardScans(db: Queryable, organizationId: string, userId: string, limit = 50) {
   return db

@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { recordCardView } from '#app/models/card-views.server'
+import { recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   findCardByReference,
   getDefaultCardForOwner,
@@ -117,6 +117,9 @@ test('no hot query scans a tenant table in sequence', async () => {
   await findCardByReference(db, organization.id, card.id)
   await findCardByReference(db, organization.id, 'pia-plans')
   await recordCardView(db, organization.id, card.id, 'visitor-hash', 'mobile')
+  await recordCardViews(db, organization.id, [
+    { cardId: card.id, visitorHash: 'batched', deviceClass: 'mobile', viewedAt: new Date() },
+  ])
   await findUserByEmail(db, organization.id, user.email)
   await insertSession(db, organization.id, {
     id: `plans-session-${organization.slug}`,
