@@ -364,14 +364,9 @@ export const cardViews = pgTable(
   },
   (t) => [
     index('card_views_org_card_viewed_idx').on(t.organizationId, t.cardId, t.viewedAt),
-    // A visitor's last view of a card: the repeat check of every recorded view reads one entry
-    // instead of every view of the card in the last half hour.
-    index('card_views_org_card_visitor_idx').on(
-      t.organizationId,
-      t.cardId,
-      t.visitorHash,
-      t.viewedAt,
-    ),
+    // A visitor's views (the hash is keyed by the card too): the repeat check of every recorded
+    // view reads this visitor's entries, not every view of the card in the last half hour.
+    index('card_views_org_visitor_idx').on(t.organizationId, t.visitorHash, t.viewedAt),
     foreignKey({
       name: 'card_views_card_fk',
       columns: [t.organizationId, t.cardId],

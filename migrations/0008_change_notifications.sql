@@ -1,4 +1,4 @@
-CREATE INDEX "card_views_org_card_visitor_idx" ON "card_views" USING btree ("organization_id","card_id","visitor_hash","viewed_at");--> statement-breakpoint
+CREATE INDEX "card_views_org_visitor_idx" ON "card_views" USING btree ("organization_id","visitor_hash","viewed_at");--> statement-breakpoint
 -- Change notifications for the in-process caches (ADR 021): every write that can change what a
 -- public page, a tenant lookup or the platform settings show announces the organization it
 -- touched on the channel `brandcard_changes` ('*' when it concerns every tenant). Each process

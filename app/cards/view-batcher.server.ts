@@ -68,13 +68,7 @@ export function flushCardViews(): Promise<void> {
       while (pending.length > 0) {
         const batch = pending
         pending = []
-        try {
-          await writeViews(batch)
-        } catch (error) {
-          pending = batch.concat(pending)
-          log(`card views: ${batch.length} not written yet (${String(error)})`)
-          throw error
-        }
+        await writeViews(batch)
       }
     } finally {
       flushing = null
@@ -83,18 +77,38 @@ export function flushCardViews(): Promise<void> {
   return flushing
 }
 
+/**
+ * One organization's chunk per transaction: a large backlog is written in small steps, each kept
+ * once committed. On a failure the chunks not yet written go back to the queue, in order.
+ */
 async function writeViews(views: PendingView[]) {
+  const chunks: PendingView[][] = []
   const byOrganization = new Map<string, PendingView[]>()
   for (const view of views) {
     const list = byOrganization.get(view.organizationId) ?? []
     list.push(view)
     byOrganization.set(view.organizationId, list)
   }
-  for (const [organizationId, list] of byOrganization) {
-    await withTenant(organizationId, async (tx) => {
-      for (let start = 0; start < list.length; start += BATCH_ROWS) {
-        await recordCardViews(tx, organizationId, list.slice(start, start + BATCH_ROWS))
-      }
-    })
+  for (const list of byOrganization.values()) {
+    for (let start = 0; start < list.length; start += BATCH_ROWS) {
+      chunks.push(list.slice(start, start + BATCH_ROWS))
+    }
   }
+  for (const [index, chunk] of chunks.entries()) {
+    const organizationId = chunk[0]?.organizationId as string
+    try {
+      await withTenant(organizationId, (tx) => recordCardViews(tx, organizationId, chunk))
+    } catch (error) {
+      const unwritten = chunks.slice(index).flat()
+      pending = unwritten.concat(pending)
+      log(`card views: ${unwritten.length} not written yet (${await describe(error)})`)
+      throw error
+    }
+  }
+}
+
+/** withTenant answers an unreachable database with a 503 Response: say what it was. */
+async function describe(error: unknown) {
+  if (error instanceof Response) return `${error.status} ${await error.text().catch(() => '')}`
+  return error instanceof Error ? error.message : String(error)
 }
