@@ -21,7 +21,6 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect } from 'react'
-import { toast as showToast, Toaster } from 'sonner'
 import { isAuthRequiredData } from '#app/auth/auth-required'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
@@ -32,6 +31,7 @@ import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { Button } from '#app/components/ui/button'
+import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { getMediaPath } from '#app/models/media.server'
 import { readAppearance } from '#app/settings/settings.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
@@ -152,7 +152,7 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           children
         )}
-        <Toaster position="top-center" richColors closeButton theme={appearance.theme} />
+        <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -165,7 +165,7 @@ export default function App() {
   const toast = root?.toast
   useEffect(() => {
     if (!toast) return
-    // Deferred so the Toaster has mounted on a first page load.
+    // Deferred until after hydration (the Toaster is mounted with the first toast).
     const timer = setTimeout(() => {
       const show =
         toast.type === 'error'

@@ -1,11 +1,11 @@
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { toast } from 'sonner'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure } from '#app/utils/client-failure'
 
