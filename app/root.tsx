@@ -16,6 +16,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
@@ -102,11 +103,30 @@ function brandingCss(primaryColor: string, secondaryColor: string) {
 /** Theme 'system': follow the device's dark mode before the first paint, and when it changes. */
 const SYSTEM_THEME_SCRIPT = `(function(){var m=matchMedia('(prefers-color-scheme: dark)');function a(){document.documentElement.classList.toggle('dark',m.matches)}a();m.addEventListener('change',a)})()`
 
+/** What a route module may say to the root layout through its `handle` export. */
+export type PageHandle = {
+  /**
+   * A script (a URL) that replaces React for signed-out visitors: the page is not hydrated, and
+   * this script alone enhances its server HTML (the public card page, ADR 021).
+   */
+  visitorScript?: string
+}
+
+/** The leaf route's visitor script, when this page is shown without React. */
+function useVisitorScript(signedIn: boolean) {
+  const leaf = useMatches().at(-1)
+  const handle = leaf?.handle as PageHandle | undefined
+  // A route that failed renders its error boundary, which needs React (Retry).
+  if (signedIn || !handle?.visitorScript || leaf?.data == null) return undefined
+  return handle.visitorScript
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData()
   const nonce = useNonce()
   const branding = data?.branding
   const appearance = data?.appearance ?? APPEARANCE_DEFAULTS
+  const visitorScript = useVisitorScript(Boolean(data?.user))
   return (
     // The signed-in person's Appearance settings (spec §2.6): Tailwind's dark variant keys on
     // .dark, the font size scales every rem, and data-motion="reduce" stills animations.
@@ -152,9 +172,26 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           children
         )}
-        <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {visitorScript ? (
+          <>
+            {data?.toast ? (
+              <div
+                hidden
+                data-page-toast
+                data-type={data.toast.type}
+                data-title={data.toast.title}
+                data-description={data.toast.description ?? undefined}
+              />
+            ) : null}
+            <script type="module" nonce={nonce} src={visitorScript} />
+          </>
+        ) : (
+          <>
+            <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   )
