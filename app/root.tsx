@@ -16,12 +16,12 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect } from 'react'
-import { toast as showToast, Toaster } from 'sonner'
 import { isAuthRequiredData } from '#app/auth/auth-required'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
@@ -32,13 +32,14 @@ import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { Button } from '#app/components/ui/button'
+import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { getMediaPath } from '#app/models/media.server'
 import { readAppearance } from '#app/settings/settings.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
 import { useNonce } from '#app/utils/nonce'
 import { readToast } from '#app/utils/toast.server'
-import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/color'
-import { APPEARANCE_DEFAULTS } from '#app/validation/settings'
+import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
+import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/hex-color'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
@@ -102,11 +103,30 @@ function brandingCss(primaryColor: string, secondaryColor: string) {
 /** Theme 'system': follow the device's dark mode before the first paint, and when it changes. */
 const SYSTEM_THEME_SCRIPT = `(function(){var m=matchMedia('(prefers-color-scheme: dark)');function a(){document.documentElement.classList.toggle('dark',m.matches)}a();m.addEventListener('change',a)})()`
 
+/** What a route module may say to the root layout through its `handle` export. */
+export type PageHandle = {
+  /**
+   * A script (a URL) that replaces React for signed-out visitors: the page is not hydrated, and
+   * this script alone enhances its server HTML (the public card page, ADR 021).
+   */
+  visitorScript?: string
+}
+
+/** The leaf route's visitor script, when this page is shown without React. */
+function useVisitorScript(signedIn: boolean) {
+  const leaf = useMatches().at(-1)
+  const handle = leaf?.handle as PageHandle | undefined
+  // A route that failed renders its error boundary, which needs React (Retry).
+  if (signedIn || !handle?.visitorScript || leaf?.data == null) return undefined
+  return handle.visitorScript
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData()
   const nonce = useNonce()
   const branding = data?.branding
   const appearance = data?.appearance ?? APPEARANCE_DEFAULTS
+  const visitorScript = useVisitorScript(Boolean(data?.user))
   return (
     // The signed-in person's Appearance settings (spec §2.6): Tailwind's dark variant keys on
     // .dark, the font size scales every rem, and data-motion="reduce" stills animations.
@@ -152,9 +172,26 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           children
         )}
-        <Toaster position="top-center" richColors closeButton theme={appearance.theme} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {visitorScript ? (
+          <>
+            {data?.toast ? (
+              <div
+                hidden
+                data-page-toast
+                data-type={data.toast.type}
+                data-title={data.toast.title}
+                data-description={data.toast.description ?? undefined}
+              />
+            ) : null}
+            <script type="module" nonce={nonce} src={visitorScript} />
+          </>
+        ) : (
+          <>
+            <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   )
@@ -165,7 +202,7 @@ export default function App() {
   const toast = root?.toast
   useEffect(() => {
     if (!toast) return
-    // Deferred so the Toaster has mounted on a first page load.
+    // Deferred until after hydration (the Toaster is mounted with the first toast).
     const timer = setTimeout(() => {
       const show =
         toast.type === 'error'

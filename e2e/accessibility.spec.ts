@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
-import { animationsSettled, WCAG_TAGS } from './page-helpers'
+import { animationsSettled, WCAG_TAGS, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
 
 // A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
@@ -54,11 +54,13 @@ function expectClean(report: Report) {
   ).toBe(0)
 }
 
-/** Loads a page and waits until the app has hydrated (Radix widgets need their scripts). */
+/**
+ * Loads a page and waits until the app has hydrated (Radix widgets need their scripts), or on a
+ * page served without React (a visitor's card page, ADR 021) its script has run.
+ */
 async function open(page: Page, url: string) {
   const response = await page.goto(url)
-  // The router exists only once the client bundle has run (as in security-checklist.spec.ts).
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await waitForHydration(page)
   return response
 }
 

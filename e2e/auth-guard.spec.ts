@@ -4,7 +4,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { urlFor } from './fixtures'
-import { expectAccessible, recordAppearance } from './page-helpers'
+import { expectAccessible, recordAppearance, waitForHydration } from './page-helpers'
 import { PLATFORM_ROLE_USERS } from './role-users'
 
 const found = PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
@@ -173,14 +173,14 @@ test('slow client navigations show the loading texts of the page they go to', as
   await expect(page.getByTestId('guard-status')).toContainText('Loading your profile...')
   await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible()
 
-  // A visitor's connect ends in a redirect to the sign-in page: 'Redirecting to login...'.
+  // A visitor's connect ends in a redirect to the sign-in page: 'Redirecting to login...'. A
+  // signed-out visitor's card page has no React (ADR 021): its script posts the connect (delayed
+  // here) and shows the text while it waits for the way to sign-in.
   const visitorContext = await browser.newContext()
   const visitor = await visitorContext.newPage()
   await visitor.goto(urlFor(host, cardPath))
-  await visitor.waitForFunction(() =>
-    Boolean((window as { __remixRouter?: unknown }).__remixRouter),
-  )
-  await delayData(visitor, '/auth/login', 1_500)
+  await waitForHydration(visitor)
+  await delayData(visitor, cardPath, 1_500)
   await visitor.getByRole('button', { name: `Connect with ${user.firstName}` }).click()
   await expect(visitor.getByTestId('guard-status')).toHaveText('Redirecting to login...')
   await expect(visitor).toHaveURL(/\/auth\/login\?redirectTo=/)

@@ -7,6 +7,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
+import { waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, DASHBOARD_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
 
 const dana = DASHBOARD_USERS.endUser
@@ -73,9 +74,7 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
   const context = await browser.newContext({ userAgent: VISITOR_AGENT })
   const visitor = await context.newPage()
   await visitor.goto(urlFor(HOSTS.alpha, '/card/dana-dash'))
-  await visitor.waitForFunction(() =>
-    Boolean((window as { __remixRouter?: unknown }).__remixRouter),
-  )
+  await waitForHydration(visitor)
   await visitor.getByLabel('Your name').fill('Vera Visitor')
   await visitor.getByLabel('Your email').fill(`vera-${Date.now()}@example.test`)
   await visitor.getByRole('button', { name: 'Send my details' }).click()

@@ -4,8 +4,16 @@ import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page } from '@playwright/test'
 import { HOSTS, urlFor } from './fixtures'
 
+/**
+ * Resolves once the page's scripts are ready: React hydrated, or on a page served without React
+ * (a signed-out visitor's card page, ADR 021) its visitor script has run.
+ */
 export async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  await page.waitForFunction(
+    () =>
+      Boolean((window as { __remixRouter?: unknown }).__remixRouter) ||
+      document.documentElement.hasAttribute('data-enhanced'),
+  )
 }
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']

@@ -1,7 +1,7 @@
 // Card backgrounds (spec §3): 8 colour presets, 6 gradient presets, or an uploaded image.
-// Stored as a validated hex, a preset gradient id or a media row: never free CSS.
-import { z } from 'zod'
-import { hexColorSchema, isHexColor } from '#app/validation/color'
+// Stored as a validated hex, a preset gradient id or a media row: never free CSS. The zod
+// schema is in ./background-schema.ts, so the public card page renders a card without zod.
+import { isHexColor } from '#app/validation/hex-color'
 
 export const COLOR_PRESETS = [
   { name: 'White', value: '#ffffff' },
@@ -48,14 +48,6 @@ export const GRADIENT_PRESETS = [
 ] as const
 
 export type GradientId = (typeof GRADIENT_PRESETS)[number]['id']
-const gradientIds = GRADIENT_PRESETS.map((g) => g.id) as [GradientId, ...GradientId[]]
-
-export const BackgroundSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('color'), value: hexColorSchema }),
-  z.object({ kind: z.literal('gradient'), value: z.enum(gradientIds) }),
-  z.object({ kind: z.literal('image'), mediaId: z.uuid() }),
-])
-export type Background = z.infer<typeof BackgroundSchema>
 
 export type StoredBackground = {
   kind: 'color' | 'gradient' | 'image'

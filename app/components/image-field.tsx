@@ -1,7 +1,7 @@
 import * as Label from '@radix-ui/react-label'
 import { ImagePlus, Loader2, Trash2 } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
-import { toast } from 'sonner'
+import { toast } from '#app/components/ui/toasts'
 import { ImagePreparationError, type ImagePurpose, prepareImage } from '#app/utils/prepare-image'
 import { ErrorList } from './forms'
 import { Button } from './ui/button'

@@ -7,9 +7,15 @@ import type {
 import { redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
+import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
 import { CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import type { PageHandle } from '#app/root'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+
+// A signed-out visitor gets the server's HTML and this one small script instead of React
+// (ADR 021: the page's JavaScript budget); a signed-in one gets the React page.
+export const handle: PageHandle = { visitorScript: cardVisitorScript }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]

@@ -4,9 +4,9 @@
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
 import { AlertTriangle, ChevronLeft, ChevronRight, Search, ShieldAlert, Users } from 'lucide-react'
 import { useEffect } from 'react'
-import { toast } from 'sonner'
 import { EmptyState, Panel } from '#app/components/profile/empty-state'
 import { Button } from '#app/components/ui/button'
+import { toast } from '#app/components/ui/toasts'
 import { cn } from '#app/utils/cn'
 import {
   accountsHref,

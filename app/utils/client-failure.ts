@@ -4,7 +4,7 @@
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react'
 import { isRouteErrorResponse } from '@remix-run/react'
 import { useEffect } from 'react'
-import { toast } from 'sonner'
+import { toast } from '#app/components/ui/toasts'
 
 export type ClientFailure = { clientFailure: true; intent: string; ok: false; message: null }
 

@@ -1,6 +1,14 @@
 import { z } from 'zod'
+import { HEX } from './hex-color'
 
-const HEX = /^#[0-9a-f]{6}$/i
+export {
+  brandTextOnWhite,
+  contrastRatio,
+  isHexColor,
+  readableTextColor,
+  relativeLuminance,
+  safeHexColor,
+} from './hex-color'
 
 /** A colour as stored: `#rrggbb`, nothing else (it ends up inside CSS). */
 export const hexColorSchema = z
@@ -8,53 +16,3 @@ export const hexColorSchema = z
   .trim()
   .regex(HEX, 'Please enter a colour such as #3b82f6')
   .transform((v) => v.toLowerCase())
-
-export function isHexColor(value: unknown): value is string {
-  return typeof value === 'string' && HEX.test(value)
-}
-
-/** Re-checks a colour at render time so nothing unchecked is written into a style sheet. */
-export function safeHexColor(value: unknown, fallback: string): string {
-  return isHexColor(value) ? value.toLowerCase() : fallback
-}
-
-/** Relative luminance (WCAG) of a #rrggbb colour, 0 (black) to 1 (white). */
-export function relativeLuminance(hex: string): number {
-  const channel = (offset: number) => {
-    const c = Number.parseInt(hex.slice(offset, offset + 2), 16) / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  }
-  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
-}
-
-/** Black or white, whichever reads better on the given background. */
-export function readableTextColor(background: string): '#000000' | '#ffffff' {
-  const l = relativeLuminance(background)
-  // Contrast ratio against white vs. against black.
-  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#000000'
-}
-
-/** WCAG contrast ratio of two #rrggbb colours, 1 to 21. */
-export function contrastRatio(a: string, b: string): number {
-  const [light, dark] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x)
-  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05)
-}
-
-/**
- * The brand colour as text on a white page: the colour itself when it reaches 4.5:1 (WCAG AA
- * for body text), else the same hue darkened just enough. A tenant may pick any colour.
- */
-export function brandTextOnWhite(brand: string): string {
-  const channels = [1, 3, 5].map((offset) => Number.parseInt(brand.slice(offset, offset + 2), 16))
-  for (let keep = 1; keep > 0; keep -= 0.02) {
-    const shade = `#${channels
-      .map((c) =>
-        Math.round(c * keep)
-          .toString(16)
-          .padStart(2, '0'),
-      )
-      .join('')}`
-    if (contrastRatio(shade, '#ffffff') >= 4.5) return shade
-  }
-  return '#000000'
-}

@@ -147,4 +147,4 @@ export const SETTINGS_TOASTS = {
 } as const
 export type SettingsIntent = keyof typeof SETTINGS_TOASTS
 
-export const APPEARANCE_DEFAULTS: AppearanceSettings = StoredAppearanceSchema.parse({})
+export { APPEARANCE_DEFAULTS } from './appearance'

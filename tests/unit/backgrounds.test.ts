@@ -1,10 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import {
-  BackgroundSchema,
-  backgroundCss,
-  perceivedLuminance,
-  usesLightText,
-} from '#app/cards/backgrounds'
+import { BackgroundSchema } from '#app/cards/background-schema'
+import { backgroundCss, perceivedLuminance, usesLightText } from '#app/cards/backgrounds'
 
 describe('luminance rule', () => {
   test.each([

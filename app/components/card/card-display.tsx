@@ -41,6 +41,8 @@ function CardLogo({
         src={broken ? LOGO_PLACEHOLDER : card.logoUrl}
         alt={card.company || 'Logo'}
         onError={() => setBroken(true)}
+        // For the card page's script without React (app/components/cards/card-visitor.js).
+        data-fallback-src={LOGO_PLACEHOLDER}
         className="max-h-12 w-auto max-w-[180px] object-contain"
         data-testid="card-logo"
       />

@@ -1,11 +1,11 @@
-import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
+import { Form, Link, useFetcher, useMatches, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { toast } from 'sonner'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure } from '#app/utils/client-failure'
 
@@ -67,12 +67,14 @@ function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>, failure: s
   }, [fetcher.state, fetcher.data, failure])
 }
 
+const LEAD_FAILURE = 'Failed to send your details. Please try again.'
+
 function LeadForm({ firstName }: { firstName: string }) {
   const fetcher = useFetcher<Reply>()
+  // /card/{id} or /contact/{id}: the route the script without React posts to (?_data=).
+  const routeId = useMatches().at(-1)?.id
   useEffect(() => {
-    if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) {
-      toast.error('Failed to send your details. Please try again.')
-    }
+    if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
   }, [fetcher.state, fetcher.data])
   const errors = fetcher.data?.result?.error ?? {}
   const formRef = useRef<HTMLFormElement>(null)
@@ -88,7 +90,15 @@ function LeadForm({ firstName }: { firstName: string }) {
         Share your details with {firstName}
       </h2>
       <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
-      <fetcher.Form ref={formRef} method="POST" className="grid gap-4 sm:grid-cols-2">
+      {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
+      <fetcher.Form
+        ref={formRef}
+        method="POST"
+        className="grid gap-4 sm:grid-cols-2"
+        data-lead-form
+        data-route-id={routeId}
+        data-failure={LEAD_FAILURE}
+      >
         <input type="hidden" name="intent" value="lead" />
         {/* Honeypot: hidden from people and from assistive technology. */}
         <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
@@ -153,6 +163,7 @@ export function PublicCardPage({
   isOwner: boolean
 }) {
   const productName = useRootData()?.branding.name ?? ''
+  const routeId = useMatches().at(-1)?.id
   const connect = useFetcher<Reply>()
   const autoConnect = useFetcher<Reply>()
   const save = useFetcher<Reply>()
@@ -213,7 +224,13 @@ export function PublicCardPage({
       <CardDisplay card={card} productName={productName} />
       <div className="flex w-full max-w-sm flex-col gap-3 sm:flex-row">
         <Button asChild size="lg" className="flex-1">
-          <a href={vcardUrl} download onClick={saveContact}>
+          <a
+            href={vcardUrl}
+            download
+            onClick={saveContact}
+            data-save-contact
+            data-filename={`${card.firstName}_${card.lastName}.vcf`}
+          >
             <Download aria-hidden className="h-4 w-4" /> Save Contact
           </a>
         </Button>
@@ -221,6 +238,8 @@ export function PublicCardPage({
           <Form
             method="POST"
             className="flex-1"
+            data-connect-form
+            data-route-id={routeId}
             onSubmit={(event) => {
               if (!signedIn) return
               event.preventDefault()

@@ -1,8 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { Check, Copy, Nfc, Share2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button'
+import { toast } from '#app/components/ui/toasts'
 
 /** NFC writing needs Web NFC (NDEFReader); iOS is treated as unsupported (spec §5). */
 export function useNfcSupport() {

@@ -6,11 +6,11 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { format } from 'date-fns'
 import { CheckCircle2, KeyRound, RefreshCw, XCircle } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { ErrorList } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
 import type { KeyStatus } from '#app/validation/api-settings'
 
 export type CrmSyncView = {

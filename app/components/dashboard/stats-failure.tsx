@@ -1,8 +1,8 @@
 import { useRouteError } from '@remix-run/react'
 import { TriangleAlert } from 'lucide-react'
 import { useEffect } from 'react'
-import { toast } from 'sonner'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { toast } from '#app/components/ui/toasts'
 import { isRequestFailure } from '#app/utils/client-failure'
 
 /** Spec §8's failure toast for the dashboards. */

@@ -1,7 +1,35 @@
 import { Link } from '@remix-run/react'
+import { type ComponentType, useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { cn } from '#app/utils/cn'
-import { type MenuUser, UserMenu } from './user-menu'
+import { type MenuUser, UserMenuFace } from './user-menu-face'
+
+const TRIGGER_CLASS =
+  'flex items-center gap-2 rounded-full p-1 pr-2 hover:bg-gray-100 dark:hover:bg-gray-800'
+
+/**
+ * The account menu, fetched after hydration: the Radix dropdown and its positioning code are
+ * about 20 KB gzipped that a signed-out visitor (the public card page's) never needs. Until it
+ * is there, the same face in a disabled button holds its place.
+ */
+function AccountMenu({ user }: { user: MenuUser }) {
+  const [Menu, setMenu] = useState<ComponentType<{ user: MenuUser }> | null>(null)
+  useEffect(() => {
+    let live = true
+    void import('./user-menu').then((module) => {
+      if (live) setMenu(() => module.UserMenu)
+    })
+    return () => {
+      live = false
+    }
+  }, [])
+  if (Menu) return <Menu user={user} />
+  return (
+    <button type="button" disabled className={TRIGGER_CLASS}>
+      <UserMenuFace user={user} />
+    </button>
+  )
+}
 
 export type HeaderBranding = { name: string; logoUrl: string | null }
 
@@ -38,7 +66,7 @@ export function SiteHeader({
         </Link>
         <nav aria-label="Account" className="flex shrink-0 items-center gap-2 whitespace-nowrap">
           {user ? (
-            <UserMenu user={user} />
+            <AccountMenu user={user} />
           ) : (
             <>
               <Button asChild variant="ghost">

@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import { toast } from 'sonner'
+import { toast } from '#app/components/ui/toasts'
 
 /**
  * Ends the session on the server, then loads the login page afresh so nothing of the signed-in

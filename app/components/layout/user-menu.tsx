@@ -1,27 +1,10 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Link } from '@remix-run/react'
-import { ChevronDown, LogOut } from 'lucide-react'
-import { type Role, roleLabel } from '#app/auth/roles'
+import { LogOut } from 'lucide-react'
+import { roleLabel } from '#app/auth/roles'
 import { userMenuEntries } from '#app/navigation/role-navigation'
 import { useSignOut } from './use-sign-out'
-
-export type MenuUser = {
-  firstName: string
-  lastName: string
-  email: string
-  role: Role
-  avatarUrl: string | null
-}
-
-/** Spec: display name is first and last name, else 'User'. */
-export function displayName(user: Pick<MenuUser, 'firstName' | 'lastName'>) {
-  return `${user.firstName} ${user.lastName}`.trim() || 'User'
-}
-
-/** Spec: picture, else the first letter of the email, else 'U'. */
-export function avatarLetter(user: Pick<MenuUser, 'email'>) {
-  return user.email.trim().charAt(0).toUpperCase() || 'U'
-}
+import { displayName, type MenuUser, UserMenuFace } from './user-menu-face'
 
 const itemClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
@@ -35,23 +18,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
         className="flex items-center gap-2 rounded-full p-1 pr-2 hover:bg-gray-100 dark:hover:bg-gray-800"
         data-testid="user-menu-trigger"
       >
-        {user.avatarUrl ? (
-          <img src={user.avatarUrl} alt="" className="h-8 w-8 rounded-full object-cover" />
-        ) : (
-          <span
-            aria-hidden
-            className="flex h-8 w-8 items-center justify-center rounded-full bg-brand text-sm font-semibold text-brand-foreground"
-          >
-            {avatarLetter(user)}
-          </span>
-        )}
-        {/* The name is the button's accessible name, so it starts with the text shown (WCAG
-            2.5.3 label in name); on narrow screens it is there for screen readers only. */}
-        <span className="sr-only text-sm font-medium sm:not-sr-only sm:max-w-[10rem] sm:truncate">
-          {name}
-        </span>
-        <span className="sr-only">, account menu</span>
-        <ChevronDown aria-hidden className="h-4 w-4 text-gray-500" />
+        <UserMenuFace user={user} />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -4,10 +4,10 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
-import { toast } from 'sonner'
 import type { z } from 'zod'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
 
 export type SettingsField =
   | { kind: 'toggle'; name: string; label: string; description: string; note?: string }

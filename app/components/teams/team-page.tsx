@@ -5,9 +5,9 @@ import { Form, Link, useActionData, useNavigation, useSubmit } from '@remix-run/
 import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
 import type { loader } from '#app/routes/dashboard.end-user.team'
 import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/paths'
 import {
