@@ -107,7 +107,7 @@ const SYSTEM_THEME_SCRIPT = `(function(){var m=matchMedia('(prefers-color-scheme
 export type PageHandle = {
   /**
    * A script (a URL) that replaces React for signed-out visitors: the page is not hydrated, and
-   * this script alone enhances its server HTML (the public card page, ADR 021).
+   * this script alone enhances its server HTML (the public card page, ADR 022).
    */
   visitorScript?: string
 }
@@ -183,7 +183,16 @@ export function Layout({ children }: { children: ReactNode }) {
                 data-description={data.toast.description ?? undefined}
               />
             ) : null}
-            <script type="module" nonce={nonce} src={visitorScript} />
+            {/* Imported by an inline module, as Remix loads its own: a page kept by the page cache
+                lists its inline scripts' hashes in place of the nonce (ADR 021), and under
+                'strict-dynamic' what they import runs too. */}
+            <link rel="modulepreload" href={visitorScript} />
+            <script
+              type="module"
+              nonce={nonce}
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed import of a build URL
+              dangerouslySetInnerHTML={{ __html: `import ${JSON.stringify(visitorScript)}` }}
+            />
           </>
         ) : (
           <>

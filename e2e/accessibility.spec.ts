@@ -56,7 +56,7 @@ function expectClean(report: Report) {
 
 /**
  * Loads a page and waits until the app has hydrated (Radix widgets need their scripts), or on a
- * page served without React (a visitor's card page, ADR 021) its script has run.
+ * page served without React (a visitor's card page, ADR 022) its script has run.
  */
 async function open(page: Page, url: string) {
   const response = await page.goto(url)

@@ -174,7 +174,7 @@ test('slow client navigations show the loading texts of the page they go to', as
   await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible()
 
   // A visitor's connect ends in a redirect to the sign-in page: 'Redirecting to login...'. A
-  // signed-out visitor's card page has no React (ADR 021): its script posts the connect (delayed
+  // signed-out visitor's card page has no React (ADR 022): its script posts the connect (delayed
   // here) and shows the text while it waits for the way to sign-in.
   const visitorContext = await browser.newContext()
   const visitor = await visitorContext.newPage()

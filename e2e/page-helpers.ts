@@ -6,7 +6,7 @@ import { HOSTS, urlFor } from './fixtures'
 
 /**
  * Resolves once the page's scripts are ready: React hydrated, or on a page served without React
- * (a signed-out visitor's card page, ADR 021) its visitor script has run.
+ * (a signed-out visitor's card page, ADR 022) its visitor script has run.
  */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(

@@ -1,7 +1,7 @@
-// The public card page's download weight on the built app (issue 16, point 2; ADR 021): every
+// The public card page's download weight on the built app (issue 16, point 2; ADR 022): every
 // <script src>, modulepreload and stylesheet of the page, each gzipped at the default level, the
 // way `npm run bench` sums them (bench/budgets.ts), held to the budgets. A signed-out visitor's
-// card page is not hydrated: its one script is app/components/cards/card-visitor.js (ADR 021).
+// card page is not hydrated: its one script is app/components/cards/card-visitor.js (ADR 022).
 import { expect, test } from '@playwright/test'
 import { assetLinks, CSS_BUDGET_BYTES, gzipWeight, JS_BUDGET_BYTES } from '../bench/budgets'
 import { HOSTS, urlFor } from './fixtures'

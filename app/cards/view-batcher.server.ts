@@ -101,14 +101,14 @@ async function writeViews(views: PendingView[]) {
     } catch (error) {
       const unwritten = chunks.slice(index).flat()
       pending = unwritten.concat(pending)
-      log(`card views: ${unwritten.length} not written yet (${await describe(error)})`)
+      log(`card views: ${unwritten.length} not written yet (${await reasonOf(error)})`)
       throw error
     }
   }
 }
 
 /** withTenant answers an unreachable database with a 503 Response: say what it was. */
-async function describe(error: unknown) {
+async function reasonOf(error: unknown) {
   if (error instanceof Response) return `${error.status} ${await error.text().catch(() => '')}`
   return error instanceof Error ? error.message : String(error)
 }

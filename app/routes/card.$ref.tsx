@@ -14,7 +14,7 @@ import type { PageHandle } from '#app/root'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 // A signed-out visitor gets the server's HTML and this one small script instead of React
-// (ADR 021: the page's JavaScript budget); a signed-in one gets the React page.
+// (ADR 022: the page's JavaScript budget); a signed-in one gets the React page.
 export const handle: PageHandle = { visitorScript: cardVisitorScript }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {

@@ -6,7 +6,7 @@
 //
 // zod keeps its configuration in globalThis.__zod_globalConfig, creating it only when absent
 // (zod/v4/core/core.js), so it is set here without importing zod: pages without a form, the
-// public card page among them, do not download zod for this (issue 16, ADR 021).
+// public card page among them, do not download zod for this (issue 16, ADR 022).
 // tests/unit/zod-jitless.test.ts checks that zod reads it.
 type ZodGlobal = { __zod_globalConfig?: { jitless?: boolean } }
 

@@ -1,4 +1,4 @@
-// The public card page's only script for a signed-out visitor (ADR 021): the page is server HTML
+// The public card page's only script for a signed-out visitor (ADR 022): the page is server HTML
 // that works without JavaScript, and React is not hydrated for it (React and Remix alone are
 // about 84 KB gzipped, over the page's 90 KB budget). This adds what the React page adds for a
 // signed-out visitor: the vCard saved from a file with the export toast (spec §8), the lead form
