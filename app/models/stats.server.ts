@@ -6,6 +6,7 @@ import { and, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
   auditEvents,
+  cardViewHours,
   cardViews,
   contacts,
   digitalCards,
@@ -19,6 +20,7 @@ export const COMPARISON_DAYS = 7
 /** The views chart: one bar per UTC day, today included. */
 export const CHART_DAYS = 14
 const DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
 
 export type WeekOverWeek = { current: number; previous: number }
 export type DailyViews = { day: string; views: number }[]
@@ -269,9 +271,10 @@ export type EndUserFigures = {
  * Everything the end user's dashboard shows, in one statement: their cards; contacts and card
  * views of the last 7 days against the 7 before; their recent activity, newest first (views of
  * their cards, contacts they gained by source, changes to their cards and profile); the people
- * who share a team with them. Each part is served by an index: the views are counted card by
- * card on (organization_id, card_id, viewed_at), and each activity branch takes its newest rows
- * by index (the views per card) before the merge, so no branch sorts all of a card's views.
+ * who share a team with them. Each part is served by an index: the views are summed card by
+ * card from card_view_hours (whole hours) and counted on (organization_id, card_id, viewed_at)
+ * only in the hours the windows' edges cut, and each activity branch takes its newest rows by
+ * index (the views per card) before the merge, so no branch reads all of a card's views.
  */
 export async function endUserFigures(
   db: Queryable,
@@ -282,6 +285,10 @@ export async function endUserFigures(
 ): Promise<EndUserFigures> {
   const { weekAgo, twoWeeksAgo } = comparisonWindows(now)
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  // Each week's whole hours come from card_view_hours; the three hours that a window's edge
+  // cuts (the first, the one a week ago, the current one) are counted view by view.
+  const floorHour = (date: Date) => new Date(Math.floor(date.getTime() / HOUR_MS) * HOUR_MS)
+  const nextHour = (date: Date) => new Date(floorHour(date).getTime() + HOUR_MS)
   const result = await db.execute(sql`
     with my_cards as (
       select organization_id, id, title from ${digitalCards}
@@ -294,11 +301,28 @@ export async function endUserFigures(
       from my_cards c
       cross join lateral (
         select
-          count(*) filter (where v.viewed_at > ${at(weekAgo)}) as current,
-          count(*) filter (where v.viewed_at <= ${at(weekAgo)}) as previous
-        from ${cardViews} v
-        where v.organization_id = c.organization_id and v.card_id = c.id
-          and v.viewed_at > ${at(twoWeeksAgo)} and v.viewed_at <= ${at(now)}
+          sum(h.views) filter (where h.hour >= ${at(nextHour(weekAgo))}) as current,
+          sum(h.views) filter (where h.hour < ${at(floorHour(weekAgo))}) as previous
+        from ${cardViewHours} h
+        where h.organization_id = c.organization_id and h.card_id = c.id
+          and h.hour >= ${at(nextHour(twoWeeksAgo))} and h.hour < ${at(floorHour(now))}
+        union all
+        select
+          count(*) filter (where e.viewed_at > ${at(weekAgo)}),
+          count(*) filter (where e.viewed_at <= ${at(weekAgo)})
+        from (
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at > ${at(twoWeeksAgo)} and viewed_at < ${at(nextHour(twoWeeksAgo))}
+          union all
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at >= ${at(floorHour(weekAgo))} and viewed_at < ${at(nextHour(weekAgo))}
+          union all
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at >= ${at(floorHour(now))} and viewed_at <= ${at(now)}
+        ) e
       ) w
     ),
     contact_weeks as (
