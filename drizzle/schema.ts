@@ -375,6 +375,27 @@ export const cardViews = pgTable(
   ],
 )
 
+// Views per card and UTC hour, kept by statement-level triggers on card_views (migration 0009):
+// the dashboards sum these instead of counting every view, and count raw views only in the
+// hours their windows cut (docs/decisions/010-dashboard-statistics.md).
+export const cardViewHours = pgTable(
+  'card_view_hours',
+  {
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'card_view_hours_pk', columns: [t.organizationId, t.cardId, t.hour] }),
+    foreignKey({
+      name: 'card_view_hours_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 export const apiSettings = pgTable(
   'api_settings',
   {
@@ -493,7 +514,11 @@ export const auditEvents = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_events_org_created_idx').on(t.organizationId, t.createdAt)],
+  (t) => [
+    index('audit_events_org_created_idx').on(t.organizationId, t.createdAt),
+    // A user's own events, newest first (the end user's recent activity).
+    index('audit_events_org_actor_created_idx').on(t.organizationId, t.actorUserId, t.createdAt),
+  ],
 )
 
 export const userSettings = pgTable(
@@ -635,6 +660,7 @@ export const tenantTables = {
   digitalCards,
   contacts,
   cardViews,
+  cardViewHours,
   apiSettings,
   crmSyncs,
   teams,

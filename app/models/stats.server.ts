@@ -2,14 +2,16 @@
 // aggregates in SQL, so a dashboard costs a handful of index scans whatever the row count.
 // `now` is a parameter: the windows are computed from it, and tests place rows on both sides
 // of each boundary with it.
-import { and, desc, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
   auditEvents,
+  cardViewHours,
   cardViews,
   contacts,
   digitalCards,
   organizations,
+  teamMembers,
   users,
 } from '#drizzle/schema'
 
@@ -18,6 +20,7 @@ export const COMPARISON_DAYS = 7
 /** The views chart: one bar per UTC day, today included. */
 export const CHART_DAYS = 14
 const DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
 
 export type WeekOverWeek = { current: number; previous: number }
 export type DailyViews = { day: string; views: number }[]
@@ -254,71 +257,137 @@ export type ActivityItem = {
   subject: string | null
 }
 
+/** The end user's dashboard: every figure of it, from one statement (one round trip). */
+export type EndUserFigures = {
+  cards: number
+  contacts: WeekOverWeek
+  views: WeekOverWeek
+  activity: ActivityItem[]
+  /** The other people of all the user's teams, each once (spec §2.3 shows a fixed 3). */
+  teammates: number
+}
+
 /**
- * An end user's recent activity, newest first: views of their cards, contacts they gained (by
- * source: a connection, a lead, a saved card, one added by hand) and changes to their cards.
- * Each branch takes its newest rows by index before the merge.
+ * Everything the end user's dashboard shows, in one statement: their cards; contacts and card
+ * views of the last 7 days against the 7 before; their recent activity, newest first (views of
+ * their cards, contacts they gained by source, changes to their cards and profile); the people
+ * who share a team with them. Each part is served by an index: the views are summed card by
+ * card from card_view_hours (whole hours) and counted on (organization_id, card_id, viewed_at)
+ * only in the hours the windows' edges cut, and each activity branch takes its newest rows by
+ * index (the views per card) before the merge, so no branch reads all of a card's views.
  */
-export async function listRecentActivity(
+export async function endUserFigures(
   db: Queryable,
   organizationId: string,
   userId: string,
+  now: Date,
   limit = 8,
-): Promise<ActivityItem[]> {
-  const views = db
-    .select({
-      id: sql`${cardViews.id}`.as('id'),
-      kind: sql<string>`'view'`.as('kind'),
-      at: sql`${cardViews.viewedAt}`.as('at'),
-      subject: sql`${digitalCards.title}`.as('subject'),
-    })
-    .from(cardViews)
-    .innerJoin(
-      digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViews.organizationId),
-        eq(digitalCards.id, cardViews.cardId),
-      ),
-    )
-    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId)))
-    .orderBy(desc(cardViews.viewedAt))
-    .limit(limit)
-  const gained = db
-    .select({
-      id: sql`${contacts.id}`.as('id'),
-      kind: sql<string>`${contacts.source}::text`.as('kind'),
-      at: sql`${contacts.createdAt}`.as('at'),
-      subject: sql`${contacts.fullName}`.as('subject'),
-    })
-    .from(contacts)
-    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.userId, userId)))
-    .orderBy(desc(contacts.createdAt))
-    .limit(limit)
-  const changes = db
-    .select({
-      id: sql`${auditEvents.id}`.as('id'),
-      kind: sql<string>`${auditEvents.action}`.as('kind'),
-      at: sql`${auditEvents.createdAt}`.as('at'),
-      subject: sql`null::text`.as('subject'),
-    })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.organizationId, organizationId),
-        eq(auditEvents.actorUserId, userId),
-        inArray(auditEvents.action, [...ACTIVITY_ACTIONS]),
-      ),
-    )
-    .orderBy(desc(auditEvents.createdAt))
-    .limit(limit)
+): Promise<EndUserFigures> {
+  const { weekAgo, twoWeeksAgo } = comparisonWindows(now)
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  // Each week's whole hours come from card_view_hours; the three hours that a window's edge
+  // cuts (the first, the one a week ago, the current one) are counted view by view.
+  const floorHour = (date: Date) => new Date(Math.floor(date.getTime() / HOUR_MS) * HOUR_MS)
+  const nextHour = (date: Date) => new Date(floorHour(date).getTime() + HOUR_MS)
   const result = await db.execute(sql`
-    (${views}) union all (${gained}) union all (${changes})
-    order by at desc
-    limit ${limit}`)
-  return rowsOf<Omit<ActivityItem, 'at'> & { at: Date | string }>(result).map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    at: new Date(row.at).toISOString(),
-    subject: row.subject,
-  }))
+    with my_cards as (
+      select organization_id, id, title from ${digitalCards}
+      where organization_id = ${organizationId} and user_id = ${userId}
+    ),
+    view_weeks as (
+      select
+        coalesce(sum(w.current), 0)::int as current,
+        coalesce(sum(w.previous), 0)::int as previous
+      from my_cards c
+      cross join lateral (
+        select
+          sum(h.views) filter (where h.hour >= ${at(nextHour(weekAgo))}) as current,
+          sum(h.views) filter (where h.hour < ${at(floorHour(weekAgo))}) as previous
+        from ${cardViewHours} h
+        where h.organization_id = c.organization_id and h.card_id = c.id
+          and h.hour >= ${at(nextHour(twoWeeksAgo))} and h.hour < ${at(floorHour(now))}
+        union all
+        select
+          count(*) filter (where e.viewed_at > ${at(weekAgo)}),
+          count(*) filter (where e.viewed_at <= ${at(weekAgo)})
+        from (
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at > ${at(twoWeeksAgo)} and viewed_at < ${at(nextHour(twoWeeksAgo))}
+          union all
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at >= ${at(floorHour(weekAgo))} and viewed_at < ${at(nextHour(weekAgo))}
+          union all
+          select viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+            and viewed_at >= ${at(floorHour(now))} and viewed_at <= ${at(now)}
+        ) e
+      ) w
+    ),
+    contact_weeks as (
+      select
+        (count(*) filter (where created_at > ${at(weekAgo)}))::int as current,
+        (count(*) filter (where created_at <= ${at(weekAgo)}))::int as previous
+      from ${contacts}
+      where organization_id = ${organizationId} and user_id = ${userId}
+        and created_at > ${at(twoWeeksAgo)} and created_at <= ${at(now)}
+    ),
+    activity as (
+      (
+        select v.id, 'view' as kind, v.viewed_at as at, c.title as subject
+        from my_cards c
+        cross join lateral (
+          select id, viewed_at from ${cardViews}
+          where organization_id = c.organization_id and card_id = c.id
+          order by viewed_at desc
+          limit ${limit}
+        ) v
+      )
+      union all
+      (
+        select id, source::text, created_at, full_name from ${contacts}
+        where organization_id = ${organizationId} and user_id = ${userId}
+        order by created_at desc
+        limit ${limit}
+      )
+      union all
+      (
+        select id, action, created_at, null::text from ${auditEvents}
+        where organization_id = ${organizationId} and actor_user_id = ${userId}
+          and action in (${sql.join(
+            ACTIVITY_ACTIONS.map((action) => sql`${action}`),
+            sql`, `,
+          )})
+        order by created_at desc
+        limit ${limit}
+      )
+      order by at desc
+      limit ${limit}
+    ),
+    teammates as (
+      select count(distinct other.user_id)::int as n
+      from ${teamMembers} mine
+      join ${teamMembers} other
+        on other.organization_id = mine.organization_id and other.team_id = mine.team_id
+          and other.user_id <> mine.user_id
+      where mine.organization_id = ${organizationId} and mine.user_id = ${userId}
+    )
+    select json_build_object(
+      'cards', (select count(*)::int from my_cards),
+      'contacts', (select json_build_object('current', current, 'previous', previous) from contact_weeks),
+      'views', (select json_build_object('current', current, 'previous', previous) from view_weeks),
+      'activity', coalesce(
+        (select json_agg(json_build_object('id', id, 'kind', kind, 'at', at, 'subject', subject)
+          order by at desc) from activity),
+        '[]'::json),
+      'teammates', (select n from teammates)
+    ) as figures`)
+  const [row] = rowsOf<{ figures: EndUserFigures | string }>(result)
+  const figures: EndUserFigures =
+    typeof row?.figures === 'string' ? JSON.parse(row.figures) : (row?.figures as EndUserFigures)
+  return {
+    ...figures,
+    activity: figures.activity.map((item) => ({ ...item, at: new Date(item.at).toISOString() })),
+  }
 }

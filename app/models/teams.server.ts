@@ -266,24 +266,6 @@ export async function countTeamSeats(
   return { members: members?.n ?? 0, pendingInvitations: invited?.n ?? 0 }
 }
 
-/** How many other people share at least one team with the user (the end-user dashboard's figure). */
-export async function countTeammates(db: Queryable, organizationId: string, userId: string) {
-  const mine = alias(teamMembers, 'mine')
-  const [row] = await db
-    .select({ n: countDistinct(teamMembers.userId) })
-    .from(mine)
-    .innerJoin(
-      teamMembers,
-      and(
-        eq(teamMembers.organizationId, mine.organizationId),
-        eq(teamMembers.teamId, mine.teamId),
-        ne(teamMembers.userId, mine.userId),
-      ),
-    )
-    .where(and(eq(mine.organizationId, organizationId), eq(mine.userId, userId)))
-  return row?.n ?? 0
-}
-
 /** The organization's teams with how many people each has, newest first (the agency profile). */
 export function listOrganizationTeams(db: Queryable, organizationId: string, limit = 50) {
   return db

@@ -34,6 +34,8 @@ vi.mock('#app/models/stats.server', async (importOriginal) => {
     ...original,
     countCards: (...args: Parameters<typeof original.countCards>) =>
       failure.on ? Promise.reject(databaseUnavailableResponse()) : original.countCards(...args),
+    endUserFigures: (...args: Parameters<typeof original.endUserFigures>) =>
+      failure.on ? Promise.reject(databaseUnavailableResponse()) : original.endUserFigures(...args),
     countPlatformPeople: (...args: Parameters<typeof original.countPlatformPeople>) =>
       failure.on
         ? Promise.reject(databaseUnavailableResponse())

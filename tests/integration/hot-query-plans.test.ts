@@ -24,7 +24,7 @@ import {
   countContactsByWeek,
   countViewsByWeek,
   countViewsPerDay,
-  listRecentActivity,
+  endUserFigures,
 } from '#app/models/stats.server'
 import { findUserByEmail } from '#app/models/users.server'
 import { type Database, getDatabaseHandle } from '#drizzle/db.server'
@@ -136,7 +136,7 @@ test('no hot query scans a tenant table in sequence', async () => {
   await countViewsByWeek(db, organization.id, scope, now)
   await countViewsPerDay(db, organization.id, scope, now)
   await countContactsByWeek(db, organization.id, scope, now)
-  await listRecentActivity(db, organization.id, user.id)
+  await endUserFigures(db, organization.id, user.id, now)
   await findContactByEmail(db, organization.id, user.id, 'someone@example.test')
   await addContact(db, organization.id, user.id, { fullName: 'New One', email: 'new@example.test' })
   await listContacts(db, organization.id, user.id)

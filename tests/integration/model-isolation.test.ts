@@ -103,7 +103,7 @@ import {
   countOrganizationPeople,
   countViewsByWeek,
   countViewsPerDay,
-  listRecentActivity,
+  endUserFigures,
   type StatsScope,
 } from '#app/models/stats.server'
 import {
@@ -117,7 +117,6 @@ import {
 import {
   addTeamMember,
   countTeamAdmins,
-  countTeammates,
   countTeamSeats,
   createTeamWithAdmin,
   deleteTeam,
@@ -824,11 +823,18 @@ const cases: Record<string, Case[]> = {
       expected: (value) => expect(value).toBe(0),
     },
   ],
-  listRecentActivity: [
+  endUserFigures: [
     {
-      name: "lists none of A's views, contacts or card changes",
-      run: (db, b, a) => listRecentActivity(db, b, a.user.id),
-      expected: nothing,
+      name: "counts and lists none of A's cards, contacts, views, card changes or teammates",
+      run: (db, b, a) => endUserFigures(db, b, a.user.id, new Date()),
+      expected: (value) =>
+        expect(value).toEqual({
+          cards: 0,
+          contacts: { current: 0, previous: 0 },
+          views: { current: 0, previous: 0 },
+          activity: [],
+          teammates: 0,
+        }),
     },
   ],
   countOrganizationPeople: [
@@ -1267,13 +1273,6 @@ const cases: Record<string, Case[]> = {
     {
       name: "counts none of A's admins",
       run: (db, b, a) => countTeamAdmins(db, b, a.team.id),
-      expected: (value) => expect(value).toBe(0),
-    },
-  ],
-  countTeammates: [
-    {
-      name: "counts none of A's teammates",
-      run: (db, b, a) => countTeammates(db, b, a.user.id),
       expected: (value) => expect(value).toBe(0),
     },
   ],
