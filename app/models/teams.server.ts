@@ -1,8 +1,7 @@
 // Teams and their members (roles-teams-admin.md §3, §7). Every function takes the organization:
 // a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
 // points across tenants.
-import { and, count, countDistinct, desc, eq, gt, ne, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
+import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
