@@ -41,6 +41,29 @@ describe('bench:scale comparison', () => {
     expect(allWithin([compareSizes([round(1, 1, 1)], [round(1, 1, 1)]), laggy])).toBe(false)
   })
 
+  test("each ratio is the median of the rounds' own ratios, not of the medians", () => {
+    // The machine's load halves both sides in rounds 2 and 3: the pairs stay at 0.9.
+    const small = [round(200, 10, 40), round(100, 20, 80), round(100, 20, 80)]
+    const large = [round(180, 11, 44), round(90, 22, 88), round(90, 22, 88)]
+    const comparison = compareSizes(small, large)
+    expect(comparison.ratio).toEqual({ reqPerSec: 0.9, p50Ms: 1.1, p99Ms: 1.1 })
+    expect(comparison.small).toEqual({ reqPerSec: 100, p50Ms: 20, p99Ms: 80 })
+  })
+
+  test('a round with nothing answered in time is slow, not instant', () => {
+    const none: Measurement = { reqPerSec: 0, p50Ms: 0, p99Ms: 0, statuses: {}, errors: 50 }
+    expect(medianFigures([none, none, round(10, 100, 200)])).toEqual({
+      reqPerSec: 0,
+      p50Ms: Number.POSITIVE_INFINITY,
+      p99Ms: Number.POSITIVE_INFINITY,
+    })
+    const comparison = compareSizes([round(10, 100, 200)], [none])
+    expect(comparison.within).toEqual({ reqPerSec: false, p50Ms: false, p99Ms: false })
+    expect(comparisonRow('sign-in', 'pglite', comparison)['large: req/s · p50 · p99 ms']).toBe(
+      '0 · - · -',
+    )
+  })
+
   test('no answers on the small database is no pass', () => {
     const comparison = compareSizes([round(0, 0, 0)], [round(0, 0, 0)])
     expect(comparison.within.reqPerSec).toBe(false)
