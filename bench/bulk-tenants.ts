@@ -1,12 +1,13 @@
-// The large database of `npm run bench:scale` (issue 16 point 4): 10,000 agencies, 100,000 users,
-// 200,000 cards, a session per user and a view per card, added in bulk beside the demo. Each
+// The large database of `npm run bench:scale` (issue 16 point 4): 10,000 agencies with a logo
+// each, 100,000 users, 200,000 cards, a session per user and a view per card, added in bulk beside
+// the demo. Each
 // table is filled by one INSERT … SELECT over generate_series, run by the database itself: no
 // rows cross the wire, the same SQL on PGlite and Postgres, seconds rather than minutes.
 // Run as the owner (superuser), before the server starts.
 import { like, sql } from 'drizzle-orm'
 import { hashPassword } from '#app/auth/password.server'
 import type { Database } from '#drizzle/db.server'
-import { cardViews, digitalCards, organizations, sessions, users } from '#drizzle/schema'
+import { cardViews, digitalCards, media, organizations, sessions, users } from '#drizzle/schema'
 import { DEMO_PASSWORD } from '#drizzle/seed.server'
 
 export const BULK = {
@@ -36,6 +37,7 @@ const sqlArray = (values: string[]) => sql.raw(`array['${values.join("','")}']`)
 
 export type BulkCounts = {
   agencies: number
+  media: number
   users: number
   cards: number
   sessions: number
@@ -65,6 +67,18 @@ export async function seedBulkTenants(db: Database): Promise<BulkCounts> {
       case when n % ${customDomainEvery} = 0 then now() end,
       case when n % ${customDomainEvery} = 0 then now() end
     from generate_series(1, ${agencies}::int) as n`)
+  // A logo per agency, as branding would upload (a few bytes stand in for the image): the card
+  // page and the tenant's branding join media by (organization_id, id).
+  await db.execute(sql`
+    insert into media
+      (organization_id, hash, ext, content_type, purpose, width, height, byte_size, data)
+    select id, encode(sha256(convert_to(id::text, 'UTF8')), 'hex'), 'png', 'image/png', 'logo',
+      64, 64, 8, '\\x89504e470d0a1a0a'::bytea
+    from organizations where slug like 'agency-%'`)
+  await db.execute(sql`
+    update organizations as o set logo_media_id = m.id
+    from media as m
+    where m.organization_id = o.id and o.slug like 'agency-%'`)
   // One agency admin, one team admin and end users in each; names cycle through both lists at
   // different rates, so neighbours differ.
   await db.execute(sql`
@@ -125,6 +139,7 @@ export async function seedBulkTenants(db: Database): Promise<BulkCounts> {
 async function countBulkRows(db: Database): Promise<BulkCounts> {
   return {
     agencies: await db.$count(organizations, like(organizations.slug, 'agency-%')),
+    media: await db.$count(media),
     users: await db.$count(users, like(users.email, BULK_EMAILS)),
     cards: await db.$count(digitalCards, like(digitalCards.email, BULK_EMAILS)),
     sessions: await db.$count(sessions),

@@ -116,7 +116,7 @@ async function runDriver(driver: Driver): Promise<DriverScale> {
     if (!bulk) throw new Error('the large database was not bulk-seeded')
     const { counts, seconds } = bulk
     log(
-      `${driver}, large: bulk seeding took ${seconds} s: ${counts.agencies} agencies, ${counts.users} users, ${counts.cards} cards, ${counts.sessions} sessions, ${counts.views} views`,
+      `${driver}, large: bulk seeding took ${seconds} s: ${counts.agencies} agencies, ${counts.media} media, ${counts.users} users, ${counts.cards} cards, ${counts.sessions} sessions, ${counts.views} views`,
     )
     const figures: DriverScale = {
       driver,
