@@ -2,6 +2,7 @@
 // missed, and the whole run as JSON under bench/results/ for comparing commits.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import {
   answered,
@@ -105,4 +106,39 @@ export function writeResults(
   const file = path.join(directory, `${prefix}${time}-${sha}.json`)
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
   return file
+}
+
+/**
+ * A bench command's run kept under bench/results/: when it started and how long it took, the
+ * commit, the machine and its load (other work on it shows in every figure), then `figures`.
+ * The file's path.
+ */
+export function keepRun(
+  run: {
+    startedAt: Date
+    durationSeconds: number
+    loadAverage: { atStart?: number; atEnd?: number }
+  },
+  figures: Record<string, unknown>,
+  prefix = '',
+) {
+  const commit = gitCommit()
+  return writeResults(
+    path.join('bench', 'results'),
+    run.startedAt,
+    commit.sha,
+    {
+      startedAt: run.startedAt.toISOString(),
+      durationSeconds: run.durationSeconds,
+      commit,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        node: process.version,
+        loadAverage: run.loadAverage,
+      },
+      ...figures,
+    },
+    prefix,
+  )
 }

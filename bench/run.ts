@@ -5,7 +5,6 @@
 // then the budgets met or missed; the whole run is written to bench/results/. Build first:
 // `npm run build`. Figures from a shared machine are noisy: compare runs, not single numbers.
 import os from 'node:os'
-import path from 'node:path'
 import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
 import { startBaseline } from './baseline'
 import {
@@ -29,7 +28,7 @@ import {
 import { request, settle } from './http'
 import { measureLcp } from './lcp'
 import { measurePageWeight } from './page-weight'
-import { budgetTable, gitCommit, scenarioTable, unexpectedAnswers, writeResults } from './report'
+import { budgetTable, keepRun, scenarioTable, unexpectedAnswers } from './report'
 import {
   CONNECTIONS,
   cardPageRequest,
@@ -228,25 +227,18 @@ console.log('\nBudgets (issue 16; KB and MB are decimal)')
 console.table(budgetTable(budgets))
 for (const warning of warnings) console.warn(`warning: ${warning}`)
 
-const commit = gitCommit()
-const file = writeResults(path.join('bench', 'results'), startedAt, commit.sha, {
-  startedAt: startedAt.toISOString(),
-  durationSeconds,
-  commit,
-  machine: {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    node: process.version,
-    loadAverage: load,
+const file = keepRun(
+  { startedAt, durationSeconds, loadAverage: load },
+  {
+    settings: {
+      connections: CONNECTIONS,
+      secondsPerScenario: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+    },
+    ...run,
+    lcpNote: lcpNote ?? null,
+    budgets,
+    warnings,
   },
-  settings: {
-    connections: CONNECTIONS,
-    secondsPerScenario: SECONDS,
-    warmupSeconds: WARMUP_SECONDS,
-  },
-  ...run,
-  lcpNote: lcpNote ?? null,
-  budgets,
-  warnings,
-})
+)
 console.log(`\nWhole run: ${durationSeconds} s. Results: ${file}`)

@@ -7,7 +7,6 @@
 // small one. On PGlite, and on Postgres too with BENCH_DATABASE_URL or TEST_DATABASE_URL.
 // Build first: `npm run build`.
 import os from 'node:os'
-import path from 'node:path'
 import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
 import type { Driver, Measurement, ScenarioId } from './budgets'
 import { type BulkCounts, seedBulkTenants } from './bulk-tenants'
@@ -20,7 +19,7 @@ import {
   seedBenchData,
 } from './database'
 import { request, settle } from './http'
-import { gitCommit, unexpectedAnswers, writeResults } from './report'
+import { keepRun, unexpectedAnswers } from './report'
 import {
   allWithin,
   compareSizes,
@@ -209,21 +208,9 @@ console.log(
 )
 for (const warning of warnings) console.warn(`warning: ${warning}`)
 
-const commit = gitCommit()
-const file = writeResults(
-  path.join('bench', 'results'),
-  startedAt,
-  commit.sha,
+const file = keepRun(
+  { startedAt, durationSeconds, loadAverage: load },
   {
-    startedAt: startedAt.toISOString(),
-    durationSeconds,
-    commit,
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model,
-      node: process.version,
-      loadAverage: load,
-    },
     settings: {
       connections: Object.fromEntries(SCALE_SCENARIOS.map((id) => [id, connectionsFor(id)])),
       secondsPerScenario: SECONDS,
