@@ -2,6 +2,7 @@
 // missed, and the whole run as JSON under bench/results/ for comparing commits.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import {
   answered,
@@ -19,6 +20,29 @@ export function statusSummary(statuses: Record<string, number>) {
     .sort(([, a], [, b]) => b - a)
     .map(([status, count]) => `${status}×${count}`)
     .join(' ')
+}
+
+/**
+ * What was wrong with a scenario's answers, as a warning for `label`: none in time, or statuses
+ * other than the expected one (429s counted apart), or errors and timeouts. undefined if nothing.
+ */
+export function unexpectedAnswers(
+  label: string,
+  expectedStatus: number,
+  measured: Measurement,
+  seconds: number,
+): string | undefined {
+  if (answered(measured) === 0) {
+    return `${label}: no request was answered within the ${seconds} s (every one slower than that under this load)`
+  }
+  const unexpected = Object.keys(measured.statuses).filter(
+    (status) => status !== String(expectedStatus),
+  )
+  if (unexpected.length === 0 && measured.errors === 0) return undefined
+  const limited = measured.statuses['429']
+    ? ` (${measured.statuses['429']} refused by the rate limiter)`
+    : ''
+  return `${label}: expected ${expectedStatus} only, got ${statusSummary(measured.statuses)}${limited}; ${measured.errors} errors or timeouts`
 }
 
 function tableRow(scenario: string, driver: string, measured: Measurement, baseline: Measurement) {
@@ -63,14 +87,58 @@ export function gitCommit() {
   }
 }
 
-/** bench/results/<ISO time>-<short sha>.json (colons left out: not every file system takes them). */
-export function writeResults(directory: string, startedAt: Date, sha: string, data: unknown) {
+/**
+ * bench/results/<prefix><ISO time>-<short sha>.json (colons left out: not every file system takes
+ * them); `npm run bench:scale` names its runs with the prefix "scale-".
+ */
+export function writeResults(
+  directory: string,
+  startedAt: Date,
+  sha: string,
+  data: unknown,
+  prefix = '',
+) {
   mkdirSync(directory, { recursive: true })
   const time = startedAt
     .toISOString()
     .replace(/:/g, '-')
     .replace(/\.\d+Z$/, 'Z')
-  const file = path.join(directory, `${time}-${sha}.json`)
+  const file = path.join(directory, `${prefix}${time}-${sha}.json`)
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
   return file
+}
+
+/**
+ * A bench command's run kept under bench/results/: when it started and how long it took, the
+ * commit, the machine and its load (other work on it shows in every figure), then `figures`.
+ * The file's path.
+ */
+export function keepRun(
+  run: {
+    startedAt: Date
+    durationSeconds: number
+    loadAverage: { atStart?: number; atEnd?: number }
+  },
+  figures: Record<string, unknown>,
+  prefix = '',
+) {
+  const commit = gitCommit()
+  return writeResults(
+    path.join('bench', 'results'),
+    run.startedAt,
+    commit.sha,
+    {
+      startedAt: run.startedAt.toISOString(),
+      durationSeconds: run.durationSeconds,
+      commit,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        node: process.version,
+        loadAverage: run.loadAverage,
+      },
+      ...figures,
+    },
+    prefix,
+  )
 }

@@ -4,14 +4,10 @@
 // baseline measured in the same run (a bare node:http server answering the card page's bytes),
 // then the budgets met or missed; the whole run is written to bench/results/. Build first:
 // `npm run build`. Figures from a shared machine are noisy: compare runs, not single numbers.
-import { existsSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
-import { TEST_APP_SECRET } from '#tests/app-secret'
 import { startBaseline } from './baseline'
 import {
-  answered,
   CARD_PAGE_SCENARIOS,
   type Driver,
   type DriverFigures,
@@ -32,7 +28,7 @@ import {
 import { request, settle } from './http'
 import { measureLcp } from './lcp'
 import { measurePageWeight } from './page-weight'
-import { budgetTable, gitCommit, scenarioTable, statusSummary, writeResults } from './report'
+import { budgetTable, keepRun, scenarioTable, unexpectedAnswers } from './report'
 import {
   CONNECTIONS,
   cardPageRequest,
@@ -43,33 +39,19 @@ import {
   signInRequest,
 } from './scenarios'
 import { readMemory, sampleRss, startAppServer } from './server'
+import { positiveSetting, prepareBenchProcess } from './settings'
 
 // 3290 is the old default, 3291 the load test's; the baseline listens on BENCH_PORT + 1.
 const PORT = Number(process.env.BENCH_PORT ?? 3292)
 const BASELINE_PORT = PORT + 1
 // 5 s × (1 baseline + 9 scenarios × 2 drivers) is 95 s of load; with seeding, start-ups,
 // warm-ups and the LCP loads the run stays well under 5 minutes.
-const SECONDS = seconds('BENCH_SECONDS', 5)
+const SECONDS = positiveSetting('BENCH_SECONDS', 5)
 // Load before measuring, so the first scenario does not pay for the JIT's first minutes.
-const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 2)
+const WARMUP_SECONDS = positiveSetting('BENCH_WARMUP_SECONDS', 2)
 const MEASURE_LCP = process.env.BENCH_LCP !== '0'
 
-function seconds(name: string, fallback: number) {
-  const value = Number(process.env[name] || fallback)
-  if (!(value > 0)) {
-    console.error(`${name} must be a number of seconds above 0`)
-    process.exit(1)
-  }
-  return value
-}
-
-if (!existsSync('build/server.js')) {
-  console.error('Run `npm run build` first.')
-  process.exit(1)
-}
-// One secret for the bench process and both servers: the test one, because on a shared test
-// Postgres server the brandcard_app role's password derives from it (tests/app-secret.ts).
-process.env.APP_SECRET ??= TEST_APP_SECRET
+prepareBenchProcess()
 
 const startedAt = new Date()
 const started = performance.now()
@@ -206,23 +188,9 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
 }
 
 function noteUnexpected(driver: Driver, scenario: Scenario, measured: Measurement) {
-  if (answered(measured) === 0) {
-    warnings.push(
-      `${driver}, ${SCENARIO_NAMES[scenario.id]}: no request was answered within the ${SECONDS} s (every one slower than that under this load)`,
-    )
-    return
-  }
-  const unexpected = Object.keys(measured.statuses).filter(
-    (status) => status !== String(scenario.expectedStatus),
-  )
-  if (unexpected.length > 0 || measured.errors > 0) {
-    const limited = measured.statuses['429']
-      ? ` (${measured.statuses['429']} refused by the rate limiter)`
-      : ''
-    warnings.push(
-      `${driver}, ${SCENARIO_NAMES[scenario.id]}: expected ${scenario.expectedStatus} only, got ${statusSummary(measured.statuses)}${limited}; ${measured.errors} errors or timeouts`,
-    )
-  }
+  const label = `${driver}, ${SCENARIO_NAMES[scenario.id]}`
+  const problem = unexpectedAnswers(label, scenario.expectedStatus, measured, SECONDS)
+  if (problem) warnings.push(problem)
 }
 
 const drivers: Driver[] = postgresServerUrl() ? ['pglite', 'postgres'] : ['pglite']
@@ -259,25 +227,18 @@ console.log('\nBudgets (issue 16; KB and MB are decimal)')
 console.table(budgetTable(budgets))
 for (const warning of warnings) console.warn(`warning: ${warning}`)
 
-const commit = gitCommit()
-const file = writeResults(path.join('bench', 'results'), startedAt, commit.sha, {
-  startedAt: startedAt.toISOString(),
-  durationSeconds,
-  commit,
-  machine: {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    node: process.version,
-    loadAverage: load,
+const file = keepRun(
+  { startedAt, durationSeconds, loadAverage: load },
+  {
+    settings: {
+      connections: CONNECTIONS,
+      secondsPerScenario: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+    },
+    ...run,
+    lcpNote: lcpNote ?? null,
+    budgets,
+    warnings,
   },
-  settings: {
-    connections: CONNECTIONS,
-    secondsPerScenario: SECONDS,
-    warmupSeconds: WARMUP_SECONDS,
-  },
-  ...run,
-  lcpNote: lcpNote ?? null,
-  budgets,
-  warnings,
-})
+)
 console.log(`\nWhole run: ${durationSeconds} s. Results: ${file}`)

@@ -116,12 +116,13 @@ export async function measure(
   port: number,
   scenario: Pick<Scenario, 'request' | 'distinctAddresses'>,
   seconds: number,
+  connections = CONNECTIONS,
 ): Promise<Measurement> {
   const { method = 'GET', path, host, headers = {}, body } = scenario.request
   const nextAddress = addressCounter()
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     requests: [
       {
