@@ -53,9 +53,9 @@ export async function recordCardView(
 /**
  * Records many views in one statement (the page cache's batches, app/cards/view-batcher.server.ts):
  * each row unless that visitor viewed that card in the 30 minutes before it, and none for a card
- * deleted since the view.
+ * that is not the organization's (deleted since the view). Returns how many were written.
  */
-export function recordCardViews(
+export async function recordCardViews(
   db: Queryable,
   organizationId: string,
   views: { cardId: string; visitorHash: string; deviceClass: DeviceClass; viewedAt: Date }[],
@@ -67,7 +67,7 @@ export function recordCardViews(
     ),
     sql`, `,
   )
-  return db.execute(sql`
+  const written = await db.execute(sql`
     insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class, viewed_at)
     select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.viewed_at
     from (values ${rows}) as v(card_id, visitor_hash, device_class, viewed_at)
@@ -79,7 +79,10 @@ export function recordCardViews(
       select 1 from ${cardViews} c
       where c.organization_id = ${organizationId}::uuid and c.visitor_hash = v.visitor_hash
         and ${withinRepeatWindow(sql`c.viewed_at`, sql`v.viewed_at`)}
-    )`)
+    )
+    returning id`)
+  const list = Array.isArray(written) ? written : ((written as { rows?: unknown[] }).rows ?? [])
+  return list.length
 }
 
 /** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */

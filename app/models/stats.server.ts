@@ -285,8 +285,11 @@ export async function endUserFigures(
 ): Promise<EndUserFigures> {
   const { weekAgo, twoWeeksAgo } = comparisonWindows(now)
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
-  // Each week's whole hours come from card_view_hours; the three hours that a window's edge
-  // cuts (the first, the one a week ago, the current one) are counted view by view.
+  // Each week's whole hours come from card_view_hours, the current hour included; the two hours
+  // a window's edge cuts (two weeks ago, one week ago) are counted view by view, and views
+  // recorded after \`now\` (in this hour, by requests running meanwhile) are taken back out. The
+  // current hour is never counted row by row: a card viewed 100,000 times in it would cost as
+  // many rows on every dashboard load.
   const floorHour = (date: Date) => new Date(Math.floor(date.getTime() / HOUR_MS) * HOUR_MS)
   const nextHour = (date: Date) => new Date(floorHour(date).getTime() + HOUR_MS)
   const result = await db.execute(sql`
@@ -305,7 +308,7 @@ export async function endUserFigures(
           sum(h.views) filter (where h.hour < ${at(floorHour(weekAgo))}) as previous
         from ${cardViewHours} h
         where h.organization_id = c.organization_id and h.card_id = c.id
-          and h.hour >= ${at(nextHour(twoWeeksAgo))} and h.hour < ${at(floorHour(now))}
+          and h.hour >= ${at(nextHour(twoWeeksAgo))} and h.hour < ${at(nextHour(now))}
         union all
         select
           count(*) filter (where e.viewed_at > ${at(weekAgo)}),
@@ -318,11 +321,11 @@ export async function endUserFigures(
           select viewed_at from ${cardViews}
           where organization_id = c.organization_id and card_id = c.id
             and viewed_at >= ${at(floorHour(weekAgo))} and viewed_at < ${at(nextHour(weekAgo))}
-          union all
-          select viewed_at from ${cardViews}
-          where organization_id = c.organization_id and card_id = c.id
-            and viewed_at >= ${at(floorHour(now))} and viewed_at <= ${at(now)}
         ) e
+        union all
+        select -count(*), 0::bigint from ${cardViews}
+        where organization_id = c.organization_id and card_id = c.id
+          and viewed_at > ${at(now)} and viewed_at < ${at(nextHour(now))}
       ) w
     ),
     contact_weeks as (

@@ -18,7 +18,7 @@ import {
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
-import { listCardScans, recordCardView } from '#app/models/card-views.server'
+import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   createCard,
   deleteCard,
@@ -252,7 +252,8 @@ async function seedTenantA(db: Queryable) {
     firstName: 'Asa',
     lastName: 'Signed',
   })
-  await recordCardView(db, organization.id, assignedCard.id, visitor)
+  // Visitor hashes are keyed by the card (app/cards/public-card.server.ts): one per card.
+  await recordCardView(db, organization.id, assignedCard.id, `${visitor}-assigned`)
   await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
   // A team on a paid plan, with a second member and a pending invitation (roles doc §3, §4).
   await setUserPlan(db, organization.id, user.id, 'free', 'team_pro')
@@ -421,6 +422,16 @@ const cases: Record<string, Case[]> = {
       name: "is not deduplicated against A's views (the foreign key refuses A's card under B)",
       run: (db, b, a) => recordCardView(db, b, a.card.id, a.visitor),
       expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  recordCardViews: [
+    {
+      name: "writes no view of A's card under B",
+      run: (db, b, a) =>
+        recordCardViews(db, b, [
+          { cardId: a.card.id, visitorHash: 'other', deviceClass: 'mobile', viewedAt: new Date() },
+        ]),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   findContactByEmail: [
