@@ -195,7 +195,7 @@ describe('batched views', () => {
     view(a.organization.id, a.card.id, 'visitor-1')
     view(a.organization.id, a.card.id, 'visitor-1')
     view(a.organization.id, a.card.id, 'visitor-2')
-    view(b.organization.id, b.card.id, 'visitor-1')
+    view(b.organization.id, b.card.id, 'visitor-b1')
     view(a.organization.id, gone.id, 'visitor-3')
     await withTenant(a.organization.id, (tx) =>
       tx
