@@ -30,6 +30,9 @@ export async function prepareDatabase(options: { log?: Log } = {}) {
     log('demo data seeded (see README for the accounts)')
   }
   if (owner.driver === 'postgres') await connectAsAppRole(owner, log)
+  // PGlite has no autovacuum: the planner would otherwise never see how large the tables have
+  // grown (a data directory filled by an import, a restore or months of use).
+  else await owner.db.execute(sql`analyze`)
 }
 
 /**
