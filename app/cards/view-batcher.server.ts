@@ -80,18 +80,20 @@ export function pendingCardViews() {
 
 /** Writes every queued view; concurrent callers share one flush. */
 export function flushCardViews(): Promise<void> {
-  flushing ??= (async () => {
-    try {
-      while (pending.length > 0) {
-        const batch = pending
-        pending = []
-        await writeViews(batch)
-      }
-    } finally {
-      flushing = null
-    }
-  })()
+  // Assigned before it can settle, and cleared only once settled: a flush that finds nothing to
+  // write must not leave a settled promise behind as if a flush were still running.
+  flushing ??= drain().finally(() => {
+    flushing = null
+  })
   return flushing
+}
+
+async function drain() {
+  while (pending.length > 0) {
+    const batch = pending
+    pending = []
+    await writeViews(batch)
+  }
 }
 
 /**

@@ -260,4 +260,20 @@ describe('batched views', () => {
     expect(pendingCardViews()).toBe(0)
     expect(await viewsOf(organization.id, card.id)).toHaveLength(3)
   })
+
+  test('a flush that finds nothing queued does not hold back the next one', async () => {
+    const { organization, card } = await setup()
+    await flushCardViews()
+    expect(pendingCardViews()).toBe(0)
+    await flushCardViews()
+    queueCardView({
+      organizationId: organization.id,
+      cardId: card.id,
+      visitorHash: 'after-an-empty-flush',
+      deviceClass: 'desktop',
+    })
+    await flushCardViews()
+    expect(pendingCardViews()).toBe(0)
+    expect(await viewsOf(organization.id, card.id)).toHaveLength(1)
+  })
 })
