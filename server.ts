@@ -13,7 +13,7 @@ import helmet from 'helmet'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
-import type { CachedPage } from './app/cache/page-cache.server'
+import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import { requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
@@ -31,17 +31,9 @@ type AppEntry = {
   ): Promise<Response | null>
   startChangeFeed(log: (m: string) => void): Promise<void>
   setViewBatchLog(log: (m: string) => void): void
-  pageCacheKey(host: string, path: string): string
-  lookupPage(key: string): CachedPage | undefined
-  storePage(
-    key: string,
-    answer: {
-      status: number
-      headers: Record<string, string | string[] | number | undefined>
-      body: Buffer
-      nonce: string
-    },
-  ): CachedPage | undefined
+  pageCacheKey: typeof pageCacheKey
+  lookupPage: typeof lookupPage
+  storePage: typeof storePage
   recordPublicCardView(
     organizationId: string,
     cardId: string,

@@ -14,7 +14,14 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { createUser, type NewUser } from '#app/models/users.server'
-import { getDb, withTenant } from '#drizzle/db.server'
+import {
+  getDatabaseHandle,
+  getDb,
+  openPglite,
+  openPostgres,
+  setDatabaseHandle,
+  withTenant,
+} from '#drizzle/db.server'
 import { organizations } from '#drizzle/schema'
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex')
@@ -158,4 +165,24 @@ export async function replyErrors(response: Response) {
 
 export function requestFor(host: string, path = '/', init?: RequestInit) {
   return new Request(`http://${host}${path}`, init)
+}
+
+/**
+ * Runs `work` with the app's database stopped (a closed PGlite, or a Postgres address nothing
+ * listens on, matching the driver under test), then puts the working one back.
+ */
+export async function withStoppedDatabase<T>(work: () => Promise<T>): Promise<T> {
+  const working = getDatabaseHandle()
+  const stopped =
+    working.driver === 'pglite'
+      ? openPglite()
+      : openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
+  if (stopped.driver === 'pglite') await stopped.close()
+  setDatabaseHandle(stopped)
+  try {
+    return await work()
+  } finally {
+    setDatabaseHandle(working)
+    if (stopped.driver === 'postgres') await stopped.close()
+  }
 }

@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest'
 import { loader as rootLoader } from '#app/root'
 import { loader } from '#app/routes/api.health-check'
-import { getDatabaseHandle, openPglite, openPostgres, setDatabaseHandle } from '#drizzle/db.server'
+import { getDatabaseHandle, openPostgres, setDatabaseHandle } from '#drizzle/db.server'
 import { isDatabaseUnavailable } from '#drizzle/unavailable.server'
-import { contextFor, requestFor } from '#tests/factories'
+import { contextFor, requestFor, withStoppedDatabase } from '#tests/factories'
 
 const call = async () =>
   (await loader({
@@ -19,25 +19,14 @@ test('answers ok when the database answers', async () => {
 })
 
 test('answers 503 with an error when the database is down', async () => {
-  const working = getDatabaseHandle()
-  // A stopped database: a closed PGlite, or a Postgres address nothing listens on.
-  const stopped =
-    working.driver === 'pglite'
-      ? openPglite()
-      : openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
-  if (stopped.driver === 'pglite') await stopped.close()
-  setDatabaseHandle(stopped)
-  try {
+  await withStoppedDatabase(async () => {
     const started = Date.now()
     const response = await call()
     expect(response.status).toBe(503)
     const body = (await response.json()) as { error: string }
     expect(body.error).toMatch(/Database unavailable/)
     expect(Date.now() - started).toBeLessThan(5000)
-  } finally {
-    setDatabaseHandle(working)
-    if (stopped.driver === 'postgres') await stopped.close()
-  }
+  })
 })
 
 test('pages answer 503 with the database warning when Postgres cannot be reached, not a 500', async () => {

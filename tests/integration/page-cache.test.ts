@@ -14,16 +14,16 @@ import {
 } from '#app/cache/page-cache.server'
 import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view-batcher.server'
 import { loader } from '#app/routes/card.$ref'
-import {
-  getDatabaseHandle,
-  getDb,
-  openPglite,
-  openPostgres,
-  setDatabaseHandle,
-  withTenant,
-} from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { cardViews, digitalCards, organizations } from '#drizzle/schema'
-import { contextFor, makeCard, makeOrganization, makeUser, requestFor } from '#tests/factories'
+import {
+  contextFor,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  withStoppedDatabase,
+} from '#tests/factories'
 
 async function setup() {
   const organization = await makeOrganization()
@@ -234,12 +234,6 @@ describe('batched views', () => {
 
   test('a flush the database refuses keeps every view for the next one', async () => {
     const { organization, card } = await setup()
-    const working = getDatabaseHandle()
-    const stopped =
-      working.driver === 'pglite'
-        ? openPglite()
-        : openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
-    if (stopped.driver === 'pglite') await stopped.close()
     for (const visitorHash of ['kept-1', 'kept-2', 'kept-3']) {
       queueCardView({
         organizationId: organization.id,
@@ -248,13 +242,7 @@ describe('batched views', () => {
         deviceClass: 'mobile',
       })
     }
-    setDatabaseHandle(stopped)
-    try {
-      await expect(flushCardViews()).rejects.toBeDefined()
-    } finally {
-      setDatabaseHandle(working)
-      if (stopped.driver === 'postgres') await stopped.close()
-    }
+    await withStoppedDatabase(() => expect(flushCardViews()).rejects.toBeDefined())
     expect(pendingCardViews()).toBe(3)
     await flushCardViews()
     expect(pendingCardViews()).toBe(0)
