@@ -7,6 +7,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { SERVER_ARGS } from '../scripts/server-command'
 
 const PORT = Number(process.env.LOADTEST_PORT ?? 3291)
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 60)
@@ -62,7 +63,7 @@ async function waitForHealthy(child: ChildProcess) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-load-'))
-const server = spawn(process.execPath, ['build/server.js'], {
+const server = spawn(process.execPath, SERVER_ARGS, {
   env: {
     ...process.env,
     NODE_ENV: 'production',

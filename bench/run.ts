@@ -193,7 +193,11 @@ function noteUnexpected(driver: Driver, scenario: Scenario, measured: Measuremen
   if (problem) warnings.push(problem)
 }
 
-const drivers: Driver[] = postgresServerUrl() ? ['pglite', 'postgres'] : ['pglite']
+const available: Driver[] = postgresServerUrl() ? ['pglite', 'postgres'] : ['pglite']
+// BENCH_DRIVERS=postgres (or pglite) measures one of them: profiling runs need not wait for both.
+const chosen = process.env.BENCH_DRIVERS?.split(',').map((name) => name.trim())
+const drivers = chosen ? available.filter((driver) => chosen.includes(driver)) : available
+if (drivers.length === 0) throw new Error(`BENCH_DRIVERS names none of ${available.join(', ')}`)
 const runs: DriverRun[] = []
 for (const driver of drivers) runs.push(await runDriver(driver))
 const { baseline, pageWeight, lcp, lcpNote } = once

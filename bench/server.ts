@@ -1,6 +1,7 @@
 // The built production server as `npm run bench` runs it, and its memory as the kernel sees it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { SERVER_ARGS } from '../scripts/server-command'
 import { waitForHealthy } from './http'
 
 export type AppServer = { child: ChildProcess; port: number; stop(): Promise<void> }
@@ -8,6 +9,8 @@ export type AppServer = { child: ChildProcess; port: number; stop(): Promise<voi
 export async function startAppServer(
   port: number,
   serverEnv: Record<string, string | undefined>,
+  /** Node flags before the production ones (`npm run bench:profile` adds --cpu-prof). */
+  extraNodeFlags: string[] = [],
 ): Promise<AppServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -29,7 +32,7 @@ export async function startAppServer(
   }
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   // The node process itself (no npm or shell in between): its pid is the one whose memory counts.
-  const child = spawn(process.execPath, ['build/server.js'], {
+  const child = spawn(process.execPath, [...extraNodeFlags, ...SERVER_ARGS], {
     env: env as NodeJS.ProcessEnv,
     stdio: 'inherit',
   })

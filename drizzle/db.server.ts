@@ -41,9 +41,25 @@ export type DatabaseHandle = {
 
 const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'migrations')
 
+/**
+ * Postgres's 128 MB of shared buffers live in PGlite's WebAssembly memory, which never shrinks:
+ * they were most of the server's resident memory. The operating system already caches the data
+ * directory's files, so a smaller pool costs a copy, not a disk read (ADR 021).
+ */
+function pgliteSharedBuffers() {
+  const value = process.env.PGLITE_SHARED_BUFFERS?.trim() || '16MB'
+  if (!/^\d+(kB|MB|GB)$/.test(value))
+    throw new Error(`PGLITE_SHARED_BUFFERS must look like 16MB, not ${value}`)
+  return value
+}
+
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+  const client = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers()}`],
+  })
   const db = drizzlePglite(client, { schema }) as unknown as Database
   return {
     db,
@@ -143,8 +159,11 @@ export async function withTenant<T>(
   return answeringUnavailable(() =>
     transactionRetryingStaleConnections(async (tx, started) => {
       // Row-level security applies to a role that neither owns the tables nor is a superuser.
-      await tx.execute(sql`set local role brandcard_app`)
-      await tx.execute(sql`select set_config('app.organization_id', ${organizationId}, true)`)
+      // set_config('role', …, true) is SET LOCAL ROLE; one statement for both saves a round
+      // trip on every transaction (a signed-in page runs several).
+      await tx.execute(
+        sql`select set_config('role', 'brandcard_app', true), set_config('app.organization_id', ${organizationId}, true)`,
+      )
       started()
       return work(tx)
     }),
@@ -258,8 +277,9 @@ export async function withPlatformScope<T>(
   }
   return answeringUnavailable(() =>
     transactionRetryingStaleConnections(async (tx, started) => {
-      await tx.execute(sql`set local role brandcard_app`)
-      await tx.execute(sql`select set_config('app.platform_scope', 'on', true)`)
+      await tx.execute(
+        sql`select set_config('role', 'brandcard_app', true), set_config('app.platform_scope', 'on', true)`,
+      )
       started()
       await tx.insert(schema.auditEvents).values({
         organizationId: grant.organizationId,

@@ -7,6 +7,7 @@ import http from 'node:http'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { DATABASE_WARNING } from '../app/components/layout/database-warning'
+import { SERVER_ARGS } from '../scripts/server-command'
 import { freePort, PostgresCluster, postgresBinDir } from './postgres-cluster'
 
 const APP_PORT = 3195
@@ -60,7 +61,7 @@ test.beforeAll(async () => {
   cluster = new PostgresCluster(await freePort())
   cluster.init()
   owner = postgres(cluster.url, { max: 1, onnotice: () => {} })
-  server = spawn(process.execPath, ['build/server.js'], {
+  server = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -10,6 +10,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
+import { SERVER_ARGS } from '../scripts/server-command'
 import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
 
 const DEMO_HOST = 'acme.localhost'
@@ -46,7 +47,7 @@ type Started = { child: ChildProcess; output: () => string; exited: Promise<numb
 
 async function startServer(port: number, env: Record<string, string | undefined>) {
   let output = ''
-  const child = spawn(process.execPath, ['build/server.js'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

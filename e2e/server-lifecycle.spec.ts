@@ -6,6 +6,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { SERVER_ARGS } from '../scripts/server-command'
 
 const PORT = 3190
 
@@ -40,7 +41,7 @@ test('SIGTERM under load: in-flight requests complete and the process exits 0', 
   test.setTimeout(150_000)
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-lifecycle-'))
   let output = ''
-  const child = spawn(process.execPath, ['build/server.js'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

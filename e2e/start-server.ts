@@ -8,6 +8,7 @@ import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
+import { SERVER_ARGS } from '../scripts/server-command'
 import { CARD_OWNER, EXPIRED_RESET, PROFILE_ONLY, SUPER_ADMIN, TENANTS } from './fixtures'
 import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
@@ -62,7 +63,7 @@ await handle.close()
 // /__fake/state, fixtures.ts crmPort). It knows no valid key until a spec names one.
 const fakeCrm = await startFakeCrm({ port: port + 2000 })
 
-const server = spawn(process.execPath, ['build/server.js'], {
+const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
   env: {
     ...process.env,

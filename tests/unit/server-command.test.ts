@@ -1,0 +1,44 @@
+// The production server runs with the same V8 flags however it is started: the npm scripts and
+// the Dockerfile cannot import scripts/server-command.ts, so they are checked against it here.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { SERVER_ARGS, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../../scripts/server-command'
+
+const command = `node ${SERVER_ARGS.join(' ')}`
+
+describe('the production server command', () => {
+  it('caps the young generation (issue 16 memory budget)', () => {
+    expect(SERVER_NODE_FLAGS).toContain('--max-semi-space-size=16')
+    expect(SERVER_ARGS.at(-1)).toBe(SERVER_ENTRY)
+  })
+
+  it('is what npm start and npm run serve run', () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    expect(scripts.start).toContain(command)
+    expect(scripts.serve).toContain(command)
+  })
+
+  it('is what the Docker image runs', () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1]
+    expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...SERVER_ARGS])
+  })
+
+  it('is how every test and bench starts the built server', () => {
+    const spawners = [
+      'e2e/start-server.ts',
+      'e2e/server-lifecycle.spec.ts',
+      'e2e/page-cache-processes.spec.ts',
+      'e2e/email-durability.spec.ts',
+      'e2e/database-faults.spec.ts',
+      'bench/loadtest.ts',
+      'bench/server.ts',
+    ]
+    for (const file of spawners) {
+      const source = readFileSync(file, 'utf8')
+      expect(source, file).toMatch(/spawn\(process\.execPath, (\[\.\.\.\w+, \.\.\.)?SERVER_ARGS/)
+      expect(source, file).not.toContain("'build/server.js'")
+    }
+  })
+})
