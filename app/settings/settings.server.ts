@@ -90,7 +90,7 @@ function saved(request: Request, intent: SettingsIntent) {
 }
 
 /** What a save changed: each field whose value differs, with its value before and after. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
   const changes: Record<string, { from: unknown; to: unknown }> = {}
   for (const [field, to] of Object.entries(after)) {
     const from = before[field] ?? null
