@@ -51,7 +51,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
 }
 
 export default function ProfileRoute() {
-  const { profile, card, activity, role, notifications, accounts } = useLoaderData<typeof loader>()
+  const { profile, card, activity, activityTracking, role, notifications, accounts } =
+    useLoaderData<typeof loader>()
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
@@ -87,7 +88,7 @@ export default function ProfileRoute() {
       id: 'activity',
       label: 'Activity',
       icon: History,
-      content: <ActivityList items={activity} />,
+      content: <ActivityList items={activity} tracking={activityTracking} />,
     },
     {
       id: 'notifications',

@@ -34,7 +34,8 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function TeamMemberProfile() {
-  const { profile, activity, notifications, assignedUsers } = useLoaderData<typeof loader>()
+  const { profile, activity, activityTracking, notifications, assignedUsers } =
+    useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
@@ -62,7 +63,7 @@ export default function TeamMemberProfile() {
       id: 'activity',
       label: 'Activity',
       icon: History,
-      content: <ActivityList items={activity} />,
+      content: <ActivityList items={activity} tracking={activityTracking} />,
     },
     {
       id: 'notifications',

@@ -89,13 +89,33 @@ function saved(request: Request, intent: SettingsIntent) {
   return redirectWithToast(returnUrl(request), { type: 'success', title: SETTINGS_TOASTS[intent] })
 }
 
-async function audit(tx: Transaction, signedIn: SignedIn, intent: SettingsIntent) {
+/** What a save changed: each field whose value differs, with its value before and after. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {}
+  for (const [field, to] of Object.entries(after)) {
+    const from = before[field] ?? null
+    if (from !== to) changes[field] = { from, to }
+  }
+  return changes
+}
+
+/**
+ * The save's audit event, in the save's own transaction: the change and its record commit
+ * together or not at all. None of these settings is a secret (API keys live on the API tab's
+ * own page and passwords never pass here), so every changed value is recorded.
+ */
+async function audit(
+  tx: Transaction,
+  signedIn: SignedIn,
+  intent: SettingsIntent,
+  changes: Record<string, { from: unknown; to: unknown }>,
+) {
   await recordAudit(tx, signedIn.tenant.id, {
     actorUserId: signedIn.user.id,
     action: 'settings.updated',
     entityType: 'settings',
     entityId: signedIn.user.id,
-    metadata: { section: intent },
+    metadata: { section: intent, changes },
   })
 }
 
@@ -115,9 +135,12 @@ export async function endUserSettingsAction(request: Request, context: AppLoadCo
   const { tenant, user } = signedIn
   await withTenant(tenant.id, async (tx) => {
     const { intent, ...fields } = value
-    const current = intent === 'privacy' ? await readPrivacy(tx, tenant.id, user.id) : {}
+    const current =
+      intent === 'privacy'
+        ? await readPrivacy(tx, tenant.id, user.id)
+        : await readAppearance(tx, tenant.id, user.id)
     await setUserPreference(tx, tenant.id, user.id, intent, { ...current, ...fields })
-    await audit(tx, signedIn, intent)
+    await audit(tx, signedIn, intent, changedFields(current, fields))
   })
   return saved(request, value.intent)
 }
@@ -139,13 +162,16 @@ export async function teamMemberSettingsAction(request: Request, context: AppLoa
   await withTenant(tenant.id, async (tx) => {
     if (value.intent === 'notifications') {
       // The same preferences the profile and the unsubscribe link edit: one source of truth.
-      const { intent: _, ...preferences } = value
+      const { intent, ...preferences } = value
+      const current = await getNotificationPreferences(tx, tenant.id, user.id)
       await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
+      await audit(tx, signedIn, intent, changedFields(current, preferences))
     } else {
-      const { intent: _, ...privacy } = value
+      const { intent, ...privacy } = value
+      const current = await readPrivacy(tx, tenant.id, user.id)
       await setUserPreference(tx, tenant.id, user.id, 'privacy', privacy)
+      await audit(tx, signedIn, intent, changedFields(current, privacy))
     }
-    await audit(tx, signedIn, value.intent)
   })
   return saved(request, value.intent)
 }
@@ -175,9 +201,15 @@ export async function agencySettingsAction(request: Request, context: AppLoadCon
   const value = await parse(request, AgencySettingsSchema)
   const { tenant } = signedIn
   await withTenant(tenant.id, async (tx) => {
-    const { intent: _, ...fields } = value
+    const { intent, ...fields } = value
+    const stored = await getOrganizationPreferences(tx, tenant.id)
+    // Compared with what the page showed (the spec's defaults until a first save).
+    const current =
+      intent === 'team'
+        ? StoredAgencyTeamSchema.parse(stored)
+        : StoredAgencyBillingSchema.parse(stored)
     await saveOrganizationPreferences(tx, tenant.id, fields)
-    await audit(tx, signedIn, value.intent)
+    await audit(tx, signedIn, intent, changedFields(current, fields))
   })
   return saved(request, value.intent)
 }
@@ -205,25 +237,25 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
   const signedIn = await requireSuperAdmin(request, context)
   const value = await parse(request, SuperAdminSettingsSchema)
   const { tenant } = signedIn
-  if (value.intent === 'general') {
-    await withDatabase(async (tx) => {
-      await renameOrganization(tx, tenant.id, value.platformName)
-      await savePlatformSettings(tx, {
-        platformUrl: value.platformUrl,
-        maintenanceMode: value.maintenanceMode,
+  // platform_settings and organizations carry no organization column to isolate: the platform
+  // organization's transaction writes them and the audit event together.
+  await withTenant(tenant.id, async (tx) => {
+    const current = await getPlatformSettings(tx)
+    if (value.intent === 'general') {
+      const { intent, platformName, ...fields } = value
+      await renameOrganization(tx, tenant.id, platformName)
+      await savePlatformSettings(tx, fields)
+      await audit(tx, signedIn, intent, {
+        ...changedFields({ platformName: tenant.name }, { platformName }),
+        ...changedFields(current, fields),
       })
-    })
-    invalidateTenant(tenant.id)
-  } else {
-    await withDatabase((tx) =>
-      savePlatformSettings(tx, {
-        sessionTimeoutMinutes: value.sessionTimeoutMinutes,
-        requireTwoFactorForAdmins: value.requireTwoFactorForAdmins,
-        passwordRotation: value.passwordRotation,
-      }),
-    )
-  }
+    } else {
+      const { intent, ...fields } = value
+      await savePlatformSettings(tx, fields)
+      await audit(tx, signedIn, intent, changedFields(current, fields))
+    }
+  })
+  if (value.intent === 'general') invalidateTenant(tenant.id)
   invalidatePlatformSettings()
-  await withTenant(tenant.id, (tx) => audit(tx, signedIn, value.intent))
   return saved(request, value.intent)
 }

@@ -28,6 +28,7 @@ import {
   updateTeam,
 } from '#app/models/teams.server'
 import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/models/users.server'
+import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
 import { queueEmailIn } from '#app/services/mailer.server'
@@ -210,7 +211,12 @@ export async function addMemberByEmail(
         entityId: team.id,
         metadata: { userId: account.id, role },
       })
-      return { kind: 'added' as const, team }
+      const notified = await queueTeamUpdateEmailIn(tx, tenant, {
+        userId: account.id,
+        teamId: team.id,
+        update: { kind: 'added', teamName: team.name, role, actorName: displayName(user) },
+      })
+      return { kind: 'added' as const, team, notified }
     }
     // Inviting the same address again replaces its pending invitation: no new seat is taken.
     const earlier = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
@@ -251,6 +257,7 @@ export async function addMemberByEmail(
     return { kind: 'invited' as const, team, role }
   })
   if (outcome.kind === 'added') {
+    if (outcome.notified) wakeJobWorker()
     return { toast: `${email} added to the team`, teamId: outcome.team.id }
   }
   wakeJobWorker()
@@ -293,7 +300,7 @@ export async function changeMemberRole(
   user: User,
   input: { teamId: string; memberId: string; role: TeamRole },
 ): Promise<TeamSuccess> {
-  await withTenant(tenant.id, async (tx) => {
+  const notified = await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(
       tx,
       tenant.id,
@@ -322,7 +329,19 @@ export async function changeMemberRole(
       entityId: team.id,
       metadata: { userId: member.userId, from: member.role, to: input.role },
     })
+    return queueTeamUpdateEmailIn(tx, tenant, {
+      userId: member.userId,
+      teamId: team.id,
+      update: {
+        kind: 'role_changed',
+        teamName: team.name,
+        from: member.role,
+        role: input.role,
+        actorName: displayName(user),
+      },
+    })
   })
+  if (notified) wakeJobWorker()
   return { toast: 'Member role updated', teamId: input.teamId }
 }
 

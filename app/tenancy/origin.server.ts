@@ -4,9 +4,18 @@ import type { Tenant } from './tenant.server'
 /**
  * The public origin of a tenant, built from its database record (verified custom domain,
  * else its subdomain, else the root domain for the platform), never from request headers.
+ * For the platform, the URL saved in System Settings wins: it is the address people reach the
+ * root domain on (a proxy may publish it under another scheme or port than the server knows).
  * Local root domains (localhost, *.test) are served over http with the port.
  */
-export function tenantOrigin(tenant: Pick<Tenant, 'kind' | 'slug' | 'customDomain'>): string {
+export function tenantOrigin(
+  tenant: Pick<Tenant, 'kind' | 'slug' | 'customDomain' | 'platformUrl'>,
+): string {
+  if (tenant.kind === 'platform' && !tenant.customDomain && tenant.platformUrl) {
+    // Links are built from the root (/card/..., /invitations/...): only the origin is kept.
+    const saved = URL.canParse(tenant.platformUrl) ? new URL(tenant.platformUrl).origin : 'null'
+    if (saved !== 'null') return saved
+  }
   const env = getEnv()
   const root = env.ROOT_DOMAIN
   const host = tenant.customDomain ?? (tenant.kind === 'platform' ? root : `${tenant.slug}.${root}`)

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache'
 import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
+import { getPlatformSettings } from '#app/models/platform-settings.server'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { classifyHost } from './host'
 
@@ -19,6 +20,11 @@ export type Tenant = {
   logoUrl: string | null
   faviconUrl: string | null
   customDomain: string | null
+  /**
+   * The platform tenant only: the public URL saved in System Settings, which the links the
+   * platform builds for the root domain start with (tenantOrigin). Null until one is saved.
+   */
+  platformUrl?: string | null
 }
 
 export type TenantResolution =
@@ -61,6 +67,12 @@ async function lookup(host: string | null): Promise<CacheEntry> {
   // The logo and favicon are media rows, which row-level security shows only inside their
   // tenant: read them there, as the app login would (ADR 004).
   const images = await withTenant(brand.id, (tx) => findBrandingImagePaths(tx, brand.id, brand))
+  // Cached with the tenant: a save of System Settings drops both (invalidateTenant, and the
+  // change feed's '*' on other processes).
+  const platformUrl =
+    organization.kind === 'platform'
+      ? (await withDatabase((db) => getPlatformSettings(db))).platformUrl || null
+      : null
   return {
     organizationId: organization.id,
     resolution: {
@@ -76,6 +88,7 @@ async function lookup(host: string | null): Promise<CacheEntry> {
         logoUrl: images.logoPath,
         faviconUrl: images.faviconPath,
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+        platformUrl,
       },
     },
   }

@@ -3,6 +3,7 @@
 // roles get 403; the privacy choices reach the public card and its vCard, the appearance the root
 // layout, the notification choices the emails, and the platform name the root domain.
 
+import { and, desc, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
 import { createSession, validateSessionToken } from '#app/auth/session.server'
@@ -15,6 +16,7 @@ import * as agencyDashboard from '#app/routes/dashboard.agency.settings'
 import * as endUserDashboard from '#app/routes/dashboard.end-user.settings'
 import * as superAdminDashboard from '#app/routes/dashboard.super-admin.settings'
 import * as teamMemberDashboard from '#app/routes/dashboard.team-member.settings'
+import * as teamMemberProfile from '#app/routes/profile.team-member'
 import * as variant from '#app/routes/settings.$variant'
 import * as agencySettings from '#app/routes/settings.agency'
 import * as endUserSettings from '#app/routes/settings.end-user'
@@ -23,7 +25,8 @@ import * as teamMemberSettings from '#app/routes/settings.team-member'
 import { maintenanceResponse } from '#app/settings/maintenance.server'
 import { clearTenantCache, resolveTenant } from '#app/tenancy/tenant.server'
 import { readToast } from '#app/utils/toast.server'
-import { withTenant } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { auditEvents, emailOutbox } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -544,4 +547,190 @@ test('/settings/role and other variants show the end-user variant (spec §2.6 de
     animations: 'on',
   })
   expect(await toastOf(saved)).toBe('Appearance settings saved successfully')
+})
+
+describe('settings audit: the changed fields, before and after', () => {
+  /** The newest settings.updated event `who` wrote in `organizationId`. */
+  async function lastSave(organizationId: string, who: Actor) {
+    const [event] = await getDb()
+      .select({ metadata: auditEvents.metadata, organizationId: auditEvents.organizationId })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, organizationId),
+          eq(auditEvents.actorUserId, who.userId),
+          eq(auditEvents.action, 'settings.updated'),
+        ),
+      )
+      .orderBy(desc(auditEvents.createdAt))
+      .limit(1)
+    return event?.metadata
+  }
+
+  test('system settings: general and security record each changed value with from and to', async () => {
+    const who = actors.superAdmin
+    const platform = await getPlatformOrganization()
+    const before = await data<{ platformName: string; platformUrl: string }>(
+      superAdminSettings,
+      '/settings/super-admin',
+      who,
+    )
+    await post(superAdminSettings, '/settings/super-admin', who, {
+      intent: 'general',
+      platformName: 'Audited Cards',
+      platformUrl: 'https://audited.example.test',
+    })
+    expect(await lastSave(platform.id, who)).toEqual({
+      section: 'general',
+      changes: {
+        platformName: { from: before.platformName, to: 'Audited Cards' },
+        platformUrl: { from: before.platformUrl, to: 'https://audited.example.test' },
+      },
+    })
+    const security = await data<{ sessionTimeoutMinutes: number; passwordRotation: boolean }>(
+      superAdminSettings,
+      '/settings/super-admin',
+      who,
+    )
+    await post(superAdminSettings, '/settings/super-admin', who, {
+      intent: 'security',
+      sessionTimeoutMinutes: String(security.sessionTimeoutMinutes + 5),
+      requireTwoFactorForAdmins: 'on',
+      passwordRotation: security.passwordRotation ? '' : 'on',
+    })
+    const metadata = (await lastSave(platform.id, who)) as {
+      section: string
+      changes: Record<string, unknown>
+    }
+    expect(metadata.section).toBe('security')
+    expect(metadata.changes).toMatchObject({
+      sessionTimeoutMinutes: {
+        from: security.sessionTimeoutMinutes,
+        to: security.sessionTimeoutMinutes + 5,
+      },
+      passwordRotation: { from: security.passwordRotation, to: !security.passwordRotation },
+    })
+  })
+
+  test('agency team and billing record each changed value; unchanged fields are left out', async () => {
+    const org = await makeOrganization()
+    const admin = await actor(org.id, `${org.slug}.localhost`, 'agency_admin')
+    await post(agencySettings, '/settings/agency', admin, {
+      intent: 'team',
+      defaultTeamRole: 'manager',
+      autoApprove: 'on',
+    })
+    expect(await lastSave(org.id, admin)).toEqual({
+      section: 'team',
+      changes: {
+        defaultTeamRole: { from: 'member', to: 'manager' },
+        membersMayInvite: { from: true, to: false },
+      },
+    })
+    await post(agencySettings, '/settings/agency', admin, {
+      intent: 'billing',
+      billingEmail: 'pay@agency.example.test',
+    })
+    expect(await lastSave(org.id, admin)).toEqual({
+      section: 'billing',
+      changes: { billingEmail: { from: '', to: 'pay@agency.example.test' } },
+    })
+  })
+
+  test('a refused save writes no audit event', async () => {
+    const before = await databaseChecksum()
+    expect(
+      (
+        await post(superAdminSettings, '/settings/super-admin', actors.superAdmin, {
+          intent: 'general',
+          platformName: 'Fine',
+          platformUrl: 'not a url',
+        })
+      ).status,
+    ).toBe(400)
+    expect(await databaseChecksum()).toEqual(before)
+  })
+})
+
+describe('platform URL applied', () => {
+  test('links built for the root domain start with the saved URL; agency links do not', async () => {
+    const platform = await getPlatformOrganization()
+    const owner = await makeUser(platform.id, { role: 'end_user' })
+    const agencyOwner = await makeUser(orgId, { role: 'end_user' })
+    const tenantOf = async (host: string) => {
+      const resolution = await resolveTenant(host)
+      if (resolution.status !== 'found') throw new Error(`no tenant for ${host}`)
+      return resolution.tenant
+    }
+    /** The contacts link of the newest new-contact email sent to `email`. */
+    const contactsLink = async (host: string, ownerId: string, email: string) => {
+      expect(
+        await sendNewContactEmail(await tenantOf(host), {
+          kind: 'lead',
+          ownerId,
+          contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+        }),
+      ).toBe(true)
+      const [mail] = await getDb()
+        .select({ text: emailOutbox.text })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toAddress, email))
+        .orderBy(desc(emailOutbox.createdAt))
+        .limit(1)
+      return /View your contacts: (\S+)/.exec(mail?.text ?? '')?.[1]
+    }
+    const save = (platformUrl: string) =>
+      post(superAdminSettings, '/settings/super-admin', actors.superAdmin, {
+        intent: 'general',
+        platformName: 'Cardly',
+        platformUrl,
+      })
+
+    // A path is left out: the platform's links are built from its root.
+    await save('https://cards.example.test:8443/ignored')
+    expect(await contactsLink('localhost', owner.id, owner.email)).toBe(
+      'https://cards.example.test:8443/contacts',
+    )
+    await save('https://brandcard.example.test')
+    expect(await contactsLink('localhost', owner.id, owner.email)).toBe(
+      'https://brandcard.example.test/contacts',
+    )
+    // An agency's links stay on its own host.
+    expect(await contactsLink(agencyHost, agencyOwner.id, agencyOwner.email)).toMatch(
+      new RegExp(`^http://${agencyHost.replace('.', '\\.')}(:\\d+)?/contacts$`),
+    )
+  })
+})
+
+describe('activity tracking (team member privacy)', () => {
+  type Profile = { activityTracking: boolean; activity: { label: string }[] }
+  const profile = (who: Actor) => data<Profile>(teamMemberProfile, '/profile/team-member', who)
+  const privacy = (who: Actor, activityTracking: boolean) =>
+    post(teamMemberSettings, '/settings/team-member', who, {
+      intent: 'privacy',
+      visibility: 'public',
+      ...(activityTracking ? { activityTracking: 'on' } : {}),
+    })
+
+  test('on, the Activity tab lists what the member did; off, it lists nothing', async () => {
+    const who = await actor(orgId, agencyHost, 'team_admin')
+    await privacy(who, true)
+    const shown = await profile(who)
+    expect(shown.activityTracking).toBe(true)
+    expect(shown.activity.length).toBeGreaterThan(0)
+
+    await privacy(who, false)
+    expect(await profile(who)).toMatchObject({ activityTracking: false, activity: [] })
+    // The audit log an administrator reads keeps the change all the same.
+    const events = await getDb()
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(eq(auditEvents.actorUserId, who.userId))
+    expect(events.length).toBe(2)
+
+    await privacy(who, true)
+    const again = await profile(who)
+    expect(again.activityTracking).toBe(true)
+    expect(again.activity).toHaveLength(3)
+  })
 })

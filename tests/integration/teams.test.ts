@@ -6,6 +6,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { hashToken } from '#app/auth/link-token.server'
 import { setUserPlan, type UserRole } from '#app/models/users.server'
+import { saveNotificationPreferences } from '#app/notifications/preferences.server'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.end-user.team'
 import { action as acceptAction, loader as invitationLoader } from '#app/routes/invitations.$token'
 import {
@@ -672,7 +673,7 @@ describe('adding by email', () => {
     expect(response.status).toBe(302)
     expect(await toastOf(response)).toBe(`${colleague.user.email} added to the team`)
     expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('manager')
-    // No invitation and no email.
+    // No invitation: only the Team Updates email saying they were added.
     expect((await invitationsOf(w.teamId)).filter((i) => i.email === colleague.user.email)).toEqual(
       [],
     )
@@ -680,7 +681,18 @@ describe('adding by email', () => {
       .select()
       .from(emailOutbox)
       .where(eq(emailOutbox.toAddress, colleague.user.email))
-    expect(mails).toEqual([])
+    expect(mails.map((m) => m.subject)).toEqual([`You were added to Sales on Acme Teams`])
+    expect(mails[0]?.text).not.toMatch(/\/invitations\//)
+    const [added] = await db()
+      .select({ actorUserId: auditEvents.actorUserId, metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, w.teamId), eq(auditEvents.action, 'team.member_added')))
+      .orderBy(desc(auditEvents.createdAt))
+      .limit(1)
+    expect(added).toEqual({
+      actorUserId: w.owner.user.id,
+      metadata: { userId: colleague.user.id, role: 'manager' },
+    })
   })
 
   test('an unknown address gets an invitation: emailed link, token stored only as its SHA-256', async () => {
@@ -778,6 +790,96 @@ describe('adding by email', () => {
       400,
     )
     expect(await errorOf(role)).toBe('Please select a role')
+  })
+})
+
+describe('team updates email (Team Updates notification, §2.6)', () => {
+  /** The team-update emails (not invitations) the organization queued for `email`. */
+  async function teamUpdates(org: Org, email: string) {
+    const mails = await db()
+      .select({ subject: emailOutbox.subject, text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, org.id), eq(emailOutbox.toAddress, email)))
+      .orderBy(emailOutbox.createdAt)
+    return mails.filter((m) => !m.text.includes('/invitations/'))
+  }
+
+  async function choose(
+    actor: Actor,
+    preferences: { notifications: boolean; teamUpdates: boolean },
+  ) {
+    await withTenant(actor.org.id, (tx) =>
+      saveNotificationPreferences(tx, actor.org.id, actor.user.id, preferences),
+    )
+  }
+
+  test('added directly and a changed role each queue an email, with the team link', async () => {
+    const w = await world()
+    const colleague = await person(w.acme)
+    expect((await addMember(w.owner, w.teamId, colleague.user.email, 'viewer')).status).toBe(302)
+    const changed = await post(w.owner, {
+      intent: 'change-role',
+      teamId: w.teamId,
+      memberId: await w.rowOf(colleague),
+      role: 'manager',
+    })
+    expect(changed.status).toBe(302)
+    const mails = await teamUpdates(w.acme, colleague.user.email)
+    expect(mails.map((m) => m.subject)).toEqual([
+      'You were added to Sales on Acme Teams',
+      'Your role in Sales is now manager',
+    ])
+    expect(mails[0]?.text).toContain('Olive User added you to the team “Sales” as a viewer.')
+    expect(mails[1]?.text).toContain('changed your role in the team “Sales” from viewer to manager')
+    expect(mails[1]?.text).toContain(`/dashboard/end-user/team?team=${w.teamId}`)
+    expect(mails[1]?.text).toContain('/email/unsubscribe?token=')
+  })
+
+  test('Team Updates off, or every notification off, sends none; the change still happens', async () => {
+    const w = await world()
+    const quiet = await person(w.acme)
+    await choose(quiet, { notifications: true, teamUpdates: false })
+    expect((await addMember(w.owner, w.teamId, quiet.user.email, 'viewer')).status).toBe(302)
+    const muted = await person(w.acme)
+    await choose(muted, { notifications: false, teamUpdates: true })
+    expect((await addMember(w.owner, w.teamId, muted.user.email, 'viewer')).status).toBe(302)
+    for (const who of [quiet, muted]) {
+      const changed = await post(w.owner, {
+        intent: 'change-role',
+        teamId: w.teamId,
+        memberId: await w.rowOf(who),
+        role: 'member',
+      })
+      expect(changed.status).toBe(302)
+      expect((await memberRow(w.teamId, who.user.id))?.role).toBe('member')
+      expect(await teamUpdates(w.acme, who.user.email)).toEqual([])
+    }
+    // Turned back on, the next change is emailed.
+    await choose(quiet, { notifications: true, teamUpdates: true })
+    await post(w.owner, {
+      intent: 'change-role',
+      teamId: w.teamId,
+      memberId: await w.rowOf(quiet),
+      role: 'viewer',
+    })
+    expect((await teamUpdates(w.acme, quiet.user.email)).map((m) => m.subject)).toEqual([
+      'Your role in Sales is now viewer',
+    ])
+  })
+
+  test('a refused change queues no email', async () => {
+    const w = await world()
+    await expectRefusal(
+      async () =>
+        post(w.manager, {
+          intent: 'change-role',
+          teamId: w.teamId,
+          memberId: await w.rowOf(w.member),
+          role: 'viewer',
+        }),
+      403,
+    )
+    expect(await teamUpdates(w.acme, w.member.user.email)).toHaveLength(1)
   })
 })
 
@@ -982,6 +1084,17 @@ describe('answering an invitation', () => {
     )
     await expectRefusal(() => answer(invitee, token, 'decline'), 404)
     expect((await invitationPage(w.owner.host, token, invitee.cookie)).status).toBe(404)
+
+    const [audit] = await db()
+      .select({ actorUserId: auditEvents.actorUserId, metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.entityId, w.teamId), eq(auditEvents.action, 'team.invitation_accepted')),
+      )
+    expect(audit).toEqual({
+      actorUserId: invitee.user.id,
+      metadata: { invitationId: invitation?.id, role: 'manager' },
+    })
 
     // The new member sees the team.
     const { data } = await page(invitee)

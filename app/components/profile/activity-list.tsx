@@ -4,10 +4,21 @@ import { EmptyState, Panel } from './empty-state'
 export type ActivityItem = { id: string; label: string; at: string; relative: string }
 
 /** The user's own recent actions, newest first. */
-export function ActivityList({ items }: { items: ActivityItem[] }) {
+export function ActivityList({
+  items,
+  tracking = true,
+}: {
+  items: ActivityItem[]
+  /** The Privacy setting 'Activity tracking': off, no list is kept here. */
+  tracking?: boolean
+}) {
   return (
     <Panel title="Recent Activity" description="What you have done recently on your account.">
-      {items.length === 0 ? (
+      {!tracking ? (
+        <EmptyState icon={History} title="Activity tracking is off">
+          Turn on Activity tracking in your privacy settings to see your recent activity here.
+        </EmptyState>
+      ) : items.length === 0 ? (
         <EmptyState icon={History} title="No activity yet">
           Changes you make to your profile and cards will appear here.
         </EmptyState>

@@ -72,12 +72,12 @@ export function NotificationsForm({
         <Choice
           field={fields.notifications}
           label="Notifications"
-          description="Email me when someone connects with me or shares their details on my card."
+          description="Email me when someone connects with me or shares their details on my card, or adds me to a team or changes my role in one."
         />
         <Choice
           field={fields.marketingEmails}
           label="Marketing emails"
-          description="Product news and tips. Off unless you turn it on."
+          description="Product news and tips, off unless you turn it on. No marketing emails are sent yet; your choice is kept for when they are."
         />
         <StatusButton
           pending={pending}

@@ -19,6 +19,7 @@ import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
 import { getMediaPath } from '#app/models/media.server'
 import { listOrganizationTeams } from '#app/models/teams.server'
+import { getUserPreferences } from '#app/models/user-settings.server'
 import {
   findUserByEmail,
   normalizeEmail,
@@ -42,6 +43,7 @@ import {
   ChangePasswordSchema,
   type ProfileSchema,
 } from '#app/validation/profile'
+import { StoredPrivacySchema } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
 import { activityLabel, relativeTime } from './activity'
 import { parseProfileForm } from './parse'
@@ -87,7 +89,13 @@ export async function loadProfile(
     const logoUrl = await getMediaPath(tx, tenant.id, user.logoMediaId)
     const profilePictureUrl = await getMediaPath(tx, tenant.id, user.profilePictureMediaId)
     const card = options.card ? await getDefaultCardForOwner(tx, tenant.id, user.id) : undefined
-    const activity = options.activity ? await listActivityForUser(tx, tenant.id, user.id) : []
+    // Privacy 'Activity tracking' (§2.6): off, the profile keeps no list of what the user did.
+    // The audit log an administrator reads is not theirs to turn off, so events are still written.
+    const activityTracking = options.activity
+      ? StoredPrivacySchema.parse((await getUserPreferences(tx, tenant.id, user.id)).privacy ?? {})
+          .activityTracking
+      : false
+    const activity = activityTracking ? await listActivityForUser(tx, tenant.id, user.id) : []
     // Every role's profile has a Notifications tab: every user has preferences (spec §3).
     const notifications = await getNotificationPreferences(tx, tenant.id, user.id)
     const scans = options.scans ? await listCardScans(tx, tenant.id, user.id) : []
@@ -102,6 +110,7 @@ export async function loadProfile(
       profilePictureUrl,
       card,
       activity,
+      activityTracking,
       notifications,
       scans,
       assignedUsers,
@@ -145,6 +154,7 @@ export async function loadProfile(
       members: team.members,
       created: relativeTime(team.createdAt, now),
     })),
+    activityTracking: data.activityTracking,
     // Labels and relative times are made here, so server and browser render the same text.
     activity: data.activity.map((event) => ({
       id: event.id,

@@ -204,13 +204,16 @@ export function TeamMemberSettings({
                     kind: 'toggle',
                     name: 'teamUpdates',
                     label: 'Team Updates',
-                    description: 'News about the teams you belong to.',
+                    description:
+                      'Email me when someone adds me to a team or changes my role in one.',
                   },
                   {
                     kind: 'toggle',
                     name: 'marketingEmails',
                     label: 'Marketing Communications',
-                    description: 'Product news and tips. Off unless you turn it on.',
+                    note: 'Coming soon',
+                    description:
+                      'Product news and tips, off unless you turn it on. No marketing emails are sent yet; your choice is kept for when they are.',
                   },
                 ]}
               />
@@ -239,7 +242,8 @@ export function TeamMemberSettings({
                     kind: 'toggle',
                     name: 'activityTracking',
                     label: 'Activity tracking',
-                    description: 'Keep a list of your recent activity on your profile.',
+                    description:
+                      'Show a list of your recent activity on your profile. Off: the Activity tab shows none. Administrators still see changes in the audit log.',
                   },
                 ]}
               />
@@ -390,7 +394,13 @@ export function SuperAdminSettings({
                 defaultValue={settings}
                 fields={[
                   { kind: 'input', name: 'platformName', label: 'Platform name', type: 'text' },
-                  { kind: 'input', name: 'platformUrl', label: 'Platform URL', type: 'url' },
+                  {
+                    kind: 'input',
+                    name: 'platformUrl',
+                    label: 'Platform URL',
+                    type: 'url',
+                    hint: 'Links to the root domain that the platform builds start with this address (scheme, host and port; a path is left out): in emails, QR codes and shared card links. It does not change the address the platform answers on.',
+                  },
                   {
                     kind: 'toggle',
                     name: 'maintenanceMode',
@@ -433,7 +443,9 @@ export function SuperAdminSettings({
                     kind: 'toggle',
                     name: 'passwordRotation',
                     label: 'Password rotation every 90 days',
-                    description: 'Stored; reminders to change passwords are not sent yet.',
+                    note: 'Coming soon',
+                    description:
+                      'Stored for when password expiry arrives; passwords do not expire and no reminders are sent yet.',
                   },
                 ]}
               />

@@ -1,0 +1,41 @@
+// Tells a person what someone else changed about their place in a team: added to it directly, or
+// their team role changed (the Team Updates notification, roles-teams-admin.md §2.6). Queued in
+// the transaction that made the change, like the invitation email: no email for a change that
+// rolled back, and no change whose email was lost.
+import { findUserById } from '#app/models/users.server'
+import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { type TeamUpdate, teamUpdateEmail } from '#app/services/emails/team-update.server'
+import { queueEmailIn } from '#app/services/mailer.server'
+import { teamPagePath } from '#app/teams/paths'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import type { Transaction } from '#drizzle/db.server'
+import { unsubscribeUrl } from './new-contact.server'
+import { getNotificationPreferences } from './preferences.server'
+
+/** Returns whether the email was queued (the caller wakes the job worker after committing). */
+export async function queueTeamUpdateEmailIn(
+  tx: Transaction,
+  tenant: Tenant,
+  notice: { userId: string; teamId: string; update: TeamUpdate },
+) {
+  const member = await findUserById(tx, tenant.id, notice.userId)
+  if (!member) return false
+  const preferences = await getNotificationPreferences(tx, tenant.id, member.id)
+  // Email Notifications is the master switch; Team Updates narrows it (§2.6).
+  if (!(preferences.notifications && preferences.teamUpdates)) return false
+  const branding = tenantEmailBranding(tenant)
+  await queueEmailIn(
+    tx,
+    tenant.id,
+    teamUpdateEmail({
+      branding,
+      to: member.email,
+      firstName: member.firstName,
+      update: notice.update,
+      teamUrl: `${branding.origin}${teamPagePath(notice.teamId)}`,
+      unsubscribeUrl: unsubscribeUrl(branding.origin, tenant.id, member.id),
+    }),
+    tenant.name,
+  )
+  return true
+}
