@@ -204,8 +204,10 @@ export function TeamMemberSettings({
                     kind: 'toggle',
                     name: 'teamUpdates',
                     label: 'Team Updates',
+                    // Teams are for end-user accounts (app/teams/team-access.server.ts): say
+                    // so rather than offer a choice that governs nothing today.
                     description:
-                      'Email me when someone adds me to a team or changes my role in one.',
+                      'Email me when someone adds me to a team or changes my role in one. Team member accounts do not join teams yet, so none is sent today.',
                   },
                   {
                     kind: 'toggle',
