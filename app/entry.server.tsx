@@ -7,13 +7,13 @@ import type {
 } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
-import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
 import { stopChangeFeed } from '#app/cache/change-feed.server'
 import { flushCardViews } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
+import { isBotUserAgent } from '#app/utils/bot'
 import { NonceProvider } from '#app/utils/nonce'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
@@ -76,7 +76,7 @@ export default function handleRequest(
   keepPrivate(responseHeaders, request)
   const nonce = loadContext.cspNonce ?? ''
   // Crawlers and link previews get the whole document at once (Open Graph tags included).
-  const waitForAll = isbot(request.headers.get('user-agent') ?? '')
+  const waitForAll = isBotUserAgent(request.headers.get('user-agent') ?? '')
   return new Promise((resolve, reject) => {
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(

@@ -80,7 +80,9 @@ export function summarizeProfile(profile: CpuProfile, hottestCount = 15): Profil
     busyUs += us
     byCategory.set(category, (byCategory.get(category) ?? 0) + us)
     const where = url.replace(/^.*\/node_modules\//, '').replace(/^.*\/build\//, 'build/')
-    const name = `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`
+    // A regular expression's "function name" is its whole source: isbot's is 3,000 characters.
+    const shortName = functionName.length > 80 ? `${functionName.slice(0, 77)}...` : functionName
+    const name = `${shortName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`
     const entry = byFunction.get(name) ?? { category, us: 0 }
     entry.us += us
     byFunction.set(name, entry)

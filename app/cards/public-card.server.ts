@@ -4,7 +4,6 @@
 import { createHmac } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json, redirect } from '@remix-run/node'
-import { isbot } from 'isbot'
 import { z } from 'zod'
 import { getOptionalUser } from '#app/auth/guards.server'
 import {
@@ -27,6 +26,7 @@ import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { isBotUserAgent } from '#app/utils/bot'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
@@ -48,7 +48,7 @@ export function recordPublicCardView(
   clientIp: string,
   userAgent: string,
 ) {
-  if (isbot(userAgent)) return
+  if (isBotUserAgent(userAgent)) return
   queueCardView({
     organizationId,
     cardId,
@@ -66,7 +66,7 @@ export async function publicCardLoader(
   const hasCookie = (request.headers.get('Cookie') ?? '').includes('session')
   const viewer = hasCookie ? (await getOptionalUser(request, context)).user : null
   const userAgent = request.headers.get('User-Agent') ?? ''
-  const countable = !isbot(userAgent)
+  const countable = !isBotUserAgent(userAgent)
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
     const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
