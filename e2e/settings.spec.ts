@@ -58,7 +58,7 @@ test('end user: privacy hides the email on the public card; the dark theme appli
   const visibility = page.getByLabel('Profile visibility')
   await expect(visibility.locator('option')).toHaveText([
     'Public: anyone with the link',
-    'Contacts: people you share your link with',
+    'Contacts: only people in your contacts, signed in with that email',
     'Private: only you',
   ])
   await expect(page.getByLabel('Show email')).toBeChecked()
