@@ -200,6 +200,24 @@ test('an agency owner brands the site and verifies a custom domain that then ser
     await expect(owner.getByText('Verified', { exact: true })).toBeVisible()
   })
 
+  // The profile's Agency Branding tab summarises what was saved and leads back to the screen;
+  // its Teams tab leads to Team Members.
+  await owner.goto(urlFor(`${slug}.localhost`, '/profile/agency'))
+  await waitForHydration(owner)
+  await owner.getByRole('tab', { name: 'Agency Branding' }).click()
+  const summary = owner.getByTestId('agency-branding')
+  await expect(summary).toContainText(`${name} Studio`)
+  await expect(summary).toContainText('#0f766e')
+  await expect(summary).toContainText(`${domain} (Verified)`)
+  await expect(summary).toContainText('On: your sites show your name, colours and logo')
+  await expect(summary.getByRole('img', { name: `${name} Studio logo` })).toBeVisible()
+  await owner.getByRole('tab', { name: 'Teams' }).click()
+  await expect(owner.getByRole('link', { name: 'Open Team Members' })).toBeVisible()
+  await owner.getByRole('tab', { name: 'Agency Branding' }).click()
+  await owner.getByRole('link', { name: 'Edit branding' }).click()
+  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, BRANDING))
+  await expect(owner.getByRole('heading', { name: 'Branding', level: 1 })).toBeVisible()
+
   // The custom domain now serves the branded site.
   await guest.goto(urlFor(domain, '/auth/login'))
   await expect(guest.getByRole('link', { name: `${name} Studio home` })).toBeVisible()

@@ -2,7 +2,8 @@
 // roles on the platform host, the agency roles on Alpha. Kept apart from start-server.ts so the
 // server set-up only gains one call.
 import { eq } from 'drizzle-orm'
-import { getDb } from '#drizzle/db.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
 import { makeCard, makeUser } from '#tests/factories'
 import { HOSTS } from './fixtures'
@@ -140,6 +141,16 @@ export const SETTINGS_USERS = {
     password,
     firstName: 'Toby',
     lastName: 'Settings',
+    // His card goes 'team' only: Tia, in his team, still sees it (e2e/settings.spec.ts).
+    withCard: true,
+  },
+  teammate: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'set-tia@e2e.test',
+    password,
+    firstName: 'Tia',
+    lastName: 'Teammate',
     withCard: false,
   },
   agencyAdmin: {
@@ -211,6 +222,20 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
   await seed(organizations.alphaId, ALPHA_ROLE_USERS)
   await seed(organizations.alphaId, [DASHBOARD_USERS.teamMember, DASHBOARD_USERS.endUser])
   await seed(organizations.alphaId, Object.values(SETTINGS_USERS))
+  const idOf = async (email: string) => {
+    const [row] = await getDb().select({ id: users.id }).from(users).where(eq(users.email, email))
+    if (!row) throw new Error(`no user ${email}`)
+    return row.id
+  }
+  const toby = await idOf(SETTINGS_USERS.teamMember.email)
+  const tia = await idOf(SETTINGS_USERS.teammate.email)
+  await withTenant(organizations.alphaId, async (tx) => {
+    const team = await createTeamWithAdmin(tx, organizations.alphaId, toby, {
+      name: 'Settings Team',
+      description: '',
+    })
+    await addTeamMember(tx, organizations.alphaId, team.id, tia, 'member')
+  })
   await seed(organizations.alphaId, Object.values(CRM_USERS))
   const [teamMember] = await getDb()
     .select({ id: users.id })

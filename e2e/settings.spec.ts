@@ -58,7 +58,7 @@ test('end user: privacy hides the email on the public card; the dark theme appli
   const visibility = page.getByLabel('Profile visibility')
   await expect(visibility.locator('option')).toHaveText([
     'Public: anyone with the link',
-    'Contacts: people you share your link with',
+    'Contacts: only people in your contacts, signed in with that email',
     'Private: only you',
   ])
   await expect(page.getByLabel('Show email')).toBeChecked()
@@ -132,9 +132,32 @@ test('team member: notifications, privacy, billing and API tabs', async ({ page 
 
   await tab(page, 'Privacy')
   await expect(page.getByLabel('Profile visibility').locator('option')).toHaveCount(4)
+  await expect(page.getByLabel('Profile visibility').locator('option')).toHaveText([
+    'Public: anyone with the link',
+    'Contacts: only people in your contacts, signed in with that email',
+    'Team: only members of your teams, signed in',
+    'Private: only you',
+  ])
   await page.getByLabel('Profile visibility').selectOption('team')
   await expect(page.getByLabel('Activity tracking')).toBeChecked()
   await save(page, 'Privacy settings saved successfully')
+
+  // 'Team': signed out, the card and its contact file are not found; Tia, in Toby's team, sees it.
+  const cardUrl = urlFor(HOSTS.alpha, '/card/toby-settings')
+  const guest = await page.context().browser()?.newContext()
+  const guestPage = await guest?.newPage()
+  if (!guest || !guestPage) throw new Error('no visitor page')
+  expect((await guestPage.goto(cardUrl))?.status()).toBe(404)
+  await expect(guestPage.getByRole('heading', { name: 'Toby Settings' })).toHaveCount(0)
+  // Fetched from the page: the browser resolves *.localhost, the test runner does not.
+  const vcardStatus = () =>
+    guestPage.evaluate(async (url) => (await fetch(url)).status, `${cardUrl}/vcard`)
+  expect(await vcardStatus()).toBe(404)
+  await signIn(guestPage, SETTINGS_USERS.teammate)
+  expect((await guestPage.goto(cardUrl))?.status()).toBe(200)
+  await expect(guestPage.getByRole('heading', { name: 'Toby Settings' })).toBeVisible()
+  expect(await vcardStatus()).toBe(200)
+  await guest.close()
 
   await tab(page, 'Billing')
   await expect(page.getByText('Team Member Basic')).toBeVisible()

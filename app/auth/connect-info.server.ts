@@ -1,3 +1,4 @@
+import { getOwnerPrivacy, mayViewCard } from '#app/cards/card-privacy.server'
 import { findCardByReference } from '#app/models/cards.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
@@ -25,6 +26,13 @@ export async function signInInfo(tenant: Tenant, redirectTo: string | null) {
   } catch {
     return null
   }
-  const card = await withTenant(tenant.id, (tx) => findCardByReference(tx, tenant.id, decoded))
+  const card = await withTenant(tenant.id, async (tx) => {
+    const found = await findCardByReference(tx, tenant.id, decoded)
+    if (!found) return undefined
+    // The visitor is not signed in yet: a card shown only to some people does not give its
+    // owner's name away here either.
+    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
+    return (await mayViewCard(tx, tenant.id, found.card.userId, privacy, null)) ? found : undefined
+  })
   return card ? `Sign in to connect with ${card.card.firstName}` : null
 }

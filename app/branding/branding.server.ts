@@ -23,7 +23,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BrandingActionSchema } from '#app/validation/branding'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export const BRANDING_PATH = '/dashboard/agency/branding'
 export const BRANDING_UPDATED = 'Branding Updated'
@@ -57,6 +57,29 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
     }
   })
 }
+
+/**
+ * The stored branding as the agency profile's Agency Branding tab summarises it (§2.4): the
+ * organization's own values, not the host's (which fall back to the platform's while white
+ * labeling is off), so the tab shows what the Branding screen would edit.
+ */
+export async function readBrandingSummary(tx: Transaction, organizationId: string) {
+  const row = await findOrganizationBranding(tx, organizationId)
+  if (!row) return null
+  const images = await findBrandingImagePaths(tx, organizationId, row)
+  const domain = await readDomainState(tx, organizationId)
+  return {
+    name: row.name,
+    primaryColor: row.primaryColor,
+    secondaryColor: row.secondaryColor,
+    whiteLabelActive: row.whiteLabelActive,
+    logoUrl: images.logoPath,
+    customDomain: domain.domain,
+    domainStatus: domain.status,
+  }
+}
+
+export type BrandingSummary = NonNullable<Awaited<ReturnType<typeof readBrandingSummary>>>
 
 export async function brandingAction(request: Request, context: AppLoadContext) {
   const signedIn = await requireAgency(request, context, ['agency_admin'])

@@ -1,7 +1,8 @@
 // Files made from a public card: its vCard and its QR code. Same tenant rules as the page.
 import type { AppLoadContext } from '@remix-run/node'
+import { getOptionalUser } from '#app/auth/guards.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
+import { getOwnerPrivacy, mayViewCard, withPrivacy } from '#app/cards/card-privacy.server'
 import { findCardByReference } from '#app/models/cards.server'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
@@ -11,25 +12,39 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { withTenant } from '#drizzle/db.server'
 
 /**
- * `applyPrivacy`: the owner's privacy applies to the vCard as to the page (files are for
- * visitors, so a private card has none). The QR code holds only the link, which the owner's own
- * QR screen shows too, so it is served whatever the privacy.
+ * The card a file is made from. With a `request`, the owner's privacy applies as on the page
+ * (files are for visitors, so a card hidden from this visitor has none). The QR code holds only
+ * the link, which the owner's own QR screen shows too, so it is served whatever the privacy.
  */
-async function requireCard(context: AppLoadContext, reference: string, applyPrivacy = false) {
+async function requireCard(context: AppLoadContext, reference: string, request?: Request) {
   const tenant = await requireTenant(context)
+  // Only a request with a session cookie can come from someone a hidden card is shown to.
+  const viewer =
+    request && (request.headers.get('Cookie') ?? '').includes('session')
+      ? (await getOptionalUser(request, context)).user
+      : null
   const row = await withTenant(tenant.id, async (tx) => {
     const found = await findCardByReference(tx, tenant.id, reference)
-    if (!found || !applyPrivacy) return found
+    if (!found || !request) return found && { ...found, isPublic: true }
     const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    if (hiddenFromVisitor(privacy, false)) return undefined
-    return { ...found, card: withPrivacy(found.card, privacy) }
+    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, viewer))) return undefined
+    return {
+      ...found,
+      card: withPrivacy(found.card, privacy),
+      isPublic: privacy.visibility === 'public',
+    }
   })
   if (!row) throw new Response('Contact card not found', { status: 404 })
-  return { tenant, card: row.card, cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}` }
+  return {
+    tenant,
+    card: row.card,
+    cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}`,
+    isPublic: row.isPublic,
+  }
 }
 
-export async function vcardResponse(context: AppLoadContext, reference: string) {
-  const { tenant, card, cardUrl } = await requireCard(context, reference, true)
+export async function vcardResponse(request: Request, context: AppLoadContext, reference: string) {
+  const { tenant, card, cardUrl, isPublic } = await requireCard(context, reference, request)
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )
@@ -40,7 +55,7 @@ export async function vcardResponse(context: AppLoadContext, reference: string) 
       'Content-Disposition': `attachment; filename="${vcardFileName(card.firstName, card.lastName)}"`,
       'Cache-Control': 'private, no-cache',
       'X-Content-Type-Options': 'nosniff',
-      ...pageCacheHeaders(context, tenant.id),
+      ...(isPublic ? pageCacheHeaders(context, tenant.id) : {}),
     },
   })
 }

@@ -14,7 +14,7 @@ import {
   recordHits,
 } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { getOwnerPrivacy, hiddenFromVisitor, withPrivacy } from '#app/cards/card-privacy.server'
+import { getOwnerPrivacy, mayViewCard, withPrivacy } from '#app/cards/card-privacy.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { getEnv } from '#app/env.server'
@@ -73,15 +73,19 @@ export async function publicCardLoader(
     if (!found) return undefined
     const isOwner = viewer?.id === found.card.userId
     const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    // A private card is not found by anyone but its owner (and its view is not counted).
-    if (hiddenFromVisitor(privacy, isOwner)) return undefined
+    // A card hidden from this visitor is not found (and its view is not counted).
+    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, viewer))) return undefined
     // A profile standing in for a card has no card row to count views of. A page the server
     // may cache has its view recorded by the server, for this request and every hit.
     if (found.cardId && countable && !isOwner && !context.pageCacheCandidate) {
       const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
       await recordCardView(tx, tenant.id, found.cardId, hash, deviceClassOf(userAgent))
     }
-    return { ...found, card: withPrivacy(found.card, privacy) }
+    return {
+      ...found,
+      card: withPrivacy(found.card, privacy),
+      isPublic: privacy.visibility === 'public',
+    }
   })
   if (!row) return json({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
@@ -103,9 +107,10 @@ export async function publicCardLoader(
     },
     {
       headers: {
-        // Edits show at once: browsers revalidate every time (a 304 while unchanged).
-        'Cache-Control': 'no-cache',
-        ...pageCacheHeaders(context, tenant.id, { viewOf: row.cardId }),
+        // Edits show at once: browsers revalidate every time (a 304 while unchanged). A card
+        // shown only to some people is theirs: no shared cache may keep it.
+        'Cache-Control': row.isPublic ? 'no-cache' : 'private, no-cache',
+        ...(row.isPublic ? pageCacheHeaders(context, tenant.id, { viewOf: row.cardId }) : {}),
       },
     },
   )
@@ -143,7 +148,7 @@ export async function publicCardAction(
     const found = await findCardByReference(tx, tenant.id, reference)
     if (!found) return undefined
     const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    if (hiddenFromVisitor(privacy, user?.id === found.card.userId)) return undefined
+    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, user))) return undefined
     return { ...found, card: withPrivacy(found.card, privacy) }
   })
   if (!row) throw new Response('Not Found', { status: 404 })

@@ -2,6 +2,7 @@
 // a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
 // points across tenants.
 import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
@@ -119,6 +120,39 @@ export async function findMembership(
       ),
     )
   return row
+}
+
+/**
+ * Whether two people of the organization are members of one team together (a card shown to
+ * 'team' only, §2.6). Both memberships must be in the organization: a team of another tenant
+ * never counts.
+ */
+export async function sharesTeam(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  otherUserId: string,
+) {
+  const other = alias(teamMembers, 'other_member')
+  const [row] = await db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .innerJoin(
+      other,
+      and(
+        eq(other.organizationId, teamMembers.organizationId),
+        eq(other.teamId, teamMembers.teamId),
+      ),
+    )
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.userId, userId),
+        eq(other.userId, otherUserId),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
 }
 
 /** The team's members with their names and emails, admins first, then by when they joined. */

@@ -15,14 +15,18 @@ import {
 } from '#app/components/profile/profile-tabs'
 import { AgencyBrandingPanel, TeamsPanel } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
-import { useRootData } from '#app/root'
 
 const ROLES = AREA_ROLES.agency
 
 export const meta: MetaFunction = () => [{ title: 'Agency Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES, { organizationTeams: true }))
+  return json(
+    await loadProfile(request, context, ROLES, {
+      organizationTeams: true,
+      organizationBranding: true,
+    }),
+  )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -33,8 +37,8 @@ export const clientAction = profileClientAction
 export const shouldRevalidate = profileShouldRevalidate
 
 export default function AgencyProfile() {
-  const { profile, notifications, organizationTeams } = useLoaderData<typeof loader>()
-  const branding = useRootData()?.branding
+  const { profile, notifications, organizationTeams, organizationBranding, agencyScreens } =
+    useLoaderData<typeof loader>()
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const { key } = useLocation()
@@ -49,9 +53,19 @@ export default function AgencyProfile() {
       id: 'branding',
       label: 'Agency Branding',
       icon: Palette,
-      content: branding ? <AgencyBrandingPanel branding={branding} /> : null,
+      content: organizationBranding ? (
+        <AgencyBrandingPanel
+          branding={organizationBranding}
+          brandingPath={agencyScreens?.branding ?? null}
+        />
+      ) : null,
     },
-    { id: 'teams', label: 'Teams', icon: Users, content: <TeamsPanel teams={organizationTeams} /> },
+    {
+      id: 'teams',
+      label: 'Teams',
+      icon: Users,
+      content: <TeamsPanel teams={organizationTeams} screens={agencyScreens} />,
+    },
     {
       id: 'notifications',
       label: 'Notifications',

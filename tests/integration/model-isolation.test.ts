@@ -128,6 +128,7 @@ import {
   listTeamsForUser,
   removeTeamMember,
   setTeamMemberRole,
+  sharesTeam,
   updateTeam,
 } from '#app/models/teams.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
@@ -1242,6 +1243,14 @@ const cases: Record<string, Case[]> = {
       name: "finds no membership of A's",
       run: (db, b, a) => findMembership(db, b, a.team.id, a.user.id),
       expected: nothing,
+    },
+  ],
+  sharesTeam: [
+    {
+      name: "finds no team of A's shared",
+      // A's user is in A's team (with itself): asked under B, that team does not count.
+      run: (db, b, a) => sharesTeam(db, b, a.user.id, a.user.id),
+      expected: (value) => expect(value).toBe(false),
     },
   ],
   listTeamMembers: [

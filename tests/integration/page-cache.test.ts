@@ -13,6 +13,7 @@ import {
   storePage,
 } from '#app/cache/page-cache.server'
 import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view-batcher.server'
+import { setUserPreference } from '#app/models/user-settings.server'
 import { loader } from '#app/routes/card.$ref'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardViews, digitalCards, organizations } from '#drizzle/schema'
@@ -171,6 +172,34 @@ describe('change announcements', () => {
     ).rejects.toThrow('rolled back')
     await new Promise((r) => setTimeout(r, 100))
     expect(lookupPage(`${organization.id}\n/`)).toBeDefined()
+  })
+
+  test('a card switched from public to team or contacts drops its cached public copy', async () => {
+    for (const visibility of ['team', 'contacts'] as const) {
+      const { organization, owner, card, host } = await setup()
+      await startChangeFeed(() => {})
+      const candidate = () =>
+        loader({
+          request: requestFor(host, `/card/${card.id}`),
+          context: { ...contextFor(host), pageCacheCandidate: true },
+          params: { ref: card.id },
+        }) as Promise<Response>
+      // The public answer, as server.ts would keep it.
+      const before = await candidate()
+      expect(before.headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
+      cached(organization.id)
+      await withTenant(organization.id, (tx) =>
+        setUserPreference(tx, organization.id, owner.id, 'privacy', {
+          visibility,
+          showEmail: true,
+          showPhone: true,
+        }),
+      )
+      expect(await dropped(`${organization.id}\n/`)).toBe(true)
+      // The next anonymous request, which would fill the cache again, finds no card to keep.
+      expect((await candidate()).status).toBe(404)
+      await stopChangeFeed()
+    }
   })
 
   test('a change to the organization row (status, branding) drops its pages', async () => {

@@ -11,6 +11,7 @@ import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server
 import { verifyPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
+import { readBrandingSummary } from '#app/branding/branding.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
@@ -26,6 +27,7 @@ import {
   type ProfileFields,
   updateProfile,
 } from '#app/models/users.server'
+import { dashboardEntries } from '#app/navigation/role-navigation'
 import {
   getNotificationPreferences,
   saveNotificationPreferences,
@@ -69,6 +71,22 @@ type LoadOptions = {
   assignedUsers?: boolean
   /** Agency: the Teams tab. */
   organizationTeams?: boolean
+  /** Agency: the Agency Branding tab. */
+  organizationBranding?: boolean
+}
+
+/**
+ * The agency screens the profile's tabs link to, taken from the navigation table so a tab never
+ * offers a page the role would get 403 on (the agency screens open on an agency's host only).
+ */
+function agencyScreens(role: Role, tenantKind: string) {
+  const entries = tenantKind === 'agency' ? dashboardEntries(role).filter((e) => e.exists) : []
+  const path = (id: string) => entries.find((e) => e.id === id)?.to ?? null
+  return {
+    branding: path('branding'),
+    teamMembers: path('team-members'),
+    endUsers: path('end-users'),
+  }
 }
 
 /** The signed-in user (any role when `roles` is omitted, else one of them: 403 otherwise). */
@@ -105,6 +123,10 @@ export async function loadProfile(
     const organizationTeams = options.organizationTeams
       ? await listOrganizationTeams(tx, tenant.id)
       : []
+    const organizationBranding =
+      options.organizationBranding && tenant.kind === 'agency'
+        ? await readBrandingSummary(tx, tenant.id)
+        : null
     return {
       logoUrl,
       profilePictureUrl,
@@ -115,6 +137,7 @@ export async function loadProfile(
       scans,
       assignedUsers,
       organizationTeams,
+      organizationBranding,
     }
   })
   return {
@@ -155,6 +178,11 @@ export async function loadProfile(
       created: relativeTime(team.createdAt, now),
     })),
     activityTracking: data.activityTracking,
+    organizationBranding: data.organizationBranding,
+    agencyScreens:
+      options.organizationTeams || options.organizationBranding
+        ? agencyScreens(user.role, tenant.kind)
+        : null,
     // Labels and relative times are made here, so server and browser render the same text.
     activity: data.activity.map((event) => ({
       id: event.id,

@@ -88,7 +88,35 @@ export function MyUsersPanel({ users }: { users: LoadedProfile['assignedUsers'] 
   )
 }
 
-export function TeamsPanel({ teams }: { teams: LoadedProfile['organizationTeams'] }) {
+/**
+ * The teams end users of the agency made, with their size. Agency staff manage people, not
+ * those teams, so the links lead to the screens where they do: Team Members and End Users.
+ */
+export function TeamsPanel({
+  teams,
+  screens,
+}: {
+  teams: LoadedProfile['organizationTeams']
+  screens: { teamMembers: string | null; endUsers: string | null } | null
+}) {
+  const links = screens ? (
+    <div className="mt-4 flex flex-wrap gap-2">
+      {screens.teamMembers ? (
+        <Button asChild variant="secondary">
+          <Link to={screens.teamMembers}>
+            <Users aria-hidden className="h-4 w-4" /> Open Team Members
+          </Link>
+        </Button>
+      ) : null}
+      {screens.endUsers ? (
+        <Button asChild variant="secondary">
+          <Link to={screens.endUsers}>
+            <UserRound aria-hidden className="h-4 w-4" /> Open End Users
+          </Link>
+        </Button>
+      ) : null}
+    </div>
+  ) : null
   return (
     <Panel title="Teams" description="The teams people of your agency have made.">
       {teams.length === 0 ? (
@@ -110,27 +138,37 @@ export function TeamsPanel({ teams }: { teams: LoadedProfile['organizationTeams'
           ))}
         </ul>
       )}
+      {links}
     </Panel>
   )
 }
 
-/** The agency's branding as it is applied now (name, colours, logo); editing is its own screen. */
+const DOMAIN_LABEL = {
+  pending: 'Pending verification',
+  verified: 'Verified',
+  misconfigured: 'Misconfigured',
+} as const
+
+/**
+ * The agency's stored branding (name, colours, logo, custom domain, white labeling), with a link
+ * to the Branding screen where the role may open it.
+ */
 export function AgencyBrandingPanel({
   branding,
   brandingPath,
 }: {
-  branding: { name: string; primaryColor: string; secondaryColor: string; logoUrl: string | null }
-  /** The branding screen, once it exists. */
-  brandingPath?: string
+  branding: NonNullable<LoadedProfile['organizationBranding']>
+  /** The Branding screen, when this role may open it. */
+  brandingPath: string | null
 }) {
   return (
     <Panel
       title="Agency Branding"
-      description="Your agency's name, colours and logo, as your customers see them."
+      description="Your agency's name, colours, logo and domain, as saved on the Branding screen."
     >
       <dl className="grid gap-4 text-sm sm:grid-cols-2" data-testid="agency-branding">
         <div>
-          <dt className="text-gray-600 dark:text-gray-400">Name</dt>
+          <dt className="text-gray-600 dark:text-gray-400">Company name</dt>
           <dd className="font-medium">{branding.name}</dd>
         </div>
         <div>
@@ -162,6 +200,29 @@ export function AgencyBrandingPanel({
             </dd>
           </div>
         ))}
+        <div>
+          <dt className="text-gray-600 dark:text-gray-400">Custom domain</dt>
+          <dd>
+            {branding.customDomain ? (
+              <>
+                <span className="font-medium">{branding.customDomain}</span>{' '}
+                <span className="text-gray-600 dark:text-gray-400">
+                  ({DOMAIN_LABEL[branding.domainStatus ?? 'pending']})
+                </span>
+              </>
+            ) : (
+              'No custom domain'
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-gray-600 dark:text-gray-400">White labeling</dt>
+          <dd>
+            {branding.whiteLabelActive
+              ? 'On: your sites show your name, colours and logo'
+              : "Off: your sites show the platform's name and colours"}
+          </dd>
+        </div>
       </dl>
       {brandingPath ? (
         <Button asChild variant="secondary" className="mt-4">

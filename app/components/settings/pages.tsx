@@ -36,13 +36,16 @@ const showContact: SettingsField[] = [
 
 const visibilityOptions = {
   public: { value: 'public', label: 'Public: anyone with the link' },
-  contacts: { value: 'contacts', label: 'Contacts: people you share your link with' },
-  team: { value: 'team', label: 'Team: people you share your link with' },
+  contacts: {
+    value: 'contacts',
+    label: 'Contacts: only people in your contacts, signed in with that email',
+  },
+  team: { value: 'team', label: 'Team: only members of your teams, signed in' },
   private: { value: 'private', label: 'Private: only you' },
 }
 
 function PrivacyDescription() {
-  return 'Choose what others see on your public card. Private hides your card from everyone but you.'
+  return 'Choose who sees your card and what it shows. Anyone your choice leaves out finds no card at your link and no contact file to download.'
 }
 
 export function EndUserSettings({
