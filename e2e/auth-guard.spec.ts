@@ -31,7 +31,7 @@ async function openHome(page: Page) {
 
 async function sessionCookie(page: Page) {
   const cookies = await page.context().cookies(urlFor(host, '/'))
-  return cookies.find((cookie) => cookie.name.endsWith('brandcard_session')) ?? null
+  return cookies.find((cookie) => cookie.name.endsWith('session')) ?? null
 }
 
 /** Holds every client data request for `path` for `ms` before letting it through. */

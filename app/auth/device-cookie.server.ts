@@ -12,7 +12,7 @@ const MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 export type DeviceCookie = { organizationId: string; account: string; nonce: string }
 
 export function deviceCookieName() {
-  return getEnv().NODE_ENV === 'production' ? '__Host-brandcard_device' : 'brandcard_device'
+  return getEnv().NODE_ENV === 'production' ? '__Host-device' : 'device'
 }
 
 function sign(payload: string) {

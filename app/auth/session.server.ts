@@ -28,7 +28,7 @@ export async function sessionDurationMs() {
 
 export function sessionCookieName() {
   // __Host- binds the cookie to the exact host, over HTTPS, with Path=/ and no Domain.
-  return getEnv().NODE_ENV === 'production' ? '__Host-brandcard_session' : 'brandcard_session'
+  return getEnv().NODE_ENV === 'production' ? '__Host-session' : 'session'
 }
 
 export function generateSessionToken(): string {

@@ -73,8 +73,10 @@ function toCrmContact(contact: {
     ...(contact.email ? { email: contact.email } : {}),
     ...(contact.phoneNumber ? { phone: contact.phoneNumber } : {}),
     ...(contact.company ? { companyName: contact.company } : {}),
-    source: 'Brandcard',
-    tags: ['brandcard', `brandcard-${contact.source}`],
+    // The card owner's CRM is theirs: the contact's source names the channel, never the
+    // platform behind the agency (issue 17, no trace of the platform).
+    source: 'Digital business card',
+    tags: ['digital-card', `digital-card-${contact.source}`],
   }
 }
 

@@ -17,7 +17,7 @@ let storage:
 function toastStorage() {
   storage ??= createCookieSessionStorage<Record<string, never>, FlashData>({
     cookie: {
-      name: 'brandcard_toast',
+      name: 'toast',
       httpOnly: true,
       sameSite: 'lax',
       path: '/',

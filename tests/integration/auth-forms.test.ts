@@ -149,7 +149,7 @@ describe('register', () => {
     })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/auth/login')
-    expect(response.headers.get('Set-Cookie')).toContain('brandcard_toast=')
+    expect(response.headers.get('Set-Cookie')).toContain('toast=')
     const [user] = await getDb()
       .select()
       .from(users)

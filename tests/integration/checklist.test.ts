@@ -337,7 +337,7 @@ describe('forgot password does not reveal accounts', () => {
     const knownCookies = known.headers.getSetCookie()
     expect(unknown.headers.getSetCookie()).toEqual(knownCookies)
     // The signed flash cookie decodes to the same toast for both.
-    const toastCookie = knownCookies.find((c) => c.startsWith('brandcard_toast=')) ?? ''
+    const toastCookie = knownCookies.find((c) => c.startsWith('toast=')) ?? ''
     expect(toastCookie).not.toBe('')
     const { toast } = await readToast(
       requestFor(host, '/auth/login', { headers: { Cookie: toastCookie.split(';')[0] ?? '' } }),
@@ -395,8 +395,8 @@ describe('sessions store only the SHA-256 of the token', () => {
       }),
     )
     expect(response.status).toBe(302)
-    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('brandcard_session='))
-    const token = /^brandcard_session=([^;]*)/.exec(cookie ?? '')?.[1] ?? ''
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('session='))
+    const token = /^session=([^;]*)/.exec(cookie ?? '')?.[1] ?? ''
     expect(token).toMatch(/^[a-z2-7]{32}$/)
     const rows = await getDb().select().from(sessions).where(eq(sessions.userId, user.id))
     expect(rows.map((r) => r.id)).toEqual([sha256Hex(token)])

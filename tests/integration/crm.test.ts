@@ -313,7 +313,8 @@ describe('forwarding new contacts', () => {
         email: 'lena@example.test',
         phone: '+1 555 0100',
         companyName: 'Prospects Ltd',
-        source: 'Brandcard',
+        source: 'Digital business card',
+        tags: ['digital-card', expect.stringMatching(/^digital-card-/)],
       },
     })
     const page = await view(world)

@@ -118,7 +118,7 @@ function bannerPost(host: string, cookie: string, fields: Record<string, string>
 async function toastOf(response: Response) {
   const cookie = (response.headers.get('Set-Cookie') ?? '')
     .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('brandcard_toast='))
+    .find((c) => c.trim().startsWith('toast='))
     ?.split(';')[0]
   const { toast } = await readToast(
     requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),

@@ -154,7 +154,7 @@ describe('preferences', () => {
     const saved = await saveProfilePreferences(world, { marketingEmails: 'on' })
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe('/profile?tab=notifications')
-    expect(saved.headers.get('Set-Cookie')).toContain('brandcard_toast=')
+    expect(saved.headers.get('Set-Cookie')).toContain('toast=')
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: false,
       marketingEmails: true,

@@ -201,7 +201,7 @@ describe('personal info', () => {
     )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/profile?tab=personal')
-    expect(response.headers.get('Set-Cookie')).toContain('brandcard_toast=')
+    expect(response.headers.get('Set-Cookie')).toContain('toast=')
 
     const after = await allUsers()
     const updated = after.find((u) => u.id === signed.user.id)

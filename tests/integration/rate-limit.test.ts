@@ -64,7 +64,7 @@ describe('sign-in throttling', () => {
     const first = await attempt(host, user.email, 'right-pass', '203.0.113.50')
     expect(first.status).toBe(302)
     const device = deviceCookieOf(first)
-    expect(device).toMatch(/^brandcard_device=/)
+    expect(device).toMatch(/^device=/)
     for (let i = 0; i < 10; i++) {
       expect((await attempt(host, user.email, 'wrong-guess', `198.51.100.${i + 20}`)).status).toBe(
         401,
@@ -127,6 +127,6 @@ describe('sign-in throttling', () => {
 })
 
 function deviceCookieOf(response: Response) {
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('brandcard_device='))
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('device='))
   return cookie?.split(';')[0] ?? ''
 }

@@ -56,7 +56,7 @@ describe('session tokens', () => {
     )
     expect(onB).toBeNull()
     // The foreign cookie is cleared on B.
-    expect(contextB.responseCookies?.some((c) => c.startsWith('brandcard_session=;'))).toBe(true)
+    expect(contextB.responseCookies?.some((c) => c.startsWith('session=;'))).toBe(true)
   })
 
   test('sessions last the session timeout (60 minutes by default), renewed when under half remains, refused once expired', async () => {
@@ -82,7 +82,7 @@ describe('session tokens', () => {
   test('signing in creates a new session and sets a hardened cookie', async () => {
     const { user, host } = await tenantWithUser()
     // A token planted by an attacker before sign-in is never adopted.
-    const old = `brandcard_session=${'a'.repeat(32)}`
+    const old = `session=${'a'.repeat(32)}`
     const response = await settle(() =>
       loginAction({
         request: formRequest(
@@ -97,14 +97,14 @@ describe('session tokens', () => {
     )
     expect(response.status).toBe(302)
     const cookies = response.headers.getSetCookie()
-    const sessionCookie = cookies.find((c) => c.startsWith('brandcard_session=')) ?? ''
+    const sessionCookie = cookies.find((c) => c.startsWith('session=')) ?? ''
     expect(sessionCookie).toMatch(/HttpOnly/)
     expect(sessionCookie).toMatch(/SameSite=Lax/)
     expect(sessionCookie).toMatch(/Path=\//)
     expect(sessionCookie).not.toMatch(/Domain=/i)
-    const newToken = /brandcard_session=([a-z2-7]+)/.exec(sessionCookie)?.[1]
+    const newToken = /session=([a-z2-7]+)/.exec(sessionCookie)?.[1]
     expect(newToken).toBeDefined()
-    expect(`brandcard_session=${newToken}`).not.toBe(old)
+    expect(`session=${newToken}`).not.toBe(old)
   })
 
   test('signing out deletes the session server-side', async () => {
@@ -229,7 +229,7 @@ describe('production cookie', () => {
     resetEnvForTests()
     try {
       const cookie = serializeSessionCookie('a'.repeat(32), new Date(Date.now() + 1000))
-      expect(cookie.startsWith('__Host-brandcard_session=')).toBe(true)
+      expect(cookie.startsWith('__Host-session=')).toBe(true)
       for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']) {
         expect(cookie).toContain(attribute)
       }

@@ -99,7 +99,7 @@ function post(route: Route, path: string, who: Actor, fields: Record<string, str
 async function toastOf(response: Response) {
   const cookie = (response.headers.get('Set-Cookie') ?? '')
     .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('brandcard_toast='))
+    .find((c) => c.trim().startsWith('toast='))
     ?.split(';')[0]
   const { toast } = await readToast(
     requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),

@@ -78,7 +78,7 @@ const agenciesOf = async (response: Response) => ((await response.json()) as Lis
 async function toastOf(response: Response) {
   const cookie = (response.headers.get('Set-Cookie') ?? '')
     .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('brandcard_toast='))
+    .find((c) => c.trim().startsWith('toast='))
     ?.split(';')[0]
   const { toast } = await readToast(
     requestFor('localhost', '/', { headers: { Cookie: cookie ?? '' } }),

@@ -56,7 +56,7 @@ function post(actor: Actor, path: string, fields: Record<string, string>, run = 
 async function toastOf(response: Response) {
   const cookie = (response.headers.get('Set-Cookie') ?? '')
     .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('brandcard_toast='))
+    .find((c) => c.trim().startsWith('toast='))
     ?.split(';')[0]
   const { toast } = await readToast(
     requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),

@@ -147,7 +147,7 @@ async function invitationPage(host: string, token: string, cookie?: string, decl
 async function toastOf(response: Response) {
   const cookie = (response.headers.get('Set-Cookie') ?? '')
     .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('brandcard_toast='))
+    .find((c) => c.trim().startsWith('toast='))
     ?.split(';')[0]
   const { toast } = await readToast(
     requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
