@@ -25,6 +25,7 @@ import {
   SearchBar,
   TD,
   TH,
+  useRoleChangeFailureToast,
 } from './people-ui'
 
 type Member = {
@@ -249,6 +250,7 @@ export function AdminTeamPage({
   const edit = useIntentDialog('edit-member', ['name', 'email', 'staffTitle', 'access', 'password'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-member')
+  useRoleChangeFailureToast()
   const open = (member: Member, dialog: { setOpen: (open: boolean) => void }) => {
     setTarget(member)
     dialog.setOpen(true)

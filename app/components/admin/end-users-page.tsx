@@ -24,6 +24,7 @@ import {
   SearchBar,
   TD,
   TH,
+  useRoleChangeFailureToast,
 } from './people-ui'
 
 type Person = {
@@ -353,6 +354,7 @@ export function EndUsersPage({
   const assign = useIntentDialog('assign-user', ['assignedToUserId'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-user')
+  useRoleChangeFailureToast()
   const status = useIntentDialog('set-status')
   const agencyScope = scope === 'agency'
   const agencyKind = (id: string) => agencies.find((a) => a.id === id)?.kind ?? 'agency'
