@@ -243,7 +243,7 @@ export function AdminTeamPage({
   directory = 'platform',
   canEdit = true,
 }: AdminTeamPageProps) {
-  const { title, description, access } = STAFF_DIRECTORIES[directory]
+  const { title, description, access, roleChoices } = STAFF_DIRECTORIES[directory]
   const [target, setTarget] = useState<Member | null>(null)
   const [viewing, setViewing] = useState(false)
   const add = useIntentDialog('add-member', ['name', 'email', 'staffTitle', 'access', 'password'])
@@ -377,7 +377,7 @@ export function AdminTeamPage({
       </div>
       <MemberFormDialog dialog={add} member={null} directory={directory} />
       <MemberFormDialog dialog={edit} member={target} directory={directory} />
-      <RoleDialog dialog={role} person={target} roles={access} />
+      <RoleDialog dialog={role} person={target} roles={roleChoices} />
       <DetailsDialog open={viewing} onOpenChange={setViewing} member={target} now={now} />
       <DeleteDialog
         open={remove.open}
