@@ -149,10 +149,10 @@ test('End Users: promote to Team Member and back, the row staying listed; a refu
   await expect(row.getByTestId('user-role')).toHaveText('Team Member')
   await search(page, mark, { Role: 'Team Member' })
   await expect(row).toHaveCount(1)
+  await search(page, mark, { Role: 'All roles' })
   await changeRole(page, name, 'End User')
   await expect(page.getByText('User role updated to End User successfully')).toBeVisible()
   await expect(row.getByTestId('user-role')).toHaveText('End User')
-  await search(page, mark, { Role: 'All roles' })
 
   // A new agency's owner is its only agency admin: demoting them is refused, with the toast
   // (accounts §8) and the reason beside the role.

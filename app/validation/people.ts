@@ -40,7 +40,8 @@ export const AGENCY_STAFF_TITLES = {
  * spec's sense (role team_admin, "Team Member", §2.13), who look after assigned end users. An end
  * user promoted to team_admin moves here from End Users and can be changed back from here.
  */
-export const AGENCY_STAFF_ACCESS = ['agency_admin', 'agency_member', 'team_admin'] as const
+// The add form preselects the last one: agency_member, the least of the agency's staff roles.
+export const AGENCY_STAFF_ACCESS = ['agency_admin', 'team_admin', 'agency_member'] as const
 
 /**
  * The super admin's End Users (spec §2.11, §6 "sees all user accounts"): every account of every
