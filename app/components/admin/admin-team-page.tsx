@@ -1,6 +1,6 @@
 // A staff directory's screen: the super admin's Admin Team /dashboard/super-admin/team (roles
-// doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12): staff accounts with
-// their titles, search and access filter, add/edit, view details, change role and delete.
+// doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
+// members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
 import { Form } from '@remix-run/react'
 import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'

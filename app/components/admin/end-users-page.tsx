@@ -1,6 +1,7 @@
 // The End Users screen: the super admin's /dashboard/super-admin/users (roles doc §2.11), every
-// end user of every organization, and an agency's /dashboard/agency/users (§2.12), its own end
-// users without the Agency column, each assignable to a team member. Search, the Filter, Export
+// account of every organization but the platform's staff, each with its role, and an agency's
+// /dashboard/agency/users (§2.12), its own end users without the Agency column, each assignable
+// to a team member (whom promotion to team_admin moves to the agency's Team Members). Search, the Filter, Export
 // Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
 import { Download, Pencil, Power, Shield, Trash2, UserCheck, UserPlus } from 'lucide-react'
