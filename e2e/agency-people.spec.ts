@@ -267,3 +267,44 @@ test('an agency member reads both screens with no edit controls', async ({ page 
   await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0)
   await expectAccessible(page, 'end users, read only')
 })
+
+test('an end user promoted to Team Member moves to Team Members, where they are changed back', async ({
+  page,
+}) => {
+  const mark = unique()
+  const name = `Tom Round${mark}`
+  const changeRole = async (role: string) => {
+    await rowMenu(page, name).click()
+    await page.getByRole('menuitem', { name: 'Change Role' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Change Role' })
+    await dialog.getByLabel('Role').selectOption({ label: role })
+    await dialog.getByRole('button', { name: 'Update Role' }).click()
+  }
+  await signIn(page, admin, '/dashboard/agency')
+  await openFromSidebar(page, 'End Users', '/dashboard/agency/users', 'End Users')
+  await page.getByRole('button', { name: 'Add User' }).click()
+  const add = page.getByRole('dialog', { name: 'Add User' })
+  await add.getByLabel('Name').fill(name)
+  await add.getByLabel('Email').fill(`round-${mark}@example.test`)
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(page.getByText('User added', { exact: true })).toBeVisible()
+  await search(page, mark)
+  const endUserRow = page.getByTestId('end-user-row').filter({ hasText: name })
+  await expect(endUserRow).toHaveCount(1)
+
+  await changeRole('Team Member')
+  await expect(page.getByText('User role updated to Team Member successfully')).toBeVisible()
+  await expect(endUserRow).toHaveCount(0)
+
+  await openFromSidebar(page, 'Team Members', '/dashboard/agency/team', 'Team Members')
+  await search(page, mark, { Access: 'Team Member' })
+  const staffRow = page.getByTestId('staff-row').filter({ hasText: name })
+  await expect(staffRow).toHaveCount(1)
+  await expect(staffRow).toContainText('Team Member')
+  await changeRole('End User')
+  await expect(page.getByText('User role updated to End User successfully')).toBeVisible()
+  await expect(staffRow).toHaveCount(0)
+
+  await page.goto(urlFor(admin.host, `/dashboard/agency/users?q=${mark}`))
+  await expect(endUserRow).toHaveCount(1)
+})

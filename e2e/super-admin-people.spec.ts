@@ -96,8 +96,10 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   ])
   expect(download.suggestedFilename()).toBe('end-users.csv')
   const csv = readFileSync((await download.path()) as string, 'utf8')
-  expect(csv).toContain('"Name","Email","Agency","Status","Last Active","Created"')
-  expect(csv).toContain(`"Erin Edited${mark}","${email}","${TENANTS.alpha.name}","inactive"`)
+  expect(csv).toContain('"Name","Email","Agency","Role","Status","Last Active","Created"')
+  expect(csv).toContain(
+    `"Erin Edited${mark}","${email}","${TENANTS.alpha.name}","End User","inactive"`,
+  )
   expect(csv.trim().split('\r\n')).toHaveLength(2)
 
   // Activate again, then delete with confirmation.
@@ -112,6 +114,69 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await expect(page.getByText('User removed', { exact: true })).toBeVisible()
   await expect(row).toHaveCount(0)
+})
+
+async function changeRole(page: Page, name: string, role: string) {
+  await rowMenu(page, name).click()
+  await page.getByRole('menuitem', { name: 'Change Role' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Change Role' })
+  await dialog.getByLabel('Role').selectOption({ label: role })
+  await dialog.getByRole('button', { name: 'Update Role' }).click()
+  return dialog
+}
+
+test('End Users: promote to Team Member and back, the row staying listed; a refused role change toasts', async ({
+  page,
+}) => {
+  const mark = unique()
+  const name = `Paula Promote${mark}`
+  await signInAsSuperAdmin(page)
+  await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/users'))
+  await page.getByRole('button', { name: 'Add User' }).click()
+  const add = page.getByRole('dialog', { name: 'Add User' })
+  await add.getByLabel('Name').fill(name)
+  await add.getByLabel('Email').fill(`promote-${mark}@example.test`)
+  await add.getByLabel('Agency').selectOption({ label: TENANTS.alpha.name })
+  await add.getByRole('button', { name: 'Add User' }).click()
+  await expect(page.getByText('User added', { exact: true })).toBeVisible()
+  await search(page, mark)
+  const row = page.getByTestId('end-user-row').filter({ hasText: name })
+  await expect(row.getByTestId('user-role')).toHaveText('End User')
+
+  // Promoted, the team member stays on this list with their new role, and can be changed back.
+  await changeRole(page, name, 'Team Member')
+  await expect(page.getByText('User role updated to Team Member successfully')).toBeVisible()
+  await expect(row.getByTestId('user-role')).toHaveText('Team Member')
+  await search(page, mark, { Role: 'Team Member' })
+  await expect(row).toHaveCount(1)
+  await search(page, mark, { Role: 'All roles' })
+  await changeRole(page, name, 'End User')
+  await expect(page.getByText('User role updated to End User successfully')).toBeVisible()
+  await expect(row.getByTestId('user-role')).toHaveText('End User')
+
+  // A new agency's owner is its only agency admin: demoting them is refused, with the toast
+  // (accounts §8) and the reason beside the role.
+  const agency = `Solo ${mark}`
+  await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/agencies'))
+  await page.getByRole('button', { name: 'Add Agency' }).click()
+  const addAgency = page.getByRole('dialog', { name: 'Add Agency' })
+  await addAgency.getByLabel('Agency name').fill(agency)
+  await addAgency.getByLabel('Owner name').fill(`Owen Solo${mark}`)
+  await addAgency.getByLabel('Owner email').fill(`solo-owner-${mark}@example.test`)
+  await addAgency.getByLabel('Subscription').selectOption('starter')
+  await addAgency.getByRole('button', { name: 'Add Agency' }).click()
+  await expect(page.getByText('Agency added')).toBeVisible()
+  await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/users'))
+  await search(page, mark)
+  const owner = page.getByTestId('end-user-row').filter({ hasText: `Owen Solo${mark}` })
+  await expect(owner.getByTestId('user-role')).toHaveText('Agency Admin')
+  const dialog = await changeRole(page, `Owen Solo${mark}`, 'Agency Member')
+  await expect(page.getByText('Failed to update user role')).toBeVisible()
+  await expect(
+    dialog.getByText('An agency must keep at least one active agency admin'),
+  ).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(owner.getByTestId('user-role')).toHaveText('Agency Admin')
 })
 
 test('Admin Team: add, view, edit, change role and delete a staff member', async ({ page }) => {

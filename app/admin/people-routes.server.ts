@@ -19,7 +19,9 @@ import {
   EndUsersIntentSchema,
   EndUsersSearchSchema,
   rolesFor,
+  STAFF_DIRECTORIES,
   staffTitleLabel,
+  USER_LIST_ROLES,
 } from '#app/validation/people'
 import {
   type Actor,
@@ -38,6 +40,7 @@ import {
   readEndUsers,
   readOrganizationEndUsers,
   readStaff,
+  roleLabel,
   setEndUserStatus,
   toPerson,
 } from './people.server'
@@ -66,8 +69,15 @@ function endUserFilter(request: Request) {
     q: params.get('q') ?? '',
     agency: params.get('agency') || null,
     status: params.get('status') || null,
+    role: params.get('role') || null,
   })
-  return { search: parsed.q, organizationId: parsed.agency, status: parsed.status }
+  return {
+    search: parsed.q,
+    organizationId: parsed.agency,
+    status: parsed.status,
+    role: parsed.role,
+    roles: USER_LIST_ROLES,
+  }
 }
 
 export async function endUsersLoader(request: Request, context: AppLoadContext) {
@@ -80,7 +90,8 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
   return json({
     users: rows.map(toPerson),
     total,
-    filter,
+    filter: { ...filter, roles: undefined },
+    listRoles: USER_LIST_ROLES,
     agencies,
     now: new Date().toISOString(),
   })
@@ -91,13 +102,14 @@ export async function endUsersCsvLoader(request: Request, context: AppLoadContex
   const admin: Admin = await requirePlatformAdmin(request, context)
   const { rows } = await readEndUsers(admin, endUserFilter(request), EXPORT_LIMIT)
   const lines = [
-    ['Name', 'Email', 'Agency', 'Status', 'Last Active', 'Created'],
+    ['Name', 'Email', 'Agency', 'Role', 'Status', 'Last Active', 'Created'],
     ...rows.map((row) => {
       const person = toPerson(row)
       return [
         person.name,
         person.email,
         person.agency,
+        roleLabel(person.role),
         person.status,
         person.lastActiveAt ?? '',
         row.createdAt.toISOString(),
@@ -173,17 +185,18 @@ export async function endUsersAction(request: Request, context: AppLoadContext) 
       case 'add-user':
         toast = await addEndUser(admin, value)
         break
+      // Every account but the platform's staff (spec §6: the super admin sees all accounts).
       case 'edit-user':
-        toast = await editEndUser(admin, value)
+        toast = await editEndUser(admin, value, USER_LIST_ROLES)
         break
       case 'set-status':
-        toast = await setEndUserStatus(admin, value)
+        toast = await setEndUserStatus(admin, value, USER_LIST_ROLES)
         break
       case 'delete-user':
-        toast = await deleteEndUser(admin, value)
+        toast = await deleteEndUser(admin, value, USER_LIST_ROLES)
         break
       case 'change-role':
-        toast = await changeAccountRole(admin, value, ['end_user'])
+        toast = await changeAccountRole(admin, value, USER_LIST_ROLES)
         break
     }
   } catch (error) {
@@ -362,7 +375,7 @@ export async function agencyTeamAction(request: Request, context: AppLoadContext
           actor,
           { ...value, organizationId: actor.tenant.id },
           AGENCY_STAFF_ACCESS,
-          AGENCY_STAFF_ACCESS,
+          STAFF_DIRECTORIES.agency.roleChoices,
         )
         break
     }

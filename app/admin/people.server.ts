@@ -19,9 +19,11 @@ import {
   listOrganizationEndUsers,
   listStaff,
   listTeamAdmins,
+  lockActiveAgencyAdmins,
   lockSuperAdmins,
   type OrganizationEndUserFilter,
   type PersonRow,
+  unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
@@ -71,6 +73,7 @@ export const USER_NOT_FOUND = 'User not found'
 export const EMAIL_TAKEN = 'An account with this email already exists in this organization'
 export const LAST_SUPER_ADMIN = 'The platform must keep at least one super admin'
 export const NOT_A_TEAM_MEMBER = 'Please select a team member of this agency'
+export const LAST_AGENCY_ADMIN = 'An agency must keep at least one active agency admin'
 
 /** Who acts: a signed-in user on their own tenant's host. */
 export type Actor = {
@@ -161,26 +164,57 @@ async function catchingTakenEmail<T>(work: () => Promise<T>) {
 }
 
 /**
- * Protects the platform's administration: nobody demotes or deletes themselves, and the
- * platform keeps at least one super admin (the check holds the super admins' rows locked).
+ * Protects the administration of an organization: nobody demotes, deactivates or deletes
+ * themselves, the platform keeps at least one super admin, and an agency keeps at least one
+ * active agency admin (its owner, who manages it). The checks hold the rows they count locked.
  */
-async function assertMayLoseSuperAdmin(
+async function assertMayLoseAccount(
   tx: Transaction,
   admin: Actor,
   account: User,
-  what: 'demote' | 'delete',
+  what: 'demote' | 'deactivate' | 'delete',
 ) {
+  const field = what === 'demote' ? 'role' : undefined
   if (account.id === admin.user.id) {
     throw new PeopleActionError(
       403,
-      what === 'delete' ? 'You cannot delete your own account' : 'You cannot change your own role',
-      what === 'delete' ? undefined : 'role',
+      what === 'delete'
+        ? 'You cannot delete your own account'
+        : what === 'deactivate'
+          ? 'You cannot deactivate your own account'
+          : 'You cannot change your own role',
+      field,
     )
   }
-  if (account.role !== 'super_admin') return
-  const superAdmins = await lockSuperAdmins(tx, account.organizationId)
-  if (superAdmins.filter((id) => id !== account.id).length === 0) {
-    throw new PeopleActionError(409, LAST_SUPER_ADMIN, what === 'delete' ? undefined : 'role')
+  if (account.role === 'super_admin') {
+    const superAdmins = await lockSuperAdmins(tx, account.organizationId)
+    if (superAdmins.filter((id) => id !== account.id).length === 0) {
+      throw new PeopleActionError(409, LAST_SUPER_ADMIN, field)
+    }
+  }
+  if (account.role === 'agency_admin' && account.status === 'active') {
+    const organization = await findOrganization(tx, account.organizationId)
+    if (organization?.kind !== 'agency') return
+    const agencyAdmins = await lockActiveAgencyAdmins(tx, account.organizationId)
+    if (agencyAdmins.filter((id) => id !== account.id).length === 0) {
+      throw new PeopleActionError(409, LAST_AGENCY_ADMIN, field)
+    }
+  }
+}
+
+/**
+ * What a new role changes besides the role: only end users are assigned to a team member, and
+ * an account that stops being a team member (team_admin) leaves its end users unassigned (they
+ * show as "Not assigned" for the agency to reassign). The audit metadata of the change.
+ */
+async function roleSideEffects(tx: Transaction, account: User, role: Role) {
+  const unassigned =
+    account.role === 'team_admin' && role !== 'team_admin'
+      ? await unassignEndUsersFrom(tx, account.organizationId, account.id)
+      : 0
+  return {
+    changes: role === 'end_user' ? {} : { assignedToUserId: null },
+    metadata: unassigned > 0 ? { unassignedEndUsers: unassigned } : {},
   }
 }
 
@@ -289,15 +323,22 @@ export async function editEndUser(
     /** The agency's screen: the team member assigned (null: nobody); absent: unchanged. */
     assignedToUserId?: string | null
   },
+  /** The roles the screen lists: the agency's End Users, end users; the super admin's, more. */
+  roles: readonly Role[] = ['end_user'],
 ) {
   const { organizationId } = input
   const email = normalizeEmail(input.email)
   await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
-      const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
+      const account = await requireAccount(tx, organizationId, input.userId, roles)
       await assertEmailFree(tx, organizationId, email, account.id)
+      if (!input.active && account.status === 'active') {
+        await assertMayLoseAccount(tx, admin, account, 'deactivate')
+      }
       const reassigned =
-        input.assignedToUserId !== undefined && input.assignedToUserId !== account.assignedToUserId
+        account.role === 'end_user' &&
+        input.assignedToUserId !== undefined &&
+        input.assignedToUserId !== account.assignedToUserId
       if (reassigned) await assertAssignee(tx, organizationId, input.assignedToUserId ?? null)
       const status = input.active ? 'active' : 'inactive'
       await updateAccount(tx, organizationId, account.id, {
@@ -346,10 +387,14 @@ export async function assignEndUser(
 export async function setEndUserStatus(
   admin: Actor,
   input: { organizationId: string; userId: string; status: 'active' | 'inactive' },
+  roles: readonly Role[] = ['end_user'],
 ) {
   const { organizationId } = input
   await withTenant(organizationId, async (tx) => {
-    const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
+    const account = await requireAccount(tx, organizationId, input.userId, roles)
+    if (input.status === 'inactive' && account.status === 'active') {
+      await assertMayLoseAccount(tx, admin, account, 'deactivate')
+    }
     await updateAccount(tx, organizationId, account.id, { status: input.status })
     if (input.status === 'inactive') await deleteUserSessions(tx, organizationId, account.id)
     await audit(
@@ -365,11 +410,13 @@ export async function setEndUserStatus(
 export async function deleteEndUser(
   admin: Actor,
   { organizationId, userId }: { organizationId: string; userId: string },
+  roles: readonly Role[] = ['end_user'],
 ) {
   await withTenant(organizationId, async (tx) => {
-    const account = await requireAccount(tx, organizationId, userId, ['end_user'])
+    const account = await requireAccount(tx, organizationId, userId, roles)
+    await assertMayLoseAccount(tx, admin, account, 'delete')
     await deleteAccount(tx, organizationId, account.id)
-    await audit(tx, admin, account, 'user.deleted', { email: account.email })
+    await audit(tx, admin, account, 'user.deleted', { email: account.email, role: account.role })
   })
   return 'User removed'
 }
@@ -399,15 +446,21 @@ export async function changeAccountRole(
     if (account.role === input.role) {
       throw new PeopleActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
     }
-    if (input.role !== 'super_admin') await assertMayLoseSuperAdmin(tx, admin, account, 'demote')
+    await assertMayLoseAccount(tx, admin, account, 'demote')
+    const { changes, metadata } = await roleSideEffects(tx, account, input.role)
     await updateAccount(tx, organizationId, account.id, {
       role: input.role,
+      ...changes,
       // A title belongs to staff (the platform's or an agency's) only.
       ...(isStaffRole(input.role) ? {} : { staffTitle: null }),
     })
     // A new role is a new set of permissions: sessions opened under the old one end.
     await deleteUserSessions(tx, organizationId, account.id)
-    await audit(tx, admin, account, 'user.role_changed', { from: account.role, to: input.role })
+    await audit(tx, admin, account, 'user.role_changed', {
+      from: account.role,
+      to: input.role,
+      ...metadata,
+    })
   })
   return `User role updated to ${roleLabel(input.role)} successfully`
 }
@@ -494,10 +547,12 @@ export async function editStaffMember(
       )
       await assertEmailFree(tx, organizationId, email, account.id)
       const roleChanged = account.role !== input.access
-      if (roleChanged && input.access !== 'super_admin') {
-        await assertMayLoseSuperAdmin(tx, admin, account, 'demote')
-      }
+      if (roleChanged) await assertMayLoseAccount(tx, admin, account, 'demote')
+      const sideEffects = roleChanged
+        ? await roleSideEffects(tx, account, input.access)
+        : { changes: {}, metadata: {} }
       await updateAccount(tx, organizationId, account.id, {
+        ...sideEffects.changes,
         ...splitName(input.name),
         email,
         staffTitle: input.staffTitle,
@@ -523,6 +578,7 @@ export async function editStaffMember(
         await audit(tx, admin, account, 'user.role_changed', {
           from: account.role,
           to: input.access,
+          ...sideEffects.metadata,
         })
       }
     }),
@@ -538,7 +594,7 @@ export async function deleteStaffMember(
   const organizationId = admin.tenant.id
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, userId, staffRolesOf(directory))
-    await assertMayLoseSuperAdmin(tx, admin, account, 'delete')
+    await assertMayLoseAccount(tx, admin, account, 'delete')
     await deleteAccount(tx, organizationId, account.id)
     await audit(tx, admin, account, 'staff.deleted', { email: account.email, role: account.role })
   })

@@ -14,6 +14,10 @@ export type EndUserFilter = {
   search: string
   organizationId: string | null
   status: AccountStatus | null
+  /** One of `roles` only; null: all of them. */
+  role: User['role'] | null
+  /** The roles the list shows (the super admin's: every account but the platform's staff). */
+  roles: readonly User['role'][]
 }
 
 const nameOrEmail = userNameOrEmailMatches
@@ -50,14 +54,16 @@ export type PersonRow = {
 
 function endUserWhere(filter: EndUserFilter) {
   return and(
-    eq(users.role, 'end_user'),
+    filter.role && filter.roles.includes(filter.role)
+      ? eq(users.role, filter.role)
+      : inArray(users.role, [...filter.roles]),
     filter.organizationId ? eq(users.organizationId, filter.organizationId) : undefined,
     filter.status ? eq(users.status, filter.status) : undefined,
     nameOrEmail(filter.search),
   )
 }
 
-/** Every tenant's end users, newest first: only inside the platform scope. */
+/** Every tenant's accounts with the filter's roles, newest first: only inside the platform scope. */
 export function listEndUsersForPlatform(
   db: Queryable,
   filter: EndUserFilter,
@@ -72,7 +78,7 @@ export function listEndUsersForPlatform(
     .limit(limit)
 }
 
-/** How many end users match, across every tenant: only inside the platform scope. */
+/** How many accounts match, across every tenant: only inside the platform scope. */
 export async function countEndUsersForPlatform(db: Queryable, filter: EndUserFilter) {
   const [row] = await db.select({ n: count() }).from(users).where(endUserWhere(filter))
   return row?.n ?? 0
@@ -180,6 +186,39 @@ export async function lockSuperAdmins(db: Queryable, organizationId: string) {
     .where(and(eq(users.organizationId, organizationId), eq(users.role, 'super_admin')))
     .for('update')
   return rows.map((row) => row.id)
+}
+
+/**
+ * The organization's active agency admins, locked until the transaction ends: two changes at
+ * once cannot both pass the "an agency keeps an agency admin" check.
+ */
+export async function lockActiveAgencyAdmins(db: Queryable, organizationId: string) {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(users.role, 'agency_admin'),
+        eq(users.status, 'active'),
+      ),
+    )
+    .for('update')
+  return rows.map((row) => row.id)
+}
+
+/** Unassigns every end user assigned to this account (it stops being a team member). */
+export async function unassignEndUsersFrom(
+  db: Queryable,
+  organizationId: string,
+  teamMemberId: string,
+) {
+  const rows = await db
+    .update(users)
+    .set({ assignedToUserId: null, updatedAt: new Date() })
+    .where(and(eq(users.organizationId, organizationId), eq(users.assignedToUserId, teamMemberId)))
+    .returning({ id: users.id })
+  return rows.length
 }
 
 export type AccountChanges = Partial<

@@ -35,8 +35,19 @@ export const AGENCY_STAFF_TITLES = {
   marketing_specialist: 'Marketing Specialist',
 } as const
 
-/** The agency's staff roles (the "Access" of its Team Members form). */
-export const AGENCY_STAFF_ACCESS = ['agency_admin', 'agency_member'] as const
+/**
+ * The agency's Team Members (the "Access" of its form): its staff, and its team members in the
+ * spec's sense (role team_admin, "Team Member", §2.13), who look after assigned end users. An end
+ * user promoted to team_admin moves here from End Users and can be changed back from here.
+ */
+// The add form preselects the last one: agency_member, the least of the agency's staff roles.
+export const AGENCY_STAFF_ACCESS = ['agency_admin', 'team_admin', 'agency_member'] as const
+
+/**
+ * The super admin's End Users (spec §2.11, §6 "sees all user accounts"): every account of every
+ * organization except the platform's staff, who are on the Admin Team; the role is shown.
+ */
+export const USER_LIST_ROLES = ['end_user', 'team_admin', 'agency_admin', 'agency_member'] as const
 
 /**
  * A staff directory: whose staff a Team screen lists (the platform's Admin Team, an agency's
@@ -50,6 +61,7 @@ export const STAFF_DIRECTORIES = {
     newAccount: 'a platform staff account',
     titles: STAFF_TITLES as Record<string, string>,
     access: STAFF_ACCESS as readonly Role[],
+    roleChoices: STAFF_ACCESS as readonly Role[],
     // Spec §5: the Admin Team form asks a password.
     emailsSetPasswordLink: false,
   },
@@ -60,6 +72,8 @@ export const STAFF_DIRECTORIES = {
     newAccount: 'an agency staff account',
     titles: AGENCY_STAFF_TITLES as Record<string, string>,
     access: AGENCY_STAFF_ACCESS as readonly Role[],
+    // Change Role may also make a team member an end user again (who then moves to End Users).
+    roleChoices: [...AGENCY_STAFF_ACCESS, 'end_user'] as readonly Role[],
     // A blank password on Add emails the new member a link to choose one (7 days).
     emailsSetPasswordLink: true,
   },
@@ -200,11 +214,12 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
 
 export const STATUS_FILTERS = ['active', 'inactive'] as const
 
-/** `?q=&agency=&status=` of the End Users list and its export. */
+/** `?q=&agency=&status=&role=` of the End Users list and its export. */
 export const EndUsersSearchSchema = z.object({
   q: z.string().trim().max(100).catch(''),
   agency: rowId('agency').nullable().catch(null),
   status: z.enum(STATUS_FILTERS).nullable().catch(null),
+  role: z.enum(USER_LIST_ROLES).nullable().catch(null),
 })
 
 /** `?q=&role=` of the Admin Team list. */

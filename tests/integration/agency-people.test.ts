@@ -208,7 +208,7 @@ describe('access', () => {
 })
 
 describe('Team Members', () => {
-  test('lists this agency staff only, with titles; search and access filter', async () => {
+  test('lists this agency staff and team members only, with titles; search and access filter', async () => {
     const email = `designer-${uniqueSuffix()}@example.test`
     const added = await post(teamAction, TEAM, {
       intent: 'add-member',
@@ -232,7 +232,11 @@ describe('Team Members', () => {
     expect(ids).toContain(created?.id)
     expect(ids).toContain(adminId)
     expect(ids).not.toContain(otherStaffId)
-    expect(ids).not.toContain(teamAdminId)
+    // Team members (role team_admin, the spec's "Team Member") are managed here too.
+    expect(ids).toContain(teamAdminId)
+    const teamMembersOnly = await (await get(teamLoader, `${TEAM}?role=team_admin`)).json()
+    expect(teamMembersOnly.members.map((m: { id: string }) => m.id)).toContain(teamAdminId)
+    expect(teamMembersOnly.members.map((m: { id: string }) => m.id)).not.toContain(adminId)
     expect(data.members.find((m: { id: string }) => m.id === created?.id).staffTitleLabel).toBe(
       'Designer',
     )
@@ -308,8 +312,9 @@ describe('Team Members', () => {
   })
 
   test("another organization's staff, and a non-staff account, are not found by id", async () => {
+    const endUserId = (await makeUser(agency.id, { role: 'end_user' })).id
     const before = await databaseChecksum()
-    for (const userId of [otherStaffId, teamAdminId]) {
+    for (const userId of [otherStaffId, otherTeamAdminId, endUserId]) {
       for (const fields of <Record<string, string>[]>[
         {
           intent: 'edit-member',
@@ -325,6 +330,78 @@ describe('Team Members', () => {
         expect(response.status, `${fields.intent} ${userId}`).toBe(404)
       }
     }
+    expect(await databaseChecksum()).toEqual(before)
+  })
+
+  test('promote on End Users, then manage and demote on Team Members: each audited', async () => {
+    const person = await makeUser(agency.id, {
+      role: 'end_user',
+      firstName: 'Rita',
+      lastName: `Round${uniqueSuffix()}`,
+    })
+    const looked = await makeUser(agency.id, { role: 'end_user' })
+    const promote = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: person.id,
+      role: 'team_admin',
+    })
+    expect(await toastOf(promote)).toMatchObject({
+      title: 'User role updated to Team Member successfully',
+    })
+    // Off End Users, onto Team Members, and offered as an assignee.
+    const endUsers = await (await get(usersLoader, USERS)).json()
+    expect(endUsers.users.map((u: { id: string }) => u.id)).not.toContain(person.id)
+    expect(endUsers.teamMembers.map((m: { id: string }) => m.id)).toContain(person.id)
+    const team = await (await get(teamLoader, `${TEAM}?q=${person.lastName}`)).json()
+    expect(team.members).toEqual([expect.objectContaining({ id: person.id, role: 'team_admin' })])
+    const assigned = await post(usersAction, USERS, {
+      intent: 'assign-user',
+      userId: looked.id,
+      assignedToUserId: person.id,
+    })
+    expect(assigned.status).toBe(302)
+    const edited = await post(teamAction, TEAM, {
+      intent: 'edit-member',
+      userId: person.id,
+      name: `Rita ${person.lastName}`,
+      email: person.email,
+      staffTitle: 'account_manager',
+      access: 'team_admin',
+    })
+    expect(await toastOf(edited)).toMatchObject({ title: 'Team member updated successfully' })
+    expect((await userRow(person.id))?.staffTitle).toBe('account_manager')
+    const demote = await post(teamAction, TEAM, {
+      intent: 'change-role',
+      userId: person.id,
+      role: 'end_user',
+    })
+    expect(await toastOf(demote)).toMatchObject({
+      title: 'User role updated to End User successfully',
+    })
+    expect(await userRow(person.id)).toMatchObject({ role: 'end_user', staffTitle: null })
+    expect((await userRow(looked.id))?.assignedToUserId).toBeNull()
+    const back = await (await get(usersLoader, USERS)).json()
+    expect(back.users.map((u: { id: string }) => u.id)).toContain(person.id)
+    expect(back.teamMembers.map((m: { id: string }) => m.id)).not.toContain(person.id)
+    expect((await auditsFor(person.id)).map((e) => e.action).sort()).toEqual(
+      ['staff.updated', 'user.role_changed', 'user.role_changed'].sort(),
+    )
+    // Promoted again, a team member is deleted from Team Members.
+    await post(usersAction, USERS, { intent: 'change-role', userId: person.id, role: 'team_admin' })
+    const deleted = await post(teamAction, TEAM, { intent: 'delete-member', userId: person.id })
+    expect(await toastOf(deleted)).toMatchObject({ title: 'Team member removed' })
+    expect(await userRow(person.id)).toBeUndefined()
+  })
+
+  test('the Team Members screen offers no platform role', async () => {
+    const person = await makeUser(agency.id, { role: 'team_admin' })
+    const before = await databaseChecksum()
+    const refused = await post(teamAction, TEAM, {
+      intent: 'change-role',
+      userId: person.id,
+      role: 'super_admin',
+    })
+    expect(refused.status).toBe(400)
     expect(await databaseChecksum()).toEqual(before)
   })
 

@@ -85,8 +85,10 @@ import {
   listOrganizationEndUsers,
   listStaff,
   listTeamAdmins,
+  lockActiveAgencyAdmins,
   lockSuperAdmins,
   markSignedIn,
+  unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
 import {
@@ -1163,6 +1165,20 @@ const cases: Record<string, Case[]> = {
       name: "locks and counts none of A's super admins",
       run: (db, b) => db.transaction((tx) => lockSuperAdmins(tx, b)),
       expected: nothing,
+    },
+  ],
+  lockActiveAgencyAdmins: [
+    {
+      name: "locks and counts none of A's agency admins",
+      run: (db, b) => db.transaction((tx) => lockActiveAgencyAdmins(tx, b)),
+      expected: nothing,
+    },
+  ],
+  unassignEndUsersFrom: [
+    {
+      name: "unassigns no end user from A's team member",
+      run: (db, b, a) => unassignEndUsersFrom(db, b, a.teamAdmin.id),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   updateAccount: [

@@ -458,6 +458,8 @@ let invitationTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
 let memberUserIdB: string
+/** A team member (team_admin) of B: the agency's Team Members screen manages that role. */
+let teamAdminIdB: string
 let invitationB: { id: string }
 let markersOfB: string[]
 
@@ -532,6 +534,12 @@ async function seedTenantB() {
     email: `member-${MARK}@example.test`,
   })
   memberUserIdB = memberUserB.id
+  teamAdminIdB = (
+    await makeUser(tenantB.organization.id, {
+      role: 'team_admin',
+      email: `team-admin-${MARK}@example.test`,
+    })
+  ).id
   invitationTokenB = newLinkToken()
   await withTenant(tenantB.organization.id, async (tx) => {
     const org = tenantB.organization.id
@@ -1083,14 +1091,15 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       },
       params: {},
     })),
-    'dashboard.agency.team.tsx': ['delete-member', 'change-role', 'edit-member', 'add-member'].map(
-      (intent) => ({
+    // A's agency admin naming B's accounts, its team member (team_admin) among them: 404.
+    'dashboard.agency.team.tsx': [memberUserIdB, teamAdminIdB].flatMap((userId) =>
+      ['delete-member', 'change-role', 'edit-member', 'add-member'].map((intent) => ({
         path: '/dashboard/agency/team',
         fields: {
           ...injected,
           intent,
-          userId: memberUserIdB,
-          role: 'agency_admin',
+          userId,
+          role: userId === teamAdminIdB ? 'end_user' : 'agency_admin',
           access: 'agency_admin',
           staffTitle: 'designer',
           name: 'Taken',
@@ -1098,7 +1107,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
           password: 'taken-over-1',
         },
         params: {},
-      }),
+      })),
     ),
     'invitations.$token.tsx': invitation('accept'),
     'invitations.$token_.decline.tsx': invitation('decline'),

@@ -300,6 +300,41 @@ describe('changing an agency', () => {
     expect((await resolveTenant(host)).status).toBe('found')
   })
 
+  // Spec §4: "New agencies are created as approved", and the §5 form has no status but Active,
+  // so a submitted approval or status field is ignored; pending comes from elsewhere (the seed).
+  test('the add form cannot create a pending agency: it starts approved', async () => {
+    const { row } = await createAgencyNamed({ approvalStatus: 'pending', status: 'pending' })
+    expect(row.approvalStatus).toBe('approved')
+    expect(row.status).toBe('active')
+    expect((await resolveTenant(`${row.slug}.localhost`)).status).toBe('found')
+  })
+
+  test('a pending agency shows "site unavailable" until approved, then its host serves', async () => {
+    const agency = await makeOrganization({ status: 'pending', approvalStatus: 'pending' })
+    const host = `${agency.slug}.localhost`
+    expect((await resolveTenant(host)).status).toBe('unavailable')
+    const approved = await post({ intent: 'approve', agencyId: agency.id })
+    expect(await toastOf(approved)).toBe('Agency approved')
+    expect((await orgRow(agency.id))?.approvalStatus).toBe('approved')
+    expect((await lastAudit(agency.id))?.action).toBe('agency.approve')
+    // Approved but still pending (not active): §4's Activate is what opens it.
+    expect((await resolveTenant(host)).status).toBe('unavailable')
+    const activated = await post({ intent: 'activate', agencyId: agency.id })
+    expect(await toastOf(activated)).toBe('Agency activated')
+    expect((await orgRow(agency.id))?.status).toBe('active')
+    const resolution = await resolveTenant(host)
+    expect(resolution.status).toBe('found')
+    expect((resolution as { tenant: Tenant }).tenant.id).toBe(agency.id)
+  })
+
+  test('an active agency awaiting approval serves once approved', async () => {
+    const agency = await makeOrganization({ status: 'active', approvalStatus: 'pending' })
+    const host = `${agency.slug}.localhost`
+    expect((await resolveTenant(host)).status).toBe('unavailable')
+    await post({ intent: 'approve', agencyId: agency.id })
+    expect((await resolveTenant(host)).status).toBe('found')
+  })
+
   test('delete removes the agency and its people, audited in the platform log', async () => {
     const { row } = await createAgencyNamed()
     const host = `${row.slug}.localhost`

@@ -158,19 +158,27 @@ describe('access: super admin on the platform host only', () => {
 })
 
 describe('End Users', () => {
-  test('lists end users of every organization with agency, status and last active; search and filter work', async () => {
+  test('lists every account but the platform staff, with agency, role, status and last active; search and filter work', async () => {
     const mark = uniqueSuffix()
     const inAgency = await makeUser(agency.id, { firstName: 'Ava', lastName: `Agency${mark}` })
     const onPlatform = await makeUser(platform.id, {
       firstName: 'Pia',
       lastName: `Platform${mark}`,
     })
-    await makeUser(agency.id, { role: 'agency_admin', lastName: `Admin${mark}` })
+    const owner = await makeUser(agency.id, { role: 'agency_admin', lastName: `Admin${mark}` })
+    const teamMember = await makeUser(agency.id, { role: 'team_admin', lastName: `Team${mark}` })
+    // The platform's staff are on the Admin Team, not here.
+    await makeUser(platform.id, { role: 'super_admin_team', lastName: `Staff${mark}` })
     await getDb().update(users).set({ status: 'inactive' }).where(eq(users.id, onPlatform.id))
     const all = await (await get(usersLoader, PLATFORM, `${USERS}?q=${mark}`)).json()
     expect(all.users.map((u: { id: string }) => u.id).sort()).toEqual(
-      [inAgency.id, onPlatform.id].sort(),
+      [inAgency.id, onPlatform.id, owner.id, teamMember.id].sort(),
     )
+    expect(all.users.find((u: { id: string }) => u.id === teamMember.id)?.role).toBe('team_admin')
+    const byRole = await (
+      await get(usersLoader, PLATFORM, `${USERS}?q=${mark}&role=agency_admin`)
+    ).json()
+    expect(byRole.users.map((u: { id: string }) => u.id)).toEqual([owner.id])
     const row = all.users.find((u: { id: string }) => u.id === inAgency.id)
     expect(row).toMatchObject({
       agency: 'Acme Agency',
@@ -180,7 +188,9 @@ describe('End Users', () => {
     const byAgency = await (
       await get(usersLoader, PLATFORM, `${USERS}?q=${mark}&agency=${agency.id}`)
     ).json()
-    expect(byAgency.users.map((u: { id: string }) => u.id)).toEqual([inAgency.id])
+    expect(byAgency.users.map((u: { id: string }) => u.id).sort()).toEqual(
+      [inAgency.id, owner.id, teamMember.id].sort(),
+    )
     const inactive = await (
       await get(usersLoader, PLATFORM, `${USERS}?q=${mark}&status=inactive`)
     ).json()
@@ -386,6 +396,148 @@ describe('End Users', () => {
     expect((await auditsFor(other.id)).map((e) => e.action)).toEqual(['user.deleted'])
   })
 
+  test('promote then demote: the team member stays listed, can be edited, deactivated and changed back, each audited', async () => {
+    const endUser = await makeUser(agency.id, {
+      firstName: 'Pro',
+      lastName: `Moted${uniqueSuffix()}`,
+    })
+    const assigned = await makeUser(agency.id, { role: 'end_user' })
+    const promote = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: endUser.id,
+      organizationId: agency.id,
+      role: 'team_admin',
+    })
+    expect((await toastOf(promote))?.title).toBe('User role updated to Team Member successfully')
+    await getDb()
+      .update(users)
+      .set({ assignedToUserId: endUser.id })
+      .where(eq(users.id, assigned.id))
+    const listed = async () =>
+      (await (await get(usersLoader, PLATFORM, `${USERS}?q=${endUser.lastName}`)).json()).users
+    expect(await listed()).toEqual([
+      expect.objectContaining({ id: endUser.id, role: 'team_admin' }),
+    ])
+    const edited = await post(usersAction, USERS, {
+      intent: 'edit-user',
+      userId: endUser.id,
+      organizationId: agency.id,
+      name: `Tia ${endUser.lastName}`,
+      email: endUser.email,
+      active: 'on',
+    })
+    expect((await toastOf(edited))?.title).toBe('User updated')
+    const off = await post(usersAction, USERS, {
+      intent: 'set-status',
+      userId: endUser.id,
+      organizationId: agency.id,
+      status: 'inactive',
+    })
+    expect((await toastOf(off))?.title).toBe('User deactivated')
+    const demote = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: endUser.id,
+      organizationId: agency.id,
+      role: 'end_user',
+    })
+    expect((await toastOf(demote))?.title).toBe('User role updated to End User successfully')
+    expect(await userRow(endUser.id)).toMatchObject({
+      role: 'end_user',
+      firstName: 'Tia',
+      status: 'inactive',
+    })
+    // No longer a team member: the end users they looked after are unassigned.
+    expect((await userRow(assigned.id))?.assignedToUserId).toBeNull()
+    const audits = await auditsFor(endUser.id)
+    expect(audits.map((e) => e.action).sort()).toEqual(
+      ['user.deactivated', 'user.role_changed', 'user.role_changed', 'user.updated'].sort(),
+    )
+    expect(audits.filter((e) => e.action === 'user.role_changed').map((e) => e.metadata)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          from: 'end_user',
+          to: 'team_admin',
+          actorOrganizationId: platform.id,
+        }),
+        expect.objectContaining({ from: 'team_admin', to: 'end_user', unassignedEndUsers: 1 }),
+      ]),
+    )
+    expect(audits.every((e) => e.organizationId === agency.id && e.actorUserId === adminId)).toBe(
+      true,
+    )
+    const promotedAgain = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: endUser.id,
+      organizationId: agency.id,
+      role: 'team_admin',
+    })
+    expect(promotedAgain.status).toBe(302)
+    const deleted = await post(usersAction, USERS, {
+      intent: 'delete-user',
+      userId: endUser.id,
+      organizationId: agency.id,
+    })
+    expect((await toastOf(deleted))?.title).toBe('User removed')
+    expect(await userRow(endUser.id)).toBeUndefined()
+  })
+
+  test("an agency owner's role can change, but the agency keeps an active agency admin", async () => {
+    const own = await makeOrganization({ name: 'Owned Agency' })
+    const owner = await makeUser(own.id, { role: 'agency_admin' })
+    const before = await databaseChecksum()
+    for (const fields of <Record<string, string>[]>[
+      { intent: 'change-role', role: 'agency_member' },
+      { intent: 'set-status', status: 'inactive' },
+      { intent: 'delete-user' },
+      { intent: 'edit-user', name: 'Owen Owner', email: owner.email },
+    ]) {
+      const response = await post(usersAction, USERS, {
+        ...fields,
+        userId: owner.id,
+        organizationId: own.id,
+      })
+      expect(response.status, fields.intent).toBe(409)
+      const body = (await response.json()) as { error: string }
+      expect(body.error).toBe('An agency must keep at least one active agency admin')
+    }
+    expect(await databaseChecksum()).toEqual(before)
+    // An inactive second admin does not count; an active one does.
+    const second = await makeUser(own.id, { role: 'agency_admin' })
+    await getDb().update(users).set({ status: 'inactive' }).where(eq(users.id, second.id))
+    const stillRefused = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: owner.id,
+      organizationId: own.id,
+      role: 'agency_member',
+    })
+    expect(stillRefused.status).toBe(409)
+    await getDb().update(users).set({ status: 'active' }).where(eq(users.id, second.id))
+    const demoted = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: owner.id,
+      organizationId: own.id,
+      role: 'agency_member',
+    })
+    expect((await toastOf(demoted))?.title).toBe('User role updated to Agency Member successfully')
+    expect((await userRow(owner.id))?.role).toBe('agency_member')
+    expect((await auditsFor(owner.id)).map((e) => e.action)).toEqual(['user.role_changed'])
+  })
+
+  test('a refused role change names the reason for the dialog', async () => {
+    const user = await makeUser(agency.id)
+    const refused = await post(usersAction, USERS, {
+      intent: 'change-role',
+      userId: user.id,
+      organizationId: agency.id,
+      role: 'end_user',
+    })
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({
+      intent: 'change-role',
+      error: 'This user is already End User',
+    })
+  })
+
   test('Export Data: the filtered list as formula-safe CSV', async () => {
     const mark = uniqueSuffix()
     await makeUser(agency.id, {
@@ -403,10 +555,10 @@ describe('End Users', () => {
     expect(response.headers.get('Content-Type')).toContain('text/csv')
     expect(response.headers.get('Content-Disposition')).toContain('end-users.csv')
     const lines = (await response.text()).replace('\uFEFF', '').trim().split('\r\n')
-    expect(lines[0]).toBe('"Name","Email","Agency","Status","Last Active","Created"')
+    expect(lines[0]).toBe('"Name","Email","Agency","Role","Status","Last Active","Created"')
     expect(lines).toHaveLength(2)
     expect(lines[1]).toContain(
-      `"'=HYPERLINK(""x"") Csv${mark}","csv-${mark}@example.test","Acme Agency","active"`,
+      `"'=HYPERLINK(""x"") Csv${mark}","csv-${mark}@example.test","Acme Agency","End User","active"`,
     )
   })
 })

@@ -1,6 +1,6 @@
 // A staff directory's screen: the super admin's Admin Team /dashboard/super-admin/team (roles
-// doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12): staff accounts with
-// their titles, search and access filter, add/edit, view details, change role and delete.
+// doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
+// members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
 import { Form } from '@remix-run/react'
 import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
@@ -25,6 +25,7 @@ import {
   SearchBar,
   TD,
   TH,
+  useRoleChangeFailureToast,
 } from './people-ui'
 
 type Member = {
@@ -242,13 +243,14 @@ export function AdminTeamPage({
   directory = 'platform',
   canEdit = true,
 }: AdminTeamPageProps) {
-  const { title, description, access } = STAFF_DIRECTORIES[directory]
+  const { title, description, access, roleChoices } = STAFF_DIRECTORIES[directory]
   const [target, setTarget] = useState<Member | null>(null)
   const [viewing, setViewing] = useState(false)
   const add = useIntentDialog('add-member', ['name', 'email', 'staffTitle', 'access', 'password'])
   const edit = useIntentDialog('edit-member', ['name', 'email', 'staffTitle', 'access', 'password'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-member')
+  useRoleChangeFailureToast()
   const open = (member: Member, dialog: { setOpen: (open: boolean) => void }) => {
     setTarget(member)
     dialog.setOpen(true)
@@ -375,7 +377,7 @@ export function AdminTeamPage({
       </div>
       <MemberFormDialog dialog={add} member={null} directory={directory} />
       <MemberFormDialog dialog={edit} member={target} directory={directory} />
-      <RoleDialog dialog={role} person={target} roles={access} />
+      <RoleDialog dialog={role} person={target} roles={roleChoices} />
       <DetailsDialog open={viewing} onOpenChange={setViewing} member={target} now={now} />
       <DeleteDialog
         open={remove.open}

@@ -1,6 +1,7 @@
 // The End Users screen: the super admin's /dashboard/super-admin/users (roles doc §2.11), every
-// end user of every organization, and an agency's /dashboard/agency/users (§2.12), its own end
-// users without the Agency column, each assignable to a team member. Search, the Filter, Export
+// account of every organization but the platform's staff, each with its role, and an agency's
+// /dashboard/agency/users (§2.12), its own end users without the Agency column, each assignable
+// to a team member (whom promotion to team_admin moves to the agency's Team Members). Search, the Filter, Export
 // Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
 import { Download, Pencil, Power, Shield, Trash2, UserCheck, UserPlus } from 'lucide-react'
@@ -24,6 +25,7 @@ import {
   SearchBar,
   TD,
   TH,
+  useRoleChangeFailureToast,
 } from './people-ui'
 
 type Person = {
@@ -48,7 +50,10 @@ export type EndUsersPageProps = {
     organizationId: string | null
     status: 'active' | 'inactive' | null
     assignedToUserId?: string | null
+    role?: Role | null
   }
+  /** The super admin's list: the roles it shows (every account but the platform's staff). */
+  listRoles?: readonly Role[]
   agencies: Agency[]
   now: string
   /** 'agency': one organization's own list (no Agency column; assignment to team members). */
@@ -344,6 +349,7 @@ export function EndUsersPage({
   teamMembers = [],
   canEdit = true,
   roles,
+  listRoles = [],
 }: EndUsersPageProps) {
   const [searchParams] = useSearchParams()
   const submit = useSubmit()
@@ -353,6 +359,7 @@ export function EndUsersPage({
   const assign = useIntentDialog('assign-user', ['assignedToUserId'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-user')
+  useRoleChangeFailureToast()
   const status = useIntentDialog('set-status')
   const agencyScope = scope === 'agency'
   const agencyKind = (id: string) => agencies.find((a) => a.id === id)?.kind ?? 'agency'
@@ -360,7 +367,11 @@ export function EndUsersPage({
     (id && teamMembers.find((member) => member.id === id)?.name) || 'Not assigned'
   const exportHref = `${PATHS[scope]}/export.csv${searchParams.toString() ? `?${searchParams}` : ''}`
   const filtered = Boolean(
-    filter.search || filter.organizationId || filter.status || filter.assignedToUserId,
+    filter.search ||
+      filter.organizationId ||
+      filter.status ||
+      filter.assignedToUserId ||
+      filter.role,
   )
   // User, Email, [Agency | Team Member], Status, Last Active, [Actions]
   const columns = 5 + (canEdit ? 1 : 0)
@@ -371,7 +382,7 @@ export function EndUsersPage({
         description={
           agencyScope
             ? 'The end users of your agency and the team members who look after them.'
-            : 'Every end user of every agency and of the platform.'
+            : 'Every account of every agency and the platform’s end users, with their role. Platform staff are on Admin Team.'
         }
         actions={
           <>
@@ -428,6 +439,26 @@ export function EndUsersPage({
               {agencies.map((agency) => (
                 <option key={agency.id} value={agency.id}>
                   {agency.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {agencyScope ? null : (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="filter-role" className="text-sm font-medium">
+              Role
+            </label>
+            <select
+              id="filter-role"
+              name="role"
+              defaultValue={filter.role ?? ''}
+              className={SELECT}
+            >
+              <option value="">All roles</option>
+              {listRoles.map((value) => (
+                <option key={value} value={value}>
+                  {ROLE_BADGES[value].label}
                 </option>
               ))}
             </select>
@@ -491,6 +522,15 @@ export function EndUsersPage({
                 <tr key={person.id} data-testid="end-user-row">
                   <td className={`${TD} font-medium`}>
                     {person.name}
+                    {/* The super admin's list holds every role: each row says which. */}
+                    {agencyScope ? null : (
+                      <span
+                        data-testid="user-role"
+                        className={`ml-2 inline-block rounded-full px-2 py-0.5 text-xs font-normal ${ROLE_BADGES[person.role].className}`}
+                      >
+                        {ROLE_BADGES[person.role].label}
+                      </span>
+                    )}
                     {/* Narrow screens: email and agency under the name. */}
                     <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
                       {person.email}

@@ -1,14 +1,33 @@
-// Pieces shared by the super admin's End Users and Admin Team screens: the page frame, the
+// Pieces shared by the End Users and staff screens (the super admin's and the agency's): the page frame, the
 // search bar, the row actions menu and the confirmation dialog (Radix: focus trap, Escape).
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistanceStrict } from 'date-fns'
 import { MoreHorizontal, Search } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { FormMessage } from '#app/components/forms'
+import type { TeamActionData } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { toast } from '#app/components/ui/toasts'
+import { isClientFailure } from '#app/utils/client-failure'
+
+/** Accounts doc §8: the failure toast of "Change a user's role" (§7). */
+export const ROLE_CHANGE_FAILED = 'Failed to update user role'
+
+/**
+ * A role change that was refused (the dialog also shows why, beside the role) or whose request
+ * failed (network, 5xx: nothing else on the page says so) shows the spec's failure toast.
+ */
+export function useRoleChangeFailureToast() {
+  const actionData = useActionData<TeamActionData>()
+  useEffect(() => {
+    if (actionData?.intent !== 'change-role') return
+    if (isClientFailure(actionData)) toast.error(ROLE_CHANGE_FAILED)
+    else if (actionData.error) toast.error(ROLE_CHANGE_FAILED, { description: actionData.error })
+  }, [actionData])
+}
 
 export const SELECT =
   'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
