@@ -83,7 +83,7 @@ test('a session ended on the server during client navigation shows the panel; fo
     location: '/auth/login?redirectTo=%2Fprofile',
   })
 
-  await page.evaluate(() => window.localStorage.setItem('brandcard-draft', 'left behind'))
+  await page.evaluate(() => window.localStorage.setItem('card-app-draft', 'left behind'))
   await page.getByRole('link', { name: /^Update Profile/ }).click()
   await expectPanel(page)
   await expect(page).toHaveURL(urlFor(host, '/profile'))
@@ -97,7 +97,7 @@ test('a session ended on the server during client navigation shows the panel; fo
   await expect(page).toHaveURL(urlFor(host, '/auth/login'))
   await expect(page.getByText('Signed out successfully')).toBeVisible()
   expect(await sessionCookie(page)).toBeNull()
-  expect(await page.evaluate(() => window.localStorage.getItem('brandcard-draft'))).toBeNull()
+  expect(await page.evaluate(() => window.localStorage.getItem('card-app-draft'))).toBeNull()
   await api.dispose()
 })
 

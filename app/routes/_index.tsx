@@ -81,7 +81,9 @@ export default function Home() {
       {root?.user ? (
         <SignedInHome firstName={root.user.firstName} role={root.user.role} />
       ) : (
-        <SignedOutHome name={root?.branding.name ?? 'Brandcard'} />
+        // The root always resolves the host's branding; without it (an error page) a plain word is
+        // better than the platform's name on an agency's host.
+        <SignedOutHome name={root?.branding.name ?? 'This app'} />
       )}
     </>
   )

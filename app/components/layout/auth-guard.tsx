@@ -14,8 +14,11 @@ export const GUARD_DELAY_MS = 400
 /** Spec §9: after 3 s of waiting the guard offers its way out. */
 export const AUTH_WAIT_MS = 3000
 
-/** Browser storage keys of this app (spec §9: kept under a product-specific name). */
-const STORAGE_PREFIX = 'brandcard'
+/**
+ * Browser storage keys of this app (spec §9: kept under a product-specific name). Neutral, not
+ * the platform's name: an agency's visitors can read their storage (issue 17, no trace).
+ */
+const STORAGE_PREFIX = 'card-app'
 
 const PROTECTED = /^\/(profile|dashboard|qrcode|contacts|onboarding|api-settings|settings)(\/|$)/
 const PROFILE = /^\/profile(\/|$)/
