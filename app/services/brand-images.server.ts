@@ -56,12 +56,22 @@ export function initialsOf(name: string): string {
   return letters.toUpperCase() || '?'
 }
 
+/** Renders in progress: crawlers fetch a freshly shared link's preview several at once. */
+const rendering = new Map<string, Promise<Buffer>>()
+
 async function cached(key: string, render: () => Promise<Buffer>) {
   const hit = rendered.get(key)
   if (hit) return hit
-  const bytes = await render()
-  rendered.set(key, bytes)
-  return bytes
+  const running = rendering.get(key)
+  if (running) return running
+  const started = render()
+    .then((bytes) => {
+      rendered.set(key, bytes)
+      return bytes
+    })
+    .finally(() => rendering.delete(key))
+  rendering.set(key, started)
+  return started
 }
 
 /** An anti-aliased disc of `colour`, as raw RGBA (SVG is not available to draw it). */
