@@ -25,6 +25,7 @@ import { useEffect } from 'react'
 import { isAuthRequiredData } from '#app/auth/auth-required'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
 import { AuthIssuePanel, NavigationGuard } from '#app/components/layout/auth-guard'
 import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
 import { EmailConfirmationBanner } from '#app/components/layout/email-confirmation-banner'
@@ -78,6 +79,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       secondaryColor: tenant.secondaryColor,
       logoUrl: tenant.logoUrl,
       faviconUrl: tenant.faviconUrl,
+      // The host's app identity (ADR 024): its manifest, home-screen icon and browser colour.
+      manifestUrl: MANIFEST_PATH,
+      appleTouchIconUrl: iconPath(tenant, 'apple-touch-180'),
+      themeColor: brandPrimary(tenant),
     },
     year: new Date().getFullYear(),
   })
@@ -143,6 +148,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <link rel="icon" href={branding?.faviconUrl ?? '/favicon.svg'} />
+        {branding ? (
+          <>
+            <link rel="manifest" href={branding.manifestUrl} />
+            <link rel="apple-touch-icon" sizes="180x180" href={branding.appleTouchIconUrl} />
+            <meta name="theme-color" content={branding.themeColor} />
+          </>
+        ) : null}
         {branding ? (
           <style
             nonce={nonce}

@@ -230,6 +230,29 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   const favicon = await guest.goto(urlFor(domain, '/favicon.ico'))
   expect(favicon?.headers()['content-type']).toBe('image/x-icon')
 
+  // "Add to home screen" on the custom domain: the renamed agency, its colour, its logo (on a
+  // white disc in the maskable icon's safe zone) (ADR 024).
+  await guest.goto(urlFor(domain, '/'))
+  const manifest = (await guest.evaluate(async () =>
+    (await fetch('/manifest.webmanifest')).json(),
+  )) as { name: string; theme_color: string; icons: { src: string; purpose: string }[] }
+  expect(manifest).toMatchObject({ name: `${name} Studio`, theme_color: '#0f766e' })
+  const maskable = manifest.icons.find((icon) => icon.purpose === 'maskable') ?? { src: '' }
+  const iconBytes = await guest.evaluate(
+    async (src) => Array.from(new Uint8Array(await (await fetch(src)).arrayBuffer())),
+    maskable.src,
+  )
+  const { data, info } = await sharp(Buffer.from(iconBytes))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  const pixel = (x: number, y: number) =>
+    Array.from(data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3))
+  const middle = Math.floor(info.width / 2)
+  expect(pixel(0, 0)).toEqual([15, 118, 110]) // the brand colour, full bleed
+  expect(pixel(middle, Math.floor(info.width * 0.15))).toEqual([255, 255, 255]) // the disc
+  expect(pixel(middle, middle)).toEqual([15, 118, 110]) // the logo
+
   // The super admin deactivates the agency: both hosts say "site unavailable" at once.
   await admin.goto(urlFor(HOSTS.platform, AGENCIES))
   await waitForHydration(admin)

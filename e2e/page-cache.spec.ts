@@ -32,6 +32,12 @@ function visit(path: string, headers: Record<string, string> = {}) {
   })
 }
 
+/** The path of the og:image a card page names (an absolute URL on the tenant's origin). */
+function previewPath(html: string) {
+  const url = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1] ?? ''
+  return url ? new URL(url).pathname : ''
+}
+
 test('a card edit shows on the next public request; the cached page hydrates under its hashes', async ({
   page,
   browser,
@@ -100,6 +106,18 @@ test('a card edit shows on the next public request; the cached page hydrates und
   const afterEdit = await visit(cardPath)
   expect(afterEdit.headers['x-cache']).toBeUndefined()
   expect(afterEdit.body).toContain(jobTitle)
+  // The link preview shows the title, so its address changed with it (ADR 024); the new image
+  // is rendered once, then answered from memory; the old address leads to the new one.
+  const previewBefore = previewPath(second.body)
+  const previewAfter = previewPath(afterEdit.body)
+  expect(previewAfter).toMatch(new RegExp(`^/card/${cardId}/og/[0-9a-f]{20}\\.png$`))
+  expect(previewAfter).not.toBe(previewBefore)
+  const image = await visit(previewAfter)
+  expect([image.status, image.headers['content-type']]).toEqual([200, 'image/png'])
+  expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  expect((await visit(previewAfter)).headers['x-cache']).toBe('HIT')
+  const stale = await visit(previewBefore)
+  expect([stale.status, stale.headers.location]).toEqual([302, previewAfter])
   const cachedAgain = await visit(cardPath)
   expect(cachedAgain.headers['x-cache']).toBe('HIT')
   expect(cachedAgain.body).toContain(jobTitle)

@@ -118,3 +118,104 @@ test('connect: signed out, through sign-in, back to one automatic connection', a
   await page.goto(urlFor(HOSTS.alpha, '/contacts'))
   await expect(page.getByTestId('contact-row').filter({ hasText: 'Olivia Owner' })).toHaveCount(1)
 })
+
+/** A same-origin fetch from the page (Node cannot resolve *.localhost; Chromium does). */
+async function fetchIn(page: Page, url: string) {
+  const got = await page.evaluate(async (src) => {
+    const response = await fetch(src)
+    return {
+      status: response.status,
+      type: response.headers.get('Content-Type') ?? '',
+      cacheControl: response.headers.get('Cache-Control') ?? '',
+      bytes: Array.from(new Uint8Array(await response.arrayBuffer())),
+    }
+  }, url)
+  return { ...got, body: Buffer.from(got.bytes) }
+}
+
+/** An image answer decoded: its size and the colour of one pixel as #rrggbb. */
+async function decodePng(bytes: Buffer, x: number, y: number) {
+  const { data, info } = await sharp(bytes)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  const at = (y * info.width + x) * info.channels
+  const pixel = `#${[data[at], data[at + 1], data[at + 2]]
+    .map((c) => (c ?? 0).toString(16).padStart(2, '0'))
+    .join('')}`
+  return { width: info.width, height: info.height, pixel }
+}
+
+test('link previews and the home screen show the agency: og:image, manifest, icons (ADR 024)', async ({
+  page,
+}) => {
+  const blocked: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) blocked.push(message.text())
+  })
+  await page.goto(urlFor(HOSTS.alpha, cardPath))
+  await expect(page.getByTestId('card-display')).toContainText('Olivia Owner')
+  const meta = (selector: string) => page.locator(selector).getAttribute('content')
+  const image = (await meta('meta[property="og:image"]')) ?? ''
+  // Absolute, on the agency's own origin, addressed by a hash of what it shows.
+  expect(image).toMatch(
+    new RegExp(`^http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}/og/[0-9a-f]{20}\\.png$`),
+  )
+  expect(await meta('meta[property="og:image:width"]')).toBe('1200')
+  expect(await meta('meta[property="og:image:height"]')).toBe('630')
+  expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image')
+  const preview = await fetchIn(page, image)
+  expect(preview.status).toBe(200)
+  expect(preview.type).toBe('image/png')
+  expect(preview.cacheControl).toContain('immutable')
+  const drawn = await decodePng(preview.body, 5, 5)
+  expect(drawn).toEqual({ width: 1200, height: 630, pixel: TENANTS.alpha.primaryColor })
+
+  // The manifest the page links resolves on this host and names the agency in its colours.
+  const manifestHref = (await page.locator('link[rel="manifest"]').getAttribute('href')) ?? ''
+  expect(manifestHref).toBe('/manifest.webmanifest')
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute(
+    'content',
+    TENANTS.alpha.primaryColor,
+  )
+  const manifestResponse = await fetchIn(page, manifestHref)
+  expect(manifestResponse.type).toMatch(/^application\/manifest\+json/)
+  const manifest = JSON.parse(manifestResponse.body.toString('utf8')) as {
+    name: string
+    display: string
+    theme_color: string
+    icons: { src: string; sizes: string; purpose: string }[]
+  }
+  expect(manifest).toMatchObject({
+    name: TENANTS.alpha.name,
+    display: 'standalone',
+    theme_color: TENANTS.alpha.primaryColor,
+  })
+  expect(manifest.icons.map((icon) => `${icon.purpose} ${icon.sizes}`).sort()).toEqual([
+    'any 192x192',
+    'any 512x512',
+    'maskable 192x192',
+    'maskable 512x512',
+  ])
+  for (const icon of manifest.icons) {
+    const size = Number(icon.sizes.split('x')[0])
+    const { body } = await fetchIn(page, icon.src)
+    expect(await decodePng(body, 0, 0)).toEqual({
+      width: size,
+      height: size,
+      pixel: TENANTS.alpha.primaryColor,
+    })
+  }
+  const touch = (await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')) ?? ''
+  const touchIcon = await decodePng((await fetchIn(page, touch)).body, 0, 0)
+  expect(touchIcon).toEqual({ width: 180, height: 180, pixel: TENANTS.alpha.primaryColor })
+
+  // Another agency's custom domain: its own manifest, in its own colours.
+  await page.goto(urlFor(HOSTS.betaCustomDomain, '/'))
+  const beta = JSON.parse((await fetchIn(page, '/manifest.webmanifest')).body.toString('utf8')) as {
+    name: string
+    theme_color: string
+  }
+  expect(beta).toMatchObject({ name: TENANTS.beta.name, theme_color: TENANTS.beta.primaryColor })
+  expect(blocked).toEqual([])
+})

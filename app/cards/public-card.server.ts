@@ -16,6 +16,7 @@ import {
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { getOwnerPrivacy, mayViewCard, withPrivacy } from '#app/cards/card-privacy.server'
 import { toCardView } from '#app/cards/card-view.server'
+import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
@@ -101,6 +102,14 @@ export async function publicCardLoader(
       },
       cardUrl: `${origin}/card/${row.card.id}`,
       imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
+      // Absolute, on the tenant's own origin: crawlers fetch it without the page's context.
+      previewImage: row.isPublic
+        ? {
+            url: `${origin}${ogImagePath(tenant, { ...row.card, profilePictureUrl: card.profilePictureUrl })}`,
+            width: OG_WIDTH,
+            height: OG_HEIGHT,
+          }
+        : null,
       noindex: row.card.noindex,
       signedIn: Boolean(viewer),
       isOwner: viewer?.id === row.card.userId,

@@ -19,7 +19,7 @@ export const handle: PageHandle = { visitorScript: cardVisitorScript }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
-  const { card } = data
+  const { card, previewImage: preview } = data
   const name = `${card.firstName} ${card.lastName}`.trim()
   const description =
     [card.jobTitle, card.company].filter(Boolean).join(' at ') || 'Digital business card'
@@ -30,11 +30,24 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     { property: 'og:title', content: name },
     { property: 'og:description', content: description },
     { property: 'og:url', content: data.cardUrl },
-    ...(data.imageUrl ? [{ property: 'og:image', content: data.imageUrl }] : []),
-    { name: 'twitter:card', content: data.imageUrl ? 'summary' : 'summary' },
+    // The card drawn as a link preview (ADR 024); the photo alone for a card without one.
+    ...(preview
+      ? [
+          { property: 'og:image', content: preview.url },
+          { property: 'og:image:type', content: 'image/png' },
+          { property: 'og:image:width', content: String(preview.width) },
+          { property: 'og:image:height', content: String(preview.height) },
+          { property: 'og:image:alt', content: name },
+        ]
+      : data.imageUrl
+        ? [{ property: 'og:image', content: data.imageUrl }]
+        : []),
+    { name: 'twitter:card', content: preview ? 'summary_large_image' : 'summary' },
     { name: 'twitter:title', content: name },
     { name: 'twitter:description', content: description },
-    ...(data.imageUrl ? [{ name: 'twitter:image', content: data.imageUrl }] : []),
+    ...(preview || data.imageUrl
+      ? [{ name: 'twitter:image', content: preview?.url ?? data.imageUrl }]
+      : []),
     ...(data.noindex ? [{ name: 'robots', content: 'noindex' }] : []),
     { tagName: 'link', rel: 'canonical', href: data.cardUrl },
   ]

@@ -78,6 +78,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
+  // A card's link preview image, under the card's own privacy rules (ADR 024).
+  'card_.$ref.og.$file.ts': 'public',
   'contact.$ref.tsx': 'public',
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
@@ -132,6 +134,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.agency.branding.tsx': ['agency_admin', 'agency_member'],
   // The tenant's own favicon (as ICO), like its pages' other public assets.
   'favicon[.]ico.ts': 'public',
+  // The host's web app manifest and its icons (ADR 024): for anyone adding it to a home screen.
+  'manifest[.]webmanifest.ts': 'public',
+  'icons.$file.ts': 'public',
   // System Settings answer on the platform's host only: on A's (an agency's) host, nobody.
   'settings.super-admin.tsx': 'platform-admin',
   'dashboard.super-admin.settings.tsx': 'platform-admin',
@@ -223,15 +228,29 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace('[.]', '.')
       .replaceAll('.', '/')
       .replace(/\$cardId|\$ref/, cardId)
+      .replace('$file', imageFileFor(file))
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
-    params: { cardId, ref: cardId, token: linkToken(cardId), '*': 'nothing-here' },
+    params: {
+      cardId,
+      ref: cardId,
+      token: linkToken(cardId),
+      file: imageFileFor(file),
+      '*': 'nothing-here',
+    },
   }
 }
+
+/**
+ * An image file name of the right shape for the route (an icon, or a card's preview), whose
+ * hash is not the current one: the lookups run, and a found card or tenant answers a redirect.
+ */
+const imageFileFor = (file: string) =>
+  file.startsWith('icons.') ? `any-192-${'0'.repeat(20)}.png` : `${'0'.repeat(20)}.png`
 
 /** A link token as given, or one of the right shape that names nothing (so lookups run). */
 const linkToken = (ref: string) => (/^[a-z2-7]{52}$/.test(ref) ? ref : 'a'.repeat(52))
@@ -384,6 +403,7 @@ const REFERENCES: Record<string, Reference> = {
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
+  'card_.$ref.og.$file.ts': 'card',
   'contact.$ref.tsx': 'card',
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
@@ -433,6 +453,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.settings.tsx': 'none',
   'dashboard.agency.branding.tsx': 'none',
   'favicon[.]ico.ts': 'none',
+  'manifest[.]webmanifest.ts': 'none',
+  'icons.$file.ts': 'none',
   'settings.super-admin.tsx': 'none',
   'dashboard.super-admin.settings.tsx': 'none',
 }
@@ -713,6 +735,8 @@ describe('cross-tenant matrix: a user of A against B', () => {
         for (const marker of markersOfB) {
           if (marker === ref) continue
           expect(got.body, `${cell} leaks ${marker}`).not.toContain(marker)
+          // A redirect naming B's row (a card found by its slug, sent to its current address).
+          expect(got.location ?? '', `${cell} leaks ${marker}`).not.toContain(marker)
         }
       }
     })

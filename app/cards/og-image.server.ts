@@ -1,0 +1,106 @@
+// A card's link preview image (ADR 024), at /card/{id}/og/{hash}.png. The hash covers everything
+// drawn (name, title, photo, the tenant's colours and logo), so the address is cacheable forever
+// and a changed card or branding is a new address: the card page names the current one, and
+// the page cache drops that page on any change (ADR 021).
+import type { AppLoadContext } from '@remix-run/node'
+import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
+import { findCardByReference } from '#app/models/cards.server'
+import { getMediaByHash } from '#app/models/media.server'
+import { drawingHash, OG_HEIGHT, OG_WIDTH, renderOgImage } from '#app/services/brand-images.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { safeHexColor } from '#app/validation/hex-color'
+import { withTenant } from '#drizzle/db.server'
+
+export { OG_HEIGHT, OG_WIDTH }
+
+type Drawn = {
+  id: string
+  firstName: string
+  lastName: string
+  jobTitle: string
+  company: string
+  profilePictureUrl: string | null
+}
+type Branded = Pick<Tenant, 'primaryColor' | 'secondaryColor' | 'logoUrl'>
+
+const FILE = /^([0-9a-f]{20})\.png$/
+const MEDIA_PATH = /^\/media\/([0-9a-f]{64})\.(jpg|png|webp)$/
+
+const nameOf = (card: Drawn) => `${card.firstName} ${card.lastName}`.trim()
+/** The title line, as the page's description words it. */
+const titleOf = (card: Drawn) => [card.jobTitle, card.company].filter(Boolean).join(' at ')
+
+function colours(tenant: Branded) {
+  return {
+    primaryColor: safeHexColor(tenant.primaryColor, '#3b82f6'),
+    secondaryColor: safeHexColor(tenant.secondaryColor, '#10b981'),
+  }
+}
+
+/** Media paths carry their content hash, so the photo and logo paths stand for their bytes. */
+export function ogImageHash(tenant: Branded, card: Drawn) {
+  const { primaryColor, secondaryColor } = colours(tenant)
+  return drawingHash([
+    nameOf(card),
+    titleOf(card),
+    card.profilePictureUrl,
+    primaryColor,
+    secondaryColor,
+    tenant.logoUrl,
+  ])
+}
+
+export function ogImagePath(tenant: Branded, card: Drawn) {
+  return `/card/${card.id}/og/${ogImageHash(tenant, card)}.png`
+}
+
+async function mediaBytes(tenant: Tenant, path: string | null) {
+  const hash = MEDIA_PATH.exec(path ?? '')?.[1]
+  if (!hash) return null
+  const row = await withTenant(tenant.id, (tx) => getMediaByHash(tx, tenant.id, hash))
+  return row ? Buffer.from(row.data) : null
+}
+
+export async function ogImageResponse(context: AppLoadContext, reference: string, file: string) {
+  const tenant = await requireTenant(context)
+  const hash = FILE.exec(file)?.[1]
+  const found = hash
+    ? await withTenant(tenant.id, async (tx) => {
+        const row = await findCardByReference(tx, tenant.id, reference)
+        if (!row) return undefined
+        // Link previews are fetched by anyone's crawler, signed out: only a public card has one
+        // (a private, team or contacts card is not found by them).
+        const privacy = await getOwnerPrivacy(tx, tenant.id, row.card.userId)
+        return privacy.visibility === 'public' ? row : undefined
+      })
+    : undefined
+  if (!found) throw new Response('Not Found', { status: 404 })
+  const card: Drawn = { ...found.card, profilePictureUrl: found.profilePictureUrl }
+  if (hash !== ogImageHash(tenant, card)) {
+    // A preview of the card as it was (a link shared before an edit): the current one, which
+    // the redirect does not pin, unlike the immutable answer below.
+    return new Response(null, {
+      status: 302,
+      headers: { Location: ogImagePath(tenant, card), 'Cache-Control': 'no-cache' },
+    })
+  }
+  const png = await renderOgImage(`${tenant.id}\n${hash}`, {
+    name: nameOf(card),
+    title: titleOf(card),
+    photo: await mediaBytes(tenant, card.profilePictureUrl),
+    logo: await mediaBytes(tenant, tenant.logoUrl),
+    ...colours(tenant),
+  })
+  return new Response(new Uint8Array(png), {
+    headers: {
+      'Content-Type': 'image/png',
+      'Content-Length': String(png.length),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      ...pageCacheHeaders(context, tenant.id),
+    },
+  })
+}
