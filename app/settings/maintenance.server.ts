@@ -14,6 +14,9 @@ function isExempt(path: string) {
     path === '/auth/login' ||
     path === '/auth/logout' ||
     path === '/api/health-check' ||
+    // The proxy asks before it obtains or renews a certificate: maintenance must not cost a site
+    // its certificate.
+    path === '/api/domains/allowed' ||
     path.startsWith('/media/') ||
     path.startsWith('/assets/')
   )
