@@ -320,10 +320,13 @@ test('an unverified domain gets no certificate; the ask is answered only inside'
   // The handshake itself fails: Caddy asked, the app said no, no certificate was made.
   const refused = await handshake(PENDING, rootPem)
   expect(refused.ok).toBe(false)
-  const page = await (browser as Browser).newPage()
-  await expect(page.goto(`${origin(PENDING)}/`)).rejects.toThrow(
+  // A page of its own: Chromium goes on to its error page after the failed navigation.
+  const refusedPage = await (browser as Browser).newPage()
+  await expect(refusedPage.goto(`${origin(PENDING)}/`)).rejects.toThrow(
     /ERR_SSL_PROTOCOL_ERROR|ERR_CONNECTION/,
   )
+  await refusedPage.close()
+  const page = await (browser as Browser).newPage()
   // Caddy's storage holds a certificate for the verified domain and none for this one.
   const issued = path.join(workDir, 'caddy-data', 'certificates', 'local')
   expect(existsSync(path.join(issued, VERIFIED, `${VERIFIED}.crt`))).toBe(true)
@@ -338,5 +341,14 @@ test('an unverified domain gets no certificate; the ask is answered only inside'
   }, `/api/domains/allowed?domain=${VERIFIED}`)
   expect(outside).toEqual({ status: 404, body: '' })
   expect(await askApp(VERIFIED, { 'x-forwarded-for': '203.0.113.7' })).toBe(403)
+
+  // The domain's proof goes away (the re-check finds it misconfigured): the running server's
+  // next answer to the ask is no, never a cached yes, and the host stops serving the agency
+  // (the certificate Caddy already holds shows a plain "no such site" page until it expires).
+  await (owner as ReturnType<typeof postgres>)`update organizations
+    set custom_domain_verified_at = null, custom_domain_lost_at = now() where slug = 'acme'`
+  await expect.poll(() => askApp(VERIFIED), { timeout: 10_000 }).toBe(404)
+  const gone = await page.goto(`${origin(VERIFIED)}/card/alice-anderson`)
+  expect(gone?.status()).toBe(404)
   await page.close()
 })
