@@ -9,18 +9,21 @@ import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
+import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { loader as qrScreenLoader } from '#app/routes/qrcode.$cardId'
 import type { PublicAddress } from '#app/tenancy/host'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
-import { emailOutbox, organizations } from '#drizzle/schema'
+import { emailOutbox, organizations, users } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
+  getPlatformOrganization,
   makeBrandedOrganization,
   makeCard,
   makeUser,
   requestFor,
+  sessionCookieFor,
   settle,
   uniqueSuffix,
 } from '#tests/factories'
@@ -127,5 +130,46 @@ describe('links behind a TLS proxy', () => {
     const urls = (sent?.html ?? '').match(/https?:\/\/[^"'\s<]+/g) ?? []
     expect(urls.length).toBeGreaterThan(1)
     for (const url of urls) expect(url).toMatch(new RegExp(`^https://${domain}:8443/`))
+  })
+
+  test("a new agency's welcome email, sent from the platform host, links to its subdomain over https", async () => {
+    const platform = await getPlatformOrganization()
+    const admin = await makeUser(platform.id, { role: 'super_admin' })
+    const cookie = await sessionCookieFor(platform.id, admin.id)
+    const suffix = uniqueSuffix()
+    const ownerEmail = `owner-${suffix}@example.test`
+    const response = await settle(() =>
+      agenciesAction({
+        request: formRequest(
+          'localhost',
+          '/dashboard/super-admin/agencies',
+          {
+            intent: 'create',
+            name: `Tls ${suffix}`,
+            ownerName: 'Olive Owner',
+            email: ownerEmail,
+            subscription: 'starter',
+            active: 'on',
+          },
+          cookie,
+        ),
+        context: { ...contextFor('localhost'), via: HTTPS_8443 },
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(302)
+    const [owner] = await getDb().select().from(users).where(eq(users.email, ownerEmail))
+    const [sent] = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, ownerEmail))
+    expect(owner).toBeDefined()
+    const [agency] = await getDb()
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, owner?.organizationId ?? ''))
+    expect(sent?.text).toContain(
+      `https://${agency?.slug}.localhost:8443/auth/reset-password?token=`,
+    )
   })
 })
