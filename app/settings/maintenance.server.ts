@@ -8,7 +8,7 @@ import { sessionCookieName, validateSessionToken } from '#app/auth/session.serve
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { cachedPlatformSettings } from './platform-settings.server'
 
-/** Paths that stay open: signing in and out, the health check, and the sign-in page's images. */
+/** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
 function isExempt(path: string) {
   return (
     path === '/auth/login' ||
