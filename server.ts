@@ -16,7 +16,7 @@ import { pinoHttp } from 'pino-http'
 import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
-import { requestHost } from './app/tenancy/host'
+import { forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
 
 type AppEntry = {
@@ -98,6 +98,11 @@ app.use(
 const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']
 
 app.use((req, res, next) => {
+  // Seen before they are dropped: the TLS ask answers only the proxy's own requests, never one
+  // it relays for a client (app/domains/ask.server.ts).
+  res.locals.relayed = [...FORWARDED_HEADERS, 'x-forwarded-for'].some(
+    (name) => req.headers[name] !== undefined,
+  )
   if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name]
   // Host names are case-insensitive, but Remix compares them case-sensitively (a POST to
   // `ACME.localhost` answered 500 in its origin check): everything downstream sees lower case.
@@ -265,6 +270,9 @@ app.all(
       host: res.locals.host as string,
       cspNonce: res.locals.cspNonce as string,
       clientIp: clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy),
+      peerAddress: req.socket.remoteAddress,
+      relayed: res.locals.relayed === true,
+      via: forwardedPublicAddress(req.headers, trustProxy),
       pageCacheCandidate: cacheCandidates.has(req),
       responseCookies: [],
       // Read from the raw query (never throws on odd request targets, unlike new URL()).
@@ -320,7 +328,12 @@ function cacheCandidateKey(req: IncomingMessage): string | null {
     { host: req.headers.host?.toLowerCase(), 'x-forwarded-host': req.headers['x-forwarded-host'] },
     trustProxy,
   )
-  return host ? entry.pageCacheKey(host.toLowerCase(), url) : null
+  if (!host) return null
+  // Pages hold absolute links (canonical, QR, vCard) that follow how the client came through
+  // a trusted proxy: an answer made for https on one port is never served for another.
+  const via = forwardedPublicAddress(req.headers, trustProxy)
+  const origin = via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host
+  return entry.pageCacheKey(origin.toLowerCase(), url)
 }
 
 function isSecure(req: IncomingMessage) {

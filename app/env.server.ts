@@ -1,6 +1,7 @@
 // The environment, read and validated once. Names are fixed by ARCHITECTURE.md.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -60,6 +61,18 @@ const schema = z.object({
     .regex(/^[a-z0-9.-]+$/)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // Who may ask whether a host gets a certificate (/api/domains/allowed, Caddy's on-demand TLS
+  // `ask`): comma-separated addresses or CIDR ranges of the proxy, or `*` for anyone. Loopback by
+  // default: the documented deployment runs Caddy on the app's machine, and a list of every
+  // served domain is nobody else's business (deploy/Caddyfile, README "Deployment").
+  DOMAINS_ASK_ALLOWED_FROM: z
+    .string()
+    .trim()
+    .default('127.0.0.1,::1')
+    .refine(
+      (value) => value === '*' || value.split(',').every((entry) => isAddressOrRange(entry.trim())),
+      'DOMAINS_ASK_ALLOWED_FROM must be * or addresses/CIDR ranges such as 127.0.0.1,::1,10.0.0.0/8',
+    ),
   DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(0).default(3600),
   // The job queue: how often an idle worker looks for due jobs (0: no worker in this process)
   // and the first retry's delay, doubled on each further attempt.
@@ -76,6 +89,15 @@ const schema = z.object({
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 })
+
+function isAddressOrRange(entry: string) {
+  const [address = '', bits, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (!family || rest.length > 0) return false
+  if (bits === undefined) return true
+  const prefix = Number(bits)
+  return /^\d{1,3}$/.test(bits) && prefix <= (family === 4 ? 32 : 128)
+}
 
 export type Env = z.infer<typeof schema> & { APP_SECRET: string }
 

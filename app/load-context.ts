@@ -1,4 +1,5 @@
 import type { ValidSession } from '#app/auth/session.server'
+import type { PublicAddress } from '#app/tenancy/host'
 import type { TenantResolution } from '#app/tenancy/tenant.server'
 
 declare module '@remix-run/node' {
@@ -9,6 +10,15 @@ declare module '@remix-run/node' {
     cspNonce: string
     /** The client's address (the socket's, or X-Forwarded-For's first with TRUST_PROXY). */
     clientIp?: string
+    /**
+     * The scheme and port the client used, as a trusted proxy reported them (null without one):
+     * links built for this request start the same way (tenantOrigin).
+     */
+    via?: PublicAddress | null
+    /** The address of the socket's peer: the proxy itself when there is one. */
+    peerAddress?: string
+    /** Whether the request came with forwarding headers (relayed by a proxy, or claiming so). */
+    relayed?: boolean
     /** Memoised tenant lookup for this request. */
     tenantResolution?: Promise<TenantResolution>
     /** Memoised session lookup for this request. */

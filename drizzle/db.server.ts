@@ -44,7 +44,7 @@ const migrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'migra
 /**
  * Postgres's 128 MB of shared buffers live in PGlite's WebAssembly memory, which never shrinks:
  * they were most of the server's resident memory. The operating system already caches the data
- * directory's files, so a smaller pool costs a copy, not a disk read (ADR 021).
+ * directory's files, so a smaller pool costs a copy, not a disk read (ADR 023).
  */
 function pgliteSharedBuffers() {
   const value = process.env.PGLITE_SHARED_BUFFERS?.trim() || '16MB'

@@ -7,7 +7,7 @@
  * under tens of thousands of card views a second, and keeps the pages: the server's memory
  * reached 300-440 MB on Postgres. At 16 MB per semi-space (the limit of Node's before 22) the
  * young generation stays under 48 MB and scavenges stay short; the heap then holds what is
- * alive (ADR 021, issue 16's memory budget).
+ * alive (ADR 023, issue 16's memory budget).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'] as const
 

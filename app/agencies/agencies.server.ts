@@ -124,7 +124,7 @@ export async function createAgency(
     return { agency, owner }
   })
   invalidateTenant(created.agency.id)
-  await sendOwnerWelcome(created.agency, created.owner, token, acting.tenant.name)
+  await sendOwnerWelcome(created.agency, created.owner, token, acting.tenant)
   return { agencyId: created.agency.id, toast: 'Agency added' }
 }
 
@@ -132,9 +132,17 @@ async function sendOwnerWelcome(
   agency: { id: string; name: string; slug: string; primaryColor: string },
   owner: { email: string; firstName: string },
   token: string,
-  platformName: string,
+  platform: Pick<Tenant, 'name' | 'via'>,
 ) {
-  const origin = tenantOrigin({ kind: 'agency', slug: agency.slug, customDomain: null })
+  const platformName = platform.name
+  // The same proxy serves the platform and every agency host: the scheme and port the super
+  // admin came by are the agency's too.
+  const origin = tenantOrigin({
+    kind: 'agency',
+    slug: agency.slug,
+    customDomain: null,
+    via: platform.via,
+  })
   const url = `${origin}/auth/reset-password?token=${token}`
   const { html, text } = renderActionEmail({
     branding: { name: agency.name, primaryColor: agency.primaryColor, logoUrl: null, origin },

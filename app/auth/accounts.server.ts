@@ -19,6 +19,7 @@ import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
 import { queueEmailIn } from '#app/services/mailer.server'
+import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
@@ -166,7 +167,15 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
     insertJob(tx, {
       name: 'auth.password-reset',
       organizationId: tenant.id,
-      payload: { email, host: tenant.host },
+      // How the request came (a trusted proxy's https and port) travels with the host: the
+      // link is built later, by the job, and must start as the request did.
+      payload: {
+        email,
+        host: tenant.host,
+        ...(tenant.via
+          ? { scheme: tenant.via.scheme, ...(tenant.via.port ? { port: tenant.via.port } : {}) }
+          : {}),
+      },
     }),
   )
   wakeJobWorker()
@@ -175,12 +184,16 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
 /** The queued reset request: token and email in one transaction, written once per job. */
 export const passwordResetJob: JobHandler = {
   async run(job) {
-    const { email, host } = job.payload
+    const { email, host, scheme, port } = job.payload
     if (!email || !host) return
     const resolution = await resolveTenant(host)
     // The site has gone (deleted, deactivated) since the request: nothing to send.
     if (resolution.status !== 'found' || resolution.tenant.id !== job.organizationId) return
-    const tenant = resolution.tenant
+    const via: PublicAddress | null =
+      scheme === 'https' || scheme === 'http'
+        ? { scheme, port: port && /^\d{1,5}$/.test(port) ? port : null }
+        : null
+    const tenant = { ...resolution.tenant, via }
     const token = newLinkToken()
     const branding = tenantEmailBranding(tenant)
     await withTenant(tenant.id, async (tx) => {

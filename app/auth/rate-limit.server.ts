@@ -24,6 +24,9 @@ export const LIMITS = {
   confirmResend: { max: 3, windowMs: 60 * MINUTE },
   // Lead forms on public cards, per client address.
   leadIp: { max: 10, windowMs: 60 * MINUTE },
+  // The TLS proxy's asks that miss the tenant cache, per asking address (app/domains/ask.server.ts):
+  // generous for a proxy meeting many new customer domains at once, a ceiling for a SNI flood.
+  domainAskIp: { max: 300, windowMs: MINUTE },
 } as const
 
 type LimitName = keyof typeof LIMITS

@@ -8,12 +8,15 @@ import { sessionCookieName, validateSessionToken } from '#app/auth/session.serve
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { cachedPlatformSettings } from './platform-settings.server'
 
-/** Paths that stay open: signing in and out, the health check, and the sign-in page's images. */
+/** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
 function isExempt(path: string) {
   return (
     path === '/auth/login' ||
     path === '/auth/logout' ||
     path === '/api/health-check' ||
+    // The proxy asks before it obtains or renews a certificate: maintenance must not cost a site
+    // its certificate.
+    path === '/api/domains/allowed' ||
     path.startsWith('/media/') ||
     path.startsWith('/assets/')
   )

@@ -99,3 +99,37 @@ const SLUG = /^(?!-)[a-z0-9-]{2,40}(?<!-)$/
 export function isValidAgencySlug(slug: string): boolean {
   return SLUG.test(slug) && !RESERVED_SUBDOMAINS.has(slug)
 }
+
+/** How a client reached the app: the scheme and port its links must use. */
+export type PublicAddress = { scheme: 'http' | 'https'; port: string | null }
+
+/**
+ * The scheme and port the client used, as a trusted proxy reports them (TRUST_PROXY=1 and
+ * `X-Forwarded-Proto`): a proxy terminating TLS reaches the app over plain http on its own
+ * port, so neither the socket nor PORT says how links must start. The port is
+ * `X-Forwarded-Port`, else the one in the client-facing host, else the scheme's default (null).
+ * Null without a trusted proxy's word: links then follow PUBLIC_URL_SCHEME/PORT and their
+ * defaults (tenantOrigin).
+ */
+export function forwardedPublicAddress(
+  headers: {
+    host?: string | string[]
+    'x-forwarded-host'?: string | string[]
+    'x-forwarded-proto'?: string | string[]
+    'x-forwarded-port'?: string | string[]
+  },
+  trustProxy: boolean,
+): PublicAddress | null {
+  if (!trustProxy) return null
+  const first = (value: string | string[] | undefined) =>
+    (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().toLowerCase()
+  const proto = first(headers['x-forwarded-proto'])
+  if (proto !== 'http' && proto !== 'https') return null
+  const defaultPort = proto === 'https' ? '443' : '80'
+  const forwardedPort = first(headers['x-forwarded-port'])
+  const hostPort = (first(headers['x-forwarded-host']) ?? first(headers.host))?.match(
+    /:(\d{1,5})$/,
+  )?.[1]
+  const port = forwardedPort && /^\d{1,5}$/.test(forwardedPort) ? forwardedPort : hostPort
+  return { scheme: proto, port: port && port !== defaultPort ? port : null }
+}

@@ -9,7 +9,9 @@ import type { TenantError } from './tenant-error'
 export async function requireTenant(context: AppLoadContext): Promise<Tenant> {
   context.tenantResolution ??= resolveTenant(context.host)
   const resolution = await context.tenantResolution
-  if (resolution.status === 'found') return resolution.tenant
+  // The cached tenant is shared by every request to its host; how this one came is its own.
+  if (resolution.status === 'found')
+    return context.via ? { ...resolution.tenant, via: context.via } : resolution.tenant
   const tenantError: TenantError =
     resolution.status === 'unavailable' ? 'site-unavailable' : 'no-such-site'
   throw json({ tenantError }, { status: resolution.status === 'unavailable' ? 403 : 404 })

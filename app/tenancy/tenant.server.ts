@@ -6,7 +6,7 @@ import { getEnv } from '#app/env.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
 import { withDatabase, withTenant } from '#drizzle/db.server'
-import { classifyHost } from './host'
+import { classifyHost, type PublicAddress } from './host'
 
 export type Tenant = {
   id: string
@@ -25,6 +25,11 @@ export type Tenant = {
    * platform builds for the root domain start with (tenantOrigin). Null until one is saved.
    */
   platformUrl?: string | null
+  /**
+   * Per request, never cached: how the client reached this host through a trusted proxy
+   * (scheme and port), so the links built for it (tenantOrigin) start the same way.
+   */
+  via?: PublicAddress | null
 }
 
 export type TenantResolution =
@@ -44,6 +49,15 @@ export async function resolveTenant(host: string | null): Promise<TenantResoluti
   const entry = await lookup(host)
   cache.set(key, entry)
   return entry.resolution
+}
+
+/**
+ * The cached answer for a host, without a lookup: callers that must stay cheap under a flood of
+ * unknown names (the TLS ask, app/domains/ask.server.ts) rate limit only what would reach the
+ * database.
+ */
+export function cachedTenantResolution(host: string | null): TenantResolution | undefined {
+  return cache.get(host ?? '')?.resolution
 }
 
 async function lookup(host: string | null): Promise<CacheEntry> {

@@ -1147,3 +1147,36 @@ describe.each(FORMS)('$name', (form) => {
     }
   }, 120_000)
 })
+
+// Loaders that read input from the query: the TLS proxy's ask takes any string Caddy got in a
+// TLS ClientHello (anyone can send any server name). Never a 5xx; a refusal says why; nothing
+// but its rate-limit counter is written.
+describe('the TLS ask (/api/domains/allowed?domain=)', () => {
+  test('generated domains and query strings: never a 5xx, writes only rate limits', async () => {
+    const { loader } = await import('#app/routes/api.domains.allowed')
+    const domainLike = fc
+      .array(fc.stringMatching(/^[a-z0-9-]{0,70}$/), { minLength: 1, maxLength: 6 })
+      .map((labels) => labels.join('.'))
+    const anyText = fc.string({ unit: 'binary', maxLength: 400 })
+    const before = await databaseChecksum({ exclude: ['rate_limits'] })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(domainLike, anyText),
+        fc.constantFrom('domain', 'Domain', 'domain[]'),
+        async (value, key) => {
+          const query = `${encodeURIComponent(key)}=${encodeURIComponent(value)}`
+          const response = await loader({
+            request: new Request(`http://127.0.0.1:3000/api/domains/allowed?${query}`),
+            context: { ...contextFor('127.0.0.1'), peerAddress: '127.0.0.1', relayed: false },
+            params: {},
+          })
+          const label = JSON.stringify({ key, value }).slice(0, 300)
+          expect([200, 400, 404, 429], label).toContain(response.status)
+          expect((await response.text()).trim().length, label).toBeGreaterThan(0)
+        },
+      ),
+      { numRuns: RUNS * 4, seed: SEED },
+    )
+    expect(await databaseChecksum({ exclude: ['rate_limits'] })).toEqual(before)
+  }, 120_000)
+})

@@ -67,6 +67,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   '$.tsx': 'public',
   '_index.tsx': 'public',
   'api.health-check.ts': 'public',
+  // The TLS proxy's ask: no tenant, no session; only the proxy's address may ask
+  // (tests/integration/domains-ask.test.ts).
+  'api.domains.allowed.ts': 'public',
   'auth.confirm-email.tsx': 'public',
   'auth.forgot-password.tsx': 'public',
   'auth.login.tsx': 'public',
@@ -392,6 +395,7 @@ const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
   '_index.tsx': 'none',
   'api.health-check.ts': 'none',
+  'api.domains.allowed.ts': 'none',
   'auth.confirm-email.tsx': 'confirmation-token',
   'auth.forgot-password.tsx': 'none',
   'auth.login.tsx': 'none',

@@ -490,7 +490,7 @@ describe('system settings applied', () => {
     expect(existing?.expiresAt.getTime()).toBeLessThanOrEqual(limit)
   })
 
-  test('maintenance mode answers 503 to everyone but sign-in, the health check and the super admin', async () => {
+  test('maintenance mode answers 503 to everyone but sign-in, the health check, the TLS ask and the super admin', async () => {
     const gate = (host: string, at: string, cookie: string | null = null) =>
       maintenanceResponse(host, at, cookie)
     expect(await gate(agencyHost, '/dashboard/end-user', actors.endUser.cookie)).toBeNull()
@@ -514,6 +514,9 @@ describe('system settings applied', () => {
     }
     expect(await gate(agencyHost, '/auth/login')).toBeNull()
     expect(await gate('localhost', '/api/health-check')).toBeNull()
+    // The TLS proxy's ask, on the loopback address it uses: a site keeps getting its
+    // certificate (and renewals) through maintenance (ADR 025).
+    expect(await gate('127.0.0.1', '/api/domains/allowed')).toBeNull()
     expect(await gate('localhost', '/dashboard/super-admin', actors.superAdmin.cookie)).toBeNull()
     await post(superAdminSettings, path, actors.superAdmin, {
       intent: 'general',

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { classifyHost, isValidAgencySlug, normalizeHost, requestHost } from '#app/tenancy/host'
+import {
+  classifyHost,
+  forwardedPublicAddress,
+  isValidAgencySlug,
+  normalizeHost,
+  requestHost,
+} from '#app/tenancy/host'
 
 describe('normalizeHost', () => {
   test.each([
@@ -106,4 +112,51 @@ test('agency slugs', () => {
   expect(isValidAgencySlug('a')).toBe(false)
   expect(isValidAgencySlug('-acme')).toBe(false)
   expect(isValidAgencySlug('Acme')).toBe(false)
+})
+
+describe('forwardedPublicAddress', () => {
+  test("a trusted proxy's X-Forwarded-Proto decides the scheme, the client-facing host the port", () => {
+    // Caddy passes Host through and sets X-Forwarded-Proto (and -Host) itself.
+    const viaCaddy = { host: 'cards.acme.test:3750', 'x-forwarded-proto': 'https' }
+    expect(forwardedPublicAddress(viaCaddy, true)).toEqual({ scheme: 'https', port: '3750' })
+    expect(
+      forwardedPublicAddress({ host: 'cards.acme.test', 'x-forwarded-proto': 'https' }, true),
+    ).toEqual({ scheme: 'https', port: null })
+    // The default port is no port; X-Forwarded-Port wins over the host's.
+    expect(
+      forwardedPublicAddress({ host: 'a.test:443', 'x-forwarded-proto': 'HTTPS' }, true),
+    ).toEqual({ scheme: 'https', port: null })
+    expect(
+      forwardedPublicAddress(
+        {
+          host: 'internal:3000',
+          'x-forwarded-host': 'a.test:8443',
+          'x-forwarded-proto': 'https, http',
+          'x-forwarded-port': '9443',
+        },
+        true,
+      ),
+    ).toEqual({ scheme: 'https', port: '9443' })
+    expect(
+      forwardedPublicAddress(
+        { host: 'internal:3000', 'x-forwarded-host': 'a.test:8443', 'x-forwarded-proto': 'https' },
+        true,
+      ),
+    ).toEqual({ scheme: 'https', port: '8443' })
+  })
+
+  test('nothing without a trusted proxy or with a proto it cannot mean', () => {
+    const headers = { host: 'a.test:3750', 'x-forwarded-proto': 'https' }
+    expect(forwardedPublicAddress(headers, false)).toBeNull()
+    expect(forwardedPublicAddress({ host: 'a.test' }, true)).toBeNull()
+    expect(
+      forwardedPublicAddress({ host: 'a.test', 'x-forwarded-proto': 'javascript' }, true),
+    ).toBeNull()
+    expect(
+      forwardedPublicAddress(
+        { host: 'a.test', 'x-forwarded-proto': 'https', 'x-forwarded-port': 'x' },
+        true,
+      ),
+    ).toEqual({ scheme: 'https', port: null })
+  })
 })
