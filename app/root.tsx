@@ -1,12 +1,7 @@
 // Before anything that builds a zod schema (see the module).
 import { rolePaths } from '#app/auth/roles'
 import '#app/validation/zod-jitless'
-import {
-  json,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   isRouteErrorResponse,
   Link,
@@ -37,14 +32,14 @@ import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { getMediaPath } from '#app/models/media.server'
 import { readAppearance } from '#app/settings/settings.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
+import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
 import { useNonce } from '#app/utils/nonce'
 import { readToast } from '#app/utils/toast.server'
+import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
 import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/hex-color'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await getOptionalUser(request, context)
@@ -85,6 +80,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       themeColor: brandPrimary(tenant),
     },
     year: new Date().getFullYear(),
+    // A signed-out visitor's card page carries its stylesheet: on a phone's network the text it
+    // paints first (the name) waited a whole round trip for the file (ADR 022).
+    inlineStylesheet:
+      !user && VISITOR_PAGE_PATH.test(new URL(request.url).pathname)
+        ? builtStylesheetText(stylesheet)
+        : null,
   })
 }
 
@@ -164,6 +165,14 @@ export function Layout({ children }: { children: ReactNode }) {
             }}
           />
         ) : null}
+        {visitorScript && data?.inlineStylesheet ? (
+          <style
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own built stylesheet
+            dangerouslySetInnerHTML={{ __html: data.inlineStylesheet }}
+          />
+        ) : (
+          <link rel="stylesheet" href={stylesheet} />
+        )}
         <Links />
         {appearance.theme === 'system' ? (
           <script

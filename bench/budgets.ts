@@ -207,6 +207,16 @@ export function gzipWeight(assets: { kind: AssetKind; body: Uint8Array }[]): Pag
 }
 
 /**
+ * The style sheets a page carries inline (`<style>…</style>`): counted as CSS like linked ones,
+ * since a visitor's card page inlines the app's stylesheet (ADR 022).
+ */
+export function inlineStyles(html: string): Uint8Array[] {
+  return [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((match) =>
+    new TextEncoder().encode(match[1] ?? ''),
+  )
+}
+
+/**
  * The scripts (`<script src>`, `<link rel="modulepreload">`) and stylesheets
  * (`<link rel="stylesheet">`) a page loads, each once, in document order.
  */

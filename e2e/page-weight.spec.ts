@@ -3,7 +3,13 @@
 // way `npm run bench` sums them (bench/budgets.ts), held to the budgets. A signed-out visitor's
 // card page is not hydrated: its one script is app/components/cards/card-visitor.js (ADR 022).
 import { expect, test } from '@playwright/test'
-import { assetLinks, CSS_BUDGET_BYTES, gzipWeight, JS_BUDGET_BYTES } from '../bench/budgets'
+import {
+  assetLinks,
+  CSS_BUDGET_BYTES,
+  gzipWeight,
+  inlineStyles,
+  JS_BUDGET_BYTES,
+} from '../bench/budgets'
 import { HOSTS, urlFor } from './fixtures'
 
 test('a signed-out visitor of a card downloads at most the card page budgets', async ({ page }) => {
@@ -19,6 +25,10 @@ test('a signed-out visitor of a card downloads at most the card page budgets', a
     }, href)
     assets.push({ kind, body: Uint8Array.from(bytes) })
   }
+  // The stylesheet comes inline, so the name paints without waiting for a file (ADR 022).
+  expect(assetLinks(html).filter((asset) => asset.kind === 'css')).toEqual([])
+  expect(html).toMatch(/<style>\/\*! tailwindcss/)
+  for (const body of inlineStyles(html)) assets.push({ kind: 'css' as const, body })
   const weight = gzipWeight(assets)
   test.info().annotations.push({
     type: 'card page weight',

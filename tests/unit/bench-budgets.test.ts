@@ -8,6 +8,7 @@ import {
   type DriverFigures,
   evaluateBudgets,
   gzipWeight,
+  inlineStyles,
   type Measurement,
   type RunFigures,
   ratioOfBaseline,
@@ -192,6 +193,15 @@ describe('page weight', () => {
       { kind: 'js', href: '/assets/manifest.js' },
       { kind: 'js', href: '/assets/entry.client.js' },
       { kind: 'js', href: '/assets/extra.js' },
+    ])
+  })
+
+  test('inline style sheets count as CSS too', () => {
+    const html = `<head><style nonce="n">:root{--a:#fff}</style><style>
+      body{margin:0}</style></head><body><p style="color:red">x</p></body>`
+    expect(inlineStyles(html).map((body) => new TextDecoder().decode(body))).toEqual([
+      ':root{--a:#fff}',
+      '\n      body{margin:0}',
     ])
   })
 })

@@ -8,6 +8,7 @@ import { ShieldAlert } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { loginPathFor } from '#app/auth/auth-required'
 import { Button } from '#app/components/ui/button'
+import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 
 /** Fast navigations show nothing, so the page does not flash. */
 export const GUARD_DELAY_MS = 400
@@ -22,7 +23,6 @@ const STORAGE_PREFIX = 'card-app'
 
 const PROTECTED = /^\/(profile|dashboard|qrcode|contacts|onboarding|api-settings|settings)(\/|$)/
 const PROFILE = /^\/profile(\/|$)/
-const CONTACT_CARD = /^\/(card|contact)\/[^/]+$/
 
 type Pending =
   | { kind: 'protected'; path: string; text: string | null }
@@ -37,7 +37,7 @@ function pendingOf(target: Location | undefined, current: Location, signedIn: bo
   // The router marks the location of a redirect it follows (react-router's `_isRedirect`).
   const redirected = Boolean((target.state as { _isRedirect?: boolean } | null)?._isRedirect)
   if (target.pathname === '/auth/login' && redirected) return { kind: 'redirect', path } as const
-  if (CONTACT_CARD.test(target.pathname)) return { kind: 'contact', path } as const
+  if (VISITOR_PAGE_PATH.test(target.pathname)) return { kind: 'contact', path } as const
   if (PROFILE.test(target.pathname) || (target.pathname === '/' && signedIn)) {
     return { kind: 'protected', path, text: 'Loading your profile...' } as const
   }
