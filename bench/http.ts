@@ -1,6 +1,7 @@
 // One request to a local server with node:http: fetch() may not set Host, and the tenant is the
 // Host. The body is kept as bytes (the baseline answers them exactly).
 import http from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 
 export type Answer = {
   status: number
@@ -8,6 +9,18 @@ export type Answer = {
   /** Header names as sent, paired with their values (repeated headers stay repeated). */
   rawHeaders: string[]
   body: Buffer
+}
+
+/** The body as text, decoded from the compression the server chose (br or gzip). */
+export function answerText(answer: Answer) {
+  const encoding = String(answer.headers['content-encoding'] ?? '')
+  const bytes =
+    encoding === 'br'
+      ? brotliDecompressSync(answer.body)
+      : encoding === 'gzip'
+        ? gunzipSync(answer.body)
+        : answer.body
+  return bytes.toString('utf8')
 }
 
 export type RequestOptions = {

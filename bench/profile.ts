@@ -14,7 +14,7 @@ import { closeDatabase, setDatabaseHandle } from '#drizzle/db.server'
 import { type Driver, SCENARIO_IDS, type ScenarioId } from './budgets'
 import { type CpuProfile, summarizeProfile } from './cpu-profile'
 import { createBenchDatabase, DEMO, seedBenchData } from './database'
-import { request, settle } from './http'
+import { answerText, request, settle } from './http'
 import { gitCommit } from './report'
 import { cardPageRequest, measure, SCENARIO_NAMES, scenarios, signInRequest } from './scenarios'
 import { startAppServer } from './server'
@@ -49,7 +49,7 @@ try {
   ])
   let measured: Awaited<ReturnType<typeof measure>>
   try {
-    const html = (await request(PORT, cardPageRequest(seeded.cardId))).body.toString('utf8')
+    const html = answerText(await request(PORT, cardPageRequest(seeded.cardId)))
     const logoPath = /src="(\/media\/[0-9a-f]{64}\.png)"/.exec(html)?.[1] ?? '/media/none.png'
     const signedIn = await request(PORT, signInRequest())
     const sessionCookie =

@@ -25,7 +25,7 @@ import {
   seedBenchData,
   timeDashboardStatistics,
 } from './database'
-import { request, settle } from './http'
+import { answerText, request, settle } from './http'
 import { measureLcp } from './lcp'
 import { measurePageWeight } from './page-weight'
 import { budgetTable, keepRun, scenarioTable, unexpectedAnswers } from './report'
@@ -110,13 +110,15 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
     try {
       const cardPage = await request(PORT, cardPageRequest(seeded.cardId))
       if (cardPage.status !== 200) throw new Error(`the card page answered ${cardPage.status}`)
-      const html = cardPage.body.toString('utf8')
+      const html = answerText(cardPage)
       const logoPath = /src="(\/media\/[0-9a-f]{64}\.png)"/.exec(html)?.[1]
       if (!logoPath) throw new Error('no tenant logo on the card page')
 
       if (!once.baseline) {
         once.pageWeight = await measurePageWeight(PORT, DEMO.host, html)
-        log(`baseline: node:http answering the card page's ${cardPage.body.length} bytes`)
+        log(
+          `baseline: node:http answering the card page's ${cardPage.body.length} bytes (${cardPage.headers['content-encoding'] ?? 'uncompressed'})`,
+        )
         const bare = await startBaseline(BASELINE_PORT, cardPage)
         try {
           await measure(BASELINE_PORT, { request: cardPageRequest(seeded.cardId) }, WARMUP_SECONDS)

@@ -8,7 +8,9 @@ export const CONNECTIONS = 50
 
 // A phone's browser, as a card's recipient opening it from a QR code: not a bot (bots' views are
 // not counted), and no Accept-Encoding, like the baseline (both answer the same raw bytes; what
-// compression costs is a question of its own).
+// compression costs is a question of its own). Compressed bodies would measure autocannon, not
+// the servers: its client moves 12 KB of incompressible bytes four times slower than 12 KB of
+// text (4,800 against 21,700 answers a second from the same bare node:http server).
 export const PHONE_HEADERS = {
   'user-agent':
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
