@@ -3,12 +3,11 @@
 // the platform's where white labeling is off and on the root domain).
 import type { AppLoadContext } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { getMediaByHash } from '#app/models/media.server'
 import { drawingHash, type IconVariant, renderAppIcon } from '#app/services/brand-images.server'
+import { drawnPngResponse, tenantMediaBytes } from '#app/services/drawn-image.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { safeHexColor } from '#app/validation/hex-color'
-import { withTenant } from '#drizzle/db.server'
 
 export const MANIFEST_PATH = '/manifest.webmanifest'
 
@@ -25,7 +24,6 @@ const ICONS = {
 export type IconKind = keyof typeof ICONS
 
 const ICON_FILE = /^([a-z-]+-\d+)-([0-9a-f]{20})\.png$/
-const LOGO_PATH = /^\/media\/([0-9a-f]{64})\.png$/
 
 /** The colour the icons are drawn in; the fallback matches the style sheet's. */
 export const brandPrimary = (tenant: Branded) => safeHexColor(tenant.primaryColor, '#3b82f6')
@@ -85,14 +83,6 @@ export async function manifestResponse(context: AppLoadContext) {
   })
 }
 
-/** The brand logo's stored PNG, when it is a media row of this tenant. */
-async function logoBytes(tenant: Tenant) {
-  const hash = LOGO_PATH.exec(tenant.logoUrl ?? '')?.[1]
-  if (!hash) return null
-  const row = await withTenant(tenant.id, (tx) => getMediaByHash(tx, tenant.id, hash))
-  return row ? Buffer.from(row.data) : null
-}
-
 export async function iconResponse(context: AppLoadContext, file: string) {
   const tenant = await requireTenant(context)
   const match = ICON_FILE.exec(file)
@@ -110,18 +100,13 @@ export async function iconResponse(context: AppLoadContext, file: string) {
     })
   }
   const png = await renderAppIcon(
-    { name: tenant.name, primaryColor: brandPrimary(tenant), logo: await logoBytes(tenant) },
+    {
+      name: tenant.name,
+      primaryColor: brandPrimary(tenant),
+      logo: await tenantMediaBytes(tenant, tenant.logoUrl),
+    },
     size,
     variant,
   )
-  return new Response(new Uint8Array(png), {
-    headers: {
-      'Content-Type': 'image/png',
-      'Content-Length': String(png.length),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      ...pageCacheHeaders(context, tenant.id),
-    },
-  })
+  return drawnPngResponse(context, tenant, png)
 }

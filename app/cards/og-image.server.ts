@@ -3,11 +3,10 @@
 // and a changed card or branding is a new address: the card page names the current one, and
 // the page cache drops that page on any change (ADR 021).
 import type { AppLoadContext } from '@remix-run/node'
-import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { findCardByReference } from '#app/models/cards.server'
-import { getMediaByHash } from '#app/models/media.server'
 import { drawingHash, OG_HEIGHT, OG_WIDTH, renderOgImage } from '#app/services/brand-images.server'
+import { drawnPngResponse, tenantMediaBytes } from '#app/services/drawn-image.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { safeHexColor } from '#app/validation/hex-color'
@@ -26,7 +25,6 @@ type Drawn = {
 type Branded = Pick<Tenant, 'primaryColor' | 'secondaryColor' | 'logoUrl'>
 
 const FILE = /^([0-9a-f]{20})\.png$/
-const MEDIA_PATH = /^\/media\/([0-9a-f]{64})\.(jpg|png|webp)$/
 
 const nameOf = (card: Drawn) => `${card.firstName} ${card.lastName}`.trim()
 /** The title line, as the page's description words it. */
@@ -56,13 +54,6 @@ export function ogImagePath(tenant: Branded, card: Drawn) {
   return `/card/${card.id}/og/${ogImageHash(tenant, card)}.png`
 }
 
-async function mediaBytes(tenant: Tenant, path: string | null) {
-  const hash = MEDIA_PATH.exec(path ?? '')?.[1]
-  if (!hash) return null
-  const row = await withTenant(tenant.id, (tx) => getMediaByHash(tx, tenant.id, hash))
-  return row ? Buffer.from(row.data) : null
-}
-
 export async function ogImageResponse(context: AppLoadContext, reference: string, file: string) {
   const tenant = await requireTenant(context)
   const hash = FILE.exec(file)?.[1]
@@ -89,18 +80,9 @@ export async function ogImageResponse(context: AppLoadContext, reference: string
   const png = await renderOgImage(`${tenant.id}\n${hash}`, {
     name: nameOf(card),
     title: titleOf(card),
-    photo: await mediaBytes(tenant, card.profilePictureUrl),
-    logo: await mediaBytes(tenant, tenant.logoUrl),
+    photo: await tenantMediaBytes(tenant, card.profilePictureUrl),
+    logo: await tenantMediaBytes(tenant, tenant.logoUrl),
     ...colours(tenant),
   })
-  return new Response(new Uint8Array(png), {
-    headers: {
-      'Content-Type': 'image/png',
-      'Content-Length': String(png.length),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      ...pageCacheHeaders(context, tenant.id),
-    },
-  })
+  return drawnPngResponse(context, tenant, png)
 }
