@@ -2,6 +2,7 @@
 // support email on the Branding screen, the super admin sets the platform's in System Settings;
 // each host's footer, sign-up form and emails show its own, the platform's filling what an
 // agency left empty (and all of them while its white labeling is off).
+import type { ActionFunctionArgs } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
@@ -10,11 +11,13 @@ import { SignUpAgreement, SiteFooter } from '#app/components/layout/site-footer'
 import { loader as rootLoader } from '#app/root'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import * as branding from '#app/routes/dashboard.agency.branding'
+import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
+import { action as usersAction } from '#app/routes/dashboard.super-admin.users._index'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { LEGAL_URL_MESSAGE, type LegalLinks } from '#app/validation/legal'
 import { getDb } from '#drizzle/db.server'
-import { auditEvents, emailOutbox } from '#drizzle/schema'
+import { auditEvents, emailOutbox, organizations } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -26,6 +29,8 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  settleBackgroundWork,
+  uniqueSuffix,
 } from '#tests/factories'
 
 const BRANDING = '/dashboard/agency/branding'
@@ -296,6 +301,61 @@ describe('legal and support links', () => {
     const [rootEmail] = await emailsTo(platform.id, 'someone@root.test')
     expect(rootEmail?.text).toContain(`Support: ${PLATFORM_LINKS.supportEmail}`)
     expect(rootEmail?.html).toContain(`href="${PLATFORM_LINKS.privacyPolicyUrl}"`)
+  })
+
+  test("emails a super admin's actions send on an agency's behalf carry the agency's links", async () => {
+    const { cookie } = await superAdmin()
+    await saveGeneral(cookie, generalFields())
+    const onPlatform = (
+      action: (args: ActionFunctionArgs) => Promise<unknown>,
+      path: string,
+      fields: Record<string, string>,
+    ) =>
+      settle(() =>
+        action({
+          request: formRequest('localhost', path, fields, cookie),
+          context: contextFor('localhost'),
+          params: {},
+        }),
+      )
+
+    // An account added in an agency that set its own support email: its links, the platform's
+    // policies where it left them empty.
+    const { organization, host, admin } = await agency()
+    await saveBranding(host, admin.cookie, brandingFields({ termsOfServiceUrl: '' }))
+    const added = `added-${uniqueSuffix()}@example.test`
+    const response = await onPlatform(usersAction, '/dashboard/super-admin/users', {
+      intent: 'add-user',
+      name: 'Nia New',
+      email: added,
+      organizationId: organization.id,
+      active: 'on',
+    })
+    expect(response.status).toBe(302)
+    await settleBackgroundWork()
+    const [setPassword] = await emailsTo(organization.id, added)
+    expect(setPassword?.text).toContain(`Support: ${AGENCY_LINKS.supportEmail}`)
+    expect(setPassword?.text).toContain(`Privacy Policy: ${AGENCY_LINKS.privacyPolicyUrl}`)
+    expect(setPassword?.text).toContain(`Terms of Service: ${PLATFORM_LINKS.termsOfServiceUrl}`)
+
+    // A new agency's owner: it has set nothing yet, so the platform's defaults.
+    const ownerEmail = `owner-${uniqueSuffix()}@example.test`
+    const created = await onPlatform(agenciesAction, '/dashboard/super-admin/agencies', {
+      intent: 'create',
+      name: `Fresh ${uniqueSuffix()}`,
+      ownerName: 'Olive Owner',
+      email: ownerEmail,
+      subscription: 'starter',
+      active: 'on',
+    })
+    expect(created.status).toBe(302)
+    const [fresh] = await getDb()
+      .select()
+      .from(organizations)
+      .where(eq(organizations.contactEmail, ownerEmail))
+    const [welcome] = await emailsTo(fresh?.id ?? '', ownerEmail)
+    expect(welcome?.text).toContain(`Support: ${PLATFORM_LINKS.supportEmail}`)
+    expect(welcome?.html).toContain(`href="${PLATFORM_LINKS.termsOfServiceUrl}"`)
   })
 
   test("the super admin's links are validated like the agency's; nobody else may set them", async () => {
