@@ -10,7 +10,12 @@ export const LEGAL_URL_MESSAGE = 'Please enter a valid URL starting with https:/
 // no risk to a visitor and lets dev and test servers stand in for a real policy page.
 const LOOPBACK = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.0\.0\.1|\[::1\])$/i
 
+// The URL parser drops tabs and newlines the stored string would keep: judge the string itself.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/
+
 function isSafeLegalUrl(value: string) {
+  if (WHITESPACE_OR_CONTROL.test(value)) return false
   try {
     const url = new URL(value)
     if (url.username || url.password) return false

@@ -182,6 +182,12 @@ describe('legal and support links', () => {
         'privacyPolicyUrl',
         LEGAL_URL_MESSAGE,
       ],
+      [
+        { privacyPolicyUrl: 'https://legal.example.test/a\nb' },
+        'privacyPolicyUrl',
+        LEGAL_URL_MESSAGE,
+      ],
+      [{ termsOfServiceUrl: 'java\nscript:alert(1)' }, 'termsOfServiceUrl', LEGAL_URL_MESSAGE],
       [{ supportEmail: 'not an email' }, 'supportEmail', 'Please enter a valid email address'],
     ]
     for (const [fields, field, message] of cases) {
