@@ -74,6 +74,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       secondaryColor: tenant.secondaryColor,
       logoUrl: tenant.logoUrl,
       faviconUrl: tenant.faviconUrl,
+      legal: tenant.legal,
       // The host's app identity (ADR 024): its manifest, home-screen icon and browser colour.
       manifestUrl: MANIFEST_PATH,
       appleTouchIconUrl: iconPath(tenant, 'apple-touch-180'),
@@ -188,7 +189,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <SiteHeader branding={branding} user={data.user} />
             {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
             <div className="flex-1">{children}</div>
-            <SiteFooter name={branding.name} year={data.year} />
+            <SiteFooter name={branding.name} year={data.year} legal={branding.legal} />
           </div>
         ) : (
           children

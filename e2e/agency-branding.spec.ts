@@ -167,6 +167,14 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   await expect(owner.getByRole('heading', { name: 'DNS instructions' })).toBeVisible()
   await owner.getByLabel('Company Name').fill(`${name} Studio`)
   await owner.getByLabel('Custom Domain').fill(domain)
+  // Legal and support (issue 17 point 5): an address that is not https is refused at its field.
+  await expect(owner.getByRole('heading', { name: 'Legal and support' })).toBeVisible()
+  await owner.getByLabel('Privacy Policy URL').fill('http://legal.example.test/privacy')
+  await owner.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(owner.getByText('Please enter a valid URL starting with https://')).toBeVisible()
+  await owner.getByLabel('Privacy Policy URL').fill(`https://legal-${suffix}.example.test/privacy`)
+  await owner.getByLabel('Terms of Service URL').fill(`https://legal-${suffix}.example.test/terms`)
+  await owner.getByLabel('Support Email').fill(`help-${suffix}@example.test`)
   await owner.getByRole('button', { name: 'Save Changes' }).click()
   await expect(owner.getByText('Branding Updated')).toBeVisible()
   // Applied at once to every page of the host.
@@ -227,6 +235,27 @@ test('an agency owner brands the site and verifies a custom domain that then ser
     'href',
     /^\/media\/[0-9a-f]{64}\.png$/,
   )
+  // The agency's legal links and support address in the footer and on the sign-up form.
+  const footer = guest.getByRole('contentinfo')
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+    'href',
+    `https://legal-${suffix}.example.test/privacy`,
+  )
+  await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+    'href',
+    `https://legal-${suffix}.example.test/terms`,
+  )
+  await expect(footer.getByRole('link', { name: `help-${suffix}@example.test` })).toHaveAttribute(
+    'href',
+    `mailto:help-${suffix}@example.test`,
+  )
+  await guest.goto(urlFor(domain, '/auth/register'))
+  await expect(guest.getByTestId('sign-up-agreement')).toHaveText(
+    'By creating an account you agree to the Terms and Privacy Policy.',
+  )
+  await expect(
+    guest.getByTestId('sign-up-agreement').getByRole('link', { name: 'Terms' }),
+  ).toHaveAttribute('href', `https://legal-${suffix}.example.test/terms`)
   const favicon = await guest.goto(urlFor(domain, '/favicon.ico'))
   expect(favicon?.headers()['content-type']).toBe('image/x-icon')
 

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
+import { readLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   countEndUsersForPlatform,
@@ -37,6 +38,7 @@ import {
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
+import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
 import {
   rolesFor,
   STAFF_DIRECTORIES,
@@ -122,6 +124,7 @@ async function findOrganization(tx: Transaction, organizationId: string) {
       primaryColor: organizations.primaryColor,
       customDomain: organizations.customDomain,
       customDomainVerifiedAt: organizations.customDomainVerifiedAt,
+      whiteLabelActive: organizations.whiteLabelActive,
     })
     .from(organizations)
     .where(eq(organizations.id, organizationId))
@@ -249,6 +252,21 @@ async function assertAssignee(tx: Transaction, organizationId: string, assigneeI
   }
 }
 
+/**
+ * The links of the set-password email for an account added in `organization`: the acting
+ * tenant's own when it is that organization, else (a super admin on the platform host) the
+ * agency's, resolved as its host would with the platform's as defaults.
+ */
+async function legalOfAddedUser(
+  tx: Transaction,
+  admin: Actor,
+  organization: { id: string; kind: 'platform' | 'agency'; whiteLabelActive: boolean },
+) {
+  if (admin.tenant.id === organization.id) return admin.tenant.legal
+  const platformLegal = admin.tenant.kind === 'platform' ? admin.tenant.legal : NO_LEGAL_LINKS
+  return legalFor(organization, await readLegalLinks(tx, organization.id), platformLegal)
+}
+
 const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
   `${user.firstName} ${user.lastName}`.trim() || user.email
 
@@ -301,6 +319,7 @@ export async function addEndUser(
               ...organization,
               customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
               logoUrl: null,
+              legal: await legalOfAddedUser(tx, admin, organization),
             },
             created,
             `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,

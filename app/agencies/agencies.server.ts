@@ -132,7 +132,7 @@ async function sendOwnerWelcome(
   agency: { id: string; name: string; slug: string; primaryColor: string },
   owner: { email: string; firstName: string },
   token: string,
-  platform: Pick<Tenant, 'name' | 'via'>,
+  platform: Pick<Tenant, 'name' | 'via' | 'legal'>,
 ) {
   const platformName = platform.name
   // The same proxy serves the platform and every agency host: the scheme and port the super
@@ -145,7 +145,14 @@ async function sendOwnerWelcome(
   })
   const url = `${origin}/auth/reset-password?token=${token}`
   const { html, text } = renderActionEmail({
-    branding: { name: agency.name, primaryColor: agency.primaryColor, logoUrl: null, origin },
+    branding: {
+      name: agency.name,
+      primaryColor: agency.primaryColor,
+      logoUrl: null,
+      origin,
+      // A new agency has set no links of its own yet: the platform's, as on its host.
+      legal: platform.legal,
+    },
     heading: `Welcome to ${agency.name}`,
     paragraphs: [
       `Hi ${owner.firstName || 'there'},`,

@@ -26,7 +26,7 @@ export async function queueSetPasswordEmailIn(
   /** The account's organization (the request's tenant, or one a super admin chose). */
   tenant: Pick<
     Tenant,
-    'id' | 'name' | 'kind' | 'slug' | 'customDomain' | 'primaryColor' | 'logoUrl'
+    'id' | 'name' | 'kind' | 'slug' | 'customDomain' | 'primaryColor' | 'logoUrl' | 'legal'
   >,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
   createdBy: string,
@@ -38,6 +38,7 @@ export async function queueSetPasswordEmailIn(
     primaryColor: tenant.primaryColor,
     logoUrl: tenant.logoUrl,
     origin: tenantOrigin(tenant),
+    legal: tenant.legal,
   }
   await queueEmailIn(
     tx,

@@ -24,6 +24,7 @@ import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BrandingActionSchema } from '#app/validation/branding'
 import { type Transaction, withTenant } from '#drizzle/db.server'
+import { readLegalLinks, saveLegalLinks } from './legal.server'
 
 export const BRANDING_PATH = '/dashboard/agency/branding'
 export const BRANDING_UPDATED = 'Branding Updated'
@@ -52,6 +53,8 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
         logoUrl: images.logoPath,
         faviconUrl: images.faviconPath,
       },
+      // The agency's own links, not the host's: an empty field shows the platform's default.
+      legal: await readLegalLinks(tx, tenant.id),
       domain: await readDomainState(tx, tenant.id),
       subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
     }
@@ -98,6 +101,12 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
   try {
     await withTenant(tenant.id, async (tx) => {
       const before = await findOrganizationBranding(tx, tenant.id)
+      const legalBefore = await readLegalLinks(tx, tenant.id)
+      const legal = {
+        privacyPolicyUrl: value.privacyPolicyUrl,
+        termsOfServiceUrl: value.termsOfServiceUrl,
+        supportEmail: value.supportEmail,
+      }
       const logoMediaId = await resolveImageField(tenant, formData, 'logo', 'brandLogo', tx)
       const faviconMediaId = await resolveImageField(tenant, formData, 'favicon', 'favicon', tx)
       const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
@@ -109,6 +118,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
         ...(logoMediaId !== undefined ? { logoMediaId } : {}),
         ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
       })
+      await saveLegalLinks(tx, tenant.id, legal)
       await recordAudit(tx, tenant.id, {
         actorUserId: user.id,
         action: 'branding.updated',
@@ -120,12 +130,14 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
             primaryColor: before.primaryColor,
             secondaryColor: before.secondaryColor,
             whiteLabelActive: before.whiteLabelActive,
+            ...legalBefore,
           },
           to: {
             companyName: value.companyName,
             primaryColor: value.primaryColor,
             secondaryColor: value.secondaryColor,
             whiteLabelActive: value.whiteLabelActive,
+            ...legal,
           },
           logoChanged: logoMediaId !== undefined,
           faviconChanged: faviconMediaId !== undefined,

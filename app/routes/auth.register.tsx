@@ -13,7 +13,9 @@ import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { SignUpAgreement } from '#app/components/layout/site-footer'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useRootData } from '#app/root'
 import { readPlainForm } from '#app/services/uploads.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -69,6 +71,7 @@ export default function RegisterPage() {
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to create account. Please try again.')
   const navigation = useNavigation()
   const [searchParams] = useSearchParams()
+  const legal = useRootData()?.branding.legal
   const [form, fields] = useForm({
     id: 'register',
     lastResult: actionData?.result,
@@ -141,6 +144,7 @@ export default function RegisterPage() {
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Creating account...">
           Create Account
         </StatusButton>
+        {legal ? <SignUpAgreement legal={legal} /> : null}
       </Form>
     </AuthCard>
   )

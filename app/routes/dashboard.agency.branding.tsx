@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Page() {
   const data = useLoaderData<typeof loader>()
   // A save that changed the saved values remounts the form with them.
-  const key = JSON.stringify([data.branding, data.domain.domain])
+  const key = JSON.stringify([data.branding, data.legal, data.domain.domain])
   return <BrandingPage key={key} {...data} />
 }
 

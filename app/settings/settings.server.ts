@@ -7,6 +7,7 @@ import { type AppLoadContext, json } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
+import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -25,7 +26,7 @@ import {
 } from '#app/notifications/preferences.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
-import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   AgencySettingsSchema,
@@ -225,9 +226,11 @@ async function requireSuperAdmin(request: Request, context: AppLoadContext) {
 export async function loadSuperAdminSettings(request: Request, context: AppLoadContext) {
   const { tenant } = await requireSuperAdmin(request, context)
   const settings = await withDatabase((tx) => getPlatformSettings(tx))
+  const legal = await withTenant(tenant.id, (tx) => readLegalLinks(tx, tenant.id))
   // Until one is saved, the platform's URL is the address it answers on.
   return {
     ...settings,
+    ...legal,
     platformName: tenant.name,
     platformUrl: settings.platformUrl || tenantOrigin(tenant),
   }
@@ -242,12 +245,17 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
   await withTenant(tenant.id, async (tx) => {
     const current = await getPlatformSettings(tx)
     if (value.intent === 'general') {
-      const { intent, platformName, ...fields } = value
+      const { intent, platformName, privacyPolicyUrl, termsOfServiceUrl, supportEmail, ...fields } =
+        value
+      const legal = { privacyPolicyUrl, termsOfServiceUrl, supportEmail }
+      const legalBefore = await readLegalLinks(tx, tenant.id)
       await renameOrganization(tx, tenant.id, platformName)
       await savePlatformSettings(tx, fields)
+      await saveLegalLinks(tx, tenant.id, legal)
       await audit(tx, signedIn, intent, {
         ...changedFields({ platformName: tenant.name }, { platformName }),
         ...changedFields(current, fields),
+        ...changedFields(legalBefore, legal),
       })
     } else {
       const { intent, ...fields } = value
@@ -255,7 +263,9 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
       await audit(tx, signedIn, intent, changedFields(current, fields))
     }
   })
-  if (value.intent === 'general') invalidateTenant(tenant.id)
+  // The platform's name and links also show on agency hosts (white labeling off, or links an
+  // agency left empty): every cached tenant goes, not only the platform's.
+  if (value.intent === 'general') clearTenantCache()
   invalidatePlatformSettings()
   return saved(request, value.intent)
 }

@@ -1,10 +1,12 @@
 // Resolves the organization behind a request's host, fail-closed, with a small
 // in-memory cache, so only a host's first request in a while pays for the lookup.
 import { LRUCache } from 'lru-cache'
+import { readLegalLinks } from '#app/branding/legal.server'
 import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
+import { type LegalLinks, legalFor } from '#app/validation/legal'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { classifyHost, type PublicAddress } from './host'
 
@@ -20,6 +22,12 @@ export type Tenant = {
   logoUrl: string | null
   faviconUrl: string | null
   customDomain: string | null
+  /**
+   * Privacy policy, terms and support email shown in the footer, the sign-up form and every
+   * email: the agency's own, each falling back to the platform's (all the platform's while white
+   * labeling is off). Empty strings are not shown.
+   */
+  legal: LegalLinks
   /**
    * The platform tenant only: the public URL saved in System Settings, which the links the
    * platform builds for the root domain start with (tenantOrigin). Null until one is saved.
@@ -73,11 +81,21 @@ async function lookup(host: string | null): Promise<CacheEntry> {
   }
   // White labeling off (ADR 016): the agency's host shows the platform's name, colours and
   // images instead of its own.
+  const platform =
+    organization.kind === 'agency'
+      ? await withDatabase((db) => findOrganizationForHost(db, { kind: 'platform' }))
+      : organization
   const brand =
     organization.kind === 'agency' && !organization.whiteLabelActive
-      ? ((await withDatabase((db) => findOrganizationForHost(db, { kind: 'platform' }))) ??
-        organization)
+      ? (platform ?? organization)
       : organization
+  // organization_settings is a tenant table: each organization's links are read in its own scope.
+  const ownLegal = await withTenant(organization.id, (tx) => readLegalLinks(tx, organization.id))
+  const platformLegal =
+    platform && platform.id !== organization.id
+      ? await withTenant(platform.id, (tx) => readLegalLinks(tx, platform.id))
+      : ownLegal
+  const legal = legalFor(organization, ownLegal, platformLegal)
   // The logo and favicon are media rows, which row-level security shows only inside their
   // tenant: read them there, as the app login would (ADR 004).
   const images = await withTenant(brand.id, (tx) => findBrandingImagePaths(tx, brand.id, brand))
@@ -102,6 +120,7 @@ async function lookup(host: string | null): Promise<CacheEntry> {
         logoUrl: images.logoPath,
         faviconUrl: images.faviconPath,
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+        legal,
         platformUrl,
       },
     },

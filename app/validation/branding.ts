@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { hexColorSchema } from './color'
 import { customDomainField } from './domain'
+import { LegalFields } from './legal'
 import { plainText } from './text'
 
 export const BRANDING_DEFAULTS = { primaryColor: '#3b82f6', secondaryColor: '#10b981' } as const
@@ -19,6 +20,7 @@ export const BrandingSchema = z.object({
   secondaryColor: hexColorSchema,
   customDomain: customDomainField,
   whiteLabelActive: z.boolean({ error: 'Please choose on or off' }).optional().default(false),
+  ...LegalFields,
 })
 export type BrandingValues = z.output<typeof BrandingSchema>
 

@@ -4,6 +4,7 @@
 // spec's default instead of breaking the page.
 import { z } from 'zod'
 import { emailField } from './auth'
+import { LegalFields } from './legal'
 import { TEAM_ROLES } from './teams'
 import { plainText } from './text'
 
@@ -105,6 +106,8 @@ export const GeneralSettingsSchema = z.object({
     .max(300, 'Please enter a valid URL')
     .pipe(z.url({ protocol: /^https?$/, error: 'Please enter a valid URL' })),
   maintenanceMode: checkbox(),
+  // The platform's own links, and the defaults of every agency that sets none (issue 17 §5).
+  ...LegalFields,
 })
 
 export const SecuritySettingsSchema = z.object({

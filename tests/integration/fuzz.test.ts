@@ -145,6 +145,7 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
 })
 
 const PRIVACY_KEYS = ['visibility', 'showEmail', 'showPhone', 'theme', 'fontSize', 'animations']
+const LEGAL_KEYS = ['privacyPolicyUrl', 'termsOfServiceUrl', 'supportEmail']
 /** A settings page under /settings/{area} and the dashboard's settings entry (spec §2.6). */
 const settingsForms = (area: string, actor: Actor, intents: string[], keys: string[]): Form[] => [
   {
@@ -280,6 +281,7 @@ const FORMS: Form[] = [
       'whiteLabelActive',
       'logoMediaId',
       'faviconMediaId',
+      ...LEGAL_KEYS,
     ],
     files: ['logoFile', 'faviconFile'],
   },
@@ -294,6 +296,7 @@ const FORMS: Form[] = [
       'sessionTimeoutMinutes',
       'requireTwoFactorForAdmins',
       'passwordRotation',
+      ...LEGAL_KEYS,
     ],
   ),
   {

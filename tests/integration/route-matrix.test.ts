@@ -922,7 +922,13 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     { intent: 'billing', billingEmail: b.email },
   ]
   const systemTabs: Record<string, string>[] = [
-    { intent: 'general', platformName: `Taken ${MARK}`, platformUrl: 'https://b.test' },
+    {
+      intent: 'general',
+      platformName: `Taken ${MARK}`,
+      platformUrl: 'https://b.test',
+      privacyPolicyUrl: 'https://b.test/privacy',
+      supportEmail: b.email,
+    },
     { intent: 'security', sessionTimeoutMinutes: '5' },
   ]
   return {
@@ -955,6 +961,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         secondaryColor: '#654321',
         logoMediaId: b.mediaId,
         faviconMediaId: b.mediaId,
+        // The links land in A's settings row only, whatever B's ids beside them say.
+        privacyPolicyUrl: 'https://b.test/privacy',
+        supportEmail: b.email,
       },
       { intent: 'verify-domain' },
     ),

@@ -14,6 +14,7 @@ import { toast } from '#app/components/ui/toasts'
 import type { DomainState } from '#app/domains/custom-domains.server'
 import { BRANDING_DEFAULTS, BrandingSchema } from '#app/validation/branding'
 import { isHexColor } from '#app/validation/color'
+import type { LegalLinks } from '#app/validation/legal'
 import { BrandingPreview } from './branding-preview'
 import { DomainVerification, VerifyDomainForm } from './domain-verification'
 
@@ -29,6 +30,7 @@ type Branding = {
 export type BrandingPageProps = {
   canManage: boolean
   branding: Branding
+  legal: LegalLinks
   domain: DomainState
   subdomainHost: string
 }
@@ -76,7 +78,13 @@ function ColorField({
   )
 }
 
-export function BrandingPage({ canManage, branding, domain, subdomainHost }: BrandingPageProps) {
+export function BrandingPage({
+  canManage,
+  branding,
+  legal,
+  domain,
+  subdomainHost,
+}: BrandingPageProps) {
   const data = useActionData() as { result?: SubmissionResult<string[]> } | undefined
   const navigation = useNavigation()
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save'
@@ -88,6 +96,7 @@ export function BrandingPage({ canManage, branding, domain, subdomainHost }: Bra
     customDomain: domain.domain ?? '',
     whiteLabelActive: branding.whiteLabelActive,
     logoUrl: branding.logoUrl,
+    ...legal,
   }
   const [values, setValues] = useState(saved)
   // Remounts the image fields on Reset, dropping an upload that was not saved.
@@ -218,6 +227,59 @@ export function BrandingPage({ canManage, branding, domain, subdomainHost }: Bra
                 <ErrorList errors={fields.whiteLabelActive.errors} />
               </div>
             </div>
+          </fieldset>
+          <fieldset
+            disabled={readOnly}
+            className="flex flex-col gap-4 border-t border-gray-200 pt-6 dark:border-gray-800"
+          >
+            <legend className="contents">
+              <h2 className="text-lg font-semibold">Legal and support</h2>
+            </legend>
+            <p className="text-sm text-gray-600 dark:text-gray-400">
+              Shown in your site's footer, on the sign-up form and in every email. Leave a field
+              empty to show the platform's default.
+            </p>
+            <Field
+              label="Privacy Policy URL"
+              errors={fields.privacyPolicyUrl.errors}
+              inputProps={{
+                id: fields.privacyPolicyUrl.id,
+                name: fields.privacyPolicyUrl.name,
+                type: 'url',
+                value: values.privacyPolicyUrl,
+                placeholder: 'https://example.com/privacy',
+                onChange: (event) => set('privacyPolicyUrl', event.currentTarget.value),
+                spellCheck: false,
+                autoCapitalize: 'none',
+              }}
+            />
+            <Field
+              label="Terms of Service URL"
+              errors={fields.termsOfServiceUrl.errors}
+              inputProps={{
+                id: fields.termsOfServiceUrl.id,
+                name: fields.termsOfServiceUrl.name,
+                type: 'url',
+                value: values.termsOfServiceUrl,
+                placeholder: 'https://example.com/terms',
+                onChange: (event) => set('termsOfServiceUrl', event.currentTarget.value),
+                spellCheck: false,
+                autoCapitalize: 'none',
+              }}
+            />
+            <Field
+              label="Support Email"
+              errors={fields.supportEmail.errors}
+              inputProps={{
+                id: fields.supportEmail.id,
+                name: fields.supportEmail.name,
+                type: 'email',
+                value: values.supportEmail,
+                placeholder: 'support@example.com',
+                onChange: (event) => set('supportEmail', event.currentTarget.value),
+                autoComplete: 'email',
+              }}
+            />
           </fieldset>
           <DomainVerification
             state={domain}

@@ -377,6 +377,9 @@ export function SuperAdminSettings({
     platformName: string
     platformUrl: string
     maintenanceMode: boolean
+    privacyPolicyUrl: string
+    termsOfServiceUrl: string
+    supportEmail: string
     sessionTimeoutMinutes: number
     requireTwoFactorForAdmins: boolean
     passwordRotation: boolean
@@ -412,6 +415,27 @@ export function SuperAdminSettings({
                     label: 'Maintenance mode',
                     description:
                       'Everyone but super admins sees a maintenance page on every site until you turn it off.',
+                  },
+                  {
+                    kind: 'input',
+                    name: 'privacyPolicyUrl',
+                    label: 'Privacy Policy URL',
+                    type: 'url',
+                    hint: 'Shown in the footer, on the sign-up form and in every email, here and on every agency site that sets none of its own: use an address that does not name the platform if agencies must not show it.',
+                  },
+                  {
+                    kind: 'input',
+                    name: 'termsOfServiceUrl',
+                    label: 'Terms of Service URL',
+                    type: 'url',
+                    hint: 'The default for agencies that set none, like the privacy policy.',
+                  },
+                  {
+                    kind: 'input',
+                    name: 'supportEmail',
+                    label: 'Support email',
+                    type: 'email',
+                    hint: 'The default for agencies that set none, like the privacy policy.',
                   },
                 ]}
               />

@@ -2,12 +2,15 @@
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
+import type { LegalLinks } from '#app/validation/legal'
 
 export type EmailBranding = {
   name: string
   primaryColor: string
   logoUrl: string | null
   origin: string
+  /** The support email and policy links of the footer line (empty ones are left out). */
+  legal: LegalLinks
 }
 
 /** A tenant's emails: its name, colour and logo, and links on its own origin (from its record). */
@@ -17,7 +20,19 @@ export function tenantEmailBranding(tenant: Tenant): EmailBranding {
     primaryColor: tenant.primaryColor,
     logoUrl: tenant.logoUrl,
     origin: tenantOrigin(tenant),
+    legal: tenant.legal,
   }
+}
+
+/** The footer line's parts, in the order every email shows them. */
+function legalParts(legal: LegalLinks) {
+  return [
+    legal.supportEmail
+      ? { label: `Support: ${legal.supportEmail}`, url: `mailto:${legal.supportEmail}` }
+      : null,
+    legal.privacyPolicyUrl ? { label: 'Privacy Policy', url: legal.privacyPolicyUrl } : null,
+    legal.termsOfServiceUrl ? { label: 'Terms of Service', url: legal.termsOfServiceUrl } : null,
+  ].filter((part) => part !== null)
 }
 
 export function escapeHtml(value: string) {
@@ -43,6 +58,7 @@ export function renderActionEmail(options: {
   const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe } = options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
   const textColor = readableTextColor(color)
+  const legal = legalParts(branding.legal)
   const logo = branding.logoUrl
     ? `<img src="${escapeHtml(branding.origin + branding.logoUrl)}" alt="${escapeHtml(branding.name)}" style="max-height:48px;max-width:180px">`
     : `<strong style="font-size:20px">${escapeHtml(branding.name)}</strong>`
@@ -60,7 +76,7 @@ ${secondaryAction ? `<p style="margin:0 0 12px;font-size:14px"><a href="${escape
 <p style="margin:0;font-size:13px;color:#6b7280">${escapeHtml(footnote)}</p>
 ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#6b7280">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </td></tr>
-<tr><td style="padding:16px 24px;font-size:12px;color:#9ca3af">${escapeHtml(branding.name)}</td></tr>
+<tr><td style="padding:16px 24px;font-size:12px;color:#9ca3af">${escapeHtml(branding.name)}${legal.length > 0 ? `<br>${legal.map((part) => `<a href="${escapeHtml(part.url)}" style="color:#6b7280">${escapeHtml(part.label)}</a>`).join(' · ')}` : ''}</td></tr>
 </table></td></tr></table></body></html>`
   const text = [
     branding.name,
@@ -74,6 +90,14 @@ ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml
     '',
     footnote,
     ...(unsubscribe ? ['', `${unsubscribe.label}: ${unsubscribe.url}`] : []),
+    ...(legal.length > 0
+      ? [
+          '',
+          ...legal.map((part) =>
+            part.url.startsWith('mailto:') ? part.label : `${part.label}: ${part.url}`,
+          ),
+        ]
+      : []),
   ].join('\n')
   return { html, text }
 }
