@@ -236,7 +236,8 @@ describe('privacy applied to the public card', () => {
     expect(hidden.card).toMatchObject({ email: '', workEmail: '', phoneNumber: '' })
     const file = await (await vcard()).text()
     expect(file).not.toContain('example.test')
-    expect(file).not.toContain('555')
+    // The number itself, in any spacing: a generated host such as org-7c555169 may hold "555".
+    expect(file).not.toMatch(/555\D?0100/)
 
     await post(endUserSettings, '/settings/end-user', owner, {
       intent: 'privacy',
