@@ -189,8 +189,9 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   const txt = records.getByRole('row', { name: /TXT/ })
   const txtName = (await txt.getByRole('cell').nth(1).textContent()) ?? ''
   const txtValue = (await txt.getByRole('cell').nth(2).textContent()) ?? ''
-  expect(txtName).toBe(`_brandcard-verification.${domain}`)
-  expect(txtValue).toMatch(/^brandcard-verification=[0-9a-f]{32}$/)
+  // A neutral record (issue 17): the agency's public DNS must not name the platform.
+  expect(txtName).toBe(`_domain-verification.${domain}`)
+  expect(txtValue).toMatch(/^domain-verification=[0-9a-f]{32}$/)
   await expectAccessible(owner, 'domain settings')
 
   // The custom domain serves nothing until it is verified.

@@ -1,6 +1,7 @@
 // A DNS server on 127.0.0.1 for tests: answers TXT questions from a table the test fills in,
-// NXDOMAIN for names it does not know, and can be told to fail (SERVFAIL). UDP only, which is
-// what node:dns asks first; long values are split into 255-byte chunks as real servers do.
+// NXDOMAIN for names it does not know, and can be told to fail (SERVFAIL), for every name or
+// for some. UDP only, which is what node:dns asks first; long values are split into 255-byte
+// chunks as real servers do.
 import { createSocket, type Socket } from 'node:dgram'
 
 const TYPE_TXT = 16
@@ -11,7 +12,10 @@ export type FakeDns = {
   setTxt(name: string, values: string[]): void
   /** Every name asked, in order. */
   questions: string[]
+  /** Every question fails (SERVFAIL). */
   failing: boolean
+  /** Questions for these names fail (SERVFAIL); lower-case names. */
+  failingNames: Set<string>
   close(): Promise<void>
 }
 
@@ -36,8 +40,9 @@ function txtData(value: string): Buffer {
   return Buffer.concat(parts)
 }
 
-function answer(query: Buffer, table: Map<string, string[]>, failing: boolean): Buffer {
+function answer(query: Buffer, table: Map<string, string[]>, dns: FakeDns): Buffer {
   const { name, end } = readName(query, 12)
+  const failing = dns.failing || dns.failingNames.has(name)
   const qtype = query.readUInt16BE(end)
   const question = query.subarray(12, end + 4)
   const values = table.get(name)
@@ -69,6 +74,7 @@ export async function startFakeDns(port = 0): Promise<FakeDns> {
     port: 0,
     questions: [],
     failing: false,
+    failingNames: new Set(),
     setTxt(name, values) {
       if (values.length === 0) table.delete(name.toLowerCase())
       else table.set(name.toLowerCase(), values)
@@ -78,7 +84,7 @@ export async function startFakeDns(port = 0): Promise<FakeDns> {
   socket.on('message', (message, remote) => {
     try {
       dns.questions.push(readName(message, 12).name)
-      socket.send(answer(message, table, dns.failing), remote.port, remote.address)
+      socket.send(answer(message, table, dns), remote.port, remote.address)
     } catch {
       // A malformed packet gets no answer, as from a real server.
     }

@@ -1,4 +1,4 @@
-// An agency's custom domain (ADR 015): its TXT verification record and its state, as the
+// An agency's custom domain (ADR 016): its TXT verification record and its state, as the
 // anchors model them (dub, cal.com): pending until the record is seen, verified while it is,
 // misconfigured when a verified domain's record disappears (it then stops serving).
 import { randomBytes } from 'node:crypto'
@@ -45,8 +45,49 @@ export function cnameTarget(): string {
   return env.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${env.ROOT_DOMAIN}`
 }
 
+type VerificationRecordFormat = { nameLabel: string; valuePrefix: string }
+
+/**
+ * The TXT record that proves a domain is the agency's. The agency creates it in its own public
+ * DNS, where anyone can read it, so it names no product (issue 17, "no trace of the platform").
+ */
+const VERIFICATION_RECORD: VerificationRecordFormat = {
+  nameLabel: '_domain-verification',
+  valuePrefix: 'domain-verification=',
+}
+
+/**
+ * The record before issue 17, which carried the product's name. Domains verified before the
+ * rename still have it in their DNS, so the check accepts it too (same token) and they do not
+ * turn misconfigured; the UI never shows it. It can go once no verified domain relies on it:
+ * after agencies have been asked to add the new record and a lookup of `_domain-verification`
+ * for every verified domain finds it (ADR 016, addendum).
+ */
+const LEGACY_VERIFICATION_RECORD: VerificationRecordFormat = {
+  nameLabel: '_brandcard-verification',
+  valuePrefix: 'brandcard-verification=',
+}
+
+function recordFor(format: VerificationRecordFormat, domain: string, token: string) {
+  return { name: `${format.nameLabel}.${domain}`, value: `${format.valuePrefix}${token}` }
+}
+
+/** The record agencies are told to create (the only one the UI shows). */
 export function verificationRecord(domain: string, token: string) {
-  return { name: `_brandcard-verification.${domain}`, value: `brandcard-verification=${token}` }
+  return recordFor(VERIFICATION_RECORD, domain, token)
+}
+
+/**
+ * Whether the domain's DNS holds the verification record with exactly this token: the current
+ * record, else the legacy one (asked only when the current one is not there). Throws
+ * DnsLookupError when either lookup cannot be answered, so a failing server changes nothing.
+ */
+async function hasVerificationRecord(domain: string, token: string): Promise<boolean> {
+  for (const format of [VERIFICATION_RECORD, LEGACY_VERIFICATION_RECORD]) {
+    const record = recordFor(format, domain, token)
+    if ((await lookupTxt(record.name)).includes(record.value)) return true
+  }
+  return false
 }
 
 export function domainStatus(row: Pick<DomainRow, 'domain' | 'verifiedAt' | 'lostAt'>) {
@@ -105,9 +146,9 @@ export type DomainCheck =
   | { outcome: 'unreachable'; state: DomainState }
 
 /**
- * Looks the TXT record up and records the state. The value must match exactly; a missing
- * record means pending (or misconfigured for a domain that was verified). A DNS server that
- * cannot answer changes nothing. `actorUserId` is null for the background re-check.
+ * Looks the TXT record up (the current one, else the legacy one) and records the state. The
+ * value must match exactly; a missing record means pending (or misconfigured for a domain that
+ * was verified). A DNS server that cannot answer changes nothing. `actorUserId` is null for the background re-check.
  */
 export async function checkCustomDomain(
   organizationId: string,
@@ -116,10 +157,9 @@ export async function checkCustomDomain(
   const row = await withDatabase((tx) => findDomainRow(tx, organizationId))
   if (!row?.domain || !row.token) return { outcome: 'no-domain' }
   const checked = { domain: row.domain, token: row.token }
-  const record = verificationRecord(checked.domain, checked.token)
   let found: boolean
   try {
-    found = (await lookupTxt(record.name)).includes(record.value)
+    found = await hasVerificationRecord(checked.domain, checked.token)
   } catch (error) {
     if (error instanceof DnsLookupError) return { outcome: 'unreachable', state: toState(row) }
     throw error

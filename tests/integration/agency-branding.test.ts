@@ -280,8 +280,8 @@ describe('agency branding', () => {
       .select()
       .from(organizations)
       .where(eq(organizations.id, organization.id))
-    dns.setTxt(`_brandcard-verification.${domain}`, [
-      `brandcard-verification=${row?.customDomainVerificationToken}`,
+    dns.setTxt(`_domain-verification.${domain}`, [
+      `domain-verification=${row?.customDomainVerificationToken}`,
     ])
     const verified = await post(host, admin.cookie, { intent: 'verify-domain' })
     expect(await toastOf(verified)).toMatchObject({ type: 'success', title: 'Domain verified' })

@@ -27,6 +27,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   dns.failing = false
+  dns.failingNames.clear()
 })
 
 afterAll(async () => {
@@ -41,6 +42,26 @@ async function agencyWithDomain() {
   await withTenant(organization.id, (tx) => changeCustomDomain(tx, organization.id, domain))
   const state = await withDatabase((tx) => readDomainState(tx, organization.id))
   return { organization, domain, state }
+}
+
+async function tokenOf(organizationId: string) {
+  const [row] = await getDb()
+    .select({ token: organizations.customDomainVerificationToken })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+  return row?.token as string
+}
+
+/** Makes this domain the one the background re-check takes next (oldest checked of all). */
+async function makeOldestChecked(organizationId: string) {
+  await getDb()
+    .update(organizations)
+    .set({ customDomainCheckedAt: new Date() })
+    .where(isNotNull(organizations.customDomain))
+  await getDb()
+    .update(organizations)
+    .set({ customDomainCheckedAt: new Date('2000-01-01T00:00:00Z') })
+    .where(eq(organizations.id, organizationId))
 }
 
 async function domainEvents(organizationId: string) {
@@ -67,9 +88,9 @@ describe('custom domain verification', () => {
       domain,
       status: 'pending',
       cnameTarget: 'cname.localhost',
-      txtName: `_brandcard-verification.${domain}`,
+      txtName: `_domain-verification.${domain}`,
     })
-    expect(state.txtValue).toMatch(/^brandcard-verification=[0-9a-f]{32}$/)
+    expect(state.txtValue).toMatch(/^domain-verification=[0-9a-f]{32}$/)
   })
 
   test('no record keeps it pending; the exact value verifies it and the host then serves the agency', async () => {
@@ -162,20 +183,148 @@ describe('custom domain verification', () => {
     await checkCustomDomain(organization.id, null)
     dns.setTxt(state.txtName as string, [])
     // Make it the oldest-checked domain of all (never-checked ones would come first).
-    await getDb()
-      .update(organizations)
-      .set({ customDomainCheckedAt: new Date() })
-      .where(isNotNull(organizations.customDomain))
-    await getDb()
-      .update(organizations)
-      .set({ customDomainCheckedAt: new Date('2000-01-01T00:00:00Z') })
-      .where(eq(organizations.id, organization.id))
+    await makeOldestChecked(organization.id)
     dns.questions.length = 0
     expect(await recheckOldestDomains(1)).toBe(1)
-    expect(dns.questions).toEqual([state.txtName])
+    // The current record, then (not there either) the legacy one.
+    expect(dns.questions).toEqual([state.txtName, `_brandcard-verification.${domain}`])
     expect((await resolveTenant(domain)).status).toBe('not-found')
     expect(await withDatabase((tx) => readDomainState(tx, organization.id))).toMatchObject({
       status: 'misconfigured',
     })
+  })
+})
+
+// Issue 17: the record names no product. `_domain-verification` is the record agencies are
+// told to create; `_brandcard-verification`, the record before the rename, still proves a
+// domain so that domains verified under it stay verified.
+describe('the neutral verification record and the legacy one', () => {
+  const newName = (domain: string) => `_domain-verification.${domain}`
+  const legacyName = (domain: string) => `_brandcard-verification.${domain}`
+
+  test('a domain whose DNS has only the new record verifies', async () => {
+    const { organization, domain } = await agencyWithDomain()
+    const token = await tokenOf(organization.id)
+    dns.setTxt(newName(domain), [`domain-verification=${token}`])
+    dns.questions.length = 0
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      outcome: 'checked',
+      changed: true,
+      state: { status: 'verified' },
+    })
+    // Found under the new name: the legacy one is not asked.
+    expect(dns.questions).toEqual([newName(domain)])
+    const resolution = await resolveTenant(domain)
+    expect(resolution.status === 'found' && resolution.tenant.id).toBe(organization.id)
+  })
+
+  test('a domain verified under the legacy record stays verified on re-check with only that record', async () => {
+    const { organization, domain } = await agencyWithDomain()
+    const token = await tokenOf(organization.id)
+    // Verified before the rename: the row says verified, its DNS has only the old record.
+    const verifiedAt = new Date('2025-06-01T00:00:00Z')
+    await getDb()
+      .update(organizations)
+      .set({ customDomainVerifiedAt: verifiedAt, customDomainCheckedAt: verifiedAt })
+      .where(eq(organizations.id, organization.id))
+    dns.setTxt(legacyName(domain), [`brandcard-verification=${token}`])
+    await makeOldestChecked(organization.id)
+    dns.questions.length = 0
+
+    expect(await recheckOldestDomains(1)).toBe(1)
+    expect(dns.questions).toEqual([newName(domain), legacyName(domain)])
+    const [row] = await getDb()
+      .select({
+        verifiedAt: organizations.customDomainVerifiedAt,
+        lostAt: organizations.customDomainLostAt,
+        checkedAt: organizations.customDomainCheckedAt,
+      })
+      .from(organizations)
+      .where(eq(organizations.id, organization.id))
+    expect(row?.verifiedAt).toEqual(verifiedAt)
+    expect(row?.lostAt).toBeNull()
+    expect(row?.checkedAt?.getTime()).toBeGreaterThan(verifiedAt.getTime())
+    expect((await resolveTenant(domain)).status).toBe('found')
+    expect(await domainEvents(organization.id)).not.toContain('domain.misconfigured')
+
+    // The re-check really read it: with the legacy record gone as well, the domain is lost.
+    dns.setTxt(legacyName(domain), [])
+    await makeOldestChecked(organization.id)
+    await recheckOldestDomains(1)
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+    expect(await domainEvents(organization.id)).toContain('domain.misconfigured')
+  })
+
+  test('a wrong token under either name does not verify, and a verified domain is lost', async () => {
+    const { organization, domain } = await agencyWithDomain()
+    const { state: other } = await agencyWithDomain()
+    const token = await tokenOf(organization.id)
+    const otherToken = (other.txtValue as string).slice('domain-verification='.length)
+    expect(otherToken).toMatch(/^[0-9a-f]{32}$/)
+    expect(otherToken).not.toBe(token)
+    // Another domain's token under both names; each name with the other name's value.
+    dns.setTxt(newName(domain), [
+      `domain-verification=${otherToken}`,
+      `brandcard-verification=${token}`,
+    ])
+    dns.setTxt(legacyName(domain), [
+      `brandcard-verification=${otherToken}`,
+      `domain-verification=${token}`,
+    ])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      outcome: 'checked',
+      state: { status: 'pending' },
+    })
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+
+    // Verified by the right token, then replaced by wrong ones under both names: misconfigured.
+    dns.setTxt(newName(domain), [`domain-verification=${token}`])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      state: { status: 'verified' },
+    })
+    dns.setTxt(newName(domain), [`domain-verification=${otherToken}`])
+    dns.setTxt(legacyName(domain), [`brandcard-verification=${otherToken}`])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      changed: true,
+      state: { status: 'misconfigured' },
+    })
+    expect((await resolveTenant(domain)).status).toBe('not-found')
+  })
+
+  test('a DNS server that cannot answer the legacy lookup changes nothing', async () => {
+    const { organization, domain } = await agencyWithDomain()
+    const token = await tokenOf(organization.id)
+    dns.setTxt(legacyName(domain), [`brandcard-verification=${token}`])
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      state: { status: 'verified' },
+    })
+    // The new name answers "no such record", the legacy one fails: not a lost record.
+    dns.failingNames.add(legacyName(domain))
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      outcome: 'unreachable',
+      state: { status: 'verified' },
+    })
+    expect((await resolveTenant(domain)).status).toBe('found')
+    expect(await domainEvents(organization.id)).not.toContain('domain.misconfigured')
+  })
+
+  test('the state the Branding screen gets names only the new record, even for a legacy domain', async () => {
+    const { organization, domain } = await agencyWithDomain()
+    const token = await tokenOf(organization.id)
+    const expected = {
+      txtName: `_domain-verification.${domain}`,
+      txtValue: `domain-verification=${token}`,
+    }
+    const pending = await withDatabase((tx) => readDomainState(tx, organization.id))
+    expect(pending).toMatchObject({ status: 'pending', ...expected })
+    expect(JSON.stringify(pending)).not.toMatch(/brandcard/i)
+
+    // Verified by the legacy record: still told to create the new one.
+    dns.setTxt(legacyName(domain), [`brandcard-verification=${token}`])
+    const check = await checkCustomDomain(organization.id, null)
+    expect(check).toMatchObject({ state: { status: 'verified', ...expected } })
+    const verified = await withDatabase((tx) => readDomainState(tx, organization.id))
+    expect(verified).toMatchObject({ status: 'verified', ...expected })
+    expect(JSON.stringify(verified)).not.toMatch(/brandcard/i)
   })
 })
