@@ -35,6 +35,7 @@ const productionSpecs = [
   'agency-people.spec.ts',
   'settings.spec.ts',
   'agency-branding.spec.ts',
+  'sending-domains.spec.ts',
   'role-areas.spec.ts',
   'crm.spec.ts',
   'page-cache.spec.ts',

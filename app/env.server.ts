@@ -74,6 +74,14 @@ const schema = z.object({
       'DOMAINS_ASK_ALLOWED_FROM must be * or addresses/CIDR ranges such as 127.0.0.1,::1,10.0.0.0/8',
     ),
   DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(0).default(3600),
+  // Agencies' sending domains (ADR 026): how often the provider is asked again about a verified
+  // domain, and about one still pending (0 turns that check off).
+  SENDING_DOMAIN_RECHECK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 3600),
+  SENDING_DOMAIN_PENDING_RECHECK_SECONDS: z.coerce.number().int().min(0).default(600),
   // The job queue: how often an idle worker looks for due jobs (0: no worker in this process)
   // and the first retry's delay, doubled on each further attempt.
   JOB_POLL_MS: z.coerce.number().int().min(0).default(1000),

@@ -572,14 +572,52 @@ export const emailOutbox = pgTable(
     providerMessageId: text('provider_message_id'),
     // queued until the job queue's worker delivers it (to Resend, or kept here without one).
     state: emailState('state').notNull().default('queued'),
-    // The sender's display name (the tenant's), with the platform's verified address.
+    // The sender's display name (the tenant's brand, as the email shows it).
     fromName: text('from_name'),
+    // The address it left from, decided at delivery: the agency's verified sending domain or the
+    // platform's address (ADR 026). Null until delivered.
+    fromAddress: text('from_address'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
+)
+
+export type SendingDomainRecord = {
+  /** What the record is for, as the provider names it: SPF, DKIM, ... */
+  record: string
+  type: string
+  name: string
+  value: string
+  ttl: string
+  priority?: number
+  status: string
+}
+
+// An agency's email sending domain (issue 17, ADR 026): registered with the email provider
+// (Resend's domains API), which returns the DNS records to publish and says when they verify.
+// One per organization; a domain belongs to one organization.
+export const sendingDomains = pgTable(
+  'sending_domains',
+  {
+    organizationId: organizationId().primaryKey(),
+    domain: text('domain').notNull().unique(),
+    // The part before the @ of the address emails leave from.
+    senderLocalPart: text('sender_local_part').notNull().default('hello'),
+    providerDomainId: text('provider_domain_id').notNull(),
+    // The provider's status: not_started, pending, verified, failed, partially_verified, ...
+    status: text('status').notNull(),
+    records: jsonb('records').$type<SendingDomainRecord[]>().notNull().default([]),
+    // Set while the provider says verified; lostAt when a verified domain stopped verifying.
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    lostAt: timestamp('lost_at', { withTimezone: true }),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sending_domains_checked_idx').on(t.checkedAt)],
 )
 
 // Each new contact of a user whose CRM integration is on, and how its forwarding went: one row
@@ -670,4 +708,5 @@ export const tenantTables = {
   userSettings,
   organizationSettings,
   emailOutbox,
+  sendingDomains,
 } as const

@@ -2,9 +2,10 @@
 // the owner signs in on the new subdomain, uploads a logo, sets colours and a custom domain,
 // verifies it against a local DNS server; the custom domain then serves the branded site; the
 // super admin deactivates the agency and both its hosts show "site unavailable".
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { type FakeDns, startFakeDns } from '../tests/fake-dns'
+import { createAgency } from './agency-owner'
 import { dnsPort, E2E_DOMAIN_SUFFIX, HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
 import { expectAccessible, signInOn, waitForHydration } from './page-helpers'
 
@@ -27,45 +28,6 @@ async function withDns<T>(work: (dns: FakeDns) => Promise<T>): Promise<T> {
 async function rowAction(page: Page, name: string, item: string) {
   await page.getByRole('button', { name: `Actions for ${name}` }).click()
   await page.getByRole('menuitem', { name: item }).click()
-}
-
-async function createAgency(admin: Page, browser: Browser, name: string, slug: string) {
-  const ownerEmail = `${slug}-owner@example.test`
-  await admin.goto(urlFor(HOSTS.platform, AGENCIES))
-  await waitForHydration(admin)
-  await admin.getByRole('button', { name: 'Add Agency' }).click()
-  const add = admin.getByRole('dialog', { name: 'Add Agency' })
-  await add.getByLabel('Agency name').fill(name)
-  await add.getByLabel('Owner name').fill('Brenda Brand')
-  await add.getByLabel('Owner email').fill(ownerEmail)
-  await add.getByLabel('Subscription').selectOption('starter')
-  await add.getByRole('button', { name: 'Add Agency' }).click()
-  await expect(admin.getByText('Agency added')).toBeVisible()
-  // The owner's set-password link from the outbox, then sign-in on the new subdomain.
-  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
-  const email = admin.getByTestId('outbox-email').filter({ hasText: ownerEmail }).first()
-  const link =
-    (await email
-      .getByRole('link')
-      .filter({ hasText: '/auth/reset-password' })
-      .first()
-      .getAttribute('href')) ?? ''
-  const context = await browser.newContext()
-  const owner = await context.newPage()
-  await owner.goto(link)
-  await waitForHydration(owner)
-  await owner.getByLabel('New password').fill('brand-owner-pass-1')
-  await owner.getByLabel('Confirm password').fill('brand-owner-pass-1')
-  await owner.getByRole('button', { name: 'Reset Password' }).click()
-  await expect(owner).toHaveURL(/\/auth\/login/)
-  await waitForHydration(owner)
-  await owner.getByLabel('Email').fill(ownerEmail)
-  await owner.getByLabel('Password').fill('brand-owner-pass-1')
-  await owner.getByRole('button', { name: 'Sign In' }).click()
-  await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'), {
-    timeout: 20_000,
-  })
-  return { context, owner }
 }
 
 const brandPrimary = (page: Page) =>

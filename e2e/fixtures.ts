@@ -28,6 +28,17 @@ export function crmPort(): number {
   return e2ePort() + 2000
 }
 
+/**
+ * The port of the fake Resend (emails and domains API) the running project's server sends
+ * through (e2e/start-server.ts, tests/fake-resend.ts): GET /__fake/emails, POST /__fake/state.
+ */
+export function resendPort(): number {
+  return e2ePort() + 3000
+}
+
+/** The key the e2e servers give their fake Resend. */
+export const E2E_RESEND_KEY = 're_e2e_fake_key'
+
 /** Custom domains the specs create: Chromium maps them to this machine (playwright.config.ts). */
 export const E2E_DOMAIN_SUFFIX = 'agency-e2e.test'
 

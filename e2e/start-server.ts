@@ -8,8 +8,16 @@ import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
+import { startFakeResend } from '#tests/fake-resend'
 import { SERVER_ARGS } from '../scripts/server-command'
-import { CARD_OWNER, EXPIRED_RESET, PROFILE_ONLY, SUPER_ADMIN, TENANTS } from './fixtures'
+import {
+  CARD_OWNER,
+  E2E_RESEND_KEY,
+  EXPIRED_RESET,
+  PROFILE_ONLY,
+  SUPER_ADMIN,
+  TENANTS,
+} from './fixtures'
 import { seedRoleUsers } from './role-users'
 import { openServerDatabase, parseTarget } from './server-database'
 import { seedRoster } from './user-accounts-fixtures'
@@ -62,6 +70,9 @@ await handle.close()
 // The server's GoHighLevel: a local fake that e2e/crm.spec.ts drives over HTTP (POST
 // /__fake/state, fixtures.ts crmPort). It knows no valid key until a spec names one.
 const fakeCrm = await startFakeCrm({ port: port + 2000 })
+// The server's Resend: every email goes through it (and stays in the outbox the super admin reads,
+// OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
+const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
 
 const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
@@ -72,8 +83,10 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     ROOT_DOMAIN: 'localhost',
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
-    // Demo mode without an email provider: super admins read the outbox.
+    // Super admins read the outbox; delivery goes to the fake Resend above.
     OUTBOX_PAGE: '1',
+    RESEND_API_KEY: E2E_RESEND_KEY,
+    RESEND_BASE_URL: fakeResend.url,
     // Custom domains are verified against the DNS server a spec starts on this port
     // (e2e/fixtures.ts dnsPort); the background re-check stays out of the specs' way.
     DNS_RESOLVER: `127.0.0.1:${port + 1000}`,
@@ -92,10 +105,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
 server.on('exit', (code) => {
-  Promise.all([fakeCrm.close(), drop()]).then(
+  Promise.all([fakeCrm.close(), fakeResend.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {
-      console.error('could not drop the e2e database or close the fake CRM', error)
+      console.error('could not drop the e2e database or close the fakes', error)
       process.exit(1)
     },
   )

@@ -12,12 +12,22 @@ import {
   DomainError,
   readDomainState,
 } from '#app/domains/custom-domains.server'
+import {
+  addSendingDomain,
+  checkSendingDomain,
+  PROVIDER_UNAVAILABLE,
+  readSendingDomainState,
+  removeSendingDomain,
+  type SendingDomainCheck,
+  SendingDomainError,
+} from '#app/domains/sending-domains.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   findBrandingImagePaths,
   findOrganizationBranding,
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
+import { EmailProviderError } from '#app/services/resend-domains.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
@@ -56,6 +66,7 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
       // The agency's own links, not the host's: an empty field shows the platform's default.
       legal: await readLegalLinks(tx, tenant.id),
       domain: await readDomainState(tx, tenant.id),
+      sendingDomain: await readSendingDomainState(tx, tenant.id, row.whiteLabelActive),
       subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
     }
   })
@@ -93,9 +104,34 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
   if (formData instanceof UploadError) return imageRefused(formData.field)
   const submission = parseWithZod(formData, { schema: BrandingActionSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply() }, { status: 400 })
+    // Each form reads its own key: the sending domain's errors must not land on the branding form.
+    return formData.get('intent') === 'add-sending-domain'
+      ? json({ sendingDomain: submission.reply() }, { status: 400 })
+      : json({ result: submission.reply() }, { status: 400 })
   }
-  if (submission.value.intent === 'verify-domain') return verifyDomain(signedIn)
+  const intent = submission.value.intent
+  if (intent === 'verify-domain') return verifyDomain(signedIn)
+  if (intent === 'check-sending-domain') return checkSendingDomainNow(signedIn)
+  if (intent === 'remove-sending-domain') return removeSendingDomainNow(signedIn)
+  if (submission.value.intent === 'add-sending-domain') {
+    const { sendingDomain, senderLocalPart } = submission.value
+    try {
+      await addSendingDomain(signedIn.tenant.id, signedIn.user.id, {
+        domain: sendingDomain,
+        senderLocalPart,
+      })
+    } catch (error) {
+      if (!(error instanceof SendingDomainError)) throw error
+      return json(
+        { sendingDomain: submission.reply({ fieldErrors: { sendingDomain: [error.message] } }) },
+        { status: 400 },
+      )
+    }
+    return redirectWithToast(`${BRANDING_PATH}?tab=domain`, {
+      type: 'success',
+      title: SENDING_DOMAIN_TOASTS.added,
+    })
+  }
   const value = submission.value
   const { tenant, user } = signedIn
   try {
@@ -200,4 +236,51 @@ function domainToast(check: DomainCheck) {
 async function verifyDomain({ tenant, user }: SignedIn) {
   const check = await checkCustomDomain(tenant.id, user.id)
   return redirectWithToast(`${BRANDING_PATH}?tab=domain`, domainToast(check))
+}
+
+export const SENDING_DOMAIN_TOASTS = {
+  added: 'Sending domain added: publish its DNS records, then check verification',
+  verified: 'Sending domain verified',
+  notYet:
+    'The email provider has not verified the records yet. DNS changes can take up to 24 to 48 hours to propagate.',
+  failed: 'Verification failed. Check the DNS records and try again.',
+  unreachable: PROVIDER_UNAVAILABLE,
+  noDomain: 'Add a sending domain first',
+  removed: 'Sending domain removed: your emails leave from the platform address again',
+} as const
+
+function sendingDomainToast(check: SendingDomainCheck) {
+  if (check.outcome === 'no-domain') {
+    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.noDomain }
+  }
+  if (check.outcome === 'unreachable') {
+    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.unreachable }
+  }
+  if (check.sending) return { type: 'success' as const, title: SENDING_DOMAIN_TOASTS.verified }
+  return check.status === 'failed'
+    ? { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.failed }
+    : { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.notYet }
+}
+
+async function checkSendingDomainNow({ tenant, user }: SignedIn) {
+  const check = await checkSendingDomain(tenant.id, user.id, { askToVerify: true })
+  return redirectWithToast(`${BRANDING_PATH}?tab=domain`, sendingDomainToast(check))
+}
+
+async function removeSendingDomainNow({ tenant, user }: SignedIn) {
+  try {
+    const outcome = await removeSendingDomain(tenant.id, user.id)
+    return redirectWithToast(
+      `${BRANDING_PATH}?tab=domain`,
+      outcome === 'removed'
+        ? { type: 'success', title: SENDING_DOMAIN_TOASTS.removed }
+        : { type: 'error', title: SENDING_DOMAIN_TOASTS.noDomain },
+    )
+  } catch (error) {
+    if (!(error instanceof EmailProviderError)) throw error
+    return redirectWithToast(`${BRANDING_PATH}?tab=domain`, {
+      type: 'error',
+      title: SENDING_DOMAIN_TOASTS.unreachable,
+    })
+  }
 }

@@ -6,7 +6,12 @@ import type { Queryable } from '#drizzle/db.server'
 import { jobs } from '#drizzle/schema'
 
 export type Job = typeof jobs.$inferSelect
-export type JobName = 'email.send' | 'crm.forward' | 'auth.password-reset' | 'backup.daily'
+export type JobName =
+  | 'email.send'
+  | 'crm.forward'
+  | 'auth.password-reset'
+  | 'backup.daily'
+  | 'sending-domain.check'
 
 export type NewJob = {
   name: JobName

@@ -48,12 +48,14 @@ export async function markOutboxEmailSent(
   organizationId: string,
   id: string,
   providerMessageId: string | null,
+  fromAddress: string,
 ) {
   await db
     .update(emailOutbox)
     .set({
       state: 'sent',
       providerMessageId,
+      fromAddress,
       sentAt: new Date(),
       attempts: sql`${emailOutbox.attempts} + 1`,
       lastError: null,

@@ -14,17 +14,23 @@ import {
   type OutboxEmail,
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
+import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
+import { withTimeout } from '#app/utils/with-timeout.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 // Resend answers in well under a second; a call that hangs must not hold the worker for long.
 const PROVIDER_TIMEOUT_MS = 30_000
 
-/** Queues an email inside the caller's transaction: it goes out exactly when that commits. */
+/**
+ * Queues an email inside the caller's transaction: it goes out exactly when that commits.
+ * `fromName` is the sender's display name: the brand the email shows (never the platform's
+ * configured name on an agency's email, issue 17).
+ */
 export async function queueEmailIn(
   tx: Transaction,
   organizationId: string,
   email: OutboxEmail,
-  fromName?: string,
+  fromName: string,
   /** Names the email's job (`email.send:{key}`) so a caller can tell it was queued before. */
   key?: string,
 ) {
@@ -39,33 +45,39 @@ export async function queueEmailIn(
 }
 
 /** Queues an email in its own transaction and wakes the worker. */
-export async function queueEmail(organizationId: string, email: OutboxEmail, fromName?: string) {
+export async function queueEmail(organizationId: string, email: OutboxEmail, fromName: string) {
   await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName))
   wakeJobWorker()
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the email provider did not answer in ${ms} ms`)), ms)
-  })
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+/** The platform's configured address and display name (EMAIL_FROM, `Name <address>` or bare). */
+function platformSender() {
+  const from = getEnv().EMAIL_FROM
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>/.exec(from)
+  return match
+    ? { name: match[1] || null, address: match[2] ?? from }
+    : { name: null, address: from }
+}
+
+/** `Name <address>`, with what would break the header taken out of the name. */
+export function formatFrom(name: string | null, address: string) {
+  const display = (name ?? '').replace(/[<>"\\\r\n]/g, '').trim()
+  if (!display) return address
+  // RFC 5322: a name with specials must be quoted; a plain one reads better bare.
+  return /[,;:@()[\]]/.test(display) ? `"${display}" <${address}>` : `${display} <${address}>`
 }
 
 async function sendThroughResend(
   apiKey: string,
   outboxId: string,
   email: OutboxEmail,
-  fromName: string | null,
+  from: string,
 ) {
-  const env = getEnv()
   const resend = new Resend(apiKey)
-  const address = /<([^>]+)>/.exec(env.EMAIL_FROM)?.[1] ?? env.EMAIL_FROM
   const { data, error } = await withTimeout(
     resend.emails.send(
       {
-        // Sent in the tenant's name from the platform's verified address.
-        from: fromName ? `${fromName.replace(/[<>"]/g, '')} <${address}>` : env.EMAIL_FROM,
+        from,
         to: email.to,
         subject: email.subject,
         html: email.html,
@@ -78,6 +90,7 @@ async function sendThroughResend(
       { idempotencyKey: `brandcard-email/${outboxId}` },
     ),
     PROVIDER_TIMEOUT_MS,
+    'the email provider',
   )
   if (error) throw new Error(`Resend refused the email: ${error.message}`)
   return data?.id ?? null
@@ -94,6 +107,13 @@ export const deliverEmail: JobHandler = {
     )
     // Delivered by an earlier run whose end was not recorded, or removed with its tenant.
     if (row?.state !== 'queued') return
+    // Decided now, not when queued: a domain verified since (or failing since) applies at once.
+    const platform = platformSender()
+    const address =
+      (await withTenant(organizationId, (tx) => findVerifiedSenderAddress(tx, organizationId))) ??
+      platform.address
+    // Emails queued before senders were named carry none: the platform's name, as they would have.
+    const from = formatFrom(row.fromName ?? platform.name, address)
     const apiKey = getEnv().RESEND_API_KEY
     let providerId: string | null = null
     if (apiKey) {
@@ -105,7 +125,7 @@ export const deliverEmail: JobHandler = {
         headers: row.headers,
       }
       try {
-        providerId = await sendThroughResend(apiKey, outboxId, email, row.fromName)
+        providerId = await sendThroughResend(apiKey, outboxId, email, from)
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
         await withTenant(organizationId, (tx) =>
@@ -115,7 +135,7 @@ export const deliverEmail: JobHandler = {
       }
     }
     await withTenant(organizationId, (tx) =>
-      markOutboxEmailSent(tx, organizationId, outboxId, providerId),
+      markOutboxEmailSent(tx, organizationId, outboxId, providerId, address),
     )
   },
   async onDead(job, error) {

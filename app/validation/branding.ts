@@ -3,6 +3,11 @@ import { z } from 'zod'
 import { hexColorSchema } from './color'
 import { customDomainField } from './domain'
 import { LegalFields } from './legal'
+import {
+  CheckSendingDomainSchema,
+  RemoveSendingDomainSchema,
+  SendingDomainSchema,
+} from './sending-domain'
 import { plainText } from './text'
 
 export const BRANDING_DEFAULTS = { primaryColor: '#3b82f6', secondaryColor: '#10b981' } as const
@@ -29,4 +34,7 @@ export const VerifyDomainSchema = z.object({ intent: z.literal('verify-domain') 
 export const BrandingActionSchema = z.discriminatedUnion('intent', [
   BrandingSchema,
   VerifyDomainSchema,
+  SendingDomainSchema,
+  CheckSendingDomainSchema,
+  RemoveSendingDomainSchema,
 ])

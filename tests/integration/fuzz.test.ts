@@ -272,8 +272,16 @@ const FORMS: Form[] = [
     file: 'dashboard.agency.branding',
     path: '/dashboard/agency/branding',
     actor: 'agency_admin',
-    intents: ['save', 'verify-domain'],
+    intents: [
+      'save',
+      'verify-domain',
+      'add-sending-domain',
+      'check-sending-domain',
+      'remove-sending-domain',
+    ],
     keys: [
+      'sendingDomain',
+      'senderLocalPart',
       'companyName',
       'primaryColor',
       'secondaryColor',
@@ -1006,8 +1014,14 @@ async function explanation(response: Response): Promise<string> {
     answerError?: unknown
     imageErrors?: Record<string, unknown>
   }
+  // A page with several forms answers each under its own key (the Branding screen's
+  // `sendingDomain`): every conform reply in the body counts.
+  const replies = Object.values(body).filter(
+    (value): value is SubmissionReply['result'] =>
+      typeof value === 'object' && value !== null && 'status' in value && 'error' in value,
+  )
   const messages = [
-    ...Object.values(body.result?.error ?? {}).flatMap((list) => list ?? []),
+    ...replies.flatMap((reply) => Object.values(reply.error ?? {}).flatMap((list) => list ?? [])),
     ...Object.values(body.imageErrors ?? {}),
     body.error,
     body.message,

@@ -70,12 +70,16 @@ describe('emails through the queue', () => {
     const { organization } = await makeBrandedOrganization({ name: 'Mail Co' })
     const resend = await fakeResend([500, 500])
     try {
-      await queueEmail(organization.id, {
-        to: 'who@example.test',
-        subject: 'Hello',
-        html: '<p>Hi</p>',
-        text: 'Hi',
-      })
+      await queueEmail(
+        organization.id,
+        {
+          to: 'who@example.test',
+          subject: 'Hello',
+          html: '<p>Hi</p>',
+          text: 'Hi',
+        },
+        'Mail Co',
+      )
       // Queued: written, not sent.
       expect((await outboxOf(organization.id)).map((email) => email.state)).toEqual(['queued'])
       await runJobsNow()
@@ -95,12 +99,16 @@ describe('emails through the queue', () => {
     const { organization } = await makeBrandedOrganization({ name: 'Bounce Co' })
     const resend = await fakeResend(Array.from({ length: 8 }, () => 500))
     try {
-      await queueEmail(organization.id, {
-        to: 'x@example.test',
-        subject: 'S',
-        html: 'H',
-        text: 'T',
-      })
+      await queueEmail(
+        organization.id,
+        {
+          to: 'x@example.test',
+          subject: 'S',
+          html: 'H',
+          text: 'T',
+        },
+        'Mail Co',
+      )
       await runJobsNow()
       expect(resend.received).toHaveLength(8)
       const [email] = await outboxOf(organization.id)

@@ -92,6 +92,14 @@ import {
   updateAccount,
 } from '#app/models/people.server'
 import {
+  completeSendingDomainRegistration,
+  deleteSendingDomain,
+  findSendingDomain,
+  findVerifiedSenderAddress,
+  recordSendingDomainState,
+  reserveSendingDomain,
+} from '#app/models/sending-domains.server'
+import {
   deleteSession,
   deleteUserSessions,
   extendSession,
@@ -275,6 +283,21 @@ async function seedTenantA(db: Queryable) {
     tokenHash: invitationHash,
     invitedByUserId: user.id,
   })
+  // A verified sending domain (ADR 026).
+  const sendingDomain = `mail-${suffix}.a.test`
+  const providerDomainId = `provider-${suffix}`
+  await reserveSendingDomain(db, organization.id, sendingDomain, 'hello')
+  await completeSendingDomainRegistration(db, organization.id, providerDomainId, {
+    status: 'verified',
+    records: [],
+  })
+  await recordSendingDomainState(db, organization.id, providerDomainId, {
+    status: 'verified',
+    records: [],
+    verifiedAt: new Date(),
+    lostAt: null,
+    checkedAt: new Date(),
+  })
   // A super admin with a staff title (the Admin Team screen's model functions).
   const staff = await createUser(db, organization.id, {
     email: `staff-${suffix}@example.test`,
@@ -305,6 +328,8 @@ async function seedTenantA(db: Queryable) {
     invitation,
     inviteeEmail,
     invitationHash,
+    sendingDomain,
+    providerDomainId,
   }
 }
 
@@ -571,9 +596,55 @@ const cases: Record<string, Case[]> = {
   markOutboxEmailSent: [
     {
       name: "marks none of A's emails",
-      run: (db, b, a) => markOutboxEmailSent(db, b, a.outboxId, 'provider-id'),
+      run: (db, b, a) => markOutboxEmailSent(db, b, a.outboxId, 'provider-id', 'x@example.test'),
       expected: nothing,
     },
+  ],
+  findSendingDomain: [
+    {
+      name: "finds none of A's sending domain",
+      run: (db, b) => findSendingDomain(db, b),
+      expected: nothing,
+    },
+  ],
+  findVerifiedSenderAddress: [
+    {
+      name: "never answers A's verified address",
+      run: (db, b) => findVerifiedSenderAddress(db, b),
+      expected: nothing,
+    },
+  ],
+  reserveSendingDomain: [
+    {
+      name: "cannot take A's domain",
+      run: (db, b, a) => reserveSendingDomain(db, b, a.sendingDomain, 'x'),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  recordSendingDomainState: [
+    {
+      name: "changes nothing of A's registration",
+      run: (db, b, a) =>
+        recordSendingDomainState(db, b, a.providerDomainId, {
+          status: 'failed',
+          records: [],
+          verifiedAt: null,
+          lostAt: new Date(),
+          checkedAt: new Date(),
+        }),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  completeSendingDomainRegistration: [
+    {
+      name: "completes nothing of A's",
+      run: (db, b, a) =>
+        completeSendingDomainRegistration(db, b, a.providerDomainId, { status: 'x', records: [] }),
+      expected: nothing,
+    },
+  ],
+  deleteSendingDomain: [
+    { name: "deletes none of A's", run: (db, b) => deleteSendingDomain(db, b), expected: nothing },
   ],
   recordOutboxEmailFailure: [
     {

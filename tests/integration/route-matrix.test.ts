@@ -966,6 +966,10 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         supportEmail: b.email,
       },
       { intent: 'verify-domain' },
+      // The sending domain forms act on the signed-in agency's own row only (ADR 026).
+      { intent: 'add-sending-domain', sendingDomain: 'mail.b.test', senderLocalPart: 'b' },
+      { intent: 'check-sending-domain' },
+      { intent: 'remove-sending-domain' },
     ),
     'settings.super-admin.tsx': settings('/settings/super-admin', ...systemTabs),
     'dashboard.super-admin.settings.tsx': settings(

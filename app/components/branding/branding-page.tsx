@@ -12,11 +12,13 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import type { DomainState } from '#app/domains/custom-domains.server'
+import type { SendingDomainState } from '#app/domains/sending-domains.server'
 import { BRANDING_DEFAULTS, BrandingSchema } from '#app/validation/branding'
 import { isHexColor } from '#app/validation/color'
 import type { LegalLinks } from '#app/validation/legal'
 import { BrandingPreview } from './branding-preview'
 import { DomainVerification, VerifyDomainForm } from './domain-verification'
+import { SendingDomainForms, SendingDomainSection, useSendingDomainForm } from './sending-domain'
 
 type Branding = {
   companyName: string
@@ -32,6 +34,7 @@ export type BrandingPageProps = {
   branding: Branding
   legal: LegalLinks
   domain: DomainState
+  sendingDomain: SendingDomainState
   subdomainHost: string
 }
 
@@ -83,6 +86,7 @@ export function BrandingPage({
   branding,
   legal,
   domain,
+  sendingDomain,
   subdomainHost,
 }: BrandingPageProps) {
   const data = useActionData() as { result?: SubmissionResult<string[]> } | undefined
@@ -112,6 +116,8 @@ export function BrandingPage({
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
+
+  const sendingDomainForm = useSendingDomainForm()
 
   function reset() {
     setValues(saved)
@@ -286,6 +292,12 @@ export function BrandingPage({
             canManage={canManage}
             unsaved={values.customDomain.trim().toLowerCase() !== (domain.domain ?? '')}
           />
+          <SendingDomainSection
+            state={sendingDomain}
+            canManage={canManage}
+            whiteLabelActive={branding.whiteLabelActive}
+            addForm={sendingDomainForm}
+          />
         </div>
       ),
     },
@@ -339,6 +351,7 @@ export function BrandingPage({
         )}
       </Form>
       <VerifyDomainForm />
+      <SendingDomainForms form={sendingDomainForm[0]} />
     </main>
   )
 }

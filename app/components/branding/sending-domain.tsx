@@ -1,0 +1,270 @@
+// The Domain Settings tab's email sending domain (issue 17 point 2, ADR 026): add a domain, see
+// the DNS records the email provider returned, check verification, remove it. Its forms sit
+// outside the branding form (forms do not nest); the fields and buttons join them by id.
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { Mail, Trash2 } from 'lucide-react'
+import { Field } from '#app/components/forms'
+import { ConfirmCancel, ConfirmDialog } from '#app/components/teams/dialog'
+import { Badge } from '#app/components/ui/badge'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { SendingDomainState } from '#app/domains/sending-domains.server'
+import { SendingDomainSchema } from '#app/validation/sending-domain'
+
+const ADD_FORM_ID = 'sending-domain-form'
+const CHECK_FORM_ID = 'check-sending-domain-form'
+
+type Tone = 'green' | 'amber' | 'red' | 'gray'
+
+const STATUS: Record<string, { label: string; tone: Tone }> = {
+  registering: { label: 'Registering', tone: 'gray' },
+  not_started: { label: 'Not verified yet', tone: 'amber' },
+  pending: { label: 'Pending verification', tone: 'amber' },
+  verified: { label: 'Verified', tone: 'green' },
+  partially_verified: { label: 'Partially verified', tone: 'amber' },
+  partially_failed: { label: 'Partially failed', tone: 'red' },
+  temporary_failure: { label: 'Temporary failure', tone: 'amber' },
+  failed: { label: 'Failed', tone: 'red' },
+}
+
+const statusOf = (status: string) =>
+  STATUS[status] ?? { label: status.replaceAll('_', ' '), tone: 'gray' as const }
+
+function help(state: SendingDomainState, whiteLabelActive: boolean) {
+  if (state.sending) return `Your emails leave from ${state.senderAddress}.`
+  if (state.status === 'verified' && !whiteLabelActive) {
+    return 'Verified. Your emails leave from it once white labeling is on; until then they carry the platform and its address.'
+  }
+  if (state.lost) {
+    return 'The email provider no longer verifies this domain, so your emails leave from the platform address again. Put the records back and check verification.'
+  }
+  if (state.status === 'registering') {
+    return 'The email provider has not answered yet. Remove the domain and add it again if this stays.'
+  }
+  return 'Publish these records at your DNS provider, then check verification. Until it is verified, your emails leave from the platform address.'
+}
+
+/** The add form's state, shared by its outer <Form> and the fields inside the tab. */
+export function useSendingDomainForm() {
+  const data = useActionData() as { sendingDomain?: SubmissionResult<string[]> } | undefined
+  return useForm({
+    id: ADD_FORM_ID,
+    lastResult: data?.sendingDomain,
+    constraint: getZodConstraint(SendingDomainSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+}
+
+type AddForm = ReturnType<typeof useSendingDomainForm>
+
+/** The outer forms; render them outside the branding form. */
+export function SendingDomainForms({ form }: { form: AddForm[0] }) {
+  return (
+    <>
+      <Form method="POST" replace preventScrollReset {...getFormProps(form)} />
+      <Form id={CHECK_FORM_ID} method="POST" replace preventScrollReset />
+    </>
+  )
+}
+
+export function SendingDomainSection({
+  state,
+  canManage,
+  whiteLabelActive,
+  addForm,
+}: {
+  state: SendingDomainState
+  canManage: boolean
+  whiteLabelActive: boolean
+  addForm: AddForm
+}) {
+  const [form, fields] = addForm
+  const navigation = useNavigation()
+  const busy = (intent: string) =>
+    navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+  const status = state.status ? statusOf(state.status) : null
+  return (
+    <section
+      aria-labelledby="sending-domain-title"
+      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+      data-testid="sending-domain"
+    >
+      <h3 id="sending-domain-title" className="flex items-center gap-2 font-medium">
+        <Mail aria-hidden className="h-4 w-4" /> Email sending domain
+      </h3>
+      <p className="text-sm text-gray-600 dark:text-gray-400">
+        Send your sign-up, password and notification emails from an address on your own domain, such
+        as hello@mail.example.com. Used while white labeling is on.
+      </p>
+      {!state.providerConfigured ? (
+        <p className="text-sm text-amber-800 dark:text-amber-300">
+          Sending domains need an email provider. Ask the platform administrator to set one up.
+        </p>
+      ) : !state.domain || !status ? (
+        canManage ? (
+          <div className="flex flex-col gap-3">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
+                label="Sending Domain"
+                errors={fields.sendingDomain.errors}
+                hint="A subdomain you use for nothing else is best, such as mail.example.com"
+                inputProps={{
+                  id: fields.sendingDomain.id,
+                  name: fields.sendingDomain.name,
+                  form: form.id,
+                  required: true,
+                  placeholder: 'mail.example.com',
+                  spellCheck: false,
+                  autoCapitalize: 'none',
+                  autoComplete: 'off',
+                }}
+              />
+              <Field
+                label="Sender Name"
+                errors={fields.senderLocalPart.errors}
+                hint="The part before the @ of the address your emails leave from"
+                inputProps={{
+                  id: fields.senderLocalPart.id,
+                  name: fields.senderLocalPart.name,
+                  form: form.id,
+                  defaultValue: 'hello',
+                  spellCheck: false,
+                  autoCapitalize: 'none',
+                  autoComplete: 'off',
+                }}
+              />
+            </div>
+            {form.errors?.length ? (
+              <p className="text-sm text-red-700 dark:text-red-400">{form.errors.join(' ')}</p>
+            ) : null}
+            <StatusButton
+              type="submit"
+              form={form.id}
+              name="intent"
+              value="add-sending-domain"
+              variant="secondary"
+              pending={busy('add-sending-domain')}
+              pendingText="Adding..."
+              className="self-start"
+            >
+              Add sending domain
+            </StatusButton>
+          </div>
+        ) : (
+          <p className="text-sm text-gray-600 dark:text-gray-400">No sending domain yet.</p>
+        )
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">{state.domain}</span>
+            <span data-testid="sending-status">
+              <Badge tone={status.tone}>{status.label}</Badge>
+            </span>
+          </div>
+          <p className="text-sm">
+            Sender address: <code data-testid="sender-address">{state.senderAddress}</code>
+          </p>
+          <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="sending-help">
+            {help(state, whiteLabelActive)}
+          </p>
+          {state.records.length > 0 ? (
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Email DNS records for {state.domain}</caption>
+                <thead>
+                  <tr className="text-xs uppercase text-gray-500">
+                    <th scope="col" className="py-1 pr-3">
+                      Type
+                    </th>
+                    <th scope="col" className="py-1 pr-3">
+                      Name
+                    </th>
+                    <th scope="col" className="py-1 pr-3">
+                      Value
+                    </th>
+                    <th scope="col" className="py-1 pr-3">
+                      Priority
+                    </th>
+                    <th scope="col" className="py-1">
+                      Status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.records.map((record) => (
+                    <tr
+                      key={`${record.type}-${record.name}-${record.value}`}
+                      className="border-t border-gray-200 align-top dark:border-gray-800"
+                    >
+                      <td className="py-2 pr-3 font-medium">{record.type}</td>
+                      <td className="py-2 pr-3">
+                        <code className="break-all">{record.name}</code>
+                      </td>
+                      <td className="py-2 pr-3">
+                        <code className="break-all">{record.value}</code>
+                      </td>
+                      <td className="py-2 pr-3">{record.priority ?? ''}</td>
+                      <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          <p className="text-xs text-gray-500">
+            DNS changes can take up to 24 to 48 hours to propagate.
+            {state.checkedAt
+              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
+              : ' Not checked yet.'}
+          </p>
+          {canManage ? (
+            <div className="flex flex-wrap gap-2">
+              {state.status !== 'registering' ? (
+                <StatusButton
+                  type="submit"
+                  form={CHECK_FORM_ID}
+                  name="intent"
+                  value="check-sending-domain"
+                  variant="secondary"
+                  pending={busy('check-sending-domain')}
+                  pendingText="Checking..."
+                >
+                  Check verification
+                </StatusButton>
+              ) : null}
+              <ConfirmDialog
+                trigger={
+                  <Button type="button" variant="secondary">
+                    <Trash2 aria-hidden className="h-4 w-4" /> Remove
+                  </Button>
+                }
+                title={`Remove ${state.domain}?`}
+                description="Your emails leave from the platform address again, and the domain is removed from the email provider. You can add it again later."
+              >
+                <Form method="POST" replace preventScrollReset className="flex justify-end gap-2">
+                  <input type="hidden" name="intent" value="remove-sending-domain" />
+                  <ConfirmCancel asChild>
+                    <Button type="button" variant="secondary">
+                      Cancel
+                    </Button>
+                  </ConfirmCancel>
+                  <StatusButton
+                    variant="danger"
+                    pending={busy('remove-sending-domain')}
+                    pendingText="Removing..."
+                  >
+                    Remove domain
+                  </StatusButton>
+                </Form>
+              </ConfirmDialog>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,424 @@
+// An agency's email sending domain (issue 17 point 2, ADR 026) through the Branding screen's
+// loader and action, against a local fake of Resend's domains and emails API: the domain is
+// registered and its DNS records shown; emails leave from the platform's address until the
+// provider verifies it, from the agency's own address while it is verified (and white labeling
+// is on), and from the platform's again once it fails or is removed.
+import { and, eq } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import {
+  checkSendingDomain,
+  NO_EMAIL_PROVIDER,
+  PROVIDER_UNAVAILABLE,
+  SENDING_DOMAIN_IS_PLATFORM,
+  SENDING_DOMAIN_TAKEN,
+} from '#app/domains/sending-domains.server'
+import { resetEnvForTests } from '#app/env.server'
+import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
+import * as branding from '#app/routes/dashboard.agency.branding'
+import { queueEmail } from '#app/services/mailer.server'
+import { readToast } from '#app/utils/toast.server'
+import { INVALID_DOMAIN } from '#app/validation/domain'
+import { SENDER_LOCAL_PART_INVALID } from '#app/validation/sending-domain'
+import { getDb } from '#drizzle/db.server'
+import { auditEvents, emailOutbox, jobs, organizations, sendingDomains } from '#drizzle/schema'
+import { databaseChecksum } from '#tests/checksum'
+import {
+  contextFor,
+  formRequest,
+  makeBrandedOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+  uniqueSuffix,
+} from '#tests/factories'
+import { type FakeResend, startFakeResend } from '#tests/fake-resend'
+
+const PATH = '/dashboard/agency/branding'
+const PLATFORM_ADDRESS = 'no-reply@brandcard.localhost'
+let resend: FakeResend
+
+function useProvider() {
+  process.env.RESEND_API_KEY = resend.apiKey
+  process.env.RESEND_BASE_URL = resend.url
+  resetEnvForTests()
+}
+
+beforeAll(async () => {
+  resend = await startFakeResend()
+  useProvider()
+})
+
+afterEach(() => useProvider())
+
+afterAll(async () => {
+  delete process.env.RESEND_API_KEY
+  delete process.env.RESEND_BASE_URL
+  resetEnvForTests()
+  await resend.close()
+})
+
+async function agency(name = 'Mail Agency') {
+  const { organization } = await makeBrandedOrganization({ name })
+  const host = `${organization.slug}.localhost`
+  const admin = await makeUser(organization.id, { role: 'agency_admin' })
+  const member = await makeUser(organization.id, { role: 'agency_member' })
+  return {
+    organization,
+    host,
+    admin: { id: admin.id, cookie: await sessionCookieFor(organization.id, admin.id) },
+    member: { cookie: await sessionCookieFor(organization.id, member.id) },
+  }
+}
+
+function post(host: string, cookie: string, fields: Record<string, string>) {
+  return settle(() =>
+    branding.action({
+      request: formRequest(host, PATH, fields, cookie),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+}
+
+async function load(host: string, cookie: string) {
+  const response = await settle(() =>
+    branding.loader({
+      request: requestFor(host, PATH, { headers: { Cookie: cookie } }),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+  expect(response.status).toBe(200)
+  return (await response.json()) as {
+    sendingDomain: {
+      providerConfigured: boolean
+      domain: string | null
+      senderAddress: string | null
+      status: string | null
+      sending: boolean
+      lost: boolean
+      records: { record: string; type: string; name: string; value: string }[]
+    }
+  }
+}
+
+async function toastOf(response: Response) {
+  const cookie = response.headers.get('Set-Cookie') ?? ''
+  return (await readToast(new Request('http://x', { headers: { Cookie: cookie } }))).toast
+}
+
+async function fieldErrors(response: Response) {
+  const body = (await response.json()) as {
+    sendingDomain?: { error?: Record<string, string[]> }
+  }
+  return body.sendingDomain?.error ?? {}
+}
+
+/** Sends one email of the organization through the queue; the From the provider received. */
+async function sentFrom(organizationId: string, brandName: string) {
+  const to = `to-${uniqueSuffix()}@example.test`
+  await queueEmail(
+    organizationId,
+    { to, subject: 'Hello', html: '<p>Hi</p>', text: 'Hi' },
+    brandName,
+  )
+  await runJobsNow()
+  const received = resend.emails.find((email) => email.to === to)
+  const [row] = await getDb()
+    .select({ fromAddress: emailOutbox.fromAddress, state: emailOutbox.state })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.toAddress, to)))
+  expect(row?.state).toBe('sent')
+  return { from: received?.from, recorded: row?.fromAddress }
+}
+
+async function auditActions(organizationId: string) {
+  const rows = await getDb()
+    .select({ action: auditEvents.action })
+    .from(auditEvents)
+    .where(eq(auditEvents.organizationId, organizationId))
+  return rows.map((row) => row.action).filter((action) => action.startsWith('sending_domain.'))
+}
+
+describe('sending domains', () => {
+  test('add, see the records, verify: emails leave from the agency address only once verified', async () => {
+    const { organization, host, admin } = await agency('Acme Cards')
+    const domain = `mail.acme-${uniqueSuffix()}.test`
+
+    // Before any domain: the platform's address, in the agency's name.
+    expect(await sentFrom(organization.id, 'Acme Cards')).toEqual({
+      from: `Acme Cards <${PLATFORM_ADDRESS}>`,
+      recorded: PLATFORM_ADDRESS,
+    })
+    expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
+      providerConfigured: true,
+      domain: null,
+      status: null,
+      sending: false,
+    })
+
+    const added = await post(host, admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: ` https://${domain.toUpperCase()}/ `,
+      senderLocalPart: 'Team',
+    })
+    expect(added.status).toBe(302)
+    expect(added.headers.get('Location')).toBe(`${PATH}?tab=domain`)
+    expect((await toastOf(added))?.title).toMatch(/^Sending domain added/)
+    const registered = [...resend.domains.values()].find((d) => d.name === domain)
+    expect(registered).toBeDefined()
+
+    const state = (await load(host, admin.cookie)).sendingDomain
+    expect(state).toMatchObject({
+      domain,
+      senderAddress: `team@${domain}`,
+      status: 'not_started',
+      sending: false,
+      lost: false,
+    })
+    // The records the provider returned, as the agency must publish them.
+    expect(state.records.map((r) => `${r.record} ${r.type} ${r.name}`)).toEqual([
+      `SPF MX send.${domain}`,
+      `SPF TXT send.${domain}`,
+      `DKIM TXT resend._domainkey.${domain}`,
+    ])
+    expect(state.records[2]?.value).toMatch(/^p=/)
+    // The background check is queued.
+    const checks = await getDb()
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, organization.id), eq(jobs.name, 'sending-domain.check')))
+    expect(checks.length).toBe(1)
+    expect(checks[0]?.runAt.getTime()).toBeGreaterThan(Date.now())
+
+    // Records not published yet: verification asked for, still pending, still the platform's.
+    const early = await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    expect((await toastOf(early))?.title).toMatch(/has not verified the records yet/)
+    expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
+      status: 'pending',
+      sending: false,
+    })
+    expect((await sentFrom(organization.id, 'Acme Cards')).recorded).toBe(PLATFORM_ADDRESS)
+
+    // Published and checked: verified, and emails leave from the agency's own address.
+    resend.publish(domain)
+    const verified = await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    expect((await toastOf(verified))?.title).toBe('Sending domain verified')
+    expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
+      status: 'verified',
+      sending: true,
+    })
+    expect(await sentFrom(organization.id, 'Acme Cards')).toEqual({
+      from: `Acme Cards <team@${domain}>`,
+      recorded: `team@${domain}`,
+    })
+    expect(await auditActions(organization.id)).toEqual([
+      'sending_domain.added',
+      'sending_domain.verified',
+    ])
+  })
+
+  test('a verified domain that fails later (the background check): back to the platform address', async () => {
+    const { organization, host, admin } = await agency('Later Co')
+    const domain = `send.later-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    resend.publish(domain)
+    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    expect((await sentFrom(organization.id, 'Later Co')).recorded).toBe(`hello@${domain}`)
+
+    // The records are removed; the provider fails the domain; the queued check notices.
+    resend.unpublish(domain)
+    const [job] = await getDb()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, organization.id), eq(jobs.name, 'sending-domain.check')))
+    if (!job) throw new Error('no check queued')
+    await jobHandlers['sending-domain.check']?.run(job)
+    expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
+      status: 'failed',
+      sending: false,
+      lost: true,
+    })
+    expect(await sentFrom(organization.id, 'Later Co')).toEqual({
+      from: `Later Co <${PLATFORM_ADDRESS}>`,
+      recorded: PLATFORM_ADDRESS,
+    })
+    expect(await auditActions(organization.id)).toEqual([
+      'sending_domain.added',
+      'sending_domain.verified',
+      'sending_domain.failed',
+    ])
+
+    // Put back and checked again: sending from it again.
+    resend.publish(domain)
+    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    expect((await sentFrom(organization.id, 'Later Co')).recorded).toBe(`hello@${domain}`)
+  })
+
+  test('white labeling off: a verified domain is not used (the emails carry the platform)', async () => {
+    const { organization, host, admin } = await agency('Plain Co')
+    const domain = `mail.plain-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    resend.publish(domain)
+    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    await getDb()
+      .update(organizations)
+      .set({ whiteLabelActive: false })
+      .where(eq(organizations.id, organization.id))
+    expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
+      status: 'verified',
+      sending: false,
+    })
+    expect((await sentFrom(organization.id, 'Platform')).recorded).toBe(PLATFORM_ADDRESS)
+  })
+
+  test('remove: gone at the provider and here, emails back on the platform address', async () => {
+    const { organization, host, admin } = await agency('Gone Co')
+    const domain = `mail.gone-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    resend.publish(domain)
+    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    const removed = await post(host, admin.cookie, { intent: 'remove-sending-domain' })
+    expect((await toastOf(removed))?.title).toMatch(/^Sending domain removed/)
+    expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(false)
+    expect((await load(host, admin.cookie)).sendingDomain.domain).toBeNull()
+    expect((await sentFrom(organization.id, 'Gone Co')).recorded).toBe(PLATFORM_ADDRESS)
+    expect(await auditActions(organization.id)).toContain('sending_domain.removed')
+    // The queued check of the removed registration ends its chain without a word to the provider.
+    const before = resend.requests.length
+    const [job] = await getDb()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, organization.id), eq(jobs.name, 'sending-domain.check')))
+    if (!job) throw new Error('no check queued')
+    await jobHandlers['sending-domain.check']?.run(job)
+    expect(resend.requests.length).toBe(before)
+  })
+
+  test('a domain removed in the provider dashboard counts as failed', async () => {
+    const { organization, host, admin } = await agency('Vanished Co')
+    const domain = `mail.vanished-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    resend.publish(domain)
+    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    const registered = [...resend.domains.values()].find((d) => d.name === domain)
+    if (!registered) throw new Error('not registered')
+    resend.domains.delete(registered.id)
+    expect(await checkSendingDomain(organization.id, null)).toEqual({
+      outcome: 'checked',
+      status: 'failed',
+      sending: false,
+    })
+    expect((await sentFrom(organization.id, 'Vanished Co')).recorded).toBe(PLATFORM_ADDRESS)
+  })
+
+  test('refusals: bad input, taken, the platform domain, the provider refusing; nothing changes', async () => {
+    const first = await agency('First Co')
+    const second = await agency('Second Co')
+    const domain = `mail.taken-${uniqueSuffix()}.test`
+    await post(first.host, first.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: domain,
+    })
+
+    const refusals: [Record<string, string>, string, string][] = [
+      [{ sendingDomain: 'not a domain' }, 'sendingDomain', INVALID_DOMAIN],
+      [{ sendingDomain: '' }, 'sendingDomain', INVALID_DOMAIN],
+      [
+        { sendingDomain: 'mail.ok.test', senderLocalPart: 'a b' },
+        'senderLocalPart',
+        SENDER_LOCAL_PART_INVALID,
+      ],
+      [
+        { sendingDomain: 'mail.ok.test', senderLocalPart: 'x@y' },
+        'senderLocalPart',
+        SENDER_LOCAL_PART_INVALID,
+      ],
+      [{ sendingDomain: domain }, 'sendingDomain', SENDING_DOMAIN_TAKEN],
+      [{ sendingDomain: 'mail.localhost' }, 'sendingDomain', SENDING_DOMAIN_IS_PLATFORM],
+    ]
+    for (const [fields, field, message] of refusals) {
+      const requestsBefore = resend.requests.length
+      const before = await databaseChecksum()
+      const response = await post(second.host, second.admin.cookie, {
+        intent: 'add-sending-domain',
+        ...fields,
+      })
+      expect(response.status).toBe(400)
+      expect((await fieldErrors(response))[field]).toEqual([message])
+      expect(await databaseChecksum()).toEqual(before)
+      // Refused before the provider heard of it.
+      expect(resend.requests.length).toBe(requestsBefore)
+    }
+
+    // The provider refuses (registered in its account by someone else): nothing is kept.
+    const elsewhere = `mail.elsewhere-${uniqueSuffix()}.test`
+    resend.domains.set('other', { id: 'other', name: elsewhere, status: 'verified', records: [] })
+    const refused = await post(second.host, second.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: elsewhere,
+    })
+    expect(refused.status).toBe(400)
+    expect((await fieldErrors(refused)).sendingDomain?.[0]).toMatch(
+      /^The email provider refused this domain: .*registered already/,
+    )
+    const rows = await getDb()
+      .select()
+      .from(sendingDomains)
+      .where(eq(sendingDomains.organizationId, second.organization.id))
+    expect(rows).toEqual([])
+    resend.domains.delete('other')
+  })
+
+  test('the provider down: a check or a removal says so and changes nothing', async () => {
+    const { host, admin, organization } = await agency('Down Co')
+    const domain = `mail.down-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    const before = await databaseChecksum({ organizationId: organization.id })
+    resend.failNext(500)
+    const checked = await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    expect((await toastOf(checked))?.title).toMatch(/could not be reached/)
+    resend.failNext(503)
+    const removed = await post(host, admin.cookie, { intent: 'remove-sending-domain' })
+    expect((await toastOf(removed))?.title).toMatch(/could not be reached/)
+    expect(await databaseChecksum({ organizationId: organization.id })).toEqual(before)
+    // Adding while the provider is down leaves no reservation behind.
+    const other = await agency('Down Two')
+    resend.failNext(500)
+    const add = await post(other.host, other.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: `mail.down2-${uniqueSuffix()}.test`,
+    })
+    expect(add.status).toBe(400)
+    expect((await fieldErrors(add)).sendingDomain).toEqual([PROVIDER_UNAVAILABLE])
+    expect((await load(other.host, other.admin.cookie)).sendingDomain.domain).toBeNull()
+  })
+
+  test('members read the state but cannot change it', async () => {
+    const { host, admin, member } = await agency('Member Co')
+    const domain = `mail.member-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    expect((await load(host, member.cookie)).sendingDomain.domain).toBe(domain)
+    for (const intent of ['add-sending-domain', 'check-sending-domain', 'remove-sending-domain']) {
+      const response = await post(host, member.cookie, { intent, sendingDomain: 'mail.x.test' })
+      expect(response.status).toBe(403)
+    }
+    expect((await load(host, admin.cookie)).sendingDomain.domain).toBe(domain)
+  })
+
+  test('without an email provider: the screen says so and nothing is registered', async () => {
+    delete process.env.RESEND_API_KEY
+    resetEnvForTests()
+    const { host, admin } = await agency('No Provider Co')
+    expect((await load(host, admin.cookie)).sendingDomain.providerConfigured).toBe(false)
+    const before = await databaseChecksum()
+    const response = await post(host, admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: `mail.none-${uniqueSuffix()}.test`,
+    })
+    expect(response.status).toBe(400)
+    expect((await fieldErrors(response)).sendingDomain).toEqual([NO_EMAIL_PROVIDER])
+    expect(await databaseChecksum()).toEqual(before)
+  })
+})
