@@ -82,6 +82,7 @@ const outboxColumns = {
   id: emailOutbox.id,
   to: emailOutbox.toAddress,
   subject: emailOutbox.subject,
+  fromName: emailOutbox.fromName,
   html: emailOutbox.html,
   text: emailOutbox.text,
   headers: emailOutbox.headers,
