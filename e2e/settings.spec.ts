@@ -268,29 +268,118 @@ async function teamOwner(browser: Browser) {
   return { context, page }
 }
 
-test('super admin: System Settings with General, Security and API', async ({ page }) => {
-  const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
-  await signIn(page, sue)
-  await openSettings(page, sue, 'System Settings')
-  await expect(page.getByRole('heading', { name: 'System Settings', level: 1 })).toBeVisible()
-  await expect(page.getByLabel('Platform name')).not.toHaveValue('')
-  await expect(page.getByLabel('Maintenance mode')).not.toBeChecked()
-  await expectAccessible(page, 'system settings')
-  // Saved unchanged: other specs read the product name at the same time.
-  await save(page, 'General settings saved successfully')
+// System Settings' General form holds the platform-wide values (its name, the legal links):
+// the super admin's two tests run one after the other, so neither saves over the other's
+// values (a form loaded before the other's save would put the old ones back).
+test.describe('System Settings', () => {
+  test.describe.configure({ mode: 'default' })
 
-  await tab(page, 'Security')
-  await expect(page.getByLabel('Session timeout (minutes)')).toHaveValue('60')
-  // Neither 2FA nor password expiry is enforced yet: both toggles say so instead of pretending.
-  await expect(page.getByText('Coming soon')).toHaveCount(2)
-  await expect(page.getByLabel(/^Two-factor authentication for admins/)).toBeChecked()
-  await expect(page.getByLabel(/^Password rotation every 90 days/)).not.toBeChecked()
-  await expect(
-    page.getByText(/passwords do not expire and no reminders are sent yet/),
-  ).toBeVisible()
-  await page.getByLabel('Session timeout (minutes)').fill('0')
-  await page.getByRole('tabpanel').getByRole('button', { name: 'Save Changes' }).click()
-  await expect(page.getByText('Session timeout must be between 5 and 43200 minutes')).toBeVisible()
-  await page.getByLabel('Session timeout (minutes)').fill('60')
-  await save(page, 'Security settings saved successfully')
+  test('super admin: System Settings with General, Security and API', async ({ page }) => {
+    const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+    await signIn(page, sue)
+    await openSettings(page, sue, 'System Settings')
+    await expect(page.getByRole('heading', { name: 'System Settings', level: 1 })).toBeVisible()
+    await expect(page.getByLabel('Platform name')).not.toHaveValue('')
+    await expect(page.getByLabel('Maintenance mode')).not.toBeChecked()
+    await expectAccessible(page, 'system settings')
+    // Saved unchanged: other specs read the product name at the same time.
+    await save(page, 'General settings saved successfully')
+
+    await tab(page, 'Security')
+    await expect(page.getByLabel('Session timeout (minutes)')).toHaveValue('60')
+    // Neither 2FA nor password expiry is enforced yet: both toggles say so instead of pretending.
+    await expect(page.getByText('Coming soon')).toHaveCount(2)
+    await expect(page.getByLabel(/^Two-factor authentication for admins/)).toBeChecked()
+    await expect(page.getByLabel(/^Password rotation every 90 days/)).not.toBeChecked()
+    await expect(
+      page.getByText(/passwords do not expire and no reminders are sent yet/),
+    ).toBeVisible()
+    await page.getByLabel('Session timeout (minutes)').fill('0')
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Save Changes' }).click()
+    await expect(
+      page.getByText('Session timeout must be between 5 and 43200 minutes'),
+    ).toBeVisible()
+    await page.getByLabel('Session timeout (minutes)').fill('60')
+    await save(page, 'Security settings saved successfully')
+  })
+
+  test("super admin: the platform's legal links stand in on an agency host that sets none", async ({
+    page,
+    browser,
+  }) => {
+    const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+    const mark = Math.random().toString(36).slice(2, 8)
+    // Addresses no other spec asserts on, and that do not name the platform (no-trace.spec.ts
+    // crawls Alpha meanwhile).
+    const links = {
+      privacy: `https://policies-${mark}.example.test/privacy`,
+      terms: `https://policies-${mark}.example.test/terms`,
+      support: `help-${mark}@policies.example.test`,
+    }
+    const fields = {
+      privacy: page.getByLabel('Privacy Policy URL'),
+      terms: page.getByLabel('Terms of Service URL'),
+      support: page.getByLabel('Support email'),
+    }
+    await signIn(page, sue)
+    await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/settings'))
+    await expect(fields.privacy).toBeVisible()
+    const before = {
+      privacy: await fields.privacy.inputValue(),
+      terms: await fields.terms.inputValue(),
+      support: await fields.support.inputValue(),
+    }
+    try {
+      await fields.privacy.fill(links.privacy)
+      await fields.terms.fill(links.terms)
+      await fields.support.fill(links.support)
+      await save(page, 'General settings saved successfully')
+
+      // Alpha has set none of its own: the platform's links in its footer and sign-up form,
+      // shown to a visitor (a fresh context, no session).
+      const guest = await browser.newContext()
+      const visitor = await guest.newPage()
+      for (const host of [HOSTS.alpha, HOSTS.platform]) {
+        await visitor.goto(urlFor(host, '/auth/login'))
+        const footer = visitor.getByRole('contentinfo')
+        await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+          'href',
+          links.privacy,
+        )
+        await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+          'href',
+          links.terms,
+        )
+        await expect(footer.getByRole('link', { name: links.support })).toHaveAttribute(
+          'href',
+          `mailto:${links.support}`,
+        )
+      }
+      await visitor.goto(urlFor(HOSTS.alpha, '/auth/register'))
+      const agreement = visitor.getByTestId('sign-up-agreement')
+      await expect(agreement).toHaveText(
+        'By creating an account you agree to the Terms and Privacy Policy.',
+      )
+      await expect(agreement.getByRole('link', { name: 'Terms' })).toHaveAttribute(
+        'href',
+        links.terms,
+      )
+      await expect(agreement.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+        'href',
+        links.privacy,
+      )
+      await expect(
+        visitor.getByText(/^Questions\? Contact/).getByRole('link', { name: links.support }),
+      ).toHaveAttribute('href', `mailto:${links.support}`)
+      await guest.close()
+    } finally {
+      // Put back what was there, so other specs (and the next run) see the platform as before.
+      await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/settings'))
+      await fields.privacy.fill(before.privacy)
+      await fields.terms.fill(before.terms)
+      await fields.support.fill(before.support)
+      await save(page, 'General settings saved successfully')
+    }
+    await expect(fields.privacy).toHaveValue(before.privacy)
+  })
 })

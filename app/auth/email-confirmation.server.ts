@@ -103,9 +103,10 @@ export async function confirmEmail(tenant: Tenant, token: string) {
 }
 
 // The banner's "dismiss", kept for the browser session (no Max-Age) and for one account and
-// address: another account signing in here, or a new address, shows the banner again.
+// address: another account signing in here, or a new address, shows the banner again. Its name
+// is sent on agency hosts, so it does not name the product (issue 17 point 4).
 const bannerCookie = () =>
-  createCookie('brandcard_confirm_banner', {
+  createCookie('confirm_banner', {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',

@@ -84,6 +84,7 @@ const outboxColumns = {
   id: emailOutbox.id,
   to: emailOutbox.toAddress,
   subject: emailOutbox.subject,
+  fromName: emailOutbox.fromName,
   html: emailOutbox.html,
   text: emailOutbox.text,
   headers: emailOutbox.headers,

@@ -80,6 +80,8 @@ export default function OutboxPage() {
                   </p>
                 ) : null}
                 <p>
+                  From{' '}
+                  <span data-testid="outbox-from">{email.fromName ?? 'the default sender'}</span> ·
                   To <span data-testid="outbox-to">{email.to}</span> · {email.organizationName} ·{' '}
                   {new Date(email.createdAt).toLocaleString()}
                 </p>
@@ -101,7 +103,16 @@ export default function OutboxPage() {
               />
               <details className="p-4 text-sm">
                 <summary>Plain text</summary>
-                <pre className="whitespace-pre-wrap">{email.text}</pre>
+                <pre className="whitespace-pre-wrap" data-testid="outbox-text">
+                  {email.text}
+                </pre>
+                {Object.keys(email.headers ?? {}).length > 0 ? (
+                  <pre className="whitespace-pre-wrap" data-testid="outbox-headers">
+                    {Object.entries(email.headers ?? {})
+                      .map(([name, value]) => `${name}: ${value}`)
+                      .join('\n')}
+                  </pre>
+                ) : null}
               </details>
             </li>
           ))}

@@ -285,7 +285,7 @@ describe('the banner and its resend', () => {
     expect(dismissed.status).toBe(302)
     expect(dismissed.headers.get('Location')).toBe('/profile')
     const setCookie = dismissed.headers.get('Set-Cookie') ?? ''
-    expect(setCookie).toMatch(/^brandcard_confirm_banner=/)
+    expect(setCookie).toMatch(/^confirm_banner=/)
     expect(setCookie).not.toMatch(/Max-Age|Expires/i)
     const dismissal = setCookie.split(';')[0] ?? ''
     expect((await rootData(host, `${cookie}; ${dismissal}`)).confirmationBanner).toBe(false)
