@@ -3,6 +3,7 @@
 // platform's own log, so it outlives a deleted agency), then drops the agency's cached hosts:
 // an inactive or unapproved agency answers "site unavailable" from the next request on.
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { queueProviderRemovalIn } from '#app/domains/sending-domains.server'
 import {
   type AgencyFields,
   type AgencyRow,
@@ -202,6 +203,7 @@ export async function editAgency(
 export async function removeAgency(acting: Acting, agencyId: string) {
   await inScope(acting, 'delete agency', async (tx) => {
     const agency = await requireAgency(tx, agencyId)
+    await queueProviderRemovalIn(tx, agency.id)
     await deleteAgency(tx, agency.id)
     await audit(tx, acting, 'agency.delete', agency.id, { name: agency.name, slug: agency.slug })
   })

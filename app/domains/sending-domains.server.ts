@@ -273,3 +273,25 @@ export const checkSendingDomainJob: JobHandler = {
     )
   },
 }
+
+/**
+ * Inside the deletion of an organization: the provider forgets its sending domain once that
+ * commits. The job names no organization (it would go with it) and carries only the provider's id.
+ */
+export async function queueProviderRemovalIn(tx: Transaction, organizationId: string) {
+  const row = await findSendingDomain(tx, organizationId)
+  if (!row?.providerDomainId) return
+  await insertJob(tx, {
+    name: 'sending-domain.remove',
+    payload: { providerDomainId: row.providerDomainId },
+    idempotencyKey: `sending-domain.remove:${row.providerDomainId}`,
+  })
+}
+
+/** Removes a deleted organization's domain at the provider; an outage is retried by the queue. */
+export const removeProviderDomainJob: JobHandler = {
+  async run(job) {
+    const providerDomainId = job.payload.providerDomainId
+    if (providerDomainId) await removeProviderDomain(providerDomainId)
+  },
+}

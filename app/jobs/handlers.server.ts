@@ -2,7 +2,7 @@
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
-import { checkSendingDomainJob } from '#app/domains/sending-domains.server'
+import { checkSendingDomainJob, removeProviderDomainJob } from '#app/domains/sending-domains.server'
 import { deliverEmail } from '#app/services/mailer.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
@@ -12,6 +12,8 @@ export const jobHandlers: JobHandlers = {
   'crm.forward': forwardContactToCrm,
   // An agency's sending domain, asked of the provider again (ADR 026); each check queues the next.
   'sending-domain.check': checkSendingDomainJob,
+  // A deleted agency's sending domain, removed from the provider's account after the deletion.
+  'sending-domain.remove': removeProviderDomainJob,
   // One per day (enqueueDailyJobs), whichever process takes it: DATA_DIR/backups (ADR 018).
   'backup.daily': {
     async run() {

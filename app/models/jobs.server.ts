@@ -12,6 +12,7 @@ export type JobName =
   | 'auth.password-reset'
   | 'backup.daily'
   | 'sending-domain.check'
+  | 'sending-domain.remove'
 
 export type NewJob = {
   name: JobName

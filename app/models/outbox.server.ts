@@ -85,6 +85,7 @@ const outboxColumns = {
   to: emailOutbox.toAddress,
   subject: emailOutbox.subject,
   fromName: emailOutbox.fromName,
+  fromAddress: emailOutbox.fromAddress,
   html: emailOutbox.html,
   text: emailOutbox.text,
   headers: emailOutbox.headers,

@@ -81,8 +81,12 @@ export default function OutboxPage() {
                 ) : null}
                 <p>
                   From{' '}
-                  <span data-testid="outbox-from">{email.fromName ?? 'the default sender'}</span> ·
-                  To <span data-testid="outbox-to">{email.to}</span> · {email.organizationName} ·{' '}
+                  <span data-testid="outbox-from">{email.fromName ?? 'the default sender'}</span>
+                  {email.fromAddress ? (
+                    // Chosen at delivery (ADR 026): the agency's own domain or the platform's.
+                    <span data-testid="outbox-from-address"> &lt;{email.fromAddress}&gt;</span>
+                  ) : null}{' '}
+                  · To <span data-testid="outbox-to">{email.to}</span> · {email.organizationName} ·{' '}
                   {new Date(email.createdAt).toLocaleString()}
                 </p>
                 <ul className="flex flex-wrap gap-3">

@@ -15,6 +15,7 @@ import {
 import { resetEnvForTests } from '#app/env.server'
 import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
 import * as branding from '#app/routes/dashboard.agency.branding'
+import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { queueEmail } from '#app/services/mailer.server'
 import { readToast } from '#app/utils/toast.server'
 import { INVALID_DOMAIN } from '#app/validation/domain'
@@ -25,6 +26,7 @@ import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
+  getPlatformOrganization,
   makeBrandedOrganization,
   makeUser,
   requestFor,
@@ -393,6 +395,31 @@ describe('sending domains', () => {
     expect(add.status).toBe(400)
     expect((await fieldErrors(add)).sendingDomain).toEqual([PROVIDER_UNAVAILABLE])
     expect((await load(other.host, other.admin.cookie)).sendingDomain.domain).toBeNull()
+  })
+
+  test("deleting an agency removes its sending domain from the provider's account", async () => {
+    const { organization, host, admin } = await agency('Deleted Co')
+    const domain = `mail.deleted-${uniqueSuffix()}.test`
+    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+    expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(true)
+    const platform = await getPlatformOrganization()
+    const superAdmin = await makeUser(platform.id, { role: 'super_admin' })
+    const cookie = await sessionCookieFor(platform.id, superAdmin.id)
+    const response = await settle(() =>
+      agenciesAction({
+        request: formRequest(
+          'localhost',
+          '/dashboard/super-admin/agencies',
+          { intent: 'delete', agencyId: organization.id },
+          cookie,
+        ),
+        context: contextFor('localhost'),
+        params: {},
+      }),
+    )
+    expect(response.status).toBeLessThan(400)
+    await runJobsNow()
+    expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(false)
   })
 
   test('members read the state but cannot change it', async () => {
