@@ -46,7 +46,7 @@ const schema = z.object({
     .optional(),
   SEED_DEMO: z.enum(['0', '1']).optional(),
   OUTBOX_PAGE: flag,
-  // Custom domains (ADR 015): the DNS server asked for verification records (host:port; the
+  // Custom domains (ADR 016): the DNS server asked for verification records (host:port; the
   // system's resolvers when unset), the host agencies point their CNAME at, and how often the
   // background re-check runs (0 turns it off).
   DNS_RESOLVER: z
