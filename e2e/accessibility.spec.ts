@@ -121,6 +121,19 @@ function probe(page: Page, url: string) {
   }, url)
 }
 
+/**
+ * What the page shows, without the attributes that only name it (generated ids, the form actions
+ * that point at the page's own path): two paths rendering the same screen from the same module
+ * (`/settings/agency` and `/dashboard/agency/settings`) give the same answer, and axe would say
+ * the same of both.
+ */
+function screenOf(page: Page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main') ?? document.body
+    return main.outerHTML.replace(/\s(id|for|action|aria-[a-z]+|data-state)="[^"]*"/g, '')
+  })
+}
+
 function pathOf(url: string) {
   const parsed = new URL(url)
   return `${parsed.pathname}${parsed.search}`
@@ -139,6 +152,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   const visited = new Set<string>()
   const tabbed = new Set<string>()
   const linked = new Set<string>()
+  const screens = new Map<string, string>()
   /** Axe on the page as loaded, then on each tab state once per path. */
   async function auditPage(label: string) {
     await audit(page, report, label)
@@ -152,6 +166,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
     await open(page, urlFor(user.host, start))
     visited.add(pathOf(page.url()))
     for (const link of await sameOriginLinks(page)) linked.add(link)
+    screens.set(await screenOf(page), start)
     if (start === '/') {
       for (const link of await auditUserMenu(page, report, start)) linked.add(link)
     }
@@ -175,7 +190,20 @@ async function crawlAs(browser: Browser, user: RoleUser) {
       report.skipped.push(`${path} (${type.split(';')[0]}, not a page)`)
       continue
     }
+    // A tabbed page opened on one of its tabs: every tab state was audited with the page.
+    const parsed = new URL(url)
+    if (tabbed.has(parsed.pathname) && [...parsed.searchParams.keys()].join() === 'tab') {
+      report.skipped.push(`${path} (a tab of ${parsed.pathname}, audited there)`)
+      continue
+    }
     await open(page, url)
+    const screen = await screenOf(page)
+    const same = screens.get(screen)
+    if (same) {
+      report.skipped.push(`${path} (the same screen as ${same})`)
+      continue
+    }
+    screens.set(screen, path)
     await auditPage(path)
     // The cards list is where each card's editor, QR page and public page are reached from.
     if (new URL(url).pathname === rolePaths(user.role).digitalCards) {
@@ -186,7 +214,14 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   return report
 }
 
-for (const user of ROLE_USERS) {
+// A platform team member's area is the end-user area on the same host, so an end user of the
+// platform reaches exactly the pages super_admin_team does, in the same branding: one crawl covers
+// both (end users are crawled on Alpha too, in an agency's branding).
+const CRAWLED = ROLE_USERS.filter(
+  (user) => !(user.role === 'end_user' && user.host === HOSTS.platform),
+)
+
+for (const user of CRAWLED) {
   test(`${user.role} on ${user.host}: home, dashboard, profile and every page they link to`, async ({
     browser,
   }) => {
