@@ -5,6 +5,7 @@
 // specs drive it over HTTP (POST /__fake/state).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readBody, send } from './fake-http'
 
 export type CrmRequest = {
   method: string
@@ -36,21 +37,6 @@ export type FakeCrm = {
   upserts(): CrmRequest[]
   reset(): void
   close(): Promise<void>
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let raw = ''
-    req.on('data', (chunk) => {
-      raw += chunk
-    })
-    req.on('end', () => resolve(raw))
-  })
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'Content-Type': 'application/json' })
-  res.end(JSON.stringify(body))
 }
 
 export async function startFakeCrm(options: { port?: number; validKeys?: string[] } = {}) {

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readBody, send } from './fake-http'
 
 export type FakeEmail = {
   id: string
@@ -48,21 +49,6 @@ export type FakeResend = {
   failNext(...statuses: number[]): void
   reset(): void
   close(): Promise<void>
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let raw = ''
-    req.on('data', (chunk) => {
-      raw += chunk
-    })
-    req.on('end', () => resolve(raw))
-  })
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'Content-Type': 'application/json' })
-  res.end(JSON.stringify(body))
 }
 
 const apiError = (statusCode: number, name: string, message: string) => ({

@@ -135,6 +135,13 @@ async function sentFrom(organizationId: string, brandName: string) {
   return { from: received?.from, recorded: row?.fromAddress }
 }
 
+/** Adds the domain as the agency's admin and verifies it (its records published at the fake). */
+async function addVerified(host: string, cookie: string, domain: string) {
+  await post(host, cookie, { intent: 'add-sending-domain', sendingDomain: domain })
+  resend.publish(domain)
+  await post(host, cookie, { intent: 'check-sending-domain' })
+}
+
 async function auditActions(organizationId: string) {
   const rows = await getDb()
     .select({ action: auditEvents.action })
@@ -224,9 +231,7 @@ describe('sending domains', () => {
   test('a verified domain that fails later (the background check): back to the platform address', async () => {
     const { organization, host, admin } = await agency('Later Co')
     const domain = `send.later-${uniqueSuffix()}.test`
-    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
-    resend.publish(domain)
-    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    await addVerified(host, admin.cookie, domain)
     expect((await sentFrom(organization.id, 'Later Co')).recorded).toBe(`hello@${domain}`)
 
     // The records are removed; the provider fails the domain; the queued check notices.
@@ -261,9 +266,7 @@ describe('sending domains', () => {
   test('white labeling off: a verified domain is not used (the emails carry the platform)', async () => {
     const { organization, host, admin } = await agency('Plain Co')
     const domain = `mail.plain-${uniqueSuffix()}.test`
-    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
-    resend.publish(domain)
-    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    await addVerified(host, admin.cookie, domain)
     await getDb()
       .update(organizations)
       .set({ whiteLabelActive: false })
@@ -278,9 +281,7 @@ describe('sending domains', () => {
   test('remove: gone at the provider and here, emails back on the platform address', async () => {
     const { organization, host, admin } = await agency('Gone Co')
     const domain = `mail.gone-${uniqueSuffix()}.test`
-    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
-    resend.publish(domain)
-    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    await addVerified(host, admin.cookie, domain)
     const removed = await post(host, admin.cookie, { intent: 'remove-sending-domain' })
     expect((await toastOf(removed))?.title).toMatch(/^Sending domain removed/)
     expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(false)
@@ -301,9 +302,7 @@ describe('sending domains', () => {
   test('a domain removed in the provider dashboard counts as failed', async () => {
     const { organization, host, admin } = await agency('Vanished Co')
     const domain = `mail.vanished-${uniqueSuffix()}.test`
-    await post(host, admin.cookie, { intent: 'add-sending-domain', sendingDomain: domain })
-    resend.publish(domain)
-    await post(host, admin.cookie, { intent: 'check-sending-domain' })
+    await addVerified(host, admin.cookie, domain)
     const registered = [...resend.domains.values()].find((d) => d.name === domain)
     if (!registered) throw new Error('not registered')
     resend.domains.delete(registered.id)
