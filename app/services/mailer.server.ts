@@ -102,16 +102,16 @@ export const deliverEmail: JobHandler = {
     const organizationId = job.organizationId
     const outboxId = job.payload.outboxId
     if (!organizationId || !outboxId) return
-    const row = await withTenant(organizationId, (tx) =>
-      findOutboxEmail(tx, organizationId, outboxId),
-    )
+    // The sender is decided now, not when queued: a domain verified since (or failing since)
+    // applies at once.
+    const { row, ownAddress } = await withTenant(organizationId, async (tx) => ({
+      row: await findOutboxEmail(tx, organizationId, outboxId),
+      ownAddress: await findVerifiedSenderAddress(tx, organizationId),
+    }))
     // Delivered by an earlier run whose end was not recorded, or removed with its tenant.
     if (row?.state !== 'queued') return
-    // Decided now, not when queued: a domain verified since (or failing since) applies at once.
     const platform = platformSender()
-    const address =
-      (await withTenant(organizationId, (tx) => findVerifiedSenderAddress(tx, organizationId))) ??
-      platform.address
+    const address = ownAddress ?? platform.address
     // Emails queued before senders were named carry none: the platform's name, as they would have.
     const from = formatFrom(row.fromName ?? platform.name, address)
     const apiKey = getEnv().RESEND_API_KEY
