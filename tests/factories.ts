@@ -15,14 +15,16 @@ import {
 } from '#app/models/organizations.server'
 import { createUser, type NewUser } from '#app/models/users.server'
 import {
+  type Database,
   getDatabaseHandle,
   getDb,
   openPglite,
   openPostgres,
   setDatabaseHandle,
+  type Transaction,
   withTenant,
 } from '#drizzle/db.server'
-import { organizations } from '#drizzle/schema'
+import { jobs, organizations } from '#drizzle/schema'
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex')
 
@@ -184,5 +186,53 @@ export async function withStoppedDatabase<T>(work: () => Promise<T>): Promise<T>
   } finally {
     setDatabaseHandle(working)
     if (stopped.driver === 'postgres') await stopped.close()
+  }
+}
+
+/** An awaitable query builder that fails however it is continued (`.values().onConflict…`). */
+function failingQuery(error: Error): unknown {
+  const chain: unknown = new Proxy(() => {}, {
+    get: (_target, property) =>
+      property === 'then'
+        ? (_resolve: unknown, reject: (reason: unknown) => void) => reject(error)
+        : () => chain,
+  })
+  return chain
+}
+
+/**
+ * Runs `work` with the database dropping at the moment a job (every email, every reset request)
+ * is queued: reads and other writes work, the insert into `jobs` fails as a lost connection does,
+ * so the transaction that asked for it rolls back.
+ */
+export async function withQueueWritesFailing<T>(work: () => Promise<T>): Promise<T> {
+  const working = getDatabaseHandle()
+  const lost = () => Object.assign(new Error('connection lost'), { code: 'ECONNRESET' })
+  const wrap = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, property) {
+        if (property === 'insert') {
+          return (table: unknown) =>
+            table === jobs ? failingQuery(lost()) : target.insert(table as typeof jobs)
+        }
+        const value = Reflect.get(target, property, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  const db = new Proxy(working.db, {
+    get(target, property) {
+      if (property === 'transaction') {
+        return (run: (tx: Transaction) => Promise<unknown>, config?: never) =>
+          target.transaction((tx) => run(wrap(tx as Transaction)), config)
+      }
+      const value = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  }) as Database
+  setDatabaseHandle({ ...working, db })
+  try {
+    return await work()
+  } finally {
+    setDatabaseHandle(working)
   }
 }

@@ -36,14 +36,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await requestPasswordReset(tenant, submission.value.email, context.clientIp ?? 'unknown')
   } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return json(
-        { result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }) },
-        { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-      )
-    }
-    // The answer must not depend on whether the account exists, so a failed send is logged.
-    console.error('password reset email failed', error)
+    // Anything else (the database unreachable: a 503) is answered as it is, never as "sent".
+    // That answer cannot tell accounts apart: nothing here looks the address up (the job does).
+    if (!(error instanceof RateLimitedError)) throw error
+    return json(
+      { result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }) },
+      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+    )
   }
   return redirectWithToast('/auth/login', {
     title: 'Password reset link sent! Please check your email.',
