@@ -257,6 +257,9 @@ app.use(async (req, res, next) => {
     })
     res.status(answer.status).send(await answer.text())
   } catch (error) {
+    // A thrown Response is the data layer's answer (the database away): Remix meets the same
+    // and answers with its own page. Express's error handler would say a bare 500.
+    if (error instanceof Response) return next()
     next(error)
   }
 })

@@ -88,6 +88,9 @@ const schema = z.object({
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
   // How long a running job stays its worker's without a sign of life (renewed every third).
   JOB_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
+  // How long a host's tenant and the platform settings are kept in memory before they are read
+  // again. During a database outage the last ones read keep serving, however old (ADR 032).
+  TENANT_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018); 0: no daily job.
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
   // The hour (UTC) the daily backup runs.

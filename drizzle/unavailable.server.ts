@@ -54,3 +54,11 @@ export async function answeringUnavailable<T>(work: () => Promise<T>): Promise<T
     throw error
   }
 }
+
+/**
+ * A unit of database work failed because the database could not be reached: the driver's error,
+ * or the 503 the data layer already turned it into. Caches serve what they last read then.
+ */
+export function isOutage(error: unknown): boolean {
+  return (error instanceof Response && error.status === 503) || isDatabaseUnavailable(error)
+}

@@ -8,18 +8,27 @@ import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { DATABASE_WARNING } from '../app/components/layout/database-warning'
 import { SERVER_ARGS } from '../scripts/server-command'
+import { E2E_PORT } from './fixtures'
 import { freePort, PostgresCluster, postgresBinDir } from './postgres-cluster'
 
-const APP_PORT = 3195
+// Beside the project servers (E2E_PORT, +1), so parallel runs with their own E2E_PORT never meet.
+const APP_PORT = E2E_PORT + 95
+// The tenant and platform-settings caches expire this soon, so the outage below outlasts them.
+const CACHE_TTL_MS = 1_500
 const CARD = '/card/alice-anderson'
 const ACME = 'acme.localhost'
 
 type Answer = { status: number; body: string }
 
-function get(pathname: string, host = 'localhost', agent?: http.Agent) {
+function get(
+  pathname: string,
+  host = 'localhost',
+  agent?: http.Agent,
+  headers: Record<string, string> = {},
+) {
   return new Promise<Answer>((resolve, reject) => {
     const req = http.get(
-      { host: '127.0.0.1', port: APP_PORT, path: pathname, headers: { host }, agent },
+      { host: '127.0.0.1', port: APP_PORT, path: pathname, headers: { ...headers, host }, agent },
       (res) => {
         let body = ''
         res.setEncoding('utf8')
@@ -71,6 +80,7 @@ test.beforeAll(async () => {
       APP_SECRET: 'fault-tests-secret-0123456789abcdef0123',
       SEED_DEMO: '1',
       LOG_LEVEL: 'info',
+      TENANT_CACHE_TTL_MS: String(CACHE_TTL_MS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -140,6 +150,19 @@ test('Postgres stopped: health 503 within 5 s, pages warn, the process stays up 
     // The home page of a known host still renders, and its banner reports the health check.
     await page.goto(`http://localhost:${APP_PORT}/`)
     await expect(page.getByRole('alert')).toContainText(DATABASE_WARNING)
+
+    // Longer than every cache lasts: still the health check's 503 and our pages, never Express's
+    // bare 500 (the maintenance check once read expired settings and let the error escape).
+    await new Promise((resolve) => setTimeout(resolve, CACHE_TTL_MS + 500))
+    expect((await get('/api/health-check')).status).toBe(503)
+    // A session cookie keeps the page cache out of it, and its lookup needs the database.
+    const signedIn = await get('/dashboard', ACME, undefined, {
+      cookie: `__Host-session=${'a'.repeat(32)}`,
+    })
+    expect(signedIn.status).toBe(503)
+    expect(signedIn.body).toContain(DATABASE_WARNING)
+    const home = await get('/', 'localhost', undefined, { cookie: 'x=1' })
+    expect(home.status).not.toBe(500)
     expect(server.exitCode).toBeNull()
   } finally {
     cluster.start()

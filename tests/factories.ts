@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { eq } from 'drizzle-orm'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import postgres from 'postgres'
 import sharp from 'sharp'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
@@ -24,6 +26,7 @@ import {
   type Transaction,
   withTenant,
 } from '#drizzle/db.server'
+import * as schema from '#drizzle/schema'
 import { jobs, organizations } from '#drizzle/schema'
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex')
@@ -186,6 +189,32 @@ export async function withStoppedDatabase<T>(work: () => Promise<T>): Promise<T>
   } finally {
     setDatabaseHandle(working)
     if (stopped.driver === 'postgres') await stopped.close()
+  }
+}
+
+/**
+ * Runs `work` against a Postgres address nothing listens on, on either driver: what a request
+ * meets while the server is down (connections refused). Without the app pool's reconnect
+ * backoff, so each refusal costs milliseconds, not the up to a second the app waits between.
+ */
+export async function withUnreachableDatabase<T>(work: () => Promise<T>): Promise<T> {
+  const working = getDatabaseHandle()
+  const client = postgres('postgres://postgres@127.0.0.1:1/none', {
+    max: 1,
+    backoff: () => 0,
+    fetch_types: false,
+    onnotice: () => {},
+  })
+  setDatabaseHandle({
+    ...working,
+    db: drizzlePostgres(client, { schema }) as unknown as Database,
+    driver: 'postgres',
+  })
+  try {
+    return await work()
+  } finally {
+    setDatabaseHandle(working)
+    await client.end({ timeout: 1 })
   }
 }
 

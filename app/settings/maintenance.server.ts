@@ -6,6 +6,7 @@
 import { parse } from 'cookie'
 import { sessionCookieName, validateSessionToken } from '#app/auth/session.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
+import { isOutage } from '#drizzle/unavailable.server'
 import { cachedPlatformSettings } from './platform-settings.server'
 
 /** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
@@ -31,6 +32,16 @@ async function isPlatformSuperAdmin(host: string | null, cookieHeader: string | 
   return session?.user.role === 'super_admin'
 }
 
+/** The work's value, or undefined when it failed because the database is away. */
+async function unlessOutage<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work
+  } catch (error) {
+    if (isOutage(error)) return undefined
+    throw error
+  }
+}
+
 function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
@@ -42,11 +53,15 @@ export async function maintenanceResponse(
   cookieHeader: string | null,
   nonce = '',
 ): Promise<Response | null> {
-  const settings = await cachedPlatformSettings()
-  if (!settings.maintenanceMode || isExempt(path)) return null
-  if (await isPlatformSuperAdmin(host, cookieHeader)) return null
-  const resolution = await resolveTenant(host)
-  const name = resolution.status === 'found' ? resolution.tenant.name : 'This site'
+  // Before any database read: the health check must answer for itself during an outage.
+  if (isExempt(path)) return null
+  // This runs before Remix, where nothing turns an error into a page: an unreachable database
+  // that has never answered leaves the request to Remix, whose pages answer 503 for it.
+  const settings = await unlessOutage(cachedPlatformSettings())
+  if (!settings?.maintenanceMode) return null
+  if (await unlessOutage(isPlatformSuperAdmin(host, cookieHeader))) return null
+  const resolution = await unlessOutage(resolveTenant(host))
+  const name = resolution?.status === 'found' ? resolution.tenant.name : 'This site'
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Down for maintenance</title><style nonce="${escapeHtml(nonce)}">body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;padding:1rem;color:#111827;background:#fff;text-align:center}@media (prefers-color-scheme:dark){body{color:#f3f4f6;background:#030712}}</style></head><body><main><h1>Down for maintenance</h1><p>${escapeHtml(name)} is being updated and will be back shortly. Please try again in a few minutes.</p></main></body></html>`
   return new Response(html, {
     status: 503,

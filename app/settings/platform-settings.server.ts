@@ -3,24 +3,36 @@
 // drops the cache at once, on this instance directly and on the others through the database's
 // change announcements (app/cache/change-feed.server.ts).
 import { dropPages } from '#app/cache/page-cache.server'
+import { getEnv } from '#app/env.server'
 import { getPlatformSettings, type PlatformSettings } from '#app/models/platform-settings.server'
 import { withDatabase } from '#drizzle/db.server'
+import { isOutage } from '#drizzle/unavailable.server'
 
-const TTL_MS = 30_000
 let cached: { settings: PlatformSettings; until: number } | null = null
 let pending: Promise<PlatformSettings> | null = null
 
+/**
+ * The settings, read again once TENANT_CACHE_TTL_MS has passed. While the database cannot be
+ * reached the last ones read keep serving, however old: every request reads them (maintenance
+ * mode, session timeout), and an outage must not turn each into a failure (ADR 032).
+ */
 export async function cachedPlatformSettings(): Promise<PlatformSettings> {
   if (cached && cached.until > Date.now()) return cached.settings
+  const stale = cached
   pending ??= withDatabase((tx) => getPlatformSettings(tx))
     .then((settings) => {
-      cached = { settings, until: Date.now() + TTL_MS }
+      cached = { settings, until: Date.now() + getEnv().TENANT_CACHE_TTL_MS }
       return settings
     })
     .finally(() => {
       pending = null
     })
-  return pending
+  try {
+    return await pending
+  } catch (error) {
+    if (stale && isOutage(error)) return stale.settings
+    throw error
+  }
 }
 
 export function invalidatePlatformSettings() {

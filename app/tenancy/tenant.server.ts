@@ -8,6 +8,7 @@ import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/org
 import { getPlatformSettings } from '#app/models/platform-settings.server'
 import { type LegalLinks, legalFor } from '#app/validation/legal'
 import { withDatabase, withTenant } from '#drizzle/db.server'
+import { isOutage } from '#drizzle/unavailable.server'
 import { classifyHost, type PublicAddress } from './host'
 
 export type Tenant = {
@@ -45,18 +46,25 @@ export type TenantResolution =
   | { status: 'not-found' }
   | { status: 'unavailable' }
 
-const TTL_MS = 30_000
-
-type CacheEntry = { resolution: TenantResolution; organizationId?: string }
-const cache = new LRUCache<string, CacheEntry>({ max: 5000, ttl: TTL_MS })
+type CacheEntry = { resolution: TenantResolution; organizationId?: string; freshUntil: number }
+// Entries outlive their freshness (TENANT_CACHE_TTL_MS): a host whose lookup fails because the
+// database is away keeps its last answer, so its pages stay branded and its 503s stay ours
+// through an outage of any length (ADR 032). Changes still drop entries at once.
+const cache = new LRUCache<string, CacheEntry>({ max: 5000 })
 
 export async function resolveTenant(host: string | null): Promise<TenantResolution> {
   const key = host ?? ''
   const hit = cache.get(key)
-  if (hit) return hit.resolution
-  const entry = await lookup(host)
-  cache.set(key, entry)
-  return entry.resolution
+  if (hit && hit.freshUntil > Date.now()) return hit.resolution
+  let found: Omit<CacheEntry, 'freshUntil'>
+  try {
+    found = await lookup(host)
+  } catch (error) {
+    if (hit && isOutage(error)) return hit.resolution
+    throw error
+  }
+  cache.set(key, { ...found, freshUntil: Date.now() + getEnv().TENANT_CACHE_TTL_MS })
+  return found.resolution
 }
 
 /**
@@ -65,10 +73,11 @@ export async function resolveTenant(host: string | null): Promise<TenantResoluti
  * database.
  */
 export function cachedTenantResolution(host: string | null): TenantResolution | undefined {
-  return cache.get(host ?? '')?.resolution
+  const hit = cache.get(host ?? '')
+  return hit && hit.freshUntil > Date.now() ? hit.resolution : undefined
 }
 
-async function lookup(host: string | null): Promise<CacheEntry> {
+async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil'>> {
   const match = classifyHost(host, getEnv().ROOT_DOMAIN)
   if (match.kind === 'none' || !host) return { resolution: { status: 'not-found' } }
   const organization = await withDatabase((db) => findOrganizationForHost(db, match))

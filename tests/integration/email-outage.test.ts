@@ -9,13 +9,7 @@ import { action as registerAction } from '#app/routes/auth.register'
 import { action as teamAction } from '#app/routes/dashboard.end-user.team'
 import { action as bannerAction } from '#app/routes/resources.email-confirmation'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import {
-  getDatabaseHandle,
-  getDb,
-  openPostgres,
-  setDatabaseHandle,
-  withTenant,
-} from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, jobs } from '#drizzle/schema'
 import {
   contextFor,
@@ -26,6 +20,7 @@ import {
   settle,
   uniqueSuffix,
   withQueueWritesFailing,
+  withUnreachableDatabase,
 } from '#tests/factories'
 
 let ips = 0
@@ -58,18 +53,6 @@ async function tenantWithUser(emailConfirmed = true) {
   return { organization, host, user }
 }
 
-async function whileUnreachable<T>(work: () => Promise<T>) {
-  const working = getDatabaseHandle()
-  const unreachable = openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
-  setDatabaseHandle(unreachable)
-  try {
-    return await work()
-  } finally {
-    setDatabaseHandle(working)
-    await unreachable.close()
-  }
-}
-
 function forgot(host: string, email: string) {
   return answerOf(() =>
     forgotAction({
@@ -85,9 +68,8 @@ describe('forgot password while the database is away', () => {
     const { organization, host, user } = await tenantWithUser()
     // The host was served before the outage, so its tenant comes from the cache.
     expect((await resolveTenant(host)).status).toBe('found')
-    // A fresh unreachable pool per request: postgres.js backs off longer after each refusal.
-    const known = await whileUnreachable(() => forgot(host, user.email))
-    const unknown = await whileUnreachable(() =>
+    const known = await withUnreachableDatabase(() => forgot(host, user.email))
+    const unknown = await withUnreachableDatabase(() =>
       forgot(host, `nobody-${uniqueSuffix()}@example.test`),
     )
     expect(known.status).toBe(503)
