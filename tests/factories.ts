@@ -18,6 +18,7 @@ import {
 import { createUser, type NewUser } from '#app/models/users.server'
 import {
   type Database,
+  type DatabaseHandle,
   getDatabaseHandle,
   getDb,
   openPglite,
@@ -193,28 +194,35 @@ export async function withStoppedDatabase<T>(work: () => Promise<T>): Promise<T>
 }
 
 /**
- * Runs `work` against a Postgres address nothing listens on, on either driver: what a request
+ * A database handle for a Postgres address nothing listens on, on either driver: what a request
  * meets while the server is down (connections refused). Without the app pool's reconnect
  * backoff, so each refusal costs milliseconds, not the up to a second the app waits between.
  */
-export async function withUnreachableDatabase<T>(work: () => Promise<T>): Promise<T> {
-  const working = getDatabaseHandle()
+export function openUnreachableDatabase(): DatabaseHandle {
   const client = postgres('postgres://postgres@127.0.0.1:1/none', {
     max: 1,
     backoff: () => 0,
     fetch_types: false,
     onnotice: () => {},
   })
-  setDatabaseHandle({
-    ...working,
+  return {
+    ...getDatabaseHandle(),
     db: drizzlePostgres(client, { schema }) as unknown as Database,
     driver: 'postgres',
-  })
+    close: () => client.end({ timeout: 1 }),
+  }
+}
+
+/** Runs `work` with the database unreachable, then puts the working one back. */
+export async function withUnreachableDatabase<T>(work: () => Promise<T>): Promise<T> {
+  const working = getDatabaseHandle()
+  const unreachable = openUnreachableDatabase()
+  setDatabaseHandle(unreachable)
   try {
     return await work()
   } finally {
     setDatabaseHandle(working)
-    await client.end({ timeout: 1 })
+    await unreachable.close()
   }
 }
 

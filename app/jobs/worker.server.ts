@@ -17,6 +17,7 @@ import {
   rescheduleJob,
 } from '#app/models/jobs.server'
 import { getDatabaseHandle, withDatabase } from '#drizzle/db.server'
+import { isOutage } from '#drizzle/unavailable.server'
 
 /** A failure no retry can fix (a refused API key, a row that no longer exists). */
 export class PermanentJobError extends Error {}
@@ -39,12 +40,65 @@ export function retryDelayMs(attempts: number, baseMs: number, random = Math.ran
 }
 
 const errorText = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).slice(0, 500)
+  (error instanceof Error
+    ? error.message
+    : // The data layer's answer when the database cannot be reached (a thrown 503).
+      error instanceof Response
+      ? `the database did not answer (${error.status})`
+      : String(error)
+  ).slice(0, 500)
 
 type Log = (message: string) => void
 
+/** How a run ended, as the job's row must come to say. */
+type Outcome =
+  | { kind: 'done' }
+  | { kind: 'retry'; runAt: Date; error: string }
+  | { kind: 'dead'; error: string }
+
+/**
+ * Outcomes this process could not write because the database was away when its run ended. They
+ * are written before anything else once it answers: a job whose run failed with the outage is due
+ * again at once, instead of waiting out a lease nobody is renewing (issue 26 point 15); one that
+ * finished is marked done and not run again. Written only while the claim is still ours
+ * (`heldBy` in the model), so a job another process took meanwhile is left alone.
+ */
+const unwritten = new Map<string, { job: Job; outcome: Outcome }>()
+
+async function writeOutcome(job: Job, outcome: Outcome, handler: JobHandler | undefined, log: Log) {
+  try {
+    await withDatabase((tx) => {
+      switch (outcome.kind) {
+        case 'done':
+          return markJobDone(tx, job.id, job.attempts)
+        case 'retry':
+          return rescheduleJob(tx, job.id, job.attempts, outcome.runAt, outcome.error)
+        case 'dead':
+          return markJobDead(tx, job.id, job.attempts, outcome.error)
+      }
+    })
+  } catch (error) {
+    if (isOutage(error)) unwritten.set(job.id, { job, outcome })
+    throw error
+  }
+  unwritten.delete(job.id)
+  if (outcome.kind !== 'dead') return
+  log(`job ${job.name} ${job.id} is dead: ${outcome.error}`)
+  await handler?.onDead?.(job, outcome.error).catch((error: unknown) => {
+    log(`job ${job.name} ${job.id}: recording its failure failed: ${errorText(error)}`)
+  })
+}
+
+/** Writes what the database missed; throws (nothing else should run) while it is still away. */
+async function writeUnwrittenOutcomes(handlers: JobHandlers, log: Log) {
+  for (const { job, outcome } of [...unwritten.values()]) {
+    await writeOutcome(job, outcome, handlers[job.name as JobName], log)
+  }
+}
+
 /** Runs the next due job, if any; false when there was none. */
 export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Promise<boolean> {
+  await writeUnwrittenOutcomes(handlers, log)
   // The lease is renewed every third of it while the handler runs, so a lease that runs out
   // means the process died (on Postgres another process then takes the job within JOB_LEASE_MS),
   // however long the work itself takes (a backup of a large database).
@@ -52,42 +106,42 @@ export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Pr
   const job = await withDatabase((tx) => claimNextJob(tx, leaseMs))
   if (!job) return false
   const handler = handlers[job.name as JobName]
-  const giveUp = async (message: string) => {
-    await withDatabase((tx) => markJobDead(tx, job.id, message))
-    log(`job ${job.name} ${job.id} is dead: ${message}`)
-    await handler?.onDead?.(job, message).catch((error: unknown) => {
-      log(`job ${job.name} ${job.id}: recording its failure failed: ${errorText(error)}`)
-    })
-  }
   if (!handler) {
-    await giveUp(`no handler for ${job.name}`)
+    await writeOutcome(job, { kind: 'dead', error: `no handler for ${job.name}` }, handler, log)
     return true
   }
   // Taken again after its lease ran out more often than it may be tried: it keeps killing us.
   if (job.attempts > job.maxAttempts) {
-    await giveUp(job.lastError ?? 'ran out of attempts')
+    const error = job.lastError ?? 'ran out of attempts'
+    await writeOutcome(job, { kind: 'dead', error }, handler, log)
     return true
   }
   const heartbeat = setInterval(() => {
-    withDatabase((tx) => extendJobLease(tx, job.id, leaseMs)).catch((error: unknown) => {
-      log(`job ${job.name} ${job.id}: lease not renewed: ${errorText(error)}`)
-    })
+    withDatabase((tx) => extendJobLease(tx, job.id, job.attempts, leaseMs)).catch(
+      (error: unknown) => {
+        log(`job ${job.name} ${job.id}: lease not renewed: ${errorText(error)}`)
+      },
+    )
   }, leaseMs / 3)
   heartbeat.unref()
+  let outcome: Outcome
   try {
     await handler.run(job)
-    clearInterval(heartbeat)
-    await withDatabase((tx) => markJobDone(tx, job.id))
+    outcome = { kind: 'done' }
   } catch (error) {
-    clearInterval(heartbeat)
     const message = errorText(error)
     if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
-      await giveUp(message)
+      outcome = { kind: 'dead', error: message }
     } else {
-      const delay = retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
-      await withDatabase((tx) => rescheduleJob(tx, job.id, new Date(Date.now() + delay), message))
+      // Failed because the database went away: due again as soon as it answers (the attempt
+      // still counts, so work that always times out still ends dead). Otherwise, back off.
+      const delay = isOutage(error) ? 0 : retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
+      outcome = { kind: 'retry', runAt: new Date(Date.now() + delay), error: message }
     }
+  } finally {
+    clearInterval(heartbeat)
   }
+  await writeOutcome(job, outcome, handler, log)
   return true
 }
 
@@ -195,4 +249,6 @@ export async function stopJobWorker() {
   clearTimeout(current.timer)
   clearInterval(current.housekeeping)
   await current.draining
+  // One last try for what the database missed; if it is still away, the leases run out.
+  await writeUnwrittenOutcomes(current.handlers, current.log).catch(() => {})
 }

@@ -90,35 +90,49 @@ export async function releaseRunningJobs(db: Queryable) {
   return rows.length
 }
 
+/**
+ * Each outcome below is written only for the run that claimed the job: `attempt` is the count
+ * its claim set. A worker whose lease ran out (another process took the job, counting another
+ * attempt) can no longer touch the job, however late its write arrives.
+ */
+const heldBy = (id: string, attempt: number) =>
+  and(eq(jobs.id, id), eq(jobs.state, 'running'), eq(jobs.attempts, attempt))
+
 /** The running job's worker is alive: its lease runs `leaseMs` from now. */
-export async function extendJobLease(db: Queryable, id: string, leaseMs: number) {
+export async function extendJobLease(db: Queryable, id: string, attempt: number, leaseMs: number) {
   await db
     .update(jobs)
     .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+    .where(heldBy(id, attempt))
 }
 
-export async function markJobDone(db: Queryable, id: string) {
+export async function markJobDone(db: Queryable, id: string, attempt: number) {
   await db
     .update(jobs)
     .set({ state: 'done', lockedUntil: null, lastError: null, finishedAt: new Date() })
-    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+    .where(heldBy(id, attempt))
 }
 
 /** Back in the queue for another attempt at `runAt`. */
-export async function rescheduleJob(db: Queryable, id: string, runAt: Date, error: string) {
+export async function rescheduleJob(
+  db: Queryable,
+  id: string,
+  attempt: number,
+  runAt: Date,
+  error: string,
+) {
   await db
     .update(jobs)
     .set({ state: 'queued', runAt, lockedUntil: null, lastError: error, updatedAt: new Date() })
-    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+    .where(heldBy(id, attempt))
 }
 
 /** No more attempts: kept, with its last error, for people to read and retry. */
-export async function markJobDead(db: Queryable, id: string, error: string) {
+export async function markJobDead(db: Queryable, id: string, attempt: number, error: string) {
   await db
     .update(jobs)
     .set({ state: 'dead', lockedUntil: null, lastError: error, finishedAt: new Date() })
-    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+    .where(heldBy(id, attempt))
 }
 
 /** A dead or finished job with this key runs again from its first attempt. */

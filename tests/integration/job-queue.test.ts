@@ -5,20 +5,33 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { and, eq, sql } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
-import { enqueueDailyJobs, nextDailyRun, retryDelayMs, runDueJobs } from '#app/jobs/worker.server'
-import { claimNextJob, insertJob, releaseRunningJobs } from '#app/models/jobs.server'
+import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
+import {
+  enqueueDailyJobs,
+  nextDailyRun,
+  retryDelayMs,
+  runDueJobs,
+  runNextJob,
+} from '#app/jobs/worker.server'
+import { claimNextJob, insertJob, markJobDone, releaseRunningJobs } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { queueEmail } from '#app/services/mailer.server'
-import { getDb, withDatabase } from '#drizzle/db.server'
+import {
+  type DatabaseHandle,
+  getDatabaseHandle,
+  getDb,
+  setDatabaseHandle,
+  withDatabase,
+} from '#drizzle/db.server'
 import { emailOutbox, jobs } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
   makeBrandedOrganization,
   makeUser,
+  openUnreachableDatabase,
   settle,
 } from '#tests/factories'
 
@@ -35,7 +48,7 @@ const outboxOf = (organizationId: string) =>
   getDb().select().from(emailOutbox).where(eq(emailOutbox.organizationId, organizationId))
 
 /** A local Resend: answers each POST /emails with the next scripted status (then 200). */
-async function fakeResend(script: number[]) {
+async function fakeResend(script: number[], onRequest: () => void = () => {}) {
   const received: { idempotencyKey: string | undefined; body: Record<string, unknown> }[] = []
   const server = createServer((req: IncomingMessage, res) => {
     let raw = ''
@@ -47,6 +60,7 @@ async function fakeResend(script: number[]) {
         idempotencyKey: req.headers['idempotency-key'] as string | undefined,
         body: JSON.parse(raw),
       })
+      onRequest()
       const status = script.shift() ?? 200
       res.writeHead(status, { 'Content-Type': 'application/json' })
       res.end(
@@ -315,5 +329,114 @@ describe('interrupted work', () => {
     expect(await withDatabase(releaseRunningJobs)).toBeGreaterThanOrEqual(1)
     const [job] = await jobsOf(organization.id)
     expect(job).toMatchObject({ state: 'queued', attempts: 1, lockedUntil: null })
+  })
+})
+
+describe('the database dropping while a job runs', () => {
+  // Each case claims its own job first: earlier cases' jobs (a daily backup come due) are gone.
+  beforeEach(async () => {
+    await getDb().delete(jobs)
+  })
+
+  /** Takes the database away until `answerAgain` (connections refused, as a stopped server). */
+  function outage() {
+    let working: DatabaseHandle | undefined
+    let unreachable: DatabaseHandle | undefined
+    return {
+      begin() {
+        working = getDatabaseHandle()
+        unreachable = openUnreachableDatabase()
+        setDatabaseHandle(unreachable)
+      },
+      async answerAgain() {
+        if (working) setDatabaseHandle(working)
+        await unreachable?.close()
+      },
+    }
+  }
+
+  test('an email whose sending was cut short is sent again as soon as the database answers, not after its lease, under one idempotency key', async () => {
+    const { organization } = await makeBrandedOrganization({ name: 'Dropped Co' })
+    const drop = outage()
+    // The provider accepts the email, and the database goes away before that is recorded.
+    let dropped = false
+    const resend = await fakeResend([], () => {
+      if (dropped) return
+      dropped = true
+      drop.begin()
+    })
+    try {
+      await queueEmail(
+        organization.id,
+        { to: 'who@example.test', subject: 'Hi', html: 'H', text: 'T' },
+        'Mail Co',
+      )
+      // The default lease (a minute): the retry below must not depend on it running out.
+      const outcome = await runNextJob(jobHandlers).catch((error: unknown) => error)
+      expect(outcome).toBeInstanceOf(Response)
+      await drop.answerAgain()
+      const started = Date.now()
+      await runJobsNow()
+      expect(Date.now() - started).toBeLessThan(5_000)
+      const [email] = await outboxOf(organization.id)
+      expect(email?.state).toBe('sent')
+      const [job] = await jobsOf(organization.id)
+      expect(job).toMatchObject({ state: 'done', attempts: 2 })
+      // Sent twice to the provider with one key: Resend delivers it once.
+      expect(resend.received).toHaveLength(2)
+      expect(new Set(resend.received.map((r) => r.idempotencyKey)).size).toBe(1)
+    } finally {
+      await drop.answerAgain()
+      resend.close()
+    }
+  })
+
+  test('a job that finished while its end could not be written is marked done when the database answers, not run again', async () => {
+    const { organization } = await makeBrandedOrganization({ name: 'Finished Co' })
+    await withDatabase((tx) =>
+      insertJob(tx, { name: 'crm.forward', organizationId: organization.id }),
+    )
+    const drop = outage()
+    const runs: number[] = []
+    const handlers = {
+      'crm.forward': {
+        run: async (job: { organizationId: string | null; attempts: number }) => {
+          if (job.organizationId !== organization.id) return
+          runs.push(job.attempts)
+          // Done with its work; the database goes away before the queue records it.
+          drop.begin()
+        },
+      },
+    }
+    try {
+      expect(await runNextJob(handlers).catch((error: unknown) => error)).toBeInstanceOf(Response)
+      // Still away: nothing is claimed, nothing runs twice.
+      expect(await runNextJob(handlers).catch((error: unknown) => error)).toBeInstanceOf(Response)
+      await drop.answerAgain()
+      await runDueJobs(handlers)
+      expect(runs).toEqual([1])
+      const [job] = await jobsOf(organization.id)
+      expect(job).toMatchObject({ state: 'done', attempts: 1, lockedUntil: null })
+    } finally {
+      await drop.answerAgain()
+    }
+  })
+
+  test('a late outcome never touches a job that another worker has taken since', async () => {
+    const { organization } = await makeBrandedOrganization({ name: 'Late Co' })
+    await withDatabase((tx) =>
+      insertJob(tx, { name: 'crm.forward', organizationId: organization.id }),
+    )
+    const first = await withDatabase((tx) => claimNextJob(tx, 60_000))
+    await getDb()
+      .update(jobs)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(jobs.id, first?.id ?? ''))
+    const second = await withDatabase((tx) => claimNextJob(tx, 60_000))
+    expect(second?.attempts).toBe(2)
+    // The first run's "done" arrives after the job changed hands: the second run still holds it.
+    await withDatabase((tx) => markJobDone(tx, first?.id ?? '', first?.attempts ?? 0))
+    const [job] = await jobsOf(organization.id)
+    expect(job).toMatchObject({ state: 'running', attempts: 2 })
   })
 })
