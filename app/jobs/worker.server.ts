@@ -16,7 +16,9 @@ import {
   releaseRunningJobs,
   rescheduleJob,
 } from '#app/models/jobs.server'
+import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { getDatabaseHandle, withDatabase } from '#drizzle/db.server'
+import { redactDatabaseError } from '#drizzle/redact.server'
 
 /** A failure no retry can fix (a refused API key, a row that no longer exists). */
 export class PermanentJobError extends Error {}
@@ -38,8 +40,9 @@ export function retryDelayMs(attempts: number, baseMs: number, random = Math.ran
   return Math.round(delay * (1 + random() * 0.2))
 }
 
+// Logged and kept as the job's last error: never with a failed query's parameters.
 const errorText = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).slice(0, 500)
+  (error instanceof Error ? redactDatabaseError(error).message : String(error)).slice(0, 500)
 
 type Log = (message: string) => void
 
@@ -105,6 +108,7 @@ type Worker = {
   housekeeping?: NodeJS.Timeout
   draining?: Promise<void>
   stopped: boolean
+  pausedForDiskSpace?: boolean
 }
 
 let worker: Worker | undefined
@@ -119,6 +123,15 @@ async function drain(current: Worker) {
   if (current.draining || current.stopped) return
   current.draining = (async () => {
     try {
+      // Jobs write (their state, the outbox, backups): none starts while the disk is short.
+      const paused = await writesPausedForDiskSpace()
+      if (paused !== Boolean(current.pausedForDiskSpace)) {
+        current.pausedForDiskSpace = paused
+        current.log(
+          paused ? 'job worker: paused, the disk is short of space' : 'job worker: resumed',
+        )
+      }
+      if (paused) return
       while (!current.stopped && (await runNextJob(current.handlers, current.log))) {}
     } catch (error) {
       // The database is away (a restart, a failover): the next poll tries again.
