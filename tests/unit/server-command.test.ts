@@ -52,7 +52,9 @@ describe('the production server command', () => {
     ]
     for (const file of spawners) {
       const source = readFileSync(file, 'utf8')
-      expect(source, file).toMatch(/spawn\(process\.execPath, (\[\.\.\.\w+, \.\.\.)?SERVER_ARGS/)
+      expect(source, file).toMatch(
+        /spawn\(process\.execPath, (\[\.\.\.\w+, \.\.\.)?(SERVER_ARGS|SUPERVISED_ARGS)/,
+      )
       expect(source, file).not.toContain("'build/server.js'")
     }
   })
