@@ -45,6 +45,8 @@ let flushing: Promise<void> | null = null
 // Failed flushes in a row, and when the next may start (0: now).
 let failures = 0
 let retryAt = 0
+// Views dropped from a full queue since the last log line.
+let dropped = 0
 let log: (message: string) => void = (message) => console.warn(message)
 
 // A repeat within the window is not a view (as in recordCardView): most repeats stop here,
@@ -65,9 +67,9 @@ export function queueCardView(view: Omit<PendingView, 'viewedAt'>) {
   recentVisitors.set(view.visitorHash, true)
   pending.push({ ...view, viewedAt: new Date() })
   if (pending.length > MAX_PENDING) {
-    const dropped = pending.length - MAX_PENDING
-    pending = pending.slice(dropped)
-    log(`card views: ${dropped} dropped, the database has not accepted writes for a while`)
+    // Counted, and told in the next failure's line: one line per view would flood the log.
+    dropped += pending.length - MAX_PENDING
+    pending = pending.slice(pending.length - MAX_PENDING)
   }
   // Under a burst, a full batch goes at once: views queued for a whole second would outlive the
   // young generation and grow the heap by hundreds of megabytes at 20,000 views a second. Not
@@ -96,8 +98,10 @@ function backOff(error: unknown) {
   failures++
   const delay = viewFlushBackoffMs(failures)
   retryAt = Date.now() + delay
+  const droppedNote = dropped > 0 ? `, ${dropped} dropped from the full queue` : ''
+  dropped = 0
   log(
-    `card views: ${pending.length} not written yet (${databaseErrorSummary(error)}); attempt ${failures}, next in ${Math.round(delay / 1000)} s`,
+    `card views: ${pending.length} not written yet${droppedNote} (${databaseErrorSummary(error)}); attempt ${failures}, next in ${Math.round(delay / 1000)} s`,
   )
   if (timer) clearTimeout(timer)
   timer = null
@@ -111,6 +115,7 @@ export function pendingCardViews() {
 /** Tests that queue views no flush can write leave nothing behind for the next test. */
 export function discardCardViewsForTests() {
   pending = []
+  dropped = 0
   failures = 0
   retryAt = 0
   if (timer) clearTimeout(timer)
