@@ -39,5 +39,6 @@ EXPOSE 3000
 VOLUME ["/data"]
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health-check').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Our own server (not remix-serve): it closes the database on SIGTERM.
-CMD ["node", "--max-semi-space-size=16", "build/server.js"]
+# Our own server (not remix-serve), under its supervisor: the server closes the database on
+# SIGTERM, and the supervisor ends it within SHUTDOWN_TIMEOUT_MS even if it cannot (ADR 033).
+CMD ["node", "build/supervisor.js"]

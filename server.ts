@@ -16,8 +16,10 @@ import { pinoHttp } from 'pino-http'
 import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
+import type { diskSpaceResponse } from './app/storage/disk-space.server'
 import { forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
+import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
@@ -32,6 +34,7 @@ type AppEntry = {
   ): Promise<Response | null>
   startChangeFeed(log: (m: string) => void): Promise<void>
   setViewBatchLog(log: (m: string) => void): void
+  diskSpaceResponse: typeof diskSpaceResponse
   pageCacheKey: typeof pageCacheKey
   lookupPage: typeof lookupPage
   storePage: typeof storePage
@@ -240,6 +243,28 @@ if (viteDevServer) {
   app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()))
 }
 
+// Short of disk space, nothing that may write runs (ADR 033): a full disk would leave the
+// embedded database spinning in its WAL flush. Before any route, so actions of every kind and
+// resource routes are all covered.
+app.use(async (req, res, next) => {
+  try {
+    const build = viteDevServer ? await loadBuild() : initialBuild
+    const answer = await entryOf(build).diskSpaceResponse(
+      req.method,
+      (res.locals.host as string | undefined) ?? null,
+      req.headers.accept ?? '',
+      res.locals.cspNonce as string,
+    )
+    if (!answer) return next()
+    answer.headers.forEach((value, name) => {
+      res.setHeader(name, value)
+    })
+    res.status(answer.status).send(await answer.text())
+  } catch (error) {
+    next(error)
+  }
+})
+
 // Maintenance mode (System Settings): checked before any route runs, so no action, page or
 // resource route answers while it is on (app/settings/maintenance.server.ts says who may pass).
 app.use(async (req, res, next) => {
@@ -374,10 +399,12 @@ async function shutdown(signal: string) {
   if (shuttingDown) return
   shuttingDown = true
   logger.info(`${signal} received: finishing in-flight requests`)
+  // The supervisor (scripts/supervise.ts) kills the process a little later should this timer
+  // never fire: the event loop stuck in the embedded database's WAL flush (ADR 033).
   const force = setTimeout(() => {
     logger.error('shutdown took too long; exiting')
     process.exit(1)
-  }, 25_000)
+  }, shutdownTimeoutMs())
   force.unref()
   setTimeout(() => {
     net.Server.prototype.close.call(server, () => void closeAndExit())
@@ -389,3 +416,5 @@ async function shutdown(signal: string) {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
+// Started by the supervisor: should it die, nobody would stop this process any more.
+process.on('disconnect', () => void shutdown('supervisor gone'))

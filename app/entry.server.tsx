@@ -36,6 +36,7 @@ export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { startJobs } from '#app/jobs/handlers.server'
 export { maintenanceResponse } from '#app/settings/maintenance.server'
+export { diskSpaceResponse } from '#app/storage/disk-space.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.
 export { prepareDatabase } from '#drizzle/prepare.server'

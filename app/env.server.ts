@@ -98,6 +98,15 @@ const schema = z.object({
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // Below this much free space on DATA_DIR's disk the embedded database takes no more writes:
+  // health 503, writes 503, background writers wait (ADR 033); 0 turns the check off.
+  DISK_MIN_FREE_MB: z.coerce.number().int().min(0).default(256),
+  // The embedded database fsyncs each commit; `off` only for throwaway demos (ADR 033). Read by
+  // drizzle/db.server.ts, which opens PGlite before the environment is parsed.
+  PGLITE_FSYNC: z.enum(['on', 'off']).default('on'),
+  // How long a SIGTERM may take, drain window included: then the process is ended, by itself or
+  // by its supervisor if the event loop is stuck (ADR 033).
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(25_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 })
 

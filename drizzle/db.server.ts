@@ -1,8 +1,9 @@
 // One database handle per process: PGlite (embedded, data in DATA_DIR) when no
 // DATABASE_URL is set, postgres.js otherwise. Same schema, migrations and queries.
-import { mkdirSync } from 'node:fs'
+import fs, { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -53,12 +54,64 @@ function pgliteSharedBuffers() {
   return value
 }
 
+/**
+ * PGlite starts Postgres with `-F` (fsync off), and its file system (Emscripten's NODEFS) has no
+ * fsync at all, so a commit was acknowledged before it reached the disk: a power loss or an
+ * operating-system crash could lose it. By default fsync is on, WAL flushes use fsync (the
+ * fdatasync that Postgres would pick is a no-op in Emscripten), and NODEFS learns to pass fsync
+ * through to the real file. PGLITE_FSYNC=off is the opt-out for throwaway demos (ADR 033).
+ */
+export function pgliteFsync(): 'on' | 'off' {
+  const value = process.env.PGLITE_FSYNC?.trim().toLowerCase() || 'on'
+  if (value !== 'on' && value !== 'off')
+    throw new Error(`PGLITE_FSYNC must be on or off, not ${value}`)
+  return value
+}
+
+function pgliteStartParams() {
+  const durability =
+    pgliteFsync() === 'on' ? ['-c', 'fsync=on', '-c', 'wal_sync_method=fsync'] : ['-c', 'fsync=off']
+  return [
+    ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+    ...durability,
+    '-c',
+    `shared_buffers=${pgliteSharedBuffers()}`,
+  ]
+}
+
+type NodeStream = { nfd?: number }
+type EmscriptenNodeFs = {
+  NODEFS: { stream_ops: Record<string, unknown>; tryFSOperation<T>(work: () => T): T }
+}
+
+/** NodeFS whose streams fsync the real file when Postgres asks (Emscripten's NODEFS ignores it). */
+class DurableNodeFS extends NodeFS {
+  async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
+    const { emscriptenOpts } = await super.init(pg, opts)
+    const passFsyncThrough = (mod: EmscriptenNodeFs) => {
+      mod.NODEFS.stream_ops.fsync = (stream: NodeStream) => {
+        if (stream.nfd === undefined) return 0
+        mod.NODEFS.tryFSOperation(() => fs.fsyncSync(stream.nfd as number))
+        return 0
+      }
+    }
+    return {
+      emscriptenOpts: {
+        ...emscriptenOpts,
+        preRun: [...(emscriptenOpts.preRun ?? []), passFsyncThrough as never],
+      },
+    }
+  }
+}
+
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
   const client = new PGlite({
-    dataDir: options.dataDir,
+    ...(options.dataDir && pgliteFsync() === 'on'
+      ? { fs: new DurableNodeFS(options.dataDir) }
+      : { dataDir: options.dataDir }),
     loadDataDir: options.loadDataDir,
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers()}`],
+    startParams: pgliteStartParams(),
   })
   const db = drizzlePglite(client, { schema }) as unknown as Database
   return {

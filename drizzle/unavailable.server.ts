@@ -1,5 +1,6 @@
 // Telling "the database cannot be reached" apart from every other error, so a request answers
 // 503 with the spec's database warning instead of a 500, and the process stays up.
+import { redactDatabaseError } from './redact.server'
 
 // postgres.js and Node socket codes, and SQLSTATE classes 08 (connection exception) and
 // 57P01–57P03 (server shutting down, crashed, or not yet accepting connections).
@@ -46,12 +47,16 @@ export function databaseUnavailableResponse() {
   })
 }
 
+/**
+ * Every unit of database work passes here, so this is where an error loses the values its query
+ * was sent with, before anything above can log it (drizzle/redact.server.ts).
+ */
 export async function answeringUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw databaseUnavailableResponse()
-    throw error
+    throw redactDatabaseError(error)
   }
 }
 

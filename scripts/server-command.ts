@@ -15,3 +15,23 @@ export const SERVER_ENTRY = 'build/server.js'
 
 /** Arguments for `spawn(process.execPath, SERVER_ARGS)`. */
 export const SERVER_ARGS = [...SERVER_NODE_FLAGS, SERVER_ENTRY]
+
+/**
+ * What `npm start`, `npm run serve` and the Docker image run: a small parent that starts the
+ * server as its child and ends it within the shutdown timeout of a SIGTERM, even when the
+ * server's own event loop is stuck in the embedded database (ADR 033). It is not a bench's or a
+ * test's way in (their measurements and signals are the server's), except the tests of it.
+ */
+export const SUPERVISOR_ENTRY = 'build/supervisor.js'
+
+/** Arguments for `spawn(process.execPath, SUPERVISED_ARGS)`. */
+export const SUPERVISED_ARGS = [SUPERVISOR_ENTRY]
+
+/**
+ * How long a shutdown may take, drain window included (SHUTDOWN_TIMEOUT_MS, 25 s): the server
+ * exits by itself then, and the supervisor kills it a second later if it could not.
+ */
+export function shutdownTimeoutMs(env: NodeJS.ProcessEnv = process.env) {
+  const value = Number(env.SHUTDOWN_TIMEOUT_MS || 25_000)
+  return Number.isFinite(value) && value >= 1000 ? value : 25_000
+}

@@ -1,7 +1,9 @@
 // Card views of cached pages, written in batches off the request path (ADR 021): a hit costs a
 // keyed hash and a push, and a flush writes each organization's views with one statement in
 // its own tenant transaction. A view is not lost: a failed flush keeps its rows for the next
-// one, and shutdown flushes what is left before the database closes.
+// one, and shutdown flushes what is left before the database closes. Failed flushes back off
+// (doubling, capped at a minute) and each logs one line (issue 26 point 13: retried at once,
+// they wrote 300 MB of log in 15 s); while the disk is short nothing is written (ADR 033).
 
 import { sql } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
@@ -10,7 +12,9 @@ import {
   REPEAT_WINDOW_MINUTES,
   recordCardViews,
 } from '#app/models/card-views.server'
+import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { getDatabaseHandle, withTenant } from '#drizzle/db.server'
+import { databaseErrorSummary } from '#drizzle/redact.server'
 
 type PendingView = {
   organizationId: string
@@ -25,6 +29,7 @@ const BATCH_ROWS = 500
 // Beyond this many unwritten views (a database down for long), the oldest are dropped and
 // the count is logged, rather than the process growing without bound.
 const MAX_PENDING = 200_000
+const MAX_BACKOFF_MS = 60_000
 
 // PGlite has no autovacuum: without fresh statistics after a burst of views its planner reads a
 // busy card's views by a bitmap scan and a sort (40 ms at 100,000 views) instead of the index.
@@ -37,6 +42,11 @@ let lastAnalyze = 0
 let pending: PendingView[] = []
 let timer: NodeJS.Timeout | null = null
 let flushing: Promise<void> | null = null
+// Failed flushes in a row, and when the next may start (0: now).
+let failures = 0
+let retryAt = 0
+// Views dropped from a full queue since the last log line.
+let dropped = 0
 let log: (message: string) => void = (message) => console.warn(message)
 
 // A repeat within the window is not a view (as in recordCardView): most repeats stop here,
@@ -57,39 +67,89 @@ export function queueCardView(view: Omit<PendingView, 'viewedAt'>) {
   recentVisitors.set(view.visitorHash, true)
   pending.push({ ...view, viewedAt: new Date() })
   if (pending.length > MAX_PENDING) {
-    const dropped = pending.length - MAX_PENDING
-    pending = pending.slice(dropped)
-    log(`card views: ${dropped} dropped, the database has not accepted writes for a while`)
+    // Counted, and told in the next failure's line: one line per view would flood the log.
+    dropped += pending.length - MAX_PENDING
+    pending = pending.slice(pending.length - MAX_PENDING)
   }
   // Under a burst, a full batch goes at once: views queued for a whole second would outlive the
-  // young generation and grow the heap by hundreds of megabytes at 20,000 views a second.
-  if (pending.length >= BATCH_ROWS && !flushing) {
+  // young generation and grow the heap by hundreds of megabytes at 20,000 views a second. Not
+  // while backing off: a failing database would be asked again every 500 views.
+  if (pending.length >= BATCH_ROWS && !flushing && Date.now() >= retryAt) {
     void flushCardViews().catch(() => {})
     return
   }
+  scheduleFlush(Math.max(flushMs(), retryAt - Date.now()))
+}
+
+function scheduleFlush(delayMs: number) {
   timer ??= setTimeout(() => {
     timer = null
     void flushCardViews().catch(() => {})
-  }, flushMs())
+  }, delayMs)
   timer.unref()
+}
+
+/** The wait after `failures` failed flushes in a row: 1, 2, 4… times VIEW_FLUSH_MS, at most a minute. */
+export function viewFlushBackoffMs(failuresInARow: number) {
+  return Math.min(flushMs() * 2 ** Math.max(0, failuresInARow - 1), MAX_BACKOFF_MS)
+}
+
+function backOff(error: unknown) {
+  failures++
+  const delay = viewFlushBackoffMs(failures)
+  retryAt = Date.now() + delay
+  const droppedNote = dropped > 0 ? `, ${dropped} dropped from the full queue` : ''
+  dropped = 0
+  log(
+    `card views: ${pending.length} not written yet${droppedNote} (${databaseErrorSummary(error)}); attempt ${failures}, next in ${Math.round(delay / 1000)} s`,
+  )
+  if (timer) clearTimeout(timer)
+  timer = null
+  scheduleFlush(delay)
 }
 
 export function pendingCardViews() {
   return pending.length
 }
 
+/** Tests that queue views no flush can write leave nothing behind for the next test. */
+export function discardCardViewsForTests() {
+  pending = []
+  dropped = 0
+  failures = 0
+  retryAt = 0
+  if (timer) clearTimeout(timer)
+  timer = null
+}
+
 /** Writes every queued view; concurrent callers share one flush. */
 export function flushCardViews(): Promise<void> {
   // Assigned before it can settle, and cleared only once settled: a flush that finds nothing to
   // write must not leave a settled promise behind as if a flush were still running.
-  flushing ??= drain().finally(() => {
-    flushing = null
-  })
+  flushing ??= drain()
+    .then(
+      () => {
+        failures = 0
+        retryAt = 0
+      },
+      (error: unknown) => {
+        backOff(error)
+        throw error
+      },
+    )
+    .finally(() => {
+      flushing = null
+    })
   return flushing
 }
 
 async function drain() {
   while (pending.length > 0) {
+    if (await writesPausedForDiskSpace()) {
+      throw Object.assign(new Error('the disk is short of space, writes are paused'), {
+        code: 'DISK_SPACE_LOW',
+      })
+    }
     const batch = pending
     pending = []
     await writeViews(batch)
@@ -120,9 +180,7 @@ async function writeViews(views: PendingView[]) {
         recordCardViews(tx, organizationId, chunk),
       )
     } catch (error) {
-      const unwritten = chunks.slice(index).flat()
-      pending = unwritten.concat(pending)
-      log(`card views: ${unwritten.length} not written yet (${await reasonOf(error)})`)
+      pending = chunks.slice(index).flat().concat(pending)
       throw error
     }
   }
@@ -136,10 +194,4 @@ async function analyzeEmbeddedViews() {
   writtenSinceAnalyze = 0
   lastAnalyze = Date.now()
   await handle.db.execute(sql`analyze card_views, card_view_hours`).catch(() => {})
-}
-
-/** withTenant answers an unreachable database with a 503 Response: say what it was. */
-async function reasonOf(error: unknown) {
-  if (error instanceof Response) return `${error.status} ${await error.text().catch(() => '')}`
-  return error instanceof Error ? error.message : String(error)
 }

@@ -16,7 +16,9 @@ import {
   releaseRunningJobs,
   rescheduleJob,
 } from '#app/models/jobs.server'
+import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { getDatabaseHandle, withDatabase } from '#drizzle/db.server'
+import { redactDatabaseError } from '#drizzle/redact.server'
 import { isOutage } from '#drizzle/unavailable.server'
 
 /** A failure no retry can fix (a refused API key, a row that no longer exists). */
@@ -39,9 +41,10 @@ export function retryDelayMs(attempts: number, baseMs: number, random = Math.ran
   return Math.round(delay * (1 + random() * 0.2))
 }
 
+// Logged and kept as the job's last error: never with a failed query's parameters.
 const errorText = (error: unknown) =>
   (error instanceof Error
-    ? error.message
+    ? redactDatabaseError(error).message
     : // The data layer's answer when the database cannot be reached (a thrown 503).
       error instanceof Response
       ? `the database did not answer (${error.status})`
@@ -159,6 +162,7 @@ type Worker = {
   housekeeping?: NodeJS.Timeout
   draining?: Promise<void>
   stopped: boolean
+  pausedForDiskSpace?: boolean
 }
 
 let worker: Worker | undefined
@@ -173,6 +177,15 @@ async function drain(current: Worker) {
   if (current.draining || current.stopped) return
   current.draining = (async () => {
     try {
+      // Jobs write (their state, the outbox, backups): none starts while the disk is short.
+      const paused = await writesPausedForDiskSpace()
+      if (paused !== Boolean(current.pausedForDiskSpace)) {
+        current.pausedForDiskSpace = paused
+        current.log(
+          paused ? 'job worker: paused, the disk is short of space' : 'job worker: resumed',
+        )
+      }
+      if (paused) return
       while (!current.stopped && (await runNextJob(current.handlers, current.log))) {}
     } catch (error) {
       // The database is away (a restart, a failover): the next poll tries again.

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { describeDiskShortage, diskSpace } from '#app/storage/disk-space.server'
 import { pingDatabase } from '#drizzle/db.server'
 
 // A healthy answer is reused for a second: a load balancer polling every instance, or a burst
@@ -8,6 +9,14 @@ const HEALTHY_FOR_MS = 1_000
 
 // Used by the Docker HEALTHCHECK and the home page's database warning: no tenant needed.
 export async function loader({ context }: LoaderFunctionArgs) {
+  // Before the disk is full, while writes are refused: a load balancer routes elsewhere.
+  const disk = await diskSpace()
+  if (disk?.short) {
+    return json(
+      { error: describeDiskShortage(disk) },
+      { status: 503, headers: { 'Cache-Control': 'no-store' } },
+    )
+  }
   try {
     await pingDatabase(3000)
     return json(

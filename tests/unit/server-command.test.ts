@@ -1,10 +1,17 @@
-// The production server runs with the same V8 flags however it is started: the npm scripts and
-// the Dockerfile cannot import scripts/server-command.ts, so they are checked against it here.
+// The production server runs with the same V8 flags however it is started, and in production
+// under its supervisor (ADR 033): the npm scripts and the Dockerfile cannot import
+// scripts/server-command.ts, so they are checked against it here.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { SERVER_ARGS, SERVER_ENTRY, SERVER_NODE_FLAGS } from '../../scripts/server-command'
+import {
+  SERVER_ARGS,
+  SERVER_ENTRY,
+  SERVER_NODE_FLAGS,
+  SUPERVISED_ARGS,
+  SUPERVISOR_ENTRY,
+} from '../../scripts/server-command'
 
-const command = `node ${SERVER_ARGS.join(' ')}`
+const command = `node ${SUPERVISED_ARGS.join(' ')}`
 
 describe('the production server command', () => {
   it('caps the young generation (issue 16 memory budget)', () => {
@@ -12,17 +19,25 @@ describe('the production server command', () => {
     expect(SERVER_ARGS.at(-1)).toBe(SERVER_ENTRY)
   })
 
-  it('is what npm start and npm run serve run', () => {
+  it('is what npm start and npm run serve run, under the supervisor the build makes', () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {
       scripts: Record<string, string>
     }
-    expect(scripts.start).toContain(command)
-    expect(scripts.serve).toContain(command)
+    expect(scripts.start).toMatch(new RegExp(`${command}$`))
+    expect(scripts.serve).toMatch(new RegExp(`${command}$`))
+    expect(scripts.build).toContain(`esbuild scripts/supervise.ts`)
+    expect(scripts.build).toContain(`--outfile=${SUPERVISOR_ENTRY}`)
   })
 
   it('is what the Docker image runs', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1]
-    expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...SERVER_ARGS])
+    expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...SUPERVISED_ARGS])
+  })
+
+  it('the supervisor starts the server beside it with the same flags', () => {
+    const source = readFileSync('scripts/supervise.ts', 'utf8')
+    expect(source).toContain('[...SERVER_NODE_FLAGS, serverFile]')
+    expect(source).toContain(`'${SERVER_ENTRY.replace('build/', '')}'`)
   })
 
   it('is how every test and bench starts the built server', () => {
@@ -37,7 +52,9 @@ describe('the production server command', () => {
     ]
     for (const file of spawners) {
       const source = readFileSync(file, 'utf8')
-      expect(source, file).toMatch(/spawn\(process\.execPath, (\[\.\.\.\w+, \.\.\.)?SERVER_ARGS/)
+      expect(source, file).toMatch(
+        /spawn\(process\.execPath, (\[\.\.\.\w+, \.\.\.)?(SERVER_ARGS|SUPERVISED_ARGS)/,
+      )
       expect(source, file).not.toContain("'build/server.js'")
     }
   })
