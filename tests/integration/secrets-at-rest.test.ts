@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
@@ -23,6 +23,7 @@ import { loader as invitationLoader } from '#app/routes/invitations.$token'
 import { addMemberByEmail, createTeam } from '#app/teams/teams.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle, getDb } from '#drizzle/db.server'
+import { emailOutbox } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -263,4 +264,42 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       expect(await acceptedAnywhere(at, candidate), `${candidate} on ${at}`).toBeNull()
     }
   }
+})
+
+test('migration 0012 takes the tokens out of emails stored before it', async () => {
+  const org = await makeOrganization()
+  const link = 'abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst'
+  const unsubscribe = 'b3JnOnVzZXI6bm90aWZpY2F0aW9ucw.AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKKK'
+  const [row] = await getDb()
+    .insert(emailOutbox)
+    .values({
+      organizationId: org.id,
+      toAddress: 'old@example.test',
+      subject: 'Stored before 0012',
+      html: `<a href="http://a.localhost/auth/reset-password?token=${link}">Reset</a> <a href="http://a.localhost/invitations/${link}/decline">No</a>`,
+      text: `http://a.localhost/auth/confirm-email?token=${link}`,
+      headers: {
+        'List-Unsubscribe': `<http://a.localhost/email/unsubscribe?token=${unsubscribe}>`,
+      },
+    })
+    .returning({ id: emailOutbox.id })
+  // The migration's own statements, as the migrator runs them (one transaction).
+  const migration = await readFile('migrations/0012_email_secrets_at_rest.sql', 'utf8')
+  const statements = migration.split('--> statement-breakpoint').slice(1)
+  await getDb().transaction(async (tx) => {
+    for (const statement of statements) await tx.execute(sql.raw(statement))
+  })
+  const [after] = await getDb()
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.id, row?.id ?? ''))
+  const stored = JSON.stringify(after)
+  expect(stored).not.toContain(link)
+  expect(stored).not.toContain(unsubscribe.split('.')[1])
+  expect(after?.html).toContain('/auth/reset-password?token={removed-secret}')
+  expect(after?.html).toContain('/invitations/{removed-secret}/decline')
+  expect(after?.text).toContain('/auth/confirm-email?token={removed-secret}')
+  expect(after?.headers['List-Unsubscribe']).toBe(
+    '<http://a.localhost/email/unsubscribe?token={removed-secret}>',
+  )
 })
