@@ -12,13 +12,13 @@ import compression from 'compression'
 import express from 'express'
 import helmet from 'helmet'
 import { pino } from 'pino'
-import { pinoHttp } from 'pino-http'
 import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
 import { forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
+import { requestLogger } from './app/utils/request-log'
 import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
@@ -84,16 +84,8 @@ app.disable('x-powered-by')
 // Express's own proxy handling stays off: the host is computed below, once, on our terms.
 app.set('trust proxy', trustProxy)
 
-app.use(
-  pinoHttp({
-    logger,
-    autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
-    serializers: {
-      req: (req) => ({ method: req.method, url: req.url, host: req.headers?.host }),
-      res: (res) => ({ statusCode: res.statusCode }),
-    },
-  }),
-)
+// Logs the route, never the tokens of emailed links (app/utils/request-log.ts).
+app.use(requestLogger(logger))
 
 // The one place the request host is derived; loaders get it through the load context.
 // Without a trusted proxy, forwarded headers are only the client's word: they are dropped, so

@@ -568,6 +568,10 @@ export const emailOutbox = pgTable(
     text: text('text').notNull(),
     // Extra message headers (List-Unsubscribe and List-Unsubscribe-Post on notifications).
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    // How to re-derive each token the email's links carry (ADR 028). The subject, bodies and
+    // headers above hold each token's marker instead of the token: the mailer puts the tokens
+    // back at delivery, so no usable link is ever at rest here or in a backup.
+    secrets: jsonb('secrets').$type<OutboxSecret[]>().notNull().default([]),
     // Set when a provider (Resend) accepted the message.
     providerMessageId: text('provider_message_id'),
     // queued until the job queue's worker delivers it (to Resend, or kept here without one).
@@ -583,6 +587,12 @@ export const emailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
+)
+
+/** One token of an outbox email: where it stands in the stored text, and how to derive it. */
+export type OutboxSecret = { marker: string } & (
+  | { kind: 'link'; purpose: string; seed: string }
+  | { kind: 'unsubscribe'; userId: string; purpose: string }
 )
 
 export type SendingDomainRecord = {

@@ -1,6 +1,7 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { linkIn, newestEmailTo } from './inbox'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
@@ -115,8 +116,15 @@ test('forgot password: a branded email in the outbox whose link resets the passw
     await admin.reload()
     await expect(email.getByTestId('outbox-state')).toHaveText('Sent', { timeout: 2_000 })
   }).toPass()
-  const link = email.getByRole('link').filter({ hasText: '/auth/reset-password?token=' }).first()
-  const href = (await link.getAttribute('href')) ?? ''
+  // The outbox shows the link removed: only the account's owner has it (ADR 028).
+  await expect(email.getByTestId('outbox-removed-link')).toContainText(
+    '/auth/reset-password?token=',
+  )
+  await expect(email.getByRole('link').filter({ hasText: '/auth/reset-password' })).toHaveCount(0)
+  const href = linkIn(
+    await newestEmailTo(account.email, `Reset your ${TENANTS.alpha.name} password`),
+    '/auth/reset-password?token=',
+  )
   expect(href.startsWith(urlFor(HOSTS.alpha, '/auth/reset-password?token='))).toBe(true)
   const html = await email.locator('iframe').getAttribute('srcdoc')
   expect(html).toContain(TENANTS.alpha.primaryColor)
@@ -170,24 +178,14 @@ test('a signed-in user of the wrong role gets 403 on another role area', async (
   expect(response?.status()).toBe(403)
 })
 
-/** The newest outbox email to `to` with `subject`, as the super admin sees it on the platform. */
-async function confirmationLink(browser: Browser, to: string) {
-  const admin = await browser.newPage()
-  await signIn(admin, HOSTS.platform, SUPER_ADMIN)
-  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'))
-  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
-  const email = admin.getByTestId('outbox-email').filter({ hasText: to }).first()
-  await expect(email).toContainText(`Confirm your email for ${TENANTS.alpha.name}`)
-  const link = email.getByRole('link').filter({ hasText: '/auth/confirm-email?token=' }).first()
-  const href = (await link.getAttribute('href')) ?? ''
-  const html = (await email.locator('iframe').getAttribute('srcdoc')) ?? ''
-  await admin.close()
-  return { href, html }
+/** The link of the newest confirmation email to `to`, from its inbox. */
+async function confirmationLink(to: string) {
+  const email = await newestEmailTo(to, `Confirm your email for ${TENANTS.alpha.name}`)
+  return { href: linkIn(email, '/auth/confirm-email?token='), html: email.html ?? '' }
 }
 
 test('sign-up confirmation: the emailed link confirms once and the banner is gone', async ({
   page,
-  browser,
 }) => {
   const account = { email: `confirm-${unique()}@example.test`, password: 'confirm-pass' }
   await register(page, HOSTS.alpha, account)
@@ -200,7 +198,7 @@ test('sign-up confirmation: the emailed link confirms once and the banner is gon
   await page.goto(urlFor(HOSTS.alpha, '/profile'))
   await expect(page.getByText('Email not confirmed')).toBeVisible()
 
-  const { href, html } = await confirmationLink(browser, account.email)
+  const { href, html } = await confirmationLink(account.email)
   expect(href.startsWith(urlFor(HOSTS.alpha, '/auth/confirm-email?token='))).toBe(true)
   expect(html).toContain(TENANTS.alpha.primaryColor)
 

@@ -2,6 +2,7 @@
 // password from the emailed link and signs in on the agency's subdomain.
 import { type Browser, expect, type Page } from '@playwright/test'
 import { HOSTS, urlFor } from './fixtures'
+import { linkIn, newestEmailTo } from './inbox'
 import { waitForHydration } from './page-helpers'
 
 const AGENCIES = '/dashboard/super-admin/agencies'
@@ -18,15 +19,8 @@ export async function createAgency(admin: Page, browser: Browser, name: string, 
   await add.getByLabel('Subscription').selectOption('starter')
   await add.getByRole('button', { name: 'Add Agency' }).click()
   await expect(admin.getByText('Agency added')).toBeVisible()
-  // The owner's set-password link from the outbox, then sign-in on the new subdomain.
-  await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
-  const email = admin.getByTestId('outbox-email').filter({ hasText: ownerEmail }).first()
-  const link =
-    (await email
-      .getByRole('link')
-      .filter({ hasText: '/auth/reset-password' })
-      .first()
-      .getAttribute('href')) ?? ''
+  // The owner's set-password link from their inbox, then sign-in on the new subdomain.
+  const link = linkIn(await newestEmailTo(ownerEmail, 'Set your password'), '/auth/reset-password')
   const context = await browser.newContext()
   const owner = await context.newPage()
   await owner.goto(link)

@@ -3,7 +3,8 @@
 // address whose owner registers from the emailed link and joins; the plan's limit refuses a
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
+import { HOSTS, urlFor } from './fixtures'
+import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, recordAppearance } from './page-helpers'
 
 const TEAM_PATH = '/dashboard/end-user/team'
@@ -56,28 +57,10 @@ async function newUserPage(browser: Browser, user: Account) {
   return { context, page }
 }
 
-/** The link of the newest invitation email to `to`, read from the outbox by the super admin. */
-async function invitationLinks(browser: Browser, to: string) {
-  const context = await browser.newContext()
-  const admin = await context.newPage()
-  await admin.goto(urlFor(HOSTS.platform, '/auth/login'))
-  await waitForHydration(admin)
-  await admin.getByLabel('Email').fill(SUPER_ADMIN.email)
-  await admin.getByLabel('Password').fill(SUPER_ADMIN.password)
-  await admin.getByRole('button', { name: 'Sign In' }).click()
-  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
-    timeout: 20_000,
-  })
-  const email = admin.getByTestId('outbox-email').filter({ hasText: to }).first()
-  await expect(async () => {
-    await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
-    await expect(email).toContainText('invited you to join', { timeout: 1_000 })
-  }).toPass({ timeout: 20_000 })
-  const href = async (text: string) =>
-    (await email.getByRole('link').filter({ hasText: text }).first().getAttribute('href')) ?? ''
-  const links = { accept: await href('/invitations/'), decline: await href('/decline') }
-  await context.close()
-  return links
+/** The links of the newest invitation email to `to`, from the invitee's inbox. */
+async function invitationLinks(to: string) {
+  const email = await newestEmailTo(to, 'invited you to join')
+  return { accept: linkIn(email, '/invitations/'), decline: linkIn(email, '/decline') }
 }
 
 /**
@@ -213,7 +196,7 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   await expect(page.getByTestId('invitation-row').filter({ hasText: dave })).toHaveCount(0)
 
   // Cleo follows the emailed link, registers with the invited address and joins.
-  const links = await invitationLinks(browser, cleo.email)
+  const links = await invitationLinks(cleo.email)
   expect(links.accept).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/invitations/')}[a-z2-7]{52}$`))
   expect(links.decline).toBe(`${links.accept}/decline`)
   const cleoContext = await browser.newContext()
@@ -335,7 +318,7 @@ test('an invitation can be declined from its own page, and only by the invited a
   const ivy = `ivy-${unique()}@example.test`
   await invite(page, ivy, 'viewer')
   await expect(page.getByText(`Invitation sent to ${ivy}`)).toBeVisible()
-  const links = await invitationLinks(browser, ivy)
+  const links = await invitationLinks(ivy)
 
   // Another signed-in account (Hana) is told the invitation is not hers; nothing is answered.
   await hanaPage.goto(links.decline)

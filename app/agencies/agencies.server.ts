@@ -2,7 +2,7 @@
 // Every change runs in one platform-scope transaction with its audit event (kept in the
 // platform's own log, so it outlives a deleted agency), then drops the agency's cached hosts:
 // an inactive or unapproved agency answers "site unavailable" from the next request on.
-import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
 import { queueProviderRemovalIn } from '#app/domains/sending-domains.server'
 import {
   type AgencyFields,
@@ -102,7 +102,7 @@ export async function createAgency(
 ) {
   const slug = value.slug ?? slugFromName(value.name)
   if (!isValidAgencySlug(slug)) throw new AgencyActionError(SLUG_INVALID, 400, 'slug')
-  const token = newLinkToken()
+  const link = newEmailLink('password-reset')
   const created = await inScope(acting, 'create agency', async (tx) => {
     const agency = await insertAgency(
       tx,
@@ -114,7 +114,13 @@ export async function createAgency(
       role: 'agency_admin',
       ...splitName(value.ownerName),
     })
-    await insertPasswordResetToken(tx, agency.id, owner.id, hashToken(token), OWNER_LINK_TTL_MS)
+    await insertPasswordResetToken(
+      tx,
+      agency.id,
+      owner.id,
+      hashToken(link.token),
+      OWNER_LINK_TTL_MS,
+    )
     await audit(tx, acting, 'agency.create', agency.id, {
       name: agency.name,
       slug: agency.slug,
@@ -125,14 +131,14 @@ export async function createAgency(
     return { agency, owner }
   })
   invalidateTenant(created.agency.id)
-  await sendOwnerWelcome(created.agency, created.owner, token, acting.tenant)
+  await sendOwnerWelcome(created.agency, created.owner, link, acting.tenant)
   return { agencyId: created.agency.id, toast: 'Agency added' }
 }
 
 async function sendOwnerWelcome(
   agency: { id: string; name: string; slug: string; primaryColor: string },
   owner: { email: string; firstName: string },
-  token: string,
+  link: ReturnType<typeof newEmailLink>,
   platform: Pick<Tenant, 'name' | 'via' | 'legal'>,
 ) {
   const platformName = platform.name
@@ -144,7 +150,7 @@ async function sendOwnerWelcome(
     customDomain: null,
     via: platform.via,
   })
-  const url = `${origin}/auth/reset-password?token=${token}`
+  const url = `${origin}/auth/reset-password?token=${link.token}`
   const { html, text } = renderActionEmail({
     branding: {
       name: agency.name,
@@ -164,7 +170,13 @@ async function sendOwnerWelcome(
   })
   await queueEmail(
     agency.id,
-    { to: owner.email, subject: `Set your password for ${agency.name}`, html, text },
+    {
+      to: owner.email,
+      subject: `Set your password for ${agency.name}`,
+      html,
+      text,
+      secrets: [link.secret],
+    },
     agency.name,
   )
 }

@@ -25,7 +25,7 @@ import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
-import { hashToken, newLinkToken } from './link-token.server'
+import { hashToken, newEmailLink } from './link-token.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { assertNotLimited, clearLimit, limitKey, recordHits } from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
@@ -194,7 +194,7 @@ export const passwordResetJob: JobHandler = {
         ? { scheme, port: port && /^\d{1,5}$/.test(port) ? port : null }
         : null
     const tenant = { ...resolution.tenant, via }
-    const token = newLinkToken()
+    const link = newEmailLink('password-reset')
     const branding = tenantEmailBranding(tenant)
     await withTenant(tenant.id, async (tx) => {
       const user = await findUserByEmail(tx, tenant.id, email)
@@ -202,14 +202,20 @@ export const passwordResetJob: JobHandler = {
       // A run whose end went unrecorded has written its email already.
       const emailKey = `password-reset:${job.id}`
       if (await findJobByKey(tx, `email.send:${emailKey}`)) return
-      await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token))
+      await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(link.token))
       const message = passwordResetEmail({
         branding,
         to: user.email,
         firstName: user.firstName,
-        resetUrl: `${branding.origin}/auth/reset-password?token=${token}`,
+        resetUrl: `${branding.origin}/auth/reset-password?token=${link.token}`,
       })
-      await queueEmailIn(tx, tenant.id, message, tenant.name, emailKey)
+      await queueEmailIn(
+        tx,
+        tenant.id,
+        { ...message, secrets: [link.secret] },
+        tenant.name,
+        emailKey,
+      )
     })
     wakeJobWorker()
   },

@@ -10,7 +10,7 @@ import { queueEmailIn } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
-import { hashToken, newLinkToken } from './link-token.server'
+import { hashToken, newEmailLink } from './link-token.server'
 
 export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
@@ -31,8 +31,8 @@ export async function queueSetPasswordEmailIn(
   user: Pick<User, 'id' | 'email' | 'firstName'>,
   createdBy: string,
 ) {
-  const token = newLinkToken()
-  await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token), SET_PASSWORD_TTL_MS)
+  const link = newEmailLink('password-reset')
+  await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(link.token), SET_PASSWORD_TTL_MS)
   const branding = {
     name: tenant.name,
     primaryColor: tenant.primaryColor,
@@ -43,13 +43,16 @@ export async function queueSetPasswordEmailIn(
   await queueEmailIn(
     tx,
     tenant.id,
-    accountCreatedEmail({
-      branding,
-      to: user.email,
-      firstName: user.firstName,
-      createdBy,
-      setPasswordUrl: `${branding.origin}/auth/reset-password?token=${token}`,
-    }),
+    {
+      ...accountCreatedEmail({
+        branding,
+        to: user.email,
+        firstName: user.firstName,
+        createdBy,
+        setPasswordUrl: `${branding.origin}/auth/reset-password?token=${link.token}`,
+      }),
+      secrets: [link.secret],
+    },
     tenant.name,
   )
   return wakeJobWorker

@@ -16,7 +16,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { hashToken, LINK_TOKEN, newLinkToken } from './link-token.server'
+import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
 import { assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 
 /**
@@ -28,16 +28,16 @@ export async function queueConfirmationEmailIn(
   tenant: Tenant,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
 ) {
-  const token = newLinkToken()
-  await insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(token))
+  const link = newEmailLink('email-confirmation')
+  await insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(link.token))
   const branding = tenantEmailBranding(tenant)
   const message = confirmEmailEmail({
     branding,
     to: user.email,
     firstName: user.firstName,
-    confirmUrl: `${branding.origin}/auth/confirm-email?token=${token}`,
+    confirmUrl: `${branding.origin}/auth/confirm-email?token=${link.token}`,
   })
-  await queueEmailIn(tx, tenant.id, message, tenant.name)
+  await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name)
 }
 
 /** The same in a transaction of its own. */

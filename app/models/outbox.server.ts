@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { emailOutbox, organizations } from '#drizzle/schema'
+import { emailOutbox, type OutboxSecret, organizations } from '#drizzle/schema'
 
 export type OutboxEmail = {
   to: string
@@ -11,12 +11,16 @@ export type OutboxEmail = {
   headers?: Record<string, string>
 }
 
-/** Stores an email as queued; the job queue's worker delivers it (app/services/mailer.server.ts). */
+/**
+ * Stores an email as queued; the job queue's worker delivers it (app/services/mailer.server.ts).
+ * The email holds no token: `secrets` says how the mailer derives them (ADR 028).
+ */
 export async function insertOutboxEmail(
   db: Queryable,
   organizationId: string,
   email: OutboxEmail,
   fromName?: string,
+  secrets: OutboxSecret[] = [],
 ) {
   const [row] = await db
     .insert(emailOutbox)
@@ -27,6 +31,7 @@ export async function insertOutboxEmail(
       html: email.html,
       text: email.text,
       headers: email.headers ?? {},
+      secrets,
       fromName: fromName ?? null,
     })
     .returning({ id: emailOutbox.id })
@@ -82,6 +87,7 @@ export async function recordOutboxEmailFailure(
 
 const outboxColumns = {
   id: emailOutbox.id,
+  organizationId: emailOutbox.organizationId,
   to: emailOutbox.toAddress,
   subject: emailOutbox.subject,
   fromName: emailOutbox.fromName,
@@ -89,6 +95,7 @@ const outboxColumns = {
   html: emailOutbox.html,
   text: emailOutbox.text,
   headers: emailOutbox.headers,
+  secrets: emailOutbox.secrets,
   state: emailOutbox.state,
   attempts: emailOutbox.attempts,
   lastError: emailOutbox.lastError,

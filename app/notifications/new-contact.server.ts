@@ -2,6 +2,7 @@
 // preference is on (spec §3: on by default).
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
+import type { UnsubscribeSecret } from '#app/services/email-secrets.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
 import { queueEmailIn } from '#app/services/mailer.server'
@@ -16,9 +17,11 @@ export type NewContactNotice = {
   contact: { fullName: string; email: string; company?: string }
 }
 
-export function unsubscribeUrl(origin: string, organizationId: string, userId: string) {
+/** The link, and the secret the mailer keeps instead of its token (ADR 028). */
+export function unsubscribeLink(origin: string, organizationId: string, userId: string) {
   const token = createUnsubscribeToken({ organizationId, userId, purpose: 'notifications' })
-  return `${origin}/email/unsubscribe?token=${token}`
+  const secret: UnsubscribeSecret = { kind: 'unsubscribe', userId, purpose: 'notifications' }
+  return { url: `${origin}/email/unsubscribe?token=${token}`, secret }
 }
 
 /**
@@ -37,18 +40,22 @@ export async function queueNewContactEmailIn(
   // Email Notifications is the master switch; New Contact Alerts narrows it (§2.6).
   if (!(preferences.notifications && preferences.newContactAlerts)) return false
   const branding = tenantEmailBranding(tenant)
+  const unsubscribe = unsubscribeLink(branding.origin, tenant.id, owner.id)
   await queueEmailIn(
     tx,
     tenant.id,
-    newContactEmail({
-      branding,
-      kind: notice.kind,
-      to: owner.email,
-      ownerFirstName: owner.firstName,
-      contact: notice.contact,
-      contactsUrl: `${branding.origin}/contacts`,
-      unsubscribeUrl: unsubscribeUrl(branding.origin, tenant.id, owner.id),
-    }),
+    {
+      ...newContactEmail({
+        branding,
+        kind: notice.kind,
+        to: owner.email,
+        ownerFirstName: owner.firstName,
+        contact: notice.contact,
+        contactsUrl: `${branding.origin}/contacts`,
+        unsubscribeUrl: unsubscribe.url,
+      }),
+      secrets: [unsubscribe.secret],
+    },
     tenant.name,
   )
   return true

@@ -9,7 +9,7 @@ import { queueEmailIn } from '#app/services/mailer.server'
 import { teamPagePath } from '#app/teams/paths'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
-import { unsubscribeUrl } from './new-contact.server'
+import { unsubscribeLink } from './new-contact.server'
 import { getNotificationPreferences } from './preferences.server'
 
 /** Returns whether the email was queued (the caller wakes the job worker after committing). */
@@ -24,17 +24,21 @@ export async function queueTeamUpdateEmailIn(
   // Email Notifications is the master switch; Team Updates narrows it (§2.6).
   if (!(preferences.notifications && preferences.teamUpdates)) return false
   const branding = tenantEmailBranding(tenant)
+  const unsubscribe = unsubscribeLink(branding.origin, tenant.id, member.id)
   await queueEmailIn(
     tx,
     tenant.id,
-    teamUpdateEmail({
-      branding,
-      to: member.email,
-      firstName: member.firstName,
-      update: notice.update,
-      teamUrl: `${branding.origin}${teamPagePath(notice.teamId)}`,
-      unsubscribeUrl: unsubscribeUrl(branding.origin, tenant.id, member.id),
-    }),
+    {
+      ...teamUpdateEmail({
+        branding,
+        to: member.email,
+        firstName: member.firstName,
+        update: notice.update,
+        teamUrl: `${branding.origin}${teamPagePath(notice.teamId)}`,
+        unsubscribeUrl: unsubscribe.url,
+      }),
+      secrets: [unsubscribe.secret],
+    },
     tenant.name,
   )
   return true

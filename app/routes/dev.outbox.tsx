@@ -4,6 +4,7 @@ import { getPlatformScope } from '#app/auth/guards.server'
 import { Badge } from '#app/components/ui/badge'
 import { getEnv } from '#app/env.server'
 import { listOutboxForOrganization, listOutboxForPlatform } from '#app/models/outbox.server'
+import { outboxEntries } from '#app/services/outbox-page.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
@@ -11,26 +12,26 @@ export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 
 // On in development, showing the current host's tenant (every tenant for a super admin on
 // the platform host); in production only with OUTBOX_PAGE=1 (demos without an email
-// provider), and then only for super admins on the platform's own host.
+// provider), and then only for super admins on the platform's own host. Links that carry a
+// token show as removed unless the page stands in for the recipient's inbox (ADR 028,
+// app/services/outbox-page.server.ts).
 
 export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const env = getEnv()
-  const { tenant, platformScope } = await getPlatformScope(request, context)
+  const { tenant, user, platformScope } = await getPlatformScope(request, context)
   const allowed = env.NODE_ENV !== 'production' || (env.OUTBOX_PAGE && platformScope)
   if (!allowed) throw new Response('Not Found', { status: 404 })
+  const viewer = { env, tenant, user }
   const emails = platformScope
-    ? await withPlatformScope(platformScope, 'email outbox page', (tx) => listOutboxForPlatform(tx))
-    : await withTenant(tenant.id, (tx) => listOutboxForOrganization(tx, tenant.id))
+    ? await withPlatformScope(platformScope, 'email outbox page', async (tx) =>
+        outboxEntries(tx, viewer, await listOutboxForPlatform(tx)),
+      )
+    : await withTenant(tenant.id, async (tx) =>
+        outboxEntries(tx, viewer, await listOutboxForOrganization(tx, tenant.id)),
+      )
   return json(
-    {
-      emails: emails.map((email) => ({
-        ...email,
-        links: [...email.html.matchAll(/href="([^"]+)"/g)]
-          .map((m) => (m[1] ?? '').replaceAll('&amp;', '&'))
-          .filter((href, i, all) => all.indexOf(href) === i),
-      })),
-    },
+    { emails },
     { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
   )
 }
@@ -90,11 +91,18 @@ export default function OutboxPage() {
                   {new Date(email.createdAt).toLocaleString()}
                 </p>
                 <ul className="flex flex-wrap gap-3">
-                  {email.links.map((href) => (
+                  {email.links.map(({ href, removed }) => (
                     <li key={href}>
-                      <a href={href} className="break-all text-brand-text underline">
-                        {href}
-                      </a>
+                      {removed ? (
+                        // Its token is not stored (ADR 028): only the recipient has this link.
+                        <span className="break-all text-gray-500" data-testid="outbox-removed-link">
+                          {href} (link removed: only its recipient has it)
+                        </span>
+                      ) : (
+                        <a href={href} className="break-all text-brand-text underline">
+                          {href}
+                        </a>
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -17,6 +17,7 @@ import {
 import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
 import { withTimeout } from '#app/utils/with-timeout.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
+import { redactEmail, revealEmail, type SecretEmail } from './email-secrets.server'
 
 // Resend answers in well under a second; a call that hangs must not hold the worker for long.
 const PROVIDER_TIMEOUT_MS = 30_000
@@ -24,17 +25,25 @@ const PROVIDER_TIMEOUT_MS = 30_000
 /**
  * Queues an email inside the caller's transaction: it goes out exactly when that commits.
  * `fromName` is the sender's display name: the brand the email shows (never the platform's
- * configured name on an agency's email, issue 17).
+ * configured name on an agency's email, issue 17). Every token the email's links carry must be
+ * named in `email.secrets`: the outbox keeps the email without them (ADR 028).
  */
 export async function queueEmailIn(
   tx: Transaction,
   organizationId: string,
-  email: OutboxEmail,
+  email: SecretEmail,
   fromName: string,
   /** Names the email's job (`email.send:{key}`) so a caller can tell it was queued before. */
   key?: string,
 ) {
-  const outboxId = await insertOutboxEmail(tx, organizationId, email, fromName)
+  const redacted = redactEmail(organizationId, email)
+  const outboxId = await insertOutboxEmail(
+    tx,
+    organizationId,
+    redacted.email,
+    fromName,
+    redacted.secrets,
+  )
   await insertJob(tx, {
     name: 'email.send',
     organizationId,
@@ -45,7 +54,7 @@ export async function queueEmailIn(
 }
 
 /** Queues an email in its own transaction and wakes the worker. */
-export async function queueEmail(organizationId: string, email: OutboxEmail, fromName: string) {
+export async function queueEmail(organizationId: string, email: SecretEmail, fromName: string) {
   await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName))
   wakeJobWorker()
 }
@@ -117,13 +126,18 @@ export const deliverEmail: JobHandler = {
     const apiKey = getEnv().RESEND_API_KEY
     let providerId: string | null = null
     if (apiKey) {
-      const email = {
-        to: row.toAddress,
-        subject: row.subject,
-        html: row.html,
-        text: row.text,
-        headers: row.headers,
-      }
+      // The links' tokens exist only in this request to the provider, never in the row.
+      const email = revealEmail(
+        organizationId,
+        {
+          to: row.toAddress,
+          subject: row.subject,
+          html: row.html,
+          text: row.text,
+          headers: row.headers,
+        },
+        row.secrets,
+      )
       try {
         providerId = await sendThroughResend(apiKey, outboxId, email, from)
       } catch (error) {

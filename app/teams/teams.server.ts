@@ -2,7 +2,7 @@
 // transaction that first locks the team, checks the actor's team role there, and throws a
 // TeamActionError (rolling everything back) when it refuses.
 
-import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { hashToken, newEmailLink } from '#app/auth/link-token.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -169,7 +169,7 @@ export async function addMemberByEmail(
   input: { teamId: string; email: string; role?: TeamRole | undefined },
 ): Promise<TeamSuccess> {
   const email = normalizeEmail(input.email)
-  const token = newLinkToken()
+  const link = newEmailLink('team-invitation')
   const outcome = await withTenant(tenant.id, async (tx) => {
     const { team, membership, policy } = await requireTeamPermission(
       tx,
@@ -228,7 +228,7 @@ export async function addMemberByEmail(
       teamId: team.id,
       email,
       role,
-      tokenHash: hashToken(token),
+      tokenHash: hashToken(link.token),
       invitedByUserId: user.id,
     })
     await recordAudit(tx, tenant.id, {
@@ -243,15 +243,18 @@ export async function addMemberByEmail(
     await queueEmailIn(
       tx,
       tenant.id,
-      teamInvitationEmail({
-        branding,
-        to: email,
-        inviterName: displayName(user),
-        teamName: team.name,
-        role,
-        acceptUrl: `${branding.origin}/invitations/${token}`,
-        declineUrl: `${branding.origin}/invitations/${token}/decline`,
-      }),
+      {
+        ...teamInvitationEmail({
+          branding,
+          to: email,
+          inviterName: displayName(user),
+          teamName: team.name,
+          role,
+          acceptUrl: `${branding.origin}/invitations/${link.token}`,
+          declineUrl: `${branding.origin}/invitations/${link.token}/decline`,
+        }),
+        secrets: [link.secret],
+      },
       tenant.name,
     )
     return { kind: 'invited' as const, team, role }

@@ -32,6 +32,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 const LINK = /(https?:\/\/[^\s"]+)\/auth\/confirm-email\?token=([a-z2-7]+)/
 
@@ -56,10 +57,12 @@ let runs = 0
 const run = () => (runs++ % 200) + 1
 
 async function emailsTo(organizationId: string, to: string) {
-  return getDb()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.toAddress, to)))
+  return asDelivered(
+    await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, organizationId), eq(emailOutbox.toAddress, to))),
+  )
 }
 
 async function confirmationLinksTo(organizationId: string, to: string) {

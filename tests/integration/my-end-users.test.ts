@@ -24,6 +24,7 @@ import {
   settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 const PATH = '/dashboard/team-member/users'
 
@@ -138,10 +139,12 @@ test('Add User creates an active end user assigned to them, who sets a password 
 
   // The emailed link is the stored token (hashed), valid 7 days, and sets the password once.
   await settleBackgroundWork()
-  const [mail] = await getDb()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.organizationId, w.org.id), eq(emailOutbox.toAddress, email)))
+  const [mail] = asDelivered(
+    await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, w.org.id), eq(emailOutbox.toAddress, email))),
+  )
   expect(mail?.subject).toContain('account is ready')
   const token = /reset-password\?token=([a-z2-7]{52})/.exec(mail?.text ?? '')?.[1] ?? ''
   expect(token).not.toBe('')

@@ -32,6 +32,7 @@ import {
   settle,
   settleBackgroundWork,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 afterEach(() => {
   delete process.env.RESEND_API_KEY
@@ -63,8 +64,11 @@ const preferencesOf = (world: World, userId: string) =>
     getNotificationPreferences(tx, world.organization.id, userId),
   )
 
-const outboxOf = (organizationId: string) =>
-  getDb().select().from(emailOutbox).where(eq(emailOutbox.organizationId, organizationId))
+// As the recipient got them: the outbox itself keeps no unsubscribe token (ADR 028).
+const outboxOf = async (organizationId: string) =>
+  asDelivered(
+    await getDb().select().from(emailOutbox).where(eq(emailOutbox.organizationId, organizationId)),
+  )
 
 async function connect(world: World) {
   const cookie = await sessionCookieFor(world.organization.id, world.visitor.id)

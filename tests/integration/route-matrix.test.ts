@@ -24,6 +24,7 @@ import {
   sessionCookieFor,
   settle,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 type RouteModule = {
   loader?: (args: {
@@ -519,10 +520,12 @@ async function seedTenantB() {
       params: {},
     }),
   )
-  const emails = await getDb()
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.organizationId, tenantB.organization.id))
+  const emails = asDelivered(
+    await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.organizationId, tenantB.organization.id)),
+  )
   const found = (pattern: RegExp) =>
     emails.map((email) => pattern.exec(email.text)?.[1]).find(Boolean) ?? ''
   resetTokenB = found(/reset-password\?token=([a-z2-7]+)/)
@@ -540,15 +543,17 @@ async function seedTenantB() {
     .where(eq(users.organizationId, tenantB.organization.id))
   if (!ownerB) throw new Error('no owner in B')
   await sendConfirmationEmail(resolution.tenant, ownerB)
-  const [confirmation] = await getDb()
-    .select()
-    .from(emailOutbox)
-    .where(
-      and(
-        eq(emailOutbox.organizationId, tenantB.organization.id),
-        like(emailOutbox.subject, 'Confirm your email%'),
+  const [confirmation] = asDelivered(
+    await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.organizationId, tenantB.organization.id),
+          like(emailOutbox.subject, 'Confirm your email%'),
+        ),
       ),
-    )
+  )
   confirmationTokenB = /confirm-email\?token=([a-z2-7]+)/.exec(confirmation?.text ?? '')?.[1] ?? ''
   expect(confirmationTokenB).not.toBe('')
   // The lead emailed B's owner, with a one-click unsubscribe link for B.

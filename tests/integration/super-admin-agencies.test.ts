@@ -24,6 +24,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 const PATH = '/dashboard/super-admin/agencies'
 const PLATFORM_HOST = 'localhost'
@@ -194,10 +195,9 @@ describe('adding an agency with its owner', () => {
       entityType: 'organization',
     })
     // The owner sets their password through the emailed link and signs in on the new host.
-    const [email] = await getDb()
-      .select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.organizationId, row.id))
+    const [email] = asDelivered(
+      await getDb().select().from(emailOutbox).where(eq(emailOutbox.organizationId, row.id)),
+    )
     expect(email?.toAddress).toBe(fields.email)
     const link = /http:\/\/([^/]+)\/auth\/reset-password\?token=([a-z2-7]+)/.exec(email?.text ?? '')
     expect(link?.[1]).toMatch(new RegExp(`^${row.slug}\\.localhost(:\\d+)?$`))

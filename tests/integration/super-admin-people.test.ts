@@ -28,6 +28,7 @@ import {
   settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 type Org = Awaited<ReturnType<typeof makeOrganization>>
 let platform: Org
@@ -244,10 +245,12 @@ describe('End Users', () => {
     ])
     // Its owner is emailed a set-password link on the agency's host.
     await settleBackgroundWork()
-    const [mail] = await getDb()
-      .select()
-      .from(emailOutbox)
-      .where(and(eq(emailOutbox.organizationId, agency.id), eq(emailOutbox.toAddress, email)))
+    const [mail] = asDelivered(
+      await getDb()
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.organizationId, agency.id), eq(emailOutbox.toAddress, email))),
+    )
     expect(mail?.text).toMatch(
       new RegExp(
         `http://${agency.slug}\\.localhost(:\\d+)?/auth/reset-password\\?token=[a-z2-7]{52}`,

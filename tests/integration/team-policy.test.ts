@@ -23,6 +23,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { asDelivered } from '#tests/inbox'
 
 type Org = Awaited<ReturnType<typeof makeOrganization>>
 type Actor = { org: Org; host: string; cookie: string; user: Awaited<ReturnType<typeof makeUser>> }
@@ -276,10 +277,9 @@ describe('auto-approve', () => {
     })
     expect(await toastOf(response)).toBe(`Invitation sent to ${colleague.user.email}`)
     expect(await roleOf(w.teamId, colleague.user.id)).toBeUndefined()
-    const [mail] = await db()
-      .select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.toAddress, colleague.user.email))
+    const [mail] = asDelivered(
+      await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, colleague.user.email)),
+    )
     const token = /\/invitations\/([a-z2-7]{52})/.exec(mail?.text ?? '')?.[1]
     if (!token) throw new Error('no invitation email')
 

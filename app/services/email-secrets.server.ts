@@ -1,0 +1,109 @@
+// The tokens an email's links carry never rest in the outbox (ADR 028): when an email is queued,
+// each token in its subject, bodies and headers is replaced by a marker, and the row keeps only
+// how to derive the token again (a seed for a link token, the signed statement for an
+// unsubscribe token), which takes APP_SECRET, never in the database or a backup. Delivery, and
+// the demo's outbox page while a link still works, put the tokens back.
+import {
+  type EmailLinkSecret,
+  hashToken,
+  type LinkPurpose,
+  linkTokenOf,
+} from '#app/auth/link-token.server'
+import { findUsableConfirmationToken } from '#app/models/email-confirmations.server'
+import type { OutboxEmail } from '#app/models/outbox.server'
+import { findUsableResetToken } from '#app/models/password-resets.server'
+import { findPendingInvitationByTokenHash } from '#app/models/team-invitations.server'
+import { findUserById } from '#app/models/users.server'
+import {
+  createUnsubscribeToken,
+  type UnsubscribePurpose,
+} from '#app/notifications/unsubscribe-token.server'
+import type { Queryable } from '#drizzle/db.server'
+import type { OutboxSecret } from '#drizzle/schema'
+
+export type UnsubscribeSecret = { kind: 'unsubscribe'; userId: string; purpose: UnsubscribePurpose }
+export type EmailSecret = EmailLinkSecret | UnsubscribeSecret
+
+/** An email as a template renders it, with the secrets its links carry. */
+export type SecretEmail = OutboxEmail & { secrets?: EmailSecret[] }
+
+/** What stands in a stored email where a token was: says so to whoever reads the table. */
+const markerFor = (index: number) => `{removed-secret-${index}}`
+
+/** The token a secret stands for (the unsubscribe token names the email's organization). */
+export function tokenOf(organizationId: string, secret: EmailSecret | OutboxSecret) {
+  if (secret.kind === 'link') return linkTokenOf(secret.seed)
+  return createUnsubscribeToken({
+    organizationId,
+    userId: secret.userId,
+    purpose: secret.purpose as UnsubscribePurpose,
+  })
+}
+
+function replaceIn(email: OutboxEmail, from: string, to: string): OutboxEmail {
+  return {
+    ...email,
+    subject: email.subject.replaceAll(from, to),
+    html: email.html.replaceAll(from, to),
+    text: email.text.replaceAll(from, to),
+    ...(email.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(email.headers).map(([name, value]) => [
+              name,
+              value.replaceAll(from, to),
+            ]),
+          ),
+        }
+      : {}),
+  }
+}
+
+/** The email as it may be stored: every token replaced by its marker, and how to derive each. */
+export function redactEmail(organizationId: string, email: SecretEmail) {
+  const { secrets = [], ...rest } = email
+  let redacted: OutboxEmail = rest
+  const stored: OutboxSecret[] = secrets.map((secret, index) => {
+    const marker = markerFor(index)
+    redacted = replaceIn(redacted, tokenOf(organizationId, secret), marker)
+    return { ...secret, marker }
+  })
+  return { email: redacted, secrets: stored }
+}
+
+/** The stored email with these secrets' tokens put back. */
+export function revealEmail(
+  organizationId: string,
+  email: OutboxEmail,
+  secrets: readonly OutboxSecret[],
+): OutboxEmail {
+  let revealed = email
+  for (const secret of secrets) {
+    revealed = replaceIn(revealed, secret.marker, tokenOf(organizationId, secret))
+  }
+  return revealed
+}
+
+/**
+ * Whether the secret's link would still be accepted: an unused, unexpired reset or confirmation
+ * token, a pending invitation, an unsubscribe link of a user who still exists. The outbox page
+ * shows a link only while this holds.
+ */
+export async function isSecretLive(db: Queryable, organizationId: string, secret: OutboxSecret) {
+  const hash = () => hashToken(tokenOf(organizationId, secret))
+  if (secret.kind === 'unsubscribe') {
+    return Boolean(await findUserById(db, organizationId, secret.userId))
+  }
+  switch (secret.purpose as LinkPurpose) {
+    case 'password-reset':
+      return Boolean(await findUsableResetToken(db, organizationId, hash()))
+    case 'email-confirmation':
+      return Boolean(await findUsableConfirmationToken(db, organizationId, hash()))
+    case 'team-invitation': {
+      const invitation = await findPendingInvitationByTokenHash(db, organizationId, hash())
+      return Boolean(invitation && invitation.expiresAt > new Date())
+    }
+    default:
+      return false
+  }
+}

@@ -1,0 +1,55 @@
+// The request log (pino-http in server.ts): one line per request with its route, never the
+// secrets a URL carries. Links in emails put single-use tokens in the path
+// (`/invitations/{token}`) and in query strings (`?token=` of reset, confirmation and unsubscribe
+// links), and log files outlive them and travel further than the database (issue 26 point 3).
+// So every query value is replaced (its name stays, which is what tells routes apart) and so is
+// every path segment that is a token. Headers are not logged, Referer included: it repeats the
+// previous page's URL.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import { pinoHttp } from 'pino-http'
+
+/** Path prefixes whose next segment is a token (route files named `$token`). */
+const TOKEN_SEGMENT = /^(\/invitations\/)[^/?#]+/
+/** Query parameters that only steer Remix and never carry anything of a person's. */
+const PLAIN_PARAMETERS = new Set(['_data', 'index'])
+export const REDACTED = '[redacted]'
+
+/** The URL as the log records it. */
+export function loggedUrl(url: string) {
+  const queryAt = url.indexOf('?')
+  const path = queryAt === -1 ? url : url.slice(0, queryAt)
+  const query = queryAt === -1 ? null : url.slice(queryAt + 1)
+  const loggedPath = path.replace(TOKEN_SEGMENT, `$1${REDACTED}`)
+  if (query === null) return loggedPath
+  const parameters = query
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const [name = ''] = pair.split('=', 1)
+      let decoded = name
+      try {
+        decoded = decodeURIComponent(name.replaceAll('+', ' '))
+      } catch {}
+      return PLAIN_PARAMETERS.has(decoded) ? pair : `${name}=${REDACTED}`
+    })
+  return `${loggedPath}?${parameters.join('&')}`
+}
+
+export const requestLogSerializers = {
+  req: (req: { method?: string; url?: string; headers?: Record<string, unknown> }) => ({
+    method: req.method,
+    url: loggedUrl(req.url ?? ''),
+    host: req.headers?.host,
+  }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+}
+
+/** The middleware server.ts logs requests with. */
+export function requestLogger(logger: Logger) {
+  return pinoHttp<IncomingMessage, ServerResponse>({
+    logger,
+    autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
+    serializers: requestLogSerializers,
+  })
+}

@@ -1,0 +1,305 @@
+// Issue 26 point 2 (ADR 028): no usable single-use token rests anywhere, backups included. Every
+// kind of emailed token is caused and delivered through the fake Resend (so the test holds the
+// links exactly as their recipients got them), a backup is taken with the app's own backup code
+// while every link still works, and then: no token is in the dump or in any table, and every
+// token-like value the dump does hold, presented to every token endpoint, is refused.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { PGlite } from '@electric-sql/pglite'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { requestPasswordReset } from '#app/auth/accounts.server'
+import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
+import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
+import { resetEnvForTests } from '#app/env.server'
+import { sendNewContactEmail } from '#app/notifications/new-contact.server'
+import { loader as confirmLoader } from '#app/routes/auth.confirm-email'
+import { loader as resetLoader } from '#app/routes/auth.reset-password'
+import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
+import { action as usersAction } from '#app/routes/dashboard.team-member.users'
+import { loader as unsubscribeLoader } from '#app/routes/email.unsubscribe'
+import { loader as invitationLoader } from '#app/routes/invitations.$token'
+import { addMemberByEmail, createTeam } from '#app/teams/teams.server'
+import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { getDatabaseHandle, getDb } from '#drizzle/db.server'
+import { emailOutbox } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  getPlatformOrganization,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+  settleBackgroundWork,
+} from '#tests/factories'
+import { type FakeResend, startFakeResend } from '#tests/fake-resend'
+
+const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
+
+let resend: FakeResend
+let workDir: string
+
+beforeAll(async () => {
+  resend = await startFakeResend()
+  process.env.RESEND_API_KEY = resend.apiKey
+  process.env.RESEND_BASE_URL = resend.url
+  resetEnvForTests()
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'brandcard-secrets-'))
+})
+
+afterAll(async () => {
+  delete process.env.RESEND_API_KEY
+  delete process.env.RESEND_BASE_URL
+  resetEnvForTests()
+  await resend.close()
+  await rm(workDir, { recursive: true, force: true })
+})
+
+async function tenantOf(host: string): Promise<Tenant> {
+  const resolution = await resolveTenant(host)
+  if (resolution.status !== 'found') throw new Error(`no tenant at ${host}`)
+  return resolution.tenant
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? [])
+
+/** Every emailed link that carries a token, as the fake Resend received it. */
+function linksReceived() {
+  const links: { kind: 'query' | 'invitation'; path: string; token: string; host: string }[] = []
+  for (const email of resend.emails) {
+    const content = [email.html, email.text, ...Object.values(email.headers ?? {})].join('\n')
+    for (const match of content.matchAll(
+      /https?:\/\/([^/\s"<>]+)(\/[a-z-/]+)\?token=([^&\s"<>]+)/g,
+    )) {
+      links.push({
+        kind: 'query',
+        host: match[1] ?? '',
+        path: match[2] ?? '',
+        token: match[3] ?? '',
+      })
+    }
+    for (const match of content.matchAll(/https?:\/\/([^/\s"<>]+)\/invitations\/([a-z2-7]{52})/g)) {
+      links.push({
+        kind: 'invitation',
+        host: match[1] ?? '',
+        path: '/invitations',
+        token: match[2] ?? '',
+      })
+    }
+  }
+  return links.filter(
+    (link, i, all) => all.findIndex((l) => l.token === link.token && l.path === link.path) === i,
+  )
+}
+
+/** Whether any endpoint that takes a token accepts this one on `host`. */
+async function acceptedAnywhere(host: string, token: string) {
+  const query = `?token=${encodeURIComponent(token)}`
+  const context = contextFor(host)
+  const reset = await settle(() =>
+    resetLoader({ request: requestFor(host, `/auth/reset-password${query}`), context, params: {} }),
+  )
+  if (((await reset.json()) as { token: string | null }).token !== null) return 'reset'
+  const confirm = await settle(() =>
+    confirmLoader({
+      request: requestFor(host, `/auth/confirm-email${query}`),
+      context,
+      params: {},
+    }),
+  )
+  if (((await confirm.json()) as { token: string | null }).token !== null) return 'confirmation'
+  const unsubscribe = await settle(() =>
+    unsubscribeLoader({
+      request: requestFor(host, `/email/unsubscribe${query}`),
+      context,
+      params: {},
+    }),
+  )
+  if (unsubscribe.status === 200) return 'unsubscribe'
+  const segment = encodeURIComponent(token)
+  const invitation = await settle(() =>
+    invitationLoader({
+      request: requestFor(host, `/invitations/${segment}`),
+      context,
+      params: { token },
+    }),
+  )
+  if (invitation.status !== 404) return 'invitation'
+  return null
+}
+
+test('a backup taken while every emailed link works holds no token any endpoint accepts', async () => {
+  const org = await makeOrganization()
+  const host = `${org.slug}.localhost`
+  const tenant = await tenantOf(host)
+  const owner = await makeUser(org.id, { role: 'end_user', plan: 'team_pro' })
+
+  // Password reset.
+  await requestPasswordReset(tenant, owner.email, '198.51.100.30')
+  // Email confirmation.
+  await sendConfirmationEmail(tenant, owner)
+  // Team invitation.
+  const team = await createTeam(tenant, owner, { name: 'Secrets', description: 'At rest' })
+  await addMemberByEmail(tenant, owner, {
+    teamId: team.teamId ?? '',
+    email: 'invitee@example.test',
+  })
+  // A notification with its one-click unsubscribe link.
+  await sendNewContactEmail(tenant, {
+    kind: 'connect',
+    ownerId: owner.id,
+    contact: { fullName: 'Vic Visitor', email: 'vic@example.test' },
+  })
+  // Set-password of an account a team admin adds.
+  const teamAdmin = await makeUser(org.id, { role: 'team_admin' })
+  const adminCookie = await sessionCookieFor(org.id, teamAdmin.id)
+  const addUser = await settle(() =>
+    usersAction({
+      request: formRequest(
+        host,
+        '/dashboard/team-member/users',
+        { intent: 'add-user', name: 'Nora New', email: 'nora@example.test', active: 'on' },
+        adminCookie,
+      ),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+  expect(addUser.status).toBe(302)
+  // Set-password of a new agency's owner, sent by a super admin.
+  const platform = await getPlatformOrganization()
+  const superAdmin = await makeUser(platform.id, { role: 'super_admin' })
+  const agencySlug = `vault-${org.slug}`.slice(0, 40)
+  const superAdminCookie = await sessionCookieFor(platform.id, superAdmin.id)
+  const created = await settle(() =>
+    agenciesAction({
+      request: formRequest(
+        'localhost',
+        '/dashboard/super-admin/agencies',
+        {
+          intent: 'create',
+          name: 'Vault Agency',
+          slug: agencySlug,
+          ownerName: 'Olive Owner',
+          email: 'olive@example.test',
+          subscription: 'starter',
+          active: 'on',
+        },
+        superAdminCookie,
+      ),
+      context: contextFor('localhost'),
+      params: {},
+    }),
+  )
+  expect(created.status).toBe(302)
+  await settleBackgroundWork()
+
+  // Every kind reached its recipient, and every link works right now.
+  const links = linksReceived()
+  const agencyHost = `${agencySlug}.localhost`
+  const kinds = links.map((link) => `${link.path}@${link.host.split(':')[0]}`).sort()
+  expect(kinds).toEqual(
+    [
+      `/auth/confirm-email@${host}`,
+      `/auth/reset-password@${agencyHost}`,
+      `/auth/reset-password@${host}`,
+      `/auth/reset-password@${host}`,
+      `/email/unsubscribe@${host}`,
+      `/invitations@${host}`,
+    ].sort(),
+  )
+  for (const link of links) {
+    const at = link.host.split(':')[0] ?? ''
+    expect(await acceptedAnywhere(at, decodeURIComponent(link.token)), link.path).not.toBeNull()
+  }
+
+  // The backup, with the app's own code, while all of them work.
+  const database: DatabaseLocation = onPostgres
+    ? { driver: 'postgres', url: process.env.TEST_FILE_DATABASE_URL as string }
+    : { driver: 'pglite', client: (getDatabaseHandle() as unknown as { client: PGlite }).client }
+  const { file } = await takeBackup({ dir: workDir, retention: 1, database })
+  const dump = await readFile(file, 'utf8')
+  expect(dump).toContain('invitee@example.test')
+
+  // No token in the dump, nor in any table (the outbox, jobs and audit rows included).
+  const tables = rowsOf<{ table_name: string }>(
+    await getDb().execute(sql`
+      select table_name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE'`),
+  )
+  for (const link of links) {
+    const token = decodeURIComponent(link.token)
+    expect(dump.includes(token), `${link.path} token in the dump`).toBe(false)
+    for (const { table_name: table } of tables) {
+      const [row] = rowsOf<{ n: number | string }>(
+        await getDb().execute(
+          sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${token}%`}`,
+        ),
+      )
+      expect(Number(row?.n), `${link.path} token in ${table}`).toBe(0)
+    }
+  }
+
+  // Every token-like value the dump holds (link-shaped, unsubscribe-shaped, or in a link) is
+  // refused by every endpoint, on both tenants' hosts.
+  const candidates = new Set<string>()
+  for (const match of dump.matchAll(/(?<![A-Za-z0-9_-])[a-z2-7]{52}(?![A-Za-z0-9_-])/g)) {
+    candidates.add(match[0])
+  }
+  for (const match of dump.matchAll(/[A-Za-z0-9_-]{20,200}\.[A-Za-z0-9_-]{43}/g)) {
+    candidates.add(match[0])
+  }
+  for (const match of dump.matchAll(/(?:token=|\/invitations\/)([^&\s"'<>\\]+)/g)) {
+    candidates.add(decodeURIComponent(match[1] ?? ''))
+  }
+  // The seeds the outbox keeps to derive the tokens: worthless without APP_SECRET.
+  for (const match of dump.matchAll(/"seed":\s*"([^"]+)"/g)) candidates.add(match[1] ?? '')
+  expect([...candidates].some((c) => c.startsWith('{removed-secret-'))).toBe(true)
+  for (const candidate of candidates) {
+    for (const at of [host, agencyHost]) {
+      expect(await acceptedAnywhere(at, candidate), `${candidate} on ${at}`).toBeNull()
+    }
+  }
+})
+
+test('migration 0012 takes the tokens out of emails stored before it', async () => {
+  const org = await makeOrganization()
+  const link = 'abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst'
+  const unsubscribe = 'b3JnOnVzZXI6bm90aWZpY2F0aW9ucw.AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKKK'
+  const [row] = await getDb()
+    .insert(emailOutbox)
+    .values({
+      organizationId: org.id,
+      toAddress: 'old@example.test',
+      subject: 'Stored before 0012',
+      html: `<a href="http://a.localhost/auth/reset-password?token=${link}">Reset</a> <a href="http://a.localhost/invitations/${link}/decline">No</a>`,
+      text: `http://a.localhost/auth/confirm-email?token=${link}`,
+      headers: {
+        'List-Unsubscribe': `<http://a.localhost/email/unsubscribe?token=${unsubscribe}>`,
+      },
+    })
+    .returning({ id: emailOutbox.id })
+  // The migration's own statements, as the migrator runs them (one transaction).
+  const migration = await readFile('migrations/0012_email_secrets_at_rest.sql', 'utf8')
+  const statements = migration.split('--> statement-breakpoint').slice(1)
+  await getDb().transaction(async (tx) => {
+    for (const statement of statements) await tx.execute(sql.raw(statement))
+  })
+  const [after] = await getDb()
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.id, row?.id ?? ''))
+  const stored = JSON.stringify(after)
+  expect(stored).not.toContain(link)
+  expect(stored).not.toContain(unsubscribe.split('.')[1])
+  expect(after?.html).toContain('/auth/reset-password?token={removed-secret}')
+  expect(after?.html).toContain('/invitations/{removed-secret}/decline')
+  expect(after?.text).toContain('/auth/confirm-email?token={removed-secret}')
+  expect(after?.headers['List-Unsubscribe']).toBe(
+    '<http://a.localhost/email/unsubscribe?token={removed-secret}>',
+  )
+})
