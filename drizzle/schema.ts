@@ -294,11 +294,6 @@ export const digitalCards = pgTable(
   (t) => [
     unique('digital_cards_org_id_key').on(t.organizationId, t.id),
     index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
-    index('digital_cards_org_names_idx').on(
-      t.organizationId,
-      sql`lower(${t.firstName})`,
-      sql`lower(${t.lastName})`,
-    ),
     // Exactly one default card per user is kept by the model; at most one by the database.
     uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
     foreignKey({

@@ -1,3 +1,5 @@
+-- Name links no longer match cards' name fields (ADR 027): the index that served that goes.
+DROP INDEX "digital_cards_org_names_idx";--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "link_slug" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "users_org_link_slug_key" ON "users" USING btree ("organization_id","link_slug");--> statement-breakpoint
 -- Name links (ADR 027): `/card/{first}-{last}` belongs to one account, the first of its
