@@ -275,11 +275,6 @@ export async function findCardById(
   return row && { ...row, cardId: row.card.id }
 }
 
-/** Spec §9: "{first}-{last}", lowercased, spaces turned into hyphens (as migration 0011 claims it). */
-export function profileSlug(firstName: string, lastName: string) {
-  return `${firstName.trim()}-${lastName.trim()}`.toLowerCase().replaceAll(' ', '-')
-}
-
 const profileLogo = alias(media, 'profile_logo')
 const profilePicture = alias(media, 'profile_picture')
 
