@@ -167,12 +167,18 @@ export const users = pgTable(
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
     // A staff account's title (roles doc §3: Team Lead, Administrator, ...); null for others.
     staffTitle: text('staff_title'),
+    // The account's name link, `/card/{link_slug}` (ADR 027): "{first}-{last}" of the account's
+    // own name, claimed by the first account of the organization to carry that name and kept
+    // until it is renamed; null while another account holds it. Set only by the trigger of
+    // migration 0011, never by the app, so no card title or card name can take it.
+    linkSlug: text('link_slug'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('users_org_id_key').on(t.organizationId, t.id),
     uniqueIndex('users_org_email_key').on(t.organizationId, t.email),
+    uniqueIndex('users_org_link_slug_key').on(t.organizationId, t.linkSlug),
     index('users_org_role_idx').on(t.organizationId, t.role),
     foreignKey({
       name: 'users_logo_media_fk',
@@ -288,11 +294,6 @@ export const digitalCards = pgTable(
   (t) => [
     unique('digital_cards_org_id_key').on(t.organizationId, t.id),
     index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
-    index('digital_cards_org_names_idx').on(
-      t.organizationId,
-      sql`lower(${t.firstName})`,
-      sql`lower(${t.lastName})`,
-    ),
     // Exactly one default card per user is kept by the model; at most one by the database.
     uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
     foreignKey({

@@ -1,5 +1,4 @@
-import { getOwnerPrivacy, mayViewCard } from '#app/cards/card-privacy.server'
-import { findCardByReference } from '#app/models/cards.server'
+import { openCard } from '#app/cards/card-gate.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 
@@ -26,13 +25,10 @@ export async function signInInfo(tenant: Tenant, redirectTo: string | null) {
   } catch {
     return null
   }
-  const card = await withTenant(tenant.id, async (tx) => {
-    const found = await findCardByReference(tx, tenant.id, decoded)
-    if (!found) return undefined
-    // The visitor is not signed in yet: a card shown only to some people does not give its
-    // owner's name away here either.
-    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    return (await mayViewCard(tx, tenant.id, found.card.userId, privacy, null)) ? found : undefined
-  })
+  // The visitor is not signed in yet: the gate, asked for nobody, names only the owner of a
+  // public card of an active account.
+  const card = await withTenant(tenant.id, (tx) =>
+    openCard(tx, tenant.id, { reference: decoded }, null),
+  )
   return card ? `Sign in to connect with ${card.card.firstName}` : null
 }

@@ -1,9 +1,9 @@
-// Files made from a public card: its vCard and its QR code. Same tenant rules as the page.
+// Files made from a card: its vCard (which the NFC button writes to a tag) and its QR code.
+// They pass the card gate as the page does: a card hidden from this visitor, or whose owner is
+// inactive, has no files either, the QR code included (it names the card).
 import type { AppLoadContext } from '@remix-run/node'
-import { getOptionalUser } from '#app/auth/guards.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { getOwnerPrivacy, mayViewCard, withPrivacy } from '#app/cards/card-privacy.server'
-import { findCardByReference } from '#app/models/cards.server'
+import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
 import { buildVCard, vcardFileName } from '#app/services/vcard.server'
@@ -11,29 +11,10 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { withTenant } from '#drizzle/db.server'
 
-/**
- * The card a file is made from. With a `request`, the owner's privacy applies as on the page
- * (files are for visitors, so a card hidden from this visitor has none). The QR code holds only
- * the link, which the owner's own QR screen shows too, so it is served whatever the privacy.
- */
-async function requireCard(context: AppLoadContext, reference: string, request?: Request) {
+async function requireCard(request: Request, context: AppLoadContext, reference: string) {
   const tenant = await requireTenant(context)
-  // Only a request with a session cookie can come from someone a hidden card is shown to.
-  const viewer =
-    request && (request.headers.get('Cookie') ?? '').includes('session')
-      ? (await getOptionalUser(request, context)).user
-      : null
-  const row = await withTenant(tenant.id, async (tx) => {
-    const found = await findCardByReference(tx, tenant.id, reference)
-    if (!found || !request) return found && { ...found, isPublic: true }
-    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, viewer))) return undefined
-    return {
-      ...found,
-      card: withPrivacy(found.card, privacy),
-      isPublic: privacy.visibility === 'public',
-    }
-  })
+  const viewer = await cardViewerOf(request, context)
+  const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, viewer))
   if (!row) throw new Response('Contact card not found', { status: 404 })
   return {
     tenant,
@@ -44,7 +25,7 @@ async function requireCard(context: AppLoadContext, reference: string, request?:
 }
 
 export async function vcardResponse(request: Request, context: AppLoadContext, reference: string) {
-  const { tenant, card, cardUrl, isPublic } = await requireCard(context, reference, request)
+  const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )
@@ -65,12 +46,14 @@ function conditional(
   etag: string,
   body: Buffer,
   contentType: string,
+  isPublic: boolean,
   offer: Record<string, string>,
 ) {
   const headers = {
     ETag: etag,
-    // Revalidated cheaply (304) after a few minutes; the render itself is cached by content.
-    'Cache-Control': 'public, max-age=300, stale-while-revalidate=86400',
+    // Revalidated every time (a cheap 304; the render itself is cached by content), so a card
+    // made private or deleted stops answering at once; only a public card's may be shared.
+    'Cache-Control': isPublic ? 'public, no-cache' : 'private, no-cache',
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
   }
@@ -87,11 +70,11 @@ export async function qrResponse(
   reference: string,
   format: 'png' | 'svg',
 ) {
-  const { tenant, card, cardUrl } = await requireCard(context, reference)
-  const offer = pageCacheHeaders(context, tenant.id)
+  const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
+  const offer = isPublic ? pageCacheHeaders(context, tenant.id) : {}
   if (format === 'svg') {
     const { body, etag } = await renderQrSvg(cardUrl)
-    return conditional(request, etag, body, 'image/svg+xml', offer)
+    return conditional(request, etag, body, 'image/svg+xml', isPublic, offer)
   }
   const logoId = card.logoMediaId
   const { body, etag } = await renderQrPng(
@@ -105,5 +88,5 @@ export async function qrResponse(
         }
       : undefined,
   )
-  return conditional(request, etag, body, 'image/png', offer)
+  return conditional(request, etag, body, 'image/png', isPublic, offer)
 }

@@ -1,5 +1,5 @@
-// The card owner's privacy settings (roles-teams-admin.md §2.6) applied wherever a card leaves
-// the server for someone else: the public page, its vCard and "save contact".
+// The card owner's privacy settings (roles-teams-admin.md §2.6): the rules the card gate
+// (card-gate.server.ts) applies wherever a card leaves the server. Nothing else calls them.
 // Only a public card may be answered from the page cache: any other answer depends on who asks,
 // and a visitor without a session (the only kind the cache serves) never sees one.
 import { findContactByEmail } from '#app/models/contacts.server'

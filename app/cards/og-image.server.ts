@@ -3,8 +3,7 @@
 // and a changed card or branding is a new address: the card page names the current one, and
 // the page cache drops that page on any change (ADR 021).
 import type { AppLoadContext } from '@remix-run/node'
-import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
-import { findCardByReference } from '#app/models/cards.server'
+import { openCard } from '#app/cards/card-gate.server'
 import { drawingHash, OG_HEIGHT, OG_WIDTH, renderOgImage } from '#app/services/brand-images.server'
 import { drawnPngResponse, tenantMediaBytes } from '#app/services/drawn-image.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
@@ -57,15 +56,10 @@ export function ogImagePath(tenant: Branded, card: Drawn) {
 export async function ogImageResponse(context: AppLoadContext, reference: string, file: string) {
   const tenant = await requireTenant(context)
   const hash = FILE.exec(file)?.[1]
+  // Link previews are fetched by anyone's crawler, signed out: the gate, asked for nobody in
+  // particular, opens only a public card of an active owner.
   const found = hash
-    ? await withTenant(tenant.id, async (tx) => {
-        const row = await findCardByReference(tx, tenant.id, reference)
-        if (!row) return undefined
-        // Link previews are fetched by anyone's crawler, signed out: only a public card has one
-        // (a private, team or contacts card is not found by them).
-        const privacy = await getOwnerPrivacy(tx, tenant.id, row.card.userId)
-        return privacy.visibility === 'public' ? row : undefined
-      })
+    ? await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, null))
     : undefined
   if (!found) throw new Response('Not Found', { status: 404 })
   const card: Drawn = { ...found.card, profilePictureUrl: found.profilePictureUrl }

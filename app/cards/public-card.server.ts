@@ -14,14 +14,13 @@ import {
   recordHits,
 } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { getOwnerPrivacy, mayViewCard, withPrivacy } from '#app/cards/card-privacy.server'
+import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
-import { findCardByReference } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { readPlainForm } from '#app/services/uploads.server'
@@ -64,29 +63,21 @@ export async function publicCardLoader(
   reference: string,
 ) {
   const tenant = await requireTenant(context)
-  const hasCookie = (request.headers.get('Cookie') ?? '').includes('session')
-  const viewer = hasCookie ? (await getOptionalUser(request, context)).user : null
+  const viewer = await cardViewerOf(request, context)
   const userAgent = request.headers.get('User-Agent') ?? ''
   const countable = !isBotUserAgent(userAgent)
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
-    const found = reference ? await findCardByReference(tx, tenant.id, reference) : undefined
-    if (!found) return undefined
-    const isOwner = viewer?.id === found.card.userId
-    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
     // A card hidden from this visitor is not found (and its view is not counted).
-    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, viewer))) return undefined
+    const shown = reference ? await openCard(tx, tenant.id, { reference }, viewer) : undefined
+    if (!shown) return undefined
     // A profile standing in for a card has no card row to count views of. A page the server
     // may cache has its view recorded by the server, for this request and every hit.
-    if (found.cardId && countable && !isOwner && !context.pageCacheCandidate) {
-      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, found.cardId)
-      await recordCardView(tx, tenant.id, found.cardId, hash, deviceClassOf(userAgent))
+    if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
+      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, shown.cardId)
+      await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent))
     }
-    return {
-      ...found,
-      card: withPrivacy(found.card, privacy),
-      isPublic: privacy.visibility === 'public',
-    }
+    return shown
   })
   if (!row) return json({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
@@ -112,7 +103,7 @@ export async function publicCardLoader(
         : null,
       noindex: row.card.noindex,
       signedIn: Boolean(viewer),
-      isOwner: viewer?.id === row.card.userId,
+      isOwner: row.isOwner,
     },
     {
       headers: {
@@ -153,13 +144,8 @@ export async function publicCardAction(
   reference: string,
 ) {
   const { tenant, user } = await getOptionalUser(request, context)
-  const row = await withTenant(tenant.id, async (tx) => {
-    const found = await findCardByReference(tx, tenant.id, reference)
-    if (!found) return undefined
-    const privacy = await getOwnerPrivacy(tx, tenant.id, found.card.userId)
-    if (!(await mayViewCard(tx, tenant.id, found.card.userId, privacy, user))) return undefined
-    return { ...found, card: withPrivacy(found.card, privacy) }
-  })
+  // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
+  const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, user))
   if (!row) throw new Response('Not Found', { status: 404 })
   const card = row.card
   const sourceCardId = row.cardId

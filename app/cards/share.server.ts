@@ -1,18 +1,15 @@
-// The QR screen (spec §2). `/qrcode/{cardId}` is open to anyone holding the link, as the card
-// itself is at /card/{id} (ADR 009); `/qrcode` shows the signed-in user's own card or profile.
+// The QR screen (spec §2). `/qrcode/{cardId}` opens for whoever the card itself opens for at
+// /card/{id} (ADR 009), through the card gate: a card hidden from this viewer, or whose owner is
+// inactive, is not found, and only its owner sees a hidden email or phone. `/qrcode` shows the
+// signed-in user's own card or profile.
 import type { AppLoadContext } from '@remix-run/node'
 import { json } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { roleArea, rolePaths } from '#app/auth/roles'
+import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { type CardArea, cardEditPath } from '#app/cards/paths'
-import {
-  findCardById,
-  findCardByReference,
-  getDefaultCardForOwner,
-  profileSlug,
-  type SharedCard,
-} from '#app/models/cards.server'
+import { getDefaultCardForOwner } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -23,9 +20,8 @@ const cardArea = (user: User): CardArea =>
   roleArea(user.role) === 'team-member' ? 'team-member' : 'end-user'
 
 /** What the page shows for one shareable card (or profile), and what the viewer may do with it. */
-function shareData(tenant: Tenant, row: SharedCard, viewer: User | null) {
+function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
   const reference = encodeURIComponent(row.card.id)
-  const isOwner = viewer?.id === row.card.userId
   return {
     status: 'card' as const,
     card: toCardView(row),
@@ -35,22 +31,21 @@ function shareData(tenant: Tenant, row: SharedCard, viewer: User | null) {
     vcardUrl: `/card/${reference}/vcard`,
     signedIn: viewer !== null,
     cardsPath: viewer ? rolePaths(viewer.role).digitalCards : null,
-    editPath: isOwner && viewer && row.cardId ? cardEditPath(cardArea(viewer), row.cardId) : null,
+    editPath:
+      row.isOwner && viewer && row.cardId ? cardEditPath(cardArea(viewer), row.cardId) : null,
   }
 }
 
 /** `/qrcode`: the default card, else the profile (spec §2), else a way to make one. */
 export async function ownShareLoader(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireUser(request, context)
-  const row = await withTenant(tenant.id, async (tx): Promise<SharedCard | undefined> => {
+  const row = await withTenant(tenant.id, async (tx) => {
     const card = await getDefaultCardForOwner(tx, tenant.id, user.id)
-    if (card) return { ...card, cardId: card.card.id }
-    if (!user.firstName.trim() || !user.lastName.trim()) return undefined
-    return findCardByReference(tx, tenant.id, profileSlug(user.firstName, user.lastName))
+    if (card) return openCard(tx, tenant.id, { id: card.card.id }, user)
+    // Without a card, the profile behind the user's name link (ADR 027), if they hold one.
+    return user.linkSlug ? openCard(tx, tenant.id, { reference: user.linkSlug }, user) : undefined
   })
-  // The name link opens this user's profile only if nothing else answers to that name first
-  // (another person's card, an older namesake); otherwise it is not offered.
-  if (row && row.card.userId === user.id) return json(shareData(tenant, row, user))
+  if (row?.isOwner) return json(shareData(tenant, row, user))
   const onboarded = user.onboardingCompletedAt !== null
   return json({
     status: 'empty' as const,
@@ -60,10 +55,10 @@ export async function ownShareLoader(request: Request, context: AppLoadContext) 
   })
 }
 
-/** `/qrcode/{cardId}`: any card of this tenant by its id, for visitors too. */
+/** `/qrcode/{cardId}`: a card of this tenant by its id, for whoever may see it. */
 export async function cardShareLoader(request: Request, context: AppLoadContext, cardId: string) {
   const { tenant, user } = await getOptionalUser(request, context)
-  const row = await withTenant(tenant.id, (tx) => findCardById(tx, tenant.id, cardId))
+  const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { id: cardId }, user))
   if (!row) {
     if (user) {
       throw await redirectWithToast(rolePaths(user.role).digitalCards, {
@@ -73,5 +68,5 @@ export async function cardShareLoader(request: Request, context: AppLoadContext,
     }
     return json({ status: 'not-found' as const }, { status: 404 })
   }
-  return json(shareData(tenant, { ...row, cardId: row.card.id }, user))
+  return json(shareData(tenant, row, user))
 }

@@ -71,6 +71,21 @@ const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
     string | null
   >`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
 
+const imageJoins = {
+  logo: and(
+    eq(logo.organizationId, digitalCards.organizationId),
+    eq(logo.id, digitalCards.logoMediaId),
+  ),
+  picture: and(
+    eq(picture.organizationId, digitalCards.organizationId),
+    eq(picture.id, digitalCards.profilePictureMediaId),
+  ),
+  background: and(
+    eq(background.organizationId, digitalCards.organizationId),
+    eq(background.id, digitalCards.backgroundMediaId),
+  ),
+}
+
 /** Cards with the public paths of their images, in one query. */
 function selectCardsWithImages(db: Queryable) {
   return db
@@ -81,27 +96,29 @@ function selectCardsWithImages(db: Queryable) {
       backgroundImageUrl: mediaPath(background),
     })
     .from(digitalCards)
-    .leftJoin(
-      logo,
-      and(
-        eq(logo.organizationId, digitalCards.organizationId),
-        eq(logo.id, digitalCards.logoMediaId),
-      ),
+    .leftJoin(logo, imageJoins.logo)
+    .leftJoin(picture, imageJoins.picture)
+    .leftJoin(background, imageJoins.background)
+}
+
+/** The same, with the owner account's status, for a card asked for by someone else. */
+function selectSharedCards(db: Queryable) {
+  return db
+    .select({
+      card: digitalCards,
+      logoUrl: mediaPath(logo),
+      profilePictureUrl: mediaPath(picture),
+      backgroundImageUrl: mediaPath(background),
+      ownerStatus: users.status,
+    })
+    .from(digitalCards)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
     )
-    .leftJoin(
-      picture,
-      and(
-        eq(picture.organizationId, digitalCards.organizationId),
-        eq(picture.id, digitalCards.profilePictureMediaId),
-      ),
-    )
-    .leftJoin(
-      background,
-      and(
-        eq(background.organizationId, digitalCards.organizationId),
-        eq(background.id, digitalCards.backgroundMediaId),
-      ),
-    )
+    .leftJoin(logo, imageJoins.logo)
+    .leftJoin(picture, imageJoins.picture)
+    .leftJoin(background, imageJoins.background)
 }
 
 export type CardWithImages = Awaited<ReturnType<typeof listCardsForOwner>>[number]
@@ -231,32 +248,43 @@ export async function deleteCard(
   return true
 }
 
-/** Any card of the organization by its id, for pages anyone holding the link may open. */
-export async function findCardById(db: Queryable, organizationId: string, cardId: string) {
+/**
+ * What a shared link opens. `card.id` is the link's reference: the card's id, or the account's
+ * name link when a profile stands in for a user without cards. Foreign keys (views, contacts'
+ * source card) take `cardId`, which is null for a profile. `ownerStatus` is the owner account's:
+ * the card gate (app/cards/card-gate.server.ts) shows nothing of an inactive owner.
+ */
+export type SharedCard = CardWithImages & {
+  cardId: string | null
+  ownerStatus: (typeof users.$inferSelect)['status']
+}
+
+/**
+ * Any card of the organization by its id, with its owner's status. Only the card gate calls
+ * this (tests/integration/card-surfaces.test.ts): everyone else's card is shown through it.
+ */
+export async function findCardById(
+  db: Queryable,
+  organizationId: string,
+  cardId: string,
+): Promise<SharedCard | undefined> {
   if (!isUuid(cardId)) return undefined
-  const [row] = await selectCardsWithImages(db)
+  const [row] = await selectSharedCards(db)
     .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, cardId)))
     .limit(1)
-  return row
+  return row && { ...row, cardId: row.card.id }
 }
 
-/** Spec §9: "{first}-{last}", lowercased, spaces turned into hyphens. */
-export function profileSlug(firstName: string, lastName: string) {
-  return `${firstName.trim()}-${lastName.trim()}`.toLowerCase().replaceAll(' ', '-')
-}
+const profileLogo = alias(media, 'profile_logo')
+const profilePicture = alias(media, 'profile_picture')
 
 /**
- * What a shared link opens. `card.id` is the link's reference: the card's id, or the
- * profile's "{first}-{last}" when a profile stands in for a user without cards. Foreign keys
- * (views, contacts' source card) take `cardId`, which is null for a profile.
- */
-export type SharedCard = CardWithImages & { cardId: string | null }
-
-/**
- * A card by the reference in a shared link (spec §5, contact lookup): its id, else
- * "{first}-{last}" split at the first hyphen and matched case-insensitively, else (spec §2:
- * "without a card, the profile") the profile of a user of the same organization with that name
- * who has no card and finished the profile wizard. Within one organization only; images included.
+ * A card by the reference in a shared link (spec §5, contact lookup): its id, else an account's
+ * name link (ADR 027: `users.link_slug`, held by one account; no card's own fields count). The
+ * name link opens that account's default card, else (spec §2: "without a card, the profile") its
+ * profile once the profile wizard is done: a fresh sign-up or an admin without cards stays
+ * unlisted, so the link does not become a directory of accounts (ADR 009). Within one
+ * organization only; images included. Only the card gate calls this.
  */
 export async function findCardByReference(
   db: Queryable,
@@ -265,43 +293,10 @@ export async function findCardByReference(
 ): Promise<SharedCard | undefined> {
   if (isUuid(reference)) {
     const byId = await findCardById(db, organizationId, reference)
-    if (byId) return { ...byId, cardId: byId.card.id }
+    if (byId) return byId
   }
-  const hyphen = reference.indexOf('-')
-  if (hyphen <= 0 || reference.length > 200) return undefined
-  const first = reference.slice(0, hyphen).toLowerCase()
-  const last = reference
-    .slice(hyphen + 1)
-    .replaceAll('-', ' ')
-    .toLowerCase()
-  const [byName] = await selectCardsWithImages(db)
-    .where(
-      and(
-        eq(digitalCards.organizationId, organizationId),
-        sql`lower(${digitalCards.firstName}) = ${first}`,
-        sql`lower(${digitalCards.lastName}) = ${last}`,
-      ),
-    )
-    .orderBy(sql`${digitalCards.isDefault} desc`, digitalCards.createdAt)
-    .limit(1)
-  if (byName) return { ...byName, cardId: byName.card.id }
-  return findSharedProfile(db, organizationId, reference.toLowerCase())
-}
-
-const profileLogo = alias(media, 'profile_logo')
-const profilePicture = alias(media, 'profile_picture')
-
-/**
- * The profile behind a "{first}-{last}" link, as a card. Only a user who finished the profile
- * wizard (whose purpose is a profile to share) and has no card: a fresh sign-up or an admin
- * stays unlisted, so the link does not become a directory of accounts.
- */
-async function findSharedProfile(
-  db: Queryable,
-  organizationId: string,
-  slug: string,
-): Promise<SharedCard | undefined> {
-  const [row] = await db
+  if (reference.length > 200 || !reference.includes('-')) return undefined
+  const [holder] = await db
     .select({
       user: users,
       logoUrl: mediaPath(profileLogo),
@@ -323,22 +318,24 @@ async function findSharedProfile(
       ),
     )
     .where(
-      and(
-        eq(users.organizationId, organizationId),
-        sql`${users.onboardingCompletedAt} is not null`,
-        sql`lower(replace(trim(${users.firstName}) || '-' || trim(${users.lastName}), ' ', '-')) = ${slug}`,
-        sql`not exists (select 1 from ${digitalCards} where ${digitalCards.organizationId} = ${users.organizationId} and ${digitalCards.userId} = ${users.id})`,
-      ),
+      and(eq(users.organizationId, organizationId), sql`${users.linkSlug} = lower(${reference})`),
     )
-    .orderBy(asc(users.createdAt))
     .limit(1)
-  if (!row) return undefined
+  if (!holder) return undefined
+  const { user } = holder
+  const [card] = await selectCardsWithImages(db)
+    .where(owned(organizationId, user.id))
+    .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
+    .limit(1)
+  if (card) return { ...card, cardId: card.card.id, ownerStatus: user.status }
+  if (!user.onboardingCompletedAt || !user.linkSlug) return undefined
   return {
-    card: profileAsCard(row.user, slug),
-    logoUrl: row.logoUrl,
-    profilePictureUrl: row.profilePictureUrl,
+    card: profileAsCard(user, user.linkSlug),
+    logoUrl: holder.logoUrl,
+    profilePictureUrl: holder.profilePictureUrl,
     backgroundImageUrl: null,
     cardId: null,
+    ownerStatus: user.status,
   }
 }
 

@@ -13,6 +13,7 @@ import {
   storePage,
 } from '#app/cache/page-cache.server'
 import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view-batcher.server'
+import { updateAccount } from '#app/models/people.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { loader } from '#app/routes/card.$ref'
 import { getDb, withTenant } from '#drizzle/db.server'
@@ -200,6 +201,26 @@ describe('change announcements', () => {
       expect((await candidate()).status).toBe(404)
       await stopChangeFeed()
     }
+  })
+
+  test("a deactivated owner's card drops out of the cache and is not kept again", async () => {
+    const { organization, owner, card, host } = await setup()
+    await startChangeFeed(() => {})
+    const candidate = () =>
+      loader({
+        request: requestFor(host, `/card/${card.id}`),
+        context: { ...contextFor(host), pageCacheCandidate: true },
+        params: { ref: card.id },
+      }) as Promise<Response>
+    expect((await candidate()).headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
+    cached(organization.id)
+    await withTenant(organization.id, (tx) =>
+      updateAccount(tx, organization.id, owner.id, { status: 'inactive' }),
+    )
+    expect(await dropped(`${organization.id}\n/`)).toBe(true)
+    const after = await candidate()
+    expect(after.status).toBe(404)
+    expect(after.headers.get(CACHE_TAG_HEADER)).toBeNull()
   })
 
   test('a change to the organization row (status, branding) drops its pages', async () => {

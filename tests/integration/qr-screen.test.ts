@@ -255,7 +255,7 @@ describe('/qrcode', () => {
     expect(elsewhere.status).toBe(404)
   })
 
-  test('a profile stays unlisted until the wizard is done, and while the user has a card', async () => {
+  test('a profile stays unlisted until the wizard is done; with a card the name link opens the card', async () => {
     const { organization, host } = await tenant()
     const fresh = await makeUser(organization.id, {
       firstName: 'Fay',
@@ -266,32 +266,49 @@ describe('/qrcode', () => {
       await openOwn(host, await sessionCookieFor(organization.id, fresh.id))
     ).json()) as Screen
     expect(screen).toMatchObject({ status: 'empty', createPath: '/onboarding' })
-    const carded = await cardlessProfile(organization.id, { firstName: 'Cal', lastName: '' })
-    await makeCard(organization.id, carded.id, { firstName: 'Other', lastName: 'Name' })
-    for (const slug of [freshSlug, carded.slug]) {
-      const page = await settle(() =>
+    const open = (slug: string) =>
+      settle(() =>
         cardLoader({
           request: requestFor(host, `/card/${slug}`),
           context: contextFor(host),
           params: { ref: slug },
         }),
       )
-      expect(page.status, slug).toBe(404)
-    }
+    expect((await open(freshSlug)).status).toBe(404)
+    // The name link is the account's (ADR 027): it opens the account's card, whatever its names.
+    const carded = await cardlessProfile(organization.id, { firstName: 'Cal', lastName: '' })
+    const card = await makeCard(organization.id, carded.id, {
+      firstName: 'Other',
+      lastName: 'Name',
+    })
+    const page = await open(carded.slug)
+    expect(page.status).toBe(200)
+    expect(await page.json()).toMatchObject({ card: { id: card.id, firstName: 'Other' } })
   })
 
-  test("a namesake's card answers the name link first: the screen says so instead of a wrong QR", async () => {
+  test("a namesake's card does not take the name link; a later namesake account gets none", async () => {
     const { organization, host } = await tenant()
     const user = await cardlessProfile(organization.id, { firstName: 'Sam', lastName: '' })
-    const namesake = await makeUser(organization.id)
-    await makeCard(organization.id, namesake.id, { firstName: 'Sam', lastName: user.lastName })
+    const other = await makeUser(organization.id)
+    await makeCard(organization.id, other.id, { firstName: 'Sam', lastName: user.lastName })
     const screen = (await (
       await openOwn(host, await sessionCookieFor(organization.id, user.id))
     ).json()) as Screen
     expect(screen).toMatchObject({
-      status: 'empty',
-      createPath: '/dashboard/end-user/digital-cards',
+      status: 'card',
+      isProfile: true,
+      qrSrc: `/card/${user.slug}/qr.png`,
     })
+    // A second account with the same name finished the wizard too: the link stays the first
+    // one's, so the second is offered no QR that would open someone else.
+    const namesake = await makeUser(organization.id, { firstName: 'Sam', lastName: user.lastName })
+    await getDb()
+      .update(users)
+      .set({ onboardingCompletedAt: new Date() })
+      .where(eq(users.id, namesake.id))
+    expect(
+      await (await openOwn(host, await sessionCookieFor(organization.id, namesake.id))).json(),
+    ).toMatchObject({ status: 'empty', createPath: '/dashboard/end-user/digital-cards' })
   })
 
   test('no card and no name: an empty state pointing to the wizard', async () => {

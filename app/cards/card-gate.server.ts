@@ -1,0 +1,73 @@
+// The card gate (issue 26): the one way a card reaches anyone. Every surface that shows or
+// encodes a card (the card page and its lead, save and connect actions at /card and /contact,
+// the QR screen, the QR PNG and SVG, the vCard and the NFC tag written from it, the link
+// preview, the sign-in page's "connect with" line) opens it here, and gets it only if
+//  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
+//  2. its owner's account is active: a deactivated user's card is gone everywhere at once;
+//  3. the owner's visibility lets this viewer see it (card-privacy.server.ts, §2.6);
+//  4. and then without the email and phone the owner hid, unless the viewer is the owner.
+// Anyone refused gets undefined, which every surface answers as the missing-card 404.
+// tests/integration/card-surfaces.test.ts finds the routes that reach this module by reading
+// the route files, runs each against every visibility and kind of viewer, and fails if any
+// other module calls the lookups below.
+import type { AppLoadContext } from '@remix-run/node'
+import { getOptionalUser } from '#app/auth/guards.server'
+import {
+  type CardViewer,
+  getOwnerPrivacy,
+  mayViewCard,
+  withPrivacy,
+} from '#app/cards/card-privacy.server'
+import { findCardById, findCardByReference, type SharedCard } from '#app/models/cards.server'
+import type { User } from '#app/models/users.server'
+import type { Queryable } from '#drizzle/db.server'
+
+export type { CardViewer }
+
+/** A card as this viewer may see it. */
+export type ShownCard = SharedCard & {
+  isOwner: boolean
+  /**
+   * Shown to anyone with the link. Only such a card may be offered to the page cache or any
+   * shared cache: every other answer depends on who asks.
+   */
+  isPublic: boolean
+}
+
+/** By id only (the QR screen, ADR 009), or by whatever a shared link carries: an id or a name link. */
+export type CardReference = { id: string } | { reference: string }
+
+export async function openCard(
+  db: Queryable,
+  organizationId: string,
+  reference: CardReference,
+  viewer: CardViewer,
+): Promise<ShownCard | undefined> {
+  const found =
+    'id' in reference
+      ? await findCardById(db, organizationId, reference.id)
+      : await findCardByReference(db, organizationId, reference.reference)
+  if (found?.ownerStatus !== 'active') return undefined
+  const ownerId = found.card.userId
+  const privacy = await getOwnerPrivacy(db, organizationId, ownerId)
+  if (!(await mayViewCard(db, organizationId, ownerId, privacy, viewer))) return undefined
+  const isOwner = viewer?.id === ownerId
+  return {
+    ...found,
+    card: isOwner ? found.card : withPrivacy(found.card, privacy),
+    isOwner,
+    isPublic: privacy.visibility === 'public',
+  }
+}
+
+/**
+ * The signed-in viewer of a request to a card surface, or null. Without a session cookie
+ * nothing is looked up: the public card page is the product's hot path.
+ */
+export async function cardViewerOf(
+  request: Request,
+  context: AppLoadContext,
+): Promise<User | null> {
+  if (!(request.headers.get('Cookie') ?? '').includes('session')) return null
+  return (await getOptionalUser(request, context)).user
+}

@@ -1,0 +1,532 @@
+// Every route that can return card data, found by reading the route files, against every
+// visibility and every kind of viewer (issue 26 points 1 and 10, ADR 027). The card gate
+// (app/cards/card-gate.server.ts) is the only module that may look up someone else's card; a
+// route reaches card data by importing, at any depth, a module that reads cards. Each such route
+// needs a case below, so a new surface fails here until it says how it is reached and what it
+// must show: a visitor (signed out), a signed-in stranger, a contact, a teammate and the owner
+// each get exactly what the visibility allows, never a hidden email or phone unless they are the
+// owner, and nobody gets anything of a deactivated owner's card (the lead form included).
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize } from 'node:path'
+import type { AppLoadContext } from '@remix-run/node'
+import { and, eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { addContact } from '#app/models/contacts.server'
+import { updateAccount } from '#app/models/people.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { setUserPreference } from '#app/models/user-settings.server'
+import type { Visibility } from '#app/validation/settings'
+import { getDb, withTenant } from '#drizzle/db.server'
+import { contacts } from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeCard,
+  makeOrganization,
+  makeUser,
+  requestFor,
+  sessionCookieFor,
+  settle,
+  uniqueSuffix,
+} from '#tests/factories'
+
+// ---------------------------------------------------------------------------------------------
+// Which routes can return card data, read from the source.
+
+const GATE = 'app/cards/card-gate.server.ts'
+const CARD_MODEL = 'app/models/cards.server.ts'
+/** The card model's lookups that find any card of the organization: the gate's alone. */
+const SHARED_LOOKUPS = ['findCardById', 'findCardByReference']
+/** Its lookups of the signed-in owner's own cards (the owner's id is part of the query). */
+const OWNER_LOOKUPS = ['getCardForOwner', 'listCardsForOwner', 'getDefaultCardForOwner']
+/** The privacy rules, which only the gate applies. */
+const PRIVACY_RULES = ['mayViewCard', 'withPrivacy']
+
+const RUNTIME_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:([^'"]*?)\s+from\s+)?['"]([^'"]+)['"]/g
+
+function resolveImport(from: string, spec: string) {
+  const bare = spec.replace(/\?.*$/, '')
+  let base: string
+  if (bare.startsWith('#app/')) base = join('app', bare.slice('#app/'.length))
+  else if (bare.startsWith('.')) base = normalize(join(dirname(from), bare))
+  else return null
+  for (const file of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) {
+    if (/\.tsx?$/.test(file) && existsSync(file)) return file
+  }
+  return null
+}
+
+/** A module's runtime imports: the file each names, and the names it takes (type-only ones left out). */
+function importsOf(file: string) {
+  const found: { file: string; names: string[] }[] = []
+  for (const match of readFileSync(file, 'utf8').matchAll(RUNTIME_IMPORT)) {
+    const target = resolveImport(file, match[2] ?? '')
+    if (!target) continue
+    const names = (/\{([^}]*)\}/.exec(match[1] ?? '')?.[1] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name && !name.startsWith('type '))
+      .map((name) => name.split(/\s+as\s+/)[0] as string)
+    found.push({ file: target, names })
+  }
+  return found
+}
+
+function appModules(dir = 'app'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return appModules(path)
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+/** Modules that read cards from the card model (any of its find/get/list exports). */
+function cardReaders() {
+  return appModules().filter((file) =>
+    importsOf(file).some(
+      (edge) =>
+        edge.file === CARD_MODEL && edge.names.some((name) => /^(find|get|list)/.test(name)),
+    ),
+  )
+}
+
+function reaches(start: string, targets: Set<string>) {
+  const seen = new Set<string>()
+  const queue = [start]
+  while (queue.length > 0) {
+    const file = queue.pop() as string
+    if (targets.has(file)) return true
+    if (seen.has(file)) continue
+    seen.add(file)
+    for (const edge of importsOf(file)) queue.push(edge.file)
+  }
+  return false
+}
+
+/** Route files whose loader or action can reach card data. */
+function cardRoutes() {
+  const readers = new Set(cardReaders())
+  return readdirSync('app/routes')
+    .filter((file) => reaches(join('app/routes', file), readers))
+    .sort()
+}
+
+// ---------------------------------------------------------------------------------------------
+// How each such route is asked for the card, and who may get what.
+
+type Viewer = 'visitor' | 'stranger' | 'contact' | 'teammate' | 'owner'
+const VIEWERS: Viewer[] = ['visitor', 'stranger', 'contact', 'teammate', 'owner']
+const VISIBILITIES: Visibility[] = ['public', 'contacts', 'team', 'private']
+
+/** Who the card itself is for, per visibility (roles-teams-admin.md §2.6). */
+const ALLOWED: Record<Visibility, Viewer[]> = {
+  public: VIEWERS,
+  contacts: ['owner', 'contact'],
+  team: ['owner', 'teammate'],
+  private: ['owner'],
+}
+
+type Reference = 'id' | 'link'
+type Shared = {
+  kind: 'shared'
+  /** id: the card's id; link: the owner's name link (ADR 027). */
+  refs: Reference[]
+  request: (ref: string) => { path: string; params: Record<string, string> }
+  /**
+   * viewer: whoever the card is for; crawler: anyone, but only a public card (link previews are
+   * fetched signed out); signed-out: only a visitor, only a public card (the sign-in page).
+   */
+  audience: 'viewer' | 'crawler' | 'signed-out'
+  /** data: a body that must carry exactly what is shown; image: only its status says. */
+  body: 'data' | 'image'
+  /** The status of an answer that shows the card. */
+  shown?: number
+  /** The statuses of an answer that shows nothing of it (per viewer: signed out, signed in). */
+  hidden: { visitor: number; signedIn: number }
+  /** The route's action takes leads (the public lead form). */
+  leads?: boolean
+}
+type Own = {
+  kind: 'own'
+  /** Only the owner's own cards, behind sign-in: nobody else ever gets the card's data. */
+  request: (cardId: string) => { path: string; params: Record<string, string> }
+}
+
+const NOT_FOUND = { visitor: 404, signedIn: 404 }
+const cardPage = (prefix: string): Shared => ({
+  kind: 'shared',
+  refs: ['id', 'link'],
+  request: (ref) => ({ path: `${prefix}/${ref}`, params: { ref } }),
+  audience: 'viewer',
+  body: 'data',
+  hidden: NOT_FOUND,
+  leads: true,
+})
+const cardFile = (suffix: string, body: Shared['body']): Shared => ({
+  kind: 'shared',
+  refs: ['id', 'link'],
+  request: (ref) => ({ path: `/card/${ref}/${suffix}`, params: { ref } }),
+  audience: 'viewer',
+  body,
+  hidden: NOT_FOUND,
+})
+const own =
+  (path: string) =>
+  (cardId: string): { path: string; params: Record<string, string> } => ({
+    path: path.replace('$cardId', cardId),
+    params: { cardId },
+  })
+
+const SURFACES: Record<string, Shared | Own> = {
+  'card.$ref.tsx': cardPage('/card'),
+  'contact.$ref.tsx': cardPage('/contact'),
+  'card_.$ref.vcard.ts': cardFile('vcard', 'data'),
+  'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
+  'card_.$ref.qr[.]svg.ts': cardFile('qr.svg', 'image'),
+  // A stale hash answers a redirect to the current preview: found, so 302.
+  'card_.$ref.og.$file.ts': {
+    kind: 'shared',
+    refs: ['id', 'link'],
+    request: (ref) => ({
+      path: `/card/${ref}/og/${'0'.repeat(20)}.png`,
+      params: { ref, file: `${'0'.repeat(20)}.png` },
+    }),
+    audience: 'crawler',
+    body: 'image',
+    shown: 302,
+    hidden: NOT_FOUND,
+  },
+  // By id only (ADR 009); a signed-in viewer of a missing card goes back to their cards.
+  'qrcode.$cardId.tsx': {
+    kind: 'shared',
+    refs: ['id'],
+    request: (cardId) => ({ path: `/qrcode/${cardId}`, params: { cardId } }),
+    audience: 'viewer',
+    body: 'data',
+    hidden: { visitor: 404, signedIn: 302 },
+  },
+  // "Sign in to connect with {first name}": for a signed-out visitor on the way to a card.
+  'auth.login.tsx': {
+    kind: 'shared',
+    refs: ['id', 'link'],
+    request: (ref) => ({
+      path: `/auth/login?${new URLSearchParams({ redirectTo: `/card/${ref}?connect=1` })}`,
+      params: {},
+    }),
+    audience: 'signed-out',
+    body: 'data',
+    hidden: { visitor: 200, signedIn: 302 },
+  },
+  'qrcode._index.tsx': { kind: 'own', request: own('/qrcode') },
+  'dashboard.end-user.digital-cards._index.tsx': {
+    kind: 'own',
+    request: own('/dashboard/end-user/digital-cards'),
+  },
+  'dashboard.end-user.digital-cards.edit.$cardId.tsx': {
+    kind: 'own',
+    request: own('/dashboard/end-user/digital-cards/edit/$cardId'),
+  },
+  'dashboard.team-member.digital-cards._index.tsx': {
+    kind: 'own',
+    request: own('/dashboard/team-member/digital-cards'),
+  },
+  'dashboard.team-member.digital-cards.edit.$cardId.tsx': {
+    kind: 'own',
+    request: own('/dashboard/team-member/digital-cards/edit/$cardId'),
+  },
+  'profile._index.tsx': { kind: 'own', request: own('/profile') },
+  'profile.agency.tsx': { kind: 'own', request: own('/profile/agency') },
+  'profile.end-user.tsx': { kind: 'own', request: own('/profile/end-user') },
+  'profile.super-admin.tsx': { kind: 'own', request: own('/profile/super-admin') },
+  'profile.team-member.tsx': { kind: 'own', request: own('/profile/team-member') },
+}
+
+describe('the routes that can return card data, read from the route files', () => {
+  test('every one has a case here, and every case is such a route', () => {
+    expect(cardRoutes()).toEqual(Object.keys(SURFACES).sort())
+  })
+
+  test("only the gate looks up someone else's card or applies the privacy rules", () => {
+    const callers = appModules()
+      .filter((file) => file !== GATE)
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((edge) =>
+            [...SHARED_LOOKUPS, ...PRIVACY_RULES].some((n) => edge.names.includes(n)),
+          )
+          .map(() => file),
+      )
+    expect(callers).toEqual([])
+  })
+
+  test("every card lookup of the card model is either the gate's or scoped to its owner", async () => {
+    const model = (await import('#app/models/cards.server')) as Record<string, unknown>
+    const lookups = Object.keys(model)
+      .filter((name) => typeof model[name] === 'function' && /^(find|get|list)/.test(name))
+      .sort()
+    expect(lookups).toEqual([...SHARED_LOOKUPS, ...OWNER_LOOKUPS].sort())
+  })
+
+  test('the public surfaces go through the gate (not only some other card reader)', () => {
+    const gate = new Set([GATE])
+    const viaGate = readdirSync('app/routes').filter((file) =>
+      reaches(join('app/routes', file), gate),
+    )
+    const shared = Object.entries(SURFACES)
+      .filter(([, surface]) => surface.kind === 'shared')
+      .map(([file]) => file)
+    for (const file of shared) expect(viaGate, file).toContain(file)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The matrix.
+
+type RouteModule = {
+  loader?: (args: {
+    request: Request
+    context: AppLoadContext
+    params: Record<string, string>
+  }) => unknown
+  action?: (args: {
+    request: Request
+    context: AppLoadContext
+    params: Record<string, string>
+  }) => unknown
+}
+const modules = import.meta.glob<RouteModule>('../../app/routes/*.{ts,tsx}')
+const load = async (file: string) => {
+  const importer = modules[`../../app/routes/${file}`]
+  if (!importer) throw new Error(`no route module ${file}`)
+  return importer()
+}
+
+const suffix = uniqueSuffix()
+/** What the card shows: its name, and the email and phone its owner hides. */
+const MARK = {
+  name: `Quill${suffix}`,
+  email: `quill-mail-${suffix}@example.test`,
+  workEmail: `quill-work-${suffix}@example.test`,
+  phone: '+1 555 0199',
+}
+
+let host = ''
+let orgId = ''
+let ownerId = ''
+let cardId = ''
+let nameLink = ''
+const cookies = {} as Record<Viewer, string | null>
+let ip = 0
+
+beforeAll(async () => {
+  const organization = await makeOrganization()
+  orgId = organization.id
+  host = `${organization.slug}.localhost`
+  const owner = await makeUser(orgId, { firstName: MARK.name, lastName: 'Marker' })
+  ownerId = owner.id
+  nameLink = `${MARK.name}-marker`.toLowerCase()
+  const stranger = await makeUser(orgId)
+  const contact = await makeUser(orgId)
+  const teammate = await makeUser(orgId)
+  await withTenant(orgId, async (tx) => {
+    const team = await createTeamWithAdmin(tx, orgId, owner.id, { name: 'Quill', description: '' })
+    await addTeamMember(tx, orgId, team.id, teammate.id, 'member')
+    await addContact(tx, orgId, owner.id, { fullName: 'Contact', email: contact.email })
+  })
+  const card = await makeCard(orgId, owner.id, {
+    firstName: MARK.name,
+    lastName: 'Marker',
+    email: MARK.email,
+    workEmail: MARK.workEmail,
+    phoneNumber: MARK.phone,
+    company: 'Quill Co',
+  })
+  cardId = card.id
+  cookies.visitor = null
+  cookies.stranger = await sessionCookieFor(orgId, stranger.id)
+  cookies.contact = await sessionCookieFor(orgId, contact.id)
+  cookies.teammate = await sessionCookieFor(orgId, teammate.id)
+  cookies.owner = await sessionCookieFor(orgId, owner.id)
+})
+
+const setVisibility = (visibility: Visibility) =>
+  withTenant(orgId, (tx) =>
+    setUserPreference(tx, orgId, ownerId, 'privacy', {
+      visibility,
+      showEmail: false,
+      showPhone: false,
+    }),
+  )
+
+const setOwnerStatus = (status: 'active' | 'inactive') =>
+  withTenant(orgId, (tx) => updateAccount(tx, orgId, ownerId, { status }))
+
+/** A loader's answer as the server would send it (plain data is a 200 with JSON). */
+async function get(file: string, who: Viewer, path: string, params: Record<string, string>) {
+  const mod = await load(file)
+  const cookie = cookies[who]
+  const answer = await Promise.resolve(
+    mod.loader?.({
+      request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : {}),
+      context: contextFor(host),
+      params,
+    }),
+  ).catch((thrown: unknown) => {
+    if (thrown instanceof Response) return thrown
+    throw thrown
+  })
+  if (answer instanceof Response) return { status: answer.status, body: await answer.text() }
+  return { status: 200, body: JSON.stringify(answer) }
+}
+
+const marksIn = (body: string) =>
+  Object.entries(MARK)
+    .filter(([, mark]) => body.includes(mark))
+    .map(([name]) => name)
+
+type Expected = 'nothing' | 'without hidden fields' | 'everything'
+
+function expectedFor(surface: Shared, visibility: Visibility, who: Viewer): Expected {
+  const shown =
+    surface.audience === 'viewer'
+      ? ALLOWED[visibility].includes(who)
+      : visibility === 'public' && (surface.audience === 'crawler' || who === 'visitor')
+  if (!shown) return 'nothing'
+  return who === 'owner' && surface.audience === 'viewer' ? 'everything' : 'without hidden fields'
+}
+
+async function checkShared(
+  file: string,
+  surface: Shared,
+  expected: (who: Viewer) => Expected,
+  signedOut: Viewer[] = ['visitor'],
+) {
+  for (const who of VIEWERS) {
+    for (const ref of surface.refs) {
+      const { path, params } = surface.request(ref === 'id' ? cardId : nameLink)
+      const { status, body } = await get(file, who, path, params)
+      const want = expected(who)
+      const cell = `${file} by ${ref} for ${who}: ${want} (got ${status})`
+      if (want === 'nothing') {
+        expect(status, cell).toBe(
+          signedOut.includes(who) ? surface.hidden.visitor : surface.hidden.signedIn,
+        )
+        expect(marksIn(body), cell).toEqual([])
+        continue
+      }
+      expect(status, cell).toBe(surface.shown ?? 200)
+      if (surface.body === 'image') continue
+      expect(marksIn(body), cell).toEqual(
+        want === 'everything' ? ['name', 'email', 'workEmail', 'phone'] : ['name'],
+      )
+    }
+  }
+}
+
+const shared = Object.entries(SURFACES).filter(
+  (entry): entry is [string, Shared] => entry[1].kind === 'shared',
+)
+
+describe.each(VISIBILITIES)('visibility %s, email and phone hidden', (visibility) => {
+  test.each(shared.map(([file]) => file))('%s', async (file) => {
+    await setVisibility(visibility)
+    const surface = SURFACES[file] as Shared
+    await checkShared(file, surface, (who) => expectedFor(surface, visibility, who))
+  })
+
+  test('the lead form takes a lead from whoever may see the card, and from nobody else', async () => {
+    await setVisibility(visibility)
+    for (const [file, surface] of shared.filter(([, s]) => s.leads)) {
+      for (const who of VIEWERS) {
+        const allowed = ALLOWED[visibility].includes(who)
+        const email = `lead-${visibility}-${who}-${file.split('.')[0]}-${suffix}@example.test`
+        expect(await postLead(file, surface, who, email), `${file} for ${who}`).toBe(
+          allowed ? 200 : 404,
+        )
+        expect(await leadsFrom(email), `${file} for ${who}`).toBe(allowed ? 1 : 0)
+      }
+    }
+  })
+})
+
+async function postLead(file: string, surface: Shared, who: Viewer, email: string) {
+  const mod = await load(file)
+  const { path, params } = surface.request(cardId)
+  ip += 1
+  const response = await settle(async () =>
+    mod.action?.({
+      request: formRequest(
+        host,
+        path,
+        { intent: 'lead', fullName: 'Lena Lead', email },
+        cookies[who] ?? undefined,
+      ),
+      context: contextFor(host, `198.51.100.${ip % 250}`),
+      params,
+    }),
+  )
+  return response.status
+}
+
+async function leadsFrom(email: string) {
+  const rows = await getDb()
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.userId, ownerId), eq(contacts.email, email)))
+  return rows.length
+}
+
+describe("the owner's own pages", () => {
+  test.each(Object.keys(SURFACES).filter((file) => SURFACES[file]?.kind === 'own'))(
+    '%s shows the card to nobody but its owner',
+    async (file) => {
+      await setVisibility('public')
+      const surface = SURFACES[file] as Own
+      const { path, params } = surface.request(cardId)
+      for (const who of VIEWERS.filter((viewer) => viewer !== 'owner')) {
+        const { status, body } = await get(file, who, path, params)
+        expect(status, `${file} for ${who}`).toBeLessThan(500)
+        expect(marksIn(body), `${file} for ${who}`).toEqual([])
+      }
+      expect((await get(file, 'owner', path, params)).status).toBeLessThan(500)
+    },
+  )
+
+  test('the QR screen shows its owner everything, hidden fields included', async () => {
+    await setVisibility('private')
+    for (const [file, path, params] of [
+      ['qrcode._index.tsx', '/qrcode', {}],
+      ['qrcode.$cardId.tsx', `/qrcode/${cardId}`, { cardId }],
+    ] as const) {
+      const { status, body } = await get(file, 'owner', path, params)
+      expect(status, file).toBe(200)
+      expect(marksIn(body), file).toEqual(['name', 'email', 'workEmail', 'phone'])
+    }
+  })
+})
+
+describe('a deactivated owner', () => {
+  test('every surface answers the missing card, for everyone; the lead form takes nothing', async () => {
+    await setVisibility('public')
+    await setOwnerStatus('inactive')
+    try {
+      for (const [file, surface] of shared) {
+        // An inactive account's session is refused, so its owner asks as a visitor does.
+        await checkShared(file, surface, () => 'nothing', ['visitor', 'owner'])
+        if (!surface.leads) continue
+        for (const who of VIEWERS) {
+          const email = `lead-inactive-${who}-${file.split('.')[0]}-${suffix}@example.test`
+          expect(await postLead(file, surface, who, email), `${file} for ${who}`).toBe(404)
+          expect(await leadsFrom(email)).toBe(0)
+        }
+      }
+    } finally {
+      await setOwnerStatus('active')
+    }
+    // Active again: the card is back.
+    expect((await get('card.$ref.tsx', 'visitor', `/card/${cardId}`, { ref: cardId })).status).toBe(
+      200,
+    )
+  })
+})
