@@ -18,6 +18,7 @@ import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
+import { httpTimeouts } from './app/utils/http-timeouts'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
@@ -379,7 +380,7 @@ function isSecure(req: IncomingMessage) {
   )
 }
 
-const server = http.createServer(handle)
+const server = http.createServer(httpTimeouts(trustedHops), handle)
 server.listen(port, () => {
   logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
 })
