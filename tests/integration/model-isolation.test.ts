@@ -45,6 +45,8 @@ import {
   findDomainRow,
   isDomainTaken,
   recordDomainCheck,
+  releaseClaimsBeatenBy,
+  releaseDomainClaim,
   setCustomDomain,
 } from '#app/models/custom-domains.server'
 import {
@@ -995,6 +997,46 @@ const cases: Record<string, Case[]> = {
           { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
         ),
       expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  releaseDomainClaim: [
+    {
+      name: "releases nothing of A's claim",
+      run: async (db, b, a) => {
+        await setCustomDomain(db, a.organization.id, 'a-claim.example.test', 'token-a')
+        const released = await releaseDomainClaim(db, b, {
+          domain: 'a-claim.example.test',
+          token: 'token-a',
+        })
+        const kept = (await findDomainRow(db, a.organization.id))?.domain
+        await setCustomDomain(db, a.organization.id, null, null)
+        return { released, kept }
+      },
+      expected: (value) => expect(value).toEqual({ released: false, kept: 'a-claim.example.test' }),
+    },
+  ],
+  // By design this one changes other organizations' rows: the pending claims B's verification
+  // beat. It must never end A's verified claim, nor a claim on another name.
+  releaseClaimsBeatenBy: [
+    {
+      name: "ends none of A's verified claim or claims on other names",
+      run: async (db, b, a) => {
+        await setCustomDomain(db, a.organization.id, 'a-verified.example.test', 'token-a')
+        await recordDomainCheck(
+          db,
+          a.organization.id,
+          { domain: 'a-verified.example.test', token: 'token-a' },
+          { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
+        )
+        const beaten = [
+          ...(await releaseClaimsBeatenBy(db, b, 'a-verified.example.test')),
+          ...(await releaseClaimsBeatenBy(db, b, 'b-only.example.test')),
+        ]
+        const kept = (await findDomainRow(db, a.organization.id))?.domain
+        await setCustomDomain(db, a.organization.id, null, null)
+        return { beaten, kept }
+      },
+      expected: (value) => expect(value).toEqual({ beaten: [], kept: 'a-verified.example.test' }),
     },
   ],
   findOrganizationBranding: [
