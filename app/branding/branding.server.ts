@@ -252,6 +252,7 @@ export const SENDING_DOMAIN_TOASTS = {
   failed: 'Verification failed. Check the DNS records and try again.',
   unreachable: PROVIDER_UNAVAILABLE,
   noDomain: 'Add a sending domain first',
+  expired: `The sending domain was not verified within ${DOMAIN_CLAIM_DAYS} days, so it was released. Add it again to get new records.`,
   removed: 'Sending domain removed: your emails leave from the platform address again',
 } as const
 
@@ -261,6 +262,9 @@ function sendingDomainToast(check: SendingDomainCheck) {
   }
   if (check.outcome === 'unreachable') {
     return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.unreachable }
+  }
+  if (check.outcome === 'expired') {
+    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.expired }
   }
   if (check.sending) return { type: 'success' as const, title: SENDING_DOMAIN_TOASTS.verified }
   return check.status === 'failed'

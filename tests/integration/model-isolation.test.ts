@@ -96,6 +96,7 @@ import {
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
+  deleteUnverifiedSendingDomain,
   findSendingDomain,
   findVerifiedSenderAddress,
   recordSendingDomainState,
@@ -156,7 +157,7 @@ import {
   updateProfile,
 } from '#app/models/users.server'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { organizations, teams, users } from '#drizzle/schema'
+import { organizations, sendingDomains, teams, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -647,6 +648,27 @@ const cases: Record<string, Case[]> = {
   ],
   deleteSendingDomain: [
     { name: "deletes none of A's", run: (db, b) => deleteSendingDomain(db, b), expected: nothing },
+  ],
+  deleteUnverifiedSendingDomain: [
+    {
+      // A's registration made unverified for the call, so only the organization filter stands
+      // between it and B's delete; then put back exactly as it was.
+      name: "deletes none of A's unverified registration",
+      run: async (db, b, a) => {
+        const ofA = eq(sendingDomains.organizationId, a.organization.id)
+        const [before] = await db.select().from(sendingDomains).where(ofA)
+        await db.update(sendingDomains).set({ verifiedAt: null }).where(ofA)
+        const deleted = await deleteUnverifiedSendingDomain(db, b, a.providerDomainId)
+        if (before) {
+          await db
+            .update(sendingDomains)
+            .set({ verifiedAt: before.verifiedAt, updatedAt: before.updatedAt })
+            .where(ofA)
+        }
+        return deleted
+      },
+      expected: nothing,
+    },
   ],
   recordOutboxEmailFailure: [
     {
