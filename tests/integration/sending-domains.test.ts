@@ -531,6 +531,29 @@ describe('sending domains', () => {
       sending: true,
     })
 
+    // Its proof gone, its days start: a release is queued for then.
+    resend.unpublish(provenDomain)
+    expect(await checkSendingDomain(verified.organization.id, null)).toMatchObject({
+      sending: false,
+    })
+    const [lost] = await getDb()
+      .select()
+      .from(sendingDomains)
+      .where(eq(sendingDomains.organizationId, verified.organization.id))
+    const releases = await getDb()
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.organizationId, verified.organization.id),
+          eq(jobs.name, 'sending-domain.expire'),
+        ),
+      )
+    const lostAt = lost?.lostAt?.getTime() ?? 0
+    expect(releases.map((job) => (job.runAt.getTime() - lostAt) / (24 * 60 * 60 * 1000))).toContain(
+      DOMAIN_CLAIM_DAYS,
+    )
+
     const stale = await agency('Stale Co')
     const staleDomain = `mail.stale-${uniqueSuffix()}.test`
     await post(stale.host, stale.admin.cookie, {
