@@ -16,9 +16,15 @@ import { isOneClickUnsubscribe, isSameOriginMutation } from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
-import { forwardedPublicAddress, requestHost } from './app/tenancy/host'
+import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
+import { httpTimeouts } from './app/utils/http-timeouts'
 import { requestLogger } from './app/utils/request-log'
+import {
+  MAX_TRUSTED_HOPS,
+  parseTrustedHops,
+  trustedForwardedValue,
+} from './app/utils/trusted-proxy'
 import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
@@ -53,7 +59,13 @@ process.env.MIGRATIONS_DIR ??= path.join(projectRoot, 'migrations')
 
 const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development'
 const port = Number(process.env.PORT ?? 3000)
-const trustProxy = process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true'
+// How many proxies in front of us to believe (app/utils/trusted-proxy.ts); a typo must not
+// silently trust nothing or everything.
+const trustedHops: number =
+  parseTrustedHops(process.env.TRUST_PROXY) ??
+  (() => {
+    throw new Error(`TRUST_PROXY must be a hop count (0-${MAX_TRUSTED_HOPS}) or true/false`)
+  })()
 const logger = pino({ level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug') })
 
 const viteDevServer =
@@ -81,8 +93,9 @@ await entryOf(initialBuild).startChangeFeed((m) => logger.info(m))
 let shuttingDown = false
 const app = express()
 app.disable('x-powered-by')
-// Express's own proxy handling stays off: the host is computed below, once, on our terms.
-app.set('trust proxy', trustProxy)
+// Express's own proxy handling follows the same hop count (its req.ip is the right-most
+// trusted entry too); the host, scheme and client address are computed below, on our terms.
+app.set('trust proxy', trustedHops)
 
 // Logs the route, never the tokens of emailed links (app/utils/request-log.ts).
 app.use(requestLogger(logger))
@@ -90,7 +103,25 @@ app.use(requestLogger(logger))
 // The one place the request host is derived; loaders get it through the load context.
 // Without a trusted proxy, forwarded headers are only the client's word: they are dropped, so
 // nothing downstream reads them (the Remix adapter builds request.url from X-Forwarded-Host).
+// Behind trusted proxies, each list keeps only the entry the outermost trusted one wrote
+// (Express and the Remix adapter would read a list's first entry, the client's), and the
+// headers no proxy of ours sets are dropped all the same (app/utils/trusted-proxy.ts).
 const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']
+const TRUSTED_LISTS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']
+const NEVER_TRUSTED = ['x-forwarded-port', 'forwarded']
+
+function keepTrustedForwarding(headers: IncomingMessage['headers']) {
+  if (trustedHops === 0) {
+    for (const name of FORWARDED_HEADERS) delete headers[name]
+    return
+  }
+  for (const name of NEVER_TRUSTED) delete headers[name]
+  for (const name of TRUSTED_LISTS) {
+    const value = trustedForwardedValue(headers[name], trustedHops)
+    if (value === undefined) delete headers[name]
+    else headers[name] = value
+  }
+}
 
 app.use((req, res, next) => {
   // Seen before they are dropped: the TLS ask answers only the proxy's own requests, never one
@@ -98,14 +129,14 @@ app.use((req, res, next) => {
   res.locals.relayed = [...FORWARDED_HEADERS, 'x-forwarded-for'].some(
     (name) => req.headers[name] !== undefined,
   )
-  if (!trustProxy) for (const name of FORWARDED_HEADERS) delete req.headers[name]
+  keepTrustedForwarding(req.headers)
   // Host names are case-insensitive, but Remix compares them case-sensitively (a POST to
   // `ACME.localhost` answered 500 in its origin check): everything downstream sees lower case.
   if (req.headers.host) req.headers.host = req.headers.host.toLowerCase()
   const forwardedHost = req.headers['x-forwarded-host']
   if (typeof forwardedHost === 'string')
     req.headers['x-forwarded-host'] = forwardedHost.toLowerCase()
-  const host = requestHost(req.headers, trustProxy)
+  const host = requestHost(req.headers, trustedHops)
   if (!host) {
     res.status(400).type('text/plain').send('Bad Request: invalid Host header')
     return
@@ -113,9 +144,8 @@ app.use((req, res, next) => {
   res.locals.host = host
   res.locals.cspNonce = randomBytes(16).toString('base64')
   const rawHost =
-    (trustProxy && req.headers['x-forwarded-host']?.toString().split(',')[0]) || req.headers.host
-  // req.protocol is the socket's, or X-Forwarded-Proto's only behind a trusted proxy.
-  const scheme = req.protocol === 'https' ? 'https' : 'http'
+    trustedForwardedValue(req.headers['x-forwarded-host'], trustedHops) || req.headers.host
+  const scheme = isSecure(req) ? 'https' : 'http'
   if (
     !isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme) &&
     !isOneClickUnsubscribe(req.method, req.path, req.headers.origin)
@@ -204,8 +234,7 @@ app.use((_req, res, next) => {
   next()
 })
 app.use((req, res, next) => {
-  const forwardedProto = trustProxy ? req.headers['x-forwarded-proto'] : undefined
-  if (req.secure || forwardedProto === 'https') {
+  if (isSecure(req)) {
     res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
   }
   next()
@@ -289,10 +318,14 @@ app.all(
     getLoadContext: (req, res) => ({
       host: res.locals.host as string,
       cspNonce: res.locals.cspNonce as string,
-      clientIp: clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy),
+      clientIp: clientAddress(
+        req.headers['x-forwarded-for'],
+        req.socket.remoteAddress,
+        trustedHops,
+      ),
       peerAddress: req.socket.remoteAddress,
       relayed: res.locals.relayed === true,
-      via: forwardedPublicAddress(req.headers, trustProxy),
+      via: forwardedPublicAddress(req.headers, trustedHops),
       pageCacheCandidate: cacheCandidates.has(req),
       responseCookies: [],
       // Read from the raw query (never throws on odd request targets, unlike new URL()).
@@ -313,7 +346,11 @@ function handle(req: IncomingMessage, res: ServerResponse) {
     if (candidate) {
       const page =
         req.method === 'GET' || req.method === 'HEAD' ? entry.lookupPage(candidate) : undefined
-      const ip = clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy)
+      const ip = clientAddress(
+        req.headers['x-forwarded-for'],
+        req.socket.remoteAddress,
+        trustedHops,
+      )
       const userAgent = req.headers['user-agent'] ?? ''
       const recordView = (organizationId: string, cardId: string) =>
         entry.recordPublicCardView(organizationId, cardId, ip, userAgent)
@@ -346,12 +383,12 @@ function cacheCandidateKey(req: IncomingMessage): string | null {
   if (!url.startsWith('/') || url.includes('?') || url.startsWith('/assets/')) return null
   const host = requestHost(
     { host: req.headers.host?.toLowerCase(), 'x-forwarded-host': req.headers['x-forwarded-host'] },
-    trustProxy,
+    trustedHops,
   )
   if (!host) return null
   // Pages hold absolute links (canonical, QR, vCard) that follow how the client came through
   // a trusted proxy: an answer made for https on one port is never served for another.
-  const via = forwardedPublicAddress(req.headers, trustProxy)
+  const via = forwardedPublicAddress(req.headers, trustedHops)
   const origin = via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host
   return entry.pageCacheKey(origin.toLowerCase(), url)
 }
@@ -359,11 +396,11 @@ function cacheCandidateKey(req: IncomingMessage): string | null {
 function isSecure(req: IncomingMessage) {
   return (
     (req.socket as { encrypted?: boolean }).encrypted === true ||
-    (trustProxy && req.headers['x-forwarded-proto'] === 'https')
+    forwardedProtoIsHttps(req.headers['x-forwarded-proto'], trustedHops)
   )
 }
 
-const server = http.createServer(handle)
+const server = http.createServer(httpTimeouts(trustedHops), handle)
 server.listen(port, () => {
   logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
 })

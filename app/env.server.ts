@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
+import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -36,7 +37,20 @@ const schema = z.object({
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.string().url().optional(),
   EMAIL_FROM: z.string().default('Brandcard <no-reply@brandcard.localhost>'),
-  TRUST_PROXY: flag,
+  // How many proxies in front of the app to believe (0 or unset: none; 1 or true: one, such as
+  // Caddy beside it): app/utils/trusted-proxy.ts reads only the forwarded entries they wrote.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const hops = parseTrustedHops(value)
+      if (hops !== null) return hops
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `TRUST_PROXY must be a hop count (0-${MAX_TRUSTED_HOPS}) or true/false`,
+      })
+      return z.NEVER
+    }),
   // How links in emails and QR codes reach the app (defaults: http with PORT for local root
   // domains such as localhost, https without a port otherwise).
   PUBLIC_URL_SCHEME: z.enum(['http', 'https']).optional(),

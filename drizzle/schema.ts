@@ -77,9 +77,12 @@ export const organizations = pgTable(
     subscriptionTier: subscriptionTier('subscription_tier').notNull().default('free'),
     ownerName: text('owner_name'),
     contactEmail: text('contact_email'),
-    // Custom domain: only a verified one is ever resolved to this tenant.
-    customDomain: text('custom_domain').unique(),
+    // Custom domain: only a verified one is ever resolved to this tenant. Several agencies may
+    // claim the same name while it is pending; one verified claim at most (ADR 031).
+    customDomain: text('custom_domain'),
     customDomainVerificationToken: text('custom_domain_verification_token'),
+    // When this claim was made: a pending claim expires (DOMAIN_CLAIM_DAYS).
+    customDomainClaimedAt: timestamp('custom_domain_claimed_at', { withTimezone: true }),
     customDomainVerifiedAt: timestamp('custom_domain_verified_at', { withTimezone: true }),
     // The last DNS check, and when a verified domain's record went missing (misconfigured).
     customDomainCheckedAt: timestamp('custom_domain_checked_at', { withTimezone: true }),
@@ -99,6 +102,12 @@ export const organizations = pgTable(
     index('organizations_domain_check_idx')
       .on(t.customDomainCheckedAt)
       .where(sql`${t.customDomain} is not null`),
+    // A domain serves one agency: the one whose claim is verified. Pending claims of the same
+    // name may coexist (whoever proves it first takes it), so the index is on verified ones.
+    uniqueIndex('organizations_verified_custom_domain')
+      .on(t.customDomain)
+      .where(sql`${t.customDomainVerifiedAt} is not null`),
+    index('organizations_custom_domain_idx').on(t.customDomain),
     // There is exactly one platform; the root domain resolves to it.
     uniqueIndex('organizations_one_platform').on(t.kind).where(sql`${t.kind} = 'platform'`),
     // Branding images must be the organization's own media.

@@ -7,6 +7,7 @@
 // 127.0.0.0/8 to lo): the other specs, which connect from 127.0.0.1 or ::1, keep their budget.
 import { randomBytes, randomInt } from 'node:crypto'
 import http from 'node:http'
+import net from 'node:net'
 import { expect, test } from '@playwright/test'
 import { e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
@@ -409,4 +410,41 @@ test('request bodies are bounded: over 16 MB is a 413 with a message, a body wit
     req.end('password=x')
   })
   expect(chunked).toBe(411)
+})
+
+test('a client that trickles its headers (slowloris) or sends nothing is cut off within 10 s', async () => {
+  // httpTimeouts in app/utils/http-timeouts.ts: headers within 10 s, checked every second.
+  const HEADERS_BOUND_MS = 10_000
+  const GIVE_UP_MS = 20_000
+  test.setTimeout(GIVE_UP_MS + 10_000)
+  const hold = (trickle: boolean) =>
+    new Promise<{ ms: number; reply: string }>((resolve) => {
+      const started = Date.now()
+      const socket = net.connect({ host: '127.0.0.1', port: e2ePort() })
+      let reply = ''
+      let drip: NodeJS.Timeout | undefined
+      // Node's defaults would keep the socket a minute and more: stop waiting well before.
+      const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS)
+      socket.on('connect', () => {
+        if (!trickle) return
+        socket.write(`GET / HTTP/1.1\r\nHost: ${HOSTS.alpha}:${e2ePort()}\r\n`)
+        // A header line every half second: always busy, never done.
+        drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 500)
+      })
+      socket.on('data', (chunk) => {
+        reply += chunk
+      })
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        clearInterval(drip)
+        clearTimeout(giveUp)
+        resolve({ ms: Date.now() - started, reply })
+      })
+    })
+  const [trickled, silent] = await Promise.all([hold(true), hold(false)])
+  for (const held of [trickled, silent]) {
+    expect(held.ms).toBeGreaterThanOrEqual(HEADERS_BOUND_MS - 500)
+    expect(held.ms).toBeLessThan(HEADERS_BOUND_MS + 2_500)
+  }
+  expect(trickled.reply).toMatch(/^HTTP\/1\.1 408 /)
 })

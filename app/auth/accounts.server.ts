@@ -27,7 +27,13 @@ import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashToken, newEmailLink } from './link-token.server'
 import { hashPassword, verifyPassword } from './password.server'
-import { assertNotLimited, clearLimit, limitKey, recordHits } from './rate-limit.server'
+import {
+  addressLimitKey,
+  assertNotLimited,
+  clearLimit,
+  limitKey,
+  recordHits,
+} from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
 
 export type RegisterInput = {
@@ -52,7 +58,7 @@ export async function registerAccount(
   const email = normalizeEmail(input.email)
   const limits = [
     { name: 'registerAccount' as const, key: limitKey('registerAccount', tenant.id, email) },
-    { name: 'registerIp' as const, key: limitKey('registerIp', clientIp) },
+    { name: 'registerIp' as const, key: addressLimitKey('registerIp', clientIp) },
   ]
   await assertNotLimited(limits)
   await recordHits(limits)
@@ -129,7 +135,7 @@ export async function signIn(
     device
       ? { name: 'signInDevice' as const, key: limitKey('signInDevice', tenant.id, device.nonce) }
       : { name: 'signInAccount' as const, key: limitKey('signInAccount', tenant.id, email) },
-    { name: 'signInIp' as const, key: limitKey('signInIp', clientIp) },
+    { name: 'signInIp' as const, key: addressLimitKey('signInIp', clientIp) },
   ]
   await assertNotLimited(limits)
   const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
@@ -159,7 +165,7 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
   const email = normalizeEmail(rawEmail)
   const limits = [
     { name: 'resetAccount' as const, key: limitKey('resetAccount', tenant.id, email) },
-    { name: 'resetIp' as const, key: limitKey('resetIp', clientIp) },
+    { name: 'resetIp' as const, key: addressLimitKey('resetIp', clientIp) },
   ]
   await assertNotLimited(limits)
   await recordHits(limits)

@@ -17,7 +17,7 @@ import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
-import { assertNotLimited, limitKey, recordHits } from './rate-limit.server'
+import { addressLimitKey, assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 
 /**
  * Stores a fresh token for the user's current address and queues its link email (on the
@@ -63,7 +63,7 @@ export async function resendConfirmationEmail(
   if (user.emailConfirmedAt) return 'already-confirmed'
   const limits = [
     { name: 'confirmResend' as const, key: limitKey('confirmResend', tenant.id, user.id) },
-    { name: 'confirmResend' as const, key: limitKey('confirmResend', clientIp) },
+    { name: 'confirmResend' as const, key: addressLimitKey('confirmResend', clientIp) },
   ]
   await assertNotLimited(limits)
   await recordHits(limits)

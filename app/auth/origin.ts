@@ -4,6 +4,8 @@
  * SameSite=Lax is not enough, because sibling tenant subdomains are the same site.
  * Requests without an Origin are refused too (browsers send one on every POST).
  */
+const SERIALIZED_ORIGIN = /^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
+
 export function isSameOriginMutation(
   method: string,
   origin: string | undefined,
@@ -12,6 +14,10 @@ export function isSameOriginMutation(
 ) {
   if (['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())) return true
   if (!origin || !rawHost || origin === 'null') return false
+  // A browser's Origin is exactly scheme://host[:port]. The URL parser would read
+  // `http://user@evil.test@acme.localhost` or `http://x@acme.localhost/` as this origin, so
+  // anything more (userinfo, a path, a query, spaces) is refused before it is parsed.
+  if (!SERIALIZED_ORIGIN.test(origin)) return false
   try {
     // Both sides through the URL parser: case, default ports (:80, :443) and IDNA folded alike.
     return new URL(origin).origin === new URL(`${scheme}://${rawHost.trim()}`).origin

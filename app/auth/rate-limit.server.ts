@@ -2,6 +2,7 @@
 // Fixed windows: a limited account or address is free again when its window ends.
 import { json } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
+import { addressBucket } from '#app/utils/client-address'
 import { withDatabase } from '#drizzle/db.server'
 
 const MINUTE = 60_000
@@ -33,6 +34,14 @@ type LimitName = keyof typeof LIMITS
 
 export function limitKey(name: LimitName, ...parts: string[]) {
   return [name, ...parts].join(':')
+}
+
+/**
+ * The key of a per-address limit: every such limit counts a client by addressBucket (an IPv6
+ * client by its /64, which it can pick addresses from at will).
+ */
+export function addressLimitKey(name: LimitName, address: string) {
+  return limitKey(name, addressBucket(address))
 }
 
 export class RateLimitedError extends Error {

@@ -5,9 +5,11 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
+import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
   checkCustomDomain,
+  DOMAIN_TAKEN,
   type DomainCheck,
   DomainError,
   readDomainState,
@@ -221,6 +223,8 @@ export const DOMAIN_TOASTS = {
     'The verification record was not found yet. DNS changes can take up to 24 to 48 hours to propagate.',
   unreachable: 'The DNS lookup failed. Please try again in a few minutes.',
   noDomain: 'Save a custom domain first',
+  expired: `The domain was not verified within ${DOMAIN_CLAIM_DAYS} days, so it was released. Save it again to get a new record.`,
+  taken: DOMAIN_TAKEN,
 } as const
 
 function domainToast(check: DomainCheck) {
@@ -228,6 +232,8 @@ function domainToast(check: DomainCheck) {
     return { type: 'error' as const, title: DOMAIN_TOASTS.noDomain }
   if (check.outcome === 'unreachable')
     return { type: 'error' as const, title: DOMAIN_TOASTS.unreachable }
+  if (check.outcome === 'expired') return { type: 'error' as const, title: DOMAIN_TOASTS.expired }
+  if (check.outcome === 'taken') return { type: 'error' as const, title: DOMAIN_TOASTS.taken }
   return check.state.status === 'verified'
     ? { type: 'success' as const, title: DOMAIN_TOASTS.verified }
     : { type: 'error' as const, title: DOMAIN_TOASTS.notYet }
@@ -246,6 +252,7 @@ export const SENDING_DOMAIN_TOASTS = {
   failed: 'Verification failed. Check the DNS records and try again.',
   unreachable: PROVIDER_UNAVAILABLE,
   noDomain: 'Add a sending domain first',
+  expired: `The sending domain was not verified within ${DOMAIN_CLAIM_DAYS} days, so it was released. Add it again to get new records.`,
   removed: 'Sending domain removed: your emails leave from the platform address again',
 } as const
 
@@ -255,6 +262,9 @@ function sendingDomainToast(check: SendingDomainCheck) {
   }
   if (check.outcome === 'unreachable') {
     return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.unreachable }
+  }
+  if (check.outcome === 'expired') {
+    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.expired }
   }
   if (check.sending) return { type: 'success' as const, title: SENDING_DOMAIN_TOASTS.verified }
   return check.status === 'failed'

@@ -7,8 +7,8 @@ import { type AppLoadContext, json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser } from '#app/auth/guards.server'
 import {
+  addressLimitKey,
   assertNotLimited,
-  limitKey,
   RateLimitedError,
   rateLimitMessage,
   recordHits,
@@ -164,7 +164,7 @@ export async function publicCardAction(
         ok: true,
       })
     const limits = [
-      { name: 'leadIp' as const, key: limitKey('leadIp', context.clientIp ?? 'unknown') },
+      { name: 'leadIp' as const, key: addressLimitKey('leadIp', context.clientIp ?? 'unknown') },
     ]
     try {
       await assertNotLimited(limits)

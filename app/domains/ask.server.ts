@@ -5,7 +5,7 @@
 // host then serves, and a change that drops the tenant cache (a domain found misconfigured, an
 // agency deactivated) changes it at once.
 import { BlockList, isIP } from 'node:net'
-import { assertNotLimited, limitKey, recordHits } from '#app/auth/rate-limit.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { getEnv } from '#app/env.server'
 import { normalizeHost } from '#app/tenancy/host'
 import { cachedTenantResolution, resolveTenant } from '#app/tenancy/tenant.server'
@@ -30,7 +30,9 @@ export function parseAskedDomain(raw: string | null): string | null {
 export async function isServedHost(host: string, askerAddress: string): Promise<AskAnswer> {
   const cached = cachedTenantResolution(host)
   if (cached) return cached.status === 'found' ? 'allowed' : 'unknown'
-  const limits = [{ name: 'domainAskIp' as const, key: limitKey('domainAskIp', askerAddress) }]
+  const limits = [
+    { name: 'domainAskIp' as const, key: addressLimitKey('domainAskIp', askerAddress) },
+  ]
   await assertNotLimited(limits)
   await recordHits(limits)
   const resolution = await resolveTenant(host)

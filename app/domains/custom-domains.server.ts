@@ -10,10 +10,14 @@ import {
   isDomainTaken,
   listDomainsToRecheck,
   recordDomainCheck,
+  releaseClaimsBeatenBy,
+  releaseDomainClaim,
   setCustomDomain,
 } from '#app/models/custom-domains.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { DOMAIN_UNAVAILABLE, isClaimExpired } from './claims'
 import { DnsLookupError, lookupTxt } from './dns.server'
 
 export type DomainStatus = 'pending' | 'verified' | 'misconfigured'
@@ -37,7 +41,8 @@ export class DomainError extends Error {
   readonly field = 'customDomain' as const
 }
 
-export const DOMAIN_TAKEN = 'This domain is already used by another agency'
+/** Another agency has verified it; the message names no one (issue 26). */
+export const DOMAIN_TAKEN = DOMAIN_UNAVAILABLE
 export const DOMAIN_IS_PLATFORM = 'Choose a domain of your own, not one of the platform'
 
 export function cnameTarget(): string {
@@ -144,6 +149,54 @@ export type DomainCheck =
   | { outcome: 'checked'; state: DomainState; changed: boolean }
   | { outcome: 'no-domain' }
   | { outcome: 'unreachable'; state: DomainState }
+  /** The claim stayed unverified past DOMAIN_CLAIM_DAYS and has been released. */
+  | { outcome: 'expired'; domain: string }
+  /** Another agency verified the domain first; this claim has been released. */
+  | { outcome: 'taken'; domain: string }
+
+/** Since when a claim has gone unproven: its claim, or the loss of its proof. */
+function unverifiedSince(row: DomainRow): Date | null {
+  if (row.verifiedAt) return null
+  return row.lostAt ?? row.claimedAt
+}
+
+/** Ends the organization's claim, audited; the tenant cache forgets the domain. */
+async function releaseClaim(
+  organizationId: string,
+  actorUserId: string | null,
+  checked: { domain: string; token: string },
+  action: 'domain.expired' | 'domain.released',
+) {
+  const released = await withTenant(organizationId, async (tx) => {
+    if (!(await releaseDomainClaim(tx, organizationId, checked))) return false
+    await recordAudit(tx, organizationId, {
+      actorUserId,
+      action,
+      entityType: 'organization',
+      entityId: organizationId,
+      metadata: { domain: checked.domain },
+    })
+    return true
+  })
+  if (released) invalidateTenant(organizationId)
+}
+
+/** Other agencies' claims a verification beat: each hears of it in its own audit log. */
+async function recordBeatenClaims(organizationIds: string[], domain: string) {
+  for (const organizationId of organizationIds) {
+    invalidateTenant(organizationId)
+    await withTenant(organizationId, (tx) =>
+      recordAudit(tx, organizationId, {
+        actorUserId: null,
+        action: 'domain.released',
+        entityType: 'organization',
+        entityId: organizationId,
+        // Not who verified it: another tenant is never named.
+        metadata: { domain, reason: 'verified elsewhere' },
+      }),
+    )
+  }
+}
 
 /**
  * Looks the TXT record up (the current one, else the legacy one) and records the state. The
@@ -157,6 +210,13 @@ export async function checkCustomDomain(
   const row = await withDatabase((tx) => findDomainRow(tx, organizationId))
   if (!row?.domain || !row.token) return { outcome: 'no-domain' }
   const checked = { domain: row.domain, token: row.token }
+  // An unproven claim does not hold a name forever (ADR 031): past its days it is released,
+  // and a record published later no longer proves this token.
+  const since = unverifiedSince(row)
+  if (since && isClaimExpired(since)) {
+    await releaseClaim(organizationId, actorUserId, checked, 'domain.expired')
+    return { outcome: 'expired', domain: checked.domain }
+  }
   let found: boolean
   try {
     found = await hasVerificationRecord(checked.domain, checked.token)
@@ -171,22 +231,36 @@ export async function checkCustomDomain(
     : { verifiedAt: null, lostAt: row.verifiedAt ? now : row.lostAt }
   const after = domainStatus({ ...row, ...next })
   const changed = before !== after
-  const recorded = await withTenant(organizationId, async (tx) => {
-    const updated = await recordDomainCheck(tx, organizationId, checked, {
-      ...next,
-      checkedAt: now,
-    })
-    if (updated && changed) {
-      await recordAudit(tx, organizationId, {
-        actorUserId,
-        action: `domain.${after}`,
-        entityType: 'organization',
-        entityId: organizationId,
-        metadata: { domain: checked.domain, from: before, to: after },
+  let beaten: string[] = []
+  let recorded: boolean
+  try {
+    recorded = await withTenant(organizationId, async (tx) => {
+      const updated = await recordDomainCheck(tx, organizationId, checked, {
+        ...next,
+        checkedAt: now,
       })
-    }
-    return updated
-  })
+      if (updated && changed) {
+        await recordAudit(tx, organizationId, {
+          actorUserId,
+          action: `domain.${after}`,
+          entityType: 'organization',
+          entityId: organizationId,
+          metadata: { domain: checked.domain, from: before, to: after },
+        })
+      }
+      // Verified: the pending claims of other agencies on this name end with it.
+      if (updated && after === 'verified') {
+        beaten = await releaseClaimsBeatenBy(tx, organizationId, checked.domain)
+      }
+      return updated
+    })
+  } catch (error) {
+    // Another agency verified it in the meantime (the index allows one verified claim).
+    if (!isUniqueViolation(error)) throw error
+    await releaseClaim(organizationId, actorUserId, checked, 'domain.released')
+    return { outcome: 'taken', domain: checked.domain }
+  }
+  await recordBeatenClaims(beaten, checked.domain)
   if (recorded && changed) invalidateTenant(organizationId)
   const state = await withDatabase((tx) => readDomainState(tx, organizationId))
   return { outcome: 'checked', state, changed: recorded && changed }

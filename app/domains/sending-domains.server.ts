@@ -10,6 +10,7 @@ import { insertJob } from '#app/models/jobs.server'
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
+  deleteUnverifiedSendingDomain,
   findSendingDomain,
   REGISTERING,
   recordSendingDomainState,
@@ -27,6 +28,7 @@ import {
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import type { SendingDomainRecord } from '#drizzle/schema'
+import { claimExpiresAt, isClaimExpired, SENDING_DOMAIN_UNAVAILABLE } from './claims'
 
 /** What the Branding screen shows of the sending domain; serializable loader data. */
 export type SendingDomainState = {
@@ -44,7 +46,11 @@ export type SendingDomainState = {
   checkedAt: string | null
 }
 
-export const SENDING_DOMAIN_TAKEN = 'This sending domain is already used by another agency'
+/**
+ * Held by another agency (the provider's account takes each name once, so a pending claim holds
+ * it too, until it expires); the message names no one (issue 26, ADR 031).
+ */
+export const SENDING_DOMAIN_TAKEN = SENDING_DOMAIN_UNAVAILABLE
 export const SENDING_DOMAIN_IS_PLATFORM = 'Choose a domain of your own, not one of the platform'
 export const NO_EMAIL_PROVIDER =
   'Sending domains need an email provider. Ask the platform administrator to set one up.'
@@ -113,6 +119,55 @@ async function scheduleCheck(
   })
 }
 
+/** Since when the claim has gone unproven: its registration, or the loss of its proof. */
+function unverifiedSince(row: SendingDomainRow): Date | null {
+  if (row.verifiedAt) return null
+  return row.lostAt ?? row.createdAt
+}
+
+/** Queues the release of the claim for when it expires, should it still be unverified then. */
+async function scheduleExpiry(
+  tx: Transaction,
+  organizationId: string,
+  providerDomainId: string,
+  since: Date,
+) {
+  await insertJob(tx, {
+    name: 'sending-domain.expire',
+    organizationId,
+    payload: { providerDomainId },
+    idempotencyKey: `sending-domain.expire:${providerDomainId}:${since.getTime()}`,
+    runAt: claimExpiresAt(since),
+  })
+}
+
+/**
+ * Releases a claim unverified for DOMAIN_CLAIM_DAYS: the provider forgets the domain (so another
+ * agency can register it), then the row goes, audited. Returns whether it was expired. Throws
+ * EmailProviderError when the provider cannot be reached (nothing changes here then).
+ */
+async function releaseIfExpired(
+  organizationId: string,
+  row: SendingDomainRow,
+  actorUserId: string | null,
+): Promise<boolean> {
+  const since = unverifiedSince(row)
+  if (!since || !isClaimExpired(since)) return false
+  if (row.providerDomainId) await removeProviderDomain(row.providerDomainId)
+  await withTenant(organizationId, async (tx) => {
+    const deleted = await deleteUnverifiedSendingDomain(tx, organizationId, row.providerDomainId)
+    if (!deleted) return
+    await recordAudit(tx, organizationId, {
+      actorUserId,
+      action: 'sending_domain.expired',
+      entityType: 'organization',
+      entityId: organizationId,
+      metadata: { domain: row.domain },
+    })
+  })
+  return true
+}
+
 /**
  * Registers the domain with the provider for the organization. The row is reserved first, so a
  * domain another agency holds is refused before the provider hears of it; a provider that
@@ -169,6 +224,9 @@ export async function addSendingDomain(
       },
     })
     await scheduleCheck(tx, organizationId, registered.id, registered.status)
+    if (registered.status !== 'verified') {
+      await scheduleExpiry(tx, organizationId, registered.id, new Date())
+    }
   })
 }
 
@@ -176,6 +234,8 @@ export type SendingDomainCheck =
   | { outcome: 'checked'; status: string; sending: boolean }
   | { outcome: 'no-domain' }
   | { outcome: 'unreachable'; message: string }
+  /** Unverified past DOMAIN_CLAIM_DAYS: released here and at the provider. */
+  | { outcome: 'expired' }
 
 /**
  * Reads the domain's state from the provider and records it: verified starts sending from it,
@@ -193,6 +253,12 @@ export async function checkSendingDomain(
   // A background check of a registration since removed (and perhaps replaced) stops its chain.
   if (options.providerDomainId && options.providerDomainId !== row.providerDomainId) {
     return { outcome: 'no-domain' }
+  }
+  try {
+    if (await releaseIfExpired(organizationId, row, actorUserId)) return { outcome: 'expired' }
+  } catch (error) {
+    if (!(error instanceof EmailProviderError)) throw error
+    return { outcome: 'unreachable', message: error.message }
   }
   let current: Awaited<ReturnType<typeof getProviderDomain>>
   try {
@@ -229,8 +295,25 @@ export async function checkSendingDomain(
       })
     }
     await scheduleCheck(tx, organizationId, row.providerDomainId, current.status)
+    // Verified no more: the claim now has its days to be proven again.
+    if (wasSending && !verified && lostAt) {
+      await scheduleExpiry(tx, organizationId, row.providerDomainId, lostAt)
+    }
   })
   return { outcome: 'checked', status: current.status, sending: verified }
+}
+
+/** Releases the registration once its claim has expired, unless it was verified since. */
+export const expireSendingDomainJob: JobHandler = {
+  async run(job) {
+    const organizationId = job.organizationId
+    const providerDomainId = job.payload.providerDomainId
+    if (!organizationId || !providerDomainId) return
+    const row = await withTenant(organizationId, (tx) => findSendingDomain(tx, organizationId))
+    if (!row || row.providerDomainId !== providerDomainId) return
+    // A provider that cannot be reached throws: the queue tries again.
+    await releaseIfExpired(organizationId, row, null)
+  },
 }
 
 /** Removes the domain at the provider and here; the agency's emails go back to the platform's. */

@@ -2,7 +2,11 @@
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
-import { checkSendingDomainJob, removeProviderDomainJob } from '#app/domains/sending-domains.server'
+import {
+  checkSendingDomainJob,
+  expireSendingDomainJob,
+  removeProviderDomainJob,
+} from '#app/domains/sending-domains.server'
 import { deliverEmail } from '#app/services/mailer.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
@@ -14,6 +18,8 @@ export const jobHandlers: JobHandlers = {
   'sending-domain.check': checkSendingDomainJob,
   // A deleted agency's sending domain, removed from the provider's account after the deletion.
   'sending-domain.remove': removeProviderDomainJob,
+  // A sending domain still unverified DOMAIN_CLAIM_DAYS after it was added or lost is released.
+  'sending-domain.expire': expireSendingDomainJob,
   // One per day (enqueueDailyJobs), whichever process takes it: DATA_DIR/backups (ADR 018).
   'backup.daily': {
     async run() {

@@ -13,6 +13,7 @@ export type JobName =
   | 'backup.daily'
   | 'sending-domain.check'
   | 'sending-domain.remove'
+  | 'sending-domain.expire'
 
 export type NewJob = {
   name: JobName

@@ -1,6 +1,6 @@
 // Queries of an agency's email sending domain (ADR 026). sending_domains is a tenant table: every
 // query runs inside withTenant for the organization it names.
-import { and, eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, type SendingDomainRecord, sendingDomains } from '#drizzle/schema'
 
@@ -88,6 +88,28 @@ export async function deleteSendingDomain(db: Queryable, organizationId: string)
   const [row] = await db
     .delete(sendingDomains)
     .where(eq(sendingDomains.organizationId, organizationId))
+    .returning()
+  return row
+}
+
+/**
+ * Deletes the organization's registration only while it is unverified (an expired claim): a
+ * domain verified in the meantime, or a registration since replaced, stays.
+ */
+export async function deleteUnverifiedSendingDomain(
+  db: Queryable,
+  organizationId: string,
+  providerDomainId: string,
+) {
+  const [row] = await db
+    .delete(sendingDomains)
+    .where(
+      and(
+        eq(sendingDomains.organizationId, organizationId),
+        eq(sendingDomains.providerDomainId, providerDomainId),
+        isNull(sendingDomains.verifiedAt),
+      ),
+    )
     .returning()
   return row
 }

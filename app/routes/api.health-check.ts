@@ -29,10 +29,22 @@ export async function loader({ context }: LoaderFunctionArgs) {
       },
     )
   } catch (error) {
-    const message = error instanceof Error ? error.message : 'Database unavailable'
+    // The detail (host, port, role, a driver message) is for the operator's log, not for
+    // whoever can reach this public URL.
+    console.warn(`health check: database unavailable: ${causes(error)}`)
     return json(
-      { error: `Database unavailable: ${message}` },
+      { error: 'Database unavailable' },
       { status: 503, headers: { 'Cache-Control': 'no-store' } },
     )
   }
+}
+
+/** The error's message and those of its causes (drizzle wraps the driver's refusal). */
+function causes(error: unknown): string {
+  const messages: string[] = []
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    messages.push(e instanceof Error ? e.message : String(e))
+    e = e instanceof Error ? e.cause : undefined
+  }
+  return messages.join(' <- ')
 }

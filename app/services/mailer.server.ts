@@ -68,9 +68,21 @@ function platformSender() {
     : { name: null, address: from }
 }
 
+/**
+ * A value that becomes an email header: control characters (CR and LF above all, which would
+ * start a header of the caller's choosing, e.g. a lead named "x\r\nBcc: …"), DEL, the C1 set
+ * and Unicode line separators become one space.
+ */
+export function headerValue(value: string) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim()
+}
+
 /** `Name <address>`, with what would break the header taken out of the name. */
 export function formatFrom(name: string | null, address: string) {
-  const display = (name ?? '').replace(/[<>"\\\r\n]/g, '').trim()
+  const display = headerValue(name ?? '')
+    .replace(/[<>"\\]/g, '')
+    .trim()
   if (!display) return address
   // RFC 5322: a name with specials must be quoted; a plain one reads better bare.
   return /[,;:@()[\]]/.test(display) ? `"${display}" <${address}>` : `${display} <${address}>`
@@ -83,17 +95,20 @@ async function sendThroughResend(
   from: string,
 ) {
   const resend = new Resend(apiKey)
+  // The one place an email's headers are built: every field that becomes one goes through
+  // headerValue, whatever its source (a lead's name in a subject, a brand name in the From).
+  const headers = Object.entries(email.headers ?? {}).map(
+    ([name, value]) => [headerValue(name), headerValue(value)] as const,
+  )
   const { data, error } = await withTimeout(
     resend.emails.send(
       {
-        from,
-        to: email.to,
-        subject: email.subject,
+        from: headerValue(from),
+        to: headerValue(email.to),
+        subject: headerValue(email.subject),
         html: email.html,
         text: email.text,
-        ...(email.headers && Object.keys(email.headers).length > 0
-          ? { headers: email.headers }
-          : {}),
+        ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
       },
       // A retry after a lost answer is the same request to Resend, which sends it once.
       { idempotencyKey: `brandcard-email/${outboxId}` },

@@ -1,4 +1,5 @@
 // Host handling. Pure functions: no database, safe to unit test exhaustively.
+import { trustedForwardedValue } from '#app/utils/trusted-proxy'
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
@@ -80,17 +81,16 @@ export function classifyHost(host: string | null, rootDomain: string): HostMatch
 }
 
 /**
- * The host of a request as the server saw it. `X-Forwarded-Host` counts only behind
- * a trusted proxy (TRUST_PROXY=1); its first value is the client-facing one.
+ * The host of a request as the server saw it. `X-Forwarded-Host` counts only behind trusted
+ * proxies (TRUST_PROXY): the entry the outermost one wrote (app/utils/trusted-proxy.ts).
  */
 export function requestHost(
   headers: { host?: string | string[]; 'x-forwarded-host'?: string | string[] },
-  trustProxy: boolean,
+  trustedHops: number,
 ): string | null {
-  const pick = (value: string | string[] | undefined) =>
-    (Array.isArray(value) ? value[0] : value)?.split(',')[0]
-  const forwarded = trustProxy ? pick(headers['x-forwarded-host']) : undefined
-  return normalizeHost(forwarded ?? pick(headers.host))
+  const forwarded = trustedForwardedValue(headers['x-forwarded-host'], trustedHops)
+  const host = Array.isArray(headers.host) ? headers.host[0] : headers.host
+  return normalizeHost(forwarded ?? host?.split(',')[0])
 }
 
 const SLUG = /^(?!-)[a-z0-9-]{2,40}(?<!-)$/
@@ -104,10 +104,12 @@ export function isValidAgencySlug(slug: string): boolean {
 export type PublicAddress = { scheme: 'http' | 'https'; port: string | null }
 
 /**
- * The scheme and port the client used, as a trusted proxy reports them (TRUST_PROXY=1 and
- * `X-Forwarded-Proto`): a proxy terminating TLS reaches the app over plain http on its own
- * port, so neither the socket nor PORT says how links must start. The port is
- * `X-Forwarded-Port`, else the one in the client-facing host, else the scheme's default (null).
+ * The scheme and port the client used, as trusted proxies report them (TRUST_PROXY and
+ * `X-Forwarded-Proto`, the entry the outermost trusted proxy wrote): a proxy terminating TLS
+ * reaches the app over plain http on its own port, so neither the socket nor PORT says how links
+ * must start. The port is the one in the client-facing host (the trusted X-Forwarded-Host, else
+ * Host, which Caddy passes through), else the scheme's default (null). X-Forwarded-Port is never
+ * read: Caddy does not set it, so it would be the client's own word.
  * Null without a trusted proxy's word: links then follow PUBLIC_URL_SCHEME/PORT and their
  * defaults (tenantOrigin).
  */
@@ -116,20 +118,22 @@ export function forwardedPublicAddress(
     host?: string | string[]
     'x-forwarded-host'?: string | string[]
     'x-forwarded-proto'?: string | string[]
-    'x-forwarded-port'?: string | string[]
   },
-  trustProxy: boolean,
+  trustedHops: number,
 ): PublicAddress | null {
-  if (!trustProxy) return null
-  const first = (value: string | string[] | undefined) =>
-    (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().toLowerCase()
-  const proto = first(headers['x-forwarded-proto'])
+  const proto = trustedForwardedValue(headers['x-forwarded-proto'], trustedHops)?.toLowerCase()
   if (proto !== 'http' && proto !== 'https') return null
   const defaultPort = proto === 'https' ? '443' : '80'
-  const forwardedPort = first(headers['x-forwarded-port'])
-  const hostPort = (first(headers['x-forwarded-host']) ?? first(headers.host))?.match(
-    /:(\d{1,5})$/,
-  )?.[1]
-  const port = forwardedPort && /^\d{1,5}$/.test(forwardedPort) ? forwardedPort : hostPort
+  const host = Array.isArray(headers.host) ? headers.host[0] : headers.host
+  const clientFacing = trustedForwardedValue(headers['x-forwarded-host'], trustedHops) ?? host
+  const port = clientFacing?.trim().match(/:(\d{1,5})$/)?.[1]
   return { scheme: proto, port: port && port !== defaultPort ? port : null }
+}
+
+/** Whether trusted proxies say the client reached them over TLS. */
+export function forwardedProtoIsHttps(
+  forwardedProto: string | string[] | undefined,
+  trustedHops: number,
+): boolean {
+  return trustedForwardedValue(forwardedProto, trustedHops)?.toLowerCase() === 'https'
 }

@@ -146,6 +146,11 @@ describe('agency branding', () => {
     const { organization, host, admin } = await agency()
     const other = await agency()
     await post(other.host, other.admin.cookie, saveFields({ customDomain: 'taken.example.com' }))
+    // Only a verified claim holds a name (a pending one coexists with others', ADR 031).
+    await getDb()
+      .update(organizations)
+      .set({ customDomainVerifiedAt: new Date() })
+      .where(eq(organizations.id, other.organization.id))
     const cases: [Record<string, string>, string, string][] = [
       [{ primaryColor: 'red' }, 'primaryColor', 'Please enter a colour such as #3b82f6'],
       [{ secondaryColor: '#12345' }, 'secondaryColor', 'Please enter a colour such as #3b82f6'],
@@ -158,7 +163,7 @@ describe('agency branding', () => {
       [
         { customDomain: 'taken.example.com' },
         'customDomain',
-        'This domain is already used by another agency',
+        'This domain is not available. If it is yours, contact support.',
       ],
       [
         { customDomain: 'x.localhost' },

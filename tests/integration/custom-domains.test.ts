@@ -1,5 +1,6 @@
 import { eq, isNotNull } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
   checkCustomDomain,
@@ -168,13 +169,17 @@ describe('custom domain verification', () => {
     })
   })
 
-  test("another agency's domain and the platform's own are refused", async () => {
-    const { domain } = await agencyWithDomain()
+  test("a domain another agency verified and the platform's own are refused, naming no one", async () => {
+    const { organization, domain, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    await checkCustomDomain(organization.id, null)
     const other = await makeOrganization()
     const attempt = (value: string) =>
       withTenant(other.id, (tx) => changeCustomDomain(tx, other.id, value))
     await expect(attempt(domain)).rejects.toThrow(new DomainError(DOMAIN_TAKEN))
     await expect(attempt('evil.localhost')).rejects.toThrow(new DomainError(DOMAIN_IS_PLATFORM))
+    // The refusal says neither who holds it nor that an agency does.
+    expect(DOMAIN_TAKEN).not.toMatch(/agenc|tenant|another|organi[sz]ation/i)
   })
 
   test('the background re-check takes the oldest-checked domains and notices a lost record', async () => {
@@ -326,5 +331,133 @@ describe('the neutral verification record and the legacy one', () => {
     const verified = await withDatabase((tx) => readDomainState(tx, organization.id))
     expect(verified).toMatchObject({ status: 'verified', ...expected })
     expect(JSON.stringify(verified)).not.toMatch(/brandcard/i)
+  })
+})
+
+// Issue 26, point 9 (ADR 031): a claim that is never proven does not hold a name forever, and
+// whoever proves a name first takes it from those who only claimed it.
+describe('claims on a custom domain', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000
+
+  async function claim(organizationId: string, domain: string) {
+    await withTenant(organizationId, (tx) => changeCustomDomain(tx, organizationId, domain))
+    return withDatabase((tx) => readDomainState(tx, organizationId))
+  }
+
+  async function rowOf(organizationId: string) {
+    const [row] = await getDb()
+      .select({
+        domain: organizations.customDomain,
+        token: organizations.customDomainVerificationToken,
+        claimedAt: organizations.customDomainClaimedAt,
+      })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+    return row
+  }
+
+  async function claimedDaysAgo(organizationId: string, days: number) {
+    await getDb()
+      .update(organizations)
+      .set({ customDomainClaimedAt: new Date(Date.now() - days * DAY_MS) })
+      .where(eq(organizations.id, organizationId))
+  }
+
+  test('a pending claim holds nothing: another agency claims the name too, verifies first and takes it; the pending holder loses it cleanly', async () => {
+    const domain = `shared-${uniqueSuffix()}.example.com`
+    const first = await makeOrganization()
+    const second = await makeOrganization()
+    const firstState = await claim(first.id, domain)
+    // Not "already used by another agency": the second agency gets its own claim and token.
+    const secondState = await claim(second.id, domain)
+    expect(secondState).toMatchObject({ domain, status: 'pending' })
+    expect(secondState.txtValue).not.toBe(firstState.txtValue)
+
+    dns.setTxt(secondState.txtName as string, [secondState.txtValue as string])
+    expect(await checkCustomDomain(second.id, null)).toMatchObject({
+      outcome: 'checked',
+      state: { status: 'verified' },
+    })
+    const resolution = await resolveTenant(domain)
+    expect(resolution.status === 'found' && resolution.tenant.id).toBe(second.id)
+
+    // The first agency's claim has ended: no domain, no token, told in its own audit log.
+    expect(await rowOf(first.id)).toEqual({ domain: null, token: null, claimedAt: null })
+    expect(await domainEvents(first.id)).toContain('domain.released')
+    expect(await checkCustomDomain(first.id, null)).toEqual({ outcome: 'no-domain' })
+    // And it cannot claim the name again while the other holds it verified.
+    await expect(claim(first.id, domain)).rejects.toThrow(new DomainError(DOMAIN_TAKEN))
+  })
+
+  test(`a pending claim expires after ${DOMAIN_CLAIM_DAYS} days: a record published later proves nothing`, async () => {
+    const { organization, domain, state } = await agencyWithDomain()
+    dns.setTxt(state.txtName as string, [state.txtValue as string])
+    // A minute before the end it still verifies.
+    await claimedDaysAgo(organization.id, DOMAIN_CLAIM_DAYS - 1 / (24 * 60))
+    const other = await agencyWithDomain()
+    dns.setTxt(other.state.txtName as string, [other.state.txtValue as string])
+    await claimedDaysAgo(other.organization.id, DOMAIN_CLAIM_DAYS + 1 / (24 * 60))
+    expect(await checkCustomDomain(organization.id, null)).toMatchObject({
+      state: { status: 'verified' },
+    })
+    // A minute after: released, and the record no longer verifies it.
+    expect(await checkCustomDomain(other.organization.id, null)).toEqual({
+      outcome: 'expired',
+      domain: other.domain,
+    })
+    expect(await rowOf(other.organization.id)).toEqual({
+      domain: null,
+      token: null,
+      claimedAt: null,
+    })
+    expect((await resolveTenant(other.domain)).status).toBe('not-found')
+    expect(await domainEvents(other.organization.id)).toContain('domain.expired')
+    expect((await resolveTenant(domain)).status).toBe('found')
+  })
+
+  test('the background re-check releases an expired claim, and a misconfigured one expires from the loss', async () => {
+    const { organization } = await agencyWithDomain()
+    await claimedDaysAgo(organization.id, DOMAIN_CLAIM_DAYS + 1)
+    await makeOldestChecked(organization.id)
+    expect(await recheckOldestDomains(1)).toBe(1)
+    expect((await rowOf(organization.id))?.domain).toBeNull()
+
+    // Verified long ago, its record gone 8 days: released; gone 1 day: still misconfigured.
+    const lost = await agencyWithDomain()
+    dns.setTxt(lost.state.txtName as string, [])
+    await claimedDaysAgo(lost.organization.id, 400)
+    await getDb()
+      .update(organizations)
+      .set({ customDomainLostAt: new Date(Date.now() - DAY_MS) })
+      .where(eq(organizations.id, lost.organization.id))
+    expect(await checkCustomDomain(lost.organization.id, null)).toMatchObject({
+      state: { status: 'misconfigured' },
+    })
+    await getDb()
+      .update(organizations)
+      .set({ customDomainLostAt: new Date(Date.now() - (DOMAIN_CLAIM_DAYS + 1) * DAY_MS) })
+      .where(eq(organizations.id, lost.organization.id))
+    expect(await checkCustomDomain(lost.organization.id, null)).toMatchObject({
+      outcome: 'expired',
+    })
+  })
+
+  test('one verified claim per name: a verification that loses the race releases its claim', async () => {
+    const domain = `race-${uniqueSuffix()}.example.com`
+    const winner = await makeOrganization()
+    const loser = await makeOrganization()
+    await claim(winner.id, domain)
+    const loserState = await claim(loser.id, domain)
+    // The winner's verification lands between the loser's lookup and its write.
+    await getDb()
+      .update(organizations)
+      .set({ customDomainVerifiedAt: new Date() })
+      .where(eq(organizations.id, winner.id))
+    dns.setTxt(loserState.txtName as string, [loserState.txtValue as string])
+    expect(await checkCustomDomain(loser.id, null)).toEqual({ outcome: 'taken', domain })
+    expect((await rowOf(loser.id))?.domain).toBeNull()
+    expect(await domainEvents(loser.id)).toContain('domain.released')
+    const resolution = await resolveTenant(domain)
+    expect(resolution.status === 'found' && resolution.tenant.id).toBe(winner.id)
   })
 })

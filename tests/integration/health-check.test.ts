@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { loader as rootLoader } from '#app/root'
 import { loader } from '#app/routes/api.health-check'
 import { getDatabaseHandle, openPostgres, setDatabaseHandle } from '#drizzle/db.server'
@@ -27,6 +27,27 @@ test('answers 503 with an error when the database is down', async () => {
     expect(body.error).toMatch(/Database unavailable/)
     expect(Date.now() - started).toBeLessThan(5000)
   })
+})
+
+test("the 503 names a fixed reason, never the driver's error; the detail goes to the log", async () => {
+  const working = getDatabaseHandle()
+  // A refused connection's message names the address and port it tried.
+  const unreachable = openPostgres('postgres://secret_role@127.0.0.1:1/private_db', { max: 1 })
+  setDatabaseHandle(unreachable)
+  const logged: unknown[][] = []
+  const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    logged.push(args)
+  })
+  try {
+    const response = await call()
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({ error: 'Database unavailable' })
+    expect(logged.flat().join(' ')).toMatch(/127\.0\.0\.1|ECONNREFUSED|:1\b/)
+  } finally {
+    warn.mockRestore()
+    setDatabaseHandle(working)
+    await unreachable.close()
+  }
 })
 
 test('pages answer 503 with the database warning when Postgres cannot be reached, not a 500', async () => {

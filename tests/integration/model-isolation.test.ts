@@ -45,6 +45,8 @@ import {
   findDomainRow,
   isDomainTaken,
   recordDomainCheck,
+  releaseClaimsBeatenBy,
+  releaseDomainClaim,
   setCustomDomain,
 } from '#app/models/custom-domains.server'
 import {
@@ -94,6 +96,7 @@ import {
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
+  deleteUnverifiedSendingDomain,
   findSendingDomain,
   findVerifiedSenderAddress,
   recordSendingDomainState,
@@ -154,7 +157,7 @@ import {
   updateProfile,
 } from '#app/models/users.server'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { organizations, teams, users } from '#drizzle/schema'
+import { organizations, sendingDomains, teams, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -646,6 +649,27 @@ const cases: Record<string, Case[]> = {
   deleteSendingDomain: [
     { name: "deletes none of A's", run: (db, b) => deleteSendingDomain(db, b), expected: nothing },
   ],
+  deleteUnverifiedSendingDomain: [
+    {
+      // A's registration made unverified for the call, so only the organization filter stands
+      // between it and B's delete; then put back exactly as it was.
+      name: "deletes none of A's unverified registration",
+      run: async (db, b, a) => {
+        const ofA = eq(sendingDomains.organizationId, a.organization.id)
+        const [before] = await db.select().from(sendingDomains).where(ofA)
+        await db.update(sendingDomains).set({ verifiedAt: null }).where(ofA)
+        const deleted = await deleteUnverifiedSendingDomain(db, b, a.providerDomainId)
+        if (before) {
+          await db
+            .update(sendingDomains)
+            .set({ verifiedAt: before.verifiedAt, updatedAt: before.updatedAt })
+            .where(ofA)
+        }
+        return deleted
+      },
+      expected: nothing,
+    },
+  ],
   recordOutboxEmailFailure: [
     {
       name: "records nothing on A's emails",
@@ -995,6 +1019,46 @@ const cases: Record<string, Case[]> = {
           { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
         ),
       expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  releaseDomainClaim: [
+    {
+      name: "releases nothing of A's claim",
+      run: async (db, b, a) => {
+        await setCustomDomain(db, a.organization.id, 'a-claim.example.test', 'token-a')
+        const released = await releaseDomainClaim(db, b, {
+          domain: 'a-claim.example.test',
+          token: 'token-a',
+        })
+        const kept = (await findDomainRow(db, a.organization.id))?.domain
+        await setCustomDomain(db, a.organization.id, null, null)
+        return { released, kept }
+      },
+      expected: (value) => expect(value).toEqual({ released: false, kept: 'a-claim.example.test' }),
+    },
+  ],
+  // By design this one changes other organizations' rows: the pending claims B's verification
+  // beat. It must never end A's verified claim, nor a claim on another name.
+  releaseClaimsBeatenBy: [
+    {
+      name: "ends none of A's verified claim or claims on other names",
+      run: async (db, b, a) => {
+        await setCustomDomain(db, a.organization.id, 'a-verified.example.test', 'token-a')
+        await recordDomainCheck(
+          db,
+          a.organization.id,
+          { domain: 'a-verified.example.test', token: 'token-a' },
+          { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
+        )
+        const beaten = [
+          ...(await releaseClaimsBeatenBy(db, b, 'a-verified.example.test')),
+          ...(await releaseClaimsBeatenBy(db, b, 'b-only.example.test')),
+        ]
+        const kept = (await findDomainRow(db, a.organization.id))?.domain
+        await setCustomDomain(db, a.organization.id, null, null)
+        return { beaten, kept }
+      },
+      expected: (value) => expect(value).toEqual({ beaten: [], kept: 'a-verified.example.test' }),
     },
   ],
   findOrganizationBranding: [

@@ -5,6 +5,7 @@
 // is on), and from the platform's again once it fails or is removed.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   checkSendingDomain,
   NO_EMAIL_PROVIDER,
@@ -446,5 +447,126 @@ describe('sending domains', () => {
     expect(response.status).toBe(400)
     expect((await fieldErrors(response)).sendingDomain).toEqual([NO_EMAIL_PROVIDER])
     expect(await databaseChecksum()).toEqual(before)
+  })
+
+  // Issue 26, point 9 (ADR 031). The provider's account takes each name once, so a pending
+  // registration holds the name; it does so for DOMAIN_CLAIM_DAYS at most.
+  test(`an unverified sending domain is released after ${DOMAIN_CLAIM_DAYS} days, at the provider too; the refusal until then names no one`, async () => {
+    const first = await agency('Slow Co')
+    const second = await agency('Next Co')
+    const domain = `mail.claimed-${uniqueSuffix()}.test`
+    await post(first.host, first.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: domain,
+    })
+
+    const refused = await post(second.host, second.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: domain,
+    })
+    expect(refused.status).toBe(400)
+    expect((await fieldErrors(refused)).sendingDomain).toEqual([SENDING_DOMAIN_TAKEN])
+    expect(SENDING_DOMAIN_TAKEN).not.toMatch(/agenc|tenant|another|organi[sz]ation/i)
+
+    // Its release is queued for the end of its days.
+    const [row] = await getDb()
+      .select()
+      .from(sendingDomains)
+      .where(eq(sendingDomains.organizationId, first.organization.id))
+    if (!row) throw new Error('not added')
+    const [expiry] = await getDb()
+      .select()
+      .from(jobs)
+      .where(
+        and(eq(jobs.organizationId, first.organization.id), eq(jobs.name, 'sending-domain.expire')),
+      )
+    if (!expiry) throw new Error('no expiry queued')
+    const days = (expiry.runAt.getTime() - row.createdAt.getTime()) / (24 * 60 * 60 * 1000)
+    expect(days).toBeCloseTo(DOMAIN_CLAIM_DAYS, 2)
+
+    // Run early, it changes nothing.
+    await jobHandlers['sending-domain.expire']?.run(expiry)
+    expect((await load(first.host, first.admin.cookie)).sendingDomain.domain).toBe(domain)
+
+    // Its days over: gone here and at the provider, told in the agency's audit log.
+    await getDb()
+      .update(sendingDomains)
+      .set({ createdAt: new Date(Date.now() - (DOMAIN_CLAIM_DAYS + 1) * 24 * 60 * 60 * 1000) })
+      .where(eq(sendingDomains.organizationId, first.organization.id))
+    await jobHandlers['sending-domain.expire']?.run(expiry)
+    expect((await load(first.host, first.admin.cookie)).sendingDomain.domain).toBeNull()
+    expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(false)
+    expect(await auditActions(first.organization.id)).toContain('sending_domain.expired')
+
+    // The next agency can now add it.
+    const added = await post(second.host, second.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: domain,
+    })
+    expect(added.status).toBe(302)
+    expect((await load(second.host, second.admin.cookie)).sendingDomain.domain).toBe(domain)
+  })
+
+  test('a verified sending domain never expires; a check of an expired claim releases it', async () => {
+    const verified = await agency('Proven Co')
+    const provenDomain = `mail.proven-${uniqueSuffix()}.test`
+    await addVerified(verified.host, verified.admin.cookie, provenDomain)
+    const longAgo = new Date(Date.now() - 400 * 24 * 60 * 60 * 1000)
+    await getDb()
+      .update(sendingDomains)
+      .set({ createdAt: longAgo })
+      .where(eq(sendingDomains.organizationId, verified.organization.id))
+    for (const job of await getDb()
+      .select()
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.organizationId, verified.organization.id),
+          eq(jobs.name, 'sending-domain.expire'),
+        ),
+      ))
+      await jobHandlers['sending-domain.expire']?.run(job)
+    expect(await checkSendingDomain(verified.organization.id, null)).toMatchObject({
+      outcome: 'checked',
+      sending: true,
+    })
+
+    // Its proof gone, its days start: a release is queued for then.
+    resend.unpublish(provenDomain)
+    expect(await checkSendingDomain(verified.organization.id, null)).toMatchObject({
+      sending: false,
+    })
+    const [lost] = await getDb()
+      .select()
+      .from(sendingDomains)
+      .where(eq(sendingDomains.organizationId, verified.organization.id))
+    const releases = await getDb()
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.organizationId, verified.organization.id),
+          eq(jobs.name, 'sending-domain.expire'),
+        ),
+      )
+    const lostAt = lost?.lostAt?.getTime() ?? 0
+    expect(releases.map((job) => (job.runAt.getTime() - lostAt) / (24 * 60 * 60 * 1000))).toContain(
+      DOMAIN_CLAIM_DAYS,
+    )
+
+    const stale = await agency('Stale Co')
+    const staleDomain = `mail.stale-${uniqueSuffix()}.test`
+    await post(stale.host, stale.admin.cookie, {
+      intent: 'add-sending-domain',
+      sendingDomain: staleDomain,
+    })
+    await getDb()
+      .update(sendingDomains)
+      .set({ createdAt: longAgo })
+      .where(eq(sendingDomains.organizationId, stale.organization.id))
+    const checked = await post(stale.host, stale.admin.cookie, { intent: 'check-sending-domain' })
+    expect((await toastOf(checked))?.title).toMatch(/was not verified within 7 days/)
+    expect((await load(stale.host, stale.admin.cookie)).sendingDomain.domain).toBeNull()
+    expect([...resend.domains.values()].some((d) => d.name === staleDomain)).toBe(false)
   })
 })

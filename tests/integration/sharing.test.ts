@@ -240,4 +240,27 @@ describe('contacts from a card', () => {
       10,
     )
   })
+
+  test('an IPv6 client is counted by its /64: a new address in it does not reset the limit', async () => {
+    const { card, host } = await setup()
+    const lead = (i: number, ip: string) =>
+      settle(() =>
+        action({
+          request: formRequest(host, `/card/${card.id}`, {
+            intent: 'lead',
+            fullName: `Lead ${i}`,
+            email: `lead${i}@example.test`,
+          }),
+          context: contextFor(host, ip),
+          params: { ref: card.id },
+        }),
+      )
+    // Ten addresses of one /64, as a host picks them at will (SLAAC privacy addresses).
+    for (let i = 0; i < 10; i++) {
+      expect((await lead(i, `2001:db8:26:1:${i.toString(16)}::${i + 1}`)).status).toBe(200)
+    }
+    expect((await lead(10, '2001:db8:26:1:ffff:ffff:ffff:fffe')).status).toBe(429)
+    // The next /64 is another client.
+    expect((await lead(11, '2001:db8:26:2::1')).status).toBe(200)
+  })
 })

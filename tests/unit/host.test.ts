@@ -1,11 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import {
   classifyHost,
+  forwardedProtoIsHttps,
   forwardedPublicAddress,
   isValidAgencySlug,
   normalizeHost,
   requestHost,
 } from '#app/tenancy/host'
+import { clientAddress } from '#app/utils/client-address'
+import { parseTrustedHops } from '#app/utils/trusted-proxy'
 
 describe('normalizeHost', () => {
   test.each([
@@ -91,17 +94,17 @@ describe('classifyHost', () => {
 describe('requestHost', () => {
   test('uses Host and ignores X-Forwarded-Host unless the proxy is trusted', () => {
     const headers = { host: 'acme.localhost:3000', 'x-forwarded-host': 'globex.localhost' }
-    expect(requestHost(headers, false)).toBe('acme.localhost')
-    expect(requestHost(headers, true)).toBe('globex.localhost')
+    expect(requestHost(headers, 0)).toBe('acme.localhost')
+    expect(requestHost(headers, 1)).toBe('globex.localhost')
   })
-  test('takes the first forwarded value and validates it', () => {
-    expect(requestHost({ 'x-forwarded-host': 'a.localhost, b.localhost' }, true)).toBe(
-      'a.localhost',
-    )
-    expect(requestHost({ host: 'ok.localhost', 'x-forwarded-host': 'evil/x' }, true)).toBeNull()
+  test('takes the forwarded value the trusted proxy wrote and validates it', () => {
+    // One trusted hop: the right-most entry; a client's own value sits left of it.
+    expect(requestHost({ 'x-forwarded-host': 'a.localhost, b.localhost' }, 1)).toBe('b.localhost')
+    expect(requestHost({ 'x-forwarded-host': 'a.localhost, b.localhost' }, 2)).toBe('a.localhost')
+    expect(requestHost({ host: 'ok.localhost', 'x-forwarded-host': 'evil/x' }, 1)).toBeNull()
   })
   test('no host is null', () => {
-    expect(requestHost({}, false)).toBeNull()
+    expect(requestHost({}, 0)).toBeNull()
   })
 })
 
@@ -118,45 +121,84 @@ describe('forwardedPublicAddress', () => {
   test("a trusted proxy's X-Forwarded-Proto decides the scheme, the client-facing host the port", () => {
     // Caddy passes Host through and sets X-Forwarded-Proto (and -Host) itself.
     const viaCaddy = { host: 'cards.acme.test:3750', 'x-forwarded-proto': 'https' }
-    expect(forwardedPublicAddress(viaCaddy, true)).toEqual({ scheme: 'https', port: '3750' })
+    expect(forwardedPublicAddress(viaCaddy, 1)).toEqual({ scheme: 'https', port: '3750' })
     expect(
-      forwardedPublicAddress({ host: 'cards.acme.test', 'x-forwarded-proto': 'https' }, true),
+      forwardedPublicAddress({ host: 'cards.acme.test', 'x-forwarded-proto': 'https' }, 1),
     ).toEqual({ scheme: 'https', port: null })
-    // The default port is no port; X-Forwarded-Port wins over the host's.
-    expect(
-      forwardedPublicAddress({ host: 'a.test:443', 'x-forwarded-proto': 'HTTPS' }, true),
-    ).toEqual({ scheme: 'https', port: null })
-    expect(
-      forwardedPublicAddress(
-        {
-          host: 'internal:3000',
-          'x-forwarded-host': 'a.test:8443',
-          'x-forwarded-proto': 'https, http',
-          'x-forwarded-port': '9443',
-        },
-        true,
-      ),
-    ).toEqual({ scheme: 'https', port: '9443' })
+    // The default port is no port.
+    expect(forwardedPublicAddress({ host: 'a.test:443', 'x-forwarded-proto': 'HTTPS' }, 1)).toEqual(
+      { scheme: 'https', port: null },
+    )
     expect(
       forwardedPublicAddress(
         { host: 'internal:3000', 'x-forwarded-host': 'a.test:8443', 'x-forwarded-proto': 'https' },
-        true,
+        1,
       ),
     ).toEqual({ scheme: 'https', port: '8443' })
   })
 
   test('nothing without a trusted proxy or with a proto it cannot mean', () => {
     const headers = { host: 'a.test:3750', 'x-forwarded-proto': 'https' }
-    expect(forwardedPublicAddress(headers, false)).toBeNull()
-    expect(forwardedPublicAddress({ host: 'a.test' }, true)).toBeNull()
+    expect(forwardedPublicAddress(headers, 0)).toBeNull()
+    expect(forwardedPublicAddress({ host: 'a.test' }, 1)).toBeNull()
     expect(
-      forwardedPublicAddress({ host: 'a.test', 'x-forwarded-proto': 'javascript' }, true),
+      forwardedPublicAddress({ host: 'a.test', 'x-forwarded-proto': 'javascript' }, 1),
     ).toBeNull()
-    expect(
-      forwardedPublicAddress(
-        { host: 'a.test', 'x-forwarded-proto': 'https', 'x-forwarded-port': 'x' },
-        true,
-      ),
-    ).toEqual({ scheme: 'https', port: null })
   })
+
+  test("only what the trusted hops wrote counts: a client's X-Forwarded-Port and leading entries do not", () => {
+    // Caddy does not set X-Forwarded-Port, so a client's passes through it untouched.
+    const spoofedPort = {
+      host: 'a.test',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-port': '9443',
+    }
+    expect(forwardedPublicAddress(spoofedPort, 1)).toEqual({ scheme: 'https', port: null })
+    // A proxy that appends: the client's `https` and host sit left of what the proxy wrote.
+    const appended = {
+      host: 'internal:3000',
+      'x-forwarded-host': 'evil.test:9999, a.test',
+      'x-forwarded-proto': 'https, http',
+    }
+    expect(forwardedPublicAddress(appended, 1)).toEqual({ scheme: 'http', port: null })
+    expect(requestHost(appended, 1)).toBe('a.test')
+    expect(forwardedProtoIsHttps('https, http', 1)).toBe(false)
+    expect(forwardedProtoIsHttps('https, http', 2)).toBe(true)
+    expect(forwardedProtoIsHttps('https', 0)).toBe(false)
+    // Two trusted hops: the entry the outer one wrote.
+    expect(forwardedPublicAddress(appended, 2)).toEqual({ scheme: 'https', port: '9999' })
+  })
+})
+
+describe('clientAddress behind TRUST_PROXY hops', () => {
+  test('no trusted hop: the socket, whatever X-Forwarded-For says', () => {
+    expect(clientAddress('203.0.113.9', '192.0.2.1', 0)).toBe('192.0.2.1')
+  })
+  test('one hop: the address the proxy appended, not the one the client wrote first', () => {
+    expect(clientAddress('203.0.113.9, 198.51.100.4', '127.0.0.1', 1)).toBe('198.51.100.4')
+    expect(clientAddress('198.51.100.4', '127.0.0.1', 1)).toBe('198.51.100.4')
+    expect(clientAddress(['203.0.113.9', '198.51.100.4'], '127.0.0.1', 1)).toBe('198.51.100.4')
+  })
+  test('two hops: the one the outer proxy appended; fewer entries: the left-most', () => {
+    const header = '203.0.113.9, 198.51.100.4, 10.0.0.2'
+    expect(clientAddress(header, '127.0.0.1', 2)).toBe('198.51.100.4')
+    expect(clientAddress('198.51.100.4', '127.0.0.1', 2)).toBe('198.51.100.4')
+  })
+  test('no header: the socket', () => {
+    expect(clientAddress(undefined, '192.0.2.1', 1)).toBe('192.0.2.1')
+    expect(clientAddress(' , ', '192.0.2.1', 1)).toBe('192.0.2.1')
+  })
+})
+
+test('TRUST_PROXY is a hop count, true meaning one; anything else is refused', () => {
+  expect(parseTrustedHops(undefined)).toBe(0)
+  expect(parseTrustedHops('')).toBe(0)
+  expect(parseTrustedHops('0')).toBe(0)
+  expect(parseTrustedHops('false')).toBe(0)
+  expect(parseTrustedHops('1')).toBe(1)
+  expect(parseTrustedHops('TRUE')).toBe(1)
+  expect(parseTrustedHops('2')).toBe(2)
+  expect(parseTrustedHops('yes')).toBeNull()
+  expect(parseTrustedHops('-1')).toBeNull()
+  expect(parseTrustedHops('99')).toBeNull()
 })

@@ -28,6 +28,15 @@ test.each([
   // The scheme counts (outside probe): https on an http site, and the reverse.
   ['https://acme.localhost:3000', 'acme.localhost:3000', 'http'],
   ['http://cards.acme.test', 'cards.acme.test', 'https'],
+  // Not a serialized origin: userinfo (the URL parser drops it), a path, a query, a fragment.
+  ['http://user@acme.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://user:pw@acme.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://evil.test@acme.localhost:3000', 'acme.localhost:3000', 'http'],
+  ['http://acme.localhost:3000/', 'acme.localhost:3000', 'http'],
+  ['http://acme.localhost:3000/x', 'acme.localhost:3000', 'http'],
+  ['http://acme.localhost:3000?x', 'acme.localhost:3000', 'http'],
+  ['http://acme.localhost:3000#x', 'acme.localhost:3000', 'http'],
+  [' http://acme.localhost:3000', 'acme.localhost:3000', 'http'],
 ] as const)('a mutation from %s to %s over %s is refused', (origin, host, scheme) => {
   expect(isSameOriginMutation('POST', origin, host, scheme)).toBe(false)
 })

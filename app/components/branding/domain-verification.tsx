@@ -3,6 +3,7 @@
 import { Form, useNavigation } from '@remix-run/react'
 import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
+import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import type { DomainState, DomainStatus } from '#app/domains/custom-domains.server'
 
 const VERIFY_FORM_ID = 'verify-domain-form'
@@ -14,7 +15,7 @@ const STATUS: Record<
   pending: {
     label: 'Pending verification',
     tone: 'amber',
-    help: 'Create both records, then verify. Until then the domain does not serve your site.',
+    help: `Create both records, then verify within ${DOMAIN_CLAIM_DAYS} days (after that the domain is released). Until then the domain does not serve your site.`,
   },
   verified: {
     label: 'Verified',

@@ -1,0 +1,88 @@
+// Fields that become email headers never carry control characters (issue 26, point 10): a lead
+// named "x\r\nBcc: …" must not add a header to the card owner's notification, whatever the
+// provider would make of it. Checked at the provider (a local fake of Resend), where the
+// headers the mailer built arrive.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/env.server'
+import { runJobsNow } from '#app/jobs/handlers.server'
+import { action as cardAction } from '#app/routes/card.$ref'
+import { queueEmail } from '#app/services/mailer.server'
+import {
+  contextFor,
+  formRequest,
+  makeBrandedOrganization,
+  makeCard,
+  makeUser,
+  settle,
+  uniqueSuffix,
+} from '#tests/factories'
+import { type FakeResend, startFakeResend } from '#tests/fake-resend'
+
+let resend: FakeResend
+
+beforeAll(async () => {
+  resend = await startFakeResend()
+  process.env.RESEND_API_KEY = resend.apiKey
+  process.env.RESEND_BASE_URL = resend.url
+  resetEnvForTests()
+})
+
+afterAll(async () => {
+  delete process.env.RESEND_API_KEY
+  delete process.env.RESEND_BASE_URL
+  resetEnvForTests()
+  await resend.close()
+})
+
+// CR, LF, BEL, tab, DEL, a C1 control and a Unicode line separator.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: what the test looks for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+
+test("a lead's name with CR/LF reaches the owner's notification subject as one line", async () => {
+  const { organization } = await makeBrandedOrganization({ name: 'Header Co' })
+  const host = `${organization.slug}.localhost`
+  const owner = await makeUser(organization.id, { email: `owner-${uniqueSuffix()}@example.test` })
+  const card = await makeCard(organization.id, owner.id)
+  const answer = await settle(() =>
+    cardAction({
+      request: formRequest(host, `/card/${card.id}`, {
+        intent: 'lead',
+        fullName: 'Lee\r\nBcc: victim@evil.test\r\nX-Injected: 1',
+        email: `lead-${uniqueSuffix()}@example.test`,
+      }),
+      context: contextFor(host, '198.51.100.60'),
+      params: { ref: card.id },
+    }),
+  )
+  expect(answer.status).toBe(200)
+  await runJobsNow()
+  const sent = resend.emails.find((email) => email.to === owner.email)
+  expect(sent?.subject).toBe(
+    'New lead: Lee Bcc: victim@evil.test X-Injected: 1 left their details on Header Co',
+  )
+  expect(sent?.subject).not.toMatch(CONTROL)
+})
+
+test('subject, From name, To and extra headers lose their control characters at the provider', async () => {
+  const { organization } = await makeBrandedOrganization({ name: 'Header Two' })
+  const to = `to-${uniqueSuffix()}@example.test`
+  await queueEmail(
+    organization.id,
+    {
+      to: `${to}\r\n`,
+      subject: 'Hello\r\nBcc: victim@evil.test\u0007\u2028\u0085end',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+      headers: { 'Reply-To': 'a@example.test\r\nBcc: victim@evil.test' },
+    },
+    'Brand\r\nBcc: victim@evil.test\t',
+  )
+  await runJobsNow()
+  const sent = resend.emails.find((email) => email.to === to)
+  expect(sent).toBeDefined()
+  expect(sent?.subject).toBe('Hello Bcc: victim@evil.test end')
+  expect(sent?.from).toBe('"Brand Bcc: victim@evil.test" <no-reply@brandcard.localhost>')
+  expect(sent?.headers?.['Reply-To']).toBe('a@example.test Bcc: victim@evil.test')
+  for (const value of [sent?.subject, sent?.from, sent?.to, ...Object.values(sent?.headers ?? {})])
+    expect(String(value)).not.toMatch(CONTROL)
+})
