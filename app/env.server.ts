@@ -136,8 +136,9 @@ export function resetEnvForTests() {
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'app-secret')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(32).toString('base64url')
-  writeFileSync(file, secret, { mode: 0o600 })
+  // Created with its mode ('wx': never over a file another process just wrote).
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' })
   return secret
 }
