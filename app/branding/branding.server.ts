@@ -143,8 +143,20 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
         termsOfServiceUrl: value.termsOfServiceUrl,
         supportEmail: value.supportEmail,
       }
-      const logoMediaId = await resolveImageField(tenant, formData, 'logo', 'brandLogo', tx)
-      const faviconMediaId = await resolveImageField(tenant, formData, 'favicon', 'favicon', tx)
+      const logoMediaId = await resolveImageField(
+        { tenant, user },
+        formData,
+        'logo',
+        'brandLogo',
+        tx,
+      )
+      const faviconMediaId = await resolveImageField(
+        { tenant, user },
+        formData,
+        'favicon',
+        'favicon',
+        tx,
+      )
       const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
       await updateOrganizationBranding(tx, tenant.id, {
         name: value.companyName,

@@ -259,7 +259,13 @@ async function writeProfile(
     // Images are stored in the update's transaction: a refused field or email stores none.
     await withTenant(tenant.id, async (tx) => {
       for (const name of Object.keys(IMAGE_FIELDS) as ImageFieldName[]) {
-        const mediaId = await resolveImageField(tenant, formData, name, IMAGE_FIELDS[name], tx)
+        const mediaId = await resolveImageField(
+          { tenant, user },
+          formData,
+          name,
+          IMAGE_FIELDS[name],
+          tx,
+        )
         if (mediaId !== undefined) fields[`${name}MediaId`] = mediaId
       }
       const updated = await updateProfile(tx, tenant.id, user.id, fields)
