@@ -16,6 +16,7 @@ import { MEDIA_REFERENCES } from '#app/models/media.server'
 import { setOrganizationBrandingImages } from '#app/models/organizations.server'
 import { updateProfile } from '#app/models/users.server'
 import { loader as mediaLoader } from '#app/routes/media.$file'
+import { action as profileAction } from '#app/routes/profile._index'
 import { action as uploadAction } from '#app/routes/resources.upload'
 import { getDb, withTenant } from '#drizzle/db.server'
 import * as schema from '#drizzle/schema'
@@ -25,6 +26,7 @@ import {
   makeCard,
   makeOrganization,
   makeUser,
+  replyErrors,
   sessionCookieFor,
   settle,
 } from '#tests/factories'
@@ -295,5 +297,38 @@ describe('upload quotas', () => {
       .from(media)
       .where(eq(media.organizationId, first.organization.id))
     expect(Number(total?.bytes)).toBeLessThanOrEqual(0.12 * 1024 * 1024)
+  })
+
+  test('a form that sends an image past the quota is answered 400 with the message beside the field', async () => {
+    process.env.MEDIA_QUOTA_USER_MB = '0.001'
+    resetEnvForTests()
+    const who = await signedIn()
+    const body = new FormData()
+    const fields = {
+      intent: 'profile',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: who.user.email,
+    }
+    for (const [name, value] of Object.entries(fields)) body.set(name, value)
+    const photo = new Blob([new Uint8Array(await noisyPng(60))], { type: 'image/png' })
+    body.set('profilePictureFile', photo, 'me.png')
+    const before = await getDb().select({ id: media.id }).from(media)
+    const response = await settle(() =>
+      profileAction({
+        request: new Request(`http://${who.host}/profile?index`, {
+          method: 'POST',
+          headers: { Cookie: who.cookie },
+          body,
+        }),
+        context: contextFor(who.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(400)
+    expect((await replyErrors(response)).profilePicture).toEqual([
+      expect.stringMatching(/^Upload refused: your images already use 0 kB of your 1 kB\./),
+    ])
+    expect(await getDb().select({ id: media.id }).from(media)).toEqual(before)
   })
 })
