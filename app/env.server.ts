@@ -5,6 +5,7 @@ import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
+import { DEFAULT_MEDIA_QUOTA_TENANT_MB, DEFAULT_MEDIA_QUOTA_USER_MB } from './services/media-limits'
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -109,6 +110,9 @@ const schema = z.object({
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
   // The hour (UTC) the daily backup runs.
   BACKUP_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(3),
+  // Stored images (ADR 029): how many megabytes one user's uploads and one agency's may hold.
+  MEDIA_QUOTA_USER_MB: z.coerce.number().positive().default(DEFAULT_MEDIA_QUOTA_USER_MB),
+  MEDIA_QUOTA_TENANT_MB: z.coerce.number().positive().default(DEFAULT_MEDIA_QUOTA_TENANT_MB),
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -162,8 +166,9 @@ export function resetEnvForTests() {
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'app-secret')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(32).toString('base64url')
-  writeFileSync(file, secret, { mode: 0o600 })
+  // Created with its mode ('wx': never over a file another process just wrote).
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' })
   return secret
 }

@@ -1,6 +1,6 @@
 // One database handle per process: PGlite (embedded, data in DATA_DIR) when no
 // DATABASE_URL is set, postgres.js otherwise. Same schema, migrations and queries.
-import fs, { mkdirSync } from 'node:fs'
+import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
+import { ensurePrivateDir, tightenTree } from '#app/utils/private-files.server'
 import * as schema from './schema'
 import { answeringUnavailable, isDatabaseUnavailable } from './unavailable.server'
 
@@ -105,7 +106,8 @@ class DurableNodeFS extends NodeFS {
 }
 
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const { dataDir } = options
+  if (dataDir) ensurePrivateDir(dataDir)
   const client = new PGlite({
     ...(options.dataDir && pgliteFsync() === 'on'
       ? { fs: new DurableNodeFS(options.dataDir) }
@@ -113,6 +115,9 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
     loadDataDir: options.loadDataDir,
     startParams: pgliteStartParams(),
   })
+  // PGlite copies a new data directory's files in with mode 0666: private once it is ready,
+  // before any query of ours runs (this callback is the first one waiting for it).
+  if (dataDir) void client.waitReady.then(() => tightenTree(dataDir))
   const db = drizzlePglite(client, { schema }) as unknown as Database
   return {
     db,

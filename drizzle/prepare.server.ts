@@ -6,6 +6,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { getEnv } from '#app/env.server'
 import { hasPlatformOrganization } from '#app/models/organizations.server'
+import { secureDataDir } from '#app/utils/private-files.server'
 import {
   type DatabaseHandle,
   getDatabaseHandle,
@@ -18,6 +19,8 @@ type Log = (message: string) => void
 
 export async function prepareDatabase(options: { log?: Log } = {}) {
   const log = options.log ?? (() => {})
+  // Before anything is written: DATA_DIR holds password hashes and the generated secret.
+  secureDataDir(process.env.DATA_DIR ?? './data')
   // Fail at boot, not on the first request, when the environment is wrong.
   getEnv()
   const owner = getDatabaseHandle()

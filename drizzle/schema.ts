@@ -138,12 +138,21 @@ export const media = pgTable(
     height: integer('height').notNull(),
     byteSize: integer('byte_size').notNull(),
     data: bytea('data').notNull(),
+    // Who uploaded it first (the per-user quota); no foreign key: a deleted user's uploads still
+    // count against the tenant until they are swept.
+    uploadedBy: uuid('uploaded_by'),
+    // Set by each upload of these bytes, cleared (migration 0013's trigger) when a row first
+    // references it: until then the uploader's form shows it for a short while (ADR 029).
+    pendingSince: timestamp('pending_since', { withTimezone: true }),
+    // When the sweep first found nothing referencing it; deleted once that is a grace old.
+    unreferencedSince: timestamp('unreferenced_since', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     unique('media_org_id_key').on(t.organizationId, t.id),
     uniqueIndex('media_org_hash_key').on(t.organizationId, t.hash),
     index('media_org_idx').on(t.organizationId),
+    index('media_org_uploader_idx').on(t.organizationId, t.uploadedBy),
   ],
 )
 
@@ -189,6 +198,11 @@ export const users = pgTable(
     uniqueIndex('users_org_email_key').on(t.organizationId, t.email),
     uniqueIndex('users_org_link_slug_key').on(t.organizationId, t.linkSlug),
     index('users_org_role_idx').on(t.organizationId, t.role),
+    // Whether an image is still used (the media route, the sweep) is asked by media id.
+    index('users_logo_media_idx').on(t.logoMediaId).where(sql`${t.logoMediaId} is not null`),
+    index('users_profile_picture_media_idx')
+      .on(t.profilePictureMediaId)
+      .where(sql`${t.profilePictureMediaId} is not null`),
     foreignKey({
       name: 'users_logo_media_fk',
       columns: [t.organizationId, t.logoMediaId],
@@ -305,6 +319,16 @@ export const digitalCards = pgTable(
     index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
     // Exactly one default card per user is kept by the model; at most one by the database.
     uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
+    // Whether an image is still used (the media route, the sweep) is asked by media id.
+    index('digital_cards_logo_media_idx')
+      .on(t.logoMediaId)
+      .where(sql`${t.logoMediaId} is not null`),
+    index('digital_cards_profile_picture_media_idx')
+      .on(t.profilePictureMediaId)
+      .where(sql`${t.profilePictureMediaId} is not null`),
+    index('digital_cards_background_media_idx')
+      .on(t.backgroundMediaId)
+      .where(sql`${t.backgroundMediaId} is not null`),
     foreignKey({
       name: 'digital_cards_user_fk',
       columns: [t.organizationId, t.userId],

@@ -11,7 +11,7 @@
 
 import { spawn } from 'node:child_process'
 import { createReadStream } from 'node:fs'
-import { chmod, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { PGlite, Transaction as PGliteTransaction } from '@electric-sql/pglite'
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump'
@@ -19,6 +19,15 @@ import postgres from 'postgres'
 import { getEnv } from '#app/env.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
 import { DumpFormatError, type DumpPiece, DumpStatementSplitter } from './dump-statements.server'
+import {
+  type BackupManifest,
+  describeDatabase,
+  MANIFEST_SETTINGS,
+  manifestDifferences,
+  manifestLine,
+  parseManifest,
+  type ReadRows,
+} from './manifest.server'
 
 /** An expected failure (a missing file, a bad dump, a database that is not empty): its message is for people. */
 export class BackupError extends Error {
@@ -82,7 +91,7 @@ export async function takeBackup(options: {
     throw new BackupError(`The retention must be a whole number of at least 1 (got ${retention})`)
   }
   const dir = path.resolve(options.dir)
-  await mkdir(dir, { recursive: true })
+  await mkdir(dir, { recursive: true, mode: 0o700 })
   const taken = await writeBackup({
     file: path.join(dir, await unusedBackupName(dir, options.now ?? new Date())),
     database: options.database,
@@ -110,8 +119,9 @@ export async function pruneBackups(dir: string, retention: number): Promise<stri
 }
 
 /**
- * Writes a dump of the whole database to `file` (which must not exist). The dump goes to
- * `file.partial` first and is renamed when complete, so a dump cut short never looks like one.
+ * Writes a dump of the whole database to `file` (which must not exist), its manifest last. The
+ * dump goes to `file.partial` first and is renamed when complete, so a dump cut short never
+ * looks like one.
  */
 export async function writeBackup(options: {
   file: string
@@ -120,15 +130,25 @@ export async function writeBackup(options: {
   const file = path.resolve(options.file)
   const database = options.database ?? currentDatabase()
   if (await exists(file)) throw new BackupError(`${file} exists already: choose another name`)
-  await mkdir(path.dirname(file), { recursive: true })
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 })
   const partial = `${file}.partial`
+  // A dump holds password hashes and the stored secrets: for its owner's eyes only from its
+  // first byte, so the file is created with its mode (a chmod after writing leaves a window).
+  const handle = await open(partial, 'wx', 0o600)
   try {
-    if (database.driver === 'pglite') await writeFile(partial, await dumpPglite(database.client))
-    else await dumpPostgres(database.url, partial)
-    // A dump holds password hashes and the stored secrets: for its owner's eyes only.
-    await chmod(partial, 0o600)
+    if (database.driver === 'pglite') {
+      const { dump, manifest } = await dumpPglite(database.client)
+      await handle.writeFile(dump + manifestLine(manifest))
+      await handle.close()
+    } else {
+      // pg_dump truncates and writes the file created above, which keeps its mode.
+      await handle.close()
+      const manifest = await dumpPostgres(database.url, partial)
+      await appendFile(partial, manifestLine(manifest))
+    }
     await rename(partial, file)
   } catch (error) {
+    await handle.close().catch(() => {})
     await rm(partial, { force: true })
     throw error
   }
@@ -145,7 +165,7 @@ async function exists(file: string) {
 // ---------------------------------------------------------------------------------------------
 // PGlite
 
-async function dumpPglite(client: PGlite): Promise<string> {
+async function dumpPglite(client: PGlite): Promise<{ dump: string; manifest: BackupManifest }> {
   // PGlite is one session. pg_dump, run on it while another transaction of this process were
   // open, would read that transaction's uncommitted rows and end it with its own COMMIT. So
   // the dump runs inside transaction(), which holds PGlite's transaction lock: every other
@@ -153,10 +173,14 @@ async function dumpPglite(client: PGlite): Promise<string> {
   // ended first, because pg_dump opens its own (repeatable read, read only).
   return client.transaction(async (tx) => {
     const before = await sessionSettingsOf(tx)
+    // The lock held, nothing changes until pg_dump is done: this is the dump's snapshot.
+    const manifest = await describeInTransaction(
+      async <T>(query: string) => (await tx.query<T>(query)).rows,
+    )
     await tx.exec('rollback')
     try {
       const dump = await pgDump({ pg: throughTransaction(client, tx), args: DUMP_OPTIONS })
-      return await dump.text()
+      return { dump: await dump.text(), manifest }
     } catch (error) {
       throw new BackupError(`pg_dump failed on the embedded database: ${messageOf(error)}`)
     } finally {
@@ -216,8 +240,35 @@ async function putBackSessionSettings(tx: PGliteTransaction, before: SessionSett
 // ---------------------------------------------------------------------------------------------
 // Postgres
 
-async function dumpPostgres(url: string, file: string) {
+/** The manifest of the database the transaction reads; its settings end with the transaction. */
+async function describeInTransaction(rows: ReadRows) {
+  for (const setting of MANIFEST_SETTINGS) await rows(setting)
+  return describeDatabase(rows)
+}
+
+/**
+ * pg_dump into `file`, in a snapshot exported by a transaction of ours that reads the manifest
+ * meanwhile: dump and manifest describe the same moment while the server goes on writing.
+ */
+async function dumpPostgres(url: string, file: string): Promise<BackupManifest> {
   await refusePartialDump(url)
+  return withPostgres(url, (sql) =>
+    sql.begin('isolation level repeatable read read only', async (tx) => {
+      const [exported] = await tx<{ snapshot: string }[]>`select pg_export_snapshot() as snapshot`
+      const dumped = runPgDump(url, file, exported?.snapshot as string)
+      // Settled either way before the transaction (and its snapshot) may end.
+      const described = describeInTransaction(
+        async <T>(query: string) => (await tx.unsafe(query)) as unknown as T[],
+      )
+      const [dump, manifest] = await Promise.allSettled([dumped, described])
+      if (dump.status === 'rejected') throw dump.reason
+      if (manifest.status === 'rejected') throw manifest.reason
+      return manifest.value
+    }),
+  )
+}
+
+async function runPgDump(url: string, file: string, snapshot: string) {
   const target = new URL(url)
   const password = decodeURIComponent(target.password)
   // The password goes in the environment, not on a command line others can list.
@@ -235,6 +286,7 @@ async function dumpPostgres(url: string, file: string) {
     // Row security on: a login it applies to gets the rows the platform scope admits instead
     // of an error (refusePartialDump checked that this is every row).
     '--enable-row-security',
+    `--snapshot=${snapshot}`,
     `--file=${file}`,
     `--dbname=${target.toString()}`,
   ]
@@ -331,11 +383,15 @@ const SET_SETTING = /^SET\s+([A-Za-z_]+)\s*=/
 const DEFAULT_PRIVILEGES_FOR_ROLE = /^ALTER DEFAULT PRIVILEGES FOR ROLE (?:"(?:[^"]|"")+"|[^\s"]+) /
 const KNOWN_META = /^\\(?:un)?restrict\b/
 
+// The manifest is one line after pg_dump's closing line; a few kilobytes for this schema.
+const TAIL_BYTES = 1 << 20
+
 /**
  * Checks that `file` looks like a whole plain SQL dump before anything is opened: pg_dump's
- * header at the start and its closing line at the end (a dump cut short has none).
+ * header at the start and its closing line at the end (a dump cut short has none). Returns the
+ * manifest the dump ends with, if any.
  */
-export async function checkDumpFile(file: string) {
+export async function checkDumpFile(file: string): Promise<{ manifest?: BackupManifest }> {
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') throw new BackupError(`No such file: ${file}`)
     throw new BackupError(`Cannot read ${file}: ${error.message}`)
@@ -345,7 +401,7 @@ export async function checkDumpFile(file: string) {
   try {
     const head = Buffer.alloc(Math.min(info.size, 256))
     await handle.read(head, 0, head.length, 0)
-    const tailLength = Math.min(info.size, 512)
+    const tailLength = Math.min(info.size, TAIL_BYTES)
     const tail = Buffer.alloc(tailLength)
     await handle.read(tail, 0, tailLength, info.size - tailLength)
     if (head.subarray(0, 5).toString('latin1') === 'PGDMP') {
@@ -356,11 +412,17 @@ export async function checkDumpFile(file: string) {
     if (!/^--\r?\n-- PostgreSQL database dump\r?\n/.test(head.toString('utf8'))) {
       throw new BackupError(`${file} is not a SQL dump written by pg_dump or npm run backup`)
     }
-    if (!tail.toString('utf8').includes('-- PostgreSQL database dump complete')) {
+    const ending = tail.toString('utf8')
+    if (!ending.includes('-- PostgreSQL database dump complete')) {
       throw new BackupError(
         `${file} is incomplete: it lacks pg_dump's closing line (was it cut short?)`,
       )
     }
+    const manifest = parseManifest(ending)
+    if (manifest === null) {
+      throw new BackupError(`${file}: its manifest is damaged, so nothing can check the dump`)
+    }
+    return { manifest }
   } finally {
     await handle.close()
   }
@@ -369,19 +431,29 @@ export async function checkDumpFile(file: string) {
 /**
  * Loads a dump into `into`, which must be empty (no table in schema public, no migrations):
  * otherwise it refuses before changing anything. The whole load is one transaction, so a dump
- * that fails halfway leaves the target as it was. Returns the number of statements run.
+ * that fails halfway leaves the target as it was; so does one whose loaded tables (rows and
+ * checksums) or schema objects differ from its manifest. A dump without a manifest is refused
+ * unless `unverified` (dumps of plain pg_dump, or from before manifests). Returns the number of
+ * statements run.
  */
 export async function restoreBackup(options: {
   file: string
   into: DatabaseLocation
+  unverified?: boolean
 }): Promise<{ statements: number }> {
   const file = path.resolve(options.file)
-  await checkDumpFile(file)
+  const { manifest } = await checkDumpFile(file)
+  if (!manifest && !options.unverified) {
+    throw new BackupError(
+      `${file} has no Brandcard manifest (a plain pg_dump, or a backup from before manifests), so nothing can check it is whole. Restore it with --unverified to load it as it is.`,
+    )
+  }
+  const load = (session: RestoreSession) => loadDump(file, session, manifest)
   const { into } = options
   if (into.driver === 'pglite') {
     return into.client.transaction(async (tx) => {
       const before = await sessionSettingsOf(tx)
-      const loaded = await loadDump(file, {
+      const loaded = await load({
         run: async (statement) => {
           await tx.exec(statement)
         },
@@ -394,7 +466,7 @@ export async function restoreBackup(options: {
   }
   return withPostgres(into.url, (sql) =>
     sql.begin((tx) =>
-      loadDump(file, {
+      load({
         run: async (statement) => {
           await tx.unsafe(statement)
         },
@@ -404,7 +476,11 @@ export async function restoreBackup(options: {
   )
 }
 
-async function loadDump(file: string, session: RestoreSession): Promise<{ statements: number }> {
+async function loadDump(
+  file: string,
+  session: RestoreSession,
+  manifest: BackupManifest | undefined,
+): Promise<{ statements: number }> {
   await refuseUnlessEmpty(session)
   await session.run(APP_ROLE)
   // A newer pg_dump's header sets parameters an older server does not know (PGlite's pg_dump
@@ -449,7 +525,19 @@ async function loadDump(file: string, session: RestoreSession): Promise<{ statem
     )
     await run({ ...piece, text })
   }
+  if (manifest) await verifyAgainst(file, manifest, session)
   return { statements }
+}
+
+/** Inside the load's transaction: a difference is thrown, and the load rolled back with it. */
+async function verifyAgainst(file: string, manifest: BackupManifest, session: RestoreSession) {
+  const restored = await describeInTransaction(session.rows)
+  const differences = manifestDifferences(manifest, restored)
+  if (differences.length > 0) {
+    throw new BackupError(
+      `${file} does not match its manifest: ${differences.join('; ')}. Nothing was restored.`,
+    )
+  }
 }
 
 async function refuseUnlessEmpty(session: RestoreSession) {

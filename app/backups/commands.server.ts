@@ -4,9 +4,10 @@
 // DATA_DIR/pglite (read straight from the environment, as getDatabaseHandle does).
 
 import { existsSync } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { ensurePrivateDir, tightenTree } from '#app/utils/private-files.server'
 import {
   BackupError,
   backupFileName,
@@ -27,7 +28,7 @@ const consoleOutput: CommandOutput = {
 const BACKUP_USAGE =
   'Usage: npm run backup [FILE]   (default: DATA_DIR/backups/brandcard-<time>.sql)'
 const RESTORE_USAGE =
-  'Usage: npm run restore -- FILE [--data-dir DIR]   (DIR: a PGlite data directory)'
+  'Usage: npm run restore -- FILE [--data-dir DIR] [--unverified]   (DIR: a PGlite data directory; --unverified: a dump without a manifest)'
 
 export async function backupCommand(
   args: string[],
@@ -69,7 +70,7 @@ export async function restoreCommand(
     out.error(RESTORE_USAGE)
     return 2
   }
-  const { file, dataDir } = parsed
+  const { file, dataDir, unverified } = parsed
   return reportingErrors(out, async () => {
     if (env.DATABASE_URL && dataDir) {
       throw new BackupError(
@@ -82,6 +83,7 @@ export async function restoreCommand(
       const { statements } = await restoreBackup({
         file,
         into: { driver: 'postgres', url: env.DATABASE_URL },
+        unverified,
       })
       out.info(
         `Restored ${file} into ${withoutPassword(env.DATABASE_URL)} (${statements} statements)`,
@@ -89,7 +91,7 @@ export async function restoreCommand(
     } else {
       const directory = path.resolve(dataDir ?? path.join(env.DATA_DIR ?? './data', 'pglite'))
       const { statements } = await withPglite(directory, { mustExist: false }, (into) =>
-        restoreBackup({ file, into }),
+        restoreBackup({ file, into, unverified }),
       )
       out.info(`Restored ${file} into ${directory} (${statements} statements)`)
     }
@@ -99,12 +101,17 @@ export async function restoreCommand(
   })
 }
 
-function parseRestoreArgs(args: string[]): { file: string; dataDir?: string } | undefined {
+function parseRestoreArgs(
+  args: string[],
+): { file: string; dataDir?: string; unverified: boolean } | undefined {
   let file: string | undefined
   let dataDir: string | undefined
+  let unverified = false
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
-    if (arg === '--data-dir') {
+    if (arg === '--unverified') {
+      unverified = true
+    } else if (arg === '--data-dir') {
       dataDir = args[++i]
       if (!dataDir) return undefined
     } else if (arg.startsWith('--data-dir=')) {
@@ -115,7 +122,7 @@ function parseRestoreArgs(args: string[]): { file: string; dataDir?: string } | 
       file = arg
     }
   }
-  return file ? { file, dataDir } : undefined
+  return file ? { file, dataDir, unverified } : undefined
 }
 
 /**
@@ -140,10 +147,13 @@ async function withPglite<T>(
       `${directory} is open in another process (the server?): stop it first, or let the server's daily backup take the dump. If no process uses it, a crash left ${pidFile} behind: delete that file.`,
     )
   }
-  await mkdir(directory, { recursive: true })
+  ensurePrivateDir(directory)
   const client = new PGlite({ dataDir: directory })
   let done = false
   try {
+    // A new directory's files are copied in with mode 0666 (app/utils/private-files.server.ts).
+    await client.waitReady
+    tightenTree(directory)
     const result = await work({ driver: 'pglite', client })
     done = true
     return result

@@ -29,6 +29,7 @@ import {
   findOrganizationBranding,
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
+import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -145,8 +146,20 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
         termsOfServiceUrl: value.termsOfServiceUrl,
         supportEmail: value.supportEmail,
       }
-      const logoMediaId = await resolveImageField(tenant, formData, 'logo', 'brandLogo', tx)
-      const faviconMediaId = await resolveImageField(tenant, formData, 'favicon', 'favicon', tx)
+      const logoMediaId = await resolveImageField(
+        { tenant, user },
+        formData,
+        'logo',
+        'brandLogo',
+        tx,
+      )
+      const faviconMediaId = await resolveImageField(
+        { tenant, user },
+        formData,
+        'favicon',
+        'favicon',
+        tx,
+      )
       const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
       await updateOrganizationBranding(tx, tenant.id, {
         name: value.companyName,
@@ -192,7 +205,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       }
     })
   } catch (error) {
-    if (error instanceof UploadError) return imageRefused(error.field)
+    if (error instanceof UploadError) return imageRefused(error.field, error.message)
     if (error instanceof DomainError) {
       return json(
         { result: submission.reply({ fieldErrors: { customDomain: [error.message] } }) },
@@ -205,12 +218,13 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
   return redirectWithToast(BRANDING_PATH, { type: 'success', title: BRANDING_UPDATED })
 }
 
-function imageRefused(field: string) {
+/** The image field's refusal: not an image, or past a quota (the message says which). */
+function imageRefused(field: string, message = INVALID_IMAGE_MESSAGE) {
   return json(
     {
       result: {
         status: 'error' as const,
-        error: { [field]: ['Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'] },
+        error: { [field]: [message] },
       },
     },
     { status: 400 },

@@ -222,9 +222,9 @@ export async function cardEditAction(
     try {
       // One transaction: a refused second image leaves the first one unstored.
       await withTenant(tenant.id, async (tx) => {
-        const logo = await resolveImageField(tenant, formData, 'logo', 'logo', tx)
+        const logo = await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx)
         const picture = await resolveImageField(
-          tenant,
+          { tenant, user },
           formData,
           'profilePicture',
           'profilePicture',
@@ -253,7 +253,9 @@ export async function cardEditAction(
     // checked there); no other field names it.
     const mediaId =
       value.kind === 'image'
-        ? await resolveImageField(tenant, formData, 'background', 'background').catch(() => null)
+        ? await resolveImageField({ tenant, user }, formData, 'background', 'background').catch(
+            () => null,
+          )
         : undefined
     const background = BackgroundSchema.safeParse(
       value.kind === 'image'

@@ -8,6 +8,7 @@ import {
   removeProviderDomainJob,
 } from '#app/domains/sending-domains.server'
 import { deliverEmail } from '#app/services/mailer.server'
+import { sweepMedia } from '#app/services/media-sweep.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
 export const jobHandlers: JobHandlers = {
@@ -24,6 +25,12 @@ export const jobHandlers: JobHandlers = {
   'backup.daily': {
     async run() {
       await takeDailyBackup()
+    },
+  },
+  // Hourly (enqueueDailyJobs): unreferenced images deleted after their grace (ADR 029).
+  'media.sweep': {
+    async run() {
+      await sweepMedia()
     },
   },
 }

@@ -221,6 +221,11 @@ export async function enqueueDailyJobs(now = new Date()) {
         runAt,
       })
     }
+    // Hourly, as this housekeeping runs: images nothing references are deleted after a grace.
+    await insertJob(tx, {
+      name: 'media.sweep',
+      idempotencyKey: `media.sweep:${now.toISOString().slice(0, 13)}`,
+    })
     await pruneFinishedJobs(tx, new Date(now.getTime() - KEEP_FINISHED_MS))
   })
 }

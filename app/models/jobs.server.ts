@@ -11,6 +11,7 @@ export type JobName =
   | 'crm.forward'
   | 'auth.password-reset'
   | 'backup.daily'
+  | 'media.sweep'
   | 'sending-domain.check'
   | 'sending-domain.remove'
   | 'sending-domain.expire'

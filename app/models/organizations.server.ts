@@ -158,3 +158,8 @@ export async function findContactEmail(db: Queryable, organizationId: string) {
     .where(eq(organizations.id, organizationId))
   return row?.contactEmail ?? null
 }
+
+/** Every organization's id: work that visits each tenant in turn (the media sweep). */
+export async function listOrganizationIds(db: Queryable) {
+  return db.select({ id: organizations.id }).from(organizations).orderBy(organizations.id)
+}

@@ -93,9 +93,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // One transaction: a refused field or background leaves no image of this form behind.
       await withTenant(tenant.id, async (tx) => {
         const [logo, picture, backgroundImage] = [
-          await resolveImageField(tenant, formData, 'logo', 'logo', tx),
-          await resolveImageField(tenant, formData, 'profilePicture', 'profilePicture', tx),
-          await resolveImageField(tenant, formData, 'background', 'background', tx),
+          await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx),
+          await resolveImageField(
+            { tenant, user },
+            formData,
+            'profilePicture',
+            'profilePicture',
+            tx,
+          ),
+          await resolveImageField({ tenant, user }, formData, 'background', 'background', tx),
         ]
         const choice = parseSwatch(formData.get('backgroundChoice'))
         const background = backgroundImage

@@ -8,7 +8,7 @@ const PurposeSchema = z.enum(Object.keys(IMAGE_PURPOSES) as [keyof typeof IMAGE_
 
 // Immediate uploads from image fields (with progress); the form then sends the media id.
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant } = await requireUser(request, context)
+  const { tenant, user } = await requireUser(request, context)
   try {
     const form = await readForm(request)
     const purpose = PurposeSchema.safeParse(form.get('purpose'))
@@ -16,10 +16,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!purpose.success || !(file instanceof Blob) || file.size === 0) {
       return json({ error: INVALID_IMAGE_MESSAGE }, { status: 400 })
     }
-    const stored = await saveImage(tenant, file, purpose.data, 'file')
+    const stored = await saveImage({ tenant, user }, file, purpose.data, 'file')
     return json({ mediaId: stored.id, url: `/media/${stored.hash}.${stored.ext}` })
   } catch (error) {
-    if (error instanceof UploadError) return json({ error: INVALID_IMAGE_MESSAGE }, { status: 400 })
+    if (error instanceof UploadError) {
+      return json({ error: error.message }, { status: error.status })
+    }
     throw error
   }
 }

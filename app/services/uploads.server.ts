@@ -4,9 +4,10 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
+import { getEnv } from '#app/env.server'
 import { isUuid } from '#app/models/cards.server'
-import { storeMedia } from '#app/models/media.server'
+import { hasMediaWithHash, mediaHash, mediaUsage, storeMedia } from '#app/models/media.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { media } from '#drizzle/schema'
@@ -15,17 +16,24 @@ import {
   INVALID_IMAGE_MESSAGE,
   InvalidImageError,
   MAX_UPLOAD_BYTES,
+  type ProcessedImage,
   processImage,
 } from './images.server'
+import { tenantQuotaMessage, userQuotaMessage } from './media-limits'
 
 export class UploadError extends Error {
   constructor(
     public field: string,
     message = INVALID_IMAGE_MESSAGE,
+    /** 413 for a refusal by quota (the image itself was fine), 400 otherwise. */
+    public status: 400 | 413 = 400,
   ) {
     super(message)
   }
 }
+
+/** Who uploads: the tenant the image belongs to and the signed-in user whose quota it counts against. */
+export type Uploader = { tenant: Tenant; user: { id: string } }
 
 export const UNREADABLE_FORM_MESSAGE =
   'The form could not be read. Please reload the page and submit it again.'
@@ -58,21 +66,53 @@ export async function readPlainForm(request: Request): Promise<FormData> {
   }
 }
 
-/** Stores an image; in `tx` when given, so a refusal later in the same form rolls it back. */
+/**
+ * Stores an image; in `tx` when given, so a refusal later in the same form rolls it back. An
+ * image that would take its uploader or the tenant past their quota (ADR 029) is refused with
+ * an UploadError that says so; bytes the tenant stores already add nothing and always pass.
+ */
 export async function saveImage(
-  tenant: Tenant,
+  uploader: Uploader,
   file: Blob,
   purpose: ImagePurpose,
   field: string,
   tx?: Transaction,
 ) {
+  const { tenant, user } = uploader
+  let image: ProcessedImage
   try {
-    const image = await processImage(new Uint8Array(await file.arrayBuffer()), purpose)
-    const store = (db: Transaction) => storeMedia(db, tenant.id, { ...image, purpose })
-    return await (tx ? store(tx) : withTenant(tenant.id, store))
+    image = await processImage(new Uint8Array(await file.arrayBuffer()), purpose)
   } catch (error) {
     if (error instanceof InvalidImageError) throw new UploadError(field)
     throw error
+  }
+  const store = async (db: Transaction) => {
+    await refuseOverQuota(db, uploader, image, field)
+    return storeMedia(db, tenant.id, { ...image, purpose, uploadedBy: user.id })
+  }
+  return tx ? store(tx) : withTenant(tenant.id, store)
+}
+
+async function refuseOverQuota(
+  db: Transaction,
+  { tenant, user }: Uploader,
+  image: ProcessedImage,
+  field: string,
+) {
+  // Two uploads of one tenant at once must not both pass on the same total (on PGlite there is
+  // one session and this is free).
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-quota:${tenant.id}`}))`)
+  if (await hasMediaWithHash(db, tenant.id, mediaHash(image.bytes))) return
+  const env = getEnv()
+  const userQuota = env.MEDIA_QUOTA_USER_MB * 1024 * 1024
+  const tenantQuota = env.MEDIA_QUOTA_TENANT_MB * 1024 * 1024
+  const { userBytes, tenantBytes } = await mediaUsage(db, tenant.id, user.id)
+  const size = image.bytes.length
+  if (userBytes + size > userQuota) {
+    throw new UploadError(field, userQuotaMessage(userBytes, userQuota), 413)
+  }
+  if (tenantBytes + size > tenantQuota) {
+    throw new UploadError(field, tenantQuotaMessage(tenantBytes, tenantQuota), 413)
   }
 }
 
@@ -83,15 +123,16 @@ export async function saveImage(
  * passes its transaction: a refused field then leaves none of the others' images behind.
  */
 export async function resolveImageField(
-  tenant: Tenant,
+  uploader: Uploader,
   formData: FormData,
   name: string,
   purpose: ImagePurpose,
   tx?: Transaction,
 ): Promise<string | null | undefined> {
+  const { tenant } = uploader
   const file = formData.get(`${name}File`)
   if (file instanceof Blob && file.size > 0)
-    return (await saveImage(tenant, file, purpose, name, tx)).id
+    return (await saveImage(uploader, file, purpose, name, tx)).id
   const reference = formData.get(`${name}MediaId`)
   if (typeof reference !== 'string' || reference === '') return undefined
   if (reference === 'none') return null

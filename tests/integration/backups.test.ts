@@ -26,7 +26,7 @@ import { runJobsNow } from '#app/jobs/handlers.server'
 import { enqueueDailyJobs } from '#app/jobs/worker.server'
 import { createOrganization } from '#app/models/organizations.server'
 import { getDatabaseHandle, getDb, openPostgres } from '#drizzle/db.server'
-import { jobs } from '#drizzle/schema'
+import { contacts, jobs } from '#drizzle/schema'
 import { seedDemo } from '#drizzle/seed.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
 import { withDatabase as databaseUrl } from '#tests/setup/global-db'
@@ -51,6 +51,15 @@ beforeAll(async () => {
   const organization = await makeOrganization({ name: AWKWARD })
   const user = await makeUser(organization.id, { firstName: AWKWARD })
   await makeCard(organization.id, user.id, { lastName: AWKWARD })
+  await getDb()
+    .insert(contacts)
+    .values(
+      ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((fullName) => ({
+        organizationId: organization.id,
+        userId: user.id,
+        fullName,
+      })),
+    )
   source = onPostgres
     ? { driver: 'postgres', url: process.env.TEST_FILE_DATABASE_URL as string }
     : { driver: 'pglite', client: (getDatabaseHandle() as unknown as { client: PGlite }).client }
@@ -282,6 +291,73 @@ describe('restore refuses', () => {
     // And the target still takes the real dump afterwards.
     await restoreBackup({ file: dump, into: target })
   })
+})
+
+describe('restore checks the manifest', () => {
+  // Damage a loader cannot see: every statement still runs. The manifest (read in the dump's
+  // own snapshot) names what the restored database lacks, and the load is rolled back.
+  test("a dump missing a table's rows, half its schema or with altered rows is refused, naming the difference, and the target stays empty", async () => {
+    const target = await emptyDatabase()
+    const text = await readFile(dump, 'utf8')
+    const contactRows = await rowsOf<{ n: number }>(
+      source,
+      'select count(*)::int as n from public.contacts',
+    )
+    expect(contactRows[0]?.n).toBeGreaterThan(0)
+    const changed: Record<string, boolean> = {}
+    const damaged = async (name: string, content: string) => {
+      const file = path.join(workDir, name)
+      changed[file] = content !== text
+      await writeFile(file, content)
+      return file
+    }
+    const cases: [string, RegExp][] = [
+      [
+        await damaged(
+          'no-contacts.sql',
+          text.replace(/^INSERT INTO public\.contacts [\s\S]*?;\n/gm, ''),
+        ),
+        new RegExp(
+          `does not match its manifest: .*public\\.contacts has 0 rows, the backup had ${contactRows[0]?.n}.*Nothing was restored\\.$`,
+        ),
+      ],
+      [
+        await damaged(
+          'half-schema.sql',
+          text.replace(/^CREATE (?:POLICY|TRIGGER) [\s\S]*?;\n/gm, ''),
+        ),
+        /does not match its manifest: policies missing \(\d+\): public\.\w+ \w+.*; triggers missing \(\d+\): public\.\w+ \w+.*Nothing was restored\.$/,
+      ],
+      [
+        await damaged('altered.sql', text.replaceAll("'O''Brien;", "'O''Brian;")),
+        /does not match its manifest: .*public\.organizations has \d+ rows as the backup had, but their checksum differs/,
+      ],
+      [
+        await damaged(
+          'no-manifest.sql',
+          text.slice(0, text.lastIndexOf('\n-- brandcard-manifest: ')),
+        ),
+        /no-manifest\.sql has no Brandcard manifest .*Restore it with --unverified/,
+      ],
+      [
+        await damaged(
+          'bad-manifest.sql',
+          text.replace('-- brandcard-manifest: {', '-- brandcard-manifest: {{'),
+        ),
+        /bad-manifest\.sql: its manifest is damaged/,
+      ],
+    ]
+    for (const [file, message] of cases) {
+      const refused = await restoreBackup({ file, into: target }).catch((error: unknown) => error)
+      expect(refused, file).toBeInstanceOf(BackupError)
+      expect((refused as Error).message, (refused as Error).message).toMatch(message)
+      expect(await rowsOf(target, TABLES), file).toEqual([])
+      expect(changed[file], `${file} differs from the dump`).toBe(true)
+    }
+    // A dump without a manifest loads when asked to (the intact dump: every test above).
+    await restoreBackup({ file: cases[3]?.[0] as string, into: target, unverified: true })
+    expect(await tableSums(target)).toEqual(await tableSums(source))
+  }, 120_000)
 })
 
 describe('npm run backup and npm run restore', () => {

@@ -55,7 +55,15 @@ import {
   insertEmailConfirmationToken,
   retireEmailConfirmationTokens,
 } from '#app/models/email-confirmations.server'
-import { getMediaByHash, getMediaBytes, getMediaPath, storeMedia } from '#app/models/media.server'
+import {
+  getMediaByHash,
+  getMediaBytes,
+  getMediaPath,
+  hasMediaWithHash,
+  mediaUsage,
+  storeMedia,
+  sweepUnreferencedMedia,
+} from '#app/models/media.server'
 import {
   getOrganizationPreferences,
   saveOrganizationPreferences,
@@ -503,6 +511,31 @@ const cases: Record<string, Case[]> = {
       name: "serves none of A's images",
       run: (db, b, a) => getMediaByHash(db, b, a.ownMedia.hash),
       expected: nothing,
+    },
+  ],
+  hasMediaWithHash: [
+    {
+      name: "finds none of A's images by their hash",
+      run: (db, b, a) => hasMediaWithHash(db, b, a.ownMedia.hash),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  mediaUsage: [
+    {
+      name: "counts none of A's images, for B or for A's user",
+      run: async (db, b, a) => {
+        const usage = await mediaUsage(db, b, a.user.id)
+        return usage.userBytes
+      },
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  sweepUnreferencedMedia: [
+    {
+      name: "marks and deletes none of A's unreferenced images",
+      // A cutoff in the future: B's unreferenced images go at once; A's must stay untouched.
+      run: (db, b) => sweepUnreferencedMedia(db, b, new Date(Date.now() + 86_400_000)),
+      expected: () => {},
     },
   ],
   getMediaPath: [

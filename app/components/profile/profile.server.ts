@@ -221,7 +221,7 @@ type SaveOutcome =
   | { status: 'saved'; emailChangedFrom?: string }
   | { status: 'duplicate' }
   | { status: 'password'; message: string }
-  | { status: 'image'; field: string }
+  | { status: 'image'; field: string; message: string }
 
 /** Checks the email, stores new images and writes the row; the caller turns the outcome into a reply. */
 async function writeProfile(
@@ -259,7 +259,13 @@ async function writeProfile(
     // Images are stored in the update's transaction: a refused field or email stores none.
     await withTenant(tenant.id, async (tx) => {
       for (const name of Object.keys(IMAGE_FIELDS) as ImageFieldName[]) {
-        const mediaId = await resolveImageField(tenant, formData, name, IMAGE_FIELDS[name], tx)
+        const mediaId = await resolveImageField(
+          { tenant, user },
+          formData,
+          name,
+          IMAGE_FIELDS[name],
+          tx,
+        )
         if (mediaId !== undefined) fields[`${name}MediaId`] = mediaId
       }
       const updated = await updateProfile(tx, tenant.id, user.id, fields)
@@ -281,7 +287,10 @@ async function writeProfile(
       }
     })
   } catch (error) {
-    if (error instanceof UploadError) return { status: 'image', field: error.field }
+    // The error says why: not an image, or past a quota (ADR 029).
+    if (error instanceof UploadError) {
+      return { status: 'image', field: error.field, message: error.message }
+    }
     // Two accounts racing for one email: the unique index decides.
     if (isUniqueViolation(error)) return { status: 'duplicate' }
     throw error
@@ -342,7 +351,7 @@ async function saveProfile(request: Request, signedIn: SignedIn, formData: FormD
     case 'image':
       return reply(
         'profile',
-        submission.reply({ fieldErrors: { [outcome.field]: [INVALID_IMAGE_MESSAGE] }, hideFields }),
+        submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields }),
         400,
       )
     case 'saved':

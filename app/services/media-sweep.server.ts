@@ -1,0 +1,18 @@
+// The media sweep (ADR 029): images nothing references any more are deleted once they have been
+// unreferenced for MEDIA_GRACE_MS. A queued job (app/jobs) runs it every hour, one tenant at a
+// time, each in its own transaction under row-level security.
+import { sweepUnreferencedMedia } from '#app/models/media.server'
+import { listOrganizationIds } from '#app/models/organizations.server'
+import { withDatabase, withTenant } from '#drizzle/db.server'
+import { MEDIA_GRACE_MS } from './media-limits'
+
+/** Sweeps every tenant's images; returns how many were deleted. */
+export async function sweepMedia(now = new Date()) {
+  const cutoff = new Date(now.getTime() - MEDIA_GRACE_MS)
+  const organizations = await withDatabase((tx) => listOrganizationIds(tx))
+  let deleted = 0
+  for (const { id } of organizations) {
+    deleted += await withTenant(id, (tx) => sweepUnreferencedMedia(tx, id, cutoff))
+  }
+  return deleted
+}
