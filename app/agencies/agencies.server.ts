@@ -125,7 +125,7 @@ export async function createAgency(
     return { agency, owner }
   })
   invalidateTenant(created.agency.id)
-  await sendOwnerWelcome(created.agency, created.owner, token, acting.tenant)
+  await sendOwnerWelcome(created.agency, created.owner, token, acting)
   return { agencyId: created.agency.id, toast: 'Agency added' }
 }
 
@@ -133,8 +133,9 @@ async function sendOwnerWelcome(
   agency: { id: string; name: string; slug: string; primaryColor: string },
   owner: { email: string; firstName: string },
   token: string,
-  platform: Pick<Tenant, 'name' | 'via' | 'legal'>,
+  acting: Acting,
 ) {
+  const platform = acting.tenant
   const platformName = platform.name
   // The same proxy serves the platform and every agency host: the scheme and port the super
   // admin came by are the agency's too.
@@ -166,6 +167,8 @@ async function sendOwnerWelcome(
     agency.id,
     { to: owner.email, subject: `Set your password for ${agency.name}`, html, text },
     agency.name,
+    // Counted in the new agency: its limits start fresh, so only a flood could refuse it.
+    { userId: acting.userId },
   )
 }
 

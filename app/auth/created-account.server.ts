@@ -29,7 +29,7 @@ export async function queueSetPasswordEmailIn(
     'id' | 'name' | 'kind' | 'slug' | 'customDomain' | 'primaryColor' | 'logoUrl' | 'legal'
   >,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
-  createdBy: string,
+  createdBy: { name: string; userId: string },
 ) {
   const token = newLinkToken()
   await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(token), SET_PASSWORD_TTL_MS)
@@ -47,10 +47,11 @@ export async function queueSetPasswordEmailIn(
       branding,
       to: user.email,
       firstName: user.firstName,
-      createdBy,
+      createdBy: createdBy.name,
       setPasswordUrl: `${branding.origin}/auth/reset-password?token=${token}`,
     }),
     tenant.name,
+    { userId: createdBy.userId },
   )
   return wakeJobWorker
 }

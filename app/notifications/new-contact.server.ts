@@ -5,6 +5,7 @@ import { findUserById } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
 import { queueEmailIn } from '#app/services/mailer.server'
+import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
@@ -14,6 +15,8 @@ export type NewContactNotice = {
   kind: NewContactKind
   ownerId: string
   contact: { fullName: string; email: string; company?: string }
+  /** The visitor who sent the lead or connected (the send limits count them). */
+  cause: EmailCause
 }
 
 export function unsubscribeUrl(origin: string, organizationId: string, userId: string) {
@@ -50,6 +53,7 @@ export async function queueNewContactEmailIn(
       unsubscribeUrl: unsubscribeUrl(branding.origin, tenant.id, owner.id),
     }),
     tenant.name,
+    notice.cause,
   )
   return true
 }

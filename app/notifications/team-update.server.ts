@@ -16,7 +16,7 @@ import { getNotificationPreferences } from './preferences.server'
 export async function queueTeamUpdateEmailIn(
   tx: Transaction,
   tenant: Tenant,
-  notice: { userId: string; teamId: string; update: TeamUpdate },
+  notice: { userId: string; teamId: string; update: TeamUpdate; actorUserId: string },
 ) {
   const member = await findUserById(tx, tenant.id, notice.userId)
   if (!member) return false
@@ -36,6 +36,7 @@ export async function queueTeamUpdateEmailIn(
       unsubscribeUrl: unsubscribeUrl(branding.origin, tenant.id, member.id),
     }),
     tenant.name,
+    { userId: notice.actorUserId },
   )
   return true
 }

@@ -79,6 +79,7 @@ describe('emails through the queue', () => {
           text: 'Hi',
         },
         'Mail Co',
+        { userId: 'job-queue-test' },
       )
       // Queued: written, not sent.
       expect((await outboxOf(organization.id)).map((email) => email.state)).toEqual(['queued'])
@@ -108,6 +109,7 @@ describe('emails through the queue', () => {
           text: 'T',
         },
         'Mail Co',
+        { userId: 'job-queue-test' },
       )
       await runJobsNow()
       expect(resend.received).toHaveLength(8)
