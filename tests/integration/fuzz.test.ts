@@ -142,6 +142,9 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   intents: ['profile', 'password', 'notifications'],
   keys: PROFILE_KEYS,
   files: PROFILE_FILES,
+  // A wrong current password counts against the account and the address, as a failed sign-in
+  // does (issue 26 point 8): the counters move on a 400.
+  mayChange: ['rate_limits'],
 })
 
 const PRIVACY_KEYS = ['visibility', 'showEmail', 'showPhone', 'theme', 'fontSize', 'animations']
