@@ -32,9 +32,12 @@ export const LIMITS = {
   currentPasswordAccount: { max: 10, windowMs: 15 * MINUTE },
   currentPasswordIp: { max: 50, windowMs: 15 * MINUTE },
   // Every email a person can cause to reach someone else (app/services/send-limits.server.ts):
-  // per sender (an account, or a client address when not signed in), per recipient address
-  // and per tenant, so nobody floods an inbox, or the agency's sending reputation, in its name.
+  // per sender, per recipient address and per tenant, so nobody floods an inbox, or the
+  // agency's sending reputation, in its name. A sender is an account, or a client address when
+  // not signed in: that ceiling sits above the per-form limits (sign-ups, leads) it spans, which
+  // one office behind one address shares.
   emailSender: { max: 50, windowMs: 60 * MINUTE },
+  emailSenderIp: { max: 200, windowMs: 60 * MINUTE },
   emailRecipient: { max: 20, windowMs: 60 * MINUTE },
   emailTenant: { max: 1000, windowMs: 60 * MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.

@@ -40,11 +40,13 @@ export async function admitEmailIn(
 ) {
   if (cause === 'limited-when-requested') return
   await hitOrRefuseIn(tx, 'emailTenant', limitKey('emailTenant', organizationId), TENANT_LIMITED)
-  const sender =
-    'userId' in cause
-      ? limitKey('emailSender', organizationId, cause.userId)
-      : limitKey('emailSender', 'ip', cause.clientIp)
-  await hitOrRefuseIn(tx, 'emailSender', sender, SENDER_LIMITED)
+  if ('userId' in cause) {
+    const key = limitKey('emailSender', organizationId, cause.userId)
+    await hitOrRefuseIn(tx, 'emailSender', key, SENDER_LIMITED)
+  } else {
+    const key = limitKey('emailSenderIp', cause.clientIp)
+    await hitOrRefuseIn(tx, 'emailSenderIp', key, SENDER_LIMITED)
+  }
   await hitOrRefuseIn(
     tx,
     'emailRecipient',

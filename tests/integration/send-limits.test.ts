@@ -161,6 +161,28 @@ describe('the send limits: 429 with a clear message, nothing queued', () => {
     expect(await databaseChecksum()).toEqual(before)
   })
 
+  test('per sender, not signed in: one client address past its limit across the public forms', async () => {
+    const org = await makeOrganization()
+    const owner = await makeUser(org.id)
+    const card = await makeCard(org.id, owner.id)
+    await exhaust('emailSenderIp', '198.51.100.76')
+    const before = await checksum()
+    const response = await settle(() =>
+      cardAction({
+        request: formRequest(hostOf(org), `/card/${card.id}`, {
+          intent: 'lead',
+          fullName: 'Lee Lead',
+          email: `lead-${uniqueSuffix()}@example.test`,
+        }),
+        context: contextFor(hostOf(org), '198.51.100.76'),
+        params: { ref: card.id },
+      }),
+    )
+    expect(response.status).toBe(429)
+    expect((await replyErrors(response))['']?.[0]).toMatch(/^You have caused too many emails/)
+    expect(await checksum()).toEqual(before)
+  })
+
   test('per recipient: a card owner flooded with leads from many addresses', async () => {
     const org = await makeOrganization()
     const owner = await makeUser(org.id, { email: `flooded-${uniqueSuffix()}@example.test` })
