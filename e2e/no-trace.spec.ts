@@ -18,6 +18,7 @@ import { rolePaths } from '#app/auth/roles'
 import { CARD_OWNER, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { signInOn, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
+import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
 test.describe.configure({ timeout: 240_000 })
 
@@ -380,14 +381,11 @@ test.describe('no trace of the platform on an agency host', () => {
     await page.getByRole('button', { name: 'Connect with Olivia' }).click()
     await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
 
-    // A team: an account of the agency added (team update) and a new address invited.
+    // A team: an account of the agency added (team update) and a new address invited, by an
+    // owner whose plan the agency granted and whose email is confirmed.
+    await grantPlanOnAlpha(browser, nora.email, 'team_basic')
+    await confirmEmailOnAlpha(page, nora.email)
     await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/team'))
-    await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
-    await page
-      .getByRole('dialog', { name: 'Confirm Upgrade' })
-      .getByRole('button', { name: 'Confirm Upgrade' })
-      .click()
-    await expect(page.getByText('Successfully upgraded to Team Basic plan')).toBeVisible()
     await page.getByRole('button', { name: 'Create Team' }).click()
     const create = page.getByRole('dialog', { name: 'Create Team' })
     await create.getByLabel('Team name').fill(`Trace Crew ${mark}`)

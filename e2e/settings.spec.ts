@@ -6,6 +6,7 @@ import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
 import { expectAccessible } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
+import { grantPlanOnAlpha } from './team-owner'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -252,14 +253,9 @@ async function teamOwner(browser: Browser) {
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'), { timeout: 20_000 })
+  await grantPlanOnAlpha(browser, user.email, 'team_basic')
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/team'))
   await waitForHydration(page)
-  await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
-  await page
-    .getByRole('dialog', { name: 'Confirm Upgrade' })
-    .getByRole('button', { name: 'Confirm Upgrade' })
-    .click()
-  await expect(page.getByText('Successfully upgraded to Team Basic plan')).toBeVisible()
   await page.getByRole('button', { name: 'Create Team' }).click()
   const dialog = page.getByRole('dialog', { name: 'Create Team' })
   await dialog.getByLabel('Team name').fill('Policy Crew')

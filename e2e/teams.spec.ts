@@ -1,11 +1,14 @@
 // Teams, members, invitations and plans (roles-teams-admin.md §2.9, §2.10, §4, §8; issue 13's
-// acceptance): an end user upgrades, creates a team, adds an existing colleague, invites a new
+// acceptance): an end user is granted a plan by the agency, confirms their email, creates a team,
+// adds an existing colleague, invites a new
 // address whose owner registers from the emailed link and joins; the plan's limit refuses a
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
 import { type Browser, expect, type Page, test } from '@playwright/test'
+import { CONFIRM_EMAIL_TO_INVITE, PLANS_GRANTED_BY_ADMINS } from '#app/teams/plans'
 import { HOSTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, recordAppearance } from './page-helpers'
+import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
 const TEAM_PATH = '/dashboard/end-user/team'
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -93,7 +96,7 @@ async function postAsPage(page: Page, form: Record<string, string>) {
   }, form)
 }
 
-test('upgrade, create a team, add and invite members, the plan limit, and team roles', async ({
+test('a granted plan, create a team, add and invite members, the plan limit, and team roles', async ({
   browser,
 }) => {
   const ann = account('Ann')
@@ -148,13 +151,16 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   await expect(dialog).toContainText('Team Basic')
   await expect(dialog).toContainText('Monthly')
   await expect(dialog).toContainText('$19/month')
+  // No payment provider yet: the dialog says who grants plans, and its confirm stays disabled
+  // (the server refuses the upgrade too, teams.test.ts).
+  await expect(dialog).toContainText(PLANS_GRANTED_BY_ADMINS)
+  await expect(dialog.getByRole('button', { name: 'Confirm Upgrade' })).toBeDisabled()
   await expectAccessible(page, 'confirm upgrade dialog')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
-  await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()
-  dialog = page.getByRole('dialog', { name: 'Confirm Upgrade' })
-  await dialog.getByRole('button', { name: 'Confirm Upgrade' }).click()
-  await expect(page.getByText('Successfully upgraded to Team Basic plan')).toBeVisible()
+  // Alpha's agency admin grants Team Basic from End Users.
+  await grantPlanOnAlpha(browser, ann.email, 'team_basic')
+  await page.reload()
   await expect(page.getByRole('heading', { name: 'No teams yet' })).toBeVisible()
 
   // Create Team: the spec's message for a short name, then the team with Ann as its admin.
@@ -174,6 +180,13 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   ).toHaveAttribute('aria-current', 'page')
   await expect(memberRow(page, ann.email)).toContainText('Admin')
   await expect(page.getByRole('columnheader', { name: 'Team role' })).toBeVisible()
+
+  // Nobody is invited in the agency's name from an unconfirmed address.
+  dialog = await invite(page, ben.email)
+  await expect(dialog.getByText(CONFIRM_EMAIL_TO_INVITE)).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await confirmEmailOnAlpha(page, ann.email)
+  await page.goto(urlFor(HOSTS.alpha, TEAM_PATH))
 
   // An account of this organization joins at once; a new address gets an invitation.
   dialog = await invite(page, ben.email)
@@ -273,8 +286,9 @@ test('upgrade, create a team, add and invite members, the plan limit, and team r
   await expect(page.getByText('Member removed from team')).toBeVisible()
   await expect(memberRow(page, cleo.email)).toHaveCount(0)
 
-  // Ben, now a manager, can invite (but not make an admin, nor change roles).
-  await benPage.reload()
+  // Ben, now a manager with a confirmed email, can invite (but not make an admin, nor change roles).
+  await confirmEmailOnAlpha(benPage, ben.email)
+  await benPage.goto(urlFor(HOSTS.alpha, TEAM_PATH))
   await expect(benPage.getByRole('button', { name: 'Invite Member' })).toBeEnabled()
   const frank = `frank-${unique()}@example.test`
   dialog = await invite(benPage, frank)
@@ -302,13 +316,10 @@ test('an invitation can be declined from its own page, and only by the invited a
   const hana = account('Hana')
   const { context, page } = await newUserPage(browser, gus)
   const { context: hanaContext, page: hanaPage } = await newUserPage(browser, hana)
-  await page.goto(urlFor(HOSTS.alpha, `${TEAM_PATH}?view=plans`))
+  await grantPlanOnAlpha(browser, gus.email, 'team_pro')
+  await confirmEmailOnAlpha(page, gus.email)
+  await page.goto(urlFor(HOSTS.alpha, TEAM_PATH))
   await waitForHydration(page)
-  await page.getByRole('button', { name: 'Upgrade to Team Pro' }).click()
-  const confirm = page.getByRole('dialog', { name: 'Confirm Upgrade' })
-  await expect(confirm).toContainText('$49/month')
-  await confirm.getByRole('button', { name: 'Confirm Upgrade' }).click()
-  await expect(page.getByText('Successfully upgraded to Team Pro plan')).toBeVisible()
   await page.getByRole('button', { name: 'Create Team' }).click()
   const create = page.getByRole('dialog', { name: 'Create Team' })
   await create.getByLabel('Team name').fill('Night Shift')

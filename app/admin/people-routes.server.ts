@@ -4,6 +4,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
+import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
@@ -41,6 +42,7 @@ import {
   readOrganizationEndUsers,
   readStaff,
   roleLabel,
+  setAccountPlan,
   setEndUserStatus,
   toPerson,
 } from './people.server'
@@ -153,6 +155,12 @@ function refuse(submission: Replying, intent: string | null, error: PeopleAction
   return json<Refusal>({ result: reply, intent, error: error.message }, { status: error.status })
 }
 
+/** Past a send limit (the new account's set-password email): 429, nothing done. */
+function sendLimited(submission: Replying, intent: string | null, error: RateLimitedError) {
+  const reply = submission.reply({ formErrors: [error.message] })
+  return tooManyRequests(error, { result: reply, intent, error: error.message })
+}
+
 function invalid(submission: {
   reply: () => unknown
   error?: Record<string, string[] | null> | null
@@ -198,8 +206,12 @@ export async function endUsersAction(request: Request, context: AppLoadContext) 
       case 'change-role':
         toast = await changeAccountRole(admin, value, USER_LIST_ROLES)
         break
+      case 'set-plan':
+        toast = await setAccountPlan(admin, value)
+        break
     }
   } catch (error) {
+    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
     if (!(error instanceof PeopleActionError)) throw error
     return refuse(submission, value.intent, error)
   }
@@ -231,6 +243,7 @@ export async function adminTeamAction(request: Request, context: AppLoadContext)
         break
     }
   } catch (error) {
+    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
     if (!(error instanceof PeopleActionError)) throw error
     return refuse(submission, value.intent, error)
   }
@@ -324,8 +337,12 @@ export async function agencyEndUsersAction(request: Request, context: AppLoadCon
       case 'change-role':
         toast = await changeAccountRole(actor, value, ['end_user'])
         break
+      case 'set-plan':
+        toast = await setAccountPlan(actor, value)
+        break
     }
   } catch (error) {
+    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
     if (!(error instanceof PeopleActionError)) throw error
     return refuse(submission, value.intent, error)
   }
@@ -380,6 +397,7 @@ export async function agencyTeamAction(request: Request, context: AppLoadContext
         break
     }
   } catch (error) {
+    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
     if (!(error instanceof PeopleActionError)) throw error
     return refuse(submission, value.intent, error)
   }

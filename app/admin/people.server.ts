@@ -33,8 +33,11 @@ import {
   findUserByEmail,
   findUserById,
   normalizeEmail,
+  setUserPlan,
   type User,
 } from '#app/models/users.server'
+import { PLANS, type PlanId } from '#app/teams/plans'
+import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
@@ -65,7 +68,8 @@ export class PeopleActionError extends Error {
       | 'organizationId'
       | 'password'
       | 'access'
-      | 'assignedToUserId',
+      | 'assignedToUserId'
+      | 'plan',
   ) {
     super(message)
   }
@@ -99,6 +103,7 @@ export function toPerson(row: PersonRow) {
     agency: row.organizationName ?? '',
     role: row.role,
     status: row.status,
+    plan: row.plan,
     staffTitle: row.staffTitle,
     assignedToUserId: row.assignedToUserId,
     lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
@@ -322,7 +327,10 @@ export async function addEndUser(
               legal: await legalOfAddedUser(tx, admin, organization),
             },
             created,
-            `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
+            {
+              name: `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
+              userId: admin.user.id,
+            },
           )
         : null
     }),
@@ -441,6 +449,36 @@ export async function deleteEndUser(
 }
 
 /**
+ * Change Plan: until a payment provider is connected, an agency admin (own end users) or a
+ * platform admin (anyone's) is who grants a paid plan, or takes it back (issue 26 point 7:
+ * no paid plan without payment). Only accounts with the team page have plans.
+ */
+export async function setAccountPlan(
+  admin: Actor,
+  input: { organizationId: string; userId: string; plan: PlanId },
+) {
+  const { organizationId } = input
+  const plan = PLANS[input.plan]
+  await withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, TEAM_PAGE_ROLES)
+    if (account.plan === input.plan) {
+      throw new PeopleActionError(409, `This account already has the ${plan.name} plan`, 'plan')
+    }
+    const updated = await setUserPlan(tx, organizationId, account.id, account.plan, input.plan)
+    if (!updated) {
+      throw new PeopleActionError(409, 'The plan changed meanwhile: please try again', 'plan')
+    }
+    await audit(tx, admin, account, 'plan.granted', {
+      from: account.plan,
+      to: input.plan,
+      priceUsd: plan.price,
+      payment: 'granted by an admin',
+    })
+  })
+  return `Plan changed to ${plan.name}`
+}
+
+/**
  * Accounts doc §7 "Change a user's role", from either screen: an end user's (End Users) or a
  * staff account's (Admin Team). Super admin roles exist on the platform organization only.
  */
@@ -537,7 +575,10 @@ export async function addStaffMember(
       })
       return input.password
         ? null
-        : queueSetPasswordEmailIn(tx, admin.tenant, created, nameOf(admin.user))
+        : queueSetPasswordEmailIn(tx, admin.tenant, created, {
+            name: nameOf(admin.user),
+            userId: admin.user.id,
+          })
     }),
   )
   afterCommit?.()

@@ -131,7 +131,7 @@ export async function createAgency(
     return { agency, owner }
   })
   invalidateTenant(created.agency.id)
-  await sendOwnerWelcome(created.agency, created.owner, link, acting.tenant)
+  await sendOwnerWelcome(created.agency, created.owner, link, acting)
   return { agencyId: created.agency.id, toast: 'Agency added' }
 }
 
@@ -139,8 +139,9 @@ async function sendOwnerWelcome(
   agency: { id: string; name: string; slug: string; primaryColor: string },
   owner: { email: string; firstName: string },
   link: ReturnType<typeof newEmailLink>,
-  platform: Pick<Tenant, 'name' | 'via' | 'legal'>,
+  acting: Acting,
 ) {
+  const platform = acting.tenant
   const platformName = platform.name
   // The same proxy serves the platform and every agency host: the scheme and port the super
   // admin came by are the agency's too.
@@ -178,6 +179,8 @@ async function sendOwnerWelcome(
       secrets: [link.secret],
     },
     agency.name,
+    // Counted in the new agency: its limits start fresh, so only a flood could refuse it.
+    { userId: acting.userId },
   )
 }
 

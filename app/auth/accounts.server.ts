@@ -31,6 +31,7 @@ import {
   addressLimitKey,
   assertNotLimited,
   clearLimit,
+  hitOrRefuseIn,
   limitKey,
   recordHits,
 } from './rate-limit.server'
@@ -67,7 +68,7 @@ export async function registerAccount(
     const outcome = await withTenant(tenant.id, async (tx) => {
       const existing = await findUserByEmail(tx, tenant.id, email)
       if (existing) {
-        await queueAccountExistsEmailIn(tx, tenant, existing)
+        await queueAccountExistsEmailIn(tx, tenant, existing, clientIp)
         return { status: 'existing' as const }
       }
       const created = await createUser(tx, tenant.id, {
@@ -76,7 +77,7 @@ export async function registerAccount(
         passwordHash,
         role: 'end_user',
       })
-      await queueConfirmationEmailIn(tx, tenant, created)
+      await queueConfirmationEmailIn(tx, tenant, created, { clientIp })
       return { status: 'created' as const, user: created }
     })
     wakeJobWorker()
@@ -87,14 +88,19 @@ export async function registerAccount(
   }
   await withTenant(tenant.id, async (tx) => {
     const existing = await findUserByEmail(tx, tenant.id, email)
-    if (existing) await queueAccountExistsEmailIn(tx, tenant, existing)
+    if (existing) await queueAccountExistsEmailIn(tx, tenant, existing, clientIp)
   })
   wakeJobWorker()
   return { status: 'existing' }
 }
 
 /** Tells the owner of a taken address that someone tried to sign up with it (active only). */
-async function queueAccountExistsEmailIn(tx: Transaction, tenant: Tenant, owner: User) {
+async function queueAccountExistsEmailIn(
+  tx: Transaction,
+  tenant: Tenant,
+  owner: User,
+  clientIp: string,
+) {
   if (owner.status !== 'active') return
   const branding = tenantEmailBranding(tenant)
   await queueEmailIn(
@@ -108,6 +114,7 @@ async function queueAccountExistsEmailIn(tx: Transaction, tenant: Tenant, owner:
       resetUrl: `${branding.origin}/auth/forgot-password`,
     }),
     tenant.name,
+    { clientIp },
   )
 }
 
@@ -220,6 +227,7 @@ export const passwordResetJob: JobHandler = {
         tenant.id,
         { ...message, secrets: [link.secret] },
         tenant.name,
+        'limited-when-requested',
         emailKey,
       )
     })
@@ -251,16 +259,43 @@ export async function resetPassword(tenant: Tenant, token: string, newPassword: 
 }
 
 /**
- * Changes a signed-in user's password after checking the current one, and ends every
- * other session of the user (the current one stays signed in).
+ * Every check of a signed-in user's current password (change password, change email) is
+ * limited like sign-in, per account and per client address, in the same store: a session left
+ * open must not be a way to guess the password. Each attempt is counted before the hash is
+ * checked, so parallel guesses cannot slip past the limit together; once over it, even the
+ * right password is refused (RateLimitedError) until the window ends. The right password
+ * clears the account's count, as a sign-in does.
+ */
+export async function checkCurrentPassword(
+  tenant: Pick<Tenant, 'id'>,
+  user: Pick<User, 'id' | 'passwordHash'>,
+  password: string,
+  clientIp: string,
+) {
+  const accountKey = limitKey('currentPasswordAccount', tenant.id, user.id)
+  await withDatabase(async (tx) => {
+    await hitOrRefuseIn(tx, 'currentPasswordAccount', accountKey)
+    await hitOrRefuseIn(tx, 'currentPasswordIp', addressLimitKey('currentPasswordIp', clientIp))
+  })
+  if (!(await verifyPassword(user.passwordHash, password))) return false
+  await clearLimit(accountKey)
+  return true
+}
+
+/**
+ * Changes a signed-in user's password after checking the current one (RateLimitedError past
+ * the limit), and ends every other session of the user (the current one stays signed in).
  */
 export async function changePassword(
   tenant: Tenant,
   user: User,
   currentSessionId: string,
   passwords: { currentPassword: string; newPassword: string },
+  clientIp: string,
 ) {
-  if (!(await verifyPassword(user.passwordHash, passwords.currentPassword))) return false
+  if (!(await checkCurrentPassword(tenant, user, passwords.currentPassword, clientIp))) {
+    return false
+  }
   const passwordHash = await hashPassword(passwords.newPassword)
   await withTenant(tenant.id, (tx) => setUserPassword(tx, tenant.id, user.id, passwordHash))
   await invalidateUserSessions(tenant.id, user.id, currentSessionId)

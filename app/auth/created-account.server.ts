@@ -29,7 +29,7 @@ export async function queueSetPasswordEmailIn(
     'id' | 'name' | 'kind' | 'slug' | 'customDomain' | 'primaryColor' | 'logoUrl' | 'legal'
   >,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
-  createdBy: string,
+  createdBy: { name: string; userId: string },
 ) {
   const link = newEmailLink('password-reset')
   await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(link.token), SET_PASSWORD_TTL_MS)
@@ -48,12 +48,13 @@ export async function queueSetPasswordEmailIn(
         branding,
         to: user.email,
         firstName: user.firstName,
-        createdBy,
+        createdBy: createdBy.name,
         setPasswordUrl: `${branding.origin}/auth/reset-password?token=${link.token}`,
       }),
       secrets: [link.secret],
     },
     tenant.name,
+    { userId: createdBy.userId },
   )
   return wakeJobWorker
 }

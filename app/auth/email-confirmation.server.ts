@@ -14,6 +14,7 @@ import { findUserById, markEmailConfirmed, type User } from '#app/models/users.s
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { queueEmailIn } from '#app/services/mailer.server'
+import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
@@ -27,6 +28,7 @@ export async function queueConfirmationEmailIn(
   tx: Transaction,
   tenant: Tenant,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
+  cause: EmailCause,
 ) {
   const link = newEmailLink('email-confirmation')
   await insertEmailConfirmationToken(tx, tenant.id, user.id, user.email, hashToken(link.token))
@@ -37,15 +39,17 @@ export async function queueConfirmationEmailIn(
     firstName: user.firstName,
     confirmUrl: `${branding.origin}/auth/confirm-email?token=${link.token}`,
   })
-  await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name)
+  await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name, cause)
 }
 
-/** The same in a transaction of its own. */
+/** The same in a transaction of its own, asked for by the account itself. */
 export async function sendConfirmationEmail(
   tenant: Tenant,
   user: Pick<User, 'id' | 'email' | 'firstName'>,
 ) {
-  await withTenant(tenant.id, (tx) => queueConfirmationEmailIn(tx, tenant, user))
+  await withTenant(tenant.id, (tx) =>
+    queueConfirmationEmailIn(tx, tenant, user, { userId: user.id }),
+  )
   wakeJobWorker()
 }
 

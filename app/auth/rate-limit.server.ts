@@ -3,7 +3,7 @@
 import { json } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
 import { addressBucket } from '#app/utils/client-address'
-import { withDatabase } from '#drizzle/db.server'
+import { type Transaction, withDatabase } from '#drizzle/db.server'
 
 const MINUTE = 60_000
 
@@ -28,6 +28,21 @@ export const LIMITS = {
   // The TLS proxy's asks that miss the tenant cache, per asking address (app/domains/ask.server.ts):
   // generous for a proxy meeting many new customer domains at once, a ceiling for a SNI flood.
   domainAskIp: { max: 300, windowMs: MINUTE },
+  // Wrong current passwords (change password, change email), like failed sign-ins: per account
+  // and per client address. A signed-in session must not be a way to guess the password.
+  currentPasswordAccount: { max: 10, windowMs: 15 * MINUTE },
+  currentPasswordIp: { max: 50, windowMs: 15 * MINUTE },
+  // Every email a person can cause to reach someone else (app/services/send-limits.server.ts):
+  // per sender, per recipient address and per tenant, so nobody floods an inbox, or the
+  // agency's sending reputation, in its name. A sender is an account, or a client address when
+  // not signed in: that ceiling sits above the per-form limits (sign-ups, leads) it spans, which
+  // one office behind one address shares.
+  emailSender: { max: 50, windowMs: 60 * MINUTE },
+  emailSenderIp: { max: 200, windowMs: 60 * MINUTE },
+  emailRecipient: { max: 20, windowMs: 60 * MINUTE },
+  emailTenant: { max: 1000, windowMs: 60 * MINUTE },
+  // Inviting the same address to the same team again sends a new email at most this often.
+  invitationResend: { max: 1, windowMs: 10 * MINUTE },
 } as const
 
 type LimitName = keyof typeof LIMITS
@@ -44,11 +59,17 @@ export function addressLimitKey(name: LimitName, address: string) {
   return limitKey(name, addressBucket(address))
 }
 
+/** A refusal for now; `message` is what the person is told (a generic "too many attempts"). */
 export class RateLimitedError extends Error {
-  constructor(public retryAfterSeconds: number) {
-    super('rate limited')
+  constructor(
+    public retryAfterSeconds: number,
+    message = rateLimitMessage(retryAfterSeconds),
+  ) {
+    super(message)
   }
 }
+
+const secondsUntil = (date: Date) => Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000))
 
 /** Throws RateLimitedError when any of the keys is already over its limit. */
 export async function assertNotLimited(checks: { name: LimitName; key: string }[]) {
@@ -60,9 +81,29 @@ export async function assertNotLimited(checks: { name: LimitName; key: string }[
   checks.forEach(({ name }, index) => {
     const row = rows[index]
     if (row && row.count >= LIMITS[name].max) {
-      throw new RateLimitedError(Math.ceil((row.resetAt.getTime() - Date.now()) / 1000))
+      throw new RateLimitedError(secondsUntil(row.resetAt))
     }
   })
+}
+
+/**
+ * Counts one hit inside the caller's transaction and throws RateLimitedError (with the message
+ * `refusal` gives) when that goes past the limit. The transaction rolls back with the refusal,
+ * hit included: what was refused is not counted, and what the transaction would have done
+ * (an email queued) is not done. The row stays locked until the transaction ends, so
+ * concurrent requests for the same key are counted one after the other.
+ */
+export async function hitOrRefuseIn(
+  tx: Transaction,
+  name: LimitName,
+  key: string,
+  refusal: (retryAfterSeconds: number) => string = rateLimitMessage,
+) {
+  const row = await hitRateLimit(tx, key, LIMITS[name].windowMs)
+  if (row.count > LIMITS[name].max) {
+    const wait = secondsUntil(row.resetAt)
+    throw new RateLimitedError(wait, refusal(wait))
+  }
 }
 
 export async function recordHits(checks: { name: LimitName; key: string }[]) {
@@ -75,9 +116,14 @@ export async function clearLimit(key: string) {
   await withDatabase((db) => clearRateLimit(db, key))
 }
 
-export function rateLimitMessage(retryAfterSeconds: number) {
+/** "5 minutes", for a wait of this many seconds (at least a minute). */
+export function minutesText(retryAfterSeconds: number) {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
-  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
+export function rateLimitMessage(retryAfterSeconds: number) {
+  return `Too many attempts. Please wait ${minutesText(retryAfterSeconds)} and try again.`
 }
 
 export function tooManyRequests(error: RateLimitedError, body: Record<string, unknown>) {

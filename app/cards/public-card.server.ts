@@ -12,6 +12,7 @@ import {
   RateLimitedError,
   rateLimitMessage,
   recordHits,
+  tooManyRequests,
 } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
@@ -180,26 +181,38 @@ export async function publicCardAction(
       )
     }
     await recordHits(limits)
-    await withTenant(tenant.id, async (tx) => {
-      const added = await addContact(tx, tenant.id, card.userId, {
-        fullName: value.fullName,
-        email: value.email,
-        phoneNumber: value.phoneNumber,
-        company: value.company,
-        note: value.note,
-        source: 'lead',
-        sourceCardId,
-      })
-      // A lead already in the list is not news: only a new contact is emailed about, and the
-      // email is queued with the contact, so one is never saved without the other.
-      if (added.status === 'created') {
-        await queueNewContactEmailIn(tx, tenant, {
-          kind: 'lead',
-          ownerId: card.userId,
-          contact: { fullName: value.fullName, email: value.email, company: value.company },
+    try {
+      await withTenant(tenant.id, async (tx) => {
+        const added = await addContact(tx, tenant.id, card.userId, {
+          fullName: value.fullName,
+          email: value.email,
+          phoneNumber: value.phoneNumber,
+          company: value.company,
+          note: value.note,
+          source: 'lead',
+          sourceCardId,
         })
-      }
-    })
+        // A lead already in the list is not news: only a new contact is emailed about, and the
+        // email is queued with the contact, so one is never saved without the other.
+        if (added.status === 'created') {
+          await queueNewContactEmailIn(tx, tenant, {
+            kind: 'lead',
+            ownerId: card.userId,
+            contact: { fullName: value.fullName, email: value.email, company: value.company },
+            cause: { clientIp: context.clientIp ?? 'unknown' },
+          })
+        }
+      })
+    } catch (error) {
+      // The owner's notification is past the send limits: the lead is not kept either (it
+      // rolled back with it), and the visitor is told to come back.
+      if (!(error instanceof RateLimitedError)) throw error
+      return tooManyRequests(error, {
+        result: submission.reply({ formErrors: [error.message] }),
+        message: null,
+        ok: false,
+      })
+    }
     wakeJobWorker()
     return json({
       result: submission.reply({ resetForm: true }),
@@ -242,31 +255,37 @@ export async function publicCardAction(
     )
   }
   const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
-  await withTenant(tenant.id, async (tx) => {
-    const added = await addContact(tx, tenant.id, card.userId, {
-      fullName: visitorName,
-      email: user.email,
-      source: 'connect',
-      sourceCardId,
-    })
-    await addContact(tx, tenant.id, user.id, {
-      fullName: `${card.firstName} ${card.lastName}`.trim(),
-      email: card.email || card.workEmail,
-      phoneNumber: card.phoneNumber,
-      company: card.company,
-      jobTitle: card.jobTitle,
-      source: 'connect',
-      sourceCardId,
-    })
-    // Connecting again (already in the owner's list) sends nothing: one email per new contact.
-    if (added.status === 'created') {
-      await queueNewContactEmailIn(tx, tenant, {
-        kind: 'connect',
-        ownerId: card.userId,
-        contact: { fullName: visitorName, email: user.email },
+  try {
+    await withTenant(tenant.id, async (tx) => {
+      const added = await addContact(tx, tenant.id, card.userId, {
+        fullName: visitorName,
+        email: user.email,
+        source: 'connect',
+        sourceCardId,
       })
-    }
-  })
+      await addContact(tx, tenant.id, user.id, {
+        fullName: `${card.firstName} ${card.lastName}`.trim(),
+        email: card.email || card.workEmail,
+        phoneNumber: card.phoneNumber,
+        company: card.company,
+        jobTitle: card.jobTitle,
+        source: 'connect',
+        sourceCardId,
+      })
+      // Connecting again (already in the owner's list) sends nothing: one email per new contact.
+      if (added.status === 'created') {
+        await queueNewContactEmailIn(tx, tenant, {
+          kind: 'connect',
+          ownerId: card.userId,
+          contact: { fullName: visitorName, email: user.email },
+          cause: { userId: user.id },
+        })
+      }
+    })
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error
+    return tooManyRequests(error, { result: null, message: error.message, ok: false })
+  }
   wakeJobWorker()
   return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
 }

@@ -31,6 +31,7 @@ const personColumns = {
   email: users.email,
   role: users.role,
   status: users.status,
+  plan: users.plan,
   staffTitle: users.staffTitle,
   assignedToUserId: users.assignedToUserId,
   lastActiveAt: users.lastActiveAt,
@@ -46,6 +47,7 @@ export type PersonRow = {
   email: string
   role: User['role']
   status: AccountStatus
+  plan: User['plan']
   staffTitle: string | null
   assignedToUserId: string | null
   lastActiveAt: Date | null

@@ -6,6 +6,7 @@ import type { UnsubscribeSecret } from '#app/services/email-secrets.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
 import { queueEmailIn } from '#app/services/mailer.server'
+import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
@@ -15,6 +16,8 @@ export type NewContactNotice = {
   kind: NewContactKind
   ownerId: string
   contact: { fullName: string; email: string; company?: string }
+  /** The visitor who sent the lead or connected (the send limits count them). */
+  cause: EmailCause
 }
 
 /** The link, and the secret the mailer keeps instead of its token (ADR 028). */
@@ -57,6 +60,7 @@ export async function queueNewContactEmailIn(
       secrets: [unsubscribe.secret],
     },
     tenant.name,
+    notice.cause,
   )
   return true
 }

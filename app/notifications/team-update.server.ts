@@ -16,7 +16,7 @@ import { getNotificationPreferences } from './preferences.server'
 export async function queueTeamUpdateEmailIn(
   tx: Transaction,
   tenant: Tenant,
-  notice: { userId: string; teamId: string; update: TeamUpdate },
+  notice: { userId: string; teamId: string; update: TeamUpdate; actorUserId: string },
 ) {
   const member = await findUserById(tx, tenant.id, notice.userId)
   if (!member) return false
@@ -40,6 +40,7 @@ export async function queueTeamUpdateEmailIn(
       secrets: [unsubscribe.secret],
     },
     tenant.name,
+    { userId: notice.actorUserId },
   )
   return true
 }

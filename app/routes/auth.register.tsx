@@ -9,7 +9,7 @@ import {
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
 import { registerAccount } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { Field, FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(
       {
         result: submission.reply({
-          formErrors: [rateLimitMessage(error.retryAfterSeconds)],
+          formErrors: [error.message],
           hideFields: ['password'],
         }),
       },

@@ -7,10 +7,12 @@ import {
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { requireRole } from '#app/auth/guards.server'
+import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
 import { readPlainForm } from '#app/services/uploads.server'
 import { teamPagePath } from '#app/teams/paths'
+import { canPayOnline } from '#app/teams/payment.server'
 import { hasTeamFeatures } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES, TeamActionError } from '#app/teams/team-access.server'
 import {
@@ -44,6 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         ? ('plans' as const)
         : ('manage' as const),
     plan: user.plan,
+    // Until a payment provider is connected the upgrade dialog says who grants plans instead.
+    canPayOnline: canPayOnline(),
     userId: user.id,
     teams: page.teams,
     selected: page.selected,
@@ -95,6 +99,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         break
     }
   } catch (error) {
+    // Past a send limit (an invitation re-sent too soon, too many emails): 429, nothing done.
+    if (error instanceof RateLimitedError) {
+      return tooManyRequests(error, {
+        result: submission.reply({ formErrors: [error.message] }),
+        intent: value.intent,
+        error: error.message,
+      })
+    }
     if (!(error instanceof TeamActionError)) throw error
     return json(
       {

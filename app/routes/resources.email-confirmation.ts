@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, json, redirect } from '@remix-run/node'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
-import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { readPlainForm } from '#app/services/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
@@ -40,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // A redirect (the page comes back, with or without JavaScript) carrying the 429's message.
     return redirectWithToast(
       back,
-      { type: 'error', title: rateLimitMessage(error.retryAfterSeconds) },
+      { type: 'error', title: error.message },
       { headers: { 'Retry-After': String(error.retryAfterSeconds) } },
     )
   }

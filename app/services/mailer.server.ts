@@ -15,6 +15,7 @@ import {
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
 import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
+import { admitEmailIn, type EmailCause } from '#app/services/send-limits.server'
 import { withTimeout } from '#app/utils/with-timeout.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { redactEmail, revealEmail, type SecretEmail } from './email-secrets.server'
@@ -26,16 +27,20 @@ const PROVIDER_TIMEOUT_MS = 30_000
  * Queues an email inside the caller's transaction: it goes out exactly when that commits.
  * `fromName` is the sender's display name: the brand the email shows (never the platform's
  * configured name on an agency's email, issue 17). Every token the email's links carry must be
- * named in `email.secrets`: the outbox keeps the email without them (ADR 028).
+ * named in `email.secrets`: the outbox keeps the email without them (ADR 028). `cause` says who
+ * made it happen: the email passes the send limits first (RateLimitedError, which rolls the
+ * caller's transaction back).
  */
 export async function queueEmailIn(
   tx: Transaction,
   organizationId: string,
   email: SecretEmail,
   fromName: string,
+  cause: EmailCause,
   /** Names the email's job (`email.send:{key}`) so a caller can tell it was queued before. */
   key?: string,
 ) {
+  await admitEmailIn(tx, organizationId, email.to, cause)
   const redacted = redactEmail(organizationId, email)
   const outboxId = await insertOutboxEmail(
     tx,
@@ -54,8 +59,13 @@ export async function queueEmailIn(
 }
 
 /** Queues an email in its own transaction and wakes the worker. */
-export async function queueEmail(organizationId: string, email: SecretEmail, fromName: string) {
-  await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName))
+export async function queueEmail(
+  organizationId: string,
+  email: SecretEmail,
+  fromName: string,
+  cause: EmailCause,
+) {
+  await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName, cause))
   wakeJobWorker()
 }
 

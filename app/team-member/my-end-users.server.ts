@@ -5,12 +5,14 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
+import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
-import { createUser, findUserByEmail, normalizeEmail } from '#app/models/users.server'
+import { createUser, findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { splitName } from '#app/validation/text'
@@ -38,23 +40,17 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
   })
 }
 
-export async function myEndUsersAction(request: Request, context: AppLoadContext) {
-  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
-  const submission = parseWithZod(await readPlainForm(request), { schema: AddEndUserSchema })
-  if (submission.status !== 'success') {
-    const errors = Object.values(submission.error ?? {}).flat()
-    return json(
-      {
-        result: submission.reply(),
-        intent: 'add-user',
-        error: errors[0] ?? 'Please check the form',
-      },
-      { status: 400 },
-    )
+/** The new end user, assigned to the team member who added them; null when the email is taken. */
+async function addAssignedEndUser(
+  tenant: Tenant,
+  user: User,
+  { name, email, active }: { name: string; email: string; active: boolean },
+) {
+  const createdBy = {
+    name: `${user.firstName} ${user.lastName}`.trim() || user.email,
+    userId: user.id,
   }
-  const { name, email, active } = submission.value
-  const createdBy = `${user.firstName} ${user.lastName}`.trim() || user.email
-  const outcome = await withTenant(tenant.id, async (tx) => {
+  return withTenant(tenant.id, async (tx) => {
     if (await findUserByEmail(tx, tenant.id, email)) return null
     const created = await createUser(tx, tenant.id, {
       ...splitName(name),
@@ -77,6 +73,35 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
       : null
     return { created, afterCommit }
   })
+}
+
+export async function myEndUsersAction(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
+  const submission = parseWithZod(await readPlainForm(request), { schema: AddEndUserSchema })
+  if (submission.status !== 'success') {
+    const errors = Object.values(submission.error ?? {}).flat()
+    return json(
+      {
+        result: submission.reply(),
+        intent: 'add-user',
+        error: errors[0] ?? 'Please check the form',
+      },
+      { status: 400 },
+    )
+  }
+  const { name, email, active } = submission.value
+  let outcome: Awaited<ReturnType<typeof addAssignedEndUser>>
+  try {
+    outcome = await addAssignedEndUser(tenant, user, { name, email, active })
+  } catch (error) {
+    // Past a send limit (the set-password email): 429, and the account was not created.
+    if (!(error instanceof RateLimitedError)) throw error
+    return tooManyRequests(error, {
+      result: submission.reply({ formErrors: [error.message] }),
+      intent: 'add-user',
+      error: error.message,
+    })
+  }
   if (!outcome) {
     const message = `An account with the email ${normalizeEmail(email)} already exists`
     return json(

@@ -53,6 +53,19 @@ export const formatPrice = (plan: Plan) => `$${plan.price}`
 
 export const upgradedMessage = (plan: Plan) => `Successfully upgraded to ${plan.name} plan`
 
+/** Until a payment provider is connected, nobody upgrades themselves (issue 26 point 7). */
+export const PLANS_GRANTED_BY_ADMINS =
+  'Online payment is not available yet: paid plans are granted by an administrator of your agency. Ask them to change your plan.'
+
+export const CONFIRM_EMAIL_TO_INVITE =
+  'Confirm your email address before inviting anyone: use the link we emailed you, or send a new one from the banner at the top of the page.'
+
+/** A re-invitation within the cooldown (LIMITS.invitationResend) sends no second email. */
+export function invitationCooldownMessage(email: string, retryAfterSeconds: number) {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  return `An invitation was sent to ${email} a moment ago. You can send it again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+}
+
 export function memberLimitMessage(plan: Plan) {
   if (plan.memberLimit === 0) return 'Upgrade to a team plan to add team members'
   const next = plan.id === 'team_basic' ? ' Upgrade to Team Pro for up to 10.' : ''

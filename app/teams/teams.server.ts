@@ -3,6 +3,7 @@
 // TeamActionError (rolling everything back) when it refuses.
 
 import { hashToken, newEmailLink } from '#app/auth/link-token.server'
+import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -38,11 +39,14 @@ import { type Transaction, withTenant } from '#drizzle/db.server'
 import { collectPlanPayment } from './payment.server'
 import { teamPermissions } from './permissions'
 import {
+  CONFIRM_EMAIL_TO_INVITE,
   hasTeamFeatures,
+  invitationCooldownMessage,
   isUpgrade,
   memberLimitMessage,
   type PaidPlanId,
   PLANS,
+  PLANS_GRANTED_BY_ADMINS,
   upgradedMessage,
 } from './plans'
 import {
@@ -168,6 +172,8 @@ export async function addMemberByEmail(
   user: User,
   input: { teamId: string; email: string; role?: TeamRole | undefined },
 ): Promise<TeamSuccess> {
+  // Invitations go out in the agency's name: an address nobody has shown to be theirs sends none.
+  if (!user.emailConfirmedAt) throw new TeamActionError(403, CONFIRM_EMAIL_TO_INVITE)
   const email = normalizeEmail(input.email)
   const link = newEmailLink('team-invitation')
   const outcome = await withTenant(tenant.id, async (tx) => {
@@ -215,10 +221,18 @@ export async function addMemberByEmail(
         userId: account.id,
         teamId: team.id,
         update: { kind: 'added', teamName: team.name, role, actorName: displayName(user) },
+        actorUserId: user.id,
       })
       return { kind: 'added' as const, team, notified }
     }
-    // Inviting the same address again replaces its pending invitation: no new seat is taken.
+    // Inviting the same address again replaces its pending invitation (no new seat is taken),
+    // but sends a new email only once the cooldown has passed, cancelled in between or not.
+    await hitOrRefuseIn(
+      tx,
+      'invitationResend',
+      limitKey('invitationResend', tenant.id, team.id, email),
+      (wait) => invitationCooldownMessage(email, wait),
+    )
     const earlier = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
     await assertSeatAvailable(tx, tenant.id, team, {
       exceptInvitationId: earlier?.id,
@@ -256,6 +270,7 @@ export async function addMemberByEmail(
         secrets: [link.secret],
       },
       tenant.name,
+      { userId: user.id },
     )
     return { kind: 'invited' as const, team, role }
   })
@@ -342,6 +357,7 @@ export async function changeMemberRole(
         role: input.role,
         actorName: displayName(user),
       },
+      actorUserId: user.id,
     })
   })
   if (notified) wakeJobWorker()
@@ -401,8 +417,9 @@ export async function cancelInvitation(
 }
 
 /**
- * Spec §2.9: the upgrade. The payment step is a seam (payment.server.ts); the new plan is
- * stored and the change audited with what was (not) collected.
+ * Spec §2.9: the upgrade. No paid plan without payment: the payment step is a seam
+ * (payment.server.ts) and, until a provider collects there, the upgrade is refused and the plan
+ * is granted by an agency or platform admin instead (app/admin/people.server.ts, setAccountPlan).
  */
 export async function upgradePlan(
   tenant: Tenant,
@@ -425,6 +442,8 @@ export async function upgradePlan(
     plan: planId,
     amountUsd: plan.price,
   })
+  if (payment.status !== 'collected')
+    throw new TeamActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
   await withTenant(tenant.id, async (tx) => {
     const updated = await setUserPlan(tx, tenant.id, user.id, user.plan, planId)
     if (!updated)

@@ -2,6 +2,7 @@
 // shared by the dialogs and the actions: the super admin's and the agency's.
 import { z } from 'zod'
 import { ROLES, type Role } from '#app/auth/roles'
+import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { plainText } from './text'
 
@@ -115,6 +116,10 @@ export const EndUserFieldsSchema = z.object({
 
 const role = z.enum(ROLES, { error: SELECT_ROLE })
 
+export const SELECT_PLAN = 'Please choose a plan'
+/** Change Plan: an admin grants (or takes back) a paid plan; nobody pays online yet. */
+const plan = z.enum(PLAN_IDS, { error: SELECT_PLAN })
+
 export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   EndUserFieldsSchema.extend({ intent: z.literal('add-user') }),
   EndUserFieldsSchema.omit({ organizationId: true }).extend({
@@ -130,6 +135,7 @@ export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   }),
   z.object({ intent: z.literal('delete-user'), organizationId, userId }),
   z.object({ intent: z.literal('change-role'), organizationId, userId, role }),
+  z.object({ intent: z.literal('set-plan'), organizationId, userId, plan }),
 ])
 
 const password = z
@@ -210,6 +216,7 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
   }),
   z.object({ intent: z.literal('delete-user'), userId }),
   z.object({ intent: z.literal('change-role'), userId, role }),
+  z.object({ intent: z.literal('set-plan'), userId, plan }),
 ])
 
 export const STATUS_FILTERS = ['active', 'inactive'] as const

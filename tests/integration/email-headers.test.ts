@@ -76,6 +76,7 @@ test('subject, From name, To and extra headers lose their control characters at 
       headers: { 'Reply-To': 'a@example.test\r\nBcc: victim@evil.test' },
     },
     'Brand\r\nBcc: victim@evil.test\t',
+    { clientIp: '203.0.113.9' },
   )
   await runJobsNow()
   const sent = resend.emails.find((email) => email.to === to)

@@ -142,6 +142,9 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   intents: ['profile', 'password', 'notifications'],
   keys: PROFILE_KEYS,
   files: PROFILE_FILES,
+  // A wrong current password counts against the account and the address, as a failed sign-in
+  // does (issue 26 point 8): the counters move on a 400.
+  mayChange: ['rate_limits'],
 })
 
 const PRIVACY_KEYS = ['visibility', 'showEmail', 'showPhone', 'theme', 'fontSize', 'animations']
@@ -445,8 +448,8 @@ const FORMS: Form[] = [
     file: 'dashboard.super-admin.users._index',
     path: '/dashboard/super-admin/users?index',
     actor: 'super_admin',
-    intents: ['add-user', 'edit-user', 'set-status', 'delete-user', 'change-role'],
-    keys: ['userId', 'organizationId', 'name', 'email', 'active', 'status', 'role'],
+    intents: ['add-user', 'edit-user', 'set-status', 'delete-user', 'change-role', 'set-plan'],
+    keys: ['userId', 'organizationId', 'name', 'email', 'active', 'status', 'role', 'plan'],
   },
   {
     name: 'super admin team',
@@ -462,8 +465,16 @@ const FORMS: Form[] = [
     file: 'dashboard.agency.users._index',
     path: '/dashboard/agency/users?index',
     actor: 'agency_admin',
-    intents: ['add-user', 'edit-user', 'assign-user', 'set-status', 'delete-user', 'change-role'],
-    keys: ['userId', 'name', 'email', 'active', 'status', 'role', 'assignedToUserId'],
+    intents: [
+      'add-user',
+      'edit-user',
+      'assign-user',
+      'set-status',
+      'delete-user',
+      'change-role',
+      'set-plan',
+    ],
+    keys: ['userId', 'name', 'email', 'active', 'status', 'role', 'assignedToUserId', 'plan'],
   },
   {
     name: 'agency team',

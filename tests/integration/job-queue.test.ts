@@ -93,6 +93,7 @@ describe('emails through the queue', () => {
           text: 'Hi',
         },
         'Mail Co',
+        { userId: 'job-queue-test' },
       )
       // Queued: written, not sent.
       expect((await outboxOf(organization.id)).map((email) => email.state)).toEqual(['queued'])
@@ -122,6 +123,7 @@ describe('emails through the queue', () => {
           text: 'T',
         },
         'Mail Co',
+        { userId: 'job-queue-test' },
       )
       await runJobsNow()
       expect(resend.received).toHaveLength(8)
@@ -370,6 +372,7 @@ describe('the database dropping while a job runs', () => {
         organization.id,
         { to: 'who@example.test', subject: 'Hi', html: 'H', text: 'T' },
         'Mail Co',
+        { clientIp: '203.0.113.9' },
       )
       // The default lease (a minute): the retry below must not depend on it running out.
       const outcome = await runNextJob(jobHandlers).catch((error: unknown) => error)

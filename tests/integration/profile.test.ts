@@ -5,13 +5,14 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { asc, count, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { verifyPassword } from '#app/auth/password.server'
+import { LIMITS, limitKey } from '#app/auth/rate-limit.server'
 import { sessionIdFromToken } from '#app/auth/session.server'
 import type { UserRole } from '#app/models/users.server'
 import { action as profileAction, loader as profileLoader } from '#app/routes/profile._index'
 import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
 import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
 import { getDb } from '#drizzle/db.server'
-import { auditEvents, emailOutbox, media, sessions, users } from '#drizzle/schema'
+import { auditEvents, emailOutbox, media, rateLimits, sessions, users } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -389,6 +390,82 @@ describe('change password', () => {
     expect(remaining.map((s) => s.id)).toEqual([
       sessionIdFromToken(signed.cookie.split('=')[1] ?? ''),
     ])
+  })
+})
+
+describe('current-password checks are limited like sign-in (issue 26 point 8)', () => {
+  const passwords = { intent: 'password', newPassword: 'new-secret', confirmPassword: 'new-secret' }
+  let lastIp = 0
+  /** A client address of its own per test: the per-address limit is shared by every account. */
+  const freshIp = () => `198.51.100.${++lastIp}`
+
+  function postFrom(signed: Signed, fields: Record<string, string>, clientIp: string) {
+    return settle(() =>
+      profileAction({
+        request: formRequest(signed.host, '/profile?index', fields, signed.cookie),
+        context: contextFor(signed.host, clientIp),
+        params: {},
+      }),
+    )
+  }
+
+  /** Ends every open window, as if the quarter of an hour had passed. */
+  const windowPasses = () =>
+    getDb()
+      .update(rateLimits)
+      .set({ resetAt: new Date(Date.now() - 1000) })
+
+  test.each([
+    ['change password', passwords, 'currentPassword'],
+    ['change email', { ...validProfile, email: 'moved@example.test' }, 'currentPassword'],
+  ] as const)(
+    '%s: after the limit of wrong guesses the right password is refused too, until the window passes',
+    async (_name, form, field) => {
+      const signed = await signedInUser()
+      const ip = freshIp()
+      for (let guess = 0; guess < LIMITS.currentPasswordAccount.max; guess++) {
+        const wrong = await postFrom(signed, { ...form, currentPassword: `guess-${guess}` }, ip)
+        expect(wrong.status).toBe(400)
+      }
+      // Another address does not help: the account itself is limited.
+      const before = await allUsers()
+      for (const from of [ip, freshIp()]) {
+        const right = await postFrom(signed, { ...form, currentPassword: 'old-secret' }, from)
+        expect(right.status).toBe(429)
+        expect(right.headers.get('Retry-After')).toMatch(/^\d+$/)
+        expect((await replyErrors(right))[field]).toEqual([
+          expect.stringMatching(/^Too many attempts\. Please wait 1[45] minutes and try again\.$/),
+        ])
+      }
+      expect(await allUsers()).toEqual(before)
+      await windowPasses()
+      const right = await postFrom(signed, { ...form, currentPassword: 'old-secret' }, ip)
+      expect(right.status).toBe(302)
+    },
+  )
+
+  test('per address: guesses spread over many accounts from one address are limited too', async () => {
+    const ip = freshIp()
+    // Wrong guesses at other accounts from this address, up to one short of its limit.
+    await getDb()
+      .insert(rateLimits)
+      .values({
+        key: limitKey('currentPasswordIp', ip),
+        count: LIMITS.currentPasswordIp.max - 1,
+        resetAt: new Date(Date.now() + LIMITS.currentPasswordIp.windowMs),
+      })
+    const signed = await signedInUser()
+    const wrong = await postFrom(signed, { ...passwords, currentPassword: 'nope' }, ip)
+    expect(wrong.status).toBe(400)
+    const refused = await postFrom(signed, { ...passwords, currentPassword: 'old-secret' }, ip)
+    expect(refused.status).toBe(429)
+    // The account itself is below its limit: from another address the right password works.
+    const elsewhere = await postFrom(
+      signed,
+      { ...passwords, currentPassword: 'old-secret' },
+      freshIp(),
+    )
+    expect(elsewhere.status).toBe(302)
   })
 })
 

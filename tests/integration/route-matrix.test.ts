@@ -1073,7 +1073,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     ),
     // A super admin of A, on an agency host, naming B's account and organization: 403.
     'dashboard.super-admin.users._index.tsx': [
-      ['set-status', 'delete-user', 'edit-user', 'change-role'].map((intent) => ({
+      ['set-status', 'delete-user', 'edit-user', 'change-role', 'set-plan'].map((intent) => ({
         path: '/dashboard/super-admin/users',
         fields: {
           intent,
@@ -1081,6 +1081,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
           organizationId: b.organizationId,
           status: 'inactive',
           role: 'end_user',
+          plan: 'team_pro',
           name: 'Taken',
           email: b.email,
         },
@@ -1122,6 +1123,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       'delete-user',
       'change-role',
       'add-user',
+      'set-plan',
     ].map((intent) => ({
       path: '/dashboard/agency/users?index',
       fields: {
@@ -1131,6 +1133,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         organizationId: b.organizationId,
         status: 'inactive',
         role: 'team_admin',
+        plan: 'team_pro',
         name: 'Taken',
         email: b.email,
         active: 'on',

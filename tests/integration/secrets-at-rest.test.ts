@@ -153,6 +153,7 @@ test('a backup taken while every emailed link works holds no token any endpoint 
     kind: 'connect',
     ownerId: owner.id,
     contact: { fullName: 'Vic Visitor', email: 'vic@example.test' },
+    cause: { clientIp: '203.0.113.9' },
   })
   // Set-password of an account a team admin adds.
   const teamAdmin = await makeUser(org.id, { role: 'team_admin' })

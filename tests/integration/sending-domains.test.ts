@@ -125,6 +125,7 @@ async function sentFrom(organizationId: string, brandName: string) {
     organizationId,
     { to, subject: 'Hello', html: '<p>Hi</p>', text: 'Hi' },
     brandName,
+    { userId: 'sending-domains-test' },
   )
   await runJobsNow()
   const received = resend.emails.find((email) => email.to === to)

@@ -252,19 +252,31 @@ describe('changing the password', () => {
     if (resolution.status !== 'found') throw new Error('no tenant')
     const currentId = sessionIdFromToken(current.token)
     expect(
-      await changePassword(resolution.tenant, user, currentId, {
-        currentPassword: 'nope',
-        newPassword: 'new-secret',
-      }),
+      await changePassword(
+        resolution.tenant,
+        user,
+        currentId,
+        {
+          currentPassword: 'nope',
+          newPassword: 'new-secret',
+        },
+        '203.0.113.1',
+      ),
     ).toBe(false)
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(
       2,
     )
     expect(
-      await changePassword(resolution.tenant, user, currentId, {
-        currentPassword: 'old-secret',
-        newPassword: 'new-secret',
-      }),
+      await changePassword(
+        resolution.tenant,
+        user,
+        currentId,
+        {
+          currentPassword: 'old-secret',
+          newPassword: 'new-secret',
+        },
+        '203.0.113.1',
+      ),
     ).toBe(true)
     const left = await getDb().select().from(sessions).where(eq(sessions.userId, user.id))
     expect(left.map((s) => s.id)).toEqual([currentId])

@@ -287,6 +287,7 @@ describe('team-member settings', () => {
       kind: 'lead',
       ownerId: who.userId,
       contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+      cause: { clientIp: '203.0.113.1' },
     })
     expect(sent).toBe(false)
     await post(teamMemberDashboard, '/dashboard/team-member/settings', who, {
@@ -299,6 +300,7 @@ describe('team-member settings', () => {
         kind: 'lead',
         ownerId: who.userId,
         contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+        cause: { clientIp: '203.0.113.1' },
       }),
     ).toBe(true)
   })
@@ -673,6 +675,7 @@ describe('platform URL applied', () => {
           kind: 'lead',
           ownerId,
           contact: { fullName: 'Lead Person', email: 'lead@example.test' },
+          cause: { clientIp: '203.0.113.1' },
         }),
       ).toBe(true)
       const [mail] = await getDb()

@@ -7,19 +7,22 @@ import { describe, expect, test } from 'vitest'
 import { hashToken } from '#app/auth/link-token.server'
 import { setUserPlan, type UserRole } from '#app/models/users.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
+import { action as agencyUsersAction } from '#app/routes/dashboard.agency.users._index'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.end-user.team'
+import { action as superAdminUsersAction } from '#app/routes/dashboard.super-admin.users._index'
 import { action as acceptAction, loader as invitationLoader } from '#app/routes/invitations.$token'
 import {
   action as declineAction,
   loader as declinePageLoader,
 } from '#app/routes/invitations.$token_.decline'
-import type { PlanId } from '#app/teams/plans'
+import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/teams/plans'
 import { readToast } from '#app/utils/toast.server'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {
   auditEvents,
   emailOutbox,
+  rateLimits,
   teamInvitations,
   teamMembers,
   teams,
@@ -29,6 +32,7 @@ import { databaseChecksum, rowsOf } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
+  getPlatformOrganization,
   makeOrganization,
   makeUser,
   requestFor,
@@ -169,6 +173,35 @@ async function createTeam(owner: Actor, name = `Team ${uniqueSuffix()}`) {
   )
   if (!teamId) throw new Error('no team id in the redirect')
   return teamId
+}
+
+/** A session cookie of a new agency admin of `org` (or of the account `userId`). */
+async function agencyCookie(org: Org, userId?: string) {
+  return sessionCookieFor(org.id, userId ?? (await makeUser(org.id, { role: 'agency_admin' })).id)
+}
+
+/** Change Plan on the agency's End Users screen, posted with an agency account's cookie. */
+function grantPlan(org: Org, cookie: string, userId: string, plan: PlanId) {
+  return settle(() =>
+    agencyUsersAction({
+      request: formRequest(
+        hostOf(org),
+        '/dashboard/agency/users',
+        { intent: 'set-plan', userId, plan },
+        cookie,
+      ),
+      context: contextFor(hostOf(org)),
+      params: {},
+    }),
+  )
+}
+
+/** Re-invitations wait out a cooldown (send-limits.test.ts): as if it had passed. */
+async function cooldownPasses() {
+  await db()
+    .update(rateLimits)
+    .set({ resetAt: new Date(Date.now() - 1000) })
+    .where(sql`${rateLimits.key} like 'invitationResend:%'`)
 }
 
 async function addMember(by: Actor, teamId: string, email: string, role: TeamRole = 'member') {
@@ -750,6 +783,7 @@ describe('adding by email', () => {
     const w = await world()
     const email = `twice-${uniqueSuffix()}@example.test`
     const first = await invite(w.owner, w.teamId, email, 'member')
+    await cooldownPasses()
     const second = await invite(w.admin, w.teamId, email, 'manager')
     expect(second).not.toBe(first)
     const pending = (await invitationsOf(w.teamId)).filter((i) => i.email === email)
@@ -938,6 +972,7 @@ describe('plan limits', () => {
     const colleague = await person(org)
     await expectRefusal(() => addMember(owner, teamId, colleague.user.email), 409, BASIC_FULL)
     // Sending an invitation again takes no new place.
+    await cooldownPasses()
     await invite(owner, teamId, first)
     expect(await invitationsOf(teamId)).toHaveLength(2)
   })
@@ -1022,13 +1057,14 @@ describe('plan limits', () => {
     expect((await memberRow(teamId, invitee.user.id))?.role).toBe('viewer')
   })
 
-  test('after upgrading to Team Pro the team takes more', async () => {
+  test('after an admin grants Team Pro the team takes more', async () => {
     const { org, owner, teamId } = await basicTeam()
     for (const letter of ['a', 'b'])
       await invite(owner, teamId, `${letter}-${uniqueSuffix()}@x.test`)
     const colleague = await person(org)
     await expectRefusal(() => addMember(owner, teamId, colleague.user.email), 409)
-    expect((await post(owner, { intent: 'upgrade', plan: 'team_pro' })).status).toBe(302)
+    const cookie = await agencyCookie(org)
+    expect((await grantPlan(org, cookie, owner.user.id, 'team_pro')).status).toBe(302)
     // A new session reads the new plan; the team's plan is its creator's.
     expect((await addMember(owner, teamId, colleague.user.email)).status).toBe(302)
     const { data } = await page(owner, `?team=${teamId}`)
@@ -1188,59 +1224,103 @@ describe('answering an invitation', () => {
   })
 })
 
-describe('upgrades', () => {
-  async function auditOf(userId: string) {
+describe('upgrades: no paid plan without payment (issue 26 point 7)', () => {
+  async function plannedAudits(userId: string) {
     return db()
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.entityId, userId), eq(auditEvents.action, 'plan.upgraded')))
+      .where(
+        and(
+          eq(auditEvents.entityId, userId),
+          sql`${auditEvents.action} in ('plan.upgraded', 'plan.granted')`,
+        ),
+      )
       .orderBy(auditEvents.createdAt)
   }
 
-  test('free to Team Basic to Team Pro, each audited; a downgrade or the same plan is refused', async () => {
+  test('the self-upgrade is refused on the server while no payment provider is connected, and the page says so', async () => {
     const org = await makeOrganization()
     const user = await person(org)
-    const basic = await post(user, { intent: 'upgrade', plan: 'team_basic' })
-    expect(basic.status).toBe(302)
-    expect(basic.headers.get('Location')).toBe(TEAM_PATH)
-    expect(await toastOf(basic)).toBe('Successfully upgraded to Team Basic plan')
-    const pro = await post(user, { intent: 'upgrade', plan: 'team_pro' })
-    expect(pro.status).toBe(302)
-    expect(await toastOf(pro)).toBe('Successfully upgraded to Team Pro plan')
+    for (const plan of ['team_basic', 'team_pro']) {
+      await expectRefusal(
+        () => post(user, { intent: 'upgrade', plan }),
+        403,
+        PLANS_GRANTED_BY_ADMINS,
+      )
+    }
+    const [row] = await db().select().from(users).where(eq(users.id, user.user.id))
+    expect(row?.plan).toBe('free')
+    expect(await plannedAudits(user.user.id)).toEqual([])
+    expect((await page(user)).data).toMatchObject({ view: 'plans', canPayOnline: false })
+    await expectRefusal(() => post(user, { intent: 'upgrade', plan: 'free' }), 400)
+  })
+
+  test('an agency admin grants a plan to their end user from End Users, audited; the user then manages teams', async () => {
+    const org = await makeOrganization()
+    const user = await person(org)
+    const admin = await agencyCookie(org)
+    const granted = await grantPlan(org, admin, user.user.id, 'team_pro')
+    expect(granted.status).toBe(302)
+    expect(await toastOf(granted)).toBe('Plan changed to Team Pro')
     const [row] = await db().select().from(users).where(eq(users.id, user.user.id))
     expect(row?.plan).toBe('team_pro')
-    const audits = await auditOf(user.user.id)
-    expect(audits.map((a) => a.metadata)).toEqual([
-      {
-        from: 'free',
-        to: 'team_basic',
-        priceUsd: 19,
-        billingCycle: 'monthly',
-        payment: 'not-collected',
-        paymentReference: null,
-      },
-      {
-        from: 'team_basic',
-        to: 'team_pro',
-        priceUsd: 49,
-        billingCycle: 'monthly',
-        payment: 'not-collected',
-        paymentReference: null,
-      },
-    ])
-    expect(audits[0]).toMatchObject({ actorUserId: user.user.id, entityType: 'user' })
+    const [audit] = await plannedAudits(user.user.id)
+    expect(audit).toMatchObject({
+      action: 'plan.granted',
+      metadata: expect.objectContaining({ from: 'free', to: 'team_pro' }),
+    })
+    expect((await page(user)).data.view).toBe('manage')
+    // The same plan again is refused; a plan can also be taken back.
+    await expectRefusal(
+      () => grantPlan(org, admin, user.user.id, 'team_pro'),
+      409,
+      'This account already has the Team Pro plan',
+    )
+    expect((await grantPlan(org, admin, user.user.id, 'free')).status).toBe(302)
+  })
 
+  test("an agency member cannot grant plans; an agency admin cannot reach another agency's user", async () => {
+    const org = await makeOrganization()
+    const other = await makeOrganization()
+    const user = await person(org)
+    const stranger = await person(other)
+    const member = await agencyCookie(org, (await makeUser(org.id, { role: 'agency_member' })).id)
+    const admin = await agencyCookie(org)
+    await expectRefusal(() => grantPlan(org, member, user.user.id, 'team_pro'), 403)
     await expectRefusal(
-      () => post(user, { intent: 'upgrade', plan: 'team_basic' }),
-      409,
-      'Your Team Pro plan already includes more than Team Basic',
+      () => grantPlan(org, admin, stranger.user.id, 'team_pro'),
+      404,
+      'User not found',
     )
-    await expectRefusal(
-      () => post(user, { intent: 'upgrade', plan: 'team_pro' }),
-      409,
-      'You are already on the Team Pro plan',
+    // An agency admin account has no plan to change; an end user cannot reach the screen.
+    const otherAdmin = await makeUser(org.id, { role: 'agency_admin' })
+    await expectRefusal(() => grantPlan(org, admin, otherAdmin.id, 'team_pro'), 404)
+    await expectRefusal(() => grantPlan(org, user.cookie, user.user.id, 'team_pro'), 403)
+  })
+
+  test("a super admin grants a plan to any agency's end user", async () => {
+    const org = await makeOrganization()
+    const user = await person(org)
+    const platform = await getPlatformOrganization()
+    const admin = await makeUser(platform.id, { role: 'super_admin' })
+    const cookie = await sessionCookieFor(platform.id, admin.id)
+    const response = await settle(() =>
+      superAdminUsersAction({
+        request: formRequest(
+          'localhost',
+          '/dashboard/super-admin/users',
+          { intent: 'set-plan', organizationId: org.id, userId: user.user.id, plan: 'team_basic' },
+          cookie,
+        ),
+        context: contextFor('localhost'),
+        params: {},
+      }),
     )
-    await expectRefusal(() => post(user, { intent: 'upgrade', plan: 'free' }), 400)
+    expect(response.status).toBe(302)
+    const [row] = await db().select().from(users).where(eq(users.id, user.user.id))
+    expect(row?.plan).toBe('team_basic')
+    const [audit] = await plannedAudits(user.user.id)
+    expect(audit).toMatchObject({ action: 'plan.granted', actorUserId: admin.id })
   })
 
   test('the page shows the plans to a free user without teams, the management view otherwise', async () => {

@@ -4,14 +4,24 @@
 // to a team member (whom promotion to team_admin moves to the agency's Team Members). Search, the Filter, Export
 // Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
-import { Download, Pencil, Power, Shield, Trash2, UserCheck, UserPlus } from 'lucide-react'
+import {
+  CreditCard,
+  Download,
+  Pencil,
+  Power,
+  Shield,
+  Trash2,
+  UserCheck,
+  UserPlus,
+} from 'lucide-react'
 import { useState } from 'react'
-import type { Role } from '#app/auth/roles'
+import { AREA_ROLES, type Role } from '#app/auth/roles'
 import { Field, FormMessage } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { formatPrice, PLAN_IDS, PLANS, type PlanId } from '#app/teams/plans'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { rolesFor } from '#app/validation/people'
 import {
@@ -36,6 +46,7 @@ type Person = {
   agency: string
   role: Role
   status: 'active' | 'inactive'
+  plan: PlanId
   lastActiveAt: string | null
   assignedToUserId?: string | null
 }
@@ -306,6 +317,68 @@ export function RoleDialog({
   )
 }
 
+/**
+ * Change Plan: until people can pay online, a paid plan is granted here by an agency or
+ * platform admin (the upgrade dialog of the team page says so).
+ */
+function PlanDialog({
+  dialog,
+  person,
+  agencyScope,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: Person | null
+  agencyScope: boolean
+}) {
+  const errors = dialog.errors('plan')
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="Change Plan"
+      description={
+        person
+          ? `Choose the plan of ${person.name}. Paid plans are granted here until online payment is available.`
+          : ''
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={person?.id}>
+        <input type="hidden" name="intent" value="set-plan" />
+        <input type="hidden" name="userId" value={person?.id ?? ''} />
+        {person && !agencyScope ? (
+          <input type="hidden" name="organizationId" value={person.organizationId} />
+        ) : null}
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="account-plan" className="text-sm font-medium">
+            Plan
+          </label>
+          <select
+            id="account-plan"
+            name="plan"
+            defaultValue={person?.plan}
+            className={SELECT}
+            aria-invalid={errors ? true : undefined}
+            aria-describedby={errors ? 'account-plan-error' : undefined}
+          >
+            {PLAN_IDS.map((id) => (
+              <option key={id} value={id} disabled={id === person?.plan}>
+                {PLANS[id].name} ({formatPrice(PLANS[id])}/month)
+              </option>
+            ))}
+          </select>
+          {errors?.map((error) => (
+            <p key={error} id="account-plan-error" className="text-sm text-red-600">
+              {error}
+            </p>
+          ))}
+        </div>
+        <DialogButtons pending={dialog.pending} label="Update Plan" />
+      </Form>
+    </FormDialog>
+  )
+}
+
 /** The agency's row action: assign the user to a team member, or to nobody. */
 function AssignDialog({
   dialog,
@@ -358,6 +431,7 @@ export function EndUsersPage({
   const edit = useIntentDialog('edit-user', ['name', 'email', 'assignedToUserId'])
   const assign = useIntentDialog('assign-user', ['assignedToUserId'])
   const role = useIntentDialog('change-role', ['role'])
+  const planDialog = useIntentDialog('set-plan', ['plan'])
   const remove = useIntentDialog('delete-user')
   useRoleChangeFailureToast()
   const status = useIntentDialog('set-status')
@@ -578,6 +652,16 @@ export function EndUsersPage({
                         >
                           <Shield aria-hidden className="h-4 w-4" /> Change Role
                         </RowMenuItem>
+                        {AREA_ROLES['end-user'].includes(person.role) ? (
+                          <RowMenuItem
+                            onSelect={() => {
+                              setTarget(person)
+                              planDialog.setOpen(true)
+                            }}
+                          >
+                            <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
+                          </RowMenuItem>
+                        ) : null}
                         <RowMenuItem
                           onSelect={() =>
                             submit(
@@ -627,6 +711,7 @@ export function EndUsersPage({
       {agencyScope ? (
         <AssignDialog dialog={assign} person={target} teamMembers={teamMembers} />
       ) : null}
+      <PlanDialog dialog={planDialog} person={target} agencyScope={agencyScope} />
       <RoleDialog
         dialog={role}
         person={agencyScope && target ? { ...target, organizationId: undefined } : target}

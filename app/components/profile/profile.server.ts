@@ -5,14 +5,15 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
 import type { z } from 'zod'
-import { changePassword } from '#app/auth/accounts.server'
-import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
+import { changePassword, checkCurrentPassword } from '#app/auth/accounts.server'
+import { queueConfirmationEmailIn } from '#app/auth/email-confirmation.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
-import { verifyPassword } from '#app/auth/password.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { readBrandingSummary } from '#app/branding/branding.server'
 import { toCardView } from '#app/cards/card-view.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
@@ -35,7 +36,7 @@ import {
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
-import { queueEmail } from '#app/services/mailer.server'
+import { queueEmailIn } from '#app/services/mailer.server'
 import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
@@ -222,12 +223,21 @@ type SaveOutcome =
   | { status: 'duplicate' }
   | { status: 'password'; message: string }
   | { status: 'image'; field: string; message: string }
+  | { status: 'limited'; message: string; retryAfterSeconds: number; field?: 'currentPassword' }
+
+const limited = (error: RateLimitedError, field?: 'currentPassword'): SaveOutcome => ({
+  status: 'limited',
+  message: error.message,
+  retryAfterSeconds: error.retryAfterSeconds,
+  field,
+})
 
 /** Checks the email, stores new images and writes the row; the caller turns the outcome into a reply. */
 async function writeProfile(
   signedIn: SignedIn,
   formData: FormData,
   value: ProfileValue,
+  clientIp: string,
 ): Promise<SaveOutcome> {
   const { tenant, user } = signedIn
   // A new sign-in email needs the current password: a session left open must not be enough
@@ -236,8 +246,13 @@ async function writeProfile(
   if (emailChanges) {
     if (!value.currentPassword)
       return { status: 'password', message: CHANGE_EMAIL_PASSWORD_MESSAGE }
-    if (!(await verifyPassword(user.passwordHash, value.currentPassword))) {
-      return { status: 'password', message: WRONG_PASSWORD_MESSAGE }
+    try {
+      if (!(await checkCurrentPassword(tenant, user, value.currentPassword, clientIp))) {
+        return { status: 'password', message: WRONG_PASSWORD_MESSAGE }
+      }
+    } catch (error) {
+      if (error instanceof RateLimitedError) return limited(error, 'currentPassword')
+      throw error
     }
     const other = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, value.email))
     if (other && other.id !== user.id) return { status: 'duplicate' }
@@ -284,6 +299,29 @@ async function writeProfile(
           entityType: 'user',
           entityId: user.id,
         })
+        // The old address hears of the change and the new one gets its link, queued with the
+        // change: past the send limits the change is refused rather than made in silence.
+        const branding = tenantEmailBranding(tenant)
+        const cause = { userId: user.id }
+        await queueEmailIn(
+          tx,
+          tenant.id,
+          emailChangedEmail({
+            branding,
+            to: user.email,
+            firstName: user.firstName,
+            newEmail: normalizeEmail(value.email),
+            signInUrl: `${branding.origin}/auth/login`,
+          }),
+          tenant.name,
+          cause,
+        )
+        await queueConfirmationEmailIn(
+          tx,
+          tenant,
+          { id: user.id, email: normalizeEmail(value.email), firstName: value.firstName },
+          cause,
+        )
       }
     })
   } catch (error) {
@@ -291,41 +329,31 @@ async function writeProfile(
     if (error instanceof UploadError) {
       return { status: 'image', field: error.field, message: error.message }
     }
+    if (error instanceof RateLimitedError) return limited(error)
     // Two accounts racing for one email: the unique index decides.
     if (isUniqueViolation(error)) return { status: 'duplicate' }
     throw error
   }
   if (!emailChanges) return { status: 'saved' }
-  // Every other session ends, and the old address hears of the change (by the job queue).
+  // Every other session ends; the emails queued with the change go out.
   await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
-  const branding = tenantEmailBranding(tenant)
-  await queueEmail(
-    tenant.id,
-    emailChangedEmail({
-      branding,
-      to: user.email,
-      firstName: user.firstName,
-      newEmail: normalizeEmail(value.email),
-      signInUrl: `${branding.origin}/auth/login`,
-    }),
-    tenant.name,
-  )
-  await sendConfirmationEmail(tenant, {
-    id: user.id,
-    email: normalizeEmail(value.email),
-    firstName: value.firstName,
-  })
+  wakeJobWorker()
   return { status: 'saved', emailChangedFrom: user.email }
 }
 
-async function saveProfile(request: Request, signedIn: SignedIn, formData: FormData) {
+async function saveProfile(
+  request: Request,
+  signedIn: SignedIn,
+  formData: FormData,
+  clientIp: string,
+) {
   const submission = parseProfileForm(formData)
   const hideFields = ['currentPassword']
   if (submission.status !== 'success')
     return reply('profile', submission.reply({ hideFields }), 400)
   let outcome: SaveOutcome
   try {
-    outcome = await writeProfile(signedIn, formData, submission.value)
+    outcome = await writeProfile(signedIn, formData, submission.value, clientIp)
   } catch (error) {
     // Spec §8: any other failure of the save is 'Failed to update profile.'
     console.error('profile update failed', error)
@@ -354,19 +382,48 @@ async function saveProfile(request: Request, signedIn: SignedIn, formData: FormD
         submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields }),
         400,
       )
+    case 'limited':
+      return json<ProfileActionData>(
+        {
+          intent: 'profile',
+          result: submission.reply(
+            outcome.field
+              ? { fieldErrors: { [outcome.field]: [outcome.message] }, hideFields }
+              : { formErrors: [outcome.message], hideFields },
+          ),
+        },
+        { status: 429, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } },
+      )
     case 'saved':
       return redirectWithToast(returnUrl(request), { title: 'Profile updated successfully' })
   }
 }
 
-async function savePassword(request: Request, signedIn: SignedIn, formData: FormData) {
+async function savePassword(
+  request: Request,
+  signedIn: SignedIn,
+  formData: FormData,
+  clientIp: string,
+) {
   const { tenant, user, session } = signedIn
   const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
   if (submission.status !== 'success') {
     return reply('password', submission.reply({ hideFields }), 400)
   }
-  const changed = await changePassword(tenant, user, session.sessionId, submission.value)
+  let changed: boolean
+  try {
+    changed = await changePassword(tenant, user, session.sessionId, submission.value, clientIp)
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error
+    return json<ProfileActionData>(
+      {
+        intent: 'password',
+        result: submission.reply({ fieldErrors: { currentPassword: [error.message] }, hideFields }),
+      },
+      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+    )
+  }
   if (!changed) {
     return reply(
       'password',
@@ -418,9 +475,9 @@ export async function profileAction(
   }
   switch (formData.get('intent')) {
     case 'profile':
-      return saveProfile(request, signedIn, formData)
+      return saveProfile(request, signedIn, formData, context.clientIp ?? 'unknown')
     case 'password':
-      return savePassword(request, signedIn, formData)
+      return savePassword(request, signedIn, formData, context.clientIp ?? 'unknown')
     case 'notifications':
       return saveNotifications(request, signedIn, formData)
     default:

@@ -12,6 +12,7 @@ import {
   type PaidPlanId,
   PLAN_IDS,
   PLANS,
+  PLANS_GRANTED_BY_ADMINS,
   type PlanId,
 } from '#app/teams/plans'
 import { cn } from '#app/utils/cn'
@@ -35,7 +36,15 @@ const REASONS = [
   },
 ]
 
-function ConfirmUpgrade({ plan, current }: { plan: PaidPlanId; current: PlanId }) {
+function ConfirmUpgrade({
+  plan,
+  current,
+  canPayOnline,
+}: {
+  plan: PaidPlanId
+  current: PlanId
+  canPayOnline: boolean
+}) {
   const [open, setOpen] = useState(false)
   const navigation = useNavigation()
   const actionData = useActionData<{ intent?: string | null; error?: string }>()
@@ -61,16 +70,26 @@ function ConfirmUpgrade({ plan, current }: { plan: PaidPlanId; current: PlanId }
           <dt className="text-gray-600 dark:text-gray-400">Price</dt>
           <dd className="text-right font-medium">{formatPrice(chosen)}/month</dd>
         </dl>
-        <p className="text-xs text-gray-500">
-          No payment is taken yet: the plan is recorded on your account.
-        </p>
+        {canPayOnline ? null : (
+          <p
+            className="text-sm text-gray-700 dark:text-gray-300"
+            data-testid="plans-granted-by-admins"
+          >
+            {PLANS_GRANTED_BY_ADMINS}
+          </p>
+        )}
         <div className="flex justify-end gap-2">
           <DialogClose asChild>
             <Button type="button" variant="secondary">
               Cancel
             </Button>
           </DialogClose>
-          <StatusButton pending={navigation.state === 'submitting'} pendingText="Upgrading...">
+          {/* The server refuses an upgrade it cannot charge for; the button says so first. */}
+          <StatusButton
+            pending={navigation.state === 'submitting'}
+            pendingText="Upgrading..."
+            disabled={!canPayOnline}
+          >
             Confirm Upgrade
           </StatusButton>
         </div>
@@ -79,7 +98,15 @@ function ConfirmUpgrade({ plan, current }: { plan: PaidPlanId; current: PlanId }
   )
 }
 
-export function PlansView({ plan, hasTeams }: { plan: PlanId; hasTeams: boolean }) {
+export function PlansView({
+  plan,
+  hasTeams,
+  canPayOnline,
+}: {
+  plan: PlanId
+  hasTeams: boolean
+  canPayOnline: boolean
+}) {
   const canManage = hasTeams || PLANS[plan].memberLimit > 0
   return (
     <main className="mx-auto flex max-w-5xl flex-col gap-10 px-4 py-10">
@@ -133,7 +160,7 @@ export function PlansView({ plan, hasTeams }: { plan: PlanId; hasTeams: boolean 
                 ))}
               </ul>
               {id !== 'free' && isUpgrade(plan, id) ? (
-                <ConfirmUpgrade plan={id} current={plan} />
+                <ConfirmUpgrade plan={id} current={plan} canPayOnline={canPayOnline} />
               ) : (
                 <Button variant="secondary" disabled className="w-full">
                   {current ? 'Current plan' : 'Included in your plan'}

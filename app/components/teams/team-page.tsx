@@ -64,7 +64,14 @@ export function TeamPage(data: Data) {
     if (isClientFailure(actionData) || !actionData?.error) return
     if (ROW_INTENTS.includes(actionData.intent ?? '')) toast.error(actionData.error)
   }, [actionData])
-  if (data.view === 'plans') return <PlansView plan={data.plan} hasTeams={data.teams.length > 0} />
+  if (data.view === 'plans')
+    return (
+      <PlansView
+        plan={data.plan}
+        hasTeams={data.teams.length > 0}
+        canPayOnline={data.canPayOnline}
+      />
+    )
   return <TeamManagement {...data} />
 }
 

@@ -1,0 +1,53 @@
+// What makes a self-registered Alpha end user a team owner who may invite (issue 26 point 7):
+// until online payment exists, Alpha's agency admin grants the paid plan from End Users (Change
+// Plan), and the owner confirms their email from the link the sign-up sent. The specs go through
+// both screens as people would; the link comes from the recipient's inbox (e2e/inbox.ts).
+import { type Browser, expect, type Page } from '@playwright/test'
+import { type PaidPlanId, PLANS } from '#app/teams/plans'
+import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { linkIn, newestEmailTo } from './inbox'
+import { ALPHA_ROLE_USERS } from './role-users'
+
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+}
+
+async function signedIn(browser: Browser, host: string, user: { email: string; password: string }) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(urlFor(host, '/auth/login'))
+  await waitForHydration(page)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 })
+  return { context, page }
+}
+
+/** Alpha's agency admin gives the account of `email` a paid plan (End Users, Change Plan). */
+export async function grantPlanOnAlpha(browser: Browser, email: string, plan: PaidPlanId) {
+  const admin = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin')
+  if (!admin) throw new Error('no Alpha agency admin')
+  const { context, page } = await signedIn(browser, HOSTS.alpha, admin)
+  await page.goto(urlFor(HOSTS.alpha, `/dashboard/agency/users?q=${encodeURIComponent(email)}`))
+  await waitForHydration(page)
+  await page
+    .getByTestId('end-user-row')
+    .filter({ hasText: email })
+    .getByRole('button', { name: /^Actions for / })
+    .click()
+  await page.getByRole('menuitem', { name: 'Change Plan' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Change Plan' })
+  await dialog.getByLabel('Plan').selectOption(plan)
+  await dialog.getByRole('button', { name: 'Update Plan' }).click()
+  await expect(page.getByText(`Plan changed to ${PLANS[plan].name}`)).toBeVisible()
+  await context.close()
+}
+
+/** `page`'s signed-in Alpha user follows the confirmation link the sign-up emailed to `email`. */
+export async function confirmEmailOnAlpha(page: Page, email: string) {
+  const message = await newestEmailTo(email, `Confirm your email for ${TENANTS.alpha.name}`)
+  await page.goto(linkIn(message, '/auth/confirm-email?token='))
+  await page.getByRole('button', { name: 'Confirm my email' }).click()
+  await expect(page.getByText('Your email address has been confirmed.')).toBeVisible()
+}
