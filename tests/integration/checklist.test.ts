@@ -455,7 +455,8 @@ describe('mass assignment of ids, roles, organizations and teams', () => {
     expect(response.status).toBe(302)
     const [after] = await getDb().select().from(users).where(eq(users.id, own.user.id))
     expect(after?.firstName).toBe('Ada')
-    const { firstName, lastName, updatedAt, ...unchanged } =
+    // The name link follows the account's name (ADR 027).
+    const { firstName, lastName, linkSlug, updatedAt, ...unchanged } =
       before ?? ({} as NonNullable<typeof before>)
     expect(after).toMatchObject(unchanged)
     expect(after).toMatchObject({

@@ -23,9 +23,11 @@ test('no code sets the platform scope setting except withPlatformScope and the b
     readFileSync(file, 'utf8').includes('app.platform_scope'),
   )
   // The backup is the one other reader of every tenant's rows: a pg_dump process of its own,
-  // as the tables' owner, never a request (ADR 018).
+  // as the tables' owner, never a request (ADR 018), and its manifest, counted in the dump's
+  // snapshot and checked by restore (ADR 029).
   expect(setters.sort()).toEqual([
     path.join('app/backups/backups.server.ts'),
+    path.join('app/backups/manifest.server.ts'),
     path.join('drizzle/db.server.ts'),
   ])
 })
