@@ -18,6 +18,7 @@ import { answerFromCache, captureForCache } from './app/cache/page-cache-http.se
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
 import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
+import { claimDataDir, DataDirInUseError } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
 import { requestLogger } from './app/utils/request-log'
 import {
@@ -86,6 +87,18 @@ async function loadBuild(): Promise<ServerBuild> {
 }
 
 const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry
+
+// The embedded database's files belong to one server: a second one on them exits here, with a
+// message, and the first keeps serving.
+if (!process.env.DATABASE_URL) {
+  try {
+    claimDataDir(process.env.DATA_DIR ?? './data')
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error
+    logger.fatal(error.message)
+    process.exit(1)
+  }
+}
 
 const initialBuild = await loadBuild()
 await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })

@@ -1,5 +1,6 @@
 // The production entry itself, as `npm start` runs it (the supervisor and its server, ADR 033):
-// it starts on an empty embedded database, migrates, answers; short of disk space it says so
+// it starts on an empty embedded database, migrates, answers; a second server on its data
+// directory exits with a message and the first serves on; short of disk space it says so
 // and refuses writes; on SIGTERM it lets in-flight requests finish before closing the database;
 // and a SIGTERM ends it in time even while the embedded database holds its event loop.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
@@ -111,6 +112,25 @@ test('short of disk space it says so and refuses writes; SIGTERM under load lets
   try {
     await waitForHealthy(child, output)
     expect(await get('/', 'acme.localhost')).toBe(200)
+
+    await test.step('a second server on the same data directory exits with a message; the first serves on', async () => {
+      const second = spawn(process.execPath, SUPERVISED_ARGS, {
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          PORT: String(PORT + 1),
+          DATA_DIR: disk.directory,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      const secondOutput = collectOutput(second)
+      const code = await new Promise<number | null>((resolve) => second.on('exit', resolve))
+      expect(code).toBe(1)
+      expect(secondOutput()).toContain(
+        `is using the embedded database in ${disk.directory}: stop it first, or give this server its own DATA_DIR.`,
+      )
+      expect(await get('/api/health-check')).toBe(200)
+    })
 
     await test.step('short of disk space: health 503 with the reason, writes 503, reads go on', async () => {
       const filler = path.join(disk.directory, 'filler')
