@@ -234,3 +234,32 @@ writeSync(1, 'not stuck after all\\n')
     rmSync(entryDir, { recursive: true, force: true })
   }
 })
+
+// `npm start` and `npm run serve` read the project's .env (listed in .env.example); the
+// environment wins over the file, and the server inherits both.
+test('the supervisor reads .env from where it starts; a variable in the environment wins', async () => {
+  const entryDir = path.resolve(`tests/.tmp/lifecycle-env-${process.pid}`)
+  mkdirSync(entryDir, { recursive: true })
+  try {
+    copyFileSync(SUPERVISOR_ENTRY, path.join(entryDir, 'supervisor.js'))
+    writeFileSync(
+      path.join(entryDir, 'server.js'),
+      "console.log('from', process.env.BRANDCARD_FROM_ENV, 'and', process.env.BRANDCARD_FROM_FILE)\n",
+    )
+    writeFileSync(
+      path.join(entryDir, '.env'),
+      'BRANDCARD_FROM_ENV=file\nBRANDCARD_FROM_FILE=file\n',
+    )
+    const supervisor = spawn(process.execPath, ['supervisor.js'], {
+      cwd: entryDir,
+      env: { ...process.env, BRANDCARD_FROM_ENV: 'environment' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const output = collectOutput(supervisor)
+    const code = await new Promise<number | null>((resolve) => supervisor.on('exit', resolve))
+    expect(code).toBe(0)
+    expect(output()).toContain('from environment and file')
+  } finally {
+    rmSync(entryDir, { recursive: true, force: true })
+  }
+})

@@ -5,10 +5,15 @@
 // would never see the signal (issue 26 point 13). This process runs nothing else, so its own
 // loop is always free to count the time. It exits with the child's code, or 1 if it had to kill.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import { SERVER_NODE_FLAGS, shutdownTimeoutMs } from './server-command'
+
+// The project's .env (listed in .env.example), read before anything else: the server inherits it,
+// and a variable set in the environment wins over the file.
+if (existsSync('.env')) process.loadEnvFile('.env')
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ process: 'supervisor' })
 // build/supervisor.js starts build/server.js, whatever the working directory.
