@@ -8,7 +8,6 @@
 // owner, and nobody gets anything of a deactivated owner's card (the lead form included).
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
-import type { AppLoadContext } from '@remix-run/node'
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { addContact } from '#app/models/contacts.server'
@@ -29,6 +28,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { loadRoute } from '#tests/route-modules'
 
 // ---------------------------------------------------------------------------------------------
 // Which routes can return card data, read from the source.
@@ -283,24 +283,7 @@ describe('the routes that can return card data, read from the route files', () =
 // ---------------------------------------------------------------------------------------------
 // The matrix.
 
-type RouteModule = {
-  loader?: (args: {
-    request: Request
-    context: AppLoadContext
-    params: Record<string, string>
-  }) => unknown
-  action?: (args: {
-    request: Request
-    context: AppLoadContext
-    params: Record<string, string>
-  }) => unknown
-}
-const modules = import.meta.glob<RouteModule>('../../app/routes/*.{ts,tsx}')
-const load = async (file: string) => {
-  const importer = modules[`../../app/routes/${file}`]
-  if (!importer) throw new Error(`no route module ${file}`)
-  return importer()
-}
+const load = loadRoute
 
 const suffix = uniqueSuffix()
 /** What the card shows: its name, and the email and phone its owner hides. */

@@ -1,7 +1,6 @@
 // Two matrices over every route module: roles × protected routes, and a user of tenant A
 // against tenant B's resources on both hosts. A route file the matrices do not list fails.
 import { readdirSync, readFileSync } from 'node:fs'
-import type { AppLoadContext } from '@remix-run/node'
 import { and, eq, like, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
@@ -25,25 +24,9 @@ import {
   settle,
 } from '#tests/factories'
 import { asDelivered } from '#tests/inbox'
+import { loadRoute } from '#tests/route-modules'
 
-type RouteModule = {
-  loader?: (args: {
-    request: Request
-    context: AppLoadContext
-    params: Record<string, string>
-  }) => unknown
-  action?: (args: {
-    request: Request
-    context: AppLoadContext
-    params: Record<string, string>
-  }) => unknown
-}
-const modules = import.meta.glob<RouteModule>('../../app/routes/*.{ts,tsx}')
-const load = (file: string) => {
-  const importer = modules[`../../app/routes/${file}`]
-  if (!importer) throw new Error(`no route module ${file}`)
-  return importer()
-}
+const load = loadRoute
 
 // Who may open each protected page ('any' = every signed-in role). Public routes: 'public'.
 const ALL_ROLES: Role[] = [
