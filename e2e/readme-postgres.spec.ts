@@ -3,8 +3,9 @@
 // throwaway one), the port (PORT in the environment, which the block leaves to the user) and
 // APP_SECRET (the tests' one: the brandcard_app login's password derives from it and that role
 // is shared by every database on the server, see tests/app-secret.ts). `npm start` is run as
-// `npm run serve` once package.json shows it is `npm run build && <serve>`: the build would
-// rewrite build/ under the e2e servers running from it, and `npm run test:e2e` has just built it.
+// `npm run serve` once package.json shows it is `<build if stale> && <serve>`: a build would
+// rewrite build/ under the e2e servers running from it, and `npm run test:e2e` has just built it
+// (that the check builds only a stale build is tests/unit/build-if-stale.test.ts).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -65,7 +66,7 @@ test("the README's Postgres block starts the server with the demo, as written", 
   const { scripts } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
     scripts: Record<string, string>
   }
-  expect(scripts.start).toBe(`npm run build && ${scripts.serve}`)
+  expect(scripts.start).toBe(`node scripts/build-if-stale.ts && ${scripts.serve}`)
 
   const block = readmeBlock()
   // The block's server must be the tests' one: the database is dropped through it.
