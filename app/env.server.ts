@@ -7,11 +7,6 @@ import { z } from 'zod'
 import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
 import { DEFAULT_MEDIA_QUOTA_TENANT_MB, DEFAULT_MEDIA_QUOTA_USER_MB } from './services/media-limits'
 
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((v) => v === '1' || v === 'true')
-
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -60,7 +55,13 @@ const schema = z.object({
     .regex(/^\d{1,5}$/)
     .optional(),
   SEED_DEMO: z.enum(['0', '1']).optional(),
-  OUTBOX_PAGE: flag,
+  // /dev/outbox in production (super admins on the platform host, ADR 028). Unset: on for the
+  // embedded demo (no DATABASE_URL), whose newcomer reads the password-reset email there, and off
+  // on Postgres, a real deployment's; 0 or 1 decides either way (getEnv).
+  OUTBOX_PAGE: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true')),
   // Custom domains (ADR 016): the DNS server asked for verification records (host:port; the
   // system's resolvers when unset), the host agencies point their CNAME at, and how often the
   // background re-check runs (0 turns it off).
@@ -137,7 +138,10 @@ function isAddressOrRange(entry: string) {
   return /^\d{1,3}$/.test(bits) && prefix <= (family === 4 ? 32 : 128)
 }
 
-export type Env = z.infer<typeof schema> & { APP_SECRET: string }
+export type Env = Omit<z.infer<typeof schema>, 'OUTBOX_PAGE'> & {
+  APP_SECRET: string
+  OUTBOX_PAGE: boolean
+}
 
 let cached: Env | undefined
 
@@ -152,7 +156,11 @@ export function getEnv(): Env {
   if (!env.APP_SECRET && env.NODE_ENV === 'production' && env.DATABASE_URL) {
     throw new Error('APP_SECRET is required in production with DATABASE_URL')
   }
-  cached = { ...env, APP_SECRET: env.APP_SECRET ?? loadOrCreateSecret(env.DATA_DIR) }
+  cached = {
+    ...env,
+    APP_SECRET: env.APP_SECRET ?? loadOrCreateSecret(env.DATA_DIR),
+    OUTBOX_PAGE: env.OUTBOX_PAGE ?? !env.DATABASE_URL,
+  }
   return cached
 }
 

@@ -11,8 +11,9 @@ import { withPlatformScope, withTenant } from '#drizzle/db.server'
 export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 
 // On in development, showing the current host's tenant (every tenant for a super admin on
-// the platform host); in production only with OUTBOX_PAGE=1 (demos without an email
-// provider), and then only for super admins on the platform's own host. Links that carry a
+// the platform host); in production only with OUTBOX_PAGE (on by default for the embedded
+// demo, off on Postgres: app/env.server.ts), and then only for super admins on the platform's
+// own host. Links that carry a
 // token show as removed unless the page stands in for the recipient's inbox (ADR 028,
 // app/services/outbox-page.server.ts).
 

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm'
 import { afterEach, expect, test } from 'vitest'
 import { requestPasswordReset, resetPassword } from '#app/auth/accounts.server'
-import { resetEnvForTests } from '#app/env.server'
+import { getEnv, resetEnvForTests } from '#app/env.server'
 import { insertOutboxEmail } from '#app/models/outbox.server'
 import { loader } from '#app/routes/dev.outbox'
 import { resolveTenant } from '#app/tenancy/tenant.server'
@@ -22,6 +22,8 @@ import { asDelivered } from '#tests/inbox'
 afterEach(() => {
   process.env.NODE_ENV = 'test'
   delete process.env.OUTBOX_PAGE
+  delete process.env.DATABASE_URL
+  delete process.env.APP_SECRET
   resetEnvForTests()
 })
 
@@ -36,11 +38,15 @@ async function visit(cookie?: string) {
   )
 }
 
-test('in production the outbox page is off unless OUTBOX_PAGE=1, and then only for super admins', async () => {
+test('on a Postgres deployment the outbox page is off unless OUTBOX_PAGE=1, and then only for super admins', async () => {
   const platform = await getPlatformOrganization()
   const admin = await makeUser(platform.id, { role: 'super_admin' })
   const member = await makeUser(platform.id, { role: 'end_user' })
 
+  // Only the environment says Postgres: the test's own database stays installed. Production with
+  // DATABASE_URL wants APP_SECRET, and the one the test has is kept so cookies stay valid.
+  process.env.APP_SECRET = getEnv().APP_SECRET
+  process.env.DATABASE_URL = 'postgres://brandcard@127.0.0.1:5432/brandcard'
   process.env.NODE_ENV = 'production'
   resetEnvForTests()
   // Cookie names change in production (__Host- prefix), so sessions are made after the switch.
@@ -53,6 +59,25 @@ test('in production the outbox page is off unless OUTBOX_PAGE=1, and then only f
   expect((await visit()).status).toBe(404)
   expect((await visit(memberCookie)).status).toBe(404)
   expect((await visit(adminCookie)).status).toBe(200)
+})
+
+test('the embedded demo shows its outbox with no setting, to super admins only, and OUTBOX_PAGE=0 hides it', async () => {
+  const platform = await getPlatformOrganization()
+  const admin = await makeUser(platform.id, { role: 'super_admin' })
+  const member = await makeUser(platform.id, { role: 'end_user' })
+
+  delete process.env.DATABASE_URL
+  process.env.NODE_ENV = 'production'
+  resetEnvForTests()
+  const adminCookie = await sessionCookieFor(platform.id, admin.id)
+  const memberCookie = await sessionCookieFor(platform.id, member.id)
+  expect((await visit()).status).toBe(404)
+  expect((await visit(memberCookie)).status).toBe(404)
+  expect((await visit(adminCookie)).status).toBe(200)
+
+  process.env.OUTBOX_PAGE = '0'
+  resetEnvForTests()
+  expect((await visit(adminCookie)).status).toBe(404)
 })
 
 test('in development a tenant host shows only that tenant’s emails', async () => {
