@@ -20,7 +20,7 @@ import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './ap
 import { clientAddress } from './app/utils/client-address'
 import { claimDataDir, DataDirInUseError } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
-import { requestLogger } from './app/utils/request-log'
+import { readableLog, requestLogger } from './app/utils/request-log'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
@@ -71,7 +71,12 @@ const trustedHops: number =
   (() => {
     throw new Error(`TRUST_PROXY must be a hop count (0-${MAX_TRUSTED_HOPS}) or true/false`)
   })()
-const logger = pino({ level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug') })
+// JSON lines in production, for whatever collects them; short readable lines under `npm run
+// dev`, made from the same redacted records (app/utils/request-log.ts).
+const logger = pino(
+  { level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug') },
+  mode === 'production' ? undefined : readableLog(),
+)
 
 const viteDevServer =
   mode === 'production'

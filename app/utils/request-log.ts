@@ -6,7 +6,8 @@
 // every path segment that is a token. Headers are not logged, Referer included: it repeats the
 // previous page's URL.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Logger } from 'pino'
+import { Writable } from 'node:stream'
+import type { DestinationStream, Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 
 /** Path prefixes whose next segment is a token (route files named `$token`). */
@@ -51,5 +52,59 @@ export function requestLogger(logger: Logger) {
     logger,
     autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
     serializers: requestLogSerializers,
+  })
+}
+
+const LEVELS: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+}
+
+type LogRecord = {
+  level?: number
+  time?: number
+  msg?: string
+  req?: { method?: string; url?: string; host?: string }
+  res?: { statusCode?: number }
+  responseTime?: number
+  err?: { stack?: string; message?: string }
+}
+
+/**
+ * One line as `npm run dev` prints it: `12:04:31 GET /dashboard 200 14ms acme.localhost` for a
+ * request, `12:04:31 INFO message` for the rest. Made from the record pino wrote, after the
+ * serializers above: what a line can show is what the JSON line would have shown, never more.
+ */
+export function readableLine(json: string) {
+  let record: LogRecord
+  try {
+    record = JSON.parse(json) as LogRecord
+  } catch {
+    return json
+  }
+  const time = new Date(record.time ?? Date.now()).toTimeString().slice(0, 8)
+  const level = LEVELS[record.level ?? 30] ?? String(record.level)
+  if (record.req && record.res) {
+    const { method = '?', url = '', host = '' } = record.req
+    const ms = Math.round(record.responseTime ?? 0)
+    const failed = record.err ? ` ${record.err.message ?? ''}` : ''
+    return `${time} ${method} ${url} ${record.res.statusCode ?? '-'} ${ms}ms ${host}${failed}`.trimEnd()
+  }
+  const stack = record.err?.stack ? `\n${record.err.stack}` : ''
+  return `${time} ${level} ${record.msg ?? ''}${stack}`
+}
+
+/** The destination the development server logs to: readable lines instead of JSON. */
+export function readableLog(out: NodeJS.WritableStream = process.stdout): DestinationStream {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      const lines = String(chunk).split('\n').filter(Boolean)
+      out.write(lines.map((line) => `${readableLine(line)}\n`).join(''))
+      done()
+    },
   })
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { loggedUrl, requestLogger } from '#app/utils/request-log'
+import { loggedUrl, readableLine, readableLog, requestLogger } from '#app/utils/request-log'
 
 const lines: string[] = []
 const sink = new Writable({
@@ -17,8 +17,17 @@ const sink = new Writable({
   },
 })
 const log = requestLogger(pino({ level: 'info' }, sink))
+// The development server's log (npm run dev): readable lines made from the same records.
+const readable: string[] = []
+const readableSink = new Writable({
+  write(chunk, _encoding, done) {
+    readable.push(...String(chunk).split('\n').filter(Boolean))
+    done()
+  },
+})
+const devLog = requestLogger(pino({ level: 'info' }, readableLog(readableSink)))
 const server = createServer((req, res) => {
-  log(req, res)
+  ;(req.headers['x-log'] === 'dev' ? devLog : log)(req, res)
   res.statusCode = 200
   res.end('ok')
 })
@@ -67,6 +76,50 @@ test('reset, confirmation, invitation and unsubscribe links are logged by route,
     '/email/unsubscribe?token=[redacted]',
     '/email/unsubscribe?foo=[redacted]&token=[redacted]',
   ])
+})
+
+test('in development each request is one readable line (time, method, path, status, ms, host), tokens redacted the same way', async () => {
+  readable.length = 0
+  const paths = [
+    '/dashboard',
+    `/auth/reset-password?token=${LINK_TOKEN}`,
+    `/invitations/${LINK_TOKEN}/decline`,
+    `/email/unsubscribe?token=${UNSUBSCRIBE_TOKEN}`,
+  ]
+  for (const path of paths) {
+    const response = await fetch(`${origin}${path}`, { headers: { 'X-Log': 'dev' } })
+    expect(response.status).toBe(200)
+  }
+  const host = new URL(origin).host
+  expect(readable).toHaveLength(paths.length)
+  const output = readable.join('\n')
+  expect(output).not.toContain(LINK_TOKEN)
+  expect(output).not.toContain(UNSUBSCRIBE_TOKEN.split('.')[1])
+  expect(output).not.toContain('{')
+  const pattern = (path: string) =>
+    new RegExp(`^\\d\\d:\\d\\d:\\d\\d GET ${path.replace(/[?[\]]/g, '\\$&')} 200 \\d+ms ${host}$`)
+  expect(readable[0]).toMatch(pattern('/dashboard'))
+  expect(readable[1]).toMatch(pattern('/auth/reset-password?token=[redacted]'))
+  expect(readable[2]).toMatch(pattern('/invitations/[redacted]/decline'))
+  expect(readable[3]).toMatch(pattern('/email/unsubscribe?token=[redacted]'))
+})
+
+test('in development other lines read as level and message, an error with its stack', () => {
+  const time = new Date(2026, 10, 26, 9, 5, 7).getTime()
+  expect(readableLine(JSON.stringify({ level: 30, time, msg: 'Brandcard listening' }))).toBe(
+    '09:05:07 INFO Brandcard listening',
+  )
+  expect(
+    readableLine(
+      JSON.stringify({
+        level: 50,
+        time,
+        msg: 'boom',
+        err: { message: 'boom', stack: 'Error: boom\n    at x' },
+      }),
+    ),
+  ).toBe('09:05:07 ERROR boom\nError: boom\n    at x')
+  expect(readableLine('not json')).toBe('not json')
 })
 
 test('every route with a token in its path is logged without it', () => {
