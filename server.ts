@@ -350,8 +350,9 @@ app.all(
       via: forwardedPublicAddress(req.headers, trustedHops),
       pageCacheCandidate: cacheCandidates.has(req),
       responseCookies: [],
-      // Read from the raw query (never throws on odd request targets, unlike new URL()).
-      dataRequest: new URLSearchParams(req.originalUrl.split('?')[1] ?? '').has('_data'),
+      // Single fetch's data requests are the page's path with `.data` appended (read from the
+      // raw target: never throws on odd request targets, unlike new URL()).
+      dataRequest: (req.originalUrl.split('?')[0] ?? '').endsWith('.data'),
     }),
   }),
 )
@@ -403,6 +404,9 @@ function cacheCandidateKey(req: IncomingMessage): string | null {
   if (req.headers.cookie || req.headers.authorization) return null
   const url = req.url ?? ''
   if (!url.startsWith('/') || url.includes('?') || url.startsWith('/assets/')) return null
+  // A client navigation's data (single fetch's `{path}.data`) is not a page: its loader records
+  // the view, as it did for `?_data=` requests, which the query kept out.
+  if (url.endsWith('.data')) return null
   const host = requestHost(
     { host: req.headers.host?.toLowerCase(), 'x-forwarded-host': req.headers['x-forwarded-host'] },
     trustedHops,

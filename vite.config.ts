@@ -3,6 +3,14 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
 import remixConfig from './remix.config.js'
 
+// Single fetch's types (remix.config.js turns it on): useLoaderData and useActionData see what
+// turbo-stream delivers (a Date stays a Date), not JSON.
+declare module '@remix-run/node' {
+  interface Future {
+    v3_singleFetch: true
+  }
+}
+
 export default defineConfig({
   plugins: [tailwindcss(), remix(remixConfig)],
   // Native and server-only packages stay out of the dev pre-bundle.

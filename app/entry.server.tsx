@@ -41,7 +41,9 @@ export { diskSpaceResponse } from '#app/storage/disk-space.server'
 // database handle and of the tenant cache in the process.
 export { prepareDatabase } from '#drizzle/prepare.server'
 
-const ABORT_DELAY = 5_000
+// How long a streamed answer may wait for its pending data (single fetch's turbo-stream reads
+// it); React's render is aborted a second later, after the data has been rejected.
+export const streamTimeout = 5_000
 
 /** Cookies queued during the request (session renewal, toast read) join every response. */
 function appendQueuedCookies(headers: Headers, context: AppLoadContext) {
@@ -82,12 +84,7 @@ export default function handleRequest(
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer
-          context={remixContext}
-          url={request.url}
-          abortDelay={ABORT_DELAY}
-          nonce={nonce}
-        />
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -112,6 +109,6 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
+    setTimeout(abort, streamTimeout + 1_000)
   })
 }

@@ -24,8 +24,8 @@ declare module '@remix-run/node' {
     /** Memoised session lookup for this request. */
     session?: Promise<ValidSession | null>
     /**
-     * Whether this is a client-side data request (`?_data=`). Remix removes that parameter
-     * before loaders see the URL, so server.ts records it here.
+     * Whether this is a client-side data request (single fetch's `{path}.data`). Remix removes
+     * the suffix before loaders see the URL, so server.ts records it here.
      */
     dataRequest?: boolean
     /**

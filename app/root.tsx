@@ -1,7 +1,7 @@
 // Before anything that builds a zod schema (see the module).
 import { rolePaths } from '#app/auth/roles'
 import '#app/validation/zod-jitless'
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import {
   isRouteErrorResponse,
   Link,
@@ -53,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       }))
     : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS }
   const avatarUrl = personal.avatarUrl
-  return json({
+  return {
     user: user
       ? {
           firstName: user.firstName,
@@ -87,7 +87,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       !user && VISITOR_PAGE_PATH.test(new URL(request.url).pathname)
         ? builtStylesheetText(stylesheet)
         : null,
-  })
+  }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

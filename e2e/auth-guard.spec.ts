@@ -36,7 +36,7 @@ async function sessionCookie(page: Page) {
 
 /** Holds every client data request for `path` for `ms` before letting it through. */
 async function delayData(page: Page, path: string, ms: number) {
-  const pattern = new RegExp(`^[^?]*${path.replace(/[/.]/g, '\\$&')}\\?(.*&)?_data=`)
+  const pattern = new RegExp(`^[^?]*${path.replace(/[/.]/g, '\\$&')}\\.data(\\?|$)`)
   await page.route(pattern, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, ms))
     // The page may have moved on (a sign-out) while the request waited.

@@ -130,7 +130,7 @@ test('a client navigation whose statistics cannot be loaded says so', async ({ b
   await page.getByRole('link', { name: 'Contacts' }).first().click()
   await expect(page).toHaveURL(urlFor(dana.host, '/contacts'))
   await page.route(
-    (url) => url.searchParams.get('_data') === 'routes/dashboard.end-user._index',
+    (url) => url.pathname === '/dashboard/end-user.data',
     (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Unavailable' }),
   )
   await page.goBack()

@@ -11,14 +11,23 @@ if (!alice) throw new Error('the Alpha end user of e2e/role-users.ts is missing'
 
 type Failure = 'abort' | 503
 
-/** Fails Remix data requests of `routeId` (with `method`, if given) the way `failure` says. */
-async function failDataRequests(page: Page, routeId: string, failure: Failure, method?: string) {
+/**
+ * Fails Remix data requests for a page (single fetch: `{path}.data`, a string or a pattern for
+ * the pathname), with `method` if given, the way `failure` says.
+ */
+async function failDataRequests(
+  page: Page,
+  dataPath: string | RegExp,
+  failure: Failure,
+  method?: string,
+) {
   const handler = (route: Route) => {
     if (method && route.request().method() !== method) return route.continue()
     if (failure === 'abort') return route.abort('internetdisconnected')
     return route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' })
   }
-  const matches = (url: URL) => url.searchParams.get('_data') === routeId
+  const matches = (url: URL) =>
+    typeof dataPath === 'string' ? url.pathname === dataPath : dataPath.test(url.pathname)
   await page.route(matches, handler)
   return () => page.unroute(matches, handler)
 }
@@ -36,7 +45,7 @@ async function signInAsAlice(page: Page) {
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
 }
 
-const CARDS_ROUTE = 'routes/dashboard.end-user.digital-cards._index'
+const CARDS_DATA = '/dashboard/end-user/digital-cards.data'
 
 test('cards list: failed delete, set default and load say so; the cards stay', async ({ page }) => {
   await signInAsAlice(page)
@@ -46,7 +55,7 @@ test('cards list: failed delete, set default and load say so; the cards stay', a
   const before = await cards.count()
   expect(before).toBeGreaterThan(0)
 
-  const restoreDelete = await failDataRequests(page, CARDS_ROUTE, 'abort', 'POST')
+  const restoreDelete = await failDataRequests(page, CARDS_DATA, 'abort', 'POST')
   await cards
     .first()
     .getByRole('button', { name: /^Delete / })
@@ -64,7 +73,7 @@ test('cards list: failed delete, set default and load say so; the cards stay', a
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
   await hydrated(page)
   await expect(cards).toHaveCount(before + 1)
-  const restoreDefault = await failDataRequests(page, CARDS_ROUTE, 503, 'POST')
+  const restoreDefault = await failDataRequests(page, CARDS_DATA, 503, 'POST')
   await page.getByRole('button', { name: 'Set as Default' }).first().click()
   await expect(page.getByText('Failed to set default card')).toBeVisible()
   await restoreDefault()
@@ -75,7 +84,7 @@ test('cards list: failed delete, set default and load say so; the cards stay', a
   // A client navigation whose data cannot be loaded: the spec's message and 'Try Again'.
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await hydrated(page)
-  const restoreLoad = await failDataRequests(page, CARDS_ROUTE, 503, 'GET')
+  const restoreLoad = await failDataRequests(page, CARDS_DATA, 503, 'GET')
   await page.getByRole('link', { name: 'Digital Cards' }).first().click()
   await expect(page.getByTestId('load-error')).toHaveText('Failed to load your digital cards')
   await restoreLoad()
@@ -94,7 +103,7 @@ test('card editor: a failed save says Failed to update digital card', async ({ p
   await hydrated(page)
   await failDataRequests(
     page,
-    'routes/dashboard.end-user.digital-cards.edit.$cardId',
+    /^\/dashboard\/end-user\/digital-cards\/edit\/[^/]+\.data$/,
     'abort',
     'POST',
   )
@@ -107,7 +116,7 @@ test('public card: failed connect, save and automatic connection say so', async 
   const cardPath = `/card/${CARD_OWNER.firstName.toLowerCase()}-${CARD_OWNER.lastName.toLowerCase()}`
   await page.goto(urlFor(HOSTS.alpha, cardPath))
   await hydrated(page)
-  const restore = await failDataRequests(page, 'routes/card.$ref', 'abort', 'POST')
+  const restore = await failDataRequests(page, /^\/card\/[^/]+\.data$/, 'abort', 'POST')
   await page.getByRole('button', { name: `Connect with ${CARD_OWNER.firstName}` }).click()
   await expect(page.getByText(`Failed to connect with ${CARD_OWNER.firstName}`)).toBeVisible()
 
@@ -116,7 +125,7 @@ test('public card: failed connect, save and automatic connection say so', async 
   await restore()
 
   // Back from sign-in with the connect flag: the automatic connection fails.
-  await failDataRequests(page, 'routes/card.$ref', 503, 'POST')
+  await failDataRequests(page, /^\/card\/[^/]+\.data$/, 503, 'POST')
   await page.goto(urlFor(HOSTS.alpha, `${cardPath}?connect=1`))
   await expect(page.getByText('Failed to complete automatic connection')).toBeVisible({
     timeout: 15_000,
@@ -128,7 +137,7 @@ test('public card: failed connect, save and automatic connection say so', async 
 test('contacts and profile: a failed load shows the spec message', async ({ page }) => {
   await signInAsAlice(page)
   await hydrated(page)
-  await failDataRequests(page, 'routes/contacts._index', 503)
+  await failDataRequests(page, '/contacts.data', 503)
   await page.evaluate(() =>
     (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate(
       '/contacts',
@@ -138,7 +147,7 @@ test('contacts and profile: a failed load shows the spec message', async ({ page
 
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await hydrated(page)
-  await failDataRequests(page, 'routes/profile._index', 'abort')
+  await failDataRequests(page, '/profile.data', 'abort')
   await page.evaluate(() =>
     (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate(
       '/profile',
@@ -166,7 +175,7 @@ test('auth forms: a failed request keeps the form and names what failed', async 
   const cases = [
     {
       path: '/auth/register',
-      routeId: 'routes/auth.register',
+      dataPath: '/auth/register.data',
       fill: async () => {
         await page.getByLabel('First name').fill('Failing')
         await page.getByLabel('Last name').fill('Network')
@@ -178,14 +187,14 @@ test('auth forms: a failed request keeps the form and names what failed', async 
     },
     {
       path: '/auth/forgot-password',
-      routeId: 'routes/auth.forgot-password',
+      dataPath: '/auth/forgot-password.data',
       fill: () => page.getByLabel('Email').fill('someone@example.test'),
       button: 'Send Reset Link',
       message: 'Failed to send reset link. Please try again.',
     },
     {
       path: '/auth/login',
-      routeId: 'routes/auth.login',
+      dataPath: '/auth/login.data',
       fill: async () => {
         await page.getByLabel('Email').fill('someone@example.test')
         await page.getByLabel('Password').fill('whatever-pass')
@@ -194,10 +203,10 @@ test('auth forms: a failed request keeps the form and names what failed', async 
       message: 'Failed to sign in',
     },
   ]
-  for (const { path, routeId, fill, button, message } of cases) {
+  for (const { path, dataPath, fill, button, message } of cases) {
     await page.goto(urlFor(HOSTS.alpha, path))
     await hydrated(page)
-    const restore = await failDataRequests(page, routeId, 'abort', 'POST')
+    const restore = await failDataRequests(page, dataPath, 'abort', 'POST')
     await fill()
     await page.getByRole('button', { name: button }).click()
     await expect(page.getByText(message, { exact: true })).toBeVisible()

@@ -52,7 +52,7 @@ test('the Origin check compares the scheme: https:// does not pass on the http:/
   expect(await post(host, '/auth/login', `http://${host}`, form)).toBe(401)
 })
 
-test('signed-in pages and their _data answers are private, no-store', async ({ page }) => {
+test('signed-in pages and their data answers (.data) are private, no-store', async ({ page }) => {
   // Fetched by the page itself: Chromium resolves *.localhost, and sends the session cookie.
   const headOf = (path: string) =>
     page.evaluate(async (url) => {
@@ -69,13 +69,7 @@ test('signed-in pages and their _data answers are private, no-store', async ({ p
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
 
-  for (const path of [
-    '/',
-    '/profile',
-    '/dashboard/end-user',
-    '/profile?_data=routes%2Fprofile._index',
-    '/?_data=root',
-  ]) {
+  for (const path of ['/', '/profile', '/dashboard/end-user', '/profile.data', '/_root.data']) {
     expect(await headOf(path), path).toEqual({ status: 200, cacheControl: 'private, no-store' })
   }
   // The document the browser itself loaded, too.

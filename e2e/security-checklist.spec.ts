@@ -9,6 +9,7 @@ import { randomBytes, randomInt } from 'node:crypto'
 import http from 'node:http'
 import net from 'node:net'
 import { expect, test } from '@playwright/test'
+import { decodeDataAnswer } from './data-answer'
 import { e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
 /** LIMITS.signInIp.max in app/auth/rate-limit.server.ts. */
@@ -95,7 +96,7 @@ test.describe('Referrer-Policy', () => {
     expect(page.body).toContain('Invalid Reset Link')
     expect(page.all('referrer-policy')).toEqual(['no-referrer'])
     // The same for the loader's data request (client-side navigation to the page).
-    const data = await send(HOSTS.alpha, `${path}&_data=routes%2Fauth.reset-password`)
+    const data = await send(HOSTS.alpha, path.replace('?', '.data?'))
     expect(data.status).toBe(200)
     expect(data.all('referrer-policy')).toEqual(['no-referrer'])
   })
@@ -224,7 +225,7 @@ test('a rotating X-Forwarded-For does not escape the per-address sign-in limit',
   expect(Number(limited.one('retry-after'))).toBeGreaterThan(0)
   // The same through the client-side router (a data request).
   const spoofed = randomIp()
-  const data = await send(HOSTS.alpha, '/auth/login?_data=routes%2Fauth.login', {
+  const data = await send(HOSTS.alpha, '/auth/login.data', {
     method: 'POST',
     localAddress,
     headers: { 'x-forwarded-for': spoofed, 'x-real-ip': spoofed },
@@ -287,11 +288,12 @@ test('reset links use the tenant host from the database, whatever Host or forwar
     links: { href: string }[]
   }
   const resetEmailsTo = async (to: string) => {
-    const outbox = await send(HOSTS.platform, '/dev/outbox?_data=routes%2Fdev.outbox', {
+    const outbox = await send(HOSTS.platform, '/dev/outbox.data?_routes=routes%2Fdev.outbox', {
       headers: { cookie },
     })
     expect(outbox.status).toBe(200)
-    const { emails } = JSON.parse(outbox.body) as { emails: Email[] }
+    const answer = decodeDataAnswer(outbox.body) as Record<string, { data: { emails: Email[] } }>
+    const emails = answer['routes/dev.outbox']?.data.emails ?? []
     return emails.filter((e) => e.to === to && e.subject.startsWith('Reset your'))
   }
   const register = async (hostHeader: string, email: string) => {

@@ -85,13 +85,10 @@ const memberRow = (page: Page, email: string) =>
 /** A POST as the page's signed-in user (same origin), for what the UI does not offer. */
 async function postAsPage(page: Page, form: Record<string, string>) {
   return page.evaluate(async (fields) => {
-    const response = await fetch(
-      '/dashboard/end-user/team?_data=routes%2Fdashboard.end-user.team',
-      {
-        method: 'POST',
-        body: new URLSearchParams(fields),
-      },
-    )
+    const response = await fetch('/dashboard/end-user/team.data', {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+    })
     return { status: response.status, body: await response.text() }
   }, form)
 }
@@ -112,9 +109,7 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
     releaseTeamPage = resolve
   })
   await page.route(
-    (url) =>
-      url.searchParams.get('_data')?.startsWith('routes/dashboard') === true &&
-      url.pathname === TEAM_PATH,
+    (url) => url.pathname === `${TEAM_PATH}.data`,
     async (route) => {
       await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 60_000))])
       await route.continue()

@@ -67,7 +67,7 @@ test('the super admin sees every tenant, searches and pages', async ({ page }) =
   await expect(unnamed).toContainText('End User')
 
   // A slow answer: the list shows skeletons meanwhile.
-  await page.route(/_data=/, async (route) => {
+  await page.route(/\.data(\?|$)/, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 700))
     await route.continue()
   })

@@ -140,15 +140,45 @@ export function formRequest(
  */
 export async function settle(run: () => Promise<unknown>): Promise<Response> {
   try {
-    const result = await run()
+    const result = asResponse(await run())
     if (result instanceof Response) return result
     throw new Error(`expected a Response, got ${typeof result}`)
   } catch (error) {
     if (error instanceof Response) return error
+    if (isDataWithInit(error)) return asResponse(error) as Response
     throw error
   } finally {
     await settleBackgroundWork()
   }
+}
+
+type DataWithInit = { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null }
+
+function isDataWithInit(value: unknown): value is DataWithInit {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'DataWithResponseInit'
+  )
+}
+
+/**
+ * A loader's or action's answer as the Response tests read: single fetch lets routes answer
+ * naked objects and `data(value, init)`, which the server encodes itself; here they become the
+ * JSON Response `json(value, init)` used to be, so status, headers and body read the same.
+ */
+export function asResponse<T>(result: T): T | Response {
+  if (result instanceof Response) return result
+  if (isDataWithInit(result)) return Response.json(result.data, result.init ?? undefined)
+  if (typeof result === 'object' && result !== null) return Response.json(result)
+  return result
+}
+
+/** A loader's or action's answer (naked, `data()` or a Response) as a Response. */
+export function toResponse(result: unknown): Response {
+  const response = asResponse(result)
+  if (response instanceof Response) return response
+  throw new Error(`expected a Response or data(), got ${typeof result}`)
 }
 
 /**

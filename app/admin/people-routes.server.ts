@@ -2,7 +2,7 @@
 // (with its CSV export) and /dashboard/super-admin/team, and the agency's /dashboard/agency/users
 // (with its CSV export) and /dashboard/agency/team. The route modules only wire these.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
 import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
@@ -89,14 +89,14 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
     readEndUsers(admin, filter),
     readAgencyChoices(admin),
   ])
-  return json({
+  return {
     users: rows.map(toPerson),
     total,
     filter: { ...filter, roles: undefined },
     listRoles: USER_LIST_ROLES,
     agencies,
     now: new Date().toISOString(),
-  })
+  }
 }
 
 /** The (filtered) End Users list as CSV: every cell quoted and formula-safe. */
@@ -129,7 +129,7 @@ export async function adminTeamLoader(request: Request, context: AppLoadContext)
     role: params.get('role') || null,
   })
   const rows = await readStaff(admin, { search: filter.q, role: filter.role })
-  return json({
+  return {
     members: rows.map((row) => ({
       ...toPerson(row),
       staffTitleLabel: staffTitleLabel(row.staffTitle),
@@ -137,7 +137,7 @@ export async function adminTeamLoader(request: Request, context: AppLoadContext)
     filter,
     selfId: admin.user.id,
     now: new Date().toISOString(),
-  })
+  }
 }
 
 type Refusal = { result: unknown; intent: string | null; error: string }
@@ -152,7 +152,7 @@ function refuse(submission: Replying, intent: string | null, error: PeopleAction
       ? { fieldErrors: { [error.field]: [error.message] } }
       : { formErrors: [error.message] },
   )
-  return json<Refusal>({ result: reply, intent, error: error.message }, { status: error.status })
+  return data<Refusal>({ result: reply, intent, error: error.message }, { status: error.status })
 }
 
 /** Past a send limit (the new account's set-password email): 429, nothing done. */
@@ -168,7 +168,7 @@ function invalid(submission: {
 }) {
   const errors = Object.values(submission.error ?? {}).flat()
   const intent = typeof submission.payload.intent === 'string' ? submission.payload.intent : null
-  return json<Refusal>(
+  return data<Refusal>(
     { result: submission.reply(), intent, error: errors[0] ?? 'Please check the form' },
     { status: 400 },
   )
@@ -266,7 +266,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
   const actor: Actor = await requireAgencyStaff(request, context, { manage: false })
   const filter = agencyEndUserFilter(request)
   const { rows, total, teamMembers } = await readOrganizationEndUsers(actor, filter)
-  return json({
+  return {
     users: rows.map(toPerson),
     total,
     filter: { ...filter, organizationId: null },
@@ -276,7 +276,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
     canEdit: actor.user.role === 'agency_admin',
     roles: rolesFor('agency'),
     now: new Date().toISOString(),
-  })
+  }
 }
 
 /** Export Data: the agency's (filtered) end users as CSV, with the team member assigned. */
@@ -357,7 +357,7 @@ export async function agencyTeamLoader(request: Request, context: AppLoadContext
     role: params.get('role') || null,
   })
   const rows = await readStaff(actor, { search: filter.q, role: filter.role }, 'agency')
-  return json({
+  return {
     members: rows.map((row) => ({
       ...toPerson(row),
       staffTitleLabel: directoryTitleLabel('agency', row.staffTitle),
@@ -367,7 +367,7 @@ export async function agencyTeamLoader(request: Request, context: AppLoadContext
     directory: 'agency' as const,
     canEdit: actor.user.role === 'agency_admin',
     now: new Date().toISOString(),
-  })
+  }
 }
 
 export async function agencyTeamAction(request: Request, context: AppLoadContext) {

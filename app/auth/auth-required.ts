@@ -1,4 +1,4 @@
-// The answer a protected loader or action gives a client-side data request (Remix's `?_data=`)
+// The answer a protected loader or action gives a client-side data request (Remix's `{path}.data`)
 // whose session is missing or expired. A document request is redirected to sign in instead; a
 // client navigation cannot follow that redirect without losing where the user was, so the root
 // error boundary shows the spec's 'Authentication Issue Detected' panel (spec §2, guard wrapper).

@@ -1,5 +1,5 @@
 // One guard per permission. Guards throw Responses so loaders and actions stay linear.
-import { type AppLoadContext, json, redirect } from '@remix-run/node'
+import { type AppLoadContext, redirect } from '@remix-run/node'
 import type { User } from '#app/models/users.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -32,7 +32,7 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   const { tenant, user, session } = await getOptionalUser(request, context)
   if (!user || !session) {
     if (context.dataRequest) {
-      throw json(
+      throw Response.json(
         { authRequired: true, message: SESSION_ENDED_MESSAGE } satisfies AuthRequiredData,
         {
           status: 401,

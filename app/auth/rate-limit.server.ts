@@ -1,6 +1,6 @@
 // Brute-force protection with counters in Postgres, so limits hold across instances.
 // Fixed windows: a limited account or address is free again when its window ends.
-import { json } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
 import { addressBucket } from '#app/utils/client-address'
 import { type Transaction, withDatabase } from '#drizzle/db.server'
@@ -127,5 +127,5 @@ export function rateLimitMessage(retryAfterSeconds: number) {
 }
 
 export function tooManyRequests(error: RateLimitedError, body: Record<string, unknown>) {
-  return json(body, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
+  return data(body, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
 }

@@ -2,7 +2,7 @@
 // domain and white labeling. Agency admins change it; agency members read it. Saving applies to
 // every page of the agency's hosts at once (the tenant cache is dropped after the commit).
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
@@ -109,8 +109,8 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
   if (submission.status !== 'success') {
     // Each form reads its own key: the sending domain's errors must not land on the branding form.
     return formData.get('intent') === 'add-sending-domain'
-      ? json({ sendingDomain: submission.reply() }, { status: 400 })
-      : json({ result: submission.reply() }, { status: 400 })
+      ? data({ sendingDomain: submission.reply() }, { status: 400 })
+      : data({ result: submission.reply() }, { status: 400 })
   }
   const intent = submission.value.intent
   if (intent === 'verify-domain') return verifyDomain(signedIn)
@@ -125,7 +125,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       })
     } catch (error) {
       if (!(error instanceof SendingDomainError)) throw error
-      return json(
+      return data(
         { sendingDomain: submission.reply({ fieldErrors: { sendingDomain: [error.message] } }) },
         { status: 400 },
       )
@@ -207,7 +207,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
   } catch (error) {
     if (error instanceof UploadError) return imageRefused(error.field, error.message)
     if (error instanceof DomainError) {
-      return json(
+      return data(
         { result: submission.reply({ fieldErrors: { customDomain: [error.message] } }) },
         { status: 400 },
       )
@@ -220,7 +220,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
 
 /** The image field's refusal: not an image, or past a quota (the message says which). */
 function imageRefused(field: string, message = INVALID_IMAGE_MESSAGE) {
-  return json(
+  return data(
     {
       result: {
         status: 'error' as const,

@@ -1,6 +1,6 @@
 // The digital cards list and editor, shared by the end-user and team-member areas.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json, redirect } from '@remix-run/node'
+import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { CARD_AREA_ROLES } from '#app/auth/roles'
@@ -33,7 +33,7 @@ import { withTenant } from '#drizzle/db.server'
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
   const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
-  return json({ cards: rows.map(toCardView), origin: tenantOrigin(tenant), area })
+  return { cards: rows.map(toCardView), origin: tenantOrigin(tenant), area }
 }
 
 const ListIntentSchema = z.discriminatedUnion('intent', [
@@ -64,7 +64,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
   const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply(), error: null }, { status: 400 })
+    return data({ result: submission.reply(), error: null }, { status: 400 })
   }
   const value = submission.value
   const list = cardsListPath(area)
@@ -76,7 +76,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
     }
     // Spec §5: duplicating needs a first and last name and an email in the profile.
     if (!user.firstName.trim() || !user.lastName.trim()) {
-      return json(
+      return data(
         {
           result: submission.reply({ formErrors: ['Profile must have a first and last name'] }),
           error: 'Profile must have a first and last name',
@@ -85,7 +85,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
       )
     }
     if (!user.email.trim()) {
-      return json(
+      return data(
         {
           result: submission.reply({ formErrors: ['Profile must have an email address'] }),
           error: 'Profile must have an email address',
@@ -172,7 +172,7 @@ export async function cardEditLoader(
   const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
     ? (stepParam as EditStep)
     : 'details'
-  return json({ card: toCardView(row), step, area })
+  return { card: toCardView(row), step, area }
 }
 
 const EditIntentSchema = z.discriminatedUnion('intent', [
@@ -199,7 +199,7 @@ export async function cardEditAction(
     formData = await readForm(request)
   } catch (error) {
     if (!(error instanceof UploadError)) throw error
-    return json(
+    return data(
       {
         result: null,
         imageErrors: { [error.field.replace(/File$/, '')]: error.message },
@@ -210,7 +210,7 @@ export async function cardEditAction(
   }
   const submission = parseWithZod(formData, { schema: EditIntentSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply(), imageErrors: {}, ok: false }, { status: 400 })
+    return data({ result: submission.reply(), imageErrors: {}, ok: false }, { status: 400 })
   }
   const value = submission.value
   if (value.intent === 'details') {
@@ -237,7 +237,7 @@ export async function cardEditAction(
       })
     } catch (error) {
       if (!(error instanceof UploadError)) throw error
-      return json(
+      return data(
         { result: null, imageErrors: { [error.field]: error.message }, ok: false },
         { status: 400 },
       )
@@ -245,7 +245,7 @@ export async function cardEditAction(
     return redirectWithToast(editUrl('review'), { title: 'Changes saved' })
   }
   if (value.intent === 'background') {
-    const refused = json(
+    const refused = data(
       { result: null, imageErrors: { background: 'Failed to save background changes' }, ok: false },
       { status: 400 },
     )
@@ -274,7 +274,7 @@ export async function cardEditAction(
         metadata: { kind: background.data.kind },
       })
     })
-    return json({ result: null, imageErrors: {}, ok: true, applied: background.data.kind })
+    return { result: null, imageErrors: {}, ok: true, applied: background.data.kind }
   }
   await withTenant(tenant.id, (tx) =>
     recordAudit(tx, tenant.id, {

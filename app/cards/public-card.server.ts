@@ -3,7 +3,7 @@
 
 import { createHmac } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json, redirect } from '@remix-run/node'
+import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser } from '#app/auth/guards.server'
 import {
@@ -80,10 +80,10 @@ export async function publicCardLoader(
     }
     return shown
   })
-  if (!row) return json({ found: false as const }, { status: 404 })
+  if (!row) return data({ found: false as const }, { status: 404 })
   const origin = tenantOrigin(tenant)
   const card = toCardView(row)
-  return json(
+  return data(
     {
       found: true as const,
       card: {
@@ -152,18 +152,18 @@ export async function publicCardAction(
   const sourceCardId = row.cardId
   const submission = parseWithZod(await readPlainForm(request), { schema: CardIntentSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply(), message: null, ok: false }, { status: 400 })
+    return data({ result: submission.reply(), message: null, ok: false }, { status: 400 })
   }
   const value = submission.value
 
   if (value.intent === 'lead') {
     // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
     if (value.website)
-      return json({
+      return {
         result: submission.reply({ resetForm: true }),
         message: `Thanks! ${card.firstName} will be in touch.`,
         ok: true,
-      })
+      }
     const limits = [
       { name: 'leadIp' as const, key: addressLimitKey('leadIp', context.clientIp ?? 'unknown') },
     ]
@@ -171,7 +171,7 @@ export async function publicCardAction(
       await assertNotLimited(limits)
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error
-      return json(
+      return data(
         {
           result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }),
           message: null,
@@ -214,11 +214,11 @@ export async function publicCardAction(
       })
     }
     wakeJobWorker()
-    return json({
+    return {
       result: submission.reply({ resetForm: true }),
       message: `Thanks! ${card.firstName} will be in touch.`,
       ok: true,
-    })
+    }
   }
 
   if (!user) {
@@ -240,16 +240,16 @@ export async function publicCardAction(
       }),
     )
     return saved.status === 'duplicate'
-      ? json(
+      ? data(
           { result: null, message: 'This contact is already in your list', ok: false },
           { status: 409 },
         )
-      : json({ result: null, message: 'Contact saved successfully', ok: true })
+      : { result: null, message: 'Contact saved successfully', ok: true }
   }
 
   // Connect: each side gets the other as a contact, once.
   if (user.id === card.userId) {
-    return json(
+    return data(
       { result: null, message: 'Failed to connect with contact', ok: false },
       { status: 400 },
     )
@@ -287,5 +287,5 @@ export async function publicCardAction(
     return tooManyRequests(error, { result: null, message: error.message, ok: false })
   }
   wakeJobWorker()
-  return json({ result: null, message: `Successfully connected with ${card.firstName}`, ok: true })
+  return { result: null, message: `Successfully connected with ${card.firstName}`, ok: true }
 }

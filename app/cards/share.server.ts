@@ -3,7 +3,7 @@
 // inactive, is not found, and only its owner sees a hidden email or phone. `/qrcode` shows the
 // signed-in user's own card or profile.
 import type { AppLoadContext } from '@remix-run/node'
-import { json } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { roleArea, rolePaths } from '#app/auth/roles'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
@@ -45,14 +45,14 @@ export async function ownShareLoader(request: Request, context: AppLoadContext) 
     // Without a card, the profile behind the user's name link (ADR 027), if they hold one.
     return user.linkSlug ? openCard(tx, tenant.id, { reference: user.linkSlug }, user) : undefined
   })
-  if (row?.isOwner) return json(shareData(tenant, row, user))
+  if (row?.isOwner) return shareData(tenant, row, user)
   const onboarded = user.onboardingCompletedAt !== null
-  return json({
+  return {
     status: 'empty' as const,
     cardsPath: rolePaths(user.role).digitalCards,
     createPath: onboarded ? rolePaths(user.role).digitalCards : '/onboarding',
     createLabel: onboarded ? 'Create a Digital Card' : 'Create Your Profile',
-  })
+  }
 }
 
 /** `/qrcode/{cardId}`: a card of this tenant by its id, for whoever may see it. */
@@ -66,7 +66,7 @@ export async function cardShareLoader(request: Request, context: AppLoadContext,
         title: 'Digital card not found',
       })
     }
-    return json({ status: 'not-found' as const }, { status: 404 })
+    return data({ status: 'not-found' as const }, { status: 404 })
   }
-  return json(shareData(tenant, row, user))
+  return shareData(tenant, row, user)
 }

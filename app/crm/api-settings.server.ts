@@ -2,7 +2,7 @@
 // new contacts were forwarded (accounts-cards-sharing.md §4, §5, §8). The key is sealed before
 // it is stored and never leaves the server again; the page sees its last four characters.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { json } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import type { SignedIn } from '#app/auth/guards.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -65,7 +65,7 @@ const audit = (tx: Transaction, { tenant, user }: SignedIn, metadata: Record<str
   })
 
 function fieldError(intent: string, message: string, status = 400) {
-  return json(
+  return data(
     { intent, keyStatus: 'invalid' as KeyStatus, error: message, fieldError: message },
     { status },
   )
@@ -91,7 +91,7 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
   if (submission.status !== 'success') {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? MESSAGES.updateFailed
     const intent = submission.payload.intent
-    return json(
+    return data(
       { intent: typeof intent === 'string' ? intent : null, error: message, fieldError: message },
       { status: 400 },
     )
@@ -101,7 +101,7 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
 
   if (value.intent === 'retry') {
     const queued = await retryCrmForward(tenant.id, user.id, value.contactId)
-    if (!queued) return json({ intent: 'retry', error: 'Nothing to retry for that contact' }, 404)
+    if (!queued) return data({ intent: 'retry', error: 'Nothing to retry for that contact' }, 404)
     return redirectWithToast('/api-settings', { type: 'success', title: 'Sync queued again' })
   }
 
@@ -116,7 +116,7 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
 
   if (value.intent === 'validate') {
     if (!apiKey) {
-      return json(
+      return data(
         {
           intent: 'validate',
           keyStatus: 'unknown' as KeyStatus,
@@ -128,13 +128,13 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
     }
     const result = await validateKey({ apiKey, locationId })
     if (result === 'failed') {
-      return json(
+      return data(
         { intent: 'validate', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
         502,
       )
     }
     if (result === 'invalid') return fieldError('validate', MESSAGES.keyInvalid)
-    return json({ intent: 'validate', keyStatus: 'valid' as KeyStatus, error: null })
+    return { intent: 'validate', keyStatus: 'valid' as KeyStatus, error: null }
   }
 
   if (!apiKey) {
@@ -152,14 +152,14 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
   // A new key, or the stored one for another location, is validated first.
   const result = await validateKey({ apiKey, locationId })
   if (result === 'failed') {
-    return json(
+    return data(
       { intent: 'save', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
       502,
     )
   }
   if (result === 'invalid') {
     await disable(signedIn, 'invalid')
-    return json(
+    return data(
       {
         intent: 'save',
         keyStatus: 'invalid' as KeyStatus,

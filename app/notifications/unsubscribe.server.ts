@@ -3,7 +3,7 @@
 // cookies, no Origin; server.ts lets exactly this path through its Origin check) works, and a
 // forged POST without a valid token changes nothing. GET only shows the page: link scanners
 // open every link in an email, and opening must not unsubscribe.
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { recordAudit } from '#app/models/audit.server'
 import { findUserById } from '#app/models/users.server'
 import { readPlainForm } from '#app/services/uploads.server'
@@ -35,7 +35,7 @@ async function userForToken(tx: Transaction, tenant: Tenant, token: string) {
 }
 
 const invalid = () =>
-  json(
+  data(
     { status: 'invalid' as const, message: INVALID_UNSUBSCRIBE_MESSAGE },
     { status: 400, headers: NO_REFERRER },
   )
@@ -49,7 +49,7 @@ export async function unsubscribeLoader(request: Request, context: AppLoadContex
     return getNotificationPreferences(tx, tenant.id, user.id)
   })
   if (!found) return invalid()
-  return json(
+  return data(
     { status: 'valid' as const, token, notificationsOn: found.notifications },
     { headers: NO_REFERRER },
   )
@@ -78,10 +78,10 @@ export async function unsubscribeAction(request: Request, context: AppLoadContex
   })
   if (done === 'invalid') return invalid()
   if (done === 'not-one-click') {
-    return json(
+    return data(
       { status: 'invalid' as const, message: ONE_CLICK_REQUIRED_MESSAGE },
       { status: 400, headers: NO_REFERRER },
     )
   }
-  return json({ status: 'unsubscribed' as const }, { headers: NO_REFERRER })
+  return data({ status: 'unsubscribed' as const }, { headers: NO_REFERRER })
 }

@@ -1,4 +1,4 @@
-import { type HeadersFunction, json, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import { QrCode, Share2, UserRound } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -14,7 +14,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 // visitors without a session (the same page for all of them).
 export async function loader({ context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
-  return json(null, { headers: pageCacheHeaders(context, tenant.id) })
+  return data(null, { headers: pageCacheHeaders(context, tenant.id) })
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders

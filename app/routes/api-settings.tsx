@@ -1,11 +1,6 @@
 // The CRM integration screen (accounts-cards-sharing.md §1 `/api-settings`): every signed-in
 // user's own settings; the settings pages' API tabs lead here.
-import {
-  type ActionFunctionArgs,
-  json,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
@@ -17,7 +12,7 @@ import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadApiSettings(await requireUser(request, context)))
+  return await loadApiSettings(await requireUser(request, context))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { describeDiskShortage, diskSpace } from '#app/storage/disk-space.server'
 import { pingDatabase } from '#drizzle/db.server'
@@ -12,14 +12,14 @@ export async function loader({ context }: LoaderFunctionArgs) {
   // Before the disk is full, while writes are refused: a load balancer routes elsewhere.
   const disk = await diskSpace()
   if (disk?.short) {
-    return json(
+    return Response.json(
       { error: describeDiskShortage(disk) },
       { status: 503, headers: { 'Cache-Control': 'no-store' } },
     )
   }
   try {
     await pingDatabase(3000)
-    return json(
+    return Response.json(
       { status: 'ok' },
       {
         headers: {
@@ -32,7 +32,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
     // The detail (host, port, role, a driver message) is for the operator's log, not for
     // whoever can reach this public URL.
     console.warn(`health check: database unavailable: ${causes(error)}`)
-    return json(
+    return Response.json(
       { error: 'Database unavailable' },
       { status: 503, headers: { 'Cache-Control': 'no-store' } },
     )

@@ -2,8 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
+  data,
   type HeadersFunction,
-  json,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await getOptionalUser(request, context)
   const token = new URL(request.url).searchParams.get('token') ?? ''
   const valid = await isConfirmationTokenUsable(tenant, token)
-  return json(
+  return data(
     {
       token: valid ? token : null,
       // What the refusal offers: a new link for a signed-in, unconfirmed user; else sign in.
@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const confirmed =
     submission.status === 'success' ? await confirmEmail(tenant, submission.value.token) : null
   if (!confirmed) {
-    return json(
+    return data(
       {
         result: submission.reply({ formErrors: [INVALID_CONFIRMATION_MESSAGE] }),
         invalid: true,

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -31,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const submission = parseWithZod(await readPlainForm(request), { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply() }, { status: 400 })
+    return data({ result: submission.reply() }, { status: 400 })
   }
   try {
     await requestPasswordReset(tenant, submission.value.email, context.clientIp ?? 'unknown')
@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Anything else (the database unreachable: a 503) is answered as it is, never as "sent".
     // That answer cannot tell accounts apart: nothing here looks the address up (the job does).
     if (!(error instanceof RateLimitedError)) throw error
-    return json(
+    return data(
       { result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }) },
       { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
     )

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
   redirect,
@@ -32,20 +32,20 @@ export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
-  return json({ redirectTo, info: await signInInfo(tenant, redirectTo) })
+  return { redirectTo, info: await signInInfo(tenant, redirectTo) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const submission = parseWithZod(await readPlainForm(request), { schema: LoginSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   try {
     const signedIn = await signIn(tenant, submission.value, context.clientIp ?? 'unknown', request)
     if (!signedIn) {
       // One message for an unknown email and a wrong password: no account enumeration.
-      return json(
+      return data(
         {
           result: submission.reply({
             formErrors: ['Failed to sign in. Please check your credentials.'],
@@ -64,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(destination, { headers })
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
-    return json(
+    return data(
       {
         result: submission.reply({
           formErrors: [rateLimitMessage(error.retryAfterSeconds)],

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -38,14 +38,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPlainForm(request)
   const submission = parseWithZod(formData, { schema: RegisterSchema })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   try {
     // The same answer whether the email was new or taken (its owner gets an email instead).
     await registerAccount(tenant, submission.value, context.clientIp ?? 'unknown')
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
-    return json(
+    return data(
       {
         result: submission.reply({
           formErrors: [error.message],

@@ -2,8 +2,8 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
+  data,
   type HeadersFunction,
-  json,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -33,14 +33,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
   const token = new URL(request.url).searchParams.get('token') ?? ''
   const valid = TOKEN.test(token) && (await isResetTokenUsable(tenant, token))
-  return json({ token: valid ? token : null }, { headers: NO_REFERRER })
+  return data({ token: valid ? token : null }, { headers: NO_REFERRER })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = await requireTenant(context)
   const submission = parseWithZod(await readPlainForm(request), { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
-    return json(
+    return data(
       { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: false },
       { status: 400, headers: NO_REFERRER },
     )
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { token, password } = submission.value
   const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
   if (!done) {
-    return json(
+    return data(
       {
         result: submission.reply({
           formErrors: [INVALID_LINK_MESSAGE],

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
@@ -13,7 +13,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await requireUser(request, context)
   const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 100)
   const contacts = await withTenant(tenant.id, (tx) => listContacts(tx, tenant.id, user.id, q))
-  return json({ q, contacts })
+  return { q, contacts }
 }
 
 const SOURCE_LABELS = {

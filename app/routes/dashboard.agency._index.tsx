@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
@@ -6,7 +6,7 @@ import { ViewsChart } from '#app/components/dashboard/views-chart'
 import { agencyDashboard } from '#app/dashboard/dashboard.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await agencyDashboard(request, context))
+  return await agencyDashboard(request, context)
 }
 
 export default function AgencyDashboard() {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { brandingAction, loadBranding } from '#app/branding/branding.server'
 import { BrandingPage } from '#app/components/branding/branding-page'
@@ -11,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: 'Branding' }]
 export const shouldRevalidate = profileShouldRevalidate
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadBranding(request, context))
+  return await loadBranding(request, context)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

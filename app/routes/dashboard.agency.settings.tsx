@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { AgencySettings } from '#app/components/settings/pages'
@@ -8,7 +7,7 @@ import { agencySettingsAction, loadAgencySettings } from '#app/settings/settings
 export const meta: MetaFunction = () => [{ title: 'Agency Settings' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadAgencySettings(request, context))
+  return await loadAgencySettings(request, context)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { auditLogLoader } from '#app/audit/audit-log.server'
 import { AuditLogPage } from '#app/components/audit/audit-log-page'
@@ -7,7 +7,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 export const meta: MetaFunction = () => [{ title: 'Audit Log' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await auditLogLoader(request, context), {
+  return data(await auditLogLoader(request, context), {
     headers: { 'Cache-Control': 'private, no-store' },
   })
 }

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
@@ -7,7 +7,7 @@ import { endUserDashboard } from '#app/dashboard/dashboard.server'
 import { TEAM_PAGE_PATH } from '#app/teams/paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await endUserDashboard(request, context))
+  return await endUserDashboard(request, context)
 }
 
 export default function EndUserDashboard() {

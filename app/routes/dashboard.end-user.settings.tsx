@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { EndUserSettings } from '#app/components/settings/pages'
@@ -8,7 +7,7 @@ import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settin
 export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadEndUserSettings(request, context))
+  return await loadEndUserSettings(request, context)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Spec §2.9: someone in a team sees it; anyone else the upgrade page. A paid plan without a
   // team yet shows the (empty) management view, where the first team is created.
   const manage = page.teams.length > 0 || hasTeamFeatures(user.plan)
-  return json({
+  return {
     view:
       url.searchParams.get('view') === 'plans' || !manage
         ? ('plans' as const)
@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     teams: page.teams,
     selected: page.selected,
     now: new Date().toISOString(),
-  })
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readPlainForm(request), { schema: TeamIntentSchema })
   if (submission.status !== 'success') {
     const errors = Object.values(submission.error ?? {}).flat()
-    return json(
+    return data(
       {
         result: submission.reply(),
         intent: submission.payload.intent ?? null,
@@ -108,7 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       })
     }
     if (!(error instanceof TeamActionError)) throw error
-    return json(
+    return data(
       {
         result: submission.reply(
           error.field

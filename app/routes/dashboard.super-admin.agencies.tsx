@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -30,7 +30,7 @@ const PATH = '/dashboard/super-admin/agencies'
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { platformScope } = await requirePlatformAdmin(request, context)
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
-  return json({ q, agencies: await loadAgencies(platformScope, q) })
+  return { q, agencies: await loadAgencies(platformScope, q) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readPlainForm(request), { schema: AgencyIntentSchema })
   if (submission.status !== 'success') {
     const errors = Object.values(submission.error ?? {}).flat()
-    return json(
+    return data(
       {
         result: submission.reply(),
         intent: submission.payload.intent ?? null,
@@ -72,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof AgencyActionError)) throw error
-    return json(
+    return data(
       {
         result: submission.reply(
           error.field

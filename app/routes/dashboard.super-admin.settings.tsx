@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SuperAdminSettings } from '#app/components/settings/pages'
@@ -8,7 +7,7 @@ import { loadSuperAdminSettings, superAdminSettingsAction } from '#app/settings/
 export const meta: MetaFunction = () => [{ title: 'System Settings' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadSuperAdminSettings(request, context))
+  return await loadSuperAdminSettings(request, context)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 // The layout of every /dashboard/* page: the sidebar beside the page (spec §2.2). Each page's own
 // loader still guards its role; this one only needs a signed-in user and the sidebar's cookie.
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import {
   Outlet,
   useLoaderData,
@@ -22,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw new Response('Not Found', { status: 404 })
   }
   const { user } = await requireUser(request, context)
-  return json({ role: user.role, sidebarOpen: readSidebarOpen(request.headers.get('Cookie')) })
+  return { role: user.role, sidebarOpen: readSidebarOpen(request.headers.get('Cookie')) }
 }
 
 /** Spec §2.9: on the way to the Team page, 'Loading team information...' stands in for it. */

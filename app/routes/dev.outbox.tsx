@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { Badge } from '#app/components/ui/badge'
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : await withTenant(tenant.id, async (tx) =>
         outboxEntries(tx, viewer, await listOutboxForOrganization(tx, tenant.id)),
       )
-  return json(
+  return data(
     { emails },
     { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
   )

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
-  json,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
   redirect,
@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const mode: WizardMode = url.searchParams.get('mode') === 'card' ? 'card' : 'profile'
   const title = url.searchParams.get('title')
   const step = readStep(url)
-  const data = await withTenant(tenant.id, async (tx) => {
+  const loaded = await withTenant(tenant.id, async (tx) => {
     // The title comes from the URL: anything that is not plain text is dropped.
     const cleanTitle = title === null ? null : (plainText(100).safeParse(title).data ?? '')
     const draft = await loadDraft(tx, user, mode, cleanTitle)
@@ -54,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ])
     return { draft, logoUrl, profilePictureUrl, backgroundImageUrl }
   })
-  return json({ step, mode, ...data })
+  return { step, mode, ...loaded }
 }
 
 const StepSchemas = { 1: WizardNameSchema, 2: WizardContactSchema, 3: WizardWorkSchema } as const
@@ -69,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     formData = await readForm(request)
   } catch (error) {
     if (!(error instanceof UploadError)) throw error
-    return json(
+    return data(
       { result: null, imageErrors: { [error.field.replace(/File$/, '')]: error.message } },
       { status: 400 },
     )
@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const schema = StepSchemas[step as 1 | 2 | 3]
     const submission = parseWithZod(formData, { schema })
     if (submission.status !== 'success') {
-      return json({ result: submission.reply(), imageErrors: {} }, { status: 400 })
+      return data({ result: submission.reply(), imageErrors: {} }, { status: 400 })
     }
     await withTenant(tenant.id, async (tx) => {
       const draft = await loadDraft(tx, user, mode, null)
@@ -133,7 +133,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       })
     } catch (error) {
       if (!(error instanceof UploadError)) throw error
-      return json({ result: null, imageErrors: { [error.field]: error.message } }, { status: 400 })
+      return data({ result: null, imageErrors: { [error.field]: error.message } }, { status: 400 })
     }
     return redirect(wizardUrl(mode, 5))
   }

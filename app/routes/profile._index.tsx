@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { type ShouldRevalidateFunction, useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { rolePaths } from '#app/auth/roles'
@@ -28,10 +27,10 @@ export const meta: MetaFunction = ({ matches }) => {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const data = await loadProfile(request, context, undefined, { card: true, activity: true })
+  const loaded = await loadProfile(request, context, undefined, { card: true, activity: true })
   // Only when the tab is asked for: a super admin's list is an audited cross-tenant read.
   const accounts = wantsUserAccounts(request) ? await loadUserAccounts(request, context) : null
-  return json({ ...data, accounts })
+  return { ...loaded, accounts }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

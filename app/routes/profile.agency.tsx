@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, Palette, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
@@ -21,12 +20,10 @@ const ROLES = AREA_ROLES.agency
 export const meta: MetaFunction = () => [{ title: 'Agency Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(
-    await loadProfile(request, context, ROLES, {
-      organizationTeams: true,
-      organizationBranding: true,
-    }),
-  )
+  return await loadProfile(request, context, ROLES, {
+    organizationTeams: true,
+    organizationBranding: true,
+  })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, CreditCard, KeyRound, ScanLine, UserRound } from 'lucide-react'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
@@ -24,7 +23,7 @@ const ROLES = AREA_ROLES['end-user']
 export const meta: MetaFunction = () => [{ title: 'My Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES, { card: true, scans: true }))
+  return await loadProfile(request, context, ROLES, { card: true, scans: true })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, KeyRound, UserRound } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
@@ -21,7 +20,7 @@ const ROLES = AREA_ROLES['super-admin']
 export const meta: MetaFunction = () => [{ title: 'Super Admin Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES))
+  return await loadProfile(request, context, ROLES)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
 import { Bell, History, KeyRound, UserRound, Users } from 'lucide-react'
 import { AREA_ROLES } from '#app/auth/roles'
@@ -23,7 +22,7 @@ const ROLES = AREA_ROLES['team-member']
 export const meta: MetaFunction = () => [{ title: 'Team Member Profile' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadProfile(request, context, ROLES, { activity: true, assignedUsers: true }))
+  return await loadProfile(request, context, ROLES, { activity: true, assignedUsers: true })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

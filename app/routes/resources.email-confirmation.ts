@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type ActionFunctionArgs, json, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: EmailConfirmationIntentSchema,
   })
   if (submission.status !== 'success') {
-    return json({ result: submission.reply() }, { status: 400 })
+    return Response.json({ result: submission.reply() }, { status: 400 })
   }
   const back = safeRedirectPath(submission.value.redirectTo) ?? '/'
   if (submission.value.intent === 'dismiss') {

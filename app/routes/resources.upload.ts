@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, json } from '@remix-run/node'
+import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { requireUser } from '#app/auth/guards.server'
 import { IMAGE_PURPOSES, INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
@@ -14,13 +14,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const purpose = PurposeSchema.safeParse(form.get('purpose'))
     const file = form.get('file')
     if (!purpose.success || !(file instanceof Blob) || file.size === 0) {
-      return json({ error: INVALID_IMAGE_MESSAGE }, { status: 400 })
+      return Response.json({ error: INVALID_IMAGE_MESSAGE }, { status: 400 })
     }
     const stored = await saveImage({ tenant, user }, file, purpose.data, 'file')
-    return json({ mediaId: stored.id, url: `/media/${stored.hash}.${stored.ext}` })
+    return Response.json({ mediaId: stored.id, url: `/media/${stored.hash}.${stored.ext}` })
   } catch (error) {
     if (error instanceof UploadError) {
-      return json({ error: error.message }, { status: error.status })
+      return Response.json({ error: error.message }, { status: error.status })
     }
     throw error
   }

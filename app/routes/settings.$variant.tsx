@@ -1,7 +1,6 @@
 // Spec §2.6: the path picks the variant; /settings/role and any other path show the default,
 // the end-user variant (other roles reach their own through the sidebar and menu).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { json } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { EndUserSettings } from '#app/components/settings/pages'
@@ -10,7 +9,7 @@ import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settin
 export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await loadEndUserSettings(request, context))
+  return await loadEndUserSettings(request, context)
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

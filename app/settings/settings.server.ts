@@ -3,7 +3,7 @@
 // #app/validation/settings before it is written, read back through their `Stored*` twins, and
 // every save answers with the spec's toast (§8). A refused form changes nothing.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
@@ -74,7 +74,7 @@ async function parse<S extends AnySchema>(request: Request, schema: S) {
   if (submission.status !== 'success') {
     const errors = Object.values(submission.error ?? {}).flat()
     const intent = submission.payload.intent
-    throw json(
+    throw Response.json(
       {
         result: submission.reply(),
         intent: typeof intent === 'string' ? intent : null,

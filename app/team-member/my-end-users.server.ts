@@ -2,7 +2,7 @@
 // users assigned to them, a QR per user, Add User (an end user of this organization assigned to
 // them) and Export Data.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
@@ -28,7 +28,7 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
   const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
   const q = searchOf(request)
   const rows = await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
-  return json({
+  return {
     q,
     origin: tenantOrigin(tenant),
     now: new Date().toISOString(),
@@ -37,7 +37,7 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
       lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
     })),
-  })
+  }
 }
 
 /** The new end user, assigned to the team member who added them; null when the email is taken. */
@@ -80,7 +80,7 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
   const submission = parseWithZod(await readPlainForm(request), { schema: AddEndUserSchema })
   if (submission.status !== 'success') {
     const errors = Object.values(submission.error ?? {}).flat()
-    return json(
+    return data(
       {
         result: submission.reply(),
         intent: 'add-user',
@@ -104,7 +104,7 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
   }
   if (!outcome) {
     const message = `An account with the email ${normalizeEmail(email)} already exists`
-    return json(
+    return data(
       {
         result: submission.reply({ fieldErrors: { email: [message] } }),
         intent: 'add-user',

@@ -1,7 +1,7 @@
 // The two pages of an emailed invitation, /invitations/{token} (accept) and
 // /invitations/{token}/decline: each shows the invitation, and only its POST answers it.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
 import { readPlainForm } from '#app/services/uploads.server'
@@ -19,7 +19,7 @@ export async function invitationLoader(request: Request, context: AppLoadContext
   const lookup = await lookUpInvitation(tenant, token)
   const viewer = user ? { email: user.email } : null
   const status = lookup.state === 'invalid' ? 404 : lookup.state === 'expired' ? 410 : 200
-  return json(
+  return data(
     {
       ...lookup,
       token: lookup.state === 'pending' ? token : null,
@@ -43,7 +43,7 @@ export async function invitationAction(
     schema: InvitationResponseSchema,
   })
   if (submission.status !== 'success' || submission.value.intent !== answer) {
-    return json(
+    return data(
       { answerError: `Use the ${answer === 'accept' ? 'Accept' : 'Decline'} button of this page` },
       { status: 400, headers: INVITATION_HEADERS },
     )
@@ -51,7 +51,7 @@ export async function invitationAction(
   try {
     const result = await answerInvitation(tenant, user, token, answer)
     if (result.outcome === 'expired') {
-      return json({ answerError: INVITATION_EXPIRED }, { status: 410, headers: INVITATION_HEADERS })
+      return data({ answerError: INVITATION_EXPIRED }, { status: 410, headers: INVITATION_HEADERS })
     }
     if (result.outcome === 'accepted') {
       return redirectWithToast(teamPagePath(result.teamId), { title: 'You have joined the team' })
@@ -59,7 +59,7 @@ export async function invitationAction(
     return redirectWithToast(rolePaths(user.role).dashboard, { title: 'Invitation declined' })
   } catch (error) {
     if (!(error instanceof TeamActionError)) throw error
-    return json(
+    return data(
       { answerError: error.message },
       { status: error.status, headers: INVITATION_HEADERS },
     )

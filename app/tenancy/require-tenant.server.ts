@@ -1,4 +1,4 @@
-import { type AppLoadContext, json } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
 import { resolveTenant, type Tenant } from './tenant.server'
 import type { TenantError } from './tenant-error'
 
@@ -14,5 +14,5 @@ export async function requireTenant(context: AppLoadContext): Promise<Tenant> {
     return context.via ? { ...resolution.tenant, via: context.via } : resolution.tenant
   const tenantError: TenantError =
     resolution.status === 'unavailable' ? 'site-unavailable' : 'no-such-site'
-  throw json({ tenantError }, { status: resolution.status === 'unavailable' ? 403 : 404 })
+  throw Response.json({ tenantError }, { status: resolution.status === 'unavailable' ? 403 : 404 })
 }

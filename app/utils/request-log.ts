@@ -13,7 +13,7 @@ import { pinoHttp } from 'pino-http'
 /** Path prefixes whose next segment is a token (route files named `$token`). */
 const TOKEN_SEGMENT = /^(\/invitations\/)[^/?#]+/
 /** Query parameters that only steer Remix and never carry anything of a person's. */
-const PLAIN_PARAMETERS = new Set(['_data', 'index'])
+const PLAIN_PARAMETERS = new Set(['_data', '_routes', 'index'])
 export const REDACTED = '[redacted]'
 
 /** The URL as the log records it. */

@@ -24,6 +24,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  toResponse,
   uniqueSuffix,
 } from '#tests/factories'
 import { type FakeDns, startFakeDns } from '#tests/fake-dns'
@@ -77,11 +78,13 @@ function post(host: string, cookie: string, fields: Record<string, string>) {
 }
 
 async function rootBranding(host: string) {
-  const response = await rootLoader({
-    request: requestFor(host),
-    context: contextFor(host),
-    params: {},
-  })
+  const response = toResponse(
+    await rootLoader({
+      request: requestFor(host),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
   return ((await response.json()) as { branding: Record<string, unknown> }).branding
 }
 

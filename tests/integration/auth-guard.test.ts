@@ -1,5 +1,5 @@
 // requireUser's two answers to a missing or ended session: a document request is redirected to
-// sign in (unchanged), a client data request (`?_data=`, flagged by server.ts on the load
+// sign in (unchanged), a client data request (`{path}.data`, flagged by server.ts on the load
 // context) gets the 401 marker the root error boundary turns into 'Authentication Issue Detected'.
 import type { AppLoadContext } from '@remix-run/node'
 import { eq } from 'drizzle-orm'

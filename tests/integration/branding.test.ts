@@ -1,14 +1,16 @@
 import { describe, expect, test } from 'vitest'
 import { loader as rootLoader } from '#app/root'
 import { loader as mediaLoader } from '#app/routes/media.$file'
-import { contextFor, makeBrandedOrganization, requestFor } from '#tests/factories'
+import { contextFor, makeBrandedOrganization, requestFor, toResponse } from '#tests/factories'
 
 async function rootData(host: string) {
-  const response = await rootLoader({
-    request: requestFor(host),
-    context: contextFor(host),
-    params: {},
-  })
+  const response = toResponse(
+    await rootLoader({
+      request: requestFor(host),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
   return response.json()
 }
 

@@ -21,6 +21,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  toResponse,
 } from '#tests/factories'
 import { type FakeCrm, startFakeCrm } from '#tests/fake-crm'
 
@@ -107,7 +108,7 @@ function lead(world: World, email: string, fullName = 'Lena Lead') {
     }),
     context: contextFor(world.host, `198.51.100.${Math.floor(Math.random() * 200) + 1}`),
     params: { ref: world.card.id },
-  }) as Promise<Response>
+  }).then(toResponse)
 }
 
 const syncsOf = (world: World) =>

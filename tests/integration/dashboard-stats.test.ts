@@ -59,7 +59,7 @@ const daysBefore = (n: number) => dayOf(ago(n * DAY))
 // The chart's first bar is 13 days before today's: its start is 00:00 UTC of that day.
 const chartStart = new Date(`${daysBefore(13)}T00:00:00.000Z`)
 
-type Loader = (args: LoaderFunctionArgs) => Promise<Response>
+type Loader = (args: LoaderFunctionArgs) => Promise<unknown>
 type Data = Record<string, unknown> & {
   statsError: boolean
   stats: Record<string, unknown> | null

@@ -30,6 +30,7 @@ import {
   sessionCookieFor,
   settle,
   settleBackgroundWork,
+  toResponse,
   uniqueSuffix,
 } from '#tests/factories'
 
@@ -106,11 +107,13 @@ const generalFields = (overrides: Record<string, string> = {}) => ({
 })
 
 async function hostLegal(host: string) {
-  const response = await rootLoader({
-    request: requestFor(host),
-    context: contextFor(host),
-    params: {},
-  })
+  const response = toResponse(
+    await rootLoader({
+      request: requestFor(host),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
   return ((await response.json()) as { branding: { legal: LegalLinks } }).branding.legal
 }
 

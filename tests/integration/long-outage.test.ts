@@ -11,7 +11,13 @@ import { maintenanceResponse } from '#app/settings/maintenance.server'
 import { invalidatePlatformSettings } from '#app/settings/platform-settings.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
-import { contextFor, makeOrganization, requestFor, withUnreachableDatabase } from '#tests/factories'
+import {
+  contextFor,
+  makeOrganization,
+  requestFor,
+  toResponse,
+  withUnreachableDatabase,
+} from '#tests/factories'
 
 const TTL_MS = 50
 const pastTheTtl = () => new Promise((resolve) => setTimeout(resolve, TTL_MS * 2))
@@ -55,11 +61,13 @@ test('past every TTL: the maintenance check lets the health check and pages thro
     expect(await maintenanceResponse(host, '/card/some-one', null)).toBeNull()
     // The home page of a host known before the outage renders with its brand (its banner asks
     // the health check), rather than turning into an error page once the TTL has passed.
-    const home = (await rootLoader({
-      request: requestFor(host, '/'),
-      context: contextFor(host),
-      params: {},
-    })) as Response
+    const home = toResponse(
+      await rootLoader({
+        request: requestFor(host, '/'),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
     expect(home.status).toBe(200)
     expect(((await home.json()) as { branding: { name: string } }).branding.name).toBe('Outlast Co')
   })

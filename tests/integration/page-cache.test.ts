@@ -24,6 +24,7 @@ import {
   makeOrganization,
   makeUser,
   requestFor,
+  toResponse,
   withStoppedDatabase,
 } from '#tests/factories'
 
@@ -51,11 +52,13 @@ describe('what the card page offers the cache', () => {
   test('a candidate request gets the offer and no view is written by the loader', async () => {
     const { organization, card, host } = await setup()
     const context = { ...contextFor(host), pageCacheCandidate: true }
-    const response = (await loader({
-      request: requestFor(host, `/card/${card.id}`),
-      context,
-      params: { ref: card.id },
-    })) as Response
+    const response = toResponse(
+      await loader({
+        request: requestFor(host, `/card/${card.id}`),
+        context,
+        params: { ref: card.id },
+      }),
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
     expect(response.headers.get(CACHE_VIEW_HEADER)).toBe(card.id)
@@ -66,13 +69,15 @@ describe('what the card page offers the cache', () => {
 
   test('any other request gets no offer, and its view is written at once', async () => {
     const { organization, card, host } = await setup()
-    const response = (await loader({
-      request: requestFor(host, `/card/${card.id}`, {
-        headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0' },
+    const response = toResponse(
+      await loader({
+        request: requestFor(host, `/card/${card.id}`, {
+          headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0' },
+        }),
+        context: contextFor(host),
+        params: { ref: card.id },
       }),
-      context: contextFor(host),
-      params: { ref: card.id },
-    })) as Response
+    )
     expect(response.headers.get(CACHE_TAG_HEADER)).toBeNull()
     expect(await viewsOf(organization.id, card.id)).toHaveLength(1)
   })
@@ -184,7 +189,7 @@ describe('change announcements', () => {
           request: requestFor(host, `/card/${card.id}`),
           context: { ...contextFor(host), pageCacheCandidate: true },
           params: { ref: card.id },
-        }) as Promise<Response>
+        }).then(toResponse)
       // The public answer, as server.ts would keep it.
       const before = await candidate()
       expect(before.headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
@@ -211,7 +216,7 @@ describe('change announcements', () => {
         request: requestFor(host, `/card/${card.id}`),
         context: { ...contextFor(host), pageCacheCandidate: true },
         params: { ref: card.id },
-      }) as Promise<Response>
+      }).then(toResponse)
     expect((await candidate()).headers.get(CACHE_TAG_HEADER)).toBe(organization.id)
     cached(organization.id)
     await withTenant(organization.id, (tx) =>

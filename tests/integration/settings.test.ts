@@ -152,13 +152,11 @@ describe('end-user settings', () => {
 
   test('the appearance reaches the root layout', async () => {
     const who = actors.endUser
-    const root = (await (
-      (await rootLoader({
-        request: requestFor(who.host, '/', { headers: { Cookie: who.cookie } }),
-        context: contextFor(who.host),
-        params: {},
-      })) as Response
-    ).json()) as { appearance: unknown }
+    const root = await rootLoader({
+      request: requestFor(who.host, '/', { headers: { Cookie: who.cookie } }),
+      context: contextFor(who.host),
+      params: {},
+    })
     expect(root.appearance).toEqual({ theme: 'dark', fontSize: 'large', animations: false })
   })
 

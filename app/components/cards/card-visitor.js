@@ -13,6 +13,52 @@ const SPINNER =
 let toaster
 
 /**
+ * Where Remix answers a form's action as data (single fetch): the path with `.data` appended.
+ * @param {HTMLFormElement} form
+ */
+function dataUrl(form) {
+  const url = new URL(form.action, location.href)
+  url.pathname = url.pathname === '/' ? '/_root.data' : `${url.pathname.replace(/\/$/, '')}.data`
+  return url
+}
+
+/**
+ * The answer of a `.data` request: Remix writes it with turbo-stream, a JSON array of values in
+ * which objects and arrays refer to other entries by index (negative ones stand for null,
+ * undefined and the like). An action's answer here is plain objects, strings, numbers and
+ * booleans, which is all this reads: `{ data }` for a reply, `{ redirect }` for a redirect.
+ * @param {string} text
+ * @returns {any}
+ */
+function decodeData(text) {
+  const values = JSON.parse(text.split('\n')[0] ?? '[]')
+  /** @type {Map<number, unknown>} */
+  const seen = new Map()
+  /** @param {number} index @returns {any} */
+  const read = (index) => {
+    if (index < 0) return index === -5 ? null : undefined
+    if (seen.has(index)) return seen.get(index)
+    const raw = values[index]
+    if (raw === null || typeof raw !== 'object') return raw
+    if (Array.isArray(raw)) {
+      // A typed value (["D", …] a Date and so on): no action of this page answers one.
+      if (typeof raw[0] === 'string') return undefined
+      /** @type {unknown[]} */
+      const list = []
+      seen.set(index, list)
+      for (const item of raw) list.push(read(item))
+      return list
+    }
+    /** @type {Record<string, unknown>} */
+    const object = {}
+    seen.set(index, object)
+    for (const [key, item] of Object.entries(raw)) object[read(Number(key.slice(1)))] = read(item)
+    return object
+  }
+  return read(0)
+}
+
+/**
  * @param {'success' | 'error' | 'info'} type
  * @param {string} title
  * @param {string | undefined} [description]
@@ -133,12 +179,9 @@ function enhanceLeadForm(form) {
     /** @type {{ ok: boolean, message: string | null, result?: { error?: Record<string, string[] | null> | null } | null } | null} */
     let reply = null
     try {
-      const url = new URL(form.action, location.href)
-      url.searchParams.set('_data', form.dataset.routeId ?? '')
       const body = new URLSearchParams(/** @type {any} */ (new FormData(form)))
-      const response = await fetch(url, { method: 'POST', body })
-      const json = response.status < 500 && response.headers.get('Content-Type')?.includes('json')
-      if (json && !response.headers.has('X-Remix-Error')) reply = await response.json()
+      const response = await fetch(dataUrl(form), { method: 'POST', body })
+      if (response.status < 500) reply = decodeData(await response.text())?.data ?? null
     } catch {}
     button.disabled = false
     button.removeAttribute('aria-busy')
@@ -203,11 +246,9 @@ function enhanceConnect(form) {
     /** @type {string | null} */
     let target = null
     try {
-      const url = new URL(form.action, location.href)
-      url.searchParams.set('_data', form.dataset.routeId ?? '')
       const body = new URLSearchParams(/** @type {any} */ (new FormData(form)))
-      const response = await fetch(url, { method: 'POST', body })
-      target = response.headers.get('X-Remix-Redirect')
+      const response = await fetch(dataUrl(form), { method: 'POST', body })
+      target = decodeData(await response.text())?.redirect ?? null
     } catch {}
     if (target) {
       location.assign(target)

@@ -1,4 +1,4 @@
-import { Form, Link, useFetcher, useMatches, useNavigate, useSearchParams } from '@remix-run/react'
+import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { CardDisplay, type CardView } from '#app/components/card/card-display'
@@ -71,8 +71,6 @@ const LEAD_FAILURE = 'Failed to send your details. Please try again.'
 
 function LeadForm({ firstName }: { firstName: string }) {
   const fetcher = useFetcher<Reply>()
-  // /card/{id} or /contact/{id}: the route the script without React posts to (?_data=).
-  const routeId = useMatches().at(-1)?.id
   useEffect(() => {
     if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
   }, [fetcher.state, fetcher.data])
@@ -96,7 +94,6 @@ function LeadForm({ firstName }: { firstName: string }) {
         method="POST"
         className="grid gap-4 sm:grid-cols-2"
         data-lead-form
-        data-route-id={routeId}
         data-failure={LEAD_FAILURE}
       >
         <input type="hidden" name="intent" value="lead" />
@@ -163,7 +160,6 @@ export function PublicCardPage({
   isOwner: boolean
 }) {
   const productName = useRootData()?.branding.name ?? ''
-  const routeId = useMatches().at(-1)?.id
   const connect = useFetcher<Reply>()
   const autoConnect = useFetcher<Reply>()
   const save = useFetcher<Reply>()
@@ -239,7 +235,6 @@ export function PublicCardPage({
             method="POST"
             className="flex-1"
             data-connect-form
-            data-route-id={routeId}
             onSubmit={(event) => {
               if (!signedIn) return
               event.preventDefault()

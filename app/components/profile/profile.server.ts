@@ -3,7 +3,7 @@
 
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, json } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import type { z } from 'zod'
 import { changePassword, checkCurrentPassword } from '#app/auth/accounts.server'
 import { queueConfirmationEmailIn } from '#app/auth/email-confirmation.server'
@@ -205,7 +205,7 @@ function returnUrl(request: Request) {
 }
 
 function reply(intent: ProfileIntent, result: SubmissionResult<string[]>, status: number) {
-  return json<ProfileActionData>({ intent, result }, { status })
+  return data<ProfileActionData>({ intent, result }, { status })
 }
 
 /** A reply with one error per image field, for when the form itself could not be read. */
@@ -383,7 +383,7 @@ async function saveProfile(
         400,
       )
     case 'limited':
-      return json<ProfileActionData>(
+      return data<ProfileActionData>(
         {
           intent: 'profile',
           result: submission.reply(
@@ -416,7 +416,7 @@ async function savePassword(
     changed = await changePassword(tenant, user, session.sessionId, submission.value, clientIp)
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
-    return json<ProfileActionData>(
+    return data<ProfileActionData>(
       {
         intent: 'password',
         result: submission.reply({ fieldErrors: { currentPassword: [error.message] }, hideFields }),

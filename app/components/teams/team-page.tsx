@@ -459,7 +459,7 @@ function InvitationsTable({ team, now }: { team: Selected; now: string }) {
   )
 }
 
-function Expiry({ expiresAt, now }: { expiresAt: string; now: string }) {
+function Expiry({ expiresAt, now }: { expiresAt: string | Date; now: string }) {
   if (new Date(expiresAt) <= new Date(now)) {
     return <span className="font-medium text-red-600 dark:text-red-400">Expired</span>
   }
