@@ -11,7 +11,7 @@ const integration = (driver: 'pglite' | 'postgres') => ({
     exclude: driver === 'pglite' ? ['tests/integration/**/*.postgres.test.ts'] : [],
     env: { TEST_DB_DRIVER: driver },
     globalSetup: ['tests/setup/global-db.ts'],
-    setupFiles: ['tests/setup/console.ts', 'tests/setup/db.ts'],
+    setupFiles: ['tests/setup/console.ts', 'tests/setup/db.ts', 'tests/setup/custom-matchers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,6 @@
-// The README's "On a real Postgres server" block works as written: it is read from README.md and
-// run with bash on the server TEST_DATABASE_URL names, changing only the database name (a
+// The deployment guide's "On a real Postgres server" block, where the README sends readers,
+// works as written: it is read from docs/deployment.md and run with bash on the server
+// TEST_DATABASE_URL names, changing only the database name (a
 // throwaway one), the port (PORT in the environment, which the block leaves to the user) and
 // APP_SECRET (the tests' one: the brandcard_app login's password derives from it and that role
 // is shared by every database on the server, see tests/app-secret.ts). `npm start` is run as
@@ -18,22 +19,24 @@ import { freePort } from './postgres-cluster'
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 const serverUrl = process.env.TEST_DATABASE_URL
 
-/** The shell block under the heading, exactly as the README shows it. */
-function readmeBlock() {
-  const readme = readFileSync(`${repoRoot}/README.md`, 'utf8')
-  const block = /^### On a real Postgres server\n+```sh\n([\s\S]*?)\n```$/m.exec(readme)?.[1]
-  if (!block) throw new Error('README.md has no sh block under "### On a real Postgres server"')
+/** The shell block under the heading, exactly as the deployment guide shows it. */
+function postgresBlock() {
+  const guide = readFileSync(`${repoRoot}/docs/deployment.md`, 'utf8')
+  const block = /^## On a real Postgres server\n+```sh\n([\s\S]*?)\n```$/m.exec(guide)?.[1]
+  if (!block) {
+    throw new Error('docs/deployment.md has no sh block under "## On a real Postgres server"')
+  }
   return block
 }
 
-/** Replaces the one match of pattern; the test fails when the README no longer has it once. */
+/** Replaces the one match of pattern; the test fails when the guide no longer has it once. */
 function replaceOnce(text: string, pattern: RegExp, replacement: string) {
   const matches = text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))
-  expect(matches?.length ?? 0, `one match of ${pattern} in the README block`).toBe(1)
+  expect(matches?.length ?? 0, `one match of ${pattern} in the guide's block`).toBe(1)
   return text.replace(pattern, replacement)
 }
 
-// What a fresh shell would not have: every variable the app reads (README, Environment).
+// What a fresh shell would not have: every variable the app reads (docs/configuration.md).
 const appVariables = [
   'PORT',
   'ROOT_DOMAIN',
@@ -60,7 +63,7 @@ const appVariables = [
 test.skip(!serverUrl, 'runs the block on the server TEST_DATABASE_URL names')
 test.setTimeout(120_000)
 
-test("the README's Postgres block starts the server with the demo, as written", async ({
+test("the deployment guide's Postgres block starts the server with the demo, as written", async ({
   browser,
 }) => {
   const { scripts } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
@@ -68,7 +71,7 @@ test("the README's Postgres block starts the server with the demo, as written", 
   }
   expect(scripts.start).toBe(`node scripts/build-if-stale.ts && ${scripts.serve}`)
 
-  const block = readmeBlock()
+  const block = postgresBlock()
   // The block's server must be the tests' one: the database is dropped through it.
   const readmeUrl = /DATABASE_URL=(postgres:\/\/\S+)/.exec(block)?.[1] ?? ''
   expect(new URL(readmeUrl).host).toBe(new URL(serverUrl ?? '').host)

@@ -9,7 +9,6 @@ import { resetEnvForTests } from '#app/env.server'
 import { loader as rootLoader } from '#app/root'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import { loader as faviconLoader } from '#app/routes/favicon[.]ico'
-import { readToast } from '#app/utils/toast.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, organizations } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -128,13 +127,7 @@ describe('agency branding', () => {
       saveFields({ customDomain: `cards-${uniqueSuffix()}.example.com` }),
     )
     expect(response.status).toBe(302)
-    expect(
-      await readToast(
-        new Request('http://x', { headers: { Cookie: response.headers.get('Set-Cookie') ?? '' } }),
-      ),
-    ).toMatchObject({
-      toast: { title: 'Branding Updated' },
-    })
+    await expect(response).toSendToast({ title: 'Branding Updated' })
     expect(await rootBranding(host)).toMatchObject({
       name: 'Brand Co Renamed',
       primaryColor: '#e11d48',
@@ -273,17 +266,9 @@ describe('agency branding', () => {
     const { organization, host, admin } = await agency()
     const domain = `cards-${uniqueSuffix()}.example.com`
     await post(host, admin.cookie, saveFields({ customDomain: domain }))
-    const toastOf = async (response: Response) =>
-      (
-        await readToast(
-          new Request('http://x', {
-            headers: { Cookie: response.headers.get('Set-Cookie') ?? '' },
-          }),
-        )
-      ).toast
     const notYet = await post(host, admin.cookie, { intent: 'verify-domain' })
-    expect(notYet.headers.get('Location')).toBe(`${PATH}?tab=domain`)
-    expect(await toastOf(notYet)).toMatchObject({ type: 'error' })
+    expect(notYet).toHaveRedirect(`${PATH}?tab=domain`)
+    await expect(notYet).toSendToast({ type: 'error' })
     const [row] = await getDb()
       .select()
       .from(organizations)
@@ -292,7 +277,7 @@ describe('agency branding', () => {
       `domain-verification=${row?.customDomainVerificationToken}`,
     ])
     const verified = await post(host, admin.cookie, { intent: 'verify-domain' })
-    expect(await toastOf(verified)).toMatchObject({ type: 'success', title: 'Domain verified' })
+    await expect(verified).toSendToast({ type: 'success', title: 'Domain verified' })
     expect(await rootBranding(domain)).toMatchObject({ name: 'Brand Co Renamed' })
     expect(await actions(organization.id)).toContainEqual({
       action: 'domain.verified',

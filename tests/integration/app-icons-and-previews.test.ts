@@ -228,8 +228,7 @@ describe('the web app manifest and icons', () => {
     expect((await decode(await icon(host, src))).at(0, 0)).toBe('#123456')
     // The old icon's address now leads to the current one.
     const old = await icon(host, first)
-    expect(old.status).toBe(302)
-    expect(old.headers.get('Location')).toBe(`/icons/${src.replace('/icons/', '')}`)
+    expect(old).toHaveRedirect(`/icons/${src.replace('/icons/', '')}`)
   })
 
   test('an unknown icon name is not found', async () => {
@@ -340,8 +339,7 @@ describe("a card's Open Graph image", () => {
     const second = await (await fetchPreview(host, renamed)).arrayBuffer()
     expect(Buffer.from(second).equals(Buffer.from(first))).toBe(false)
     const old = await fetchPreview(host, before)
-    expect(old.status).toBe(302)
-    expect(old.headers.get('Location')).toBe(new URL(renamed).pathname)
+    expect(old).toHaveRedirect(new URL(renamed).pathname)
 
     await getDb()
       .update(organizations)

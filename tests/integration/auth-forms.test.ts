@@ -78,9 +78,8 @@ describe('register', () => {
       ...validRegistration,
       email: 'fresh-person@example.test',
     })
-    expect(taken.status).toBe(302)
     expect(fresh.status).toBe(302)
-    expect(taken.headers.get('Location')).toBe(fresh.headers.get('Location'))
+    expect(taken).toHaveRedirect(fresh.headers.get('Location') ?? '')
     expect(taken.headers.getSetCookie()).toEqual(fresh.headers.getSetCookie())
     expect([...taken.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort())
     expect(await taken.text()).toBe(await fresh.text())
@@ -147,9 +146,8 @@ describe('register', () => {
       role: 'super_admin',
       organizationId: '00000000-0000-0000-0000-000000000000',
     })
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/auth/login')
-    expect(response.headers.get('Set-Cookie')).toContain('toast=')
+    expect(response).toHaveRedirect('/auth/login')
+    await expect(response).toSendToast()
     const [user] = await getDb()
       .select()
       .from(users)
@@ -183,8 +181,7 @@ describe('login', () => {
         password: 'secret123',
         redirectTo,
       })
-      expect(response.status).toBe(302)
-      expect(response.headers.get('Location')).toBe('/dashboard/end-user')
+      expect(response).toHaveRedirect('/dashboard/end-user')
     },
   )
 

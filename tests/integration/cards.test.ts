@@ -150,8 +150,7 @@ describe('card ownership', () => {
         expect(view.status).toBe(200)
         expect(await view.json()).toMatchObject({ status: 'card', editPath: null })
       } else {
-        expect(view.status).toBe(302)
-        expect(view.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+        expect(view).toHaveRedirect('/dashboard/end-user/digital-cards')
       }
       const edit = await settle(() =>
         editLoader({
@@ -162,8 +161,7 @@ describe('card ownership', () => {
           params: { cardId: card.id },
         }),
       )
-      expect(edit.status).toBe(302)
-      expect(edit.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+      expect(edit).toHaveRedirect('/dashboard/end-user/digital-cards')
       const save = await settle(() =>
         editAction({
           request: formRequest(
@@ -348,9 +346,7 @@ describe('card details', () => {
         params: { cardId: card.id },
       }),
     )
-    expect(ok.headers.get('Location')).toBe(
-      `/dashboard/end-user/digital-cards/edit/${card.id}?step=visuals`,
-    )
+    expect(ok).toHaveRedirect(`/dashboard/end-user/digital-cards/edit/${card.id}?step=visuals`)
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
     expect(row).toMatchObject({
       title: 'After',

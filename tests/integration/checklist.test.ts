@@ -288,8 +288,7 @@ describe('reset password action', () => {
       .set({ expiresAt: new Date(Date.now() + 60_000) })
       .where(eq(passwordResetTokens.id, row?.id ?? ''))
     const accepted = await post()
-    expect(accepted.status).toBe(302)
-    expect(accepted.headers.get('Location')).toBe('/auth/login')
+    expect(accepted).toHaveRedirect('/auth/login')
   })
 })
 
@@ -332,8 +331,7 @@ describe('forgot password does not reveal accounts', () => {
       vi.mocked(verifyPassword).mock.calls.length,
     ]
 
-    expect(known.status).toBe(302)
-    expect(known.headers.get('Location')).toBe('/auth/login')
+    expect(known).toHaveRedirect('/auth/login')
     const knownCookies = known.headers.getSetCookie()
     expect(unknown.headers.getSetCookie()).toEqual(knownCookies)
     // The signed flash cookie decodes to the same toast for both.

@@ -282,8 +282,7 @@ describe('validating and saving the key', () => {
   test('signed out, the page and the action send the visitor to sign in', async () => {
     const world = await setup()
     const response = await post(world, { intent: 'save', apiKey: GOOD_KEY }, '')
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/auth/login?redirectTo=%2Fapi-settings')
+    expect(response).toHaveRedirect('/auth/login?redirectTo=%2Fapi-settings')
     expect(response.headers.get('Set-Cookie')).toBeTruthy()
     const page = await settle(() =>
       apiSettingsLoader({
@@ -292,8 +291,7 @@ describe('validating and saving the key', () => {
         params: {},
       }),
     )
-    expect(page.status).toBe(302)
-    expect(page.headers.get('Location')).toMatch(/^\/auth\/login/)
+    expect(page).toHaveRedirect(/^\/auth\/login/)
   })
 })
 

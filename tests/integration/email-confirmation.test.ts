@@ -11,7 +11,6 @@ import { action as confirmAction, loader as confirmLoader } from '#app/routes/au
 import { action as registerAction } from '#app/routes/auth.register'
 import { action as profileAction, loader as profileLoader } from '#app/routes/profile._index'
 import { action as bannerAction } from '#app/routes/resources.email-confirmation'
-import { readToast } from '#app/utils/toast.server'
 import {
   ALREADY_CONFIRMED_MESSAGE,
   CONFIRMATION_SENT_MESSAGE,
@@ -117,18 +116,6 @@ function bannerPost(host: string, cookie: string, fields: Record<string, string>
   )
 }
 
-/** The toast a redirect sets, as the next page's root loader would read it. */
-async function toastOf(response: Response) {
-  const cookie = (response.headers.get('Set-Cookie') ?? '')
-    .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('toast='))
-    ?.split(';')[0]
-  const { toast } = await readToast(
-    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
-  )
-  return toast
-}
-
 async function rootData(host: string, cookie: string) {
   const response = await settle(() =>
     rootLoader({
@@ -149,7 +136,7 @@ describe('the email sign-up sends', () => {
       'X-Forwarded-Host': 'evil.test',
     })
     expect(response.status).toBe(302)
-    expect(await toastOf(response)).toMatchObject({
+    await expect(response).toSendToast({
       title: 'Account created successfully! Please check your email to confirm your account.',
     })
     const [link, ...more] = await confirmationLinksTo(organization.id, email)
@@ -216,9 +203,8 @@ describe('the link', () => {
     expect((await userByEmail(organization.id, user.email)).emailConfirmedAt).toBeNull()
 
     const confirmed = await pressConfirm(host, token)
-    expect(confirmed.status).toBe(302)
-    expect(confirmed.headers.get('Location')).toBe('/auth/login')
-    expect(await toastOf(confirmed)).toMatchObject({ title: EMAIL_CONFIRMED_MESSAGE })
+    expect(confirmed).toHaveRedirect('/auth/login')
+    await expect(confirmed).toSendToast({ title: EMAIL_CONFIRMED_MESSAGE })
     expect((await userByEmail(organization.id, user.email)).emailConfirmedAt).toBeInstanceOf(Date)
     const [row] = await getDb()
       .select()
@@ -243,7 +229,7 @@ describe('the link', () => {
     const { organization, host, user, token } = await registered()
     const cookie = await sessionCookieFor(organization.id, user.id)
     const confirmed = await pressConfirm(host, token, cookie)
-    expect(confirmed.headers.get('Location')).toBe('/dashboard/end-user')
+    expect(confirmed).toHaveRedirect('/dashboard/end-user')
   })
 
   test('expires after 24 hours', async () => {
@@ -285,8 +271,7 @@ describe('the banner and its resend', () => {
     const { organization, host, user, cookie } = await unconfirmed()
     expect((await rootData(host, cookie)).confirmationBanner).toBe(true)
     const dismissed = await bannerPost(host, cookie, { intent: 'dismiss', redirectTo: '/profile' })
-    expect(dismissed.status).toBe(302)
-    expect(dismissed.headers.get('Location')).toBe('/profile')
+    expect(dismissed).toHaveRedirect('/profile')
     const setCookie = dismissed.headers.get('Set-Cookie') ?? ''
     expect(setCookie).toMatch(/^confirm_banner=/)
     expect(setCookie).not.toMatch(/Max-Age|Expires/i)
@@ -311,16 +296,18 @@ describe('the banner and its resend', () => {
         { intent: 'resend', redirectTo: '/qrcode' },
         `203.0.113.${10 + i}`,
       )
-      expect(sent.status).toBe(302)
-      expect(sent.headers.get('Location')).toBe('/qrcode')
-      expect(await toastOf(sent)).toMatchObject({ title: CONFIRMATION_SENT_MESSAGE })
+      expect(sent).toHaveRedirect('/qrcode')
+      await expect(sent).toSendToast({ title: CONFIRMATION_SENT_MESSAGE })
     }
     const limited = await bannerPost(host, cookie, { intent: 'resend' }, '203.0.113.99')
     expect(limited.status).toBe(302)
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
-    const toast = await toastOf(limited)
-    expect(toast?.type).toBe('error')
-    expect(toast?.title).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/)
+    await expect(limited).toSendToast({
+      type: 'error',
+      title: expect.stringMatching(
+        /^Too many attempts\. Please wait \d+ minutes? and try again\.$/,
+      ),
+    })
 
     const links = await confirmationLinksTo(organization.id, user.email)
     expect(links).toHaveLength(3)
@@ -336,13 +323,13 @@ describe('the banner and its resend', () => {
     const user = await makeUser(t.organization.id)
     const cookie = await sessionCookieFor(t.organization.id, user.id)
     const answer = await bannerPost(t.host, cookie, { intent: 'resend' })
-    expect(await toastOf(answer)).toMatchObject({ title: ALREADY_CONFIRMED_MESSAGE })
+    await expect(answer).toSendToast({ title: ALREADY_CONFIRMED_MESSAGE })
     expect(await emailsTo(t.organization.id, user.email)).toEqual([])
     const bad = await bannerPost(t.host, cookie, { intent: 'explode' })
     expect(bad.status).toBe(400)
     expect((await replyErrors(bad)).intent?.[0]).toMatch(/intent/)
     const away = await bannerPost(t.host, cookie, { intent: 'dismiss', redirectTo: '//evil.test' })
-    expect(away.headers.get('Location')).toBe('/')
+    expect(away).toHaveRedirect('/')
   })
 })
 

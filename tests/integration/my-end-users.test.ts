@@ -8,7 +8,6 @@ import { hashToken } from '#app/auth/link-token.server'
 import { action, loader } from '#app/routes/dashboard.team-member.users'
 import { loader as csvLoader } from '#app/routes/dashboard.team-member.users[.]csv'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import { readToast } from '#app/utils/toast.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, passwordResetTokens, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -110,15 +109,8 @@ test('Add User creates an active end user assigned to them, who sets a password 
     email: email.toUpperCase(),
     active: 'on',
   })
-  expect(response.status).toBe(302)
-  expect(response.headers.get('Location')).toBe(PATH)
-  expect(
-    (
-      await readToast(
-        new Request('http://x', { headers: { Cookie: response.headers.get('Set-Cookie') ?? '' } }),
-      )
-    ).toast?.title,
-  ).toBe('User added')
+  expect(response).toHaveRedirect(PATH)
+  await expect(response).toSendToast('User added')
   const [created] = await getDb()
     .select()
     .from(users)

@@ -156,9 +156,8 @@ describe('preferences', () => {
   test('the profile form saves both choices (an unchecked box is off) and audits it', async () => {
     const world = await setup()
     const saved = await saveProfilePreferences(world, { marketingEmails: 'on' })
-    expect(saved.status).toBe(302)
-    expect(saved.headers.get('Location')).toBe('/profile?tab=notifications')
-    expect(saved.headers.get('Set-Cookie')).toContain('toast=')
+    expect(saved).toHaveRedirect('/profile?tab=notifications')
+    await expect(saved).toSendToast()
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: false,
       marketingEmails: true,

@@ -55,8 +55,7 @@ describe('forgot password', () => {
     const known = await forgot(host, 'WHO@example.test')
     const unknown = await forgot(host, 'nobody@example.test')
     for (const response of [known, unknown]) {
-      expect(response.status).toBe(302)
-      expect(response.headers.get('Location')).toBe('/auth/login')
+      expect(response).toHaveRedirect('/auth/login')
     }
     const outbox = await getDb()
       .select()

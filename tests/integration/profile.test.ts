@@ -200,9 +200,8 @@ describe('personal info', () => {
       },
       '/profile?index&tab=personal',
     )
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/profile?tab=personal')
-    expect(response.headers.get('Set-Cookie')).toContain('toast=')
+    expect(response).toHaveRedirect('/profile?tab=personal')
+    await expect(response).toSendToast()
 
     const after = await allUsers()
     const updated = after.find((u) => u.id === signed.user.id)
@@ -379,8 +378,7 @@ describe('change password', () => {
       { ...passwords, currentPassword: 'old-secret' },
       '/profile?index&tab=security',
     )
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/profile?tab=security')
+    expect(response).toHaveRedirect('/profile?tab=security')
     const [row] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
     expect(await verifyPassword(row?.passwordHash ?? '', 'new-secret')).toBe(true)
     const remaining = await getDb()
@@ -501,8 +499,7 @@ describe('loader', () => {
   test('signed out, the profile sends you to sign in and back', async () => {
     const { host } = await signedInUser()
     const response = await get(profileLoader, host, '/profile?tab=security')
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe(
+    expect(response).toHaveRedirect(
       `/auth/login?${new URLSearchParams({ redirectTo: '/profile?tab=security' })}`,
     )
   })
@@ -511,8 +508,7 @@ describe('loader', () => {
     const a = await signedInUser()
     const b = await signedInUser()
     const response = await get(profileLoader, b.host, '/profile', a.cookie)
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+    expect(response).toHaveRedirect(/^\/auth\/login\?redirectTo=/)
 
     const before = await allUsers()
     const posted = await settle(() =>
@@ -522,8 +518,7 @@ describe('loader', () => {
         params: {},
       }),
     )
-    expect(posted.status).toBe(302)
-    expect(posted.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+    expect(posted).toHaveRedirect(/^\/auth\/login\?redirectTo=/)
     expect(await allUsers()).toEqual(before)
   })
 })

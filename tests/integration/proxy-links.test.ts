@@ -118,7 +118,7 @@ describe('links behind a TLS proxy', () => {
       }),
     )
     // Redirects are relative: the browser stays on the scheme and host it used.
-    expect(response.headers.get('Location')).toBe('/auth/login')
+    expect(response).toHaveRedirect('/auth/login')
     const [sent] = await getDb()
       .select()
       .from(emailOutbox)

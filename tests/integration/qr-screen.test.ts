@@ -162,8 +162,7 @@ describe('/qrcode/{cardId}', () => {
       cardB.id,
       await sessionCookieFor(a.organization.id, userA.id),
     )
-    expect(signedIn.status).toBe(302)
-    expect(signedIn.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+    expect(signedIn).toHaveRedirect('/dashboard/end-user/digital-cards')
     // On its own host the card opens.
     expect((await openCard(b.host, cardB.id)).status).toBe(200)
   })
@@ -173,8 +172,7 @@ describe('/qrcode', () => {
   test('signed out is sent to sign in and back', async () => {
     const { host } = await tenant()
     const response = await openOwn(host)
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/auth/login?redirectTo=%2Fqrcode')
+    expect(response).toHaveRedirect('/auth/login?redirectTo=%2Fqrcode')
   })
 
   test('shows the default card, not the oldest', async () => {

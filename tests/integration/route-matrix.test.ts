@@ -253,8 +253,7 @@ describe('role matrix: protected routes × roles', () => {
       const response = await settle(async () =>
         mod.loader?.({ request: requestFor(hostA, path), context: contextFor(hostA), params }),
       )
-      expect(response.status).toBe(302)
-      expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+      expect(response).toHaveRedirect(/^\/auth\/login\?redirectTo=/)
     })
     for (const role of ALL_ROLES) {
       const allowed = access === 'any' || (Array.isArray(access) && access.includes(role))

@@ -12,7 +12,6 @@ import { action as teamAction } from '#app/routes/dashboard.end-user.team'
 import { action as profileAction } from '#app/routes/profile._index'
 import { action as confirmationAction } from '#app/routes/resources.email-confirmation'
 import { CONFIRM_EMAIL_TO_INVITE } from '#app/teams/plans'
-import { readToast } from '#app/utils/toast.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { contacts, emailOutbox, rateLimits, teamInvitations, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -23,7 +22,6 @@ import {
   makeOrganization,
   makeUser,
   replyErrors,
-  requestFor,
   sessionCookieFor,
   settle,
   uniqueSuffix,
@@ -290,11 +288,9 @@ describe('the send limits: 429 with a clear message, nothing queued', () => {
     )
     // The banner's form answers with a redirect carrying the refusal (it works without JavaScript).
     expect(response.headers.get('Retry-After')).toMatch(/^\d+$/)
-    const cookieHeader = (response.headers.get('Set-Cookie') ?? '').split(';')[0] ?? ''
-    const { toast } = await readToast(
-      requestFor(hostOf(org), '/', { headers: { Cookie: cookieHeader } }),
-    )
-    expect(toast?.title).toMatch(/^You have caused too many emails in a short time/)
+    await expect(response).toSendToast({
+      title: expect.stringMatching(/^You have caused too many emails in a short time/),
+    })
     expect(await checksum()).toEqual(before)
   })
 })

@@ -18,7 +18,6 @@ import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { queueEmail } from '#app/services/mailer.server'
-import { readToast } from '#app/utils/toast.server'
 import { INVALID_DOMAIN } from '#app/validation/domain'
 import { SENDER_LOCAL_PART_INVALID } from '#app/validation/sending-domain'
 import { getDb } from '#drizzle/db.server'
@@ -106,11 +105,6 @@ async function load(host: string, cookie: string) {
   }
 }
 
-async function toastOf(response: Response) {
-  const cookie = response.headers.get('Set-Cookie') ?? ''
-  return (await readToast(new Request('http://x', { headers: { Cookie: cookie } }))).toast
-}
-
 async function fieldErrors(response: Response) {
   const body = (await response.json()) as {
     sendingDomain?: { error?: Record<string, string[]> }
@@ -174,9 +168,8 @@ describe('sending domains', () => {
       sendingDomain: ` https://${domain.toUpperCase()}/ `,
       senderLocalPart: 'Team',
     })
-    expect(added.status).toBe(302)
-    expect(added.headers.get('Location')).toBe(`${PATH}?tab=domain`)
-    expect((await toastOf(added))?.title).toMatch(/^Sending domain added/)
+    expect(added).toHaveRedirect(`${PATH}?tab=domain`)
+    await expect(added).toSendToast({ title: expect.stringMatching(/^Sending domain added/) })
     const registered = [...resend.domains.values()].find((d) => d.name === domain)
     expect(registered).toBeDefined()
 
@@ -205,7 +198,9 @@ describe('sending domains', () => {
 
     // Records not published yet: verification asked for, still pending, still the platform's.
     const early = await post(host, admin.cookie, { intent: 'check-sending-domain' })
-    expect((await toastOf(early))?.title).toMatch(/has not verified the records yet/)
+    await expect(early).toSendToast({
+      title: expect.stringMatching(/has not verified the records yet/),
+    })
     expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
       status: 'pending',
       sending: false,
@@ -215,7 +210,7 @@ describe('sending domains', () => {
     // Published and checked: verified, and emails leave from the agency's own address.
     resend.publish(domain)
     const verified = await post(host, admin.cookie, { intent: 'check-sending-domain' })
-    expect((await toastOf(verified))?.title).toBe('Sending domain verified')
+    await expect(verified).toSendToast('Sending domain verified')
     expect((await load(host, admin.cookie)).sendingDomain).toMatchObject({
       status: 'verified',
       sending: true,
@@ -285,7 +280,7 @@ describe('sending domains', () => {
     const domain = `mail.gone-${uniqueSuffix()}.test`
     await addVerified(host, admin.cookie, domain)
     const removed = await post(host, admin.cookie, { intent: 'remove-sending-domain' })
-    expect((await toastOf(removed))?.title).toMatch(/^Sending domain removed/)
+    await expect(removed).toSendToast({ title: expect.stringMatching(/^Sending domain removed/) })
     expect([...resend.domains.values()].some((d) => d.name === domain)).toBe(false)
     expect((await load(host, admin.cookie)).sendingDomain.domain).toBeNull()
     expect((await sentFrom(organization.id, 'Gone Co')).recorded).toBe(PLATFORM_ADDRESS)
@@ -381,10 +376,10 @@ describe('sending domains', () => {
     const before = await databaseChecksum({ organizationId: organization.id })
     resend.failNext(500)
     const checked = await post(host, admin.cookie, { intent: 'check-sending-domain' })
-    expect((await toastOf(checked))?.title).toMatch(/could not be reached/)
+    await expect(checked).toSendToast({ title: expect.stringMatching(/could not be reached/) })
     resend.failNext(503)
     const removed = await post(host, admin.cookie, { intent: 'remove-sending-domain' })
-    expect((await toastOf(removed))?.title).toMatch(/could not be reached/)
+    await expect(removed).toSendToast({ title: expect.stringMatching(/could not be reached/) })
     expect(await databaseChecksum({ organizationId: organization.id })).toEqual(before)
     // Adding while the provider is down leaves no reservation behind.
     const other = await agency('Down Two')
@@ -566,7 +561,9 @@ describe('sending domains', () => {
       .set({ createdAt: longAgo })
       .where(eq(sendingDomains.organizationId, stale.organization.id))
     const checked = await post(stale.host, stale.admin.cookie, { intent: 'check-sending-domain' })
-    expect((await toastOf(checked))?.title).toMatch(/was not verified within 7 days/)
+    await expect(checked).toSendToast({
+      title: expect.stringMatching(/was not verified within 7 days/),
+    })
     expect((await load(stale.host, stale.admin.cookie)).sendingDomain.domain).toBeNull()
     expect([...resend.domains.values()].some((d) => d.name === staleDomain)).toBe(false)
   })

@@ -117,7 +117,7 @@ describe('session tokens', () => {
         params: {},
       }),
     )
-    expect(response.headers.get('Location')).toBe('/auth/login')
+    expect(response).toHaveRedirect('/auth/login')
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([])
   })
 })
@@ -138,7 +138,7 @@ describe('redirects after sign-in', () => {
           params: {},
         }),
       )
-      expect(response.headers.get('Location')).toBe('/dashboard/end-user')
+      expect(response).toHaveRedirect('/dashboard/end-user')
     },
   )
 
@@ -155,7 +155,7 @@ describe('redirects after sign-in', () => {
         params: {},
       }),
     )
-    expect(response.headers.get('Location')).toBe('/qrcode')
+    expect(response).toHaveRedirect('/qrcode')
   })
 
   test.each([
@@ -176,7 +176,7 @@ describe('redirects after sign-in', () => {
         params: {},
       }),
     )
-    expect(response.headers.get('Location')).toBe(path)
+    expect(response).toHaveRedirect(path)
   })
 })
 
@@ -194,7 +194,7 @@ describe('guards', () => {
           params: {},
         }),
       )
-      expect(response.headers.get('Location')).toBe('/dashboard/team-member')
+      expect(response).toHaveRedirect('/dashboard/team-member')
     }
   })
 
@@ -203,8 +203,7 @@ describe('guards', () => {
     const response = await settle(() =>
       requireUser(requestFor(host, '/dashboard/end-user?tab=1'), contextFor(host)),
     )
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe(
+    expect(response).toHaveRedirect(
       `/auth/login?redirectTo=${encodeURIComponent('/dashboard/end-user?tab=1')}`,
     )
   })

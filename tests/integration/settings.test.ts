@@ -24,7 +24,6 @@ import * as superAdminSettings from '#app/routes/settings.super-admin'
 import * as teamMemberSettings from '#app/routes/settings.team-member'
 import { maintenanceResponse } from '#app/settings/maintenance.server'
 import { clearTenantCache, resolveTenant } from '#app/tenancy/tenant.server'
-import { readToast } from '#app/utils/toast.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, emailOutbox } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -96,17 +95,6 @@ function post(route: Route, path: string, who: Actor, fields: Record<string, str
   )
 }
 
-async function toastOf(response: Response) {
-  const cookie = (response.headers.get('Set-Cookie') ?? '')
-    .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('toast='))
-    ?.split(';')[0]
-  const { toast } = await readToast(
-    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
-  )
-  return toast?.title ?? null
-}
-
 async function data<T>(route: Route, path: string, who: Actor) {
   const response = await load(route, path, who)
   expect(response.status).toBe(200)
@@ -135,15 +123,14 @@ describe('end-user settings', () => {
       visibility: 'contacts',
       showPhone: 'on',
     })
-    expect(saved.status).toBe(302)
-    expect(saved.headers.get('Location')).toBe(path)
-    expect(await toastOf(saved)).toBe('Privacy settings saved successfully')
+    expect(saved).toHaveRedirect(path)
+    await expect(saved).toSendToast('Privacy settings saved successfully')
     const appearance = await post(endUserDashboard, '/dashboard/end-user/settings', who, {
       intent: 'appearance',
       theme: 'dark',
       fontSize: 'large',
     })
-    expect(await toastOf(appearance)).toBe('Appearance settings saved successfully')
+    await expect(appearance).toSendToast('Appearance settings saved successfully')
     expect(await data(endUserDashboard, '/dashboard/end-user/settings', who)).toMatchObject({
       privacy: { visibility: 'contacts', showEmail: false, showPhone: true },
       appearance: { theme: 'dark', fontSize: 'large', animations: false },
@@ -270,7 +257,7 @@ describe('team-member settings', () => {
       teamUpdates: 'on',
       marketingEmails: 'on',
     })
-    expect(await toastOf(saved)).toBe('Notification settings saved successfully')
+    await expect(saved).toSendToast('Notification settings saved successfully')
     const stored = await withTenant(orgId, (tx) =>
       getNotificationPreferences(tx, orgId, who.userId),
     )
@@ -310,7 +297,7 @@ describe('team-member settings', () => {
       visibility: 'team',
       showEmail: 'on',
     })
-    expect(await toastOf(saved)).toBe('Privacy settings saved successfully')
+    await expect(saved).toSendToast('Privacy settings saved successfully')
     expect(await data(teamMemberDashboard, '/dashboard/team-member/settings', who)).toMatchObject({
       privacy: { visibility: 'team', showEmail: true, showPhone: false, activityTracking: false },
     })
@@ -352,12 +339,12 @@ describe('agency settings', () => {
       intent: 'team',
       defaultTeamRole: 'viewer',
     })
-    expect(await toastOf(team)).toBe('Team settings saved successfully')
+    await expect(team).toSendToast('Team settings saved successfully')
     const billing = await post(agencyDashboard, '/dashboard/agency/settings', admin, {
       intent: 'billing',
       billingEmail: 'Billing@Example.test',
     })
-    expect(await toastOf(billing)).toBe('Billing settings saved successfully')
+    await expect(billing).toSendToast('Billing settings saved successfully')
     const read = await data(agencyDashboard, '/dashboard/agency/settings', actors.agencyMember)
     expect(read).toMatchObject({
       canEdit: false,
@@ -420,13 +407,13 @@ describe('system settings (super admin)', () => {
       platformName: 'Cardly',
       platformUrl: 'https://cardly.example.test',
     })
-    expect(await toastOf(general)).toBe('General settings saved successfully')
+    await expect(general).toSendToast('General settings saved successfully')
     const security = await post(superAdminDashboard, '/dashboard/super-admin/settings', who, {
       intent: 'security',
       sessionTimeoutMinutes: '120',
       passwordRotation: 'on',
     })
-    expect(await toastOf(security)).toBe('Security settings saved successfully')
+    await expect(security).toSendToast('Security settings saved successfully')
     expect(await data(superAdminDashboard, '/dashboard/super-admin/settings', who)).toMatchObject({
       platformName: 'Cardly',
       platformUrl: 'https://cardly.example.test',
@@ -480,7 +467,7 @@ describe('system settings applied', () => {
       sessionTimeoutMinutes: '30',
       requireTwoFactorForAdmins: 'on',
     })
-    expect(await toastOf(saved)).toBe('Security settings saved successfully')
+    await expect(saved).toSendToast('Security settings saved successfully')
     const limit = Date.now() + 30 * 60_000 + 1000
     const fresh = await createSession(orgId, actors.endUser.userId)
     expect(fresh.expiresAt.getTime()).toBeLessThanOrEqual(limit)
@@ -550,7 +537,7 @@ test('/settings/role and other variants show the end-user variant (spec §2.6 de
     fontSize: 'medium',
     animations: 'on',
   })
-  expect(await toastOf(saved)).toBe('Appearance settings saved successfully')
+  await expect(saved).toSendToast('Appearance settings saved successfully')
 })
 
 describe('settings audit: the changed fields, before and after', () => {

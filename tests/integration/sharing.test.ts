@@ -204,7 +204,7 @@ describe('contacts from a card', () => {
         params: { ref: card.id },
       }),
     )
-    expect(response.headers.get('Location')).toBe(
+    expect(response).toHaveRedirect(
       `/auth/login?${new URLSearchParams({ redirectTo: `/card/${card.id}?connect=1` })}`,
     )
   })

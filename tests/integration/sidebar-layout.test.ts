@@ -46,8 +46,7 @@ describe('the dashboard layout loader', () => {
   test('signed out, a page under it is sent to sign in', async () => {
     const { host } = await signedIn()
     const response = await open(host, '/dashboard/team-member/digital-cards')
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe(
+    expect(response).toHaveRedirect(
       '/auth/login?redirectTo=%2Fdashboard%2Fteam-member%2Fdigital-cards',
     )
   })

@@ -8,7 +8,6 @@ import { resetPassword, signIn } from '#app/auth/accounts.server'
 import type { Role } from '#app/auth/roles'
 import { action, loader } from '#app/routes/dashboard.super-admin.agencies'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
-import { readToast } from '#app/utils/toast.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, organizations, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -75,17 +74,6 @@ const post = (fields: Record<string, string>, cookie = adminCookie, host = PLATF
 
 type Listed = { agencies: Array<{ id: string; name: string; slug: string; teamSize: number }> }
 const agenciesOf = async (response: Response) => ((await response.json()) as Listed).agencies
-
-async function toastOf(response: Response) {
-  const cookie = (response.headers.get('Set-Cookie') ?? '')
-    .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('toast='))
-    ?.split(';')[0]
-  const { toast } = await readToast(
-    requestFor('localhost', '/', { headers: { Cookie: cookie ?? '' } }),
-  )
-  return toast?.title ?? null
-}
 
 async function lastAudit(agencyId: string) {
   const [row] = await getDb()
@@ -164,15 +152,14 @@ describe('who may open and use the Agencies screen', () => {
 
   test('signed out is sent to sign in', async () => {
     const response = await list('')
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toMatch(/^\/auth\/login/)
+    expect(response).toHaveRedirect(/^\/auth\/login/)
   })
 })
 
 describe('adding an agency with its owner', () => {
   test('creates the agency, its agency_admin owner, the set-password email and the audit event', async () => {
     const { row, fields, response } = await createAgencyNamed({ slug: '' })
-    expect(await toastOf(response)).toBe('Agency added')
+    await expect(response).toSendToast('Agency added')
     expect(row).toMatchObject({
       kind: 'agency',
       name: fields.name,
@@ -255,7 +242,7 @@ describe('changing an agency', () => {
       slug: row.slug,
     })
     expect(response.status).toBe(302)
-    expect(await toastOf(response)).toBe('Agency updated')
+    await expect(response).toSendToast('Agency updated')
     const after = await orgRow(row.id)
     expect(after).toMatchObject({
       name: 'Renamed Agency',
@@ -275,12 +262,12 @@ describe('changing an agency', () => {
     const host = `${row.slug}.localhost`
     expect((await resolveTenant(host)).status).toBe('found')
     const off = await post({ intent: 'deactivate', agencyId: row.id })
-    expect(await toastOf(off)).toBe('Agency deactivated')
+    await expect(off).toSendToast('Agency deactivated')
     expect((await orgRow(row.id))?.status).toBe('inactive')
     expect((await lastAudit(row.id))?.action).toBe('agency.deactivate')
     expect((await resolveTenant(host)).status).toBe('unavailable')
     const on = await post({ intent: 'activate', agencyId: row.id })
-    expect(await toastOf(on)).toBe('Agency activated')
+    await expect(on).toSendToast('Agency activated')
     expect((await lastAudit(row.id))?.action).toBe('agency.activate')
     expect((await resolveTenant(host)).status).toBe('found')
   })
@@ -290,12 +277,12 @@ describe('changing an agency', () => {
     const host = `${row.slug}.localhost`
     expect((await resolveTenant(host)).status).toBe('found')
     const rejected = await post({ intent: 'reject', agencyId: row.id })
-    expect(await toastOf(rejected)).toBe('Agency rejected')
+    await expect(rejected).toSendToast('Agency rejected')
     expect((await orgRow(row.id))?.approvalStatus).toBe('rejected')
     expect((await lastAudit(row.id))?.action).toBe('agency.reject')
     expect((await resolveTenant(host)).status).toBe('unavailable')
     const approved = await post({ intent: 'approve', agencyId: row.id })
-    expect(await toastOf(approved)).toBe('Agency approved')
+    await expect(approved).toSendToast('Agency approved')
     expect((await lastAudit(row.id))?.action).toBe('agency.approve')
     expect((await resolveTenant(host)).status).toBe('found')
   })
@@ -314,13 +301,13 @@ describe('changing an agency', () => {
     const host = `${agency.slug}.localhost`
     expect((await resolveTenant(host)).status).toBe('unavailable')
     const approved = await post({ intent: 'approve', agencyId: agency.id })
-    expect(await toastOf(approved)).toBe('Agency approved')
+    await expect(approved).toSendToast('Agency approved')
     expect((await orgRow(agency.id))?.approvalStatus).toBe('approved')
     expect((await lastAudit(agency.id))?.action).toBe('agency.approve')
     // Approved but still pending (not active): §4's Activate is what opens it.
     expect((await resolveTenant(host)).status).toBe('unavailable')
     const activated = await post({ intent: 'activate', agencyId: agency.id })
-    expect(await toastOf(activated)).toBe('Agency activated')
+    await expect(activated).toSendToast('Agency activated')
     expect((await orgRow(agency.id))?.status).toBe('active')
     const resolution = await resolveTenant(host)
     expect(resolution.status).toBe('found')
@@ -340,7 +327,7 @@ describe('changing an agency', () => {
     const host = `${row.slug}.localhost`
     expect((await resolveTenant(host)).status).toBe('found')
     const response = await post({ intent: 'delete', agencyId: row.id })
-    expect(await toastOf(response)).toBe('Agency removed')
+    await expect(response).toSendToast('Agency removed')
     expect(await orgRow(row.id)).toBeUndefined()
     expect(await getDb().select().from(users).where(eq(users.organizationId, row.id))).toEqual([])
     expect((await lastAudit(row.id))?.action).toBe('agency.delete')

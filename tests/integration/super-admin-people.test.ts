@@ -79,13 +79,6 @@ const post = (
     }),
   )
 
-async function toastOf(response: Response) {
-  const cookie = response.headers.get('Set-Cookie') ?? ''
-  const { readToast } = await import('#app/utils/toast.server')
-  const value = cookie.split(';')[0] ?? ''
-  return (await readToast(new Request('http://localhost/', { headers: { Cookie: value } }))).toast
-}
-
 async function auditsFor(entityId: string) {
   return getDb().select().from(auditEvents).where(eq(auditEvents.entityId, entityId))
 }
@@ -153,8 +146,7 @@ describe('access: super admin on the platform host only', () => {
 
   test('signed out is sent to sign in', async () => {
     const response = await get(usersLoader, PLATFORM, USERS, '')
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toMatch(/^\/auth\/login/)
+    expect(response).toHaveRedirect(/^\/auth\/login/)
   })
 })
 
@@ -228,7 +220,7 @@ describe('End Users', () => {
       active: 'on',
     })
     expect(response.status).toBe(302)
-    expect((await toastOf(response))?.title).toBe('User added')
+    await expect(response).toSendToast('User added')
     const [created] = await getDb()
       .select()
       .from(users)
@@ -311,7 +303,7 @@ describe('End Users', () => {
       organizationId: agency.id,
       status: 'inactive',
     })
-    expect((await toastOf(off))?.title).toBe('User deactivated')
+    await expect(off).toSendToast('User deactivated')
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([])
     const request = requestFor(agencyHost(), '/auth/login')
     expect(
@@ -328,7 +320,7 @@ describe('End Users', () => {
       organizationId: agency.id,
       status: 'active',
     })
-    expect((await toastOf(on))?.title).toBe('User activated')
+    await expect(on).toSendToast('User activated')
     expect(
       await signIn(
         tenant.tenant,
@@ -353,7 +345,7 @@ describe('End Users', () => {
       email: `edited-${uniqueSuffix()}@example.test`,
       active: 'on',
     })
-    expect((await toastOf(edited))?.title).toBe('User updated')
+    await expect(edited).toSendToast('User updated')
     // A new address waits for its owner's confirmation again.
     expect(await userRow(user.id)).toMatchObject({
       firstName: 'Eda',
@@ -374,7 +366,7 @@ describe('End Users', () => {
       organizationId: agency.id,
       role: 'team_admin',
     })
-    expect((await toastOf(role))?.title).toBe('User role updated to Team Member successfully')
+    await expect(role).toSendToast('User role updated to Team Member successfully')
     expect((await userRow(user.id))?.role).toBe('team_admin')
     const other = await makeUser(agency.id)
     // Named under another organization than its own, the account is not found.
@@ -390,7 +382,7 @@ describe('End Users', () => {
       userId: other.id,
       organizationId: agency.id,
     })
-    expect((await toastOf(deleted))?.title).toBe('User removed')
+    await expect(deleted).toSendToast('User removed')
     expect(await userRow(other.id)).toBeUndefined()
     expect((await auditsFor(user.id)).map((e) => e.action).sort()).toEqual([
       'user.role_changed',
@@ -411,7 +403,7 @@ describe('End Users', () => {
       organizationId: agency.id,
       role: 'team_admin',
     })
-    expect((await toastOf(promote))?.title).toBe('User role updated to Team Member successfully')
+    await expect(promote).toSendToast('User role updated to Team Member successfully')
     await getDb()
       .update(users)
       .set({ assignedToUserId: endUser.id })
@@ -429,21 +421,21 @@ describe('End Users', () => {
       email: endUser.email,
       active: 'on',
     })
-    expect((await toastOf(edited))?.title).toBe('User updated')
+    await expect(edited).toSendToast('User updated')
     const off = await post(usersAction, USERS, {
       intent: 'set-status',
       userId: endUser.id,
       organizationId: agency.id,
       status: 'inactive',
     })
-    expect((await toastOf(off))?.title).toBe('User deactivated')
+    await expect(off).toSendToast('User deactivated')
     const demote = await post(usersAction, USERS, {
       intent: 'change-role',
       userId: endUser.id,
       organizationId: agency.id,
       role: 'end_user',
     })
-    expect((await toastOf(demote))?.title).toBe('User role updated to End User successfully')
+    await expect(demote).toSendToast('User role updated to End User successfully')
     expect(await userRow(endUser.id)).toMatchObject({
       role: 'end_user',
       firstName: 'Tia',
@@ -480,7 +472,7 @@ describe('End Users', () => {
       userId: endUser.id,
       organizationId: agency.id,
     })
-    expect((await toastOf(deleted))?.title).toBe('User removed')
+    await expect(deleted).toSendToast('User removed')
     expect(await userRow(endUser.id)).toBeUndefined()
   })
 
@@ -521,7 +513,7 @@ describe('End Users', () => {
       organizationId: own.id,
       role: 'agency_member',
     })
-    expect((await toastOf(demoted))?.title).toBe('User role updated to Agency Member successfully')
+    await expect(demoted).toSendToast('User role updated to Agency Member successfully')
     expect((await userRow(owner.id))?.role).toBe('agency_member')
     expect((await auditsFor(owner.id)).map((e) => e.action)).toEqual(['user.role_changed'])
   })
@@ -577,7 +569,7 @@ describe('Admin Team', () => {
       access: 'super_admin_team',
       password: 'staff-pass-1',
     })
-    expect((await toastOf(response))?.title).toBe('Team member added successfully')
+    await expect(response).toSendToast('Team member added successfully')
     const list = await (
       await get(teamLoader, PLATFORM, `${TEAM}?q=${encodeURIComponent(email)}`)
     ).json()
@@ -630,7 +622,7 @@ describe('Admin Team', () => {
       access: 'super_admin_team',
     }
     const kept = await post(teamAction, TEAM, { ...fields, password: '' })
-    expect((await toastOf(kept))?.title).toBe('Team member updated successfully')
+    await expect(kept).toSendToast('Team member updated successfully')
     expect(await userRow(staff.id)).toMatchObject({
       passwordHash: hash,
       staffTitle: 'team_lead',
@@ -642,7 +634,7 @@ describe('Admin Team', () => {
     expect(onlyAdmins.members.every((m: { role: string }) => m.role === 'super_admin')).toBe(true)
     expect(onlyAdmins.members.some((m: { id: string }) => m.id === staff.id)).toBe(false)
     const deleted = await post(teamAction, TEAM, { intent: 'delete-member', userId: staff.id })
-    expect((await toastOf(deleted))?.title).toBe('Team member removed')
+    await expect(deleted).toSendToast('Team member removed')
     expect(await userRow(staff.id)).toBeUndefined()
     expect((await auditsFor(staff.id)).map((e) => e.action).sort()).toEqual([
       'staff.deleted',
@@ -669,7 +661,7 @@ describe('Admin Team', () => {
       userId: other.id,
       role: 'super_admin_team',
     })
-    expect((await toastOf(role))?.title).toBe('User role updated to Super Admin Team successfully')
+    await expect(role).toSendToast('User role updated to Super Admin Team successfully')
     expect((await auditsFor(other.id)).map((e) => e.action)).toEqual(['user.role_changed'])
   })
 

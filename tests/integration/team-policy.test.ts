@@ -8,7 +8,6 @@ import { action as teamAction, loader as teamLoader } from '#app/routes/dashboar
 import { action as acceptAction } from '#app/routes/invitations.$token'
 import { action as settingsAction } from '#app/routes/settings.agency'
 import { ONLY_ADMINS_INVITE } from '#app/teams/permissions'
-import { readToast } from '#app/utils/toast.server'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, teamInvitations, teamMembers } from '#drizzle/schema'
@@ -54,17 +53,6 @@ function post(actor: Actor, path: string, fields: Record<string, string>, run = 
   )
 }
 
-async function toastOf(response: Response) {
-  const cookie = (response.headers.get('Set-Cookie') ?? '')
-    .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('toast='))
-    ?.split(';')[0]
-  const { toast } = await readToast(
-    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
-  )
-  return toast?.title ?? null
-}
-
 /** Saves the agency's Team tab through its settings page, as its admin. */
 async function saveTeamSettings(
   org: Org,
@@ -79,7 +67,7 @@ async function saveTeamSettings(
   if (settings.autoApprove ?? true) fields.autoApprove = 'on'
   if (settings.membersMayInvite ?? true) fields.membersMayInvite = 'on'
   const response = await post(admin, '/settings/agency', fields, settingsAction as never)
-  expect(await toastOf(response)).toBe('Team settings saved successfully')
+  await expect(response).toSendToast('Team settings saved successfully')
 }
 
 /** An organization with a Team Pro owner's team holding a manager. */
@@ -96,7 +84,7 @@ async function world() {
     email: manager.user.email,
     role: 'manager',
   })
-  expect(await toastOf(add)).toBe(`${manager.user.email} added to the team`)
+  await expect(add).toSendToast(`${manager.user.email} added to the team`)
   return { org, owner, manager, teamId }
 }
 
@@ -216,7 +204,7 @@ describe('members may invite', () => {
       teamId: w.teamId,
       email: invitee,
     })
-    expect(await toastOf(invited)).toBe(`Invitation sent to ${invitee}`)
+    await expect(invited).toSendToast(`Invitation sent to ${invitee}`)
     const [invitation] = await db()
       .select()
       .from(teamInvitations)
@@ -233,7 +221,7 @@ describe('members may invite', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    expect(await toastOf(added)).toBe(`${colleague.user.email} added to the team`)
+    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
   })
 
   test('turned back on, the manager adds again', async () => {
@@ -260,7 +248,7 @@ describe('members may invite', () => {
       teamId: other.teamId,
       email: colleague.user.email,
     })
-    expect(await toastOf(added)).toBe(`${colleague.user.email} added to the team`)
+    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
   })
 })
 
@@ -275,7 +263,7 @@ describe('auto-approve', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    expect(await toastOf(response)).toBe(`Invitation sent to ${colleague.user.email}`)
+    await expect(response).toSendToast(`Invitation sent to ${colleague.user.email}`)
     expect(await roleOf(w.teamId, colleague.user.id)).toBeUndefined()
     const [mail] = asDelivered(
       await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, colleague.user.email)),
@@ -316,7 +304,7 @@ describe('auto-approve', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    expect(await toastOf(response)).toBe(`${colleague.user.email} added to the team`)
+    await expect(response).toSendToast(`${colleague.user.email} added to the team`)
     expect(await roleOf(w.teamId, colleague.user.id)).toBe('member')
   })
 })

@@ -16,7 +16,6 @@ import {
   loader as declinePageLoader,
 } from '#app/routes/invitations.$token_.decline'
 import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/teams/plans'
-import { readToast } from '#app/utils/toast.server'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {
@@ -148,18 +147,6 @@ async function invitationPage(host: string, token: string, cookie?: string, decl
   return response
 }
 
-/** The toast a redirect sets, as the next page's root loader would read it. */
-async function toastOf(response: Response) {
-  const cookie = (response.headers.get('Set-Cookie') ?? '')
-    .split(/,(?=\s*brandcard_)/)
-    .find((c) => c.trim().startsWith('toast='))
-    ?.split(';')[0]
-  const { toast } = await readToast(
-    requestFor('x.localhost', '/', { headers: { Cookie: cookie ?? '' } }),
-  )
-  return toast?.title ?? null
-}
-
 async function errorOf(response: Response) {
   const body = (await response.json()) as { error?: string; answerError?: string }
   return body.error ?? body.answerError
@@ -247,7 +234,7 @@ async function emailedToken(org: Org, email: string) {
 async function invite(by: Actor, teamId: string, email: string, role: TeamRole = 'member') {
   const response = await addMember(by, teamId, email, role)
   expect(response.status).toBe(302)
-  expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+  await expect(response).toSendToast(`Invitation sent to ${email}`)
   return (await emailedToken(by.org, email)).token
 }
 
@@ -374,13 +361,11 @@ describe('refusals: other tenants and people without the team role write nothing
     }
     for (const fields of Object.values(forms)) {
       const response = await refused(() => post(w.foreign, fields, w.owner.host))
-      expect(response.status).toBe(302)
-      expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?/)
+      expect(response).toHaveRedirect(/^\/auth\/login\?/)
     }
     for (const intent of ['accept', 'decline'] as const) {
       const response = await refused(() => answer(w.foreign, w.token, intent, w.owner.host))
-      expect(response.status).toBe(302)
-      expect(response.headers.get('Location')).toMatch(/^\/auth\/login\?/)
+      expect(response).toHaveRedirect(/^\/auth\/login\?/)
     }
     const loaded = await settle(() =>
       teamLoader({
@@ -487,9 +472,8 @@ describe('team roles', () => {
       memberId: await w.rowOf(w.member),
       role: 'manager',
     })
-    expect(changed.status).toBe(302)
-    expect(changed.headers.get('Location')).toBe(`${TEAM_PATH}?team=${w.teamId}`)
-    expect(await toastOf(changed)).toBe('Member role updated')
+    expect(changed).toHaveRedirect(`${TEAM_PATH}?team=${w.teamId}`)
+    await expect(changed).toSendToast('Member role updated')
     expect((await memberRow(w.teamId, w.member.user.id))?.role).toBe('manager')
 
     // The current role is refused (the select disables it).
@@ -510,7 +494,7 @@ describe('team roles', () => {
       memberId: await w.rowOf(w.viewer),
     })
     expect(removed.status).toBe(302)
-    expect(await toastOf(removed)).toBe('Member removed from team')
+    await expect(removed).toSendToast('Member removed from team')
     expect(await memberRow(w.teamId, w.viewer.user.id)).toBeUndefined()
 
     const audits = await db()
@@ -546,7 +530,7 @@ describe('team roles', () => {
     const colleague = await person(w.acme)
     const added = await addMember(w.manager, w.teamId, colleague.user.email, 'viewer')
     expect(added.status).toBe(302)
-    expect(await toastOf(added)).toBe(`${colleague.user.email} added to the team`)
+    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
     expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('viewer')
 
     const email = `by-manager-${uniqueSuffix()}@example.test`
@@ -566,7 +550,7 @@ describe('team roles', () => {
       invitationId: invitation?.id ?? '',
     })
     expect(cancelled.status).toBe(302)
-    expect(await toastOf(cancelled)).toBe('Invitation cancelled')
+    await expect(cancelled).toSendToast('Invitation cancelled')
     const byAdmin = await post(w.admin, {
       intent: 'cancel-invitation',
       teamId: w.teamId,
@@ -676,7 +660,7 @@ describe('team roles', () => {
       description: 'Europe',
     })
     expect(renamed.status).toBe(302)
-    expect(await toastOf(renamed)).toBe('Team updated successfully')
+    await expect(renamed).toSendToast('Team updated successfully')
     const [team] = await db().select().from(teams).where(eq(teams.id, w.teamId))
     expect(team).toMatchObject({ name: 'Sales EMEA', description: 'Europe' })
 
@@ -687,9 +671,8 @@ describe('team roles', () => {
     )
 
     const deleted = await post(w.owner, { intent: 'delete-team', teamId: w.teamId })
-    expect(deleted.status).toBe(302)
-    expect(deleted.headers.get('Location')).toBe(TEAM_PATH)
-    expect(await toastOf(deleted)).toBe('Team deleted successfully')
+    expect(deleted).toHaveRedirect(TEAM_PATH)
+    await expect(deleted).toSendToast('Team deleted successfully')
     expect(await db().select().from(teams).where(eq(teams.id, w.teamId))).toEqual([])
     expect(await membersOf(w.teamId)).toEqual([])
     expect(await invitationsOf(w.teamId)).toEqual([])
@@ -707,7 +690,7 @@ describe('adding by email', () => {
       'manager',
     )
     expect(response.status).toBe(302)
-    expect(await toastOf(response)).toBe(`${colleague.user.email} added to the team`)
+    await expect(response).toSendToast(`${colleague.user.email} added to the team`)
     expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('manager')
     // No invitation: only the Team Updates email saying they were added.
     expect((await invitationsOf(w.teamId)).filter((i) => i.email === colleague.user.email)).toEqual(
@@ -737,7 +720,7 @@ describe('adding by email', () => {
     const before = Date.now()
     const response = await addMember(w.owner, w.teamId, email, 'viewer')
     expect(response.status).toBe(302)
-    expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+    await expect(response).toSendToast(`Invitation sent to ${email}`)
     const { token, mail } = await emailedToken(w.acme, email)
     expect(mail?.subject).toContain('Sales')
     expect(mail?.text).toContain(`/invitations/${token}/decline`)
@@ -771,7 +754,7 @@ describe('adding by email', () => {
     const email = w.foreign.user.email
     const response = await addMember(w.owner, w.teamId, email)
     expect(response.status).toBe(302)
-    expect(await toastOf(response)).toBe(`Invitation sent to ${email}`)
+    await expect(response).toSendToast(`Invitation sent to ${email}`)
     expect(await memberRow(w.teamId, w.foreign.user.id)).toBeUndefined()
     expect((await invitationsOf(w.teamId)).map((i) => i.email)).toContain(email)
     // And that account cannot answer it from its own host.
@@ -1097,15 +1080,13 @@ describe('answering an invitation', () => {
     // Anonymous, the page still shows; answering needs a sign-in.
     expect((await refused(() => invitationPage(w.owner.host, token))).status).toBe(200)
     const anonymous = await refused(() => answer(null, token, 'accept', w.owner.host))
-    expect(anonymous.status).toBe(302)
-    expect(anonymous.headers.get('Location')).toMatch(/^\/auth\/login\?redirectTo=/)
+    expect(anonymous).toHaveRedirect(/^\/auth\/login\?redirectTo=/)
     // The other page's button is refused.
     await expectRefusal(() => answer(invitee, token, 'decline', undefined, 'accept'), 400)
 
     const accepted = await answer(invitee, token, 'accept')
-    expect(accepted.status).toBe(302)
-    expect(accepted.headers.get('Location')).toBe(`${TEAM_PATH}?team=${w.teamId}`)
-    expect(await toastOf(accepted)).toBe('You have joined the team')
+    expect(accepted).toHaveRedirect(`${TEAM_PATH}?team=${w.teamId}`)
+    await expect(accepted).toSendToast('You have joined the team')
     expect((await memberRow(w.teamId, invitee.user.id))?.role).toBe('manager')
     const [invitation] = await db()
       .select()
@@ -1145,9 +1126,8 @@ describe('answering an invitation', () => {
     const w = await world()
     const invitee = await person(w.acme, { email: w.invitee })
     const declined = await answer(invitee, w.token, 'decline')
-    expect(declined.status).toBe(302)
-    expect(declined.headers.get('Location')).toBe('/dashboard/end-user')
-    expect(await toastOf(declined)).toBe('Invitation declined')
+    expect(declined).toHaveRedirect('/dashboard/end-user')
+    await expect(declined).toSendToast('Invitation declined')
     const [invitation] = await invitationsOf(w.teamId)
     expect(invitation?.status).toBe('declined')
     await expectRefusal(() => answer(invitee, w.token, 'accept'), 404)
@@ -1261,7 +1241,7 @@ describe('upgrades: no paid plan without payment (issue 26 point 7)', () => {
     const admin = await agencyCookie(org)
     const granted = await grantPlan(org, admin, user.user.id, 'team_pro')
     expect(granted.status).toBe(302)
-    expect(await toastOf(granted)).toBe('Plan changed to Team Pro')
+    await expect(granted).toSendToast('Plan changed to Team Pro')
     const [row] = await db().select().from(users).where(eq(users.id, user.user.id))
     expect(row?.plan).toBe('team_pro')
     const [audit] = await plannedAudits(user.user.id)

@@ -74,7 +74,7 @@ describe('onboarding wizard', () => {
     })
     await post('/onboarding?step=4', { backgroundChoice: 'gradient:purple-mystic' })
     const done = await post('/onboarding?step=5', {})
-    expect(done.headers.get('Location')).toBe('/qrcode')
+    expect(done).toHaveRedirect('/qrcode')
     const cards = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
     expect(cards).toHaveLength(1)
     expect(cards[0]).toMatchObject({
@@ -94,7 +94,7 @@ describe('onboarding wizard', () => {
     )
     await post('/onboarding?step=1&mode=card', { firstName: 'Nora', lastName: 'Night' })
     const done = await post('/onboarding?step=5&mode=card', {})
-    expect(done.headers.get('Location')).toBe('/dashboard/end-user/digital-cards')
+    expect(done).toHaveRedirect('/dashboard/end-user/digital-cards')
     expect((await userRow(user.id))?.firstName).toBe('Wendy')
     const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
     expect(card).toMatchObject({ title: 'Night card', firstName: 'Nora' })

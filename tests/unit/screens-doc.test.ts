@@ -1,4 +1,4 @@
-// The README's screen list (its "Screens of the spec" section) names every screen of
+// The screen list of docs/architecture-overview.md ("Screens of the spec") names every screen of
 // accounts-cards-sharing.md §2, copied here from the spec, and the built team screens of
 // roles-teams-admin.md, and every file it names exists.
 import { existsSync, readFileSync } from 'node:fs'
@@ -31,15 +31,15 @@ const SPEC_SCREENS: { screen: string; path: string }[] = [
   { screen: 'agency end users', path: '`/dashboard/agency/users`' },
 ]
 
-const readme = readFileSync('README.md', 'utf8')
+const guide = readFileSync('docs/architecture-overview.md', 'utf8')
 const section = (() => {
-  const start = readme.indexOf('## Screens of the spec')
-  const end = readme.indexOf('\n## ', start + 1)
-  return start === -1 ? '' : readme.slice(start, end === -1 ? undefined : end)
+  const start = guide.indexOf('## Screens of the spec')
+  const end = guide.indexOf('\n## ', start + 1)
+  return start === -1 ? '' : guide.slice(start, end === -1 ? undefined : end)
 })()
 const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| -'))
 
-describe("the README's screen list", () => {
+describe("the architecture overview's screen list", () => {
   test('exists', () => {
     expect(rows.length).toBeGreaterThan(SPEC_SCREENS.length)
   })
