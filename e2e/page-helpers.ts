@@ -1,6 +1,6 @@
 // Steps most specs share: waiting for hydration, an axe check once animations have settled,
 // starting signed in (a session made in the database) or signing in through the form.
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page } from '@playwright/test'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
@@ -86,6 +86,18 @@ export async function signedInAs(browser: Browser, user: { email: string }, path
   const page = await context.newPage()
   if (path) await openSignedIn(page, user, path)
   return { context, page }
+}
+
+/**
+ * Signs `page`'s browser context in as `user` (a seeded account, e2e/sessions.ts) by giving it
+ * the session cookie, then opens `path` on the user's host: the `page` fixture, signed in.
+ */
+export async function openAs(page: Page, user: { email: string }, path: string) {
+  const state = JSON.parse(readFileSync(sessionOf(user), 'utf8')) as {
+    cookies: Parameters<ReturnType<Page['context']>['addCookies']>[0]
+  }
+  await page.context().addCookies(state.cookies)
+  await openSignedIn(page, user, path)
 }
 
 /**

@@ -1,17 +1,62 @@
-// Writes the storage states of e2e/sessions.ts: one session per seeded account, created as a
-// sign-in creates it (token in the cookie, its hash in the database, "Last Active" set), on the
-// database e2e/start-server.ts has just seeded, before the server starts.
+// Seeds the accounts of e2e/spec-accounts.ts, and writes the storage states of e2e/sessions.ts:
+// one session per seeded account, created as a sign-in creates it (token in the cookie, its hash
+// in the database, "Last Active" set), on the database e2e/start-server.ts has just seeded,
+// before the server starts.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { and, eq } from 'drizzle-orm'
 import { createSession } from '#app/auth/session.server'
+import { insertAgency } from '#app/models/agencies.server'
 import { getDb } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
+import { makeUser } from '#tests/factories'
 import {
   SESSION_USERS,
   sessionStorageState,
   storageStateFile,
   storageStateFolder,
 } from './sessions'
+import { SPEC_ACCOUNTS, SPEC_AGENCIES } from './spec-accounts'
+
+// Nobody signs in to these with a password: skipping argon2 keeps the server's start quick.
+const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
+
+/**
+ * Seeds e2e/spec-accounts.ts: the accounts on Alpha, and each agency with its owner. Returns the
+ * agencies' hosts and ids, for writeSessionStates.
+ */
+export async function seedSpecAccounts(alphaId: string): Promise<Record<string, string>> {
+  for (const { email, firstName, lastName, emailConfirmed } of Object.values(SPEC_ACCOUNTS)) {
+    await makeUser(alphaId, {
+      email,
+      firstName,
+      lastName,
+      role: 'end_user',
+      emailConfirmedAt: emailConfirmed ? new Date() : null,
+      ...NO_PASSWORD,
+    })
+  }
+  const hosts: Record<string, string> = {}
+  for (const { name, slug, host, owner } of Object.values(SPEC_AGENCIES)) {
+    // As app/agencies/agencies.server.ts createAgency inserts it.
+    const agency = await insertAgency(getDb(), {
+      name,
+      slug,
+      ownerName: `${owner.firstName} ${owner.lastName}`,
+      contactEmail: owner.email,
+      subscriptionTier: 'starter',
+      status: 'active',
+    })
+    // Setting a password from the emailed link does not confirm the address.
+    await makeUser(agency.id, {
+      ...owner,
+      role: 'agency_admin',
+      emailConfirmedAt: null,
+      ...NO_PASSWORD,
+    })
+    hosts[host] = agency.id
+  }
+  return hosts
+}
 
 /** `organizations` maps each host of SESSION_USERS to its organization's id. */
 export async function writeSessionStates(port: number, organizations: Record<string, string>) {

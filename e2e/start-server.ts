@@ -20,7 +20,7 @@ import {
   TENANTS,
 } from './fixtures'
 import { seedRoleUsers } from './role-users'
-import { writeSessionStates } from './seed-sessions'
+import { seedSpecAccounts, writeSessionStates } from './seed-sessions'
 import { openServerDatabase, parseTarget } from './server-database'
 import { seedRoster } from './user-accounts-fixtures'
 
@@ -68,7 +68,12 @@ const { organization: beta } = await makeBrandedOrganization({
 await seedRoster({ alphaId: alpha.id, betaId: beta.id })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
 // Specs not about signing in start from these sessions (e2e/sessions.ts).
-await writeSessionStates(port, { [HOSTS.platform]: platform.id, [HOSTS.alpha]: alpha.id })
+const specAgencies = await seedSpecAccounts(alpha.id)
+await writeSessionStates(port, {
+  [HOSTS.platform]: platform.id,
+  [HOSTS.alpha]: alpha.id,
+  ...specAgencies,
+})
 await handle.close()
 
 // The server's GoHighLevel: a local fake that e2e/crm.spec.ts drives over HTTP (POST
