@@ -40,11 +40,11 @@ test('an agency admin reads their organization’s log; a member is not offered 
   await expect(admin.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
   await expect(admin.getByText('Every change in your organization, newest first.')).toBeVisible()
   await expect(admin.locator('th', { hasText: 'Organization' })).toHaveCount(0)
-  await admin.close()
+  await admin.context().close()
 
   const { page: member } = await signedInAs(browser, max, rolePaths(max.role).dashboard)
   await expect(member.getByRole('link', { name: 'Audit Log' })).toHaveCount(0)
   const response = await member.goto(urlFor(max.host, '/dashboard/audit-log'))
   expect(response?.status()).toBe(403)
-  await member.close()
+  await member.context().close()
 })

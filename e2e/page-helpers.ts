@@ -81,10 +81,18 @@ export function storageStateOf(user: { email: string }) {
  * A new browser context signed in as `user`, a seeded account (e2e/sessions.ts), without the
  * sign-in form; with `path`, its page is open there on the user's host, hydrated.
  */
-export async function signedInAs(browser: Browser, user: { email: string }, path?: string) {
-  const context = await browser.newContext({ storageState: sessionOf(user) })
+export async function signedInAs(
+  browser: Browser,
+  user: { email: string },
+  path?: string,
+  options: OpenOptions = {},
+) {
+  const context = await browser.newContext({
+    storageState: sessionOf(user),
+    javaScriptEnabled: options.javaScript ?? true,
+  })
   const page = await context.newPage()
-  if (path) await openSignedIn(page, user, path)
+  if (path) await openSignedIn(page, user, path, options)
   return { context, page }
 }
 
@@ -92,27 +100,40 @@ export async function signedInAs(browser: Browser, user: { email: string }, path
  * Signs `page`'s browser context in as `user` (a seeded account, e2e/sessions.ts) by giving it
  * the session cookie, then opens `path` on the user's host: the `page` fixture, signed in.
  */
-export async function openAs(page: Page, user: { email: string }, path: string) {
+export async function openAs(
+  page: Page,
+  user: { email: string },
+  path: string,
+  options: OpenOptions = {},
+) {
   const state = JSON.parse(readFileSync(sessionOf(user), 'utf8')) as {
     cookies: Parameters<ReturnType<Page['context']>['addCookies']>[0]
   }
   await page.context().addCookies(state.cookies)
-  await openSignedIn(page, user, path)
+  await openSignedIn(page, user, path, options)
 }
+
+/** `javaScript: false` for a context without JavaScript: nothing hydrates, nothing is awaited. */
+type OpenOptions = { javaScript?: boolean }
 
 /**
  * Opens `path` on `user`'s host with `page` (signed in as `user`) and waits for hydration,
  * failing plainly when the shared session is gone.
  */
-export async function openSignedIn(page: Page, user: { email: string }, path: string) {
+export async function openSignedIn(
+  page: Page,
+  user: { email: string },
+  path: string,
+  { javaScript = true }: OpenOptions = {},
+) {
   const { host } = sessionUser(user.email)
   await page.goto(urlFor(host, path))
-  await waitForHydration(page)
-  if (new URL(page.url()).pathname === '/auth/login') {
+  if (new URL(page.url()).pathname === '/auth/login' && !path.startsWith('/auth/login')) {
     throw new Error(
       `The shared session of ${user.email} has ended: a spec signed it out or changed its password (such specs sign in their own account through the form)`,
     )
   }
+  if (javaScript) await waitForHydration(page)
 }
 
 /**
