@@ -2,6 +2,9 @@ import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
+import { signedInAs } from './page-helpers'
+import { ALPHA_ROLE_USERS } from './role-users'
+import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
@@ -100,9 +103,7 @@ test('forgot password: a branded email in the outbox whose link resets the passw
   await expect(page.getByText('Password reset link sent! Please check your email.')).toBeVisible()
 
   // The super admin reads the outbox on the platform host (OUTBOX_PAGE=1).
-  const admin = await browser.newPage()
-  await signIn(admin, HOSTS.platform, SUPER_ADMIN)
-  await expect(admin).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'))
+  const { context: adminContext, page: admin } = await signedInAs(browser, SUPER_ADMIN)
   const email = admin.getByTestId('outbox-email').filter({ hasText: account.email }).first()
   // The job queue's worker writes the reset email a moment after the answer.
   await expect(async () => {
@@ -136,7 +137,7 @@ test('forgot password: a branded email in the outbox whose link resets the passw
   expect(logo?.status()).toBe(200)
   expect(logo?.headers()['content-type']).toBe('image/png')
   expect((await sharp(await logo?.body()).metadata()).format).toBe('png')
-  await admin.close()
+  await adminContext.close()
 
   await page.goto(href)
   await page.getByLabel('New password').fill('new-password')
@@ -169,13 +170,13 @@ test('an expired or missing reset token shows "Invalid Reset Link"', async ({ pa
   await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible()
 })
 
-test('a signed-in user of the wrong role gets 403 on another role area', async ({ page }) => {
-  const account = { email: `role-${unique()}@example.test`, password: 'role-pass' }
-  await register(page, HOSTS.alpha, account)
-  await signIn(page, HOSTS.alpha, account)
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+test('a signed-in user of the wrong role gets 403 on another role area', async ({ browser }) => {
+  const endUser = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user')
+  if (!endUser) throw new Error('no Alpha end user')
+  const { context, page } = await signedInAs(browser, endUser, '/dashboard/end-user')
   const response = await page.goto(urlFor(HOSTS.alpha, '/dashboard/agency'))
   expect(response?.status()).toBe(403)
+  await context.close()
 })
 
 /** The link of the newest confirmation email to `to`, from its inbox. */
@@ -224,13 +225,11 @@ test('sign-up confirmation: the emailed link confirms once and the banner is gon
 test('the confirmation banner: resend answers in a toast; dismiss holds without JavaScript', async ({
   browser,
 }) => {
-  const account = { email: `banner-${unique()}@example.test`, password: 'banner-pass' }
-  const js = await browser.newPage()
-  await register(js, HOSTS.alpha, account)
-  const context = await browser.newContext({ javaScriptEnabled: false })
-  const page = await context.newPage()
-  await signIn(page, HOSTS.alpha, account)
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  // An account as a sign-up leaves it, its address not confirmed yet (e2e/spec-accounts.ts).
+  const account = SPEC_ACCOUNTS.banner
+  const { context, page } = await signedInAs(browser, account, '/dashboard/end-user', {
+    javaScript: false,
+  })
   const banner = page.getByTestId('email-confirmation-banner')
   await banner.getByRole('button', { name: 'Dismiss' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
@@ -241,12 +240,11 @@ test('the confirmation banner: resend answers in a toast; dismiss holds without 
   await context.close()
 
   // With JavaScript: the resend button's answer is a toast.
-  await signIn(js, HOSTS.alpha, account)
-  await expect(js).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  const { context: jsContext, page: js } = await signedInAs(browser, account, '/dashboard/end-user')
   await js
     .getByTestId('email-confirmation-banner')
     .getByRole('button', { name: 'Resend confirmation email' })
     .click()
   await expect(js.getByText('Confirmation email sent! Please check your email.')).toBeVisible()
-  await js.close()
+  await jsContext.close()
 })

@@ -1,13 +1,15 @@
-// Issue 14's acceptance, through the real UI: the super admin creates an agency with an owner;
-// the owner signs in on the new subdomain, uploads a logo, sets colours and a custom domain,
-// verifies it against a local DNS server; the custom domain then serves the branded site; the
-// super admin deactivates the agency and both its hosts show "site unavailable".
+// Issue 14's acceptance, through the real UI: the owner of a new agency (as the super admin's Add
+// Agency leaves it, seeded with its owner signed in: e2e/spec-accounts.ts; adding one and the
+// owner's first sign-in are e2e/super-admin-agencies.spec.ts's) uploads a logo, sets colours and
+// a custom domain, verifies it against a local DNS server; the custom domain then serves the
+// branded site; the super admin deactivates the agency and both its hosts show "site
+// unavailable".
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { type FakeDns, startFakeDns } from '../tests/fake-dns'
-import { createAgency } from './agency-owner'
-import { dnsPort, E2E_DOMAIN_SUFFIX, HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
-import { expectAccessible, signInOn, waitForHydration } from './page-helpers'
+import { dnsPort, E2E_DOMAIN_SUFFIX, SUPER_ADMIN, urlFor } from './fixtures'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
+import { SPEC_AGENCIES } from './spec-accounts'
 
 test.describe.configure({ timeout: 240_000 })
 
@@ -39,16 +41,10 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   browser,
 }) => {
   const suffix = unique()
-  const name = `Brandly ${suffix}`
-  const slug = `brandly-${suffix}`
+  const agency = SPEC_AGENCIES.branding
+  const { name, slug } = agency
   const domain = `${slug}.${E2E_DOMAIN_SUFFIX}`
-  const { context: adminContext, page: admin } = await signInOn(
-    browser,
-    HOSTS.platform,
-    SUPER_ADMIN,
-    '/dashboard/super-admin',
-  )
-  const { context, owner } = await createAgency(admin, browser, name, slug)
+  const { context, page: owner } = await signedInAs(browser, agency.owner, '/dashboard/agency')
 
   // The sidebar's Branding entry; every element the spec names on the screen.
   await owner.getByRole('link', { name: 'Branding' }).first().click()
@@ -246,8 +242,7 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   expect(pixel(middle, middle)).toEqual([15, 118, 110]) // the logo
 
   // The super admin deactivates the agency: both hosts say "site unavailable" at once.
-  await admin.goto(urlFor(HOSTS.platform, AGENCIES))
-  await waitForHydration(admin)
+  const { context: adminContext, page: admin } = await signedInAs(browser, SUPER_ADMIN, AGENCIES)
   await rowAction(admin, `${name} Studio`, 'Deactivate')
   await expect(admin.getByText('Agency deactivated')).toBeVisible()
   for (const host of [`${slug}.localhost`, domain]) {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { urlFor } from './fixtures'
-import { expectAccessible } from './page-helpers'
+import { expectAccessible, openAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 180_000 })
@@ -18,15 +18,6 @@ const teamMember = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin') a
 const teamMemberName = `${teamMember.firstName} ${teamMember.lastName}`
 
 const unique = () => Math.random().toString(36).slice(2, 8)
-
-async function signIn(page: Page, user: RoleUser, dashboard: string) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, dashboard), { timeout: 30_000 })
-}
 
 async function openFromSidebar(page: Page, link: string, path: string, heading: string) {
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: link }).click()
@@ -61,7 +52,7 @@ test('Team Members: add (password or emailed link), view, edit and delete a staf
   const mark = unique()
   const email = `staff-${mark}@example.test`
   const name = `Dora Designer${mark}`
-  await signIn(page, admin, '/dashboard/agency')
+  await openAs(page, admin, '/dashboard/agency')
   await openFromSidebar(page, 'Team Members', '/dashboard/agency/team', 'Team Members')
   await columnsAre(page, ['Name', 'Email', 'Role', 'Last Active', 'Actions'])
   await expect(page.getByRole('searchbox', { name: 'Search' })).toBeVisible()
@@ -146,7 +137,7 @@ test('Team Members: add (password or emailed link), view, edit and delete a staf
 async function listedOnMyEndUsers(browser: Browser, email: string) {
   const context = await browser.newContext()
   const page = await context.newPage()
-  await signIn(page, teamMember, '/dashboard/team-member')
+  await openAs(page, teamMember, '/dashboard/team-member')
   await page.goto(urlFor(teamMember.host, '/dashboard/team-member/users'))
   const count = await page.getByTestId('end-user-row').filter({ hasText: email }).count()
   await context.close()
@@ -159,7 +150,7 @@ test('End Users: add assigned to a team member, search, edit, assign, deactivate
 }) => {
   const mark = unique()
   const email = `end-${mark}@example.test`
-  await signIn(page, admin, '/dashboard/agency')
+  await openAs(page, admin, '/dashboard/agency')
   await openFromSidebar(page, 'End Users', '/dashboard/agency/users', 'End Users')
   // Spec §2.12: the super admin's list without the Agency column.
   await columnsAre(page, ['User', 'Email', 'Status', 'Last Active', 'Actions'], ['Agency'])
@@ -247,7 +238,7 @@ test('End Users: add assigned to a team member, search, edit, assign, deactivate
 })
 
 test('an agency member reads both screens with no edit controls', async ({ page }) => {
-  await signIn(page, member, '/dashboard/agency')
+  await openAs(page, member, '/dashboard/agency')
   await openFromSidebar(page, 'Team Members', '/dashboard/agency/team', 'Team Members')
   await columnsAre(page, ['Name', 'Email', 'Role', 'Last Active', 'Actions'])
   await expect(page.getByRole('button', { name: 'Add Team Member' })).toHaveCount(0)
@@ -280,7 +271,7 @@ test('an end user promoted to Team Member moves to Team Members, where they are 
     await dialog.getByLabel('Role').selectOption({ label: role })
     await dialog.getByRole('button', { name: 'Update Role' }).click()
   }
-  await signIn(page, admin, '/dashboard/agency')
+  await openAs(page, admin, '/dashboard/agency')
   await openFromSidebar(page, 'End Users', '/dashboard/agency/users', 'End Users')
   await page.getByRole('button', { name: 'Add User' }).click()
   const add = page.getByRole('dialog', { name: 'Add User' })

@@ -4,7 +4,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { urlFor } from './fixtures'
-import { expectAccessible, recordAppearance, waitForHydration } from './page-helpers'
+import { expectAccessible, openAs, recordAppearance, waitForHydration } from './page-helpers'
 import { PLATFORM_ROLE_USERS } from './role-users'
 
 const found = PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
@@ -15,6 +15,10 @@ const host = user.host
 const PANEL = 'Authentication Issue Detected'
 const FORCE = 'Force Sign Out & Clear Session'
 
+/**
+ * Through the sign-in form: the first two tests end their session (a sign-out from elsewhere,
+ * Force Sign Out), so it must be their own, not the shared one.
+ */
 async function signIn(page: Page) {
   await page.goto(urlFor(host, '/auth/login'))
   await page.getByLabel('Email').fill(user.email)
@@ -149,8 +153,7 @@ test('slow client navigations show the loading texts of the page they go to', as
   page,
   browser,
 }) => {
-  await signIn(page)
-  await openHome(page)
+  await openAs(page, user, '/')
 
   // A public card page: 'Loading contact information...', then the card.
   const cardPath = `/card/${user.firstName}-${user.lastName}`.toLowerCase()

@@ -12,7 +12,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import type { CrmRequest } from '#tests/fake-crm'
 import { crmPort, HOSTS, urlFor } from './fixtures'
-import { expectAccessible, waitForHydration } from './page-helpers'
+import { expectAccessible, openAs, waitForHydration } from './page-helpers'
 import { CRM_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 120_000 })
@@ -46,19 +46,9 @@ const upsertsFor = (view: FakeCrmView, email: string) =>
     (request) => request.path === '/contacts/upsert' && request.body?.email === email,
   )
 
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
-}
-
-/** Settings → API tab → 'Set up CRM integration' (roles-teams-admin.md §2.6). */
+/** Signed in as `user`: Settings → API tab → 'Set up CRM integration' (roles-teams-admin.md §2.6). */
 async function openFromSettings(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, rolePaths(user.role).settings))
-  await waitForHydration(page)
+  await openAs(page, user, rolePaths(user.role).settings)
   await page.getByRole('tab', { name: 'API' }).click()
   await page.getByRole('link', { name: 'Set up CRM integration' }).click()
   await expect(page).toHaveURL(urlFor(user.host, '/api-settings'))
@@ -105,7 +95,6 @@ test('an empty or refused key: the spec messages, the switch stays off, saving d
   page,
 }) => {
   const user = CRM_USERS.refused
-  await signIn(page, user)
   await openFromSettings(page, user)
 
   // The screen as the spec lists it (§2), with nothing saved yet.
@@ -162,7 +151,6 @@ test('a valid key: saved masked, new contacts forwarded once, a refusal retried,
   const key = `pit-${randomUUID()}`
   const last4 = key.slice(-4)
   await setKeyAccepted(key, true)
-  await signIn(page, user)
   await openFromSettings(page, user)
 
   // Validate: the green check, and a valid key turns the switch on (§4).

@@ -7,7 +7,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
-import { waitForHydration } from './page-helpers'
+import { signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, DASHBOARD_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
 
 const dana = DASHBOARD_USERS.endUser
@@ -18,19 +18,12 @@ const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as R
 const VISITOR_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
 
-// Each test signs in up to five times; argon2 on a busy machine takes seconds each.
-test.describe.configure({ mode: 'serial', timeout: 120_000 })
+// The figures are read before and after the visit: the tests run in order.
+test.describe.configure({ mode: 'serial' })
 
-async function signIn(browser: Browser, user: RoleUser) {
-  const page = await browser.newPage()
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard), {
-    timeout: 20_000,
-  })
+/** A new page signed in as `user` (its seeded session), on the user's dashboard. */
+async function dashboardOf(browser: Browser, user: RoleUser) {
+  const { page } = await signedInAs(browser, user, rolePaths(user.role).dashboard)
   return page
 }
 
@@ -43,7 +36,7 @@ let viewsBefore: { agency: number; platform: number }
 test('before: the own accounts start from zero; agency and platform figures are noted', async ({
   browser,
 }) => {
-  const end = await signIn(browser, dana)
+  const end = await dashboardOf(browser, dana)
   await expect(stat(end, 'cards').getByTestId('stat-value')).toHaveText('1')
   await expect(stat(end, 'views').getByTestId('stat-value')).toHaveText('0')
   await expect(stat(end, 'views').getByTestId('stat-change')).toContainText(
@@ -51,22 +44,22 @@ test('before: the own accounts start from zero; agency and platform figures are 
   )
   await expect(stat(end, 'contacts').getByTestId('stat-value')).toHaveText('0')
   await expect(end.getByTestId('activity-empty')).toBeVisible()
-  await end.close()
+  await end.context().close()
 
-  const team = await signIn(browser, theo)
+  const team = await dashboardOf(browser, theo)
   await expect(stat(team, 'end-users').getByTestId('stat-value')).toHaveText('1')
   await expect(stat(team, 'cards').getByTestId('stat-value')).toHaveText('1')
   await expect(team.getByTestId('views-chart-empty')).toBeVisible()
-  await team.close()
+  await team.context().close()
 
-  const agency = await signIn(browser, ada)
-  const platform = await signIn(browser, sue)
+  const agency = await dashboardOf(browser, ada)
+  const platform = await dashboardOf(browser, sue)
   viewsBefore = {
     agency: await statValue(agency, 'views'),
     platform: await statValue(platform, 'views'),
   }
-  await agency.close()
-  await platform.close()
+  await agency.context().close()
+  await platform.context().close()
 })
 
 test("a visitor's view and lead reach every dashboard of their scope", async ({ browser }) => {
@@ -82,7 +75,7 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
   await context.close()
 
   // The end user: one view and one contact more than last week, both in the activity list.
-  const end = await signIn(browser, dana)
+  const end = await dashboardOf(browser, dana)
   await expect(stat(end, 'views').getByTestId('stat-value')).toHaveText('1')
   await expect(stat(end, 'views').getByTestId('stat-change')).toContainText('+1 from last week')
   await expect(stat(end, 'views').getByTestId('stat-change')).toContainText('Up 1 from last week')
@@ -93,10 +86,10 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
     'less than a minute ago',
   )
   await expect(activity.filter({ hasText: `Your card "Dana's Card" was viewed` })).toHaveCount(1)
-  await end.close()
+  await end.context().close()
 
   // The team member: the assigned end user's view, and a chart with today's bar.
-  const team = await signIn(browser, theo)
+  const team = await dashboardOf(browser, theo)
   await expect(stat(team, 'views').getByTestId('stat-value')).toHaveText('1')
   await expect(stat(team, 'contacts').getByTestId('stat-value')).toHaveText('1')
   const chart = team.getByRole('img', { name: /Views of your end users' cards per day/ })
@@ -104,16 +97,16 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
   await expect(chart).toHaveAccessibleName(/1 view from \w{3} \d+ to \w{3} \d+; the busiest day/)
   await expect(team.locator('svg[role="img"] desc')).toContainText('with 1 view.')
   await expect(team.locator('table.sr-only tbody tr')).toHaveCount(14)
-  await team.close()
+  await team.context().close()
 
   // The agency and the platform: at least this spec's view more than before.
-  const agency = await signIn(browser, ada)
+  const agency = await dashboardOf(browser, ada)
   expect(await statValue(agency, 'views')).toBeGreaterThanOrEqual(viewsBefore.agency + 1)
   expect(await statValue(agency, 'end-users')).toBeGreaterThanOrEqual(1)
   await expect(agency.getByRole('img', { name: /Card views per day at / })).toBeVisible()
-  await agency.close()
+  await agency.context().close()
 
-  const platform = await signIn(browser, sue)
+  const platform = await dashboardOf(browser, sue)
   expect(await statValue(platform, 'views')).toBeGreaterThanOrEqual(viewsBefore.platform + 1)
   // Alpha and Beta at least.
   expect(await statValue(platform, 'agencies')).toBeGreaterThanOrEqual(2)
@@ -121,12 +114,11 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
     name: /Card views per day across the platform/,
   })
   await expect(platformChart).toHaveAccessibleName(/views? from .*; the busiest day was/)
-  await platform.close()
+  await platform.context().close()
 })
 
 test('a client navigation whose statistics cannot be loaded says so', async ({ browser }) => {
-  const page = await signIn(browser, dana)
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
+  const page = await dashboardOf(browser, dana)
   await page.getByRole('link', { name: 'Contacts' }).first().click()
   await expect(page).toHaveURL(urlFor(dana.host, '/contacts'))
   await page.route(
@@ -138,5 +130,5 @@ test('a client navigation whose statistics cannot be loaded says so', async ({ b
   await expect(
     page.locator('[data-sonner-toast]').filter({ hasText: 'Could not load dashboard statistics' }),
   ).toBeVisible()
-  await page.close()
+  await page.context().close()
 })

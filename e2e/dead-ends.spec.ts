@@ -5,17 +5,10 @@
 import { expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { urlFor } from './fixtures'
-import { ROLE_USERS, type RoleUser } from './role-users'
+import { openAs } from './page-helpers'
+import { ROLE_USERS } from './role-users'
 
 test.describe.configure({ timeout: 90_000 })
-
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
-}
 
 /** Loads a page and waits for the client bundle (the menu and tabs are Radix widgets). */
 async function open(page: Page, url: string) {
@@ -85,8 +78,8 @@ for (const user of ROLE_USERS) {
   test(`${user.role} on ${user.host}: every link on home, dashboard, profile and the menu opens`, async ({
     page,
   }) => {
-    await signIn(page, user)
     const paths = rolePaths(user.role)
+    await openAs(page, user, paths.dashboard)
     const found = new Map<string, string>()
     const note = (links: string[], where: string) => {
       for (const link of links) if (!found.has(link)) found.set(link, where)

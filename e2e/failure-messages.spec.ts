@@ -4,6 +4,7 @@
 import { expect, type Page, type Route, test } from '@playwright/test'
 import sharp from 'sharp'
 import { CARD_OWNER, HOSTS, urlFor } from './fixtures'
+import { openAs } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
 
 const alice = ALPHA_ROLE_USERS.find((user) => user.email === 'a11y-alice@e2e.test')
@@ -36,6 +37,10 @@ async function hydrated(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
 }
 
+/**
+ * Through the sign-in form: only for the sign-out test, whose session must be its own (a
+ * sign-out that did reach the server would end the shared one).
+ */
 async function signInAsAlice(page: Page) {
   await page.goto(urlFor(HOSTS.alpha, '/auth/login'))
   await hydrated(page)
@@ -48,9 +53,7 @@ async function signInAsAlice(page: Page) {
 const CARDS_DATA = '/dashboard/end-user/digital-cards.data'
 
 test('cards list: failed delete, set default and load say so; the cards stay', async ({ page }) => {
-  await signInAsAlice(page)
-  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
-  await hydrated(page)
+  await openAs(page, alice, '/dashboard/end-user/digital-cards')
   const cards = page.getByTestId('card-item')
   const before = await cards.count()
   expect(before).toBeGreaterThan(0)
@@ -94,8 +97,7 @@ test('cards list: failed delete, set default and load say so; the cards stay', a
 })
 
 test('card editor: a failed save says Failed to update digital card', async ({ page }) => {
-  await signInAsAlice(page)
-  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  await openAs(page, alice, '/dashboard/end-user/digital-cards')
   await page
     .getByRole('link', { name: /^Edit / })
     .first()
@@ -112,10 +114,8 @@ test('card editor: a failed save says Failed to update digital card', async ({ p
 })
 
 test('public card: failed connect, save and automatic connection say so', async ({ page }) => {
-  await signInAsAlice(page)
   const cardPath = `/card/${CARD_OWNER.firstName.toLowerCase()}-${CARD_OWNER.lastName.toLowerCase()}`
-  await page.goto(urlFor(HOSTS.alpha, cardPath))
-  await hydrated(page)
+  await openAs(page, alice, cardPath)
   const restore = await failDataRequests(page, /^\/card\/[^/]+\.data$/, 'abort', 'POST')
   await page.getByRole('button', { name: `Connect with ${CARD_OWNER.firstName}` }).click()
   await expect(page.getByText(`Failed to connect with ${CARD_OWNER.firstName}`)).toBeVisible()
@@ -135,8 +135,7 @@ test('public card: failed connect, save and automatic connection say so', async 
 })
 
 test('contacts and profile: a failed load shows the spec message', async ({ page }) => {
-  await signInAsAlice(page)
-  await hydrated(page)
+  await openAs(page, alice, '/dashboard/end-user')
   await failDataRequests(page, '/contacts.data', 503)
   await page.evaluate(() =>
     (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate(
@@ -216,9 +215,7 @@ test('auth forms: a failed request keeps the form and names what failed', async 
 })
 
 test('images the browser cannot decode are refused before upload', async ({ page }) => {
-  await signInAsAlice(page)
-  await page.goto(urlFor(HOSTS.alpha, '/profile'))
-  await hydrated(page)
+  await openAs(page, alice, '/profile')
   let uploads = 0
   await page.route('**/resources/upload', (route) => {
     uploads++

@@ -1,11 +1,11 @@
 // The team member's 'My End Users' (roles-teams-admin.md §2.13): the assigned users with a
 // Generate QR button per row and in the details view, Add User and Export Data.
 import { readFile } from 'node:fs/promises'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
-import { expectAccessible } from './page-helpers'
+import { expectAccessible, openAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
 const tia = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin') as RoleUser
@@ -13,15 +13,6 @@ const alice = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as RoleU
 const unique = () => Math.random().toString(36).slice(2, 8)
 
 test.describe.configure({ timeout: 120_000 })
-
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, '/dashboard/team-member'), { timeout: 20_000 })
-}
 
 async function decodeQr(bytes: Buffer) {
   const { data, info } = await sharp(bytes)
@@ -34,7 +25,7 @@ async function decodeQr(bytes: Buffer) {
 test('My End Users: the assigned users, their QR codes, Add User and Export Data', async ({
   page,
 }) => {
-  await signIn(page, tia)
+  await openAs(page, tia, '/dashboard/team-member')
   await page
     .getByRole('navigation', { name: 'Sidebar' })
     .getByRole('link', { name: 'End Users' })

@@ -16,7 +16,7 @@ import {
 import sharp from 'sharp'
 import { rolePaths } from '#app/auth/roles'
 import { CARD_OWNER, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
-import { signInOn, waitForHydration } from './page-helpers'
+import { openSignedIn, sessionOf, signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
@@ -163,7 +163,10 @@ function watchHeaders(context: BrowserContext, host = HOSTS.alpha) {
   }
 }
 
-/** Signs in on Alpha in a new context whose responses are watched from the first one. */
+/**
+ * Signs in on Alpha through the form in a new context whose responses are watched from the first
+ * one: the sign-in's own answer (its Set-Cookie headers) is judged too.
+ */
 async function signInWatched(browser: Browser, user: { email: string; password: string }) {
   const context = await browser.newContext()
   const headers = watchHeaders(context)
@@ -174,6 +177,15 @@ async function signInWatched(browser: Browser, user: { email: string; password: 
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 })
+  return { context, page, headers }
+}
+
+/** A new context signed in as `user` (its seeded session), watched from its first response. */
+async function watchedAs(browser: Browser, user: RoleUser, path: string) {
+  const context = await browser.newContext({ storageState: sessionOf(user) })
+  const headers = watchHeaders(context)
+  const page = await context.newPage()
+  await openSignedIn(page, user, path)
   return { context, page, headers }
 }
 
@@ -263,8 +275,7 @@ test.describe('no trace of the platform on an agency host', () => {
       browser,
     }) => {
       const paths = rolePaths(user.role)
-      const { context, page, headers } = await signInWatched(browser, user)
-      await expect(page).toHaveURL(urlFor(HOSTS.alpha, paths.dashboard))
+      const { context, page, headers } = await watchedAs(browser, user, paths.dashboard)
       const { problems, visited, unvisited, files } = await crawl(page, [
         urlFor(HOSTS.alpha, paths.dashboard),
         urlFor(HOSTS.alpha, '/profile'),
@@ -305,15 +316,7 @@ test.describe('no trace of the platform on an agency host', () => {
   }) => {
     const visitor = await anonymousPage(browser)
     const { context, page } = visitor
-    const owner = await browser.newContext()
-    const ownerPage = await owner.newPage()
-    await ownerPage.goto(urlFor(HOSTS.alpha, '/auth/login'))
-    await waitForHydration(ownerPage)
-    await ownerPage.getByLabel('Email').fill(CARD_OWNER.email)
-    await ownerPage.getByLabel('Password').fill(CARD_OWNER.password)
-    await ownerPage.getByRole('button', { name: 'Sign In' }).click()
-    await ownerPage.waitForURL(/\/dashboard\//)
-    await ownerPage.goto(urlFor(HOSTS.alpha, '/qrcode'))
+    const { context: owner, page: ownerPage } = await signedInAs(browser, CARD_OWNER, '/qrcode')
     const cardLink = await ownerPage
       .locator('a[href*="/card/"], input[value*="/card/"]')
       .first()
@@ -439,9 +442,7 @@ test.describe('no trace of the platform on an agency host', () => {
     // The agency admin adds an end user, who gets a link to set a password (account created).
     const adminUser = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin')
     if (!adminUser) throw new Error('no Alpha agency admin')
-    const admin = await signInWatched(browser, adminUser)
-    await admin.page.goto(urlFor(HOSTS.alpha, '/dashboard/agency/users'))
-    await waitForHydration(admin.page)
+    const admin = await watchedAs(browser, adminUser, '/dashboard/agency/users')
     await admin.page.getByRole('button', { name: 'Add User' }).click()
     const add = admin.page.getByRole('dialog', { name: 'Add User' })
     await add.getByLabel('Name').fill(eve.name)
@@ -477,12 +478,7 @@ test.describe('no trace of the platform on an agency host', () => {
       { kind: 'confirm new email', to: noraNewEmail, subject: `Confirm your email for ${alpha}` },
       { kind: 'account created', to: eve.email, subject: `Your ${alpha} account is ready` },
     ]
-    const superAdmin = await signInOn(
-      browser,
-      HOSTS.platform,
-      SUPER_ADMIN,
-      '/dashboard/super-admin',
-    )
+    const superAdmin = await signedInAs(browser, SUPER_ADMIN)
     const outbox = superAdmin.page.getByTestId('outbox-email')
     // Queued by the job worker: the last ones may still be on their way.
     await expect(async () => {

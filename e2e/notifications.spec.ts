@@ -4,26 +4,8 @@ import http from 'node:http'
 import { expect, type Page, test } from '@playwright/test'
 import { CARD_OWNER, e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
-
-const unique = () => Math.random().toString(36).slice(2, 8)
-
-async function signIn(page: Page, host: string, account: { email: string; password: string }) {
-  await page.goto(urlFor(host, '/auth/login'))
-  await page.getByLabel('Email').fill(account.email)
-  await page.getByLabel('Password').fill(account.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).not.toHaveURL(/\/auth\/login/)
-}
-
-async function register(page: Page, account: { first: string; last: string; email: string }) {
-  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
-  await page.getByLabel('First name').fill(account.first)
-  await page.getByLabel('Last name').fill(account.last)
-  await page.getByLabel('Email').fill(account.email)
-  await page.getByLabel('Password').fill('notify-pass')
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
-}
+import { openAs, signedInAs } from './page-helpers'
+import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const notificationsBox = (page: Page) =>
   page.getByRole('checkbox', { name: 'Notifications', exact: true })
@@ -52,11 +34,8 @@ function post(path: string, body: string, origin?: string) {
 }
 
 test('the Notifications tab starts at the defaults and keeps what is saved', async ({ page }) => {
-  const account = { first: 'Nell', last: 'Prefs', email: `nell-${unique()}@example.test` }
-  await register(page, account)
-  await signIn(page, HOSTS.alpha, { email: account.email, password: 'notify-pass' })
-
-  await page.goto(urlFor(HOSTS.alpha, '/profile/end-user?tab=notifications'))
+  // A new account, as a sign-up leaves it (e2e/spec-accounts.ts).
+  await openAs(page, SPEC_ACCOUNTS.preferences, '/profile/end-user?tab=notifications')
   await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible()
   // Spec §3: notifications on, marketing emails off for a new user.
   await expect(notificationsBox(page)).toBeChecked()
@@ -80,24 +59,15 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   page,
   browser,
 }) => {
-  // Four people in turn (visitor, super admin, a stranger, the owner): more than the default.
-  test.setTimeout(90_000)
-  // A visitor connects with Olivia (notifications on by default).
-  const visitor = {
-    first: 'Nina',
-    last: `Notify${unique()}`,
-    email: `nina-${unique()}@example.test`,
-  }
-  await register(page, visitor)
-  await signIn(page, HOSTS.alpha, { email: visitor.email, password: 'notify-pass' })
-  await page.goto(urlFor(HOSTS.alpha, '/card/olivia-owner'))
+  // A visitor with an account connects with Olivia (notifications on by default).
+  const visitor = SPEC_ACCOUNTS.connector
+  await openAs(page, visitor, '/card/olivia-owner')
   await page.getByRole('button', { name: 'Connect with Olivia' }).click()
   await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
 
   // The super admin reads the outbox on the platform host (OUTBOX_PAGE=1).
-  const admin = await browser.newPage()
-  await signIn(admin, HOSTS.platform, SUPER_ADMIN)
-  const subject = `${visitor.first} ${visitor.last} connected with you on ${TENANTS.alpha.name}`
+  const { context: adminContext, page: admin } = await signedInAs(browser, SUPER_ADMIN)
+  const subject = `${visitor.firstName} ${visitor.lastName} connected with you on ${TENANTS.alpha.name}`
   const email = admin.getByTestId('outbox-email').filter({ hasText: subject })
   // The email goes out after the connect's answer.
   await expect(async () => {
@@ -109,7 +79,7 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   await expect(email.getByTestId('outbox-removed-link')).toContainText('/email/unsubscribe?token=')
   const href = linkIn(await newestEmailTo(CARD_OWNER.email, subject), '/email/unsubscribe?token=')
   expect(href.startsWith(urlFor(HOSTS.alpha, '/email/unsubscribe?token='))).toBe(true)
-  await admin.close()
+  await adminContext.close()
   const path = `${new URL(href).pathname}${new URL(href).search}`
 
   // Opened without any session: a page that explains and asks; opening alone changes nothing.
@@ -132,9 +102,11 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   await expect(linkPage.getByRole('heading', { name: 'Notifications are off' })).toBeVisible()
 
   // The owner sees it on the profile and turns notifications back on.
-  const owner = await browser.newPage()
-  await signIn(owner, HOSTS.alpha, CARD_OWNER)
-  await owner.goto(urlFor(HOSTS.alpha, '/profile/end-user?tab=notifications'))
+  const { context: ownerContext, page: owner } = await signedInAs(
+    browser,
+    CARD_OWNER,
+    '/profile/end-user?tab=notifications',
+  )
   await expect(notificationsBox(owner)).not.toBeChecked()
   await notificationsBox(owner).check()
   await owner.getByRole('button', { name: 'Save Preferences' }).click()
@@ -148,6 +120,6 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   await expect(linkPage.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible()
   await owner.reload()
   await expect(notificationsBox(owner)).not.toBeChecked()
-  await owner.close()
+  await ownerContext.close()
   await stranger.close()
 })

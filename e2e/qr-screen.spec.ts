@@ -4,10 +4,14 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { CARD_OWNER, HOSTS, PROFILE_ONLY, urlFor } from './fixtures'
-import { expectAccessible } from './page-helpers'
+import { expectAccessible, openAs } from './page-helpers'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
+/**
+ * Through the sign-in form, back to `path` (its redirectTo): kept for the test without
+ * JavaScript, the one browser check of a plain form sign-in that returns to where it was asked.
+ */
 async function signIn(page: Page, user: { email: string; password: string }, path: string) {
   await page.goto(urlFor(HOSTS.alpha, `/auth/login?redirectTo=${encodeURIComponent(path)}`))
   await page.getByLabel('Email').fill(user.email)
@@ -54,7 +58,7 @@ test.describe('with JavaScript', () => {
   test('the owner: /qrcode and /qrcode/{id} show the card, its QR decodes to its URL, Edit and Manage', async ({
     page,
   }) => {
-    await signIn(page, CARD_OWNER, '/qrcode')
+    await openAs(page, CARD_OWNER, '/qrcode')
     await expect(page.getByRole('heading', { name: 'QR Code', level: 1 })).toBeVisible()
     const shareUrl = (await page.getByTestId('share-url').textContent()) ?? ''
     expect(shareUrl).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}${UUID}$`))
@@ -209,7 +213,7 @@ test.describe('with JavaScript', () => {
   })
 
   test('a user without a card: the profile, whose name link opens it', async ({ page }) => {
-    await signIn(page, PROFILE_ONLY, '/qrcode')
+    await openAs(page, PROFILE_ONLY, '/qrcode')
     const profileUrl = urlFor(HOSTS.alpha, `/card/${PROFILE_ONLY.slug}`)
     await expect(page.getByTestId('share-url')).toHaveText(profileUrl)
     expect(await decodeQrOf(page)).toBe(profileUrl)

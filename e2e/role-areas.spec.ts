@@ -3,7 +3,7 @@
 // the tenant's branded "Access denied" page.
 import { expect, test } from '@playwright/test'
 import { urlFor } from './fixtures'
-import { signInOn } from './page-helpers'
+import { signedInAs } from './page-helpers'
 import { ROLE_USERS, type RoleUser } from './role-users'
 
 const AREAS = {
@@ -50,7 +50,7 @@ for (const { role, area } of CASES) {
     test.setTimeout(120_000)
     const user = ROLE_USERS.find((candidate) => candidate.role === role)
     if (!user) throw new Error(`no e2e user with role ${role}`)
-    const { context, page } = await signInOn(browser, user.host, user, AREAS[area][0][1])
+    const { context, page } = await signedInAs(browser, user, AREAS[area][0][1])
     const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
     for (const [label, path] of AREAS[area]) {
       // The Dashboard group comes first; the Account group repeats 'Settings' (its own page).
