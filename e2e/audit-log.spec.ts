@@ -1,30 +1,19 @@
 // The audit log (issue 14 point 6): reached from the super admin's and the agency admin's
 // dashboards; an agency member's dashboard does not offer it.
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { urlFor } from './fixtures'
-import { expectAccessible } from './page-helpers'
+import { expectAccessible, signedInAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
-
-test.describe.configure({ timeout: 90_000 })
 
 const sue = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
 const ada = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin') as RoleUser
 const max = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_member') as RoleUser
 
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard), {
-    timeout: 20_000,
-  })
-}
-
-test('the super admin reads every organization’s changes, and filters them', async ({ page }) => {
-  await signIn(page, sue)
+test('the super admin reads every organization’s changes, and filters them', async ({
+  browser,
+}) => {
+  const { page } = await signedInAs(browser, sue, rolePaths(sue.role).dashboard)
   await page.getByRole('link', { name: 'Audit Log' }).click()
   await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
   // A fresh platform has at least its own reads (this page's among them): asked for, they show.
@@ -46,16 +35,14 @@ test('the super admin reads every organization’s changes, and filters them', a
 test('an agency admin reads their organization’s log; a member is not offered it', async ({
   browser,
 }) => {
-  const admin = await browser.newPage()
-  await signIn(admin, ada)
+  const { page: admin } = await signedInAs(browser, ada, rolePaths(ada.role).dashboard)
   await admin.getByRole('link', { name: 'Audit Log' }).click()
   await expect(admin.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
   await expect(admin.getByText('Every change in your organization, newest first.')).toBeVisible()
   await expect(admin.locator('th', { hasText: 'Organization' })).toHaveCount(0)
   await admin.close()
 
-  const member = await browser.newPage()
-  await signIn(member, max)
+  const { page: member } = await signedInAs(browser, max, rolePaths(max.role).dashboard)
   await expect(member.getByRole('link', { name: 'Audit Log' })).toHaveCount(0)
   const response = await member.goto(urlFor(max.host, '/dashboard/audit-log'))
   expect(response?.status()).toBe(403)

@@ -1,8 +1,10 @@
 // Steps most specs share: waiting for hydration, an axe check once animations have settled,
-// and signing in on a host.
+// starting signed in (a session made in the database) or signing in through the form.
+import { existsSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page } from '@playwright/test'
-import { HOSTS, urlFor } from './fixtures'
+import { e2ePort, HOSTS, urlFor } from './fixtures'
+import { sessionUser, storageStateFile } from './sessions'
 
 /**
  * Resolves once the page's scripts are ready: React hydrated, or on a page served without React
@@ -58,7 +60,58 @@ export async function expectAccessible(page: Page, label: string) {
   expect(problems, label).toEqual([])
 }
 
-/** A new browser context signed in as `email` on `host`, landed on `expectedPath`. */
+/**
+ * The storage state of `user`'s session on the running project's server (e2e/sessions.ts), for
+ * `browser.newContext({ storageState })`. Call it inside a test or hook.
+ */
+export function sessionOf(user: { email: string }): string {
+  const file = storageStateFile(e2ePort(), sessionUser(user.email).email)
+  if (!existsSync(file)) {
+    throw new Error(`No session file ${file}: e2e/start-server.ts writes it when the server starts`)
+  }
+  return file
+}
+
+/**
+ * For `test.use({ storageState: storageStateOf(user) })`: every test of the block starts with
+ * its `page` signed in as `user`.
+ */
+export function storageStateOf(user: { email: string }) {
+  // Playwright reads a fixture's dependencies from its first parameter: it has none.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  return async ({}, use: (file: string) => Promise<void>) => use(sessionOf(user))
+}
+
+/**
+ * A new browser context signed in as `user`, a seeded account (e2e/sessions.ts), without the
+ * sign-in form; with `path`, its page is open there on the user's host, hydrated.
+ */
+export async function signedInAs(browser: Browser, user: { email: string }, path?: string) {
+  const context = await browser.newContext({ storageState: sessionOf(user) })
+  const page = await context.newPage()
+  if (path) await openSignedIn(page, user, path)
+  return { context, page }
+}
+
+/**
+ * Opens `path` on `user`'s host with `page` (signed in as `user`) and waits for hydration,
+ * failing plainly when the shared session is gone.
+ */
+export async function openSignedIn(page: Page, user: { email: string }, path: string) {
+  const { host } = sessionUser(user.email)
+  await page.goto(urlFor(host, path))
+  await waitForHydration(page)
+  if (new URL(page.url()).pathname === '/auth/login') {
+    throw new Error(
+      `The shared session of ${user.email} has ended: a spec signed it out or changed its password (such specs sign in their own account through the form)`,
+    )
+  }
+}
+
+/**
+ * A new browser context signed in through the sign-in form as `email` on `host`, landed on
+ * `expectedPath`: for specs about signing in, or whose account ends its own sessions.
+ */
 export async function signInOn(
   browser: Browser,
   host: string,

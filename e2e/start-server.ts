@@ -14,11 +14,13 @@ import {
   CARD_OWNER,
   E2E_RESEND_KEY,
   EXPIRED_RESET,
+  HOSTS,
   PROFILE_ONLY,
   SUPER_ADMIN,
   TENANTS,
 } from './fixtures'
 import { seedRoleUsers } from './role-users'
+import { writeSessionStates } from './seed-sessions'
 import { openServerDatabase, parseTarget } from './server-database'
 import { seedRoster } from './user-accounts-fixtures'
 
@@ -65,6 +67,8 @@ const { organization: beta } = await makeBrandedOrganization({
 })
 await seedRoster({ alphaId: alpha.id, betaId: beta.id })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
+// Specs not about signing in start from these sessions (e2e/sessions.ts).
+await writeSessionStates(port, { [HOSTS.platform]: platform.id, [HOSTS.alpha]: alpha.id })
 await handle.close()
 
 // The server's GoHighLevel: a local fake that e2e/crm.spec.ts drives over HTTP (POST

@@ -4,33 +4,20 @@
 // both screens as people would; the link comes from the recipient's inbox (e2e/inbox.ts).
 import { type Browser, expect, type Page } from '@playwright/test'
 import { type PaidPlanId, PLANS } from '#app/teams/plans'
-import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { TENANTS } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
+import { signedInAs } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
-
-async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
-
-async function signedIn(browser: Browser, host: string, user: { email: string; password: string }) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await page.goto(urlFor(host, '/auth/login'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 })
-  return { context, page }
-}
 
 /** Alpha's agency admin gives the account of `email` a paid plan (End Users, Change Plan). */
 export async function grantPlanOnAlpha(browser: Browser, email: string, plan: PaidPlanId) {
   const admin = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin')
   if (!admin) throw new Error('no Alpha agency admin')
-  const { context, page } = await signedIn(browser, HOSTS.alpha, admin)
-  await page.goto(urlFor(HOSTS.alpha, `/dashboard/agency/users?q=${encodeURIComponent(email)}`))
-  await waitForHydration(page)
+  const { context, page } = await signedInAs(
+    browser,
+    admin,
+    `/dashboard/agency/users?q=${encodeURIComponent(email)}`,
+  )
   await page
     .getByTestId('end-user-row')
     .filter({ hasText: email })
