@@ -69,7 +69,8 @@ export default defineConfig({
       command: 'tsx e2e/start-server.ts embedded',
       url: healthCheck(E2E_PORT),
       reuseExistingServer: false,
-      timeout: 120_000,
+      // Migrating, seeding and writing the sessions took over two minutes on a loaded machine.
+      timeout: 300_000,
       stdout: 'pipe',
     },
     ...(productionDatabase
@@ -78,7 +79,7 @@ export default defineConfig({
             command: 'tsx e2e/start-server.ts production',
             url: healthCheck(E2E_PRODUCTION_PORT),
             reuseExistingServer: false,
-            timeout: 120_000,
+            timeout: 300_000,
             stdout: 'pipe' as const,
             // SIGTERM (not the default SIGKILL), so start-server.ts drops its database.
             gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
