@@ -4,19 +4,15 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
+import { signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
 import { grantPlanOnAlpha } from './team-owner'
 
 test.describe.configure({ timeout: 120_000 })
 
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-}
+/** Starts signed in (a session made in the database), on the role's dashboard, hydrated. */
+const signIn = (page: Page, user: RoleUser) =>
+  signInWithSession(page, user, rolePaths(user.role).dashboard)
 
 /** Opens the sidebar's Settings entry of the role's area (Dashboard group). */
 async function openSettings(page: Page, user: RoleUser, label = 'Settings') {

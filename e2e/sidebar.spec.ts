@@ -7,6 +7,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { signInWithSession } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 90_000 })
@@ -16,14 +17,9 @@ const PRODUCT_NAMES: Record<string, string> = {
   [HOSTS.alpha]: TENANTS.alpha.name,
 }
 
-async function signIn(page: Page, user: RoleUser) {
-  await page.goto(urlFor(user.host, '/auth/login'))
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
-  await hydrated(page)
-}
+/** Starts signed in (a session made in the database), on the role's dashboard, hydrated. */
+const signIn = (page: Page, user: RoleUser) =>
+  signInWithSession(page, user, rolePaths(user.role).dashboard)
 
 /** The shortcut and the drawer need the client bundle. */
 async function hydrated(page: Page) {

@@ -5,6 +5,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
+import { signedInAs } from './page-helpers'
 
 const PATH = '/dashboard/super-admin/agencies'
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -15,19 +16,9 @@ async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
 }
 
-async function signInAsSuperAdmin(browser: Browser) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await page.goto(urlFor(HOSTS.platform, '/auth/login'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(SUPER_ADMIN.email)
-  await page.getByLabel('Password').fill(SUPER_ADMIN.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
-    timeout: 20_000,
-  })
-  return { context, page }
-}
+/** A context signed in as the super admin (a session made in the database), on their dashboard. */
+const signInAsSuperAdmin = (browser: Browser) =>
+  signedInAs(browser, SUPER_ADMIN, '/dashboard/super-admin')
 
 const rowOf = (page: Page, name: string) => page.getByTestId('agency-row').filter({ hasText: name })
 

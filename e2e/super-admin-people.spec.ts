@@ -5,21 +5,15 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { signInWithSession } from './page-helpers'
 
 test.describe.configure({ timeout: 180_000 })
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
-async function signInAsSuperAdmin(page: Page) {
-  await page.goto(urlFor(HOSTS.platform, '/auth/login'))
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
-  await page.getByLabel('Email').fill(SUPER_ADMIN.email)
-  await page.getByLabel('Password').fill(SUPER_ADMIN.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin'), {
-    timeout: 30_000,
-  })
-}
+/** Starts signed in as the super admin (a session made in the database), on their dashboard. */
+const signInAsSuperAdmin = (page: Page) =>
+  signInWithSession(page, SUPER_ADMIN, '/dashboard/super-admin')
 
 async function search(page: Page, term: string, filters: Record<string, string> = {}) {
   await page.getByRole('searchbox', { name: 'Search' }).fill(term)
