@@ -3,6 +3,7 @@
 import http from 'node:http'
 import { expect, test } from '@playwright/test'
 import { CARD_OWNER, HOSTS, urlFor } from './fixtures'
+import { signInWithSession } from './page-helpers'
 
 /** The port of the server this project runs against. */
 const appPort = () => Number(new URL(urlFor(HOSTS.alpha)).port)
@@ -63,11 +64,7 @@ test('signed-in pages and their data answers (.data) are private, no-store', asy
   const signedOut = await page.goto(urlFor(HOSTS.alpha, '/'))
   expect(signedOut?.headers()['cache-control'] ?? '').not.toContain('private')
 
-  await page.goto(urlFor(HOSTS.alpha, '/auth/login'))
-  await page.getByLabel('Email').fill(CARD_OWNER.email)
-  await page.getByLabel('Password').fill(CARD_OWNER.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await signInWithSession(page, CARD_OWNER, '/dashboard/end-user')
 
   for (const path of ['/', '/profile', '/dashboard/end-user', '/profile.data', '/_root.data']) {
     expect(await headOf(path), path).toEqual({ status: 200, cacheControl: 'private, no-store' })

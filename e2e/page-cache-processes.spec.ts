@@ -11,8 +11,11 @@ import { PGlite } from '@electric-sql/pglite'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { SERVER_ARGS } from '../scripts/server-command'
+import { E2E_PORT } from './fixtures'
 import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
 
+// Beside the e2e servers' own ports, so two checkouts running the suite at once do not collide.
+const [FIRST_PORT, SECOND_PORT, VIEWS_PORT] = [E2E_PORT + 96, E2E_PORT + 97, E2E_PORT + 98]
 const DEMO_HOST = 'acme.localhost'
 const DEMO_CARD = '/card/alice-anderson'
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148'
@@ -96,9 +99,12 @@ test('two processes on one Postgres: a change written through either reaches bot
   let second: Started | undefined
   try {
     // The first process migrates and seeds the demo; the second starts on what it made.
-    first = await startServer(3196, { ...productionServerEnv(database.url), SEED_DEMO: '1' })
-    second = await startServer(3197, { ...productionServerEnv(database.url), SEED_DEMO: '0' })
-    const ports = [3196, 3197]
+    first = await startServer(FIRST_PORT, { ...productionServerEnv(database.url), SEED_DEMO: '1' })
+    second = await startServer(SECOND_PORT, {
+      ...productionServerEnv(database.url),
+      SEED_DEMO: '0',
+    })
+    const ports = [FIRST_PORT, SECOND_PORT]
 
     // Both fill their caches, then answer from them.
     for (const port of ports) {
@@ -119,7 +125,7 @@ test('two processes on one Postgres: a change written through either reaches bot
         .poll(async () => (await get(port, DEMO_CARD)).body, { timeout: 5_000 })
         .toContain('Chief Cache Officer')
     }
-    expect((await get(3197, DEMO_CARD)).cache).toBe('HIT')
+    expect((await get(SECOND_PORT, DEMO_CARD)).cache).toBe('HIT')
 
     // A branding change: the new colour is on the next page of both.
     await owner`update organizations set primary_color = '#0f7a3c' where slug = 'acme'`
@@ -148,7 +154,7 @@ test('views of cached pages are all written when the server stops (SIGTERM)', as
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-views-'))
   let server: Started | undefined
   try {
-    server = await startServer(3198, {
+    server = await startServer(VIEWS_PORT, {
       DATA_DIR: dataDir,
       DATABASE_URL: undefined,
       SEED_DEMO: '1',
@@ -159,14 +165,14 @@ test('views of cached pages are all written when the server stops (SIGTERM)', as
     const since = new Date()
     const visitors = 25
     for (let i = 1; i <= visitors; i++) {
-      const answer = await get(3198, DEMO_CARD, { 'x-forwarded-for': `198.51.100.${i}` })
+      const answer = await get(VIEWS_PORT, DEMO_CARD, { 'x-forwarded-for': `198.51.100.${i}` })
       expect(answer.status).toBe(200)
     }
     // A returning visitor within the half hour is not a new view.
-    const again = await get(3198, DEMO_CARD, { 'x-forwarded-for': '198.51.100.1' })
+    const again = await get(VIEWS_PORT, DEMO_CARD, { 'x-forwarded-for': '198.51.100.1' })
     expect(again.cache).toBe('HIT')
     // A bot's visit is not a view either.
-    await get(3198, DEMO_CARD, {
+    await get(VIEWS_PORT, DEMO_CARD, {
       'x-forwarded-for': '198.51.100.200',
       'user-agent': 'Googlebot/2.1',
     })

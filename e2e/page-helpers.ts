@@ -2,7 +2,7 @@
 // starting signed in (a session made in the database) or signing in through the form.
 import { existsSync, readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, expect, type Page } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
 import { sessionUser, storageStateFile } from './sessions'
 
@@ -41,10 +41,17 @@ export async function animationsSettled(page: Page) {
 export async function expectAccessible(page: Page, label: string) {
   await page.mouse.move(0, 0)
   await animationsSettled(page)
+  // Legacy mode: axe runs in the page itself, without a blank page per run (as the crawl does).
   const results = await new AxeBuilder({ page })
+    .setLegacyMode()
     // Label in name (WCAG 2.5.3, level A) is still marked experimental in axe-core, so the tags
     // alone leave it out; it is switched on by name. (options() first: it replaces all options.)
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    // Only the violations are wanted: axe then lists no passing or inapplicable nodes, which
+    // is most of its work and of what crosses over from the browser on a large page.
+    .options({
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    })
     .withTags(WCAG_TAGS)
     .exclude('[data-sonner-toaster]')
     .analyze()
@@ -134,6 +141,18 @@ export async function openSignedIn(
     )
   }
   if (javaScript) await waitForHydration(page)
+}
+
+/**
+ * Gives `page`'s context the session of `user` (e2e/sessions.ts) and opens `path` there: for a
+ * test that already has its page, or signs a second person in on a context it used signed out.
+ */
+export async function signInWithSession(page: Page, user: { email: string }, path: string) {
+  const state = JSON.parse(readFileSync(sessionOf(user), 'utf8')) as {
+    cookies: Parameters<BrowserContext['addCookies']>[0]
+  }
+  await page.context().addCookies(state.cookies)
+  await openSignedIn(page, user, path)
 }
 
 /**

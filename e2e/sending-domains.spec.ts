@@ -5,8 +5,8 @@
 // platform's when verification fails, and stay there once the domain is removed.
 import { expect, type Page, test } from '@playwright/test'
 import { createAgency } from './agency-owner'
-import { HOSTS, resendPort, SUPER_ADMIN, urlFor } from './fixtures'
-import { expectAccessible, signInOn, waitForHydration } from './page-helpers'
+import { resendPort, SUPER_ADMIN, urlFor } from './fixtures'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 
 test.describe.configure({ timeout: 240_000 })
 
@@ -58,9 +58,8 @@ test('an agency sends its emails from its own verified domain, and from the plat
   const host = `${slug}.localhost`
   const ownerEmail = `${slug}-owner@example.test`
   const domain = `mail.${slug}.example.test`
-  const { context: adminContext, page: admin } = await signInOn(
+  const { context: adminContext, page: admin } = await signedInAs(
     browser,
-    HOSTS.platform,
     SUPER_ADMIN,
     '/dashboard/super-admin',
   )

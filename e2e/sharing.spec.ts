@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
+import { signedInAs } from './page-helpers'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 const cardPath = '/card/olivia-owner'
@@ -73,14 +74,12 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   await page.getByRole('button', { name: 'Send my details' }).click()
   await expect(page.getByText('Thanks! Olivia will be in touch.')).toBeVisible()
 
-  const owner = await browser.newPage()
-  await owner.goto(urlFor(HOSTS.alpha, '/auth/login?redirectTo=%2Fcontacts'))
-  await signIn(owner, CARD_OWNER.email, CARD_OWNER.password)
+  const { context: ownerContext, page: owner } = await signedInAs(browser, CARD_OWNER, '/contacts')
   await expect(owner).toHaveURL(urlFor(HOSTS.alpha, '/contacts'))
   const row = owner.getByTestId('contact-row').filter({ hasText: leadEmail })
   await expect(row).toContainText('Lee Lead')
   await expect(row).toContainText('Met at the fair')
-  await owner.close()
+  await ownerContext.close()
 
   // The same link on another tenant's host is not found.
   const foreign = await page.goto(urlFor(HOSTS.betaSubdomain, `/card/${cardId}`))

@@ -82,17 +82,6 @@ async function invite(page: Page, email: string, role: 'manager' | 'member' | 'v
 const memberRow = (page: Page, email: string) =>
   page.getByTestId('team-member-row').filter({ hasText: email })
 
-/** A POST as the page's signed-in user (same origin), for what the UI does not offer. */
-async function postAsPage(page: Page, form: Record<string, string>) {
-  return page.evaluate(async (fields) => {
-    const response = await fetch('/dashboard/end-user/team.data', {
-      method: 'POST',
-      body: new URLSearchParams(fields),
-    })
-    return { status: response.status, body: await response.text() }
-  }, form)
-}
-
 test('a granted plan, create a team, add and invite members, the plan limit, and team roles', async ({
   browser,
 }) => {
@@ -150,7 +139,6 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   // (the server refuses the upgrade too, teams.test.ts).
   await expect(dialog).toContainText(PLANS_GRANTED_BY_ADMINS)
   await expect(dialog.getByRole('button', { name: 'Confirm Upgrade' })).toBeDisabled()
-  await expectAccessible(page, 'confirm upgrade dialog')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
   // Alpha's agency admin grants Team Basic from End Users.
@@ -232,37 +220,12 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await expect(memberRow(page, cleo.email)).toBeVisible()
   await expect(page.getByTestId('invitation-row')).toHaveCount(0)
 
-  // Ben, a member, can neither invite nor remove: no buttons, and the server refuses too.
+  // Ben, a member, can neither invite nor remove: no buttons. The server's refusals (403) for
+  // members and viewers are tests/integration/teams.test.ts.
   await benPage.goto(urlFor(HOSTS.alpha, TEAM_PATH))
   await expect(benPage.getByRole('button', { name: 'Invite Member' })).toBeDisabled()
   await expect(benPage.getByRole('button', { name: /^Remove/ })).toHaveCount(0)
   await expect(memberRow(benPage, ann.email).getByRole('combobox')).toHaveCount(0)
-  const teamHref = await benPage
-    .getByRole('navigation', { name: 'Teams' })
-    .getByRole('link', { name: 'Launch Crew' })
-    .getAttribute('href')
-  const teamId = new URL(teamHref ?? '', 'http://x').searchParams.get('team') ?? ''
-  expect(teamId).not.toBe('')
-  const refusedInvite = await postAsPage(benPage, {
-    intent: 'add-member',
-    teamId,
-    email: `eve-${unique()}@example.test`,
-    role: 'member',
-  })
-  expect(refusedInvite.status).toBe(403)
-  const cleoMemberId = await memberRow(page, cleo.email)
-    .locator('input[name=memberId]')
-    .first()
-    .inputValue()
-  const refusedRemove = await postAsPage(benPage, {
-    intent: 'remove-member',
-    teamId,
-    memberId: cleoMemberId,
-  })
-  expect(refusedRemove.status).toBe(403)
-  await page.reload()
-  await expect(memberRow(page, cleo.email)).toBeVisible()
-
   // The admin's own row has no actions; in another's role select the current role is disabled.
   await expect(memberRow(page, ann.email).getByRole('combobox')).toHaveCount(0)
   await expect(memberRow(page, ann.email).getByRole('button', { name: /^Remove/ })).toHaveCount(0)
