@@ -17,8 +17,11 @@ import { redirectWithToast } from './toast.server'
  */
 export type ActionRefusal = { result: unknown; intent: string | null; error: string }
 
-/** A done intent: its toast, and where it lands when not on the action's `redirectTo`. */
-export type IntentDone = string | { toast: string; redirectTo?: string }
+/**
+ * A done intent: its toast (a title, or a title and a line under it), and where it lands when
+ * not on the action's `redirectTo`.
+ */
+export type IntentDone = string | { toast: string; description?: string; redirectTo?: string }
 
 type IntentValue = { intent: string }
 type Handler<G> = (value: unknown, guarded: G) => Promise<IntentDone>
@@ -104,9 +107,15 @@ export async function intentAction<S extends z.ZodType<IntentValue>, G>(
       { status: error.status },
     )
   }
-  const { toast, redirectTo = options.redirectTo } =
-    typeof done === 'string' ? { toast: done } : done
-  return redirectWithToast(redirectTo, { title: toast })
+  const {
+    toast,
+    description,
+    redirectTo = options.redirectTo,
+  } = typeof done === 'string' ? { toast: done, description: undefined } : done
+  return redirectWithToast(
+    redirectTo,
+    description ? { title: toast, description } : { title: toast },
+  )
 }
 
 /**
