@@ -85,7 +85,8 @@ export async function intentAction<S extends z.ZodType<IntentValue>, G>(
   try {
     done = await handler(value, guarded)
   } catch (error) {
-    // Past a send limit (an invitation re-sent too soon, too many emails): 429, nothing done.
+    // Past a send limit (an invitation re-sent too soon, too many emails): 429, and the
+    // transaction that hit it wrote nothing.
     if (error instanceof RateLimitedError) {
       return tooManyRequests(error, {
         result: submission.reply({ formErrors: [error.message] }),

@@ -86,12 +86,19 @@ describe('intentAction', () => {
     expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Renamed to   Blue  ' })
   })
 
-  test('a handler may land elsewhere than the action says', async () => {
+  test('a handler may add a line to its toast and land elsewhere than the action says', async () => {
     const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
-      delete: async () => ({ toast: 'Thing deleted', redirectTo: '/dashboard' }),
+      delete: async () => ({
+        toast: 'Thing deleted',
+        description: 'Its card is gone too.',
+        redirectTo: '/dashboard',
+      }),
     })
     expect(response.headers.get('Location')).toBe('/dashboard')
-    expect(await toastOf(response)).toMatchObject({ title: 'Thing deleted' })
+    expect(await toastOf(response)).toMatchObject({
+      title: 'Thing deleted',
+      description: 'Its card is gone too.',
+    })
   })
 
   test('a form the schema refuses: 400, the messages by field, the intent and the first message', async () => {
