@@ -1,13 +1,10 @@
 // Loaders and actions of the people screens: the super admin's /dashboard/super-admin/users
 // (with its CSV export) and /dashboard/super-admin/team, and the agency's /dashboard/agency/users
 // (with its CSV export) and /dashboard/agency/team. The route modules only wire these.
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data } from '@remix-run/node'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
-import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
-import { readPlainForm } from '#app/services/uploads.server'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import {
   AdminTeamIntentSchema,
   AdminTeamSearchSchema,
@@ -36,7 +33,6 @@ import {
   EXPORT_LIMIT,
   editEndUser,
   editStaffMember,
-  PeopleActionError,
   readAgencyChoices,
   readEndUsers,
   readOrganizationEndUsers,
@@ -89,14 +85,14 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
     readEndUsers(admin, filter),
     readAgencyChoices(admin),
   ])
-  return {
+  return data({
     users: rows.map(toPerson),
     total,
     filter: { ...filter, roles: undefined },
     listRoles: USER_LIST_ROLES,
     agencies,
     now: new Date().toISOString(),
-  }
+  })
 }
 
 /** The (filtered) End Users list as CSV: every cell quoted and formula-safe. */
@@ -129,7 +125,7 @@ export async function adminTeamLoader(request: Request, context: AppLoadContext)
     role: params.get('role') || null,
   })
   const rows = await readStaff(admin, { search: filter.q, role: filter.role })
-  return {
+  return data({
     members: rows.map((row) => ({
       ...toPerson(row),
       staffTitleLabel: staffTitleLabel(row.staffTitle),
@@ -137,117 +133,42 @@ export async function adminTeamLoader(request: Request, context: AppLoadContext)
     filter,
     selfId: admin.user.id,
     now: new Date().toISOString(),
-  }
-}
-
-type Refusal = { result: unknown; intent: string | null; error: string }
-
-type Replying = {
-  reply: (options?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }) => unknown
-}
-
-function refuse(submission: Replying, intent: string | null, error: PeopleActionError) {
-  const reply = submission.reply(
-    error.field
-      ? { fieldErrors: { [error.field]: [error.message] } }
-      : { formErrors: [error.message] },
-  )
-  return data<Refusal>({ result: reply, intent, error: error.message }, { status: error.status })
-}
-
-/** Past a send limit (the new account's set-password email): 429, nothing done. */
-function sendLimited(submission: Replying, intent: string | null, error: RateLimitedError) {
-  const reply = submission.reply({ formErrors: [error.message] })
-  return tooManyRequests(error, { result: reply, intent, error: error.message })
-}
-
-function invalid(submission: {
-  reply: () => unknown
-  error?: Record<string, string[] | null> | null
-  payload: Record<string, unknown>
-}) {
-  const errors = Object.values(submission.error ?? {}).flat()
-  const intent = typeof submission.payload.intent === 'string' ? submission.payload.intent : null
-  return data<Refusal>(
-    { result: submission.reply(), intent, error: errors[0] ?? 'Please check the form' },
-    { status: 400 },
-  )
-}
-
-/** Back to the list the form was posted from, keeping its search and filter. */
-function listUrl(request: Request, path: string) {
-  const search = new URL(request.url).searchParams
-  search.delete('index')
-  const query = search.toString()
-  return query ? `${path}?${query}` : path
+  })
 }
 
 export async function endUsersAction(request: Request, context: AppLoadContext) {
-  const admin: Admin = await requirePlatformAdmin(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: EndUsersIntentSchema })
-  if (submission.status !== 'success') return invalid(submission)
-  const value = submission.value
-  let toast: string
-  try {
-    switch (value.intent) {
-      case 'add-user':
-        toast = await addEndUser(admin, value)
-        break
+  return intentAction(request, {
+    guard: (): Promise<Admin> => requirePlatformAdmin(request, context),
+    schema: EndUsersIntentSchema,
+    intents: {
+      'add-user': (value, admin) => addEndUser(admin, value),
       // Every account but the platform's staff (spec §6: the super admin sees all accounts).
-      case 'edit-user':
-        toast = await editEndUser(admin, value, USER_LIST_ROLES)
-        break
-      case 'set-status':
-        toast = await setEndUserStatus(admin, value, USER_LIST_ROLES)
-        break
-      case 'delete-user':
-        toast = await deleteEndUser(admin, value, USER_LIST_ROLES)
-        break
-      case 'change-role':
-        toast = await changeAccountRole(admin, value, USER_LIST_ROLES)
-        break
-      case 'set-plan':
-        toast = await setAccountPlan(admin, value)
-        break
-    }
-  } catch (error) {
-    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
-    if (!(error instanceof PeopleActionError)) throw error
-    return refuse(submission, value.intent, error)
-  }
-  return redirectWithToast(listUrl(request, END_USERS_PATH), { title: toast })
+      'edit-user': (value, admin) => editEndUser(admin, value, USER_LIST_ROLES),
+      'set-status': (value, admin) => setEndUserStatus(admin, value, USER_LIST_ROLES),
+      'delete-user': (value, admin) => deleteEndUser(admin, value, USER_LIST_ROLES),
+      'change-role': (value, admin) => changeAccountRole(admin, value, USER_LIST_ROLES),
+      'set-plan': (value, admin) => setAccountPlan(admin, value),
+    },
+    redirectTo: postedUrl(request, END_USERS_PATH),
+  })
 }
 
 export async function adminTeamAction(request: Request, context: AppLoadContext) {
-  const admin: Admin = await requirePlatformAdmin(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: AdminTeamIntentSchema })
-  if (submission.status !== 'success') return invalid(submission)
-  const value = submission.value
-  let toast: string
-  try {
-    switch (value.intent) {
-      case 'add-member':
-        toast = await addStaffMember(admin, value)
-        break
-      case 'edit-member':
-        toast = await editStaffMember(admin, value)
-        break
-      case 'delete-member':
-        toast = await deleteStaffMember(admin, value.userId)
-        break
-      case 'change-role':
-        toast = await changeAccountRole(admin, { ...value, organizationId: admin.tenant.id }, [
+  return intentAction(request, {
+    guard: (): Promise<Admin> => requirePlatformAdmin(request, context),
+    schema: AdminTeamIntentSchema,
+    intents: {
+      'add-member': (value, admin) => addStaffMember(admin, value),
+      'edit-member': (value, admin) => editStaffMember(admin, value),
+      'delete-member': (value, admin) => deleteStaffMember(admin, value.userId),
+      'change-role': (value, admin) =>
+        changeAccountRole(admin, { ...value, organizationId: admin.tenant.id }, [
           'super_admin',
           'super_admin_team',
-        ])
-        break
-    }
-  } catch (error) {
-    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
-    if (!(error instanceof PeopleActionError)) throw error
-    return refuse(submission, value.intent, error)
-  }
-  return redirectWithToast(listUrl(request, ADMIN_TEAM_PATH), { title: toast })
+        ]),
+    },
+    redirectTo: postedUrl(request, ADMIN_TEAM_PATH),
+  })
 }
 
 // --- The agency's screens (roles doc §2.12): its own organization only ------------------------
@@ -266,7 +187,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
   const actor: Actor = await requireAgencyStaff(request, context, { manage: false })
   const filter = agencyEndUserFilter(request)
   const { rows, total, teamMembers } = await readOrganizationEndUsers(actor, filter)
-  return {
+  return data({
     users: rows.map(toPerson),
     total,
     filter: { ...filter, organizationId: null },
@@ -276,7 +197,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
     canEdit: actor.user.role === 'agency_admin',
     roles: rolesFor('agency'),
     now: new Date().toISOString(),
-  }
+  })
 }
 
 /** Export Data: the agency's (filtered) end users as CSV, with the team member assigned. */
@@ -307,46 +228,29 @@ export async function agencyEndUsersCsvLoader(request: Request, context: AppLoad
   )
 }
 
+/** The organization is always the agency's own, whatever the form says. */
+const ownOrganization = <V>(value: V, actor: Actor) => ({
+  ...value,
+  organizationId: actor.tenant.id,
+})
+
 export async function agencyEndUsersAction(request: Request, context: AppLoadContext) {
-  // An agency member reads only: every write is refused before the form is read.
-  const actor: Actor = await requireAgencyStaff(request, context, { manage: true })
-  const submission = parseWithZod(await readPlainForm(request), {
+  return intentAction(request, {
+    // An agency member reads only: every write is refused before the form is read.
+    guard: (): Promise<Actor> => requireAgencyStaff(request, context, { manage: true }),
     schema: AgencyEndUsersIntentSchema,
+    intents: {
+      'add-user': (value, actor) => addEndUser(actor, ownOrganization(value, actor)),
+      'edit-user': (value, actor) => editEndUser(actor, ownOrganization(value, actor)),
+      'assign-user': (value, actor) => assignEndUser(actor, ownOrganization(value, actor)),
+      'set-status': (value, actor) => setEndUserStatus(actor, ownOrganization(value, actor)),
+      'delete-user': (value, actor) => deleteEndUser(actor, ownOrganization(value, actor)),
+      'change-role': (value, actor) =>
+        changeAccountRole(actor, ownOrganization(value, actor), ['end_user']),
+      'set-plan': (value, actor) => setAccountPlan(actor, ownOrganization(value, actor)),
+    },
+    redirectTo: postedUrl(request, AGENCY_END_USERS_PATH),
   })
-  if (submission.status !== 'success') return invalid(submission)
-  // The organization is always the agency's own, whatever the form says.
-  const value = { ...submission.value, organizationId: actor.tenant.id }
-  let toast: string
-  try {
-    switch (value.intent) {
-      case 'add-user':
-        toast = await addEndUser(actor, value)
-        break
-      case 'edit-user':
-        toast = await editEndUser(actor, value)
-        break
-      case 'assign-user':
-        toast = await assignEndUser(actor, value)
-        break
-      case 'set-status':
-        toast = await setEndUserStatus(actor, value)
-        break
-      case 'delete-user':
-        toast = await deleteEndUser(actor, value)
-        break
-      case 'change-role':
-        toast = await changeAccountRole(actor, value, ['end_user'])
-        break
-      case 'set-plan':
-        toast = await setAccountPlan(actor, value)
-        break
-    }
-  } catch (error) {
-    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
-    if (!(error instanceof PeopleActionError)) throw error
-    return refuse(submission, value.intent, error)
-  }
-  return redirectWithToast(listUrl(request, AGENCY_END_USERS_PATH), { title: toast })
 }
 
 export async function agencyTeamLoader(request: Request, context: AppLoadContext) {
@@ -357,7 +261,7 @@ export async function agencyTeamLoader(request: Request, context: AppLoadContext
     role: params.get('role') || null,
   })
   const rows = await readStaff(actor, { search: filter.q, role: filter.role }, 'agency')
-  return {
+  return data({
     members: rows.map((row) => ({
       ...toPerson(row),
       staffTitleLabel: directoryTitleLabel('agency', row.staffTitle),
@@ -367,39 +271,25 @@ export async function agencyTeamLoader(request: Request, context: AppLoadContext
     directory: 'agency' as const,
     canEdit: actor.user.role === 'agency_admin',
     now: new Date().toISOString(),
-  }
+  })
 }
 
 export async function agencyTeamAction(request: Request, context: AppLoadContext) {
-  const actor: Actor = await requireAgencyStaff(request, context, { manage: true })
-  const submission = parseWithZod(await readPlainForm(request), { schema: AgencyTeamIntentSchema })
-  if (submission.status !== 'success') return invalid(submission)
-  const value = submission.value
-  let toast: string
-  try {
-    switch (value.intent) {
-      case 'add-member':
-        toast = await addStaffMember(actor, value, 'agency')
-        break
-      case 'edit-member':
-        toast = await editStaffMember(actor, value, 'agency')
-        break
-      case 'delete-member':
-        toast = await deleteStaffMember(actor, value.userId, 'agency')
-        break
-      case 'change-role':
-        toast = await changeAccountRole(
+  return intentAction(request, {
+    guard: (): Promise<Actor> => requireAgencyStaff(request, context, { manage: true }),
+    schema: AgencyTeamIntentSchema,
+    intents: {
+      'add-member': (value, actor) => addStaffMember(actor, value, 'agency'),
+      'edit-member': (value, actor) => editStaffMember(actor, value, 'agency'),
+      'delete-member': (value, actor) => deleteStaffMember(actor, value.userId, 'agency'),
+      'change-role': (value, actor) =>
+        changeAccountRole(
           actor,
           { ...value, organizationId: actor.tenant.id },
           AGENCY_STAFF_ACCESS,
           STAFF_DIRECTORIES.agency.roleChoices,
-        )
-        break
-    }
-  } catch (error) {
-    if (error instanceof RateLimitedError) return sendLimited(submission, value.intent, error)
-    if (!(error instanceof PeopleActionError)) throw error
-    return refuse(submission, value.intent, error)
-  }
-  return redirectWithToast(listUrl(request, AGENCY_TEAM_PATH), { title: toast })
+        ),
+    },
+    redirectTo: postedUrl(request, AGENCY_TEAM_PATH),
+  })
 }

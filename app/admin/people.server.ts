@@ -40,6 +40,7 @@ import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
 import {
@@ -56,24 +57,6 @@ import {
   withTenant,
 } from '#drizzle/db.server'
 import { organizations } from '#drizzle/schema'
-
-/** A refusal the screen shows next to the field it concerns, or above the form. */
-export class PeopleActionError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-    readonly field?:
-      | 'email'
-      | 'role'
-      | 'organizationId'
-      | 'password'
-      | 'access'
-      | 'assignedToUserId'
-      | 'plan',
-  ) {
-    super(message)
-  }
-}
 
 export const USER_NOT_FOUND = 'User not found'
 export const EMAIL_TAKEN = 'An account with this email already exists in this organization'
@@ -145,7 +128,7 @@ async function requireAccount(
   roles: readonly Role[],
 ) {
   const account = await findUserById(tx, organizationId, userId)
-  if (!account || !roles.includes(account.role)) throw new PeopleActionError(404, USER_NOT_FOUND)
+  if (!account || !roles.includes(account.role)) throw new ActionError(404, USER_NOT_FOUND)
   return account
 }
 
@@ -157,7 +140,7 @@ async function assertEmailFree(
 ) {
   const existing = await findUserByEmail(tx, organizationId, email)
   if (existing && existing.id !== exceptUserId) {
-    throw new PeopleActionError(409, EMAIL_TAKEN, 'email')
+    throw new ActionError(409, EMAIL_TAKEN, 'email')
   }
 }
 
@@ -166,7 +149,7 @@ async function catchingTakenEmail<T>(work: () => Promise<T>) {
   try {
     return await work()
   } catch (error) {
-    if (isUniqueViolation(error)) throw new PeopleActionError(409, EMAIL_TAKEN, 'email')
+    if (isUniqueViolation(error)) throw new ActionError(409, EMAIL_TAKEN, 'email')
     throw error
   }
 }
@@ -184,7 +167,7 @@ async function assertMayLoseAccount(
 ) {
   const field = what === 'demote' ? 'role' : undefined
   if (account.id === admin.user.id) {
-    throw new PeopleActionError(
+    throw new ActionError(
       403,
       what === 'delete'
         ? 'You cannot delete your own account'
@@ -197,7 +180,7 @@ async function assertMayLoseAccount(
   if (account.role === 'super_admin') {
     const superAdmins = await lockSuperAdmins(tx, account.organizationId)
     if (superAdmins.filter((id) => id !== account.id).length === 0) {
-      throw new PeopleActionError(409, LAST_SUPER_ADMIN, field)
+      throw new ActionError(409, LAST_SUPER_ADMIN, field)
     }
   }
   if (account.role === 'agency_admin' && account.status === 'active') {
@@ -205,7 +188,7 @@ async function assertMayLoseAccount(
     if (organization?.kind !== 'agency') return
     const agencyAdmins = await lockActiveAgencyAdmins(tx, account.organizationId)
     if (agencyAdmins.filter((id) => id !== account.id).length === 0) {
-      throw new PeopleActionError(409, LAST_AGENCY_ADMIN, field)
+      throw new ActionError(409, LAST_AGENCY_ADMIN, field)
     }
   }
 }
@@ -253,7 +236,7 @@ async function assertAssignee(tx: Transaction, organizationId: string, assigneeI
   if (!assigneeId) return
   const assignee = await findUserById(tx, organizationId, assigneeId)
   if (assignee?.role !== 'team_admin') {
-    throw new PeopleActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
+    throw new ActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
   }
 }
 
@@ -294,7 +277,7 @@ export async function addEndUser(
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
-        throw new PeopleActionError(404, 'Please select an agency', 'organizationId')
+        throw new ActionError(404, 'Please select an agency', 'organizationId')
       }
       await assertEmailFree(tx, organization.id, email)
       const assignedToUserId = input.assignedToUserId ?? null
@@ -462,11 +445,11 @@ export async function setAccountPlan(
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, TEAM_PAGE_ROLES)
     if (account.plan === input.plan) {
-      throw new PeopleActionError(409, `This account already has the ${plan.name} plan`, 'plan')
+      throw new ActionError(409, `This account already has the ${plan.name} plan`, 'plan')
     }
     const updated = await setUserPlan(tx, organizationId, account.id, account.plan, input.plan)
     if (!updated) {
-      throw new PeopleActionError(409, 'The plan changed meanwhile: please try again', 'plan')
+      throw new ActionError(409, 'The plan changed meanwhile: please try again', 'plan')
     }
     await audit(tx, admin, account, 'plan.granted', {
       from: account.plan,
@@ -498,10 +481,10 @@ export async function changeAccountRole(
       !rolesFor(organization.kind).includes(input.role) ||
       (to && !to.includes(input.role))
     ) {
-      throw new PeopleActionError(400, 'This role is not available in this organization', 'role')
+      throw new ActionError(400, 'This role is not available in this organization', 'role')
     }
     if (account.role === input.role) {
-      throw new PeopleActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
+      throw new ActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
     }
     await assertMayLoseAccount(tx, admin, account, 'demote')
     const { changes, metadata } = await roleSideEffects(tx, account, input.role)
@@ -549,10 +532,10 @@ export async function addStaffMember(
 ) {
   const email = normalizeEmail(input.email)
   if (!staffRolesOf(directory).includes(input.access)) {
-    throw new PeopleActionError(400, 'Please select an access level', 'access')
+    throw new ActionError(400, 'Please select an access level', 'access')
   }
   if (!input.password && !STAFF_DIRECTORIES[directory].emailsSetPasswordLink) {
-    throw new PeopleActionError(400, 'Password must be at least 8 characters', 'password')
+    throw new ActionError(400, 'Password must be at least 8 characters', 'password')
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
@@ -593,7 +576,7 @@ export async function editStaffMember(
 ) {
   const email = normalizeEmail(input.email)
   if (!staffRolesOf(directory).includes(input.access)) {
-    throw new PeopleActionError(400, 'Please select an access level', 'access')
+    throw new ActionError(400, 'Please select an access level', 'access')
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   const organizationId = admin.tenant.id

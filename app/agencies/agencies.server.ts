@@ -23,6 +23,7 @@ import { queueEmail } from '#app/services/mailer.server'
 import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
 import { splitName } from '#app/validation/text'
@@ -32,16 +33,6 @@ import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#d
 export const OWNER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const SLUG_TAKEN = 'This web address is already taken'
 export const AGENCY_NOT_FOUND = 'Agency not found'
-
-export class AgencyActionError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly field?: string,
-  ) {
-    super(message)
-  }
-}
 
 export type Agency = Omit<AgencyRow, 'createdAt'> & { createdAt: string; host: string }
 
@@ -77,7 +68,7 @@ async function inScope<T>(acting: Acting, purpose: string, work: (tx: Transactio
   try {
     return await withPlatformScope(acting.grant, purpose, work)
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AgencyActionError(SLUG_TAKEN, 409, 'slug')
+    if (isUniqueViolation(error)) throw new ActionError(409, SLUG_TAKEN, 'slug')
     throw error
   }
 }
@@ -101,7 +92,7 @@ export async function createAgency(
   value: Extract<AgencyIntent, { intent: 'create' }>,
 ) {
   const slug = value.slug ?? slugFromName(value.name)
-  if (!isValidAgencySlug(slug)) throw new AgencyActionError(SLUG_INVALID, 400, 'slug')
+  if (!isValidAgencySlug(slug)) throw new ActionError(400, SLUG_INVALID, 'slug')
   const link = newEmailLink('password-reset')
   const created = await inScope(acting, 'create agency', async (tx) => {
     const agency = await insertAgency(
@@ -186,7 +177,7 @@ async function sendOwnerWelcome(
 
 async function requireAgency(tx: Transaction, agencyId: string) {
   const agency = await findAgency(tx, agencyId)
-  if (!agency) throw new AgencyActionError(AGENCY_NOT_FOUND, 404)
+  if (!agency) throw new ActionError(404, AGENCY_NOT_FOUND)
   return agency
 }
 
@@ -203,7 +194,7 @@ export async function editAgency(
       before.id,
       fieldsOf(value, value.slug ?? before.slug, status),
     )
-    if (!after) throw new AgencyActionError(AGENCY_NOT_FOUND, 404)
+    if (!after) throw new ActionError(404, AGENCY_NOT_FOUND)
     const changed = Object.fromEntries(
       (['name', 'slug', 'ownerName', 'contactEmail', 'subscriptionTier', 'status'] as const)
         .filter((key) => before[key] !== after[key])

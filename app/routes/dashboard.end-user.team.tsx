@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -7,14 +6,12 @@ import {
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { requireRole } from '#app/auth/guards.server'
-import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
-import { readPlainForm } from '#app/services/uploads.server'
 import { teamPagePath } from '#app/teams/paths'
 import { canPayOnline } from '#app/teams/payment.server'
 import { hasTeamFeatures } from '#app/teams/plans'
-import { TEAM_PAGE_ROLES, TeamActionError } from '#app/teams/team-access.server'
+import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import {
   addMemberByEmail,
   cancelInvitation,
@@ -28,7 +25,7 @@ import {
   upgradePlan,
 } from '#app/teams/teams.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { intentAction } from '#app/utils/intent-action.server'
 import { TeamIntentSchema } from '#app/validation/teams'
 
 export const meta: MetaFunction = () => [{ title: 'Team' }]
@@ -40,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Spec §2.9: someone in a team sees it; anyone else the upgrade page. A paid plan without a
   // team yet shows the (empty) management view, where the first team is created.
   const manage = page.teams.length > 0 || hasTeamFeatures(user.plan)
-  return {
+  return data({
     view:
       url.searchParams.get('view') === 'plans' || !manage
         ? ('plans' as const)
@@ -52,76 +49,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     teams: page.teams,
     selected: page.selected,
     now: new Date().toISOString(),
-  }
+  })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, TEAM_PAGE_ROLES)
-  const submission = parseWithZod(await readPlainForm(request), { schema: TeamIntentSchema })
-  if (submission.status !== 'success') {
-    const errors = Object.values(submission.error ?? {}).flat()
-    return data(
-      {
-        result: submission.reply(),
-        intent: submission.payload.intent ?? null,
-        error: errors[0] ?? 'Please check the form',
-      },
-      { status: 400 },
-    )
-  }
-  const value = submission.value
-  let done: TeamSuccess
-  try {
-    switch (value.intent) {
-      case 'create-team':
-        done = await createTeam(tenant, user, value)
-        break
-      case 'update-team':
-        done = await renameTeam(tenant, user, value.teamId, value)
-        break
-      case 'delete-team':
-        done = await removeTeam(tenant, user, value.teamId)
-        break
-      case 'add-member':
-        done = await addMemberByEmail(tenant, user, value)
-        break
-      case 'change-role':
-        done = await changeMemberRole(tenant, user, value)
-        break
-      case 'remove-member':
-        done = await removeMember(tenant, user, value)
-        break
-      case 'cancel-invitation':
-        done = await cancelInvitation(tenant, user, value)
-        break
-      case 'upgrade':
-        done = await upgradePlan(tenant, user, value.plan)
-        break
-    }
-  } catch (error) {
-    // Past a send limit (an invitation re-sent too soon, too many emails): 429, nothing done.
-    if (error instanceof RateLimitedError) {
-      return tooManyRequests(error, {
-        result: submission.reply({ formErrors: [error.message] }),
-        intent: value.intent,
-        error: error.message,
-      })
-    }
-    if (!(error instanceof TeamActionError)) throw error
-    return data(
-      {
-        result: submission.reply(
-          error.field
-            ? { fieldErrors: { [error.field]: [error.message] } }
-            : { formErrors: [error.message] },
-        ),
-        intent: value.intent,
-        error: error.message,
-      },
-      { status: error.status },
-    )
-  }
-  return redirectWithToast(teamPagePath(done.teamId), { title: done.toast })
+  return intentAction(request, {
+    guard: () => requireRole(request, context, TEAM_PAGE_ROLES),
+    schema: TeamIntentSchema,
+    intents: {
+      'create-team': (value, { tenant, user }) => onTeamPage(createTeam(tenant, user, value)),
+      'update-team': (value, { tenant, user }) =>
+        onTeamPage(renameTeam(tenant, user, value.teamId, value)),
+      'delete-team': (value, { tenant, user }) =>
+        onTeamPage(removeTeam(tenant, user, value.teamId)),
+      'add-member': (value, { tenant, user }) => onTeamPage(addMemberByEmail(tenant, user, value)),
+      'change-role': (value, { tenant, user }) => onTeamPage(changeMemberRole(tenant, user, value)),
+      'remove-member': (value, { tenant, user }) => onTeamPage(removeMember(tenant, user, value)),
+      'cancel-invitation': (value, { tenant, user }) =>
+        onTeamPage(cancelInvitation(tenant, user, value)),
+      upgrade: (value, { tenant, user }) => onTeamPage(upgradePlan(tenant, user, value.plan)),
+    },
+    redirectTo: teamPagePath(null),
+  })
+}
+
+/** Every team change lands on the page of the team it changed (or the list after a delete). */
+async function onTeamPage(change: Promise<TeamSuccess>) {
+  const done = await change
+  return { toast: done.toast, redirectTo: teamPagePath(done.teamId) }
 }
 
 export const clientAction = serverActionOrFailure

@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -7,7 +6,6 @@ import {
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import {
-  AgencyActionError,
   changeAgencyApproval,
   changeAgencyStatus,
   createAgency,
@@ -18,9 +16,8 @@ import {
 import { requirePlatformAdmin } from '#app/auth/guards.server'
 import { AgenciesPage } from '#app/components/agencies/agencies-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { readPlainForm } from '#app/services/uploads.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { intentAction } from '#app/utils/intent-action.server'
 import { AgencyIntentSchema } from '#app/validation/agencies'
 
 export const meta: MetaFunction = () => [{ title: 'Agencies' }]
@@ -30,63 +27,28 @@ const PATH = '/dashboard/super-admin/agencies'
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { platformScope } = await requirePlatformAdmin(request, context)
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
-  return { q, agencies: await loadAgencies(platformScope, q) }
+  return data({ q, agencies: await loadAgencies(platformScope, q) })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant, user, platformScope } = await requirePlatformAdmin(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: AgencyIntentSchema })
-  if (submission.status !== 'success') {
-    const errors = Object.values(submission.error ?? {}).flat()
-    return data(
-      {
-        result: submission.reply(),
-        intent: submission.payload.intent ?? null,
-        error: errors[0] ?? 'Please check the form',
-      },
-      { status: 400 },
-    )
-  }
-  const value = submission.value
-  const acting = { tenant, userId: user.id, grant: platformScope }
-  let done: { toast: string }
-  try {
-    switch (value.intent) {
-      case 'create':
-        done = await createAgency(acting, value)
-        break
-      case 'update':
-        done = await editAgency(acting, value)
-        break
-      case 'delete':
-        done = await removeAgency(acting, value.agencyId)
-        break
-      case 'activate':
-      case 'deactivate':
-        done = await changeAgencyStatus(acting, value.agencyId, value.intent)
-        break
-      case 'approve':
-      case 'reject':
-        done = await changeAgencyApproval(acting, value.agencyId, value.intent)
-        break
-    }
-  } catch (error) {
-    if (!(error instanceof AgencyActionError)) throw error
-    return data(
-      {
-        result: submission.reply(
-          error.field
-            ? { fieldErrors: { [error.field]: [error.message] } }
-            : { formErrors: [error.message] },
-        ),
-        intent: value.intent,
-        error: error.message,
-      },
-      { status: error.status },
-    )
-  }
-  const url = new URL(request.url)
-  return redirectWithToast(`${PATH}${url.search}`, { title: done.toast })
+  return intentAction(request, {
+    guard: async () => {
+      const { tenant, user, platformScope } = await requirePlatformAdmin(request, context)
+      return { tenant, userId: user.id, grant: platformScope }
+    },
+    schema: AgencyIntentSchema,
+    intents: {
+      create: (value, acting) => createAgency(acting, value),
+      update: (value, acting) => editAgency(acting, value),
+      delete: (value, acting) => removeAgency(acting, value.agencyId),
+      activate: (value, acting) => changeAgencyStatus(acting, value.agencyId, value.intent),
+      deactivate: (value, acting) => changeAgencyStatus(acting, value.agencyId, value.intent),
+      approve: (value, acting) => changeAgencyApproval(acting, value.agencyId, value.intent),
+      reject: (value, acting) => changeAgencyApproval(acting, value.agencyId, value.intent),
+    },
+    // Back to the list as it was searched.
+    redirectTo: `${PATH}${new URL(request.url).search}`,
+  })
 }
 
 export const clientAction = serverActionOrFailure

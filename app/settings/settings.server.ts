@@ -2,7 +2,6 @@
 // the dashboards' settings entries share them. Every value is validated by the zod schemas of
 // #app/validation/settings before it is written, read back through their `Stored*` twins, and
 // every save answers with the spec's toast (§8). A refused form changes nothing.
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
@@ -24,10 +23,9 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import {
   AgencySettingsSchema,
   EndUserSettingsSchema,
@@ -45,14 +43,6 @@ import { invalidatePlatformSettings } from './platform-settings.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
 
-/** The URL the form was posted to, without Remix's `index` marker: where the toast lands. */
-function returnUrl(request: Request) {
-  const url = new URL(request.url)
-  url.searchParams.delete('index')
-  const search = url.searchParams.toString()
-  return search ? `${url.pathname}?${search}` : url.pathname
-}
-
 export async function readPrivacy(tx: Transaction, organizationId: string, userId: string) {
   const stored = await getUserPreferences(tx, organizationId, userId)
   return StoredPrivacySchema.parse(stored.privacy ?? {})
@@ -61,33 +51,6 @@ export async function readPrivacy(tx: Transaction, organizationId: string, userI
 export async function readAppearance(tx: Transaction, organizationId: string, userId: string) {
   const stored = await getUserPreferences(tx, organizationId, userId)
   return StoredAppearanceSchema.parse(stored.appearance ?? {})
-}
-
-type AnySchema = z.ZodType<{ intent: SettingsIntent }>
-
-/**
- * Parses the form against the page's schema. A refusal is a 400 with the submission's reply and
- * the first message (shown as a toast when the field itself is not on screen).
- */
-async function parse<S extends AnySchema>(request: Request, schema: S) {
-  const submission = parseWithZod(await readPlainForm(request), { schema })
-  if (submission.status !== 'success') {
-    const errors = Object.values(submission.error ?? {}).flat()
-    const intent = submission.payload.intent
-    throw Response.json(
-      {
-        result: submission.reply(),
-        intent: typeof intent === 'string' ? intent : null,
-        error: errors[0] ?? 'Please check the form',
-      },
-      { status: 400 },
-    )
-  }
-  return submission.value as z.output<S>
-}
-
-function saved(request: Request, intent: SettingsIntent) {
-  return redirectWithToast(returnUrl(request), { type: 'success', title: SETTINGS_TOASTS[intent] })
 }
 
 /** What a save changed: each field whose value differs, with its value before and after. */
@@ -131,8 +94,19 @@ export async function loadEndUserSettings(request: Request, context: AppLoadCont
 }
 
 export async function endUserSettingsAction(request: Request, context: AppLoadContext) {
-  const signedIn = await requireRole(request, context, AREA_ROLES['end-user'])
-  const value = await parse(request, EndUserSettingsSchema)
+  return intentAction(request, {
+    guard: () => requireRole(request, context, AREA_ROLES['end-user']),
+    schema: EndUserSettingsSchema,
+    intents: { privacy: saveEndUserPreference, appearance: saveEndUserPreference },
+    redirectTo: postedUrl(request),
+  })
+}
+
+/** Privacy and Appearance are each one stored preference, merged over what is stored. */
+async function saveEndUserPreference(
+  value: z.output<typeof EndUserSettingsSchema>,
+  signedIn: SignedIn,
+) {
   const { tenant, user } = signedIn
   await withTenant(tenant.id, async (tx) => {
     const { intent, ...fields } = value
@@ -143,7 +117,7 @@ export async function endUserSettingsAction(request: Request, context: AppLoadCo
     await setUserPreference(tx, tenant.id, user.id, intent, { ...current, ...fields })
     await audit(tx, signedIn, intent, changedFields(current, fields))
   })
-  return saved(request, value.intent)
+  return SETTINGS_TOASTS[value.intent]
 }
 
 // ── Team member: Notifications, Privacy, Billing, API ─────────────────────────────────
@@ -157,24 +131,34 @@ export async function loadTeamMemberSettings(request: Request, context: AppLoadC
 }
 
 export async function teamMemberSettingsAction(request: Request, context: AppLoadContext) {
-  const signedIn = await requireRole(request, context, AREA_ROLES['team-member'])
-  const value = await parse(request, TeamMemberSettingsSchema)
-  const { tenant, user } = signedIn
-  await withTenant(tenant.id, async (tx) => {
-    if (value.intent === 'notifications') {
-      // The same preferences the profile and the unsubscribe link edit: one source of truth.
-      const { intent, ...preferences } = value
-      const current = await getNotificationPreferences(tx, tenant.id, user.id)
-      await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
-      await audit(tx, signedIn, intent, changedFields(current, preferences))
-    } else {
-      const { intent, ...privacy } = value
-      const current = await readPrivacy(tx, tenant.id, user.id)
-      await setUserPreference(tx, tenant.id, user.id, 'privacy', privacy)
-      await audit(tx, signedIn, intent, changedFields(current, privacy))
-    }
+  return intentAction(request, {
+    guard: () => requireRole(request, context, AREA_ROLES['team-member']),
+    schema: TeamMemberSettingsSchema,
+    intents: {
+      notifications: async (value, signedIn) => {
+        const { tenant, user } = signedIn
+        await withTenant(tenant.id, async (tx) => {
+          // The same preferences the profile and the unsubscribe link edit: one source of truth.
+          const { intent, ...preferences } = value
+          const current = await getNotificationPreferences(tx, tenant.id, user.id)
+          await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
+          await audit(tx, signedIn, intent, changedFields(current, preferences))
+        })
+        return SETTINGS_TOASTS[value.intent]
+      },
+      privacy: async (value, signedIn) => {
+        const { tenant, user } = signedIn
+        await withTenant(tenant.id, async (tx) => {
+          const { intent, ...privacy } = value
+          const current = await readPrivacy(tx, tenant.id, user.id)
+          await setUserPreference(tx, tenant.id, user.id, 'privacy', privacy)
+          await audit(tx, signedIn, intent, changedFields(current, privacy))
+        })
+        return SETTINGS_TOASTS[value.intent]
+      },
+    },
+    redirectTo: postedUrl(request),
   })
-  return saved(request, value.intent)
 }
 
 // ── Agency: Team, Billing, API (agency_admin edits, agency_member reads) ──────────────
@@ -198,8 +182,19 @@ export async function loadAgencySettings(request: Request, context: AppLoadConte
 }
 
 export async function agencySettingsAction(request: Request, context: AppLoadContext) {
-  const signedIn = await requireRole(request, context, ['agency_admin'])
-  const value = await parse(request, AgencySettingsSchema)
+  return intentAction(request, {
+    guard: () => requireRole(request, context, ['agency_admin']),
+    schema: AgencySettingsSchema,
+    intents: { team: saveAgencyPreferences, billing: saveAgencyPreferences },
+    redirectTo: postedUrl(request),
+  })
+}
+
+/** Team and Billing are fields of the organization's one preferences record. */
+async function saveAgencyPreferences(
+  value: z.output<typeof AgencySettingsSchema>,
+  signedIn: SignedIn,
+) {
   const { tenant } = signedIn
   await withTenant(tenant.id, async (tx) => {
     const { intent, ...fields } = value
@@ -212,7 +207,7 @@ export async function agencySettingsAction(request: Request, context: AppLoadCon
     await saveOrganizationPreferences(tx, tenant.id, fields)
     await audit(tx, signedIn, intent, changedFields(current, fields))
   })
-  return saved(request, value.intent)
+  return SETTINGS_TOASTS[value.intent]
 }
 
 // ── Super admin: General, Security, API (platform host only) ─────────────────────────
@@ -237,35 +232,53 @@ export async function loadSuperAdminSettings(request: Request, context: AppLoadC
 }
 
 export async function superAdminSettingsAction(request: Request, context: AppLoadContext) {
-  const signedIn = await requireSuperAdmin(request, context)
-  const value = await parse(request, SuperAdminSettingsSchema)
-  const { tenant } = signedIn
   // platform_settings and organizations carry no organization column to isolate: the platform
   // organization's transaction writes them and the audit event together.
-  await withTenant(tenant.id, async (tx) => {
-    const current = await getPlatformSettings(tx)
-    if (value.intent === 'general') {
-      const { intent, platformName, privacyPolicyUrl, termsOfServiceUrl, supportEmail, ...fields } =
-        value
-      const legal = { privacyPolicyUrl, termsOfServiceUrl, supportEmail }
-      const legalBefore = await readLegalLinks(tx, tenant.id)
-      await renameOrganization(tx, tenant.id, platformName)
-      await savePlatformSettings(tx, fields)
-      await saveLegalLinks(tx, tenant.id, legal)
-      await audit(tx, signedIn, intent, {
-        ...changedFields({ platformName: tenant.name }, { platformName }),
-        ...changedFields(current, fields),
-        ...changedFields(legalBefore, legal),
-      })
-    } else {
-      const { intent, ...fields } = value
-      await savePlatformSettings(tx, fields)
-      await audit(tx, signedIn, intent, changedFields(current, fields))
-    }
+  return intentAction(request, {
+    guard: () => requireSuperAdmin(request, context),
+    schema: SuperAdminSettingsSchema,
+    intents: {
+      general: async (value, signedIn) => {
+        const { tenant } = signedIn
+        await withTenant(tenant.id, async (tx) => {
+          const current = await getPlatformSettings(tx)
+          const {
+            intent,
+            platformName,
+            privacyPolicyUrl,
+            termsOfServiceUrl,
+            supportEmail,
+            ...fields
+          } = value
+          const legal = { privacyPolicyUrl, termsOfServiceUrl, supportEmail }
+          const legalBefore = await readLegalLinks(tx, tenant.id)
+          await renameOrganization(tx, tenant.id, platformName)
+          await savePlatformSettings(tx, fields)
+          await saveLegalLinks(tx, tenant.id, legal)
+          await audit(tx, signedIn, intent, {
+            ...changedFields({ platformName: tenant.name }, { platformName }),
+            ...changedFields(current, fields),
+            ...changedFields(legalBefore, legal),
+          })
+        })
+        // The platform's name and links also show on agency hosts (white labeling off, or links
+        // an agency left empty): every cached tenant goes, not only the platform's.
+        clearTenantCache()
+        invalidatePlatformSettings()
+        return SETTINGS_TOASTS[value.intent]
+      },
+      security: async (value, signedIn) => {
+        const { tenant } = signedIn
+        await withTenant(tenant.id, async (tx) => {
+          const current = await getPlatformSettings(tx)
+          const { intent, ...fields } = value
+          await savePlatformSettings(tx, fields)
+          await audit(tx, signedIn, intent, changedFields(current, fields))
+        })
+        invalidatePlatformSettings()
+        return SETTINGS_TOASTS[value.intent]
+      },
+    },
+    redirectTo: postedUrl(request),
   })
-  // The platform's name and links also show on agency hosts (white labeling off, or links an
-  // agency left empty): every cached tenant goes, not only the platform's.
-  if (value.intent === 'general') clearTenantCache()
-  invalidatePlatformSettings()
-  return saved(request, value.intent)
 }

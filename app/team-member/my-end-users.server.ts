@@ -1,19 +1,17 @@
 // The team member's 'My End Users' (roles-teams-admin.md §2.13, issue 14 point 3): the end
 // users assigned to them, a QR per user, Add User (an end user of this organization assigned to
 // them) and Export Data.
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data } from '@remix-run/node'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
-import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
 import { createUser, findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { ActionError } from '#app/utils/action-error'
+import { intentAction } from '#app/utils/intent-action.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { splitName } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
@@ -28,7 +26,7 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
   const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
   const q = searchOf(request)
   const rows = await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
-  return {
+  return data({
     q,
     origin: tenantOrigin(tenant),
     now: new Date().toISOString(),
@@ -37,7 +35,7 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
       lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
     })),
-  }
+  })
 }
 
 /** The new end user, assigned to the team member who added them; null when the email is taken. */
@@ -76,47 +74,28 @@ async function addAssignedEndUser(
 }
 
 export async function myEndUsersAction(request: Request, context: AppLoadContext) {
-  const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
-  const submission = parseWithZod(await readPlainForm(request), { schema: AddEndUserSchema })
-  if (submission.status !== 'success') {
-    const errors = Object.values(submission.error ?? {}).flat()
-    return data(
-      {
-        result: submission.reply(),
-        intent: 'add-user',
-        error: errors[0] ?? 'Please check the form',
+  return intentAction(request, {
+    guard: () => requireRole(request, context, TEAM_MEMBER_ONLY),
+    schema: AddEndUserSchema,
+    intents: {
+      'add-user': async ({ name, email, active }, { tenant, user }) => {
+        // Past a send limit (the set-password email) the helper answers 429, and the account
+        // was not created.
+        const outcome = await addAssignedEndUser(tenant, user, { name, email, active })
+        if (!outcome) {
+          const message = `An account with the email ${normalizeEmail(email)} already exists`
+          throw new ActionError(409, message, 'email')
+        }
+        outcome.afterCommit?.()
+        return {
+          toast: 'User added',
+          description: active
+            ? `${outcome.created.email} gets an email to set a password.`
+            : undefined,
+        }
       },
-      { status: 400 },
-    )
-  }
-  const { name, email, active } = submission.value
-  let outcome: Awaited<ReturnType<typeof addAssignedEndUser>>
-  try {
-    outcome = await addAssignedEndUser(tenant, user, { name, email, active })
-  } catch (error) {
-    // Past a send limit (the set-password email): 429, and the account was not created.
-    if (!(error instanceof RateLimitedError)) throw error
-    return tooManyRequests(error, {
-      result: submission.reply({ formErrors: [error.message] }),
-      intent: 'add-user',
-      error: error.message,
-    })
-  }
-  if (!outcome) {
-    const message = `An account with the email ${normalizeEmail(email)} already exists`
-    return data(
-      {
-        result: submission.reply({ fieldErrors: { email: [message] } }),
-        intent: 'add-user',
-        error: message,
-      },
-      { status: 409 },
-    )
-  }
-  outcome.afterCommit?.()
-  return redirectWithToast(MY_END_USERS_PATH, {
-    title: 'User added',
-    description: active ? `${outcome.created.email} gets an email to set a password.` : undefined,
+    },
+    redirectTo: MY_END_USERS_PATH,
   })
 }
 

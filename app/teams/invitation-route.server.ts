@@ -5,11 +5,11 @@ import { type AppLoadContext, data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
 import { readPlainForm } from '#app/services/uploads.server'
+import { ActionError } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { InvitationResponseSchema } from '#app/validation/teams'
 import { answerInvitation, INVITATION_EXPIRED, lookUpInvitation } from './invitations.server'
 import { teamPagePath } from './paths'
-import { TeamActionError } from './team-access.server'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
 export const INVITATION_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
@@ -58,7 +58,7 @@ export async function invitationAction(
     }
     return redirectWithToast(rolePaths(user.role).dashboard, { title: 'Invitation declined' })
   } catch (error) {
-    if (!(error instanceof TeamActionError)) throw error
+    if (!(error instanceof ActionError)) throw error
     return data(
       { answerError: error.message },
       { status: error.status, headers: INVITATION_HEADERS },

@@ -11,9 +11,10 @@ import {
 import { addTeamMember, countTeamSeats, findTeamWithPlan } from '#app/models/teams.server'
 import { markEmailConfirmed, type User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
 import { memberLimitMessage, PLANS } from './plans'
-import { canJoinTeams, TeamActionError } from './team-access.server'
+import { canJoinTeams } from './team-access.server'
 
 export const INVITATION_EXPIRED = 'Invitation has expired'
 export const INVITATION_INVALID = 'This invitation is no longer valid'
@@ -60,7 +61,7 @@ export type InvitationAnswer =
 /**
  * Accepts or declines for the signed-in user. Accepting recounts the team inside the same
  * transaction, with the team locked (dub's lesson): past the plan's limit nothing changes and
- * the invitation stays pending. Throws TeamActionError for a refusal.
+ * the invitation stays pending. Throws ActionError for a refusal.
  */
 export async function answerInvitation(
   tenant: Tenant,
@@ -68,25 +69,25 @@ export async function answerInvitation(
   token: string,
   answer: 'accept' | 'decline',
 ): Promise<InvitationAnswer> {
-  if (!LINK_TOKEN.test(token)) throw new TeamActionError(404, INVITATION_INVALID)
+  if (!LINK_TOKEN.test(token)) throw new ActionError(404, INVITATION_INVALID)
   return withTenant(tenant.id, async (tx) => {
     const tokenHash = hashToken(token)
     const found = await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash)
-    if (!found) throw new TeamActionError(404, INVITATION_INVALID)
+    if (!found) throw new ActionError(404, INVITATION_INVALID)
     // Locks in the order every team operation takes them, the team before its invitations:
     // the other order deadlocks with an admin cancelling or re-sending this invitation.
     const team = await findTeamWithPlan(tx, tenant.id, found.teamId, { lock: true })
     const invitation = team
       ? await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash, { lock: true })
       : undefined
-    if (!team || !invitation) throw new TeamActionError(404, INVITATION_INVALID)
+    if (!team || !invitation) throw new ActionError(404, INVITATION_INVALID)
     if (invitation.expiresAt <= new Date()) {
       // Kept: the invitation becomes expired even though the answer is a refusal.
       await setInvitationStatus(tx, tenant.id, invitation.id, 'expired')
       return { outcome: 'expired' as const }
     }
     if (invitation.email !== user.email) {
-      throw new TeamActionError(
+      throw new ActionError(
         403,
         `This invitation was sent to ${invitation.email}. Sign in with that email address to answer it.`,
       )
@@ -103,12 +104,12 @@ export async function answerInvitation(
       return { outcome: 'declined' as const }
     }
     if (!canJoinTeams(user.role)) {
-      throw new TeamActionError(403, 'This account cannot join teams')
+      throw new ActionError(403, 'This account cannot join teams')
     }
     const seats = await countTeamSeats(tx, tenant.id, team.id, invitation.id)
     const plan = PLANS[team.plan]
     if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
-      throw new TeamActionError(409, memberLimitMessage(plan))
+      throw new ActionError(409, memberLimitMessage(plan))
     }
     await addTeamMember(tx, tenant.id, team.id, user.id, invitation.role)
     await setInvitationStatus(tx, tenant.id, invitation.id, 'accepted')

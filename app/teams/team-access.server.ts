@@ -1,6 +1,7 @@
 // Who may do what to a team, checked inside the transaction that does it.
 import { AREA_ROLES, type Role } from '#app/auth/roles'
 import { findMembership, findTeamWithPlan } from '#app/models/teams.server'
+import { ActionError } from '#app/utils/action-error'
 import type { Transaction } from '#drizzle/db.server'
 import { inviteBlockedByPolicy, ONLY_ADMINS_INVITE, teamPermissions } from './permissions'
 import { readTeamPolicy } from './team-policy.server'
@@ -9,17 +10,6 @@ import { readTeamPolicy } from './team-policy.server'
 export const TEAM_PAGE_ROLES: readonly Role[] = AREA_ROLES['end-user']
 
 export const canJoinTeams = (role: Role) => TEAM_PAGE_ROLES.includes(role)
-
-/** A refusal the page shows: the status says what kind, the message what to do. */
-export class TeamActionError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-    readonly field?: 'email' | 'role' | 'name' | 'plan',
-  ) {
-    super(message)
-  }
-}
 
 export const TEAM_NOT_FOUND = 'Team not found'
 
@@ -44,14 +34,14 @@ export async function requireTeamPermission(
 ) {
   const team = await findTeamWithPlan(tx, organizationId, teamId, { lock: true })
   const membership = team ? await findMembership(tx, organizationId, team.id, userId) : undefined
-  if (!team || !membership) throw new TeamActionError(404, TEAM_NOT_FOUND)
+  if (!team || !membership) throw new ActionError(404, TEAM_NOT_FOUND)
   const policy = await readTeamPolicy(tx, organizationId)
   if (!teamPermissions(membership.role, policy)[permission]) {
     const refusal =
       permission === 'invite' && inviteBlockedByPolicy(membership.role, policy)
         ? ONLY_ADMINS_INVITE
         : REFUSALS[permission]
-    throw new TeamActionError(403, refusal)
+    throw new ActionError(403, refusal)
   }
   return { team, membership, policy }
 }

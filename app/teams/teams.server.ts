@@ -1,6 +1,6 @@
 // The team page's operations (roles-teams-admin.md §2.9, §2.10, §4, §7). Each runs in one
-// transaction that first locks the team, checks the actor's team role there, and throws a
-// TeamActionError (rolling everything back) when it refuses.
+// transaction that first locks the team, checks the actor's team role there, and throws an
+// ActionError (rolling everything back) when it refuses.
 
 import { hashToken, newEmailLink } from '#app/auth/link-token.server'
 import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
@@ -34,6 +34,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
 import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import type { TeamRole } from '#app/validation/teams'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { collectPlanPayment } from './payment.server'
@@ -49,12 +50,7 @@ import {
   PLANS_GRANTED_BY_ADMINS,
   upgradedMessage,
 } from './plans'
-import {
-  canJoinTeams,
-  requireTeamPermission,
-  TEAM_NOT_FOUND,
-  TeamActionError,
-} from './team-access.server'
+import { canJoinTeams, requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
 import { defaultRoleFor, joinsDirectly, readTeamPolicy } from './team-policy.server'
 
 export type TeamSuccess = { toast: string; teamId?: string }
@@ -98,7 +94,7 @@ export async function createTeam(
   fields: { name: string; description: string },
 ): Promise<TeamSuccess> {
   if (!hasTeamFeatures(user.plan)) {
-    throw new TeamActionError(403, 'Upgrade to a team plan to create a team', 'name')
+    throw new ActionError(403, 'Upgrade to a team plan to create a team', 'name')
   }
   const team = await withTenant(tenant.id, async (tx) => {
     const created = await createTeamWithAdmin(tx, tenant.id, user.id, fields)
@@ -157,7 +153,7 @@ async function assertSeatAvailable(
   const plan = PLANS[team.plan]
   const seats = await countTeamSeats(tx, organizationId, team.id, options.exceptInvitationId)
   if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
-    throw new TeamActionError(409, memberLimitMessage(plan), options.field)
+    throw new ActionError(409, memberLimitMessage(plan), options.field)
   }
 }
 
@@ -173,7 +169,7 @@ export async function addMemberByEmail(
   input: { teamId: string; email: string; role?: TeamRole | undefined },
 ): Promise<TeamSuccess> {
   // Invitations go out in the agency's name: an address nobody has shown to be theirs sends none.
-  if (!user.emailConfirmedAt) throw new TeamActionError(403, CONFIRM_EMAIL_TO_INVITE)
+  if (!user.emailConfirmedAt) throw new ActionError(403, CONFIRM_EMAIL_TO_INVITE)
   const email = normalizeEmail(input.email)
   const link = newEmailLink('team-invitation')
   const outcome = await withTenant(tenant.id, async (tx) => {
@@ -186,15 +182,15 @@ export async function addMemberByEmail(
     )
     const role = input.role ?? defaultRoleFor(policy, membership.role)
     if (role === 'admin' && !teamPermissions(membership.role, policy).grantAdmin) {
-      throw new TeamActionError(403, 'Only team admins can make someone an admin', 'role')
+      throw new ActionError(403, 'Only team admins can make someone an admin', 'role')
     }
     const account = await findUserByEmail(tx, tenant.id, email)
     if (account) {
       if (!canJoinTeams(account.role)) {
-        throw new TeamActionError(409, `${email} cannot join teams with this account`, 'email')
+        throw new ActionError(409, `${email} cannot join teams with this account`, 'email')
       }
       if (await findMembership(tx, tenant.id, team.id, account.id)) {
-        throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
+        throw new ActionError(409, `${email} is already a member of this team`, 'email')
       }
     }
     if (account && joinsDirectly(policy)) {
@@ -207,7 +203,7 @@ export async function addMemberByEmail(
       })
       const added = await addTeamMember(tx, tenant.id, team.id, account.id, role)
       if (!added) {
-        throw new TeamActionError(409, `${email} is already a member of this team`, 'email')
+        throw new ActionError(409, `${email} is already a member of this team`, 'email')
       }
       if (invited) await deleteInvitation(tx, tenant.id, team.id, invited.id)
       await recordAudit(tx, tenant.id, {
@@ -293,9 +289,9 @@ async function requireOtherMember(
   const member = isRowId(memberId)
     ? await findTeamMember(tx, organizationId, teamId, memberId)
     : undefined
-  if (!member) throw new TeamActionError(404, 'Team member not found')
+  if (!member) throw new ActionError(404, 'Team member not found')
   if (member.userId === actorUserId) {
-    throw new TeamActionError(403, 'You cannot change your own membership')
+    throw new ActionError(403, 'You cannot change your own membership')
   }
   return member
 }
@@ -309,7 +305,7 @@ async function assertNotLastAdmin(
 ) {
   if (member.role !== 'admin') return
   if ((await countTeamAdmins(tx, organizationId, teamId)) <= 1) {
-    throw new TeamActionError(409, 'A team must keep at least one admin')
+    throw new ActionError(409, 'A team must keep at least one admin')
   }
 }
 
@@ -328,7 +324,7 @@ export async function changeMemberRole(
     )
     const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
     if (member.role === input.role) {
-      throw new TeamActionError(
+      throw new ActionError(
         400,
         `This member is already ${input.role === 'admin' ? 'an' : 'a'} ${input.role}`,
         'role',
@@ -336,7 +332,7 @@ export async function changeMemberRole(
     }
     // The owner pays for the team (its plan is theirs): another admin cannot take it over.
     if (member.userId === team.createdByUserId && input.role !== 'admin') {
-      throw new TeamActionError(409, "The team's owner stays an admin", 'role')
+      throw new ActionError(409, "The team's owner stays an admin", 'role')
     }
     if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
@@ -379,7 +375,7 @@ export async function removeMember(
     )
     const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
     if (member.userId === team.createdByUserId) {
-      throw new TeamActionError(409, "The team's owner cannot be removed")
+      throw new ActionError(409, "The team's owner cannot be removed")
     }
     await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await removeTeamMember(tx, tenant.id, team.id, member.id)
@@ -404,7 +400,7 @@ export async function cancelInvitation(
     const deleted = isRowId(input.invitationId)
       ? await deleteInvitation(tx, tenant.id, team.id, input.invitationId)
       : undefined
-    if (!deleted) throw new TeamActionError(404, 'Invitation not found')
+    if (!deleted) throw new ActionError(404, 'Invitation not found')
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'team.invitation_cancelled',
@@ -428,7 +424,7 @@ export async function upgradePlan(
 ): Promise<TeamSuccess> {
   const plan = PLANS[planId]
   if (!isUpgrade(user.plan, planId)) {
-    throw new TeamActionError(
+    throw new ActionError(
       409,
       user.plan === planId
         ? `You are already on the ${plan.name} plan`
@@ -442,12 +438,11 @@ export async function upgradePlan(
     plan: planId,
     amountUsd: plan.price,
   })
-  if (payment.status !== 'collected')
-    throw new TeamActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
+  if (payment.status !== 'collected') throw new ActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
   await withTenant(tenant.id, async (tx) => {
     const updated = await setUserPlan(tx, tenant.id, user.id, user.plan, planId)
     if (!updated)
-      throw new TeamActionError(409, 'Your plan changed meanwhile: please try again', 'plan')
+      throw new ActionError(409, 'Your plan changed meanwhile: please try again', 'plan')
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'plan.upgraded',
