@@ -1,9 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -49,7 +48,7 @@ export function PersonalInfoForm({
       jobTitle: profile.jobTitle,
       website: profile.website,
     },
-    constraint: getZodConstraint(ProfileSchema),
+    constraint: formConstraint(ProfileSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseProfileForm(formData),
