@@ -6,6 +6,7 @@ import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
+import { IMAGE_HINT } from '#app/validation/images'
 import { ProfileSchema } from '#app/validation/profile'
 import { Panel } from './empty-state'
 import { parseProfileForm } from './parse'
@@ -161,7 +162,7 @@ export function PersonalInfoForm({
             label="Profile picture"
             purpose="profilePicture"
             currentUrl={profile.profilePictureUrl}
-            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            hint={IMAGE_HINT}
             errors={imageErrors('profilePicture')}
           />
           <ImageField
@@ -169,7 +170,7 @@ export function PersonalInfoForm({
             label="Logo"
             purpose="logo"
             currentUrl={profile.logoUrl}
-            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            hint={IMAGE_HINT}
             errors={imageErrors('logo')}
           />
         </div>
