@@ -5,6 +5,7 @@ import { Pencil, Plus, UserPlus } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { INVITE_DIALOG_DESCRIPTION } from '#app/teams/invitation-lifetime'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import {
   AddMemberSchema,
@@ -152,9 +153,7 @@ export function AddMemberDialog({
       }
       title="Invite Member"
       description={
-        autoApprove
-          ? 'Someone with an account here joins at once; anyone else gets an email invitation valid for 7 days.'
-          : 'Everyone gets an email invitation valid for 7 days and joins when they accept it.'
+        autoApprove ? INVITE_DIALOG_DESCRIPTION.autoApprove : INVITE_DIALOG_DESCRIPTION.approval
       }
     >
       <AddMemberForm
