@@ -5,6 +5,7 @@
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { CONFIRM_EMAIL_TO_INVITE, PLANS_GRANTED_BY_ADMINS } from '#app/teams/plans'
+import { TEAM_NAME_MAX, TEAM_NAME_TOO_LONG } from '#app/validation/names'
 import { HOSTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, recordAppearance } from './page-helpers'
@@ -146,14 +147,22 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await page.reload()
   await expect(page.getByRole('heading', { name: 'No teams yet' })).toBeVisible()
 
-  // Create Team: the spec's message for a short name, then the team with Ann as its admin.
+  // Create Team: the spec's messages beside the field, never the browser's tooltip (the form
+  // is noValidate) nor a name cut at 50 characters; then the team with Ann as its admin.
   await page.getByRole('button', { name: 'Create Team' }).click()
   dialog = page.getByRole('dialog', { name: 'Create Team' })
-  await dialog.getByLabel('Team name').fill('A')
-  await dialog.getByLabel('Team name').evaluate((input) => input.removeAttribute('minlength'))
+  await expect(dialog.locator('form')).toHaveAttribute('novalidate')
+  const teamName = dialog.getByLabel('Team name')
+  await teamName.fill('A')
   await dialog.getByRole('button', { name: 'Create Team' }).click()
   await expect(dialog.getByText('Team name must be at least 2 characters')).toBeVisible()
-  await dialog.getByLabel('Team name').fill('Launch Crew')
+  await expect(teamName).toHaveAttribute('aria-invalid', 'true')
+  const longName = 'L'.repeat(TEAM_NAME_MAX + 1)
+  await teamName.fill(longName)
+  await expect(teamName).toHaveValue(longName)
+  await expect(dialog.getByText(TEAM_NAME_TOO_LONG)).toBeVisible()
+  await teamName.fill('Launch Crew')
+  await expect(dialog.getByText(TEAM_NAME_TOO_LONG)).toBeHidden()
   await dialog.getByLabel('Description (optional)').fill('The people who ship.')
   await dialog.getByRole('button', { name: 'Create Team' }).click()
   await expect(page.getByText('Team created successfully')).toBeVisible()

@@ -28,6 +28,7 @@ import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { isBotUserAgent } from '#app/utils/bot'
+import { NAME_MIN_LENGTH } from '#app/validation/names'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
@@ -121,7 +122,7 @@ const LeadSchema = z.object({
   fullName: z
     .string({ error: 'Please enter your name' })
     .trim()
-    .min(2, 'Please enter your name')
+    .min(NAME_MIN_LENGTH, 'Please enter your name')
     .max(200),
   email: z
     .string({ error: 'Please enter a valid email address' })

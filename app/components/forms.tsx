@@ -1,6 +1,52 @@
+import { type DefaultValue, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
 import { type InputHTMLAttributes, useId } from 'react'
+import type { z } from 'zod'
 import { cn } from '#app/utils/cn'
+
+/**
+ * The browser's hints for a form, read from the zod schema its action parses (one schema per
+ * form). Conform's form props set noValidate, so the browser never shows its own tooltips: the
+ * schema's messages, checked on blur and on submit, are the only ones. maxLength is left out:
+ * the browser would cut an over-long value without a word, where the schema's message says
+ * what the limit is (the spec gives limits, never truncation).
+ */
+export function formConstraint(schema: Parameters<typeof getZodConstraint>[0]) {
+  const constraint = getZodConstraint(schema)
+  return new Proxy(constraint, {
+    get(target, name, receiver) {
+      const field = Reflect.get(target, name, receiver)
+      return field && typeof name === 'string' ? { ...field, maxLength: undefined } : field
+    },
+  })
+}
+
+/**
+ * The one form style: conform with the schema the action parses, the schema's hints on the
+ * fields, its messages on blur and on submit (then on input), and the action's reply shown the
+ * same way.
+ */
+export function useSchemaForm<
+  Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>,
+>(
+  schema: Schema,
+  options: {
+    id: string
+    lastResult?: SubmissionResult<string[]> | null
+    defaultValue?: DefaultValue<z.input<Schema>>
+  },
+) {
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue,
+    constraint: formConstraint(schema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+}
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
 

@@ -3,11 +3,9 @@ import { ImagePlus, Loader2, Trash2 } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import { toast } from '#app/components/ui/toasts'
 import { ImagePreparationError, type ImagePurpose, prepareImage } from '#app/utils/prepare-image'
+import { IMAGE_ACCEPT, INVALID_IMAGE_MESSAGE, isAcceptedImageFile } from '#app/validation/images'
 import { ErrorList } from './forms'
 import { Button } from './ui/button'
-
-const INVALID = 'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif'
 
 type UploadResult = { mediaId: string; url: string }
 
@@ -25,7 +23,7 @@ function upload(file: File, purpose: string, onProgress: (percent: number) => vo
     xhr.onload = () => {
       const response = xhr.response as Partial<UploadResult> & { error?: string }
       if (xhr.status === 200 && response?.mediaId && response.url) resolve(response as UploadResult)
-      else reject(new Error(response?.error ?? INVALID))
+      else reject(new Error(response?.error ?? INVALID_IMAGE_MESSAGE))
     }
     xhr.onerror = () => reject(new Error('Failed to process image. Please try again.'))
     xhr.send(body)
@@ -63,8 +61,8 @@ export function ImageField({
   async function onChange(file: File | undefined) {
     if (!file) return
     setError(null)
-    if (file.size > 5 * 1024 * 1024 || !ACCEPT.split(',').includes(file.type)) {
-      setError(INVALID)
+    if (!isAcceptedImageFile(file)) {
+      setError(INVALID_IMAGE_MESSAGE)
       toast.error('Invalid image file')
       if (input.current) input.current.value = ''
       return
@@ -89,7 +87,7 @@ export function ImageField({
       setPreview(result.url)
       onUploaded?.(result)
     } catch (uploadError) {
-      const message = uploadError instanceof Error ? uploadError.message : INVALID
+      const message = uploadError instanceof Error ? uploadError.message : INVALID_IMAGE_MESSAGE
       setError(message)
       setPreview(currentUrl)
       toast.error(message)
@@ -133,7 +131,7 @@ export function ImageField({
             id={id}
             type="file"
             name={`${name}File`}
-            accept={ACCEPT}
+            accept={IMAGE_ACCEPT}
             onChange={(event) => void onChange(event.currentTarget.files?.[0])}
             className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
           />

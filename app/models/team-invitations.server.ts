@@ -1,11 +1,10 @@
 // Team invitations (roles-teams-admin.md §3, §4, §7): the token is only stored as its hash, and
 // only pending invitations can be looked up.
 import { and, desc, eq, gt } from 'drizzle-orm'
+import { INVITATION_TTL_MS } from '#app/teams/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teams, users } from '#drizzle/schema'
-
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 /**
  * A new pending invitation. An earlier pending one for the same address and team is replaced

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -10,7 +10,7 @@ import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
@@ -60,7 +60,7 @@ export default function ForgotPasswordPage() {
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
+    constraint: formConstraint(ForgotPasswordSchema),
     shouldValidate: 'onBlur',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
   })

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -14,7 +14,7 @@ import { requireAnonymous } from '#app/auth/guards.server'
 import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { rolePaths } from '#app/auth/roles'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { readPlainForm } from '#app/services/uploads.server'
@@ -88,7 +88,7 @@ export default function LoginPage() {
   const [form, fields] = useForm({
     id: 'login',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
+    constraint: formConstraint(LoginSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),

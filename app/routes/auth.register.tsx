@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -11,7 +11,7 @@ import { registerAccount } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -77,7 +77,7 @@ export default function RegisterPage() {
     lastResult: actionData?.result,
     // An invitation link sends its address along, so the account is made for it.
     defaultValue: { email: searchParams.get('email') ?? '' },
-    constraint: getZodConstraint(RegisterSchema),
+    constraint: formConstraint(RegisterSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),

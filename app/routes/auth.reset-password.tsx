@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -9,7 +9,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -89,7 +89,7 @@ export default function ResetPasswordPage() {
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ResetPasswordSchema),
+    constraint: formConstraint(ResetPasswordSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),

@@ -1,12 +1,12 @@
 // Uploaded images: type checked by magic bytes, size and pixel count limited, decoded and
 // re-encoded by sharp as JPEG at the spec's maxima, metadata stripped (spec §9).
+import { MAX_UPLOAD_BYTES } from '#app/validation/images'
 import sharp from './sharp.server'
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+// The limit and its message live with the browser's check (validation/images.ts).
+export { INVALID_IMAGE_MESSAGE, MAX_UPLOAD_BYTES } from '#app/validation/images'
 // Decompression bombs: a small file that decodes to an enormous bitmap is refused.
 export const MAX_INPUT_PIXELS = 40_000_000
-export const INVALID_IMAGE_MESSAGE =
-  'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'
 
 type PurposeSpec = {
   width: number

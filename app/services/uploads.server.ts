@@ -39,7 +39,7 @@ export const UNREADABLE_FORM_MESSAGE =
   'The form could not be read. Please reload the page and submit it again.'
 
 /**
- * Form data of a URL-encoded or multipart request; a file over 5 MB is an UploadError, and a
+ * Form data of a URL-encoded or multipart request; a file over the upload limit (validation/images.ts) is an UploadError, and a
  * body that is not a form at all (malformed multipart, JSON, ...) a thrown 400 that says so.
  */
 export async function readForm(request: Request): Promise<FormData> {
@@ -56,7 +56,7 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
-/** readForm for forms without image fields: a part over 5 MB is a thrown 413 that says so. */
+/** readForm for forms without image fields: a part over the upload limit is a thrown 413 that says so. */
 export async function readPlainForm(request: Request): Promise<FormData> {
   try {
     return await readForm(request)

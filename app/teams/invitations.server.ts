@@ -8,12 +8,12 @@ import {
   findPendingInvitationByTokenHash,
   setInvitationStatus,
 } from '#app/models/team-invitations.server'
-import { addTeamMember, countTeamSeats, findTeamWithPlan } from '#app/models/teams.server'
+import { addTeamMember, findTeamWithPlan } from '#app/models/teams.server'
 import { markEmailConfirmed, type User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
-import { memberLimitMessage, PLANS } from './plans'
+import { assertSeatAvailable } from './seats.server'
 import { canJoinTeams } from './team-access.server'
 
 export const INVITATION_EXPIRED = 'Invitation has expired'
@@ -106,11 +106,7 @@ export async function answerInvitation(
     if (!canJoinTeams(user.role)) {
       throw new ActionError(403, 'This account cannot join teams')
     }
-    const seats = await countTeamSeats(tx, tenant.id, team.id, invitation.id)
-    const plan = PLANS[team.plan]
-    if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
-      throw new ActionError(409, memberLimitMessage(plan))
-    }
+    await assertSeatAvailable(tx, tenant.id, team, { exceptInvitationId: invitation.id })
     await addTeamMember(tx, tenant.id, team.id, user.id, invitation.role)
     await setInvitationStatus(tx, tenant.id, invitation.id, 'accepted')
     // The link reached this address: that confirms it as well as the sign-up email would.

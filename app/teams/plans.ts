@@ -66,6 +66,11 @@ export function invitationCooldownMessage(email: string, retryAfterSeconds: numb
   return `An invitation was sent to ${email} a moment ago. You can send it again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
+/** Whether one more person fits the plan: members and pending invitations each take a seat. */
+export function fitsOneMore(plan: Plan, seats: { members: number; pendingInvitations: number }) {
+  return seats.members + seats.pendingInvitations + 1 <= plan.memberLimit
+}
+
 export function memberLimitMessage(plan: Plan) {
   if (plan.memberLimit === 0) return 'Upgrade to a team plan to add team members'
   const next = plan.id === 'team_basic' ? ' Upgrade to Team Pro for up to 10.' : ''

@@ -44,12 +44,12 @@ import {
   hasTeamFeatures,
   invitationCooldownMessage,
   isUpgrade,
-  memberLimitMessage,
   type PaidPlanId,
   PLANS,
   PLANS_GRANTED_BY_ADMINS,
   upgradedMessage,
 } from './plans'
+import { assertSeatAvailable } from './seats.server'
 import { canJoinTeams, requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
 import { defaultRoleFor, joinsDirectly, readTeamPolicy } from './team-policy.server'
 
@@ -143,23 +143,9 @@ export async function removeTeam(tenant: Tenant, user: User, teamId: string): Pr
   return { toast: 'Team deleted successfully' }
 }
 
-/** Refuses when one more person would not fit the team's plan (pending invitations count). */
-async function assertSeatAvailable(
-  tx: Transaction,
-  organizationId: string,
-  team: { id: string; plan: User['plan'] },
-  options: { exceptInvitationId?: string; field?: 'email' } = {},
-) {
-  const plan = PLANS[team.plan]
-  const seats = await countTeamSeats(tx, organizationId, team.id, options.exceptInvitationId)
-  if (seats.members + seats.pendingInvitations + 1 > plan.memberLimit) {
-    throw new ActionError(409, memberLimitMessage(plan), options.field)
-  }
-}
-
 /**
  * Spec §4 "Adding a member by email": an account of this organization is added at once;
- * any other address gets an emailed invitation (stored hashed, valid 7 days). The agency's Team
+ * any other address gets an emailed invitation (stored hashed, valid INVITATION_LIFETIME_DAYS). The agency's Team
  * settings apply (ADR 015): who may invite, the role when the form names none, and with
  * auto-approve off an account of the organization is invited too, joining when it accepts.
  */

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { isValidAgencySlug } from '#app/tenancy/host'
 import { emailField } from './auth'
-import { plainText } from './text'
+import { NAME_MAX_LENGTH, nameField } from './names'
 
 export const SUBSCRIPTIONS = ['free', 'starter', 'professional', 'enterprise'] as const
 export type Subscription = (typeof SUBSCRIPTIONS)[number]
@@ -13,15 +13,8 @@ export const SUBSCRIPTION_LABELS: Record<Subscription, string> = {
   enterprise: 'Enterprise',
 }
 
-const NAME_TOO_SHORT = 'Name must be at least 2 characters'
-const OWNER_TOO_SHORT = 'Owner name must be at least 2 characters'
 export const SLUG_INVALID =
   'Use 2 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen'
-
-const atLeastTwo = (max: number, message: string) =>
-  plainText(max, `Must be at most ${max} characters`, message).pipe(
-    z.string({ error: message }).min(2, message),
-  )
 
 /** The address label an agency is reached at: from the name unless one is typed (§2.11). */
 export function slugFromName(name: string) {
@@ -36,7 +29,7 @@ export function slugFromName(name: string) {
 }
 
 export const AgencyFieldsSchema = z.object({
-  name: atLeastTwo(100, NAME_TOO_SHORT),
+  name: nameField('Name', NAME_MAX_LENGTH.organization),
   slug: z
     .string()
     .trim()
@@ -44,7 +37,7 @@ export const AgencyFieldsSchema = z.object({
     .max(40, SLUG_INVALID)
     .refine((slug) => isValidAgencySlug(slug), SLUG_INVALID)
     .optional(),
-  ownerName: atLeastTwo(100, OWNER_TOO_SHORT),
+  ownerName: nameField('Owner name', NAME_MAX_LENGTH.fullName),
   email: emailField(),
   subscription: z.enum(SUBSCRIPTIONS, { error: 'Please select a plan' }),
   // A checkbox: present means on. The add form starts checked (spec §5: default true).

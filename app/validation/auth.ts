@@ -1,5 +1,6 @@
 // Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
 import { z } from 'zod'
+import { NAME_MAX_LENGTH, nameField } from './names'
 import { plainText } from './text'
 
 export const emailField = () =>
@@ -17,17 +18,7 @@ const password = z
   // argon2 hashes anything, but a megabyte password is an attack, not a password.
   .max(200, 'Password must be at most 200 characters')
 
-const name = (label: 'First' | 'Last') =>
-  plainText(
-    100,
-    `${label} name must be at most 100 characters`,
-    `${label} name must be at least 2 characters`,
-  ).pipe(
-    // conform coerces each side of a pipe: the inner string needs the message too.
-    z
-      .string({ error: `${label} name must be at least 2 characters` })
-      .min(2, `${label} name must be at least 2 characters`),
-  )
+const name = (label: 'First' | 'Last') => nameField(`${label} name`, NAME_MAX_LENGTH.namePart)
 
 export const LoginSchema = z.object({
   email,

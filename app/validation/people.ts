@@ -4,9 +4,8 @@ import { z } from 'zod'
 import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
-import { plainText } from './text'
+import { NAME_MAX_LENGTH, nameField } from './names'
 
-export const NAME_TOO_SHORT = 'Name must be at least 2 characters'
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
 export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters'
@@ -97,9 +96,7 @@ const userId = rowId('User ID is required')
 /** The account's organization: the super admin acts inside it (withTenant), nowhere else. */
 const organizationId = rowId('Organization ID is required')
 
-const name = plainText(200, 'Name must be at most 200 characters', NAME_TOO_SHORT).pipe(
-  z.string({ error: NAME_TOO_SHORT }).min(2, NAME_TOO_SHORT),
-)
+const name = nameField('Name', NAME_MAX_LENGTH.fullName)
 
 /** A checkbox: present ('on') means true. Spec §5: active defaults to true on the add form. */
 const checkbox = z

@@ -5,8 +5,8 @@
 import { z } from 'zod'
 import { emailField } from './auth'
 import { LegalFields } from './legal'
+import { NAME_MAX_LENGTH, nameField } from './names'
 import { TEAM_ROLES } from './teams'
-import { plainText } from './text'
 
 const CHOICE_MESSAGE = 'Please choose on or off'
 /** A checkbox: 'on' when ticked, absent (off) when not; anything else is refused. */
@@ -97,9 +97,7 @@ export const SESSION_TIMEOUT_MESSAGE = 'Session timeout must be between 5 and 43
 
 export const GeneralSettingsSchema = z.object({
   intent: z.literal('general'),
-  platformName: plainText(100, 'Platform name must be at most 100 characters').pipe(
-    z.string().min(2, 'Platform name must be at least 2 characters'),
-  ),
+  platformName: nameField('Platform name', NAME_MAX_LENGTH.organization),
   platformUrl: z
     .string({ error: 'Please enter a valid URL' })
     .trim()

@@ -2,13 +2,13 @@
 import { z } from 'zod'
 import { PAID_PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
+import { nameField, TEAM_NAME_MAX } from './names'
 import { plainText } from './text'
 
 export const TEAM_ROLES = ['admin', 'manager', 'member', 'viewer'] as const
 export type TeamRole = (typeof TEAM_ROLES)[number]
 
 export const TEAM_ID_REQUIRED = 'Team ID is required'
-const NAME_TOO_SHORT = 'Team name must be at least 2 characters'
 
 const teamId = z
   .string({ error: TEAM_ID_REQUIRED })
@@ -18,9 +18,7 @@ const teamId = z
 const rowId = (message: string) => z.string({ error: message }).trim().min(1, message).max(64)
 
 export const TeamFieldsSchema = z.object({
-  name: plainText(50, 'Team name must be at most 50 characters', NAME_TOO_SHORT).pipe(
-    z.string({ error: NAME_TOO_SHORT }).min(2, NAME_TOO_SHORT),
-  ),
+  name: nameField('Team name', TEAM_NAME_MAX),
   description: plainText(500, 'Description must be at most 500 characters').optional().default(''),
 })
 
@@ -34,11 +32,19 @@ export const InviteMemberSchema = z.object({
   role: teamRole.optional(),
 })
 
+// The dialogs' forms validate with these in the browser; the action parses the union of them.
+export const CreateTeamSchema = TeamFieldsSchema.extend({ intent: z.literal('create-team') })
+export const UpdateTeamSchema = TeamFieldsSchema.extend({
+  intent: z.literal('update-team'),
+  teamId,
+})
+export const AddMemberSchema = InviteMemberSchema.extend({ intent: z.literal('add-member') })
+
 export const TeamIntentSchema = z.discriminatedUnion('intent', [
-  TeamFieldsSchema.extend({ intent: z.literal('create-team') }),
-  TeamFieldsSchema.extend({ intent: z.literal('update-team'), teamId }),
+  CreateTeamSchema,
+  UpdateTeamSchema,
   z.object({ intent: z.literal('delete-team'), teamId }),
-  InviteMemberSchema.extend({ intent: z.literal('add-member') }),
+  AddMemberSchema,
   z.object({
     intent: z.literal('change-role'),
     teamId,

@@ -1,11 +1,11 @@
 // The agency's Branding screen (spec §2.12): Visual Branding, Domain Settings and Preview tabs
 // around one form, so Save Changes saves every tab and the preview shows unsaved changes.
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Eye, Globe, Palette } from 'lucide-react'
 import { useId, useState } from 'react'
-import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
@@ -111,7 +111,7 @@ export function BrandingPage({
   const [form, fields] = useForm({
     id: `branding-${generation}`,
     lastResult: data?.result,
-    constraint: getZodConstraint(BrandingSchema),
+    constraint: formConstraint(BrandingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',

@@ -2,10 +2,10 @@
 // the DNS records the email provider returned, check verification, remove it. Its forms sit
 // outside the branding form (forms do not nest); the fields and buttons join them by id.
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
-import { Field } from '#app/components/forms'
+import { Field, formConstraint } from '#app/components/forms'
 import { ConfirmCancel, ConfirmDialog } from '#app/components/teams/dialog'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
@@ -52,7 +52,7 @@ export function useSendingDomainForm() {
   return useForm({
     id: ADD_FORM_ID,
     lastResult: data?.sendingDomain,
-    constraint: getZodConstraint(SendingDomainSchema),
+    constraint: formConstraint(SendingDomainSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',

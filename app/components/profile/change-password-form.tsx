@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ChangePasswordSchema } from '#app/validation/profile'
 import { Panel } from './empty-state'
@@ -18,7 +18,7 @@ export function ChangePasswordForm({
   const [form, fields] = useForm({
     id: 'change-password',
     lastResult,
-    constraint: getZodConstraint(ChangePasswordSchema),
+    constraint: formConstraint(ChangePasswordSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),

@@ -5,9 +5,9 @@ import {
   type SubmissionResult,
   useForm,
 } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
-import { ErrorList, FormMessage } from '#app/components/forms'
+import { ErrorList, FormMessage, formConstraint } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   type NotificationPreferences,
@@ -61,7 +61,7 @@ export function NotificationsForm({
     id: 'notification-preferences',
     lastResult,
     defaultValue: preferences,
-    constraint: getZodConstraint(NotificationsFormSchema),
+    constraint: formConstraint(NotificationsFormSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationsFormSchema }),
   })
   return (

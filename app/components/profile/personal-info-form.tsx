@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
+import { IMAGE_HINT } from '#app/validation/images'
 import { ProfileSchema } from '#app/validation/profile'
 import { Panel } from './empty-state'
 import { parseProfileForm } from './parse'
@@ -49,7 +49,7 @@ export function PersonalInfoForm({
       jobTitle: profile.jobTitle,
       website: profile.website,
     },
-    constraint: getZodConstraint(ProfileSchema),
+    constraint: formConstraint(ProfileSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseProfileForm(formData),
@@ -162,7 +162,7 @@ export function PersonalInfoForm({
             label="Profile picture"
             purpose="profilePicture"
             currentUrl={profile.profilePictureUrl}
-            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            hint={IMAGE_HINT}
             errors={imageErrors('profilePicture')}
           />
           <ImageField
@@ -170,7 +170,7 @@ export function PersonalInfoForm({
             label="Logo"
             purpose="logo"
             currentUrl={profile.logoUrl}
-            hint="JPG, PNG, WebP or GIF, up to 5MB."
+            hint={IMAGE_HINT}
             errors={imageErrors('logo')}
           />
         </div>

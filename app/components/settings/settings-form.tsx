@@ -1,11 +1,11 @@
 // One tab's form on the settings pages (roles-teams-admin.md §2.6): toggles, selects and inputs
 // described as data, posted with an `intent`, validated by the same zod schema on both sides.
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import type { z } from 'zod'
-import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 
@@ -55,7 +55,7 @@ export function SettingsForm({
     lastResult,
     // conform's defaults are strings (and booleans for its checkboxes); numbers are shown as text.
     defaultValue: asFormDefaults(defaultValue) as Record<string, string>,
-    constraint: getZodConstraint(schema),
+    constraint: formConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldRevalidate: 'onInput',
   })

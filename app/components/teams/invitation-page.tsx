@@ -5,6 +5,7 @@ import { FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { INVITATIONS_VALID_FOR } from '#app/teams/invitation-lifetime'
 import type { invitationLoader } from '#app/teams/invitation-route.server'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { useClientFailureToast } from '#app/utils/client-failure'
@@ -25,7 +26,7 @@ export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' 
   const error = actionData?.answerError
   if (data.state === 'expired' || error === 'Invitation has expired') {
     return (
-      <AuthCard title="Invitation has expired" description="Invitations are valid for 7 days.">
+      <AuthCard title="Invitation has expired" description={INVITATIONS_VALID_FOR}>
         <p className="text-sm text-gray-700 dark:text-gray-300">
           Ask the team's admin to invite you again.
         </p>

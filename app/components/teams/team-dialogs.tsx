@@ -1,11 +1,19 @@
 // The team page's forms that open in a dialog: create or edit a team, add a member.
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
-import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { INVITE_DIALOG_DESCRIPTION } from '#app/teams/invitation-lifetime'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
-import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
+import {
+  AddMemberSchema,
+  CreateTeamSchema,
+  TEAM_ROLES,
+  type TeamRole,
+  UpdateTeamSchema,
+} from '#app/validation/teams'
 import { DialogClose, FormDialog } from './dialog'
 import { useIntentDialog } from './use-intent-dialog'
 
@@ -45,8 +53,6 @@ export function TeamFormDialog({
 }) {
   const intent = team ? 'update-team' : 'create-team'
   const dialog = useIntentDialog(intent, ['name', 'description'])
-  const nameErrors = dialog.errors('name')
-  const descriptionErrors = dialog.errors('description')
   return (
     <FormDialog
       open={dialog.open}
@@ -69,44 +75,48 @@ export function TeamFormDialog({
           : 'A team gathers the people you work with. You become its admin.'
       }
     >
-      <Form method="POST" className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value={intent} />
-        {team ? <input type="hidden" name="teamId" value={team.id} /> : null}
-        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-        <Field
-          label="Team name"
-          inputProps={{
-            name: 'name',
-            required: true,
-            minLength: 2,
-            maxLength: 50,
-            defaultValue: team?.name,
-            autoComplete: 'off',
-          }}
-          errors={nameErrors}
-        />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${intent}-description`} className="text-sm font-medium">
-            Description (optional)
-          </label>
-          <textarea
-            id={`${intent}-description`}
-            name="description"
-            maxLength={500}
-            defaultValue={team?.description}
-            aria-invalid={descriptionErrors?.length ? true : undefined}
-            aria-describedby={descriptionErrors?.length ? `${intent}-description-error` : undefined}
-            className={TEXTAREA}
-          />
-          <ErrorList id={`${intent}-description-error`} errors={descriptionErrors} />
-        </div>
-        <DialogActions
-          pending={dialog.pending}
-          label={team ? 'Save Changes' : 'Create Team'}
-          pendingText={team ? 'Saving...' : 'Creating...'}
-        />
-      </Form>
+      <TeamForm team={team} dialog={dialog} />
     </FormDialog>
+  )
+}
+
+// Inside the dialog's content, so each opening starts from the team's values without the last
+// opening's messages.
+function TeamForm({
+  team,
+  dialog,
+}: {
+  team?: { id: string; name: string; description: string }
+  dialog: ReturnType<typeof useIntentDialog>
+}) {
+  const [form, fields] = useSchemaForm(team ? UpdateTeamSchema : CreateTeamSchema, {
+    id: team ? 'update-team' : 'create-team',
+    lastResult: dialog.lastResult,
+    defaultValue: { name: team?.name ?? '', description: team?.description ?? '' },
+  })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={team ? 'update-team' : 'create-team'} />
+      {team ? <input type="hidden" name="teamId" value={team.id} /> : null}
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Team name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={fields.description.id} className="text-sm font-medium">
+          Description (optional)
+        </label>
+        <textarea {...getTextareaProps(fields.description)} className={TEXTAREA} />
+        <ErrorList id={fields.description.errorId} errors={fields.description.errors} />
+      </div>
+      <DialogActions
+        pending={dialog.pending}
+        label={team ? 'Save Changes' : 'Create Team'}
+        pendingText={team ? 'Saving...' : 'Creating...'}
+      />
+    </Form>
   )
 }
 
@@ -128,8 +138,6 @@ export function AddMemberDialog({
   autoApprove: boolean
 }) {
   const dialog = useIntentDialog('add-member', ['email', 'role'])
-  const emailErrors = dialog.errors('email')
-  const roleErrors = dialog.errors('role')
   return (
     <FormDialog
       open={dialog.open}
@@ -145,42 +153,60 @@ export function AddMemberDialog({
       }
       title="Invite Member"
       description={
-        autoApprove
-          ? 'Someone with an account here joins at once; anyone else gets an email invitation valid for 7 days.'
-          : 'Everyone gets an email invitation valid for 7 days and joins when they accept it.'
+        autoApprove ? INVITE_DIALOG_DESCRIPTION.autoApprove : INVITE_DIALOG_DESCRIPTION.approval
       }
     >
-      <Form method="POST" className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="add-member" />
-        <input type="hidden" name="teamId" value={teamId} />
-        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-        <Field
-          label="Email"
-          inputProps={{ name: 'email', type: 'email', required: true, autoComplete: 'off' }}
-          errors={emailErrors}
-        />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="invite-role" className="text-sm font-medium">
-            Role
-          </label>
-          <select
-            id="invite-role"
-            name="role"
-            defaultValue={defaultRole}
-            className={SELECT}
-            aria-invalid={roleErrors?.length ? true : undefined}
-          >
-            {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
-              <option key={role} value={role}>
-                {TEAM_ROLE_LABELS[role]}
-              </option>
-            ))}
-          </select>
-          <ErrorList errors={roleErrors} />
-        </div>
-        <DialogActions pending={dialog.pending} label="Send Invitation" pendingText="Sending..." />
-      </Form>
+      <AddMemberForm
+        teamId={teamId}
+        canGrantAdmin={canGrantAdmin}
+        defaultRole={defaultRole}
+        dialog={dialog}
+      />
     </FormDialog>
+  )
+}
+
+function AddMemberForm({
+  teamId,
+  canGrantAdmin,
+  defaultRole,
+  dialog,
+}: {
+  teamId: string
+  canGrantAdmin: boolean
+  defaultRole: TeamRole
+  dialog: ReturnType<typeof useIntentDialog>
+}) {
+  const [form, fields] = useSchemaForm(AddMemberSchema, {
+    id: 'add-member',
+    lastResult: dialog.lastResult,
+    defaultValue: { role: defaultRole },
+  })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="add-member" />
+      <input type="hidden" name="teamId" value={teamId} />
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Email"
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+        errors={fields.email.errors}
+      />
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={fields.role.id} className="text-sm font-medium">
+          Role
+        </label>
+        <select {...getSelectProps(fields.role)} className={SELECT}>
+          {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
+            <option key={role} value={role}>
+              {TEAM_ROLE_LABELS[role]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.role.errorId} errors={fields.role.errors} />
+      </div>
+      <DialogActions pending={dialog.pending} label="Send Invitation" pendingText="Sending..." />
+    </Form>
   )
 }
 

@@ -1,10 +1,11 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { useActionData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 
 export type TeamActionData = {
   intent?: string | null
   error?: string
-  result?: { error?: Record<string, string[] | null> | null }
+  result?: SubmissionResult<string[]>
 }
 
 /**
@@ -36,5 +37,7 @@ export function useIntentDialog(intent: string, fields: readonly string[] = []) 
         ? refused.error
         : undefined,
     errors,
+    /** The refusal for a conform form in the dialog (useSchemaForm's lastResult). */
+    lastResult: refused?.result,
   }
 }

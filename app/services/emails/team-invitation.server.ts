@@ -1,3 +1,4 @@
+import { INVITATION_EXPIRES_IN } from '#app/teams/invitation-lifetime'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 export function teamInvitationEmail(options: {
@@ -16,7 +17,7 @@ export function teamInvitationEmail(options: {
     paragraphs: [
       'Hi there,',
       `${inviterName} invited you to join the team “${teamName}” on ${branding.name} as ${role === 'admin' ? 'an' : 'a'} ${role}.`,
-      `Open the link to accept. If you do not have an account yet, you can create one with this email address (${to}). The invitation expires in 7 days.`,
+      `Open the link to accept. If you do not have an account yet, you can create one with this email address (${to}). ${INVITATION_EXPIRES_IN}`,
     ],
     action: { label: 'Accept invitation', url: acceptUrl },
     secondaryAction: { label: 'Decline invitation', url: declineUrl },

@@ -1,0 +1,70 @@
+// One home per rule (issue 27 point 4, ADR 036): each rule's number and message are written in
+// one module that the browser and the server import. This test fails when a copy reappears
+// anywhere else in app/, and when a conform form takes its constraints from anywhere but
+// formConstraint (which leaves out the maxLength that would cut a value silently).
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { expect, test } from 'vitest'
+import { INVITATION_TTL_MS, INVITATIONS_VALID_FOR } from '#app/teams/invitation-lifetime'
+import { fitsOneMore, PLANS } from '#app/teams/plans'
+import {
+  INVALID_IMAGE_MESSAGE,
+  isAcceptedImageFile,
+  MAX_UPLOAD_BYTES,
+} from '#app/validation/images'
+import { TEAM_NAME_TOO_LONG, TEAM_NAME_TOO_SHORT } from '#app/validation/names'
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name)
+    if (statSync(file).isDirectory()) return sourceFiles(file)
+    return /\.tsx?$/.test(name) ? [file] : []
+  })
+}
+
+const files = sourceFiles('app').map((file) => ({ file, text: readFileSync(file, 'utf8') }))
+
+/** Files outside `home` whose lines match `copy`. */
+function copiesOutside(home: string, copy: RegExp) {
+  return files
+    .filter(({ file }) => file !== path.normalize(home))
+    .flatMap(({ file, text }) =>
+      text
+        .split('\n')
+        .filter((line) => copy.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    )
+}
+
+test.each([
+  // The image types, size and message.
+  ['app/validation/images.ts', /5 \* 1024 \* 1024|\b5 ?MB\b|image\/jpeg,image\/png/],
+  // The invitation lifetime: a number of days written beside an invitation.
+  ['app/teams/invitation-lifetime.ts', /invitation.*\b7 days|\b7 days.*invitation/i],
+  // The seat check: members and pending invitations against the plan's limit.
+  ['app/teams/plans.ts', /pendingInvitations \+ 1|pendingInvitations \+ 1 >/],
+  // Name lengths and their messages.
+  ['app/validation/names.ts', /must be at least 2 characters|\.min\(2,/],
+  // Conform's constraints only through formConstraint.
+  ['app/components/forms.tsx', /getZodConstraint\(/],
+])('%s is the only home of its rule', (home, copy) => {
+  expect(copiesOutside(home, copy)).toEqual([])
+})
+
+test('the homes hold the spec’s numbers and texts', () => {
+  expect(MAX_UPLOAD_BYTES).toBe(5 * 1024 * 1024)
+  expect(INVALID_IMAGE_MESSAGE).toBe(
+    'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.',
+  )
+  expect(isAcceptedImageFile({ size: MAX_UPLOAD_BYTES, type: 'image/gif' })).toBe(true)
+  expect(isAcceptedImageFile({ size: MAX_UPLOAD_BYTES + 1, type: 'image/png' })).toBe(false)
+  expect(isAcceptedImageFile({ size: 10, type: 'image/svg+xml' })).toBe(false)
+  expect(INVITATION_TTL_MS).toBe(7 * 24 * 60 * 60 * 1000)
+  expect(INVITATIONS_VALID_FOR).toBe('Invitations are valid for 7 days.')
+  expect(TEAM_NAME_TOO_SHORT).toBe('Team name must be at least 2 characters')
+  expect(TEAM_NAME_TOO_LONG).toBe('Team name must be at most 50 characters')
+  // Team Basic holds 3: two members and a pending invitation leave no seat.
+  expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 0 })).toBe(true)
+  expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 1 })).toBe(false)
+  expect(fitsOneMore(PLANS.free, { members: 0, pendingInvitations: 0 })).toBe(false)
+})
