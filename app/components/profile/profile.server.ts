@@ -33,6 +33,7 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import type { ProfileLoadOptions } from '#app/profile/screens'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
@@ -63,19 +64,6 @@ type ProfileValue = z.output<typeof ProfileSchema>
 export type ProfileIntent = 'profile' | 'password' | 'notifications'
 export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
 
-type LoadOptions = {
-  card?: boolean
-  activity?: boolean
-  /** End user: the Card Scans tab. */
-  scans?: boolean
-  /** Team member: the My Users tab. */
-  assignedUsers?: boolean
-  /** Agency: the Teams tab. */
-  organizationTeams?: boolean
-  /** Agency: the Agency Branding tab. */
-  organizationBranding?: boolean
-}
-
 /**
  * The agency screens the profile's tabs link to, taken from the navigation table so a tab never
  * offers a page the role would get 403 on (the agency screens open on an agency's host only).
@@ -100,7 +88,7 @@ export async function loadProfile(
   request: Request,
   context: AppLoadContext,
   roles: readonly Role[] | undefined,
-  options: LoadOptions = {},
+  options: ProfileLoadOptions = {},
 ) {
   const { tenant, user } = await guard(request, context, roles)
   const now = new Date()
