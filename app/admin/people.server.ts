@@ -302,7 +302,6 @@ export async function addEndUser(
       const created = await createUser(tx, organization.id, {
         ...splitName(input.name),
         email,
-        password: '',
         passwordHash,
         role: 'end_user',
         emailConfirmedAt: null,
@@ -562,7 +561,6 @@ export async function addStaffMember(
       const created = await createUser(tx, organizationId, {
         ...splitName(input.name),
         email,
-        password: '',
         passwordHash,
         role: input.access,
         emailConfirmedAt: null,

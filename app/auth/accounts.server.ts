@@ -11,6 +11,7 @@ import {
   createUser,
   findUserByEmail,
   findUserById,
+  type NewUser,
   normalizeEmail,
   setUserPassword,
   type User,
@@ -22,7 +23,7 @@ import { queueEmailIn } from '#app/services/mailer.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { type Queryable, type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashToken, newEmailLink } from './link-token.server'
@@ -300,4 +301,16 @@ export async function changePassword(
   await withTenant(tenant.id, (tx) => setUserPassword(tx, tenant.id, user.id, passwordHash))
   await invalidateUserSessions(tenant.id, user.id, currentSessionId)
   return true
+}
+
+/** A new user as callers know it: with the password in clear, which only its hash outlives. */
+export type NewAccount = Omit<NewUser, 'passwordHash'> & { password: string }
+
+/** Hashes the password (the model only stores a hash) and creates the user. */
+export async function createUserWithPassword(
+  db: Queryable,
+  organizationId: string,
+  { password, ...input }: NewAccount,
+) {
+  return createUser(db, organizationId, { ...input, passwordHash: await hashPassword(password) })
 }

@@ -3,13 +3,14 @@
 // them) and Export Data.
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, json } from '@remix-run/node'
+import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
-import { createUser, findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
+import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -52,7 +53,7 @@ async function addAssignedEndUser(
   }
   return withTenant(tenant.id, async (tx) => {
     if (await findUserByEmail(tx, tenant.id, email)) return null
-    const created = await createUser(tx, tenant.id, {
+    const created = await createUserWithPassword(tx, tenant.id, {
       ...splitName(name),
       email,
       password: unknowablePassword(),
