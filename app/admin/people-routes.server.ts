@@ -6,7 +6,7 @@ import { type AppLoadContext, json } from '@remix-run/node'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
 import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
 import { csvCell } from '#app/cards/contacts-export.server'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   AdminTeamIntentSchema,

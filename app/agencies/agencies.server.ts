@@ -6,6 +6,7 @@
 import { createUserWithPassword } from '#app/auth/accounts.server'
 import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
 import { queueProviderRemovalIn } from '#app/domains/sending-domains.server'
+import { queueEmail } from '#app/email/mailer.server'
 import {
   type AgencyFields,
   type AgencyRow,
@@ -20,7 +21,6 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
-import { queueEmail } from '#app/services/mailer.server'
 import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'

@@ -1,5 +1,6 @@
 // The account operations behind the sign-in area: every one scoped to the resolved tenant.
 
+import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
@@ -19,7 +20,6 @@ import {
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'

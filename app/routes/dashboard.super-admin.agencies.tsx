@@ -18,7 +18,7 @@ import {
 import { requirePlatformAdmin } from '#app/auth/guards.server'
 import { AgenciesPage } from '#app/components/agencies/agencies-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { AgencyIntentSchema } from '#app/validation/agencies'

@@ -22,7 +22,6 @@ import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
   type ProfileTab,
@@ -36,11 +35,12 @@ import {
   TeamsPanel,
 } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
+import { UserAccountsPanel } from '#app/components/user-accounts/user-accounts-panel'
+import { loadProfile, profileAction } from '#app/profile/profile.server'
 import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/profile/screens'
 import { useRootData } from '#app/root'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
 import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
-import { UserAccountsPanel } from '#app/user-accounts/user-accounts-panel'
 
 const screenOf = (request: Request) => profileVariantOfPath(new URL(request.url).pathname)
 

@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
 import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -24,7 +25,6 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'

@@ -8,8 +8,8 @@ import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ProfileSchema } from '#app/validation/profile'
+import { parseProfileForm } from '#app/validation/profile-form'
 import { Panel } from './empty-state'
-import { parseProfileForm } from './parse'
 
 export type ProfileValues = {
   firstName: string
