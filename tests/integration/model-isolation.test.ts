@@ -1556,7 +1556,10 @@ beforeAll(async () => {
   a = await seedTenantA(db)
   const organization = await makeOrganization()
   b = organization.id
-  await createUser(db, b, { email: `b-${uniqueSuffix()}@example.test`, passwordHash: 'not-a-password-hash' })
+  await createUser(db, b, {
+    email: `b-${uniqueSuffix()}@example.test`,
+    passwordHash: 'not-a-password-hash',
+  })
   // B holds the image A also has, so the by-hash lookups have a row of each to choose from.
   await storeMedia(db, b, png(a.sharedImage))
   // Foreign keys are triggers: in replica mode they do not fire, so the row can point across.
