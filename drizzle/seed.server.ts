@@ -1,6 +1,7 @@
 // The demo: a platform, two approved agencies (one on a verified custom domain), one
 // inactive agency, their people and a few cards. Every account's password is DEMO_PASSWORD.
 import { sql } from 'drizzle-orm'
+import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
 import { createCard } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -9,7 +10,6 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
-import { createUser, type NewUser } from '#app/models/users.server'
 import type { TeamRole } from '#app/validation/teams'
 import type { Database, Transaction } from './db.server'
 import { DEMO_BRANDING_PNG } from './demo-assets'
@@ -17,7 +17,7 @@ import { platformSettings } from './schema'
 
 export const DEMO_PASSWORD = 'demo1234'
 
-type DemoUser = Omit<NewUser, 'password'> & {
+type DemoUser = Omit<NewAccount, 'password'> & {
   card?: {
     company: string
     jobTitle: string
@@ -172,7 +172,7 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
   const created = new Map<string, string>()
   for (const { card, ...account } of users) {
     // Demo accounts are confirmed: the demo shows no "confirm your email" banner.
-    const user = await createUser(tx, organization.id, {
+    const user = await createUserWithPassword(tx, organization.id, {
       ...account,
       password: DEMO_PASSWORD,
       emailConfirmedAt: new Date(),

@@ -187,7 +187,7 @@ export async function recordAppearance(page: Page, text: string) {
     ([name, wanted]) => {
       const seen = window as unknown as Record<string, boolean>
       const look = () => {
-        if (document.body.innerText.includes(wanted)) seen[name] = true
+        if (document.body.textContent.includes(wanted)) seen[name] = true
       }
       look()
       new MutationObserver(look).observe(document.body, {

@@ -16,7 +16,6 @@ export async function seedRoster(organizations: { alphaId: string; betaId: strin
       firstName: i === 1 ? '' : 'Rory',
       lastName: i === 1 ? '' : `Roster ${n}`,
       // Nobody signs in as these: skipping argon2 keeps the server's start quick.
-      password: '',
       passwordHash: 'not-a-password-hash',
     })
   }
@@ -25,7 +24,6 @@ export async function seedRoster(organizations: { alphaId: string; betaId: strin
     firstName: 'Bianca',
     lastName: 'Roster',
     role: 'agency_member',
-    password: '',
     passwordHash: 'not-a-password-hash',
   })
 }

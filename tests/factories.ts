@@ -6,6 +6,8 @@ import { eq } from 'drizzle-orm'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import sharp from 'sharp'
+import type { NewAccount } from '#app/auth/accounts.server'
+import { hashPassword } from '#app/auth/password.server'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { createCard, type NewCard } from '#app/models/cards.server'
@@ -15,7 +17,7 @@ import {
   type NewOrganization,
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
-import { createUser, type NewUser } from '#app/models/users.server'
+import { createUser } from '#app/models/users.server'
 import {
   type Database,
   type DatabaseHandle,
@@ -83,16 +85,24 @@ export async function makeBrandedOrganization(overrides: Partial<NewOrganization
   })
 }
 
-/** A user of the organization, with a confirmed email unless `emailConfirmedAt: null` is given. */
-export async function makeUser(organizationId: string, overrides: Partial<NewUser> = {}) {
+/**
+ * A user of the organization, with a confirmed email unless `emailConfirmedAt: null` is given.
+ * A `passwordHash` given skips argon2 (for users nobody signs in as).
+ */
+export async function makeUser(
+  organizationId: string,
+  overrides: Partial<NewAccount> & { passwordHash?: string } = {},
+) {
+  const { password = 'password123', passwordHash, ...account } = overrides
+  const hash = passwordHash ?? (await hashPassword(password))
   return withTenant(organizationId, (tx) =>
     createUser(tx, organizationId, {
       email: `user-${uniqueSuffix()}@example.test`,
-      password: 'password123',
       firstName: 'Test',
       lastName: 'User',
       emailConfirmedAt: new Date(),
-      ...overrides,
+      ...account,
+      passwordHash: hash,
     }),
   )
 }

@@ -3,7 +3,7 @@
 // (one per email or phone), and can be told to answer the next requests with a status, slowly,
 // or never. Integration tests drive it in process; the e2e servers start one beside them and
 // specs drive it over HTTP (POST /__fake/state).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readBody, send } from './fake-http'
 

@@ -1,6 +1,6 @@
 // Outbox rows hold no token (ADR 028): the tests that follow an emailed link read the email as
 // its recipient got it, with the tokens put back exactly as delivery puts them back.
-import { revealEmail } from '#app/services/email-secrets.server'
+import { revealEmail } from '#app/email/email-secrets.server'
 import type { OutboxSecret } from '#drizzle/schema'
 
 type StoredRow = {

@@ -285,7 +285,6 @@ export async function addEndUser(
       const created = await createUser(tx, organization.id, {
         ...splitName(input.name),
         email,
-        password: '',
         passwordHash,
         role: 'end_user',
         emailConfirmedAt: null,
@@ -545,7 +544,6 @@ export async function addStaffMember(
       const created = await createUser(tx, organizationId, {
         ...splitName(input.name),
         email,
-        password: '',
         passwordHash,
         role: input.access,
         emailConfirmedAt: null,

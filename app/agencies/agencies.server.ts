@@ -2,8 +2,11 @@
 // Every change runs in one platform-scope transaction with its audit event (kept in the
 // platform's own log, so it outlives a deleted agency), then drops the agency's cached hosts:
 // an inactive or unapproved agency answers "site unavailable" from the next request on.
+
+import { createUserWithPassword } from '#app/auth/accounts.server'
 import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
 import { queueProviderRemovalIn } from '#app/domains/sending-domains.server'
+import { queueEmail } from '#app/email/mailer.server'
 import {
   type AgencyFields,
   type AgencyRow,
@@ -17,9 +20,7 @@ import {
 } from '#app/models/agencies.server'
 import { recordAudit } from '#app/models/audit.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
-import { createUser } from '#app/models/users.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
-import { queueEmail } from '#app/services/mailer.server'
 import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
@@ -99,7 +100,7 @@ export async function createAgency(
       tx,
       fieldsOf(value, slug, value.active ? 'active' : 'inactive'),
     )
-    const owner = await createUser(tx, agency.id, {
+    const owner = await createUserWithPassword(tx, agency.id, {
       email: value.email,
       password: newLinkToken(),
       role: 'agency_admin',

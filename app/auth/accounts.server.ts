@@ -1,5 +1,6 @@
 // The account operations behind the sign-in area: every one scoped to the resolved tenant.
 
+import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
@@ -11,6 +12,7 @@ import {
   createUser,
   findUserByEmail,
   findUserById,
+  type NewUser,
   normalizeEmail,
   setUserPassword,
   type User,
@@ -18,11 +20,10 @@ import {
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { type Queryable, type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashToken, newEmailLink } from './link-token.server'
@@ -300,4 +301,16 @@ export async function changePassword(
   await withTenant(tenant.id, (tx) => setUserPassword(tx, tenant.id, user.id, passwordHash))
   await invalidateUserSessions(tenant.id, user.id, currentSessionId)
   return true
+}
+
+/** A new user as callers know it: with the password in clear, which only its hash outlives. */
+export type NewAccount = Omit<NewUser, 'passwordHash'> & { password: string }
+
+/** Hashes the password (the model only stores a hash) and creates the user. */
+export async function createUserWithPassword(
+  db: Queryable,
+  organizationId: string,
+  { password, ...input }: NewAccount,
+) {
+  return createUser(db, organizationId, { ...input, passwordHash: await hashPassword(password) })
 }

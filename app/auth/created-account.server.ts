@@ -2,11 +2,11 @@
 // single-use link to choose their password, valid 7 days. The account's initial password is
 // random and never shown, so nobody else ever knows a working password for it.
 import { randomBytes } from 'node:crypto'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'

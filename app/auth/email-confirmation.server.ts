@@ -2,6 +2,7 @@
 // for one address of one account of one tenant. Sign-in never waits for it.
 
 import { createCookie } from '@remix-run/node'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -13,7 +14,6 @@ import {
 import { findUserById, markEmailConfirmed, type User } from '#app/models/users.server'
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'

@@ -3,8 +3,8 @@
 // the platform's where white labeling is off and on the root domain).
 import type { AppLoadContext } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { drawnPngResponse, tenantMediaBytes } from '#app/media/drawn-image.server'
 import { drawingHash, type IconVariant, renderAppIcon } from '#app/services/brand-images.server'
-import { drawnPngResponse, tenantMediaBytes } from '#app/services/drawn-image.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { safeHexColor } from '#app/validation/hex-color'

@@ -23,6 +23,7 @@ import {
   type SendingDomainCheck,
   SendingDomainError,
 } from '#app/domains/sending-domains.server'
+import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   findBrandingImagePaths,
@@ -31,7 +32,6 @@ import {
 } from '#app/models/organizations.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
-import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'

@@ -1,5 +1,5 @@
-import type { CardView } from '#app/components/card/card-display'
 import type { CardWithImages } from '#app/models/cards.server'
+import type { CardView } from './card-view'
 
 /** What the browser needs to draw a card: no ids of media, only public paths. */
 export function toCardView(row: CardWithImages): CardView & {

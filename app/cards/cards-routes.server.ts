@@ -4,9 +4,9 @@ import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { CARD_AREA_ROLES } from '#app/auth/roles'
-import { BackgroundSchema } from '#app/cards/background-schema'
 import { toCardView } from '#app/cards/card-view.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
+import { readForm, readPlainForm, resolveImageField, UploadError } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   cardFieldsFromProfile,
@@ -18,14 +18,9 @@ import {
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
-import {
-  readForm,
-  readPlainForm,
-  resolveImageField,
-  UploadError,
-} from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
+import { BackgroundSchema } from '#app/validation/card-background'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'

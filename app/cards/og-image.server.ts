@@ -4,8 +4,8 @@
 // the page cache drops that page on any change (ADR 021).
 import type { AppLoadContext } from '@remix-run/node'
 import { openCard } from '#app/cards/card-gate.server'
+import { drawnPngResponse, tenantMediaBytes } from '#app/media/drawn-image.server'
 import { drawingHash, OG_HEIGHT, OG_WIDTH, renderOgImage } from '#app/services/brand-images.server'
-import { drawnPngResponse, tenantMediaBytes } from '#app/services/drawn-image.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { safeHexColor } from '#app/validation/hex-color'

@@ -19,12 +19,12 @@ import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { queueCardView } from '#app/cards/view-batcher.server'
+import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
-import { addContact } from '#app/models/contacts.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { isBotUserAgent } from '#app/utils/bot'
@@ -184,7 +184,7 @@ export async function publicCardAction(
     await recordHits(limits)
     try {
       await withTenant(tenant.id, async (tx) => {
-        const added = await addContact(tx, tenant.id, card.userId, {
+        const added = await addContactAndForward(tx, tenant.id, card.userId, {
           fullName: value.fullName,
           email: value.email,
           phoneNumber: value.phoneNumber,
@@ -230,7 +230,7 @@ export async function publicCardAction(
 
   if (value.intent === 'save') {
     const saved = await withTenant(tenant.id, (tx) =>
-      addContact(tx, tenant.id, user.id, {
+      addContactAndForward(tx, tenant.id, user.id, {
         fullName: `${card.firstName} ${card.lastName}`.trim(),
         email: card.email || card.workEmail,
         phoneNumber: card.phoneNumber,
@@ -258,13 +258,13 @@ export async function publicCardAction(
   const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
   try {
     await withTenant(tenant.id, async (tx) => {
-      const added = await addContact(tx, tenant.id, card.userId, {
+      const added = await addContactAndForward(tx, tenant.id, card.userId, {
         fullName: visitorName,
         email: user.email,
         source: 'connect',
         sourceCardId,
       })
-      await addContact(tx, tenant.id, user.id, {
+      await addContactAndForward(tx, tenant.id, user.id, {
         fullName: `${card.firstName} ${card.lastName}`.trim(),
         email: card.email || card.workEmail,
         phoneNumber: card.phoneNumber,

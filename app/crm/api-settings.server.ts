@@ -4,10 +4,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { SignedIn } from '#app/auth/guards.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { recordAudit } from '#app/models/audit.server'
 import { listCrmSyncs } from '#app/models/crm-syncs.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { open, seal } from '#app/utils/secret-box.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {

@@ -4,6 +4,7 @@
 // holds the CRM's contact id once it is known, so a job that runs twice creates nothing more.
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { findApiSettings, saveApiSettings } from '#app/models/api-settings.server'
+import { addContact, type NewContact } from '#app/models/contacts.server'
 import {
   findContactForSync,
   findCrmSync,
@@ -19,6 +20,23 @@ import { type CrmContact, CrmKeyRejectedError, upsertContact } from './gohighlev
 
 const jobKey = (contactId: string) => `crm.forward:${contactId}`
 export const CRM_MAX_ATTEMPTS = 6
+
+/**
+ * Adds a contact to a user's list and, when it is new, queues it for the user's CRM in the same
+ * transaction: every new contact, however it came (saved, connected, lead form), reaches it.
+ */
+export async function addContactAndForward(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  input: NewContact,
+) {
+  const added = await addContact(db, organizationId, userId, input)
+  if (added.status === 'created') {
+    await queueCrmForward(db, organizationId, userId, added.contact.id)
+  }
+  return added
+}
 
 /** Called in the transaction that saved a new contact: queues it when the user's CRM is on. */
 export async function queueCrmForward(

@@ -7,8 +7,8 @@ import {
   expireSendingDomainJob,
   removeProviderDomainJob,
 } from '#app/domains/sending-domains.server'
-import { deliverEmail } from '#app/services/mailer.server'
-import { sweepMedia } from '#app/services/media-sweep.server'
+import { deliverEmail } from '#app/email/mailer.server'
+import { sweepMedia } from '#app/media/media-sweep.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
 export const jobHandlers: JobHandlers = {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
-import type { Background } from '#app/cards/background-schema'
+import type { Background } from '#app/validation/card-background'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, media, users } from '#drizzle/schema'
 

@@ -1,5 +1,4 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
-import { queueCrmForward } from '#app/crm/forwarding.server'
 import type { Queryable } from '#drizzle/db.server'
 import { contacts } from '#drizzle/schema'
 import { containsPattern } from './search.server'
@@ -54,8 +53,6 @@ export async function addContact(
     .values({ ...input, email: input.email?.trim() ?? '', organizationId, userId })
     .returning()
   if (!contact) throw new Error('contact insert returned nothing')
-  // Every new contact, however it came (saved, connected, lead form), reaches the user's CRM.
-  await queueCrmForward(db, organizationId, userId, contact.id)
   return { status: 'created', contact }
 }
 

@@ -12,7 +12,7 @@ export type OutboxEmail = {
 }
 
 /**
- * Stores an email as queued; the job queue's worker delivers it (app/services/mailer.server.ts).
+ * Stores an email as queued; the job queue's worker delivers it (app/email/mailer.server.ts).
  * The email holds no token: `secrets` says how the mailer derives them (ADR 028).
  */
 export async function insertOutboxEmail(

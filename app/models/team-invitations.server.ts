@@ -1,7 +1,7 @@
 // Team invitations (roles-teams-admin.md §3, §4, §7): the token is only stored as its hash, and
 // only pending invitations can be looked up.
 import { and, desc, eq, gt } from 'drizzle-orm'
-import { INVITATION_TTL_MS } from '#app/teams/invitation-lifetime'
+import { INVITATION_TTL_MS } from '#app/validation/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teams, users } from '#drizzle/schema'

@@ -1,5 +1,4 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm'
-import { hashPassword } from '#app/auth/password.server'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
@@ -9,9 +8,8 @@ export type UserRole = User['role']
 
 export type NewUser = {
   email: string
-  /** The password, hashed here; or `passwordHash` when the caller has hashed it already. */
-  password: string
-  passwordHash?: string
+  /** Hashed by the caller (`hashPassword`): a model only stores it. */
+  passwordHash: string
   role?: UserRole
   plan?: User['plan']
   status?: User['status']
@@ -34,13 +32,12 @@ export function normalizeEmail(email: string) {
 }
 
 export async function createUser(db: Queryable, organizationId: string, input: NewUser) {
-  const { password, passwordHash, email, ...profile } = input
+  const { email, ...profile } = input
   const [user] = await db
     .insert(users)
     .values({
       organizationId,
       email: normalizeEmail(email),
-      passwordHash: passwordHash ?? (await hashPassword(password)),
       ...profile,
     })
     .returning()

@@ -1,11 +1,12 @@
 // Tells a card owner about a new contact (connect) or lead, when their `notifications`
 // preference is on (spec §3: on by default).
+
+import type { UnsubscribeSecret } from '#app/email/email-secrets.server'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
-import type { UnsubscribeSecret } from '#app/services/email-secrets.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'

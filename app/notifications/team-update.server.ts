@@ -2,10 +2,11 @@
 // their team role changed (the Team Updates notification, roles-teams-admin.md §2.6). Queued in
 // the transaction that made the change, like the invitation email: no email for a change that
 // rolled back, and no change whose email was lost.
+
+import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type TeamUpdate, teamUpdateEmail } from '#app/services/emails/team-update.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import { teamPagePath } from '#app/teams/paths'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'

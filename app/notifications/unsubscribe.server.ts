@@ -4,9 +4,9 @@
 // forged POST without a valid token changes nothing. GET only shows the page: link scanners
 // open every link in an email, and opening must not unsubscribe.
 import { type AppLoadContext, data } from '@remix-run/node'
+import { readPlainForm } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { findUserById } from '#app/models/users.server'
-import { readPlainForm } from '#app/services/uploads.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'

@@ -16,7 +16,7 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   ConfirmEmailSchema,

@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { invalidateSession, serializeBlankSessionCookie } from '#app/auth/session.server'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { toastCookie } from '#app/utils/toast.server'
 
 // Signing out changes state, so it is a POST; a GET just goes home.

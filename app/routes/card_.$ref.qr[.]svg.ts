@@ -1,5 +1,2 @@
-import type { LoaderFunctionArgs } from '@remix-run/node'
-import { qrResponse } from '#app/cards/card-files.server'
-
-export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  qrResponse(request, context, params.ref ?? '', 'svg')
+// The same loader as qr.png's; it reads the format from the extension.
+export { loader } from './card_.$ref.qr[.]png'

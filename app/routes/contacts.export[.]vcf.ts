@@ -1,5 +1,2 @@
-import type { LoaderFunctionArgs } from '@remix-run/node'
-import { exportContacts } from '#app/cards/contacts-export.server'
-
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  exportContacts(request, context, 'vcf')
+// The same loader as export.csv's; it reads the format from the extension.
+export { loader } from './contacts.export[.]csv'

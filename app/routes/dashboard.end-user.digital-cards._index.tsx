@@ -1,18 +1,21 @@
+// The digital cards list of both card areas: /dashboard/team-member/digital-cards re-exports it.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
-import { cardsListPath } from '#app/cards/paths'
+import { cardAreaOfPath, cardsListPath } from '#app/cards/paths'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
 
+const areaOf = (request: Request) => cardAreaOfPath(new URL(request.url).pathname)
+
 export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  cardsListLoader(request, context, 'end-user')
+  cardsListLoader(request, context, areaOf(request))
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  cardsListAction(request, context, 'end-user')
+  cardsListAction(request, context, areaOf(request))
 
 export default function DigitalCards() {
   const { cards, area } = useLoaderData<typeof loader>()

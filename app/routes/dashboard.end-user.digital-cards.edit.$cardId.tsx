@@ -1,17 +1,21 @@
+// The card editor of both card areas: /dashboard/team-member/digital-cards/edit/… re-exports it.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
+import { cardAreaOfPath } from '#app/cards/paths'
 import { CardEditorPage } from '#app/components/cards/card-editor-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Digital Card' }]
 
+const areaOf = (request: Request) => cardAreaOfPath(new URL(request.url).pathname)
+
 export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  cardEditLoader(request, context, 'end-user', params.cardId ?? '')
+  cardEditLoader(request, context, areaOf(request), params.cardId ?? '')
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  cardEditAction(request, context, 'end-user', params.cardId ?? '')
+  cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
   const { card, step, area } = useLoaderData<typeof loader>()

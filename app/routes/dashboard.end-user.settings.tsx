@@ -1,24 +1,2 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
-import { RouteLoadError } from '#app/components/layout/route-error'
-import { EndUserSettings } from '#app/components/settings/pages'
-import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings.server'
-
-export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return await loadEndUserSettings(request, context)
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  return endUserSettingsAction(request, context)
-}
-
-export default function Page() {
-  const data = useLoaderData<typeof loader>()
-  return <EndUserSettings {...data} />
-}
-
-export function ErrorBoundary() {
-  return <RouteLoadError message="Could not load your settings. Please try again later." />
-}
+// The same screen as /settings/end-user (one module per screen).
+export { action, default, ErrorBoundary, loader, meta } from './settings.end-user'

@@ -1,27 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
-import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
-import { cardsListPath } from '#app/cards/paths'
-import { CardsListPage } from '#app/components/cards/cards-list-page'
-import { RouteLoadError } from '#app/components/layout/route-error'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-
-export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
-
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  cardsListLoader(request, context, 'team-member')
-
-export const action = ({ request, context }: ActionFunctionArgs) =>
-  cardsListAction(request, context, 'team-member')
-
-export default function DigitalCards() {
-  const { cards, area } = useLoaderData<typeof loader>()
-  return <CardsListPage cards={cards} listPath={cardsListPath(area)} />
-}
-
-export const clientAction = serverActionOrFailure
-export const shouldRevalidate = keepDataAfterClientFailure
-
-export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load your digital cards" />
-}
+// The same screen as the end-user area's; the module reads the area from the path.
+export {
+  action,
+  clientAction,
+  default,
+  ErrorBoundary,
+  loader,
+  meta,
+  shouldRevalidate,
+} from './dashboard.end-user.digital-cards._index'

@@ -1,26 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
-import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
-import { CardEditorPage } from '#app/components/cards/card-editor-page'
-import { RouteLoadError } from '#app/components/layout/route-error'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-
-export const meta: MetaFunction = () => [{ title: 'Edit Digital Card' }]
-
-export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  cardEditLoader(request, context, 'team-member', params.cardId ?? '')
-
-export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  cardEditAction(request, context, 'team-member', params.cardId ?? '')
-
-export default function EditDigitalCard() {
-  const { card, step, area } = useLoaderData<typeof loader>()
-  return <CardEditorPage card={card} step={step} area={area} />
-}
-
-export const clientAction = serverActionOrFailure
-export const shouldRevalidate = keepDataAfterClientFailure
-
-export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load your digital cards" />
-}
+// The same screen as the end-user area's; the module reads the area from the path.
+export {
+  action,
+  clientAction,
+  default,
+  ErrorBoundary,
+  loader,
+  meta,
+  shouldRevalidate,
+} from './dashboard.end-user.digital-cards.edit.$cardId'

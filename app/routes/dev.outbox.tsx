@@ -2,9 +2,9 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { useLoaderData } from '@remix-run/react'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { Badge } from '#app/components/ui/badge'
+import { outboxEntries } from '#app/email/outbox-page.server'
 import { getEnv } from '#app/env.server'
 import { listOutboxForOrganization, listOutboxForPlatform } from '#app/models/outbox.server'
-import { outboxEntries } from '#app/services/outbox-page.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: 'Email outbox' }]
 // demo, off on Postgres: app/env.server.ts), and then only for super admins on the platform's
 // own host. Links that carry a
 // token show as removed unless the page stands in for the recipient's inbox (ADR 028,
-// app/services/outbox-page.server.ts).
+// app/email/outbox-page.server.ts).
 
 export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,6 +1,19 @@
+// Every profile screen: /profile and the role areas' /profile/{area}, which re-export this
+// module. The path picks the screen (app/profile/screens.ts); its tabs are built here once.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { type ShouldRevalidateFunction, useLoaderData, useLocation } from '@remix-run/react'
-import { Bell, CreditCard, History, KeyRound, UserRound, Users } from 'lucide-react'
+import {
+  Bell,
+  CreditCard,
+  History,
+  KeyRound,
+  type LucideIcon,
+  Palette,
+  ScanLine,
+  UserRound,
+  Users,
+} from 'lucide-react'
+import type { ReactNode } from 'react'
 import { rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
@@ -8,33 +21,51 @@ import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
-import { loadProfile, profileAction } from '#app/components/profile/profile.server'
 import {
   ProfilePage,
   type ProfileTab,
   profileClientAction,
   profileShouldRevalidate,
 } from '#app/components/profile/profile-tabs'
+import {
+  AgencyBrandingPanel,
+  CardScansPanel,
+  MyUsersPanel,
+  TeamsPanel,
+} from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
+import { UserAccountsPanel } from '#app/components/user-accounts/user-accounts-panel'
+import { loadProfile, profileAction } from '#app/profile/profile.server'
+import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/profile/screens'
 import { useRootData } from '#app/root'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
 import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
-import { UserAccountsPanel } from '#app/user-accounts/user-accounts-panel'
 
-export const meta: MetaFunction = ({ matches }) => {
+const screenOf = (request: Request) => profileVariantOfPath(new URL(request.url).pathname)
+
+export const meta: MetaFunction = ({ matches, location }) => {
+  const variant = profileVariantOfPath(location.pathname)
+  const title = PROFILE_SCREENS[variant].documentTitle
+  if (variant !== 'default') return [{ title }]
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
-  return [{ title: name ? `Your Profile · ${name}` : 'Your Profile' }]
+  return [{ title: name ? `${title} · ${name}` : title }]
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const loaded = await loadProfile(request, context, undefined, { card: true, activity: true })
-  // Only when the tab is asked for: a super admin's list is an audited cross-tenant read.
-  const accounts = wantsUserAccounts(request) ? await loadUserAccounts(request, context) : null
-  return { ...loaded, accounts }
+  const variant = screenOf(request)
+  const screen = PROFILE_SCREENS[variant]
+  const data = await loadProfile(request, context, screen.roles, screen.load)
+  // Only on /profile and when the tab is asked for: a super admin's list is an audited
+  // cross-tenant read.
+  const accounts =
+    variant === 'default' && wantsUserAccounts(request)
+      ? await loadUserAccounts(request, context)
+      : null
+  return { ...data, accounts, variant }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return profileAction(request, context)
+  return profileAction(request, context, PROFILE_SCREENS[screenOf(request)].roles)
 }
 
 export const clientAction = profileClientAction
@@ -49,58 +80,66 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   return profileShouldRevalidate(args)
 }
 
+const ICONS: Record<ProfileTabId, LucideIcon> = {
+  personal: UserRound,
+  security: KeyRound,
+  card: CreditCard,
+  activity: History,
+  scans: ScanLine,
+  users: Users,
+  branding: Palette,
+  teams: Users,
+  notifications: Bell,
+}
+
 export default function ProfileRoute() {
-  const { profile, card, activity, activityTracking, role, notifications, accounts } =
-    useLoaderData<typeof loader>()
+  const data = useLoaderData<typeof loader>()
+  const { profile, role, notifications, accounts, variant } = data
+  const screen = PROFILE_SCREENS[variant]
   const productName = useRootData()?.branding.name ?? ''
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
   // A new location (after a save) starts the forms afresh from the saved values.
   const { key } = useLocation()
-  const tabs: ProfileTab[] = [
-    {
-      id: 'personal',
-      label: 'Personal Info',
-      icon: UserRound,
-      content: <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
-    },
-    {
-      id: 'security',
-      label: 'Security',
-      icon: KeyRound,
-      content: <ChangePasswordForm key={key} lastResult={passwordResult} />,
-    },
-    {
-      id: 'card',
-      label: 'Business Card',
-      icon: CreditCard,
-      content: (
-        <BusinessCardPanel
-          card={card}
-          productName={productName}
-          digitalCardsPath={rolePaths(role).digitalCards}
+  const contents: Record<ProfileTabId, () => ReactNode> = {
+    personal: () => <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
+    security: () => <ChangePasswordForm key={key} lastResult={passwordResult} />,
+    card: () => (
+      <BusinessCardPanel
+        card={data.card}
+        productName={productName}
+        digitalCardsPath={rolePaths(role).digitalCards}
+        showVcard={screen.vcard}
+      />
+    ),
+    activity: () => <ActivityList items={data.activity} tracking={data.activityTracking} />,
+    scans: () => <CardScansPanel scans={data.scans} />,
+    users: () => <MyUsersPanel users={data.assignedUsers} />,
+    branding: () =>
+      data.organizationBranding ? (
+        <AgencyBrandingPanel
+          branding={data.organizationBranding}
+          brandingPath={data.agencyScreens?.branding ?? null}
         />
-      ),
-    },
-    {
-      id: 'activity',
-      label: 'Activity',
-      icon: History,
-      content: <ActivityList items={activity} tracking={activityTracking} />,
-    },
-    {
-      id: 'notifications',
-      label: 'Notifications',
-      icon: Bell,
-      content: (
-        <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
-      ),
-    },
-  ]
+      ) : null,
+    teams: () => <TeamsPanel teams={data.organizationTeams} screens={data.agencyScreens} />,
+    notifications: () => (
+      <NotificationsForm key={key} preferences={notifications} lastResult={notificationsResult} />
+    ),
+  }
+  const tabs: ProfileTab[] = screen.tabs.map(({ id, label }) => ({
+    id,
+    label,
+    icon: ICONS[id],
+    content: contents[id](),
+  }))
   // Spec (roles §2.4): the tab exists for super admins and agency admins. Anyone else who asks
   // for it by URL is shown the spec's restriction (§2.5), with no rows.
-  if (USER_ACCOUNTS_ROLES.includes(role) || accounts?.status === 'restricted') {
+  if (
+    variant === 'default' &&
+    (USER_ACCOUNTS_ROLES.includes(role) || accounts?.status === 'restricted')
+  ) {
     tabs.push({
       id: USER_ACCOUNTS_TAB,
       label: 'User Accounts',
@@ -108,13 +147,7 @@ export default function ProfileRoute() {
       content: <UserAccountsPanel data={accounts} />,
     })
   }
-  return (
-    <ProfilePage
-      title="Your Profile"
-      subtitle="Manage your profile and digital business card"
-      tabs={tabs}
-    />
-  )
+  return <ProfilePage title={screen.title} subtitle={screen.subtitle} tabs={tabs} />
 }
 
 export function ErrorBoundary() {

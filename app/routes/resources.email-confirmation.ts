@@ -4,7 +4,7 @@ import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-co
 import { requireUser } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   ALREADY_CONFIRMED_MESSAGE,

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { requireUser } from '#app/auth/guards.server'
+import { readForm, saveImage, UploadError } from '#app/media/uploads.server'
 import { IMAGE_PURPOSES, INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
-import { readForm, saveImage, UploadError } from '#app/services/uploads.server'
 
 const PurposeSchema = z.enum(Object.keys(IMAGE_PURPOSES) as [keyof typeof IMAGE_PURPOSES])
 

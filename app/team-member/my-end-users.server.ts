@@ -1,13 +1,15 @@
 // The team member's 'My End Users' (roles-teams-admin.md §2.13, issue 14 point 3): the end
 // users assigned to them, a QR per user, Add User (an end user of this organization assigned to
 // them) and Export Data.
+
 import { type AppLoadContext, data } from '@remix-run/node'
+import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
-import { createUser, findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
+import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
@@ -50,7 +52,7 @@ async function addAssignedEndUser(
   }
   return withTenant(tenant.id, async (tx) => {
     if (await findUserByEmail(tx, tenant.id, email)) return null
-    const created = await createUser(tx, tenant.id, {
+    const created = await createUserWithPassword(tx, tenant.id, {
       ...splitName(name),
       email,
       password: unknowablePassword(),

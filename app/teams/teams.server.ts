@@ -4,6 +4,7 @@
 
 import { hashToken, newEmailLink } from '#app/auth/link-token.server'
 import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -32,7 +33,6 @@ import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/mo
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
-import { queueEmailIn } from '#app/services/mailer.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import type { TeamRole } from '#app/validation/teams'

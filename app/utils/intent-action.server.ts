@@ -6,7 +6,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import type { z } from 'zod'
 import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
-import { readPlainForm } from '#app/services/uploads.server'
+import { readPlainForm } from '#app/media/uploads.server'
 import { ActionError } from './action-error'
 import { redirectWithToast } from './toast.server'
 

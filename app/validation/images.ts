@@ -1,6 +1,6 @@
 // The image upload rule, one home for the browser and the server (spec accounts-cards-sharing.md
 // §5 and §9: jpeg, png, webp or gif, at most 5 MB, and the message). The image field checks a
-// file here before uploading it; the server (services/images.server.ts, services/uploads.server.ts)
+// file here before uploading it; the server (services/images.server.ts, media/uploads.server.ts)
 // refuses the same with the same message, whatever the browser did.
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const

@@ -3,10 +3,10 @@
 // provider would make of it. Checked at the provider (a local fake of Resend), where the
 // headers the mailer built arrive.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as cardAction } from '#app/routes/card.$ref'
-import { queueEmail } from '#app/services/mailer.server'
 import {
   contextFor,
   formRequest,

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
 import {
@@ -17,7 +18,6 @@ import {
 } from '#app/jobs/worker.server'
 import { claimNextJob, insertJob, markJobDone, releaseRunningJobs } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
-import { queueEmail } from '#app/services/mailer.server'
 import {
   type DatabaseHandle,
   getDatabaseHandle,

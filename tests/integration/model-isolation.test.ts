@@ -177,13 +177,13 @@ async function seedTenantA(db: Queryable) {
   const suffix = uniqueSuffix()
   const user = await createUser(db, organization.id, {
     email: `only-in-a-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
     firstName: 'Avery',
     lastName: `Zed${suffix}`,
   })
   const second = await createUser(db, organization.id, {
     email: `second-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
     role: 'agency_member',
   })
   const card = await createCard(db, organization.id, user.id, {
@@ -197,7 +197,7 @@ async function seedTenantA(db: Queryable) {
   // A profile without cards, which its "{first}-{last}" link opens (spec §2, §9).
   const cardless = await createUser(db, organization.id, {
     email: `cardless-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
     firstName: 'Pat',
     lastName: `Profile${suffix}`,
   })
@@ -262,12 +262,12 @@ async function seedTenantA(db: Queryable) {
   // A team member with an assigned end user who has a card, a view and a contact (dashboards).
   const teamAdmin = await createUser(db, organization.id, {
     email: `team-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
     role: 'team_admin',
   })
   const assigned = await createUser(db, organization.id, {
     email: `assigned-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
   })
   await db.update(users).set({ assignedToUserId: teamAdmin.id }).where(eq(users.id, assigned.id))
   const assignedCard = await createCard(db, organization.id, assigned.id, {
@@ -312,7 +312,7 @@ async function seedTenantA(db: Queryable) {
   // A super admin with a staff title (the Admin Team screen's model functions).
   const staff = await createUser(db, organization.id, {
     email: `staff-${suffix}@example.test`,
-    password: 'password123',
+    passwordHash: 'not-a-password-hash',
     role: 'super_admin',
   })
   return {
@@ -1168,7 +1168,10 @@ const cases: Record<string, Case[]> = {
     {
       name: "writes to B only, even with A's email",
       run: async (db, b, a) => {
-        const user = await createUser(db, b, { email: a.user.email, password: 'password123' })
+        const user = await createUser(db, b, {
+          email: a.user.email,
+          passwordHash: 'not-a-password-hash',
+        })
         return user.organizationId === b ? undefined : user
       },
       expected: nothing,
@@ -1553,7 +1556,10 @@ beforeAll(async () => {
   a = await seedTenantA(db)
   const organization = await makeOrganization()
   b = organization.id
-  await createUser(db, b, { email: `b-${uniqueSuffix()}@example.test`, password: 'password123' })
+  await createUser(db, b, {
+    email: `b-${uniqueSuffix()}@example.test`,
+    passwordHash: 'not-a-password-hash',
+  })
   // B holds the image A also has, so the by-hash lookups have a row of each to choose from.
   await storeMedia(db, b, png(a.sharedImage))
   // Foreign keys are triggers: in replica mode they do not fire, so the row can point across.

@@ -13,11 +13,11 @@ import {
   SENDING_DOMAIN_IS_PLATFORM,
   SENDING_DOMAIN_TAKEN,
 } from '#app/domains/sending-domains.server'
+import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
-import { queueEmail } from '#app/services/mailer.server'
 import { INVALID_DOMAIN } from '#app/validation/domain'
 import { SENDER_LOCAL_PART_INVALID } from '#app/validation/sending-domain'
 import { getDb } from '#drizzle/db.server'

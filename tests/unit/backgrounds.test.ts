@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { BackgroundSchema } from '#app/cards/background-schema'
 import { backgroundCss, perceivedLuminance, usesLightText } from '#app/cards/backgrounds'
+import { BackgroundSchema } from '#app/validation/card-background'
 
 describe('luminance rule', () => {
   test.each([

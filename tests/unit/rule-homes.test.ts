@@ -5,13 +5,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
-import { INVITATION_TTL_MS, INVITATIONS_VALID_FOR } from '#app/teams/invitation-lifetime'
 import { fitsOneMore, PLANS } from '#app/teams/plans'
 import {
   INVALID_IMAGE_MESSAGE,
   isAcceptedImageFile,
   MAX_UPLOAD_BYTES,
 } from '#app/validation/images'
+import { INVITATION_TTL_MS, INVITATIONS_VALID_FOR } from '#app/validation/invitation-lifetime'
 import { TEAM_NAME_TOO_LONG, TEAM_NAME_TOO_SHORT } from '#app/validation/names'
 
 function sourceFiles(dir: string): string[] {
@@ -40,7 +40,7 @@ test.each([
   // The image types, size and message.
   ['app/validation/images.ts', /5 \* 1024 \* 1024|\b5 ?MB\b|image\/jpeg,image\/png/],
   // The invitation lifetime: a number of days written beside an invitation.
-  ['app/teams/invitation-lifetime.ts', /invitation.*\b7 days|\b7 days.*invitation/i],
+  ['app/validation/invitation-lifetime.ts', /invitation.*\b7 days|\b7 days.*invitation/i],
   // The seat check: members and pending invitations against the plan's limit.
   ['app/teams/plans.ts', /pendingInvitations \+ 1|pendingInvitations \+ 1 >/],
   // Name lengths and their messages.

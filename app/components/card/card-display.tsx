@@ -1,19 +1,10 @@
 import { Building2, Globe, Phone } from 'lucide-react'
 import { type CSSProperties, useState } from 'react'
-import { backgroundCss, type StoredBackground, usesLightText } from '#app/cards/backgrounds'
+import { backgroundCss, usesLightText } from '#app/cards/backgrounds'
+import type { CardView } from '#app/cards/card-view'
 import { cn } from '#app/utils/cn'
 
-export type CardView = {
-  firstName: string
-  lastName: string
-  jobTitle: string
-  company: string
-  phoneNumber: string
-  website: string
-  logoUrl: string | null
-  profilePictureUrl: string | null
-  background: StoredBackground
-}
+export type { CardView }
 
 export function initials(firstName: string, lastName: string) {
   return `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`.toUpperCase() || '?'

@@ -8,8 +8,8 @@ import { ResendConfirmationForm } from '#app/components/layout/email-confirmatio
 import { StatusButton } from '#app/components/ui/status-button'
 import { IMAGE_HINT } from '#app/validation/images'
 import { ProfileSchema } from '#app/validation/profile'
+import { parseProfileForm } from '#app/validation/profile-form'
 import { Panel } from './empty-state'
-import { parseProfileForm } from './parse'
 
 export type ProfileValues = {
   firstName: string

@@ -3,8 +3,8 @@
 import { Link } from '@remix-run/react'
 import { Monitor, Palette, ScanLine, Smartphone, Tablet, UserRound, Users } from 'lucide-react'
 import { Button } from '#app/components/ui/button'
+import type { LoadedProfile } from '#app/profile/profile.server'
 import { EmptyState, Panel } from './empty-state'
-import type { LoadedProfile } from './profile.server'
 
 const DEVICE = {
   mobile: { label: 'Phone', icon: Smartphone },

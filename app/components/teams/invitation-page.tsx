@@ -5,10 +5,10 @@ import { FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { INVITATIONS_VALID_FOR } from '#app/teams/invitation-lifetime'
 import type { invitationLoader } from '#app/teams/invitation-route.server'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { useClientFailureToast } from '#app/utils/client-failure'
+import { INVITATIONS_VALID_FOR } from '#app/validation/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 
 type Data = SerializeFrom<typeof invitationLoader>

@@ -5,8 +5,8 @@ import { Pencil, Plus, UserPlus } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { INVITE_DIALOG_DESCRIPTION } from '#app/teams/invitation-lifetime'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
+import { INVITE_DIALOG_DESCRIPTION } from '#app/validation/invitation-lifetime'
 import {
   AddMemberSchema,
   CreateTeamSchema,

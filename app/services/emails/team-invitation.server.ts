@@ -1,4 +1,4 @@
-import { INVITATION_EXPIRES_IN } from '#app/teams/invitation-lifetime'
+import { INVITATION_EXPIRES_IN } from '#app/validation/invitation-lifetime'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 export function teamInvitationEmail(options: {

@@ -4,6 +4,7 @@
 // local fake in tests), otherwise it stays in the outbox that /dev/outbox lists. A crash after
 // the answer loses nothing: the job is still there when the process starts again.
 import { Resend } from 'resend'
+import { redactEmail, revealEmail, type SecretEmail } from '#app/email/email-secrets.server'
 import { getEnv } from '#app/env.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
@@ -18,7 +19,6 @@ import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
 import { admitEmailIn, type EmailCause } from '#app/services/send-limits.server'
 import { withTimeout } from '#app/utils/with-timeout.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { redactEmail, revealEmail, type SecretEmail } from './email-secrets.server'
 
 // Resend answers in well under a second; a call that hangs must not hold the worker for long.
 const PROVIDER_TIMEOUT_MS = 30_000

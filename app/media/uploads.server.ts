@@ -8,9 +8,6 @@ import { and, eq, sql } from 'drizzle-orm'
 import { getEnv } from '#app/env.server'
 import { isUuid } from '#app/models/cards.server'
 import { hasMediaWithHash, mediaHash, mediaUsage, storeMedia } from '#app/models/media.server'
-import type { Tenant } from '#app/tenancy/tenant.server'
-import { type Transaction, withTenant } from '#drizzle/db.server'
-import { media } from '#drizzle/schema'
 import {
   type ImagePurpose,
   INVALID_IMAGE_MESSAGE,
@@ -18,8 +15,11 @@ import {
   MAX_UPLOAD_BYTES,
   type ProcessedImage,
   processImage,
-} from './images.server'
-import { tenantQuotaMessage, userQuotaMessage } from './media-limits'
+} from '#app/services/images.server'
+import { tenantQuotaMessage, userQuotaMessage } from '#app/services/media-limits'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { media } from '#drizzle/schema'
 
 export class UploadError extends Error {
   constructor(

@@ -13,7 +13,9 @@ import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { readBrandingSummary } from '#app/branding/branding.server'
 import { toCardView } from '#app/cards/card-view.server'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
+import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
@@ -33,11 +35,11 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import { activityLabel, relativeTime } from '#app/profile/activity'
+import type { ProfileLoadOptions } from '#app/profile/screens'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
-import { queueEmailIn } from '#app/services/mailer.server'
-import { readForm, resolveImageField, UploadError } from '#app/services/uploads.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { NotificationsFormSchema } from '#app/validation/notifications'
@@ -46,10 +48,9 @@ import {
   ChangePasswordSchema,
   type ProfileSchema,
 } from '#app/validation/profile'
+import { parseProfileForm } from '#app/validation/profile-form'
 import { StoredPrivacySchema } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
-import { activityLabel, relativeTime } from './activity'
-import { parseProfileForm } from './parse'
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
 export const SAVE_FAILED_MESSAGE = 'Failed to update profile.'
@@ -62,19 +63,6 @@ type ProfileValue = z.output<typeof ProfileSchema>
 
 export type ProfileIntent = 'profile' | 'password' | 'notifications'
 export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
-
-type LoadOptions = {
-  card?: boolean
-  activity?: boolean
-  /** End user: the Card Scans tab. */
-  scans?: boolean
-  /** Team member: the My Users tab. */
-  assignedUsers?: boolean
-  /** Agency: the Teams tab. */
-  organizationTeams?: boolean
-  /** Agency: the Agency Branding tab. */
-  organizationBranding?: boolean
-}
 
 /**
  * The agency screens the profile's tabs link to, taken from the navigation table so a tab never
@@ -100,7 +88,7 @@ export async function loadProfile(
   request: Request,
   context: AppLoadContext,
   roles: readonly Role[] | undefined,
-  options: LoadOptions = {},
+  options: ProfileLoadOptions = {},
 ) {
   const { tenant, user } = await guard(request, context, roles)
   const now = new Date()

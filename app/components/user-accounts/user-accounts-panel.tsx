@@ -7,7 +7,6 @@ import { useEffect } from 'react'
 import { EmptyState, Panel } from '#app/components/profile/empty-state'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
-import { cn } from '#app/utils/cn'
 import {
   accountsHref,
   LOAD_FAILED_TOAST,
@@ -17,7 +16,8 @@ import {
   USER_ACCOUNTS_TAB,
   type UserAccount,
   type UserAccountsData,
-} from './user-accounts'
+} from '#app/user-accounts/user-accounts'
+import { cn } from '#app/utils/cn'
 
 const TITLE = 'User Accounts'
 

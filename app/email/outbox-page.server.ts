@@ -4,12 +4,13 @@
 // recipient, who alone should hold the link), and then in development for every email (the demo's
 // newcomer follows reset links here) but in production only for the viewer's own emails, never
 // other people's; and only while the link still works.
+
+import { isSecretLive, revealEmail } from '#app/email/email-secrets.server'
 import type { Env } from '#app/env.server'
 import type { User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Queryable } from '#drizzle/db.server'
 import type { OutboxSecret } from '#drizzle/schema'
-import { isSecretLive, revealEmail } from './email-secrets.server'
 
 type StoredEmail = {
   organizationId: string

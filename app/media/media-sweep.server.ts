@@ -3,8 +3,8 @@
 // time, each in its own transaction under row-level security.
 import { sweepUnreferencedMedia } from '#app/models/media.server'
 import { listOrganizationIds } from '#app/models/organizations.server'
+import { MEDIA_GRACE_MS } from '#app/services/media-limits'
 import { withDatabase, withTenant } from '#drizzle/db.server'
-import { MEDIA_GRACE_MS } from './media-limits'
 
 /** Sweeps every tenant's images; returns how many were deleted. */
 export async function sweepMedia(now = new Date()) {

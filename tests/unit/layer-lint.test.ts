@@ -1,0 +1,87 @@
+// Issue 27 §3: the direction routes → domain → models → database holds by lint (biome.json's
+// noRestrictedImports overrides per folder). Each case writes a probe file in the folder, runs
+// biome on it, and expects the rule to fire, or not for the allowed control imports.
+import { execFileSync } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, test } from 'vitest'
+
+const BIOME = 'node_modules/.bin/biome'
+const probes: string[] = []
+
+afterEach(() => {
+  for (const file of probes.splice(0)) rmSync(file, { force: true })
+})
+
+/** biome's verdict on `code` placed in `folder`: the rule's diagnostics, or '' when it passes. */
+function lint(folder: string, code: string) {
+  const file = `${folder}/zz-layer-probe-${process.pid}.server.ts`
+  probes.push(file)
+  writeFileSync(file, `${code}\nexport const probe = [x]\n`)
+  try {
+    execFileSync(BIOME, ['lint', '--only=style/noRestrictedImports', file], { stdio: 'pipe' })
+    return ''
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: Buffer; stderr: Buffer }
+    return `${stdout}${stderr}`
+  }
+}
+
+describe('an import that climbs a layer fails lint', () => {
+  test.each([
+    [
+      'a model importing a domain module',
+      'app/models',
+      "import { x } from '#app/crm/forwarding.server'",
+    ],
+    ['a model importing a route', 'app/models', "import { x } from '#app/routes/onboarding'"],
+    ['a model importing a component', 'app/models', "import { x } from '#app/components/forms'"],
+    ['a model importing a service', 'app/models', "import { x } from '#app/services/qr.server'"],
+    ['a service importing a model', 'app/services', "import { x } from '#app/models/users.server'"],
+    [
+      'a component importing server code',
+      'app/components',
+      "import { x } from '#app/auth/guards.server'",
+    ],
+    [
+      'a component importing a model',
+      'app/components',
+      "import { x } from '#app/models/users.server'",
+    ],
+    [
+      'a domain module importing a route',
+      'app/cards',
+      "import { x } from '#app/routes/onboarding'",
+    ],
+    [
+      'a domain module importing a component',
+      'app/teams',
+      "import { x } from '#app/components/forms'",
+    ],
+  ])('%s', (_, folder, code) => {
+    expect(lint(folder, code)).toContain('noRestrictedImports')
+  })
+})
+
+describe('imports that go down a layer pass', () => {
+  test.each([
+    ['a model importing the database', 'app/models', "import { x } from '#drizzle/schema'"],
+    ['a model importing validation', 'app/models', "import { x } from '#app/validation/teams'"],
+    [
+      'a service importing a service',
+      'app/services',
+      "import { x } from '#app/services/qr.server'",
+    ],
+    [
+      'a domain module importing a model',
+      'app/cards',
+      "import { x } from '#app/models/cards.server'",
+    ],
+    [
+      'a component naming a server type',
+      'app/components',
+      "import type { Xy } from '#app/a.server'\nconst x: Xy = 1",
+    ],
+  ])('%s', (_, folder, code) => {
+    expect(lint(folder, code)).toBe('')
+  })
+})
