@@ -1,5 +1,8 @@
 // Before anything that builds a zod schema (see the module).
+
 import { rolePaths } from '#app/auth/roles'
+import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
+import { isRequestFailure } from '#app/utils/client-failure'
 import '#app/validation/zod-jitless'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import {
@@ -287,7 +290,10 @@ export function ForbiddenContent() {
 }
 
 export function ErrorBoundary() {
-  return <AppErrorContent error={useRouteError()} />
+  const error = useRouteError()
+  const loadError = useLoadErrorMessage()
+  if (loadError && isRequestFailure(error)) return <RouteLoadError message={loadError} />
+  return <AppErrorContent error={error} />
 }
 
 /** What any route shows for an error it has no message of its own for. */

@@ -27,9 +27,13 @@ test('the super admin reads every organization’s changes, and filters them', a
   await page.getByLabel('Include platform reads').uncheck()
   await page.getByRole('button', { name: 'Filter' }).click()
   await expect(page).toHaveURL(/category=team/)
-  for (const action of await page.getByTestId('audit-event').locator('code').allTextContents()) {
-    expect(action.startsWith('team.')).toBe(true)
-  }
+  // The URL can change a moment before the filtered list renders: wait for the list itself.
+  await expect
+    .poll(async () => {
+      const actions = await page.getByTestId('audit-event').locator('code').allTextContents()
+      return actions.every((action) => action.startsWith('team.'))
+    })
+    .toBe(true)
 })
 
 test('an agency admin reads their organization’s log; a member is not offered it', async ({

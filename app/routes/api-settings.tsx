@@ -33,6 +33,9 @@ export default function Page() {
   return <ApiSettingsPage key={saved} settings={settings} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: API_SETTINGS_MESSAGES.loadFailed }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message={API_SETTINGS_MESSAGES.loadFailed} />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -123,6 +123,9 @@ export default function ContactsPage() {
   )
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load your contacts' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load your contacts" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -1,2 +1,2 @@
 // The same screen as /settings/agency (one module per screen).
-export { action, default, ErrorBoundary, loader, meta } from './settings.agency'
+export { action, default, ErrorBoundary, handle, loader, meta } from './settings.agency'

@@ -20,6 +20,9 @@ export default function AgencyTeamRoute() {
   return <AdminTeamPage {...useLoaderData<typeof loader>()} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load team members' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load team members" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -20,6 +20,9 @@ export default function AgencyEndUsersRoute() {
   return <EndUsersPage {...useLoaderData<typeof loader>()} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load users' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load users" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -16,6 +16,9 @@ export default function AuditLogRoute() {
   return <AuditLogPage {...useLoaderData<typeof loader>()} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load the audit log' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load the audit log" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -25,6 +25,9 @@ export default function DigitalCards() {
 export const clientAction = serverActionOrFailure
 export const shouldRevalidate = keepDataAfterClientFailure
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load your digital cards' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load your digital cards" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -86,6 +86,9 @@ export default function TeamRoute() {
   return <TeamPage {...useLoaderData<typeof loader>()} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load teams' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load teams" />
+  return <RouteLoadError message={handle.loadError} />
 }

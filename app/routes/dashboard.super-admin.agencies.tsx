@@ -58,6 +58,9 @@ export default function AgenciesRoute() {
   return <AgenciesPage {...useLoaderData<typeof loader>()} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Failed to load agencies' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Failed to load agencies" />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { DashboardLoadError } from '#app/components/dashboard/stats-failure'
+import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { ViewsChart } from '#app/components/dashboard/views-chart'
 import { teamMemberDashboard } from '#app/dashboard/dashboard.server'
 
@@ -46,6 +46,9 @@ export default function TeamMemberDashboard() {
     </RoleDashboard>
   )
 }
+
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: STATS_FAILURE }
 
 export function ErrorBoundary() {
   return <DashboardLoadError />

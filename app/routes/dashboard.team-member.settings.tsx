@@ -1,2 +1,2 @@
 // The same screen as /settings/team-member (one module per screen).
-export { action, default, ErrorBoundary, loader, meta } from './settings.team-member'
+export { action, default, ErrorBoundary, handle, loader, meta } from './settings.team-member'

@@ -11,10 +11,12 @@ import {
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'
+import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
 import { TEAM_PAGE_PATH } from '#app/teams/paths'
+import { isRequestFailure } from '#app/utils/client-failure'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).
@@ -56,10 +58,17 @@ export function ErrorBoundary() {
   const error = useRouteError()
   const layout = useRouteLoaderData<typeof loader>('routes/dashboard')
   const productName = useRootData()?.branding.name ?? ''
-  if (!layout) return <AppErrorContent error={error} />
+  const loadError = useLoadErrorMessage()
+  const content =
+    loadError && isRequestFailure(error) ? (
+      <RouteLoadError message={loadError} />
+    ) : (
+      <AppErrorContent error={error} />
+    )
+  if (!layout) return content
   return (
     <SidebarLayout role={layout.role} productName={productName} initialOpen={layout.sidebarOpen}>
-      <AppErrorContent error={error} />
+      {content}
     </SidebarLayout>
   )
 }

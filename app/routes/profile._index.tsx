@@ -150,6 +150,9 @@ export default function ProfileRoute() {
   return <ProfilePage title={screen.title} subtitle={screen.subtitle} tabs={tabs} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Could not load your profile. Please try again later.' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Could not load your profile. Please try again later." />
+  return <RouteLoadError message={handle.loadError} />
 }

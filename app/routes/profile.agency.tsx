@@ -4,6 +4,7 @@ export {
   clientAction,
   default,
   ErrorBoundary,
+  handle,
   loader,
   meta,
   shouldRevalidate,

@@ -19,6 +19,9 @@ export default function Page() {
   return <SuperAdminSettings settings={data} />
 }
 
+/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const handle = { loadError: 'Could not load your settings. Please try again later.' }
+
 export function ErrorBoundary() {
-  return <RouteLoadError message="Could not load your settings. Please try again later." />
+  return <RouteLoadError message={handle.loadError} />
 }

@@ -1,4 +1,4 @@
-import { useRevalidator, useRouteError } from '@remix-run/react'
+import { useMatches, useRevalidator, useRouteError } from '@remix-run/react'
 import { RefreshCw, TriangleAlert } from 'lucide-react'
 import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
@@ -36,4 +36,18 @@ export function RouteLoadError({ message }: { message: string }) {
       </Button>
     </main>
   )
+}
+
+/**
+ * The failed-load message of the deepest route being shown. Single fetch loads a navigation's
+ * routes in one request, so when that request fails the error lands on the highest route loaded
+ * (a layout), whose boundary then says what the page would have said.
+ */
+export function useLoadErrorMessage() {
+  const matches = useMatches()
+  for (const match of [...matches].reverse()) {
+    const loadError = (match.handle as { loadError?: unknown } | undefined)?.loadError
+    if (typeof loadError === 'string') return loadError
+  }
+  return undefined
 }
