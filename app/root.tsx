@@ -292,7 +292,8 @@ export function ForbiddenContent() {
 export function ErrorBoundary() {
   const error = useRouteError()
   const loadError = useLoadErrorMessage()
-  if (loadError && isRequestFailure(error)) return <RouteLoadError message={loadError} />
+  if (loadError && isRequestFailure(error))
+    return <RouteLoadError message={loadError.message} toast={loadError.toast} />
   return <AppErrorContent error={error} />
 }
 

@@ -48,7 +48,7 @@ export default function EndUserDashboard() {
 }
 
 /** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
-export const handle = { loadError: STATS_FAILURE }
+export const handle = { loadError: STATS_FAILURE, loadErrorToast: true }
 
 export function ErrorBoundary() {
   return <DashboardLoadError />

@@ -61,7 +61,7 @@ export function ErrorBoundary() {
   const loadError = useLoadErrorMessage()
   const content =
     loadError && isRequestFailure(error) ? (
-      <RouteLoadError message={loadError} />
+      <RouteLoadError message={loadError.message} toast={loadError.toast} />
     ) : (
       <AppErrorContent error={error} />
     )

@@ -1,7 +1,9 @@
 import { useMatches, useRevalidator, useRouteError } from '@remix-run/react'
 import { RefreshCw, TriangleAlert } from 'lucide-react'
+import { useEffect } from 'react'
 import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
+import { toast } from '#app/components/ui/toasts'
 import { AppErrorContent } from '#app/root'
 import { isRequestFailure } from '#app/utils/client-failure'
 
@@ -9,10 +11,23 @@ import { isRequestFailure } from '#app/utils/client-failure'
  * A route's error boundary: when its data could not be loaded (network, 5xx) it says so in the
  * spec's words with 'Try Again'; any other error (404, 403, a tenant error) looks as everywhere.
  */
-export function RouteLoadError({ message }: { message: string }) {
+export function RouteLoadError({
+  message,
+  toast: withToast,
+}: {
+  message: string
+  toast?: boolean
+}) {
   const error = useRouteError()
   const revalidator = useRevalidator()
-  if (!isRequestFailure(error)) return <AppErrorContent error={error} />
+  const failed = isRequestFailure(error)
+  useEffect(() => {
+    if (!withToast || !failed) return
+    // Deferred so the Toaster has mounted on a first page load; one id so it is never doubled.
+    const timer = setTimeout(() => toast.error(message, { id: `load-error:${message}` }), 0)
+    return () => clearTimeout(timer)
+  }, [withToast, failed, message])
+  if (!failed) return <AppErrorContent error={error} />
   const database =
     typeof error === 'object' &&
     error !== null &&
@@ -46,8 +61,10 @@ export function RouteLoadError({ message }: { message: string }) {
 export function useLoadErrorMessage() {
   const matches = useMatches()
   for (const match of [...matches].reverse()) {
-    const loadError = (match.handle as { loadError?: unknown } | undefined)?.loadError
-    if (typeof loadError === 'string') return loadError
+    const handle = match.handle as { loadError?: unknown; loadErrorToast?: unknown } | undefined
+    if (typeof handle?.loadError === 'string') {
+      return { message: handle.loadError, toast: handle.loadErrorToast === true }
+    }
   }
   return undefined
 }
