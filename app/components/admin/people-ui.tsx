@@ -14,7 +14,7 @@ import { toast } from '#app/components/ui/toasts'
 import { isClientFailure } from '#app/utils/client-failure'
 
 /** Accounts doc §8: the failure toast of "Change a user's role" (§7). */
-export const ROLE_CHANGE_FAILED = 'Failed to update user role'
+const ROLE_CHANGE_FAILED = 'Failed to update user role'
 
 /**
  * A role change that was refused (the dialog also shows why, beside the role) or whose request

@@ -11,9 +11,9 @@ import { Button } from '#app/components/ui/button'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 
 /** Fast navigations show nothing, so the page does not flash. */
-export const GUARD_DELAY_MS = 400
+const GUARD_DELAY_MS = 400
 /** Spec §9: after 3 s of waiting the guard offers its way out. */
-export const AUTH_WAIT_MS = 3000
+const AUTH_WAIT_MS = 3000
 
 /**
  * Browser storage keys of this app (spec §9: kept under a product-specific name). Neutral, not
