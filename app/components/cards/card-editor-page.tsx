@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { StoredBackground } from '#app/cards/backgrounds'
-import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/paths'
+import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches, parseSwatch } from '#app/components/cards/background-swatches'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Field, FormMessage } from '#app/components/forms'
