@@ -23,7 +23,8 @@ export type ActionRefusal = { result: unknown; intent: string | null; error: str
  *   lands when not on the action's `redirectTo`), carried by a redirect;
  * - `{ redirectTo }` alone: a redirect without a toast (a wizard's next step);
  * - `{ reply }`: no redirect, the form's reply with what the page reads besides it (a fetcher's
- *   answer, such as a contact saved from a public card), `status` 200 unless said;
+ *   answer, such as a contact saved from a public card), `status` 200 unless said, `error` the
+ *   message above the form unless `result` (conform's reply options) places it;
  * - an ActionError, returned rather than thrown: the same refusal as thrown.
  */
 export type IntentDone =
@@ -36,7 +37,16 @@ export type IntentDone =
       headers?: HeadersInit
     }
   | { redirectTo: string; toast?: undefined; headers?: HeadersInit }
-  | { reply: Record<string, unknown>; status?: number; error?: string; resetForm?: boolean }
+  | {
+      reply: Record<string, unknown>
+      status?: number
+      error?: string
+      result?: {
+        formErrors?: string[]
+        fieldErrors?: Record<string, string[]>
+        resetForm?: boolean
+      }
+    }
   | ActionError
 
 type IntentValue = { intent: string }
@@ -179,14 +189,11 @@ async function runAction<G>(
   if (done instanceof ActionError) return refuse(done)
   if (typeof done === 'string') done = { toast: done }
   if ('reply' in done) {
-    const { reply, status = 200, error = null, resetForm } = done
+    const { reply, status = 200, error = null } = done
+    const result = done.result ?? (error ? { formErrors: [error] } : {})
     return data(
       {
-        result: submission.reply({
-          ...(error ? { formErrors: [error] } : {}),
-          ...(resetForm ? { resetForm } : {}),
-          hideFields,
-        }),
+        result: submission.reply({ ...result, hideFields }),
         intent: intentOf,
         error,
         ...reply,
