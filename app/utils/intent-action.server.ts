@@ -118,7 +118,8 @@ async function runAction<G>(
   const { hideFields, refused = () => ({}) } = options
   const init = (status: number, extra?: HeadersInit): ResponseInit => {
     const headers = new Headers(options.headers)
-    for (const [name, value] of new Headers(extra)) headers.set(name, value)
+    // Appended, not set: a handler's cookie must not replace the action's (or another one).
+    for (const [name, value] of new Headers(extra)) headers.append(name, value)
     return { status, headers }
   }
   const guarded = await options.guard()
