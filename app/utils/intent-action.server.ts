@@ -78,7 +78,11 @@ type CommonOptions<G> = {
    * past a quota) is a 400 with the UploadError's message next to its field, named by
    * `uploadField` when the form calls it otherwise.
    */
-  multipart?: { uploadField?: (field: string) => string }
+  multipart?: {
+    uploadField?: (field: string) => string
+    /** The intent of the page's one form with image fields, when the body could not be read. */
+    intent?: string
+  }
   /** Fields whose typed values never come back in a reply (passwords). */
   hideFields?: string[]
   /** Headers on every answer, refusals included (a page whose URL holds a token: no Referer). */
@@ -133,7 +137,7 @@ async function runAction<G>(
     return data<ActionRefusal>(
       {
         result: { status: 'error', error: { [field]: [error.message] } },
-        intent: null,
+        intent: options.multipart?.intent ?? null,
         error: error.message,
       },
       init(400),

@@ -20,8 +20,6 @@ const ALLOWED: Record<string, string> = {
     'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
   'onboarding.tsx':
     "the card wizard's steps; its action moves into the wizard module (issue 27 §3)",
-  'profile._index.tsx':
-    'three forms with their own schemas (the profile form parses without coercion); replies are already { intent, result }',
   'auth.login.tsx': 'sign-in forms: one consistent { result } conform reply, 401/429 of their own',
   'auth.register.tsx': 'sign-in forms: one consistent { result } conform reply',
   'auth.forgot-password.tsx': 'sign-in forms: one consistent { result } conform reply',
