@@ -20,10 +20,6 @@ const ALLOWED: Record<string, string> = {
     'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
   'onboarding.tsx':
     "the card wizard's steps; its action moves into the wizard module (issue 27 §3)",
-  'auth.login.tsx': 'sign-in forms: one consistent { result } conform reply, 401/429 of their own',
-  'auth.register.tsx': 'sign-in forms: one consistent { result } conform reply',
-  'auth.forgot-password.tsx': 'sign-in forms: one consistent { result } conform reply',
-  'auth.reset-password.tsx': 'sign-in forms: one consistent { result } conform reply',
 }
 
 const source = (path: string) => readFileSync(path, 'utf8')
