@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { TEST_APP_SECRET } from './tests/app-secret'
 
 // Integration tests run once on PGlite and, when TEST_DATABASE_URL is set, once more on
 // a real Postgres server (which also runs the *.postgres.test.ts files); every test file gets its own fresh, migrated database.
@@ -17,11 +18,20 @@ const integration = (driver: 'pglite' | 'postgres') => ({
   },
 })
 
+const WORKERS = '100%'
+
 export default defineConfig({
   test: {
     environment: 'node',
+    // Vitest's default is one worker fewer than the cores: a single worker on CI's two, while a
+    // test file spends much of its time waiting for its database. Each file has its own database
+    // and its own process (the forks pool), so files run side by side safely (ADR 034).
+    maxWorkers: WORKERS,
     env: {
       NODE_ENV: 'test',
+      // One secret for every test process (tests/app-secret.ts says why); tests of the generated
+      // secret remove it themselves.
+      APP_SECRET: TEST_APP_SECRET,
       ROOT_DOMAIN: 'localhost',
       DATA_DIR: 'tests/.tmp/data',
       // No test asks the internet's DNS: a closed local port answers at once; the custom

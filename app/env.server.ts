@@ -1,6 +1,6 @@
 // The environment, read and validated once. Names are fixed by ARCHITECTURE.md.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
@@ -176,7 +176,18 @@ function loadOrCreateSecret(dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(32).toString('base64url')
-  // Created with its mode ('wx': never over a file another process just wrote).
-  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' })
-  return secret
+  // Written whole under a name of this process's own, then linked into place: two processes
+  // starting at once (a server and a backup, test workers) never read a half-written secret, and
+  // the one that loses the race takes the winner's (link never replaces a file).
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`
+  writeFileSync(draft, secret, { mode: 0o600, flag: 'wx' })
+  try {
+    linkSync(draft, file)
+    return secret
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return readFileSync(file, 'utf8').trim()
+  } finally {
+    rmSync(draft, { force: true })
+  }
 }

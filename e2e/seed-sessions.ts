@@ -37,7 +37,7 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
   }
   const hosts: Record<string, string> = {}
   for (const { name, slug, host, owner } of Object.values(SPEC_AGENCIES)) {
-    // As app/agencies/agencies.server.ts createAgency inserts it.
+    // As app/agencies/manage-agencies.server.ts createAgency inserts it.
     const agency = await insertAgency(getDb(), {
       name,
       slug,

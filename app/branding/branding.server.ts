@@ -13,7 +13,7 @@ import {
   type DomainCheck,
   DomainError,
   readDomainState,
-} from '#app/domains/custom-domains.server'
+} from '#app/domains/custom-domain-verification.server'
 import {
   addSendingDomain,
   checkSendingDomain,
@@ -22,7 +22,7 @@ import {
   removeSendingDomain,
   type SendingDomainCheck,
   SendingDomainError,
-} from '#app/domains/sending-domains.server'
+} from '#app/domains/sending-domain-verification.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {

@@ -81,3 +81,16 @@ export function backgroundCss(background: StoredBackground): {
   }
   return { backgroundColor: isHexColor(background.value) ? background.value : '#ffffff' }
 }
+
+/**
+ * A swatch's posted value (`color:#ffffff`, `gradient:blue-ocean`) as a background choice, or
+ * null for anything else. The editor previews with it and the wizard's action saves with it;
+ * the stored value is still checked by BackgroundSchema.
+ */
+export function parseSwatch(value: unknown) {
+  if (typeof value !== 'string') return null
+  const [kind, ...rest] = value.split(':')
+  const body = rest.join(':')
+  if (kind === 'color' || kind === 'gradient') return { kind, value: body } as const
+  return null
+}

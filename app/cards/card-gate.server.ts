@@ -4,7 +4,7 @@
 // preview, the sign-in page's "connect with" line) opens it here, and gets it only if
 //  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
 //  2. its owner's account is active: a deactivated user's card is gone everywhere at once;
-//  3. the owner's visibility lets this viewer see it (card-privacy.server.ts, §2.6);
+//  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
 //  4. and then without the email and phone the owner hid, unless the viewer is the owner.
 // Anyone refused gets undefined, which every surface answers as the missing-card 404.
 // tests/integration/card-surfaces.test.ts finds the routes that reach this module by reading
@@ -18,6 +18,7 @@ import {
   mayViewCard,
   withPrivacy,
 } from '#app/cards/card-privacy.server'
+import { isPublicCard } from '#app/cards/card-visibility'
 import { findCardById, findCardByReference, type SharedCard } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import type { Queryable } from '#drizzle/db.server'
@@ -56,7 +57,7 @@ export async function openCard(
     ...found,
     card: isOwner ? found.card : withPrivacy(found.card, privacy),
     isOwner,
-    isPublic: privacy.visibility === 'public',
+    isPublic: isPublicCard(privacy.visibility),
   }
 }
 

@@ -1,7 +1,9 @@
-// The card owner's privacy settings (roles-teams-admin.md §2.6): the rules the card gate
-// (card-gate.server.ts) applies wherever a card leaves the server. Nothing else calls them.
+// The card owner's privacy settings (roles-teams-admin.md §2.6) as the card gate
+// (card-gate.server.ts) applies them wherever a card leaves the server; who may see a card is
+// card-visibility.ts's rule. Nothing but the gate calls these.
 // Only a public card may be answered from the page cache: any other answer depends on who asks,
 // and a visitor without a session (the only kind the cache serves) never sees one.
+import { visibilityVerdict } from '#app/cards/card-visibility'
 import { findContactByEmail } from '#app/models/contacts.server'
 import { sharesTeam } from '#app/models/teams.server'
 import { getUserPreferences } from '#app/models/user-settings.server'
@@ -21,11 +23,9 @@ export async function getOwnerPrivacy(
 export type CardViewer = { id: string; email: string; emailConfirmedAt: Date | null } | null
 
 /**
- * Whether the viewer may see the owner's card (§2.6 visibility). 'public': anyone with the link.
- * 'team': the owner and signed-in people who share one of the owner's teams. 'contacts': the
- * owner and signed-in people whose account email is in the owner's contacts; the email must be
- * confirmed, since anyone can sign up with an address they do not own. 'private': the owner
- * only. Everyone else is answered as if there were no card, so nothing of it leaks.
+ * Whether the viewer may see the owner's card: the rule is card-visibility.ts's; this runs the
+ * lookup it names (a shared team, a contact with the viewer's email). Everyone refused is
+ * answered as if there were no card, so nothing of it leaks.
  */
 export async function mayViewCard(
   db: Queryable,
@@ -34,18 +34,13 @@ export async function mayViewCard(
   privacy: PrivacySettings,
   viewer: CardViewer,
 ) {
-  if (privacy.visibility === 'public') return true
-  if (!viewer) return false
-  if (viewer.id === ownerId) return true
-  switch (privacy.visibility) {
-    case 'team':
-      return sharesTeam(db, organizationId, ownerId, viewer.id)
-    case 'contacts':
-      if (!viewer.emailConfirmedAt) return false
-      return (await findContactByEmail(db, organizationId, ownerId, viewer.email)) !== undefined
-    default:
-      return false
-  }
+  const verdict = visibilityVerdict(
+    privacy.visibility,
+    viewer && { isOwner: viewer.id === ownerId, emailConfirmed: Boolean(viewer.emailConfirmedAt) },
+  )
+  if (typeof verdict === 'boolean' || !viewer) return verdict === true
+  if (verdict === 'if-teammate') return sharesTeam(db, organizationId, ownerId, viewer.id)
+  return (await findContactByEmail(db, organizationId, ownerId, viewer.email)) !== undefined
 }
 
 /** The card's contact fields with the email and phone the owner chose not to show blanked. */

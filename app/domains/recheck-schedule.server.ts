@@ -1,7 +1,7 @@
 // The background re-check of custom domains: every DOMAIN_RECHECK_SECONDS the oldest-checked
 // domains are looked up again, so a removed record turns a verified domain misconfigured.
 import { getEnv } from '#app/env.server'
-import { recheckOldestDomains } from './custom-domains.server'
+import { recheckOldestDomains } from './custom-domain-verification.server'
 
 let timer: NodeJS.Timeout | undefined
 

@@ -6,7 +6,7 @@ import {
   checkSendingDomainJob,
   expireSendingDomainJob,
   removeProviderDomainJob,
-} from '#app/domains/sending-domains.server'
+} from '#app/domains/sending-domain-verification.server'
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'

@@ -18,7 +18,7 @@ import {
   Users,
 } from 'lucide-react'
 import { type Role, type RoleArea, roleArea, rolePaths, settingsMenuPath } from '#app/auth/roles'
-import { TEAM_PAGE_PATH } from '#app/teams/paths'
+import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 
 export type NavEntry = {
   /** The destination's name, shared by every consumer that links to it. */

@@ -5,7 +5,7 @@ import { useLoaderData } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
 import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { apiSettingsAction, loadApiSettings } from '#app/crm/api-settings.server'
+import { apiSettingsAction, loadApiSettings } from '#app/crm/crm-settings.server'
 import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 
 export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]

@@ -4,7 +4,7 @@ import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { endUserDashboard } from '#app/dashboard/dashboard.server'
-import { TEAM_PAGE_PATH } from '#app/teams/paths'
+import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await endUserDashboard(request, context)

@@ -1,8 +1,8 @@
 // The digital cards list of both card areas: /dashboard/team-member/digital-cards re-exports it.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { cardAreaOfPath, cardsListPath } from '#app/cards/card-paths'
 import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
-import { cardAreaOfPath, cardsListPath } from '#app/cards/paths'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'

@@ -1,8 +1,8 @@
 // The card editor of both card areas: /dashboard/team-member/digital-cards/edit/… re-exports it.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { cardAreaOfPath } from '#app/cards/card-paths'
 import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
-import { cardAreaOfPath } from '#app/cards/paths'
 import { CardEditorPage } from '#app/components/cards/card-editor-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'

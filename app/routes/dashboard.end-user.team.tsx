@@ -8,10 +8,6 @@ import { useLoaderData } from '@remix-run/react'
 import { requireRole } from '#app/auth/guards.server'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
-import { teamPagePath } from '#app/teams/paths'
-import { canPayOnline } from '#app/teams/payment.server'
-import { hasTeamFeatures } from '#app/teams/plans'
-import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import {
   addMemberByEmail,
   cancelInvitation,
@@ -23,7 +19,11 @@ import {
   renameTeam,
   type TeamSuccess,
   upgradePlan,
-} from '#app/teams/teams.server'
+} from '#app/teams/manage-teams.server'
+import { canPayOnline } from '#app/teams/payment.server'
+import { hasTeamFeatures } from '#app/teams/plans'
+import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
+import { teamPagePath } from '#app/teams/team-paths'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { TeamIntentSchema } from '#app/validation/teams'

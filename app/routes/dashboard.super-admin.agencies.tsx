@@ -12,7 +12,7 @@ import {
   editAgency,
   loadAgencies,
   removeAgency,
-} from '#app/agencies/agencies.server'
+} from '#app/agencies/manage-agencies.server'
 import { requirePlatformAdmin } from '#app/auth/guards.server'
 import { AgenciesPage } from '#app/components/agencies/agencies-page'
 import { RouteLoadError } from '#app/components/layout/route-error'

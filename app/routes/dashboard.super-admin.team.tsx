@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { adminTeamAction, adminTeamLoader } from '#app/admin/people-routes.server'
-import { AdminTeamPage } from '#app/components/admin/admin-team-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { AdminTeamPage } from '#app/components/people/admin-team-page'
+import { adminTeamAction, adminTeamLoader } from '#app/people/people-routes.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Admin Team' }]

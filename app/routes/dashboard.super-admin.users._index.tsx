@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { endUsersAction, endUsersLoader } from '#app/admin/people-routes.server'
-import { EndUsersPage } from '#app/components/admin/end-users-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { EndUsersPage } from '#app/components/people/end-users-page'
+import { endUsersAction, endUsersLoader } from '#app/people/people-routes.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'End Users' }]

@@ -15,7 +15,7 @@ import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/rout
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
-import { TEAM_PAGE_PATH } from '#app/teams/paths'
+import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { isRequestFailure } from '#app/utils/client-failure'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -13,7 +13,7 @@ import {
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
-import { invitationAnswerOfPath } from '#app/teams/paths'
+import { invitationAnswerOfPath } from '#app/teams/team-paths'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS

@@ -1,171 +1,25 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  redirect,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useState } from 'react'
-import { requireUser } from '#app/auth/guards.server'
-import { rolePaths } from '#app/auth/roles'
-import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
-import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
-import { BackgroundSwatches, parseSwatch } from '#app/components/card/background-swatches'
-import { CardDisplay } from '#app/components/card/card-display'
+import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
+import { wizardAction, wizardLoader } from '#app/cards/wizard-route.server'
+import { BackgroundSwatches } from '#app/components/cards/background-swatches'
+import { CardDisplay } from '#app/components/cards/card-display'
 import { Field, FormMessage } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
-import { getMediaPath } from '#app/models/media.server'
 import { useRootData } from '#app/root'
-import { redirectWithToast } from '#app/utils/toast.server'
-import { BackgroundSchema } from '#app/validation/card-background'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
-import { plainText } from '#app/validation/text'
-import { withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Create Your Profile' }]
 
-function readStep(url: URL) {
-  const step = Number(url.searchParams.get('step') ?? '1')
-  return Number.isInteger(step) && step >= 1 && step <= WIZARD_STEPS ? step : 1
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => wizardLoader(request, context)
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireUser(request, context)
-  const url = new URL(request.url)
-  const mode: WizardMode = url.searchParams.get('mode') === 'card' ? 'card' : 'profile'
-  const title = url.searchParams.get('title')
-  const step = readStep(url)
-  const loaded = await withTenant(tenant.id, async (tx) => {
-    // The title comes from the URL: anything that is not plain text is dropped.
-    const cleanTitle = title === null ? null : (plainText(100).safeParse(title).data ?? '')
-    const draft = await loadDraft(tx, user, mode, cleanTitle)
-    const [logoUrl, profilePictureUrl, backgroundImageUrl] = await Promise.all([
-      getMediaPath(tx, tenant.id, draft.logoMediaId),
-      getMediaPath(tx, tenant.id, draft.profilePictureMediaId),
-      getMediaPath(tx, tenant.id, draft.backgroundMediaId),
-    ])
-    return { draft, logoUrl, profilePictureUrl, backgroundImageUrl }
-  })
-  return { step, mode, ...loaded }
-}
-
-const StepSchemas = { 1: WizardNameSchema, 2: WizardContactSchema, 3: WizardWorkSchema } as const
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant, user } = await requireUser(request, context)
-  const url = new URL(request.url)
-  const mode: WizardMode = url.searchParams.get('mode') === 'card' ? 'card' : 'profile'
-  const step = readStep(url)
-  let formData: FormData
-  try {
-    formData = await readForm(request)
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error
-    return data(
-      { result: null, imageErrors: { [error.field.replace(/File$/, '')]: error.message } },
-      { status: 400 },
-    )
-  }
-
-  if (step <= 3) {
-    const schema = StepSchemas[step as 1 | 2 | 3]
-    const submission = parseWithZod(formData, { schema })
-    if (submission.status !== 'success') {
-      return data({ result: submission.reply(), imageErrors: {} }, { status: 400 })
-    }
-    await withTenant(tenant.id, async (tx) => {
-      const draft = await loadDraft(tx, user, mode, null)
-      await saveDraftStep(tx, user, draft, submission.value, step + 1)
-    })
-    return redirect(wizardUrl(mode, step + 1))
-  }
-
-  if (step === 4) {
-    try {
-      // One transaction: a refused field or background leaves no image of this form behind.
-      await withTenant(tenant.id, async (tx) => {
-        const [logo, picture, backgroundImage] = [
-          await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx),
-          await resolveImageField(
-            { tenant, user },
-            formData,
-            'profilePicture',
-            'profilePicture',
-            tx,
-          ),
-          await resolveImageField({ tenant, user }, formData, 'background', 'background', tx),
-        ]
-        const choice = parseSwatch(formData.get('backgroundChoice'))
-        const background = backgroundImage
-          ? BackgroundSchema.safeParse({ kind: 'image', mediaId: backgroundImage })
-          : choice
-            ? BackgroundSchema.safeParse(choice)
-            : null
-        if (background && !background.success) {
-          throw new UploadError('background', 'Please choose a background')
-        }
-        const draft = await loadDraft(tx, user, mode, null)
-        const changes: Partial<WizardDraft> = {}
-        if (logo !== undefined) changes.logoMediaId = logo
-        if (picture !== undefined) changes.profilePictureMediaId = picture
-        if (background?.success) {
-          const value = background.data
-          Object.assign(
-            changes,
-            value.kind === 'image'
-              ? { backgroundKind: 'image', backgroundValue: '', backgroundMediaId: value.mediaId }
-              : {
-                  backgroundKind: value.kind,
-                  backgroundValue: value.value,
-                  backgroundMediaId: null,
-                },
-          )
-        }
-        await saveDraftStep(tx, user, draft, changes, 5)
-      })
-    } catch (error) {
-      if (!(error instanceof UploadError)) throw error
-      return data({ result: null, imageErrors: { [error.field]: error.message } }, { status: 400 })
-    }
-    return redirect(wizardUrl(mode, 5))
-  }
-
-  // Step 5: create the card (and, in profile mode, complete the profile).
-  const card = await withTenant(tenant.id, async (tx) => {
-    const draft = await loadDraft(tx, user, mode, null)
-    const parsedNames = WizardNameSchema.safeParse(draft)
-    if (!parsedNames.success) return null
-    const created = await finishWizard(tx, user, draft)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: mode === 'card' ? 'card.created' : 'profile.created',
-      entityType: 'digital_card',
-      entityId: created.id,
-    })
-    return created
-  })
-  if (!card) {
-    return redirectWithToast(wizardUrl(mode, 1), {
-      type: 'error',
-      title:
-        mode === 'card' ? 'Failed to create digital card' : 'Please enter your first and last name',
-    })
-  }
-  if (mode === 'card') {
-    return redirectWithToast(rolePaths(user.role).digitalCards, {
-      title: 'Digital card created successfully!',
-    })
-  }
-  return redirectWithToast('/qrcode', { title: 'Profile created successfully!' })
-}
+export const action = ({ request, context }: ActionFunctionArgs) => wizardAction(request, context)
 
 function StepHeader({ step, title, back }: { step: number; title: string; back: string }) {
   return (

@@ -1,33 +1,23 @@
 // Uploaded images: type checked by magic bytes, size and pixel count limited, decoded and
 // re-encoded by sharp as JPEG at the spec's maxima, metadata stripped (spec §9).
-import { MAX_UPLOAD_BYTES } from '#app/validation/images'
+import {
+  IMAGE_PURPOSES,
+  type ImagePurpose,
+  MAX_UPLOAD_BYTES,
+  type PurposeSpec,
+} from '#app/validation/images'
 import sharp from './sharp.server'
 
-// The limit and its message live with the browser's check (validation/images.ts).
-export { INVALID_IMAGE_MESSAGE, MAX_UPLOAD_BYTES } from '#app/validation/images'
+// The limit, its message and each purpose's maxima live with the browser's check
+// (validation/images.ts), which scales an image down to the same maxima before sending it.
+export {
+  IMAGE_PURPOSES,
+  type ImagePurpose,
+  INVALID_IMAGE_MESSAGE,
+  MAX_UPLOAD_BYTES,
+} from '#app/validation/images'
 // Decompression bombs: a small file that decodes to an enormous bitmap is refused.
 export const MAX_INPUT_PIXELS = 40_000_000
-
-type PurposeSpec = {
-  width: number
-  height: number
-  quality: number
-  /** PNG keeps a brand mark's transparency; photos become JPEG (spec §9). */
-  format: 'jpeg' | 'png'
-  /** Exactly this size, letterboxed (a favicon), rather than at most this size. */
-  exact?: boolean
-}
-
-export const IMAGE_PURPOSES = {
-  profilePicture: { width: 500, height: 500, quality: 90, format: 'jpeg' },
-  logo: { width: 400, height: 200, quality: 90, format: 'jpeg' },
-  background: { width: 1200, height: 800, quality: 85, format: 'jpeg' },
-  // Agency branding (spec: logo recommended 200x80, favicon 32x32); twice the logo for sharp
-  // screens.
-  brandLogo: { width: 400, height: 160, quality: 90, format: 'png' },
-  favicon: { width: 32, height: 32, quality: 90, format: 'png', exact: true },
-} as const satisfies Record<string, PurposeSpec>
-export type ImagePurpose = keyof typeof IMAGE_PURPOSES
 
 export class InvalidImageError extends Error {
   constructor(reason: string) {

@@ -7,7 +7,7 @@ import { parse } from 'cookie'
 import { sessionCookieName, validateSessionToken } from '#app/auth/session.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { isOutage } from '#drizzle/unavailable.server'
-import { cachedPlatformSettings } from './platform-settings.server'
+import { cachedPlatformSettings } from './platform-settings-cache.server'
 
 /** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
 function isExempt(path: string) {

@@ -39,7 +39,7 @@ import {
   TeamMemberSettingsSchema,
 } from '#app/validation/settings'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
-import { invalidatePlatformSettings } from './platform-settings.server'
+import { invalidatePlatformSettings } from './platform-settings-cache.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
 

@@ -9,7 +9,7 @@ import { ActionError } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { InvitationResponseSchema } from '#app/validation/teams'
 import { answerInvitation, INVITATION_EXPIRED, lookUpInvitation } from './invitations.server'
-import { teamPagePath } from './paths'
+import { teamPagePath } from './team-paths'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
 export const INVITATION_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }

@@ -1,16 +1,20 @@
 // Spec §9: images are scaled down in the browser before they are sent (in proportion, as JPEG,
 // to the same maxima the server applies), so a phone photo of several megabytes uploads as a
 // few hundred kilobytes. The server still checks, decodes and re-encodes every upload.
+import { IMAGE_PURPOSES, type ImagePurpose, type PurposeSpec } from '#app/validation/images'
 
-export type ImagePurpose = 'logo' | 'profilePicture' | 'background' | 'brandLogo' | 'favicon'
+export type { ImagePurpose }
 
-const MAXIMA: Record<ImagePurpose, { width: number; height: number; quality: number }> = {
-  profilePicture: { width: 500, height: 500, quality: 0.9 },
-  logo: { width: 400, height: 200, quality: 0.9 },
-  background: { width: 1200, height: 800, quality: 0.85 },
-  brandLogo: { width: 400, height: 160, quality: 0.9 },
-  // The server makes the 32x32 favicon; the browser only keeps the upload small.
-  favicon: { width: 256, height: 256, quality: 0.9 },
+// The server makes an exact-size image (the 32×32 favicon) from the upload: the browser only
+// keeps such an upload small.
+const EXACT_UPLOAD_MAX = 256
+
+/** The server's maxima for the purpose (validation/images.ts), as a canvas takes them. */
+function maximaOf(purpose: ImagePurpose) {
+  const spec: PurposeSpec = IMAGE_PURPOSES[purpose]
+  return spec.exact
+    ? { width: EXACT_UPLOAD_MAX, height: EXACT_UPLOAD_MAX, quality: spec.quality / 100 }
+    : { width: spec.width, height: spec.height, quality: spec.quality / 100 }
 }
 
 const KEEPS_TRANSPARENCY: ReadonlySet<ImagePurpose> = new Set(['logo', 'brandLogo', 'favicon'])
@@ -43,7 +47,7 @@ function loadImage(src: string) {
  */
 export async function prepareImage(file: File, purpose: ImagePurpose): Promise<File> {
   const image = await loadImage(await readAsDataUrl(file))
-  const max = MAXIMA[purpose]
+  const max = maximaOf(purpose)
   const scale = Math.min(1, max.width / image.naturalWidth, max.height / image.naturalHeight)
   if (scale === 1 || file.type === 'image/gif') return file
   const canvas = document.createElement('canvas')

@@ -1,7 +1,8 @@
 // The image upload rule, one home for the browser and the server (spec accounts-cards-sharing.md
-// §5 and §9: jpeg, png, webp or gif, at most 5 MB, and the message). The image field checks a
-// file here before uploading it; the server (services/images.server.ts, media/uploads.server.ts)
-// refuses the same with the same message, whatever the browser did.
+// §5 and §9: jpeg, png, webp or gif, at most 5 MB, and the message; images scaled down to each
+// purpose's maxima). The image field checks a file here and scales it before uploading it
+// (utils/prepare-image.ts); the server (services/images.server.ts, media/uploads.server.ts)
+// refuses the same with the same message and scales again, whatever the browser did.
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const
 /** The file input's accept attribute. */
@@ -23,3 +24,26 @@ export function isAcceptedImageFile(file: { size: number; type: string }) {
     (IMAGE_TYPES as readonly string[]).includes(file.type)
   )
 }
+
+export type PurposeSpec = {
+  width: number
+  height: number
+  /** JPEG quality, 1 to 100. */
+  quality: number
+  /** PNG keeps a brand mark's transparency; photos become JPEG (spec §9). */
+  format: 'jpeg' | 'png'
+  /** Exactly this size, letterboxed (a favicon), rather than at most this size. */
+  exact?: boolean
+}
+
+/** The most each kind of image is stored at (spec §9), in pixels. */
+export const IMAGE_PURPOSES = {
+  profilePicture: { width: 500, height: 500, quality: 90, format: 'jpeg' },
+  logo: { width: 400, height: 200, quality: 90, format: 'jpeg' },
+  background: { width: 1200, height: 800, quality: 85, format: 'jpeg' },
+  // Agency branding (spec: logo recommended 200x80, favicon 32x32); twice the logo for sharp
+  // screens.
+  brandLogo: { width: 400, height: 160, quality: 90, format: 'png' },
+  favicon: { width: 32, height: 32, quality: 90, format: 'png', exact: true },
+} as const satisfies Record<string, PurposeSpec>
+export type ImagePurpose = keyof typeof IMAGE_PURPOSES

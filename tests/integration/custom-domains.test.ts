@@ -9,7 +9,7 @@ import {
   DomainError,
   readDomainState,
   recheckOldestDomains,
-} from '#app/domains/custom-domains.server'
+} from '#app/domains/custom-domain-verification.server'
 import { lookupTxt } from '#app/domains/dns.server'
 import { resetEnvForTests } from '#app/env.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'

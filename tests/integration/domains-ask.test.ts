@@ -5,7 +5,7 @@ import {
   changeCustomDomain,
   checkCustomDomain,
   readDomainState,
-} from '#app/domains/custom-domains.server'
+} from '#app/domains/custom-domain-verification.server'
 import { resetEnvForTests } from '#app/env.server'
 import { hitRateLimit } from '#app/models/rate-limits.server'
 import { loader } from '#app/routes/api.domains.allowed'

@@ -20,7 +20,7 @@ import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agen
 import { action as usersAction } from '#app/routes/dashboard.team-member.users'
 import { loader as unsubscribeLoader } from '#app/routes/email.unsubscribe'
 import { loader as invitationLoader } from '#app/routes/invitations.$token'
-import { addMemberByEmail, createTeam } from '#app/teams/teams.server'
+import { addMemberByEmail, createTeam } from '#app/teams/manage-teams.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle, getDb } from '#drizzle/db.server'
 import { emailOutbox } from '#drizzle/schema'

@@ -12,7 +12,7 @@ import {
   PROVIDER_UNAVAILABLE,
   SENDING_DOMAIN_IS_PLATFORM,
   SENDING_DOMAIN_TAKEN,
-} from '#app/domains/sending-domains.server'
+} from '#app/domains/sending-domain-verification.server'
 import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'

@@ -57,6 +57,17 @@ describe('an import that climbs a layer fails lint', () => {
       'app/teams',
       "import { x } from '#app/components/forms'",
     ],
+    // The screens' loaders and actions (app/people, app/team-admin) are domain modules too.
+    [
+      'a people module importing a component',
+      'app/people',
+      "import { x } from '#app/components/people/end-users-page'",
+    ],
+    [
+      "the team admin's module importing a route",
+      'app/team-admin',
+      "import { x } from '#app/routes/dashboard.team-member.users'",
+    ],
   ])('%s', (_, folder, code) => {
     expect(lint(folder, code)).toContain('noRestrictedImports')
   })

@@ -1,12 +1,14 @@
 // One home per rule (issue 27 point 4, ADR 036): each rule's number and message are written in
 // one module that the browser and the server import. This test fails when a copy reappears
 // anywhere else in app/, and when a conform form takes its constraints from anywhere but
-// formConstraint (which leaves out the maxLength that would cut a value silently).
+// formConstraint (which leaves out the maxLength that would cut a value silently). The card
+// visibility rule's table is tested in card-visibility-rule.test.ts.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 import { fitsOneMore, PLANS } from '#app/teams/plans'
 import {
+  IMAGE_PURPOSES,
   INVALID_IMAGE_MESSAGE,
   isAcceptedImageFile,
   MAX_UPLOAD_BYTES,
@@ -47,6 +49,17 @@ test.each([
   ['app/validation/names.ts', /must be at least 2 characters|\.min\(2,/],
   // Conform's constraints only through formConstraint.
   ['app/components/forms.tsx', /getZodConstraint\(/],
+  // Each image purpose's maxima, which the browser scales to before the server does again.
+  [
+    'app/validation/images.ts',
+    /(profilePicture|logo|background|brandLogo|favicon): \{ width|width: \d+, height: \d+, quality/,
+  ],
+  // Who may see a card, and whether it is public (cacheable for everyone): a visibility
+  // compared or switched on anywhere but the rule's home.
+  [
+    'app/cards/card-visibility.ts',
+    /\bvisibility\s*[!=]==?\s*['"](public|contacts|private)['"]|case ['"](public|team|contacts|private)['"]:/,
+  ],
 ])('%s is the only home of its rule', (home, copy) => {
   expect(copiesOutside(home, copy)).toEqual([])
 })
@@ -59,6 +72,8 @@ test('the homes hold the spec’s numbers and texts', () => {
   expect(isAcceptedImageFile({ size: MAX_UPLOAD_BYTES, type: 'image/gif' })).toBe(true)
   expect(isAcceptedImageFile({ size: MAX_UPLOAD_BYTES + 1, type: 'image/png' })).toBe(false)
   expect(isAcceptedImageFile({ size: 10, type: 'image/svg+xml' })).toBe(false)
+  expect(IMAGE_PURPOSES.profilePicture).toMatchObject({ width: 500, height: 500 })
+  expect(IMAGE_PURPOSES.favicon).toMatchObject({ width: 32, height: 32, exact: true })
   expect(INVITATION_TTL_MS).toBe(7 * 24 * 60 * 60 * 1000)
   expect(INVITATIONS_VALID_FOR).toBe('Invitations are valid for 7 days.')
   expect(TEAM_NAME_TOO_SHORT).toBe('Team name must be at least 2 characters')

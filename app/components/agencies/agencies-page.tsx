@@ -20,7 +20,7 @@ import {
   XCircle,
 } from 'lucide-react'
 import { useState } from 'react'
-import type { Agency } from '#app/agencies/agencies.server'
+import type { Agency } from '#app/agencies/manage-agencies.server'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'

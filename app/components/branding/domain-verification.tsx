@@ -4,7 +4,7 @@ import { Form, useNavigation } from '@remix-run/react'
 import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
-import type { DomainState, DomainStatus } from '#app/domains/custom-domains.server'
+import type { DomainState, DomainStatus } from '#app/domains/custom-domain-verification.server'
 
 const VERIFY_FORM_ID = 'verify-domain-form'
 

@@ -10,7 +10,7 @@ import { ConfirmCancel, ConfirmDialog } from '#app/components/teams/dialog'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import type { SendingDomainState } from '#app/domains/sending-domains.server'
+import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { SendingDomainSchema } from '#app/validation/sending-domain'
 
 const ADD_FORM_ID = 'sending-domain-form'

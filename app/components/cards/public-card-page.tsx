@@ -1,7 +1,7 @@
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ErrorList, Field, FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'

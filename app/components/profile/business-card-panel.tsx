@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { CreditCard, Download, QrCode, Settings2 } from 'lucide-react'
-import { CardDisplay, type CardView } from '#app/components/card/card-display'
+import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Button } from '#app/components/ui/button'
 import { EmptyState, Panel } from './empty-state'
 

@@ -5,7 +5,6 @@ import { useState } from 'react'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { TEAM_PAGE_PATH } from '#app/teams/paths'
 import {
   formatPrice,
   isUpgrade,
@@ -15,6 +14,7 @@ import {
   PLANS_GRANTED_BY_ADMINS,
   type PlanId,
 } from '#app/teams/plans'
+import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { cn } from '#app/utils/cn'
 import { DialogClose, FormDialog } from './dialog'
 

@@ -10,7 +10,6 @@ import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 // biome-ignore lint/style/noRestrictedImports: a type only (erased); the team page's loader still lives in its route, not in app/teams.
 import type { loader } from '#app/routes/dashboard.end-user.team'
-import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/paths'
 import {
   inviteBlockedByPolicy,
   ONLY_ADMINS_INVITE,
@@ -18,6 +17,7 @@ import {
   teamPermissions,
 } from '#app/teams/permissions'
 import { hasTeamFeatures, PLANS } from '#app/teams/plans'
+import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/team-paths'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'

@@ -61,11 +61,3 @@ export function BackgroundSwatches({
     </fieldset>
   )
 }
-
-export function parseSwatch(value: unknown) {
-  if (typeof value !== 'string') return null
-  const [kind, ...rest] = value.split(':')
-  const body = rest.join(':')
-  if (kind === 'color' || kind === 'gradient') return { kind, value: body } as const
-  return null
-}

@@ -11,7 +11,7 @@ import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-import type { myEndUsersLoader } from '#app/team-member/my-end-users.server'
+import type { myEndUsersLoader } from '#app/team-admin/my-end-users.server'
 import { useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 

@@ -41,7 +41,7 @@ import {
   setAccountPlan,
   setEndUserStatus,
   toPerson,
-} from './people.server'
+} from './manage-people.server'
 
 export const END_USERS_PATH = '/dashboard/super-admin/users'
 export const ADMIN_TEAM_PATH = '/dashboard/super-admin/team'

@@ -5,7 +5,7 @@
 
 import { createUserWithPassword } from '#app/auth/accounts.server'
 import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
-import { queueProviderRemovalIn } from '#app/domains/sending-domains.server'
+import { queueProviderRemovalIn } from '#app/domains/sending-domain-verification.server'
 import { queueEmail } from '#app/email/mailer.server'
 import {
   type AgencyFields,

@@ -1,0 +1,153 @@
+// The onboarding wizard's loader and action (/onboarding, `?mode=card` for a new card): which
+// step to show, and what each step's Continue saves. Steps 1 to 3 are the profile's fields, step
+// 4 its images and background, step 5 creates the card. The draft itself is wizard.server.ts's.
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type AppLoadContext, data, redirect } from '@remix-run/node'
+import { requireUser } from '#app/auth/guards.server'
+import { rolePaths } from '#app/auth/roles'
+import { parseSwatch } from '#app/cards/backgrounds'
+import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
+import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
+import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
+import { recordAudit } from '#app/models/audit.server'
+import { getMediaPath } from '#app/models/media.server'
+import { redirectWithToast } from '#app/utils/toast.server'
+import { BackgroundSchema } from '#app/validation/card-background'
+import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
+import { plainText } from '#app/validation/text'
+import { withTenant } from '#drizzle/db.server'
+
+function readStep(url: URL) {
+  const step = Number(url.searchParams.get('step') ?? '1')
+  return Number.isInteger(step) && step >= 1 && step <= WIZARD_STEPS ? step : 1
+}
+
+export async function wizardLoader(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireUser(request, context)
+  const url = new URL(request.url)
+  const mode: WizardMode = url.searchParams.get('mode') === 'card' ? 'card' : 'profile'
+  const title = url.searchParams.get('title')
+  const step = readStep(url)
+  const loaded = await withTenant(tenant.id, async (tx) => {
+    // The title comes from the URL: anything that is not plain text is dropped.
+    const cleanTitle = title === null ? null : (plainText(100).safeParse(title).data ?? '')
+    const draft = await loadDraft(tx, user, mode, cleanTitle)
+    const [logoUrl, profilePictureUrl, backgroundImageUrl] = await Promise.all([
+      getMediaPath(tx, tenant.id, draft.logoMediaId),
+      getMediaPath(tx, tenant.id, draft.profilePictureMediaId),
+      getMediaPath(tx, tenant.id, draft.backgroundMediaId),
+    ])
+    return { draft, logoUrl, profilePictureUrl, backgroundImageUrl }
+  })
+  return { step, mode, ...loaded }
+}
+
+const StepSchemas = { 1: WizardNameSchema, 2: WizardContactSchema, 3: WizardWorkSchema } as const
+
+export async function wizardAction(request: Request, context: AppLoadContext) {
+  const { tenant, user } = await requireUser(request, context)
+  const url = new URL(request.url)
+  const mode: WizardMode = url.searchParams.get('mode') === 'card' ? 'card' : 'profile'
+  const step = readStep(url)
+  let formData: FormData
+  try {
+    formData = await readForm(request)
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error
+    return data(
+      { result: null, imageErrors: { [error.field.replace(/File$/, '')]: error.message } },
+      { status: 400 },
+    )
+  }
+
+  if (step <= 3) {
+    const schema = StepSchemas[step as 1 | 2 | 3]
+    const submission = parseWithZod(formData, { schema })
+    if (submission.status !== 'success') {
+      return data({ result: submission.reply(), imageErrors: {} }, { status: 400 })
+    }
+    await withTenant(tenant.id, async (tx) => {
+      const draft = await loadDraft(tx, user, mode, null)
+      await saveDraftStep(tx, user, draft, submission.value, step + 1)
+    })
+    return redirect(wizardUrl(mode, step + 1))
+  }
+
+  if (step === 4) {
+    try {
+      // One transaction: a refused field or background leaves no image of this form behind.
+      await withTenant(tenant.id, async (tx) => {
+        const [logo, picture, backgroundImage] = [
+          await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx),
+          await resolveImageField(
+            { tenant, user },
+            formData,
+            'profilePicture',
+            'profilePicture',
+            tx,
+          ),
+          await resolveImageField({ tenant, user }, formData, 'background', 'background', tx),
+        ]
+        const choice = parseSwatch(formData.get('backgroundChoice'))
+        const background = backgroundImage
+          ? BackgroundSchema.safeParse({ kind: 'image', mediaId: backgroundImage })
+          : choice
+            ? BackgroundSchema.safeParse(choice)
+            : null
+        if (background && !background.success) {
+          throw new UploadError('background', 'Please choose a background')
+        }
+        const draft = await loadDraft(tx, user, mode, null)
+        const changes: Partial<WizardDraft> = {}
+        if (logo !== undefined) changes.logoMediaId = logo
+        if (picture !== undefined) changes.profilePictureMediaId = picture
+        if (background?.success) {
+          const value = background.data
+          Object.assign(
+            changes,
+            value.kind === 'image'
+              ? { backgroundKind: 'image', backgroundValue: '', backgroundMediaId: value.mediaId }
+              : {
+                  backgroundKind: value.kind,
+                  backgroundValue: value.value,
+                  backgroundMediaId: null,
+                },
+          )
+        }
+        await saveDraftStep(tx, user, draft, changes, 5)
+      })
+    } catch (error) {
+      if (!(error instanceof UploadError)) throw error
+      return data({ result: null, imageErrors: { [error.field]: error.message } }, { status: 400 })
+    }
+    return redirect(wizardUrl(mode, 5))
+  }
+
+  // Step 5: create the card (and, in profile mode, complete the profile).
+  const card = await withTenant(tenant.id, async (tx) => {
+    const draft = await loadDraft(tx, user, mode, null)
+    const parsedNames = WizardNameSchema.safeParse(draft)
+    if (!parsedNames.success) return null
+    const created = await finishWizard(tx, user, draft)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: mode === 'card' ? 'card.created' : 'profile.created',
+      entityType: 'digital_card',
+      entityId: created.id,
+    })
+    return created
+  })
+  if (!card) {
+    return redirectWithToast(wizardUrl(mode, 1), {
+      type: 'error',
+      title:
+        mode === 'card' ? 'Failed to create digital card' : 'Please enter your first and last name',
+    })
+  }
+  if (mode === 'card') {
+    return redirectWithToast(rolePaths(user.role).digitalCards, {
+      title: 'Digital card created successfully!',
+    })
+  }
+  return redirectWithToast('/qrcode', { title: 'Profile created successfully!' })
+}
