@@ -64,6 +64,8 @@ export class RateLimitedError extends Error {
   constructor(
     public retryAfterSeconds: number,
     message = rateLimitMessage(retryAfterSeconds),
+    /** The form field the message is shown next to (a password check's); else above the form. */
+    readonly field?: string,
   ) {
     super(message)
   }

@@ -1,8 +1,8 @@
 // The agency's Branding screen (spec §2.12): logo, favicon, colours, company name, custom
 // domain and white labeling. Agency admins change it; agency members read it. Saving applies to
 // every page of the agency's hosts at once (the tenant cache is dropped after the commit).
-import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, data } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
+import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
@@ -23,19 +23,19 @@ import {
   type SendingDomainCheck,
   SendingDomainError,
 } from '#app/domains/sending-domain-verification.server'
-import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
+import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   findBrandingImagePaths,
   findOrganizationBranding,
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
-import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
-import { redirectWithToast } from '#app/utils/toast.server'
-import { BrandingActionSchema } from '#app/validation/branding'
+import { ActionError } from '#app/utils/action-error'
+import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
+import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { readLegalLinks, saveLegalLinks } from './legal.server'
 
@@ -99,44 +99,37 @@ export async function readBrandingSummary(tx: Transaction, organizationId: strin
 export type BrandingSummary = NonNullable<Awaited<ReturnType<typeof readBrandingSummary>>>
 
 export async function brandingAction(request: Request, context: AppLoadContext) {
-  const signedIn = await requireAgency(request, context, ['agency_admin'])
-  const formData = await readForm(request).catch((error) => {
-    if (error instanceof UploadError) return error
-    throw error
+  return intentAction(request, {
+    guard: () => requireAgency(request, context, ['agency_admin']),
+    schema: BrandingActionSchema,
+    // The logo and favicon: an image refused is the reply next to its field.
+    multipart: {},
+    redirectTo: BRANDING_PATH,
+    intents: {
+      save: saveBranding,
+      'verify-domain': verifyDomain,
+      'check-sending-domain': checkSendingDomainNow,
+      'remove-sending-domain': removeSendingDomainNow,
+      'add-sending-domain': async ({ sendingDomain, senderLocalPart }, { tenant, user }) => {
+        try {
+          await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
+        } catch (error) {
+          if (!(error instanceof SendingDomainError)) throw error
+          throw new ActionError(400, error.message, 'sendingDomain')
+        }
+        return { toast: SENDING_DOMAIN_TOASTS.added, redirectTo: DOMAIN_TAB }
+      },
+    },
   })
-  if (formData instanceof UploadError) return imageRefused(formData.field)
-  const submission = parseWithZod(formData, { schema: BrandingActionSchema })
-  if (submission.status !== 'success') {
-    // Each form reads its own key: the sending domain's errors must not land on the branding form.
-    return formData.get('intent') === 'add-sending-domain'
-      ? data({ sendingDomain: submission.reply() }, { status: 400 })
-      : data({ result: submission.reply() }, { status: 400 })
-  }
-  const intent = submission.value.intent
-  if (intent === 'verify-domain') return verifyDomain(signedIn)
-  if (intent === 'check-sending-domain') return checkSendingDomainNow(signedIn)
-  if (intent === 'remove-sending-domain') return removeSendingDomainNow(signedIn)
-  if (submission.value.intent === 'add-sending-domain') {
-    const { sendingDomain, senderLocalPart } = submission.value
-    try {
-      await addSendingDomain(signedIn.tenant.id, signedIn.user.id, {
-        domain: sendingDomain,
-        senderLocalPart,
-      })
-    } catch (error) {
-      if (!(error instanceof SendingDomainError)) throw error
-      return data(
-        { sendingDomain: submission.reply({ fieldErrors: { sendingDomain: [error.message] } }) },
-        { status: 400 },
-      )
-    }
-    return redirectWithToast(`${BRANDING_PATH}?tab=domain`, {
-      type: 'success',
-      title: SENDING_DOMAIN_TOASTS.added,
-    })
-  }
-  const value = submission.value
-  const { tenant, user } = signedIn
+}
+
+const DOMAIN_TAB = `${BRANDING_PATH}?tab=domain`
+
+async function saveBranding(
+  value: z.output<typeof BrandingSchema>,
+  { tenant, user }: SignedIn,
+  formData: FormData,
+) {
   try {
     await withTenant(tenant.id, async (tx) => {
       const before = await findOrganizationBranding(tx, tenant.id)
@@ -146,6 +139,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
         termsOfServiceUrl: value.termsOfServiceUrl,
         supportEmail: value.supportEmail,
       }
+      // An image refused here is an UploadError: the reply next to its field, nothing written.
       const logoMediaId = await resolveImageField(
         { tenant, user },
         formData,
@@ -205,30 +199,11 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       }
     })
   } catch (error) {
-    if (error instanceof UploadError) return imageRefused(error.field, error.message)
-    if (error instanceof DomainError) {
-      return data(
-        { result: submission.reply({ fieldErrors: { customDomain: [error.message] } }) },
-        { status: 400 },
-      )
-    }
-    throw error
+    if (!(error instanceof DomainError)) throw error
+    throw new ActionError(400, error.message, error.field)
   }
   invalidateTenant(tenant.id)
-  return redirectWithToast(BRANDING_PATH, { type: 'success', title: BRANDING_UPDATED })
-}
-
-/** The image field's refusal: not an image, or past a quota (the message says which). */
-function imageRefused(field: string, message = INVALID_IMAGE_MESSAGE) {
-  return data(
-    {
-      result: {
-        status: 'error' as const,
-        error: { [field]: [message] },
-      },
-    },
-    { status: 400 },
-  )
+  return BRANDING_UPDATED
 }
 
 export const DOMAIN_TOASTS = {
@@ -243,19 +218,19 @@ export const DOMAIN_TOASTS = {
 
 function domainToast(check: DomainCheck) {
   if (check.outcome === 'no-domain')
-    return { type: 'error' as const, title: DOMAIN_TOASTS.noDomain }
+    return { type: 'error' as const, toast: DOMAIN_TOASTS.noDomain }
   if (check.outcome === 'unreachable')
-    return { type: 'error' as const, title: DOMAIN_TOASTS.unreachable }
-  if (check.outcome === 'expired') return { type: 'error' as const, title: DOMAIN_TOASTS.expired }
-  if (check.outcome === 'taken') return { type: 'error' as const, title: DOMAIN_TOASTS.taken }
+    return { type: 'error' as const, toast: DOMAIN_TOASTS.unreachable }
+  if (check.outcome === 'expired') return { type: 'error' as const, toast: DOMAIN_TOASTS.expired }
+  if (check.outcome === 'taken') return { type: 'error' as const, toast: DOMAIN_TOASTS.taken }
   return check.state.status === 'verified'
-    ? { type: 'success' as const, title: DOMAIN_TOASTS.verified }
-    : { type: 'error' as const, title: DOMAIN_TOASTS.notYet }
+    ? { type: 'success' as const, toast: DOMAIN_TOASTS.verified }
+    : { type: 'error' as const, toast: DOMAIN_TOASTS.notYet }
 }
 
-async function verifyDomain({ tenant, user }: SignedIn) {
+async function verifyDomain(_value: unknown, { tenant, user }: SignedIn): Promise<IntentDone> {
   const check = await checkCustomDomain(tenant.id, user.id)
-  return redirectWithToast(`${BRANDING_PATH}?tab=domain`, domainToast(check))
+  return { ...domainToast(check), redirectTo: DOMAIN_TAB }
 }
 
 export const SENDING_DOMAIN_TOASTS = {
@@ -272,39 +247,39 @@ export const SENDING_DOMAIN_TOASTS = {
 
 function sendingDomainToast(check: SendingDomainCheck) {
   if (check.outcome === 'no-domain') {
-    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.noDomain }
+    return { type: 'error' as const, toast: SENDING_DOMAIN_TOASTS.noDomain }
   }
   if (check.outcome === 'unreachable') {
-    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.unreachable }
+    return { type: 'error' as const, toast: SENDING_DOMAIN_TOASTS.unreachable }
   }
   if (check.outcome === 'expired') {
-    return { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.expired }
+    return { type: 'error' as const, toast: SENDING_DOMAIN_TOASTS.expired }
   }
-  if (check.sending) return { type: 'success' as const, title: SENDING_DOMAIN_TOASTS.verified }
+  if (check.sending) return { type: 'success' as const, toast: SENDING_DOMAIN_TOASTS.verified }
   return check.status === 'failed'
-    ? { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.failed }
-    : { type: 'error' as const, title: SENDING_DOMAIN_TOASTS.notYet }
+    ? { type: 'error' as const, toast: SENDING_DOMAIN_TOASTS.failed }
+    : { type: 'error' as const, toast: SENDING_DOMAIN_TOASTS.notYet }
 }
 
-async function checkSendingDomainNow({ tenant, user }: SignedIn) {
+async function checkSendingDomainNow(
+  _value: unknown,
+  { tenant, user }: SignedIn,
+): Promise<IntentDone> {
   const check = await checkSendingDomain(tenant.id, user.id, { askToVerify: true })
-  return redirectWithToast(`${BRANDING_PATH}?tab=domain`, sendingDomainToast(check))
+  return { ...sendingDomainToast(check), redirectTo: DOMAIN_TAB }
 }
 
-async function removeSendingDomainNow({ tenant, user }: SignedIn) {
+async function removeSendingDomainNow(
+  _value: unknown,
+  { tenant, user }: SignedIn,
+): Promise<IntentDone> {
   try {
     const outcome = await removeSendingDomain(tenant.id, user.id)
-    return redirectWithToast(
-      `${BRANDING_PATH}?tab=domain`,
-      outcome === 'removed'
-        ? { type: 'success', title: SENDING_DOMAIN_TOASTS.removed }
-        : { type: 'error', title: SENDING_DOMAIN_TOASTS.noDomain },
-    )
+    return outcome === 'removed'
+      ? { toast: SENDING_DOMAIN_TOASTS.removed, redirectTo: DOMAIN_TAB }
+      : { toast: SENDING_DOMAIN_TOASTS.noDomain, type: 'error', redirectTo: DOMAIN_TAB }
   } catch (error) {
     if (!(error instanceof EmailProviderError)) throw error
-    return redirectWithToast(`${BRANDING_PATH}?tab=domain`, {
-      type: 'error',
-      title: SENDING_DOMAIN_TOASTS.unreachable,
-    })
+    return { toast: SENDING_DOMAIN_TOASTS.unreachable, type: 'error', redirectTo: DOMAIN_TAB }
   }
 }

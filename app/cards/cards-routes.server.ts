@@ -1,12 +1,11 @@
 // The digital cards list and editor, shared by the end-user and team-member areas.
-import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, data, redirect } from '@remix-run/node'
+import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { CARD_AREA_ROLES } from '#app/auth/roles'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
-import { readForm, readPlainForm, resolveImageField, UploadError } from '#app/media/uploads.server'
+import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   cardFieldsFromProfile,
@@ -19,6 +18,8 @@ import {
   updateCard,
 } from '#app/models/cards.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
+import { ActionError } from '#app/utils/action-error'
+import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardDetailsSchema } from '#app/validation/profile'
@@ -55,83 +56,76 @@ async function requireSignInToCreate(request: Request, context: AppLoadContext) 
 }
 
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
-  await requireSignInToCreate(request, context)
-  const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
-  const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply(), error: null }, { status: 400 })
-  }
-  const value = submission.value
   const list = cardsListPath(area)
-  if (value.intent === 'create') {
-    if (value.method === 'new') {
-      const params = new URLSearchParams({ mode: 'card', step: '1' })
-      if (value.title) params.set('title', value.title)
-      return redirect(`/onboarding?${params}`)
-    }
-    // Spec §5: duplicating needs a first and last name and an email in the profile.
-    if (!user.firstName.trim() || !user.lastName.trim()) {
-      return data(
-        {
-          result: submission.reply({ formErrors: ['Profile must have a first and last name'] }),
-          error: 'Profile must have a first and last name',
-        },
-        { status: 400 },
-      )
-    }
-    if (!user.email.trim()) {
-      return data(
-        {
-          result: submission.reply({ formErrors: ['Profile must have an email address'] }),
-          error: 'Profile must have an email address',
-        },
-        { status: 400 },
-      )
-    }
-    const card = await withTenant(tenant.id, async (tx) => {
-      const created = await createCard(tx, tenant.id, user.id, {
-        title: value.title,
-        ...cardFieldsFromProfile(user),
-      })
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'card.created',
-        entityType: 'digital_card',
-        entityId: created.id,
-      })
-      return created
-    })
-    return redirectWithToast(`/qrcode/${card.id}`, { title: 'Digital card created successfully' })
-  }
-  if (value.intent === 'set-default') {
-    const done = await withTenant(tenant.id, async (tx) => {
-      const ok = await setDefaultCard(tx, tenant.id, user.id, value.cardId)
-      // Spec §3 audit events: a default-card change shows on the Activity tab.
-      if (ok)
-        await recordAudit(tx, tenant.id, {
-          actorUserId: user.id,
-          action: 'card.default_set',
-          entityType: 'digital_card',
-          entityId: value.cardId,
+  return intentAction(request, {
+    guard: async () => {
+      await requireSignInToCreate(request, context)
+      return requireRole(request, context, CARD_AREA_ROLES[area])
+    },
+    schema: ListIntentSchema,
+    redirectTo: list,
+    intents: {
+      create: async (value, { tenant, user }) => {
+        if (value.method === 'new') {
+          const params = new URLSearchParams({ mode: 'card', step: '1' })
+          if (value.title) params.set('title', value.title)
+          return { redirectTo: `/onboarding?${params}` }
+        }
+        // Spec §5: duplicating needs a first and last name and an email in the profile.
+        if (!user.firstName.trim() || !user.lastName.trim()) {
+          throw new ActionError(400, 'Profile must have a first and last name')
+        }
+        if (!user.email.trim()) throw new ActionError(400, 'Profile must have an email address')
+        const card = await withTenant(tenant.id, async (tx) => {
+          const created = await createCard(tx, tenant.id, user.id, {
+            title: value.title,
+            ...cardFieldsFromProfile(user),
+          })
+          await recordAudit(tx, tenant.id, {
+            actorUserId: user.id,
+            action: 'card.created',
+            entityType: 'digital_card',
+            entityId: created.id,
+          })
+          return created
         })
-      return ok
-    })
-    if (!done) throw new Response('Not Found', { status: 404 })
-    return redirectWithToast(list, { title: 'Default card updated' })
-  }
-  const deleted = await withTenant(tenant.id, async (tx) => {
-    const ok = await deleteCard(tx, tenant.id, user.id, value.cardId)
-    if (ok)
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'card.deleted',
-        entityType: 'digital_card',
-        entityId: value.cardId,
-      })
-    return ok
+        return { toast: 'Digital card created successfully', redirectTo: `/qrcode/${card.id}` }
+      },
+      'set-default': async ({ cardId }, { tenant, user }) => {
+        const done = await withTenant(tenant.id, async (tx) => {
+          const ok = await setDefaultCard(tx, tenant.id, user.id, cardId)
+          // Spec §3 audit events: a default-card change shows on the Activity tab.
+          if (ok)
+            await recordAudit(tx, tenant.id, {
+              actorUserId: user.id,
+              action: 'card.default_set',
+              entityType: 'digital_card',
+              entityId: cardId,
+            })
+          return ok
+        })
+        // Another user's card is not found, as an unknown one (a crafted post: the page's
+        // buttons name the user's own cards).
+        if (!done) throw new Response('Not Found', { status: 404 })
+        return 'Default card updated'
+      },
+      delete: async ({ cardId }, { tenant, user }) => {
+        const deleted = await withTenant(tenant.id, async (tx) => {
+          const ok = await deleteCard(tx, tenant.id, user.id, cardId)
+          if (ok)
+            await recordAudit(tx, tenant.id, {
+              actorUserId: user.id,
+              action: 'card.deleted',
+              entityType: 'digital_card',
+              entityId: cardId,
+            })
+          return ok
+        })
+        if (!deleted) throw new Response('Not Found', { status: 404 })
+        return 'Card deleted successfully'
+      },
+    },
   })
-  if (!deleted) throw new Response('Not Found', { status: 404 })
-  return redirectWithToast(list, { title: 'Card deleted successfully' })
 }
 
 export const EDIT_STEPS = ['details', 'visuals', 'review'] as const
@@ -187,97 +181,79 @@ export async function cardEditAction(
   area: CardArea,
   cardId: string,
 ) {
-  const { tenant, user } = await requireOwnCard(request, context, area, cardId)
   const editUrl = (step: EditStep) => cardEditPath(area, cardId, step)
-  let formData: FormData
-  try {
-    formData = await readForm(request)
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error
-    return data(
-      {
-        result: null,
-        imageErrors: { [error.field.replace(/File$/, '')]: error.message },
-        ok: false,
+  return intentAction(request, {
+    guard: () => requireOwnCard(request, context, area, cardId),
+    schema: EditIntentSchema,
+    // An image too large to read is refused next to its field (the input is `logoFile`).
+    multipart: { uploadField: (field) => field.replace(/File$/, '') },
+    redirectTo: cardsListPath(area),
+    intents: {
+      details: async ({ intent, ...fields }, { tenant, user }) => {
+        await withTenant(tenant.id, (tx) => updateCard(tx, tenant.id, user.id, cardId, fields))
+        return { redirectTo: editUrl('visuals') }
       },
-      { status: 400 },
-    )
-  }
-  const submission = parseWithZod(formData, { schema: EditIntentSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply(), imageErrors: {}, ok: false }, { status: 400 })
-  }
-  const value = submission.value
-  if (value.intent === 'details') {
-    const { intent, ...fields } = value
-    await withTenant(tenant.id, (tx) => updateCard(tx, tenant.id, user.id, cardId, fields))
-    return redirect(editUrl('visuals'))
-  }
-  if (value.intent === 'visuals') {
-    try {
-      // One transaction: a refused second image leaves the first one unstored.
-      await withTenant(tenant.id, async (tx) => {
-        const logo = await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx)
-        const picture = await resolveImageField(
-          { tenant, user },
-          formData,
-          'profilePicture',
-          'profilePicture',
-          tx,
-        )
-        await updateCard(tx, tenant.id, user.id, cardId, {
-          ...(logo !== undefined ? { logoMediaId: logo } : {}),
-          ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
-        })
-      })
-    } catch (error) {
-      if (!(error instanceof UploadError)) throw error
-      return data(
-        { result: null, imageErrors: { [error.field]: error.message }, ok: false },
-        { status: 400 },
-      )
-    }
-    return redirectWithToast(editUrl('review'), { title: 'Changes saved' })
-  }
-  if (value.intent === 'background') {
-    const refused = data(
-      { result: null, imageErrors: { background: 'Failed to save background changes' }, ok: false },
-      { status: 400 },
-    )
-    // An image background is the media the image field resolves to (this organization's own,
-    // checked there); no other field names it.
-    const mediaId =
-      value.kind === 'image'
-        ? await resolveImageField({ tenant, user }, formData, 'background', 'background').catch(
-            () => null,
+      visuals: async (_value, { tenant, user }, formData) => {
+        // One transaction: a refused second image (an UploadError, the reply next to its field)
+        // leaves the first one unstored.
+        await withTenant(tenant.id, async (tx) => {
+          const logo = await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx)
+          const picture = await resolveImageField(
+            { tenant, user },
+            formData,
+            'profilePicture',
+            'profilePicture',
+            tx,
           )
-        : undefined
-    const background = BackgroundSchema.safeParse(
-      value.kind === 'image'
-        ? { kind: 'image', mediaId }
-        : { kind: value.kind, value: value.value },
-    )
-    if (!background.success) return refused
-    await withTenant(tenant.id, async (tx) => {
-      const updated = await setCardBackground(tx, tenant.id, user.id, cardId, background.data)
-      if (!updated) return
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'card.background_set',
-        entityType: 'digital_card',
-        entityId: cardId,
-        metadata: { kind: background.data.kind },
-      })
-    })
-    return { result: null, imageErrors: {}, ok: true, applied: background.data.kind }
-  }
-  await withTenant(tenant.id, (tx) =>
-    recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'card.updated',
-      entityType: 'digital_card',
-      entityId: cardId,
-    }),
-  )
-  return redirectWithToast(cardsListPath(area), { title: 'Card updated successfully' })
+          await updateCard(tx, tenant.id, user.id, cardId, {
+            ...(logo !== undefined ? { logoMediaId: logo } : {}),
+            ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
+          })
+        })
+        return { toast: 'Changes saved', redirectTo: editUrl('review') }
+      },
+      background: async (value, { tenant, user }, formData) => {
+        // An image background is the media the image field resolves to (this organization's
+        // own, checked there); no other field names it.
+        const mediaId =
+          value.kind === 'image'
+            ? await resolveImageField({ tenant, user }, formData, 'background', 'background').catch(
+                () => null,
+              )
+            : undefined
+        const background = BackgroundSchema.safeParse(
+          value.kind === 'image'
+            ? { kind: 'image', mediaId }
+            : { kind: value.kind, value: value.value },
+        )
+        if (!background.success) {
+          throw new ActionError(400, 'Failed to save background changes', 'background')
+        }
+        await withTenant(tenant.id, async (tx) => {
+          const updated = await setCardBackground(tx, tenant.id, user.id, cardId, background.data)
+          if (!updated) return
+          await recordAudit(tx, tenant.id, {
+            actorUserId: user.id,
+            action: 'card.background_set',
+            entityType: 'digital_card',
+            entityId: cardId,
+            metadata: { kind: background.data.kind },
+          })
+        })
+        // The picker posts with a fetcher: it answers in place, no redirect.
+        return { reply: { applied: background.data.kind } }
+      },
+      finish: async (_value, { tenant, user }) => {
+        await withTenant(tenant.id, (tx) =>
+          recordAudit(tx, tenant.id, {
+            actorUserId: user.id,
+            action: 'card.updated',
+            entityType: 'digital_card',
+            entityId: cardId,
+          }),
+        )
+        return 'Card updated successfully'
+      },
+    },
+  })
 }

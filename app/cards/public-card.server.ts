@@ -2,18 +2,10 @@
 // with its images, one view insert; no session work unless a cookie is present.
 
 import { createHmac } from 'node:crypto'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser } from '#app/auth/guards.server'
-import {
-  addressLimitKey,
-  assertNotLimited,
-  RateLimitedError,
-  rateLimitMessage,
-  recordHits,
-  tooManyRequests,
-} from '#app/auth/rate-limit.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
@@ -22,12 +14,13 @@ import { queueCardView } from '#app/cards/view-batcher.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
-import { readPlainForm } from '#app/media/uploads.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
+import { intentAction } from '#app/utils/intent-action.server'
 import { NAME_MIN_LENGTH } from '#app/validation/names'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
@@ -145,148 +138,121 @@ export async function publicCardAction(
   context: AppLoadContext,
   reference: string,
 ) {
-  const { tenant, user } = await getOptionalUser(request, context)
-  // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
-  const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, user))
-  if (!row) throw new Response('Not Found', { status: 404 })
-  const card = row.card
-  const sourceCardId = row.cardId
-  const submission = parseWithZod(await readPlainForm(request), { schema: CardIntentSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply(), message: null, ok: false }, { status: 400 })
-  }
-  const value = submission.value
-
-  if (value.intent === 'lead') {
-    // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
-    if (value.website)
-      return {
-        result: submission.reply({ resetForm: true }),
-        message: `Thanks! ${card.firstName} will be in touch.`,
-        ok: true,
-      }
-    const limits = [
-      { name: 'leadIp' as const, key: addressLimitKey('leadIp', context.clientIp ?? 'unknown') },
-    ]
-    try {
-      await assertNotLimited(limits)
-    } catch (error) {
-      if (!(error instanceof RateLimitedError)) throw error
-      return data(
-        {
-          result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }),
-          message: null,
-          ok: false,
-        },
-        { status: 429 },
-      )
-    }
-    await recordHits(limits)
-    try {
-      await withTenant(tenant.id, async (tx) => {
-        const added = await addContactAndForward(tx, tenant.id, card.userId, {
-          fullName: value.fullName,
-          email: value.email,
-          phoneNumber: value.phoneNumber,
-          company: value.company,
-          note: value.note,
-          source: 'lead',
-          sourceCardId,
-        })
-        // A lead already in the list is not news: only a new contact is emailed about, and the
-        // email is queued with the contact, so one is never saved without the other.
-        if (added.status === 'created') {
-          await queueNewContactEmailIn(tx, tenant, {
-            kind: 'lead',
-            ownerId: card.userId,
-            contact: { fullName: value.fullName, email: value.email, company: value.company },
-            cause: { clientIp: context.clientIp ?? 'unknown' },
-          })
+  return intentAction(request, {
+    guard: async () => {
+      const { tenant, user } = await getOptionalUser(request, context)
+      // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
+      const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, user))
+      if (!row) throw new Response('Not Found', { status: 404 })
+      return { tenant, user, card: row.card, sourceCardId: row.cardId }
+    },
+    schema: CardIntentSchema,
+    // Nothing leaves the card page: every answer is a fetcher's, said in place.
+    redirectTo: request.url,
+    // The page's buttons toast `message` (`ok` says which kind); card-visitor.js reads the same.
+    refused: (refusal) => ({ message: refusal.message, ok: false }),
+    intents: {
+      lead: async (value, { tenant, card, sourceCardId }) => {
+        const thanks = {
+          reply: { message: `Thanks! ${card.firstName} will be in touch.`, ok: true },
+          result: { resetForm: true },
         }
-      })
-    } catch (error) {
-      // The owner's notification is past the send limits: the lead is not kept either (it
-      // rolled back with it), and the visitor is told to come back.
-      if (!(error instanceof RateLimitedError)) throw error
-      return tooManyRequests(error, {
-        result: submission.reply({ formErrors: [error.message] }),
-        message: null,
-        ok: false,
-      })
-    }
-    wakeJobWorker()
-    return {
-      result: submission.reply({ resetForm: true }),
-      message: `Thanks! ${card.firstName} will be in touch.`,
-      ok: true,
-    }
-  }
-
-  if (!user) {
-    // The sign-in page says why it was needed (spec §8) and connecting resumes after it.
-    const back = `/card/${card.id}?${value.intent === 'connect' ? 'connect=1' : 'save=1'}`
-    throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: back })}`)
-  }
-
-  if (value.intent === 'save') {
-    const saved = await withTenant(tenant.id, (tx) =>
-      addContactAndForward(tx, tenant.id, user.id, {
-        fullName: `${card.firstName} ${card.lastName}`.trim(),
-        email: card.email || card.workEmail,
-        phoneNumber: card.phoneNumber,
-        company: card.company,
-        jobTitle: card.jobTitle,
-        source: 'saved',
-        sourceCardId,
-      }),
-    )
-    return saved.status === 'duplicate'
-      ? data(
-          { result: null, message: 'This contact is already in your list', ok: false },
-          { status: 409 },
-        )
-      : { result: null, message: 'Contact saved successfully', ok: true }
-  }
-
-  // Connect: each side gets the other as a contact, once.
-  if (user.id === card.userId) {
-    return data(
-      { result: null, message: 'Failed to connect with contact', ok: false },
-      { status: 400 },
-    )
-  }
-  const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
-  try {
-    await withTenant(tenant.id, async (tx) => {
-      const added = await addContactAndForward(tx, tenant.id, card.userId, {
-        fullName: visitorName,
-        email: user.email,
-        source: 'connect',
-        sourceCardId,
-      })
-      await addContactAndForward(tx, tenant.id, user.id, {
-        fullName: `${card.firstName} ${card.lastName}`.trim(),
-        email: card.email || card.workEmail,
-        phoneNumber: card.phoneNumber,
-        company: card.company,
-        jobTitle: card.jobTitle,
-        source: 'connect',
-        sourceCardId,
-      })
-      // Connecting again (already in the owner's list) sends nothing: one email per new contact.
-      if (added.status === 'created') {
-        await queueNewContactEmailIn(tx, tenant, {
-          kind: 'connect',
-          ownerId: card.userId,
-          contact: { fullName: visitorName, email: user.email },
-          cause: { userId: user.id },
+        // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
+        if (value.website) return thanks
+        const limits = [
+          {
+            name: 'leadIp' as const,
+            key: addressLimitKey('leadIp', context.clientIp ?? 'unknown'),
+          },
+        ]
+        await assertNotLimited(limits)
+        await recordHits(limits)
+        // The owner's notification past the send limits (a RateLimitedError, 429): the lead is
+        // not kept either (it rolls back with it), and the visitor is told to come back.
+        await withTenant(tenant.id, async (tx) => {
+          const added = await addContactAndForward(tx, tenant.id, card.userId, {
+            fullName: value.fullName,
+            email: value.email,
+            phoneNumber: value.phoneNumber,
+            company: value.company,
+            note: value.note,
+            source: 'lead',
+            sourceCardId,
+          })
+          // A lead already in the list is not news: only a new contact is emailed about, and
+          // the email is queued with the contact, so one is never saved without the other.
+          if (added.status === 'created') {
+            await queueNewContactEmailIn(tx, tenant, {
+              kind: 'lead',
+              ownerId: card.userId,
+              contact: { fullName: value.fullName, email: value.email, company: value.company },
+              cause: { clientIp: context.clientIp ?? 'unknown' },
+            })
+          }
         })
-      }
-    })
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    return tooManyRequests(error, { result: null, message: error.message, ok: false })
-  }
-  wakeJobWorker()
-  return { result: null, message: `Successfully connected with ${card.firstName}`, ok: true }
+        wakeJobWorker()
+        return thanks
+      },
+      save: async (_value, { tenant, user, card, sourceCardId }) => {
+        if (!user) throw signInFirst(card.id, 'save')
+        const saved = await withTenant(tenant.id, (tx) =>
+          addContactAndForward(tx, tenant.id, user.id, {
+            fullName: `${card.firstName} ${card.lastName}`.trim(),
+            email: card.email || card.workEmail,
+            phoneNumber: card.phoneNumber,
+            company: card.company,
+            jobTitle: card.jobTitle,
+            source: 'saved',
+            sourceCardId,
+          }),
+        )
+        if (saved.status === 'duplicate') {
+          throw new ActionError(409, 'This contact is already in your list')
+        }
+        return { reply: { message: 'Contact saved successfully', ok: true } }
+      },
+      // Connect: each side gets the other as a contact, once.
+      connect: async (_value, { tenant, user, card, sourceCardId }) => {
+        if (!user) throw signInFirst(card.id, 'connect')
+        if (user.id === card.userId) throw new ActionError(400, 'Failed to connect with contact')
+        const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
+        // Past the send limits (the owner's email): a RateLimitedError, 429, nothing kept.
+        await withTenant(tenant.id, async (tx) => {
+          const added = await addContactAndForward(tx, tenant.id, card.userId, {
+            fullName: visitorName,
+            email: user.email,
+            source: 'connect',
+            sourceCardId,
+          })
+          await addContactAndForward(tx, tenant.id, user.id, {
+            fullName: `${card.firstName} ${card.lastName}`.trim(),
+            email: card.email || card.workEmail,
+            phoneNumber: card.phoneNumber,
+            company: card.company,
+            jobTitle: card.jobTitle,
+            source: 'connect',
+            sourceCardId,
+          })
+          // Connecting again (already in the owner's list) sends nothing: one email per new
+          // contact.
+          if (added.status === 'created') {
+            await queueNewContactEmailIn(tx, tenant, {
+              kind: 'connect',
+              ownerId: card.userId,
+              contact: { fullName: visitorName, email: user.email },
+              cause: { userId: user.id },
+            })
+          }
+        })
+        wakeJobWorker()
+        return { reply: { message: `Successfully connected with ${card.firstName}`, ok: true } }
+      },
+    },
+  })
+}
+
+/** The sign-in page says why it was needed (spec §8) and connecting resumes after it. */
+function signInFirst(cardId: string, intent: 'connect' | 'save') {
+  const back = `/card/${cardId}?${intent === 'connect' ? 'connect=1' : 'save=1'}`
+  return redirect(`/auth/login?${new URLSearchParams({ redirectTo: back })}`)
 }

@@ -1,16 +1,17 @@
 // /api-settings: validating, saving and switching a user's CRM key, and the list of how their
 // new contacts were forwarded (accounts-cards-sharing.md §4, §5, §8). The key is sealed before
 // it is stored and never leaves the server again; the page sees its last four characters.
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
-import type { SignedIn } from '#app/auth/guards.server'
-import { readPlainForm } from '#app/media/uploads.server'
+import type { AppLoadContext } from '@remix-run/node'
+import { getOptionalUser, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { recordAudit } from '#app/models/audit.server'
 import { listCrmSyncs } from '#app/models/crm-syncs.server'
+import { ActionError } from '#app/utils/action-error'
+import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { open, seal } from '#app/utils/secret-box.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
+  type ApiSettingsForm,
   ApiSettingsSchema,
   type KeyStatus,
   API_SETTINGS_MESSAGES as MESSAGES,
@@ -64,11 +65,11 @@ const audit = (tx: Transaction, { tenant, user }: SignedIn, metadata: Record<str
     metadata,
   })
 
-function fieldError(intent: string, message: string, status = 400) {
-  return data(
-    { intent, keyStatus: 'invalid' as KeyStatus, error: message, fieldError: message },
-    { status },
-  )
+/** The key's status a refusal tells the page (the key field's badge), by its message. */
+const KEY_STATUS_OF: Partial<Record<string, KeyStatus>> = {
+  [MESSAGES.keyRequired]: 'unknown',
+  [MESSAGES.validationFailed]: 'unknown',
+  [MESSAGES.keyInvalid]: 'invalid',
 }
 
 /** Saving with an empty or invalid key: the key goes, the integration is off. */
@@ -86,60 +87,72 @@ async function disable(signedIn: SignedIn, reason: 'empty' | 'invalid') {
   })
 }
 
-export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
-  const submission = parseWithZod(await readPlainForm(request), { schema: ApiSettingsSchema })
-  if (submission.status !== 'success') {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? MESSAGES.updateFailed
-    const intent = submission.payload.intent
-    return data(
-      { intent: typeof intent === 'string' ? intent : null, error: message, fieldError: message },
-      { status: 400 },
-    )
-  }
-  const value = submission.value
-  const { tenant, user } = signedIn
+/**
+ * The page's action. A save from a page whose session has ended says so on the sign-in page
+ * (spec §8) rather than with the guard's bare redirect.
+ */
+export async function apiSettingsAction(request: Request, context: AppLoadContext) {
+  return intentAction(request, {
+    guard: async () => {
+      const { user } = await getOptionalUser(request, context)
+      if (!user) {
+        throw await redirectWithToast(
+          `/auth/login?redirectTo=${encodeURIComponent(API_SETTINGS_PATH)}`,
+          { type: 'error', title: MESSAGES.signedOut },
+        )
+      }
+      return requireUser(request, context)
+    },
+    schema: ApiSettingsSchema,
+    redirectTo: API_SETTINGS_PATH,
+    refused: (refusal) => {
+      const keyStatus = KEY_STATUS_OF[refusal.message]
+      return keyStatus ? { keyStatus } : {}
+    },
+    intents: {
+      retry: async ({ contactId }, { tenant, user }) => {
+        const queued = await retryCrmForward(tenant.id, user.id, contactId)
+        if (!queued) throw new ActionError(404, 'Nothing to retry for that contact')
+        return 'Sync queued again'
+      },
+      validate: async (value, signedIn) => {
+        const { apiKey } = await keyOf(value, signedIn)
+        if (!apiKey) throw new ActionError(400, MESSAGES.keyRequired, 'apiKey')
+        const result = await validateKey({ apiKey, locationId: value.locationId || null })
+        if (result === 'failed') throw new ActionError(502, MESSAGES.validationFailed)
+        if (result === 'invalid') throw new ActionError(400, MESSAGES.keyInvalid, 'apiKey')
+        return { reply: { keyStatus: 'valid' satisfies KeyStatus } }
+      },
+      save: async (value, signedIn) => saveSettings(value, signedIn),
+    },
+  })
+}
 
-  if (value.intent === 'retry') {
-    const queued = await retryCrmForward(tenant.id, user.id, value.contactId)
-    if (!queued) return data({ intent: 'retry', error: 'Nothing to retry for that contact' }, 404)
-    return redirectWithToast('/api-settings', { type: 'success', title: 'Sync queued again' })
-  }
+export const API_SETTINGS_PATH = '/api-settings'
 
-  const typedKey = value.apiKey
-  const locationId = value.locationId || null
+type KeyForm = Extract<ApiSettingsForm, { intent: 'validate' | 'save' }>
+
+/** The key the form means: the typed one, else the stored one when the field was left alone. */
+async function keyOf(value: KeyForm, signedIn: SignedIn) {
   const stored = await storedSettings(signedIn)
   const storedKey =
-    value.keepStoredKey === '1' && !typedKey && stored?.gohighlevelApiKeyEncrypted
+    value.keepStoredKey === '1' && !value.apiKey && stored?.gohighlevelApiKeyEncrypted
       ? open(stored.gohighlevelApiKeyEncrypted)
       : null
-  const apiKey = typedKey || storedKey
+  return { apiKey: value.apiKey || storedKey, storedKey, stored }
+}
 
-  if (value.intent === 'validate') {
-    if (!apiKey) {
-      return data(
-        {
-          intent: 'validate',
-          keyStatus: 'unknown' as KeyStatus,
-          error: MESSAGES.keyRequired,
-          fieldError: MESSAGES.keyRequired,
-        },
-        { status: 400 },
-      )
-    }
-    const result = await validateKey({ apiKey, locationId })
-    if (result === 'failed') {
-      return data(
-        { intent: 'validate', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
-        502,
-      )
-    }
-    if (result === 'invalid') return fieldError('validate', MESSAGES.keyInvalid)
-    return { intent: 'validate', keyStatus: 'valid' as KeyStatus, error: null }
-  }
-
+async function saveSettings(
+  value: Extract<ApiSettingsForm, { intent: 'save' }>,
+  signedIn: SignedIn,
+): Promise<IntentDone> {
+  const { tenant, user } = signedIn
+  const typedKey = value.apiKey
+  const locationId = value.locationId || null
+  const { apiKey, storedKey, stored } = await keyOf(value, signedIn)
   if (!apiKey) {
     await disable(signedIn, 'empty')
-    return redirectWithToast('/api-settings', { type: 'info', title: MESSAGES.disabled })
+    return { toast: MESSAGES.disabled, type: 'info' }
   }
   // The stored key for the same location: only the switch changes.
   if (storedKey && locationId === (stored?.gohighlevelLocationId ?? null)) {
@@ -147,29 +160,20 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
       await setCrmEnabled(tx, tenant.id, user.id, value.enabled)
       await audit(tx, signedIn, { enabled: value.enabled, key: 'unchanged' })
     })
-    return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
+    return MESSAGES.updated
   }
   // A new key, or the stored one for another location, is validated first.
   const result = await validateKey({ apiKey, locationId })
-  if (result === 'failed') {
-    return data(
-      { intent: 'save', keyStatus: 'unknown' as KeyStatus, error: MESSAGES.validationFailed },
-      502,
-    )
-  }
+  if (result === 'failed') throw new ActionError(502, MESSAGES.validationFailed)
   if (result === 'invalid') {
     await disable(signedIn, 'invalid')
-    return data(
-      {
-        intent: 'save',
-        keyStatus: 'invalid' as KeyStatus,
-        error: MESSAGES.disabled,
-        fieldError: MESSAGES.keyInvalid,
-      },
-      // The save did what the spec asks of it (the key is gone, the integration off): not a
-      // refusal, though the field says why.
-      200,
-    )
+    // The save did what the spec asks of it (the key is gone, the integration off): not a
+    // refusal, though the field says why.
+    return {
+      reply: { keyStatus: 'invalid' satisfies KeyStatus },
+      error: MESSAGES.disabled,
+      result: { fieldErrors: { apiKey: [MESSAGES.keyInvalid] } },
+    }
   }
   await withTenant(tenant.id, async (tx) => {
     await saveApiSettings(tx, tenant.id, user.id, {
@@ -186,5 +190,5 @@ export async function apiSettingsAction(request: Request, signedIn: SignedIn) {
       location: locationId ? 'set' : 'none',
     })
   })
-  return redirectWithToast('/api-settings', { type: 'success', title: MESSAGES.updated })
+  return MESSAGES.updated
 }

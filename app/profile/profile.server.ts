@@ -2,8 +2,7 @@
 // doc §2.4). Every read and write goes through withTenant and the model functions.
 
 import type { SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { type AppLoadContext, data } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { changePassword, checkCurrentPassword } from '#app/auth/accounts.server'
 import { queueConfirmationEmailIn } from '#app/auth/email-confirmation.server'
@@ -15,7 +14,7 @@ import { readBrandingSummary } from '#app/branding/branding.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
-import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
+import { resolveImageField, UploadError } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
@@ -39,16 +38,12 @@ import { activityLabel, relativeTime } from '#app/profile/activity'
 import type { ProfileLoadOptions } from '#app/profile/screens'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
+import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { redirectWithToast } from '#app/utils/toast.server'
-import { NotificationsFormSchema } from '#app/validation/notifications'
-import {
-  CHANGE_EMAIL_PASSWORD_MESSAGE,
-  ChangePasswordSchema,
-  type ProfileSchema,
-} from '#app/validation/profile'
-import { parseProfileForm } from '#app/validation/profile-form'
+import { type IntentDone, intentAction, postedUrl } from '#app/utils/intent-action.server'
+import type { NotificationsFormSchema } from '#app/validation/notifications'
+import { CHANGE_EMAIL_PASSWORD_MESSAGE, type ProfileSchema } from '#app/validation/profile'
+import { ProfileIntentSchema } from '#app/validation/profile-form'
 import { StoredPrivacySchema } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
 
@@ -62,7 +57,12 @@ type ImageFieldName = keyof typeof IMAGE_FIELDS
 type ProfileValue = z.output<typeof ProfileSchema>
 
 export type ProfileIntent = 'profile' | 'password' | 'notifications'
-export type ProfileActionData = { intent: ProfileIntent; result: SubmissionResult<string[]> }
+/** The one action reply (ADR 035) as the page's forms read it. */
+export type ProfileActionData = {
+  intent: ProfileIntent | null
+  result: SubmissionResult<string[]>
+  error: string | null
+}
 
 /**
  * The agency screens the profile's tabs link to, taken from the navigation table so a tab never
@@ -184,26 +184,10 @@ export async function loadProfile(
 
 export type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
 
-/** The URL the form was posted to, without Remix's `index` marker: where to come back to. */
-function returnUrl(request: Request) {
-  const url = new URL(request.url)
-  url.searchParams.delete('index')
-  const search = url.searchParams.toString()
-  return search ? `${url.pathname}?${search}` : url.pathname
-}
-
-function reply(intent: ProfileIntent, result: SubmissionResult<string[]>, status: number) {
-  return data<ProfileActionData>({ intent, result }, { status })
-}
-
-/** A reply with one error per image field, for when the form itself could not be read. */
-function imageErrorReply(field: string) {
+/** An image field's name in the form, from the field an unreadable upload names. */
+function imageFieldOf(field: string) {
   const name = field.replace(/(File|MediaId)$/, '')
-  return reply(
-    'profile',
-    { status: 'error', error: { [name in IMAGE_FIELDS ? name : '']: [INVALID_IMAGE_MESSAGE] } },
-    400,
-  )
+  return name in IMAGE_FIELDS ? name : ''
 }
 
 type SaveOutcome =
@@ -329,96 +313,50 @@ async function writeProfile(
   return { status: 'saved', emailChangedFrom: user.email }
 }
 
+/** The profile form: the outcome of the write as the reply's refusal, else its toast. */
 async function saveProfile(
-  request: Request,
+  value: ProfileValue,
   signedIn: SignedIn,
   formData: FormData,
   clientIp: string,
-) {
-  const submission = parseProfileForm(formData)
-  const hideFields = ['currentPassword']
-  if (submission.status !== 'success')
-    return reply('profile', submission.reply({ hideFields }), 400)
+): Promise<IntentDone> {
   let outcome: SaveOutcome
   try {
-    outcome = await writeProfile(signedIn, formData, submission.value, clientIp)
+    outcome = await writeProfile(signedIn, formData, value, clientIp)
   } catch (error) {
     // Spec §8: any other failure of the save is 'Failed to update profile.'
     console.error('profile update failed', error)
-    return reply(
-      'profile',
-      submission.reply({ formErrors: [SAVE_FAILED_MESSAGE], hideFields }),
-      422,
-    )
+    throw new ActionError(422, SAVE_FAILED_MESSAGE)
   }
   switch (outcome.status) {
     case 'duplicate':
-      return reply(
-        'profile',
-        submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL_MESSAGE] }, hideFields }),
-        400,
-      )
+      throw new ActionError(400, DUPLICATE_EMAIL_MESSAGE, 'email')
     case 'password':
-      return reply(
-        'profile',
-        submission.reply({ fieldErrors: { currentPassword: [outcome.message] }, hideFields }),
-        400,
-      )
+      throw new ActionError(400, outcome.message, 'currentPassword')
     case 'image':
-      return reply(
-        'profile',
-        submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields }),
-        400,
-      )
+      throw new ActionError(400, outcome.message, outcome.field)
     case 'limited':
-      return data<ProfileActionData>(
-        {
-          intent: 'profile',
-          result: submission.reply(
-            outcome.field
-              ? { fieldErrors: { [outcome.field]: [outcome.message] }, hideFields }
-              : { formErrors: [outcome.message], hideFields },
-          ),
-        },
-        { status: 429, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } },
-      )
+      throw new RateLimitedError(outcome.retryAfterSeconds, outcome.message, outcome.field)
     case 'saved':
-      return redirectWithToast(returnUrl(request), { title: 'Profile updated successfully' })
+      return 'Profile updated successfully'
   }
 }
 
 async function savePassword(
-  request: Request,
+  value: { currentPassword: string; newPassword: string },
   signedIn: SignedIn,
-  formData: FormData,
   clientIp: string,
-) {
+): Promise<IntentDone> {
   const { tenant, user, session } = signedIn
-  const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
-  const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
-  if (submission.status !== 'success') {
-    return reply('password', submission.reply({ hideFields }), 400)
-  }
   let changed: boolean
   try {
-    changed = await changePassword(tenant, user, session.sessionId, submission.value, clientIp)
+    changed = await changePassword(tenant, user, session.sessionId, value, clientIp)
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
-    return data<ProfileActionData>(
-      {
-        intent: 'password',
-        result: submission.reply({ fieldErrors: { currentPassword: [error.message] }, hideFields }),
-      },
-      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-    )
+    // The limit is the password check's: said next to the current password.
+    throw new RateLimitedError(error.retryAfterSeconds, error.message, 'currentPassword')
   }
-  if (!changed) {
-    return reply(
-      'password',
-      submission.reply({ fieldErrors: { currentPassword: [WRONG_PASSWORD_MESSAGE] }, hideFields }),
-      400,
-    )
-  }
+  if (!changed) throw new ActionError(400, WRONG_PASSWORD_MESSAGE, 'currentPassword')
   await withTenant(tenant.id, (tx) =>
     recordAudit(tx, tenant.id, {
       actorUserId: user.id,
@@ -427,24 +365,24 @@ async function savePassword(
       entityId: user.id,
     }),
   )
-  return redirectWithToast(returnUrl(request), { title: 'Password updated successfully' })
+  return 'Password updated successfully'
 }
 
-async function saveNotifications(request: Request, signedIn: SignedIn, formData: FormData) {
-  const { tenant, user } = signedIn
-  const submission = parseWithZod(formData, { schema: NotificationsFormSchema })
-  if (submission.status !== 'success') return reply('notifications', submission.reply(), 400)
+async function saveNotifications(
+  preferences: z.output<typeof NotificationsFormSchema>,
+  { tenant, user }: SignedIn,
+): Promise<IntentDone> {
   await withTenant(tenant.id, async (tx) => {
-    await saveNotificationPreferences(tx, tenant.id, user.id, submission.value)
+    await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'notifications.updated',
       entityType: 'user',
       entityId: user.id,
-      metadata: submission.value,
+      metadata: preferences,
     })
   })
-  return redirectWithToast(returnUrl(request), { title: 'Notification preferences saved' })
+  return 'Notification preferences saved'
 }
 
 /** The action of every profile page: `intent` picks the personal info, password or notifications form. */
@@ -453,27 +391,21 @@ export async function profileAction(
   context: AppLoadContext,
   roles?: readonly Role[],
 ) {
-  const signedIn = await guard(request, context, roles)
-  let formData: FormData
-  try {
-    formData = await readForm(request)
-  } catch (error) {
-    if (error instanceof UploadError) return imageErrorReply(error.field)
-    throw error
-  }
-  switch (formData.get('intent')) {
-    case 'profile':
-      return saveProfile(request, signedIn, formData, context.clientIp ?? 'unknown')
-    case 'password':
-      return savePassword(request, signedIn, formData, context.clientIp ?? 'unknown')
-    case 'notifications':
-      return saveNotifications(request, signedIn, formData)
-    default:
-      throw new Response(
-        'Unknown form: the intent must be "profile", "password" or "notifications".',
-        {
-          status: 400,
-        },
-      )
-  }
+  const clientIp = context.clientIp ?? 'unknown'
+  return intentAction(request, {
+    guard: () => guard(request, context, roles),
+    schema: ProfileIntentSchema,
+    // The personal info form's logo and picture.
+    multipart: { uploadField: imageFieldOf, intent: 'profile' },
+    // Typed passwords never come back (the profile form's is the email change's).
+    hideFields: ['currentPassword', 'newPassword', 'confirmPassword'],
+    redirectTo: postedUrl(request),
+    intents: {
+      profile: ({ intent, ...value }, signedIn, formData) =>
+        saveProfile(value, signedIn, formData, clientIp),
+      password: ({ intent, ...value }, signedIn) => savePassword(value, signedIn, clientIp),
+      notifications: ({ intent, ...preferences }, signedIn) =>
+        saveNotifications(preferences, signedIn),
+    },
+  })
 }

@@ -2,11 +2,10 @@
 // user's own settings; the settings pages' API tabs lead here.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { getOptionalUser, requireUser } from '#app/auth/guards.server'
+import { requireUser } from '#app/auth/guards.server'
 import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { apiSettingsAction, loadApiSettings } from '#app/crm/crm-settings.server'
-import { redirectWithToast } from '#app/utils/toast.server'
 import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 
 export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]
@@ -15,17 +14,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return await loadApiSettings(await requireUser(request, context))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  // A save from a page whose session has ended says so on the sign-in page (spec §8).
-  const { user } = await getOptionalUser(request, context)
-  if (!user) {
-    return redirectWithToast(`/auth/login?redirectTo=${encodeURIComponent('/api-settings')}`, {
-      type: 'error',
-      title: API_SETTINGS_MESSAGES.signedOut,
-    })
-  }
-  return apiSettingsAction(request, await requireUser(request, context))
-}
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  apiSettingsAction(request, context)
 
 export default function Page() {
   const settings = useLoaderData<typeof loader>()

@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
@@ -16,8 +15,8 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/media/uploads.server'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { ActionError } from '#app/utils/action-error'
+import { formAction } from '#app/utils/intent-action.server'
 import {
   ConfirmEmailSchema,
   EMAIL_CONFIRMED_MESSAGE,
@@ -47,22 +46,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  // No sign-in needed (the mail may be opened on another device); the tenant is the host's.
-  const { tenant, user } = await getOptionalUser(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: ConfirmEmailSchema })
-  const confirmed =
-    submission.status === 'success' ? await confirmEmail(tenant, submission.value.token) : null
-  if (!confirmed) {
-    return data(
-      {
-        result: submission.reply({ formErrors: [INVALID_CONFIRMATION_MESSAGE] }),
-        invalid: true,
-      },
-      { status: 400, headers: NO_REFERRER },
-    )
-  }
-  return redirectWithToast(user ? rolePaths(user.role).dashboard : '/auth/login', {
-    title: EMAIL_CONFIRMED_MESSAGE,
+  return formAction(request, {
+    // No sign-in needed (the mail may be opened on another device); the tenant is the host's.
+    guard: () => getOptionalUser(request, context),
+    schema: ConfirmEmailSchema,
+    headers: NO_REFERRER,
+    redirectTo: '/auth/login',
+    handle: async ({ token }, { tenant, user }) => {
+      const confirmed = await confirmEmail(tenant, token)
+      if (!confirmed) return new ActionError(400, INVALID_CONFIRMATION_MESSAGE)
+      return {
+        toast: EMAIL_CONFIRMED_MESSAGE,
+        redirectTo: user ? rolePaths(user.role).dashboard : '/auth/login',
+      }
+    },
   })
 }
 
@@ -101,7 +98,8 @@ export default function ConfirmEmailPage() {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form] = useForm({ id: 'confirm-email', lastResult: actionData?.result })
-  if (!token || actionData?.invalid) return <InvalidLink viewer={viewer} />
+  // Every refusal of this one-button form means the link cannot be used.
+  if (!token || actionData?.error) return <InvalidLink viewer={viewer} />
   return (
     <AuthCard
       title="Confirm your email"

@@ -1,22 +1,16 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/media/uploads.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
+import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
-import { redirectWithToast } from '#app/utils/toast.server'
 import { ForgotPasswordSchema } from '#app/validation/auth'
 
 export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
@@ -28,24 +22,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant } = await requireAnonymous(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: ForgotPasswordSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply() }, { status: 400 })
-  }
-  try {
-    await requestPasswordReset(tenant, submission.value.email, context.clientIp ?? 'unknown')
-  } catch (error) {
-    // Anything else (the database unreachable: a 503) is answered as it is, never as "sent".
-    // That answer cannot tell accounts apart: nothing here looks the address up (the job does).
-    if (!(error instanceof RateLimitedError)) throw error
-    return data(
-      { result: submission.reply({ formErrors: [rateLimitMessage(error.retryAfterSeconds)] }) },
-      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-    )
-  }
-  return redirectWithToast('/auth/login', {
-    title: 'Password reset link sent! Please check your email.',
+  return formAction(request, {
+    guard: () => requireAnonymous(request, context),
+    schema: ForgotPasswordSchema,
+    redirectTo: '/auth/login',
+    handle: async ({ email }, { tenant }) => {
+      try {
+        await requestPasswordReset(tenant, email, context.clientIp ?? 'unknown')
+      } catch (error) {
+        // Anything else (the database unreachable: a 503) is answered as it is, never as
+        // "sent". That answer cannot tell accounts apart: nothing here looks the address up
+        // (the job does). A limit is said in the sign-in limit's own words.
+        if (!(error instanceof RateLimitedError)) throw error
+        throw new RateLimitedError(error.retryAfterSeconds)
+      }
+      return 'Password reset link sent! Please check your email.'
+    },
   })
 }
 

@@ -1,26 +1,20 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  redirect,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { signIn } from '#app/auth/accounts.server'
 import { signInInfo } from '#app/auth/connect-info.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError, rateLimitMessage } from '#app/auth/rate-limit.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { rolePaths } from '#app/auth/roles'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/media/uploads.server'
+import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
+import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
-import { toastCookie } from '#app/utils/toast.server'
 import { LoginSchema } from '#app/validation/auth'
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -36,44 +30,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant } = await requireAnonymous(request, context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: LoginSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-  }
-  try {
-    const signedIn = await signIn(tenant, submission.value, context.clientIp ?? 'unknown', request)
-    if (!signedIn) {
-      // One message for an unknown email and a wrong password: no account enumeration.
-      return data(
-        {
-          result: submission.reply({
-            formErrors: ['Failed to sign in. Please check your credentials.'],
-            hideFields: ['password'],
-          }),
+  return formAction(request, {
+    guard: () => requireAnonymous(request, context),
+    schema: LoginSchema,
+    hideFields: ['password'],
+    redirectTo: '/',
+    handle: async (value, { tenant }) => {
+      const signedIn = await signIn(tenant, value, context.clientIp ?? 'unknown', request).catch(
+        (error) => {
+          // The sign-in limit's own words, whatever the limit that was met.
+          if (error instanceof RateLimitedError) throw new RateLimitedError(error.retryAfterSeconds)
+          throw error
         },
-        { status: 401 },
       )
-    }
-    const headers = new Headers()
-    headers.append('Set-Cookie', signedIn.session.cookie)
-    headers.append('Set-Cookie', signedIn.deviceCookie)
-    headers.append('Set-Cookie', await toastCookie({ title: 'Signed in successfully!' }))
-    const destination =
-      safeRedirectPath(submission.value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard
-    return redirect(destination, { headers })
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    return data(
-      {
-        result: submission.reply({
-          formErrors: [rateLimitMessage(error.retryAfterSeconds)],
-          hideFields: ['password'],
-        }),
-      },
-      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-    )
-  }
+      // One message for an unknown email and a wrong password: no account enumeration.
+      if (!signedIn) {
+        return new ActionError(401, 'Failed to sign in. Please check your credentials.')
+      }
+      const headers = new Headers()
+      headers.append('Set-Cookie', signedIn.session.cookie)
+      headers.append('Set-Cookie', signedIn.deviceCookie)
+      return {
+        toast: 'Signed in successfully!',
+        redirectTo: safeRedirectPath(value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard,
+        headers,
+      }
+    },
+  })
 }
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).

@@ -1,25 +1,18 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
 import { registerAccount } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/media/uploads.server'
 import { useRootData } from '#app/root'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
+import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
-import { redirectWithToast } from '#app/utils/toast.server'
 import { RegisterSchema } from '#app/validation/auth'
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -34,31 +27,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant } = await requireAnonymous(request, context)
-  const formData = await readPlainForm(request)
-  const submission = parseWithZod(formData, { schema: RegisterSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-  }
-  try {
-    // The same answer whether the email was new or taken (its owner gets an email instead).
-    await registerAccount(tenant, submission.value, context.clientIp ?? 'unknown')
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    return data(
-      {
-        result: submission.reply({
-          formErrors: [error.message],
-          hideFields: ['password'],
-        }),
-      },
-      { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-    )
-  }
-  const redirectTo = safeRedirectPath(formData.get('redirectTo'))
-  const login = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : '/auth/login'
-  return redirectWithToast(login, {
-    title: 'Account created successfully! Please check your email to confirm your account.',
+  return formAction(request, {
+    guard: () => requireAnonymous(request, context),
+    schema: RegisterSchema,
+    hideFields: ['password'],
+    redirectTo: '/auth/login',
+    handle: async (value, { tenant }, formData) => {
+      // The same answer whether the email was new or taken (its owner gets an email instead).
+      await registerAccount(tenant, value, context.clientIp ?? 'unknown')
+      const redirectTo = safeRedirectPath(formData.get('redirectTo'))
+      return {
+        toast: 'Account created successfully! Please check your email to confirm your account.',
+        redirectTo: redirectTo
+          ? `/auth/login?${new URLSearchParams({ redirectTo })}`
+          : '/auth/login',
+      }
+    },
   })
 }
 

@@ -13,10 +13,10 @@ import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readPlainForm } from '#app/media/uploads.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { formAction } from '#app/utils/intent-action.server'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
@@ -37,33 +37,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const tenant = await requireTenant(context)
-  const submission = parseWithZod(await readPlainForm(request), { schema: ResetPasswordSchema })
-  if (submission.status !== 'success') {
-    return data(
-      { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), invalid: false },
-      { status: 400, headers: NO_REFERRER },
-    )
-  }
-  const { token, password } = submission.value
-  const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
-  if (!done) {
-    return data(
-      {
-        result: submission.reply({
-          formErrors: [INVALID_LINK_MESSAGE],
-          hideFields: ['password', 'confirmPassword'],
-        }),
-        invalid: true,
-      },
-      {
-        status: 400,
-        headers: NO_REFERRER,
-      },
-    )
-  }
-  return redirectWithToast('/auth/login', {
-    title: 'Password has been reset successfully! You can now log in with your new password.',
+  return formAction(request, {
+    guard: () => requireTenant(context),
+    schema: ResetPasswordSchema,
+    hideFields: ['password', 'confirmPassword'],
+    headers: NO_REFERRER,
+    redirectTo: '/auth/login',
+    handle: async ({ token, password }, tenant) => {
+      const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
+      if (!done) return new ActionError(400, INVALID_LINK_MESSAGE)
+      return 'Password has been reset successfully! You can now log in with your new password.'
+    },
   })
 }
 
@@ -94,7 +78,8 @@ export default function ResetPasswordPage() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   })
-  if (!token || actionData?.invalid) return <InvalidLink />
+  // Only the link's refusal turns the page into the invalid-link state.
+  if (!token || actionData?.error === INVALID_LINK_MESSAGE) return <InvalidLink />
   return (
     <AuthCard title="Reset your password" description="Choose a new password for your account.">
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>

@@ -1,11 +1,9 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { readPlainForm } from '#app/media/uploads.server'
-import { redirectWithToast } from '#app/utils/toast.server'
+import { intentAction } from '#app/utils/intent-action.server'
 import {
   ALREADY_CONFIRMED_MESSAGE,
   CONFIRMATION_SENT_MESSAGE,
@@ -19,29 +17,34 @@ export async function loader() {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant, user } = await requireUser(request, context)
-  const submission = parseWithZod(await readPlainForm(request), {
+  const back = (redirectTo: string | undefined) => safeRedirectPath(redirectTo) ?? '/'
+  return intentAction(request, {
+    guard: () => requireUser(request, context),
     schema: EmailConfirmationIntentSchema,
+    redirectTo: '/',
+    intents: {
+      dismiss: async ({ redirectTo }, { user }) => ({
+        redirectTo: back(redirectTo),
+        headers: { 'Set-Cookie': await dismissBannerCookie(user) },
+      }),
+      resend: async ({ redirectTo }, { tenant, user }) => {
+        try {
+          const outcome = await resendConfirmationEmail(tenant, user, context.clientIp ?? 'unknown')
+          return outcome === 'sent'
+            ? { toast: CONFIRMATION_SENT_MESSAGE, redirectTo: back(redirectTo) }
+            : { toast: ALREADY_CONFIRMED_MESSAGE, type: 'info', redirectTo: back(redirectTo) }
+        } catch (error) {
+          if (!(error instanceof RateLimitedError)) throw error
+          // A redirect (the page comes back, with or without JavaScript) carrying the 429's
+          // message: these buttons sit on every page, which has no reply to show.
+          return {
+            toast: error.message,
+            type: 'error',
+            redirectTo: back(redirectTo),
+            headers: { 'Retry-After': String(error.retryAfterSeconds) },
+          }
+        }
+      },
+    },
   })
-  if (submission.status !== 'success') {
-    return Response.json({ result: submission.reply() }, { status: 400 })
-  }
-  const back = safeRedirectPath(submission.value.redirectTo) ?? '/'
-  if (submission.value.intent === 'dismiss') {
-    return redirect(back, { headers: { 'Set-Cookie': await dismissBannerCookie(user) } })
-  }
-  try {
-    const outcome = await resendConfirmationEmail(tenant, user, context.clientIp ?? 'unknown')
-    return outcome === 'sent'
-      ? redirectWithToast(back, { title: CONFIRMATION_SENT_MESSAGE })
-      : redirectWithToast(back, { type: 'info', title: ALREADY_CONFIRMED_MESSAGE })
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    // A redirect (the page comes back, with or without JavaScript) carrying the 429's message.
-    return redirectWithToast(
-      back,
-      { type: 'error', title: error.message },
-      { headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-    )
-  }
 }

@@ -3,10 +3,10 @@
 // redirect with a toast on success. Route modules only say which guard, which schema and what
 // each intent does; the steps, their order and the reply's shape live here.
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import type { z } from 'zod'
-import { RateLimitedError, tooManyRequests } from '#app/auth/rate-limit.server'
-import { readPlainForm } from '#app/media/uploads.server'
+import { RateLimitedError } from '#app/auth/rate-limit.server'
+import { readForm, readPlainForm, UploadError } from '#app/media/uploads.server'
 import { ActionError } from './action-error'
 import { redirectWithToast } from './toast.server'
 
@@ -18,13 +18,39 @@ import { redirectWithToast } from './toast.server'
 export type ActionRefusal = { result: unknown; intent: string | null; error: string }
 
 /**
- * A done intent: its toast (a title, or a title and a line under it), and where it lands when
- * not on the action's `redirectTo`.
+ * What a handler answers when it is done:
+ * - its toast (a title, or a title, a line under it, a kind other than success, and where it
+ *   lands when not on the action's `redirectTo`), carried by a redirect;
+ * - `{ redirectTo }` alone: a redirect without a toast (a wizard's next step);
+ * - `{ reply }`: no redirect, the form's reply with what the page reads besides it (a fetcher's
+ *   answer, such as a contact saved from a public card), `status` 200 unless said, `error` the
+ *   message above the form unless `result` (conform's reply options) places it;
+ * - an ActionError, returned rather than thrown: the same refusal as thrown.
  */
-export type IntentDone = string | { toast: string; description?: string; redirectTo?: string }
+export type IntentDone =
+  | string
+  | {
+      toast: string
+      description?: string
+      type?: 'success' | 'error' | 'info'
+      redirectTo?: string
+      headers?: HeadersInit
+    }
+  | { redirectTo: string; toast?: undefined; headers?: HeadersInit }
+  | {
+      reply: Record<string, unknown>
+      status?: number
+      error?: string
+      result?: {
+        formErrors?: string[]
+        fieldErrors?: Record<string, string[]>
+        resetForm?: boolean
+      }
+    }
+  | ActionError
 
 type IntentValue = { intent: string }
-type Handler<G> = (value: unknown, guarded: G) => Promise<IntentDone>
+type Handler<G> = (value: unknown, guarded: G, form: FormData) => Promise<IntentDone>
 
 /** The schema's value for one intent (a branch that takes several intents narrowed to one). */
 type OfIntent<V extends IntentValue, K> = V extends unknown
@@ -34,22 +60,52 @@ type OfIntent<V extends IntentValue, K> = V extends unknown
   : never
 
 export type IntentHandlers<V extends IntentValue, G> = {
-  [K in V['intent']]: (value: OfIntent<V, K>, guarded: G) => Promise<IntentDone>
+  [K in V['intent']]: (value: OfIntent<V, K>, guarded: G, form: FormData) => Promise<IntentDone>
 }
 
-export type IntentActionOptions<S extends z.ZodType<IntentValue>, G> = {
+/** What intentAction and formAction share. */
+type CommonOptions<G> = {
   /**
    * The action's one permission check (a guard from #app/auth/guards.server). It runs before the
    * form is read, so a refused visitor's form is never parsed; what it returns reaches every
    * handler.
    */
   guard: () => Promise<G>
+  /** Where a done form lands with its toast (a handler may name another place). */
+  redirectTo: string
+  /**
+   * A form with image fields: read as multipart, and an image refused (not an image, too large,
+   * past a quota) is a 400 with the UploadError's message next to its field, named by
+   * `uploadField` when the form calls it otherwise.
+   */
+  multipart?: {
+    uploadField?: (field: string) => string
+    /** The intent of the page's one form with image fields, when the body could not be read. */
+    intent?: string
+  }
+  /** Fields whose typed values never come back in a reply (passwords). */
+  hideFields?: string[]
+  /** Headers on every answer, refusals included (a page whose URL holds a token: no Referer). */
+  headers?: HeadersInit
+  /**
+   * What a refusal carries besides the one shape, for a page that reads more (the CRM page's key
+   * status): derived from the refusal, so the handlers only throw.
+   */
+  refused?: (refusal: ActionError | RateLimitedError) => Record<string, unknown>
+}
+
+export type IntentActionOptions<S extends z.ZodType<IntentValue>, G> = CommonOptions<G> & {
   /** The form's schema: a discriminated union on `intent`, shared with the page's conform form. */
   schema: S
   /** What each intent does; it throws ActionError to refuse, and returns its toast. */
   intents: IntentHandlers<z.output<S>, G>
-  /** Where a done intent lands with its toast (a handler may name another place). */
-  redirectTo: string
+}
+
+export type FormActionOptions<S extends z.ZodType, G> = CommonOptions<G> & {
+  /** The form's schema, shared with the page's conform form. */
+  schema: S
+  /** What the form does; it throws ActionError to refuse, and returns its toast. */
+  handle: (value: z.output<S>, guarded: G, form: FormData) => Promise<IntentDone>
 }
 
 /** The first message of a refused parse, or a generic one. */
@@ -57,65 +113,133 @@ function firstError(error: Record<string, string[] | null> | null | undefined) {
   return Object.values(error ?? {}).flat()[0] ?? 'Please check the form'
 }
 
+/** intentAction's and formAction's steps; `dispatch` is the only difference. */
+async function runAction<G>(
+  request: Request,
+  options: CommonOptions<G> & { schema: z.ZodType },
+  dispatch: (value: unknown, guarded: G, form: FormData) => Promise<IntentDone>,
+) {
+  const { hideFields, refused = () => ({}) } = options
+  const init = (status: number, extra?: HeadersInit): ResponseInit => {
+    const headers = new Headers(options.headers)
+    // Appended, not set: a handler's cookie must not replace the action's (or another one).
+    for (const [name, value] of new Headers(extra)) headers.append(name, value)
+    return { status, headers }
+  }
+  const guarded = await options.guard()
+  let form: FormData
+  try {
+    form = options.multipart ? await readForm(request) : await readPlainForm(request)
+  } catch (error) {
+    // Nothing parsed yet: the image's message next to its field is the whole reply.
+    if (!(error instanceof UploadError)) throw error
+    const field = options.multipart?.uploadField?.(error.field) ?? error.field
+    return data<ActionRefusal>(
+      {
+        result: { status: 'error', error: { [field]: [error.message] } },
+        intent: options.multipart?.intent ?? null,
+        error: error.message,
+      },
+      init(400),
+    )
+  }
+  const submission = parseWithZod(form, { schema: options.schema })
+  const posted = form.get('intent')
+  const intentOf = typeof posted === 'string' ? posted : null
+  if (submission.status !== 'success') {
+    return data<ActionRefusal>(
+      {
+        result: submission.reply({ hideFields }),
+        intent: intentOf,
+        error: firstError(submission.error),
+      },
+      init(400),
+    )
+  }
+  const refuse = (error: ActionError | RateLimitedError | UploadError) => {
+    const field =
+      error instanceof UploadError
+        ? (options.multipart?.uploadField?.(error.field) ?? error.field)
+        : error.field
+    const result = submission.reply({
+      ...(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
+      hideFields,
+    })
+    const body = {
+      result,
+      intent: intentOf,
+      error: error.message,
+      ...(error instanceof UploadError ? {} : refused(error)),
+    }
+    // Past a send limit (an invitation re-sent too soon, too many emails): 429, and the
+    // transaction that hit it wrote nothing.
+    if (error instanceof RateLimitedError) {
+      return data(body, init(429, { 'Retry-After': String(error.retryAfterSeconds) }))
+    }
+    return data(body, init(error instanceof UploadError ? 400 : error.status))
+  }
+  let done: IntentDone
+  try {
+    done = await dispatch(submission.value, guarded, form)
+  } catch (error) {
+    if (
+      error instanceof ActionError ||
+      error instanceof RateLimitedError ||
+      error instanceof UploadError
+    ) {
+      return refuse(error)
+    }
+    throw error
+  }
+  if (done instanceof ActionError) return refuse(done)
+  if (typeof done === 'string') done = { toast: done }
+  if ('reply' in done) {
+    const { reply, status = 200, error = null } = done
+    const result = done.result ?? (error ? { formErrors: [error] } : {})
+    return data(
+      {
+        result: submission.reply({ ...result, hideFields }),
+        intent: intentOf,
+        error,
+        ...reply,
+      },
+      init(status),
+    )
+  }
+  const { redirectTo = options.redirectTo, headers } = done
+  if (done.toast === undefined) return redirect(redirectTo, init(302, headers))
+  const { toast, description, type = 'success' } = done
+  return redirectWithToast(
+    redirectTo,
+    description ? { type, title: toast, description } : { type, title: toast },
+    init(302, headers),
+  )
+}
+
 export async function intentAction<S extends z.ZodType<IntentValue>, G>(
   request: Request,
   options: IntentActionOptions<S, G>,
 ) {
-  const guarded = await options.guard()
-  const submission = parseWithZod(await readPlainForm(request), { schema: options.schema })
-  if (submission.status !== 'success') {
-    const intent = submission.payload.intent
-    return data<ActionRefusal>(
-      {
-        result: submission.reply(),
-        intent: typeof intent === 'string' ? intent : null,
-        error: firstError(submission.error),
-      },
-      { status: 400 },
-    )
-  }
-  const value = submission.value as z.output<S>
-  const intent: string = value.intent
-  // The cast is the price of indexing a mapped type with a union key; the types make the map
-  // cover every intent the schema admits.
-  const handlers = options.intents as Record<string, Handler<G> | undefined>
-  const handler = handlers[intent]
-  if (!handler) throw new Error(`No handler for the intent "${intent}"`)
-  let done: IntentDone
-  try {
-    done = await handler(value, guarded)
-  } catch (error) {
-    // Past a send limit (an invitation re-sent too soon, too many emails): 429, and the
-    // transaction that hit it wrote nothing.
-    if (error instanceof RateLimitedError) {
-      return tooManyRequests(error, {
-        result: submission.reply({ formErrors: [error.message] }),
-        intent,
-        error: error.message,
-      } satisfies ActionRefusal)
-    }
-    if (!(error instanceof ActionError)) throw error
-    return data<ActionRefusal>(
-      {
-        result: submission.reply(
-          error.field
-            ? { fieldErrors: { [error.field]: [error.message] } }
-            : { formErrors: [error.message] },
-        ),
-        intent,
-        error: error.message,
-      },
-      { status: error.status },
-    )
-  }
-  const {
-    toast,
-    description,
-    redirectTo = options.redirectTo,
-  } = typeof done === 'string' ? { toast: done, description: undefined } : done
-  return redirectWithToast(
-    redirectTo,
-    description ? { title: toast, description } : { title: toast },
+  return runAction(request, options, (value, guarded, form) => {
+    const intent = (value as IntentValue).intent
+    // The cast is the price of indexing a mapped type with a union key; the types make the map
+    // cover every intent the schema admits.
+    const handler = (options.intents as Record<string, Handler<G> | undefined>)[intent]
+    if (!handler) throw new Error(`No handler for the intent "${intent}"`)
+    return handler(value, guarded, form)
+  })
+}
+
+/**
+ * intentAction for a form with one schema and no intents (a sign-in form, a link's confirm
+ * button): the same guard, parse, refusals and redirect, one handler.
+ */
+export async function formAction<S extends z.ZodType, G>(
+  request: Request,
+  options: FormActionOptions<S, G>,
+) {
+  return runAction(request, options, (value, guarded, form) =>
+    options.handle(value as z.output<S>, guarded, form),
   )
 }
 

@@ -6,12 +6,9 @@ export const EMAIL_CONFIRMED_MESSAGE = 'Your email address has been confirmed.'
 export const CONFIRMATION_SENT_MESSAGE = 'Confirmation email sent! Please check your email.'
 export const ALREADY_CONFIRMED_MESSAGE = 'Your email address is already confirmed.'
 
-export const ConfirmEmailSchema = z.object({
-  token: z
-    .string({ error: INVALID_CONFIRMATION_MESSAGE })
-    .min(1, INVALID_CONFIRMATION_MESSAGE)
-    .max(200, INVALID_CONFIRMATION_MESSAGE),
-})
+// The token is the form's one hidden field: whatever is wrong with it (missing, malformed,
+// used up) is refused by the action with one message above the form, which no field shows.
+export const ConfirmEmailSchema = z.object({ token: z.string().max(200).catch('') })
 
 export const EmailConfirmationIntentSchema = z.object({
   intent: z.enum(['resend', 'dismiss'], {

@@ -91,6 +91,11 @@ async function view(world: World) {
   }
 }
 
+/** The one action reply (ADR 035) with `message` next to the key field. */
+function keyRefused(message: string) {
+  return { result: { error: { apiKey: [message] } } }
+}
+
 async function saveKey(world: World, key = GOOD_KEY) {
   const response = await post(world, { intent: 'save', apiKey: key, enabled: 'on' })
   expect(response.status).toBe(302)
@@ -134,7 +139,7 @@ describe('validating and saving the key', () => {
     const before = await databaseChecksum()
     const response = await post(world, { intent: 'validate', apiKey: '' })
     expect(response.status).toBe(400)
-    expect(await response.json()).toMatchObject({ fieldError: MESSAGES.keyRequired })
+    expect(await response.json()).toMatchObject(keyRefused(MESSAGES.keyRequired))
     expect(await databaseChecksum()).toEqual(before)
     expect(crm.requests).toHaveLength(0)
   })
@@ -159,13 +164,13 @@ describe('validating and saving the key', () => {
     expect(validated.status).toBe(400)
     expect(await validated.json()).toMatchObject({
       keyStatus: 'invalid',
-      fieldError: MESSAGES.keyInvalid,
+      ...keyRefused(MESSAGES.keyInvalid),
     })
     const saved = await post(world, { intent: 'save', apiKey: BAD_KEY, enabled: 'on' })
     expect(saved.status).toBe(200)
     expect(await saved.json()).toMatchObject({
+      ...keyRefused(MESSAGES.keyInvalid),
       error: MESSAGES.disabled,
-      fieldError: MESSAGES.keyInvalid,
     })
     const row = await storedRow(world)
     expect(row).toMatchObject({ gohighlevelApiKeyEncrypted: null, enabled: false })
@@ -230,7 +235,7 @@ describe('validating and saving the key', () => {
     crm.state.locationIds = ['loc-123']
     const refused = await post(world, { intent: 'save', apiKey: GOOD_KEY, locationId: 'loc-999' })
     expect(refused.status).toBe(200)
-    expect(await refused.json()).toMatchObject({ fieldError: MESSAGES.keyInvalid })
+    expect(await refused.json()).toMatchObject(keyRefused(MESSAGES.keyInvalid))
     expect(
       (await post(world, { intent: 'save', apiKey: GOOD_KEY, locationId: 'loc-123' })).status,
     ).toBe(302)

@@ -107,9 +107,11 @@ async function load(host: string, cookie: string) {
 
 async function fieldErrors(response: Response) {
   const body = (await response.json()) as {
-    sendingDomain?: { error?: Record<string, string[]> }
+    intent: string | null
+    result?: { error?: Record<string, string[]> }
   }
-  return body.sendingDomain?.error ?? {}
+  expect(body.intent).toBe('add-sending-domain')
+  return body.result?.error ?? {}
 }
 
 /** Sends one email of the organization through the queue; the From the provider received. */

@@ -42,4 +42,3 @@ test('a process that loses the race for a new secret reads the one that was kept
     resetEnvForTests()
   }
 })
-

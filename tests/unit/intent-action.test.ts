@@ -6,7 +6,12 @@ import { z } from 'zod'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { resetEnvForTests } from '#app/env.server'
 import { ActionError } from '#app/utils/action-error'
-import { type IntentHandlers, intentAction, postedUrl } from '#app/utils/intent-action.server'
+import {
+  formAction,
+  type IntentHandlers,
+  intentAction,
+  postedUrl,
+} from '#app/utils/intent-action.server'
 import { readToast } from '#app/utils/toast.server'
 
 const URL_POSTED = 'http://acme.localhost/dashboard/things?q=blue'
@@ -89,7 +94,11 @@ describe('intentAction', () => {
   test('an intent reaches its handler with the parsed value and what the guard returned, then redirects with its toast', async () => {
     const rename = vi.fn(async (value: { name: string }) => `Renamed to ${value.name}`)
     const response = await thingsAction(post({ intent: 'rename', name: '  Blue  ' }), { rename })
-    expect(rename).toHaveBeenCalledWith({ intent: 'rename', name: '  Blue  ' }, signedIn)
+    expect(rename).toHaveBeenCalledWith(
+      { intent: 'rename', name: '  Blue  ' },
+      signedIn,
+      expect.any(FormData),
+    )
     expect(response.status).toBe(302)
     // Back to the list as it was searched, without Remix's index marker.
     expect(response.headers.get('Location')).toBe('/dashboard/things?q=blue')
@@ -183,6 +192,90 @@ describe('intentAction', () => {
       },
     })
     await expect(failing).rejects.toThrow('database down')
+  })
+})
+
+describe('what else a handler may answer', () => {
+  test('an error toast with headers of its own (a limit met on a plain form post)', async () => {
+    const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
+      delete: async () => ({
+        toast: 'Wait a minute',
+        type: 'error',
+        headers: { 'Retry-After': '60' },
+      }),
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Retry-After')).toBe('60')
+    expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Wait a minute' })
+  })
+
+  test('a redirect without a toast', async () => {
+    const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
+      delete: async () => ({ redirectTo: '/dashboard/things/next' }),
+    })
+    expect(response.headers.get('Location')).toBe('/dashboard/things/next')
+    expect(response.headers.get('Set-Cookie')).toBeNull()
+  })
+
+  test('a reply without a redirect: the one shape and what the page reads besides it', async () => {
+    const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
+      delete: async () => ({ reply: { applied: 'color' } }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ intent: 'delete', error: null, applied: 'color' })
+  })
+
+  test('a returned ActionError is the thrown one', async () => {
+    const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
+      delete: async () => new ActionError(404, 'Thing not found'),
+    })
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: 'Thing not found' })
+  })
+
+  test('a send limit on a field: 429, its message next to that field', async () => {
+    const response = await thingsAction(post({ intent: 'rename', name: 'Blue' }), {
+      rename: async () => {
+        throw new RateLimitedError(60, 'Slow down', 'name')
+      },
+    })
+    expect(response.status).toBe(429)
+    expect(((await response.json()) as Body).result.error).toEqual({ name: ['Slow down'] })
+  })
+})
+
+describe('formAction', () => {
+  const NameSchema = z.object({ name: z.string({ error: 'Name is required' }) })
+
+  function nameAction(request: Request, handle = async () => 'Saved') {
+    return formAction(request, {
+      guard: async () => signedIn,
+      schema: NameSchema,
+      handle,
+      redirectTo: '/done',
+      hideFields: ['name'],
+      headers: { 'Referrer-Policy': 'no-referrer' },
+      refused: (error) => ({ extra: error.message.length }),
+    }).then(asResponse)
+  }
+
+  test('one schema, one handler: a redirect with the toast and the action headers', async () => {
+    const response = await nameAction(post({ name: 'Blue' }))
+    expect(response.headers.get('Location')).toBe('/done')
+    expect(response.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(await toastOf(response)).toMatchObject({ title: 'Saved' })
+  })
+
+  test('a refusal keeps the headers, hides the hidden fields and carries the extras', async () => {
+    const response = await nameAction(post({ name: 'Blue' }), async () => {
+      throw new ActionError(400, 'Nope', 'name')
+    })
+    expect(response.status).toBe(400)
+    expect(response.headers.get('Referrer-Policy')).toBe('no-referrer')
+    const body = (await response.json()) as Body & { extra: number }
+    expect(body).toMatchObject({ intent: null, error: 'Nope', extra: 4 })
+    expect(body.result.error).toEqual({ name: ['Nope'] })
+    expect(JSON.stringify(body.result)).not.toContain('Blue')
   })
 })
 

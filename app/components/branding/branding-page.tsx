@@ -89,7 +89,9 @@ export function BrandingPage({
   sendingDomain,
   subdomainHost,
 }: BrandingPageProps) {
-  const data = useActionData() as { result?: SubmissionResult<string[]> } | undefined
+  const data = useActionData() as
+    | { intent: string | null; result?: SubmissionResult<string[]> }
+    | undefined
   const navigation = useNavigation()
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save'
   // The form's values live here so the preview follows them; Reset puts the saved ones back.
@@ -110,7 +112,8 @@ export function BrandingPage({
 
   const [form, fields] = useForm({
     id: `branding-${generation}`,
-    lastResult: data?.result,
+    // The sending domain's add form shares the action; its reply is not this form's.
+    lastResult: data?.intent === 'add-sending-domain' ? undefined : data?.result,
     constraint: formConstraint(BrandingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
     shouldValidate: 'onSubmit',

@@ -48,10 +48,13 @@ function help(state: SendingDomainState, whiteLabelActive: boolean) {
 
 /** The add form's state, shared by its outer <Form> and the fields inside the tab. */
 export function useSendingDomainForm() {
-  const data = useActionData() as { sendingDomain?: SubmissionResult<string[]> } | undefined
+  const data = useActionData() as
+    | { intent: string | null; result?: SubmissionResult<string[]> }
+    | undefined
   return useForm({
     id: ADD_FORM_ID,
-    lastResult: data?.sendingDomain,
+    // The page's forms share one action: only the add form's own reply is its.
+    lastResult: data?.intent === 'add-sending-domain' ? data.result : undefined,
     constraint: formConstraint(SendingDomainSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
     shouldValidate: 'onSubmit',

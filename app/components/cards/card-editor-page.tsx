@@ -24,11 +24,17 @@ type EditableCard = CardView & {
   workEmail: string
   noindex: boolean
 }
+/** The one action reply (ADR 035), and the background a fetcher's post applied. */
 type ActionReply = {
-  result: unknown
-  imageErrors: Record<string, string>
-  ok: boolean
+  result: { error?: Record<string, string[] | null> } | null
+  intent: string | null
+  error: string | null
   applied?: string
+}
+
+/** An image field's refusal, from the reply's messages by field. */
+function imageErrors(reply: ActionReply | undefined, field: string) {
+  return reply?.result?.error?.[field] ?? undefined
 }
 
 const UPDATE_FAILED = 'Failed to update digital card'
@@ -51,7 +57,7 @@ function BackgroundPicker({
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
     if (isClientFailure(fetcher.data)) toast.error(UPDATE_FAILED)
-    else if (!fetcher.data.ok) toast.error('Failed to save background changes')
+    else if (fetcher.data.error) toast.error('Failed to save background changes')
     else if (fetcher.data.applied === 'image') toast.success('Changes applied successfully')
     else toast.success('Background updated')
   }, [fetcher.state, fetcher.data])
@@ -252,18 +258,14 @@ export function CardEditorPage({
                   label="Logo"
                   purpose="logo"
                   currentUrl={card.logoUrl}
-                  errors={actionData?.imageErrors?.logo ? [actionData.imageErrors.logo] : undefined}
+                  errors={imageErrors(actionData, 'logo')}
                 />
                 <ImageField
                   name="profilePicture"
                   label="Profile picture"
                   purpose="profilePicture"
                   currentUrl={card.profilePictureUrl}
-                  errors={
-                    actionData?.imageErrors?.profilePicture
-                      ? [actionData.imageErrors.profilePicture]
-                      : undefined
-                  }
+                  errors={imageErrors(actionData, 'profilePicture')}
                 />
                 <StatusButton pending={pending} className="self-end">
                   Next

@@ -23,9 +23,11 @@ function CreateCardDialog() {
   const [open, setOpen] = useState(false)
   const [method, setMethod] = useState<'duplicate' | 'new'>('duplicate')
   const navigation = useNavigation()
-  const actionData = useActionData<{ error: string | null }>()
+  const actionData = useActionData<{ intent: string | null; error: string | null }>()
+  // Only a refused create is this dialog's (the list's other buttons post to the same action).
+  const refused = actionData?.intent === 'create' ? actionData.error : null
   return (
-    <Dialog.Root open={open || Boolean(actionData?.error)} onOpenChange={setOpen}>
+    <Dialog.Root open={open || Boolean(refused)} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
         <Button>
           <Plus aria-hidden className="h-4 w-4" /> Create Card
@@ -40,7 +42,7 @@ function CreateCardDialog() {
           </Dialog.Description>
           <Form method="POST" className="mt-4 flex flex-col gap-4">
             <input type="hidden" name="intent" value="create" />
-            {actionData?.error ? <FormMessage>{actionData.error}</FormMessage> : null}
+            {refused ? <FormMessage>{refused}</FormMessage> : null}
             <label className="flex flex-col gap-1.5 text-sm font-medium">
               Card title
               <input

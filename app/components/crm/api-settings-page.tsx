@@ -33,8 +33,14 @@ export type ApiSettingsView = {
   syncs: CrmSyncView[]
 }
 
+/** The one action reply (ADR 035), and the key's status the action found. */
 type ActionData =
-  | { intent: string | null; keyStatus?: KeyStatus; error: string | null; fieldError?: string }
+  | {
+      result?: { error?: Record<string, string[] | null> }
+      intent: string | null
+      keyStatus?: KeyStatus
+      error: string | null
+    }
   | undefined
 
 const SYNC_BADGES = {
@@ -73,6 +79,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
   const [enabled, setEnabled] = useState(settings.enabled)
   const keepStoredKey = settings.hasKey && typedKey === ''
 
+  const keyError = data?.result?.error?.apiKey?.[0]
   // Each answer of the action sets what the page shows of the key.
   useEffect(() => {
     if (!data) return
@@ -80,13 +87,13 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
     if (data.keyStatus === 'valid') setEnabled(true)
     if (data.keyStatus === 'invalid') setEnabled(false)
     // A refused key is said next to the field; a toast is for what the field cannot say.
-    if (data.error && !(data.intent === 'validate' && data.fieldError)) toast.error(data.error)
-  }, [data])
+    if (data.error && !(data.intent === 'validate' && keyError)) toast.error(data.error)
+  }, [data, keyError])
 
   const status: KeyStatus = localStatus ?? (typedKey ? 'unknown' : settings.keyStatus)
   const hasAnyKey = typedKey !== '' || keepStoredKey
   const switchDisabled = !hasAnyKey || status === 'invalid'
-  const fieldError = data?.fieldError && (data.intent === 'validate' || data.intent === 'save')
+  const fieldError = keyError && (data?.intent === 'validate' || data?.intent === 'save')
 
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
@@ -148,7 +155,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                 ? `A key ending in ${settings.keyLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
                 : 'Your key is stored encrypted and never shown again after saving.'}
             </p>
-            {fieldError ? <ErrorList id="crm-api-key-error" errors={[data?.fieldError]} /> : null}
+            {fieldError ? <ErrorList id="crm-api-key-error" errors={[keyError]} /> : null}
             <div aria-live="polite">
               <KeyStatusMark status={status} />
             </div>

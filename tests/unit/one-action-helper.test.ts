@@ -1,0 +1,91 @@
+// Issue 27 point 2, ADR 035: one way to write an action. Every route module that exports an
+// `action` either re-exports another route's, or answers through intentAction/formAction (in the
+// module itself or in the domain function it delegates to), or is on the short list below with
+// the reason its answer is not a page form's. A new hand-rolled action fails here.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { expect, test } from 'vitest'
+
+const DIR = 'app/routes'
+const HELPER_CALL = /\b(?:intentAction|formAction)\(/
+
+/** Actions whose answer is not a page form's reply; each says why. Keep it short. */
+const ALLOWED: Record<string, string> = {
+  '$.tsx': 'the catch-all: every method is a 404',
+  'auth.logout.ts': 'signing out never fails on its body; it only clears cookies and redirects',
+  'resources.upload.ts':
+    "the image widget's JSON endpoint ({ mediaId, url } or { error }), read by fetch, not conform",
+  'email.unsubscribe.tsx':
+    "RFC 8058 one-click POST from a mail client, answered with the link page's own states",
+  'invitations.$token.tsx':
+    'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
+  'onboarding.tsx':
+    "the card wizard's steps; its action moves into the wizard module (issue 27 §3)",
+}
+
+const source = (path: string) => readFileSync(path, 'utf8')
+
+/** The text of `export … action …` up to the end of its statement or function. */
+function actionExport(code: string) {
+  const start = code.search(/^export (?:async function action\b|const action\b)/m)
+  if (start < 0) return null
+  const rest = code.slice(start)
+  const end = rest.search(/\n\}\n|\n\n/)
+  return end < 0 ? rest : rest.slice(0, end + 2)
+}
+
+const reExportsAction = (code: string) =>
+  /^export \{[^}]*\baction\b[^}]*\} from '\.\/[^']+'/m.test(code)
+
+/** The file an `#app/…` import names. */
+function resolve(specifier: string) {
+  const base = specifier.replace(/^#app\//, 'app/')
+  return ['.ts', '.tsx'].map((ext) => base + ext).find((path) => existsSync(path)) ?? null
+}
+
+/** Whether the action, or a function of a module it calls, answers through the helper. */
+function usesHelper(code: string, body: string) {
+  if (HELPER_CALL.test(body)) return true
+  for (const [, name] of body.matchAll(/\b(\w+)\(/g)) {
+    const from = code.match(
+      new RegExp(`import \\{[^}]*\\b${name}\\b[^}]*\\} from '(#app/[^']+)'`),
+    )?.[1]
+    const path = from && resolve(from)
+    if (!path) continue
+    const module = source(path)
+    const start = module.search(new RegExp(`^export async function ${name}\\b`, 'm'))
+    if (start < 0) continue
+    const rest = module.slice(start)
+    const end = rest.search(/\n\}\n/)
+    if (HELPER_CALL.test(end < 0 ? rest : rest.slice(0, end))) return true
+  }
+  return false
+}
+
+const routes = readdirSync(DIR)
+  .filter((file) => /\.tsx?$/.test(file))
+  .sort()
+  .map((file) => ({ file, code: source(`${DIR}/${file}`) }))
+  .filter(({ code }) => reExportsAction(code) || actionExport(code) !== null)
+
+test('the route modules with an action are found', () => {
+  // A broken search would pass the test below with nothing to check.
+  expect(routes.length).toBeGreaterThan(25)
+})
+
+test('every route action re-exports, uses intentAction/formAction, or is allowed with a reason', () => {
+  const handRolled = routes
+    .filter(({ file, code }) => {
+      if (reExportsAction(code) || file in ALLOWED) return false
+      return !usesHelper(code, actionExport(code) ?? '')
+    })
+    .map(({ file }) => file)
+  expect(handRolled).toEqual([])
+})
+
+test('the allow-list names only route modules that still hand-roll their action', () => {
+  const stale = Object.keys(ALLOWED).filter((file) => {
+    const route = routes.find((r) => r.file === file)
+    return !route || usesHelper(route.code, actionExport(route.code) ?? '')
+  })
+  expect(stale).toEqual([])
+})
