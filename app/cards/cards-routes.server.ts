@@ -21,8 +21,8 @@ import {
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
+import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
-import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
@@ -30,16 +30,6 @@ export async function cardsListLoader(request: Request, context: AppLoadContext,
   const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
   return { cards: rows.map(toCardView), origin: tenantOrigin(tenant), area }
 }
-
-const ListIntentSchema = z.discriminatedUnion('intent', [
-  z.object({
-    intent: z.literal('create'),
-    method: z.enum(['duplicate', 'new']).default('duplicate'),
-    title: plainText(100, 'Title must be at most 100 characters').optional().default(''),
-  }),
-  z.object({ intent: z.literal('set-default'), cardId: z.string().max(64) }),
-  z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),
-])
 
 /**
  * Creating a card while signed out (a session that ended while the list was open): sign in,
@@ -57,7 +47,7 @@ async function requireSignInToCreate(request: Request, context: AppLoadContext) 
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
   await requireSignInToCreate(request, context)
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
-  const submission = parseWithZod(await readPlainForm(request), { schema: ListIntentSchema })
+  const submission = parseWithZod(await readPlainForm(request), { schema: CardsListIntentSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), error: null }, { status: 400 })
   }
