@@ -16,7 +16,7 @@ import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
 import { BackgroundSwatches, parseSwatch } from '#app/components/card/background-swatches'
 import { CardDisplay } from '#app/components/card/card-display'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -217,6 +217,7 @@ export default function OnboardingPage() {
     lastResult: actionData?.result ?? undefined,
     defaultValue: draft,
     shouldValidate: 'onSubmit',
+    constraint: formConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
