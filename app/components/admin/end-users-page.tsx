@@ -250,6 +250,8 @@ function UserForm({
         // Spec §5: a new user is active unless unticked.
         active: !person || person.status === 'active' ? 'on' : undefined,
         assignedToUserId: person?.assignedToUserId ?? '',
+        // 'Select an agency' until one is chosen (spec §5: 'Please select an agency').
+        organizationId: '',
       },
     },
   )

@@ -304,7 +304,8 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
       slug: agency?.slug ?? '',
       ownerName: agency?.ownerName ?? '',
       email: agency?.contactEmail ?? '',
-      subscription: agency?.subscriptionTier,
+      // 'Select a plan' until one is chosen (spec §5: 'Please select a plan').
+      subscription: agency?.subscriptionTier ?? '',
       // Spec §5: a new agency is active unless unticked.
       active: !agency || agency.status === 'active' ? 'on' : undefined,
     },
