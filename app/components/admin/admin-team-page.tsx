@@ -71,7 +71,12 @@ function SelectField({
       <label htmlFor={field.id} className="text-sm font-medium">
         {label}
       </label>
-      <select {...getSelectProps(field)} className={SELECT}>
+      <select
+        {...getSelectProps(field)}
+        // conform leaves an empty default out: the disabled placeholder is chosen here.
+        defaultValue={field.initialValue ?? ''}
+        className={SELECT}
+      >
         {placeholder ? (
           <option value="" disabled>
             {placeholder}

@@ -290,7 +290,12 @@ function UserForm({
           <label htmlFor={fields.organizationId.id} className="text-sm font-medium">
             Agency
           </label>
-          <select {...getSelectProps(fields.organizationId)} className={SELECT}>
+          <select
+            {...getSelectProps(fields.organizationId)}
+            // conform leaves an empty default out: the disabled placeholder is chosen here.
+            defaultValue={fields.organizationId.initialValue ?? ''}
+            className={SELECT}
+          >
             <option value="" disabled>
               Select an agency
             </option>

@@ -353,7 +353,12 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
         <label htmlFor={fields.subscription.id} className="text-sm font-medium">
           Subscription
         </label>
-        <select {...getSelectProps(fields.subscription)} className={SELECT}>
+        <select
+          {...getSelectProps(fields.subscription)}
+          // conform leaves an empty default out: the disabled placeholder is chosen here.
+          defaultValue={fields.subscription.initialValue ?? ''}
+          className={SELECT}
+        >
           <option value="" disabled>
             Select a plan
           </option>
