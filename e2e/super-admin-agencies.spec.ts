@@ -61,8 +61,8 @@ test('the super admin adds an agency whose owner signs in; deactivate, activate,
   await add.getByLabel('Agency name').fill(name)
   await add.getByLabel('Owner name').fill('N')
   await add.getByLabel('Owner email').fill(ownerEmail)
-  // The browser's own checks stand aside so the server's messages show.
-  await add.locator('form').evaluate((form) => form.setAttribute('novalidate', ''))
+  // The schema's messages, never the browser's tooltips (the form is noValidate).
+  await expect(add.locator('form')).toHaveAttribute('novalidate')
   await add.getByRole('button', { name: 'Add Agency' }).click()
   await expect(add.getByText('Owner name must be at least 2 characters')).toBeVisible()
   await expect(add.getByText('Please select a plan')).toBeVisible()

@@ -22,8 +22,8 @@ import { ActionError } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
+import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
-import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
@@ -31,16 +31,6 @@ export async function cardsListLoader(request: Request, context: AppLoadContext,
   const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
   return { cards: rows.map(toCardView), origin: tenantOrigin(tenant), area }
 }
-
-const ListIntentSchema = z.discriminatedUnion('intent', [
-  z.object({
-    intent: z.literal('create'),
-    method: z.enum(['duplicate', 'new']).default('duplicate'),
-    title: plainText(100, 'Title must be at most 100 characters').optional().default(''),
-  }),
-  z.object({ intent: z.literal('set-default'), cardId: z.string().max(64) }),
-  z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),
-])
 
 /**
  * Creating a card while signed out (a session that ended while the list was open): sign in,
@@ -62,7 +52,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
       await requireSignInToCreate(request, context)
       return requireRole(request, context, CARD_AREA_ROLES[area])
     },
-    schema: ListIntentSchema,
+    schema: CardsListIntentSchema,
     redirectTo: list,
     intents: {
       create: async (value, { tenant, user }) => {

@@ -3,7 +3,6 @@
 
 import { createHmac } from 'node:crypto'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
-import { z } from 'zod'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
@@ -21,8 +20,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
 import { intentAction } from '#app/utils/intent-action.server'
-import { NAME_MIN_LENGTH } from '#app/validation/names'
-import { plainText } from '#app/validation/text'
+import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
 
 /** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
@@ -110,28 +108,6 @@ export async function publicCardLoader(
     },
   )
 }
-
-const LeadSchema = z.object({
-  fullName: z
-    .string({ error: 'Please enter your name' })
-    .trim()
-    .min(NAME_MIN_LENGTH, 'Please enter your name')
-    .max(200),
-  email: z
-    .string({ error: 'Please enter a valid email address' })
-    .trim()
-    .max(254)
-    .pipe(z.email({ error: 'Please enter a valid email address' })),
-  phoneNumber: plainText(50).optional().default(''),
-  company: plainText(200).optional().default(''),
-  note: plainText(1000, 'Your note is too long').optional().default(''),
-})
-
-export const CardIntentSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('connect') }),
-  z.object({ intent: z.literal('save') }),
-  LeadSchema.extend({ intent: z.literal('lead'), website: z.string().max(500).optional() }),
-])
 
 export async function publicCardAction(
   request: Request,

@@ -4,6 +4,7 @@ import * as Label from '@radix-ui/react-label'
 import { type InputHTMLAttributes, useId } from 'react'
 import type { z } from 'zod'
 import { cn } from '#app/utils/cn'
+import { SearchSchema } from '#app/validation/search'
 
 /**
  * The browser's hints for a form, read from the zod schema its action parses (one schema per
@@ -46,6 +47,14 @@ export function useSchemaForm<
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
+}
+
+/**
+ * A list's search box (a GET form): the shared limit's message next to the box on submit, where
+ * a maxLength would have cut the query without a word.
+ */
+export function useSearchForm(id: string, q: string) {
+  return useSchemaForm(SearchSchema, { id, defaultValue: { q } })
 }
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined

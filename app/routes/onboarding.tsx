@@ -8,7 +8,7 @@ import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
 import { wizardAction, wizardLoader } from '#app/cards/wizard-route.server'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
 import { CardDisplay } from '#app/components/cards/card-display'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -71,6 +71,7 @@ export default function OnboardingPage() {
     lastResult: actionData?.result ?? undefined,
     defaultValue: draft,
     shouldValidate: 'onSubmit',
+    constraint: formConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}

@@ -401,7 +401,7 @@ export async function cancelInvitation(
 /**
  * Spec §2.9: the upgrade. No paid plan without payment: the payment step is a seam
  * (payment.server.ts) and, until a provider collects there, the upgrade is refused and the plan
- * is granted by an agency or platform admin instead (app/admin/people.server.ts, setAccountPlan).
+ * is granted by an agency or platform admin instead (app/people/manage-people.server.ts, setAccountPlan).
  */
 export async function upgradePlan(
   tenant: Tenant,

@@ -2,10 +2,10 @@
 // shared by the loader and the panel.
 import { z } from 'zod'
 import type { Role } from '#app/auth/roles'
+import { searchQuery } from '#app/validation/search'
 
 export const USER_ACCOUNTS_TAB = 'accounts'
 export const USER_ACCOUNTS_PAGE_SIZE = 20
-export const SEARCH_MAX_LENGTH = 100
 
 export const ALL_ACCOUNTS_TEXT = 'View all user accounts in the system'
 export const ORGANIZATION_ACCOUNTS_TEXT = 'View user accounts in your organization'
@@ -13,7 +13,6 @@ export const ACCESS_RESTRICTED_MESSAGE =
   'Access Restricted: You need to be a Super Admin or Agency Admin to view user accounts.'
 export const LOAD_FAILED_MESSAGE = 'Failed to fetch user accounts. Please try again.'
 export const LOAD_FAILED_TOAST = 'Error loading user accounts.'
-export const SEARCH_TOO_LONG_MESSAGE = `Search must be at most ${SEARCH_MAX_LENGTH} characters`
 
 /** Roles the tab exists for (spec §2.4, §2.5); everyone else is told access is restricted. */
 export const USER_ACCOUNTS_ROLES: readonly Role[] = ['super_admin', 'agency_admin']
@@ -23,7 +22,7 @@ export const USER_ACCOUNTS_ROLES: readonly Role[] = ['super_admin', 'agency_admi
  * typed by hand is not worth an error); an over-long search is answered next to the field.
  */
 export const UserAccountsSearchSchema = z.object({
-  q: z.string().trim().max(SEARCH_MAX_LENGTH, { message: SEARCH_TOO_LONG_MESSAGE }).default(''),
+  q: searchQuery.default(''),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 })
 

@@ -49,9 +49,17 @@ export const AgencyFieldsSchema = z.object({
 
 const agencyId = z.string({ error: 'Agency ID is required' }).trim().uuid('Agency ID is required')
 
+/** The Add Agency dialog's form (a member of the action's AgencyIntentSchema). */
+export const CreateAgencySchema = AgencyFieldsSchema.extend({ intent: z.literal('create') })
+/** The Edit Agency dialog's form. */
+export const UpdateAgencySchema = AgencyFieldsSchema.extend({
+  intent: z.literal('update'),
+  agencyId,
+})
+
 export const AgencyIntentSchema = z.discriminatedUnion('intent', [
-  AgencyFieldsSchema.extend({ intent: z.literal('create') }),
-  AgencyFieldsSchema.extend({ intent: z.literal('update'), agencyId }),
+  CreateAgencySchema,
+  UpdateAgencySchema,
   z.object({ intent: z.literal('delete'), agencyId }),
   z.object({ intent: z.literal('activate'), agencyId }),
   z.object({ intent: z.literal('deactivate'), agencyId }),

@@ -5,6 +5,7 @@ import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
+import { SEARCH_MAX_LENGTH } from './search'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
@@ -117,13 +118,18 @@ export const SELECT_PLAN = 'Please choose a plan'
 /** Change Plan: an admin grants (or takes back) a paid plan; nobody pays online yet. */
 const plan = z.enum(PLAN_IDS, { error: SELECT_PLAN })
 
+/** The super admin's Add User dialog (a member of the action's EndUsersIntentSchema). */
+export const AddUserSchema = EndUserFieldsSchema.extend({ intent: z.literal('add-user') })
+/** The super admin's Edit User dialog: the organization is the account's, not chosen. */
+export const EditUserSchema = EndUserFieldsSchema.omit({ organizationId: true }).extend({
+  intent: z.literal('edit-user'),
+  organizationId,
+  userId,
+})
+
 export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
-  EndUserFieldsSchema.extend({ intent: z.literal('add-user') }),
-  EndUserFieldsSchema.omit({ organizationId: true }).extend({
-    intent: z.literal('edit-user'),
-    organizationId,
-    userId,
-  }),
+  AddUserSchema,
+  EditUserSchema,
   z.object({
     intent: z.literal('set-status'),
     organizationId,
@@ -148,8 +154,8 @@ const optionalPassword = z
   .transform((value) => (value ? value : undefined))
   .pipe(password.optional())
 
-/** The intents of a staff directory's screen, its titles and access levels enforced. */
-function staffIntentSchema(directory: StaffDirectoryName) {
+/** A staff directory's Add and Edit Team Member forms, its titles and access levels enforced. */
+function staffFormSchemas(directory: StaffDirectoryName) {
   const { titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
   const staffFields = {
     name,
@@ -157,19 +163,34 @@ function staffIntentSchema(directory: StaffDirectoryName) {
     staffTitle: z.enum(keysOf(titles), { error: SELECT_ROLE }),
     access: z.enum(access as [Role, ...Role[]], { error: 'Please select an access level' }),
   }
-  return z.discriminatedUnion('intent', [
-    z.object({
+  return {
+    add: z.object({
       intent: z.literal('add-member'),
       ...staffFields,
       password: emailsSetPasswordLink ? optionalPassword : password,
     }),
-    z.object({
+    edit: z.object({
       intent: z.literal('edit-member'),
       userId,
       ...staffFields,
       // Spec §5: in edit mode an empty password keeps the current one.
       password: optionalPassword,
     }),
+  }
+}
+
+/** The member form's schemas per directory: the dialogs and the actions' unions share them. */
+export const STAFF_FORM_SCHEMAS = {
+  platform: staffFormSchemas('platform'),
+  agency: staffFormSchemas('agency'),
+}
+
+/** The intents of a staff directory's screen. */
+function staffIntentSchema(directory: StaffDirectoryName) {
+  const forms = STAFF_FORM_SCHEMAS[directory]
+  return z.discriminatedUnion('intent', [
+    forms.add,
+    forms.edit,
     z.object({ intent: z.literal('delete-member'), userId }),
     z.object({ intent: z.literal('change-role'), userId, role }),
   ])
@@ -189,22 +210,19 @@ const assignee = z
  * The agency's End Users (spec §2.12): the super admin's intents, the organization fixed to the
  * agency's own (never read from the form), plus the assignment to a team member.
  */
+const agencyUserFields = { name, email: emailField(), active: checkbox, assignedToUserId: assignee }
+/** The agency's Add User dialog (a member of AgencyEndUsersIntentSchema). */
+export const AgencyAddUserSchema = z.object({ intent: z.literal('add-user'), ...agencyUserFields })
+/** The agency's Edit User dialog. */
+export const AgencyEditUserSchema = z.object({
+  intent: z.literal('edit-user'),
+  userId,
+  ...agencyUserFields,
+})
+
 export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
-  z.object({
-    intent: z.literal('add-user'),
-    name,
-    email: emailField(),
-    active: checkbox,
-    assignedToUserId: assignee,
-  }),
-  z.object({
-    intent: z.literal('edit-user'),
-    userId,
-    name,
-    email: emailField(),
-    active: checkbox,
-    assignedToUserId: assignee,
-  }),
+  AgencyAddUserSchema,
+  AgencyEditUserSchema,
   z.object({ intent: z.literal('assign-user'), userId, assignedToUserId: assignee }),
   z.object({
     intent: z.literal('set-status'),
@@ -220,7 +238,7 @@ export const STATUS_FILTERS = ['active', 'inactive'] as const
 
 /** `?q=&agency=&status=&role=` of the End Users list and its export. */
 export const EndUsersSearchSchema = z.object({
-  q: z.string().trim().max(100).catch(''),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   agency: rowId('agency').nullable().catch(null),
   status: z.enum(STATUS_FILTERS).nullable().catch(null),
   role: z.enum(USER_LIST_ROLES).nullable().catch(null),
@@ -228,19 +246,19 @@ export const EndUsersSearchSchema = z.object({
 
 /** `?q=&role=` of the Admin Team list. */
 export const AdminTeamSearchSchema = z.object({
-  q: z.string().trim().max(100).catch(''),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   role: z.enum(STAFF_ACCESS).nullable().catch(null),
 })
 
 /** `?q=&role=` of the agency's Team Members list. */
 export const AgencyTeamSearchSchema = z.object({
-  q: z.string().trim().max(100).catch(''),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   role: z.enum(AGENCY_STAFF_ACCESS).nullable().catch(null),
 })
 
 /** `?q=&status=&assignee=` of the agency's End Users list and its export. */
 export const AgencyEndUsersSearchSchema = z.object({
-  q: z.string().trim().max(100).catch(''),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   status: z.enum(STATUS_FILTERS).nullable().catch(null),
   assignee: rowId('assignee').nullable().catch(null),
 })

@@ -14,9 +14,9 @@ import {
   initialsOf,
   LOAD_FAILED_MESSAGE,
   ORGANIZATION_ACCOUNTS_TEXT,
-  SEARCH_TOO_LONG_MESSAGE,
   type UserAccountsData,
 } from '#app/user-accounts/user-accounts'
+import { SEARCH_TOO_LONG_MESSAGE } from '#app/validation/search'
 import { withTenant } from '#drizzle/db.server'
 import { auditEvents } from '#drizzle/schema'
 import {

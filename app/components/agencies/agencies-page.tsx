@@ -1,6 +1,7 @@
 // The super admin's Agencies screen (roles-teams-admin.md §2.11): search, the table Agency Name,
 // Status, Owner, Team Size, Subscription, Approval, Actions; add/edit, details and delete dialogs;
 // activate/deactivate and approve/reject from each row's Actions menu.
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
@@ -21,14 +22,19 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { cn } from '#app/utils/cn'
-import { SUBSCRIPTION_LABELS, SUBSCRIPTIONS } from '#app/validation/agencies'
+import {
+  CreateAgencySchema,
+  SUBSCRIPTION_LABELS,
+  SUBSCRIPTIONS,
+  UpdateAgencySchema,
+} from '#app/validation/agencies'
 
 const SELECT =
   'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
@@ -62,23 +68,7 @@ export function AgenciesPage({ q, agencies }: Props) {
         </div>
         <AgencyFormDialog />
       </div>
-      <Form method="GET" role="search" className="flex max-w-md gap-2">
-        <label htmlFor="agency-search" className="sr-only">
-          Search agencies
-        </label>
-        <input
-          id="agency-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          placeholder="Search by name, address or owner"
-          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary">
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </Form>
+      <AgencySearch q={q} />
       <div
         className={cn(
           'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
@@ -175,6 +165,34 @@ export function AgenciesPage({ q, agencies }: Props) {
   )
 }
 
+/** Search by name, address or owner: the shared limit answered next to the box. */
+function AgencySearch({ q }: { q: string }) {
+  const [form, fields] = useSearchForm('agency-search', q)
+  return (
+    <Form
+      method="GET"
+      role="search"
+      className="flex max-w-md flex-col gap-1"
+      {...getFormProps(form)}
+    >
+      <div className="flex gap-2">
+        <label htmlFor={fields.q.id} className="sr-only">
+          Search agencies
+        </label>
+        <input
+          {...getInputProps(fields.q, { type: 'search' })}
+          placeholder="Search by name, address or owner"
+          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary">
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </div>
+      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
+    </Form>
+  )
+}
+
 const FORM_FIELDS = ['name', 'slug', 'ownerName', 'email', 'subscription', 'active'] as const
 
 function RowActions({
@@ -251,9 +269,6 @@ type IntentDialog = ReturnType<typeof useIntentDialog>
 function AgencyFormDialog({ agency, dialog }: { agency?: Agency; dialog?: IntentDialog }) {
   const own = useIntentDialog('create', FORM_FIELDS)
   const d = dialog ?? own
-  const intent = agency ? 'update' : 'create'
-  const id = (field: string) => `${intent}-${field}`
-  const subscriptionErrors = d.errors('subscription')
   return (
     <FormDialog
       open={d.open}
@@ -272,121 +287,109 @@ function AgencyFormDialog({ agency, dialog }: { agency?: Agency; dialog?: Intent
           : 'Creates the agency and its owner, who gets an email to set their password.'
       }
     >
-      <Form method="POST" className="flex flex-col gap-4" key={agency?.id ?? 'new'}>
-        <input type="hidden" name="intent" value={intent} />
-        {agency ? <input type="hidden" name="agencyId" value={agency.id} /> : null}
-        {d.formError ? <FormMessage>{d.formError}</FormMessage> : null}
-        <Field
-          label="Agency name"
-          inputProps={{
-            id: id('name'),
-            name: 'name',
-            required: true,
-            minLength: 2,
-            maxLength: 100,
-            defaultValue: agency?.name,
-            autoComplete: 'off',
-          }}
-          errors={d.errors('name')}
-        />
-        <Field
-          label="Web address"
-          hint={
-            agency
-              ? `Now ${agency.host}; changing it moves the agency's site.`
-              : 'Optional: made from the name when left blank.'
-          }
-          inputProps={{
-            id: id('slug'),
-            name: 'slug',
-            maxLength: 40,
-            pattern: '[a-z0-9-]{2,40}',
-            defaultValue: agency?.slug,
-            autoComplete: 'off',
-            autoCapitalize: 'none',
-          }}
-          errors={d.errors('slug')}
-        />
-        <Field
-          label="Owner name"
-          inputProps={{
-            id: id('ownerName'),
-            name: 'ownerName',
-            required: true,
-            minLength: 2,
-            maxLength: 100,
-            defaultValue: agency?.ownerName ?? undefined,
-            autoComplete: 'off',
-          }}
-          errors={d.errors('ownerName')}
-        />
-        <Field
-          label="Owner email"
-          hint={
-            agency
-              ? "The agency's contact address; the owner's sign-in email stays theirs to change."
-              : undefined
-          }
-          inputProps={{
-            id: id('email'),
-            name: 'email',
-            type: 'email',
-            required: true,
-            defaultValue: agency?.contactEmail ?? undefined,
-            autoComplete: 'off',
-          }}
-          errors={d.errors('email')}
-        />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={id('subscription')} className="text-sm font-medium">
-            Subscription
-          </label>
-          <select
-            id={id('subscription')}
-            name="subscription"
-            required
-            defaultValue={agency?.subscriptionTier ?? ''}
-            className={SELECT}
-            aria-invalid={subscriptionErrors?.length ? true : undefined}
-            aria-describedby={
-              subscriptionErrors?.length ? `${id('subscription')}-error` : undefined
-            }
-          >
-            <option value="" disabled>
-              Select a plan
-            </option>
-            {SUBSCRIPTIONS.map((tier) => (
-              <option key={tier} value={tier}>
-                {SUBSCRIPTION_LABELS[tier]}
-              </option>
-            ))}
-          </select>
-          <ErrorList id={`${id('subscription')}-error`} errors={subscriptionErrors} />
-        </div>
-        <div className="flex items-center gap-2">
-          <input
-            id={id('active')}
-            type="checkbox"
-            name="active"
-            defaultChecked={agency ? agency.status === 'active' : true}
-            className="h-4 w-4 rounded border-gray-300"
-          />
-          <label htmlFor={id('active')} className="text-sm font-medium">
-            Active
-          </label>
-        </div>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <StatusButton pending={d.pending} pendingText={agency ? 'Saving...' : 'Adding...'}>
-            {agency ? 'Save Changes' : 'Add Agency'}
-          </StatusButton>
-        </div>
-      </Form>
+      <AgencyForm key={agency?.id ?? 'new'} agency={agency} dialog={d} />
     </FormDialog>
+  )
+}
+
+// Inside the dialog's content, so each opening starts from the agency's values without the last
+// opening's messages.
+function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog }) {
+  const intent = agency ? 'update' : 'create'
+  const [form, fields] = useSchemaForm(agency ? UpdateAgencySchema : CreateAgencySchema, {
+    id: `${intent}-agency`,
+    lastResult: dialog.lastResult,
+    defaultValue: {
+      name: agency?.name ?? '',
+      slug: agency?.slug ?? '',
+      ownerName: agency?.ownerName ?? '',
+      email: agency?.contactEmail ?? '',
+      // 'Select a plan' until one is chosen (spec §5: 'Please select a plan').
+      subscription: agency?.subscriptionTier ?? '',
+      // Spec §5: a new agency is active unless unticked.
+      active: !agency || agency.status === 'active' ? 'on' : undefined,
+    },
+  })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      {agency ? <input type="hidden" name="agencyId" value={agency.id} /> : null}
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Agency name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Web address"
+        hint={
+          agency
+            ? `Now ${agency.host}; changing it moves the agency's site.`
+            : 'Optional: made from the name when left blank.'
+        }
+        inputProps={{
+          ...getInputProps(fields.slug, { type: 'text' }),
+          autoComplete: 'off',
+          autoCapitalize: 'none',
+        }}
+        errors={fields.slug.errors}
+      />
+      <Field
+        label="Owner name"
+        inputProps={{ ...getInputProps(fields.ownerName, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.ownerName.errors}
+      />
+      <Field
+        label="Owner email"
+        hint={
+          agency
+            ? "The agency's contact address; the owner's sign-in email stays theirs to change."
+            : undefined
+        }
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+        errors={fields.email.errors}
+      />
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={fields.subscription.id} className="text-sm font-medium">
+          Subscription
+        </label>
+        <select
+          {...getSelectProps(fields.subscription)}
+          // conform leaves an empty default out: the disabled placeholder is chosen here.
+          defaultValue={fields.subscription.initialValue ?? ''}
+          className={SELECT}
+        >
+          <option value="" disabled>
+            Select a plan
+          </option>
+          {SUBSCRIPTIONS.map((tier) => (
+            <option key={tier} value={tier}>
+              {SUBSCRIPTION_LABELS[tier]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.subscription.errorId} errors={fields.subscription.errors} />
+      </div>
+      <div className="flex items-center gap-2">
+        <input
+          {...getInputProps(fields.active, { type: 'checkbox' })}
+          className="h-4 w-4 rounded border-gray-300"
+        />
+        <label htmlFor={fields.active.id} className="text-sm font-medium">
+          Active
+        </label>
+      </div>
+      <div className="flex justify-end gap-2">
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </DialogClose>
+        <StatusButton pending={dialog.pending} pendingText={agency ? 'Saving...' : 'Adding...'}>
+          {agency ? 'Save Changes' : 'Add Agency'}
+        </StatusButton>
+      </div>
+    </Form>
   )
 }
 

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -7,7 +6,7 @@ import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { Field, FormMessage } from '#app/components/forms'
+import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -142,12 +141,11 @@ export function CardEditorPage({
   const pending = navigation.state === 'submitting'
   const [preview, setPreview] = useState<StoredBackground>(card.background)
   useEffect(() => setPreview(card.background), [card.background])
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(CardDetailsSchema, {
     id: `card-details-${card.id}`,
     lastResult: (actionData?.result as never) ?? undefined,
-    defaultValue: card,
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardDetailsSchema }),
+    // The checkbox's value as a form sends it.
+    defaultValue: { ...card, noindex: card.noindex ? 'on' : undefined },
   })
   const listPath = cardsListPath(area)
   const tabs = [

@@ -1,14 +1,16 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { CreditCard, Eye, Pencil, Plus, Star, Trash2, X } from 'lucide-react'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { FormMessage } from '#app/components/forms'
+import { ErrorList, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useRootData } from '#app/root'
 import { useClientFailureToast } from '#app/utils/client-failure'
+import { CreateCardSchema } from '#app/validation/cards-list'
 
 // Spec §8: what a failed request says, by the form's intent.
 const FAILURES = {
@@ -19,13 +21,19 @@ const FAILURES = {
 
 type ListedCard = CardView & { id: string; title: string; isDefault: boolean }
 
+type CreateReply = {
+  result?: SubmissionResult<string[]>
+  intent: string | null
+  error: string | null
+}
+
 function CreateCardDialog() {
   const [open, setOpen] = useState(false)
-  const [method, setMethod] = useState<'duplicate' | 'new'>('duplicate')
-  const navigation = useNavigation()
-  const actionData = useActionData<{ intent: string | null; error: string | null }>()
+  const actionData = useActionData<CreateReply>()
   // Only a refused create is this dialog's (the list's other buttons post to the same action).
-  const refused = actionData?.intent === 'create' ? actionData.error : null
+  const refused = actionData?.intent === 'create' ? actionData : undefined
+  // The list's empty state shows a second Create Card: each dialog's form has its own id.
+  const formId = `create-card-${useId()}`
   return (
     <Dialog.Root open={open || Boolean(refused)} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
@@ -40,47 +48,7 @@ function CreateCardDialog() {
           <Dialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
             Start from your profile, or build a new card step by step.
           </Dialog.Description>
-          <Form method="POST" className="mt-4 flex flex-col gap-4">
-            <input type="hidden" name="intent" value="create" />
-            {refused ? <FormMessage>{refused}</FormMessage> : null}
-            <label className="flex flex-col gap-1.5 text-sm font-medium">
-              Card title
-              <input
-                name="title"
-                maxLength={100}
-                placeholder="Leave blank for “{first name}'s Card”"
-                className="h-10 rounded-md border border-gray-300 px-3 text-sm font-normal dark:border-gray-700 dark:bg-gray-900"
-              />
-            </label>
-            <fieldset className="flex flex-col gap-2 text-sm">
-              <legend className="mb-1 font-medium">Method</legend>
-              {(
-                [
-                  ['duplicate', 'Duplicate from my profile'],
-                  ['new', 'Create new with the wizard'],
-                ] as const
-              ).map(([value, label]) => (
-                <label key={value} className="flex items-center gap-2">
-                  <input
-                    type="radio"
-                    name="method"
-                    value={value}
-                    checked={method === value}
-                    onChange={() => setMethod(value)}
-                  />
-                  {label}
-                </label>
-              ))}
-            </fieldset>
-            <div className="flex justify-end gap-2">
-              <Dialog.Close asChild>
-                <Button type="button" variant="secondary">
-                  Cancel
-                </Button>
-              </Dialog.Close>
-              <StatusButton pending={navigation.state === 'submitting'}>Create</StatusButton>
-            </div>
-          </Form>
+          <CreateCardForm id={formId} actionData={refused} />
           <Dialog.Close
             className="absolute right-3 top-3 rounded-md p-1 text-gray-500 hover:bg-gray-100"
             aria-label="Close"
@@ -90,6 +58,63 @@ function CreateCardDialog() {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  )
+}
+
+// Inside the dialog's content: each opening starts empty, without the last opening's messages.
+function CreateCardForm({ id, actionData }: { id: string; actionData?: CreateReply }) {
+  const [method, setMethod] = useState<'duplicate' | 'new'>('duplicate')
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(CreateCardSchema, {
+    id,
+    lastResult: actionData?.result,
+    defaultValue: { method: 'duplicate' },
+  })
+  return (
+    <Form method="POST" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      {/* A refusal of the whole form (a profile without a name); field messages sit by their field. */}
+      {form.errors?.length ? <FormMessage>{form.errors[0]}</FormMessage> : null}
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={fields.title.id} className="text-sm font-medium">
+          Card title
+        </label>
+        <input
+          {...getInputProps(fields.title, { type: 'text' })}
+          placeholder="Leave blank for “{first name}'s Card”"
+          className="h-10 rounded-md border border-gray-300 px-3 text-sm font-normal aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+        />
+        <ErrorList id={fields.title.errorId} errors={fields.title.errors} />
+      </div>
+      <fieldset className="flex flex-col gap-2 text-sm">
+        <legend className="mb-1 font-medium">Method</legend>
+        {(
+          [
+            ['duplicate', 'Duplicate from my profile'],
+            ['new', 'Create new with the wizard'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name={fields.method.name}
+              value={value}
+              checked={method === value}
+              onChange={() => setMethod(value)}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="flex justify-end gap-2">
+        <Dialog.Close asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </Dialog.Close>
+        <StatusButton pending={navigation.state === 'submitting'}>Create</StatusButton>
+      </div>
+    </Form>
   )
 }
 

@@ -1,18 +1,25 @@
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { ErrorList, Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure } from '#app/utils/client-failure'
+import { LeadSchema } from '#app/validation/public-card'
 
 type Reply = {
   message: string | null
   ok: boolean
-  result?: { error?: Record<string, string[] | null> | null } | null
+  result?: SubmissionResult<string[]>
 }
 
 export function CardNotFound() {
@@ -74,11 +81,11 @@ function LeadForm({ firstName }: { firstName: string }) {
   useEffect(() => {
     if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
   }, [fetcher.state, fetcher.data])
-  const errors = fetcher.data?.result?.error ?? {}
-  const formRef = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) formRef.current?.reset()
-  }, [fetcher.state, fetcher.data])
+  // The server's reply resets the form after a lead is taken (resetForm), as card-visitor.js does.
+  const [form, fields] = useSchemaForm(LeadSchema, {
+    id: 'lead',
+    lastResult: fetcher.data?.result,
+  })
   return (
     <section
       aria-labelledby="lead-heading"
@@ -90,11 +97,11 @@ function LeadForm({ firstName }: { firstName: string }) {
       <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
       {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
       <fetcher.Form
-        ref={formRef}
         method="POST"
         className="grid gap-4 sm:grid-cols-2"
         data-lead-form
         data-failure={LEAD_FAILURE}
+        {...getFormProps(form)}
       >
         <input type="hidden" name="intent" value="lead" />
         {/* Honeypot: hidden from people and from assistive technology. */}
@@ -106,32 +113,42 @@ function LeadForm({ firstName }: { firstName: string }) {
         </div>
         <Field
           label="Your name"
-          inputProps={{ name: 'fullName', autoComplete: 'name', required: true }}
-          errors={errors.fullName ?? undefined}
+          inputProps={{ ...getInputProps(fields.fullName, { type: 'text' }), autoComplete: 'name' }}
+          errors={fields.fullName.errors}
         />
         <Field
           label="Your email"
-          inputProps={{ name: 'email', type: 'email', autoComplete: 'email', required: true }}
-          errors={errors.email ?? undefined}
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
+          errors={fields.email.errors}
         />
         <Field
           label="Your phone"
-          inputProps={{ name: 'phoneNumber', type: 'tel', autoComplete: 'tel' }}
+          inputProps={{
+            ...getInputProps(fields.phoneNumber, { type: 'tel' }),
+            autoComplete: 'tel',
+          }}
+          errors={fields.phoneNumber.errors}
         />
         <Field
           label="Your company"
-          inputProps={{ name: 'company', autoComplete: 'organization' }}
+          inputProps={{
+            ...getInputProps(fields.company, { type: 'text' }),
+            autoComplete: 'organization',
+          }}
+          errors={fields.company.errors}
         />
-        <label className="flex flex-col gap-1.5 text-sm font-medium sm:col-span-2">
-          Note
+        <div className="flex flex-col gap-1.5 sm:col-span-2">
+          <label htmlFor={fields.note.id} className="text-sm font-medium">
+            Note
+          </label>
           <textarea
-            name="note"
+            {...getTextareaProps(fields.note)}
             rows={3}
-            maxLength={1000}
-            className="rounded-md border border-gray-300 p-3 text-sm font-normal dark:border-gray-700 dark:bg-gray-900"
+            className="rounded-md border border-gray-300 p-3 text-sm font-normal aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
           />
-        </label>
-        <ErrorList errors={errors[''] ?? undefined} />
+          <ErrorList id={fields.note.errorId} errors={fields.note.errors} />
+        </div>
+        <ErrorList errors={form.errors} />
         {fetcher.data?.ok && fetcher.data.message ? (
           <div className="sm:col-span-2">
             <FormMessage tone="info">{fetcher.data.message}</FormMessage>

@@ -2,17 +2,23 @@
 // doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
 // members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
+import type { z } from 'zod'
 import type { Role } from '#app/auth/roles'
-import { Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
-import { STAFF_DIRECTORIES, type StaffDirectoryName } from '#app/validation/people'
+import {
+  STAFF_DIRECTORIES,
+  STAFF_FORM_SCHEMAS,
+  type StaffDirectoryName,
+} from '#app/validation/people'
 import { RoleDialog } from './end-users-page'
 import {
   DeleteDialog,
@@ -50,35 +56,26 @@ export type AdminTeamPageProps = {
 }
 
 function SelectField({
-  id,
   label,
-  name,
-  defaultValue,
+  field,
   options,
-  errors,
   placeholder,
 }: {
-  id: string
   label: string
-  name: string
-  defaultValue: string
+  field: FieldMetadata<string | undefined>
   options: [string, string][]
-  errors?: string[]
   placeholder?: string
 }) {
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
+      <label htmlFor={field.id} className="text-sm font-medium">
         {label}
       </label>
       <select
-        id={id}
-        name={name}
-        required
-        defaultValue={defaultValue}
+        {...getSelectProps(field)}
+        // conform leaves an empty default out: the disabled placeholder is chosen here.
+        defaultValue={field.initialValue ?? ''}
         className={SELECT}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
       >
         {placeholder ? (
           <option value="" disabled>
@@ -91,11 +88,7 @@ function SelectField({
           </option>
         ))}
       </select>
-      {errors?.map((error) => (
-        <p key={error} id={`${id}-error`} className="text-sm text-red-600">
-          {error}
-        </p>
-      ))}
+      <ErrorList id={field.errorId} errors={field.errors} />
     </div>
   )
 }
@@ -111,10 +104,7 @@ function MemberFormDialog({
   directory: StaffDirectoryName
 }) {
   const editing = Boolean(member)
-  const { account, newAccount, titles, access, emailsSetPasswordLink } =
-    STAFF_DIRECTORIES[directory]
-  // Adding without a password emails a link to choose one, where the directory allows it.
-  const passwordOptional = editing || emailsSetPasswordLink
+  const { account, newAccount } = STAFF_DIRECTORIES[directory]
   return (
     <FormDialog
       open={dialog.open}
@@ -126,69 +116,107 @@ function MemberFormDialog({
           : `Create ${newAccount} that signs in on this site.`
       }
     >
-      <Form method="POST" className="flex flex-col gap-4" key={member?.id ?? 'new'}>
-        <input type="hidden" name="intent" value={editing ? 'edit-member' : 'add-member'} />
-        {member ? <input type="hidden" name="userId" value={member.id} /> : null}
-        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-        <Field
-          label="Name"
-          inputProps={{ name: 'name', required: true, minLength: 2, defaultValue: member?.name }}
-          errors={dialog.errors('name')}
-        />
-        <Field
-          label="Email"
-          inputProps={{ name: 'email', type: 'email', required: true, defaultValue: member?.email }}
-          errors={dialog.errors('email')}
-        />
-        <SelectField
-          id="staff-title"
-          label="Role"
-          name="staffTitle"
-          defaultValue={member?.staffTitle ?? ''}
-          placeholder="Select a role"
-          options={Object.entries(titles)}
-          errors={dialog.errors('staffTitle')}
-        />
-        <SelectField
-          id="staff-access"
-          label="Access"
-          name="access"
-          defaultValue={member?.role ?? access[access.length - 1] ?? ''}
-          options={access.map((role) => [role, ROLE_BADGES[role].label])}
-          errors={dialog.errors('access') ?? dialog.errors('role')}
-        />
-        <Field
-          label="Password"
-          inputProps={{
-            name: 'password',
-            type: 'password',
-            autoComplete: 'new-password',
-            required: !passwordOptional,
-            minLength: 8,
-            placeholder: editing ? 'Unchanged' : undefined,
-          }}
-          hint={
-            editing
-              ? 'Leave blank to keep the current password.'
-              : emailsSetPasswordLink
-                ? 'At least 8 characters, or leave blank to email a link to set a password (valid 7 days).'
-                : 'At least 8 characters.'
-          }
-          errors={dialog.errors('password')}
-        />
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <StatusButton pending={dialog.pending} pendingText="Saving…">
-            {editing ? 'Save Changes' : 'Add Member'}
-          </StatusButton>
-        </div>
-      </Form>
+      <MemberForm key={member?.id ?? 'new'} dialog={dialog} member={member} directory={directory} />
     </FormDialog>
   )
+}
+
+// Inside the dialog's content, so each opening starts from the member's values without the last
+// opening's messages.
+function MemberForm({
+  dialog,
+  member,
+  directory,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  member: Member | null
+  directory: StaffDirectoryName
+}) {
+  const editing = Boolean(member)
+  const { titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
+  const schemas = STAFF_FORM_SCHEMAS[directory]
+  const [form, fields] = useSchemaForm(
+    // Add and edit share their fields; edit's password may stay empty (the schema says so).
+    (editing ? schemas.edit : schemas.add) as unknown as z.ZodType<
+      MemberFormValue,
+      MemberFormValue
+    >,
+    {
+      id: editing ? 'edit-member' : 'add-member',
+      lastResult: dialog.lastResult,
+      defaultValue: {
+        name: member?.name ?? '',
+        email: member?.email ?? '',
+        staffTitle: member?.staffTitle ?? '',
+        access: member?.role ?? access[access.length - 1] ?? '',
+      },
+    },
+  )
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={editing ? 'edit-member' : 'add-member'} />
+      {member ? <input type="hidden" name="userId" value={member.id} /> : null}
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Name"
+        inputProps={getInputProps(fields.name, { type: 'text' })}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Email"
+        inputProps={getInputProps(fields.email, { type: 'email' })}
+        errors={fields.email.errors}
+      />
+      <SelectField
+        label="Role"
+        field={fields.staffTitle}
+        placeholder="Select a role"
+        options={Object.entries(titles)}
+      />
+      <SelectField
+        label="Access"
+        field={fields.access}
+        options={access.map((role) => [role, ROLE_BADGES[role].label])}
+      />
+      <Field
+        label="Password"
+        inputProps={{
+          ...getInputProps(fields.password, { type: 'password' }),
+          autoComplete: 'new-password',
+          placeholder: editing ? 'Unchanged' : undefined,
+        }}
+        hint={
+          editing
+            ? 'Leave blank to keep the current password.'
+            : emailsSetPasswordLink
+              ? 'At least 8 characters, or leave blank to email a link to set a password (valid 7 days).'
+              : 'At least 8 characters.'
+        }
+        errors={fields.password.errors}
+      />
+      <div className="flex justify-end gap-2">
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </DialogClose>
+        <StatusButton pending={dialog.pending} pendingText="Saving…">
+          {editing ? 'Save Changes' : 'Add Member'}
+        </StatusButton>
+      </div>
+    </Form>
+  )
+}
+
+/** The fields of the member form (the edit form adds the user's id). */
+type MemberFormValue = {
+  intent: string
+  userId?: string
+  name: string
+  email: string
+  staffTitle?: string
+  access?: string
+  password?: string
 }
 
 function DetailsDialog({

@@ -3,6 +3,7 @@
 // /dashboard/agency/users (§2.12), its own end users without the Agency column, each assignable
 // to a team member (whom promotion to team_admin moves to the agency's Team Members). Search, the Filter, Export
 // Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
 import {
   CreditCard,
@@ -15,15 +16,22 @@ import {
   UserPlus,
 } from 'lucide-react'
 import { useState } from 'react'
+import type { z } from 'zod'
 import { AREA_ROLES, type Role } from '#app/auth/roles'
-import { Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { formatPrice, PLAN_IDS, PLANS, type PlanId } from '#app/teams/plans'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
-import { rolesFor } from '#app/validation/people'
+import {
+  AddUserSchema,
+  AgencyAddUserSchema,
+  AgencyEditUserSchema,
+  EditUserSchema,
+  rolesFor,
+} from '#app/validation/people'
 import {
   DeleteDialog,
   EmptyRow,
@@ -187,78 +195,126 @@ function UserFormDialog({
             : 'The user gets an email with a link to set their password on their agency’s site.'
       }
     >
-      <Form method="POST" className="flex flex-col gap-4" key={person?.id ?? 'new'}>
-        <input type="hidden" name="intent" value={editing ? 'edit-user' : 'add-user'} />
-        {person ? (
-          <>
-            <input type="hidden" name="userId" value={person.id} />
-            {agencyScope ? null : (
-              <input type="hidden" name="organizationId" value={person.organizationId} />
-            )}
-          </>
-        ) : null}
-        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-        <Field
-          label="Name"
-          inputProps={{ name: 'name', required: true, minLength: 2, defaultValue: person?.name }}
-          errors={dialog.errors('name')}
-        />
-        <Field
-          label="Email"
-          inputProps={{ name: 'email', type: 'email', required: true, defaultValue: person?.email }}
-          errors={dialog.errors('email')}
-        />
-        {teamMembers ? (
-          <AssigneeSelect
-            id={editing ? 'edit-user-assignee' : 'add-user-assignee'}
-            teamMembers={teamMembers}
-            defaultValue={person?.assignedToUserId ?? ''}
-            errors={dialog.errors('assignedToUserId')}
-          />
-        ) : null}
-        {editing || agencyScope ? null : (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="user-agency" className="text-sm font-medium">
-              Agency
-            </label>
-            <select
-              id="user-agency"
-              name="organizationId"
-              required
-              defaultValue=""
-              className={SELECT}
-              aria-invalid={dialog.errors('organizationId') ? true : undefined}
-              aria-describedby={dialog.errors('organizationId') ? 'user-agency-error' : undefined}
-            >
-              <option value="" disabled>
-                Select an agency
-              </option>
-              {agencies.map((agency) => (
-                <option key={agency.id} value={agency.id}>
-                  {agency.name}
-                  {agency.kind === 'platform' ? ' (platform)' : ''}
-                </option>
-              ))}
-            </select>
-            {dialog.errors('organizationId')?.map((error) => (
-              <p key={error} id="user-agency-error" className="text-sm text-red-600">
-                {error}
-              </p>
-            ))}
-          </div>
-        )}
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            name="active"
-            defaultChecked={person ? person.status === 'active' : true}
-            className="h-4 w-4"
-          />
-          Active
-        </label>
-        <DialogButtons pending={dialog.pending} label={editing ? 'Save Changes' : 'Add User'} />
-      </Form>
+      <UserForm
+        key={person?.id ?? 'new'}
+        dialog={dialog}
+        person={person}
+        agencies={agencies}
+        teamMembers={teamMembers}
+      />
     </FormDialog>
+  )
+}
+
+/** The fields of the four user forms (each variant has some of them). */
+type UserFormValue = {
+  intent: string
+  name: string
+  email: string
+  active?: string
+  userId?: string
+  organizationId?: string
+  assignedToUserId?: string
+}
+
+/** The schema each variant's action parses: the platform's or the agency's, add or edit. */
+function userFormSchema(agencyScope: boolean, editing: boolean) {
+  if (agencyScope) return editing ? AgencyEditUserSchema : AgencyAddUserSchema
+  return editing ? EditUserSchema : AddUserSchema
+}
+
+// Inside the dialog's content, so each opening starts from the person's values without the last
+// opening's messages.
+function UserForm({
+  dialog,
+  person,
+  agencies,
+  teamMembers,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: Person | null
+  agencies: Agency[]
+  teamMembers?: TeamMember[]
+}) {
+  const editing = Boolean(person)
+  const agencyScope = Boolean(teamMembers)
+  const [form, fields] = useSchemaForm(
+    // Four schemas, one form: the fields by name (a variant's own are absent from the others).
+    userFormSchema(agencyScope, editing) as unknown as z.ZodType<UserFormValue, UserFormValue>,
+    {
+      id: editing ? 'edit-user' : 'add-user',
+      lastResult: dialog.lastResult,
+      defaultValue: {
+        name: person?.name ?? '',
+        email: person?.email ?? '',
+        // Spec §5: a new user is active unless unticked.
+        active: !person || person.status === 'active' ? 'on' : undefined,
+        assignedToUserId: person?.assignedToUserId ?? '',
+        // 'Select an agency' until one is chosen (spec §5: 'Please select an agency').
+        organizationId: '',
+      },
+    },
+  )
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={editing ? 'edit-user' : 'add-user'} />
+      {person ? (
+        <>
+          <input type="hidden" name="userId" value={person.id} />
+          {agencyScope ? null : (
+            <input type="hidden" name="organizationId" value={person.organizationId} />
+          )}
+        </>
+      ) : null}
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Name"
+        inputProps={getInputProps(fields.name, { type: 'text' })}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Email"
+        inputProps={getInputProps(fields.email, { type: 'email' })}
+        errors={fields.email.errors}
+      />
+      {teamMembers ? (
+        <AssigneeSelect
+          id={fields.assignedToUserId.id}
+          teamMembers={teamMembers}
+          defaultValue={person?.assignedToUserId ?? ''}
+          errors={fields.assignedToUserId.errors}
+        />
+      ) : null}
+      {editing || agencyScope ? null : (
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={fields.organizationId.id} className="text-sm font-medium">
+            Agency
+          </label>
+          <select
+            {...getSelectProps(fields.organizationId)}
+            // conform leaves an empty default out: the disabled placeholder is chosen here.
+            defaultValue={fields.organizationId.initialValue ?? ''}
+            className={SELECT}
+          >
+            <option value="" disabled>
+              Select an agency
+            </option>
+            {agencies.map((agency) => (
+              <option key={agency.id} value={agency.id}>
+                {agency.name}
+                {agency.kind === 'platform' ? ' (platform)' : ''}
+              </option>
+            ))}
+          </select>
+          <ErrorList id={fields.organizationId.errorId} errors={fields.organizationId.errors} />
+        </div>
+      )}
+      <label className="flex items-center gap-2 text-sm">
+        <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" />
+        Active
+      </label>
+      <DialogButtons pending={dialog.pending} label={editing ? 'Save Changes' : 'Add User'} />
+    </Form>
   )
 }
 

@@ -1,12 +1,13 @@
 // Pieces shared by the End Users and staff screens (the super admin's and the agency's): the page frame, the
 // search bar, the row actions menu and the confirmation dialog (Radix: focus trap, Escape).
+import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistanceStrict } from 'date-fns'
 import { MoreHorizontal, Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
-import { FormMessage } from '#app/components/forms'
+import { ErrorList, FormMessage, useSearchForm } from '#app/components/forms'
 import type { TeamActionData } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -73,10 +74,16 @@ export function SearchBar({
 }) {
   const navigation = useNavigation()
   const searching = navigation.state === 'loading' && navigation.location?.search !== undefined
+  const [form, fields] = useSearchForm('people-search', q)
   return (
-    <Form method="GET" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+    <Form
+      method="GET"
+      role="search"
+      className="flex flex-col gap-2 sm:flex-row sm:items-end"
+      {...getFormProps(form)}
+    >
       <div className="flex flex-1 flex-col gap-1.5">
-        <label htmlFor="people-search" className="text-sm font-medium">
+        <label htmlFor={fields.q.id} className="text-sm font-medium">
           Search
         </label>
         <div className="relative">
@@ -85,15 +92,12 @@ export function SearchBar({
             className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400"
           />
           <input
-            id="people-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
+            {...getInputProps(fields.q, { type: 'search' })}
             placeholder={label}
-            className="h-10 w-full rounded-md border border-gray-300 bg-white pl-9 pr-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+            className="h-10 w-full rounded-md border border-gray-300 bg-white pl-9 pr-3 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
           />
         </div>
+        <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
       </div>
       {children}
       <StatusButton pending={searching} pendingText="Filtering…" variant="secondary">

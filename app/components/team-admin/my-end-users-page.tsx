@@ -1,11 +1,12 @@
 // 'My End Users' (roles-teams-admin.md §2.13): the team member's assigned end users, a QR per
 // row and in the details, Add User and Export Data.
+import { getFormProps, getInputProps } from '@conform-to/react'
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistance } from 'date-fns'
 import { Download, Eye, QrCode, Search, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
-import { Field, FormMessage } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
@@ -14,6 +15,7 @@ import { toast } from '#app/components/ui/toasts'
 import type { myEndUsersLoader } from '#app/team-admin/my-end-users.server'
 import { useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
+import { AddEndUserSchema } from '#app/validation/end-users'
 
 type Data = SerializeFrom<typeof myEndUsersLoader>
 type Row = Data['users'][number]
@@ -152,40 +154,74 @@ function AddUserDialog() {
       title="Add User"
       description="A new end user of your organization, assigned to you. They get an email to set their password."
     >
-      <Form method="POST" className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="add-user" />
-        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-        <Field
-          label="Name"
-          inputProps={{
-            name: 'name',
-            required: true,
-            minLength: 2,
-            maxLength: 100,
-            autoComplete: 'off',
-          }}
-          errors={dialog.errors('name')}
-        />
-        <Field
-          label="Email"
-          inputProps={{ name: 'email', type: 'email', required: true, autoComplete: 'off' }}
-          errors={dialog.errors('email')}
-        />
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="active" defaultChecked className="h-4 w-4" /> Active
-        </label>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <StatusButton pending={dialog.pending} pendingText="Adding...">
-            Add User
-          </StatusButton>
-        </div>
-      </Form>
+      <AddUserForm dialog={dialog} />
     </FormDialog>
+  )
+}
+
+// Inside the dialog's content: each opening starts empty, without the last opening's messages.
+function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> }) {
+  const [form, fields] = useSchemaForm(AddEndUserSchema, {
+    id: 'add-user',
+    lastResult: dialog.lastResult,
+    defaultValue: { active: true },
+  })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="add-user" />
+      {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+      <Field
+        label="Name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Email"
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+        errors={fields.email.errors}
+      />
+      <label className="flex items-center gap-2 text-sm">
+        <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" /> Active
+      </label>
+      <div className="flex justify-end gap-2">
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </DialogClose>
+        <StatusButton pending={dialog.pending} pendingText="Adding...">
+          Add User
+        </StatusButton>
+      </div>
+    </Form>
+  )
+}
+
+/** Search by name or email: the shared limit answered next to the box. */
+function EndUserSearch({ q }: { q: string }) {
+  const [form, fields] = useSearchForm('end-user-search', q)
+  return (
+    <Form
+      method="GET"
+      role="search"
+      className="flex max-w-md flex-col gap-1"
+      {...getFormProps(form)}
+    >
+      <div className="flex gap-2">
+        <label htmlFor={fields.q.id} className="sr-only">
+          Search end users
+        </label>
+        <input
+          {...getInputProps(fields.q, { type: 'search' })}
+          placeholder="Search by name or email"
+          className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary">
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </div>
+      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
+    </Form>
   )
 }
 
@@ -212,22 +248,7 @@ export function MyEndUsersPage({ users, q, origin, now }: Data) {
           <AddUserDialog />
         </div>
       </div>
-      <Form method="GET" role="search" className="flex max-w-md gap-2">
-        <label htmlFor="end-user-search" className="sr-only">
-          Search end users
-        </label>
-        <input
-          id="end-user-search"
-          name="q"
-          type="search"
-          defaultValue={q}
-          placeholder="Search by name or email"
-          className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary">
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </Form>
+      <EndUserSearch q={q} />
       {users.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-16 text-center dark:border-gray-700">
           <Users aria-hidden className="h-10 w-10 text-gray-400" />

@@ -1,9 +1,11 @@
 // The User Accounts tab (roles doc §2.5). Search and pages are plain GET links and forms on the
 // profile URL, so they work without JavaScript; with it, the list shows skeletons while the next
 // page or search loads.
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
 import { AlertTriangle, ChevronLeft, ChevronRight, Search, ShieldAlert, Users } from 'lucide-react'
 import { useEffect } from 'react'
+import { ErrorList, useSearchForm } from '#app/components/forms'
 import { EmptyState, Panel } from '#app/components/profile/empty-state'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
@@ -11,7 +13,6 @@ import {
   accountsHref,
   LOAD_FAILED_TOAST,
   ROLE_BADGES,
-  SEARCH_MAX_LENGTH,
   USER_ACCOUNTS_PAGE_SIZE,
   USER_ACCOUNTS_TAB,
   type UserAccount,
@@ -118,32 +119,33 @@ export function UserAccountsPanel({ data }: { data: UserAccountsData | null }) {
 }
 
 function SearchForm({ q, error, busy }: { q: string; error: string | null; busy: boolean }) {
+  const [form, fields] = useSearchForm('user-accounts-search', q)
+  // The box's own check first; a query typed into the URL gets the loader's (the same message).
+  const errors = fields.q.errors ?? (error ? [error] : undefined)
   return (
-    <Form method="get" role="search" preventScrollReset className="flex flex-col gap-1">
+    <Form
+      method="get"
+      role="search"
+      preventScrollReset
+      className="flex flex-col gap-1"
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="tab" value={USER_ACCOUNTS_TAB} />
-      <label htmlFor="user-accounts-search" className="text-sm font-medium">
+      <label htmlFor={fields.q.id} className="text-sm font-medium">
         Search by name or email
       </label>
       <div className="flex gap-2">
         <input
-          id="user-accounts-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={SEARCH_MAX_LENGTH * 2}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'user-accounts-search-error' : undefined}
+          {...getInputProps(fields.q, { type: 'search' })}
+          aria-invalid={errors ? true : undefined}
+          aria-describedby={errors ? fields.q.errorId : undefined}
           className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
         />
         <Button type="submit" variant="secondary" aria-busy={busy}>
           <Search aria-hidden className="h-4 w-4" /> Search
         </Button>
       </div>
-      {error ? (
-        <p id="user-accounts-search-error" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      <ErrorList id={fields.q.errorId} errors={errors} />
     </Form>
   )
 }

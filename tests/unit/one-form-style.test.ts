@@ -1,0 +1,266 @@
+// One form style (issue 27 point 2, ADR 036): every form that posts is a conform form with the
+// schema its action parses (useSchemaForm, or useForm with formConstraint), so a new form
+// written by hand, with the browser's own tooltips and a maxLength that cuts values, fails here.
+// The few forms without fields to check are listed below with the reason; they may not carry
+// hand-written constraints either.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { expect, test } from 'vitest'
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name)
+    if (statSync(file).isDirectory()) return sourceFiles(file)
+    return /\.tsx$/.test(name) ? [file] : []
+  })
+}
+
+type PostForm = { file: string; line: number; tag: string; body: string; conform: boolean }
+
+/** The opening tag from `start` (`<Form …>`), braces and strings inside attributes skipped. */
+function openingTag(text: string, start: number) {
+  let depth = 0
+  let quote: string | null = null
+  for (let i = start; i < text.length; i++) {
+    const char = text[i]
+    if (quote) {
+      if (char === quote) quote = null
+    } else if (char === '"' || char === "'" || char === '`') quote = char
+    else if (char === '{') depth++
+    else if (char === '}') depth--
+    else if (char === '>' && depth === 0) return text.slice(start, i + 1)
+  }
+  throw new Error(`No end of the tag at ${start}`)
+}
+
+/** Every <form>, <Form> and <fetcher.Form> (any `x.Form`) that posts, with its body. */
+function postForms(file: string): PostForm[] {
+  const text = readFileSync(file, 'utf8')
+  // useSchemaForm, or conform's useForm given formConstraint (the schema's hints, no maxLength).
+  const conformFile = /\buseSchemaForm\(|\bformConstraint\(/.test(text)
+  const forms: PostForm[] = []
+  for (const match of text.matchAll(/<((?:\w+\.)?Form|form)[\s>]/g)) {
+    const start = match.index
+    const name = match[1] as string
+    const tag = openingTag(text, start)
+    if (!/\bmethod=["']post["']/i.test(tag)) continue
+    const close = tag.endsWith('/>') ? start + tag.length : text.indexOf(`</${name}>`, start)
+    forms.push({
+      file: file.split(path.sep).join('/'),
+      line: text.slice(0, start).split('\n').length,
+      tag,
+      body: text.slice(start, close),
+      conform: conformFile && tag.includes('{...getFormProps('),
+    })
+  }
+  return forms
+}
+
+/**
+ * Forms without a field to validate: a button with hidden inputs, or fields that only take a
+ * choice from a list the page offers. `marker` is text in the form that tells which it is;
+ * `hasFields` marks the one form with fields still to move (its reply has its own shape).
+ */
+const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string; hasFields?: true }> = [
+  {
+    file: 'app/components/agencies/agencies-page.tsx',
+    marker: 'value="delete"',
+    why: 'the delete confirmation: one button',
+  },
+  {
+    file: 'app/components/people/end-users-page.tsx',
+    marker: 'value="change-role"',
+    why: 'Change Role: one select of the roles offered, the current one disabled',
+  },
+  {
+    file: 'app/components/people/end-users-page.tsx',
+    marker: 'value="set-plan"',
+    why: 'Change Plan: one select of the plans',
+  },
+  {
+    file: 'app/components/people/end-users-page.tsx',
+    marker: 'value="assign-user"',
+    why: 'Assign to Team Member: one select of the team members, "Not assigned" allowed',
+  },
+  {
+    file: 'app/components/people/people-ui.tsx',
+    marker: 'name="intent" value={intent}',
+    why: 'the people screens’ delete confirmation: one button',
+  },
+  {
+    file: 'app/components/teams/invitation-page.tsx',
+    marker: 'action="/auth/logout"',
+    why: 'sign out to answer as someone else: one button',
+  },
+  {
+    file: 'app/components/teams/invitation-page.tsx',
+    marker: 'name="intent"',
+    why: 'accept or decline an invitation: two buttons',
+  },
+  {
+    file: 'app/components/teams/plans-view.tsx',
+    marker: 'name="plan"',
+    why: 'confirm an upgrade: the chosen plan, hidden',
+  },
+  {
+    file: 'app/components/teams/team-page.tsx',
+    marker: 'value="delete-team"',
+    why: 'the team’s delete confirmation: one button',
+  },
+  {
+    file: 'app/components/teams/team-page.tsx',
+    marker: 'value="change-role"',
+    why: 'a member’s role: one select of the team roles',
+  },
+  {
+    file: 'app/components/teams/team-page.tsx',
+    marker: 'value="remove-member"',
+    why: 'remove a member: one button',
+  },
+  {
+    file: 'app/components/teams/team-page.tsx',
+    marker: 'value="cancel-invitation"',
+    why: 'cancel an invitation: one button',
+  },
+  {
+    file: 'app/components/crm/api-settings-page.tsx',
+    marker: 'noValidate',
+    why: 'the CRM key form: fields, but its own keyStatus reply (ADR 035); noValidate, no limits',
+    hasFields: true,
+  },
+  {
+    file: 'app/components/crm/api-settings-page.tsx',
+    marker: 'Remove saved key',
+    why: 'remove the saved key: one button',
+  },
+  {
+    file: 'app/components/crm/api-settings-page.tsx',
+    marker: 'value="retry"',
+    why: 'retry a failed sync: one button',
+  },
+  {
+    file: 'app/components/cards/card-editor-page.tsx',
+    marker: 'multipart/form-data',
+    why: 'the images: file inputs, checked by the image field (validation/images.ts)',
+  },
+  {
+    file: 'app/components/cards/card-editor-page.tsx',
+    marker: 'value="finish"',
+    why: 'the review step’s save: one button',
+  },
+  {
+    file: 'app/components/cards/cards-list-page.tsx',
+    marker: 'value="delete"',
+    why: 'the card’s delete confirmation: one button',
+  },
+  {
+    file: 'app/components/cards/cards-list-page.tsx',
+    marker: 'value="set-default"',
+    why: 'set as default: one button',
+  },
+  {
+    file: 'app/components/cards/public-card-page.tsx',
+    marker: 'data-connect-form',
+    why: 'Connect: one button',
+  },
+  {
+    file: 'app/components/layout/email-confirmation-banner.tsx',
+    marker: 'fetcher.Form',
+    why: 'resend the confirmation email: one button',
+  },
+  {
+    file: 'app/components/layout/auth-guard.tsx',
+    marker: 'action="/auth/logout"',
+    why: 'sign out: one button',
+  },
+  {
+    file: 'app/components/branding/sending-domain.tsx',
+    marker: 'CHECK_FORM_ID',
+    why: 'check the DNS records: a button elsewhere on the page submits it',
+  },
+  {
+    file: 'app/components/branding/sending-domain.tsx',
+    marker: 'value="remove-sending-domain"',
+    why: 'remove the sending domain: one button',
+  },
+  {
+    file: 'app/components/branding/domain-verification.tsx',
+    marker: 'VERIFY_FORM_ID',
+    why: 'verify the custom domain: a button elsewhere on the page submits it',
+  },
+  {
+    file: 'app/routes/email.unsubscribe.tsx',
+    marker: 'method="POST"',
+    why: 'unsubscribe: one button (the address is in the signed link)',
+  },
+  {
+    file: 'app/routes/onboarding.tsx',
+    marker: 'multipart/form-data',
+    why: 'the wizard’s images: file inputs, checked by the image field (validation/images.ts)',
+  },
+  {
+    file: 'app/routes/onboarding.tsx',
+    marker: 'Creating card...',
+    why: 'the wizard’s last step: one button',
+  },
+  {
+    file: 'app/routes/auth.confirm-email.tsx',
+    marker: 'name="token"',
+    why: 'confirm the email: one button, the token from the link hidden',
+  },
+  {
+    file: 'app/components/layout/email-confirmation-banner.tsx',
+    marker: 'value="dismiss"',
+    why: 'dismiss the banner: one button',
+  },
+]
+
+const forms = ['app/components', 'app/routes'].flatMap(sourceFiles).flatMap(postForms)
+
+function allowance(form: PostForm) {
+  return WITHOUT_FIELDS.find(
+    (entry) => entry.file === form.file && form.body.includes(entry.marker),
+  )
+}
+
+test('the scan finds the forms (a change of markup would otherwise pass everything)', () => {
+  expect(forms.length).toBeGreaterThan(40)
+  expect(forms.filter((form) => form.conform).length).toBeGreaterThan(15)
+})
+
+test('every form that posts is a conform form with its action’s schema, or listed without fields', () => {
+  const handWritten = forms
+    .filter((form) => !form.conform && !allowance(form))
+    .map((form) => `${form.file}:${form.line} ${form.tag.replace(/\s+/g, ' ')}`)
+  expect(handWritten).toEqual([])
+})
+
+test('each listed form is still there, and has no text field of its own', () => {
+  for (const entry of WITHOUT_FIELDS) {
+    const matching = forms.filter(
+      (form) => !form.conform && form.file === entry.file && form.body.includes(entry.marker),
+    )
+    expect(matching, `${entry.file}: ${entry.why}`).not.toEqual([])
+    if (entry.hasFields) continue
+    for (const form of matching) {
+      const textInputs = form.body.match(
+        /<(?:input|textarea)\b(?![^>]*type=["'](?:hidden|file|radio|checkbox)["'])[^>]*>/g,
+      )
+      expect(textInputs, `${form.file}:${form.line} ${entry.why}`).toBeNull()
+    }
+  }
+})
+
+test('no hand-written length limits in the screens: the schema says them', () => {
+  const limits = ['app/components', 'app/routes']
+    .flatMap(sourceFiles)
+    .filter((file) => !file.endsWith(path.join('components', 'forms.tsx')))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, index) => ({ line, index }))
+        .filter(({ line }) => /\b(?:minLength|maxLength)\b\s*[:=]/.test(line))
+        .map(({ line, index }) => `${file}:${index + 1} ${line.trim()}`),
+    )
+  expect(limits).toEqual([])
+})
