@@ -267,9 +267,10 @@ describe('reset password action', () => {
     expect(refused.status).toBe(400)
     expect(refused.headers.get('Referrer-Policy')).toBe('no-referrer')
     expect(refused.headers.get('Set-Cookie')).toBeNull()
-    // `invalid` makes the page show "Invalid Reset Link": "This password reset link is
-    // invalid, has expired or has already been used."
-    expect(await refused.json()).toMatchObject({ invalid: true })
+    // This refusal (and no other) makes the page show "Invalid Reset Link".
+    expect(await refused.json()).toMatchObject({
+      error: 'This password reset link is invalid, has expired or has already been used.',
+    })
     expect(await getDb().select().from(users).where(eq(users.id, user.id))).toEqual(userBefore)
     expect(await verifyPassword(userBefore[0]?.passwordHash ?? '', 'old-secret')).toBe(true)
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, user.id))).toEqual(
