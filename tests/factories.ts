@@ -85,6 +85,19 @@ export async function makeBrandedOrganization(overrides: Partial<NewOrganization
   })
 }
 
+// One argon2 hash per password and test process: the users a file makes share it (each is still
+// a real hash their password signs in with). Hashing anew for each user was most of the CPU of
+// the files that build role matrices.
+const hashes = new Map<string, Promise<string>>()
+function hashOf(password: string) {
+  let hashed = hashes.get(password)
+  if (!hashed) {
+    hashed = hashPassword(password)
+    hashes.set(password, hashed)
+  }
+  return hashed
+}
+
 /**
  * A user of the organization, with a confirmed email unless `emailConfirmedAt: null` is given.
  * A `passwordHash` given skips argon2 (for users nobody signs in as).
@@ -94,7 +107,7 @@ export async function makeUser(
   overrides: Partial<NewAccount> & { passwordHash?: string } = {},
 ) {
   const { password = 'password123', passwordHash, ...account } = overrides
-  const hash = passwordHash ?? (await hashPassword(password))
+  const hash = passwordHash ?? (await hashOf(password))
   return withTenant(organizationId, (tx) =>
     createUser(tx, organizationId, {
       email: `user-${uniqueSuffix()}@example.test`,
