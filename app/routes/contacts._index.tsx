@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
 import { ErrorList, useSearchForm } from '#app/components/forms'
@@ -31,7 +31,6 @@ const SOURCE_LABELS = {
 export default function ContactsPage() {
   const { q, searchError, contacts } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
-  const [params] = useSearchParams()
   const searching = navigation.state === 'loading' && navigation.location?.pathname === '/contacts'
   return (
     <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
@@ -39,18 +38,12 @@ export default function ContactsPage() {
         <h1 className="text-2xl font-semibold">Contacts</h1>
         <div className="flex gap-2">
           <Button asChild variant="secondary" size="sm">
-            <a
-              href={`/contacts/export.csv${q ? `?${new URLSearchParams({ q })}` : ''}`}
-              download
-            >
+            <a href={`/contacts/export.csv${q ? `?${new URLSearchParams({ q })}` : ''}`} download>
               <Download aria-hidden className="h-4 w-4" /> Export CSV
             </a>
           </Button>
           <Button asChild variant="secondary" size="sm">
-            <a
-              href={`/contacts/export.vcf${q ? `?${new URLSearchParams({ q })}` : ''}`}
-              download
-            >
+            <a href={`/contacts/export.vcf${q ? `?${new URLSearchParams({ q })}` : ''}`} download>
               <Download aria-hidden className="h-4 w-4" /> Export vCards
             </a>
           </Button>
