@@ -94,8 +94,9 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
     if (data.keyStatus) setLocalStatus(data.keyStatus)
     if (data.keyStatus === 'valid') setEnabled(true)
     if (data.keyStatus === 'invalid') setEnabled(false)
-    // A refused key or location is said next to its field; a toast is for what no field says.
-    if (data.error && !(data.intent !== 'retry' && fieldError)) toast.error(data.error)
+    // A refused key or location is said next to its field; a toast is for what the field cannot
+    // say (a save that removed a refused key says so besides the field's message).
+    if (data.error && !(data.intent === 'validate' && fieldError)) toast.error(data.error)
   }, [data, fieldError])
 
   const status: KeyStatus = localStatus ?? (typedKey ? 'unknown' : settings.keyStatus)
