@@ -19,7 +19,6 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { AgencyIntentSchema } from '#app/validation/agencies'
-import { readSearch } from '#app/validation/search'
 
 export const meta: MetaFunction = () => [{ title: 'Agencies' }]
 
@@ -27,9 +26,8 @@ const PATH = '/dashboard/super-admin/agencies'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { platformScope } = await requirePlatformAdmin(request, context)
-  const { q, searchError } = readSearch(new URL(request.url).searchParams)
-  const agencies = searchError ? [] : await loadAgencies(platformScope, q)
-  return data({ q, searchError, agencies })
+  const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
+  return data({ q, agencies: await loadAgencies(platformScope, q) })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
