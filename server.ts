@@ -236,20 +236,26 @@ app.use(
     // HSTS only when the request really came over TLS (set below).
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
-    // Set below, so that a route's own policy replaces the default instead of joining it.
+    // Both set below, so that a route's own header replaces the default instead of joining it.
     referrerPolicy: false,
+    xContentTypeOptions: false,
   }),
 )
-// Referrer-Policy: the route's own where it sets one (no-referrer on the reset-password page,
-// whose URL holds a token), else strict-origin-when-cross-origin. Helmet would set the default
-// before the route runs and Remix appends the route's, sending two headers; so the default is
+// Referrer-Policy and X-Content-Type-Options: the route's own where it sets one (no-referrer on
+// the reset-password page, whose URL holds a token; nosniff on media and downloads), else the
+// default. Helmet would set the default before the route runs and Remix appends the route's,
+// sending the header twice ("nosniff, nosniff" on an uncached media file); so the default is
 // added only when the headers are written, and only if the response has none. That covers
 // every response: documents, data and resource routes, redirects and static files.
+const DEFAULT_HEADERS: Record<string, string> = {
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+}
 app.use((_req, res, next) => {
   const writeHead = res.writeHead
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    if (!this.hasHeader('Referrer-Policy')) {
-      this.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    for (const [name, value] of Object.entries(DEFAULT_HEADERS)) {
+      if (!this.hasHeader(name)) this.setHeader(name, value)
     }
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
   } as typeof res.writeHead
