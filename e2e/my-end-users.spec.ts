@@ -89,6 +89,16 @@ test('My End Users: the assigned users, their QR codes, Add User and Export Data
   await page.getByRole('button', { name: 'Search' }).click()
   await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toBeVisible()
   await expect(page).not.toHaveURL(/[?&]q=/)
+  // The same query in a shared link: the loader's answer, the same message next to the box,
+  // what was typed kept in it, and no rows (never the list searched for its first 100).
+  const tooLong = 'g'.repeat(SEARCH_MAX_LENGTH + 1)
+  await page.goto(urlFor(HOSTS.alpha, `/dashboard/team-member/users?q=${tooLong}`))
+  await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toBeVisible()
+  await expect(page.getByLabel('Search end users')).toHaveValue(tooLong)
+  await expect(page.getByLabel('Search end users')).toHaveAccessibleDescription(
+    SEARCH_TOO_LONG_MESSAGE,
+  )
+  await expect(page.getByTestId('end-user-row')).toHaveCount(0)
 
   // Search narrows the list.
   await page.getByLabel('Search end users').fill('gina')

@@ -480,11 +480,21 @@ test.describe('no trace of the platform on an agency host', () => {
     ]
     const superAdmin = await signedInAs(browser, SUPER_ADMIN)
     const outbox = superAdmin.page.getByTestId('outbox-email')
-    // Queued by the job worker: the last ones may still be on their way.
+    // Queued by the job worker: the last ones may still be on their way. A failure names the
+    // emails that never came (a count alone sent a hunt through the wrong merge).
     await expect(async () => {
       await superAdmin.page.goto(urlFor(HOSTS.platform, '/dev/outbox'))
-      const ours = outbox.filter({ hasText: mark })
-      expect(await ours.count()).toBeGreaterThanOrEqual(expected.length)
+      const seen = await outbox.filter({ hasText: mark }).evaluateAll((items) =>
+        items.map((item) => {
+          const to = item.querySelector('[data-testid="outbox-to"]')?.textContent
+          const subject = item.querySelector('iframe')?.getAttribute('title')
+          return `${to} ${subject}`
+        }),
+      )
+      const missing = expected
+        .filter(({ to, subject }) => !seen.includes(`${to} ${subject}`))
+        .map(({ kind, to }) => `${kind} email to ${to}`)
+      expect(missing, 'emails not in the outbox').toEqual([])
     }).toPass({ timeout: 60_000 })
     const emails: (OutboxEntry & { to: string })[] = []
     for (const email of await outbox.all()) {

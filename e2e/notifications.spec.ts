@@ -2,7 +2,7 @@
 // one-click unsubscribe link (RFC 8058) opened and confirmed without signing in.
 import http from 'node:http'
 import { expect, type Page, test } from '@playwright/test'
-import { CARD_OWNER, e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
+import { e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { openAs, signedInAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
@@ -59,11 +59,14 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   page,
   browser,
 }) => {
-  // A visitor with an account connects with Olivia (notifications on by default).
+  // A visitor with an account connects with a card owner of this spec's own (notifications on
+  // by default): the test leaves them off, which no other spec's card owner may be.
   const visitor = SPEC_ACCOUNTS.connector
-  await openAs(page, visitor, '/card/olivia-owner')
-  await page.getByRole('button', { name: 'Connect with Olivia' }).click()
-  await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
+  const cardOwner = SPEC_ACCOUNTS.cardOwner
+  const cardPath = `/card/${cardOwner.firstName}-${cardOwner.lastName}`.toLowerCase()
+  await openAs(page, visitor, cardPath)
+  await page.getByRole('button', { name: `Connect with ${cardOwner.firstName}` }).click()
+  await expect(page.getByText(`Successfully connected with ${cardOwner.firstName}`)).toBeVisible()
 
   // The super admin reads the outbox on the platform host (OUTBOX_PAGE=1).
   const { context: adminContext, page: admin } = await signedInAs(browser, SUPER_ADMIN)
@@ -74,10 +77,10 @@ test('a connection emails the card owner, whose one-click link turns notificatio
     await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
     await expect(email).toHaveCount(1, { timeout: 1_000 })
   }).toPass()
-  await expect(email.getByTestId('outbox-to')).toHaveText(CARD_OWNER.email)
+  await expect(email.getByTestId('outbox-to')).toHaveText(cardOwner.email)
   // The outbox keeps no unsubscribe token (ADR 028): the link is the owner's, from their inbox.
   await expect(email.getByTestId('outbox-removed-link')).toContainText('/email/unsubscribe?token=')
-  const href = linkIn(await newestEmailTo(CARD_OWNER.email, subject), '/email/unsubscribe?token=')
+  const href = linkIn(await newestEmailTo(cardOwner.email, subject), '/email/unsubscribe?token=')
   expect(href.startsWith(urlFor(HOSTS.alpha, '/email/unsubscribe?token='))).toBe(true)
   await adminContext.close()
   const path = `${new URL(href).pathname}${new URL(href).search}`
@@ -104,7 +107,7 @@ test('a connection emails the card owner, whose one-click link turns notificatio
   // The owner sees it on the profile and turns notifications back on.
   const { context: ownerContext, page: owner } = await signedInAs(
     browser,
-    CARD_OWNER,
+    cardOwner,
     '/profile/end-user?tab=notifications',
   )
   await expect(notificationsBox(owner)).not.toBeChecked()

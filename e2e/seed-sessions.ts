@@ -8,14 +8,14 @@ import { createSession } from '#app/auth/session.server'
 import { insertAgency } from '#app/models/agencies.server'
 import { getDb } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
-import { makeUser } from '#tests/factories'
+import { makeCard, makeUser } from '#tests/factories'
 import {
   SESSION_USERS,
   sessionStorageState,
   storageStateFile,
   storageStateFolder,
 } from './sessions'
-import { SPEC_ACCOUNTS, SPEC_AGENCIES } from './spec-accounts'
+import { SPEC_ACCOUNTS, SPEC_AGENCIES, type SpecAccount } from './spec-accounts'
 
 // Nobody signs in to these with a password: skipping argon2 keeps the server's start quick.
 const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
@@ -25,8 +25,9 @@ const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
  * agencies' hosts and ids, for writeSessionStates.
  */
 export async function seedSpecAccounts(alphaId: string): Promise<Record<string, string>> {
-  for (const { email, firstName, lastName, emailConfirmed } of Object.values(SPEC_ACCOUNTS)) {
-    await makeUser(alphaId, {
+  for (const account of Object.values(SPEC_ACCOUNTS) as SpecAccount[]) {
+    const { email, firstName, lastName, emailConfirmed } = account
+    const user = await makeUser(alphaId, {
       email,
       firstName,
       lastName,
@@ -34,6 +35,7 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       emailConfirmedAt: emailConfirmed ? new Date() : null,
       ...NO_PASSWORD,
     })
+    if (account.card) await makeCard(alphaId, user.id, { firstName, lastName, email })
   }
   const hosts: Record<string, string> = {}
   for (const { name, slug, host, owner } of Object.values(SPEC_AGENCIES)) {

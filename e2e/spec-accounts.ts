@@ -11,9 +11,11 @@ export type SpecAccount = {
   lastName: string
   /** Whether the address is confirmed (a sign-up's is not, and shows the confirmation banner). */
   emailConfirmed: boolean
+  /** A card of their own, shared at `/card/{first}-{last}` (lower case). */
+  card?: boolean
 }
 
-/** Alpha end users, as a sign-up leaves them: default preferences, no card. */
+/** Alpha end users, as a sign-up leaves them: default preferences, no card unless `card`. */
 export const SPEC_ACCOUNTS = {
   /** e2e/accounts.spec.ts: the confirmation banner of a fresh sign-up. */
   banner: {
@@ -38,6 +40,19 @@ export const SPEC_ACCOUNTS = {
     firstName: 'Nina',
     lastName: 'Notify',
     emailConfirmed: false,
+  },
+  /**
+   * e2e/notifications.spec.ts: the card owner whose one-click link turns notifications off and
+   * leaves them off. Not CARD_OWNER: other specs running beside it (e2e/no-trace.spec.ts) expect
+   * Olivia's new-contact email, which an unsubscribed Olivia never gets.
+   */
+  cardOwner: {
+    host: HOSTS.alpha,
+    email: 'notify-una@e2e.test',
+    firstName: 'Una',
+    lastName: 'Notify',
+    emailConfirmed: true,
+    card: true,
   },
 } as const satisfies Record<string, SpecAccount>
 

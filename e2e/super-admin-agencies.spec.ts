@@ -3,6 +3,7 @@
 // password from the emailed link and signs in on the new subdomain, details, edit, search,
 // deactivating (the host says "site unavailable" at once) and activating again, delete.
 import { type Browser, expect, type Page, test } from '@playwright/test'
+import { SEARCH_MAX_LENGTH, SEARCH_TOO_LONG_MESSAGE } from '#app/validation/search'
 import { HOSTS, SUPER_ADMIN, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { signedInAs } from './page-helpers'
@@ -124,6 +125,25 @@ test('the super admin adds an agency whose owner signs in; deactivate, activate,
   await search.fill(slug)
   await page.getByRole('button', { name: 'Search' }).click()
   await expect(page.getByTestId('agency-row')).toHaveCount(1)
+
+  // A shared link with a query over the limit: the box's own message, what was typed kept,
+  // no rows. Back and forward between it and a search that fits show each one's answer.
+  const tooLong = slug.padEnd(SEARCH_MAX_LENGTH + 1, 'x')
+  await page.goto(urlFor(HOSTS.platform, `${PATH}?q=${tooLong}`))
+  await waitForHydration(page)
+  await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toBeVisible()
+  await expect(search).toHaveValue(tooLong)
+  await expect(page.getByTestId('agency-row')).toHaveCount(0)
+  await search.fill(slug)
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByTestId('agency-row')).toHaveCount(1)
+  await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toHaveCount(0)
+  await page.goBack()
+  await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toBeVisible()
+  await expect(page.getByTestId('agency-row')).toHaveCount(0)
+  await page.goForward()
+  await expect(page.getByTestId('agency-row')).toHaveCount(1)
+  await expect(page.getByText(SEARCH_TOO_LONG_MESSAGE)).toHaveCount(0)
 
   // Edit.
   await rowAction(page, name, 'Edit')

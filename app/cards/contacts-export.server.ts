@@ -2,6 +2,8 @@ import type { AppLoadContext } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { listContacts } from '#app/models/contacts.server'
 import { buildVCard } from '#app/services/vcard.server'
+import { refusedExport } from '#app/utils/refused-export.server'
+import { readSearch } from '#app/validation/search'
 import { withTenant } from '#drizzle/db.server'
 
 /** A CSV cell: quoted, and never starting a formula when opened in a spreadsheet. */
@@ -16,7 +18,8 @@ export async function exportContacts(
   format: 'csv' | 'vcf',
 ) {
   const { tenant, user } = await requireUser(request, context)
-  const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 100)
+  const { q, searchError } = readSearch(new URL(request.url).searchParams)
+  if (searchError) return refusedExport(searchError)
   const contacts = await withTenant(tenant.id, (tx) =>
     listContacts(tx, tenant.id, user.id, q, 10_000),
   )

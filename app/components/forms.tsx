@@ -1,7 +1,7 @@
 import { type DefaultValue, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
-import { type InputHTMLAttributes, useId } from 'react'
+import { type InputHTMLAttributes, useId, useMemo } from 'react'
 import type { z } from 'zod'
 import { cn } from '#app/utils/cn'
 import { SearchSchema } from '#app/validation/search'
@@ -51,10 +51,17 @@ export function useSchemaForm<
 
 /**
  * A list's search box (a GET form): the shared limit's message next to the box on submit, where
- * a maxLength would have cut the query without a word.
+ * a maxLength would have cut the query without a word. `searchError` is the loader's answer to a
+ * query typed into the URL (readSearch): shown as the box's own error, also without JavaScript.
  */
-export function useSearchForm(id: string, q: string) {
-  return useSchemaForm(SearchSchema, { id, defaultValue: { q } })
+export function useSearchForm(id: string, q: string, searchError: string | null = null) {
+  // One object per answer: conform reports a new lastResult once (and focuses the box on an
+  // error). A later answer without an error clears the earlier one (back/forward navigation).
+  const lastResult = useMemo((): SubmissionResult<string[]> => {
+    const error: Record<string, string[]> = searchError ? { q: [searchError] } : {}
+    return { status: searchError ? 'error' : 'success', error }
+  }, [searchError])
+  return useSchemaForm(SearchSchema, { id, defaultValue: { q }, lastResult })
 }
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined

@@ -104,6 +104,8 @@ export async function apiSettingsAction(request: Request, context: AppLoadContex
       return requireUser(request, context)
     },
     schema: ApiSettingsSchema,
+    // A typed key is not echoed into the page (conform's lastResult would render it back).
+    hideFields: ['apiKey'],
     redirectTo: API_SETTINGS_PATH,
     refused: (refusal) => {
       const keyStatus = KEY_STATUS_OF[refusal.message]

@@ -676,9 +676,19 @@ export async function readOrganizationEndUsers(
   return withTenant(organizationId, async (tx) => ({
     rows: await listOrganizationEndUsers(tx, organizationId, filter, limit),
     total: await countOrganizationEndUsers(tx, organizationId, filter),
-    teamMembers: (await listTeamAdmins(tx, organizationId)).map((member) => ({
-      id: member.id,
-      name: nameOf(member),
-    })),
+    teamMembers: await teamMemberChoices(tx, organizationId),
+  }))
+}
+
+/** The agency's team members alone: the assignee filter of a list that searched nothing. */
+export async function readTeamMemberChoices(actor: Actor) {
+  const organizationId = actor.tenant.id
+  return withTenant(organizationId, (tx) => teamMemberChoices(tx, organizationId))
+}
+
+async function teamMemberChoices(tx: Transaction, organizationId: string) {
+  return (await listTeamAdmins(tx, organizationId)).map((member) => ({
+    id: member.id,
+    name: nameOf(member),
   }))
 }

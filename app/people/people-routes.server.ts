@@ -5,6 +5,7 @@ import { type AppLoadContext, data } from '@remix-run/node'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { intentAction, postedUrl } from '#app/utils/intent-action.server'
+import { refusedExport } from '#app/utils/refused-export.server'
 import {
   AdminTeamIntentSchema,
   AdminTeamSearchSchema,
@@ -21,6 +22,7 @@ import {
   staffTitleLabel,
   USER_LIST_ROLES,
 } from '#app/validation/people'
+import { readSearch } from '#app/validation/search'
 import {
   type Actor,
   type Admin,
@@ -37,6 +39,7 @@ import {
   readEndUsers,
   readOrganizationEndUsers,
   readStaff,
+  readTeamMemberChoices,
   roleLabel,
   setAccountPlan,
   setEndUserStatus,
@@ -61,16 +64,20 @@ function csvResponse(lines: string[][], filename: string) {
   })
 }
 
+/** No rows: a search over the limit searches nothing (validation/search.ts). */
+const NOTHING = { rows: [], total: 0 } as const
+
 function endUserFilter(request: Request) {
   const params = new URL(request.url).searchParams
+  const { q, searchError } = readSearch(params)
   const parsed = EndUsersSearchSchema.parse({
-    q: params.get('q') ?? '',
     agency: params.get('agency') || null,
     status: params.get('status') || null,
     role: params.get('role') || null,
   })
   return {
-    search: parsed.q,
+    search: q,
+    searchError,
     organizationId: parsed.agency,
     status: parsed.status,
     role: parsed.role,
@@ -82,7 +89,7 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
   const admin: Admin = await requirePlatformAdmin(request, context)
   const filter = endUserFilter(request)
   const [{ rows, total }, agencies] = await Promise.all([
-    readEndUsers(admin, filter),
+    filter.searchError ? NOTHING : readEndUsers(admin, filter),
     readAgencyChoices(admin),
   ])
   return data({
@@ -98,7 +105,9 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
 /** The (filtered) End Users list as CSV: every cell quoted and formula-safe. */
 export async function endUsersCsvLoader(request: Request, context: AppLoadContext) {
   const admin: Admin = await requirePlatformAdmin(request, context)
-  const { rows } = await readEndUsers(admin, endUserFilter(request), EXPORT_LIMIT)
+  const filter = endUserFilter(request)
+  if (filter.searchError) return refusedExport(filter.searchError)
+  const { rows } = await readEndUsers(admin, filter, EXPORT_LIMIT)
   const lines = [
     ['Name', 'Email', 'Agency', 'Role', 'Status', 'Last Active', 'Created'],
     ...rows.map((row) => {
@@ -120,11 +129,10 @@ export async function endUsersCsvLoader(request: Request, context: AppLoadContex
 export async function adminTeamLoader(request: Request, context: AppLoadContext) {
   const admin: Admin = await requirePlatformAdmin(request, context)
   const params = new URL(request.url).searchParams
-  const filter = AdminTeamSearchSchema.parse({
-    q: params.get('q') ?? '',
-    role: params.get('role') || null,
-  })
-  const rows = await readStaff(admin, { search: filter.q, role: filter.role })
+  const { q, searchError } = readSearch(params)
+  const { role } = AdminTeamSearchSchema.parse({ role: params.get('role') || null })
+  const filter = { q, searchError, role }
+  const rows = searchError ? [] : await readStaff(admin, { search: q, role })
   return data({
     members: rows.map((row) => ({
       ...toPerson(row),
@@ -175,18 +183,20 @@ export async function adminTeamAction(request: Request, context: AppLoadContext)
 
 function agencyEndUserFilter(request: Request) {
   const params = new URL(request.url).searchParams
+  const { q, searchError } = readSearch(params)
   const parsed = AgencyEndUsersSearchSchema.parse({
-    q: params.get('q') ?? '',
     status: params.get('status') || null,
     assignee: params.get('assignee') || null,
   })
-  return { search: parsed.q, status: parsed.status, assignedToUserId: parsed.assignee }
+  return { search: q, searchError, status: parsed.status, assignedToUserId: parsed.assignee }
 }
 
 export async function agencyEndUsersLoader(request: Request, context: AppLoadContext) {
   const actor: Actor = await requireAgencyStaff(request, context, { manage: false })
   const filter = agencyEndUserFilter(request)
-  const { rows, total, teamMembers } = await readOrganizationEndUsers(actor, filter)
+  const { rows, total, teamMembers } = filter.searchError
+    ? { ...NOTHING, teamMembers: await readTeamMemberChoices(actor) }
+    : await readOrganizationEndUsers(actor, filter)
   return data({
     users: rows.map(toPerson),
     total,
@@ -203,11 +213,9 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
 /** Export Data: the agency's (filtered) end users as CSV, with the team member assigned. */
 export async function agencyEndUsersCsvLoader(request: Request, context: AppLoadContext) {
   const actor: Actor = await requireAgencyStaff(request, context, { manage: false })
-  const { rows, teamMembers } = await readOrganizationEndUsers(
-    actor,
-    agencyEndUserFilter(request),
-    EXPORT_LIMIT,
-  )
+  const filter = agencyEndUserFilter(request)
+  if (filter.searchError) return refusedExport(filter.searchError)
+  const { rows, teamMembers } = await readOrganizationEndUsers(actor, filter, EXPORT_LIMIT)
   const assigneeName = new Map(teamMembers.map((member) => [member.id, member.name]))
   return csvResponse(
     [
@@ -256,11 +264,10 @@ export async function agencyEndUsersAction(request: Request, context: AppLoadCon
 export async function agencyTeamLoader(request: Request, context: AppLoadContext) {
   const actor: Actor = await requireAgencyStaff(request, context, { manage: false })
   const params = new URL(request.url).searchParams
-  const filter = AgencyTeamSearchSchema.parse({
-    q: params.get('q') ?? '',
-    role: params.get('role') || null,
-  })
-  const rows = await readStaff(actor, { search: filter.q, role: filter.role }, 'agency')
+  const { q, searchError } = readSearch(params)
+  const { role } = AgencyTeamSearchSchema.parse({ role: params.get('role') || null })
+  const filter = { q, searchError, role }
+  const rows = searchError ? [] : await readStaff(actor, { search: q, role }, 'agency')
   return data({
     members: rows.map((row) => ({
       ...toPerson(row),

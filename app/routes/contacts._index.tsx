@@ -1,19 +1,24 @@
+import { getFormProps, getInputProps } from '@conform-to/react'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
+import { ErrorList, useSearchForm } from '#app/components/forms'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { Button } from '#app/components/ui/button'
 import { listContacts } from '#app/models/contacts.server'
+import { readSearch } from '#app/validation/search'
 import { withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Contacts' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await requireUser(request, context)
-  const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 100)
-  const contacts = await withTenant(tenant.id, (tx) => listContacts(tx, tenant.id, user.id, q))
-  return { q, contacts }
+  const { q, searchError } = readSearch(new URL(request.url).searchParams)
+  const contacts = searchError
+    ? []
+    : await withTenant(tenant.id, (tx) => listContacts(tx, tenant.id, user.id, q))
+  return { q, searchError, contacts }
 }
 
 const SOURCE_LABELS = {
@@ -24,9 +29,8 @@ const SOURCE_LABELS = {
 } as const
 
 export default function ContactsPage() {
-  const { q, contacts } = useLoaderData<typeof loader>()
+  const { q, searchError, contacts } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
-  const [params] = useSearchParams()
   const searching = navigation.state === 'loading' && navigation.location?.pathname === '/contacts'
   return (
     <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
@@ -34,39 +38,18 @@ export default function ContactsPage() {
         <h1 className="text-2xl font-semibold">Contacts</h1>
         <div className="flex gap-2">
           <Button asChild variant="secondary" size="sm">
-            <a
-              href={`/contacts/export.csv${params.get('q') ? `?q=${encodeURIComponent(q)}` : ''}`}
-              download
-            >
+            <a href={`/contacts/export.csv${q ? `?${new URLSearchParams({ q })}` : ''}`} download>
               <Download aria-hidden className="h-4 w-4" /> Export CSV
             </a>
           </Button>
           <Button asChild variant="secondary" size="sm">
-            <a
-              href={`/contacts/export.vcf${params.get('q') ? `?q=${encodeURIComponent(q)}` : ''}`}
-              download
-            >
+            <a href={`/contacts/export.vcf${q ? `?${new URLSearchParams({ q })}` : ''}`} download>
               <Download aria-hidden className="h-4 w-4" /> Export vCards
             </a>
           </Button>
         </div>
       </div>
-      <Form method="GET" role="search" className="flex gap-2">
-        <label htmlFor="contact-search" className="sr-only">
-          Search contacts
-        </label>
-        <input
-          id="contact-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          placeholder="Search by name, email or company"
-          className="h-10 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary" aria-busy={searching}>
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </Form>
+      <ContactSearch q={q} searchError={searchError} searching={searching} />
       {contacts.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">
           <Users aria-hidden className="h-10 w-10 text-gray-400" />
@@ -120,6 +103,37 @@ export default function ContactsPage() {
         </div>
       )}
     </main>
+  )
+}
+
+/** Search by name, email or company: the shared limit answered next to the box. */
+function ContactSearch({
+  q,
+  searchError,
+  searching,
+}: {
+  q: string
+  searchError: string | null
+  searching: boolean
+}) {
+  const [form, fields] = useSearchForm('contact-search', q, searchError)
+  return (
+    <Form method="GET" role="search" className="flex flex-col gap-1" {...getFormProps(form)}>
+      <div className="flex gap-2">
+        <label htmlFor={fields.q.id} className="sr-only">
+          Search contacts
+        </label>
+        <input
+          {...getInputProps(fields.q, { type: 'search' })}
+          placeholder="Search by name, email or company"
+          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+        />
+        <Button type="submit" variant="secondary" aria-busy={searching}>
+          <Search aria-hidden className="h-4 w-4" /> Search
+        </Button>
+      </div>
+      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
+    </Form>
   )
 }
 

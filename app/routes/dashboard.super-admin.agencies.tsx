@@ -19,6 +19,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { AgencyIntentSchema } from '#app/validation/agencies'
+import { readSearch } from '#app/validation/search'
 
 export const meta: MetaFunction = () => [{ title: 'Agencies' }]
 
@@ -26,8 +27,9 @@ const PATH = '/dashboard/super-admin/agencies'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { platformScope } = await requirePlatformAdmin(request, context)
-  const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
-  return data({ q, agencies: await loadAgencies(platformScope, q) })
+  const { q, searchError } = readSearch(new URL(request.url).searchParams)
+  const agencies = searchError ? [] : await loadAgencies(platformScope, q)
+  return data({ q, searchError, agencies })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -14,22 +14,26 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
+import { refusedExport } from '#app/utils/refused-export.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
+import { readSearch } from '#app/validation/search'
 import { splitName } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
 export const MY_END_USERS_PATH = '/dashboard/team-member/users'
 const TEAM_MEMBER_ONLY = ['team_admin'] as const
 
-const searchOf = (request: Request) =>
-  (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 100)
+const searchOf = (request: Request) => readSearch(new URL(request.url).searchParams)
 
 export async function myEndUsersLoader(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
-  const q = searchOf(request)
-  const rows = await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
+  const { q, searchError } = searchOf(request)
+  const rows = searchError
+    ? []
+    : await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
   return data({
     q,
+    searchError,
     origin: tenantOrigin(tenant),
     now: new Date().toISOString(),
     users: rows.map((row) => ({
@@ -104,10 +108,10 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
 /** Export Data: the assigned end users (as searched) as CSV. */
 export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
+  const { q, searchError } = searchOf(request)
+  if (searchError) return refusedExport(searchError)
   const origin = tenantOrigin(tenant)
-  const rows = await withTenant(tenant.id, (tx) =>
-    listAssignedEndUsers(tx, tenant.id, user.id, searchOf(request)),
-  )
+  const rows = await withTenant(tenant.id, (tx) => listAssignedEndUsers(tx, tenant.id, user.id, q))
   const lines = [
     ['First name', 'Last name', 'Email', 'Status', 'Last active', 'Cards', 'Card link', 'Added'],
     ...rows.map((row) => [

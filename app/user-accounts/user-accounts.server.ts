@@ -11,6 +11,7 @@ import {
   listUserAccountsForPlatform,
   type UserAccountListRow,
 } from '#app/models/users.server'
+import { readSearch } from '#app/validation/search'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   ACCESS_RESTRICTED_MESSAGE,
@@ -64,27 +65,25 @@ export async function loadUserAccounts(
     return { status: 'restricted', message: ACCESS_RESTRICTED_MESSAGE }
   }
   const params = new URL(request.url).searchParams
-  const parsed = UserAccountsSearchSchema.safeParse({
-    q: params.get('q') ?? undefined,
+  const { q, searchError } = readSearch(params)
+  const { page: requestedPage } = UserAccountsSearchSchema.parse({
     page: params.get('page') ?? undefined,
   })
   const scope = platformScope ? 'platform' : 'organization'
   const heading = platformScope ? ALL_ACCOUNTS_TEXT : ORGANIZATION_ACCOUNTS_TEXT
-  if (!parsed.success) {
-    const searchError = parsed.error.issues.find((issue) => issue.path[0] === 'q')?.message
+  if (searchError) {
     return {
       status: 'ok',
       scope,
       heading,
-      q: (params.get('q') ?? '').slice(0, 200),
-      searchError: searchError ?? null,
+      q,
+      searchError,
       page: 1,
       pageCount: 1,
       total: 0,
       accounts: [],
     }
   }
-  const { q, page: requestedPage } = parsed.data
   const read = async (reader: Reader) => {
     const total = await reader.count(q)
     const pageCount = Math.max(1, Math.ceil(total / USER_ACCOUNTS_PAGE_SIZE))

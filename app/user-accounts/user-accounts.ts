@@ -2,7 +2,6 @@
 // shared by the loader and the panel.
 import { z } from 'zod'
 import type { Role } from '#app/auth/roles'
-import { searchQuery } from '#app/validation/search'
 
 export const USER_ACCOUNTS_TAB = 'accounts'
 export const USER_ACCOUNTS_PAGE_SIZE = 20
@@ -18,11 +17,10 @@ export const LOAD_FAILED_TOAST = 'Error loading user accounts.'
 export const USER_ACCOUNTS_ROLES: readonly Role[] = ['super_admin', 'agency_admin']
 
 /**
- * `?q=&page=` of the profile URL. A page that is not a positive whole number is page 1 (a link
- * typed by hand is not worth an error); an over-long search is answered next to the field.
+ * `?page=` of the profile URL (its `q` is read by readSearch, as every list's). A page that is
+ * not a positive whole number is page 1: a link typed by hand is not worth an error.
  */
 export const UserAccountsSearchSchema = z.object({
-  q: searchQuery.default(''),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 })
 

@@ -5,7 +5,6 @@ import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
-import { SEARCH_MAX_LENGTH } from './search'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
@@ -236,29 +235,28 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
 
 export const STATUS_FILTERS = ['active', 'inactive'] as const
 
-/** `?q=&agency=&status=&role=` of the End Users list and its export. */
+// The filters of the lists; their `q` is read by readSearch (validation/search.ts), the same
+// way as every list's.
+
+/** `?agency=&status=&role=` of the End Users list and its export. */
 export const EndUsersSearchSchema = z.object({
-  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   agency: rowId('agency').nullable().catch(null),
   status: z.enum(STATUS_FILTERS).nullable().catch(null),
   role: z.enum(USER_LIST_ROLES).nullable().catch(null),
 })
 
-/** `?q=&role=` of the Admin Team list. */
+/** `?role=` of the Admin Team list. */
 export const AdminTeamSearchSchema = z.object({
-  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   role: z.enum(STAFF_ACCESS).nullable().catch(null),
 })
 
-/** `?q=&role=` of the agency's Team Members list. */
+/** `?role=` of the agency's Team Members list. */
 export const AgencyTeamSearchSchema = z.object({
-  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   role: z.enum(AGENCY_STAFF_ACCESS).nullable().catch(null),
 })
 
-/** `?q=&status=&assignee=` of the agency's End Users list and its export. */
+/** `?status=&assignee=` of the agency's End Users list and its export. */
 export const AgencyEndUsersSearchSchema = z.object({
-  q: z.string().trim().max(SEARCH_MAX_LENGTH).catch(''),
   status: z.enum(STATUS_FILTERS).nullable().catch(null),
   assignee: rowId('assignee').nullable().catch(null),
 })

@@ -58,10 +58,9 @@ function postForms(file: string): PostForm[] {
 
 /**
  * Forms without a field to validate: a button with hidden inputs, or fields that only take a
- * choice from a list the page offers. `marker` is text in the form that tells which it is;
- * `hasFields` marks the one form with fields still to move (its reply has its own shape).
+ * choice from a list the page offers. `marker` is text in the form that tells which it is.
  */
-const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string; hasFields?: true }> = [
+const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
   {
     file: 'app/components/agencies/agencies-page.tsx',
     marker: 'value="delete"',
@@ -121,12 +120,6 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string; hasFiel
     file: 'app/components/teams/team-page.tsx',
     marker: 'value="cancel-invitation"',
     why: 'cancel an invitation: one button',
-  },
-  {
-    file: 'app/components/crm/api-settings-page.tsx',
-    marker: 'noValidate',
-    why: 'the CRM key form: fields, but its own keyStatus reply (ADR 035); noValidate, no limits',
-    hasFields: true,
   },
   {
     file: 'app/components/crm/api-settings-page.tsx',
@@ -241,7 +234,6 @@ test('each listed form is still there, and has no text field of its own', () => 
       (form) => !form.conform && form.file === entry.file && form.body.includes(entry.marker),
     )
     expect(matching, `${entry.file}: ${entry.why}`).not.toEqual([])
-    if (entry.hasFields) continue
     for (const form of matching) {
       const textInputs = form.body.match(
         /<(?:input|textarea)\b(?![^>]*type=["'](?:hidden|file|radio|checkbox)["'])[^>]*>/g,

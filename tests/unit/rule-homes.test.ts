@@ -15,6 +15,7 @@ import {
 } from '#app/validation/images'
 import { INVITATION_TTL_MS, INVITATIONS_VALID_FOR } from '#app/validation/invitation-lifetime'
 import { TEAM_NAME_TOO_LONG, TEAM_NAME_TOO_SHORT } from '#app/validation/names'
+import { readSearch, SEARCH_MAX_LENGTH, SEARCH_TOO_LONG_MESSAGE } from '#app/validation/search'
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -47,6 +48,12 @@ test.each([
   ['app/teams/plans.ts', /pendingInvitations \+ 1|pendingInvitations \+ 1 >/],
   // Name lengths and their messages.
   ['app/validation/names.ts', /must be at least 2 characters|\.min\(2,/],
+  // A list's search: `?q=` read, limited and refused only by readSearch, never cut to a length
+  // (a cut query answers something else than was asked) nor limited by a number of its own.
+  [
+    'app/validation/search.ts',
+    /\.slice\(0,\s*(?:100|200)\)|\bget\(\s*['"]q['"]\s*\)|(?:search|\bq\b).*\b(?:100|200)\b/i,
+  ],
   // Conform's constraints only through formConstraint.
   ['app/components/forms.tsx', /getZodConstraint\(/],
   // Each image purpose's maxima, which the browser scales to before the server does again.
@@ -78,6 +85,19 @@ test('the homes hold the spec’s numbers and texts', () => {
   expect(INVITATIONS_VALID_FOR).toBe('Invitations are valid for 7 days.')
   expect(TEAM_NAME_TOO_SHORT).toBe('Team name must be at least 2 characters')
   expect(TEAM_NAME_TOO_LONG).toBe('Team name must be at most 50 characters')
+  expect(SEARCH_TOO_LONG_MESSAGE).toBe('Search must be at most 100 characters')
+  const long = 'a'.repeat(SEARCH_MAX_LENGTH + 1)
+  expect(readSearch(new URLSearchParams({ q: ` ${'a'.repeat(SEARCH_MAX_LENGTH)} ` }))).toEqual({
+    q: 'a'.repeat(SEARCH_MAX_LENGTH),
+    searchError: null,
+  })
+  expect(readSearch(new URLSearchParams({ q: long }))).toEqual({
+    q: long,
+    searchError: SEARCH_TOO_LONG_MESSAGE,
+  })
+  // What the box shows again of a refused query is cut for display only.
+  expect(readSearch(new URLSearchParams({ q: 'a'.repeat(1000) })).q).toHaveLength(200)
+  expect(readSearch(new URLSearchParams())).toEqual({ q: '', searchError: null })
   // Team Basic holds 3: two members and a pending invitation leave no seat.
   expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 0 })).toBe(true)
   expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 1 })).toBe(false)

@@ -47,9 +47,9 @@ const APPROVAL_LABELS = { approved: 'Approved', pending: 'Pending', rejected: 'R
 const STATUS_TONES = { active: 'green', inactive: 'gray', pending: 'amber' } as const
 const APPROVAL_TONES = { approved: 'green', pending: 'amber', rejected: 'red' } as const
 
-type Props = { q: string; agencies: Agency[] }
+type Props = { q: string; searchError: string | null; agencies: Agency[] }
 
-export function AgenciesPage({ q, agencies }: Props) {
+export function AgenciesPage({ q, searchError, agencies }: Props) {
   const navigation = useNavigation()
   const [details, setDetails] = useState<Agency | null>(null)
   const [deleting, setDeleting] = useState<Agency | null>(null)
@@ -68,7 +68,7 @@ export function AgenciesPage({ q, agencies }: Props) {
         </div>
         <AgencyFormDialog />
       </div>
-      <AgencySearch q={q} />
+      <AgencySearch q={q} searchError={searchError} />
       <div
         className={cn(
           'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
@@ -166,8 +166,8 @@ export function AgenciesPage({ q, agencies }: Props) {
 }
 
 /** Search by name, address or owner: the shared limit answered next to the box. */
-function AgencySearch({ q }: { q: string }) {
-  const [form, fields] = useSearchForm('agency-search', q)
+function AgencySearch({ q, searchError }: { q: string; searchError: string | null }) {
+  const [form, fields] = useSearchForm('agency-search', q, searchError)
   return (
     <Form
       method="GET"

@@ -2,16 +2,17 @@
 // with 'Validate API Key' and its green check or red mark, the 'Enable CRM Integration' switch
 // (off limits without a usable key), 'Save Settings', a help card, and how each new contact's
 // forwarding went, with 'Retry' for the failed ones.
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { format } from 'date-fns'
 import { CheckCircle2, KeyRound, RefreshCw, XCircle } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { ErrorList } from '#app/components/forms'
+import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-import type { KeyStatus } from '#app/validation/api-settings'
+import { ApiSettingsSchema, type KeyStatus } from '#app/validation/api-settings'
 
 export type CrmSyncView = {
   contactId: string
@@ -36,7 +37,7 @@ export type ApiSettingsView = {
 /** The one action reply (ADR 035), and the key's status the action found. */
 type ActionData =
   | {
-      result?: { error?: Record<string, string[] | null> }
+      result?: SubmissionResult<string[]>
       intent: string | null
       keyStatus?: KeyStatus
       error: string | null
@@ -78,22 +79,29 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
   const [localStatus, setLocalStatus] = useState<KeyStatus | null>(null)
   const [enabled, setEnabled] = useState(settings.enabled)
   const keepStoredKey = settings.hasKey && typedKey === ''
+  // The action's schema: its messages on blur and submit, the action's (a key the CRM refused,
+  // none to validate) next to the same fields.
+  const [form, fields] = useSchemaForm(ApiSettingsSchema, {
+    id: 'crm-settings',
+    lastResult: data?.result,
+    defaultValue: { locationId: settings.locationId },
+  })
 
-  const keyError = data?.result?.error?.apiKey?.[0]
+  const fieldError = data?.result?.error?.apiKey?.[0] ?? data?.result?.error?.locationId?.[0]
   // Each answer of the action sets what the page shows of the key.
   useEffect(() => {
     if (!data) return
     if (data.keyStatus) setLocalStatus(data.keyStatus)
     if (data.keyStatus === 'valid') setEnabled(true)
     if (data.keyStatus === 'invalid') setEnabled(false)
-    // A refused key is said next to the field; a toast is for what the field cannot say.
-    if (data.error && !(data.intent === 'validate' && keyError)) toast.error(data.error)
-  }, [data, keyError])
+    // A refused key or location is said next to its field; a toast is for what the field cannot
+    // say (a save that removed a refused key says so besides the field's message).
+    if (data.error && !(data.intent === 'validate' && fieldError)) toast.error(data.error)
+  }, [data, fieldError])
 
   const status: KeyStatus = localStatus ?? (typedKey ? 'unknown' : settings.keyStatus)
   const hasAnyKey = typedKey !== '' || keepStoredKey
   const switchDisabled = !hasAnyKey || status === 'invalid'
-  const fieldError = keyError && (data?.intent === 'validate' || data?.intent === 'save')
 
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
@@ -111,20 +119,20 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
         <h2 id="crm-key-title" className="flex items-center gap-2 text-lg font-semibold">
           <KeyRound aria-hidden className="h-5 w-5" /> GoHighLevel
         </h2>
-        <Form method="POST" className="flex flex-col gap-5" noValidate>
+        <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
           <input type="hidden" name="keepStoredKey" value={keepStoredKey ? '1' : '0'} />
           <div className="flex flex-col gap-1.5">
-            <label htmlFor="crm-api-key" className="text-sm font-medium">
+            <label htmlFor={fields.apiKey.id} className="text-sm font-medium">
               API Key
             </label>
             <div className="flex flex-col gap-2 sm:flex-row">
               <input
-                id="crm-api-key"
-                name="apiKey"
-                type="password"
+                {...getInputProps(fields.apiKey, {
+                  type: 'password',
+                  ariaDescribedBy: 'crm-api-key-hint',
+                })}
                 autoComplete="off"
                 spellCheck={false}
-                value={typedKey}
                 onChange={(event) => {
                   setTypedKey(event.target.value)
                   setLocalStatus(null)
@@ -134,10 +142,6 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                     ? `Saved key ending in ${settings.keyLast4}`
                     : 'Enter your API key'
                 }
-                aria-invalid={fieldError ? true : undefined}
-                aria-describedby={['crm-api-key-hint', fieldError ? 'crm-api-key-error' : null]
-                  .filter(Boolean)
-                  .join(' ')}
                 className="h-10 w-full min-w-0 rounded-md border sm:flex-1 border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
               />
               <StatusButton
@@ -155,32 +159,32 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                 ? `A key ending in ${settings.keyLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
                 : 'Your key is stored encrypted and never shown again after saving.'}
             </p>
-            {fieldError ? <ErrorList id="crm-api-key-error" errors={[keyError]} /> : null}
+            <ErrorList id={fields.apiKey.errorId} errors={fields.apiKey.errors} />
             <div aria-live="polite">
               <KeyStatusMark status={status} />
             </div>
           </div>
 
           <div className="flex flex-col gap-1.5">
-            <label htmlFor="crm-location-id" className="text-sm font-medium">
+            <label htmlFor={fields.locationId.id} className="text-sm font-medium">
               Location ID{' '}
               <span className="font-normal text-gray-600 dark:text-gray-400">(optional)</span>
             </label>
             <input
-              id="crm-location-id"
-              name="locationId"
-              type="text"
+              {...getInputProps(fields.locationId, {
+                type: 'text',
+                ariaDescribedBy: 'crm-location-id-hint',
+              })}
               autoComplete="off"
               spellCheck={false}
-              defaultValue={settings.locationId}
               onChange={() => setLocalStatus(null)}
-              aria-describedby="crm-location-id-hint"
-              className="h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+              className="h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
             />
             <p id="crm-location-id-hint" className="text-xs text-gray-600 dark:text-gray-400">
               The sub-account your contacts go to. GoHighLevel asks for it with a Private
               Integration token.
             </p>
+            <ErrorList id={fields.locationId.errorId} errors={fields.locationId.errors} />
           </div>
 
           <div className="flex items-start justify-between gap-4 rounded-lg border border-gray-200 p-4 dark:border-gray-800">

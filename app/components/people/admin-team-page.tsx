@@ -46,7 +46,7 @@ type Member = {
 
 export type AdminTeamPageProps = {
   members: Member[]
-  filter: { q: string; role: Role | null }
+  filter: { q: string; searchError: string | null; role: Role | null }
   selfId: string
   now: string
   /** Whose staff: the platform's (Admin Team) or an agency's (Team Members). */
@@ -301,7 +301,7 @@ export function AdminTeamPage({
           ) : null
         }
       />
-      <SearchBar q={filter.q} label="Search by name or email">
+      <SearchBar q={filter.q} searchError={filter.searchError} label="Search by name or email">
         <div className="flex flex-col gap-1.5">
           <label htmlFor="filter-role" className="text-sm font-medium">
             Access

@@ -66,6 +66,7 @@ export type EndUsersPageProps = {
   total: number
   filter: {
     search: string
+    searchError: string | null
     organizationId: string | null
     status: 'active' | 'inactive' | null
     assignedToUserId?: string | null
@@ -534,7 +535,7 @@ export function EndUsersPage({
           </>
         }
       />
-      <SearchBar q={filter.search} label="Search by name or email">
+      <SearchBar q={filter.search} searchError={filter.searchError} label="Search by name or email">
         {agencyScope ? (
           <div className="flex flex-col gap-1.5">
             <label htmlFor="filter-assignee" className="text-sm font-medium">

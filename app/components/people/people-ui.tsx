@@ -65,16 +65,19 @@ export function PageHeader({
 /** The search box and the Filter (its selects apply with the search, with or without JS). */
 export function SearchBar({
   q,
+  searchError,
   label,
   children,
 }: {
   q: string
+  /** The loader's answer to a query over the limit typed into the URL. */
+  searchError: string | null
   label: string
   children?: ReactNode
 }) {
   const navigation = useNavigation()
   const searching = navigation.state === 'loading' && navigation.location?.search !== undefined
-  const [form, fields] = useSearchForm('people-search', q)
+  const [form, fields] = useSearchForm('people-search', q, searchError)
   return (
     <Form
       method="GET"

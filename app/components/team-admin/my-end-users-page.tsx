@@ -198,8 +198,8 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
 }
 
 /** Search by name or email: the shared limit answered next to the box. */
-function EndUserSearch({ q }: { q: string }) {
-  const [form, fields] = useSearchForm('end-user-search', q)
+function EndUserSearch({ q, searchError }: { q: string; searchError: string | null }) {
+  const [form, fields] = useSearchForm('end-user-search', q, searchError)
   return (
     <Form
       method="GET"
@@ -225,7 +225,7 @@ function EndUserSearch({ q }: { q: string }) {
   )
 }
 
-export function MyEndUsersPage({ users, q, origin, now }: Data) {
+export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
   const navigation = useNavigation()
   const searching =
     navigation.state === 'loading' && navigation.location.pathname.endsWith('/users')
@@ -248,7 +248,7 @@ export function MyEndUsersPage({ users, q, origin, now }: Data) {
           <AddUserDialog />
         </div>
       </div>
-      <EndUserSearch q={q} />
+      <EndUserSearch q={q} searchError={searchError} />
       {users.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-16 text-center dark:border-gray-700">
           <Users aria-hidden className="h-10 w-10 text-gray-400" />

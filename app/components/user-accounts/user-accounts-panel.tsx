@@ -119,9 +119,7 @@ export function UserAccountsPanel({ data }: { data: UserAccountsData | null }) {
 }
 
 function SearchForm({ q, error, busy }: { q: string; error: string | null; busy: boolean }) {
-  const [form, fields] = useSearchForm('user-accounts-search', q)
-  // The box's own check first; a query typed into the URL gets the loader's (the same message).
-  const errors = fields.q.errors ?? (error ? [error] : undefined)
+  const [form, fields] = useSearchForm('user-accounts-search', q, error)
   return (
     <Form
       method="get"
@@ -137,15 +135,13 @@ function SearchForm({ q, error, busy }: { q: string; error: string | null; busy:
       <div className="flex gap-2">
         <input
           {...getInputProps(fields.q, { type: 'search' })}
-          aria-invalid={errors ? true : undefined}
-          aria-describedby={errors ? fields.q.errorId : undefined}
           className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
         />
         <Button type="submit" variant="secondary" aria-busy={busy}>
           <Search aria-hidden className="h-4 w-4" /> Search
         </Button>
       </div>
-      <ErrorList id={fields.q.errorId} errors={errors} />
+      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
     </Form>
   )
 }
