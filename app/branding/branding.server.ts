@@ -11,7 +11,6 @@ import {
   checkCustomDomain,
   DOMAIN_TAKEN,
   type DomainCheck,
-  DomainError,
   readDomainState,
 } from '#app/domains/custom-domain-verification.server'
 import {
@@ -21,7 +20,6 @@ import {
   readSendingDomainState,
   removeSendingDomain,
   type SendingDomainCheck,
-  SendingDomainError,
 } from '#app/domains/sending-domain-verification.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -33,7 +31,6 @@ import {
 import { EmailProviderError } from '#app/services/resend-domains.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -110,13 +107,10 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       'verify-domain': verifyDomain,
       'check-sending-domain': checkSendingDomainNow,
       'remove-sending-domain': removeSendingDomainNow,
+      // A refusal (taken, the platform's own, the provider's answer) is an ActionError next to
+      // the domain field.
       'add-sending-domain': async ({ sendingDomain, senderLocalPart }, { tenant, user }) => {
-        try {
-          await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
-        } catch (error) {
-          if (!(error instanceof SendingDomainError)) throw error
-          throw new ActionError(400, error.message, 'sendingDomain')
-        }
+        await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
         return { toast: SENDING_DOMAIN_TOASTS.added, redirectTo: DOMAIN_TAB }
       },
     },
@@ -130,78 +124,68 @@ async function saveBranding(
   { tenant, user }: SignedIn,
   formData: FormData,
 ) {
-  try {
-    await withTenant(tenant.id, async (tx) => {
-      const before = await findOrganizationBranding(tx, tenant.id)
-      const legalBefore = await readLegalLinks(tx, tenant.id)
-      const legal = {
-        privacyPolicyUrl: value.privacyPolicyUrl,
-        termsOfServiceUrl: value.termsOfServiceUrl,
-        supportEmail: value.supportEmail,
-      }
-      // An image refused here is an UploadError: the reply next to its field, nothing written.
-      const logoMediaId = await resolveImageField(
-        { tenant, user },
-        formData,
-        'logo',
-        'brandLogo',
-        tx,
-      )
-      const faviconMediaId = await resolveImageField(
-        { tenant, user },
-        formData,
-        'favicon',
-        'favicon',
-        tx,
-      )
-      const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
-      await updateOrganizationBranding(tx, tenant.id, {
-        name: value.companyName,
-        primaryColor: value.primaryColor,
-        secondaryColor: value.secondaryColor,
-        whiteLabelActive: value.whiteLabelActive,
-        ...(logoMediaId !== undefined ? { logoMediaId } : {}),
-        ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
-      })
-      await saveLegalLinks(tx, tenant.id, legal)
+  await withTenant(tenant.id, async (tx) => {
+    const before = await findOrganizationBranding(tx, tenant.id)
+    const legalBefore = await readLegalLinks(tx, tenant.id)
+    const legal = {
+      privacyPolicyUrl: value.privacyPolicyUrl,
+      termsOfServiceUrl: value.termsOfServiceUrl,
+      supportEmail: value.supportEmail,
+    }
+    // An image refused here is an UploadError: the reply next to its field, nothing written.
+    const logoMediaId = await resolveImageField({ tenant, user }, formData, 'logo', 'brandLogo', tx)
+    const faviconMediaId = await resolveImageField(
+      { tenant, user },
+      formData,
+      'favicon',
+      'favicon',
+      tx,
+    )
+    // A domain it may not take is an ActionError next to its field, nothing written.
+    const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
+    await updateOrganizationBranding(tx, tenant.id, {
+      name: value.companyName,
+      primaryColor: value.primaryColor,
+      secondaryColor: value.secondaryColor,
+      whiteLabelActive: value.whiteLabelActive,
+      ...(logoMediaId !== undefined ? { logoMediaId } : {}),
+      ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
+    })
+    await saveLegalLinks(tx, tenant.id, legal)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'branding.updated',
+      entityType: 'organization',
+      entityId: tenant.id,
+      metadata: {
+        from: before && {
+          companyName: before.name,
+          primaryColor: before.primaryColor,
+          secondaryColor: before.secondaryColor,
+          whiteLabelActive: before.whiteLabelActive,
+          ...legalBefore,
+        },
+        to: {
+          companyName: value.companyName,
+          primaryColor: value.primaryColor,
+          secondaryColor: value.secondaryColor,
+          whiteLabelActive: value.whiteLabelActive,
+          ...legal,
+        },
+        logoChanged: logoMediaId !== undefined,
+        faviconChanged: faviconMediaId !== undefined,
+      },
+    })
+    if (domain.changed) {
       await recordAudit(tx, tenant.id, {
         actorUserId: user.id,
-        action: 'branding.updated',
+        action: 'domain.changed',
         entityType: 'organization',
         entityId: tenant.id,
-        metadata: {
-          from: before && {
-            companyName: before.name,
-            primaryColor: before.primaryColor,
-            secondaryColor: before.secondaryColor,
-            whiteLabelActive: before.whiteLabelActive,
-            ...legalBefore,
-          },
-          to: {
-            companyName: value.companyName,
-            primaryColor: value.primaryColor,
-            secondaryColor: value.secondaryColor,
-            whiteLabelActive: value.whiteLabelActive,
-            ...legal,
-          },
-          logoChanged: logoMediaId !== undefined,
-          faviconChanged: faviconMediaId !== undefined,
-        },
+        metadata: { from: domain.previous, to: value.customDomain },
       })
-      if (domain.changed) {
-        await recordAudit(tx, tenant.id, {
-          actorUserId: user.id,
-          action: 'domain.changed',
-          entityType: 'organization',
-          entityId: tenant.id,
-          metadata: { from: domain.previous, to: value.customDomain },
-        })
-      }
-    })
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error
-    throw new ActionError(400, error.message, error.field)
-  }
+    }
+  })
   invalidateTenant(tenant.id)
   return BRANDING_UPDATED
 }

@@ -1,6 +1,7 @@
 // The onboarding wizard's loader and action (/onboarding, `?mode=card` for a new card): which
 // step to show, and what each step's Continue saves. Steps 1 to 3 are the profile's fields, step
 // 4 its images and background, step 5 creates the card. The draft itself is wizard.server.ts's.
+import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
@@ -42,6 +43,15 @@ export async function wizardLoader(request: Request, context: AppLoadContext) {
   return { step, mode, ...loaded }
 }
 
+/**
+ * What a refused step answers: conform's reply for steps 1 to 3, the image fields' messages
+ * (by field) for step 4.
+ */
+export type WizardRefusal = {
+  result: SubmissionResult<string[]> | null
+  imageErrors: Record<string, string>
+}
+
 const StepSchemas = { 1: WizardNameSchema, 2: WizardContactSchema, 3: WizardWorkSchema } as const
 
 export async function wizardAction(request: Request, context: AppLoadContext) {
@@ -54,7 +64,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
     formData = await readForm(request)
   } catch (error) {
     if (!(error instanceof UploadError)) throw error
-    return data(
+    return data<WizardRefusal>(
       { result: null, imageErrors: { [error.field.replace(/File$/, '')]: error.message } },
       { status: 400 },
     )
@@ -64,7 +74,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
     const schema = StepSchemas[step as 1 | 2 | 3]
     const submission = parseWithZod(formData, { schema })
     if (submission.status !== 'success') {
-      return data({ result: submission.reply(), imageErrors: {} }, { status: 400 })
+      return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status: 400 })
     }
     await withTenant(tenant.id, async (tx) => {
       const draft = await loadDraft(tx, user, mode, null)
@@ -118,7 +128,10 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
       })
     } catch (error) {
       if (!(error instanceof UploadError)) throw error
-      return data({ result: null, imageErrors: { [error.field]: error.message } }, { status: 400 })
+      return data<WizardRefusal>(
+        { result: null, imageErrors: { [error.field]: error.message } },
+        { status: 400 },
+      )
     }
     return redirect(wizardUrl(mode, 5))
   }

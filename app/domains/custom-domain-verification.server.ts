@@ -15,6 +15,7 @@ import {
   setCustomDomain,
 } from '#app/models/custom-domains.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { DOMAIN_UNAVAILABLE, isClaimExpired } from './claims'
@@ -34,11 +35,6 @@ export type DomainState = {
   txtValue: string | null
   /** ISO time of the last DNS check, if any. */
   checkedAt: string | null
-}
-
-/** A domain the organization may not take (in use elsewhere, the platform's own). */
-export class DomainError extends Error {
-  readonly field = 'customDomain' as const
 }
 
 /** Another agency has verified it; the message names no one (issue 26). */
@@ -124,8 +120,9 @@ export async function readDomainState(
 /**
  * Sets (or with null clears) the organization's custom domain inside the caller's transaction.
  * A changed domain gets a fresh verification token and goes back to pending; an unchanged one
- * is left alone. Throws DomainError for a domain it may not take. Writes no audit event: the
- * caller's save audits it. The caller invalidates the tenant cache after commit.
+ * is left alone. A domain it may not take is an ActionError next to the Branding form's
+ * `customDomain` field: 400 for the platform's own, 409 for one another agency holds. Writes no
+ * audit event: the caller's save audits it. The caller invalidates the tenant cache after commit.
  */
 export async function changeCustomDomain(
   tx: Transaction,
@@ -137,8 +134,12 @@ export async function changeCustomDomain(
   if (previous === domain) return { changed: false, previous }
   if (domain) {
     const root = getEnv().ROOT_DOMAIN
-    if (domain === root || domain.endsWith(`.${root}`)) throw new DomainError(DOMAIN_IS_PLATFORM)
-    if (await isDomainTaken(tx, domain, organizationId)) throw new DomainError(DOMAIN_TAKEN)
+    if (domain === root || domain.endsWith(`.${root}`)) {
+      throw new ActionError(400, DOMAIN_IS_PLATFORM, 'customDomain')
+    }
+    if (await isDomainTaken(tx, domain, organizationId)) {
+      throw new ActionError(409, DOMAIN_TAKEN, 'customDomain')
+    }
   }
   const token = domain ? randomBytes(16).toString('hex') : null
   await setCustomDomain(tx, organizationId, domain, token)

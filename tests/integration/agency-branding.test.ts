@@ -147,7 +147,7 @@ describe('agency branding', () => {
       .update(organizations)
       .set({ customDomainVerifiedAt: new Date() })
       .where(eq(organizations.id, other.organization.id))
-    const cases: [Record<string, string>, string, string][] = [
+    const cases: [Record<string, string>, string, string, number?][] = [
       [{ primaryColor: 'red' }, 'primaryColor', 'Please enter a colour such as #3b82f6'],
       [{ secondaryColor: '#12345' }, 'secondaryColor', 'Please enter a colour such as #3b82f6'],
       [{ companyName: '' }, 'companyName', 'Company name is required'],
@@ -160,6 +160,7 @@ describe('agency branding', () => {
         { customDomain: 'taken.example.com' },
         'customDomain',
         'This domain is not available. If it is yours, contact support.',
+        409,
       ],
       [
         { customDomain: 'x.localhost' },
@@ -172,10 +173,10 @@ describe('agency branding', () => {
         'Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.',
       ],
     ]
-    for (const [fields, field, message] of cases) {
+    for (const [fields, field, message, status = 400] of cases) {
       const before = await databaseChecksum()
       const response = await post(host, admin.cookie, saveFields(fields))
-      expect(response.status, JSON.stringify(fields)).toBe(400)
+      expect(response.status, JSON.stringify(fields)).toBe(status)
       expect((await replyErrors(response))[field]).toEqual([message])
       expect(await databaseChecksum()).toEqual(before)
     }

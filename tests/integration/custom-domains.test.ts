@@ -6,7 +6,6 @@ import {
   checkCustomDomain,
   DOMAIN_IS_PLATFORM,
   DOMAIN_TAKEN,
-  DomainError,
   readDomainState,
   recheckOldestDomains,
 } from '#app/domains/custom-domain-verification.server'
@@ -19,6 +18,9 @@ import { makeOrganization, uniqueSuffix } from '#tests/factories'
 import { type FakeDns, startFakeDns } from '#tests/fake-dns'
 
 let dns: FakeDns
+
+/** The refusal of a name another agency holds, as the Branding action shows it. */
+const taken = { name: 'ActionError', status: 409, message: DOMAIN_TAKEN, field: 'customDomain' }
 
 beforeAll(async () => {
   dns = await startFakeDns()
@@ -176,8 +178,14 @@ describe('custom domain verification', () => {
     const other = await makeOrganization()
     const attempt = (value: string) =>
       withTenant(other.id, (tx) => changeCustomDomain(tx, other.id, value))
-    await expect(attempt(domain)).rejects.toThrow(new DomainError(DOMAIN_TAKEN))
-    await expect(attempt('evil.localhost')).rejects.toThrow(new DomainError(DOMAIN_IS_PLATFORM))
+    // The Branding action shows each next to the domain field.
+    await expect(attempt(domain)).rejects.toMatchObject(taken)
+    await expect(attempt('evil.localhost')).rejects.toMatchObject({
+      name: 'ActionError',
+      status: 400,
+      message: DOMAIN_IS_PLATFORM,
+      field: 'customDomain',
+    })
     // The refusal says neither who holds it nor that an agency does.
     expect(DOMAIN_TAKEN).not.toMatch(/agenc|tenant|another|organi[sz]ation/i)
   })
@@ -386,7 +394,7 @@ describe('claims on a custom domain', () => {
     expect(await domainEvents(first.id)).toContain('domain.released')
     expect(await checkCustomDomain(first.id, null)).toEqual({ outcome: 'no-domain' })
     // And it cannot claim the name again while the other holds it verified.
-    await expect(claim(first.id, domain)).rejects.toThrow(new DomainError(DOMAIN_TAKEN))
+    await expect(claim(first.id, domain)).rejects.toMatchObject(taken)
   })
 
   test(`a pending claim expires after ${DOMAIN_CLAIM_DAYS} days: a record published later proves nothing`, async () => {

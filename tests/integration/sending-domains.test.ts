@@ -322,30 +322,33 @@ describe('sending domains', () => {
       sendingDomain: domain,
     })
 
-    const refusals: [Record<string, string>, string, string][] = [
-      [{ sendingDomain: 'not a domain' }, 'sendingDomain', INVALID_DOMAIN],
-      [{ sendingDomain: '' }, 'sendingDomain', INVALID_DOMAIN],
+    // A value the rules refuse is a 400; a name another agency holds, a conflict (409).
+    const refusals: [Record<string, string>, string, string, number][] = [
+      [{ sendingDomain: 'not a domain' }, 'sendingDomain', INVALID_DOMAIN, 400],
+      [{ sendingDomain: '' }, 'sendingDomain', INVALID_DOMAIN, 400],
       [
         { sendingDomain: 'mail.ok.test', senderLocalPart: 'a b' },
         'senderLocalPart',
         SENDER_LOCAL_PART_INVALID,
+        400,
       ],
       [
         { sendingDomain: 'mail.ok.test', senderLocalPart: 'x@y' },
         'senderLocalPart',
         SENDER_LOCAL_PART_INVALID,
+        400,
       ],
-      [{ sendingDomain: domain }, 'sendingDomain', SENDING_DOMAIN_TAKEN],
-      [{ sendingDomain: 'mail.localhost' }, 'sendingDomain', SENDING_DOMAIN_IS_PLATFORM],
+      [{ sendingDomain: domain }, 'sendingDomain', SENDING_DOMAIN_TAKEN, 409],
+      [{ sendingDomain: 'mail.localhost' }, 'sendingDomain', SENDING_DOMAIN_IS_PLATFORM, 400],
     ]
-    for (const [fields, field, message] of refusals) {
+    for (const [fields, field, message, status] of refusals) {
       const requestsBefore = resend.requests.length
       const before = await databaseChecksum()
       const response = await post(second.host, second.admin.cookie, {
         intent: 'add-sending-domain',
         ...fields,
       })
-      expect(response.status).toBe(400)
+      expect(response.status, JSON.stringify(fields)).toBe(status)
       expect((await fieldErrors(response))[field]).toEqual([message])
       expect(await databaseChecksum()).toEqual(before)
       // Refused before the provider heard of it.
@@ -390,7 +393,7 @@ describe('sending domains', () => {
       intent: 'add-sending-domain',
       sendingDomain: `mail.down2-${uniqueSuffix()}.test`,
     })
-    expect(add.status).toBe(400)
+    expect(add.status).toBe(502)
     expect((await fieldErrors(add)).sendingDomain).toEqual([PROVIDER_UNAVAILABLE])
     expect((await load(other.host, other.admin.cookie)).sendingDomain.domain).toBeNull()
   })
@@ -442,7 +445,8 @@ describe('sending domains', () => {
       intent: 'add-sending-domain',
       sendingDomain: `mail.none-${uniqueSuffix()}.test`,
     })
-    expect(response.status).toBe(400)
+    // Nothing the agency admin can fix: 422, next to the domain field.
+    expect(response.status).toBe(422)
     expect((await fieldErrors(response)).sendingDomain).toEqual([NO_EMAIL_PROVIDER])
     expect(await databaseChecksum()).toEqual(before)
   })
@@ -462,7 +466,7 @@ describe('sending domains', () => {
       intent: 'add-sending-domain',
       sendingDomain: domain,
     })
-    expect(refused.status).toBe(400)
+    expect(refused.status).toBe(409)
     expect((await fieldErrors(refused)).sendingDomain).toEqual([SENDING_DOMAIN_TAKEN])
     expect(SENDING_DOMAIN_TAKEN).not.toMatch(/agenc|tenant|another|organi[sz]ation/i)
 

@@ -187,12 +187,12 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'unsubscribe: one button (the address is in the signed link)',
   },
   {
-    file: 'app/routes/onboarding.tsx',
+    file: 'app/components/cards/wizard-page.tsx',
     marker: 'multipart/form-data',
     why: 'the wizard’s images: file inputs, checked by the image field (validation/images.ts)',
   },
   {
-    file: 'app/routes/onboarding.tsx',
+    file: 'app/components/cards/wizard-page.tsx',
     marker: 'Creating card...',
     why: 'the wizard’s last step: one button',
   },

@@ -1,0 +1,254 @@
+// The onboarding wizard's screen (/onboarding, `?mode=card` for a new card): steps 1 to 3 are
+// the profile's fields, step 4 its images and background, step 5 the card to create. Its loader
+// and action are the wizard module's (app/cards/wizard-route.server.ts).
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { ArrowLeft } from 'lucide-react'
+import { useState } from 'react'
+import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
+import type { WizardRefusal, wizardLoader } from '#app/cards/wizard-route.server'
+import { BackgroundSwatches } from '#app/components/cards/background-swatches'
+import { CardDisplay } from '#app/components/cards/card-display'
+import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { ImageField } from '#app/components/image-field'
+import { Button } from '#app/components/ui/button'
+import { StatusButton } from '#app/components/ui/status-button'
+import { useRootData } from '#app/root'
+import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
+
+/** The wizard loader's answer: the step, the mode and the draft with its images' URLs. */
+export type WizardPageProps = Awaited<ReturnType<typeof wizardLoader>>
+
+function StepHeader({ step, title, back }: { step: number; title: string; back: string }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-center gap-3">
+        <Button asChild variant="ghost" size="sm" aria-label="Back">
+          <Link to={back}>
+            <ArrowLeft aria-hidden className="h-4 w-4" />
+          </Link>
+        </Button>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+      </div>
+      <div className="flex flex-col gap-2">
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Step {step} of {WIZARD_STEPS}
+        </p>
+        <div
+          className="h-2 w-full overflow-hidden rounded-full bg-gray-200 dark:bg-gray-800"
+          role="progressbar"
+          aria-valuemin={1}
+          aria-valuemax={WIZARD_STEPS}
+          aria-valuenow={step}
+          aria-label="Wizard progress"
+        >
+          <div
+            className="h-full bg-brand transition-all"
+            style={{ width: `${(step / WIZARD_STEPS) * 100}%` }}
+          />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+const STEP_TITLES = ['Your name', 'How to reach you', 'Your work', 'Visual elements', 'Review']
+
+export function WizardPage({
+  step,
+  mode,
+  draft,
+  logoUrl,
+  profilePictureUrl,
+  backgroundImageUrl,
+}: WizardPageProps) {
+  const actionData = useActionData<WizardRefusal>()
+  const navigation = useNavigation()
+  const productName = useRootData()?.branding.name ?? ''
+  const title = mode === 'card' ? 'Create New Digital Card' : 'Create Your Profile'
+  const back = step === 1 ? '/' : wizardUrl(mode, step - 1)
+  const pending = navigation.state === 'submitting'
+  const schema = step === 1 ? WizardNameSchema : step === 2 ? WizardContactSchema : WizardWorkSchema
+  const [form, fields] = useForm({
+    id: `wizard-${step}`,
+    lastResult: actionData?.result ?? undefined,
+    defaultValue: draft,
+    shouldValidate: 'onSubmit',
+    constraint: formConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
+  const [swatch, setSwatch] = useState(
+    draft.backgroundKind === 'image' ? null : `${draft.backgroundKind}:${draft.backgroundValue}`,
+  )
+
+  return (
+    <main className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
+      <StepHeader step={step} title={title} back={back} />
+      <section className="rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
+        <h2 className="mb-4 text-lg font-semibold">{STEP_TITLES[step - 1]}</h2>
+        {step <= 3 ? (
+          <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+            {step === 1 ? (
+              <>
+                <Field
+                  label="First name"
+                  inputProps={{
+                    ...getInputProps(fields.firstName, { type: 'text' }),
+                    autoComplete: 'given-name',
+                    autoFocus: true,
+                  }}
+                  errors={fields.firstName.errors}
+                />
+                <Field
+                  label="Last name"
+                  inputProps={{
+                    ...getInputProps(fields.lastName, { type: 'text' }),
+                    autoComplete: 'family-name',
+                  }}
+                  errors={fields.lastName.errors}
+                />
+              </>
+            ) : step === 2 ? (
+              <>
+                <Field
+                  label="Work email"
+                  inputProps={{
+                    ...getInputProps(fields.workEmail, { type: 'email' }),
+                    autoComplete: 'email',
+                    autoFocus: true,
+                  }}
+                  errors={fields.workEmail.errors}
+                />
+                <Field
+                  label="Phone number"
+                  inputProps={{
+                    ...getInputProps(fields.phoneNumber, { type: 'tel' }),
+                    autoComplete: 'tel',
+                  }}
+                  errors={fields.phoneNumber.errors}
+                />
+              </>
+            ) : (
+              <>
+                <Field
+                  label="Company"
+                  inputProps={{
+                    ...getInputProps(fields.company, { type: 'text' }),
+                    autoComplete: 'organization',
+                    autoFocus: true,
+                  }}
+                  errors={fields.company.errors}
+                />
+                <Field
+                  label="Job title"
+                  inputProps={{
+                    ...getInputProps(fields.jobTitle, { type: 'text' }),
+                    autoComplete: 'organization-title',
+                  }}
+                  errors={fields.jobTitle.errors}
+                />
+                <Field
+                  label="Website"
+                  inputProps={{
+                    ...getInputProps(fields.website, { type: 'text' }),
+                    autoComplete: 'url',
+                    placeholder: 'https://example.com',
+                  }}
+                  errors={fields.website.errors}
+                />
+              </>
+            )}
+            <StatusButton pending={pending} pendingText="Saving..." className="self-end">
+              Continue
+            </StatusButton>
+          </Form>
+        ) : step === 4 ? (
+          <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
+            <ImageField
+              name="logo"
+              label="Logo"
+              purpose="logo"
+              currentUrl={logoUrl}
+              hint="Recommended 200×80 px."
+              errors={imageErrors.logo ? [imageErrors.logo] : undefined}
+            />
+            <ImageField
+              name="profilePicture"
+              label="Profile picture"
+              purpose="profilePicture"
+              currentUrl={profilePictureUrl}
+              errors={imageErrors.profilePicture ? [imageErrors.profilePicture] : undefined}
+            />
+            <BackgroundSwatches name="backgroundChoice" selected={swatch} onChoose={setSwatch} />
+            <ImageField
+              name="background"
+              label="Or upload a background image"
+              purpose="background"
+              currentUrl={backgroundImageUrl}
+              hint="Recommended 1200×600 px."
+              errors={imageErrors.background ? [imageErrors.background] : undefined}
+              onUploaded={() => setSwatch(null)}
+            />
+            <StatusButton pending={pending} pendingText="Saving..." className="self-end">
+              Continue
+            </StatusButton>
+          </Form>
+        ) : (
+          <div className="flex flex-col items-center gap-6">
+            <CardDisplay
+              productName={productName}
+              card={{
+                ...draft,
+                logoUrl,
+                profilePictureUrl,
+                background: {
+                  kind: draft.backgroundKind,
+                  value: draft.backgroundValue,
+                  imageUrl: backgroundImageUrl,
+                },
+              }}
+            />
+            <dl className="grid w-full grid-cols-1 gap-2 text-sm sm:grid-cols-2">
+              {(
+                [
+                  ['Name', `${draft.firstName} ${draft.lastName}`],
+                  ['Work email', draft.workEmail],
+                  ['Phone', draft.phoneNumber],
+                  ['Company', draft.company],
+                  ['Job title', draft.jobTitle],
+                  ['Website', draft.website],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label}>
+                  <dt className="text-gray-500">{label}</dt>
+                  <dd className="font-medium">{value || '—'}</dd>
+                </div>
+              ))}
+            </dl>
+            <div className="flex w-full flex-wrap justify-between gap-3">
+              <div className="flex gap-2">
+                <Button asChild variant="secondary">
+                  <Link to={wizardUrl(mode, 2)}>Edit Contact</Link>
+                </Button>
+                <Button asChild variant="secondary">
+                  <Link to={wizardUrl(mode, 4)}>Edit Images</Link>
+                </Button>
+              </div>
+              <Form method="POST">
+                <StatusButton
+                  pending={pending}
+                  pendingText={mode === 'card' ? 'Creating card...' : 'Creating profile...'}
+                >
+                  {mode === 'card' ? 'Create Card' : 'Create Profile'}
+                </StatusButton>
+              </Form>
+            </div>
+          </div>
+        )}
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      </section>
+    </main>
+  )
+}
