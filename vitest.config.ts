@@ -1,18 +1,46 @@
 import { defineConfig } from 'vitest/config'
 import { TEST_APP_SECRET } from './tests/app-secret'
 
+// Test files that cannot share a process with other files (ADR 034), each with its reason. Every
+// other file runs with `isolate: false`: one process per worker runs file after file and keeps
+// the app's modules loaded, instead of a new process importing the app again for each file
+// (about 3 s a file). tests/setup/process-state.ts gives each of those files the environment and
+// empty caches of a new process. A vi.mock of an app module or a builtin needs a process of its
+// own: the modules that import the real one are already loaded, and the mock would outlive the
+// file.
+const ISOLATED_FILES: Record<string, string> = {
+  'tests/integration/checklist.test.ts': 'vi.mock of #app/auth/password.server',
+  'tests/integration/dashboard-stats.test.ts': 'vi.mock of #app/models/stats.server',
+  'tests/integration/file-modes.test.ts': 'vi.mock of node:fs/promises, and the umask',
+  'tests/integration/user-accounts.test.ts': 'vi.mock of #app/models/users.server',
+}
+const isolatedFiles = Object.keys(ISOLATED_FILES)
+
 // Integration tests run once on PGlite and, when TEST_DATABASE_URL is set, once more on
-// a real Postgres server (which also runs the *.postgres.test.ts files); every test file gets its own fresh, migrated database.
-const integration = (driver: 'pglite' | 'postgres') => ({
+// a real Postgres server (which also runs the *.postgres.test.ts files); every test file gets its
+// own fresh, migrated database. Each driver has two projects, `integration-<driver>` for the
+// files that share processes and `integration-<driver>-isolated` for ISOLATED_FILES, so
+// `--project 'integration-*'` still selects them all.
+const integration = (driver: 'pglite' | 'postgres', isolate: boolean) => ({
   extends: true as const,
   test: {
-    name: `integration-${driver}`,
-    include: ['tests/integration/**/*.test.ts'],
-    // Files named *.postgres.test.ts need a real server's pool and backends.
-    exclude: driver === 'pglite' ? ['tests/integration/**/*.postgres.test.ts'] : [],
+    name: `integration-${driver}${isolate ? '-isolated' : ''}`,
+    include: isolate ? isolatedFiles : ['tests/integration/**/*.test.ts'],
+    exclude: [
+      // Files named *.postgres.test.ts need a real server's pool and backends.
+      ...(driver === 'pglite' ? ['tests/integration/**/*.postgres.test.ts'] : []),
+      ...(isolate ? [] : isolatedFiles),
+    ],
+    isolate,
     env: { TEST_DB_DRIVER: driver },
     globalSetup: ['tests/setup/global-db.ts'],
-    setupFiles: ['tests/setup/console.ts', 'tests/setup/db.ts', 'tests/setup/custom-matchers.ts'],
+    setupFiles: [
+      'tests/setup/console.ts',
+      'tests/setup/db.ts',
+      // After db.ts: its after-hook must run before db.ts closes the database.
+      ...(isolate ? [] : ['tests/setup/process-state.ts']),
+      'tests/setup/custom-matchers.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -24,8 +52,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     // Vitest's default is one worker fewer than the cores: a single worker on CI's two, while a
-    // test file spends much of its time waiting for its database. Each file has its own database
-    // and its own process (the forks pool), so files run side by side safely (ADR 034).
+    // test file spends much of its time waiting for its database. Each file has its own database,
+    // and each worker its own process (the forks pool), so files run side by side safely (ADR 034).
     maxWorkers: WORKERS,
     env: {
       NODE_ENV: 'test',
@@ -49,11 +77,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'app/**/*.test.ts'],
-          setupFiles: ['tests/setup/console.ts'],
+          isolate: false,
+          setupFiles: ['tests/setup/console.ts', 'tests/setup/process-state.ts'],
         },
       },
-      integration('pglite'),
-      ...(process.env.TEST_DATABASE_URL ? [integration('postgres')] : []),
+      integration('pglite', false),
+      integration('pglite', true),
+      ...(process.env.TEST_DATABASE_URL
+        ? [integration('postgres', false), integration('postgres', true)]
+        : []),
     ],
   },
 })

@@ -247,10 +247,11 @@ async function transactionRetryingStaleConnections<T>(
  * takes a fraction of it; it exists for a driver that loses track of a killed connection
  * (postgres.js did, see ADR 005), where waiting longer would hold the request forever.
  */
-let timeBoundMs = 10_000
+const TIME_BOUND_MS = 10_000
+let timeBoundMs = TIME_BOUND_MS
 
-/** Tests shorten the bound instead of waiting 10 s. */
-export function setDatabaseWorkTimeBoundForTests(ms: number) {
+/** Tests shorten the bound instead of waiting 10 s; without an argument, the bound is put back. */
+export function setDatabaseWorkTimeBoundForTests(ms = TIME_BOUND_MS) {
   timeBoundMs = ms
 }
 

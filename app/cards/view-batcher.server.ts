@@ -47,7 +47,8 @@ let failures = 0
 let retryAt = 0
 // Views dropped from a full queue since the last log line.
 let dropped = 0
-let log: (message: string) => void = (message) => console.warn(message)
+const warn = (message: string) => console.warn(message)
+let log: (message: string) => void = warn
 
 // A repeat within the window is not a view (as in recordCardView): most repeats stop here,
 // and the insert's own check catches those another process saw.
@@ -112,7 +113,10 @@ export function pendingCardViews() {
   return pending.length
 }
 
-/** Tests that queue views no flush can write leave nothing behind for the next test. */
+/**
+ * Tests that queue views no flush can write leave nothing behind for the next test, nor for the
+ * next test file that shares this process (tests/setup/process-state.ts).
+ */
 export function discardCardViewsForTests() {
   pending = []
   dropped = 0
@@ -120,6 +124,8 @@ export function discardCardViewsForTests() {
   retryAt = 0
   if (timer) clearTimeout(timer)
   timer = null
+  log = warn
+  recentVisitors.clear()
 }
 
 /** Writes every queued view; concurrent callers share one flush. */

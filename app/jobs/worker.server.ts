@@ -92,6 +92,11 @@ async function writeOutcome(job: Job, outcome: Outcome, handler: JobHandler | un
   })
 }
 
+/** A test file's database is gone with it: what it missed is not the next file's to write. */
+export function forgetUnwrittenJobOutcomesForTests() {
+  unwritten.clear()
+}
+
 /** Writes what the database missed; throws (nothing else should run) while it is still away. */
 async function writeUnwrittenOutcomes(handlers: JobHandlers, log: Log) {
   for (const { job, outcome } of [...unwritten.values()]) {

@@ -1,7 +1,7 @@
 // Feedback that survives a redirect: a signed flash cookie, read once by the root loader.
 import { createCookieSessionStorage, redirect } from '@remix-run/node'
 import { z } from 'zod'
-import { getEnv } from '#app/env.server'
+import { type Env, getEnv } from '#app/env.server'
 
 export const ToastSchema = z.object({
   type: z.enum(['success', 'error', 'info']).default('success'),
@@ -11,21 +11,31 @@ export const ToastSchema = z.object({
 export type Toast = z.input<typeof ToastSchema>
 
 type FlashData = { toast: z.output<typeof ToastSchema> }
+// Made again when the environment is read again (resetEnvForTests): a test that rotates
+// APP_SECRET or runs as production, and the test files after it in the same process, sign with
+// the secret in force.
 let storage:
-  | ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>>
+  | {
+      env: Env
+      sessions: ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>>
+    }
   | undefined
 function toastStorage() {
-  storage ??= createCookieSessionStorage<Record<string, never>, FlashData>({
-    cookie: {
-      name: 'toast',
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: getEnv().NODE_ENV === 'production',
-      secrets: [getEnv().APP_SECRET],
-    },
-  })
-  return storage
+  const env = getEnv()
+  if (storage?.env !== env) {
+    const sessions = createCookieSessionStorage<Record<string, never>, FlashData>({
+      cookie: {
+        name: 'toast',
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: env.NODE_ENV === 'production',
+        secrets: [env.APP_SECRET],
+      },
+    })
+    storage = { env, sessions }
+  }
+  return storage.sessions
 }
 
 export async function toastCookie(toast: Toast) {

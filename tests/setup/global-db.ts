@@ -7,9 +7,38 @@ import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { openPglite, openPostgres } from '#drizzle/db.server'
 
+type Made = { name: string; teardown: () => Promise<void> }
+
+// Each driver has two projects (the files that share processes and the isolated ones,
+// vitest.config.ts), and the main process runs the global setup of each: they share one
+// snapshot, dropped when the last of them tears down.
+const store = globalThis as {
+  __brandcardTestDatabases?: Map<string, { ready: Promise<Made>; users: number }>
+}
+store.__brandcardTestDatabases ??= new Map()
+const made = store.__brandcardTestDatabases
+
 export default async function setup(project: TestProject) {
-  const driver = project.config.env?.TEST_DB_DRIVER
-  if (driver === 'postgres') return setupPostgres(project)
+  const driver = project.config.env?.TEST_DB_DRIVER === 'postgres' ? 'postgres' : 'pglite'
+  let entry = made.get(driver)
+  if (!entry) {
+    entry = { ready: driver === 'postgres' ? setupPostgres() : setupPglite(), users: 0 }
+    made.set(driver, entry)
+  }
+  const mine = entry
+  mine.users++
+  const { name, teardown } = await mine.ready
+  if (driver === 'postgres') project.provide('postgresTemplate', name)
+  else project.provide('pgliteSnapshot', name)
+  return async () => {
+    mine.users--
+    if (mine.users > 0) return
+    made.delete(driver)
+    await teardown()
+  }
+}
+
+async function setupPglite(): Promise<Made> {
   const handle = openPglite()
   await handle.migrate()
   const client = (handle as unknown as { client: PGlite }).client
@@ -19,11 +48,10 @@ export default async function setup(project: TestProject) {
   mkdirSync(path.dirname(snapshot), { recursive: true })
   writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
   await handle.close()
-  project.provide('pgliteSnapshot', snapshot)
-  return () => rmSync(snapshot, { force: true })
+  return { name: snapshot, teardown: async () => rmSync(snapshot, { force: true }) }
 }
 
-async function setupPostgres(project: TestProject) {
+async function setupPostgres(): Promise<Made> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set')
   const template = `brandcard_tpl_${process.pid}_${Date.now()}`
@@ -32,10 +60,12 @@ async function setupPostgres(project: TestProject) {
   const handle = openPostgres(withDatabase(serverUrl, template), { max: 1 })
   await handle.migrate()
   await handle.close()
-  project.provide('postgresTemplate', template)
-  return async () => {
-    await admin.unsafe(`drop database if exists "${template}" with (force)`)
-    await admin.end()
+  return {
+    name: template,
+    teardown: async () => {
+      await admin.unsafe(`drop database if exists "${template}" with (force)`)
+      await admin.end()
+    },
   }
 }
 

@@ -9,21 +9,27 @@ import { afterAll, expect, test, vi } from 'vitest'
 const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'brandcard-secret-')), 'data')
 const winner = 'the-secret-the-other-process-wrote-first-0123'
 
-// The other process writes its secret just after this one found no file.
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>()
-  return {
-    ...fs,
-    existsSync: (file: string) => {
-      const found = fs.existsSync(file)
-      if (!found && String(file).endsWith('app-secret')) {
-        fs.mkdirSync(path.dirname(file), { recursive: true })
-        fs.writeFileSync(file, winner)
-      }
-      return found
-    },
-  }
-})
+// The other process writes its secret just after this one found no file. Mocked for this test
+// alone, on modules loaded afresh: the files before this one in the process (ADR 034) loaded
+// env.server with the real node:fs, and the files after it must get it back.
+async function envServerLosingTheRace() {
+  vi.resetModules()
+  vi.doMock('node:fs', async (importOriginal) => {
+    const fs = await importOriginal<typeof import('node:fs')>()
+    return {
+      ...fs,
+      existsSync: (file: string) => {
+        const found = fs.existsSync(file)
+        if (!found && String(file).endsWith('app-secret')) {
+          fs.mkdirSync(path.dirname(file), { recursive: true })
+          fs.writeFileSync(file, winner)
+        }
+        return found
+      },
+    }
+  })
+  return import('#app/env.server')
+}
 
 afterAll(() => rmSync(path.dirname(dataDir), { recursive: true, force: true }))
 
@@ -31,7 +37,7 @@ test('a process that loses the race for a new secret reads the one that was kept
   const saved = { ...process.env }
   Object.assign(process.env, { DATA_DIR: dataDir })
   delete process.env.APP_SECRET
-  const { getEnv, resetEnvForTests } = await import('#app/env.server')
+  const { getEnv, resetEnvForTests } = await envServerLosingTheRace()
   resetEnvForTests()
   try {
     expect(getEnv().APP_SECRET).toBe(winner)
@@ -39,6 +45,7 @@ test('a process that loses the race for a new secret reads the one that was kept
     expect(readdirSync(dataDir)).toEqual(['app-secret'])
   } finally {
     process.env = saved
-    resetEnvForTests()
+    vi.doUnmock('node:fs')
+    vi.resetModules()
   }
 })
