@@ -38,7 +38,10 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   use: {
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: actions, DOM snapshots, network. Not a screencast: with
+    // screenshots on, every test streams frames from the renderer while it runs, thrown away when
+    // it passes, on a CPU-bound machine (ADR 034).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: [

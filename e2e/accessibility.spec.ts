@@ -3,6 +3,10 @@
 // (one link away), signed out pages, the profile and settings tabs, the open user menu, the
 // dialogs and other states the screens open into (STATES below), and a phone-sized viewport with
 // the sidebar's drawer open. Any violation fails the test with a readable list.
+// The same crawl finds dead ends (issue 12, point 2; was dead-ends.spec.ts, ADR 034): signed in
+// as each role, every same-origin link on home, the role's dashboard and its profiles (every
+// tab), and every entry of the user menu answers below 400 with that role's session, and none
+// sends a signed-in user back to the sign-in page.
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
@@ -103,10 +107,25 @@ async function signIn(page: Page, user: RoleUser) {
   await expect(page).toHaveURL(urlFor(user.host, rolePaths(user.role).dashboard))
 }
 
-async function auditUserMenu(page: Page, report: Report, label: string) {
+/** The user menu's entries, in order: every one but 'Log out' (a POST) is a link to request. */
+const MENU_ITEMS = ['Dashboard', 'Profile', 'Digital Cards', 'Contacts', 'Settings', 'Log out']
+
+async function expectMenuItems(page: Page) {
+  const items = await page.getByRole('menu').getByRole('menuitem').allTextContents()
+  expect(items.map((item) => item.trim())).toEqual(MENU_ITEMS)
+}
+
+/** Opens the user menu, audits it (and with `items`, checks its entries), returns its links. */
+async function auditUserMenu(
+  page: Page,
+  report: Report,
+  label: string,
+  { items = false }: { items?: boolean } = {},
+) {
   const trigger = page.getByTestId('user-menu-trigger')
   await trigger.click()
   await expect(page.getByRole('menu')).toBeVisible()
+  if (items) await expectMenuItems(page)
   await audit(page, report, `${label} (user menu open)`)
   const links = await sameOriginLinks(page)
   await page.keyboard.press('Escape')
@@ -116,29 +135,86 @@ async function auditUserMenu(page: Page, report: Report, label: string) {
 
 /**
  * Every tab of a tabbed page (the profiles, the settings) selected in turn, each panel state
- * checked. Selecting a tab changes only the tab list and the panel, and the page around them was
- * audited as loaded: axe reads those two, about half the cost of a whole page on two cores.
+ * checked (without `report`, only selected). Selecting a tab changes only the tab list and the
+ * panel, and the page around them was audited as loaded: axe reads those two, about half the
+ * cost of a whole page on two cores. Returns the links each tab state shows: an inactive panel
+ * is not in the page until chosen.
  */
-async function auditTabs(page: Page, report: Report, label: string) {
+async function auditTabs(page: Page, report: Report | undefined, label: string) {
   const tabs = page.getByRole('tab')
   const count = await tabs.count()
+  const links: string[] = []
   for (let index = 0; index < count; index++) {
     const tab = tabs.nth(index)
     const name = (await tab.textContent())?.trim() ?? `tab ${index + 1}`
     await tab.click()
     await expect(tab).toHaveAttribute('aria-selected', 'true')
     await expect(page.getByRole('tabpanel')).toBeVisible()
-    await audit(page, report, `${label} (tab ${name})`, ['[role="tablist"]', '[role="tabpanel"]'])
+    links.push(...(await sameOriginLinks(page)))
+    if (report) {
+      await audit(page, report, `${label} (tab ${name})`, ['[role="tablist"]', '[role="tabpanel"]'])
+    }
   }
-  return count
+  return links
 }
 
-/** Status and content type of a URL as this browser (with its session cookie) gets it. */
-function probe(page: Page, url: string) {
+type Probe = { status: number; type: string; landed: string }
+
+/**
+ * Status (after redirects), content type and final path of a URL, fetched by the page itself
+ * with its session: the browser resolves tenant hosts such as alpha.localhost, Node's does not.
+ */
+function probe(page: Page, url: string): Promise<Probe> {
   return page.evaluate(async (target) => {
     const response = await fetch(target, { credentials: 'same-origin' })
-    return { status: response.status, type: response.headers.get('content-type') ?? '' }
+    return {
+      status: response.status,
+      type: response.headers.get('content-type') ?? '',
+      landed: new URL(response.url).pathname,
+    }
   }, url)
+}
+
+/** Where a role looks for links that must open: home, its dashboard and both profiles. */
+function linkStarts(role: RoleUser['role']) {
+  const paths = rolePaths(role)
+  return ['/', paths.dashboard, '/profile', paths.profile]
+}
+
+/** Links that must open, each with where it was first seen. */
+type Found = Map<string, string>
+
+function note(found: Found, links: string[], where: string) {
+  for (const link of links) if (!found.has(link)) found.set(link, where)
+}
+
+/**
+ * No dead end: each link found answers below 400 with the role's session and does not send it
+ * back to sign in. Links the crawl already requested are judged on that answer (`probed`).
+ */
+async function expectNoDeadEnds(
+  page: Page,
+  user: RoleUser,
+  found: Found,
+  probed: Map<string, Probe>,
+) {
+  const paths = rolePaths(user.role)
+  // The entries issue 12 names must be among them.
+  const pathnames = [...found.keys()].map((url) => new URL(url).pathname)
+  for (const must of ['/contacts', paths.digitalCards, paths.profile, paths.dashboard]) {
+    expect(pathnames).toContain(must)
+  }
+  const dead: string[] = []
+  for (const [url, where] of found) {
+    const { status, landed } = probed.get(url) ?? (await probe(page, url))
+    if (status >= 400) dead.push(`${url} (on ${where}): ${status}`)
+    else if (landed === '/auth/login' && new URL(url).pathname !== '/auth/login') {
+      dead.push(`${url} (on ${where}): sent back to sign in`)
+    }
+  }
+  test.info().annotations.push({ type: 'requested', description: [...found.keys()].join(' ') })
+  expect(dead, `links that lead nowhere for ${user.role}`).toEqual([])
+  expect(found.size).toBeGreaterThan(8)
 }
 
 /**
@@ -295,44 +371,64 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   const linked = new Set<string>()
   const screens = new Map<string, string>()
   const statesSeen = new Set<string>()
-  /** Axe on the page as loaded, then on each tab state once per path. */
+  // Links that must not be dead ends, and what the crawl's own requests answered.
+  const found: Found = new Map()
+  const probed = new Map<string, Probe>()
+  /** Axe on the page as loaded, then on each tab state once per path; the tabs' links. */
   async function auditPage(label: string) {
     await audit(page, report, label)
     const { pathname } = new URL(page.url())
-    if (tabbed.has(pathname)) return
+    if (tabbed.has(pathname)) return []
     tabbed.add(pathname)
-    await auditTabs(page, report, label)
+    const tabLinks = await auditTabs(page, report, label)
     const key = SAME_SCREEN[pathname] ?? pathname
     const state = STATES[user.role]?.[key]
     if (state && !statesSeen.has(key)) {
       await state(page, report, label)
       statesSeen.add(key)
     }
+    return tabLinks
   }
 
   for (const start of starts) {
     await open(page, urlFor(user.host, start))
-    expect(new URL(page.url()).pathname, `${start} as ${user.email}: the session holds`).not.toBe(
-      '/auth/login',
-    )
+    expect(new URL(page.url()).pathname, `${start} opens for ${user.email}`).toBe(start)
     visited.add(pathOf(page.url()))
-    for (const link of await sameOriginLinks(page)) linked.add(link)
+    const links = await sameOriginLinks(page)
+    for (const link of links) linked.add(link)
+    note(found, links, start)
     screens.set(await screenOf(page), start)
     if (start === '/') {
-      for (const link of await auditUserMenu(page, report, start)) linked.add(link)
+      const entries = await auditUserMenu(page, report, start, { items: true })
+      for (const link of entries) linked.add(link)
+      note(found, entries, 'user menu')
     }
-    await auditPage(start)
+    note(found, await auditPage(start), `${start} (tabs)`)
   }
   expect(tabbed.has('/profile') && report.checked.some((label) => label.includes('(tab '))).toBe(
     true,
   )
+  // The role's own profile is a start for dead ends only: the crawl reaches it from the others
+  // and audits it there unless it is the same screen as one already audited.
+  for (const start of linkStarts(user.role).filter((path) => !starts.includes(path))) {
+    await open(page, urlFor(user.host, start))
+    expect(new URL(page.url()).pathname, `${start} opens for ${user.email}`).toBe(start)
+    const links = await sameOriginLinks(page)
+    note(found, links, start)
+    note(found, await auditTabs(page, undefined, start), `${start} (tabs)`)
+    for (const link of links) linked.add(link)
+    linked.add(page.url())
+  }
 
   // Links found on the way are appended to the set, and iteration reaches them too.
   for (const url of linked) {
     const path = pathOf(url)
     if (visited.has(path)) continue
     visited.add(path)
-    const { status, type } = await probe(page, url)
+    const answer = await probe(page, url)
+    probed.set(url, answer)
+    const { status, type } = answer
+    // A dead end among the links that must open fails below; others (a card's) are left out.
     if (status >= 400) {
       report.skipped.push(`${path} (${status})`)
       continue
@@ -365,6 +461,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   expect([...statesSeen].sort(), 'states audited').toEqual(
     Object.keys(STATES[user.role] ?? {}).sort(),
   )
+  await expectNoDeadEnds(page, user, found, probed)
   await context.close()
   return report
 }
@@ -385,6 +482,33 @@ for (const user of CRAWLED) {
       `[a11y] ${user.role}@${user.host}\n  checked: ${report.checked.join(', ')}\n  skipped: ${report.skipped.join(', ') || 'none'}`,
     )
     expectClean(report)
+  })
+}
+
+// The end user of the platform is not crawled (above), but has no dead ends either: its links
+// are found and requested as in the crawls, without axe.
+for (const user of ROLE_USERS.filter((candidate) => !CRAWLED.includes(candidate))) {
+  test(`${user.role} on ${user.host}: every link on home, dashboard, profile and the menu opens`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ storageState: sessionOf(user) })
+    const page = await context.newPage()
+    const found: Found = new Map()
+    for (const start of linkStarts(user.role)) {
+      await open(page, urlFor(user.host, start))
+      expect(new URL(page.url()).pathname, `${start} opens for ${user.email}`).toBe(start)
+      note(found, await sameOriginLinks(page), start)
+      note(found, await auditTabs(page, undefined, start), `${start} (tabs)`)
+      if (start === '/') {
+        await page.getByTestId('user-menu-trigger').click()
+        await expect(page.getByRole('menu')).toBeVisible()
+        await expectMenuItems(page)
+        note(found, await sameOriginLinks(page), 'user menu')
+        await page.keyboard.press('Escape')
+      }
+    }
+    await expectNoDeadEnds(page, user, found, new Map())
+    await context.close()
   })
 }
 
