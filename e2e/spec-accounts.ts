@@ -105,6 +105,30 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: false,
     plan: 'team_basic',
   },
+  /** e2e/cards.spec.ts: a new user who walks the profile wizard, then manages cards. */
+  cardWizard: {
+    host: HOSTS.alpha,
+    email: 'cards-casey@e2e.test',
+    firstName: 'Casey',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
+  /** e2e/cards.spec.ts: a new user whose first card tries every background. */
+  cardBackgrounds: {
+    host: HOSTS.alpha,
+    email: 'cards-cody@e2e.test',
+    firstName: 'Cody',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
+  /** e2e/cards.spec.ts: a new user who opens the editor of a card that does not exist. */
+  cardMissing: {
+    host: HOSTS.alpha,
+    email: 'cards-cal@e2e.test',
+    firstName: 'Cal',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {
