@@ -310,6 +310,26 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
       await audit(page, report, `${label} (tab User Accounts, no match)`)
     },
   },
+  agency_admin: {
+    // The dialogs agency-people.spec.ts opens, with the form's messages showing: sent empty, the
+    // schema refuses and adds nobody.
+    '/dashboard/agency/team': async (page, report, label) => {
+      await auditDialog(page, report, label, 'Add Team Member', async () => {
+        await page.getByRole('button', { name: 'Add Team Member' }).click()
+        const dialog = page.getByRole('dialog', { name: 'Add Team Member' })
+        await dialog.getByRole('button', { name: 'Add Member' }).click()
+        await expect(dialog.getByText(/must be at least|valid email/).first()).toBeVisible()
+      })
+    },
+    '/dashboard/agency/users': async (page, report, label) => {
+      await auditDialog(page, report, label, 'Add User', async () => {
+        await page.getByRole('button', { name: 'Add User' }).click()
+        const dialog = page.getByRole('dialog', { name: 'Add User' })
+        await dialog.getByRole('button', { name: 'Add User' }).click()
+        await expect(dialog.getByText(/must be at least|valid email/).first()).toBeVisible()
+      })
+    },
+  },
   end_user: {
     '/dashboard/end-user': async (page, report, label) => {
       const sidebar = page.getByTestId('sidebar')

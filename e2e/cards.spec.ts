@@ -1,7 +1,12 @@
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
-import { registerAndSignIn } from './page-helpers'
+import { openAs } from './page-helpers'
+import { SPEC_ACCOUNTS } from './spec-accounts'
+
+// Each test starts as a new end user of its own, as a sign-up leaves them, already signed in
+// (seeded with a session, e2e/spec-accounts.ts): signing up is e2e/accounts.spec.ts's journey.
+const DASHBOARD = '/dashboard/end-user'
 
 async function photo(color: string) {
   return sharp({ create: { width: 640, height: 480, channels: 3, background: color } })
@@ -27,7 +32,7 @@ async function walkWizard(page: Page, values: { first: string; last: string; com
 
 test('wizard with a real upload, then duplicate, new, default and delete', async ({ page }) => {
   test.setTimeout(90_000)
-  await registerAndSignIn(page)
+  await openAs(page, SPEC_ACCOUNTS.cardWizard, DASHBOARD)
   await page.getByRole('link', { name: 'Get Started' }).click()
   await expect(page.getByRole('heading', { name: 'Create Your Profile' })).toBeVisible()
 
@@ -121,8 +126,8 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   page,
 }, testInfo) => {
   test.setTimeout(90_000)
-  await registerAndSignIn(page)
-  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
+  const cody = SPEC_ACCOUNTS.cardBackgrounds
+  await openAs(page, cody, '/dashboard/end-user/digital-cards')
   await page.getByRole('button', { name: 'Create Card' }).first().click()
   await page.getByRole('button', { name: 'Create', exact: true }).click()
   await expect(page).toHaveURL(/\/qrcode\/[0-9a-f-]{36}$/)
@@ -141,10 +146,9 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
     await page.getByTitle(swatch, { exact: true }).click()
     await expect(page.getByText('Background updated').last()).toBeVisible()
     await expect(preview).toHaveAttribute('data-text-tone', tone)
-    await expect(preview.getByRole('heading', { name: 'Casey Cardmaker' })).toHaveCSS(
-      'color',
-      color,
-    )
+    await expect(
+      preview.getByRole('heading', { name: `${cody.firstName} ${cody.lastName}` }),
+    ).toHaveCSS('color', color)
     await testInfo.attach(`card-${swatch}`, {
       body: await preview.screenshot(),
       contentType: 'image/png',
@@ -179,7 +183,7 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
 })
 
 test('an unknown card id in the editor says so and returns to the list', async ({ page }) => {
-  await registerAndSignIn(page)
+  await openAs(page, SPEC_ACCOUNTS.cardMissing, DASHBOARD)
   await page.goto(
     urlFor(
       HOSTS.alpha,

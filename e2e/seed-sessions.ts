@@ -26,12 +26,13 @@ const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
  */
 export async function seedSpecAccounts(alphaId: string): Promise<Record<string, string>> {
   for (const account of Object.values(SPEC_ACCOUNTS) as SpecAccount[]) {
-    const { email, firstName, lastName, emailConfirmed } = account
+    const { email, firstName, lastName, emailConfirmed, plan } = account
     const user = await makeUser(alphaId, {
       email,
       firstName,
       lastName,
       role: 'end_user',
+      plan: plan ?? 'free',
       emailConfirmedAt: emailConfirmed ? new Date() : null,
       ...NO_PASSWORD,
     })

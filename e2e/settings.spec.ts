@@ -4,9 +4,9 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
-import { signInWithSession } from './page-helpers'
+import { signedInAs, signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
-import { grantPlanOnAlpha } from './team-owner'
+import { SPEC_ACCOUNTS } from './spec-accounts'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -225,28 +225,17 @@ async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
 }
 
-/** A new Alpha end user on Team Basic with a team of their own, on its team page. */
+/**
+ * Alpha's end user on Team Basic (seeded with a session, e2e/spec-accounts.ts: the plan as the
+ * agency's Change Plan leaves it, which teams.spec.ts goes through) with a team of their own, on
+ * its team page.
+ */
 async function teamOwner(browser: Browser) {
-  const suffix = Math.random().toString(36).slice(2, 8)
-  const user = { email: `policy-${suffix}@example.test`, password: `policy-pass-${suffix}` }
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('First name').fill('Polly')
-  await page.getByLabel('Last name').fill('Policy')
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'), { timeout: 20_000 })
-  await grantPlanOnAlpha(browser, user.email, 'team_basic')
-  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/team'))
-  await waitForHydration(page)
+  const { context, page } = await signedInAs(
+    browser,
+    SPEC_ACCOUNTS.policyOwner,
+    '/dashboard/end-user/team',
+  )
   await page.getByRole('button', { name: 'Create Team' }).click()
   const dialog = page.getByRole('dialog', { name: 'Create Team' })
   await dialog.getByLabel('Team name').fill('Policy Crew')

@@ -2,6 +2,7 @@
 // them: seeded by e2e/start-server.ts with a session instead (e2e/sessions.ts), each one spec's
 // own. The forms themselves stay covered where they are the subject (e2e/accounts.spec.ts signs
 // up, e2e/super-admin-agencies.spec.ts adds an agency whose owner sets a password and signs in).
+import type { PaidPlanId } from '#app/teams/plans'
 import { HOSTS } from './fixtures'
 
 export type SpecAccount = {
@@ -13,6 +14,8 @@ export type SpecAccount = {
   emailConfirmed: boolean
   /** A card of their own, shared at `/card/{first}-{last}` (lower case). */
   card?: boolean
+  /** A plan as the agency's Change Plan leaves it (free unless given). */
+  plan?: PaidPlanId
 }
 
 /** Alpha end users, as a sign-up leaves them: default preferences, no card unless `card`. */
@@ -54,6 +57,78 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /**
+   * e2e/teams.spec.ts: the owner who is granted a plan, is refused an invitation until she
+   * confirms her email (the banner's resend), creates a team and invites.
+   */
+  teamOwner: {
+    host: HOSTS.alpha,
+    email: 'team-ann@e2e.test',
+    firstName: 'Ann',
+    lastName: 'Teamer',
+    emailConfirmed: false,
+  },
+  /** e2e/teams.spec.ts: the Alpha colleague Ann adds, who becomes a manager and invites. */
+  teamColleague: {
+    host: HOSTS.alpha,
+    email: 'team-ben@e2e.test',
+    firstName: 'Ben',
+    lastName: 'Teamer',
+    emailConfirmed: true,
+  },
+  /** e2e/teams.spec.ts: an owner with Team Pro whose team's invitation is declined. */
+  declinedOwner: {
+    host: HOSTS.alpha,
+    email: 'team-gus@e2e.test',
+    firstName: 'Gus',
+    lastName: 'Teamer',
+    emailConfirmed: true,
+    plan: 'team_pro',
+  },
+  /** e2e/teams.spec.ts: a signed-in account that opens an invitation sent to another address. */
+  bystander: {
+    host: HOSTS.alpha,
+    email: 'team-hana@e2e.test',
+    firstName: 'Hana',
+    lastName: 'Teamer',
+    emailConfirmed: true,
+  },
+  /**
+   * e2e/settings.spec.ts: an owner on Team Basic whose team's Invite Member dialog preselects
+   * Alpha's default team role (ADR 015).
+   */
+  policyOwner: {
+    host: HOSTS.alpha,
+    email: 'policy-polly@e2e.test',
+    firstName: 'Polly',
+    lastName: 'Policy',
+    emailConfirmed: false,
+    plan: 'team_basic',
+  },
+  /** e2e/cards.spec.ts: a new user who walks the profile wizard, then manages cards. */
+  cardWizard: {
+    host: HOSTS.alpha,
+    email: 'cards-casey@e2e.test',
+    firstName: 'Casey',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
+  /** e2e/cards.spec.ts: a new user whose first card tries every background. */
+  cardBackgrounds: {
+    host: HOSTS.alpha,
+    email: 'cards-cody@e2e.test',
+    firstName: 'Cody',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
+  /** e2e/cards.spec.ts: a new user who opens the editor of a card that does not exist. */
+  cardMissing: {
+    host: HOSTS.alpha,
+    email: 'cards-cal@e2e.test',
+    firstName: 'Cal',
+    lastName: 'Cardmaker',
+    emailConfirmed: false,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {
@@ -74,5 +149,15 @@ export const SPEC_AGENCIES = {
     slug: 'brandly',
     host: 'brandly.localhost',
     owner: { email: 'brandly-owner@example.test', firstName: 'Brenda', lastName: 'Brand' },
+  },
+  /**
+   * e2e/super-admin-people.spec.ts: an agency whose owner is its only agency admin, whose
+   * demotion the super admin is refused (and which is left as it was).
+   */
+  solo: {
+    name: 'Solo Agency',
+    slug: 'solo',
+    host: 'solo.localhost',
+    owner: { email: 'solo-owner@example.test', firstName: 'Owen', lastName: 'Solo' },
   },
 } as const satisfies Record<string, SpecAgency>

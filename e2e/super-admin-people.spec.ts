@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
+import { SPEC_AGENCIES } from './spec-accounts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -144,23 +145,15 @@ test('End Users: promote to Team Member and back, the row staying listed; a refu
   await expect(page.getByText('User role updated to End User successfully')).toBeVisible()
   await expect(row.getByTestId('user-role')).toHaveText('End User')
 
-  // A new agency's owner is its only agency admin: demoting them is refused, with the toast
-  // (accounts §8) and the reason beside the role.
-  const agency = `Solo ${mark}`
-  await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/agencies'))
-  await page.getByRole('button', { name: 'Add Agency' }).click()
-  const addAgency = page.getByRole('dialog', { name: 'Add Agency' })
-  await addAgency.getByLabel('Agency name').fill(agency)
-  await addAgency.getByLabel('Owner name').fill(`Owen Solo${mark}`)
-  await addAgency.getByLabel('Owner email').fill(`solo-owner-${mark}@example.test`)
-  await addAgency.getByLabel('Subscription').selectOption('starter')
-  await addAgency.getByRole('button', { name: 'Add Agency' }).click()
-  await expect(page.getByText('Agency added')).toBeVisible()
-  await page.goto(urlFor(HOSTS.platform, '/dashboard/super-admin/users'))
-  await search(page, mark)
-  const owner = page.getByTestId('end-user-row').filter({ hasText: `Owen Solo${mark}` })
+  // An agency's owner who is its only agency admin (seeded as Add Agency leaves one,
+  // e2e/spec-accounts.ts; super-admin-agencies.spec.ts goes through the form): demoting them is
+  // refused, with the toast (accounts §8) and the reason beside the role.
+  const solo = SPEC_AGENCIES.solo.owner
+  const soloName = `${solo.firstName} ${solo.lastName}`
+  await search(page, 'solo-owner')
+  const owner = page.getByTestId('end-user-row').filter({ hasText: soloName })
   await expect(owner.getByTestId('user-role')).toHaveText('Agency Admin')
-  const dialog = await changeRole(page, `Owen Solo${mark}`, 'Agency Member')
+  const dialog = await changeRole(page, soloName, 'Agency Member')
   await expect(page.getByText('Failed to update user role')).toBeVisible()
   await expect(
     dialog.getByText('An agency must keep at least one active agency admin'),

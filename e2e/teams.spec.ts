@@ -3,19 +3,23 @@
 // adds an existing colleague, invites a new
 // address whose owner registers from the emailed link and joins; the plan's limit refuses a
 // fourth member; a member cannot invite or remove until the admin makes them a manager.
-import { type Browser, expect, type Page, test } from '@playwright/test'
+// The owners and colleagues start signed in (accounts of this spec's own, seeded with a session:
+// e2e/spec-accounts.ts); only the invitees register, from the emailed links, as the journey does.
+import { expect, type Page, test } from '@playwright/test'
 import { CONFIRM_EMAIL_TO_INVITE, PLANS_GRANTED_BY_ADMINS } from '#app/teams/plans'
+import { CONFIRMATION_SENT_MESSAGE } from '#app/validation/email-confirmation'
 import { TEAM_NAME_MAX, TEAM_NAME_TOO_LONG } from '#app/validation/names'
 import { HOSTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
-import { expectAccessible, recordAppearance } from './page-helpers'
+import { expectAccessible, recordAppearance, signedInAs } from './page-helpers'
+import { SPEC_ACCOUNTS } from './spec-accounts'
 import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
 const TEAM_PATH = '/dashboard/end-user/team'
 const unique = () => Math.random().toString(36).slice(2, 8)
 
-// Several accounts sign in per test; argon2 on a busy machine takes seconds each.
-test.describe.configure({ timeout: 240_000 })
+// An invitee registers and signs in per test; argon2 on a busy machine takes seconds each.
+test.describe.configure({ timeout: 180_000 })
 
 type Account = { email: string; password: string; firstName: string; lastName: string }
 const account = (firstName: string): Account => ({
@@ -36,29 +40,12 @@ async function fillRegistration(page: Page, user: Account) {
   await page.getByRole('button', { name: 'Create Account' }).click()
 }
 
-async function register(page: Page, user: Account) {
-  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await fillRegistration(page, user)
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
-}
-
 async function signIn(page: Page, user: Account, path = '/auth/login') {
   if (path) await page.goto(urlFor(HOSTS.alpha, path))
   await waitForHydration(page)
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
-}
-
-async function newUserPage(browser: Browser, user: Account) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await register(page, user)
-  await signIn(page, user, '')
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'), { timeout: 20_000 })
-  return { context, page }
 }
 
 /** The links of the newest invitation email to `to`, from the invitee's inbox. */
@@ -86,11 +73,12 @@ const memberRow = (page: Page, email: string) =>
 test('a granted plan, create a team, add and invite members, the plan limit, and team roles', async ({
   browser,
 }) => {
-  const ann = account('Ann')
-  const ben = account('Ben')
+  const ann = SPEC_ACCOUNTS.teamOwner
+  const ben = SPEC_ACCOUNTS.teamColleague
   const cleo = account('Cleo')
-  const { context: annContext, page } = await newUserPage(browser, ann)
-  const { context: benContext, page: benPage } = await newUserPage(browser, ben)
+  const { context: annContext, page } = await signedInAs(browser, ann, '/dashboard/end-user')
+  // Ben's page opens his team page later; it needs no dashboard first.
+  const { context: benContext, page: benPage } = await signedInAs(browser, ben)
 
   // The Team entry shows 'Loading team information...' while the page loads (spec §2.9).
   await waitForHydration(page)
@@ -177,6 +165,12 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   dialog = await invite(page, ben.email)
   await expect(dialog.getByText(CONFIRM_EMAIL_TO_INVITE)).toBeVisible()
   await dialog.getByRole('button', { name: 'Cancel' }).click()
+  // Seeded, Ann has no sign-up email: the banner's button sends the confirmation link.
+  await page
+    .getByTestId('email-confirmation-banner')
+    .getByRole('button', { name: 'Resend confirmation email' })
+    .click()
+  await expect(page.getByText(CONFIRMATION_SENT_MESSAGE)).toBeVisible()
   await confirmEmailOnAlpha(page, ann.email)
   await page.goto(urlFor(HOSTS.alpha, TEAM_PATH))
 
@@ -254,7 +248,6 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await expect(memberRow(page, cleo.email)).toHaveCount(0)
 
   // Ben, now a manager with a confirmed email, can invite (but not make an admin, nor change roles).
-  await confirmEmailOnAlpha(benPage, ben.email)
   await benPage.goto(urlFor(HOSTS.alpha, TEAM_PATH))
   await expect(benPage.getByRole('button', { name: 'Invite Member' })).toBeEnabled()
   const frank = `frank-${unique()}@example.test`
@@ -279,14 +272,12 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
 test('an invitation can be declined from its own page, and only by the invited address', async ({
   browser,
 }) => {
-  const gus = account('Gus')
-  const hana = account('Hana')
-  const { context, page } = await newUserPage(browser, gus)
-  const { context: hanaContext, page: hanaPage } = await newUserPage(browser, hana)
-  await grantPlanOnAlpha(browser, gus.email, 'team_pro')
-  await confirmEmailOnAlpha(page, gus.email)
-  await page.goto(urlFor(HOSTS.alpha, TEAM_PATH))
-  await waitForHydration(page)
+  // Gus is seeded with Team Pro and a confirmed email: granting and confirming are the test above.
+  const { context, page } = await signedInAs(browser, SPEC_ACCOUNTS.declinedOwner, TEAM_PATH)
+  const { context: hanaContext, page: hanaPage } = await signedInAs(
+    browser,
+    SPEC_ACCOUNTS.bystander,
+  )
   await page.getByRole('button', { name: 'Create Team' }).click()
   const create = page.getByRole('dialog', { name: 'Create Team' })
   await create.getByLabel('Team name').fill('Night Shift')

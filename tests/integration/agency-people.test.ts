@@ -428,6 +428,32 @@ describe('End Users', () => {
     expect(csv).not.toContain('Otto')
   })
 
+  // The status filter, and the export following it (e2e/agency-people.spec.ts filters by team
+  // member; the super admin's journey in the browser filters by status on the same screen).
+  test('the status filter lists and exports active or inactive users only', async () => {
+    const mark = uniqueSuffix()
+    const active = await makeUser(agency.id, { role: 'end_user', lastName: `Active${mark}` })
+    const inactive = await makeUser(agency.id, {
+      role: 'end_user',
+      lastName: `Inactive${mark}`,
+      status: 'inactive',
+    })
+    const listed = async (status: string) =>
+      (await (await get(usersLoader, `${USERS}?q=${mark}&status=${status}`)).json()).users.map(
+        (u: { id: string }) => u.id,
+      )
+    expect(await listed('inactive')).toEqual([inactive.id])
+    expect(await listed('active')).toEqual([active.id])
+    expect((await listed('')).sort()).toEqual([active.id, inactive.id].sort())
+    const csv = await (
+      await get(exportLoader, `${USERS}/export.csv?q=${mark}&status=inactive`)
+    ).text()
+    expect(csv).toContain('"Name","Email","Status","Team Member","Last Active","Created"')
+    expect(csv).toContain(`"${inactive.email}","inactive",""`)
+    expect(csv).not.toContain(active.email)
+    expect(csv.trim().split('\r\n')).toHaveLength(2)
+  })
+
   test('add with a team member: shows on their My End Users; audited; emailed', async () => {
     const email = `assigned-${uniqueSuffix()}@example.test`
     const added = await post(usersAction, `${USERS}?index`, {
