@@ -165,6 +165,8 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   dialog = await invite(page, ben.email)
   await expect(dialog.getByText(CONFIRM_EMAIL_TO_INVITE)).toBeVisible()
   await dialog.getByRole('button', { name: 'Cancel' }).click()
+  // While the dialog is open the page behind it is hidden from the accessibility tree.
+  await expect(dialog).toBeHidden()
   // Seeded, Ann has no sign-up email: the banner's button sends the confirmation link.
   await page
     .getByTestId('email-confirmation-banner')

@@ -1,24 +1,37 @@
 // Issue 27 §3: the direction routes → domain → models → database holds by lint (biome.json's
-// noRestrictedImports overrides per folder). Each case writes a probe file in the folder, runs
-// biome on it, and expects the rule to fire, or not for the allowed control imports.
+// noRestrictedImports overrides per folder). Each case writes a probe file in a copy of the
+// folder's path inside a temporary directory that holds biome.json (so other tests walking app/
+// never meet the probe), runs biome on it, and expects the rule to fire, or not for the allowed
+// control imports.
 import { execFileSync } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, test } from 'vitest'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
 
-const BIOME = 'node_modules/.bin/biome'
-const probes: string[] = []
+const BIOME = path.resolve('node_modules/.bin/biome')
+const root = mkdtempSync(path.join(tmpdir(), 'layer-probe-'))
+// The project's configuration, without the git ignore file (the copy is not a repository).
+const config = JSON.parse(readFileSync('biome.json', 'utf8'))
+delete config.$schema
+config.vcs = { enabled: false }
+writeFileSync(path.join(root, 'biome.json'), JSON.stringify(config))
 
-afterEach(() => {
-  for (const file of probes.splice(0)) rmSync(file, { force: true })
-})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+let count = 0
 
 /** biome's verdict on `code` placed in `folder`: the rule's diagnostics, or '' when it passes. */
 function lint(folder: string, code: string) {
-  const file = `${folder}/zz-layer-probe-${process.pid}.server.ts`
-  probes.push(file)
-  writeFileSync(file, `${code}\nexport const probe = [x]\n`)
+  count += 1
+  const file = `${folder}/zz-layer-probe-${count}.server.ts`
+  mkdirSync(path.join(root, folder), { recursive: true })
+  writeFileSync(path.join(root, file), `${code}\nexport const probe = [x]\n`)
   try {
-    execFileSync(BIOME, ['lint', '--only=style/noRestrictedImports', file], { stdio: 'pipe' })
+    execFileSync(BIOME, ['lint', '--only=style/noRestrictedImports', file], {
+      cwd: root,
+      stdio: 'pipe',
+    })
     return ''
   } catch (error) {
     const { stdout, stderr } = error as { stdout: Buffer; stderr: Buffer }
