@@ -36,7 +36,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   forbidOnly: Boolean(process.env.CI),
-  reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
+  reporter: process.env.CI
+    ? [['list'], ['./e2e/reporters/failure-context.ts']]
+    : [['list'], ['html', { open: 'never' }]],
   use: {
     // A failed test keeps its trace: actions, DOM snapshots, network. Not a screencast: with
     // screenshots on, every test streams frames from the renderer while it runs, thrown away when
