@@ -1,6 +1,7 @@
 import type { ValidSession } from '#app/auth/session.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import type { TenantResolution } from '#app/tenancy/tenant.server'
+import type { ViewSource } from '#app/utils/view-sources'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -34,6 +35,12 @@ declare module '@remix-run/node' {
      * leaves its view to the server, which records hits and misses alike.
      */
     pageCacheCandidate?: boolean
+    /**
+     * The source a cache candidate's link was marked with (`?s=q`, ADR 039): server.ts takes
+     * the marker off the URL so the cached page is the same for every link, and keeps it here
+     * for a route that passes it on (a redirect). Read it with `sourceOfRequest`.
+     */
+    viewSource?: ViewSource
     /** Set-Cookie values that entry.server adds to the response (session renewal). */
     responseCookies?: string[]
   }
