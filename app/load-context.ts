@@ -30,7 +30,8 @@ declare module '@remix-run/node' {
      */
     dataRequest?: boolean
     /**
-     * A request the page cache may answer next time (GET, no cookie, no query): a route that
+     * A request the page cache may answer next time (GET, no cookie, no query but a view's
+     * source marker): a route that
      * offers its answer says so in headers (app/cache/page-cache.server.ts), and a card page
      * leaves its view to the server, which records hits and misses alike.
      */

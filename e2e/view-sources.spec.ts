@@ -6,7 +6,7 @@ import { expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
-import { signedInAs } from './page-helpers'
+import { expectAccessible, signedInAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const sam = SPEC_ACCOUNTS.viewSources
@@ -72,6 +72,7 @@ test('views by the QR code and the copied link show under their sources', async 
   await expect(chart).toHaveAccessibleName(/2 views .* By source: QR code 1, Copied link 1\./)
   await expect(page.getByRole('columnheader', { name: 'QR code' })).toBeAttached()
   await expect(page.getByRole('columnheader', { name: 'Copied link' })).toBeAttached()
+  await expectAccessible(page, 'end user dashboard with views by source')
 
   // The card's own views and sources, in the cards list.
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
@@ -79,5 +80,6 @@ test('views by the QR code and the copied link show under their sources', async 
   await expect(views).toContainText('2 views in the last 14 days')
   await expect(views.locator('[data-source="qr"]')).toHaveText('QR code 1')
   await expect(views.locator('[data-source="link"]')).toHaveText('Copied link 1')
+  await expectAccessible(page, 'cards list with views by source')
   await context.close()
 })
