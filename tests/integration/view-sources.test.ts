@@ -4,11 +4,14 @@
 // step with card_views per source, and the views by source per card and per user over the
 // chart's 14 days, each tenant's alone.
 import { and, eq, sql } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { afterEach, describe, expect, test } from 'vitest'
 import { CACHE_VIEW_HEADER } from '#app/cache/page-cache.server'
 import { vcardResponse } from '#app/cards/card-files.server'
 import { recordPublicCardView } from '#app/cards/public-card.server'
 import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view-batcher.server'
+import { describeViews, ViewsChart } from '#app/components/dashboard/views-chart'
 import { closeDatabase } from '#app/entry.server'
 import {
   CHART_DAYS,
@@ -401,4 +404,21 @@ describe('views by source, per card and per user', () => {
     // B's were never touched.
     await expectHoursInStep(b.organization.id)
   })
+})
+
+test('the chart draws days with sources stacked, named in a legend, its description and its table', () => {
+  const days = [
+    { day: '2026-11-01', views: 3, sources: { qr: 2, link: 1 } },
+    { day: '2026-11-02', views: 0, sources: {} },
+    { day: '2026-11-03', views: 1, sources: { nfc: 1 } },
+  ]
+  const html = renderToStaticMarkup(createElement(ViewsChart, { days, title: 'By source' }))
+  expect(describeViews(days)).toMatch(/^4 views .* By source: QR code 2, NFC 1, Copied link 1\.$/)
+  expect(html).toContain('data-testid="views-chart-legend"')
+  for (const label of ['QR code', 'NFC', 'Copied link']) {
+    expect(html).toContain(`<th scope="col">${label}</th>`)
+  }
+  expect(html).not.toContain('Share sheet')
+  // One bar part per source of each day: two, then one.
+  expect(html.match(/<rect [^>]*class="fill-/g)?.length).toBe(3 + 3)
 })
