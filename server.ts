@@ -26,6 +26,7 @@ import {
   parseTrustedHops,
   trustedForwardedValue,
 } from './app/utils/trusted-proxy'
+import { splitSourceMarker, type ViewSource } from './app/utils/view-sources'
 import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
@@ -50,6 +51,7 @@ type AppEntry = {
     cardId: string,
     clientIp: string,
     userAgent: string,
+    source: ViewSource,
   ): void
 }
 
@@ -355,6 +357,7 @@ app.all(
       relayed: res.locals.relayed === true,
       via: forwardedPublicAddress(req.headers, trustedHops),
       pageCacheCandidate: cacheCandidates.has(req),
+      viewSource: cacheCandidates.get(req),
       responseCookies: [],
       // Single fetch's data requests are the page's path with `.data` appended (read from the
       // raw target: never throws on odd request targets, unlike new URL()).
@@ -366,7 +369,8 @@ app.all(
 // The page cache (ADR 021): a request without a cookie or a query that the cache can answer
 // is answered here, before Express, Remix and the database; one it cannot is marked, and if
 // its route offers the answer, the answer is kept on its way out. Off under the dev server.
-const cacheCandidates = new WeakSet<IncomingMessage>()
+// Each candidate with the source its link was marked with.
+const cacheCandidates = new WeakMap<IncomingMessage, ViewSource>()
 const entry = entryOf(initialBuild)
 
 function handle(req: IncomingMessage, res: ServerResponse) {
@@ -374,7 +378,7 @@ function handle(req: IncomingMessage, res: ServerResponse) {
     const candidate = cacheCandidateKey(req)
     if (candidate) {
       const page =
-        req.method === 'GET' || req.method === 'HEAD' ? entry.lookupPage(candidate) : undefined
+        req.method === 'GET' || req.method === 'HEAD' ? entry.lookupPage(candidate.key) : undefined
       const ip = clientAddress(
         req.headers['x-forwarded-for'],
         req.socket.remoteAddress,
@@ -382,16 +386,18 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       )
       const userAgent = req.headers['user-agent'] ?? ''
       const recordView = (organizationId: string, cardId: string) =>
-        entry.recordPublicCardView(organizationId, cardId, ip, userAgent)
+        entry.recordPublicCardView(organizationId, cardId, ip, userAgent, candidate.source)
       if (page) {
         answerFromCache(req, res, page, { secure: isSecure(req), recordView })
         return
       }
-      cacheCandidates.add(req)
+      // The app renders the unmarked page: what it stores is the same whichever link filled it.
+      req.url = candidate.path
+      cacheCandidates.set(req, candidate.source)
       captureForCache(req, res, {
         recordView,
         store: (answer) => {
-          entry.storePage(candidate, {
+          entry.storePage(candidate.key, {
             ...answer,
             nonce: ((res as express.Response).locals?.cspNonce as string | undefined) ?? '',
           })
@@ -404,12 +410,19 @@ function handle(req: IncomingMessage, res: ServerResponse) {
 
 const cacheEnabled = !viteDevServer && process.env.PAGE_CACHE_MB !== '0'
 
-/** The cache key of a request the cache may answer, or null. */
-function cacheCandidateKey(req: IncomingMessage): string | null {
+/**
+ * The cache key of a request the cache may answer, with its path and the source its link was
+ * marked with (a query of only `?s={code}`, ADR 039: the unmarked page's entry answers it), or null.
+ */
+function cacheCandidateKey(
+  req: IncomingMessage,
+): { key: string; path: string; source: ViewSource } | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null
   if (req.headers.cookie || req.headers.authorization) return null
-  const url = req.url ?? ''
-  if (!url.startsWith('/') || url.includes('?') || url.startsWith('/assets/')) return null
+  const marked = splitSourceMarker(req.url ?? '')
+  if (!marked) return null
+  const url = marked.path
+  if (!url.startsWith('/') || url.startsWith('/assets/')) return null
   // A client navigation's data (single fetch's `{path}.data`) is not a page: its loader records
   // the view, as it did for `?_data=` requests, which the query kept out.
   if (url.endsWith('.data')) return null
@@ -422,7 +435,7 @@ function cacheCandidateKey(req: IncomingMessage): string | null {
   // a trusted proxy: an answer made for https on one port is never served for another.
   const via = forwardedPublicAddress(req.headers, trustedHops)
   const origin = via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host
-  return entry.pageCacheKey(origin.toLowerCase(), url)
+  return { key: entry.pageCacheKey(origin.toLowerCase(), url), path: url, source: marked.source }
 }
 
 function isSecure(req: IncomingMessage) {

@@ -1,6 +1,7 @@
 import type { ValidSession } from '#app/auth/session.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import type { TenantResolution } from '#app/tenancy/tenant.server'
+import type { ViewSource } from '#app/utils/view-sources'
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -29,11 +30,18 @@ declare module '@remix-run/node' {
      */
     dataRequest?: boolean
     /**
-     * A request the page cache may answer next time (GET, no cookie, no query): a route that
+     * A request the page cache may answer next time (GET, no cookie, no query but a view's
+     * source marker): a route that
      * offers its answer says so in headers (app/cache/page-cache.server.ts), and a card page
      * leaves its view to the server, which records hits and misses alike.
      */
     pageCacheCandidate?: boolean
+    /**
+     * The source a cache candidate's link was marked with (`?s=q`, ADR 039): server.ts takes
+     * the marker off the URL so the cached page is the same for every link, and keeps it here
+     * for a route that passes it on (a redirect). Read it with `sourceOfRequest`.
+     */
+    viewSource?: ViewSource
     /** Set-Cookie values that entry.server adds to the response (session renewal). */
     responseCookies?: string[]
   }

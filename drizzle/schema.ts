@@ -50,6 +50,19 @@ export const userRole = pgEnum('user_role', [
   'team_admin',
   'end_user',
 ])
+// Where a card view came from (app/utils/view-sources.ts, ADR 039); wallet, signature and
+// background are reserved for the next surfaces, so adding them needs no migration.
+export const viewSource = pgEnum('view_source', [
+  'direct',
+  'qr',
+  'nfc',
+  'link',
+  'share',
+  'vcard',
+  'wallet',
+  'signature',
+  'background',
+])
 export const userStatus = pgEnum('user_status', ['active', 'inactive'])
 export const userPlan = pgEnum('user_plan', ['free', 'team_basic', 'team_pro'])
 export const teamRole = pgEnum('team_role', ['admin', 'manager', 'member', 'viewer'])
@@ -394,6 +407,8 @@ export const cardViews = pgTable(
     visitorHash: text('visitor_hash').notNull(),
     // mobile, tablet or desktop, from the user agent at the time (views before it: unknown).
     deviceClass: text('device_class').notNull().default('unknown'),
+    // The channel whose marked link was opened; unmarked (and views before sources): direct.
+    source: viewSource('source').notNull().default('direct'),
     viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -418,10 +433,15 @@ export const cardViewHours = pgTable(
     organizationId: organizationId(),
     cardId: uuid('card_id').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
+    // Per source (ADR 039): a card's hour holds a row for each source seen in it.
+    source: viewSource('source').notNull().default('direct'),
     views: integer('views').notNull().default(0),
   },
   (t) => [
-    primaryKey({ name: 'card_view_hours_pk', columns: [t.organizationId, t.cardId, t.hour] }),
+    primaryKey({
+      name: 'card_view_hours_pk',
+      columns: [t.organizationId, t.cardId, t.hour, t.source],
+    }),
     foreignKey({
       name: 'card_view_hours_card_fk',
       columns: [t.organizationId, t.cardId],

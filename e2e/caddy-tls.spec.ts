@@ -288,7 +288,8 @@ test('a verified custom domain over HTTPS: page, QR code and emailed link on htt
   const qrSrc = (await page.getByTestId('qr-code').getAttribute('src')) ?? ''
   const qr = await page.goto(new URL(qrSrc, page.url()).toString())
   expect(qr?.status()).toBe(200)
-  expect(await decodePng(await (qr as NonNullable<typeof qr>).body())).toBe(canonical)
+  // Marked as the QR code's (ADR 039).
+  expect(await decodePng(await (qr as NonNullable<typeof qr>).body())).toBe(`${canonical}?s=q`)
 
   // A reset requested on the domain: the job queue writes the email later, its link still
   // https on the domain. The super admin signs in on the platform host via Caddy; the link is

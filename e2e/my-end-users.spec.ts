@@ -56,8 +56,9 @@ test('My End Users: the assigned users, their QR codes, Add User and Export Data
   }, src)
   expect(bytes.length).toBeGreaterThan(0)
   const link = await decodeQr(Buffer.from(bytes))
-  expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}[0-9a-f-]{36}$`))
-  await expect(dialog).toContainText(link ?? '')
+  // The QR code's link is marked as the QR code's (ADR 039); the dialog shows it unmarked.
+  expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}[0-9a-f-]{36}\\?s=q$`))
+  await expect(dialog).toContainText((link ?? '').replace(/\?s=q$/, ''))
   await expectAccessible(page, 'QR dialog')
   await dialog.getByRole('button', { name: 'Close' }).click()
 

@@ -20,7 +20,10 @@ async function signIn(page: Page, user: { email: string; password: string }, pat
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, path))
 }
 
-/** The bytes of the QR `<img>` the page holds, decoded. */
+/**
+ * The bytes of the QR `<img>` the page holds, decoded: a link marked as the QR code's
+ * (`?s=q`, ADR 039), returned without its marker.
+ */
 async function decodeQrOf(page: Page) {
   const image = page.getByTestId('qr-code')
   await expect(image).toBeVisible()
@@ -41,7 +44,9 @@ async function decodeQrOf(page: Page) {
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-  return jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data
+  const text = jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? ''
+  expect(text).toMatch(/\?s=q$/)
+  return text.replace(/\?s=q$/, '')
 }
 
 /** Olivia's card URL, as a visitor finds it (the public page's canonical link). */
@@ -129,7 +134,8 @@ test.describe('with JavaScript', () => {
     await expect(sheet).toContainText(cardUrl)
     await sheet.getByRole('button', { name: 'Copy Link' }).click()
     await expect(sheet.getByRole('button', { name: 'Copied!' })).toBeVisible()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cardUrl)
+    // The copied link is marked as a copied link's (ADR 039).
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${cardUrl}?s=l`)
     await sheet.getByRole('button', { name: 'Close' }).click()
     await expect(sheet).toHaveCount(0)
 
@@ -137,7 +143,7 @@ test.describe('with JavaScript', () => {
     await page.evaluate(() => navigator.clipboard.writeText(''))
     await page.getByRole('button', { name: 'Copy link' }).click()
     await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cardUrl)
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${cardUrl}?s=l`)
   })
 
   test("'Share via NFC' only where NDEFReader exists: Ready to Scan, then Success! or Error", async ({

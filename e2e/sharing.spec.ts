@@ -46,8 +46,11 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   expect(lines).toContain(`EMAIL;TYPE=INTERNET,HOME:${CARD_OWNER.email}`)
   expect(lines).toContain(`URL:${CARD_OWNER.website}`)
   const cardUrlLine = lines.find((l) => l.startsWith('URL;TYPE=CARD:')) ?? ''
-  const cardUrl = cardUrlLine.replace('URL;TYPE=CARD:', '')
-  expect(cardUrl).toMatch(new RegExp(`^http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}$`))
+  // The vCard's link is marked as the vCard's, the QR code's as the QR code's (ADR 039).
+  const cardUrl = cardUrlLine.replace('URL;TYPE=CARD:', '').replace(/\?s=v$/, '')
+  expect(cardUrlLine).toMatch(
+    new RegExp(`^URL;TYPE=CARD:http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}\\?s=v$`),
+  )
   expect(lines.at(-1)).toBe('END:VCARD')
   await expect(page.getByText(/^Contact (exported for|file downloaded)/)).toBeVisible()
 
@@ -63,7 +66,7 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
     .toBuffer({ resolveWithObject: true })
   expect([info.width, info.height]).toEqual([300, 300])
   const decoded = jsQR(new Uint8ClampedArray(data), info.width, info.height)
-  expect(decoded?.data).toBe(cardUrl)
+  expect(decoded?.data).toBe(`${cardUrl}?s=q`)
 
   // A lead without an account becomes a contact of the owner.
   const leadEmail = `lead-${unique()}@example.test`

@@ -129,6 +129,18 @@ export const SPEC_ACCOUNTS = {
     lastName: 'Cardmaker',
     emailConfirmed: false,
   },
+  /**
+   * e2e/view-sources.spec.ts: a card owner whose card is opened by its QR code and its copied
+   * link, then sees both views under their sources.
+   */
+  viewSources: {
+    host: HOSTS.alpha,
+    email: 'sources-sam@e2e.test',
+    firstName: 'Sam',
+    lastName: 'Sources',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

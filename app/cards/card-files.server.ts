@@ -9,6 +9,7 @@ import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
 import { buildVCard, vcardFileName } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { sourceOfCode, type ViewSource, withSource } from '#app/utils/view-sources'
 import { withTenant } from '#drizzle/db.server'
 
 async function requireCard(request: Request, context: AppLoadContext, reference: string) {
@@ -24,12 +25,29 @@ async function requireCard(request: Request, context: AppLoadContext, reference:
   }
 }
 
+/**
+ * The query parameter with which a channel that hands out the vCard itself asks for its card
+ * link to be marked as its own (`?for=n`: the NFC tag's). Not the page's marker `s`, which the
+ * page cache takes off: a vCard asked for this way is made for the request, never cached.
+ */
+export const VCARD_FOR_PARAM = 'for'
+
+function vcardLinkSource(request: Request): ViewSource {
+  const source = sourceOfCode(new URL(request.url).searchParams.get(VCARD_FOR_PARAM))
+  return source === 'direct' ? 'vcard' : source
+}
+
 export async function vcardResponse(request: Request, context: AppLoadContext, reference: string) {
   const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )
-  const body = buildVCard({ ...card, cardUrl, photoJpeg: photo?.data ?? null })
+  const body = buildVCard({
+    ...card,
+    cardUrl,
+    cardUrlSource: vcardLinkSource(request),
+    photoJpeg: photo?.data ?? null,
+  })
   return new Response(body, {
     headers: {
       'Content-Type': 'text/vcard; charset=utf-8',
@@ -72,13 +90,15 @@ export async function qrResponse(
 ) {
   const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const offer = isPublic ? pageCacheHeaders(context, tenant.id) : {}
+  // A scan is counted as the QR code's (ADR 039).
+  const qrText = withSource(cardUrl, 'qr')
   if (format === 'svg') {
-    const { body, etag } = await renderQrSvg(cardUrl)
+    const { body, etag } = await renderQrSvg(qrText)
     return conditional(request, etag, body, 'image/svg+xml', isPublic, offer)
   }
   const logoId = card.logoMediaId
   const { body, etag } = await renderQrPng(
-    cardUrl,
+    qrText,
     logoId
       ? {
           key: logoId,

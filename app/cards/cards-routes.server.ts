@@ -17,6 +17,7 @@ import {
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
+import { countCardViewsBySource } from '#app/models/stats.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { ActionError } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
@@ -28,8 +29,20 @@ import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
-  const rows = await withTenant(tenant.id, (tx) => listCardsForOwner(tx, tenant.id, user.id))
-  return { cards: rows.map(toCardView), origin: tenantOrigin(tenant), area }
+  const { rows, views } = await withTenant(tenant.id, async (tx) => ({
+    rows: await listCardsForOwner(tx, tenant.id, user.id),
+    // Each card's own views of the last 14 days by source (ADR 039).
+    views: await countCardViewsBySource(tx, tenant.id, user.id, new Date()),
+  }))
+  const viewsOf = new Map(views.map((entry) => [entry.cardId, entry]))
+  return {
+    cards: rows.map((row) => ({
+      ...toCardView(row),
+      views: viewsOf.get(row.card.id) ?? { views: 0, sources: {} },
+    })),
+    origin: tenantOrigin(tenant),
+    area,
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
 import { intentAction } from '#app/utils/intent-action.server'
+import { sourceOfRequest, type ViewSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
 
@@ -33,13 +34,15 @@ function visitorHash(ip: string, userAgent: string, cardId: string) {
 
 /**
  * A visitor's view of a page the server answered for everyone (a cache hit, or the request
- * that filled the cache): counted as the loader would, written in the next batch.
+ * that filled the cache): counted as the loader would, with the source its link was marked
+ * with (server.ts reads it off the request), written in the next batch.
  */
 export function recordPublicCardView(
   organizationId: string,
   cardId: string,
   clientIp: string,
   userAgent: string,
+  source: ViewSource = 'direct',
 ) {
   if (isBotUserAgent(userAgent)) return
   queueCardView({
@@ -47,6 +50,7 @@ export function recordPublicCardView(
     cardId,
     visitorHash: visitorHash(clientIp, userAgent, cardId),
     deviceClass: deviceClassOf(userAgent),
+    source,
   })
 }
 
@@ -68,7 +72,8 @@ export async function publicCardLoader(
     // may cache has its view recorded by the server, for this request and every hit.
     if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
       const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, shown.cardId)
-      await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent))
+      const source = sourceOfRequest(request, context)
+      await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent), source)
     }
     return shown
   })

@@ -13,6 +13,7 @@ import {
   recordCardViews,
 } from '#app/models/card-views.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
+import type { ViewSource } from '#app/utils/view-sources'
 import { getDatabaseHandle, withTenant } from '#drizzle/db.server'
 import { databaseErrorSummary } from '#drizzle/redact.server'
 
@@ -21,6 +22,7 @@ type PendingView = {
   cardId: string
   visitorHash: string
   deviceClass: DeviceClass
+  source: ViewSource
   viewedAt: Date
 }
 
@@ -61,12 +63,14 @@ export function setViewBatchLog(logger: (message: string) => void) {
   log = logger
 }
 
-export function queueCardView(view: Omit<PendingView, 'viewedAt'>) {
+export function queueCardView(
+  view: Omit<PendingView, 'viewedAt' | 'source'> & { source?: ViewSource },
+) {
   // The hash alone is the key: it is keyed by the card already (and 32 characters, not 106,
   // which at 100,000 visitors is tens of megabytes of resident memory).
   if (recentVisitors.has(view.visitorHash)) return
   recentVisitors.set(view.visitorHash, true)
-  pending.push({ ...view, viewedAt: new Date() })
+  pending.push({ ...view, source: view.source ?? 'direct', viewedAt: new Date() })
   if (pending.length > MAX_PENDING) {
     // Counted, and told in the next failure's line: one line per view would flood the log.
     dropped += pending.length - MAX_PENDING

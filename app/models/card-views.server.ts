@@ -1,4 +1,5 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViews, digitalCards } from '#drizzle/schema'
 
@@ -36,10 +37,11 @@ export async function recordCardView(
   cardId: string,
   visitorHash: string,
   deviceClass: DeviceClass = 'unknown',
+  source: ViewSource = 'direct',
 ) {
   const rows = await db.execute(sql`
-    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class)
-    select ${organizationId}, ${cardId}, ${visitorHash}, ${deviceClass}
+    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class, source)
+    select ${organizationId}, ${cardId}, ${visitorHash}, ${deviceClass}, ${source}::view_source
     where not exists (
       select 1 from ${cardViews}
       where organization_id = ${organizationId} and visitor_hash = ${visitorHash}
@@ -58,19 +60,26 @@ export async function recordCardView(
 export async function recordCardViews(
   db: Queryable,
   organizationId: string,
-  views: { cardId: string; visitorHash: string; deviceClass: DeviceClass; viewedAt: Date }[],
+  views: {
+    cardId: string
+    visitorHash: string
+    deviceClass: DeviceClass
+    /** Unmarked when left out: direct. */
+    source?: ViewSource
+    viewedAt: Date
+  }[],
 ) {
   const rows = sql.join(
     views.map(
       (view) =>
-        sql`(${view.cardId}::uuid, ${view.visitorHash}, ${view.deviceClass}, ${view.viewedAt.toISOString()}::timestamptz)`,
+        sql`(${view.cardId}::uuid, ${view.visitorHash}, ${view.deviceClass}, ${view.source ?? 'direct'}::view_source, ${view.viewedAt.toISOString()}::timestamptz)`,
     ),
     sql`, `,
   )
   const written = await db.execute(sql`
-    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class, viewed_at)
-    select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.viewed_at
-    from (values ${rows}) as v(card_id, visitor_hash, device_class, viewed_at)
+    insert into ${cardViews} (organization_id, card_id, visitor_hash, device_class, source, viewed_at)
+    select ${organizationId}::uuid, v.card_id, v.visitor_hash, v.device_class, v.source, v.viewed_at
+    from (values ${rows}) as v(card_id, visitor_hash, device_class, source, viewed_at)
     where exists (
       select 1 from ${digitalCards} d
       where d.organization_id = ${organizationId}::uuid and d.id = v.card_id

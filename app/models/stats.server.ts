@@ -3,6 +3,7 @@
 // `now` is a parameter: the windows are computed from it, and tests place rows on both sides
 // of each boundary with it.
 import { and, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
+import { VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import {
   auditEvents,
@@ -393,4 +394,103 @@ export async function endUserFigures(
     ...figures,
     activity: figures.activity.map((item) => ({ ...item, at: new Date(item.at).toISOString() })),
   }
+}
+
+/** A day's views of the chart split by source (sources without views left out). */
+export type SourcedDay = {
+  day: string
+  views: number
+  sources: Partial<Record<ViewSource, number>>
+}
+/** One card's views of the last 14 days, in all and by source. */
+export type CardSourceViews = {
+  cardId: string
+  views: number
+  sources: Partial<Record<ViewSource, number>>
+}
+
+/**
+ * The views of a user's cards in the chart's 14 UTC days up to `now`, by day, card and source:
+ * read from card_view_hours (whole hours, the current one included), less the views of the
+ * current hour recorded after `now`, so the sum equals a plain count of the views. A few rows
+ * per card and day whatever the traffic (ADR 039).
+ */
+async function userViewsBySource(db: Queryable, organizationId: string, userId: string, now: Date) {
+  const today = now.toISOString().slice(0, 10)
+  const firstDay = new Date(Date.parse(today) - (CHART_DAYS - 1) * DAY_MS)
+  const nextHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS)
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const result = await db.execute(sql`
+    with my_cards as (
+      select organization_id, id from ${digitalCards}
+      where organization_id = ${organizationId} and user_id = ${userId}
+    ),
+    counts as (
+      select h.card_id, (h.hour at time zone 'UTC')::date as day, h.source, h.views::bigint as views
+      from my_cards c
+      join ${cardViewHours} h on h.organization_id = c.organization_id and h.card_id = c.id
+      where h.hour >= ${at(firstDay)} and h.hour < ${at(nextHour)}
+      union all
+      select v.card_id, (v.viewed_at at time zone 'UTC')::date, v.source, -1
+      from my_cards c
+      join ${cardViews} v on v.organization_id = c.organization_id and v.card_id = c.id
+      where v.viewed_at > ${at(now)} and v.viewed_at < ${at(nextHour)}
+    )
+    select card_id as "cardId", to_char(day, 'YYYY-MM-DD') as day, source::text as source,
+      sum(views)::int as views
+    from counts
+    group by card_id, day, source
+    having sum(views) > 0`)
+  return rowsOf<{ cardId: string; day: string; source: ViewSource; views: number }>(result).map(
+    (row) => ({ ...row, views: Number(row.views) }),
+  )
+}
+
+const sourceOrder = (a: string, b: string) =>
+  VIEW_SOURCES.indexOf(a as ViewSource) - VIEW_SOURCES.indexOf(b as ViewSource)
+
+function addTo(sources: Partial<Record<ViewSource, number>>, source: ViewSource, views: number) {
+  sources[source] = (sources[source] ?? 0) + views
+}
+
+/** The end user's views chart by source: the last 14 UTC days, oldest first, every day present. */
+export async function countUserViewsBySourcePerDay(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  now: Date,
+): Promise<SourcedDay[]> {
+  const rows = await userViewsBySource(db, organizationId, userId, now)
+  const today = Date.parse(now.toISOString().slice(0, 10))
+  const days = Array.from({ length: CHART_DAYS }, (_, i) => ({
+    day: new Date(today - (CHART_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+    views: 0,
+    sources: {} as Partial<Record<ViewSource, number>>,
+  }))
+  const byDay = new Map(days.map((day) => [day.day, day]))
+  for (const row of rows.sort((a, b) => sourceOrder(a.source, b.source))) {
+    const day = byDay.get(row.day)
+    if (!day) continue
+    day.views += row.views
+    addTo(day.sources, row.source, row.views)
+  }
+  return days
+}
+
+/** Each of the user's cards with views in the last 14 days: its views in all and by source. */
+export async function countCardViewsBySource(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  now: Date,
+): Promise<CardSourceViews[]> {
+  const rows = await userViewsBySource(db, organizationId, userId, now)
+  const byCard = new Map<string, CardSourceViews>()
+  for (const row of rows.sort((a, b) => sourceOrder(a.source, b.source))) {
+    const card = byCard.get(row.cardId) ?? { cardId: row.cardId, views: 0, sources: {} }
+    card.views += row.views
+    addTo(card.sources, row.source, row.views)
+    byCard.set(row.cardId, card)
+  }
+  return [...byCard.values()]
 }

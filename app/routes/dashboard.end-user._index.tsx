@@ -3,6 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
+import { ViewsChart } from '#app/components/dashboard/views-chart'
 import { endUserDashboard } from '#app/dashboard/dashboard.server'
 import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 
@@ -42,7 +43,12 @@ export default function EndUserDashboard() {
         { label: 'Contacts', to: '/contacts' },
       ]}
     >
-      {stats ? <RecentActivity items={stats.activity} now={now} /> : null}
+      {stats ? (
+        <>
+          <ViewsChart days={stats.viewsBySource} title="Card views per day by source" />
+          <RecentActivity items={stats.activity} now={now} />
+        </>
+      ) : null}
     </RoleDashboard>
   )
 }

@@ -1,4 +1,5 @@
 // vCard 3.0 (RFC 2426): escaped values, lines folded at 75 octets, empty fields omitted.
+import { type ViewSource, withSource } from '#app/utils/view-sources'
 
 /** Escapes a text value: backslash, comma, semicolon and newlines. */
 export function escapeVCardText(value: string) {
@@ -39,6 +40,8 @@ export type VCardInput = {
   phoneNumber?: string
   website?: string
   cardUrl?: string
+  /** The channel the card link is marked with (ADR 039): vcard unless the NFC tag's. */
+  cardUrlSource?: ViewSource
   note?: string
   photoJpeg?: Buffer | null
 }
@@ -56,7 +59,7 @@ export function buildVCard(input: VCardInput) {
     ['EMAIL;TYPE=INTERNET,WORK', input.workEmail],
     ['TEL;TYPE=CELL', input.phoneNumber],
     ['URL', input.website],
-    ['URL;TYPE=CARD', input.cardUrl],
+    ['URL;TYPE=CARD', input.cardUrl && withSource(input.cardUrl, input.cardUrlSource ?? 'vcard')],
     ['NOTE', input.note],
   ]
   for (const [name, value] of optional) {

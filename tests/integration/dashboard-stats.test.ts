@@ -245,13 +245,19 @@ describe('end user dashboard', () => {
       '/dashboard/end-user',
       await sessionCookieFor(organization.id, newcomer.id),
     )
-    expect(data.stats).toEqual({
+    const { viewsBySource, ...figures } = data.stats as Record<string, unknown> & {
+      viewsBySource: { views: number; sources: object }[]
+    }
+    expect(figures).toEqual({
       cards: 0,
       contacts: { current: 0, previous: 0 },
       views: { current: 0, previous: 0 },
       activity: [],
       teammates: 0,
     })
+    // The chart's 14 days are there, each empty.
+    expect(viewsBySource).toHaveLength(14)
+    expect(viewsBySource.every((day) => day.views === 0)).toBe(true)
     const html = renderToStaticMarkup(createElement(RecentActivity, { items: [], now: '' }))
     expect(html).toContain('No activity yet')
   })

@@ -21,7 +21,9 @@ import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/org
 import { findSessionWithUser, insertSession } from '#app/models/sessions.server'
 import {
   countCards,
+  countCardViewsBySource,
   countContactsByWeek,
+  countUserViewsBySourcePerDay,
   countViewsByWeek,
   countViewsPerDay,
   endUserFigures,
@@ -118,7 +120,13 @@ test('no hot query scans a tenant table in sequence', async () => {
   await findCardByReference(db, organization.id, 'pia-plans')
   await recordCardView(db, organization.id, card.id, 'visitor-hash', 'mobile')
   await recordCardViews(db, organization.id, [
-    { cardId: card.id, visitorHash: 'batched', deviceClass: 'mobile', viewedAt: new Date() },
+    {
+      cardId: card.id,
+      visitorHash: 'batched',
+      deviceClass: 'mobile',
+      source: 'qr',
+      viewedAt: new Date(),
+    },
   ])
   await findUserByEmail(db, organization.id, user.email)
   await insertSession(db, organization.id, {
@@ -137,6 +145,8 @@ test('no hot query scans a tenant table in sequence', async () => {
   await countViewsPerDay(db, organization.id, scope, now)
   await countContactsByWeek(db, organization.id, scope, now)
   await endUserFigures(db, organization.id, user.id, now)
+  await countUserViewsBySourcePerDay(db, organization.id, user.id, now)
+  await countCardViewsBySource(db, organization.id, user.id, now)
   await findContactByEmail(db, organization.id, user.id, 'someone@example.test')
   await addContact(db, organization.id, user.id, { fullName: 'New One', email: 'new@example.test' })
   await listContacts(db, organization.id, user.id)

@@ -120,8 +120,10 @@ import {
 import {
   countAssignedEndUsers,
   countCards,
+  countCardViewsBySource,
   countContactsByWeek,
   countOrganizationPeople,
+  countUserViewsBySourcePerDay,
   countViewsByWeek,
   countViewsPerDay,
   endUserFigures,
@@ -977,6 +979,23 @@ const cases: Record<string, Case[]> = {
           activity: [],
           teammates: 0,
         }),
+    },
+  ],
+  countUserViewsBySourcePerDay: [
+    {
+      name: "counts none of the views of A's user's cards, by source or in all",
+      run: async (db, b, a) =>
+        (await countUserViewsBySourcePerDay(db, b, a.user.id, new Date())).filter(
+          (day) => day.views > 0 || Object.keys(day.sources).length > 0,
+        ),
+      expected: nothing,
+    },
+  ],
+  countCardViewsBySource: [
+    {
+      name: "lists no card of A's with its views by source",
+      run: (db, b, a) => countCardViewsBySource(db, b, a.user.id, new Date()),
+      expected: nothing,
     },
   ],
   countOrganizationPeople: [

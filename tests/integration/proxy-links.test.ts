@@ -81,7 +81,8 @@ describe('links behind a TLS proxy', () => {
   test('card page canonical and Open Graph URL, QR code, vCard and QR screen use https and the host', async () => {
     const expected = `https://${domain}:8443/card/${cardId}`
     expect(await cardUrlOf(HTTPS_8443)).toBe(expected)
-    expect(await qrOf(HTTPS_8443)).toBe(expected)
+    // The QR code's and the vCard's links carry their channel's marker (ADR 039).
+    expect(await qrOf(HTTPS_8443)).toBe(`${expected}?s=q`)
     const vcard = await settle(() =>
       vcardLoader({
         request: requestFor(domain, `/card/${cardId}/vcard`),
@@ -90,7 +91,9 @@ describe('links behind a TLS proxy', () => {
       }),
     )
     // vCard lines fold at 75 octets (RFC 6350 §3.2): unfolded before reading.
-    expect((await vcard.text()).replace(/\r?\n[ \t]/g, '')).toContain(`URL;TYPE=CARD:${expected}`)
+    expect((await vcard.text()).replace(/\r?\n[ \t]/g, '')).toContain(
+      `URL;TYPE=CARD:${expected}?s=v`,
+    )
     const screen = await settle(() =>
       qrScreenLoader({
         request: requestFor(domain, `/qrcode/${cardId}`),

@@ -112,7 +112,8 @@ describe('/qrcode/{cardId}', () => {
       card: { firstName: 'Vera', lastName: 'Visit' },
     })
     expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/card/${card.id}$`))
-    expect(await decodeQr(host, card.id)).toBe(screen.shareUrl)
+    // The QR code's link is marked as the QR code's (ADR 039).
+    expect(await decodeQr(host, card.id)).toBe(`${screen.shareUrl}?s=q`)
     // Opening the QR screen is not a view of the card page.
     expect(await getDb().select().from(cardViews).where(eq(cardViews.cardId, card.id))).toEqual([])
   })
@@ -205,7 +206,7 @@ describe('/qrcode', () => {
       card: { firstName: 'Pia', lastName: user.lastName },
     })
     expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/card/${user.slug}$`))
-    expect(await decodeQr(host, user.slug)).toBe(screen.shareUrl)
+    expect(await decodeQr(host, user.slug)).toBe(`${screen.shareUrl}?s=q`)
 
     // The link itself: the public page, vCard and lead form work for the profile.
     const page = await settle(() =>

@@ -38,7 +38,16 @@ describe('vCard', () => {
       cardUrl: 'http://acme.localhost:3000/card/x',
       photoJpeg: Buffer.from([0xff, 0xd8, 0xff]),
     })
-    expect(card).toContain('URL;TYPE=CARD:http://acme.localhost:3000/card/x')
+    // Marked as the vCard's (ADR 039), or as another channel's when asked.
+    expect(card).toContain('URL;TYPE=CARD:http://acme.localhost:3000/card/x?s=v')
+    expect(
+      buildVCard({
+        firstName: 'A',
+        lastName: 'B',
+        cardUrl: 'http://a/card/x',
+        cardUrlSource: 'nfc',
+      }),
+    ).toContain('URL;TYPE=CARD:http://a/card/x?s=n')
     expect(card).toContain('PHOTO;ENCODING=b;TYPE=JPEG:/9j/')
   })
 

@@ -10,6 +10,7 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useRootData } from '#app/root'
 import { useClientFailureToast } from '#app/utils/client-failure'
+import { SOURCE_LABELS, VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 import { CreateCardSchema } from '#app/validation/cards-list'
 
 // Spec §8: what a failed request says, by the form's intent.
@@ -19,7 +20,35 @@ const FAILURES = {
   'set-default': 'Failed to set default card',
 }
 
-type ListedCard = CardView & { id: string; title: string; isDefault: boolean }
+type ListedCard = CardView & {
+  id: string
+  title: string
+  isDefault: boolean
+  /** The last 14 days' views, in all and by source. */
+  views: { views: number; sources: Partial<Record<ViewSource, number>> }
+}
+
+/** A card's own views of the last 14 days and where they came from. */
+function CardViews({ views }: { views: ListedCard['views'] }) {
+  const sources = VIEW_SOURCES.filter((source) => (views.sources[source] ?? 0) > 0)
+  return (
+    <div className="text-sm" data-testid="card-views">
+      <p>
+        <span className="font-medium tabular-nums">{views.views.toLocaleString('en-US')}</span>{' '}
+        {views.views === 1 ? 'view' : 'views'} in the last 14 days
+      </p>
+      {sources.length ? (
+        <ul className="mt-1 flex flex-wrap gap-x-3 text-gray-600 dark:text-gray-400">
+          {sources.map((source) => (
+            <li key={source} data-source={source}>
+              {SOURCE_LABELS[source]} <span className="tabular-nums">{views.sources[source]}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
 
 type CreateReply = {
   result?: SubmissionResult<string[]>
@@ -197,6 +226,7 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
                 ) : null}
               </div>
               <CardDisplay card={card} productName={productName} className="mx-auto" />
+              <CardViews views={card.views} />
               <div className="flex flex-wrap gap-1">
                 <Button asChild variant="ghost" size="sm">
                   <Link to={`/qrcode/${card.id}`}>

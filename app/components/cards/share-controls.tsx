@@ -3,6 +3,7 @@ import { Check, Copy, Nfc, Share2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
+import { withSource } from '#app/utils/view-sources'
 
 /** NFC writing needs Web NFC (NDEFReader); iOS is treated as unsupported (spec §5). */
 export function useNfcSupport() {
@@ -14,13 +15,17 @@ export function useNfcSupport() {
   return supported
 }
 
-/** The device share sheet where there is one; otherwise a bottom sheet with 'Copy Link'. */
+/**
+ * The device share sheet where there is one; otherwise a bottom sheet with 'Copy Link'. Each
+ * hands out the link marked with its channel, so its views count as the share sheet's or the
+ * copied link's (ADR 039).
+ */
 export function ShareButton({ url, title }: { url: string; title: string }) {
   const [sheet, setSheet] = useState(false)
   async function share() {
     if (typeof navigator.share === 'function') {
       try {
-        await navigator.share({ title, url })
+        await navigator.share({ title, url: withSource(url, 'share') })
         return
       } catch (error) {
         if (error instanceof DOMException && error.name === 'AbortError') return
@@ -63,7 +68,10 @@ type NdefWriter = {
   ): Promise<void>
 }
 
-/** Writes the card's vCard to an NFC tag: idle → 'Ready to Scan' → 'Success!' or 'Error'. */
+/**
+ * Writes the card's vCard to an NFC tag: idle → 'Ready to Scan' → 'Success!' or 'Error'. The
+ * vCard asked for with `?for=n` carries the card link marked as the tag's (card-files.server.ts).
+ */
 export function NfcShareButton({ vcardUrl }: { vcardUrl: string }) {
   const supported = useNfcSupport()
   const [open, setOpen] = useState(false)
@@ -92,7 +100,7 @@ export function NfcShareButton({ vcardUrl }: { vcardUrl: string }) {
     setController(abort)
     setState('scanning')
     try {
-      const vcard = await (await fetch(vcardUrl)).text()
+      const vcard = await (await fetch(`${vcardUrl}?for=n`)).text()
       const Reader = (window as unknown as { NDEFReader: new () => NdefWriter }).NDEFReader
       await new Reader().write(
         { records: [{ recordType: 'mime', mediaType: 'text/vcard', data: vcard }] },
@@ -199,6 +207,7 @@ export function QrImage({ src, alt }: { src: string; alt: string }) {
   )
 }
 
+/** Copies the card link marked as a copied link's (ADR 039). */
 export function CopyLinkButton({ url, label = 'Copy link' }: { url: string; label?: string }) {
   const [copied, setCopied] = useState(false)
   useEffect(() => {
@@ -211,7 +220,7 @@ export function CopyLinkButton({ url, label = 'Copy link' }: { url: string; labe
       type="button"
       variant="secondary"
       onClick={async () => {
-        await navigator.clipboard.writeText(url)
+        await navigator.clipboard.writeText(withSource(url, 'link'))
         setCopied(true)
       }}
     >

@@ -1,10 +1,37 @@
 // Card views per day, drawn on the server as plain SVG: no chart library reaches the browser
 // (issue 13: recharts renders an empty box on the server and weighs ~100 KB). The figures
-// are also in a visually hidden table, so nothing depends on seeing the bars.
+// are also in a visually hidden table, so nothing depends on seeing the bars. Days that carry
+// their views by source (the end user's chart, ADR 039) are drawn stacked, with a legend.
 import { format, parseISO } from 'date-fns'
 import { useId } from 'react'
+import { SOURCE_LABELS, VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 
-export type DailyViews = { day: string; views: number }[]
+export type DailyViews = {
+  day: string
+  views: number
+  sources?: Partial<Record<ViewSource, number>>
+}[]
+
+// One colour per source, told apart in light and dark mode; the legend and the table name them.
+const SOURCE_FILLS: Record<ViewSource, string> = {
+  direct: 'fill-gray-400 dark:fill-gray-500',
+  qr: 'fill-indigo-600 dark:fill-indigo-400',
+  nfc: 'fill-emerald-600 dark:fill-emerald-400',
+  link: 'fill-sky-500 dark:fill-sky-300',
+  share: 'fill-amber-500 dark:fill-amber-300',
+  vcard: 'fill-rose-600 dark:fill-rose-400',
+  wallet: 'fill-violet-600 dark:fill-violet-400',
+  signature: 'fill-teal-600 dark:fill-teal-400',
+  background: 'fill-orange-600 dark:fill-orange-400',
+}
+
+/** The sources with views in these days, in the product's order, with their totals. */
+export function sourceTotals(days: DailyViews) {
+  return VIEW_SOURCES.map((source) => ({
+    source,
+    views: days.reduce((sum, d) => sum + (d.sources?.[source] ?? 0), 0),
+  })).filter((entry) => entry.views > 0)
+}
 
 const WIDTH = 560
 const HEIGHT = 180
@@ -24,7 +51,37 @@ export function describeViews(days: DailyViews) {
   const last = days[days.length - 1]
   if (!first || !last) return 'No card views.'
   const views = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'view' : 'views'}`
-  return `${views(total)} from ${dayLabel(first.day)} to ${dayLabel(last.day)}; the busiest day was ${dayLabel(busiest.day)} with ${views(busiest.views)}.`
+  const sources = sourceTotals(days)
+  const bySource = sources.length
+    ? ` By source: ${sources.map((s) => `${SOURCE_LABELS[s.source]} ${s.views.toLocaleString('en-US')}`).join(', ')}.`
+    : ''
+  return `${views(total)} from ${dayLabel(first.day)} to ${dayLabel(last.day)}; the busiest day was ${dayLabel(busiest.day)} with ${views(busiest.views)}.${bySource}`
+}
+
+/** A bar's parts, bottom up: one per source when the day has them, else one in the brand colour. */
+function segmentsOf(day: DailyViews[number]) {
+  if (!day.sources) return [{ key: 'all', views: day.views, className: undefined }]
+  return VIEW_SOURCES.filter((source) => (day.sources?.[source] ?? 0) > 0).map((source) => ({
+    key: source,
+    views: day.sources?.[source] ?? 0,
+    className: SOURCE_FILLS[source],
+  }))
+}
+
+function Legend({ days }: { days: DailyViews }) {
+  return (
+    <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="views-chart-legend">
+      {sourceTotals(days).map(({ source, views }) => (
+        <li key={source} className="flex items-center gap-1.5" data-source={source}>
+          <svg aria-hidden width="10" height="10" viewBox="0 0 10 10">
+            <rect width="10" height="10" rx="2" className={SOURCE_FILLS[source]} />
+          </svg>
+          {SOURCE_LABELS[source]}{' '}
+          <span className="tabular-nums text-gray-600 dark:text-gray-400">{views}</span>
+        </li>
+      ))}
+    </ul>
+  )
 }
 
 export function ViewsChart({ days, title }: { days: DailyViews; title: string }) {
@@ -33,6 +90,8 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
   const max = Math.max(1, ...days.map((d) => d.views))
   const slot = WIDTH / Math.max(1, days.length)
   const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])
+  const bySource = days.some((d) => d.sources)
+  const columns = bySource ? sourceTotals(days).map((entry) => entry.source) : []
   return (
     <section
       aria-labelledby={`${id}-heading`}
@@ -70,17 +129,25 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
               {max.toLocaleString('en-US')}
             </text>
             {days.map((d, index) => {
-              const height = ((PLOT_BOTTOM - PLOT_TOP) * d.views) / max
+              let top = PLOT_BOTTOM
               return (
                 <g key={d.day}>
-                  <rect
-                    x={index * slot + GAP / 2}
-                    y={PLOT_BOTTOM - height}
-                    width={slot - GAP}
-                    height={height}
-                    rx={3}
-                    fill="currentColor"
-                  />
+                  {segmentsOf(d).map((segment) => {
+                    const height = ((PLOT_BOTTOM - PLOT_TOP) * segment.views) / max
+                    top -= height
+                    return (
+                      <rect
+                        key={segment.key}
+                        x={index * slot + GAP / 2}
+                        y={top}
+                        width={slot - GAP}
+                        height={height}
+                        rx={segment.className ? 1 : 3}
+                        fill={segment.className ? undefined : 'currentColor'}
+                        className={segment.className}
+                      />
+                    )
+                  })}
                   {labelled.has(index) ? (
                     <text
                       x={index * slot + slot / 2}
@@ -95,12 +162,18 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
               )
             })}
           </svg>
+          {bySource ? <Legend days={days} /> : null}
           <table className="sr-only">
             <caption>{title}</caption>
             <thead>
               <tr>
                 <th scope="col">Day</th>
                 <th scope="col">Views</th>
+                {columns.map((source) => (
+                  <th key={source} scope="col">
+                    {SOURCE_LABELS[source]}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -108,6 +181,9 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
                 <tr key={d.day}>
                   <th scope="row">{dayLabel(d.day)}</th>
                   <td>{d.views}</td>
+                  {columns.map((source) => (
+                    <td key={source}>{d.sources?.[source] ?? 0}</td>
+                  ))}
                 </tr>
               ))}
             </tbody>
