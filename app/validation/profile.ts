@@ -1,5 +1,6 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
+import { CardExtrasSchema } from './card-details'
 import { plainText } from './text'
 
 const text = (max: number) => plainText(max)
@@ -107,4 +108,6 @@ export const CardDetailsSchema = z.object({
   company: optionalText(200),
   jobTitle: optionalText(200),
   website: websiteSchema,
+  // Issue 28: bio, pronouns, typed phones, address and links (their one module).
+  ...CardExtrasSchema.shape,
 })

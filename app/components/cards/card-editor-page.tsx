@@ -1,12 +1,19 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import {
+  type FieldMetadata,
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+} from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -14,15 +21,24 @@ import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
+import {
+  LINK_KIND_RULES,
+  LINK_KINDS,
+  LINKS_MAX,
+  type LinkKind,
+  PHONE_TYPE_LABELS,
+  PHONE_TYPES,
+} from '#app/validation/card-details'
 import { CardDetailsSchema } from '#app/validation/profile'
 
-type EditableCard = CardView & {
-  id: string
-  title: string
-  email: string
-  workEmail: string
-  noindex: boolean
-}
+type EditableCard = CardView &
+  CardExtrasView & {
+    id: string
+    title: string
+    email: string
+    workEmail: string
+    noindex: boolean
+  }
 /** The one action reply (ADR 035), and the background a fetcher's post applied. */
 type ActionReply = {
   result: { error?: Record<string, string[] | null> } | null
@@ -125,6 +141,85 @@ function BackgroundPicker({
   )
 }
 
+const SELECT_CLASS =
+  'h-10 rounded-md border border-gray-300 bg-white px-2 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900'
+
+/** A phone's kind (mobile or work), a native select so it works without JavaScript. */
+function PhoneTypeSelect({ meta, label }: { meta: FieldMetadata<string>; label: string }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={meta.id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select {...getSelectProps(meta)} className={SELECT_CLASS}>
+        {PHONE_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {PHONE_TYPE_LABELS[type]}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  )
+}
+
+type LinkFields = FieldMetadata<
+  { kind: LinkKind; label?: string; url?: string },
+  Record<string, unknown>,
+  string[]
+>
+
+/**
+ * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
+ * left without an address is not kept, so clearing one removes it; the form needs no script.
+ */
+function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string[] }) {
+  return (
+    <fieldset className="flex flex-col gap-3 sm:col-span-2">
+      <legend className="text-sm font-medium">Links</legend>
+      <p className="text-xs text-gray-500">
+        Up to {LINKS_MAX} links, shown in this order. Addresses start with https://; a WhatsApp link
+        may be a phone number. Clear an address to remove its link.
+      </p>
+      <ErrorList errors={errors} />
+      {rows.map((row, index) => {
+        const link = row.getFieldset()
+        return (
+          <div
+            key={row.key}
+            className="grid gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
+            data-testid="link-row"
+          >
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={link.kind.id} className="text-xs font-medium">
+                Link {index + 1} kind
+              </label>
+              <select {...getSelectProps(link.kind)} className={SELECT_CLASS}>
+                {LINK_KINDS.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {kind === 'custom' ? 'Custom' : LINK_KIND_RULES[kind].name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field
+              label={`Link ${index + 1} label`}
+              hint="Custom links only"
+              inputProps={getInputProps(link.label, { type: 'text' })}
+              errors={link.label.errors}
+            />
+            <Field
+              label={`Link ${index + 1} address`}
+              inputProps={{ ...getInputProps(link.url, { type: 'text' }), inputMode: 'url' }}
+              errors={link.url.errors}
+            />
+          </div>
+        )
+      })}
+    </fieldset>
+  )
+}
+
 export function CardEditorPage({
   card,
   step,
@@ -145,7 +240,14 @@ export function CardEditorPage({
     id: `card-details-${card.id}`,
     lastResult: (actionData?.result as never) ?? undefined,
     // The checkbox's value as a form sends it.
-    defaultValue: { ...card, noindex: card.noindex ? 'on' : undefined },
+    defaultValue: {
+      ...card,
+      noindex: card.noindex ? 'on' : undefined,
+      links: [
+        ...card.links,
+        ...Array.from({ length: 2 }, () => ({ kind: 'custom' as const, label: '', url: '' })),
+      ].slice(0, Math.max(LINKS_MAX, card.links.length)),
+    },
   })
   const listPath = cardsListPath(area)
   const tabs = [
@@ -239,6 +341,63 @@ export function CardEditorPage({
                 inputProps={getInputProps(fields.website, { type: 'text' })}
                 errors={fields.website.errors}
               />
+              <Field
+                label="Pronouns"
+                hint="For example she/her"
+                inputProps={getInputProps(fields.pronouns, { type: 'text' })}
+                errors={fields.pronouns.errors}
+              />
+              <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
+              <Field
+                label="Second phone"
+                inputProps={getInputProps(fields.phone2, { type: 'tel' })}
+                errors={fields.phone2.errors}
+              />
+              <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
+              <div className="flex flex-col gap-1.5 sm:col-span-2">
+                <label htmlFor={fields.bio.id} className="text-sm font-medium">
+                  Headline or short bio
+                </label>
+                <textarea
+                  {...getTextareaProps(fields.bio)}
+                  rows={3}
+                  className="rounded-md border border-gray-300 p-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+                />
+                <ErrorList id={fields.bio.errorId} errors={fields.bio.errors} />
+              </div>
+              <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
+                <legend className="mb-2 text-sm font-medium">Address</legend>
+                <Field
+                  className="sm:col-span-2"
+                  label="Street"
+                  inputProps={{
+                    ...getInputProps(fields.addressStreet, { type: 'text' }),
+                    autoComplete: 'street-address',
+                  }}
+                  errors={fields.addressStreet.errors}
+                />
+                <Field
+                  label="City"
+                  inputProps={getInputProps(fields.addressCity, { type: 'text' })}
+                  errors={fields.addressCity.errors}
+                />
+                <Field
+                  label="Region"
+                  inputProps={getInputProps(fields.addressRegion, { type: 'text' })}
+                  errors={fields.addressRegion.errors}
+                />
+                <Field
+                  label="Postal code"
+                  inputProps={getInputProps(fields.addressPostalCode, { type: 'text' })}
+                  errors={fields.addressPostalCode.errors}
+                />
+                <Field
+                  label="Country"
+                  inputProps={getInputProps(fields.addressCountry, { type: 'text' })}
+                  errors={fields.addressCountry.errors}
+                />
+              </fieldset>
+              <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
                 Hide this card from search engines
@@ -293,7 +452,12 @@ export function CardEditorPage({
         </section>
         <aside aria-label="Preview" className="flex flex-col items-center gap-2">
           <p className="text-sm font-medium text-gray-500">Preview</p>
-          <CardDisplay card={{ ...card, background: preview }} productName={productName} />
+          <CardDisplay
+            card={{ ...card, background: preview }}
+            productName={productName}
+            extras={card}
+            emails={[card.workEmail, card.email]}
+          />
         </aside>
       </div>
     </main>
