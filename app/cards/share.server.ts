@@ -8,6 +8,7 @@ import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { roleArea, rolePaths } from '#app/auth/roles'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardEditPath } from '#app/cards/card-paths'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
@@ -25,6 +26,7 @@ function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
   return {
     status: 'card' as const,
     card: toCardView(row),
+    extras: toCardExtras(row),
     isProfile: row.cardId === null,
     shareUrl: `${tenantOrigin(tenant)}/card/${reference}`,
     qrSrc: `/card/${reference}/qr.png`,
