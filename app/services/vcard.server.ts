@@ -83,14 +83,22 @@ export function buildVCard(input: VCardInput) {
     ['EMAIL;TYPE=INTERNET,WORK', input.workEmail],
     ['TEL;TYPE=CELL', input.phoneNumber],
     ...phones,
-    ['URL', input.website],
-    ['URL;TYPE=CARD', input.cardUrl],
     ['NOTE', input.note],
     // No 3.0 property for pronouns (RFC 9554 adds one to 4.0): an extension importers may keep.
     ['X-PRONOUNS', input.pronouns],
   ]
   for (const [name, value] of optional) {
     if (value?.trim()) lines.push(`${name}:${escapeVCardText(value.trim())}`)
+  }
+  // Addresses are of the uri value type (RFC 2426 §5.8.4), which has no escapes: written as they
+  // are, without line breaks (the validation refuses whitespace in them).
+  const uris: [string, string | undefined][] = [
+    ['URL', input.website],
+    ['URL;TYPE=CARD', input.cardUrl],
+  ]
+  for (const [name, value] of uris) {
+    const uri = value?.replace(/[\r\n]/g, '').trim()
+    if (uri) lines.push(`${name}:${uri}`)
   }
   const address = input.address
   if (address && Object.values(address).some((part) => part.trim())) {
@@ -109,8 +117,10 @@ export function buildVCard(input: VCardInput) {
   // show as a profile of that service.
   for (const link of input.links ?? []) {
     const type = paramValue(link.kind)
-    lines.push(`URL;TYPE=${type}:${escapeVCardText(link.url)}`)
-    lines.push(`X-SOCIALPROFILE;TYPE=${type}:${escapeVCardText(link.url)}`)
+    const uri = link.url.replace(/[\r\n]/g, '').trim()
+    if (!uri) continue
+    lines.push(`URL;TYPE=${type}:${uri}`)
+    lines.push(`X-SOCIALPROFILE;TYPE=${type}:${uri}`)
   }
   if (input.photoJpeg?.length) {
     lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${input.photoJpeg.toString('base64')}`)

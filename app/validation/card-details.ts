@@ -109,7 +109,16 @@ export function normalizeLinkUrl(
   } catch {
     return { ok: false, message: LINK_INVALID }
   }
-  if (url.username || url.password || !url.hostname.includes('.') || url.port) {
+  // A name with a real top-level label: no bare word, no IP address ("https://12" parses as
+  // 0.0.0.12), no credentials, no port.
+  const topLabel = url.hostname.split('.').at(-1) ?? ''
+  if (
+    url.username ||
+    url.password ||
+    url.port ||
+    !url.hostname.includes('.') ||
+    !/^[a-z][a-z0-9-]*$/i.test(topLabel)
+  ) {
     return { ok: false, message: LINK_INVALID }
   }
   const rule = LINK_KIND_RULES[kind]

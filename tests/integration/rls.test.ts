@@ -3,8 +3,8 @@
 import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
-import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import { auditEvents, cardLinks, digitalCards, tenantTables } from '#drizzle/schema'
 import {
   contextFor,
