@@ -61,7 +61,7 @@ export type VCardInput = {
   photoJpeg?: Buffer | null
 }
 
-const TEL_TYPES: Record<VCardPhone['type'], string> = { mobile: 'CELL,VOICE', work: 'WORK,VOICE' }
+const TEL_TYPES: Record<VCardPhone['type'], string> = { mobile: 'CELL', work: 'WORK' }
 
 /** A parameter value: only letters, digits and hyphens, so no quoting is needed. */
 const paramValue = (value: string) => value.replace(/[^A-Za-z0-9-]/g, '').toLowerCase() || 'other'

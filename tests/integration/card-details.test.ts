@@ -191,8 +191,8 @@ describe('the public card and its vCard', () => {
         adr: ['', '', '12 St James Square', 'London', '', 'SW1Y 4JH', 'United Kingdom'],
       })
       expect(card.tels, read.name).toEqual([
-        { types: ['cell', 'voice'], value: '+44 20 7946 0000' },
-        { types: ['work', 'voice'], value: '+44 20 7946 0001' },
+        { types: ['cell'], value: '+44 20 7946 0000' },
+        { types: ['work'], value: '+44 20 7946 0001' },
       ])
       expect(card.socialProfiles.map((p) => p.types[0])).toEqual(['github', 'linkedin'])
       expect(card.urls.map((u) => u.value)).toContain('https://www.linkedin.com/in/ada')

@@ -114,8 +114,8 @@ describe('vCard', () => {
         { types: ['internet', 'work'], value: 'ada@work.example.test' },
       ])
       expect(card.tels, read.name).toEqual([
-        { types: ['cell', 'voice'], value: '+44 20 7946 0000' },
-        { types: ['work', 'voice'], value: '+44 20 7946 0001' },
+        { types: ['cell'], value: '+44 20 7946 0000' },
+        { types: ['work'], value: '+44 20 7946 0001' },
       ])
       expect(card.urls, read.name).toEqual([
         { types: [], value: 'https://ada.example.test' },
