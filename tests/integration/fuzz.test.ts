@@ -130,8 +130,30 @@ const WIZARD_IMAGE_KEYS = [
 const IMAGE_FILES = ['logoFile', 'profilePictureFile', 'backgroundFile'] as const
 const WIZARD_STEP_KEYS = [
   ['firstName', 'lastName'],
-  ['workEmail', 'phoneNumber'],
-  ['company', 'jobTitle', 'website'],
+  [
+    'workEmail',
+    'phoneNumber',
+    'phoneType',
+    'phone2',
+    'phone2Type',
+    'addressStreet',
+    'addressCity',
+    'addressRegion',
+    'addressPostalCode',
+    'addressCountry',
+  ],
+  [
+    'company',
+    'jobTitle',
+    'website',
+    'pronouns',
+    'bio',
+    'links[0].kind',
+    'links[0].label',
+    'links[0].url',
+    'links[10].kind',
+    'links[10].url',
+  ],
   WIZARD_IMAGE_KEYS,
   // The finish step reads no field: whatever is sent must be ignored.
   ['firstName', 'title', 'mode'],

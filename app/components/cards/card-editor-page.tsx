@@ -1,10 +1,4 @@
-import {
-  type FieldMetadata,
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-} from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -12,8 +6,15 @@ import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
+import {
+  AddressFields,
+  BioField,
+  LinkRows,
+  PhoneTypeSelect,
+  withBlankLinkRows,
+} from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -21,14 +22,6 @@ import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
-import {
-  LINK_KIND_RULES,
-  LINK_KINDS,
-  LINKS_MAX,
-  type LinkKind,
-  PHONE_TYPE_LABELS,
-  PHONE_TYPES,
-} from '#app/validation/card-details'
 import { CardDetailsSchema } from '#app/validation/profile'
 
 type EditableCard = CardView &
@@ -141,85 +134,6 @@ function BackgroundPicker({
   )
 }
 
-const SELECT_CLASS =
-  'h-10 rounded-md border border-gray-300 bg-white px-2 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900'
-
-/** A phone's kind (mobile or work), a native select so it works without JavaScript. */
-function PhoneTypeSelect({ meta, label }: { meta: FieldMetadata<string>; label: string }) {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={meta.id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select {...getSelectProps(meta)} className={SELECT_CLASS}>
-        {PHONE_TYPES.map((type) => (
-          <option key={type} value={type}>
-            {PHONE_TYPE_LABELS[type]}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
-  )
-}
-
-type LinkFields = FieldMetadata<
-  { kind: LinkKind; label?: string; url?: string },
-  Record<string, unknown>,
-  string[]
->
-
-/**
- * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
- * left without an address is not kept, so clearing one removes it; the form needs no script.
- */
-function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string[] }) {
-  return (
-    <fieldset className="flex flex-col gap-3 sm:col-span-2">
-      <legend className="text-sm font-medium">Links</legend>
-      <p className="text-xs text-gray-500">
-        Up to {LINKS_MAX} links, shown in this order. Addresses start with https://; a WhatsApp link
-        may be a phone number. Clear an address to remove its link.
-      </p>
-      <ErrorList errors={errors} />
-      {rows.map((row, index) => {
-        const link = row.getFieldset()
-        return (
-          <div
-            key={row.key}
-            className="grid gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
-            data-testid="link-row"
-          >
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={link.kind.id} className="text-xs font-medium">
-                Link {index + 1} kind
-              </label>
-              <select {...getSelectProps(link.kind)} className={SELECT_CLASS}>
-                {LINK_KINDS.map((kind) => (
-                  <option key={kind} value={kind}>
-                    {kind === 'custom' ? 'Custom' : LINK_KIND_RULES[kind].name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Field
-              label={`Link ${index + 1} label`}
-              hint="Custom links only"
-              inputProps={getInputProps(link.label, { type: 'text' })}
-              errors={link.label.errors}
-            />
-            <Field
-              label={`Link ${index + 1} address`}
-              inputProps={{ ...getInputProps(link.url, { type: 'text' }), inputMode: 'url' }}
-              errors={link.url.errors}
-            />
-          </div>
-        )
-      })}
-    </fieldset>
-  )
-}
-
 export function CardEditorPage({
   card,
   step,
@@ -243,10 +157,7 @@ export function CardEditorPage({
     defaultValue: {
       ...card,
       noindex: card.noindex ? 'on' : undefined,
-      links: [
-        ...card.links,
-        ...Array.from({ length: 2 }, () => ({ kind: 'custom' as const, label: '', url: '' })),
-      ].slice(0, Math.max(LINKS_MAX, card.links.length)),
+      links: withBlankLinkRows(card.links),
     },
   })
   const listPath = cardsListPath(area)
@@ -354,49 +265,8 @@ export function CardEditorPage({
                 errors={fields.phone2.errors}
               />
               <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
-              <div className="flex flex-col gap-1.5 sm:col-span-2">
-                <label htmlFor={fields.bio.id} className="text-sm font-medium">
-                  Headline or short bio
-                </label>
-                <textarea
-                  {...getTextareaProps(fields.bio)}
-                  rows={3}
-                  className="rounded-md border border-gray-300 p-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-                />
-                <ErrorList id={fields.bio.errorId} errors={fields.bio.errors} />
-              </div>
-              <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
-                <legend className="mb-2 text-sm font-medium">Address</legend>
-                <Field
-                  className="sm:col-span-2"
-                  label="Street"
-                  inputProps={{
-                    ...getInputProps(fields.addressStreet, { type: 'text' }),
-                    autoComplete: 'street-address',
-                  }}
-                  errors={fields.addressStreet.errors}
-                />
-                <Field
-                  label="City"
-                  inputProps={getInputProps(fields.addressCity, { type: 'text' })}
-                  errors={fields.addressCity.errors}
-                />
-                <Field
-                  label="Region"
-                  inputProps={getInputProps(fields.addressRegion, { type: 'text' })}
-                  errors={fields.addressRegion.errors}
-                />
-                <Field
-                  label="Postal code"
-                  inputProps={getInputProps(fields.addressPostalCode, { type: 'text' })}
-                  errors={fields.addressPostalCode.errors}
-                />
-                <Field
-                  label="Country"
-                  inputProps={getInputProps(fields.addressCountry, { type: 'text' })}
-                  errors={fields.addressCountry.errors}
-                />
-              </fieldset>
+              <BioField meta={fields.bio} />
+              <AddressFields fields={fields} />
               <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
