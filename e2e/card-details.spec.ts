@@ -45,12 +45,21 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await context.close()
 
   for (const width of [375, 1280]) {
+    // The phone prefers dark, the desktop light: the page follows each, without a setting.
+    const colorScheme = width === 375 ? 'dark' : 'light'
     const visitor = await browser.newContext({
       viewport: { width, height: width === 375 ? 812 : 900 },
       acceptDownloads: true,
+      colorScheme,
     })
     const card = await visitor.newPage()
     await card.goto(urlFor(OWNER.host, CARD_PATH))
+    const background = await card.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    if (colorScheme === 'dark') expect(background).not.toBe('rgb(255, 255, 255)')
+    else expect(background).toBe('rgb(255, 255, 255)')
+    if (process.env.CARD_DETAILS_SCREENSHOT) {
+      await card.screenshot({ path: `${process.env.CARD_DETAILS_SCREENSHOT}-${width}.png` })
+    }
     const shown = card.getByTestId('card-display')
     await expect(shown).toContainText('Builds cards that do the work.')
     await expect(shown).toContainText('(they/them)')
