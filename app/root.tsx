@@ -144,6 +144,8 @@ export function Layout({ children }: { children: ReactNode }) {
       lang="en"
       className={appearance.theme === 'dark' ? 'dark' : undefined}
       data-theme={appearance.theme}
+      // A visitor's card page (no session, no settings) follows the device's light or dark.
+      data-color-scheme={visitorScript ? 'system' : undefined}
       data-font-size={appearance.fontSize}
       data-motion={appearance.animations ? undefined : 'reduce'}
       suppressHydrationWarning

@@ -63,6 +63,19 @@ export const viewSource = pgEnum('view_source', [
   'signature',
   'background',
 ])
+export const phoneType = pgEnum('phone_type', ['mobile', 'work'])
+export const cardLinkKind = pgEnum('card_link_kind', [
+  'linkedin',
+  'x',
+  'instagram',
+  'facebook',
+  'github',
+  'youtube',
+  'tiktok',
+  'whatsapp',
+  'booking',
+  'custom',
+])
 export const userStatus = pgEnum('user_status', ['active', 'inactive'])
 export const userPlan = pgEnum('user_plan', ['free', 'team_basic', 'team_pro'])
 export const teamRole = pgEnum('team_role', ['admin', 'manager', 'member', 'viewer'])
@@ -324,6 +337,18 @@ export const digitalCards = pgTable(
     isDefault: boolean('is_default').notNull().default(false),
     cardType: text('card_type').notNull().default('personal'),
     noindex: boolean('noindex').notNull().default(false),
+    // Issue 28: what a card holds beyond the spec's fields. Limits and kinds are checked by
+    // app/validation/card-details.ts; the columns only keep what it let through.
+    bio: text('bio').notNull().default(''),
+    pronouns: text('pronouns').notNull().default(''),
+    phoneType: phoneType('phone_type').notNull().default('mobile'),
+    phone2: text('phone2').notNull().default(''),
+    phone2Type: phoneType('phone2_type').notNull().default('work'),
+    addressStreet: text('address_street').notNull().default(''),
+    addressCity: text('address_city').notNull().default(''),
+    addressRegion: text('address_region').notNull().default(''),
+    addressPostalCode: text('address_postal_code').notNull().default(''),
+    addressCountry: text('address_country').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -362,6 +387,30 @@ export const digitalCards = pgTable(
       columns: [t.organizationId, t.backgroundMediaId],
       foreignColumns: [media.organizationId, media.id],
     }),
+  ],
+)
+
+/** A card's links in the owner's order (issue 28); the kinds are app/validation/card-details.ts's. */
+export const cardLinks = pgTable(
+  'card_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    position: integer('position').notNull(),
+    kind: cardLinkKind('kind').notNull(),
+    label: text('label').notNull().default(''),
+    url: text('url').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The card page reads a card's links in order: this is that lookup, and one link per place.
+    unique('card_links_org_card_position_key').on(t.organizationId, t.cardId, t.position),
+    foreignKey({
+      name: 'card_links_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
   ],
 )
 
@@ -760,6 +809,7 @@ export const tenantTables = {
   sessions,
   passwordResetTokens,
   digitalCards,
+  cardLinks,
   contacts,
   cardViews,
   cardViewHours,

@@ -141,6 +141,15 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /** e2e/card-details.spec.ts: adds a bio, a second phone, an address and links to a card. */
+  cardDetails: {
+    host: HOSTS.alpha,
+    email: 'details-dana@e2e.test',
+    firstName: 'Dana',
+    lastName: 'Details',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

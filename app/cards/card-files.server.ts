@@ -6,7 +6,7 @@ import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
-import { buildVCard, vcardFileName } from '#app/services/vcard.server'
+import { buildVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { sourceOfCode, type ViewSource, withSource } from '#app/utils/view-sources'
@@ -20,6 +20,7 @@ async function requireCard(request: Request, context: AppLoadContext, reference:
   return {
     tenant,
     card: row.card,
+    links: row.links,
     cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}`,
     isPublic: row.isPublic,
   }
@@ -38,15 +39,37 @@ function vcardLinkSource(request: Request): ViewSource {
 }
 
 export async function vcardResponse(request: Request, context: AppLoadContext, reference: string) {
-  const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
+  const { tenant, card, links, cardUrl, isPublic } = await requireCard(request, context, reference)
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )
+  // Everything the gate let through, and nothing else: hidden phones and WhatsApp links are
+  // already blank or gone.
   const body = buildVCard({
-    ...card,
+    firstName: card.firstName,
+    lastName: card.lastName,
+    company: card.company,
+    jobTitle: card.jobTitle,
+    email: card.email,
+    workEmail: card.workEmail,
+    phones: [
+      { number: card.phoneNumber, type: card.phoneType },
+      { number: card.phone2, type: card.phone2Type },
+    ],
+    website: card.website,
     cardUrl,
     cardUrlSource: vcardLinkSource(request),
-    photoJpeg: photo?.data ?? null,
+    note: card.bio,
+    pronouns: card.pronouns,
+    address: {
+      street: card.addressStreet,
+      city: card.addressCity,
+      region: card.addressRegion,
+      postalCode: card.addressPostalCode,
+      country: card.addressCountry,
+    },
+    links,
+    photoJpeg: await vcardPhoto(photo?.data),
   })
   return new Response(body, {
     headers: {

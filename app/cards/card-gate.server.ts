@@ -5,7 +5,8 @@
 //  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
 //  2. its owner's account is active: a deactivated user's card is gone everywhere at once;
 //  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
-//  4. and then without the email and phone the owner hid, unless the viewer is the owner.
+//  4. and then without the email and phones the owner hid (both phones and WhatsApp links,
+//     issue 28), unless the viewer is the owner.
 // Anyone refused gets undefined, which every surface answers as the missing-card 404.
 // tests/integration/card-surfaces.test.ts finds the routes that reach this module by reading
 // the route files, runs each against every visibility and kind of viewer, and fails if any
@@ -16,6 +17,7 @@ import {
   type CardViewer,
   getOwnerPrivacy,
   mayViewCard,
+  visibleLinks,
   withPrivacy,
 } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
@@ -56,6 +58,7 @@ export async function openCard(
   return {
     ...found,
     card: isOwner ? found.card : withPrivacy(found.card, privacy),
+    links: isOwner ? found.links : visibleLinks(found.links, privacy),
     isOwner,
     isPublic: isPublicCard(privacy.visibility),
   }

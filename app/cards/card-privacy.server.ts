@@ -43,14 +43,25 @@ export async function mayViewCard(
   return (await findContactByEmail(db, organizationId, ownerId, viewer.email)) !== undefined
 }
 
-/** The card's contact fields with the email and phone the owner chose not to show blanked. */
-export function withPrivacy<T extends { email: string; workEmail: string; phoneNumber: string }>(
-  card: T,
-  privacy: PrivacySettings,
-): T {
+/**
+ * The card's contact fields with the email and phones the owner chose not to show blanked. "Show
+ * phone" covers both phones (issue 28); the bio, pronouns and address have no switch of their own
+ * and follow the card's visibility alone.
+ */
+export function withPrivacy<
+  T extends { email: string; workEmail: string; phoneNumber: string; phone2: string },
+>(card: T, privacy: PrivacySettings): T {
   return {
     ...card,
     ...(privacy.showEmail ? {} : { email: '', workEmail: '' }),
-    ...(privacy.showPhone ? {} : { phoneNumber: '' }),
+    ...(privacy.showPhone ? {} : { phoneNumber: '', phone2: '' }),
   }
+}
+
+/** The card's links as shown: a WhatsApp link is a phone number, so "show phone" covers it too. */
+export function visibleLinks<T extends { kind: string }>(
+  links: T[],
+  privacy: PrivacySettings,
+): T[] {
+  return privacy.showPhone ? links : links.filter((link) => link.kind !== 'whatsapp')
 }

@@ -3,6 +3,7 @@ import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { CARD_AREA_ROLES } from '#app/auth/roles'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
 import { resolveImageField } from '#app/media/uploads.server'
@@ -13,6 +14,7 @@ import {
   deleteCard,
   getCardForOwner,
   listCardsForOwner,
+  replaceCardLinks,
   setCardBackground,
   setDefaultCard,
   updateCard,
@@ -164,7 +166,7 @@ export async function cardEditLoader(
   const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
     ? (stepParam as EditStep)
     : 'details'
-  return { card: toCardView(row), step, area }
+  return { card: { ...toCardView(row), ...toCardExtras(row) }, step, area }
 }
 
 const EditIntentSchema = z.discriminatedUnion('intent', [
@@ -192,8 +194,12 @@ export async function cardEditAction(
     multipart: { uploadField: (field) => field.replace(/File$/, '') },
     redirectTo: cardsListPath(area),
     intents: {
-      details: async ({ intent, ...fields }, { tenant, user }) => {
-        await withTenant(tenant.id, (tx) => updateCard(tx, tenant.id, user.id, cardId, fields))
+      details: async ({ intent, links, ...fields }, { tenant, user }) => {
+        // The card's fields and its links change together, or not at all.
+        await withTenant(tenant.id, async (tx) => {
+          await updateCard(tx, tenant.id, user.id, cardId, fields)
+          await replaceCardLinks(tx, tenant.id, user.id, cardId, links)
+        })
         return { redirectTo: editUrl('visuals') }
       },
       visuals: async (_value, { tenant, user }, formData) => {

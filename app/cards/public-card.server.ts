@@ -6,6 +6,7 @@ import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
@@ -89,6 +90,7 @@ export async function publicCardLoader(
         email: row.card.email,
         workEmail: row.card.workEmail,
       },
+      extras: toCardExtras(row),
       cardUrl: `${origin}/card/${row.card.id}`,
       imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
       // Absolute, on the tenant's own origin: crawlers fetch it without the page's context.

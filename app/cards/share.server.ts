@@ -6,6 +6,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { roleArea, rolePaths } from '#app/auth/roles'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardEditPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
@@ -25,6 +26,7 @@ function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
   return {
     status: 'card' as const,
     card: toCardView(row),
+    extras: toCardExtras(row),
     isProfile: row.cardId === null,
     shareUrl: `${tenantOrigin(tenant)}/card/${reference}`,
     qrSrc: `/card/${reference}/qr.png`,

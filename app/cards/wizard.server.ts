@@ -1,9 +1,10 @@
 // The onboarding wizard's state lives on the server: a draft in the user's preferences.
 // Profile mode also writes every step to the profile (spec: 'Continue' saves the step).
 import { z } from 'zod'
-import { createCard } from '#app/models/cards.server'
+import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import { type User, updateProfile } from '#app/models/users.server'
+import { LINK_KINDS, PHONE_TYPES } from '#app/validation/card-details'
 import type { Transaction } from '#drizzle/db.server'
 import type { WizardMode } from './wizard'
 
@@ -22,6 +23,20 @@ const DraftSchema = z.object({
   backgroundKind: z.enum(['color', 'gradient', 'image']).default('color'),
   backgroundValue: z.string().default('#ffffff'),
   backgroundMediaId: z.string().nullable().default(null),
+  // Issue 28: the card's details (a profile has no columns for them; they go to the card).
+  pronouns: z.string().default(''),
+  bio: z.string().default(''),
+  phoneType: z.enum(PHONE_TYPES).default('mobile'),
+  phone2: z.string().default(''),
+  phone2Type: z.enum(PHONE_TYPES).default('work'),
+  addressStreet: z.string().default(''),
+  addressCity: z.string().default(''),
+  addressRegion: z.string().default(''),
+  addressPostalCode: z.string().default(''),
+  addressCountry: z.string().default(''),
+  links: z
+    .array(z.object({ kind: z.enum(LINK_KINDS), label: z.string(), url: z.string() }))
+    .default([]),
 })
 export type WizardDraft = z.infer<typeof DraftSchema>
 
@@ -75,9 +90,16 @@ export async function saveDraftStep(
   const next = { ...draft, ...changes }
   await setUserPreference(tx, user.organizationId, user.id, KEY, next)
   if (draft.mode === 'profile') {
-    const { mode, title, backgroundKind, backgroundValue, backgroundMediaId, ...profile } = next
     await updateProfile(tx, user.organizationId, user.id, {
-      ...profile,
+      firstName: next.firstName,
+      lastName: next.lastName,
+      workEmail: next.workEmail,
+      phoneNumber: next.phoneNumber,
+      company: next.company,
+      jobTitle: next.jobTitle,
+      website: next.website,
+      logoMediaId: next.logoMediaId,
+      profilePictureMediaId: next.profilePictureMediaId,
       onboardingStep: Math.max(user.onboardingStep, nextStep),
     })
   }
@@ -101,7 +123,18 @@ export async function finishWizard(tx: Transaction, user: User, draft: WizardDra
     backgroundKind: draft.backgroundKind,
     backgroundValue: draft.backgroundValue,
     backgroundMediaId: draft.backgroundMediaId,
+    pronouns: draft.pronouns,
+    bio: draft.bio,
+    phoneType: draft.phoneType,
+    phone2: draft.phone2,
+    phone2Type: draft.phone2Type,
+    addressStreet: draft.addressStreet,
+    addressCity: draft.addressCity,
+    addressRegion: draft.addressRegion,
+    addressPostalCode: draft.addressPostalCode,
+    addressCountry: draft.addressCountry,
   })
+  await replaceCardLinks(tx, user.organizationId, user.id, card.id, draft.links)
   if (draft.mode === 'profile') {
     await updateProfile(tx, user.organizationId, user.id, { onboardingCompletedAt: new Date() })
   }

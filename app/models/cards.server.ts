@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import type { Background } from '#app/validation/card-background'
+import type { CardLinkInput } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
-import { digitalCards, media, users } from '#drizzle/schema'
+import { cardLinks, digitalCards, media, users } from '#drizzle/schema'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -24,8 +25,20 @@ export type CardFields = Partial<
     | 'logoMediaId'
     | 'profilePictureMediaId'
     | 'noindex'
+    | 'bio'
+    | 'pronouns'
+    | 'phoneType'
+    | 'phone2'
+    | 'phone2Type'
+    | 'addressStreet'
+    | 'addressCity'
+    | 'addressRegion'
+    | 'addressPostalCode'
+    | 'addressCountry'
   >
 >
+/** A card's link as every reader gets it: in the owner's order. */
+export type CardLink = CardLinkInput
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (value: string) => UUID.test(value)
@@ -86,7 +99,17 @@ const imageJoins = {
   ),
 }
 
-/** Cards with the public paths of their images, in one query. */
+/**
+ * A card's links in order, read with the card: the public page stays one query. The correlation
+ * names the organization too, so the lookup is the links table's own key.
+ */
+const linksOfCard = sql<CardLink[]>`coalesce((
+  select json_agg(json_build_object('kind', ${cardLinks.kind}, 'label', ${cardLinks.label}, 'url', ${cardLinks.url}) order by ${cardLinks.position})
+  from ${cardLinks}
+  where ${cardLinks.organizationId} = ${digitalCards.organizationId} and ${cardLinks.cardId} = ${digitalCards.id}
+), '[]'::json)`
+
+/** Cards with the public paths of their images and their links, in one query. */
 function selectCardsWithImages(db: Queryable) {
   return db
     .select({
@@ -94,6 +117,7 @@ function selectCardsWithImages(db: Queryable) {
       logoUrl: mediaPath(logo),
       profilePictureUrl: mediaPath(picture),
       backgroundImageUrl: mediaPath(background),
+      links: linksOfCard,
     })
     .from(digitalCards)
     .leftJoin(logo, imageJoins.logo)
@@ -109,6 +133,7 @@ function selectSharedCards(db: Queryable) {
       logoUrl: mediaPath(logo),
       profilePictureUrl: mediaPath(picture),
       backgroundImageUrl: mediaPath(background),
+      links: linksOfCard,
       ownerStatus: users.status,
     })
     .from(digitalCards)
@@ -177,6 +202,42 @@ export function updateCard(
   fields: CardFields,
 ) {
   return updateOwnedCard(db, organizationId, userId, cardId, fields)
+}
+
+/**
+ * Replaces an owned card's links with these, in this order. Run inside a transaction (withTenant)
+ * with the card's other fields, so a reader never sees half a list. False for a card that is not
+ * this user's.
+ */
+export async function replaceCardLinks(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  links: CardLinkInput[],
+) {
+  if (!isUuid(cardId)) return false
+  const [owner] = await db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+  if (!owner) return false
+  await db
+    .delete(cardLinks)
+    .where(and(eq(cardLinks.organizationId, organizationId), eq(cardLinks.cardId, cardId)))
+  if (links.length > 0) {
+    await db.insert(cardLinks).values(
+      links.map((link, position) => ({
+        organizationId,
+        cardId,
+        position,
+        kind: link.kind,
+        label: link.label,
+        url: link.url,
+      })),
+    )
+  }
+  return true
 }
 
 /** A background is stored as a preset/hex value or a media reference, never both. */
@@ -334,6 +395,7 @@ export async function findCardByReference(
     logoUrl: holder.logoUrl,
     profilePictureUrl: holder.profilePictureUrl,
     backgroundImageUrl: null,
+    links: [],
     cardId: null,
     ownerStatus: user.status,
   }
@@ -369,6 +431,16 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     isDefault: false,
     cardType: 'personal',
     noindex: true,
+    bio: '',
+    pronouns: '',
+    phoneType: 'mobile',
+    phone2: '',
+    phone2Type: 'work',
+    addressStreet: '',
+    addressCity: '',
+    addressRegion: '',
+    addressPostalCode: '',
+    addressCountry: '',
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   }

@@ -11,6 +11,7 @@ import { RateLimitedError } from '#app/auth/rate-limit.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { readBrandingSummary } from '#app/branding/branding.server'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
@@ -144,7 +145,7 @@ export async function loadProfile(
       logoUrl: data.logoUrl,
       profilePictureUrl: data.profilePictureUrl,
     },
-    card: data.card ? toCardView(data.card) : null,
+    card: data.card ? { ...toCardView(data.card), extras: toCardExtras(data.card) } : null,
     notifications: data.notifications,
     scans: data.scans.map((scan) => ({
       id: scan.id,

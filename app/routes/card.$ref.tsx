@@ -71,6 +71,7 @@ export default function PublicCard() {
   return (
     <PublicCardPage
       card={data.card}
+      extras={data.extras}
       vcardUrl={`/card/${data.card.id}/vcard`}
       signedIn={data.signedIn}
       isOwner={data.isOwner}

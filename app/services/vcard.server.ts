@@ -1,5 +1,7 @@
-// vCard 3.0 (RFC 2426): escaped values, lines folded at 75 octets, empty fields omitted.
+// vCard 3.0 (RFC 2426): escaped values, lines folded at 75 octets, CRLF line endings, empty
+// fields omitted.
 import { type ViewSource, withSource } from '#app/utils/view-sources'
+import sharp from './sharp.server'
 
 /** Escapes a text value: backslash, comma, semicolon and newlines. */
 export function escapeVCardText(value: string) {
@@ -30,6 +32,16 @@ export function foldLine(line: string) {
   return parts.join('\r\n ')
 }
 
+export type VCardPhone = { number: string; type: 'mobile' | 'work' }
+export type VCardAddress = {
+  street: string
+  city: string
+  region: string
+  postalCode: string
+  country: string
+}
+export type VCardLink = { kind: string; label: string; url: string }
+
 export type VCardInput = {
   firstName: string
   lastName: string
@@ -37,14 +49,25 @@ export type VCardInput = {
   jobTitle?: string
   email?: string
   workEmail?: string
+  /** One phone of unknown kind (a saved contact's): a mobile number, as before issue 28. */
   phoneNumber?: string
+  /** A card's typed phones (issue 28), after `phoneNumber`. */
+  phones?: VCardPhone[]
   website?: string
   cardUrl?: string
   /** The channel the card link is marked with (ADR 039): vcard unless the NFC tag's. */
   cardUrlSource?: ViewSource
   note?: string
+  pronouns?: string
+  address?: VCardAddress | null
+  links?: VCardLink[]
   photoJpeg?: Buffer | null
 }
+
+const TEL_TYPES: Record<VCardPhone['type'], string> = { mobile: 'CELL', work: 'WORK' }
+
+/** A parameter value: only letters, digits and hyphens, so no quoting is needed. */
+const paramValue = (value: string) => value.replace(/[^A-Za-z0-9-]/g, '').toLowerCase() || 'other'
 
 export function buildVCard(input: VCardInput) {
   const lines = ['BEGIN:VCARD', 'VERSION:3.0']
@@ -52,24 +75,79 @@ export function buildVCard(input: VCardInput) {
   const last = escapeVCardText(input.lastName)
   lines.push(`N:${last};${first};;;`)
   lines.push(`FN:${escapeVCardText(`${input.firstName} ${input.lastName}`.trim())}`)
+  const phones: [string, string | undefined][] = (input.phones ?? []).map((phone) => [
+    `TEL;TYPE=${TEL_TYPES[phone.type]}`,
+    phone.number,
+  ])
   const optional: [string, string | undefined][] = [
     ['ORG', input.company],
     ['TITLE', input.jobTitle],
     ['EMAIL;TYPE=INTERNET,HOME', input.email],
     ['EMAIL;TYPE=INTERNET,WORK', input.workEmail],
     ['TEL;TYPE=CELL', input.phoneNumber],
-    ['URL', input.website],
-    ['URL;TYPE=CARD', input.cardUrl && withSource(input.cardUrl, input.cardUrlSource ?? 'vcard')],
+    ...phones,
     ['NOTE', input.note],
+    // No 3.0 property for pronouns (RFC 9554 adds one to 4.0): an extension importers may keep.
+    ['X-PRONOUNS', input.pronouns],
   ]
   for (const [name, value] of optional) {
     if (value?.trim()) lines.push(`${name}:${escapeVCardText(value.trim())}`)
+  }
+  // Addresses are of the uri value type (RFC 2426 §5.8.4), which has no escapes: written as they
+  // are, without line breaks (the validation refuses whitespace in them).
+  const uris: [string, string | undefined][] = [
+    ['URL', input.website],
+    ['URL;TYPE=CARD', input.cardUrl && withSource(input.cardUrl, input.cardUrlSource ?? 'vcard')],
+  ]
+  for (const [name, value] of uris) {
+    const uri = value?.replace(/[\r\n]/g, '').trim()
+    if (uri) lines.push(`${name}:${uri}`)
+  }
+  const address = input.address
+  if (address && Object.values(address).some((part) => part.trim())) {
+    const parts = [
+      '',
+      '',
+      address.street,
+      address.city,
+      address.region,
+      address.postalCode,
+      address.country,
+    ]
+    lines.push(`ADR;TYPE=WORK:${parts.map((part) => escapeVCardText(part.trim())).join(';')}`)
+  }
+  // Each link twice: URL is what Android's importer keeps, X-SOCIALPROFILE what iOS and macOS
+  // show as a profile of that service.
+  for (const link of input.links ?? []) {
+    const type = paramValue(link.kind)
+    const uri = link.url.replace(/[\r\n]/g, '').trim()
+    if (!uri) continue
+    lines.push(`URL;TYPE=${type}:${uri}`)
+    lines.push(`X-SOCIALPROFILE;TYPE=${type}:${uri}`)
   }
   if (input.photoJpeg?.length) {
     lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${input.photoJpeg.toString('base64')}`)
   }
   lines.push('END:VCARD')
   return `${lines.map(foldLine).join('\r\n')}\r\n`
+}
+
+/**
+ * The photo a vCard carries: a small JPEG (256 px, quality 70), since Android's importer refuses
+ * large ones and every contact file carries it inline. Null when the image cannot be read.
+ */
+export async function vcardPhoto(bytes: Uint8Array | null | undefined): Promise<Buffer | null> {
+  if (!bytes?.length) return null
+  try {
+    return await sharp(bytes)
+      .rotate()
+      .resize(256, 256, { fit: 'cover' })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 70 })
+      .toBuffer()
+  } catch {
+    return null
+  }
 }
 
 /** `{first}_{last}.vcf`, safe as a file name. */

@@ -1,5 +1,6 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
+import { CardExtrasSchema } from './card-details'
 import { plainText } from './text'
 
 const text = (max: number) => plainText(max)
@@ -82,14 +83,27 @@ export const WizardNameSchema = z
     message: 'Please enter your first and last name',
     path: ['firstName'],
   })
+// Issue 28's details, optional, in the steps where they belong: the second phone and the address
+// with the contact step, pronouns, bio and links with the work step.
 export const WizardContactSchema = z.object({
   workEmail: optionalEmail,
   phoneNumber: optionalText(50),
+  ...CardExtrasSchema.pick({
+    phoneType: true,
+    phone2: true,
+    phone2Type: true,
+    addressStreet: true,
+    addressCity: true,
+    addressRegion: true,
+    addressPostalCode: true,
+    addressCountry: true,
+  }).shape,
 })
 export const WizardWorkSchema = z.object({
   company: optionalText(200),
   jobTitle: optionalText(200),
   website: websiteSchema,
+  ...CardExtrasSchema.pick({ pronouns: true, bio: true, links: true }).shape,
 })
 
 export const CardDetailsSchema = z.object({
@@ -107,4 +121,6 @@ export const CardDetailsSchema = z.object({
   company: optionalText(200),
   jobTitle: optionalText(200),
   website: websiteSchema,
+  // Issue 28: bio, pronouns, typed phones, address and links (their one module).
+  ...CardExtrasSchema.shape,
 })

@@ -6,10 +6,14 @@
 // must show: a visitor (signed out), a signed-in stranger, a contact, a teammate and the owner
 // each get exactly what the visibility allows, never a hidden email or phone unless they are the
 // owner, and nobody gets anything of a deactivated owner's card (the lead form included).
+// Issue 28's fields ride along: "show phone" hides the second phone and WhatsApp links too, and
+// the bio, address and other links reach exactly those who see the card, on every surface that
+// carries card details.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { replaceCardLinks } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { updateAccount } from '#app/models/people.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
@@ -40,7 +44,7 @@ const SHARED_LOOKUPS = ['findCardById', 'findCardByReference']
 /** Its lookups of the signed-in owner's own cards (the owner's id is part of the query). */
 const OWNER_LOOKUPS = ['getCardForOwner', 'listCardsForOwner', 'getDefaultCardForOwner']
 /** The privacy rules, which only the gate applies. */
-const PRIVACY_RULES = ['mayViewCard', 'withPrivacy']
+const PRIVACY_RULES = ['mayViewCard', 'withPrivacy', 'visibleLinks']
 
 const RUNTIME_IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:([^'"]*?)\s+from\s+)?['"]([^'"]+)['"]/g
@@ -146,6 +150,8 @@ type Shared = {
   hidden: { visitor: number; signedIn: number }
   /** The route's action takes leads (the public lead form). */
   leads?: boolean
+  /** Its body carries the card's details (bio, address, links), not only the name. */
+  details?: boolean
 }
 type Own = {
   kind: 'own'
@@ -162,6 +168,7 @@ const cardPage = (prefix: string): Shared => ({
   body: 'data',
   hidden: NOT_FOUND,
   leads: true,
+  details: true,
 })
 const cardFile = (suffix: string, body: Shared['body']): Shared => ({
   kind: 'shared',
@@ -181,7 +188,7 @@ const own =
 const SURFACES: Record<string, Shared | Own> = {
   'card.$ref.tsx': cardPage('/card'),
   'contact.$ref.tsx': cardPage('/contact'),
-  'card_.$ref.vcard.ts': cardFile('vcard', 'data'),
+  'card_.$ref.vcard.ts': { ...cardFile('vcard', 'data'), details: true },
   'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
   'card_.$ref.qr[.]svg.ts': cardFile('qr.svg', 'image'),
   // A stale hash answers a redirect to the current preview: found, so 302.
@@ -205,6 +212,7 @@ const SURFACES: Record<string, Shared | Own> = {
     audience: 'viewer',
     body: 'data',
     hidden: { visitor: 404, signedIn: 302 },
+    details: true,
   },
   // "Sign in to connect with {first name}": for a signed-out visitor on the way to a card.
   'auth.login.tsx': {
@@ -286,13 +294,22 @@ describe('the routes that can return card data, read from the route files', () =
 const load = loadRoute
 
 const suffix = uniqueSuffix()
-/** What the card shows: its name, and the email and phone its owner hides. */
+/** What the card shows: its name, and the email and phones its owner hides. */
 const MARK = {
   name: `Quill${suffix}`,
   email: `quill-mail-${suffix}@example.test`,
   workEmail: `quill-work-${suffix}@example.test`,
   phone: '+1 555 0199',
+  phone2: '+1 555 0142',
+  whatsapp: 'wa.me/15550143',
+  bio: `Bio of Quill ${suffix}`,
+  street: `Quill Street ${suffix}`,
+  link: `linkedin.com/in/quill${suffix}`,
 }
+const HIDDEN = ['email', 'workEmail', 'phone', 'phone2', 'whatsapp']
+const DETAILS = ['bio', 'street', 'link']
+/** The marks a body must carry, in MARK's order. */
+const wanted = (names: string[]) => Object.keys(MARK).filter((name) => names.includes(name))
 
 let host = ''
 let orgId = ''
@@ -324,8 +341,18 @@ beforeAll(async () => {
     workEmail: MARK.workEmail,
     phoneNumber: MARK.phone,
     company: 'Quill Co',
+    phone2: MARK.phone2,
+    bio: MARK.bio,
+    addressStreet: MARK.street,
+    addressCity: 'Quillton',
   })
   cardId = card.id
+  await withTenant(orgId, (tx) =>
+    replaceCardLinks(tx, orgId, owner.id, card.id, [
+      { kind: 'linkedin', label: '', url: `https://www.${MARK.link}` },
+      { kind: 'whatsapp', label: '', url: `https://${MARK.whatsapp}` },
+    ]),
+  )
   cookies.visitor = null
   cookies.stranger = await sessionCookieFor(orgId, stranger.id)
   cookies.contact = await sessionCookieFor(orgId, contact.id)
@@ -363,9 +390,10 @@ async function get(file: string, who: Viewer, path: string, params: Record<strin
   return { status: 200, body: JSON.stringify(answer) }
 }
 
+/** The marks in a body; a vCard's folded lines are read unfolded (RFC 2426 §2.6). */
 const marksIn = (body: string) =>
   Object.entries(MARK)
-    .filter(([, mark]) => body.includes(mark))
+    .filter(([, mark]) => body.replaceAll('\r\n ', '').includes(mark))
     .map(([name]) => name)
 
 type Expected = 'nothing' | 'without hidden fields' | 'everything'
@@ -400,8 +428,9 @@ async function checkShared(
       }
       expect(status, cell).toBe(surface.shown ?? 200)
       if (surface.body === 'image') continue
+      const details = surface.details ? DETAILS : []
       expect(marksIn(body), cell).toEqual(
-        want === 'everything' ? ['name', 'email', 'workEmail', 'phone'] : ['name'],
+        wanted(want === 'everything' ? ['name', ...HIDDEN, ...details] : ['name', ...details]),
       )
     }
   }
@@ -484,7 +513,7 @@ describe("the owner's own pages", () => {
     ] as const) {
       const { status, body } = await get(file, 'owner', path, params)
       expect(status, file).toBe(200)
-      expect(marksIn(body), file).toEqual(['name', 'email', 'workEmail', 'phone'])
+      expect(marksIn(body), file).toEqual(wanted(['name', ...HIDDEN, ...DETAILS]))
     }
   })
 })

@@ -27,6 +27,7 @@ import {
   getCardForOwner,
   getDefaultCardForOwner,
   listCardsForOwner,
+  replaceCardLinks,
   setCardBackground,
   setDefaultCard,
   updateCard,
@@ -192,6 +193,10 @@ async function seedTenantA(db: Queryable) {
     firstName: 'Avery',
     lastName: `Zed${suffix}`,
   })
+  // Links on A's card: replacing B's "same" card's links must not delete these.
+  await replaceCardLinks(db, organization.id, user.id, card.id, [
+    { kind: 'github', label: '', url: 'https://github.com/avery' },
+  ])
   const otherCard = await createCard(db, organization.id, user.id, {
     firstName: 'Avery',
     lastName: 'Other',
@@ -410,6 +415,16 @@ const cases: Record<string, Case[]> = {
       name: "changes no card of A's",
       run: (db, b, a) => updateCard(db, b, a.user.id, a.card.id, { title: 'Taken over' }),
       expected: nothing,
+    },
+  ],
+  replaceCardLinks: [
+    {
+      name: "neither adds nor removes links of A's card",
+      run: (db, b, a) =>
+        replaceCardLinks(db, b, a.user.id, a.card.id, [
+          { kind: 'custom', label: 'Taken over', url: 'https://evil.example.test' },
+        ]),
+      expected: (value) => expect(value).toBe(false),
     },
   ],
   setCardBackground: [

@@ -1,10 +1,11 @@
 // Row-level security under the model functions: even a query without a tenant filter sees
 // only the current tenant's rows, and with no tenant set it sees none.
-import { sql } from 'drizzle-orm'
+import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
+import { replaceCardLinks } from '#app/models/cards.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
-import { auditEvents, digitalCards } from '#drizzle/schema'
+import { auditEvents, cardLinks, digitalCards, tenantTables } from '#drizzle/schema'
 import {
   contextFor,
   getPlatformOrganization,
@@ -65,6 +66,61 @@ describe('row-level security', () => {
         .returning(),
     )
     expect(updated).toEqual([])
+  })
+
+  test("a card's links (issue 28) are the tenant's alone: unfiltered reads and foreign writes", async () => {
+    const { a, b, userA, userB, cardA, cardB } = await twoTenants()
+    await withTenant(a.id, (tx) =>
+      replaceCardLinks(tx, a.id, userA.id, cardA.id, [
+        { kind: 'github', label: '', url: 'https://github.com/a' },
+      ]),
+    )
+    await withTenant(b.id, (tx) =>
+      replaceCardLinks(tx, b.id, userB.id, cardB.id, [
+        { kind: 'github', label: '', url: 'https://github.com/b' },
+      ]),
+    )
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ url: cardLinks.url }).from(cardLinks)).map((r) => r.url),
+    )
+    expect(seen).toContain('https://github.com/a')
+    expect(seen).not.toContain('https://github.com/b')
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(cardLinks).values({
+          organizationId: b.id,
+          cardId: cardB.id,
+          position: 5,
+          kind: 'custom',
+          label: 'x',
+          url: 'https://evil.example.test',
+        }),
+      ),
+    ).rejects.toThrow()
+    const deleted = await withTenant(a.id, (tx) =>
+      tx.delete(cardLinks).where(sql`${cardLinks.cardId} = ${cardB.id}`).returning(),
+    )
+    expect(deleted).toEqual([])
+  })
+
+  test('every tenant table forces row-level security and has a tenant policy', async () => {
+    const names = Object.values(tenantTables).map((table) => getTableName(table))
+    const rows = (await getDb().execute(sql`
+      select c.relname as name, c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
+        (select count(*)::int from pg_policies p where p.tablename = c.relname) as policies
+      from pg_class c where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
+    `)) as unknown as { rows?: unknown[] } | unknown[]
+    const list = (Array.isArray(rows) ? rows : (rows.rows ?? [])) as {
+      name: string
+      enabled: boolean
+      forced: boolean
+      policies: number
+    }[]
+    for (const name of names) {
+      const row = list.find((r) => r.name === name)
+      expect(row, name).toMatchObject({ enabled: true, forced: true })
+      expect(row?.policies, name).toBeGreaterThan(0)
+    }
   })
 
   test('the platform scope reads across tenants for a super admin, and each use is audited', async () => {

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/onboarding'
+import { linkHostMessage } from '#app/validation/card-details'
 import { getDb } from '#drizzle/db.server'
-import { digitalCards, users } from '#drizzle/schema'
+import { cardLinks, digitalCards, users } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -98,6 +99,47 @@ describe('onboarding wizard', () => {
     expect((await userRow(user.id))?.firstName).toBe('Wendy')
     const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
     expect(card).toMatchObject({ title: 'Night card', firstName: 'Nora' })
+  })
+
+  test("issue 28's details are optional in steps 2 and 3, checked there, and land on the card", async () => {
+    const { user, post } = await setup()
+    await post('/onboarding?step=1&mode=card', { firstName: 'Nora', lastName: 'Night' })
+    const step2 = await post('/onboarding?step=2&mode=card', {
+      workEmail: '',
+      phone2: '+1 555 0102',
+      phone2Type: 'work',
+      addressCity: 'Lisbon',
+      addressCountry: 'Portugal',
+    })
+    expect(step2).toHaveRedirect('/onboarding?step=3&mode=card')
+    const refused = await post('/onboarding?step=3&mode=card', {
+      'links[0].kind': 'github',
+      'links[0].url': 'https://gitlab.example.test/nora',
+    })
+    expect(refused.status).toBe(400)
+    expect(await replyErrors(refused)).toEqual({ 'links[0].url': [linkHostMessage('github')] })
+    await post('/onboarding?step=3&mode=card', {
+      pronouns: 'she/her',
+      bio: 'Night owl.',
+      'links[0].kind': 'github',
+      'links[0].url': 'github.com/nora',
+      'links[1].kind': 'custom',
+      'links[1].url': '',
+    })
+    const done = await post('/onboarding?step=5&mode=card', {})
+    expect(done).toHaveRedirect('/dashboard/end-user/digital-cards')
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(card).toMatchObject({
+      phone2: '+1 555 0102',
+      addressCity: 'Lisbon',
+      pronouns: 'she/her',
+      bio: 'Night owl.',
+    })
+    const links = await getDb()
+      .select({ kind: cardLinks.kind, url: cardLinks.url })
+      .from(cardLinks)
+      .where(eq(cardLinks.cardId, card?.id ?? ''))
+    expect(links).toEqual([{ kind: 'github', url: 'https://github.com/nora' }])
   })
 })
 

@@ -1,5 +1,13 @@
+import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { buildVCard, escapeVCardText, foldLine, vcardFileName } from '#app/services/vcard.server'
+import {
+  buildVCard,
+  escapeVCardText,
+  foldLine,
+  vcardFileName,
+  vcardPhoto,
+} from '#app/services/vcard.server'
+import { readWithIcal, readWithVcf } from '#tests/vcard-readers'
 
 describe('vCard', () => {
   test('escapes commas, semicolons, backslashes and newlines', () => {
@@ -49,6 +57,91 @@ describe('vCard', () => {
       }),
     ).toContain('URL;TYPE=CARD:http://a/card/x?s=n')
     expect(card).toContain('PHOTO;ENCODING=b;TYPE=JPEG:/9j/')
+  })
+
+  test("a card's every field parses back with two independent parsers (vcf and ical.js)", async () => {
+    const photo = await vcardPhoto(
+      await sharp({
+        create: { width: 600, height: 400, channels: 3, background: '#3366cc' },
+      })
+        .png()
+        .toBuffer(),
+    )
+    const text = buildVCard({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'Analytical Engines, Ltd',
+      jobTitle: 'Mathematician',
+      email: 'ada@example.test',
+      workEmail: 'ada@work.example.test',
+      phones: [
+        { number: '+44 20 7946 0000', type: 'mobile' },
+        { number: '+44 20 7946 0001', type: 'work' },
+      ],
+      website: 'https://ada.example.test',
+      cardUrl: 'https://acme.example.test/card/ada-lovelace',
+      note: `Poetical science, engines and notes.\nSecond line: ${'long '.repeat(20)}`.trim(),
+      pronouns: 'she/her',
+      address: {
+        street: '12 St James Square',
+        city: 'London',
+        region: 'Greater London',
+        postalCode: 'SW1Y 4JH',
+        country: 'United Kingdom',
+      },
+      links: [
+        { kind: 'linkedin', label: '', url: 'https://www.linkedin.com/in/ada?from=card,qr' },
+        { kind: 'custom', label: 'Blog', url: 'https://ada.example.test/blog' },
+      ],
+      photoJpeg: photo,
+    })
+    // CRLF only, every physical line at most 75 octets.
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/)
+    for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75)
+    for (const read of [readWithVcf, readWithIcal]) {
+      const card = read(text)
+      expect(card, read.name).toMatchObject({
+        version: '3.0',
+        fn: 'Ada Lovelace',
+        n: ['Lovelace', 'Ada', '', '', ''],
+        org: 'Analytical Engines, Ltd',
+        title: 'Mathematician',
+        pronouns: 'she/her',
+        note: `Poetical science, engines and notes.\nSecond line: ${'long '.repeat(20)}`.trim(),
+        adr: [
+          '',
+          '',
+          '12 St James Square',
+          'London',
+          'Greater London',
+          'SW1Y 4JH',
+          'United Kingdom',
+        ],
+      })
+      expect(card.emails, read.name).toEqual([
+        { types: ['internet', 'home'], value: 'ada@example.test' },
+        { types: ['internet', 'work'], value: 'ada@work.example.test' },
+      ])
+      expect(card.tels, read.name).toEqual([
+        { types: ['cell'], value: '+44 20 7946 0000' },
+        { types: ['work'], value: '+44 20 7946 0001' },
+      ])
+      expect(card.urls, read.name).toEqual([
+        { types: [], value: 'https://ada.example.test' },
+        { types: ['card'], value: 'https://acme.example.test/card/ada-lovelace' },
+        { types: ['linkedin'], value: 'https://www.linkedin.com/in/ada?from=card,qr' },
+        { types: ['custom'], value: 'https://ada.example.test/blog' },
+      ])
+      expect(card.socialProfiles, read.name).toEqual([
+        { types: ['linkedin'], value: 'https://www.linkedin.com/in/ada?from=card,qr' },
+        { types: ['custom'], value: 'https://ada.example.test/blog' },
+      ])
+      // The photo: a JPEG of 256 px, small enough for Android's importer.
+      const bytes = Buffer.from(card.photo, 'base64')
+      const meta = await sharp(bytes).metadata()
+      expect(meta, read.name).toMatchObject({ format: 'jpeg', width: 256, height: 256 })
+      expect(bytes.length).toBeLessThan(20_000)
+    }
   })
 
   test('file name', () => {

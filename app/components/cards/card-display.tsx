@@ -1,7 +1,9 @@
 import { Building2, Globe, Phone } from 'lucide-react'
 import { type CSSProperties, useState } from 'react'
 import { backgroundCss, usesLightText } from '#app/cards/backgrounds'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import type { CardView } from '#app/cards/card-view'
+import { CardActions } from '#app/components/cards/card-actions'
 import { cn } from '#app/utils/cn'
 
 export type { CardView }
@@ -52,17 +54,25 @@ function CardLogo({
   )
 }
 
-/** The one card display used everywhere (spec §3, card display). */
+/**
+ * The one card display used everywhere (spec §3, card display). With `extras` (issue 28) it shows
+ * the bio and pronouns, and every contact item as an action; `emails` are the addresses the owner
+ * shows (the card gate blanked the hidden ones).
+ */
 export function CardDisplay({
   card,
   productName,
   className,
   children,
+  extras,
+  emails = [],
 }: {
   card: CardView
   productName: string
   className?: string
   children?: React.ReactNode
+  extras?: CardExtrasView
+  emails?: string[]
 }) {
   const light = usesLightText(card.background)
   const style: CSSProperties = {
@@ -105,11 +115,32 @@ export function CardDisplay({
         </div>
       )}
       <div className="flex flex-col gap-1">
-        <h2 className="text-2xl font-bold">{name}</h2>
+        <h2 className="text-2xl font-bold">
+          {name}
+          {extras?.pronouns ? (
+            <span className={cn('ml-2 text-sm font-normal', muted)}>({extras.pronouns})</span>
+          ) : null}
+        </h2>
         {card.jobTitle ? <p className={cn('text-sm', muted)}>{card.jobTitle}</p> : null}
         {card.company ? <p className={cn('text-sm font-medium', muted)}>{card.company}</p> : null}
       </div>
-      {card.phoneNumber || card.website ? (
+      {extras?.bio ? (
+        <p className={cn('whitespace-pre-line text-sm', muted)} data-testid="card-bio">
+          {extras.bio}
+        </p>
+      ) : null}
+      {extras ? (
+        <CardActions
+          phones={[
+            { number: card.phoneNumber, type: extras.phoneType },
+            { number: extras.phone2, type: extras.phone2Type },
+          ]}
+          emails={emails.filter(Boolean)}
+          website={card.website}
+          extras={extras}
+          light={light}
+        />
+      ) : card.phoneNumber || card.website ? (
         <ul className={cn('flex flex-col gap-1 text-sm', muted)}>
           {card.phoneNumber ? (
             <li className="flex items-center justify-center gap-2">

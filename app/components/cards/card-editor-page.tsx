@@ -3,8 +3,16 @@ import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
+import {
+  AddressFields,
+  BioField,
+  LinkRows,
+  PhoneTypeSelect,
+  withBlankLinkRows,
+} from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
@@ -16,13 +24,14 @@ import { isClientFailure, useClientFailureToast } from '#app/utils/client-failur
 import { cn } from '#app/utils/cn'
 import { CardDetailsSchema } from '#app/validation/profile'
 
-type EditableCard = CardView & {
-  id: string
-  title: string
-  email: string
-  workEmail: string
-  noindex: boolean
-}
+type EditableCard = CardView &
+  CardExtrasView & {
+    id: string
+    title: string
+    email: string
+    workEmail: string
+    noindex: boolean
+  }
 /** The one action reply (ADR 035), and the background a fetcher's post applied. */
 type ActionReply = {
   result: { error?: Record<string, string[] | null> } | null
@@ -145,7 +154,11 @@ export function CardEditorPage({
     id: `card-details-${card.id}`,
     lastResult: (actionData?.result as never) ?? undefined,
     // The checkbox's value as a form sends it.
-    defaultValue: { ...card, noindex: card.noindex ? 'on' : undefined },
+    defaultValue: {
+      ...card,
+      noindex: card.noindex ? 'on' : undefined,
+      links: withBlankLinkRows(card.links),
+    },
   })
   const listPath = cardsListPath(area)
   const tabs = [
@@ -239,6 +252,22 @@ export function CardEditorPage({
                 inputProps={getInputProps(fields.website, { type: 'text' })}
                 errors={fields.website.errors}
               />
+              <Field
+                label="Pronouns"
+                hint="For example she/her"
+                inputProps={getInputProps(fields.pronouns, { type: 'text' })}
+                errors={fields.pronouns.errors}
+              />
+              <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
+              <Field
+                label="Second phone"
+                inputProps={getInputProps(fields.phone2, { type: 'tel' })}
+                errors={fields.phone2.errors}
+              />
+              <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
+              <BioField meta={fields.bio} />
+              <AddressFields fields={fields} />
+              <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
                 Hide this card from search engines
@@ -293,7 +322,12 @@ export function CardEditorPage({
         </section>
         <aside aria-label="Preview" className="flex flex-col items-center gap-2">
           <p className="text-sm font-medium text-gray-500">Preview</p>
-          <CardDisplay card={{ ...card, background: preview }} productName={productName} />
+          <CardDisplay
+            card={{ ...card, background: preview }}
+            productName={productName}
+            extras={card}
+            emails={[card.workEmail, card.email]}
+          />
         </aside>
       </div>
     </main>

@@ -7,6 +7,7 @@ import {
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
@@ -167,11 +168,13 @@ function LeadForm({ firstName }: { firstName: string }) {
 
 export function PublicCardPage({
   card,
+  extras,
   vcardUrl,
   signedIn,
   isOwner,
 }: {
-  card: CardView & { id: string }
+  card: CardView & { id: string; email: string; workEmail: string }
+  extras: CardExtrasView
   vcardUrl: string
   signedIn: boolean
   isOwner: boolean
@@ -224,33 +227,41 @@ export function PublicCardPage({
     if (signedIn && !isOwner) save.submit({ intent: 'save' }, { method: 'POST' })
   }
 
+  // On a phone the card comes first: a slim title row, and "Save Contact" held at the bottom of
+  // the screen (the page keeps room for it), full width and 48 px high.
   return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-6 px-4 py-8">
-      <div className="flex w-full items-center gap-3">
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pt-2 pb-28 sm:gap-6 sm:pt-6 sm:pb-8">
+      <div className="flex w-full items-center gap-2">
         <Button asChild variant="ghost" size="sm" aria-label="Back">
           <Link to="/">
             <ArrowLeft aria-hidden className="h-4 w-4" />
           </Link>
         </Button>
-        <h1 className="text-lg font-semibold">Contact Card</h1>
+        <h1 className="text-base font-semibold">Contact Card</h1>
       </div>
-      <CardDisplay card={card} productName={productName} />
-      <div className="flex w-full max-w-sm flex-col gap-3 sm:flex-row">
-        <Button asChild size="lg" className="flex-1">
-          <a
-            href={vcardUrl}
-            download
-            onClick={saveContact}
-            data-save-contact
-            data-filename={`${card.firstName}_${card.lastName}.vcf`}
-          >
-            <Download aria-hidden className="h-4 w-4" /> Save Contact
-          </a>
-        </Button>
+      <CardDisplay
+        card={card}
+        productName={productName}
+        extras={extras}
+        emails={[card.workEmail, card.email]}
+      />
+      <div className="flex w-full max-w-sm flex-col gap-3">
+        <div className="fixed inset-x-0 bottom-0 z-20 border-t border-gray-200 bg-white/95 p-3 sm:static sm:border-0 sm:bg-transparent sm:p-0 dark:border-gray-800 dark:bg-gray-950/95 sm:dark:bg-transparent">
+          <Button asChild size="lg" className="h-12 w-full">
+            <a
+              href={vcardUrl}
+              download
+              onClick={saveContact}
+              data-save-contact
+              data-filename={`${card.firstName}_${card.lastName}.vcf`}
+            >
+              <Download aria-hidden className="h-4 w-4" /> Save Contact
+            </a>
+          </Button>
+        </div>
         {isOwner ? null : (
           <Form
             method="POST"
-            className="flex-1"
             data-connect-form
             onSubmit={(event) => {
               if (!signedIn) return
@@ -263,9 +274,10 @@ export function PublicCardPage({
               pending={connect.state !== 'idle' || autoConnect.state !== 'idle'}
               size="lg"
               variant="secondary"
-              className="w-full"
+              className="h-12 w-full whitespace-nowrap"
             >
-              <UserPlus aria-hidden className="h-4 w-4" /> Connect with {card.firstName}
+              <UserPlus aria-hidden className="h-4 w-4 shrink-0" />
+              <span className="truncate">Connect with {card.firstName}</span>
             </StatusButton>
           </Form>
         )}

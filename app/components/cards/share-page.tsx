@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import { CreditCard, Pencil, QrCode, SearchX, UserPlus } from 'lucide-react'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
@@ -8,7 +9,8 @@ import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-co
 export type ShareScreen =
   | {
       status: 'card'
-      card: CardView & { id: string }
+      card: CardView & { id: string; email: string; workEmail: string }
+      extras: CardExtrasView
       isProfile: boolean
       shareUrl: string
       qrSrc: string
@@ -182,7 +184,12 @@ export function SharePage(screen: ShareScreen) {
           className="flex justify-center"
           data-testid="card-preview"
         >
-          <CardDisplay card={card} productName={productName} />
+          <CardDisplay
+            card={card}
+            productName={productName}
+            extras={screen.extras}
+            emails={[card.workEmail, card.email]}
+          />
         </section>
       </div>
     </main>

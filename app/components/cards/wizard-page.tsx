@@ -9,6 +9,13 @@ import { useState } from 'react'
 import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
 import type { WizardRefusal, wizardLoader } from '#app/cards/wizard-route.server'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
+import {
+  AddressFields,
+  BioField,
+  LinkRows,
+  PhoneTypeSelect,
+  withBlankLinkRows,
+} from '#app/components/cards/card-details-fields'
 import { CardDisplay } from '#app/components/cards/card-display'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
@@ -73,7 +80,7 @@ export function WizardPage({
   const [form, fields] = useForm({
     id: `wizard-${step}`,
     lastResult: actionData?.result ?? undefined,
-    defaultValue: draft,
+    defaultValue: { ...draft, links: withBlankLinkRows(draft.links) },
     shouldValidate: 'onSubmit',
     constraint: formConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -129,6 +136,14 @@ export function WizardPage({
                   }}
                   errors={fields.phoneNumber.errors}
                 />
+                <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
+                <Field
+                  label="Second phone"
+                  inputProps={getInputProps(fields.phone2, { type: 'tel' })}
+                  errors={fields.phone2.errors}
+                />
+                <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
+                <AddressFields fields={fields} />
               </>
             ) : (
               <>
@@ -158,6 +173,14 @@ export function WizardPage({
                   }}
                   errors={fields.website.errors}
                 />
+                <Field
+                  label="Pronouns"
+                  hint="For example she/her"
+                  inputProps={getInputProps(fields.pronouns, { type: 'text' })}
+                  errors={fields.pronouns.errors}
+                />
+                <BioField meta={fields.bio} />
+                <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
               </>
             )}
             <StatusButton pending={pending} pendingText="Saving..." className="self-end">

@@ -1,10 +1,17 @@
 import { Link } from '@remix-run/react'
-import { CreditCard, Download, QrCode, Settings2 } from 'lucide-react'
+import { CreditCard, Download, Pencil, QrCode, Settings2 } from 'lucide-react'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Button } from '#app/components/ui/button'
 import { EmptyState, Panel } from './empty-state'
 
-export type ProfileCard = CardView & { id: string; title: string }
+export type ProfileCard = CardView & {
+  id: string
+  title: string
+  email: string
+  workEmail: string
+  extras?: CardExtrasView
+}
 
 /** The user's default card, with the ways to share and manage it. */
 export function BusinessCardPanel({
@@ -38,7 +45,12 @@ export function BusinessCardPanel({
   return (
     <Panel title="Your Business Card" description={`Your default card: ${card.title}`}>
       <div className="flex flex-col items-center gap-6">
-        <CardDisplay card={card} productName={productName} />
+        <CardDisplay
+          card={card}
+          productName={productName}
+          extras={card.extras}
+          emails={[card.workEmail, card.email]}
+        />
         <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row sm:flex-wrap sm:justify-center">
           {showVcard ? (
             <Button asChild variant="secondary">
@@ -48,6 +60,12 @@ export function BusinessCardPanel({
               </a>
             </Button>
           ) : null}
+          {/* The bio, phones, address and links live on the card (issue 28): edited there. */}
+          <Button asChild variant="secondary">
+            <Link to={`${digitalCardsPath}/edit/${card.id}`}>
+              <Pencil aria-hidden className="h-4 w-4" /> Edit Card Details
+            </Link>
+          </Button>
           <Button asChild variant="secondary">
             <Link to="/qrcode">
               <QrCode aria-hidden className="h-4 w-4" /> Show QR Code

@@ -1,0 +1,33 @@
+import type { LinkKind, PhoneType } from '#app/validation/card-details'
+
+/**
+ * What a card shows beyond the spec's fields (issue 28), as the browser gets it: already through
+ * the card gate, so a hidden phone is blank and a hidden WhatsApp link is gone.
+ */
+export type CardExtrasView = {
+  bio: string
+  pronouns: string
+  phoneType: PhoneType
+  phone2: string
+  phone2Type: PhoneType
+  addressStreet: string
+  addressCity: string
+  addressRegion: string
+  addressPostalCode: string
+  addressCountry: string
+  links: { kind: LinkKind; label: string; url: string }[]
+}
+
+export const NO_CARD_EXTRAS: CardExtrasView = {
+  bio: '',
+  pronouns: '',
+  phoneType: 'mobile',
+  phone2: '',
+  phone2Type: 'work',
+  addressStreet: '',
+  addressCity: '',
+  addressRegion: '',
+  addressPostalCode: '',
+  addressCountry: '',
+  links: [],
+}

@@ -1,0 +1,162 @@
+// The card details' fields (issue 28), shared by the card editor and the wizard: native inputs
+// and selects, so both forms work without JavaScript; the schema is app/validation/card-details.ts.
+import {
+  type FieldMetadata,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+} from '@conform-to/react'
+import { ErrorList, Field } from '#app/components/forms'
+import {
+  LINK_KIND_RULES,
+  LINK_KINDS,
+  LINKS_MAX,
+  type LinkKind,
+  PHONE_TYPE_LABELS,
+  PHONE_TYPES,
+} from '#app/validation/card-details'
+
+type Link = { kind: LinkKind; label: string; url: string }
+
+/** The card's links and two empty rows to add more (never past the limit). */
+export function withBlankLinkRows(links: Link[]) {
+  const blank = Array.from({ length: 2 }, (): Link => ({ kind: 'custom', label: '', url: '' }))
+  return [...links, ...blank].slice(0, Math.max(LINKS_MAX, links.length))
+}
+
+const SELECT_CLASS =
+  'h-10 rounded-md border border-gray-300 bg-white px-2 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900'
+
+/** A phone's kind (mobile or work), a native select so it works without JavaScript. */
+export function PhoneTypeSelect({ meta, label }: { meta: FieldMetadata<string>; label: string }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={meta.id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select {...getSelectProps(meta)} className={SELECT_CLASS}>
+        {PHONE_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {PHONE_TYPE_LABELS[type]}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  )
+}
+
+type LinkFields = FieldMetadata<
+  { kind: LinkKind; label?: string; url?: string },
+  Record<string, unknown>,
+  string[]
+>
+
+/**
+ * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
+ * left without an address is not kept, so clearing one removes it; the form needs no script.
+ */
+export function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string[] }) {
+  return (
+    <fieldset className="flex flex-col gap-3 sm:col-span-2">
+      <legend className="text-sm font-medium">Links</legend>
+      <p className="text-xs text-gray-500">
+        Up to {LINKS_MAX} links, shown in this order. Addresses start with https://; a WhatsApp link
+        may be a phone number. Clear an address to remove its link.
+      </p>
+      <ErrorList errors={errors} />
+      {rows.map((row, index) => {
+        const link = row.getFieldset()
+        return (
+          <div
+            key={row.key}
+            className="grid gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
+            data-testid="link-row"
+          >
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={link.kind.id} className="text-xs font-medium">
+                Link {index + 1} kind
+              </label>
+              <select {...getSelectProps(link.kind)} className={SELECT_CLASS}>
+                {LINK_KINDS.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {kind === 'custom' ? 'Custom' : LINK_KIND_RULES[kind].name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field
+              label={`Link ${index + 1} label`}
+              hint="Custom links only"
+              inputProps={getInputProps(link.label, { type: 'text' })}
+              errors={link.label.errors}
+            />
+            <Field
+              label={`Link ${index + 1} address`}
+              inputProps={{ ...getInputProps(link.url, { type: 'text' }), inputMode: 'url' }}
+              errors={link.url.errors}
+            />
+          </div>
+        )
+      })}
+    </fieldset>
+  )
+}
+
+export function BioField({ meta }: { meta: FieldMetadata<string> }) {
+  return (
+    <div className="flex flex-col gap-1.5 sm:col-span-2">
+      <label htmlFor={meta.id} className="text-sm font-medium">
+        Headline or short bio
+      </label>
+      <textarea
+        {...getTextareaProps(meta)}
+        rows={3}
+        className="rounded-md border border-gray-300 p-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+      />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  )
+}
+
+type AddressMeta = Record<
+  'addressStreet' | 'addressCity' | 'addressRegion' | 'addressPostalCode' | 'addressCountry',
+  FieldMetadata<string>
+>
+
+export function AddressFields({ fields }: { fields: AddressMeta }) {
+  return (
+    <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
+      <legend className="mb-2 text-sm font-medium">Address</legend>
+      <Field
+        className="sm:col-span-2"
+        label="Street"
+        inputProps={{
+          ...getInputProps(fields.addressStreet, { type: 'text' }),
+          autoComplete: 'street-address',
+        }}
+        errors={fields.addressStreet.errors}
+      />
+      <Field
+        label="City"
+        inputProps={getInputProps(fields.addressCity, { type: 'text' })}
+        errors={fields.addressCity.errors}
+      />
+      <Field
+        label="Region"
+        inputProps={getInputProps(fields.addressRegion, { type: 'text' })}
+        errors={fields.addressRegion.errors}
+      />
+      <Field
+        label="Postal code"
+        inputProps={getInputProps(fields.addressPostalCode, { type: 'text' })}
+        errors={fields.addressPostalCode.errors}
+      />
+      <Field
+        label="Country"
+        inputProps={getInputProps(fields.addressCountry, { type: 'text' })}
+        errors={fields.addressCountry.errors}
+      />
+    </fieldset>
+  )
+}
