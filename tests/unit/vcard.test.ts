@@ -128,7 +128,8 @@ describe('vCard', () => {
       ])
       expect(card.urls, read.name).toEqual([
         { types: [], value: 'https://ada.example.test' },
-        { types: ['card'], value: 'https://acme.example.test/card/ada-lovelace' },
+        // Marked as the vCard's own link (ADR 039).
+        { types: ['card'], value: 'https://acme.example.test/card/ada-lovelace?s=v' },
         { types: ['linkedin'], value: 'https://www.linkedin.com/in/ada?from=card,qr' },
         { types: ['custom'], value: 'https://ada.example.test/blog' },
       ])
