@@ -4,6 +4,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
+import { cardLinkUrl, qrTextOf } from '#app/cards/short-link'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
 import { buildVCard, vcardFileName } from '#app/services/vcard.server'
@@ -19,7 +20,8 @@ async function requireCard(request: Request, context: AppLoadContext, reference:
   return {
     tenant,
     card: row.card,
-    cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}`,
+    // The short link (ADR 039): what the vCard's URL line and the QR code carry.
+    cardUrl: cardLinkUrl(tenantOrigin(tenant), row),
     isPublic: row.isPublic,
   }
 }
@@ -73,12 +75,12 @@ export async function qrResponse(
   const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const offer = isPublic ? pageCacheHeaders(context, tenant.id) : {}
   if (format === 'svg') {
-    const { body, etag } = await renderQrSvg(cardUrl)
+    const { body, etag } = await renderQrSvg(qrTextOf(cardUrl))
     return conditional(request, etag, body, 'image/svg+xml', isPublic, offer)
   }
   const logoId = card.logoMediaId
   const { body, etag } = await renderQrPng(
-    cardUrl,
+    qrTextOf(cardUrl),
     logoId
       ? {
           key: logoId,

@@ -9,6 +9,7 @@ import { roleArea, rolePaths } from '#app/auth/roles'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardEditPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
+import { cardLinkUrl } from '#app/cards/short-link'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -26,7 +27,8 @@ function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
     status: 'card' as const,
     card: toCardView(row),
     isProfile: row.cardId === null,
-    shareUrl: `${tenantOrigin(tenant)}/card/${reference}`,
+    // The short link (ADR 039) is what the share sheet and the copied link carry.
+    shareUrl: cardLinkUrl(tenantOrigin(tenant), row),
     qrSrc: `/card/${reference}/qr.png`,
     vcardUrl: `/card/${reference}/vcard`,
     signedIn: viewer !== null,
