@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
+import { qrTextOf } from '#app/cards/short-link'
 import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
 import { signedInAs } from './page-helpers'
 
@@ -47,23 +48,23 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   expect(lines).toContain(`URL:${CARD_OWNER.website}`)
   const cardUrlLine = lines.find((l) => l.startsWith('URL;TYPE=CARD:')) ?? ''
   const cardUrl = cardUrlLine.replace('URL;TYPE=CARD:', '')
-  expect(cardUrl).toMatch(new RegExp(`^http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}$`))
+  // The card's short link (ADR 039).
+  expect(cardUrl).toMatch(new RegExp(`^http://${HOSTS.alpha}:\\d+/c/[a-z0-9-]+$`))
   expect(lines.at(-1)).toBe('END:VCARD')
   await expect(page.getByText(/^Contact (exported for|file downloaded)/)).toBeVisible()
 
-  // The QR code decodes back to the card's URL.
-  const cardId = cardUrl.split('/').at(-1)
+  // The QR code decodes back to the card's short link, in the capitals a QR code holds best.
   const png = await page.evaluate(async (src) => {
     const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer())
     return Array.from(bytes)
-  }, `/card/${cardId}/qr.png`)
+  }, `${cardPath}/qr.png`)
   const { data, info } = await sharp(Buffer.from(png))
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
   expect([info.width, info.height]).toEqual([300, 300])
   const decoded = jsQR(new Uint8ClampedArray(data), info.width, info.height)
-  expect(decoded?.data).toBe(cardUrl)
+  expect(decoded?.data).toBe(qrTextOf(cardUrl))
 
   // A lead without an account becomes a contact of the owner.
   const leadEmail = `lead-${unique()}@example.test`
