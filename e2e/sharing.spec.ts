@@ -53,6 +53,11 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   expect(lines.at(-1)).toBe('END:VCARD')
   await expect(page.getByText(/^Contact (exported for|file downloaded)/)).toBeVisible()
 
+  const saveHref =
+    (await page.getByRole('link', { name: 'Save Contact' }).getAttribute('href')) ?? ''
+  const cardId = /^\/card\/([0-9a-f-]{36})\/vcard$/.exec(saveHref)?.[1] ?? ''
+  expect(cardId).not.toBe('')
+
   // The QR code decodes back to the card's short link, in the capitals a QR code holds best.
   const png = await page.evaluate(async (src) => {
     const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer())
