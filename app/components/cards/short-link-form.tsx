@@ -43,13 +43,8 @@ export function ShortLinkForm({
 
   const prefix = `${origin}${SHORT_LINK_PREFIX}`
   return (
-    <section
-      aria-labelledby={`short-link-${cardId}`}
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-    >
-      <h2 id={`short-link-${cardId}`} className="text-base font-semibold">
-        Short link
-      </h2>
+    <section className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+      <h2 className="text-base font-semibold">Short link</h2>
       <p className="break-all text-sm text-gray-600 dark:text-gray-400">
         Your card is at{' '}
         <a className="font-medium text-brand-text underline" href={`${prefix}${current}`}>
