@@ -92,6 +92,7 @@ test('lists only the end users assigned to the team member, with the card their 
   expect(rows.map((row) => row.id).sort()).toEqual([w.mine.id, w.formula.id].sort())
   const ada = rows.find((row) => row.id === w.mine.id)
   expect(ada?.cardId).toBe(w.card.id)
+  expect(ada?.cardSlug).toBe('ada-assigned')
   expect(ada?.cardCount).toBe(1)
   expect(rows.find((row) => row.id === w.formula.id)?.cardId).toBeNull()
   // Search by name or email; `%` is a literal, not a wildcard.
@@ -215,7 +216,8 @@ test('Export Data: a CSV of the assigned end users, safe to open in a spreadshee
   )
   expect(lines).toHaveLength(3)
   expect(body).toContain(`"${w.mine.email}"`)
-  expect(body).toContain(`/card/${w.card.id}"`)
+  // The card's short link (ADR 039).
+  expect(body).toContain(`/c/ada-assigned"`)
   // A cell that would start a formula is defused.
   expect(body).toContain(`"'=HYPERLINK(""x"")"`)
   expect(body).not.toContain(w.theirs.email)
