@@ -76,12 +76,18 @@ test('the owner chooses a short link, opens it, changes it; the old one redirect
   expect(opened?.request().redirectedFrom()).toBeNull()
   await expect(visit.getByTestId('card-display')).toContainText('Sia Shortlink')
   await expect(visit.locator('link[rel="canonical"]')).toHaveAttribute('href', firstUrl)
+  // The next visitor's copy comes from the page cache, as /card/{id}'s does (ADR 021).
+  const other = await browser.newContext()
+  const again = await (await other.newPage()).goto(firstUrl)
+  expect(again?.headers()['x-cache']).toBe('HIT')
+  await other.close()
 
   // The owner changes it; the old link now redirects to the new one.
   const second = `sia-${unique()}`
   await saveSlug(page, second)
   await expect(page.getByRole('link', { name: urlFor(HOSTS.alpha, `/c/${second}`) })).toBeVisible()
   const secondUrl = urlFor(HOSTS.alpha, `/c/${second}`)
+  // The change dropped the cached page: the old link now redirects to the new one.
   const moved = await visit.goto(firstUrl)
   expect(visit.url()).toBe(secondUrl)
   const hop = moved?.request().redirectedFrom()

@@ -6,8 +6,16 @@ import { and, eq, sql } from 'drizzle-orm'
 import jsQR from 'jsqr'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
+import { startChangeFeed, stopChangeFeed } from '#app/cache/change-feed.server'
+import {
+  CACHE_TAG_HEADER,
+  CACHE_VIEW_HEADER,
+  lookupPage,
+  storePage,
+} from '#app/cache/page-cache.server'
 import { qrTextOf } from '#app/cards/short-link'
+import { changeCardSlug } from '#app/models/card-slugs.server'
 import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
@@ -24,7 +32,7 @@ import {
   slugBaseFromName,
   slugCandidate,
 } from '#app/validation/card-slug'
-import { getDb } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { cardSlugs, cardViews, organizations } from '#drizzle/schema'
 import {
   contextFor,
@@ -329,5 +337,53 @@ describe('the QR code', () => {
 
   test('links that are not short links are encoded as they are', () => {
     expect(qrTextOf('http://a.localhost:3000/card/abc')).toBe('http://a.localhost:3000/card/abc')
+  })
+})
+
+describe('the page cache (ADR 021)', () => {
+  afterEach(async () => {
+    await stopChangeFeed()
+  })
+
+  test('a short link is offered to the cache like /card/{id}; a retired one is not', async () => {
+    const { orgId, host } = await tenant()
+    const { card } = await owner(orgId)
+    const [slug = ''] = await currentSlug(orgId, card.id)
+    const ask = (path: string) =>
+      settle(() =>
+        shortLinkLoader({
+          request: requestFor(host, `/c/${path}`),
+          context: { ...contextFor(host), pageCacheCandidate: true },
+          params: { slug: path },
+        }),
+      )
+    const page = await ask(slug)
+    expect(page.status).toBe(200)
+    expect(page.headers.get(CACHE_TAG_HEADER)).toBe(orgId)
+    expect(page.headers.get(CACHE_VIEW_HEADER)).toBe(card.id)
+    // The server records the view of a cacheable page (for it and every hit), not the loader.
+    expect(await viewsOf(card.id)).toBe(0)
+
+    await withTenant(orgId, (tx) => changeCardSlug(tx, orgId, card.id, `new-${uniqueSuffix()}`))
+    const moved = await ask(slug)
+    expect(moved.status).toBe(301)
+    expect(moved.headers.get(CACHE_TAG_HEADER)).toBeNull()
+  })
+
+  test("a slug change drops the organization's cached pages", async () => {
+    const { orgId } = await tenant()
+    const { card } = await owner(orgId)
+    await startChangeFeed(() => {})
+    const key = `${orgId}\n/c/cached`
+    storePage(key, {
+      status: 200,
+      headers: { 'content-type': 'text/plain', [CACHE_TAG_HEADER]: orgId },
+      body: Buffer.from('x'),
+      nonce: '',
+    })
+    expect(lookupPage(key)).toBeDefined()
+    await withTenant(orgId, (tx) => changeCardSlug(tx, orgId, card.id, `drop-${uniqueSuffix()}`))
+    for (let i = 0; i < 100 && lookupPage(key); i++) await new Promise((r) => setTimeout(r, 20))
+    expect(lookupPage(key)).toBeUndefined()
   })
 })
