@@ -414,6 +414,34 @@ export const cardLinks = pgTable(
   ],
 )
 
+// A card's short links (`/c/{slug}`, ADR 039): one current slug per card, and the ones it had
+// before, kept (retired) so their links still lead to it. A slug is unique within its
+// organization, current or retired; another organization may hold the same one.
+export const cardSlugs = pgTable(
+  'card_slugs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    slug: text('slug').notNull(),
+    createdAt: createdAt(),
+    // Set when the card took another slug; the link then redirects to the current one.
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('card_slugs_org_slug_key').on(t.organizationId, t.slug),
+    uniqueIndex('card_slugs_one_current_per_card')
+      .on(t.organizationId, t.cardId)
+      .where(sql`${t.retiredAt} is null`),
+    index('card_slugs_org_card_idx').on(t.organizationId, t.cardId),
+    foreignKey({
+      name: 'card_slugs_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 export const contacts = pgTable(
   'contacts',
   {
@@ -810,6 +838,7 @@ export const tenantTables = {
   passwordResetTokens,
   digitalCards,
   cardLinks,
+  cardSlugs,
   contacts,
   cardViews,
   cardViewHours,

@@ -590,12 +590,10 @@ for (const [host, owner] of [
     await expect(page.getByText('First name must be at least 2 characters')).toBeVisible()
     await audit(page, report, '/auth/register (errors)')
 
-    // The card by its owner's name, then by the id its canonical link gives.
+    // The card by its owner's name, then by the short link its canonical link gives (ADR 041).
     await open(page, urlFor(host, `/card/${owner.firstName}-${owner.lastName}`.toLowerCase()))
     const canonical = await page.locator('link[rel="canonical"]').getAttribute('href')
-    expect(canonical, 'the public card page names its canonical URL').toMatch(
-      /\/card\/[0-9a-f-]{36}$/,
-    )
+    expect(canonical, 'the public card page names its canonical URL').toMatch(/\/c\/[a-z0-9-]+$/)
     const cardPath = new URL(canonical ?? '').pathname
     await open(page, urlFor(host, cardPath))
     await audit(page, report, cardPath)

@@ -16,6 +16,7 @@ import { type Browser, chromium, expect, type Page, test } from '@playwright/tes
 import jsQR from 'jsqr'
 import postgres from 'postgres'
 import sharp from 'sharp'
+import { qrTextOf } from '#app/cards/short-link'
 import { type FakeEmail, type FakeResend, startFakeResend } from '#tests/fake-resend'
 import { SERVER_ARGS } from '../scripts/server-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
@@ -279,17 +280,19 @@ test('a verified custom domain over HTTPS: page, QR code and emailed link on htt
   // The card page: served over TLS by Caddy, its canonical and Open Graph URLs on the domain.
   await expectCaddyCertificate(page, `${origin(VERIFIED)}/card/alice-anderson`)
   const canonical = (await page.locator('link[rel="canonical"]').getAttribute('href')) ?? ''
-  expect(canonical).toMatch(new RegExp(`^${origin(VERIFIED).replaceAll('.', '\\.')}/card/${UUID}$`))
+  // The card's short link (ADR 041).
+  expect(canonical).toMatch(new RegExp(`^${origin(VERIFIED).replaceAll('.', '\\.')}/c/[a-z0-9-]+$`))
   expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(canonical)
 
-  // The QR screen and the QR code it shows: the code holds the same https link.
-  const cardId = canonical.split('/').pop() ?? ''
+  // The QR screen and the QR code it shows: the code holds the same https link (in capitals).
+  const vcardHref =
+    (await page.getByRole('link', { name: 'Save Contact' }).getAttribute('href')) ?? ''
+  const cardId = new RegExp(`^/card/(${UUID})/vcard$`).exec(vcardHref)?.[1] ?? ''
   await expectCaddyCertificate(page, `${origin(VERIFIED)}/qrcode/${cardId}`)
   const qrSrc = (await page.getByTestId('qr-code').getAttribute('src')) ?? ''
   const qr = await page.goto(new URL(qrSrc, page.url()).toString())
   expect(qr?.status()).toBe(200)
-  // Marked as the QR code's (ADR 039).
-  expect(await decodePng(await (qr as NonNullable<typeof qr>).body())).toBe(`${canonical}?s=q`)
+  expect(await decodePng(await (qr as NonNullable<typeof qr>).body())).toBe(qrTextOf(canonical))
 
   // A reset requested on the domain: the job queue writes the email later, its link still
   // https on the domain. The super admin signs in on the platform host via Caddy; the link is

@@ -55,10 +55,11 @@ test('My End Users: the assigned users, their QR codes, Add User and Export Data
     return response.ok ? [...new Uint8Array(await response.arrayBuffer())] : []
   }, src)
   expect(bytes.length).toBeGreaterThan(0)
-  const link = await decodeQr(Buffer.from(bytes))
-  // The QR code's link is marked as the QR code's (ADR 039); the dialog shows it unmarked.
-  expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}[0-9a-f-]{36}\\?s=q$`))
-  await expect(dialog).toContainText((link ?? '').replace(/\?s=q$/, ''))
+  // The QR code carries the card's short link in capitals, by its QR path (/Q/, counted as the
+  // QR code's, ADR 041); the dialog shows the short link itself.
+  const link = (await decodeQr(Buffer.from(bytes)))?.toLowerCase() ?? ''
+  expect(link).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/q/')}[a-z0-9-]+$`))
+  await expect(dialog).toContainText(link.replace('/q/', '/c/'))
   await expectAccessible(page, 'QR dialog')
   await dialog.getByRole('button', { name: 'Close' }).click()
 

@@ -317,20 +317,19 @@ test.describe('no trace of the platform on an agency host', () => {
     const visitor = await anonymousPage(browser)
     const { context, page } = visitor
     const { context: owner, page: ownerPage } = await signedInAs(browser, CARD_OWNER, '/qrcode')
-    const cardLink = await ownerPage
-      .locator('a[href*="/card/"], input[value*="/card/"]')
-      .first()
-      .evaluate((element) =>
-        element instanceof HTMLInputElement ? element.value : (element as HTMLAnchorElement).href,
-      )
+    // The card's files by its id (the QR image's path), and the short link it is shared by.
+    const qrSrc = (await ownerPage.getByTestId('qr-code').getAttribute('src')) ?? ''
+    const shortLink = (await ownerPage.getByTestId('share-url').textContent()) ?? ''
     await owner.close()
-    const cardPath = new URL(cardLink).pathname
+    const cardPath = qrSrc.replace(/\/qr\.png$/, '')
+    expect(cardPath).toMatch(/^\/card\/[0-9a-f-]{36}$/)
     const { problems, visited, unvisited } = await crawl(page, [
       urlFor(HOSTS.alpha, '/'),
       urlFor(HOSTS.alpha, '/auth/login'),
       urlFor(HOSTS.alpha, '/auth/register'),
       urlFor(HOSTS.alpha, '/auth/forgot-password'),
       urlFor(HOSTS.alpha, cardPath),
+      urlFor(HOSTS.alpha, new URL(shortLink).pathname),
       urlFor(HOSTS.alpha, `${cardPath}/vcard`),
       urlFor(HOSTS.alpha, `${cardPath}/qr.png`),
       urlFor(HOSTS.alpha, `${cardPath}/qr.svg`),

@@ -3,6 +3,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
+import { qrTextOf } from '#app/cards/short-link'
 import { CARD_OWNER, HOSTS, PROFILE_ONLY, urlFor } from './fixtures'
 import { expectAccessible, openAs } from './page-helpers'
 
@@ -50,14 +51,19 @@ async function decodeQrOf(page: Page) {
 }
 
 /** Olivia's card URL, as a visitor finds it (the public page's canonical link). */
-async function oliviaCardUrl(page: Page) {
+/** The short link (ADR 041) the card page names as canonical, and the card's id. */
+async function oliviaCard(page: Page) {
   await page.goto(urlFor(HOSTS.alpha, '/card/olivia-owner'))
   const canonical = (await page.locator('link[rel="canonical"]').getAttribute('href')) ?? ''
-  expect(canonical).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}${UUID}$`))
-  return canonical
+  expect(canonical).toMatch(shortLink())
+  const vcard = (await page.getByRole('link', { name: 'Save Contact' }).getAttribute('href')) ?? ''
+  const id = new RegExp(`^/card/(${UUID})/vcard$`).exec(vcard)?.[1] ?? ''
+  expect(id).not.toBe('')
+  return { cardUrl: canonical, id }
 }
 
-const cardIdOf = (url: string) => url.split('/').at(-1) ?? ''
+/** Built while a test runs: urlFor reads the project's port. */
+const shortLink = () => new RegExp(`^${urlFor(HOSTS.alpha, '/c/')}[a-z0-9-]+$`)
 
 test.describe('with JavaScript', () => {
   test('the owner: /qrcode and /qrcode/{id} show the card, its QR decodes to its URL, Edit and Manage', async ({
@@ -66,11 +72,11 @@ test.describe('with JavaScript', () => {
     await openAs(page, CARD_OWNER, '/qrcode')
     await expect(page.getByRole('heading', { name: 'QR Code', level: 1 })).toBeVisible()
     const shareUrl = (await page.getByTestId('share-url').textContent()) ?? ''
-    expect(shareUrl).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}${UUID}$`))
-    expect(await decodeQrOf(page)).toBe(shareUrl)
+    expect(shareUrl).toMatch(shortLink())
+    expect(await decodeQrOf(page)).toBe(qrTextOf(shareUrl))
     await expect(page.getByTestId('card-preview')).toContainText('Olivia Owner')
     await expect(page.getByTestId('signup-banner')).toHaveCount(0)
-    const id = cardIdOf(shareUrl)
+    const { id } = await oliviaCard(await page.context().newPage())
     await expect(page.getByRole('link', { name: 'Edit' })).toHaveAttribute(
       'href',
       `/dashboard/end-user/digital-cards/edit/${id}`,
@@ -81,15 +87,15 @@ test.describe('with JavaScript', () => {
     )
 
     await page.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
-    expect(await decodeQrOf(page)).toBe(shareUrl)
+    expect(await decodeQrOf(page)).toBe(qrTextOf(shareUrl))
     await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Manage Your Digital Cards' })).toBeVisible()
   })
 
   test('a visitor: QR, preview and the sign-up banner, no Edit or Manage', async ({ page }) => {
-    const cardUrl = await oliviaCardUrl(page)
-    await page.goto(urlFor(HOSTS.alpha, `/qrcode/${cardIdOf(cardUrl)}`))
-    expect(await decodeQrOf(page)).toBe(cardUrl)
+    const { cardUrl, id } = await oliviaCard(page)
+    await page.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
+    expect(await decodeQrOf(page)).toBe(qrTextOf(cardUrl))
     await expect(page.getByTestId('card-preview')).toContainText('Olivia Owner')
     const banner = page.getByTestId('signup-banner')
     await expect(banner).toBeVisible()
@@ -123,8 +129,8 @@ test.describe('with JavaScript', () => {
       // Desktop Chromium may offer navigator.share; the fallback is what is under test.
       Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true })
     })
-    const cardUrl = await oliviaCardUrl(page)
-    await page.goto(urlFor(HOSTS.alpha, `/qrcode/${cardIdOf(cardUrl)}`))
+    const { cardUrl, id } = await oliviaCard(page)
+    await page.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
     expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined')
     // The share button sits in the page's own title row (spec §2).
     const titleRow = page.getByRole('heading', { name: 'QR Code', level: 1 }).locator('..')
@@ -149,8 +155,8 @@ test.describe('with JavaScript', () => {
   test("'Share via NFC' only where NDEFReader exists: Ready to Scan, then Success! or Error", async ({
     page,
   }) => {
-    const cardUrl = await oliviaCardUrl(page)
-    const qrPath = `/qrcode/${cardIdOf(cardUrl)}`
+    const { id } = await oliviaCard(page)
+    const qrPath = `/qrcode/${id}`
     await page.goto(urlFor(HOSTS.alpha, qrPath))
     await expect(page.getByTestId('qr-code')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Copy link' })).toBeEnabled()
@@ -198,8 +204,8 @@ test.describe('with JavaScript', () => {
   })
 
   test('one column at 375 px, two at 1024 px', async ({ page }) => {
-    const cardUrl = await oliviaCardUrl(page)
-    const path = `/qrcode/${cardIdOf(cardUrl)}`
+    const { id } = await oliviaCard(page)
+    const path = `/qrcode/${id}`
     const boxes = async () => {
       const qr = await page.getByTestId('qr-panel').boundingBox()
       const preview = await page.getByTestId('card-preview').boundingBox()
@@ -237,8 +243,8 @@ test.describe('with JavaScript', () => {
 test('the visitor view, the not-found page and the share sheet pass axe (WCAG 2.2 AA)', async ({
   page,
 }) => {
-  const cardUrl = await oliviaCardUrl(page)
-  await page.goto(urlFor(HOSTS.alpha, `/qrcode/${cardIdOf(cardUrl)}`))
+  const { id } = await oliviaCard(page)
+  await page.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
   await expect(page.getByTestId('qr-code')).toBeVisible()
   await expectAccessible(page, 'visitor view')
   await page.getByRole('button', { name: 'Share' }).click()
@@ -258,13 +264,14 @@ test.describe('without JavaScript', () => {
   }) => {
     await signIn(page, CARD_OWNER, '/qrcode')
     const shareUrl = (await page.getByTestId('share-url').textContent()) ?? ''
-    expect(shareUrl).toMatch(new RegExp(`^${urlFor(HOSTS.alpha, '/card/')}${UUID}$`))
-    expect(await decodeQrOf(page)).toBe(shareUrl)
+    expect(shareUrl).toMatch(shortLink())
+    expect(await decodeQrOf(page)).toBe(qrTextOf(shareUrl))
 
     const visitor = await browser.newContext({ javaScriptEnabled: false })
     const visitorPage = await visitor.newPage()
-    await visitorPage.goto(urlFor(HOSTS.alpha, `/qrcode/${cardIdOf(shareUrl)}`))
-    expect(await decodeQrOf(visitorPage)).toBe(shareUrl)
+    const { id } = await oliviaCard(visitorPage)
+    await visitorPage.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
+    expect(await decodeQrOf(visitorPage)).toBe(qrTextOf(shareUrl))
     await expect(visitorPage.getByTestId('signup-banner')).toBeVisible()
     await visitor.close()
   })

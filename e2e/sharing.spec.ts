@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
+import { qrTextOf } from '#app/cards/short-link'
 import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
 import { signedInAs } from './page-helpers'
 
@@ -46,27 +47,31 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   expect(lines).toContain(`EMAIL;TYPE=INTERNET,HOME:${CARD_OWNER.email}`)
   expect(lines).toContain(`URL:${CARD_OWNER.website}`)
   const cardUrlLine = lines.find((l) => l.startsWith('URL;TYPE=CARD:')) ?? ''
-  // The vCard's link is marked as the vCard's, the QR code's as the QR code's (ADR 039).
+  // The card's short link, marked as the vCard's (ADR 039, ADR 041).
   const cardUrl = cardUrlLine.replace('URL;TYPE=CARD:', '').replace(/\?s=v$/, '')
   expect(cardUrlLine).toMatch(
-    new RegExp(`^URL;TYPE=CARD:http://${HOSTS.alpha}:\\d+/card/[0-9a-f-]{36}\\?s=v$`),
+    new RegExp(`^URL;TYPE=CARD:http://${HOSTS.alpha}:\\d+/c/[a-z0-9-]+\\?s=v$`),
   )
   expect(lines.at(-1)).toBe('END:VCARD')
   await expect(page.getByText(/^Contact (exported for|file downloaded)/)).toBeVisible()
 
-  // The QR code decodes back to the card's URL.
-  const cardId = cardUrl.split('/').at(-1)
+  const saveHref =
+    (await page.getByRole('link', { name: 'Save Contact' }).getAttribute('href')) ?? ''
+  const cardId = /^\/card\/([0-9a-f-]{36})\/vcard$/.exec(saveHref)?.[1] ?? ''
+  expect(cardId).not.toBe('')
+
+  // The QR code decodes back to the card's short link, in the capitals a QR code holds best.
   const png = await page.evaluate(async (src) => {
     const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer())
     return Array.from(bytes)
-  }, `/card/${cardId}/qr.png`)
+  }, `${cardPath}/qr.png`)
   const { data, info } = await sharp(Buffer.from(png))
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
   expect([info.width, info.height]).toEqual([300, 300])
   const decoded = jsQR(new Uint8ClampedArray(data), info.width, info.height)
-  expect(decoded?.data).toBe(`${cardUrl}?s=q`)
+  expect(decoded?.data).toBe(qrTextOf(cardUrl))
 
   // A lead without an account becomes a contact of the owner.
   const leadEmail = `lead-${unique()}@example.test`

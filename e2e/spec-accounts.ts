@@ -150,6 +150,15 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /** e2e/short-links.spec.ts: an owner who picks and changes the short link of her card. */
+  shortLinker: {
+    host: HOSTS.alpha,
+    email: 'short-sia@e2e.test',
+    firstName: 'Sia',
+    lastName: 'Shortlink',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

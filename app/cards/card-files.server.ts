@@ -4,12 +4,13 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
+import { cardLinkUrl, qrTextOf } from '#app/cards/short-link'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
 import { buildVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
-import { sourceOfCode, type ViewSource, withSource } from '#app/utils/view-sources'
+import { sourceOfCode, type ViewSource } from '#app/utils/view-sources'
 import { withTenant } from '#drizzle/db.server'
 
 async function requireCard(request: Request, context: AppLoadContext, reference: string) {
@@ -21,7 +22,8 @@ async function requireCard(request: Request, context: AppLoadContext, reference:
     tenant,
     card: row.card,
     links: row.links,
-    cardUrl: `${tenantOrigin(tenant)}/card/${row.card.id}`,
+    // The short link (ADR 041): what the vCard's URL line and the QR code carry.
+    cardUrl: cardLinkUrl(tenantOrigin(tenant), row),
     isPublic: row.isPublic,
   }
 }
@@ -113,15 +115,13 @@ export async function qrResponse(
 ) {
   const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const offer = isPublic ? pageCacheHeaders(context, tenant.id) : {}
-  // A scan is counted as the QR code's (ADR 039).
-  const qrText = withSource(cardUrl, 'qr')
   if (format === 'svg') {
-    const { body, etag } = await renderQrSvg(qrText)
+    const { body, etag } = await renderQrSvg(qrTextOf(cardUrl))
     return conditional(request, etag, body, 'image/svg+xml', isPublic, offer)
   }
   const logoId = card.logoMediaId
   const { body, etag } = await renderQrPng(
-    qrText,
+    qrTextOf(cardUrl),
     logoId
       ? {
           key: logoId,

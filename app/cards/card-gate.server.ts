@@ -21,7 +21,12 @@ import {
   withPrivacy,
 } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
-import { findCardById, findCardByReference, type SharedCard } from '#app/models/cards.server'
+import {
+  findCardById,
+  findCardByReference,
+  findCardBySlug,
+  type SharedCard,
+} from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -37,8 +42,17 @@ export type ShownCard = SharedCard & {
   isPublic: boolean
 }
 
-/** By id only (the QR screen, ADR 009), or by whatever a shared link carries: an id or a name link. */
-export type CardReference = { id: string } | { reference: string }
+/**
+ * By id only (the QR screen, ADR 009), by whatever a `/card/` link carries (an id or a name
+ * link), or by a short link's slug, current or retired (ADR 041).
+ */
+export type CardReference = { id: string } | { reference: string } | { slug: string }
+
+function findCard(db: Queryable, organizationId: string, reference: CardReference) {
+  if ('id' in reference) return findCardById(db, organizationId, reference.id)
+  if ('slug' in reference) return findCardBySlug(db, organizationId, reference.slug)
+  return findCardByReference(db, organizationId, reference.reference)
+}
 
 export async function openCard(
   db: Queryable,
@@ -46,10 +60,7 @@ export async function openCard(
   reference: CardReference,
   viewer: CardViewer,
 ): Promise<ShownCard | undefined> {
-  const found =
-    'id' in reference
-      ? await findCardById(db, organizationId, reference.id)
-      : await findCardByReference(db, organizationId, reference.reference)
+  const found = await findCard(db, organizationId, reference)
   if (found?.ownerStatus !== 'active') return undefined
   const ownerId = found.card.userId
   const privacy = await getOwnerPrivacy(db, organizationId, ownerId)

@@ -8,6 +8,7 @@ import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-path
 import { toCardView } from '#app/cards/card-view.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
+import { changeCardSlug } from '#app/models/card-slugs.server'
 import {
   cardFieldsFromProfile,
   createCard,
@@ -25,6 +26,7 @@ import { ActionError } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
+import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { withTenant } from '#drizzle/db.server'
@@ -161,12 +163,18 @@ export async function cardEditLoader(
   area: CardArea,
   cardId: string,
 ) {
-  const { row } = await requireOwnCard(request, context, area, cardId)
+  const { tenant, row } = await requireOwnCard(request, context, area, cardId)
   const stepParam = new URL(request.url).searchParams.get('step')
   const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
     ? (stepParam as EditStep)
     : 'details'
-  return { card: { ...toCardView(row), ...toCardExtras(row) }, step, area }
+  return {
+    card: { ...toCardView(row), ...toCardExtras(row) },
+    step,
+    area,
+    // The short link's form: the slug, and the origin it is shown after (ADR 041).
+    shortLink: { slug: row.shortSlug ?? '', origin: tenantOrigin(tenant) },
+  }
 }
 
 const EditIntentSchema = z.discriminatedUnion('intent', [
@@ -178,6 +186,7 @@ const EditIntentSchema = z.discriminatedUnion('intent', [
     value: z.string().max(64).optional(),
   }),
   z.object({ intent: z.literal('finish') }),
+  CardSlugSchema.extend({ intent: z.literal('short-link') }),
 ])
 
 export async function cardEditAction(
@@ -251,6 +260,25 @@ export async function cardEditAction(
         })
         // The picker posts with a fetcher: it answers in place, no redirect.
         return { reply: { applied: background.data.kind } }
+      },
+      // The short link's own form posts with a fetcher: it answers in place (ADR 041).
+      'short-link': async ({ slug }, { tenant, user }) => {
+        const change = await withTenant(tenant.id, async (tx) => {
+          const result = await changeCardSlug(tx, tenant.id, cardId, slug)
+          // Another card's slug, current or retired: refused, and the retirement rolls back.
+          if (result === 'taken') throw new ActionError(409, SLUG_MESSAGES.taken, 'slug')
+          if (result === 'changed') {
+            await recordAudit(tx, tenant.id, {
+              actorUserId: user.id,
+              action: 'card.short_link_set',
+              entityType: 'digital_card',
+              entityId: cardId,
+              metadata: { slug },
+            })
+          }
+          return result
+        })
+        return { reply: { slug, changed: change === 'changed' } }
       },
       finish: async (_value, { tenant, user }) => {
         await withTenant(tenant.id, (tx) =>

@@ -7,9 +7,10 @@ import { getOptionalUser } from '#app/auth/guards.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
-import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
+import { type CardReference, cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
+import { cardLinkUrl, shortLinkPath } from '#app/cards/short-link'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
@@ -55,10 +56,20 @@ export function recordPublicCardView(
   })
 }
 
+/**
+ * The slug a short link should be at instead: the card's current one, when the link carries a
+ * retired slug (any case of the current one is the same link: QR codes carry it in capitals).
+ */
+function movedSlug(reference: CardReference, shortSlug: string | null) {
+  if (!('slug' in reference) || !shortSlug) return null
+  return reference.slug.toLowerCase() === shortSlug ? null : shortSlug
+}
+
+/** The public card page, by a `/card/` link's reference or a short link's slug (ADR 041). */
 export async function publicCardLoader(
   request: Request,
   context: AppLoadContext,
-  reference: string,
+  reference: CardReference,
 ) {
   const tenant = await requireTenant(context)
   const viewer = await cardViewerOf(request, context)
@@ -67,8 +78,10 @@ export async function publicCardLoader(
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
   const row = await withTenant(tenant.id, async (tx) => {
     // A card hidden from this visitor is not found (and its view is not counted).
-    const shown = reference ? await openCard(tx, tenant.id, { reference }, viewer) : undefined
+    const shown = await openCard(tx, tenant.id, reference, viewer)
     if (!shown) return undefined
+    // A retired short link only redirects: the view is counted where it lands.
+    if (movedSlug(reference, shown.shortSlug)) return shown
     // A profile standing in for a card has no card row to count views of. A page the server
     // may cache has its view recorded by the server, for this request and every hit.
     if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
@@ -79,6 +92,10 @@ export async function publicCardLoader(
     return shown
   })
   if (!row) return data({ found: false as const }, { status: 404 })
+  const moved = movedSlug(reference, row.shortSlug)
+  // Permanent, but revalidated: the slug may come back to this card, or go to another one later.
+  if (moved)
+    throw redirect(shortLinkPath(moved), { status: 301, headers: { 'Cache-Control': 'no-cache' } })
   const origin = tenantOrigin(tenant)
   const card = toCardView(row)
   return data(
@@ -91,7 +108,8 @@ export async function publicCardLoader(
         workEmail: row.card.workEmail,
       },
       extras: toCardExtras(row),
-      cardUrl: `${origin}/card/${row.card.id}`,
+      // The short link: og:url and the canonical link name it (ADR 041).
+      cardUrl: cardLinkUrl(origin, row),
       imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
       // Absolute, on the tenant's own origin: crawlers fetch it without the page's context.
       previewImage: row.isPublic
@@ -119,13 +137,13 @@ export async function publicCardLoader(
 export async function publicCardAction(
   request: Request,
   context: AppLoadContext,
-  reference: string,
+  reference: CardReference,
 ) {
   return intentAction(request, {
     guard: async () => {
       const { tenant, user } = await getOptionalUser(request, context)
       // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
-      const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, { reference }, user))
+      const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, reference, user))
       if (!row) throw new Response('Not Found', { status: 404 })
       return { tenant, user, card: row.card, sourceCardId: row.cardId }
     },

@@ -10,6 +10,7 @@ import { toCardExtras } from '#app/cards/card-extras.server'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardEditPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
+import { cardLinkUrl } from '#app/cards/short-link'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -28,7 +29,8 @@ function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
     card: toCardView(row),
     extras: toCardExtras(row),
     isProfile: row.cardId === null,
-    shareUrl: `${tenantOrigin(tenant)}/card/${reference}`,
+    // The short link (ADR 041) is what the share sheet and the copied link carry.
+    shareUrl: cardLinkUrl(tenantOrigin(tenant), row),
     qrSrc: `/card/${reference}/qr.png`,
     vcardUrl: `/card/${reference}/vcard`,
     signedIn: viewer !== null,

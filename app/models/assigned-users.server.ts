@@ -1,8 +1,8 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { digitalCards, users } from '#drizzle/schema'
+import { cardSlugs, digitalCards, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
 
 /**
@@ -28,11 +28,21 @@ export async function listAssignedEndUsers(
       lastActiveAt: users.lastActiveAt,
       createdAt: users.createdAt,
       cardId: digitalCards.id,
+      // The card's short link (ADR 041), which its QR and link share.
+      cardSlug: cardSlugs.slug,
     })
     .from(users)
     .leftJoin(
       digitalCards,
       and(eq(digitalCards.organizationId, users.organizationId), eq(digitalCards.userId, users.id)),
+    )
+    .leftJoin(
+      cardSlugs,
+      and(
+        eq(cardSlugs.organizationId, digitalCards.organizationId),
+        eq(cardSlugs.cardId, digitalCards.id),
+        isNull(cardSlugs.retiredAt),
+      ),
     )
     .where(
       and(
@@ -53,11 +63,15 @@ export async function listAssignedEndUsers(
     .limit(5000)
   const people = new Map<
     string,
-    Omit<(typeof rows)[number], 'cardId'> & { cardId: string | null; cardCount: number }
+    Omit<(typeof rows)[number], 'cardId' | 'cardSlug'> & {
+      cardId: string | null
+      cardSlug: string | null
+      cardCount: number
+    }
   >()
-  for (const { cardId, ...person } of rows) {
+  for (const { cardId, cardSlug, ...person } of rows) {
     const seen = people.get(person.id)
-    if (!seen) people.set(person.id, { ...person, cardId, cardCount: cardId ? 1 : 0 })
+    if (!seen) people.set(person.id, { ...person, cardId, cardSlug, cardCount: cardId ? 1 : 0 })
     else if (cardId) seen.cardCount++
   }
   return [...people.values()]

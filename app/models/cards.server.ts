@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
+import { claimDefaultSlug } from '#app/models/card-slugs.server'
 import type { Background } from '#app/validation/card-background'
 import type { CardLinkInput } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
-import { cardLinks, digitalCards, media, users } from '#drizzle/schema'
+import { cardLinks, cardSlugs, digitalCards, media, users } from '#drizzle/schema'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -51,7 +52,10 @@ export function defaultCardTitle(firstName: string) {
 const owned = (organizationId: string, userId: string) =>
   and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId))
 
-/** Creates a card; the user's first card becomes the default (spec, digital card defaults). */
+/**
+ * Creates a card; the user's first card becomes the default (spec, digital card defaults). It
+ * gets its short link from its name at once (ADR 041).
+ */
 export async function createCard(
   db: Queryable,
   organizationId: string,
@@ -73,12 +77,20 @@ export async function createCard(
     })
     .returning()
   if (!card) throw new Error('card insert returned nothing')
+  await claimDefaultSlug(db, organizationId, card.id, card)
   return card
 }
 
 const logo = alias(media, 'card_logo')
 const picture = alias(media, 'card_picture')
 const background = alias(media, 'card_background')
+// A card's current short link (ADR 041); a retired one only redirects.
+const currentSlug = alias(cardSlugs, 'current_slug')
+const currentSlugJoin = and(
+  eq(currentSlug.organizationId, digitalCards.organizationId),
+  eq(currentSlug.cardId, digitalCards.id),
+  isNull(currentSlug.retiredAt),
+)
 const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
   sql<
     string | null
@@ -118,8 +130,10 @@ function selectCardsWithImages(db: Queryable) {
       profilePictureUrl: mediaPath(picture),
       backgroundImageUrl: mediaPath(background),
       links: linksOfCard,
+      shortSlug: currentSlug.slug,
     })
     .from(digitalCards)
+    .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
     .leftJoin(background, imageJoins.background)
@@ -134,6 +148,7 @@ function selectSharedCards(db: Queryable) {
       profilePictureUrl: mediaPath(picture),
       backgroundImageUrl: mediaPath(background),
       links: linksOfCard,
+      shortSlug: currentSlug.slug,
       ownerStatus: users.status,
     })
     .from(digitalCards)
@@ -141,6 +156,7 @@ function selectSharedCards(db: Queryable) {
       users,
       and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
     )
+    .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
     .leftJoin(background, imageJoins.background)
@@ -336,6 +352,37 @@ export async function findCardById(
   return row && { ...row, cardId: row.card.id }
 }
 
+const askedSlug = alias(cardSlugs, 'asked_slug')
+
+/**
+ * A card by a slug of its short link, current or retired (`shortSlug` is the current one: a
+ * retired slug's page redirects there). Within one organization; only the card gate calls this.
+ */
+export async function findCardBySlug(
+  db: Queryable,
+  organizationId: string,
+  slug: string,
+): Promise<SharedCard | undefined> {
+  if (slug.length > 64) return undefined
+  const [row] = await selectSharedCards(db)
+    .innerJoin(
+      askedSlug,
+      and(
+        eq(askedSlug.organizationId, digitalCards.organizationId),
+        eq(askedSlug.cardId, digitalCards.id),
+      ),
+    )
+    .where(
+      and(
+        eq(digitalCards.organizationId, organizationId),
+        eq(askedSlug.organizationId, organizationId),
+        sql`${askedSlug.slug} = lower(${slug})`,
+      ),
+    )
+    .limit(1)
+  return row && { ...row, cardId: row.card.id }
+}
+
 const profileLogo = alias(media, 'profile_logo')
 const profilePicture = alias(media, 'profile_picture')
 
@@ -396,6 +443,7 @@ export async function findCardByReference(
     profilePictureUrl: holder.profilePictureUrl,
     backgroundImageUrl: null,
     links: [],
+    shortSlug: null,
     cardId: null,
     ownerStatus: user.status,
   }

@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   'card.deleted': 'Deleted a digital card',
   'card.default_set': 'Changed your default card',
   'card.background_set': 'Changed a card background',
+  'card.short_link_set': "Changed a card's short link",
   'notifications.updated': 'Changed your notification preferences',
   'notifications.unsubscribed': 'Turned off notifications from an email link',
 }

@@ -59,11 +59,11 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Spec: a missing id goes home.
   if (!params.ref) throw redirect('/')
-  return publicCardLoader(request, context, params.ref)
+  return publicCardLoader(request, context, { reference: params.ref })
 }
 
 export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  publicCardAction(request, context, params.ref ?? '')
+  publicCardAction(request, context, { reference: params.ref ?? '' })
 
 export default function PublicCard() {
   const data = useLoaderData<typeof loader>()

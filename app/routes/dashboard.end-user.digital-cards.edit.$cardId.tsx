@@ -18,8 +18,8 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
   cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
-  const { card, step, area } = useLoaderData<typeof loader>()
-  return <CardEditorPage card={card} step={step} area={area} />
+  const { card, step, area, shortLink } = useLoaderData<typeof loader>()
+  return <CardEditorPage card={card} step={step} area={area} shortLink={shortLink} />
 }
 
 export const clientAction = serverActionOrFailure

@@ -7,6 +7,7 @@ import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
+import { cardLinkUrl } from '#app/cards/short-link'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
 import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
@@ -121,7 +122,7 @@ export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
       row.status,
       row.lastActiveAt?.toISOString() ?? '',
       String(row.cardCount),
-      row.cardId ? `${origin}/card/${row.cardId}` : '',
+      row.cardId ? cardLinkUrl(origin, { card: { id: row.cardId }, shortSlug: row.cardSlug }) : '',
       row.createdAt.toISOString(),
     ]),
   ]

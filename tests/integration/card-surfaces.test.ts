@@ -18,9 +18,10 @@ import { addContact } from '#app/models/contacts.server'
 import { updateAccount } from '#app/models/people.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
+import { slugBaseFromName } from '#app/validation/card-slug'
 import type { Visibility } from '#app/validation/settings'
 import { getDb, withTenant } from '#drizzle/db.server'
-import { contacts } from '#drizzle/schema'
+import { contacts, rateLimits } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -40,7 +41,7 @@ import { loadRoute } from '#tests/route-modules'
 const GATE = 'app/cards/card-gate.server.ts'
 const CARD_MODEL = 'app/models/cards.server.ts'
 /** The card model's lookups that find any card of the organization: the gate's alone. */
-const SHARED_LOOKUPS = ['findCardById', 'findCardByReference']
+const SHARED_LOOKUPS = ['findCardById', 'findCardByReference', 'findCardBySlug']
 /** Its lookups of the signed-in owner's own cards (the owner's id is part of the query). */
 const OWNER_LOOKUPS = ['getCardForOwner', 'listCardsForOwner', 'getDefaultCardForOwner']
 /** The privacy rules, which only the gate applies. */
@@ -131,10 +132,10 @@ const ALLOWED: Record<Visibility, Viewer[]> = {
   private: ['owner'],
 }
 
-type Reference = 'id' | 'link'
+type Reference = 'id' | 'link' | 'slug'
 type Shared = {
   kind: 'shared'
-  /** id: the card's id; link: the owner's name link (ADR 027). */
+  /** id: the card's id; link: the owner's name link (ADR 027); slug: its short link (ADR 041). */
   refs: Reference[]
   request: (ref: string) => { path: string; params: Record<string, string> }
   /**
@@ -187,6 +188,12 @@ const own =
 
 const SURFACES: Record<string, Shared | Own> = {
   'card.$ref.tsx': cardPage('/card'),
+  // The short link: the card page by its slug (ADR 041).
+  'c.$slug.tsx': {
+    ...cardPage('/c'),
+    refs: ['slug'],
+    request: (slug) => ({ path: `/c/${slug}`, params: { slug } }),
+  },
   'contact.$ref.tsx': cardPage('/contact'),
   'card_.$ref.vcard.ts': { ...cardFile('vcard', 'data'), details: true },
   'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
@@ -316,6 +323,7 @@ let orgId = ''
 let ownerId = ''
 let cardId = ''
 let nameLink = ''
+let shortSlug = ''
 const cookies = {} as Record<Viewer, string | null>
 let ip = 0
 
@@ -353,6 +361,7 @@ beforeAll(async () => {
       { kind: 'whatsapp', label: '', url: `https://${MARK.whatsapp}` },
     ]),
   )
+  shortSlug = slugBaseFromName(MARK.name, 'Marker')
   cookies.visitor = null
   cookies.stranger = await sessionCookieFor(orgId, stranger.id)
   cookies.contact = await sessionCookieFor(orgId, contact.id)
@@ -407,6 +416,8 @@ function expectedFor(surface: Shared, visibility: Visibility, who: Viewer): Expe
   return who === 'owner' && surface.audience === 'viewer' ? 'everything' : 'without hidden fields'
 }
 
+const refValue = (ref: Reference) => (ref === 'id' ? cardId : ref === 'slug' ? shortSlug : nameLink)
+
 async function checkShared(
   file: string,
   surface: Shared,
@@ -415,7 +426,7 @@ async function checkShared(
 ) {
   for (const who of VIEWERS) {
     for (const ref of surface.refs) {
-      const { path, params } = surface.request(ref === 'id' ? cardId : nameLink)
+      const { path, params } = surface.request(refValue(ref))
       const { status, body } = await get(file, who, path, params)
       const want = expected(who)
       const cell = `${file} by ${ref} for ${who}: ${want} (got ${status})`
@@ -449,6 +460,8 @@ describe.each(VISIBILITIES)('visibility %s, email and phone hidden', (visibility
 
   test('the lead form takes a lead from whoever may see the card, and from nobody else', async () => {
     await setVisibility(visibility)
+    // Each lead emails the owner: three card paths' worth would pass the per-recipient limit.
+    await getDb().delete(rateLimits)
     for (const [file, surface] of shared.filter(([, s]) => s.leads)) {
       for (const who of VIEWERS) {
         const allowed = ALLOWED[visibility].includes(who)
@@ -464,7 +477,7 @@ describe.each(VISIBILITIES)('visibility %s, email and phone hidden', (visibility
 
 async function postLead(file: string, surface: Shared, who: Viewer, email: string) {
   const mod = await load(file)
-  const { path, params } = surface.request(cardId)
+  const { path, params } = surface.request(refValue(surface.refs[0] ?? 'id'))
   ip += 1
   const response = await settle(async () =>
     mod.action?.({

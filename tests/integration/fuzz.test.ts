@@ -2,7 +2,7 @@
 // fields, huge and malformed bodies): never a 5xx; a 4xx says what is wrong and writes nothing.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
@@ -14,8 +14,8 @@ import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/
 import { setUserPlan } from '#app/models/users.server'
 import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
-import { type Transaction, withTenant } from '#drizzle/db.server'
-import { teamInvitations } from '#drizzle/schema'
+import { getDb, type Transaction, withTenant } from '#drizzle/db.server'
+import { cardSlugs, teamInvitations } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -120,6 +120,7 @@ const CARD_EDIT_KEYS = [
   'logoMediaId',
   'profilePictureMediaId',
   'backgroundMediaId',
+  'slug',
 ] as const
 const WIZARD_IMAGE_KEYS = [
   'backgroundChoice',
@@ -371,7 +372,7 @@ const FORMS: Form[] = [
     file: 'dashboard.end-user.digital-cards.edit.$cardId',
     path: '/dashboard/end-user/digital-cards/edit/CARD',
     actor: 'end_user',
-    intents: ['details', 'visuals', 'background', 'finish'],
+    intents: ['details', 'visuals', 'background', 'finish', 'short-link'],
     keys: CARD_EDIT_KEYS,
     files: IMAGE_FILES,
   },
@@ -380,7 +381,7 @@ const FORMS: Form[] = [
     file: 'dashboard.team-member.digital-cards.edit.$cardId',
     path: '/dashboard/team-member/digital-cards/edit/CARD',
     actor: 'team_admin',
-    intents: ['details', 'visuals', 'background', 'finish'],
+    intents: ['details', 'visuals', 'background', 'finish', 'short-link'],
     keys: CARD_EDIT_KEYS,
     files: IMAGE_FILES,
   },
@@ -388,6 +389,15 @@ const FORMS: Form[] = [
     name: 'public card',
     file: 'card.$ref',
     path: '/card/CARD',
+    actor: 'anonymous',
+    intents: ['connect', 'save', 'lead'],
+    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+  },
+  {
+    // SLUG: the card's current short link (ADR 041).
+    name: 'public card (short link)',
+    file: 'c.$slug',
+    path: '/c/SLUG',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
     keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
@@ -1032,8 +1042,10 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
   const headers = new Headers()
   if (payload.contentType) headers.set('Content-Type', payload.contentType)
   if (cookie) headers.set('Cookie', cookie)
+  const slug = form.path.includes('SLUG') ? await currentSlugOf(cardId) : ''
   const path = form.path
     .replace('CARD', cardId)
+    .replace('SLUG', slug)
     .replace(/[A-Z]+_TOKEN/, (name) => linkTokens.get(name) ?? name)
   const token = /^\/invitations\/([^/?]+)/.exec(path)?.[1] ?? ''
   return settle(() =>
@@ -1045,9 +1057,17 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
       }),
       // A different address per request: per-address rate limits do not mask the branches.
       context: contextFor(signed.host, `198.51.${Math.floor(run / 250) % 250}.${run % 250}`),
-      params: { cardId, ref: cardId, token },
+      params: { cardId, ref: cardId, slug, token },
     }),
   )
+}
+
+async function currentSlugOf(cardId: string) {
+  const [row] = await getDb()
+    .select({ slug: cardSlugs.slug })
+    .from(cardSlugs)
+    .where(and(eq(cardSlugs.cardId, cardId), isNull(cardSlugs.retiredAt)))
+  return row?.slug ?? ''
 }
 
 /** A generated value with its `{name}` id token, if any, made into the real id. */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   findCardByReference,
+  findCardBySlug,
   getDefaultCardForOwner,
   listCardsForOwner,
 } from '#app/models/cards.server'
@@ -118,6 +119,8 @@ test('no hot query scans a tenant table in sequence', async () => {
   await findBrandingImagePaths(db, organization.id, organization)
   await findCardByReference(db, organization.id, card.id)
   await findCardByReference(db, organization.id, 'pia-plans')
+  // The short link (ADR 041), as a QR code's capitals ask for it.
+  await findCardBySlug(db, organization.id, 'PIA-PLANS')
   await recordCardView(db, organization.id, card.id, 'visitor-hash', 'mobile')
   await recordCardViews(db, organization.id, [
     {

@@ -18,12 +18,14 @@ import {
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
+import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   createCard,
   deleteCard,
   findCardById,
   findCardByReference,
+  findCardBySlug,
   getCardForOwner,
   getDefaultCardForOwner,
   listCardsForOwner,
@@ -167,6 +169,7 @@ import {
   setUserPlan,
   updateProfile,
 } from '#app/models/users.server'
+import { slugBaseFromName } from '#app/validation/card-slug'
 import { getDb, type Queryable } from '#drizzle/db.server'
 import { organizations, sendingDomains, teams, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
@@ -471,6 +474,34 @@ const cases: Record<string, Case[]> = {
       name: "finds no card of A's",
       run: (db, b, a) => findCardById(db, b, a.card.id),
       expected: nothing,
+    },
+  ],
+  findCardBySlug: [
+    {
+      name: "finds no card of A's by its short link",
+      run: (db, b, a) => findCardBySlug(db, b, slugBaseFromName('Avery', a.card.lastName)),
+      expected: nothing,
+    },
+  ],
+  claimDefaultSlug: [
+    {
+      name: "gives no card of A's a slug in B",
+      run: (db, b, a) => claimDefaultSlug(db, b, a.card.id, { firstName: 'X', lastName: 'Y' }),
+      // The composite foreign key refuses B's slug for A's card: the write is refused.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  changeCardSlug: [
+    {
+      name: "retires no slug of A's and gives A's card none",
+      run: (db, b, a) => changeCardSlug(db, b, a.card.id, 'taken-over'),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+    {
+      name: "does not hand A's slug back to A's card in B",
+      run: (db, b, a) =>
+        changeCardSlug(db, b, a.otherCard.id, slugBaseFromName('Avery', a.card.lastName)),
+      expected: (_value, threw) => expect(threw).toBe(true),
     },
   ],
   recordCardView: [

@@ -215,7 +215,8 @@ test('Export Data: a CSV of the assigned end users, safe to open in a spreadshee
   )
   expect(lines).toHaveLength(3)
   expect(body).toContain(`"${w.mine.email}"`)
-  expect(body).toContain(`/card/${w.card.id}"`)
+  // The card's short link (ADR 041).
+  expect(body).toContain(`/c/ada-assigned"`)
   // A cell that would start a formula is defused.
   expect(body).toContain(`"'=HYPERLINK(""x"")"`)
   expect(body).not.toContain(w.theirs.email)

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { qrTextOf } from '#app/cards/short-link'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
@@ -79,10 +80,10 @@ async function qrOf(via: PublicAddress | null) {
 
 describe('links behind a TLS proxy', () => {
   test('card page canonical and Open Graph URL, QR code, vCard and QR screen use https and the host', async () => {
-    const expected = `https://${domain}:8443/card/${cardId}`
+    // The card's short link (ADR 041); the QR code carries it in capitals.
+    const expected = `https://${domain}:8443/c/pia-proxy`
     expect(await cardUrlOf(HTTPS_8443)).toBe(expected)
-    // The QR code's and the vCard's links carry their channel's marker (ADR 039).
-    expect(await qrOf(HTTPS_8443)).toBe(`${expected}?s=q`)
+    expect(await qrOf(HTTPS_8443)).toBe(qrTextOf(expected))
     const vcard = await settle(() =>
       vcardLoader({
         request: requestFor(domain, `/card/${cardId}/vcard`),
@@ -103,13 +104,11 @@ describe('links behind a TLS proxy', () => {
     )
     expect(((await screen.json()) as { shareUrl: string }).shareUrl).toBe(expected)
     // On the standard port, no port at all.
-    expect(await cardUrlOf({ scheme: 'https', port: null })).toBe(
-      `https://${domain}/card/${cardId}`,
-    )
+    expect(await cardUrlOf({ scheme: 'https', port: null })).toBe(`https://${domain}/c/pia-proxy`)
   })
 
   test('without a proxy saying so, links keep the configured scheme and port', async () => {
-    expect(await cardUrlOf(null)).toMatch(new RegExp(`^http://${domain}:\\d+/card/${cardId}$`))
+    expect(await cardUrlOf(null)).toMatch(new RegExp(`^http://${domain}:\\d+/c/pia-proxy$`))
   })
 
   test('a reset email, written later by the job queue, links over https on the host', async () => {

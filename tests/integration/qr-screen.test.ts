@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
+import { qrTextOf } from '#app/cards/short-link'
 import { setDefaultCard } from '#app/models/cards.server'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
@@ -111,9 +112,9 @@ describe('/qrcode/{cardId}', () => {
       vcardUrl: `/card/${card.id}/vcard`,
       card: { firstName: 'Vera', lastName: 'Visit' },
     })
-    expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/card/${card.id}$`))
-    // The QR code's link is marked as the QR code's (ADR 039).
-    expect(await decodeQr(host, card.id)).toBe(`${screen.shareUrl}?s=q`)
+    // The short link (ADR 041), which the QR code carries in capitals.
+    expect(screen.shareUrl).toMatch(new RegExp(`^http://${host}(:\\d+)?/c/vera-visit$`))
+    expect(await decodeQr(host, card.id)).toBe(qrTextOf(screen.shareUrl ?? ''))
     // Opening the QR screen is not a view of the card page.
     expect(await getDb().select().from(cardViews).where(eq(cardViews.cardId, card.id))).toEqual([])
   })
@@ -188,7 +189,8 @@ describe('/qrcode', () => {
       await openOwn(host, await sessionCookieFor(organization.id, user.id))
     ).json()) as Screen
     expect(screen.status).toBe('card')
-    expect(screen.shareUrl).toMatch(new RegExp(`/card/${second.id}$`))
+    expect(screen.qrSrc).toBe(`/card/${second.id}/qr.png`)
+    expect(screen.shareUrl).toMatch(/\/c\/test-user-2$/)
     expect(screen.editPath).toBe(`/dashboard/end-user/digital-cards/edit/${second.id}`)
   })
 

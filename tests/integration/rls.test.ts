@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
-import { auditEvents, cardLinks, digitalCards, tenantTables } from '#drizzle/schema'
+import { auditEvents, cardLinks, cardSlugs, digitalCards, tenantTables } from '#drizzle/schema'
+import { rowsOf } from '#tests/checksum'
 import {
   contextFor,
   getPlatformOrganization,
@@ -43,6 +44,46 @@ describe('row-level security', () => {
       return tx.select().from(digitalCards)
     })
     expect(rows).toEqual([])
+  })
+
+  test('every tenant table forces row-level security and has a policy', async () => {
+    const names = Object.values(tenantTables).map((table) => getTableName(table))
+    const result = await getDb().execute(
+      sql`select c.relname as name, c.relforcerowsecurity as forced,
+            (select count(*)::int from pg_policies p where p.tablename = c.relname) as policies
+          from pg_class c where c.relnamespace = 'public'::regnamespace and c.relkind = 'r'`,
+    )
+    const rows = rowsOf<{ name: string; forced: boolean; policies: number }>(result)
+    for (const name of names) {
+      const row = rows.find((r) => r.name === name)
+      expect(row, name).toMatchObject({ forced: true })
+      expect(row?.policies, name).toBeGreaterThan(0)
+    }
+    expect(names).toContain('card_slugs')
+  })
+
+  test("short links: a tenant sees only its own slugs and cannot write another's", async () => {
+    const { a, cardA, cardB } = await twoTenants()
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ cardId: cardSlugs.cardId }).from(cardSlugs)).map((r) => r.cardId),
+    )
+    expect(seen).toContain(cardA.id)
+    expect(seen).not.toContain(cardB.id)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx
+          .insert(cardSlugs)
+          .values({ organizationId: cardB.organizationId, cardId: cardB.id, slug: 'stolen' }),
+      ),
+    ).rejects.toThrow()
+    const retired = await withTenant(a.id, (tx) =>
+      tx
+        .update(cardSlugs)
+        .set({ retiredAt: new Date() })
+        .where(sql`${cardSlugs.cardId} = ${cardB.id}`)
+        .returning(),
+    )
+    expect(retired).toEqual([])
   })
 
   test("writing another tenant's rows is refused, updating them changes nothing", async () => {

@@ -60,6 +60,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'auth.logout.ts': 'public',
   'auth.register.tsx': 'public',
   'auth.reset-password.tsx': 'public',
+  'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
   'card_.$ref.qr[.]png.ts': 'public',
@@ -214,7 +215,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace('card_.', 'card.')
       .replace('[.]', '.')
       .replaceAll('.', '/')
-      .replace(/\$cardId|\$ref/, cardId)
+      .replace(/\$cardId|\$ref|\$slug/, cardId)
       .replace('$file', imageFileFor(file))
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
@@ -225,6 +226,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
     params: {
       cardId,
       ref: cardId,
+      slug: cardId,
       token: linkToken(cardId),
       file: imageFileFor(file),
       '*': 'nothing-here',
@@ -385,6 +387,7 @@ const REFERENCES: Record<string, Reference> = {
   'auth.logout.ts': 'none',
   'auth.register.tsx': 'none',
   'auth.reset-password.tsx': 'reset-token',
+  'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
   'card_.$ref.qr[.]png.ts': 'card',
@@ -841,6 +844,17 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       fields: { intent: 'finish' },
       params: { cardId: b.cardId },
     },
+    // B's card's slug, or a new one for B's card: the card is not found for A.
+    {
+      path: `${area}/edit/${b.cardId}`,
+      fields: { intent: 'short-link', slug: 'bea-bee' },
+      params: { cardId: b.cardId },
+    },
+    {
+      path: `${area}/edit/${b.cardId}`,
+      fields: { intent: 'short-link', slug: 'taken-from-b' },
+      params: { cardId: b.cardId },
+    },
   ]
   const profile = (path: string): WriteAttempt[] => [
     {
@@ -1035,6 +1049,17 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         path: '/card/bea-bee',
         fields: { intent: 'lead', fullName: 'Sneaky', email: 'sneaky@example.test' },
         params: { ref: 'bea-bee' },
+        onlyOnA: true,
+      },
+    ],
+    // A short link is the card page under another path: B's slug is not found on A's host.
+    'c.$slug.tsx': [
+      { path: '/c/bea-bee', fields: { intent: 'connect' }, params: { slug: 'bea-bee' } },
+      { path: '/c/bea-bee', fields: { intent: 'save' }, params: { slug: 'bea-bee' } },
+      {
+        path: '/c/bea-bee',
+        fields: { intent: 'lead', fullName: 'Sneaky', email: 'sneaky@example.test' },
+        params: { slug: 'bea-bee' },
         onlyOnA: true,
       },
     ],

@@ -14,6 +14,7 @@ import {
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
+import { ShortLinkForm } from '#app/components/cards/short-link-form'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
@@ -138,10 +139,12 @@ export function CardEditorPage({
   card,
   step,
   area,
+  shortLink,
 }: {
   card: EditableCard
   step: 'details' | 'visuals' | 'review'
   area: CardArea
+  shortLink: { slug: string; origin: string }
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
@@ -276,6 +279,9 @@ export function CardEditorPage({
                 Next
               </StatusButton>
             </Form>
+          ) : null}
+          {step === 'details' ? (
+            <ShortLinkForm cardId={card.id} slug={shortLink.slug} origin={shortLink.origin} />
           ) : step === 'visuals' ? (
             <div className="flex flex-col gap-6">
               <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">

@@ -6,6 +6,7 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistance } from 'date-fns'
 import { Download, Eye, QrCode, Search, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
+import { cardLinkPath } from '#app/cards/short-link'
 import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
@@ -56,7 +57,7 @@ function QrDialog({ row, origin, label }: { row: Row; origin: string; label: str
       </Button>
     )
   }
-  const link = `${origin}/card/${row.cardId}`
+  const link = `${origin}${cardLinkPath({ id: row.cardId }, row.cardSlug)}`
   const png = `/card/${row.cardId}/qr.png`
   return (
     <FormDialog
