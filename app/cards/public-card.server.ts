@@ -22,7 +22,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
 import { intentAction } from '#app/utils/intent-action.server'
-import { sourceOfRequest, type ViewSource } from '#app/utils/view-sources'
+import { sourceOfRequest, type ViewSource, withSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
 
@@ -95,7 +95,11 @@ export async function publicCardLoader(
   const moved = movedSlug(reference, row.shortSlug)
   // Permanent, but revalidated: the slug may come back to this card, or go to another one later.
   if (moved)
-    throw redirect(shortLinkPath(moved), { status: 301, headers: { 'Cache-Control': 'no-cache' } })
+    // The view is counted where it lands, with the source of the link that led here.
+    throw redirect(withSource(shortLinkPath(moved), sourceOfRequest(request, context)), {
+      status: 301,
+      headers: { 'Cache-Control': 'no-cache' },
+    })
   const origin = tenantOrigin(tenant)
   const card = toCardView(row)
   return data(

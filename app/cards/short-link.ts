@@ -1,4 +1,5 @@
 // A card's short link and what a QR code carries of it (issue 28 point 3, ADR 041).
+import { withSource } from '#app/utils/view-sources'
 
 /** The short links' path prefix: one letter, so the address stays short and readable. */
 export const SHORT_LINK_PREFIX = '/c/'
@@ -21,7 +22,9 @@ export function cardLinkPath(card: { id: string }, shortSlug: string | null | un
  */
 export function qrTextOf(url: string) {
   const parsed = URL.canParse(url) ? new URL(url) : null
-  if (!parsed?.pathname.startsWith(SHORT_LINK_PREFIX)) return url
+  // A link that is not a short link (a profile standing in for a card) carries the QR marker.
+  if (!parsed?.pathname.startsWith(SHORT_LINK_PREFIX)) return withSource(url, 'qr')
+  // The capitals are also what counts a scan as the QR code's (app/utils/view-sources.ts).
   return url.toUpperCase()
 }
 

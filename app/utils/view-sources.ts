@@ -1,6 +1,6 @@
 // Where a card view came from (issue 28 point 4). Each channel marks the link it hands out with
-// `?s={code}`, one letter: four characters, so a QR code of a short link stays at version 4
-// (ADR 039). The page cache answers a marked request from the unmarked page's entry and counts
+// `?s={code}`, one letter (ADR 039), except a QR code of a short link, which says so by its
+// capitals (ADR 041). The page cache answers a marked request from the unmarked page's entry and counts
 // the view with its source (server.ts); anything unknown counts as a direct visit, never an
 // error. Shared by the server, the share controls and the vCard: one place for the codes.
 
@@ -67,11 +67,27 @@ export function sourceOfCode(code: string | null | undefined): ViewSource {
   return (SOURCE_OF_CODE.get(code.toLowerCase()) as ViewSource | undefined) ?? 'direct'
 }
 
+/**
+ * A QR code carries a card's short link in capitals (`HTTPS://HOST/C/SLUG`, ADR 041): that is
+ * the marker, costing no characters, which keeps the code at version 4. Every other channel
+ * hands out the short link in lowercase, and people type it so.
+ */
+const QR_SHORT_LINK = /^\/C\//
+
+function sourceOfPath(path: string): ViewSource {
+  return QR_SHORT_LINK.test(path) ? 'qr' : 'direct'
+}
+
 /** The source of a request's URL (absolute, or a path with its query). */
 export function sourceOfUrl(url: string): ViewSource {
-  const query = url.split('#', 1)[0]?.split('?', 2)[1] ?? ''
+  const [target = '', query = ''] = (url.split('#', 1)[0] ?? '').split('?', 2)
   const marker = query.split('&').find(isMarker)
-  return sourceOfCode(marker?.split('=', 2)[1])
+  const source = sourceOfCode(marker?.split('=', 2)[1])
+  if (source !== 'direct') return source
+  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
+    ? target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+    : target
+  return sourceOfPath(path)
 }
 
 // A query that is a marker and nothing else (a QR code scanned by a camera app that upper-cases
@@ -84,10 +100,12 @@ const MARKER_ONLY = /^[sS]=[A-Za-z0-9]{0,8}$/
  */
 export function splitSourceMarker(target: string): { path: string; source: ViewSource } | null {
   const at = target.indexOf('?')
-  if (at < 0) return { path: target, source: 'direct' }
+  if (at < 0) return { path: target, source: sourceOfPath(target) }
   const query = target.slice(at + 1)
   if (!MARKER_ONLY.test(query)) return null
-  return { path: target.slice(0, at), source: sourceOfCode(query.slice(2)) }
+  const path = target.slice(0, at)
+  const marked = sourceOfCode(query.slice(2))
+  return { path, source: marked === 'direct' ? sourceOfPath(path) : marked }
 }
 
 /**

@@ -335,8 +335,10 @@ describe('the QR code', () => {
     expect(((await scanned.json()) as { card: { id: string } }).card.id).toBe(card.id)
   })
 
-  test('links that are not short links are encoded as they are', () => {
-    expect(qrTextOf('http://a.localhost:3000/card/abc')).toBe('http://a.localhost:3000/card/abc')
+  test('links that are not short links keep their case and carry the QR marker (ADR 039)', () => {
+    expect(qrTextOf('http://a.localhost:3000/card/abc')).toBe(
+      'http://a.localhost:3000/card/abc?s=q',
+    )
   })
 })
 

@@ -18,6 +18,7 @@ import {
   countCardViewsBySource,
   countUserViewsBySourcePerDay,
 } from '#app/models/stats.server'
+import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader } from '#app/routes/card.$ref'
 import {
   SOURCE_PARAM,
@@ -103,6 +104,18 @@ describe('the marker', () => {
     expect(splitSourceMarker('/card/x')).toEqual({ path: '/card/x', source: 'direct' })
   })
 
+  test('a short link in capitals is the QR code’s (ADR 041); in lowercase it is not', () => {
+    expect(sourceOfUrl('HTTPS://A.EXAMPLE/C/SOL-SOURCE')).toBe('qr')
+    expect(sourceOfUrl('https://a.example/c/sol-source')).toBe('direct')
+    expect(sourceOfUrl('https://a.example/c/sol-source?s=l')).toBe('link')
+    expect(splitSourceMarker('/C/SOL-SOURCE')).toEqual({ path: '/C/SOL-SOURCE', source: 'qr' })
+    expect(splitSourceMarker('/c/sol-source')).toEqual({ path: '/c/sol-source', source: 'direct' })
+    // An explicit marker wins over the capitals.
+    expect(splitSourceMarker('/C/SOL-SOURCE?s=n')).toEqual({ path: '/C/SOL-SOURCE', source: 'nfc' })
+    // Only the short link's prefix: a card path in capitals is not a QR code's.
+    expect(sourceOfUrl('https://a.example/CARD/X')).toBe('direct')
+  })
+
   test('any other query keeps a request out of the page cache; the marker is still read', () => {
     expect(splitSourceMarker('/card/x?s=q&utm=1')).toBeNull()
     expect(splitSourceMarker('/card/x?connect=1')).toBeNull()
@@ -152,6 +165,27 @@ describe('views counted with their source', () => {
     expect(sources).toEqual(['direct', 'direct', 'link', 'qr'])
   })
 
+  test('a short link opened in capitals (its QR code) counts as the QR code’s (ADR 041)', async () => {
+    const { organization, card, host } = await setup()
+    for (const [slug, agent] of [
+      ['SOL-SOURCE', 'camera'],
+      ['sol-source', 'typed'],
+    ] as const) {
+      const response = toResponse(
+        await shortLinkLoader({
+          request: requestFor(host, `/${slug === 'SOL-SOURCE' ? 'C' : 'c'}/${slug}`, {
+            headers: { 'User-Agent': `${CHROME} ${agent}` },
+          }),
+          context: contextFor(host),
+          params: { slug },
+        }),
+      )
+      expect(response.status).toBe(200)
+    }
+    const sources = (await sourcesOf(organization.id, card.id)).map((row) => row.source).sort()
+    expect(sources).toEqual(['direct', 'qr'])
+  })
+
   test('a cached page’s view is queued with the source server.ts read off the request', async () => {
     const { organization, card, host } = await setup()
     const response = toResponse(
@@ -185,7 +219,8 @@ describe('views counted with their source', () => {
       const text = (await response.text()).replace(/\r\n[ \t]/g, '')
       return text.split('\r\n').find((line) => line.startsWith('URL;TYPE=CARD:'))
     }
-    expect(await linkOf(`/card/${card.id}/vcard`)).toMatch(/\/card\/[0-9a-f-]+\?s=v$/)
+    // The card's short link (ADR 041), marked.
+    expect(await linkOf(`/card/${card.id}/vcard`)).toMatch(/\/c\/[a-z0-9-]+\?s=v$/)
     expect(await linkOf(`/card/${card.id}/vcard?for=n`)).toMatch(/\?s=n$/)
     expect(await linkOf(`/card/${card.id}/vcard?for=nonsense`)).toMatch(/\?s=v$/)
   })
