@@ -409,6 +409,7 @@ function handle(req: IncomingMessage, res: ServerResponse) {
 }
 
 const cacheEnabled = !viteDevServer && process.env.PAGE_CACHE_MB !== '0'
+const SHORT_LINK_PATH = /^\/c\/[^/]+$/i
 
 /**
  * The cache key of a request the cache may answer, with its path and the source its link was
@@ -435,7 +436,14 @@ function cacheCandidateKey(
   // a trusted proxy: an answer made for https on one port is never served for another.
   const via = forwardedPublicAddress(req.headers, trustedHops)
   const origin = via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host
-  return { key: entry.pageCacheKey(origin.toLowerCase(), url), path: url, source: marked.source }
+  // A short link's path in capitals is its QR code's (ADR 041) and the same page: slugs are
+  // lowercase, so one entry answers both, and the capitals still name the view's source.
+  const keyPath = SHORT_LINK_PATH.test(url) ? url.toLowerCase() : url
+  return {
+    key: entry.pageCacheKey(origin.toLowerCase(), keyPath),
+    path: url,
+    source: marked.source,
+  }
 }
 
 function isSecure(req: IncomingMessage) {

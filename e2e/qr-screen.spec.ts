@@ -45,9 +45,8 @@ async function decodeQrOf(page: Page) {
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-  const text = jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? ''
-  expect(text).toMatch(/\?s=q$/)
-  return text.replace(/\?s=q$/, '')
+  // The short link in capitals, which also counts a scan as the QR code's (ADR 041).
+  return jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? ''
 }
 
 /** Olivia's card URL, as a visitor finds it (the public page's canonical link). */
@@ -228,7 +227,8 @@ test.describe('with JavaScript', () => {
     await openAs(page, PROFILE_ONLY, '/qrcode')
     const profileUrl = urlFor(HOSTS.alpha, `/card/${PROFILE_ONLY.slug}`)
     await expect(page.getByTestId('share-url')).toHaveText(profileUrl)
-    expect(await decodeQrOf(page)).toBe(profileUrl)
+    // Not a short link: the QR code's marker on it (ADR 039).
+    expect(await decodeQrOf(page)).toBe(qrTextOf(profileUrl))
     await expect(page.getByTestId('card-preview')).toContainText('Pia Profile Only')
     await expect(page.getByTestId('card-preview')).toContainText(PROFILE_ONLY.jobTitle)
     await expect(page.getByRole('link', { name: 'Manage Your Digital Cards' })).toBeVisible()
