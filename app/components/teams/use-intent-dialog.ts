@@ -11,6 +11,10 @@ export type TeamActionData = {
 /**
  * A dialog whose form posts `intent`: it stays open (showing the server's messages) when the
  * answer is a refusal, and closes when the post succeeded (the action redirected).
+ *
+ * The refusal is decided when it arrives, not when the navigation ends: React Router shows the
+ * action's data while it still revalidates, so a person can read the refusal and close the
+ * dialog before the navigation is idle, and the end of it must not open the dialog again.
  */
 export function useIntentDialog(intent: string, fields: readonly string[] = []) {
   const [open, setOpen] = useState(false)
@@ -19,11 +23,22 @@ export function useIntentDialog(intent: string, fields: readonly string[] = []) 
   const submittedHere = navigation.formData?.get('intent') === intent
   const inFlight = useRef(false)
   const refused = actionData?.intent === intent ? actionData : null
+  // The refusal already answered (or there before this dialog was mounted).
+  const answered = useRef(refused)
   useEffect(() => {
     if (navigation.state !== 'idle' && submittedHere) inFlight.current = true
-    if (navigation.state === 'idle' && inFlight.current) {
+    if (!inFlight.current) return
+    if (refused?.error && refused !== answered.current) {
+      // Refused: the dialog stays open with the messages; closing it from here is the user's.
+      answered.current = refused
       inFlight.current = false
-      setOpen(Boolean(refused?.error))
+      setOpen(true)
+      return
+    }
+    if (navigation.state === 'idle') {
+      // Done without a new refusal: the post succeeded.
+      inFlight.current = false
+      setOpen(false)
     }
   }, [navigation.state, submittedHere, refused])
   const errors = (field: string) => refused?.result?.error?.[field] ?? undefined
