@@ -39,7 +39,7 @@ export function dialable(phone: string) {
 }
 
 /** Opens outside the card, without giving the other site a handle on this page. */
-export const SAFE_LINK = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const
+const SAFE_LINK = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const
 
 type Phoned = { number: string; type: PhoneType }
 
