@@ -117,12 +117,21 @@ export function storePage(
   }
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined || DROPPED_HEADERS.has(name)) continue
-    let text = Array.isArray(value) ? value.join(', ') : String(value)
     if (name === 'content-security-policy' || name === 'content-security-policy-report-only') {
-      if (!isHtml) continue
-      text = text.replace(`'nonce-${answer.nonce}'`, scriptHashes(html).join(' '))
+      // Each policy on its own: the page's, with its nonce, and a route's own (media's sandbox),
+      // which a cached image must keep. A body without scripts has no use for the page's.
+      for (const policy of Array.isArray(value) ? value : [String(value)]) {
+        const hasNonce = answer.nonce !== '' && policy.includes(`'nonce-${answer.nonce}'`)
+        if (!hasNonce) headers.push([name, policy])
+        else if (isHtml)
+          headers.push([
+            name,
+            policy.replace(`'nonce-${answer.nonce}'`, scriptHashes(html).join(' ')),
+          ])
+      }
+      continue
     }
-    headers.push([name, text])
+    headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)])
   }
   const viewCardId = answer.headers[CACHE_VIEW_HEADER]
   const etag =

@@ -110,6 +110,24 @@ describe('stored answers', () => {
     expect(lookupPage(pageCacheKey('a.localhost', '/x'))).toBe(page)
   })
 
+  test('an image keeps its own sandbox policy and drops the page policy with its nonce', () => {
+    const page = storePage(pageCacheKey('a.localhost', '/media/x.png'), {
+      status: 200,
+      headers: {
+        'content-type': 'image/png',
+        'content-security-policy': [
+          "script-src 'strict-dynamic' 'nonce-abc'; object-src 'none'",
+          "default-src 'none'; sandbox",
+        ],
+        [CACHE_TAG_HEADER]: 'org-1',
+      },
+      body: Buffer.from('png'),
+      nonce: 'abc',
+    })
+    const policies = page?.headers.filter(([name]) => name === 'content-security-policy')
+    expect(policies?.map(([, value]) => value)).toEqual(["default-src 'none'; sandbox"])
+  })
+
   test('an answer that sets a cookie, or is not a 200, is not kept', () => {
     expect(storePage('k1', answer({ 'set-cookie': 'a=b' }))).toBeUndefined()
     expect(storePage('k2', { ...answer({}), status: 404 })).toBeUndefined()
