@@ -198,6 +198,8 @@ const SURFACES: Record<string, Shared | Own> = {
   'card_.$ref.vcard.ts': { ...cardFile('vcard', 'data'), details: true },
   'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
   'card_.$ref.qr[.]svg.ts': cardFile('qr.svg', 'image'),
+  // Issue 29: the virtual background.
+  'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
   // A stale hash answers a redirect to the current preview: found, so 302.
   'card_.$ref.og.$file.ts': {
     kind: 'shared',

@@ -63,6 +63,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
+  'card_.$ref.background[.]png.ts': 'public',
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
@@ -219,6 +220,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace('$file', imageFileFor(file))
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
+      .replace(/\/background\/png$/, '/background.png')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
   return {
@@ -390,6 +392,7 @@ const REFERENCES: Record<string, Reference> = {
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
+  'card_.$ref.background[.]png.ts': 'card',
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
