@@ -41,7 +41,7 @@ export function escapeMarkup(text: string): string {
 }
 
 /** Control characters (and lone surrogates) have no glyph and may upset Pango: dropped. */
-function printable(text: string, max: number) {
+export function printable(text: string, max: number) {
   const clean = [...text.replace(/[\p{Cc}\p{Cs}]/gu, ' ').trim()]
   return clean.length > max ? `${clean.slice(0, max - 1).join('')}…` : clean.join('')
 }
@@ -59,7 +59,7 @@ export function initialsOf(name: string): string {
 /** Renders in progress: crawlers fetch a freshly shared link's preview several at once. */
 const rendering = new Map<string, Promise<Buffer>>()
 
-async function cached(key: string, render: () => Promise<Buffer>) {
+export async function cached(key: string, render: () => Promise<Buffer>) {
   const hit = rendered.get(key)
   if (hit) return hit
   const running = rendering.get(key)
@@ -75,7 +75,7 @@ async function cached(key: string, render: () => Promise<Buffer>) {
 }
 
 /** An anti-aliased disc of `colour`, as raw RGBA (SVG is not available to draw it). */
-function disc(size: number, colour: string) {
+export function disc(size: number, colour: string) {
   const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(colour.slice(at, at + 2), 16))
   const pixels = Buffer.alloc(size * size * 4)
   const radius = size / 2
@@ -99,7 +99,7 @@ function disc(size: number, colour: string) {
  * Text in the largest of `points` (tried in order) that fits `maxWidth`×`maxHeight`, wrapped at
  * words when `wrap` is set; shrunk as an image if even the smallest does not fit.
  */
-async function textImage(
+export async function textImage(
   text: string,
   options: {
     colour: string

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/env.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { updateAccount } from '#app/models/people.server'
@@ -33,6 +34,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { loadRoute } from '#tests/route-modules'
 
 // ---------------------------------------------------------------------------------------------
@@ -198,6 +200,9 @@ const SURFACES: Record<string, Shared | Own> = {
   'card_.$ref.vcard.ts': { ...cardFile('vcard', 'data'), details: true },
   'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
   'card_.$ref.qr[.]svg.ts': cardFile('qr.svg', 'image'),
+  // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
+  'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
+  'card_.$ref.google-wallet.ts': { ...cardFile('google-wallet', 'image'), shown: 302 },
   // A stale hash answers a redirect to the current preview: found, so 302.
   'card_.$ref.og.$file.ts': {
     kind: 'shared',
@@ -328,6 +333,10 @@ const cookies = {} as Record<Viewer, string | null>
 let ip = 0
 
 beforeAll(async () => {
+  // Google Wallet on, with a throwaway key: its save link is signed without calling Google.
+  process.env.GOOGLE_WALLET_ISSUER_ID = TEST_ISSUER_ID
+  process.env.GOOGLE_WALLET_KEY = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+  resetEnvForTests()
   const organization = await makeOrganization()
   orgId = organization.id
   host = `${organization.slug}.localhost`

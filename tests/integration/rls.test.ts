@@ -5,7 +5,14 @@ import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
-import { auditEvents, cardLinks, cardSlugs, digitalCards, tenantTables } from '#drizzle/schema'
+import {
+  auditEvents,
+  cardLinks,
+  cardSlugs,
+  digitalCards,
+  googleWalletObjects,
+  tenantTables,
+} from '#drizzle/schema'
 import { rowsOf } from '#tests/checksum'
 import {
   contextFor,
@@ -60,6 +67,7 @@ describe('row-level security', () => {
       expect(row?.policies, name).toBeGreaterThan(0)
     }
     expect(names).toContain('card_slugs')
+    expect(names).toContain('google_wallet_objects')
   })
 
   test("short links: a tenant sees only its own slugs and cannot write another's", async () => {
@@ -84,6 +92,41 @@ describe('row-level security', () => {
         .returning(),
     )
     expect(retired).toEqual([])
+  })
+
+  test("Google Wallet objects (issue 29): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, cardA, cardB } = await twoTenants()
+    await withTenant(b.id, (tx) =>
+      tx
+        .insert(googleWalletObjects)
+        .values({ organizationId: b.id, cardId: cardB.id, objectId: `3388.card-${cardB.id}` }),
+    )
+    await withTenant(a.id, (tx) =>
+      tx
+        .insert(googleWalletObjects)
+        .values({ organizationId: a.id, cardId: cardA.id, objectId: `3388.card-${cardA.id}` }),
+    )
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ cardId: googleWalletObjects.cardId }).from(googleWalletObjects)).map(
+        (r) => r.cardId,
+      ),
+    )
+    expect(seen).toEqual([cardA.id])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx
+          .insert(googleWalletObjects)
+          .values({ organizationId: b.id, cardId: cardB.id, objectId: 'stolen' }),
+      ),
+    ).rejects.toThrow()
+    const patched = await withTenant(a.id, (tx) =>
+      tx
+        .update(googleWalletObjects)
+        .set({ patchedAt: new Date() })
+        .where(sql`${googleWalletObjects.cardId} = ${cardB.id}`)
+        .returning(),
+    )
+    expect(patched).toEqual([])
   })
 
   test("writing another tenant's rows is refused, updating them changes nothing", async () => {
