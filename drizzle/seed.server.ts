@@ -388,7 +388,16 @@ async function seedOrganization(
     })
     await tx
       .update(usersTable)
-      .set({ profilePictureMediaId: photo.id })
+      // A card owner has been through the profile wizard: the profile matches the card and the
+      // dashboard offers no onboarding.
+      .set({
+        profilePictureMediaId: photo.id,
+        company: fields.company,
+        jobTitle: fields.jobTitle,
+        phoneNumber: fields.phoneNumber,
+        website: fields.website,
+        onboardingCompletedAt: now,
+      })
       .where(and(eq(usersTable.organizationId, organization.id), eq(usersTable.id, user.id)))
     const owner = {
       firstName: user.firstName,

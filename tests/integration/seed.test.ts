@@ -104,6 +104,10 @@ describe('demo seed', () => {
         expect(response.status).toBe(200)
         expect(response.headers.get('content-type')).toBe('image/jpeg')
       }
+      // The profile matches the card: its photo, and no onboarding offered.
+      const [profile] = await getDb().select().from(users).where(eq(users.id, owner.userId))
+      expect(profile?.profilePictureMediaId).toBe(cards[0]?.card.profilePictureMediaId)
+      expect(profile?.onboardingCompletedAt).not.toBeNull()
       const main = cards.find((c) => c.card.isDefault)
       expect(main?.links.length).toBeGreaterThanOrEqual(3)
       expect(main?.shortSlug).toBe(email.startsWith('alice') ? 'alice-anderson' : main?.shortSlug)
