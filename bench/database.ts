@@ -29,7 +29,7 @@ import type { Driver } from './budgets'
 export const DEMO = {
   slug: 'acme',
   host: 'acme.localhost',
-  customDomain: 'cards.acme.test',
+  customDomain: 'cards.acme.localhost',
   email: 'alice@acme.test',
   password: DEMO_PASSWORD,
 } as const
