@@ -133,8 +133,8 @@ import {
   countContactsByWeek,
   countOrganizationPeople,
   countUserViewsBySourcePerDay,
+  countViewsBySourcePerDay,
   countViewsByWeek,
-  countViewsPerDay,
   endUserFigures,
   type StatsScope,
 } from '#app/models/stats.server'
@@ -993,10 +993,12 @@ const cases: Record<string, Case[]> = {
           { current: 0, previous: 0 },
         ],
         [
-          'countViewsPerDay',
+          'countViewsBySourcePerDay',
           async (db, b, scope) =>
-            (await countViewsPerDay(db, b, scope, new Date())).reduce((n, d) => n + d.views, 0),
-          0,
+            (await countViewsBySourcePerDay(db, b, scope, new Date())).filter(
+              (day) => day.views > 0 || Object.keys(day.sources).length > 0,
+            ),
+          [],
         ],
       ] as [string, (db: Queryable, b: string, scope: StatsScope) => Promise<unknown>, unknown][]
     ).map(([fn, count, none]) => [
