@@ -74,7 +74,9 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
     const schema = StepSchemas[step as 1 | 2 | 3]
     const submission = parseWithZod(formData, { schema })
     if (submission.status !== 'success') {
-      return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status: 400 })
+      // A link moved without JavaScript (a list intent, no status) is the step shown again.
+      const status = submission.status === 'error' ? 400 : 200
+      return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status })
     }
     await withTenant(tenant.id, async (tx) => {
       const draft = await loadDraft(tx, user, mode, null)

@@ -146,6 +146,14 @@ async function runAction<G>(
   const submission = parseWithZod(form, { schema: options.schema })
   const posted = form.get('intent')
   const intentOf = typeof posted === 'string' ? posted : null
+  // A list intent (a link row moved by a button, without JavaScript): no save and no refusal,
+  // the form comes back with its rows in the new order.
+  if (submission.status === undefined) {
+    return data(
+      { result: submission.reply({ hideFields }), intent: intentOf, error: null },
+      init(200),
+    )
+  }
   if (submission.status !== 'success') {
     return data<ActionRefusal>(
       {
