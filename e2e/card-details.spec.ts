@@ -49,7 +49,7 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   // At a phone's width the rows and their buttons fit; with JavaScript a move happens in place.
   await page.setViewportSize({ width: 375, height: 812 })
   await page.goto(detailsUrl)
-  const moveUp = page.getByRole('button', { name: 'Move link 2 (Portfolio) up' })
+  const moveUp = page.getByRole('button', { name: 'Move up link 2 (Portfolio)' })
   await expect(moveUp).toBeVisible()
   expect(
     await page.evaluate(
@@ -57,12 +57,12 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
     ),
     'no sideways scroll in the editor at 375px',
   ).toBe(false)
-  await expect(page.getByRole('button', { name: 'Move link 1 (LinkedIn) up' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Move up link 1 (LinkedIn)' })).toBeDisabled()
   await moveUp.focus()
   await page.keyboard.press('Enter')
   await expect(page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
   await expect(page.getByLabel('Link 2 kind')).toHaveValue('linkedin')
-  await page.getByRole('button', { name: 'Move link 1 (Portfolio) down' }).click()
+  await page.getByRole('button', { name: 'Move down link 1 (Portfolio)' }).click()
   await expect(page.getByLabel('Link 2 label')).toHaveValue('Portfolio')
   await context.close()
 
@@ -70,7 +70,7 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   const plain = await signedInAs(browser, OWNER, detailsUrl.replace(/^https?:\/\/[^/]+/, ''), {
     javaScript: false,
   })
-  await plain.page.getByRole('button', { name: 'Move link 2 (Portfolio) up' }).click()
+  await plain.page.getByRole('button', { name: 'Move up link 2 (Portfolio)' }).click()
   await expect(plain.page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
   await expect(plain.page.getByLabel('Link 1 address')).toHaveValue(
     'https://dana.example.test/work',

@@ -72,8 +72,10 @@ export type ReorderIntent = {
 /** The row's name for its buttons' labels: the service or the custom label, and its place. */
 function rowName(index: number, kind: unknown, label: unknown) {
   const known = LINK_KINDS.includes(kind as LinkKind) ? (kind as LinkKind) : 'custom'
-  const name = linkName({ kind: known, label: typeof label === 'string' ? label.trim() : '' })
-  return `link ${index + 1} (${name})`
+  const text = typeof label === 'string' ? label.trim() : ''
+  // An empty custom row has no name yet: its place says which it is.
+  if (known === 'custom' && !text) return `link ${index + 1}`
+  return `link ${index + 1} (${linkName({ kind: known, label: text })})`
 }
 
 function MoveButton({
@@ -87,7 +89,8 @@ function MoveButton({
       type="submit"
       variant="secondary"
       size="sm"
-      aria-label={`Move ${rowLabel} ${direction}`}
+      // The visible words first (WCAG 2.5.3, label in name), then which link.
+      aria-label={`Move ${direction} ${rowLabel}`}
       {...props}
     >
       <Icon aria-hidden className="h-4 w-4" />
