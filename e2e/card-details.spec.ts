@@ -90,6 +90,16 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await expect(profile.page.getByLabel('Headline or short bio')).toHaveValue(
     'Builds cards that do the work.',
   )
+  await profile.page.setViewportSize({ width: 375, height: 812 })
+  await expect(
+    profile.page.getByRole('button', { name: 'Move up link 2 (LinkedIn)' }),
+  ).toBeVisible()
+  expect(
+    await profile.page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    ),
+    'no sideways scroll in the profile at 375px',
+  ).toBe(false)
   await profile.context.close()
 
   for (const width of [375, 1280]) {
