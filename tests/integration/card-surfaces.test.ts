@@ -8,7 +8,7 @@
 // owner, and nobody gets anything of a deactivated owner's card (the lead form included).
 // Issue 28's fields ride along: "show phone" hides the second phone and WhatsApp links too, and
 // the bio, address and other links reach exactly those who see the card, on every surface that
-// carries card details.
+// carries card details; the card page's link-preview tags carry the bio and nothing hidden.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
@@ -155,6 +155,11 @@ type Shared = {
   leads?: boolean
   /** Its body carries the card's details (bio, address, links), not only the name. */
   details?: boolean
+  /**
+   * Its page has link-preview tags (title, description, Open Graph, issue 28): they carry the
+   * name and the bio of a card shown, never a hidden field, even for the owner.
+   */
+  preview?: boolean
 }
 type Own = {
   kind: 'own'
@@ -172,6 +177,7 @@ const cardPage = (prefix: string): Shared => ({
   hidden: NOT_FOUND,
   leads: true,
   details: true,
+  preview: true,
 })
 const cardFile = (suffix: string, body: Shared['body']): Shared => ({
   kind: 'shared',
@@ -408,6 +414,19 @@ async function get(file: string, who: Viewer, path: string, params: Record<strin
   return { status: 200, body: JSON.stringify(answer) }
 }
 
+/** The page's meta tags as text, built by its meta function from the loader's answer. */
+async function previewTags(file: string, body: string) {
+  const mod = (await load(file)) as { meta?: (args: { data: unknown }) => unknown }
+  if (!mod.meta) throw new Error(`${file} has no meta function`)
+  let data: unknown
+  try {
+    data = JSON.parse(body)
+  } catch {
+    data = undefined
+  }
+  return JSON.stringify(mod.meta({ data }))
+}
+
 /** The marks in a body; a vCard's folded lines are read unfolded (RFC 2426 §2.6). */
 const marksIn = (body: string) =>
   Object.entries(MARK)
@@ -444,6 +463,7 @@ async function checkShared(
           signedOut.includes(who) ? surface.hidden.visitor : surface.hidden.signedIn,
         )
         expect(marksIn(body), cell).toEqual([])
+        if (surface.preview) expect(marksIn(await previewTags(file, body)), cell).toEqual([])
         continue
       }
       expect(status, cell).toBe(surface.shown ?? 200)
@@ -452,6 +472,12 @@ async function checkShared(
       expect(marksIn(body), cell).toEqual(
         wanted(want === 'everything' ? ['name', ...HIDDEN, ...details] : ['name', ...details]),
       )
+      // The description is the bio (issue 28); the tags are public, the owner's own too.
+      if (surface.preview) {
+        expect(marksIn(await previewTags(file, body)), `${cell}, its meta tags`).toEqual(
+          wanted(['name', 'bio']),
+        )
+      }
     }
   }
 }

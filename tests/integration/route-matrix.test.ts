@@ -899,6 +899,19 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       },
       params: {},
     },
+    // The Business Card tab's details form (issue 28), naming B's card.
+    {
+      path,
+      fields: {
+        intent: 'card-details',
+        cardId: b.cardId,
+        bio: 'Taken over',
+        'links[0].kind': 'github',
+        'links[0].url': 'github.com/taken',
+        ...injected,
+      },
+      params: {},
+    },
   ]
   const cards = '/dashboard/end-user/digital-cards'
   const agencyFormB = { name: 'Taken', ownerName: 'Taken', email: b.email, subscription: 'free' }
