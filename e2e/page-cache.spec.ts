@@ -32,6 +32,21 @@ function visit(path: string, headers: Record<string, string> = {}) {
   })
 }
 
+/**
+ * Visits until the cache answers: other specs editing cards of the same tenant empty its entries
+ * (a tenant's edit drops all of its pages), so one answer in between may be rendered afresh.
+ */
+async function visitCached(path: string) {
+  let answer: Answer | undefined
+  await expect
+    .poll(async () => {
+      answer = await visit(path)
+      return answer.headers['x-cache']
+    })
+    .toBe('HIT')
+  return answer as Answer
+}
+
 /** The path of the og:image a card page names (an absolute URL on the tenant's origin). */
 function previewPath(html: string) {
   const url = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1] ?? ''
@@ -54,8 +69,7 @@ test('a card edit shows on the next public request; the cached page hydrates und
   // A visitor with no cookies: the first answer is rendered and kept, the next comes from memory.
   const first = await visit(cardPath)
   expect(first.status).toBe(200)
-  const second = await visit(cardPath)
-  expect(second.headers['x-cache']).toBe('HIT')
+  const second = await visitCached(cardPath)
   expect(second.body).toBe(first.body.replace(/ nonce="[^"]*"/g, ''))
   for (const internal of ['x-page-cache', 'x-page-cache-view', 'x-page-cache-ttl']) {
     expect(first.headers[internal]).toBeUndefined()
@@ -89,8 +103,9 @@ test('a card edit shows on the next public request; the cached page hydrates und
     if (message.type() === 'error') problems.push(message.text())
   })
   anonymous.on('pageerror', (error) => problems.push(error.message))
-  const opened = await anonymous.goto(urlFor(HOSTS.alpha, cardPath))
-  expect(opened?.headers()['x-cache']).toBe('HIT')
+  await expect
+    .poll(async () => (await anonymous.goto(urlFor(HOSTS.alpha, cardPath)))?.headers()['x-cache'])
+    .toBe('HIT')
   await waitForHydration(anonymous)
   await expect(anonymous.getByTestId('card-display')).toContainText('Casey Cardmaker')
   expect(problems).toEqual([])
@@ -115,11 +130,10 @@ test('a card edit shows on the next public request; the cached page hydrates und
   const image = await visit(previewAfter)
   expect([image.status, image.headers['content-type']]).toEqual([200, 'image/png'])
   expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable')
-  expect((await visit(previewAfter)).headers['x-cache']).toBe('HIT')
+  await visitCached(previewAfter)
   const stale = await visit(previewBefore)
   expect([stale.status, stale.headers.location]).toEqual([302, previewAfter])
-  const cachedAgain = await visit(cardPath)
-  expect(cachedAgain.headers['x-cache']).toBe('HIT')
+  const cachedAgain = await visitCached(cardPath)
   expect(cachedAgain.body).toContain(jobTitle)
   await anonymous.reload()
   await expect(anonymous.getByTestId('card-display')).toContainText(jobTitle)

@@ -360,8 +360,7 @@ test('uploaded media: nosniff, a raster image type and the sandbox policy', asyn
   const logo = /<img[^>]*\bsrc="(\/media\/[0-9a-f]{64}\.\w+)"/.exec(home.body)?.[1]
   expect(favicon).toBeTruthy()
   expect(logo).toBeTruthy()
-  // Twice: the second answer comes from the page cache, which must keep the same headers.
-  for (const path of [favicon ?? '', logo ?? '', favicon ?? '', logo ?? '']) {
+  for (const path of [favicon ?? '', logo ?? '']) {
     const media = await send(HOSTS.alpha, path)
     expect(media.status, path).toBe(200)
     const nosniff = media.all('x-content-type-options')
@@ -376,7 +375,17 @@ test('uploaded media: nosniff, a raster image type and the sandbox policy', asyn
     // Media belongs to its tenant: another tenant's host does not serve it.
     expect((await send(HOSTS.betaSubdomain, path)).status, path).toBe(404)
   }
-  expect((await send(HOSTS.alpha, logo ?? '')).one('x-cache')).toBe('HIT')
+  // The cached answer keeps the route's headers. Polled: another spec's edit in the same tenant
+  // may empty its entries in between.
+  let cached: Awaited<ReturnType<typeof send>> | undefined
+  await expect
+    .poll(async () => {
+      cached = await send(HOSTS.alpha, logo ?? '')
+      return cached.one('x-cache')
+    })
+    .toBe('HIT')
+  expect(cached?.all('content-security-policy')).toContain("default-src 'none'; sandbox")
+  expect(cached?.all('x-content-type-options')).toEqual(['nosniff'])
 })
 
 test('request bodies are bounded: over 16 MB is a 413 with a message, a body without a length a 411', async () => {
