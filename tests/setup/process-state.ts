@@ -12,6 +12,7 @@ import { forgetUnwrittenJobOutcomesForTests, stopJobWorker } from '#app/jobs/wor
 import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
 import { forgetDiskSpaceReading } from '#app/storage/disk-space.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
+import { setApnsTlsForTests } from '#app/wallet/apns.server'
 import { setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'
 
 // Kept on globalThis: this module is evaluated anew for each file, the process is not.
@@ -42,6 +43,7 @@ export function resetProcessState() {
   forgetDiskSpaceReading()
   forgetUnwrittenJobOutcomesForTests()
   setDatabaseWorkTimeBoundForTests()
+  setApnsTlsForTests({})
 }
 
 resetProcessState()
