@@ -2,8 +2,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { walletServiceAction, walletServiceLoader } from '#app/wallet/apple-web-service.server'
 
-export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  walletServiceLoader(request, context, params['*'] ?? '')
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  walletServiceLoader(request, context)
 
-export const action = ({ request, context, params }: ActionFunctionArgs) =>
-  walletServiceAction(request, context, params['*'] ?? '')
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  walletServiceAction(request, context)

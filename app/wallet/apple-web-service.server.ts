@@ -4,8 +4,10 @@
 // CSRF check (server.ts lets these paths through without an Origin); a pass's own requests carry
 // its token (`Authorization: ApplePass {token}`). The host says the tenant, as for every route,
 // and every query takes it.
+import { STATUS_CODES } from 'node:http'
 import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
+import { WALLET_WEB_SERVICE_PREFIX } from '#app/auth/origin'
 import { isUuid } from '#app/models/cards.server'
 import {
   findWalletPass,
@@ -59,12 +61,22 @@ export function endpointOf(path: string): Endpoint | null {
   return null
 }
 
-const answer = (status: number) => new Response(null, { status })
+/** A bare protocol answer; its text says what went wrong, for a person reading a device's log. */
+const answer = (status: number, message = STATUS_CODES[status] ?? '') =>
+  new Response(status < 300 ? null : message, {
+    status,
+    headers: status < 300 ? {} : { 'Content-Type': 'text/plain; charset=utf-8' },
+  })
 
 /** The service, or null (a 404) while Apple Wallet is not configured. */
-async function service(context: AppLoadContext, path: string) {
+async function service(request: Request, context: AppLoadContext) {
   const tenant = await requireTenant(context)
   const config = appleWalletConfig()
+  // The path below /v1/ as the device sent it (still percent-encoded: endpointOf decodes).
+  const { pathname } = new URL(request.url)
+  const path = pathname.startsWith(WALLET_WEB_SERVICE_PREFIX)
+    ? pathname.slice(WALLET_WEB_SERVICE_PREFIX.length)
+    : ''
   const endpoint = endpointOf(path)
   if (!config || !endpoint) return null
   return { tenant, config, endpoint }
@@ -98,8 +110,8 @@ async function jsonBody(request: Request) {
 }
 
 /** GET: the serials updated since a tag, and the latest pass. */
-export async function walletServiceLoader(request: Request, context: AppLoadContext, path: string) {
-  const found = await service(context, path)
+export async function walletServiceLoader(request: Request, context: AppLoadContext) {
+  const found = await service(request, context)
   if (!found) return answer(404)
   const { tenant, config, endpoint } = found
   if (endpoint.kind === 'serials') return updatedSerials(request, tenant, config, endpoint)
@@ -108,14 +120,14 @@ export async function walletServiceLoader(request: Request, context: AppLoadCont
 }
 
 /** POST and DELETE: registrations and logs. */
-export async function walletServiceAction(request: Request, context: AppLoadContext, path: string) {
-  const found = await service(context, path)
+export async function walletServiceAction(request: Request, context: AppLoadContext) {
+  const found = await service(request, context)
   if (!found) return answer(404)
   const { tenant, config, endpoint } = found
   const method = request.method.toUpperCase()
   if (endpoint.kind === 'log' && method === 'POST') {
     const body = LogBody.safeParse(await jsonBody(request))
-    if (!body.success) return answer(400)
+    if (!body.success) return answer(400, 'Expected JSON: { "logs": [up to 50 strings] }')
     for (const line of body.data.logs) console.warn(`apple wallet device (${tenant.slug}): ${line}`)
     return answer(200)
   }
@@ -129,7 +141,7 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
     return answer(200)
   }
   const body = RegistrationBody.safeParse(await jsonBody(request))
-  if (!body.success) return answer(400)
+  if (!body.success) return answer(400, 'Expected JSON: { "pushToken": letters and digits }')
   const outcome = await withTenant(tenant.id, (tx) =>
     registerWalletDevice(tx, tenant.id, pass.id, endpoint.device, body.data.pushToken),
   )
