@@ -11,11 +11,7 @@ import { cardViewerOf, openCard, type ShownCard } from '#app/cards/card-gate.ser
 import { cardLinkUrl } from '#app/cards/short-link'
 import { tenantMediaBytes } from '#app/media/drawn-image.server'
 import { findUserById } from '#app/models/users.server'
-import {
-  findOrCreateWalletPass,
-  recordWalletPassContent,
-  type WalletPass,
-} from '#app/models/wallet-passes.server'
+import { findOrCreateWalletPass, type WalletPass } from '#app/models/wallet-passes.server'
 import { renderAppIcon } from '#app/services/brand-images.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
@@ -206,15 +202,16 @@ export async function cardPassResponse(
     // A profile standing in for a user without cards has no card to keep a pass of.
     if (!row?.cardId) return undefined
     const content = passContentOf(tenant, row)
-    const hash = passContentHash(content)
-    const pass = await findOrCreateWalletPass(tx, tenant.id, row.cardId, viewer?.id ?? null, hash)
-    // A change the refresh job has not seen yet is a new version already: never an old date
-    // on new content.
-    const changed =
-      pass.contentHash === hash
-        ? undefined
-        : await recordWalletPassContent(tx, tenant.id, pass.id, hash)
-    return { pass: changed ?? pass, content }
+    // A new pass starts at the content it is handed out with; an existing one keeps its version
+    // until the refresh job records a change (one place moves versions).
+    const pass = await findOrCreateWalletPass(
+      tx,
+      tenant.id,
+      row.cardId,
+      viewer?.id ?? null,
+      passContentHash(content),
+    )
+    return { pass, content }
   })
   if (!found) throw new Response('Contact card not found', { status: 404 })
   const body = await buildPkpass(config, tenant, found.pass, found.content)

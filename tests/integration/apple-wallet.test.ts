@@ -10,16 +10,20 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { flushCardViews } from '#app/cards/view-batcher.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
+import { updateOrganizationBranding } from '#app/models/organizations.server'
 import { setUserPreference } from '#app/models/user-settings.server'
+import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader as passLoader } from '#app/routes/card_.$ref.pass[.]pkpass'
 import { action as editAction } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
 import { action as serviceAction, loader as serviceLoader } from '#app/routes/wallet.apple.v1.$'
+import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { sourceOfUrl } from '#app/utils/view-sources'
 import { appleWalletConfigured } from '#app/wallet/apple-config.server'
 import { passAuthenticationToken } from '#app/wallet/pass-token.server'
 import { getDb, withTenant } from '#drizzle/db.server'
-import { cardSlugs, jobs, walletRegistrations } from '#drizzle/schema'
+import { cardSlugs, cardViews, jobs, walletRegistrations } from '#drizzle/schema'
 import {
   configureAppleWallet,
   makeTestCertificates,
@@ -41,6 +45,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  toResponse,
 } from '#tests/factories'
 
 let certs: TestCertificates
@@ -406,6 +411,56 @@ describe("Apple's web service, with a fake device and a fake APNs", () => {
         ),
       )
     expect(left).toEqual([])
+  })
+
+  test("the agency's new colours reach its passes: a push, and the next pass wears them", async () => {
+    const who = await agency()
+    const { json } = await passOf(await getPass(who.host, who.card.id))
+    const call = device(who.host)
+    const token = json.authenticationToken
+    const registration = `devices/iphone-3/registrations/${TEST_PASS_TYPE_ID}/${json.serialNumber}`
+    expect(
+      (await call('POST', registration, { token, body: { pushToken: 'c0ffee' } })).status,
+    ).toBe(201)
+    const before = apns.pushes.length
+    await withTenant(who.organization.id, (tx) =>
+      updateOrganizationBranding(tx, who.organization.id, {
+        name: who.organization.name,
+        primaryColor: '#0a7d38',
+        secondaryColor: '#123456',
+        whiteLabelActive: true,
+      }),
+    )
+    // What the Branding screen does after saving (other processes hear it from the database).
+    invalidateTenant(who.organization.id)
+    await runJobsNow()
+    expect(apns.pushes.slice(before).map((push) => push.token)).toEqual(['c0ffee'])
+    const next = await call('GET', `passes/${TEST_PASS_TYPE_ID}/${json.serialNumber}`, { token })
+    expect((await passOf(next)).json.backgroundColor).toBe('rgb(10, 125, 56)')
+  })
+
+  test("a view from the pass's QR code counts under the wallet", async () => {
+    const who = await agency()
+    const { json } = await passOf(await getPass(who.host, who.card.id))
+    const scanned = new URL(json.barcodes[0]?.message ?? '')
+    const response = toResponse(
+      await shortLinkLoader({
+        request: requestFor(who.host, `${scanned.pathname}${scanned.search}`, {
+          headers: { 'User-Agent': 'Mozilla/5.0 (iPhone) Safari/604.1' },
+        }),
+        context: contextFor(who.host),
+        params: { slug: who.slug },
+      }),
+    )
+    expect(response.status).toBe(200)
+    await flushCardViews()
+    const views = await withTenant(who.organization.id, (tx) =>
+      tx
+        .select({ source: cardViews.source })
+        .from(cardViews)
+        .where(eq(cardViews.cardId, who.card.id)),
+    )
+    expect(views).toEqual([{ source: 'wallet' }])
   })
 
   test('a card nobody put in a wallet queues no refresh when edited', async () => {
