@@ -16,22 +16,30 @@ export async function findOrCreateWalletPass(
   viewerId: string | null,
   contentHash: string,
 ): Promise<WalletPass> {
-  await db
+  const find = async () => {
+    const [row] = await db
+      .select()
+      .from(walletPasses)
+      .where(
+        and(
+          eq(walletPasses.organizationId, organizationId),
+          eq(walletPasses.cardId, cardId),
+          viewerId === null
+            ? sql`${walletPasses.viewerId} is null`
+            : eq(walletPasses.viewerId, viewerId),
+        ),
+      )
+    return row
+  }
+  const existing = await find()
+  if (existing) return existing
+  const [created] = await db
     .insert(walletPasses)
     .values({ organizationId, cardId, viewerId, contentHash })
     .onConflictDoNothing()
-  const [row] = await db
-    .select()
-    .from(walletPasses)
-    .where(
-      and(
-        eq(walletPasses.organizationId, organizationId),
-        eq(walletPasses.cardId, cardId),
-        viewerId === null
-          ? sql`${walletPasses.viewerId} is null`
-          : eq(walletPasses.viewerId, viewerId),
-      ),
-    )
+    .returning()
+  // Made by a request that ran at the same moment: theirs.
+  const row = created ?? (await find())
   if (!row) throw new Error('wallet pass neither inserted nor found')
   return row
 }
@@ -127,13 +135,7 @@ export async function registerWalletDevice(
   deviceLibraryId: string,
   pushToken: string,
 ): Promise<'created' | 'existing'> {
-  const [created] = await db
-    .insert(walletRegistrations)
-    .values({ organizationId, passId, deviceLibraryId, pushToken })
-    .onConflictDoNothing()
-    .returning({ id: walletRegistrations.id })
-  if (created) return 'created'
-  await db
+  const updated = await db
     .update(walletRegistrations)
     .set({ pushToken })
     .where(
@@ -143,7 +145,15 @@ export async function registerWalletDevice(
         eq(walletRegistrations.deviceLibraryId, deviceLibraryId),
       ),
     )
-  return 'existing'
+    .returning({ id: walletRegistrations.id })
+  if (updated.length > 0) return 'existing'
+  const created = await db
+    .insert(walletRegistrations)
+    .values({ organizationId, passId, deviceLibraryId, pushToken })
+    .onConflictDoNothing()
+    .returning({ id: walletRegistrations.id })
+  // A registration of the same device that came in at the same moment: already there.
+  return created.length > 0 ? 'created' : 'existing'
 }
 
 export async function unregisterWalletDevice(

@@ -338,7 +338,10 @@ async function seedTenantA(db: Queryable) {
     role: 'super_admin',
   })
   // An Apple Wallet pass of A's card with a registered device (ADR 042).
-  const walletPass = await findOrCreateWalletPass(db, organization.id, card.id, null, 'hash-a')
+  // A new version still owed to its device, so marking it pushed would change A.
+  const firstPass = await findOrCreateWalletPass(db, organization.id, card.id, null, 'hash-a')
+  const walletPass = await recordWalletPassContent(db, organization.id, firstPass.id, 'hash-a2')
+  if (!walletPass) throw new Error('wallet pass not changed')
   await registerWalletDevice(db, organization.id, walletPass.id, `device-${suffix}`, 'push-a')
   return {
     organization,
