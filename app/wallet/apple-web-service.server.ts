@@ -8,6 +8,12 @@ import { STATUS_CODES } from 'node:http'
 import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { WALLET_WEB_SERVICE_PREFIX } from '#app/auth/origin'
+import {
+  addressLimitKey,
+  assertNotLimited,
+  RateLimitedError,
+  recordHits,
+} from '#app/auth/rate-limit.server'
 import { isUuid } from '#app/models/cards.server'
 import {
   findWalletPass,
@@ -126,6 +132,12 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
   if (endpoint.kind === 'log' && method === 'POST') {
     const body = LogBody.safeParse(await jsonBody(request))
     if (!body.success) return answer(400, 'Expected JSON: { "logs": [up to 50 strings] }')
+    try {
+      await logLimit(context)
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error
+      return answer(429, error.message)
+    }
     for (const line of body.data.logs) console.warn(`apple wallet device (${tenant.slug}): ${line}`)
     return answer(200)
   }
@@ -144,6 +156,15 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
     registerWalletDevice(tx, tenant.id, pass.id, endpoint.device, body.data.pushToken),
   )
   return answer(outcome === 'created' ? 201 : 200)
+}
+
+// Anyone may post a log line; each address only so many a minute.
+async function logLimit(context: AppLoadContext) {
+  const limits = [
+    { name: 'walletLogIp' as const, key: addressLimitKey('walletLogIp', context.clientIp ?? '') },
+  ]
+  await assertNotLimited(limits)
+  await recordHits(limits)
 }
 
 /** The update tag: the newest version's time, in whole seconds since the epoch. */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { flushCardViews } from '#app/cards/view-batcher.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { updateOrganizationBranding } from '#app/models/organizations.server'
@@ -335,10 +335,12 @@ describe("Apple's web service, with a fake device and a fake APNs", () => {
         .status,
     ).toBe(304)
 
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {})
     expect(
       (await call('POST', 'log', { body: { logs: ['Web service error for pass: nothing'] } }))
         .status,
     ).toBe(200)
+    quiet.mockRestore()
 
     // A change the pass does not show (the bio) pushes nothing.
     const before = apns.pushes.length
@@ -461,6 +463,37 @@ describe("Apple's web service, with a fake device and a fake APNs", () => {
         .where(eq(cardViews.cardId, who.card.id)),
     )
     expect(views).toEqual([{ source: 'wallet' }])
+  })
+
+  test('device logs: written up to a limit per address, then refused', async () => {
+    const who = await agency()
+    const host = who.host
+    const post = (ip: string) =>
+      settle(() =>
+        serviceAction({
+          request: requestFor(host, '/wallet/apple/v1/log', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ logs: ['Request to register device failed'] }),
+          }),
+          context: contextFor(host, ip),
+          params: { '*': 'log' },
+        }),
+      )
+    const logged = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      for (let i = 0; i < 60; i += 1) expect((await post('198.51.100.60')).status).toBe(200)
+      const refused = await post('198.51.100.60')
+      expect(refused.status).toBe(429)
+      expect(await refused.text()).toMatch(/try again/i)
+      expect((await post('198.51.100.61')).status).toBe(200)
+      expect(logged).toHaveBeenCalledTimes(61)
+      expect(logged).toHaveBeenCalledWith(
+        `apple wallet device (${who.organization.slug}): Request to register device failed`,
+      )
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   test('a card nobody put in a wallet queues no refresh when edited', async () => {
