@@ -30,6 +30,8 @@ export const PKPASS_CONTENT_TYPE = 'application/vnd.apple.pkpass'
 
 /** Everything a pass shows; images by their media paths, which name their content hash. */
 export type PassContent = {
+  /** The card is no longer shown to the pass's viewer: the pass says so and carries nothing of it. */
+  voided: boolean
   organizationName: string
   name: string
   jobTitle: string
@@ -44,24 +46,49 @@ export type PassContent = {
   webServiceUrl: string
 }
 
-export function passContentOf(tenant: Tenant, row: ShownCard): PassContent {
-  // The address of the tenant as configured, not as this request reached it (a proxy's port):
-  // the job that refreshes passes has no request, and the same card must hash the same.
-  const origin = tenantOrigin({ ...tenant, via: null })
+// The address of the tenant as configured, not as this request reached it (a proxy's port):
+// the job that refreshes passes has no request, and the same card must hash the same.
+const originOf = (tenant: Tenant) => tenantOrigin({ ...tenant, via: null })
+
+function brandOf(tenant: Tenant) {
   const background = safeHexColor(tenant.primaryColor, '#3b82f6')
   const foreground = readableTextColor(background)
   return {
     organizationName: tenant.name,
-    name: `${row.card.firstName} ${row.card.lastName}`.trim(),
-    jobTitle: row.card.jobTitle,
-    company: row.card.company,
-    link: withSource(cardLinkUrl(origin, row), 'wallet'),
     backgroundColor: background,
     foregroundColor: foreground,
     labelColor: foreground,
+    webServiceUrl: `${originOf(tenant)}${WALLET_WEB_SERVICE_PATH}`,
+  }
+}
+
+/**
+ * What the pass shows of the card the gate let through, or, when it let nothing through (the
+ * card made private, its owner or the pass's viewer deactivated), a voided pass in the agency's
+ * colours with nothing of the card: the next update takes the card off the device.
+ */
+export function passContentOf(tenant: Tenant, row: ShownCard | undefined): PassContent {
+  if (!row) {
+    return {
+      voided: true,
+      ...brandOf(tenant),
+      name: '',
+      jobTitle: '',
+      company: '',
+      link: '',
+      photoPath: null,
+      logoPath: tenant.logoUrl,
+    }
+  }
+  return {
+    voided: false,
+    ...brandOf(tenant),
+    name: `${row.card.firstName} ${row.card.lastName}`.trim(),
+    jobTitle: row.card.jobTitle,
+    company: row.card.company,
+    link: withSource(cardLinkUrl(originOf(tenant), row), 'wallet'),
     photoPath: row.profilePictureUrl,
     logoPath: row.logoUrl ?? tenant.logoUrl,
-    webServiceUrl: `${origin}${WALLET_WEB_SERVICE_PATH}`,
   }
 }
 
@@ -70,7 +97,8 @@ export const passContentHash = (content: PassContent) =>
 
 /**
  * The card behind a pass, as the gate shows it to the viewer the pass was made for: nothing
- * once that viewer may no longer see it (a card made private, a deactivated owner or viewer).
+ * once that viewer may no longer see it (a card made private, a deactivated owner or viewer),
+ * which makes the pass a voided one (passContentOf).
  */
 export async function openPassCard(db: Queryable, organizationId: string, pass: WalletPass) {
   let viewer = null
@@ -120,11 +148,7 @@ async function passImages(tenant: Tenant, content: PassContent) {
 }
 
 function passJson(config: AppleWalletConfig, pass: WalletPass, content: PassContent) {
-  const secondary = [
-    content.jobTitle && { key: 'title', label: 'Title', value: content.jobTitle },
-    content.company && { key: 'company', label: 'Company', value: content.company },
-  ].filter(Boolean)
-  return {
+  const common = {
     formatVersion: 1,
     passTypeIdentifier: config.passTypeId,
     teamIdentifier: config.teamId,
@@ -132,11 +156,27 @@ function passJson(config: AppleWalletConfig, pass: WalletPass, content: PassCont
     authenticationToken: passAuthenticationToken(pass.organizationId, pass.id),
     webServiceURL: content.webServiceUrl,
     organizationName: content.organizationName,
-    description: `Business card of ${content.name}`,
-    logoText: content.company || content.organizationName,
     backgroundColor: rgb(content.backgroundColor),
     foregroundColor: rgb(content.foregroundColor),
     labelColor: rgb(content.labelColor),
+  }
+  if (content.voided) {
+    return {
+      ...common,
+      voided: true,
+      description: 'A business card no longer shared',
+      logoText: content.organizationName,
+      generic: { primaryFields: [{ key: 'name', label: 'Card', value: 'No longer shared' }] },
+    }
+  }
+  const secondary = [
+    content.jobTitle && { key: 'title', label: 'Title', value: content.jobTitle },
+    content.company && { key: 'company', label: 'Company', value: content.company },
+  ].filter(Boolean)
+  return {
+    ...common,
+    description: `Business card of ${content.name}`,
+    logoText: content.company || content.organizationName,
     sharingProhibited: false,
     generic: {
       primaryFields: [{ key: 'name', label: 'Name', value: content.name }],

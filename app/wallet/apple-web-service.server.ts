@@ -20,19 +20,12 @@ import {
   listDevicePassesUpdatedSince,
   registerWalletDevice,
   unregisterWalletDevice,
-  type WalletPass,
 } from '#app/models/wallet-passes.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 import { type AppleWalletConfig, appleWalletConfig } from './apple-config.server'
-import {
-  buildPkpass,
-  openPassCard,
-  type PassContent,
-  passContentOf,
-  pkpassResponse,
-} from './apple-pass.server'
+import { buildPkpass, openPassCard, passContentOf, pkpassResponse } from './apple-pass.server'
 import { hasPassAuthorization } from './pass-token.server'
 
 const DEVICE = /^[A-Za-z0-9._-]{1,128}$/
@@ -203,27 +196,16 @@ async function latestPass(
   if (!pass) return answer(401)
   // The version (Last-Modified) is the refresh job's to move: a request that built from a tenant
   // its process has not yet seen change would otherwise date old content as new.
-  const current = await withTenant(tenant.id, async (tx) => {
-    const row = await openPassCard(tx, tenant.id, pass)
-    return row ? { pass, content: passContentOf(tenant, row) } : undefined
-  })
-  // Nothing of a card its viewer may no longer see.
-  if (!current) return answer(404)
+  // A card its viewer may no longer see answers a voided pass with nothing of it.
+  const content = await withTenant(tenant.id, async (tx) =>
+    passContentOf(tenant, await openPassCard(tx, tenant.id, pass)),
+  )
   const modifiedSince = Date.parse(request.headers.get('If-Modified-Since') ?? '')
-  if (!Number.isNaN(modifiedSince) && current.pass.updatedAt.getTime() <= modifiedSince) {
+  if (!Number.isNaN(modifiedSince) && pass.updatedAt.getTime() <= modifiedSince) {
     return new Response(null, {
       status: 304,
-      headers: { 'Last-Modified': current.pass.updatedAt.toUTCString() },
+      headers: { 'Last-Modified': pass.updatedAt.toUTCString() },
     })
   }
-  return passAnswer(config, tenant, current.pass, current.content)
-}
-
-async function passAnswer(
-  config: AppleWalletConfig,
-  tenant: Tenant,
-  pass: WalletPass,
-  content: PassContent,
-) {
   return pkpassResponse(await buildPkpass(config, tenant, pass, content), pass, content)
 }

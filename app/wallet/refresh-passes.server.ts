@@ -32,14 +32,13 @@ export async function refreshWalletPasses(job: Pick<Job, 'payload'>) {
   const owed: WalletPass[] = []
   for (const pass of passes) {
     const current = await withTenant(organizationId, async (tx) => {
+      // A card its viewer may no longer see becomes a voided pass: that is news too.
       const row = await openPassCard(tx, organizationId, pass)
-      // A card its viewer may no longer see: nothing new to tell them.
-      if (!row) return undefined
       const hash = passContentHash(passContentOf(tenant, row))
       if (hash === pass.contentHash) return pass
       return (await recordWalletPassContent(tx, organizationId, pass.id, hash)) ?? pass
     })
-    if (current?.pushPending) owed.push(current)
+    if (current.pushPending) owed.push(current)
   }
   let failed = 0
   for (const pass of owed) {

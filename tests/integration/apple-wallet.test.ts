@@ -98,6 +98,7 @@ const getPass = (host: string, ref: string, cookie?: string) =>
   )
 
 type PassJson = {
+  voided?: boolean
   passTypeIdentifier: string
   teamIdentifier: string
   serialNumber: string
@@ -106,10 +107,10 @@ type PassJson = {
   organizationName: string
   backgroundColor: string
   generic: {
-    primaryFields: { value: string }[]
+    primaryFields: { key?: string; label?: string; value: string }[]
     secondaryFields: { key: string; value: string }[]
   }
-  barcodes: { format: string; message: string }[]
+  barcodes?: { format: string; message: string }[]
 }
 
 async function passOf(response: Response) {
@@ -232,7 +233,7 @@ describe('the pass', () => {
     })
     // The agency's primary colour, as Wallet writes colours.
     expect(json.backgroundColor).toMatch(/^rgb\(\d+, \d+, \d+\)$/)
-    const [barcode] = json.barcodes
+    const [barcode] = json.barcodes ?? []
     expect(barcode?.format).toBe('PKBarcodeFormatQR')
     const origin = new URL(json.webServiceURL).origin
     expect(json.webServiceURL).toBe(`${origin}/wallet/apple`)
@@ -441,10 +442,56 @@ describe("Apple's web service, with a fake device and a fake APNs", () => {
     expect((await passOf(next)).json.backgroundColor).toBe('rgb(10, 125, 56)')
   })
 
+  test('a card made private: its devices are pushed a voided pass with nothing of the card', async () => {
+    const who = await agency()
+    const { json } = await passOf(await getPass(who.host, who.card.id))
+    const call = device(who.host)
+    const token = json.authenticationToken
+    const passPath = `passes/${TEST_PASS_TYPE_ID}/${json.serialNumber}`
+    const registration = `devices/iphone-4/registrations/${TEST_PASS_TYPE_ID}/${json.serialNumber}`
+    expect(
+      (await call('POST', registration, { token, body: { pushToken: 'beef01' } })).status,
+    ).toBe(201)
+    const before = apns.pushes.length
+    await withTenant(who.organization.id, (tx) =>
+      setUserPreference(tx, who.organization.id, who.owner.id, 'privacy', {
+        visibility: 'private',
+        showEmail: false,
+        showPhone: false,
+      }),
+    )
+    await runJobsNow()
+    expect(apns.pushes.slice(before).map((push) => push.token)).toEqual(['beef01'])
+    const voided = await call('GET', passPath, { token })
+    expect(voided.status).toBe(200)
+    const { zip, json: voidedJson } = await passOf(voided)
+    expect(voidedJson).toMatchObject({ voided: true, serialNumber: json.serialNumber })
+    expect(voidedJson.barcodes).toBeUndefined()
+    const everything = [...zip.values()].map((file) => file.toString('latin1')).join('\n')
+    for (const mark of ['Grace', 'Hopper', 'Rear Admiral', 'Navy', who.slug]) {
+      expect(everything).not.toContain(mark)
+    }
+    expect(voided.headers.get('Content-Disposition')).toContain('card.pkpass')
+    // Public again: the next version carries the card once more.
+    await withTenant(who.organization.id, (tx) =>
+      setUserPreference(tx, who.organization.id, who.owner.id, 'privacy', {
+        visibility: 'public',
+        showEmail: false,
+        showPhone: false,
+      }),
+    )
+    await runJobsNow()
+    expect(apns.pushes.slice(before).length).toBe(2)
+    const back = (await passOf(await call('GET', passPath, { token }))).json
+    expect(back.generic.primaryFields).toEqual([
+      { key: 'name', label: 'Name', value: 'Grace Hopper' },
+    ])
+  })
+
   test("a view from the pass's QR code counts under the wallet", async () => {
     const who = await agency()
     const { json } = await passOf(await getPass(who.host, who.card.id))
-    const scanned = new URL(json.barcodes[0]?.message ?? '')
+    const scanned = new URL(json.barcodes?.[0]?.message ?? '')
     const response = toResponse(
       await shortLinkLoader({
         request: requestFor(who.host, `${scanned.pathname}${scanned.search}`, {
