@@ -23,6 +23,9 @@ const productionSpecs = [
   'sharing.spec.ts',
   // Sign-up, confirmation and reset emails through the queue; sessions of the app login.
   'accounts.spec.ts',
+  // Issue 28 in one journey: a card's links and short links, a short link's cached page dropped
+  // by the change feed when it changes, a view written by the batcher with its source.
+  'card-journey.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

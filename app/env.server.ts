@@ -136,6 +136,21 @@ const schema = z.object({
   APPLE_PASS_KEY_PASSPHRASE: optionalText(),
   APPLE_WWDR_CERT: optionalText(),
   APPLE_APNS_URL: z.string().url().default('https://api.push.apple.com'),
+  // Google Wallet (issue 29, ADR 043): the issuer id from the Wallet console and the path of the
+  // service account's JSON key. Without both, the save link is hidden and its route answers 404.
+  // The REST API's base URL is a local fake in tests.
+  GOOGLE_WALLET_ISSUER_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, 'GOOGLE_WALLET_ISSUER_ID must be the issuer id, digits only')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  GOOGLE_WALLET_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  GOOGLE_WALLET_API_URL: z.string().url().default('https://walletobjects.googleapis.com'),
   // Below this much free space on DATA_DIR's disk the embedded database takes no more writes:
   // health 503, writes 503, background writers wait (ADR 033); 0 turns the check off.
   DISK_MIN_FREE_MB: z.coerce.number().int().min(0).default(256),

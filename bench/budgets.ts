@@ -8,6 +8,7 @@ export type Driver = 'pglite' | 'postgres'
 export const SCENARIO_IDS = [
   'card-returning',
   'card-new-visitor',
+  'short-link',
   'vcard',
   'qr-png',
   'media',
@@ -66,6 +67,8 @@ export const MB = 1000 * 1000
 export const RATIO_BUDGETS: Partial<Record<ScenarioId, number>> = {
   'card-returning': 35,
   'card-new-visitor': 35,
+  // The short link (ADR 041): what every channel hands out now, the same page.
+  'short-link': 35,
   // The health check and every cached resource.
   health: 40,
   'qr-png': 40,
@@ -76,7 +79,11 @@ export const RATIO_BUDGETS: Partial<Record<ScenarioId, number>> = {
   dashboard: 10,
 }
 export const CARD_PAGE_P99_MS = 50
-export const CARD_PAGE_SCENARIOS: ScenarioId[] = ['card-returning', 'card-new-visitor']
+export const CARD_PAGE_SCENARIOS: ScenarioId[] = [
+  'card-returning',
+  'card-new-visitor',
+  'short-link',
+]
 export const JS_BUDGET_BYTES = 90 * KB
 export const CSS_BUDGET_BYTES = 15 * KB
 export const PEAK_RSS_BUDGET_BYTES = 250 * MB

@@ -29,7 +29,7 @@ import type { Driver } from './budgets'
 export const DEMO = {
   slug: 'acme',
   host: 'acme.localhost',
-  customDomain: 'cards.acme.test',
+  customDomain: 'cards.acme.localhost',
   email: 'alice@acme.test',
   password: DEMO_PASSWORD,
 } as const
@@ -78,7 +78,13 @@ export async function createBenchDatabase(driver: Driver, port: number): Promise
   }
 }
 
-export type Seeded = { organizationId: string; userId: string; cardId: string }
+export type Seeded = {
+  organizationId: string
+  userId: string
+  cardId: string
+  /** The card's short link (ADR 041), claimed from the name when the demo made the card. */
+  shortSlug: string
+}
 
 /** Migrates, seeds the demo and 10,000 views of the demo end user's default card. */
 export async function seedBenchData(handle: DatabaseHandle): Promise<Seeded> {
@@ -118,7 +124,13 @@ async function findDemoCard(handle: DatabaseHandle): Promise<Seeded> {
     if (!user) throw new Error(`no demo user ${DEMO.email}`)
     const card = await getDefaultCardForOwner(tx, organization.id, user.id)
     if (!card) throw new Error(`no card for ${DEMO.email}`)
-    return { organizationId: organization.id, userId: user.id, cardId: card.card.id }
+    if (!card.shortSlug) throw new Error(`no short link for ${DEMO.email}'s card`)
+    return {
+      organizationId: organization.id,
+      userId: user.id,
+      cardId: card.card.id,
+      shortSlug: card.shortSlug,
+    }
   })
 }
 

@@ -56,7 +56,7 @@ try {
       (signedIn.headers['set-cookie'] ?? [])
         .map((cookie) => cookie.split(';')[0] as string)
         .find((pair) => pair.split('=')[0]?.includes('session')) ?? ''
-    const scenario = scenarios({ cardId: seeded.cardId, logoPath, sessionCookie }).find(
+    const scenario = scenarios({ ...seeded, logoPath, sessionCookie }).find(
       (candidate) => candidate.id === scenarioId,
     )
     if (!scenario) throw new Error(`no scenario ${scenarioId}`)

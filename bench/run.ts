@@ -151,7 +151,7 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
       log(`${driver}: warming up (${WARMUP_SECONDS} s of the card page)`)
       await measure(PORT, { request: cardPageRequest(seeded.cardId) }, WARMUP_SECONDS)
       let rss: ReturnType<typeof sampleRss> | undefined
-      for (const scenario of scenarios({ cardId: seeded.cardId, logoPath, sessionCookie })) {
+      for (const scenario of scenarios({ ...seeded, logoPath, sessionCookie })) {
         const isCardPage = CARD_PAGE_SCENARIOS.includes(scenario.id)
         const settled = await settle(PORT)
         if (settled > 1000) log(`${driver}: the server took ${settled} ms to settle`)

@@ -90,7 +90,7 @@ async function seed(database: BenchDatabase, bulk: boolean) {
 
 /** The two scenarios of this bench, exactly as `npm run bench` defines them. */
 function scaleScenarios(seeded: Seeded): Scenario[] {
-  return scenarios({ cardId: seeded.cardId, logoPath: '', sessionCookie: '' }).filter((scenario) =>
+  return scenarios({ ...seeded, logoPath: '', sessionCookie: '' }).filter((scenario) =>
     SCALE_SCENARIOS.includes(scenario.id),
   )
 }
@@ -110,7 +110,11 @@ async function runDriver(driver: Driver): Promise<DriverScale> {
       log(`${driver}, ${size}: creating, migrating and seeding the demo`)
       const database = await createBenchDatabase(driver, size === 'small' ? PORT : PORT + 1)
       // Kept before seeding, so that a failure still drops it.
-      const side: Side = { size, database, seeded: { organizationId: '', userId: '', cardId: '' } }
+      const side: Side = {
+        size,
+        database,
+        seeded: { organizationId: '', userId: '', cardId: '', shortSlug: '' },
+      }
       sides.push(side)
       const seeded = await seed(database, size === 'large')
       side.seeded = seeded.seeded

@@ -20,6 +20,7 @@ export const PHONE_HEADERS = {
 export const SCENARIO_NAMES: Record<ScenarioId, string> = {
   'card-returning': 'public card page, one returning visitor',
   'card-new-visitor': 'public card page, every request a new visitor',
+  'short-link': 'public card page by its short link, from its QR code',
   vcard: 'vCard',
   'qr-png': 'QR code (PNG)',
   media: 'media image (tenant logo)',
@@ -38,7 +39,13 @@ export type Scenario = {
   expectedStatus: number
 }
 
-export type ScenarioInputs = { cardId: string; logoPath: string; sessionCookie: string }
+export type ScenarioInputs = {
+  cardId: string
+  /** The card's short link (ADR 041). */
+  shortSlug: string
+  logoPath: string
+  sessionCookie: string
+}
 
 /** The card page as the returning visitor asks for it: also what the baseline replays. */
 export const cardPageRequest = (cardId: string): RequestOptions => ({
@@ -47,7 +54,12 @@ export const cardPageRequest = (cardId: string): RequestOptions => ({
   headers: PHONE_HEADERS,
 })
 
-export function scenarios({ cardId, logoPath, sessionCookie }: ScenarioInputs): Scenario[] {
+export function scenarios({
+  cardId,
+  shortSlug,
+  logoPath,
+  sessionCookie,
+}: ScenarioInputs): Scenario[] {
   const onAgency = (path: string): RequestOptions => ({ path, host: DEMO.host })
   return [
     // Card-page scenarios first: the server's peak memory is sampled during them.
@@ -56,6 +68,14 @@ export function scenarios({ cardId, logoPath, sessionCookie }: ScenarioInputs): 
       id: 'card-new-visitor',
       request: cardPageRequest(cardId),
       distinctAddresses: true,
+      expectedStatus: 200,
+    },
+    // The address every channel hands out now: the short link, here as its QR code holds it (in
+    // capitals, ADR 041), the one returning visitor again. A short link's page is its own entry
+    // of the page cache.
+    {
+      id: 'short-link',
+      request: { ...cardPageRequest(cardId), path: shortLinkPath(shortSlug) },
       expectedStatus: 200,
     },
     { id: 'vcard', request: onAgency(`/card/${cardId}/vcard`), expectedStatus: 200 },
@@ -90,6 +110,9 @@ export function scenarios({ cardId, logoPath, sessionCookie }: ScenarioInputs): 
     },
   ]
 }
+
+/** A short link as the card's QR code holds it (qrTextOf: the whole link in capitals). */
+export const shortLinkPath = (slug: string) => `/C/${slug.toUpperCase()}`
 
 /** The demo end user's correct credentials, posted from the sign-in page's own origin. */
 export function signInRequest(): RequestOptions {

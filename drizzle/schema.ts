@@ -514,6 +514,29 @@ export const walletRegistrations = pgTable(
   ],
 )
 
+// The cards whose Google Wallet object exists or may exist (issue 29, ADR 043): a row is added
+// when the card's save link is issued, so a card edit patches only objects someone may hold. The
+// object's id is derived from the card's (issuer.card-{id}), never secret.
+export const googleWalletObjects = pgTable(
+  'google_wallet_objects',
+  {
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    objectId: text('object_id').notNull(),
+    createdAt: createdAt(),
+    // The last patch Google accepted; null until one was.
+    patchedAt: timestamp('patched_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'google_wallet_objects_pkey', columns: [t.organizationId, t.cardId] }),
+    foreignKey({
+      name: 'google_wallet_objects_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 export const contacts = pgTable(
   'contacts',
   {
@@ -913,6 +936,7 @@ export const tenantTables = {
   cardSlugs,
   walletPasses,
   walletRegistrations,
+  googleWalletObjects,
   contacts,
   cardViews,
   cardViewHours,

@@ -1,8 +1,10 @@
 // The demo: a platform, two approved agencies (one on a verified custom domain), one
-// inactive agency, their people and a few cards. Every account's password is DEMO_PASSWORD.
-import { sql } from 'drizzle-orm'
+// inactive agency, their people and a few cards with photos, bios, links, two weeks of views and
+// some contacts. Every account's password is DEMO_PASSWORD.
+import { and, eq, sql } from 'drizzle-orm'
+import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
-import { createCard } from '#app/models/cards.server'
+import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
   createOrganization,
@@ -10,10 +12,20 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { CardExtrasSchema } from '#app/validation/card-details'
 import type { TeamRole } from '#app/validation/teams'
 import type { Database, Transaction } from './db.server'
+import {
+  type DemoContact,
+  type DemoContactRow,
+  type DemoViewRow,
+  demoContacts,
+  demoViews,
+  drawDemoPhoto,
+  insertDemoActivity,
+} from './demo-activity.server'
 import { DEMO_BRANDING_PNG } from './demo-assets'
-import { platformSettings } from './schema'
+import { platformSettings, users as usersTable } from './schema'
 
 export const DEMO_PASSWORD = 'demo1234'
 
@@ -24,6 +36,12 @@ type DemoUser = Omit<NewAccount, 'password'> & {
     phoneNumber: string
     website: string
     backgroundValue: string
+    /** Bio, pronouns, second phone, address and links, checked by the card editor's own schema. */
+    details: z.input<typeof CardExtrasSchema>
+    /** The drawn photo's gradient, from and to. */
+    photo: [string, string]
+    /** People who reached the owner, dated back from the seed. */
+    contacts: DemoContact[]
   }
 }
 type DemoTeam = {
@@ -61,6 +79,58 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           phoneNumber: '+1 555 0100',
           website: 'https://pat.example.test',
           backgroundValue: '#f3f4f6',
+          details: {
+            bio: 'Independent consultant helping small teams ship calmer software. Ask me about process, hiring and the first 90 days.',
+            pronouns: 'they/them',
+            phoneType: 'mobile',
+            phone2: '+1 555 0190',
+            phone2Type: 'work',
+            addressStreet: '12 Harbor Street',
+            addressCity: 'Portland',
+            addressRegion: 'OR',
+            addressPostalCode: '97201',
+            addressCountry: 'United States',
+            links: [
+              { kind: 'linkedin', url: 'https://www.linkedin.com/in/pat-platform' },
+              { kind: 'github', url: 'https://github.com/pat-platform' },
+              { kind: 'booking', url: 'https://calendly.com/pat-platform/intro' },
+              { kind: 'custom', label: 'Newsletter', url: 'https://pat.example.test/newsletter' },
+            ],
+          },
+          photo: ['#6366f1', '#06b6d4'],
+          contacts: [
+            {
+              fullName: 'Nora Quinn',
+              email: 'nora.quinn@example.test',
+              company: 'Quinn & Co',
+              note: 'Would like a workshop for her team in spring.',
+              source: 'lead',
+              daysAgo: 0.02,
+            },
+            {
+              fullName: 'Leo Park',
+              email: 'leo.park@example.test',
+              company: 'Parkside Labs',
+              jobTitle: 'CTO',
+              source: 'connect',
+              daysAgo: 2.6,
+            },
+            {
+              fullName: 'Ivy Chen',
+              email: 'ivy.chen@example.test',
+              phoneNumber: '+1 555 0141',
+              source: 'lead',
+              note: 'Met at the meetup; asked about rates.',
+              daysAgo: 6.2,
+            },
+            {
+              fullName: 'Owen Hart',
+              email: 'owen.hart@example.test',
+              company: 'Hart Studio',
+              source: 'manual',
+              daysAgo: 10.4,
+            },
+          ],
         },
       },
     ],
@@ -74,7 +144,9 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     subscriptionTier: 'professional',
     ownerName: 'Ada Acme',
     contactEmail: 'admin@acme.test',
-    customDomain: 'cards.acme.test',
+    // Under .localhost, which resolves to this machine without editing /etc/hosts; two labels
+    // under the root are never an agency's subdomain, so it is looked up as a custom domain.
+    customDomain: 'cards.acme.localhost',
     customDomainVerifiedAt: new Date('2026-01-01T00:00:00Z'),
     users: [
       { email: 'admin@acme.test', role: 'agency_admin', firstName: 'Ada', lastName: 'Acme' },
@@ -93,6 +165,81 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           phoneNumber: '+1 555 0101',
           website: 'https://acme.example.test',
           backgroundValue: '#1f2937',
+          details: {
+            bio: 'I lead sales at Acme: anvils, rockets and the occasional giant magnet. Happy to talk volume pricing or just trade stories from the road.',
+            pronouns: 'she/her',
+            phoneType: 'mobile',
+            phone2: '+1 555 0111',
+            phone2Type: 'work',
+            addressStreet: '1 Acme Plaza, Suite 400',
+            addressCity: 'Phoenix',
+            addressRegion: 'AZ',
+            addressPostalCode: '85004',
+            addressCountry: 'United States',
+            links: [
+              { kind: 'linkedin', url: 'https://www.linkedin.com/in/alice-anderson-acme' },
+              { kind: 'x', url: 'https://x.com/alice_acme' },
+              { kind: 'booking', url: 'https://cal.com/alice-anderson/30min' },
+              { kind: 'whatsapp', url: '+1 555 0101' },
+              {
+                kind: 'custom',
+                label: 'Product catalogue',
+                url: 'https://acme.example.test/catalogue',
+              },
+            ],
+          },
+          photo: ['#e11d48', '#f59e0b'],
+          contacts: [
+            {
+              fullName: 'Wile Coyote',
+              email: 'wile.coyote@example.test',
+              company: 'Desert Supplies',
+              note: 'Needs 40 rocket skates by next month. Call back about the bulk discount.',
+              source: 'lead',
+              daysAgo: 0.01,
+            },
+            {
+              fullName: 'Maya Singh',
+              email: 'maya.singh@example.test',
+              phoneNumber: '+1 555 0122',
+              company: 'Roadrunner Logistics',
+              jobTitle: 'Procurement Lead',
+              source: 'lead',
+              note: 'Asked for the catalogue and a demo.',
+              daysAgo: 0.05,
+            },
+            {
+              fullName: 'Tom Becker',
+              email: 'tom.becker@example.test',
+              company: 'Becker Builders',
+              jobTitle: 'Owner',
+              source: 'connect',
+              daysAgo: 3.2,
+            },
+            {
+              fullName: 'Rosa Diaz',
+              email: 'rosa.diaz@example.test',
+              company: 'Mesa Hardware',
+              source: 'saved',
+              daysAgo: 5.5,
+            },
+            {
+              fullName: 'Ken Ito',
+              email: 'ken.ito@example.test',
+              company: 'Ito Trading',
+              note: 'Trade show lead: anvils for a film set.',
+              source: 'lead',
+              daysAgo: 8.7,
+            },
+            {
+              fullName: 'Elena Petrova',
+              email: 'elena.petrova@example.test',
+              company: 'Petrova Imports',
+              jobTitle: 'Buyer',
+              source: 'manual',
+              daysAgo: 12.1,
+            },
+          ],
         },
       },
       { email: 'carl@acme.test', role: 'end_user', firstName: 'Carl', lastName: 'Cooper' },
@@ -128,6 +275,51 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           phoneNumber: '+1 555 0102',
           website: 'https://globex.example.test',
           backgroundValue: '#ffffff',
+          details: {
+            bio: 'Backend engineer at Globex. Networks, databases and anything that should not go down at 3 a.m.',
+            pronouns: 'he/him',
+            phoneType: 'work',
+            addressStreet: '500 Cypress Creek Road',
+            addressCity: 'Austin',
+            addressRegion: 'TX',
+            addressPostalCode: '78701',
+            addressCountry: 'United States',
+            links: [
+              { kind: 'linkedin', url: 'https://www.linkedin.com/in/bob-brown-globex' },
+              { kind: 'github', url: 'https://github.com/bob-globex' },
+              {
+                kind: 'custom',
+                label: 'Engineering blog',
+                url: 'https://globex.example.test/blog',
+              },
+            ],
+          },
+          photo: ['#7c3aed', '#22c55e'],
+          contacts: [
+            {
+              fullName: 'Hank Scorpio',
+              email: 'hank.scorpio@example.test',
+              company: 'Scorpio Ventures',
+              note: 'Hiring: wants to chat about the platform team.',
+              source: 'lead',
+              daysAgo: 0.03,
+            },
+            {
+              fullName: 'Lisa Moreno',
+              email: 'lisa.moreno@example.test',
+              company: 'Cypress Cloud',
+              jobTitle: 'SRE',
+              source: 'connect',
+              daysAgo: 4.3,
+            },
+            {
+              fullName: 'Frank Grimes',
+              email: 'frank.grimes@example.test',
+              phoneNumber: '+1 555 0177',
+              source: 'lead',
+              daysAgo: 9.8,
+            },
+          ],
         },
       },
     ],
@@ -145,7 +337,12 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   },
 ]
 
-async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
+async function seedOrganization(
+  tx: Transaction,
+  demo: DemoOrganization,
+  now: Date,
+  photos: Map<string, Promise<Awaited<ReturnType<typeof drawDemoPhoto>>>>,
+) {
   const { users, teams = [], ...fields } = demo
   const organization = await createOrganization(tx, fields)
   await tx.execute(sql`select set_config('app.organization_id', ${organization.id}, true)`)
@@ -170,6 +367,7 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
     faviconMediaId: favicon.id,
   })
   const created = new Map<string, string>()
+  const activity = { views: [] as DemoViewRow[], contacts: [] as DemoContactRow[] }
   for (const { card, ...account } of users) {
     // Demo accounts are confirmed: the demo shows no "confirm your email" banner.
     const user = await createUserWithPassword(tx, organization.id, {
@@ -179,22 +377,53 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
     })
     created.set(user.email, user.id)
     if (!card) continue
-    await createCard(tx, organization.id, user.id, {
-      firstName: user.firstName,
-      lastName: user.lastName,
-      email: user.email,
-      ...card,
+    const { details, photo: _gradient, contacts: people, ...fields } = card
+    // The editor's own schema: a demo card holds only what a user could have saved.
+    const { links, ...extras } = CardExtrasSchema.parse(details)
+    const drawn = photos.get(user.email)
+    if (!drawn) throw new Error(`no demo photo for ${user.email}`)
+    const photo = await storeMedia(tx, organization.id, {
+      ...(await drawn),
+      purpose: 'profilePicture',
     })
-    await createCard(tx, organization.id, user.id, {
-      title: 'Conference card',
+    await tx
+      .update(usersTable)
+      // A card owner has been through the profile wizard: the profile matches the card and the
+      // dashboard offers no onboarding.
+      .set({
+        profilePictureMediaId: photo.id,
+        company: fields.company,
+        jobTitle: fields.jobTitle,
+        phoneNumber: fields.phoneNumber,
+        website: fields.website,
+        onboardingCompletedAt: now,
+      })
+      .where(and(eq(usersTable.organizationId, organization.id), eq(usersTable.id, user.id)))
+    const owner = {
       firstName: user.firstName,
       lastName: user.lastName,
       email: user.email,
-      ...card,
+      profilePictureMediaId: photo.id,
+      ...fields,
+      ...extras,
+    }
+    const main = await createCard(tx, organization.id, user.id, owner)
+    const conference = await createCard(tx, organization.id, user.id, {
+      ...owner,
+      title: 'Conference card',
       backgroundKind: 'gradient',
       backgroundValue: 'blue-ocean',
     })
+    await replaceCardLinks(tx, organization.id, user.id, main.id, links)
+    // The conference card keeps it short: the first two links.
+    await replaceCardLinks(tx, organization.id, user.id, conference.id, links.slice(0, 2))
+    activity.views.push(
+      ...demoViews(organization.id, main.id, `${user.email}:main`, 1, now),
+      ...demoViews(organization.id, conference.id, `${user.email}:conference`, 0.45, now),
+    )
+    activity.contacts.push(...demoContacts(organization.id, user.id, main.id, people, now))
   }
+  await insertDemoActivity(tx, activity.views, activity.contacts)
   for (const team of teams) {
     const adminId = created.get(team.admin)
     if (!adminId) throw new Error(`no demo user ${team.admin}`)
@@ -208,9 +437,18 @@ async function seedOrganization(tx: Transaction, demo: DemoOrganization) {
   return organization
 }
 
-export async function seedDemo(db: Database) {
+/** Seeds the demo; its views and contacts end at `now`. */
+export async function seedDemo(db: Database, now = new Date()) {
+  // Encoded on sharp's threads while the accounts are created.
+  const photos = new Map(
+    DEMO_ORGANIZATIONS.flatMap((org) => org.users).flatMap((user) =>
+      user.card ? [[user.email, drawDemoPhoto(...user.card.photo)] as const] : [],
+    ),
+  )
+  // A failed drawing surfaces where it is awaited, not as an unhandled rejection first.
+  for (const photo of photos.values()) photo.catch(() => {})
   await db.transaction(async (tx) => {
     await tx.insert(platformSettings).values({ id: 1 }).onConflictDoNothing()
-    for (const demo of DEMO_ORGANIZATIONS) await seedOrganization(tx, demo)
+    for (const demo of DEMO_ORGANIZATIONS) await seedOrganization(tx, demo, now, photos)
   })
 }

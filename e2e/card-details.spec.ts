@@ -5,9 +5,11 @@ import { urlFor } from './fixtures'
 import { signedInAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
-// Issue 28: the owner adds a bio, a second phone, an address and two links in the card editor;
-// the recipient's page shows each as an action that works, at a phone's width and a desktop's,
-// and the vCard it saves parses back with every field.
+// Issue 28: the owner adds a bio, a second phone, an address and two links in the card editor,
+// moves the second link up (with JavaScript and without) and rewrites the bio in the profile;
+// the recipient's page shows each as an action that works, in the new order, at a phone's width
+// and a desktop's, its link preview says the bio, and the vCard it saves parses back with every
+// field.
 const OWNER = SPEC_ACCOUNTS.cardDetails
 const CARD_PATH = '/card/dana-details'
 
@@ -25,7 +27,7 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await page.getByLabel('Second phone', { exact: true }).fill('+1 555 0102')
   await page.getByLabel('Second phone type').selectOption('work')
   await page.getByLabel('Pronouns').fill('they/them')
-  await page.getByLabel('Headline or short bio').fill('Builds cards that do the work.')
+  await page.getByLabel('Headline or short bio').fill('A draft, rewritten in the profile.')
   await page.getByLabel('Street').fill('1 Infinite Loop')
   await page.getByLabel('City').fill('Cupertino')
   await page.getByLabel('Region').fill('CA')
@@ -42,7 +44,63 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await page.getByLabel('Link 2 address').fill('https://dana.example.test/work')
   await page.getByRole('button', { name: 'Next' }).click()
   await expect(page).toHaveURL(/step=visuals/)
+  const detailsUrl = page.url().replace('step=visuals', 'step=details')
+
+  // At a phone's width the rows and their buttons fit; with JavaScript a move happens in place.
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.goto(detailsUrl)
+  const moveUp = page.getByRole('button', { name: 'Move up link 2 (Portfolio)' })
+  await expect(moveUp).toBeVisible()
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    ),
+    'no sideways scroll in the editor at 375px',
+  ).toBe(false)
+  await expect(page.getByRole('button', { name: 'Move up link 1 (LinkedIn)' })).toBeDisabled()
+  await moveUp.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
+  await expect(page.getByLabel('Link 2 kind')).toHaveValue('linkedin')
+  await page.getByRole('button', { name: 'Move down link 1 (Portfolio)' }).click()
+  await expect(page.getByLabel('Link 2 label')).toHaveValue('Portfolio')
   await context.close()
+
+  // Without JavaScript the server answers the move with the form, rows moved; Next saves them.
+  const plain = await signedInAs(browser, OWNER, detailsUrl.replace(/^https?:\/\/[^/]+/, ''), {
+    javaScript: false,
+  })
+  await plain.page.getByRole('button', { name: 'Move up link 2 (Portfolio)' }).click()
+  await expect(plain.page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
+  await expect(plain.page.getByLabel('Link 1 address')).toHaveValue(
+    'https://dana.example.test/work',
+  )
+  await plain.page.getByRole('button', { name: 'Next' }).click()
+  await expect(plain.page).toHaveURL(/step=visuals/)
+  await plain.context.close()
+
+  // The profile edits the same details on the card it shows.
+  const profile = await signedInAs(browser, OWNER, '/profile?tab=card')
+  const bio = profile.page.getByLabel('Headline or short bio')
+  await expect(bio).toHaveValue('A draft, rewritten in the profile.')
+  await expect(profile.page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
+  await bio.fill('Builds cards that do the work.')
+  await profile.page.getByRole('button', { name: 'Save Card Details' }).click()
+  await expect(profile.page.getByText('Card updated successfully')).toBeVisible()
+  await expect(profile.page.getByLabel('Headline or short bio')).toHaveValue(
+    'Builds cards that do the work.',
+  )
+  await profile.page.setViewportSize({ width: 375, height: 812 })
+  await expect(
+    profile.page.getByRole('button', { name: 'Move up link 2 (LinkedIn)' }),
+  ).toBeVisible()
+  expect(
+    await profile.page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    ),
+    'no sideways scroll in the profile at 375px',
+  ).toBe(false)
+  await profile.context.close()
 
   for (const width of [375, 1280]) {
     // The phone prefers dark, the desktop light: the page follows each, without a setting.
@@ -78,8 +136,18 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
       await expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow')
       await expect(link).toHaveAttribute('target', '_blank')
     }
-    await expect(links.first()).toHaveAttribute('href', 'https://linkedin.com/in/dana')
-    await expect(links.nth(1)).toHaveText('Portfolio')
+    // In the order the owner moved them to.
+    await expect(links.first()).toHaveText('Portfolio')
+    await expect(links.nth(1)).toHaveAttribute('href', 'https://linkedin.com/in/dana')
+    // The link preview describes the card by its bio.
+    await expect(card.locator('meta[name="description"]')).toHaveAttribute(
+      'content',
+      'Builds cards that do the work.',
+    )
+    await expect(card.locator('meta[property="og:description"]')).toHaveAttribute(
+      'content',
+      'Builds cards that do the work.',
+    )
 
     const save = card.getByRole('link', { name: 'Save Contact' })
     const box = await save.boundingBox()
@@ -116,8 +184,8 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
         ])
         expect(parsed.emails.map((e) => e.value)).toContain(OWNER.email)
         expect(parsed.socialProfiles).toEqual([
-          { types: ['linkedin'], value: 'https://linkedin.com/in/dana' },
           { types: ['custom'], value: 'https://dana.example.test/work' },
+          { types: ['linkedin'], value: 'https://linkedin.com/in/dana' },
         ])
       }
     }

@@ -1,6 +1,7 @@
 // The role dashboards' real figures (roles-teams-admin.md §2.3): a visitor views an end user's
 // card and leaves a lead through the public card page; the end user, their team member, the
-// agency and the super admin then see it in their figures, their activity and their views chart.
+// agency and the super admin then see it in their figures, their activity and their views chart,
+// under the source of the link the visitor opened (a QR code's, ADR 039).
 // The end user and team member are this spec's own (e2e/role-users.ts DASHBOARD_USERS), so their
 // figures are exact; agency and platform figures are shared with other specs running in
 // parallel, so those only have to have grown by what this spec did.
@@ -30,6 +31,10 @@ async function dashboardOf(browser: Browser, user: RoleUser) {
 const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}`)
 const statValue = async (page: Page, id: string) =>
   Number(((await stat(page, id).getByTestId('stat-value').textContent()) ?? '').replaceAll(',', ''))
+
+/** The views chart's legend entry of QR code views (ADR 039): its label and its count. */
+const qrInLegend = (page: Page) =>
+  page.getByTestId('views-chart-legend').locator('[data-source="qr"]')
 
 let viewsBefore: { agency: number; platform: number }
 
@@ -63,10 +68,11 @@ test('before: the own accounts start from zero; agency and platform figures are 
 })
 
 test("a visitor's view and lead reach every dashboard of their scope", async ({ browser }) => {
-  // The visitor: opens Dana's public card (one view) and sends a lead (one contact).
+  // The visitor: opens Dana's public card from a QR code (one view, the QR code's) and sends a
+  // lead (one contact).
   const context = await browser.newContext({ userAgent: VISITOR_AGENT })
   const visitor = await context.newPage()
-  await visitor.goto(urlFor(HOSTS.alpha, '/card/dana-dash'))
+  await visitor.goto(urlFor(HOSTS.alpha, '/card/dana-dash?s=q'))
   await waitForHydration(visitor)
   await visitor.getByLabel('Your name').fill('Vera Visitor')
   await visitor.getByLabel('Your email').fill(`vera-${Date.now()}@example.test`)
@@ -86,6 +92,7 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
     'less than a minute ago',
   )
   await expect(activity.filter({ hasText: `Your card "Dana's Card" was viewed` })).toHaveCount(1)
+  await expect(qrInLegend(end)).toHaveText('QR code 1')
   await end.context().close()
 
   // The team member: the assigned end user's view, and a chart with today's bar.
@@ -97,6 +104,8 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
   await expect(chart).toHaveAccessibleName(/1 view from \w{3} \d+ to \w{3} \d+; the busiest day/)
   await expect(team.locator('svg[role="img"] desc')).toContainText('with 1 view.')
   await expect(team.locator('table.sr-only tbody tr')).toHaveCount(14)
+  await expect(chart).toHaveAccessibleName(/By source: QR code 1\.$/)
+  await expect(qrInLegend(team)).toHaveText('QR code 1')
   await team.context().close()
 
   // The agency and the platform: at least this spec's view more than before.
@@ -104,6 +113,7 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
   expect(await statValue(agency, 'views')).toBeGreaterThanOrEqual(viewsBefore.agency + 1)
   expect(await statValue(agency, 'end-users')).toBeGreaterThanOrEqual(1)
   await expect(agency.getByRole('img', { name: /Card views per day at / })).toBeVisible()
+  await expect(qrInLegend(agency)).toContainText('QR code')
   await agency.context().close()
 
   const platform = await dashboardOf(browser, sue)
@@ -114,6 +124,7 @@ test("a visitor's view and lead reach every dashboard of their scope", async ({ 
     name: /Card views per day across the platform/,
   })
   await expect(platformChart).toHaveAccessibleName(/views? from .*; the busiest day was/)
+  await expect(qrInLegend(platform)).toContainText('QR code')
   await platform.context().close()
 })
 

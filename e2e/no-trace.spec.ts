@@ -333,6 +333,8 @@ test.describe('no trace of the platform on an agency host', () => {
       urlFor(HOSTS.alpha, `${cardPath}/vcard`),
       urlFor(HOSTS.alpha, `${cardPath}/qr.png`),
       urlFor(HOSTS.alpha, `${cardPath}/qr.svg`),
+      urlFor(HOSTS.alpha, `${cardPath}/background.png`),
+      urlFor(HOSTS.alpha, `${cardPath}/background.png?layout=3&theme=dark&size=1280x720`),
       urlFor(HOSTS.alpha, '/favicon.ico'),
       urlFor(HOSTS.alpha, '/no-such-page'),
       urlFor(HOSTS.alpha, '/card/no-such-card'),

@@ -159,6 +159,18 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /**
+   * e2e/card-journey.spec.ts (the production project): adds a link, picks a short link that a
+   * visitor opens, changes it.
+   */
+  journey: {
+    host: HOSTS.alpha,
+    email: 'journey-jo@e2e.test',
+    firstName: 'Jo',
+    lastName: 'Journey',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

@@ -5,6 +5,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
+import { brandingChanged, runCardChangeJobs } from '#app/cards/card-changes.server'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
@@ -152,6 +153,7 @@ async function saveBranding(
       ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
     })
     await saveLegalLinks(tx, tenant.id, legal)
+    await brandingChanged(tx, tenant)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'branding.updated',
@@ -187,6 +189,7 @@ async function saveBranding(
     }
   })
   invalidateTenant(tenant.id)
+  runCardChangeJobs()
   return BRANDING_UPDATED
 }
 

@@ -115,6 +115,19 @@ export function storePage(
     html = html.replaceAll(` nonce="${answer.nonce}"`, '')
     body = Buffer.from(html, 'utf8')
   }
+  // Concurrent misses of one page (its first visitors, or every visitor right after a change
+  // dropped it) each render it. The first stores it; the others' identical bytes would only be
+  // compressed again (gzip 9 and brotli 10: a burst of fifty on the card page stalled the server
+  // for seconds, npm run bench's short link), so they keep the stored page.
+  const stored = cache.peek(key)
+  if (
+    stored &&
+    stored.tag === tag &&
+    stored.status === answer.status &&
+    stored.identity.equals(body)
+  ) {
+    return stored
+  }
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined || DROPPED_HEADERS.has(name)) continue
     if (name === 'content-security-policy' || name === 'content-security-policy-report-only') {

@@ -84,7 +84,11 @@ export async function vcardResponse(request: Request, context: AppLoadContext, r
   })
 }
 
-function conditional(
+/**
+ * A drawn file of a card, answered or 304 by its ETag: the card's QR codes and its virtual
+ * background (virtual-background.server.ts).
+ */
+export function conditional(
   request: Request,
   etag: string,
   body: Buffer,

@@ -12,3 +12,22 @@ export type CardView = {
   profilePictureUrl: string | null
   background: StoredBackground
 }
+
+/** The card's title line: "job title at company", either alone, or empty. */
+export function cardTitleLine(card: { jobTitle: string; company: string }) {
+  return [card.jobTitle, card.company].filter(Boolean).join(' at ')
+}
+
+/** A bio on one line, as a preview shows it (a textarea's line breaks become spaces). */
+export function bioLine(bio: string) {
+  return bio.replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * What a link preview says about the card (meta description, og:description): the owner's
+ * headline or bio when there is one (issue 28), else the title line, else the product's words.
+ * Given the card as the gate shows it, so nothing hidden from this viewer can reach it.
+ */
+export function cardSummary(card: { jobTitle: string; company: string; bio: string }) {
+  return bioLine(card.bio) || cardTitleLine(card) || 'Digital business card'
+}

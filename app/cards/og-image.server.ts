@@ -4,6 +4,7 @@
 // the page cache drops that page on any change (ADR 021).
 import type { AppLoadContext } from '@remix-run/node'
 import { openCard } from '#app/cards/card-gate.server'
+import { bioLine, cardTitleLine } from '#app/cards/card-view'
 import { drawnPngResponse, tenantMediaBytes } from '#app/media/drawn-image.server'
 import { drawingHash, OG_HEIGHT, OG_WIDTH, renderOgImage } from '#app/services/brand-images.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
@@ -19,6 +20,8 @@ type Drawn = {
   lastName: string
   jobTitle: string
   company: string
+  /** The headline or bio (issue 28), drawn under the title. */
+  bio: string
   profilePictureUrl: string | null
 }
 type Branded = Pick<Tenant, 'primaryColor' | 'secondaryColor' | 'logoUrl'>
@@ -26,8 +29,6 @@ type Branded = Pick<Tenant, 'primaryColor' | 'secondaryColor' | 'logoUrl'>
 const FILE = /^([0-9a-f]{20})\.png$/
 
 const nameOf = (card: Drawn) => `${card.firstName} ${card.lastName}`.trim()
-/** The title line, as the page's description words it. */
-const titleOf = (card: Drawn) => [card.jobTitle, card.company].filter(Boolean).join(' at ')
 
 function colours(tenant: Branded) {
   return {
@@ -41,7 +42,8 @@ export function ogImageHash(tenant: Branded, card: Drawn) {
   const { primaryColor, secondaryColor } = colours(tenant)
   return drawingHash([
     nameOf(card),
-    titleOf(card),
+    cardTitleLine(card),
+    bioLine(card.bio),
     card.profilePictureUrl,
     primaryColor,
     secondaryColor,
@@ -73,7 +75,8 @@ export async function ogImageResponse(context: AppLoadContext, reference: string
   }
   const png = await renderOgImage(`${tenant.id}\n${hash}`, {
     name: nameOf(card),
-    title: titleOf(card),
+    title: cardTitleLine(card),
+    bio: bioLine(card.bio),
     photo: await tenantMediaBytes(tenant, card.profilePictureUrl),
     logo: await tenantMediaBytes(tenant, tenant.logoUrl),
     ...colours(tenant),

@@ -2,7 +2,6 @@
 // step to show, and what each step's Continue saves. Steps 1 to 3 are the profile's fields, step
 // 4 its images and background, step 5 creates the card. The draft itself is wizard.server.ts's.
 import type { SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
@@ -12,6 +11,7 @@ import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/c
 import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { getMediaPath } from '#app/models/media.server'
+import { parseSubmission } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
@@ -72,9 +72,18 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
 
   if (step <= 3) {
     const schema = StepSchemas[step as 1 | 2 | 3]
-    const submission = parseWithZod(formData, { schema })
+    const submission = parseSubmission(formData, schema)
+    if (!submission) {
+      const error = { '': ['Please check the form'] }
+      return data<WizardRefusal>(
+        { result: { status: 'error', error }, imageErrors: {} },
+        { status: 400 },
+      )
+    }
     if (submission.status !== 'success') {
-      return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status: 400 })
+      // A link moved without JavaScript (a list intent, no status) is the step shown again.
+      const status = submission.status === 'error' ? 400 : 200
+      return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status })
     }
     await withTenant(tenant.id, async (tx) => {
       const draft = await loadDraft(tx, user, mode, null)

@@ -13,11 +13,11 @@ import {
   countOrganizationPeople,
   countPlatformCards,
   countPlatformPeople,
+  countPlatformViewsBySourcePerDay,
   countPlatformViewsByWeek,
-  countPlatformViewsPerDay,
   countUserViewsBySourcePerDay,
+  countViewsBySourcePerDay,
   countViewsByWeek,
-  countViewsPerDay,
   endUserFigures,
 } from '#app/models/stats.server'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
@@ -73,7 +73,7 @@ export async function teamMemberDashboard(request: Request, context: AppLoadCont
       cards: await countCards(tx, tenant.id, scope),
       contacts: await countContactsByWeek(tx, tenant.id, scope, now),
       views: await countViewsByWeek(tx, tenant.id, scope, now),
-      viewsPerDay: await countViewsPerDay(tx, tenant.id, scope, now),
+      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
     })),
   )
   return {
@@ -92,7 +92,7 @@ export async function agencyDashboard(request: Request, context: AppLoadContext)
       people: await countOrganizationPeople(tx, tenant.id),
       cards: await countCards(tx, tenant.id, scope),
       views: await countViewsByWeek(tx, tenant.id, scope, now),
-      viewsPerDay: await countViewsPerDay(tx, tenant.id, scope, now),
+      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
     })),
   )
   return {
@@ -118,7 +118,7 @@ export async function superAdminDashboard(request: Request, context: AppLoadCont
         ...(await countPlatformPeople(tx)),
         cards: await countPlatformCards(tx),
         views: await countPlatformViewsByWeek(tx, now),
-        viewsPerDay: await countPlatformViewsPerDay(tx, now),
+        viewsBySource: await countPlatformViewsBySourcePerDay(tx, now),
       }))
     }
     return withTenant(tenant.id, async (tx) => ({
@@ -127,7 +127,7 @@ export async function superAdminDashboard(request: Request, context: AppLoadCont
       endUsers: (await countOrganizationPeople(tx, tenant.id)).endUsers,
       cards: await countCards(tx, tenant.id, { kind: 'organization' }),
       views: await countViewsByWeek(tx, tenant.id, { kind: 'organization' }, now),
-      viewsPerDay: await countViewsPerDay(tx, tenant.id, { kind: 'organization' }, now),
+      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, { kind: 'organization' }, now),
     }))
   })
   return {

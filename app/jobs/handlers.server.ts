@@ -1,6 +1,7 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
+import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
 import {
   checkSendingDomainJob,
@@ -22,6 +23,8 @@ export const jobHandlers: JobHandlers = {
   'sending-domain.remove': removeProviderDomainJob,
   // A sending domain still unverified DOMAIN_CLAIM_DAYS after it was added or lost is released.
   'sending-domain.expire': expireSendingDomainJob,
+  // A card's Google Wallet object brought up to date after an edit (ADR 043).
+  'google-wallet.patch': googleWalletPatchJob,
   // One per day (enqueueDailyJobs), whichever process takes it: DATA_DIR/backups (ADR 018).
   'backup.daily': {
     async run() {

@@ -16,6 +16,7 @@ export type JobName =
   | 'sending-domain.remove'
   | 'sending-domain.expire'
   | 'wallet.refresh'
+  | 'google-wallet.patch'
 
 export type NewJob = {
   name: JobName

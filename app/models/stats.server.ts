@@ -2,7 +2,7 @@
 // aggregates in SQL, so a dashboard costs a handful of index scans whatever the row count.
 // `now` is a parameter: the windows are computed from it, and tests place rows on both sides
 // of each boundary with it.
-import { and, eq, gt, gte, inArray, lte, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import { VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import {
@@ -24,7 +24,6 @@ const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
 export type WeekOverWeek = { current: number; previous: number }
-export type DailyViews = { day: string; views: number }[]
 
 /** Whose rows a figure counts, inside one organization. */
 export type StatsScope =
@@ -120,29 +119,6 @@ async function viewsByWeek(
   return { current: row?.current ?? 0, previous: row?.previous ?? 0 }
 }
 
-/** The last 14 UTC days, oldest first, with a zero for a day without views. */
-async function viewsPerDay(db: Queryable, where: SQL | undefined, now: Date): Promise<DailyViews> {
-  const today = now.toISOString().slice(0, 10)
-  const firstDay = new Date(Date.parse(today) - (CHART_DAYS - 1) * DAY_MS)
-  const day = sql`(${cardViews.viewedAt} at time zone 'UTC')::date`
-  const perDay = db
-    .select({ day: sql`${day}`.as('day'), views: sql`count(*)`.as('views') })
-    .from(cardViews)
-    .where(and(where, gte(cardViews.viewedAt, firstDay), lte(cardViews.viewedAt, now)))
-    .groupBy(day)
-  const result = await db.execute(sql`
-    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(p.views, 0)::int as views
-    from (
-      select ${today}::date - i as day from generate_series(0, ${CHART_DAYS - 1}) as i
-    ) d
-    left join (${perDay}) p on p.day = d.day
-    order by d.day`)
-  return rowsOf<{ day: string; views: number }>(result).map((row) => ({
-    day: row.day,
-    views: Number(row.views),
-  }))
-}
-
 /** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
@@ -173,15 +149,6 @@ export function countViewsByWeek(
   now: Date,
 ) {
   return viewsByWeek(db, viewsInScope(db, organizationId, scope), now)
-}
-
-export function countViewsPerDay(
-  db: Queryable,
-  organizationId: string,
-  scope: StatsScope,
-  now: Date,
-) {
-  return viewsPerDay(db, viewsInScope(db, organizationId, scope), now)
 }
 
 export async function countAssignedEndUsers(
@@ -236,10 +203,6 @@ export function countPlatformCards(db: Queryable) {
 
 export function countPlatformViewsByWeek(db: Queryable, now: Date) {
   return viewsByWeek(db, undefined, now)
-}
-
-export function countPlatformViewsPerDay(db: Queryable, now: Date) {
-  return viewsPerDay(db, undefined, now)
 }
 
 /** Events of an end user's own account shown in the activity list, with their wording. */
@@ -460,7 +423,14 @@ export async function countUserViewsBySourcePerDay(
   userId: string,
   now: Date,
 ): Promise<SourcedDay[]> {
-  const rows = await userViewsBySource(db, organizationId, userId, now)
+  return sourcedDays(await userViewsBySource(db, organizationId, userId, now), now)
+}
+
+/** Rows of (day, source, views) as the chart's 14 days, oldest first, every day present. */
+function sourcedDays(
+  rows: { day: string; source: ViewSource; views: number }[],
+  now: Date,
+): SourcedDay[] {
   const today = Date.parse(now.toISOString().slice(0, 10))
   const days = Array.from({ length: CHART_DAYS }, (_, i) => ({
     day: new Date(today - (CHART_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
@@ -493,4 +463,69 @@ export async function countCardViewsBySource(
     byCard.set(row.cardId, card)
   }
   return [...byCard.values()]
+}
+
+/**
+ * The admin dashboards' chart (ADR 039): the views of `cards` (a select of organization_id and
+ * id; every card of every tenant when null, the platform) in the 14 UTC days up to `now`, by day
+ * and source. Read from card_view_hours like the end user's, less the views of the current hour
+ * recorded after `now`, which are looked up only for the cards the current hour has rows of: the
+ * rollup is exact, so no other card can have any.
+ */
+async function viewsBySourcePerDay(
+  db: Queryable,
+  scoped: { organizationId: string; cards: SQL } | null,
+  now: Date,
+): Promise<SourcedDay[]> {
+  const today = now.toISOString().slice(0, 10)
+  const firstDay = new Date(Date.parse(today) - (CHART_DAYS - 1) * DAY_MS)
+  const thisHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS)
+  const nextHour = new Date(thisHour.getTime() + HOUR_MS)
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const hours = scoped
+    ? sql`(${scoped.cards}) c
+      join ${cardViewHours} h on h.organization_id = c.organization_id and h.card_id = c.id
+      where h.organization_id = ${scoped.organizationId} and`
+    : sql`${cardViewHours} h where`
+  const result = await db.execute(sql`
+    with hours as (
+      select h.organization_id, h.card_id, h.hour, h.source, h.views
+      from ${hours} h.hour >= ${at(firstDay)} and h.hour < ${at(nextHour)}
+    ),
+    counts as (
+      select (hour at time zone 'UTC')::date as day, source, views::bigint as views from hours
+      union all
+      select (v.viewed_at at time zone 'UTC')::date, v.source, -1
+      from (select distinct organization_id, card_id from hours where hour = ${at(thisHour)}) c
+      join ${cardViews} v on v.organization_id = c.organization_id and v.card_id = c.card_id
+      where v.viewed_at > ${at(now)} and v.viewed_at < ${at(nextHour)}
+    )
+    select to_char(day, 'YYYY-MM-DD') as day, source::text as source, sum(views)::int as views
+    from counts
+    group by day, source
+    having sum(views) > 0`)
+  const rows = rowsOf<{ day: string; source: ViewSource; views: number }>(result)
+  return sourcedDays(
+    rows.map((row) => ({ ...row, views: Number(row.views) })),
+    now,
+  )
+}
+
+/** A team member's or agency's chart by source: the views of the scope's cards. */
+export function countViewsBySourcePerDay(
+  db: Queryable,
+  organizationId: string,
+  scope: StatsScope,
+  now: Date,
+) {
+  const cards = db
+    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
+    .from(digitalCards)
+    .where(cardsInScope(db, organizationId, scope))
+  return viewsBySourcePerDay(db, { organizationId, cards: sql`${cards}` }, now)
+}
+
+/** The super admin's chart by source: every tenant's views (inside withPlatformScope). */
+export function countPlatformViewsBySourcePerDay(db: Queryable, now: Date) {
+  return viewsBySourcePerDay(db, null, now)
 }

@@ -11,7 +11,7 @@ import { RateLimitedError } from '#app/auth/rate-limit.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { readBrandingSummary } from '#app/branding/branding.server'
-import { toCardExtras } from '#app/cards/card-extras.server'
+import { toCardExtras, writeCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
@@ -42,6 +42,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type IntentDone, intentAction, postedUrl } from '#app/utils/intent-action.server'
+import type { CardExtras } from '#app/validation/card-details'
 import type { NotificationsFormSchema } from '#app/validation/notifications'
 import { CHANGE_EMAIL_PASSWORD_MESSAGE, type ProfileSchema } from '#app/validation/profile'
 import { ProfileIntentSchema } from '#app/validation/profile-form'
@@ -51,13 +52,14 @@ import { withTenant } from '#drizzle/db.server'
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
 export const SAVE_FAILED_MESSAGE = 'Failed to update profile.'
 export const WRONG_PASSWORD_MESSAGE = 'Current password is incorrect'
+export const CARD_NOT_FOUND_MESSAGE = 'Digital card not found'
 
 /** The image fields of the profile form: form name → image purpose. */
 const IMAGE_FIELDS = { logo: 'logo', profilePicture: 'profilePicture' } as const
 type ImageFieldName = keyof typeof IMAGE_FIELDS
 type ProfileValue = z.output<typeof ProfileSchema>
 
-export type ProfileIntent = 'profile' | 'password' | 'notifications'
+export type ProfileIntent = 'profile' | 'password' | 'notifications' | 'card-details'
 /** The one action reply (ADR 035) as the page's forms read it. */
 export type ProfileActionData = {
   intent: ProfileIntent | null
@@ -386,7 +388,35 @@ async function saveNotifications(
   return 'Notification preferences saved'
 }
 
-/** The action of every profile page: `intent` picks the personal info, password or notifications form. */
+/**
+ * The Business Card tab's details (issue 28): they belong to the card, so they are written to
+ * the user's own card the tab showed, with its links, as the card editor writes them.
+ */
+async function saveCardDetails(
+  cardId: string,
+  extras: CardExtras,
+  { tenant, user }: SignedIn,
+): Promise<IntentDone> {
+  const saved = await withTenant(tenant.id, async (tx) => {
+    // Another user's or another tenant's card, or none: nothing is written.
+    if (!(await writeCardExtras(tx, tenant.id, user.id, cardId, extras))) return false
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'card.updated',
+      entityType: 'digital_card',
+      entityId: cardId,
+    })
+    return true
+  })
+  if (!saved) throw new ActionError(404, CARD_NOT_FOUND_MESSAGE)
+  // Spec §8's words for a saved card.
+  return 'Card updated successfully'
+}
+
+/**
+ * The action of every profile page: `intent` picks the personal info, password, notifications or
+ * card details form.
+ */
 export async function profileAction(
   request: Request,
   context: AppLoadContext,
@@ -407,6 +437,8 @@ export async function profileAction(
       password: ({ intent, ...value }, signedIn) => savePassword(value, signedIn, clientIp),
       notifications: ({ intent, ...preferences }, signedIn) =>
         saveNotifications(preferences, signedIn),
+      'card-details': ({ intent, cardId, ...extras }, signedIn) =>
+        saveCardDetails(cardId, extras, signedIn),
     },
   })
 }

@@ -6,6 +6,7 @@ import type {
 } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { cardSummary } from '#app/cards/card-view'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
 import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
 import { CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
@@ -21,8 +22,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
   const { card, previewImage: preview } = data
   const name = `${card.firstName} ${card.lastName}`.trim()
-  const description =
-    [card.jobTitle, card.company].filter(Boolean).join(' at ') || 'Digital business card'
+  // Only what the gate let through (data.extras): a hidden field never reaches a preview.
+  const description = cardSummary({ ...card, bio: data.extras.bio })
   return [
     { title: `${name} · Contact Card` },
     { name: 'description', content: description },

@@ -38,7 +38,7 @@ export default function AgencyDashboard() {
       ]}
     >
       {stats ? (
-        <ViewsChart days={stats.viewsPerDay} title={`Card views per day at ${agency}`} />
+        <ViewsChart days={stats.viewsBySource} title={`Card views per day at ${agency}`} />
       ) : null}
     </RoleDashboard>
   )

@@ -37,7 +37,7 @@ export default function SuperAdminDashboard() {
     >
       {stats ? (
         <ViewsChart
-          days={stats.viewsPerDay}
+          days={stats.viewsBySource}
           title={
             stats.scope === 'platform'
               ? 'Card views per day across the platform'

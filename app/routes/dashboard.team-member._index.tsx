@@ -41,7 +41,7 @@ export default function TeamMemberDashboard() {
       ]}
     >
       {stats ? (
-        <ViewsChart days={stats.viewsPerDay} title="Views of your end users' cards per day" />
+        <ViewsChart days={stats.viewsBySource} title="Views of your end users' cards per day" />
       ) : null}
     </RoleDashboard>
   )

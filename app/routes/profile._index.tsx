@@ -18,6 +18,7 @@ import { rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
+import { CardDetailsForm } from '#app/components/profile/card-details-form'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
@@ -100,18 +101,29 @@ export default function ProfileRoute() {
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
+  const cardDetailsResult = useProfileResult('card-details')
   // A new location (after a save) starts the forms afresh from the saved values.
   const { key } = useLocation()
   const contents: Record<ProfileTabId, () => ReactNode> = {
     personal: () => <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
     security: () => <ChangePasswordForm key={key} lastResult={passwordResult} />,
     card: () => (
-      <BusinessCardPanel
-        card={data.card}
-        productName={productName}
-        digitalCardsPath={rolePaths(role).digitalCards}
-        showVcard={screen.vcard}
-      />
+      <div className="flex flex-col gap-6">
+        <BusinessCardPanel
+          card={data.card}
+          productName={productName}
+          digitalCardsPath={rolePaths(role).digitalCards}
+          showVcard={screen.vcard}
+        />
+        {/* The details live on the card (ADR 040): edited here on the card the panel shows. */}
+        {data.card ? (
+          <CardDetailsForm
+            key={`${key}-${data.card.id}`}
+            card={data.card}
+            lastResult={cardDetailsResult}
+          />
+        ) : null}
+      </div>
     ),
     activity: () => <ActivityList items={data.activity} tracking={data.activityTracking} />,
     scans: () => <CardScansPanel scans={data.scans} />,

@@ -41,7 +41,7 @@ export function escapeMarkup(text: string): string {
 }
 
 /** Control characters (and lone surrogates) have no glyph and may upset Pango: dropped. */
-function printable(text: string, max: number) {
+export function printable(text: string, max: number) {
   const clean = [...text.replace(/[\p{Cc}\p{Cs}]/gu, ' ').trim()]
   return clean.length > max ? `${clean.slice(0, max - 1).join('')}…` : clean.join('')
 }
@@ -59,7 +59,7 @@ export function initialsOf(name: string): string {
 /** Renders in progress: crawlers fetch a freshly shared link's preview several at once. */
 const rendering = new Map<string, Promise<Buffer>>()
 
-async function cached(key: string, render: () => Promise<Buffer>) {
+export async function cached(key: string, render: () => Promise<Buffer>) {
   const hit = rendered.get(key)
   if (hit) return hit
   const running = rendering.get(key)
@@ -75,7 +75,7 @@ async function cached(key: string, render: () => Promise<Buffer>) {
 }
 
 /** An anti-aliased disc of `colour`, as raw RGBA (SVG is not available to draw it). */
-function disc(size: number, colour: string) {
+export function disc(size: number, colour: string) {
   const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(colour.slice(at, at + 2), 16))
   const pixels = Buffer.alloc(size * size * 4)
   const radius = size / 2
@@ -99,7 +99,7 @@ function disc(size: number, colour: string) {
  * Text in the largest of `points` (tried in order) that fits `maxWidth`×`maxHeight`, wrapped at
  * words when `wrap` is set; shrunk as an image if even the smallest does not fit.
  */
-async function textImage(
+export async function textImage(
   text: string,
   options: {
     colour: string
@@ -197,6 +197,8 @@ export type OgCard = {
   name: string
   /** What the card holder does: job title and company, as the page's description shows. */
   title: string
+  /** The headline or bio (issue 28) on one line, or empty: drawn under the title, shortened. */
+  bio: string
   /** The card's profile picture (JPEG bytes from the upload pipeline), or null. */
   photo: Buffer | null
   primaryColor: string
@@ -208,7 +210,7 @@ export type OgCard = {
 /**
  * The card's link preview, 1200×630 (the size Facebook, LinkedIn and X crop least): the brand
  * colour with a band of the secondary colour, the photo in a white-ringed circle (or the
- * initials), the name and title, and the agency's logo on a white plate. `key` is the content
+ * initials), the name, title and bio, and the agency's logo on a white plate. `key` is the content
  * hash the caller built its URL from: the same key is rendered once.
  */
 export async function renderOgImage(key: string, card: OgCard) {
@@ -261,7 +263,7 @@ export async function renderOgImage(key: string, card: OgCard) {
         top: ringTop + Math.round((ring - initials.height) / 2),
       })
     }
-    // The text column: the name (up to two lines), then the title.
+    // The text column: the name (up to two lines), the title, then the bio.
     const textLeft = ringLeft + ring + 70
     const textWidth = OG_WIDTH - textLeft - 70
     const name = await textImage(printable(card.name, 80) || ' ', {
@@ -282,12 +284,24 @@ export async function renderOgImage(key: string, card: OgCard) {
           maxHeight: 140,
         })
       : null
+    // A preview is read at a glance: a long bio is cut with an ellipsis.
+    const bio = printable(card.bio, 140)
+    const bioImage = bio
+      ? await textImage(bio, {
+          colour: ink,
+          points: [28, 24, 22],
+          wrap: true,
+          maxWidth: textWidth,
+          maxHeight: 130,
+        })
+      : null
     const gap = 24
-    const blockHeight = name.height + (titleImage ? gap + titleImage.height : 0)
-    const textTop = Math.max(40, Math.round((OG_HEIGHT - band - blockHeight) / 2) - 30)
-    layers.push({ input: name.bytes, left: textLeft, top: textTop })
-    if (titleImage) {
-      layers.push({ input: titleImage.bytes, left: textLeft, top: textTop + name.height + gap })
+    const lines = [name, titleImage, bioImage].filter((line) => line !== null)
+    const blockHeight = lines.reduce((sum, line) => sum + line.height, 0) + gap * (lines.length - 1)
+    let top = Math.max(40, Math.round((OG_HEIGHT - band - blockHeight) / 2) - 30)
+    for (const line of lines) {
+      layers.push({ input: line.bytes, left: textLeft, top })
+      top += line.height + gap
     }
     if (card.logo) {
       const plate = { width: 220, height: 88, padding: 12 }

@@ -71,8 +71,12 @@ export function classifyHost(host: string | null, rootDomain: string): HostMatch
   const suffix = `.${root}`
   if (host.endsWith(suffix)) {
     const sub = host.slice(0, -suffix.length)
-    // One label only: a.b.root is not a tenant, and reserved names never are.
-    if (sub.includes('.') || RESERVED_SUBDOMAINS.has(sub)) return { kind: 'none' }
+    // One label only names an agency, and reserved names never do. A deeper name (a.b.root) is
+    // never a subdomain; it can only be a verified custom domain, which the Branding form refuses
+    // under the root, so only the operator has one: the demo's cards.acme.localhost, which
+    // resolves to the machine with no /etc/hosts entry.
+    if (sub.includes('.')) return { kind: 'custom-domain', domain: host }
+    if (RESERVED_SUBDOMAINS.has(sub)) return { kind: 'none' }
     return { kind: 'subdomain', slug: sub }
   }
   // A custom domain has at least two labels (no bare intranet names).

@@ -113,6 +113,19 @@ function firstError(error: Record<string, string[] | null> | null | undefined) {
   return Object.values(error ?? {}).flat()[0] ?? 'Please check the form'
 }
 
+/**
+ * The form parsed with its schema, or null when conform cannot read the form's list intent (a
+ * `__intent__` that is not one, or moves a field that is not a list): a refusal, not a 500.
+ */
+export function parseSubmission<S extends z.ZodType>(form: FormData, schema: S) {
+  try {
+    return parseWithZod(form, { schema })
+  } catch (error) {
+    if (form.has('__intent__')) return null
+    throw error
+  }
+}
+
 /** intentAction's and formAction's steps; `dispatch` is the only difference. */
 async function runAction<G>(
   request: Request,
@@ -143,9 +156,24 @@ async function runAction<G>(
       init(400),
     )
   }
-  const submission = parseWithZod(form, { schema: options.schema })
   const posted = form.get('intent')
   const intentOf = typeof posted === 'string' ? posted : null
+  const submission = parseSubmission(form, options.schema)
+  if (!submission) {
+    const error = 'Please check the form'
+    return data<ActionRefusal>(
+      { result: { status: 'error', error: { '': [error] } }, intent: intentOf, error },
+      init(400),
+    )
+  }
+  // A list intent (a link row moved by a button, without JavaScript): no save and no refusal,
+  // the form comes back with its rows in the new order.
+  if (submission.status === undefined) {
+    return data(
+      { result: submission.reply({ hideFields }), intent: intentOf, error: null },
+      init(200),
+    )
+  }
   if (submission.status !== 'success') {
     return data<ActionRefusal>(
       {

@@ -1,5 +1,5 @@
 // The `wallet.refresh` job (ADR 042): queued by the database whenever a write may change a pass
-// (migration 0018's trigger, the one place that decides). For each pass in the job's scope it
+// (migration 0019's trigger, the one place that decides). For each pass in the job's scope it
 // builds what the pass shows now; a pass whose content hash changed becomes a new version, and
 // every device registered for it is pushed through APNs. A push that failed for now stays owed
 // (push_pending) and the job is retried; a token APNs calls gone is forgotten.

@@ -1,17 +1,19 @@
-// Issue 28 through the routes: the card editor saves a bio, pronouns, typed phones, an address
-// and ordered links (refusing a wrong link next to its row, changing nothing), and the public
-// card page and its vCard carry them all as actions and fields.
+// Issue 28 through the routes: the card editor and the profile save a bio, pronouns, typed
+// phones, an address and ordered links (refusing a wrong link next to its row, changing nothing;
+// a row moved without JavaScript comes back in its new place and is saved there), and the public
+// card page, its link preview and its vCard carry them.
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { updateCard } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
-import { loader as cardLoader } from '#app/routes/card.$ref'
+import { loader as cardLoader, meta as cardMeta } from '#app/routes/card.$ref'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
 import {
   action as editAction,
   loader as editLoader,
 } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { action as profileAction } from '#app/routes/profile._index'
 import { linkHostMessage } from '#app/validation/card-details'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardLinks, digitalCards } from '#drizzle/schema'
@@ -142,7 +144,139 @@ describe('the card editor', () => {
   })
 })
 
+/** What conform's "Move up"/"Move down" buttons post as `__intent__` (form.reorder). */
+const reorder = (from: number, to: number) =>
+  JSON.stringify({ type: 'reorder', payload: { name: 'links', from, to } })
+
+describe('moving a link', () => {
+  test('without JavaScript: the form comes back with the rows moved, nothing saved; saving keeps the order', async () => {
+    const who = await owner()
+    await edit(who, DETAILS)
+    const moved = await edit(who, { ...DETAILS, bio: 'Not yet', __intent__: reorder(2, 0) })
+    // Not a refusal: no message, and the rows in their new order for the form to show.
+    expect(moved.status).toBe(200)
+    const body = (await moved.json()) as {
+      error: string | null
+      result: { initialValue: { links: { kind: string; url?: string }[] } }
+    }
+    expect(body.error).toBeNull()
+    expect(body.result.initialValue.links.map((link) => link.kind)).toEqual([
+      'linkedin',
+      'github',
+      'custom',
+    ])
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, who.card.id))
+    expect(row?.bio).toBe('Poetical science for engines.')
+    expect((await linksOf(who.card.id)).map((link) => link.kind)).toEqual(['github', 'linkedin'])
+    // The form posted again, in the order it now shows, is saved in that order.
+    await edit(who, {
+      ...DETAILS,
+      'links[0].kind': 'linkedin',
+      'links[0].url': 'https://www.linkedin.com/in/ada',
+      'links[2].kind': 'github',
+      'links[2].url': 'github.com/ada',
+    })
+    expect(await linksOf(who.card.id)).toEqual([
+      { position: 0, kind: 'linkedin', url: 'https://www.linkedin.com/in/ada' },
+      { position: 1, kind: 'github', url: 'https://github.com/ada' },
+    ])
+  })
+})
+
+const PROFILE_DETAILS = Object.fromEntries(
+  Object.entries({ ...DETAILS, intent: 'card-details' }).filter(
+    ([name]) => !['title', 'firstName', 'lastName', 'email', 'phoneNumber'].includes(name),
+  ),
+)
+
+function postProfile(who: Awaited<ReturnType<typeof owner>>, fields: Record<string, string>) {
+  return settle(() =>
+    profileAction({
+      request: formRequest(who.host, '/profile/end-user?tab=card', fields, who.cookie),
+      context: contextFor(who.host),
+      params: {},
+    }),
+  )
+}
+
+describe('the profile', () => {
+  test("saves the details on the user's card, with the editor's rules and the links in order", async () => {
+    const who = await owner()
+    const response = await postProfile(who, { ...PROFILE_DETAILS, cardId: who.card.id })
+    expect(response).toHaveRedirect('/profile/end-user?tab=card')
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, who.card.id))
+    expect(row).toMatchObject({
+      bio: 'Poetical science for engines.',
+      pronouns: 'she/her',
+      phone2: '+44 20 7946 0001',
+      addressCity: 'London',
+      // The card's own fields are the editor's: untouched.
+      firstName: 'Ada',
+      phoneNumber: '+44 20 7946 0000',
+    })
+    expect((await linksOf(who.card.id)).map((link) => link.kind)).toEqual(['github', 'linkedin'])
+    // The same message next to the same row as in the editor, and nothing changes.
+    const refused = await postProfile(who, {
+      ...PROFILE_DETAILS,
+      cardId: who.card.id,
+      bio: 'Changed',
+      'links[0].url': 'https://evil.example.test/ada',
+    })
+    expect(refused.status).toBe(400)
+    expect(await replyErrors(refused)).toEqual({ 'links[0].url': [linkHostMessage('github')] })
+    const [after] = await getDb()
+      .select()
+      .from(digitalCards)
+      .where(eq(digitalCards.id, who.card.id))
+    expect(after?.bio).toBe('Poetical science for engines.')
+  })
+
+  test("another user's card is not found, and keeps its details", async () => {
+    const who = await owner()
+    const other = await makeUser(who.organization.id)
+    const theirs = await makeCard(who.organization.id, other.id, { bio: 'Theirs' })
+    const response = await postProfile(who, { ...PROFILE_DETAILS, cardId: theirs.id })
+    expect(response.status).toBe(404)
+    expect(await replyErrors(response)).toEqual({ '': ['Digital card not found'] })
+    const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, theirs.id))
+    expect(row?.bio).toBe('Theirs')
+    expect(await linksOf(theirs.id)).toEqual([])
+  })
+})
+
 describe('the public card and its vCard', () => {
+  test('the link preview describes the card by its bio, else by its title line', async () => {
+    const who = await owner()
+    const description = async () => {
+      const page = (await cardLoader({
+        request: requestFor(who.host, `/card/${who.card.id}`),
+        context: contextFor(who.host),
+        params: { ref: who.card.id },
+      })) as unknown as { data: unknown }
+      const tags = cardMeta({ data: page.data } as Parameters<typeof cardMeta>[0]) as {
+        name?: string
+        property?: string
+        content?: string
+      }[]
+      return {
+        meta: tags.find((tag) => tag.name === 'description')?.content,
+        og: tags.find((tag) => tag.property === 'og:description')?.content,
+      }
+    }
+    await withTenant(who.organization.id, (tx) =>
+      updateCard(tx, who.organization.id, who.user.id, who.card.id, {
+        jobTitle: 'Analyst',
+        company: 'Engines',
+      }),
+    )
+    expect(await description()).toEqual({ meta: 'Analyst at Engines', og: 'Analyst at Engines' })
+    await edit(who, { ...DETAILS, bio: 'Poetical science\nfor engines.' })
+    expect(await description()).toEqual({
+      meta: 'Poetical science for engines.',
+      og: 'Poetical science for engines.',
+    })
+  })
+
   test('carry every detail: the page as actions, the vCard as fields two parsers read back', async () => {
     const who = await owner()
     await edit(who, DETAILS)

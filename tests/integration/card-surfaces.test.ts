@@ -8,11 +8,12 @@
 // owner, and nobody gets anything of a deactivated owner's card (the lead form included).
 // Issue 28's fields ride along: "show phone" hides the second phone and WhatsApp links too, and
 // the bio, address and other links reach exactly those who see the card, on every surface that
-// carries card details.
+// carries card details; the card page's link-preview tags carry the bio and nothing hidden.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/env.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
 import { updateAccount } from '#app/models/people.server'
@@ -40,6 +41,7 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
+import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { loadRoute } from '#tests/route-modules'
 
 // ---------------------------------------------------------------------------------------------
@@ -160,6 +162,11 @@ type Shared = {
   leads?: boolean
   /** Its body carries the card's details (bio, address, links), not only the name. */
   details?: boolean
+  /**
+   * Its page has link-preview tags (title, description, Open Graph, issue 28): they carry the
+   * name and the bio of a card shown, never a hidden field, even for the owner.
+   */
+  preview?: boolean
 }
 /**
  * Reached by an Apple Wallet pass's serial and token, never by a card reference: the card comes
@@ -182,6 +189,7 @@ const cardPage = (prefix: string): Shared => ({
   hidden: NOT_FOUND,
   leads: true,
   details: true,
+  preview: true,
 })
 const cardFile = (suffix: string, body: Shared['body']): Shared => ({
   kind: 'shared',
@@ -216,6 +224,9 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
     kind: 'pass-token',
     coveredBy: 'tests/integration/apple-wallet.test.ts',
   },
+  // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
+  'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
+  'card_.$ref.google-wallet.ts': { ...cardFile('google-wallet', 'image'), shown: 302 },
   // A stale hash answers a redirect to the current preview: found, so 302.
   'card_.$ref.og.$file.ts': {
     kind: 'shared',
@@ -367,6 +378,10 @@ afterAll(() => {
 })
 
 beforeAll(async () => {
+  // Google Wallet on, with a throwaway key: its save link is signed without calling Google.
+  process.env.GOOGLE_WALLET_ISSUER_ID = TEST_ISSUER_ID
+  process.env.GOOGLE_WALLET_KEY = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+  resetEnvForTests()
   const organization = await makeOrganization()
   orgId = organization.id
   host = `${organization.slug}.localhost`
@@ -438,6 +453,19 @@ async function get(file: string, who: Viewer, path: string, params: Record<strin
   return { status: 200, body: JSON.stringify(answer) }
 }
 
+/** The page's meta tags as text, built by its meta function from the loader's answer. */
+async function previewTags(file: string, body: string) {
+  const mod = (await load(file)) as { meta?: (args: { data: unknown }) => unknown }
+  if (!mod.meta) throw new Error(`${file} has no meta function`)
+  let data: unknown
+  try {
+    data = JSON.parse(body)
+  } catch {
+    data = undefined
+  }
+  return JSON.stringify(mod.meta({ data }))
+}
+
 /** The marks in a body; a vCard's folded lines are read unfolded (RFC 2426 §2.6). */
 const marksIn = (body: string) =>
   Object.entries(MARK)
@@ -474,6 +502,7 @@ async function checkShared(
           signedOut.includes(who) ? surface.hidden.visitor : surface.hidden.signedIn,
         )
         expect(marksIn(body), cell).toEqual([])
+        if (surface.preview) expect(marksIn(await previewTags(file, body)), cell).toEqual([])
         continue
       }
       expect(status, cell).toBe(surface.shown ?? 200)
@@ -482,6 +511,12 @@ async function checkShared(
       expect(marksIn(body), cell).toEqual(
         wanted(want === 'everything' ? ['name', ...HIDDEN, ...details] : ['name', ...details]),
       )
+      // The description is the bio (issue 28); the tags are public, the owner's own too.
+      if (surface.preview) {
+        expect(marksIn(await previewTags(file, body)), `${cell}, its meta tags`).toEqual(
+          wanted(['name', 'bio']),
+        )
+      }
     }
   }
 }

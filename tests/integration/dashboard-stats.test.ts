@@ -267,7 +267,7 @@ describe('team member dashboard', () => {
   test("the assigned end users' cards, views and contacts, and their views per day", async () => {
     const data = await open(teamMemberLoader, hosts.a, '/dashboard/team-member', cookies.tim)
     const stats = data.stats as Record<string, unknown> & {
-      viewsPerDay: { day: string; views: number }[]
+      viewsBySource: { day: string; views: number; sources: object }[]
     }
     expect(stats).toMatchObject({
       endUsers: 1,
@@ -277,7 +277,7 @@ describe('team member dashboard', () => {
     })
     // Alice's views inside the chart: today, 2 days ago, and two 7 days ago (either side of
     // the comparison boundary); the one 14 days ago is before the chart's first day.
-    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+    expect(nonZeroDays(stats.viewsBySource)).toEqual({
       [daysBefore(0)]: 1,
       [daysBefore(2)]: 1,
       [daysBefore(7)]: 2,
@@ -289,7 +289,7 @@ describe('agency dashboard', () => {
   test("the organization's people, cards and views; B's rows never count", async () => {
     const data = await open(agencyLoader, hosts.a, '/dashboard/agency', cookies.ada)
     const stats = data.stats as Record<string, unknown> & {
-      viewsPerDay: { day: string; views: number }[]
+      viewsBySource: { day: string; views: number; sources: object }[]
     }
     expect(stats).toMatchObject({
       people: { endUsers: 2, teamMembers: 2 },
@@ -297,12 +297,16 @@ describe('agency dashboard', () => {
       views: { current: 4, previous: 4 },
     })
     // Bob's view a minute into the chart's first day counts there; the one a minute before not.
-    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+    expect(nonZeroDays(stats.viewsBySource)).toEqual({
       [daysBefore(13)]: 1,
       [daysBefore(7)]: 2,
       [daysBefore(2)]: 1,
       [daysBefore(0)]: 2,
     })
+    // Views without a marker are direct ones, the chart's only source here.
+    for (const day of stats.viewsBySource) {
+      expect(day.sources).toEqual(day.views ? { direct: day.views } : {})
+    }
   })
 
   test("agency B's dashboard counts only B's rows", async () => {
@@ -319,7 +323,7 @@ describe('super admin dashboard', () => {
   test('on the platform host: every tenant counts, and the read is audited', async () => {
     const data = await open(superAdminLoader, hosts.platform, '/dashboard/super-admin', cookies.sue)
     const stats = data.stats as Record<string, unknown> & {
-      viewsPerDay: { day: string; views: number }[]
+      viewsBySource: { day: string; views: number; sources: object }[]
     }
     expect(stats).toMatchObject({
       scope: 'platform',
@@ -329,7 +333,7 @@ describe('super admin dashboard', () => {
       cards: 5,
       views: { current: 10, previous: 4 },
     })
-    expect(nonZeroDays(stats.viewsPerDay)).toEqual({
+    expect(nonZeroDays(stats.viewsBySource)).toEqual({
       [daysBefore(13)]: 1,
       [daysBefore(7)]: 2,
       [daysBefore(2)]: 1,

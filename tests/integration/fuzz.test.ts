@@ -90,6 +90,16 @@ const PROFILE_KEYS = [
   'confirmPassword',
   'notifications',
   'marketingEmails',
+  // The card details form of the Business Card tab (issue 28): the card by id, some details.
+  'cardId',
+  'bio',
+  'pronouns',
+  'phone2',
+  'addressCity',
+  'links[0].kind',
+  'links[0].url',
+  'links[10].kind',
+  'links[10].url',
 ] as const
 const PROFILE_FILES = ['logoFile', 'profilePictureFile'] as const
 const CARD_EDIT_KEYS = [
@@ -187,7 +197,7 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   file,
   path,
   actor,
-  intents: ['profile', 'password', 'notifications'],
+  intents: ['profile', 'password', 'notifications', 'card-details'],
   keys: PROFILE_KEYS,
   files: PROFILE_FILES,
   // A wrong current password counts against the account and the address, as a failed sign-in

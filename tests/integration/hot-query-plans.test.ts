@@ -25,8 +25,8 @@ import {
   countCardViewsBySource,
   countContactsByWeek,
   countUserViewsBySourcePerDay,
+  countViewsBySourcePerDay,
   countViewsByWeek,
-  countViewsPerDay,
   endUserFigures,
 } from '#app/models/stats.server'
 import { findUserByEmail } from '#app/models/users.server'
@@ -145,7 +145,13 @@ test('no hot query scans a tenant table in sequence', async () => {
   await getDefaultCardForOwner(db, organization.id, user.id)
   await countCards(db, organization.id, scope)
   await countViewsByWeek(db, organization.id, scope, now)
-  await countViewsPerDay(db, organization.id, scope, now)
+  for (const admin of [
+    scope,
+    { kind: 'assigned' as const, teamAdminId: user.id },
+    { kind: 'organization' as const },
+  ]) {
+    await countViewsBySourcePerDay(db, organization.id, admin, now)
+  }
   await countContactsByWeek(db, organization.id, scope, now)
   await endUserFigures(db, organization.id, user.id, now)
   await countUserViewsBySourcePerDay(db, organization.id, user.id, now)

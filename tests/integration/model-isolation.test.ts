@@ -59,6 +59,12 @@ import {
   retireEmailConfirmationTokens,
 } from '#app/models/email-confirmations.server'
 import {
+  findGoogleWalletObject,
+  listGoogleWalletCards,
+  markGoogleWalletObjectPatched,
+  recordGoogleWalletObject,
+} from '#app/models/google-wallet-objects.server'
+import {
   getMediaByHash,
   getMediaBytes,
   getMediaPath,
@@ -127,8 +133,8 @@ import {
   countContactsByWeek,
   countOrganizationPeople,
   countUserViewsBySourcePerDay,
+  countViewsBySourcePerDay,
   countViewsByWeek,
-  countViewsPerDay,
   endUserFigures,
   type StatsScope,
 } from '#app/models/stats.server'
@@ -212,6 +218,8 @@ async function seedTenantA(db: Queryable) {
   await replaceCardLinks(db, organization.id, user.id, card.id, [
     { kind: 'github', label: '', url: 'https://github.com/avery' },
   ])
+  // A's card was added to Google Wallet (ADR 043): a patch in B must neither find nor touch it.
+  await recordGoogleWalletObject(db, organization.id, card.id, `3388.card-${card.id}`)
   const otherCard = await createCard(db, organization.id, user.id, {
     firstName: 'Avery',
     lastName: 'Other',
@@ -509,6 +517,35 @@ const cases: Record<string, Case[]> = {
       run: (db, b, a) => claimDefaultSlug(db, b, a.card.id, { firstName: 'X', lastName: 'Y' }),
       // The composite foreign key refuses B's slug for A's card: the write is refused.
       expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  recordGoogleWalletObject: [
+    {
+      name: "records no Google Wallet object for A's card in B",
+      run: (db, b, a) => recordGoogleWalletObject(db, b, a.otherCard.id, 'taken-over'),
+      // The composite foreign key refuses B's row for A's card.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findGoogleWalletObject: [
+    {
+      name: "finds no Google Wallet object of A's card",
+      run: (db, b, a) => findGoogleWalletObject(db, b, a.card.id),
+      expected: nothing,
+    },
+  ],
+  listGoogleWalletCards: [
+    {
+      name: "lists none of A's cards",
+      run: (db, b) => listGoogleWalletCards(db, b),
+      expected: nothing,
+    },
+  ],
+  markGoogleWalletObjectPatched: [
+    {
+      name: "marks no object of A's patched",
+      run: (db, b, a) => markGoogleWalletObjectPatched(db, b, a.card.id, new Date()),
+      expected: nothing,
     },
   ],
   changeCardSlug: [
@@ -976,10 +1013,12 @@ const cases: Record<string, Case[]> = {
           { current: 0, previous: 0 },
         ],
         [
-          'countViewsPerDay',
+          'countViewsBySourcePerDay',
           async (db, b, scope) =>
-            (await countViewsPerDay(db, b, scope, new Date())).reduce((n, d) => n + d.views, 0),
-          0,
+            (await countViewsBySourcePerDay(db, b, scope, new Date())).filter(
+              (day) => day.views > 0 || Object.keys(day.sources).length > 0,
+            ),
+          [],
         ],
       ] as [string, (db: Queryable, b: string, scope: StatsScope) => Promise<unknown>, unknown][]
     ).map(([fn, count, none]) => [

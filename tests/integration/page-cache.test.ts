@@ -110,6 +110,26 @@ describe('stored answers', () => {
     expect(lookupPage(pageCacheKey('a.localhost', '/x'))).toBe(page)
   })
 
+  test('a burst of misses compresses a page once: the same bytes again keep the stored page', () => {
+    const key = pageCacheKey('a.localhost', '/burst')
+    const first = storePage(key, answer({}))
+    // Another render of the same page, with its own nonce: the stored page stays.
+    const again = storePage(key, {
+      ...answer({ 'content-security-policy': "script-src 'strict-dynamic' 'nonce-xyz'" }),
+      body: html('xyz'),
+      nonce: 'xyz',
+    })
+    expect(again).toBe(first)
+    expect(lookupPage(key)).toBe(first)
+    // Other bytes (the page changed) replace it.
+    const changed = storePage(key, {
+      ...answer({}),
+      body: Buffer.from('<!DOCTYPE html><p>new</p>'),
+    })
+    expect(changed).not.toBe(first)
+    expect(lookupPage(key)).toBe(changed)
+  })
+
   test('an image keeps its own sandbox policy and drops the page policy with its nonce', () => {
     const page = storePage(pageCacheKey('a.localhost', '/media/x.png'), {
       status: 200,

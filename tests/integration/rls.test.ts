@@ -11,6 +11,7 @@ import {
   cardLinks,
   cardSlugs,
   digitalCards,
+  googleWalletObjects,
   tenantTables,
   walletPasses,
   walletRegistrations,
@@ -69,6 +70,7 @@ describe('row-level security', () => {
       expect(row?.policies, name).toBeGreaterThan(0)
     }
     expect(names).toContain('card_slugs')
+    expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
 
@@ -130,6 +132,41 @@ describe('row-level security', () => {
         .returning(),
     )
     expect(retired).toEqual([])
+  })
+
+  test("Google Wallet objects (issue 29): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, cardA, cardB } = await twoTenants()
+    await withTenant(b.id, (tx) =>
+      tx
+        .insert(googleWalletObjects)
+        .values({ organizationId: b.id, cardId: cardB.id, objectId: `3388.card-${cardB.id}` }),
+    )
+    await withTenant(a.id, (tx) =>
+      tx
+        .insert(googleWalletObjects)
+        .values({ organizationId: a.id, cardId: cardA.id, objectId: `3388.card-${cardA.id}` }),
+    )
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ cardId: googleWalletObjects.cardId }).from(googleWalletObjects)).map(
+        (r) => r.cardId,
+      ),
+    )
+    expect(seen).toEqual([cardA.id])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx
+          .insert(googleWalletObjects)
+          .values({ organizationId: b.id, cardId: cardB.id, objectId: 'stolen' }),
+      ),
+    ).rejects.toThrow()
+    const patched = await withTenant(a.id, (tx) =>
+      tx
+        .update(googleWalletObjects)
+        .set({ patchedAt: new Date() })
+        .where(sql`${googleWalletObjects.cardId} = ${cardB.id}`)
+        .returning(),
+    )
+    expect(patched).toEqual([])
   })
 
   test("writing another tenant's rows is refused, updating them changes nothing", async () => {

@@ -2,10 +2,11 @@
 // against tenant B's resources on both hosts. A route file the matrices do not list fails.
 import { readdirSync, readFileSync } from 'node:fs'
 import { and, eq, like, sql } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
+import { resetEnvForTests } from '#app/env.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
@@ -23,6 +24,7 @@ import {
   sessionCookieFor,
   settle,
 } from '#tests/factories'
+import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { asDelivered } from '#tests/inbox'
 import { loadRoute } from '#tests/route-modules'
 
@@ -63,6 +65,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
+  'card_.$ref.background[.]png.ts': 'public',
+  'card_.$ref.google-wallet.ts': 'public',
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
@@ -225,6 +229,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
       .replace(/\/pass\/pkpass$/, '/pass.pkpass')
+      .replace(/\/background\/png$/, '/background.png')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
   return {
@@ -396,6 +401,8 @@ const REFERENCES: Record<string, Reference> = {
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
+  'card_.$ref.background[.]png.ts': 'card',
+  'card_.$ref.google-wallet.ts': 'card',
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
@@ -691,7 +698,19 @@ async function rowsOfAMentioningB() {
 }
 
 describe('cross-tenant matrix: a user of A against B', () => {
-  beforeAll(seedTenantB)
+  beforeAll(async () => {
+    await seedTenantB()
+    // Google Wallet on (a throwaway key), so its save link looks B's card up rather than
+    // answering 404 for want of configuration.
+    process.env.GOOGLE_WALLET_ISSUER_ID = TEST_ISSUER_ID
+    process.env.GOOGLE_WALLET_KEY = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+    resetEnvForTests()
+  })
+  afterAll(() => {
+    delete process.env.GOOGLE_WALLET_ISSUER_ID
+    delete process.env.GOOGLE_WALLET_KEY
+    resetEnvForTests()
+  })
 
   // Reads on A's host: every route module with a loader, each of B's references.
   for (const [file, reference] of Object.entries(REFERENCES)) {
@@ -885,6 +904,19 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         intent: 'password',
         currentPassword: 'x',
         newPassword: 'new-secret-1',
+        ...injected,
+      },
+      params: {},
+    },
+    // The Business Card tab's details form (issue 28), naming B's card.
+    {
+      path,
+      fields: {
+        intent: 'card-details',
+        cardId: b.cardId,
+        bio: 'Taken over',
+        'links[0].kind': 'github',
+        'links[0].url': 'github.com/taken',
         ...injected,
       },
       params: {},

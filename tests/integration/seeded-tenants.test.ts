@@ -132,6 +132,6 @@ describe('seeded tenants through the app login', () => {
         ),
     )
     expect(emails).toHaveLength(1)
-    expect(emails[0]?.html).toContain(`<img src="http://cards.acme.test:3000${acme.logo}"`)
+    expect(emails[0]?.html).toContain(`<img src="http://cards.acme.localhost:3000${acme.logo}"`)
   })
 })

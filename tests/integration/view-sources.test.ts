@@ -16,7 +16,11 @@ import { closeDatabase } from '#app/entry.server'
 import {
   CHART_DAYS,
   countCardViewsBySource,
+  countPlatformViewsBySourcePerDay,
   countUserViewsBySourcePerDay,
+  countViewsBySourcePerDay,
+  type SourcedDay,
+  type StatsScope,
 } from '#app/models/stats.server'
 import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader } from '#app/routes/card.$ref'
@@ -33,10 +37,11 @@ import {
 import {
   type DatabaseHandle,
   getDatabaseHandle,
+  getDb,
   setDatabaseHandle,
   withTenant,
 } from '#drizzle/db.server'
-import { cardViewHours, cardViews, viewSource } from '#drizzle/schema'
+import { cardViewHours, cardViews, users, viewSource } from '#drizzle/schema'
 import {
   contextFor,
   makeCard,
@@ -408,6 +413,89 @@ describe('views by source, per card and per user', () => {
         countCardViewsBySource(tx, b.organization.id, a.owner.id, now),
       ),
     ).toEqual([])
+  })
+
+  /** A chart's 14 days added up by source. */
+  function totalsOf(days: SourcedDay[]) {
+    expect(days).toHaveLength(CHART_DAYS)
+    const totals: Partial<Record<ViewSource, number>> = {}
+    for (const day of days) {
+      expect(Object.values(day.sources).reduce((n, v) => n + v, 0)).toBe(day.views)
+      for (const [source, views] of Object.entries(day.sources)) {
+        totals[source as ViewSource] = (totals[source as ViewSource] ?? 0) + views
+      }
+    }
+    return totals
+  }
+
+  test('the admin dashboards’ charts: a team member’s, an agency’s, the platform’s', async () => {
+    const { a, b } = await seed()
+    // Tim is the team member of Sol (the seed's owner); Una, another end user of A, is not his.
+    const tim = await makeUser(a.organization.id, { role: 'team_admin', firstName: 'Tim' })
+    await getDb().update(users).set({ assignedToUserId: tim.id }).where(eq(users.id, a.owner.id))
+    const una = await makeUser(a.organization.id, { firstName: 'Una' })
+    const unaCard = await makeCard(a.organization.id, una.id)
+    await withTenant(a.organization.id, (tx) =>
+      tx.insert(cardViews).values({
+        organizationId: a.organization.id,
+        cardId: unaCard.id,
+        visitorHash: 'una',
+        source: 'vcard',
+        viewedAt: new Date(now.getTime() - 10 * 60_000),
+      }),
+    )
+    const chart = (organizationId: string, scope: StatsScope) =>
+      withTenant(organizationId, (tx) => countViewsBySourcePerDay(tx, organizationId, scope, now))
+    const sols = { direct: 1, qr: 2, link: 1, share: 1, nfc: 1 }
+
+    // The team member's: Sol's cards, as Sol's own chart counts them; Una's view is not his.
+    const assigned = await chart(a.organization.id, { kind: 'assigned', teamAdminId: tim.id })
+    expect(totalsOf(assigned)).toEqual(sols)
+    const solsDays = await withTenant(a.organization.id, (tx) =>
+      countUserViewsBySourcePerDay(tx, a.organization.id, a.owner.id, now),
+    )
+    expect(assigned).toEqual(solsDays)
+    // The agency's: every card of A, Una's vCard view too; the one after `now` still not.
+    const agency = await chart(a.organization.id, { kind: 'organization' })
+    expect(totalsOf(agency)).toEqual({ ...sols, vcard: 1 })
+    // Agency B's: its own three; A's views never count there, nor B's in A's.
+    expect(totalsOf(await chart(b.organization.id, { kind: 'organization' }))).toEqual({
+      qr: 2,
+      link: 1,
+    })
+    expect(
+      totalsOf(await chart(b.organization.id, { kind: 'assigned', teamAdminId: tim.id })),
+    ).toEqual({})
+
+    // The platform's, on the owner connection (as withPlatformScope sees it): every tenant's
+    // views, equal to a plain count by day and source of the chart's days up to `now`.
+    const platform = await countPlatformViewsBySourcePerDay(getDb(), now)
+    const plain = await getDb().execute(sql`
+      select to_char((viewed_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
+        source::text as source, count(*)::int as views
+      from card_views
+      where viewed_at >= ${new Date(firstDay).toISOString()}::timestamptz
+        and viewed_at <= ${now.toISOString()}::timestamptz
+      group by 1, 2`)
+    const plainRows = (Array.isArray(plain) ? plain : (plain as { rows: unknown[] }).rows) as {
+      day: string
+      source: ViewSource
+      views: number
+    }[]
+    const expected = new Map<string, Partial<Record<ViewSource, number>>>()
+    for (const row of plainRows) {
+      expected.set(row.day, { ...expected.get(row.day), [row.source]: Number(row.views) })
+    }
+    for (const day of platform) expect(day.sources).toEqual(expected.get(day.day) ?? {})
+    // Both tenants' views are in it (and the earlier tests' too).
+    expect(totalsOf(platform).vcard).toBeGreaterThanOrEqual(1)
+    expect(expected.size).toBeGreaterThan(1)
+    // Inside a tenant's transaction, row-level security narrows it to that tenant.
+    expect(
+      totalsOf(
+        await withTenant(b.organization.id, (tx) => countPlatformViewsBySourcePerDay(tx, now)),
+      ),
+    ).toEqual({ qr: 2, link: 1 })
   })
 
   test('card_view_hours stays in step per source under inserts, updates and deletes', async () => {

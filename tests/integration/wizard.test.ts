@@ -112,6 +112,19 @@ describe('onboarding wizard', () => {
       addressCountry: 'Portugal',
     })
     expect(step2).toHaveRedirect('/onboarding?step=3&mode=card')
+    // A link moved without JavaScript: the step again, rows swapped, nothing refused or saved.
+    const moved = await post('/onboarding?step=3&mode=card', {
+      'links[0].kind': 'github',
+      'links[0].url': 'github.com/nora',
+      'links[1].kind': 'x',
+      'links[1].url': 'x.com/nora',
+      __intent__: JSON.stringify({ type: 'reorder', payload: { name: 'links', from: 1, to: 0 } }),
+    })
+    expect(moved.status).toBe(200)
+    const reply = (await moved.json()) as {
+      result: { initialValue: { links: { kind: string }[] } }
+    }
+    expect(reply.result.initialValue.links.map((link) => link.kind)).toEqual(['x', 'github'])
     const refused = await post('/onboarding?step=3&mode=card', {
       'links[0].kind': 'github',
       'links[0].url': 'https://gitlab.example.test/nora',

@@ -9,6 +9,7 @@ import { discardCardViewsForTests } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { resetEnvForTests } from '#app/env.server'
 import { forgetUnwrittenJobOutcomesForTests, stopJobWorker } from '#app/jobs/worker.server'
+import { forgetGoogleWalletTokensForTests } from '#app/services/google-wallet-api.server'
 import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
 import { forgetDiskSpaceReading } from '#app/storage/disk-space.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
@@ -42,6 +43,7 @@ export function resetProcessState() {
   discardCardViewsForTests()
   forgetDiskSpaceReading()
   forgetUnwrittenJobOutcomesForTests()
+  forgetGoogleWalletTokensForTests()
   setDatabaseWorkTimeBoundForTests()
   setApnsTlsForTests({})
 }

@@ -60,10 +60,20 @@ describe('classifyHost', () => {
   test('a one-label subdomain is an agency slug', () => {
     expect(classifyHost('acme.localhost', root)).toEqual({ kind: 'subdomain', slug: 'acme' })
   })
-  test('two-label subdomains and reserved names are nothing', () => {
-    expect(classifyHost('a.acme.localhost', root)).toEqual({ kind: 'none' })
-    expect(classifyHost('www.acme.localhost', root)).toEqual({ kind: 'none' })
+  test('reserved names are nothing', () => {
     expect(classifyHost('api.localhost', root)).toEqual({ kind: 'none' })
+    expect(classifyHost('www.localhost', root)).toEqual({ kind: 'platform' })
+  })
+  test('a name two labels under the root is no subdomain, only ever a custom domain', () => {
+    // The demo's verified custom domain (drizzle/seed.server.ts): *.localhost needs no hosts file.
+    expect(classifyHost('cards.acme.localhost', root)).toEqual({
+      kind: 'custom-domain',
+      domain: 'cards.acme.localhost',
+    })
+    expect(classifyHost('www.acme.localhost', root)).toEqual({
+      kind: 'custom-domain',
+      domain: 'www.acme.localhost',
+    })
   })
   test('other hosts are custom domains', () => {
     expect(classifyHost('cards.acme.test', root)).toEqual({

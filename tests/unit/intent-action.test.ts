@@ -279,6 +279,53 @@ describe('formAction', () => {
   })
 })
 
+describe("conform's list intents (a row's Move up or Move down, posted without JavaScript)", () => {
+  const ListSchema = z.discriminatedUnion('intent', [
+    z.object({ intent: z.literal('save'), items: z.array(z.string()) }),
+  ])
+  const listAction = (request: Request, save = vi.fn(async () => 'Saved')) =>
+    intentAction(request, {
+      guard: async () => signedIn,
+      schema: ListSchema,
+      intents: { save },
+      redirectTo: '/done',
+    }).then(asResponse)
+  const reorder = (name: string, from: number, to: number) =>
+    JSON.stringify({ type: 'reorder', payload: { name, from, to } })
+
+  test('a move is answered with the rows in their new order: a 200, no message, no handler', async () => {
+    const save = vi.fn(async () => 'Saved')
+    const body = new URLSearchParams([
+      ['intent', 'save'],
+      ['items[0]', 'a'],
+      ['items[1]', 'b'],
+      ['__intent__', reorder('items', 1, 0)],
+    ])
+    const response = await listAction(new Request(URL_POSTED, { method: 'POST', body }), save)
+    expect(response.status).toBe(200)
+    const reply = (await response.json()) as {
+      error: string | null
+      intent: string
+      result: { initialValue: { items: string[] } }
+    }
+    expect(reply).toMatchObject({ error: null, intent: 'save' })
+    expect(reply.result.initialValue.items).toEqual(['b', 'a'])
+    expect(save).not.toHaveBeenCalled()
+  })
+
+  test('a malformed intent is a 400 with a message, never a 500', async () => {
+    for (const intent of ['not json', reorder('intent', 0, 1)]) {
+      const body = new URLSearchParams([
+        ['intent', 'save'],
+        ['__intent__', intent],
+      ])
+      const response = await listAction(new Request(URL_POSTED, { method: 'POST', body }))
+      expect(response.status, intent).toBe(400)
+      expect(((await response.json()) as Body).error).toBe('Please check the form')
+    }
+  })
+})
+
 describe('postedUrl', () => {
   test('keeps the search and filters, drops the index marker', () => {
     const request = new Request('http://acme.localhost/settings?index&tab=privacy')

@@ -6,12 +6,16 @@ import {
   getSelectProps,
   getTextareaProps,
 } from '@conform-to/react'
+import { ArrowDown, ArrowUp } from 'lucide-react'
+import type { ButtonHTMLAttributes } from 'react'
 import { ErrorList, Field } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
 import {
   LINK_KIND_RULES,
   LINK_KINDS,
   LINKS_MAX,
   type LinkKind,
+  linkName,
   PHONE_TYPE_LABELS,
   PHONE_TYPES,
 } from '#app/validation/card-details'
@@ -53,13 +57,71 @@ type LinkFields = FieldMetadata<
 >
 
 /**
- * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
- * left without an address is not kept, so clearing one removes it; the form needs no script.
+ * The form's reorder intent (conform's `form.reorder`): a submit button that moves a row. With
+ * JavaScript conform moves it in place; without, the server answers the form with the rows moved
+ * (intentAction replies to a list intent without saving).
  */
-export function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string[] }) {
+export type ReorderIntent = {
+  getButtonProps(options: { name: string; from: number; to: number }): {
+    name: string
+    value: string
+    form?: string
+  }
+}
+
+/** The row's name for its buttons' labels: the service or the custom label, and its place. */
+function rowName(index: number, kind: unknown, label: unknown) {
+  const known = LINK_KINDS.includes(kind as LinkKind) ? (kind as LinkKind) : 'custom'
+  const text = typeof label === 'string' ? label.trim() : ''
+  // An empty custom row has no name yet: its place says which it is.
+  if (known === 'custom' && !text) return `link ${index + 1}`
+  return `link ${index + 1} (${linkName({ kind: known, label: text })})`
+}
+
+function MoveButton({
+  direction,
+  rowLabel,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { direction: 'up' | 'down'; rowLabel: string }) {
+  const Icon = direction === 'up' ? ArrowUp : ArrowDown
   return (
-    <fieldset className="flex flex-col gap-3 sm:col-span-2">
+    <Button
+      type="submit"
+      variant="secondary"
+      size="sm"
+      // The visible words first (WCAG 2.5.3, label in name), then which link.
+      aria-label={`Move ${direction} ${rowLabel}`}
+      {...props}
+    >
+      <Icon aria-hidden className="h-4 w-4" />
+      {direction === 'up' ? 'Move up' : 'Move down'}
+    </Button>
+  )
+}
+
+/**
+ * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
+ * left without an address is not kept, so clearing one removes it; "Move up" and "Move down"
+ * change the order, which is the order saved. The form needs no script.
+ */
+export function LinkRows({
+  name,
+  rows,
+  errors,
+  reorder,
+}: {
+  /** The list's field name (`fields.links.name`). */
+  name: string
+  rows: LinkFields[]
+  errors?: string[]
+  reorder: ReorderIntent
+}) {
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-3 sm:col-span-2">
       <legend className="text-sm font-medium">Links</legend>
+      {/* The form's default button, ahead of the rows' buttons: Enter in a field submits the
+          form, not the first row's "Move down". */}
+      <button type="submit" hidden tabIndex={-1} aria-hidden />
       <p className="text-xs text-gray-500">
         Up to {LINKS_MAX} links, shown in this order. Addresses start with https://; a WhatsApp link
         may be a phone number. Clear an address to remove its link.
@@ -67,10 +129,11 @@ export function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string
       <ErrorList errors={errors} />
       {rows.map((row, index) => {
         const link = row.getFieldset()
+        const rowLabel = rowName(index, link.kind.value, link.label.value)
         return (
           <div
             key={row.key}
-            className="grid gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
+            className="grid min-w-0 gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
             data-testid="link-row"
           >
             <div className="flex flex-col gap-1.5">
@@ -96,6 +159,20 @@ export function LinkRows({ rows, errors }: { rows: LinkFields[]; errors?: string
               inputProps={{ ...getInputProps(link.url, { type: 'text' }), inputMode: 'url' }}
               errors={link.url.errors}
             />
+            <div className="flex flex-wrap justify-end gap-2 sm:col-span-3">
+              <MoveButton
+                direction="up"
+                rowLabel={rowLabel}
+                disabled={index === 0}
+                {...reorder.getButtonProps({ name, from: index, to: index - 1 })}
+              />
+              <MoveButton
+                direction="down"
+                rowLabel={rowLabel}
+                disabled={index === rows.length - 1}
+                {...reorder.getButtonProps({ name, from: index, to: index + 1 })}
+              />
+            </div>
           </div>
         )
       })}

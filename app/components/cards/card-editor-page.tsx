@@ -270,7 +270,12 @@ export function CardEditorPage({
               <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
               <BioField meta={fields.bio} />
               <AddressFields fields={fields} />
-              <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
+              <LinkRows
+                name={fields.links.name}
+                rows={fields.links.getFieldList()}
+                errors={fields.links.errors}
+                reorder={form.reorder}
+              />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
                 Hide this card from search engines

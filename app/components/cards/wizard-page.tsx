@@ -180,7 +180,12 @@ export function WizardPage({
                   errors={fields.pronouns.errors}
                 />
                 <BioField meta={fields.bio} />
-                <LinkRows rows={fields.links.getFieldList()} errors={fields.links.errors} />
+                <LinkRows
+                  name={fields.links.name}
+                  rows={fields.links.getFieldList()}
+                  errors={fields.links.errors}
+                  reorder={form.reorder}
+                />
               </>
             )}
             <StatusButton pending={pending} pendingText="Saving..." className="self-end">

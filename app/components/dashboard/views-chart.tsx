@@ -1,7 +1,7 @@
 // Card views per day, drawn on the server as plain SVG: no chart library reaches the browser
 // (issue 13: recharts renders an empty box on the server and weighs ~100 KB). The figures
 // are also in a visually hidden table, so nothing depends on seeing the bars. Days that carry
-// their views by source (the end user's chart, ADR 039) are drawn stacked, with a legend.
+// their views by source (every dashboard's chart, ADR 039) are drawn stacked, with a legend.
 import { format, parseISO } from 'date-fns'
 import { useId } from 'react'
 import { SOURCE_LABELS, VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'

@@ -60,7 +60,7 @@ export function BusinessCardPanel({
               </a>
             </Button>
           ) : null}
-          {/* The bio, phones, address and links live on the card (issue 28): edited there. */}
+          {/* The card's other fields and images are the editor's; its details are below too. */}
           <Button asChild variant="secondary">
             <Link to={`${digitalCardsPath}/edit/${card.id}`}>
               <Pencil aria-hidden className="h-4 w-4" /> Edit Card Details
