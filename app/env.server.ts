@@ -7,6 +7,14 @@ import { z } from 'zod'
 import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
 import { DEFAULT_MEDIA_QUOTA_TENANT_MB, DEFAULT_MEDIA_QUOTA_USER_MB } from './services/media-limits'
 
+// An unset variable and an empty one mean the same: not configured.
+const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -117,6 +125,17 @@ const schema = z.object({
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // Apple Wallet passes (issue 29, ADR 042): the pass type and team identifiers, and the PEM
+  // files of the pass certificate, its key (with its passphrase, if any) and Apple's WWDR
+  // intermediate. All five or the feature is off (app/wallet/apple-config.server.ts). APNs is
+  // reached at APPLE_APNS_URL (a local fake in tests).
+  APPLE_PASS_TYPE_ID: optionalText(),
+  APPLE_TEAM_ID: optionalText(),
+  APPLE_PASS_CERT: optionalText(),
+  APPLE_PASS_KEY: optionalText(),
+  APPLE_PASS_KEY_PASSPHRASE: optionalText(),
+  APPLE_WWDR_CERT: optionalText(),
+  APPLE_APNS_URL: z.string().url().default('https://api.push.apple.com'),
   // Google Wallet (issue 29, ADR 043): the issuer id from the Wallet console and the path of the
   // service account's JSON key. Without both, the save link is hidden and its route answers 404.
   // The REST API's base URL is a local fake in tests.

@@ -442,6 +442,78 @@ export const cardSlugs = pgTable(
   ],
 )
 
+// Apple Wallet passes of cards (issue 29, ADR 042): one per card and viewer (null: anyone
+// signed out), so an update reaches a device only while the gate still shows that viewer the
+// card. The serial number is the id. No authentication token is stored: each is derived from
+// APP_SECRET and the serial (app/wallet/pass-token.server.ts).
+export const walletPasses = pgTable(
+  'wallet_passes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    viewerId: uuid('viewer_id'),
+    // What the pass shows, hashed: a refresh that finds the same hash changes and pushes nothing.
+    contentHash: text('content_hash').notNull(),
+    // The pass's Last-Modified and update tag, whole seconds (HTTP dates have no more), and
+    // strictly increasing on every change (see bumpWalletPass).
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .default(sql`date_trunc('second', now())`),
+    // Changed and not yet announced to every registered device: the refresh job pushes again.
+    pushPending: boolean('push_pending').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('wallet_passes_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('wallet_passes_one_per_viewer')
+      .on(t.organizationId, t.cardId, t.viewerId)
+      .where(sql`${t.viewerId} is not null`),
+    uniqueIndex('wallet_passes_one_anonymous')
+      .on(t.organizationId, t.cardId)
+      .where(sql`${t.viewerId} is null`),
+    // A card's passes, for the refresh job and the change trigger's lookup on every card write.
+    index('wallet_passes_org_card_idx').on(t.organizationId, t.cardId),
+    foreignKey({
+      name: 'wallet_passes_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'wallet_passes_viewer_fk',
+      columns: [t.organizationId, t.viewerId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// A device that added a pass and asked for its updates (Apple's PassKit web service): its
+// push token is where APNs reaches it.
+export const walletRegistrations = pgTable(
+  'wallet_registrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    passId: uuid('pass_id').notNull(),
+    deviceLibraryId: text('device_library_id').notNull(),
+    pushToken: text('push_token').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('wallet_registrations_pass_device_key').on(
+      t.organizationId,
+      t.passId,
+      t.deviceLibraryId,
+    ),
+    index('wallet_registrations_device_idx').on(t.organizationId, t.deviceLibraryId),
+    foreignKey({
+      name: 'wallet_registrations_pass_fk',
+      columns: [t.organizationId, t.passId],
+      foreignColumns: [walletPasses.organizationId, walletPasses.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // The cards whose Google Wallet object exists or may exist (issue 29, ADR 043): a row is added
 // when the card's save link is issued, so a card edit patches only objects someone may hold. The
 // object's id is derived from the card's (issuer.card-{id}), never secret.
@@ -862,6 +934,8 @@ export const tenantTables = {
   digitalCards,
   cardLinks,
   cardSlugs,
+  walletPasses,
+  walletRegistrations,
   googleWalletObjects,
   contacts,
   cardViews,

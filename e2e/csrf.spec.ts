@@ -3,7 +3,7 @@ import http from 'node:http'
 import { expect, test } from '@playwright/test'
 import { e2ePort } from './fixtures'
 
-function post(host: string, origin: string | undefined) {
+function post(host: string, origin: string | undefined, path = '/auth/login', method = 'POST') {
   return new Promise<number>((resolve, reject) => {
     const body = 'email=someone%40example.test&password=whatever1'
     const headers: Record<string, string> = {
@@ -13,7 +13,7 @@ function post(host: string, origin: string | undefined) {
     }
     if (origin) headers.origin = origin
     const req = http.request(
-      { host: '127.0.0.1', port: e2ePort(), path: '/auth/login', method: 'POST', headers },
+      { host: '127.0.0.1', port: e2ePort(), path, method, headers },
       (res) => {
         res.resume()
         res.on('end', () => resolve(res.statusCode ?? 0))
@@ -37,4 +37,18 @@ test('a POST from another site, a sibling tenant or with no Origin is refused', 
 test('a POST from the same host reaches the action', async () => {
   const host = alphaHost()
   expect(await post(host, `http://${host}`)).toBe(401)
+})
+
+test("Apple Wallet devices post without an Origin below the pass web service's path only", async () => {
+  const host = alphaHost()
+  // Past the Origin check: the service itself answers (404 here, where Apple Wallet is not
+  // configured; tests/integration/apple-wallet.test.ts runs it configured).
+  expect(await post(host, undefined, '/wallet/apple/v1/log')).toBe(404)
+  expect(
+    await post(host, undefined, '/wallet/apple/v1/devices/d/registrations/p/s', 'DELETE'),
+  ).toBe(404)
+  // A browser's request names its origin, and is checked as everywhere else.
+  expect(await post(host, 'https://evil.test', '/wallet/apple/v1/log')).toBe(403)
+  expect(await post(host, undefined, '/wallet/apple/v1')).toBe(403)
+  expect(await post(host, undefined, '/wallet/apple/v1/log', 'PUT')).toBe(403)
 })

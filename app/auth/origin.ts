@@ -40,3 +40,20 @@ export function isOneClickUnsubscribe(method: string, path: string, origin: stri
     method.toUpperCase() === 'POST' && path === ONE_CLICK_UNSUBSCRIBE_PATH && origin === undefined
   )
 }
+
+/**
+ * Apple's PassKit web service (ADR 042): devices register, unregister and send logs with POST
+ * and DELETE, from no page and with no cookies. Its actions read no session and act only for
+ * a pass whose token the request carries (or, for logs, only write a log line), so a forged
+ * cross-site request can do nothing the token's holder could not. Only below this path, and
+ * only without an Origin (a browser that sends one is checked as everywhere else).
+ */
+export const WALLET_WEB_SERVICE_PREFIX = '/wallet/apple/v1/'
+
+export function isWalletWebService(method: string, path: string, origin: string | undefined) {
+  return (
+    ['POST', 'DELETE'].includes(method.toUpperCase()) &&
+    path.startsWith(WALLET_WEB_SERVICE_PREFIX) &&
+    origin === undefined
+  )
+}

@@ -41,6 +41,9 @@ export const LIMITS = {
   emailSenderIp: { max: 200, windowMs: 60 * MINUTE },
   emailRecipient: { max: 20, windowMs: 60 * MINUTE },
   emailTenant: { max: 1000, windowMs: 60 * MINUTE },
+  // Apple Wallet devices' logs (POST /wallet/apple/v1/log, no token): lines written to the
+  // server's log, per client address. A device sends a few when something fails.
+  walletLogIp: { max: 60, windowMs: MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.
   invitationResend: { max: 1, windowMs: 10 * MINUTE },
 } as const

@@ -1,6 +1,9 @@
 // What follows an edit of what a card shows (issue 29): the wallet passes that carry the card are
 // brought up to date by jobs queued in the edit's own transaction, so they exist exactly when
 // the edit committed. One line per kind of pass; the caller wakes the job worker after commit.
+// Apple Wallet passes need no line here: the database queues their refresh itself, whichever
+// path wrote the card, its short link, its owner's privacy or the branding (migration 0019's
+// trigger, ADR 042).
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Queryable } from '#drizzle/db.server'

@@ -10,6 +10,7 @@ import {
 } from '#app/domains/sending-domain-verification.server'
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
+import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
 export const jobHandlers: JobHandlers = {
@@ -36,6 +37,8 @@ export const jobHandlers: JobHandlers = {
       await sweepMedia()
     },
   },
+  // Queued by the database on any write a wallet pass may show (ADR 042): new versions, pushed.
+  'wallet.refresh': { run: refreshWalletPasses },
 }
 
 export function startJobs(log: (message: string) => void) {

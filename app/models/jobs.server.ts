@@ -15,6 +15,7 @@ export type JobName =
   | 'sending-domain.check'
   | 'sending-domain.remove'
   | 'sending-domain.expire'
+  | 'wallet.refresh'
   | 'google-wallet.patch'
 
 export type NewJob = {

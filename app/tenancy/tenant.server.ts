@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache'
 import { readLegalLinks } from '#app/branding/legal.server'
 import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
+import { findAgency } from '#app/models/agencies.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
 import { type LegalLinks, legalFor } from '#app/validation/legal'
@@ -134,6 +135,27 @@ async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil
       },
     },
   }
+}
+
+/**
+ * An organization's tenant read afresh, on its own host (its verified custom domain, else its
+ * subdomain, else the root domain): for work outside a request, such as a job that runs right
+ * after a branding change another process's cache may not have heard of yet.
+ */
+export async function freshTenantOf(organizationId: string): Promise<Tenant | undefined> {
+  const organization =
+    (await withDatabase((db) => findAgency(db, organizationId))) ??
+    (await withDatabase((db) => findOrganizationForHost(db, { kind: 'platform' })))
+  if (organization?.id !== organizationId) return undefined
+  const root = getEnv().ROOT_DOMAIN
+  const host =
+    organization.customDomainVerifiedAt && organization.customDomain
+      ? organization.customDomain
+      : organization.kind === 'platform'
+        ? root
+        : `${organization.slug}.${root}`
+  const { resolution } = await lookup(host)
+  return resolution.status === 'found' ? resolution.tenant : undefined
 }
 
 /**

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
@@ -23,6 +23,13 @@ import { slugBaseFromName } from '#app/validation/card-slug'
 import type { Visibility } from '#app/validation/settings'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { contacts, rateLimits } from '#drizzle/schema'
+import {
+  configureAppleWallet,
+  makeTestCertificates,
+  removeTestCertificates,
+  type TestCertificates,
+  unconfigureAppleWallet,
+} from '#tests/apple-wallet'
 import {
   contextFor,
   formRequest,
@@ -161,6 +168,11 @@ type Shared = {
    */
   preview?: boolean
 }
+/**
+ * Reached by an Apple Wallet pass's serial and token, never by a card reference: the card comes
+ * through the gate for the viewer the pass was made for, checked in the file named.
+ */
+type PassToken = { kind: 'pass-token'; coveredBy: string }
 type Own = {
   kind: 'own'
   /** Only the owner's own cards, behind sign-in: nobody else ever gets the card's data. */
@@ -194,7 +206,7 @@ const own =
     params: { cardId },
   })
 
-const SURFACES: Record<string, Shared | Own> = {
+const SURFACES: Record<string, Shared | Own | PassToken> = {
   'card.$ref.tsx': cardPage('/card'),
   // The short link: the card page by its slug (ADR 041).
   'c.$slug.tsx': {
@@ -206,6 +218,12 @@ const SURFACES: Record<string, Shared | Own> = {
   'card_.$ref.vcard.ts': { ...cardFile('vcard', 'data'), details: true },
   'card_.$ref.qr[.]png.ts': cardFile('qr.png', 'image'),
   'card_.$ref.qr[.]svg.ts': cardFile('qr.svg', 'image'),
+  // Apple Wallet (ADR 042), configured with throwaway certificates in beforeAll.
+  'card_.$ref.pass[.]pkpass.ts': cardFile('pass.pkpass', 'image'),
+  'wallet.apple.v1.$.ts': {
+    kind: 'pass-token',
+    coveredBy: 'tests/integration/apple-wallet.test.ts',
+  },
   // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
   'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
   'card_.$ref.google-wallet.ts': { ...cardFile('google-wallet', 'image'), shown: 302 },
@@ -300,9 +318,18 @@ describe('the routes that can return card data, read from the route files', () =
       reaches(join('app/routes', file), gate),
     )
     const shared = Object.entries(SURFACES)
-      .filter(([, surface]) => surface.kind === 'shared')
+      .filter(([, surface]) => surface.kind !== 'own')
       .map(([file]) => file)
     for (const file of shared) expect(viaGate, file).toContain(file)
+  })
+
+  test('a surface reached by a pass token names the test that runs it', () => {
+    for (const [file, surface] of Object.entries(SURFACES)) {
+      if (surface.kind !== 'pass-token') continue
+      expect(readFileSync(surface.coveredBy, 'utf8'), file).toContain(
+        `#app/routes/${file.replace(/\.ts$/, '')}`,
+      )
+    }
   })
 })
 
@@ -337,6 +364,18 @@ let nameLink = ''
 let shortSlug = ''
 const cookies = {} as Record<Viewer, string | null>
 let ip = 0
+
+let walletCertificates: TestCertificates
+
+beforeAll(() => {
+  walletCertificates = makeTestCertificates()
+  configureAppleWallet(walletCertificates)
+})
+
+afterAll(() => {
+  unconfigureAppleWallet()
+  removeTestCertificates(walletCertificates)
+})
 
 beforeAll(async () => {
   // Google Wallet on, with a throwaway key: its save link is signed without calling Google.

@@ -7,7 +7,6 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
-import { resetEnvForTests } from '#app/env.server'
 import { storeMedia } from '#app/models/media.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/teams.server'
@@ -16,6 +15,14 @@ import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.ser
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
 import { getDb, type Transaction, withTenant } from '#drizzle/db.server'
 import { cardSlugs, teamInvitations } from '#drizzle/schema'
+import {
+  configureAppleWallet,
+  makeTestCertificates,
+  removeTestCertificates,
+  TEST_PASS_TYPE_ID,
+  type TestCertificates,
+  unconfigureAppleWallet,
+} from '#tests/apple-wallet'
 import { databaseChecksum } from '#tests/checksum'
 import {
   contextFor,
@@ -438,6 +445,22 @@ const FORMS: Form[] = [
     keys: ['List-Unsubscribe', 'token'],
   },
   {
+    // Apple's PassKit web service (ADR 042), configured with throwaway certificates: a device's
+    // log, and a registration without the pass's token.
+    name: 'Apple Wallet: device log',
+    file: 'wallet.apple.v1.$',
+    path: '/wallet/apple/v1/log',
+    actor: 'anonymous',
+    keys: ['logs'],
+  },
+  {
+    name: 'Apple Wallet: device registration',
+    file: 'wallet.apple.v1.$',
+    path: `/wallet/apple/v1/devices/fuzz-device/registrations/${TEST_PASS_TYPE_ID}/CARD`,
+    actor: 'anonymous',
+    keys: ['pushToken'],
+  },
+  {
     name: 'my end users: add user',
     file: 'dashboard.team-member.users',
     path: '/dashboard/team-member/users',
@@ -582,16 +605,20 @@ const linkTokens = new Map<string, string>()
 
 // The CRM integration's key checks reach a local fake that refuses every key.
 let crm: FakeCrm | undefined
+let walletCertificates: TestCertificates | undefined
+
 afterAll(async () => {
   delete process.env.GOHIGHLEVEL_API_URL
-  resetEnvForTests()
+  unconfigureAppleWallet()
+  if (walletCertificates) removeTestCertificates(walletCertificates)
   await crm?.close()
 })
 
 beforeAll(async () => {
   crm = await startFakeCrm({ validKeys: [] })
   process.env.GOHIGHLEVEL_API_URL = crm.url
-  resetEnvForTests()
+  walletCertificates = makeTestCertificates()
+  configureAppleWallet(walletCertificates)
   const organization = await makeOrganization()
   const host = `${organization.slug}.localhost`
   // An agency of its own for the Agencies screen to act on (a deleted or deactivated

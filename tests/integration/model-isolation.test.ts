@@ -175,6 +175,18 @@ import {
   setUserPlan,
   updateProfile,
 } from '#app/models/users.server'
+import {
+  findOrCreateWalletPass,
+  findWalletPass,
+  forgetPushToken,
+  listDevicePassesUpdatedSince,
+  listPassPushTokens,
+  listWalletPasses,
+  markWalletPassPushed,
+  recordWalletPassContent,
+  registerWalletDevice,
+  unregisterWalletDevice,
+} from '#app/models/wallet-passes.server'
 import { slugBaseFromName } from '#app/validation/card-slug'
 import { getDb, type Queryable } from '#drizzle/db.server'
 import { organizations, sendingDomains, teams, users } from '#drizzle/schema'
@@ -333,8 +345,16 @@ async function seedTenantA(db: Queryable) {
     passwordHash: 'not-a-password-hash',
     role: 'super_admin',
   })
+  // An Apple Wallet pass of A's card with a registered device (ADR 042).
+  // A new version still owed to its device, so marking it pushed would change A.
+  const firstPass = await findOrCreateWalletPass(db, organization.id, card.id, null, 'hash-a')
+  const walletPass = await recordWalletPassContent(db, organization.id, firstPass.id, 'hash-a2')
+  if (!walletPass) throw new Error('wallet pass not changed')
+  await registerWalletDevice(db, organization.id, walletPass.id, `device-${suffix}`, 'push-a')
   return {
     organization,
+    walletPass,
+    walletDevice: `device-${suffix}`,
     user,
     second,
     staff,
@@ -1645,6 +1665,82 @@ const cases: Record<string, Case[]> = {
     {
       name: "cancels no invitation of A's",
       run: (db, b, a) => deleteInvitation(db, b, a.team.id, a.invitation.id),
+      expected: nothing,
+    },
+  ],
+  findOrCreateWalletPass: [
+    {
+      name: "makes no pass of A's card in B",
+      run: (db, b, a) => findOrCreateWalletPass(db, b, a.card.id, null, 'hash-b'),
+      // The composite foreign key refuses B's pass for A's card.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findWalletPass: [
+    {
+      name: "finds no pass of A's",
+      run: (db, b, a) => findWalletPass(db, b, a.walletPass.id),
+      expected: nothing,
+    },
+  ],
+  listWalletPasses: [
+    {
+      name: "lists no pass of A's card",
+      run: (db, b, a) => listWalletPasses(db, b, { cardId: a.card.id }),
+      expected: nothing,
+    },
+    {
+      name: "lists no pass of A's owner",
+      run: (db, b, a) => listWalletPasses(db, b, { ownerId: a.user.id }),
+      expected: nothing,
+    },
+  ],
+  recordWalletPassContent: [
+    {
+      name: "makes no new version of A's pass",
+      run: (db, b, a) => recordWalletPassContent(db, b, a.walletPass.id, 'hash-b'),
+      expected: nothing,
+    },
+  ],
+  markWalletPassPushed: [
+    {
+      name: "marks no pass of A's as pushed",
+      run: (db, b, a) => markWalletPassPushed(db, b, a.walletPass.id, a.walletPass.updatedAt),
+      expected: nothing,
+    },
+  ],
+  registerWalletDevice: [
+    {
+      name: "registers no device for A's pass in B, nor changes A's push token",
+      run: (db, b, a) => registerWalletDevice(db, b, a.walletPass.id, a.walletDevice, 'push-b'),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  unregisterWalletDevice: [
+    {
+      name: "unregisters no device of A's",
+      run: (db, b, a) => unregisterWalletDevice(db, b, a.walletPass.id, a.walletDevice),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  listDevicePassesUpdatedSince: [
+    {
+      name: "lists no pass A's device registered for",
+      run: (db, b, a) => listDevicePassesUpdatedSince(db, b, a.walletDevice, null),
+      expected: nothing,
+    },
+  ],
+  listPassPushTokens: [
+    {
+      name: "gives no push token of A's devices",
+      run: (db, b, a) => listPassPushTokens(db, b, a.walletPass.id),
+      expected: nothing,
+    },
+  ],
+  forgetPushToken: [
+    {
+      name: "forgets no push token of A's",
+      run: (db, b) => forgetPushToken(db, b, 'push-a'),
       expected: nothing,
     },
   ],

@@ -4,6 +4,7 @@ import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   auditEvents,
@@ -12,6 +13,8 @@ import {
   digitalCards,
   googleWalletObjects,
   tenantTables,
+  walletPasses,
+  walletRegistrations,
 } from '#drizzle/schema'
 import { rowsOf } from '#tests/checksum'
 import {
@@ -68,6 +71,43 @@ describe('row-level security', () => {
     }
     expect(names).toContain('card_slugs')
     expect(names).toContain('google_wallet_objects')
+    expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
+  })
+
+  test("wallet passes: a tenant sees only its own passes and devices, and cannot write another's", async () => {
+    const { a, b, cardA, cardB } = await twoTenants()
+    const passA = await withTenant(a.id, (tx) =>
+      findOrCreateWalletPass(tx, a.id, cardA.id, null, 'a'),
+    )
+    const passB = await withTenant(b.id, (tx) =>
+      findOrCreateWalletPass(tx, b.id, cardB.id, null, 'b'),
+    )
+    await withTenant(b.id, (tx) => registerWalletDevice(tx, b.id, passB.id, 'device-b', 'push-b'))
+    const seen = await withTenant(a.id, async (tx) => ({
+      passes: (await tx.select({ id: walletPasses.id }).from(walletPasses)).map((r) => r.id),
+      devices: await tx.select().from(walletRegistrations),
+    }))
+    expect(seen.passes).toContain(passA.id)
+    expect(seen.passes).not.toContain(passB.id)
+    expect(seen.devices.filter((row) => row.organizationId === b.id)).toEqual([])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(walletRegistrations).values({
+          organizationId: b.id,
+          passId: passB.id,
+          deviceLibraryId: 'intruder',
+          pushToken: 'push-x',
+        }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(walletPasses)
+        .set({ contentHash: 'stolen' })
+        .where(sql`${walletPasses.id} = ${passB.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
   })
 
   test("short links: a tenant sees only its own slugs and cannot write another's", async () => {

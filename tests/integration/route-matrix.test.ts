@@ -72,6 +72,11 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'card_.$ref.vcard.ts': 'public',
   // A card's link preview image, under the card's own privacy rules (ADR 024).
   'card_.$ref.og.$file.ts': 'public',
+  // A card's Apple Wallet pass, through the card gate like the vCard (ADR 042).
+  'card_.$ref.pass[.]pkpass.ts': 'public',
+  // Apple's PassKit web service: devices, no session; each pass's own token
+  // (tests/integration/apple-wallet.test.ts runs it with the feature configured).
+  'wallet.apple.v1.$.ts': 'public',
   'contact.$ref.tsx': 'public',
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
@@ -223,6 +228,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace('$file', imageFileFor(file))
       .replace(/\$token_?/, linkToken(cardId))
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
+      .replace(/\/pass\/pkpass$/, '/pass.pkpass')
       .replace(/\/background\/png$/, '/background.png')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
@@ -401,6 +407,9 @@ const REFERENCES: Record<string, Reference> = {
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
   'card_.$ref.og.$file.ts': 'card',
+  'card_.$ref.pass[.]pkpass.ts': 'card',
+  // By a pass's serial and its token, on the pass's own tenant only (apple-wallet.test.ts).
+  'wallet.apple.v1.$.ts': 'none',
   'contact.$ref.tsx': 'card',
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
@@ -1010,6 +1019,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       ...systemTabs,
     ),
     '$.tsx': [{ path: '/nothing-here', fields: { cardId: b.cardId }, params: { '*': 'x' } }],
+    // A device's registration naming B's card as a serial, without B's pass token.
+    'wallet.apple.v1.$.ts': [
+      {
+        path: `/wallet/apple/v1/devices/device-a/registrations/pass.any/${b.cardId}`,
+        fields: { pushToken: 'abc123' },
+        params: { '*': `devices/device-a/registrations/pass.any/${b.cardId}` },
+      },
+    ],
     'auth.forgot-password.tsx': [
       { path: '/auth/forgot-password', fields: { email: b.email }, params: {}, onlyOnA: true },
     ],

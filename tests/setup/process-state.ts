@@ -13,6 +13,7 @@ import { forgetGoogleWalletTokensForTests } from '#app/services/google-wallet-ap
 import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
 import { forgetDiskSpaceReading } from '#app/storage/disk-space.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
+import { setApnsTlsForTests } from '#app/wallet/apns.server'
 import { setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'
 
 // Kept on globalThis: this module is evaluated anew for each file, the process is not.
@@ -44,6 +45,7 @@ export function resetProcessState() {
   forgetUnwrittenJobOutcomesForTests()
   forgetGoogleWalletTokensForTests()
   setDatabaseWorkTimeBoundForTests()
+  setApnsTlsForTests({})
 }
 
 resetProcessState()

@@ -18,6 +18,8 @@ const ALLOWED: Record<string, string> = {
     "RFC 8058 one-click POST from a mail client, answered with the link page's own states",
   'invitations.$token.tsx':
     'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
+  'wallet.apple.v1.$.ts':
+    "Apple's PassKit web service: JSON from devices, answered with the protocol's bare statuses (201, 200, 401)",
   'onboarding.tsx':
     "the card wizard's steps (app/cards/wizard-route.server.ts): a schema per step from the URL, step 4's images answered by field as imageErrors, step 5 a button",
 }

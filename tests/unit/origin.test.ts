@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { isOneClickUnsubscribe, isSameOriginMutation } from '#app/auth/origin'
+import { isOneClickUnsubscribe, isSameOriginMutation, isWalletWebService } from '#app/auth/origin'
 
 test('reads are never blocked', () => {
   expect(isSameOriginMutation('GET', undefined, 'acme.localhost:3000', 'http')).toBe(true)
@@ -52,5 +52,21 @@ test('only a POST to the one-click unsubscribe path without an Origin skips the 
   }
   for (const method of ['PUT', 'DELETE', 'PATCH']) {
     expect(isOneClickUnsubscribe(method, '/email/unsubscribe', undefined), method).toBe(false)
+  }
+})
+
+test("Apple's pass web service: devices' POST and DELETE without an Origin, below its path only", () => {
+  const registration = '/wallet/apple/v1/devices/d/registrations/pass.x/serial'
+  expect(isWalletWebService('POST', registration, undefined)).toBe(true)
+  expect(isWalletWebService('delete', registration, undefined)).toBe(true)
+  expect(isWalletWebService('POST', '/wallet/apple/v1/log', undefined)).toBe(true)
+  // A browser's request names its origin: it goes through the same-origin check.
+  expect(isWalletWebService('POST', registration, 'https://evil.test')).toBe(false)
+  expect(isWalletWebService('POST', registration, 'null')).toBe(false)
+  for (const path of ['/wallet/apple/v1', '/wallet/apple/', '/wallet', '/card/x', '/profile']) {
+    expect(isWalletWebService('POST', path, undefined), path).toBe(false)
+  }
+  for (const method of ['PUT', 'PATCH']) {
+    expect(isWalletWebService(method, registration, undefined), method).toBe(false)
   }
 })

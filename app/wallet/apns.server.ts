@@ -1,0 +1,69 @@
+// Apple Push Notification service for Wallet passes (issue 29 point 1): an empty push to each
+// registered device's token tells it one of its passes changed; the device then asks the web
+// service which. HTTP/2 to APPLE_APNS_URL, authenticated by the pass certificate itself (TLS
+// client certificate), topic the pass type identifier. Tests point it at a local fake.
+import http2, { type ClientSessionOptions, type SecureClientSessionOptions } from 'node:http2'
+import type { AppleWalletConfig } from './apple-config.server'
+
+const TIMEOUT_MS = 10_000
+
+/** What APNs said of each token: delivered, gone for good, or failed for now. */
+export type PushOutcome = { delivered: string[]; gone: string[]; failed: string[] }
+
+// Tests trust their fake's self-signed certificate here; in production Node's own CAs check
+// Apple's.
+let extraTls: SecureClientSessionOptions = {}
+export function setApnsTlsForTests(options: SecureClientSessionOptions) {
+  extraTls = options
+}
+
+export async function pushPassUpdates(
+  config: AppleWalletConfig,
+  pushTokens: readonly string[],
+): Promise<PushOutcome> {
+  const outcome: PushOutcome = { delivered: [], gone: [], failed: [] }
+  if (pushTokens.length === 0) return outcome
+  const options: ClientSessionOptions & SecureClientSessionOptions = {
+    cert: config.certificates.signerCert,
+    key: config.certificates.signerKey,
+    passphrase: config.certificates.signerKeyPassphrase,
+    ...extraTls,
+  }
+  const session = http2.connect(config.apnsUrl, options)
+  session.setTimeout(TIMEOUT_MS, () => session.destroy(new Error('APNs did not answer in time')))
+  // A refused connection fails every push below; the error is theirs to report.
+  session.on('error', () => {})
+  try {
+    await Promise.all(
+      pushTokens.map(async (token) => {
+        const status = await push(session, config.passTypeId, token).catch(() => 0)
+        if (status === 200) outcome.delivered.push(token)
+        // 410: the device no longer takes pushes for this topic; 400 here is a malformed token.
+        else if (status === 410 || status === 400) outcome.gone.push(token)
+        else outcome.failed.push(token)
+      }),
+    )
+  } finally {
+    session.close()
+  }
+  return outcome
+}
+
+function push(session: http2.ClientHttp2Session, topic: string, token: string) {
+  return new Promise<number>((resolve, reject) => {
+    const request = session.request({
+      ':method': 'POST',
+      ':path': `/3/device/${encodeURIComponent(token)}`,
+      'apns-topic': topic,
+      'content-type': 'application/json',
+    })
+    let status = 0
+    request.on('response', (headers) => {
+      status = Number(headers[':status'] ?? 0)
+    })
+    request.on('error', reject)
+    request.on('end', () => resolve(status))
+    request.resume()
+    request.end('{}')
+  })
+}
