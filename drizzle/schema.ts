@@ -526,6 +526,9 @@ export const googleWalletObjects = pgTable(
     createdAt: createdAt(),
     // The last patch Google accepted; null until one was.
     patchedAt: timestamp('patched_at', { withTimezone: true }),
+    // SHA-256 of the object Google last accepted: a change that alters nothing on it (a bio, a
+    // link) sends nothing. Null until a patch was accepted.
+    contentHash: text('content_hash'),
   },
   (t) => [
     primaryKey({ name: 'google_wallet_objects_pkey', columns: [t.organizationId, t.cardId] }),

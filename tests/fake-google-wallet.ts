@@ -34,6 +34,7 @@ export type FakeGoogleWallet = {
   requests: WalletRequest[]
   /** The objects Google holds, by id: a test adds one to stand for a user's save. */
   objects: Map<string, Record<string, unknown>>
+  /** The requests that changed an object: PATCHes and PUTs (updates). */
   patches(): WalletRequest[]
   reset(): void
   close(): Promise<void>
@@ -127,6 +128,11 @@ export async function startFakeGoogleWallet(): Promise<FakeGoogleWallet> {
       objects.set(id, merged)
       return send(res, 200, merged)
     }
+    // `update`: the object becomes the body, whatever it held before.
+    if (req.method === 'PUT') {
+      objects.set(id, body ?? {})
+      return send(res, 200, body)
+    }
     return send(res, 405, { error: { code: 405 } })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -141,7 +147,8 @@ export async function startFakeGoogleWallet(): Promise<FakeGoogleWallet> {
     grants,
     requests,
     objects,
-    patches: () => requests.filter((request) => request.method === 'PATCH'),
+    patches: () =>
+      requests.filter((request) => request.method === 'PATCH' || request.method === 'PUT'),
     reset() {
       requests.length = 0
       objects.clear()

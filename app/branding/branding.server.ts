@@ -5,7 +5,6 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
-import { brandingChanged, runCardChangeJobs } from '#app/cards/card-changes.server'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
@@ -22,6 +21,7 @@ import {
   removeSendingDomain,
   type SendingDomainCheck,
 } from '#app/domains/sending-domain-verification.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -153,7 +153,6 @@ async function saveBranding(
       ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
     })
     await saveLegalLinks(tx, tenant.id, legal)
-    await brandingChanged(tx, tenant)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'branding.updated',
@@ -189,7 +188,9 @@ async function saveBranding(
     }
   })
   invalidateTenant(tenant.id)
-  runCardChangeJobs()
+  // The database queued the wallets' updates with the save (migration 0020, ADR 042 and 043):
+  // they run now rather than at the next poll.
+  wakeJobWorker()
   return BRANDING_UPDATED
 }
 

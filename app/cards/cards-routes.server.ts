@@ -3,10 +3,10 @@ import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { CARD_AREA_ROLES } from '#app/auth/roles'
-import { cardChanged, runCardChangeJobs } from '#app/cards/card-changes.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
@@ -209,9 +209,10 @@ export async function cardEditAction(
         await withTenant(tenant.id, async (tx) => {
           await updateCard(tx, tenant.id, user.id, cardId, fields)
           await replaceCardLinks(tx, tenant.id, user.id, cardId, links)
-          await cardChanged(tx, tenant, cardId)
         })
-        runCardChangeJobs()
+        // The database queued the wallets' updates with the edit (migration 0020, ADR 042 and
+        // 043): they run now rather than at the next poll.
+        wakeJobWorker()
         return { redirectTo: editUrl('visuals') }
       },
       visuals: async (_value, { tenant, user }, formData) => {
@@ -230,9 +231,8 @@ export async function cardEditAction(
             ...(logo !== undefined ? { logoMediaId: logo } : {}),
             ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
           })
-          await cardChanged(tx, tenant, cardId)
         })
-        runCardChangeJobs()
+        wakeJobWorker()
         return { toast: 'Changes saved', redirectTo: editUrl('review') }
       },
       background: async (value, { tenant, user }, formData) => {
@@ -273,7 +273,6 @@ export async function cardEditAction(
           // Another card's slug, current or retired: refused, and the retirement rolls back.
           if (result === 'taken') throw new ActionError(409, SLUG_MESSAGES.taken, 'slug')
           if (result === 'changed') {
-            await cardChanged(tx, tenant, cardId)
             await recordAudit(tx, tenant.id, {
               actorUserId: user.id,
               action: 'card.short_link_set',
@@ -284,7 +283,7 @@ export async function cardEditAction(
           }
           return result
         })
-        if (change === 'changed') runCardChangeJobs()
+        if (change === 'changed') wakeJobWorker()
         return { reply: { slug, changed: change === 'changed' } }
       },
       finish: async (_value, { tenant, user }) => {

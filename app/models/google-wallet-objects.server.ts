@@ -1,5 +1,6 @@
 // The cards whose Google Wallet object someone may hold (ADR 043): a row per card whose save link
-// was issued. A card edit patches the object only when its card has a row here.
+// was issued. The database queues a patch on a change only for a card with a row here (migration
+// 0020's trigger).
 import { and, eq } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, googleWalletObjects } from '#drizzle/schema'
@@ -23,17 +24,20 @@ export async function recordGoogleWalletObject(
     .onConflictDoNothing()
 }
 
-/** The card's object with the card's owner (whose view of the card the patch carries), if any. */
-export async function findGoogleWalletObject(
+/**
+ * The objects in a change's scope (the trigger's payload, ADR 043): one card's, an owner's cards',
+ * or the whole organization's.
+ */
+export async function listGoogleWalletObjects(
   db: Queryable,
   organizationId: string,
-  cardId: string,
+  scope: { cardId?: string; ownerId?: string },
 ) {
-  const [row] = await db
+  return db
     .select({
+      cardId: googleWalletObjects.cardId,
       objectId: googleWalletObjects.objectId,
-      patchedAt: googleWalletObjects.patchedAt,
-      ownerId: digitalCards.userId,
+      contentHash: googleWalletObjects.contentHash,
     })
     .from(googleWalletObjects)
     .innerJoin(
@@ -43,25 +47,25 @@ export async function findGoogleWalletObject(
         eq(digitalCards.id, googleWalletObjects.cardId),
       ),
     )
-    .where(ofCard(organizationId, cardId))
-    .limit(1)
-  return row
+    .where(
+      and(
+        eq(googleWalletObjects.organizationId, organizationId),
+        scope.cardId ? eq(googleWalletObjects.cardId, scope.cardId) : undefined,
+        scope.ownerId ? eq(digitalCards.userId, scope.ownerId) : undefined,
+      ),
+    )
 }
 
-/** Every card of the organization with an object: a branding change patches them all. */
-export async function listGoogleWalletCards(db: Queryable, organizationId: string) {
-  const rows = await db
-    .select({ cardId: googleWalletObjects.cardId })
-    .from(googleWalletObjects)
-    .where(eq(googleWalletObjects.organizationId, organizationId))
-  return rows.map((row) => row.cardId)
-}
-
+/** Google accepted the object with this content: the same content is not sent again. */
 export async function markGoogleWalletObjectPatched(
   db: Queryable,
   organizationId: string,
   cardId: string,
+  contentHash: string,
   at: Date,
 ) {
-  await db.update(googleWalletObjects).set({ patchedAt: at }).where(ofCard(organizationId, cardId))
+  await db
+    .update(googleWalletObjects)
+    .set({ patchedAt: at, contentHash })
+    .where(ofCard(organizationId, cardId))
 }

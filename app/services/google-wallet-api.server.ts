@@ -1,5 +1,5 @@
 // The Google Wallet REST API (issue 29, ADR 043): an OAuth2 access token by the service account's
-// JWT-bearer grant, and a generic object patched with it. The base URL and the token endpoint
+// JWT-bearer grant, and a generic object updated with it. The base URL and the token endpoint
 // come from configuration and the key file, a local fake in tests.
 import { SignJWT } from 'jose'
 
@@ -73,10 +73,12 @@ async function accessToken(account: ServiceAccount) {
 }
 
 /**
- * PATCHes a generic object. 'missing' when Google has no such object: nobody saved the card yet
- * (the save link creates it on the first save), so there is nothing to update.
+ * Replaces a generic object (the REST API's `update`, a PUT): the whole object is sent, so a
+ * field the card no longer has (a title, a photo) does not stay behind as a PATCH would leave
+ * it. 'missing' when Google has no such object: nobody saved the card yet (the save link creates
+ * it on the first save), so there is nothing to update.
  */
-export async function patchGenericObject(
+export async function updateGenericObject(
   apiUrl: string,
   account: ServiceAccount,
   objectId: string,
@@ -85,7 +87,7 @@ export async function patchGenericObject(
   const token = await accessToken(account)
   const url = `${apiUrl.replace(/\/+$/, '')}/walletobjects/v1/genericObject/${encodeURIComponent(objectId)}`
   const response = await fetch(url, {
-    method: 'PATCH',
+    method: 'PUT',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(object),
     signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -95,7 +97,7 @@ export async function patchGenericObject(
   if (!response.ok) {
     // A malformed object (400) or a refused issuer (403) stays so; the rest may pass.
     throw new GoogleWalletApiError(
-      `generic object patch answered ${response.status}`,
+      `generic object update answered ${response.status}`,
       response.status === 400 || response.status === 403,
     )
   }

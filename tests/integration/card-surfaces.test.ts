@@ -149,7 +149,8 @@ type Shared = {
   request: (ref: string) => { path: string; params: Record<string, string> }
   /**
    * viewer: whoever the card is for; crawler: anyone, but only a public card (link previews are
-   * fetched signed out); signed-out: only a visitor, only a public card (the sign-in page).
+   * fetched signed out; Google Wallet's object is shared); signed-out: only a visitor, only a
+   * public card (the sign-in page).
    */
   audience: 'viewer' | 'crawler' | 'signed-out'
   /** data: a body that must carry exactly what is shown; image: only its status says. */
@@ -226,7 +227,13 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
   },
   // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
   'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
-  'card_.$ref.google-wallet.ts': { ...cardFile('google-wallet', 'image'), shown: 302 },
+  // The object is one per card, shared by whoever saves it and kept as a visitor sees the card
+  // (ADR 043): anyone, but only for a public card.
+  'card_.$ref.google-wallet.ts': {
+    ...cardFile('google-wallet', 'image'),
+    audience: 'crawler',
+    shown: 302,
+  },
   // A stale hash answers a redirect to the current preview: found, so 302.
   'card_.$ref.og.$file.ts': {
     kind: 'shared',

@@ -1,23 +1,27 @@
 // Google Wallet (issue 29 point 2, ADR 043): `/card/{ref}/google-wallet` redirects to Google's
 // save link, whose JWT verifies with the service account's (throwaway) public key and carries the
-// card as a generic object; a card edit then reaches the Wallet REST API (a local fake) as a
-// PATCH of that object, with an access token from the JWT-bearer grant. Without configuration
-// the route is a 404; through the card gate, a hidden card gives nothing to a stranger.
+// card as a generic object; any change of what it shows, from whichever path, then reaches the
+// Wallet REST API (a local fake) as an update of that object, with an access token from the
+// JWT-bearer grant: the database decides (migration 0020's trigger, ADR 042 and 043). Without
+// configuration the route is a 404; the object is what a signed-out visitor sees, so only a
+// public card has a save link, and a card hidden since becomes an inactive object.
 import { and, eq } from 'drizzle-orm'
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { brandingChanged } from '#app/cards/card-changes.server'
 import { GOOGLE_SAVE_URL } from '#app/cards/google-wallet.server'
 import {
   googleWalletConfigured,
   googleWalletObjectId,
 } from '#app/cards/google-wallet-config.server'
 import { resetEnvForTests } from '#app/env.server'
+import { changeCardSlug } from '#app/models/card-slugs.server'
+import { updateAccount } from '#app/models/people.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { loader as walletLoader } from '#app/routes/card_.$ref.google-wallet'
 import { action as editAction } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { action as profileAction } from '#app/routes/profile._index'
 import { getDb, withTenant } from '#drizzle/db.server'
-import { cardSlugs, googleWalletObjects, jobs, organizations } from '#drizzle/schema'
+import { cardSlugs, googleWalletObjects, jobs, organizations, walletPasses } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -28,6 +32,7 @@ import {
   requestFor,
   sessionCookieFor,
   settle,
+  settleBackgroundWork,
   uniqueSuffix,
 } from '#tests/factories'
 import {
@@ -230,7 +235,7 @@ describe('the save link', () => {
     expect(warnings.join('\n')).toContain('Google Wallet is off')
   })
 
-  test('a private card gives nothing to a stranger or a visitor; its owner gets the link', async () => {
+  test('a card that is not public has no save link, not even for its owner: the object is shared', async () => {
     const w = await world()
     await withTenant(w.organization.id, (tx) =>
       setUserPreference(tx, w.organization.id, w.owner.id, 'privacy', {
@@ -243,11 +248,11 @@ describe('the save link', () => {
     const strangerCookie = await sessionCookieFor(w.organization.id, stranger.id)
     expect((await open(w.host, w.card.id)).status).toBe(404)
     expect((await open(w.host, w.card.id, strangerCookie)).status).toBe(404)
+    expect((await open(w.host, w.card.id, w.cookie)).status).toBe(404)
     const rows = await withTenant(w.organization.id, (tx) =>
       tx.select().from(googleWalletObjects).where(eq(googleWalletObjects.cardId, w.card.id)),
     )
     expect(rows).toEqual([])
-    expect((await open(w.host, w.card.id, w.cookie)).status).toBe(302)
   })
 
   test("another tenant's card is not found on this tenant's host", async () => {
@@ -264,7 +269,7 @@ describe('the save link', () => {
 })
 
 describe('a card edit', () => {
-  test('reaches the REST API as a PATCH of the object, with a token from the JWT-bearer grant', async () => {
+  test('reaches the REST API as an update of the whole object, with a token from the JWT-bearer grant', async () => {
     const w = await world()
     expect((await open(w.host, w.card.id)).status).toBe(302)
     const objectId = googleWalletObjectId(TEST_ISSUER_ID, w.card.id)
@@ -275,6 +280,7 @@ describe('a card edit', () => {
     expect(fake.grants).toEqual({ accepted: 1, refused: [] })
     const [patch] = fake.patches()
     expect(patch?.objectId).toBe(objectId)
+    expect(patch?.method).toBe('PUT')
     expect(patch?.authorization).toMatch(/^Bearer ya29\.fake-/)
     expect(fake.objects.get(objectId)).toMatchObject({
       subheader: { defaultValue: { value: 'Chief Analyst' } },
@@ -316,13 +322,15 @@ describe('a card edit', () => {
     expect(fake.requests).toEqual([])
   })
 
-  test('queues nothing without configuration', async () => {
+  test('sends nothing without configuration', async () => {
     const w = await world()
     expect((await open(w.host, w.card.id)).status).toBe(302)
     unconfigure()
     await editDetails(w, { jobTitle: 'Chief Analyst' })
+    // The database queued the job (it knows nothing of configuration); it ends doing nothing.
     const mine = (await walletJobs()).filter((job) => job.organizationId === w.organization.id)
-    expect(mine).toEqual([])
+    expect(mine.map((job) => job.state)).toEqual(['done'])
+    expect(fake.requests).toEqual([])
   })
 
   test("the agency's new colour reaches every object of its cards", async () => {
@@ -336,12 +344,7 @@ describe('a card edit', () => {
       .where(eq(organizations.id, w.organization.id))
     const { invalidateTenant } = await import('#app/tenancy/tenant.server')
     invalidateTenant(w.organization.id)
-    await settle(async () => {
-      await withTenant(w.organization.id, (tx) =>
-        brandingChanged(tx, { id: w.organization.id, host: w.host }),
-      )
-      return new Response(null)
-    })
+    await settleBackgroundWork()
     expect(fake.objects.get(objectId)).toMatchObject({ hexBackgroundColor: '#0ea5e9' })
   })
 
@@ -351,25 +354,180 @@ describe('a card edit', () => {
     expect((await open(b.host, b.card.id)).status).toBe(302)
     const objectId = googleWalletObjectId(TEST_ISSUER_ID, b.card.id)
     fake.objects.set(objectId, { id: objectId })
-    // A's tenant queues a patch naming B's card: A's scope finds no object of it.
+    // A's tenant queues a patch naming B's card (and another tenant's, its whole scope): their
+    // scopes find no object of it.
     const other = await makeOrganization()
     await settle(async () => {
       await withTenant(a.organization.id, (tx) =>
         tx.insert(jobs).values({
           name: 'google-wallet.patch',
           organizationId: a.organization.id,
-          payload: { cardId: b.card.id, host: a.host },
+          payload: { organizationId: a.organization.id, cardId: b.card.id },
         }),
       )
       await withTenant(other.id, (tx) =>
         tx.insert(jobs).values({
           name: 'google-wallet.patch',
           organizationId: other.id,
-          payload: { cardId: b.card.id, host: b.host },
+          payload: { organizationId: other.id, cardId: b.card.id },
         }),
       )
       return new Response(null)
     })
     expect(fake.patches()).toEqual([])
+  })
+})
+
+/** The card's save link issued and the object saved by a user: Google now holds it. */
+async function saved(w: World) {
+  expect((await open(w.host, w.card.id)).status).toBe(302)
+  const objectId = googleWalletObjectId(TEST_ISSUER_ID, w.card.id)
+  fake.objects.set(objectId, { id: objectId, state: 'ACTIVE' })
+  return objectId
+}
+
+const privacy = (w: World, visibility: 'public' | 'private' | 'team') =>
+  settle(async () => {
+    await withTenant(w.organization.id, (tx) =>
+      setUserPreference(tx, w.organization.id, w.owner.id, 'privacy', {
+        visibility,
+        showEmail: true,
+        showPhone: true,
+      }),
+    )
+    return new Response(null)
+  })
+
+/** Nothing of the card: no name, title, company, pictures or QR code. */
+function expectVoided(object: Record<string, unknown> | undefined, w: World) {
+  expect(object).toMatchObject({ state: 'INACTIVE', hexBackgroundColor: '#7c3aed' })
+  const text = JSON.stringify(object)
+  for (const shown of [w.card.lastName, 'Analyst', 'Engines Ltd', w.slug, '/media/']) {
+    expect(text).not.toContain(shown)
+  }
+  expect(object).not.toHaveProperty('barcode')
+  expect(object).not.toHaveProperty('heroImage')
+}
+
+describe('one place decides: the database queues the update, whichever path wrote', () => {
+  test('a card made private becomes an inactive object with nothing of it; public again, it is back', async () => {
+    const w = await world()
+    const objectId = await saved(w)
+    await privacy(w, 'private')
+    expect(fake.patches()).toHaveLength(1)
+    expectVoided(fake.objects.get(objectId), w)
+    // Seen only by teammates is not seen by a visitor either: still voided, nothing sent again.
+    await privacy(w, 'team')
+    expect(fake.patches()).toHaveLength(1)
+    await privacy(w, 'public')
+    expect(fake.patches()).toHaveLength(2)
+    expect(fake.objects.get(objectId)).toMatchObject({
+      state: 'ACTIVE',
+      header: { defaultValue: { value: `Ada ${w.card.lastName}` } },
+      barcode: { value: `http://${w.host}:3000/c/${w.slug}?s=w` },
+    })
+  })
+
+  test('an owner deactivated: the object is voided; activated again, the card is back', async () => {
+    const w = await world()
+    const objectId = await saved(w)
+    const status = (value: 'active' | 'inactive') =>
+      settle(async () => {
+        await withTenant(w.organization.id, (tx) =>
+          updateAccount(tx, w.organization.id, w.owner.id, { status: value }),
+        )
+        return new Response(null)
+      })
+    await status('inactive')
+    expectVoided(fake.objects.get(objectId), w)
+    await status('active')
+    expect(fake.objects.get(objectId)).toMatchObject({ state: 'ACTIVE' })
+    expect(fake.patches()).toHaveLength(2)
+  })
+
+  test('a short link changed outside the editor (a script) reaches the object', async () => {
+    const w = await world()
+    const objectId = await saved(w)
+    const slug = `ada-${uniqueSuffix()}`
+    await settle(async () => {
+      await withTenant(w.organization.id, (tx) =>
+        changeCardSlug(tx, w.organization.id, w.card.id, slug),
+      )
+      return new Response(null)
+    })
+    expect(fake.objects.get(objectId)).toMatchObject({
+      barcode: { value: `http://${w.host}:3000/c/${slug}?s=w` },
+    })
+  })
+
+  test("the profile's card details reach the job, which sends nothing the object does not show", async () => {
+    const w = await world()
+    const objectId = await saved(w)
+    // A first change the object shows: sent, and its content recorded.
+    await editDetails(w, { jobTitle: 'Chief Analyst' })
+    expect(fake.patches()).toHaveLength(1)
+    const before = (await walletJobs()).filter((job) => job.organizationId === w.organization.id)
+    const response = await settle(() =>
+      profileAction({
+        request: formRequest(
+          w.host,
+          '/profile/end-user?tab=card',
+          {
+            intent: 'card-details',
+            cardId: w.card.id,
+            bio: 'Poetical science.',
+            pronouns: 'she/her',
+            'links[0].kind': 'github',
+            'links[0].url': 'github.com/ada',
+          },
+          w.cookie,
+        ),
+        context: contextFor(w.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(302)
+    // The database queued the update without any call from the profile's code…
+    const after = (await walletJobs()).filter((job) => job.organizationId === w.organization.id)
+    expect(after).toHaveLength(before.length + 1)
+    expect(after.map((job) => job.state)).toEqual(after.map(() => 'done'))
+    // …and the job found the object as Google holds it: nothing sent.
+    expect(fake.patches()).toHaveLength(1)
+    expect(fake.objects.get(objectId)).toMatchObject({
+      subheader: { defaultValue: { value: 'Chief Analyst' } },
+    })
+  })
+
+  test('a field the card no longer has does not stay on the object', async () => {
+    const w = await world()
+    const objectId = await saved(w)
+    await editDetails(w, { jobTitle: '' })
+    expect(fake.patches()).toHaveLength(1)
+    expect(fake.objects.get(objectId)).toMatchObject({
+      state: 'ACTIVE',
+      classId: expect.any(String),
+    })
+    expect(fake.objects.get(objectId)).not.toHaveProperty('subheader')
+  })
+
+  test('Apple and Google each get a job of their own, so each retries on its own', async () => {
+    const w = await world()
+    await saved(w)
+    // An Apple pass of the same card (as its download would record it).
+    await withTenant(w.organization.id, (tx) =>
+      tx.insert(walletPasses).values({
+        organizationId: w.organization.id,
+        cardId: w.card.id,
+        contentHash: 'x',
+      }),
+    )
+    await editDetails(w, { jobTitle: 'Chief Analyst' })
+    const names = (
+      await getDb().select().from(jobs).where(eq(jobs.organizationId, w.organization.id))
+    )
+      .map((job) => job.name)
+      .filter((name) => name === 'wallet.refresh' || name === 'google-wallet.patch')
+      .sort()
+    expect(names).toEqual(['google-wallet.patch', 'wallet.refresh'])
   })
 })

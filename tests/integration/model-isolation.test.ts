@@ -59,8 +59,7 @@ import {
   retireEmailConfirmationTokens,
 } from '#app/models/email-confirmations.server'
 import {
-  findGoogleWalletObject,
-  listGoogleWalletCards,
+  listGoogleWalletObjects,
   markGoogleWalletObjectPatched,
   recordGoogleWalletObject,
 } from '#app/models/google-wallet-objects.server'
@@ -527,24 +526,21 @@ const cases: Record<string, Case[]> = {
       expected: (_value, threw) => expect(threw).toBe(true),
     },
   ],
-  findGoogleWalletObject: [
+  listGoogleWalletObjects: [
     {
-      name: "finds no Google Wallet object of A's card",
-      run: (db, b, a) => findGoogleWalletObject(db, b, a.card.id),
-      expected: nothing,
-    },
-  ],
-  listGoogleWalletCards: [
-    {
-      name: "lists none of A's cards",
-      run: (db, b) => listGoogleWalletCards(db, b),
+      name: "lists no object of A's card, nor of A's owner, nor of A",
+      run: async (db, b, a) => [
+        ...(await listGoogleWalletObjects(db, b, { cardId: a.card.id })),
+        ...(await listGoogleWalletObjects(db, b, { ownerId: a.user.id })),
+        ...(await listGoogleWalletObjects(db, b, {})),
+      ],
       expected: nothing,
     },
   ],
   markGoogleWalletObjectPatched: [
     {
       name: "marks no object of A's patched",
-      run: (db, b, a) => markGoogleWalletObjectPatched(db, b, a.card.id, new Date()),
+      run: (db, b, a) => markGoogleWalletObjectPatched(db, b, a.card.id, 'hash', new Date()),
       expected: nothing,
     },
   ],
