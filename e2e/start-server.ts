@@ -8,6 +8,7 @@ import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
+import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { startFakeResend } from '#tests/fake-resend'
 import { SERVER_ARGS } from '../scripts/server-command'
 import {
@@ -107,6 +108,11 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     // Views of cached card pages reach the dashboards within a fifth of a second, not a second
     // (ADR 021): a spec that opens a card and then a dashboard need not wait on the batch.
     VIEW_FLUSH_MS: '200',
+    // Google Wallet on with a throwaway key (made now, nothing real committed), so the QR screen
+    // shows its badge (e2e/signature.spec.ts). Its save link is signed locally; nothing calls
+    // Google, and no spec saves a card, so no patch job runs.
+    GOOGLE_WALLET_ISSUER_ID: TEST_ISSUER_ID,
+    GOOGLE_WALLET_KEY: makeServiceAccountKey('http://127.0.0.1:9/token').keyPath,
     ...serverEnv,
   },
 })

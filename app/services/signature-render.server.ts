@@ -3,7 +3,7 @@
 // engine (tables, and widths on cells and images). So the HTML is tables and inline styles only,
 // images by absolute URL, and every colour and size spelled out on the element that shows it.
 import { escapeHtml } from '#app/services/emails/layout.server'
-import { brandTextOnWhite, readableTextColor } from '#app/validation/color'
+import { brandTextOnWhite } from '#app/validation/color'
 import type { SignatureLayout } from '#app/validation/email-signature'
 
 export type SignatureContent = {
@@ -134,8 +134,8 @@ export function renderSignatureHtml(content: SignatureContent, layout: Signature
       : ''
     return table(`<tr>${photo}${body}${badge}</tr>`)
   }
-  // banner: the logo (else the company's name) on a band of the agency's colour.
-  const onBand = readableTextColor(content.primaryColor)
+  // banner: the logo (else the company's name) above a rule of the agency's colour. On white, not
+  // on the colour: logos are made for white, and one in the brand's colour would vanish on it.
   // The logo's own proportions: its height only (Outlook scales the width with it).
   const band = content.logoUrl
     ? `<img${attributes({
@@ -146,11 +146,11 @@ export function renderSignatureHtml(content: SignatureContent, layout: Signature
       })}>`
     : tag(
         'span',
-        { style: `font-size:15px;font-weight:bold;color:${onBand}` },
+        { style: `font-size:15px;font-weight:bold;color:${accent}` },
         e(content.company || content.name),
       )
   return table(
-    `<tr>${cell(band, `padding:8px 12px;background-color:${content.primaryColor}`, { colspan: 2 })}</tr><tr>${cell(details(content, accent, false), 'padding:10px 12px 0 12px')}${cell(saveBadge(content, accent, 72), 'padding:10px 12px 0 0;text-align:center')}</tr>`,
+    `<tr>${cell(band, `padding:0 12px 8px 12px;border-bottom:3px solid ${content.primaryColor}`, { colspan: 2 })}</tr><tr>${cell(details(content, accent, false), 'padding:10px 12px 0 12px')}${cell(saveBadge(content, accent, 72), 'padding:10px 12px 0 0;text-align:center')}</tr>`,
     'min-width:320px',
   )
 }

@@ -4,8 +4,8 @@
 import { z } from 'zod'
 
 /**
- * classic: the photo on the left of the details; compact: no photo, two short lines; banner: the
- * logo on a band of the agency's colour above the details.
+ * classic: the photo on the left of the details; compact: no image, two short lines; banner: the
+ * logo above a rule of the agency's colour, the details below.
  */
 export const SIGNATURE_LAYOUTS = ['classic', 'compact', 'banner'] as const
 export type SignatureLayout = (typeof SIGNATURE_LAYOUTS)[number]

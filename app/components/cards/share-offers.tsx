@@ -60,13 +60,13 @@ function Select<T extends string>({
   onChange: (value: T) => void
 }) {
   return (
-    <label className="flex flex-col gap-1 text-sm font-medium">
+    <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
       {label}
       <select
         name={name}
         value={value}
         onChange={(event) => onChange(event.target.value as T)}
-        className="h-10 rounded-lg border border-gray-300 bg-white px-2 dark:border-gray-700 dark:bg-gray-900"
+        className="h-10 w-full min-w-0 rounded-lg border border-gray-300 bg-white px-2 dark:border-gray-700 dark:bg-gray-900"
       >
         {options.map((option) => (
           <option key={option} value={option}>
@@ -101,7 +101,8 @@ function BackgroundForm({ cardId }: { cardId: string }) {
     event.preventDefault()
     const anchor = document.createElement('a')
     anchor.href = path
-    anchor.download = `background-${options.layout}-${options.theme}-${options.size}.png`
+    // A download, not a navigation; the file's name is the route's (background.png).
+    anchor.download = 'background.png'
     document.body.append(anchor)
     anchor.click()
     anchor.remove()
@@ -122,7 +123,7 @@ function BackgroundForm({ cardId }: { cardId: string }) {
       <p className="text-sm text-gray-600 dark:text-gray-400">
         For video calls: your card's QR code in the corner, the middle left free for you.
       </p>
-      <div className="grid grid-cols-3 gap-2">
+      <div className="grid gap-2 sm:grid-cols-3">
         <Select
           label="Size"
           name="size"

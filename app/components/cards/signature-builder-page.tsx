@@ -4,7 +4,7 @@
 import * as Tabs from '@radix-ui/react-tabs'
 import { Link } from '@remix-run/react'
 import { ArrowLeft, Code, Copy, FileText, Lock } from 'lucide-react'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
 import { cn } from '#app/utils/cn'
@@ -106,10 +106,14 @@ export function SignatureBuilderPage(props: Props) {
   }
 
   /** The preview as tall as the signature, so nothing scrolls inside it. */
-  function fit() {
+  function fitToSignature() {
     const body = preview.current?.contentDocument?.body
     if (body && preview.current) preview.current.style.height = `${body.scrollHeight + 16}px`
   }
+  // A preview loaded before hydration fired its load event with no listener yet.
+  useEffect(() => {
+    if (preview.current?.contentDocument?.readyState === 'complete') fitToSignature()
+  })
 
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
@@ -170,7 +174,7 @@ export function SignatureBuilderPage(props: Props) {
             title="Signature preview"
             srcDoc={props.html}
             sandbox="allow-same-origin"
-            onLoad={fit}
+            onLoad={fitToSignature}
             className="block h-40 w-full min-w-[20rem] border-0 bg-white"
             data-testid="signature-preview"
           />
