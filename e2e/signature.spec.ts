@@ -32,6 +32,7 @@ test('the owner downloads a background and copies an email signature; a visitor 
   const cardId = /^\/card\/([0-9a-f-]{36})\/google-wallet$/.exec(walletHref)?.[1] ?? ''
   expect(cardId).not.toBe('')
   await expect(offers.getByRole('link', { name: 'Add to Apple Wallet' })).toHaveCount(0)
+  await expectAccessible(page, 'QR screen with its offers')
 
   // The virtual background: the thumbnail follows the form; the download is the PNG asked for.
   await offers.getByLabel('Size').selectOption('1280x720')
