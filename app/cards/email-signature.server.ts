@@ -21,6 +21,7 @@ import { withSource } from '#app/utils/view-sources'
 import { dialable, linkName, PHONE_TYPE_LABELS } from '#app/validation/card-details'
 import {
   SIGNATURE_LAYOUTS,
+  SIGNATURE_MAX_BYTES,
   type SignatureLayout,
   SignatureOptionsSchema,
   signaturePath,
@@ -64,6 +65,19 @@ function signatureContent(tenant: Tenant, row: ShownCard): SignatureContent {
   }
 }
 
+/**
+ * The signature's HTML within Gmail's limit: a card with many long links would pass it, so the
+ * last links give way (the card they lead to lists them all).
+ */
+function signatureHtml(content: SignatureContent, layout: SignatureLayout) {
+  let html = renderSignatureHtml(content, layout)
+  for (let kept = content.links.length - 1; kept >= 0; kept--) {
+    if (Buffer.byteLength(html, 'utf8') < SIGNATURE_MAX_BYTES) break
+    html = renderSignatureHtml({ ...content, links: content.links.slice(0, kept) }, layout)
+  }
+  return html
+}
+
 /** The layout of the query, or the 400 that names what is wrong (never a 500). */
 function layoutOf(request: Request): SignatureLayout {
   const parsed = SignatureOptionsSchema.safeParse({
@@ -90,8 +104,7 @@ export async function signatureResponse(
   )
   if (!row) throw new Response('Contact card not found', { status: 404 })
   const content = signatureContent(tenant, row)
-  const body =
-    format === 'html' ? renderSignatureHtml(content, layout) : renderSignatureText(content)
+  const body = format === 'html' ? signatureHtml(content, layout) : renderSignatureText(content)
   return new Response(body, {
     headers: {
       'Content-Type': `${format === 'html' ? 'text/html' : 'text/plain'}; charset=utf-8`,
@@ -133,7 +146,7 @@ export async function signatureBuilderLoader(
     card: { id: row.card.id, title: row.card.title, name: content.name },
     layout,
     layouts: SIGNATURE_LAYOUTS,
-    html: renderSignatureHtml(content, layout),
+    html: signatureHtml(content, layout),
     text: renderSignatureText(content),
     htmlPath: signaturePath(row.card.id, layout, 'html'),
     textPath: signaturePath(row.card.id, layout, 'txt'),

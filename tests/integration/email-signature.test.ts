@@ -202,6 +202,30 @@ describe('the signature HTML', () => {
     }
   })
 
+  test('a card with as many links as it may hold, each as long as it may be, still fits under 10 KB', async () => {
+    const w = await world()
+    const long = (n: number) => `https://example.test/${n}/${'x'.repeat(475)}`
+    await withTenant(w.organization.id, (tx) =>
+      replaceCardLinks(
+        tx,
+        w.organization.id,
+        w.owner.id,
+        w.card.id,
+        Array.from({ length: 10 }, (_, n) => ({
+          kind: 'custom',
+          label: `Link ${n}`,
+          url: long(n),
+        })),
+      ),
+    )
+    for (const layout of SIGNATURE_LAYOUTS) {
+      const html = await (await get(w, signaturePath(w.card.id, layout), w.ownerCookie)).text()
+      const { links } = checkSignature(html, `http://${w.host}:3000`)
+      // All of them, as it happens (the last would give way to stay under the limit).
+      expect(links).toContain(long(0))
+    }
+  })
+
   test('a bad layout is a 400 that says what is wrong', async () => {
     const w = await world()
     const response = await get(w, `/card/${w.card.id}/signature.html?layout=fancy`, w.ownerCookie)
