@@ -3,14 +3,17 @@
 // every image by absolute URL on the tenant's host; under 10 KB; links to the card marked `?s=e`)
 // in every layout; the plain-text version carries the same; only the owner gets either, a card's
 // hidden phone stays out, another tenant's card is not found; a bad layout is a 400. The builder
-// answers its owner with the route's exact HTML. The QR screen's offers follow the card gate.
+// answers its owner with the route's exact HTML. A recipient's click counts as the signature's
+// view. The QR screen's offers follow the card gate.
 import { type ChildNode, type Element, isTag, isText } from 'domhandler'
+import { and, eq } from 'drizzle-orm'
 import { parseDocument } from 'htmlparser2'
 import { describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import { setUserPreference } from '#app/models/user-settings.server'
+import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader as signatureLoader } from '#app/routes/card_.$ref.signature[.]html'
 import { loader as builderLoader } from '#app/routes/dashboard.end-user.digital-cards.signature.$cardId'
 import { loader as shareLoader } from '#app/routes/qrcode.$cardId'
@@ -23,6 +26,7 @@ import {
 } from '#app/validation/email-signature'
 import type { Visibility } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
+import { cardViews } from '#drizzle/schema'
 import {
   contextFor,
   makeBrandedOrganization,
@@ -187,6 +191,34 @@ describe('the signature HTML', () => {
     const cardLink = /Save my contact: (\S+)/.exec(text)?.[1] ?? ''
     expect(cardLink.startsWith(`http://${w.host}:3000/c/`)).toBe(true)
     expect(sourceOfUrl(cardLink)).toBe('signature')
+  })
+
+  test('a recipient who opens its link is counted under "Email signature"', async () => {
+    const w = await world()
+    const text = await (
+      await get(w, signaturePath(w.card.id, 'classic', 'txt'), w.ownerCookie)
+    ).text()
+    const link = new URL(/Save my contact: (\S+)/.exec(text)?.[1] ?? '')
+    const slug = link.pathname.replace('/c/', '')
+    const opened = await settle(() =>
+      shortLinkLoader({
+        request: requestFor(w.host, `${link.pathname}${link.search}`, {
+          headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 recipient' },
+        }),
+        context: contextFor(w.host),
+        params: { slug },
+      }),
+    )
+    expect(opened.status).toBe(200)
+    const views = await withTenant(w.organization.id, (tx) =>
+      tx
+        .select({ source: cardViews.source })
+        .from(cardViews)
+        .where(
+          and(eq(cardViews.organizationId, w.organization.id), eq(cardViews.cardId, w.card.id)),
+        ),
+    )
+    expect(views).toEqual([{ source: 'signature' }])
   })
 
   test('a hidden phone stays out of it, WhatsApp included', async () => {
