@@ -2,6 +2,8 @@
 // only the e2e fixtures (never the demo seed): `tsx e2e/start-server.ts [embedded|production]`
 // (see e2e/server-database.ts for what each target's database is).
 import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
@@ -84,6 +86,9 @@ const fakeCrm = await startFakeCrm({ port: port + 2000 })
 // OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
 const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
 
+// Google Wallet's throwaway key (below), removed when the server ends.
+const walletKey = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+
 const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
   env: {
@@ -112,7 +117,7 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     // shows its badge (e2e/signature.spec.ts). Its save link is signed locally; nothing calls
     // Google, and no spec saves a card, so no patch job runs.
     GOOGLE_WALLET_ISSUER_ID: TEST_ISSUER_ID,
-    GOOGLE_WALLET_KEY: makeServiceAccountKey('http://127.0.0.1:9/token').keyPath,
+    GOOGLE_WALLET_KEY: walletKey,
     ...serverEnv,
   },
 })
@@ -120,6 +125,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
 server.on('exit', (code) => {
+  rmSync(dirname(walletKey), { recursive: true, force: true })
   Promise.all([fakeCrm.close(), fakeResend.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {
