@@ -2,12 +2,15 @@
 // only the e2e fixtures (never the demo seed): `tsx e2e/start-server.ts [embedded|production]`
 // (see e2e/server-database.ts for what each target's database is).
 import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
+import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { startFakeResend } from '#tests/fake-resend'
 import { SERVER_ARGS } from '../scripts/server-command'
 import {
@@ -83,6 +86,9 @@ const fakeCrm = await startFakeCrm({ port: port + 2000 })
 // OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
 const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
 
+// Google Wallet's throwaway key (below), removed when the server ends.
+const walletKey = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+
 const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
   env: {
@@ -107,6 +113,11 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     // Views of cached card pages reach the dashboards within a fifth of a second, not a second
     // (ADR 021): a spec that opens a card and then a dashboard need not wait on the batch.
     VIEW_FLUSH_MS: '200',
+    // Google Wallet on with a throwaway key (made now, nothing real committed), so the QR screen
+    // shows its badge (e2e/signature.spec.ts). Its save link is signed locally; nothing calls
+    // Google, and no spec saves a card, so no patch job runs.
+    GOOGLE_WALLET_ISSUER_ID: TEST_ISSUER_ID,
+    GOOGLE_WALLET_KEY: walletKey,
     ...serverEnv,
   },
 })
@@ -114,6 +125,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
 server.on('exit', (code) => {
+  rmSync(dirname(walletKey), { recursive: true, force: true })
   Promise.all([fakeCrm.close(), fakeResend.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {

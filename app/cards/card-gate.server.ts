@@ -1,7 +1,7 @@
 // The card gate (issue 26): the one way a card reaches anyone. Every surface that shows or
 // encodes a card (the card page and its lead, save and connect actions at /card and /contact,
-// the QR screen, the QR PNG and SVG, the vCard and the NFC tag written from it, the link
-// preview, the sign-in page's "connect with" line) opens it here, and gets it only if
+// the QR screen, the QR PNG and SVG, the vCard and the NFC tag written from it, the link preview,
+// the email signature, the sign-in page's "connect with" line) opens it here, and gets it only if
 //  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
 //  2. its owner's account is active: a deactivated user's card is gone everywhere at once;
 //  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
@@ -72,6 +72,27 @@ export async function openCard(
     links: isOwner ? found.links : visibleLinks(found.links, privacy),
     isOwner,
     isPublic: isPublicCard(privacy.visibility),
+  }
+}
+
+/**
+ * The viewer's own card as anyone it is shown to sees it, or undefined for everyone else: the
+ * email signature (issue 29), which only its owner builds but which goes to strangers in every
+ * email, so it carries no email or phone the owner's privacy settings hide.
+ */
+export async function openOwnCardAsShown(
+  db: Queryable,
+  organizationId: string,
+  reference: CardReference,
+  viewer: CardViewer,
+): Promise<ShownCard | undefined> {
+  const own = await openCard(db, organizationId, reference, viewer)
+  if (!own?.isOwner) return undefined
+  const privacy = await getOwnerPrivacy(db, organizationId, own.card.userId)
+  return {
+    ...own,
+    card: withPrivacy(own.card, privacy),
+    links: visibleLinks(own.links, privacy),
   }
 }
 

@@ -12,3 +12,7 @@ export const cardEditPath = (area: CardArea, cardId: string, step?: string) =>
 export function cardAreaOfPath(pathname: string): CardArea {
   return pathname.startsWith(`${cardsListPath('team-member')}`) ? 'team-member' : 'end-user'
 }
+
+/** The card's email signature builder (ADR 044), in the area of its cards list. */
+export const cardSignaturePath = (area: CardArea, cardId: string) =>
+  `${cardsListPath(area)}/signature/${cardId}`

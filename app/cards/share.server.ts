@@ -8,9 +8,10 @@ import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { roleArea, rolePaths } from '#app/auth/roles'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
-import { type CardArea, cardEditPath } from '#app/cards/card-paths'
+import { type CardArea, cardEditPath, cardSignaturePath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
 import { cardLinkUrl } from '#app/cards/short-link'
+import { walletOffersFor } from '#app/cards/wallet-offers.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -21,8 +22,25 @@ import { withTenant } from '#drizzle/db.server'
 const cardArea = (user: User): CardArea =>
   roleArea(user.role) === 'team-member' ? 'team-member' : 'end-user'
 
+/**
+ * What the card is offered as besides its link (issue 29 point 5, ADR 044). The card gate has
+ * already shown it to this viewer, and every offer's own route passes the gate again. Saving a
+ * card to a wallet is a recipient's act: offered to whoever sees the card. The email signature
+ * and the virtual background present the owner: offered to the owner alone.
+ */
+function offersFor(request: Request, row: ShownCard, viewer: User | null) {
+  if (!row.cardId)
+    return { wallet: { apple: null, google: null }, signaturePath: null, backgroundCardId: null }
+  const own = row.isOwner && viewer !== null
+  return {
+    wallet: walletOffersFor(row.card, request, row.isPublic),
+    signaturePath: own ? cardSignaturePath(cardArea(viewer), row.cardId) : null,
+    backgroundCardId: own ? row.cardId : null,
+  }
+}
+
 /** What the page shows for one shareable card (or profile), and what the viewer may do with it. */
-function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
+function shareData(request: Request, tenant: Tenant, row: ShownCard, viewer: User | null) {
   const reference = encodeURIComponent(row.card.id)
   return {
     status: 'card' as const,
@@ -37,6 +55,7 @@ function shareData(tenant: Tenant, row: ShownCard, viewer: User | null) {
     cardsPath: viewer ? rolePaths(viewer.role).digitalCards : null,
     editPath:
       row.isOwner && viewer && row.cardId ? cardEditPath(cardArea(viewer), row.cardId) : null,
+    offers: offersFor(request, row, viewer),
   }
 }
 
@@ -49,7 +68,7 @@ export async function ownShareLoader(request: Request, context: AppLoadContext) 
     // Without a card, the profile behind the user's name link (ADR 027), if they hold one.
     return user.linkSlug ? openCard(tx, tenant.id, { reference: user.linkSlug }, user) : undefined
   })
-  if (row?.isOwner) return shareData(tenant, row, user)
+  if (row?.isOwner) return shareData(request, tenant, row, user)
   const onboarded = user.onboardingCompletedAt !== null
   return {
     status: 'empty' as const,
@@ -72,5 +91,5 @@ export async function cardShareLoader(request: Request, context: AppLoadContext,
     }
     return data({ status: 'not-found' as const }, { status: 404 })
   }
-  return shareData(tenant, row, user)
+  return shareData(request, tenant, row, user)
 }

@@ -212,6 +212,14 @@ export function directionsUrl(line: string) {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(line)}`
 }
 
+/** A dialable number for tel: and sms: (digits and a leading +): the card's and the signature's. */
+export function dialable(phone: string) {
+  const digits = phone.replace(/[^\d+]/g, '')
+  return digits.startsWith('+')
+    ? `+${digits.slice(1).replace(/\+/g, '')}`
+    : digits.replace(/\+/g, '')
+}
+
 /** A link's visible name: a custom link's label, otherwise its service's name. */
 export function linkName(link: { kind: LinkKind; label: string }) {
   return link.kind === 'custom' ? link.label || 'Link' : LINK_KIND_RULES[link.kind].name

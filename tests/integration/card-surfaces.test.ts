@@ -150,9 +150,11 @@ type Shared = {
   /**
    * viewer: whoever the card is for; crawler: anyone, but only a public card (link previews are
    * fetched signed out; Google Wallet's object is shared); signed-out: only a visitor, only a
-   * public card (the sign-in page).
+   * public card (the sign-in page); owner: its owner alone, whatever the visibility, and as the
+   * card is shown to others (the email signature goes to strangers: no hidden field, not even
+   * for the owner).
    */
-  audience: 'viewer' | 'crawler' | 'signed-out'
+  audience: 'viewer' | 'crawler' | 'signed-out' | 'owner'
   /** data: a body that must carry exactly what is shown; image: only its status says. */
   body: 'data' | 'image'
   /** The status of an answer that shows the card. */
@@ -161,8 +163,8 @@ type Shared = {
   hidden: { visitor: number; signedIn: number }
   /** The route's action takes leads (the public lead form). */
   leads?: boolean
-  /** Its body carries the card's details (bio, address, links), not only the name. */
-  details?: boolean
+  /** Its body carries the card's details (bio, address, links), or these of them, not only the name. */
+  details?: boolean | string[]
   /**
    * Its page has link-preview tags (title, description, Open Graph, issue 28): they carry the
    * name and the bio of a card shown, never a hidden field, even for the owner.
@@ -234,6 +236,17 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
     audience: 'crawler',
     shown: 302,
   },
+  // The email signature and its plain text (ADR 044): the owner's, carrying the links.
+  'card_.$ref.signature[.]html.ts': {
+    ...cardFile('signature.html', 'data'),
+    audience: 'owner',
+    details: ['link'],
+  },
+  'card_.$ref.signature[.]txt.ts': {
+    ...cardFile('signature.txt', 'data'),
+    audience: 'owner',
+    details: ['link'],
+  },
   // A stale hash answers a redirect to the current preview: found, so 302.
   'card_.$ref.og.$file.ts': {
     kind: 'shared',
@@ -285,6 +298,14 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': {
     kind: 'own',
     request: own('/dashboard/team-member/digital-cards/edit/$cardId'),
+  },
+  'dashboard.end-user.digital-cards.signature.$cardId.tsx': {
+    kind: 'own',
+    request: own('/dashboard/end-user/digital-cards/signature/$cardId'),
+  },
+  'dashboard.team-member.digital-cards.signature.$cardId.tsx': {
+    kind: 'own',
+    request: own('/dashboard/team-member/digital-cards/signature/$cardId'),
   },
   'profile._index.tsx': { kind: 'own', request: own('/profile') },
   'profile.agency.tsx': { kind: 'own', request: own('/profile/agency') },
@@ -482,6 +503,7 @@ const marksIn = (body: string) =>
 type Expected = 'nothing' | 'without hidden fields' | 'everything'
 
 function expectedFor(surface: Shared, visibility: Visibility, who: Viewer): Expected {
+  if (surface.audience === 'owner') return who === 'owner' ? 'without hidden fields' : 'nothing'
   const shown =
     surface.audience === 'viewer'
       ? ALLOWED[visibility].includes(who)
@@ -514,7 +536,11 @@ async function checkShared(
       }
       expect(status, cell).toBe(surface.shown ?? 200)
       if (surface.body === 'image') continue
-      const details = surface.details ? DETAILS : []
+      const details = Array.isArray(surface.details)
+        ? surface.details
+        : surface.details
+          ? DETAILS
+          : []
       expect(marksIn(body), cell).toEqual(
         wanted(want === 'everything' ? ['name', ...HIDDEN, ...details] : ['name', ...details]),
       )

@@ -67,6 +67,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'card._index.tsx': 'public',
   'card_.$ref.background[.]png.ts': 'public',
   'card_.$ref.google-wallet.ts': 'public',
+  // The email signature: its owner's, anyone else the missing card's 404 (no sign-in redirect).
+  'card_.$ref.signature[.]html.ts': 'public',
+  'card_.$ref.signature[.]txt.ts': 'public',
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
@@ -106,6 +109,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.end-user._index.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.digital-cards._index.tsx': CARD_OWNERS,
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': CARD_OWNERS,
+  'dashboard.end-user.digital-cards.signature.$cardId.tsx': CARD_OWNERS,
   'dashboard.end-user.team.tsx': ['end_user', 'super_admin_team'],
   'dashboard.super-admin._index.tsx': ['super_admin'],
   'dashboard.super-admin.agencies.tsx': 'platform-admin',
@@ -117,6 +121,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.team-member.users.tsx': ['team_admin'],
   'dashboard.team-member.users[.]csv.ts': ['team_admin'],
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': ['team_admin'],
+  'dashboard.team-member.digital-cards.signature.$cardId.tsx': ['team_admin'],
   'profile.agency.tsx': ['agency_admin', 'agency_member'],
   'profile.end-user.tsx': ['end_user', 'super_admin_team'],
   'profile.super-admin.tsx': ['super_admin'],
@@ -230,6 +235,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace(/\/qr\/(png|svg)$/, '/qr.$1')
       .replace(/\/pass\/pkpass$/, '/pass.pkpass')
       .replace(/\/background\/png$/, '/background.png')
+      .replace(/\/signature\/(html|txt)$/, '/signature.$1')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
   return {
@@ -403,6 +409,8 @@ const REFERENCES: Record<string, Reference> = {
   'card._index.tsx': 'none',
   'card_.$ref.background[.]png.ts': 'card',
   'card_.$ref.google-wallet.ts': 'card',
+  'card_.$ref.signature[.]html.ts': 'card',
+  'card_.$ref.signature[.]txt.ts': 'card',
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
@@ -446,6 +454,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.team-member.users.tsx': 'none',
   'dashboard.team-member.users[.]csv.ts': 'none',
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': 'card',
+  'dashboard.end-user.digital-cards.signature.$cardId.tsx': 'card',
+  'dashboard.team-member.digital-cards.signature.$cardId.tsx': 'card',
   'profile.agency.tsx': 'none',
   'profile.end-user.tsx': 'none',
   'profile.super-admin.tsx': 'none',

@@ -17,6 +17,7 @@ import type { CardExtrasView } from '#app/cards/card-extras'
 import { cn } from '#app/utils/cn'
 import {
   addressLine,
+  dialable,
   directionsUrl,
   type LinkKind,
   linkName,
@@ -28,14 +29,6 @@ import {
 const LINK_ICONS: Partial<Record<LinkKind, LucideIcon>> = {
   whatsapp: MessageCircle,
   booking: CalendarDays,
-}
-
-/** A dialable number for tel: and sms: (digits and a leading +). */
-export function dialable(phone: string) {
-  const digits = phone.replace(/[^\d+]/g, '')
-  return digits.startsWith('+')
-    ? `+${digits.slice(1).replace(/\+/g, '')}`
-    : digits.replace(/\+/g, '')
 }
 
 /** Opens outside the card, without giving the other site a handle on this page. */

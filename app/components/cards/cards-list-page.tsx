@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { CreditCard, Eye, Pencil, Plus, Star, Trash2, X } from 'lucide-react'
+import { CreditCard, Eye, Mail, Pencil, Plus, Star, Trash2, X } from 'lucide-react'
 import { useId, useState } from 'react'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ErrorList, FormMessage, useSchemaForm } from '#app/components/forms'
@@ -236,6 +236,14 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
                 <Button asChild variant="ghost" size="sm">
                   <Link to={`${listPath}/edit/${card.id}`} aria-label={`Edit ${card.title}`}>
                     <Pencil aria-hidden className="h-4 w-4" /> Edit
+                  </Link>
+                </Button>
+                <Button asChild variant="ghost" size="sm">
+                  <Link
+                    to={`${listPath}/signature/${card.id}`}
+                    aria-label={`Signature for ${card.title}`}
+                  >
+                    <Mail aria-hidden className="h-4 w-4" /> Signature
                   </Link>
                 </Button>
                 {card.isDefault ? null : (

@@ -5,6 +5,7 @@ import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Button } from '#app/components/ui/button'
 import { useRootData } from '#app/root'
 import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
+import { type ShareOffers, ShareOffersSection } from './share-offers'
 
 export type ShareScreen =
   | {
@@ -18,6 +19,7 @@ export type ShareScreen =
       signedIn: boolean
       cardsPath: string | null
       editPath: string | null
+      offers: ShareOffers
     }
   | {
       status: 'empty'
@@ -192,6 +194,7 @@ export function SharePage(screen: ShareScreen) {
           />
         </section>
       </div>
+      <ShareOffersSection offers={screen.offers} />
     </main>
   )
 }

@@ -1,0 +1,202 @@
+// What the QR screen offers besides the link (issue 29 point 5, ADR 044): the wallet badges for
+// whoever sees the card, the email signature and the virtual background for its owner. The
+// loader decides what is offered (app/cards/share.server.ts); each offer's route passes the card
+// gate again.
+import { Link } from '@remix-run/react'
+import { Download, Mail, Wallet } from 'lucide-react'
+import { type FormEvent, useState } from 'react'
+import type { WalletOffers } from '#app/cards/wallet-offers.server'
+import { Button } from '#app/components/ui/button'
+import { toast } from '#app/components/ui/toasts'
+import {
+  VIRTUAL_BACKGROUND_LAYOUTS,
+  VIRTUAL_BACKGROUND_SIZES,
+  VIRTUAL_BACKGROUND_THEMES,
+  type VirtualBackgroundOptions,
+  virtualBackgroundPath,
+} from '#app/validation/virtual-background'
+
+export type ShareOffers = {
+  wallet: WalletOffers
+  signaturePath: string | null
+  backgroundCardId: string | null
+}
+
+/**
+ * A wallet's badge as its guidelines describe it: a black rounded button with the wallet's mark
+ * and "Add to … Wallet" in white, never restyled in the agency's colours. Drawn here (the
+ * official artwork is not bundled): a wallet glyph and the words, whose text is the link's name.
+ */
+function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 'Google' }) {
+  return (
+    <a
+      href={href}
+      className="inline-flex min-h-12 items-center gap-3 rounded-xl border border-gray-500 bg-black px-4 py-2 text-white hover:bg-gray-900 focus-visible:outline-2 focus-visible:outline-offset-2"
+      data-testid={`${wallet.toLowerCase()}-wallet-badge`}
+    >
+      <Wallet aria-hidden className="h-6 w-6 shrink-0" />
+      <span className="flex flex-col text-left leading-tight">
+        <span className="text-xs">Add to</span>
+        <span className="text-base font-semibold">{wallet} Wallet</span>
+      </span>
+    </a>
+  )
+}
+
+const LAYOUT_LABELS = { classic: 'Classic', panel: 'Panel', minimal: 'Minimal' } as const
+const THEME_LABELS = { light: 'Light', dark: 'Dark' } as const
+
+function Select<T extends string>({
+  label,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  label: string
+  name: string
+  value: T
+  options: readonly T[]
+  onChange: (value: T) => void
+}) {
+  return (
+    <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
+      {label}
+      <select
+        name={name}
+        value={value}
+        onChange={(event) => onChange(event.target.value as T)}
+        className="h-10 w-full min-w-0 rounded-lg border border-gray-300 bg-white px-2 dark:border-gray-700 dark:bg-gray-900"
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labelOf(option)}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+const labelOf = (option: string) =>
+  (LAYOUT_LABELS as Record<string, string>)[option] ??
+  (THEME_LABELS as Record<string, string>)[option] ??
+  option.replace('x', ' × ')
+
+/**
+ * Size, layout and theme, a thumbnail of the result, and its download. Without JavaScript the
+ * form opens the PNG itself (the route takes the same query).
+ */
+function BackgroundForm({ cardId }: { cardId: string }) {
+  const [options, setOptions] = useState<VirtualBackgroundOptions>({
+    size: '1920x1080',
+    layout: 'classic',
+    theme: 'light',
+  })
+  const path = virtualBackgroundPath(cardId, options)
+  const set = (change: Partial<VirtualBackgroundOptions>) =>
+    setOptions((current) => ({ ...current, ...change }))
+
+  function download(event: FormEvent) {
+    event.preventDefault()
+    const anchor = document.createElement('a')
+    anchor.href = path
+    // A download, not a navigation; the file's name is the route's (background.png).
+    anchor.download = 'background.png'
+    document.body.append(anchor)
+    anchor.click()
+    anchor.remove()
+    toast.success('Your virtual background is downloading')
+  }
+
+  return (
+    <form
+      method="get"
+      action={virtualBackgroundPath(cardId)}
+      onSubmit={download}
+      className="flex flex-col gap-3"
+      aria-labelledby="background-heading"
+    >
+      <h3 id="background-heading" className="font-semibold">
+        Virtual background
+      </h3>
+      <p className="text-sm text-gray-600 dark:text-gray-400">
+        For video calls: your card's QR code in the corner, the middle left free for you.
+      </p>
+      <div className="grid gap-2 sm:grid-cols-3">
+        <Select
+          label="Size"
+          name="size"
+          value={options.size}
+          options={Object.keys(VIRTUAL_BACKGROUND_SIZES) as VirtualBackgroundOptions['size'][]}
+          onChange={(size) => set({ size })}
+        />
+        <Select
+          label="Layout"
+          name="layout"
+          value={options.layout}
+          options={VIRTUAL_BACKGROUND_LAYOUTS}
+          onChange={(layout) => set({ layout })}
+        />
+        <Select
+          label="Theme"
+          name="theme"
+          value={options.theme}
+          options={VIRTUAL_BACKGROUND_THEMES}
+          onChange={(theme) => set({ theme })}
+        />
+      </div>
+      <img
+        src={path}
+        alt="Preview of the virtual background"
+        width={320}
+        height={180}
+        loading="lazy"
+        className="aspect-video w-full max-w-xs rounded-lg border border-gray-200 object-cover dark:border-gray-800"
+        data-testid="background-preview"
+      />
+      <div>
+        <Button type="submit" variant="secondary">
+          <Download aria-hidden className="h-4 w-4" /> Download background
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+export function ShareOffersSection({ offers }: { offers: ShareOffers }) {
+  const { wallet, signaturePath, backgroundCardId } = offers
+  const hasWallet = Boolean(wallet.apple || wallet.google)
+  if (!hasWallet && !signaturePath && !backgroundCardId) return null
+  return (
+    <section
+      aria-labelledby="offers-heading"
+      className="flex flex-col gap-6 rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+      data-testid="share-offers"
+    >
+      <h2 id="offers-heading" className="text-lg font-semibold">
+        {signaturePath || backgroundCardId ? 'More ways to use this card' : 'Save this card'}
+      </h2>
+      {hasWallet ? (
+        <div className="flex flex-wrap gap-3">
+          {wallet.apple ? <WalletBadge href={wallet.apple} wallet="Apple" /> : null}
+          {wallet.google ? <WalletBadge href={wallet.google} wallet="Google" /> : null}
+        </div>
+      ) : null}
+      {signaturePath ? (
+        <div className="flex flex-col items-start gap-2">
+          <h3 className="font-semibold">Email signature</h3>
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            Your card in every email you send, in your agency's colours.
+          </p>
+          <Button asChild variant="secondary">
+            <Link to={signaturePath}>
+              <Mail aria-hidden className="h-4 w-4" /> Email signature
+            </Link>
+          </Button>
+        </div>
+      ) : null}
+      {backgroundCardId ? <BackgroundForm cardId={backgroundCardId} /> : null}
+    </section>
+  )
+}
