@@ -1,9 +1,11 @@
 // Issue 29 points 3 and 5 in one journey (ADR 044): the owner's QR screen offers Add to Google
-// Wallet (configured by e2e/start-server.ts with a throwaway key), the virtual background, whose
+// Wallet and Add to Apple Wallet (configured by e2e/start-server.ts with a throwaway key and
+// certificates; the Apple badge downloads the signed pass), the virtual background, whose
 // download is a PNG of the size asked for, and the email signature; the builder's layout, preview
 // and "Copy signature" put HTML with the card's name and the signature's link marker on the
 // clipboard; its HTML source is copied too. A visitor of the card gets the wallet badge only. At
 // a phone's 375 px nothing scrolls sideways.
+import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { CARD_OWNER, HOSTS, urlFor } from './fixtures'
@@ -31,8 +33,19 @@ test('the owner downloads a background and copies an email signature; a visitor 
   const walletHref = (await wallet.getAttribute('href')) ?? ''
   const cardId = /^\/card\/([0-9a-f-]{36})\/google-wallet$/.exec(walletHref)?.[1] ?? ''
   expect(cardId).not.toBe('')
-  await expect(offers.getByRole('link', { name: 'Add to Apple Wallet' })).toHaveCount(0)
   await expectAccessible(page, 'QR screen with its offers')
+
+  // Apple Wallet: configured too (throwaway certificates); the badge downloads the signed pass.
+  const applePass = offers.getByRole('link', { name: 'Add to Apple Wallet' })
+  await expect(applePass).toHaveAttribute('href', `/card/${cardId}/pass.pkpass`)
+  const passing = page.waitForEvent('download')
+  await applePass.click()
+  const pass = await passing
+  const zip = readFileSync((await pass.path()) ?? '')
+  // A zip holding the pass, its manifest and signature (their contents: apple-wallet.test.ts).
+  expect(zip.subarray(0, 2).toString()).toBe('PK')
+  for (const name of ['pass.json', 'manifest.json', 'signature'])
+    expect(zip.includes(name)).toBe(true)
 
   // The virtual background: the thumbnail follows the form; the download is the PNG asked for.
   await offers.getByLabel('Size').selectOption('1280x720')
@@ -48,7 +61,8 @@ test('the owner downloads a background and copies an email signature; a visitor 
   const download = await downloading
   // The route's own name (its Content-Disposition) wins over the link's.
   expect(download.suggestedFilename()).toBe('background.png')
-  const meta = await sharp(await download.path()).metadata()
+  // From bytes: the app's sharp configuration, which specs may load, keeps only buffer loaders.
+  const meta = await sharp(readFileSync(await download.path())).metadata()
   expect([meta.format, meta.width, meta.height]).toEqual(['png', 1280, 720])
 
   await page.setViewportSize({ width: 375, height: 800 })

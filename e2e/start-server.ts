@@ -8,6 +8,12 @@ import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
+import {
+  makeTestCertificates,
+  removeTestCertificates,
+  TEST_PASS_TYPE_ID,
+  TEST_TEAM_ID,
+} from '#tests/apple-wallet'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
 import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
@@ -86,8 +92,10 @@ const fakeCrm = await startFakeCrm({ port: port + 2000 })
 // OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
 const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
 
-// Google Wallet's throwaway key (below), removed when the server ends.
+// Google Wallet's throwaway key and Apple Wallet's throwaway certificates (below), removed when
+// the server ends.
 const walletKey = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
+const passCertificates = makeTestCertificates()
 
 const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
@@ -118,6 +126,15 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     // Google, and no spec saves a card, so no patch job runs.
     GOOGLE_WALLET_ISSUER_ID: TEST_ISSUER_ID,
     GOOGLE_WALLET_KEY: walletKey,
+    // Apple Wallet on with throwaway certificates, so the QR screen shows its badge and the pass
+    // downloads signed (e2e/signature.spec.ts). No device registers, so nothing is pushed: APNs
+    // points nowhere.
+    APPLE_PASS_TYPE_ID: TEST_PASS_TYPE_ID,
+    APPLE_TEAM_ID: TEST_TEAM_ID,
+    APPLE_PASS_CERT: passCertificates.certPath,
+    APPLE_PASS_KEY: passCertificates.keyPath,
+    APPLE_WWDR_CERT: passCertificates.wwdrPath,
+    APPLE_APNS_URL: 'https://127.0.0.1:9',
     ...serverEnv,
   },
 })
@@ -126,6 +143,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 server.on('exit', (code) => {
   rmSync(dirname(walletKey), { recursive: true, force: true })
+  removeTestCertificates(passCertificates)
   Promise.all([fakeCrm.close(), fakeResend.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {
