@@ -104,8 +104,10 @@ function linksIn(html: string, base: string) {
   return [...urls]
 }
 
-// Links that change state when followed by GET, or end the session being crawled.
-const SKIP = [/\/auth\/logout/, /\/email\/unsubscribe/, /\/invitations\//]
+// Links that change state when followed by GET, or end the session being crawled, or leave the
+// origin (Google Wallet's save link redirects to Google: its JWT is checked in
+// tests/integration/google-wallet.test.ts).
+const SKIP = [/\/auth\/logout/, /\/email\/unsubscribe/, /\/invitations\//, /\/google-wallet$/]
 
 /**
  * Fetches every same-origin link breadth-first until none is new. The limit only guards against

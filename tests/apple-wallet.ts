@@ -13,7 +13,8 @@ import { inflateRawSync } from 'node:zlib'
 import { resetEnvForTests } from '#app/env.server'
 import { setApnsTlsForTests } from '#app/wallet/apns.server'
 
-export const TEST_PASS_TYPE_ID = 'pass.test.brandcard.card'
+// Neutral, as an operator's should be: every pass carries it, on every agency's host (ADR 042).
+export const TEST_PASS_TYPE_ID = 'pass.test.cards.card'
 export const TEST_TEAM_ID = 'TESTTEAM42'
 
 export type TestCertificates = {
