@@ -9,6 +9,7 @@ import { LIMITS, limitKey } from '#app/auth/rate-limit.server'
 import { sessionIdFromToken } from '#app/auth/session.server'
 import type { UserRole } from '#app/models/users.server'
 import { action as profileAction, loader as profileLoader } from '#app/routes/profile._index'
+import { action as variantAction, loader as variantLoader } from '#app/routes/profile.$variant'
 import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
 import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
 import { getDb } from '#drizzle/db.server'
@@ -553,3 +554,25 @@ describe('role variants', () => {
     expect(superAdmin.status).toBe(403)
   })
 })
+
+test.each(['agency_admin', 'team_admin', 'end_user', 'super_admin'] as const)(
+  '%s: /profile/role and any other path show the default profile (spec §2.4)',
+  async (role) => {
+    const signed = await signedInUser(role)
+    for (const path of ['/profile/role', '/profile/anything', '/profile/default']) {
+      const response = await get(variantLoader, signed.host, path, signed.cookie)
+      expect(response.status).toBe(200)
+      expect(await response.json()).toMatchObject({ variant: 'default' })
+    }
+    const saved = await settle(() =>
+      variantAction({
+        request: formRequest(signed.host, '/profile/role', validProfile, signed.cookie),
+        context: contextFor(signed.host),
+        params: {},
+      }),
+    )
+    expect(saved.status).toBe(302)
+    const [stored] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(stored?.firstName).toBe('Ada')
+  },
+)
