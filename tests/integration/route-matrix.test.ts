@@ -65,6 +65,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
+  'contact._index.tsx': 'public',
   'card_.$ref.background[.]png.ts': 'public',
   'card_.$ref.google-wallet.ts': 'public',
   // The email signature: its owner's, anyone else the missing card's 404 (no sign-in redirect).
@@ -410,6 +411,7 @@ const REFERENCES: Record<string, Reference> = {
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
+  'contact._index.tsx': 'none',
   'card_.$ref.background[.]png.ts': 'card',
   'card_.$ref.google-wallet.ts': 'card',
   'card_.$ref.signature[.]html.ts': 'card',
