@@ -62,6 +62,22 @@ test('register on an agency, sign out, sign in, land on the end-user dashboard',
     await expect(page.getByRole('link', { name: new RegExp(`^${tile}`) })).toBeVisible()
   }
   await expect(page.getByRole('link', { name: /^NFC Sharing/ })).toHaveCount(0)
+  // With Web NFC the tile appears; on iOS it does not, as the QR screen's NFC button (spec §5).
+  await page.addInitScript(() => {
+    Object.assign(window, { NDEFReader: class {} })
+  })
+  await page.reload()
+  await expect(page.getByRole('link', { name: /^NFC Sharing/ })).toBeVisible()
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'userAgent', {
+      get: () => 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15',
+    })
+  })
+  await page.reload()
+  // Hydrated (the tile is decided in the browser), then still no tile.
+  await page.waitForFunction(() => 'NDEFReader' in window && '__remixRouter' in window)
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)))
+  await expect(page.getByRole('link', { name: /^NFC Sharing/ })).toHaveCount(0)
 
   await signOut(page)
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))

@@ -42,7 +42,10 @@ export function ImageField({
   hint,
   errors,
   onUploaded,
+  readOnly = false,
 }: {
+  /** Someone who may only look (a read-only member): the image, without upload or Remove. */
+  readOnly?: boolean
   name: string
   label: string
   purpose: ImagePurpose
@@ -101,7 +104,7 @@ export function ImageField({
 
   return (
     <div className="flex flex-col gap-2">
-      <Label.Root htmlFor={id} className="text-sm font-medium">
+      <Label.Root htmlFor={readOnly ? undefined : id} className="text-sm font-medium">
         {label}
       </Label.Root>
       <div className="flex items-center gap-4">
@@ -126,15 +129,17 @@ export function ImageField({
           )}
         </div>
         <div className="flex min-w-0 flex-col gap-2">
-          <input
-            ref={input}
-            id={id}
-            type="file"
-            name={`${name}File`}
-            accept={IMAGE_ACCEPT}
-            onChange={(event) => void onChange(event.currentTarget.files?.[0])}
-            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
-          />
+          {readOnly ? null : (
+            <input
+              ref={input}
+              id={id}
+              type="file"
+              name={`${name}File`}
+              accept={IMAGE_ACCEPT}
+              onChange={(event) => void onChange(event.currentTarget.files?.[0])}
+              className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
+            />
+          )}
           {progress !== null ? (
             <div className="flex items-center gap-2 text-xs text-gray-600" role="status">
               <Loader2 aria-hidden className="h-3 w-3 animate-spin" />
@@ -147,7 +152,7 @@ export function ImageField({
               {progress}%
             </div>
           ) : null}
-          {preview ? (
+          {preview && !readOnly ? (
             <Button
               type="button"
               variant="ghost"

@@ -6,6 +6,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { sql } from 'drizzle-orm'
 import { getPlatformScope, requireRole } from '#app/auth/guards.server'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
+import { getDefaultCardForOwner } from '#app/models/cards.server'
 import {
   countAssignedEndUsers,
   countCards,
@@ -20,6 +21,7 @@ import {
   countViewsByWeek,
   endUserFigures,
 } from '#app/models/stats.server'
+import type { User } from '#app/models/users.server'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
 /** Loads the figures; any failure of that work becomes `statsError` instead of an error page. */
@@ -34,6 +36,18 @@ async function loadStats<T>(work: () => Promise<T>) {
 }
 
 const greetingName = (firstName: string) => firstName || 'there'
+
+/**
+ * The "Create your profile" banner: for someone who has neither finished the wizard nor made a
+ * card any other way (a card made from the cards list, or by an admin, is a profile under way).
+ */
+async function offersProfileWizard(organizationId: string, user: User) {
+  if (user.onboardingCompletedAt) return false
+  const card = await withTenant(organizationId, (tx) =>
+    getDefaultCardForOwner(tx, organizationId, user.id),
+  )
+  return card === undefined
+}
 
 /** The end user's figures, one statement; `npm run bench` times it on 10,000 views. */
 export function endUserStatistics(organizationId: string, userId: string, now: Date) {
@@ -59,7 +73,7 @@ export async function endUserDashboard(request: Request, context: AppLoadContext
     ...result,
     now: now.toISOString(),
     firstName: greetingName(user.firstName),
-    offerOnboarding: !user.onboardingCompletedAt,
+    offerOnboarding: await offersProfileWizard(tenant.id, user),
   }
 }
 
@@ -79,7 +93,7 @@ export async function teamMemberDashboard(request: Request, context: AppLoadCont
   return {
     ...result,
     firstName: greetingName(user.firstName),
-    offerOnboarding: !user.onboardingCompletedAt,
+    offerOnboarding: await offersProfileWizard(tenant.id, user),
   }
 }
 

@@ -13,13 +13,38 @@ const LABELS: Record<string, string> = {
   'card.short_link_set': "Changed a card's short link",
   'notifications.updated': 'Changed your notification preferences',
   'notifications.unsubscribed': 'Turned off notifications from an email link',
+  'crm.settings_updated': 'Changed your CRM settings',
+  'settings.updated': 'Changed your settings',
+  'plan.upgraded': 'Upgraded your plan',
+  'branding.updated': 'Updated the agency branding',
+  'domain.changed': 'Changed the custom domain',
+  'sending_domain.added': 'Added a sending domain',
+  'sending_domain.removed': 'Removed a sending domain',
+  'team.created': 'Created a team',
+  'team.updated': 'Updated a team',
+  'team.deleted': 'Deleted a team',
+  'team.member_added': 'Added a team member',
+  'team.member_removed': 'Removed a team member',
+  'team.member_role_changed': "Changed a team member's role",
+  'team.invitation_created': 'Invited someone to a team',
+  'team.invitation_cancelled': 'Cancelled a team invitation',
+  'team.invitation_accepted': 'Accepted a team invitation',
+  'team.invitation_declined': 'Declined a team invitation',
+  'user.created': 'Created a user account',
 }
+
+// Words the fallback writes in capitals, as the product does everywhere else.
+const ACRONYMS = new Set(['crm', 'api', 'url', 'nfc', 'qr', 'csv', 'dns', 'txt'])
 
 /** 'card.background_set' → 'Card background set' when there is no label of its own. */
 export function activityLabel(action: string) {
   const known = LABELS[action]
   if (known) return known
-  const words = action.replace(/[._-]+/g, ' ').trim()
+  const words = action
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word))
+    .join(' ')
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Activity'
 }
 

@@ -1,9 +1,9 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import { QrCode, Share2, UserRound } from 'lucide-react'
-import { useEffect, useState } from 'react'
 import type { Role } from '#app/auth/roles'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { useNfcSupport } from '#app/components/cards/share-controls'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { homeTiles } from '#app/navigation/role-navigation'
@@ -37,16 +37,8 @@ const STEPS = [
   },
 ]
 
-function useNfcSupported() {
-  const [supported, setSupported] = useState(false)
-  useEffect(() => {
-    setSupported(typeof window !== 'undefined' && 'NDEFReader' in window)
-  }, [])
-  return supported
-}
-
 function SignedInHome({ firstName, role }: { firstName: string; role: Role }) {
-  const nfc = useNfcSupported()
+  const nfc = useNfcSupport()
   // Spec §2: the Digital Cards tile leads to /dashboard/end-user/digital-cards; team admins keep
   // their cards in their own area, so the tile follows the role (no tile may answer 403).
   const tiles = homeTiles(role, { nfc })

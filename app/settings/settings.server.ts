@@ -4,7 +4,7 @@
 // every save answers with the spec's toast (§8). A refused form changes nothing.
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
-import { requireRole, type SignedIn } from '#app/auth/guards.server'
+import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
 import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -85,17 +85,41 @@ async function audit(
 
 // ── End user: Privacy, Appearance, API ────────────────────────────────────────────────
 
-export async function loadEndUserSettings(request: Request, context: AppLoadContext) {
-  const { tenant, user } = await requireRole(request, context, AREA_ROLES['end-user'])
+/**
+ * Who may open the end-user variant: end users at /settings/end-user; anyone signed in at any
+ * other settings path, where the spec (§2.6) makes it the default for every role.
+ */
+export type EndUserSettingsAudience = 'end-users' | 'anyone'
+
+function guardEndUserSettings(
+  request: Request,
+  context: AppLoadContext,
+  audience: EndUserSettingsAudience,
+) {
+  return audience === 'anyone'
+    ? requireUser(request, context)
+    : requireRole(request, context, AREA_ROLES['end-user'])
+}
+
+export async function loadEndUserSettings(
+  request: Request,
+  context: AppLoadContext,
+  audience: EndUserSettingsAudience = 'end-users',
+) {
+  const { tenant, user } = await guardEndUserSettings(request, context, audience)
   return withTenant(tenant.id, async (tx) => ({
     privacy: await readPrivacy(tx, tenant.id, user.id),
     appearance: await readAppearance(tx, tenant.id, user.id),
   }))
 }
 
-export async function endUserSettingsAction(request: Request, context: AppLoadContext) {
+export async function endUserSettingsAction(
+  request: Request,
+  context: AppLoadContext,
+  audience: EndUserSettingsAudience = 'end-users',
+) {
   return intentAction(request, {
-    guard: () => requireRole(request, context, AREA_ROLES['end-user']),
+    guard: () => guardEndUserSettings(request, context, audience),
     schema: EndUserSettingsSchema,
     intents: { privacy: saveEndUserPreference, appearance: saveEndUserPreference },
     redirectTo: postedUrl(request),

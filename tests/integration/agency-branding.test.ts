@@ -3,8 +3,11 @@
 // changes nothing; images go through the pipeline (favicon 32x32 PNG and ICO); white labeling
 // off shows the platform's branding; 'Verify domain' asks a local DNS server.
 import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ImageField } from '#app/components/image-field'
 import { resetEnvForTests } from '#app/env.server'
 import { loader as rootLoader } from '#app/root'
 import * as branding from '#app/routes/dashboard.agency.branding'
@@ -115,6 +118,19 @@ describe('agency branding', () => {
         subdomainHost: expect.stringMatching(new RegExp(`^${host}(:\\d+)?$`)),
       })
       expect(data.branding.logoUrl).toMatch(/^\/media\//)
+      // The logo as each sees it: a member may look, not upload or remove.
+      const logo = renderToStaticMarkup(
+        createElement(ImageField, {
+          name: 'logo',
+          label: 'Logo',
+          purpose: 'brandLogo',
+          currentUrl: data.branding.logoUrl,
+          readOnly: !data.canManage,
+        }),
+      )
+      expect(logo).toContain('alt="Logo preview"')
+      expect(logo.includes('Remove')).toBe(who === admin)
+      expect(logo.includes('type="file"')).toBe(who === admin)
     }
   })
 

@@ -3,6 +3,7 @@
 // through the job queue, once, with retries and backoff, against a local fake of the API.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { crmSwitchDescription } from '#app/components/crm/api-settings-page'
 import { getEnv, resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as apiSettingsAction, loader as apiSettingsLoader } from '#app/routes/api-settings'
@@ -215,6 +216,13 @@ describe('validating and saving the key', () => {
       gohighlevelApiKeyEncrypted: sealed,
       enabled: false,
     })
+    // The switch, off with a key kept, says so: it does not promise contacts are being added.
+    const off = (await view(world)).body
+    expect(off).toMatchObject({ hasKey: true, enabled: false })
+    const says = (on: boolean) => crmSwitchDescription({ keyMissing: !off.hasKey, on })
+    expect(says(off.enabled)).not.toContain('are added')
+    expect(says(off.enabled)).toMatch(/^Off: /)
+    expect(says(true)).toBe('New contacts are added to your CRM automatically.')
     expect((await post(world, { intent: 'save', keepStoredKey: '1', enabled: 'on' })).status).toBe(
       302,
     )

@@ -1,5 +1,6 @@
 import { eq, isNotNull } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { domainInstructions } from '#app/components/branding/domain-verification'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
@@ -468,4 +469,21 @@ describe('claims on a custom domain', () => {
     const resolution = await resolveTenant(domain)
     expect(resolution.status === 'found' && resolution.tenant.id).toBe(winner.id)
   })
+})
+
+test('Domain Settings: a saved, verified domain shows as such even without a token (as the demo stores it)', async () => {
+  const organization = await makeOrganization()
+  const domain = `saved-${uniqueSuffix()}.example.test`
+  const read = () => withDatabase((tx) => readDomainState(tx, organization.id))
+  // Nothing saved: the page asks for a domain.
+  expect(domainInstructions(await read())).toBeNull()
+  await getDb()
+    .update(organizations)
+    .set({
+      customDomain: domain,
+      customDomainVerificationToken: null,
+      customDomainVerifiedAt: new Date('2026-01-01T00:00:00Z'),
+    })
+    .where(eq(organizations.id, organization.id))
+  expect(domainInstructions(await read())).toEqual({ domain, status: 'verified', txt: null })
 })

@@ -205,6 +205,8 @@ describe('end user dashboard', () => {
     expect(changeText(3, 2)).toBe('+1 from last week')
     expect(changeText(2, 3)).toBe('-1 from last week')
     expect(changeText(4, 4)).toBe('No change from last week')
+    // Alice never ran the wizard but has two cards: no "Create your profile" banner.
+    expect(data.offerOnboarding).toBe(false)
   })
 
   test('recent activity: views, contacts by source and own card changes, newest first', async () => {
@@ -260,6 +262,8 @@ describe('end user dashboard', () => {
     expect(viewsBySource.every((day) => day.views === 0)).toBe(true)
     const html = renderToStaticMarkup(createElement(RecentActivity, { items: [], now: '' }))
     expect(html).toContain('No activity yet')
+    // Neither the wizard nor a card: the banner offers the wizard.
+    expect(data.offerOnboarding).toBe(true)
   })
 })
 

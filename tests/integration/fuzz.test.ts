@@ -291,6 +291,7 @@ const FORMS: Form[] = [
   ...wizardForms('profile'),
   ...wizardForms('card'),
   profileForm('profile', 'profile._index', '/profile?index', 'end_user'),
+  profileForm('profile (any other path)', 'profile.$variant', '/profile/role', 'agency_admin'),
   profileForm('profile (agency)', 'profile.agency', '/profile/agency', 'agency_admin'),
   profileForm('profile (end user)', 'profile.end-user', '/profile/end-user', 'end_user'),
   profileForm(

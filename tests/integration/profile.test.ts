@@ -8,7 +8,9 @@ import { verifyPassword } from '#app/auth/password.server'
 import { LIMITS, limitKey } from '#app/auth/rate-limit.server'
 import { sessionIdFromToken } from '#app/auth/session.server'
 import type { UserRole } from '#app/models/users.server'
+import { activityLabel } from '#app/profile/activity'
 import { action as profileAction, loader as profileLoader } from '#app/routes/profile._index'
+import { action as variantAction, loader as variantLoader } from '#app/routes/profile.$variant'
 import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
 import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
 import { getDb } from '#drizzle/db.server'
@@ -553,3 +555,56 @@ describe('role variants', () => {
     expect(superAdmin.status).toBe(403)
   })
 })
+
+test.each(['agency_admin', 'team_admin', 'end_user', 'super_admin'] as const)(
+  '%s: /profile/role and any other path show the default profile (spec §2.4)',
+  async (role) => {
+    const signed = await signedInUser(role)
+    for (const path of ['/profile/role', '/profile/anything', '/profile/default']) {
+      const response = await get(variantLoader, signed.host, path, signed.cookie)
+      expect(response.status).toBe(200)
+      expect(await response.json()).toMatchObject({ variant: 'default' })
+    }
+    const saved = await settle(() =>
+      variantAction({
+        request: formRequest(signed.host, '/profile/role', validProfile, signed.cookie),
+        context: contextFor(signed.host),
+        params: {},
+      }),
+    )
+    expect(saved.status).toBe(302)
+    const [stored] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
+    expect(stored?.firstName).toBe('Ada')
+  },
+)
+
+test('the activity feed names every action the app records, and writes CRM as CRM', async () => {
+  expect(activityLabel('crm.settings_updated')).toBe('Changed your CRM settings')
+  // An action without a label of its own keeps its acronyms.
+  expect(activityLabel('crm.sync_failed')).toBe('CRM sync failed')
+  expect(activityLabel('api.key_rotated')).toBe('API key rotated')
+  expect(activityLabel('card.background_set')).toBe('Changed a card background')
+  // Every action written in app/ has a label of its own (system ones excepted).
+  const { readdirSync, readFileSync, statSync } = await import('node:fs')
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = `${dir}/${name}`
+      return statSync(file).isDirectory() ? walk(file) : /\.tsx?$/.test(name) ? [file] : []
+    })
+  const actions = new Set(
+    walk('app').flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/action: '([a-z_]+\.[a-z_]+)'/g)].map((m) => m[1]),
+    ),
+  )
+  const system = ['domain.expired', 'domain.released', 'sending_domain.expired']
+  const unlabelled = [...actions].filter(
+    (action) => action && !system.includes(action) && activityLabel(action) === fallback(action),
+  )
+  expect(unlabelled).toEqual([])
+})
+
+/** What the fallback alone would say: the sign of an action with no label of its own. */
+function fallback(action: string) {
+  const words = action.replace(/[._-]+/g, ' ').trim()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

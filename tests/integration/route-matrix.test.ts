@@ -67,6 +67,7 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
+  'contact._index.tsx': 'public',
   'card_.$ref.background[.]png.ts': 'public',
   'card_.$ref.google-wallet.ts': 'public',
   // The email signature: its owner's, anyone else the missing card's 404 (no sign-in redirect).
@@ -97,6 +98,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts.export[.]vcf.ts': 'any',
   'onboarding.tsx': 'any',
   'profile._index.tsx': 'any',
+  // Any other profile path: the default profile, for every role (spec §2.4).
+  'profile.$variant.tsx': 'any',
   'qrcode._index.tsx': 'any',
   'qrcode.$cardId.tsx': 'public',
   // The sidebar layout: any signed-in user; the pages under it guard their own roles.
@@ -128,7 +131,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'profile.end-user.tsx': ['end_user', 'super_admin_team'],
   'profile.super-admin.tsx': ['super_admin'],
   'profile.team-member.tsx': ['team_admin'],
-  'settings.$variant.tsx': ['end_user', 'super_admin_team'],
+  // Any other settings path: the end-user variant, the default for every role (spec §2.6).
+  'settings.$variant.tsx': 'any',
   'settings.end-user.tsx': ['end_user', 'super_admin_team'],
   'dashboard.end-user.settings.tsx': ['end_user', 'super_admin_team'],
   'settings.team-member.tsx': ['team_admin'],
@@ -409,6 +413,7 @@ const REFERENCES: Record<string, Reference> = {
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
+  'contact._index.tsx': 'none',
   'card_.$ref.background[.]png.ts': 'card',
   'card_.$ref.google-wallet.ts': 'card',
   'card_.$ref.signature[.]html.ts': 'card',
@@ -458,6 +463,7 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.team-member.digital-cards.edit.$cardId.tsx': 'card',
   'dashboard.end-user.digital-cards.signature.$cardId.tsx': 'card',
   'dashboard.team-member.digital-cards.signature.$cardId.tsx': 'card',
+  'profile.$variant.tsx': 'none',
   'profile.agency.tsx': 'none',
   'profile.end-user.tsx': 'none',
   'profile.super-admin.tsx': 'none',
@@ -1261,6 +1267,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       params: {},
     })),
     'profile._index.tsx': profile('/profile'),
+    'profile.$variant.tsx': profile('/profile/role'),
     'profile.agency.tsx': profile('/profile/agency'),
     'profile.end-user.tsx': profile('/profile/end-user'),
     'profile.super-admin.tsx': profile('/profile/super-admin'),

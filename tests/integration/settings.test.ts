@@ -515,7 +515,7 @@ describe('system settings applied', () => {
   })
 })
 
-test('/settings/role and other variants show the end-user variant (spec §2.6 default)', async () => {
+test('/settings/role and other variants show the end-user variant to every role (spec §2.6 default)', async () => {
   const open = (who: Actor, path: string) =>
     settle(() =>
       variant.loader({
@@ -530,7 +530,23 @@ test('/settings/role and other variants show the end-user variant (spec §2.6 de
   >
   expect(page).toHaveProperty('appearance')
   expect((await open(actors.endUser, '/settings/anything')).status).toBe(200)
-  expect((await open(actors.agencyAdmin, '/settings/role')).status).toBe(403)
+  // The default for every role, not only end users'.
+  for (const who of [
+    actors.agencyAdmin,
+    actors.agencyMember,
+    actors.teamMember,
+    actors.superAdmin,
+  ]) {
+    const other = await open(who, '/settings/role')
+    expect(other.status).toBe(200)
+    expect(await other.json()).toHaveProperty('privacy')
+    const appearance = await post(variant, '/settings/role', who, {
+      intent: 'appearance',
+      theme: 'dark',
+      fontSize: 'small',
+    })
+    await expect(appearance).toSendToast('Appearance settings saved successfully')
+  }
   const saved = await post(variant, '/settings/role', actors.endUser, {
     intent: 'appearance',
     theme: 'light',

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
+import { loader as cardIndexLoader } from '#app/routes/card._index'
 import { action, loader } from '#app/routes/card.$ref'
 import { loader as qrLoader } from '#app/routes/card_.$ref.qr[.]png'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
+import { loader as contactIndexLoader } from '#app/routes/contact._index'
 import { getDb } from '#drizzle/db.server'
 import { cardViews, contacts } from '#drizzle/schema'
 import {
@@ -263,4 +265,9 @@ describe('contacts from a card', () => {
     // The next /64 is another client.
     expect((await lead(11, '2001:db8:26:2::1')).status).toBe(200)
   })
+})
+
+test('/card/ and /contact/ without an id go home (spec §2)', () => {
+  expect(cardIndexLoader()).toHaveRedirect('/')
+  expect(contactIndexLoader()).toHaveRedirect('/')
 })

@@ -3,9 +3,12 @@
 // account's organization; deactivation ends sessions and blocks sign-in; bad input changes
 // nothing; the CSV export follows the filter and is formula-safe.
 import { and, eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { signIn } from '#app/auth/accounts.server'
 import type { Role } from '#app/auth/roles'
+import { StaffRole } from '#app/components/people/admin-team-page'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.super-admin.team'
 import {
   action as usersAction,
@@ -587,6 +590,21 @@ describe('Admin Team', () => {
       ),
     ).not.toBeNull()
     expect((await auditsFor(list.members[0].id)).map((e) => e.action)).toEqual(['staff.created'])
+  })
+
+  test('the role column: a title above the badge, and the badge alone without one', async () => {
+    const list = (await (await get(teamLoader, PLATFORM, TEAM)).json()) as {
+      members: { role: Role; staffTitleLabel: string | null }[]
+    }
+    const untitled = list.members.find((member) => member.staffTitleLabel === null)
+    expect(untitled).toBeDefined()
+    const cell = (member: { role: Role; staffTitleLabel: string | null }) =>
+      renderToStaticMarkup(createElement(StaffRole, { member }))
+    expect(cell(untitled as never)).not.toContain('—')
+    expect(cell(untitled as never)).not.toContain('<div')
+    expect(cell({ role: 'super_admin_team', staffTitleLabel: 'Support Manager' })).toMatch(
+      /<div[^>]*>Support Manager<\/div><span[^>]*>/,
+    )
   })
 
   test('the spec messages, and nothing changes', async () => {

@@ -5,6 +5,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { hashToken } from '#app/auth/link-token.server'
+import { UPGRADE_REASONS } from '#app/components/teams/plans-view'
 import { setUserPlan, type UserRole } from '#app/models/users.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
 import { action as agencyUsersAction } from '#app/routes/dashboard.agency.users._index'
@@ -1377,4 +1378,13 @@ describe('the team page', () => {
     expect(foreign.data.teams.map((t) => t.id)).toEqual([w.foreignTeamId])
     expect(foreign.body).not.toContain(w.teamId)
   })
+})
+
+test("'Why Upgrade to Team?' offers what exists: no analytics or support that the product lacks", () => {
+  expect(UPGRADE_REASONS.map((reason) => reason.title)).toEqual([
+    'Collaboration',
+    'Invitations',
+    'Views by Source',
+  ])
+  expect(JSON.stringify(UPGRADE_REASONS)).not.toMatch(/Advanced Analytics|Priority Support/)
 })

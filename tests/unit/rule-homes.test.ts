@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 import { fitsOneMore, PLANS } from '#app/teams/plans'
+import { canWriteNfc } from '#app/utils/nfc'
 import {
   IMAGE_PURPOSES,
   INVALID_IMAGE_MESSAGE,
@@ -67,6 +68,8 @@ test.each([
     'app/cards/card-visibility.ts',
     /\bvisibility\s*[!=]==?\s*['"](public|contacts|private)['"]|case ['"](public|team|contacts|private)['"]:/,
   ],
+  // Whether a device can write NFC (Web NFC, never on iOS): the QR screen and the home's tile.
+  ['app/utils/nfc.ts', /['"]NDEFReader['"] in/],
 ])('%s is the only home of its rule', (home, copy) => {
   expect(copiesOutside(home, copy)).toEqual([])
 })
@@ -102,4 +105,14 @@ test('the homes hold the spec’s numbers and texts', () => {
   expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 0 })).toBe(true)
   expect(fitsOneMore(PLANS.team_basic, { members: 2, pendingInvitations: 1 })).toBe(false)
   expect(fitsOneMore(PLANS.free, { members: 0, pendingInvitations: 0 })).toBe(false)
+})
+
+test('NFC writing: Web NFC, and iOS treated as unsupported (spec §5)', () => {
+  const android = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/140.0 Mobile'
+  const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15'
+  const ipad = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15'
+  expect(canWriteNfc(android, true)).toBe(true)
+  expect(canWriteNfc(android, false)).toBe(false)
+  expect(canWriteNfc(iphone, true)).toBe(false)
+  expect(canWriteNfc(ipad, true)).toBe(false)
 })

@@ -146,6 +146,7 @@ export function BrandingPage({
               currentUrl={branding.logoUrl}
               hint="Recommended size: 200x80 px"
               errors={form.allErrors.logo}
+              readOnly={readOnly}
               onUploaded={(result) => set('logoUrl', result.url)}
             />
             <ImageField
@@ -156,6 +157,7 @@ export function BrandingPage({
               currentUrl={branding.faviconUrl}
               hint="Recommended size: 32x32 px (also served as /favicon.ico)"
               errors={form.allErrors.favicon}
+              readOnly={readOnly}
             />
           </div>
           <div className="grid gap-6 sm:grid-cols-2">

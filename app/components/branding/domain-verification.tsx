@@ -43,6 +43,19 @@ function RecordRow({ type, name, value }: { type: string; name: string; value: s
   )
 }
 
+/**
+ * What the instructions show: nothing saved yet (null), else the saved domain's state and the
+ * records to create. A domain stored without a verification token (verified before tokens, as
+ * the demo's is) still shows as saved with its state; only its TXT record and the verify button
+ * are left out, having nothing to check against.
+ */
+export function domainInstructions(state: DomainState) {
+  if (!state.domain || !state.status) return null
+  const txt =
+    state.txtName && state.txtValue ? { name: state.txtName, value: state.txtValue } : null
+  return { domain: state.domain, status: state.status, txt }
+}
+
 /** The verify form sits outside the branding form (forms do not nest); its button joins it. */
 export function VerifyDomainForm() {
   return <Form id={VERIFY_FORM_ID} method="POST" replace preventScrollReset />
@@ -61,6 +74,7 @@ export function DomainVerification({
   const navigation = useNavigation()
   const verifying =
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'verify-domain'
+  const shown = domainInstructions(state)
   return (
     <section
       aria-labelledby="dns-instructions-title"
@@ -69,7 +83,7 @@ export function DomainVerification({
       <h3 id="dns-instructions-title" className="font-medium">
         DNS instructions
       </h3>
-      {!state.domain || !state.txtName || !state.txtValue || !state.status ? (
+      {!shown ? (
         <p className="text-sm text-gray-600 dark:text-gray-400">
           Enter your domain and save: the records to create at your DNS provider appear here. Point
           it with a CNAME record at <code>{state.cnameTarget}</code>.
@@ -77,13 +91,13 @@ export function DomainVerification({
       ) : (
         <>
           <div className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="font-medium">{state.domain}</span>
-            <Badge tone={STATUS[state.status].tone}>{STATUS[state.status].label}</Badge>
+            <span className="font-medium">{shown.domain}</span>
+            <Badge tone={STATUS[shown.status].tone}>{STATUS[shown.status].label}</Badge>
           </div>
-          <p className="text-sm text-gray-600 dark:text-gray-400">{STATUS[state.status].help}</p>
+          <p className="text-sm text-gray-600 dark:text-gray-400">{STATUS[shown.status].help}</p>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <caption className="sr-only">DNS records for {state.domain}</caption>
+              <caption className="sr-only">DNS records for {shown.domain}</caption>
               <thead>
                 <tr className="text-xs uppercase text-gray-500">
                   <th scope="col" className="py-1 pr-3">
@@ -98,8 +112,10 @@ export function DomainVerification({
                 </tr>
               </thead>
               <tbody>
-                <RecordRow type="CNAME" name={state.domain} value={state.cnameTarget} />
-                <RecordRow type="TXT" name={state.txtName} value={state.txtValue} />
+                <RecordRow type="CNAME" name={shown.domain} value={state.cnameTarget} />
+                {shown.txt ? (
+                  <RecordRow type="TXT" name={shown.txt.name} value={shown.txt.value} />
+                ) : null}
               </tbody>
             </table>
           </div>
@@ -114,7 +130,7 @@ export function DomainVerification({
               <p className="text-sm text-amber-800 dark:text-amber-300">
                 Save your changes to verify the new domain.
               </p>
-            ) : (
+            ) : shown.txt ? (
               <StatusButton
                 type="submit"
                 form={VERIFY_FORM_ID}
@@ -127,7 +143,7 @@ export function DomainVerification({
               >
                 Verify domain
               </StatusButton>
-            )
+            ) : null
           ) : null}
         </>
       )}

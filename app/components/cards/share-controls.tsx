@@ -3,14 +3,14 @@ import { Check, Copy, Nfc, Share2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
+import { browserCanWriteNfc } from '#app/utils/nfc'
 import { withSource } from '#app/utils/view-sources'
 
-/** NFC writing needs Web NFC (NDEFReader); iOS is treated as unsupported (spec §5). */
+/** Whether this device can write an NFC tag (app/utils/nfc.ts); false until hydrated. */
 export function useNfcSupport() {
   const [supported, setSupported] = useState(false)
   useEffect(() => {
-    const ios = /iPhone|iPad|iPod/i.test(navigator.userAgent)
-    setSupported(!ios && 'NDEFReader' in window)
+    setSupported(browserCanWriteNfc())
   }, [])
   return supported
 }

@@ -193,9 +193,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                 Enable CRM Integration
               </label>
               <p id="crm-enabled-description" className="text-sm text-gray-600 dark:text-gray-400">
-                {switchDisabled
-                  ? 'Add a valid API key to turn the integration on.'
-                  : 'New contacts are added to your CRM automatically.'}
+                {crmSwitchDescription({ keyMissing: switchDisabled, on: enabled })}
               </p>
             </div>
             <input
@@ -327,4 +325,12 @@ function SyncStatus({ syncs, retrying }: { syncs: CrmSyncView[]; retrying: boole
       )}
     </section>
   )
+}
+
+/** What the CRM switch says: what happens to new contacts in its present position, not the other. */
+export function crmSwitchDescription({ keyMissing, on }: { keyMissing: boolean; on: boolean }) {
+  if (keyMissing) return 'Add a valid API key to turn the integration on.'
+  return on
+    ? 'New contacts are added to your CRM automatically.'
+    : 'Off: new contacts are not sent to your CRM. Turn it on to add them automatically.'
 }

@@ -358,12 +358,7 @@ export function AdminTeamPage({
                     </td>
                     <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
                     <td className={TD}>
-                      <div>{member.staffTitleLabel ?? '—'}</div>
-                      <span
-                        className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs ${ROLE_BADGES[member.role].className}`}
-                      >
-                        {ROLE_BADGES[member.role].label}
-                      </span>
+                      <StaffRole member={member} />
                     </td>
                     <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
                       {lastActive(member.lastActiveAt, now)}
@@ -422,5 +417,21 @@ export function AdminTeamPage({
         error={remove.formError}
       />
     </main>
+  )
+}
+
+/**
+ * A staff row's role: the title when it has one, above its access badge. Without a title the
+ * badge stands alone (a placeholder dash over every badge read as a missing value).
+ */
+export function StaffRole({ member }: { member: Pick<Member, 'role' | 'staffTitleLabel'> }) {
+  const badge = ROLE_BADGES[member.role]
+  return (
+    <>
+      {member.staffTitleLabel ? <div className="mb-1">{member.staffTitleLabel}</div> : null}
+      <span className={`inline-block rounded-full px-2 py-0.5 text-xs ${badge.className}`}>
+        {badge.label}
+      </span>
+    </>
   )
 }

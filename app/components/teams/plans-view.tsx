@@ -1,6 +1,6 @@
 // Spec §2.9's upgrade page: three plans, 'Why Upgrade to Team?', and the confirm dialog.
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { BarChart3, Check, Headphones, Users } from 'lucide-react'
+import { BarChart3, Check, Mail, Users } from 'lucide-react'
 import { useState } from 'react'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
@@ -18,21 +18,26 @@ import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { cn } from '#app/utils/cn'
 import { DialogClose, FormDialog } from './dialog'
 
-const REASONS = [
+/**
+ * 'Why Upgrade to Team?': only what the product does (the spec's 'Advanced Analytics' and
+ * 'Priority Support' promised things that exist nowhere). Invitations are the team page's; the
+ * views by source are the dashboard's chart (ADR 039).
+ */
+export const UPGRADE_REASONS = [
   {
     icon: Users,
     title: 'Collaboration',
     text: 'Bring your colleagues into one team, with roles for who may invite and who manages.',
   },
   {
-    icon: BarChart3,
-    title: 'Advanced Analytics',
-    text: 'See how the cards of your team are viewed and which contacts they bring in.',
+    icon: Mail,
+    title: 'Invitations',
+    text: 'Invite colleagues by email address; they join when they accept, and you see who is still pending.',
   },
   {
-    icon: Headphones,
-    title: 'Priority Support',
-    text: 'Your questions go to the front of the queue.',
+    icon: BarChart3,
+    title: 'Views by Source',
+    text: "Your dashboard shows where each card's views come from: QR code, shared link, email signature and more.",
   },
 ]
 
@@ -175,7 +180,7 @@ export function PlansView({
           Why Upgrade to Team?
         </h2>
         <div className="grid gap-4 md:grid-cols-3">
-          {REASONS.map(({ icon: Icon, title, text }) => (
+          {UPGRADE_REASONS.map(({ icon: Icon, title, text }) => (
             <div
               key={title}
               className="flex flex-col gap-2 rounded-xl border border-gray-200 p-5 dark:border-gray-800"
