@@ -100,7 +100,7 @@ export function ImageField({
   }
 
   return (
-    <div className="flex flex-col gap-2">
+    <div className="flex min-w-0 flex-col gap-2">
       <Label.Root htmlFor={id} className="text-sm font-medium">
         {label}
       </Label.Root>
@@ -133,7 +133,7 @@ export function ImageField({
             name={`${name}File`}
             accept={IMAGE_ACCEPT}
             onChange={(event) => void onChange(event.currentTarget.files?.[0])}
-            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
+            className="w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
           />
           {progress !== null ? (
             <div className="flex items-center gap-2 text-xs text-gray-600" role="status">
