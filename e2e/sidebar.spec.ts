@@ -58,10 +58,12 @@ const endUser = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as Rol
     await expect(nav.getByRole('list', { name: 'Dashboard' }).getByRole('link')).toHaveText(
       expected.dashboard.map((item) => item.label),
     )
-    await expect(nav.getByRole('list', { name: 'Account' }).getByRole('link')).toHaveText([
-      'Profile',
-      'Settings',
-    ])
+    await expect(nav.getByRole('list', { name: 'Account' }).getByRole('link')).toHaveText(
+      expected.account.map((item) => item.label),
+    )
+    // One Settings entry (issue 30 point 4), and the end user's contacts among the entries.
+    await expect(nav.getByRole('link', { name: /Settings$/ })).toHaveCount(1)
+    await expect(nav.getByRole('link', { name: 'Contacts' })).toHaveAttribute('href', '/contacts')
     await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute(
       'aria-current',
       'page',
