@@ -176,3 +176,17 @@ test('at 375 px the sidebar is a drawer: a Menu button opens it, Escape closes i
   await expect(drawer).toBeHidden()
   await context.close()
 })
+
+test('the first Tab reaches "Skip to content", shown on focus, which moves focus to the main content', async ({
+  page,
+}) => {
+  await signIn(page, endUser)
+  await hydrated(page)
+  const skip = page.getByRole('link', { name: 'Skip to content' })
+  await expect(skip).not.toBeInViewport()
+  await page.keyboard.press('Tab')
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeInViewport()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('main').first()).toBeFocused()
+})
