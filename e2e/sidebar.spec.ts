@@ -8,7 +8,7 @@ import { rolePaths } from '#app/auth/roles'
 import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
-import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
+import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -189,4 +189,17 @@ test('the first Tab reaches "Skip to content", shown on focus, which moves focus
   await expect(skip).toBeInViewport()
   await page.keyboard.press('Enter')
   await expect(page.locator('main').first()).toBeFocused()
+})
+
+test("a super admin's home offers the admin screens, not an end user's tiles", async ({ page }) => {
+  const admin = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+  await signInWithSession(page, admin, '/')
+  const tiles = page.getByRole('main').getByRole('link')
+  await expect(tiles).toHaveCount(4)
+  for (const item of sidebarNavigation(admin.role).dashboard.slice(1)) {
+    await expect(
+      page.getByRole('main').getByRole('link', { name: new RegExp(`^${item.label}`) }),
+    ).toHaveAttribute('href', item.to)
+  }
+  await expect(page.getByRole('link', { name: /^Update Profile/ })).toHaveCount(0)
 })

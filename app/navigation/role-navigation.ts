@@ -177,6 +177,9 @@ export type HomeTile = NavEntry & { text: string }
 
 /** The signed-in home's tiles (accounts §2); NFC Sharing only where the device has Web NFC. */
 export function homeTiles(role: Role, { nfc }: { nfc: boolean }): HomeTile[] {
+  // A super admin runs the platform and keeps no card (issue 30 point 4): its home offers the
+  // screens of its Dashboard group, the very entries the sidebar shows.
+  if (roleArea(role) === 'super-admin') return adminTiles(role)
   const own = personalDestinations(role)
   const tiles: HomeTile[] = [
     { ...entry(own.profile, 'Update Profile'), text: 'Your name, contact details and images.' },
@@ -194,6 +197,19 @@ export function homeTiles(role: Role, { nfc }: { nfc: boolean }): HomeTile[] {
     })
   }
   return tiles.filter((tile) => tile.exists)
+}
+
+const ADMIN_TILE_TEXTS: Record<string, string> = {
+  'admin-team': 'The platform staff and their roles.',
+  agencies: 'Add, review and manage the agencies on the platform.',
+  'end-users': 'Every account of every agency and of the platform.',
+  'system-settings': 'Platform details, security and API access.',
+}
+
+function adminTiles(role: Role): HomeTile[] {
+  return dashboardEntries(role)
+    .filter((item) => item.exists && item.id in ADMIN_TILE_TEXTS)
+    .map((item) => ({ ...item, text: ADMIN_TILE_TEXTS[item.id] ?? '' }))
 }
 
 /** The sidebar's role badge: the role in words. */
