@@ -30,6 +30,7 @@ import { EmailConfirmationBanner } from '#app/components/layout/email-confirmati
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
+import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
 import { Button } from '#app/components/ui/button'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { getMediaPath } from '#app/models/media.server'
@@ -191,9 +192,12 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="min-h-screen">
         {branding && data ? (
           <div className="flex min-h-screen flex-col">
+            <SkipLink />
             <SiteHeader branding={branding} user={data.user} />
             {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
-            <div className="flex-1">{children}</div>
+            <div id={CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
+              {children}
+            </div>
             <SiteFooter name={branding.name} year={data.year} legal={branding.legal} />
           </div>
         ) : (

@@ -4,7 +4,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { HOSTS, urlFor } from './fixtures'
-import { signedInAs, signInWithSession } from './page-helpers'
+import { sessionOf, signedInAs, signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
@@ -357,4 +357,20 @@ test.describe('System Settings', () => {
     }
     await expect(fields.privacy).toHaveValue(before.privacy)
   })
+})
+
+test('the theme follows the device until the person picks one', async ({ browser }) => {
+  // The crawl's super admin never saves Appearance: its theme is the default, 'system'.
+  const user = PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'super_admin')
+  if (!user) throw new Error('no platform super admin')
+  for (const colorScheme of ['dark', 'light'] as const) {
+    const context = await browser.newContext({ colorScheme, storageState: sessionOf(user) })
+    const page = await context.newPage()
+    await page.goto(urlFor(user.host, rolePaths(user.role).dashboard))
+    const html = page.locator('html')
+    await expect(html).toHaveAttribute('data-theme', 'system')
+    if (colorScheme === 'dark') await expect(html).toHaveClass(/\bdark\b/)
+    else await expect(html).not.toHaveClass(/\bdark\b/)
+    await context.close()
+  }
 })

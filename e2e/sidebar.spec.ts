@@ -8,7 +8,7 @@ import { rolePaths } from '#app/auth/roles'
 import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
-import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
+import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -58,10 +58,12 @@ const endUser = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as Rol
     await expect(nav.getByRole('list', { name: 'Dashboard' }).getByRole('link')).toHaveText(
       expected.dashboard.map((item) => item.label),
     )
-    await expect(nav.getByRole('list', { name: 'Account' }).getByRole('link')).toHaveText([
-      'Profile',
-      'Settings',
-    ])
+    await expect(nav.getByRole('list', { name: 'Account' }).getByRole('link')).toHaveText(
+      expected.account.map((item) => item.label),
+    )
+    // One Settings entry (issue 30 point 4), and the end user's contacts among the entries.
+    await expect(nav.getByRole('link', { name: /Settings$/ })).toHaveCount(1)
+    await expect(nav.getByRole('link', { name: 'Contacts' })).toHaveAttribute('href', '/contacts')
     await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute(
       'aria-current',
       'page',
@@ -173,4 +175,31 @@ test('at 375 px the sidebar is a drawer: a Menu button opens it, Escape closes i
   await expect(page).toHaveURL(urlFor(endUser.host, rolePaths(endUser.role).digitalCards))
   await expect(drawer).toBeHidden()
   await context.close()
+})
+
+test('the first Tab reaches "Skip to content", shown on focus, which moves focus to the main content', async ({
+  page,
+}) => {
+  await signIn(page, endUser)
+  await hydrated(page)
+  const skip = page.getByRole('link', { name: 'Skip to content' })
+  await expect(skip).not.toBeInViewport()
+  await page.keyboard.press('Tab')
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeInViewport()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('main').first()).toBeFocused()
+})
+
+test("a super admin's home offers the admin screens, not an end user's tiles", async ({ page }) => {
+  const admin = PLATFORM_ROLE_USERS.find((user) => user.role === 'super_admin') as RoleUser
+  await signInWithSession(page, admin, '/')
+  const tiles = page.getByRole('main').getByRole('link')
+  await expect(tiles).toHaveCount(4)
+  for (const item of sidebarNavigation(admin.role).dashboard.slice(1)) {
+    await expect(
+      page.getByRole('main').getByRole('link', { name: new RegExp(`^${item.label}`) }),
+    ).toHaveAttribute('href', item.to)
+  }
+  await expect(page.getByRole('link', { name: /^Update Profile/ })).toHaveCount(0)
 })

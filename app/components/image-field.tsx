@@ -103,7 +103,7 @@ export function ImageField({
   }
 
   return (
-    <div className="flex flex-col gap-2">
+    <div className="flex min-w-0 flex-col gap-2">
       <Label.Root htmlFor={readOnly ? undefined : id} className="text-sm font-medium">
         {label}
       </Label.Root>
@@ -137,7 +137,7 @@ export function ImageField({
               name={`${name}File`}
               accept={IMAGE_ACCEPT}
               onChange={(event) => void onChange(event.currentTarget.files?.[0])}
-              className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
+              className="w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800"
             />
           )}
           {progress !== null ? (

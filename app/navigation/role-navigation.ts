@@ -135,11 +135,29 @@ export function accountEntries(role: Role): NavEntry[] {
   return [entry(own.roleProfile, 'Profile'), entry(own.settings, 'Settings')]
 }
 
-/** What the sidebar shows: only entries whose screen exists. */
+/** The Dashboard group's entry that opens the role's settings screen (its dashboard path). */
+const AREA_SETTINGS_IDS = new Set(['area-settings', 'system-settings'])
+
+/**
+ * What the sidebar shows: only entries whose screen exists, each screen once (issue 30 point 4).
+ * The area's settings entry and the Account group's Settings open the same screen, so the
+ * Account group leaves its Settings to the Dashboard group's (the spec's table label, and a path
+ * inside the sidebar layout). The end-user area adds Contacts, which the menu and the home
+ * tiles already offer, after its QR code.
+ */
 export function sidebarNavigation(role: Role) {
+  const dashboard = dashboardEntries(role).filter((item) => item.exists)
+  const hasAreaSettings = dashboard.some((item) => AREA_SETTINGS_IDS.has(item.id))
+  if (roleArea(role) === 'end-user') {
+    const contacts = entry(personalDestinations(role).contacts, 'Contacts')
+    const qr = dashboard.findIndex((item) => item.id === 'qr-code')
+    if (contacts.exists) dashboard.splice(qr + 1, 0, contacts)
+  }
   return {
-    dashboard: dashboardEntries(role).filter((item) => item.exists),
-    account: accountEntries(role).filter((item) => item.exists),
+    dashboard,
+    account: accountEntries(role).filter(
+      (item) => item.exists && !(hasAreaSettings && item.id === 'settings'),
+    ),
   }
 }
 
@@ -159,6 +177,9 @@ export type HomeTile = NavEntry & { text: string }
 
 /** The signed-in home's tiles (accounts §2); NFC Sharing only where the device has Web NFC. */
 export function homeTiles(role: Role, { nfc }: { nfc: boolean }): HomeTile[] {
+  // A super admin runs the platform and keeps no card (issue 30 point 4): its home offers the
+  // screens of its Dashboard group, the very entries the sidebar shows.
+  if (roleArea(role) === 'super-admin') return adminTiles(role)
   const own = personalDestinations(role)
   const tiles: HomeTile[] = [
     { ...entry(own.profile, 'Update Profile'), text: 'Your name, contact details and images.' },
@@ -176,6 +197,19 @@ export function homeTiles(role: Role, { nfc }: { nfc: boolean }): HomeTile[] {
     })
   }
   return tiles.filter((tile) => tile.exists)
+}
+
+const ADMIN_TILE_TEXTS: Record<string, string> = {
+  'admin-team': 'The platform staff and their roles.',
+  agencies: 'Add, review and manage the agencies on the platform.',
+  'end-users': 'Every account of every agency and of the platform.',
+  'system-settings': 'Platform details, security and API access.',
+}
+
+function adminTiles(role: Role): HomeTile[] {
+  return dashboardEntries(role)
+    .filter((item) => item.exists && item.id in ADMIN_TILE_TEXTS)
+    .map((item) => ({ ...item, text: ADMIN_TILE_TEXTS[item.id] ?? '' }))
 }
 
 /** The sidebar's role badge: the role in words. */

@@ -4,7 +4,7 @@
 import type { AppearanceSettings } from './settings'
 
 export const APPEARANCE_DEFAULTS: AppearanceSettings = {
-  theme: 'light',
+  theme: 'system',
   fontSize: 'medium',
   animations: true,
 }

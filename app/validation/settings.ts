@@ -29,9 +29,10 @@ export type PrivacySettings = z.output<typeof StoredPrivacySchema>
 
 export const THEMES = ['light', 'dark', 'system'] as const
 export const FONT_SIZES = ['small', 'medium', 'large'] as const
-// Light by default: the look everyone had before the setting existed (the spec names no default).
+// The device's light or dark until the person picks one (issue 30 point 4; the spec names no
+// default): a stored choice always wins, an unreadable one falls back to the device too.
 export const StoredAppearanceSchema = z.object({
-  theme: z.enum(THEMES).catch('light').default('light'),
+  theme: z.enum(THEMES).catch('system').default('system'),
   fontSize: z.enum(FONT_SIZES).catch('medium').default('medium'),
   animations: stored(true),
 })

@@ -116,7 +116,7 @@ describe('end-user settings', () => {
     const defaults = await data<Record<string, unknown>>(endUserSettings, path, who)
     expect(defaults).toMatchObject({
       privacy: { visibility: 'public', showEmail: true, showPhone: true },
-      appearance: { theme: 'light', fontSize: 'medium', animations: true },
+      appearance: { theme: 'system', fontSize: 'medium', animations: true },
     })
     const saved = await post(endUserSettings, path, who, {
       intent: 'privacy',

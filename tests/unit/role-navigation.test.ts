@@ -68,20 +68,23 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
   test("the sidebar's Dashboard group is the spec's table, less the screens not built yet", () => {
     const table = SPEC_TABLE[areaOf(role)] ?? []
     expect(dashboardEntries(role).map((item) => [item.label, item.to])).toEqual(table)
-    expect(sidebarNavigation(role).dashboard.map((item) => item.label)).toEqual(
-      dashboardEntries(role)
-        .filter((item) => item.exists)
-        .map((item) => item.label),
-    )
+    // Plus Contacts in the end-user area, after its QR code (issue 30 point 4).
+    const built = dashboardEntries(role)
+      .filter((item) => item.exists)
+      .map((item) => item.label)
+    if (areaOf(role) === 'end-user') built.splice(built.indexOf('My QR Code') + 1, 0, 'Contacts')
+    expect(sidebarNavigation(role).dashboard.map((item) => item.label)).toEqual(built)
     expect(sidebarNavigation(role).dashboard[0]?.label).toBe('Overview')
   })
 
   test('the Account group, the user menu and the home tiles are the ones the tests rely on', () => {
     const paths = rolePaths(role)
+    // One Settings entry per role (issue 30 point 4): the Dashboard group's opens the same screen.
     expect(sidebarNavigation(role).account.map((item) => [item.label, item.to])).toEqual([
       ['Profile', paths.profile],
-      ['Settings', settingsMenuPath(role)],
     ])
+    const shown = [...sidebarNavigation(role).dashboard, ...sidebarNavigation(role).account]
+    expect(shown.filter((item) => item.label.endsWith('Settings'))).toHaveLength(1)
     expect(userMenuEntries(role).map((item) => [item.label, item.to])).toEqual([
       ['Dashboard', paths.dashboard],
       ['Profile', paths.profile],
@@ -89,6 +92,15 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
       ['Contacts', '/contacts'],
       ['Settings', settingsMenuPath(role)],
     ])
+    if (role === 'super_admin') {
+      // Admin tiles, not an end user's (issue 30 point 4): the sidebar's screens past Overview.
+      expect(homeTiles(role, { nfc: true }).map((item) => [item.label, item.to])).toEqual(
+        sidebarNavigation(role)
+          .dashboard.slice(1)
+          .map((item) => [item.label, item.to]),
+      )
+      return
+    }
     expect(homeTiles(role, { nfc: false }).map((item) => [item.label, item.to])).toEqual([
       ['Update Profile', '/profile'],
       ['Digital Cards', paths.digitalCards],

@@ -55,9 +55,9 @@ function ColorField({
 }) {
   const id = useId()
   return (
-    <div className="flex items-end gap-3">
+    <div className="flex min-w-0 items-end gap-3">
       <Field
-        className="flex-1"
+        className="min-w-0 flex-1"
         label={label}
         errors={errors}
         hint={`Hex, such as ${fallback}`}

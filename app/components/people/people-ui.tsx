@@ -52,7 +52,7 @@ export function PageHeader({
   actions: ReactNode
 }) {
   return (
-    <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+    <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-end sm:justify-between">
       <div>
         <h1 className="text-2xl font-semibold">{title}</h1>
         <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{description}</p>
@@ -82,10 +82,11 @@ export function SearchBar({
     <Form
       method="GET"
       role="search"
-      className="flex flex-col gap-2 sm:flex-row sm:items-end"
+      className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-end"
       {...getFormProps(form)}
     >
-      <div className="flex flex-1 flex-col gap-1.5">
+      {/* Beside the sidebar a tablet has room for the box, not always for its filters too: they wrap. */}
+      <div className="flex min-w-48 flex-1 flex-col gap-1.5">
         <label htmlFor={fields.q.id} className="text-sm font-medium">
           Search
         </label>

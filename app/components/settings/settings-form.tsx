@@ -67,7 +67,7 @@ export function SettingsForm({
     <Form method="POST" className="flex max-w-xl flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value={intent} />
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      <fieldset disabled={readOnly} className="flex flex-col gap-4">
+      <fieldset disabled={readOnly} className="flex min-w-0 flex-col gap-4">
         {fields.map((field) => {
           const meta = formFields[field.name as keyof typeof formFields]
           if (!meta) return null
@@ -111,7 +111,7 @@ export function SettingsForm({
                 <select
                   {...getSelectProps(meta)}
                   aria-describedby={errorId}
-                  className="h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
+                  className="h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900"
                 >
                   {field.options.map((option) => (
                     <option key={option.value} value={option.value}>

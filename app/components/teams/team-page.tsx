@@ -79,7 +79,7 @@ export function TeamPage(data: Data) {
 function TeamManagement({ plan, teams, selected, userId, now }: Data) {
   const ownPlan = PLANS[plan]
   return (
-    <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
+    <main className="mx-auto flex w-full min-w-0 max-w-5xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold">Team</h1>
@@ -147,9 +147,10 @@ function TeamPanel({ team, userId, now }: { team: Selected; userId: string; now:
   const can = teamPermissions(team.myRole, team.policy)
   const plan = PLANS[team.plan]
   return (
-    <section aria-labelledby="team-name" className="flex flex-col gap-8">
+    <section aria-labelledby="team-name" className="flex min-w-0 flex-col gap-8">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex flex-col gap-1">
+        {/* A name or description without spaces breaks anywhere rather than widening the page. */}
+        <div className="flex min-w-0 flex-col gap-1 [overflow-wrap:anywhere]">
           <h2 id="team-name" className="text-xl font-semibold">
             {team.name}
           </h2>
@@ -214,7 +215,7 @@ const memberName = (member: { firstName: string; lastName: string }) =>
 function MembersTable({ team, userId }: { team: Selected; userId: string }) {
   const can = teamPermissions(team.myRole, team.policy)
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
         <h3 className="text-lg font-semibold">Members</h3>
         {inviteBlockedByPolicy(team.myRole, team.policy) ? (
@@ -236,17 +237,17 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
         <table className="w-full text-left text-sm">
           <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
             <tr>
-              <th scope="col" className="px-4 py-3 font-medium">
+              <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
                 Name
               </th>
-              <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
+              <th scope="col" className="hidden px-2 py-3 sm:px-4 font-medium sm:table-cell">
                 Email
               </th>
-              <th scope="col" className="px-4 py-3 font-medium">
+              <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
                 Team role
               </th>
               {can.manageMembers ? (
-                <th scope="col" className="px-4 py-3 font-medium">
+                <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
               ) : null}
@@ -260,7 +261,7 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
               const actionable = can.manageMembers && !own && !owner
               return (
                 <tr key={member.id} data-testid="team-member-row">
-                  <td className="px-4 py-3 font-medium">
+                  <td className="px-2 py-3 sm:px-4 font-medium">
                     {memberName(member)}
                     {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
                     {owner ? (
@@ -273,10 +274,10 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                       {member.email}
                     </div>
                   </td>
-                  <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                  <td className="hidden px-2 py-3 sm:px-4 text-gray-600 sm:table-cell dark:text-gray-400">
                     {member.email}
                   </td>
-                  <td className="px-4 py-3">
+                  <td className="px-2 py-3 sm:px-4">
                     {actionable ? (
                       <RoleSelect teamId={team.id} member={member} />
                     ) : (
@@ -284,7 +285,7 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                     )}
                   </td>
                   {can.manageMembers ? (
-                    <td className="px-4 py-3 text-right">
+                    <td className="px-2 py-3 sm:px-4 text-right">
                       {actionable ? <RemoveMember teamId={team.id} member={member} /> : null}
                     </td>
                   ) : null}

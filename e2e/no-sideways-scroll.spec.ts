@@ -1,0 +1,106 @@
+// No page scrolls sideways on a phone or a tablet (issue 30, point 3): signed in as each role,
+// every page its navigation offers (sidebar, user menu, home tiles, from
+// app/navigation/role-navigation.ts, so a new entry is checked without being listed here) and
+// every tab of the profile, at 375 and 768 px. The document may be no wider than the viewport; a
+// page that is gets a screenshot attached and names its widest elements. No axe here (ADR 034):
+// one context per role, a goto and a measurement per page, to stay a few seconds a role.
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { rolePaths } from '#app/auth/roles'
+import { homeTiles, sidebarNavigation, userMenuEntries } from '#app/navigation/role-navigation'
+import { urlFor } from './fixtures'
+import { sessionOf, waitForHydration } from './page-helpers'
+import { ROLE_USERS, type RoleUser } from './role-users'
+
+test.describe.configure({ timeout: 180_000 })
+
+const WIDTHS = [375, 768] as const
+
+/** The role's pages, each once: what its sidebar, user menu and home tiles link to. */
+function pagesOf(role: RoleUser['role']) {
+  const navigation = sidebarNavigation(role)
+  const entries = [
+    ...navigation.dashboard,
+    ...navigation.account,
+    ...userMenuEntries(role),
+    ...homeTiles(role, { nfc: false }),
+  ]
+  return [...new Set(['/', ...entries.map((entry) => entry.to), rolePaths(role).profile])]
+}
+
+type Overflow = { scrollWidth: number; clientWidth: number; widest: string[] }
+
+/** The document's widths and, when it is too wide, the elements that reach past the viewport. */
+function measure(page: Page): Promise<Overflow> {
+  return page.evaluate(() => {
+    const root = document.documentElement
+    const widest: string[] = []
+    if (root.scrollWidth > root.clientWidth) {
+      for (const element of document.body.querySelectorAll('*')) {
+        const box = element.getBoundingClientRect()
+        if (box.right <= root.clientWidth + 0.5 || box.width === 0) continue
+        // Only the outermost offenders: a child of one already listed says nothing new.
+        const parent = element.parentElement?.getBoundingClientRect()
+        if (parent && parent.right > root.clientWidth + 0.5) continue
+        // Inside a box that scrolls or clips (a tab list, a table), it widens nothing.
+        let clipped = false
+        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+          if (getComputedStyle(up).overflowX !== 'visible') clipped = true
+        }
+        if (clipped) continue
+        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].slice(0, 4).join('.')}`
+        widest.push(`${name} (right edge ${Math.round(box.right)} px)`)
+        if (widest.length >= 5) break
+      }
+    }
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, widest }
+  })
+}
+
+async function tooWide(page: Page, label: string, problems: string[]) {
+  const { scrollWidth, clientWidth, widest } = await measure(page)
+  if (scrollWidth <= clientWidth) return
+  problems.push(
+    `${label}: ${scrollWidth} px wide in ${clientWidth} px\n    ${widest.join('\n    ')}`,
+  )
+  await test.info().attach(`${label.replaceAll('/', '_')}.png`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+}
+
+async function checkRole(browser: Browser, user: RoleUser) {
+  const context = await browser.newContext({ storageState: sessionOf(user) })
+  const page = await context.newPage()
+  const problems: string[] = []
+  const checked: string[] = []
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 })
+    for (const path of pagesOf(user.role)) {
+      const response = await page.goto(urlFor(user.host, path))
+      expect(response?.status(), `${path} for ${user.role}`).toBeLessThan(400)
+      const label = `${path} at ${width} px`
+      await waitForHydration(page)
+      await tooWide(page, label, problems)
+      checked.push(label)
+      // Each tab's panel is in the page only while chosen; the server renders it by ?tab=.
+      const tabs = page.getByRole('tab')
+      const count = await tabs.count()
+      for (let index = 1; index < count; index++) {
+        await tabs.nth(index).click()
+        await expect(tabs.nth(index)).toHaveAttribute('aria-selected', 'true')
+        await tooWide(page, `${label} (tab ${index + 1})`, problems)
+      }
+    }
+  }
+  await context.close()
+  test.info().annotations.push({ type: 'checked', description: checked.join(', ') })
+  expect(problems, `pages wider than the viewport for ${user.role}`).toEqual([])
+}
+
+for (const user of ROLE_USERS) {
+  test(`${user.role} on ${user.host}: no page scrolls sideways at ${WIDTHS.join(' or ')} px`, async ({
+    browser,
+  }) => {
+    await checkRole(browser, user)
+  })
+}
