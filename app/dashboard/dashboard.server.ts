@@ -6,7 +6,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { sql } from 'drizzle-orm'
 import { getPlatformScope, requireRole } from '#app/auth/guards.server'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
-import { getDefaultCardForOwner } from '#app/models/cards.server'
+import { ownerHasCard } from '#app/models/cards.server'
 import {
   countAssignedEndUsers,
   countCards,
@@ -43,10 +43,7 @@ const greetingName = (firstName: string) => firstName || 'there'
  */
 async function offersProfileWizard(organizationId: string, user: User) {
   if (user.onboardingCompletedAt) return false
-  const card = await withTenant(organizationId, (tx) =>
-    getDefaultCardForOwner(tx, organizationId, user.id),
-  )
-  return card === undefined
+  return !(await withTenant(organizationId, (tx) => ownerHasCard(tx, organizationId, user.id)))
 }
 
 /** The end user's figures, one statement; `npm run bench` times it on 10,000 views. */

@@ -193,6 +193,16 @@ export async function getDefaultCardForOwner(
   return row
 }
 
+/** Whether someone owns any card: an answer that carries no card data (the dashboard's banner). */
+export async function ownerHasCard(db: Queryable, organizationId: string, userId: string) {
+  const [row] = await db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(owned(organizationId, userId))
+    .limit(1)
+  return row !== undefined
+}
+
 /** The one update of an owned card; the public functions below say which columns may change. */
 async function updateOwnedCard(
   db: Queryable,

@@ -308,6 +308,8 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
     request: own('/dashboard/team-member/digital-cards/signature/$cardId'),
   },
   'profile._index.tsx': { kind: 'own', request: own('/profile') },
+  // Any other profile path is the default profile (spec §2.4).
+  'profile.$variant.tsx': { kind: 'own', request: own('/profile/role') },
   'profile.agency.tsx': { kind: 'own', request: own('/profile/agency') },
   'profile.end-user.tsx': { kind: 'own', request: own('/profile/end-user') },
   'profile.super-admin.tsx': { kind: 'own', request: own('/profile/super-admin') },

@@ -29,6 +29,7 @@ import {
   getCardForOwner,
   getDefaultCardForOwner,
   listCardsForOwner,
+  ownerHasCard,
   replaceCardLinks,
   setCardBackground,
   setDefaultCard,
@@ -438,6 +439,13 @@ const cases: Record<string, Case[]> = {
       name: "finds no default card of A's",
       run: (db, b, a) => getDefaultCardForOwner(db, b, a.user.id),
       expected: nothing,
+    },
+  ],
+  ownerHasCard: [
+    {
+      name: "sees no card of A's",
+      run: (db, b, a) => ownerHasCard(db, b, a.user.id),
+      expected: (value) => expect(value).toBe(false),
     },
   ],
   updateCard: [
