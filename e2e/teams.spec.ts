@@ -114,7 +114,7 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await expect(page.getByTestId('plan-team_basic')).toContainText('$19')
   await expect(page.getByTestId('plan-team_pro')).toContainText('$49')
   await expect(page.getByRole('heading', { name: 'Why Upgrade to Team?' })).toBeVisible()
-  for (const reason of ['Collaboration', 'Invitations', 'Views by Source']) {
+  for (const reason of ['Collaboration', 'Invitations']) {
     await expect(page.getByRole('heading', { name: reason })).toBeVisible()
   }
 

@@ -1,6 +1,6 @@
 // Spec §2.9's upgrade page: three plans, 'Why Upgrade to Team?', and the confirm dialog.
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { BarChart3, Check, Mail, Users } from 'lucide-react'
+import { Check, Mail, Users } from 'lucide-react'
 import { useState } from 'react'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
@@ -20,8 +20,8 @@ import { DialogClose, FormDialog } from './dialog'
 
 /**
  * 'Why Upgrade to Team?': only what the product does (the spec's 'Advanced Analytics' and
- * 'Priority Support' promised things that exist nowhere). Invitations are the team page's; the
- * views by source are the dashboard's chart (ADR 039).
+ * 'Priority Support' promised things that exist nowhere). Invitations are the team page's. The
+ * views-by-source chart is not offered here: every plan has it (ADR 039).
  */
 export const UPGRADE_REASONS = [
   {
@@ -33,11 +33,6 @@ export const UPGRADE_REASONS = [
     icon: Mail,
     title: 'Invitations',
     text: 'Invite colleagues by email address; they join when they accept, and you see who is still pending.',
-  },
-  {
-    icon: BarChart3,
-    title: 'Views by Source',
-    text: "Your dashboard shows where each card's views come from: QR code, shared link, email signature and more.",
   },
 ]
 
@@ -179,7 +174,7 @@ export function PlansView({
         <h2 id="why-upgrade" className="text-xl font-semibold">
           Why Upgrade to Team?
         </h2>
-        <div className="grid gap-4 md:grid-cols-3">
+        <div className="grid gap-4 md:grid-cols-2">
           {UPGRADE_REASONS.map(({ icon: Icon, title, text }) => (
             <div
               key={title}
