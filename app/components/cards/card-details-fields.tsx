@@ -1,5 +1,6 @@
-// The card details' fields (issue 28), shared by the card editor and the wizard: native inputs
-// and selects, so both forms work without JavaScript; the schema is app/validation/card-details.ts.
+// The card details' fields (issue 28), shared by the card editor, the profile and the wizard:
+// native inputs and selects, so every form works without JavaScript; the schema is
+// app/validation/card-details.ts.
 import {
   type FieldMetadata,
   getInputProps,
@@ -235,5 +236,49 @@ export function AddressFields({ fields }: { fields: AddressMeta }) {
         errors={fields.addressCountry.errors}
       />
     </fieldset>
+  )
+}
+
+type ExtrasMeta = AddressMeta &
+  Record<'pronouns' | 'phoneType' | 'phone2' | 'phone2Type' | 'bio', FieldMetadata<string>> & {
+    links: { name: string; errors?: string[]; getFieldList(): LinkFields[] }
+  }
+
+/**
+ * Every detail beyond the basics, in the order the editor and the profile show them (the wizard
+ * spreads them over its steps): pronouns, the phones' types and the second phone, the bio, the
+ * address and the links.
+ */
+export function CardExtrasFields({
+  fields,
+  reorder,
+}: {
+  fields: ExtrasMeta
+  reorder: ReorderIntent
+}) {
+  return (
+    <>
+      <Field
+        label="Pronouns"
+        hint="For example she/her"
+        inputProps={getInputProps(fields.pronouns, { type: 'text' })}
+        errors={fields.pronouns.errors}
+      />
+      <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
+      <Field
+        label="Second phone"
+        inputProps={getInputProps(fields.phone2, { type: 'tel' })}
+        errors={fields.phone2.errors}
+      />
+      <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
+      <BioField meta={fields.bio} />
+      <AddressFields fields={fields} />
+      <LinkRows
+        name={fields.links.name}
+        rows={fields.links.getFieldList()}
+        errors={fields.links.errors}
+        reorder={reorder}
+      />
+    </>
   )
 }

@@ -6,13 +6,7 @@ import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
-import {
-  AddressFields,
-  BioField,
-  LinkRows,
-  PhoneTypeSelect,
-  withBlankLinkRows,
-} from '#app/components/cards/card-details-fields'
+import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ShortLinkForm } from '#app/components/cards/short-link-form'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
@@ -255,27 +249,7 @@ export function CardEditorPage({
                 inputProps={getInputProps(fields.website, { type: 'text' })}
                 errors={fields.website.errors}
               />
-              <Field
-                label="Pronouns"
-                hint="For example she/her"
-                inputProps={getInputProps(fields.pronouns, { type: 'text' })}
-                errors={fields.pronouns.errors}
-              />
-              <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
-              <Field
-                label="Second phone"
-                inputProps={getInputProps(fields.phone2, { type: 'tel' })}
-                errors={fields.phone2.errors}
-              />
-              <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
-              <BioField meta={fields.bio} />
-              <AddressFields fields={fields} />
-              <LinkRows
-                name={fields.links.name}
-                rows={fields.links.getFieldList()}
-                errors={fields.links.errors}
-                reorder={form.reorder}
-              />
+              <CardExtrasFields fields={fields} reorder={form.reorder} />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
                 Hide this card from search engines

@@ -1,14 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import type { CardExtrasView } from '#app/cards/card-extras'
-import {
-  AddressFields,
-  BioField,
-  LinkRows,
-  PhoneTypeSelect,
-  withBlankLinkRows,
-} from '#app/components/cards/card-details-fields'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-details-fields'
+import { FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ProfileCardDetailsSchema } from '#app/validation/profile-form'
 import { Panel } from './empty-state'
@@ -50,27 +44,7 @@ export function CardDetailsForm({
             <FormMessage>{form.errors.join(' ')}</FormMessage>
           </div>
         ) : null}
-        <Field
-          label="Pronouns"
-          hint="For example she/her"
-          inputProps={getInputProps(fields.pronouns, { type: 'text' })}
-          errors={fields.pronouns.errors}
-        />
-        <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
-        <Field
-          label="Second phone"
-          inputProps={getInputProps(fields.phone2, { type: 'tel' })}
-          errors={fields.phone2.errors}
-        />
-        <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
-        <BioField meta={fields.bio} />
-        <AddressFields fields={fields} />
-        <LinkRows
-          name={fields.links.name}
-          rows={fields.links.getFieldList()}
-          errors={fields.links.errors}
-          reorder={form.reorder}
-        />
+        <CardExtrasFields fields={fields} reorder={form.reorder} />
         <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
           Save Card Details
         </StatusButton>
