@@ -1,9 +1,13 @@
-// No page scrolls sideways on a phone or a tablet (issue 30, point 3): signed in as each role,
-// every page its navigation offers (sidebar, user menu, home tiles, from
+// No page scrolls sideways on a phone, a tablet or a laptop (issue 30, point 3): signed in as each
+// role, every page its navigation offers (sidebar, user menu, home tiles, from
 // app/navigation/role-navigation.ts, so a new entry is checked without being listed here) and
-// every tab of the profile, at 375 and 768 px. The document may be no wider than the viewport; a
-// page that is gets a screenshot attached and names its widest elements. No axe here (ADR 034):
-// one context per role, a goto and a measurement per page, to stay a few seconds a role.
+// every tab of the profile, at 375, 768 and 1280 px. The document may be no wider than the
+// viewport; a page that is gets a full-page screenshot attached and names its widest elements.
+// Every page and tab also leaves a screenshot of what a customer sees in the test's output folder
+// (test-results/…/screens/{width}/…), kept as the run's artifacts for a reviewer to look through.
+// It runs on the production project when there is one (playwright.config.ts): every role's pages
+// read by the app login from Postgres. No axe here (ADR 034): one context per role, a goto, a
+// measurement and a viewport screenshot per page, to stay a few seconds a role.
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { homeTiles, sidebarNavigation, userMenuEntries } from '#app/navigation/role-navigation'
@@ -13,7 +17,7 @@ import { ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 180_000 })
 
-const WIDTHS = [375, 768] as const
+const WIDTHS = [375, 768, 1280] as const
 
 /** The role's pages, each once: what its sidebar, user menu and home tiles link to. */
 function pagesOf(role: RoleUser['role']) {
@@ -68,6 +72,19 @@ async function tooWide(page: Page, label: string, problems: string[]) {
   })
 }
 
+/** What the page looks like at this width, for the run's artifacts (JPEG: a fifth of a PNG). */
+async function keepScreenshot(page: Page, width: number, label: string) {
+  const name = label
+    .replace(/ at \d+ px/, '')
+    .replace(/[^a-z0-9]+/gi, '_')
+    .replace(/^_|_$/g, '')
+  await page.screenshot({
+    path: test.info().outputPath('screens', String(width), `${name || 'home'}.jpg`),
+    type: 'jpeg',
+    quality: 60,
+  })
+}
+
 async function checkRole(browser: Browser, user: RoleUser) {
   const context = await browser.newContext({ storageState: sessionOf(user) })
   const page = await context.newPage()
@@ -81,6 +98,7 @@ async function checkRole(browser: Browser, user: RoleUser) {
       const label = `${path} at ${width} px`
       await waitForHydration(page)
       await tooWide(page, label, problems)
+      await keepScreenshot(page, width, label)
       checked.push(label)
       // Each tab's panel is in the page only while chosen; the server renders it by ?tab=.
       const tabs = page.getByRole('tab')
@@ -89,6 +107,7 @@ async function checkRole(browser: Browser, user: RoleUser) {
         await tabs.nth(index).click()
         await expect(tabs.nth(index)).toHaveAttribute('aria-selected', 'true')
         await tooWide(page, `${label} (tab ${index + 1})`, problems)
+        await keepScreenshot(page, width, `${label} tab ${index + 1}`)
       }
     }
   }
