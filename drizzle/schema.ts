@@ -823,7 +823,12 @@ export const emailOutbox = pgTable(
 // one `announcement.send` job; the job fans out one email per recipient in batches, each batch
 // committing with `cursor` (the last user id queued), so a crash resumes where it stopped and
 // nobody gets it twice. `recipient_count` is how many were queued so far.
-export const announcementStatus = pgEnum('announcement_status', ['queued', 'sending', 'sent', 'failed'])
+export const announcementStatus = pgEnum('announcement_status', [
+  'queued',
+  'sending',
+  'sent',
+  'failed',
+])
 
 export const announcements = pgTable(
   'announcements',

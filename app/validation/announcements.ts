@@ -20,14 +20,20 @@ export function dailyLimitMessage(hoursLeft: number) {
 export const NO_RECIPIENTS_MESSAGE =
   'None of your end users or team members has turned on Marketing Communications yet, so there is nobody to send to.'
 
-const subject = plainText(SUBJECT_MAX, `Subject must be at most ${SUBJECT_MAX} characters`, SUBJECT_REQUIRED)
+const subject = plainText(
+  SUBJECT_MAX,
+  `Subject must be at most ${SUBJECT_MAX} characters`,
+  SUBJECT_REQUIRED,
+)
   // One line: the subject becomes an email header.
   .refine((value) => !/[\r\n]/.test(value), 'The subject must be one line')
   .pipe(z.string().min(1, SUBJECT_REQUIRED))
 
-const body = plainText(BODY_MAX, `Message must be at most ${BODY_MAX} characters`, BODY_REQUIRED).pipe(
-  z.string().min(1, BODY_REQUIRED),
-)
+const body = plainText(
+  BODY_MAX,
+  `Message must be at most ${BODY_MAX} characters`,
+  BODY_REQUIRED,
+).pipe(z.string().min(1, BODY_REQUIRED))
 
 /** The form's two fields; the page previews them as they are typed, the action sends them. */
 export const AnnouncementSchema = z.object({ subject, body })

@@ -1,7 +1,12 @@
 // The agency's Announcements screen (issue 30 point 2, ADR 046): write a plain-text subject and
 // message, see it as the email will look, see how many opted-in end users it reaches, send it,
 // and the history of what was sent. Agency members read it; only the agency admin sends.
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  type SubmissionResult,
+} from '@conform-to/react'
 import * as Label from '@radix-ui/react-label'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Megaphone } from 'lucide-react'
@@ -9,13 +14,13 @@ import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/fo
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
 import { Panel } from '#app/components/profile/empty-state'
 import { StatusButton } from '#app/components/ui/status-button'
-import { readableTextColor, safeHexColor } from '#app/validation/color'
 import {
   AnnouncementSchema,
   BODY_MAX,
   NO_RECIPIENTS_MESSAGE,
   SUBJECT_MAX,
 } from '#app/validation/announcements'
+import { readableTextColor, safeHexColor } from '#app/validation/color'
 
 type HistoryRow = {
   id: string
