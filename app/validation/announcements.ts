@@ -25,15 +25,15 @@ const subject = plainText(
   `Subject must be at most ${SUBJECT_MAX} characters`,
   SUBJECT_REQUIRED,
 )
+  .min(1, SUBJECT_REQUIRED)
   // One line: the subject becomes an email header.
   .refine((value) => !/[\r\n]/.test(value), 'The subject must be one line')
-  .pipe(z.string().min(1, SUBJECT_REQUIRED))
 
 const body = plainText(
   BODY_MAX,
   `Message must be at most ${BODY_MAX} characters`,
   BODY_REQUIRED,
-).pipe(z.string().min(1, BODY_REQUIRED))
+).min(1, BODY_REQUIRED)
 
 /** The form's two fields; the page previews them as they are typed, the action sends them. */
 export const AnnouncementSchema = z.object({ subject, body })
