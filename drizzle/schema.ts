@@ -818,6 +818,39 @@ export const emailOutbox = pgTable(
   (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
 )
 
+// Announcements an agency admin writes to its end users (issue 30 point 2, ADR 046): sent only
+// to those who opted in (Email Notifications and Marketing Communications on). The send queues
+// one `announcement.send` job; the job fans out one email per recipient in batches, each batch
+// committing with `cursor` (the last user id queued), so a crash resumes where it stopped and
+// nobody gets it twice. `recipient_count` is how many were queued so far.
+export const announcementStatus = pgEnum('announcement_status', [
+  'queued',
+  'sending',
+  'sent',
+  'failed',
+])
+
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    // The admin who sent it; kept when their account goes (the history still lists it).
+    sentByUserId: uuid('sent_by_user_id'),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: announcementStatus('status').notNull().default('queued'),
+    recipientCount: integer('recipient_count').notNull().default(0),
+    cursor: uuid('cursor'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('announcements_org_id_key').on(t.organizationId, t.id),
+    index('announcements_org_created_idx').on(t.organizationId, t.createdAt),
+  ],
+)
+
 /** One token of an outbox email: where it stands in the stored text, and how to derive it. */
 export type OutboxSecret = { marker: string } & (
   | { kind: 'link'; purpose: string; seed: string }
@@ -953,4 +986,5 @@ export const tenantTables = {
   organizationSettings,
   emailOutbox,
   sendingDomains,
+  announcements,
 } as const

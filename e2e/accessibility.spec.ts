@@ -321,6 +321,12 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
         await expect(dialog.getByText(/must be at least|valid email/).first()).toBeVisible()
       })
     },
+    // The compose form with its messages showing: sent empty, the schema refuses, nothing goes.
+    '/dashboard/agency/announcements': async (page, report, label) => {
+      await page.getByRole('button', { name: /^Send to/ }).click()
+      await expect(page.getByText('Subject is required')).toBeVisible()
+      await audit(page, report, `${label} (form messages)`)
+    },
     '/dashboard/agency/users': async (page, report, label) => {
       await auditDialog(page, report, label, 'Add User', async () => {
         await page.getByRole('button', { name: 'Add User' }).click()

@@ -18,6 +18,7 @@ const AREAS = {
     ['Overview', '/dashboard/agency'],
     ['Team Members', '/dashboard/agency/team'],
     ['End Users', '/dashboard/agency/users'],
+    ['Announcements', '/dashboard/agency/announcements'],
     ['Branding', '/dashboard/agency/branding'],
     ['Settings', '/dashboard/agency/settings'],
   ],

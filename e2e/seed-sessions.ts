@@ -15,7 +15,7 @@ import {
   storageStateFile,
   storageStateFolder,
 } from './sessions'
-import { SPEC_ACCOUNTS, SPEC_AGENCIES, type SpecAccount } from './spec-accounts'
+import { SPEC_ACCOUNTS, SPEC_AGENCIES, type SpecAccount, type SpecAgency } from './spec-accounts'
 
 // Nobody signs in to these with a password: skipping argon2 keeps the server's start quick.
 const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
@@ -39,7 +39,8 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
     if (account.card) await makeCard(alphaId, user.id, { firstName, lastName, email })
   }
   const hosts: Record<string, string> = {}
-  for (const { name, slug, host, owner } of Object.values(SPEC_AGENCIES)) {
+  for (const agencySpec of Object.values(SPEC_AGENCIES) as SpecAgency[]) {
+    const { name, slug, host, owner } = agencySpec
     // As app/agencies/manage-agencies.server.ts createAgency inserts it.
     const agency = await insertAgency(getDb(), {
       name,
@@ -56,6 +57,9 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       emailConfirmedAt: null,
       ...NO_PASSWORD,
     })
+    for (const endUser of agencySpec.endUsers ?? []) {
+      await makeUser(agency.id, { ...endUser, role: 'end_user', ...NO_PASSWORD })
+    }
     hosts[host] = agency.id
   }
   return hosts

@@ -12,7 +12,7 @@
 import path from 'node:path'
 import { CARD_OWNER, HOSTS, PROFILE_ONLY, SUPER_ADMIN } from './fixtures'
 import { CRM_USERS, DASHBOARD_USERS, ROLE_USERS, SETTINGS_USERS } from './role-users'
-import { SPEC_ACCOUNTS, SPEC_AGENCIES } from './spec-accounts'
+import { SPEC_ACCOUNTS, SPEC_AGENCIES, type SpecAgency } from './spec-accounts'
 
 /** An account seeded by e2e/start-server.ts and the host its organization is served on. */
 export type SessionUser = { email: string; host: string }
@@ -26,10 +26,10 @@ export const SESSION_USERS: readonly SessionUser[] = [
   ...Object.values(SETTINGS_USERS),
   ...Object.values(CRM_USERS),
   ...Object.values(SPEC_ACCOUNTS),
-  ...Object.values(SPEC_AGENCIES).map((agency) => ({
-    email: agency.owner.email,
-    host: agency.host,
-  })),
+  ...(Object.values(SPEC_AGENCIES) as SpecAgency[]).flatMap((agency) => [
+    { email: agency.owner.email, host: agency.host },
+    ...(agency.endUsers ?? []).map((endUser) => ({ email: endUser.email, host: agency.host })),
+  ]),
 ]
 
 /** The account's entry in SESSION_USERS (the host its session is valid on). */

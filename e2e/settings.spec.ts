@@ -117,7 +117,7 @@ test('team member: notifications, privacy, billing and API tabs', async ({ page 
   await expect(page.getByLabel('New Contact Alerts')).toBeChecked()
   await expect(page.getByLabel('Team Updates')).toBeChecked()
   await expect(page.getByLabel(/^Marketing Communications/)).not.toBeChecked()
-  await expect(page.getByText(/No marketing emails are sent yet/)).toBeVisible()
+  await expect(page.getByText(/Announcements your agency writes to its users/)).toBeVisible()
   await page.getByLabel('New Contact Alerts').uncheck()
   await save(page, 'Notification settings saved successfully')
   await page.reload()

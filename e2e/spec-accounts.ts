@@ -178,6 +178,8 @@ export type SpecAgency = {
   slug: string
   host: string
   owner: { email: string; firstName: string; lastName: string }
+  /** End users of the agency, with confirmed emails and default preferences, signed in. */
+  endUsers?: readonly { email: string; firstName: string; lastName: string }[]
 }
 
 /**
@@ -201,5 +203,19 @@ export const SPEC_AGENCIES = {
     slug: 'solo',
     host: 'solo.localhost',
     owner: { email: 'solo-owner@example.test', firstName: 'Owen', lastName: 'Solo' },
+  },
+  /**
+   * e2e/announcements.spec.ts: an agency of its own, so its announcement reaches exactly the end
+   * user who opts in there (and its daily limit is nobody else's): Opal opts in, Ned does not.
+   */
+  announcer: {
+    name: 'Announcer Agency',
+    slug: 'announcer',
+    host: 'announcer.localhost',
+    owner: { email: 'announcer-owner@example.test', firstName: 'Ava', lastName: 'Announcer' },
+    endUsers: [
+      { email: 'announce-opal@e2e.test', firstName: 'Opal', lastName: 'Optin' },
+      { email: 'announce-ned@e2e.test', firstName: 'Ned', lastName: 'Nooptin' },
+    ],
   },
 } as const satisfies Record<string, SpecAgency>

@@ -10,11 +10,14 @@ import {
 } from '#app/domains/sending-domain-verification.server'
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
+import { fanOutAnnouncement } from '#app/notifications/announcements.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
 export const jobHandlers: JobHandlers = {
   'email.send': deliverEmail,
+  // An agency's announcement, one email per opted-in end user, in committed batches (ADR 046).
+  'announcement.send': fanOutAnnouncement,
   'auth.password-reset': passwordResetJob,
   'crm.forward': forwardContactToCrm,
   // An agency's sending domain, asked of the provider again (ADR 026); each check queues the next.

@@ -17,6 +17,7 @@ export type JobName =
   | 'sending-domain.expire'
   | 'wallet.refresh'
   | 'google-wallet.patch'
+  | 'announcement.send'
 
 export type NewJob = {
   name: JobName

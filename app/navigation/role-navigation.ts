@@ -9,6 +9,7 @@ import {
   CreditCard,
   LayoutDashboard,
   type LucideIcon,
+  Megaphone,
   Nfc,
   Palette,
   QrCode,
@@ -48,6 +49,14 @@ function personalDestinations(role: Role) {
 }
 
 const entry = (destination: Destination, label: string): NavEntry => ({ ...destination, label })
+
+/** Ours, beyond the spec's table: the agency's announcements to its opted-in end users. */
+const ANNOUNCEMENTS: Destination = {
+  id: 'announcements',
+  to: '/dashboard/agency/announcements',
+  icon: Megaphone,
+  exists: true,
+}
 
 /** Spec §2.2's Dashboard group of each area, in the table's order, built or not. */
 export function dashboardEntries(role: Role): NavEntry[] {
@@ -143,7 +152,7 @@ const AREA_SETTINGS_IDS = new Set(['area-settings', 'system-settings'])
  * The area's settings entry and the Account group's Settings open the same screen, so the
  * Account group leaves its Settings to the Dashboard group's (the spec's table label, and a path
  * inside the sidebar layout). The end-user area adds Contacts, which the menu and the home
- * tiles already offer, after its QR code.
+ * tiles already offer, after its QR code; the agency area adds Announcements after End Users.
  */
 export function sidebarNavigation(role: Role) {
   const dashboard = dashboardEntries(role).filter((item) => item.exists)
@@ -152,6 +161,13 @@ export function sidebarNavigation(role: Role) {
     const contacts = entry(personalDestinations(role).contacts, 'Contacts')
     const qr = dashboard.findIndex((item) => item.id === 'qr-code')
     if (contacts.exists) dashboard.splice(qr + 1, 0, contacts)
+  }
+  // The agency area adds Announcements (issue 30 point 2, ADR 046) after its End Users: what
+  // the agency writes to them.
+  if (roleArea(role) === 'agency') {
+    const announcements = entry(ANNOUNCEMENTS, 'Announcements')
+    const endUsers = dashboard.findIndex((item) => item.id === 'end-users')
+    if (announcements.exists) dashboard.splice(endUsers + 1, 0, announcements)
   }
   return {
     dashboard,

@@ -11,7 +11,7 @@ import type { EmailCause } from '#app/services/send-limits.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
-import { createUnsubscribeToken } from './unsubscribe-token.server'
+import { createUnsubscribeToken, type UnsubscribePurpose } from './unsubscribe-token.server'
 
 export type NewContactNotice = {
   kind: NewContactKind
@@ -22,9 +22,14 @@ export type NewContactNotice = {
 }
 
 /** The link, and the secret the mailer keeps instead of its token (ADR 028). */
-export function unsubscribeLink(origin: string, organizationId: string, userId: string) {
-  const token = createUnsubscribeToken({ organizationId, userId, purpose: 'notifications' })
-  const secret: UnsubscribeSecret = { kind: 'unsubscribe', userId, purpose: 'notifications' }
+export function unsubscribeLink(
+  origin: string,
+  organizationId: string,
+  userId: string,
+  purpose: UnsubscribePurpose = 'notifications',
+) {
+  const token = createUnsubscribeToken({ organizationId, userId, purpose })
+  const secret: UnsubscribeSecret = { kind: 'unsubscribe', userId, purpose }
   return { url: `${origin}/email/unsubscribe?token=${token}`, secret }
 }
 

@@ -5,7 +5,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { getEnv } from '#app/env.server'
 
-export const UNSUBSCRIBE_PURPOSES = ['notifications'] as const
+// notifications: Email Notifications (the master switch); marketing: Marketing Communications,
+// the opt-in of an agency's announcements (ADR 046).
+export const UNSUBSCRIBE_PURPOSES = ['notifications', 'marketing'] as const
 export type UnsubscribePurpose = (typeof UNSUBSCRIBE_PURPOSES)[number]
 
 export type UnsubscribeStatement = {

@@ -11,7 +11,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences, saveNotificationPreferences } from './preferences.server'
-import { readUnsubscribeToken } from './unsubscribe-token.server'
+import { readUnsubscribeToken, type UnsubscribePurpose } from './unsubscribe-token.server'
 
 export const UNSUBSCRIBE_PATH = '/email/unsubscribe'
 export const INVALID_UNSUBSCRIBE_MESSAGE =
@@ -31,7 +31,14 @@ async function userForToken(tx: Transaction, tenant: Tenant, token: string) {
   const statement = readUnsubscribeToken(token)
   // Another tenant's token, even a genuine one, is refused on this host.
   if (!statement || statement.organizationId !== tenant.id) return null
-  return (await findUserById(tx, tenant.id, statement.userId)) ?? null
+  const user = await findUserById(tx, tenant.id, statement.userId)
+  return user ? { user, purpose: statement.purpose } : null
+}
+
+/** The switch a token's purpose turns off: Email Notifications, or Marketing Communications. */
+const SWITCH_OF: Record<UnsubscribePurpose, 'notifications' | 'marketingEmails'> = {
+  notifications: 'notifications',
+  marketing: 'marketingEmails',
 }
 
 const invalid = () =>
@@ -44,13 +51,14 @@ export async function unsubscribeLoader(request: Request, context: AppLoadContex
   const tenant = await requireTenant(context)
   const token = tokenOf(request)
   const found = await withTenant(tenant.id, async (tx) => {
-    const user = await userForToken(tx, tenant, token)
-    if (!user) return null
-    return getNotificationPreferences(tx, tenant.id, user.id)
+    const named = await userForToken(tx, tenant, token)
+    if (!named) return null
+    const preferences = await getNotificationPreferences(tx, tenant.id, named.user.id)
+    return { purpose: named.purpose, on: preferences[SWITCH_OF[named.purpose]] }
   })
   if (!found) return invalid()
   return data(
-    { status: 'valid' as const, token, notificationsOn: found.notifications },
+    { status: 'valid' as const, token, purpose: found.purpose, notificationsOn: found.on },
     { headers: NO_REFERRER },
   )
 }
@@ -60,21 +68,23 @@ export async function unsubscribeAction(request: Request, context: AppLoadContex
   const token = tokenOf(request)
   const form = await readPlainForm(request)
   const done = await withTenant(tenant.id, async (tx) => {
-    const user = await userForToken(tx, tenant, token)
-    if (!user) return 'invalid' as const
+    const named = await userForToken(tx, tenant, token)
+    if (!named) return 'invalid' as const
+    const { user, purpose } = named
     // RFC 8058's body: a stray POST to the link (not the one-click request) changes nothing.
     if (form.get('List-Unsubscribe') !== 'One-Click') return 'not-one-click' as const
+    const key = SWITCH_OF[purpose]
     const current = await getNotificationPreferences(tx, tenant.id, user.id)
-    if (!current.notifications) return 'unsubscribed' as const
-    await saveNotificationPreferences(tx, tenant.id, user.id, { notifications: false })
+    if (!current[key]) return purpose
+    await saveNotificationPreferences(tx, tenant.id, user.id, { [key]: false })
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
-      action: 'notifications.unsubscribed',
+      action: purpose === 'marketing' ? 'marketing.unsubscribed' : 'notifications.unsubscribed',
       entityType: 'user',
       entityId: user.id,
       metadata: { via: 'one-click link' },
     })
-    return 'unsubscribed' as const
+    return purpose
   })
   if (done === 'invalid') return invalid()
   if (done === 'not-one-click') {
@@ -83,5 +93,5 @@ export async function unsubscribeAction(request: Request, context: AppLoadContex
       { status: 400, headers: NO_REFERRER },
     )
   }
-  return data({ status: 'unsubscribed' as const }, { headers: NO_REFERRER })
+  return data({ status: 'unsubscribed' as const, purpose: done }, { headers: NO_REFERRER })
 }

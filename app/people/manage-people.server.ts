@@ -9,6 +9,7 @@ import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
 import { readLegalLinks } from '#app/branding/legal.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   countEndUsersForPlatform,
@@ -36,9 +37,13 @@ import {
   setUserPlan,
   type User,
 } from '#app/models/users.server'
+import {
+  queueTeamMemberUpdateIn,
+  type TeamMemberUpdate,
+} from '#app/notifications/team-member-update.server'
 import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
-import type { Tenant } from '#app/tenancy/tenant.server'
+import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
@@ -258,6 +263,44 @@ async function legalOfAddedUser(
 const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
   `${user.firstName} ${user.lastName}`.trim() || user.email
 
+/**
+ * The tenant whose branding a notice to an account of `organizationId` wears: the actor's own,
+ * or (a super admin on the platform host) the account's agency, read before the transaction.
+ */
+async function noticeTenant(admin: Actor, organizationId: string) {
+  return organizationId === admin.tenant.id ? admin.tenant : await freshTenantOf(organizationId)
+}
+
+/**
+ * Tells team members what this change did to their place (Team Updates, ADR 046), inside the
+ * change's transaction; each notice decides on its own whether its person wants it.
+ */
+async function tellTeamMembers(
+  tx: Transaction,
+  tenant: Tenant | undefined,
+  admin: Actor,
+  notices: { userId: string | null | undefined; update: TeamMemberUpdate }[],
+) {
+  let queued = false
+  for (const { userId, update } of notices) {
+    if (!userId) continue
+    const actor = { id: admin.user.id, name: nameOf(admin.user) }
+    queued = (await queueTeamMemberUpdateIn(tx, tenant, { userId, update, actor })) || queued
+  }
+  return queued
+}
+
+/** The notices of an end user moving from one team member's list to another's. */
+function reassignment(endUser: User, from: string | null, to: string | null) {
+  const endUserName = nameOf(endUser)
+  return [
+    { userId: from, update: { kind: 'unassigned' as const, endUserName } },
+    { userId: to, update: { kind: 'assigned' as const, endUserName } },
+  ]
+}
+
+const isTeamMemberChange = (from: Role, to: Role) => from === 'team_admin' || to === 'team_admin'
+
 // --- End Users --------------------------------------------------------------------------------
 
 export async function addEndUser(
@@ -273,6 +316,9 @@ export async function addEndUser(
 ) {
   const email = normalizeEmail(input.email)
   const passwordHash = await unusablePassword()
+  const tenant = input.assignedToUserId
+    ? await noticeTenant(admin, input.organizationId)
+    : undefined
   const afterCommit = await catchingTakenEmail(() =>
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
@@ -297,6 +343,7 @@ export async function addEndUser(
         active: input.active,
         ...(assignedToUserId ? { assignedToUserId } : {}),
       })
+      await tellTeamMembers(tx, tenant, admin, reassignment(created, null, assignedToUserId))
       // An active account's owner chooses a password from an emailed link (an inactive one
       // cannot sign in, so gets nothing yet).
       return input.active
@@ -318,6 +365,7 @@ export async function addEndUser(
     }),
   )
   afterCommit?.()
+  wakeJobWorker()
   return 'User added'
 }
 
@@ -337,6 +385,7 @@ export async function editEndUser(
 ) {
   const { organizationId } = input
   const email = normalizeEmail(input.email)
+  const tenant = await noticeTenant(admin, organizationId)
   await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       const account = await requireAccount(tx, organizationId, input.userId, roles)
@@ -366,8 +415,22 @@ export async function editEndUser(
           ? { assignedToUserId: { from: account.assignedToUserId, to: input.assignedToUserId } }
           : {}),
       })
+      await tellTeamMembers(tx, tenant, admin, [
+        ...(reassigned
+          ? reassignment(account, account.assignedToUserId, input.assignedToUserId ?? null)
+          : []),
+        ...(status !== account.status
+          ? [
+              {
+                userId: account.id,
+                update: { kind: status === 'active' ? 'reactivated' : 'deactivated' } as const,
+              },
+            ]
+          : []),
+      ])
     }),
   )
+  wakeJobWorker()
   return 'User updated'
 }
 
@@ -377,7 +440,8 @@ export async function assignEndUser(
   input: { organizationId: string; userId: string; assignedToUserId: string | null },
 ) {
   const { organizationId, assignedToUserId } = input
-  return withTenant(organizationId, async (tx) => {
+  const tenant = await noticeTenant(admin, organizationId)
+  const done = await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
     await assertAssignee(tx, organizationId, assignedToUserId)
     const assignee = assignedToUserId
@@ -388,8 +452,18 @@ export async function assignEndUser(
       from: account.assignedToUserId,
       to: assignedToUserId,
     })
+    if (account.assignedToUserId !== assignedToUserId) {
+      await tellTeamMembers(
+        tx,
+        tenant,
+        admin,
+        reassignment(account, account.assignedToUserId, assignedToUserId),
+      )
+    }
     return assignee ? `User assigned to ${nameOf(assignee)}` : 'User unassigned'
   })
+  wakeJobWorker()
+  return done
 }
 
 /** Spec §4: Activate and Deactivate. A deactivated user's sessions end at once. */
@@ -399,6 +473,7 @@ export async function setEndUserStatus(
   roles: readonly Role[] = ['end_user'],
 ) {
   const { organizationId } = input
+  const tenant = await noticeTenant(admin, organizationId)
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, roles)
     if (input.status === 'inactive' && account.status === 'active') {
@@ -412,7 +487,16 @@ export async function setEndUserStatus(
       account,
       input.status === 'active' ? 'user.activated' : 'user.deactivated',
     )
+    if (input.status !== account.status) {
+      await tellTeamMembers(tx, tenant, admin, [
+        {
+          userId: account.id,
+          update: { kind: input.status === 'active' ? 'reactivated' : 'deactivated' },
+        },
+      ])
+    }
   })
+  wakeJobWorker()
   return input.status === 'active' ? 'User activated' : 'User deactivated'
 }
 
@@ -421,12 +505,22 @@ export async function deleteEndUser(
   { organizationId, userId }: { organizationId: string; userId: string },
   roles: readonly Role[] = ['end_user'],
 ) {
+  const tenant = await noticeTenant(admin, organizationId)
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, userId, roles)
     await assertMayLoseAccount(tx, admin, account, 'delete')
     await deleteAccount(tx, organizationId, account.id)
     await audit(tx, admin, account, 'user.deleted', { email: account.email, role: account.role })
+    if (account.role === 'end_user') {
+      await tellTeamMembers(tx, tenant, admin, [
+        {
+          userId: account.assignedToUserId,
+          update: { kind: 'end_user_removed', endUserName: nameOf(account) },
+        },
+      ])
+    }
   })
+  wakeJobWorker()
   return 'User removed'
 }
 
@@ -472,6 +566,7 @@ export async function changeAccountRole(
   to?: readonly Role[],
 ) {
   const { organizationId } = input
+  const tenant = await noticeTenant(admin, organizationId)
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, from)
     const organization = await findOrganization(tx, organizationId)
@@ -500,7 +595,26 @@ export async function changeAccountRole(
       to: input.role,
       ...metadata,
     })
+    await tellTeamMembers(tx, tenant, admin, [
+      ...(isTeamMemberChange(account.role, input.role)
+        ? [
+            {
+              userId: account.id,
+              update: {
+                kind: 'role_changed' as const,
+                from: roleLabel(account.role),
+                to: roleLabel(input.role),
+              },
+            },
+          ]
+        : []),
+      // An end user who takes another role leaves their team member's list.
+      ...(account.role === 'end_user' && input.role !== 'end_user'
+        ? reassignment(account, account.assignedToUserId, null)
+        : []),
+    ])
   })
+  wakeJobWorker()
   return `User role updated to ${roleLabel(input.role)} successfully`
 }
 
@@ -622,8 +736,21 @@ export async function editStaffMember(
           ...sideEffects.metadata,
         })
       }
+      if (roleChanged && isTeamMemberChange(account.role, input.access)) {
+        await tellTeamMembers(tx, admin.tenant, admin, [
+          {
+            userId: account.id,
+            update: {
+              kind: 'role_changed',
+              from: roleLabel(account.role),
+              to: roleLabel(input.access),
+            },
+          },
+        ])
+      }
     }),
   )
+  wakeJobWorker()
   return 'Team member updated successfully'
 }
 

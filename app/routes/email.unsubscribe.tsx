@@ -38,13 +38,18 @@ export default function UnsubscribePage() {
   const navigation = useNavigation()
 
   if (actionData?.status === 'unsubscribed') {
+    const marketing = actionData.purpose === 'marketing'
     return (
       <AuthCard
         title="You are unsubscribed"
-        description="You will no longer get an email when someone connects with you or shares their details. You can turn notifications back on in your profile."
+        description={
+          marketing
+            ? 'You will no longer get announcements. You can turn Marketing emails back on in your profile.'
+            : 'You will no longer get an email when someone connects with you or shares their details. You can turn notifications back on in your profile.'
+        }
       >
         <div role="status" className="sr-only">
-          Notifications turned off
+          {marketing ? 'Announcements turned off' : 'Notifications turned off'}
         </div>
         <ProfileLink />
       </AuthCard>
@@ -61,7 +66,18 @@ export default function UnsubscribePage() {
       </AuthCard>
     )
   }
+  const marketing = data.purpose === 'marketing'
   if (!data.notificationsOn) {
+    if (marketing) {
+      return (
+        <AuthCard
+          title="Announcements are off"
+          description="You do not get announcements. You can turn Marketing emails back on in your profile."
+        >
+          <ProfileLink />
+        </AuthCard>
+      )
+    }
     return (
       <AuthCard
         title="Notifications are off"
@@ -73,8 +89,12 @@ export default function UnsubscribePage() {
   }
   return (
     <AuthCard
-      title="Unsubscribe from notifications"
-      description="Stop the emails you get when someone connects with you or shares their details on your card. Other emails, such as password resets, still reach you."
+      title={marketing ? 'Unsubscribe from announcements' : 'Unsubscribe from notifications'}
+      description={
+        marketing
+          ? 'Stop the announcements your organization sends to its users. Other emails, such as notifications and password resets, still reach you.'
+          : 'Stop the emails you get when someone connects with you or shares their details on your card. Other emails, such as password resets, still reach you.'
+      }
     >
       <Form
         method="POST"

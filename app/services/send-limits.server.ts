@@ -19,6 +19,12 @@ export type EmailCause =
    * email itself is written later, by a job that has nobody to answer a refusal to.
    */
   | 'limited-when-requested'
+  /**
+   * An agency's announcement (ADR 046): limited when it is sent (ANNOUNCEMENTS_PER_DAY per
+   * agency), and fanned out by a job to end users who opted in; the hourly per-tenant ceiling
+   * would cut a large list off halfway.
+   */
+  | 'announcement'
 
 export const SENDER_LIMITED = (wait: number) =>
   `You have caused too many emails in a short time. Please wait ${minutesText(wait)} and try again.`
@@ -38,7 +44,7 @@ export async function admitEmailIn(
   to: string,
   cause: EmailCause,
 ) {
-  if (cause === 'limited-when-requested') return
+  if (cause === 'limited-when-requested' || cause === 'announcement') return
   await hitOrRefuseIn(tx, 'emailTenant', limitKey('emailTenant', organizationId), TENANT_LIMITED)
   if ('userId' in cause) {
     const key = limitKey('emailSender', organizationId, cause.userId)

@@ -329,6 +329,14 @@ const FORMS: Form[] = [
     ['team', 'billing'],
     ['defaultTeamRole', 'autoApprove', 'membersMayInvite', 'billingEmail'],
   ),
+  // No intent: one form, subject and message (ADR 046).
+  {
+    name: 'agency announcements',
+    file: 'dashboard.agency.announcements',
+    path: '/dashboard/agency/announcements',
+    actor: 'agency_admin',
+    keys: ['subject', 'body'],
+  },
   {
     name: 'agency branding',
     file: 'dashboard.agency.branding',

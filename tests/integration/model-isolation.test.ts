@@ -15,6 +15,15 @@ import {
   setAgencyStatus,
   updateAgency,
 } from '#app/models/agencies.server'
+import {
+  countAnnouncementRecipients,
+  findAnnouncement,
+  finishAnnouncement,
+  insertAnnouncement,
+  listAnnouncementRecipients,
+  listAnnouncements,
+  recordAnnouncementProgress,
+} from '#app/models/announcements.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
@@ -324,6 +333,13 @@ async function seedTenantA(db: Queryable) {
     tokenHash: invitationHash,
     invitedByUserId: user.id,
   })
+  // An announcement of A's, still sending, to A's end user who opted in (ADR 046).
+  await setUserPreference(db, organization.id, assigned.id, 'marketingEmails', true)
+  const announcement = await insertAnnouncement(db, organization.id, {
+    sentByUserId: user.id,
+    subject: `News ${suffix}`,
+    body: 'Only for A',
+  })
   // A verified sending domain (ADR 026).
   const sendingDomain = `mail-${suffix}.a.test`
   const providerDomainId = `provider-${suffix}`
@@ -353,6 +369,8 @@ async function seedTenantA(db: Queryable) {
   await registerWalletDevice(db, organization.id, walletPass.id, `device-${suffix}`, 'push-a')
   return {
     organization,
+    announcement,
+    assigned,
     walletPass,
     walletDevice: `device-${suffix}`,
     user,
@@ -1450,6 +1468,62 @@ const cases: Record<string, Case[]> = {
           assignedToUserId: a.teamAdmin.id,
         }),
       expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  countAnnouncementRecipients: [
+    {
+      name: "counts none of A's opted-in end users",
+      run: (db, b) => countAnnouncementRecipients(db, b),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listAnnouncementRecipients: [
+    {
+      name: "lists none of A's opted-in end users",
+      run: (db, b) => listAnnouncementRecipients(db, b, null, 100),
+      expected: nothing,
+    },
+  ],
+  insertAnnouncement: [
+    {
+      name: 'writes only in B (A is unchanged)',
+      run: (db, b, a) =>
+        insertAnnouncement(db, b, { sentByUserId: a.user.id, subject: 'x', body: 'x' }),
+      expected: (value, threw) => {
+        expect(threw).toBe(false)
+        expect((value as { organizationId: string }).organizationId).not.toBe(a.organization.id)
+      },
+    },
+  ],
+  findAnnouncement: [
+    {
+      name: "finds no announcement of A's",
+      run: (db, b, a) => findAnnouncement(db, b, a.announcement.id),
+      expected: nothing,
+    },
+  ],
+  listAnnouncements: [
+    {
+      name: "lists none of A's announcements",
+      // B's own (insertAnnouncement's case) may be there; A's never.
+      run: async (db, b, a) =>
+        (await listAnnouncements(db, b)).filter((row) => row.id === a.announcement.id),
+      expected: nothing,
+    },
+  ],
+  recordAnnouncementProgress: [
+    {
+      name: "moves no announcement of A's on",
+      run: (db, b, a) =>
+        recordAnnouncementProgress(db, b, a.announcement.id, { cursor: a.user.id, queued: 5 }),
+      expected: nothing,
+    },
+  ],
+  finishAnnouncement: [
+    {
+      name: "finishes no announcement of A's",
+      run: (db, b, a) => finishAnnouncement(db, b, a.announcement.id, 'failed'),
+      expected: nothing,
     },
   ],
   listTeamAdmins: [

@@ -343,7 +343,7 @@ describe('one-click unsubscribe', () => {
     const path = await linkFor(world)
     const done = await oneClick(world.host, path)
     expect(done.status).toBe(200)
-    expect(await done.json()).toEqual({ status: 'unsubscribed' })
+    expect(await done.json()).toEqual({ status: 'unsubscribed', purpose: 'notifications' })
     expect(await preferencesOf(world, world.owner.id)).toEqual({
       notifications: false,
       marketingEmails: false,

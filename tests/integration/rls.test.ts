@@ -3,10 +3,12 @@
 import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
+import { insertAnnouncement } from '#app/models/announcements.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
+  announcements,
   auditEvents,
   cardLinks,
   cardSlugs,
@@ -70,6 +72,7 @@ describe('row-level security', () => {
       expect(row?.policies, name).toBeGreaterThan(0)
     }
     expect(names).toContain('card_slugs')
+    expect(names).toContain('announcements')
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
@@ -105,6 +108,34 @@ describe('row-level security', () => {
         .update(walletPasses)
         .set({ contentHash: 'stolen' })
         .where(sql`${walletPasses.id} = ${passB.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("announcements (ADR 046): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const mine = await withTenant(a.id, (tx) =>
+      insertAnnouncement(tx, a.id, { sentByUserId: userA.id, subject: 'A', body: 'a' }),
+    )
+    const theirs = await withTenant(b.id, (tx) =>
+      insertAnnouncement(tx, b.id, { sentByUserId: userB.id, subject: 'B', body: 'b' }),
+    )
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: announcements.id }).from(announcements)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(announcements).values({ organizationId: b.id, subject: 'x', body: 'x' }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(announcements)
+        .set({ status: 'failed' })
+        .where(sql`${announcements.id} = ${theirs.id}`)
         .returning(),
     )
     expect(changed).toEqual([])

@@ -9,9 +9,11 @@ import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { resetEnvForTests } from '#app/env.server'
+import { insertAnnouncement } from '#app/models/announcements.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
+import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
@@ -108,6 +110,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.agency.team.tsx': ['agency_admin', 'agency_member'],
   'dashboard.agency.users._index.tsx': ['agency_admin', 'agency_member'],
   'dashboard.agency.users.export[.]csv.ts': ['agency_admin', 'agency_member'],
+  // Agency members read the history and reach; only the admin sends (ADR 046).
+  'dashboard.agency.announcements.tsx': ['agency_admin', 'agency_member'],
   // On an agency host only its admin; a super admin reads it on the platform host
   // (tests/integration/audit-log.test.ts).
   'dashboard.audit-log.tsx': ['agency_admin'],
@@ -163,6 +167,7 @@ const READ_ONLY: Record<string, Role[]> = {
   'dashboard.agency.settings.tsx': ['agency_member'],
   'dashboard.agency.team.tsx': ['agency_member'],
   'dashboard.agency.users._index.tsx': ['agency_member'],
+  'dashboard.agency.announcements.tsx': ['agency_member'],
   'dashboard.agency.branding.tsx': ['agency_member'],
 }
 
@@ -445,6 +450,7 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency._index.tsx': 'none',
   'dashboard.agency.team.tsx': 'none',
   'dashboard.agency.users._index.tsx': 'none',
+  'dashboard.agency.announcements.tsx': 'none',
   'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
@@ -500,6 +506,8 @@ const MARK = 'zqxb'
 let resetTokenB: string
 let confirmationTokenB: string
 let unsubscribeTokenB: string
+/** The one-click unsubscribe of B's owner from B's announcements (ADR 046). */
+let marketingTokenB: string
 let invitationTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
@@ -578,6 +586,19 @@ async function seedTenantB() {
   // The lead emailed B's owner, with a one-click unsubscribe link for B.
   unsubscribeTokenB = found(/email\/unsubscribe\?token=([A-Za-z0-9_.-]+)/)
   expect(unsubscribeTokenB).not.toBe('')
+  marketingTokenB = createUnsubscribeToken({
+    organizationId: tenantB.organization.id,
+    userId: ownerB.id,
+    purpose: 'marketing',
+  })
+  // An announcement B sent: its subject must never show on A's Announcements screen.
+  await withTenant(tenantB.organization.id, (tx) =>
+    insertAnnouncement(tx, tenantB.organization.id, {
+      sentByUserId: ownerB.id,
+      subject: `Announcement ${MARK}`,
+      body: `Body ${MARK}`,
+    }),
+  )
   // A team of B's owner with a member and a pending invitation. The invitation is addressed to
   // A's intruder's email: only the tenant, never the address, may keep it out of A's reach.
   const memberUserB = await makeUser(tenantB.organization.id, {
@@ -618,6 +639,7 @@ async function seedTenantB() {
     resetTokenB,
     confirmationTokenB,
     unsubscribeTokenB,
+    marketingTokenB,
     teamB.id,
     teamB.name,
     memberB.id,
@@ -1282,6 +1304,20 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { 'List-Unsubscribe': 'One-Click', token: unsubscribeTokenB, ...injected },
         params: {},
         onlyOnA: true,
+      },
+      {
+        path: `/email/unsubscribe?token=${marketingTokenB}`,
+        fields: { 'List-Unsubscribe': 'One-Click', token: marketingTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    // A's agency admin sends with B's ids injected: at most A's own announcement, never B's users.
+    'dashboard.agency.announcements.tsx': [
+      {
+        path: '/dashboard/agency/announcements',
+        fields: { subject: `To ${MARK}`, body: 'Taken over', ...injected },
+        params: {},
       },
     ],
   }

@@ -77,7 +77,7 @@ export function NotificationsForm({
         <Choice
           field={fields.marketingEmails}
           label="Marketing emails"
-          description="Product news and tips, off unless you turn it on. No marketing emails are sent yet; your choice is kept for when they are."
+          description="Announcements your agency writes to its users, off unless you turn it on. Each one has a one-click unsubscribe link."
         />
         <StatusButton
           pending={pending}

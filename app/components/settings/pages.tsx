@@ -207,18 +207,17 @@ export function TeamMemberSettings({
                     kind: 'toggle',
                     name: 'teamUpdates',
                     label: 'Team Updates',
-                    // Teams are for end-user accounts (app/teams/team-access.server.ts): say
-                    // so rather than offer a choice that governs nothing today.
+                    // What a team member is told (app/notifications/team-member-update.server.ts).
                     description:
-                      'Email me when someone adds me to a team or changes my role in one. Team member accounts do not join teams yet, so none is sent today.',
+                      'Email me when someone else assigns an end user to me or takes one off my list, deletes an end user I manage, changes my role, or deactivates or reactivates my account.',
                   },
                   {
                     kind: 'toggle',
                     name: 'marketingEmails',
                     label: 'Marketing Communications',
-                    note: 'Coming soon',
+                    // The agency's announcements (app/notifications/announcements.server.ts).
                     description:
-                      'Product news and tips, off unless you turn it on. No marketing emails are sent yet; your choice is kept for when they are.',
+                      'Announcements your agency writes to its users, off unless you turn it on. Each one has a one-click unsubscribe link.',
                   },
                 ]}
               />
