@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
 import { openAs } from './page-helpers'
@@ -12,6 +12,22 @@ async function photo(color: string) {
   return sharp({ create: { width: 640, height: 480, channels: 3, background: color } })
     .jpeg()
     .toBuffer()
+}
+
+/** Drops a file on a drop zone the way a drag from the desktop ends: dragenter, then drop. */
+async function dropImage(zone: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const dataTransfer = await zone.page().evaluateHandle(
+    ({ base64, name, mimeType }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+      const transfer = new DataTransfer()
+      transfer.items.add(new File([bytes], name, { type: mimeType }))
+      return transfer
+    },
+    { base64: file.buffer.toString('base64'), name: file.name, mimeType: file.mimeType },
+  )
+  await zone.dispatchEvent('dragenter', { dataTransfer })
+  await expect(zone).toContainText('Drop the image here')
+  await zone.dispatchEvent('drop', { dataTransfer })
 }
 
 async function walkWizard(page: Page, values: { first: string; last: string; company: string }) {
@@ -43,15 +59,49 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await expect(page.getByText('Please enter your first and last name')).toBeVisible()
 
   await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Alpha Widgets' })
+  // The drop zone (issue 30 point 6): the size rule is shown, a file over it is refused in the
+  // browser with its size before anything is sent.
+  const pictureZone = page
+    .getByTestId('image-drop-zone')
+    .filter({ has: page.getByLabel('Profile picture') })
+  await expect(pictureZone).toContainText('JPG, PNG, WebP or GIF, up to 5MB.')
+  let uploads = 0
+  await page.route('**/resources/upload', async (route) => {
+    uploads++
+    // Slow enough to see the progress while the answer is on its way.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    await route.continue()
+  })
   await page.getByLabel('Profile picture').setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(6 * 1024 * 1024),
+  })
+  await expect(page.getByText('"huge.png" is 6 MB; the limit is 5 MB.')).toBeVisible()
+  await expect(
+    page.getByText('Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'),
+  ).toBeVisible()
+  expect(uploads).toBe(0)
+  // The keyboard's way: Space or Enter on the focused zone opens the browser's file picker.
+  await page.getByLabel('Profile picture').focus()
+  const spaceChooser = page.waitForEvent('filechooser')
+  await page.keyboard.press(' ')
+  await spaceChooser
+  const chooser = page.waitForEvent('filechooser')
+  await page.keyboard.press('Enter')
+  await (await chooser).setFiles({
     name: 'me.jpg',
     mimeType: 'image/jpeg',
     buffer: await photo('#c026d3'),
   })
+  await expect(page.getByRole('progressbar', { name: 'Uploading Profile picture' })).toBeVisible()
   await expect(page.getByAltText('Profile picture preview')).toHaveAttribute(
     'src',
     /^\/media\/[0-9a-f]{64}\.jpg$/,
   )
+  expect(uploads).toBe(1)
+  await expect(page.getByText('"huge.png" is 6 MB; the limit is 5 MB.')).toHaveCount(0)
+  await page.unrouteAll()
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Step 5 of 5')).toBeVisible()
   const review = page.getByTestId('card-display')
@@ -155,11 +205,11 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
     })
   }
 
-  await page.getByLabel('Background image').setInputFiles({
-    name: 'bg.jpg',
-    mimeType: 'image/jpeg',
-    buffer: await photo('#fde68a'),
-  })
+  // Dropped on the zone, as a file dragged from the desktop (a drop event with a DataTransfer).
+  await dropImage(
+    page.getByTestId('image-drop-zone').filter({ has: page.getByLabel('Background image') }),
+    { name: 'bg.jpg', mimeType: 'image/jpeg', buffer: await photo('#fde68a') },
+  )
   await expect(preview).toHaveAttribute('data-text-tone', 'light')
   await page.getByRole('button', { name: 'Apply Changes' }).click()
   await expect(page.getByText('Changes applied successfully')).toBeVisible()
