@@ -59,6 +59,7 @@ export function ImageField({
   hint,
   errors,
   onUploaded,
+  onRemoved,
   readOnly = false,
 }: {
   /** Someone who may only look (a read-only member): the image, without upload or Remove. */
@@ -70,6 +71,8 @@ export function ImageField({
   hint?: string
   errors?: string[]
   onUploaded?: (result: UploadResult) => void
+  /** Remove was pressed: the form will clear the image (a live preview follows it). */
+  onRemoved?: () => void
 }) {
   const id = useId()
   const describedBy = `${id}-rule`
@@ -256,6 +259,7 @@ export function ImageField({
           onClick={() => {
             setPreview(null)
             setMediaId('none')
+            onRemoved?.()
           }}
         >
           <Trash2 aria-hidden className="h-4 w-4" /> Remove
