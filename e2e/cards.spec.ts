@@ -58,6 +58,27 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Please enter your first and last name')).toBeVisible()
 
+  // Issue 30: a live card preview beside each step, on the agency's colour (Alpha's #e11d48),
+  // below the step on a phone, and never a sideways scroll.
+  const livePreview = page.getByRole('complementary', { name: 'Card preview' })
+  await page.getByLabel('First name').fill('Casimir')
+  await expect(livePreview.getByRole('heading', { name: /^Casimir\b/ })).toBeVisible()
+  await expect(livePreview.getByTestId('card-display')).toHaveCSS(
+    'background-color',
+    'rgb(225, 29, 72)',
+  )
+  const continueButton = page.getByRole('button', { name: 'Continue' })
+  const box = async (locator: Locator) => (await locator.boundingBox()) ?? { x: 0, y: 0 }
+  expect((await box(livePreview)).x).toBeGreaterThan((await box(continueButton)).x)
+  await page.setViewportSize({ width: 375, height: 740 })
+  expect((await box(livePreview)).y).toBeGreaterThan((await box(continueButton)).y)
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBe(0)
+  await page.setViewportSize({ width: 1280, height: 720 })
+
   await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Alpha Widgets' })
   // The drop zone (issue 30 point 6): the size rule is shown, a file over it is refused in the
   // browser with its size before anything is sent.
@@ -102,10 +123,17 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   expect(uploads).toBe(1)
   await expect(page.getByText('"huge.png" is 6 MB; the limit is 5 MB.')).toHaveCount(0)
   await page.unrouteAll()
+  await expect(livePreview.getByRole('img', { name: 'Casey Cardmaker' })).toHaveAttribute(
+    'src',
+    /^\/media\//,
+  )
+  await expect(page.getByRole('radio', { name: 'Brand' })).toBeChecked()
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Step 5 of 5')).toBeVisible()
   const review = page.getByTestId('card-display')
   await expect(review).toContainText('Casey Cardmaker')
+  // The review card stands out from the white page: it is on the agency's colour.
+  await expect(review).toHaveCSS('background-color', 'rgb(225, 29, 72)')
   await expect(review).toContainText('Alpha Widgets')
   await expect(page.getByRole('link', { name: 'Edit Contact' })).toHaveAttribute(
     'href',
@@ -185,6 +213,10 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   await expect(page.getByRole('link', { name: 'Card Details' })).toBeVisible()
   await page.getByRole('link', { name: 'Visuals & Images' }).click()
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
+  // The Visuals tab ends with its own action (issue 30): Next below the background's image.
+  const nextBox = await page.getByRole('button', { name: 'Next' }).boundingBox()
+  const lastZone = await page.getByTestId('image-drop-zone').last().boundingBox()
+  expect(nextBox?.y ?? 0).toBeGreaterThan((lastZone?.y ?? 0) + (lastZone?.height ?? 0))
 
   const cases = [
     ['Dark', 'light', /rgb\(255, 255, 255\)/],
