@@ -5,7 +5,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
-import { parseSwatch } from '#app/cards/backgrounds'
+import { parseSwatch, readableCardColor } from '#app/cards/backgrounds'
 import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
 import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
@@ -20,9 +20,9 @@ import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/va
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
-/** A new draft's card colour: the agency's primary colour, checked, else white. */
+/** A new draft's card colour: the agency's primary colour (checked, readable), else white. */
 function startColorOf(tenant: Tenant) {
-  return safeHexColor(tenant.primaryColor, '#ffffff')
+  return readableCardColor(safeHexColor(tenant.primaryColor, '#ffffff'))
 }
 
 function readStep(url: URL) {

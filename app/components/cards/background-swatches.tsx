@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react'
-import { COLOR_PRESETS, GRADIENT_PRESETS } from '#app/cards/backgrounds'
+import { COLOR_PRESETS, GRADIENT_PRESETS, readableCardColor } from '#app/cards/backgrounds'
 import { cn } from '#app/utils/cn'
 import { isHexColor } from '#app/validation/hex-color'
 
@@ -20,12 +20,12 @@ export function BackgroundSwatches({
   selected: SwatchValue | null
   onChoose?: (value: SwatchValue) => void
   /**
-   * The agency's primary colour (issue 30: a new card starts on it), offered first unless a
-   * preset already is that colour. Any #rrggbb is a valid card background (BackgroundSchema).
+   * The agency's primary colour (issue 30: a new card starts on it, readableCardColor), offered
+   * first unless a preset already is that colour. Any #rrggbb is a valid card background.
    */
   brandColor?: string
 }) {
-  const brand = isHexColor(brandColor) ? brandColor.toLowerCase() : null
+  const brand = isHexColor(brandColor) ? readableCardColor(brandColor) : null
   const colors = [
     ...(brand && !COLOR_PRESETS.some((c) => c.value === brand)
       ? [{ name: 'Brand', value: brand }]
