@@ -86,6 +86,7 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
     .getByTestId('image-drop-zone')
     .filter({ has: page.getByLabel('Profile picture') })
   await expect(pictureZone).toContainText('JPG, PNG, WebP or GIF, up to 5MB.')
+  page.on('filechooser', () => {})
   let uploads = 0
   await page.route('**/resources/upload', async (route) => {
     uploads++
@@ -104,6 +105,8 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   ).toBeVisible()
   expect(uploads).toBe(0)
   // The keyboard's way: Space or Enter on the focused zone opens the browser's file picker.
+  // (Playwright intercepts the picker once a listener exists, which it sets up asynchronously:
+  // the listener added early above has it in place before the first key.)
   await page.getByLabel('Profile picture').focus()
   const spaceChooser = page.waitForEvent('filechooser')
   await page.keyboard.press(' ')
