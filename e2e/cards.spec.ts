@@ -217,7 +217,10 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   await page.getByRole('link', { name: 'Visuals & Images' }).click()
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
   // The Visuals tab ends with its own action (issue 30): Next below the background's image.
-  const nextBox = await page.getByRole('button', { name: 'Next' }).boundingBox()
+  const next = page.getByRole('button', { name: 'Next' })
+  await expect(page.getByLabel('Background image')).toBeAttached()
+  await expect(next).toBeVisible()
+  const nextBox = await next.boundingBox()
   const lastZone = await page.getByTestId('image-drop-zone').last().boundingBox()
   expect(nextBox?.y ?? 0).toBeGreaterThan((lastZone?.y ?? 0) + (lastZone?.height ?? 0))
 
