@@ -236,6 +236,8 @@ export function ImageField({
           type="file"
           name={`${name}File`}
           accept={IMAGE_ACCEPT}
+          // Else the hover tooltip over the whole zone is the browser's "No file chosen".
+          title={`Choose or drop an image: ${label}`}
           aria-describedby={shownErrors.length > 0 ? `${describedBy} ${errorId}` : describedBy}
           aria-invalid={shownErrors.length > 0 || undefined}
           onChange={(event) => void onChoose(event.currentTarget.files?.[0])}
