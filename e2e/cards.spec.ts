@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
 import { openAs } from './page-helpers'
@@ -12,6 +12,22 @@ async function photo(color: string) {
   return sharp({ create: { width: 640, height: 480, channels: 3, background: color } })
     .jpeg()
     .toBuffer()
+}
+
+/** Drops a file on a drop zone the way a drag from the desktop ends: dragenter, then drop. */
+async function dropImage(zone: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const dataTransfer = await zone.page().evaluateHandle(
+    ({ base64, name, mimeType }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+      const transfer = new DataTransfer()
+      transfer.items.add(new File([bytes], name, { type: mimeType }))
+      return transfer
+    },
+    { base64: file.buffer.toString('base64'), name: file.name, mimeType: file.mimeType },
+  )
+  await zone.dispatchEvent('dragenter', { dataTransfer })
+  await expect(zone).toContainText('Drop the image here')
+  await zone.dispatchEvent('drop', { dataTransfer })
 }
 
 async function walkWizard(page: Page, values: { first: string; last: string; company: string }) {
@@ -42,20 +58,85 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Please enter your first and last name')).toBeVisible()
 
+  // Issue 30: a live card preview beside each step, on the agency's colour (Alpha's #e11d48),
+  // below the step on a phone, and never a sideways scroll.
+  const livePreview = page.getByRole('complementary', { name: 'Card preview' })
+  await page.getByLabel('First name').fill('Casimir')
+  await expect(livePreview.getByRole('heading', { name: /^Casimir\b/ })).toBeVisible()
+  await expect(livePreview.getByTestId('card-display')).toHaveCSS(
+    'background-color',
+    'rgb(225, 29, 72)',
+  )
+  const continueButton = page.getByRole('button', { name: 'Continue' })
+  const box = async (locator: Locator) => (await locator.boundingBox()) ?? { x: 0, y: 0 }
+  expect((await box(livePreview)).x).toBeGreaterThan((await box(continueButton)).x)
+  await page.setViewportSize({ width: 375, height: 740 })
+  expect((await box(livePreview)).y).toBeGreaterThan((await box(continueButton)).y)
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBe(0)
+  await page.setViewportSize({ width: 1280, height: 720 })
+
   await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Alpha Widgets' })
+  // The drop zone (issue 30 point 6): the size rule is shown, a file over it is refused in the
+  // browser with its size before anything is sent.
+  const pictureZone = page
+    .getByTestId('image-drop-zone')
+    .filter({ has: page.getByLabel('Profile picture') })
+  await expect(pictureZone).toContainText('JPG, PNG, WebP or GIF, up to 5MB.')
+  page.on('filechooser', () => {})
+  let uploads = 0
+  await page.route('**/resources/upload', async (route) => {
+    uploads++
+    // Slow enough to see the progress while the answer is on its way.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    await route.continue()
+  })
   await page.getByLabel('Profile picture').setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(6 * 1024 * 1024),
+  })
+  await expect(page.getByText('"huge.png" is 6 MB; the limit is 5 MB.')).toBeVisible()
+  await expect(
+    page.getByText('Invalid file. Please upload a JPG, PNG, or WebP image under 5MB.'),
+  ).toBeVisible()
+  expect(uploads).toBe(0)
+  // The keyboard's way: Space or Enter on the focused zone opens the browser's file picker.
+  // (Playwright intercepts the picker once a listener exists, which it sets up asynchronously:
+  // the listener added early above has it in place before the first key.)
+  await page.getByLabel('Profile picture').focus()
+  const spaceChooser = page.waitForEvent('filechooser')
+  await page.keyboard.press(' ')
+  await spaceChooser
+  const chooser = page.waitForEvent('filechooser')
+  await page.keyboard.press('Enter')
+  await (await chooser).setFiles({
     name: 'me.jpg',
     mimeType: 'image/jpeg',
     buffer: await photo('#c026d3'),
   })
+  await expect(page.getByRole('progressbar', { name: 'Uploading Profile picture' })).toBeVisible()
   await expect(page.getByAltText('Profile picture preview')).toHaveAttribute(
     'src',
     /^\/media\/[0-9a-f]{64}\.jpg$/,
   )
+  expect(uploads).toBe(1)
+  await expect(page.getByText('"huge.png" is 6 MB; the limit is 5 MB.')).toHaveCount(0)
+  await page.unrouteAll()
+  await expect(livePreview.getByRole('img', { name: 'Casey Cardmaker' })).toHaveAttribute(
+    'src',
+    /^\/media\//,
+  )
+  await expect(page.getByRole('radio', { name: 'Brand' })).toBeChecked()
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Step 5 of 5')).toBeVisible()
   const review = page.getByTestId('card-display')
   await expect(review).toContainText('Casey Cardmaker')
+  // The review card stands out from the white page: it is on the agency's colour.
+  await expect(review).toHaveCSS('background-color', 'rgb(225, 29, 72)')
   await expect(review).toContainText('Alpha Widgets')
   await expect(page.getByRole('link', { name: 'Edit Contact' })).toHaveAttribute(
     'href',
@@ -135,6 +216,13 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   await expect(page.getByRole('link', { name: 'Card Details' })).toBeVisible()
   await page.getByRole('link', { name: 'Visuals & Images' }).click()
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
+  // The Visuals tab ends with its own action (issue 30): Next below the background's image.
+  const next = page.getByRole('button', { name: 'Next' })
+  await expect(page.getByLabel('Background image')).toBeAttached()
+  await expect(next).toBeVisible()
+  const nextBox = await next.boundingBox()
+  const lastZone = await page.getByTestId('image-drop-zone').last().boundingBox()
+  expect(nextBox?.y ?? 0).toBeGreaterThan((lastZone?.y ?? 0) + (lastZone?.height ?? 0))
 
   const cases = [
     ['Dark', 'light', /rgb\(255, 255, 255\)/],
@@ -155,11 +243,11 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
     })
   }
 
-  await page.getByLabel('Background image').setInputFiles({
-    name: 'bg.jpg',
-    mimeType: 'image/jpeg',
-    buffer: await photo('#fde68a'),
-  })
+  // Dropped on the zone, as a file dragged from the desktop (a drop event with a DataTransfer).
+  await dropImage(
+    page.getByTestId('image-drop-zone').filter({ has: page.getByLabel('Background image') }),
+    { name: 'bg.jpg', mimeType: 'image/jpeg', buffer: await photo('#fde68a') },
+  )
   await expect(preview).toHaveAttribute('data-text-tone', 'light')
   await page.getByRole('button', { name: 'Apply Changes' }).click()
   await expect(page.getByText('Changes applied successfully')).toBeVisible()

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test'
+import { readableCardColor } from '#app/cards/backgrounds'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { expectAccessible } from './page-helpers'
 
 function rgb(hex: string) {
   const n = (i: number) => Number.parseInt(hex.slice(i, i + 2), 16)
@@ -38,6 +40,13 @@ for (const { host, tenant } of brandedHosts) {
     await expect(page.getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/auth/login')
     await expect(page.getByRole('heading', { name: 'Get Started in 3 Easy Steps' })).toBeVisible()
     await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()))
+    // Issue 30: the product shown, an example card in the tenant's colour, labelled as one.
+    const example = page.getByRole('figure')
+    await expect(example).toContainText('Example')
+    await expect(example.getByTestId('card-display')).toHaveCSS(
+      'background-color',
+      rgb(readableCardColor(tenant.primaryColor)),
+    )
   })
 }
 
@@ -77,16 +86,36 @@ test('an unknown path shows the branded 404 page with a way home', async ({ page
   await expect(page.getByRole('heading', { name: 'Get Started in 3 Easy Steps' })).toBeVisible()
 })
 
-test('the home page fits a phone screen', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 375, height: 740 } })
-  const page = await context.newPage()
-  await page.goto(urlFor(HOSTS.alpha))
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  )
-  expect(overflow).toBe(0)
-  await expect(page.getByRole('link', { name: 'Get Started', exact: true })).toBeVisible()
-  await context.close()
+test('the home page fits a phone screen, in the dark theme too', async ({ browser }, testInfo) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 375, height: 740 },
+      colorScheme,
+    })
+    const page = await context.newPage()
+    await page.goto(urlFor(HOSTS.alpha))
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow).toBe(0)
+    await expect(page.getByRole('link', { name: 'Get Started', exact: true })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Log In' })).toBeVisible()
+    // The example card and the three steps, below the actions on a phone.
+    await expect(page.getByRole('figure').getByTestId('card-display')).toBeVisible()
+    const steps = page.getByRole('region', { name: 'Get Started in 3 Easy Steps' })
+    await expect(steps.getByRole('listitem')).toHaveText([
+      /Create your profile/,
+      /Customize your digital card/,
+      /Share your card.*QR code.*link.*NFC.*contacts/,
+    ])
+    if (colorScheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+    await expectAccessible(page, `home at 375 px, ${colorScheme}`)
+    await testInfo.attach(`home-375-${colorScheme}.png`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+    await context.close()
+  }
 })
 
 test('pages carry the security headers and a nonce- or hash-based CSP', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Card backgrounds (spec §3): 8 colour presets, 6 gradient presets, or an uploaded image.
 // Stored as a validated hex, a preset gradient id or a media row: never free CSS. The zod
 // schema is in ./background-schema.ts, so the public card page renders a card without zod.
-import { isHexColor } from '#app/validation/hex-color'
+import { brandTextOnWhite, contrastRatio, isHexColor } from '#app/validation/hex-color'
 
 export const COLOR_PRESETS = [
   { name: 'White', value: '#ffffff' },
@@ -65,6 +65,18 @@ export function perceivedLuminance(hex: string) {
 export function usesLightText(background: StoredBackground) {
   if (background.kind !== 'color') return true
   return isHexColor(background.value) ? perceivedLuminance(background.value) < 0.6 : false
+}
+
+/**
+ * A card colour taken from a brand (issue 30: a new card and the home's example start on the
+ * tenant's primary colour): the colour itself when the card's text reads on it, else the same hue
+ * darkened just enough for its white text to reach 4.5:1 (WCAG AA), as brand text on white is.
+ */
+export function readableCardColor(hex: string) {
+  const color = hex.toLowerCase()
+  if (!isHexColor(color)) return '#ffffff'
+  const light = usesLightText({ kind: 'color', value: color, imageUrl: null })
+  return light && contrastRatio('#ffffff', color) < 4.5 ? brandTextOnWhite(color) : color
 }
 
 /** CSS for a stored background; anything unrecognised falls back to white. */

@@ -5,18 +5,25 @@ import type { SubmissionResult } from '@conform-to/react'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
-import { parseSwatch } from '#app/cards/backgrounds'
+import { parseSwatch, readableCardColor } from '#app/cards/backgrounds'
 import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
 import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { getMediaPath } from '#app/models/media.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
 import { parseSubmission } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
+import { safeHexColor } from '#app/validation/hex-color'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
+
+/** A new draft's card colour: the agency's primary colour (checked, readable), else white. */
+function startColorOf(tenant: Tenant) {
+  return readableCardColor(safeHexColor(tenant.primaryColor, '#ffffff'))
+}
 
 function readStep(url: URL) {
   const step = Number(url.searchParams.get('step') ?? '1')
@@ -32,7 +39,7 @@ export async function wizardLoader(request: Request, context: AppLoadContext) {
   const loaded = await withTenant(tenant.id, async (tx) => {
     // The title comes from the URL: anything that is not plain text is dropped.
     const cleanTitle = title === null ? null : (plainText(100).safeParse(title).data ?? '')
-    const draft = await loadDraft(tx, user, mode, cleanTitle)
+    const draft = await loadDraft(tx, user, mode, cleanTitle, startColorOf(tenant))
     const [logoUrl, profilePictureUrl, backgroundImageUrl] = await Promise.all([
       getMediaPath(tx, tenant.id, draft.logoMediaId),
       getMediaPath(tx, tenant.id, draft.profilePictureMediaId),
@@ -86,7 +93,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
       return data<WizardRefusal>({ result: submission.reply(), imageErrors: {} }, { status })
     }
     await withTenant(tenant.id, async (tx) => {
-      const draft = await loadDraft(tx, user, mode, null)
+      const draft = await loadDraft(tx, user, mode, null, startColorOf(tenant))
       await saveDraftStep(tx, user, draft, submission.value, step + 1)
     })
     return redirect(wizardUrl(mode, step + 1))
@@ -116,7 +123,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
         if (background && !background.success) {
           throw new UploadError('background', 'Please choose a background')
         }
-        const draft = await loadDraft(tx, user, mode, null)
+        const draft = await loadDraft(tx, user, mode, null, startColorOf(tenant))
         const changes: Partial<WizardDraft> = {}
         if (logo !== undefined) changes.logoMediaId = logo
         if (picture !== undefined) changes.profilePictureMediaId = picture
@@ -147,7 +154,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
 
   // Step 5: create the card (and, in profile mode, complete the profile).
   const card = await withTenant(tenant.id, async (tx) => {
-    const draft = await loadDraft(tx, user, mode, null)
+    const draft = await loadDraft(tx, user, mode, null, startColorOf(tenant))
     const parsedNames = WizardNameSchema.safeParse(draft)
     if (!parsedNames.success) return null
     const created = await finishWizard(tx, user, draft)

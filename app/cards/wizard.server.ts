@@ -42,10 +42,22 @@ export type WizardDraft = z.infer<typeof DraftSchema>
 
 const KEY = 'wizardDraft'
 
-function draftFromProfile(user: User, mode: WizardMode, title: string): WizardDraft {
+/**
+ * A new draft: the profile's fields, on the agency's colour (issue 30: a white card on the
+ * wizard's white page read as no card at all). `startColor` is the tenant's primary colour,
+ * already checked as #rrggbb by the caller.
+ */
+function draftFromProfile(
+  user: User,
+  mode: WizardMode,
+  title: string,
+  startColor: string,
+): WizardDraft {
   return DraftSchema.parse({
     mode,
     title,
+    backgroundKind: 'color',
+    backgroundValue: startColor,
     firstName: user.firstName,
     lastName: user.lastName,
     workEmail: user.workEmail,
@@ -58,12 +70,16 @@ function draftFromProfile(user: User, mode: WizardMode, title: string): WizardDr
   })
 }
 
-/** The draft for this mode, started from the profile when there is none (or another mode's). */
+/**
+ * The draft for this mode, started from the profile and on `startColor` (the tenant's primary
+ * colour) when there is none (or another mode's).
+ */
 export async function loadDraft(
   tx: Transaction,
   user: User,
   mode: WizardMode,
   title: string | null,
+  startColor: string,
 ): Promise<WizardDraft> {
   const preferences = await getUserPreferences(tx, user.organizationId, user.id)
   const parsed = DraftSchema.safeParse(preferences[KEY])
@@ -75,7 +91,7 @@ export async function loadDraft(
     }
     return parsed.data
   }
-  const draft = draftFromProfile(user, mode, title ?? '')
+  const draft = draftFromProfile(user, mode, title ?? '', startColor)
   await setUserPreference(tx, user.organizationId, user.id, KEY, draft)
   return draft
 }

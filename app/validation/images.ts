@@ -16,13 +16,28 @@ export const INVALID_IMAGE_MESSAGE = `Invalid file. Please upload a JPG, PNG, or
 /** The hint under an image field. */
 export const IMAGE_HINT = `JPG, PNG, WebP or GIF, up to ${MAX_IMAGE_MEGABYTES}MB.`
 
+/**
+ * What is wrong with a chosen file, in words about this file (its name, its size against the
+ * limit), or null when the browser may send it. Its claimed type only: the server sniffs the
+ * bytes and stays the authority. The image field shows this beside the spec's message.
+ */
+export function imageFileProblem(file: { name?: string; size: number; type: string }) {
+  const name = file.name ? `"${file.name}"` : 'This file'
+  if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) {
+    return `${name} is not a JPG, PNG, WebP or GIF image.`
+  }
+  if (file.size === 0) return `${name} is empty.`
+  if (file.size > MAX_UPLOAD_BYTES) {
+    // One decimal, rounded up, so a file just over the limit never reads as exactly the limit.
+    const megabytes = Math.ceil((file.size / 1024 / 1024) * 10) / 10
+    return `${name} is ${megabytes} MB; the limit is ${MAX_IMAGE_MEGABYTES} MB.`
+  }
+  return null
+}
+
 /** Whether the browser may send this file; its claimed type only, the server sniffs the bytes. */
 export function isAcceptedImageFile(file: { size: number; type: string }) {
-  return (
-    file.size > 0 &&
-    file.size <= MAX_UPLOAD_BYTES &&
-    (IMAGE_TYPES as readonly string[]).includes(file.type)
-  )
+  return imageFileProblem(file) === null
 }
 
 export type PurposeSpec = {

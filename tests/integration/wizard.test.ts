@@ -15,8 +15,8 @@ import {
   settle,
 } from '#tests/factories'
 
-async function setup() {
-  const organization = await makeOrganization()
+async function setup(primaryColor?: string) {
+  const organization = await makeOrganization(primaryColor ? { primaryColor } : {})
   const user = await makeUser(organization.id, { firstName: 'Wendy', lastName: 'Wizard' })
   const cookie = await sessionCookieFor(organization.id, user.id)
   const host = `${organization.slug}.localhost`
@@ -99,6 +99,25 @@ describe('onboarding wizard', () => {
     expect((await userRow(user.id))?.firstName).toBe('Wendy')
     const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
     expect(card).toMatchObject({ title: 'Night card', firstName: 'Nora' })
+  })
+
+  test("a new card starts on the agency's primary colour, which the user may change", async () => {
+    // Issue 30: the wizard's card was white on its white page.
+    const { user, post, get } = await setup('#0F766E')
+    const page = await get('/onboarding?mode=card')
+    expect(((await page.json()) as { draft: { backgroundValue: string } }).draft).toMatchObject({
+      backgroundKind: 'color',
+      backgroundValue: '#0f766e',
+    })
+    await post('/onboarding?step=1&mode=card', { firstName: 'Bree', lastName: 'Brand' })
+    expect(await post('/onboarding?step=5&mode=card', {})).toHaveRedirect(
+      '/dashboard/end-user/digital-cards',
+    )
+    await post('/onboarding?step=1&mode=card', { firstName: 'Bree', lastName: 'Brand' })
+    await post('/onboarding?step=4&mode=card', { backgroundChoice: 'color:#ffffff' })
+    await post('/onboarding?step=5&mode=card', {})
+    const cards = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(cards.map((card) => card.backgroundValue).sort()).toEqual(['#0f766e', '#ffffff'])
   })
 
   test("issue 28's details are optional in steps 2 and 3, checked there, and land on the card", async () => {

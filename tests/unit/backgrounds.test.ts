@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest'
-import { backgroundCss, perceivedLuminance, usesLightText } from '#app/cards/backgrounds'
+import {
+  backgroundCss,
+  perceivedLuminance,
+  readableCardColor,
+  usesLightText,
+} from '#app/cards/backgrounds'
 import { BackgroundSchema } from '#app/validation/card-background'
+import { contrastRatio } from '#app/validation/hex-color'
 
 describe('luminance rule', () => {
   test.each([
@@ -49,4 +55,17 @@ describe('background values', () => {
       backgroundColor: '#ffffff',
     })
   })
+})
+
+test('a brand colour becomes a card colour its text reads on (issue 30)', () => {
+  // Dark enough for white text already: kept as it is.
+  expect(readableCardColor('#E11D48')).toBe('#e11d48')
+  expect(readableCardColor('#0f766e')).toBe('#0f766e')
+  // Light enough for dark text: kept too.
+  expect(readableCardColor('#facc15')).toBe('#facc15')
+  // White text on the platform's blue is 3.7:1: the same hue, darkened to 4.5:1.
+  const blue = readableCardColor('#3b82f6')
+  expect(blue).not.toBe('#3b82f6')
+  expect(contrastRatio('#ffffff', blue)).toBeGreaterThanOrEqual(4.5)
+  expect(readableCardColor('not a colour')).toBe('#ffffff')
 })

@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react'
-import { COLOR_PRESETS, GRADIENT_PRESETS } from '#app/cards/backgrounds'
+import { COLOR_PRESETS, GRADIENT_PRESETS, readableCardColor } from '#app/cards/backgrounds'
 import { cn } from '#app/utils/cn'
+import { isHexColor } from '#app/validation/hex-color'
 
 /** `color:#ffffff` or `gradient:blue-ocean`: the value of one swatch. */
 export type SwatchValue = string
@@ -13,11 +14,24 @@ export function BackgroundSwatches({
   name,
   selected,
   onChoose,
+  brandColor,
 }: {
   name: string
   selected: SwatchValue | null
   onChoose?: (value: SwatchValue) => void
+  /**
+   * The agency's primary colour (issue 30: a new card starts on it, readableCardColor), offered
+   * first unless a preset already is that colour. Any #rrggbb is a valid card background.
+   */
+  brandColor?: string
 }) {
+  const brand = isHexColor(brandColor) ? readableCardColor(brandColor) : null
+  const colors = [
+    ...(brand && !COLOR_PRESETS.some((c) => c.value === brand)
+      ? [{ name: 'Brand', value: brand }]
+      : []),
+    ...COLOR_PRESETS,
+  ]
   const swatch = (value: string, label: string, style: React.CSSProperties) => {
     const checked = selected === value
     return (
@@ -49,11 +63,11 @@ export function BackgroundSwatches({
     <fieldset className="flex flex-col gap-3">
       <legend className="mb-2 text-sm font-medium">Card background</legend>
       <p className="text-xs font-medium uppercase tracking-wide text-gray-500">Colours</p>
-      <div className="grid grid-cols-4 gap-3 sm:grid-cols-8">
-        {COLOR_PRESETS.map((c) => swatch(`color:${c.value}`, c.name, { backgroundColor: c.value }))}
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(4rem,1fr))] gap-3">
+        {colors.map((c) => swatch(`color:${c.value}`, c.name, { backgroundColor: c.value }))}
       </div>
       <p className="text-xs font-medium uppercase tracking-wide text-gray-500">Gradients</p>
-      <div className="grid grid-cols-3 gap-3 sm:grid-cols-6">
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(4rem,1fr))] gap-3">
         {GRADIENT_PRESETS.map((g) =>
           swatch(`gradient:${g.id}`, g.name, { backgroundImage: g.css }),
         )}

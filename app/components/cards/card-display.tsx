@@ -81,7 +81,10 @@ export function CardDisplay({
     backgroundPosition: 'center',
   }
   const name = `${card.firstName} ${card.lastName}`.trim()
-  const muted = light ? 'text-white/80' : 'text-gray-600'
+  // The secondary lines at full strength: faded text on a brand colour fell below WCAG AA
+  // contrast (issue 30; the colour itself is made readable by readableCardColor).
+  const muted = light ? 'text-white' : 'text-gray-800'
+
   return (
     <article
       aria-label={`${name}'s card`}

@@ -52,6 +52,7 @@ function BackgroundPicker({
   onPreview: (background: StoredBackground) => void
 }) {
   const fetcher = useFetcher<ActionReply>()
+  const brandColor = useRootData()?.branding.primaryColor
   const [pendingImage, setPendingImage] = useState<{ mediaId: string; url: string } | null>(null)
   const [imageKey, setImageKey] = useState(0)
   const current = card.background
@@ -69,6 +70,7 @@ function BackgroundPicker({
     <div className="flex flex-col gap-4">
       <BackgroundSwatches
         name="swatch"
+        brandColor={brandColor}
         selected={pendingImage ? null : selected}
         onChoose={(value) => {
           const choice = parseSwatch(value)
@@ -158,6 +160,7 @@ export function CardEditorPage({
     },
   })
   const listPath = cardsListPath(area)
+  const visualsFormId = `card-visuals-${card.id}`
   const tabs = [
     ['details', 'Card Details'],
     ['visuals', 'Visuals & Images'],
@@ -263,7 +266,12 @@ export function CardEditorPage({
             <ShortLinkForm cardId={card.id} slug={shortLink.slug} origin={shortLink.origin} />
           ) : step === 'visuals' ? (
             <div className="flex flex-col gap-6">
-              <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
+              <Form
+                id={visualsFormId}
+                method="POST"
+                encType="multipart/form-data"
+                className="flex flex-col gap-6"
+              >
                 <input type="hidden" name="intent" value="visuals" />
                 <ImageField
                   name="logo"
@@ -279,11 +287,16 @@ export function CardEditorPage({
                   currentUrl={card.profilePictureUrl}
                   errors={imageErrors(actionData, 'profilePicture')}
                 />
-                <StatusButton pending={pending} className="self-end">
-                  Next
-                </StatusButton>
               </Form>
               <BackgroundPicker card={card} onPreview={setPreview} />
+              {/* The tab's own action, at its end as on Card Details (issue 30): it submits the
+                  images' form above (the form attribute, so it works without JavaScript too);
+                  the background applies on its own. */}
+              <div className="flex justify-end border-t border-gray-200 pt-4 dark:border-gray-800">
+                <StatusButton pending={pending} form={visualsFormId}>
+                  Next
+                </StatusButton>
+              </div>
             </div>
           ) : (
             <div className="flex flex-col gap-4">

@@ -6,6 +6,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useState } from 'react'
+import { parseSwatch, type StoredBackground } from '#app/cards/backgrounds'
+import type { CardExtrasView } from '#app/cards/card-extras'
 import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
 import type { WizardRefusal, wizardLoader } from '#app/cards/wizard-route.server'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
@@ -16,7 +18,7 @@ import {
   PhoneTypeSelect,
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
-import { CardDisplay } from '#app/components/cards/card-display'
+import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { Button } from '#app/components/ui/button'
@@ -62,6 +64,86 @@ function StepHeader({ step, title, back }: { step: number; title: string; back: 
 
 const STEP_TITLES = ['Your name', 'How to reach you', 'Your work', 'Visual elements', 'Review']
 
+type Draft = WizardPageProps['draft']
+
+/** A step form's fields as typed so far, its link rows (step 3) apart, for the live preview. */
+function typedValues(form: HTMLFormElement) {
+  const values: Record<string, string> = {}
+  const rows: Record<string, string>[] = []
+  let hasLinks = false
+  for (const [key, value] of new FormData(form)) {
+    if (typeof value !== 'string') continue
+    const link = /^links\[(\d+)\]\.(kind|label|url)$/.exec(key)
+    if (!link) {
+      values[key] = value
+      continue
+    }
+    hasLinks = true
+    const index = Number(link[1])
+    rows[index] = { ...rows[index], [link[2] as string]: value }
+  }
+  const links = rows
+    .filter((row) => row?.url?.trim())
+    .map((row) => ({
+      kind: (row.kind || 'custom') as Draft['links'][number]['kind'],
+      label: row.label ?? '',
+      url: row.url ?? '',
+    }))
+  return { values, links: hasLinks ? links : null }
+}
+
+/**
+ * The card as the wizard would create it now: the saved draft, the current step's fields as
+ * typed, and the images and background chosen on step 4 before Continue.
+ */
+function previewCard(
+  draft: Draft,
+  typed: ReturnType<typeof typedValues> | null,
+  images: { logoUrl: string | null; profilePictureUrl: string | null },
+  background: StoredBackground,
+): { card: CardView; extras: CardExtrasView; workEmail: string } {
+  const merged = { ...draft, ...typed?.values, links: typed?.links ?? draft.links } as Draft
+  const named = merged.firstName.trim() || merged.lastName.trim()
+  return {
+    card: {
+      // A name to show before one is typed: the card would otherwise read "?".
+      firstName: named ? merged.firstName : 'Your name',
+      lastName: named ? merged.lastName : '',
+      jobTitle: merged.jobTitle,
+      company: merged.company,
+      phoneNumber: merged.phoneNumber,
+      website: merged.website,
+      ...images,
+      background,
+    },
+    extras: merged,
+    workEmail: merged.workEmail,
+  }
+}
+
+function CardPreview({
+  productName,
+  preview,
+}: {
+  productName: string
+  preview: ReturnType<typeof previewCard>
+}) {
+  return (
+    <aside
+      aria-label="Card preview"
+      className="flex min-w-0 flex-col items-center gap-2 lg:sticky lg:top-6 lg:self-start"
+    >
+      <p className="text-sm font-medium text-gray-600 dark:text-gray-400">Card preview</p>
+      <CardDisplay
+        card={preview.card}
+        productName={productName}
+        extras={preview.extras}
+        emails={[preview.workEmail]}
+      />
+    </aside>
+  )
+}
+
 export function WizardPage({
   step,
   mode,
@@ -72,7 +154,9 @@ export function WizardPage({
 }: WizardPageProps) {
   const actionData = useActionData<WizardRefusal>()
   const navigation = useNavigation()
-  const productName = useRootData()?.branding.name ?? ''
+  const root = useRootData()
+  const productName = root?.branding.name ?? ''
+  const brandColor = root?.branding.primaryColor
   const title = mode === 'card' ? 'Create New Digital Card' : 'Create Your Profile'
   const back = step === 1 ? '/' : wizardUrl(mode, step - 1)
   const pending = navigation.state === 'submitting'
@@ -89,194 +173,252 @@ export function WizardPage({
   const [swatch, setSwatch] = useState(
     draft.backgroundKind === 'image' ? null : `${draft.backgroundKind}:${draft.backgroundValue}`,
   )
+  // The live preview's inputs: what this step's form holds as typed (for this step only: the
+  // next step's draft has it saved), and step 4's uploads before Continue.
+  const [typed, setTyped] = useState<{
+    step: number
+    value: ReturnType<typeof typedValues>
+  } | null>(null)
+  const [images, setImages] = useState({ logoUrl, profilePictureUrl, backgroundImageUrl })
+  const choice = parseSwatch(swatch)
+  const saved: StoredBackground = {
+    kind: draft.backgroundKind,
+    value: draft.backgroundValue,
+    imageUrl: backgroundImageUrl,
+  }
+  // Step 4 shows its choice at once: a swatch, else an uploaded image, else what is saved.
+  const background: StoredBackground =
+    step < 4
+      ? saved
+      : choice
+        ? { kind: choice.kind, value: choice.value, imageUrl: null }
+        : images.backgroundImageUrl
+          ? { kind: 'image', value: '', imageUrl: images.backgroundImageUrl }
+          : saved
+  const preview = previewCard(
+    draft,
+    typed?.step === step ? typed.value : null,
+    step >= 4 ? images : { logoUrl, profilePictureUrl },
+    background,
+  )
+  const onInput = (event: React.FormEvent<HTMLFormElement>) =>
+    setTyped({ step, value: typedValues(event.currentTarget) })
 
   return (
-    <main className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
-      <StepHeader step={step} title={title} back={back} />
-      <section className="rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
-        <h2 className="mb-4 text-lg font-semibold">{STEP_TITLES[step - 1]}</h2>
-        {step <= 3 ? (
-          <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-            {step === 1 ? (
-              <>
-                <Field
-                  label="First name"
-                  inputProps={{
-                    ...getInputProps(fields.firstName, { type: 'text' }),
-                    autoComplete: 'given-name',
-                    autoFocus: true,
-                  }}
-                  errors={fields.firstName.errors}
-                />
-                <Field
-                  label="Last name"
-                  inputProps={{
-                    ...getInputProps(fields.lastName, { type: 'text' }),
-                    autoComplete: 'family-name',
-                  }}
-                  errors={fields.lastName.errors}
-                />
-              </>
-            ) : step === 2 ? (
-              <>
-                <Field
-                  label="Work email"
-                  inputProps={{
-                    ...getInputProps(fields.workEmail, { type: 'email' }),
-                    autoComplete: 'email',
-                    autoFocus: true,
-                  }}
-                  errors={fields.workEmail.errors}
-                />
-                <Field
-                  label="Phone number"
-                  inputProps={{
-                    ...getInputProps(fields.phoneNumber, { type: 'tel' }),
-                    autoComplete: 'tel',
-                  }}
-                  errors={fields.phoneNumber.errors}
-                />
-                <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
-                <Field
-                  label="Second phone"
-                  inputProps={getInputProps(fields.phone2, { type: 'tel' })}
-                  errors={fields.phone2.errors}
-                />
-                <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
-                <AddressFields fields={fields} />
-              </>
-            ) : (
-              <>
-                <Field
-                  label="Company"
-                  inputProps={{
-                    ...getInputProps(fields.company, { type: 'text' }),
-                    autoComplete: 'organization',
-                    autoFocus: true,
-                  }}
-                  errors={fields.company.errors}
-                />
-                <Field
-                  label="Job title"
-                  inputProps={{
-                    ...getInputProps(fields.jobTitle, { type: 'text' }),
-                    autoComplete: 'organization-title',
-                  }}
-                  errors={fields.jobTitle.errors}
-                />
-                <Field
-                  label="Website"
-                  inputProps={{
-                    ...getInputProps(fields.website, { type: 'text' }),
-                    autoComplete: 'url',
-                    placeholder: 'https://example.com',
-                  }}
-                  errors={fields.website.errors}
-                />
-                <Field
-                  label="Pronouns"
-                  hint="For example she/her"
-                  inputProps={getInputProps(fields.pronouns, { type: 'text' })}
-                  errors={fields.pronouns.errors}
-                />
-                <BioField meta={fields.bio} />
-                <LinkRows
-                  name={fields.links.name}
-                  rows={fields.links.getFieldList()}
-                  errors={fields.links.errors}
-                  reorder={form.reorder}
-                />
-              </>
-            )}
-            <StatusButton pending={pending} pendingText="Saving..." className="self-end">
-              Continue
-            </StatusButton>
-          </Form>
-        ) : step === 4 ? (
-          <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
-            <ImageField
-              name="logo"
-              label="Logo"
-              purpose="logo"
-              currentUrl={logoUrl}
-              hint="Recommended 200×80 px."
-              errors={imageErrors.logo ? [imageErrors.logo] : undefined}
-            />
-            <ImageField
-              name="profilePicture"
-              label="Profile picture"
-              purpose="profilePicture"
-              currentUrl={profilePictureUrl}
-              errors={imageErrors.profilePicture ? [imageErrors.profilePicture] : undefined}
-            />
-            <BackgroundSwatches name="backgroundChoice" selected={swatch} onChoose={setSwatch} />
-            <ImageField
-              name="background"
-              label="Or upload a background image"
-              purpose="background"
-              currentUrl={backgroundImageUrl}
-              hint="Recommended 1200×600 px."
-              errors={imageErrors.background ? [imageErrors.background] : undefined}
-              onUploaded={() => setSwatch(null)}
-            />
-            <StatusButton pending={pending} pendingText="Saving..." className="self-end">
-              Continue
-            </StatusButton>
-          </Form>
-        ) : (
-          <div className="flex flex-col items-center gap-6">
-            <CardDisplay
-              productName={productName}
-              card={{
-                ...draft,
-                logoUrl,
-                profilePictureUrl,
-                background: {
-                  kind: draft.backgroundKind,
-                  value: draft.backgroundValue,
-                  imageUrl: backgroundImageUrl,
-                },
-              }}
-            />
-            <dl className="grid w-full grid-cols-1 gap-2 text-sm sm:grid-cols-2">
-              {(
-                [
-                  ['Name', `${draft.firstName} ${draft.lastName}`],
-                  ['Work email', draft.workEmail],
-                  ['Phone', draft.phoneNumber],
-                  ['Company', draft.company],
-                  ['Job title', draft.jobTitle],
-                  ['Website', draft.website],
-                ] as const
-              ).map(([label, value]) => (
-                <div key={label}>
-                  <dt className="text-gray-500">{label}</dt>
-                  <dd className="font-medium">{value || '—'}</dd>
+    <main
+      className={
+        step < 5
+          ? 'mx-auto grid w-full max-w-6xl gap-6 px-4 py-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-10'
+          : 'mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10'
+      }
+    >
+      <div className="flex min-w-0 flex-col gap-6">
+        <StepHeader step={step} title={title} back={back} />
+        <section className="rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
+          <h2 className="mb-4 text-lg font-semibold">{STEP_TITLES[step - 1]}</h2>
+          {step <= 3 ? (
+            <Form
+              method="POST"
+              className="flex flex-col gap-4"
+              {...getFormProps(form)}
+              onInput={onInput}
+              onChange={onInput}
+            >
+              {step === 1 ? (
+                <>
+                  <Field
+                    label="First name"
+                    inputProps={{
+                      ...getInputProps(fields.firstName, { type: 'text' }),
+                      autoComplete: 'given-name',
+                      autoFocus: true,
+                    }}
+                    errors={fields.firstName.errors}
+                  />
+                  <Field
+                    label="Last name"
+                    inputProps={{
+                      ...getInputProps(fields.lastName, { type: 'text' }),
+                      autoComplete: 'family-name',
+                    }}
+                    errors={fields.lastName.errors}
+                  />
+                </>
+              ) : step === 2 ? (
+                <>
+                  <Field
+                    label="Work email"
+                    inputProps={{
+                      ...getInputProps(fields.workEmail, { type: 'email' }),
+                      autoComplete: 'email',
+                      autoFocus: true,
+                    }}
+                    errors={fields.workEmail.errors}
+                  />
+                  <Field
+                    label="Phone number"
+                    inputProps={{
+                      ...getInputProps(fields.phoneNumber, { type: 'tel' }),
+                      autoComplete: 'tel',
+                    }}
+                    errors={fields.phoneNumber.errors}
+                  />
+                  <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
+                  <Field
+                    label="Second phone"
+                    inputProps={getInputProps(fields.phone2, { type: 'tel' })}
+                    errors={fields.phone2.errors}
+                  />
+                  <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
+                  <AddressFields fields={fields} />
+                </>
+              ) : (
+                <>
+                  <Field
+                    label="Company"
+                    inputProps={{
+                      ...getInputProps(fields.company, { type: 'text' }),
+                      autoComplete: 'organization',
+                      autoFocus: true,
+                    }}
+                    errors={fields.company.errors}
+                  />
+                  <Field
+                    label="Job title"
+                    inputProps={{
+                      ...getInputProps(fields.jobTitle, { type: 'text' }),
+                      autoComplete: 'organization-title',
+                    }}
+                    errors={fields.jobTitle.errors}
+                  />
+                  <Field
+                    label="Website"
+                    inputProps={{
+                      ...getInputProps(fields.website, { type: 'text' }),
+                      autoComplete: 'url',
+                      placeholder: 'https://example.com',
+                    }}
+                    errors={fields.website.errors}
+                  />
+                  <Field
+                    label="Pronouns"
+                    hint="For example she/her"
+                    inputProps={getInputProps(fields.pronouns, { type: 'text' })}
+                    errors={fields.pronouns.errors}
+                  />
+                  <BioField meta={fields.bio} />
+                  <LinkRows
+                    name={fields.links.name}
+                    rows={fields.links.getFieldList()}
+                    errors={fields.links.errors}
+                    reorder={form.reorder}
+                  />
+                </>
+              )}
+              <StatusButton pending={pending} pendingText="Saving..." className="self-end">
+                Continue
+              </StatusButton>
+            </Form>
+          ) : step === 4 ? (
+            <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
+              <ImageField
+                name="logo"
+                label="Logo"
+                purpose="logo"
+                currentUrl={logoUrl}
+                hint="Recommended 200×80 px."
+                errors={imageErrors.logo ? [imageErrors.logo] : undefined}
+                onUploaded={({ url }) => setImages((was) => ({ ...was, logoUrl: url }))}
+                onRemoved={() => setImages((was) => ({ ...was, logoUrl: null }))}
+              />
+              <ImageField
+                name="profilePicture"
+                label="Profile picture"
+                purpose="profilePicture"
+                currentUrl={profilePictureUrl}
+                errors={imageErrors.profilePicture ? [imageErrors.profilePicture] : undefined}
+                onUploaded={({ url }) => setImages((was) => ({ ...was, profilePictureUrl: url }))}
+                onRemoved={() => setImages((was) => ({ ...was, profilePictureUrl: null }))}
+              />
+              <BackgroundSwatches
+                name="backgroundChoice"
+                selected={swatch}
+                onChoose={setSwatch}
+                brandColor={brandColor}
+              />
+              <ImageField
+                name="background"
+                label="Or upload a background image"
+                purpose="background"
+                currentUrl={backgroundImageUrl}
+                hint="Recommended 1200×600 px."
+                errors={imageErrors.background ? [imageErrors.background] : undefined}
+                onUploaded={({ url }) => {
+                  setSwatch(null)
+                  setImages((was) => ({ ...was, backgroundImageUrl: url }))
+                }}
+              />
+              <StatusButton pending={pending} pendingText="Saving..." className="self-end">
+                Continue
+              </StatusButton>
+            </Form>
+          ) : (
+            <div className="flex flex-col items-center gap-6">
+              <CardDisplay
+                productName={productName}
+                card={{
+                  ...draft,
+                  logoUrl,
+                  profilePictureUrl,
+                  background: {
+                    kind: draft.backgroundKind,
+                    value: draft.backgroundValue,
+                    imageUrl: backgroundImageUrl,
+                  },
+                }}
+              />
+              <dl className="grid w-full grid-cols-1 gap-2 text-sm sm:grid-cols-2">
+                {(
+                  [
+                    ['Name', `${draft.firstName} ${draft.lastName}`],
+                    ['Work email', draft.workEmail],
+                    ['Phone', draft.phoneNumber],
+                    ['Company', draft.company],
+                    ['Job title', draft.jobTitle],
+                    ['Website', draft.website],
+                  ] as const
+                ).map(([label, value]) => (
+                  <div key={label}>
+                    <dt className="text-gray-500">{label}</dt>
+                    <dd className="font-medium">{value || '—'}</dd>
+                  </div>
+                ))}
+              </dl>
+              <div className="flex w-full flex-wrap justify-between gap-3">
+                <div className="flex gap-2">
+                  <Button asChild variant="secondary">
+                    <Link to={wizardUrl(mode, 2)}>Edit Contact</Link>
+                  </Button>
+                  <Button asChild variant="secondary">
+                    <Link to={wizardUrl(mode, 4)}>Edit Images</Link>
+                  </Button>
                 </div>
-              ))}
-            </dl>
-            <div className="flex w-full flex-wrap justify-between gap-3">
-              <div className="flex gap-2">
-                <Button asChild variant="secondary">
-                  <Link to={wizardUrl(mode, 2)}>Edit Contact</Link>
-                </Button>
-                <Button asChild variant="secondary">
-                  <Link to={wizardUrl(mode, 4)}>Edit Images</Link>
-                </Button>
+                <Form method="POST">
+                  <StatusButton
+                    pending={pending}
+                    pendingText={mode === 'card' ? 'Creating card...' : 'Creating profile...'}
+                  >
+                    {mode === 'card' ? 'Create Card' : 'Create Profile'}
+                  </StatusButton>
+                </Form>
               </div>
-              <Form method="POST">
-                <StatusButton
-                  pending={pending}
-                  pendingText={mode === 'card' ? 'Creating card...' : 'Creating profile...'}
-                >
-                  {mode === 'card' ? 'Create Card' : 'Create Profile'}
-                </StatusButton>
-              </Form>
             </div>
-          </div>
-        )}
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      </section>
+          )}
+          {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        </section>
+      </div>
+      {/* Beside each step on wide screens, below it on phones; step 5's card is the review. */}
+      {step < 5 ? <CardPreview productName={productName} preview={preview} /> : null}
     </main>
   )
 }

@@ -6,7 +6,6 @@ import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { StatusButton } from '#app/components/ui/status-button'
-import { IMAGE_HINT } from '#app/validation/images'
 import { ProfileSchema } from '#app/validation/profile'
 import { parseProfileForm } from '#app/validation/profile-form'
 import { Panel } from './empty-state'
@@ -162,7 +161,6 @@ export function PersonalInfoForm({
             label="Profile picture"
             purpose="profilePicture"
             currentUrl={profile.profilePictureUrl}
-            hint={IMAGE_HINT}
             errors={imageErrors('profilePicture')}
           />
           <ImageField
@@ -170,7 +168,6 @@ export function PersonalInfoForm({
             label="Logo"
             purpose="logo"
             currentUrl={profile.logoUrl}
-            hint={IMAGE_HINT}
             errors={imageErrors('logo')}
           />
         </div>
