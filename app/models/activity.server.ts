@@ -7,7 +7,8 @@
 // What an item carries is what the role's own lists already show: a person's name (never an
 // email or phone), an agency's name, a role. No card's contents (title, fields) and no contact's
 // name: a contact belongs to the end user, and card data is the card gate's alone (ADR 027).
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViews, contacts, digitalCards, organizations, users } from '#drizzle/schema'
 
@@ -38,6 +39,14 @@ export type ScopeActivityItem = {
 const DEFAULT_LIMIT = 8
 
 const fullName = sql<string>`nullif(trim(${users.firstName} || ' ' || ${users.lastName}), '')`
+
+/** The end users assigned to a team member (users.assigned_to_user_id), as in the figures. */
+const managedBy = (teamAdminId: string) =>
+  and(eq(users.assignedToUserId, teamAdminId), eq(users.role, 'end_user'))
+
+/** A card's or contact's owner: the same account in the same organization (composite keys). */
+const ownerOf = (row: { organizationId: AnyPgColumn; userId: AnyPgColumn }) =>
+  and(eq(users.organizationId, row.organizationId), eq(users.id, row.userId))
 
 type Row = {
   id: string
@@ -78,10 +87,7 @@ export async function listOrganizationActivity(
   const cards = await db
     .select({ id: digitalCards.id, at: digitalCards.createdAt, subject: fullName })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, ownerOf(digitalCards))
     .where(eq(digitalCards.organizationId, organizationId))
     .orderBy(desc(digitalCards.createdAt))
     .limit(limit)
@@ -95,9 +101,10 @@ export async function listOrganizationActivity(
 }
 
 /**
- * A team member's list: the end users assigned to them (users.assigned_to_user_id) joining,
- * making cards, their cards' views and the contacts they gained, inside withTenant. Like the
- * figures (stats.server.ts), the scope is decided on the users table with the organization.
+ * A team member's list: the end users assigned to them joining, making cards, their cards'
+ * views and the contacts they gained, inside withTenant. Each query stands on its own with the
+ * organization filter on its own table, so none depends on another's answer (and the model
+ * isolation test catches each filter's loss).
  */
 export async function listAssignedEndUsersActivity(
   db: Queryable,
@@ -105,63 +112,46 @@ export async function listAssignedEndUsersActivity(
   teamAdminId: string,
   limit = DEFAULT_LIMIT,
 ) {
-  const managed = await db
+  const joined = await db
     .select({ id: users.id, at: users.createdAt, subject: fullName })
     .from(users)
-    .where(
+    .where(and(eq(users.organizationId, organizationId), managedBy(teamAdminId)))
+    .orderBy(desc(users.createdAt))
+    .limit(limit)
+  const cards = await db
+    .select({ id: digitalCards.id, at: digitalCards.createdAt, subject: fullName })
+    .from(digitalCards)
+    .innerJoin(users, ownerOf(digitalCards))
+    .where(and(eq(digitalCards.organizationId, organizationId), managedBy(teamAdminId)))
+    .orderBy(desc(digitalCards.createdAt))
+    .limit(limit)
+  const views = await db
+    .select({ id: cardViews.id, at: cardViews.viewedAt, subject: fullName })
+    .from(cardViews)
+    .innerJoin(
+      digitalCards,
       and(
-        eq(users.organizationId, organizationId),
-        eq(users.assignedToUserId, teamAdminId),
-        eq(users.role, 'end_user'),
+        eq(digitalCards.organizationId, cardViews.organizationId),
+        eq(digitalCards.id, cardViews.cardId),
       ),
     )
-  if (managed.length === 0) return []
-  const names = new Map(managed.map((user) => [user.id, user.subject]))
-  const ids = [...names.keys()]
-  const cards = await db
-    .select({ id: digitalCards.id, at: digitalCards.createdAt, userId: digitalCards.userId })
-    .from(digitalCards)
-    .where(and(eq(digitalCards.organizationId, organizationId), inArray(digitalCards.userId, ids)))
-  // Each card's newest views by the (organization, card, viewed_at) index, then merged.
-  const views = cards.length
-    ? await db
-        .select({ id: cardViews.id, at: cardViews.viewedAt, cardId: cardViews.cardId })
-        .from(cardViews)
-        .where(
-          and(
-            eq(cardViews.organizationId, organizationId),
-            inArray(
-              cardViews.cardId,
-              cards.map((card) => card.id),
-            ),
-          ),
-        )
-        .orderBy(desc(cardViews.viewedAt))
-        .limit(limit)
-    : []
+    .innerJoin(users, ownerOf(digitalCards))
+    .where(and(eq(cardViews.organizationId, organizationId), managedBy(teamAdminId)))
+    .orderBy(desc(cardViews.viewedAt))
+    .limit(limit)
   const gained = await db
-    .select({ id: contacts.id, at: contacts.createdAt, userId: contacts.userId })
+    .select({ id: contacts.id, at: contacts.createdAt, subject: fullName })
     .from(contacts)
-    .where(and(eq(contacts.organizationId, organizationId), inArray(contacts.userId, ids)))
+    .innerJoin(users, ownerOf(contacts))
+    .where(and(eq(contacts.organizationId, organizationId), managedBy(teamAdminId)))
     .orderBy(desc(contacts.createdAt))
     .limit(limit)
-  const ownerOf = new Map(cards.map((card) => [card.id, card.userId]))
-  const named = (userId: string | undefined) => (userId ? (names.get(userId) ?? null) : null)
   return merge(
     [
-      ['user.joined', managed],
-      ['card.made', cards.map((card) => ({ ...card, subject: named(card.userId) }))],
-      [
-        'member.card_viewed',
-        views.map((view) => ({
-          ...view,
-          subject: named(ownerOf.get(view.cardId)),
-        })),
-      ],
-      [
-        'member.contact_gained',
-        gained.map((contact) => ({ ...contact, subject: named(contact.userId) })),
-      ],
+      ['user.joined', joined],
+      ['card.made', cards],
+      ['member.card_viewed', views],
+      ['member.contact_gained', gained],
     ],
     limit,
   )
