@@ -34,6 +34,7 @@ import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
 import { Button } from '#app/components/ui/button'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { getMediaPath } from '#app/models/media.server'
+import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { readAppearance } from '#app/settings/settings.server'
 import { isTenantErrorData } from '#app/tenancy/tenant-error'
 import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
@@ -69,6 +70,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null,
     toast,
     appearance: personal.appearance,
+    // The sidebar's remembered state, for the signed-in pages outside /dashboard (SignedInLayout).
+    sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
     // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
     confirmationBanner: await showsConfirmationBanner(request, user),
     branding: {

@@ -1,4 +1,5 @@
-// The dashboards' sidebar (roles-teams-admin.md §2.2, §9; issue 13 point 1): for each role the
+// The dashboards' sidebar (roles-teams-admin.md §2.2, §9; issue 13 point 1), also on every other
+// signed-in page (issue 30 point 4): for each role the
 // product name, the role badge and exactly the role's built entries, each of which opens; Ctrl/Cmd+B
 // collapses it to icons and the cookie brings it back collapsed on the server-rendered reload; at
 // 375 px it is a drawer behind a Menu button that Escape closes. axe audits the expanded,
@@ -99,6 +100,66 @@ const endUser = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as Rol
     }
   })
 }
+
+/** The end user's default card's id, from the View link of the cards list. */
+async function firstCardId(page: Page) {
+  await page.goto(urlFor(endUser.host, rolePaths(endUser.role).digitalCards))
+  const href = await page.locator('a[href^="/qrcode/"]').first().getAttribute('href')
+  return (href ?? '').split('/')[2] ?? ''
+}
+
+// Issue 30 point 4: every signed-in page outside /dashboard sits in the same sidebar layout.
+test('contacts, the QR screen, profile, settings and the wizard show the sidebar; a visitor of /qrcode/{cardId} does not', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, endUser)
+  const cardId = await firstCardId(page)
+  expect(cardId).not.toBe('')
+  const pages = [
+    '/contacts',
+    '/qrcode',
+    `/qrcode/${cardId}`,
+    '/profile',
+    rolePaths(endUser.role).profile,
+    '/settings/end-user',
+    '/api-settings',
+    '/onboarding?mode=card',
+  ]
+  for (const path of pages) {
+    await page.goto(urlFor(endUser.host, path))
+    expect(new URL(page.url()).pathname, path).toBe(path.split('?')[0])
+    await expect(sidebar(page), path).toBeVisible()
+    await expect(sidebarNav(page).getByRole('link', { name: 'Overview' }), path).toBeVisible()
+    await expect(page.getByRole('main'), path).toBeVisible()
+  }
+  // The QR screen is the end user's "My QR Code" entry: marked current there.
+  await page.goto(urlFor(endUser.host, '/qrcode'))
+  await expect(sidebarNav(page).getByRole('link', { name: 'My QR Code' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
+
+  // At 375 px the same pages collapse it into the Menu drawer, as the dashboards do.
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 } })
+  const small = await phone.newPage()
+  await signInWithSession(small, endUser, '/contacts')
+  for (const path of pages) {
+    await small.goto(urlFor(endUser.host, path))
+    await expect(sidebar(small), path).toBeHidden()
+    await expect(small.getByRole('button', { name: 'Menu', exact: true }), path).toBeVisible()
+  }
+  await phone.close()
+
+  // Signed out, the card's QR screen (or its not-found answer) stands alone.
+  const visitor = await browser.newContext()
+  const open = await visitor.newPage()
+  await open.goto(urlFor(endUser.host, `/qrcode/${cardId}`))
+  await expect(open.getByRole('main')).toBeVisible()
+  await expect(open.getByTestId('sidebar')).toHaveCount(0)
+  await expect(open.getByRole('button', { name: 'Menu', exact: true })).toHaveCount(0)
+  await visitor.close()
+})
 
 test('Ctrl+B collapses the sidebar to icons, the cookie keeps it collapsed across a reload', async ({
   page,

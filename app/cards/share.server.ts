@@ -59,19 +59,49 @@ function shareData(request: Request, tenant: Tenant, row: ShownCard, viewer: Use
   }
 }
 
+/** The Privacy tab of the user's settings, for the roles whose settings have one (spec §2.6). */
+function privacyPath(user: User) {
+  const area = roleArea(user.role)
+  return area === 'end-user' || area === 'team-member'
+    ? `${rolePaths(user.role).settings}?tab=privacy`
+    : null
+}
+
+/**
+ * Why `/qrcode` has nothing to show, so the message fits (issue 30): no first and last name (no
+ * name link), a namesake holding the name link (ADR 027), or a profile its owner has not shared
+ * yet (the rule is findCardByReference's, ADR 009's addendum).
+ */
+function emptyReason(user: User) {
+  if (user.linkSlug) return 'unshared' as const
+  return user.firstName.trim() && user.lastName.trim()
+    ? ('namesake' as const)
+    : ('no-name' as const)
+}
+
 /** `/qrcode`: the default card, else the profile (spec §2), else a way to make one. */
 export async function ownShareLoader(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireUser(request, context)
   const row = await withTenant(tenant.id, async (tx) => {
     const card = await getDefaultCardForOwner(tx, tenant.id, user.id)
     if (card) return openCard(tx, tenant.id, { id: card.card.id }, user)
-    // Without a card, the profile behind the user's name link (ADR 027), if they hold one.
+    // Without a card, the profile behind the user's name link (ADR 027), if they hold one and
+    // have shared it: the gate asks findCardByReference, the rule's one home.
     return user.linkSlug ? openCard(tx, tenant.id, { reference: user.linkSlug }, user) : undefined
   })
-  if (row?.isOwner) return shareData(request, tenant, row, user)
+  if (row?.isOwner) {
+    return {
+      ...shareData(request, tenant, row, user),
+      // A profile its owner's visibility keeps from some viewers says so, with the way to change it.
+      restrictedProfile: row.cardId === null && !row.isPublic,
+      privacyPath: privacyPath(user),
+    }
+  }
   const onboarded = user.onboardingCompletedAt !== null
   return {
     status: 'empty' as const,
+    reason: emptyReason(user),
+    privacyPath: privacyPath(user),
     cardsPath: rolePaths(user.role).digitalCards,
     createPath: onboarded ? rolePaths(user.role).digitalCards : '/onboarding',
     createLabel: onboarded ? 'Create a Digital Card' : 'Create Your Profile',

@@ -6,6 +6,11 @@ import type { AppLoadContext } from '@remix-run/node'
 import { sql } from 'drizzle-orm'
 import { getPlatformScope, requireRole } from '#app/auth/guards.server'
 import { AREA_ROLES, rolePaths } from '#app/auth/roles'
+import {
+  listAssignedEndUsersActivity,
+  listOrganizationActivity,
+  listPlatformActivity,
+} from '#app/models/activity.server'
 import { ownerHasCard } from '#app/models/cards.server'
 import {
   countAssignedEndUsers,
@@ -85,10 +90,12 @@ export async function teamMemberDashboard(request: Request, context: AppLoadCont
       contacts: await countContactsByWeek(tx, tenant.id, scope, now),
       views: await countViewsByWeek(tx, tenant.id, scope, now),
       viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
+      activity: await listAssignedEndUsersActivity(tx, tenant.id, user.id),
     })),
   )
   return {
     ...result,
+    now: now.toISOString(),
     firstName: greetingName(user.firstName),
     offerOnboarding: await offersProfileWizard(tenant.id, user),
   }
@@ -104,10 +111,12 @@ export async function agencyDashboard(request: Request, context: AppLoadContext)
       cards: await countCards(tx, tenant.id, scope),
       views: await countViewsByWeek(tx, tenant.id, scope, now),
       viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
+      activity: await listOrganizationActivity(tx, tenant.id),
     })),
   )
   return {
     ...result,
+    now: now.toISOString(),
     agency: tenant.name,
     firstName: greetingName(user.firstName),
     digitalCardsPath: rolePaths(user.role).digitalCards,
@@ -130,6 +139,7 @@ export async function superAdminDashboard(request: Request, context: AppLoadCont
         cards: await countPlatformCards(tx),
         views: await countPlatformViewsByWeek(tx, now),
         viewsBySource: await countPlatformViewsBySourcePerDay(tx, now),
+        activity: await listPlatformActivity(tx),
       }))
     }
     return withTenant(tenant.id, async (tx) => ({
@@ -139,10 +149,12 @@ export async function superAdminDashboard(request: Request, context: AppLoadCont
       cards: await countCards(tx, tenant.id, { kind: 'organization' }),
       views: await countViewsByWeek(tx, tenant.id, { kind: 'organization' }, now),
       viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, { kind: 'organization' }, now),
+      activity: await listOrganizationActivity(tx, tenant.id),
     }))
   })
   return {
     ...result,
+    now: now.toISOString(),
     firstName: greetingName(user.firstName),
     digitalCardsPath: rolePaths(user.role).digitalCards,
   }

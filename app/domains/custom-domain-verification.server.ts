@@ -35,6 +35,8 @@ export type DomainState = {
   txtValue: string | null
   /** ISO time of the last DNS check, if any. */
   checkedAt: string | null
+  /** A name under .localhost on a localhost platform: verified without DNS (isLocalDemoDomain). */
+  local: boolean
 }
 
 /** Another agency has verified it; the message names no one (issue 26). */
@@ -78,12 +80,28 @@ export function verificationRecord(domain: string, token: string) {
   return recordFor(VERIFICATION_RECORD, domain, token)
 }
 
+const isLocalName = (host: string) => host === 'localhost' || host.endsWith('.localhost')
+
+/**
+ * A name under `.localhost` while the platform itself runs under localhost (the demo and
+ * development): such a name is this machine's own by definition (RFC 6761: it resolves to
+ * loopback and has no DNS records, so no TXT record could ever be published for it), and only
+ * the demo seed stores one (the Branding form refuses names under the platform's root). Its
+ * verification is that rule, not a lookup that can only come back empty, so the seeded
+ * 'Verified' is what every check finds (issue 30). On a real root domain a `.localhost` name is
+ * looked up like any other, finds nothing, and never serves.
+ */
+export function isLocalDemoDomain(domain: string) {
+  return isLocalName(getEnv().ROOT_DOMAIN) && isLocalName(domain)
+}
+
 /**
  * Whether the domain's DNS holds the verification record with exactly this token: the current
  * record, else the legacy one (asked only when the current one is not there). Throws
  * DnsLookupError when either lookup cannot be answered, so a failing server changes nothing.
  */
 async function hasVerificationRecord(domain: string, token: string): Promise<boolean> {
+  if (isLocalDemoDomain(domain)) return true
   for (const format of [VERIFICATION_RECORD, LEGACY_VERIFICATION_RECORD]) {
     const record = recordFor(format, domain, token)
     if ((await lookupTxt(record.name)).includes(record.value)) return true
@@ -107,6 +125,7 @@ function toState(row: DomainRow | undefined): DomainState {
     txtName: record?.name ?? null,
     txtValue: record?.value ?? null,
     checkedAt: row?.checkedAt?.toISOString() ?? null,
+    local: domain !== null && isLocalDemoDomain(domain),
   }
 }
 

@@ -4,7 +4,7 @@ import { claimDefaultSlug } from '#app/models/card-slugs.server'
 import type { Background } from '#app/validation/card-background'
 import type { CardLinkInput } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
-import { cardLinks, cardSlugs, digitalCards, media, users } from '#drizzle/schema'
+import { cardLinks, cardSlugs, digitalCards, media, userSettings, users } from '#drizzle/schema'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -398,11 +398,14 @@ const profilePicture = alias(media, 'profile_picture')
 
 /**
  * A card by the reference in a shared link (spec §5, contact lookup): its id, else an account's
- * name link (ADR 027: `users.link_slug`, held by one account; no card's own fields count). The
- * name link opens that account's default card, else (spec §2: "without a card, the profile") its
- * profile once the profile wizard is done: a fresh sign-up or an admin without cards stays
- * unlisted, so the link does not become a directory of accounts (ADR 009). Within one
- * organization only; images included. Only the card gate calls this.
+ * name link (ADR 027: `users.link_slug`, held by one account with a first and last name; no
+ * card's own fields count). The name link opens that account's default card, else (spec §2:
+ * "without a card, the profile") its profile once its owner has shared it: finished the profile
+ * wizard, or chosen who may see their profile (Privacy settings), which the card gate then
+ * applies as it does to cards. An account that did neither (a fresh sign-up, an admin) stays
+ * unlisted, so the link does not become a directory of accounts (ADR 009 and its addendum).
+ * This is the rule's one home: the QR screen asks it too. Within one organization only; images
+ * included. Only the card gate calls this.
  */
 export async function findCardByReference(
   db: Queryable,
@@ -419,6 +422,12 @@ export async function findCardByReference(
       user: users,
       logoUrl: mediaPath(profileLogo),
       profilePictureUrl: mediaPath(profilePicture),
+      // A stored privacy choice, whatever it is: the owner has said who may see their profile.
+      visibilityChosen: sql<boolean>`exists (
+        select 1 from ${userSettings}
+        where ${userSettings.organizationId} = ${users.organizationId}
+          and ${userSettings.userId} = ${users.id}
+          and ${userSettings.preferences} -> 'privacy' is not null)`,
     })
     .from(users)
     .leftJoin(
@@ -446,7 +455,7 @@ export async function findCardByReference(
     .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
     .limit(1)
   if (card) return { ...card, cardId: card.card.id, ownerStatus: user.status }
-  if (!user.onboardingCompletedAt || !user.linkSlug) return undefined
+  if (!user.linkSlug || !(user.onboardingCompletedAt || holder.visibilityChosen)) return undefined
   return {
     card: profileAsCard(user, user.linkSlug),
     logoUrl: holder.logoUrl,

@@ -5,6 +5,7 @@ import { useLoaderData } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
 import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { apiSettingsAction, loadApiSettings } from '#app/crm/crm-settings.server'
 import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 
@@ -20,7 +21,11 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
 export default function Page() {
   const settings = useLoaderData<typeof loader>()
   const saved = `${settings.hasKey}:${settings.keyLast4}:${settings.locationId}:${settings.enabled}`
-  return <ApiSettingsPage key={saved} settings={settings} />
+  return (
+    <SignedInLayout>
+      <ApiSettingsPage key={saved} settings={settings} />
+    </SignedInLayout>
+  )
 }
 
 /** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */

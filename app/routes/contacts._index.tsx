@@ -5,6 +5,7 @@ import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
 import { ErrorList, useSearchForm } from '#app/components/forms'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { Button } from '#app/components/ui/button'
 import { listContacts } from '#app/models/contacts.server'
 import { readSearch } from '#app/validation/search'
@@ -28,7 +29,15 @@ const SOURCE_LABELS = {
   manual: 'Added',
 } as const
 
-export default function ContactsPage() {
+export default function ContactsRoute() {
+  return (
+    <SignedInLayout>
+      <ContactsPage />
+    </SignedInLayout>
+  )
+}
+
+function ContactsPage() {
   const { q, searchError, contacts } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
   const searching = navigation.state === 'loading' && navigation.location?.pathname === '/contacts'

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { ViewsChart } from '#app/components/dashboard/views-chart'
@@ -10,7 +11,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AgencyDashboard() {
-  const { firstName, agency, stats, digitalCardsPath, auditLog } = useLoaderData<typeof loader>()
+  const { firstName, agency, stats, digitalCardsPath, auditLog, now } =
+    useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       title={`${agency} Dashboard`}
@@ -38,7 +40,14 @@ export default function AgencyDashboard() {
       ]}
     >
       {stats ? (
-        <ViewsChart days={stats.viewsBySource} title={`Card views per day at ${agency}`} />
+        <>
+          <ViewsChart days={stats.viewsBySource} title={`Card views per day at ${agency}`} />
+          <RecentActivity
+            items={stats.activity}
+            now={now}
+            emptyText={`No activity yet. New accounts and cards at ${agency} will show here.`}
+          />
+        </>
       ) : null}
     </RoleDashboard>
   )

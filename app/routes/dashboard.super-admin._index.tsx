@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { ViewsChart } from '#app/components/dashboard/views-chart'
@@ -10,7 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function SuperAdminDashboard() {
-  const { firstName, stats, digitalCardsPath } = useLoaderData<typeof loader>()
+  const { firstName, stats, digitalCardsPath, now } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       title="Super Admin Dashboard"
@@ -36,14 +37,25 @@ export default function SuperAdminDashboard() {
       ]}
     >
       {stats ? (
-        <ViewsChart
-          days={stats.viewsBySource}
-          title={
-            stats.scope === 'platform'
-              ? 'Card views per day across the platform'
-              : 'Card views per day'
-          }
-        />
+        <>
+          <ViewsChart
+            days={stats.viewsBySource}
+            title={
+              stats.scope === 'platform'
+                ? 'Card views per day across the platform'
+                : 'Card views per day'
+            }
+          />
+          <RecentActivity
+            items={stats.activity}
+            now={now}
+            emptyText={
+              stats.scope === 'platform'
+                ? 'No activity yet. New agencies, accounts and cards will show here.'
+                : 'No activity yet. New accounts and cards will show here.'
+            }
+          />
+        </>
       ) : null}
     </RoleDashboard>
   )

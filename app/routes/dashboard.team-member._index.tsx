@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { RecentActivity } from '#app/components/dashboard/recent-activity'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { ViewsChart } from '#app/components/dashboard/views-chart'
@@ -10,7 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function TeamMemberDashboard() {
-  const { firstName, stats, offerOnboarding } = useLoaderData<typeof loader>()
+  const { firstName, stats, offerOnboarding, now } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
       offerOnboarding={offerOnboarding}
@@ -41,7 +42,14 @@ export default function TeamMemberDashboard() {
       ]}
     >
       {stats ? (
-        <ViewsChart days={stats.viewsBySource} title="Views of your end users' cards per day" />
+        <>
+          <ViewsChart days={stats.viewsBySource} title="Views of your end users' cards per day" />
+          <RecentActivity
+            items={stats.activity}
+            now={now}
+            emptyText="No activity yet. The cards, views and contacts of the end users you manage will show here."
+          />
+        </>
       ) : null}
     </RoleDashboard>
   )

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { wizardAction, wizardLoader } from '#app/cards/wizard-route.server'
 import { WizardPage } from '#app/components/cards/wizard-page'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 
 export const meta: MetaFunction = () => [{ title: 'Create Your Profile' }]
 
@@ -12,5 +13,9 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => wizardLoader
 export const action = ({ request, context }: ActionFunctionArgs) => wizardAction(request, context)
 
 export default function Onboarding() {
-  return <WizardPage {...useLoaderData<typeof loader>()} />
+  return (
+    <SignedInLayout>
+      <WizardPage {...useLoaderData<typeof loader>()} />
+    </SignedInLayout>
+  )
 }

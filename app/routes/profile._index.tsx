@@ -16,6 +16,7 @@ import {
 import type { ReactNode } from 'react'
 import { rolePaths } from '#app/auth/roles'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
 import { CardDetailsForm } from '#app/components/profile/card-details-form'
@@ -159,7 +160,11 @@ export default function ProfileRoute() {
       content: <UserAccountsPanel data={accounts} />,
     })
   }
-  return <ProfilePage title={screen.title} subtitle={screen.subtitle} tabs={tabs} />
+  return (
+    <SignedInLayout>
+      <ProfilePage title={screen.title} subtitle={screen.subtitle} tabs={tabs} />
+    </SignedInLayout>
+  )
 }
 
 /** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */

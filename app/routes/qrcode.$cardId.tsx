@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardShareLoader } from '#app/cards/share.server'
 import { SharePage } from '#app/components/cards/share-page'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data?.status === 'card'
@@ -12,5 +13,10 @@ export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
   cardShareLoader(request, context, params.cardId ?? '')
 
 export default function QrCodeCardPage() {
-  return <SharePage {...useLoaderData<typeof loader>()} />
+  // A visitor (signed out) sees the card's QR screen alone; a signed-in viewer, in the sidebar.
+  return (
+    <SignedInLayout>
+      <SharePage {...useLoaderData<typeof loader>()} />
+    </SignedInLayout>
+  )
 }

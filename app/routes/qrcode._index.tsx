@@ -2,11 +2,16 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { ownShareLoader } from '#app/cards/share.server'
 import { SharePage } from '#app/components/cards/share-page'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 
 export const meta: MetaFunction = () => [{ title: 'My QR Code' }]
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => ownShareLoader(request, context)
 
 export default function QrCodePage() {
-  return <SharePage {...useLoaderData<typeof loader>()} />
+  return (
+    <SignedInLayout>
+      <SharePage {...useLoaderData<typeof loader>()} />
+    </SignedInLayout>
+  )
 }

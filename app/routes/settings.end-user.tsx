@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { EndUserSettings } from '#app/components/settings/pages'
 import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings.server'
 
@@ -16,7 +17,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Page() {
   const data = useLoaderData<typeof loader>()
-  return <EndUserSettings {...data} />
+  return (
+    <SignedInLayout>
+      <EndUserSettings {...data} />
+    </SignedInLayout>
+  )
 }
 
 /** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */

@@ -611,6 +611,110 @@ async function leadsFrom(email: string) {
   return rows.length
 }
 
+// ADR 009's addendum (issue 30): a cardless account's name link opens its profile once the owner
+// finished the wizard or chose a visibility; the gate applies that visibility as for cards.
+describe('a profile behind a name link (no card, no wizard)', () => {
+  const PROFILE = {
+    name: `Prof${suffix}`,
+    email: `prof-mail-${suffix}@example.test`,
+    workEmail: `prof-work-${suffix}@example.test`,
+    phone: '+1 555 0166',
+  }
+  let profileLink = ''
+  let profileOwnerId = ''
+  const profileCookies = {} as Record<Viewer, string | null>
+
+  beforeAll(async () => {
+    const owner = await makeUser(orgId, {
+      firstName: PROFILE.name,
+      lastName: 'Plain',
+      email: PROFILE.email,
+      workEmail: PROFILE.workEmail,
+      phoneNumber: PROFILE.phone,
+    })
+    profileOwnerId = owner.id
+    profileLink = `${PROFILE.name}-plain`.toLowerCase()
+    const contact = await makeUser(orgId)
+    const teammate = await makeUser(orgId)
+    await withTenant(orgId, async (tx) => {
+      const team = await createTeamWithAdmin(tx, orgId, owner.id, { name: 'Prof', description: '' })
+      await addTeamMember(tx, orgId, team.id, teammate.id, 'member')
+      await addContact(tx, orgId, owner.id, { fullName: 'Contact', email: contact.email })
+    })
+    profileCookies.visitor = null
+    profileCookies.stranger = cookies.stranger
+    profileCookies.contact = await sessionCookieFor(orgId, contact.id)
+    profileCookies.teammate = await sessionCookieFor(orgId, teammate.id)
+    profileCookies.owner = await sessionCookieFor(orgId, owner.id)
+  })
+
+  // The wallet pass and the virtual background need a card row: a profile is not offered them.
+  const profileSurfaces = shared.filter(
+    ([file, surface]) =>
+      surface.refs.includes('link') &&
+      surface.audience === 'viewer' &&
+      !/pkpass|background/.test(file),
+  )
+
+  async function check(expected: (who: Viewer) => Expected) {
+    for (const [file, surface] of profileSurfaces) {
+      const { path, params } = surface.request(profileLink)
+      for (const who of VIEWERS) {
+        const mod = await load(file)
+        const cookie = profileCookies[who]
+        const answer = await settle(async () =>
+          mod.loader?.({
+            request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : {}),
+            context: contextFor(host),
+            params,
+          }),
+        )
+        const body = await answer.text()
+        const marks = Object.entries(PROFILE)
+          .filter(([, mark]) => body.replaceAll('\r\n ', '').includes(mark))
+          .map(([name]) => name)
+        const want = expected(who)
+        const cell = `${file} for ${who}: ${want} (got ${answer.status})`
+        if (want === 'nothing') {
+          expect(answer.status, cell).toBe(404)
+          expect(marks, cell).toEqual([])
+        } else {
+          expect(answer.status, cell).toBe(200)
+          if (surface.body === 'data') {
+            expect(marks, cell).toEqual(
+              want === 'everything' ? ['name', 'email', 'workEmail', 'phone'] : ['name'],
+            )
+          }
+        }
+      }
+    }
+  }
+
+  test('nothing chosen: unlisted, for everyone', async () => {
+    await check(() => 'nothing')
+  })
+
+  test.each(VISIBILITIES)(
+    'visibility %s chosen: whoever it allows, without hidden fields',
+    async (visibility) => {
+      await withTenant(orgId, (tx) =>
+        setUserPreference(tx, orgId, profileOwnerId, 'privacy', {
+          visibility,
+          showEmail: false,
+          showPhone: false,
+        }),
+      )
+      await check((who) =>
+        !ALLOWED[visibility].includes(who)
+          ? 'nothing'
+          : who === 'owner'
+            ? 'everything'
+            : 'without hidden fields',
+      )
+    },
+  )
+})
+
 describe("the owner's own pages", () => {
   test.each(Object.keys(SURFACES).filter((file) => SURFACES[file]?.kind === 'own'))(
     '%s shows the card to nobody but its owner',

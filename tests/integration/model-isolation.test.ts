@@ -8,6 +8,7 @@ import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
+import { listAssignedEndUsersActivity, listOrganizationActivity } from '#app/models/activity.server'
 import {
   deleteAgency,
   findAgency,
@@ -1106,6 +1107,25 @@ const cases: Record<string, Case[]> = {
           activity: [],
           teammates: 0,
         }),
+    },
+  ],
+  listOrganizationActivity: [
+    {
+      name: "lists none of A's accounts or cards (B's own may show)",
+      run: async (db, b, a) => {
+        const mine = [a.user.id, a.second.id, a.teamAdmin.id, a.card.id, a.otherCard.id]
+        return (await listOrganizationActivity(db, b, 100)).filter(
+          (item) => mine.includes(item.id) || item.subject?.includes(a.user.lastName),
+        )
+      },
+      expected: nothing,
+    },
+  ],
+  listAssignedEndUsersActivity: [
+    {
+      name: "lists nothing of A's team member's end users, their cards, views or contacts",
+      run: (db, b, a) => listAssignedEndUsersActivity(db, b, a.teamAdmin.id, 100),
+      expected: nothing,
     },
   ],
   countUserViewsBySourcePerDay: [

@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { qrTextOf } from '#app/cards/short-link'
 import { setDefaultCard } from '#app/models/cards.server'
+import { setUserPreference } from '#app/models/user-settings.server'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
@@ -35,6 +36,9 @@ type Screen = {
   editPath?: string | null
   isProfile?: boolean
   createPath?: string
+  reason?: 'no-name' | 'namesake' | 'unshared'
+  privacyPath?: string | null
+  restrictedProfile?: boolean
   card?: { firstName: string; lastName: string }
 }
 
@@ -266,7 +270,13 @@ describe('/qrcode', () => {
     const screen = (await (
       await openOwn(host, await sessionCookieFor(organization.id, fresh.id))
     ).json()) as Screen
-    expect(screen).toMatchObject({ status: 'empty', createPath: '/onboarding' })
+    // A message that fits: the profile is there, not yet shared, and where to share it.
+    expect(screen).toMatchObject({
+      status: 'empty',
+      reason: 'unshared',
+      privacyPath: '/settings/end-user?tab=privacy',
+      createPath: '/onboarding',
+    })
     const open = (slug: string) =>
       settle(() =>
         cardLoader({
@@ -309,7 +319,11 @@ describe('/qrcode', () => {
       .where(eq(users.id, namesake.id))
     expect(
       await (await openOwn(host, await sessionCookieFor(organization.id, namesake.id))).json(),
-    ).toMatchObject({ status: 'empty', createPath: '/dashboard/end-user/digital-cards' })
+    ).toMatchObject({
+      status: 'empty',
+      reason: 'namesake',
+      createPath: '/dashboard/end-user/digital-cards',
+    })
   })
 
   test('no card and no name: an empty state pointing to the wizard', async () => {
@@ -317,6 +331,88 @@ describe('/qrcode', () => {
     const user = await makeUser(organization.id, { firstName: '', lastName: '' })
     const response = await openOwn(host, await sessionCookieFor(organization.id, user.id))
     expect(response.status).toBe(200)
-    expect(await response.json()).toMatchObject({ status: 'empty', createPath: '/onboarding' })
+    expect(await response.json()).toMatchObject({
+      status: 'empty',
+      reason: 'no-name',
+      createPath: '/onboarding',
+    })
+  })
+
+  // ADR 009's addendum (issue 30): a profile is shared by name once its owner finished the wizard
+  // or chose who may see their profile; the gate then applies that choice to every viewer.
+  test('without the wizard, a chosen visibility shares the profile, to whom it allows', async () => {
+    const { organization, host } = await tenant()
+    const user = await makeUser(organization.id, {
+      firstName: 'Vic',
+      lastName: `Chosen${uniqueSuffix()}`,
+    })
+    const slug = `vic-${user.lastName.toLowerCase()}`
+    const cookie = await sessionCookieFor(organization.id, user.id)
+    const open = (cookieHeader?: string) =>
+      settle(() =>
+        cardLoader({
+          request: requestFor(host, `/card/${slug}`, {
+            headers: cookieHeader ? { Cookie: cookieHeader } : {},
+          }),
+          context: contextFor(host),
+          params: { ref: slug },
+        }),
+      )
+    const choose = (visibility: 'public' | 'private') =>
+      withTenant(organization.id, (tx) =>
+        setUserPreference(tx, organization.id, user.id, 'privacy', {
+          visibility,
+          showEmail: false,
+          showPhone: false,
+        }),
+      )
+    // Nothing chosen, no wizard: unlisted for everyone, the owner told how to share it.
+    expect((await open()).status).toBe(404)
+    expect(await (await openOwn(host, cookie)).json()).toMatchObject({ reason: 'unshared' })
+
+    // Public, chosen in Privacy settings: the name link opens the profile for a visitor, without
+    // the email the owner hid; the owner's QR screen shows it and no restriction note.
+    await choose('public')
+    const shown = await open()
+    expect(shown.status).toBe(200)
+    const body = await shown.text()
+    expect(body).toContain(user.lastName)
+    expect(body).not.toContain(user.email)
+    expect(await (await openOwn(host, cookie)).json()).toMatchObject({
+      status: 'card',
+      isProfile: true,
+      qrSrc: `/card/${slug}/qr.png`,
+      restrictedProfile: false,
+    })
+
+    // Private: nobody else gets it; the owner still sees the QR, told that it is not public and
+    // where to change it.
+    await choose('private')
+    expect((await open()).status).toBe(404)
+    expect(await (await openOwn(host, cookie)).json()).toMatchObject({
+      status: 'card',
+      isProfile: true,
+      restrictedProfile: true,
+      privacyPath: '/settings/end-user?tab=privacy',
+    })
+  })
+
+  test('an agency admin without a card or the wizard stays unlisted, told to complete the profile', async () => {
+    const { organization, host } = await tenant()
+    const admin = await makeUser(organization.id, {
+      role: 'agency_admin',
+      firstName: 'Ada',
+      lastName: `Admin${uniqueSuffix()}`,
+    })
+    const screen = (await (
+      await openOwn(host, await sessionCookieFor(organization.id, admin.id))
+    ).json()) as Screen
+    // Agency settings have no Privacy tab (spec §2.6): the wizard is their way to share it.
+    expect(screen).toMatchObject({
+      status: 'empty',
+      reason: 'unshared',
+      privacyPath: null,
+      createPath: '/onboarding',
+    })
   })
 })

@@ -95,6 +95,12 @@ export function DomainVerification({
             <Badge tone={STATUS[shown.status].tone}>{STATUS[shown.status].label}</Badge>
           </div>
           <p className="text-sm text-gray-600 dark:text-gray-400">{STATUS[shown.status].help}</p>
+          {state.local ? (
+            <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="local-domain">
+              A name under .localhost points at this machine and has no public DNS, so it verifies
+              without these records (the demo's domain).
+            </p>
+          ) : null}
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">DNS records for {shown.domain}</caption>

@@ -134,7 +134,7 @@ export function LinkRows({
         return (
           <div
             key={row.key}
-            className="grid min-w-0 gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_1fr_2fr] dark:border-gray-800"
+            className="grid min-w-0 gap-2 rounded-md border border-gray-200 p-3 sm:grid-cols-[9rem_minmax(0,1fr)_minmax(0,2fr)] dark:border-gray-800"
             data-testid="link-row"
           >
             <div className="flex flex-col gap-1.5">

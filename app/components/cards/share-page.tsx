@@ -20,9 +20,14 @@ export type ShareScreen =
       cardsPath: string | null
       editPath: string | null
       offers: ShareOffers
+      /** `/qrcode` only: a profile the owner's visibility keeps from some viewers. */
+      restrictedProfile?: boolean
+      privacyPath?: string | null
     }
   | {
       status: 'empty'
+      reason: 'no-name' | 'namesake' | 'unshared'
+      privacyPath: string | null
       cardsPath: string
       createPath: string
       createLabel: string
@@ -121,10 +126,7 @@ export function SharePage(screen: ShareScreen) {
       <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
         <PageTitle />
         <Notice icon={QrCode} title="No card to share yet">
-          <p className="max-w-md text-gray-600 dark:text-gray-400">
-            Your QR code appears here once you have a digital card, or a profile with your first and
-            last name.
-          </p>
+          <EmptyReason screen={screen} />
           <div className="flex flex-wrap justify-center gap-2">
             <Button asChild>
               <Link to={screen.createPath}>{screen.createLabel}</Link>
@@ -146,6 +148,20 @@ export function SharePage(screen: ShareScreen) {
         <ShareButton url={shareUrl} title={`${name} · Digital Card`} />
       </PageTitle>
       {screen.signedIn ? null : <SignUpBanner />}
+      {screen.restrictedProfile ? (
+        <p
+          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="profile-restricted"
+        >
+          Your profile is not public: only the people your privacy settings allow can open this
+          link.{' '}
+          {screen.privacyPath ? (
+            <Link to={screen.privacyPath} className="font-medium underline">
+              Change who can see your profile
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
       {/* Spec §9: one column below 768 px (Tailwind's md), two from there. */}
       <div className="grid items-start gap-8 md:grid-cols-2">
         <section
@@ -196,5 +212,40 @@ export function SharePage(screen: ShareScreen) {
       </div>
       <ShareOffersSection offers={screen.offers} />
     </main>
+  )
+}
+
+/** Why there is nothing to share yet, in words that fit this user (issue 30, ADR 009). */
+function EmptyReason({ screen }: { screen: Extract<ShareScreen, { status: 'empty' }> }) {
+  const text = 'max-w-md text-gray-600 dark:text-gray-400'
+  if (screen.reason === 'namesake') {
+    return (
+      <p className={text} data-testid="empty-reason">
+        Another account here already shares your name by link. Create a digital card: it gets a link
+        of its own.
+      </p>
+    )
+  }
+  if (screen.reason === 'unshared') {
+    return (
+      <p className={text} data-testid="empty-reason">
+        Your profile is not shared yet. It appears here as your QR code once you{' '}
+        {screen.privacyPath ? (
+          <>
+            <Link to={screen.privacyPath} className="font-medium text-brand-text underline">
+              choose who can see your profile
+            </Link>{' '}
+            or{' '}
+          </>
+        ) : null}
+        complete your profile; a digital card can be shared at once.
+      </p>
+    )
+  }
+  return (
+    <p className={text} data-testid="empty-reason">
+      Your QR code appears here once you have a digital card, or a profile with your first and last
+      name.
+    </p>
   )
 }

@@ -1,13 +1,42 @@
 import { formatDistance } from 'date-fns'
-import { Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
+import { Building2, Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { roleLabel } from '#app/auth/roles'
 
-export type ActivityItem = { id: string; kind: string; at: string; subject: string | null }
+/**
+ * An end user's own event, or one of an admin's scope (app/models/activity.server.ts), which
+ * adds the account's role and, on the platform's list, the organization.
+ */
+export type ActivityItem = {
+  id: string
+  kind: string
+  at: string
+  subject: string | null
+  role?: string | null
+  organization?: string | null
+}
+
+/** The end user's list speaks of "you"; the empty text says what would show. */
+const OWN_EMPTY = 'No activity yet. Share your card to see views and new contacts here.'
 
 function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
   const name = item.subject || 'Someone'
   const icon = (Icon: typeof Eye) => <Icon aria-hidden className="h-4 w-4" />
+  const at = item.organization ? ` at ${item.organization}` : ''
   switch (item.kind) {
+    case 'agency.created':
+      return { text: `Agency ${name} was created`, icon: icon(Building2) }
+    case 'user.joined':
+      return {
+        text: `${name} joined${item.organization ? ` ${item.organization}` : ''}${item.role ? ` as ${roleLabel(item.role)}` : ''}`,
+        icon: icon(UserPlus),
+      }
+    case 'card.made':
+      return { text: `${name} created a digital card${at}`, icon: icon(FilePen) }
+    case 'member.card_viewed':
+      return { text: `${name}'s card was viewed`, icon: icon(Eye) }
+    case 'member.contact_gained':
+      return { text: `${name} gained a new contact`, icon: icon(Inbox) }
     case 'view':
       return { text: `Your card "${item.subject ?? ''}" was viewed`, icon: icon(Eye) }
     case 'connect':
@@ -35,7 +64,15 @@ function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
  * Recent events with their distance from the time the server answered ('about 1 hour ago',
  * spec §9), so server and browser render the same words.
  */
-export function RecentActivity({ items, now }: { items: ActivityItem[]; now: string }) {
+export function RecentActivity({
+  items,
+  now,
+  emptyText = OWN_EMPTY,
+}: {
+  items: ActivityItem[]
+  now: string
+  emptyText?: string
+}) {
   return (
     <section
       aria-labelledby="recent-activity-heading"
@@ -46,7 +83,7 @@ export function RecentActivity({ items, now }: { items: ActivityItem[]; now: str
       </h2>
       {items.length === 0 ? (
         <p className="mt-3 text-sm text-gray-600 dark:text-gray-400" data-testid="activity-empty">
-          No activity yet. Share your card to see views and new contacts here.
+          {emptyText}
         </p>
       ) : (
         <ul className="mt-3 flex flex-col divide-y divide-gray-200 dark:divide-gray-800">

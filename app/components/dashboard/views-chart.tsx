@@ -33,10 +33,11 @@ export function sourceTotals(days: DailyViews) {
   })).filter((entry) => entry.views > 0)
 }
 
+// The plot alone is SVG, scaled to the width; its labels are HTML text at body size (issue 30:
+// labels drawn inside the scaled SVG shrank to 6 px on a phone).
 const WIDTH = 560
-const HEIGHT = 180
-const PLOT_TOP = 16
-const PLOT_BOTTOM = 150
+const HEIGHT = 140
+const PLOT_TOP = 4
 const GAP = 6
 
 const dayLabel = (day: string) => format(parseISO(day), 'MMM d')
@@ -70,7 +71,7 @@ function segmentsOf(day: DailyViews[number]) {
 
 function Legend({ days }: { days: DailyViews }) {
   return (
-    <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="views-chart-legend">
+    <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="views-chart-legend">
       {sourceTotals(days).map(({ source, views }) => (
         <li key={source} className="flex items-center gap-1.5" data-source={source}>
           <svg aria-hidden width="10" height="10" viewBox="0 0 10 10">
@@ -109,85 +110,100 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
         </p>
       ) : (
         <>
-          <svg
-            role="img"
-            aria-labelledby={`${id}-title ${id}-desc`}
-            viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-            className="mt-3 h-auto w-full text-brand"
-            data-testid="views-chart"
-          >
-            <title id={`${id}-title`}>{title}</title>
-            <desc id={`${id}-desc`}>{describeViews(days)}</desc>
-            <line
-              x1={0}
-              x2={WIDTH}
-              y1={PLOT_BOTTOM + 0.5}
-              y2={PLOT_BOTTOM + 0.5}
-              className="stroke-gray-300 dark:stroke-gray-700"
-            />
-            <text x={0} y={PLOT_TOP - 4} className="fill-gray-600 text-[11px] dark:fill-gray-400">
-              {max.toLocaleString('en-US')}
-            </text>
-            {days.map((d, index) => {
-              let top = PLOT_BOTTOM
-              return (
-                <g key={d.day}>
-                  {segmentsOf(d).map((segment) => {
-                    const height = ((PLOT_BOTTOM - PLOT_TOP) * segment.views) / max
-                    top -= height
-                    return (
-                      <rect
-                        key={segment.key}
-                        x={index * slot + GAP / 2}
-                        y={top}
-                        width={slot - GAP}
-                        height={height}
-                        rx={segment.className ? 1 : 3}
-                        fill={segment.className ? undefined : 'currentColor'}
-                        className={segment.className}
-                      />
-                    )
-                  })}
-                  {labelled.has(index) ? (
-                    <text
-                      x={index * slot + slot / 2}
-                      y={HEIGHT - 8}
-                      textAnchor="middle"
-                      className="fill-gray-600 text-[11px] dark:fill-gray-400"
-                    >
-                      {dayLabel(d.day)}
-                    </text>
-                  ) : null}
-                </g>
-              )
-            })}
-          </svg>
+          <div className="mt-3 flex gap-2 text-sm text-gray-600 dark:text-gray-400">
+            {/* The vertical axis: the tallest bar's value at the top, zero at the baseline. */}
+            <div
+              aria-hidden
+              className="flex flex-col justify-between text-right tabular-nums"
+              data-testid="views-chart-y-axis"
+            >
+              <span>{max.toLocaleString('en-US')}</span>
+              <span>0</span>
+            </div>
+            <div className="min-w-0 flex-1">
+              <svg
+                role="img"
+                aria-labelledby={`${id}-title ${id}-desc`}
+                viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+                className="block h-auto w-full text-brand"
+                data-testid="views-chart"
+              >
+                <title id={`${id}-title`}>{title}</title>
+                <desc id={`${id}-desc`}>{describeViews(days)}</desc>
+                <line
+                  x1={0}
+                  x2={WIDTH}
+                  y1={HEIGHT - 0.5}
+                  y2={HEIGHT - 0.5}
+                  className="stroke-gray-300 dark:stroke-gray-700"
+                />
+                {days.map((d, index) => {
+                  let top = HEIGHT
+                  return (
+                    <g key={d.day}>
+                      {segmentsOf(d).map((segment) => {
+                        const height = ((HEIGHT - PLOT_TOP) * segment.views) / max
+                        top -= height
+                        return (
+                          <rect
+                            key={segment.key}
+                            x={index * slot + GAP / 2}
+                            y={top}
+                            width={slot - GAP}
+                            height={height}
+                            rx={segment.className ? 1 : 3}
+                            fill={segment.className ? undefined : 'currentColor'}
+                            className={segment.className}
+                          />
+                        )
+                      })}
+                    </g>
+                  )
+                })}
+              </svg>
+              {/* The horizontal axis: the first, middle and last day under their bars' side. */}
+              <div
+                aria-hidden
+                className="mt-1 flex justify-between gap-2"
+                data-testid="views-chart-x-axis"
+              >
+                {[...labelled].map((index) => {
+                  const d = days[index]
+                  return d ? <span key={d.day}>{dayLabel(d.day)}</span> : null
+                })}
+              </div>
+            </div>
+          </div>
           {bySource ? <Legend days={days} /> : null}
-          <table className="sr-only">
-            <caption>{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Views</th>
-                {columns.map((source) => (
-                  <th key={source} scope="col">
-                    {SOURCE_LABELS[source]}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{dayLabel(d.day)}</th>
-                  <td>{d.views}</td>
+          {/* The figures for screen readers. A table ignores the 1 px box of sr-only and would
+              hang, invisible, below the page's footer: the wrapper takes the class instead. */}
+          <div className="sr-only">
+            <table data-testid="views-chart-table">
+              <caption>{title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Views</th>
                   {columns.map((source) => (
-                    <td key={source}>{d.sources?.[source] ?? 0}</td>
+                    <th key={source} scope="col">
+                      {SOURCE_LABELS[source]}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {days.map((d) => (
+                  <tr key={d.day}>
+                    <th scope="row">{dayLabel(d.day)}</th>
+                    <td>{d.views}</td>
+                    {columns.map((source) => (
+                      <td key={source}>{d.sources?.[source] ?? 0}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>
