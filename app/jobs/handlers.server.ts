@@ -10,7 +10,7 @@ import {
 } from '#app/domains/sending-domain-verification.server'
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
-import { fanOutAnnouncement } from '#app/notifications/announcements.server'
+import { fanOutAnnouncement } from '#app/notifications/send-announcements.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 

@@ -31,6 +31,7 @@ const LABELS: Record<string, string> = {
   'team.invitation_accepted': 'Accepted a team invitation',
   'team.invitation_declined': 'Declined a team invitation',
   'user.created': 'Created a user account',
+  'announcement.sent': 'Sent an announcement',
 }
 
 // Words the fallback writes in capitals, as the product does everywhere else.

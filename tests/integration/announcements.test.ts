@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { findJobByKey } from '#app/models/jobs.server'
-import { FAN_OUT_BATCH } from '#app/notifications/announcements.server'
+import { FAN_OUT_BATCH } from '#app/notifications/send-announcements.server'
 import {
   getNotificationPreferences,
   saveNotificationPreferences,
