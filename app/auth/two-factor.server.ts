@@ -27,7 +27,7 @@ import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { open, seal } from '#app/utils/secret-box.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
-import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { withDatabase, withTenant } from '#drizzle/db.server'
 import { addressLimitKey, hitOrRefuseIn, limitKey } from './rate-limit.server'
 import { RECOVERY_CODE_COUNT } from './sign-in-steps'
 
@@ -41,9 +41,11 @@ export const WRONG_RECOVERY_CODE_MESSAGE = 'That recovery code is not valid or w
 export const REQUIRED_MESSAGE =
   'Two-factor authentication is required for your account, so it cannot be turned off.'
 
-/** Whether this account must have a second factor (platform toggle, agency's staff toggle). */
+/**
+ * Whether this account must have a second factor (platform toggle, agency's staff toggle). Read
+ * outside any transaction: the platform settings may need a connection of their own.
+ */
 export async function twoFactorRequired(
-  tx: Transaction,
   tenant: Pick<Tenant, 'id' | 'kind'>,
   user: Pick<User, 'role'>,
 ) {
@@ -57,14 +59,14 @@ export async function twoFactorRequired(
   ) {
     return false
   }
-  const stored = StoredAgencyTeamSchema.parse(await getOrganizationPreferences(tx, tenant.id))
-  return stored.requireStaffTwoFactor
+  const stored = await withTenant(tenant.id, (tx) => getOrganizationPreferences(tx, tenant.id))
+  return StoredAgencyTeamSchema.parse(stored).requireStaffTwoFactor
 }
 
 /** Whether signing in as this user owes a second step (has one, or must enrol). */
 export async function secondStepOwed(tenant: Pick<Tenant, 'id' | 'kind'>, user: User) {
   if (user.totpKeySealed) return true
-  return withTenant(tenant.id, (tx) => twoFactorRequired(tx, tenant, user))
+  return twoFactorRequired(tenant, user)
 }
 
 // ── Keys and codes ────────────────────────────────────────────────────────────────────
@@ -230,9 +232,9 @@ export async function disableTwoFactor(
   code: string,
   clientIp: string,
 ) {
+  if (await twoFactorRequired(tenant, user)) throw new ActionError(403, REQUIRED_MESSAGE)
   await countAttempt(tenant, user.id, clientIp)
   await withTenant(tenant.id, async (tx) => {
-    if (await twoFactorRequired(tx, tenant, user)) throw new ActionError(403, REQUIRED_MESSAGE)
     if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) {
       throw new ActionError(400, WRONG_CODE_MESSAGE, 'code')
     }

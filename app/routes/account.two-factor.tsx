@@ -27,14 +27,13 @@ import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-
 import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { AccountTwoFactorSchema } from '#app/validation/two-factor'
-import { withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
 export const headers = actionAndLoaderHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await requireUser(request, context)
-  const required = await withTenant(tenant.id, (tx) => twoFactorRequired(tx, tenant, user))
+  const required = await twoFactorRequired(tenant, user)
   const enabled = Boolean(user.totpKeySealed)
   return {
     enabled,
