@@ -697,9 +697,10 @@ beforeAll(async () => {
   actors.set('fresh session', { ...endUser, cookie: '' })
   // An agency admin without an authenticator while admins must have one: the enrolment step.
   const enrolling = await makeUser(organization.id, { role: 'agency_admin', password: 'fuzz-pass' })
+  const pending = await createSession(organization.id, enrolling.id, { twoFactorVerified: false })
   actors.set('two-factor step', {
     ...endUser,
-    cookie: '',
+    cookie: `${sessionCookieName()}=${pending.token}`,
     organizationId: organization.id,
     userId: enrolling.id,
   })
@@ -709,7 +710,7 @@ beforeAll(async () => {
   invalidatePlatformSettings()
   actors.set('new-password step', {
     ...endUser,
-    cookie: '',
+    cookie: await sessionCookieFor(organization.id, expired.id),
     organizationId: organization.id,
     userId: expired.id,
   })
@@ -1126,20 +1127,15 @@ async function actionOf(file: string): Promise<Action> {
  */
 async function cookieFor(form: Form) {
   const signed = actors.get(form.actor) as Signed
-  if (form.actor === 'two-factor step') {
-    const { token } = await createSession(signed.organizationId, signed.userId, {
-      twoFactorVerified: false,
-    })
-    return `${sessionCookieName()}=${token}`
-  }
   if (form.actor === 'new-password step') {
-    // A generated valid password may pass the step: the next request starts expired again.
+    // A generated valid password may pass the step: the next request starts expired again (a
+    // fixed date, so a refused request's checksum is the next one's start).
     await getDb()
       .update(users)
-      .set({ passwordChangedAt: new Date(Date.now() - 200 * 86_400_000) })
+      .set({ passwordChangedAt: new Date('2020-01-01T00:00:00Z') })
       .where(eq(users.id, signed.userId))
   }
-  if (form.actor !== 'fresh session' && form.actor !== 'new-password step') return signed.cookie
+  if (form.actor !== 'fresh session') return signed.cookie
   return sessionCookieFor(signed.organizationId, signed.userId)
 }
 
