@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
 import { keyFromText, sealKey } from '#app/auth/two-factor.server'
+import { setTwoFactor } from '#app/models/authenticators.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -13,7 +14,6 @@ import {
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
-import { setTwoFactor } from '#app/models/two-factor.server'
 import { CardExtrasSchema } from '#app/validation/card-details'
 import type { TeamRole } from '#app/validation/teams'
 import type { Database, Transaction } from './db.server'

@@ -13,14 +13,14 @@ import {
 import { createTOTPKeyURI, verifyTOTPWithGracePeriod } from '@oslojs/otp'
 import QRCode from 'qrcode'
 import { recordAudit } from '#app/models/audit.server'
-import { getOrganizationPreferences } from '#app/models/organization-settings.server'
 import {
   clearTwoFactor,
   consumeRecoveryCode,
   markSessionTwoFactorVerified,
   setRecoveryCodes,
   setTwoFactor,
-} from '#app/models/two-factor.server'
+} from '#app/models/authenticators.server'
+import { getOrganizationPreferences } from '#app/models/organization-settings.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'

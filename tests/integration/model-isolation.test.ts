@@ -18,6 +18,13 @@ import {
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
+import {
+  clearTwoFactor,
+  consumeRecoveryCode,
+  markSessionTwoFactorVerified,
+  setRecoveryCodes,
+  setTwoFactor,
+} from '#app/models/authenticators.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
@@ -163,13 +170,6 @@ import {
   sharesTeam,
   updateTeam,
 } from '#app/models/teams.server'
-import {
-  clearTwoFactor,
-  consumeRecoveryCode,
-  markSessionTwoFactorVerified,
-  setRecoveryCodes,
-  setTwoFactor,
-} from '#app/models/two-factor.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
   countUserAccountsForOrganization,

@@ -407,7 +407,9 @@ describe('the one guard: a pending session is refused on every route', () => {
     const refused: string[] = []
     const checked: string[] = []
     // Opening a card page counts a view (card_views and its hourly roll-up): the one exception.
-    const before = await databaseChecksum({ exclude: ['rate_limits', 'card_views', 'card_view_hours'] })
+    const before = await databaseChecksum({
+      exclude: ['rate_limits', 'card_views', 'card_view_hours'],
+    })
     for (const file of ROUTES.filter((name) => !STEP_PAGES.includes(name))) {
       for (const kind of ['loader', 'action'] as const) {
         const anonymous = await call(file, kind)
@@ -426,6 +428,8 @@ describe('the one guard: a pending session is refused on every route', () => {
     expect(refused).toEqual([])
     // The signed-in surface is found from the code, not listed: it is most of the app.
     expect(checked.length).toBeGreaterThan(60)
-    expect(await databaseChecksum({ exclude: ['rate_limits', 'card_views', 'card_view_hours'] })).toEqual(before)
+    expect(
+      await databaseChecksum({ exclude: ['rate_limits', 'card_views', 'card_view_hours'] }),
+    ).toEqual(before)
   }, 120_000)
 })
