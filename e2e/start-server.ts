@@ -25,6 +25,7 @@ import {
   E2E_RESEND_KEY,
   EXPIRED_RESET,
   HOSTS,
+  OLD_PASSWORD_USER,
   PROFILE_ONLY,
   SUPER_ADMIN,
   TENANTS,
@@ -70,6 +71,11 @@ await getDb()
     tokenHash: hashToken(EXPIRED_RESET.token),
     expiresAt: new Date(Date.now() - 60_000),
   })
+const oldPassword = await makeUser(alpha.id, { ...OLD_PASSWORD_USER, role: 'end_user' })
+await getDb()
+  .update(users)
+  .set({ passwordChangedAt: new Date(Date.now() - 100 * 86_400_000) })
+  .where(eq(users.id, oldPassword.id))
 await seedRoleUsers({ platformId: platform.id, alphaId: alpha.id })
 const { organization: beta } = await makeBrandedOrganization({
   ...TENANTS.beta,
