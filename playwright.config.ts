@@ -26,6 +26,9 @@ const productionSpecs = [
   // Issue 28 in one journey: a card's links and short links, a short link's cached page dropped
   // by the change feed when it changes, a view written by the batcher with its source.
   'card-journey.spec.ts',
+  // Two-factor sign-in and rotation (ADR 045): sessions, users and settings of the app login
+  // under RLS.
+  'two-factor.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

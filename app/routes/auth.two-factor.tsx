@@ -135,14 +135,12 @@ export default function TwoFactorStep() {
       ) : (
         <div className="flex flex-col gap-6">
           <CodeForm lastResult={resultOf('code')} />
-          <details open={actionData?.intent === 'recovery'}>
-            <summary className="cursor-pointer text-sm font-medium text-brand-text">
+          <section aria-labelledby="recovery-heading" className="flex flex-col gap-3">
+            <h2 id="recovery-heading" className="text-sm font-medium">
               Lost your authenticator? Use a recovery code
-            </summary>
-            <div className="mt-4">
-              <RecoveryForm lastResult={resultOf('recovery')} />
-            </div>
-          </details>
+            </h2>
+            <RecoveryForm lastResult={resultOf('recovery')} />
+          </section>
         </div>
       )}
     </AuthCard>
