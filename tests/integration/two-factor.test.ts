@@ -1,7 +1,6 @@
 // Two-factor sign-in and password rotation (ADR 045): the second step at sign-in, its codes,
 // who must have it, the one guard refusing a pending session on every route, and rotation.
 import { readdirSync } from 'node:fs'
-import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateTOTP } from '@oslojs/otp'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
