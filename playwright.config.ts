@@ -32,6 +32,9 @@ const productionSpecs = [
   // An announcement fanned out by the job worker claiming across the pool, its emails through
   // the queue, and the one-click unsubscribe writing under the app login (ADR 046).
   'announcements.spec.ts',
+  // Two-factor sign-in and rotation (ADR 045): sessions, users and settings of the app login
+  // under RLS.
+  'two-factor.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

@@ -216,6 +216,17 @@ export const users = pgTable(
     // until it is renamed; null while another account holds it. Set only by the trigger of
     // migration 0011, never by the app, so no card title or card name can take it.
     linkSlug: text('link_slug'),
+    // When the password was last set (sign-up, reset, change): password rotation (ADR 045) asks
+    // for a new one once it is older than 90 days.
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true })
+      .notNull()
+      .defaultNow(),
+    // The authenticator app's TOTP key, sealed with APP_SECRET (app/utils/secret-box.server.ts):
+    // a backup alone never yields a code. Null while the account has no authenticator.
+    totpKeySealed: text('totp_key_sealed'),
+    // SHA-256 of each unused recovery code; a used one is removed in the same statement that
+    // accepts it, so it works once (ADR 045).
+    recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -255,6 +266,9 @@ export const sessions = pgTable(
     organizationId: organizationId(),
     userId: uuid('user_id').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // Lucia's two-factor guide: false while the sign-in's second step (code, recovery code or
+    // enrolment) is still owed; the one guard sends such a session to that step (ADR 045).
+    twoFactorVerified: boolean('two_factor_verified').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

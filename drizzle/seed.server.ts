@@ -4,6 +4,8 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
+import { keyFromText, sealKey } from '#app/auth/two-factor.server'
+import { setTwoFactor } from '#app/models/authenticators.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -25,6 +27,7 @@ import {
   insertDemoActivity,
 } from './demo-activity.server'
 import { DEMO_BRANDING_PNG } from './demo-assets'
+import { DEMO_TOTP_KEY } from './demo-totp'
 import { platformSettings, users as usersTable } from './schema'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -382,6 +385,14 @@ async function seedOrganization(
       emailConfirmedAt: new Date(),
     })
     created.set(user.email, user.id)
+    // Admins must sign in with two factors while the platform's default holds: enrolled with the
+    // README's demo key, so the demo stays easy to try (`npm run demo:totp` prints the code).
+    if (user.role === 'super_admin' || user.role === 'agency_admin') {
+      await setTwoFactor(tx, organization.id, user.id, {
+        totpKeySealed: sealKey(keyFromText(DEMO_TOTP_KEY)),
+        recoveryCodeHashes: [],
+      })
+    }
     if (!card) continue
     const { details, photo: _gradient, contacts: people, ...fields } = card
     // The editor's own schema: a demo card holds only what a user could have saved.

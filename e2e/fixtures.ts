@@ -73,6 +73,8 @@ export const HOSTS = {
 }
 
 export const SUPER_ADMIN = { email: 'root@e2e.test', password: 'superpass1' }
+/** An Alpha user whose password was set 100 days ago (e2e/two-factor.spec.ts, rotation). */
+export const OLD_PASSWORD_USER = { email: 'rotation@e2e.test', password: 'rotation-pass-1' }
 /** A user of Alpha holding an expired reset token whose raw value the tests know. */
 export const EXPIRED_RESET = {
   email: 'expired@e2e.test',

@@ -262,13 +262,12 @@ test.describe('System Settings', () => {
 
     await tab(page, 'Security')
     await expect(page.getByLabel('Session timeout (minutes)')).toHaveValue('60')
-    // Neither 2FA nor password expiry is enforced yet: both toggles say so instead of pretending.
-    await expect(page.getByText('Coming soon')).toHaveCount(2)
-    await expect(page.getByLabel(/^Two-factor authentication for admins/)).toBeChecked()
+    // Both toggles take effect (ADR 045) and say what they do. The e2e servers start with
+    // two-factor for admins off (e2e/start-server.ts); the spec's default is on.
+    await expect(page.getByText('Coming soon')).toHaveCount(0)
+    await expect(page.getByLabel(/^Two-factor authentication for admins/)).not.toBeChecked()
     await expect(page.getByLabel(/^Password rotation every 90 days/)).not.toBeChecked()
-    await expect(
-      page.getByText(/passwords do not expire and no reminders are sent yet/),
-    ).toBeVisible()
+    await expect(page.getByText(/more than 90 days old chooses a new one at sign-in/)).toBeVisible()
     await page.getByLabel('Session timeout (minutes)').fill('0')
     await page.getByRole('tabpanel').getByRole('button', { name: 'Save Changes' }).click()
     await expect(

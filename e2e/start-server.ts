@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
+import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import {
@@ -24,6 +25,7 @@ import {
   E2E_RESEND_KEY,
   EXPIRED_RESET,
   HOSTS,
+  OLD_PASSWORD_USER,
   PROFILE_ONLY,
   SUPER_ADMIN,
   TENANTS,
@@ -69,6 +71,11 @@ await getDb()
     tokenHash: hashToken(EXPIRED_RESET.token),
     expiresAt: new Date(Date.now() - 60_000),
   })
+const oldPassword = await makeUser(alpha.id, { ...OLD_PASSWORD_USER, role: 'end_user' })
+await getDb()
+  .update(users)
+  .set({ passwordChangedAt: new Date(Date.now() - 100 * 86_400_000) })
+  .where(eq(users.id, oldPassword.id))
 await seedRoleUsers({ platformId: platform.id, alphaId: alpha.id })
 const { organization: beta } = await makeBrandedOrganization({
   ...TENANTS.beta,
@@ -76,6 +83,11 @@ const { organization: beta } = await makeBrandedOrganization({
 })
 await seedRoster({ alphaId: alpha.id, betaId: beta.id })
 await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inactive' })
+// Two-factor sign-in for admins (the platform's default) is off on the e2e servers: specs in
+// parallel workers sign admins in through the form, and a platform-wide switch cannot be flipped
+// for one spec without racing them. e2e/two-factor.spec.ts proves enforcement through its own
+// agency's staff requirement; the platform switch is proved in tests/integration/two-factor.test.ts.
+await savePlatformSettings(getDb(), { requireTwoFactorForAdmins: false })
 // Specs not about signing in start from these sessions (e2e/sessions.ts).
 const specAgencies = await seedSpecAccounts(alpha.id)
 await writeSessionStates(port, {

@@ -14,6 +14,7 @@ export const AUDIT_CATEGORIES = [
   { id: 'card', label: 'Cards' },
   { id: 'profile', label: 'Profiles' },
   { id: 'password', label: 'Passwords' },
+  { id: 'two_factor', label: 'Two-factor sign-in' },
   { id: 'email', label: 'Email addresses' },
   { id: 'notifications', label: 'Notifications' },
 ] as const

@@ -2,6 +2,7 @@
 
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import { recordAudit } from '#app/models/audit.server'
 import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
   consumeResetToken,
@@ -37,6 +38,9 @@ import {
   recordHits,
 } from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
+import { secondStepOwed } from './two-factor.server'
+
+export const SAME_PASSWORD_MESSAGE = 'Your new password must be different from your current one'
 
 export type RegisterInput = {
   firstName: string
@@ -155,7 +159,10 @@ export async function signIn(
     return null
   }
   await clearLimit(limits[0]?.key as string)
-  const session = await createSession(tenant.id, user.id)
+  // An account with a second factor, or one that must have it, signs in to a pending session:
+  // the guard lets it reach only the step page until the step is passed (ADR 045).
+  const twoFactorVerified = !(await secondStepOwed(tenant, user))
+  const session = await createSession(tenant.id, user.id, { twoFactorVerified })
   return { user, session, deviceCookie: issueDeviceCookie(tenant.id, email) }
 }
 
@@ -299,6 +306,33 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(passwords.newPassword)
   await withTenant(tenant.id, (tx) => setUserPassword(tx, tenant.id, user.id, passwordHash))
+  await invalidateUserSessions(tenant.id, user.id, currentSessionId)
+  return true
+}
+
+/**
+ * Password rotation's step (ADR 045): a new password, different from the current one, for a
+ * session whose password is older than the limit. Other sessions of the user end; this one goes
+ * on. False when the new password is the current one.
+ */
+export async function replaceExpiredPassword(
+  tenant: Pick<Tenant, 'id'>,
+  user: User,
+  currentSessionId: string,
+  newPassword: string,
+) {
+  if (await verifyPassword(user.passwordHash, newPassword)) return false
+  const passwordHash = await hashPassword(newPassword)
+  await withTenant(tenant.id, async (tx) => {
+    await setUserPassword(tx, tenant.id, user.id, passwordHash)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'password.changed',
+      entityType: 'user',
+      entityId: user.id,
+      metadata: { reason: 'rotation' },
+    })
+  })
   await invalidateUserSessions(tenant.id, user.id, currentSessionId)
   return true
 }

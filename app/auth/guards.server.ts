@@ -7,13 +7,41 @@ import { issuePlatformScopeGrant, type PlatformScopeGrant } from '#drizzle/db.se
 import { type AuthRequiredData, SESSION_ENDED_MESSAGE } from './auth-required'
 import { type Role, rolePaths } from './roles'
 import { getSession, type ValidSession } from './session.server'
+import type { SignInStep } from './sign-in-steps'
+import { pendingSignInStep, SIGN_IN_STEP_PATHS } from './sign-in-steps.server'
 
 export type SignedIn = { tenant: Tenant; user: User; session: ValidSession }
 
+/**
+ * The request's user, or null. A session that still owes a step of its sign-in (a second
+ * factor, a new password: ADR 045) counts as no user here, so a page that only looks whether
+ * someone is signed in shows nothing of theirs; `pendingStep` says which step it owes.
+ */
 export async function getOptionalUser(request: Request, context: AppLoadContext) {
   const tenant = await requireTenant(context)
   const session = await getSession(request, context, tenant.id)
-  return { tenant, user: session?.user ?? null, session }
+  const pendingStep = session ? await pendingSignInStep(session) : null
+  if (pendingStep)
+    return { tenant, user: null, session: null, pendingStep, pendingSession: session }
+  return { tenant, user: session?.user ?? null, session, pendingStep, pendingSession: null }
+}
+
+/**
+ * Sign-in step pages (ADR 045): the session that owes `step`. Without a session, to the sign-in
+ * form; a session that owes another step (or none) goes where it belongs.
+ */
+export async function requirePendingStep(
+  request: Request,
+  context: AppLoadContext,
+  step: SignInStep,
+): Promise<SignedIn> {
+  const { tenant, user, pendingStep, pendingSession } = await getOptionalUser(request, context)
+  if (pendingSession && pendingStep === step) {
+    return { tenant, user: pendingSession.user, session: pendingSession }
+  }
+  if (pendingStep) throw redirect(SIGN_IN_STEP_PATHS[pendingStep])
+  if (user) throw redirect(rolePaths(user.role).dashboard)
+  throw redirect('/auth/login')
 }
 
 function loginRedirect(request: Request) {
@@ -29,7 +57,10 @@ function loginRedirect(request: Request) {
  * ended (app/auth/auth-required.ts) instead of silently dropping the user on the login form.
  */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SignedIn> {
-  const { tenant, user, session } = await getOptionalUser(request, context)
+  const { tenant, user, session, pendingStep } = await getOptionalUser(request, context)
+  // Before anything else, the step the sign-in still owes: every signed-in loader and action
+  // passes here, so none is reachable (and no action runs) past it (ADR 045).
+  if (pendingStep) throw redirect(SIGN_IN_STEP_PATHS[pendingStep])
   if (!user || !session) {
     if (context.dataRequest) {
       throw Response.json(

@@ -44,6 +44,11 @@ export const LIMITS = {
   // Apple Wallet devices' logs (POST /wallet/apple/v1/log, no token): lines written to the
   // server's log, per client address. A device sends a few when something fails.
   walletLogIp: { max: 60, windowMs: MINUTE },
+  // Codes of the sign-in's second step (authenticator and recovery codes, enrolment, turning
+  // it off), per account and per client address: a million six-digit codes must not be
+  // guessable through a session that passed the password (ADR 045).
+  twoFactorAccount: { max: 10, windowMs: 15 * MINUTE },
+  twoFactorIp: { max: 50, windowMs: 15 * MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.
   invitationResend: { max: 1, windowMs: 10 * MINUTE },
 } as const

@@ -69,19 +69,40 @@ export function readSessionToken(request: Request): string | null {
   return token && /^[a-z2-7]{32}$/.test(token) ? token : null
 }
 
-/** A new session for the user; returns the Set-Cookie header value. */
-export async function createSession(organizationId: string, userId: string) {
+/**
+ * A new session for the user; returns the Set-Cookie header value. `twoFactorVerified: false`
+ * (sign-in of an account that owes a second step, ADR 045) leaves the session pending until
+ * the step is passed; every other session (sign-up, an accepted invitation, tests' sessions)
+ * is complete from the start.
+ */
+export async function createSession(
+  organizationId: string,
+  userId: string,
+  { twoFactorVerified = true }: { twoFactorVerified?: boolean } = {},
+) {
   const token = generateSessionToken()
   const expiresAt = new Date(Date.now() + (await sessionDurationMs()))
   await withTenant(organizationId, async (tx) => {
-    await insertSession(tx, organizationId, { id: sessionIdFromToken(token), userId, expiresAt })
+    await insertSession(tx, organizationId, {
+      id: sessionIdFromToken(token),
+      userId,
+      expiresAt,
+      twoFactorVerified,
+    })
     // Every sign-in (and sign-up) opens a session: the admin screens' "Last Active".
     await markSignedIn(tx, organizationId, userId, new Date())
   })
   return { token, expiresAt, cookie: serializeSessionCookie(token, expiresAt) }
 }
 
-export type ValidSession = { sessionId: string; user: User; expiresAt: Date; renewed: boolean }
+export type ValidSession = {
+  sessionId: string
+  user: User
+  expiresAt: Date
+  renewed: boolean
+  /** False while the sign-in's second step is owed (app/auth/sign-in-steps.server.ts). */
+  twoFactorVerified: boolean
+}
 
 export async function validateSessionToken(
   organizationId: string,
@@ -107,7 +128,13 @@ export async function validateSessionToken(
       await extendSession(tx, organizationId, sessionId, expiresAt)
       renewed = true
     }
-    return { sessionId, user: row.user, expiresAt, renewed }
+    return {
+      sessionId,
+      user: row.user,
+      expiresAt,
+      renewed,
+      twoFactorVerified: row.session.twoFactorVerified,
+    }
   })
 }
 

@@ -94,8 +94,9 @@ async function disable(signedIn: SignedIn, reason: 'empty' | 'invalid') {
 export async function apiSettingsAction(request: Request, context: AppLoadContext) {
   return intentAction(request, {
     guard: async () => {
-      const { user } = await getOptionalUser(request, context)
-      if (!user) {
+      const { user, pendingStep } = await getOptionalUser(request, context)
+      // A session owing a sign-in step goes to that step (requireUser), like everywhere else.
+      if (!user && !pendingStep) {
         throw await redirectWithToast(
           `/auth/login?redirectTo=${encodeURIComponent(API_SETTINGS_PATH)}`,
           { type: 'error', title: MESSAGES.signedOut },

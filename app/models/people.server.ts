@@ -247,7 +247,12 @@ export async function updateAccount(
 ) {
   const [user] = await db
     .update(users)
-    .set({ ...changes, updatedAt: new Date() })
+    .set({
+      ...changes,
+      // A password set by an admin starts its own 90 days of rotation (ADR 045).
+      ...(changes.passwordHash ? { passwordChangedAt: new Date() } : {}),
+      updatedAt: new Date(),
+    })
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
     .returning()
   return user

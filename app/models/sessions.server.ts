@@ -5,7 +5,7 @@ import { sessions, users } from '#drizzle/schema'
 export async function insertSession(
   db: Queryable,
   organizationId: string,
-  session: { id: string; userId: string; expiresAt: Date },
+  session: { id: string; userId: string; expiresAt: Date; twoFactorVerified: boolean },
 ) {
   await db.insert(sessions).values({ ...session, organizationId })
 }

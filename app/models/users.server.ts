@@ -71,7 +71,8 @@ export async function setUserPassword(
 ) {
   await db
     .update(users)
-    .set({ passwordHash, updatedAt: new Date() })
+    // Password rotation (ADR 045) counts its 90 days from here.
+    .set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() })
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
 }
 

@@ -3,6 +3,10 @@
 const LABELS: Record<string, string> = {
   'profile.updated': 'Updated your profile',
   'password.changed': 'Changed your password',
+  'two_factor.enabled': 'Turned on two-factor authentication',
+  'two_factor.disabled': 'Turned off two-factor authentication',
+  'two_factor.recovery_codes_regenerated': 'Made new recovery codes',
+  'two_factor.recovery_code_used': 'Signed in with a recovery code',
   'email.changed': 'Changed your email address',
   'email.confirmed': 'Confirmed your email address',
   'card.created': 'Created a digital card',

@@ -86,6 +86,7 @@ export const PROFILE_SCREENS: Record<ProfileVariant, ProfileScreen> = {
     subtitle: "Manage your details, your agency's branding and its teams",
     tabs: [
       personal,
+      security,
       { id: 'branding', label: 'Agency Branding' },
       { id: 'teams', label: 'Teams' },
       notifications,

@@ -11,12 +11,14 @@ export async function loader() {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { tenant, session } = await getOptionalUser(request, context)
+  // A session still owing a sign-in step (ADR 045) may sign out too.
+  const { tenant, session, pendingSession } = await getOptionalUser(request, context)
   // "Switch account" (an invitation for another address) comes back to its page after sign-in.
   // Signing out never fails on its body: an unreadable one just has no destination.
   const form = await readPlainForm(request).catch(() => null)
   const redirectTo = safeRedirectPath(form?.get('redirectTo'))
-  if (session) await invalidateSession(tenant.id, session.sessionId)
+  const ending = session ?? pendingSession
+  if (ending) await invalidateSession(tenant.id, ending.sessionId)
   const headers = new Headers()
   headers.append('Set-Cookie', serializeBlankSessionCookie())
   headers.append('Set-Cookie', await toastCookie({ title: 'Signed out successfully' }))

@@ -15,6 +15,7 @@ import {
 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { rolePaths } from '#app/auth/roles'
+import { TwoFactorLink } from '#app/components/auth/two-factor'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { ActivityList } from '#app/components/profile/activity-list'
@@ -107,7 +108,12 @@ export default function ProfileRoute() {
   const { key } = useLocation()
   const contents: Record<ProfileTabId, () => ReactNode> = {
     personal: () => <PersonalInfoForm key={key} profile={profile} lastResult={profileResult} />,
-    security: () => <ChangePasswordForm key={key} lastResult={passwordResult} />,
+    security: () => (
+      <div className="flex flex-col gap-6">
+        <ChangePasswordForm key={key} lastResult={passwordResult} />
+        <TwoFactorLink />
+      </div>
+    ),
     card: () => (
       <div className="flex flex-col gap-6">
         <BusinessCardPanel

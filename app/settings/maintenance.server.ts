@@ -29,7 +29,8 @@ async function isPlatformSuperAdmin(host: string | null, cookieHeader: string | 
   const resolution = await resolveTenant(host)
   if (resolution.status !== 'found' || resolution.tenant.kind !== 'platform') return false
   const session = await validateSessionToken(resolution.tenant.id, token)
-  return session?.user.role === 'super_admin'
+  // A session still owing its second step (ADR 045) is not a super admin's yet.
+  return session?.user.role === 'super_admin' && session.twoFactorVerified
 }
 
 /** The work's value, or undefined when it failed because the database is away. */

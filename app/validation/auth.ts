@@ -12,11 +12,13 @@ export const emailField = () =>
 
 const email = emailField()
 
-const password = z
-  .string({ error: 'Password must be at least 6 characters' })
-  .min(6, 'Password must be at least 6 characters')
-  // argon2 hashes anything, but a megabyte password is an attack, not a password.
-  .max(200, 'Password must be at most 200 characters')
+export const passwordField = () =>
+  z
+    .string({ error: 'Password must be at least 6 characters' })
+    .min(6, 'Password must be at least 6 characters')
+    // argon2 hashes anything, but a megabyte password is an attack, not a password.
+    .max(200, 'Password must be at most 200 characters')
+const password = passwordField()
 
 const name = (label: 'First' | 'Last') => nameField(`${label} name`, NAME_MAX_LENGTH.namePart)
 

@@ -45,6 +45,8 @@ export const StoredAgencyTeamSchema = z.object({
   defaultTeamRole: z.enum(TEAM_ROLES).catch('member').default('member'),
   autoApprove: stored(true),
   membersMayInvite: stored(true),
+  // The agency's own staff (agency admins and members) must sign in with two factors (ADR 045).
+  requireStaffTwoFactor: stored(false),
 })
 export type AgencyTeamSettings = z.output<typeof StoredAgencyTeamSchema>
 
@@ -87,6 +89,7 @@ export const AgencyTeamSchema = z.object({
   defaultTeamRole: z.enum(TEAM_ROLES, { error: 'Please select a role' }),
   autoApprove: checkbox(),
   membersMayInvite: checkbox(),
+  requireStaffTwoFactor: checkbox(),
 })
 
 export const AgencyBillingSchema = z.object({

@@ -7,14 +7,17 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
+import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { storeMedia } from '#app/models/media.server'
+import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
 import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
+import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
 import { getDb, type Transaction, withTenant } from '#drizzle/db.server'
-import { cardSlugs, teamInvitations } from '#drizzle/schema'
+import { cardSlugs, teamInvitations, users } from '#drizzle/schema'
 import {
   configureAppleWallet,
   makeTestCertificates,
@@ -48,7 +51,14 @@ type Action = (args: {
  * Who sends the form: nobody, a signed-in user of a role, a session made for this one request,
  * or the end user the team invitations are addressed to.
  */
-type Actor = 'anonymous' | Role | 'fresh session' | 'invitee'
+type Actor =
+  | 'anonymous'
+  | Role
+  | 'fresh session'
+  | 'invitee'
+  // Sessions that owe a sign-in step (ADR 045), made afresh for each request.
+  | 'two-factor step'
+  | 'new-password step'
 
 type Form = {
   name: string
@@ -585,6 +595,32 @@ const FORMS: Form[] = [
     keys: ['apiKey', 'keepStoredKey', 'locationId', 'enabled', 'contactId'],
   },
   {
+    name: 'two-factor step',
+    file: 'auth.two-factor',
+    path: '/auth/two-factor',
+    actor: 'two-factor step',
+    intents: ['code', 'recovery', 'enrol'],
+    keys: ['code', 'recoveryCode', 'sealedKey'],
+    // Every code attempt counts against the account and the address (ADR 045).
+    mayChange: ['rate_limits'],
+  },
+  {
+    name: 'password rotation step',
+    file: 'auth.new-password',
+    path: '/auth/new-password',
+    actor: 'new-password step',
+    keys: ['password', 'confirmPassword'],
+  },
+  {
+    name: 'two-factor settings',
+    file: 'account.two-factor',
+    path: '/account/two-factor',
+    actor: 'end_user',
+    intents: ['enrol', 'regenerate', 'disable'],
+    keys: ['code', 'sealedKey'],
+    mayChange: ['rate_limits'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',
@@ -667,6 +703,25 @@ beforeAll(async () => {
     }),
   )
   actors.set('fresh session', { ...endUser, cookie: '' })
+  // An agency admin without an authenticator while admins must have one: the enrolment step.
+  const enrolling = await makeUser(organization.id, { role: 'agency_admin', password: 'fuzz-pass' })
+  const pending = await createSession(organization.id, enrolling.id, { twoFactorVerified: false })
+  actors.set('two-factor step', {
+    ...endUser,
+    cookie: `${sessionCookieName()}=${pending.token}`,
+    organizationId: organization.id,
+    userId: enrolling.id,
+  })
+  // An end user whose password is past rotation's 90 days, with rotation on.
+  const expired = await makeUser(organization.id, { password: 'fuzz-pass' })
+  await savePlatformSettings(getDb(), { passwordRotation: true })
+  invalidatePlatformSettings()
+  actors.set('new-password step', {
+    ...endUser,
+    cookie: await sessionCookieFor(organization.id, expired.id),
+    organizationId: organization.id,
+    userId: expired.id,
+  })
   for (const [name, org] of [
     ['media', organization],
     ['foreignMedia', other],
@@ -861,6 +916,10 @@ const value = fc.oneof(
 
 /** A valid value per field name: bodies mostly valid but for a few fields reach the writes. */
 const VALID: Record<string, readonly string[]> = {
+  // Two-factor (ADR 045): well-formed codes that match nothing, a sealed-looking key.
+  code: ['123456', '000000'],
+  recoveryCode: ['abcde-fghij'],
+  sealedKey: ['v1.AAAAAAAA.AAAAAAAAAAAAAAAA.AAAA'],
   firstName: ['Ada'],
   lastName: ['Lovelace'],
   fullName: ['Grace Hopper'],
@@ -1076,6 +1135,14 @@ async function actionOf(file: string): Promise<Action> {
  */
 async function cookieFor(form: Form) {
   const signed = actors.get(form.actor) as Signed
+  if (form.actor === 'new-password step') {
+    // A generated valid password may pass the step: the next request starts expired again (a
+    // fixed date, so a refused request's checksum is the next one's start).
+    await getDb()
+      .update(users)
+      .set({ passwordChangedAt: new Date('2020-01-01T00:00:00Z') })
+      .where(eq(users.id, signed.userId))
+  }
   if (form.actor !== 'fresh session') return signed.cookie
   return sessionCookieFor(signed.organizationId, signed.userId)
 }

@@ -135,6 +135,7 @@ test('no hot query scans a tenant table in sequence', async () => {
   await insertSession(db, organization.id, {
     id: `plans-session-${organization.slug}`,
     userId: user.id,
+    twoFactorVerified: true,
     expiresAt: new Date(Date.now() + 60_000),
   })
   await findSessionWithUser(db, organization.id, `plans-session-${organization.slug}`)

@@ -28,6 +28,13 @@ import {
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
+import {
+  clearTwoFactor,
+  consumeRecoveryCode,
+  markSessionTwoFactorVerified,
+  setRecoveryCodes,
+  setTwoFactor,
+} from '#app/models/authenticators.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
@@ -260,8 +267,11 @@ async function seedTenantA(db: Queryable) {
   await insertSession(db, organization.id, {
     id: sessionId,
     userId: user.id,
+    twoFactorVerified: false,
     expiresAt: new Date(Date.now() + 86_400_000),
   })
+  // A recovery code of A's that B's calls must not be able to use (consumeRecoveryCode).
+  await setRecoveryCodes(db, organization.id, user.id, ['a-recovery-hash'])
   const tokenHash = `reset-${suffix}`
   await insertPasswordResetToken(db, organization.id, user.id, tokenHash)
   const confirmationHash = `confirm-${suffix}`
@@ -989,6 +999,7 @@ const cases: Record<string, Case[]> = {
           id: `s-${uniqueSuffix()}`,
           userId: a.user.id,
           expiresAt: new Date(),
+          twoFactorVerified: true,
         }),
       expected: (_value, threw) => expect(threw).toBe(true),
     },
@@ -1018,6 +1029,42 @@ const cases: Record<string, Case[]> = {
     {
       name: "ends no session of A's user",
       run: (db, b, a) => deleteUserSessions(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  setTwoFactor: [
+    {
+      name: "gives A's user no authenticator",
+      run: (db, b, a) =>
+        setTwoFactor(db, b, a.user.id, { totpKeySealed: 'sealed', recoveryCodeHashes: ['h'] }),
+      expected: nothing,
+    },
+  ],
+  setRecoveryCodes: [
+    {
+      name: "replaces no recovery code of A's user",
+      run: (db, b, a) => setRecoveryCodes(db, b, a.user.id, ['h']),
+      expected: nothing,
+    },
+  ],
+  clearTwoFactor: [
+    {
+      name: "turns off no authenticator of A's user",
+      run: (db, b, a) => clearTwoFactor(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  consumeRecoveryCode: [
+    {
+      name: "uses no recovery code of A's user",
+      run: (db, b, a) => consumeRecoveryCode(db, b, a.user.id, 'a-recovery-hash'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  markSessionTwoFactorVerified: [
+    {
+      name: "verifies no session of A's",
+      run: (db, b, a) => markSessionTwoFactorVerified(db, b, a.sessionId),
       expected: nothing,
     },
   ],

@@ -66,6 +66,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'auth.logout.ts': 'public',
   'auth.register.tsx': 'public',
   'auth.reset-password.tsx': 'public',
+  // Sign-in steps (ADR 045): only a session owing the step reaches them; any other session goes
+  // to its dashboard, none to sign in (tests/integration/two-factor.test.ts).
+  'auth.two-factor.tsx': 'public',
+  'auth.new-password.tsx': 'public',
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
@@ -95,6 +99,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'resources.upload.ts': 'no-loader',
   'resources.email-confirmation.ts': 'no-loader',
   'api-settings.tsx': 'any',
+  // The Security area's two-factor page: every signed-in role manages its own.
+  'account.two-factor.tsx': 'any',
   'contacts._index.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
@@ -415,6 +421,9 @@ const REFERENCES: Record<string, Reference> = {
   'auth.logout.ts': 'none',
   'auth.register.tsx': 'none',
   'auth.reset-password.tsx': 'reset-token',
+  'auth.two-factor.tsx': 'none',
+  'auth.new-password.tsx': 'none',
+  'account.two-factor.tsx': 'none',
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
@@ -1116,6 +1125,29 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { token: resetTokenB, password: 'taken-over-1', confirmPassword: 'taken-over-1' },
         params: {},
         onlyOnA: true,
+      },
+    ],
+    // Sign-in steps and the two-factor page act on the session's own account only (ADR 045).
+    'auth.two-factor.tsx': [
+      {
+        path: '/auth/two-factor',
+        fields: { intent: 'code', code: '123456', ...injected },
+        params: {},
+      },
+    ],
+    'auth.new-password.tsx': [
+      {
+        path: '/auth/new-password',
+        fields: { password: 'taken-over-1', confirmPassword: 'taken-over-1', ...injected },
+        params: {},
+      },
+    ],
+    'account.two-factor.tsx': [
+      { path: '/account/two-factor', fields: { intent: 'regenerate', ...injected }, params: {} },
+      {
+        path: '/account/two-factor',
+        fields: { intent: 'disable', code: '123456', ...injected },
+        params: {},
       },
     ],
     // On B's own host B's link is meant to work: only A's host must refuse it.

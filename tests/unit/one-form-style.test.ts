@@ -62,6 +62,16 @@ function postForms(file: string): PostForm[] {
  */
 const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
   {
+    file: 'app/components/auth/two-factor.tsx',
+    marker: 'action="/auth/logout"',
+    why: 'sign out from a sign-in step: one button',
+  },
+  {
+    file: 'app/routes/account.two-factor.tsx',
+    marker: 'value="regenerate"',
+    why: 'new recovery codes: one button',
+  },
+  {
     file: 'app/components/agencies/agencies-page.tsx',
     marker: 'value="delete"',
     why: 'the delete confirmation: one button',

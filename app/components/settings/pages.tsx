@@ -333,6 +333,13 @@ export function AgencySettings({
                     description:
                       'Team managers can add and invite people, not only team admins. Off: only team admins can.',
                   },
+                  {
+                    kind: 'toggle',
+                    name: 'requireStaffTwoFactor',
+                    label: 'Require two-factor authentication for agency staff',
+                    description:
+                      "Your agency's admins and members sign in with their password and a code from an authenticator app; anyone without one sets it up at their next sign-in.",
+                  },
                 ]}
               />
             </SettingsPanel>
@@ -463,17 +470,15 @@ export function SuperAdminSettings({
                     kind: 'toggle',
                     name: 'requireTwoFactorForAdmins',
                     label: 'Two-factor authentication for admins',
-                    note: 'Coming soon',
                     description:
-                      'Stored for when two-factor sign-in arrives; it is not enforced yet.',
+                      'Super admins and agency admins sign in with their password and a code from an authenticator app (or a recovery code). An admin without one sets it up at their next sign-in.',
                   },
                   {
                     kind: 'toggle',
                     name: 'passwordRotation',
                     label: 'Password rotation every 90 days',
-                    note: 'Coming soon',
                     description:
-                      'Stored for when password expiry arrives; passwords do not expire and no reminders are sent yet.',
+                      'Anyone whose password is more than 90 days old chooses a new one at sign-in, before anything else.',
                   },
                 ]}
               />

@@ -1,0 +1,249 @@
+// Two-factor sign-in with an authenticator app (ADR 045), after Lucia's two-factor guide: a
+// 20-byte TOTP key (RFC 6238, 30 s, 6 digits, @oslojs/otp) sealed at rest with APP_SECRET, ten
+// single-use recovery codes stored as SHA-256, and a flag on the session for the second step.
+// Who must have it: super admins and agency admins while the platform's "Two-factor
+// authentication for admins" is on, and an agency's staff when the agency requires it.
+import { sha256 } from '@oslojs/crypto/sha2'
+import {
+  decodeBase32IgnorePadding,
+  encodeBase32LowerCaseNoPadding,
+  encodeBase32UpperCaseNoPadding,
+  encodeHexLowerCase,
+} from '@oslojs/encoding'
+import { createTOTPKeyURI, verifyTOTPWithGracePeriod } from '@oslojs/otp'
+import QRCode from 'qrcode'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  clearTwoFactor,
+  consumeRecoveryCode,
+  markSessionTwoFactorVerified,
+  setRecoveryCodes,
+  setTwoFactor,
+} from '#app/models/authenticators.server'
+import { getOrganizationPreferences } from '#app/models/organization-settings.server'
+import { findUserById, type User } from '#app/models/users.server'
+import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
+import { open, seal } from '#app/utils/secret-box.server'
+import { StoredAgencyTeamSchema } from '#app/validation/settings'
+import { withDatabase, withTenant } from '#drizzle/db.server'
+import { addressLimitKey, hitOrRefuseIn, limitKey } from './rate-limit.server'
+import { RECOVERY_CODE_COUNT } from './sign-in-steps'
+
+export const TOTP_PERIOD_SECONDS = 30
+export const TOTP_DIGITS = 6
+// One period either side: a phone whose clock is a little off still signs in.
+const GRACE_SECONDS = 30
+
+export const WRONG_CODE_MESSAGE = 'That code is not right. Please try again.'
+export const WRONG_RECOVERY_CODE_MESSAGE = 'That recovery code is not valid or was already used.'
+export const REQUIRED_MESSAGE =
+  'Two-factor authentication is required for your account, so it cannot be turned off.'
+
+/**
+ * Whether this account must have a second factor (platform toggle, agency's staff toggle). Read
+ * outside any transaction: the platform settings may need a connection of their own.
+ */
+export async function twoFactorRequired(
+  tenant: Pick<Tenant, 'id' | 'kind'>,
+  user: Pick<User, 'role'>,
+) {
+  const { requireTwoFactorForAdmins } = await cachedPlatformSettings()
+  if (requireTwoFactorForAdmins && (user.role === 'super_admin' || user.role === 'agency_admin')) {
+    return true
+  }
+  if (
+    tenant.kind !== 'agency' ||
+    !(user.role === 'agency_admin' || user.role === 'agency_member')
+  ) {
+    return false
+  }
+  const stored = await withTenant(tenant.id, (tx) => getOrganizationPreferences(tx, tenant.id))
+  return StoredAgencyTeamSchema.parse(stored).requireStaffTwoFactor
+}
+
+/** Whether signing in as this user owes a second step (has one, or must enrol). */
+export async function secondStepOwed(tenant: Pick<Tenant, 'id' | 'kind'>, user: User) {
+  if (user.totpKeySealed) return true
+  return twoFactorRequired(tenant, user)
+}
+
+// ── Keys and codes ────────────────────────────────────────────────────────────────────
+
+export function newTotpKey() {
+  const key = new Uint8Array(20)
+  crypto.getRandomValues(key)
+  return key
+}
+
+/** The key as people type it into an authenticator: base32, upper case, in groups of four. */
+export function keyText(key: Uint8Array) {
+  return encodeBase32UpperCaseNoPadding(key).replace(/(.{4})(?=.)/g, '$1 ')
+}
+
+export function keyFromText(text: string) {
+  return decodeBase32IgnorePadding(text.replace(/\s+/g, '').toUpperCase())
+}
+
+/** The key sealed for the enrolment form's hidden field and for the user row. */
+export function sealKey(key: Uint8Array) {
+  return seal(encodeBase32UpperCaseNoPadding(key))
+}
+
+export function openKey(sealed: string) {
+  return keyFromText(open(sealed))
+}
+
+export async function enrolmentOf(key: Uint8Array, issuer: string, accountName: string) {
+  const uri = createTOTPKeyURI(issuer, accountName, key, TOTP_PERIOD_SECONDS, TOTP_DIGITS)
+  // An SVG drawn on the server: no script, and the key never reaches a third-party service.
+  const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
+  return { uri, qrSvg, keyText: keyText(key), sealedKey: sealKey(key) }
+}
+
+export function codeMatches(key: Uint8Array, code: string) {
+  return verifyTOTPWithGracePeriod(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, code, GRACE_SECONDS)
+}
+
+/** A recovery code as shown: ten base32 characters in two groups ("abcde-fghij"). */
+function newRecoveryCode() {
+  const bytes = new Uint8Array(7)
+  crypto.getRandomValues(bytes)
+  const text = encodeBase32LowerCaseNoPadding(bytes).slice(0, 10)
+  return `${text.slice(0, 5)}-${text.slice(5)}`
+}
+
+/** Typed codes match however they are spaced or cased. */
+export function hashRecoveryCode(code: string) {
+  const normal = code.toLowerCase().replace(/[^a-z2-7]/g, '')
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(`recovery:${normal}`)))
+}
+
+export function newRecoveryCodes() {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
+  return { codes, hashes: codes.map(hashRecoveryCode) }
+}
+
+// ── Operations ────────────────────────────────────────────────────────────────────────
+
+/** Every code attempt (sign-in step, enrolment, turning off) is limited per account and address. */
+async function countAttempt(tenant: Pick<Tenant, 'id'>, userId: string, clientIp: string) {
+  await withDatabase(async (tx) => {
+    await hitOrRefuseIn(tx, 'twoFactorAccount', limitKey('twoFactorAccount', tenant.id, userId))
+    await hitOrRefuseIn(tx, 'twoFactorIp', addressLimitKey('twoFactorIp', clientIp))
+  })
+}
+
+/** The sign-in step with the authenticator's code: true when it passed. */
+export async function passWithCode(
+  tenant: Pick<Tenant, 'id'>,
+  user: User,
+  sessionId: string,
+  code: string,
+  clientIp: string,
+) {
+  await countAttempt(tenant, user.id, clientIp)
+  if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) return false
+  await withTenant(tenant.id, (tx) => markSessionTwoFactorVerified(tx, tenant.id, sessionId))
+  return true
+}
+
+/** The sign-in step with a recovery code, which works once: true when it passed. */
+export async function passWithRecoveryCode(
+  tenant: Pick<Tenant, 'id'>,
+  user: User,
+  sessionId: string,
+  code: string,
+  clientIp: string,
+) {
+  await countAttempt(tenant, user.id, clientIp)
+  return withTenant(tenant.id, async (tx) => {
+    if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hashRecoveryCode(code)))) return false
+    await markSessionTwoFactorVerified(tx, tenant.id, sessionId)
+    const left = (await findUserById(tx, tenant.id, user.id))?.recoveryCodeHashes.length ?? 0
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'two_factor.recovery_code_used',
+      entityType: 'user',
+      entityId: user.id,
+      metadata: { codesLeft: left },
+    })
+    return true
+  })
+}
+
+/**
+ * Confirms an enrolment: the code must come from the key the form carried (sealed by us, so it
+ * is a key this server made). Stores the key and ten recovery codes, marks the session as past
+ * its second step, and returns the codes, shown once.
+ */
+export async function confirmEnrolment(
+  tenant: Pick<Tenant, 'id'>,
+  user: User,
+  sessionId: string,
+  input: { sealedKey: string; code: string },
+  clientIp: string,
+) {
+  await countAttempt(tenant, user.id, clientIp)
+  let key: Uint8Array
+  try {
+    key = openKey(input.sealedKey)
+  } catch {
+    throw new ActionError(400, 'The set-up expired. Please start again.')
+  }
+  if (!codeMatches(key, input.code)) throw new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+  const recovery = newRecoveryCodes()
+  await withTenant(tenant.id, async (tx) => {
+    await setTwoFactor(tx, tenant.id, user.id, {
+      totpKeySealed: sealKey(key),
+      recoveryCodeHashes: recovery.hashes,
+    })
+    await markSessionTwoFactorVerified(tx, tenant.id, sessionId)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'two_factor.enabled',
+      entityType: 'user',
+      entityId: user.id,
+    })
+  })
+  return recovery.codes
+}
+
+export async function regenerateRecoveryCodes(tenant: Pick<Tenant, 'id'>, user: User) {
+  if (!user.totpKeySealed) throw new ActionError(400, 'Set up an authenticator app first.')
+  const recovery = newRecoveryCodes()
+  await withTenant(tenant.id, async (tx) => {
+    await setRecoveryCodes(tx, tenant.id, user.id, recovery.hashes)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'two_factor.recovery_codes_regenerated',
+      entityType: 'user',
+      entityId: user.id,
+    })
+  })
+  return recovery.codes
+}
+
+/** Turns the authenticator off after a current code; refused while it is required. */
+export async function disableTwoFactor(
+  tenant: Pick<Tenant, 'id' | 'kind'>,
+  user: User,
+  code: string,
+  clientIp: string,
+) {
+  if (await twoFactorRequired(tenant, user)) throw new ActionError(403, REQUIRED_MESSAGE)
+  await countAttempt(tenant, user.id, clientIp)
+  await withTenant(tenant.id, async (tx) => {
+    if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) {
+      throw new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+    }
+    await clearTwoFactor(tx, tenant.id, user.id)
+    await recordAudit(tx, tenant.id, {
+      actorUserId: user.id,
+      action: 'two_factor.disabled',
+      entityType: 'user',
+      entityId: user.id,
+    })
+  })
+}

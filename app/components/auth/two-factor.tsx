@@ -1,0 +1,208 @@
+// The pieces of two-factor sign-in shared by the sign-in step and the Security area (ADR 045).
+import type { SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
+import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { StatusButton } from '#app/components/ui/status-button'
+import {
+  CodeStepSchema,
+  DisableSchema,
+  EnrolSchema,
+  RecoveryStepSchema,
+} from '#app/validation/two-factor'
+
+export type Enrolment = { qrSvg: string; keyText: string; sealedKey: string; uri: string }
+type LastResult = SubmissionResult<string[]> | null | undefined
+
+const codeInput = {
+  autoComplete: 'one-time-code',
+  inputMode: 'numeric' as const,
+  pattern: '[0-9 ]*',
+}
+
+function submitting(navigation: ReturnType<typeof useNavigation>, intent: string) {
+  return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+}
+
+/** Set-up: the QR code of the otpauth URI, the key as text, and the first code to confirm. */
+export function EnrolForm({
+  enrolment,
+  lastResult,
+}: {
+  enrolment: Enrolment
+  lastResult: LastResult
+}) {
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(EnrolSchema, { id: 'two-factor-enrol', lastResult })
+  return (
+    <div className="flex flex-col gap-4">
+      <ol className="list-decimal space-y-1 pl-5 text-sm text-gray-700 dark:text-gray-300">
+        <li>Open an authenticator app (Google Authenticator, 1Password, Authy, …).</li>
+        <li>Scan this QR code, or type the key below into the app.</li>
+        <li>Enter the 6-digit code the app shows.</li>
+      </ol>
+      <div
+        role="img"
+        aria-label="QR code to add this account to an authenticator app"
+        className="mx-auto w-48 rounded-md bg-white p-2 [&_svg]:h-auto [&_svg]:w-full"
+        // Drawn on the server by the qrcode package from our own URI: an SVG with no script.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: our own QR SVG, no user markup
+        dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
+      />
+      <div className="text-sm">
+        <p className="font-medium">Key</p>
+        <p
+          className="mt-1 break-all rounded-md bg-gray-100 px-3 py-2 font-mono dark:bg-gray-800"
+          data-testid="totp-key"
+        >
+          {enrolment.keyText}
+        </p>
+      </div>
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="intent" value="enrol" />
+        <input type="hidden" name="sealedKey" value={enrolment.sealedKey} />
+        <Field
+          label="Code from the app"
+          inputProps={{ ...getInputProps(fields.code, { type: 'text' }), ...codeInput }}
+          errors={fields.code.errors}
+        />
+        <StatusButton pending={submitting(navigation, 'enrol')} pendingText="Checking...">
+          Turn on two-factor authentication
+        </StatusButton>
+      </Form>
+    </div>
+  )
+}
+
+/** The recovery codes, shown once right after they are made. */
+export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <FormMessage tone="info">
+        Save these recovery codes somewhere safe. Each one signs you in once if you lose your
+        authenticator app. They will not be shown again.
+      </FormMessage>
+      <ul
+        aria-label="Recovery codes"
+        className="grid grid-cols-2 gap-2 rounded-md bg-gray-100 p-3 font-mono text-sm dark:bg-gray-800"
+      >
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+export function CodeForm({ lastResult }: { lastResult: LastResult }) {
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(CodeStepSchema, { id: 'two-factor-code', lastResult })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <input type="hidden" name="intent" value="code" />
+      <Field
+        label="Authentication code"
+        inputProps={{
+          ...getInputProps(fields.code, { type: 'text' }),
+          ...codeInput,
+          autoFocus: true,
+        }}
+        errors={fields.code.errors}
+      />
+      <StatusButton pending={submitting(navigation, 'code')} pendingText="Verifying...">
+        Verify
+      </StatusButton>
+    </Form>
+  )
+}
+
+export function RecoveryForm({ lastResult }: { lastResult: LastResult }) {
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(RecoveryStepSchema, {
+    id: 'two-factor-recovery',
+    lastResult,
+  })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <input type="hidden" name="intent" value="recovery" />
+      <Field
+        label="Recovery code"
+        inputProps={{
+          ...getInputProps(fields.recoveryCode, { type: 'text' }),
+          autoComplete: 'off',
+        }}
+        errors={fields.recoveryCode.errors}
+      />
+      <StatusButton
+        variant="secondary"
+        pending={submitting(navigation, 'recovery')}
+        pendingText="Verifying..."
+      >
+        Use recovery code
+      </StatusButton>
+    </Form>
+  )
+}
+
+export function DisableForm({ lastResult }: { lastResult: LastResult }) {
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(DisableSchema, { id: 'two-factor-disable', lastResult })
+  return (
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <input type="hidden" name="intent" value="disable" />
+      <Field
+        label="Code from your authenticator app"
+        inputProps={{ ...getInputProps(fields.code, { type: 'text' }), ...codeInput }}
+        errors={fields.code.errors}
+      />
+      <StatusButton
+        variant="danger"
+        pending={submitting(navigation, 'disable')}
+        pendingText="Turning off..."
+      >
+        Turn off two-factor authentication
+      </StatusButton>
+    </Form>
+  )
+}
+
+/** A way out for someone who cannot pass the step now: sign out (a POST, as everywhere). */
+export function SignOut() {
+  return (
+    <Form method="POST" action="/auth/logout" className="inline">
+      <button
+        type="submit"
+        className="font-medium text-brand-text underline-offset-4 hover:underline"
+      >
+        Sign out
+      </button>
+    </Form>
+  )
+}
+
+/** The profile's Security tab: where two-factor authentication is managed. */
+export function TwoFactorLink() {
+  return (
+    <section
+      aria-labelledby="two-factor-link"
+      className="flex flex-col gap-2 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+    >
+      <h2 id="two-factor-link" className="text-lg font-semibold">
+        Two-factor authentication
+      </h2>
+      <p className="text-sm text-gray-600 dark:text-gray-400">
+        A code from an authenticator app at sign-in, with recovery codes in case you lose it.
+      </p>
+      <Link
+        to="/account/two-factor"
+        className="text-sm font-medium text-brand-text underline-offset-4 hover:underline"
+      >
+        Manage two-factor authentication
+      </Link>
+    </section>
+  )
+}

@@ -1,0 +1,189 @@
+// The Security area's two-factor page (ADR 045), for every signed-in role: whether the account
+// has an authenticator, setting one up, new recovery codes, and turning it off when nothing
+// requires it. Linked from the profile's Security tab.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import {
+  Form,
+  Link,
+  type ShouldRevalidateFunction,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from '@remix-run/react'
+import { requireUser } from '#app/auth/guards.server'
+import { rolePaths } from '#app/auth/roles'
+import {
+  confirmEnrolment,
+  disableTwoFactor,
+  enrolmentOf,
+  newTotpKey,
+  regenerateRecoveryCodes,
+  twoFactorRequired,
+} from '#app/auth/two-factor.server'
+import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
+import { StatusButton } from '#app/components/ui/status-button'
+import { ActionError } from '#app/utils/action-error'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
+import { intentAction } from '#app/utils/intent-action.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { AccountTwoFactorSchema } from '#app/validation/two-factor'
+
+export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
+export const headers = actionAndLoaderHeaders
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await requireUser(request, context)
+  const required = await twoFactorRequired(tenant, user)
+  const enabled = Boolean(user.totpKeySealed)
+  return {
+    enabled,
+    required,
+    recoveryCodesLeft: user.recoveryCodeHashes.length,
+    // Only while there is none: a new key each visit, stored once a code from it is confirmed.
+    enrolment: enabled ? null : await enrolmentOf(newTotpKey(), tenant.name, user.email),
+    securityPath: `${rolePaths(user.role).profile}?tab=security`,
+  }
+}
+
+// A refused code keeps the QR code already scanned.
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  actionResult,
+  defaultShouldRevalidate,
+}) => (formMethod && actionResult?.recoveryCodes === undefined ? false : defaultShouldRevalidate)
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const clientIp = context.clientIp ?? 'unknown'
+  return intentAction(request, {
+    guard: () => requireUser(request, context),
+    schema: AccountTwoFactorSchema,
+    redirectTo: '/account/two-factor',
+    intents: {
+      enrol: async (value, { tenant, user, session }) => {
+        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        const recoveryCodes = await confirmEnrolment(
+          tenant,
+          user,
+          session.sessionId,
+          value,
+          clientIp,
+        )
+        return { reply: { recoveryCodes } }
+      },
+      regenerate: async (_value, { tenant, user }) => ({
+        reply: { recoveryCodes: await regenerateRecoveryCodes(tenant, user) },
+      }),
+      disable: async ({ code }, { tenant, user }) => {
+        if (!user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is off.')
+        await disableTwoFactor(tenant, user, code, clientIp)
+        return 'Two-factor authentication turned off'
+      },
+    },
+  })
+}
+
+export const clientAction = serverActionOrFailure
+const INTENTS = {
+  enrol: 'Failed to turn on two-factor authentication',
+  regenerate: 'Failed to make new recovery codes',
+  disable: 'Failed to turn off two-factor authentication',
+}
+
+type ActionData = {
+  result?: Parameters<typeof DisableForm>[0]['lastResult']
+  intent?: string | null
+  recoveryCodes?: string[]
+}
+
+export default function AccountTwoFactor() {
+  const { enabled, required, recoveryCodesLeft, enrolment, securityPath } =
+    useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  useClientFailureToast(actionData, INTENTS, 'Failed to save')
+  const navigation = useNavigation()
+  const resultOf = (intent: string) =>
+    actionData?.intent === intent ? actionData.result : undefined
+  return (
+    <main className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8">
+      <div>
+        <Link
+          to={securityPath}
+          className="text-sm text-brand-text underline-offset-4 hover:underline"
+        >
+          Back to Security
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">Two-factor authentication</h1>
+        <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+          Sign in with your password and a code from an authenticator app.
+        </p>
+      </div>
+      <section
+        aria-labelledby="two-factor-status"
+        className="rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+      >
+        <h2 id="two-factor-status" className="text-lg font-semibold">
+          Status: {enabled ? 'On' : 'Off'}
+        </h2>
+        <p
+          className="mt-1 text-sm text-gray-600 dark:text-gray-400"
+          data-testid="two-factor-status"
+        >
+          {enabled
+            ? `Authenticator app set up. ${recoveryCodesLeft} of 10 recovery codes left.`
+            : 'No authenticator app is set up.'}
+          {required ? ' Your account is required to use two-factor authentication.' : ''}
+        </p>
+      </section>
+      {actionData?.recoveryCodes ? <RecoveryCodes codes={actionData.recoveryCodes} /> : null}
+      {enabled ? (
+        <>
+          <section
+            aria-labelledby="recovery-codes"
+            className="flex flex-col gap-3 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+          >
+            <h2 id="recovery-codes" className="text-lg font-semibold">
+              Recovery codes
+            </h2>
+            <p className="text-sm text-gray-600 dark:text-gray-400">
+              New codes replace every earlier one.
+            </p>
+            <Form method="POST">
+              <input type="hidden" name="intent" value="regenerate" />
+              <StatusButton
+                variant="secondary"
+                pending={
+                  navigation.state === 'submitting' &&
+                  navigation.formData?.get('intent') === 'regenerate'
+                }
+                pendingText="Making codes..."
+              >
+                Make new recovery codes
+              </StatusButton>
+            </Form>
+          </section>
+          {required ? null : (
+            <section
+              aria-labelledby="turn-off"
+              className="flex flex-col gap-3 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+            >
+              <h2 id="turn-off" className="text-lg font-semibold">
+                Turn off
+              </h2>
+              <DisableForm lastResult={resultOf('disable')} />
+            </section>
+          )}
+        </>
+      ) : enrolment && !actionData?.recoveryCodes ? (
+        <section
+          aria-labelledby="set-up"
+          className="rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+        >
+          <h2 id="set-up" className="mb-4 text-lg font-semibold">
+            Set up an authenticator app
+          </h2>
+          <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+        </section>
+      ) : null}
+    </main>
+  )
+}

@@ -1,0 +1,148 @@
+// The sign-in's second step (ADR 045): the authenticator's code or a recovery code, or, for an
+// account that must have two-factor authentication and has none yet, its enrolment. Only a
+// session that owes this step reaches the page; the guard sends every other page here first.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
+import { requirePendingStep } from '#app/auth/guards.server'
+import { rolePaths } from '#app/auth/roles'
+import {
+  confirmEnrolment,
+  enrolmentOf,
+  newTotpKey,
+  passWithCode,
+  passWithRecoveryCode,
+  WRONG_CODE_MESSAGE,
+  WRONG_RECOVERY_CODE_MESSAGE,
+} from '#app/auth/two-factor.server'
+import {
+  CodeForm,
+  EnrolForm,
+  RecoveryCodes,
+  RecoveryForm,
+  SignOut,
+} from '#app/components/auth/two-factor'
+import { AuthCard } from '#app/components/layout/auth-card'
+import { Button } from '#app/components/ui/button'
+import { ActionError } from '#app/utils/action-error'
+import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
+import { intentAction } from '#app/utils/intent-action.server'
+import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { TwoFactorStepSchema } from '#app/validation/two-factor'
+
+export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
+export const headers = actionAndLoaderHeaders
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await requirePendingStep(request, context, 'two-factor')
+  const dashboard = rolePaths(user.role).dashboard
+  if (user.totpKeySealed) return { mode: 'verify' as const, enrolment: null, dashboard }
+  // A new key on each visit: nothing is stored until a code from it is confirmed.
+  const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email)
+  return { mode: 'enrol' as const, enrolment, dashboard }
+}
+
+// A refused code keeps the QR code the person already scanned (a reload would make a new key).
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  defaultShouldRevalidate,
+}) => (formMethod ? false : defaultShouldRevalidate)
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const clientIp = context.clientIp ?? 'unknown'
+  return intentAction(request, {
+    guard: () => requirePendingStep(request, context, 'two-factor'),
+    schema: TwoFactorStepSchema,
+    redirectTo: '/',
+    intents: {
+      code: async ({ code }, { tenant, user, session }) => {
+        if (!(await passWithCode(tenant, user, session.sessionId, code, clientIp))) {
+          return new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+        }
+        return { toast: 'Signed in successfully!', redirectTo: rolePaths(user.role).dashboard }
+      },
+      recovery: async ({ recoveryCode }, { tenant, user, session }) => {
+        const passed = await passWithRecoveryCode(
+          tenant,
+          user,
+          session.sessionId,
+          recoveryCode,
+          clientIp,
+        )
+        if (!passed) return new ActionError(400, WRONG_RECOVERY_CODE_MESSAGE, 'recoveryCode')
+        return {
+          toast: 'Signed in successfully!',
+          description: 'That recovery code is now used up. Make new ones under Security.',
+          redirectTo: rolePaths(user.role).dashboard,
+        }
+      },
+      enrol: async (value, { tenant, user, session }) => {
+        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        const recoveryCodes = await confirmEnrolment(
+          tenant,
+          user,
+          session.sessionId,
+          value,
+          clientIp,
+        )
+        return { reply: { recoveryCodes } }
+      },
+    },
+  })
+}
+
+export const clientAction = serverActionOrFailure
+const INTENTS = { code: 'Failed to verify the code', recovery: 'Failed to verify the code' }
+
+type ActionData = {
+  result?: Parameters<typeof CodeForm>[0]['lastResult']
+  intent?: string | null
+  recoveryCodes?: string[]
+}
+
+export default function TwoFactorStep() {
+  const { mode, enrolment, dashboard } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  useClientFailureToast(actionData, INTENTS, 'Failed to verify the code')
+  const resultOf = (intent: string) =>
+    actionData?.intent === intent ? actionData.result : undefined
+  if (actionData?.recoveryCodes) {
+    return (
+      <AuthCard
+        title="Two-factor authentication is on"
+        description="From now on you sign in with your password and a code from your app."
+      >
+        <div className="flex flex-col gap-4">
+          <RecoveryCodes codes={actionData.recoveryCodes} />
+          <Button asChild>
+            <Link to={dashboard}>Continue</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    )
+  }
+  return (
+    <AuthCard
+      title={mode === 'enrol' ? 'Set up two-factor authentication' : 'Two-factor authentication'}
+      description={
+        mode === 'enrol'
+          ? 'Your account must sign in with a second step. Set up an authenticator app to continue.'
+          : 'Enter the 6-digit code from your authenticator app.'
+      }
+      footer={<SignOut />}
+    >
+      {mode === 'enrol' && enrolment ? (
+        <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+      ) : (
+        <div className="flex flex-col gap-6">
+          <CodeForm lastResult={resultOf('code')} />
+          <section aria-labelledby="recovery-heading" className="flex flex-col gap-3">
+            <h2 id="recovery-heading" className="text-sm font-medium">
+              Lost your authenticator? Use a recovery code
+            </h2>
+            <RecoveryForm lastResult={resultOf('recovery')} />
+          </section>
+        </div>
+      )}
+    </AuthCard>
+  )
+}

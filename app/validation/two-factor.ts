@@ -1,0 +1,55 @@
+// Forms of two-factor sign-in and password rotation (ADR 045), shared by conform and the actions.
+import { z } from 'zod'
+import { passwordField } from './auth'
+
+export const CODE_MESSAGE = 'Please enter the 6-digit code from your authenticator app'
+export const RECOVERY_CODE_MESSAGE = 'Please enter one of your recovery codes'
+
+const code = z
+  .string({ error: CODE_MESSAGE })
+  .trim()
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, CODE_MESSAGE))
+
+const sealedKey = z.string({ error: 'The set-up expired. Please start again.' }).min(1).max(500)
+
+export const EnrolSchema = z.object({ intent: z.literal('enrol'), sealedKey, code })
+
+export const CodeStepSchema = z.object({ intent: z.literal('code'), code })
+export const RecoveryStepSchema = z.object({
+  intent: z.literal('recovery'),
+  recoveryCode: z
+    .string({ error: RECOVERY_CODE_MESSAGE })
+    .trim()
+    .min(1, RECOVERY_CODE_MESSAGE)
+    .max(40, RECOVERY_CODE_MESSAGE),
+})
+export const RegenerateSchema = z.object({ intent: z.literal('regenerate') })
+export const DisableSchema = z.object({ intent: z.literal('disable'), code })
+
+/** The sign-in's second step: the authenticator's code, a recovery code, or enrolment. */
+export const TwoFactorStepSchema = z.discriminatedUnion('intent', [
+  CodeStepSchema,
+  RecoveryStepSchema,
+  EnrolSchema,
+])
+
+/** The Security area's two-factor page. */
+export const AccountTwoFactorSchema = z.discriminatedUnion('intent', [
+  EnrolSchema,
+  RegenerateSchema,
+  DisableSchema,
+])
+
+/** Password rotation's step: a new password, typed twice. */
+export const NewPasswordSchema = z
+  .object({
+    password: passwordField(),
+    confirmPassword: z
+      .string({ error: 'Passwords do not match' })
+      .max(200, 'Password must be at most 200 characters'),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  })
