@@ -2,7 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { AnnouncementsPage } from '#app/components/announcements/announcements-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { announcementsAction, announcementsLoader } from '#app/notifications/send-announcements.server'
+import {
+  announcementsAction,
+  announcementsLoader,
+} from '#app/notifications/send-announcements.server'
 
 export const meta: MetaFunction = () => [{ title: 'Announcements' }]
 

@@ -5,11 +5,11 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { findJobByKey } from '#app/models/jobs.server'
-import { FAN_OUT_BATCH } from '#app/notifications/send-announcements.server'
 import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import { FAN_OUT_BATCH } from '#app/notifications/send-announcements.server'
 import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import {
   action as announcementsAction,
