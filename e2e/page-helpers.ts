@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { demoTotpCode } from '#drizzle/demo-totp'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
 import { sessionUser, storageStateFile } from './sessions'
 
@@ -223,4 +224,14 @@ export async function registerAndSignIn(page: Page) {
   await page.getByLabel('Password').fill('cards-pass')
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+}
+
+/**
+ * The second step the demo's admins owe after their password (README, Demo accounts): the code
+ * an authenticator app holding the demo's key shows now, as `npm run demo:totp` prints it.
+ */
+export async function enterDemoTwoFactorCode(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible()
+  await page.getByLabel('Authentication code').fill(demoTotpCode())
+  await page.getByRole('button', { name: 'Verify' }).click()
 }
