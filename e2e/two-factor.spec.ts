@@ -189,7 +189,7 @@ test('a passkey added from the Security area passes the sign-in step', async ({ 
   await expect(owner.getByText('No passkey is added yet.')).toBeVisible()
   await owner.getByLabel('Passkey name').fill('Work laptop')
   await owner.getByRole('button', { name: 'Add a passkey' }).click()
-  await expect(owner.getByText('Passkey added')).toBeVisible()
+  await expect(owner.getByText('Passkey added', { exact: true })).toBeVisible()
   await expect(owner.getByTestId('passkey-name')).toHaveText('Work laptop')
   await expect(owner.getByTestId('two-factor-status')).toContainText('1 passkey added')
   await expectAccessible(owner, 'two-factor settings, a passkey added')

@@ -57,12 +57,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-// A refused code keeps the QR code already scanned.
+// A refused code keeps the QR code already scanned, and a passkey's options fetch reloads nothing.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   formMethod,
   actionResult,
   defaultShouldRevalidate,
-}) => (formMethod && actionResult?.recoveryCodes === undefined ? false : defaultShouldRevalidate)
+}) =>
+  // A done form redirects (no action result): the page reloads and lists what changed.
+  formMethod && actionResult && actionResult.recoveryCodes === undefined
+    ? false
+    : defaultShouldRevalidate
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const clientIp = context.clientIp ?? 'unknown'
