@@ -17,7 +17,7 @@ import {
   registrationOptions,
   removePasskey,
   renameUserPasskey,
-} from '#app/auth/passkeys.server'
+} from '#app/auth/passkey-ceremonies.server'
 import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,

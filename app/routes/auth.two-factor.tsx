@@ -9,7 +9,7 @@ import {
   PASSKEY_FAILED_MESSAGE,
   passkeysOf,
   passWithPasskey,
-} from '#app/auth/passkeys.server'
+} from '#app/auth/passkey-ceremonies.server'
 import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,

@@ -37,7 +37,7 @@ const passkeyName = z
   .max(60, PASSKEY_NAME_MESSAGE)
 const credential = z
   .string({ error: 'The passkey did not answer. Please try again.' })
-  .min(2, 'The passkey did not answer. Please try again.')
+  .min(1, 'The passkey did not answer. Please try again.')
   .max(20_000, 'The passkey did not answer. Please try again.')
 const passkeyId = z.uuid({ error: 'That passkey was not found.' })
 
