@@ -106,7 +106,17 @@ export async function passkeysOf(tenant: Pick<Tenant, 'id'>, userId: string) {
   return withTenant(tenant.id, (tx) => listPasskeys(tx, tenant.id, userId))
 }
 
-// ── Adding one (the Security area) ────────────────────────────────────────────────────
+/** Whether the account has no second factor yet: the sign-in step is its enrolment. */
+export async function owesEnrolment(tenant: Pick<Tenant, 'id'>, user: User) {
+  return !user.totpKeySealed && (await passkeysOf(tenant, user.id)).length === 0
+}
+
+/** The session passed its second step (a passkey enrolled at sign-in). */
+export async function markVerified(tenant: Pick<Tenant, 'id'>, sessionId: string) {
+  await withTenant(tenant.id, (tx) => markSessionTwoFactorVerified(tx, tenant.id, sessionId))
+}
+
+// ── Adding one (the Security area, or enrolment at sign-in) ────────────────────────────────────────────────────
 
 export async function registrationOptions(
   tenant: Pick<Tenant, 'id' | 'name'>,

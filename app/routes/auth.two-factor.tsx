@@ -5,10 +5,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
 import { requirePendingStep } from '#app/auth/guards.server'
 import {
+  addPasskey,
   authenticationOptions,
+  markVerified,
+  owesEnrolment,
   PASSKEY_FAILED_MESSAGE,
   passkeysOf,
   passWithPasskey,
+  registrationOptions,
 } from '#app/auth/passkey-ceremonies.server'
 import { rolePaths } from '#app/auth/roles'
 import {
@@ -20,7 +24,7 @@ import {
   WRONG_CODE_MESSAGE,
   WRONG_RECOVERY_CODE_MESSAGE,
 } from '#app/auth/two-factor.server'
-import { PasskeyStepForm } from '#app/components/auth/passkeys'
+import { PasskeyAddForm, PasskeyStepForm } from '#app/components/auth/passkeys'
 import {
   CodeForm,
   EnrolForm,
@@ -86,9 +90,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
           redirectTo: rolePaths(user.role).dashboard,
         }
       },
+      // An account that has no second factor yet enrols one here: a passkey's creation options;
+      // every other account gets the options to use the passkeys it has.
       'passkey-options': async (_value, { tenant, user, session }) => ({
-        reply: { options: await authenticationOptions(tenant, user, session.sessionId, request) },
+        reply: {
+          options: (await owesEnrolment(tenant, user))
+            ? await registrationOptions(tenant, user, session.sessionId, request)
+            : await authenticationOptions(tenant, user, session.sessionId, request),
+        },
       }),
+      'passkey-add': async (value, { tenant, user, session }) => {
+        if (!(await owesEnrolment(tenant, user))) {
+          return new ActionError(400, 'Two-factor authentication is on.')
+        }
+        await addPasskey(tenant, user, session.sessionId, request, value)
+        await markVerified(tenant, session.sessionId)
+        return { toast: 'Passkey added', redirectTo: rolePaths(user.role).dashboard }
+      },
       passkey: async ({ credential }, { tenant, user, session }) => {
         const passed = await passWithPasskey(
           tenant,
@@ -165,7 +183,15 @@ export default function TwoFactorStep() {
       footer={<SignOut />}
     >
       {mode === 'enrol' && enrolment ? (
-        <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+        <div className="flex flex-col gap-6">
+          <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+          <section aria-labelledby="passkey-enrol-heading" className="flex flex-col gap-3">
+            <h2 id="passkey-enrol-heading" className="text-sm font-medium">
+              Or add a passkey instead
+            </h2>
+            <PasskeyAddForm lastResult={resultOf('passkey-add')} />
+          </section>
+        </div>
       ) : (
         <div className="flex flex-col gap-6">
           {hasPasskey ? <PasskeyStepForm lastResult={resultOf('passkey')} /> : null}

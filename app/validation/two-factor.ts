@@ -62,6 +62,7 @@ export const TwoFactorStepSchema = z.discriminatedUnion('intent', [
   EnrolSchema,
   PasskeyOptionsSchema,
   PasskeyStepSchema,
+  PasskeyAddSchema,
 ])
 
 /** The Security area's two-factor page. */

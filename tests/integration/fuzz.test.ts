@@ -599,8 +599,8 @@ const FORMS: Form[] = [
     file: 'auth.two-factor',
     path: '/auth/two-factor',
     actor: 'two-factor step',
-    intents: ['code', 'recovery', 'enrol', 'passkey-options', 'passkey'],
-    keys: ['code', 'recoveryCode', 'sealedKey', 'credential'],
+    intents: ['code', 'recovery', 'enrol', 'passkey-options', 'passkey', 'passkey-add'],
+    keys: ['code', 'recoveryCode', 'sealedKey', 'credential', 'name'],
     // Every code attempt counts against the account and the address (ADR 045).
     mayChange: ['rate_limits'],
   },

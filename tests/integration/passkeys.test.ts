@@ -276,11 +276,42 @@ describe('signing in with a passkey', () => {
     expect(row).toBeDefined()
   })
 
-  test('an account without a passkey is offered none, and garbage is a refusal', async () => {
+  test('an account required to have a second factor may enrol a passkey at the step', async () => {
+    // Agency admins must have one while the platform toggle is on (the default).
+    const user = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
+    const { cookie, session } = await signInAs(user.email)
+    const options = (await optionsOf(await postStep(cookie, { intent: 'passkey-options' }))) as {
+      challenge: string
+      rp: { id: string }
+    }
+    expect(options.rp.id).toBe(host)
+    const key = virtualPasskey(origin)
+    const added = await postStep(cookie, {
+      intent: 'passkey-add',
+      name: 'Phone',
+      credential: JSON.stringify(key.register(options)),
+    })
+    expect(added).toHaveRedirect('/dashboard/agency')
+    const [row] = await getDb()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdFromToken(session.token)))
+    expect(row?.twoFactorVerified).toBe(true)
+    expect(await passkeysOf(user)).toHaveLength(1)
+    // From now on the step asks for the passkey: a second enrolment there is refused.
+    const next = await signInAs(user.email)
+    const refused = await postStep(next.cookie, {
+      intent: 'passkey-add',
+      name: 'Another',
+      credential: JSON.stringify(key.register(options)),
+    })
+    expect(refused.status).toBe(400)
+    expect(await passkeysOf(user)).toHaveLength(1)
+  })
+
+  test('garbage is a refusal', async () => {
     const user = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie } = await signInAs(user.email)
-    const none = await postStep(cookie, { intent: 'passkey-options' })
-    expect(none.status).toBe(400)
     const garbage = await postStep(cookie, { intent: 'passkey', credential: '{"id":1}' })
     expect(garbage.status).toBe(400)
   })
