@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   customType,
   foreignKey,
@@ -269,6 +270,10 @@ export const sessions = pgTable(
     // Lucia's two-factor guide: false while the sign-in's second step (code, recovery code or
     // enrolment) is still owed; the one guard sends such a session to that step (ADR 045).
     twoFactorVerified: boolean('two_factor_verified').notNull().default(false),
+    // A passkey ceremony's challenge (ADR 045, Passkeys): '<purpose>:<challenge>', bound to this
+    // session, cleared by the one statement that uses it, refused after its expiry.
+    webauthnChallenge: text('webauthn_challenge'),
+    webauthnChallengeExpiresAt: timestamp('webauthn_challenge_expires_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -276,6 +281,33 @@ export const sessions = pgTable(
     index('sessions_user_idx').on(t.userId),
     foreignKey({
       name: 'sessions_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// Passkeys (WebAuthn) as a second way to pass the sign-in's second step (ADR 045, Passkeys).
+// The credential id is base64url as the browser sends it; the public key is COSE bytes.
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    credentialId: text('credential_id').notNull(),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('passkeys_org_credential_key').on(t.organizationId, t.credentialId),
+    index('passkeys_org_user_idx').on(t.organizationId, t.userId),
+    foreignKey({
+      name: 'passkeys_user_fk',
       columns: [t.organizationId, t.userId],
       foreignColumns: [users.organizationId, users.id],
     }).onDelete('cascade'),
@@ -980,6 +1012,7 @@ export const tenantTables = {
   media,
   users,
   sessions,
+  passkeys,
   passwordResetTokens,
   digitalCards,
   cardLinks,

@@ -156,6 +156,67 @@ test('enrol, sign in with a code and a recovery code, enforcement on and off', a
   await context.close()
 })
 
+test('a passkey added from the Security area passes the sign-in step', async ({ browser }) => {
+  test.setTimeout(240_000)
+  const suffix = Math.random().toString(36).slice(2, 8)
+  const slug = `passkey-${suffix}`
+  const host = `${slug}.localhost`
+  const ownerEmail = `${slug}-owner@example.test`
+  const { context: adminContext, page: admin } = await signedInAs(
+    browser,
+    SUPER_ADMIN,
+    '/dashboard/super-admin',
+  )
+  const { context, owner } = await createAgency(admin, browser, `Passkey ${suffix}`, slug)
+  await adminContext.close()
+  // Chromium's virtual authenticator (a platform passkey that always verifies the user): the
+  // ceremony runs for real against this host's RP ID (*.localhost is a secure context).
+  const cdp = await owner.context().newCDPSession(owner)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+
+  await owner.goto(urlFor(host, '/account/two-factor'))
+  await waitForHydration(owner)
+  await expect(owner.getByText('No passkey is added yet.')).toBeVisible()
+  await owner.getByLabel('Passkey name').fill('Work laptop')
+  await owner.getByRole('button', { name: 'Add a passkey' }).click()
+  await expect(owner.getByText('Passkey added', { exact: true })).toBeVisible()
+  await expect(owner.getByTestId('passkey-name')).toHaveText('Work laptop')
+  await expect(owner.getByTestId('two-factor-status')).toContainText('1 passkey added')
+  await expectAccessible(owner, 'two-factor settings, a passkey added')
+
+  // Sign out, the password, then the passkey: the step passes and the dashboard opens.
+  await signInWithPassword(owner, host, ownerEmail, OWNER_PASSWORD)
+  await expect(owner).toHaveURL(urlFor(host, '/auth/two-factor'))
+  await waitForHydration(owner)
+  await expect(owner.getByRole('button', { name: 'Use a passkey' })).toBeVisible()
+  await expectAccessible(owner, 'two-factor step with a passkey')
+  await owner.getByRole('button', { name: 'Use a passkey' }).click()
+  await expect(owner).toHaveURL(urlFor(host, '/dashboard/agency'))
+
+  // It can be renamed and, with nothing requiring a second factor, removed.
+  await owner.goto(urlFor(host, '/account/two-factor'))
+  await waitForHydration(owner)
+  await expect(owner.getByText(/last used/)).not.toContainText('last used never')
+  await owner.getByLabel('New name for Work laptop').fill('Old laptop')
+  await owner.getByRole('button', { name: 'Rename' }).click()
+  await expect(owner.getByTestId('passkey-name')).toHaveText('Old laptop')
+  await owner.getByRole('button', { name: 'Remove Old laptop' }).click()
+  await expect(owner.getByText('No passkey is added yet.')).toBeVisible()
+  await signInWithPassword(owner, host, ownerEmail, OWNER_PASSWORD)
+  await expect(owner).toHaveURL(urlFor(host, '/dashboard/agency'))
+  await context.close()
+})
+
 test('password rotation: past 90 days, sign-in asks for a new password first', async ({
   browser,
 }) => {

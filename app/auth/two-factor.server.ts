@@ -21,6 +21,7 @@ import {
   setTwoFactor,
 } from '#app/models/authenticators.server'
 import { getOrganizationPreferences } from '#app/models/organization-settings.server'
+import { listPasskeys } from '#app/models/passkeys.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -63,9 +64,15 @@ export async function twoFactorRequired(
   return StoredAgencyTeamSchema.parse(stored).requireStaffTwoFactor
 }
 
+/** Whether the account has a passkey, a second factor of its own (ADR 045, Passkeys). */
+export async function hasPasskey(tenant: Pick<Tenant, 'id'>, userId: string) {
+  const keys = await withTenant(tenant.id, (tx) => listPasskeys(tx, tenant.id, userId))
+  return keys.length > 0
+}
+
 /** Whether signing in as this user owes a second step (has one, or must enrol). */
 export async function secondStepOwed(tenant: Pick<Tenant, 'id' | 'kind'>, user: User) {
-  if (user.totpKeySealed) return true
+  if (user.totpKeySealed || (await hasPasskey(tenant, user.id))) return true
   return twoFactorRequired(tenant, user)
 }
 
@@ -128,7 +135,7 @@ export function newRecoveryCodes() {
 // ── Operations ────────────────────────────────────────────────────────────────────────
 
 /** Every code attempt (sign-in step, enrolment, turning off) is limited per account and address. */
-async function countAttempt(tenant: Pick<Tenant, 'id'>, userId: string, clientIp: string) {
+export async function countAttempt(tenant: Pick<Tenant, 'id'>, userId: string, clientIp: string) {
   await withDatabase(async (tx) => {
     await hitOrRefuseIn(tx, 'twoFactorAccount', limitKey('twoFactorAccount', tenant.id, userId))
     await hitOrRefuseIn(tx, 'twoFactorIp', addressLimitKey('twoFactorIp', clientIp))
@@ -225,14 +232,19 @@ export async function regenerateRecoveryCodes(tenant: Pick<Tenant, 'id'>, user: 
   return recovery.codes
 }
 
-/** Turns the authenticator off after a current code; refused while it is required. */
+/**
+ * Turns the authenticator off after a current code; refused while it is required and it is the
+ * account's only second factor (a passkey stays one).
+ */
 export async function disableTwoFactor(
   tenant: Pick<Tenant, 'id' | 'kind'>,
   user: User,
   code: string,
   clientIp: string,
 ) {
-  if (await twoFactorRequired(tenant, user)) throw new ActionError(403, REQUIRED_MESSAGE)
+  if ((await twoFactorRequired(tenant, user)) && !(await hasPasskey(tenant, user.id))) {
+    throw new ActionError(403, REQUIRED_MESSAGE)
+  }
   await countAttempt(tenant, user.id, clientIp)
   await withTenant(tenant.id, async (tx) => {
     if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) {

@@ -11,6 +11,13 @@ import {
   useNavigation,
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
+import {
+  addPasskey,
+  passkeysOf,
+  registrationOptions,
+  removePasskey,
+  renameUserPasskey,
+} from '#app/auth/passkey-ceremonies.server'
 import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
@@ -20,6 +27,7 @@ import {
   regenerateRecoveryCodes,
   twoFactorRequired,
 } from '#app/auth/two-factor.server'
+import { PasskeyAddForm, PasskeyList } from '#app/components/auth/passkeys'
 import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ActionError } from '#app/utils/action-error'
@@ -35,9 +43,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await requireUser(request, context)
   const required = await twoFactorRequired(tenant, user)
   const enabled = Boolean(user.totpKeySealed)
+  const passkeys = (await passkeysOf(tenant, user.id)).map(
+    ({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt }),
+  )
   return {
     enabled,
     required,
+    passkeys,
     recoveryCodesLeft: user.recoveryCodeHashes.length,
     // Only while there is none: a new key each visit, stored once a code from it is confirmed.
     enrolment: enabled ? null : await enrolmentOf(newTotpKey(), tenant.name, user.email),
@@ -45,12 +57,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-// A refused code keeps the QR code already scanned.
+// A refused code keeps the QR code already scanned, and a passkey's options fetch reloads nothing.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   formMethod,
   actionResult,
   defaultShouldRevalidate,
-}) => (formMethod && actionResult?.recoveryCodes === undefined ? false : defaultShouldRevalidate)
+}) =>
+  // A done form redirects (no action result): the page reloads and lists what changed.
+  formMethod && actionResult && actionResult.recoveryCodes === undefined
+    ? false
+    : defaultShouldRevalidate
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const clientIp = context.clientIp ?? 'unknown'
@@ -78,6 +94,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await disableTwoFactor(tenant, user, code, clientIp)
         return 'Two-factor authentication turned off'
       },
+      'passkey-options': async (_value, { tenant, user, session }) => ({
+        reply: { options: await registrationOptions(tenant, user, session.sessionId, request) },
+      }),
+      'passkey-add': async (value, { tenant, user, session }) => {
+        await addPasskey(tenant, user, session.sessionId, request, value)
+        return 'Passkey added'
+      },
+      'passkey-rename': async ({ passkeyId, name }, { tenant, user }) => {
+        await renameUserPasskey(tenant, user, passkeyId, name)
+        return 'Passkey renamed'
+      },
+      'passkey-remove': async ({ passkeyId }, { tenant, user }) => {
+        await removePasskey(tenant, user, passkeyId)
+        return 'Passkey removed'
+      },
     },
   })
 }
@@ -87,6 +118,9 @@ const INTENTS = {
   enrol: 'Failed to turn on two-factor authentication',
   regenerate: 'Failed to make new recovery codes',
   disable: 'Failed to turn off two-factor authentication',
+  'passkey-add': 'Failed to add the passkey',
+  'passkey-rename': 'Failed to rename the passkey',
+  'passkey-remove': 'Failed to remove the passkey',
 }
 
 type ActionData = {
@@ -96,7 +130,7 @@ type ActionData = {
 }
 
 export default function AccountTwoFactor() {
-  const { enabled, required, recoveryCodesLeft, enrolment, securityPath } =
+  const { enabled, required, passkeys, recoveryCodesLeft, enrolment, securityPath } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   useClientFailureToast(actionData, INTENTS, 'Failed to save')
@@ -114,7 +148,7 @@ export default function AccountTwoFactor() {
         </Link>
         <h1 className="mt-2 text-2xl font-semibold">Two-factor authentication</h1>
         <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
-          Sign in with your password and a code from an authenticator app.
+          Sign in with your password and a code from an authenticator app or a passkey.
         </p>
       </div>
       <section
@@ -122,7 +156,7 @@ export default function AccountTwoFactor() {
         className="rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
       >
         <h2 id="two-factor-status" className="text-lg font-semibold">
-          Status: {enabled ? 'On' : 'Off'}
+          Status: {enabled || passkeys.length > 0 ? 'On' : 'Off'}
         </h2>
         <p
           className="mt-1 text-sm text-gray-600 dark:text-gray-400"
@@ -131,6 +165,9 @@ export default function AccountTwoFactor() {
           {enabled
             ? `Authenticator app set up. ${recoveryCodesLeft} of 10 recovery codes left.`
             : 'No authenticator app is set up.'}
+          {passkeys.length > 0
+            ? ` ${passkeys.length} ${passkeys.length === 1 ? 'passkey' : 'passkeys'} added.`
+            : ''}
           {required ? ' Your account is required to use two-factor authentication.' : ''}
         </p>
       </section>
@@ -161,7 +198,7 @@ export default function AccountTwoFactor() {
               </StatusButton>
             </Form>
           </section>
-          {required ? null : (
+          {required && passkeys.length === 0 ? null : (
             <section
               aria-labelledby="turn-off"
               className="flex flex-col gap-3 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
@@ -184,6 +221,22 @@ export default function AccountTwoFactor() {
           <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
         </section>
       ) : null}
+      <section
+        aria-labelledby="passkeys"
+        className="flex flex-col gap-4 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+      >
+        <div>
+          <h2 id="passkeys" className="text-lg font-semibold">
+            Passkeys
+          </h2>
+          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+            Pass the second step with your device's fingerprint, face or PIN, or a security key,
+            instead of a code.
+          </p>
+        </div>
+        <PasskeyList passkeys={passkeys} result={actionData} />
+        <PasskeyAddForm lastResult={resultOf('passkey-add')} />
+      </section>
     </main>
   )
 }

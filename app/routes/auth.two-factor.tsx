@@ -4,6 +4,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
 import { requirePendingStep } from '#app/auth/guards.server'
+import {
+  addPasskey,
+  authenticationOptions,
+  markVerified,
+  owesEnrolment,
+  PASSKEY_FAILED_MESSAGE,
+  passkeysOf,
+  passWithPasskey,
+  registrationOptions,
+} from '#app/auth/passkey-ceremonies.server'
 import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
@@ -14,6 +24,7 @@ import {
   WRONG_CODE_MESSAGE,
   WRONG_RECOVERY_CODE_MESSAGE,
 } from '#app/auth/two-factor.server'
+import { PasskeyAddForm, PasskeyStepForm } from '#app/components/auth/passkeys'
 import {
   CodeForm,
   EnrolForm,
@@ -35,10 +46,14 @@ export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user } = await requirePendingStep(request, context, 'two-factor')
   const dashboard = rolePaths(user.role).dashboard
-  if (user.totpKeySealed) return { mode: 'verify' as const, enrolment: null, dashboard }
+  const hasTotp = Boolean(user.totpKeySealed)
+  const hasPasskey = (await passkeysOf(tenant, user.id)).length > 0
+  if (hasTotp || hasPasskey) {
+    return { mode: 'verify' as const, enrolment: null, dashboard, hasTotp, hasPasskey }
+  }
   // A new key on each visit: nothing is stored until a code from it is confirmed.
   const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email)
-  return { mode: 'enrol' as const, enrolment, dashboard }
+  return { mode: 'enrol' as const, enrolment, dashboard, hasTotp, hasPasskey }
 }
 
 // A refused code keeps the QR code the person already scanned (a reload would make a new key).
@@ -75,6 +90,35 @@ export async function action({ request, context }: ActionFunctionArgs) {
           redirectTo: rolePaths(user.role).dashboard,
         }
       },
+      // An account that has no second factor yet enrols one here: a passkey's creation options;
+      // every other account gets the options to use the passkeys it has.
+      'passkey-options': async (_value, { tenant, user, session }) => ({
+        reply: {
+          options: (await owesEnrolment(tenant, user))
+            ? await registrationOptions(tenant, user, session.sessionId, request)
+            : await authenticationOptions(tenant, user, session.sessionId, request),
+        },
+      }),
+      'passkey-add': async (value, { tenant, user, session }) => {
+        if (!(await owesEnrolment(tenant, user))) {
+          return new ActionError(400, 'Two-factor authentication is on.')
+        }
+        await addPasskey(tenant, user, session.sessionId, request, value)
+        await markVerified(tenant, session.sessionId)
+        return { toast: 'Passkey added', redirectTo: rolePaths(user.role).dashboard }
+      },
+      passkey: async ({ credential }, { tenant, user, session }) => {
+        const passed = await passWithPasskey(
+          tenant,
+          user,
+          session.sessionId,
+          request,
+          credential,
+          clientIp,
+        )
+        if (!passed) return new ActionError(400, PASSKEY_FAILED_MESSAGE)
+        return { toast: 'Signed in successfully!', redirectTo: rolePaths(user.role).dashboard }
+      },
       enrol: async (value, { tenant, user, session }) => {
         if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
         const recoveryCodes = await confirmEnrolment(
@@ -91,7 +135,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = serverActionOrFailure
-const INTENTS = { code: 'Failed to verify the code', recovery: 'Failed to verify the code' }
+const INTENTS = {
+  code: 'Failed to verify the code',
+  recovery: 'Failed to verify the code',
+  passkey: 'Failed to verify the passkey',
+}
 
 type ActionData = {
   result?: Parameters<typeof CodeForm>[0]['lastResult']
@@ -100,7 +148,7 @@ type ActionData = {
 }
 
 export default function TwoFactorStep() {
-  const { mode, enrolment, dashboard } = useLoaderData<typeof loader>()
+  const { mode, enrolment, dashboard, hasTotp, hasPasskey } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   useClientFailureToast(actionData, INTENTS, 'Failed to verify the code')
   const resultOf = (intent: string) =>
@@ -126,21 +174,38 @@ export default function TwoFactorStep() {
       description={
         mode === 'enrol'
           ? 'Your account must sign in with a second step. Set up an authenticator app to continue.'
-          : 'Enter the 6-digit code from your authenticator app.'
+          : hasTotp
+            ? hasPasskey
+              ? 'Use your passkey, or enter the 6-digit code from your authenticator app.'
+              : 'Enter the 6-digit code from your authenticator app.'
+            : 'Use your passkey to continue.'
       }
       footer={<SignOut />}
     >
       {mode === 'enrol' && enrolment ? (
-        <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+        <div className="flex flex-col gap-6">
+          <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
+          <section aria-labelledby="passkey-enrol-heading" className="flex flex-col gap-3">
+            <h2 id="passkey-enrol-heading" className="text-sm font-medium">
+              Or add a passkey instead
+            </h2>
+            <PasskeyAddForm lastResult={resultOf('passkey-add')} />
+          </section>
+        </div>
       ) : (
         <div className="flex flex-col gap-6">
-          <CodeForm lastResult={resultOf('code')} />
-          <section aria-labelledby="recovery-heading" className="flex flex-col gap-3">
-            <h2 id="recovery-heading" className="text-sm font-medium">
-              Lost your authenticator? Use a recovery code
-            </h2>
-            <RecoveryForm lastResult={resultOf('recovery')} />
-          </section>
+          {hasPasskey ? <PasskeyStepForm lastResult={resultOf('passkey')} /> : null}
+          {hasTotp ? (
+            <>
+              <CodeForm lastResult={resultOf('code')} />
+              <section aria-labelledby="recovery-heading" className="flex flex-col gap-3">
+                <h2 id="recovery-heading" className="text-sm font-medium">
+                  Lost your authenticator? Use a recovery code
+                </h2>
+                <RecoveryForm lastResult={resultOf('recovery')} />
+              </section>
+            </>
+          ) : null}
         </div>
       )}
     </AuthCard>

@@ -27,11 +27,42 @@ export const RecoveryStepSchema = z.object({
 export const RegenerateSchema = z.object({ intent: z.literal('regenerate') })
 export const DisableSchema = z.object({ intent: z.literal('disable'), code })
 
-/** The sign-in's second step: the authenticator's code, a recovery code, or enrolment. */
+// Passkeys (ADR 045, Passkeys): the browser's credential travels as JSON text; the server
+// parses and verifies it (a few kilobytes at most: a key, a signature, authenticator data).
+export const PASSKEY_NAME_MESSAGE = 'Please give this passkey a name (up to 60 characters)'
+const passkeyName = z
+  .string({ error: PASSKEY_NAME_MESSAGE })
+  .trim()
+  .min(1, PASSKEY_NAME_MESSAGE)
+  .max(60, PASSKEY_NAME_MESSAGE)
+const credential = z
+  .string({ error: 'The passkey did not answer. Please try again.' })
+  .min(1, 'The passkey did not answer. Please try again.')
+  .max(20_000, 'The passkey did not answer. Please try again.')
+const passkeyId = z.uuid({ error: 'That passkey was not found.' })
+
+export const PasskeyOptionsSchema = z.object({ intent: z.literal('passkey-options') })
+export const PasskeyAddSchema = z.object({
+  intent: z.literal('passkey-add'),
+  name: passkeyName,
+  credential,
+})
+export const PasskeyRenameSchema = z.object({
+  intent: z.literal('passkey-rename'),
+  passkeyId,
+  name: passkeyName,
+})
+export const PasskeyRemoveSchema = z.object({ intent: z.literal('passkey-remove'), passkeyId })
+export const PasskeyStepSchema = z.object({ intent: z.literal('passkey'), credential })
+
+/** The sign-in's second step: the authenticator's code, a recovery code, a passkey, enrolment. */
 export const TwoFactorStepSchema = z.discriminatedUnion('intent', [
   CodeStepSchema,
   RecoveryStepSchema,
   EnrolSchema,
+  PasskeyOptionsSchema,
+  PasskeyStepSchema,
+  PasskeyAddSchema,
 ])
 
 /** The Security area's two-factor page. */
@@ -39,6 +70,10 @@ export const AccountTwoFactorSchema = z.discriminatedUnion('intent', [
   EnrolSchema,
   RegenerateSchema,
   DisableSchema,
+  PasskeyOptionsSchema,
+  PasskeyAddSchema,
+  PasskeyRenameSchema,
+  PasskeyRemoveSchema,
 ])
 
 /** Password rotation's step: a new password, typed twice. */

@@ -111,6 +111,16 @@ import {
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
 import {
+  consumeSessionChallenge,
+  deletePasskey,
+  findUserPasskey,
+  insertPasskey,
+  listPasskeys,
+  recordPasskeyUse,
+  renamePasskey,
+  setSessionChallenge,
+} from '#app/models/passkeys.server'
+import {
   consumeResetToken,
   findUsableResetToken,
   insertPasswordResetToken,
@@ -272,6 +282,23 @@ async function seedTenantA(db: Queryable) {
   })
   // A recovery code of A's that B's calls must not be able to use (consumeRecoveryCode).
   await setRecoveryCodes(db, organization.id, user.id, ['a-recovery-hash'])
+  // A passkey of A's and a ceremony's challenge on A's session (ADR 045, Passkeys).
+  const passkeyCredentialId = `credential-${suffix}`
+  const passkey = await insertPasskey(db, organization.id, user.id, {
+    credentialId: passkeyCredentialId,
+    publicKey: Buffer.from([1, 2, 3]),
+    counter: 0,
+    transports: [],
+    name: 'A key',
+  })
+  if (!passkey) throw new Error('passkey not stored')
+  await setSessionChallenge(
+    db,
+    organization.id,
+    sessionId,
+    'authenticate:a-challenge',
+    new Date(Date.now() + 60_000),
+  )
   const tokenHash = `reset-${suffix}`
   await insertPasswordResetToken(db, organization.id, user.id, tokenHash)
   const confirmationHash = `confirm-${suffix}`
@@ -397,6 +424,8 @@ async function seedTenantA(db: Queryable) {
     ownMedia,
     contactEmail: `contact-${suffix}@example.test`,
     sessionId,
+    passkey,
+    passkeyCredentialId,
     tokenHash,
     confirmationHash,
     visitor,
@@ -1058,6 +1087,69 @@ const cases: Record<string, Case[]> = {
     {
       name: "uses no recovery code of A's user",
       run: (db, b, a) => consumeRecoveryCode(db, b, a.user.id, 'a-recovery-hash'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  listPasskeys: [
+    {
+      name: "lists none of A's passkeys",
+      run: (db, b, a) => listPasskeys(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  insertPasskey: [
+    {
+      name: "adds no passkey to A's user",
+      run: (db, b, a) =>
+        insertPasskey(db, b, a.user.id, {
+          credentialId: `new-${uniqueSuffix()}`,
+          publicKey: Buffer.from([4]),
+          counter: 0,
+          transports: [],
+          name: 'Intruder',
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findUserPasskey: [
+    {
+      name: "finds none of A's passkeys",
+      run: (db, b, a) => findUserPasskey(db, b, a.user.id, a.passkeyCredentialId),
+      expected: nothing,
+    },
+  ],
+  recordPasskeyUse: [
+    {
+      name: "moves no counter of A's",
+      run: (db, b, a) => recordPasskeyUse(db, b, a.passkey.id, 99),
+      expected: nothing,
+    },
+  ],
+  renamePasskey: [
+    {
+      name: "renames no passkey of A's",
+      run: (db, b, a) => renamePasskey(db, b, a.user.id, a.passkey.id, 'Taken'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  deletePasskey: [
+    {
+      name: "removes no passkey of A's",
+      run: (db, b, a) => deletePasskey(db, b, a.user.id, a.passkey.id),
+      expected: nothing,
+    },
+  ],
+  setSessionChallenge: [
+    {
+      name: "puts no challenge on A's session",
+      run: (db, b, a) => setSessionChallenge(db, b, a.sessionId, 'x', new Date(Date.now() + 1e6)),
+      expected: nothing,
+    },
+  ],
+  consumeSessionChallenge: [
+    {
+      name: "uses no challenge of A's session",
+      run: (db, b, a) => consumeSessionChallenge(db, b, a.sessionId, 'authenticate:a-challenge'),
       expected: (value) => expect(value).toBe(false),
     },
   ],

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { insertPasskey } from '#app/models/passkeys.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
@@ -14,6 +15,7 @@ import {
   cardSlugs,
   digitalCards,
   googleWalletObjects,
+  passkeys,
   tenantTables,
   walletPasses,
   walletRegistrations,
@@ -73,6 +75,7 @@ describe('row-level security', () => {
     }
     expect(names).toContain('card_slugs')
     expect(names).toContain('announcements')
+    expect(names).toContain('passkeys')
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
@@ -136,6 +139,42 @@ describe('row-level security', () => {
         .update(announcements)
         .set({ status: 'failed' })
         .where(sql`${announcements.id} = ${theirs.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("passkeys (ADR 045): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const key = (organizationId: string, userId: string, credentialId: string) => ({
+      credentialId,
+      publicKey: Buffer.from([1, 2, 3]),
+      counter: 0,
+      transports: [],
+      name: credentialId,
+      organizationId,
+      userId,
+    })
+    const mine = await withTenant(a.id, async (tx) =>
+      insertPasskey(tx, a.id, userA.id, key(a.id, userA.id, `rls-a-${a.id}`)),
+    )
+    const theirs = await withTenant(b.id, async (tx) =>
+      insertPasskey(tx, b.id, userB.id, key(b.id, userB.id, `rls-b-${b.id}`)),
+    )
+    if (!mine || !theirs) throw new Error('passkeys not stored')
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: passkeys.id }).from(passkeys)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) => tx.insert(passkeys).values(key(b.id, userB.id, 'intruder'))),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(passkeys)
+        .set({ name: 'stolen' })
+        .where(sql`${passkeys.id} = ${theirs.id}`)
         .returning(),
     )
     expect(changed).toEqual([])

@@ -10,6 +10,7 @@ import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { insertPasskey } from '#app/models/passkeys.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
@@ -190,6 +191,8 @@ let tenantB: Awaited<ReturnType<typeof makeBrandedOrganization>>
 let hostA: string
 let hostB: string
 let cardB: { id: string }
+/** B's owner's passkey, which A's forms name (ADR 045, Passkeys). */
+let passkeyB: { id: string }
 let intruderCookie: string
 /** A second session of the intruder's, for the sign-out attempt (which ends the session it gets). */
 let logoutCookie: string
@@ -213,6 +216,17 @@ beforeAll(async () => {
   }
   const ownerB = await makeUser(tenantB.organization.id, { firstName: 'Bea', lastName: 'Bee' })
   cardB = await makeCard(tenantB.organization.id, ownerB.id, { firstName: 'Bea', lastName: 'Bee' })
+  const storedPasskeyB = await withTenant(tenantB.organization.id, (tx) =>
+    insertPasskey(tx, tenantB.organization.id, ownerB.id, {
+      credentialId: `credential-b-${tenantB.organization.id}`,
+      publicKey: Buffer.from([1, 2, 3]),
+      counter: 0,
+      transports: [],
+      name: 'Bea key',
+    }),
+  )
+  if (!storedPasskeyB) throw new Error('no passkey in B')
+  passkeyB = storedPasskeyB
   const intruder = await makeUser(tenantA.organization.id, { role: 'end_user' })
   intruderCookie = await sessionCookieFor(tenantA.organization.id, intruder.id)
   intruderEmail = intruder.email
@@ -1134,6 +1148,11 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { intent: 'code', code: '123456', ...injected },
         params: {},
       },
+      {
+        path: '/auth/two-factor',
+        fields: { intent: 'passkey', credential: '{}', ...injected },
+        params: {},
+      },
     ],
     'auth.new-password.tsx': [
       {
@@ -1147,6 +1166,22 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: '/account/two-factor',
         fields: { intent: 'disable', code: '123456', ...injected },
+        params: {},
+      },
+      // Passkeys (ADR 045, Passkeys): B's session names nothing of A's.
+      {
+        path: '/account/two-factor',
+        fields: { intent: 'passkey-options', ...injected },
+        params: {},
+      },
+      {
+        path: '/account/two-factor',
+        fields: { intent: 'passkey-remove', passkeyId: passkeyB.id, ...injected },
+        params: {},
+      },
+      {
+        path: '/account/two-factor',
+        fields: { intent: 'passkey-rename', passkeyId: passkeyB.id, name: 'Taken', ...injected },
         params: {},
       },
     ],
