@@ -69,12 +69,9 @@ export default defineConfig({
       ],
     },
   },
+  // Production first: Playwright hands out tests in the projects' order, and this one's are some
+  // of the longest (every role's pages at three widths); started last, they ran alone at the end.
   projects: [
-    {
-      name: 'embedded',
-      testIgnore: productionDatabase ? productionSpecs : [],
-      use: { ...chromium, baseURL: `http://localhost:${E2E_PORT}` },
-    },
     ...(productionDatabase
       ? [
           {
@@ -84,26 +81,35 @@ export default defineConfig({
           },
         ]
       : []),
+    {
+      name: 'embedded',
+      testIgnore: productionDatabase ? productionSpecs : [],
+      use: { ...chromium, baseURL: `http://localhost:${E2E_PORT}` },
+    },
   ],
   webServer: [
     {
-      command: 'tsx e2e/start-server.ts embedded',
+      // Both servers start side by side (e2e/start-servers.ts); this entry waits for the embedded
+      // one, the next for the production one.
+      command: `tsx e2e/start-servers.ts embedded${productionDatabase ? ' production' : ''}`,
       url: healthCheck(E2E_PORT),
       reuseExistingServer: false,
       // Migrating, seeding and writing the sessions took over two minutes on a loaded machine.
       timeout: 300_000,
       stdout: 'pipe',
+      // SIGTERM (not the default SIGKILL), so the production server drops its database.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     },
     ...(productionDatabase
       ? [
           {
-            command: 'tsx e2e/start-server.ts production',
+            // Started by the entry above: this one only waits until it answers. Playwright runs a
+            // command for an entry whose URL does not answer yet (reuseExistingServer: true means
+            // it runs none if it does), so the command is one that waits for its end.
+            command: 'node -e "setInterval(() => {}, 1 << 30)"',
             url: healthCheck(E2E_PRODUCTION_PORT),
-            reuseExistingServer: false,
+            reuseExistingServer: true,
             timeout: 300_000,
-            stdout: 'pipe' as const,
-            // SIGTERM (not the default SIGKILL), so start-server.ts drops its database.
-            gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
           },
         ]
       : []),

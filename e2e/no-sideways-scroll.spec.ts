@@ -6,8 +6,9 @@
 // Every page and tab also leaves a screenshot of what a customer sees in the test's output folder
 // (test-results/…/screens/{width}/…), kept as the run's artifacts for a reviewer to look through.
 // It runs on the production project when there is one (playwright.config.ts): every role's pages
-// read by the app login from Postgres. No axe here (ADR 034): one context per role, a goto, a
-// measurement and a viewport screenshot per page, to stay a few seconds a role.
+// read by the app login from Postgres. No axe here (ADR 034): one context per role, one goto per
+// page and per tab, then a measurement and a viewport screenshot at each width, the viewport
+// resized in place (a new layout, media queries included, without loading the page again).
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/auth/roles'
 import { homeTiles, sidebarNavigation, userMenuEntries } from '#app/navigation/role-navigation'
@@ -74,10 +75,7 @@ async function tooWide(page: Page, label: string, problems: string[]) {
 
 /** What the page looks like at this width, for the run's artifacts (JPEG: a fifth of a PNG). */
 async function keepScreenshot(page: Page, width: number, label: string) {
-  const name = label
-    .replace(/ at \d+ px/, '')
-    .replace(/[^a-z0-9]+/gi, '_')
-    .replace(/^_|_$/g, '')
+  const name = label.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '')
   await page.screenshot({
     path: test.info().outputPath('screens', String(width), `${name || 'home'}.jpg`),
     type: 'jpeg',
@@ -85,31 +83,53 @@ async function keepScreenshot(page: Page, width: number, label: string) {
   })
 }
 
+/**
+ * Measures the page as it is now at each width (a resize lays it out again, media queries and
+ * all, without loading it again) and keeps a screenshot of each. The widths alternate direction
+ * from one page to the next, so each page starts at the width the last one ended on.
+ */
+async function checkWidths(
+  page: Page,
+  widths: readonly number[],
+  label: string,
+  problems: string[],
+) {
+  for (const width of widths) {
+    if (page.viewportSize()?.width !== width) {
+      await page.setViewportSize({ width, height: 800 })
+      // Two frames: the resize's layout, then anything that React re-renders for the new width.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      )
+    }
+    await tooWide(page, `${label} at ${width} px`, problems)
+    await keepScreenshot(page, width, label)
+  }
+}
+
 async function checkRole(browser: Browser, user: RoleUser) {
   const context = await browser.newContext({ storageState: sessionOf(user) })
   const page = await context.newPage()
+  await page.setViewportSize({ width: WIDTHS[0], height: 800 })
   const problems: string[] = []
   const checked: string[] = []
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 800 })
-    for (const path of pagesOf(user.role)) {
-      const response = await page.goto(urlFor(user.host, path))
-      expect(response?.status(), `${path} for ${user.role}`).toBeLessThan(400)
-      const label = `${path} at ${width} px`
-      await waitForHydration(page)
-      await tooWide(page, label, problems)
-      await keepScreenshot(page, width, label)
-      checked.push(label)
-      // Each tab's panel is in the page only while chosen; the server renders it by ?tab=.
-      const tabs = page.getByRole('tab')
-      const count = await tabs.count()
-      for (let index = 1; index < count; index++) {
-        await tabs.nth(index).click()
-        await expect(tabs.nth(index)).toHaveAttribute('aria-selected', 'true')
-        await tooWide(page, `${label} (tab ${index + 1})`, problems)
-        await keepScreenshot(page, width, `${label} tab ${index + 1}`)
-      }
+  let widths: readonly number[] = WIDTHS
+  for (const path of pagesOf(user.role)) {
+    const response = await page.goto(urlFor(user.host, path))
+    expect(response?.status(), `${path} for ${user.role}`).toBeLessThan(400)
+    await waitForHydration(page)
+    await checkWidths(page, widths, path, problems)
+    checked.push(path)
+    // Each tab's panel is in the page only while chosen; the server renders it by ?tab=.
+    const tabs = page.getByRole('tab')
+    const count = await tabs.count()
+    for (let index = 1; index < count; index++) {
+      await tabs.nth(index).click()
+      await expect(tabs.nth(index)).toHaveAttribute('aria-selected', 'true')
+      widths = [...widths].reverse()
+      await checkWidths(page, widths, `${path} tab ${index + 1}`, problems)
     }
+    widths = [...widths].reverse()
   }
   await context.close()
   test.info().annotations.push({ type: 'checked', description: checked.join(', ') })
