@@ -1080,4 +1080,6 @@ export const tenantTables = {
   emailOutbox,
   sendingDomains,
   announcements,
+  billingAccounts,
+  stripeEvents,
 } as const

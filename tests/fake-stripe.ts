@@ -412,3 +412,26 @@ export async function startFakeStripe(
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
+
+const STRIPE_ENV = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_TEAM_BASIC',
+  'STRIPE_PRICE_TEAM_PRO',
+  'STRIPE_API_URL',
+] as const
+
+/** The app's Stripe settings pointing at the fake (the caller resets the parsed environment). */
+export function stripeEnvFor(fake: Pick<FakeStripe, 'url'>): Record<(typeof STRIPE_ENV)[number], string> {
+  return {
+    STRIPE_SECRET_KEY: FAKE_STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,
+    STRIPE_PRICE_TEAM_BASIC: FAKE_PRICES.team_basic.id,
+    STRIPE_PRICE_TEAM_PRO: FAKE_PRICES.team_pro.id,
+    STRIPE_API_URL: fake.url,
+  }
+}
+
+export function clearStripeEnv() {
+  for (const name of STRIPE_ENV) delete process.env[name]
+}

@@ -30,11 +30,11 @@ import {
   uniqueSuffix,
 } from '#tests/factories'
 import {
+  clearStripeEnv,
   FAKE_PRICES,
-  FAKE_STRIPE_KEY,
-  FAKE_STRIPE_WEBHOOK_SECRET,
   type FakeStripe,
   startFakeStripe,
+  stripeEnvFor,
 } from '#tests/fake-stripe'
 
 const TEAM_PATH = '/dashboard/end-user/team'
@@ -43,13 +43,7 @@ let fake: FakeStripe
 
 beforeAll(async () => {
   fake = await startFakeStripe()
-  Object.assign(process.env, {
-    STRIPE_SECRET_KEY: FAKE_STRIPE_KEY,
-    STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,
-    STRIPE_PRICE_TEAM_BASIC: FAKE_PRICES.team_basic.id,
-    STRIPE_PRICE_TEAM_PRO: FAKE_PRICES.team_pro.id,
-    STRIPE_API_URL: fake.url,
-  })
+  Object.assign(process.env, stripeEnvFor(fake))
   resetEnvForTests()
   // Events reach the route's action as Stripe's POST would, then the queue runs.
   fake.setDelivery(async (payload, signature) => {
@@ -70,15 +64,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const name of [
-    'STRIPE_SECRET_KEY',
-    'STRIPE_WEBHOOK_SECRET',
-    'STRIPE_PRICE_TEAM_BASIC',
-    'STRIPE_PRICE_TEAM_PRO',
-    'STRIPE_API_URL',
-  ]) {
-    delete process.env[name]
-  }
+  clearStripeEnv()
   resetEnvForTests()
   await fake.close()
 })
