@@ -84,8 +84,11 @@ const stripeError = (res: ServerResponse, status: number, message: string) =>
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`
 
-const escape = (value: string) =>
-  value.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+  )
 
 export async function startFakeStripe(
   options: { port?: number; webhookSecret?: string; apiKey?: string } = {},
@@ -113,7 +116,11 @@ export async function startFakeStripe(
     }
   }
 
-  async function sendEvent(type: string, object: Obj, eventOptions: { id?: string; signature?: string } = {}) {
+  async function sendEvent(
+    type: string,
+    object: Obj,
+    eventOptions: { id?: string; signature?: string } = {},
+  ) {
     const created = clock()
     const event: Obj = {
       id: eventOptions.id ?? newId('evt'),
@@ -201,23 +208,38 @@ export async function startFakeStripe(
       status: 'active',
       metadata: data.metadata ?? {},
       cancel_at_period_end: false,
-      items: { object: 'list', data: [{ id: newId('si'), object: 'subscription_item', price: priceOf(priceId), quantity: 1 }] },
+      items: {
+        object: 'list',
+        data: [
+          { id: newId('si'), object: 'subscription_item', price: priceOf(priceId), quantity: 1 },
+        ],
+      },
     }
     subscriptions.set(subscription.id, subscription)
-    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id })
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: 'paid',
+      subscription: subscription.id,
+    })
     const invoice = makeInvoice(subscription, 'paid')
     await sendEvent('checkout.session.completed', session)
     await sendEvent('invoice.paid', invoice)
     return String(session.success_url)
   }
 
-  async function api(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
+  async function api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+  ) {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return stripeError(res, 401, 'Invalid API Key provided')
     }
     const body = req.method === 'POST' ? parseStripeForm(await readBody(req)) : {}
     requests.push(`${req.method} ${path}`)
-    let match: RegExpExecArray | null
+    const customerMethods = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(path)
+    const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)
     if (req.method === 'POST' && path === '/v1/customers') {
       const customer: Obj = {
         id: newId('cus'),
@@ -229,8 +251,8 @@ export async function startFakeStripe(
       customers.set(customer.id, customer)
       return send(res, 200, customer)
     }
-    if (req.method === 'GET' && (match = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(path))) {
-      const id = match[1] ?? ''
+    if (req.method === 'GET' && customerMethods) {
+      const id = customerMethods[1] ?? ''
       if (!customers.has(id)) return stripeError(res, 404, `No such customer: '${id}'`)
       const cards = paymentMethods.filter((pm) => pm.customer === id).reverse()
       return send(res, 200, list(cards.slice(0, Number(query.get('limit') ?? 10)), path))
@@ -284,19 +306,20 @@ export async function startFakeStripe(
       const own = invoices.filter((invoice) => !customer || invoice.customer === customer)
       return send(res, 200, list(own.slice(0, Number(query.get('limit') ?? 10)), path))
     }
-    if (req.method === 'GET' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
-      const subscription = subscriptions.get(match[1] ?? '')
+    if (req.method === 'GET' && subscriptionPath) {
+      const subscription = subscriptions.get(subscriptionPath[1] ?? '')
       return subscription
         ? send(res, 200, subscription)
-        : stripeError(res, 404, `No such subscription: '${match[1]}'`)
+        : stripeError(res, 404, `No such subscription: '${subscriptionPath[1]}'`)
     }
     return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${path})`)
   }
 
   async function hosted(req: IncomingMessage, res: ServerResponse, path: string) {
-    let match: RegExpExecArray | null
-    if ((match = /^\/checkout\/([^/]+)$/.exec(path))) {
-      const session = sessions.get(match[1] ?? '')
+    const checkoutPath = /^\/checkout\/([^/]+)$/.exec(path)
+    const portalPath = /^\/portal\/([^/]+)$/.exec(path)
+    if (checkoutPath) {
+      const session = sessions.get(checkoutPath[1] ?? '')
       if (!session) return send(res, 404, { error: 'no such session' })
       if (req.method === 'POST') {
         const success = await pay(session.id)
@@ -308,16 +331,19 @@ export async function startFakeStripe(
       return res.end(
         page(
           'Fake Stripe Checkout',
-          `<p>Subscribe for $${price.unit_amount / 100} per month</p><form method="post"><button type="submit">Pay</button></form><p><a href="${escape(String(session.cancel_url))}">Cancel</a></p>`,
+          `<p>Subscribe for $${price.unit_amount / 100} per month</p><form method="post"><button type="submit">Pay</button></form><p><a href="${escapeHtml(String(session.cancel_url))}">Cancel</a></p>`,
         ),
       )
     }
-    if ((match = /^\/portal\/([^/]+)$/.exec(path))) {
-      const portal = portals.get(match[1] ?? '')
+    if (portalPath) {
+      const portal = portals.get(portalPath[1] ?? '')
       if (!portal) return send(res, 404, { error: 'no such portal session' })
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
       return res.end(
-        page('Fake Stripe billing portal', `<a href="${escape(String(portal.return_url))}">Return</a>`),
+        page(
+          'Fake Stripe billing portal',
+          `<a href="${escapeHtml(String(portal.return_url))}">Return</a>`,
+        ),
       )
     }
     if (req.method === 'POST' && path === '/__fake/fail-invoice') {
@@ -422,7 +448,9 @@ const STRIPE_ENV = [
 ] as const
 
 /** The app's Stripe settings pointing at the fake (the caller resets the parsed environment). */
-export function stripeEnvFor(fake: Pick<FakeStripe, 'url'>): Record<(typeof STRIPE_ENV)[number], string> {
+export function stripeEnvFor(
+  fake: Pick<FakeStripe, 'url'>,
+): Record<(typeof STRIPE_ENV)[number], string> {
   return {
     STRIPE_SECRET_KEY: FAKE_STRIPE_KEY,
     STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,

@@ -3,10 +3,7 @@
 // webhook says the checkout completed. The card, invoices and cancellation live in Stripe's
 // customer portal, opened from the billing section.
 import type Stripe from 'stripe'
-import {
-  findBillingAccount,
-  saveBillingCustomer,
-} from '#app/models/billing-accounts.server'
+import { findBillingAccount, saveBillingCustomer } from '#app/models/billing-accounts.server'
 import type { User } from '#app/models/users.server'
 import { type PaidPlanId, PLANS } from '#app/teams/plans'
 import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
@@ -19,7 +16,8 @@ import { type StripeConfig, stripeConfig } from './stripe-config.server'
 
 export type { BillingSummary }
 
-export const STRIPE_UNREACHABLE = 'Payment could not be started: Stripe did not answer. Please try again.'
+export const STRIPE_UNREACHABLE =
+  'Payment could not be started: Stripe did not answer. Please try again.'
 export const NO_BILLING_ACCOUNT = 'There is no billing account yet: choose a plan first.'
 
 function requireStripe() {
@@ -49,8 +47,7 @@ export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) 
   if (account?.stripeSubscriptionId && account.status !== 'canceled') {
     return portalUrl(tenant, user)
   }
-  const customer =
-    account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
+  const customer = account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
   const metadata = { organizationId: tenant.id, userId: user.id, plan }
   const session = await stripeCall(() =>
     config.client.checkout.sessions.create({
@@ -103,7 +100,10 @@ const money = (cents: number, currency: string) =>
   )
 
 /** The billing section's plan, masked card and invoices; null while Stripe is not configured. */
-export async function loadBillingSummary(tenant: Tenant, user: User): Promise<BillingSummary | null> {
+export async function loadBillingSummary(
+  tenant: Tenant,
+  user: User,
+): Promise<BillingSummary | null> {
   const config = stripeConfig()
   if (!config) return null
   const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))

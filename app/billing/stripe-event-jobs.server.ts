@@ -3,7 +3,7 @@
 // plan. A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { PermanentJobError, type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
@@ -13,7 +13,7 @@ import {
 import { insertJob } from '#app/models/jobs.server'
 import { findUnhandledStripeEvent, markStripeEventHandled } from '#app/models/stripe-events.server'
 import { findUserById, setUserPlan, type User } from '#app/models/users.server'
-import { planLapsedEmail, paymentFailedEmail } from '#app/services/emails/billing-email.server'
+import { paymentFailedEmail, planLapsedEmail } from '#app/services/emails/billing-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { PAID_PLAN_IDS, type PaidPlanId, PLANS, type PlanId } from '#app/teams/plans'
 import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
@@ -28,7 +28,9 @@ export const GRACE_PERIOD_MS = 7 * 24 * 60 * 60_000
 const isPaidPlan = (plan: string): plan is PaidPlanId =>
   (PAID_PLAN_IDS as readonly string[]).includes(plan)
 
-type Notice = { kind: 'failed'; graceEndsAt: Date; plan: PaidPlanId } | { kind: 'lapsed'; plan: PlanId }
+type Notice =
+  | { kind: 'failed'; graceEndsAt: Date; plan: PaidPlanId }
+  | { kind: 'lapsed'; plan: PlanId }
 
 export const stripeEventJob: JobHandler = {
   async run(job) {
@@ -68,13 +70,21 @@ async function applyEvent(
   switch (type) {
     case 'checkout.session.completed': {
       if (!isPaidPlan(data.plan)) throw new PermanentJobError(`unknown plan ${data.plan}`)
-      await save(tx, tenant.id, user.id, data, { plan: data.plan, status: 'active', graceEndsAt: null })
+      await save(tx, tenant.id, user.id, data, {
+        plan: data.plan,
+        status: 'active',
+        graceEndsAt: null,
+      })
       await grant(tx, tenant.id, user, data.plan, 'plan.upgraded', data.subscription)
       return null
     }
     case 'invoice.paid': {
       if (!account) return null
-      await save(tx, tenant.id, user.id, data, { plan: account.plan, status: 'active', graceEndsAt: null })
+      await save(tx, tenant.id, user.id, data, {
+        plan: account.plan,
+        status: 'active',
+        graceEndsAt: null,
+      })
       // A payment after the grace period ended gives the plan back.
       await grant(tx, tenant.id, user, account.plan, 'plan.payment_recovered', data.subscription)
       return null
@@ -86,7 +96,11 @@ async function applyEvent(
         account.status === 'past_due' && account.graceEndsAt
           ? account.graceEndsAt
           : new Date(occurredAt.getTime() + GRACE_PERIOD_MS)
-      await save(tx, tenant.id, user.id, data, { plan: account.plan, status: 'past_due', graceEndsAt })
+      await save(tx, tenant.id, user.id, data, {
+        plan: account.plan,
+        status: 'past_due',
+        graceEndsAt,
+      })
       await insertJob(tx, {
         name: 'billing.grace-end',
         organizationId: tenant.id,
@@ -124,12 +138,7 @@ async function applyEvent(
   }
 }
 
-async function cancel(
-  tx: Transaction,
-  organizationId: string,
-  user: User,
-  data: StripeEventData,
-) {
+async function cancel(tx: Transaction, organizationId: string, user: User, data: StripeEventData) {
   await save(tx, organizationId, user.id, data, {
     plan: 'free',
     status: 'canceled',
@@ -210,7 +219,14 @@ export const graceEndJob: JobHandler = {
       const user = await findUserById(tx, organizationId, userId)
       if (!account || !user || account.status !== 'past_due' || !account.graceEndsAt) return null
       if (account.graceEndsAt.getTime() > Date.now() || user.plan === 'free') return null
-      await grant(tx, organizationId, user, 'free', 'plan.lapsed', account.stripeSubscriptionId ?? '')
+      await grant(
+        tx,
+        organizationId,
+        user,
+        'free',
+        'plan.lapsed',
+        account.stripeSubscriptionId ?? '',
+      )
       return { kind: 'lapsed' as const, plan: account.plan, user }
     })
     if (notice) await sendNotice(tenant, organizationId, notice, `lapsed:${job.id}`)
@@ -227,14 +243,27 @@ async function sendNotice(
   const branding = tenantEmailBranding(tenant)
   const billingUrl = `${branding.origin}${PLANS_VIEW_PATH}`
   const planName = PLANS[notice.plan].name
-  const base = { branding, to: notice.user.email, firstName: notice.user.firstName, planName, billingUrl }
+  const base = {
+    branding,
+    to: notice.user.email,
+    firstName: notice.user.firstName,
+    planName,
+    billingUrl,
+  }
   const email =
     notice.kind === 'failed'
       ? paymentFailedEmail({ ...base, graceEndsAt: notice.graceEndsAt })
       : planLapsedEmail(base)
   try {
     await withTenant(organizationId, (tx) =>
-      queueEmailIn(tx, organizationId, email, tenant.name, { userId: notice.user.id }, `billing:${key}`),
+      queueEmailIn(
+        tx,
+        organizationId,
+        email,
+        tenant.name,
+        { userId: notice.user.id },
+        `billing:${key}`,
+      ),
     )
     wakeJobWorker()
   } catch (error) {

@@ -3,10 +3,10 @@
 // under its Stripe id (a replay conflicts and is ignored) together with the job that applies it,
 // in one transaction, and Stripe gets its 2xx at once. Plans change only in that job.
 import type Stripe from 'stripe'
-import { insertJob } from '#app/models/jobs.server'
-import { isRowId } from '#app/models/teams.server'
-import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
+import { insertJob } from '#app/models/jobs.server'
+import { insertStripeEvent } from '#app/models/stripe-events.server'
+import { isRowId } from '#app/models/teams.server'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 import { stripeConfig } from './stripe-config.server'
@@ -77,7 +77,10 @@ export function eventData(event: Stripe.Event): StripeEventData | null {
 }
 
 const text = (body: string, status: number) =>
-  new Response(body, { status, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
+  new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
+  })
 
 export async function receiveStripeWebhook(request: Request) {
   const config = stripeConfig()

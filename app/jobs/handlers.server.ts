@@ -1,7 +1,7 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
-import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
+import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
 import {

@@ -6,6 +6,7 @@ import {
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { requireRole } from '#app/auth/guards.server'
+import { loadBillingSummary, portalUrl } from '#app/billing/billing-checkout.server'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
 import {
@@ -20,7 +21,6 @@ import {
   type TeamSuccess,
   upgradePlan,
 } from '#app/teams/manage-teams.server'
-import { loadBillingSummary, portalUrl } from '#app/billing/billing-checkout.server'
 import { canPayOnline } from '#app/teams/payment.server'
 import { hasTeamFeatures } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'

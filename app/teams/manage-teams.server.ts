@@ -4,8 +4,8 @@
 
 import { hashToken, newEmailLink } from '#app/auth/link-token.server'
 import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
-import { queueEmailIn } from '#app/email/mailer.server'
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
+import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {

@@ -124,7 +124,9 @@ async function subscribe(b: Buyer, plan: 'team_basic' | 'team_pro' = 'team_pro')
   expect(location.startsWith(`${fake.url}/checkout/`)).toBe(true)
   const sessionId = location.split('/').at(-1) ?? ''
   const success = await fake.pay(sessionId)
-  expect(success).toMatch(new RegExp(`^http://${b.host}(:\\d+)?${TEAM_PATH}\\?view=plans&checkout=success$`))
+  expect(success).toMatch(
+    new RegExp(`^http://${b.host}(:\\d+)?${TEAM_PATH}\\?view=plans&checkout=success$`),
+  )
   const subscription = String(fake.sessions.get(sessionId)?.subscription)
   return subscription
 }
@@ -253,7 +255,9 @@ describe('a failed payment', () => {
     expect(await planOf(b.user.id)).toBe('free')
     expect(await auditsOf(b.user.id, 'plan.lapsed')).toHaveLength(1)
     // The team and its admin are kept (read only over the Free plan's limit).
-    expect(await db().select().from(teams).where(eq(teams.organizationId, b.org.id))).toHaveLength(1)
+    expect(await db().select().from(teams).where(eq(teams.organizationId, b.org.id))).toHaveLength(
+      1,
+    )
     const subjects = (
       await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, b.user.email))
     ).map((row) => row.subject)

@@ -126,11 +126,6 @@ import {
   setSessionChallenge,
 } from '#app/models/passkeys.server'
 import {
-  findUnhandledStripeEvent,
-  insertStripeEvent,
-  markStripeEventHandled,
-} from '#app/models/stripe-events.server'
-import {
   consumeResetToken,
   findUsableResetToken,
   insertPasswordResetToken,
@@ -175,6 +170,11 @@ import {
   endUserFigures,
   type StatsScope,
 } from '#app/models/stats.server'
+import {
+  findUnhandledStripeEvent,
+  insertStripeEvent,
+  markStripeEventHandled,
+} from '#app/models/stripe-events.server'
 import {
   deleteInvitation,
   findPendingInvitationByTokenHash,

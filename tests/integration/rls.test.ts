@@ -4,8 +4,8 @@ import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
-import { replaceCardLinks } from '#app/models/cards.server'
 import { saveBillingSubscription } from '#app/models/billing-accounts.server'
+import { replaceCardLinks } from '#app/models/cards.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
@@ -13,11 +13,11 @@ import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#
 import {
   announcements,
   auditEvents,
+  billingAccounts,
   cardLinks,
   cardSlugs,
   digitalCards,
   googleWalletObjects,
-  billingAccounts,
   passkeys,
   stripeEvents,
   tenantTables,
@@ -175,7 +175,9 @@ describe('row-level security', () => {
     await event(a.id)
     await event(b.id)
     const seen = await withTenant(a.id, async (tx) => ({
-      accounts: (await tx.select({ id: billingAccounts.id }).from(billingAccounts)).map((r) => r.id),
+      accounts: (await tx.select({ id: billingAccounts.id }).from(billingAccounts)).map(
+        (r) => r.id,
+      ),
       events: (await tx.select({ id: stripeEvents.id }).from(stripeEvents)).map((r) => r.id),
     }))
     expect(seen.accounts).toContain(mine?.id)

@@ -3,7 +3,12 @@
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 const day = (date: Date) =>
-  date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+  date.toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  })
 
 export function paymentFailedEmail(options: {
   branding: EmailBranding
