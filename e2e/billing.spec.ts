@@ -7,7 +7,7 @@
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { E2E_PRODUCTION_PORT, stripePort } from './fixtures'
-import { openAs } from './page-helpers'
+import { expectAccessible, openAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const BEA = SPEC_ACCOUNTS.billing
@@ -60,6 +60,9 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
     })
   }).toPass({ timeout: 15_000 })
   await expect(billing.getByTestId('billing-plan')).toHaveText('Team Pro')
+  // The billing section at its fullest (card, invoices, the warning, the portal buttons): axe.
+  // The accessibility crawl runs on the embedded server, which has no Stripe.
+  await expectAccessible(page, 'team plans with billing, payment failed')
 
   // The grace period over: its end and the queued job moved into the past, which the worker
   // then runs; the account falls back to Free.

@@ -12,7 +12,7 @@ import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
 import type { BillingSummary } from './billing-summary'
-import { type StripeConfig, stripeConfig } from './stripe-config.server'
+import { type StripeConfig, stripeClient, stripeConfig } from './stripe-config.server'
 
 export type { BillingSummary }
 
@@ -49,8 +49,9 @@ export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) 
   }
   const customer = account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
   const metadata = { organizationId: tenant.id, userId: user.id, plan }
+  const stripe = await stripeClient(config)
   const session = await stripeCall(() =>
-    config.client.checkout.sessions.create({
+    stripe.checkout.sessions.create({
       mode: 'subscription',
       customer,
       client_reference_id: user.id,
@@ -66,8 +67,9 @@ export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) 
 }
 
 async function createCustomer(config: StripeConfig, tenant: Tenant, user: User) {
+  const stripe = await stripeClient(config)
   const customer = await stripeCall(() =>
-    config.client.customers.create({
+    stripe.customers.create({
       email: user.email,
       name: `${user.firstName} ${user.lastName}`.trim() || undefined,
       metadata: { organizationId: tenant.id, userId: user.id },
@@ -85,8 +87,9 @@ export async function portalUrl(tenant: Tenant, user: User) {
   const config = requireStripe()
   const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
   if (!account) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  const stripe = await stripeClient(config)
   const session = await stripeCall(() =>
-    config.client.billingPortal.sessions.create({
+    stripe.billingPortal.sessions.create({
       customer: account.stripeCustomerId,
       return_url: billingPage(tenant),
     }),
@@ -117,12 +120,13 @@ export async function loadBillingSummary(
   }
   if (!account) return summary
   try {
+    const stripe = await stripeClient(config)
     const [cards, invoices] = await Promise.all([
-      config.client.customers.listPaymentMethods(account.stripeCustomerId, {
+      stripe.customers.listPaymentMethods(account.stripeCustomerId, {
         type: 'card',
         limit: 1,
       }),
-      config.client.invoices.list({ customer: account.stripeCustomerId, limit: 12 }),
+      stripe.invoices.list({ customer: account.stripeCustomerId, limit: 12 }),
     ])
     summary.card = maskedCard(cards.data[0])
     summary.invoices = invoices.data.map((invoice) => ({

@@ -1,12 +1,14 @@
 // Stripe from configuration (ADR 051): one client per process, pointed at STRIPE_API_URL (a local
 // fake in tests). Without the key, the webhook secret and both prices, online payment is off and
-// paid plans are granted by admins (ADR 030).
-import Stripe from 'stripe'
+// paid plans are granted by admins (ADR 030). The package is loaded on first use: it is large,
+// and every module that reaches the team page would otherwise load it (tests included).
+import type Stripe from 'stripe'
 import { getEnv } from '#app/env.server'
 import type { PaidPlanId } from '#app/teams/plans'
 
 export type StripeConfig = {
-  client: Stripe
+  secretKey: string
+  apiUrl: string
   webhookSecret: string
   prices: Record<PaidPlanId, string>
 }
@@ -29,7 +31,8 @@ export function stripeConfig(): StripeConfig | null {
     env.STRIPE_PRICE_TEAM_BASIC &&
     env.STRIPE_PRICE_TEAM_PRO
       ? {
-          client: makeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_URL),
+          secretKey: env.STRIPE_SECRET_KEY,
+          apiUrl: env.STRIPE_API_URL,
           webhookSecret: env.STRIPE_WEBHOOK_SECRET,
           prices: { team_basic: env.STRIPE_PRICE_TEAM_BASIC, team_pro: env.STRIPE_PRICE_TEAM_PRO },
         }
@@ -38,10 +41,20 @@ export function stripeConfig(): StripeConfig | null {
   return config
 }
 
-function makeClient(secretKey: string, apiUrl: string) {
+let client: { key: string; stripe: Promise<Stripe> } | undefined
+
+/** The client for this configuration, made once (again only when the configuration changes). */
+export function stripeClient(config: StripeConfig): Promise<Stripe> {
+  const key = `${config.secretKey}\n${config.apiUrl}`
+  if (client?.key !== key) client = { key, stripe: makeClient(config.secretKey, config.apiUrl) }
+  return client.stripe
+}
+
+async function makeClient(secretKey: string, apiUrl: string) {
+  const { default: StripeClient } = await import('stripe')
   const url = new URL(apiUrl)
   const protocol = url.protocol === 'http:' ? 'http' : 'https'
-  return new Stripe(secretKey, {
+  return new StripeClient(secretKey, {
     host: url.hostname,
     port: url.port || (protocol === 'http' ? 80 : 443),
     protocol,

@@ -9,7 +9,7 @@ import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { isRowId } from '#app/models/teams.server'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
-import { stripeConfig } from './stripe-config.server'
+import { stripeClient, stripeConfig } from './stripe-config.server'
 
 export const HANDLED_EVENTS = [
   'checkout.session.completed',
@@ -87,10 +87,11 @@ export async function receiveStripeWebhook(request: Request) {
   if (!config) return text('Stripe is not configured', 404)
   const signature = request.headers.get('stripe-signature')
   const payload = await request.text()
+  const stripe = await stripeClient(config)
   let event: Stripe.Event
   try {
     if (!signature) throw new Error('no signature')
-    event = config.client.webhooks.constructEvent(payload, signature, config.webhookSecret)
+    event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret)
   } catch {
     // Nothing of an unverified body is read or kept.
     return text('Invalid signature', 400)
