@@ -35,6 +35,9 @@ const productionSpecs = [
   // Two-factor sign-in and rotation (ADR 045): sessions, users and settings of the app login
   // under RLS.
   'two-factor.spec.ts',
+  // Billing through the fake Stripe (ADR 051): Checkout, the signed webhook applied by the job
+  // worker under the app login, a failed renewal's grace period ending in Free.
+  'billing.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

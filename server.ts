@@ -12,7 +12,12 @@ import compression from 'compression'
 import express from 'express'
 import helmet from 'helmet'
 import { pino } from 'pino'
-import { isOneClickUnsubscribe, isSameOriginMutation, isWalletWebService } from './app/auth/origin'
+import {
+  isOneClickUnsubscribe,
+  isSameOriginMutation,
+  isStripeWebhook,
+  isWalletWebService,
+} from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
@@ -173,7 +178,8 @@ app.use((req, res, next) => {
   if (
     !isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme) &&
     !isOneClickUnsubscribe(req.method, req.path, req.headers.origin) &&
-    !isWalletWebService(req.method, req.path, req.headers.origin)
+    !isWalletWebService(req.method, req.path, req.headers.origin) &&
+    !isStripeWebhook(req.method, req.path, req.headers.origin)
   ) {
     res.status(403).type('text/plain').send('Forbidden: cross-origin request')
     return

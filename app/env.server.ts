@@ -151,6 +151,15 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   GOOGLE_WALLET_API_URL: z.string().url().default('https://walletobjects.googleapis.com'),
+  // Stripe (issue 31 point 5, ADR 051): the secret key, the webhook endpoint's signing secret
+  // and the monthly prices of the two team plans. Without all four, nobody pays online and paid
+  // plans are granted by admins (ADR 030). The API is reached at STRIPE_API_URL (a local fake in
+  // tests).
+  STRIPE_SECRET_KEY: optionalText(),
+  STRIPE_WEBHOOK_SECRET: optionalText(),
+  STRIPE_PRICE_TEAM_BASIC: optionalText(),
+  STRIPE_PRICE_TEAM_PRO: optionalText(),
+  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
   // Below this much free space on DATA_DIR's disk the embedded database takes no more writes:
   // health 503, writes 503, background writers wait (ADR 033); 0 turns the check off.
   DISK_MIN_FREE_MB: z.coerce.number().int().min(0).default(256),

@@ -314,6 +314,52 @@ export const passkeys = pgTable(
   ],
 )
 
+// An account's Stripe customer and subscription (issue 31 point 5, ADR 051). The plan it pays
+// for is written to users.plan only by the webhook jobs; a failed payment keeps it until
+// grace_ends_at, then the account falls back to Free (its teams' rows stay).
+export const billingStatus = pgEnum('billing_status', ['active', 'past_due', 'canceled'])
+
+export const billingAccounts = pgTable(
+  'billing_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    plan: userPlan('plan').notNull().default('free'),
+    status: billingStatus('status').notNull().default('active'),
+    graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('billing_accounts_org_user_key').on(t.organizationId, t.userId),
+    foreignKey({
+      name: 'billing_accounts_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// Every verified Stripe event, by Stripe's id: a replay conflicts on the key and is ignored.
+// Only the fields the handlers read are kept (no customer address or card at rest).
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    organizationId: organizationId(),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    /** When Stripe made the event (its `created`): the clock of the grace period. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stripe_events_org_idx').on(t.organizationId)],
+)
+
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
@@ -1034,4 +1080,6 @@ export const tenantTables = {
   emailOutbox,
   sendingDomains,
   announcements,
+  billingAccounts,
+  stripeEvents,
 } as const

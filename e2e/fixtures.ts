@@ -36,6 +36,15 @@ export function resendPort(): number {
   return e2ePort() + 3000
 }
 
+/**
+ * The port of the fake Stripe beside the production-configuration server (e2e/start-server.ts,
+ * tests/fake-stripe.ts): its hosted Checkout page, and POST /__fake/fail-invoice for a renewal
+ * that fails. The embedded server has no Stripe (its specs see plans granted by admins).
+ */
+export function stripePort(): number {
+  return e2ePort() + 4000
+}
+
 /** The key the e2e servers give their fake Resend. */
 export const E2E_RESEND_KEY = 're_e2e_fake_key'
 

@@ -171,6 +171,17 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /**
+   * e2e/billing.spec.ts (the production project): upgrades through the fake Stripe Checkout,
+   * then a renewal fails and the plan falls back to Free after the grace period.
+   */
+  billing: {
+    host: HOSTS.alpha,
+    email: 'billing-bea@e2e.test',
+    firstName: 'Bea',
+    lastName: 'Billing',
+    emailConfirmed: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

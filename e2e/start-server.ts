@@ -19,6 +19,7 @@ import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
 import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
 import { startFakeResend } from '#tests/fake-resend'
+import { type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
 import { SERVER_ARGS } from '../scripts/server-command'
 import {
   CARD_OWNER,
@@ -35,7 +36,8 @@ import { seedSpecAccounts, writeSessionStates } from './seed-sessions'
 import { openServerDatabase, parseTarget } from './server-database'
 import { seedRoster } from './user-accounts-fixtures'
 
-const { handle, port, serverEnv, drop } = await openServerDatabase(parseTarget(process.argv[2]))
+const target = parseTarget(process.argv[2])
+const { handle, port, serverEnv, drop } = await openServerDatabase(target)
 setDatabaseHandle(handle)
 await handle.migrate()
 const { organization: platform } = await makeBrandedOrganization({
@@ -104,6 +106,15 @@ const fakeCrm = await startFakeCrm({ port: port + 2000 })
 // OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
 const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
 
+// Stripe on the production-configuration server only (e2e/billing.spec.ts): its API, hosted
+// Checkout and signed webhooks from a local fake that posts events to this server. The embedded
+// server keeps no payment provider, as its specs of admin-granted plans expect.
+let fakeStripe: FakeStripe | undefined
+if (target === 'production') {
+  fakeStripe = await startFakeStripe({ port: port + 4000 })
+  fakeStripe.setDelivery(`http://localhost:${port}/api/stripe/webhook`)
+}
+
 // Google Wallet's throwaway key and Apple Wallet's throwaway certificates (below), removed when
 // the server ends.
 const walletKey = makeServiceAccountKey('http://127.0.0.1:9/token').keyPath
@@ -147,6 +158,7 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     APPLE_PASS_KEY: passCertificates.keyPath,
     APPLE_WWDR_CERT: passCertificates.wwdrPath,
     APPLE_APNS_URL: 'https://127.0.0.1:9',
+    ...(fakeStripe ? stripeEnvFor(fakeStripe) : {}),
     ...serverEnv,
   },
 })
@@ -156,7 +168,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 server.on('exit', (code) => {
   rmSync(dirname(walletKey), { recursive: true, force: true })
   removeTestCertificates(passCertificates)
-  Promise.all([fakeCrm.close(), fakeResend.close(), drop()]).then(
+  Promise.all([fakeCrm.close(), fakeResend.close(), fakeStripe?.close(), drop()]).then(
     () => process.exit(code ?? 0),
     (error) => {
       console.error('could not drop the e2e database or close the fakes', error)

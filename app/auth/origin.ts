@@ -57,3 +57,14 @@ export function isWalletWebService(method: string, path: string, origin: string 
     origin === undefined
   )
 }
+
+/**
+ * Stripe's webhook (ADR 051): Stripe POSTs events from its servers with no Origin and no
+ * cookies. The action reads no session and acts only on a body whose Stripe-Signature verifies
+ * with the endpoint's secret. Only this exact path, only POST, only without an Origin.
+ */
+export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook'
+
+export function isStripeWebhook(method: string, path: string, origin: string | undefined) {
+  return method.toUpperCase() === 'POST' && path === STRIPE_WEBHOOK_PATH && origin === undefined
+}

@@ -1,6 +1,7 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
+import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { forwardContactToCrm } from '#app/crm/forwarding.server'
 import {
@@ -42,6 +43,10 @@ export const jobHandlers: JobHandlers = {
   },
   // Queued by the database on any write a wallet pass may show (ADR 042): new versions, pushed.
   'wallet.refresh': { run: refreshWalletPasses },
+  // A verified Stripe event applied to its account, once (ADR 051).
+  'billing.stripe-event': stripeEventJob,
+  // A failed payment's grace period over: an account still unpaid falls back to Free (ADR 051).
+  'billing.grace-end': graceEndJob,
 }
 
 export function startJobs(log: (message: string) => void) {

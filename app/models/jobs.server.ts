@@ -18,6 +18,8 @@ export type JobName =
   | 'wallet.refresh'
   | 'google-wallet.patch'
   | 'announcement.send'
+  | 'billing.stripe-event'
+  | 'billing.grace-end'
 
 export type NewJob = {
   name: JobName

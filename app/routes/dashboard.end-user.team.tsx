@@ -6,6 +6,7 @@ import {
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { requireRole } from '#app/auth/guards.server'
+import { loadBillingSummary, portalUrl } from '#app/billing/billing-checkout.server'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
 import {
@@ -37,14 +38,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Spec §2.9: someone in a team sees it; anyone else the upgrade page. A paid plan without a
   // team yet shows the (empty) management view, where the first team is created.
   const manage = page.teams.length > 0 || hasTeamFeatures(user.plan)
+  const view =
+    url.searchParams.get('view') === 'plans' || !manage ? ('plans' as const) : ('manage' as const)
   return data({
-    view:
-      url.searchParams.get('view') === 'plans' || !manage
-        ? ('plans' as const)
-        : ('manage' as const),
+    view,
     plan: user.plan,
-    // Until a payment provider is connected the upgrade dialog says who grants plans instead.
+    // Without Stripe the upgrade dialog says who grants plans instead.
     canPayOnline: canPayOnline(),
+    // The plans view's billing section (Stripe asked only there): plan, card, invoices.
+    billing: view === 'plans' ? await loadBillingSummary(tenant, user) : null,
+    checkout: url.searchParams.get('checkout'),
     userId: user.id,
     teams: page.teams,
     selected: page.selected,
@@ -67,7 +70,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       'remove-member': (value, { tenant, user }) => onTeamPage(removeMember(tenant, user, value)),
       'cancel-invitation': (value, { tenant, user }) =>
         onTeamPage(cancelInvitation(tenant, user, value)),
-      upgrade: (value, { tenant, user }) => onTeamPage(upgradePlan(tenant, user, value.plan)),
+      // Stripe Checkout, or the portal for an account that already pays (ADR 051).
+      upgrade: (value, { tenant, user }) => upgradePlan(tenant, user, value.plan),
+      'billing-portal': async (_value, { tenant, user }) => ({
+        redirectTo: await portalUrl(tenant, user),
+      }),
     },
     redirectTo: teamPagePath(null),
   })

@@ -4,6 +4,7 @@
 
 import { hashToken, newEmailLink } from '#app/auth/link-token.server'
 import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
+import { checkoutUrl } from '#app/billing/billing-checkout.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -29,7 +30,7 @@ import {
   setTeamMemberRole,
   updateTeam,
 } from '#app/models/teams.server'
-import { findUserByEmail, normalizeEmail, setUserPlan, type User } from '#app/models/users.server'
+import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
@@ -37,7 +38,7 @@ import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import type { TeamRole } from '#app/validation/teams'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { collectPlanPayment } from './payment.server'
+import { canPayOnline } from './payment.server'
 import { teamPermissions } from './permissions'
 import {
   CONFIRM_EMAIL_TO_INVITE,
@@ -47,7 +48,6 @@ import {
   type PaidPlanId,
   PLANS,
   PLANS_GRANTED_BY_ADMINS,
-  upgradedMessage,
 } from './plans'
 import { assertSeatAvailable } from './seats.server'
 import { canJoinTeams, requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
@@ -399,15 +399,16 @@ export async function cancelInvitation(
 }
 
 /**
- * Spec §2.9: the upgrade. No paid plan without payment: the payment step is a seam
- * (payment.server.ts) and, until a provider collects there, the upgrade is refused and the plan
- * is granted by an agency or platform admin instead (app/people/manage-people.server.ts, setAccountPlan).
+ * Spec §2.9: the upgrade. No paid plan without payment: with Stripe configured the upgrade
+ * answers where to pay (Stripe Checkout; the plan changes when its signed webhook arrives, ADR
+ * 051); without it the upgrade is refused and the plan is granted by an agency or platform admin
+ * instead (app/people/manage-people.server.ts, setAccountPlan).
  */
 export async function upgradePlan(
   tenant: Tenant,
   user: User,
   planId: PaidPlanId,
-): Promise<TeamSuccess> {
+): Promise<{ redirectTo: string }> {
   const plan = PLANS[planId]
   if (!isUpgrade(user.plan, planId)) {
     throw new ActionError(
@@ -418,33 +419,8 @@ export async function upgradePlan(
       'plan',
     )
   }
-  const payment = await collectPlanPayment({
-    organizationId: tenant.id,
-    userId: user.id,
-    plan: planId,
-    amountUsd: plan.price,
-  })
-  if (payment.status !== 'collected') throw new ActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
-  await withTenant(tenant.id, async (tx) => {
-    const updated = await setUserPlan(tx, tenant.id, user.id, user.plan, planId)
-    if (!updated)
-      throw new ActionError(409, 'Your plan changed meanwhile: please try again', 'plan')
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'plan.upgraded',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: {
-        from: user.plan,
-        to: planId,
-        priceUsd: plan.price,
-        billingCycle: 'monthly',
-        payment: payment.status,
-        paymentReference: payment.reference,
-      },
-    })
-  })
-  return { toast: upgradedMessage(plan) }
+  if (!canPayOnline()) throw new ActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
+  return { redirectTo: await checkoutUrl(tenant, user, planId) }
 }
 
 export { TEAM_NOT_FOUND }

@@ -1,23 +1,8 @@
-// The payment step of a plan upgrade. There is no payment provider yet (issue 13): this seam
-// is where one plugs in (create a checkout or charge the saved method, return its reference).
-// Until one collects here, no paid plan is granted by an upgrade (issue 26 point 7): the upgrade
-// is refused and an agency or platform admin grants plans from the End Users screen.
-import type { PaidPlanId } from './plans'
+// Whether people pay for a plan themselves: with Stripe configured (ADR 051) the upgrade goes
+// through Stripe Checkout; without it, paid plans are granted by agency or platform admins only
+// (ADR 030) and the upgrade dialog says so.
+import { stripeConfig } from '#app/billing/stripe-config.server'
 
-export type PaymentResult =
-  | { status: 'collected'; reference: string }
-  | { status: 'unavailable'; reference: null }
-
-/** Whether people can pay for a plan themselves (the upgrade dialog says so when they cannot). */
 export function canPayOnline() {
-  return false
-}
-
-export async function collectPlanPayment(_input: {
-  organizationId: string
-  userId: string
-  plan: PaidPlanId
-  amountUsd: number
-}): Promise<PaymentResult> {
-  return { status: 'unavailable', reference: null }
+  return stripeConfig() !== null
 }

@@ -65,6 +65,8 @@ export const TeamIntentSchema = z.discriminatedUnion('intent', [
     intent: z.literal('upgrade'),
     plan: z.enum(PAID_PLAN_IDS, { error: 'Please choose a plan' }),
   }),
+  // Update Billing Info and View Invoices: Stripe's customer portal (ADR 051).
+  z.object({ intent: z.literal('billing-portal') }),
 ])
 export type TeamIntent = z.output<typeof TeamIntentSchema>['intent']
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
+import { resetEnvForTests } from '#app/env.server'
 import { storeMedia } from '#app/models/media.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -39,6 +40,7 @@ import {
   settle,
 } from '#tests/factories'
 import { type FakeCrm, startFakeCrm } from '#tests/fake-crm'
+import { clearStripeEnv, type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
 import { blankPng } from '#tests/images'
 
 type Action = (args: {
@@ -480,6 +482,15 @@ const FORMS: Form[] = [
     keys: ['pushToken'],
   },
   {
+    // Stripe's webhook (ADR 051), configured against the local fake: no body the fuzzer makes
+    // carries a valid Stripe-Signature, so each is a 400 that stores nothing.
+    name: 'Stripe webhook',
+    file: 'api.stripe.webhook',
+    path: '/api/stripe/webhook',
+    actor: 'anonymous',
+    keys: ['id', 'type', 'created', 'data', 'Stripe-Signature'],
+  },
+  {
     name: 'my end users: add user',
     file: 'dashboard.team-member.users',
     path: '/dashboard/team-member/users',
@@ -502,6 +513,7 @@ const FORMS: Form[] = [
       'remove-member',
       'cancel-invitation',
       'upgrade',
+      'billing-portal',
     ],
     keys: ['name', 'description', 'teamId', 'email', 'role', 'memberId', 'invitationId', 'plan'],
   },
@@ -659,9 +671,14 @@ const linkTokens = new Map<string, string>()
 // The CRM integration's key checks reach a local fake that refuses every key.
 let crm: FakeCrm | undefined
 let walletCertificates: TestCertificates | undefined
+// Stripe's API (ADR 051): the upgrade's Checkout and the portal reach a local fake.
+let stripe: FakeStripe | undefined
 
 afterAll(async () => {
   delete process.env.GOHIGHLEVEL_API_URL
+  clearStripeEnv()
+  resetEnvForTests()
+  await stripe?.close()
   unconfigureAppleWallet()
   if (walletCertificates) removeTestCertificates(walletCertificates)
   await crm?.close()
@@ -670,6 +687,9 @@ afterAll(async () => {
 beforeAll(async () => {
   crm = await startFakeCrm({ validKeys: [] })
   process.env.GOHIGHLEVEL_API_URL = crm.url
+  stripe = await startFakeStripe()
+  Object.assign(process.env, stripeEnvFor(stripe))
+  resetEnvForTests()
   walletCertificates = makeTestCertificates()
   configureAppleWallet(walletCertificates)
   const organization = await makeOrganization()

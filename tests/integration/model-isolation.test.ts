@@ -35,6 +35,11 @@ import {
   setRecoveryCodes,
   setTwoFactor,
 } from '#app/models/authenticators.server'
+import {
+  findBillingAccount,
+  saveBillingCustomer,
+  saveBillingSubscription,
+} from '#app/models/billing-accounts.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
@@ -165,6 +170,11 @@ import {
   endUserFigures,
   type StatsScope,
 } from '#app/models/stats.server'
+import {
+  findUnhandledStripeEvent,
+  insertStripeEvent,
+  markStripeEventHandled,
+} from '#app/models/stripe-events.server'
 import {
   deleteInvitation,
   findPendingInvitationByTokenHash,
@@ -405,8 +415,24 @@ async function seedTenantA(db: Queryable) {
   const walletPass = await recordWalletPassContent(db, organization.id, firstPass.id, 'hash-a2')
   if (!walletPass) throw new Error('wallet pass not changed')
   await registerWalletDevice(db, organization.id, walletPass.id, `device-${suffix}`, 'push-a')
+  // A's Stripe customer and subscription, and an event not yet applied (ADR 051).
+  await saveBillingSubscription(db, organization.id, user.id, {
+    stripeCustomerId: `cus_${suffix}`,
+    stripeSubscriptionId: `sub_${suffix}`,
+    plan: 'team_pro',
+    status: 'active',
+    graceEndsAt: null,
+  })
+  const stripeEventId = `evt_${suffix}`
+  await insertStripeEvent(db, organization.id, {
+    id: stripeEventId,
+    type: 'invoice.paid',
+    data: { userId: user.id },
+    occurredAt: new Date(),
+  })
   return {
     organization,
+    stripeEventId,
     announcement,
     assigned,
     walletPass,
@@ -1088,6 +1114,61 @@ const cases: Record<string, Case[]> = {
       name: "uses no recovery code of A's user",
       run: (db, b, a) => consumeRecoveryCode(db, b, a.user.id, 'a-recovery-hash'),
       expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findBillingAccount: [
+    {
+      name: "finds no billing account of A's user",
+      run: (db, b, a) => findBillingAccount(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  saveBillingSubscription: [
+    {
+      name: "gives A's user no subscription",
+      run: (db, b, a) =>
+        saveBillingSubscription(db, b, a.user.id, {
+          stripeCustomerId: 'cus_intruder',
+          stripeSubscriptionId: 'sub_intruder',
+          plan: 'free',
+          status: 'canceled',
+          graceEndsAt: null,
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  saveBillingCustomer: [
+    {
+      name: "gives A's user no customer",
+      run: (db, b, a) => saveBillingCustomer(db, b, a.user.id, 'cus_intruder'),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  insertStripeEvent: [
+    {
+      name: "takes no event id of A's (a replay under B is ignored)",
+      run: (db, b, a) =>
+        insertStripeEvent(db, b, {
+          id: a.stripeEventId,
+          type: 'customer.subscription.deleted',
+          data: { userId: a.user.id },
+          occurredAt: new Date(),
+        }),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findUnhandledStripeEvent: [
+    {
+      name: "finds none of A's Stripe events",
+      run: (db, b, a) => findUnhandledStripeEvent(db, b, a.stripeEventId),
+      expected: nothing,
+    },
+  ],
+  markStripeEventHandled: [
+    {
+      name: "marks none of A's Stripe events handled",
+      run: (db, b, a) => markStripeEventHandled(db, b, a.stripeEventId),
+      expected: nothing,
     },
   ],
   listPasskeys: [

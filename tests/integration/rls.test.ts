@@ -4,18 +4,22 @@ import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertPasskey } from '#app/models/passkeys.server'
+import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   announcements,
   auditEvents,
+  billingAccounts,
   cardLinks,
   cardSlugs,
   digitalCards,
   googleWalletObjects,
   passkeys,
+  stripeEvents,
   tenantTables,
   walletPasses,
   walletRegistrations,
@@ -76,6 +80,7 @@ describe('row-level security', () => {
     expect(names).toContain('card_slugs')
     expect(names).toContain('announcements')
     expect(names).toContain('passkeys')
+    expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
@@ -139,6 +144,62 @@ describe('row-level security', () => {
         .update(announcements)
         .set({ status: 'failed' })
         .where(sql`${announcements.id} = ${theirs.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("billing (ADR 051): a tenant sees only its own accounts and Stripe events, and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const subscription = (organizationId: string, userId: string) =>
+      withTenant(organizationId, (tx) =>
+        saveBillingSubscription(tx, organizationId, userId, {
+          stripeCustomerId: `cus_${organizationId}`,
+          stripeSubscriptionId: `sub_${organizationId}`,
+          plan: 'team_basic',
+          status: 'active',
+          graceEndsAt: null,
+        }),
+      )
+    const mine = await subscription(a.id, userA.id)
+    const theirs = await subscription(b.id, userB.id)
+    const event = (organizationId: string) =>
+      withTenant(organizationId, (tx) =>
+        insertStripeEvent(tx, organizationId, {
+          id: `evt_${organizationId}`,
+          type: 'invoice.paid',
+          data: {},
+          occurredAt: new Date(),
+        }),
+      )
+    await event(a.id)
+    await event(b.id)
+    const seen = await withTenant(a.id, async (tx) => ({
+      accounts: (await tx.select({ id: billingAccounts.id }).from(billingAccounts)).map(
+        (r) => r.id,
+      ),
+      events: (await tx.select({ id: stripeEvents.id }).from(stripeEvents)).map((r) => r.id),
+    }))
+    expect(seen.accounts).toContain(mine?.id)
+    expect(seen.accounts).not.toContain(theirs?.id)
+    expect(seen.events).toContain(`evt_${a.id}`)
+    expect(seen.events).not.toContain(`evt_${b.id}`)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(stripeEvents).values({
+          id: `evt_intruder_${b.id}`,
+          organizationId: b.id,
+          type: 'invoice.paid',
+          data: {},
+          occurredAt: new Date(),
+        }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(billingAccounts)
+        .set({ plan: 'free' })
+        .where(sql`${billingAccounts.id} = ${theirs?.id ?? ''}`)
         .returning(),
     )
     expect(changed).toEqual([])

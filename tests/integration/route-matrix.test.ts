@@ -61,6 +61,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // The TLS proxy's ask: no tenant, no session; only the proxy's address may ask
   // (tests/integration/domains-ask.test.ts).
   'api.domains.allowed.ts': 'public',
+  // Stripe's webhook: no session, no tenant host; only a body whose signature verifies changes
+  // anything (tests/integration/billing.test.ts).
+  'api.stripe.webhook.ts': 'public',
   'auth.confirm-email.tsx': 'public',
   'auth.forgot-password.tsx': 'public',
   'auth.login.tsx': 'public',
@@ -429,6 +432,7 @@ const REFERENCES: Record<string, Reference> = {
   '_index.tsx': 'none',
   'api.health-check.ts': 'none',
   'api.domains.allowed.ts': 'none',
+  'api.stripe.webhook.ts': 'none',
   'auth.confirm-email.tsx': 'confirmation-token',
   'auth.forgot-password.tsx': 'none',
   'auth.login.tsx': 'none',
@@ -1091,6 +1095,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     ),
     '$.tsx': [{ path: '/nothing-here', fields: { cardId: b.cardId }, params: { '*': 'x' } }],
     // A device's registration naming B's card as a serial, without B's pass token.
+    // An unsigned event naming B's account: refused before anything is read (ADR 051).
+    'api.stripe.webhook.ts': [
+      {
+        path: '/api/stripe/webhook',
+        fields: { type: 'customer.subscription.deleted', email: b.email },
+        params: {},
+      },
+    ],
     'wallet.apple.v1.$.ts': [
       {
         path: `/wallet/apple/v1/devices/device-a/registrations/pass.any/${b.cardId}`,

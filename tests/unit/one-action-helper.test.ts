@@ -18,6 +18,8 @@ const ALLOWED: Record<string, string> = {
     "RFC 8058 one-click POST from a mail client, answered with the link page's own states",
   'invitations.$token.tsx':
     'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
+  'api.stripe.webhook.ts':
+    "Stripe's webhook: a signed JSON event from Stripe's servers, answered with bare statuses (400 unsigned, 200 stored or ignored)",
   'wallet.apple.v1.$.ts':
     "Apple's PassKit web service: JSON from devices, answered with the protocol's bare statuses (201, 200, 401)",
   'onboarding.tsx':

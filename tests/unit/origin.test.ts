@@ -1,5 +1,10 @@
 import { expect, test } from 'vitest'
-import { isOneClickUnsubscribe, isSameOriginMutation, isWalletWebService } from '#app/auth/origin'
+import {
+  isOneClickUnsubscribe,
+  isSameOriginMutation,
+  isStripeWebhook,
+  isWalletWebService,
+} from '#app/auth/origin'
 
 test('reads are never blocked', () => {
   expect(isSameOriginMutation('GET', undefined, 'acme.localhost:3000', 'http')).toBe(true)
@@ -69,4 +74,11 @@ test("Apple's pass web service: devices' POST and DELETE without an Origin, belo
   for (const method of ['PUT', 'PATCH']) {
     expect(isWalletWebService(method, registration, undefined), method).toBe(false)
   }
+})
+
+test("Stripe's webhook is exempt only on its path, only for POST without an Origin", () => {
+  expect(isStripeWebhook('POST', '/api/stripe/webhook', undefined)).toBe(true)
+  expect(isStripeWebhook('POST', '/api/stripe/webhook', 'https://evil.test')).toBe(false)
+  expect(isStripeWebhook('DELETE', '/api/stripe/webhook', undefined)).toBe(false)
+  expect(isStripeWebhook('POST', '/api/stripe/webhook/x', undefined)).toBe(false)
 })

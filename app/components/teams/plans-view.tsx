@@ -2,6 +2,7 @@
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { Check, Mail, Users } from 'lucide-react'
 import { useState } from 'react'
+import type { BillingSummary } from '#app/billing/billing-summary'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -16,6 +17,7 @@ import {
 } from '#app/teams/plans'
 import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { cn } from '#app/utils/cn'
+import { BillingSection } from './billing-section'
 import { DialogClose, FormDialog } from './dialog'
 
 /**
@@ -102,10 +104,14 @@ export function PlansView({
   plan,
   hasTeams,
   canPayOnline,
+  billing = null,
+  checkout = null,
 }: {
   plan: PlanId
   hasTeams: boolean
   canPayOnline: boolean
+  billing?: BillingSummary | null
+  checkout?: string | null
 }) {
   const canManage = hasTeams || PLANS[plan].memberLimit > 0
   return (
@@ -170,6 +176,7 @@ export function PlansView({
           )
         })}
       </ul>
+      {billing ? <BillingSection billing={billing} plan={plan} checkout={checkout} /> : null}
       <section aria-labelledby="why-upgrade" className="flex flex-col gap-4">
         <h2 id="why-upgrade" className="text-xl font-semibold">
           Why Upgrade to Team?

@@ -39,6 +39,7 @@ const FAILURES: Record<string, string> = {
   'remove-member': 'Failed to remove team member',
   'cancel-invitation': 'Failed to cancel invitation',
   upgrade: 'Failed to upgrade plan',
+  'billing-portal': 'Failed to open billing',
 }
 // Refusals of forms outside a dialog have no field to show them beside: they are toasts.
 const ROW_INTENTS = ['change-role', 'remove-member', 'cancel-invitation', 'delete-team']
@@ -71,6 +72,8 @@ export function TeamPage(data: Data) {
         plan={data.plan}
         hasTeams={data.teams.length > 0}
         canPayOnline={data.canPayOnline}
+        billing={data.billing}
+        checkout={data.checkout}
       />
     )
   return <TeamManagement {...data} />

@@ -1,0 +1,154 @@
+// Buying a team plan and managing it (ADR 051): the upgrade creates a Stripe Checkout Session for
+// the plan's price and sends the browser to it; the plan itself changes only when the signed
+// webhook says the checkout completed. The card, invoices and cancellation live in Stripe's
+// customer portal, opened from the billing section.
+import type Stripe from 'stripe'
+import { findBillingAccount, saveBillingCustomer } from '#app/models/billing-accounts.server'
+import type { User } from '#app/models/users.server'
+import { type PaidPlanId, PLANS } from '#app/teams/plans'
+import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
+import { withTenant } from '#drizzle/db.server'
+import type { BillingSummary } from './billing-summary'
+import { type StripeConfig, stripeClient, stripeConfig } from './stripe-config.server'
+
+export type { BillingSummary }
+
+export const STRIPE_UNREACHABLE =
+  'Payment could not be started: Stripe did not answer. Please try again.'
+export const NO_BILLING_ACCOUNT = 'There is no billing account yet: choose a plan first.'
+
+function requireStripe() {
+  const config = stripeConfig()
+  if (!config) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  return config
+}
+
+async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (error instanceof ActionError) throw error
+    throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
+  }
+}
+
+const billingPage = (tenant: Tenant) => `${tenantOrigin(tenant)}${PLANS_VIEW_PATH}`
+
+/**
+ * Where the upgrade sends the browser: Stripe Checkout for the plan, or, for an account that
+ * already pays for a subscription, the customer portal, where Stripe changes its plan.
+ */
+export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) {
+  const config = requireStripe()
+  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
+  if (account?.stripeSubscriptionId && account.status !== 'canceled') {
+    return portalUrl(tenant, user)
+  }
+  const customer = account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
+  const metadata = { organizationId: tenant.id, userId: user.id, plan }
+  const stripe = await stripeClient(config)
+  const session = await stripeCall(() =>
+    stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: user.id,
+      line_items: [{ price: config.prices[plan], quantity: 1 }],
+      metadata,
+      subscription_data: { metadata, description: PLANS[plan].name },
+      success_url: `${billingPage(tenant)}&checkout=success`,
+      cancel_url: `${billingPage(tenant)}&checkout=cancelled`,
+    }),
+  )
+  if (!session.url) throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
+  return session.url
+}
+
+async function createCustomer(config: StripeConfig, tenant: Tenant, user: User) {
+  const stripe = await stripeClient(config)
+  const customer = await stripeCall(() =>
+    stripe.customers.create({
+      email: user.email,
+      name: `${user.firstName} ${user.lastName}`.trim() || undefined,
+      metadata: { organizationId: tenant.id, userId: user.id },
+    }),
+  )
+  // Two checkouts at once: the first customer kept wins and the second is left unused.
+  const saved = await withTenant(tenant.id, (tx) =>
+    saveBillingCustomer(tx, tenant.id, user.id, customer.id),
+  )
+  return saved?.stripeCustomerId ?? customer.id
+}
+
+/** Stripe's customer portal for the account: its card, invoices, plan and cancellation. */
+export async function portalUrl(tenant: Tenant, user: User) {
+  const config = requireStripe()
+  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
+  if (!account) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  const stripe = await stripeClient(config)
+  const session = await stripeCall(() =>
+    stripe.billingPortal.sessions.create({
+      customer: account.stripeCustomerId,
+      return_url: billingPage(tenant),
+    }),
+  )
+  return session.url
+}
+
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+    cents / 100,
+  )
+
+/** The billing section's plan, masked card and invoices; null while Stripe is not configured. */
+export async function loadBillingSummary(
+  tenant: Tenant,
+  user: User,
+): Promise<BillingSummary | null> {
+  const config = stripeConfig()
+  if (!config) return null
+  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
+  const summary: BillingSummary = {
+    plan: PLANS[user.plan].name,
+    status: account?.stripeSubscriptionId ? account.status : null,
+    graceEndsAt: account?.graceEndsAt?.toISOString() ?? null,
+    card: null,
+    invoices: [],
+    unavailable: false,
+  }
+  if (!account) return summary
+  try {
+    const stripe = await stripeClient(config)
+    const [cards, invoices] = await Promise.all([
+      stripe.customers.listPaymentMethods(account.stripeCustomerId, {
+        type: 'card',
+        limit: 1,
+      }),
+      stripe.invoices.list({ customer: account.stripeCustomerId, limit: 12 }),
+    ])
+    summary.card = maskedCard(cards.data[0])
+    summary.invoices = invoices.data.map((invoice) => ({
+      id: invoice.id ?? '',
+      number: invoice.number ?? invoice.id ?? '',
+      date: new Date(invoice.created * 1000).toISOString(),
+      amount: money(invoice.amount_due, invoice.currency),
+      status: invoice.status ?? 'draft',
+      url: invoice.hosted_invoice_url ?? null,
+    }))
+  } catch {
+    summary.unavailable = true
+  }
+  return summary
+}
+
+function maskedCard(method: Stripe.PaymentMethod | undefined) {
+  const card = method?.card
+  if (!card) return null
+  return {
+    brand: card.brand,
+    last4: card.last4,
+    expires: `${String(card.exp_month).padStart(2, '0')}/${String(card.exp_year).slice(-2)}`,
+  }
+}

@@ -1,0 +1,124 @@
+// Stripe's webhook endpoint (ADR 051): the body is checked against the Stripe-Signature header
+// with the endpoint's secret before anything is read from it; a verified event of ours is stored
+// under its Stripe id (a replay conflicts and is ignored) together with the job that applies it,
+// in one transaction, and Stripe gets its 2xx at once. Plans change only in that job.
+import type Stripe from 'stripe'
+import { wakeJobWorker } from '#app/jobs/worker.server'
+import { insertJob } from '#app/models/jobs.server'
+import { insertStripeEvent } from '#app/models/stripe-events.server'
+import { isRowId } from '#app/models/teams.server'
+import { freshTenantOf } from '#app/tenancy/tenant.server'
+import { withTenant } from '#drizzle/db.server'
+import { stripeClient, stripeConfig } from './stripe-config.server'
+
+export const HANDLED_EVENTS = [
+  'checkout.session.completed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+] as const
+export type HandledEventType = (typeof HANDLED_EVENTS)[number]
+
+/** What the jobs read of an event: the ids our checkout put in its metadata, and Stripe's. */
+export type StripeEventData = {
+  organizationId: string
+  userId: string
+  plan: string
+  customer: string
+  subscription: string
+  priceId: string
+  status: string
+}
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? '')
+
+/** The parts of a handled event the jobs need, or null for an event that is not ours. */
+export function eventData(event: Stripe.Event): StripeEventData | null {
+  let metadata: Record<string, string> | null | undefined
+  const fields = { customer: '', subscription: '', priceId: '', status: '' }
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = event.data.object
+      if (session.mode !== 'subscription' || session.payment_status === 'unpaid') return null
+      metadata = session.metadata
+      fields.customer = idOf(session.customer)
+      fields.subscription = idOf(session.subscription)
+      break
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      const invoice = event.data.object
+      const details = invoice.parent?.subscription_details
+      metadata = details?.metadata
+      fields.customer = idOf(invoice.customer)
+      fields.subscription = idOf(details?.subscription)
+      fields.status = invoice.status ?? ''
+      break
+    }
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const subscription = event.data.object
+      metadata = subscription.metadata
+      fields.customer = idOf(subscription.customer)
+      fields.subscription = subscription.id
+      fields.priceId = subscription.items.data[0]?.price.id ?? ''
+      fields.status = subscription.status
+      break
+    }
+    default:
+      return null
+  }
+  const organizationId = metadata?.organizationId ?? ''
+  const userId = metadata?.userId ?? ''
+  if (!isRowId(organizationId) || !isRowId(userId) || !fields.subscription) return null
+  return { organizationId, userId, plan: metadata?.plan ?? '', ...fields }
+}
+
+const text = (body: string, status: number) =>
+  new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
+  })
+
+export async function receiveStripeWebhook(request: Request) {
+  const config = stripeConfig()
+  if (!config) return text('Stripe is not configured', 404)
+  const signature = request.headers.get('stripe-signature')
+  const payload = await request.text()
+  const stripe = await stripeClient(config)
+  let event: Stripe.Event
+  try {
+    if (!signature) throw new Error('no signature')
+    event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret)
+  } catch {
+    // Nothing of an unverified body is read or kept.
+    return text('Invalid signature', 400)
+  }
+  const data = eventData(event)
+  if (!data) return text('Ignored', 200)
+  // An agency deleted since its checkout: there is nobody left to change.
+  const tenant = await freshTenantOf(data.organizationId)
+  if (!tenant) return text('Ignored', 200)
+  const stored = await withTenant(tenant.id, async (tx) => {
+    const fresh = await insertStripeEvent(tx, tenant.id, {
+      id: event.id,
+      type: event.type,
+      data,
+      occurredAt: new Date(event.created * 1000),
+    })
+    if (fresh) {
+      await insertJob(tx, {
+        name: 'billing.stripe-event',
+        organizationId: tenant.id,
+        payload: { eventId: event.id },
+        idempotencyKey: `billing.stripe-event:${event.id}`,
+        maxAttempts: 10,
+      })
+    }
+    return fresh
+  })
+  if (stored) wakeJobWorker()
+  return text(stored ? 'Queued' : 'Already received', 200)
+}

@@ -1,0 +1,149 @@
+// The plans view's billing (ADR 051): the plan Stripe says is paid for, its payment state, the
+// masked card and the invoices; Update Billing Info and View Invoices open Stripe's portal.
+import { Form, useNavigation } from '@remix-run/react'
+import type { BillingSummary } from '#app/billing/billing-summary'
+import { StatusButton } from '#app/components/ui/status-button'
+import { PLANS, type PlanId, upgradedMessage } from '#app/teams/plans'
+
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  })
+
+function paymentState(billing: BillingSummary, plan: PlanId) {
+  if (billing.status === 'past_due' && billing.graceEndsAt) {
+    return plan === 'free'
+      ? 'Payment overdue: your account is on the Free plan until the open invoice is paid.'
+      : `Your last payment failed: you keep your plan until ${day(billing.graceEndsAt)}. Update your card to keep it.`
+  }
+  if (billing.status === 'active') return 'Paid monthly by card through Stripe.'
+  return null
+}
+
+export function BillingSection({
+  billing,
+  plan,
+  checkout,
+}: {
+  billing: BillingSummary
+  plan: PlanId
+  checkout: string | null
+}) {
+  const navigation = useNavigation()
+  const opening = navigation.formData?.get('intent') === 'billing-portal'
+  const state = paymentState(billing, plan)
+  const returned =
+    checkout === 'success'
+      ? plan === 'free'
+        ? 'Payment received. Your plan changes as soon as Stripe confirms it: reload this page in a moment.'
+        : upgradedMessage(PLANS[plan])
+      : checkout === 'cancelled'
+        ? 'Checkout cancelled: nothing was charged.'
+        : null
+  return (
+    <section aria-labelledby="billing" className="flex flex-col gap-4" data-testid="billing">
+      <h2 id="billing" className="text-xl font-semibold">
+        Billing
+      </h2>
+      {returned ? (
+        <p role="status" className="rounded-lg bg-gray-50 p-3 text-sm dark:bg-gray-800">
+          {returned}
+        </p>
+      ) : null}
+      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
+          <dd className="font-medium" data-testid="billing-plan">
+            {PLANS[plan].name}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Card</dt>
+          <dd className="font-medium" data-testid="billing-card">
+            {billing.card
+              ? `${billing.card.brand.toUpperCase()} ending ${billing.card.last4}, expires ${billing.card.expires}`
+              : 'No card on file'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">Billing cycle</dt>
+          <dd className="font-medium">Monthly</dd>
+        </div>
+      </dl>
+      {state ? (
+        <p
+          className="text-sm text-gray-700 dark:text-gray-300"
+          data-testid="billing-state"
+          role={billing.status === 'past_due' ? 'alert' : undefined}
+        >
+          {state}
+        </p>
+      ) : null}
+      {billing.unavailable ? (
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Stripe did not answer: your card and invoices could not be loaded. Please try again later.
+        </p>
+      ) : billing.invoices.length > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Invoices</caption>
+            <thead>
+              <tr className="border-b border-gray-200 dark:border-gray-800">
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Invoice
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Date
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Amount
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {billing.invoices.map((invoice) => (
+                <tr key={invoice.id} className="border-b border-gray-100 dark:border-gray-800">
+                  <td className="py-2 pr-4">
+                    {invoice.url ? (
+                      <a
+                        href={invoice.url}
+                        className="text-brand-text underline-offset-4 hover:underline"
+                        rel="noreferrer"
+                      >
+                        {invoice.number}
+                      </a>
+                    ) : (
+                      invoice.number
+                    )}
+                  </td>
+                  <td className="py-2 pr-4">{day(invoice.date)}</td>
+                  <td className="py-2 pr-4">{invoice.amount}</td>
+                  <td className="py-2 capitalize">{invoice.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="text-sm text-gray-600 dark:text-gray-400">No invoices yet.</p>
+      )}
+      {billing.status ? (
+        <Form method="POST" className="flex flex-wrap gap-2">
+          <input type="hidden" name="intent" value="billing-portal" />
+          <StatusButton pending={opening} pendingText="Opening..." variant="secondary">
+            Update Billing Info
+          </StatusButton>
+          <StatusButton pending={opening} pendingText="Opening..." variant="secondary">
+            View Invoices
+          </StatusButton>
+        </Form>
+      ) : null}
+    </section>
+  )
+}
