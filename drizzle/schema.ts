@@ -1054,6 +1054,7 @@ export const tenantTables = {
   walletPasses,
   walletRegistrations,
   googleWalletObjects,
+  consentTexts,
   contacts,
   cardViews,
   cardViewHours,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
+import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -83,6 +84,18 @@ type Form = {
    */
   mayChange?: readonly string[]
 }
+
+// The lead form, with the consent box and the version of the agency's text it showed (ADR 050).
+const LEAD_KEYS = [
+  'fullName',
+  'email',
+  'phoneNumber',
+  'company',
+  'note',
+  'website',
+  'consentTextId',
+  'consent',
+]
 
 const PROFILE_KEYS = [
   'firstName',
@@ -358,8 +371,10 @@ const FORMS: Form[] = [
       'add-sending-domain',
       'check-sending-domain',
       'remove-sending-domain',
+      'save-consent',
     ],
     keys: [
+      'consentText',
       'sendingDomain',
       'senderLocalPart',
       'companyName',
@@ -427,7 +442,7 @@ const FORMS: Form[] = [
     path: '/card/CARD',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     // SLUG: the card's current short link (ADR 041).
@@ -436,7 +451,7 @@ const FORMS: Form[] = [
     path: '/c/SLUG',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     name: 'public card (contact path)',
@@ -444,7 +459,7 @@ const FORMS: Form[] = [
     path: '/contact/CARD',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     name: 'public card (signed in)',
@@ -453,7 +468,7 @@ const FORMS: Form[] = [
     actor: 'team_admin',
     cardOf: 'end_user',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     // The one-click unsubscribe: UNSUBSCRIBE_TOKEN is the end user's genuine token.
@@ -462,6 +477,15 @@ const FORMS: Form[] = [
     path: '/email/unsubscribe?token=UNSUBSCRIBE_TOKEN',
     actor: 'anonymous',
     keys: ['List-Unsubscribe', 'token'],
+  },
+  {
+    // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
+    name: "lead's data page",
+    file: 'lead-data',
+    path: '/lead-data?token=RECEIPT_TOKEN',
+    actor: 'anonymous',
+    intents: ['delete'],
+    keys: ['token'],
   },
   {
     // Apple's PassKit web service (ADR 042), configured with throwaway certificates: a device's
@@ -710,6 +734,17 @@ beforeAll(async () => {
       purpose: 'notifications',
     }),
   )
+  // A lead of the end user's who consented, with its receipt link's token (ADR 050).
+  const receiptToken = newLinkToken()
+  await withTenant(endUser.organizationId, (tx) =>
+    addContact(tx, endUser.organizationId, endUser.userId, {
+      fullName: 'Fuzz Lead',
+      email: 'fuzz-lead@example.test',
+      source: 'lead',
+      dataTokenHash: hashToken(receiptToken),
+    }),
+  )
+  linkTokens.set('RECEIPT_TOKEN', receiptToken)
   actors.set('fresh session', { ...endUser, cookie: '' })
   // An agency admin without an authenticator while admins must have one: the enrolment step.
   const enrolling = await makeUser(organization.id, { role: 'agency_admin', password: 'fuzz-pass' })
@@ -971,6 +1006,8 @@ const VALID: Record<string, readonly string[]> = {
   notifications: ['on'],
   marketingEmails: ['on'],
   'List-Unsubscribe': ['One-Click'],
+  consent: ['on'],
+  consentText: ['I agree to be contacted.', ''],
   cardId: ['{end_userCard}', '{team_adminCard}'],
   mediaId: ['{media}', '{foreignMedia}'],
   logoMediaId: ['{media}', 'none'],
