@@ -35,6 +35,9 @@ const productionSpecs = [
   // Two-factor sign-in and rotation (ADR 045): sessions, users and settings of the app login
   // under RLS.
   'two-factor.spec.ts',
+  // Consent that follows the lead (ADR 050): the receipt through the queue, the CRM told of the
+  // consent and the deletion by the worker, contacts and consent texts under RLS.
+  'lead-consent.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

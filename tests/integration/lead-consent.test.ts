@@ -216,13 +216,14 @@ describe('a lead on a card of an agency that asks for consent', () => {
     const consent = await shownConsent(world)
     if (!consent) throw new Error('no consent shown')
     const before = await databaseChecksum()
-    for (const fields of [
+    const attempts: Record<string, string>[] = [
       { consentTextId: consent.id },
       {},
       { consent: 'on' },
       // Another agency's version is not this agency's consent.
       { consentTextId: '00000000-0000-4000-8000-000000000000', consent: 'on' },
-    ]) {
+    ]
+    for (const fields of attempts) {
       const refused = await lead(world, fields)
       expect(refused.status).toBe(400)
       expect((await replyErrors(refused)).consent).toEqual([CONSENT_REQUIRED])

@@ -7,7 +7,7 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ShieldCheck } from 'lucide-react'
 import { ErrorList, formConstraint } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
-import { CONSENT_TEXT_MAX_LENGTH, ConsentTextSchema } from '#app/validation/consent-text'
+import { ConsentTextSchema } from '#app/validation/consent-text'
 
 export type ConsentTextVersion = { version: number; body: string; createdAt: string | Date }
 
@@ -76,7 +76,6 @@ export function ConsentTextSection({
           name={fields.consentText.name}
           form={form.id}
           rows={4}
-          maxLength={CONSENT_TEXT_MAX_LENGTH}
           readOnly={!canManage}
           defaultValue={current?.body ?? ''}
           aria-invalid={fields.consentText.errors?.length ? true : undefined}
