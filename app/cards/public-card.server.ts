@@ -156,9 +156,14 @@ export async function publicCardAction(
     guard: async () => {
       const { tenant, user } = await getOptionalUser(request, context)
       // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
-      const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, reference, user))
-      if (!row) throw new Response('Not Found', { status: 404 })
-      return { tenant, user, card: row.card, sourceCardId: row.cardId }
+      const found = await withTenant(tenant.id, async (tx) => {
+        const row = await openCard(tx, tenant.id, reference, user)
+        // The consent the lead form must carry (ADR 050), read in the same transaction.
+        return row && { row, consent: await currentConsentText(tx, tenant.id) }
+      })
+      if (!found) throw new Response('Not Found', { status: 404 })
+      const { row, consent } = found
+      return { tenant, user, card: row.card, sourceCardId: row.cardId, consent }
     },
     schema: CardIntentSchema,
     // Nothing leaves the card page: every answer is a fetcher's, said in place.
@@ -166,7 +171,7 @@ export async function publicCardAction(
     // The page's buttons toast `message` (`ok` says which kind); card-visitor.js reads the same.
     refused: (refusal) => ({ message: refusal.message, ok: false }),
     intents: {
-      lead: async (value, { tenant, card, sourceCardId }) => {
+      lead: async (value, { tenant, card, sourceCardId, consent: current }) => {
         const thanks = {
           reply: { message: `Thanks! ${card.firstName} will be in touch.`, ok: true },
           result: { resetForm: true },
@@ -174,7 +179,12 @@ export async function publicCardAction(
         // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
         if (value.website) return thanks
         // Refused next to the box before anything is counted or written (ADR 050).
-        const consent = await consentOfLead(tenant.id, value, new URL(request.url).pathname)
+        const consent = await consentOfLead(
+          tenant.id,
+          current,
+          value,
+          new URL(request.url).pathname,
+        )
         const limits = [
           {
             name: 'leadIp' as const,

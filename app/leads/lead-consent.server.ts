@@ -63,23 +63,26 @@ export type LeadConsent = {
 /**
  * The consent a lead carries, checked before anything is written: null when the agency asks
  * for none and none was given; a refusal next to the box when it asks and the form did not
- * carry a ticked version of this agency's text. A version older than the current one is the
- * one the visitor was shown (a page left open), so it is the one recorded.
+ * carry a ticked version of this agency's text. `current` is the text the card's guard read in
+ * its transaction, so the usual lead costs no query here. A version older than the current one
+ * is the one the visitor was shown (a page left open), so it is the one recorded.
  */
 export async function consentOfLead(
   organizationId: string,
+  current: Awaited<ReturnType<typeof currentConsentText>>,
   posted: { consentTextId?: string; consent?: 'on' },
   page: string,
 ): Promise<LeadConsent | null> {
   const refuse = () => new ActionError(400, CONSENT_REQUIRED, 'consent')
-  const text = await withTenant(organizationId, async (tx) => {
-    if (!posted.consentTextId) {
-      if (await currentConsentText(tx, organizationId)) throw refuse()
-      return null
-    }
-    return findConsentText(tx, organizationId, posted.consentTextId)
-  })
-  if (text === null) return null
+  if (!posted.consentTextId) {
+    if (current) throw refuse()
+    return null
+  }
+  const postedId = posted.consentTextId
+  const text =
+    postedId === current?.id
+      ? current
+      : await withTenant(organizationId, (tx) => findConsentText(tx, organizationId, postedId))
   // Another agency's version, an empty one, or a box not ticked (the schema says so first).
   if (!text?.body || posted.consent !== 'on') throw refuse()
   const link = newEmailLink('lead-data')
