@@ -38,6 +38,9 @@ const productionSpecs = [
   // Billing through the fake Stripe (ADR 051): Checkout, the signed webhook applied by the job
   // worker under the app login, a failed renewal's grace period ending in Free.
   'billing.spec.ts',
+  // Consent that follows the lead (ADR 050): the receipt through the queue, the CRM told of the
+  // consent and the deletion by the worker, contacts and consent texts under RLS.
+  'lead-consent.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

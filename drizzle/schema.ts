@@ -632,6 +632,24 @@ export const googleWalletObjects = pgTable(
   ],
 )
 
+// An agency's consent text for its lead forms (ADR 050): every save is a new version and old
+// versions stay, so a lead's consent always names the exact words it agreed to. The newest
+// version is the one shown; an empty body means the forms ask for no consent.
+export const consentTexts = pgTable(
+  'consent_texts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    version: integer('version').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('consent_texts_org_version_key').on(t.organizationId, t.version),
+    unique('consent_texts_org_id_key').on(t.organizationId, t.id),
+  ],
+)
+
 export const contacts = pgTable(
   'contacts',
   {
@@ -646,11 +664,27 @@ export const contacts = pgTable(
     note: text('note').notNull().default(''),
     source: contactSource('source').notNull().default('manual'),
     sourceCardId: uuid('source_card_id'),
+    // A lead's consent (ADR 050): the version of the agency's text it agreed to, when, and the
+    // page it was on; null for contacts that came any other way or before a text was set.
+    consentTextId: uuid('consent_text_id'),
+    consentGivenAt: timestamp('consent_given_at', { withTimezone: true }),
+    consentPage: text('consent_page'),
+    // The SHA-256 of the token in the lead's receipt link (see or delete their data); never
+    // the token (ADR 028).
+    dataTokenHash: text('data_token_hash'),
     createdAt: createdAt(),
   },
   (t) => [
     index('contacts_org_user_created_idx').on(t.organizationId, t.userId, t.createdAt),
     unique('contacts_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('contacts_data_token_hash_idx')
+      .on(t.organizationId, t.dataTokenHash)
+      .where(sql`${t.dataTokenHash} is not null`),
+    foreignKey({
+      name: 'contacts_consent_text_fk',
+      columns: [t.organizationId, t.consentTextId],
+      foreignColumns: [consentTexts.organizationId, consentTexts.id],
+    }),
     foreignKey({
       name: 'contacts_user_fk',
       columns: [t.organizationId, t.userId],
@@ -1066,6 +1100,7 @@ export const tenantTables = {
   walletPasses,
   walletRegistrations,
   googleWalletObjects,
+  consentTexts,
   contacts,
   cardViews,
   cardViewHours,

@@ -7,6 +7,7 @@ import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.serv
 import { keyFromText, sealKey } from '#app/auth/two-factor.server'
 import { setTwoFactor } from '#app/models/authenticators.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
+import { insertConsentText } from '#app/models/consent-texts.server'
 import { storeMedia } from '#app/models/media.server'
 import {
   createOrganization,
@@ -54,7 +55,12 @@ type DemoTeam = {
   admin: string
   members: { email: string; role: TeamRole }[]
 }
-type DemoOrganization = NewOrganization & { users: DemoUser[]; teams?: DemoTeam[] }
+type DemoOrganization = NewOrganization & {
+  users: DemoUser[]
+  teams?: DemoTeam[]
+  /** The lead forms' consent text (ADR 050): the demo shows the box on Acme's cards. */
+  consentText?: string
+}
 
 export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   {
@@ -157,6 +163,8 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     customDomainClaimedAt: new Date('2026-01-01T00:00:00Z'),
     customDomainVerifiedAt: new Date('2026-01-01T00:00:00Z'),
     customDomainCheckedAt: new Date('2026-01-01T00:00:00Z'),
+    consentText:
+      'I agree that Acme Cards stores the details I share here and that the card owner contacts me about them. I can see or delete them at any time with the link in my receipt email.',
     users: [
       { email: 'admin@acme.test', role: 'agency_admin', firstName: 'Ada', lastName: 'Acme' },
       { email: 'member@acme.test', role: 'agency_member', firstName: 'Max', lastName: 'Member' },
@@ -352,9 +360,10 @@ async function seedOrganization(
   now: Date,
   photos: Map<string, Promise<Awaited<ReturnType<typeof drawDemoPhoto>>>>,
 ) {
-  const { users, teams = [], ...fields } = demo
+  const { users, teams = [], consentText, ...fields } = demo
   const organization = await createOrganization(tx, fields)
   await tx.execute(sql`select set_config('app.organization_id', ${organization.id}, true)`)
+  if (consentText) await insertConsentText(tx, organization.id, consentText)
   const branding = DEMO_BRANDING_PNG[organization.slug]
   if (!branding) throw new Error(`no demo branding for ${organization.slug}`)
   const logo = await storeMedia(tx, organization.id, {

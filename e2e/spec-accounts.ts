@@ -189,8 +189,11 @@ export type SpecAgency = {
   slug: string
   host: string
   owner: { email: string; firstName: string; lastName: string }
-  /** End users of the agency, with confirmed emails and default preferences, signed in. */
-  endUsers?: readonly { email: string; firstName: string; lastName: string }[]
+  /**
+   * End users of the agency, with confirmed emails and default preferences, signed in; `card`:
+   * one of their own, shared at `/card/{first}-{last}` (lower case).
+   */
+  endUsers?: readonly { email: string; firstName: string; lastName: string; card?: boolean }[]
 }
 
 /**
@@ -227,6 +230,20 @@ export const SPEC_AGENCIES = {
     endUsers: [
       { email: 'announce-opal@e2e.test', firstName: 'Opal', lastName: 'Optin' },
       { email: 'announce-ned@e2e.test', firstName: 'Ned', lastName: 'Nooptin' },
+    ],
+  },
+  /**
+   * e2e/lead-consent.spec.ts (the production project): an agency of its own, so the consent its
+   * admin sets asks nothing of the other specs' leads; Cleo's card takes the lead, her CRM hears
+   * of its consent and its deletion.
+   */
+  consenting: {
+    name: 'Consenting Agency',
+    slug: 'consenting',
+    host: 'consenting.localhost',
+    owner: { email: 'consenting-owner@example.test', firstName: 'Cora', lastName: 'Consent' },
+    endUsers: [
+      { email: 'consent-cleo@e2e.test', firstName: 'Cleo', lastName: 'Leads', card: true },
     ],
   },
 } as const satisfies Record<string, SpecAgency>

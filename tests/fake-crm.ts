@@ -1,6 +1,6 @@
 // A local stand-in for the GoHighLevel API on 127.0.0.1: it records every request, accepts the
 // keys it is told are valid (401 for any other), keeps contacts as the real upsert endpoint does
-// (one per email or phone), and can be told to answer the next requests with a status, slowly,
+// (one per email or phone) and deletes them, and can be told to answer the next requests with a status, slowly,
 // or never. Integration tests drive it in process; the e2e servers start one beside them and
 // specs drive it over HTTP (POST /__fake/state).
 import { createServer, type Server, type ServerResponse } from 'node:http'
@@ -35,6 +35,8 @@ export type FakeCrm = {
   state: FakeCrmState
   /** Requests to create or update contacts (the upsert endpoint). */
   upserts(): CrmRequest[]
+  /** Requests to delete contacts. */
+  deletions(): CrmRequest[]
   reset(): void
   close(): Promise<void>
 }
@@ -121,6 +123,18 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
       send(res, existing ? 200 : 201, { new: !existing, contact })
       return
     }
+    const deleted = req.method === 'DELETE' && path.match(/^\/contacts\/([^/?]+)$/)
+    if (deleted) {
+      const id = decodeURIComponent(deleted[1] ?? '')
+      const match = [...contacts].find(([, contact]) => contact.id === id)
+      if (!match) {
+        send(res, 404, { message: 'Contact not found' })
+        return
+      }
+      contacts.delete(match[0])
+      send(res, 200, { succeded: true })
+      return
+    }
     send(res, 404, { message: 'not found' })
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
@@ -132,6 +146,7 @@ export async function startFakeCrm(options: { port?: number; validKeys?: string[
     contacts,
     state,
     upserts: () => requests.filter((request) => request.path === '/contacts/upsert'),
+    deletions: () => requests.filter((request) => request.method === 'DELETE'),
     reset() {
       requests.length = 0
       contacts.clear()

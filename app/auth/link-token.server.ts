@@ -12,7 +12,13 @@ import { getEnv } from '#app/env.server'
 export const LINK_TOKEN = /^[a-z2-7]{52}$/
 
 /** What an emailed link token opens; the outbox page asks the matching table if it still does. */
-export const LINK_PURPOSES = ['password-reset', 'email-confirmation', 'team-invitation'] as const
+export const LINK_PURPOSES = [
+  'password-reset',
+  'email-confirmation',
+  'team-invitation',
+  // A lead's receipt: see or delete their data (ADR 050).
+  'lead-data',
+] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 
 /** How the mailer re-derives an emailed link's token; this, never the token, is stored. */

@@ -22,8 +22,10 @@ import {
   type SendingDomainCheck,
 } from '#app/domains/sending-domain-verification.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
+import { saveConsentText } from '#app/leads/lead-consent.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
+import { listConsentTexts } from '#app/models/consent-texts.server'
 import {
   findBrandingImagePaths,
   findOrganizationBranding,
@@ -34,6 +36,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
+import { CONSENT_TOASTS } from '#app/validation/consent-text'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { readLegalLinks, saveLegalLinks } from './legal.server'
 
@@ -69,6 +72,12 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
       domain: await readDomainState(tx, tenant.id),
       sendingDomain: await readSendingDomainState(tx, tenant.id, row.whiteLabelActive),
       subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
+      // The lead forms' consent text, newest version first (ADR 050).
+      consentTexts: (await listConsentTexts(tx, tenant.id)).map((text) => ({
+        version: text.version,
+        body: text.body,
+        createdAt: text.createdAt,
+      })),
     }
   })
 }
@@ -113,6 +122,14 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       'add-sending-domain': async ({ sendingDomain, senderLocalPart }, { tenant, user }) => {
         await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
         return { toast: SENDING_DOMAIN_TOASTS.added, redirectTo: DOMAIN_TAB }
+      },
+      // Each save is a new version; the cached card pages drop with it (its trigger).
+      'save-consent': async ({ consentText }, { tenant, user }) => {
+        await saveConsentText(tenant.id, user.id, consentText)
+        return {
+          toast: consentText ? CONSENT_TOASTS.saved : CONSENT_TOASTS.removed,
+          redirectTo: DOMAIN_TAB,
+        }
       },
     },
   })

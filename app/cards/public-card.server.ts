@@ -15,6 +15,11 @@ import { queueCardView } from '#app/cards/view-batcher.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
+import {
+  consentOfLead,
+  currentConsentText,
+  queueLeadReceiptIn,
+} from '#app/leads/lead-consent.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -80,8 +85,10 @@ export async function publicCardLoader(
     // A card hidden from this visitor is not found (and its view is not counted).
     const shown = await openCard(tx, tenant.id, reference, viewer)
     if (!shown) return undefined
+    // The lead form's consent box (ADR 050): a new version drops the cached page (its trigger).
+    const consent = shown.isOwner ? null : await currentConsentText(tx, tenant.id)
     // A retired short link only redirects: the view is counted where it lands.
-    if (movedSlug(reference, shown.shortSlug)) return shown
+    if (movedSlug(reference, shown.shortSlug)) return { ...shown, consent }
     // A profile standing in for a card has no card row to count views of. A page the server
     // may cache has its view recorded by the server, for this request and every hit.
     if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
@@ -89,7 +96,7 @@ export async function publicCardLoader(
       const source = sourceOfRequest(request, context)
       await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent), source)
     }
-    return shown
+    return { ...shown, consent }
   })
   if (!row) return data({ found: false as const }, { status: 404 })
   const moved = movedSlug(reference, row.shortSlug)
@@ -126,6 +133,8 @@ export async function publicCardLoader(
       noindex: row.card.noindex,
       signedIn: Boolean(viewer),
       isOwner: row.isOwner,
+      // The version the lead form shows and posts back, so the lead records the words it saw.
+      consent: row.consent ? { id: row.consent.id, body: row.consent.body } : null,
     },
     {
       headers: {
@@ -147,9 +156,14 @@ export async function publicCardAction(
     guard: async () => {
       const { tenant, user } = await getOptionalUser(request, context)
       // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
-      const row = await withTenant(tenant.id, (tx) => openCard(tx, tenant.id, reference, user))
-      if (!row) throw new Response('Not Found', { status: 404 })
-      return { tenant, user, card: row.card, sourceCardId: row.cardId }
+      const found = await withTenant(tenant.id, async (tx) => {
+        const row = await openCard(tx, tenant.id, reference, user)
+        // The consent the lead form must carry (ADR 050), read in the same transaction.
+        return row && { row, consent: await currentConsentText(tx, tenant.id) }
+      })
+      if (!found) throw new Response('Not Found', { status: 404 })
+      const { row, consent } = found
+      return { tenant, user, card: row.card, sourceCardId: row.cardId, consent }
     },
     schema: CardIntentSchema,
     // Nothing leaves the card page: every answer is a fetcher's, said in place.
@@ -157,13 +171,20 @@ export async function publicCardAction(
     // The page's buttons toast `message` (`ok` says which kind); card-visitor.js reads the same.
     refused: (refusal) => ({ message: refusal.message, ok: false }),
     intents: {
-      lead: async (value, { tenant, card, sourceCardId }) => {
+      lead: async (value, { tenant, card, sourceCardId, consent: current }) => {
         const thanks = {
           reply: { message: `Thanks! ${card.firstName} will be in touch.`, ok: true },
           result: { resetForm: true },
         }
         // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
         if (value.website) return thanks
+        // Refused next to the box before anything is counted or written (ADR 050).
+        const consent = await consentOfLead(
+          tenant.id,
+          current,
+          value,
+          new URL(request.url).pathname,
+        )
         const limits = [
           {
             name: 'leadIp' as const,
@@ -183,6 +204,7 @@ export async function publicCardAction(
             note: value.note,
             source: 'lead',
             sourceCardId,
+            ...consent?.stored,
           })
           // A lead already in the list is not news: only a new contact is emailed about, and
           // the email is queued with the contact, so one is never saved without the other.
@@ -193,6 +215,16 @@ export async function publicCardAction(
               contact: { fullName: value.fullName, email: value.email, company: value.company },
               cause: { clientIp: context.clientIp ?? 'unknown' },
             })
+            // The lead's own receipt, with the way to see or delete what is kept of them.
+            if (consent) {
+              await queueLeadReceiptIn(tx, tenant, {
+                to: value.email,
+                leadName: value.fullName,
+                ownerName: `${card.firstName} ${card.lastName}`.trim(),
+                consent,
+                cause: { clientIp: context.clientIp ?? 'unknown' },
+              })
+            }
           }
         })
         wakeJobWorker()

@@ -16,7 +16,12 @@ import {
 import { insertJob, requeueJobByKey } from '#app/models/jobs.server'
 import { needsReseal, open, seal } from '#app/utils/secret-box.server'
 import { type Queryable, withTenant } from '#drizzle/db.server'
-import { type CrmContact, CrmKeyRejectedError, upsertContact } from './gohighlevel.server'
+import {
+  type CrmContact,
+  CrmKeyRejectedError,
+  deleteContact,
+  upsertContact,
+} from './gohighlevel.server'
 
 const jobKey = (contactId: string) => `crm.forward:${contactId}`
 export const CRM_MAX_ATTEMPTS = 6
@@ -77,13 +82,21 @@ export async function retryCrmForward(organizationId: string, userId: string, co
   return queued
 }
 
+/** The tag and custom field key a lead's consent reaches the CRM with (ADR 050). */
+export const CRM_CONSENT_TAG = 'consent-given'
+export const CRM_CONSENT_FIELD = 'lead_consent'
+
 function toCrmContact(contact: {
   fullName: string
   email: string
   phoneNumber: string
   company: string
   source: string
+  consentGivenAt: Date | null
+  consentPage: string | null
+  consentVersion: number | null
 }): CrmContact {
+  const consented = contact.consentGivenAt && contact.consentVersion !== null
   const [firstName = '', ...rest] = contact.fullName.trim().split(/\s+/)
   return {
     firstName,
@@ -94,7 +107,23 @@ function toCrmContact(contact: {
     // The card owner's CRM is theirs: the contact's source names the channel, never the
     // platform behind the agency (issue 17, no trace of the platform).
     source: 'Digital business card',
-    tags: ['digital-card', `digital-card-${contact.source}`],
+    tags: [
+      'digital-card',
+      `digital-card-${contact.source}`,
+      ...(consented ? [CRM_CONSENT_TAG] : []),
+    ],
+    // Which words, when and where: what the agency's CRM needs to prove the consent.
+    ...(consented
+      ? {
+          customFields: [
+            {
+              key: CRM_CONSENT_FIELD,
+              field_value:
+                `Version ${contact.consentVersion}, ${contact.consentGivenAt?.toISOString()}, ${contact.consentPage ?? ''}`.trim(),
+            },
+          ],
+        }
+      : {}),
   }
 }
 
@@ -166,5 +195,51 @@ export const forwardContactToCrm: JobHandler = {
         await recordCrmSyncFailure(tx, organizationId, contactId, error, true)
       }
     })
+  },
+}
+
+/**
+ * Called in the transaction that deletes a lead at its own request (ADR 050), before the delete
+ * (the sync row goes with the contact): when the CRM holds the contact, a job deletes it there.
+ * A contact not forwarded yet needs nothing: its forward job finds no contact and stops.
+ */
+export async function queueCrmDeletion(db: Queryable, organizationId: string, contactId: string) {
+  const sync = await findCrmSync(db, organizationId, contactId)
+  if (!sync?.crmContactId) return false
+  await insertJob(db, {
+    name: 'crm.delete',
+    organizationId,
+    // The CRM's id and whose CRM it is: the contact and its sync row are gone when this runs.
+    payload: { userId: sync.userId, crmContactId: sync.crmContactId },
+    idempotencyKey: `crm.delete:${contactId}`,
+    maxAttempts: CRM_MAX_ATTEMPTS,
+  })
+  return true
+}
+
+export const deleteContactFromCrm: JobHandler = {
+  async run(job) {
+    const organizationId = job.organizationId
+    const { userId, crmContactId } = job.payload
+    if (!organizationId || !userId || !crmContactId) return
+    const settings = await withTenant(organizationId, (tx) =>
+      findApiSettings(tx, organizationId, userId),
+    )
+    // The owner turned the CRM off or removed the key since: nothing here can reach it.
+    if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) {
+      throw new PermanentJobError('CRM integration disabled')
+    }
+    try {
+      await deleteContact(
+        {
+          apiKey: open(settings.gohighlevelApiKeyEncrypted),
+          locationId: settings.gohighlevelLocationId,
+        },
+        crmContactId,
+      )
+    } catch (error) {
+      if (error instanceof CrmKeyRejectedError) throw new PermanentJobError(error.message)
+      throw error
+    }
   },
 }

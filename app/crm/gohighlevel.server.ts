@@ -13,6 +13,8 @@ export type CrmContact = {
   companyName?: string
   source: string
   tags: string[]
+  /** Custom field values by the field's key (the lead's consent, ADR 050). */
+  customFields?: { key: string; field_value: string }[]
 }
 
 /** The CRM refused the key (401/403): no retry will change that. */
@@ -20,7 +22,15 @@ export class CrmKeyRejectedError extends Error {}
 /** Anything else: a timeout, a network error, a 5xx, an answer we cannot read. */
 export class CrmUnavailableError extends Error {}
 
-async function call(apiKey: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+/** The CRM has no such record (a contact deleted there already). */
+export class CrmNotFoundError extends Error {}
+
+async function call(
+  apiKey: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+) {
   const env = getEnv()
   const url = new URL(
     path,
@@ -50,6 +60,10 @@ async function call(apiKey: string, method: 'GET' | 'POST', path: string, body?:
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel()
     throw new CrmKeyRejectedError(`the CRM refused the API key (${response.status})`)
+  }
+  if (response.status === 404 && method === 'DELETE') {
+    await response.body?.cancel()
+    throw new CrmNotFoundError('the CRM has no such contact')
   }
   if (!response.ok) {
     await response.body?.cancel()
@@ -88,4 +102,16 @@ export async function upsertContact(
     throw new CrmUnavailableError('the CRM did not return the contact it saved')
   }
   return id
+}
+
+/**
+ * Deletes the contact the CRM saved for us (a lead that deleted their data, ADR 050); a contact
+ * the CRM no longer has is as good as deleted.
+ */
+export async function deleteContact({ apiKey }: CrmAccount, crmContactId: string) {
+  try {
+    await call(apiKey, 'DELETE', `contacts/${encodeURIComponent(crmContactId)}`)
+  } catch (error) {
+    if (!(error instanceof CrmNotFoundError)) throw error
+  }
 }

@@ -9,6 +9,7 @@ import {
   type LinkPurpose,
   linkTokenOf,
 } from '#app/auth/link-token.server'
+import { findLeadByDataToken } from '#app/models/contacts.server'
 import { findUsableConfirmationToken } from '#app/models/email-confirmations.server'
 import type { OutboxEmail } from '#app/models/outbox.server'
 import { findUsableResetToken } from '#app/models/password-resets.server'
@@ -86,7 +87,7 @@ export function revealEmail(
 
 /**
  * Whether the secret's link would still be accepted: an unused, unexpired reset or confirmation
- * token, a pending invitation, an unsubscribe link of a user who still exists. The outbox page
+ * token, a pending invitation, a lead's data that is still stored, an unsubscribe link of a user who still exists. The outbox page
  * shows a link only while this holds.
  */
 export async function isSecretLive(db: Queryable, organizationId: string, secret: OutboxSecret) {
@@ -103,6 +104,8 @@ export async function isSecretLive(db: Queryable, organizationId: string, secret
       const invitation = await findPendingInvitationByTokenHash(db, organizationId, hash())
       return Boolean(invitation && invitation.expiresAt > new Date())
     }
+    case 'lead-data':
+      return Boolean(await findLeadByDataToken(db, organizationId, hash()))
     default:
       return false
   }

@@ -3,7 +3,7 @@ import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
 import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
-import { forwardContactToCrm } from '#app/crm/forwarding.server'
+import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
 import {
   checkSendingDomainJob,
   expireSendingDomainJob,
@@ -21,6 +21,8 @@ export const jobHandlers: JobHandlers = {
   'announcement.send': fanOutAnnouncement,
   'auth.password-reset': passwordResetJob,
   'crm.forward': forwardContactToCrm,
+  // A lead that deleted their data through their receipt link, deleted in the CRM (ADR 050).
+  'crm.delete': deleteContactFromCrm,
   // An agency's sending domain, asked of the provider again (ADR 026); each check queues the next.
   'sending-domain.check': checkSendingDomainJob,
   // A deleted agency's sending domain, removed from the provider's account after the deletion.

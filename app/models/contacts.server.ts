@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { contacts } from '#drizzle/schema'
+import { consentTexts, contacts, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
 
 export type Contact = typeof contacts.$inferSelect
@@ -8,7 +8,17 @@ export type NewContact = Pick<typeof contacts.$inferInsert, 'fullName'> &
   Partial<
     Pick<
       Contact,
-      'email' | 'phoneNumber' | 'company' | 'jobTitle' | 'note' | 'source' | 'sourceCardId'
+      | 'email'
+      | 'phoneNumber'
+      | 'company'
+      | 'jobTitle'
+      | 'note'
+      | 'source'
+      | 'sourceCardId'
+      | 'consentTextId'
+      | 'consentGivenAt'
+      | 'consentPage'
+      | 'dataTokenHash'
     >
   >
 
@@ -83,4 +93,58 @@ export async function listContacts(
     )
     .orderBy(desc(contacts.createdAt), desc(contacts.id))
     .limit(limit)
+}
+
+/**
+ * What a lead's receipt link shows them (ADR 050): the details they left, whose list they are
+ * in, and the consent they gave, found by the link token's hash.
+ */
+export async function findLeadByDataToken(
+  db: Queryable,
+  organizationId: string,
+  tokenHash: string,
+) {
+  const [row] = await db
+    .select({
+      id: contacts.id,
+      fullName: contacts.fullName,
+      email: contacts.email,
+      phoneNumber: contacts.phoneNumber,
+      company: contacts.company,
+      note: contacts.note,
+      createdAt: contacts.createdAt,
+      ownerFirstName: users.firstName,
+      ownerLastName: users.lastName,
+      consentGivenAt: contacts.consentGivenAt,
+      consentPage: contacts.consentPage,
+      consentVersion: consentTexts.version,
+      consentText: consentTexts.body,
+    })
+    .from(contacts)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, contacts.organizationId), eq(users.id, contacts.userId)),
+    )
+    .leftJoin(
+      consentTexts,
+      and(
+        eq(consentTexts.organizationId, contacts.organizationId),
+        eq(consentTexts.id, contacts.consentTextId),
+      ),
+    )
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.dataTokenHash, tokenHash)))
+  return row
+}
+
+/** The lead's own deletion through its receipt link; what was deleted, or undefined. */
+export async function deleteLeadByDataToken(
+  db: Queryable,
+  organizationId: string,
+  tokenHash: string,
+) {
+  const [row] = await db
+    .delete(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.dataTokenHash, tokenHash)))
+    .returning({ id: contacts.id, userId: contacts.userId })
+  return row
 }

@@ -1,7 +1,7 @@
 // How each new contact's forwarding to the CRM went (one row per contact).
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { contacts, crmSyncs } from '#drizzle/schema'
+import { consentTexts, contacts, crmSyncs } from '#drizzle/schema'
 
 export type CrmSync = typeof crmSyncs.$inferSelect
 
@@ -114,7 +114,7 @@ export async function listCrmSyncs(
     .limit(limit)
 }
 
-/** The contact a sync row is about, with what the CRM is sent. */
+/** The contact a sync row is about, with what the CRM is sent (its consent too, ADR 050). */
 export async function findContactForSync(db: Queryable, organizationId: string, contactId: string) {
   const [row] = await db
     .select({
@@ -123,8 +123,18 @@ export async function findContactForSync(db: Queryable, organizationId: string, 
       phoneNumber: contacts.phoneNumber,
       company: contacts.company,
       source: contacts.source,
+      consentGivenAt: contacts.consentGivenAt,
+      consentPage: contacts.consentPage,
+      consentVersion: consentTexts.version,
     })
     .from(contacts)
+    .leftJoin(
+      consentTexts,
+      and(
+        eq(consentTexts.organizationId, contacts.organizationId),
+        eq(consentTexts.id, contacts.consentTextId),
+      ),
+    )
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
   return row
 }

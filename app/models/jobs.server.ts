@@ -9,6 +9,7 @@ export type Job = typeof jobs.$inferSelect
 export type JobName =
   | 'email.send'
   | 'crm.forward'
+  | 'crm.delete'
   | 'auth.password-reset'
   | 'backup.daily'
   | 'media.sweep'

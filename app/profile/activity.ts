@@ -32,6 +32,8 @@ const LABELS: Record<string, string> = {
   'domain.changed': 'Changed the custom domain',
   'sending_domain.added': 'Added a sending domain',
   'sending_domain.removed': 'Removed a sending domain',
+  'consent.updated': 'Changed the lead form consent text',
+  'lead.deleted': 'A lead deleted their data through their receipt link',
   'team.created': 'Created a team',
   'team.updated': 'Updated a team',
   'team.deleted': 'Deleted a team',

@@ -76,6 +76,7 @@ export default function PublicCard() {
       vcardUrl={`/card/${data.card.id}/vcard`}
       signedIn={data.signedIn}
       isOwner={data.isOwner}
+      consent={data.consent}
     />
   )
 }

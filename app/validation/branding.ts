@@ -1,6 +1,7 @@
 // The agency's Branding form (spec §2.12, §3 branding settings), shared by the page and its action.
 import { z } from 'zod'
 import { hexColorSchema } from './color'
+import { ConsentTextSchema } from './consent-text'
 import { customDomainField } from './domain'
 import { LegalFields } from './legal'
 import {
@@ -37,4 +38,5 @@ export const BrandingActionSchema = z.discriminatedUnion('intent', [
   SendingDomainSchema,
   CheckSendingDomainSchema,
   RemoveSendingDomainSchema,
+  ConsentTextSchema,
 ])

@@ -26,10 +26,25 @@ const LeadFieldsSchema = z.object({
   note: plainText(LEAD_NOTE_MAX_LENGTH, 'Your note is too long').optional().default(''),
 })
 
-/** The lead form: the visitor's details, and the honeypot people leave empty. */
+/** Next to the consent box of an agency that asks for consent (ADR 050). */
+export const CONSENT_REQUIRED = 'Please tick the box to agree before sending your details'
+
+/**
+ * The lead form: the visitor's details, the honeypot people leave empty, and, when the agency
+ * asks for consent, the version of its text the form showed (`consentTextId`) with the box
+ * (`consent`), which must then be ticked. The action also refuses a lead without a version
+ * while the agency asks for consent (a form from before, or a bot).
+ */
 export const LeadSchema = LeadFieldsSchema.extend({
   intent: z.literal('lead'),
   website: z.string().max(500).optional(),
+  consentTextId: z.uuid().optional(),
+  consent: z.literal('on', { error: CONSENT_REQUIRED }).optional(),
+}).refine((lead) => !lead.consentTextId || lead.consent === 'on', {
+  message: CONSENT_REQUIRED,
+  path: ['consent'],
+  // Said with the other fields' messages, not only once they are right.
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 })
 
 export const CardIntentSchema = z.discriminatedUnion('intent', [

@@ -9,6 +9,7 @@ import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { resetEnvForTests } from '#app/env.server'
+import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -85,6 +86,18 @@ type Form = {
    */
   mayChange?: readonly string[]
 }
+
+// The lead form, with the consent box and the version of the agency's text it showed (ADR 050).
+const LEAD_KEYS = [
+  'fullName',
+  'email',
+  'phoneNumber',
+  'company',
+  'note',
+  'website',
+  'consentTextId',
+  'consent',
+]
 
 const PROFILE_KEYS = [
   'firstName',
@@ -360,8 +373,10 @@ const FORMS: Form[] = [
       'add-sending-domain',
       'check-sending-domain',
       'remove-sending-domain',
+      'save-consent',
     ],
     keys: [
+      'consentText',
       'sendingDomain',
       'senderLocalPart',
       'companyName',
@@ -429,7 +444,7 @@ const FORMS: Form[] = [
     path: '/card/CARD',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     // SLUG: the card's current short link (ADR 041).
@@ -438,7 +453,7 @@ const FORMS: Form[] = [
     path: '/c/SLUG',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     name: 'public card (contact path)',
@@ -446,7 +461,7 @@ const FORMS: Form[] = [
     path: '/contact/CARD',
     actor: 'anonymous',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     name: 'public card (signed in)',
@@ -455,7 +470,7 @@ const FORMS: Form[] = [
     actor: 'team_admin',
     cardOf: 'end_user',
     intents: ['connect', 'save', 'lead'],
-    keys: ['fullName', 'email', 'phoneNumber', 'company', 'note', 'website'],
+    keys: LEAD_KEYS,
   },
   {
     // The one-click unsubscribe: UNSUBSCRIBE_TOKEN is the end user's genuine token.
@@ -464,6 +479,15 @@ const FORMS: Form[] = [
     path: '/email/unsubscribe?token=UNSUBSCRIBE_TOKEN',
     actor: 'anonymous',
     keys: ['List-Unsubscribe', 'token'],
+  },
+  {
+    // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
+    name: "lead's data page",
+    file: 'lead-data',
+    path: '/lead-data?token=RECEIPT_TOKEN',
+    actor: 'anonymous',
+    intents: ['delete'],
+    keys: ['token'],
   },
   {
     // Apple's PassKit web service (ADR 042), configured with throwaway certificates: a device's
@@ -730,6 +754,17 @@ beforeAll(async () => {
       purpose: 'notifications',
     }),
   )
+  // A lead of the end user's who consented, with its receipt link's token (ADR 050).
+  const receiptToken = newLinkToken()
+  await withTenant(endUser.organizationId, (tx) =>
+    addContact(tx, endUser.organizationId, endUser.userId, {
+      fullName: 'Fuzz Lead',
+      email: 'fuzz-lead@example.test',
+      source: 'lead',
+      dataTokenHash: hashToken(receiptToken),
+    }),
+  )
+  linkTokens.set('RECEIPT_TOKEN', receiptToken)
   actors.set('fresh session', { ...endUser, cookie: '' })
   // An agency admin without an authenticator while admins must have one: the enrolment step.
   const enrolling = await makeUser(organization.id, { role: 'agency_admin', password: 'fuzz-pass' })
@@ -991,6 +1026,8 @@ const VALID: Record<string, readonly string[]> = {
   notifications: ['on'],
   marketingEmails: ['on'],
   'List-Unsubscribe': ['One-Click'],
+  consent: ['on'],
+  consentText: ['I agree to be contacted.', ''],
   cardId: ['{end_userCard}', '{team_adminCard}'],
   mediaId: ['{media}', '{foreignMedia}'],
   logoMediaId: ['{media}', 'none'],

@@ -57,7 +57,19 @@ import {
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
-import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
+import {
+  findConsentText,
+  findCurrentConsentText,
+  insertConsentText,
+  listConsentTexts,
+} from '#app/models/consent-texts.server'
+import {
+  addContact,
+  deleteLeadByDataToken,
+  findContactByEmail,
+  findLeadByDataToken,
+  listContacts,
+} from '#app/models/contacts.server'
 import {
   findContactForSync,
   findCrmSync,
@@ -283,6 +295,19 @@ async function seedTenantA(db: Queryable) {
     fullName: 'Casey Contact',
     email: `contact-${suffix}@example.test`,
   })
+  // A's consent text and a lead who consented to it, with its receipt link's hash (ADR 050).
+  const consentText = await insertConsentText(db, organization.id, `Consent of A ${suffix}`)
+  if (!consentText) throw new Error('consent text not stored')
+  const leadTokenHash = `lead-data-${suffix}`
+  await addContact(db, organization.id, user.id, {
+    fullName: 'Lee Lead',
+    email: `lead-${suffix}@example.test`,
+    source: 'lead',
+    consentTextId: consentText.id,
+    consentGivenAt: new Date(),
+    consentPage: `/card/${card.id}`,
+    dataTokenHash: leadTokenHash,
+  })
   const sessionId = `session-${suffix}`
   await insertSession(db, organization.id, {
     id: sessionId,
@@ -449,6 +474,8 @@ async function seedTenantA(db: Queryable) {
     sharedMedia,
     ownMedia,
     contactEmail: `contact-${suffix}@example.test`,
+    consentText,
+    leadTokenHash,
     sessionId,
     passkey,
     passkeyCredentialId,
@@ -684,6 +711,52 @@ const cases: Record<string, Case[]> = {
     {
       name: "lists none of A's contacts",
       run: (db, b, a) => listContacts(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  findLeadByDataToken: [
+    {
+      name: "opens no lead of A's by its receipt link",
+      run: (db, b, a) => findLeadByDataToken(db, b, a.leadTokenHash),
+      expected: nothing,
+    },
+  ],
+  deleteLeadByDataToken: [
+    {
+      name: "deletes no lead of A's by its receipt link",
+      run: (db, b, a) => deleteLeadByDataToken(db, b, a.leadTokenHash),
+      expected: nothing,
+    },
+  ],
+  insertConsentText: [
+    {
+      name: "numbers B's versions without counting A's",
+      run: async (db, b) => (await insertConsentText(db, b, 'Consent of B'))?.version,
+      expected: (value) => expect(value).toBe(1),
+    },
+  ],
+  findCurrentConsentText: [
+    {
+      name: "shows none of A's consent texts",
+      run: async (db, b, a) => {
+        const found = await findCurrentConsentText(db, b)
+        return found?.id === a.consentText.id ? found : undefined
+      },
+      expected: nothing,
+    },
+  ],
+  listConsentTexts: [
+    {
+      name: "lists none of A's consent texts",
+      run: async (db, b, a) =>
+        (await listConsentTexts(db, b)).filter((text) => text.id === a.consentText.id),
+      expected: nothing,
+    },
+  ],
+  findConsentText: [
+    {
+      name: "finds none of A's consent texts by id",
+      run: (db, b, a) => findConsentText(db, b, a.consentText.id),
       expected: nothing,
     },
   ],

@@ -6,6 +6,7 @@ import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { insertConsentText } from '#app/models/consent-texts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
@@ -16,6 +17,7 @@ import {
   billingAccounts,
   cardLinks,
   cardSlugs,
+  consentTexts,
   digitalCards,
   googleWalletObjects,
   passkeys,
@@ -80,6 +82,7 @@ describe('row-level security', () => {
     expect(names).toContain('card_slugs')
     expect(names).toContain('announcements')
     expect(names).toContain('passkeys')
+    expect(names).toContain('consent_texts')
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
@@ -200,6 +203,31 @@ describe('row-level security', () => {
         .update(billingAccounts)
         .set({ plan: 'free' })
         .where(sql`${billingAccounts.id} = ${theirs?.id ?? ''}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("consent texts (ADR 050): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b } = await twoTenants()
+    const mine = await withTenant(a.id, (tx) => insertConsentText(tx, a.id, 'Consent of A'))
+    const theirs = await withTenant(b.id, (tx) => insertConsentText(tx, b.id, 'Consent of B'))
+    if (!mine || !theirs) throw new Error('consent texts not stored')
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: consentTexts.id }).from(consentTexts)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(consentTexts).values({ organizationId: b.id, version: 99, body: 'x' }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(consentTexts)
+        .set({ body: 'stolen' })
+        .where(sql`${consentTexts.id} = ${theirs.id}`)
         .returning(),
     )
     expect(changed).toEqual([])

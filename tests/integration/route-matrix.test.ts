@@ -10,6 +10,7 @@ import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { insertConsentText } from '#app/models/consent-texts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
@@ -97,6 +98,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
   'email.unsubscribe.tsx': 'public',
+  // A lead's receipt link (ADR 050): the token is the only authority, on its tenant's host.
+  'lead-data.tsx': 'public',
   // An emailed invitation opens for anyone; only its action (accept, decline) needs sign-in.
   'invitations.$token.tsx': 'public',
   'invitations.$token_.decline.tsx': 'public',
@@ -426,6 +429,7 @@ type Reference =
   | 'unsubscribe-token'
   | 'team'
   | 'invitation-token'
+  | 'lead-data-token'
   | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
@@ -461,6 +465,7 @@ const REFERENCES: Record<string, Reference> = {
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
   'email.unsubscribe.tsx': 'unsubscribe-token',
+  'lead-data.tsx': 'lead-data-token',
   'invitations.$token.tsx': 'invitation-token',
   'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
@@ -536,6 +541,8 @@ let unsubscribeTokenB: string
 /** The one-click unsubscribe of B's owner from B's announcements (ADR 046). */
 let marketingTokenB: string
 let invitationTokenB: string
+/** The receipt link of B's lead, who consented on B's card (ADR 050). */
+let leadDataTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
 let memberUserIdB: string
@@ -551,7 +558,12 @@ async function seedTenantB() {
     .update(users)
     .set({ email: ownerEmail })
     .where(eq(users.organizationId, tenantB.organization.id))
-  // A lead and a reset email, so B has contacts and an outbox to leak.
+  // A lead (who consented to B's text, so it has a receipt link) and a reset email, so B has
+  // contacts and an outbox to leak.
+  const consent = await withTenant(tenantB.organization.id, (tx) =>
+    insertConsentText(tx, tenantB.organization.id, `Consent ${MARK}`),
+  )
+  if (!consent) throw new Error('no consent text of B')
   const card = await load('card.$ref.tsx')
   const lead = await settle(async () =>
     card.action?.({
@@ -560,6 +572,8 @@ async function seedTenantB() {
         fullName: `Lead ${MARK}`,
         email: `lead-${MARK}@example.test`,
         company: `Company ${MARK}`,
+        consentTextId: consent.id,
+        consent: 'on',
       }),
       context: contextFor(host, '198.51.100.7'),
       params: { ref: cardB.id },
@@ -584,6 +598,8 @@ async function seedTenantB() {
     emails.map((email) => pattern.exec(email.text)?.[1]).find(Boolean) ?? ''
   resetTokenB = found(/reset-password\?token=([a-z2-7]+)/)
   expect(resetTokenB).not.toBe('')
+  leadDataTokenB = found(/lead-data\?token=([a-z2-7]+)/)
+  expect(leadDataTokenB).not.toBe('')
   // An unconfirmed owner with a confirmation link of B's, which A's host must not honour.
   await getDb()
     .update(users)
@@ -673,6 +689,7 @@ async function seedTenantB() {
     memberUserB.id,
     invitationB.id,
     invitationTokenB,
+    leadDataTokenB,
   ]
 }
 
@@ -696,6 +713,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'id', ref: teamB.id }]
     case 'invitation-token':
       return [{ by: 'token', ref: invitationTokenB }]
+    case 'lead-data-token':
+      return [{ by: 'token', ref: leadDataTokenB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -707,7 +726,8 @@ function requestOf(file: string, reference: Reference, ref: string) {
   if (
     reference === 'reset-token' ||
     reference === 'confirmation-token' ||
-    reference === 'unsubscribe-token'
+    reference === 'unsubscribe-token' ||
+    reference === 'lead-data-token'
   ) {
     return { path: `${path}?token=${ref}`, params }
   }
@@ -809,6 +829,10 @@ describe('cross-tenant matrix: a user of A against B', () => {
         } else if (reference === 'unsubscribe-token') {
           // B's genuine token is refused on A's host, the same as a forged one.
           expect(got.status, cell).toBe(400)
+          expect(JSON.parse(got.body).status, cell).toBe('invalid')
+        } else if (reference === 'lead-data-token') {
+          // B's lead's genuine link opens nothing on A's host, the same as a forged one.
+          expect(got.status, cell).toBe(404)
           expect(JSON.parse(got.body).status, cell).toBe('invalid')
         } else if (reference === 'team') {
           // B's team id is ignored: the page shows A's own team, as with no choice at all.
@@ -1087,6 +1111,8 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       { intent: 'add-sending-domain', sendingDomain: 'mail.b.test', senderLocalPart: 'b' },
       { intent: 'check-sending-domain' },
       { intent: 'remove-sending-domain' },
+      // A new version of A's own consent text only (ADR 050), whatever B's ids beside it say.
+      { intent: 'save-consent', consentText: 'Consent text of A' },
     ),
     'settings.super-admin.tsx': settings('/settings/super-admin', ...systemTabs),
     'dashboard.super-admin.settings.tsx': settings(
@@ -1377,6 +1403,15 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       { path: '/resources/upload', fields: { purpose: 'logo', ...injected }, params: {} },
     ],
     // On B's host B's own token is B's owner's to use, like B's reset token.
+    // B's lead's receipt link deletes nothing on A's host (on B's, it is the lead's own).
+    'lead-data.tsx': [
+      {
+        path: `/lead-data?token=${leadDataTokenB}`,
+        fields: { intent: 'delete', token: leadDataTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
     'email.unsubscribe.tsx': [
       {
         path: `/email/unsubscribe?token=${unsubscribeTokenB}`,

@@ -13,15 +13,18 @@ import { requestPasswordReset } from '#app/auth/accounts.server'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { resetEnvForTests } from '#app/env.server'
+import { insertConsentText } from '#app/models/consent-texts.server'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
 import { loader as confirmLoader } from '#app/routes/auth.confirm-email'
 import { loader as resetLoader } from '#app/routes/auth.reset-password'
+import { action as cardAction } from '#app/routes/card.$ref'
 import { action as announcementsAction } from '#app/routes/dashboard.agency.announcements'
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { action as usersAction } from '#app/routes/dashboard.team-member.users'
 import { loader as unsubscribeLoader } from '#app/routes/email.unsubscribe'
 import { loader as invitationLoader } from '#app/routes/invitations.$token'
+import { loader as leadDataLoader } from '#app/routes/lead-data'
 import { addMemberByEmail, createTeam } from '#app/teams/manage-teams.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
@@ -30,6 +33,7 @@ import {
   contextFor,
   formRequest,
   getPlatformOrganization,
+  makeCard,
   makeOrganization,
   makeUser,
   requestFor,
@@ -131,6 +135,10 @@ async function acceptedAnywhere(host: string, token: string) {
     }),
   )
   if (invitation.status !== 404) return 'invitation'
+  const leadData = await settle(() =>
+    leadDataLoader({ request: requestFor(host, `/lead-data${query}`), context, params: {} }),
+  )
+  if (leadData.status === 200) return 'lead data'
   return null
 }
 
@@ -157,6 +165,23 @@ test('a backup taken while every emailed link works holds no token any endpoint 
     contact: { fullName: 'Vic Visitor', email: 'vic@example.test' },
     cause: { clientIp: '203.0.113.9' },
   })
+  // A lead's receipt, with the link to see or delete their data (ADR 050).
+  const consent = await withTenant(org.id, (tx) => insertConsentText(tx, org.id, 'I agree.'))
+  const card = await makeCard(org.id, owner.id)
+  const lead = await settle(() =>
+    cardAction({
+      request: formRequest(host, `/card/${card.id}`, {
+        intent: 'lead',
+        fullName: 'Lena Lead',
+        email: 'lena@example.test',
+        consentTextId: consent?.id ?? '',
+        consent: 'on',
+      }),
+      context: contextFor(host, '203.0.113.10'),
+      params: { ref: card.id },
+    }),
+  )
+  expect(lead.status).toBe(200)
   // An agency's announcement, with its one-click unsubscribe of Marketing Communications.
   await withTenant(org.id, (tx) =>
     saveNotificationPreferences(tx, org.id, owner.id, { marketingEmails: true }),
@@ -233,6 +258,7 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       `/email/unsubscribe@${host}`,
       `/email/unsubscribe@${host}`,
       `/invitations@${host}`,
+      `/lead-data@${host}`,
     ].sort(),
   )
   for (const link of links) {

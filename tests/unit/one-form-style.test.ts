@@ -77,6 +77,11 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'new recovery codes: one button',
   },
   {
+    file: 'app/components/leads/lead-data-page.tsx',
+    marker: 'value="delete"',
+    why: "a lead's deletion of its data: one button",
+  },
+  {
     file: 'app/components/agencies/agencies-page.tsx',
     marker: 'value="delete"',
     why: 'the delete confirmation: one button',

@@ -44,7 +44,7 @@ const LINK_TOKEN = 'abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst'
 const UNSUBSCRIBE_TOKEN =
   'b3JnOnVzZXI6bm90aWZpY2F0aW9ucw.AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKKK'
 
-test('reset, confirmation, invitation and unsubscribe links are logged by route, without their token', async () => {
+test('reset, confirmation, invitation, unsubscribe and lead data links are logged by route, without their token', async () => {
   const paths = [
     `/auth/reset-password?token=${LINK_TOKEN}`,
     `/auth/reset-password?_data=routes%2Fauth.reset-password&token=${LINK_TOKEN}`,
@@ -53,6 +53,8 @@ test('reset, confirmation, invitation and unsubscribe links are logged by route,
     `/invitations/${LINK_TOKEN}/decline?_data=routes%2Finvitations.%24token_.decline`,
     `/email/unsubscribe?token=${UNSUBSCRIBE_TOKEN}`,
     `/email/unsubscribe?foo=1&token=${encodeURIComponent(UNSUBSCRIBE_TOKEN)}`,
+    // A lead's receipt link (ADR 050).
+    `/lead-data?token=${LINK_TOKEN}`,
   ]
   lines.length = 0
   for (const path of paths) {
@@ -75,6 +77,7 @@ test('reset, confirmation, invitation and unsubscribe links are logged by route,
     '/invitations/[redacted]/decline?_data=routes%2Finvitations.%24token_.decline',
     '/email/unsubscribe?token=[redacted]',
     '/email/unsubscribe?foo=[redacted]&token=[redacted]',
+    '/lead-data?token=[redacted]',
   ])
 })
 

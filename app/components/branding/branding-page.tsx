@@ -17,6 +17,12 @@ import { BRANDING_DEFAULTS, BrandingSchema } from '#app/validation/branding'
 import { isHexColor } from '#app/validation/color'
 import type { LegalLinks } from '#app/validation/legal'
 import { BrandingPreview } from './branding-preview'
+import {
+  ConsentTextForm,
+  ConsentTextSection,
+  type ConsentTextVersion,
+  useConsentTextForm,
+} from './consent-text'
 import { DomainVerification, VerifyDomainForm } from './domain-verification'
 import { SendingDomainForms, SendingDomainSection, useSendingDomainForm } from './sending-domain'
 
@@ -36,6 +42,7 @@ export type BrandingPageProps = {
   domain: DomainState
   sendingDomain: SendingDomainState
   subdomainHost: string
+  consentTexts: ConsentTextVersion[]
 }
 
 function ColorField({
@@ -88,6 +95,7 @@ export function BrandingPage({
   domain,
   sendingDomain,
   subdomainHost,
+  consentTexts,
 }: BrandingPageProps) {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
@@ -113,7 +121,10 @@ export function BrandingPage({
   const [form, fields] = useForm({
     id: `branding-${generation}`,
     // The sending domain's add form shares the action; its reply is not this form's.
-    lastResult: data?.intent === 'add-sending-domain' ? undefined : data?.result,
+    lastResult:
+      data?.intent === 'add-sending-domain' || data?.intent === 'save-consent'
+        ? undefined
+        : data?.result,
     constraint: formConstraint(BrandingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
     shouldValidate: 'onSubmit',
@@ -121,6 +132,7 @@ export function BrandingPage({
   })
 
   const sendingDomainForm = useSendingDomainForm()
+  const consentForm = useConsentTextForm()
 
   function reset() {
     setValues(saved)
@@ -292,6 +304,11 @@ export function BrandingPage({
               }}
             />
           </fieldset>
+          <ConsentTextSection
+            versions={consentTexts}
+            canManage={canManage}
+            consentForm={consentForm}
+          />
           <DomainVerification
             state={domain}
             canManage={canManage}
@@ -357,6 +374,7 @@ export function BrandingPage({
       </Form>
       <VerifyDomainForm />
       <SendingDomainForms form={sendingDomainForm[0]} />
+      <ConsentTextForm form={consentForm[0]} />
     </main>
   )
 }

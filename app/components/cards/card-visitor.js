@@ -160,6 +160,10 @@ function errorList(tag, className, errors) {
 function enhanceLeadForm(form) {
   const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]'))
   const label = button.innerHTML
+  // The server's messages, next to their fields (the consent box's included), as on the React
+  // page once conform runs: not the browser's bubbles, which only the page without any script
+  // keeps.
+  form.noValidate = true
   /** @type {Element[]} */
   let shown = []
   const clear = () => {

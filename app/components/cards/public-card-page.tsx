@@ -77,7 +77,10 @@ function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>, failure: s
 
 const LEAD_FAILURE = 'Failed to send your details. Please try again.'
 
-function LeadForm({ firstName }: { firstName: string }) {
+/** The agency's consent text the lead form asks the visitor to agree to (ADR 050). */
+export type LeadConsentView = { id: string; body: string }
+
+function LeadForm({ firstName, consent }: { firstName: string; consent: LeadConsentView | null }) {
   const fetcher = useFetcher<Reply>()
   useEffect(() => {
     if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
@@ -149,6 +152,25 @@ function LeadForm({ firstName }: { firstName: string }) {
           />
           <ErrorList id={fields.note.errorId} errors={fields.note.errors} />
         </div>
+        {consent ? (
+          // The version shown is posted back: the lead records the words it agreed to.
+          // Laid out as a grid so the error list (ours, or card-visitor.js's) sits under the text.
+          <div className="grid grid-cols-[auto_1fr] items-start gap-x-3 gap-y-1.5 sm:col-span-2 [&>ul]:col-start-2">
+            <input type="hidden" name="consentTextId" value={consent.id} />
+            <input
+              {...getInputProps(fields.consent, { type: 'checkbox', value: 'on' })}
+              required
+              className="mt-0.5 h-4 w-4 rounded border-gray-300 dark:border-gray-700"
+            />
+            <label
+              htmlFor={fields.consent.id}
+              className="whitespace-pre-line text-sm text-gray-700 dark:text-gray-300"
+            >
+              {consent.body}
+            </label>
+            <ErrorList id={fields.consent.errorId} errors={fields.consent.errors} />
+          </div>
+        ) : null}
         <ErrorList errors={form.errors} />
         {fetcher.data?.ok && fetcher.data.message ? (
           <div className="sm:col-span-2">
@@ -172,12 +194,14 @@ export function PublicCardPage({
   vcardUrl,
   signedIn,
   isOwner,
+  consent = null,
 }: {
   card: CardView & { id: string; email: string; workEmail: string }
   extras: CardExtrasView
   vcardUrl: string
   signedIn: boolean
   isOwner: boolean
+  consent?: LeadConsentView | null
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const connect = useFetcher<Reply>()
@@ -282,7 +306,7 @@ export function PublicCardPage({
           </Form>
         )}
       </div>
-      {isOwner ? null : <LeadForm firstName={card.firstName} />}
+      {isOwner ? null : <LeadForm firstName={card.firstName} consent={consent} />}
     </main>
   )
 }
