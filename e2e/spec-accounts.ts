@@ -179,7 +179,15 @@ export type SpecAgency = {
   host: string
   owner: { email: string; firstName: string; lastName: string }
   /** End users of the agency, with confirmed emails and default preferences, signed in. */
-  endUsers?: readonly { email: string; firstName: string; lastName: string }[]
+  endUsers?: readonly {
+    email: string
+    firstName: string
+    lastName: string
+    /** A card of their own, at the short link `/c/{first}-{last}` (lower case). */
+    card?: boolean
+    /** Contacts they gathered, by name and email. */
+    contacts?: readonly { fullName: string; email: string }[]
+  }[]
 }
 
 /**
@@ -216,6 +224,26 @@ export const SPEC_AGENCIES = {
     endUsers: [
       { email: 'announce-opal@e2e.test', firstName: 'Opal', lastName: 'Optin' },
       { email: 'announce-ned@e2e.test', firstName: 'Ned', lastName: 'Nooptin' },
+    ],
+  },
+  /**
+   * e2e/seat-forwarding.spec.ts (ADR 049): Dora leaves, her seat goes to Sam, and her card links
+   * open Sam's card; her company contact becomes his.
+   */
+  handover: {
+    name: 'Handover Agency',
+    slug: 'handover',
+    host: 'handover.localhost',
+    owner: { email: 'handover-owner@example.test', firstName: 'Hal', lastName: 'Handover' },
+    endUsers: [
+      {
+        email: 'handover-dora@e2e.test',
+        firstName: 'Dora',
+        lastName: 'Departing',
+        card: true,
+        contacts: [{ fullName: 'Carla Client', email: 'carla@client.e2e.test' }],
+      },
+      { email: 'handover-sam@e2e.test', firstName: 'Sam', lastName: 'Successor', card: true },
     ],
   },
 } as const satisfies Record<string, SpecAgency>

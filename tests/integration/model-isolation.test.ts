@@ -702,7 +702,11 @@ const cases: Record<string, Case[]> = {
   listSuccessorChoices: [
     {
       name: "lists none of A's end users",
-      run: (db, b) => listSuccessorChoices(db, b),
+      // B has end users of its own: none of them may be A's.
+      run: async (db, b, a) =>
+        (await listSuccessorChoices(db, b)).filter((row) =>
+          [a.user.id, a.assigned.id, a.second.id].includes(row.id),
+        ),
       expected: nothing,
     },
   ],
