@@ -7,6 +7,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   customType,
   foreignKey,
   index,
@@ -534,6 +535,37 @@ export const cardSlugs = pgTable(
   ],
 )
 
+// Whose card a departed person's links forward to (issue 31, ADR 049): one row per account
+// whose seat the agency handed over. While the account is inactive, every link to its cards
+// redirects to the successor's card (when the successor is active and has one); otherwise the
+// agency's default forwarding answers. A row goes with either account (cascade): the default
+// then answers.
+export const seatSuccessors = pgTable(
+  'seat_successors',
+  {
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    successorId: uuid('successor_id').notNull(),
+    handedOverByUserId: uuid('handed_over_by_user_id'),
+    handedOverAt: timestamp('handed_over_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'seat_successors_pkey', columns: [t.organizationId, t.userId] }),
+    index('seat_successors_org_successor_idx').on(t.organizationId, t.successorId),
+    check('seat_successors_not_self', sql`${t.userId} <> ${t.successorId}`),
+    foreignKey({
+      name: 'seat_successors_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'seat_successors_successor_fk',
+      columns: [t.organizationId, t.successorId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // Apple Wallet passes of cards (issue 29, ADR 042): one per card and viewer (null: anyone
 // signed out), so an update reaches a device only while the gate still shows that viewer the
 // card. The serial number is the id. No authentication token is stored: each is derived from
@@ -672,6 +704,9 @@ export const contacts = pgTable(
     // The SHA-256 of the token in the lead's receipt link (see or delete their data); never
     // the token (ADR 028).
     dataTokenHash: text('data_token_hash'),
+    // Marked by its owner as their own (issue 31, ADR 049): stays with them when the agency
+    // hands their seat over to a successor; every other contact is the company's.
+    personal: boolean('personal').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1117,4 +1152,5 @@ export const tenantTables = {
   announcements,
   billingAccounts,
   stripeEvents,
+  seatSuccessors,
 } as const

@@ -334,6 +334,26 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
         await dialog.getByRole('button', { name: 'Add User' }).click()
         await expect(dialog.getByText(/must be at least|valid email/).first()).toBeVisible()
       })
+      // ADR 049: the default forwarding, refused without its URL (nothing saved), and Hand Over.
+      await auditDialog(page, report, label, 'When Someone Leaves', async () => {
+        await page.getByRole('button', { name: 'When Someone Leaves' }).click()
+        const dialog = page.getByRole('dialog', { name: 'When Someone Leaves' })
+        await dialog.getByLabel('Our contact page').check()
+        await dialog.getByLabel('Contact page URL').fill('')
+        await dialog.getByRole('button', { name: 'Save' }).click()
+        await expect(
+          dialog.getByText('Please enter a valid URL starting with https://'),
+        ).toBeVisible()
+        // Judged at rest: the pointer left on Save would fade it (hover:opacity-90) for axe.
+        await page.mouse.move(0, 0)
+      })
+      await auditDialog(page, report, label, 'Hand Over', async () => {
+        await page
+          .getByRole('button', { name: /^Actions for / })
+          .first()
+          .click()
+        await page.getByRole('menuitem', { name: 'Hand Over' }).click()
+      })
     },
   },
   end_user: {

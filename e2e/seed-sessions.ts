@@ -6,7 +6,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { and, eq } from 'drizzle-orm'
 import { createSession } from '#app/auth/session.server'
 import { insertAgency } from '#app/models/agencies.server'
-import { getDb } from '#drizzle/db.server'
+import { addContact } from '#app/models/contacts.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
 import { makeCard, makeUser } from '#tests/factories'
 import {
@@ -57,9 +58,16 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       emailConfirmedAt: null,
       ...NO_PASSWORD,
     })
-    for (const { card, ...endUser } of agencySpec.endUsers ?? []) {
-      const user = await makeUser(agency.id, { ...endUser, role: 'end_user', ...NO_PASSWORD })
-      if (card) await makeCard(agency.id, user.id, endUser)
+    for (const endUser of agencySpec.endUsers ?? []) {
+      const { card, contacts, ...account } = endUser
+      const user = await makeUser(agency.id, { ...account, role: 'end_user', ...NO_PASSWORD })
+      if (card) {
+        const { firstName, lastName, email } = account
+        await makeCard(agency.id, user.id, { firstName, lastName, email })
+      }
+      for (const contact of contacts ?? []) {
+        await withTenant(agency.id, (tx) => addContact(tx, agency.id, user.id, contact))
+      }
     }
     hosts[host] = agency.id
   }

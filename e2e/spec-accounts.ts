@@ -189,11 +189,16 @@ export type SpecAgency = {
   slug: string
   host: string
   owner: { email: string; firstName: string; lastName: string }
-  /**
-   * End users of the agency, with confirmed emails and default preferences, signed in; `card`:
-   * one of their own, shared at `/card/{first}-{last}` (lower case).
-   */
-  endUsers?: readonly { email: string; firstName: string; lastName: string; card?: boolean }[]
+  /** End users of the agency, with confirmed emails and default preferences, signed in. */
+  endUsers?: readonly {
+    email: string
+    firstName: string
+    lastName: string
+    /** A card of their own, at the short link `/c/{first}-{last}` (lower case). */
+    card?: boolean
+    /** Contacts they gathered, by name and email. */
+    contacts?: readonly { fullName: string; email: string }[]
+  }[]
 }
 
 /**
@@ -244,6 +249,26 @@ export const SPEC_AGENCIES = {
     owner: { email: 'consenting-owner@example.test', firstName: 'Cora', lastName: 'Consent' },
     endUsers: [
       { email: 'consent-cleo@e2e.test', firstName: 'Cleo', lastName: 'Leads', card: true },
+    ],
+  },
+  /**
+   * e2e/seat-forwarding.spec.ts (ADR 049): Dora leaves, her seat goes to Sam, and her card links
+   * open Sam's card; her company contact becomes his.
+   */
+  handover: {
+    name: 'Handover Agency',
+    slug: 'handover',
+    host: 'handover.localhost',
+    owner: { email: 'handover-owner@example.test', firstName: 'Hal', lastName: 'Handover' },
+    endUsers: [
+      {
+        email: 'handover-dora@e2e.test',
+        firstName: 'Dora',
+        lastName: 'Departing',
+        card: true,
+        contacts: [{ fullName: 'Carla Client', email: 'carla@client.e2e.test' }],
+      },
+      { email: 'handover-sam@e2e.test', firstName: 'Sam', lastName: 'Successor', card: true },
     ],
   },
 } as const satisfies Record<string, SpecAgency>

@@ -3,7 +3,9 @@
 // the QR screen, the QR PNG and SVG, the vCard and the NFC tag written from it, the link preview,
 // the email signature, the sign-in page's "connect with" line) opens it here, and gets it only if
 //  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
-//  2. its owner's account is active: a deactivated user's card is gone everywhere at once;
+//  2. its owner's account is active: a deactivated user's card is gone everywhere at once; the
+//     card page alone (/card, /c, /contact: every shared link, QR and NFC tag and wallet pass
+//     leads there) answers instead what the agency chose for that seat (openCardPage, ADR 049);
 //  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
 //  4. and then without the email and phones the owner hid (both phones and WhatsApp links,
 //     issue 28), unless the viewer is the owner.
@@ -13,6 +15,7 @@
 // other module calls the lookups below.
 import type { AppLoadContext } from '@remix-run/node'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { type Forwarding, forwardingFor } from '#app/cards/card-forwarding.server'
 import {
   type CardViewer,
   getOwnerPrivacy,
@@ -30,7 +33,7 @@ import {
 import type { User } from '#app/models/users.server'
 import type { Queryable } from '#drizzle/db.server'
 
-export type { CardViewer }
+export type { CardViewer, Forwarding }
 
 /** A card as this viewer may see it. */
 export type ShownCard = SharedCard & {
@@ -62,6 +65,39 @@ export async function openCard(
 ): Promise<ShownCard | undefined> {
   const found = await findCard(db, organizationId, reference)
   if (found?.ownerStatus !== 'active') return undefined
+  return admit(db, organizationId, found, viewer)
+}
+
+/**
+ * What a shared link to a card page answers: the card as this viewer may see it, or, when its
+ * owner has left (inactive), the forwarding the agency chose for that seat, or undefined (the
+ * missing card). A viewer the card was hidden from before gets undefined after too: a forwarding
+ * says no more about a card than the card itself did.
+ */
+export async function openCardPage(
+  db: Queryable,
+  organizationId: string,
+  reference: CardReference,
+  viewer: CardViewer,
+): Promise<{ card: ShownCard } | { forwarding: Forwarding } | undefined> {
+  const found = await findCard(db, organizationId, reference)
+  if (!found) return undefined
+  const ownerId = found.card.userId
+  if (found.ownerStatus !== 'active') {
+    const privacy = await getOwnerPrivacy(db, organizationId, ownerId)
+    if (!(await mayViewCard(db, organizationId, ownerId, privacy, viewer))) return undefined
+    return { forwarding: await forwardingFor(db, organizationId, ownerId) }
+  }
+  const card = await admit(db, organizationId, found, viewer)
+  return card && { card }
+}
+
+async function admit(
+  db: Queryable,
+  organizationId: string,
+  found: SharedCard,
+  viewer: CardViewer,
+): Promise<ShownCard | undefined> {
   const ownerId = found.card.userId
   const privacy = await getOwnerPrivacy(db, organizationId, ownerId)
   if (!(await mayViewCard(db, organizationId, ownerId, privacy, viewer))) return undefined

@@ -7,7 +7,13 @@ import { getOptionalUser } from '#app/auth/guards.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
-import { type CardReference, cardViewerOf, openCard } from '#app/cards/card-gate.server'
+import {
+  type CardReference,
+  cardViewerOf,
+  type Forwarding,
+  openCard,
+  openCardPage,
+} from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { cardLinkUrl, shortLinkPath } from '#app/cards/short-link'
@@ -81,14 +87,16 @@ export async function publicCardLoader(
   const userAgent = request.headers.get('User-Agent') ?? ''
   const countable = !isBotUserAgent(userAgent)
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
-  const row = await withTenant(tenant.id, async (tx) => {
+  const answer = await withTenant(tenant.id, async (tx) => {
     // A card hidden from this visitor is not found (and its view is not counted).
-    const shown = await openCard(tx, tenant.id, reference, viewer)
-    if (!shown) return undefined
+    const opened = await openCardPage(tx, tenant.id, reference, viewer)
+    if (!opened || 'forwarding' in opened) return opened
+    const shown = opened.card
     // The lead form's consent box (ADR 050): a new version drops the cached page (its trigger).
     const consent = shown.isOwner ? null : await currentConsentText(tx, tenant.id)
+    const answered = { ...opened, card: { ...shown, consent } }
     // A retired short link only redirects: the view is counted where it lands.
-    if (movedSlug(reference, shown.shortSlug)) return { ...shown, consent }
+    if (movedSlug(reference, shown.shortSlug)) return answered
     // A profile standing in for a card has no card row to count views of. A page the server
     // may cache has its view recorded by the server, for this request and every hit.
     if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
@@ -96,9 +104,11 @@ export async function publicCardLoader(
       const source = sourceOfRequest(request, context)
       await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent), source)
     }
-    return { ...shown, consent }
+    return answered
   })
-  if (!row) return data({ found: false as const }, { status: 404 })
+  if (!answer) return data({ found: false as const, forwarding: null }, { status: 404 })
+  if ('forwarding' in answer) return forwardedPage(request, context, answer.forwarding)
+  const row = answer.card
   const moved = movedSlug(reference, row.shortSlug)
   // Permanent, but revalidated: the slug may come back to this card, or go to another one later.
   if (moved)
@@ -145,6 +155,28 @@ export async function publicCardLoader(
       },
     },
   )
+}
+
+/**
+ * A departed person's card page (ADR 049): a redirect to the successor's card or the agency's
+ * contact page, or the agency's message. Never a 200, so the page cache keeps none of it, and
+ * revalidated every time: the person may come back, or the agency choose otherwise.
+ */
+function forwardedPage(request: Request, context: AppLoadContext, forwarding: Forwarding) {
+  const headers = { 'Cache-Control': 'no-cache' }
+  if (forwarding.kind === 'message') {
+    return data(
+      { found: false as const, forwarding: { message: forwarding.message } },
+      // Gone: the card was here and is no more (and a crawler drops it).
+      { status: 410, headers },
+    )
+  }
+  // The successor's view is counted where it lands, with the source of the link that led here.
+  const to =
+    forwarding.kind === 'successor'
+      ? withSource(forwarding.path, sourceOfRequest(request, context))
+      : forwarding.url
+  throw redirect(to, { status: 302, headers })
 }
 
 export async function publicCardAction(

@@ -1,4 +1,5 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, notExists, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
@@ -147,4 +148,60 @@ export async function deleteLeadByDataToken(
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.dataTokenHash, tokenHash)))
     .returning({ id: contacts.id, userId: contacts.userId })
   return row
+}
+
+/** Marks one of a user's contacts as personal (kept on a hand-over) or the company's. */
+export async function setContactPersonal(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  contactId: string,
+  personal: boolean,
+) {
+  const updated = await db
+    .update(contacts)
+    .set({ personal })
+    .where(and(owned(organizationId, userId), eq(contacts.id, contactId)))
+    .returning({ id: contacts.id })
+  return updated.length > 0
+}
+
+/**
+ * Hands a departing user's company contacts (every one not marked personal) to a successor in
+ * one statement. A contact whose email the successor already has stays where it is: the
+ * successor's list keeps one row per email, as adding a contact does. Returns how many moved.
+ */
+export async function moveCompanyContacts(
+  db: Queryable,
+  organizationId: string,
+  fromUserId: string,
+  toUserId: string,
+) {
+  const theirs = alias(contacts, 'successor_contact')
+  const moved = await db
+    .update(contacts)
+    .set({ userId: toUserId })
+    .where(
+      and(
+        owned(organizationId, fromUserId),
+        eq(contacts.personal, false),
+        or(
+          eq(contacts.email, ''),
+          notExists(
+            db
+              .select({ id: theirs.id })
+              .from(theirs)
+              .where(
+                and(
+                  eq(theirs.organizationId, organizationId),
+                  eq(theirs.userId, toUserId),
+                  sql`lower(${theirs.email}) = lower(${contacts.email})`,
+                ),
+              ),
+          ),
+        ),
+      ),
+    )
+    .returning({ id: contacts.id })
+  return moved.length
 }

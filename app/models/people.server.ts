@@ -151,6 +151,30 @@ export function listTeamAdmins(db: Queryable, organizationId: string) {
 }
 
 /**
+ * The active accounts of an organization who can take over a departing person's seat (issue 31,
+ * ADR 049): its end users, by name.
+ */
+export function listSuccessorChoices(db: Queryable, organizationId: string) {
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(users.role, 'end_user'),
+        eq(users.status, 'active'),
+      ),
+    )
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .limit(1000)
+}
+
+/**
  * An organization's staff accounts (`roles`: the platform's by default, or an agency's), by
  * name.
  */

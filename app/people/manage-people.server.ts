@@ -12,6 +12,10 @@ import { readLegalLinks } from '#app/branding/legal.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
+  getOrganizationPreferences,
+  saveOrganizationPreferences,
+} from '#app/models/organization-settings.server'
+import {
   countEndUsersForPlatform,
   countOrganizationEndUsers,
   deleteAccount,
@@ -20,6 +24,7 @@ import {
   listOrganizationChoices,
   listOrganizationEndUsers,
   listStaff,
+  listSuccessorChoices,
   listTeamAdmins,
   lockActiveAgencyAdmins,
   lockSuperAdmins,
@@ -41,6 +46,7 @@ import {
   queueTeamMemberUpdateIn,
   type TeamMemberUpdate,
 } from '#app/notifications/team-member-update.server'
+import { handOverSeat } from '#app/people/seat-handover.server'
 import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
@@ -54,6 +60,7 @@ import {
   STAFF_TITLES,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import { readSeatForwarding, type SeatForwarding } from '#app/validation/seat-forwarding'
 import { splitName } from '#app/validation/text'
 import {
   type PlatformScopeGrant,
@@ -522,6 +529,64 @@ export async function deleteEndUser(
   })
   wakeJobWorker()
   return 'User removed'
+}
+
+/**
+ * Hand Over (issue 31 point 2, ADR 049): the agency names who takes over an end user's seat.
+ * The person's card links forward to the successor's card while the person is inactive, and
+ * their company contacts become the successor's, in one transaction with its audit event.
+ */
+export async function handOverEndUserSeat(
+  admin: Actor,
+  input: { organizationId: string; userId: string; successorId: string },
+) {
+  const { organizationId } = input
+  const done = await withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
+    const handed = await handOverSeat(tx, {
+      organizationId,
+      userId: account.id,
+      successorId: input.successorId,
+      actorUserId: admin.user.id,
+      actorOrganizationId: admin.tenant.id,
+    })
+    return { account, ...handed }
+  })
+  const contacts = done.contactsMoved === 1 ? '1 contact' : `${done.contactsMoved} contacts`
+  return `${nameOf(done.account)}'s seat handed over to ${nameOf(done.successor)} (${contacts} moved)`
+}
+
+/**
+ * "When someone leaves" (ADR 049): what the links of a departed person's cards answer when no
+ * successor with a card takes them, for the agency's own organization.
+ */
+export async function setSeatForwarding(admin: Actor, forwarding: SeatForwarding) {
+  const organizationId = admin.tenant.id
+  await withTenant(organizationId, async (tx) => {
+    await saveOrganizationPreferences(tx, organizationId, { seatForwarding: forwarding })
+    await recordAudit(tx, organizationId, {
+      actorUserId: admin.user.id,
+      action: 'settings.seat_forwarding_updated',
+      entityType: 'organization',
+      entityId: organizationId,
+      metadata: { kind: forwarding.kind },
+    })
+  })
+  return 'Forwarding saved'
+}
+
+/** The agency's default forwarding and who may take a seat over (the End Users screen). */
+export async function readSeatForwardingChoices(actor: Actor) {
+  const organizationId = actor.tenant.id
+  return withTenant(organizationId, async (tx) => ({
+    forwarding: readSeatForwarding(
+      (await getOrganizationPreferences(tx, organizationId)).seatForwarding,
+    ),
+    successors: (await listSuccessorChoices(tx, organizationId)).map((account) => ({
+      id: account.id,
+      name: nameOf(account),
+    })),
+  }))
 }
 
 /**

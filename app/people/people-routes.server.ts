@@ -35,14 +35,17 @@ import {
   EXPORT_LIMIT,
   editEndUser,
   editStaffMember,
+  handOverEndUserSeat,
   readAgencyChoices,
   readEndUsers,
   readOrganizationEndUsers,
+  readSeatForwardingChoices,
   readStaff,
   readTeamMemberChoices,
   roleLabel,
   setAccountPlan,
   setEndUserStatus,
+  setSeatForwarding,
   toPerson,
 } from './manage-people.server'
 
@@ -197,7 +200,10 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
   const { rows, total, teamMembers } = filter.searchError
     ? { ...NOTHING, teamMembers: await readTeamMemberChoices(actor) }
     : await readOrganizationEndUsers(actor, filter)
+  const seats = await readSeatForwardingChoices(actor)
   return data({
+    seatForwarding: seats.forwarding,
+    successors: seats.successors,
     users: rows.map(toPerson),
     total,
     filter: { ...filter, organizationId: null },
@@ -256,6 +262,9 @@ export async function agencyEndUsersAction(request: Request, context: AppLoadCon
       'change-role': (value, actor) =>
         changeAccountRole(actor, ownOrganization(value, actor), ['end_user']),
       'set-plan': (value, actor) => setAccountPlan(actor, ownOrganization(value, actor)),
+      'hand-over': (value, actor) => handOverEndUserSeat(actor, ownOrganization(value, actor)),
+      'set-forwarding': ({ kind, message, contactPageUrl }, actor) =>
+        setSeatForwarding(actor, { kind, message, contactPageUrl }),
     },
     redirectTo: postedUrl(request, AGENCY_END_USERS_PATH),
   })

@@ -45,6 +45,8 @@ const LABELS: Record<string, string> = {
   'team.invitation_accepted': 'Accepted a team invitation',
   'team.invitation_declined': 'Declined a team invitation',
   'user.created': 'Created a user account',
+  'user.seat_handed_over': "Handed a person's cards and contacts over to a successor",
+  'settings.seat_forwarding_updated': "Changed what a departed person's card links open",
   'announcement.sent': 'Sent an announcement',
 }
 

@@ -9,7 +9,7 @@ import { useLoaderData } from '@remix-run/react'
 import { cardSummary } from '#app/cards/card-view'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
 import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
-import { CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
+import { CardForwarded, CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import type { PageHandle } from '#app/root'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
@@ -19,6 +19,9 @@ import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/cl
 export const handle: PageHandle = { visitorScript: cardVisitorScript }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (data && !data.found && data.forwarding) {
+    return [{ title: 'Card No Longer in Use' }, { name: 'robots', content: 'noindex' }]
+  }
   if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
   const { card, previewImage: preview } = data
   const name = `${card.firstName} ${card.lastName}`.trim()
@@ -68,7 +71,9 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
 
 export default function PublicCard() {
   const data = useLoaderData<typeof loader>()
-  if (!data.found) return <CardNotFound />
+  if (!data.found) {
+    return data.forwarding ? <CardForwarded message={data.forwarding.message} /> : <CardNotFound />
+  }
   return (
     <PublicCardPage
       card={data.card}

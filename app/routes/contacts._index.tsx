@@ -1,14 +1,17 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Form, Link, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
 import { Download, Search, Users } from 'lucide-react'
 import { requireUser } from '#app/auth/guards.server'
 import { ErrorList, useSearchForm } from '#app/components/forms'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { Button } from '#app/components/ui/button'
-import { listContacts } from '#app/models/contacts.server'
+import { listContacts, setContactPersonal } from '#app/models/contacts.server'
+import { ActionError } from '#app/utils/action-error'
+import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import { readSearch } from '#app/validation/search'
+import { ContactPersonalSchema } from '#app/validation/seat-forwarding'
 import { withTenant } from '#drizzle/db.server'
 
 export const meta: MetaFunction = () => [{ title: 'Contacts' }]
@@ -21,6 +24,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : await withTenant(tenant.id, (tx) => listContacts(tx, tenant.id, user.id, q))
   return { q, searchError, contacts }
 }
+
+/**
+ * Personal or the company's (issue 31, ADR 049): a personal contact stays with its owner when
+ * the agency hands their seat over to a successor; the others move with the seat.
+ */
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  intentAction(request, {
+    guard: () => requireUser(request, context),
+    schema: ContactPersonalSchema,
+    redirectTo: postedUrl(request, '/contacts'),
+    intents: {
+      'set-personal': async ({ contactId, personal }, { tenant, user }) => {
+        const done = await withTenant(tenant.id, (tx) =>
+          setContactPersonal(tx, tenant.id, user.id, contactId, personal),
+        )
+        if (!done) return new ActionError(404, 'Contact not found')
+        return personal ? 'Marked as personal' : 'Marked as a company contact'
+      },
+    },
+  })
 
 const SOURCE_LABELS = {
   connect: 'Connected',
@@ -83,6 +106,7 @@ function ContactsPage() {
                 <th className="hidden px-4 py-3 font-medium md:table-cell">Company</th>
                 <th className="px-4 py-3 font-medium">Source</th>
                 <th className="hidden px-4 py-3 font-medium sm:table-cell">Added</th>
+                <th className="px-4 py-3 font-medium">Personal</th>
               </tr>
             </thead>
             <tbody>
@@ -105,6 +129,13 @@ function ContactsPage() {
                   <td className="hidden px-4 py-3 sm:table-cell">
                     {new Date(contact.createdAt).toLocaleDateString()}
                   </td>
+                  <td className="px-4 py-3">
+                    <PersonalToggle
+                      contactId={contact.id}
+                      name={contact.fullName}
+                      personal={contact.personal}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -112,6 +143,44 @@ function ContactsPage() {
         </div>
       )}
     </main>
+  )
+}
+
+/**
+ * One contact's Personal switch: a form of its own (it works without JavaScript), posted at
+ * once when changed with it.
+ */
+function PersonalToggle({
+  contactId,
+  name,
+  personal,
+}: {
+  contactId: string
+  name: string
+  personal: boolean
+}) {
+  const fetcher = useFetcher()
+  const pending = fetcher.formData?.get('contactId') === contactId
+  const shown = pending ? fetcher.formData?.get('personal') === 'true' : personal
+  return (
+    <fetcher.Form method="POST">
+      <input type="hidden" name="intent" value="set-personal" />
+      <input type="hidden" name="contactId" value={contactId} />
+      <input type="hidden" name="personal" value={shown ? 'false' : 'true'} />
+      <button
+        type="submit"
+        role="switch"
+        aria-checked={shown}
+        aria-label={`${name}: personal contact`}
+        title={shown ? 'Personal: stays with you' : 'Company contact: moves with your seat'}
+        className="inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-300 p-0.5 transition-colors aria-checked:bg-brand dark:bg-gray-700"
+      >
+        <span
+          aria-hidden
+          className={`h-5 w-5 rounded-full bg-white shadow transition-transform ${shown ? 'translate-x-5' : ''}`}
+        />
+      </button>
+    </fetcher.Form>
   )
 }
 

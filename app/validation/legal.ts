@@ -14,7 +14,7 @@ const LOOPBACK = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.0\.0\.1|
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/
 
-function isSafeLegalUrl(value: string) {
+export function isSafeLegalUrl(value: string) {
   if (WHITESPACE_OR_CONTROL.test(value)) return false
   try {
     const url = new URL(value)

@@ -5,6 +5,7 @@ import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
+import { HandOverSchema, SetForwardingSchema } from './seat-forwarding'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
@@ -231,6 +232,9 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-user'), userId }),
   z.object({ intent: z.literal('change-role'), userId, role }),
   z.object({ intent: z.literal('set-plan'), userId, plan }),
+  // Cards that outlive a seat (issue 31, ADR 049): the agency's screen only.
+  HandOverSchema,
+  SetForwardingSchema,
 ])
 
 export const STATUS_FILTERS = ['active', 'inactive'] as const

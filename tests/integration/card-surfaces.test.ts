@@ -19,7 +19,9 @@ import { addContact } from '#app/models/contacts.server'
 import { updateAccount } from '#app/models/people.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
+import { handOverSeat } from '#app/people/seat-handover.server'
 import { slugBaseFromName } from '#app/validation/card-slug'
+import { DEFAULT_FORWARDING_MESSAGE } from '#app/validation/seat-forwarding'
 import type { Visibility } from '#app/validation/settings'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { contacts, rateLimits } from '#drizzle/schema'
@@ -163,6 +165,11 @@ type Shared = {
   hidden: { visitor: number; signedIn: number }
   /** The route's action takes leads (the public lead form). */
   leads?: boolean
+  /**
+   * A card page: when the owner has left (inactive), it answers the agency's forwarding (ADR
+   * 049) to whoever the card was shown to, where every other surface answers the missing card.
+   */
+  forwards?: boolean
   /** Its body carries the card's details (bio, address, links), or these of them, not only the name. */
   details?: boolean | string[]
   /**
@@ -191,6 +198,7 @@ const cardPage = (prefix: string): Shared => ({
   body: 'data',
   hidden: NOT_FOUND,
   leads: true,
+  forwards: true,
   details: true,
   preview: true,
 })
@@ -479,8 +487,14 @@ async function get(file: string, who: Viewer, path: string, params: Record<strin
     if (thrown instanceof Response) return thrown
     throw thrown
   })
-  if (answer instanceof Response) return { status: answer.status, body: await answer.text() }
-  return { status: 200, body: JSON.stringify(answer) }
+  if (answer instanceof Response) {
+    return {
+      status: answer.status,
+      body: await answer.text(),
+      location: answer.headers.get('Location'),
+    }
+  }
+  return { status: 200, body: JSON.stringify(answer), location: null }
 }
 
 /** The page's meta tags as text, built by its meta function from the loader's answer. */
@@ -745,19 +759,37 @@ describe("the owner's own pages", () => {
 })
 
 describe('a deactivated owner', () => {
-  test('every surface answers the missing card, for everyone; the lead form takes nothing', async () => {
+  async function expectNoLeads(file: string, surface: Shared, tag: string) {
+    for (const who of VIEWERS) {
+      const email = `lead-${tag}-${who}-${file.split('.')[0]}-${suffix}@example.test`
+      expect(await postLead(file, surface, who, email), `${file} for ${who}`).toBe(404)
+      expect(await leadsFrom(email)).toBe(0)
+    }
+  }
+
+  test("every card page answers the agency's forwarding, every other surface the missing card; the lead form takes nothing", async () => {
     await setVisibility('public')
     await setOwnerStatus('inactive')
     try {
       for (const [file, surface] of shared) {
-        // An inactive account's session is refused, so its owner asks as a visitor does.
-        await checkShared(file, surface, () => 'nothing', ['visitor', 'owner'])
-        if (!surface.leads) continue
-        for (const who of VIEWERS) {
-          const email = `lead-inactive-${who}-${file.split('.')[0]}-${suffix}@example.test`
-          expect(await postLead(file, surface, who, email), `${file} for ${who}`).toBe(404)
-          expect(await leadsFrom(email)).toBe(0)
+        if (surface.forwards) {
+          // Nobody took the seat over and the agency chose nothing: the default message.
+          for (const who of VIEWERS) {
+            for (const ref of surface.refs) {
+              const { path, params } = surface.request(refValue(ref))
+              const { status, body } = await get(file, who, path, params)
+              const cell = `${file} by ${ref} for ${who}`
+              expect(status, cell).toBe(410)
+              expect(body, cell).toContain(DEFAULT_FORWARDING_MESSAGE)
+              expect(marksIn(body), cell).toEqual([])
+              expect(marksIn(await previewTags(file, body)), cell).toEqual([])
+            }
+          }
+        } else {
+          // An inactive account's session is refused, so its owner asks as a visitor does.
+          await checkShared(file, surface, () => 'nothing', ['visitor', 'owner'])
         }
+        if (surface.leads) await expectNoLeads(file, surface, 'inactive')
       }
     } finally {
       await setOwnerStatus('active')
@@ -766,5 +798,48 @@ describe('a deactivated owner', () => {
     expect((await get('card.$ref.tsx', 'visitor', `/card/${cardId}`, { ref: cardId })).status).toBe(
       200,
     )
+  })
+
+  test("a seat handed over: every card page redirects to the successor's card, for whoever the card was shown to", async () => {
+    const successor = await makeUser(orgId, { firstName: `Heir${suffix}`, lastName: 'Apparent' })
+    await makeCard(orgId, successor.id, { firstName: `Heir${suffix}`, lastName: 'Apparent' })
+    const successorLink = `/c/${slugBaseFromName(`Heir${suffix}`, 'Apparent')}`
+    await withTenant(orgId, (tx) =>
+      handOverSeat(tx, {
+        organizationId: orgId,
+        userId: ownerId,
+        successorId: successor.id,
+        actorUserId: successor.id,
+      }),
+    )
+    await setOwnerStatus('inactive')
+    try {
+      for (const visibility of ['public', 'private'] as const) {
+        await setVisibility(visibility)
+        for (const [file, surface] of shared.filter(([, s]) => s.forwards)) {
+          for (const who of VIEWERS) {
+            for (const ref of surface.refs) {
+              const { path, params } = surface.request(refValue(ref))
+              const { status, location } = await get(file, who, path, params)
+              const cell = `${file} by ${ref} for ${who}, ${visibility}`
+              // A private card was shown to its owner alone, who can no longer sign in.
+              if (visibility === 'private') {
+                expect(status, cell).toBe(404)
+                continue
+              }
+              expect(status, cell).toBe(302)
+              expect(location, cell).toBe(successorLink)
+            }
+          }
+          if (surface.leads) await expectNoLeads(file, surface, `handed-${visibility}`)
+        }
+      }
+    } finally {
+      await setOwnerStatus('active')
+      await setVisibility('public')
+    }
+    expect(
+      (await get('c.$slug.tsx', 'visitor', `/c/${shortSlug}`, { slug: shortSlug })).status,
+    ).toBe(200)
   })
 })

@@ -69,6 +69,8 @@ import {
   findContactByEmail,
   findLeadByDataToken,
   listContacts,
+  moveCompanyContacts,
+  setContactPersonal,
 } from '#app/models/contacts.server'
 import {
   findContactForSync,
@@ -147,6 +149,7 @@ import {
   deleteAccount,
   listOrganizationEndUsers,
   listStaff,
+  listSuccessorChoices,
   listTeamAdmins,
   lockActiveAgencyAdmins,
   lockSuperAdmins,
@@ -154,6 +157,7 @@ import {
   unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
+import { findSeatSuccessorCard, setSeatSuccessor } from '#app/models/seat-successors.server'
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
@@ -389,6 +393,8 @@ async function seedTenantA(db: Queryable) {
   // Visitor hashes are keyed by the card (app/cards/public-card.server.ts): one per card.
   await recordCardView(db, organization.id, assignedCard.id, `${visitor}-assigned`)
   await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
+  // A's seat handed over (ADR 049): the user's links forward to the assigned end user's card.
+  await setSeatSuccessor(db, organization.id, user.id, assigned.id, null)
   // A team on a paid plan, with a second member and a pending invitation (roles doc §3, §4).
   await setUserPlan(db, organization.id, user.id, 'free', 'team_pro')
   const team = await createTeamWithAdmin(db, organization.id, user.id, {
@@ -757,6 +763,45 @@ const cases: Record<string, Case[]> = {
     {
       name: "finds none of A's consent texts by id",
       run: (db, b, a) => findConsentText(db, b, a.consentText.id),
+      expected: nothing,
+    },
+  ],
+  setContactPersonal: [
+    {
+      name: "marks none of A's contacts",
+      run: (db, b, a) => setContactPersonal(db, b, a.user.id, a.crmContactId, true),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  moveCompanyContacts: [
+    {
+      name: "moves none of A's contacts",
+      run: (db, b, a) => moveCompanyContacts(db, b, a.user.id, a.assigned.id),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  setSeatSuccessor: [
+    {
+      name: "names no successor for A's user",
+      run: (db, b, a) => setSeatSuccessor(db, b, a.user.id, a.assigned.id, null),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findSeatSuccessorCard: [
+    {
+      name: "finds no successor of A's user",
+      run: (db, b, a) => findSeatSuccessorCard(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  listSuccessorChoices: [
+    {
+      name: "lists none of A's end users",
+      // B has end users of its own: none of them may be A's.
+      run: async (db, b, a) =>
+        (await listSuccessorChoices(db, b)).filter((row) =>
+          [a.user.id, a.assigned.id, a.second.id].includes(row.id),
+        ),
       expected: nothing,
     },
   ],

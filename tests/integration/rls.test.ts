@@ -8,6 +8,7 @@ import { saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
+import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
@@ -21,6 +22,7 @@ import {
   digitalCards,
   googleWalletObjects,
   passkeys,
+  seatSuccessors,
   stripeEvents,
   tenantTables,
   walletPasses,
@@ -83,6 +85,7 @@ describe('row-level security', () => {
     expect(names).toContain('announcements')
     expect(names).toContain('passkeys')
     expect(names).toContain('consent_texts')
+    expect(names).toContain('seat_successors')
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
@@ -228,6 +231,32 @@ describe('row-level security', () => {
         .update(consentTexts)
         .set({ body: 'stolen' })
         .where(sql`${consentTexts.id} = ${theirs.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("seat successors (ADR 049): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const successorA = await makeUser(a.id)
+    const successorB = await makeUser(b.id)
+    await withTenant(a.id, (tx) => setSeatSuccessor(tx, a.id, userA.id, successorA.id, null))
+    await withTenant(b.id, (tx) => setSeatSuccessor(tx, b.id, userB.id, successorB.id, null))
+    const seen = await withTenant(a.id, (tx) => tx.select().from(seatSuccessors))
+    expect(seen.map((row) => row.userId)).toContain(userA.id)
+    expect(seen.filter((row) => row.organizationId === b.id)).toEqual([])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx
+          .insert(seatSuccessors)
+          .values({ organizationId: b.id, userId: successorB.id, successorId: userB.id }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(seatSuccessors)
+        .set({ successorId: userB.id })
+        .where(sql`${seatSuccessors.userId} = ${userB.id}`)
         .returning(),
     )
     expect(changed).toEqual([])

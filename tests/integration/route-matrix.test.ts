@@ -11,6 +11,7 @@ import type { Role } from '#app/auth/roles'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
+import { addContact } from '#app/models/contacts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
@@ -197,6 +198,8 @@ let tenantB: Awaited<ReturnType<typeof makeBrandedOrganization>>
 let hostA: string
 let hostB: string
 let cardB: { id: string }
+/** A contact of B's owner, which A's Personal switch names (ADR 049). */
+let contactIdB = ''
 /** B's owner's passkey, which A's forms name (ADR 045, Passkeys). */
 let passkeyB: { id: string }
 let intruderCookie: string
@@ -222,6 +225,11 @@ beforeAll(async () => {
   }
   const ownerB = await makeUser(tenantB.organization.id, { firstName: 'Bea', lastName: 'Bee' })
   cardB = await makeCard(tenantB.organization.id, ownerB.id, { firstName: 'Bea', lastName: 'Bee' })
+  const addedB = await withTenant(tenantB.organization.id, (tx) =>
+    addContact(tx, tenantB.organization.id, ownerB.id, { fullName: 'Bea Contact' }),
+  )
+  if (addedB.status !== 'created') throw new Error("B's contact not added")
+  contactIdB = addedB.contact.id
   const storedPasskeyB = await withTenant(tenantB.organization.id, (tx) =>
     insertPasskey(tx, tenantB.organization.id, ownerB.id, {
       credentialId: `credential-b-${tenantB.organization.id}`,
@@ -1266,6 +1274,12 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       },
     ],
     // The contact page is the card page under another path (the same module's action).
+    // The Personal switch of Contacts (ADR 049), naming B's contact: not found.
+    'contacts._index.tsx': [true, false].map((personal) => ({
+      path: '/contacts?index',
+      fields: { intent: 'set-personal', contactId: contactIdB, personal: String(personal) },
+      params: {},
+    })),
     'contact.$ref.tsx': [
       { path: `/contact/${b.cardId}`, fields: { intent: 'connect' }, params: { ref: b.cardId } },
       { path: `/contact/${b.cardId}`, fields: { intent: 'save' }, params: { ref: b.cardId } },
@@ -1333,11 +1347,16 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       'change-role',
       'add-user',
       'set-plan',
+      'hand-over',
+      'set-forwarding',
     ].map((intent) => ({
       path: '/dashboard/agency/users?index',
       fields: {
         intent,
         userId: memberUserIdB,
+        successorId: memberUserIdB,
+        kind: 'message',
+        message: 'Gone',
         assignedToUserId: memberUserIdB,
         organizationId: b.organizationId,
         status: 'inactive',

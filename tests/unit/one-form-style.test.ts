@@ -102,6 +102,16 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'Assign to Team Member: one select of the team members, "Not assigned" allowed',
   },
   {
+    file: 'app/components/people/end-users-page.tsx',
+    marker: 'value="hand-over"',
+    why: 'Hand Over (ADR 049): one select of the agency’s active end users',
+  },
+  {
+    file: 'app/routes/contacts._index.tsx',
+    marker: 'value="set-personal"',
+    why: 'a contact’s Personal switch (ADR 049): one button',
+  },
+  {
     file: 'app/components/people/people-ui.tsx',
     marker: 'name="intent" value={intent}',
     why: 'the people screens’ delete confirmation: one button',

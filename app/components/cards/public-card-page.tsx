@@ -47,6 +47,29 @@ export function CardNotFound() {
   )
 }
 
+/**
+ * A departed person's card (ADR 049): the agency's message instead of the card. Nothing of the
+ * person's card is on it; the tenant's home is one tap away.
+ */
+export function CardForwarded({ message }: { message: string }) {
+  return (
+    <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
+      <section
+        data-testid="card-forwarded"
+        className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800"
+      >
+        <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
+        <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">
+          {message}
+        </p>
+        <Button asChild>
+          <Link to="/">Go to Home</Link>
+        </Button>
+      </section>
+    </main>
+  )
+}
+
 /** Spec §8: the export toast names the platform the file was made for. */
 function exportToast() {
   const ua = navigator.userAgent

@@ -3,11 +3,12 @@
 // /dashboard/agency/users (§2.12), its own end users without the Agency column, each assignable
 // to a team member (whom promotion to team_admin moves to the agency's Team Members). Search, the Filter, Export
 // Data, Add User and each row's actions; without `canEdit` (an agency member) read only.
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { Form, useSearchParams, useSubmit } from '@remix-run/react'
 import {
   CreditCard,
   Download,
+  Forward,
   Pencil,
   Power,
   Shield,
@@ -32,6 +33,7 @@ import {
   EditUserSchema,
   rolesFor,
 } from '#app/validation/people'
+import { type SeatForwarding, SetForwardingSchema } from '#app/validation/seat-forwarding'
 import {
   DeleteDialog,
   EmptyRow,
@@ -84,6 +86,10 @@ export type EndUsersPageProps = {
   canEdit?: boolean
   /** The roles Change Role offers (the agency's screen); else by the user's organization. */
   roles?: readonly Role[]
+  /** The agency's screen: what a departed person's card links answer (ADR 049). */
+  seatForwarding?: SeatForwarding
+  /** The agency's screen: the active end users who can take a seat over. */
+  successors?: TeamMember[]
 }
 
 const PATHS = {
@@ -469,6 +475,141 @@ function AssignDialog({
   )
 }
 
+/**
+ * Hand Over (ADR 049): who takes over the person's seat. Their card links forward to the
+ * successor's card once they are inactive; their company contacts move now.
+ */
+function HandOverDialog({
+  dialog,
+  person,
+  successors,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  person: Person | null
+  successors: TeamMember[]
+}) {
+  const errors = dialog.errors('successorId')
+  const choices = successors.filter((successor) => successor.id !== person?.id)
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="Hand Over"
+      description={
+        person
+          ? `Choose who takes over from ${person.name}. Their contacts, except those they marked personal, move to this person now; while ${person.name} is inactive, the links to their cards open this person's card.`
+          : ''
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={person?.id}>
+        <input type="hidden" name="intent" value="hand-over" />
+        <input type="hidden" name="userId" value={person?.id ?? ''} />
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="hand-over-successor" className="text-sm font-medium">
+            Successor
+          </label>
+          <select
+            id="hand-over-successor"
+            name="successorId"
+            defaultValue=""
+            className={SELECT}
+            aria-invalid={errors ? true : undefined}
+            aria-describedby={errors ? 'hand-over-successor-error' : undefined}
+          >
+            <option value="" disabled>
+              Select a person
+            </option>
+            {choices.map((successor) => (
+              <option key={successor.id} value={successor.id}>
+                {successor.name}
+              </option>
+            ))}
+          </select>
+          {errors?.map((error) => (
+            <p key={error} id="hand-over-successor-error" className="text-sm text-red-600">
+              {error}
+            </p>
+          ))}
+        </div>
+        <DialogButtons pending={dialog.pending} label="Hand Over" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+/** "When Someone Leaves" (ADR 049): the agency's default for departed people's card links. */
+function ForwardingDialog({
+  dialog,
+  forwarding,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  forwarding: SeatForwarding
+}) {
+  const [form, fields] = useSchemaForm(SetForwardingSchema, {
+    id: 'set-forwarding',
+    lastResult: dialog.lastResult,
+    defaultValue: forwarding,
+  })
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="When Someone Leaves"
+      description="What the links, QR codes and NFC tags of a deactivated person's cards open when nobody took their seat over."
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="set-forwarding" />
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-sm font-medium">Visitors see</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="kind"
+              value="message"
+              defaultChecked={forwarding.kind === 'message'}
+              className="h-4 w-4"
+            />
+            A message
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="kind"
+              value="contact_page"
+              defaultChecked={forwarding.kind === 'contact_page'}
+              className="h-4 w-4"
+            />
+            Our contact page
+          </label>
+          <ErrorList id={fields.kind.errorId} errors={fields.kind.errors} />
+        </fieldset>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={fields.message.id} className="text-sm font-medium">
+            Message
+          </label>
+          <textarea
+            {...getTextareaProps(fields.message)}
+            rows={3}
+            className="rounded-md border border-gray-300 px-3 py-2 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
+          />
+          <ErrorList id={fields.message.errorId} errors={fields.message.errors} />
+        </div>
+        <Field
+          label="Contact page URL"
+          inputProps={{
+            ...getInputProps(fields.contactPageUrl, { type: 'url' }),
+            placeholder: 'https://',
+          }}
+          errors={fields.contactPageUrl.errors}
+        />
+        <DialogButtons pending={dialog.pending} label="Save" />
+      </Form>
+    </FormDialog>
+  )
+}
+
 export function EndUsersPage({
   users,
   total,
@@ -480,6 +621,8 @@ export function EndUsersPage({
   canEdit = true,
   roles,
   listRoles = [],
+  seatForwarding,
+  successors = [],
 }: EndUsersPageProps) {
   const [searchParams] = useSearchParams()
   const submit = useSubmit()
@@ -490,6 +633,8 @@ export function EndUsersPage({
   const role = useIntentDialog('change-role', ['role'])
   const planDialog = useIntentDialog('set-plan', ['plan'])
   const remove = useIntentDialog('delete-user')
+  const handOver = useIntentDialog('hand-over', ['successorId'])
+  const forwardingDialog = useIntentDialog('set-forwarding', ['kind', 'message', 'contactPageUrl'])
   useRoleChangeFailureToast()
   const status = useIntentDialog('set-status')
   const agencyScope = scope === 'agency'
@@ -522,6 +667,11 @@ export function EndUsersPage({
                 <Download aria-hidden className="h-4 w-4" /> Export Data
               </a>
             </Button>
+            {canEdit && agencyScope && seatForwarding ? (
+              <Button variant="secondary" onClick={() => forwardingDialog.setOpen(true)}>
+                <Forward aria-hidden className="h-4 w-4" /> When Someone Leaves
+              </Button>
+            ) : null}
             {canEdit ? (
               <Button
                 onClick={() => {
@@ -701,6 +851,16 @@ export function EndUsersPage({
                             <UserCheck aria-hidden className="h-4 w-4" /> Assign to Team Member
                           </RowMenuItem>
                         ) : null}
+                        {agencyScope && person.role === 'end_user' ? (
+                          <RowMenuItem
+                            onSelect={() => {
+                              setTarget(person)
+                              handOver.setOpen(true)
+                            }}
+                          >
+                            <Forward aria-hidden className="h-4 w-4" /> Hand Over
+                          </RowMenuItem>
+                        ) : null}
                         <RowMenuItem
                           onSelect={() => {
                             setTarget(person)
@@ -767,6 +927,12 @@ export function EndUsersPage({
       />
       {agencyScope ? (
         <AssignDialog dialog={assign} person={target} teamMembers={teamMembers} />
+      ) : null}
+      {agencyScope ? (
+        <HandOverDialog dialog={handOver} person={target} successors={successors} />
+      ) : null}
+      {agencyScope && seatForwarding ? (
+        <ForwardingDialog dialog={forwardingDialog} forwarding={seatForwarding} />
       ) : null}
       <PlanDialog dialog={planDialog} person={target} agencyScope={agencyScope} />
       <RoleDialog

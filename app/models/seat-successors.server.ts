@@ -1,0 +1,64 @@
+// Whose card a departed person's links forward to (issue 31 point 2, ADR 049): one row per
+// account whose seat its agency handed over. Read by the card gate only while the account is
+// inactive; written by the hand-over (app/people/seat-handover.server.ts).
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Queryable } from '#drizzle/db.server'
+import { cardSlugs, digitalCards, seatSuccessors, users } from '#drizzle/schema'
+
+/** Names the successor of an account (the last hand-over wins). */
+export async function setSeatSuccessor(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  successorId: string,
+  handedOverByUserId: string | null,
+) {
+  await db
+    .insert(seatSuccessors)
+    .values({ organizationId, userId, successorId, handedOverByUserId })
+    .onConflictDoUpdate({
+      target: [seatSuccessors.organizationId, seatSuccessors.userId],
+      set: { successorId, handedOverByUserId, handedOverAt: new Date() },
+    })
+}
+
+/**
+ * Where an account's links forward: its successor, the successor's status, and the address of
+ * the successor's default card (its current short link, else its id; both null without a card).
+ * Undefined when nobody took the seat over. One query, in the organization only.
+ */
+export async function findSeatSuccessorCard(db: Queryable, organizationId: string, userId: string) {
+  const [row] = await db
+    .select({
+      successorId: seatSuccessors.successorId,
+      successorStatus: users.status,
+      cardId: digitalCards.id,
+      slug: cardSlugs.slug,
+    })
+    .from(seatSuccessors)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, organizationId), eq(users.id, seatSuccessors.successorId)),
+    )
+    .leftJoin(
+      digitalCards,
+      and(
+        eq(digitalCards.organizationId, organizationId),
+        eq(digitalCards.userId, seatSuccessors.successorId),
+        eq(digitalCards.isDefault, true),
+      ),
+    )
+    .leftJoin(
+      cardSlugs,
+      and(
+        eq(cardSlugs.organizationId, organizationId),
+        eq(cardSlugs.cardId, digitalCards.id),
+        isNull(cardSlugs.retiredAt),
+      ),
+    )
+    .where(
+      and(eq(seatSuccessors.organizationId, organizationId), eq(seatSuccessors.userId, userId)),
+    )
+    .limit(1)
+  return row
+}

@@ -1,0 +1,60 @@
+// Handing a departing person's seat over to a successor (issue 31 point 2, ADR 049): the links
+// of the person's cards forward to the successor's card while the person is inactive, and the
+// contacts they gathered for the company (every one they did not mark personal) become the
+// successor's. The agency's End Users screen calls this; so does account deletion (issue 31
+// point 4) before an agency account's rows go. It runs inside the caller's tenant transaction,
+// so the successor, the contacts and the audit event are written together or not at all.
+import { recordAudit } from '#app/models/audit.server'
+import { moveCompanyContacts } from '#app/models/contacts.server'
+import { setSeatSuccessor } from '#app/models/seat-successors.server'
+import { findUserById, type User } from '#app/models/users.server'
+import { ActionError } from '#app/utils/action-error'
+import { SUCCESSOR_IS_SELF, SUCCESSOR_NOT_ACTIVE } from '#app/validation/seat-forwarding'
+import type { Transaction } from '#drizzle/db.server'
+
+export type SeatHandOver = {
+  /** The tenant transaction both accounts belong to (withTenant of their organization). */
+  organizationId: string
+  /** The departing account, whose links forward and whose company contacts move. */
+  userId: string
+  /** Who takes over: an active account of the same organization. */
+  successorId: string
+  /** Who decided it (the audit event's actor): an admin, or the person themselves. */
+  actorUserId: string
+  /** The actor's own organization, when it is another (a super admin acting on the platform). */
+  actorOrganizationId?: string
+}
+
+export type SeatHandedOver = { successor: User; contactsMoved: number }
+
+/**
+ * Hands `userId`'s seat to `successorId`: names the successor (links forward there while the
+ * account is inactive), moves the company contacts (a contact the successor already has by email
+ * stays), and records `user.seat_handed_over`. Refuses (ActionError on `successorId`) a successor
+ * who is the person, is not in this organization or is not active; the departing account must
+ * exist in the organization (404). The departing account's status is the caller's to change.
+ */
+export async function handOverSeat(tx: Transaction, input: SeatHandOver): Promise<SeatHandedOver> {
+  const { organizationId, userId, successorId } = input
+  if (userId === successorId) throw new ActionError(400, SUCCESSOR_IS_SELF, 'successorId')
+  const departing = await findUserById(tx, organizationId, userId)
+  if (!departing) throw new ActionError(404, 'User not found')
+  const successor = await findUserById(tx, organizationId, successorId)
+  if (successor?.status !== 'active') {
+    throw new ActionError(400, SUCCESSOR_NOT_ACTIVE, 'successorId')
+  }
+  await setSeatSuccessor(tx, organizationId, userId, successorId, input.actorUserId)
+  const contactsMoved = await moveCompanyContacts(tx, organizationId, userId, successorId)
+  await recordAudit(tx, organizationId, {
+    actorUserId: input.actorUserId,
+    action: 'user.seat_handed_over',
+    entityType: 'user',
+    entityId: userId,
+    metadata: {
+      successorId,
+      contactsMoved,
+      ...(input.actorOrganizationId ? { actorOrganizationId: input.actorOrganizationId } : {}),
+    },
+  })
+  return { successor, contactsMoved }
+}
