@@ -39,6 +39,11 @@ const LABELS: Record<string, string> = {
   'team.invitation_declined': 'Declined a team invitation',
   'user.created': 'Created a user account',
   'announcement.sent': 'Sent an announcement',
+  'card_template.created': 'Created a card template',
+  'card_template.updated': 'Updated a card template',
+  'card_template.deleted': 'Deleted a card template',
+  'card_template.applied': 'Applied a card template to existing cards',
+  'card_template.cards_reset': 'Reset cards to their template',
 }
 
 // Words the fallback writes in capitals, as the product does everywhere else.
