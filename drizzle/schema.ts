@@ -486,9 +486,7 @@ export const cardTemplates = pgTable(
   (t) => [
     unique('card_templates_org_id_key').on(t.organizationId, t.id),
     // One agency default, and one template per team.
-    uniqueIndex('card_templates_one_default')
-      .on(t.organizationId)
-      .where(sql`${t.teamId} is null`),
+    uniqueIndex('card_templates_one_default').on(t.organizationId).where(sql`${t.teamId} is null`),
     uniqueIndex('card_templates_one_per_team')
       .on(t.organizationId, t.teamId)
       .where(sql`${t.teamId} is not null`),

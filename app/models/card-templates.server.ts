@@ -21,7 +21,10 @@ export function listTemplates(db: Queryable, organizationId: string) {
     .from(cardTemplates)
     .leftJoin(
       teams,
-      and(eq(teams.organizationId, cardTemplates.organizationId), eq(teams.id, cardTemplates.teamId)),
+      and(
+        eq(teams.organizationId, cardTemplates.organizationId),
+        eq(teams.id, cardTemplates.teamId),
+      ),
     )
     .where(eq(cardTemplates.organizationId, organizationId))
     .orderBy(sql`${cardTemplates.teamId} is not null`, asc(cardTemplates.createdAt))

@@ -3,6 +3,7 @@
 // stray from their template and brings them back. Agency members read it. Every change to the
 // cards goes through the rule module (./template-locks.server) in the change's transaction.
 import { type AppLoadContext, data } from '@remix-run/node'
+import type { z } from 'zod'
 import { requireAgencyStaff } from '#app/auth/guards.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -32,7 +33,6 @@ import {
   TemplateIntentSchema,
   type TemplateModes,
 } from '#app/validation/card-templates'
-import type { z } from 'zod'
 import { type Queryable, withTenant } from '#drizzle/db.server'
 import { bringCardsToTemplate, deviationsOf, ruleOf } from './template-locks.server'
 
@@ -91,8 +91,7 @@ export async function templatesLoader(request: Request, context: AppLoadContext)
           .map((row) => ({
             cardId: row.card.id,
             title: row.card.title,
-            owner:
-              `${row.ownerFirstName} ${row.ownerLastName}`.trim() || row.ownerEmail,
+            owner: `${row.ownerFirstName} ${row.ownerLastName}`.trim() || row.ownerEmail,
             fields: row.deviations,
           })),
       })
@@ -234,8 +233,7 @@ export async function saveTemplate(actor: Actor, value: SaveValues) {
     }
     // One default, one per team: the page's message rather than the unique index's error.
     const taken = (await listTemplates(tx, organizationId)).find(
-      ({ template }) =>
-        template.teamId === values.teamId && template.id !== value.templateId,
+      ({ template }) => template.teamId === values.teamId && template.id !== value.templateId,
     )
     if (taken) {
       throw new ActionError(

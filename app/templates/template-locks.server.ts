@@ -9,7 +9,11 @@
 // change reaches its cards through the same writers, in the change's transaction, so the
 // database's triggers drop the cached card pages (0008) and queue the wallet passes' refresh
 // (0019, 0020) exactly as an owner's edit does.
-import { findTemplateForUser, findTemplateOfCard, type CardTemplate } from '#app/models/card-templates.server'
+import {
+  type CardTemplate,
+  findTemplateForUser,
+  findTemplateOfCard,
+} from '#app/models/card-templates.server'
 import {
   type CardFields,
   createCard,
@@ -39,13 +43,7 @@ const COLUMNS = {
   logo: ['logoMediaId'],
   company: ['company'],
   website: ['website'],
-  address: [
-    'addressStreet',
-    'addressCity',
-    'addressRegion',
-    'addressPostalCode',
-    'addressCountry',
-  ],
+  address: ['addressStreet', 'addressCity', 'addressRegion', 'addressPostalCode', 'addressCountry'],
 } as const satisfies Partial<Record<TemplateField, readonly (keyof CardFields)[]>>
 type ColumnField = keyof typeof COLUMNS
 const COLUMN_FIELDS = Object.keys(COLUMNS) as ColumnField[]

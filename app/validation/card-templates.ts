@@ -3,13 +3,20 @@
 // that apply a template to a card live in app/templates/template-locks.server.ts.
 import { z } from 'zod'
 import { GRADIENT_PRESETS, type GradientId } from '#app/cards/backgrounds'
-import { type CardLinkInput, CardExtrasSchema, CardLinkInputSchema } from './card-details'
+import { CardExtrasSchema, type CardLinkInput, CardLinkInputSchema } from './card-details'
 import { hexColorSchema } from './color'
 import { websiteSchema } from './profile'
 import { plainText } from './text'
 
 /** The fields a template sets, in the page's order. */
-export const TEMPLATE_FIELDS = ['background', 'logo', 'company', 'website', 'address', 'links'] as const
+export const TEMPLATE_FIELDS = [
+  'background',
+  'logo',
+  'company',
+  'website',
+  'address',
+  'links',
+] as const
 export type TemplateField = (typeof TEMPLATE_FIELDS)[number]
 
 export const TEMPLATE_FIELD_LABELS: Record<TemplateField, string> = {

@@ -4,14 +4,18 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
+import { GRADIENT_PRESETS } from '#app/cards/backgrounds'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
-import { AddressFields, LinkRows, withBlankLinkRows } from '#app/components/cards/card-details-fields'
+import {
+  AddressFields,
+  LinkRows,
+  withBlankLinkRows,
+} from '#app/components/cards/card-details-fields'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
 import { Panel } from '#app/components/profile/empty-state'
 import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
-import { GRADIENT_PRESETS } from '#app/cards/backgrounds'
 import { addressLine, type LinkKind, linkName } from '#app/validation/card-details'
 import {
   TEMPLATE_FIELD_LABELS,
@@ -148,8 +152,7 @@ function TemplateForm({
     },
   })
   const [background, setBackground] = useState(template?.background ?? 'color:#ffffff')
-  const pending =
-    navigation.state === 'submitting' && navigation.formData?.get('templateId') === id
+  const pending = navigation.state === 'submitting' && navigation.formData?.get('templateId') === id
   return (
     <Form method="POST" className="grid min-w-0 gap-4 sm:grid-cols-2" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
