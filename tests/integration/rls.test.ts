@@ -4,12 +4,14 @@ import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { insertTemplate } from '#app/models/card-templates.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   announcements,
+  cardTemplates,
   auditEvents,
   cardLinks,
   cardSlugs,
@@ -75,6 +77,7 @@ describe('row-level security', () => {
     }
     expect(names).toContain('card_slugs')
     expect(names).toContain('announcements')
+    expect(names).toContain('card_templates')
     expect(names).toContain('passkeys')
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
@@ -139,6 +142,28 @@ describe('row-level security', () => {
         .update(announcements)
         .set({ status: 'failed' })
         .where(sql`${announcements.id} = ${theirs.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("card templates (ADR 048): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b } = await twoTenants()
+    const mine = await withTenant(a.id, (tx) => insertTemplate(tx, a.id, { name: 'A' }))
+    const theirs = await withTenant(b.id, (tx) => insertTemplate(tx, b.id, { name: 'B' }))
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: cardTemplates.id }).from(cardTemplates)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) => tx.insert(cardTemplates).values({ organizationId: b.id, name: 'x' })),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(cardTemplates)
+        .set({ company: 'stolen' })
+        .where(sql`${cardTemplates.id} = ${theirs.id}`)
         .returning(),
     )
     expect(changed).toEqual([])
