@@ -57,8 +57,15 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       emailConfirmedAt: null,
       ...NO_PASSWORD,
     })
-    for (const endUser of agencySpec.endUsers ?? []) {
-      await makeUser(agency.id, { ...endUser, role: 'end_user', ...NO_PASSWORD })
+    for (const { card, ...endUser } of agencySpec.endUsers ?? []) {
+      const user = await makeUser(agency.id, { ...endUser, role: 'end_user', ...NO_PASSWORD })
+      if (card) {
+        await makeCard(agency.id, user.id, {
+          firstName: endUser.firstName,
+          lastName: endUser.lastName,
+          email: endUser.email,
+        })
+      }
     }
     hosts[host] = agency.id
   }

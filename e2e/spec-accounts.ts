@@ -178,8 +178,11 @@ export type SpecAgency = {
   slug: string
   host: string
   owner: { email: string; firstName: string; lastName: string }
-  /** End users of the agency, with confirmed emails and default preferences, signed in. */
-  endUsers?: readonly { email: string; firstName: string; lastName: string }[]
+  /**
+   * End users of the agency, with confirmed emails and default preferences, signed in; with a
+   * card of their own when `card`.
+   */
+  endUsers?: readonly { email: string; firstName: string; lastName: string; card?: boolean }[]
 }
 
 /**
@@ -217,5 +220,16 @@ export const SPEC_AGENCIES = {
       { email: 'announce-opal@e2e.test', firstName: 'Opal', lastName: 'Optin' },
       { email: 'announce-ned@e2e.test', firstName: 'Ned', lastName: 'Nooptin' },
     ],
+  },
+  /**
+   * e2e/card-templates.spec.ts (the production project): the admin locks the company on a
+   * template and applies it to Tess's card, whose edit of the company is then kept out.
+   */
+  templater: {
+    name: 'Templater Agency',
+    slug: 'templater',
+    host: 'templater.localhost',
+    owner: { email: 'templater-owner@example.test', firstName: 'Tom', lastName: 'Templater' },
+    endUsers: [{ email: 'template-tess@e2e.test', firstName: 'Tess', lastName: 'Template', card: true }],
   },
 } as const satisfies Record<string, SpecAgency>

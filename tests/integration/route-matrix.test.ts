@@ -1399,18 +1399,18 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: '/dashboard/agency/templates',
         fields: {
+          ...injected,
           intent: 'save',
           templateId: templateB.id,
           name: `Taken ${MARK}`,
           teamId: teamB.id,
           company: 'Taken over',
-          ...injected,
         },
         params: {},
       },
       {
         path: '/dashboard/agency/templates',
-        fields: { intent: 'save', name: 'Mine', teamId: teamB.id, ...injected },
+        fields: { ...injected, intent: 'save', name: 'Mine', teamId: teamB.id },
         params: {},
       },
       ...(['delete', 'apply', 'reset'] as const).map((intent) => ({
