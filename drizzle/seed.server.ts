@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
 import { keyFromText, sealKey } from '#app/auth/two-factor.server'
 import { setTwoFactor } from '#app/models/authenticators.server'
+import { insertTemplate, type TemplateWrite } from '#app/models/card-templates.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {
@@ -13,7 +14,6 @@ import {
   type NewOrganization,
   setOrganizationBrandingImages,
 } from '#app/models/organizations.server'
-import { insertTemplate, type TemplateWrite } from '#app/models/card-templates.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { CardExtrasSchema } from '#app/validation/card-details'
 import type { TeamRole } from '#app/validation/teams'

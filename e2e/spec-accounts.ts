@@ -230,6 +230,8 @@ export const SPEC_AGENCIES = {
     slug: 'templater',
     host: 'templater.localhost',
     owner: { email: 'templater-owner@example.test', firstName: 'Tom', lastName: 'Templater' },
-    endUsers: [{ email: 'template-tess@e2e.test', firstName: 'Tess', lastName: 'Template', card: true }],
+    endUsers: [
+      { email: 'template-tess@e2e.test', firstName: 'Tess', lastName: 'Template', card: true },
+    ],
   },
 } as const satisfies Record<string, SpecAgency>

@@ -63,6 +63,7 @@ export async function updateTemplate(
   templateId: string,
   values: TemplateWrite,
 ) {
+  if (!isUuid(templateId)) return undefined
   const [row] = await db
     .update(cardTemplates)
     .set({ ...values, updatedAt: new Date() })
@@ -73,6 +74,7 @@ export async function updateTemplate(
 
 /** Deletes a template; its cards keep their values and follow none (migration 0024). */
 export async function deleteTemplate(db: Queryable, organizationId: string, templateId: string) {
+  if (!isUuid(templateId)) return undefined
   const [row] = await db
     .delete(cardTemplates)
     .where(and(eq(cardTemplates.organizationId, organizationId), eq(cardTemplates.id, templateId)))

@@ -35,6 +35,7 @@ import {
   setRecoveryCodes,
   setTwoFactor,
 } from '#app/models/authenticators.server'
+import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import {
   deleteTemplate,
   findTemplate,
@@ -48,7 +49,6 @@ import {
   setCardsTemplate,
   updateTemplate,
 } from '#app/models/card-templates.server'
-import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   createCard,

@@ -11,10 +11,10 @@ import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   announcements,
-  cardTemplates,
   auditEvents,
   cardLinks,
   cardSlugs,
+  cardTemplates,
   digitalCards,
   googleWalletObjects,
   passkeys,
@@ -157,7 +157,9 @@ describe('row-level security', () => {
     expect(seen).toContain(mine.id)
     expect(seen).not.toContain(theirs.id)
     await expect(
-      withTenant(a.id, (tx) => tx.insert(cardTemplates).values({ organizationId: b.id, name: 'x' })),
+      withTenant(a.id, (tx) =>
+        tx.insert(cardTemplates).values({ organizationId: b.id, name: 'x' }),
+      ),
     ).rejects.toThrow()
     const changed = await withTenant(a.id, (tx) =>
       tx
