@@ -58,8 +58,9 @@ export type TemplatesPageProps = {
   brandColor: string
 }
 
+// Full width of its column: an option's long text must not widen the page on a phone.
 const SELECT_CLASS =
-  'h-10 rounded-md border border-gray-300 bg-white px-2 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900'
+  'h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-2 text-sm shadow-sm dark:border-gray-700 dark:bg-gray-900'
 
 const MODE_TONE: Record<TemplateMode, 'red' | 'amber' | 'gray'> = {
   locked: 'red',
@@ -154,7 +155,11 @@ function TemplateForm({
   const [background, setBackground] = useState(template?.background ?? 'color:#ffffff')
   const pending = navigation.state === 'submitting' && navigation.formData?.get('templateId') === id
   return (
-    <Form method="POST" className="grid min-w-0 gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+    <Form
+      method="POST"
+      className="grid min-w-0 grid-cols-1 gap-4 sm:grid-cols-2"
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="templateId" value={id} />
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
@@ -377,7 +382,7 @@ function TemplatePanel({
         </div>
       </section>
       {canManage ? (
-        <details className="group rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+        <details className="group min-w-0 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
           <summary className="cursor-pointer text-sm font-medium">Edit template</summary>
           <div className="mt-4">
             <TemplateForm template={template} {...props} />
