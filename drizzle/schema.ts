@@ -442,11 +442,22 @@ export const digitalCards = pgTable(
     addressRegion: text('address_region').notNull().default(''),
     addressPostalCode: text('address_postal_code').notNull().default(''),
     addressCountry: text('address_country').notNull().default(''),
+    // Issue 31: the agency template the card follows (ADR 048); its locked fields are the
+    // template's. Cleared when the template goes (migration 0024: ON DELETE SET NULL of this column).
+    templateId: uuid('template_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('digital_cards_org_id_key').on(t.organizationId, t.id),
+    index('digital_cards_org_template_idx')
+      .on(t.organizationId, t.templateId)
+      .where(sql`${t.templateId} is not null`),
+    foreignKey({
+      name: 'digital_cards_template_fk',
+      columns: [t.organizationId, t.templateId],
+      foreignColumns: [cardTemplates.organizationId, cardTemplates.id],
+    }),
     index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
     // Exactly one default card per user is kept by the model; at most one by the database.
     uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
@@ -480,6 +491,57 @@ export const digitalCards = pgTable(
       columns: [t.organizationId, t.backgroundMediaId],
       foreignColumns: [media.organizationId, media.id],
     }),
+  ],
+)
+
+/** How a template holds one field of its cards (ADR 048): the template's value, kept or a start. */
+export type TemplateFieldMode = 'locked' | 'required' | 'free'
+
+// An agency's card template (issue 31 point 1, ADR 048): what the cards of its end users start
+// with and, for locked fields, keep. One default per agency (`team_id` null) and at most one per
+// team; a team's template wins over the default. `modes` maps each field (background, logo,
+// company, website, address, links) to its mode; the rules live in app/templates/.
+export const cardTemplates = pgTable(
+  'card_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    name: text('name').notNull(),
+    teamId: uuid('team_id'),
+    backgroundKind: backgroundKind('background_kind').notNull().default('color'),
+    backgroundValue: text('background_value').notNull().default('#ffffff'),
+    // The logo is the agency's own (Branding), or none: no second image to manage (ADR 048).
+    useAgencyLogo: boolean('use_agency_logo').notNull().default(false),
+    company: text('company').notNull().default(''),
+    website: text('website').notNull().default(''),
+    addressStreet: text('address_street').notNull().default(''),
+    addressCity: text('address_city').notNull().default(''),
+    addressRegion: text('address_region').notNull().default(''),
+    addressPostalCode: text('address_postal_code').notNull().default(''),
+    addressCountry: text('address_country').notNull().default(''),
+    links: jsonb('links')
+      .$type<{ kind: string; label: string; url: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    modes: jsonb('modes')
+      .$type<Record<string, TemplateFieldMode>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('card_templates_org_id_key').on(t.organizationId, t.id),
+    // One agency default, and one template per team.
+    uniqueIndex('card_templates_one_default').on(t.organizationId).where(sql`${t.teamId} is null`),
+    uniqueIndex('card_templates_one_per_team')
+      .on(t.organizationId, t.teamId)
+      .where(sql`${t.teamId} is not null`),
+    foreignKey({
+      name: 'card_templates_team_fk',
+      columns: [t.organizationId, t.teamId],
+      foreignColumns: [teams.organizationId, teams.id],
+    }).onDelete('cascade'),
   ],
 )
 
@@ -1153,4 +1215,5 @@ export const tenantTables = {
   billingAccounts,
   stripeEvents,
   seatSuccessors,
+  cardTemplates,
 } as const

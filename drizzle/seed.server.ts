@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
 import { keyFromText, sealKey } from '#app/auth/two-factor.server'
 import { setTwoFactor } from '#app/models/authenticators.server'
+import { insertTemplate, type TemplateWrite } from '#app/models/card-templates.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { storeMedia } from '#app/models/media.server'
@@ -54,6 +55,8 @@ type DemoTeam = {
   /** Its creator and admin, whose plan the team uses. */
   admin: string
   members: { email: string; role: TeamRole }[]
+  /** The team's card template (ADR 048), so the agency's Card Templates screen is not empty. */
+  cardTemplate?: Omit<TemplateWrite, 'teamId'>
 }
 type DemoOrganization = NewOrganization & {
   users: DemoUser[]
@@ -267,6 +270,33 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
         description: 'The field sales team and their cards.',
         admin: 'alice@acme.test',
         members: [{ email: 'carl@acme.test', role: 'member' }],
+        // A team template rather than the agency default: new cards of the demo's other end
+        // users (and the e2e accounts made in Acme) stay free-form. Alice's cards follow no
+        // template until the admin applies it.
+        cardTemplate: {
+          name: 'Acme Sales standard',
+          backgroundKind: 'color',
+          backgroundValue: '#1f2937',
+          useAgencyLogo: true,
+          company: 'Acme Corp',
+          website: 'https://acme.example.test',
+          addressStreet: '1 Acme Plaza, Suite 400',
+          addressCity: 'Phoenix',
+          addressRegion: 'AZ',
+          addressPostalCode: '85004',
+          addressCountry: 'United States',
+          links: [
+            { kind: 'linkedin', label: '', url: 'https://www.linkedin.com/company/acme-demo' },
+          ],
+          modes: {
+            background: 'free',
+            logo: 'locked',
+            company: 'locked',
+            website: 'required',
+            address: 'free',
+            links: 'free',
+          },
+        },
       },
     ],
   },
@@ -458,6 +488,9 @@ async function seedOrganization(
       const userId = created.get(member.email)
       if (!userId) throw new Error(`no demo user ${member.email}`)
       await addTeamMember(tx, organization.id, row.id, userId, member.role)
+    }
+    if (team.cardTemplate) {
+      await insertTemplate(tx, organization.id, { ...team.cardTemplate, teamId: row.id })
     }
   }
   return organization

@@ -19,6 +19,7 @@ const AREAS = {
     ['Team Members', '/dashboard/agency/team'],
     ['End Users', '/dashboard/agency/users'],
     ['Announcements', '/dashboard/agency/announcements'],
+    ['Card Templates', '/dashboard/agency/templates'],
     ['Branding', '/dashboard/agency/branding'],
     ['Settings', '/dashboard/agency/settings'],
   ],

@@ -271,4 +271,17 @@ export const SPEC_AGENCIES = {
       { email: 'handover-sam@e2e.test', firstName: 'Sam', lastName: 'Successor', card: true },
     ],
   },
+  /**
+   * e2e/card-templates.spec.ts (the production project): the admin locks the company on a
+   * template and applies it to Tess's card, whose edit of the company is then kept out.
+   */
+  templater: {
+    name: 'Templater Agency',
+    slug: 'templater',
+    host: 'templater.localhost',
+    owner: { email: 'templater-owner@example.test', firstName: 'Tom', lastName: 'Templater' },
+    endUsers: [
+      { email: 'template-tess@e2e.test', firstName: 'Tess', lastName: 'Template', card: true },
+    ],
+  },
 } as const satisfies Record<string, SpecAgency>

@@ -1,5 +1,6 @@
 import type { CardExtrasView } from '#app/cards/card-extras'
-import { type CardWithImages, replaceCardLinks, updateCard } from '#app/models/cards.server'
+import type { CardWithImages } from '#app/models/cards.server'
+import { writeCardUnderTemplate } from '#app/templates/template-locks.server'
 import type { CardExtras } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -23,7 +24,8 @@ export function toCardExtras(row: Pick<CardWithImages, 'card' | 'links'>): CardE
 
 /**
  * Writes a card's details and its links together (the profile's card details form), only if the
- * card is this user's own in this organization: false otherwise, and nothing is written.
+ * card is this user's own in this organization: false otherwise, and nothing is written. The
+ * card's template keeps its locked fields (ADR 048).
  */
 export async function writeCardExtras(
   tx: Queryable,
@@ -32,8 +34,9 @@ export async function writeCardExtras(
   cardId: string,
   { links, ...fields }: CardExtras,
 ) {
-  const updated = await updateCard(tx, organizationId, userId, cardId, fields)
-  if (!updated) return false
-  await replaceCardLinks(tx, organizationId, userId, cardId, links)
-  return true
+  const written = await writeCardUnderTemplate(tx, organizationId, userId, cardId, {
+    fields,
+    links,
+  })
+  return written !== undefined
 }

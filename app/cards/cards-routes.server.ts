@@ -12,22 +12,24 @@ import { recordAudit } from '#app/models/audit.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
 import {
   cardFieldsFromProfile,
-  createCard,
   deleteCard,
   getCardForOwner,
   listCardsForOwner,
-  replaceCardLinks,
-  setCardBackground,
   setDefaultCard,
-  updateCard,
 } from '#app/models/cards.server'
 import { countCardViewsBySource } from '#app/models/stats.server'
+import {
+  createCardUnderTemplate,
+  lockedFieldsOfCard,
+  writeCardUnderTemplate,
+} from '#app/templates/template-locks.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { ActionError } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
+import { keptMessage, lockedMessage } from '#app/validation/card-templates'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { withTenant } from '#drizzle/db.server'
@@ -85,7 +87,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
         }
         if (!user.email.trim()) throw new ActionError(400, 'Profile must have an email address')
         const card = await withTenant(tenant.id, async (tx) => {
-          const created = await createCard(tx, tenant.id, user.id, {
+          const created = await createCardUnderTemplate(tx, tenant.id, user.id, {
             title: value.title,
             ...cardFieldsFromProfile(user),
           })
@@ -165,6 +167,8 @@ export async function cardEditLoader(
   cardId: string,
 ) {
   const { tenant, row } = await requireOwnCard(request, context, area, cardId)
+  // The template's locked fields are shown read only (the action keeps them whatever is sent).
+  const locked = await withTenant(tenant.id, (tx) => lockedFieldsOfCard(tx, tenant.id, row.card.id))
   const stepParam = new URL(request.url).searchParams.get('step')
   const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
     ? (stepParam as EditStep)
@@ -173,6 +177,7 @@ export async function cardEditLoader(
     card: { ...toCardView(row), ...toCardExtras(row) },
     step,
     area,
+    locked,
     // The short link's form: the slug, and the origin it is shown after (ADR 041).
     shortLink: { slug: row.shortSlug ?? '', origin: tenantOrigin(tenant) },
   }
@@ -205,20 +210,28 @@ export async function cardEditAction(
     redirectTo: cardsListPath(area),
     intents: {
       details: async ({ intent, links, ...fields }, { tenant, user }) => {
-        // The card's fields and its links change together, or not at all.
-        await withTenant(tenant.id, async (tx) => {
-          await updateCard(tx, tenant.id, user.id, cardId, fields)
-          await replaceCardLinks(tx, tenant.id, user.id, cardId, links)
-        })
+        // The card's fields and its links change together, or not at all, under the card's
+        // template: a locked field keeps the template's value whatever was sent (ADR 048).
+        const written = await withTenant(tenant.id, (tx) =>
+          writeCardUnderTemplate(tx, tenant.id, user.id, cardId, { fields, links }),
+        )
         // The database queued the wallets' updates with the edit (migration 0020, ADR 042 and
         // 043): they run now rather than at the next poll.
         wakeJobWorker()
+        if (written?.kept.length) {
+          return {
+            toast: 'Locked fields kept',
+            description: keptMessage(written.kept),
+            type: 'info',
+            redirectTo: editUrl('visuals'),
+          }
+        }
         return { redirectTo: editUrl('visuals') }
       },
       visuals: async (_value, { tenant, user }, formData) => {
         // One transaction: a refused second image (an UploadError, the reply next to its field)
         // leaves the first one unstored.
-        await withTenant(tenant.id, async (tx) => {
+        const written = await withTenant(tenant.id, async (tx) => {
           const logo = await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx)
           const picture = await resolveImageField(
             { tenant, user },
@@ -227,12 +240,22 @@ export async function cardEditAction(
             'profilePicture',
             tx,
           )
-          await updateCard(tx, tenant.id, user.id, cardId, {
-            ...(logo !== undefined ? { logoMediaId: logo } : {}),
-            ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
+          return writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
+            fields: {
+              ...(logo !== undefined ? { logoMediaId: logo } : {}),
+              ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
+            },
           })
         })
         wakeJobWorker()
+        if (written?.kept.length) {
+          return {
+            toast: 'Changes saved',
+            description: keptMessage(written.kept),
+            type: 'info',
+            redirectTo: editUrl('review'),
+          }
+        }
         return { toast: 'Changes saved', redirectTo: editUrl('review') }
       },
       background: async (value, { tenant, user }, formData) => {
@@ -253,8 +276,15 @@ export async function cardEditAction(
           throw new ActionError(400, 'Failed to save background changes', 'background')
         }
         await withTenant(tenant.id, async (tx) => {
-          const updated = await setCardBackground(tx, tenant.id, user.id, cardId, background.data)
-          if (!updated) return
+          const written = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
+            background: background.data,
+          })
+          if (!written) return
+          // A locked background is refused here (the picker is not offered for it), and the
+          // transaction rolls back the write that kept it.
+          if (written.kept.includes('background')) {
+            throw new ActionError(409, lockedMessage('background'), 'background')
+          }
           await recordAudit(tx, tenant.id, {
             actorUserId: user.id,
             action: 'card.background_set',

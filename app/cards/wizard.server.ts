@@ -1,9 +1,9 @@
 // The onboarding wizard's state lives on the server: a draft in the user's preferences.
 // Profile mode also writes every step to the profile (spec: 'Continue' saves the step).
 import { z } from 'zod'
-import { createCard, replaceCardLinks } from '#app/models/cards.server'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import { type User, updateProfile } from '#app/models/users.server'
+import { createCardUnderTemplate } from '#app/templates/template-locks.server'
 import { LINK_KINDS, PHONE_TYPES } from '#app/validation/card-details'
 import type { Transaction } from '#drizzle/db.server'
 import type { WizardMode } from './wizard'
@@ -122,35 +122,43 @@ export async function saveDraftStep(
   return next
 }
 
-/** Finishes: a card from the draft (the first card is the default), the draft cleared. */
+/**
+ * Finishes: a card from the draft (the first card is the default) under the template that
+ * applies to its owner (ADR 048), the draft cleared.
+ */
 export async function finishWizard(tx: Transaction, user: User, draft: WizardDraft) {
-  const card = await createCard(tx, user.organizationId, user.id, {
-    title: draft.title,
-    firstName: draft.firstName,
-    lastName: draft.lastName,
-    email: user.email,
-    workEmail: draft.workEmail,
-    phoneNumber: draft.phoneNumber,
-    company: draft.company,
-    jobTitle: draft.jobTitle,
-    website: draft.website,
-    logoMediaId: draft.logoMediaId,
-    profilePictureMediaId: draft.profilePictureMediaId,
-    backgroundKind: draft.backgroundKind,
-    backgroundValue: draft.backgroundValue,
-    backgroundMediaId: draft.backgroundMediaId,
-    pronouns: draft.pronouns,
-    bio: draft.bio,
-    phoneType: draft.phoneType,
-    phone2: draft.phone2,
-    phone2Type: draft.phone2Type,
-    addressStreet: draft.addressStreet,
-    addressCity: draft.addressCity,
-    addressRegion: draft.addressRegion,
-    addressPostalCode: draft.addressPostalCode,
-    addressCountry: draft.addressCountry,
-  })
-  await replaceCardLinks(tx, user.organizationId, user.id, card.id, draft.links)
+  const card = await createCardUnderTemplate(
+    tx,
+    user.organizationId,
+    user.id,
+    {
+      title: draft.title,
+      firstName: draft.firstName,
+      lastName: draft.lastName,
+      email: user.email,
+      workEmail: draft.workEmail,
+      phoneNumber: draft.phoneNumber,
+      company: draft.company,
+      jobTitle: draft.jobTitle,
+      website: draft.website,
+      logoMediaId: draft.logoMediaId,
+      profilePictureMediaId: draft.profilePictureMediaId,
+      backgroundKind: draft.backgroundKind,
+      backgroundValue: draft.backgroundValue,
+      backgroundMediaId: draft.backgroundMediaId,
+      pronouns: draft.pronouns,
+      bio: draft.bio,
+      phoneType: draft.phoneType,
+      phone2: draft.phone2,
+      phone2Type: draft.phone2Type,
+      addressStreet: draft.addressStreet,
+      addressCity: draft.addressCity,
+      addressRegion: draft.addressRegion,
+      addressPostalCode: draft.addressPostalCode,
+      addressCountry: draft.addressCountry,
+    },
+    draft.links,
+  )
   if (draft.mode === 'profile') {
     await updateProfile(tx, user.organizationId, user.id, { onboardingCompletedAt: new Date() })
   }

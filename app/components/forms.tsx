@@ -85,12 +85,15 @@ export function Field({
   inputProps,
   errors,
   hint,
+  hintId,
   className,
 }: {
   label: string
   inputProps: InputHTMLAttributes<HTMLInputElement>
   errors?: ListOfErrors
   hint?: string
+  /** The hint's id, for an input that names it in aria-describedby. */
+  hintId?: string
   className?: string
 }) {
   const fallbackId = useId()
@@ -109,10 +112,16 @@ export function Field({
         className={cn(
           'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-400 focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900',
           'aria-[invalid]:border-red-500',
+          // A card template's locked field (ADR 048) reads as one that cannot be typed in.
+          'read-only:bg-gray-100 read-only:text-gray-700 dark:read-only:bg-gray-800 dark:read-only:text-gray-200',
           inputProps.className,
         )}
       />
-      {hint ? <p className="text-xs text-gray-500">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="text-xs text-gray-500">
+          {hint}
+        </p>
+      ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
   )

@@ -508,6 +508,7 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     addressRegion: '',
     addressPostalCode: '',
     addressCountry: '',
+    templateId: null,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   }

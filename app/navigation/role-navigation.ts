@@ -6,6 +6,7 @@
 import {
   Building2,
   Contact,
+  CopyCheck,
   CreditCard,
   LayoutDashboard,
   type LucideIcon,
@@ -55,6 +56,14 @@ const ANNOUNCEMENTS: Destination = {
   id: 'announcements',
   to: '/dashboard/agency/announcements',
   icon: Megaphone,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: the agency's card templates with locked fields (ADR 048). */
+const CARD_TEMPLATES: Destination = {
+  id: 'card-templates',
+  to: '/dashboard/agency/templates',
+  icon: CopyCheck,
   exists: true,
 }
 
@@ -152,7 +161,8 @@ const AREA_SETTINGS_IDS = new Set(['area-settings', 'system-settings'])
  * The area's settings entry and the Account group's Settings open the same screen, so the
  * Account group leaves its Settings to the Dashboard group's (the spec's table label, and a path
  * inside the sidebar layout). The end-user area adds Contacts, which the menu and the home
- * tiles already offer, after its QR code; the agency area adds Announcements after End Users.
+ * tiles already offer, after its QR code; the agency area adds Announcements after End Users and
+ * Card Templates after Announcements.
  */
 export function sidebarNavigation(role: Role) {
   const dashboard = dashboardEntries(role).filter((item) => item.exists)
@@ -168,6 +178,11 @@ export function sidebarNavigation(role: Role) {
     const announcements = entry(ANNOUNCEMENTS, 'Announcements')
     const endUsers = dashboard.findIndex((item) => item.id === 'end-users')
     if (announcements.exists) dashboard.splice(endUsers + 1, 0, announcements)
+    // Card Templates (issue 31 point 1, ADR 048) after Announcements: what the end users' cards
+    // are made of.
+    const templates = entry(CARD_TEMPLATES, 'Card Templates')
+    const after = dashboard.findIndex((item) => item.id === 'announcements')
+    if (templates.exists) dashboard.splice(after + 1, 0, templates)
   }
   return {
     dashboard,

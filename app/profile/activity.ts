@@ -48,6 +48,11 @@ const LABELS: Record<string, string> = {
   'user.seat_handed_over': "Handed a person's cards and contacts over to a successor",
   'settings.seat_forwarding_updated': "Changed what a departed person's card links open",
   'announcement.sent': 'Sent an announcement',
+  'card_template.created': 'Created a card template',
+  'card_template.updated': 'Updated a card template',
+  'card_template.deleted': 'Deleted a card template',
+  'card_template.applied': 'Applied a card template to existing cards',
+  'card_template.cards_reset': 'Reset cards to their template',
 }
 
 // Words the fallback writes in capitals, as the product does everywhere else.

@@ -18,8 +18,10 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
   cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
-  const { card, step, area, shortLink } = useLoaderData<typeof loader>()
-  return <CardEditorPage card={card} step={step} area={area} shortLink={shortLink} />
+  const { card, step, area, shortLink, locked } = useLoaderData<typeof loader>()
+  return (
+    <CardEditorPage card={card} step={step} area={area} shortLink={shortLink} locked={locked} />
+  )
 }
 
 export const clientAction = serverActionOrFailure

@@ -41,6 +41,19 @@ import {
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
+import {
+  deleteTemplate,
+  findTemplate,
+  findTemplateForUser,
+  findTemplateOfCard,
+  insertTemplate,
+  listCardsToApply,
+  listTemplateCards,
+  listTemplates,
+  organizationHasTeam,
+  setCardsTemplate,
+  updateTemplate,
+} from '#app/models/card-templates.server'
 import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
 import {
   createCard,
@@ -419,6 +432,14 @@ async function seedTenantA(db: Queryable) {
     subject: `News ${suffix}`,
     body: 'Only for A',
   })
+  // A's team's card template, which A's card follows (ADR 048).
+  const template = await insertTemplate(db, organization.id, {
+    name: `Template ${suffix}`,
+    teamId: team.id,
+    company: 'Only in A',
+    modes: { company: 'locked' },
+  })
+  await setCardsTemplate(db, organization.id, [card.id], template.id)
   // A verified sending domain (ADR 026).
   const sendingDomain = `mail-${suffix}.a.test`
   const providerDomainId = `provider-${suffix}`
@@ -465,6 +486,7 @@ async function seedTenantA(db: Queryable) {
     organization,
     stripeEventId,
     announcement,
+    template,
     assigned,
     walletPass,
     walletDevice: `device-${suffix}`,
@@ -1881,6 +1903,84 @@ const cases: Record<string, Case[]> = {
     {
       name: "finishes no announcement of A's",
       run: (db, b, a) => finishAnnouncement(db, b, a.announcement.id, 'failed'),
+      expected: nothing,
+    },
+  ],
+  listTemplates: [
+    {
+      name: "lists none of A's card templates",
+      run: async (db, b, a) =>
+        (await listTemplates(db, b)).filter((row) => row.template.id === a.template.id),
+      expected: nothing,
+    },
+  ],
+  findTemplate: [
+    {
+      name: "finds no card template of A's",
+      run: (db, b, a) => findTemplate(db, b, a.template.id),
+      expected: nothing,
+    },
+  ],
+  organizationHasTeam: [
+    {
+      name: "does not count A's team as B's",
+      run: (db, b, a) => organizationHasTeam(db, b, a.team.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  insertTemplate: [
+    {
+      name: "cannot put a template on A's team",
+      run: (db, b, a) => insertTemplate(db, b, { name: 'x', teamId: a.team.id }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  updateTemplate: [
+    {
+      name: "changes no card template of A's",
+      run: (db, b, a) => updateTemplate(db, b, a.template.id, { name: 'Taken', company: 'x' }),
+      expected: nothing,
+    },
+  ],
+  deleteTemplate: [
+    {
+      name: "deletes no card template of A's",
+      run: (db, b, a) => deleteTemplate(db, b, a.template.id),
+      expected: nothing,
+    },
+  ],
+  findTemplateForUser: [
+    {
+      name: "finds no template for A's team member",
+      run: (db, b, a) => findTemplateForUser(db, b, a.assigned.id),
+      expected: nothing,
+    },
+  ],
+  listCardsToApply: [
+    {
+      name: "lists none of A's cards for A's template",
+      run: (db, b, a) => listCardsToApply(db, b, a.template.id),
+      expected: nothing,
+    },
+  ],
+  setCardsTemplate: [
+    {
+      name: "frees none of A's cards from their template",
+      run: (db, b, a) => setCardsTemplate(db, b, [a.card.id], null),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listTemplateCards: [
+    {
+      name: "lists none of the cards that follow A's template",
+      run: (db, b, a) => listTemplateCards(db, b, a.template.id),
+      expected: nothing,
+    },
+  ],
+  findTemplateOfCard: [
+    {
+      name: "finds no template of A's card",
+      run: (db, b, a) => findTemplateOfCard(db, b, a.card.id),
       expected: nothing,
     },
   ],

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { saveBillingSubscription } from '#app/models/billing-accounts.server'
+import { insertTemplate } from '#app/models/card-templates.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
@@ -18,6 +19,7 @@ import {
   billingAccounts,
   cardLinks,
   cardSlugs,
+  cardTemplates,
   consentTexts,
   digitalCards,
   googleWalletObjects,
@@ -85,6 +87,7 @@ describe('row-level security', () => {
     expect(names).toContain('announcements')
     expect(names).toContain('passkeys')
     expect(names).toContain('consent_texts')
+    expect(names).toContain('card_templates')
     expect(names).toContain('seat_successors')
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
@@ -257,6 +260,30 @@ describe('row-level security', () => {
         .update(seatSuccessors)
         .set({ successorId: userB.id })
         .where(sql`${seatSuccessors.userId} = ${userB.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("card templates (ADR 048): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b } = await twoTenants()
+    const mine = await withTenant(a.id, (tx) => insertTemplate(tx, a.id, { name: 'A' }))
+    const theirs = await withTenant(b.id, (tx) => insertTemplate(tx, b.id, { name: 'B' }))
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: cardTemplates.id }).from(cardTemplates)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(cardTemplates).values({ organizationId: b.id, name: 'x' }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(cardTemplates)
+        .set({ company: 'stolen' })
+        .where(sql`${cardTemplates.id} = ${theirs.id}`)
         .returning(),
     )
     expect(changed).toEqual([])

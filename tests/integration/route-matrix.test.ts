@@ -10,6 +10,7 @@ import { hashToken, newLinkToken } from '#app/auth/link-token.server'
 import type { Role } from '#app/auth/roles'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { insertTemplate, setCardsTemplate } from '#app/models/card-templates.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
@@ -126,6 +127,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.agency.users.export[.]csv.ts': ['agency_admin', 'agency_member'],
   // Agency members read the history and reach; only the admin sends (ADR 046).
   'dashboard.agency.announcements.tsx': ['agency_admin', 'agency_member'],
+  // Agency members read the templates and which cards deviate; only the admin changes them (ADR 048).
+  'dashboard.agency.templates.tsx': ['agency_admin', 'agency_member'],
   // On an agency host only its admin; a super admin reads it on the platform host
   // (tests/integration/audit-log.test.ts).
   'dashboard.audit-log.tsx': ['agency_admin'],
@@ -182,6 +185,7 @@ const READ_ONLY: Record<string, Role[]> = {
   'dashboard.agency.team.tsx': ['agency_member'],
   'dashboard.agency.users._index.tsx': ['agency_member'],
   'dashboard.agency.announcements.tsx': ['agency_member'],
+  'dashboard.agency.templates.tsx': ['agency_member'],
   'dashboard.agency.branding.tsx': ['agency_member'],
 }
 
@@ -491,6 +495,7 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.team.tsx': 'none',
   'dashboard.agency.users._index.tsx': 'none',
   'dashboard.agency.announcements.tsx': 'none',
+  'dashboard.agency.templates.tsx': 'none',
   'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
   'dashboard.end-user._index.tsx': 'none',
@@ -557,6 +562,8 @@ let memberUserIdB: string
 /** A team member (team_admin) of B: the agency's Team Members screen manages that role. */
 let teamAdminIdB: string
 let invitationB: { id: string }
+/** B's team's card template, which B's card follows (ADR 048). */
+let templateB: { id: string }
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -680,6 +687,13 @@ async function seedTenantB() {
       tokenHash: hashToken(invitationTokenB),
       invitedByUserId: ownerB.id,
     })
+    templateB = await insertTemplate(tx, org, {
+      name: `Template ${MARK}`,
+      teamId: teamB.id,
+      company: `Company ${MARK}`,
+      modes: { company: 'locked' },
+    })
+    await setCardsTemplate(tx, org, [cardB.id], templateB.id)
   })
   markersOfB = [
     MARK,
@@ -698,6 +712,7 @@ async function seedTenantB() {
     invitationB.id,
     invitationTokenB,
     leadDataTokenB,
+    templateB.id,
   ]
 }
 
@@ -1444,6 +1459,31 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         params: {},
         onlyOnA: true,
       },
+    ],
+    // A's agency admin names B's template, team and card in every intent: nothing of B's changes.
+    'dashboard.agency.templates.tsx': [
+      {
+        path: '/dashboard/agency/templates',
+        fields: {
+          ...injected,
+          intent: 'save',
+          templateId: templateB.id,
+          name: `Taken ${MARK}`,
+          teamId: teamB.id,
+          company: 'Taken over',
+        },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/templates',
+        fields: { ...injected, intent: 'save', name: 'Mine', teamId: teamB.id },
+        params: {},
+      },
+      ...(['delete', 'apply', 'reset'] as const).map((intent) => ({
+        path: '/dashboard/agency/templates',
+        fields: { intent, templateId: templateB.id, cardId: b.cardId },
+        params: {},
+      })),
     ],
     // A's agency admin sends with B's ids injected: at most A's own announcement, never B's users.
     'dashboard.agency.announcements.tsx': [

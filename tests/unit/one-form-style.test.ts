@@ -112,6 +112,11 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'a contact’s Personal switch (ADR 049): one button',
   },
   {
+    file: 'app/components/templates/templates-page.tsx',
+    marker: 'name="intent" value={intent}',
+    why: 'a card template’s Apply, Reset to template and Delete: one button each (ids in hidden fields)',
+  },
+  {
     file: 'app/components/people/people-ui.tsx',
     marker: 'name="intent" value={intent}',
     why: 'the people screens’ delete confirmation: one button',

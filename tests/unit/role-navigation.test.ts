@@ -73,8 +73,11 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
       .filter((item) => item.exists)
       .map((item) => item.label)
     if (areaOf(role) === 'end-user') built.splice(built.indexOf('My QR Code') + 1, 0, 'Contacts')
-    // Plus Announcements in the agency area, after its End Users (issue 30 point 2).
-    if (areaOf(role) === 'agency') built.splice(built.indexOf('End Users') + 1, 0, 'Announcements')
+    // Plus Announcements in the agency area, after its End Users (issue 30 point 2), and Card
+    // Templates after it (issue 31 point 1).
+    if (areaOf(role) === 'agency') {
+      built.splice(built.indexOf('End Users') + 1, 0, 'Announcements', 'Card Templates')
+    }
     expect(sidebarNavigation(role).dashboard.map((item) => item.label)).toEqual(built)
     expect(sidebarNavigation(role).dashboard[0]?.label).toBe('Overview')
   })

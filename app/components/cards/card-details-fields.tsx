@@ -181,6 +181,27 @@ export function LinkRows({
   )
 }
 
+/** A template's locked links: listed, and sent back as they are so the form keeps them. */
+function LockedLinks({ name, hint, links }: { name: string; hint: string; links: Link[] }) {
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-2 sm:col-span-2">
+      <legend className="text-sm font-medium">Links</legend>
+      <p className="text-xs text-gray-500">{hint}</p>
+      {links.length === 0 ? <p className="text-sm">No links</p> : null}
+      <ul className="flex flex-col gap-1 text-sm">
+        {links.map((link, index) => (
+          <li key={`${link.kind}-${link.url}`} className="[overflow-wrap:anywhere]">
+            {linkName(link)}: {link.url}
+            <input type="hidden" name={`${name}[${index}].kind`} value={link.kind} />
+            <input type="hidden" name={`${name}[${index}].label`} value={link.label} />
+            <input type="hidden" name={`${name}[${index}].url`} value={link.url} />
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  )
+}
+
 export function BioField({ meta }: { meta: FieldMetadata<string> }) {
   return (
     <div className="flex flex-col gap-1.5 sm:col-span-2">
@@ -202,37 +223,47 @@ type AddressMeta = Record<
   FieldMetadata<string>
 >
 
-export function AddressFields({ fields }: { fields: AddressMeta }) {
+/** The address's inputs; `lockedHint` makes them read only with the template's words (ADR 048). */
+export function AddressFields({
+  fields,
+  lockedHint,
+}: {
+  fields: AddressMeta
+  lockedHint?: string
+}) {
+  const readOnly = lockedHint !== undefined
+  const input = (meta: FieldMetadata<string>) => ({
+    ...getInputProps(meta, { type: 'text' }),
+    readOnly,
+  })
   return (
     <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
       <legend className="mb-2 text-sm font-medium">Address</legend>
+      {lockedHint ? <p className="text-xs text-gray-500 sm:col-span-2">{lockedHint}</p> : null}
       <Field
         className="sm:col-span-2"
         label="Street"
-        inputProps={{
-          ...getInputProps(fields.addressStreet, { type: 'text' }),
-          autoComplete: 'street-address',
-        }}
+        inputProps={{ ...input(fields.addressStreet), autoComplete: 'street-address' }}
         errors={fields.addressStreet.errors}
       />
       <Field
         label="City"
-        inputProps={getInputProps(fields.addressCity, { type: 'text' })}
+        inputProps={input(fields.addressCity)}
         errors={fields.addressCity.errors}
       />
       <Field
         label="Region"
-        inputProps={getInputProps(fields.addressRegion, { type: 'text' })}
+        inputProps={input(fields.addressRegion)}
         errors={fields.addressRegion.errors}
       />
       <Field
         label="Postal code"
-        inputProps={getInputProps(fields.addressPostalCode, { type: 'text' })}
+        inputProps={input(fields.addressPostalCode)}
         errors={fields.addressPostalCode.errors}
       />
       <Field
         label="Country"
-        inputProps={getInputProps(fields.addressCountry, { type: 'text' })}
+        inputProps={input(fields.addressCountry)}
         errors={fields.addressCountry.errors}
       />
     </fieldset>
@@ -252,9 +283,12 @@ type ExtrasMeta = AddressMeta &
 export function CardExtrasFields({
   fields,
   reorder,
+  locked,
 }: {
   fields: ExtrasMeta
   reorder: ReorderIntent
+  /** A card template's locked address and links (ADR 048): shown read only, sent as they are. */
+  locked?: { address?: string; links?: { hint: string; links: Link[] } }
 }) {
   return (
     <>
@@ -272,13 +306,17 @@ export function CardExtrasFields({
       />
       <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
       <BioField meta={fields.bio} />
-      <AddressFields fields={fields} />
-      <LinkRows
-        name={fields.links.name}
-        rows={fields.links.getFieldList()}
-        errors={fields.links.errors}
-        reorder={reorder}
-      />
+      <AddressFields fields={fields} lockedHint={locked?.address} />
+      {locked?.links ? (
+        <LockedLinks name={fields.links.name} {...locked.links} />
+      ) : (
+        <LinkRows
+          name={fields.links.name}
+          rows={fields.links.getFieldList()}
+          errors={fields.links.errors}
+          reorder={reorder}
+        />
+      )}
     </>
   )
 }

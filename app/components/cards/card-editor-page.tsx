@@ -17,6 +17,7 @@ import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
+import { lockedMessage, type TemplateField } from '#app/validation/card-templates'
 import { CardDetailsSchema } from '#app/validation/profile'
 
 type EditableCard = CardView &
@@ -136,12 +137,18 @@ export function CardEditorPage({
   step,
   area,
   shortLink,
+  locked = [],
 }: {
   card: EditableCard
   step: 'details' | 'visuals' | 'review'
   area: CardArea
   shortLink: { slug: string; origin: string }
+  /** The card template's locked fields (ADR 048): read only here, kept by the server anyway. */
+  locked?: TemplateField[]
 }) {
+  const isLocked = (field: TemplateField) => locked.includes(field)
+  const lockedProps = (field: TemplateField) =>
+    isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
   useClientFailureToast(actionData, NO_INTENT_MESSAGES, UPDATE_FAILED)
@@ -239,8 +246,13 @@ export function CardEditorPage({
               />
               <Field
                 label="Company"
-                inputProps={getInputProps(fields.company, { type: 'text' })}
+                inputProps={{
+                  ...getInputProps(fields.company, { type: 'text' }),
+                  ...lockedProps('company'),
+                }}
                 errors={fields.company.errors}
+                hint={isLocked('company') ? lockedMessage('company') : undefined}
+                hintId="locked-company"
               />
               <Field
                 label="Job title"
@@ -249,10 +261,24 @@ export function CardEditorPage({
               />
               <Field
                 label="Website"
-                inputProps={getInputProps(fields.website, { type: 'text' })}
+                inputProps={{
+                  ...getInputProps(fields.website, { type: 'text' }),
+                  ...lockedProps('website'),
+                }}
                 errors={fields.website.errors}
+                hint={isLocked('website') ? lockedMessage('website') : undefined}
+                hintId="locked-website"
               />
-              <CardExtrasFields fields={fields} reorder={form.reorder} />
+              <CardExtrasFields
+                fields={fields}
+                reorder={form.reorder}
+                locked={{
+                  address: isLocked('address') ? lockedMessage('address') : undefined,
+                  links: isLocked('links')
+                    ? { hint: lockedMessage('links'), links: card.links }
+                    : undefined,
+                }}
+              />
               <label className="flex items-center gap-2 text-sm sm:col-span-2">
                 <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
                 Hide this card from search engines
@@ -273,13 +299,23 @@ export function CardEditorPage({
                 className="flex flex-col gap-6"
               >
                 <input type="hidden" name="intent" value="visuals" />
-                <ImageField
-                  name="logo"
-                  label="Logo"
-                  purpose="logo"
-                  currentUrl={card.logoUrl}
-                  errors={imageErrors(actionData, 'logo')}
-                />
+                {isLocked('logo') ? (
+                  <div className="flex flex-col gap-2">
+                    <p className="text-sm font-medium">Logo</p>
+                    {card.logoUrl ? (
+                      <img src={card.logoUrl} alt="Logo" className="h-16 w-16 object-contain" />
+                    ) : null}
+                    <p className="text-xs text-gray-500">{lockedMessage('logo')}</p>
+                  </div>
+                ) : (
+                  <ImageField
+                    name="logo"
+                    label="Logo"
+                    purpose="logo"
+                    currentUrl={card.logoUrl}
+                    errors={imageErrors(actionData, 'logo')}
+                  />
+                )}
                 <ImageField
                   name="profilePicture"
                   label="Profile picture"
@@ -288,7 +324,13 @@ export function CardEditorPage({
                   errors={imageErrors(actionData, 'profilePicture')}
                 />
               </Form>
-              <BackgroundPicker card={card} onPreview={setPreview} />
+              {isLocked('background') ? (
+                <p className="text-sm text-gray-600 dark:text-gray-400">
+                  {lockedMessage('background')}
+                </p>
+              ) : (
+                <BackgroundPicker card={card} onPreview={setPreview} />
+              )}
               {/* The tab's own action, at its end as on Card Details (issue 30): it submits the
                   images' form above (the form attribute, so it works without JavaScript too);
                   the background applies on its own. */}

@@ -1,0 +1,281 @@
+// The agency's Card Templates screen (issue 31 point 1, ADR 048): an agency admin writes the
+// default template and one per team, applies a template to existing cards, sees which cards
+// stray from their template and brings them back. Agency members read it. Every change to the
+// cards goes through the rule module (./template-locks.server) in the change's transaction.
+import { type AppLoadContext, data } from '@remix-run/node'
+import type { z } from 'zod'
+import { requireAgencyStaff } from '#app/auth/guards.server'
+import { wakeJobWorker } from '#app/jobs/worker.server'
+import { recordAudit } from '#app/models/audit.server'
+import {
+  deleteTemplate,
+  findTemplate,
+  insertTemplate,
+  listCardsToApply,
+  listTemplateCards,
+  listTemplates,
+  organizationHasTeam,
+  setCardsTemplate,
+  type TemplateWrite,
+  updateTemplate,
+} from '#app/models/card-templates.server'
+import { findOrganizationBranding } from '#app/models/organizations.server'
+import { listOrganizationTeams } from '#app/models/teams.server'
+import type { Actor } from '#app/people/manage-people.server'
+import { ActionError } from '#app/utils/action-error'
+import { intentAction } from '#app/utils/intent-action.server'
+import {
+  modesOf,
+  parseBackground,
+  storedLinks,
+  TEMPLATE_FIELDS,
+  type TemplateField,
+  TemplateIntentSchema,
+  type TemplateModes,
+} from '#app/validation/card-templates'
+import { type Queryable, withTenant } from '#drizzle/db.server'
+import { bringCardsToTemplate, deviationsOf, ruleOf } from './template-locks.server'
+
+export const TEMPLATES_PATH = '/dashboard/agency/templates'
+
+const cardsText = (n: number) => `${n} ${n === 1 ? 'card' : 'cards'}`
+
+type SaveValues = Extract<z.output<typeof TemplateIntentSchema>, { intent: 'save' }>
+
+/** The template's cards, each with the fields in which it strays (none: it follows). */
+async function cardsOfTemplate(
+  tx: Queryable,
+  organizationId: string,
+  template: Awaited<ReturnType<typeof findTemplate>> & {},
+) {
+  const rule = await ruleOf(tx, organizationId, template)
+  const rows = await listTemplateCards(tx, organizationId, template.id)
+  return {
+    rule,
+    rows: rows.map((row) => {
+      const links = storedLinks(row.links)
+      return { ...row, links, deviations: deviationsOf(rule, row.card, links) }
+    }),
+  }
+}
+
+export async function templatesLoader(request: Request, context: AppLoadContext) {
+  // Agency members read the screen; only the agency admin changes it.
+  const actor = await requireAgencyStaff(request, context, { manage: false })
+  const organizationId = actor.tenant.id
+  const page = await withTenant(organizationId, async (tx) => {
+    const templates = []
+    for (const { template, teamName } of await listTemplates(tx, organizationId)) {
+      const { rows } = await cardsOfTemplate(tx, organizationId, template)
+      const toApply = await listCardsToApply(tx, organizationId, template.id)
+      templates.push({
+        id: template.id,
+        name: template.name,
+        teamId: template.teamId,
+        teamName,
+        background: `${template.backgroundKind}:${template.backgroundValue}`,
+        useAgencyLogo: template.useAgencyLogo,
+        company: template.company,
+        website: template.website,
+        addressStreet: template.addressStreet,
+        addressCity: template.addressCity,
+        addressRegion: template.addressRegion,
+        addressPostalCode: template.addressPostalCode,
+        addressCountry: template.addressCountry,
+        links: storedLinks(template.links),
+        modes: modesOf(template.modes),
+        following: rows.length,
+        toApply: toApply.length,
+        deviating: rows
+          .filter((row) => row.deviations.length > 0)
+          .map((row) => ({
+            cardId: row.card.id,
+            title: row.card.title,
+            owner: `${row.ownerFirstName} ${row.ownerLastName}`.trim() || row.ownerEmail,
+            fields: row.deviations,
+          })),
+      })
+    }
+    return {
+      templates,
+      teams: (await listOrganizationTeams(tx, organizationId, 500)).map((team) => ({
+        id: team.id,
+        name: team.name,
+      })),
+      hasAgencyLogo: Boolean((await findOrganizationBranding(tx, organizationId))?.logoMediaId),
+    }
+  })
+  return data({
+    ...page,
+    canManage: actor.user.role === 'agency_admin',
+    brandColor: actor.tenant.primaryColor,
+  })
+}
+
+export async function templatesAction(request: Request, context: AppLoadContext) {
+  return intentAction(request, {
+    guard: () => requireAgencyStaff(request, context, { manage: true }),
+    schema: TemplateIntentSchema,
+    redirectTo: TEMPLATES_PATH,
+    intents: {
+      save: (value, actor) => saveTemplate(actor, value),
+      delete: async ({ templateId }, actor) => {
+        const organizationId = actor.tenant.id
+        const deleted = await withTenant(organizationId, async (tx) => {
+          const row = await deleteTemplate(tx, organizationId, templateId)
+          if (!row) throw new ActionError(404, 'Template not found')
+          await recordAudit(tx, organizationId, {
+            actorUserId: actor.user.id,
+            action: 'card_template.deleted',
+            entityType: 'card_template',
+            entityId: templateId,
+            metadata: { name: row.name },
+          })
+          return row
+        })
+        return {
+          toast: 'Template deleted',
+          description: `Cards that followed "${deleted.name}" keep their values and follow no template.`,
+        }
+      },
+      apply: async ({ templateId }, actor) => {
+        const organizationId = actor.tenant.id
+        const applied = await withTenant(organizationId, async (tx) => {
+          const template = await findTemplate(tx, organizationId, templateId)
+          if (!template) throw new ActionError(404, 'Template not found')
+          const cards = await listCardsToApply(tx, organizationId, templateId)
+          await setCardsTemplate(
+            tx,
+            organizationId,
+            cards.map((card) => card.id),
+            templateId,
+          )
+          const { rule, rows } = await cardsOfTemplate(tx, organizationId, template)
+          const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
+          await recordAudit(tx, organizationId, {
+            actorUserId: actor.user.id,
+            action: 'card_template.applied',
+            entityType: 'card_template',
+            entityId: templateId,
+            metadata: { cards: cards.length, changed },
+          })
+          return cards.length
+        })
+        wakeJobWorker()
+        return {
+          toast: 'Template applied',
+          description: `${cardsText(applied)} now follow this template.`,
+        }
+      },
+      reset: async ({ templateId, cardId }, actor) => {
+        const organizationId = actor.tenant.id
+        const changed = await withTenant(organizationId, async (tx) => {
+          const template = await findTemplate(tx, organizationId, templateId)
+          if (!template) throw new ActionError(404, 'Template not found')
+          const { rule, rows } = await cardsOfTemplate(tx, organizationId, template)
+          const chosen = cardId ? rows.filter((row) => row.card.id === cardId) : rows
+          if (cardId && chosen.length === 0) throw new ActionError(404, 'Card not found')
+          const changed = await bringCardsToTemplate(tx, organizationId, rule, chosen)
+          await recordAudit(tx, organizationId, {
+            actorUserId: actor.user.id,
+            action: 'card_template.cards_reset',
+            entityType: 'card_template',
+            entityId: templateId,
+            metadata: { changed, ...(cardId ? { cardId } : {}) },
+          })
+          return changed
+        })
+        wakeJobWorker()
+        return {
+          toast: 'Reset to template',
+          description: `${cardsText(changed)} brought back to the template.`,
+        }
+      },
+    },
+  })
+}
+
+function templateWrite(value: SaveValues): TemplateWrite {
+  // The schema checked the swatch already; a null here cannot pass it.
+  const background = parseBackground(value.background) ?? { kind: 'color', value: '#ffffff' }
+  const modes = Object.fromEntries(
+    TEMPLATE_FIELDS.map((field): [TemplateField, string] => [field, value[`${field}Mode`]]),
+  ) as TemplateModes
+  return {
+    name: value.name,
+    teamId: value.teamId || null,
+    backgroundKind: background.kind,
+    backgroundValue: background.value,
+    useAgencyLogo: value.useAgencyLogo,
+    company: value.company,
+    website: value.website,
+    addressStreet: value.addressStreet,
+    addressCity: value.addressCity,
+    addressRegion: value.addressRegion,
+    addressPostalCode: value.addressPostalCode,
+    addressCountry: value.addressCountry,
+    links: value.links,
+    modes,
+  }
+}
+
+/**
+ * Creates or changes a template. A change reaches the cards that follow it in the same
+ * transaction: each locked field takes the new value through the card writers, so the cached
+ * card pages are dropped and the wallet passes queued for a refresh as after an owner's edit.
+ */
+export async function saveTemplate(actor: Actor, value: SaveValues) {
+  const organizationId = actor.tenant.id
+  const values = templateWrite(value)
+  const outcome = await withTenant(organizationId, async (tx) => {
+    if (values.teamId && !(await organizationHasTeam(tx, organizationId, values.teamId))) {
+      throw new ActionError(400, 'Please choose a team', 'teamId')
+    }
+    // One default, one per team: the page's message rather than the unique index's error.
+    const taken = (await listTemplates(tx, organizationId)).find(
+      ({ template }) => template.teamId === values.teamId && template.id !== value.templateId,
+    )
+    if (taken) {
+      throw new ActionError(
+        409,
+        values.teamId
+          ? `This team already has a template ("${taken.template.name}")`
+          : `Your agency already has a default template ("${taken.template.name}")`,
+        'teamId',
+      )
+    }
+    if (!value.templateId) {
+      const created = await insertTemplate(tx, organizationId, values)
+      await recordAudit(tx, organizationId, {
+        actorUserId: actor.user.id,
+        action: 'card_template.created',
+        entityType: 'card_template',
+        entityId: created.id,
+        metadata: { name: created.name },
+      })
+      return { created: true, changed: 0 }
+    }
+    const updated = await updateTemplate(tx, organizationId, value.templateId, values)
+    if (!updated) throw new ActionError(404, 'Template not found')
+    const { rule, rows } = await cardsOfTemplate(tx, organizationId, updated)
+    const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
+    await recordAudit(tx, organizationId, {
+      actorUserId: actor.user.id,
+      action: 'card_template.updated',
+      entityType: 'card_template',
+      entityId: updated.id,
+      metadata: { name: updated.name, cardsUpdated: changed },
+    })
+    return { created: false, changed }
+  })
+  if (outcome.changed > 0) wakeJobWorker()
+  return outcome.created
+    ? {
+        toast: 'Template created',
+        description: 'New cards of the people it applies to start from it.',
+      }
+    : {
+        toast: 'Template saved',
+        description: `${cardsText(outcome.changed)} updated to follow it.`,
+      }
+}

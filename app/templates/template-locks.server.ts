@@ -1,0 +1,297 @@
+// The one rule module every card write passes through (issue 31 point 1, ADR 048). It is the
+// only module in app/ that calls the card model's writers (createCard, updateCard,
+// replaceCardLinks, setCardBackground): tests/integration/card-template-locks.test.ts reads the
+// code and fails on another caller, and on a module that writes through here without a case.
+//
+// A card that follows a template keeps the template's value in every locked field, whatever a
+// form sent (the value is replaced and the caller told which fields were kept); a required field
+// may not be emptied (refused next to its field); a free field is the card's own. A template's
+// change reaches its cards through the same writers, in the change's transaction, so the
+// database's triggers drop the cached card pages (0008) and queue the wallet passes' refresh
+// (0019, 0020) exactly as an owner's edit does.
+import {
+  type CardTemplate,
+  findTemplateForUser,
+  findTemplateOfCard,
+} from '#app/models/card-templates.server'
+import {
+  type CardFields,
+  createCard,
+  type DigitalCard,
+  type NewCard,
+  replaceCardLinks,
+  setCardBackground,
+  updateCard,
+} from '#app/models/cards.server'
+import { findOrganizationBranding } from '#app/models/organizations.server'
+import { ActionError } from '#app/utils/action-error'
+import type { Background } from '#app/validation/card-background'
+import type { CardLinkInput } from '#app/validation/card-details'
+import {
+  lockedFieldsOf,
+  modesOf,
+  requiredMessage,
+  storedLinks,
+  TEMPLATE_FIELDS,
+  type TemplateField,
+  type TemplateModes,
+} from '#app/validation/card-templates'
+import type { Queryable } from '#drizzle/db.server'
+
+/** The card columns each field of a template covers (links and background are their own). */
+const COLUMNS = {
+  logo: ['logoMediaId'],
+  company: ['company'],
+  website: ['website'],
+  address: ['addressStreet', 'addressCity', 'addressRegion', 'addressPostalCode', 'addressCountry'],
+} as const satisfies Partial<Record<TemplateField, readonly (keyof CardFields)[]>>
+type ColumnField = keyof typeof COLUMNS
+const COLUMN_FIELDS = Object.keys(COLUMNS) as ColumnField[]
+
+/** Where a refusal about a field is shown in the forms. */
+const FORM_FIELD: Record<TemplateField, string> = {
+  background: 'background',
+  logo: 'logo',
+  company: 'company',
+  website: 'website',
+  address: 'addressStreet',
+  links: 'links',
+}
+
+/** A template as the rules read it: its modes, its values as card columns, its links. */
+export type TemplateRule = {
+  template: CardTemplate
+  modes: TemplateModes
+  columns: Required<Pick<CardFields, (typeof COLUMNS)[ColumnField][number]>>
+  links: CardLinkInput[]
+  background: { kind: 'color' | 'gradient' | 'image'; value: string }
+}
+
+export async function ruleOf(
+  db: Queryable,
+  organizationId: string,
+  template: CardTemplate,
+): Promise<TemplateRule> {
+  const agencyLogo = template.useAgencyLogo
+    ? ((await findOrganizationBranding(db, organizationId))?.logoMediaId ?? null)
+    : null
+  return {
+    template,
+    modes: modesOf(template.modes),
+    columns: {
+      logoMediaId: agencyLogo,
+      company: template.company,
+      website: template.website,
+      addressStreet: template.addressStreet,
+      addressCity: template.addressCity,
+      addressRegion: template.addressRegion,
+      addressPostalCode: template.addressPostalCode,
+      addressCountry: template.addressCountry,
+    },
+    links: storedLinks(template.links),
+    background: { kind: template.backgroundKind, value: template.backgroundValue },
+  }
+}
+
+const sameLinks = (a: readonly CardLinkInput[], b: readonly CardLinkInput[]) =>
+  a.length === b.length &&
+  a.every((link, i) => {
+    const other = b[i]
+    return other?.kind === link.kind && other.label === link.label && other.url === link.url
+  })
+
+const isEmpty = (value: unknown) => value === null || value === undefined || value === ''
+
+/**
+ * Which of a card's fields stray from its template: a locked field with another value, or a
+ * required field left empty. What the templates page lists and "Reset to template" repairs.
+ */
+export function deviationsOf(
+  rule: TemplateRule,
+  card: DigitalCard,
+  links: readonly CardLinkInput[],
+): TemplateField[] {
+  return TEMPLATE_FIELDS.filter((field) => {
+    const mode = rule.modes[field]
+    if (mode === 'free') return false
+    if (field === 'links') {
+      return mode === 'locked' ? !sameLinks(links, rule.links) : links.length === 0
+    }
+    if (field === 'background') {
+      return (
+        mode === 'locked' &&
+        (card.backgroundKind !== rule.background.kind ||
+          card.backgroundValue !== rule.background.value)
+      )
+    }
+    const columns = COLUMNS[field]
+    if (mode === 'locked') return columns.some((column) => card[column] !== rule.columns[column])
+    return columns.every((column) => isEmpty(card[column]))
+  })
+}
+
+/** A card write: any of its fields, its links, its background. */
+export type CardWrite = { fields?: CardFields; links?: CardLinkInput[]; background?: Background }
+
+/**
+ * The write as the template lets it through: locked fields replaced by the template's values
+ * (and named in `kept` when the write asked for something else), a required field emptied
+ * refused with its message.
+ */
+function underRule(rule: TemplateRule, write: CardWrite) {
+  const kept: TemplateField[] = []
+  const fields: CardFields | undefined = write.fields ? { ...write.fields } : undefined
+  let links = write.links
+  let background = write.background
+  for (const field of COLUMN_FIELDS) {
+    const mode = rule.modes[field]
+    const columns = COLUMNS[field]
+    if (!fields || !columns.some((column) => column in fields)) continue
+    if (mode === 'locked') {
+      if (columns.some((column) => column in fields && fields[column] !== rule.columns[column])) {
+        kept.push(field)
+      }
+      for (const column of columns) Object.assign(fields, { [column]: rule.columns[column] })
+    } else if (mode === 'required' && columns.every((column) => isEmpty(fields[column]))) {
+      throw new ActionError(400, requiredMessage(field), FORM_FIELD[field])
+    }
+  }
+  if (links) {
+    if (rule.modes.links === 'locked') {
+      if (!sameLinks(links, rule.links)) kept.push('links')
+      links = rule.links
+    } else if (rule.modes.links === 'required' && links.length === 0) {
+      throw new ActionError(400, requiredMessage('links'), FORM_FIELD.links)
+    }
+  }
+  if (background && rule.modes.background === 'locked') {
+    const asked = background
+    const same =
+      asked.kind === rule.background.kind &&
+      asked.kind !== 'image' &&
+      asked.value === rule.background.value
+    if (!same) kept.push('background')
+    background = templateBackground(rule)
+  }
+  return { fields, links, background, kept }
+}
+
+function templateBackground(rule: TemplateRule): Background {
+  return rule.background.kind === 'gradient'
+    ? ({ kind: 'gradient', value: rule.background.value } as Background)
+    : ({ kind: 'color', value: rule.background.value } as Background)
+}
+
+/**
+ * Creates a card under the template that applies to its owner (their team's, else the agency's
+ * default): locked fields take the template's values, the others start with the template's
+ * where the new card has none. The card follows the template from then on.
+ */
+export async function createCardUnderTemplate(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  input: NewCard,
+  links: CardLinkInput[] = [],
+) {
+  const template = await findTemplateForUser(db, organizationId, userId)
+  if (!template) {
+    const card = await createCard(db, organizationId, userId, input)
+    if (links.length > 0) await replaceCardLinks(db, organizationId, userId, card.id, links)
+    return card
+  }
+  const rule = await ruleOf(db, organizationId, template)
+  const values: NewCard = { ...input, templateId: template.id }
+  for (const field of COLUMN_FIELDS) {
+    const columns = COLUMNS[field]
+    const locked = rule.modes[field] === 'locked'
+    const blank = columns.every((column) => isEmpty(values[column]))
+    if (locked || blank) {
+      for (const column of columns) Object.assign(values, { [column]: rule.columns[column] })
+    }
+  }
+  // A new card without a background of its own (a duplicate of the profile) takes the template's.
+  if (rule.modes.background === 'locked' || input.backgroundKind === undefined) {
+    values.backgroundKind = rule.background.kind
+    values.backgroundValue = rule.background.value
+    values.backgroundMediaId = null
+  }
+  const cardLinks = rule.modes.links === 'locked' || links.length === 0 ? rule.links : links
+  const card = await createCard(db, organizationId, userId, values)
+  if (cardLinks.length > 0) await replaceCardLinks(db, organizationId, userId, card.id, cardLinks)
+  return card
+}
+
+/**
+ * Writes an owned card under its template. Undefined when the card is not this user's own in
+ * this organization (nothing written); otherwise the card and the locked fields that were kept.
+ */
+export async function writeCardUnderTemplate(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  write: CardWrite,
+): Promise<{ card: DigitalCard; kept: TemplateField[] } | undefined> {
+  const template = await findTemplateOfCard(db, organizationId, cardId)
+  const allowed = template
+    ? underRule(await ruleOf(db, organizationId, template), write)
+    : { ...write, kept: [] as TemplateField[] }
+  return writeCard(db, organizationId, userId, cardId, allowed)
+}
+
+async function writeCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  { fields, links, background, kept }: CardWrite & { kept: TemplateField[] },
+) {
+  // The row is updated (its updated_at at least) even with no field, so its owner is checked
+  // and the change announced before links follow.
+  const card = await updateCard(db, organizationId, userId, cardId, fields ?? {})
+  if (!card) return undefined
+  if (links) await replaceCardLinks(db, organizationId, userId, cardId, links)
+  const written = background
+    ? await setCardBackground(db, organizationId, userId, cardId, background)
+    : card
+  return { card: written ?? card, kept }
+}
+
+/**
+ * Brings cards of a template back to it: every locked field takes the template's value. Each
+ * card is written through the owner's own writers (the same triggers, the same refreshes);
+ * only the cards that stray are written. Returns how many changed.
+ */
+export async function bringCardsToTemplate(
+  db: Queryable,
+  organizationId: string,
+  rule: TemplateRule,
+  cards: readonly { card: DigitalCard; links: readonly CardLinkInput[] }[],
+) {
+  const locked = lockedFieldsOf(rule.modes)
+  let changed = 0
+  for (const { card, links } of cards) {
+    const stray = deviationsOf(rule, card, links).filter((field) => locked.includes(field))
+    if (stray.length === 0) continue
+    const fields: CardFields = {}
+    for (const field of COLUMN_FIELDS) {
+      if (!stray.includes(field)) continue
+      for (const column of COLUMNS[field]) Object.assign(fields, { [column]: rule.columns[column] })
+    }
+    await writeCard(db, organizationId, card.userId, card.id, {
+      fields,
+      links: stray.includes('links') ? rule.links : undefined,
+      background: stray.includes('background') ? templateBackground(rule) : undefined,
+      kept: [],
+    })
+    changed += 1
+  }
+  return changed
+}
+
+/** What the card editor shows read only: the locked fields of the card's template, if any. */
+export async function lockedFieldsOfCard(db: Queryable, organizationId: string, cardId: string) {
+  const template = await findTemplateOfCard(db, organizationId, cardId)
+  return template ? lockedFieldsOf(modesOf(template.modes)) : []
+}

@@ -1,0 +1,588 @@
+// Card templates with locked fields (issue 31 point 1, ADR 048). The locks hold in every action
+// that writes a card: the first test reads app/ and finds every module that writes a card, so a
+// new writer without a case here (or one that skips the rule module) fails it. The rest send a
+// locked field through each writer and find the template's value kept; a template's change
+// reaches its cards in place, audited, with the wallet refresh queued by the same triggers.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { and, eq, isNotNull } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import {
+  action as templatesAction,
+  loader as templatesLoader,
+} from '#app/routes/dashboard.agency.templates'
+import { action as listAction } from '#app/routes/dashboard.end-user.digital-cards._index'
+import {
+  action as editAction,
+  loader as editLoader,
+} from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { action as onboardingAction } from '#app/routes/onboarding'
+import { action as profileAction } from '#app/routes/profile._index'
+import { createCardUnderTemplate } from '#app/templates/template-locks.server'
+import { keptMessage, lockedMessage, requiredMessage } from '#app/validation/card-templates'
+import { getDb, withTenant } from '#drizzle/db.server'
+import {
+  auditEvents,
+  cardLinks,
+  cardTemplates,
+  digitalCards,
+  jobs,
+  teamMembers,
+  teams,
+  walletPasses,
+} from '#drizzle/schema'
+import {
+  contextFor,
+  formRequest,
+  makeBrandedOrganization,
+  makeCard,
+  makeUser,
+  replyErrors,
+  requestFor,
+  sessionCookieFor,
+  settle,
+} from '#tests/factories'
+
+const APP = join(process.cwd(), 'app')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+/** The card model's writers: only the rule module may call them. */
+const CARD_WRITERS = /\b(createCard|updateCard|replaceCardLinks|setCardBackground)\b/
+/** The rule module's writers: each module that calls one writes cards, and needs its cases. */
+const RULE_WRITERS = /\b(createCardUnderTemplate|writeCardUnderTemplate|bringCardsToTemplate)\b/
+
+/**
+ * Every module of app/ that writes a card through the rule module, with the cases below that
+ * send a locked field through it. A new one fails the first test until it has its cases.
+ */
+const WRITING_MODULES: Record<string, string[]> = {
+  'cards/cards-routes.server.ts': [
+    'the card editor keeps locked fields and refuses an emptied required one',
+    'the card editor refuses a locked background and keeps a locked logo',
+    "a duplicated card starts from the owner's template with its locks",
+  ],
+  'cards/wizard.server.ts': ["the wizard's new card takes the template's locked values"],
+  'cards/card-extras.server.ts': ["the profile's card details keep the locked address and links"],
+  'templates/manage-templates.server.ts': [
+    'a template change reaches its cards in place, audited, with the wallet refresh queued',
+    'deviating cards are listed with their count and reset to the template',
+  ],
+}
+
+/** Modules that import the rule module's writers or the card model's, found in the code. */
+function writersInCode() {
+  const viaRules: string[] = []
+  const viaModel: string[] = []
+  const rawTable: string[] = []
+  for (const path of sourceFiles(APP)) {
+    const name = relative(APP, path)
+    const code = readFileSync(path, 'utf8')
+    const imports = [...code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)]
+    for (const [, names = '', from] of imports) {
+      const values = names
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part && !part.startsWith('type '))
+        .join(',')
+      // By alias or relative path alike.
+      if (/(^|\/)template-locks\.server$/.test(from ?? '') && RULE_WRITERS.test(values)) {
+        viaRules.push(name)
+      }
+      if (/(^|\/)cards\.server$/.test(from ?? '') && CARD_WRITERS.test(values)) viaModel.push(name)
+    }
+    // A card row written with the table itself, past the model's writers.
+    if (/\.(insert|update)\(\s*(digitalCards|cardLinks)\s*\)/.test(code)) rawTable.push(name)
+  }
+  return { viaRules: viaRules.sort(), viaModel: viaModel.sort(), rawTable: rawTable.sort() }
+}
+
+describe('the lock covers every card writer', () => {
+  test('every module that writes a card does it through the rule module, and has cases here', () => {
+    const found = writersInCode()
+    expect(found.viaModel).toEqual(['templates/template-locks.server.ts'])
+    expect(found.rawTable).toEqual(['models/card-templates.server.ts', 'models/cards.server.ts'])
+    expect(found.viaRules).toEqual(Object.keys(WRITING_MODULES).sort())
+  })
+
+  test('each writing module names cases that exist in this file', () => {
+    const file = readFileSync(
+      join(process.cwd(), 'tests/integration/card-template-locks.test.ts'),
+      'utf8',
+    )
+    for (const names of Object.values(WRITING_MODULES)) {
+      for (const name of names) {
+        const quoted = [`test('${name}'`, `test(${JSON.stringify(name)}`]
+        expect(
+          quoted.some((text) => file.includes(text)),
+          name,
+        ).toBe(true)
+      }
+    }
+  })
+})
+
+type Agency = Awaited<ReturnType<typeof agency>>
+
+async function agency() {
+  const { organization, logo } = await makeBrandedOrganization()
+  const host = `${organization.slug}.localhost`
+  const admin = await makeUser(organization.id, { role: 'agency_admin' })
+  const member = await makeUser(organization.id, { role: 'agency_member' })
+  const cookieOf = (userId: string) => sessionCookieFor(organization.id, userId)
+  return {
+    organization,
+    logo,
+    host,
+    admin,
+    member,
+    adminCookie: await cookieOf(admin.id),
+    memberCookie: await cookieOf(member.id),
+    cookieOf,
+  }
+}
+
+/** The default template: company, links, background and logo locked; website required. */
+const TEMPLATE = {
+  intent: 'save',
+  name: 'Acme standard',
+  teamId: '',
+  background: 'color:#112233',
+  useAgencyLogo: 'on',
+  logoMode: 'locked',
+  company: 'Acme Corp',
+  companyMode: 'locked',
+  website: 'https://acme.example',
+  websiteMode: 'required',
+  addressStreet: '1 Main St',
+  addressCity: 'Springfield',
+  addressCountry: 'USA',
+  addressMode: 'free',
+  'links[0].kind': 'linkedin',
+  'links[0].url': 'https://www.linkedin.com/company/acme',
+  linksMode: 'locked',
+  backgroundMode: 'locked',
+}
+
+function postTemplates(who: Agency, cookie: string, fields: Record<string, string>) {
+  return settle(() =>
+    templatesAction({
+      request: formRequest(who.host, '/dashboard/agency/templates', fields, cookie),
+      context: contextFor(who.host),
+      params: {},
+    }),
+  )
+}
+
+async function templatesPage(who: Agency, cookie: string) {
+  const response = await settle(() =>
+    templatesLoader({
+      request: requestFor(who.host, '/dashboard/agency/templates', { headers: { Cookie: cookie } }),
+      context: contextFor(who.host),
+      params: {},
+    }),
+  )
+  return (await response.json()) as {
+    canManage: boolean
+    templates: {
+      id: string
+      name: string
+      following: number
+      toApply: number
+      deviating: { cardId: string; fields: string[] }[]
+    }[]
+  }
+}
+
+async function createDefaultTemplate(who: Agency, extra: Record<string, string> = {}) {
+  const response = await postTemplates(who, who.adminCookie, { ...TEMPLATE, ...extra })
+  expect(response).toHaveRedirect('/dashboard/agency/templates')
+  const [row] = await getDb()
+    .select()
+    .from(cardTemplates)
+    .where(eq(cardTemplates.organizationId, who.organization.id))
+  if (!row) throw new Error('no template')
+  return row
+}
+
+const cardRow = async (id: string) =>
+  (await getDb().select().from(digitalCards).where(eq(digitalCards.id, id)))[0]
+const linksOf = async (cardId: string) =>
+  (
+    await getDb()
+      .select({ kind: cardLinks.kind, url: cardLinks.url })
+      .from(cardLinks)
+      .where(eq(cardLinks.cardId, cardId))
+      .orderBy(cardLinks.position)
+  ).map((link) => `${link.kind} ${link.url}`)
+const ACME_LINKS = ['linkedin https://www.linkedin.com/company/acme']
+
+/** An end user with a card made before the template, and a session. */
+async function endUser(who: Agency) {
+  const user = await makeUser(who.organization.id, { firstName: 'Eve', lastName: 'User' })
+  const card = await makeCard(who.organization.id, user.id, {
+    firstName: 'Eve',
+    lastName: 'User',
+    company: 'Eve Ltd',
+    website: 'https://eve.example',
+  })
+  return { user, card, cookie: await who.cookieOf(user.id) }
+}
+
+function edit(who: Agency, cookie: string, cardId: string, fields: Record<string, string>) {
+  return settle(() =>
+    editAction({
+      request: formRequest(
+        who.host,
+        `/dashboard/end-user/digital-cards/edit/${cardId}`,
+        fields,
+        cookie,
+      ),
+      context: contextFor(who.host),
+      params: { cardId },
+    }),
+  )
+}
+
+const DETAILS = {
+  intent: 'details',
+  title: 'Work',
+  firstName: 'Eve',
+  lastName: 'User',
+  company: 'Evil Inc',
+  jobTitle: 'Engineer',
+  website: 'https://eve.example',
+  'links[0].kind': 'github',
+  'links[0].url': 'https://github.com/eve',
+}
+
+describe('card templates', () => {
+  let who: Agency
+  beforeAll(async () => {
+    who = await agency()
+  })
+
+  test('only the agency admin writes templates; members read them; a locked field needs a value', async () => {
+    const other = await agency()
+    const refused = await postTemplates(other, other.memberCookie, TEMPLATE)
+    expect(refused.status).toBe(403)
+    const empty = await postTemplates(other, other.adminCookie, { ...TEMPLATE, company: '' })
+    expect(empty.status).toBe(400)
+    expect((await replyErrors(empty)).companyMode).toEqual(['Company needs a value to be locked'])
+    await createDefaultTemplate(other)
+    const second = await postTemplates(other, other.adminCookie, { ...TEMPLATE, name: 'Another' })
+    expect(second.status).toBe(409)
+    const page = await templatesPage(other, other.memberCookie)
+    expect(page.canManage).toBe(false)
+    expect(page.templates.map((t) => t.name)).toEqual(['Acme standard'])
+  })
+
+  test('a template change reaches its cards in place, audited, with the wallet refresh queued', async () => {
+    const eve = await endUser(who)
+    const template = await createDefaultTemplate(who)
+    let page = await templatesPage(who, who.adminCookie)
+    expect(page.templates[0]?.toApply).toBe(1)
+    // Applying it puts Eve's card under it, with its locked values.
+    expect(
+      await postTemplates(who, who.adminCookie, { intent: 'apply', templateId: template.id }),
+    ).toHaveRedirect('/dashboard/agency/templates')
+    let card = await cardRow(eve.card.id)
+    expect(card).toMatchObject({
+      templateId: template.id,
+      company: 'Acme Corp',
+      website: 'https://eve.example',
+      backgroundKind: 'color',
+      backgroundValue: '#112233',
+      logoMediaId: who.logo.id,
+    })
+    expect(await linksOf(eve.card.id)).toEqual(ACME_LINKS)
+    // A wallet pass of the card: the template's next change queues its refresh, as an edit does.
+    await withTenant(who.organization.id, (tx) =>
+      tx.insert(walletPasses).values({
+        organizationId: who.organization.id,
+        cardId: eve.card.id,
+        contentHash: 'before',
+      }),
+    )
+    const changed = await postTemplates(who, who.adminCookie, {
+      ...TEMPLATE,
+      templateId: template.id,
+      company: 'Acme Group',
+    })
+    await expect(changed).toSendToast({
+      title: 'Template saved',
+      description: '1 card updated to follow it.',
+    })
+    card = await cardRow(eve.card.id)
+    expect(card?.company).toBe('Acme Group')
+    const refresh = await getDb()
+      .select({ name: jobs.name })
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, who.organization.id), eq(jobs.name, 'wallet.refresh')))
+    expect(refresh.length).toBeGreaterThan(0)
+    const audits = await getDb()
+      .select({ action: auditEvents.action, metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, who.organization.id),
+          eq(auditEvents.entityId, template.id),
+        ),
+      )
+    expect(audits.map((a) => a.action).sort()).toEqual([
+      'card_template.applied',
+      'card_template.created',
+      'card_template.updated',
+    ])
+    expect(audits.find((a) => a.action === 'card_template.updated')?.metadata).toMatchObject({
+      cardsUpdated: 1,
+    })
+    page = await templatesPage(who, who.adminCookie)
+    expect(page.templates[0]).toMatchObject({ following: 1, toApply: 0, deviating: [] })
+  })
+
+  test('the card editor keeps locked fields and refuses an emptied required one', async () => {
+    const eve = await endUser(who)
+    await postTemplates(who, who.adminCookie, {
+      intent: 'apply',
+      templateId: (await templatesPage(who, who.adminCookie)).templates[0]?.id ?? '',
+    })
+    // The editor shows the locked fields read only.
+    const loaded = await settle(() =>
+      editLoader({
+        request: requestFor(who.host, `/dashboard/end-user/digital-cards/edit/${eve.card.id}`, {
+          headers: { Cookie: eve.cookie },
+        }),
+        context: contextFor(who.host),
+        params: { cardId: eve.card.id },
+      }),
+    )
+    expect(((await loaded.json()) as { locked: string[] }).locked).toEqual([
+      'background',
+      'logo',
+      'company',
+      'links',
+    ])
+    const response = await edit(who, eve.cookie, eve.card.id, DETAILS)
+    await expect(response).toSendToast({
+      title: 'Locked fields kept',
+      description: keptMessage(['company', 'links']),
+    })
+    const card = await cardRow(eve.card.id)
+    expect(card).toMatchObject({ company: 'Acme Group', jobTitle: 'Engineer', title: 'Work' })
+    expect(await linksOf(eve.card.id)).toEqual(ACME_LINKS)
+    // The required website may change, never to empty.
+    const emptied = await edit(who, eve.cookie, eve.card.id, { ...DETAILS, website: '' })
+    expect(emptied.status).toBe(400)
+    expect((await replyErrors(emptied)).website).toEqual([requiredMessage('website')])
+    expect((await cardRow(eve.card.id))?.website).toBe('https://eve.example')
+  })
+
+  test('the card editor refuses a locked background and keeps a locked logo', async () => {
+    const [card] = await getDb()
+      .select()
+      .from(digitalCards)
+      .where(
+        and(
+          eq(digitalCards.organizationId, who.organization.id),
+          isNotNull(digitalCards.templateId),
+        ),
+      )
+      .limit(1)
+    if (!card) throw new Error('no card')
+    const cookie = await who.cookieOf(card.userId)
+    const background = await edit(who, cookie, card.id, {
+      intent: 'background',
+      kind: 'color',
+      value: '#ff0000',
+    })
+    expect(background.status).toBe(409)
+    expect((await replyErrors(background)).background).toEqual([lockedMessage('background')])
+    const visuals = await edit(who, cookie, card.id, { intent: 'visuals', logoMediaId: 'none' })
+    await expect(visuals).toSendToast({ description: keptMessage(['logo']) })
+    expect(await cardRow(card.id)).toMatchObject({
+      backgroundValue: '#112233',
+      logoMediaId: who.logo.id,
+    })
+  })
+
+  test("a duplicated card starts from the owner's template with its locks", async () => {
+    const user = await makeUser(who.organization.id, {
+      firstName: 'Dan',
+      lastName: 'Dup',
+      company: 'Dan Co',
+    })
+    const cookie = await who.cookieOf(user.id)
+    await settle(() =>
+      listAction({
+        request: formRequest(
+          who.host,
+          '/dashboard/end-user/digital-cards',
+          { intent: 'create', method: 'duplicate', title: 'Dup' },
+          cookie,
+        ),
+        context: contextFor(who.host),
+        params: {},
+      }),
+    )
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(card).toMatchObject({
+      company: 'Acme Group',
+      backgroundValue: '#112233',
+      logoMediaId: who.logo.id,
+    })
+    expect(card?.templateId).not.toBeNull()
+    expect(await linksOf(card?.id ?? '')).toEqual(ACME_LINKS)
+  })
+
+  test("the wizard's new card takes the template's locked values", async () => {
+    const user = await makeUser(who.organization.id, { firstName: 'Wes', lastName: 'Wiz' })
+    const cookie = await who.cookieOf(user.id)
+    const post = (path: string, fields: Record<string, string>) =>
+      settle(() =>
+        onboardingAction({
+          request: formRequest(who.host, path, fields, cookie),
+          context: contextFor(who.host),
+          params: {},
+        }),
+      )
+    await post('/onboarding?step=1&mode=card', { firstName: 'Wes', lastName: 'Wiz' })
+    await post('/onboarding?step=3&mode=card', { company: 'Wes Widgets', jobTitle: 'Boss' })
+    await post('/onboarding?step=4&mode=card', { backgroundChoice: 'color:#ffffff' })
+    await post('/onboarding?step=5&mode=card', {})
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(card).toMatchObject({
+      company: 'Acme Group',
+      jobTitle: 'Boss',
+      backgroundValue: '#112233',
+      website: 'https://acme.example',
+    })
+  })
+
+  test("the profile's card details keep the locked address and links", async () => {
+    const other = await agency()
+    await createDefaultTemplate(other, {
+      addressMode: 'locked',
+      logoMode: 'free',
+      useAgencyLogo: '',
+      backgroundMode: 'free',
+    })
+    const user = await makeUser(other.organization.id, { firstName: 'Pat', lastName: 'Pro' })
+    const cookie = await other.cookieOf(user.id)
+    // A card made now follows the default template.
+    await settle(() =>
+      listAction({
+        request: formRequest(
+          other.host,
+          '/dashboard/end-user/digital-cards',
+          { intent: 'create', method: 'duplicate', title: '' },
+          cookie,
+        ),
+        context: contextFor(other.host),
+        params: {},
+      }),
+    )
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    if (!card) throw new Error('no card')
+    const response = await settle(() =>
+      profileAction({
+        request: formRequest(
+          other.host,
+          '/profile/end-user?tab=card',
+          {
+            intent: 'card-details',
+            cardId: card.id,
+            bio: 'Hello',
+            addressStreet: '9 Elsewhere Rd',
+            addressCity: 'Nowhere',
+            'links[0].kind': 'github',
+            'links[0].url': 'https://github.com/pat',
+          },
+          cookie,
+        ),
+        context: contextFor(other.host),
+        params: {},
+      }),
+    )
+    expect(response).toHaveRedirect('/profile/end-user?tab=card')
+    expect(await cardRow(card.id)).toMatchObject({
+      bio: 'Hello',
+      addressStreet: '1 Main St',
+      addressCity: 'Springfield',
+    })
+    expect(await linksOf(card.id)).toEqual(ACME_LINKS)
+  })
+
+  test('deviating cards are listed with their count and reset to the template', async () => {
+    const page = await templatesPage(who, who.adminCookie)
+    const template = page.templates[0]
+    if (!template) throw new Error('no template')
+    // A card strays (written past the app, as a restore or an old import could leave it).
+    const [card] = await getDb()
+      .select()
+      .from(digitalCards)
+      .where(eq(digitalCards.templateId, template.id))
+      .limit(1)
+    if (!card) throw new Error('no card')
+    await withTenant(who.organization.id, (tx) =>
+      tx.update(digitalCards).set({ company: 'Stray' }).where(eq(digitalCards.id, card.id)),
+    )
+    const before = await templatesPage(who, who.memberCookie)
+    expect(before.templates[0]?.deviating).toEqual([
+      expect.objectContaining({ cardId: card.id, fields: ['company'] }),
+    ])
+    // A member reads the list but may not reset.
+    const refused = await postTemplates(who, who.memberCookie, {
+      intent: 'reset',
+      templateId: template.id,
+      cardId: card.id,
+    })
+    expect(refused.status).toBe(403)
+    const reset = await postTemplates(who, who.adminCookie, {
+      intent: 'reset',
+      templateId: template.id,
+      cardId: card.id,
+    })
+    await expect(reset).toSendToast({ title: 'Reset to template' })
+    expect((await cardRow(card.id))?.company).toBe('Acme Group')
+    expect((await templatesPage(who, who.adminCookie)).templates[0]?.deviating).toEqual([])
+  })
+
+  test("a team's template wins over the default, and deleting it frees the cards", async () => {
+    const [team] = await getDb()
+      .insert(teams)
+      .values({ organizationId: who.organization.id, name: 'Sales' })
+      .returning()
+    if (!team) throw new Error('no team')
+    const user = await makeUser(who.organization.id, { firstName: 'Tia', lastName: 'Team' })
+    await getDb()
+      .insert(teamMembers)
+      .values({ organizationId: who.organization.id, teamId: team.id, userId: user.id })
+    const saved = await postTemplates(who, who.adminCookie, {
+      ...TEMPLATE,
+      name: 'Sales',
+      teamId: team.id,
+      company: 'Acme Sales',
+    })
+    expect(saved).toHaveRedirect('/dashboard/agency/templates')
+    const card = await withTenant(who.organization.id, (tx) =>
+      createCardUnderTemplate(tx, who.organization.id, user.id, {
+        firstName: 'Tia',
+        lastName: 'Team',
+      }),
+    )
+    expect(card.company).toBe('Acme Sales')
+    const deleted = await postTemplates(who, who.adminCookie, {
+      intent: 'delete',
+      templateId: card.templateId ?? '',
+    })
+    await expect(deleted).toSendToast({ title: 'Template deleted' })
+    expect(await cardRow(card.id)).toMatchObject({ templateId: null, company: 'Acme Sales' })
+  })
+})
