@@ -22,6 +22,8 @@ const isolatedFiles = Object.keys(ISOLATED_FILES)
 const ONE_DRIVER_FILES: Record<string, string> = {
   'tests/integration/fuzz.test.ts':
     'bad input is refused by zod schemas and body limits, which no driver changes; the saves it reaches run model functions that every other file runs on both drivers',
+  'tests/integration/route-matrix.test.ts':
+    'each cell is decided by the guards (role, tenant, plan, the intent naming another tenant’s row) before the driver matters; what an allowed loader or action reads and writes, its screen’s own file runs on both drivers, and row-level security is proved on both by rls.test.ts',
 }
 const oneDriverFiles = Object.keys(ONE_DRIVER_FILES)
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL)
