@@ -382,6 +382,7 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
       await expect(page.locator('html')).toHaveClass(/\bdark\b/)
       await open(page, page.url())
       await audit(page, report, `${label} (dark theme)`)
+      await auditUserMenu(page, report, `${label} (dark theme)`)
       await appearance('light')
       await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
     },

@@ -30,8 +30,8 @@ export function UserMenu({ user }: { user: MenuUser }) {
             <p className="text-sm font-medium" data-testid="user-menu-name">
               {name}
             </p>
-            <p className="truncate text-xs text-gray-500">{user.email}</p>
-            <p className="text-xs text-gray-500" data-testid="user-menu-role">
+            <p className="truncate text-xs text-gray-500 dark:text-gray-400">{user.email}</p>
+            <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="user-menu-role">
               ({roleLabel(user.role)})
             </p>
           </DropdownMenu.Label>
@@ -46,7 +46,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
           <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
           {/* Sent on select: the menu unmounts its content before a form could submit. */}
           <DropdownMenu.Item
-            className={`${itemClass} text-red-600`}
+            className={`${itemClass} text-red-600 dark:text-red-400`}
             onSelect={() => void signOut()}
           >
             <LogOut aria-hidden className="h-4 w-4" /> Log out
