@@ -32,6 +32,7 @@ import {
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
+import { followBrandingLogo } from '#app/templates/manage-templates.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
@@ -170,6 +171,8 @@ async function saveBranding(
       ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
     })
     await saveLegalLinks(tx, tenant.id, legal)
+    // Cards whose template locks the agency's logo carry the new one from this save on (ADR 048).
+    const cardsWithLogo = logoMediaId !== undefined ? await followBrandingLogo(tx, tenant.id) : 0
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'branding.updated',
@@ -191,6 +194,7 @@ async function saveBranding(
           ...legal,
         },
         logoChanged: logoMediaId !== undefined,
+        ...(cardsWithLogo > 0 ? { cardsWithLogo } : {}),
         faviconChanged: faviconMediaId !== undefined,
       },
     })

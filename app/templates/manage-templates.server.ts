@@ -279,3 +279,18 @@ export async function saveTemplate(actor: Actor, value: SaveValues) {
         description: `${cardsText(outcome.changed)} updated to follow it.`,
       }
 }
+
+/**
+ * A new Branding logo reaches the cards that carry the agency's logo under a template that locks
+ * it, in the branding save's transaction and through the same writers as a template's change
+ * (cached pages dropped, wallet passes queued). Returns how many cards changed.
+ */
+export async function followBrandingLogo(tx: Queryable, organizationId: string) {
+  let changed = 0
+  for (const { template } of await listTemplates(tx, organizationId)) {
+    if (!template.useAgencyLogo || modesOf(template.modes).logo !== 'locked') continue
+    const { rule, rows } = await cardsOfTemplate(tx, organizationId, template)
+    changed += await bringCardsToTemplate(tx, organizationId, rule, rows)
+  }
+  return changed
+}
