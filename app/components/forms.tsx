@@ -118,7 +118,7 @@ export function Field({
         )}
       />
       {hint ? (
-        <p id={hintId} className="text-xs text-gray-500">
+        <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
           {hint}
         </p>
       ) : null}

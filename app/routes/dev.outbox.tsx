@@ -52,7 +52,7 @@ export default function OutboxPage() {
         </p>
       </div>
       {emails.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-gray-300 p-8 text-center text-gray-500">
+        <p className="rounded-lg border border-dashed border-gray-300 p-8 text-center text-gray-500 dark:text-gray-400">
           No emails yet.
         </p>
       ) : (
@@ -96,7 +96,10 @@ export default function OutboxPage() {
                     <li key={href}>
                       {removed ? (
                         // Its token is not stored (ADR 028): only the recipient has this link.
-                        <span className="break-all text-gray-500" data-testid="outbox-removed-link">
+                        <span
+                          className="break-all text-gray-500 dark:text-gray-400"
+                          data-testid="outbox-removed-link"
+                        >
                           {href} (link removed: only its recipient has it)
                         </span>
                       ) : (

@@ -132,7 +132,7 @@ function ComposeForm({ recipients, leftToday, perDay, brand }: AnnouncementsPage
             aria-describedby={[`${fields.body.id}-hint`, bodyErrorId].filter(Boolean).join(' ')}
             className={TEXTAREA}
           />
-          <p id={`${fields.body.id}-hint`} className="text-xs text-gray-500">
+          <p id={`${fields.body.id}-hint`} className="text-xs text-gray-500 dark:text-gray-400">
             Plain text, at most {BODY_MAX} characters ({body.length} so far). Each line becomes a
             paragraph.
           </p>

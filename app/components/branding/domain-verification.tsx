@@ -105,7 +105,7 @@ export function DomainVerification({
             <table className="w-full text-left text-sm">
               <caption className="sr-only">DNS records for {shown.domain}</caption>
               <thead>
-                <tr className="text-xs uppercase text-gray-500">
+                <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
                   <th scope="col" className="py-1 pr-3">
                     Type
                   </th>
@@ -125,7 +125,7 @@ export function DomainVerification({
               </tbody>
             </table>
           </div>
-          <p className="text-xs text-gray-500">
+          <p className="text-xs text-gray-500 dark:text-gray-400">
             DNS changes can take up to 24 to 48 hours to propagate.
             {state.checkedAt
               ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`

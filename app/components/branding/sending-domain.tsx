@@ -179,7 +179,7 @@ export function SendingDomainSection({
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">Email DNS records for {state.domain}</caption>
                 <thead>
-                  <tr className="text-xs uppercase text-gray-500">
+                  <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
                     <th scope="col" className="py-1 pr-3">
                       Type
                     </th>
@@ -218,7 +218,7 @@ export function SendingDomainSection({
               </table>
             </div>
           ) : null}
-          <p className="text-xs text-gray-500">
+          <p className="text-xs text-gray-500 dark:text-gray-400">
             DNS changes can take up to 24 to 48 hours to propagate.
             {state.checkedAt
               ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`

@@ -62,11 +62,15 @@ export function BackgroundSwatches({
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="mb-2 text-sm font-medium">Card background</legend>
-      <p className="text-xs font-medium uppercase tracking-wide text-gray-500">Colours</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-gray-500 dark:text-gray-400">
+        Colours
+      </p>
       <div className="grid grid-cols-[repeat(auto-fill,minmax(4rem,1fr))] gap-3">
         {colors.map((c) => swatch(`color:${c.value}`, c.name, { backgroundColor: c.value }))}
       </div>
-      <p className="text-xs font-medium uppercase tracking-wide text-gray-500">Gradients</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-gray-500 dark:text-gray-400">
+        Gradients
+      </p>
       <div className="grid grid-cols-[repeat(auto-fill,minmax(4rem,1fr))] gap-3">
         {GRADIENT_PRESETS.map((g) =>
           swatch(`gradient:${g.id}`, g.name, { backgroundImage: g.css }),

@@ -123,7 +123,7 @@ export function LinkRows({
       {/* The form's default button, ahead of the rows' buttons: Enter in a field submits the
           form, not the first row's "Move down". */}
       <button type="submit" hidden tabIndex={-1} aria-hidden />
-      <p className="text-xs text-gray-500">
+      <p className="text-xs text-gray-500 dark:text-gray-400">
         Up to {LINKS_MAX} links, shown in this order. Addresses start with https://; a WhatsApp link
         may be a phone number. Clear an address to remove its link.
       </p>
@@ -186,7 +186,7 @@ function LockedLinks({ name, hint, links }: { name: string; hint: string; links:
   return (
     <fieldset className="flex min-w-0 flex-col gap-2 sm:col-span-2">
       <legend className="text-sm font-medium">Links</legend>
-      <p className="text-xs text-gray-500">{hint}</p>
+      <p className="text-xs text-gray-500 dark:text-gray-400">{hint}</p>
       {links.length === 0 ? <p className="text-sm">No links</p> : null}
       <ul className="flex flex-col gap-1 text-sm">
         {links.map((link, index) => (
@@ -239,7 +239,9 @@ export function AddressFields({
   return (
     <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
       <legend className="mb-2 text-sm font-medium">Address</legend>
-      {lockedHint ? <p className="text-xs text-gray-500 sm:col-span-2">{lockedHint}</p> : null}
+      {lockedHint ? (
+        <p className="text-xs text-gray-500 dark:text-gray-400 sm:col-span-2">{lockedHint}</p>
+      ) : null}
       <Field
         className="sm:col-span-2"
         label="Street"

@@ -201,7 +201,7 @@ export function CardEditorPage({
                     '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
                     step === value
                       ? 'border-brand text-brand-text'
-                      : 'border-transparent text-gray-600 hover:text-gray-900',
+                      : 'border-transparent text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100',
                   )}
                 >
                   {label}
@@ -305,7 +305,9 @@ export function CardEditorPage({
                     {card.logoUrl ? (
                       <img src={card.logoUrl} alt="Logo" className="h-16 w-16 object-contain" />
                     ) : null}
-                    <p className="text-xs text-gray-500">{lockedMessage('logo')}</p>
+                    <p className="text-xs text-gray-500 dark:text-gray-400">
+                      {lockedMessage('logo')}
+                    </p>
                   </div>
                 ) : (
                   <ImageField
@@ -361,7 +363,7 @@ export function CardEditorPage({
           )}
         </section>
         <aside aria-label="Preview" className="flex flex-col items-center gap-2">
-          <p className="text-sm font-medium text-gray-500">Preview</p>
+          <p className="text-sm font-medium text-gray-500 dark:text-gray-400">Preview</p>
           <CardDisplay
             card={{ ...card, background: preview }}
             productName={productName}

@@ -79,7 +79,7 @@ function CreateCardDialog() {
           </Dialog.Description>
           <CreateCardForm id={formId} actionData={refused} />
           <Dialog.Close
-            className="absolute right-3 top-3 rounded-md p-1 text-gray-500 hover:bg-gray-100"
+            className="absolute right-3 top-3 rounded-md p-1 text-gray-500 hover:bg-gray-100 dark:text-gray-400 dark:hover:bg-gray-800"
             aria-label="Close"
           >
             <X aria-hidden className="h-4 w-4" />

@@ -85,7 +85,7 @@ function Notice({
 }) {
   return (
     <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-12 text-center dark:border-gray-700">
-      <Icon aria-hidden className="h-8 w-8 text-gray-500" />
+      <Icon aria-hidden className="h-8 w-8 text-gray-500 dark:text-gray-400" />
       <h2 className="text-lg font-semibold">{title}</h2>
       {children}
     </section>

@@ -389,7 +389,7 @@ export function WizardPage({
                   ] as const
                 ).map(([label, value]) => (
                   <div key={label}>
-                    <dt className="text-gray-500">{label}</dt>
+                    <dt className="text-gray-500 dark:text-gray-400">{label}</dt>
                     <dd className="font-medium">{value || '—'}</dd>
                   </div>
                 ))}

@@ -142,7 +142,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
                     ? `Saved key ending in ${settings.keyLast4}`
                     : 'Enter your API key'
                 }
-                className="h-10 w-full min-w-0 rounded-md border sm:flex-1 border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
+                className="h-10 w-full min-w-0 rounded-md border sm:flex-1 border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 dark:placeholder:text-gray-400 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400"
               />
               <StatusButton
                 name="intent"

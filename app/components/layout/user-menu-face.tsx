@@ -42,7 +42,7 @@ export function UserMenuFace({ user }: { user: MenuUser }) {
         {name}
       </span>
       <span className="sr-only">, account menu</span>
-      <ChevronDown aria-hidden className="h-4 w-4 text-gray-500" />
+      <ChevronDown aria-hidden className="h-4 w-4 text-gray-500 dark:text-gray-400" />
     </>
   )
 }

@@ -351,7 +351,9 @@ export function AdminTeamPage({
                   <tr key={member.id} data-testid="staff-row">
                     <td className={`${TD} font-medium`}>
                       {member.name}
-                      {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
+                      {own ? (
+                        <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
+                      ) : null}
                       <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
                         {member.email}
                       </div>

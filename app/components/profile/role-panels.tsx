@@ -26,7 +26,7 @@ export function CardScansPanel({ scans }: { scans: LoadedProfile['scans'] }) {
             const Icon = device?.icon ?? ScanLine
             return (
               <li key={scan.id} className="flex items-center gap-3 py-3 text-sm">
-                <Icon aria-hidden className="h-4 w-4 shrink-0 text-gray-500" />
+                <Icon aria-hidden className="h-4 w-4 shrink-0 text-gray-500 dark:text-gray-400" />
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">{scan.card}</p>
                   <p className="text-gray-600 dark:text-gray-400">

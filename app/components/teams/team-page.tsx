@@ -266,7 +266,9 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
                 <tr key={member.id} data-testid="team-member-row">
                   <td className="px-2 py-3 sm:px-4 font-medium">
                     {memberName(member)}
-                    {own ? <span className="ml-2 text-xs text-gray-500">(you)</span> : null}
+                    {own ? (
+                      <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
+                    ) : null}
                     {owner ? (
                       <span className="ml-2 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-700 dark:bg-gray-800 dark:text-gray-300">
                         Owner

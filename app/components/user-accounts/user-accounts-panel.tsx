@@ -231,7 +231,7 @@ function Pagination({ q, page, pageCount }: { q: string; page: number; pageCount
       {pages.map((number, index) =>
         number === null ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the gaps have no identity of their own
-          <span key={`gap-${index}`} aria-hidden className="px-1 text-gray-500">
+          <span key={`gap-${index}`} aria-hidden className="px-1 text-gray-500 dark:text-gray-400">
             …
           </span>
         ) : (
