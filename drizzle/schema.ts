@@ -1260,4 +1260,6 @@ export const tenantTables = {
   stripeEvents,
   seatSuccessors,
   cardTemplates,
+  accountDeletions,
+  departedAddresses,
 } as const
