@@ -529,6 +529,15 @@ describe('after the grace period', () => {
       const answer = await openPage(route, path, params)
       expect(answer, path).toHaveRedirect(new RegExp(`^/c/${agency.samSlug}(\\?s=q)?$`))
     }
+    // Every other surface stays as closed as it was: the vCard, the QR code, the pass.
+    for (const route of [
+      'card_.$ref.vcard.ts',
+      'card_.$ref.qr[.]png.ts',
+      'card_.$ref.pass[.]pkpass.ts',
+    ]) {
+      const ref = agency.doraCard.id
+      expect((await openPage(route, `/card/${ref}`, { ref })).status, route).toBe(404)
+    }
     // Another agency's host knows nothing of them.
     const elsewhere = await openPage(
       'c.$slug.tsx',
