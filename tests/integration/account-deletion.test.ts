@@ -360,6 +360,29 @@ describe('signing in during the grace period cancels it', () => {
     expect(await pendingOf(person.id)).toBeUndefined()
   })
 
+  test('with a passkey enrolled at the step (an admin required to have a second factor)', async () => {
+    const person = await scheduled({ role: 'agency_admin' })
+    const signedIn = await signInAs(person.email)
+    expect(signedIn.deletionCancelled).toBe(false)
+    const key = virtualPasskey(`http://${host}`)
+    const asked = await post(
+      'auth.two-factor.tsx',
+      '/auth/two-factor',
+      { intent: 'passkey-options' },
+      signedIn.cookie,
+    )
+    const { options } = (await asked.json()) as { options: never }
+    const step = await post(
+      'auth.two-factor.tsx',
+      '/auth/two-factor',
+      { intent: 'passkey-add', name: 'Phone', credential: JSON.stringify(key.register(options)) },
+      signedIn.cookie,
+    )
+    expect(step).toHaveRedirect('/dashboard/agency')
+    await expect(step).toSendToast(DELETION_CANCELLED)
+    expect(await pendingOf(person.id)).toBeUndefined()
+  })
+
   test("a cancelled request's job does nothing, even once due", async () => {
     const person = await scheduled()
     await signInAs(person.email)
