@@ -628,6 +628,50 @@ export const seatSuccessors = pgTable(
   ],
 )
 
+// "Delete my account" (issue 31 point 4, ADR 053): one row per account whose owner asked for
+// its deletion, with when it goes. Signing in before then deletes the row (the deletion is
+// cancelled); the job queued for `scheduled_for` deletes the account only while the row is
+// there and due. The row goes with the account (cascade).
+export const accountDeletions = pgTable(
+  'account_deletions',
+  {
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'account_deletions_pkey', columns: [t.organizationId, t.userId] }),
+    foreignKey({
+      name: 'account_deletions_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// The addresses of a deleted agency account's public cards (ADR 053, amending ADR 049's note):
+// a card id, a short link slug (current or retired) or a name link, with the successor the
+// agency chose, if any. Only what routing needs: no name, no card, no owner id. The card gate
+// consults it when no live card answers an address, so a live card that takes a slug or name
+// link later always wins. Kept until the agency goes (cascade).
+export const departedAddresses = pgTable(
+  'departed_addresses',
+  {
+    organizationId: organizationId(),
+    kind: text('kind').$type<'card' | 'slug' | 'name'>().notNull(),
+    // A card id, or a slug or name link in lower case.
+    address: text('address').notNull(),
+    // No foreign key: a successor deleted later leaves the agency's default to answer.
+    successorId: uuid('successor_id'),
+    departedAt: timestamp('departed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'departed_addresses_pkey', columns: [t.organizationId, t.kind, t.address] }),
+    check('departed_addresses_kind', sql`${t.kind} in ('card', 'slug', 'name')`),
+  ],
+)
+
 // Apple Wallet passes of cards (issue 29, ADR 042): one per card and viewer (null: anyone
 // signed out), so an update reaches a device only while the gate still shows that viewer the
 // card. The serial number is the id. No authentication token is stored: each is derived from
@@ -1216,4 +1260,6 @@ export const tenantTables = {
   stripeEvents,
   seatSuccessors,
   cardTemplates,
+  accountDeletions,
+  departedAddresses,
 } as const

@@ -59,8 +59,12 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       ...NO_PASSWORD,
     })
     for (const endUser of agencySpec.endUsers ?? []) {
-      const { card, contacts, ...account } = endUser
-      const user = await makeUser(agency.id, { ...account, role: 'end_user', ...NO_PASSWORD })
+      const { card, contacts, password, ...account } = endUser
+      const user = await makeUser(agency.id, {
+        ...account,
+        role: 'end_user',
+        ...(password ? { password } : NO_PASSWORD),
+      })
       if (card) {
         const { firstName, lastName, email } = account
         await makeCard(agency.id, user.id, { firstName, lastName, email })

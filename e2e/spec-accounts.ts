@@ -198,6 +198,8 @@ export type SpecAgency = {
     card?: boolean
     /** Contacts they gathered, by name and email. */
     contacts?: readonly { fullName: string; email: string }[]
+    /** A password, for a spec that signs in through the form (none: nobody can). */
+    password?: string
   }[]
 }
 
@@ -269,6 +271,26 @@ export const SPEC_AGENCIES = {
         contacts: [{ fullName: 'Carla Client', email: 'carla@client.e2e.test' }],
       },
       { email: 'handover-sam@e2e.test', firstName: 'Sam', lastName: 'Successor', card: true },
+    ],
+  },
+  /**
+   * e2e/account-deletion.spec.ts (the production project, ADR 053): Lena asks to delete her
+   * account, signs in again (which cancels it), asks again, and once the grace period is over her
+   * short link answers the agency's forwarding and her password no longer signs in.
+   */
+  leaver: {
+    name: 'Leaver Agency',
+    slug: 'leaver',
+    host: 'leaver.localhost',
+    owner: { email: 'leaver-owner@example.test', firstName: 'Lee', lastName: 'Leaver' },
+    endUsers: [
+      {
+        email: 'leaver-lena@e2e.test',
+        firstName: 'Lena',
+        lastName: 'Leaving',
+        card: true,
+        password: 'leaverpass1',
+      },
     ],
   },
   /**

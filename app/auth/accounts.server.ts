@@ -38,6 +38,7 @@ import {
   recordHits,
 } from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
+import { cancelDeletionAtSignIn } from './sign-in-completion.server'
 import { secondStepOwed } from './two-factor.server'
 
 export const SAME_PASSWORD_MESSAGE = 'Your new password must be different from your current one'
@@ -163,7 +164,17 @@ export async function signIn(
   // the guard lets it reach only the step page until the step is passed (ADR 045).
   const twoFactorVerified = !(await secondStepOwed(tenant, user))
   const session = await createSession(tenant.id, user.id, { twoFactorVerified })
-  return { user, session, deviceCookie: issueDeviceCookie(tenant.id, email) }
+  // Complete already (no second step owed): a pending "Delete my account" is cancelled now;
+  // otherwise the second step cancels it (ADR 053).
+  const deletionCancelled =
+    twoFactorVerified &&
+    (await withTenant(tenant.id, (tx) => cancelDeletionAtSignIn(tx, tenant.id, user.id)))
+  return {
+    user,
+    session,
+    deviceCookie: issueDeviceCookie(tenant.id, email),
+    deletionCancelled,
+  }
 }
 
 // Kept importable from here: e2e/start-server.ts stores a known expired reset token with it.

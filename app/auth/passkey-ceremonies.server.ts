@@ -13,7 +13,6 @@ import {
 } from '@simplewebauthn/server'
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers'
 import { recordAudit } from '#app/models/audit.server'
-import { markSessionTwoFactorVerified } from '#app/models/authenticators.server'
 import {
   consumeSessionChallenge,
   deletePasskey,
@@ -28,6 +27,7 @@ import type { User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
+import { completeSecondStep } from './sign-in-completion.server'
 import { countAttempt, REQUIRED_MESSAGE, twoFactorRequired } from './two-factor.server'
 
 const CHALLENGE_TTL_MS = 5 * 60_000
@@ -112,8 +112,8 @@ export async function owesEnrolment(tenant: Pick<Tenant, 'id'>, user: User) {
 }
 
 /** The session passed its second step (a passkey enrolled at sign-in). */
-export async function markVerified(tenant: Pick<Tenant, 'id'>, sessionId: string) {
-  await withTenant(tenant.id, (tx) => markSessionTwoFactorVerified(tx, tenant.id, sessionId))
+export async function markVerified(tenant: Pick<Tenant, 'id'>, userId: string, sessionId: string) {
+  return withTenant(tenant.id, (tx) => completeSecondStep(tx, tenant.id, userId, sessionId))
 }
 
 // ── Adding one (the Security area, or enrolment at sign-in) ────────────────────────────────────────────────────
@@ -253,7 +253,7 @@ export async function authenticationOptions(
   return options
 }
 
-/** The sign-in step with a passkey: true when it passed. Counted like a code attempt. */
+/** The sign-in step with a passkey: the completed sign-in, or false. Counted like a code attempt. */
 export async function passWithPasskey(
   tenant: Pick<Tenant, 'id'>,
   user: User,
@@ -294,9 +294,9 @@ export async function passWithPasskey(
     return false
   }
   if (!verification.verified) return false
-  await withTenant(tenant.id, async (tx) => {
+  return withTenant(tenant.id, async (tx) => {
     await recordPasskeyUse(tx, tenant.id, key.id, verification.authenticationInfo.newCounter)
-    await markSessionTwoFactorVerified(tx, tenant.id, sessionId)
+    const completed = await completeSecondStep(tx, tenant.id, user.id, sessionId)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'two_factor.passkey_used',
@@ -304,6 +304,6 @@ export async function passWithPasskey(
       entityId: user.id,
       metadata: { name: key.name },
     })
+    return completed
   })
-  return true
 }

@@ -16,7 +16,6 @@ import { recordAudit } from '#app/models/audit.server'
 import {
   clearTwoFactor,
   consumeRecoveryCode,
-  markSessionTwoFactorVerified,
   setRecoveryCodes,
   setTwoFactor,
 } from '#app/models/authenticators.server'
@@ -30,6 +29,7 @@ import { open, seal } from '#app/utils/secret-box.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { addressLimitKey, hitOrRefuseIn, limitKey } from './rate-limit.server'
+import { completeSecondStep } from './sign-in-completion.server'
 import { RECOVERY_CODE_COUNT } from './sign-in-steps'
 
 export const TOTP_PERIOD_SECONDS = 30
@@ -142,7 +142,7 @@ export async function countAttempt(tenant: Pick<Tenant, 'id'>, userId: string, c
   })
 }
 
-/** The sign-in step with the authenticator's code: true when it passed. */
+/** The sign-in step with the authenticator's code: the completed sign-in, or false. */
 export async function passWithCode(
   tenant: Pick<Tenant, 'id'>,
   user: User,
@@ -152,11 +152,10 @@ export async function passWithCode(
 ) {
   await countAttempt(tenant, user.id, clientIp)
   if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) return false
-  await withTenant(tenant.id, (tx) => markSessionTwoFactorVerified(tx, tenant.id, sessionId))
-  return true
+  return withTenant(tenant.id, (tx) => completeSecondStep(tx, tenant.id, user.id, sessionId))
 }
 
-/** The sign-in step with a recovery code, which works once: true when it passed. */
+/** The sign-in step with a recovery code, which works once: the completed sign-in, or false. */
 export async function passWithRecoveryCode(
   tenant: Pick<Tenant, 'id'>,
   user: User,
@@ -167,7 +166,7 @@ export async function passWithRecoveryCode(
   await countAttempt(tenant, user.id, clientIp)
   return withTenant(tenant.id, async (tx) => {
     if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hashRecoveryCode(code)))) return false
-    await markSessionTwoFactorVerified(tx, tenant.id, sessionId)
+    const completed = await completeSecondStep(tx, tenant.id, user.id, sessionId)
     const left = (await findUserById(tx, tenant.id, user.id))?.recoveryCodeHashes.length ?? 0
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
@@ -176,7 +175,7 @@ export async function passWithRecoveryCode(
       entityId: user.id,
       metadata: { codesLeft: left },
     })
-    return true
+    return completed
   })
 }
 
@@ -206,7 +205,7 @@ export async function confirmEnrolment(
       totpKeySealed: sealKey(key),
       recoveryCodeHashes: recovery.hashes,
     })
-    await markSessionTwoFactorVerified(tx, tenant.id, sessionId)
+    await completeSecondStep(tx, tenant.id, user.id, sessionId)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'two_factor.enabled',

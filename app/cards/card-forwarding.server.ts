@@ -4,7 +4,7 @@
 // or its own contact page. Nothing of the departed person's card is part of the answer.
 import { cardLinkPath } from '#app/cards/short-link'
 import { getOrganizationPreferences } from '#app/models/organization-settings.server'
-import { findSeatSuccessorCard } from '#app/models/seat-successors.server'
+import { findSeatSuccessorCard, findSuccessorCard } from '#app/models/seat-successors.server'
 import { readSeatForwarding } from '#app/validation/seat-forwarding'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -21,7 +21,33 @@ export async function forwardingFor(
   organizationId: string,
   departedUserId: string,
 ): Promise<Forwarding> {
-  const successor = await findSeatSuccessorCard(db, organizationId, departedUserId)
+  return forwardingVia(
+    db,
+    organizationId,
+    await findSeatSuccessorCard(db, organizationId, departedUserId),
+  )
+}
+
+/**
+ * What a deleted account's departed address answers (ADR 053): the same rule, with the
+ * successor the address keeps (the seat's row went with the account).
+ */
+export async function forwardingForDeparted(
+  db: Queryable,
+  organizationId: string,
+  successorId: string | null,
+): Promise<Forwarding> {
+  const successor = successorId
+    ? await findSuccessorCard(db, organizationId, successorId)
+    : undefined
+  return forwardingVia(db, organizationId, successor)
+}
+
+async function forwardingVia(
+  db: Queryable,
+  organizationId: string,
+  successor: Awaited<ReturnType<typeof findSuccessorCard>>,
+): Promise<Forwarding> {
   // A successor who left too, or has no card yet, forwards nowhere: no chains, no loops.
   if (successor?.successorStatus === 'active' && successor.cardId) {
     return { kind: 'successor', path: cardLinkPath({ id: successor.cardId }, successor.slug) }

@@ -5,7 +5,8 @@
 //  1. the card, or the profile behind a name link (ADR 009, ADR 027), is in this organization;
 //  2. its owner's account is active: a deactivated user's card is gone everywhere at once; the
 //     card page alone (/card, /c, /contact: every shared link, QR and NFC tag and wallet pass
-//     leads there) answers instead what the agency chose for that seat (openCardPage, ADR 049);
+//     leads there) answers instead what the agency chose for that seat (openCardPage, ADR 049),
+//     and so does the address of a deleted agency account's public card (ADR 053);
 //  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
 //  4. and then without the email and phones the owner hid (both phones and WhatsApp links,
 //     issue 28), unless the viewer is the owner.
@@ -15,7 +16,11 @@
 // other module calls the lookups below.
 import type { AppLoadContext } from '@remix-run/node'
 import { getOptionalUser } from '#app/auth/guards.server'
-import { type Forwarding, forwardingFor } from '#app/cards/card-forwarding.server'
+import {
+  type Forwarding,
+  forwardingFor,
+  forwardingForDeparted,
+} from '#app/cards/card-forwarding.server'
 import {
   type CardViewer,
   getOwnerPrivacy,
@@ -24,6 +29,7 @@ import {
   withPrivacy,
 } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
+import { findDepartedAddress } from '#app/models/account-deletions.server'
 import {
   findCardById,
   findCardByReference,
@@ -81,7 +87,7 @@ export async function openCardPage(
   viewer: CardViewer,
 ): Promise<{ card: ShownCard } | { forwarding: Forwarding } | undefined> {
   const found = await findCard(db, organizationId, reference)
-  if (!found) return undefined
+  if (!found) return departedForwarding(db, organizationId, reference)
   const ownerId = found.card.userId
   if (found.ownerStatus !== 'active') {
     const privacy = await getOwnerPrivacy(db, organizationId, ownerId)
@@ -90,6 +96,26 @@ export async function openCardPage(
   }
   const card = await admit(db, organizationId, found, viewer)
   return card && { card }
+}
+
+/**
+ * An address no live card answers may have been a deleted agency account's public card (ADR
+ * 053): it forwards as a deactivated person's would. A live card always wins, so a slug or name
+ * link taken again later is the new owner's.
+ */
+async function departedForwarding(
+  db: Queryable,
+  organizationId: string,
+  reference: CardReference,
+): Promise<{ forwarding: Forwarding } | undefined> {
+  const departed =
+    'id' in reference
+      ? await findDepartedAddress(db, organizationId, ['card'], reference.id)
+      : 'slug' in reference
+        ? await findDepartedAddress(db, organizationId, ['slug'], reference.slug)
+        : await findDepartedAddress(db, organizationId, ['card', 'name'], reference.reference)
+  if (!departed) return undefined
+  return { forwarding: await forwardingForDeparted(db, organizationId, departed.successorId) }
 }
 
 async function admit(

@@ -12,6 +12,7 @@ import {
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { fanOutAnnouncement } from '#app/notifications/send-announcements.server'
+import { accountDeletionJob } from '#app/people/account-deletion.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
@@ -49,6 +50,8 @@ export const jobHandlers: JobHandlers = {
   'billing.stripe-event': stripeEventJob,
   // A failed payment's grace period over: an account still unpaid falls back to Free (ADR 051).
   'billing.grace-end': graceEndJob,
+  // "Delete my account" after its grace period, unless a sign-in cancelled it (ADR 053).
+  'account.delete': accountDeletionJob,
 }
 
 export function startJobs(log: (message: string) => void) {

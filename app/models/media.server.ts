@@ -55,6 +55,9 @@ const isReferenced: SQL = sql.join(
   sql` or `,
 )
 
+/** True for the `media` row of the outer query while nothing references it. */
+export const isUnreferencedMedia: SQL = sql`not (${isReferenced})`
+
 /**
  * Stores an already processed image once per organization, keyed by its content hash. Storing
  * bytes that are stored already makes that row pending again: its uploader's form shows it

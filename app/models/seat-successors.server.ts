@@ -62,3 +62,41 @@ export async function findSeatSuccessorCard(db: Queryable, organizationId: strin
     .limit(1)
   return row
 }
+
+/**
+ * The same for a successor named directly (a deleted account's departed addresses, ADR 053):
+ * the account's status and its default card's address. Undefined when the account is gone.
+ */
+export async function findSuccessorCard(
+  db: Queryable,
+  organizationId: string,
+  successorId: string,
+) {
+  const [row] = await db
+    .select({
+      successorId: users.id,
+      successorStatus: users.status,
+      cardId: digitalCards.id,
+      slug: cardSlugs.slug,
+    })
+    .from(users)
+    .leftJoin(
+      digitalCards,
+      and(
+        eq(digitalCards.organizationId, organizationId),
+        eq(digitalCards.userId, users.id),
+        eq(digitalCards.isDefault, true),
+      ),
+    )
+    .leftJoin(
+      cardSlugs,
+      and(
+        eq(cardSlugs.organizationId, organizationId),
+        eq(cardSlugs.cardId, digitalCards.id),
+        isNull(cardSlugs.retiredAt),
+      ),
+    )
+    .where(and(eq(users.organizationId, organizationId), eq(users.id, successorId)))
+    .limit(1)
+  return row
+}

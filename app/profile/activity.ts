@@ -3,6 +3,10 @@
 const LABELS: Record<string, string> = {
   'profile.updated': 'Updated your profile',
   'password.changed': 'Changed your password',
+  'account.deletion_scheduled': 'Asked to delete your account',
+  'account.deletion_cancelled': 'Cancelled the deletion of your account by signing in',
+  'account.deletion_refused': 'An account deletion was refused: it would have left no admin',
+  'account.deleted': 'An account was deleted at its owner’s request',
   'two_factor.enabled': 'Turned on two-factor authentication',
   'two_factor.disabled': 'Turned off two-factor authentication',
   'two_factor.recovery_codes_regenerated': 'Made new recovery codes',

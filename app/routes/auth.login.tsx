@@ -15,6 +15,7 @@ import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { signedInToast } from '#app/validation/account-deletion'
 import { LoginSchema } from '#app/validation/auth'
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       headers.append('Set-Cookie', signedIn.session.cookie)
       headers.append('Set-Cookie', signedIn.deviceCookie)
       return {
-        toast: 'Signed in successfully!',
+        ...signedInToast(signedIn),
         redirectTo: safeRedirectPath(value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard,
         headers,
       }

@@ -38,6 +38,7 @@ import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { signedInToast } from '#app/validation/account-deletion'
 import { TwoFactorStepSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
@@ -70,10 +71,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/',
     intents: {
       code: async ({ code }, { tenant, user, session }) => {
-        if (!(await passWithCode(tenant, user, session.sessionId, code, clientIp))) {
-          return new ActionError(400, WRONG_CODE_MESSAGE, 'code')
-        }
-        return { toast: 'Signed in successfully!', redirectTo: rolePaths(user.role).dashboard }
+        const passed = await passWithCode(tenant, user, session.sessionId, code, clientIp)
+        if (!passed) return new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+        return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
       recovery: async ({ recoveryCode }, { tenant, user, session }) => {
         const passed = await passWithRecoveryCode(
@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         )
         if (!passed) return new ActionError(400, WRONG_RECOVERY_CODE_MESSAGE, 'recoveryCode')
         return {
-          toast: 'Signed in successfully!',
+          ...signedInToast(passed),
           description: 'That recovery code is now used up. Make new ones under Security.',
           redirectTo: rolePaths(user.role).dashboard,
         }
@@ -104,8 +104,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
           return new ActionError(400, 'Two-factor authentication is on.')
         }
         await addPasskey(tenant, user, session.sessionId, request, value)
-        await markVerified(tenant, session.sessionId)
-        return { toast: 'Passkey added', redirectTo: rolePaths(user.role).dashboard }
+        const completed = await markVerified(tenant, user.id, session.sessionId)
+        return {
+          ...(completed.deletionCancelled ? signedInToast(completed) : { toast: 'Passkey added' }),
+          redirectTo: rolePaths(user.role).dashboard,
+        }
       },
       passkey: async ({ credential }, { tenant, user, session }) => {
         const passed = await passWithPasskey(
@@ -117,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           clientIp,
         )
         if (!passed) return new ActionError(400, PASSKEY_FAILED_MESSAGE)
-        return { toast: 'Signed in successfully!', redirectTo: rolePaths(user.role).dashboard }
+        return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
       enrol: async (value, { tenant, user, session }) => {
         if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')

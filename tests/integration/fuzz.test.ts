@@ -719,6 +719,16 @@ const FORMS: Form[] = [
     mayChange: ['rate_limits'],
   },
   {
+    // "Delete my account" (ADR 053): no generated password is the account's, so nothing is
+    // scheduled; each check counts against the limits.
+    name: 'delete my account',
+    file: 'account.delete',
+    path: '/account/delete',
+    actor: 'end_user',
+    keys: ['password'],
+    mayChange: ['rate_limits'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',

@@ -8,6 +8,16 @@ import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
+import {
+  cancelAccountDeletion,
+  deleteUnreferencedUploadsOf,
+  findAccountDeletion,
+  findDepartedAddress,
+  listAccountAddresses,
+  listPendingDeletionUserIds,
+  recordDepartedAddresses,
+  scheduleAccountDeletion,
+} from '#app/models/account-deletions.server'
 import { listAssignedEndUsersActivity, listOrganizationActivity } from '#app/models/activity.server'
 import {
   deleteAgency,
@@ -170,7 +180,11 @@ import {
   unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
-import { findSeatSuccessorCard, setSeatSuccessor } from '#app/models/seat-successors.server'
+import {
+  findSeatSuccessorCard,
+  findSuccessorCard,
+  setSeatSuccessor,
+} from '#app/models/seat-successors.server'
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
@@ -482,7 +496,22 @@ async function seedTenantA(db: Queryable) {
     data: { userId: user.id },
     occurredAt: new Date(),
   })
+  // A's pending "Delete my account", a departed address, and an image A's user uploaded that
+  // nothing references (ADR 053).
+  await scheduleAccountDeletion(db, organization.id, second.id, new Date(Date.now() + 86_400_000))
+  const departedSlug = `departed-${suffix}`
+  await recordDepartedAddresses(
+    db,
+    organization.id,
+    [{ kind: 'slug', address: departedSlug }],
+    assigned.id,
+  )
+  await storeMedia(db, organization.id, {
+    ...png(await makePng('#a0b0c0')),
+    uploadedBy: second.id,
+  })
   return {
+    departedSlug,
     organization,
     stripeEventId,
     announcement,
@@ -814,6 +843,71 @@ const cases: Record<string, Case[]> = {
       name: "finds no successor of A's user",
       run: (db, b, a) => findSeatSuccessorCard(db, b, a.user.id),
       expected: nothing,
+    },
+  ],
+  findSuccessorCard: [
+    {
+      name: "finds none of A's users as a successor",
+      run: (db, b, a) => findSuccessorCard(db, b, a.assigned.id),
+      expected: nothing,
+    },
+  ],
+  scheduleAccountDeletion: [
+    {
+      name: "schedules no deletion of A's user",
+      run: (db, b, a) => scheduleAccountDeletion(db, b, a.user.id, new Date()),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findAccountDeletion: [
+    {
+      name: "finds none of A's pending deletions",
+      run: (db, b, a) => findAccountDeletion(db, b, a.second.id),
+      expected: nothing,
+    },
+  ],
+  cancelAccountDeletion: [
+    {
+      name: "cancels none of A's pending deletions",
+      run: (db, b, a) => cancelAccountDeletion(db, b, a.second.id),
+      expected: nothing,
+    },
+  ],
+  listPendingDeletionUserIds: [
+    {
+      name: "lists none of A's pending deletions",
+      run: async (db, b, a) =>
+        (await listPendingDeletionUserIds(db, b)).filter((id) => id === a.second.id),
+      expected: nothing,
+    },
+  ],
+  listAccountAddresses: [
+    {
+      name: "lists none of A's cards, slugs or name links",
+      run: (db, b, a) => listAccountAddresses(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  recordDepartedAddresses: [
+    {
+      name: "records nothing in A (B's own row, A's untouched)",
+      run: (db, b, a) =>
+        recordDepartedAddresses(db, b, [{ kind: 'slug', address: `${a.departedSlug}-b` }], null),
+      expected: (value) => expect(value).toBe(1),
+    },
+  ],
+  findDepartedAddress: [
+    {
+      name: "finds none of A's departed addresses",
+      run: (db, b, a) => findDepartedAddress(db, b, ['slug'], a.departedSlug),
+      expected: nothing,
+    },
+  ],
+  deleteUnreferencedUploadsOf: [
+    {
+      name: "deletes none of A's images",
+      run: (db, b, a) => deleteUnreferencedUploadsOf(db, b, a.second.id),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   listSuccessorChoices: [

@@ -3,6 +3,10 @@
 import { getTableName, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getPlatformScope } from '#app/auth/guards.server'
+import {
+  recordDepartedAddresses,
+  scheduleAccountDeletion,
+} from '#app/models/account-deletions.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { insertTemplate } from '#app/models/card-templates.server'
@@ -14,6 +18,7 @@ import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
+  accountDeletions,
   announcements,
   auditEvents,
   billingAccounts,
@@ -21,6 +26,7 @@ import {
   cardSlugs,
   cardTemplates,
   consentTexts,
+  departedAddresses,
   digitalCards,
   googleWalletObjects,
   passkeys,
@@ -89,6 +95,7 @@ describe('row-level security', () => {
     expect(names).toContain('consent_texts')
     expect(names).toContain('card_templates')
     expect(names).toContain('seat_successors')
+    expect(names).toEqual(expect.arrayContaining(['account_deletions', 'departed_addresses']))
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
@@ -263,6 +270,49 @@ describe('row-level security', () => {
         .returning(),
     )
     expect(changed).toEqual([])
+  })
+
+  test("pending deletions and departed addresses (ADR 053): a tenant sees only its own and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const later = new Date(Date.now() + 86_400_000)
+    await withTenant(a.id, (tx) => scheduleAccountDeletion(tx, a.id, userA.id, later))
+    await withTenant(b.id, (tx) => scheduleAccountDeletion(tx, b.id, userB.id, later))
+    await withTenant(a.id, (tx) =>
+      recordDepartedAddresses(tx, a.id, [{ kind: 'slug', address: 'gone-a' }], null),
+    )
+    await withTenant(b.id, (tx) =>
+      recordDepartedAddresses(tx, b.id, [{ kind: 'slug', address: 'gone-b' }], null),
+    )
+    const deletions = await withTenant(a.id, (tx) => tx.select().from(accountDeletions))
+    expect(deletions.map((row) => row.userId)).toContain(userA.id)
+    expect(deletions.filter((row) => row.organizationId === b.id)).toEqual([])
+    const addresses = await withTenant(a.id, (tx) => tx.select().from(departedAddresses))
+    expect(addresses.map((row) => row.address)).toContain('gone-a')
+    expect(addresses.filter((row) => row.organizationId === b.id)).toEqual([])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(departedAddresses).values({ organizationId: b.id, kind: 'slug', address: 'x' }),
+      ),
+    ).rejects.toThrow()
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx
+          .insert(accountDeletions)
+          .values({ organizationId: b.id, userId: userB.id, scheduledFor: new Date() }),
+      ),
+    ).rejects.toThrow()
+    const moved = await withTenant(a.id, (tx) =>
+      tx
+        .update(accountDeletions)
+        .set({ scheduledFor: new Date() })
+        .where(sql`${accountDeletions.userId} = ${userB.id}`)
+        .returning(),
+    )
+    expect(moved).toEqual([])
+    const dropped = await withTenant(a.id, (tx) =>
+      tx.delete(departedAddresses).where(sql`${departedAddresses.address} = 'gone-b'`).returning(),
+    )
+    expect(dropped).toEqual([])
   })
 
   test("card templates (ADR 048): a tenant sees only its own and cannot write another's", async () => {

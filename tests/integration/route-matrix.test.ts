@@ -107,6 +107,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'invitations.$token_.decline.tsx': 'public',
   'resources.upload.ts': 'no-loader',
   'resources.email-confirmation.ts': 'no-loader',
+  // "Delete my account" (ADR 053): every signed-in role asks for its own; a GET goes to the profile.
+  'account.delete.ts': 'no-loader',
   'api-settings.tsx': 'any',
   // The Security area's two-factor page: every signed-in role manages its own.
   'account.two-factor.tsx': 'any',
@@ -458,6 +460,7 @@ const REFERENCES: Record<string, Reference> = {
   'auth.two-factor.tsx': 'none',
   'auth.new-password.tsx': 'none',
   'account.two-factor.tsx': 'none',
+  'account.delete.ts': 'none',
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
@@ -1253,6 +1256,15 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { token: confirmationTokenB, ...injected },
         params: {},
         onlyOnA: true,
+      },
+    ],
+    // "Delete my account" acts on the session's own account only; B's ids are ignored (and the
+    // password is not A's, so A's session stays for the attempts after this one).
+    'account.delete.ts': [
+      {
+        path: '/account/delete',
+        fields: { password: 'not-the-password', email: b.email, ...injected },
+        params: {},
       },
     ],
     'resources.email-confirmation.ts': [

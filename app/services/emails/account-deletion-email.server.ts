@@ -1,0 +1,52 @@
+// "Delete my account" (ADR 053): the person's notice of the date and how to cancel, and the
+// agency admins' notice once an account of theirs has gone. Both in the agency's branding.
+import { ACCOUNT_DELETION_GRACE_DAYS, deletionDay } from '#app/validation/account-deletion'
+import { type EmailBranding, renderActionEmail } from './layout.server'
+
+export function deletionScheduledEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  scheduledFor: Date
+}) {
+  const { branding, to, firstName, scheduledFor } = options
+  const day = deletionDay(scheduledFor)
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: `Your account will be deleted on ${day}`,
+    paragraphs: [
+      `Hi ${firstName || 'there'},`,
+      `You asked us to delete your ${branding.name} account. On ${day} your profile, cards, contacts and images are deleted, and you are signed out everywhere until then.`,
+      'Changed your mind? Sign in before that date and the deletion is cancelled.',
+    ],
+    action: { label: 'Sign in to keep my account', url: `${branding.origin}/auth/login` },
+    footnote: 'You receive this email because you asked to delete your account.',
+  })
+  return { to, subject: `Your ${branding.name} account will be deleted on ${day}`, html, text }
+}
+
+export function accountDeletedAdminEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  personName: string
+  successorName: string | null
+  contactsMoved: number
+}) {
+  const { branding, to, firstName, personName, successorName, contactsMoved } = options
+  const contacts = contactsMoved === 1 ? '1 contact' : `${contactsMoved} contacts`
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: `${personName} deleted their account`,
+    paragraphs: [
+      `Hi ${firstName || 'there'},`,
+      `${personName} asked to delete their account ${ACCOUNT_DELETION_GRACE_DAYS} days ago, and it has now been deleted with their cards and images.`,
+      successorName
+        ? `${successorName} took over their seat: ${contacts} moved to them, and the links of the deleted cards open ${successorName}'s card.`
+        : 'Nobody took over their seat, so their contacts were deleted with the account, and the links of the deleted cards show what your agency chose under When Someone Leaves.',
+    ],
+    action: { label: 'Open End Users', url: `${branding.origin}/dashboard/agency/users` },
+    footnote: 'You receive this email because you are an admin of this agency.',
+  })
+  return { to, subject: `${personName} deleted their ${branding.name} account`, html, text }
+}
