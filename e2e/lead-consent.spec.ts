@@ -99,6 +99,13 @@ test('a lead is refused without consent; with it, gets a receipt and deletes its
       body: { tags: expect.arrayContaining(['consent-given']) },
     })
 
+  // Cleo sees the lead's consent in her contacts (version and time).
+  const ownerAgain = await signedInAs(browser, cleo, '/contacts')
+  const leadRow = ownerAgain.page.getByTestId('contact-row').filter({ hasText: leadEmail })
+  await expect(leadRow.getByTestId('contact-consent')).toContainText('Consent v1')
+  await expect(leadRow.getByTestId('contact-consent')).toContainText('given')
+  await ownerAgain.context.close()
+
   // The link shows what is kept, and deletes it.
   await page.goto(link)
   await expect(page.getByRole('heading', { name: 'Your data', level: 1 })).toBeVisible()
