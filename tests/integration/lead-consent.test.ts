@@ -329,6 +329,61 @@ describe('a lead on a card of an agency that asks for consent', () => {
     expect(audit).toEqual([{ entityId: stored?.id, actor: null }])
     // The link now opens nothing.
     expect((await openData(world, path)).status).toBe(404)
+    // Their receipt left the outbox with the contact: nothing there is addressed to them.
+    expect((await outboxOf(world)).filter((row) => row.toAddress === 'lena@example.test')).toEqual(
+      [],
+    )
+  })
+
+  test("a deletion takes only that lead's receipt: the same person's receipt for another owner stays and still works", async () => {
+    const world = await agency()
+    await saveConsent(world, TEXT_V1)
+    const consent = await shownConsent(world)
+    if (!consent) throw new Error('no consent shown')
+    const otto = await makeUser(world.organization.id, { firstName: 'Otto', lastName: 'Other' })
+    const ottoCard = await makeCard(world.organization.id, otto.id, { firstName: 'Otto' })
+    expect((await lead(world, { consentTextId: consent.id, consent: 'on' })).status).toBe(200)
+    const toOtto = { ...world, card: ottoCard }
+    // Same person, another owner's card, the address in other capitals.
+    expect(
+      (
+        await lead(toOtto, {
+          consentTextId: consent.id,
+          consent: 'on',
+          email: 'Lena@Example.test',
+        })
+      ).status,
+    ).toBe(200)
+    const receipts = async () =>
+      (await outboxOf(world)).filter((row) => row.toAddress.toLowerCase() === 'lena@example.test')
+    const both = asDelivered(await receipts())
+    expect(both).toHaveLength(2)
+    const links = both.map((row) => {
+      const url = /https?:\/\/[^\s"<]+\/lead-data\?token=[a-z2-7]{52}/.exec(row.text)?.[0]
+      if (!url) throw new Error('no data link in a receipt')
+      const link = new URL(url)
+      return { to: row.toAddress, path: `${link.pathname}${link.search}` }
+    })
+    const first = links.find((link) => link.to === 'lena@example.test')
+    const second = links.find((link) => link.to === 'Lena@Example.test')
+    if (!first || !second) throw new Error('a receipt is missing')
+
+    expect((await deleteData(world, first.path)).status).toBe(200)
+    expect((await receipts()).map((row) => row.toAddress)).toEqual(['Lena@Example.test'])
+    const audit = await getDb()
+      .select({ metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, world.organization.id),
+          eq(auditEvents.action, 'lead.deleted'),
+        ),
+      )
+    expect(audit).toEqual([{ metadata: expect.objectContaining({ receipts: 1 }) }])
+    // The other receipt's link still opens and deletes Otto's contact.
+    expect((await openData(world, second.path)).status).toBe(200)
+    expect((await deleteData(world, second.path)).status).toBe(200)
+    expect(await receipts()).toEqual([])
   })
 })
 

@@ -136,9 +136,11 @@ import {
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import {
+  deleteOutboxEmails,
   findOutboxEmail,
   insertOutboxEmail,
   listOutboxForOrganization,
+  listOutboxLinksTo,
   markOutboxEmailSent,
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
@@ -361,12 +363,14 @@ async function seedTenantA(db: Queryable) {
     action: 'card.create',
     entityType: 'card',
   })
-  const outboxId = await insertOutboxEmail(db, organization.id, {
-    to: user.email,
-    subject: 'For A only',
-    html: '<p>A</p>',
-    text: 'A',
-  })
+  const outboxId = await insertOutboxEmail(
+    db,
+    organization.id,
+    { to: user.email, subject: 'For A only', html: '<p>A</p>', text: 'A' },
+    undefined,
+    // A link of a lead's receipt (ADR 050), which a lead's deletion looks for by address.
+    [{ kind: 'link', purpose: 'lead-data', seed: `seed-${suffix}`, marker: `marker-${suffix}` }],
+  )
   // A CRM integration with a forwarded contact (the sync row names it).
   await saveApiSettings(db, organization.id, user.id, {
     sealedKey: 'v1.sealed.for.a',
@@ -960,6 +964,20 @@ const cases: Record<string, Case[]> = {
       name: "finds none of A's emails",
       run: (db, b, a) => findOutboxEmail(db, b, a.outboxId),
       expected: nothing,
+    },
+  ],
+  listOutboxLinksTo: [
+    {
+      name: "finds none of A's emails with a lead's link",
+      run: (db, b, a) => listOutboxLinksTo(db, b, a.user.email, 'lead-data'),
+      expected: nothing,
+    },
+  ],
+  deleteOutboxEmails: [
+    {
+      name: "deletes none of A's emails",
+      run: (db, b, a) => deleteOutboxEmails(db, b, [a.outboxId]),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   markOutboxEmailSent: [
