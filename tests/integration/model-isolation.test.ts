@@ -172,7 +172,12 @@ import {
   unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
-import { findSeatSuccessorCard, setSeatSuccessor } from '#app/models/seat-successors.server'
+import {
+  clearSeatSuccessor,
+  findSeatSuccessorCard,
+  listSeatSuccessors,
+  setSeatSuccessor,
+} from '#app/models/seat-successors.server'
 import {
   completeSendingDomainRegistration,
   deleteSendingDomain,
@@ -811,6 +816,20 @@ const cases: Record<string, Case[]> = {
       name: "names no successor for A's user",
       run: (db, b, a) => setSeatSuccessor(db, b, a.user.id, a.assigned.id, null),
       expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listSeatSuccessors: [
+    {
+      name: "lists none of A's handed-over seats",
+      run: (db, b) => listSeatSuccessors(db, b),
+      expected: nothing,
+    },
+  ],
+  clearSeatSuccessor: [
+    {
+      name: "clears no successor of A's user",
+      run: (db, b, a) => clearSeatSuccessor(db, b, a.user.id),
+      expected: nothing,
     },
   ],
   findSeatSuccessorCard: [
