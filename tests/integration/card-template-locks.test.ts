@@ -5,7 +5,7 @@
 // reaches its cards in place, audited, with the wallet refresh queued by the same triggers.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { and, eq, isNotNull } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
   action as templatesAction,
@@ -18,9 +18,10 @@ import {
 } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
 import { action as onboardingAction } from '#app/routes/onboarding'
 import { action as profileAction } from '#app/routes/profile._index'
+import { TEMPLATE_TAKEN_MEANWHILE } from '#app/templates/manage-templates.server'
 import { createCardUnderTemplate } from '#app/templates/template-locks.server'
 import { keptMessage, lockedMessage, requiredMessage } from '#app/validation/card-templates'
-import { getDb, withTenant } from '#drizzle/db.server'
+import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import {
   auditEvents,
   cardLinks,
@@ -31,6 +32,7 @@ import {
   teams,
   walletPasses,
 } from '#drizzle/schema'
+import { rowsOf } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
@@ -584,5 +586,85 @@ describe('card templates', () => {
     })
     await expect(deleted).toSendToast({ title: 'Template deleted' })
     expect(await cardRow(card.id)).toMatchObject({ templateId: null, company: 'Acme Sales' })
+  })
+
+  test("two admins creating a team's template at the same instant: one is created, the other told, never a 500", async () => {
+    const [team] = await getDb()
+      .insert(teams)
+      .values({ organizationId: who.organization.id, name: 'Race' })
+      .returning()
+    if (!team) throw new Error('no team')
+    const second = await makeUser(who.organization.id, { role: 'agency_admin' })
+    const secondCookie = await who.cookieOf(second.id)
+    const fields = { ...TEMPLATE, name: 'Race', teamId: team.id }
+    const answers = await Promise.all([
+      postTemplates(who, who.adminCookie, fields),
+      postTemplates(who, secondCookie, { ...fields, name: 'Race too' }),
+    ])
+    expect(answers.map((answer) => answer.status).sort()).toEqual([302, 409])
+    const refused = answers.find((answer) => answer.status === 409)
+    if (!refused) throw new Error('none refused')
+    // Whichever came second: the check's message, or (it passed the check) the index's.
+    expect((await replyErrors(refused)).teamId?.[0]).toMatch(
+      /^This team already has a template|^This team got a template from someone else just now/,
+    )
+    const rows = await getDb()
+      .select({ id: cardTemplates.id })
+      .from(cardTemplates)
+      .where(eq(cardTemplates.teamId, team.id))
+    expect(rows).toHaveLength(1)
+  })
+
+  // The interleaving made certain (a real server runs transactions side by side; PGlite runs
+  // them one after the other): another admin's template is written but not yet committed when
+  // this save checks, so the check finds nothing and the insert waits on the unique index.
+  test("a save that passed the check meets the unique index: the form's message, nothing written", async (context) => {
+    // The handle is known once the file's database is up, not when the file is collected.
+    if (getDatabaseHandle().driver !== 'postgres') context.skip()
+    for (const teamName of ['Race 2', null] as const) {
+      const spare = teamName ? undefined : await agency()
+      const owner = spare ?? who
+      const [team] = teamName
+        ? await getDb()
+            .insert(teams)
+            .values({ organizationId: owner.organization.id, name: teamName })
+            .returning()
+        : [undefined]
+      let answer: Promise<Response> | undefined
+      await getDb().transaction(async (tx) => {
+        await tx.insert(cardTemplates).values({
+          organizationId: owner.organization.id,
+          teamId: team?.id ?? null,
+          name: 'First',
+        })
+        answer = postTemplates(owner, owner.adminCookie, {
+          ...TEMPLATE,
+          name: 'Second',
+          teamId: team?.id ?? '',
+        })
+        // Until the save waits on the index (the row above holds it).
+        for (let tries = 0; tries < 200; tries++) {
+          const [waiting] = rowsOf<{ n: number }>(
+            await getDb().execute(
+              sql`select count(*)::int as n from pg_stat_activity
+                    where datname = current_database() and wait_event_type = 'Lock'`,
+            ),
+          )
+          if ((waiting?.n ?? 0) > 0) break
+          await new Promise((resolve) => setTimeout(resolve, 25))
+        }
+      })
+      const refused = await answer
+      if (!refused) throw new Error('no answer')
+      expect(refused.status).toBe(409)
+      expect((await replyErrors(refused)).teamId).toEqual([
+        team ? TEMPLATE_TAKEN_MEANWHILE.team : TEMPLATE_TAKEN_MEANWHILE.default,
+      ])
+      const names = await getDb()
+        .select({ name: cardTemplates.name })
+        .from(cardTemplates)
+        .where(eq(cardTemplates.organizationId, owner.organization.id))
+      expect(names.map((row) => row.name)).not.toContain('Second')
+    }
   })
 })
