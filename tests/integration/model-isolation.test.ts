@@ -48,6 +48,7 @@ import {
   findTemplateOfCard,
   insertTemplate,
   listCardsToApply,
+  listOwnerCards,
   listTemplateCards,
   listTemplates,
   organizationHasTeam,
@@ -2005,6 +2006,13 @@ const cases: Record<string, Case[]> = {
       name: "frees none of A's cards from their template",
       run: (db, b, a) => setCardsTemplate(db, b, [a.card.id], null),
       expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listOwnerCards: [
+    {
+      name: "lists none of A's user's cards",
+      run: (db, b, a) => listOwnerCards(db, b, a.user.id),
+      expected: nothing,
     },
   ],
   listTemplateCards: [
