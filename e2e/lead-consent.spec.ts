@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test'
 import type { CrmRequest } from '#tests/fake-crm'
 import { crmPort, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
-import { signedInAs, waitForHydration } from './page-helpers'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
 const agency = SPEC_AGENCIES.consenting
@@ -104,6 +104,7 @@ test('a lead is refused without consent; with it, gets a receipt and deletes its
   const leadRow = ownerAgain.page.getByTestId('contact-row').filter({ hasText: leadEmail })
   await expect(leadRow.getByTestId('contact-consent')).toContainText('Consent v1')
   await expect(leadRow.getByTestId('contact-consent')).toContainText('given')
+  await expectAccessible(ownerAgain.page, 'contacts with a consent badge')
   await ownerAgain.context.close()
 
   // The link shows what is kept, and deletes it.

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test'
 import { DEFAULT_FORWARDING_MESSAGE } from '#app/validation/seat-forwarding'
 import { urlFor } from './fixtures'
-import { signedInAs } from './page-helpers'
+import { expectAccessible, signedInAs } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
 const agency = SPEC_AGENCIES.handover
@@ -42,6 +42,7 @@ test("a departed user's links open the successor's card, who owns her contacts",
   await expect(admin.getByTestId('forwarding-row')).toHaveText(
     /Dora Departing forwards to Sam Successor/,
   )
+  await expectAccessible(admin, 'forwarding overview')
 
   // Her short link, her name link and what her QR code carries: Sam's card.
   for (const path of ['/c/dora-departing', '/card/dora-departing', '/C/DORA-DEPARTING']) {
