@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test'
 import type { CrmRequest } from '#tests/fake-crm'
 import { crmPort, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
-import { signedInAs, waitForHydration } from './page-helpers'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
 const agency = SPEC_AGENCIES.consenting
@@ -98,6 +98,14 @@ test('a lead is refused without consent; with it, gets a receipt and deletes its
       authorization: `Bearer ${key}`,
       body: { tags: expect.arrayContaining(['consent-given']) },
     })
+
+  // Cleo sees the lead's consent in her contacts (version and time).
+  const ownerAgain = await signedInAs(browser, cleo, '/contacts')
+  const leadRow = ownerAgain.page.getByTestId('contact-row').filter({ hasText: leadEmail })
+  await expect(leadRow.getByTestId('contact-consent')).toContainText('Consent v1')
+  await expect(leadRow.getByTestId('contact-consent')).toContainText('given')
+  await expectAccessible(ownerAgain.page, 'contacts with a consent badge')
+  await ownerAgain.context.close()
 
   // The link shows what is kept, and deletes it.
   await page.goto(link)

@@ -26,7 +26,20 @@ export async function exportContacts(
   const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' }
   if (format === 'csv') {
     const rows = [
-      ['Full name', 'Email', 'Phone', 'Company', 'Job title', 'Note', 'Source', 'Added'],
+      [
+        'Full name',
+        'Email',
+        'Phone',
+        'Company',
+        'Job title',
+        'Note',
+        'Source',
+        'Added',
+        // A lead's consent (ADR 050): the version of the agency's text, when, and on which page.
+        'Consent version',
+        'Consent given at',
+        'Consent page',
+      ],
       ...contacts.map((c) => [
         c.fullName,
         c.email,
@@ -36,6 +49,9 @@ export async function exportContacts(
         c.note,
         c.source,
         c.createdAt.toISOString(),
+        c.consentVersion === null ? '' : String(c.consentVersion),
+        c.consentGivenAt?.toISOString() ?? '',
+        c.consentPage ?? '',
       ]),
     ]
     const body = `${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`

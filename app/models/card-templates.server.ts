@@ -166,6 +166,15 @@ const linksOfCard = sql<{ kind: string; label: string; url: string }[]>`coalesce
   where ${cardLinks.organizationId} = ${digitalCards.organizationId} and ${cardLinks.cardId} = ${digitalCards.id}
 ), '[]'::json)`
 
+/** One person's cards with their links: what joining a team brings under its template. */
+export function listOwnerCards(db: Queryable, organizationId: string, userId: string) {
+  return db
+    .select({ card: digitalCards, links: linksOfCard })
+    .from(digitalCards)
+    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId)))
+    .orderBy(asc(digitalCards.createdAt), asc(digitalCards.id))
+}
+
 /** The cards that follow a template, with their links and owners: what deviation compares. */
 export function listTemplateCards(db: Queryable, organizationId: string, templateId: string) {
   return db

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, notExists, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, ilike, notExists, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, users } from '#drizzle/schema'
@@ -67,7 +67,14 @@ export async function addContact(
   return { status: 'created', contact }
 }
 
-/** A user's contacts, newest first, optionally filtered by name, email or company. */
+// What the owner's list and exports show of a contact: every column but the lead's link-token
+// hash (ADR 050), and the version of the consent text a lead agreed to (null without consent).
+const { dataTokenHash: _tokenHash, ...listedColumns } = getTableColumns(contacts)
+
+/**
+ * A user's contacts, newest first, optionally filtered by name, email or company, each with the
+ * version of the consent text it agreed to (a lead's, ADR 050), so the owner sees the consent.
+ */
 export async function listContacts(
   db: Queryable,
   organizationId: string,
@@ -78,8 +85,15 @@ export async function listContacts(
   const term = search.trim()
   const pattern = containsPattern(term)
   return db
-    .select()
+    .select({ ...listedColumns, consentVersion: consentTexts.version })
     .from(contacts)
+    .leftJoin(
+      consentTexts,
+      and(
+        eq(consentTexts.organizationId, contacts.organizationId),
+        eq(consentTexts.id, contacts.consentTextId),
+      ),
+    )
     .where(
       and(
         owned(organizationId, userId),

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { emailOutbox, type OutboxSecret, organizations } from '#drizzle/schema'
 
@@ -123,4 +123,37 @@ export async function listOutboxForPlatform(db: Queryable, limit = 50) {
     .innerJoin(organizations, eq(organizations.id, emailOutbox.organizationId))
     .orderBy(desc(emailOutbox.createdAt))
     .limit(limit)
+}
+
+/**
+ * The emails of a tenant to one address whose links include one of a purpose, with the secrets
+ * their tokens derive from: how a lead's deletion finds its own receipt (ADR 050), matched by
+ * the token's hash in the caller since only the seed rests here.
+ */
+export async function listOutboxLinksTo(
+  db: Queryable,
+  organizationId: string,
+  toAddress: string,
+  purpose: string,
+) {
+  return db
+    .select({ id: emailOutbox.id, secrets: emailOutbox.secrets })
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.organizationId, organizationId),
+        sql`lower(${emailOutbox.toAddress}) = lower(${toAddress.trim()})`,
+        sql`${emailOutbox.secrets} @> ${JSON.stringify([{ purpose }])}::jsonb`,
+      ),
+    )
+}
+
+/** Deletes a tenant's emails by id (a deleted lead's receipt); how many went. */
+export async function deleteOutboxEmails(db: Queryable, organizationId: string, ids: string[]) {
+  if (ids.length === 0) return 0
+  const deleted = await db
+    .delete(emailOutbox)
+    .where(and(eq(emailOutbox.organizationId, organizationId), inArray(emailOutbox.id, ids)))
+    .returning({ id: emailOutbox.id })
+  return deleted.length
 }

@@ -1,7 +1,8 @@
 // Whose card a departed person's links forward to (issue 31 point 2, ADR 049): one row per
 // account whose seat its agency handed over. Read by the card gate only while the account is
 // inactive; written by the hand-over (app/people/seat-handover.server.ts).
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq, isNull } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, seatSuccessors, users } from '#drizzle/schema'
 
@@ -98,5 +99,57 @@ export async function findSuccessorCard(
     )
     .where(and(eq(users.organizationId, organizationId), eq(users.id, successorId)))
     .limit(1)
+  return row
+}
+
+/**
+ * Every handed-over seat of the organization, for the End Users screen's forwarding overview:
+ * who (with their status: the links forward only while they are inactive) and to whom (with the
+ * successor's status: an inactive successor means the agency's default answers).
+ */
+export async function listSeatSuccessors(db: Queryable, organizationId: string) {
+  const successor = alias(users, 'successor')
+  return db
+    .select({
+      userId: seatSuccessors.userId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      status: users.status,
+      successorId: seatSuccessors.successorId,
+      successorFirstName: successor.firstName,
+      successorLastName: successor.lastName,
+      successorEmail: successor.email,
+      successorStatus: successor.status,
+      handedOverAt: seatSuccessors.handedOverAt,
+    })
+    .from(seatSuccessors)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, organizationId), eq(users.id, seatSuccessors.userId)),
+    )
+    .innerJoin(
+      successor,
+      and(
+        eq(successor.organizationId, organizationId),
+        eq(successor.id, seatSuccessors.successorId),
+      ),
+    )
+    .where(eq(seatSuccessors.organizationId, organizationId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(seatSuccessors.userId))
+    .limit(500)
+}
+
+/**
+ * Takes an account's successor away: its links answer the agency's default again. The removed
+ * row's successor, or undefined when the account had none.
+ */
+export async function clearSeatSuccessor(db: Queryable, organizationId: string, userId: string) {
+  const [row] = await db
+    .delete(seatSuccessors)
+    .where(
+      and(eq(seatSuccessors.organizationId, organizationId), eq(seatSuccessors.userId, userId)),
+    )
+    .returning({ successorId: seatSuccessors.successorId })
   return row
 }

@@ -33,6 +33,7 @@ import {
   unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
+import { listSeatSuccessors } from '#app/models/seat-successors.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
 import {
   createUser,
@@ -46,7 +47,7 @@ import {
   queueTeamMemberUpdateIn,
   type TeamMemberUpdate,
 } from '#app/notifications/team-member-update.server'
-import { handOverSeat } from '#app/people/seat-handover.server'
+import { clearSeatHandOver, handOverSeat } from '#app/people/seat-handover.server'
 import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
@@ -557,6 +558,28 @@ export async function handOverEndUserSeat(
 }
 
 /**
+ * Clear a successor (the forwarding overview, ADR 049): the person's card links answer the
+ * agency's default again; what was handed over (the contacts) stays. Audited.
+ */
+export async function clearEndUserSuccessor(
+  admin: Actor,
+  input: { organizationId: string; userId: string },
+) {
+  const { organizationId } = input
+  const account = await withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
+    await clearSeatHandOver(tx, {
+      organizationId,
+      userId: account.id,
+      actorUserId: admin.user.id,
+      actorOrganizationId: admin.tenant.id,
+    })
+    return account
+  })
+  return `${nameOf(account)}'s links now answer your agency's default`
+}
+
+/**
  * "When someone leaves" (ADR 049): what the links of a departed person's cards answer when no
  * successor with a card takes them, for the agency's own organization.
  */
@@ -585,6 +608,19 @@ export async function readSeatForwardingChoices(actor: Actor) {
     successors: (await listSuccessorChoices(tx, organizationId)).map((account) => ({
       id: account.id,
       name: nameOf(account),
+    })),
+    // Who forwards to whom: every handed-over seat, for the forwarding overview.
+    handOvers: (await listSeatSuccessors(tx, organizationId)).map((row) => ({
+      userId: row.userId,
+      name: nameOf(row),
+      status: row.status,
+      successorName: nameOf({
+        firstName: row.successorFirstName,
+        lastName: row.successorLastName,
+        email: row.successorEmail,
+      }),
+      successorActive: row.successorStatus === 'active',
+      handedOverAt: row.handedOverAt.toISOString(),
     })),
   }))
 }

@@ -30,6 +30,7 @@ import {
   addStaffMember,
   assignEndUser,
   changeAccountRole,
+  clearEndUserSuccessor,
   deleteEndUser,
   deleteStaffMember,
   EXPORT_LIMIT,
@@ -204,6 +205,7 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
   return data({
     seatForwarding: seats.forwarding,
     successors: seats.successors,
+    handOvers: seats.handOvers,
     users: rows.map(toPerson),
     total,
     filter: { ...filter, organizationId: null },
@@ -265,6 +267,8 @@ export async function agencyEndUsersAction(request: Request, context: AppLoadCon
       'hand-over': (value, actor) => handOverEndUserSeat(actor, ownOrganization(value, actor)),
       'set-forwarding': ({ kind, message, contactPageUrl }, actor) =>
         setSeatForwarding(actor, { kind, message, contactPageUrl }),
+      'clear-successor': (value, actor) =>
+        clearEndUserSuccessor(actor, ownOrganization(value, actor)),
     },
     redirectTo: postedUrl(request, AGENCY_END_USERS_PATH),
   })

@@ -6,10 +6,14 @@
 // so the successor, the contacts and the audit event are written together or not at all.
 import { recordAudit } from '#app/models/audit.server'
 import { moveCompanyContacts } from '#app/models/contacts.server'
-import { setSeatSuccessor } from '#app/models/seat-successors.server'
+import { clearSeatSuccessor, setSeatSuccessor } from '#app/models/seat-successors.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { ActionError } from '#app/utils/action-error'
-import { SUCCESSOR_IS_SELF, SUCCESSOR_NOT_ACTIVE } from '#app/validation/seat-forwarding'
+import {
+  NO_SUCCESSOR_TO_CLEAR,
+  SUCCESSOR_IS_SELF,
+  SUCCESSOR_NOT_ACTIVE,
+} from '#app/validation/seat-forwarding'
 import type { Transaction } from '#drizzle/db.server'
 
 export type SeatHandOver = {
@@ -57,4 +61,30 @@ export async function handOverSeat(tx: Transaction, input: SeatHandOver): Promis
     },
   })
   return { successor, contactsMoved }
+}
+
+/**
+ * Clears a seat's successor (the End Users screen's forwarding overview): the person's links
+ * answer the agency's default ("When Someone Leaves") again; the contacts already moved stay
+ * with the successor (they became the company's). Records `user.seat_successor_cleared` with
+ * the former successor. 404 when the account had none (cleared meanwhile, or another's id).
+ */
+export async function clearSeatHandOver(
+  tx: Transaction,
+  input: Omit<SeatHandOver, 'successorId'>,
+): Promise<{ successorId: string }> {
+  const { organizationId, userId } = input
+  const cleared = await clearSeatSuccessor(tx, organizationId, userId)
+  if (!cleared) throw new ActionError(404, NO_SUCCESSOR_TO_CLEAR)
+  await recordAudit(tx, organizationId, {
+    actorUserId: input.actorUserId,
+    action: 'user.seat_successor_cleared',
+    entityType: 'user',
+    entityId: userId,
+    metadata: {
+      successorId: cleared.successorId,
+      ...(input.actorOrganizationId ? { actorOrganizationId: input.actorOrganizationId } : {}),
+    },
+  })
+  return cleared
 }

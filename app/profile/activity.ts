@@ -50,6 +50,7 @@ const LABELS: Record<string, string> = {
   'team.invitation_declined': 'Declined a team invitation',
   'user.created': 'Created a user account',
   'user.seat_handed_over': "Handed a person's cards and contacts over to a successor",
+  'user.seat_successor_cleared': "Cleared a departed person's successor",
   'settings.seat_forwarding_updated': "Changed what a departed person's card links open",
   'announcement.sent': 'Sent an announcement',
   'card_template.created': 'Created a card template',

@@ -6,6 +6,7 @@ import { requireUser } from '#app/auth/guards.server'
 import { ErrorList, useSearchForm } from '#app/components/forms'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
+import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { listContacts, setContactPersonal } from '#app/models/contacts.server'
 import { ActionError } from '#app/utils/action-error'
@@ -125,7 +126,14 @@ function ContactsPage() {
                   <td className="break-all px-4 py-3">{contact.email}</td>
                   <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
                   <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
-                  <td className="px-4 py-3">{SOURCE_LABELS[contact.source]}</td>
+                  <td className="px-4 py-3">
+                    {SOURCE_LABELS[contact.source]}
+                    <ConsentBadge
+                      version={contact.consentVersion}
+                      givenAt={contact.consentGivenAt}
+                      page={contact.consentPage}
+                    />
+                  </td>
                   <td className="hidden px-4 py-3 sm:table-cell">
                     {new Date(contact.createdAt).toLocaleDateString()}
                   </td>
@@ -143,6 +151,35 @@ function ContactsPage() {
         </div>
       )}
     </main>
+  )
+}
+
+/**
+ * A lead's consent (ADR 050), for the owner to see what the person agreed to: the badge names
+ * the version, the line under it when; both are text, so a screen reader reads them as shown.
+ */
+function ConsentBadge({
+  version,
+  givenAt,
+  page,
+}: {
+  version: number | null
+  givenAt: Date | string | null
+  page: string | null
+}) {
+  if (version === null || !givenAt) return null
+  const at = new Date(givenAt)
+  return (
+    <span
+      className="mt-1 flex flex-col items-start gap-0.5"
+      data-testid="contact-consent"
+      title={`Consent to version ${version} of your agency's text, given ${at.toISOString()}${page ? ` on ${page}` : ''}`}
+    >
+      <Badge tone="green">{`Consent v${version}`}</Badge>
+      <span className="text-xs text-gray-600 dark:text-gray-400">
+        given <time dateTime={at.toISOString()}>{at.toLocaleDateString()}</time>
+      </span>
+    </span>
   )
 }
 

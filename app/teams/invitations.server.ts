@@ -10,6 +10,7 @@ import {
 } from '#app/models/team-invitations.server'
 import { addTeamMember, findTeamWithPlan } from '#app/models/teams.server'
 import { markEmailConfirmed, type User } from '#app/models/users.server'
+import { followTemplateOnJoining } from '#app/templates/template-locks.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
@@ -54,7 +55,7 @@ export async function lookUpInvitation(tenant: Tenant, token: string): Promise<I
 }
 
 export type InvitationAnswer =
-  | { outcome: 'accepted'; teamId: string }
+  | { outcome: 'accepted'; teamId: string; cardsToTemplate: number }
   | { outcome: 'declined' }
   | { outcome: 'expired' }
 
@@ -108,6 +109,8 @@ export async function answerInvitation(
     }
     await assertSeatAvailable(tx, tenant.id, team, { exceptInvitationId: invitation.id })
     await addTeamMember(tx, tenant.id, team.id, user.id, invitation.role)
+    // Their cards follow the team's template now (ADR 048), in the membership's transaction.
+    const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, user.id)
     await setInvitationStatus(tx, tenant.id, invitation.id, 'accepted')
     // The link reached this address: that confirms it as well as the sign-up email would.
     if (!user.emailConfirmedAt) await markEmailConfirmed(tx, tenant.id, user.id, user.email)
@@ -116,8 +119,12 @@ export async function answerInvitation(
       action: 'team.invitation_accepted',
       entityType: 'team',
       entityId: team.id,
-      metadata: { invitationId: invitation.id, role: invitation.role },
+      metadata: {
+        invitationId: invitation.id,
+        role: invitation.role,
+        ...(cardsToTemplate ? { cardsToTemplate } : {}),
+      },
     })
-    return { outcome: 'accepted' as const, teamId: team.id }
+    return { outcome: 'accepted' as const, teamId: team.id, cardsToTemplate }
   })
 }

@@ -34,6 +34,7 @@ import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.se
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
+import { followTemplateOnJoining } from '#app/templates/template-locks.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import type { TeamRole } from '#app/validation/teams'
@@ -98,14 +99,18 @@ export async function createTeam(
   }
   const team = await withTenant(tenant.id, async (tx) => {
     const created = await createTeamWithAdmin(tx, tenant.id, user.id, fields)
+    // Its creator joins it: their cards follow the template that applies now (ADR 048).
+    const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, user.id)
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'team.created',
       entityType: 'team',
       entityId: created.id,
+      ...(cardsToTemplate ? { metadata: { cardsToTemplate } } : {}),
     })
-    return created
+    return { ...created, cardsToTemplate }
   })
+  if (team.cardsToTemplate) wakeJobWorker()
   return { toast: 'Team created successfully', teamId: team.id }
 }
 
@@ -192,12 +197,14 @@ export async function addMemberByEmail(
         throw new ActionError(409, `${email} is already a member of this team`, 'email')
       }
       if (invited) await deleteInvitation(tx, tenant.id, team.id, invited.id)
+      // The new member's cards follow the team's template now (ADR 048).
+      const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, account.id)
       await recordAudit(tx, tenant.id, {
         actorUserId: user.id,
         action: 'team.member_added',
         entityType: 'team',
         entityId: team.id,
-        metadata: { userId: account.id, role },
+        metadata: { userId: account.id, role, ...(cardsToTemplate ? { cardsToTemplate } : {}) },
       })
       const notified = await queueTeamUpdateEmailIn(tx, tenant, {
         userId: account.id,
@@ -205,7 +212,7 @@ export async function addMemberByEmail(
         update: { kind: 'added', teamName: team.name, role, actorName: displayName(user) },
         actorUserId: user.id,
       })
-      return { kind: 'added' as const, team, notified }
+      return { kind: 'added' as const, team, notified, cardsToTemplate }
     }
     // Inviting the same address again replaces its pending invitation (no new seat is taken),
     // but sends a new email only once the cooldown has passed, cancelled in between or not.
@@ -257,7 +264,8 @@ export async function addMemberByEmail(
     return { kind: 'invited' as const, team, role }
   })
   if (outcome.kind === 'added') {
-    if (outcome.notified) wakeJobWorker()
+    // The team update email, and the wallet passes of cards that took the template.
+    if (outcome.notified || outcome.cardsToTemplate) wakeJobWorker()
     return { toast: `${email} added to the team`, teamId: outcome.team.id }
   }
   wakeJobWorker()

@@ -23,6 +23,7 @@ import { findOrganizationBranding } from '#app/models/organizations.server'
 import { listOrganizationTeams } from '#app/models/teams.server'
 import type { Actor } from '#app/people/manage-people.server'
 import { ActionError } from '#app/utils/action-error'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { intentAction } from '#app/utils/intent-action.server'
 import {
   modesOf,
@@ -33,7 +34,7 @@ import {
   TemplateIntentSchema,
   type TemplateModes,
 } from '#app/validation/card-templates'
-import { type Queryable, withTenant } from '#drizzle/db.server'
+import { type Queryable, type Transaction, withTenant } from '#drizzle/db.server'
 import { bringCardsToTemplate, deviationsOf, ruleOf } from './template-locks.server'
 
 export const TEMPLATES_PATH = '/dashboard/agency/templates'
@@ -220,6 +221,16 @@ function templateWrite(value: SaveValues): TemplateWrite {
 }
 
 /**
+ * Another admin took the default or the team's template between our check and our write (two
+ * saves at the same instant): the unique index held, and the form says so next to the team.
+ */
+export const TEMPLATE_TAKEN_MEANWHILE = {
+  team: 'This team got a template from someone else just now: reload the page to see it',
+  default:
+    'Your agency got a default template from someone else just now: reload the page to see it',
+} as const
+
+/**
  * Creates or changes a template. A change reaches the cards that follow it in the same
  * transaction: each locked field takes the new value through the card writers, so the cached
  * card pages are dropped and the wallet passes queued for a refresh as after an owner's edit.
@@ -227,46 +238,15 @@ function templateWrite(value: SaveValues): TemplateWrite {
 export async function saveTemplate(actor: Actor, value: SaveValues) {
   const organizationId = actor.tenant.id
   const values = templateWrite(value)
-  const outcome = await withTenant(organizationId, async (tx) => {
-    if (values.teamId && !(await organizationHasTeam(tx, organizationId, values.teamId))) {
-      throw new ActionError(400, 'Please choose a team', 'teamId')
-    }
-    // One default, one per team: the page's message rather than the unique index's error.
-    const taken = (await listTemplates(tx, organizationId)).find(
-      ({ template }) => template.teamId === values.teamId && template.id !== value.templateId,
+  const outcome = await withTenant(organizationId, (tx) =>
+    writeTemplate(tx, actor, value, values),
+  ).catch((error: unknown) => {
+    if (!isUniqueViolation(error)) throw error
+    throw new ActionError(
+      409,
+      values.teamId ? TEMPLATE_TAKEN_MEANWHILE.team : TEMPLATE_TAKEN_MEANWHILE.default,
+      'teamId',
     )
-    if (taken) {
-      throw new ActionError(
-        409,
-        values.teamId
-          ? `This team already has a template ("${taken.template.name}")`
-          : `Your agency already has a default template ("${taken.template.name}")`,
-        'teamId',
-      )
-    }
-    if (!value.templateId) {
-      const created = await insertTemplate(tx, organizationId, values)
-      await recordAudit(tx, organizationId, {
-        actorUserId: actor.user.id,
-        action: 'card_template.created',
-        entityType: 'card_template',
-        entityId: created.id,
-        metadata: { name: created.name },
-      })
-      return { created: true, changed: 0 }
-    }
-    const updated = await updateTemplate(tx, organizationId, value.templateId, values)
-    if (!updated) throw new ActionError(404, 'Template not found')
-    const { rule, rows } = await cardsOfTemplate(tx, organizationId, updated)
-    const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
-    await recordAudit(tx, organizationId, {
-      actorUserId: actor.user.id,
-      action: 'card_template.updated',
-      entityType: 'card_template',
-      entityId: updated.id,
-      metadata: { name: updated.name, cardsUpdated: changed },
-    })
-    return { created: false, changed }
   })
   if (outcome.changed > 0) wakeJobWorker()
   return outcome.created
@@ -293,4 +273,53 @@ export async function followBrandingLogo(tx: Queryable, organizationId: string) 
     changed += await bringCardsToTemplate(tx, organizationId, rule, rows)
   }
   return changed
+}
+
+/** The save in its transaction: the checks, the write, the cards that follow, the audit. */
+async function writeTemplate(
+  tx: Transaction,
+  actor: Actor,
+  value: SaveValues,
+  values: ReturnType<typeof templateWrite>,
+) {
+  const organizationId = actor.tenant.id
+  if (values.teamId && !(await organizationHasTeam(tx, organizationId, values.teamId))) {
+    throw new ActionError(400, 'Please choose a team', 'teamId')
+  }
+  // One default, one per team: the page's message rather than the unique index's error.
+  const taken = (await listTemplates(tx, organizationId)).find(
+    ({ template }) => template.teamId === values.teamId && template.id !== value.templateId,
+  )
+  if (taken) {
+    throw new ActionError(
+      409,
+      values.teamId
+        ? `This team already has a template ("${taken.template.name}")`
+        : `Your agency already has a default template ("${taken.template.name}")`,
+      'teamId',
+    )
+  }
+  if (!value.templateId) {
+    const created = await insertTemplate(tx, organizationId, values)
+    await recordAudit(tx, organizationId, {
+      actorUserId: actor.user.id,
+      action: 'card_template.created',
+      entityType: 'card_template',
+      entityId: created.id,
+      metadata: { name: created.name },
+    })
+    return { created: true, changed: 0 }
+  }
+  const updated = await updateTemplate(tx, organizationId, value.templateId, values)
+  if (!updated) throw new ActionError(404, 'Template not found')
+  const { rule, rows } = await cardsOfTemplate(tx, organizationId, updated)
+  const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
+  await recordAudit(tx, organizationId, {
+    actorUserId: actor.user.id,
+    action: 'card_template.updated',
+    entityType: 'card_template',
+    entityId: updated.id,
+    metadata: { name: updated.name, cardsUpdated: changed },
+  })
+  return { created: false, changed }
 }

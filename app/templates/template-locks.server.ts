@@ -13,6 +13,8 @@ import {
   type CardTemplate,
   findTemplateForUser,
   findTemplateOfCard,
+  listOwnerCards,
+  setCardsTemplate,
 } from '#app/models/card-templates.server'
 import {
   type CardFields,
@@ -288,6 +290,44 @@ export async function bringCardsToTemplate(
     changed += 1
   }
   return changed
+}
+
+/**
+ * Someone joined a team (an invitation accepted, an admin's direct add, a team created): their
+ * cards now follow the template that applies to them, the team's, else the agency's default
+ * (`findTemplateForUser`, the same choice a new card makes), and take its locked values through
+ * the owner's writers, as "Apply" does. Cards already following it are left alone; without a
+ * template nothing changes. Run in the transaction that adds the membership. How many cards
+ * moved to the template.
+ */
+export async function followTemplateOnJoining(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+) {
+  const template = await findTemplateForUser(db, organizationId, userId)
+  if (!template) return 0
+  const moving = (await listOwnerCards(db, organizationId, userId)).filter(
+    (row) => row.card.templateId !== template.id,
+  )
+  if (moving.length === 0) return 0
+  await setCardsTemplate(
+    db,
+    organizationId,
+    moving.map((row) => row.card.id),
+    template.id,
+  )
+  const rule = await ruleOf(db, organizationId, template)
+  await bringCardsToTemplate(
+    db,
+    organizationId,
+    rule,
+    moving.map((row) => ({
+      card: { ...row.card, templateId: template.id },
+      links: storedLinks(row.links),
+    })),
+  )
+  return moving.length
 }
 
 /** What the card editor shows read only: the locked fields of the card's template, if any. */

@@ -5,7 +5,7 @@ import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
-import { HandOverSchema, SetForwardingSchema } from './seat-forwarding'
+import { ClearSuccessorSchema, HandOverSchema, SetForwardingSchema } from './seat-forwarding'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
@@ -235,6 +235,7 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
   // Cards that outlive a seat (issue 31, ADR 049): the agency's screen only.
   HandOverSchema,
   SetForwardingSchema,
+  ClearSuccessorSchema,
 ])
 
 export const STATUS_FILTERS = ['active', 'inactive'] as const

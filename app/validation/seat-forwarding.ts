@@ -17,6 +17,7 @@ export const CHOOSE_SUCCESSOR = 'Please choose who takes over'
 export const SUCCESSOR_IS_SELF =
   'Please choose someone else: a person cannot take over their own seat'
 export const SUCCESSOR_NOT_ACTIVE = 'Please choose an active account of this agency'
+export const NO_SUCCESSOR_TO_CLEAR = 'This person has no successor any more'
 
 /** The agency's default, stored in its organization preferences under `seatForwarding`. */
 export type SeatForwarding = {
@@ -74,6 +75,12 @@ export const HandOverSchema = z.object({
   intent: z.literal('hand-over'),
   userId: uuid('User ID is required'),
   successorId: uuid(CHOOSE_SUCCESSOR),
+})
+
+/** The forwarding overview's Clear: the person's links answer the agency's default again. */
+export const ClearSuccessorSchema = z.object({
+  intent: z.literal('clear-successor'),
+  userId: uuid('User ID is required'),
 })
 
 /** A stored default read back: anything unreadable is the default message. */

@@ -5,8 +5,11 @@
 // reaches its cards in place, audited, with the wallet refresh queued by the same triggers.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { and, eq, isNotNull } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { insertInvitation } from '#app/models/team-invitations.server'
+import { setUserPlan } from '#app/models/users.server'
 import {
   action as templatesAction,
   loader as templatesLoader,
@@ -16,11 +19,14 @@ import {
   action as editAction,
   loader as editLoader,
 } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
+import { action as teamAction } from '#app/routes/dashboard.end-user.team'
+import { action as acceptAction } from '#app/routes/invitations.$token'
 import { action as onboardingAction } from '#app/routes/onboarding'
 import { action as profileAction } from '#app/routes/profile._index'
+import { TEMPLATE_TAKEN_MEANWHILE } from '#app/templates/manage-templates.server'
 import { createCardUnderTemplate } from '#app/templates/template-locks.server'
 import { keptMessage, lockedMessage, requiredMessage } from '#app/validation/card-templates'
-import { getDb, withTenant } from '#drizzle/db.server'
+import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import {
   auditEvents,
   cardLinks,
@@ -31,6 +37,7 @@ import {
   teams,
   walletPasses,
 } from '#drizzle/schema'
+import { rowsOf } from '#tests/checksum'
 import {
   contextFor,
   formRequest,
@@ -56,7 +63,8 @@ function sourceFiles(dir: string): string[] {
 /** The card model's writers: only the rule module may call them. */
 const CARD_WRITERS = /\b(createCard|updateCard|replaceCardLinks|setCardBackground)\b/
 /** The rule module's writers: each module that calls one writes cards, and needs its cases. */
-const RULE_WRITERS = /\b(createCardUnderTemplate|writeCardUnderTemplate|bringCardsToTemplate)\b/
+const RULE_WRITERS =
+  /\b(createCardUnderTemplate|writeCardUnderTemplate|bringCardsToTemplate|followTemplateOnJoining)\b/
 
 /**
  * Every module of app/ that writes a card through the rule module, with the cases below that
@@ -70,6 +78,12 @@ const WRITING_MODULES: Record<string, string[]> = {
   ],
   'cards/wizard.server.ts': ["the wizard's new card takes the template's locked values"],
   'cards/card-extras.server.ts': ["the profile's card details keep the locked address and links"],
+  'teams/manage-teams.server.ts': [
+    "a team's creator takes the default, a member added to it the team's template",
+  ],
+  'teams/invitations.server.ts': [
+    "an accepted invitation brings the new member's cards under the team's template",
+  ],
   'templates/manage-templates.server.ts': [
     'a template change reaches its cards in place, audited, with the wallet refresh queued',
     'deviating cards are listed with their count and reset to the template',
@@ -584,5 +598,201 @@ describe('card templates', () => {
     })
     await expect(deleted).toSendToast({ title: 'Template deleted' })
     expect(await cardRow(card.id)).toMatchObject({ templateId: null, company: 'Acme Sales' })
+  })
+
+  test("two admins creating a team's template at the same instant: one is created, the other told, never a 500", async () => {
+    const [team] = await getDb()
+      .insert(teams)
+      .values({ organizationId: who.organization.id, name: 'Race' })
+      .returning()
+    if (!team) throw new Error('no team')
+    const second = await makeUser(who.organization.id, { role: 'agency_admin' })
+    const secondCookie = await who.cookieOf(second.id)
+    const fields = { ...TEMPLATE, name: 'Race', teamId: team.id }
+    const answers = await Promise.all([
+      postTemplates(who, who.adminCookie, fields),
+      postTemplates(who, secondCookie, { ...fields, name: 'Race too' }),
+    ])
+    expect(answers.map((answer) => answer.status).sort()).toEqual([302, 409])
+    const refused = answers.find((answer) => answer.status === 409)
+    if (!refused) throw new Error('none refused')
+    // Whichever came second: the check's message, or (it passed the check) the index's.
+    expect((await replyErrors(refused)).teamId?.[0]).toMatch(
+      /^This team already has a template|^This team got a template from someone else just now/,
+    )
+    const rows = await getDb()
+      .select({ id: cardTemplates.id })
+      .from(cardTemplates)
+      .where(eq(cardTemplates.teamId, team.id))
+    expect(rows).toHaveLength(1)
+  })
+
+  // The interleaving made certain (a real server runs transactions side by side; PGlite runs
+  // them one after the other): another admin's template is written but not yet committed when
+  // this save checks, so the check finds nothing and the insert waits on the unique index.
+  test("a save that passed the check meets the unique index: the form's message, nothing written", async (context) => {
+    // The handle is known once the file's database is up, not when the file is collected.
+    if (getDatabaseHandle().driver !== 'postgres') context.skip()
+    for (const teamName of ['Race 2', null] as const) {
+      const spare = teamName ? undefined : await agency()
+      const owner = spare ?? who
+      const [team] = teamName
+        ? await getDb()
+            .insert(teams)
+            .values({ organizationId: owner.organization.id, name: teamName })
+            .returning()
+        : [undefined]
+      let answer: Promise<Response> | undefined
+      await getDb().transaction(async (tx) => {
+        await tx.insert(cardTemplates).values({
+          organizationId: owner.organization.id,
+          teamId: team?.id ?? null,
+          name: 'First',
+        })
+        answer = postTemplates(owner, owner.adminCookie, {
+          ...TEMPLATE,
+          name: 'Second',
+          teamId: team?.id ?? '',
+        })
+        // Until the save waits on the index (the row above holds it).
+        for (let tries = 0; tries < 200; tries++) {
+          const [waiting] = rowsOf<{ n: number }>(
+            await getDb().execute(
+              sql`select count(*)::int as n from pg_stat_activity
+                    where datname = current_database() and wait_event_type = 'Lock'`,
+            ),
+          )
+          if ((waiting?.n ?? 0) > 0) break
+          await new Promise((resolve) => setTimeout(resolve, 25))
+        }
+      })
+      const refused = await answer
+      if (!refused) throw new Error('no answer')
+      expect(refused.status).toBe(409)
+      expect((await replyErrors(refused)).teamId).toEqual([
+        team ? TEMPLATE_TAKEN_MEANWHILE.team : TEMPLATE_TAKEN_MEANWHILE.default,
+      ])
+      const names = await getDb()
+        .select({ name: cardTemplates.name })
+        .from(cardTemplates)
+        .where(eq(cardTemplates.organizationId, owner.organization.id))
+      expect(names.map((row) => row.name)).not.toContain('Second')
+    }
+  })
+})
+
+describe('joining a team', () => {
+  let who: Agency
+  let defaultTemplateId: string
+  beforeAll(async () => {
+    who = await agency()
+    defaultTemplateId = (await createDefaultTemplate(who)).id
+  })
+
+  /** An end user on a team plan (teams need one), with a card made before any template. */
+  async function person(company: string) {
+    const user = await makeUser(who.organization.id, { firstName: company, lastName: 'Person' })
+    await withTenant(who.organization.id, (tx) =>
+      setUserPlan(tx, who.organization.id, user.id, 'free', 'team_pro'),
+    )
+    const card = await makeCard(who.organization.id, user.id, { firstName: company, company })
+    return { user, card, cookie: await who.cookieOf(user.id) }
+  }
+
+  const teamPost = (cookie: string, fields: Record<string, string>) =>
+    settle(() =>
+      teamAction({
+        request: formRequest(who.host, '/dashboard/end-user/team', fields, cookie),
+        context: contextFor(who.host),
+        params: {},
+      }),
+    )
+
+  async function teamWithTemplate(owner: Awaited<ReturnType<typeof person>>) {
+    const created = await teamPost(owner.cookie, {
+      intent: 'create-team',
+      name: `Team of ${owner.user.firstName}`,
+      description: '',
+    })
+    const teamId = new URL(created.headers.get('Location') ?? '', 'http://x').searchParams.get(
+      'team',
+    )
+    if (!teamId) throw new Error('no team')
+    const saved = await postTemplates(who, who.adminCookie, {
+      ...TEMPLATE,
+      name: `Sales ${teamId}`,
+      teamId,
+      company: 'Acme Sales',
+    })
+    expect(saved).toHaveRedirect('/dashboard/agency/templates')
+    const [template] = await getDb()
+      .select({ id: cardTemplates.id })
+      .from(cardTemplates)
+      .where(eq(cardTemplates.teamId, teamId))
+    if (!template) throw new Error('no team template')
+    return { teamId, templateId: template.id }
+  }
+
+  test("a team's creator takes the default, a member added to it the team's template", async () => {
+    const owner = await person('Own Ltd')
+    const { teamId, templateId } = await teamWithTemplate(owner)
+    // Creating the team (no template of its own yet): the owner's card follows the default.
+    expect(await cardRow(owner.card.id)).toMatchObject({
+      templateId: defaultTemplateId,
+      company: 'Acme Corp',
+    })
+    const member = await person('Mia Ltd')
+    const added = await teamPost(owner.cookie, {
+      intent: 'add-member',
+      teamId,
+      email: member.user.email,
+      role: 'member',
+    })
+    await expect(added).toSendToast({ title: `${member.user.email} added to the team` })
+    expect(await cardRow(member.card.id)).toMatchObject({ templateId, company: 'Acme Sales' })
+    expect(await linksOf(member.card.id)).toEqual(ACME_LINKS)
+    const [audit] = await getDb()
+      .select({ metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, who.organization.id),
+          eq(auditEvents.action, 'team.member_added'),
+          eq(auditEvents.entityId, teamId),
+        ),
+      )
+    expect(audit?.metadata).toMatchObject({ userId: member.user.id, cardsToTemplate: 1 })
+  })
+
+  test("an accepted invitation brings the new member's cards under the team's template", async () => {
+    const owner = await person('Boss Ltd')
+    const { teamId, templateId } = await teamWithTemplate(owner)
+    const invitee = await person('Ivy Ltd')
+    const token = newLinkToken()
+    await withTenant(who.organization.id, (tx) =>
+      insertInvitation(tx, who.organization.id, {
+        teamId,
+        email: invitee.user.email,
+        role: 'member',
+        tokenHash: hashToken(token),
+        invitedByUserId: owner.user.id,
+      }),
+    )
+    const accepted = await settle(() =>
+      acceptAction({
+        request: formRequest(
+          who.host,
+          `/invitations/${token}`,
+          { intent: 'accept' },
+          invitee.cookie,
+        ),
+        context: contextFor(who.host),
+        params: { token },
+      }),
+    )
+    await expect(accepted).toSendToast({ title: 'You have joined the team' })
+    expect(await cardRow(invitee.card.id)).toMatchObject({ templateId, company: 'Acme Sales' })
+    // A card already following it is left as it is: joining again changes nothing.
+    expect(await cardRow(owner.card.id)).toMatchObject({ templateId: defaultTemplateId })
   })
 })

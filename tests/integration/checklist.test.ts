@@ -207,6 +207,9 @@ describe('contacts CSV export', () => {
       'Note',
       'Source',
       'Added',
+      'Consent version',
+      'Consent given at',
+      'Consent page',
     ])
     const bad = rows.find((r) => r[0]?.includes('HYPERLINK'))
     const good = rows.find((r) => r[0] === 'Ada Lovelace')

@@ -643,6 +643,7 @@ const FORMS: Form[] = [
       // Cards that outlive a seat (ADR 049).
       'hand-over',
       'set-forwarding',
+      'clear-successor',
     ],
     keys: [
       'userId',

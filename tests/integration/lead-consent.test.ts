@@ -5,13 +5,16 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { CRM_CONSENT_FIELD, CRM_CONSENT_TAG } from '#app/crm/forwarding.server'
 import { resetEnvForTests } from '#app/env.server'
+import { addContact } from '#app/models/contacts.server'
 import { action as apiSettingsAction } from '#app/routes/api-settings'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
+import { loader as contactsLoader } from '#app/routes/contacts._index'
+import { loader as csvLoader } from '#app/routes/contacts.export[.]csv'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import * as leadData from '#app/routes/lead-data'
 import { CONSENT_TOASTS } from '#app/validation/consent-text'
 import { CONSENT_REQUIRED } from '#app/validation/public-card'
-import { getDb } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, consentTexts, contacts, emailOutbox, jobs } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
@@ -326,5 +329,118 @@ describe('a lead on a card of an agency that asks for consent', () => {
     expect(audit).toEqual([{ entityId: stored?.id, actor: null }])
     // The link now opens nothing.
     expect((await openData(world, path)).status).toBe(404)
+    // Their receipt left the outbox with the contact: nothing there is addressed to them.
+    expect((await outboxOf(world)).filter((row) => row.toAddress === 'lena@example.test')).toEqual(
+      [],
+    )
+  })
+
+  test("a deletion takes only that lead's receipt: the same person's receipt for another owner stays and still works", async () => {
+    const world = await agency()
+    await saveConsent(world, TEXT_V1)
+    const consent = await shownConsent(world)
+    if (!consent) throw new Error('no consent shown')
+    const otto = await makeUser(world.organization.id, { firstName: 'Otto', lastName: 'Other' })
+    const ottoCard = await makeCard(world.organization.id, otto.id, { firstName: 'Otto' })
+    expect((await lead(world, { consentTextId: consent.id, consent: 'on' })).status).toBe(200)
+    const toOtto = { ...world, card: ottoCard }
+    // Same person, another owner's card, the address in other capitals.
+    expect(
+      (
+        await lead(toOtto, {
+          consentTextId: consent.id,
+          consent: 'on',
+          email: 'Lena@Example.test',
+        })
+      ).status,
+    ).toBe(200)
+    const receipts = async () =>
+      (await outboxOf(world)).filter((row) => row.toAddress.toLowerCase() === 'lena@example.test')
+    const both = asDelivered(await receipts())
+    expect(both).toHaveLength(2)
+    const links = both.map((row) => {
+      const url = /https?:\/\/[^\s"<]+\/lead-data\?token=[a-z2-7]{52}/.exec(row.text)?.[0]
+      if (!url) throw new Error('no data link in a receipt')
+      const link = new URL(url)
+      return { to: row.toAddress, path: `${link.pathname}${link.search}` }
+    })
+    const first = links.find((link) => link.to === 'lena@example.test')
+    const second = links.find((link) => link.to === 'Lena@Example.test')
+    if (!first || !second) throw new Error('a receipt is missing')
+
+    expect((await deleteData(world, first.path)).status).toBe(200)
+    expect((await receipts()).map((row) => row.toAddress)).toEqual(['Lena@Example.test'])
+    const audit = await getDb()
+      .select({ metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, world.organization.id),
+          eq(auditEvents.action, 'lead.deleted'),
+        ),
+      )
+    expect(audit).toEqual([{ metadata: expect.objectContaining({ receipts: 1 }) }])
+    // The other receipt's link still opens and deletes Otto's contact.
+    expect((await openData(world, second.path)).status).toBe(200)
+    expect((await deleteData(world, second.path)).status).toBe(200)
+    expect(await receipts()).toEqual([])
+  })
+})
+
+describe('the consent shown to the card owner', () => {
+  test('the contacts list and the CSV export carry the version, time and page; a contact without consent has none', async () => {
+    const world = await agency()
+    await saveConsent(world, TEXT_V1)
+    await saveConsent(world, TEXT_V2)
+    const consent = await shownConsent(world)
+    if (!consent) throw new Error('no consent shown')
+    expect((await lead(world, { consentTextId: consent.id, consent: 'on' })).status).toBe(200)
+    await withTenant(world.organization.id, (tx) =>
+      addContact(tx, world.organization.id, world.owner.id, { fullName: 'Manny Manual' }),
+    )
+    const [stored] = (await contactsOf(world)).filter((c) => c.fullName === 'Lena Lead')
+    const givenAt = stored?.consentGivenAt?.toISOString()
+    expect(givenAt).toBeTruthy()
+
+    const list = await settle(() =>
+      contactsLoader({
+        request: requestFor(world.host, '/contacts', { headers: { Cookie: world.ownerCookie } }),
+        context: contextFor(world.host),
+        params: {},
+      }),
+    )
+    const { contacts: listed } = (await list.json()) as {
+      contacts: Record<string, unknown>[]
+    }
+    const byName = new Map(listed.map((c) => [c.fullName, c]))
+    expect(byName.get('Lena Lead')).toMatchObject({
+      consentVersion: 2,
+      consentGivenAt: givenAt,
+      consentPage: `/card/${world.card.id}`,
+    })
+    // The lead's link-token hash is not the owner's to see.
+    expect(byName.get('Lena Lead')).not.toHaveProperty('dataTokenHash')
+    expect(byName.get('Manny Manual')).toMatchObject({ consentVersion: null, consentGivenAt: null })
+
+    const csv = await settle(() =>
+      csvLoader({
+        request: requestFor(world.host, '/contacts/export.csv', {
+          headers: { Cookie: world.ownerCookie },
+        }),
+        context: contextFor(world.host),
+        params: {},
+      }),
+    )
+    expect(csv.status).toBe(200)
+    const rows = (await csv.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1] ?? ''))
+    const header = rows[0] ?? []
+    expect(header.slice(-3)).toEqual(['Consent version', 'Consent given at', 'Consent page'])
+    const consentOf = (name: string) => rows.find((r) => r[0] === name)?.slice(-3)
+    expect(consentOf('Lena Lead')).toEqual(['2', givenAt, `/card/${world.card.id}`])
+    expect(consentOf('Manny Manual')).toEqual(['', '', ''])
   })
 })

@@ -58,6 +58,7 @@ import {
   findTemplateOfCard,
   insertTemplate,
   listCardsToApply,
+  listOwnerCards,
   listTemplateCards,
   listTemplates,
   organizationHasTeam,
@@ -146,9 +147,11 @@ import {
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import {
+  deleteOutboxEmails,
   findOutboxEmail,
   insertOutboxEmail,
   listOutboxForOrganization,
+  listOutboxLinksTo,
   markOutboxEmailSent,
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
@@ -181,8 +184,10 @@ import {
   updateAccount,
 } from '#app/models/people.server'
 import {
+  clearSeatSuccessor,
   findSeatSuccessorCard,
   findSuccessorCard,
+  listSeatSuccessors,
   setSeatSuccessor,
 } from '#app/models/seat-successors.server'
 import {
@@ -375,12 +380,14 @@ async function seedTenantA(db: Queryable) {
     action: 'card.create',
     entityType: 'card',
   })
-  const outboxId = await insertOutboxEmail(db, organization.id, {
-    to: user.email,
-    subject: 'For A only',
-    html: '<p>A</p>',
-    text: 'A',
-  })
+  const outboxId = await insertOutboxEmail(
+    db,
+    organization.id,
+    { to: user.email, subject: 'For A only', html: '<p>A</p>', text: 'A' },
+    undefined,
+    // A link of a lead's receipt (ADR 050), which a lead's deletion looks for by address.
+    [{ kind: 'link', purpose: 'lead-data', seed: `seed-${suffix}`, marker: `marker-${suffix}` }],
+  )
   // A CRM integration with a forwarded contact (the sync row names it).
   await saveApiSettings(db, organization.id, user.id, {
     sealedKey: 'v1.sealed.for.a',
@@ -838,6 +845,20 @@ const cases: Record<string, Case[]> = {
       expected: (_value, threw) => expect(threw).toBe(true),
     },
   ],
+  listSeatSuccessors: [
+    {
+      name: "lists none of A's handed-over seats",
+      run: (db, b) => listSeatSuccessors(db, b),
+      expected: nothing,
+    },
+  ],
+  clearSeatSuccessor: [
+    {
+      name: "clears no successor of A's user",
+      run: (db, b, a) => clearSeatSuccessor(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
   findSeatSuccessorCard: [
     {
       name: "finds no successor of A's user",
@@ -1054,6 +1075,20 @@ const cases: Record<string, Case[]> = {
       name: "finds none of A's emails",
       run: (db, b, a) => findOutboxEmail(db, b, a.outboxId),
       expected: nothing,
+    },
+  ],
+  listOutboxLinksTo: [
+    {
+      name: "finds none of A's emails with a lead's link",
+      run: (db, b, a) => listOutboxLinksTo(db, b, a.user.email, 'lead-data'),
+      expected: nothing,
+    },
+  ],
+  deleteOutboxEmails: [
+    {
+      name: "deletes none of A's emails",
+      run: (db, b, a) => deleteOutboxEmails(db, b, [a.outboxId]),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   markOutboxEmailSent: [
@@ -2062,6 +2097,13 @@ const cases: Record<string, Case[]> = {
       name: "frees none of A's cards from their template",
       run: (db, b, a) => setCardsTemplate(db, b, [a.card.id], null),
       expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listOwnerCards: [
+    {
+      name: "lists none of A's user's cards",
+      run: (db, b, a) => listOwnerCards(db, b, a.user.id),
+      expected: nothing,
     },
   ],
   listTemplateCards: [

@@ -14,6 +14,7 @@ import { insertTemplate, setCardsTemplate } from '#app/models/card-templates.ser
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
 import { insertPasskey } from '#app/models/passkeys.server'
+import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
@@ -681,6 +682,8 @@ async function seedTenantB() {
       description: `About ${MARK}`,
     })
     const member = await addTeamMember(tx, org, teamB.id, memberUserB.id, 'member')
+    // B's member's seat handed over to B's owner (ADR 049): A's Clear must not take it away.
+    await setSeatSuccessor(tx, org, memberUserB.id, ownerB.id, null)
     if (!member) throw new Error('member of B not added')
     memberB = member
     invitationB = await insertInvitation(tx, org, {
@@ -1376,6 +1379,7 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       'set-plan',
       'hand-over',
       'set-forwarding',
+      'clear-successor',
     ].map((intent) => ({
       path: '/dashboard/agency/users?index',
       fields: {

@@ -16,6 +16,7 @@ import {
 import { LEGAL_URL_MESSAGE } from '#app/validation/legal'
 import {
   FORWARDING_MESSAGE_REQUIRED,
+  NO_SUCCESSOR_TO_CLEAR,
   SUCCESSOR_IS_SELF,
   SUCCESSOR_NOT_ACTIVE,
 } from '#app/validation/seat-forwarding'
@@ -251,6 +252,110 @@ describe("the agency's End Users screen", () => {
       adminCookie,
     )
     await expect(saved).toSendToast('Forwarding saved')
+  })
+})
+
+describe('the forwarding overview', () => {
+  type Overview = {
+    handOvers: {
+      userId: string
+      name: string
+      status: string
+      successorName: string
+      successorActive: boolean
+    }[]
+  }
+  const overview = async () =>
+    ((await (await get(usersLoader, '/dashboard/agency/users', adminCookie)).json()) as Overview)
+      .handOvers
+
+  test('lists who forwards to whom; Clear (audited) sends the links back to the default', async () => {
+    const { departing, successor } = await departingWithContacts()
+    await makeCard(agency.id, successor.id, { firstName: 'Sam', lastName: 'Successor' })
+    const card = await makeCard(agency.id, departing.id, { firstName: 'Dora' })
+    await post(
+      usersAction,
+      USERS,
+      { intent: 'hand-over', userId: departing.id, successorId: successor.id },
+      adminCookie,
+    )
+    await post(
+      usersAction,
+      USERS,
+      { intent: 'set-forwarding', kind: 'message', message: 'Dora moved on.' },
+      adminCookie,
+    )
+    await withTenant(agency.id, (tx) =>
+      updateAccount(tx, agency.id, departing.id, { status: 'inactive' }),
+    )
+    expect((await overview()).find((row) => row.userId === departing.id)).toMatchObject({
+      name: 'Dora Departing',
+      status: 'inactive',
+      successorName: 'Sam Successor',
+      successorActive: true,
+    })
+    const page = await loadRoute('card.$ref.tsx')
+    const open = () =>
+      settle(async () =>
+        page.loader?.({
+          request: requestFor(host(), `/card/${card.id}`),
+          context: contextFor(host()),
+          params: { ref: card.id },
+        }),
+      )
+    expect((await open()).status).toBe(302)
+
+    // Another agency's person, or one without a successor: 404, nothing changed.
+    const stranger = await makeUser(other.id, NO_HASH)
+    const before = await databaseChecksum()
+    for (const userId of [stranger.id, successor.id]) {
+      const refused = await post(
+        usersAction,
+        USERS,
+        { intent: 'clear-successor', userId },
+        adminCookie,
+      )
+      expect(refused.status, userId).toBe(404)
+    }
+    expect(await databaseChecksum()).toEqual(before)
+
+    const cleared = await post(
+      usersAction,
+      USERS,
+      { intent: 'clear-successor', userId: departing.id },
+      adminCookie,
+    )
+    await expect(cleared).toSendToast("Dora Departing's links now answer your agency's default")
+    expect((await overview()).map((row) => row.userId)).not.toContain(departing.id)
+    const gone = await open()
+    expect(gone.status).toBe(410)
+    expect(await gone.text()).toContain('Dora moved on.')
+    // The contacts handed over stay with the successor.
+    expect(await namesOf(successor.id)).toContain('Client One')
+    const audit = await getDb()
+      .select({ actor: auditEvents.actorUserId, metadata: auditEvents.metadata })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, agency.id),
+          eq(auditEvents.action, 'user.seat_successor_cleared'),
+          eq(auditEvents.entityId, departing.id),
+        ),
+      )
+    expect(audit).toEqual([
+      { actor: adminId, metadata: expect.objectContaining({ successorId: successor.id }) },
+    ])
+
+    // Cleared meanwhile (another tab): said plainly, nothing written.
+    const again = await post(
+      usersAction,
+      USERS,
+      { intent: 'clear-successor', userId: departing.id },
+      adminCookie,
+    )
+    expect(again.status).toBe(404)
+    await expect(again).not.toSendToast()
+    expect(JSON.stringify(await again.json())).toContain(NO_SUCCESSOR_TO_CLEAR)
   })
 })
 

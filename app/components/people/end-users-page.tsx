@@ -90,6 +90,17 @@ export type EndUsersPageProps = {
   seatForwarding?: SeatForwarding
   /** The agency's screen: the active end users who can take a seat over. */
   successors?: TeamMember[]
+  /** The agency's screen: who forwards to whom (every handed-over seat). */
+  handOvers?: HandOverRow[]
+}
+
+type HandOverRow = {
+  userId: string
+  name: string
+  status: 'active' | 'inactive'
+  successorName: string
+  successorActive: boolean
+  handedOverAt: string
 }
 
 const PATHS = {
@@ -610,6 +621,68 @@ function ForwardingDialog({
   )
 }
 
+/**
+ * Forwarding (ADR 049): whose card links forward to whom. A seat forwards while its person is
+ * inactive and its successor active; otherwise the row says what answers instead. Clear takes
+ * the successor away (confirmed), so the agency's default answers.
+ */
+function ForwardingOverview({
+  handOvers,
+  canEdit,
+  onClear,
+}: {
+  handOvers: HandOverRow[]
+  canEdit: boolean
+  onClear: (row: HandOverRow) => void
+}) {
+  return (
+    <section aria-labelledby="forwarding-heading" className="flex flex-col gap-3">
+      <h2 id="forwarding-heading" className="text-lg font-semibold">
+        Forwarding
+      </h2>
+      {handOvers.length === 0 ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Nobody's seat has been handed over: a deactivated person's card links answer your agency's
+          default (When Someone Leaves).
+        </p>
+      ) : (
+        <ul className="divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+          {handOvers.map((row) => (
+            <li
+              key={row.userId}
+              data-testid="forwarding-row"
+              className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm"
+            >
+              <div className="min-w-0">
+                <p className="break-words">
+                  <span className="font-medium">{row.name}</span>{' '}
+                  {row.status === 'inactive' ? 'forwards to' : 'will forward, once deactivated, to'}{' '}
+                  <span className="font-medium">{row.successorName}</span>
+                </p>
+                {row.successorActive ? null : (
+                  <p className="text-xs text-amber-800 dark:text-amber-200">
+                    {row.successorName} is inactive: your agency's default answers instead.
+                  </p>
+                )}
+              </div>
+              {canEdit ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => onClear(row)}
+                  aria-label={`Clear the successor of ${row.name}`}
+                >
+                  Clear
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
 export function EndUsersPage({
   users,
   total,
@@ -623,6 +696,7 @@ export function EndUsersPage({
   listRoles = [],
   seatForwarding,
   successors = [],
+  handOvers,
 }: EndUsersPageProps) {
   const [searchParams] = useSearchParams()
   const submit = useSubmit()
@@ -635,6 +709,8 @@ export function EndUsersPage({
   const remove = useIntentDialog('delete-user')
   const handOver = useIntentDialog('hand-over', ['successorId'])
   const forwardingDialog = useIntentDialog('set-forwarding', ['kind', 'message', 'contactPageUrl'])
+  const clearSuccessor = useIntentDialog('clear-successor')
+  const [clearing, setClearing] = useState<HandOverRow | null>(null)
   useRoleChangeFailureToast()
   const status = useIntentDialog('set-status')
   const agencyScope = scope === 'agency'
@@ -913,6 +989,16 @@ export function EndUsersPage({
           </tbody>
         </table>
       </div>
+      {agencyScope && handOvers ? (
+        <ForwardingOverview
+          handOvers={handOvers}
+          canEdit={canEdit}
+          onClear={(row) => {
+            setClearing(row)
+            clearSuccessor.setOpen(true)
+          }}
+        />
+      ) : null}
       <UserFormDialog
         dialog={add}
         person={null}
@@ -940,6 +1026,24 @@ export function EndUsersPage({
         person={agencyScope && target ? { ...target, organizationId: undefined } : target}
         roles={roles ?? (target ? rolesFor(agencyKind(target.organizationId)) : [])}
       />
+      {agencyScope ? (
+        <DeleteDialog
+          open={clearSuccessor.open}
+          onOpenChange={clearSuccessor.setOpen}
+          title="Clear Successor"
+          description={
+            clearing
+              ? `${clearing.name}'s card links will no longer open ${clearing.successorName}'s card: while ${clearing.name} is inactive they answer your agency's default. The contacts already handed over stay with ${clearing.successorName}.`
+              : ''
+          }
+          intent="clear-successor"
+          userId={clearing?.userId ?? ''}
+          pending={clearSuccessor.pending}
+          error={clearSuccessor.formError}
+          confirmLabel="Clear Successor"
+          pendingText="Clearing…"
+        />
+      ) : null}
       <DeleteDialog
         open={remove.open}
         onOpenChange={remove.setOpen}

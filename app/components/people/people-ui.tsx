@@ -162,6 +162,8 @@ export function DeleteDialog({
   organizationId,
   pending,
   error,
+  confirmLabel = 'Delete',
+  pendingText = 'Deleting…',
 }: {
   open: boolean
   onOpenChange: (open: boolean) => void
@@ -172,6 +174,9 @@ export function DeleteDialog({
   organizationId?: string
   pending: boolean
   error?: string
+  /** The confirming button (a removal that is not a deletion says what it does). */
+  confirmLabel?: string
+  pendingText?: string
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -195,8 +200,8 @@ export function DeleteDialog({
                   Cancel
                 </Button>
               </AlertDialog.Cancel>
-              <StatusButton variant="danger" pending={pending} pendingText="Deleting…">
-                Delete
+              <StatusButton variant="danger" pending={pending} pendingText={pendingText}>
+                {confirmLabel}
               </StatusButton>
             </div>
           </Form>
