@@ -4,6 +4,7 @@ import { takeDailyBackup } from '#app/backups/backups.server'
 import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
+import { buildDataExportJob } from '#app/data-export/data-export.server'
 import {
   checkSendingDomainJob,
   expireSendingDomainJob,
@@ -49,6 +50,8 @@ export const jobHandlers: JobHandlers = {
   'billing.stripe-event': stripeEventJob,
   // A failed payment's grace period over: an account still unpaid falls back to Free (ADR 051).
   'billing.grace-end': graceEndJob,
+  // A person's "Download my data": the zip built and kept for 7 days, the owner emailed (ADR 052).
+  'data-export.build': buildDataExportJob,
 }
 
 export function startJobs(log: (message: string) => void) {

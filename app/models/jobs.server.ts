@@ -21,6 +21,7 @@ export type JobName =
   | 'announcement.send'
   | 'billing.stripe-event'
   | 'billing.grace-end'
+  | 'data-export.build'
 
 export type NewJob = {
   name: JobName

@@ -15,6 +15,7 @@ import {
 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { rolePaths } from '#app/auth/roles'
+import { DataExportPanel } from '#app/components/account/data-export-panel'
 import { TwoFactorLink } from '#app/components/auth/two-factor'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
@@ -112,6 +113,7 @@ export default function ProfileRoute() {
       <div className="flex flex-col gap-6">
         <ChangePasswordForm key={key} lastResult={passwordResult} />
         <TwoFactorLink />
+        <DataExportPanel />
       </div>
     ),
     card: () => (
