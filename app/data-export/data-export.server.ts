@@ -17,7 +17,7 @@ import {
   DATA_EXPORT_QUEUED,
   DATA_EXPORT_QUEUED_DESCRIPTION,
   type DataExportView,
-} from '#app/data-export/data-export'
+} from '#app/data-export/data-export-rules'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { findApiSettings } from '#app/models/api-settings.server'
@@ -50,7 +50,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import type { IntentDone } from '#app/utils/intent-action.server'
-import { DataExportDownloadSchema } from '#app/validation/data-export'
+import { DataExportDownloadSchema } from '#app/validation/data-export-form'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 const DAY_MS = 24 * 60 * 60_000

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { loadDataExportStatus, requestDataExport } from '#app/data-export/data-export.server'
 import { formAction } from '#app/utils/intent-action.server'
-import { DataExportRequestSchema } from '#app/validation/data-export'
+import { DataExportRequestSchema } from '#app/validation/data-export-form'
 
 export const loader = ({ request, context }: LoaderFunctionArgs) =>
   loadDataExportStatus(request, context)

@@ -10,13 +10,13 @@ import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { MANIFEST_PREFIX } from '#app/backups/manifest.server'
+import { buildDataExportJob } from '#app/data-export/data-export.server'
 import {
   DATA_EXPORT_ALREADY_PENDING,
   DATA_EXPORT_FAILED,
   DATA_EXPORT_QUEUED,
   type DataExportView,
-} from '#app/data-export/data-export'
-import { buildDataExportJob } from '#app/data-export/data-export.server'
+} from '#app/data-export/data-export-rules'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { recordAudit } from '#app/models/audit.server'

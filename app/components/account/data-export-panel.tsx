@@ -12,7 +12,7 @@ import {
   DATA_EXPORT_PATH,
   type DataExportView,
   isPreparing,
-} from '#app/data-export/data-export'
+} from '#app/data-export/data-export-rules'
 
 const POLL_MS = 1500
 
