@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { and, eq } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Role } from '#app/auth/roles'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { MANIFEST_PREFIX } from '#app/backups/manifest.server'
 import { buildDataExportJob } from '#app/data-export/data-export.server'
@@ -31,6 +32,7 @@ import { auditEvents, dataExports, emailOutbox, jobs } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
+  getPlatformOrganization,
   makeCard,
   makeOrganization,
   makePng,
@@ -136,8 +138,8 @@ const statusOf = async (cookie: string, on = host) =>
     }),
   )
 
-const viewOf = async (cookie: string) =>
-  ((await (await statusOf(cookie)).json()) as { export: DataExportView }).export
+const viewOf = async (cookie: string, on = host) =>
+  ((await (await statusOf(cookie, on)).json()) as { export: DataExportView }).export
 
 /** Presses the button; the queue is not run (settle would run it). */
 const press = async (cookie: string, on = host) => {
@@ -330,6 +332,39 @@ describe('Download my data', () => {
       .from(auditEvents)
       .where(eq(auditEvents.action, 'data_export.downloaded'))
     expect(audited).toHaveLength(1)
+  })
+
+  test('every role downloads its own data: super admin on the platform, agency staff, team member, end user', async () => {
+    const platform = await getPlatformOrganization()
+    const accounts: { organizationId: string; host: string; role: Role }[] = [
+      { organizationId: platform.id, host: 'localhost', role: 'super_admin' },
+      { organizationId: platform.id, host: 'localhost', role: 'super_admin_team' },
+      { organizationId: organization.id, host, role: 'agency_admin' },
+      { organizationId: organization.id, host, role: 'agency_member' },
+      { organizationId: organization.id, host, role: 'team_admin' },
+      { organizationId: organization.id, host, role: 'end_user' },
+    ]
+    for (const account of accounts) {
+      const user = await makeUser(account.organizationId, {
+        role: account.role,
+        firstName: 'Rolf',
+        lastName: account.role,
+        passwordHash,
+      })
+      await makeCard(account.organizationId, user.id, { firstName: 'Rolf', lastName: account.role })
+      const cookie = await sessionCookieFor(account.organizationId, user.id)
+      const asked = await press(cookie, account.host)
+      expect(asked.status, account.role).toBe(302)
+      await runJobsNow()
+      const ready = await viewOf(cookie, account.host)
+      if (ready.state !== 'ready') throw new Error(`${account.role}: ${ready.state}`)
+      const response = await downloadAs(cookie, ready.id, account.host)
+      expect(response.status, account.role).toBe(200)
+      const files = unzipSync(new Uint8Array(await response.arrayBuffer()))
+      const data = JSON.parse(strFromU8(files['data.json'] as Uint8Array))
+      expect(data.profile, account.role).toMatchObject({ id: user.id, role: account.role })
+      expect(Object.keys(files), account.role).toContain(`cards/Rolf_${account.role}.vcf`)
+    }
   })
 
   test('backups leave the exports out: no row, no zip, and the manifest does not count them', async () => {
