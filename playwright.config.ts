@@ -47,6 +47,9 @@ const productionSpecs = [
   // A card template's locked company kept against the owner's edit, and its change reaching the
   // card in place: written as the app login, the card's cached page dropped by the change feed.
   'card-templates.spec.ts',
+  // Download my data (ADR 052): the export built by the job worker claiming across the pool, its
+  // zip kept in data_exports under RLS and streamed from there to its owner as the app login.
+  'data-export.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
