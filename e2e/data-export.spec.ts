@@ -24,7 +24,10 @@ test('ask for my data, watch it prepared, download the zip with my card in it', 
 
   // Progress while the worker builds it (a fast worker may be done before the first look).
   await expect(
-    panel.getByRole('progressbar', { name: 'Data export progress' }).or(panel.getByText(/ready/)),
+    panel
+      .getByRole('progressbar', { name: 'Data export progress' })
+      .or(panel.getByText(/^Your data is ready/))
+      .first(),
   ).toBeVisible()
   await expect(panel.getByText(/Your data is ready .*You can download it until/)).toBeVisible({
     timeout: 45_000,

@@ -1,7 +1,7 @@
 // A person's data exports (issue 31 point 4, ADR 052): the row the profile's progress reads,
 // and the zip once built. Every function takes the organization; those a person reaches take
 // the person too, so nobody reads another's export by its id.
-import { and, desc, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { dataExports } from '#drizzle/schema'
 
@@ -84,7 +84,7 @@ export async function findDownloadableDataExport(
         eq(dataExports.userId, userId),
         eq(dataExports.id, exportId),
         eq(dataExports.state, 'ready'),
-        sql`${dataExports.expiresAt} > ${now}`,
+        gt(dataExports.expiresAt, now),
       ),
     )
     .limit(1)
