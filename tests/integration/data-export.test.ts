@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import type { Role } from '#app/auth/roles'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { MANIFEST_PREFIX } from '#app/backups/manifest.server'
-import { buildDataExportJob } from '#app/data-export/data-export.server'
+import { buildDataExportJob, buildDataExportZip } from '#app/data-export/data-export.server'
 import {
   DATA_EXPORT_ALREADY_PENDING,
   DATA_EXPORT_FAILED,
@@ -23,10 +23,12 @@ import { sweepMedia } from '#app/media/media-sweep.server'
 import { recordAudit } from '#app/models/audit.server'
 import { recordCardView } from '#app/models/card-views.server'
 import { addContact } from '#app/models/contacts.server'
+import { setDataExportProgress, startDataExport } from '#app/models/data-exports.server'
 import { storeMedia } from '#app/models/media.server'
 import { updateProfile } from '#app/models/users.server'
 import * as status from '#app/routes/account.data-export'
 import * as download from '#app/routes/account.data-export[.]zip'
+import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, dataExports, emailOutbox, jobs } from '#drizzle/schema'
 import {
@@ -192,6 +194,23 @@ describe('Download my data', () => {
     expect(await exportJobs()).toHaveLength(1)
     // Nobody else's export is touched or shown.
     expect(await viewOf(colleague.cookie)).toEqual({ state: 'none' })
+  })
+
+  test('while it runs the panel reads its percentage; the build reports progress as it goes', async () => {
+    await withTenant(organization.id, async (tx) => {
+      await startDataExport(tx, organization.id, exportId)
+      await setDataExportProgress(tx, organization.id, exportId, 40)
+    })
+    expect(await viewOf(owner.cookie)).toMatchObject({ state: 'running', progress: 40 })
+    const tenant = await freshTenantOf(organization.id)
+    if (!tenant) throw new Error('no tenant')
+    const seen: number[] = []
+    await buildDataExportZip(tenant, owner.user.id, async (percent) => {
+      seen.push(percent)
+    })
+    expect(seen.length).toBeGreaterThan(3)
+    expect(seen).toEqual([...seen].sort((x, y) => x - y))
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(95)
   })
 
   test('the job builds the zip, marks it ready for 7 days and emails the owner a link to the profile', async () => {
