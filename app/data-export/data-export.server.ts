@@ -6,7 +6,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { strToU8, type Zippable, zipSync } from 'fflate'
 import { requireUser } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
+import { hitOrRefuseIn, limitKey, minutesText, RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { rolePaths } from '#app/auth/roles'
 import { cardLinkUrl } from '#app/cards/short-link'
@@ -57,6 +57,10 @@ const DAY_MS = 24 * 60 * 60_000
 /** The download's pieces: each is one short query, so a slow client holds no connection. */
 const CHUNK_BYTES = 1024 * 1024
 
+/** Past the hourly limit of requests (LIMITS.dataExport), as a 429 says it. */
+export const DATA_EXPORT_LIMITED = (wait: number) =>
+  `You have asked for your data several times in the last hour. Please wait ${minutesText(wait)} and try again.`
+
 const expiryFrom = (now: Date) => new Date(now.getTime() + DATA_EXPORT_DAYS * DAY_MS)
 
 function viewOf(row: DataExportSummary | undefined, now: Date): DataExportView {
@@ -96,6 +100,13 @@ export async function requestDataExport(
     if (latest && (latest.state === 'queued' || latest.state === 'running')) {
       throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)
     }
+    // Counted only when one is queued: the refusals above and this one roll back with it.
+    await hitOrRefuseIn(
+      tx,
+      'dataExport',
+      limitKey('dataExport', tenant.id, user.id),
+      DATA_EXPORT_LIMITED,
+    )
     await deleteFinishedDataExports(tx, tenant.id, user.id)
     const created = await insertDataExport(tx, tenant.id, user.id)
     if (!created) throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)

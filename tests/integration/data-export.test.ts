@@ -386,6 +386,23 @@ describe('Download my data', () => {
     }
   })
 
+  test('a few exports an hour: the fourth request is refused with a wait, nothing queued', async () => {
+    const user = await makeUser(organization.id, { passwordHash })
+    const cookie = await sessionCookieFor(organization.id, user.id)
+    for (let n = 1; n <= 3; n++) {
+      expect((await press(cookie)).status, `request ${n}`).toBe(302)
+      await runJobsNow()
+    }
+    const jobsBefore = (await exportJobs()).length
+    const refused = await press(cookie)
+    expect(refused.status).toBe(429)
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /^You have asked for your data several times in the last hour\. Please wait \d+ minutes? and try again\.$/,
+    )
+    expect(await exportJobs()).toHaveLength(jobsBefore)
+    expect(await viewOf(cookie)).toMatchObject({ state: 'ready' })
+  })
+
   test('backups leave the exports out: no row, no zip, and the manifest does not count them', async () => {
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'brandcard-export-backup-'))
     try {
