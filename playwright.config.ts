@@ -50,6 +50,9 @@ const productionSpecs = [
   // Delete my account (ADR 053): sessions ended and the deletion cancelled by a sign-in, then the
   // job worker deleting the account under the app login, its short link forwarding afterwards.
   'account-deletion.spec.ts',
+  // Download my data (ADR 052): the export built by the job worker claiming across the pool, its
+  // zip kept in data_exports under RLS and streamed from there to its owner as the app login.
+  'data-export.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

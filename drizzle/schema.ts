@@ -1222,6 +1222,47 @@ export const jobs = pgTable(
   ],
 )
 
+// A person's "Download my data" (issue 31 point 4, ADR 052): one row per export, its zip in
+// `zip` once built. One queued or running export per person at a time (the partial unique
+// index), so a second press queues nothing. A ready export is deleted when `expires_at` passes
+// (the hourly media sweep). The table's rows are left out of backups (a copy of data the backup
+// already holds, which must not outlive its 7 days there).
+export const dataExportState = pgEnum('data_export_state', ['queued', 'running', 'ready', 'failed'])
+
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    state: dataExportState('state').notNull().default('queued'),
+    // 0 to 100 while it runs; what the profile's progress bar shows.
+    progress: integer('progress').notNull().default(0),
+    zip: bytea('zip'),
+    byteSize: integer('byte_size'),
+    // Why it failed, in words for the person (never a stack or a query).
+    error: text('error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('data_exports_org_id_key').on(t.organizationId, t.id),
+    index('data_exports_org_user_created_idx').on(t.organizationId, t.userId, t.createdAt),
+    uniqueIndex('data_exports_one_pending_per_user')
+      .on(t.organizationId, t.userId)
+      .where(sql`${t.state} in ('queued', 'running')`),
+    index('data_exports_org_expires_idx')
+      .on(t.organizationId, t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
+    foreignKey({
+      name: 'data_exports_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // Fixed-window counters shared by every app instance (sign-in and reset throttling).
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
@@ -1262,4 +1303,5 @@ export const tenantTables = {
   cardTemplates,
   accountDeletions,
   departedAddresses,
+  dataExports,
 } as const

@@ -182,6 +182,18 @@ export const SPEC_ACCOUNTS = {
     lastName: 'Billing',
     emailConfirmed: true,
   },
+  /**
+   * e2e/data-export.spec.ts (the production project, ADR 052): asks for her data, watches it
+   * being prepared by the job worker and downloads the zip.
+   */
+  dataExport: {
+    host: HOSTS.alpha,
+    email: 'export-eli@e2e.test',
+    firstName: 'Eli',
+    lastName: 'Exporter',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

@@ -51,6 +51,9 @@ export const LIMITS = {
   twoFactorIp: { max: 50, windowMs: 15 * MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.
   invitationResend: { max: 1, windowMs: 10 * MINUTE },
+  // Personal data exports a person asks for (ADR 052): each builds a zip of all their rows and
+  // images, so a few an hour, counted when one is queued.
+  dataExport: { max: 3, windowMs: 60 * MINUTE },
 } as const
 
 type LimitName = keyof typeof LIMITS

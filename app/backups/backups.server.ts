@@ -27,6 +27,7 @@ import {
   manifestLine,
   parseManifest,
   type ReadRows,
+  TABLES_WITHOUT_DATA,
 } from './manifest.server'
 
 /** An expected failure (a missing file, a bad dump, a database that is not empty): its message is for people. */
@@ -41,9 +42,13 @@ export type DatabaseLocation =
   | { driver: 'postgres'; url: string }
 
 // pg_dump options shared by both drivers: no ownership (the restoring login owns what it
-// creates, as the migrating login does), and INSERTs of 100 rows instead of COPY, which only
-// psql can feed.
-const DUMP_OPTIONS = ['--no-owner', '--rows-per-insert=100']
+// creates, as the migrating login does), INSERTs of 100 rows instead of COPY, which only psql
+// can feed, and the tables whose rows no backup keeps (their schema is dumped).
+const DUMP_OPTIONS = [
+  '--no-owner',
+  '--rows-per-insert=100',
+  ...TABLES_WITHOUT_DATA.map((table) => `--exclude-table-data=${table}`),
+]
 
 /** `brandcard-2026-11-25T03-00-00-000Z.sql`: sorts by time; the only names retention deletes. */
 const BACKUP_FILE_NAME = /^brandcard-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.sql$/

@@ -17,6 +17,13 @@ type SchemaKind = 'tables' | 'policies' | 'triggers' | 'functions' | 'indexes'
 
 export const MANIFEST_PREFIX = '-- brandcard-manifest: '
 
+/**
+ * Tables whose rows no backup takes (pg_dump's --exclude-table-data), so the manifest counts
+ * none of their rows either: the personal data exports (ADR 052) are copies of rows the backup
+ * holds already, and a backup kept for weeks must not keep them past their 7 days.
+ */
+export const TABLES_WITHOUT_DATA = ['public.data_exports']
+
 const SCHEMAS = "('public', 'drizzle')"
 
 /**
@@ -67,6 +74,7 @@ export async function describeDatabase(rows: ReadRows): Promise<BackupManifest> 
   }
   const tables: BackupManifest['tables'] = {}
   for (const table of schema.tables) {
+    if (TABLES_WITHOUT_DATA.includes(table)) continue
     const [sum] = await rows<{ rows: string; checksum: string }>(
       `select pg_catalog.count(*)::text as rows,
         coalesce(pg_catalog.sum(('x' || pg_catalog.substr(pg_catalog.md5(t::text), 1, 15))::bit(60)::bigint), 0)::text as checksum

@@ -4,6 +4,7 @@ import { takeDailyBackup } from '#app/backups/backups.server'
 import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
+import { buildDataExportJob } from '#app/data-export/data-export.server'
 import {
   checkSendingDomainJob,
   expireSendingDomainJob,
@@ -52,6 +53,8 @@ export const jobHandlers: JobHandlers = {
   'billing.grace-end': graceEndJob,
   // "Delete my account" after its grace period, unless a sign-in cancelled it (ADR 053).
   'account.delete': accountDeletionJob,
+  // A person's "Download my data": the zip built and kept for 7 days, the owner emailed (ADR 052).
+  'data-export.build': buildDataExportJob,
 }
 
 export function startJobs(log: (message: string) => void) {

@@ -36,6 +36,27 @@ export async function listActivityForUser(
     .limit(limit)
 }
 
+/** Every event the user caused, oldest first, with its details (the data export, ADR 052). */
+export async function listAuditEventsOfActor(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  limit = 100_000,
+) {
+  return db
+    .select({
+      action: auditEvents.action,
+      entityType: auditEvents.entityType,
+      entityId: auditEvents.entityId,
+      metadata: auditEvents.metadata,
+      createdAt: auditEvents.createdAt,
+    })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId)))
+    .orderBy(auditEvents.createdAt, auditEvents.id)
+    .limit(limit)
+}
+
 // The audit log page (issue 14 point 6): events newest first, filtered by kind of action and by
 // who did it. Platform reads ('platform.read', written by every cross-tenant read) are left out
 // unless asked for, so the changes are not buried under them.

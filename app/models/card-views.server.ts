@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
-import { cardViews, digitalCards } from '#drizzle/schema'
+import { cardViewHours, cardViews, digitalCards } from '#drizzle/schema'
 
 export const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop'] as const
 export type DeviceClass = (typeof DEVICE_CLASSES)[number] | 'unknown'
@@ -116,4 +116,25 @@ export function listCardScans(db: Queryable, organizationId: string, userId: str
     .where(and(eq(cardViews.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .orderBy(desc(cardViews.viewedAt), desc(cardViews.id))
     .limit(limit)
+}
+
+/** Every view of the user's cards, counted per card and source (the data export, ADR 052). */
+export function countViewsPerCardAndSource(db: Queryable, organizationId: string, userId: string) {
+  return db
+    .select({
+      cardId: cardViewHours.cardId,
+      source: cardViewHours.source,
+      views: sql<number>`sum(${cardViewHours.views})::int`,
+    })
+    .from(cardViewHours)
+    .innerJoin(
+      digitalCards,
+      and(
+        eq(digitalCards.organizationId, cardViewHours.organizationId),
+        eq(digitalCards.id, cardViewHours.cardId),
+      ),
+    )
+    .where(and(eq(cardViewHours.organizationId, organizationId), eq(digitalCards.userId, userId)))
+    .groupBy(cardViewHours.cardId, cardViewHours.source)
+    .orderBy(cardViewHours.cardId, cardViewHours.source)
 }

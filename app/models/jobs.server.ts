@@ -22,6 +22,7 @@ export type JobName =
   | 'billing.stripe-event'
   | 'billing.grace-end'
   | 'account.delete'
+  | 'data-export.build'
 
 export type NewJob = {
   name: JobName

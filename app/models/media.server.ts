@@ -169,7 +169,7 @@ export async function getMediaPath(db: Queryable, organizationId: string, mediaI
 export async function getMediaBytes(db: Queryable, organizationId: string, mediaId: string | null) {
   if (!mediaId) return null
   const [row] = await db
-    .select({ data: media.data, hash: media.hash })
+    .select({ data: media.data, hash: media.hash, ext: media.ext })
     .from(media)
     .where(and(eq(media.organizationId, organizationId), eq(media.id, mediaId)))
     .limit(1)

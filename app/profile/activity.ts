@@ -15,6 +15,8 @@ const LABELS: Record<string, string> = {
   'two_factor.passkey_removed': 'Removed a passkey',
   'two_factor.passkey_used': 'Signed in with a passkey',
   'email.changed': 'Changed your email address',
+  'data_export.requested': 'Asked for a copy of your data',
+  'data_export.downloaded': 'Downloaded a copy of your data',
   'email.confirmed': 'Confirmed your email address',
   'card.created': 'Created a digital card',
   'card.updated': 'Updated a digital card',

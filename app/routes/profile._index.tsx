@@ -15,6 +15,7 @@ import {
 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { rolePaths } from '#app/auth/roles'
+import { DataExportPanel } from '#app/components/account/data-export-panel'
 import { DeleteAccountPanel } from '#app/components/account/delete-account-panel'
 import { TwoFactorLink } from '#app/components/auth/two-factor'
 import { RouteLoadError } from '#app/components/layout/route-error'
@@ -114,6 +115,7 @@ export default function ProfileRoute() {
         <ChangePasswordForm key={key} lastResult={passwordResult} />
         <TwoFactorLink />
         <DeleteAccountPanel />
+        <DataExportPanel />
       </div>
     ),
     card: () => (

@@ -510,6 +510,24 @@ const FORMS: Form[] = [
     keys: ['List-Unsubscribe', 'token'],
   },
   {
+    // Download my data (ADR 052): the request names nobody (always the signed-in person's own
+    // export, a second press while one is pending a 409 that writes nothing) ...
+    name: 'data export request',
+    file: 'account.data-export',
+    path: '/account/data-export',
+    actor: 'end_user',
+    intents: ['request'],
+    keys: ['redirectTo'],
+  },
+  {
+    // ... and its download, by the export's id: anything but the person's own ready one is a 404.
+    name: 'data export download',
+    file: 'account.data-export[.]zip',
+    path: '/account/data-export.zip',
+    actor: 'end_user',
+    keys: ['exportId'],
+  },
+  {
     // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
     name: "lead's data page",
     file: 'lead-data',
@@ -1044,6 +1062,8 @@ const value = fc.oneof(
 
 /** A valid value per field name: bodies mostly valid but for a few fields reach the writes. */
 const VALID: Record<string, readonly string[]> = {
+  // Download my data (ADR 052): an export id of the right shape (redirectTo is below).
+  exportId: ['00000000-0000-4000-8000-000000000000'],
   // Two-factor (ADR 045): well-formed codes that match nothing, a sealed-looking key.
   code: ['123456', '000000'],
   recoveryCode: ['abcde-fghij'],

@@ -37,7 +37,12 @@ import {
 } from '#app/models/announcements.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
-import { listActivityForUser, listAuditEvents, recordAudit } from '#app/models/audit.server'
+import {
+  listActivityForUser,
+  listAuditEvents,
+  listAuditEventsOfActor,
+  recordAudit,
+} from '#app/models/audit.server'
 import {
   clearTwoFactor,
   consumeRecoveryCode,
@@ -65,7 +70,12 @@ import {
   setCardsTemplate,
   updateTemplate,
 } from '#app/models/card-templates.server'
-import { listCardScans, recordCardView, recordCardViews } from '#app/models/card-views.server'
+import {
+  countViewsPerCardAndSource,
+  listCardScans,
+  recordCardView,
+  recordCardViews,
+} from '#app/models/card-views.server'
 import {
   createCard,
   deleteCard,
@@ -113,6 +123,19 @@ import {
   releaseDomainClaim,
   setCustomDomain,
 } from '#app/models/custom-domains.server'
+import {
+  deleteExpiredDataExports,
+  deleteFinishedDataExports,
+  failDataExport,
+  findDataExport,
+  findDownloadableDataExport,
+  findLatestDataExport,
+  finishDataExport,
+  insertDataExport,
+  readDataExportChunk,
+  setDataExportProgress,
+  startDataExport,
+} from '#app/models/data-exports.server'
 import {
   consumeConfirmationToken,
   findUsableConfirmationToken,
@@ -517,9 +540,25 @@ async function seedTenantA(db: Queryable) {
     ...png(await makePng('#a0b0c0')),
     uploadedBy: second.id,
   })
+  // A's data exports (ADR 052): the user's ready one, and the cardless profile's still running.
+  const readyExport = await insertDataExport(db, organization.id, user.id)
+  const runningExport = await insertDataExport(db, organization.id, cardless.id)
+  if (!readyExport || !runningExport) throw new Error('data exports not stored')
+  await startDataExport(db, organization.id, readyExport.id)
+  await finishDataExport(
+    db,
+    organization.id,
+    readyExport.id,
+    new Uint8Array([80, 75, 5, 6, 1, 2, 3]),
+    new Date(Date.now() + 7 * 86_400_000),
+  )
+  await startDataExport(db, organization.id, runningExport.id)
+  await setDataExportProgress(db, organization.id, runningExport.id, 40)
   return {
     departedSlug,
     organization,
+    readyExport,
+    runningExport,
     stripeEventId,
     announcement,
     template,
@@ -789,6 +828,99 @@ const cases: Record<string, Case[]> = {
     {
       name: "deletes no lead of A's by its receipt link",
       run: (db, b, a) => deleteLeadByDataToken(db, b, a.leadTokenHash),
+      expected: nothing,
+    },
+  ],
+  insertDataExport: [
+    {
+      name: "makes no export of A's user in B",
+      run: (db, b, a) => insertDataExport(db, b, a.user.id),
+      // The composite foreign key refuses B's row for A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  deleteFinishedDataExports: [
+    {
+      name: "deletes none of A's exports",
+      run: (db, b, a) => deleteFinishedDataExports(db, b, a.user.id),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  findLatestDataExport: [
+    {
+      name: "shows none of A's exports",
+      run: (db, b, a) => findLatestDataExport(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  findDataExport: [
+    {
+      name: "finds no export of A's by id",
+      run: (db, b, a) => findDataExport(db, b, a.readyExport.id),
+      expected: nothing,
+    },
+  ],
+  findDownloadableDataExport: [
+    {
+      name: "offers no export of A's for download",
+      run: (db, b, a) => findDownloadableDataExport(db, b, a.user.id, a.readyExport.id, new Date()),
+      expected: nothing,
+    },
+  ],
+  readDataExportChunk: [
+    {
+      name: "reads no byte of A's zip",
+      run: (db, b, a) => readDataExportChunk(db, b, a.user.id, a.readyExport.id, 0, 1024),
+      expected: nothing,
+    },
+  ],
+  startDataExport: [
+    {
+      name: "starts no export of A's",
+      run: (db, b, a) => startDataExport(db, b, a.runningExport.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  setDataExportProgress: [
+    {
+      name: "moves no export of A's on",
+      run: (db, b, a) => setDataExportProgress(db, b, a.runningExport.id, 90),
+      expected: nothing,
+    },
+  ],
+  finishDataExport: [
+    {
+      name: "finishes no export of A's",
+      run: (db, b, a) =>
+        finishDataExport(db, b, a.runningExport.id, new Uint8Array([1]), new Date()),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  failDataExport: [
+    {
+      name: "fails no export of A's",
+      run: (db, b, a) => failDataExport(db, b, a.runningExport.id, 'failed in B', new Date()),
+      expected: nothing,
+    },
+  ],
+  deleteExpiredDataExports: [
+    {
+      name: "deletes none of A's exports, however late",
+      run: (db, b) => deleteExpiredDataExports(db, b, new Date(Date.now() + 365 * 86_400_000)),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  countViewsPerCardAndSource: [
+    {
+      name: "counts none of A's views",
+      run: (db, b, a) => countViewsPerCardAndSource(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  listAuditEventsOfActor: [
+    {
+      name: "lists none of A's user's events",
+      run: (db, b, a) => listAuditEventsOfActor(db, b, a.user.id),
       expected: nothing,
     },
   ],

@@ -12,6 +12,7 @@ import { saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { insertTemplate } from '#app/models/card-templates.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
+import { insertDataExport } from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
@@ -26,6 +27,7 @@ import {
   cardSlugs,
   cardTemplates,
   consentTexts,
+  dataExports,
   departedAddresses,
   digitalCards,
   googleWalletObjects,
@@ -98,6 +100,7 @@ describe('row-level security', () => {
     expect(names).toEqual(expect.arrayContaining(['account_deletions', 'departed_addresses']))
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
+    expect(names).toContain('data_exports')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
 
@@ -133,6 +136,31 @@ describe('row-level security', () => {
         .set({ contentHash: 'stolen' })
         .where(sql`${walletPasses.id} = ${passB.id}`)
         .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("data exports (ADR 052): a tenant sees only its own zips and cannot write another's", async () => {
+    const { a, b, userA, userB } = await twoTenants()
+    const mine = await withTenant(a.id, (tx) => insertDataExport(tx, a.id, userA.id))
+    const theirs = await withTenant(b.id, (tx) => insertDataExport(tx, b.id, userB.id))
+    if (!mine || !theirs) throw new Error('exports not stored')
+    const seen = await withTenant(a.id, async (tx) =>
+      (await tx.select({ id: dataExports.id }).from(dataExports)).map((r) => r.id),
+    )
+    expect(seen).toContain(mine.id)
+    expect(seen).not.toContain(theirs.id)
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(dataExports).values({ organizationId: b.id, userId: userB.id }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(dataExports)
+        .set({ state: 'ready', zip: Buffer.from('stolen') })
+        .where(sql`${dataExports.id} = ${theirs.id}`)
+        .returning({ id: dataExports.id }),
     )
     expect(changed).toEqual([])
   })

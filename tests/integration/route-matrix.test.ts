@@ -13,6 +13,11 @@ import { insertAnnouncement } from '#app/models/announcements.server'
 import { insertTemplate, setCardsTemplate } from '#app/models/card-templates.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
+import {
+  finishDataExport,
+  insertDataExport,
+  startDataExport,
+} from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -111,6 +116,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // "Delete my account" (ADR 053): every signed-in role asks for its own; a GET goes to the profile.
   'account.delete.ts': 'no-loader',
   'api-settings.tsx': 'any',
+  // Download my data (ADR 052): every signed-in role's own export; the zip is a POST (it audits)
+  // that answers 404 for anyone but its owner (tests/integration/data-export.test.ts).
+  'account.data-export.tsx': 'any',
+  'account.data-export[.]zip.ts': 'no-loader',
   // The Security area's two-factor page: every signed-in role manages its own.
   'account.two-factor.tsx': 'any',
   'contacts._index.tsx': 'any',
@@ -487,6 +496,8 @@ const REFERENCES: Record<string, Reference> = {
   'resources.upload.ts': 'none',
   'resources.email-confirmation.ts': 'none',
   'api-settings.tsx': 'none',
+  'account.data-export.tsx': 'none',
+  'account.data-export[.]zip.ts': 'none',
   'contacts._index.tsx': 'none',
   'contacts.export[.]csv.ts': 'none',
   'contacts.export[.]vcf.ts': 'none',
@@ -568,6 +579,8 @@ let teamAdminIdB: string
 let invitationB: { id: string }
 /** B's team's card template, which B's card follows (ADR 048). */
 let templateB: { id: string }
+/** B's owner's ready data export (ADR 052). */
+let dataExportB: { id: string }
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -700,6 +713,17 @@ async function seedTenantB() {
       modes: { company: 'locked' },
     })
     await setCardsTemplate(tx, org, [cardB.id], templateB.id)
+    const exported = await insertDataExport(tx, org, ownerB.id)
+    if (!exported) throw new Error('no data export of B')
+    await startDataExport(tx, org, exported.id)
+    await finishDataExport(
+      tx,
+      org,
+      exported.id,
+      new Uint8Array([80, 75, 5, 6]),
+      new Date(Date.now() + 86_400_000),
+    )
+    dataExportB = exported
   })
   markersOfB = [
     MARK,
@@ -719,6 +743,7 @@ async function seedTenantB() {
     invitationTokenB,
     leadDataTokenB,
     templateB.id,
+    dataExportB.id,
   ]
 }
 
@@ -1454,6 +1479,22 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     ],
     // On B's host B's own token is B's owner's to use, like B's reset token.
     // B's lead's receipt link deletes nothing on A's host (on B's, it is the lead's own).
+    // B's owner's ready export, named by its id: a 404 on either host, nothing written.
+    'account.data-export[.]zip.ts': [
+      {
+        path: '/account/data-export.zip',
+        fields: { exportId: dataExportB.id, ...injected },
+        params: {},
+      },
+    ],
+    // A request names nobody: it is always the signed-in person's own export.
+    'account.data-export.tsx': [
+      {
+        path: '/account/data-export',
+        fields: { intent: 'request', exportId: dataExportB.id, ...injected },
+        params: {},
+      },
+    ],
     'lead-data.tsx': [
       {
         path: `/lead-data?token=${leadDataTokenB}`,

@@ -22,6 +22,8 @@ const ALLOWED: Record<string, string> = {
     "Stripe's webhook: a signed JSON event from Stripe's servers, answered with bare statuses (400 unsigned, 200 stored or ignored)",
   'wallet.apple.v1.$.ts':
     "Apple's PassKit web service: JSON from devices, answered with the protocol's bare statuses (201, 200, 401)",
+  'account.data-export[.]zip.ts':
+    "the data export's download (ADR 052): the zip streamed to its owner or a bare 404, a file and not a form's reply",
   'onboarding.tsx':
     "the card wizard's steps (app/cards/wizard-route.server.ts): a schema per step from the URL, step 4's images answered by field as imageErrors, step 5 a button",
 }

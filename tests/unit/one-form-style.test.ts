@@ -62,6 +62,16 @@ function postForms(file: string): PostForm[] {
  */
 const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
   {
+    file: 'app/components/account/data-export-panel.tsx',
+    marker: 'value="request"',
+    why: 'Download my data, Try again, Prepare a new copy (ADR 052): one button',
+  },
+  {
+    file: 'app/components/account/data-export-panel.tsx',
+    marker: 'name="exportId"',
+    why: "the ready export's Download zip (ADR 052): one button, the id hidden",
+  },
+  {
     file: 'app/components/teams/billing-section.tsx',
     marker: 'value="billing-portal"',
     why: "Update Billing Info and View Invoices: buttons that open Stripe's portal",
