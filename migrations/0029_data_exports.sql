@@ -18,7 +18,8 @@ ALTER TABLE "data_exports" ADD CONSTRAINT "data_exports_organization_id_organiza
 ALTER TABLE "data_exports" ADD CONSTRAINT "data_exports_user_fk" FOREIGN KEY ("organization_id","user_id") REFERENCES "public"."users"("organization_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "data_exports_org_user_created_idx" ON "data_exports" USING btree ("organization_id","user_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "data_exports_one_pending_per_user" ON "data_exports" USING btree ("organization_id","user_id") WHERE "data_exports"."state" in ('queued', 'running');--> statement-breakpoint
-CREATE INDEX "data_exports_org_expires_idx" ON "data_exports" USING btree ("organization_id","expires_at") WHERE "data_exports"."expires_at" is not null;--> statement-breakpoint-- hand-written: personal data exports (ADR 052)
+CREATE INDEX "data_exports_org_expires_idx" ON "data_exports" USING btree ("organization_id","expires_at") WHERE "data_exports"."expires_at" is not null;--> statement-breakpoint
+-- hand-written: personal data exports (ADR 052)
 ALTER TABLE "data_exports" ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
 ALTER TABLE "data_exports" FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 CREATE POLICY "data_exports_tenant_isolation" ON "data_exports" USING ("organization_id" = nullif(current_setting('app.organization_id', true), '')::uuid OR current_setting('app.platform_scope', true) = 'on') WITH CHECK ("organization_id" = nullif(current_setting('app.organization_id', true), '')::uuid OR current_setting('app.platform_scope', true) = 'on');--> statement-breakpoint
