@@ -1,7 +1,11 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
-import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
+import {
+  graceEndJob,
+  graceReminderJob,
+  stripeEventJob,
+} from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
 import {
@@ -49,6 +53,7 @@ export const jobHandlers: JobHandlers = {
   'billing.stripe-event': stripeEventJob,
   // A failed payment's grace period over: an account still unpaid falls back to Free (ADR 051).
   'billing.grace-end': graceEndJob,
+  'billing.grace-reminder': graceReminderJob,
 }
 
 export function startJobs(log: (message: string) => void) {

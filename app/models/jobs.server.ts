@@ -21,6 +21,7 @@ export type JobName =
   | 'announcement.send'
   | 'billing.stripe-event'
   | 'billing.grace-end'
+  | 'billing.grace-reminder'
 
 export type NewJob = {
   name: JobName

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
+import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
 import { readLegalLinks } from '#app/branding/legal.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -55,6 +56,7 @@ import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
 import {
+  AGENCY_STAFF_ACCESS,
   rolesFor,
   STAFF_DIRECTORIES,
   STAFF_TITLES,
@@ -244,11 +246,21 @@ const unusablePassword = () => hashPassword(randomBytes(32).toString('base64url'
  * The team member an end user is assigned to (`users.assigned_to_user_id`, shown on their My End
  * Users): an account of the same organization with the role team_admin, else a field refusal.
  */
-async function assertAssignee(tx: Transaction, organizationId: string, assigneeId: string | null) {
+async function assertAssignee(
+  tx: Transaction,
+  organizationId: string,
+  assigneeId: string | null,
+  /** The team member the end user has now: staying with them takes no new seat. */
+  currentAssigneeId: string | null = null,
+) {
   if (!assigneeId) return
   const assignee = await findUserById(tx, organizationId, assigneeId)
   if (assignee?.role !== 'team_admin') {
     throw new ActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
+  }
+  // The team member's plan caps how many end users they look after (ADR 051).
+  if (assigneeId !== currentAssigneeId) {
+    await assertEndUserSeat(tx, organizationId, assignee, 'assignedToUserId')
   }
 }
 
@@ -404,7 +416,14 @@ export async function editEndUser(
         account.role === 'end_user' &&
         input.assignedToUserId !== undefined &&
         input.assignedToUserId !== account.assignedToUserId
-      if (reassigned) await assertAssignee(tx, organizationId, input.assignedToUserId ?? null)
+      if (reassigned) {
+        await assertAssignee(
+          tx,
+          organizationId,
+          input.assignedToUserId ?? null,
+          account.assignedToUserId,
+        )
+      }
       const status = input.active ? 'active' : 'inactive'
       await updateAccount(tx, organizationId, account.id, {
         ...splitName(input.name),
@@ -450,7 +469,7 @@ export async function assignEndUser(
   const tenant = await noticeTenant(admin, organizationId)
   const done = await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
-    await assertAssignee(tx, organizationId, assignedToUserId)
+    await assertAssignee(tx, organizationId, assignedToUserId, account.assignedToUserId)
     const assignee = assignedToUserId
       ? await findUserById(tx, organizationId, assignedToUserId)
       : undefined
@@ -646,6 +665,15 @@ export async function changeAccountRole(
       throw new ActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
     }
     await assertMayLoseAccount(tx, admin, account, 'demote')
+    // An end user made staff takes one of the agency's staff seats (ADR 051).
+    const isAgencyStaff = (role: Role) => (AGENCY_STAFF_ACCESS as readonly Role[]).includes(role)
+    if (
+      organization.kind === 'agency' &&
+      isAgencyStaff(input.role) &&
+      !isAgencyStaff(account.role)
+    ) {
+      await assertStaffSeat(tx, organizationId, 'role')
+    }
     const { changes, metadata } = await roleSideEffects(tx, account, input.role)
     await updateAccount(tx, organizationId, account.id, {
       role: input.role,
@@ -720,6 +748,8 @@ export async function addStaffMember(
   const afterCommit = await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
+      // An agency's staff seats are its plan's (ADR 051); the platform's staff have no limit.
+      if (directory === 'agency') await assertStaffSeat(tx, organizationId)
       const created = await createUser(tx, organizationId, {
         ...splitName(input.name),
         email,
