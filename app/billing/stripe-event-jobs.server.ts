@@ -134,10 +134,11 @@ async function applyEvent(
         idempotencyKey: `billing.grace-end:${account.id}:${graceEndsAt.toISOString()}`,
         runAt: graceEndsAt,
       })
-      // Reminders before the end, each once: the key names the grace period it belongs to.
+      // Reminders before the end, each once: the key names the grace period it belongs to. One
+      // whose time has passed already (an event that reached us late) is not sent at all.
       for (const days of GRACE_REMINDER_DAYS) {
         const runAt = new Date(graceEndsAt.getTime() - days * DAY_MS)
-        if (runAt.getTime() <= occurredAt.getTime()) continue
+        if (runAt.getTime() <= Date.now()) continue
         await insertJob(tx, {
           name: 'billing.grace-reminder',
           organizationId: tenant.id,
