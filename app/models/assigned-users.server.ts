@@ -1,6 +1,6 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, count, desc, eq, isNull } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
@@ -79,21 +79,3 @@ export async function listAssignedEndUsers(
 
 export type AssignedEndUser = Awaited<ReturnType<typeof listAssignedEndUsers>>[number]
 
-/** How many end users are assigned to `teamAdminId` (Team Member Basic's limit, ADR 051). */
-export async function countAssignedEndUsers(
-  db: Queryable,
-  organizationId: string,
-  teamAdminId: string,
-) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.assignedToUserId, teamAdminId),
-        eq(users.role, 'end_user'),
-      ),
-    )
-  return row?.n ?? 0
-}
