@@ -338,7 +338,8 @@ const FORMS: Form[] = [
   ...settingsForms(
     'team-member',
     'team_admin',
-    ['notifications', 'privacy'],
+    // The Billing tab's buttons (ADR 051): Team Member Basic's checkout and the portal.
+    ['notifications', 'privacy', 'upgrade', 'billing-portal'],
     [
       ...PRIVACY_KEYS,
       'activityTracking',
@@ -351,7 +352,8 @@ const FORMS: Form[] = [
   ...settingsForms(
     'agency',
     'agency_admin',
-    ['team', 'billing'],
+    // The Billing tab's buttons (ADR 051): Agency Pro's checkout and the portal.
+    ['team', 'billing', 'upgrade', 'billing-portal'],
     ['defaultTeamRole', 'autoApprove', 'membersMayInvite', 'billingEmail'],
   ),
   // No intent: one form, subject and message (ADR 046).

@@ -1084,6 +1084,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
   const agencyTabs: Record<string, string>[] = [
     { intent: 'team', defaultTeamRole: 'admin' },
     { intent: 'billing', billingEmail: b.email },
+    // The Billing tab's buttons (ADR 051): the poster's own agency's checkout and portal only.
+    { intent: 'upgrade' },
+    { intent: 'billing-portal' },
   ]
   const systemTabs: Record<string, string>[] = [
     {
@@ -1109,9 +1112,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'settings.$variant.tsx': settings('/settings/role', privacy, appearance),
     'settings.end-user.tsx': settings('/settings/end-user', privacy, appearance),
     'dashboard.end-user.settings.tsx': settings('/dashboard/end-user/settings', privacy),
-    'settings.team-member.tsx': settings('/settings/team-member', privacy, {
-      intent: 'notifications',
-    }),
+    'settings.team-member.tsx': settings(
+      '/settings/team-member',
+      privacy,
+      { intent: 'notifications' },
+      // Team Member Basic's checkout and the portal: the poster's own billing only (ADR 051).
+      { intent: 'upgrade' },
+      { intent: 'billing-portal' },
+    ),
     'dashboard.team-member.settings.tsx': settings('/dashboard/team-member/settings', privacy),
     'settings.agency.tsx': settings('/settings/agency', ...agencyTabs),
     'dashboard.agency.settings.tsx': settings('/dashboard/agency/settings', ...agencyTabs),
