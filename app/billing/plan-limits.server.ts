@@ -1,8 +1,9 @@
 // The limits of app/billing/plan-limits.ts enforced, in the transaction that would go above them
 // (ADR 051): every path that adds an agency staff account or assigns an end user to a team member
 // asks here first. What is already above a limit (a plan that lapsed) stays; only growth is refused.
-import { countAssignedEndUsers } from '#app/models/stats.server'
+
 import { findSubscriptionTier } from '#app/models/organizations.server'
+import { countAssignedEndUsers } from '#app/models/stats.server'
 import { countUsersWithRoles, type User } from '#app/models/users.server'
 import { ActionError } from '#app/utils/action-error'
 import { AGENCY_STAFF_ACCESS } from '#app/validation/people'

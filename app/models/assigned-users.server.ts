@@ -78,4 +78,3 @@ export async function listAssignedEndUsers(
 }
 
 export type AssignedEndUser = Awaited<ReturnType<typeof listAssignedEndUsers>>[number]
-

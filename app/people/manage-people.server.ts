@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
+import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
 import { readLegalLinks } from '#app/branding/legal.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
@@ -40,6 +41,7 @@ import {
   findUserByEmail,
   findUserById,
   normalizeEmail,
+  setMemberPlan,
   setUserPlan,
   type User,
 } from '#app/models/users.server'
@@ -101,6 +103,7 @@ export function toPerson(row: PersonRow) {
     role: row.role,
     status: row.status,
     plan: row.plan,
+    memberPlan: row.memberPlan,
     staffTitle: row.staffTitle,
     assignedToUserId: row.assignedToUserId,
     lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
@@ -636,6 +639,33 @@ export async function setAccountPlan(
     })
   })
   return `Plan changed to ${plan.name}`
+}
+
+/**
+ * A team member's plan granted by an agency admin (ADR 051): Team Member Basic, or back to Free,
+ * as the end users' team plans are granted on End Users. With Stripe, a later webhook of the
+ * team member's own subscription sets it again.
+ */
+export async function setTeamMemberPlan(
+  admin: Actor,
+  input: { userId: string; plan: MemberPlanId },
+) {
+  const organizationId = admin.tenant.id
+  const name = MEMBER_PLAN_NAMES[input.plan]
+  await withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, ['team_admin'])
+    if (account.memberPlan === input.plan) {
+      throw new ActionError(409, `This team member already has the ${name} plan`, 'plan')
+    }
+    await setMemberPlan(tx, organizationId, account.id, input.plan)
+    await audit(tx, admin, account, 'plan.granted', {
+      from: account.memberPlan,
+      to: input.plan,
+      priceUsd: input.plan === 'free' ? 0 : TEAM_MEMBER_BASIC.price,
+      payment: 'granted by an admin',
+    })
+  })
+  return `Plan changed to ${name}`
 }
 
 /**

@@ -399,6 +399,40 @@ describe('Team Member Basic: up to 10 end users', () => {
   })
 })
 
+describe('Team Member Basic granted by an agency admin (Stripe or not)', () => {
+  test('Change Plan on Team Members grants it, audited; the same plan again and a staff account that is not a team member are refused', async () => {
+    const a = await agency()
+    await fillEndUsers(a, 5)
+    const grant = (userId: string, plan: string) =>
+      post(
+        a,
+        agencyTeamAction,
+        '/dashboard/agency/team',
+        { intent: 'set-member-plan', userId, plan },
+        a.adminCookie,
+      )
+    const granted = await grant(a.teamMember.id, 'team_member_basic')
+    expect(granted.status).toBe(302)
+    await expect(granted).toSendToast({ title: 'Plan changed to Team Member Basic' })
+    expect(await memberPlanOf(a.teamMember.id)).toBe('team_member_basic')
+    expect((await addOwnEndUser(a)).status).toBe(302)
+
+    const again = await grant(a.teamMember.id, 'team_member_basic')
+    expect(again.status).toBe(409)
+    expect(await replyErrors(again)).toMatchObject({
+      plan: ['This team member already has the Team Member Basic plan'],
+    })
+    expect((await grant(a.admin.id, 'team_member_basic')).status).toBe(404)
+    const bad = await grant(a.teamMember.id, 'gold')
+    expect(bad.status).toBe(400)
+    expect(await replyErrors(bad)).toMatchObject({ plan: ['Please choose a plan'] })
+
+    // Back to Free: the six stay assigned, a seventh is refused.
+    expect((await grant(a.teamMember.id, 'free')).status).toBe(302)
+    expect((await addOwnEndUser(a)).status).toBe(409)
+  })
+})
+
 describe('grace-period reminders', () => {
   const reminders = (to: string) =>
     db()

@@ -625,8 +625,9 @@ const FORMS: Form[] = [
     file: 'dashboard.super-admin.team',
     path: '/dashboard/super-admin/team',
     actor: 'super_admin',
-    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
-    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+    // set-member-plan: a team member's plan (ADR 051).
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role', 'set-member-plan'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role', 'plan'],
   },
   {
     // {teamAdmin} is a real assignee; {foreignTeamAdmin} and {endUser} must be refused.
@@ -675,8 +676,9 @@ const FORMS: Form[] = [
     file: 'dashboard.agency.team',
     path: '/dashboard/agency/team',
     actor: 'agency_admin',
-    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
-    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+    // set-member-plan: a team member's plan (ADR 051).
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role', 'set-member-plan'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role', 'plan'],
   },
   {
     name: 'api settings',

@@ -1393,21 +1393,25 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     })),
     // A's agency admin naming B's accounts, its team member (team_admin) among them: 404.
     'dashboard.agency.team.tsx': [memberUserIdB, teamAdminIdB].flatMap((userId) =>
-      ['delete-member', 'change-role', 'edit-member', 'add-member'].map((intent) => ({
-        path: '/dashboard/agency/team',
-        fields: {
-          ...injected,
-          intent,
-          userId,
-          role: userId === teamAdminIdB ? 'end_user' : 'agency_admin',
-          access: 'agency_admin',
-          staffTitle: 'designer',
-          name: 'Taken',
-          email: b.email,
-          password: 'taken-over-1',
-        },
-        params: {},
-      })),
+      ['delete-member', 'change-role', 'edit-member', 'add-member', 'set-member-plan'].map(
+        (intent) => ({
+          path: '/dashboard/agency/team',
+          fields: {
+            ...injected,
+            intent,
+            userId,
+            role: userId === teamAdminIdB ? 'end_user' : 'agency_admin',
+            access: 'agency_admin',
+            staffTitle: 'designer',
+            name: 'Taken',
+            email: b.email,
+            password: 'taken-over-1',
+            // A team member's plan (ADR 051): B's team member's, refused.
+            plan: 'team_member_basic',
+          },
+          params: {},
+        }),
+      ),
     ),
     'invitations.$token.tsx': invitation('accept'),
     'invitations.$token_.decline.tsx': invitation('decline'),

@@ -213,7 +213,9 @@ function PlanBilling({
         />
       ) : (
         <p className="text-sm text-gray-600 dark:text-gray-400">
-          No payment provider is connected: there is no card on file and no invoices to show.
+          {canBuy
+            ? 'No payment provider is connected: there is no card on file and no invoices to show.'
+            : "The card and invoices are shown to your agency's admins."}
         </p>
       )}
     </div>
