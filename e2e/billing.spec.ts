@@ -104,6 +104,9 @@ test('an agency admin buys Agency Pro on Agency Settings → Billing through Str
   const { owner } = SPEC_AGENCIES.buyer
   await openAs(page, owner, '/settings/agency?tab=billing')
   await expect(page.getByTestId('settings-plan')).toHaveText('Starter')
+  await expect(page.getByTestId('plan-offer')).toHaveText(
+    'Agency Pro: $99/month, up to 25 team members.',
+  )
   await page.getByRole('button', { name: 'Upgrade to Agency Pro' }).click()
 
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${stripePort()}/checkout/`))

@@ -15,6 +15,7 @@ import {
 import {
   AGENCY_PRO,
   AGENCY_PRO_TIER,
+  END_USER_LIMITS,
   MEMBER_PLAN_NAMES,
   STAFF_LIMITS,
   TEAM_MEMBER_BASIC,
@@ -195,7 +196,8 @@ export async function loadTeamMemberSettings(request: Request, context: AppLoadC
       name: planName,
       sells: TEAM_MEMBER_BASIC.name,
       price: TEAM_MEMBER_BASIC.price,
-      includes: `Up to ${TEAM_MEMBER_BASIC.endUserLimit} end users`,
+      includes: `Up to ${END_USER_LIMITS[user.memberPlan]} end users`,
+      offers: `Up to ${TEAM_MEMBER_BASIC.endUserLimit} end users`,
       current: user.memberPlan === TEAM_MEMBER_BASIC.id,
       canPayOnline: sellsOnline(TEAM_MEMBER_BASIC.id),
       grantedBy: TEAM_MEMBER_BASIC_GRANTED,
@@ -276,6 +278,7 @@ export async function loadAgencySettings(request: Request, context: AppLoadConte
       sells: AGENCY_PRO.name,
       price: AGENCY_PRO.price,
       includes: limit === null ? 'No team member limit' : `Up to ${limit} team members`,
+      offers: `Up to ${AGENCY_PRO.staffLimit} team members`,
       // Agency Pro, or Enterprise above it: nothing to buy.
       current: plan === AGENCY_PRO_TIER || plan === 'enterprise',
       canPayOnline: sellsOnline(AGENCY_PRO.id),

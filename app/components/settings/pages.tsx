@@ -148,7 +148,10 @@ export type PlanOffer = {
   name: string
   sells: string
   price: number
+  /** What the current plan allows. */
   includes: string
+  /** What the plan sold allows. */
+  offers: string
   current: boolean
   canPayOnline: boolean
   grantedBy: string
@@ -174,7 +177,7 @@ function PlanBilling({
   const buying = navigation.formData?.get('intent') === 'upgrade'
   return (
     <div className="flex flex-col gap-4">
-      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
+      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-2 dark:border-gray-800">
         <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
           <dd className="font-medium" data-testid="settings-plan">
@@ -182,14 +185,15 @@ function PlanBilling({
           </dd>
         </div>
         <div>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">{plan.sells}</dt>
-          <dd className="font-medium">${plan.price}/month</dd>
-        </div>
-        <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Includes</dt>
           <dd className="font-medium">{plan.includes}</dd>
         </div>
       </dl>
+      {plan.current ? null : (
+        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="plan-offer">
+          {plan.sells}: ${plan.price}/month, {plan.offers.toLowerCase()}.
+        </p>
+      )}
       {plan.current || !canBuy ? null : plan.canPayOnline ? (
         <Form method="POST" className="flex flex-wrap items-center gap-3">
           <input type="hidden" name="intent" value="upgrade" />
@@ -197,7 +201,7 @@ function PlanBilling({
             Upgrade to {plan.sells}
           </StatusButton>
           <span className="text-sm text-gray-600 dark:text-gray-400">
-            ${plan.price}/month, paid by card through Stripe.
+            Paid monthly by card through Stripe.
           </span>
         </Form>
       ) : (

@@ -36,7 +36,7 @@ export function BillingSection({
   /** Whether that plan is Free (nothing paid for yet, or lapsed). */
   free: boolean
   checkout: string | null
-  /** Off inside a settings tab, whose panel already says "Billing". */
+  /** Off inside a settings tab, whose panel already says "Billing" and shows the plan. */
   heading?: boolean
 }) {
   const navigation = useNavigation()
@@ -61,12 +61,14 @@ export function BillingSection({
         </p>
       ) : null}
       <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
-        <div>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
-          <dd className="font-medium" data-testid="billing-plan">
-            {planName}
-          </dd>
-        </div>
+        {heading ? (
+          <div>
+            <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
+            <dd className="font-medium" data-testid="billing-plan">
+              {planName}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Card</dt>
           <dd className="font-medium" data-testid="billing-card">
