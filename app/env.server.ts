@@ -159,6 +159,9 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText(),
   STRIPE_PRICE_TEAM_BASIC: optionalText(),
   STRIPE_PRICE_TEAM_PRO: optionalText(),
+  // Optional beside the four: without one, that plan is not sold online (admins grant it).
+  STRIPE_PRICE_AGENCY_PRO: optionalText(),
+  STRIPE_PRICE_TEAM_MEMBER_BASIC: optionalText(),
   STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
   // Below this much free space on DATA_DIR's disk the embedded database takes no more writes:
   // health 503, writes 503, background writers wait (ADR 033); 0 turns the check off.

@@ -80,6 +80,9 @@ export const cardLinkKind = pgEnum('card_link_kind', [
 ])
 export const userStatus = pgEnum('user_status', ['active', 'inactive'])
 export const userPlan = pgEnum('user_plan', ['free', 'team_basic', 'team_pro'])
+// A team member's (team_admin's) own plan: how many end users may be assigned to them (ADR 051,
+// app/billing/plan-limits.ts). Granted by the Stripe webhook jobs or an agency admin.
+export const memberPlan = pgEnum('member_plan', ['free', 'team_member_basic'])
 export const teamRole = pgEnum('team_role', ['admin', 'manager', 'member', 'viewer'])
 export const invitationStatus = pgEnum('invitation_status', [
   'pending',
@@ -195,6 +198,7 @@ export const users = pgTable(
     role: userRole('role').notNull().default('end_user'),
     status: userStatus('status').notNull().default('active'),
     plan: userPlan('plan').notNull().default('free'),
+    memberPlan: memberPlan('member_plan').notNull().default('free'),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     workEmail: text('work_email').notNull().default(''),
@@ -328,7 +332,11 @@ export const billingAccounts = pgTable(
     userId: uuid('user_id').notNull(),
     stripeCustomerId: text('stripe_customer_id').notNull(),
     stripeSubscriptionId: text('stripe_subscription_id'),
-    plan: userPlan('plan').notNull().default('free'),
+    // Any plan Stripe sells (a team plan, Agency Pro, Team Member Basic) or 'free'.
+    plan: text('plan')
+      .$type<'free' | 'team_basic' | 'team_pro' | 'agency_pro' | 'team_member_basic'>()
+      .notNull()
+      .default('free'),
     status: billingStatus('status').notNull().default('active'),
     graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -3,12 +3,12 @@
 // webhook (applied by the job worker under the app login) grants the plan, the billing section
 // shows the masked card and the invoice, a renewal fails (the plan is kept, with a warning), and
 // once the grace period is over (its timestamps moved in the database, not waited for) the
-// account is back on Free.
+// account is back on Free. Then an agency admin buys Agency Pro on Agency Settings → Billing.
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { E2E_PRODUCTION_PORT, stripePort } from './fixtures'
 import { expectAccessible, openAs } from './page-helpers'
-import { SPEC_ACCOUNTS } from './spec-accounts'
+import { SPEC_ACCOUNTS, SPEC_AGENCIES } from './spec-accounts'
 
 const BEA = SPEC_ACCOUNTS.billing
 const PLANS_VIEW = '/dashboard/end-user/team?view=plans'
@@ -18,6 +18,18 @@ function serverDatabase() {
   const url = new URL(process.env.TEST_DATABASE_URL ?? '')
   url.pathname = `/brandcard_e2e_${E2E_PRODUCTION_PORT}`
   return postgres(url.toString(), { max: 1, onnotice: () => {} })
+}
+
+async function subscriptionOf(email: string) {
+  const sql = serverDatabase()
+  try {
+    const [row] = await sql<{ id: string | null }[]>`
+      select b.stripe_subscription_id as id from billing_accounts b
+      join users u on u.id = b.user_id where u.email = ${email}`
+    return row?.id ?? undefined
+  } finally {
+    await sql.end()
+  }
 }
 
 test('upgrade through Stripe Checkout, the webhook grants the plan, a failed renewal falls back to Free after the grace period', async ({
@@ -48,9 +60,11 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
   await expect(billing.getByRole('button', { name: 'Update Billing Info' })).toBeVisible()
 
   // A renewal fails: Stripe says so, the plan is kept and the page warns until when.
+  // Bea's own subscription, named: the Agency Pro test beside this one runs in parallel.
+  const subscription = await subscriptionOf(BEA.email)
   const failed = await fetch(`http://127.0.0.1:${stripePort()}/__fake/fail-invoice`, {
     method: 'POST',
-    body: JSON.stringify({}),
+    body: JSON.stringify({ subscription }),
   })
   expect(failed.status).toBe(200)
   await expect(async () => {
@@ -81,4 +95,33 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
     await expect(billing.getByTestId('billing-plan')).toHaveText('Free', { timeout: 1000 })
   }).toPass({ timeout: 15_000 })
   await expect(billing.getByTestId('billing-state')).toContainText('Payment overdue')
+})
+
+test('an agency admin buys Agency Pro on Agency Settings → Billing through Stripe Checkout', async ({
+  page,
+}) => {
+  test.setTimeout(30_000)
+  const { owner } = SPEC_AGENCIES.buyer
+  await openAs(page, owner, '/settings/agency?tab=billing')
+  await expect(page.getByTestId('settings-plan')).toHaveText('Starter')
+  await expect(page.getByTestId('plan-offer')).toHaveText(
+    'Agency Pro: $99/month, up to 25 team members.',
+  )
+  await page.getByRole('button', { name: 'Upgrade to Agency Pro' }).click()
+
+  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${stripePort()}/checkout/`))
+  await expect(page.getByText('Subscribe for $99 per month')).toBeVisible()
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page).toHaveURL(/\/settings\/agency\?tab=billing&checkout=success$/)
+
+  const billing = page.getByTestId('billing')
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByTestId('settings-plan')).toHaveText('Agency Pro', { timeout: 1000 })
+  }).toPass({ timeout: 15_000 })
+  await expect(page.getByText('Up to 25 team members')).toBeVisible()
+  await expect(billing.getByTestId('billing-card')).toHaveText('VISA ending 4242, expires 12/30')
+  await expect(billing.getByRole('row').filter({ hasText: '$99.00' })).toContainText('paid')
+  await expect(page.getByRole('button', { name: 'Upgrade to Agency Pro' })).toHaveCount(0)
+  await expect(billing.getByRole('button', { name: 'View Invoices' })).toBeVisible()
 })

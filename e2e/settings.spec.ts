@@ -153,12 +153,17 @@ test('team member: notifications, privacy, billing and API tabs', async ({ page 
   await guest.close()
 
   await tab(page, 'Billing')
-  await expect(page.getByText('Team Member Basic')).toBeVisible()
-  await expect(page.getByText('$49/month')).toBeVisible()
-  await expect(page.getByText('Up to 10 end users')).toBeVisible()
+  // The team member's own plan (ADR 051): Free, 5 end users; Team Member Basic offered, granted
+  // by the agency's admin on this server, which has no payment provider.
+  await expect(page.getByRole('tabpanel')).toContainText('Current planFree')
+  await expect(page.getByRole('tabpanel')).toContainText('Up to 5 end users')
+  await expect(page.getByTestId('plan-offer')).toHaveText(
+    'Team Member Basic: $49/month, up to 10 end users.',
+  )
   await expect(
-    page.getByText('No payment provider is connected yet', { exact: false }),
+    page.getByText('your agency administrator grants it', { exact: false }),
   ).toBeVisible()
+  await expect(page.getByText('No payment provider is connected', { exact: false })).toBeVisible()
 
   await tab(page, 'API')
   await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()
@@ -179,11 +184,12 @@ test('agency: the admin saves team and billing settings; a member only reads the
   await save(page, 'Team settings saved successfully')
 
   await tab(page, 'Billing')
-  // Alpha's own plan (its subscription tier), not the spec's sample 'Agency Pro'.
-  await expect(page.getByRole('tabpanel')).toContainText('Current planFree')
-  await expect(
-    page.getByText('No payment provider is connected yet', { exact: false }),
-  ).toBeVisible()
+  // Alpha's own plan (its subscription tier, Enterprise in e2e/start-server.ts), not the spec's
+  // sample 'Agency Pro': nothing to buy above it.
+  await expect(page.getByRole('tabpanel')).toContainText('Current planEnterprise')
+  await expect(page.getByRole('tabpanel')).toContainText('No team member limit')
+  await expect(page.getByRole('button', { name: 'Upgrade to Agency Pro' })).toHaveCount(0)
+  await expect(page.getByText('No payment provider is connected', { exact: false })).toBeVisible()
   await page.getByLabel('Billing email').fill('billing@alpha.example.test')
   await save(page, 'Billing settings saved successfully')
   await page.reload()

@@ -318,4 +318,14 @@ export const SPEC_AGENCIES = {
       { email: 'template-tess@e2e.test', firstName: 'Tess', lastName: 'Template', card: true },
     ],
   },
+  /**
+   * e2e/billing.spec.ts (the production project): its admin buys Agency Pro through the fake
+   * Stripe Checkout on Agency Settings → Billing (ADR 051); nobody else's tier changes.
+   */
+  buyer: {
+    name: 'Buyer Agency',
+    slug: 'buyer',
+    host: 'buyer.localhost',
+    owner: { email: 'buyer-owner@example.test', firstName: 'Bill', lastName: 'Buyer' },
+  },
 } as const satisfies Record<string, SpecAgency>

@@ -50,7 +50,11 @@ await makeUser(platform.id, {
   firstName: 'Root',
   lastName: 'Admin',
 })
-const { organization: alpha } = await makeBrandedOrganization(TENANTS.alpha)
+// Enterprise: Alpha holds the specs' many staff accounts, more than a Free agency's five (ADR 051).
+const { organization: alpha } = await makeBrandedOrganization({
+  ...TENANTS.alpha,
+  subscriptionTier: 'enterprise',
+})
 const expiredUser = await makeUser(alpha.id, { email: EXPIRED_RESET.email })
 const { password: _ownerPassword, ...ownerCard } = CARD_OWNER
 const owner = await makeUser(alpha.id, { ...CARD_OWNER, role: 'end_user' })

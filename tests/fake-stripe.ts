@@ -19,6 +19,8 @@ export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_brandcard_fake_secret'
 export const FAKE_PRICES = {
   team_basic: { id: 'price_team_basic', amount: 1900 },
   team_pro: { id: 'price_team_pro', amount: 4900 },
+  agency_pro: { id: 'price_agency_pro', amount: 9900 },
+  team_member_basic: { id: 'price_team_member_basic', amount: 4900 },
 } as const
 
 type Obj = Record<string, unknown> & { id: string }
@@ -444,6 +446,8 @@ const STRIPE_ENV = [
   'STRIPE_WEBHOOK_SECRET',
   'STRIPE_PRICE_TEAM_BASIC',
   'STRIPE_PRICE_TEAM_PRO',
+  'STRIPE_PRICE_AGENCY_PRO',
+  'STRIPE_PRICE_TEAM_MEMBER_BASIC',
   'STRIPE_API_URL',
 ] as const
 
@@ -456,6 +460,8 @@ export function stripeEnvFor(
     STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,
     STRIPE_PRICE_TEAM_BASIC: FAKE_PRICES.team_basic.id,
     STRIPE_PRICE_TEAM_PRO: FAKE_PRICES.team_pro.id,
+    STRIPE_PRICE_AGENCY_PRO: FAKE_PRICES.agency_pro.id,
+    STRIPE_PRICE_TEAM_MEMBER_BASIC: FAKE_PRICES.team_member_basic.id,
     STRIPE_API_URL: fake.url,
   }
 }

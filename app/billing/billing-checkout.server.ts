@@ -3,15 +3,20 @@
 // webhook says the checkout completed. The card, invoices and cancellation live in Stripe's
 // customer portal, opened from the billing section.
 import type Stripe from 'stripe'
-import { findBillingAccount, saveBillingCustomer } from '#app/models/billing-accounts.server'
+import {
+  findAgencyBillingAccount,
+  findBillingAccount,
+  saveBillingCustomer,
+} from '#app/models/billing-accounts.server'
 import type { User } from '#app/models/users.server'
-import { type PaidPlanId, PLANS } from '#app/teams/plans'
+import { PLANS } from '#app/teams/plans'
 import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
 import type { BillingSummary } from './billing-summary'
+import { SOLD_PLAN_NAMES, type SoldPlanId } from './plan-limits'
 import { type StripeConfig, stripeClient, stripeConfig } from './stripe-config.server'
 
 export type { BillingSummary }
@@ -35,18 +40,46 @@ async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-const billingPage = (tenant: Tenant) => `${tenantOrigin(tenant)}${PLANS_VIEW_PATH}`
+/**
+ * Whose billing a screen shows: the signed-in account's own (team plans, Team Member Basic), or
+ * the agency's (Agency Pro, shared by its admins), and the page Stripe sends the browser back to.
+ */
+export type BillingScope = { payer: 'own' | 'agency'; returnPath: string }
+
+const TEAM_PAGE_SCOPE: BillingScope = { payer: 'own', returnPath: PLANS_VIEW_PATH }
+
+const billingPage = (tenant: Tenant, scope: BillingScope) => {
+  const url = `${tenantOrigin(tenant)}${scope.returnPath}`
+  return `${url}${url.includes('?') ? '&' : '?'}`
+}
+
+function findPayerAccount(tenant: Tenant, user: User, scope: BillingScope) {
+  return withTenant(tenant.id, (tx) =>
+    scope.payer === 'agency'
+      ? findAgencyBillingAccount(tx, tenant.id)
+      : findBillingAccount(tx, tenant.id, user.id),
+  )
+}
 
 /**
  * Where the upgrade sends the browser: Stripe Checkout for the plan, or, for an account that
  * already pays for a subscription, the customer portal, where Stripe changes its plan.
  */
-export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) {
+export async function checkoutUrl(
+  tenant: Tenant,
+  user: User,
+  plan: SoldPlanId,
+  scope: BillingScope = TEAM_PAGE_SCOPE,
+) {
   const config = requireStripe()
-  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
-  if (account?.stripeSubscriptionId && account.status !== 'canceled') {
-    return portalUrl(tenant, user)
+  const price = config.prices[plan]
+  if (!price) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  const payer = await findPayerAccount(tenant, user, scope)
+  if (payer?.stripeSubscriptionId && payer.status !== 'canceled') {
+    return portalUrl(tenant, user, scope)
   }
+  // The buyer's own customer: an agency's next admin to buy gets one of their own.
+  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
   const customer = account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
   const metadata = { organizationId: tenant.id, userId: user.id, plan }
   const stripe = await stripeClient(config)
@@ -55,11 +88,11 @@ export async function checkoutUrl(tenant: Tenant, user: User, plan: PaidPlanId) 
       mode: 'subscription',
       customer,
       client_reference_id: user.id,
-      line_items: [{ price: config.prices[plan], quantity: 1 }],
+      line_items: [{ price, quantity: 1 }],
       metadata,
-      subscription_data: { metadata, description: PLANS[plan].name },
-      success_url: `${billingPage(tenant)}&checkout=success`,
-      cancel_url: `${billingPage(tenant)}&checkout=cancelled`,
+      subscription_data: { metadata, description: SOLD_PLAN_NAMES[plan] },
+      success_url: `${billingPage(tenant, scope)}checkout=success`,
+      cancel_url: `${billingPage(tenant, scope)}checkout=cancelled`,
     }),
   )
   if (!session.url) throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
@@ -83,15 +116,15 @@ async function createCustomer(config: StripeConfig, tenant: Tenant, user: User) 
 }
 
 /** Stripe's customer portal for the account: its card, invoices, plan and cancellation. */
-export async function portalUrl(tenant: Tenant, user: User) {
+export async function portalUrl(tenant: Tenant, user: User, scope: BillingScope = TEAM_PAGE_SCOPE) {
   const config = requireStripe()
-  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
+  const account = await findPayerAccount(tenant, user, scope)
   if (!account) throw new ActionError(404, NO_BILLING_ACCOUNT)
   const stripe = await stripeClient(config)
   const session = await stripeCall(() =>
     stripe.billingPortal.sessions.create({
       customer: account.stripeCustomerId,
-      return_url: billingPage(tenant),
+      return_url: billingPage(tenant, scope).slice(0, -1),
     }),
   )
   return session.url
@@ -106,12 +139,16 @@ const money = (cents: number, currency: string) =>
 export async function loadBillingSummary(
   tenant: Tenant,
   user: User,
+  scope: BillingScope & { planName: string } = {
+    ...TEAM_PAGE_SCOPE,
+    planName: PLANS[user.plan].name,
+  },
 ): Promise<BillingSummary | null> {
   const config = stripeConfig()
   if (!config) return null
-  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
+  const account = await findPayerAccount(tenant, user, scope)
   const summary: BillingSummary = {
-    plan: PLANS[user.plan].name,
+    plan: scope.planName,
     status: account?.stripeSubscriptionId ? account.status : null,
     graceEndsAt: account?.graceEndsAt?.toISOString() ?? null,
     card: null,

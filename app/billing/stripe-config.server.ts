@@ -1,16 +1,18 @@
 // Stripe from configuration (ADR 051): one client per process, pointed at STRIPE_API_URL (a local
-// fake in tests). Without the key, the webhook secret and both prices, online payment is off and
-// paid plans are granted by admins (ADR 030). The package is loaded on first use: it is large,
+// fake in tests). Without the key, the webhook secret and both team prices, online payment is off
+// and paid plans are granted by admins (ADR 030); Agency Pro and Team Member Basic are sold online
+// only when their own price is set too. The package is loaded on first use: it is large,
 // and every module that reaches the team page would otherwise load it (tests included).
 import type Stripe from 'stripe'
 import { getEnv } from '#app/env.server'
-import type { PaidPlanId } from '#app/teams/plans'
+import type { SoldPlanId } from './plan-limits'
 
 export type StripeConfig = {
   secretKey: string
   apiUrl: string
   webhookSecret: string
-  prices: Record<PaidPlanId, string>
+  /** Team Basic and Pro always; Agency Pro and Team Member Basic when their price is set. */
+  prices: Partial<Record<SoldPlanId, string>>
 }
 
 let cached: { key: string; config: StripeConfig | null } | undefined
@@ -22,6 +24,8 @@ export function stripeConfig(): StripeConfig | null {
     env.STRIPE_WEBHOOK_SECRET,
     env.STRIPE_PRICE_TEAM_BASIC,
     env.STRIPE_PRICE_TEAM_PRO,
+    env.STRIPE_PRICE_AGENCY_PRO,
+    env.STRIPE_PRICE_TEAM_MEMBER_BASIC,
     env.STRIPE_API_URL,
   ].join('\n')
   if (cached?.key === key) return cached.config
@@ -34,7 +38,14 @@ export function stripeConfig(): StripeConfig | null {
           secretKey: env.STRIPE_SECRET_KEY,
           apiUrl: env.STRIPE_API_URL,
           webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-          prices: { team_basic: env.STRIPE_PRICE_TEAM_BASIC, team_pro: env.STRIPE_PRICE_TEAM_PRO },
+          prices: {
+            team_basic: env.STRIPE_PRICE_TEAM_BASIC,
+            team_pro: env.STRIPE_PRICE_TEAM_PRO,
+            ...(env.STRIPE_PRICE_AGENCY_PRO ? { agency_pro: env.STRIPE_PRICE_AGENCY_PRO } : {}),
+            ...(env.STRIPE_PRICE_TEAM_MEMBER_BASIC
+              ? { team_member_basic: env.STRIPE_PRICE_TEAM_MEMBER_BASIC }
+              : {}),
+          },
         }
       : null
   cached = { key, config }
@@ -67,8 +78,13 @@ async function makeClient(secretKey: string, apiUrl: string) {
 
 /** The plan a Stripe price sells, or null for a price this deployment does not know. */
 export function planOfPrice(config: StripeConfig, priceId: string | null | undefined) {
-  for (const [plan, id] of Object.entries(config.prices) as [PaidPlanId, string][]) {
+  for (const [plan, id] of Object.entries(config.prices) as [SoldPlanId, string][]) {
     if (id === priceId) return plan
   }
   return null
+}
+
+/** Whether this plan is sold through Stripe here (configured, and its price set). */
+export function sellsOnline(plan: SoldPlanId) {
+  return Boolean(stripeConfig()?.prices[plan])
 }

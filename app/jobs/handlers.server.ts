@@ -1,7 +1,11 @@
 // Every kind of queued job and the code that runs it.
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
-import { graceEndJob, stripeEventJob } from '#app/billing/stripe-event-jobs.server'
+import {
+  graceEndJob,
+  graceReminderJob,
+  stripeEventJob,
+} from '#app/billing/stripe-event-jobs.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
 import { buildDataExportJob } from '#app/data-export/data-export.server'
@@ -55,6 +59,7 @@ export const jobHandlers: JobHandlers = {
   'account.delete': accountDeletionJob,
   // A person's "Download my data": the zip built and kept for 7 days, the owner emailed (ADR 052).
   'data-export.build': buildDataExportJob,
+  'billing.grace-reminder': graceReminderJob,
 }
 
 export function startJobs(log: (message: string) => void) {

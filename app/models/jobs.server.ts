@@ -23,6 +23,7 @@ export type JobName =
   | 'billing.grace-end'
   | 'account.delete'
   | 'data-export.build'
+  | 'billing.grace-reminder'
 
 export type NewJob = {
   name: JobName

@@ -119,6 +119,21 @@ export async function findSubscriptionTier(db: Queryable, organizationId: string
   return row?.tier ?? 'free'
 }
 
+/** The agency's tier, changed only from the tier it had (Agency Pro bought or lapsed, ADR 051). */
+export async function setSubscriptionTier(
+  db: Queryable,
+  organizationId: string,
+  from: Organization['subscriptionTier'],
+  to: Organization['subscriptionTier'],
+) {
+  const [row] = await db
+    .update(organizations)
+    .set({ subscriptionTier: to, updatedAt: new Date() })
+    .where(and(eq(organizations.id, organizationId), eq(organizations.subscriptionTier, from)))
+    .returning({ id: organizations.id })
+  return row
+}
+
 /** What the agency's Branding screen edits (its own values, whatever white labeling shows). */
 export async function findOrganizationBranding(db: Queryable, organizationId: string) {
   const [row] = await db

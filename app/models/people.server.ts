@@ -32,6 +32,7 @@ const personColumns = {
   role: users.role,
   status: users.status,
   plan: users.plan,
+  memberPlan: users.memberPlan,
   staffTitle: users.staffTitle,
   assignedToUserId: users.assignedToUserId,
   lastActiveAt: users.lastActiveAt,
@@ -48,6 +49,7 @@ export type PersonRow = {
   role: User['role']
   status: AccountStatus
   plan: User['plan']
+  memberPlan: User['memberPlan']
   staffTitle: string | null
   assignedToUserId: string | null
   lastActiveAt: Date | null

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
@@ -144,6 +144,34 @@ export async function setUserPlan(
     .where(
       and(eq(users.organizationId, organizationId), eq(users.id, userId), eq(users.plan, from)),
     )
+    .returning()
+  return user
+}
+
+/** How many accounts of the organization have one of these roles (an agency's staff seats). */
+export async function countUsersWithRoles(
+  db: Queryable,
+  organizationId: string,
+  roles: readonly User['role'][],
+) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), inArray(users.role, [...roles])))
+  return row?.n ?? 0
+}
+
+/** A team member's own plan (ADR 051): how many end users may be assigned to them. */
+export async function setMemberPlan(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  plan: User['memberPlan'],
+) {
+  const [user] = await db
+    .update(users)
+    .set({ memberPlan: plan, updatedAt: new Date() })
+    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
     .returning()
   return user
 }

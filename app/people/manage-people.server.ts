@@ -8,6 +8,8 @@ import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import type { Role } from '#app/auth/roles'
+import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
+import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
 import { readLegalLinks } from '#app/branding/legal.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -40,6 +42,7 @@ import {
   findUserByEmail,
   findUserById,
   normalizeEmail,
+  setMemberPlan,
   setUserPlan,
   type User,
 } from '#app/models/users.server'
@@ -56,6 +59,7 @@ import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
 import {
+  AGENCY_STAFF_ACCESS,
   rolesFor,
   STAFF_DIRECTORIES,
   STAFF_TITLES,
@@ -100,6 +104,7 @@ export function toPerson(row: PersonRow) {
     role: row.role,
     status: row.status,
     plan: row.plan,
+    memberPlan: row.memberPlan,
     staffTitle: row.staffTitle,
     assignedToUserId: row.assignedToUserId,
     lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
@@ -245,11 +250,21 @@ const unusablePassword = () => hashPassword(randomBytes(32).toString('base64url'
  * The team member an end user is assigned to (`users.assigned_to_user_id`, shown on their My End
  * Users): an account of the same organization with the role team_admin, else a field refusal.
  */
-async function assertAssignee(tx: Transaction, organizationId: string, assigneeId: string | null) {
+async function assertAssignee(
+  tx: Transaction,
+  organizationId: string,
+  assigneeId: string | null,
+  /** The team member the end user has now: staying with them takes no new seat. */
+  currentAssigneeId: string | null = null,
+) {
   if (!assigneeId) return
   const assignee = await findUserById(tx, organizationId, assigneeId)
   if (assignee?.role !== 'team_admin') {
     throw new ActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
+  }
+  // The team member's plan caps how many end users they look after (ADR 051).
+  if (assigneeId !== currentAssigneeId) {
+    await assertEndUserSeat(tx, organizationId, assignee, 'assignedToUserId')
   }
 }
 
@@ -405,7 +420,14 @@ export async function editEndUser(
         account.role === 'end_user' &&
         input.assignedToUserId !== undefined &&
         input.assignedToUserId !== account.assignedToUserId
-      if (reassigned) await assertAssignee(tx, organizationId, input.assignedToUserId ?? null)
+      if (reassigned) {
+        await assertAssignee(
+          tx,
+          organizationId,
+          input.assignedToUserId ?? null,
+          account.assignedToUserId,
+        )
+      }
       const status = input.active ? 'active' : 'inactive'
       await updateAccount(tx, organizationId, account.id, {
         ...splitName(input.name),
@@ -451,7 +473,7 @@ export async function assignEndUser(
   const tenant = await noticeTenant(admin, organizationId)
   const done = await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, ['end_user'])
-    await assertAssignee(tx, organizationId, assignedToUserId)
+    await assertAssignee(tx, organizationId, assignedToUserId, account.assignedToUserId)
     const assignee = assignedToUserId
       ? await findUserById(tx, organizationId, assignedToUserId)
       : undefined
@@ -656,6 +678,33 @@ export async function setAccountPlan(
 }
 
 /**
+ * A team member's plan granted by an agency admin (ADR 051): Team Member Basic, or back to Free,
+ * as the end users' team plans are granted on End Users. With Stripe, a later webhook of the
+ * team member's own subscription sets it again.
+ */
+export async function setTeamMemberPlan(
+  admin: Actor,
+  input: { userId: string; plan: MemberPlanId },
+) {
+  const organizationId = admin.tenant.id
+  const name = MEMBER_PLAN_NAMES[input.plan]
+  await withTenant(organizationId, async (tx) => {
+    const account = await requireAccount(tx, organizationId, input.userId, ['team_admin'])
+    if (account.memberPlan === input.plan) {
+      throw new ActionError(409, `This team member already has the ${name} plan`, 'plan')
+    }
+    await setMemberPlan(tx, organizationId, account.id, input.plan)
+    await audit(tx, admin, account, 'plan.granted', {
+      from: account.memberPlan,
+      to: input.plan,
+      priceUsd: input.plan === 'free' ? 0 : TEAM_MEMBER_BASIC.price,
+      payment: 'granted by an admin',
+    })
+  })
+  return `Plan changed to ${name}`
+}
+
+/**
  * Accounts doc §7 "Change a user's role", from either screen: an end user's (End Users) or a
  * staff account's (Admin Team). Super admin roles exist on the platform organization only.
  */
@@ -682,6 +731,15 @@ export async function changeAccountRole(
       throw new ActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
     }
     await assertMayLoseAccount(tx, admin, account, 'demote')
+    // An end user made staff takes one of the agency's staff seats (ADR 051).
+    const isAgencyStaff = (role: Role) => (AGENCY_STAFF_ACCESS as readonly Role[]).includes(role)
+    if (
+      organization.kind === 'agency' &&
+      isAgencyStaff(input.role) &&
+      !isAgencyStaff(account.role)
+    ) {
+      await assertStaffSeat(tx, organizationId, 'role')
+    }
     const { changes, metadata } = await roleSideEffects(tx, account, input.role)
     await updateAccount(tx, organizationId, account.id, {
       role: input.role,
@@ -756,6 +814,8 @@ export async function addStaffMember(
   const afterCommit = await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
+      // An agency's staff seats are its plan's (ADR 051); the platform's staff have no limit.
+      if (directory === 'agency') await assertStaffSeat(tx, organizationId)
       const created = await createUser(tx, organizationId, {
         ...splitName(input.name),
         email,

@@ -47,6 +47,7 @@ import {
   setAccountPlan,
   setEndUserStatus,
   setSeatForwarding,
+  setTeamMemberPlan,
   toPerson,
 } from './manage-people.server'
 
@@ -302,6 +303,7 @@ export async function agencyTeamAction(request: Request, context: AppLoadContext
       'add-member': (value, actor) => addStaffMember(actor, value, 'agency'),
       'edit-member': (value, actor) => editStaffMember(actor, value, 'agency'),
       'delete-member': (value, actor) => deleteStaffMember(actor, value.userId, 'agency'),
+      'set-member-plan': (value, actor) => setTeamMemberPlan(actor, value),
       'change-role': (value, actor) =>
         changeAccountRole(
           actor,

@@ -6,6 +6,22 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { AREA_ROLES } from '#app/auth/roles'
+import {
+  type BillingScope,
+  checkoutUrl,
+  loadBillingSummary,
+  portalUrl,
+} from '#app/billing/billing-checkout.server'
+import {
+  AGENCY_PRO,
+  AGENCY_PRO_TIER,
+  END_USER_LIMITS,
+  MEMBER_PLAN_NAMES,
+  STAFF_LIMITS,
+  TEAM_MEMBER_BASIC,
+  TIER_NAMES,
+} from '#app/billing/plan-limits'
+import { sellsOnline } from '#app/billing/stripe-config.server'
 import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -25,6 +41,7 @@ import {
 } from '#app/notifications/preferences.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
+import { ActionError } from '#app/utils/action-error'
 import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import {
   AgencySettingsSchema,
@@ -144,14 +161,50 @@ async function saveEndUserPreference(
   return SETTINGS_TOASTS[value.intent]
 }
 
+// ── Billing tabs (ADR 051): Agency Pro for the agency, Team Member Basic for a team member ──
+
+export const TEAM_MEMBER_BILLING: BillingScope = {
+  payer: 'own',
+  returnPath: '/settings/team-member?tab=billing',
+}
+export const AGENCY_BILLING: BillingScope = {
+  payer: 'agency',
+  returnPath: '/settings/agency?tab=billing',
+}
+
+/** Who grants the plan when it is not sold online here. */
+export const AGENCY_PRO_GRANTED =
+  "Online payment is not available for Agency Pro here: the platform administrator sets your agency's plan. Ask them to change it."
+export const TEAM_MEMBER_BASIC_GRANTED =
+  'Online payment is not available for Team Member Basic here: your agency administrator grants it. Ask them to change your plan.'
+
+const ALREADY = (name: string) => `You already have the ${name} plan`
+
 // ── Team member: Notifications, Privacy, Billing, API ─────────────────────────────────
 
 export async function loadTeamMemberSettings(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireRole(request, context, AREA_ROLES['team-member'])
-  return withTenant(tenant.id, async (tx) => ({
+  const prefs = await withTenant(tenant.id, async (tx) => ({
     notifications: await getNotificationPreferences(tx, tenant.id, user.id),
     privacy: await readPrivacy(tx, tenant.id, user.id),
   }))
+  const planName = MEMBER_PLAN_NAMES[user.memberPlan]
+  return {
+    ...prefs,
+    plan: {
+      id: user.memberPlan,
+      name: planName,
+      sells: TEAM_MEMBER_BASIC.name,
+      price: TEAM_MEMBER_BASIC.price,
+      includes: `Up to ${END_USER_LIMITS[user.memberPlan]} end users`,
+      offers: `Up to ${TEAM_MEMBER_BASIC.endUserLimit} end users`,
+      current: user.memberPlan === TEAM_MEMBER_BASIC.id,
+      canPayOnline: sellsOnline(TEAM_MEMBER_BASIC.id),
+      grantedBy: TEAM_MEMBER_BASIC_GRANTED,
+    },
+    billing: await loadBillingSummary(tenant, user, { ...TEAM_MEMBER_BILLING, planName }),
+    checkout: new URL(request.url).searchParams.get('checkout'),
+  }
 }
 
 export async function teamMemberSettingsAction(request: Request, context: AppLoadContext) {
@@ -180,6 +233,20 @@ export async function teamMemberSettingsAction(request: Request, context: AppLoa
         })
         return SETTINGS_TOASTS[value.intent]
       },
+      upgrade: async (_value, { tenant, user }) => {
+        if (user.memberPlan === TEAM_MEMBER_BASIC.id) {
+          throw new ActionError(409, ALREADY(TEAM_MEMBER_BASIC.name))
+        }
+        if (!sellsOnline(TEAM_MEMBER_BASIC.id)) {
+          throw new ActionError(403, TEAM_MEMBER_BASIC_GRANTED)
+        }
+        return {
+          redirectTo: await checkoutUrl(tenant, user, TEAM_MEMBER_BASIC.id, TEAM_MEMBER_BILLING),
+        }
+      },
+      'billing-portal': async (_value, { tenant, user }) => ({
+        redirectTo: await portalUrl(tenant, user, TEAM_MEMBER_BILLING),
+      }),
     },
     redirectTo: postedUrl(request),
   })
@@ -195,13 +262,33 @@ export async function loadAgencySettings(request: Request, context: AppLoadConte
     contactEmail: await findContactEmail(tx, tenant.id),
   }))
   const billing = StoredAgencyBillingSchema.parse(stored)
+  const canEdit = user.role === 'agency_admin'
+  const planName = TIER_NAMES[plan]
+  const limit = STAFF_LIMITS[plan]
   return {
-    canEdit: user.role === 'agency_admin',
+    canEdit,
     team: StoredAgencyTeamSchema.parse(stored),
     // The organization's own address, never the reader's: the saved billing email, else the
     // contact email the agency was created with (empty when it has none, for the admin to fill).
     billing: { billingEmail: billing.billingEmail || contactEmail || '' },
     plan,
+    agencyPlan: {
+      id: plan,
+      name: planName,
+      sells: AGENCY_PRO.name,
+      price: AGENCY_PRO.price,
+      includes: limit === null ? 'No team member limit' : `Up to ${limit} team members`,
+      offers: `Up to ${AGENCY_PRO.staffLimit} team members`,
+      // Agency Pro, or Enterprise above it: nothing to buy.
+      current: plan === AGENCY_PRO_TIER || plan === 'enterprise',
+      canPayOnline: sellsOnline(AGENCY_PRO.id),
+      grantedBy: AGENCY_PRO_GRANTED,
+    },
+    // The card and invoices are the admins' (who pay); a member sees the plan only.
+    stripe: canEdit
+      ? await loadBillingSummary(tenant, user, { ...AGENCY_BILLING, planName })
+      : null,
+    checkout: new URL(request.url).searchParams.get('checkout'),
   }
 }
 
@@ -209,14 +296,28 @@ export async function agencySettingsAction(request: Request, context: AppLoadCon
   return intentAction(request, {
     guard: () => requireRole(request, context, ['agency_admin']),
     schema: AgencySettingsSchema,
-    intents: { team: saveAgencyPreferences, billing: saveAgencyPreferences },
+    intents: {
+      team: saveAgencyPreferences,
+      billing: saveAgencyPreferences,
+      upgrade: async (_value, { tenant, user }) => {
+        const tier = await withDatabase((tx) => findSubscriptionTier(tx, tenant.id))
+        if (tier === AGENCY_PRO_TIER || tier === 'enterprise') {
+          throw new ActionError(409, `Your agency already has the ${TIER_NAMES[tier]} plan`)
+        }
+        if (!sellsOnline(AGENCY_PRO.id)) throw new ActionError(403, AGENCY_PRO_GRANTED)
+        return { redirectTo: await checkoutUrl(tenant, user, AGENCY_PRO.id, AGENCY_BILLING) }
+      },
+      'billing-portal': async (_value, { tenant, user }) => ({
+        redirectTo: await portalUrl(tenant, user, AGENCY_BILLING),
+      }),
+    },
     redirectTo: postedUrl(request),
   })
 }
 
 /** Team and Billing are fields of the organization's one preferences record. */
 async function saveAgencyPreferences(
-  value: z.output<typeof AgencySettingsSchema>,
+  value: Extract<z.output<typeof AgencySettingsSchema>, { intent: 'team' | 'billing' }>,
   signedIn: SignedIn,
 ) {
   const { tenant } = signedIn

@@ -6,6 +6,7 @@ import { type AppLoadContext, data } from '@remix-run/node'
 import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
+import { assertEndUserSeat } from '#app/billing/plan-limits.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
@@ -57,6 +58,8 @@ async function addAssignedEndUser(
   }
   return withTenant(tenant.id, async (tx) => {
     if (await findUserByEmail(tx, tenant.id, email)) return null
+    // The team member's plan caps how many end users they look after (ADR 051).
+    await assertEndUserSeat(tx, tenant.id, user)
     const created = await createUserWithPassword(tx, tenant.id, {
       ...splitName(name),
       email,

@@ -197,7 +197,20 @@ function staffIntentSchema(directory: StaffDirectoryName) {
 }
 
 export const AdminTeamIntentSchema = staffIntentSchema('platform')
-export const AgencyTeamIntentSchema = staffIntentSchema('agency')
+
+/** A team member's own plan (ADR 051), granted by an agency admin on Team Members. */
+export const MEMBER_PLAN_CHOICES = ['free', 'team_member_basic'] as const
+export const SetMemberPlanSchema = z.object({
+  intent: z.literal('set-member-plan'),
+  userId,
+  plan: z.enum(MEMBER_PLAN_CHOICES, { error: SELECT_PLAN }),
+})
+
+/** The agency's Team Members: the staff intents and a team member's plan. */
+export const AgencyTeamIntentSchema = z.discriminatedUnion('intent', [
+  ...staffIntentSchema('agency').options,
+  SetMemberPlanSchema,
+])
 
 /** The team member (role team_admin) an end user is assigned to; empty: nobody. */
 const assignee = z

@@ -127,13 +127,24 @@ export const EndUserSettingsSchema = z.discriminatedUnion('intent', [
   EndUserPrivacySchema,
   AppearanceSchema,
 ])
+/**
+ * The Billing tabs' buttons (ADR 051): buy the screen's plan through Stripe Checkout, or open
+ * Stripe's customer portal (Update Billing Info, View Invoices). Nothing else is posted.
+ */
+export const BillingUpgradeSchema = z.object({ intent: z.literal('upgrade') })
+export const BillingPortalSchema = z.object({ intent: z.literal('billing-portal') })
+
 export const TeamMemberSettingsSchema = z.discriminatedUnion('intent', [
   TeamMemberNotificationsSchema,
   TeamMemberPrivacySchema,
+  BillingUpgradeSchema,
+  BillingPortalSchema,
 ])
 export const AgencySettingsSchema = z.discriminatedUnion('intent', [
   AgencyTeamSchema,
   AgencyBillingSchema,
+  BillingUpgradeSchema,
+  BillingPortalSchema,
 ])
 export const SuperAdminSettingsSchema = z.discriminatedUnion('intent', [
   GeneralSettingsSchema,

@@ -53,7 +53,8 @@ let otherStaffId: string
 const host = () => `${agency.slug}.localhost`
 
 beforeAll(async () => {
-  agency = await makeOrganization({ name: 'Acme People' })
+  // People management, not the plans' limits (billing-plans.test.ts): room for every account.
+  agency = await makeOrganization({ name: 'Acme People', subscriptionTier: 'enterprise' })
   other = await makeOrganization({ name: 'Other People' })
   const admin = await makeUser(agency.id, { role: 'agency_admin', firstName: 'Ada' })
   adminId = admin.id

@@ -338,7 +338,8 @@ const FORMS: Form[] = [
   ...settingsForms(
     'team-member',
     'team_admin',
-    ['notifications', 'privacy'],
+    // The Billing tab's buttons (ADR 051): Team Member Basic's checkout and the portal.
+    ['notifications', 'privacy', 'upgrade', 'billing-portal'],
     [
       ...PRIVACY_KEYS,
       'activityTracking',
@@ -351,7 +352,8 @@ const FORMS: Form[] = [
   ...settingsForms(
     'agency',
     'agency_admin',
-    ['team', 'billing'],
+    // The Billing tab's buttons (ADR 051): Agency Pro's checkout and the portal.
+    ['team', 'billing', 'upgrade', 'billing-portal'],
     ['defaultTeamRole', 'autoApprove', 'membersMayInvite', 'billingEmail'],
   ),
   // No intent: one form, subject and message (ADR 046).
@@ -641,8 +643,9 @@ const FORMS: Form[] = [
     file: 'dashboard.super-admin.team',
     path: '/dashboard/super-admin/team',
     actor: 'super_admin',
-    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
-    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+    // set-member-plan: a team member's plan (ADR 051).
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role', 'set-member-plan'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role', 'plan'],
   },
   {
     // {teamAdmin} is a real assignee; {foreignTeamAdmin} and {endUser} must be refused.
@@ -692,8 +695,9 @@ const FORMS: Form[] = [
     file: 'dashboard.agency.team',
     path: '/dashboard/agency/team',
     actor: 'agency_admin',
-    intents: ['add-member', 'edit-member', 'delete-member', 'change-role'],
-    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role'],
+    // set-member-plan: a team member's plan (ADR 051).
+    intents: ['add-member', 'edit-member', 'delete-member', 'change-role', 'set-member-plan'],
+    keys: ['userId', 'name', 'email', 'staffTitle', 'access', 'password', 'role', 'plan'],
   },
   {
     name: 'api settings',

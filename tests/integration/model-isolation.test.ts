@@ -5,7 +5,7 @@
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { and, count, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
 import {
@@ -51,6 +51,7 @@ import {
   setTwoFactor,
 } from '#app/models/authenticators.server'
 import {
+  findAgencyBillingAccount,
   findBillingAccount,
   saveBillingCustomer,
   saveBillingSubscription,
@@ -167,6 +168,7 @@ import {
   findSubscriptionTier,
   renameOrganization,
   setOrganizationBrandingImages,
+  setSubscriptionTier,
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import {
@@ -274,11 +276,13 @@ import {
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
 import {
   countUserAccountsForOrganization,
+  countUsersWithRoles,
   createUser,
   findUserByEmail,
   findUserById,
   listUserAccountsForOrganization,
   markEmailConfirmed,
+  setMemberPlan,
   setUserPassword,
   setUserPlan,
   updateProfile,
@@ -1524,6 +1528,20 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
+  findAgencyBillingAccount: [
+    {
+      name: "finds no agency billing account of A's (A's payer made an agency admin)",
+      run: async (db, b, a) => {
+        await db.update(users).set({ role: 'agency_admin' }).where(eq(users.id, a.user.id))
+        try {
+          return await findAgencyBillingAccount(db, b)
+        } finally {
+          await db.update(users).set({ role: a.user.role }).where(eq(users.id, a.user.id))
+        }
+      },
+      expected: nothing,
+    },
+  ],
   saveBillingSubscription: [
     {
       name: "gives A's user no subscription",
@@ -1927,6 +1945,24 @@ const cases: Record<string, Case[]> = {
       },
     },
   ],
+  setSubscriptionTier: [
+    {
+      name: "changes A's tier from B's transaction only through A's own id (B's is left as is)",
+      run: async (db, b, a) => {
+        const [before] = await db
+          .select({ tier: organizations.subscriptionTier })
+          .from(organizations)
+          .where(eq(organizations.id, a.organization.id))
+        const wrote = await setSubscriptionTier(db, b, 'enterprise', 'enterprise')
+        const [after] = await db
+          .select({ tier: organizations.subscriptionTier })
+          .from(organizations)
+          .where(eq(organizations.id, a.organization.id))
+        return { wrote, same: before?.tier === after?.tier }
+      },
+      expected: (value) => expect((value as { same: boolean }).same).toBe(true),
+    },
+  ],
   findSubscriptionTier: [
     {
       name: "reads B's plan, not A's",
@@ -2049,6 +2085,29 @@ const cases: Record<string, Case[]> = {
       name: "changes no plan of A's",
       run: (db, b, a) => setUserPlan(db, b, a.user.id, 'team_pro', 'team_basic'),
       expected: nothing,
+    },
+  ],
+  setMemberPlan: [
+    {
+      name: "changes no team member plan of A's",
+      run: (db, b, a) => setMemberPlan(db, b, a.teamAdmin.id, 'team_member_basic'),
+      expected: nothing,
+    },
+  ],
+  countUsersWithRoles: [
+    {
+      name: "counts none of A's accounts",
+      run: async (db, b) => {
+        const [own] = await db
+          .select({ n: count() })
+          .from(users)
+          .where(and(eq(users.organizationId, b), eq(users.role, 'team_admin')))
+        return { read: await countUsersWithRoles(db, b, ['team_admin']), own: own?.n }
+      },
+      expected: (value) => {
+        const { read, own } = value as { read: number; own: number }
+        expect(read).toBe(own)
+      },
     },
   ],
   listStaff: [

@@ -1115,6 +1115,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
   const agencyTabs: Record<string, string>[] = [
     { intent: 'team', defaultTeamRole: 'admin' },
     { intent: 'billing', billingEmail: b.email },
+    // The Billing tab's buttons (ADR 051): the poster's own agency's checkout and portal only.
+    { intent: 'upgrade' },
+    { intent: 'billing-portal' },
   ]
   const systemTabs: Record<string, string>[] = [
     {
@@ -1140,9 +1143,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     'settings.$variant.tsx': settings('/settings/role', privacy, appearance),
     'settings.end-user.tsx': settings('/settings/end-user', privacy, appearance),
     'dashboard.end-user.settings.tsx': settings('/dashboard/end-user/settings', privacy),
-    'settings.team-member.tsx': settings('/settings/team-member', privacy, {
-      intent: 'notifications',
-    }),
+    'settings.team-member.tsx': settings(
+      '/settings/team-member',
+      privacy,
+      { intent: 'notifications' },
+      // Team Member Basic's checkout and the portal: the poster's own billing only (ADR 051).
+      { intent: 'upgrade' },
+      { intent: 'billing-portal' },
+    ),
     'dashboard.team-member.settings.tsx': settings('/dashboard/team-member/settings', privacy),
     'settings.agency.tsx': settings('/settings/agency', ...agencyTabs),
     'dashboard.agency.settings.tsx': settings('/dashboard/agency/settings', ...agencyTabs),
@@ -1426,21 +1434,25 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     })),
     // A's agency admin naming B's accounts, its team member (team_admin) among them: 404.
     'dashboard.agency.team.tsx': [memberUserIdB, teamAdminIdB].flatMap((userId) =>
-      ['delete-member', 'change-role', 'edit-member', 'add-member'].map((intent) => ({
-        path: '/dashboard/agency/team',
-        fields: {
-          ...injected,
-          intent,
-          userId,
-          role: userId === teamAdminIdB ? 'end_user' : 'agency_admin',
-          access: 'agency_admin',
-          staffTitle: 'designer',
-          name: 'Taken',
-          email: b.email,
-          password: 'taken-over-1',
-        },
-        params: {},
-      })),
+      ['delete-member', 'change-role', 'edit-member', 'add-member', 'set-member-plan'].map(
+        (intent) => ({
+          path: '/dashboard/agency/team',
+          fields: {
+            ...injected,
+            intent,
+            userId,
+            role: userId === teamAdminIdB ? 'end_user' : 'agency_admin',
+            access: 'agency_admin',
+            staffTitle: 'designer',
+            name: 'Taken',
+            email: b.email,
+            password: 'taken-over-1',
+            // A team member's plan (ADR 051): B's team member's, refused.
+            plan: 'team_member_basic',
+          },
+          params: {},
+        }),
+      ),
     ),
     'invitations.$token.tsx': invitation('accept'),
     'invitations.$token_.decline.tsx': invitation('decline'),

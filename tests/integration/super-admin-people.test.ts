@@ -46,7 +46,7 @@ const TEAM = '/dashboard/super-admin/team'
 
 beforeAll(async () => {
   platform = await getPlatformOrganization()
-  agency = await makeOrganization({ name: 'Acme Agency' })
+  agency = await makeOrganization({ name: 'Acme Agency', subscriptionTier: 'enterprise' })
   const admin = await makeUser(platform.id, { role: 'super_admin', firstName: 'Root' })
   adminId = admin.id
   adminCookie = await sessionCookieFor(platform.id, admin.id)

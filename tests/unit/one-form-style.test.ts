@@ -77,6 +77,16 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: "Update Billing Info and View Invoices: buttons that open Stripe's portal",
   },
   {
+    file: 'app/components/settings/pages.tsx',
+    marker: 'value="upgrade"',
+    why: "a settings Billing tab's Upgrade: one button that opens Stripe Checkout (ADR 051)",
+  },
+  {
+    file: 'app/components/people/admin-team-page.tsx',
+    marker: 'value="set-member-plan"',
+    why: "a team member's Change Plan: one select of the plans (ADR 051)",
+  },
+  {
     file: 'app/components/auth/two-factor.tsx',
     marker: 'action="/auth/logout"',
     why: 'sign out from a sign-in step: one button',

@@ -4,10 +4,11 @@
 // Without `canEdit` (an agency member) the list and the details are read only.
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
+import { CreditCard, Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
 import type { Role } from '#app/auth/roles'
+import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
@@ -15,6 +16,7 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
+  MEMBER_PLAN_CHOICES,
   STAFF_DIRECTORIES,
   STAFF_FORM_SCHEMAS,
   type StaffDirectoryName,
@@ -42,6 +44,8 @@ type Member = {
   staffTitle: string | null
   staffTitleLabel: string | null
   lastActiveAt: string | null
+  /** A team member's own plan (ADR 051); the agency's screen grants it. */
+  memberPlan?: 'free' | 'team_member_basic'
 }
 
 export type AdminTeamPageProps = {
@@ -278,6 +282,7 @@ export function AdminTeamPage({
   const edit = useIntentDialog('edit-member', ['name', 'email', 'staffTitle', 'access', 'password'])
   const role = useIntentDialog('change-role', ['role'])
   const remove = useIntentDialog('delete-member')
+  const memberPlan = useIntentDialog('set-member-plan', ['plan'])
   useRoleChangeFailureToast()
   const open = (member: Member, dialog: { setOpen: (open: boolean) => void }) => {
     setTarget(member)
@@ -386,6 +391,11 @@ export function AdminTeamPage({
                             <RowMenuItem onSelect={() => open(member, role)}>
                               <Shield aria-hidden className="h-4 w-4" /> Change Role
                             </RowMenuItem>
+                            {directory === 'agency' && member.role === 'team_admin' ? (
+                              <RowMenuItem onSelect={() => open(member, memberPlan)}>
+                                <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
+                              </RowMenuItem>
+                            ) : null}
                             <RowMenuItem danger onSelect={() => open(member, remove)}>
                               <Trash2 aria-hidden className="h-4 w-4" /> Delete
                             </RowMenuItem>
@@ -403,6 +413,7 @@ export function AdminTeamPage({
       <MemberFormDialog dialog={add} member={null} directory={directory} />
       <MemberFormDialog dialog={edit} member={target} directory={directory} />
       <RoleDialog dialog={role} person={target} roles={roleChoices} />
+      <MemberPlanDialog dialog={memberPlan} member={target} />
       <DetailsDialog open={viewing} onOpenChange={setViewing} member={target} now={now} />
       <DeleteDialog
         open={remove.open}
@@ -419,6 +430,76 @@ export function AdminTeamPage({
         error={remove.formError}
       />
     </main>
+  )
+}
+
+/**
+ * A team member's plan (ADR 051): Team Member Basic granted by the agency's admin, as the end
+ * users' plans are on End Users (with Stripe, the team member can also buy it on Settings).
+ */
+function MemberPlanDialog({
+  dialog,
+  member,
+}: {
+  dialog: ReturnType<typeof useIntentDialog>
+  member: Member | null
+}) {
+  const errors = dialog.errors('plan')
+  return (
+    <FormDialog
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      title="Change Plan"
+      description={
+        member
+          ? `Choose the plan of ${member.name}: how many end users can be assigned to them.`
+          : ''
+      }
+    >
+      <Form method="POST" className="flex flex-col gap-4" key={member?.id}>
+        <input type="hidden" name="intent" value="set-member-plan" />
+        <input type="hidden" name="userId" value={member?.id ?? ''} />
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="member-plan" className="text-sm font-medium">
+            Plan
+          </label>
+          <select
+            id="member-plan"
+            name="plan"
+            defaultValue={member?.memberPlan ?? 'free'}
+            className={SELECT}
+            aria-invalid={errors ? true : undefined}
+            aria-describedby={errors ? 'member-plan-error' : undefined}
+          >
+            {MEMBER_PLAN_CHOICES.map((id) => (
+              <option key={id} value={id} disabled={id === (member?.memberPlan ?? 'free')}>
+                {MEMBER_PLAN_NAMES[id]} (up to {END_USER_LIMITS[id]} end users)
+              </option>
+            ))}
+          </select>
+          {errors?.map((error) => (
+            <p
+              key={error}
+              id="member-plan-error"
+              className="text-sm text-red-600 dark:text-red-400"
+            >
+              {error}
+            </p>
+          ))}
+        </div>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <StatusButton type="submit" pending={dialog.pending} pendingText="Saving...">
+            Update Plan
+          </StatusButton>
+        </div>
+      </Form>
+    </FormDialog>
   )
 }
 

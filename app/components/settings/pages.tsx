@@ -1,5 +1,9 @@
 // The four settings variants (roles-teams-admin.md §2.6), each a set of tabs over SettingsForm.
+import { Form, useNavigation } from '@remix-run/react'
 import { Bell, Code, CreditCard, Palette, Settings, Shield, Users } from 'lucide-react'
+import type { BillingSummary } from '#app/billing/billing-summary'
+import { BillingSection } from '#app/components/teams/billing-section'
+import { StatusButton } from '#app/components/ui/status-button'
 import type { NotificationPreferences } from '#app/validation/notifications'
 import {
   AgencyBillingSchema,
@@ -139,30 +143,85 @@ export function EndUserSettings({
   )
 }
 
-function BillingPlan({ plan, price, limit }: { plan: string; price: string; limit: string }) {
+/** What a Billing tab sells and shows (ADR 051), from its loader. */
+export type PlanOffer = {
+  name: string
+  sells: string
+  price: number
+  /** What the current plan allows. */
+  includes: string
+  /** What the plan sold allows. */
+  offers: string
+  current: boolean
+  canPayOnline: boolean
+  grantedBy: string
+}
+
+/**
+ * A settings screen's Billing tab: the plan it has, the plan it sells (bought through Stripe
+ * Checkout, else granted by an admin, as the text says), and the team page's billing section
+ * (payment state, masked card, invoices, the portal) once Stripe is configured.
+ */
+function PlanBilling({
+  plan,
+  billing,
+  checkout,
+  canBuy,
+}: {
+  plan: PlanOffer
+  billing: BillingSummary | null
+  checkout: string | null
+  canBuy: boolean
+}) {
+  const navigation = useNavigation()
+  const buying = navigation.formData?.get('intent') === 'upgrade'
   return (
-    <div className="flex flex-col gap-3">
-      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
+    <div className="flex flex-col gap-4">
+      <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-2 dark:border-gray-800">
         <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
-          <dd className="font-medium">{plan}</dd>
-        </div>
-        <div>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">Price</dt>
-          <dd className="font-medium">{price}</dd>
+          <dd className="font-medium" data-testid="settings-plan">
+            {plan.name}
+          </dd>
         </div>
         <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Includes</dt>
-          <dd className="font-medium">{limit}</dd>
-        </div>
-        <div>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">Billing cycle</dt>
-          <dd className="font-medium">Monthly</dd>
+          <dd className="font-medium">{plan.includes}</dd>
         </div>
       </dl>
-      <p className="text-sm text-gray-600 dark:text-gray-400">
-        No payment provider is connected yet: there is no card on file and no invoices to show.
-      </p>
+      {plan.current ? null : (
+        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="plan-offer">
+          {plan.sells}: ${plan.price}/month, {plan.offers.toLowerCase()}.
+        </p>
+      )}
+      {plan.current || !canBuy ? null : plan.canPayOnline ? (
+        <Form method="POST" className="flex flex-wrap items-center gap-3">
+          <input type="hidden" name="intent" value="upgrade" />
+          <StatusButton pending={buying} pendingText="Opening checkout...">
+            Upgrade to {plan.sells}
+          </StatusButton>
+          <span className="text-sm text-gray-600 dark:text-gray-400">
+            Paid monthly by card through Stripe.
+          </span>
+        </Form>
+      ) : (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{plan.grantedBy}</p>
+      )}
+      {billing ? (
+        <BillingSection
+          billing={billing}
+          planName={plan.name}
+          free={!plan.current}
+          checkout={checkout}
+          heading={false}
+        />
+      ) : (
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          {canBuy
+            ? 'No payment provider is connected: there is no card on file and no invoices to show.'
+            : "The card and invoices are shown to your agency's admins."}
+        </p>
+      )}
     </div>
   )
 }
@@ -170,9 +229,15 @@ function BillingPlan({ plan, price, limit }: { plan: string; price: string; limi
 export function TeamMemberSettings({
   notifications,
   privacy,
+  plan,
+  billing,
+  checkout,
 }: {
   notifications: NotificationPreferences
   privacy: PrivacySettings
+  plan: PlanOffer
+  billing: BillingSummary | null
+  checkout: string | null
 }) {
   return (
     <SettingsPage
@@ -259,8 +324,11 @@ export function TeamMemberSettings({
           label: 'Billing',
           icon: CreditCard,
           content: (
-            <SettingsPanel title="Billing" description="Your plan.">
-              <BillingPlan plan="Team Member Basic" price="$49/month" limit="Up to 10 end users" />
+            <SettingsPanel
+              title="Billing"
+              description="Your plan: how many end users can be assigned to you."
+            >
+              <PlanBilling plan={plan} billing={billing} checkout={checkout} canBuy />
             </SettingsPanel>
           ),
         },
@@ -270,23 +338,20 @@ export function TeamMemberSettings({
   )
 }
 
-const TIER_LABELS: Record<string, string> = {
-  free: 'Free',
-  starter: 'Starter',
-  professional: 'Professional',
-  enterprise: 'Enterprise',
-}
-
 export function AgencySettings({
   canEdit,
   team,
   billing,
-  plan,
+  agencyPlan,
+  stripe,
+  checkout,
 }: {
   canEdit: boolean
   team: AgencyTeamSettings
   billing: { billingEmail: string }
-  plan: string
+  agencyPlan: PlanOffer
+  stripe: BillingSummary | null
+  checkout: string | null
 }) {
   return (
     <SettingsPage
@@ -352,10 +417,11 @@ export function AgencySettings({
           content: (
             <SettingsPanel title="Billing" description="Your agency's plan and billing contact.">
               <div className="flex flex-col gap-6">
-                <BillingPlan
-                  plan={TIER_LABELS[plan] ?? plan}
-                  price="Set by the platform"
-                  limit="See your agreement"
+                <PlanBilling
+                  plan={agencyPlan}
+                  billing={stripe}
+                  checkout={checkout}
+                  canBuy={canEdit}
                 />
                 <SettingsForm
                   intent="billing"

@@ -1,9 +1,9 @@
-// The plans view's billing (ADR 051): the plan Stripe says is paid for, its payment state, the
-// masked card and the invoices; Update Billing Info and View Invoices open Stripe's portal.
+// The billing section (ADR 051) of the team page's plans view and of the settings screens'
+// Billing tabs: the plan Stripe says is paid for, its payment state, the masked card and the
+// invoices; Update Billing Info and View Invoices open Stripe's portal.
 import { Form, useNavigation } from '@remix-run/react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { StatusButton } from '#app/components/ui/status-button'
-import { PLANS, type PlanId, upgradedMessage } from '#app/teams/plans'
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', {
@@ -13,9 +13,9 @@ const day = (iso: string) =>
     timeZone: 'UTC',
   })
 
-function paymentState(billing: BillingSummary, plan: PlanId) {
+function paymentState(billing: BillingSummary, lapsed: boolean) {
   if (billing.status === 'past_due' && billing.graceEndsAt) {
-    return plan === 'free'
+    return lapsed
       ? 'Payment overdue: your account is on the Free plan until the open invoice is paid.'
       : `Your last payment failed: you keep your plan until ${day(billing.graceEndsAt)}. Update your card to keep it.`
   }
@@ -25,27 +25,34 @@ function paymentState(billing: BillingSummary, plan: PlanId) {
 
 export function BillingSection({
   billing,
-  plan,
+  planName,
+  free,
   checkout,
+  heading = true,
 }: {
   billing: BillingSummary
-  plan: PlanId
+  /** The plan the account has now (what Stripe's webhooks last granted). */
+  planName: string
+  /** Whether that plan is Free (nothing paid for yet, or lapsed). */
+  free: boolean
   checkout: string | null
+  /** Off inside a settings tab, whose panel already says "Billing" and shows the plan. */
+  heading?: boolean
 }) {
   const navigation = useNavigation()
   const opening = navigation.formData?.get('intent') === 'billing-portal'
-  const state = paymentState(billing, plan)
+  const state = paymentState(billing, free)
   const returned =
     checkout === 'success'
-      ? plan === 'free'
+      ? free
         ? 'Payment received. Your plan changes as soon as Stripe confirms it: reload this page in a moment.'
-        : upgradedMessage(PLANS[plan])
+        : `Successfully upgraded to ${planName} plan`
       : checkout === 'cancelled'
         ? 'Checkout cancelled: nothing was charged.'
         : null
   return (
     <section aria-labelledby="billing" className="flex flex-col gap-4" data-testid="billing">
-      <h2 id="billing" className="text-xl font-semibold">
+      <h2 id="billing" className={heading ? 'text-xl font-semibold' : 'sr-only'}>
         Billing
       </h2>
       {returned ? (
@@ -54,12 +61,14 @@ export function BillingSection({
         </p>
       ) : null}
       <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-3 dark:border-gray-800">
-        <div>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
-          <dd className="font-medium" data-testid="billing-plan">
-            {PLANS[plan].name}
-          </dd>
-        </div>
+        {heading ? (
+          <div>
+            <dt className="text-sm text-gray-600 dark:text-gray-400">Current plan</dt>
+            <dd className="font-medium" data-testid="billing-plan">
+              {planName}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt className="text-sm text-gray-600 dark:text-gray-400">Card</dt>
           <dd className="font-medium" data-testid="billing-card">

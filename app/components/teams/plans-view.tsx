@@ -176,7 +176,14 @@ export function PlansView({
           )
         })}
       </ul>
-      {billing ? <BillingSection billing={billing} plan={plan} checkout={checkout} /> : null}
+      {billing ? (
+        <BillingSection
+          billing={billing}
+          planName={PLANS[plan].name}
+          free={plan === 'free'}
+          checkout={checkout}
+        />
+      ) : null}
       <section aria-labelledby="why-upgrade" className="flex flex-col gap-4">
         <h2 id="why-upgrade" className="text-xl font-semibold">
           Why Upgrade to Team?

@@ -54,3 +54,34 @@ export function planLapsedEmail(options: {
   })
   return { to, subject: `Your ${branding.name} plan is now Free`, html, text }
 }
+
+/** A reminder during the grace period (ADR 051): the days left before the plan falls to Free. */
+export function graceReminderEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  planName: string
+  graceEndsAt: Date
+  billingUrl: string
+}) {
+  const { branding, to, firstName, planName, graceEndsAt, billingUrl } = options
+  const days = Math.max(1, Math.ceil((graceEndsAt.getTime() - Date.now()) / 86_400_000))
+  const left = `${days} day${days === 1 ? '' : 's'}`
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: `${left} left to keep your ${planName} plan`,
+    paragraphs: [
+      `Hi ${firstName || 'there'},`,
+      `The payment for your ${planName} plan has still not gone through. On ${day(graceEndsAt)} your account falls back to the Free plan unless the open invoice is paid. Nothing is deleted either way.`,
+      'Update your card to keep your plan.',
+    ],
+    action: { label: 'Update Billing Info', url: billingUrl },
+    footnote: 'You receive this email because you pay for this plan.',
+  })
+  return {
+    to,
+    subject: `Reminder: ${left} left to keep your ${branding.name} ${planName} plan`,
+    html,
+    text,
+  }
+}
