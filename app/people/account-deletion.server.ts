@@ -32,6 +32,7 @@ import { findUserById, type User } from '#app/models/users.server'
 import { handOverSeat } from '#app/people/seat-handover.server'
 import {
   accountDeletedAdminEmail,
+  deletionRequestedAdminEmail,
   deletionScheduledEmail,
 } from '#app/services/emails/account-deletion-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
@@ -125,6 +126,7 @@ export async function requestAccountDeletion(
       tenant.name,
       { userId: account.id },
     )
+    if (tenant.kind === 'agency') await warnAdmins(tx, tenant, account, scheduledFor)
   })
   wakeJobWorker()
   return scheduledFor
@@ -244,6 +246,40 @@ async function tellAdmins(
       tenant.name,
       'limited-when-requested',
       `account-deleted:${departure.key}:${admin.id}`,
+    )
+  }
+}
+
+/**
+ * The agency's other active admins hear of the request at once, with whether someone takes over
+ * the seat: the grace period is their time to choose a successor. In the request's transaction;
+ * not limited, like the notice after the deletion.
+ */
+async function warnAdmins(tx: Transaction, tenant: Tenant, account: User, scheduledFor: Date) {
+  const seat = await findSeatSuccessorCard(tx, tenant.id, account.id)
+  const successor =
+    seat?.successorStatus === 'active'
+      ? await findUserById(tx, tenant.id, seat.successorId)
+      : undefined
+  const branding = tenantEmailBranding(tenant)
+  for (const id of await lockActiveAgencyAdmins(tx, tenant.id)) {
+    if (id === account.id) continue
+    const admin = await findUserById(tx, tenant.id, id)
+    if (!admin) continue
+    await queueEmailIn(
+      tx,
+      tenant.id,
+      deletionRequestedAdminEmail({
+        branding,
+        to: admin.email,
+        firstName: admin.firstName,
+        personName: nameOf(account),
+        scheduledFor,
+        successorName: successor ? nameOf(successor) : null,
+      }),
+      tenant.name,
+      'limited-when-requested',
+      `account-deletion-requested:${account.id}:${scheduledFor.getTime()}:${admin.id}`,
     )
   }
 }

@@ -184,6 +184,18 @@ describe('asking for the deletion', () => {
     expect(email?.subject).toContain('will be deleted on')
     expect(email?.text).toContain('Sign in before that date')
     expect(email?.text).toContain(`/auth/login`)
+    // The agency's admins hear of it now, while a hand-over can still keep the contacts.
+    const [heads] = await getDb()
+      .select()
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.organizationId, tenant.id),
+          sql`${emailOutbox.subject} like ${`Della ${person.lastName} asked to delete their%`}`,
+        ),
+      )
+    expect(heads?.toAddress).toMatch(/^keeper-/)
+    expect(heads?.text).toContain('choose Hand Over for them on End Users before that date')
     // Signed out: the page is the sign-in page's.
     const profile = await loadRoute('profile._index.tsx')
     const after = await settle(async () =>

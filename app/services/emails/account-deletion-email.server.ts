@@ -50,3 +50,39 @@ export function accountDeletedAdminEmail(options: {
   })
   return { to, subject: `${personName} deleted their ${branding.name} account`, html, text }
 }
+
+/**
+ * The agency's admins hear of a request when it is made, not only once the account has gone:
+ * the grace period is their time to hand the seat over (ADR 049) so the company contacts and the
+ * printed links go to a colleague instead of with the account.
+ */
+export function deletionRequestedAdminEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  personName: string
+  scheduledFor: Date
+  successorName: string | null
+}) {
+  const { branding, to, firstName, personName, scheduledFor, successorName } = options
+  const day = deletionDay(scheduledFor)
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: `${personName} asked to delete their account`,
+    paragraphs: [
+      `Hi ${firstName || 'there'},`,
+      `${personName} asked to delete their account. On ${day} it is deleted with their cards, contacts and images, unless they sign in before then.`,
+      successorName
+        ? `${successorName} takes over their seat: their company contacts move to ${successorName}, and the links of their cards open ${successorName}'s card.`
+        : 'Nobody takes over their seat yet: their company contacts would be deleted with the account. To keep them, choose Hand Over for them on End Users before that date.',
+    ],
+    action: { label: 'Open End Users', url: `${branding.origin}/dashboard/agency/users` },
+    footnote: 'You receive this email because you are an admin of this agency.',
+  })
+  return {
+    to,
+    subject: `${personName} asked to delete their ${branding.name} account`,
+    html,
+    text,
+  }
+}
