@@ -17,7 +17,7 @@ import {
 import { deliverEmail } from '#app/email/mailer.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { fanOutAnnouncement } from '#app/notifications/send-announcements.server'
-import { accountDeletionJob } from '#app/people/account-deletion.server'
+import { accountDeletionJob, requeueOverdueDeletions } from '#app/people/account-deletion.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
@@ -43,10 +43,12 @@ export const jobHandlers: JobHandlers = {
       await takeDailyBackup()
     },
   },
-  // Hourly (enqueueDailyJobs): unreferenced images deleted after their grace (ADR 029).
+  // Hourly (enqueueDailyJobs): unreferenced images deleted after their grace (ADR 029), and
+  // account deletions past their date queued again (ADR 053).
   'media.sweep': {
     async run() {
       await sweepMedia()
+      await requeueOverdueDeletions()
     },
   },
   // Queued by the database on any write a wallet pass may show (ADR 042): new versions, pushed.

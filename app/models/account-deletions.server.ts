@@ -1,7 +1,7 @@
 // "Delete my account" (issue 31 point 4, ADR 053): the pending deletions, and the addresses a
 // deleted agency account's cards leave behind for the card gate to forward. Every function takes
 // the organization and filters by it (row-level security holds the same line underneath).
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
   accountDeletions,
@@ -64,6 +64,24 @@ export async function listPendingDeletionUserIds(db: Queryable, organizationId: 
     .from(accountDeletions)
     .where(eq(accountDeletions.organizationId, organizationId))
   return rows.map((row) => row.userId)
+}
+
+/** The organization's deletions whose date passed before `before` (the hourly backstop's). */
+export async function listOverdueAccountDeletions(
+  db: Queryable,
+  organizationId: string,
+  before: Date,
+) {
+  return db
+    .select({ userId: accountDeletions.userId, scheduledFor: accountDeletions.scheduledFor })
+    .from(accountDeletions)
+    .where(
+      and(
+        eq(accountDeletions.organizationId, organizationId),
+        lt(accountDeletions.scheduledFor, before),
+      ),
+    )
+    .limit(500)
 }
 
 /**

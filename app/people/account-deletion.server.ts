@@ -18,6 +18,7 @@ import {
   deleteUnreferencedUploadsOf,
   findAccountDeletion,
   listAccountAddresses,
+  listOverdueAccountDeletions,
   listPendingDeletionUserIds,
   recordDepartedAddresses,
   scheduleAccountDeletion,
@@ -25,6 +26,7 @@ import {
 import { findAgency } from '#app/models/agencies.server'
 import { recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
+import { listOrganizationIds } from '#app/models/organizations.server'
 import { deleteAccount, lockActiveAgencyAdmins, lockSuperAdmins } from '#app/models/people.server'
 import { findSeatSuccessorCard } from '#app/models/seat-successors.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
@@ -44,7 +46,7 @@ import {
   LAST_SUPER_ADMIN_DELETION,
   WRONG_PASSWORD,
 } from '#app/validation/account-deletion'
-import { type Transaction, withTenant } from '#drizzle/db.server'
+import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 
 const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
   `${user.firstName} ${user.lastName}`.trim() || user.email
@@ -282,6 +284,37 @@ async function warnAdmins(tx: Transaction, tenant: Tenant, account: User, schedu
       `account-deletion-requested:${account.id}:${scheduledFor.getTime()}:${admin.id}`,
     )
   }
+}
+
+/** How long past its date a deletion may stay before the hourly visit queues it again. */
+export const OVERDUE_DELETION_MS = 60 * 60 * 1000
+
+/**
+ * The backstop of the hourly visit: a deletion still pending an hour past its date (its job ran
+ * out of attempts, or was lost with a restore) gets a new job, one per account and hour. The job
+ * deletes only what is still pending and due, so a second one changes nothing. Returns how many
+ * were queued.
+ */
+export async function requeueOverdueDeletions(now = new Date()) {
+  const before = new Date(now.getTime() - OVERDUE_DELETION_MS)
+  const hour = now.toISOString().slice(0, 13)
+  let queued = 0
+  for (const { id } of await withDatabase((tx) => listOrganizationIds(tx))) {
+    queued += await withTenant(id, async (tx) => {
+      const overdue = await listOverdueAccountDeletions(tx, id, before)
+      for (const { userId } of overdue) {
+        await insertJob(tx, {
+          name: 'account.delete',
+          organizationId: id,
+          payload: { userId },
+          idempotencyKey: `account.delete:${userId}:overdue:${hour}`,
+        })
+      }
+      return overdue.length
+    })
+  }
+  if (queued > 0) wakeJobWorker()
+  return queued
 }
 
 /** The queued deletion, due ACCOUNT_DELETION_GRACE_DAYS after the request. */

@@ -16,7 +16,7 @@ import { storeMedia } from '#app/models/media.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { findUserById, updateProfile } from '#app/models/users.server'
-import { deleteAccountWhenDue } from '#app/people/account-deletion.server'
+import { deleteAccountWhenDue, requeueOverdueDeletions } from '#app/people/account-deletion.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import {
   DELETION_CANCELLED,
@@ -403,6 +403,45 @@ describe('signing in during the grace period cancels it', () => {
     expect(
       await withTenant(tenant.id, (tx) => findUserById(tx, tenant.id, person.id)),
     ).toBeDefined()
+  })
+
+  test('a deletion whose job died is queued again by the hourly visit, once per hour', async () => {
+    const person = await scheduled()
+    const waiting = await scheduled()
+    // Both past their date; the first's job ran out of attempts an hour and more ago.
+    await moveClockPast(person.id)
+    const longAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+    await getDb()
+      .update(accountDeletions)
+      .set({ scheduledFor: longAgo })
+      .where(eq(accountDeletions.userId, person.id))
+    await getDb()
+      .update(jobs)
+      .set({ state: 'dead' })
+      .where(and(eq(jobs.name, 'account.delete'), sql`${jobs.payload}->>'userId' = ${person.id}`))
+    // Due within the hour: its own job is still on its way, nothing more is queued for it.
+    await getDb()
+      .update(accountDeletions)
+      .set({ scheduledFor: new Date(Date.now() - 60_000) })
+      .where(eq(accountDeletions.userId, waiting.id))
+
+    expect(await requeueOverdueDeletions()).toBeGreaterThanOrEqual(1)
+    const queuedFor = async (userId: string) =>
+      getDb()
+        .select({ state: jobs.state })
+        .from(jobs)
+        .where(and(eq(jobs.name, 'account.delete'), sql`${jobs.payload}->>'userId' = ${userId}`))
+    expect((await queuedFor(person.id)).map((job) => job.state).sort()).toEqual(['dead', 'queued'])
+    expect(await queuedFor(waiting.id)).toHaveLength(1)
+    // The same hour's visit again queues nothing new.
+    await requeueOverdueDeletions()
+    expect(await queuedFor(person.id)).toHaveLength(2)
+
+    await runJobsNow()
+    expect(
+      await withTenant(tenant.id, (tx) => findUserById(tx, tenant.id, person.id)),
+    ).toBeUndefined()
+    expect(await pendingOf(person.id)).toBeUndefined()
   })
 })
 

@@ -14,6 +14,7 @@ import {
   findAccountDeletion,
   findDepartedAddress,
   listAccountAddresses,
+  listOverdueAccountDeletions,
   listPendingDeletionUserIds,
   recordDepartedAddresses,
   scheduleAccountDeletion,
@@ -1035,6 +1036,16 @@ const cases: Record<string, Case[]> = {
       name: "lists none of A's pending deletions",
       run: async (db, b, a) =>
         (await listPendingDeletionUserIds(db, b)).filter((id) => id === a.second.id),
+      expected: nothing,
+    },
+  ],
+  listOverdueAccountDeletions: [
+    {
+      name: "lists none of A's pending deletions as overdue",
+      run: async (db, b, a) =>
+        (await listOverdueAccountDeletions(db, b, new Date(Date.now() + 10 * 86_400_000))).filter(
+          (row) => row.userId === a.second.id,
+        ),
       expected: nothing,
     },
   ],
