@@ -315,6 +315,10 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
     kind: 'own',
     request: own('/dashboard/team-member/digital-cards/signature/$cardId'),
   },
+  // "Download my data" (ADR 052): the export's state, and its zip (a POST: the download is
+  // audited), only ever the signed-in person's own.
+  'account.data-export.tsx': { kind: 'own', request: own('/account/data-export') },
+  'account.data-export[.]zip.ts': { kind: 'own', request: own('/account/data-export.zip') },
   'profile._index.tsx': { kind: 'own', request: own('/profile') },
   // Any other profile path is the default profile (spec §2.4).
   'profile.$variant.tsx': { kind: 'own', request: own('/profile/role') },
@@ -477,12 +481,19 @@ const setOwnerStatus = (status: 'active' | 'inactive') =>
 async function get(file: string, who: Viewer, path: string, params: Record<string, string>) {
   const mod = await load(file)
   const cookie = cookies[who]
+  // A route that answers only a POST (the export's zip) is asked by its action.
   const answer = await Promise.resolve(
-    mod.loader?.({
-      request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : {}),
-      context: contextFor(host),
-      params,
-    }),
+    mod.loader
+      ? mod.loader({
+          request: requestFor(host, path, cookie ? { headers: { Cookie: cookie } } : {}),
+          context: contextFor(host),
+          params,
+        })
+      : mod.action?.({
+          request: formRequest(host, path, {}, cookie ?? ''),
+          context: contextFor(host),
+          params,
+        }),
   ).catch((thrown: unknown) => {
     if (thrown instanceof Response) return thrown
     throw thrown
