@@ -7,7 +7,7 @@ import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { cardLinkUrl, qrTextOf } from '#app/cards/short-link'
 import { getMediaBytes } from '#app/models/media.server'
 import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
-import { buildVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { sourceOfCode, type ViewSource } from '#app/utils/view-sources'
@@ -47,29 +47,9 @@ export async function vcardResponse(request: Request, context: AppLoadContext, r
   )
   // Everything the gate let through, and nothing else: hidden phones and WhatsApp links are
   // already blank or gone.
-  const body = buildVCard({
-    firstName: card.firstName,
-    lastName: card.lastName,
-    company: card.company,
-    jobTitle: card.jobTitle,
-    email: card.email,
-    workEmail: card.workEmail,
-    phones: [
-      { number: card.phoneNumber, type: card.phoneType },
-      { number: card.phone2, type: card.phone2Type },
-    ],
-    website: card.website,
+  const body = buildCardVCard(card, {
     cardUrl,
     cardUrlSource: vcardLinkSource(request),
-    note: card.bio,
-    pronouns: card.pronouns,
-    address: {
-      street: card.addressStreet,
-      city: card.addressCity,
-      region: card.addressRegion,
-      postalCode: card.addressPostalCode,
-      country: card.addressCountry,
-    },
     links,
     photoJpeg: await vcardPhoto(photo?.data),
   })

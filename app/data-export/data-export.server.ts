@@ -45,7 +45,7 @@ import { getUserPreferences } from '#app/models/user-settings.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { dataExportReadyEmail } from '#app/services/emails/data-export-ready-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { buildVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
@@ -215,28 +215,8 @@ export async function buildDataExportZip(
     const cardUrl = cardLinkUrl(origin, row)
     const photo = card.profilePictureMediaId ? images.get(card.profilePictureMediaId) : undefined
     files[name] = strToU8(
-      buildVCard({
-        firstName: card.firstName,
-        lastName: card.lastName,
-        company: card.company,
-        jobTitle: card.jobTitle,
-        email: card.email,
-        workEmail: card.workEmail,
-        phones: [
-          { number: card.phoneNumber, type: card.phoneType },
-          { number: card.phone2, type: card.phone2Type },
-        ],
-        website: card.website,
+      buildCardVCard(card, {
         cardUrl,
-        note: card.bio,
-        pronouns: card.pronouns,
-        address: {
-          street: card.addressStreet,
-          city: card.addressCity,
-          region: card.addressRegion,
-          postalCode: card.addressPostalCode,
-          country: card.addressCountry,
-        },
         links,
         photoJpeg: await vcardPhoto(photo?.data),
       }),

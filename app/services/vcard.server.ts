@@ -64,6 +64,58 @@ export type VCardInput = {
   photoJpeg?: Buffer | null
 }
 
+/** The card columns a vCard is made of (a digital card row, or the gate's view of one). */
+export type VCardCardFields = {
+  firstName: string
+  lastName: string
+  company: string
+  jobTitle: string
+  email: string
+  workEmail: string
+  phoneNumber: string
+  phoneType: VCardPhone['type']
+  phone2: string
+  phone2Type: VCardPhone['type']
+  website: string
+  bio: string
+  pronouns: string
+  addressStreet: string
+  addressCity: string
+  addressRegion: string
+  addressPostalCode: string
+  addressCountry: string
+}
+
+/** A card's vCard: the one mapping of a card's columns to the vCard's fields. */
+export function buildCardVCard(
+  card: VCardCardFields,
+  extra: Pick<VCardInput, 'cardUrl' | 'cardUrlSource' | 'links' | 'photoJpeg'>,
+) {
+  return buildVCard({
+    firstName: card.firstName,
+    lastName: card.lastName,
+    company: card.company,
+    jobTitle: card.jobTitle,
+    email: card.email,
+    workEmail: card.workEmail,
+    phones: [
+      { number: card.phoneNumber, type: card.phoneType },
+      { number: card.phone2, type: card.phone2Type },
+    ],
+    website: card.website,
+    note: card.bio,
+    pronouns: card.pronouns,
+    address: {
+      street: card.addressStreet,
+      city: card.addressCity,
+      region: card.addressRegion,
+      postalCode: card.addressPostalCode,
+      country: card.addressCountry,
+    },
+    ...extra,
+  })
+}
+
 const TEL_TYPES: Record<VCardPhone['type'], string> = { mobile: 'CELL', work: 'WORK' }
 
 /** A parameter value: only letters, digits and hyphens, so no quoting is needed. */
