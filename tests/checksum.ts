@@ -66,3 +66,52 @@ export async function databaseChecksum(
   for (const row of rows) sums[row.name] = row.sum ?? 'empty'
   return sums
 }
+
+/**
+ * Counts the rows written to each table of the public schema from now on, per table, in a schema
+ * of its own (so no checksum sees it): a row trigger on every table bumps its table's count in the
+ * writing transaction, so a rolled-back write counts nothing and a committed one always counts.
+ * Returns a reader of the counts. A test that proves "nothing written" after each of thousands of
+ * requests compares the counts first and takes a checksum only when a table it watches was
+ * written (an UPDATE that leaves a row as it was counts, and the checksum then decides).
+ * Installed once per test file's database, as its owner.
+ */
+export async function installWriteCounter() {
+  const db = getDb()
+  await db.execute(sql`create schema if not exists test_writes`)
+  await db.execute(
+    sql`create table if not exists test_writes.counts (name text primary key, n bigint not null)`,
+  )
+  // Security definer: the app's login writes through row-level security and its own grants.
+  await db.execute(sql`
+    create or replace function test_writes.bump() returns trigger
+    language plpgsql security definer set search_path = pg_catalog, test_writes as $$
+    begin
+      insert into test_writes.counts as c (name, n) values (tg_table_name, 1)
+        on conflict (name) do update set n = c.n + 1;
+      return null;
+    end $$`)
+  for (const { table_name: table } of await publicTables(db)) {
+    const name = sql.identifier(table)
+    await db.execute(sql`drop trigger if exists test_writes_rows on ${name}`)
+    await db.execute(
+      sql`create trigger test_writes_rows after insert or update or delete on ${name}
+            for each row execute function test_writes.bump()`,
+    )
+    await db.execute(sql`drop trigger if exists test_writes_truncate on ${name}`)
+    await db.execute(
+      sql`create trigger test_writes_truncate after truncate on ${name}
+            for each statement execute function test_writes.bump()`,
+    )
+  }
+  return async (options: { exclude?: string[] } = {}) => {
+    const rows = rowsOf<{ name: string; n: string | number }>(
+      await db.execute(sql`select name, n from test_writes.counts order by name`),
+    )
+    const counts: Record<string, number> = {}
+    for (const row of rows) {
+      if (!options.exclude?.includes(row.name)) counts[row.name] = Number(row.n)
+    }
+    return counts
+  }
+}
