@@ -320,6 +320,15 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
         await dialog.getByRole('button', { name: 'Add Member' }).click()
         await expect(dialog.getByText(/must be at least|valid email/).first()).toBeVisible()
       })
+      // ADR 051: a team member's plan, granted by the agency (Team Member Basic).
+      await auditDialog(page, report, label, 'Change Plan', async () => {
+        await page
+          .getByRole('row')
+          .filter({ hasText: 'Theo Team' })
+          .getByRole('button', { name: /^Actions for / })
+          .click()
+        await page.getByRole('menuitem', { name: 'Change Plan' }).click()
+      })
     },
     // The compose form with its messages showing: sent empty, the schema refuses, nothing goes.
     '/dashboard/agency/announcements': async (page, report, label) => {
@@ -357,6 +366,18 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
     },
   },
   end_user: {
+    // ADR 053: the confirmation of "Delete my account", cancelled (Escape).
+    '/profile': async (page, report, label) => {
+      await page.getByRole('tab', { name: 'Security' }).click()
+      await auditDialog(
+        page,
+        report,
+        label,
+        'Delete your account?',
+        () => page.getByRole('button', { name: 'Delete My Account' }).click(),
+        'alertdialog',
+      )
+    },
     '/dashboard/end-user': async (page, report, label) => {
       const sidebar = page.getByTestId('sidebar')
       await page.keyboard.press('Control+b')
