@@ -42,7 +42,12 @@ import { useNonce } from '#app/utils/nonce'
 import { readToast } from '#app/utils/toast.server'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
-import { brandTextOnWhite, readableTextColor, safeHexColor } from '#app/validation/hex-color'
+import {
+  brandTextOnDark,
+  brandTextOnWhite,
+  readableTextColor,
+  safeHexColor,
+} from '#app/validation/hex-color'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
@@ -111,7 +116,7 @@ export function useRootData() {
 function brandingCss(primaryColor: string, secondaryColor: string) {
   const primary = safeHexColor(primaryColor, '#3b82f6')
   const secondary = safeHexColor(secondaryColor, '#10b981')
-  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
+  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-text-dark:${brandTextOnDark(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
 }
 
 /** Theme 'system': follow the device's dark mode before the first paint, and when it changes. */

@@ -461,6 +461,8 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   for (const start of starts) {
     await open(page, urlFor(user.host, start))
     expect(new URL(page.url()).pathname, `${start} opens for ${user.email}`).toBe(start)
+    // A dark account's crawl is the dark theme's audit of every page it reaches.
+    if (user.theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/)
     visited.add(pathOf(page.url()))
     const links = await sameOriginLinks(page)
     for (const link of links) linked.add(link)

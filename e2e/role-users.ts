@@ -3,6 +3,7 @@
 // server set-up only gains one call.
 import { eq } from 'drizzle-orm'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
+import { setUserPreference } from '#app/models/user-settings.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
 import { makeCard, makeUser } from '#tests/factories'
@@ -23,6 +24,11 @@ export type RoleUser = {
   lastName: string
   /** Whether the account gets a digital card (so card lists, editors and QR pages have one). */
   withCard: boolean
+  /**
+   * Saved in the account's Appearance from the start: the crawls of a dark account audit (and
+   * measure at three widths) every page it reaches in the dark theme.
+   */
+  theme?: 'dark'
 }
 
 const password = 'a11y-pass-1'
@@ -45,6 +51,8 @@ export const PLATFORM_ROLE_USERS: readonly RoleUser[] = [
     firstName: 'Otto',
     lastName: 'Ops',
     withCard: true,
+    // The end-user area's pages (which this role shares with end users) in the dark theme.
+    theme: 'dark',
   },
   {
     role: 'end_user',
@@ -202,8 +210,17 @@ export const CRM_USERS = {
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
 export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
   const seed = async (organizationId: string, users: readonly RoleUser[]) => {
-    for (const { role, email, password, firstName, lastName, withCard } of users) {
+    for (const { role, email, password, firstName, lastName, withCard, theme } of users) {
       const user = await makeUser(organizationId, { role, email, password, firstName, lastName })
+      if (theme) {
+        await withTenant(organizationId, (tx) =>
+          setUserPreference(tx, organizationId, user.id, 'appearance', {
+            theme,
+            fontSize: 'medium',
+            animations: true,
+          }),
+        )
+      }
       if (withCard) {
         await makeCard(organizationId, user.id, {
           firstName,

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { HEX } from './hex-color'
 
 export {
+  brandTextOnDark,
   brandTextOnWhite,
   contrastRatio,
   isHexColor,

@@ -52,3 +52,25 @@ export function brandTextOnWhite(brand: string): string {
   }
   return '#000000'
 }
+
+/** The dark theme's lightest surface that text sits on (Tailwind's gray-900). */
+export const DARK_SURFACE = '#101828'
+
+/**
+ * The brand colour as text on the dark theme's surfaces: the colour itself when it reaches 4.5:1
+ * on gray-900 (and so on gray-950), else the same hue mixed with white just enough.
+ */
+export function brandTextOnDark(brand: string): string {
+  const channels = [1, 3, 5].map((offset) => Number.parseInt(brand.slice(offset, offset + 2), 16))
+  for (let mix = 0; mix <= 1; mix += 0.02) {
+    const tint = `#${channels
+      .map((c) =>
+        Math.round(c + (255 - c) * mix)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`
+    if (contrastRatio(tint, DARK_SURFACE) >= 4.5) return tint
+  }
+  return '#ffffff'
+}

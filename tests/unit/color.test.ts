@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import {
+  brandTextOnDark,
   brandTextOnWhite,
   contrastRatio,
   hexColorSchema,
@@ -38,4 +39,20 @@ test('brand colour as text on white keeps its hue and reaches 4.5:1', () => {
     expect(contrastRatio(text, '#ffffff')).toBeGreaterThanOrEqual(4.5)
     expect(contrastRatio(text, '#ffffff')).toBeLessThan(5.5)
   }
+})
+
+test("brand colour as text on the dark theme's surfaces is lightened just enough to 4.5:1", () => {
+  // Light enough already: kept as it is.
+  expect(brandTextOnDark('#60a5fa')).toBe('#60a5fa')
+  for (const brand of ['#4f46e5', '#000000', '#7c3aed', '#b91c1c', '#0f766e', '#3b82f6']) {
+    const tint = brandTextOnDark(brand)
+    expect(contrastRatio(tint, '#101828'), brand).toBeGreaterThanOrEqual(4.5)
+    expect(contrastRatio(tint, '#030712'), brand).toBeGreaterThanOrEqual(4.5)
+  }
+  // The indigo of the platform: a lighter indigo, not white.
+  const indigo = brandTextOnDark('#4f46e5')
+  expect(indigo).not.toBe('#ffffff')
+  expect(Number.parseInt(indigo.slice(5, 7), 16)).toBeGreaterThan(
+    Number.parseInt(indigo.slice(1, 3), 16),
+  )
 })
