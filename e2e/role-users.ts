@@ -83,6 +83,8 @@ export const ALPHA_ROLE_USERS: readonly RoleUser[] = [
     firstName: 'Mia',
     lastName: 'Member',
     withCard: false,
+    // The agency area's pages, which its admin's crawl audits light, in the dark theme.
+    theme: 'dark',
   },
   {
     role: 'team_admin',
