@@ -9,7 +9,6 @@ import { STAFF_LIMITS } from '#app/billing/plan-limits'
 import { GRACE_PERIOD_MS } from '#app/billing/stripe-event-jobs.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
-import { action as webhookAction } from '#app/routes/api.stripe.webhook'
 import { action as agencyTeamAction } from '#app/routes/dashboard.agency.team'
 import { action as agencyUsersAction } from '#app/routes/dashboard.agency.users._index'
 import { action as myUsersAction } from '#app/routes/dashboard.team-member.users'
@@ -34,7 +33,8 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
-import { clearStripeEnv, type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
+import { type FakeStripe, stripeEnvFor } from '#tests/fake-stripe'
+import { startStripeForWebhook, stopStripeForWebhook } from '#tests/stripe-webhook-fake'
 
 const db = () => getDb()
 let fake: FakeStripe
@@ -46,31 +46,10 @@ type Action = (args: {
 }) => Promise<unknown>
 
 beforeAll(async () => {
-  fake = await startFakeStripe()
-  Object.assign(process.env, stripeEnvFor(fake))
-  resetEnvForTests()
-  fake.setDelivery(async (payload, signature) => {
-    const response = await settle(() =>
-      webhookAction({
-        request: new Request('http://localhost/api/stripe/webhook', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-          body: payload,
-        }),
-        context: contextFor('localhost'),
-        params: {},
-      }),
-    )
-    await runJobsNow()
-    return response.status
-  })
+  fake = await startStripeForWebhook()
 })
 
-afterAll(async () => {
-  clearStripeEnv()
-  resetEnvForTests()
-  await fake.close()
-})
+afterAll(() => stopStripeForWebhook(fake))
 
 beforeEach(() => {
   fake.setClock(() => Math.floor(Date.now() / 1000))

@@ -5,9 +5,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { GRACE_PERIOD_MS } from '#app/billing/stripe-event-jobs.server'
-import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
-import { action as webhookAction } from '#app/routes/api.stripe.webhook'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.end-user.team'
 import { getDb } from '#drizzle/db.server'
 import {
@@ -29,45 +27,18 @@ import {
   settle,
   uniqueSuffix,
 } from '#tests/factories'
-import {
-  clearStripeEnv,
-  FAKE_PRICES,
-  type FakeStripe,
-  startFakeStripe,
-  stripeEnvFor,
-} from '#tests/fake-stripe'
+import { FAKE_PRICES, type FakeStripe } from '#tests/fake-stripe'
+import { startStripeForWebhook, stopStripeForWebhook } from '#tests/stripe-webhook-fake'
 
 const TEAM_PATH = '/dashboard/end-user/team'
 const db = () => getDb()
 let fake: FakeStripe
 
 beforeAll(async () => {
-  fake = await startFakeStripe()
-  Object.assign(process.env, stripeEnvFor(fake))
-  resetEnvForTests()
-  // Events reach the route's action as Stripe's POST would, then the queue runs.
-  fake.setDelivery(async (payload, signature) => {
-    const response = await settle(() =>
-      webhookAction({
-        request: new Request('http://localhost/api/stripe/webhook', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-          body: payload,
-        }),
-        context: contextFor('localhost'),
-        params: {},
-      }),
-    )
-    await runJobsNow()
-    return response.status
-  })
+  fake = await startStripeForWebhook()
 })
 
-afterAll(async () => {
-  clearStripeEnv()
-  resetEnvForTests()
-  await fake.close()
-})
+afterAll(() => stopStripeForWebhook(fake))
 
 beforeEach(() => {
   fake.setClock(() => Math.floor(Date.now() / 1000))
