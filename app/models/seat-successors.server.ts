@@ -2,7 +2,7 @@
 // account whose seat its agency handed over. Read by the card gate only while the account is
 // inactive; written by the hand-over (app/people/seat-handover.server.ts).
 import { and, asc, eq, isNull } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
+import { alias, type PgColumn, type PgSelect } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, seatSuccessors, users } from '#drizzle/schema'
 
@@ -23,29 +23,18 @@ export async function setSeatSuccessor(
     })
 }
 
-/**
- * Where an account's links forward: its successor, the successor's status, and the address of
- * the successor's default card (its current short link, else its id; both null without a card).
- * Undefined when nobody took the seat over. One query, in the organization only.
- */
-export async function findSeatSuccessorCard(db: Queryable, organizationId: string, userId: string) {
-  const [row] = await db
-    .select({
-      successorId: seatSuccessors.successorId,
-      successorStatus: users.status,
-      cardId: digitalCards.id,
-      slug: cardSlugs.slug,
-    })
-    .from(seatSuccessors)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, organizationId), eq(users.id, seatSuccessors.successorId)),
-    )
+/** The address of an account's default card: its current short link, else its id. */
+function defaultCardAddressOf<T extends PgSelect>(
+  query: T,
+  organizationId: string,
+  ownerId: PgColumn,
+) {
+  return query
     .leftJoin(
       digitalCards,
       and(
         eq(digitalCards.organizationId, organizationId),
-        eq(digitalCards.userId, seatSuccessors.successorId),
+        eq(digitalCards.userId, ownerId),
         eq(digitalCards.isDefault, true),
       ),
     )
@@ -57,6 +46,28 @@ export async function findSeatSuccessorCard(db: Queryable, organizationId: strin
         isNull(cardSlugs.retiredAt),
       ),
     )
+}
+
+/**
+ * Where an account's links forward: its successor, the successor's status, and the address of
+ * the successor's default card (its current short link, else its id; both null without a card).
+ * Undefined when nobody took the seat over. One query, in the organization only.
+ */
+export async function findSeatSuccessorCard(db: Queryable, organizationId: string, userId: string) {
+  const query = db
+    .select({
+      successorId: seatSuccessors.successorId,
+      successorStatus: users.status,
+      cardId: digitalCards.id,
+      slug: cardSlugs.slug,
+    })
+    .from(seatSuccessors)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, organizationId), eq(users.id, seatSuccessors.successorId)),
+    )
+    .$dynamic()
+  const [row] = await defaultCardAddressOf(query, organizationId, seatSuccessors.successorId)
     .where(
       and(eq(seatSuccessors.organizationId, organizationId), eq(seatSuccessors.userId, userId)),
     )
@@ -73,7 +84,7 @@ export async function findSuccessorCard(
   organizationId: string,
   successorId: string,
 ) {
-  const [row] = await db
+  const query = db
     .select({
       successorId: users.id,
       successorStatus: users.status,
@@ -81,22 +92,8 @@ export async function findSuccessorCard(
       slug: cardSlugs.slug,
     })
     .from(users)
-    .leftJoin(
-      digitalCards,
-      and(
-        eq(digitalCards.organizationId, organizationId),
-        eq(digitalCards.userId, users.id),
-        eq(digitalCards.isDefault, true),
-      ),
-    )
-    .leftJoin(
-      cardSlugs,
-      and(
-        eq(cardSlugs.organizationId, organizationId),
-        eq(cardSlugs.cardId, digitalCards.id),
-        isNull(cardSlugs.retiredAt),
-      ),
-    )
+    .$dynamic()
+  const [row] = await defaultCardAddressOf(query, organizationId, users.id)
     .where(and(eq(users.organizationId, organizationId), eq(users.id, successorId)))
     .limit(1)
   return row
