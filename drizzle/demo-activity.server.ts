@@ -19,6 +19,20 @@ const DAY_MS = 86_400_000
 export const DEMO_ACTIVITY_DAYS = 14
 const QUIET_BEFORE_SEED_MS = 90 * 60_000
 
+/** How long of today, from midnight, has views: all but the quiet spell before the seed. */
+function todaysViewSpan(elapsed: number) {
+  return Math.max(elapsed - QUIET_BEFORE_SEED_MS, elapsed / 3, 1)
+}
+
+/**
+ * How far back from `now` the newest contacts may go and still follow today's views: the quiet
+ * spell, or, just after midnight, the two thirds of the day after its views.
+ */
+function todaysContactSpan(now: Date) {
+  const elapsed = now.getTime() % DAY_MS
+  return Math.max(0, Math.min(QUIET_BEFORE_SEED_MS, elapsed - todaysViewSpan(elapsed)))
+}
+
 /** A small deterministic generator (mulberry32), seeded from a string. */
 export function seededRandom(seed: string) {
   let state = createHash('sha256').update(seed).digest().readUInt32LE(0)
@@ -136,10 +150,11 @@ export function demoViews(
     const trend = 0.75 + (0.5 * (DEMO_ACTIVITY_DAYS - 1 - daysAgo)) / (DEMO_ACTIVITY_DAYS - 1)
     const usual = Math.round(base * trend * scale * (0.6 + 0.8 * random()))
     // Today has had the hours until now, and its views stop a while before it: the newest
-    // contacts (drizzle/seed.server.ts) head the recent activity, not a run of views.
+    // contacts (drizzle/seed.server.ts) head the recent activity, not a run of views. Just after
+    // midnight the day is shorter than that quiet spell: its views take its first third, and
+    // the newest contacts are brought into the rest (todaysContactSpan).
     const elapsed = now.getTime() - dayStart
-    const quietFrom = elapsed - QUIET_BEFORE_SEED_MS
-    const dayLength = daysAgo > 0 ? DAY_MS : quietFrom > 0 ? quietFrom : Math.max(elapsed, 1)
+    const dayLength = daysAgo > 0 ? DAY_MS : todaysViewSpan(elapsed)
     const count =
       daysAgo > 0
         ? usual
@@ -187,13 +202,19 @@ export function demoContacts(
   list: DemoContact[],
   now: Date,
 ): DemoContactRow[] {
-  return list.map(({ daysAgo, ...contact }) => ({
-    organizationId,
-    userId,
-    ...contact,
-    sourceCardId: contact.source === 'lead' || contact.source === 'connect' ? cardId : null,
-    createdAt: new Date(now.getTime() - daysAgo * DAY_MS),
-  }))
+  // The contacts of the quiet spell keep their order but are squeezed into what is left of it.
+  const span = todaysContactSpan(now)
+  return list.map(({ daysAgo, ...contact }) => {
+    const ago = daysAgo * DAY_MS
+    const squeezed = ago < QUIET_BEFORE_SEED_MS ? (ago * span) / QUIET_BEFORE_SEED_MS : ago
+    return {
+      organizationId,
+      userId,
+      ...contact,
+      sourceCardId: contact.source === 'lead' || contact.source === 'connect' ? cardId : null,
+      createdAt: new Date(now.getTime() - squeezed),
+    }
+  })
 }
 
 /**
