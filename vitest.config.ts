@@ -54,8 +54,10 @@ const integration = (driver: 'pglite' | 'postgres', isolate: boolean) => ({
       ...(isolate ? [] : ['tests/setup/process-state.ts']),
       'tests/setup/custom-matchers.ts',
     ],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang watchdogs, not speed checks (ADR 059): a whole-database restore that takes 15 s on a
+    // quiet machine took 45-60 s at a load average of 15, and a busy day is three times slower.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 })
 
@@ -92,6 +94,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts', 'app/**/*.test.ts'],
           isolate: false,
           setupFiles: ['tests/setup/console.ts', 'tests/setup/process-state.ts'],
+          // vitest's 5 s default is a tenth of that for an image resize on a loaded machine.
+          testTimeout: 60_000,
         },
       },
       integration('pglite', false),

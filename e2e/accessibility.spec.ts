@@ -17,7 +17,7 @@ import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from
 // A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
 // on two cores while another worker crawls too; ten and more on a machine shared with other
 // work, where three crawls ran past six minutes); the agency admin's area has grown to eight screens.
-test.describe.configure({ timeout: 600_000 })
+test.describe.configure({ timeout: 1_800_000 })
 
 type Report = { checked: string[]; skipped: string[]; problems: string[] }
 const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })

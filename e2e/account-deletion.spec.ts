@@ -79,7 +79,7 @@ test('delete my account: asked, cancelled by signing in, asked again, deleted af
     await expect(async () => {
       const left = await sql`select 1 from users where email = ${lena.email}`
       expect(left).toHaveLength(0)
-    }).toPass({ timeout: 20_000 })
+    }).toPass({ timeout: 60_000 })
   } finally {
     await sql.end()
   }

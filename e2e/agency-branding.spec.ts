@@ -11,7 +11,7 @@ import { dnsPort, E2E_DOMAIN_SUFFIX, SUPER_ADMIN, urlFor } from './fixtures'
 import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
-test.describe.configure({ timeout: 240_000 })
+test.describe.configure({ timeout: 720_000 })
 
 const AGENCIES = '/dashboard/super-admin/agencies'
 const BRANDING = '/dashboard/agency/branding'

@@ -34,7 +34,7 @@ export async function createAgency(admin: Page, browser: Browser, name: string, 
   await owner.getByLabel('Password').fill('brand-owner-pass-1')
   await owner.getByRole('button', { name: 'Sign In' }).click()
   await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'), {
-    timeout: 20_000,
+    timeout: 60_000,
   })
   return { context, owner }
 }

@@ -14,7 +14,7 @@ import { urlFor } from './fixtures'
 import { openAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
-test.describe.configure({ timeout: 180_000 })
+test.describe.configure({ timeout: 540_000 })
 
 const admin = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_admin') as RoleUser
 const member = ALPHA_ROLE_USERS.find((user) => user.role === 'agency_member') as RoleUser

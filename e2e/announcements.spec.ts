@@ -87,7 +87,7 @@ test('an announcement reaches only the opted-in end user, whose one-click link t
   await expect(async () => {
     await owner.reload()
     await expect(row).toContainText('Sent', { timeout: 1_000 })
-  }).toPass({ timeout: 30_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(row.getByRole('cell').nth(2)).toHaveText('1')
 
   // The outbox (super admin, platform host) shows it to Opal only.
@@ -96,7 +96,7 @@ test('an announcement reaches only the opted-in end user, whose one-click link t
   await expect(async () => {
     await admin.goto(urlFor(HOSTS.platform, '/dev/outbox'))
     await expect(email).toHaveCount(1, { timeout: 1_000 })
-  }).toPass({ timeout: 30_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(email.getByTestId('outbox-to')).toHaveText(opal.email)
   await expect(email.getByTestId('outbox-from')).toHaveText(agency.name)
   await adminContext.close()

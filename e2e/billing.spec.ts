@@ -53,7 +53,7 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
   await expect(async () => {
     await page.reload()
     await expect(billing.getByTestId('billing-plan')).toHaveText('Team Pro', { timeout: 1000 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(page.getByTestId('plan-team_pro')).toContainText('Current plan')
   await expect(billing.getByTestId('billing-card')).toHaveText('VISA ending 4242, expires 12/30')
   await expect(billing.getByRole('row').filter({ hasText: '$49.00' })).toContainText('paid')
@@ -72,7 +72,7 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
     await expect(billing.getByTestId('billing-state')).toContainText('Your last payment failed', {
       timeout: 1000,
     })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(billing.getByTestId('billing-plan')).toHaveText('Team Pro')
   // The billing section at its fullest (card, invoices, the warning, the portal buttons): axe.
   // The accessibility crawl runs on the embedded server, which has no Stripe.
@@ -93,7 +93,7 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
   await expect(async () => {
     await page.reload()
     await expect(billing.getByTestId('billing-plan')).toHaveText('Free', { timeout: 1000 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(billing.getByTestId('billing-state')).toContainText('Payment overdue')
 })
 
@@ -118,7 +118,7 @@ test('an agency admin buys Agency Pro on Agency Settings → Billing through Str
   await expect(async () => {
     await page.reload()
     await expect(page.getByTestId('settings-plan')).toHaveText('Agency Pro', { timeout: 1000 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(page.getByText('Up to 25 team members')).toBeVisible()
   await expect(billing.getByTestId('billing-card')).toHaveText('VISA ending 4242, expires 12/30')
   await expect(billing.getByRole('row').filter({ hasText: '$99.00' })).toContainText('paid')

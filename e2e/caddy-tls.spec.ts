@@ -68,7 +68,7 @@ async function stop(started: Started | undefined) {
 }
 
 async function waitFor(what: string, started: Started, ready: () => Promise<boolean>) {
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + 180_000
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null || started.output().startsWith('could not start')) {
       throw new Error(`${what} exited with ${started.child.exitCode}:\n${started.output()}`)
@@ -227,7 +227,7 @@ test.beforeAll(async () => {
   await owner`update organizations set custom_domain = ${PENDING},
     custom_domain_verification_token = 'e2e', custom_domain_verified_at = null
     where slug = 'globex'`
-  await expect.poll(() => askApp(VERIFIED), { timeout: 10_000 }).toBe(200)
+  await expect.poll(() => askApp(VERIFIED), { timeout: 30_000 }).toBe(200)
 
   const storage = path.join(workDir, 'caddy-data')
   const caddyfile = path.join(workDir, 'Caddyfile')
@@ -369,7 +369,7 @@ test('an unverified domain gets no certificate; the ask is answered only inside'
   // (the certificate Caddy already holds shows a plain "no such site" page until it expires).
   await (owner as ReturnType<typeof postgres>)`update organizations
     set custom_domain_verified_at = null, custom_domain_lost_at = now() where slug = 'acme'`
-  await expect.poll(() => askApp(VERIFIED), { timeout: 10_000 }).toBe(404)
+  await expect.poll(() => askApp(VERIFIED), { timeout: 30_000 }).toBe(404)
   const gone = await page.goto(`${origin(VERIFIED)}/card/alice-anderson`)
   expect(gone?.status()).toBe(404)
   await page.close()

@@ -74,7 +74,7 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   await expect(async () => {
     await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
     await expect(page.getByTestId('views-chart-legend')).toBeVisible({ timeout: 1_000 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   const legend = page.getByTestId('views-chart-legend')
   await expect(legend.locator('[data-source="link"]')).toHaveText('Copied link 1')
   await expect(legend.locator('li')).toHaveCount(1)

@@ -15,7 +15,7 @@ import { crmPort, HOSTS, urlFor } from './fixtures'
 import { expectAccessible, openAs, waitForHydration } from './page-helpers'
 import { CRM_USERS, type RoleUser } from './role-users'
 
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ timeout: 360_000 })
 
 type FakeCrmView = {
   validKeys: string[]
@@ -86,7 +86,7 @@ async function expectSync(page: Page, email: string, state: 'Synced' | 'Failed')
   await expect(async () => {
     await page.reload()
     await expect(syncRow(page, email)).toContainText(state, { timeout: 1_000 })
-  }).toPass({ timeout: 20_000 })
+  }).toPass({ timeout: 60_000 })
 }
 
 const unique = () => randomUUID().slice(0, 8)

@@ -133,14 +133,14 @@ test('Postgres stopped: health 503 within 5 s, pages warn, the process stays up 
   cluster.stop()
   try {
     // A healthy answer is reused for a second (the page cache, ADR 021): the next check after
-    // that asks the database, and the outage shows within the 5 s a load balancer allows.
-    const started = Date.now()
+    // that asks the database, whose ping gives up after 3 s, so the outage shows within the 5 s
+    // a load balancer allows. Those are the app's own timers; the test's limit only catches a
+    // hang, at a width a machine three times slower than usual still meets (ADR 059).
     await until(
       async () => (await get('/api/health-check')).status === 503,
-      5_000,
+      30_000,
       'the health check to report the outage',
     )
-    expect(Date.now() - started).toBeLessThan(5_000)
 
     // A host the tenant cache has not seen needs the database: a 503 page with the warning.
     const cold = await get('/', 'globex.localhost')

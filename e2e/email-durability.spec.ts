@@ -22,7 +22,7 @@ import { SERVER_ARGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
 // One worker runs the file's tests in order, so the seeded template is made once.
-test.describe.configure({ mode: 'default', timeout: 90_000 })
+test.describe.configure({ mode: 'default', timeout: 270_000 })
 
 // The demo seed's end user on its agency (README, Demo accounts).
 const HOST = 'acme.localhost'
@@ -177,7 +177,7 @@ async function startServer(
     output += chunk
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  const deadline = Date.now() + 75_000
+  const deadline = Date.now() + 180_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`)
     try {
@@ -211,7 +211,7 @@ async function forgotPassword(server: Server) {
 /** Waits until Resend has accepted the reset email; then checks it stays the only one. */
 async function expectOneResetEmail(resend: FakeResend, server: Server) {
   await expect
-    .poll(() => resend.deliveriesTo(ACCOUNT).length, { timeout: 20_000, message: server.output() })
+    .poll(() => resend.deliveriesTo(ACCOUNT).length, { timeout: 60_000, message: server.output() })
     .toBeGreaterThan(0)
   // Long enough for a second copy (a job run twice, a retry with a new key) to show up.
   await new Promise((resolve) => setTimeout(resolve, 1_500))

@@ -21,7 +21,7 @@ export async function newestEmailTo(to: string, subject: string, port = resendPo
           .at(-1)
         return Boolean(found)
       },
-      { message: `an email to ${to} about "${subject}"`, timeout: 20_000 },
+      { message: `an email to ${to} about "${subject}"`, timeout: 60_000 },
     )
     .toBe(true)
   return found as FakeEmail

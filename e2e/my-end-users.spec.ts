@@ -13,7 +13,7 @@ const tia = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin') as RoleU
 const alice = ALPHA_ROLE_USERS.find((user) => user.role === 'end_user') as RoleUser
 const unique = () => Math.random().toString(36).slice(2, 8)
 
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ timeout: 360_000 })
 
 async function decodeQr(bytes: Buffer) {
   const { data, info } = await sharp(bytes)

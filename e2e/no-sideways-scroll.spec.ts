@@ -16,7 +16,7 @@ import { urlFor } from './fixtures'
 import { sessionOf, waitForHydration } from './page-helpers'
 import { ROLE_USERS, type RoleUser } from './role-users'
 
-test.describe.configure({ timeout: 180_000 })
+test.describe.configure({ timeout: 540_000 })
 
 const WIDTHS = [375, 768, 1280] as const
 

@@ -20,7 +20,7 @@ import { openSignedIn, sessionOf, signedInAs, waitForHydration } from './page-he
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
-test.describe.configure({ timeout: 240_000 })
+test.describe.configure({ timeout: 720_000 })
 
 /** What must not appear: the platform organization's name, the product's, the root host. */
 const TRACES: { name: string; pattern: RegExp }[] = [
@@ -187,7 +187,7 @@ async function signInWatched(browser: Browser, user: { email: string; password: 
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 })
+  await expect(page).not.toHaveURL(/\/auth\/login/, { timeout: 60_000 })
   return { context, page, headers }
 }
 

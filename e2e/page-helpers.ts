@@ -173,7 +173,7 @@ export async function signInOn(
   await page.getByLabel('Email').fill(credentials.email)
   await page.getByLabel('Password').fill(credentials.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(urlFor(host, expectedPath), { timeout: 20_000 })
+  await expect(page).toHaveURL(urlFor(host, expectedPath), { timeout: 60_000 })
   return { context, page }
 }
 

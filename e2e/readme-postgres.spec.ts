@@ -112,12 +112,12 @@ test("the deployment guide's Postgres block starts the server with the demo, as 
         (r) => r.status,
         () => 0,
       )
-    const deadline = Date.now() + 60_000
+    const deadline = Date.now() + 180_000
     while ((await status()) !== 200) {
       if (shell.exitCode !== null || shell.signalCode !== null) {
         throw new Error(`the block exited before the server answered:\n${output}`)
       }
-      if (Date.now() > deadline) throw new Error(`no healthy server after 60 s:\n${output}`)
+      if (Date.now() > deadline) throw new Error(`no healthy server after 180 s:\n${output}`)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
 

@@ -8,7 +8,7 @@ import { createAgency } from './agency-owner'
 import { resendPort, SUPER_ADMIN, urlFor } from './fixtures'
 import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 
-test.describe.configure({ timeout: 240_000 })
+test.describe.configure({ timeout: 720_000 })
 
 const BRANDING = '/dashboard/agency/branding'
 const PLATFORM_ADDRESS = 'no-reply@brandcard.localhost'
@@ -40,7 +40,7 @@ async function resetEmailFrom(page: Page, host: string, email: string) {
     const sent = await emailsTo(email)
     expect(sent.length).toBeGreaterThan(sentBefore.length)
     from = sent.at(-1)?.from ?? ''
-  }).toPass({ timeout: 20_000 })
+  }).toPass({ timeout: 60_000 })
   return from
 }
 

@@ -8,7 +8,7 @@ import { sessionOf, signedInAs, signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ timeout: 360_000 })
 
 /** Starts signed in (a session made in the database), on the role's dashboard, hydrated. */
 const signIn = (page: Page, user: RoleUser) =>

@@ -11,7 +11,7 @@ import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'
 
-test.describe.configure({ timeout: 90_000 })
+test.describe.configure({ timeout: 270_000 })
 
 const PRODUCT_NAMES: Record<string, string> = {
   [HOSTS.platform]: TENANTS.platform.name,

@@ -11,7 +11,7 @@ import { signedInAs } from './page-helpers'
 const PATH = '/dashboard/super-admin/agencies'
 const unique = () => Math.random().toString(36).slice(2, 8)
 
-test.describe.configure({ timeout: 240_000 })
+test.describe.configure({ timeout: 720_000 })
 
 async function waitForHydration(page: Page) {
   await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
@@ -109,7 +109,7 @@ test('the super admin adds an agency whose owner signs in; deactivate, activate,
   await owner.getByLabel('Password').fill('nova-owner-pass-1')
   await owner.getByRole('button', { name: 'Sign In' }).click()
   await expect(owner).toHaveURL(urlFor(`${slug}.localhost`, '/dashboard/agency'), {
-    timeout: 20_000,
+    timeout: 60_000,
   })
 
   // Search by owner, then by address; nothing for a stranger's name.

@@ -8,7 +8,7 @@ import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
-test.describe.configure({ timeout: 180_000 })
+test.describe.configure({ timeout: 540_000 })
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 

@@ -19,7 +19,7 @@ const TEAM_PATH = '/dashboard/end-user/team'
 const unique = () => Math.random().toString(36).slice(2, 8)
 
 // An invitee registers and signs in per test; argon2 on a busy machine takes seconds each.
-test.describe.configure({ timeout: 180_000 })
+test.describe.configure({ timeout: 540_000 })
 
 type Account = { email: string; password: string; firstName: string; lastName: string }
 const account = (firstName: string): Account => ({
@@ -211,7 +211,7 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await fillRegistration(cleoPage, cleo)
   await expect(cleoPage).toHaveURL(/\/auth\/login\?redirectTo=/)
   await signIn(cleoPage, cleo, '')
-  await expect(cleoPage).toHaveURL(links.accept, { timeout: 20_000 })
+  await expect(cleoPage).toHaveURL(links.accept, { timeout: 60_000 })
   await cleoPage.getByRole('button', { name: 'Accept Invitation' }).click()
   await expect(cleoPage.getByText('You have joined the team')).toBeVisible()
   await expect(cleoPage).toHaveURL(new RegExp(`${TEAM_PATH}\\?team=`))
@@ -310,7 +310,7 @@ test('an invitation can be declined from its own page, and only by the invited a
   await fillRegistration(ivyPage, ivyAccount)
   await expect(ivyPage).toHaveURL(/\/auth\/login\?redirectTo=/)
   await signIn(ivyPage, ivyAccount, '')
-  await expect(ivyPage).toHaveURL(links.decline, { timeout: 20_000 })
+  await expect(ivyPage).toHaveURL(links.decline, { timeout: 60_000 })
   await ivyPage.getByRole('button', { name: 'Decline Invitation' }).click()
   await expect(ivyPage.getByText('Invitation declined')).toBeVisible()
   await expect(ivyPage).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))

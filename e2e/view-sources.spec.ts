@@ -69,7 +69,7 @@ test('views by the QR code and the copied link show under their sources', async 
   await expect(async () => {
     await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
     await expect(legend.locator('li')).toHaveCount(2, { timeout: 1_000 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 60_000 })
   await expect(legend.locator('[data-source="qr"]')).toHaveText('QR code 1')
   await expect(legend.locator('[data-source="link"]')).toHaveText('Copied link 1')
   await expect(legend.locator('li')).toHaveCount(2)

@@ -164,14 +164,15 @@ describe('the background writers', () => {
     )
     try {
       if (embedded()) {
-        await vi.waitFor(() =>
-          expect(logged).toContain('job worker: paused, the disk is short of space'),
+        await vi.waitFor(
+          () => expect(logged).toContain('job worker: paused, the disk is short of space'),
+          { timeout: 60_000 },
         )
         await new Promise((resolve) => setTimeout(resolve, 300))
         expect(ran).toEqual([])
       }
       freeTheDisk()
-      await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 10_000 })
+      await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 60_000 })
       if (embedded()) expect(logged).toContain('job worker: resumed')
     } finally {
       await stopJobWorker()
@@ -198,7 +199,7 @@ describe('the background writers', () => {
       })
     }
     await flushCardViews().catch(() => {})
-    await vi.waitFor(() => expect(logged.length).toBeGreaterThan(0))
+    await vi.waitFor(() => expect(logged.length).toBeGreaterThan(0), { timeout: 60_000 })
     expect(logged).toHaveLength(1)
     expect(logged[0]).toMatch(
       /^card views: 600 not written yet \(22P02 invalid input syntax for type uuid/,

@@ -167,13 +167,14 @@ describe('forgot password', () => {
           context: contextFor(host),
           params: {},
         }) as Promise<Response>,
-        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000)),
+        // The delivery is held forever: an action that waited for it would never answer.
+        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 60_000)),
       ])
       expect(answered === 'waited' ? answered : answered.status).toBe(302)
       // The answer only queued the work; the queue's worker talks to the provider.
       expect(received).toHaveLength(0)
       const delivering = settleBackgroundWork()
-      await vi.waitFor(() => expect(held).toHaveLength(1))
+      await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 60_000 })
       for (const release of held.splice(0)) release()
       await delivering
       expect(received).toHaveLength(1)
