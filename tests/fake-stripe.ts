@@ -61,7 +61,8 @@ export type FakeStripe = {
   ): Promise<number>
   /**
    * Stripe does not deliver events in order: events of these types are made (and the objects
-   * change) as usual, but kept back until release(). held() lists them.
+   * change) as usual, but kept back until release(). held() lists them. A new hold drops what
+   * an earlier one kept (never delivered, as when Stripe gives up on an endpoint).
    */
   hold(types: string[]): void
   held(): string[]
@@ -460,6 +461,7 @@ export async function startFakeStripe(
     send: sendEvent,
     hold(types) {
       holding = types
+      kept.length = 0
     },
     held: () => kept.map(({ event }) => String(event.type)),
     async release() {
