@@ -346,7 +346,7 @@ function audit(
 /** A grace period's job's account, locked, and who holds it; null when either is gone. */
 async function graceAccount(tx: Transaction, organizationId: string, accountId: string) {
   const account = await lockBillingAccount(tx, organizationId, accountId)
-  if (!account || account.status !== 'past_due' || !account.graceEndsAt) return null
+  if (account?.status !== 'past_due' || !account.graceEndsAt) return null
   const holder = await holderOf(tx, organizationId, account)
   return holder && { account, holder, graceEndsAt: account.graceEndsAt }
 }

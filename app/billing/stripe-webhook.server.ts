@@ -1,5 +1,6 @@
 // Stripe's webhook endpoint (ADR 051): the body is checked against the Stripe-Signature header
-// with the endpoint's secret before anything is read from it; a verified event of ours is stored
+// with the endpoint's secret before anything is read from it (a signature dated ahead of the clock
+// beyond Stripe's tolerance refused too, ADR 055); a verified event of ours is stored
 // under its Stripe id (a replay conflicts and is ignored) together with the job that applies it,
 // in one transaction, and Stripe gets its 2xx at once. Plans change only in that job.
 import type Stripe from 'stripe'
