@@ -184,7 +184,7 @@ async function openPortal(a: Agency, cookie: string) {
 }
 
 describe('Agency Pro stays with the agency when the admin who paid goes', () => {
-  test('deleted through Delete my account: a failed payment, its grace period and the payment after it still follow for the agency, and its admins are told', async () => {
+  test('deleted through Delete my account: the agency keeps its subscription, and a failed payment puts it past due with its admins told', async () => {
     const a = await agency()
     const { subscription } = await buyAgencyPro(a)
     expect(await tierOf(a.org.id)).toBe('professional')
@@ -224,18 +224,9 @@ describe('Agency Pro stays with the agency when the admin who paid goes', () => 
     )
     expect((await graceJobsOf(a.org.id)).map((job) => job.name)).toContain('billing.grace-end')
     expect(await tierOf(a.org.id)).toBe('professional')
-
-    // The grace period over: Agency Pro ends; paid later, it comes back.
-    await graceOver(a.org.id)
-    expect(await tierOf(a.org.id)).toBe('free')
-    expect(await subjectsTo(a.other.email)).toEqual(
-      expect.arrayContaining([expect.stringContaining('plan is now Free')]),
-    )
-    await fake.payInvoice(subscription)
-    expect(await tierOf(a.org.id)).toBe('professional')
   })
 
-  test('deleted by another admin on Team Members: the cancellation still takes Agency Pro away', async () => {
+  test('deleted by another admin on Team Members: the grace period, the payment after it and the cancellation still follow for the agency', async () => {
     const a = await agency()
     const { subscription } = await buyAgencyPro(a)
     const deleted = await post(
@@ -247,6 +238,18 @@ describe('Agency Pro stays with the agency when the admin who paid goes', () => 
     )
     expect(deleted.status).toBe(302)
     expect(await db().select().from(users).where(eq(users.id, a.payer.id))).toEqual([])
+
+    // A failed renewal's grace period over: Agency Pro ends, the admin who stays is told; paid
+    // later, it comes back.
+    await fake.failInvoice(subscription)
+    await graceOver(a.org.id)
+    expect(await tierOf(a.org.id)).toBe('free')
+    expect(await subjectsTo(a.other.email)).toEqual(
+      expect.arrayContaining([expect.stringContaining('plan is now Free')]),
+    )
+    await fake.payInvoice(subscription)
+    expect(await tierOf(a.org.id)).toBe('professional')
+
     await fake.cancel(subscription)
     expect(await tierOf(a.org.id)).toBe('free')
     expect(await agencyAccountOf(a.org.id)).toMatchObject({ status: 'canceled', plan: 'free' })
