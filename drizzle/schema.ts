@@ -319,9 +319,11 @@ export const passkeys = pgTable(
   ],
 )
 
-// An account's Stripe customer and subscription (issue 31 point 5, ADR 051). The plan it pays
-// for is written to users.plan only by the webhook jobs; a failed payment keeps it until
-// grace_ends_at, then the account falls back to Free (its teams' rows stay).
+// A Stripe customer and its subscription (issue 31 point 5, ADR 051), held by what the plan is
+// for (ADR 055): the organization itself (user_id null: Agency Pro, one per agency, whichever
+// admin clicked and whether or not they stay), or a seat (user_id: the account whose own plan it
+// is, a team plan on users.plan or Team Member Basic on users.member_plan). The plan is written
+// only by the webhook jobs; a failed payment keeps it until grace_ends_at, then Free (rows stay).
 export const billingStatus = pgEnum('billing_status', ['active', 'past_due', 'canceled'])
 
 export const billingAccounts = pgTable(
@@ -329,7 +331,8 @@ export const billingAccounts = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     organizationId: organizationId(),
-    userId: uuid('user_id').notNull(),
+    /** The seat whose plan this pays for; null: the organization's own account. */
+    userId: uuid('user_id'),
     stripeCustomerId: text('stripe_customer_id').notNull(),
     stripeSubscriptionId: text('stripe_subscription_id'),
     // Any plan Stripe sells (a team plan, Agency Pro, Team Member Basic) or 'free'.
@@ -344,6 +347,11 @@ export const billingAccounts = pgTable(
   },
   (t) => [
     unique('billing_accounts_org_user_key').on(t.organizationId, t.userId),
+    uniqueIndex('billing_accounts_one_per_organization')
+      .on(t.organizationId)
+      .where(sql`${t.userId} is null`),
+    // Events are matched to an account by their customer: one account per customer.
+    unique('billing_accounts_org_customer_key').on(t.organizationId, t.stripeCustomerId),
     foreignKey({
       name: 'billing_accounts_user_fk',
       columns: [t.organizationId, t.userId],

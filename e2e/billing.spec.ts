@@ -84,9 +84,12 @@ test('upgrade through Stripe Checkout, the webhook grants the plan, a failed ren
   try {
     const [user] = await sql<{ id: string }[]>`select id from users where email = ${BEA.email}`
     const past = new Date(Date.now() - 60_000)
-    await sql`update billing_accounts set grace_ends_at = ${past} where user_id = ${user?.id ?? ''}`
+    // The grace period's job names Bea's billing account (ADR 055), not Bea.
+    const [account] = await sql<{ id: string }[]>`
+      update billing_accounts set grace_ends_at = ${past} where user_id = ${user?.id ?? ''}
+      returning id`
     await sql`update jobs set run_at = ${past}
-      where name = 'billing.grace-end' and payload->>'userId' = ${user?.id ?? ''}`
+      where name = 'billing.grace-end' and payload->>'accountId' = ${account?.id ?? ''}`
   } finally {
     await sql.end()
   }

@@ -50,8 +50,24 @@ export type FakeStripe = {
   changePrice(subscriptionId: string, priceId: string): Promise<void>
   /** The subscription ended: customer.subscription.deleted. */
   cancel(subscriptionId: string): Promise<void>
-  /** Signs and delivers an event; returns the app's status. */
-  send(type: string, object: Obj, options?: { id?: string; signature?: string }): Promise<number>
+  /**
+   * Signs and delivers an event; returns the app's status. `signedAt` (seconds) dates the
+   * signature, as a clock ahead or behind would.
+   */
+  send(
+    type: string,
+    object: Obj,
+    options?: { id?: string; signature?: string; signedAt?: number },
+  ): Promise<number>
+  /**
+   * Stripe does not deliver events in order: events of these types are made (and the objects
+   * change) as usual, but kept back until release(). held() lists them. A new hold drops what
+   * an earlier one kept (never delivered, as when Stripe gives up on an endpoint).
+   */
+  hold(types: string[]): void
+  held(): string[]
+  /** Delivers the kept events, each signed when it goes (as Stripe signs every attempt). */
+  release(): Promise<number[]>
   /** Sends the same payload and signature again (a replay). */
   resend(index: number): Promise<number>
   close(): Promise<void>
@@ -118,10 +134,13 @@ export async function startFakeStripe(
     }
   }
 
+  let holding: string[] = []
+  const kept: { event: Obj; payload: string }[] = []
+
   async function sendEvent(
     type: string,
     object: Obj,
-    eventOptions: { id?: string; signature?: string } = {},
+    eventOptions: { id?: string; signature?: string; signedAt?: number } = {},
   ) {
     const created = clock()
     const event: Obj = {
@@ -136,10 +155,18 @@ export async function startFakeStripe(
       data: { object: structuredClone(object) },
     }
     const payload = JSON.stringify(event, null, 2)
+    if (holding.includes(type)) {
+      kept.push({ event, payload })
+      return 0
+    }
     const signature =
       eventOptions.signature ??
       // Signed when sent (Stripe's tolerance is five minutes), whatever the event's own time.
-      signer.webhooks.generateTestHeaderString({ payload, secret })
+      signer.webhooks.generateTestHeaderString({
+        payload,
+        secret,
+        ...(eventOptions.signedAt === undefined ? {} : { timestamp: eventOptions.signedAt }),
+      })
     const status = await deliver(payload, signature)
     events.push({ event, status, payload, signature })
     return status
@@ -432,6 +459,22 @@ export async function startFakeStripe(
       await sendEvent('customer.subscription.deleted', subscription)
     },
     send: sendEvent,
+    hold(types) {
+      holding = types
+      kept.length = 0
+    },
+    held: () => kept.map(({ event }) => String(event.type)),
+    async release() {
+      holding = []
+      const statuses: number[] = []
+      for (const { event, payload } of kept.splice(0)) {
+        const signature = signer.webhooks.generateTestHeaderString({ payload, secret })
+        const status = await deliver(payload, signature)
+        events.push({ event, status, payload, signature })
+        statuses.push(status)
+      }
+      return statuses
+    },
     async resend(index) {
       const sent = events[index]
       if (!sent) throw new Error(`no event ${index}`)

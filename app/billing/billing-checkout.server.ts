@@ -4,6 +4,7 @@
 // customer portal, opened from the billing section.
 import type Stripe from 'stripe'
 import {
+  type BillingHolder,
   findAgencyBillingAccount,
   findBillingAccount,
   saveBillingCustomer,
@@ -41,12 +42,16 @@ async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Whose billing a screen shows: the signed-in account's own (team plans, Team Member Basic), or
- * the agency's (Agency Pro, shared by its admins), and the page Stripe sends the browser back to.
+ * Whose billing a screen shows (ADR 055): a seat's own (team plans, Team Member Basic: the
+ * signed-in account's own plan), or the agency's (Agency Pro: the organization's account, shared
+ * by its admins and kept whoever of them leaves), and the page Stripe sends the browser back to.
  */
 export type BillingScope = { payer: 'own' | 'agency'; returnPath: string }
 
 const TEAM_PAGE_SCOPE: BillingScope = { payer: 'own', returnPath: PLANS_VIEW_PATH }
+
+const holderOf = (user: User, scope: BillingScope): BillingHolder =>
+  scope.payer === 'agency' ? { organization: true } : { seatUserId: user.id }
 
 const billingPage = (tenant: Tenant, scope: BillingScope) => {
   const url = `${tenantOrigin(tenant)}${scope.returnPath}`
@@ -78,16 +83,20 @@ export async function checkoutUrl(
   if (payer?.stripeSubscriptionId && payer.status !== 'canceled') {
     return portalUrl(tenant, user, scope)
   }
-  // The buyer's own customer: an agency's next admin to buy gets one of their own.
-  const account = await withTenant(tenant.id, (tx) => findBillingAccount(tx, tenant.id, user.id))
-  const customer = account?.stripeCustomerId ?? (await createCustomer(config, tenant, user))
-  const metadata = { organizationId: tenant.id, userId: user.id, plan }
+  // The holder's customer (made once, reused by every later purchase): Stripe's events name it,
+  // and it is how they find the account, whoever clicked.
+  const holder = holderOf(user, scope)
+  const customer = payer?.stripeCustomerId ?? (await createCustomer(config, tenant, user, holder))
+  const metadata: Record<string, string> =
+    'seatUserId' in holder
+      ? { organizationId: tenant.id, payer: 'seat', userId: user.id, plan }
+      : { organizationId: tenant.id, payer: 'organization', plan }
   const stripe = await stripeClient(config)
   const session = await stripeCall(() =>
     stripe.checkout.sessions.create({
       mode: 'subscription',
       customer,
-      client_reference_id: user.id,
+      client_reference_id: 'seatUserId' in holder ? user.id : tenant.id,
       line_items: [{ price, quantity: 1 }],
       metadata,
       subscription_data: { metadata, description: SOLD_PLAN_NAMES[plan] },
@@ -99,18 +108,31 @@ export async function checkoutUrl(
   return session.url
 }
 
-async function createCustomer(config: StripeConfig, tenant: Tenant, user: User) {
+async function createCustomer(
+  config: StripeConfig,
+  tenant: Tenant,
+  user: User,
+  holder: BillingHolder,
+) {
   const stripe = await stripeClient(config)
+  // The agency's customer carries the agency's name; its receipts go to the admin who bought it
+  // until an admin changes the address in the portal.
   const customer = await stripeCall(() =>
     stripe.customers.create({
       email: user.email,
-      name: `${user.firstName} ${user.lastName}`.trim() || undefined,
-      metadata: { organizationId: tenant.id, userId: user.id },
+      name:
+        'seatUserId' in holder
+          ? `${user.firstName} ${user.lastName}`.trim() || undefined
+          : tenant.name,
+      metadata:
+        'seatUserId' in holder
+          ? { organizationId: tenant.id, payer: 'seat', userId: user.id }
+          : { organizationId: tenant.id, payer: 'organization' },
     }),
   )
   // Two checkouts at once: the first customer kept wins and the second is left unused.
   const saved = await withTenant(tenant.id, (tx) =>
-    saveBillingCustomer(tx, tenant.id, user.id, customer.id),
+    saveBillingCustomer(tx, tenant.id, holder, customer.id),
   )
   return saved?.stripeCustomerId ?? customer.id
 }

@@ -1,17 +1,24 @@
-// The webhook's stored events applied to the account, each once (ADR 051): the job takes the
-// event only while it is unhandled and marks it handled in the transaction that changes the
-// plan. A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
+// The webhook's stored events applied to the billing account, each once (ADR 051, ADR 055): the
+// job takes the event only while it is unhandled and marks it handled in the transaction that
+// changes the plan. The account is the one of the event's Stripe customer (the agency's own, or a
+// seat's), never the person who clicked. What is applied is the subscription as Stripe has it
+// when the job runs, read back from Stripe's API, not what the event carried: Stripe delivers
+// events in any order, and a late one must not undo a newer state. A failed payment keeps the
+// plan for GRACE_PERIOD_MS and queues the job that ends it.
+import type Stripe from 'stripe'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
-  findBillingAccount,
+  lockBillingAccount,
+  lockBillingAccountOfCustomer,
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
 import { insertJob } from '#app/models/jobs.server'
 import { findSubscriptionTier, setSubscriptionTier } from '#app/models/organizations.server'
+import { lockActiveAgencyAdmins } from '#app/models/people.server'
 import { findUnhandledStripeEvent, markStripeEventHandled } from '#app/models/stripe-events.server'
 import { findUserById, setMemberPlan, setUserPlan, type User } from '#app/models/users.server'
 import {
@@ -32,8 +39,8 @@ import {
   type SoldPlanId,
   TEAM_MEMBER_BASIC,
 } from './plan-limits'
-import { planOfPrice, stripeConfig } from './stripe-config.server'
-import type { HandledEventType, StripeEventData } from './stripe-webhook.server'
+import { planOfPrice, stripeClient, stripeConfig } from './stripe-config.server'
+import type { StripeEventData } from './stripe-webhook.server'
 
 /** How long a plan whose payment failed is kept before the account falls back to Free. */
 export const GRACE_PERIOD_MS = 7 * 24 * 60 * 60_000
@@ -45,10 +52,63 @@ export const GRACE_REMINDER_DAYS = [3, 1] as const
 const SOLD_PLAN_IDS: readonly string[] = [...PAID_PLAN_IDS, AGENCY_PRO.id, TEAM_MEMBER_BASIC.id]
 const isPaidPlan = (plan: string): plan is SoldPlanId => SOLD_PLAN_IDS.includes(plan)
 
+/** Who a billing account's plan is for: the agency itself, or the seat of one account. */
+type Holder = { kind: 'organization' } | { kind: 'seat'; user: User }
+
 type Notice =
   | { kind: 'failed'; graceEndsAt: Date; plan: SoldPlanId }
   | { kind: 'reminder'; graceEndsAt: Date; plan: SoldPlanId }
   | { kind: 'lapsed'; plan: BillablePlanId }
+
+/** A subscription as Stripe has it now: what the account follows. */
+type CurrentSubscription = {
+  id: string
+  customer: string
+  status: Stripe.Subscription.Status
+  priceId: string
+  /** The plan our checkout wrote in its metadata (the price is asked first). */
+  plan: string
+}
+
+/** Stripe's states in which the subscription still pays for its plan (past due: in grace). */
+const LIVE: readonly Stripe.Subscription.Status[] = ['active', 'trialing', 'past_due']
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? '')
+
+/**
+ * The subscription read back from Stripe (`GET /v1/subscriptions/:id`); null when Stripe has no
+ * such subscription. Any other failure throws, and the job is tried again later.
+ */
+async function currentSubscription(id: string): Promise<CurrentSubscription | null> {
+  const config = stripeConfig()
+  if (!config) throw new Error('Stripe is not configured')
+  const stripe = await stripeClient(config)
+  let subscription: Stripe.Subscription
+  try {
+    subscription = await stripe.subscriptions.retrieve(id)
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return null
+    throw error
+  }
+  return {
+    id: subscription.id,
+    customer: idOf(subscription.customer),
+    status: subscription.status,
+    priceId: subscription.items.data[0]?.price.id ?? '',
+    plan: subscription.metadata?.plan ?? '',
+  }
+}
+
+async function holderOf(
+  tx: Transaction,
+  organizationId: string,
+  account: BillingAccount,
+): Promise<Holder | null> {
+  if (!account.userId) return { kind: 'organization' }
+  const user = await findUserById(tx, organizationId, account.userId)
+  return user ? { kind: 'seat', user } : null
+}
 
 export const stripeEventJob: JobHandler = {
   async run(job) {
@@ -63,148 +123,116 @@ export const stripeEventJob: JobHandler = {
       if (!event) return null
       await markStripeEventHandled(tx, organizationId, eventId)
       const data = event.data as StripeEventData
-      const user = await findUserById(tx, organizationId, data.userId)
-      if (!user) return null
-      return applyEvent(tx, tenant, user, event.type as HandledEventType, data, event.occurredAt)
+      // Locked first, then read from Stripe: two events of one account are applied one after
+      // the other, the later one with Stripe's later state.
+      const account = await lockBillingAccountOfCustomer(tx, organizationId, data.customer)
+      if (!account) return null
+      const subscription = await currentSubscription(data.subscription)
+      if (!subscription || subscription.customer !== account.stripeCustomerId) return null
+      const holder = await holderOf(tx, organizationId, account)
+      if (!holder) return null
+      const notice = await follow(tx, tenant.id, account, holder, subscription, event.occurredAt)
+      return notice && { ...notice, account, holder }
     })
-    if (notice) await sendNotice(tenant, organizationId, notice, eventId)
+    if (notice) await sendNotice(tenant, notice, eventId)
   },
 }
 
-async function applyEvent(
+/**
+ * The account brought to its subscription's state at Stripe. Whatever the event's type: a late
+ * `checkout.session.completed` of a subscription since cancelled finds it cancelled and grants
+ * nothing; an old `invoice.payment_failed` after a newer `invoice.paid` finds it active and
+ * changes nothing. Another subscription than the account's is taken only while it is live, so
+ * an ended one never replaces or revives anything.
+ */
+async function follow(
   tx: Transaction,
-  tenant: Tenant,
-  user: User,
-  type: HandledEventType,
-  data: StripeEventData,
+  organizationId: string,
+  account: BillingAccount,
+  holder: Holder,
+  subscription: CurrentSubscription,
   occurredAt: Date,
-): Promise<(Notice & { user: User }) | null> {
-  const account = await findBillingAccount(tx, tenant.id, user.id)
-  // An event of a subscription this account no longer has (replaced by a newer checkout).
-  const stale =
-    type !== 'checkout.session.completed' &&
-    (!account || account.stripeSubscriptionId !== data.subscription)
-  if (stale) return null
-  switch (type) {
-    case 'checkout.session.completed': {
-      if (!isPaidPlan(data.plan)) throw new PermanentJobError(`unknown plan ${data.plan}`)
-      await save(tx, tenant.id, user.id, data, {
-        plan: data.plan,
-        status: 'active',
-        graceEndsAt: null,
-      })
-      await grant(tx, tenant.id, user, data.plan, true, 'plan.upgraded', data.subscription)
-      return null
-    }
-    case 'invoice.paid': {
-      if (!account) return null
-      await save(tx, tenant.id, user.id, data, {
-        plan: account.plan,
-        status: 'active',
-        graceEndsAt: null,
-      })
-      // A payment after the grace period ended gives the plan back.
-      await grant(
-        tx,
-        tenant.id,
-        user,
-        account.plan,
-        true,
-        'plan.payment_recovered',
-        data.subscription,
-      )
-      return null
-    }
-    case 'invoice.payment_failed': {
-      if (!account || account.status === 'canceled' || !isPaidPlan(account.plan)) return null
-      // Stripe's retries fail again within the grace period: the first failure's end stands.
-      const graceEndsAt =
-        account.status === 'past_due' && account.graceEndsAt
-          ? account.graceEndsAt
-          : new Date(occurredAt.getTime() + GRACE_PERIOD_MS)
-      await save(tx, tenant.id, user.id, data, {
-        plan: account.plan,
-        status: 'past_due',
-        graceEndsAt,
-      })
-      await insertJob(tx, {
-        name: 'billing.grace-end',
-        organizationId: tenant.id,
-        payload: { userId: user.id },
-        idempotencyKey: `billing.grace-end:${account.id}:${graceEndsAt.toISOString()}`,
-        runAt: graceEndsAt,
-      })
-      // Reminders before the end, each once: the key names the grace period it belongs to. One
-      // whose time has passed already (an event that reached us late) is not sent at all.
-      for (const days of GRACE_REMINDER_DAYS) {
-        const runAt = new Date(graceEndsAt.getTime() - days * DAY_MS)
-        if (runAt.getTime() <= Date.now()) continue
-        await insertJob(tx, {
-          name: 'billing.grace-reminder',
-          organizationId: tenant.id,
-          payload: { userId: user.id, graceEndsAt: graceEndsAt.toISOString(), days: String(days) },
-          idempotencyKey: `billing.grace-reminder:${account.id}:${graceEndsAt.toISOString()}:${days}`,
-          runAt,
-        })
-      }
-      await audit(tx, tenant.id, user, 'plan.payment_failed', {
-        plan: account.plan,
-        graceEndsAt: graceEndsAt.toISOString(),
-      })
-      return { kind: 'failed', graceEndsAt, plan: account.plan, user }
-    }
-    case 'customer.subscription.updated': {
-      if (!account) return null
-      if (data.status === 'canceled' || data.status === 'unpaid') {
-        return cancel(tx, tenant.id, user, data, account.plan)
-      }
-      const config = stripeConfig()
-      const plan = (config && planOfPrice(config, data.priceId)) ?? account.plan
-      await save(tx, tenant.id, user.id, data, {
-        plan,
-        status: account.status,
-        graceEndsAt: account.graceEndsAt,
-      })
-      // A plan changed in the portal; a lapsed account keeps Free until it pays.
-      if (account.status === 'active') {
-        await grant(tx, tenant.id, user, plan, true, 'plan.changed', data.subscription)
-      }
-      return null
-    }
-    case 'customer.subscription.deleted':
-      if (!account) return null
-      return cancel(tx, tenant.id, user, data, account.plan)
+): Promise<Notice | null> {
+  const own = account.stripeSubscriptionId === subscription.id
+  const live = LIVE.includes(subscription.status)
+  if (!own && !live) return null
+  if (!live) {
+    if (account.status === 'canceled') return null
+    await saveBillingSubscription(tx, organizationId, account.id, {
+      stripeSubscriptionId: subscription.id,
+      plan: 'free',
+      status: 'canceled',
+      graceEndsAt: null,
+    })
+    await grant(tx, organizationId, holder, account.plan, false, 'plan.cancelled', subscription.id)
+    return null
   }
-}
-
-async function cancel(
-  tx: Transaction,
-  organizationId: string,
-  user: User,
-  data: StripeEventData,
-  paidFor: BillablePlanId,
-) {
-  await save(tx, organizationId, user.id, data, {
-    plan: 'free',
-    status: 'canceled',
-    graceEndsAt: null,
+  const config = stripeConfig()
+  const plan =
+    (config && planOfPrice(config, subscription.priceId)) ??
+    (isPaidPlan(subscription.plan) ? subscription.plan : own ? account.plan : null)
+  if (!plan || !isPaidPlan(plan)) throw new PermanentJobError(`no plan for ${subscription.id}`)
+  const starts = !own || account.status === 'canceled'
+  if (subscription.status !== 'past_due') {
+    await saveBillingSubscription(tx, organizationId, account.id, {
+      stripeSubscriptionId: subscription.id,
+      plan,
+      status: 'active',
+      graceEndsAt: null,
+    })
+    // Paid after the grace period ended, the plan comes back; a portal change sets the new one.
+    const action = starts
+      ? 'plan.upgraded'
+      : account.status === 'past_due'
+        ? 'plan.payment_recovered'
+        : 'plan.changed'
+    await grant(tx, organizationId, holder, plan, true, action, subscription.id)
+    return null
+  }
+  // Past due: the grace period runs from the first failure Stripe told us of; its retries, and
+  // any other event while it lasts, keep that end, its jobs and its email.
+  if (starts) await grant(tx, organizationId, holder, plan, true, 'plan.upgraded', subscription.id)
+  const graceEndsAt =
+    !starts && account.status === 'past_due' && account.graceEndsAt
+      ? account.graceEndsAt
+      : new Date(occurredAt.getTime() + GRACE_PERIOD_MS)
+  const inGrace = graceEndsAt === account.graceEndsAt
+  await saveBillingSubscription(tx, organizationId, account.id, {
+    stripeSubscriptionId: subscription.id,
+    plan,
+    status: 'past_due',
+    graceEndsAt,
   })
-  await grant(tx, organizationId, user, paidFor, false, 'plan.cancelled', data.subscription)
-  return null
-}
-
-function save(
-  tx: Transaction,
-  organizationId: string,
-  userId: string,
-  data: StripeEventData,
-  state: Pick<BillingAccount, 'plan' | 'status' | 'graceEndsAt'>,
-) {
-  return saveBillingSubscription(tx, organizationId, userId, {
-    stripeCustomerId: data.customer,
-    stripeSubscriptionId: data.subscription,
-    ...state,
+  if (inGrace) return null
+  await insertJob(tx, {
+    name: 'billing.grace-end',
+    organizationId,
+    payload: { accountId: account.id },
+    idempotencyKey: `billing.grace-end:${account.id}:${graceEndsAt.toISOString()}`,
+    runAt: graceEndsAt,
   })
+  // Reminders before the end, each once: the key names the grace period it belongs to. One
+  // whose time has passed already (an event that reached us late) is not sent at all.
+  for (const days of GRACE_REMINDER_DAYS) {
+    const runAt = new Date(graceEndsAt.getTime() - days * DAY_MS)
+    if (runAt.getTime() <= Date.now()) continue
+    await insertJob(tx, {
+      name: 'billing.grace-reminder',
+      organizationId,
+      payload: {
+        accountId: account.id,
+        graceEndsAt: graceEndsAt.toISOString(),
+        days: String(days),
+      },
+      idempotencyKey: `billing.grace-reminder:${account.id}:${graceEndsAt.toISOString()}:${days}`,
+      runAt,
+    })
+  }
+  await audit(tx, organizationId, holder, 'plan.payment_failed', {
+    plan,
+    graceEndsAt: graceEndsAt.toISOString(),
+  })
+  return { kind: 'failed', graceEndsAt, plan }
 }
 
 const planPrice = (plan: BillablePlanId) =>
@@ -215,15 +243,15 @@ const planPrice = (plan: BillablePlanId) =>
       : PLANS[plan].price
 
 /**
- * What the paid plan grants, given (`on`) or taken back, where that plan lives (ADR 051): a team
- * plan on the buyer's users.plan, Team Member Basic on their users.member_plan, Agency Pro as the
- * agency's Professional tier. Falling to Free keeps every team, member and assignment: the limits
+ * What the paid plan grants, given (`on`) or taken back, where that plan lives (ADR 051): Agency
+ * Pro as the agency's Professional tier, a team plan on the seat's users.plan, Team Member Basic
+ * on its users.member_plan. Falling to Free keeps every team, member and assignment: the limits
  * (app/billing/plan-limits.ts, ADR 030) refuse only what would go above them; nothing is deleted.
  */
 async function grant(
   tx: Transaction,
   organizationId: string,
-  user: User,
+  holder: Holder,
   paidFor: BillablePlanId,
   on: boolean,
   action: string,
@@ -240,7 +268,7 @@ async function grant(
     const to = on ? (tier === 'enterprise' ? tier : AGENCY_PRO_TIER) : 'free'
     if (tier === to || (!on && tier !== AGENCY_PRO_TIER)) return
     await setSubscriptionTier(tx, organizationId, tier, to)
-    await audit(tx, organizationId, user, action, {
+    await audit(tx, organizationId, holder, action, {
       from: tier,
       to,
       plan: paidFor,
@@ -249,11 +277,14 @@ async function grant(
     })
     return
   }
+  // A seat's plan: an account of the organization's own (migrated from before ADR 055) sells none.
+  if (holder.kind !== 'seat') return
+  const user = holder.user
   if (paidFor === TEAM_MEMBER_BASIC.id) {
     const to = on ? TEAM_MEMBER_BASIC.id : 'free'
     if (user.memberPlan === to) return
     await setMemberPlan(tx, organizationId, user.id, to)
-    await audit(tx, organizationId, user, action, {
+    await audit(tx, organizationId, holder, action, {
       from: user.memberPlan,
       to,
       priceUsd: on ? TEAM_MEMBER_BASIC.price : 0,
@@ -265,7 +296,7 @@ async function grant(
   if (user.plan === plan) return
   const updated = await setUserPlan(tx, organizationId, user.id, user.plan, plan)
   if (!updated) throw new Error('the plan changed meanwhile')
-  await audit(tx, organizationId, user, action, {
+  await audit(tx, organizationId, holder, action, {
     from: user.plan,
     to: plan,
     priceUsd: planPrice(plan),
@@ -273,29 +304,51 @@ async function grant(
   })
 }
 
-/** Whether the account still has what it paid for (so a lapse has something to take back). */
-async function holdsPlan(tx: Transaction, organizationId: string, user: User, paidFor: string) {
+/** Whether the holder still has what it paid for (so a lapse has something to take back). */
+async function holdsPlan(tx: Transaction, organizationId: string, holder: Holder, paidFor: string) {
   if (paidFor === AGENCY_PRO.id) {
     return (await findSubscriptionTier(tx, organizationId)) === AGENCY_PRO_TIER
   }
-  if (paidFor === TEAM_MEMBER_BASIC.id) return user.memberPlan === TEAM_MEMBER_BASIC.id
-  return user.plan !== 'free'
+  if (holder.kind !== 'seat') return false
+  if (paidFor === TEAM_MEMBER_BASIC.id) return holder.user.memberPlan === TEAM_MEMBER_BASIC.id
+  return holder.user.plan !== 'free'
 }
 
+/** Stripe's doing, audited on the seat (its own account) or on the agency (nobody acted). */
 function audit(
   tx: Transaction,
   organizationId: string,
-  user: User,
+  holder: Holder,
   action: string,
   metadata: Record<string, unknown>,
 ) {
-  return recordAudit(tx, organizationId, {
-    actorUserId: user.id,
-    action,
-    entityType: 'user',
-    entityId: user.id,
-    metadata,
-  })
+  return recordAudit(
+    tx,
+    organizationId,
+    holder.kind === 'seat'
+      ? {
+          actorUserId: holder.user.id,
+          action,
+          entityType: 'user',
+          entityId: holder.user.id,
+          metadata,
+        }
+      : {
+          actorUserId: null,
+          action,
+          entityType: 'organization',
+          entityId: organizationId,
+          metadata,
+        },
+  )
+}
+
+/** A grace period's job's account, locked, and who holds it; null when either is gone. */
+async function graceAccount(tx: Transaction, organizationId: string, accountId: string) {
+  const account = await lockBillingAccount(tx, organizationId, accountId)
+  if (account?.status !== 'past_due' || !account.graceEndsAt) return null
+  const holder = await holderOf(tx, organizationId, account)
+  return holder && { account, holder, graceEndsAt: account.graceEndsAt }
 }
 
 /**
@@ -305,28 +358,27 @@ function audit(
 export const graceEndJob: JobHandler = {
   async run(job) {
     const organizationId = job.organizationId
-    const userId = job.payload.userId
-    if (!organizationId || !userId) throw new PermanentJobError('malformed payload')
+    const accountId = job.payload.accountId
+    if (!organizationId || !accountId) throw new PermanentJobError('malformed payload')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const notice = await withTenant(organizationId, async (tx) => {
-      const account = await findBillingAccount(tx, organizationId, userId)
-      const user = await findUserById(tx, organizationId, userId)
-      if (!account || !user || account.status !== 'past_due' || !account.graceEndsAt) return null
-      if (account.graceEndsAt.getTime() > Date.now()) return null
-      if (!(await holdsPlan(tx, organizationId, user, account.plan))) return null
+      const found = await graceAccount(tx, organizationId, accountId)
+      if (!found || found.graceEndsAt.getTime() > Date.now()) return null
+      const { account, holder } = found
+      if (!(await holdsPlan(tx, organizationId, holder, account.plan))) return null
       await grant(
         tx,
         organizationId,
-        user,
+        holder,
         account.plan,
         false,
         'plan.lapsed',
         account.stripeSubscriptionId ?? '',
       )
-      return { kind: 'lapsed' as const, plan: account.plan, user }
+      return { kind: 'lapsed' as const, plan: account.plan, account, holder }
     })
-    if (notice) await sendNotice(tenant, organizationId, notice, `lapsed:${job.id}`)
+    if (notice) await sendNotice(tenant, notice, `lapsed:${job.id}`)
   },
 }
 
@@ -338,28 +390,20 @@ export const graceEndJob: JobHandler = {
 export const graceReminderJob: JobHandler = {
   async run(job) {
     const organizationId = job.organizationId
-    const { userId, graceEndsAt, days } = job.payload
-    if (!organizationId || !userId || !graceEndsAt || !days) {
+    const { accountId, graceEndsAt, days } = job.payload
+    if (!organizationId || !accountId || !graceEndsAt || !days) {
       throw new PermanentJobError('malformed payload')
     }
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const notice = await withTenant(organizationId, async (tx) => {
-      const account = await findBillingAccount(tx, organizationId, userId)
-      const user = await findUserById(tx, organizationId, userId)
-      if (!account || !user || account.status !== 'past_due' || !isPaidPlan(account.plan)) {
-        return null
-      }
-      if (account.graceEndsAt?.toISOString() !== graceEndsAt) return null
-      if (account.graceEndsAt.getTime() <= Date.now()) return null
-      return {
-        kind: 'reminder' as const,
-        graceEndsAt: account.graceEndsAt,
-        plan: account.plan,
-        user,
-      }
+      const found = await graceAccount(tx, organizationId, accountId)
+      if (!found || !isPaidPlan(found.account.plan)) return null
+      if (found.graceEndsAt.toISOString() !== graceEndsAt) return null
+      if (found.graceEndsAt.getTime() <= Date.now()) return null
+      return { kind: 'reminder' as const, plan: found.account.plan, ...found }
     })
-    if (notice) await sendNotice(tenant, organizationId, notice, `reminder:${job.id}:${days}`)
+    if (notice) await sendNotice(tenant, notice, `reminder:${job.id}:${days}`)
   },
 }
 
@@ -370,40 +414,49 @@ export function billingPathOf(plan: BillablePlanId) {
   return PLANS_VIEW_PATH
 }
 
-/** The payer's email, after the change committed; a refused send does not undo the change. */
+/**
+ * Who hears of the account's payments: a seat's own account, or the agency's active admins
+ * whoever bought it (the one who clicked may have left). Read after the change committed.
+ */
+async function recipientsOf(tx: Transaction, organizationId: string, holder: Holder) {
+  if (holder.kind === 'seat') return [holder.user]
+  const admins = await Promise.all(
+    (await lockActiveAgencyAdmins(tx, organizationId)).map((id) =>
+      findUserById(tx, organizationId, id),
+    ),
+  )
+  return admins.filter((admin): admin is User => Boolean(admin))
+}
+
+/** The payment emails, after the change committed; a refused send does not undo the change. */
 async function sendNotice(
   tenant: Tenant,
-  organizationId: string,
-  notice: Notice & { user: User },
+  notice: Notice & { account: BillingAccount; holder: Holder },
   key: string,
 ) {
   const branding = tenantEmailBranding(tenant)
   const billingUrl = `${branding.origin}${billingPathOf(notice.plan)}`
   const planName = notice.plan === 'free' ? PLANS.free.name : SOLD_PLAN_NAMES[notice.plan]
-  const base = {
-    branding,
-    to: notice.user.email,
-    firstName: notice.user.firstName,
-    planName,
-    billingUrl,
-  }
-  const email =
-    notice.kind === 'failed'
-      ? paymentFailedEmail({ ...base, graceEndsAt: notice.graceEndsAt })
-      : notice.kind === 'reminder'
-        ? graceReminderEmail({ ...base, graceEndsAt: notice.graceEndsAt })
-        : planLapsedEmail(base)
   try {
-    await withTenant(organizationId, (tx) =>
-      queueEmailIn(
-        tx,
-        organizationId,
-        email,
-        tenant.name,
-        { userId: notice.user.id },
-        `billing:${key}`,
-      ),
-    )
+    await withTenant(tenant.id, async (tx) => {
+      for (const to of await recipientsOf(tx, tenant.id, notice.holder)) {
+        const base = { branding, to: to.email, firstName: to.firstName, planName, billingUrl }
+        const email =
+          notice.kind === 'failed'
+            ? paymentFailedEmail({ ...base, graceEndsAt: notice.graceEndsAt })
+            : notice.kind === 'reminder'
+              ? graceReminderEmail({ ...base, graceEndsAt: notice.graceEndsAt })
+              : planLapsedEmail(base)
+        await queueEmailIn(
+          tx,
+          tenant.id,
+          email,
+          tenant.name,
+          { userId: to.id },
+          `billing:${key}:${to.id}`,
+        )
+      }
+    })
     wakeJobWorker()
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error

@@ -1,49 +1,83 @@
-// An account's Stripe customer and subscription (ADR 051). Written by the checkout (the
-// customer) and the webhook jobs (the subscription, its plan and its payment state).
-import { and, desc, eq } from 'drizzle-orm'
+// Billing accounts (ADR 051, ADR 055): a Stripe customer and its subscription, held by the
+// organization (user_id null: Agency Pro) or by a seat (the account whose own plan it pays for).
+// Written by the checkout (the customer) and the webhook jobs (the subscription, its plan and its
+// payment state); the jobs find an account by the event's customer, never by who clicked.
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { billingAccounts, users } from '#drizzle/schema'
+import { billingAccounts } from '#drizzle/schema'
 
 export type BillingAccount = typeof billingAccounts.$inferSelect
 
+/** Who holds a billing account: the organization, or the seat of this account. */
+export type BillingHolder = { organization: true } | { seatUserId: string }
+
+const heldBy = (organizationId: string, holder: BillingHolder) =>
+  and(
+    eq(billingAccounts.organizationId, organizationId),
+    'seatUserId' in holder
+      ? eq(billingAccounts.userId, holder.seatUserId)
+      : isNull(billingAccounts.userId),
+  )
+
+/** A seat's own billing account (a team plan, Team Member Basic). */
 export async function findBillingAccount(db: Queryable, organizationId: string, userId: string) {
   const [row] = await db
     .select()
     .from(billingAccounts)
-    .where(
-      and(eq(billingAccounts.organizationId, organizationId), eq(billingAccounts.userId, userId)),
-    )
+    .where(heldBy(organizationId, { seatUserId: userId }))
   return row
 }
 
 /**
- * The agency's billing account (Agency Pro): the row of whichever agency admin bought it, every
- * admin of the agency seeing and managing the same one; the latest changed when there are more.
+ * The agency's own billing account (Agency Pro): every admin sees and manages the same one, and
+ * it stays when the admin who bought it leaves, is demoted or is deleted.
  */
 export async function findAgencyBillingAccount(db: Queryable, organizationId: string) {
   const [row] = await db
-    .select({ account: billingAccounts })
+    .select()
     .from(billingAccounts)
-    .innerJoin(
-      users,
-      and(
-        eq(users.organizationId, billingAccounts.organizationId),
-        eq(users.id, billingAccounts.userId),
-      ),
-    )
-    .where(and(eq(billingAccounts.organizationId, organizationId), eq(users.role, 'agency_admin')))
-    .orderBy(desc(billingAccounts.updatedAt))
-    .limit(1)
-  return row?.account
+    .where(heldBy(organizationId, { organization: true }))
+  return row
 }
 
-/** The account's row with this customer and subscription, made or brought up to date. */
+/** The account by its id (the grace period's jobs), locked until the transaction ends. */
+export async function lockBillingAccount(db: Queryable, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(billingAccounts)
+    .where(and(eq(billingAccounts.organizationId, organizationId), eq(billingAccounts.id, id)))
+    .for('update')
+  return row
+}
+
+/**
+ * The account of a Stripe customer, locked until the transaction ends: two events of the same
+ * account are applied one after the other, each with the subscription as Stripe has it then.
+ */
+export async function lockBillingAccountOfCustomer(
+  db: Queryable,
+  organizationId: string,
+  stripeCustomerId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(billingAccounts)
+    .where(
+      and(
+        eq(billingAccounts.organizationId, organizationId),
+        eq(billingAccounts.stripeCustomerId, stripeCustomerId),
+      ),
+    )
+    .for('update')
+  return row
+}
+
+/** The account's subscription, plan and payment state brought up to date. */
 export async function saveBillingSubscription(
   db: Queryable,
   organizationId: string,
-  userId: string,
+  accountId: string,
   values: {
-    stripeCustomerId: string
     stripeSubscriptionId: string | null
     plan: BillingAccount['plan']
     status: BillingAccount['status']
@@ -51,27 +85,33 @@ export async function saveBillingSubscription(
   },
 ) {
   const [row] = await db
-    .insert(billingAccounts)
-    .values({ organizationId, userId, ...values })
-    .onConflictDoUpdate({
-      target: [billingAccounts.organizationId, billingAccounts.userId],
-      set: { ...values, updatedAt: new Date() },
-    })
+    .update(billingAccounts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(
+      and(eq(billingAccounts.organizationId, organizationId), eq(billingAccounts.id, accountId)),
+    )
     .returning()
   return row
 }
 
-/** The account's customer, kept before Checkout so a second purchase reuses it. */
+/** The holder's customer, kept before Checkout so a second purchase reuses it. */
 export async function saveBillingCustomer(
   db: Queryable,
   organizationId: string,
-  userId: string,
+  holder: BillingHolder,
   stripeCustomerId: string,
 ) {
   const [row] = await db
     .insert(billingAccounts)
-    .values({ organizationId, userId, stripeCustomerId, status: 'canceled' })
+    .values({
+      organizationId,
+      userId: 'seatUserId' in holder ? holder.seatUserId : null,
+      stripeCustomerId,
+      status: 'canceled',
+    })
     .onConflictDoNothing()
     .returning()
-  return row ?? (await findBillingAccount(db, organizationId, userId))
+  if (row) return row
+  const [kept] = await db.select().from(billingAccounts).where(heldBy(organizationId, holder))
+  return kept
 }

@@ -3,7 +3,7 @@
 // refusal that names the plan; the settings screens' Billing tabs buy them through Checkout and
 // the signed webhooks set them; the grace period's reminders are emailed once each and stop when
 // the invoice is paid.
-import { and, eq, like } from 'drizzle-orm'
+import { and, eq, isNull, like } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { STAFF_LIMITS } from '#app/billing/plan-limits'
 import { GRACE_PERIOD_MS } from '#app/billing/stripe-event-jobs.server'
@@ -477,10 +477,11 @@ describe('grace-period reminders', () => {
     await runJobsNow()
     expect(await reminders(a.admin.email)).toHaveLength(2)
     expect(await tierOf(a.org.id)).toBe('professional')
+    // The agency's own account (ADR 055), not the admin's who bought it.
     await db()
       .update(billingAccounts)
       .set({ graceEndsAt: new Date(Date.now() - 1000) })
-      .where(eq(billingAccounts.userId, a.admin.id))
+      .where(and(eq(billingAccounts.organizationId, a.org.id), isNull(billingAccounts.userId)))
     await db()
       .update(jobs)
       .set({ runAt: new Date(Date.now() - 1000) })

@@ -54,6 +54,8 @@ import {
 import {
   findAgencyBillingAccount,
   findBillingAccount,
+  lockBillingAccount,
+  lockBillingAccountOfCustomer,
   saveBillingCustomer,
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
@@ -517,13 +519,21 @@ async function seedTenantA(db: Queryable) {
   if (!walletPass) throw new Error('wallet pass not changed')
   await registerWalletDevice(db, organization.id, walletPass.id, `device-${suffix}`, 'push-a')
   // A's Stripe customer and subscription, and an event not yet applied (ADR 051).
-  await saveBillingSubscription(db, organization.id, user.id, {
-    stripeCustomerId: `cus_${suffix}`,
+  // A's own (Agency Pro) account too, held by the organization (ADR 055).
+  const seatBilling = await saveBillingCustomer(
+    db,
+    organization.id,
+    { seatUserId: user.id },
+    `cus_${suffix}`,
+  )
+  if (!seatBilling) throw new Error('billing account not stored')
+  await saveBillingSubscription(db, organization.id, seatBilling.id, {
     stripeSubscriptionId: `sub_${suffix}`,
     plan: 'team_pro',
     status: 'active',
     graceEndsAt: null,
   })
+  await saveBillingCustomer(db, organization.id, { organization: true }, `cus_agency_${suffix}`)
   const stripeEventId = `evt_${suffix}`
   await insertStripeEvent(db, organization.id, {
     id: stripeEventId,
@@ -565,6 +575,8 @@ async function seedTenantA(db: Queryable) {
     readyExport,
     runningExport,
     stripeEventId,
+    seatBilling,
+    stripeCustomerId: `cus_${suffix}`,
     announcement,
     template,
     assigned,
@@ -1541,36 +1553,42 @@ const cases: Record<string, Case[]> = {
   ],
   findAgencyBillingAccount: [
     {
-      name: "finds no agency billing account of A's (A's payer made an agency admin)",
-      run: async (db, b, a) => {
-        await db.update(users).set({ role: 'agency_admin' }).where(eq(users.id, a.user.id))
-        try {
-          return await findAgencyBillingAccount(db, b)
-        } finally {
-          await db.update(users).set({ role: a.user.role }).where(eq(users.id, a.user.id))
-        }
-      },
+      name: "finds no agency billing account of A's",
+      run: (db, b) => findAgencyBillingAccount(db, b),
+      expected: nothing,
+    },
+  ],
+  lockBillingAccount: [
+    {
+      name: "locks no billing account of A's by its id",
+      run: (db, b, a) => lockBillingAccount(db, b, a.seatBilling.id),
+      expected: nothing,
+    },
+  ],
+  lockBillingAccountOfCustomer: [
+    {
+      name: "finds no billing account of A's Stripe customer",
+      run: (db, b, a) => lockBillingAccountOfCustomer(db, b, a.stripeCustomerId),
       expected: nothing,
     },
   ],
   saveBillingSubscription: [
     {
-      name: "gives A's user no subscription",
+      name: "gives A's account no subscription",
       run: (db, b, a) =>
-        saveBillingSubscription(db, b, a.user.id, {
-          stripeCustomerId: 'cus_intruder',
+        saveBillingSubscription(db, b, a.seatBilling.id, {
           stripeSubscriptionId: 'sub_intruder',
           plan: 'free',
           status: 'canceled',
           graceEndsAt: null,
         }),
-      expected: (_value, threw) => expect(threw).toBe(true),
+      expected: nothing,
     },
   ],
   saveBillingCustomer: [
     {
       name: "gives A's user no customer",
-      run: (db, b, a) => saveBillingCustomer(db, b, a.user.id, 'cus_intruder'),
+      run: (db, b, a) => saveBillingCustomer(db, b, { seatUserId: a.user.id }, 'cus_intruder'),
       expected: (_value, threw) => expect(threw).toBe(true),
     },
   ],

@@ -8,7 +8,7 @@ import {
   scheduleAccountDeletion,
 } from '#app/models/account-deletions.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
-import { saveBillingSubscription } from '#app/models/billing-accounts.server'
+import { saveBillingCustomer, saveBillingSubscription } from '#app/models/billing-accounts.server'
 import { insertTemplate } from '#app/models/card-templates.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
@@ -196,15 +196,20 @@ describe('row-level security', () => {
   test("billing (ADR 051): a tenant sees only its own accounts and Stripe events, and cannot write another's", async () => {
     const { a, b, userA, userB } = await twoTenants()
     const subscription = (organizationId: string, userId: string) =>
-      withTenant(organizationId, (tx) =>
-        saveBillingSubscription(tx, organizationId, userId, {
-          stripeCustomerId: `cus_${organizationId}`,
+      withTenant(organizationId, async (tx) => {
+        const account = await saveBillingCustomer(
+          tx,
+          organizationId,
+          { seatUserId: userId },
+          `cus_${organizationId}`,
+        )
+        return saveBillingSubscription(tx, organizationId, account?.id ?? '', {
           stripeSubscriptionId: `sub_${organizationId}`,
           plan: 'team_basic',
           status: 'active',
           graceEndsAt: null,
-        }),
-      )
+        })
+      })
     const mine = await subscription(a.id, userA.id)
     const theirs = await subscription(b.id, userB.id)
     const event = (organizationId: string) =>
