@@ -25,6 +25,7 @@ import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './ap
 import { clientAddress } from './app/utils/client-address'
 import { claimDataDir, DataDirInUseError } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
+import { signedInCacheControl } from './app/utils/private-answers'
 import { readableLog, requestLogger } from './app/utils/request-log'
 import { requestTarget } from './app/utils/request-target'
 import {
@@ -49,6 +50,7 @@ type AppEntry = {
   startChangeFeed(log: (m: string) => void): Promise<void>
   setViewBatchLog(log: (m: string) => void): void
   diskSpaceResponse: typeof diskSpaceResponse
+  sessionTokenOfCookies(header: string | undefined): string | null
   pageCacheKey: typeof pageCacheKey
   lookupPage: typeof lookupPage
   storePage: typeof storePage
@@ -274,6 +276,22 @@ app.use((_req, res, next) => {
     for (const [name, value] of Object.entries(DEFAULT_HEADERS)) {
       if (!this.hasHeader(name)) this.setHeader(name, value)
     }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as typeof res.writeHead
+  next()
+})
+// An answer to a signed-in request is private and not stored unless its route made it public
+// (app/utils/private-answers.ts): resource routes and redirects too, which entry.server.tsx never
+// sees. Set as the headers are written, over whatever the route left unsaid.
+app.use((req, res, next) => {
+  if (!entryOf(initialBuild).sessionTokenOfCookies(req.headers.cookie)) return next()
+  const writeHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const current = this.getHeader('Cache-Control')
+    this.setHeader(
+      'Cache-Control',
+      signedInCacheControl(typeof current === 'string' ? current : undefined),
+    )
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
   } as typeof res.writeHead
   next()
