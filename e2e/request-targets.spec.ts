@@ -87,7 +87,7 @@ async function signInAdmin() {
 test.describe.configure({ mode: 'default' })
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000)
+  test.setTimeout(300_000)
   dataDir = path.resolve(`tests/.tmp/request-targets-${process.pid}`)
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
@@ -131,7 +131,7 @@ test.beforeAll(async () => {
   server.stderr?.on('data', (chunk) => {
     output += chunk
   })
-  const deadline = Date.now() + 150_000
+  const deadline = Date.now() + 270_000
   for (;;) {
     if (server.exitCode !== null) throw new Error(`server exited:\n${output}`)
     if (Date.now() > deadline) throw new Error(`server not healthy:\n${output}`)
