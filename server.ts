@@ -25,7 +25,9 @@ import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './ap
 import { clientAddress } from './app/utils/client-address'
 import { claimDataDir, DataDirInUseError } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
+import { signedInCacheControl } from './app/utils/private-answers'
 import { readableLog, requestLogger } from './app/utils/request-log'
+import { requestTarget } from './app/utils/request-target'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
@@ -48,6 +50,7 @@ type AppEntry = {
   startChangeFeed(log: (m: string) => void): Promise<void>
   setViewBatchLog(log: (m: string) => void): void
   diskSpaceResponse: typeof diskSpaceResponse
+  sessionTokenOfCookies(header: string | undefined): string | null
   pageCacheKey: typeof pageCacheKey
   lookupPage: typeof lookupPage
   storePage: typeof storePage
@@ -152,6 +155,13 @@ function keepTrustedForwarding(headers: IncomingMessage['headers']) {
   }
 }
 
+/**
+ * The path the app routes the request by (app/utils/request-target.ts), set in handle() before
+ * anything reads the request: every guard below decides on it, never on Express's raw req.path.
+ */
+const routedPaths = new WeakMap<IncomingMessage, string>()
+const routedPath = (req: IncomingMessage) => routedPaths.get(req) ?? ''
+
 app.use((req, res, next) => {
   // Seen before they are dropped: the TLS ask answers only the proxy's own requests, never one
   // it relays for a client (app/domains/ask.server.ts).
@@ -177,9 +187,9 @@ app.use((req, res, next) => {
   const scheme = isSecure(req) ? 'https' : 'http'
   if (
     !isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme) &&
-    !isOneClickUnsubscribe(req.method, req.path, req.headers.origin) &&
-    !isWalletWebService(req.method, req.path, req.headers.origin) &&
-    !isStripeWebhook(req.method, req.path, req.headers.origin)
+    !isOneClickUnsubscribe(req.method, routedPath(req), req.headers.origin) &&
+    !isWalletWebService(req.method, routedPath(req), req.headers.origin) &&
+    !isStripeWebhook(req.method, routedPath(req), req.headers.origin)
   ) {
     res.status(403).type('text/plain').send('Forbidden: cross-origin request')
     return
@@ -211,7 +221,7 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   if (!shuttingDown) return next()
   res.setHeader('Connection', 'close')
-  if (req.path === '/api/health-check') {
+  if (routedPath(req) === '/api/health-check') {
     res.status(503).json({ error: 'Shutting down' })
     return
   }
@@ -266,6 +276,22 @@ app.use((_req, res, next) => {
     for (const [name, value] of Object.entries(DEFAULT_HEADERS)) {
       if (!this.hasHeader(name)) this.setHeader(name, value)
     }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as typeof res.writeHead
+  next()
+})
+// An answer to a signed-in request is private and not stored unless its route made it public
+// (app/utils/private-answers.ts): resource routes and redirects too, which entry.server.tsx never
+// sees. Set as the headers are written, over whatever the route left unsaid.
+app.use((req, res, next) => {
+  if (!entryOf(initialBuild).sessionTokenOfCookies(req.headers.cookie)) return next()
+  const writeHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const current = this.getHeader('Cache-Control')
+    this.setHeader(
+      'Cache-Control',
+      signedInCacheControl(typeof current === 'string' ? current : undefined),
+    )
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
   } as typeof res.writeHead
   next()
@@ -330,7 +356,7 @@ app.use(async (req, res, next) => {
     const build = viteDevServer ? await loadBuild() : initialBuild
     const answer = await entryOf(build).maintenanceResponse(
       (res.locals.host as string | undefined) ?? null,
-      req.path,
+      routedPath(req),
       req.headers.cookie ?? null,
       res.locals.cspNonce as string,
     )
@@ -381,6 +407,16 @@ const cacheCandidates = new WeakMap<IncomingMessage, ViewSource>()
 const entry = entryOf(initialBuild)
 
 function handle(req: IncomingMessage, res: ServerResponse) {
+  // One normalisation before everything else, the page cache included: the request goes on with
+  // the target Remix will route, and the guards read the same path (app/utils/request-target.ts).
+  const target = requestTarget(req.url)
+  if (!target) {
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+    res.end('Bad Request: the request target must be a path')
+    return
+  }
+  req.url = target.url
+  routedPaths.set(req, target.path)
   if (cacheEnabled && !shuttingDown) {
     const candidate = cacheCandidateKey(req)
     if (candidate) {

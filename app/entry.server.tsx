@@ -15,6 +15,7 @@ import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
 import { isBotUserAgent } from '#app/utils/bot'
 import { NonceProvider } from '#app/utils/nonce'
+import { PRIVATE_NO_STORE } from '#app/utils/private-answers'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
 /**
@@ -29,6 +30,7 @@ export async function closeDatabase(log: (message: string) => void = console.err
   await closeDatabaseHandle()
 }
 
+export { sessionTokenOfCookies } from '#app/auth/session.server'
 export { startChangeFeed } from '#app/cache/change-feed.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 export { recordPublicCardView } from '#app/cards/public-card.server'
@@ -56,7 +58,7 @@ function appendQueuedCookies(headers: Headers, context: AppLoadContext) {
  * carries a session cookie counts, whether or not its loaders looked at the session.
  */
 function keepPrivate(headers: Headers, request: Request) {
-  if (readSessionToken(request)) headers.set('Cache-Control', 'private, no-store')
+  if (readSessionToken(request)) headers.set('Cache-Control', PRIVATE_NO_STORE)
 }
 
 export function handleDataRequest(

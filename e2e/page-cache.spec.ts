@@ -129,7 +129,7 @@ test('a card edit shows on the next public request; the cached page hydrates und
   expect(previewAfter).not.toBe(previewBefore)
   const image = await visit(previewAfter)
   expect([image.status, image.headers['content-type']]).toEqual([200, 'image/png'])
-  expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  expect(image.headers['cache-control']).toBe('public, max-age=300, must-revalidate')
   await visitCached(previewAfter)
   const stale = await visit(previewBefore)
   expect([stale.status, stale.headers.location]).toEqual([302, previewAfter])

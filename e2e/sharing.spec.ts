@@ -174,7 +174,7 @@ test('link previews and the home screen show the agency: og:image, manifest, ico
   const preview = await fetchIn(page, image)
   expect(preview.status).toBe(200)
   expect(preview.type).toBe('image/png')
-  expect(preview.cacheControl).toContain('immutable')
+  expect(preview.cacheControl).toBe('public, max-age=300, must-revalidate')
   const drawn = await decodePng(preview.body, 5, 5)
   expect(drawn).toEqual({ width: 1200, height: 630, pixel: TENANTS.alpha.primaryColor })
 

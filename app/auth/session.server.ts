@@ -62,7 +62,11 @@ export function serializeBlankSessionCookie() {
 }
 
 export function readSessionToken(request: Request): string | null {
-  const header = request.headers.get('Cookie')
+  return sessionTokenOfCookies(request.headers.get('Cookie'))
+}
+
+/** The session token a Cookie header carries (server.ts reads it before Remix), or null. */
+export function sessionTokenOfCookies(header: string | null | undefined): string | null {
   if (!header) return null
   const token = parse(header)[sessionCookieName()]
   // Our tokens are 32 base32 characters; anything else is not worth a query.

@@ -93,7 +93,7 @@ export async function iconResponse(context: AppLoadContext, file: string) {
   const { size, variant } = ICONS[kind as IconKind]
   if (match[2] !== iconVersion(tenant)) {
     // An icon of branding since replaced (a home screen saved before): today's icon, which the
-    // redirect does not pin, unlike the immutable answer below.
+    // redirect does not pin, unlike the cached answer below.
     return new Response(null, {
       status: 302,
       headers: { Location: iconPath(tenant, kind as IconKind), 'Cache-Control': 'no-cache' },

@@ -1,5 +1,5 @@
 // A card's link preview image (ADR 024), at /card/{id}/og/{hash}.png. The hash covers everything
-// drawn (name, title, photo, the tenant's colours and logo), so the address is cacheable forever
+// drawn (name, title, photo, the tenant's colours and logo), so the address never changes meaning
 // and a changed card or branding is a new address: the card page names the current one, and
 // the page cache drops that page on any change (ADR 021).
 import type { AppLoadContext } from '@remix-run/node'
@@ -67,7 +67,7 @@ export async function ogImageResponse(context: AppLoadContext, reference: string
   const card: Drawn = { ...found.card, profilePictureUrl: found.profilePictureUrl }
   if (hash !== ogImageHash(tenant, card)) {
     // A preview of the card as it was (a link shared before an edit): the current one, which
-    // the redirect does not pin, unlike the immutable answer below.
+    // the redirect does not pin, unlike the cached answer below.
     return new Response(null, {
       status: 302,
       headers: { Location: ogImagePath(tenant, card), 'Cache-Control': 'no-cache' },

@@ -41,7 +41,9 @@ export async function queueEmailIn(
   key?: string,
 ) {
   await admitEmailIn(tx, organizationId, email.to, cause)
-  const redacted = redactEmail(organizationId, email)
+  // The row keeps the subject as it is sent (one line): the outbox page and the data export show
+  // what the recipient got, not a line break of a lead's choosing.
+  const redacted = redactEmail(organizationId, { ...email, subject: headerValue(email.subject) })
   const outboxId = await insertOutboxEmail(
     tx,
     organizationId,

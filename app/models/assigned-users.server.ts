@@ -2,7 +2,7 @@
 // `users.assigned_to_user_id`), with the card their QR code shares.
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { cardSlugs, digitalCards, users } from '#drizzle/schema'
+import { cardSlugs, digitalCards, userSettings, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
 
 /**
@@ -30,11 +30,17 @@ export async function listAssignedEndUsers(
       cardId: digitalCards.id,
       // The card's short link (ADR 041), which its QR and link share.
       cardSlug: cardSlugs.slug,
+      // The owner's stored preferences, whose privacy says who may see the card.
+      preferences: userSettings.preferences,
     })
     .from(users)
     .leftJoin(
       digitalCards,
       and(eq(digitalCards.organizationId, users.organizationId), eq(digitalCards.userId, users.id)),
+    )
+    .leftJoin(
+      userSettings,
+      and(eq(userSettings.organizationId, users.organizationId), eq(userSettings.userId, users.id)),
     )
     .leftJoin(
       cardSlugs,

@@ -7,9 +7,10 @@ import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
 import { assertEndUserSeat } from '#app/billing/plan-limits.server'
+import { isPublicCard } from '#app/cards/card-visibility'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { cardLinkUrl } from '#app/cards/short-link'
-import { listAssignedEndUsers } from '#app/models/assigned-users.server'
+import { type AssignedEndUser, listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
 import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -19,6 +20,7 @@ import { intentAction } from '#app/utils/intent-action.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { readSearch } from '#app/validation/search'
+import { StoredPrivacySchema } from '#app/validation/settings'
 import { splitName } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 
@@ -38,7 +40,8 @@ export async function myEndUsersLoader(request: Request, context: AppLoadContext
     searchError,
     origin: tenantOrigin(tenant),
     now: new Date().toISOString(),
-    users: rows.map((row) => ({
+    // The owners' preferences stay on the server: the page needs none of them.
+    users: rows.map(({ preferences: _preferences, ...row }) => ({
       ...row,
       lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
@@ -109,6 +112,15 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
   })
 }
 
+/**
+ * A file travels further than the page it came from: it lists only a card anyone may open
+ * (issue 39 point 3), never the link of one its owner keeps to themselves or their teams.
+ */
+function cardIsPublic(row: AssignedEndUser) {
+  const stored = (row.preferences ?? {}) as { privacy?: unknown }
+  return isPublicCard(StoredPrivacySchema.parse(stored.privacy ?? {}).visibility)
+}
+
 /** Export Data: the assigned end users (as searched) as CSV. */
 export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireRole(request, context, TEAM_MEMBER_ONLY)
@@ -125,7 +137,9 @@ export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
       row.status,
       row.lastActiveAt?.toISOString() ?? '',
       String(row.cardCount),
-      row.cardId ? cardLinkUrl(origin, { card: { id: row.cardId }, shortSlug: row.cardSlug }) : '',
+      row.cardId && cardIsPublic(row)
+        ? cardLinkUrl(origin, { card: { id: row.cardId }, shortSlug: row.cardSlug })
+        : '',
       row.createdAt.toISOString(),
     ]),
   ]

@@ -21,13 +21,25 @@ export async function invitationLoader(request: Request, context: AppLoadContext
   const lookup = await lookUpInvitation(tenant, token)
   const viewer = user ? { email: user.email } : null
   const status = lookup.state === 'invalid' ? 404 : lookup.state === 'expired' ? 410 : 200
+  // The invitee's own account answers; another signed-in account is told so, and not whose
+  // invitation it is (issue 39 point 3): the invited address is the invitee's to see.
+  const matches = lookup.state === 'pending' && viewer?.email === lookup.invitation.email
+  const shown =
+    lookup.state === 'pending'
+      ? {
+          ...lookup,
+          invitation: {
+            ...lookup.invitation,
+            email: viewer && !matches ? null : (lookup.invitation.email as string | null),
+          },
+        }
+      : lookup
   return data(
     {
-      ...lookup,
+      ...shown,
       token: lookup.state === 'pending' ? token : null,
       viewer,
-      // The invitee's own account answers; another signed-in account is told so.
-      matches: lookup.state === 'pending' && viewer?.email === lookup.invitation.email,
+      matches,
       answerError: null as string | null,
     },
     { status, headers: INVITATION_HEADERS },

@@ -28,6 +28,9 @@ export type InvitationView = {
   expiresAt: string
 }
 
+export const INVITATION_NOT_YOURS =
+  'This invitation was sent to another email address. Sign in with the invited address to answer it.'
+
 export type InvitationLookup =
   | { state: 'pending'; invitation: InvitationView }
   | { state: 'expired' }
@@ -90,7 +93,8 @@ export async function answerInvitation(
     if (invitation.email !== user.email) {
       throw new ActionError(
         403,
-        `This invitation was sent to ${invitation.email}. Sign in with that email address to answer it.`,
+        // Not whose it is: the invited address is the invitee's to see (issue 39 point 3).
+        INVITATION_NOT_YOURS,
       )
     }
     if (answer === 'decline') {

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Writable } from 'node:stream'
 import type { DestinationStream, Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
+import { cappedValue } from './client-data-log'
 
 /** Path prefixes whose next segment is a token (route files named `$token`). */
 const TOKEN_SEGMENT = /^(\/invitations\/)[^/?#]+/
@@ -37,11 +38,18 @@ export function loggedUrl(url: string) {
   return `${loggedPath}?${parameters.join('&')}`
 }
 
+/** The most characters of a URL and a Host the log keeps: both are the client's to choose. */
+const MAX_LOGGED_URL = 2_048
+const MAX_LOGGED_HOST = 255
+
 export const requestLogSerializers = {
   req: (req: { method?: string; url?: string; headers?: Record<string, unknown> }) => ({
     method: req.method,
-    url: loggedUrl(req.url ?? ''),
-    host: req.headers?.host,
+    url: cappedValue(loggedUrl(req.url ?? ''), MAX_LOGGED_URL),
+    host:
+      typeof req.headers?.host === 'string'
+        ? cappedValue(req.headers.host, MAX_LOGGED_HOST)
+        : undefined,
   }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
 }

@@ -23,6 +23,7 @@ import {
 } from '#app/models/wallet-passes.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { clientDataLine } from '#app/utils/client-data-log'
 import { withTenant } from '#drizzle/db.server'
 import { type AppleWalletConfig, appleWalletConfig } from './apple-config.server'
 import { buildPkpass, openPassCard, passContentOf, pkpassResponse } from './apple-pass.server'
@@ -131,7 +132,10 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
       if (!(error instanceof RateLimitedError)) throw error
       return answer(429, error.message)
     }
-    for (const line of body.data.logs) console.warn(`apple wallet device (${tenant.slug}): ${line}`)
+    // One record per request, the lines as data (app/utils/client-data-log.ts).
+    console.warn(
+      clientDataLine('apple wallet device log', { tenant: tenant.slug, lines: body.data.logs }),
+    )
     return answer(200)
   }
   if (endpoint.kind !== 'registration' || !['POST', 'DELETE'].includes(method)) return answer(405)

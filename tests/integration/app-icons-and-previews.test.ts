@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { CACHE_TAG_HEADER } from '#app/cache/page-cache.server'
+import { SHARED_IMAGE_CACHE_CONTROL } from '#app/media/shared-cache'
 import { storeMedia } from '#app/models/media.server'
 import { setOrganizationBrandingImages } from '#app/models/organizations.server'
 import { setUserPreference } from '#app/models/user-settings.server'
@@ -141,7 +142,7 @@ describe('the web app manifest and icons', () => {
       // Same origin (a relative path on this host) and addressed by content.
       expect(entry.src).toMatch(/^\/icons\/[a-z]+-\d+-[0-9a-f]{20}\.png$/)
       const response = await icon(host, entry.src)
-      expect(response.headers.get('Cache-Control')).toContain('immutable')
+      expect(response.headers.get('Cache-Control')).toBe(SHARED_IMAGE_CACHE_CONTROL)
       const image = await decode(response)
       const size = Number(entry.sizes.split('x')[0])
       expect(image).toMatchObject({ format: 'png', width: size, height: size })
@@ -307,7 +308,8 @@ describe("a card's Open Graph image", () => {
     expect(url.pathname).toMatch(new RegExp(`^/card/${card.id}/og/[0-9a-f]{20}\\.png$`))
 
     const response = await fetchPreview(host, preview?.url ?? '')
-    expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    // Minutes in shared caches, not a year: a removed photo leaves them (issue 39 point 3).
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=300, must-revalidate')
     const image = await decode(response)
     expect(image).toMatchObject({ format: 'png', width: 1200, height: 630 })
     expect(image.at(5, 5)).toBe('#1d4ed8') // primary background

@@ -19,6 +19,7 @@ import { loader as passLoader } from '#app/routes/card_.$ref.pass[.]pkpass'
 import { action as editAction } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
 import { action as serviceAction, loader as serviceLoader } from '#app/routes/wallet.apple.v1.$'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
+import { MAX_LOGGED_VALUE } from '#app/utils/client-data-log'
 import { sourceOfUrl } from '#app/utils/view-sources'
 import { appleWalletConfigured } from '#app/wallet/apple-config.server'
 import { passAuthenticationToken } from '#app/wallet/pass-token.server'
@@ -536,8 +537,47 @@ describe("Apple's web service, with a fake device and a fake APNs", () => {
       expect((await post('198.51.100.61')).status).toBe(200)
       expect(logged).toHaveBeenCalledTimes(61)
       expect(logged).toHaveBeenCalledWith(
-        `apple wallet device (${who.organization.slug}): Request to register device failed`,
+        `apple wallet device log {"tenant":"${who.organization.slug}","lines":["Request to register device failed"]}`,
       )
+    } finally {
+      logged.mockRestore()
+    }
+  })
+
+  test('device logs are data: one record per request, line breaks escaped, each line capped', async () => {
+    // Issue 39 point 3: a line with CR/LF once became log lines of the sender's choosing.
+    const who = await agency()
+    const forged = 'nothing\r\n{"level":50,"msg":"admin password reset"}\nINFO forged line'
+    const long = 'x'.repeat(1_900)
+    const logged = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const response = await settle(() =>
+        serviceAction({
+          request: requestFor(who.host, '/wallet/apple/v1/log', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ logs: [forged, long, 'line\u2028separator'] }),
+          }),
+          context: contextFor(who.host, '198.51.100.62'),
+          params: { '*': 'log' },
+        }),
+      )
+      expect(response.status).toBe(200)
+      expect(logged).toHaveBeenCalledTimes(1)
+      const record = String(logged.mock.calls[0]?.[0])
+      // One line, whatever the device sent.
+      expect(record).not.toMatch(/[\r\n\u2028\u2029]/)
+      const prefix = 'apple wallet device log '
+      expect(record.startsWith(prefix)).toBe(true)
+      const data = JSON.parse(record.slice(prefix.length)) as { tenant: string; lines: string[] }
+      expect(data.tenant).toBe(who.organization.slug)
+      // The lines as they were sent, as data; the long one cut to the cap with a mark.
+      expect(data.lines[0]).toBe(forged)
+      expect(data.lines[1]).toBe(
+        `${'x'.repeat(MAX_LOGGED_VALUE)}…[${1_900 - MAX_LOGGED_VALUE} more]`,
+      )
+      expect(data.lines[2]).toBe('line\u2028separator')
+      expect(record.length).toBeLessThan(3 * MAX_LOGGED_VALUE + 200)
     } finally {
       logged.mockRestore()
     }

@@ -2,11 +2,14 @@
 // named "x\r\nBcc: …" must not add a header to the card owner's notification, whatever the
 // provider would make of it. Checked at the provider (a local fake of Resend), where the
 // headers the mailer built arrive.
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as cardAction } from '#app/routes/card.$ref'
+import { withTenant } from '#drizzle/db.server'
+import { emailOutbox } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -86,4 +89,25 @@ test('subject, From name, To and extra headers lose their control characters at 
   expect(sent?.headers?.['Reply-To']).toBe('a@example.test Bcc: victim@evil.test')
   for (const value of [sent?.subject, sent?.from, sent?.to, ...Object.values(sent?.headers ?? {})])
     expect(String(value)).not.toMatch(CONTROL)
+})
+
+test('the outbox row keeps the subject as sent, without its line breaks (issue 39 point 3)', async () => {
+  const { organization } = await makeBrandedOrganization({ name: 'Header Three' })
+  const to = `row-${uniqueSuffix()}@example.test`
+  await queueEmail(
+    organization.id,
+    { to, subject: 'Hello\r\nBcc: victim@evil.test\u2028end', html: '<p>Hi</p>', text: 'Hi' },
+    'Brand',
+    { clientIp: '203.0.113.10' },
+  )
+  await runJobsNow()
+  const sent = resend.emails.find((email) => email.to === to)
+  expect(sent?.subject).toBe('Hello Bcc: victim@evil.test end')
+  const [row] = await withTenant(organization.id, (tx) =>
+    tx
+      .select({ subject: emailOutbox.subject, state: emailOutbox.state })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, organization.id), eq(emailOutbox.toAddress, to))),
+  )
+  expect(row).toEqual({ subject: sent?.subject, state: 'sent' })
 })

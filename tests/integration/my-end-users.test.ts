@@ -5,10 +5,11 @@ import { and, eq } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { resetPassword, signIn } from '#app/auth/accounts.server'
 import { hashToken } from '#app/auth/link-token.server'
+import { setUserPreference } from '#app/models/user-settings.server'
 import { action, loader } from '#app/routes/dashboard.team-member.users'
 import { loader as csvLoader } from '#app/routes/dashboard.team-member.users[.]csv'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import { getDb } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, passwordResetTokens, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
 import {
@@ -221,6 +222,35 @@ test('Export Data: a CSV of the assigned end users, safe to open in a spreadshee
   expect(body).toContain(`"'=HYPERLINK(""x"")"`)
   expect(body).not.toContain(w.theirs.email)
   expect(body).not.toContain(w.unassigned.email)
+})
+
+test('Export Data lists no link of a card its owner keeps private (issue 39 point 3)', async () => {
+  const w = await world()
+  const csv = async () => {
+    const response = await settle(() =>
+      csvLoader({
+        request: requestFor(w.host, '/dashboard/team-member/users.csv', {
+          headers: { Cookie: w.cookie },
+        }),
+        context: contextFor(w.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(200)
+    return response.text()
+  }
+  expect(await csv()).toContain('/c/ada-assigned"')
+  for (const visibility of ['private', 'team', 'contacts'] as const) {
+    await withTenant(w.org.id, (tx) =>
+      setUserPreference(tx, w.org.id, w.mine.id, 'privacy', { visibility }),
+    )
+    const body = await csv()
+    expect(body, visibility).toContain(`"${w.mine.email}"`)
+    expect(body, visibility).not.toContain('/c/ada-assigned')
+    expect(body, visibility).not.toContain(w.card.id)
+  }
+  // The page's data carries no owner's preferences.
+  expect(JSON.stringify(await list(w))).not.toContain('privacy')
 })
 
 test('other roles are refused, and a team member of another organization sees none of these', async () => {

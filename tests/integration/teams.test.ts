@@ -16,6 +16,7 @@ import {
   action as declineAction,
   loader as declinePageLoader,
 } from '#app/routes/invitations.$token_.decline'
+import { INVITATION_NOT_YOURS } from '#app/teams/invitations.server'
 import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/teams/plans'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
@@ -1160,14 +1161,15 @@ describe('answering an invitation', () => {
     const w = await world()
     for (const actor of [w.outsider, w.member]) {
       for (const intent of ['accept', 'decline'] as const) {
-        await expectRefusal(
-          () => answer(actor, w.token, intent),
-          403,
-          `This invitation was sent to ${w.invitee}. Sign in with that email address to answer it.`,
-        )
+        await expectRefusal(() => answer(actor, w.token, intent), 403, INVITATION_NOT_YOURS)
+        // Issue 39 point 3: the refusal does not name the invited address.
+        const response = await refused(() => answer(actor, w.token, intent))
+        expect(await response.text()).not.toContain(w.invitee)
       }
       const shown = await refused(() => invitationPage(w.owner.host, w.token, actor.cookie))
-      expect(await shown.json()).toMatchObject({ state: 'pending', matches: false })
+      const page = await shown.text()
+      expect(JSON.parse(page)).toMatchObject({ state: 'pending', matches: false })
+      expect(page).not.toContain(w.invitee)
     }
   })
 

@@ -7,7 +7,13 @@ import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { loggedUrl, readableLine, readableLog, requestLogger } from '#app/utils/request-log'
+import {
+  loggedUrl,
+  readableLine,
+  readableLog,
+  requestLogger,
+  requestLogSerializers,
+} from '#app/utils/request-log'
 
 const lines: string[] = []
 const sink = new Writable({
@@ -138,4 +144,16 @@ test('every route with a token in its path is logged without it', () => {
     expect(path).toContain(LINK_TOKEN)
     expect(loggedUrl(path), file).not.toContain(LINK_TOKEN)
   }
+})
+
+test('the URL and Host a client chooses are logged cut to a length (issue 39 point 3)', () => {
+  const long = `/card/${'a'.repeat(5_000)}`
+  const record = requestLogSerializers.req({
+    method: 'GET',
+    url: long,
+    headers: { host: `${'h'.repeat(1_000)}.localhost` },
+  })
+  expect(record.url.length).toBeLessThan(2_100)
+  expect(record.url.startsWith('/card/aaa')).toBe(true)
+  expect(record.host?.length).toBeLessThan(300)
 })

@@ -53,7 +53,7 @@ export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' 
   return (
     <AuthCard
       title={title}
-      description={`${invitation.inviterName} invited ${invitation.email} to join the team “${invitation.teamName}” as ${role}.`}
+      description={`${invitation.inviterName} invited ${invitation.email ?? 'another email address'} to join the team “${invitation.teamName}” as ${role}.`}
     >
       <div className="flex flex-col gap-4">
         {error ? <FormMessage>{error}</FormMessage> : null}
@@ -70,7 +70,7 @@ export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' 
             </Button>
             <Button asChild variant="secondary" className="w-full">
               <Link
-                to={`/auth/register?${new URLSearchParams({ email: invitation.email, redirectTo: path })}`}
+                to={`/auth/register?${new URLSearchParams({ email: invitation.email ?? '', redirectTo: path })}`}
               >
                 Create an account
               </Link>
@@ -79,7 +79,7 @@ export function InvitationPage({ data, answer }: { data: Data; answer: 'accept' 
         ) : !data.matches ? (
           <>
             <FormMessage>
-              {`This invitation was sent to ${invitation.email}, and you are signed in as ${data.viewer.email}. Sign in with the invited address to answer it.`}
+              {`This invitation was sent to another email address, and you are signed in as ${data.viewer.email}. Sign in with the invited address to answer it.`}
             </FormMessage>
             <Form method="POST" action="/auth/logout">
               <input type="hidden" name="redirectTo" value={path} />
