@@ -45,7 +45,7 @@ export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
 export const headers = actionAndLoaderHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requirePendingStep(request, context, 'two-factor')
+  const { tenant, user, session } = await requirePendingStep(request, context, 'two-factor')
   const dashboard = rolePaths(user.role).dashboard
   const hasTotp = Boolean(user.totpKeySealed)
   const hasPasskey = (await passkeysOf(tenant, user.id)).length > 0
@@ -53,7 +53,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return { mode: 'verify' as const, enrolment: null, dashboard, hasTotp, hasPasskey }
   }
   // A new key on each visit: nothing is stored until a code from it is confirmed.
-  const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email)
+  const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email, {
+    organizationId: tenant.id,
+    userId: user.id,
+    sessionId: session.sessionId,
+  })
   return { mode: 'enrol' as const, enrolment, dashboard, hasTotp, hasPasskey }
 }
 
@@ -122,8 +126,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!passed) return new ActionError(400, PASSKEY_FAILED_MESSAGE)
         return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
+      // Only an account with no second factor at all enrols here (as `passkey-add` checks): one
+      // with a passkey passes the step with it, never by adding a key (issue 39).
       enrol: async (value, { tenant, user, session }) => {
-        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        if (!(await owesEnrolment(tenant, user))) {
+          return new ActionError(400, 'Two-factor authentication is on.')
+        }
         const recoveryCodes = await confirmEnrolment(
           tenant,
           user,
