@@ -18,10 +18,10 @@ import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolme
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
-import type { ValidSession } from './session.server'
 import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
 import { owesEnrolment } from './passkey-ceremonies.server'
 import { addressLimitKey, assertNotLimited, limitKey, recordHits } from './rate-limit.server'
+import type { ValidSession } from './session.server'
 import { countAttempt } from './two-factor.server'
 
 const LINK_TTL_MS = 30 * 60_000

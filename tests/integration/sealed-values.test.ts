@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { generateTOTP } from '@oslojs/otp'
-import { and, desc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { signIn } from '#app/auth/accounts.server'
 import { sessionCookieName, sessionIdFromToken } from '#app/auth/session.server'
@@ -21,6 +21,7 @@ import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { FORM_SEAL_PURPOSES, type FormSealPurpose, sealForForm } from '#app/utils/secret-box.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, rateLimits } from '#drizzle/schema'
+import { enrolmentLinkToken, openEnrolmentLink } from '#tests/enrolment-link'
 import {
   contextFor,
   formRequest,
@@ -30,7 +31,6 @@ import {
   sessionCookieFor,
   settle,
 } from '#tests/factories'
-import { asDelivered } from '#tests/inbox'
 import { loadRoute } from '#tests/route-modules'
 
 const PASSWORD = 'password123'
@@ -247,32 +247,17 @@ async function openProfile(cookie: string) {
   return callRoute('profile._index.tsx', 'loader', host, '/profile', cookie)
 }
 
-/** Emails this pending session the enrolment link and opens it (the step's own forms). */
-async function confirmEmail(cookie: string, userId: string, email: string) {
-  const sent = await callRoute(STEP[0], 'action', host, STEP[1], cookie, {
-    intent: 'send-enrolment-email',
-  })
-  expect(sent).toHaveRedirect('/auth/two-factor?sent=1')
-  const [row] = asDelivered(
-    await getDb()
-      .select()
-      .from(emailOutbox)
-      .where(and(eq(emailOutbox.organizationId, tenant.id), eq(emailOutbox.toAddress, email)))
-      .orderBy(desc(emailOutbox.createdAt))
-      .limit(1),
-  )
-  const token = /\/auth\/two-factor\?link=([a-z2-7]{52})/.exec(row?.text ?? '')?.[1]
-  if (!token) throw new Error(`no link in the email to ${userId}`)
-  return callRoute(STEP[0], 'action', host, STEP[1], cookie, { intent: 'confirm-email', token })
-}
-
 describe('a value sealed for another account, session or purpose opens nowhere', () => {
   test('the sign-in step refuses each foreign key, then enrols with its own', async () => {
     const opener = OPENERS[STEP[0]]
     if (!opener) throw new Error('the step opens no sealed value')
     const admin = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie, sessionId } = await pendingSignIn(admin.email)
-    expect(await confirmEmail(cookie, admin.id, admin.email)).toHaveRedirect('/auth/two-factor')
+    await openEnrolmentLink(
+      (fields) => callRoute(STEP[0], 'action', host, STEP[1], cookie, fields),
+      tenant.id,
+      admin.email,
+    )
     const foreign = await foreignKeys({ id: admin.id, sessionId })
     const accepted: string[] = []
     for (const [who, { sealedKey, key }] of Object.entries(foreign)) {
@@ -391,16 +376,7 @@ describe('the sign-in step enrols only an account that owes a factor, after the 
     // A second sign-in asks for its own link; the first session's link does not open it.
     const second = await pendingSignIn(admin.email)
     await callRoute(STEP[0], 'action', host, STEP[1], cookie, { intent: 'send-enrolment-email' })
-    const [row] = asDelivered(
-      await getDb()
-        .select()
-        .from(emailOutbox)
-        .where(
-          and(eq(emailOutbox.organizationId, tenant.id), eq(emailOutbox.toAddress, admin.email)),
-        ),
-    )
-    const token = /\?link=([a-z2-7]{52})/.exec(row?.text ?? '')?.[1] ?? ''
-    expect(token).not.toBe('')
+    const token = await enrolmentLinkToken(tenant.id, admin.email)
     // The outbox row holds no token (ADR 028).
     const [stored] = await getDb()
       .select()

@@ -24,6 +24,7 @@ import { ActionError } from '#app/utils/action-error'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, rateLimits, sessions, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
+import { openEnrolmentLink } from '#tests/enrolment-link'
 import {
   contextFor,
   formRequest,
@@ -217,7 +218,17 @@ describe('who must have a second factor', () => {
         params: {},
       }),
     )
-    const body = (await page.json()) as { mode: string; enrolment: { uri: string } }
+    // Set-up waits for the link emailed to the account (ADR 054); then the page offers a key.
+    expect(((await page.json()) as { mode: string }).mode).toBe('confirm-email')
+    await openEnrolmentLink((fields) => postStep(on.cookie, fields), tenant.id, admin.email)
+    const after = await settle(async () =>
+      mod.loader?.({
+        request: requestFor(host, '/auth/two-factor', { headers: { Cookie: on.cookie } }),
+        context: contextFor(host, IP),
+        params: {},
+      }),
+    )
+    const body = (await after.json()) as { mode: string; enrolment: { uri: string } }
     expect(body.mode).toBe('enrol')
     expect(body.enrolment.uri).toMatch(/^otpauth:\/\/totp\//)
     await setPlatform({ requireTwoFactorForAdmins: false })
@@ -228,7 +239,9 @@ describe('who must have a second factor', () => {
   test('enrolling at the step completes the session and answers ten recovery codes', async () => {
     const admin = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie } = await signInAs(admin.email)
-    // The key the step's page made for this session (ADR 054: it opens in this session only).
+    // The link emailed to the account first; then the key the step's page made for this session
+    // (ADR 054: it opens in this session only).
+    await openEnrolmentLink((fields) => postStep(cookie, fields), tenant.id, admin.email)
     const { sealedKey, key } = await stepEnrolment(cookie)
     const wrong = await postStep(cookie, { intent: 'enrol', sealedKey, code: '000000' })
     expect(wrong.status).toBe(400)
