@@ -280,7 +280,7 @@ describe('a value sealed for another account, session or purpose opens nowhere',
     })
     expect(done.status).toBe(200)
     expect((await openProfile(cookie)).status).toBe(200)
-  })
+  }, 120_000)
 
   test('the Security page refuses each foreign key, then enrols with its own', async () => {
     const opener = OPENERS[SECURITY[0]]
@@ -308,7 +308,7 @@ describe('a value sealed for another account, session or purpose opens nowhere',
     })
     expect(done.status).toBe(200)
     expect((await storedUser(person.id))?.totpKeySealed).not.toBeNull()
-  })
+  }, 120_000)
 })
 
 /** A full sign-in of an account that owes no step: its session token. */

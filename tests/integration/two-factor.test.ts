@@ -258,6 +258,7 @@ describe('who must have a second factor', () => {
   test('a key the server did not seal is refused', async () => {
     const admin = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie } = await signInAs(admin.email)
+    await openEnrolmentLink((fields) => postStep(cookie, fields), tenant.id, admin.email)
     const forged = await postStep(cookie, {
       intent: 'enrol',
       sealedKey: 'v1.forged.key.value',
