@@ -245,6 +245,7 @@ export default function TwoFactorStep() {
           linkToken={page.linkToken}
           sent={page.sent}
           lastResult={resultOf('confirm-email')}
+          sendResult={resultOf('send-enrolment-email')}
         />
       ) : mode === 'enrol' && enrolment ? (
         <div className="flex flex-col gap-6">

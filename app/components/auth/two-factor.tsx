@@ -10,6 +10,7 @@ import {
   DisableSchema,
   EnrolSchema,
   RecoveryStepSchema,
+  SendEnrolmentEmailSchema,
 } from '#app/validation/two-factor'
 
 export type Enrolment = { qrSvg: string; keyText: string; sealedKey: string; uri: string }
@@ -34,16 +35,22 @@ export function EnrolmentEmailForms({
   linkToken,
   sent,
   lastResult,
+  sendResult,
 }: {
   email: string
   linkToken: string | null
   sent: boolean
   lastResult: LastResult
+  sendResult: LastResult
 }) {
   const navigation = useNavigation()
   const [form] = useSchemaForm(ConfirmEnrolmentEmailSchema, {
     id: 'enrolment-email-link',
     lastResult,
+  })
+  const [sendForm] = useSchemaForm(SendEnrolmentEmailSchema, {
+    id: 'enrolment-email-send',
+    lastResult: sendResult,
   })
   return (
     <div className="flex flex-col gap-4">
@@ -65,7 +72,8 @@ export function EnrolmentEmailForms({
           ? `We emailed a link to ${email}. Open it in this browser to continue. It works for 30 minutes.`
           : `First, we email a link to ${email}: open it in this browser, then set up your second step.`}
       </p>
-      <Form method="POST">
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(sendForm)}>
+        {sendForm.errors?.length ? <FormMessage>{sendForm.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="intent" value="send-enrolment-email" />
         <StatusButton
           variant={linkToken || sent ? 'secondary' : 'primary'}
