@@ -279,6 +279,9 @@ export const sessions = pgTable(
     // session, cleared by the one statement that uses it, refused after its expiry.
     webauthnChallenge: text('webauthn_challenge'),
     webauthnChallengeExpiresAt: timestamp('webauthn_challenge_expires_at', { withTimezone: true }),
+    // True once this session opened the emailed link that lets an account with no second factor
+    // enrol one at the sign-in step (ADR 054): the password alone never picks the second factor.
+    enrolmentEmailConfirmed: boolean('enrolment_email_confirmed').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

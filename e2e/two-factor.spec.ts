@@ -1,13 +1,15 @@
 // Two-factor sign-in and password rotation in the browser (ADR 045): an agency owner enrols an
 // authenticator from the Security area, signs in with a code, with a recovery code (refused the
 // second time), and meets enforcement switched on and off through the agency's own staff
-// requirement (the platform toggle stays off on the e2e servers: e2e/start-server.ts). Then a
+// requirement (the platform toggle stays off on the e2e servers: e2e/start-server.ts), where a
+// first set-up at sign-in waits for a link emailed to the account (ADR 054). Then a
 // password past 90 days with rotation switched on. Axe on every new page.
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateTOTP } from '@oslojs/otp'
 import { expect, type Page, test } from '@playwright/test'
 import { createAgency } from './agency-owner'
 import { HOSTS, OLD_PASSWORD_USER, SUPER_ADMIN, urlFor } from './fixtures'
+import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 
 const OWNER_PASSWORD = 'brand-owner-pass-1'
@@ -127,6 +129,17 @@ test('enrol, sign in with a code and a recovery code, enforcement on and off', a
   await expect(
     owner.getByRole('heading', { name: 'Set up two-factor authentication' }),
   ).toBeVisible()
+  // The password alone picks no second factor: a link emailed to the account first, opened in
+  // this browser (ADR 054).
+  await expect(owner.getByTestId('totp-key')).toHaveCount(0)
+  await expectAccessible(owner, 'two-factor enrolment at sign-in, before the emailed link')
+  await owner.getByRole('button', { name: 'Email me a link' }).click()
+  await expect(owner.getByTestId('enrolment-email-note')).toContainText('We emailed a link')
+  const linkEmail = await newestEmailTo(ownerEmail, 'Set up two-factor authentication')
+  await owner.goto(linkIn(linkEmail, '/auth/two-factor?link='))
+  await waitForHydration(owner)
+  await owner.getByRole('button', { name: 'Continue the set-up' }).click()
+  await expect(owner.getByTestId('totp-key')).toBeVisible()
   await expectAccessible(owner, 'two-factor enrolment at sign-in')
   const requiredKey = (await owner.getByTestId('totp-key').textContent()) ?? ''
   await owner.getByLabel('Code from the app').fill(codeFor(requiredKey))

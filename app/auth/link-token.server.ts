@@ -18,6 +18,8 @@ export const LINK_PURPOSES = [
   'team-invitation',
   // A lead's receipt: see or delete their data (ADR 050).
   'lead-data',
+  // Lets the session that asked enrol the account's first second factor at sign-in (ADR 054).
+  'two-factor-enrolment',
 ] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 

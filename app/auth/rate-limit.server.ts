@@ -49,6 +49,10 @@ export const LIMITS = {
   // guessable through a session that passed the password (ADR 045).
   twoFactorAccount: { max: 10, windowMs: 15 * MINUTE },
   twoFactorIp: { max: 50, windowMs: 15 * MINUTE },
+  // The email that lets a session enrol an account's first second factor at the sign-in step
+  // (ADR 054), per account and per client address: each one is an email.
+  enrolmentEmailAccount: { max: 3, windowMs: 60 * MINUTE },
+  enrolmentEmailIp: { max: 20, windowMs: 60 * MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.
   invitationResend: { max: 1, windowMs: 10 * MINUTE },
   // Personal data exports a person asks for (ADR 052): each builds a zip of all their rows and

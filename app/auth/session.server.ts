@@ -106,6 +106,8 @@ export type ValidSession = {
   renewed: boolean
   /** False while the sign-in's second step is owed (app/auth/sign-in-steps.server.ts). */
   twoFactorVerified: boolean
+  /** True once this session opened the emailed link that lets it enrol a first factor. */
+  enrolmentEmailConfirmed: boolean
 }
 
 export async function validateSessionToken(
@@ -138,6 +140,7 @@ export async function validateSessionToken(
       expiresAt,
       renewed,
       twoFactorVerified: row.session.twoFactorVerified,
+      enrolmentEmailConfirmed: row.session.enrolmentEmailConfirmed,
     }
   })
 }

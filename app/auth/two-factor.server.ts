@@ -25,7 +25,13 @@ import { findUserById, type User } from '#app/models/users.server'
 import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { open, seal } from '#app/utils/secret-box.server'
+import {
+  type FormSealBinding,
+  openAtRest,
+  openFromForm,
+  sealAtRest,
+  sealForForm,
+} from '#app/utils/secret-box.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { addressLimitKey, hitOrRefuseIn, limitKey } from './rate-limit.server'
@@ -93,20 +99,45 @@ export function keyFromText(text: string) {
   return decodeBase32IgnorePadding(text.replace(/\s+/g, '').toUpperCase())
 }
 
-/** The key sealed for the enrolment form's hidden field and for the user row. */
+/** The key sealed for the user row. */
 export function sealKey(key: Uint8Array) {
-  return seal(encodeBase32UpperCaseNoPadding(key))
+  return sealAtRest(encodeBase32UpperCaseNoPadding(key))
 }
 
 export function openKey(sealed: string) {
-  return keyFromText(open(sealed))
+  return keyFromText(openAtRest(sealed))
 }
 
-export async function enrolmentOf(key: Uint8Array, issuer: string, accountName: string) {
+/** Whose set-up a key is: the enrolment form's key opens for this account's session only. */
+export type EnrolmentHolder = { organizationId: string; userId: string; sessionId: string }
+
+const enrolmentBinding = (holder: EnrolmentHolder): FormSealBinding => ({
+  purpose: 'two-factor-enrolment',
+  organizationId: holder.organizationId,
+  userId: holder.userId,
+  sessionId: holder.sessionId,
+})
+
+/** The key a set-up form carries: sealed for this account, this session and enrolment only. */
+export function sealEnrolmentKey(key: Uint8Array, holder: EnrolmentHolder) {
+  return sealForForm(encodeBase32UpperCaseNoPadding(key), enrolmentBinding(holder))
+}
+
+/** The key the form carried, if it was sealed for this holder; otherwise a SecretBoxError. */
+export function openEnrolmentKey(sealed: string, holder: EnrolmentHolder) {
+  return keyFromText(openFromForm(sealed, enrolmentBinding(holder)))
+}
+
+export async function enrolmentOf(
+  key: Uint8Array,
+  issuer: string,
+  accountName: string,
+  holder: EnrolmentHolder,
+) {
   const uri = createTOTPKeyURI(issuer, accountName, key, TOTP_PERIOD_SECONDS, TOTP_DIGITS)
   // An SVG drawn on the server: no script, and the key never reaches a third-party service.
   const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
-  return { uri, qrSvg, keyText: keyText(key), sealedKey: sealKey(key) }
+  return { uri, qrSvg, keyText: keyText(key), sealedKey: sealEnrolmentKey(key, holder) }
 }
 
 export function codeMatches(key: Uint8Array, code: string) {
@@ -180,9 +211,10 @@ export async function passWithRecoveryCode(
 }
 
 /**
- * Confirms an enrolment: the code must come from the key the form carried (sealed by us, so it
- * is a key this server made). Stores the key and ten recovery codes, marks the session as past
- * its second step, and returns the codes, shown once.
+ * Confirms an enrolment: the code must come from the key the form carried, sealed by us for this
+ * account, this session and enrolment (ADR 054), so it is a key this server made for them.
+ * Stores the key and ten recovery codes, marks the session as past its second step, and returns
+ * the codes, shown once.
  */
 export async function confirmEnrolment(
   tenant: Pick<Tenant, 'id'>,
@@ -194,7 +226,11 @@ export async function confirmEnrolment(
   await countAttempt(tenant, user.id, clientIp)
   let key: Uint8Array
   try {
-    key = openKey(input.sealedKey)
+    key = openEnrolmentKey(input.sealedKey, {
+      organizationId: tenant.id,
+      userId: user.id,
+      sessionId,
+    })
   } catch {
     throw new ActionError(400, 'The set-up expired. Please start again.')
   }

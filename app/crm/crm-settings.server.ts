@@ -8,7 +8,7 @@ import { recordAudit } from '#app/models/audit.server'
 import { listCrmSyncs } from '#app/models/crm-syncs.server'
 import { ActionError } from '#app/utils/action-error'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
-import { open, seal } from '#app/utils/secret-box.server'
+import { openAtRest, sealAtRest } from '#app/utils/secret-box.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
   type ApiSettingsForm,
@@ -140,7 +140,7 @@ async function keyOf(value: KeyForm, signedIn: SignedIn) {
   const stored = await storedSettings(signedIn)
   const storedKey =
     value.keepStoredKey === '1' && !value.apiKey && stored?.gohighlevelApiKeyEncrypted
-      ? open(stored.gohighlevelApiKeyEncrypted)
+      ? openAtRest(stored.gohighlevelApiKeyEncrypted)
       : null
   return { apiKey: value.apiKey || storedKey, storedKey, stored }
 }
@@ -180,7 +180,7 @@ async function saveSettings(
   }
   await withTenant(tenant.id, async (tx) => {
     await saveApiSettings(tx, tenant.id, user.id, {
-      sealedKey: seal(apiKey),
+      sealedKey: sealAtRest(apiKey),
       keyLast4: apiKey.slice(-4),
       locationId,
       // A valid new key turns the integration on (§4); a kept one keeps the switch's word.

@@ -14,7 +14,7 @@ import {
   resetFailedCrmSync,
 } from '#app/models/crm-syncs.server'
 import { insertJob, requeueJobByKey } from '#app/models/jobs.server'
-import { needsReseal, open, seal } from '#app/utils/secret-box.server'
+import { needsReseal, openAtRest, sealAtRest } from '#app/utils/secret-box.server'
 import { type Queryable, withTenant } from '#drizzle/db.server'
 import {
   type CrmContact,
@@ -153,13 +153,13 @@ export const forwardContactToCrm: JobHandler = {
       await fail('CRM integration disabled', true)
       throw new PermanentJobError('CRM integration disabled')
     }
-    const apiKey = open(settings.gohighlevelApiKeyEncrypted)
+    const apiKey = openAtRest(settings.gohighlevelApiKeyEncrypted)
     if (needsReseal(settings.gohighlevelApiKeyEncrypted)) {
       // Sealed under APP_SECRET_PREVIOUS: sealed again under the current secret, so the old
       // one can be retired once every stored key has been used.
       await withTenant(organizationId, (tx) =>
         saveApiSettings(tx, organizationId, settings.userId, {
-          sealedKey: seal(apiKey),
+          sealedKey: sealAtRest(apiKey),
           keyLast4: settings.gohighlevelApiKeyLast4,
           locationId: settings.gohighlevelLocationId,
           enabled: settings.enabled,
@@ -232,7 +232,7 @@ export const deleteContactFromCrm: JobHandler = {
     try {
       await deleteContact(
         {
-          apiKey: open(settings.gohighlevelApiKeyEncrypted),
+          apiKey: openAtRest(settings.gohighlevelApiKeyEncrypted),
           locationId: settings.gohighlevelLocationId,
         },
         crmContactId,

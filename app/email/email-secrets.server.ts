@@ -12,6 +12,7 @@ import {
 import { findLeadByDataToken } from '#app/models/contacts.server'
 import { findUsableConfirmationToken } from '#app/models/email-confirmations.server'
 import type { OutboxEmail } from '#app/models/outbox.server'
+import { enrolmentLinkChallenge, isSessionChallengeLive } from '#app/models/passkeys.server'
 import { findUsableResetToken } from '#app/models/password-resets.server'
 import { findPendingInvitationByTokenHash } from '#app/models/team-invitations.server'
 import { findUserById } from '#app/models/users.server'
@@ -106,6 +107,8 @@ export async function isSecretLive(db: Queryable, organizationId: string, secret
     }
     case 'lead-data':
       return Boolean(await findLeadByDataToken(db, organizationId, hash()))
+    case 'two-factor-enrolment':
+      return isSessionChallengeLive(db, organizationId, enrolmentLinkChallenge(hash()))
     default:
       return false
   }

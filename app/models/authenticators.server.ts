@@ -73,3 +73,15 @@ export async function markSessionTwoFactorVerified(
     .set({ twoFactorVerified: true })
     .where(and(eq(sessions.organizationId, organizationId), eq(sessions.id, sessionId)))
 }
+
+/** Records that this session opened the emailed link that lets it enrol (ADR 054). */
+export async function markSessionEnrolmentEmailConfirmed(
+  db: Queryable,
+  organizationId: string,
+  sessionId: string,
+) {
+  await db
+    .update(sessions)
+    .set({ enrolmentEmailConfirmed: true })
+    .where(and(eq(sessions.organizationId, organizationId), eq(sessions.id, sessionId)))
+}

@@ -144,3 +144,29 @@ export async function consumeSessionChallenge(
     .returning({ id: sessions.id })
   return rows.length > 0
 }
+
+/**
+ * The session's challenge while an emailed enrolment link waits (ADR 054): the token's hash,
+ * marked so no passkey ceremony's challenge is ever one.
+ */
+export const enrolmentLinkChallenge = (tokenHash: string) => `email:${tokenHash}`
+
+/** Whether some session of the organization holds this unexpired challenge (the outbox page). */
+export async function isSessionChallengeLive(
+  db: Queryable,
+  organizationId: string,
+  challenge: string,
+) {
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.organizationId, organizationId),
+        eq(sessions.webauthnChallenge, challenge),
+        gt(sessions.webauthnChallengeExpiresAt, sql`now()`),
+      ),
+    )
+    .limit(1)
+  return rows.length > 0
+}

@@ -40,7 +40,7 @@ export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
 export const headers = actionAndLoaderHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireUser(request, context)
+  const { tenant, user, session } = await requireUser(request, context)
   const required = await twoFactorRequired(tenant, user)
   const enabled = Boolean(user.totpKeySealed)
   const passkeys = (await passkeysOf(tenant, user.id)).map(
@@ -52,7 +52,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     passkeys,
     recoveryCodesLeft: user.recoveryCodeHashes.length,
     // Only while there is none: a new key each visit, stored once a code from it is confirmed.
-    enrolment: enabled ? null : await enrolmentOf(newTotpKey(), tenant.name, user.email),
+    enrolment: enabled
+      ? null
+      : await enrolmentOf(newTotpKey(), tenant.name, user.email, {
+          organizationId: tenant.id,
+          userId: user.id,
+          sessionId: session.sessionId,
+        }),
     securityPath: `${rolePaths(user.role).profile}?tab=security`,
   }
 }

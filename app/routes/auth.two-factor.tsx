@@ -1,8 +1,15 @@
 // The sign-in's second step (ADR 045): the authenticator's code or a recovery code, or, for an
-// account that must have two-factor authentication and has none yet, its enrolment. Only a
+// account that must have two-factor authentication and has none yet, its enrolment, once this
+// session opened the link emailed to the account (ADR 054). Only a
 // session that owes this step reaches the page; the guard sends every other page here first.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
+import {
+  assertMayEnrolAtStep,
+  confirmEnrolmentEmail,
+  ENROLMENT_LINK_FAILED_MESSAGE,
+  sendEnrolmentEmail,
+} from '#app/auth/enrolment-email.server'
 import { requirePendingStep } from '#app/auth/guards.server'
 import {
   addPasskey,
@@ -28,6 +35,7 @@ import { PasskeyAddForm, PasskeyStepForm } from '#app/components/auth/passkeys'
 import {
   CodeForm,
   EnrolForm,
+  EnrolmentEmailForms,
   RecoveryCodes,
   RecoveryForm,
   SignOut,
@@ -45,23 +53,47 @@ export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
 export const headers = actionAndLoaderHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requirePendingStep(request, context, 'two-factor')
+  const { tenant, user, session } = await requirePendingStep(request, context, 'two-factor')
   const dashboard = rolePaths(user.role).dashboard
   const hasTotp = Boolean(user.totpKeySealed)
   const hasPasskey = (await passkeysOf(tenant, user.id)).length > 0
   if (hasTotp || hasPasskey) {
-    return { mode: 'verify' as const, enrolment: null, dashboard, hasTotp, hasPasskey }
+    return { mode: 'verify' as const, enrolment: null, dashboard, hasTotp, hasPasskey, email: null }
+  }
+  // Whoever holds the password must not pick the second factor: the account's email first.
+  if (!session.enrolmentEmailConfirmed) {
+    const url = new URL(request.url)
+    return {
+      mode: 'confirm-email' as const,
+      enrolment: null,
+      dashboard,
+      hasTotp,
+      hasPasskey,
+      email: user.email,
+      linkToken: url.searchParams.get('link'),
+      sent: url.searchParams.has('sent'),
+    }
   }
   // A new key on each visit: nothing is stored until a code from it is confirmed.
-  const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email)
-  return { mode: 'enrol' as const, enrolment, dashboard, hasTotp, hasPasskey }
+  const enrolment = await enrolmentOf(newTotpKey(), tenant.name, user.email, {
+    organizationId: tenant.id,
+    userId: user.id,
+    sessionId: session.sessionId,
+  })
+  return { mode: 'enrol' as const, enrolment, dashboard, hasTotp, hasPasskey, email: null }
 }
 
-// A refused code keeps the QR code the person already scanned (a reload would make a new key).
+// A refused code keeps the QR code the person already scanned (a reload would make a new key);
+// the emailed link's forms move the page on, so after them it loads again.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   formMethod,
+  formData,
   defaultShouldRevalidate,
-}) => (formMethod ? false : defaultShouldRevalidate)
+}) => {
+  const intent = formData?.get('intent')
+  const movesOn = intent === 'send-enrolment-email' || intent === 'confirm-email'
+  return formMethod && !movesOn ? false : defaultShouldRevalidate
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const clientIp = context.clientIp ?? 'unknown'
@@ -70,6 +102,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: TwoFactorStepSchema,
     redirectTo: '/',
     intents: {
+      'send-enrolment-email': async (_value, { tenant, user, session }) => {
+        await sendEnrolmentEmail(tenant, user, session.sessionId, clientIp)
+        return { toast: 'Link sent', redirectTo: '/auth/two-factor?sent=1' }
+      },
+      'confirm-email': async ({ token }, { tenant, user, session }) => {
+        if (!(await confirmEnrolmentEmail(tenant, user, session.sessionId, token, clientIp))) {
+          return new ActionError(400, ENROLMENT_LINK_FAILED_MESSAGE)
+        }
+        return { toast: 'Email confirmed', redirectTo: '/auth/two-factor' }
+      },
       code: async ({ code }, { tenant, user, session }) => {
         const passed = await passWithCode(tenant, user, session.sessionId, code, clientIp)
         if (!passed) return new ActionError(400, WRONG_CODE_MESSAGE, 'code')
@@ -92,17 +134,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       // An account that has no second factor yet enrols one here: a passkey's creation options;
       // every other account gets the options to use the passkeys it has.
-      'passkey-options': async (_value, { tenant, user, session }) => ({
-        reply: {
-          options: (await owesEnrolment(tenant, user))
-            ? await registrationOptions(tenant, user, session.sessionId, request)
-            : await authenticationOptions(tenant, user, session.sessionId, request),
-        },
-      }),
-      'passkey-add': async (value, { tenant, user, session }) => {
+      'passkey-options': async (_value, { tenant, user, session }) => {
         if (!(await owesEnrolment(tenant, user))) {
-          return new ActionError(400, 'Two-factor authentication is on.')
+          return {
+            reply: {
+              options: await authenticationOptions(tenant, user, session.sessionId, request),
+            },
+          }
         }
+        await assertMayEnrolAtStep(tenant, user, session)
+        return {
+          reply: { options: await registrationOptions(tenant, user, session.sessionId, request) },
+        }
+      },
+      'passkey-add': async (value, { tenant, user, session }) => {
+        await assertMayEnrolAtStep(tenant, user, session)
         await addPasskey(tenant, user, session.sessionId, request, value)
         const completed = await markVerified(tenant, user.id, session.sessionId)
         return {
@@ -122,8 +168,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!passed) return new ActionError(400, PASSKEY_FAILED_MESSAGE)
         return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
+      // Only an account with no second factor at all enrols here, as `passkey-add`: one with a
+      // passkey passes the step with it, never by adding a key; and only after the emailed link
+      // (issue 39, ADR 054).
       enrol: async (value, { tenant, user, session }) => {
-        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        await assertMayEnrolAtStep(tenant, user, session)
         const recoveryCodes = await confirmEnrolment(
           tenant,
           user,
@@ -139,6 +188,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const clientAction = serverActionOrFailure
 const INTENTS = {
+  'send-enrolment-email': 'Failed to send the link',
+  'confirm-email': 'Failed to check the link',
   code: 'Failed to verify the code',
   recovery: 'Failed to verify the code',
   passkey: 'Failed to verify the passkey',
@@ -151,7 +202,8 @@ type ActionData = {
 }
 
 export default function TwoFactorStep() {
-  const { mode, enrolment, dashboard, hasTotp, hasPasskey } = useLoaderData<typeof loader>()
+  const page = useLoaderData<typeof loader>()
+  const { mode, enrolment, dashboard, hasTotp, hasPasskey } = page
   const actionData = useActionData<typeof action>() as ActionData | undefined
   useClientFailureToast(actionData, INTENTS, 'Failed to verify the code')
   const resultOf = (intent: string) =>
@@ -173,19 +225,29 @@ export default function TwoFactorStep() {
   }
   return (
     <AuthCard
-      title={mode === 'enrol' ? 'Set up two-factor authentication' : 'Two-factor authentication'}
+      title={mode === 'verify' ? 'Two-factor authentication' : 'Set up two-factor authentication'}
       description={
-        mode === 'enrol'
-          ? 'Your account must sign in with a second step. Set up an authenticator app to continue.'
-          : hasTotp
-            ? hasPasskey
-              ? 'Use your passkey, or enter the 6-digit code from your authenticator app.'
-              : 'Enter the 6-digit code from your authenticator app.'
-            : 'Use your passkey to continue.'
+        mode === 'confirm-email'
+          ? 'Your account must sign in with a second step. Before you set it up, confirm that this is your email.'
+          : mode === 'enrol'
+            ? 'Your account must sign in with a second step. Set up an authenticator app to continue.'
+            : hasTotp
+              ? hasPasskey
+                ? 'Use your passkey, or enter the 6-digit code from your authenticator app.'
+                : 'Enter the 6-digit code from your authenticator app.'
+              : 'Use your passkey to continue.'
       }
       footer={<SignOut />}
     >
-      {mode === 'enrol' && enrolment ? (
+      {page.mode === 'confirm-email' ? (
+        <EnrolmentEmailForms
+          email={page.email}
+          linkToken={page.linkToken}
+          sent={page.sent}
+          lastResult={resultOf('confirm-email')}
+          sendResult={resultOf('send-enrolment-email')}
+        />
+      ) : mode === 'enrol' && enrolment ? (
         <div className="flex flex-col gap-6">
           <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
           <section aria-labelledby="passkey-enrol-heading" className="flex flex-col gap-3">

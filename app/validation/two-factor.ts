@@ -55,8 +55,22 @@ export const PasskeyRenameSchema = z.object({
 export const PasskeyRemoveSchema = z.object({ intent: z.literal('passkey-remove'), passkeyId })
 export const PasskeyStepSchema = z.object({ intent: z.literal('passkey'), credential })
 
+// Before a first second factor is set up at the step, the account's email (ADR 054): the step
+// sends a link, and the link's page posts its token back from the session that asked.
+export const SendEnrolmentEmailSchema = z.object({ intent: z.literal('send-enrolment-email') })
+export const ConfirmEnrolmentEmailSchema = z.object({
+  intent: z.literal('confirm-email'),
+  token: z
+    .string({ error: 'That link is not complete. Please open it from the email again.' })
+    .trim()
+    .min(1)
+    .max(100),
+})
+
 /** The sign-in's second step: the authenticator's code, a recovery code, a passkey, enrolment. */
 export const TwoFactorStepSchema = z.discriminatedUnion('intent', [
+  SendEnrolmentEmailSchema,
+  ConfirmEnrolmentEmailSchema,
   CodeStepSchema,
   RecoveryStepSchema,
   EnrolSchema,

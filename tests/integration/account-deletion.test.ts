@@ -283,7 +283,11 @@ describe('signing in during the grace period cancels it', () => {
   async function withAuthenticator() {
     const person = await makeUser(tenant.id, { password: PASSWORD })
     const key = newTotpKey()
-    const { sealedKey } = await enrolmentOf(key, tenant.name, person.email)
+    const { sealedKey } = await enrolmentOf(key, tenant.name, person.email, {
+      organizationId: tenant.id,
+      userId: person.id,
+      sessionId: 'no-session',
+    })
     const recoveryCodes = await confirmEnrolment(
       tenant,
       person,

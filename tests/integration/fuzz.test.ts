@@ -712,8 +712,18 @@ const FORMS: Form[] = [
     file: 'auth.two-factor',
     path: '/auth/two-factor',
     actor: 'two-factor step',
-    intents: ['code', 'recovery', 'enrol', 'passkey-options', 'passkey', 'passkey-add'],
-    keys: ['code', 'recoveryCode', 'sealedKey', 'credential', 'name'],
+    intents: [
+      'code',
+      'recovery',
+      'enrol',
+      'passkey-options',
+      'passkey',
+      'passkey-add',
+      // The emailed link before a first factor is set up (ADR 054).
+      'send-enrolment-email',
+      'confirm-email',
+    ],
+    keys: ['code', 'recoveryCode', 'sealedKey', 'credential', 'name', 'token'],
     // Every code attempt counts against the account and the address (ADR 045).
     mayChange: ['rate_limits'],
   },

@@ -13,6 +13,7 @@ import { invalidatePlatformSettings } from '#app/settings/platform-settings-cach
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, passkeys, rateLimits, sessions } from '#drizzle/schema'
+import { openEnrolmentLink } from '#tests/enrolment-link'
 import {
   contextFor,
   formRequest,
@@ -280,6 +281,9 @@ describe('signing in with a passkey', () => {
     // Agency admins must have one while the platform toggle is on (the default).
     const user = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie, session } = await signInAs(user.email)
+    // The password alone picks no factor: the link emailed to the account first (ADR 054).
+    expect((await postStep(cookie, { intent: 'passkey-options' })).status).toBe(403)
+    await openEnrolmentLink((fields) => postStep(cookie, fields), tenant.id, user.email)
     const options = (await optionsOf(await postStep(cookie, { intent: 'passkey-options' }))) as {
       challenge: string
       rp: { id: string }

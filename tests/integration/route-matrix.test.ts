@@ -1253,6 +1253,11 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { intent: 'passkey', credential: '{}', ...injected },
         params: {},
       },
+      {
+        path: '/auth/two-factor',
+        fields: { intent: 'confirm-email', token: 'a'.repeat(52), ...injected },
+        params: {},
+      },
     ],
     'auth.new-password.tsx': [
       {

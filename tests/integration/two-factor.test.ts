@@ -10,6 +10,7 @@ import {
   confirmEnrolment,
   disableTwoFactor,
   enrolmentOf,
+  keyFromText,
   newTotpKey,
   REQUIRED_MESSAGE,
   regenerateRecoveryCodes,
@@ -23,6 +24,7 @@ import { ActionError } from '#app/utils/action-error'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, rateLimits, sessions, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
+import { openEnrolmentLink } from '#tests/enrolment-link'
 import {
   contextFor,
   formRequest,
@@ -93,11 +95,30 @@ async function openProfile(cookie: string) {
   )
 }
 
+/** The set-up the step's page offers this pending session: its sealed key and the key. */
+async function stepEnrolment(cookie: string) {
+  const mod = await stepRoute()
+  const page = await settle(async () =>
+    mod.loader?.({
+      request: requestFor(host, '/auth/two-factor', { headers: { Cookie: cookie } }),
+      context: contextFor(host, IP),
+      params: {},
+    }),
+  )
+  const body = (await page.json()) as { enrolment: { sealedKey: string; keyText: string } | null }
+  if (!body.enrolment) throw new Error('the step offers no enrolment')
+  return { sealedKey: body.enrolment.sealedKey, key: keyFromText(body.enrolment.keyText) }
+}
+
 /** An account with an authenticator: its key, for making codes, and its recovery codes. */
 async function enrolledUser(role: 'end_user' | 'agency_admin' = 'end_user') {
   const user = await makeUser(tenant.id, { role, password: PASSWORD })
   const key = newTotpKey()
-  const { sealedKey } = await enrolmentOf(key, tenant.name, user.email)
+  const { sealedKey } = await enrolmentOf(key, tenant.name, user.email, {
+    organizationId: tenant.id,
+    userId: user.id,
+    sessionId: 'no-session',
+  })
   // Enrolment needs a session of the user's own: one that needs no step yet.
   const recoveryCodes = await confirmEnrolment(
     tenant,
@@ -197,7 +218,17 @@ describe('who must have a second factor', () => {
         params: {},
       }),
     )
-    const body = (await page.json()) as { mode: string; enrolment: { uri: string } }
+    // Set-up waits for the link emailed to the account (ADR 054); then the page offers a key.
+    expect(((await page.json()) as { mode: string }).mode).toBe('confirm-email')
+    await openEnrolmentLink((fields) => postStep(on.cookie, fields), tenant.id, admin.email)
+    const after = await settle(async () =>
+      mod.loader?.({
+        request: requestFor(host, '/auth/two-factor', { headers: { Cookie: on.cookie } }),
+        context: contextFor(host, IP),
+        params: {},
+      }),
+    )
+    const body = (await after.json()) as { mode: string; enrolment: { uri: string } }
     expect(body.mode).toBe('enrol')
     expect(body.enrolment.uri).toMatch(/^otpauth:\/\/totp\//)
     await setPlatform({ requireTwoFactorForAdmins: false })
@@ -208,8 +239,10 @@ describe('who must have a second factor', () => {
   test('enrolling at the step completes the session and answers ten recovery codes', async () => {
     const admin = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie } = await signInAs(admin.email)
-    const key = newTotpKey()
-    const { sealedKey } = await enrolmentOf(key, tenant.name, admin.email)
+    // The link emailed to the account first; then the key the step's page made for this session
+    // (ADR 054: it opens in this session only).
+    await openEnrolmentLink((fields) => postStep(cookie, fields), tenant.id, admin.email)
+    const { sealedKey, key } = await stepEnrolment(cookie)
     const wrong = await postStep(cookie, { intent: 'enrol', sealedKey, code: '000000' })
     expect(wrong.status).toBe(400)
     const done = await postStep(cookie, {
@@ -225,6 +258,7 @@ describe('who must have a second factor', () => {
   test('a key the server did not seal is refused', async () => {
     const admin = await makeUser(tenant.id, { role: 'agency_admin', password: PASSWORD })
     const { cookie } = await signInAs(admin.email)
+    await openEnrolmentLink((fields) => postStep(cookie, fields), tenant.id, admin.email)
     const forged = await postStep(cookie, {
       intent: 'enrol',
       sealedKey: 'v1.forged.key.value',

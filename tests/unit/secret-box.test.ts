@@ -2,7 +2,15 @@
 // nonce per value, and the key's id in front so an old APP_SECRET can still be read.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
-import { needsReseal, open, SecretBoxError, seal } from '#app/utils/secret-box.server'
+import {
+  type FormSealBinding,
+  needsReseal,
+  openAtRest as open,
+  openFromForm,
+  SecretBoxError,
+  sealAtRest as seal,
+  sealForForm,
+} from '#app/utils/secret-box.server'
 
 const FIRST = 'first-secret-of-at-least-thirty-two-characters'
 const SECOND = 'second-secret-of-at-least-thirty-two-characters'
@@ -53,5 +61,45 @@ describe('secret box', () => {
     expect(open(old)).toBe('rotate me')
     expect(needsReseal(old)).toBe(true)
     expect(needsReseal(seal('rotate me'))).toBe(false)
+  })
+})
+
+// ADR 054: a value sealed for a form opens only for the binding it was sealed for.
+describe('values sealed for a form', () => {
+  const binding: FormSealBinding = {
+    purpose: 'two-factor-enrolment',
+    organizationId: 'org-a',
+    userId: 'user-a',
+    sessionId: 'session-a',
+  }
+
+  test('opens for its own binding, and for no other part changed', () => {
+    const sealed = sealForForm('form value', binding)
+    expect(sealed).toMatch(/^f1\./)
+    expect(openFromForm(sealed, binding)).toBe('form value')
+    const others: FormSealBinding[] = [
+      { ...binding, organizationId: 'org-b' },
+      { ...binding, userId: 'user-b' },
+      { ...binding, sessionId: 'session-b' },
+      { ...binding, purpose: 'another-purpose' as FormSealBinding['purpose'] },
+    ]
+    for (const other of others) {
+      expect(() => openFromForm(sealed, other)).toThrow(SecretBoxError)
+    }
+  })
+
+  test('an at-rest value is no form value, and a form value no at-rest one', () => {
+    const atRest = seal('form value')
+    expect(() => openFromForm(atRest, binding)).toThrow(SecretBoxError)
+    // Even relabelled: the key and the missing binding both differ.
+    expect(() => openFromForm(atRest.replace(/^v1/, 'f1'), binding)).toThrow(SecretBoxError)
+    const form = sealForForm('form value', binding)
+    expect(() => open(form)).toThrow(SecretBoxError)
+    expect(() => open(form.replace(/^f1/, 'v1'))).toThrow(SecretBoxError)
+  })
+
+  test('a binding with a part missing seals nothing', () => {
+    expect(() => sealForForm('x', { ...binding, sessionId: '' })).toThrow(SecretBoxError)
+    expect(() => sealForForm('x', { ...binding, userId: '' })).toThrow(SecretBoxError)
   })
 })

@@ -6,9 +6,11 @@ import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   CodeStepSchema,
+  ConfirmEnrolmentEmailSchema,
   DisableSchema,
   EnrolSchema,
   RecoveryStepSchema,
+  SendEnrolmentEmailSchema,
 } from '#app/validation/two-factor'
 
 export type Enrolment = { qrSvg: string; keyText: string; sealedKey: string; uri: string }
@@ -22,6 +24,67 @@ const codeInput = {
 
 function submitting(navigation: ReturnType<typeof useNavigation>, intent: string) {
   return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+}
+
+/**
+ * Before a first second factor is set up at sign-in (ADR 054): a button that emails the account
+ * a link, and, on the link's page, the button that uses it in this session.
+ */
+export function EnrolmentEmailForms({
+  email,
+  linkToken,
+  sent,
+  lastResult,
+  sendResult,
+}: {
+  email: string
+  linkToken: string | null
+  sent: boolean
+  lastResult: LastResult
+  sendResult: LastResult
+}) {
+  const navigation = useNavigation()
+  const [form] = useSchemaForm(ConfirmEnrolmentEmailSchema, {
+    id: 'enrolment-email-link',
+    lastResult,
+  })
+  const [sendForm] = useSchemaForm(SendEnrolmentEmailSchema, {
+    id: 'enrolment-email-send',
+    lastResult: sendResult,
+  })
+  return (
+    <div className="flex flex-col gap-4">
+      {linkToken ? (
+        <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+          {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+          <input type="hidden" name="intent" value="confirm-email" />
+          <input type="hidden" name="token" value={linkToken} />
+          <StatusButton
+            pending={submitting(navigation, 'confirm-email')}
+            pendingText="Checking the link..."
+          >
+            Continue the set-up
+          </StatusButton>
+        </Form>
+      ) : null}
+      <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="enrolment-email-note">
+        {sent
+          ? `We emailed a link to ${email}. Open it in this browser to continue. It works for 30 minutes.`
+          : `First, we email a link to ${email}: open it in this browser, then set up your second step.`}
+      </p>
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(sendForm)}>
+        {sendForm.errors?.length ? <FormMessage>{sendForm.errors.join(' ')}</FormMessage> : null}
+        <input type="hidden" name="intent" value="send-enrolment-email" />
+        <StatusButton
+          variant={linkToken || sent ? 'secondary' : 'primary'}
+          pending={submitting(navigation, 'send-enrolment-email')}
+          pendingText="Sending..."
+        >
+          {sent ? 'Send another link' : 'Email me a link'}
+        </StatusButton>
+      </Form>
+    </div>
+  )
 }
 
 /** Set-up: the QR code of the otpauth URI, the key as text, and the first code to confirm. */

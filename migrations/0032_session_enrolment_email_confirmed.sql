@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "enrolment_email_confirmed" boolean DEFAULT false NOT NULL;
