@@ -65,7 +65,7 @@ async function exchange(
       signal,
       redirect: 'error',
     })
-  } catch (error) {
+  } catch {
     if (signal.aborted) throw signal.reason
     throw new CrmUnavailableError('could not reach the CRM')
   }

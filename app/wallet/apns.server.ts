@@ -40,6 +40,8 @@ export async function pushPassUpdates(
       await Promise.all(
         pushTokens.map(async (token) => {
           const status = await push(session, config.passTypeId, token).catch(() => 0)
+          // Cut short (a destroyed stream may still end with the status it had): failed below.
+          if (signal.aborted) return
           if (status === 200) outcome.delivered.push(token)
           // 410: the device no longer takes pushes for this topic; 400 here is a malformed token.
           else if (status === 410 || status === 400) outcome.gone.push(token)
