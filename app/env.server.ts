@@ -125,6 +125,9 @@ const schema = z.object({
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // How long any other call to a third party (email provider, Stripe, Google Wallet, APNs, DNS)
+  // may take, the whole exchange, before it is abandoned (app/utils/outside-call.server.ts).
+  OUTSIDE_CALL_DEADLINE_MS: z.coerce.number().int().min(50).default(10_000),
   // Apple Wallet passes (issue 29, ADR 042): the pass type and team identifiers, and the PEM
   // files of the pass certificate, its key (with its passphrase, if any) and Apple's WWDR
   // intermediate. All five or the feature is off (app/wallet/apple-config.server.ts). APNs is

@@ -1,5 +1,6 @@
 // One database handle per process: PGlite (embedded, data in DATA_DIR) when no
 // DATABASE_URL is set, postgres.js otherwise. Same schema, migrations and queries.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -255,22 +256,37 @@ export function setDatabaseWorkTimeBoundForTests(ms = TIME_BOUND_MS) {
   timeBoundMs = ms
 }
 
+/**
+ * Work answered at the bound goes on: a transaction waiting on a row lock stays open, and holds
+ * its connection and its locks, until Postgres ends it. A caller that must not start the same
+ * work again meanwhile (the job worker: a job retried at once ran beside its own first attempt,
+ * issue 39 point 4) runs under `collectingOverdueWork` and awaits what it collected.
+ */
+const overdueWork = new AsyncLocalStorage<Promise<void>[]>()
+
+/** Runs `work`; each unit of database work in it that outlives the bound adds its end to `into`. */
+export function collectingOverdueWork<T>(into: Promise<void>[], work: () => Promise<T>) {
+  return overdueWork.run(into, work)
+}
+
 function withinTimeBound<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
+  const collector = overdueWork.getStore()
   const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          Object.assign(new Error('The database did not answer in time'), {
-            code: 'DATABASE_WORK_TIMEOUT',
-          }),
-        ),
-      timeBoundMs,
-    )
+    timer = setTimeout(() => {
+      collector?.push(work.then(noop, noop))
+      reject(
+        Object.assign(new Error('The database did not answer in time'), {
+          code: 'DATABASE_WORK_TIMEOUT',
+        }),
+      )
+    }, timeBoundMs)
     timer.unref()
   })
   return Promise.race([work, bound]).finally(() => clearTimeout(timer))
 }
+
+const noop = () => {}
 
 async function retrying<T>(
   work: (tx: Transaction, started: () => void) => Promise<T>,

@@ -247,3 +247,79 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
   }
   return files
 }
+
+/** One push a hanging APNs took: whether the app has let go of it, and when. */
+export type HangingPush = { token: string; bytesSent: number; closed: boolean; gone: Promise<void> }
+
+/**
+ * An APNs that never finishes answering (issue 39 point 4): `silent` reads each push and says
+ * nothing; `trickle` answers 200 and then sends one byte of body every few milliseconds, forever,
+ * so a connection idle timeout never fires. `pushed` resolves with the first push it takes.
+ */
+export async function startHangingApns(certs: TestCertificates, mode: 'silent' | 'trickle') {
+  const pushes: HangingPush[] = []
+  let firstPush: (push: HangingPush) => void = () => {}
+  const pushed = new Promise<HangingPush>((resolve) => {
+    firstPush = resolve
+  })
+  const server = http2.createSecureServer({
+    cert: certs.serverCert,
+    key: certs.serverKey,
+    ca: certs.wwdr,
+    requestCert: true,
+    rejectUnauthorized: true,
+  })
+  const trickles = new Set<NodeJS.Timeout>()
+  server.on('stream', (stream, headers) => {
+    const match = /^\/3\/device\/([^/]+)$/.exec(String(headers[':path']))
+    let closed: () => void = () => {}
+    const push: HangingPush = {
+      token: decodeURIComponent(match?.[1] ?? ''),
+      bytesSent: 0,
+      closed: false,
+      gone: new Promise<void>((resolve) => {
+        closed = resolve
+      }),
+    }
+    pushes.push(push)
+    stream.on('error', () => {})
+    stream.on('close', () => {
+      push.closed = true
+      closed()
+    })
+    stream.resume()
+    if (mode === 'trickle') {
+      stream.respond({ ':status': 200 })
+      const drip = () => {
+        if (stream.closed || stream.destroyed) return
+        stream.write('.')
+        push.bytesSent += 1
+      }
+      drip()
+      const timer = setInterval(drip, 20)
+      trickles.add(timer)
+      stream.on('close', () => {
+        clearInterval(timer)
+        trickles.delete(timer)
+      })
+    }
+    firstPush(push)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const sessions = new Set<import('node:http2').ServerHttp2Session>()
+  server.on('session', (session) => {
+    sessions.add(session)
+    session.on('close', () => sessions.delete(session))
+  })
+  return {
+    url: `https://localhost:${port}`,
+    pushes,
+    pushed,
+    close: () => {
+      for (const timer of trickles) clearInterval(timer)
+      for (const session of sessions) session.destroy()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}

@@ -15,6 +15,7 @@ import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
+import { callOutside } from '#app/utils/outside-call.server'
 import { withTenant } from '#drizzle/db.server'
 import type { BillingSummary } from './billing-summary'
 import { SOLD_PLAN_NAMES, type SoldPlanId } from './plan-limits'
@@ -32,9 +33,11 @@ function requireStripe() {
   return config
 }
 
+// The SDK takes no signal: its own 10 s socket timeout is per attempt and idle-based, so the
+// whole call (its retry included) is bounded by the outside-call deadline, cancelled at shutdown.
 async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await call()
+    return await callOutside('Stripe', call)
   } catch (error) {
     if (error instanceof ActionError) throw error
     throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
@@ -180,13 +183,15 @@ export async function loadBillingSummary(
   if (!account) return summary
   try {
     const stripe = await stripeClient(config)
-    const [cards, invoices] = await Promise.all([
-      stripe.customers.listPaymentMethods(account.stripeCustomerId, {
-        type: 'card',
-        limit: 1,
-      }),
-      stripe.invoices.list({ customer: account.stripeCustomerId, limit: 12 }),
-    ])
+    const [cards, invoices] = await stripeCall(() =>
+      Promise.all([
+        stripe.customers.listPaymentMethods(account.stripeCustomerId, {
+          type: 'card',
+          limit: 1,
+        }),
+        stripe.invoices.list({ customer: account.stripeCustomerId, limit: 12 }),
+      ]),
+    )
     summary.card = maskedCard(cards.data[0])
     summary.invoices = invoices.data.map((invoice) => ({
       id: invoice.id ?? '',

@@ -2,6 +2,7 @@
 // header, JSON. Base URL and time limit come from GOHIGHLEVEL_API_URL and CRM_TIMEOUT_MS, so
 // tests point it at a local fake. Only the calls the product makes are here.
 import { getEnv } from '#app/env.server'
+import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
 
 const API_VERSION = '2021-07-28'
 
@@ -25,7 +26,21 @@ export class CrmUnavailableError extends Error {}
 /** The CRM has no such record (a contact deleted there already). */
 export class CrmNotFoundError extends Error {}
 
-async function call(
+/** One call, answer read in full, within CRM_TIMEOUT_MS and cancelled at shutdown. */
+function call(apiKey: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
+  const deadlineMs = getEnv().CRM_TIMEOUT_MS
+  return callOutside('The CRM', (signal) => exchange(signal, apiKey, method, path, body), {
+    deadlineMs,
+  }).catch((error: unknown) => {
+    if (!(error instanceof OutsideCallError)) throw error
+    throw new CrmUnavailableError(
+      error.reason === 'deadline' ? `no answer within ${deadlineMs} ms` : error.message,
+    )
+  })
+}
+
+async function exchange(
+  signal: AbortSignal,
   apiKey: string,
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
@@ -47,15 +62,12 @@ async function call(
         ...(body ? { 'Content-Type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(env.CRM_TIMEOUT_MS),
+      signal,
       redirect: 'error',
     })
-  } catch (error) {
-    const reason =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${env.CRM_TIMEOUT_MS} ms`
-        : 'could not reach the CRM'
-    throw new CrmUnavailableError(reason)
+  } catch {
+    if (signal.aborted) throw signal.reason
+    throw new CrmUnavailableError('could not reach the CRM')
   }
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel()
@@ -72,6 +84,7 @@ async function call(
   try {
     return (await response.json()) as unknown
   } catch {
+    if (signal.aborted) throw signal.reason
     throw new CrmUnavailableError('the CRM answered something that is not JSON')
   }
 }

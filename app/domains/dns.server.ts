@@ -2,6 +2,7 @@
 // chosen server (tests run a local one); unset, the system's resolvers answer.
 import { Resolver } from 'node:dns/promises'
 import { getEnv } from '#app/env.server'
+import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
 
 /** The DNS server could not answer (timeout, refused, server failure): try again later. */
 export class DnsLookupError extends Error {}
@@ -22,9 +23,16 @@ function resolver(): Resolver {
  */
 export async function lookupTxt(name: string): Promise<string[]> {
   try {
-    const records = await resolver().resolveTxt(name)
+    // Its own retries (3 s, twice) are bounded by the outside-call deadline, and shutdown
+    // cancels the lookup like any other outside call.
+    const records = await callOutside('DNS', (signal) => {
+      const lookup = resolver()
+      signal.addEventListener('abort', () => lookup.cancel(), { once: true })
+      return lookup.resolveTxt(name)
+    })
     return records.map((chunks) => chunks.join(''))
   } catch (error) {
+    if (error instanceof OutsideCallError) throw new DnsLookupError(error.message)
     const code = (error as NodeJS.ErrnoException).code ?? ''
     if (ABSENT.has(code)) return []
     throw new DnsLookupError(code || 'DNS lookup failed')

@@ -17,11 +17,8 @@ import {
 } from '#app/models/outbox.server'
 import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
 import { admitEmailIn, type EmailCause } from '#app/services/send-limits.server'
-import { withTimeout } from '#app/utils/with-timeout.server'
+import { callOutside } from '#app/utils/outside-call.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-
-// Resend answers in well under a second; a call that hangs must not hold the worker for long.
-const PROVIDER_TIMEOUT_MS = 30_000
 
 /**
  * Queues an email inside the caller's transaction: it goes out exactly when that commits.
@@ -112,7 +109,10 @@ async function sendThroughResend(
   const headers = Object.entries(email.headers ?? {}).map(
     ([name, value]) => [headerValue(name), headerValue(value)] as const,
   )
-  const { data, error } = await withTimeout(
+  // Resend answers in well under a second; one that hangs is given up at the outside-call
+  // deadline (the SDK takes no signal: its late answer is ignored, the idempotency key below
+  // keeps the retry from sending twice).
+  const { data, error } = await callOutside('the email provider', () =>
     resend.emails.send(
       {
         from: headerValue(from),
@@ -125,8 +125,6 @@ async function sendThroughResend(
       // A retry after a lost answer is the same request to Resend, which sends it once.
       { idempotencyKey: `brandcard-email/${outboxId}` },
     ),
-    PROVIDER_TIMEOUT_MS,
-    'the email provider',
   )
   if (error) throw new Error(`Resend refused the email: ${error.message}`)
   return data?.id ?? null

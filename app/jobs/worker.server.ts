@@ -1,14 +1,17 @@
-// The job queue's worker (ADR 019): runs in every app process, takes one due job at a time and
-// runs its handler outside any transaction (a handler that waits on a provider holds no
-// connection meanwhile: on the embedded PGlite there is only one). A handler that throws is
-// retried with exponential backoff; after its last attempt, or at once for a PermanentJobError,
-// the job is dead and its handler's onDead records why.
+// The job queue's worker (ADR 019): runs in every app process, in lanes (ADR 056): each lane
+// takes one due job of its kinds at a time, so a job waiting on a slow third party never holds
+// the email behind it. Handlers run outside any transaction (a handler that waits on a provider
+// holds no connection meanwhile: on the embedded PGlite there is only one). A handler that
+// throws is retried with exponential backoff, and only once its attempt has ended (its database
+// work included); after its last attempt, or at once for a PermanentJobError, the job is dead
+// and its handler's onDead records why. Stopping the worker cancels the outside calls in flight.
 import { getEnv } from '#app/env.server'
 import {
   claimNextJob,
   extendJobLease,
   insertJob,
   type Job,
+  type JobKinds,
   type JobName,
   markJobDead,
   markJobDone,
@@ -17,7 +20,8 @@ import {
   rescheduleJob,
 } from '#app/models/jobs.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
-import { getDatabaseHandle, withDatabase } from '#drizzle/db.server'
+import { allowOutsideCalls, cancelOutsideCalls } from '#app/utils/outside-call.server'
+import { collectingOverdueWork, getDatabaseHandle, withDatabase } from '#drizzle/db.server'
 import { redactDatabaseError } from '#drizzle/redact.server'
 import { isOutage } from '#drizzle/unavailable.server'
 
@@ -31,6 +35,28 @@ export type JobHandler = {
 }
 
 export type JobHandlers = Partial<Record<JobName, JobHandler>>
+
+/**
+ * The worker's lanes (ADR 056), each running one job at a time beside the others. Email has a
+ * lane to itself: a password reset never waits behind a push to a silent APNs (issue 39 point 4).
+ * Kinds whose work waits on a third party share another; everything else (backups, sweeps,
+ * billing state, deletions, exports) runs in the last, which takes every kind not named above,
+ * so a kind nobody listed still runs.
+ */
+const EMAIL_KINDS: readonly JobName[] = ['email.send', 'auth.password-reset', 'announcement.send']
+const OUTSIDE_KINDS: readonly JobName[] = [
+  'wallet.refresh',
+  'google-wallet.patch',
+  'crm.forward',
+  'crm.delete',
+  'sending-domain.check',
+  'sending-domain.remove',
+]
+export const JOB_LANES: readonly { name: string; kinds: JobKinds }[] = [
+  { name: 'email', kinds: { only: EMAIL_KINDS } },
+  { name: 'outside calls', kinds: { only: OUTSIDE_KINDS } },
+  { name: 'local', kinds: { except: [...EMAIL_KINDS, ...OUTSIDE_KINDS] } },
+]
 
 const MAX_DELAY_MS = 60 * 60_000
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000
@@ -104,14 +130,42 @@ async function writeUnwrittenOutcomes(handlers: JobHandlers, log: Log) {
   }
 }
 
+type RunOptions = {
+  /** Only jobs of these kinds (a lane); any kind when absent. */
+  kinds?: JobKinds
+  /** Aborted when the worker stops: a run waiting on its overdue database work gives up. */
+  stopping?: AbortSignal
+}
+
+/** Resolves true once `work` has settled, false if `stopping` aborts or `ms` passes first. */
+function endedWithin(work: Promise<unknown>, ms: number, stopping?: AbortSignal) {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => finish(false), ms)
+    timer.unref()
+    const onStop = () => finish(false)
+    function finish(ended: boolean) {
+      clearTimeout(timer)
+      stopping?.removeEventListener('abort', onStop)
+      resolve(ended)
+    }
+    if (stopping?.aborted) return finish(false)
+    stopping?.addEventListener('abort', onStop, { once: true })
+    void work.then(() => finish(true))
+  })
+}
+
 /** Runs the next due job, if any; false when there was none. */
-export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Promise<boolean> {
+export async function runNextJob(
+  handlers: JobHandlers,
+  log: Log = () => {},
+  options: RunOptions = {},
+): Promise<boolean> {
   await writeUnwrittenOutcomes(handlers, log)
   // The lease is renewed every third of it while the handler runs, so a lease that runs out
   // means the process died (on Postgres another process then takes the job within JOB_LEASE_MS),
   // however long the work itself takes (a backup of a large database).
   const leaseMs = getEnv().JOB_LEASE_MS
-  const job = await withDatabase((tx) => claimNextJob(tx, leaseMs))
+  const job = await withDatabase((tx) => claimNextJob(tx, leaseMs, options.kinds))
   if (!job) return false
   const handler = handlers[job.name as JobName]
   if (!handler) {
@@ -132,9 +186,12 @@ export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Pr
     )
   }, leaseMs / 3)
   heartbeat.unref()
+  // Database work of this attempt answered 503 at the time bound but still running: a
+  // transaction waiting on a row lock, its connection and locks held (issue 39 point 4).
+  const overdue: Promise<void>[] = []
   let outcome: Outcome
   try {
-    await handler.run(job)
+    await collectingOverdueWork(overdue, () => handler.run(job))
     outcome = { kind: 'done' }
   } catch (error) {
     const message = errorText(error)
@@ -142,9 +199,30 @@ export async function runNextJob(handlers: JobHandlers, log: Log = () => {}): Pr
       outcome = { kind: 'dead', error: message }
     } else {
       // Failed because the database went away: due again as soon as it answers (the attempt
-      // still counts, so work that always times out still ends dead). Otherwise, back off.
-      const delay = isOutage(error) ? 0 : retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
+      // still counts, so work that always times out still ends dead). Work that outlived the
+      // time bound is no outage but slow or blocked work: it backs off like any failure.
+      const delay =
+        isOutage(error) && overdue.length === 0
+          ? 0
+          : retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
       outcome = { kind: 'retry', runAt: new Date(Date.now() + delay), error: message }
+    }
+  }
+  try {
+    // The attempt has ended only when its database work has: until then the job stays ours
+    // (the heartbeat goes on), and no worker here or elsewhere runs it beside itself. Work that
+    // has not ended within a lease (a driver that lost its connection) or a stopping worker
+    // leave the job running: it is taken again once the lease runs out.
+    if (overdue.length > 0) {
+      log(`job ${job.name} ${job.id}: its database work outlived the time bound; waiting for it`)
+      if (!(await endedWithin(Promise.all(overdue), leaseMs, options.stopping))) {
+        log(`job ${job.name} ${job.id}: left to its lease, its database work still running`)
+        return true
+      }
+      if (outcome.kind === 'retry') {
+        const delay = retryDelayMs(job.attempts, getEnv().JOB_RETRY_BASE_MS)
+        outcome = { ...outcome, runAt: new Date(Date.now() + delay) }
+      }
     }
   } finally {
     clearInterval(heartbeat)
@@ -160,27 +238,33 @@ export async function runDueJobs(handlers: JobHandlers, log?: Log, limit = 1000)
   return ran
 }
 
+type Lane = {
+  kinds: JobKinds
+  timer?: NodeJS.Timeout
+  draining?: Promise<void>
+}
+
 type Worker = {
   handlers: JobHandlers
   log: Log
-  timer?: NodeJS.Timeout
+  lanes: Lane[]
   housekeeping?: NodeJS.Timeout
-  draining?: Promise<void>
+  stopping: AbortController
   stopped: boolean
   pausedForDiskSpace?: boolean
 }
 
 let worker: Worker | undefined
 
-function schedule(current: Worker, delayMs: number) {
-  clearTimeout(current.timer)
-  current.timer = setTimeout(() => void drain(current), delayMs)
-  current.timer.unref()
+function schedule(current: Worker, lane: Lane, delayMs: number) {
+  clearTimeout(lane.timer)
+  lane.timer = setTimeout(() => void drain(current, lane), delayMs)
+  lane.timer.unref()
 }
 
-async function drain(current: Worker) {
-  if (current.draining || current.stopped) return
-  current.draining = (async () => {
+async function drain(current: Worker, lane: Lane) {
+  if (lane.draining || current.stopped) return
+  lane.draining = (async () => {
     try {
       // Jobs write (their state, the outbox, backups): none starts while the disk is short.
       const paused = await writesPausedForDiskSpace()
@@ -191,15 +275,16 @@ async function drain(current: Worker) {
         )
       }
       if (paused) return
-      while (!current.stopped && (await runNextJob(current.handlers, current.log))) {}
+      const options = { kinds: lane.kinds, stopping: current.stopping.signal }
+      while (!current.stopped && (await runNextJob(current.handlers, current.log, options))) {}
     } catch (error) {
       // The database is away (a restart, a failover): the next poll tries again.
       current.log(`job worker: ${errorText(error)}`)
     }
   })()
-  await current.draining
-  current.draining = undefined
-  if (!current.stopped) schedule(current, getEnv().JOB_POLL_MS)
+  await lane.draining
+  lane.draining = undefined
+  if (!current.stopped) schedule(current, lane, getEnv().JOB_POLL_MS)
 }
 
 /** Daily work is enqueued under a key per day, so any number of processes add it once. */
@@ -237,7 +322,14 @@ export async function enqueueDailyJobs(now = new Date()) {
 
 export function startJobWorker(handlers: JobHandlers, log: Log) {
   if (worker || getEnv().JOB_POLL_MS === 0) return
-  const current: Worker = { handlers, log, stopped: false }
+  allowOutsideCalls()
+  const current: Worker = {
+    handlers,
+    log,
+    lanes: JOB_LANES.map((lane) => ({ kinds: lane.kinds })),
+    stopping: new AbortController(),
+    stopped: false,
+  }
   worker = current
   const housekeeping = () =>
     enqueueDailyJobs().catch((error: unknown) => log(`daily jobs: ${errorText(error)}`))
@@ -255,23 +347,37 @@ export function startJobWorker(handlers: JobHandlers, log: Log) {
       : Promise.resolve()
   void release
     .catch((error: unknown) => log(`job worker: ${errorText(error)}`))
-    .finally(() => schedule(current, 0))
+    .finally(() => {
+      for (const lane of current.lanes) schedule(current, lane, 0)
+    })
 }
 
 /** A job was just committed: look now rather than at the next poll. */
 export function wakeJobWorker() {
-  if (worker && !worker.stopped && !worker.draining) schedule(worker, 0)
+  if (!worker || worker.stopped) return
+  for (const lane of worker.lanes) if (!lane.draining) schedule(worker, lane, 0)
 }
 
-/** Shutdown: no new job is taken; the one running finishes. */
+/**
+ * Shutdown: no new job is taken; the outside calls in flight are cancelled (a provider that
+ * hangs never holds SIGTERM), so each lane's running job ends, its outcome written (a cancelled
+ * call fails it like any other: retried later, by the next process).
+ */
 export async function stopJobWorker() {
   const current = worker
   worker = undefined
   if (!current) return
   current.stopped = true
-  clearTimeout(current.timer)
+  current.stopping.abort()
+  cancelOutsideCalls()
+  for (const lane of current.lanes) clearTimeout(lane.timer)
   clearInterval(current.housekeeping)
-  await current.draining
+  try {
+    await Promise.all(current.lanes.map((lane) => lane.draining))
+  } finally {
+    // Outside calls made after this (a test's next step, a restarted dev server) go ahead.
+    allowOutsideCalls()
+  }
   // One last try for what the database missed; if it is still away, the leases run out.
   await writeUnwrittenOutcomes(current.handlers, current.log).catch(() => {})
 }

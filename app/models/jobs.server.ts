@@ -1,7 +1,7 @@
 // The durable job queue's rows (ADR 019). Claiming uses FOR UPDATE SKIP LOCKED, so several app
 // processes on one Postgres server never run the same job at once; on the embedded PGlite there
 // is one connection and the same statement simply finds the next job.
-import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, lte, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { jobs } from '#drizzle/schema'
 
@@ -50,18 +50,38 @@ export async function insertJob(db: Queryable, job: NewJob) {
     .onConflictDoNothing({ target: jobs.idempotencyKey })
 }
 
+/** Which kinds of job a worker's lane takes: these only, or all but these. */
+export type JobKinds = { only: readonly JobName[] } | { except: readonly JobName[] }
+
+function ofKinds(kinds: JobKinds | undefined): SQL | undefined {
+  if (!kinds) return undefined
+  return 'only' in kinds
+    ? inArray(jobs.name, [...kinds.only])
+    : kinds.except.length > 0
+      ? notInArray(jobs.name, [...kinds.except])
+      : undefined
+}
+
 /**
- * Takes the next due job: a queued one whose time has come, or a running one whose lease ran
- * out (its process died mid-work). The attempt is counted when it is taken.
+ * Takes the next due job (of these kinds, when given): a queued one whose time has come, or a
+ * running one whose lease ran out (its process died mid-work). The attempt is counted when it
+ * is taken.
  */
-export async function claimNextJob(db: Queryable, leaseMs: number): Promise<Job | undefined> {
+export async function claimNextJob(
+  db: Queryable,
+  leaseMs: number,
+  kinds?: JobKinds,
+): Promise<Job | undefined> {
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
     .where(
-      or(
-        and(eq(jobs.state, 'queued'), lte(jobs.runAt, sql`now()`)),
-        and(eq(jobs.state, 'running'), lt(jobs.lockedUntil, sql`now()`)),
+      and(
+        or(
+          and(eq(jobs.state, 'queued'), lte(jobs.runAt, sql`now()`)),
+          and(eq(jobs.state, 'running'), lt(jobs.lockedUntil, sql`now()`)),
+        ),
+        ofKinds(kinds),
       ),
     )
     .orderBy(jobs.runAt)

@@ -2,9 +2,9 @@
 // JWT-bearer grant, and a generic object updated with it. The base URL and the token endpoint
 // come from configuration and the key file, a local fake in tests.
 import { SignJWT } from 'jose'
+import { callOutside } from '#app/utils/outside-call.server'
 
 export const WALLET_SCOPE = 'https://www.googleapis.com/auth/wallet_object.issuer'
-const TIMEOUT_MS = 10_000
 
 export type ServiceAccount = {
   clientEmail: string
@@ -47,29 +47,32 @@ async function accessToken(account: ServiceAccount) {
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(account.privateKey)
-  const response = await fetch(account.tokenUri, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-      assertion,
-    }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+  // The whole exchange, answer read, within one deadline (app/utils/outside-call.server.ts).
+  return callOutside('Google Wallet', async (signal) => {
+    const response = await fetch(account.tokenUri, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+      }),
+      signal,
+    })
+    if (!response.ok) {
+      // 400/401: the key was revoked or the account deleted, which no retry mends.
+      throw new GoogleWalletApiError(
+        `token endpoint answered ${response.status}`,
+        response.status === 400 || response.status === 401,
+      )
+    }
+    const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown }
+    if (typeof body.access_token !== 'string') {
+      throw new GoogleWalletApiError('token endpoint answered without an access token', false)
+    }
+    const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 3600
+    tokens.set(key, { token: body.access_token, expiresAt: Date.now() + lifetime * 1000 })
+    return body.access_token
   })
-  if (!response.ok) {
-    // 400/401: the key was revoked or the account deleted, which no retry mends.
-    throw new GoogleWalletApiError(
-      `token endpoint answered ${response.status}`,
-      response.status === 400 || response.status === 401,
-    )
-  }
-  const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown }
-  if (typeof body.access_token !== 'string') {
-    throw new GoogleWalletApiError('token endpoint answered without an access token', false)
-  }
-  const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 3600
-  tokens.set(key, { token: body.access_token, expiresAt: Date.now() + lifetime * 1000 })
-  return body.access_token
 }
 
 /**
@@ -86,20 +89,22 @@ export async function updateGenericObject(
 ): Promise<'patched' | 'missing'> {
   const token = await accessToken(account)
   const url = `${apiUrl.replace(/\/+$/, '')}/walletobjects/v1/genericObject/${encodeURIComponent(objectId)}`
-  const response = await fetch(url, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(object),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+  return callOutside('Google Wallet', async (signal) => {
+    const response = await fetch(url, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(object),
+      signal,
+    })
+    if (response.status === 404) return 'missing'
+    if (response.status === 401) tokens.clear()
+    if (!response.ok) {
+      // A malformed object (400) or a refused issuer (403) stays so; the rest may pass.
+      throw new GoogleWalletApiError(
+        `generic object update answered ${response.status}`,
+        response.status === 400 || response.status === 403,
+      )
+    }
+    return 'patched'
   })
-  if (response.status === 404) return 'missing'
-  if (response.status === 401) tokens.clear()
-  if (!response.ok) {
-    // A malformed object (400) or a refused issuer (403) stays so; the rest may pass.
-    throw new GoogleWalletApiError(
-      `generic object update answered ${response.status}`,
-      response.status === 400 || response.status === 403,
-    )
-  }
-  return 'patched'
 }

@@ -4,11 +4,8 @@
 // Branding screen shows and the sender needs: status and the DNS records to publish.
 import { Resend } from 'resend'
 import { getEnv } from '#app/env.server'
-import { withTimeout } from '#app/utils/with-timeout.server'
+import { callOutside } from '#app/utils/outside-call.server'
 import type { SendingDomainRecord } from '#drizzle/schema'
-
-// The Branding screen waits on these: a slow provider gets a clear message, not a hung page.
-const PROVIDER_TIMEOUT_MS = 15_000
 
 /** The provider refused, failed or could not be reached; `message` is safe to show. */
 export class EmailProviderError extends Error {
@@ -43,7 +40,9 @@ type SdkAnswer<T> = {
 async function call<T>(work: Promise<SdkAnswer<T>>): Promise<T> {
   let answer: SdkAnswer<T>
   try {
-    answer = await withTimeout(work, PROVIDER_TIMEOUT_MS, 'The email provider')
+    // The Branding screen waits on these: a slow provider gets a clear message at the
+    // outside-call deadline, not a hung page.
+    answer = await callOutside('The email provider', () => work)
   } catch (error) {
     throw new EmailProviderError(
       error instanceof Error ? error.message : String(error),

@@ -3,9 +3,8 @@
 // service which. HTTP/2 to APPLE_APNS_URL, authenticated by the pass certificate itself (TLS
 // client certificate), topic the pass type identifier. Tests point it at a local fake.
 import http2, { type ClientSessionOptions, type SecureClientSessionOptions } from 'node:http2'
+import { callOutside } from '#app/utils/outside-call.server'
 import type { AppleWalletConfig } from './apple-config.server'
-
-const TIMEOUT_MS = 10_000
 
 /** What APNs said of each token: delivered, gone for good, or failed for now. */
 export type PushOutcome = { delivered: string[]; gone: string[]; failed: string[] }
@@ -29,23 +28,34 @@ export async function pushPassUpdates(
     passphrase: config.certificates.signerKeyPassphrase,
     ...extraTls,
   }
-  const session = http2.connect(config.apnsUrl, options)
-  session.setTimeout(TIMEOUT_MS, () => session.destroy(new Error('APNs did not answer in time')))
-  // A refused connection fails every push below; the error is theirs to report.
-  session.on('error', () => {})
-  try {
-    await Promise.all(
-      pushTokens.map(async (token) => {
-        const status = await push(session, config.passTypeId, token).catch(() => 0)
-        if (status === 200) outcome.delivered.push(token)
-        // 410: the device no longer takes pushes for this topic; 400 here is a malformed token.
-        else if (status === 410 || status === 400) outcome.gone.push(token)
-        else outcome.failed.push(token)
-      }),
-    )
-  } finally {
-    session.close()
-  }
+  // One deadline for the connection and every push on it (callOutside): an APNs that is silent,
+  // or trickles bytes, fails the pushes still open then, which stay owed; a session idle timeout
+  // alone never fired for the trickle, and held the job (and the queue behind it) forever.
+  await callOutside('APNs', async (signal) => {
+    const session = http2.connect(config.apnsUrl, options)
+    signal.addEventListener('abort', () => session.destroy(), { once: true })
+    // A refused connection fails every push below; the error is theirs to report.
+    session.on('error', () => {})
+    try {
+      await Promise.all(
+        pushTokens.map(async (token) => {
+          const status = await push(session, config.passTypeId, token).catch(() => 0)
+          // Cut short (a destroyed stream may still end with the status it had): failed below.
+          if (signal.aborted) return
+          if (status === 200) outcome.delivered.push(token)
+          // 410: the device no longer takes pushes for this topic; 400 here is a malformed token.
+          else if (status === 410 || status === 400) outcome.gone.push(token)
+          else outcome.failed.push(token)
+        }),
+      )
+    } finally {
+      session.close()
+    }
+  }).catch(() => {
+    // Cut short: every push without an answer yet failed for now.
+    const answered = new Set([...outcome.delivered, ...outcome.gone, ...outcome.failed])
+    for (const token of pushTokens) if (!answered.has(token)) outcome.failed.push(token)
+  })
   return outcome
 }
 
