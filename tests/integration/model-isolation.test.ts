@@ -13,6 +13,7 @@ import {
   deleteUnreferencedUploadsOf,
   findAccountDeletion,
   findDepartedAddress,
+  listHeldDepartedSlugs,
   listAccountAddresses,
   listOverdueAccountDeletions,
   listPendingDeletionUserIds,
@@ -540,6 +541,7 @@ async function seedTenantA(db: Queryable) {
     organization.id,
     [{ kind: 'slug', address: departedSlug }],
     assigned.id,
+    new Date(Date.now() + 86_400_000),
   )
   await storeMedia(db, organization.id, {
     ...png(await makePng('#a0b0c0')),
@@ -1060,7 +1062,13 @@ const cases: Record<string, Case[]> = {
     {
       name: "records nothing in A (B's own row, A's untouched)",
       run: (db, b, a) =>
-        recordDepartedAddresses(db, b, [{ kind: 'slug', address: `${a.departedSlug}-b` }], null),
+        recordDepartedAddresses(
+          db,
+          b,
+          [{ kind: 'slug', address: `${a.departedSlug}-b` }],
+          null,
+          new Date(Date.now() + 86_400_000),
+        ),
       expected: (value) => expect(value).toBe(1),
     },
   ],
@@ -1069,6 +1077,19 @@ const cases: Record<string, Case[]> = {
       name: "finds none of A's departed addresses",
       run: (db, b, a) => findDepartedAddress(db, b, ['slug'], a.departedSlug),
       expected: nothing,
+    },
+  ],
+  listHeldDepartedSlugs: [
+    {
+      name: "holds none of A's departed slugs (ADR 058)",
+      run: (db, b, a) => listHeldDepartedSlugs(db, b, { exactly: a.departedSlug }),
+      expected: (value) => expect(value).toEqual(new Set()),
+    },
+    {
+      name: "holds none of A's departed slugs by their start",
+      run: (db, b, a) => listHeldDepartedSlugs(db, b, { startingWith: 'departed-' }),
+      expected: (value) =>
+        expect([...(value as Set<string>)].some((slug) => !slug.endsWith('-b'))).toBe(false),
     },
   ],
   deleteUnreferencedUploadsOf: [
