@@ -3,7 +3,7 @@
 // messages otherwise) and the card's action.
 import { z } from 'zod'
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { plainText, SINGLE_LINE_MESSAGE, isSingleLine, singleLineText } from './text'
+import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
 
 const ENTER_NAME = 'Please enter your name'
 const ENTER_EMAIL = 'Please enter a valid email address'

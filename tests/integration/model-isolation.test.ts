@@ -13,8 +13,8 @@ import {
   deleteUnreferencedUploadsOf,
   findAccountDeletion,
   findDepartedAddress,
-  listHeldDepartedSlugs,
   listAccountAddresses,
+  listHeldDepartedSlugs,
   listOverdueAccountDeletions,
   listPendingDeletionUserIds,
   recordDepartedAddresses,
@@ -1087,7 +1087,7 @@ const cases: Record<string, Case[]> = {
     },
     {
       name: "holds none of A's departed slugs by their start",
-      run: (db, b, a) => listHeldDepartedSlugs(db, b, { startingWith: 'departed-' }),
+      run: (db, b, a) => listHeldDepartedSlugs(db, b, { startingWith: a.departedSlug }),
       expected: (value) =>
         expect([...(value as Set<string>)].some((slug) => !slug.endsWith('-b'))).toBe(false),
     },
