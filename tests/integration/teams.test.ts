@@ -365,7 +365,8 @@ describe('refusals: other tenants and people without the team role write nothing
     const shown = await refused(() => invitationPage(w.foreign.host, w.token, w.foreign.cookie))
     expect(shown.status).toBe(404)
     expect(await shown.text()).not.toContain('Sales')
-  })
+    // The file's first test: it pays for loading the routes and a world of four accepted invitations.
+  }, 90_000)
 
   test('a user of another organization, with their cookie on our host, is sent to sign in', async () => {
     const w = await world()
