@@ -115,6 +115,9 @@ const schema = z.object({
   // How long a host's tenant and the platform settings are kept in memory before they are read
   // again. During a database outage the last ones read keep serving, however old (ADR 032).
   TENANT_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  // How long a deleted account's short links and name link stay with the agency's forwarding
+  // before anyone may claim them again (issue 39 point 3, ADR 058).
+  DEPARTED_LINK_QUARANTINE_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   // How many daily dumps in DATA_DIR/backups the backup job keeps (ADR 018); 0: no daily job.
   BACKUP_RETENTION: z.coerce.number().int().min(0).default(7),
   // The hour (UTC) the daily backup runs.

@@ -673,7 +673,7 @@ export const accountDeletions = pgTable(
 // a card id, a short link slug (current or retired) or a name link, with the successor the
 // agency chose, if any. Only what routing needs: no name, no card, no owner id. The card gate
 // consults it when no live card answers an address, so a live card that takes a slug or name
-// link later always wins. Kept until the agency goes (cascade).
+// link later (once `held_until` has passed) wins. Kept until the agency goes (cascade).
 export const departedAddresses = pgTable(
   'departed_addresses',
   {
@@ -684,6 +684,11 @@ export const departedAddresses = pgTable(
     // No foreign key: a successor deleted later leaves the agency's default to answer.
     successorId: uuid('successor_id'),
     departedAt: timestamp('departed_at', { withTimezone: true }).notNull().defaultNow(),
+    // Until when nobody may claim the slug or name link again (issue 39 point 3, ADR 058): the
+    // departure plus DEPARTED_LINK_QUARANTINE_DAYS, so the link keeps forwarding to the agency's
+    // choice. A new card steps over it, a chosen short link is refused, and the name-link
+    // trigger (migration 0031) gives it to no account before then.
+    heldUntil: timestamp('held_until', { withTimezone: true }).notNull(),
   },
   (t) => [
     primaryKey({ name: 'departed_addresses_pkey', columns: [t.organizationId, t.kind, t.address] }),

@@ -302,6 +302,8 @@ export async function cardEditAction(
           const result = await changeCardSlug(tx, tenant.id, cardId, slug)
           // Another card's slug, current or retired: refused, and the retirement rolls back.
           if (result === 'taken') throw new ActionError(409, SLUG_MESSAGES.taken, 'slug')
+          // A departed account's, in quarantine: it keeps forwarding to the agency's choice.
+          if (result === 'held') throw new ActionError(409, SLUG_MESSAGES.held, 'slug')
           if (result === 'changed') {
             await recordAudit(tx, tenant.id, {
               actorUserId: user.id,

@@ -1,7 +1,7 @@
 // "Delete my account" (issue 31 point 4, ADR 053): the pending deletions, and the addresses a
 // deleted agency account's cards leave behind for the card gate to forward. Every function takes
 // the organization and filters by it (row-level security holds the same line underneath).
-import { and, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
   accountDeletions,
@@ -117,23 +117,52 @@ export async function listAccountAddresses(db: Queryable, organizationId: string
   ]
 }
 
-/** Keeps the addresses (a later departure of the same address names the newer successor). */
+/**
+ * Keeps the addresses (a later departure of the same address names the newer successor), held
+ * from every claim until `heldUntil` (ADR 058).
+ */
 export async function recordDepartedAddresses(
   db: Queryable,
   organizationId: string,
   addresses: { kind: DepartedKind; address: string }[],
   successorId: string | null,
+  heldUntil: Date,
 ) {
   if (addresses.length === 0) return 0
   const rows = await db
     .insert(departedAddresses)
-    .values(addresses.map((address) => ({ organizationId, successorId, ...address })))
+    .values(addresses.map((address) => ({ organizationId, successorId, heldUntil, ...address })))
     .onConflictDoUpdate({
       target: [departedAddresses.organizationId, departedAddresses.kind, departedAddresses.address],
-      set: { successorId, departedAt: new Date() },
+      set: { successorId, departedAt: new Date(), heldUntil },
     })
     .returning({ address: departedAddresses.address })
   return rows.length
+}
+
+/**
+ * Which of these short link slugs a departed account left that are still in quarantine (ADR
+ * 058): no card may take them yet. Slugs are compared in lower case, as they are kept.
+ */
+export async function listHeldDepartedSlugs(
+  db: Queryable,
+  organizationId: string,
+  slugs: { startingWith: string } | { exactly: string },
+) {
+  const rows = await db
+    .select({ address: departedAddresses.address })
+    .from(departedAddresses)
+    .where(
+      and(
+        eq(departedAddresses.organizationId, organizationId),
+        eq(departedAddresses.kind, 'slug'),
+        'exactly' in slugs
+          ? sql`${departedAddresses.address} = lower(${slugs.exactly})`
+          : sql`starts_with(${departedAddresses.address}, lower(${slugs.startingWith}))`,
+        gt(departedAddresses.heldUntil, sql`now()`),
+      ),
+    )
+  return new Set(rows.map((row) => row.address))
 }
 
 /** The departed address of one of these kinds, if the organization keeps it. */

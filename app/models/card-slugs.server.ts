@@ -5,6 +5,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { slugBaseFromName, slugCandidate } from '#app/validation/card-slug'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs } from '#drizzle/schema'
+import { listHeldDepartedSlugs } from './account-deletions.server'
 
 const ofCard = (organizationId: string, cardId: string) =>
   and(eq(cardSlugs.organizationId, organizationId), eq(cardSlugs.cardId, cardId))
@@ -26,7 +27,9 @@ async function insertCurrentSlug(
 
 /**
  * Gives a new card the first free slug its owner's name suggests ("ada-lovelace", then
- * "ada-lovelace-2", …). Taken slugs are read once; a card that took one since is stepped over.
+ * "ada-lovelace-2", …). Taken slugs are read once; a card that took one since is stepped over,
+ * and so is a departed account's slug still in quarantine (ADR 058): a namesake hired after
+ * someone left does not take over their printed short link.
  */
 export async function claimDefaultSlug(
   db: Queryable,
@@ -49,6 +52,9 @@ export async function claimDefaultSlug(
         )
     ).map((row) => row.slug),
   )
+  for (const held of await listHeldDepartedSlugs(db, organizationId, { startingWith: stem })) {
+    taken.add(held)
+  }
   for (let n = 1; n < 10_000; n++) {
     const candidate = slugCandidate(base, n)
     if (taken.has(candidate)) continue
@@ -57,11 +63,12 @@ export async function claimDefaultSlug(
   throw new Error('no free slug for the card')
 }
 
-export type SlugChange = 'changed' | 'unchanged' | 'taken'
+export type SlugChange = 'changed' | 'unchanged' | 'taken' | 'held'
 
 /**
  * Makes `slug` the card's current slug and retires the one it had, which keeps leading to the
- * card. A slug the card had before comes back; another card's, current or retired, is taken.
+ * card. A slug the card had before comes back; another card's, current or retired, is taken; a
+ * departed account's, still in quarantine (ADR 058), is held.
  * Run inside a transaction (withTenant): a refusal after the retirement rolls both back.
  */
 export async function changeCardSlug(
@@ -77,6 +84,9 @@ export async function changeCardSlug(
     .limit(1)
   if (holder && holder.cardId !== cardId) return 'taken'
   if (holder && holder.retiredAt === null) return 'unchanged'
+  if (!holder && (await listHeldDepartedSlugs(db, organizationId, { exactly: slug })).size > 0) {
+    return 'held'
+  }
   await db
     .update(cardSlugs)
     .set({ retiredAt: new Date() })

@@ -123,6 +123,35 @@ export async function findMembership(
 }
 
 /**
+ * The team's membership held by the account of this (normalized) email, if any: the inviter sees
+ * the team's members, so this is the one thing the add-member form says about an address.
+ */
+export async function findTeamMemberByEmail(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  email: string,
+) {
+  if (!UUID.test(teamId)) return undefined
+  const [row] = await db
+    .select({ id: teamMembers.id })
+    .from(teamMembers)
+    .innerJoin(
+      users,
+      and(eq(users.organizationId, teamMembers.organizationId), eq(users.id, teamMembers.userId)),
+    )
+    .where(
+      and(
+        eq(teamMembers.organizationId, organizationId),
+        eq(teamMembers.teamId, teamId),
+        eq(users.email, email),
+      ),
+    )
+    .limit(1)
+  return row
+}
+
+/**
  * Whether two people of the organization are members of one team together (a card shown to
  * 'team' only, §2.6). Both memberships must be in the organization: a team of another tenant
  * never counts.

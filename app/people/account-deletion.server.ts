@@ -6,12 +6,14 @@
 // (handOverSeat, ADR 049) and leaves its public cards' addresses behind, so they forward as a
 // deactivated person's do; the agency's admins are told. Refused where the deletion would leave
 // the platform without a super admin or an agency without an admin.
+
 import { checkCurrentPassword } from '#app/auth/accounts.server'
 import type { SignedIn } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
+import { getEnv } from '#app/env.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import {
   cancelAccountDeletion,
@@ -191,7 +193,17 @@ export async function deleteAccountWhenDue(
       const privacy = await getOwnerPrivacy(tx, organizationId, userId)
       if (isPublicCard(privacy.visibility)) {
         const addresses = await listAccountAddresses(tx, organizationId, userId)
-        await recordDepartedAddresses(tx, organizationId, addresses, seat?.successorId ?? null)
+        // Held from every claim for the quarantine (ADR 058): the successor keeps the traffic.
+        const heldUntil = new Date(
+          Date.now() + getEnv().DEPARTED_LINK_QUARANTINE_DAYS * 24 * 60 * 60 * 1000,
+        )
+        await recordDepartedAddresses(
+          tx,
+          organizationId,
+          addresses,
+          seat?.successorId ?? null,
+          heldUntil,
+        )
       }
     }
     await deleteAccount(tx, organizationId, userId)

@@ -15,13 +15,12 @@ import {
   listPendingInvitations,
 } from '#app/models/team-invitations.server'
 import {
-  addTeamMember,
   countTeamAdmins,
   countTeamSeats,
   createTeamWithAdmin,
   deleteTeam,
-  findMembership,
   findTeamMember,
+  findTeamMemberByEmail,
   findTeamWithPlan,
   isRowId,
   listTeamMembers,
@@ -30,7 +29,7 @@ import {
   setTeamMemberRole,
   updateTeam,
 } from '#app/models/teams.server'
-import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
+import { normalizeEmail, type User } from '#app/models/users.server'
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
@@ -51,8 +50,8 @@ import {
   PLANS_GRANTED_BY_ADMINS,
 } from './plans'
 import { assertSeatAvailable } from './seats.server'
-import { canJoinTeams, requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
-import { defaultRoleFor, joinsDirectly, readTeamPolicy } from './team-policy.server'
+import { requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
+import { defaultRoleFor, readTeamPolicy } from './team-policy.server'
 
 export type TeamSuccess = { toast: string; teamId?: string }
 
@@ -149,10 +148,12 @@ export async function removeTeam(tenant: Tenant, user: User, teamId: string): Pr
 }
 
 /**
- * Spec §4 "Adding a member by email": an account of this organization is added at once;
- * any other address gets an emailed invitation (stored hashed, valid INVITATION_LIFETIME_DAYS). The agency's Team
- * settings apply (ADR 015): who may invite, the role when the form names none, and with
- * auto-approve off an account of the organization is invited too, joining when it accepts.
+ * Adding someone by email (spec §4, amended by issue 39 point 3, ADR 058): always an emailed
+ * invitation (stored hashed, valid INVITATION_LIFETIME_DAYS) that the person accepts through
+ * /invitations/{token}; only then do they join and their cards follow the team's template. The
+ * answer, the email and every other effect are the same whether the address has an account here,
+ * in another agency, or none: the form tells the inviter nothing about who has an account. Who may
+ * invite and the role when the form names none follow the agency's Team settings (ADR 015).
  */
 export async function addMemberByEmail(
   tenant: Tenant,
@@ -175,44 +176,11 @@ export async function addMemberByEmail(
     if (role === 'admin' && !teamPermissions(membership.role, policy).grantAdmin) {
       throw new ActionError(403, 'Only team admins can make someone an admin', 'role')
     }
-    const account = await findUserByEmail(tx, tenant.id, email)
-    if (account) {
-      if (!canJoinTeams(account.role)) {
-        throw new ActionError(409, `${email} cannot join teams with this account`, 'email')
-      }
-      if (await findMembership(tx, tenant.id, team.id, account.id)) {
-        throw new ActionError(409, `${email} is already a member of this team`, 'email')
-      }
-    }
-    if (account && joinsDirectly(policy)) {
-      // A pending invitation to this address is answered by adding the account: it must not
-      // hold a second place, nor stay answerable.
-      const invited = await findPendingInvitationForEmail(tx, tenant.id, team.id, email)
-      await assertSeatAvailable(tx, tenant.id, team, {
-        exceptInvitationId: invited?.id,
-        field: 'email',
-      })
-      const added = await addTeamMember(tx, tenant.id, team.id, account.id, role)
-      if (!added) {
-        throw new ActionError(409, `${email} is already a member of this team`, 'email')
-      }
-      if (invited) await deleteInvitation(tx, tenant.id, team.id, invited.id)
-      // The new member's cards follow the team's template now (ADR 048).
-      const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, account.id)
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'team.member_added',
-        entityType: 'team',
-        entityId: team.id,
-        metadata: { userId: account.id, role, ...(cardsToTemplate ? { cardsToTemplate } : {}) },
-      })
-      const notified = await queueTeamUpdateEmailIn(tx, tenant, {
-        userId: account.id,
-        teamId: team.id,
-        update: { kind: 'added', teamName: team.name, role, actorName: displayName(user) },
-        actorUserId: user.id,
-      })
-      return { kind: 'added' as const, team, notified, cardsToTemplate }
+    // The team's own members are on the inviter's screen already: telling them so reveals nothing.
+    // Whether an address has an account, or one that may join teams, is never said here: an
+    // account that cannot join is refused when it answers the invitation.
+    if (await findTeamMemberByEmail(tx, tenant.id, team.id, email)) {
+      throw new ActionError(409, `${email} is already a member of this team`, 'email')
     }
     // Inviting the same address again replaces its pending invitation (no new seat is taken),
     // but sends a new email only once the cooldown has passed, cancelled in between or not.
@@ -261,13 +229,8 @@ export async function addMemberByEmail(
       tenant.name,
       { userId: user.id },
     )
-    return { kind: 'invited' as const, team, role }
+    return { team, role }
   })
-  if (outcome.kind === 'added') {
-    // The team update email, and the wallet passes of cards that took the template.
-    if (outcome.notified || outcome.cardsToTemplate) wakeJobWorker()
-    return { toast: `${email} added to the team`, teamId: outcome.team.id }
-  }
   wakeJobWorker()
   return { toast: `Invitation sent to ${email}`, teamId: outcome.team.id }
 }

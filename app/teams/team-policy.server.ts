@@ -3,7 +3,7 @@
 // rule has one home (ADR 015):
 // - members may invite → the permission table (`teamPermissions(role, policy)` in ./permissions);
 // - default team role → `defaultRoleFor` below, the preselection and the role of a form without one;
-// - auto-approve → `joinsDirectly` below, read by addMemberByEmail.
+// - auto-approve → no longer a rule: adding by email always invites (issue 39 point 3, ADR 058).
 import { getOrganizationPreferences } from '#app/models/organization-settings.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
 import type { TeamRole } from '#app/validation/teams'
@@ -36,12 +36,4 @@ export function defaultRoleFor(policy: TeamPolicy, actorRole: TeamRole): TeamRol
     return 'member'
   }
   return policy.defaultRole
-}
-
-/**
- * Spec §4 adds an existing account of the organization at once; with auto-approve off the agency
- * wants that person's consent first, so the account gets an invitation to accept instead.
- */
-export function joinsDirectly(policy: TeamPolicy) {
-  return policy.autoApprove
 }

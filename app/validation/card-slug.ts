@@ -57,6 +57,8 @@ export const SLUG_MESSAGES = {
     'Use lowercase letters, digits and single hyphens, starting and ending with a letter or digit',
   reserved: 'This short link is reserved. Please choose another one',
   taken: 'This short link is already taken. Please choose another one',
+  // A departed account's short link in quarantine (ADR 058): it still forwards for the agency.
+  held: 'This short link belonged to someone who has left and still forwards their visitors. Please choose another one',
 } as const
 
 const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/

@@ -9,10 +9,7 @@ const days = `${INVITATION_LIFETIME_DAYS} days`
 
 /** The expired-invitation screen's description. */
 export const INVITATIONS_VALID_FOR = `Invitations are valid for ${days}.`
-/** The invite dialog's description, by whether an account of the organization joins at once. */
-export const INVITE_DIALOG_DESCRIPTION = {
-  autoApprove: `Someone with an account here joins at once; anyone else gets an email invitation valid for ${days}.`,
-  approval: `Everyone gets an email invitation valid for ${days} and joins when they accept it.`,
-}
+/** The invite dialog's description: everyone is invited and joins by accepting (ADR 058). */
+export const INVITE_DIALOG_DESCRIPTION = `Everyone gets an email invitation valid for ${days} and joins when they accept it.`
 /** The invitation email's last sentence. */
 export const INVITATION_EXPIRES_IN = `The invitation expires in ${days}.`

@@ -3,7 +3,7 @@
 // messages otherwise) and the card's action.
 import { z } from 'zod'
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { plainText } from './text'
+import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
 
 const ENTER_NAME = 'Please enter your name'
 const ENTER_EMAIL = 'Please enter a valid email address'
@@ -15,14 +15,18 @@ const LeadFieldsSchema = z.object({
     .string({ error: ENTER_NAME })
     .trim()
     .min(NAME_MIN_LENGTH, ENTER_NAME)
-    .max(NAME_MAX_LENGTH.fullName, nameTooLong('Name', NAME_MAX_LENGTH.fullName)),
+    .max(NAME_MAX_LENGTH.fullName, nameTooLong('Name', NAME_MAX_LENGTH.fullName))
+    .refine(isSingleLine, SINGLE_LINE_MESSAGE),
   email: z
     .string({ error: ENTER_EMAIL })
     .trim()
     .max(254, ENTER_EMAIL)
     .pipe(z.email({ error: ENTER_EMAIL })),
-  phoneNumber: plainText(50, 'Phone must be at most 50 characters').optional().default(''),
-  company: plainText(200, 'Company must be at most 200 characters').optional().default(''),
+  // One line each (issue 39 point 3): the owner's notification and the receipt show them as
+  // quoted data, and a line break would start a line of the visitor's own inside the email.
+  phoneNumber: singleLineText(50, 'Phone must be at most 50 characters').optional().default(''),
+  company: singleLineText(200, 'Company must be at most 200 characters').optional().default(''),
+  // Several lines are welcome in a note; other control characters are not (plainText).
   note: plainText(LEAD_NOTE_MAX_LENGTH, 'Your note is too long').optional().default(''),
 })
 

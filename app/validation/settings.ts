@@ -39,8 +39,7 @@ export const StoredAppearanceSchema = z.object({
 export type AppearanceSettings = z.output<typeof StoredAppearanceSchema>
 
 // These apply to the agency's teams (app/teams/team-policy.server.ts, ADR 015). Auto-approve is
-// on until an admin turns it off: the spec names no default, and on is what teams did before
-// the setting applied (an account of the organization joins at once, §4).
+// stored and shown as before, but no longer adds anyone without an invitation (ADR 058).
 export const StoredAgencyTeamSchema = z.object({
   defaultTeamRole: z.enum(TEAM_ROLES).catch('member').default('member'),
   autoApprove: stored(true),

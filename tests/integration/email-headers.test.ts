@@ -1,6 +1,6 @@
 // Fields that become email headers never carry control characters (issue 26, point 10): a lead
 // named "x\r\nBcc: …" must not add a header to the card owner's notification, whatever the
-// provider would make of it. Checked at the provider (a local fake of Resend), where the
+// provider would make of it (the lead form refuses such a name since issue 39 point 3). Checked at the provider (a local fake of Resend), where the
 // headers the mailer built arrive.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -10,12 +10,14 @@ import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as cardAction } from '#app/routes/card.$ref'
 import { withTenant } from '#drizzle/db.server'
 import { emailOutbox } from '#drizzle/schema'
+import { SINGLE_LINE_MESSAGE } from '#app/validation/text'
 import {
   contextFor,
   formRequest,
   makeBrandedOrganization,
   makeCard,
   makeUser,
+  replyErrors,
   settle,
   uniqueSuffix,
 } from '#tests/factories'
@@ -41,7 +43,7 @@ afterAll(async () => {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: what the test looks for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 
-test("a lead's name with CR/LF reaches the owner's notification subject as one line", async () => {
+test("a lead's name with CR/LF is refused at the form: no email, no header of the visitor's", async () => {
   const { organization } = await makeBrandedOrganization({ name: 'Header Co' })
   const host = `${organization.slug}.localhost`
   const owner = await makeUser(organization.id, { email: `owner-${uniqueSuffix()}@example.test` })
@@ -57,13 +59,11 @@ test("a lead's name with CR/LF reaches the owner's notification subject as one l
       params: { ref: card.id },
     }),
   )
-  expect(answer.status).toBe(200)
+  // A name is one line (issue 39 point 3): the provider-side stripping below is the backstop.
+  expect(answer.status).toBe(400)
+  expect((await replyErrors(answer)).fullName).toEqual([SINGLE_LINE_MESSAGE])
   await runJobsNow()
-  const sent = resend.emails.find((email) => email.to === owner.email)
-  expect(sent?.subject).toBe(
-    'New lead: Lee Bcc: victim@evil.test X-Injected: 1 left their details on Header Co',
-  )
-  expect(sent?.subject).not.toMatch(CONTROL)
+  expect(resend.emails.find((email) => email.to === owner.email)).toBeUndefined()
 })
 
 test('subject, From name, To and extra headers lose their control characters at the provider', async () => {

@@ -14,6 +14,7 @@ import {
   findAccountDeletion,
   findDepartedAddress,
   listAccountAddresses,
+  listHeldDepartedSlugs,
   listOverdueAccountDeletions,
   listPendingDeletionUserIds,
   recordDepartedAddresses,
@@ -550,6 +551,7 @@ async function seedTenantA(db: Queryable) {
     organization.id,
     [{ kind: 'slug', address: departedSlug }],
     assigned.id,
+    new Date(Date.now() + 86_400_000),
   )
   await storeMedia(db, organization.id, {
     ...png(await makePng('#a0b0c0')),
@@ -1072,7 +1074,13 @@ const cases: Record<string, Case[]> = {
     {
       name: "records nothing in A (B's own row, A's untouched)",
       run: (db, b, a) =>
-        recordDepartedAddresses(db, b, [{ kind: 'slug', address: `${a.departedSlug}-b` }], null),
+        recordDepartedAddresses(
+          db,
+          b,
+          [{ kind: 'slug', address: `${a.departedSlug}-b` }],
+          null,
+          new Date(Date.now() + 86_400_000),
+        ),
       expected: (value) => expect(value).toBe(1),
     },
   ],
@@ -1081,6 +1089,19 @@ const cases: Record<string, Case[]> = {
       name: "finds none of A's departed addresses",
       run: (db, b, a) => findDepartedAddress(db, b, ['slug'], a.departedSlug),
       expected: nothing,
+    },
+  ],
+  listHeldDepartedSlugs: [
+    {
+      name: "holds none of A's departed slugs (ADR 058)",
+      run: (db, b, a) => listHeldDepartedSlugs(db, b, { exactly: a.departedSlug }),
+      expected: (value) => expect(value).toEqual(new Set()),
+    },
+    {
+      name: "holds none of A's departed slugs by their start",
+      run: (db, b, a) => listHeldDepartedSlugs(db, b, { startingWith: a.departedSlug }),
+      expected: (value) =>
+        expect([...(value as Set<string>)].some((slug) => !slug.endsWith('-b'))).toBe(false),
     },
   ],
   deleteUnreferencedUploadsOf: [

@@ -311,10 +311,10 @@ describe('row-level security', () => {
     await withTenant(a.id, (tx) => scheduleAccountDeletion(tx, a.id, userA.id, later))
     await withTenant(b.id, (tx) => scheduleAccountDeletion(tx, b.id, userB.id, later))
     await withTenant(a.id, (tx) =>
-      recordDepartedAddresses(tx, a.id, [{ kind: 'slug', address: 'gone-a' }], null),
+      recordDepartedAddresses(tx, a.id, [{ kind: 'slug', address: 'gone-a' }], null, later),
     )
     await withTenant(b.id, (tx) =>
-      recordDepartedAddresses(tx, b.id, [{ kind: 'slug', address: 'gone-b' }], null),
+      recordDepartedAddresses(tx, b.id, [{ kind: 'slug', address: 'gone-b' }], null, later),
     )
     const deletions = await withTenant(a.id, (tx) => tx.select().from(accountDeletions))
     expect(deletions.map((row) => row.userId)).toContain(userA.id)
@@ -324,7 +324,9 @@ describe('row-level security', () => {
     expect(addresses.filter((row) => row.organizationId === b.id)).toEqual([])
     await expect(
       withTenant(a.id, (tx) =>
-        tx.insert(departedAddresses).values({ organizationId: b.id, kind: 'slug', address: 'x' }),
+        tx
+          .insert(departedAddresses)
+          .values({ organizationId: b.id, kind: 'slug', address: 'x', heldUntil: later }),
       ),
     ).rejects.toThrow()
     await expect(

@@ -84,8 +84,48 @@ async function world() {
     email: manager.user.email,
     role: 'manager',
   })
-  await expect(add).toSendToast(`${manager.user.email} added to the team`)
+  // Adding by email invites (issue 39 point 3, ADR 058): the manager joins by accepting.
+  await expect(add).toSendToast(`Invitation sent to ${manager.user.email}`)
+  await accept(manager, await tokenFor(manager.user.email))
+  expect(await roleOf(teamId, manager.user.id)).toBe('manager')
   return { org, owner, manager, teamId }
+}
+
+/** The token of the invitation emailed to `email`. */
+async function tokenFor(email: string) {
+  const mails = asDelivered(
+    await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, email)),
+  )
+  const token = /\/invitations\/([a-z2-7]{52})/.exec(mails.at(-1)?.text ?? '')?.[1]
+  if (!token) throw new Error(`no invitation email to ${email}`)
+  return token
+}
+
+/** `actor` accepts the invitation of `token`. */
+async function accept(actor: Actor, token: string) {
+  const accepted = await settle(() =>
+    acceptAction({
+      request: formRequest(actor.host, `/invitations/${token}`, { intent: 'accept' }, actor.cookie),
+      context: contextFor(actor.host),
+      params: { token },
+    }),
+  )
+  expect(accepted.status).toBe(302)
+}
+
+/** The role of the pending invitation to `email`: what adding by email gives. */
+async function invitedRoleOf(teamId: string, email: string) {
+  const [row] = await db()
+    .select({ role: teamInvitations.role })
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.teamId, teamId),
+        eq(teamInvitations.email, email),
+        eq(teamInvitations.status, 'pending'),
+      ),
+    )
+  return row?.role
 }
 
 async function roleOf(teamId: string, userId: string) {
@@ -121,7 +161,7 @@ describe('default team role', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    expect(await roleOf(w.teamId, colleague.user.id)).toBe('member')
+    expect(await invitedRoleOf(w.teamId, colleague.user.email)).toBe('member')
     expect((await pageOf(w.owner, w.teamId)).defaultRole).toBe('member')
   })
 
@@ -137,7 +177,7 @@ describe('default team role', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    expect(await roleOf(w.teamId, colleague.user.id)).toBe('viewer')
+    expect(await invitedRoleOf(w.teamId, colleague.user.email)).toBe('viewer')
 
     const stranger = `stranger-${uniqueSuffix()}@example.test`
     await post(w.manager, TEAM_PATH, { intent: 'add-member', teamId: w.teamId, email: stranger })
@@ -154,7 +194,7 @@ describe('default team role', () => {
       email: chosen.user.email,
       role: 'manager',
     })
-    expect(await roleOf(w.teamId, chosen.user.id)).toBe('manager')
+    expect(await invitedRoleOf(w.teamId, chosen.user.email)).toBe('manager')
   })
 
   test('set to admin: an admin gets it; a manager, who may not grant admin, gets member preselected and applied', async () => {
@@ -168,14 +208,14 @@ describe('default team role', () => {
       teamId: w.teamId,
       email: byOwner.user.email,
     })
-    expect(await roleOf(w.teamId, byOwner.user.id)).toBe('admin')
+    expect(await invitedRoleOf(w.teamId, byOwner.user.email)).toBe('admin')
     const byManager = await person(w.org)
     await post(w.manager, TEAM_PATH, {
       intent: 'add-member',
       teamId: w.teamId,
       email: byManager.user.email,
     })
-    expect(await roleOf(w.teamId, byManager.user.id)).toBe('member')
+    expect(await invitedRoleOf(w.teamId, byManager.user.email)).toBe('member')
   })
 })
 
@@ -221,7 +261,7 @@ describe('members may invite', () => {
       teamId: w.teamId,
       email: colleague.user.email,
     })
-    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
+    await expect(added).toSendToast(`Invitation sent to ${colleague.user.email}`)
   })
 
   test('turned back on, the manager adds again', async () => {
@@ -235,7 +275,7 @@ describe('members may invite', () => {
       email: colleague.user.email,
     })
     expect(added.status).toBe(302)
-    expect(await roleOf(w.teamId, colleague.user.id)).toBe('member')
+    expect(await invitedRoleOf(w.teamId, colleague.user.email)).toBe('member')
   })
 
   test("one agency's setting leaves another agency's teams alone", async () => {
@@ -248,63 +288,36 @@ describe('members may invite', () => {
       teamId: other.teamId,
       email: colleague.user.email,
     })
-    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
+    await expect(added).toSendToast(`Invitation sent to ${colleague.user.email}`)
   })
 })
 
 describe('auto-approve', () => {
-  test('off: an account of the organization is invited, not added, and joins with the role when it accepts', async () => {
-    const w = await world()
-    await saveTeamSettings(w.org, { autoApprove: false, defaultTeamRole: 'viewer' })
-    expect((await pageOf(w.owner, w.teamId)).autoApprove).toBe(false)
-    const colleague = await person(w.org)
-    const response = await post(w.manager, TEAM_PATH, {
-      intent: 'add-member',
-      teamId: w.teamId,
-      email: colleague.user.email,
-    })
-    await expect(response).toSendToast(`Invitation sent to ${colleague.user.email}`)
-    expect(await roleOf(w.teamId, colleague.user.id)).toBeUndefined()
-    const [mail] = asDelivered(
-      await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, colleague.user.email)),
-    )
-    const token = /\/invitations\/([a-z2-7]{52})/.exec(mail?.text ?? '')?.[1]
-    if (!token) throw new Error('no invitation email')
+  test('on (untouched) or off, an account of the organization is invited, never added, and joins with the role when it accepts', async () => {
+    for (const autoApprove of [true, false]) {
+      const w = await world()
+      if (!autoApprove)
+        await saveTeamSettings(w.org, { autoApprove: false, defaultTeamRole: 'viewer' })
+      expect((await pageOf(w.owner, w.teamId)).autoApprove).toBe(autoApprove)
+      const colleague = await person(w.org)
+      const response = await post(w.manager, TEAM_PATH, {
+        intent: 'add-member',
+        teamId: w.teamId,
+        email: colleague.user.email,
+      })
+      await expect(response).toSendToast(`Invitation sent to ${colleague.user.email}`)
+      expect(await roleOf(w.teamId, colleague.user.id)).toBeUndefined()
 
-    // Someone already a member is still told so, not invited.
-    const again = await post(w.owner, TEAM_PATH, {
-      intent: 'add-member',
-      teamId: w.teamId,
-      email: w.manager.user.email,
-    })
-    expect(again.status).toBe(409)
+      // Someone already a member is still told so, not invited.
+      const again = await post(w.owner, TEAM_PATH, {
+        intent: 'add-member',
+        teamId: w.teamId,
+        email: w.manager.user.email,
+      })
+      expect(again.status).toBe(409)
 
-    const accepted = await settle(() =>
-      acceptAction({
-        request: formRequest(
-          colleague.host,
-          `/invitations/${token}`,
-          { intent: 'accept' },
-          colleague.cookie,
-        ),
-        context: contextFor(colleague.host),
-        params: { token },
-      }),
-    )
-    expect(accepted.status).toBe(302)
-    expect(await roleOf(w.teamId, colleague.user.id)).toBe('viewer')
-  })
-
-  test('untouched (on): the account joins at once, as spec §4 says', async () => {
-    const w = await world()
-    expect((await pageOf(w.owner, w.teamId)).autoApprove).toBe(true)
-    const colleague = await person(w.org)
-    const response = await post(w.manager, TEAM_PATH, {
-      intent: 'add-member',
-      teamId: w.teamId,
-      email: colleague.user.email,
-    })
-    await expect(response).toSendToast(`${colleague.user.email} added to the team`)
-    expect(await roleOf(w.teamId, colleague.user.id)).toBe('member')
+      await accept(colleague, await tokenFor(colleague.user.email))
+      expect(await roleOf(w.teamId, colleague.user.id)).toBe(autoApprove ? 'member' : 'viewer')
+    }
   })
 })

@@ -268,6 +268,20 @@ async function expectRefusal(
  * Acme with a Team Pro owner's team: owner (admin), a second admin, a manager, a member and a
  * viewer; an outsider of Acme in no team; a pending invitation; Globex with a team of its own.
  */
+/**
+ * `actor` joins the team the only way there is (issue 39 point 3, ADR 058): `by` adds their
+ * email, which invites them, and they accept the emailed link.
+ */
+async function join(by: Actor, teamId: string, actor: Actor, role: TeamRole = 'member') {
+  const invited = await addMember(by, teamId, actor.user.email, role)
+  expect(invited.status).toBe(302)
+  await expect(invited).toSendToast(`Invitation sent to ${actor.user.email}`)
+  const { token } = await emailedToken(by.org, actor.user.email)
+  const accepted = await answer(actor, token, 'accept')
+  expect(accepted.status).toBe(302)
+  return accepted
+}
+
 async function world() {
   const acme = await makeOrganization({ name: 'Acme Teams' })
   const globex = await makeOrganization({ name: 'Globex Teams' })
@@ -276,7 +290,7 @@ async function world() {
   const people = {} as Record<'admin' | 'manager' | 'member' | 'viewer', Actor>
   for (const role of ['admin', 'manager', 'member', 'viewer'] as const) {
     people[role] = await person(acme)
-    expect((await addMember(owner, teamId, people[role].user.email, role)).status).toBe(302)
+    await join(owner, teamId, people[role], role)
   }
   const outsider = await person(acme, { plan: 'team_pro' })
   const invitee = `invitee-${uniqueSuffix()}@example.test`
@@ -352,7 +366,8 @@ describe('refusals: other tenants and people without the team role write nothing
     const shown = await refused(() => invitationPage(w.foreign.host, w.token, w.foreign.cookie))
     expect(shown.status).toBe(404)
     expect(await shown.text()).not.toContain('Sales')
-  })
+    // The file's first test: it pays for loading the routes and a world of four accepted invitations.
+  }, 90_000)
 
   test('a user of another organization, with their cookie on our host, is sent to sign in', async () => {
     const w = await world()
@@ -530,9 +545,7 @@ describe('team roles', () => {
   test('admins and managers add accounts and invite addresses', async () => {
     const w = await world()
     const colleague = await person(w.acme)
-    const added = await addMember(w.manager, w.teamId, colleague.user.email, 'viewer')
-    expect(added.status).toBe(302)
-    await expect(added).toSendToast(`${colleague.user.email} added to the team`)
+    await join(w.manager, w.teamId, colleague, 'viewer')
     expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('viewer')
 
     const email = `by-manager-${uniqueSuffix()}@example.test`
@@ -559,8 +572,8 @@ describe('team roles', () => {
       invitationId: w.invitationId,
     })
     expect(byAdmin.status).toBe(302)
-    // Cancelling deletes the invitation, and its link stops working.
-    expect(await invitationsOf(w.teamId)).toEqual([])
+    // Cancelling deletes the invitation, and its link stops working (the world's accepted ones stay).
+    expect((await invitationsOf(w.teamId)).filter((i) => i.status === 'pending')).toEqual([])
     expect((await invitationPage(w.owner.host, w.token)).status).toBe(404)
     // An already-cancelled one is not found.
     await expectRefusal(
@@ -585,7 +598,7 @@ describe('team roles', () => {
   test('an admin may add someone as admin', async () => {
     const w = await world()
     const colleague = await person(w.acme)
-    expect((await addMember(w.admin, w.teamId, colleague.user.email, 'admin')).status).toBe(302)
+    await join(w.admin, w.teamId, colleague, 'admin')
     expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('admin')
   })
 
@@ -682,38 +695,70 @@ describe('team roles', () => {
 })
 
 describe('adding by email', () => {
-  test('an account of this organization is added at once, whatever the case of the address', async () => {
+  test('an account here, one that cannot join teams, one of another agency and an unknown address get the same answer and effects: an invitation', async () => {
     const w = await world()
     const colleague = await person(w.acme, { email: `mixed-${uniqueSuffix()}@example.test` })
-    const response = await addMember(
-      w.owner,
-      w.teamId,
-      `  ${colleague.user.email.toUpperCase()} `,
-      'manager',
-    )
-    expect(response.status).toBe(302)
-    await expect(response).toSendToast(`${colleague.user.email} added to the team`)
-    expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('manager')
-    // No invitation: only the Team Updates email saying they were added.
-    expect((await invitationsOf(w.teamId)).filter((i) => i.email === colleague.user.email)).toEqual(
-      [],
-    )
-    const mails = await db()
+    const staff = await person(w.acme, { role: 'agency_admin' })
+    const addresses = {
+      colleague: colleague.user.email,
+      staff: staff.user.email,
+      foreign: w.foreign.user.email,
+      unknown: `nobody-${uniqueSuffix()}@example.test`,
+    }
+    const membersBefore = await membersOf(w.teamId)
+    /** What the inviter and the address see, with the address and the token made alike. */
+    const seen = {} as Record<string, unknown>
+    for (const [who, email] of Object.entries(addresses)) {
+      // Typed in another case and with spaces: the same address.
+      const response = await addMember(w.owner, w.teamId, `  ${email.toUpperCase()} `, 'manager')
+      await expect(response).toSendToast(`Invitation sent to ${email}`)
+      const { token, mail } = await emailedToken(w.acme, email)
+      const [invitation] = (await invitationsOf(w.teamId)).filter((i) => i.email === email)
+      const audits = await db()
+        .select({ action: auditEvents.action, metadata: auditEvents.metadata })
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.entityId, w.teamId),
+            sql`${auditEvents.metadata}->>'invitationId' = ${invitation?.id ?? ''}`,
+          ),
+        )
+      const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, email))
+      const alike = (text: string | null | undefined) =>
+        (text ?? '').replaceAll(email, '{email}').replaceAll(token, '{token}')
+      seen[who] = {
+        status: response.status,
+        location: response.headers.get('Location'),
+        invitation: { role: invitation?.role, status: invitation?.status },
+        invitedBy: invitation?.invitedByUserId,
+        audits: audits.map((a) => ({
+          action: a.action,
+          metadata: { ...(a.metadata as object), invitationId: '{id}' },
+        })),
+        mails: mails.map((m) => ({ subject: m.subject, text: alike(m.text), html: alike(m.html) })),
+        delivered: alike(mail?.text),
+      }
+    }
+    const [first, ...rest] = Object.values(seen)
+    expect(first).toMatchObject({
+      status: 302,
+      invitation: { role: 'manager', status: 'pending' },
+      invitedBy: w.owner.user.id,
+      audits: [{ action: 'team.invitation_created' }],
+    })
+    for (const other of rest) expect(other).toEqual(first)
+    // Nobody became a member, nobody was told they were added.
+    expect(await membersOf(w.teamId)).toEqual(membersBefore)
+    const added = await db()
       .select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.toAddress, colleague.user.email))
-    expect(mails.map((m) => m.subject)).toEqual([`You were added to Sales on Acme Teams`])
-    expect(mails[0]?.text).not.toMatch(/\/invitations\//)
-    const [added] = await db()
-      .select({ actorUserId: auditEvents.actorUserId, metadata: auditEvents.metadata })
       .from(auditEvents)
       .where(and(eq(auditEvents.entityId, w.teamId), eq(auditEvents.action, 'team.member_added')))
-      .orderBy(desc(auditEvents.createdAt))
-      .limit(1)
-    expect(added).toEqual({
-      actorUserId: w.owner.user.id,
-      metadata: { userId: colleague.user.id, role: 'manager' },
-    })
+    expect(added).toEqual([])
+
+    // The colleague joins by accepting, with the invited role.
+    const { token } = await emailedToken(w.acme, colleague.user.email)
+    expect(await answer(colleague, token, 'accept')).toHaveRedirect(new RegExp(`team=${w.teamId}`))
+    expect((await memberRow(w.teamId, colleague.user.id))?.role).toBe('manager')
   })
 
   test('an unknown address gets an invitation: emailed link, token stored only as its SHA-256', async () => {
@@ -783,14 +828,18 @@ describe('adding by email', () => {
     expect((await invitationPage(w.owner.host, second)).status).toBe(200)
   })
 
-  test('an account that cannot join teams is refused', async () => {
+  test('an account that cannot join teams is invited like anyone, and refused only when it answers', async () => {
     const w = await world()
     const agency = await person(w.acme, { role: 'agency_admin' })
+    const invited = await addMember(w.owner, w.teamId, agency.user.email)
+    await expect(invited).toSendToast(`Invitation sent to ${agency.user.email}`)
+    const { token } = await emailedToken(w.acme, agency.user.email)
     await expectRefusal(
-      () => addMember(w.owner, w.teamId, agency.user.email),
-      409,
-      `${agency.user.email} cannot join teams with this account`,
+      () => answer(agency, token, 'accept'),
+      403,
+      'This account cannot join teams',
     )
+    expect(await memberRow(w.teamId, agency.user.id)).toBeUndefined()
   })
 
   test('invalid addresses and roles are refused with the spec messages', async () => {
@@ -835,10 +884,10 @@ describe('team updates email (Team Updates notification, §2.6)', () => {
     )
   }
 
-  test('added directly and a changed role each queue an email, with the team link', async () => {
+  test('a changed role queues an email, with the team link (joining was their own answer)', async () => {
     const w = await world()
     const colleague = await person(w.acme)
-    expect((await addMember(w.owner, w.teamId, colleague.user.email, 'viewer')).status).toBe(302)
+    await join(w.owner, w.teamId, colleague, 'viewer')
     const changed = await post(w.owner, {
       intent: 'change-role',
       teamId: w.teamId,
@@ -847,24 +896,20 @@ describe('team updates email (Team Updates notification, §2.6)', () => {
     })
     expect(changed.status).toBe(302)
     const mails = await teamUpdates(w.acme, colleague.user.email)
-    expect(mails.map((m) => m.subject)).toEqual([
-      'You were added to Sales on Acme Teams',
-      'Your role in Sales is now manager',
-    ])
-    expect(mails[0]?.text).toContain('Olive User added you to the team “Sales” as a viewer.')
-    expect(mails[1]?.text).toContain('changed your role in the team “Sales” from viewer to manager')
-    expect(mails[1]?.text).toContain(`/dashboard/end-user/team?team=${w.teamId}`)
-    expect(mails[1]?.text).toContain('/email/unsubscribe?token=')
+    expect(mails.map((m) => m.subject)).toEqual(['Your role in Sales is now manager'])
+    expect(mails[0]?.text).toContain('changed your role in the team “Sales” from viewer to manager')
+    expect(mails[0]?.text).toContain(`/dashboard/end-user/team?team=${w.teamId}`)
+    expect(mails[0]?.text).toContain('/email/unsubscribe?token=')
   })
 
   test('Team Updates off, or every notification off, sends none; the change still happens', async () => {
     const w = await world()
     const quiet = await person(w.acme)
     await choose(quiet, { notifications: true, teamUpdates: false })
-    expect((await addMember(w.owner, w.teamId, quiet.user.email, 'viewer')).status).toBe(302)
+    await join(w.owner, w.teamId, quiet, 'viewer')
     const muted = await person(w.acme)
     await choose(muted, { notifications: false, teamUpdates: true })
-    expect((await addMember(w.owner, w.teamId, muted.user.email, 'viewer')).status).toBe(302)
+    await join(w.owner, w.teamId, muted, 'viewer')
     for (const who of [quiet, muted]) {
       const changed = await post(w.owner, {
         intent: 'change-role',
@@ -901,7 +946,7 @@ describe('team updates email (Team Updates notification, §2.6)', () => {
         }),
       403,
     )
-    expect(await teamUpdates(w.acme, w.member.user.email)).toHaveLength(1)
+    expect(await teamUpdates(w.acme, w.member.user.email)).toEqual([])
   })
 })
 
@@ -929,7 +974,7 @@ describe('plan limits', () => {
   test('Team Basic: the owner and two more fit, members and invitations alike; the fourth is refused', async () => {
     const { org, owner, teamId } = await basicTeam()
     const colleague = await person(org)
-    expect((await addMember(owner, teamId, colleague.user.email)).status).toBe(302)
+    await join(owner, teamId, colleague)
     await invite(owner, teamId, `third-${uniqueSuffix()}@example.test`)
     const fourth = await person(org)
     await expectRefusal(() => addMember(owner, teamId, fourth.user.email), 409, BASIC_FULL)
@@ -962,22 +1007,19 @@ describe('plan limits', () => {
     expect(await invitationsOf(teamId)).toHaveLength(2)
   })
 
-  test('adding an account that has a pending invitation takes one place, not two', async () => {
+  test('an invited address that signs up and accepts takes the one place its invitation held', async () => {
     const { org, owner, teamId } = await basicTeam()
     const email = `signed-up-${uniqueSuffix()}@example.test`
     const token = await invite(owner, teamId, email)
-    // The invitee signs up before answering; an admin then adds the new account directly.
+    // The invitee signs up before answering, then accepts.
     const invitee = await person(org, { email })
-    expect((await addMember(owner, teamId, email)).status).toBe(302)
+    expect((await answer(invitee, token, 'accept')).status).toBe(302)
     expect(await memberRow(teamId, invitee.user.id)).toBeDefined()
     const { data } = await page(owner, `?team=${teamId}`)
     expect(data.selected?.seats).toBe(2)
-    // The invitation is answered by the add: gone, and its link no longer works.
-    expect(await invitationsOf(teamId)).toEqual([])
-    await expectRefusal(() => answer(invitee, token, 'accept'), 404)
     // So the third place is still free.
     const third = await person(org)
-    expect((await addMember(owner, teamId, third.user.email)).status).toBe(302)
+    await join(owner, teamId, third)
   })
 
   test('concurrent adds and accepts cannot overfill the team (the team is locked)', async () => {
@@ -986,8 +1028,8 @@ describe('plan limits', () => {
     const token = await invite(owner, teamId, email)
     const invitee = await person(org, { email })
     const [a, b, c] = [await person(org), await person(org), await person(org)]
-    // Owner + the invitation hold 2 places: the accept and one of the adds fit, not two adds.
-    // (Existing accounts only: an invitation winning the race would hold its place as pending.)
+    // Owner + the invitation hold 2 places: the accept and one of the adds (an invitation, ADR
+    // 058) fit, not two adds.
     const [accepted, ...added] = await Promise.all([
       answer(invitee, token, 'accept'),
       addMember(owner, teamId, a.user.email),
@@ -996,8 +1038,8 @@ describe('plan limits', () => {
     ])
     expect(accepted?.status).toBe(302)
     expect(added.map((r) => r.status).sort()).toEqual([302, 409, 409])
-    expect(await membersOf(teamId)).toHaveLength(3)
-    expect((await invitationsOf(teamId)).filter((i) => i.status === 'pending')).toEqual([])
+    expect(await membersOf(teamId)).toHaveLength(2)
+    expect((await invitationsOf(teamId)).filter((i) => i.status === 'pending')).toHaveLength(1)
   })
 
   test('an expired invitation holds no place', async () => {
@@ -1111,7 +1153,11 @@ describe('answering an invitation', () => {
       .select({ actorUserId: auditEvents.actorUserId, metadata: auditEvents.metadata })
       .from(auditEvents)
       .where(
-        and(eq(auditEvents.entityId, w.teamId), eq(auditEvents.action, 'team.invitation_accepted')),
+        and(
+          eq(auditEvents.entityId, w.teamId),
+          eq(auditEvents.action, 'team.invitation_accepted'),
+          sql`${auditEvents.metadata}->>'invitationId' = ${invitation?.id ?? ''}`,
+        ),
       )
     expect(audit).toEqual({
       actorUserId: invitee.user.id,
@@ -1315,7 +1361,7 @@ describe('upgrades: no paid plan without payment (issue 26 point 7)', () => {
     expect((await page(paid, '?view=plans')).data.view).toBe('plans')
     // A free user who belongs to a team manages it.
     const teamId = await createTeam(paid)
-    expect((await addMember(paid, teamId, free.user.email)).status).toBe(302)
+    await join(paid, teamId, free)
     const { data } = await page(free)
     expect(data.view).toBe('manage')
     expect(data.selected).toMatchObject({ id: teamId, plan: 'team_basic' })

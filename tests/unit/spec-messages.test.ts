@@ -132,6 +132,10 @@ const SAID_AS: Record<string, { as: string; why: string }> = {
     as: 'Failed to load teams',
     why: 'the Team page loads teams, members and invitations in one request',
   },
+  '{email} added to the team': {
+    as: 'Invitation sent to {email}',
+    why: 'adding by email always invites, whether or not the address has an account (issue 39 point 3, ADR 058)',
+  },
   'Failed to create invitation': {
     as: 'Failed to add team member',
     why: 'one Add Member form adds an account or invites an address, known only from the answer',

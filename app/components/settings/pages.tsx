@@ -389,7 +389,7 @@ export function AgencySettings({
                     name: 'autoApprove',
                     label: 'Auto-approve new members',
                     description:
-                      'People with an account in your agency join a team as soon as they are added. Off: they get an invitation and join when they accept it.',
+                      'Adding someone to a team always sends them an invitation, and they join when they accept it, with or without an account here: nobody joins a team, or has their cards follow its template, without agreeing. This setting no longer skips that step.',
                   },
                   {
                     kind: 'toggle',

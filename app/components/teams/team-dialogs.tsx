@@ -121,21 +121,19 @@ function TeamForm({
 }
 
 /**
- * Add by email: an account here joins at once (unless the agency turned auto-approve off), any
- * other address gets an invitation. The role starts at the agency's default team role.
+ * Add by email: every address gets an invitation and joins when it accepts (ADR 058), whether or
+ * not it has an account here. The role starts at the agency's default team role.
  */
 export function AddMemberDialog({
   teamId,
   enabled,
   canGrantAdmin,
   defaultRole,
-  autoApprove,
 }: {
   teamId: string
   enabled: boolean
   canGrantAdmin: boolean
   defaultRole: TeamRole
-  autoApprove: boolean
 }) {
   const dialog = useIntentDialog('add-member', ['email', 'role'])
   return (
@@ -152,9 +150,7 @@ export function AddMemberDialog({
         </Button>
       }
       title="Invite Member"
-      description={
-        autoApprove ? INVITE_DIALOG_DESCRIPTION.autoApprove : INVITE_DIALOG_DESCRIPTION.approval
-      }
+      description={INVITE_DIALOG_DESCRIPTION}
     >
       <AddMemberForm
         teamId={teamId}

@@ -232,7 +232,6 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
             enabled={can.invite}
             canGrantAdmin={can.grantAdmin}
             defaultRole={team.policy.defaultRole}
-            autoApprove={team.policy.autoApprove}
           />
         )}
       </div>

@@ -3,6 +3,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
 import type { LegalLinks } from '#app/validation/legal'
+import { type QuotedData, quotedVisitorText } from './visitor-text.server'
 
 export type EmailBranding = {
   name: string
@@ -44,6 +45,20 @@ export function escapeHtml(value: string) {
     .replaceAll("'", '&#39;')
 }
 
+const quotedTextLine = (row: QuotedData['rows'][number]) =>
+  `> ${row.label}: ${quotedVisitorText(row.value)}`
+
+function quotedHtml(quoted: QuotedData) {
+  const rows = quoted.rows
+    .map(
+      (row) =>
+        `<tr><td style="padding:2px 12px 2px 0;color:#6b7280;vertical-align:top">${escapeHtml(row.label)}</td><td style="padding:2px 0;font-family:Menlo,Consolas,monospace">${escapeHtml(quotedVisitorText(row.value))}</td></tr>`,
+    )
+    .join('')
+  return `<p style="margin:0 0 8px;line-height:1.5">${escapeHtml(quoted.intro)}</p>
+<blockquote style="margin:0 0 12px;padding:8px 12px;border-left:4px solid #d1d5db;background:#f9fafb"><table role="presentation" cellpadding="0" cellspacing="0">${rows}</table></blockquote>`
+}
+
 export function renderActionEmail(options: {
   branding: EmailBranding
   heading: string
@@ -54,8 +69,14 @@ export function renderActionEmail(options: {
   secondaryAction?: { label: string; url: string }
   /** Notifications only: a visible way out beside the List-Unsubscribe header. */
   unsubscribe?: { label: string; url: string }
+  /**
+   * What a visitor typed, after the paragraphs: set apart as a quotation (a bordered block in
+   * HTML, "> " lines in text), each value in quotation marks and never a link.
+   */
+  quoted?: QuotedData
 }) {
-  const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe } = options
+  const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe, quoted } =
+    options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
   const textColor = readableTextColor(color)
   const legal = legalParts(branding.legal)
@@ -70,6 +91,7 @@ export function renderActionEmail(options: {
 <tr><td style="padding:24px">
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(heading)}</h1>
 ${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
+${quoted ? quotedHtml(quoted) : ''}
 <p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${color};color:${textColor};padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block;font-weight:bold">${escapeHtml(action.label)}</a></p>
 <p style="margin:0 0 12px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(action.url)}</p>
 ${secondaryAction ? `<p style="margin:0 0 12px;font-size:14px"><a href="${escapeHtml(secondaryAction.url)}" style="color:${color}">${escapeHtml(secondaryAction.label)}</a></p>` : ''}
@@ -84,6 +106,7 @@ ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml
     heading,
     '',
     ...paragraphs,
+    ...(quoted ? ['', quoted.intro, ...quoted.rows.map(quotedTextLine)] : []),
     '',
     `${action.label}: ${action.url}`,
     ...(secondaryAction ? [`${secondaryAction.label}: ${secondaryAction.url}`] : []),

@@ -20,11 +20,21 @@ export function leadReceiptEmail(options: {
     branding,
     heading: 'Your details were shared',
     paragraphs: [
-      `Hi ${leadName || 'there'},`,
+      // The name is the visitor's own words, and this email may reach any address they typed:
+      // it is quoted below as what was entered, never part of the agency's greeting.
+      'Hello,',
       `You shared your details with ${ownerName} on ${givenAt.toUTCString()} and agreed to this (version ${consentVersion}):`,
       consentText,
       'You can see what is stored about you, or delete it, at any time with the link below.',
     ],
+    ...(leadName
+      ? {
+          quoted: {
+            intro: 'The name entered with these details, as it was typed:',
+            rows: [{ label: 'Name', value: leadName }],
+          },
+        }
+      : {}),
     action: { label: 'See or delete your data', url: dataUrl },
     footnote:
       'You receive this email once, as a receipt of your consent. Keep it: the link is the way to your data.',

@@ -1,6 +1,10 @@
 import { type EmailBranding, renderActionEmail } from './layout.server'
+import { quotedVisitorText } from './visitor-text.server'
 
 export type NewContactKind = 'connect' | 'lead'
+
+const FOOTNOTE =
+  'You receive this email because notifications are on in your profile. You can turn them off there or with the link below.'
 
 /**
  * Sent to a card owner when someone connects with them (a signed-in user) or leaves their
@@ -17,34 +21,61 @@ export function newContactEmail(options: {
   unsubscribeUrl: string
 }) {
   const { branding, kind, to, ownerFirstName, contact, contactsUrl, unsubscribeUrl } = options
+  const lead = kind === 'lead'
+  if (lead) {
+    // A lead is whatever a visitor typed: quoted data under the agency's own sentence, never a
+    // line or a link of theirs (issue 39 point 3).
+    const { html, text } = renderActionEmail({
+      branding,
+      heading: 'New lead from your card',
+      paragraphs: [
+        `Hi ${ownerFirstName || 'there'},`,
+        'Someone left their details on your digital card. They are now in your contacts.',
+      ],
+      quoted: {
+        intro: 'What they entered, as they typed it:',
+        rows: [
+          { label: 'Name', value: contact.fullName },
+          { label: 'Email', value: contact.email },
+          ...(contact.company ? [{ label: 'Company', value: contact.company }] : []),
+        ],
+      },
+      action: { label: 'View your contacts', url: contactsUrl },
+      footnote: FOOTNOTE,
+      unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+    })
+    const who = contact.fullName || contact.email || 'Someone'
+    return withHeaders({
+      to,
+      subject: `New lead: ${quotedVisitorText(who)} left their details on ${branding.name}`,
+      html,
+      text,
+    })
+  }
+  // A connect comes from a signed-in account: its name is the account's, kept to one line.
   const who = contact.fullName || contact.email || 'Someone'
   const details = [contact.email, contact.company].filter(Boolean).join(', ')
   const named = details ? `${who} (${details})` : who
-  const lead = kind === 'lead'
   const { html, text } = renderActionEmail({
     branding,
-    heading: lead ? 'New lead from your card' : 'New contact',
+    heading: 'New contact',
     paragraphs: [
       `Hi ${ownerFirstName || 'there'},`,
-      lead
-        ? `${named} left their details on your digital card. They are now in your contacts.`
-        : `${named} connected with you through your digital card. They are now in your contacts.`,
+      `${named} connected with you through your digital card. They are now in your contacts.`,
     ],
     action: { label: 'View your contacts', url: contactsUrl },
-    footnote:
-      'You receive this email because notifications are on in your profile. You can turn them off there or with the link below.',
+    footnote: FOOTNOTE,
     unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
   })
-  return {
-    to,
-    subject: lead
-      ? `New lead: ${who} left their details on ${branding.name}`
-      : `${who} connected with you on ${branding.name}`,
-    html,
-    text,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+  return withHeaders({ to, subject: `${who} connected with you on ${branding.name}`, html, text })
+
+  function withHeaders(email: { to: string; subject: string; html: string; text: string }) {
+    return {
+      ...email,
+      headers: {
+        'List-Unsubscribe': `<${unsubscribeUrl}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    }
   }
 }
