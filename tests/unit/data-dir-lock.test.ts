@@ -77,6 +77,18 @@ test('a claim left by a process that is gone (a crash, SIGKILL) is taken over', 
   releaseDataDir(dir)
 })
 
+// Issue 39 point 4: the old lock file, created empty and then given its pid, was deleted by a
+// second claimer that read it in between (no pid: "not running"). A claim is never without its
+// pid, and a live claimer's is never deleted, even while it has not decided yet.
+test("a live process's claim still being decided is never taken over", () => {
+  const dir = tempDir()
+  const claimer = holderProcess()
+  mkdirSync(claims(dir), { recursive: true })
+  writeFileSync(entry(dir, claimer.pid), 'claiming')
+  expect(() => claimDataDir(dir)).toThrow(`(pid ${claimer.pid})`)
+  expect(readdirSync(claims(dir))).toEqual([String(claimer.pid)])
+})
+
 // Issue 39 point 4: a restart right after `kill -9` was refused, naming the dead pid. A process
 // killed but not yet reaped by its parent still answers signal 0; it holds nothing any more.
 test('a SIGKILLed holder is recognised as dead at once, before its parent reaps it', () => {
