@@ -191,14 +191,20 @@ test('on SIGTERM new connections are refused, never reset, and requests already 
   const port = E2E_PORT + 92
   const dataDir = path.resolve(`tests/.tmp/lifecycle-drain-${process.pid}`)
   const child = spawn(process.execPath, SUPERVISED_ARGS, {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SEED_DEMO: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const output = collectOutput(child)
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const page = () => request('/auth/login', { port })
+  const page = () => request('/auth/login', { port, host: 'acme.localhost' })
   try {
-    const deadline = Date.now() + 75_000
+    const deadline = Date.now() + 120_000
     while ((await page().catch(() => null))?.status !== 200) {
       if (child.exitCode !== null || Date.now() > deadline)
         throw new Error(`server did not start:\n${output()}`)
