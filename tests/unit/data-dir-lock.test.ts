@@ -122,7 +122,7 @@ test('a holder that is stopping is waited for, and its directory then claimed', 
   claimer.go()
   holder.kill('SIGKILL')
   expect(await claimer.next()).toBe('won')
-})
+}, 60_000)
 
 // Issue 39 point 4: the old lock file could be claimed by two processes (between creating it
 // and writing the pid, or between reading a dead pid and deleting the file). Claimers in
