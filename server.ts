@@ -23,7 +23,7 @@ import { answerFromCache, captureForCache } from './app/cache/page-cache-http.se
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
 import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
-import { claimDataDir, DataDirInUseError } from './app/utils/data-dir-lock.server'
+import { claimDataDir, DataDirInUseError, stoppingDataDir } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
 import { signedInCacheControl } from './app/utils/private-answers'
 import { readableLog, requestLogger } from './app/utils/request-log'
@@ -105,9 +105,11 @@ const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntr
 
 // The embedded database's files belong to one server: a second one on them exits here, with a
 // message, and the first keeps serving.
-if (!process.env.DATABASE_URL) {
+const embeddedDataDir = process.env.DATABASE_URL ? null : (process.env.DATA_DIR ?? './data')
+if (embeddedDataDir) {
   try {
-    claimDataDir(process.env.DATA_DIR ?? './data')
+    // A server still shutting down on it (its supervisor killed) is waited for, within its bound.
+    claimDataDir(embeddedDataDir, process.pid, shutdownTimeoutMs() + 1_000)
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error
     logger.fatal(error.message)
@@ -513,17 +515,18 @@ async function closeAndExit() {
   }
 }
 
-// Graceful shutdown: keep accepting for a short drain window (answers carry Connection: close
-// and the health check says 503, so a load balancer stops routing here), then stop listening,
-// let every request already received finish, close the database and exit.
-// Closing the listener at once would reset connections still waiting in the kernel's accept
-// queue, and http.Server#close would also drop "idle" sockets whose request is still unread,
-// so the listener is closed on its own and idle keep-alive sockets go only after a grace period.
+// Graceful shutdown (issue 39 point 4): stop accepting first, then drain what was accepted.
+// The listener closes at once, so a connection attempted from then on is refused (a client or a
+// load balancer tries elsewhere) instead of being accepted during a drain window and reset when
+// the listener closed under it: 28-29 requests were, under load. Every request already received
+// finishes (answers carry Connection: close, the health check says 503), then the database
+// closes and the process exits. http.Server#close would also drop "idle" sockets whose request
+// is still unread, so the listener is closed on its own, and idle keep-alive sockets go only
+// after SHUTDOWN_DRAIN_MS, time for a request already on its way on them to arrive.
 const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 1_000)
-async function shutdown(signal: string) {
+function shutdown(signal: string) {
   if (shuttingDown) return
   shuttingDown = true
-  logger.info(`${signal} received: finishing in-flight requests`)
   // The supervisor (scripts/supervise.ts) kills the process a little later should this timer
   // never fire: the event loop stuck in the embedded database's WAL flush (ADR 033).
   const force = setTimeout(() => {
@@ -531,13 +534,17 @@ async function shutdown(signal: string) {
     process.exit(1)
   }, shutdownTimeoutMs())
   force.unref()
-  setTimeout(() => {
+  // After this turn's I/O: connections whose handshake came with the signal are accepted first.
+  setImmediate(() => {
     net.Server.prototype.close.call(server, () => void closeAndExit())
+    // A server starting on the same data directory waits for this one instead of refusing.
+    if (embeddedDataDir) stoppingDataDir(embeddedDataDir)
+    logger.info(`${signal} received: no new connections; finishing in-flight requests`)
     setTimeout(() => {
       server.closeIdleConnections()
       setInterval(() => server.closeIdleConnections(), 250).unref()
-    }, 1_000).unref()
-  }, drainMs).unref()
+    }, drainMs).unref()
+  })
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

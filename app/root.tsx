@@ -25,7 +25,11 @@ import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
 import { AuthIssuePanel, NavigationGuard } from '#app/components/layout/auth-guard'
-import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
+import {
+  DATABASE_WARNING,
+  isDatabaseErrorData,
+  isDiskFullData,
+} from '#app/components/layout/database-warning'
 import { EmailConfirmationBanner } from '#app/components/layout/email-confirmation-banner'
 import { PlainPage } from '#app/components/layout/plain-page'
 import { SiteFooter } from '#app/components/layout/site-footer'
@@ -329,6 +333,9 @@ export function AppErrorContent({ error }: { error: unknown }) {
   }
   if (isRouteErrorResponse(error) && isDatabaseErrorData(error.data)) {
     return <PlainPage title="Service unavailable">{DATABASE_WARNING}</PlainPage>
+  }
+  if (isRouteErrorResponse(error) && isDiskFullData(error.data)) {
+    return <PlainPage title="Saving is paused">{error.data.error}</PlainPage>
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />
   if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenContent />

@@ -45,7 +45,8 @@ function redactOne(error: Record<string, unknown>) {
  * `53100 could not write to file "pg_wal/xlogtemp.42": No space left on device`.
  */
 export function databaseErrorSummary(error: unknown): string {
-  if (error instanceof Response) return `${error.status} database unavailable`
+  if (error instanceof Response)
+    return `${error.status} ${error.statusText || 'database unavailable'}`
   let code: string | undefined
   let message: string | undefined
   let current: unknown = error

@@ -1,5 +1,6 @@
-// Telling "the database cannot be reached" apart from every other error, so a request answers
-// 503 with the spec's database warning instead of a 500, and the process stays up.
+// Telling "the database cannot be reached" and "the disk is full" apart from every other error,
+// so a request answers 503 (the spec's database warning, or its "Saving is paused") instead of a
+// 500, and the process stays up.
 import { redactDatabaseError } from './redact.server'
 
 // postgres.js and Node socket codes, and SQLSTATE classes 08 (connection exception) and
@@ -47,6 +48,57 @@ export function databaseUnavailableResponse() {
   })
 }
 
+/** The spec's words for a write the disk cannot take (ADR 033): one text for every answer. */
+export const SAVING_PAUSED_MESSAGE =
+  'Saving is paused: the server is short of disk space. Nothing was changed; please try again later.'
+
+// SQLSTATE 53100 (disk_full: PGlite's and Postgres's "could not extend file", "could not write
+// to file … No space left on device"); Node's ENOSPC and EDQUOT for files written beside the
+// database. The text for errors that lost their code on the way (PGlite's WASM file system).
+const DISK_FULL_CODES = new Set(['53100', 'ENOSPC', 'EDQUOT'])
+const DISK_FULL_TEXT = /could not extend file|no space left on device|disk quota exceeded/i
+
+/**
+ * The one test of "the disk is full" (issue 39 point 4): whatever the driver, a wrapped error
+ * (Drizzle's DrizzleQueryError keeps the driver's as its cause) or a bare message.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true
+    if (typeof message === 'string' && DISK_FULL_TEXT.test(message)) return true
+    if (current instanceof AggregateError && current.errors.some(isDiskFull)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
+/**
+ * Thrown from the data layer for a write the disk could not take: the same 503 and words as
+ * the disk-space gate's (app/storage/disk-space.server.ts), which the error boundaries show.
+ */
+export function diskFullResponse() {
+  const response = new Response(JSON.stringify({ diskFull: true, error: SAVING_PAUSED_MESSAGE }), {
+    status: 503,
+    // Logs name it (databaseErrorSummary) without reading the body.
+    statusText: 'Saving is paused',
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Retry-After': '60',
+    },
+  })
+  diskFullAnswers.add(response)
+  return response
+}
+
+const diskFullAnswers = new WeakSet<Response>()
+
+/** The data layer's answer for a write the disk could not take (diskFullResponse). */
+export function isDiskFullResponse(error: unknown): boolean {
+  return error instanceof Response && diskFullAnswers.has(error)
+}
+
 /**
  * Every unit of database work passes here, so this is where an error loses the values its query
  * was sent with, before anything above can log it (drizzle/redact.server.ts).
@@ -56,14 +108,17 @@ export async function answeringUnavailable<T>(work: () => Promise<T>): Promise<T
     return await work()
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw databaseUnavailableResponse()
+    if (isDiskFull(error)) throw diskFullResponse()
     throw redactDatabaseError(error)
   }
 }
 
 /**
  * A unit of database work failed because the database could not be reached: the driver's error,
- * or the 503 the data layer already turned it into. Caches serve what they last read then.
+ * or the 503 the data layer already turned it into (not a full disk's: reads go on then).
+ * Caches serve what they last read then.
  */
 export function isOutage(error: unknown): boolean {
+  if (isDiskFullResponse(error)) return false
   return (error instanceof Response && error.status === 503) || isDatabaseUnavailable(error)
 }

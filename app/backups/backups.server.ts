@@ -10,9 +10,11 @@
 // statement by statement in one transaction: restore needs no psql and fails all or nothing.
 
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { appendFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { StringDecoder } from 'node:string_decoder'
 import type { PGlite, Transaction as PGliteTransaction } from '@electric-sql/pglite'
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump'
 import postgres from 'postgres'
@@ -22,6 +24,8 @@ import { DumpFormatError, type DumpPiece, DumpStatementSplitter } from './dump-s
 import {
   type BackupManifest,
   describeDatabase,
+  MANIFEST_HEADER,
+  MANIFEST_PREFIX,
   MANIFEST_SETTINGS,
   manifestDifferences,
   manifestLine,
@@ -143,13 +147,16 @@ export async function writeBackup(options: {
   try {
     if (database.driver === 'pglite') {
       const { dump, manifest } = await dumpPglite(database.client)
-      await handle.writeFile(dump + manifestLine(manifest))
+      const sealed = Buffer.from(dump + MANIFEST_HEADER, 'utf8')
+      const sha256 = createHash('sha256').update(sealed).digest('hex')
+      await handle.writeFile(Buffer.concat([sealed, Buffer.from(manifestLine(manifest, sha256))]))
       await handle.close()
     } else {
       // pg_dump truncates and writes the file created above, which keeps its mode.
       await handle.close()
       const manifest = await dumpPostgres(database.url, partial)
-      await appendFile(partial, manifestLine(manifest))
+      await appendFile(partial, MANIFEST_HEADER)
+      await appendFile(partial, manifestLine(manifest, await sha256Of(partial)))
     }
     await rename(partial, file)
   } catch (error) {
@@ -158,6 +165,12 @@ export async function writeBackup(options: {
     throw error
   }
   return { file, bytes: (await stat(file)).size }
+}
+
+async function sha256Of(file: string) {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
 }
 
 async function exists(file: string) {
@@ -391,12 +404,16 @@ const KNOWN_META = /^\\(?:un)?restrict\b/
 // The manifest is one line after pg_dump's closing line; a few kilobytes for this schema.
 const TAIL_BYTES = 1 << 20
 
+/** What checkDumpFile found: the manifest, and where its line starts (the bytes it hashes). */
+type DumpFileFacts = { manifest?: BackupManifest; sealedBytes?: number; size: number }
+
 /**
  * Checks that `file` looks like a whole plain SQL dump before anything is opened: pg_dump's
- * header at the start and its closing line at the end (a dump cut short has none). Returns the
- * manifest the dump ends with, if any.
+ * header at the start and its closing line at the end (a dump cut short has none), and a
+ * manifest, if any, as the file's last line (nothing after it, where no checksum would see
+ * it). Returns the manifest and the length of what its checksum covers.
  */
-export async function checkDumpFile(file: string): Promise<{ manifest?: BackupManifest }> {
+export async function checkDumpFile(file: string): Promise<DumpFileFacts> {
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') throw new BackupError(`No such file: ${file}`)
     throw new BackupError(`Cannot read ${file}: ${error.message}`)
@@ -427,7 +444,15 @@ export async function checkDumpFile(file: string): Promise<{ manifest?: BackupMa
     if (manifest === null) {
       throw new BackupError(`${file}: its manifest is damaged, so nothing can check the dump`)
     }
-    return { manifest }
+    if (!manifest) return { size: info.size }
+    const at = tail.lastIndexOf(`\n${MANIFEST_PREFIX}`) + 1
+    const lineEnd = tail.indexOf('\n', at)
+    if (lineEnd !== -1 && lineEnd !== tail.length - 1) {
+      throw new BackupError(
+        `${file}: text follows its manifest, which must be the dump's last line. Nothing was restored.`,
+      )
+    }
+    return { manifest, sealedBytes: info.size - tailLength + at, size: info.size }
   } finally {
     await handle.close()
   }
@@ -437,9 +462,10 @@ export async function checkDumpFile(file: string): Promise<{ manifest?: BackupMa
  * Loads a dump into `into`, which must be empty (no table in schema public, no migrations):
  * otherwise it refuses before changing anything. The whole load is one transaction, so a dump
  * that fails halfway leaves the target as it was; so does one whose loaded tables (rows and
- * checksums) or schema objects differ from its manifest. A dump without a manifest is refused
- * unless `unverified` (dumps of plain pg_dump, or from before manifests). Returns the number of
- * statements run.
+ * checksums) or schema objects differ from its manifest, or whose bytes differ from the
+ * checksum its manifest records (an edited GRANT changes no row). A dump without a manifest, or
+ * with one from before dumps were hashed whole, is refused unless `unverified` (dumps of plain
+ * pg_dump, or older backups). Returns the number of statements run.
  */
 export async function restoreBackup(options: {
   file: string
@@ -447,13 +473,19 @@ export async function restoreBackup(options: {
   unverified?: boolean
 }): Promise<{ statements: number }> {
   const file = path.resolve(options.file)
-  const { manifest } = await checkDumpFile(file)
+  const facts = await checkDumpFile(file)
+  const { manifest } = facts
   if (!manifest && !options.unverified) {
     throw new BackupError(
       `${file} has no Brandcard manifest (a plain pg_dump, or a backup from before manifests), so nothing can check it is whole. Restore it with --unverified to load it as it is.`,
     )
   }
-  const load = (session: RestoreSession) => loadDump(file, session, manifest)
+  if (manifest && !manifest.sha256 && !options.unverified) {
+    throw new BackupError(
+      `${file} is a backup from before dumps were checksummed whole, so nothing can check every line of it. Restore it with --unverified to load it with only its rows and schema checked.`,
+    )
+  }
+  const load = (session: RestoreSession) => loadDump(file, session, facts)
   const { into } = options
   if (into.driver === 'pglite') {
     return into.client.transaction(async (tx) => {
@@ -484,8 +516,10 @@ export async function restoreBackup(options: {
 async function loadDump(
   file: string,
   session: RestoreSession,
-  manifest: BackupManifest | undefined,
+  facts: DumpFileFacts,
 ): Promise<{ statements: number }> {
+  const { manifest } = facts
+  const read: DumpRead = { sha256: '', bytes: 0 }
   await refuseUnlessEmpty(session)
   await session.run(APP_ROLE)
   // A newer pg_dump's header sets parameters an older server does not know (PGlite's pg_dump
@@ -507,7 +541,7 @@ async function loadDump(
       )
     }
   }
-  for await (const piece of readDump(file)) {
+  for await (const piece of readDump(file, facts.sealedBytes, read)) {
     if (piece.kind === 'meta') {
       if (KNOWN_META.test(piece.text)) continue
       throw new BackupError(
@@ -531,6 +565,15 @@ async function loadDump(
     await run({ ...piece, text })
   }
   if (manifest) await verifyAgainst(file, manifest, session)
+  // After the manifest's comparison, which names what differs when rows or schema do.
+  if (read.bytes !== facts.size) {
+    throw new BackupError(`${file} changed while it was being restored. Nothing was restored.`)
+  }
+  if (manifest?.sha256 && read.sha256 !== manifest.sha256) {
+    throw new BackupError(
+      `${file} was changed after it was taken: its checksum differs from the one its manifest records. Nothing was restored.`,
+    )
+  }
   return { statements }
 }
 
@@ -562,12 +605,34 @@ async function refuseUnlessEmpty(session: RestoreSession) {
   }
 }
 
-async function* readDump(file: string): AsyncGenerator<DumpPiece> {
+type DumpRead = { sha256: string; bytes: number }
+
+/**
+ * The dump's statements, in order; meanwhile the SHA-256 of its first `sealedBytes` bytes (what
+ * the manifest's checksum covers) and the bytes read go into `read`, set once all is read.
+ */
+async function* readDump(
+  file: string,
+  sealedBytes: number | undefined,
+  read: DumpRead,
+): AsyncGenerator<DumpPiece> {
   const splitter = new DumpStatementSplitter()
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })
+  const decoder = new StringDecoder('utf8')
+  const hash = createHash('sha256')
+  let bytes = 0
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 })
   try {
-    for await (const chunk of stream) yield* splitter.push(chunk as string)
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (sealedBytes !== undefined && bytes < sealedBytes) {
+        hash.update(chunk.subarray(0, sealedBytes - bytes))
+      }
+      bytes += chunk.length
+      yield* splitter.push(decoder.write(chunk))
+    }
+    yield* splitter.push(decoder.end())
     yield* splitter.end()
+    read.sha256 = hash.digest('hex')
+    read.bytes = bytes
   } catch (error) {
     if (error instanceof DumpFormatError) {
       throw new BackupError(`${file}: ${error.message}. Nothing was restored.`)

@@ -28,7 +28,7 @@ const consoleOutput: CommandOutput = {
 const BACKUP_USAGE =
   'Usage: npm run backup [FILE]   (default: DATA_DIR/backups/brandcard-<time>.sql)'
 const RESTORE_USAGE =
-  'Usage: npm run restore -- FILE [--data-dir DIR] [--unverified]   (DIR: a PGlite data directory; --unverified: a dump without a manifest)'
+  'Usage: npm run restore -- FILE [--data-dir DIR] [--unverified]   (DIR: a PGlite data directory; --unverified: a dump without a manifest or its checksum)'
 
 export async function backupCommand(
   args: string[],

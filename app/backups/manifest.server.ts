@@ -1,16 +1,22 @@
 // A backup's manifest (ADR 029): what the database held when the dump was taken, read in the
 // dump's own snapshot: every table's row count and a checksum of its rows, and the schema
-// objects (tables, policies, triggers, functions, indexes). It travels as the dump's last line,
-// a SQL comment, so the file stays a plain dump psql can load. Restore reads the same facts from
-// the target inside its one transaction and commits only when they match.
+// objects (tables, policies, triggers, functions, indexes), and (version 2, issue 39 point 4)
+// the SHA-256 of every byte of the dump before the manifest's own line: a GRANT edited by hand
+// changes no row, and the closing line says nothing of what comes before it. It travels as the
+// dump's last line, a SQL comment, so the file stays a plain dump psql can load. Restore reads
+// the same facts from the target inside its one transaction, hashes what it loaded, and commits
+// only when both match.
 
 /** Runs a query in the transaction being described; identifiers in it are fully qualified. */
 export type ReadRows = <T>(query: string) => Promise<T[]>
 
 export type BackupManifest = {
-  version: 1
+  /** 1: written before dumps were hashed whole; 2: with `sha256`. */
+  version: 1 | 2
   tables: Record<string, { rows: number; checksum: string }>
   schema: Record<SchemaKind, string[]>
+  /** Hex SHA-256 of the file's bytes before the manifest's line (MANIFEST_PREFIX). */
+  sha256?: string
 }
 
 type SchemaKind = 'tables' | 'policies' | 'triggers' | 'functions' | 'indexes'
@@ -85,8 +91,13 @@ export async function describeDatabase(rows: ReadRows): Promise<BackupManifest> 
   return { version: 1, tables, schema }
 }
 
-export function manifestLine(manifest: BackupManifest) {
-  return `\n--\n-- Brandcard backup manifest: restore checks the restored database against it.\n--\n${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n`
+/** What a dump gets before its manifest's line; hashed with the dump (sealedDump). */
+export const MANIFEST_HEADER =
+  '\n--\n-- Brandcard backup manifest: restore checks the restored database against it.\n--\n'
+
+/** The manifest's line, the file's last: `sha256` is that of everything before it. */
+export function manifestLine(manifest: BackupManifest, sha256: string) {
+  return `${MANIFEST_PREFIX}${JSON.stringify({ ...manifest, version: 2, sha256 })}\n`
 }
 
 /** The manifest in a dump's last part, undefined when there is none, null when it is unreadable. */
@@ -97,7 +108,8 @@ export function parseManifest(tail: string): BackupManifest | null | undefined {
   try {
     const parsed = JSON.parse(line) as BackupManifest
     const valid =
-      parsed?.version === 1 &&
+      (parsed?.version === 1 ||
+        (parsed?.version === 2 && /^[0-9a-f]{64}$/.test(String(parsed.sha256)))) &&
       typeof parsed.tables === 'object' &&
       Object.keys(SCHEMA_QUERIES).every((kind) =>
         Array.isArray(parsed.schema?.[kind as SchemaKind]),

@@ -28,6 +28,7 @@ import {
 } from '#app/leads/lead-consent.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
+import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
@@ -36,6 +37,7 @@ import { intentAction } from '#app/utils/intent-action.server'
 import { sourceOfRequest, type ViewSource, withSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
+import { isOutage } from '#drizzle/unavailable.server'
 
 /** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
 function visitorHash(ip: string, userAgent: string, cardId: string) {
@@ -86,26 +88,55 @@ export async function publicCardLoader(
   const viewer = await cardViewerOf(request, context)
   const userAgent = request.headers.get('User-Agent') ?? ''
   const countable = !isBotUserAgent(userAgent)
+  // The view this request counts, once the card is known (none for a bot, the owner, a page
+  // the server may cache: the server records those, for this request and every hit).
+  const counting: { view?: Parameters<typeof queueCardView>[0]; started?: boolean } = {}
   // One transaction for the lookup and the view: the hot path pays for one round of BEGIN/COMMIT.
-  const answer = await withTenant(tenant.id, async (tx) => {
-    // A card hidden from this visitor is not found (and its view is not counted).
-    const opened = await openCardPage(tx, tenant.id, reference, viewer)
-    if (!opened || 'forwarding' in opened) return opened
-    const shown = opened.card
-    // The lead form's consent box (ADR 050): a new version drops the cached page (its trigger).
-    const consent = shown.isOwner ? null : await currentConsentText(tx, tenant.id)
-    const answered = { ...opened, card: { ...shown, consent } }
-    // A retired short link only redirects: the view is counted where it lands.
-    if (movedSlug(reference, shown.shortSlug)) return answered
-    // A profile standing in for a card has no card row to count views of. A page the server
-    // may cache has its view recorded by the server, for this request and every hit.
-    if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
-      const hash = visitorHash(context.clientIp ?? 'unknown', userAgent, shown.cardId)
-      const source = sourceOfRequest(request, context)
-      await recordCardView(tx, tenant.id, shown.cardId, hash, deviceClassOf(userAgent), source)
-    }
-    return answered
+  const readCard = (recordView: boolean) =>
+    withTenant(tenant.id, async (tx) => {
+      // A card hidden from this visitor is not found (and its view is not counted).
+      const opened = await openCardPage(tx, tenant.id, reference, viewer)
+      if (!opened || 'forwarding' in opened) return opened
+      const shown = opened.card
+      // The lead form's consent box (ADR 050): a new version drops the cached page (its trigger).
+      const consent = shown.isOwner ? null : await currentConsentText(tx, tenant.id)
+      const answered = { ...opened, card: { ...shown, consent } }
+      // A retired short link only redirects: the view is counted where it lands.
+      if (movedSlug(reference, shown.shortSlug)) return answered
+      // A profile standing in for a card has no card row to count views of.
+      if (shown.cardId && countable && !shown.isOwner && !context.pageCacheCandidate) {
+        const view = {
+          organizationId: tenant.id,
+          cardId: shown.cardId,
+          visitorHash: visitorHash(context.clientIp ?? 'unknown', userAgent, shown.cardId),
+          deviceClass: deviceClassOf(userAgent),
+          source: sourceOfRequest(request, context),
+        }
+        counting.view = view
+        if (recordView) {
+          counting.started = true
+          const { cardId, visitorHash: hash, deviceClass, source } = view
+          await recordCardView(tx, tenant.id, cardId, hash, deviceClass, source)
+        }
+      }
+      return answered
+    })
+  // Counting the view must never cost the visitor the page (issue 39 point 4: a full disk
+  // answered 500 with 53100 "could not extend file"). Short of disk space the view is not
+  // written here but waits in the batch writer, as the cached pages' views do (ADR 033). When
+  // the view's insert or the commit after it fails (the page's reads were done), the page is
+  // read again without it and the view goes to the batch writer, which writes it once the
+  // database takes writes again. A database that cannot be reached is no view's fault: that
+  // answer stands.
+  const paused = await writesPausedForDiskSpace()
+  const answer = await readCard(!paused).catch(async (error: unknown) => {
+    const { view, started } = counting
+    if (!view || !started || isOutage(error)) throw error
+    const read = await readCard(false)
+    queueCardView(view)
+    return read
   })
+  if (paused && counting.view) queueCardView(counting.view)
   if (!answer) return data({ found: false as const, forwarding: null }, { status: 404 })
   if ('forwarding' in answer) return forwardedPage(request, context, answer.forwarding)
   const row = answer.card

@@ -73,7 +73,8 @@ const errorText = (error: unknown) =>
     ? redactDatabaseError(error).message
     : // The data layer's answer when the database cannot be reached (a thrown 503).
       error instanceof Response
-      ? `the database did not answer (${error.status})`
+      ? // or the disk would not take its write (statusText "Saving is paused").
+        `${error.statusText || 'the database did not answer'} (${error.status})`
       : String(error)
   ).slice(0, 500)
 

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { getEnv } from '#app/env.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
+import { SAVING_PAUSED_MESSAGE } from '#drizzle/unavailable.server'
 
 export type DiskSpace = {
   directory: string
@@ -84,10 +85,8 @@ export async function diskSpaceResponse(
   if (SAFE_METHODS.has(method.toUpperCase())) return null
   if (!(await writesPausedForDiskSpace())) return null
   const headers = { 'Cache-Control': 'no-store', 'Retry-After': '60' }
-  const message =
-    'Saving is paused: the server is short of disk space. Nothing was changed; please try again later.'
   if (!accept.includes('text/html')) {
-    return new Response(JSON.stringify({ error: message }), {
+    return new Response(JSON.stringify({ error: SAVING_PAUSED_MESSAGE }), {
       status: 503,
       headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
     })

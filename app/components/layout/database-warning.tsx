@@ -48,3 +48,13 @@ export function DatabaseWarningBanner() {
 export function isDatabaseErrorData(data: unknown): data is { databaseError: true } {
   return typeof data === 'object' && data !== null && 'databaseError' in data
 }
+
+/** The data layer's 503 for a write the disk could not take (drizzle/unavailable.server.ts). */
+export function isDiskFullData(data: unknown): data is { diskFull: true; error: string } {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    'diskFull' in data &&
+    typeof (data as { error?: unknown }).error === 'string'
+  )
+}

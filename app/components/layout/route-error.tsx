@@ -1,7 +1,11 @@
 import { useMatches, useRevalidator, useRouteError } from '@remix-run/react'
 import { RefreshCw, TriangleAlert } from 'lucide-react'
 import { useEffect } from 'react'
-import { DATABASE_WARNING, isDatabaseErrorData } from '#app/components/layout/database-warning'
+import {
+  DATABASE_WARNING,
+  isDatabaseErrorData,
+  isDiskFullData,
+} from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
 import { AppErrorContent } from '#app/root'
@@ -28,10 +32,10 @@ export function RouteLoadError({
     return () => clearTimeout(timer)
   }, [withToast, failed, message])
   if (!failed) return <AppErrorContent error={error} />
-  const database =
-    typeof error === 'object' &&
-    error !== null &&
-    isDatabaseErrorData((error as { data?: unknown }).data)
+  const data =
+    typeof error === 'object' && error !== null ? (error as { data?: unknown }).data : null
+  const database = isDatabaseErrorData(data)
+  const diskFull = isDiskFullData(data) ? data.error : null
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
       <TriangleAlert aria-hidden className="h-10 w-10 text-red-600" />
@@ -39,7 +43,7 @@ export function RouteLoadError({
         {message}
       </h1>
       <p className="text-gray-600 dark:text-gray-400">
-        {database ? DATABASE_WARNING : 'Please check your connection and try again.'}
+        {diskFull ?? (database ? DATABASE_WARNING : 'Please check your connection and try again.')}
       </p>
       <Button
         type="button"
