@@ -396,8 +396,8 @@ test.describe('no trace of the platform on an agency host', () => {
     await page.getByRole('button', { name: 'Connect with Olivia' }).click()
     await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
 
-    // A team: an account of the agency added (team update) and a new address invited, by an
-    // owner whose plan the agency granted and whose email is confirmed.
+    // A team: an account of the agency and a new address invited (every address is, issue 39
+    // point 3), by an owner whose plan the agency granted and whose email is confirmed.
     await grantPlanOnAlpha(browser, nora.email, 'team_basic')
     await confirmEmailOnAlpha(page, nora.email)
     await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/team'))
@@ -407,7 +407,7 @@ test.describe('no trace of the platform on an agency host', () => {
     await create.getByRole('button', { name: 'Create Team' }).click()
     await expect(page.getByText('Team created successfully')).toBeVisible()
     for (const [email, toast] of [
-      [ben.email, `${ben.email} added to the team`],
+      [ben.email, `Invitation sent to ${ben.email}`],
       [cleo, `Invitation sent to ${cleo}`],
     ] as const) {
       await page.getByRole('button', { name: 'Invite Member' }).click()
@@ -477,9 +477,9 @@ test.describe('no trace of the platform on an agency host', () => {
         subject: `${nora.first} ${nora.last} connected with you on ${alpha}`,
       },
       {
-        kind: 'team update',
+        kind: 'team invitation',
         to: ben.email,
-        subject: `You were added to Trace Crew ${mark} on ${alpha}`,
+        subject: `${nora.first} ${nora.last} invited you to join Trace Crew ${mark}`,
       },
       {
         kind: 'team invitation',

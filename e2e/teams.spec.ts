@@ -176,9 +176,16 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await confirmEmailOnAlpha(page, ann.email)
   await page.goto(urlFor(HOSTS.alpha, TEAM_PATH))
 
-  // An account of this organization joins at once; a new address gets an invitation.
+  // Every address gets an invitation, an account of this organization too (issue 39 point 3):
+  // Ben joins when he accepts it, signed in as himself.
   dialog = await invite(page, ben.email)
-  await expect(page.getByText(`${ben.email} added to the team`)).toBeVisible()
+  await expect(page.getByText(`Invitation sent to ${ben.email}`)).toBeVisible()
+  await expect(memberRow(page, ben.email)).toHaveCount(0)
+  const benLinks = await invitationLinks(ben.email)
+  await benPage.goto(benLinks.accept)
+  await benPage.getByRole('button', { name: 'Accept Invitation' }).click()
+  await expect(benPage.getByText('You have joined the team')).toBeVisible()
+  await page.reload()
   await expect(memberRow(page, ben.email)).toContainText('Ben Teamer')
   dialog = await invite(page, cleo.email)
   await expect(page.getByText(`Invitation sent to ${cleo.email}`)).toBeVisible()

@@ -8,9 +8,9 @@ import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as cardAction } from '#app/routes/card.$ref'
+import { SINGLE_LINE_MESSAGE } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
 import { emailOutbox } from '#drizzle/schema'
-import { SINGLE_LINE_MESSAGE } from '#app/validation/text'
 import {
   contextFor,
   formRequest,
