@@ -48,6 +48,7 @@ import {
 import {
   clearTwoFactor,
   consumeRecoveryCode,
+  markSessionEnrolmentEmailConfirmed,
   markSessionTwoFactorVerified,
   setRecoveryCodes,
   setTwoFactor,
@@ -189,6 +190,7 @@ import {
   deletePasskey,
   findUserPasskey,
   insertPasskey,
+  isSessionChallengeLive,
   listPasskeys,
   recordPasskeyUse,
   renamePasskey,
@@ -268,6 +270,7 @@ import {
   deleteTeam,
   findMembership,
   findTeamMember,
+  findTeamMemberByEmail,
   findTeamWithPlan,
   listOrganizationTeams,
   listTeamMembers,
@@ -1710,6 +1713,20 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
+  markSessionEnrolmentEmailConfirmed: [
+    {
+      name: "confirms no enrolment email on A's session",
+      run: (db, b, a) => markSessionEnrolmentEmailConfirmed(db, b, a.sessionId),
+      expected: nothing,
+    },
+  ],
+  isSessionChallengeLive: [
+    {
+      name: "finds no live challenge of A's session",
+      run: (db, b) => isSessionChallengeLive(db, b, 'authenticate:a-challenge'),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
   ...Object.fromEntries(
     (
       [
@@ -2460,6 +2477,13 @@ const cases: Record<string, Case[]> = {
       name: "reads no plan of A's user for a team of B that names A's user as its creator",
       run: (db, b) => findTeamWithPlan(db, b, corruptTeamOfB),
       expected: (value) => expect(value).toMatchObject({ id: corruptTeamOfB, plan: 'free' }),
+    },
+  ],
+  findTeamMemberByEmail: [
+    {
+      name: "finds no member of A's team by A's address",
+      run: (db, b, a) => findTeamMemberByEmail(db, b, a.team.id, a.user.email),
+      expected: nothing,
     },
   ],
   findMembership: [
