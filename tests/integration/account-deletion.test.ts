@@ -42,6 +42,7 @@ import {
   users,
 } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
+import { openEnrolmentLink } from '#tests/enrolment-link'
 import {
   contextFor,
   formRequest,
@@ -380,6 +381,12 @@ describe('signing in during the grace period cancels it', () => {
     const person = await scheduled({ role: 'agency_admin' })
     const signedIn = await signInAs(person.email)
     expect(signedIn.deletionCancelled).toBe(false)
+    // A first factor at the step needs the emailed link first (ADR 054).
+    await openEnrolmentLink(
+      (fields) => post('auth.two-factor.tsx', '/auth/two-factor', fields, signedIn.cookie),
+      tenant.id,
+      person.email,
+    )
     const key = virtualPasskey(`http://${host}`)
     const asked = await post(
       'auth.two-factor.tsx',
