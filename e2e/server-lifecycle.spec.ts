@@ -182,61 +182,6 @@ test('short of disk space it says so and refuses writes; SIGTERM under load lets
   }
 })
 
-// Issue 39 point 4: connections opened during the one-second drain after SIGTERM were reset
-// (28-29 requests under load): the listener, still accepting, was closed under connections it had
-// not taken yet. Now it stops accepting first and drains what it had accepted: a request already
-// received is answered, and a connection opened after the signal is refused, never reset.
-test('on SIGTERM new connections are refused, never reset, and requests already received are answered', async () => {
-  test.setTimeout(150_000)
-  const port = E2E_PORT + 92
-  const dataDir = path.resolve(`tests/.tmp/lifecycle-drain-${process.pid}`)
-  const child = spawn(process.execPath, SUPERVISED_ARGS, {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      SEED_DEMO: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const output = collectOutput(child)
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const page = () => request('/auth/login', { port, host: 'acme.localhost' })
-  try {
-    const deadline = Date.now() + 120_000
-    while ((await page().catch(() => null))?.status !== 200) {
-      if (child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`server did not start:\n${output()}`)
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    const inFlight = Array.from({ length: 20 }, () => page())
-    // Once one answer is back, the others have reached the server and are being handled.
-    await Promise.race(inFlight)
-    child.kill('SIGTERM')
-    await expect.poll(output, { timeout: 30_000 }).toContain('no new connections')
-    // Until the process is gone, every new connection is refused: none answered, none reset.
-    const during: string[] = []
-    do {
-      during.push(
-        await page().then(
-          (answer) => `answered ${answer.status}`,
-          (error: NodeJS.ErrnoException) => error.code ?? String(error),
-        ),
-      )
-    } while (child.exitCode === null)
-    expect(new Set(during)).toEqual(new Set(['ECONNREFUSED']))
-    expect((await Promise.all(inFlight)).map((answer) => answer.status)).toEqual(
-      inFlight.map(() => 200),
-    )
-    expect(await exited).toBe(0)
-    expect(output()).toContain('shutdown complete')
-  } finally {
-    if (child.exitCode === null) child.kill('SIGKILL')
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-})
-
 // The supervisor's own promise, against the fault itself: PGlite that met a full disk spins in
 // its WAL flush and holds the event loop, so the server's SIGTERM handler never runs. The real
 // server cannot be driven there over HTTP (its writes stop before the disk is full), so a
