@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -28,6 +27,7 @@ import { httpTimeouts } from './app/utils/http-timeouts'
 import { signedInCacheControl } from './app/utils/private-answers'
 import { readableLog, requestLogger } from './app/utils/request-log'
 import { requestTarget } from './app/utils/request-target'
+import { stopAccepting } from './app/utils/stop-accepting.server'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
@@ -125,6 +125,8 @@ entryOf(initialBuild).setViewBatchLog((m) => logger.error(m))
 await entryOf(initialBuild).startChangeFeed((m) => logger.info(m))
 
 let shuttingDown = false
+/** Set once the listener is closing (shutdown's last step): see stopAccepting. */
+let stopping: ReturnType<typeof stopAccepting> | undefined
 const app = express()
 app.disable('x-powered-by')
 // Express's own proxy handling follows the same hop count (its req.ip is the right-most
@@ -409,6 +411,7 @@ const cacheCandidates = new WeakMap<IncomingMessage, ViewSource>()
 const entry = entryOf(initialBuild)
 
 function handle(req: IncomingMessage, res: ServerResponse) {
+  if (stopping?.hold(() => handle(req, res))) return
   // One normalisation before everything else, the page cache included: the request goes on with
   // the target Remix will route, and the guards read the same path (app/utils/request-target.ts).
   const target = requestTarget(req.url)
@@ -516,13 +519,11 @@ async function closeAndExit() {
 }
 
 // Graceful shutdown: keep accepting for a short drain window (answers carry Connection: close
-// and the health check says 503, so a load balancer stops routing here), then stop listening,
-// let every request already received finish, close the database and exit.
-// Closing the listener at once would reset connections still waiting in the kernel's accept
-// queue, and http.Server#close would also drop "idle" sockets whose request is still unread,
-// so the listener is closed on its own and idle keep-alive sockets go only after a grace period.
-// (Issue 39 point 4 asked to stop accepting first; that reset the requests in the accept queue
-// at the signal, which e2e/database-faults.spec.ts's SIGTERM drill caught: still open.)
+// and the health check says 503, so a load balancer stops routing here), then stop accepting
+// without resetting what the kernel queued (app/utils/stop-accepting.server.ts), let every
+// request already received finish, close the database and exit. http.Server#close would also
+// drop "idle" sockets, so idle keep-alive sockets go only after a grace period (a socket that
+// has not sent its first request is not idle to Node and is left to its request).
 const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 1_000)
 function shutdown(signal: string) {
   if (shuttingDown) return
@@ -538,11 +539,14 @@ function shutdown(signal: string) {
   // A server starting on the same data directory waits for this one instead of refusing.
   if (embeddedDataDir) stoppingDataDir(embeddedDataDir)
   setTimeout(() => {
-    net.Server.prototype.close.call(server, () => void closeAndExit())
-    setTimeout(() => {
-      server.closeIdleConnections()
-      setInterval(() => server.closeIdleConnections(), 250).unref()
-    }, 1_000).unref()
+    server.once('close', () => void closeAndExit())
+    stopping = stopAccepting(server)
+    void stopping.closed.then(() => {
+      setTimeout(() => {
+        server.closeIdleConnections()
+        setInterval(() => server.closeIdleConnections(), 250).unref()
+      }, 1_000).unref()
+    })
   }, drainMs).unref()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs'
+import type http from 'node:http'
+import net from 'node:net'
+
+/**
+ * Stops a listening server from accepting without resetting what the kernel already queued.
+ *
+ * Closing a listening socket makes the kernel reset every connection whose handshake completed
+ * but that the process has not accepted yet: a client that sent its request gets ECONNRESET and
+ * cannot know whether it was handled. A busy server always has such connections: the embedded
+ * database runs on the event loop, and each client answered during a loop turn reconnects while
+ * the turn lasts (28–29 resets in issue 39's outside probe). So, in order:
+ *
+ * 1. The listen backlog shrinks (`listen()` again on the listening socket): beyond a few queued
+ *    connections the kernel drops new SYNs, whose clients try again a second later and then
+ *    find the port refused, which is safe to retry: nothing was sent.
+ * 2. Requests on connections accepted from now on wait (`hold`) until the listener is closed:
+ *    no answer, no reconnection, so the queue stops refilling while the loop takes what is in it.
+ * 3. The listener closes in the check phase right after a poll phase shorter than `quietMs`
+ *    (the sliver in which a handshake could complete unseen) once the kernel reports nothing
+ *    queued and no handshake under way for the port (`pendingHandshakes`); a loop that never
+ *    gets there closes after `maxWaitMs` all the same.
+ * 4. The held requests go on, as every request already accepted does.
+ */
+export function stopAccepting(
+  server: http.Server,
+  {
+    backlog = 8,
+    quietMs = 2,
+    maxWaitMs = 5_000,
+  }: { backlog?: number; quietMs?: number; maxWaitMs?: number } = {},
+) {
+  const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } })
+    ._handle
+  // Node's TCP handle; Linux and the BSDs apply a new backlog to a socket already listening.
+  handle?.listen?.(backlog)
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  const started = performance.now()
+  let held: (() => void)[] | null = []
+  const closed = new Promise<void>((resolve) => {
+    // A timer runs in the loop's timers phase and an immediate set there in its check phase:
+    // between them lies the poll phase alone (accepts, reads, the app's callbacks).
+    const sample = () => {
+      const polled = performance.now()
+      setImmediate(() => {
+        const now = performance.now()
+        const settled = now - polled < quietMs && pendingHandshakes(port) === 0
+        if (!settled && now - started < maxWaitMs) {
+          setTimeout(sample, 0)
+          return
+        }
+        // http.Server#close would also drop idle connections, whose request may be unread yet.
+        net.Server.prototype.close.call(server)
+        const waiting = held ?? []
+        held = null
+        for (const next of waiting) next()
+        resolve()
+      })
+    }
+    setTimeout(sample, 0)
+  })
+  return {
+    closed,
+    /** Keeps `next` for after the close and says so, or says it may run now. */
+    hold(next: () => void): boolean {
+      if (!held) return false
+      held.push(next)
+      return true
+    },
+  }
+}
+
+/**
+ * Connections the kernel holds for a listening port that the process has not accepted: the
+ * accept queue's length (the LISTEN row's rx_queue) and handshakes under way (SYN_RECV rows).
+ * 0 where /proc/net cannot be read (not Linux): the quiet loop turn is then the only guard.
+ */
+export function pendingHandshakes(port: number): number {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  let pending = 0
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let table: string
+    try {
+      table = readFileSync(file, 'latin1')
+    } catch {
+      continue
+    }
+    for (const line of table.split('\n')) {
+      const fields = line.trim().split(/\s+/)
+      if (!fields[1]?.endsWith(hexPort)) continue
+      if (fields[3] === '03') pending++
+      else if (fields[3] === '0A') pending += Number.parseInt(fields[4]?.split(':')[1] ?? '0', 16)
+    }
+  }
+  return pending
+}
