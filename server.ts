@@ -411,7 +411,7 @@ const cacheCandidates = new WeakMap<IncomingMessage, ViewSource>()
 const entry = entryOf(initialBuild)
 
 function handle(req: IncomingMessage, res: ServerResponse) {
-  if (stopping?.hold(() => handle(req, res))) return
+  if (stopping?.hold(req.socket, () => handle(req, res))) return
   // One normalisation before everything else, the page cache included: the request goes on with
   // the target Remix will route, and the guards read the same path (app/utils/request-target.ts).
   const target = requestTarget(req.url)

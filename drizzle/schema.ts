@@ -687,7 +687,7 @@ export const departedAddresses = pgTable(
     // Until when nobody may claim the slug or name link again (issue 39 point 3, ADR 058): the
     // departure plus DEPARTED_LINK_QUARANTINE_DAYS, so the link keeps forwarding to the agency's
     // choice. A new card steps over it, a chosen short link is refused, and the name-link
-    // trigger (migration 0031) gives it to no account before then.
+    // trigger (migration 0033) gives it to no account before then.
     heldUntil: timestamp('held_until', { withTimezone: true }).notNull(),
   },
   (t) => [

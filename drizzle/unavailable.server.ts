@@ -60,17 +60,28 @@ const DISK_FULL_TEXT = /could not extend file|no space left on device|disk quota
 
 /**
  * The one test of "the disk is full" (issue 39 point 4): whatever the driver, a wrapped error
- * (Drizzle's DrizzleQueryError keeps the driver's as its cause) or a bare message.
+ * (Drizzle's DrizzleQueryError keeps the driver's as its cause) or a bare message. An error
+ * that carries a code is judged by its code alone, and the text is read only from the innermost
+ * error of a chain in which nothing has a code: a wrapper's message quotes the query's
+ * parameters, and a driver's message for another SQLSTATE may echo the input, so a visitor
+ * typing "no space left on device" must not pause saving.
  */
 export function isDiskFull(error: unknown): boolean {
+  let innermost: unknown = error
+  let coded = false
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown }
-    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true
-    if (typeof message === 'string' && DISK_FULL_TEXT.test(message)) return true
+    const { code } = current as { code?: unknown }
+    if (typeof code === 'string' && code !== '') {
+      if (DISK_FULL_CODES.has(code)) return true
+      coded = true
+    }
     if (current instanceof AggregateError && current.errors.some(isDiskFull)) return true
+    innermost = current
     current = (current as { cause?: unknown }).cause
   }
-  return false
+  if (coded) return false
+  const { message } = (innermost ?? {}) as { message?: unknown }
+  return typeof message === 'string' && DISK_FULL_TEXT.test(message)
 }
 
 /**

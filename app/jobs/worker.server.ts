@@ -51,6 +51,8 @@ const OUTSIDE_KINDS: readonly JobName[] = [
   'crm.delete',
   'sending-domain.check',
   'sending-domain.remove',
+  'sending-domain.expire',
+  'billing.stripe-event',
 ]
 export const JOB_LANES: readonly { name: string; kinds: JobKinds }[] = [
   { name: 'email', kinds: { only: EMAIL_KINDS } },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type http from 'node:http'
-import net from 'node:net'
+import net, { type Socket } from 'node:net'
 
 /**
  * Stops a listening server from accepting without resetting what the kernel already queued.
@@ -38,6 +38,11 @@ export function stopAccepting(
   const port = typeof address === 'object' && address ? address.port : 0
   const started = performance.now()
   let held: (() => void)[] | null = []
+  // Only connections accepted from now on wait: a request on an older keep-alive connection
+  // (a health check among them) is answered at once, with Connection: close.
+  const fresh = new WeakSet<Socket>()
+  const markFresh = (socket: Socket) => fresh.add(socket)
+  server.on('connection', markFresh)
   const closed = new Promise<void>((resolve) => {
     // A timer runs in the loop's timers phase and an immediate set there in its check phase:
     // between them lies the poll phase alone (accepts, reads, the app's callbacks).
@@ -52,6 +57,7 @@ export function stopAccepting(
         }
         // http.Server#close would also drop idle connections, whose request may be unread yet.
         net.Server.prototype.close.call(server)
+        server.off('connection', markFresh)
         const waiting = held ?? []
         held = null
         for (const next of waiting) next()
@@ -62,9 +68,9 @@ export function stopAccepting(
   })
   return {
     closed,
-    /** Keeps `next` for after the close and says so, or says it may run now. */
-    hold(next: () => void): boolean {
-      if (!held) return false
+    /** Keeps `next` (the request's handling) for after the close and says so, or says it may run now. */
+    hold(socket: Socket, next: () => void): boolean {
+      if (!held || !fresh.has(socket)) return false
       held.push(next)
       return true
     },

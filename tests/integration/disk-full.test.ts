@@ -150,4 +150,24 @@ describe('a write the disk cannot take', () => {
     )
     expect(isDiskFull(new Error('duplicate key value'))).toBe(false)
   })
+
+  test('words a visitor typed never pause saving: another code, or a wrapper quoting the parameters', () => {
+    const typed = 'no space left on device'
+    // Postgres echoes a bad value in its message (22P02, 23505 …): the code decides.
+    expect(
+      isDiskFull(
+        Object.assign(new Error(`invalid input syntax for type uuid: "${typed}"`), {
+          code: '22P02',
+        }),
+      ),
+    ).toBe(false)
+    const wrapper = (cause: unknown) =>
+      Object.assign(new Error(`Failed query: insert into leads … params: ${typed}`), { cause })
+    expect(isDiskFull(wrapper(Object.assign(new Error('value too long'), { code: '22001' })))).toBe(
+      false,
+    )
+    expect(isDiskFull(wrapper(new Error('the connection was closed')))).toBe(false)
+    // The driver's own words, with no code anywhere, still count (PGlite's file system).
+    expect(isDiskFull(wrapper(new Error('could not extend file "base/5/1"')))).toBe(true)
+  })
 })
