@@ -58,6 +58,31 @@ const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
  * active agency admin, counting neither the account nor anyone else whose deletion is pending
  * (two last admins asking together must not both go). The counted rows stay locked.
  */
+/**
+ * The one way an account is deleted, whoever asks (the person, or an admin): in an agency the
+ * addresses of a card shown to anyone stay, forwarding to the successor (none: the agency's
+ * default card) and held from every claim for the quarantine (ADR 058). Only a public card
+ * leaves its addresses: a forwarding says no more about a card than the card did (ADR 049).
+ */
+export async function removeAccount(
+  tx: Transaction,
+  organizationId: string,
+  userId: string,
+  successorId: string | null,
+) {
+  if (await findAgency(tx, organizationId)) {
+    const privacy = await getOwnerPrivacy(tx, organizationId, userId)
+    if (isPublicCard(privacy.visibility)) {
+      const addresses = await listAccountAddresses(tx, organizationId, userId)
+      const heldUntil = new Date(
+        Date.now() + getEnv().DEPARTED_LINK_QUARANTINE_DAYS * 24 * 60 * 60 * 1000,
+      )
+      await recordDepartedAddresses(tx, organizationId, addresses, successorId, heldUntil)
+    }
+  }
+  await deleteAccount(tx, organizationId, userId)
+}
+
 async function refusalOf(tx: Transaction, account: User, organizationKind: 'platform' | 'agency') {
   const pending = new Set(await listPendingDeletionUserIds(tx, account.organizationId))
   const others = (ids: string[]) => ids.filter((id) => id !== account.id && !pending.has(id))
@@ -176,8 +201,10 @@ export async function deleteAccountWhenDue(
     }
     let successor: User | null = null
     let contactsMoved = 0
+    let heir: string | null = null
     if (agency) {
       const seat = await findSeatSuccessorCard(tx, organizationId, userId)
+      heir = seat?.successorId ?? null
       if (seat?.successorStatus === 'active') {
         const handed = await handOverSeat(tx, {
           organizationId,
@@ -188,25 +215,8 @@ export async function deleteAccountWhenDue(
         successor = handed.successor
         contactsMoved = handed.contactsMoved
       }
-      // Only a card shown to anyone leaves its addresses: a forwarding says no more about a
-      // card than the card did (ADR 049), and nobody is left to ask who else might see it.
-      const privacy = await getOwnerPrivacy(tx, organizationId, userId)
-      if (isPublicCard(privacy.visibility)) {
-        const addresses = await listAccountAddresses(tx, organizationId, userId)
-        // Held from every claim for the quarantine (ADR 058): the successor keeps the traffic.
-        const heldUntil = new Date(
-          Date.now() + getEnv().DEPARTED_LINK_QUARANTINE_DAYS * 24 * 60 * 60 * 1000,
-        )
-        await recordDepartedAddresses(
-          tx,
-          organizationId,
-          addresses,
-          seat?.successorId ?? null,
-          heldUntil,
-        )
-      }
     }
-    await deleteAccount(tx, organizationId, userId)
+    await removeAccount(tx, organizationId, userId, heir)
     const imagesDeleted = await deleteUnreferencedUploadsOf(tx, organizationId, userId)
     await recordAudit(tx, organizationId, {
       actorUserId: null,

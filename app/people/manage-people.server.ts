@@ -20,7 +20,6 @@ import {
 import {
   countEndUsersForPlatform,
   countOrganizationEndUsers,
-  deleteAccount,
   type EndUserFilter,
   listEndUsersForPlatform,
   listOrganizationChoices,
@@ -50,6 +49,7 @@ import {
   queueTeamMemberUpdateIn,
   type TeamMemberUpdate,
 } from '#app/notifications/team-member-update.server'
+import { removeAccount } from '#app/people/account-deletion.server'
 import { clearSeatHandOver, handOverSeat } from '#app/people/seat-handover.server'
 import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
@@ -539,7 +539,7 @@ export async function deleteEndUser(
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, userId, roles)
     await assertMayLoseAccount(tx, admin, account, 'delete')
-    await deleteAccount(tx, organizationId, account.id)
+    await removeAccount(tx, organizationId, account.id, null)
     await audit(tx, admin, account, 'user.deleted', { email: account.email, role: account.role })
     if (account.role === 'end_user') {
       await tellTeamMembers(tx, tenant, admin, [
@@ -924,7 +924,7 @@ export async function deleteStaffMember(
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, userId, staffRolesOf(directory))
     await assertMayLoseAccount(tx, admin, account, 'delete')
-    await deleteAccount(tx, organizationId, account.id)
+    await removeAccount(tx, organizationId, account.id, null)
     await audit(tx, admin, account, 'staff.deleted', { email: account.email, role: account.role })
   })
   return 'Team member removed'

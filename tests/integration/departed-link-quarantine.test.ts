@@ -4,6 +4,7 @@
 // over the slug, the short-link form refuses it next to the field, and an account of the same
 // name (new or renamed) gets no name link; afterwards each may take it. The clock is moved in the
 // database (the rows' `held_until`), never on the wall.
+import { execFileSync } from 'node:child_process'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
@@ -13,6 +14,8 @@ import { findUserById, updateProfile } from '#app/models/users.server'
 import { deleteAccountWhenDue } from '#app/people/account-deletion.server'
 import { loader as shortLinkLoader } from '#app/routes/c.$slug'
 import { loader as cardLoader } from '#app/routes/card.$ref'
+import { action as agencyTeamAction } from '#app/routes/dashboard.agency.team'
+import { action as agencyUsersAction } from '#app/routes/dashboard.agency.users._index'
 import { action as editAction } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
 import { SLUG_MESSAGES } from '#app/validation/card-slug'
 import { getDb, withTenant } from '#drizzle/db.server'
@@ -34,12 +37,15 @@ const DAY_MS = 86_400_000
 
 let orgId: string
 let host: string
+let keeperId: string
 
 beforeAll(async () => {
   const { organization } = await makeBrandedOrganization()
   orgId = organization.id
   host = `${organization.slug}.localhost`
-  await makeUser(orgId, { role: 'agency_admin', email: `keeper-${uniqueSuffix()}@a.test` })
+  keeperId = (
+    await makeUser(orgId, { role: 'agency_admin', email: `keeper-${uniqueSuffix()}@a.test` })
+  ).id
 })
 
 afterEach(() => {
@@ -168,6 +174,72 @@ describe('during the quarantine', () => {
     const byName = await openName(gone.nameLink)
     expect(byName).toHaveRedirect(new RegExp(`^/c/${gone.samSlug}(\\?s=q)?$`))
   })
+})
+
+describe('whoever deletes the account', () => {
+  // One way an account goes (removeAccount): an admin's deletion holds the links as the
+  // person's own does, forwarding to the agency's default when nobody succeeds.
+  test.each([
+    [
+      'an end user, from the users page',
+      'end_user',
+      '/dashboard/agency/users?index',
+      'delete-user',
+    ],
+    [
+      'a team member, from the team page',
+      'agency_member',
+      '/dashboard/agency/team',
+      'delete-member',
+    ],
+  ] as const)('%s', async (_, role, path, intent) => {
+    const lastName = `Left${uniqueSuffix().slice(0, 5)}`
+    const leaver = await makeUser(orgId, { firstName: 'Lee', lastName, role })
+    const card = await makeCard(orgId, leaver.id, { firstName: 'Lee', lastName })
+    const slug = await currentSlug(card.id)
+    const nameLink = await linkSlugOf(leaver.id)
+    if (!slug || !nameLink) throw new Error('no links to depart')
+    const cookie = await sessionCookieFor(orgId, keeperId)
+    const action = intent === 'delete-user' ? agencyUsersAction : agencyTeamAction
+    const answer = await settle(() =>
+      action({
+        request: formRequest(
+          host,
+          path,
+          { intent, userId: leaver.id, organizationId: orgId },
+          cookie,
+        ),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
+    expect(answer.status).toBeLessThan(400)
+    expect(await withTenant(orgId, (tx) => findUserById(tx, orgId, leaver.id))).toBeUndefined()
+    const held = (await heldRows()).filter((row) => [slug, nameLink].includes(row.address))
+    expect(held.map((row) => [row.address, row.successorId])).toEqual(
+      expect.arrayContaining([
+        [slug, null],
+        [nameLink, null],
+      ]),
+    )
+    const namesake = await makeUser(orgId, { firstName: 'Lee', lastName })
+    expect(await linkSlugOf(namesake.id)).toBeNull()
+    // The link still answers: the agency's forwarding, not a 404 for a printed QR code.
+    expect((await openSlug(slug)).status).not.toBe(404)
+  })
+})
+
+test('every deletion of an account goes through removeAccount: the model is called nowhere else', () => {
+  const callers = execFileSync('git', ['grep', '-n', 'deleteAccount(', '--', 'app'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('app/models/'))
+  expect(callers).toHaveLength(1)
+  expect(callers[0]).toMatch(
+    /^app\/people\/account-deletion\.server\.ts:\d+:\s+await deleteAccount\(tx/,
+  )
 })
 
 describe('after the quarantine', () => {
