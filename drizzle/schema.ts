@@ -345,6 +345,11 @@ export const billingAccounts = pgTable(
       .default('free'),
     status: billingStatus('status').notNull().default('active'),
     graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+    /**
+     * When the subscription state last applied was read from Stripe (outside any transaction):
+     * a read older than this one is stale and changes nothing, whichever job finishes last.
+     */
+    subscriptionReadAt: timestamp('subscription_read_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -65,6 +65,12 @@ export type FakeStripe = {
    * an earlier one kept (never delivered, as when Stripe gives up on an endpoint).
    */
   hold(types: string[]): void
+  /**
+   * A slow Stripe: reads of a subscription (`GET /v1/subscriptions/:id`) wait until the returned
+   * function is called. `reading()` tells how many wait.
+   */
+  stallReads(): () => void
+  reading(): number
   held(): string[]
   /** Delivers the kept events, each signed when it goes (as Stripe signs every attempt). */
   release(): Promise<number[]>
@@ -256,6 +262,9 @@ export async function startFakeStripe(
     return String(session.success_url)
   }
 
+  let readGate: Promise<void> | null = null
+  let stalled = 0
+
   async function api(
     req: IncomingMessage,
     res: ServerResponse,
@@ -336,6 +345,11 @@ export async function startFakeStripe(
       return send(res, 200, list(own.slice(0, Number(query.get('limit') ?? 10)), path))
     }
     if (req.method === 'GET' && subscriptionPath) {
+      if (readGate) {
+        stalled += 1
+        await readGate
+        stalled -= 1
+      }
       const subscription = subscriptions.get(subscriptionPath[1] ?? '')
       return subscription
         ? send(res, 200, subscription)
@@ -459,6 +473,17 @@ export async function startFakeStripe(
       await sendEvent('customer.subscription.deleted', subscription)
     },
     send: sendEvent,
+    stallReads() {
+      let open = () => {}
+      readGate = new Promise<void>((resolve) => {
+        open = resolve
+      })
+      return () => {
+        readGate = null
+        open()
+      }
+    },
+    reading: () => stalled,
     hold(types) {
       holding = types
       kept.length = 0

@@ -2,9 +2,10 @@
 // job takes the event only while it is unhandled and marks it handled in the transaction that
 // changes the plan. The account is the one of the event's Stripe customer (the agency's own, or a
 // seat's), never the person who clicked. What is applied is the subscription as Stripe has it
-// when the job runs, read back from Stripe's API, not what the event carried: Stripe delivers
-// events in any order, and a late one must not undo a newer state. A failed payment keeps the
-// plan for GRACE_PERIOD_MS and queues the job that ends it.
+// when the job runs, read back from Stripe's API (outside the transaction, within the
+// outside-call deadline), not what the event carried: Stripe delivers events in any order, and a
+// late one must not undo a newer state; of two reads the later one wins (`subscription_read_at`).
+// A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
@@ -14,6 +15,7 @@ import {
   type BillingAccount,
   lockBillingAccount,
   lockBillingAccountOfCustomer,
+  markSubscriptionRead,
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
 import { insertJob } from '#app/models/jobs.server'
@@ -30,6 +32,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { PAID_PLAN_IDS, PLANS } from '#app/teams/plans'
 import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { callOutside } from '#app/utils/outside-call.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import {
   AGENCY_PRO,
@@ -117,17 +120,25 @@ export const stripeEventJob: JobHandler = {
     if (!organizationId || !eventId) throw new PermanentJobError('malformed payload')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
+    const event = await withTenant(organizationId, (tx) =>
+      findUnhandledStripeEvent(tx, organizationId, eventId),
+    )
+    // Handled before (a job run again after its commit): nothing to do twice.
+    if (!event) return
+    const data = event.data as StripeEventData
+    // Stripe is asked outside any transaction, within the outside-call deadline: a slow Stripe
+    // holds no lock and, on the embedded database, no other request (ADR 056). The read's
+    // moment orders it against other events' reads of the same account.
+    const readAt = new Date()
+    const subscription = await callOutside('Stripe', () => currentSubscription(data.subscription))
     const notice = await withTenant(organizationId, async (tx) => {
-      const event = await findUnhandledStripeEvent(tx, organizationId, eventId)
-      // Handled before (a job run again after its commit): nothing to do twice.
-      if (!event) return null
+      if (!(await findUnhandledStripeEvent(tx, organizationId, eventId))) return null
       await markStripeEventHandled(tx, organizationId, eventId)
-      const data = event.data as StripeEventData
-      // Locked first, then read from Stripe: two events of one account are applied one after
-      // the other, the later one with Stripe's later state.
       const account = await lockBillingAccountOfCustomer(tx, organizationId, data.customer)
       if (!account) return null
-      const subscription = await currentSubscription(data.subscription)
+      // Another event's job read Stripe later and has applied that: this read is older news.
+      if (account.subscriptionReadAt && account.subscriptionReadAt >= readAt) return null
+      await markSubscriptionRead(tx, organizationId, account.id, readAt)
       if (!subscription || subscription.customer !== account.stripeCustomerId) return null
       const holder = await holderOf(tx, organizationId, account)
       if (!holder) return null

@@ -94,6 +94,21 @@ export async function saveBillingSubscription(
   return row
 }
 
+/** The moment of the Stripe read the account now follows (see `subscriptionReadAt`). */
+export async function markSubscriptionRead(
+  db: Queryable,
+  organizationId: string,
+  accountId: string,
+  readAt: Date,
+) {
+  await db
+    .update(billingAccounts)
+    .set({ subscriptionReadAt: readAt })
+    .where(
+      and(eq(billingAccounts.organizationId, organizationId), eq(billingAccounts.id, accountId)),
+    )
+}
+
 /** The holder's customer, kept before Checkout so a second purchase reuses it. */
 export async function saveBillingCustomer(
   db: Queryable,

@@ -5,7 +5,7 @@
 // stands when they are, so a late event grants or takes nothing; a signature dated ahead of the
 // clock beyond Stripe's tolerance is refused.
 import { and, eq, isNull, like, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { SIGNATURE_TOLERANCE_S } from '#app/billing/stripe-webhook.server'
 import { runJobsNow } from '#app/jobs/handlers.server'
 import { action as deleteAccountAction } from '#app/routes/account.delete'
@@ -15,7 +15,7 @@ import {
   loader as agencySettingsLoader,
 } from '#app/routes/settings.agency'
 import { action as memberSettingsAction } from '#app/routes/settings.team-member'
-import { getDb } from '#drizzle/db.server'
+import { getDb, withTenant } from '#drizzle/db.server'
 import {
   accountDeletions,
   auditEvents,
@@ -203,6 +203,59 @@ describe('webhook signatures dated ahead', () => {
     )
     expect(await count()).toBe(before + 1)
     expect(await tierOf(a.org.id)).toBe('professional')
+  })
+})
+
+describe('Stripe asked outside the transaction (review of issue 39 point 4)', () => {
+  test('while Stripe is slow to answer, the job holds no lock: the account is locked and read meanwhile, and the event applies once Stripe answers', async () => {
+    const a = await agency()
+    const { subscription } = await buyAgencyPro(a)
+    let released = false
+    const release = fake.stallReads()
+    // A watchdog, not a measure: should the job hold the account, this ends the wait.
+    const watchdog = setTimeout(() => {
+      released = true
+      release()
+    }, 60_000)
+    try {
+      const failing = fake.failInvoice(subscription)
+      await vi.waitFor(() => expect(fake.reading()).toBe(1), { timeout: 60_000, interval: 20 })
+      // Through the app's own transactions, which the embedded database runs one at a time.
+      const locked = await withTenant(a.org.id, (tx) =>
+        tx
+          .select()
+          .from(billingAccounts)
+          .where(and(eq(billingAccounts.organizationId, a.org.id), isNull(billingAccounts.userId)))
+          .for('update'),
+      )
+      const answeredWhileStripeWaited = !released
+      expect(locked).toHaveLength(1)
+      expect(answeredWhileStripeWaited).toBe(true)
+      release()
+      await failing
+      expect(await billingSeenBy(a, a.otherCookie)).toMatchObject({ status: 'past_due' })
+    } finally {
+      clearTimeout(watchdog)
+      release()
+    }
+  })
+
+  test('a read of Stripe older than the one the account follows changes nothing', async () => {
+    const a = await agency()
+    const { subscription } = await buyAgencyPro(a)
+    // Another event's job read Stripe later than this one will, and applied it.
+    await db()
+      .update(billingAccounts)
+      .set({ subscriptionReadAt: new Date(Date.now() + 3_600_000) })
+      .where(and(eq(billingAccounts.organizationId, a.org.id), isNull(billingAccounts.userId)))
+    await fake.cancel(subscription)
+    expect(await tierOf(a.org.id)).toBe('professional')
+    expect(await agencyAccountOf(a.org.id)).toMatchObject({ status: 'active' })
+    const handled = await db()
+      .select({ handledAt: stripeEvents.handledAt })
+      .from(stripeEvents)
+      .where(eq(stripeEvents.organizationId, a.org.id))
+    expect(handled.every((event) => event.handledAt !== null)).toBe(true)
   })
 })
 

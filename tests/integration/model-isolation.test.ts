@@ -58,6 +58,7 @@ import {
   findBillingAccount,
   lockBillingAccount,
   lockBillingAccountOfCustomer,
+  markSubscriptionRead,
   saveBillingCustomer,
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
@@ -1606,6 +1607,13 @@ const cases: Record<string, Case[]> = {
           status: 'canceled',
           graceEndsAt: null,
         }),
+      expected: nothing,
+    },
+  ],
+  markSubscriptionRead: [
+    {
+      name: "dates no read of A's account",
+      run: (db, b, a) => markSubscriptionRead(db, b, a.seatBilling.id, new Date(Date.now() + 1e9)),
       expected: nothing,
     },
   ],

@@ -1,0 +1,1 @@
+ALTER TABLE "billing_accounts" ADD COLUMN "subscription_read_at" timestamp with time zone;
