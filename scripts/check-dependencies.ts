@@ -14,6 +14,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser'
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config'
 
@@ -201,6 +202,6 @@ async function main(cwd: string, args: string[]) {
   return failed ? 1 : 0
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = await main(process.cwd(), process.argv.slice(2))
 }
