@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:quick`: the loop to run before a commit, not instead of `npm test`. Typecheck,
-# lint and every unit test, then only the integration test files that a change touches:
+# lint, the dependency check and every unit test, then only the integration test files that a
+# change touches:
 #
 # - the change is everything since the merge base with the main branch (QUICK_BASE overrides
 #   it: a branch, tag or commit) plus staged, unstaged and untracked files, as `vitest --changed`
@@ -37,6 +38,7 @@ changed=$(
 started=$SECONDS
 npm run --silent typecheck
 npm run --silent lint
+npm run --silent check:deps
 npx vitest run --project unit
 
 echo "Integration files touched by the change since $(git rev-parse --short "$base"):"

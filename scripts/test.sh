@@ -55,6 +55,8 @@ stage() {
 
 stage typecheck npm run --silent typecheck
 stage lint npm run --silent lint
+# The import graph: no folder or file cycle, no import the layer table forbids (ADR 060).
+stage dependencies npm run --silent check:deps
 # Unit tests, then integration tests on PGlite and (with TEST_DATABASE_URL) on Postgres.
 stage unit+integration npm run --silent test:unit
 # npm run test:e2e is these two stages in one command.

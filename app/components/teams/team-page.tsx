@@ -8,7 +8,6 @@ import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-// biome-ignore lint/style/noRestrictedImports: a type only (erased); the team page's loader still lives in its route, not in app/teams.
 import type { loader } from '#app/routes/dashboard.end-user.team'
 import {
   inviteBlockedByPolicy,
