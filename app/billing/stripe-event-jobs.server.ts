@@ -13,6 +13,7 @@ import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/wor
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
+  hasOtherLiveAgencyPro,
   lockBillingAccount,
   lockBillingAccountOfCustomer,
   markSubscriptionRead,
@@ -175,7 +176,16 @@ async function follow(
       status: 'canceled',
       graceEndsAt: null,
     })
-    await grant(tx, organizationId, holder, account.plan, false, 'plan.cancelled', subscription.id)
+    await grant(
+      tx,
+      organizationId,
+      account,
+      holder,
+      account.plan,
+      false,
+      'plan.cancelled',
+      subscription.id,
+    )
     return null
   }
   const config = stripeConfig()
@@ -197,12 +207,13 @@ async function follow(
       : account.status === 'past_due'
         ? 'plan.payment_recovered'
         : 'plan.changed'
-    await grant(tx, organizationId, holder, plan, true, action, subscription.id)
+    await grant(tx, organizationId, account, holder, plan, true, action, subscription.id)
     return null
   }
   // Past due: the grace period runs from the first failure Stripe told us of; its retries, and
   // any other event while it lasts, keep that end, its jobs and its email.
-  if (starts) await grant(tx, organizationId, holder, plan, true, 'plan.upgraded', subscription.id)
+  if (starts)
+    await grant(tx, organizationId, account, holder, plan, true, 'plan.upgraded', subscription.id)
   const graceEndsAt =
     !starts && account.status === 'past_due' && account.graceEndsAt
       ? account.graceEndsAt
@@ -262,6 +273,7 @@ const planPrice = (plan: BillablePlanId) =>
 async function grant(
   tx: Transaction,
   organizationId: string,
+  account: BillingAccount,
   holder: Holder,
   paidFor: BillablePlanId,
   on: boolean,
@@ -274,6 +286,8 @@ async function grant(
     paymentReference: subscription,
   }
   if (paidFor === AGENCY_PRO.id) {
+    // Another account still paying for Agency Pro keeps the tier on.
+    if (!on && (await hasOtherLiveAgencyPro(tx, organizationId, account.id))) return
     const tier = await findSubscriptionTier(tx, organizationId)
     // Only the tier Agency Pro gives is taken back; Enterprise (the super admin's) is kept.
     const to = on ? (tier === 'enterprise' ? tier : AGENCY_PRO_TIER) : 'free'
@@ -381,6 +395,7 @@ export const graceEndJob: JobHandler = {
       await grant(
         tx,
         organizationId,
+        account,
         holder,
         account.plan,
         false,

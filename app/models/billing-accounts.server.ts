@@ -2,7 +2,7 @@
 // organization (user_id null: Agency Pro) or by a seat (the account whose own plan it pays for).
 // Written by the checkout (the customer) and the webhook jobs (the subscription, its plan and its
 // payment state); the jobs find an account by the event's customer, never by who clicked.
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { billingAccounts } from '#drizzle/schema'
 
@@ -38,6 +38,31 @@ export async function findAgencyBillingAccount(db: Queryable, organizationId: st
     .from(billingAccounts)
     .where(heldBy(organizationId, { organization: true }))
   return row
+}
+
+/**
+ * Whether another account of the organization than `exceptId` still pays for Agency Pro (active,
+ * or past due in its grace period): an admin's own account kept from before ADR 055 beside the
+ * agency's, whose end must not take the tier the other still pays for.
+ */
+export async function hasOtherLiveAgencyPro(
+  db: Queryable,
+  organizationId: string,
+  exceptId: string,
+) {
+  const rows = await db
+    .select({ id: billingAccounts.id })
+    .from(billingAccounts)
+    .where(
+      and(
+        eq(billingAccounts.organizationId, organizationId),
+        ne(billingAccounts.id, exceptId),
+        eq(billingAccounts.plan, 'agency_pro'),
+        inArray(billingAccounts.status, ['active', 'past_due']),
+      ),
+    )
+    .limit(1)
+  return rows.length > 0
 }
 
 /** The account by its id (the grace period's jobs), locked until the transaction ends. */

@@ -259,6 +259,36 @@ describe('Stripe asked outside the transaction (review of issue 39 point 4)', ()
   })
 })
 
+describe('an admin’s own Agency Pro account kept from before ADR 055', () => {
+  test('its cancellation takes no tier the agency’s own account still pays for', async () => {
+    const a = await agency()
+    const { subscription } = await buyAgencyPro(a)
+    // As migration 0031 left a second admin's purchase: a seat row paying for Agency Pro beside
+    // the agency's own live account.
+    await db()
+      .update(billingAccounts)
+      .set({ userId: a.other.id })
+      .where(and(eq(billingAccounts.organizationId, a.org.id), isNull(billingAccounts.userId)))
+    await db()
+      .insert(billingAccounts)
+      .values({
+        organizationId: a.org.id,
+        userId: null,
+        stripeCustomerId: `cus_agency_${uniqueSuffix()}`,
+        stripeSubscriptionId: `sub_agency_${uniqueSuffix()}`,
+        plan: 'agency_pro',
+        status: 'active',
+      })
+    await fake.cancel(subscription)
+    const [legacy] = await db()
+      .select()
+      .from(billingAccounts)
+      .where(eq(billingAccounts.userId, a.other.id))
+    expect(legacy).toMatchObject({ status: 'canceled', plan: 'free' })
+    expect(await tierOf(a.org.id)).toBe('professional')
+  })
+})
+
 describe('Agency Pro stays with the agency when the admin who paid goes', () => {
   test('deleted through Delete my account: the agency keeps its subscription, and a failed payment puts it past due with its admins told', async () => {
     const a = await agency()

@@ -56,6 +56,7 @@ import {
 import {
   findAgencyBillingAccount,
   findBillingAccount,
+  hasOtherLiveAgencyPro,
   lockBillingAccount,
   lockBillingAccountOfCustomer,
   markSubscriptionRead,
@@ -538,7 +539,21 @@ async function seedTenantA(db: Queryable) {
     status: 'active',
     graceEndsAt: null,
   })
-  await saveBillingCustomer(db, organization.id, { organization: true }, `cus_agency_${suffix}`)
+  const agencyBilling = await saveBillingCustomer(
+    db,
+    organization.id,
+    { organization: true },
+    `cus_agency_${suffix}`,
+  )
+  // A pays for Agency Pro: B's question whether another account does must not see it.
+  if (agencyBilling) {
+    await saveBillingSubscription(db, organization.id, agencyBilling.id, {
+      stripeSubscriptionId: `sub_agency_${suffix}`,
+      plan: 'agency_pro',
+      status: 'active',
+      graceEndsAt: null,
+    })
+  }
   const stripeEventId = `evt_${suffix}`
   await insertStripeEvent(db, organization.id, {
     id: stripeEventId,
@@ -1608,6 +1623,13 @@ const cases: Record<string, Case[]> = {
           graceEndsAt: null,
         }),
       expected: nothing,
+    },
+  ],
+  hasOtherLiveAgencyPro: [
+    {
+      name: "sees no account of A's",
+      run: (db, b) => hasOtherLiveAgencyPro(db, b, '00000000-0000-0000-0000-000000000000'),
+      expected: (value) => expect(value).toBe(false),
     },
   ],
   markSubscriptionRead: [
