@@ -71,7 +71,7 @@ export function claimDataDir(dataDir: string, pid = process.pid, waitForStopping
 /** Says this process is giving the directory up: a server starting meanwhile waits for it. */
 export function stoppingDataDir(dataDir: string, pid = process.pid) {
   try {
-    if (readFileSync(entryOf(dataDir, pid), 'utf8') === HOLDING) {
+    if (readEntry(dataDir, pid).state === HOLDING) {
       writeEntry(dataDir, pid, STOPPING)
     }
   } catch {}
@@ -85,7 +85,7 @@ export function releaseDataDir(dataDir: string, pid = process.pid) {
 function writeEntry(dataDir: string, pid: number, state: string) {
   const fd = openSync(entryOf(dataDir, pid), 'w', 0o600)
   try {
-    writeSync(fd, state)
+    writeSync(fd, `${state}\n${identityOf(pid)}`)
   } finally {
     closeSync(fd)
   }
@@ -103,20 +103,46 @@ function liveClaims(dataDir: string, pid: number) {
   for (const name of readdirSync(claimsOf(dataDir))) {
     const other = Number(name)
     if (!/^\d+$/.test(name) || other === pid) continue
-    if (!isRunning(other)) {
+    let entry: { state: string; identity: string }
+    try {
+      entry = readEntry(dataDir, other)
+    } catch {
+      continue // taken back meanwhile
+    }
+    // Dead, or its pid now another process's (a reboot, or pids coming round): the entry's
+    // process is gone either way.
+    if (!isRunning(other) || (entry.identity !== '' && entry.identity !== identityOf(other))) {
       // Only a dead process's entry, by its own name: never one a live claimer just wrote.
       removeEntry(dataDir, other)
       continue
     }
-    let state = CLAIMING
-    try {
-      state = readFileSync(entryOf(dataDir, other), 'utf8')
-    } catch {
-      continue // taken back meanwhile
-    }
-    live.push({ pid: other, state })
+    live.push({ pid: other, state: entry.state })
   }
   return live
+}
+
+/** An entry's state and the identity of the process that wrote it ('' in older entries). */
+function readEntry(dataDir: string, pid: number) {
+  const [state = CLAIMING, identity = ''] = readFileSync(entryOf(dataDir, pid), 'utf8').split('\n')
+  return { state, identity }
+}
+
+/**
+ * What tells one process from a later one with the same pid: the boot and the process's start
+ * time since it (/proc/PID/stat's 22nd field); '' where /proc cannot say (not Linux), where the
+ * pid alone has to do.
+ */
+export function identityOf(pid: number) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The fields after "(comm)": state is the 3rd field of the line, so start time (the 22nd) is
+    // the 20th of these.
+    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? ''
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+    return startTime ? `${boot}:${startTime}` : ''
+  } catch {
+    return ''
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { afterEach, expect, test } from 'vitest'
 import {
   claimDataDir,
   DataDirInUseError,
+  identityOf,
   isRunning,
   releaseDataDir,
   stoppingDataDir,
@@ -47,7 +48,7 @@ test('the first server claims the directory with a private entry naming its pid,
   const dir = tempDir()
   claimDataDir(dir)
   expect(readdirSync(claims(dir))).toEqual([String(process.pid)])
-  expect(readFileSync(entry(dir, process.pid), 'utf8')).toBe('holding')
+  expect(readFileSync(entry(dir, process.pid), 'utf8')).toBe(`holding\n${identityOf(process.pid)}`)
   expect(statSync(entry(dir, process.pid)).mode & 0o777).toBe(0o600)
   expect(statSync(claims(dir)).mode & 0o777).toBe(0o700)
   releaseDataDir(dir)
@@ -64,7 +65,7 @@ test('a second server on a directory a running process holds is refused with a c
   )
   // The refused one leaves the holder's claim alone, and none of its own behind.
   expect(readdirSync(claims(dir))).toEqual([String(holder.pid)])
-  expect(readFileSync(entry(dir, holder.pid), 'utf8')).toBe('holding')
+  expect(readFileSync(entry(dir, holder.pid), 'utf8').split('\n')[0]).toBe('holding')
 })
 
 test('a claim left by a process that is gone (a crash, SIGKILL) is taken over', () => {
@@ -72,6 +73,23 @@ test('a claim left by a process that is gone (a crash, SIGKILL) is taken over', 
   const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' })
   mkdirSync(claims(dir), { recursive: true })
   writeFileSync(path.join(claims(dir), gone.stdout.trim()), 'holding')
+  claimDataDir(dir)
+  expect(readdirSync(claims(dir))).toEqual([String(process.pid)])
+  releaseDataDir(dir)
+})
+
+// The dead holder's pid may be another process's by now (a host rebooted with DATA_DIR kept, or
+// pids come round): the entry records which process wrote it (boot and start time), and an
+// entry whose pid now runs another process is a dead one's.
+test("a claim whose pid now belongs to another process is taken over; the holder's own is not", () => {
+  const dir = tempDir()
+  const other = holderProcess()
+  const pid = other.pid as number
+  expect(identityOf(pid)).toMatch(/^[0-9a-f-]+:\d+$/)
+  mkdirSync(claims(dir), { recursive: true })
+  writeFileSync(entry(dir, pid), `holding\n${identityOf(pid)}`)
+  expect(() => claimDataDir(dir)).toThrow(`(pid ${pid})`)
+  writeFileSync(entry(dir, pid), 'holding\nanother-boot:12345')
   claimDataDir(dir)
   expect(readdirSync(claims(dir))).toEqual([String(process.pid)])
   releaseDataDir(dir)
@@ -113,7 +131,7 @@ test('a holder that is stopping is waited for, and its directory then claimed', 
   const holder = holderProcess()
   claimDataDir(dir, holder.pid)
   stoppingDataDir(dir, holder.pid)
-  expect(readFileSync(entry(dir, holder.pid), 'utf8')).toBe('stopping')
+  expect(readFileSync(entry(dir, holder.pid), 'utf8').split('\n')[0]).toBe('stopping')
   // Waited for at most 0 ms: refused, naming it; its claim stays.
   expect(() => claimDataDir(dir, process.pid, 0)).toThrow(`(pid ${holder.pid})`)
   // A claimer in another process waits while the holder lives, and wins once it is gone.
