@@ -23,11 +23,12 @@ import {
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
 import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
+import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
 import {
   CreateAgencySchema,
@@ -36,8 +37,6 @@ import {
   UpdateAgencySchema,
 } from '#app/validation/agencies'
 
-const SELECT =
-  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
 const OVERLAY = 'fixed inset-0 z-40 bg-black/40'
 const CONTENT =
   'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900'
@@ -357,7 +356,7 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
           {...getSelectProps(fields.subscription)}
           // conform leaves an empty default out: the disabled placeholder is chosen here.
           defaultValue={fields.subscription.initialValue ?? ''}
-          className={SELECT}
+          className={SELECT_CLASS}
         >
           <option value="" disabled>
             Select a plan

@@ -10,10 +10,11 @@ import type { z } from 'zod'
 import type { Role } from '#app/auth/roles'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
+import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
   MEMBER_PLAN_CHOICES,
@@ -29,7 +30,6 @@ import {
   PageHeader,
   RowMenu,
   RowMenuItem,
-  SELECT,
   SearchBar,
   TD,
   TH,
@@ -79,7 +79,7 @@ function SelectField({
         {...getSelectProps(field)}
         // conform leaves an empty default out: the disabled placeholder is chosen here.
         defaultValue={field.initialValue ?? ''}
-        className={SELECT}
+        className={SELECT_CLASS}
       >
         {placeholder ? (
           <option value="" disabled>
@@ -311,7 +311,12 @@ export function AdminTeamPage({
           <label htmlFor="filter-role" className="text-sm font-medium">
             Access
           </label>
-          <select id="filter-role" name="role" defaultValue={filter.role ?? ''} className={SELECT}>
+          <select
+            id="filter-role"
+            name="role"
+            defaultValue={filter.role ?? ''}
+            className={SELECT_CLASS}
+          >
             <option value="">All access levels</option>
             {access.map((value) => (
               <option key={value} value={value}>
@@ -468,7 +473,7 @@ function MemberPlanDialog({
             id="member-plan"
             name="plan"
             defaultValue={member?.memberPlan ?? 'free'}
-            className={SELECT}
+            className={SELECT_CLASS}
             aria-invalid={errors ? true : undefined}
             aria-describedby={errors ? 'member-plan-error' : undefined}
           >

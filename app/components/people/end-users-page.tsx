@@ -20,10 +20,11 @@ import { useState } from 'react'
 import type { z } from 'zod'
 import { AREA_ROLES, type Role } from '#app/auth/roles'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
+import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { formatPrice, PLAN_IDS, PLANS, type PlanId } from '#app/teams/plans'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
@@ -41,7 +42,6 @@ import {
   PageHeader,
   RowMenu,
   RowMenuItem,
-  SELECT,
   SearchBar,
   TD,
   TH,
@@ -129,7 +129,7 @@ function AssigneeSelect({
         id={id}
         name="assignedToUserId"
         defaultValue={defaultValue}
-        className={SELECT}
+        className={SELECT_CLASS}
         aria-invalid={errors ? true : undefined}
         aria-describedby={errors ? `${id}-error` : `${id}-hint`}
       >
@@ -312,7 +312,7 @@ function UserForm({
             {...getSelectProps(fields.organizationId)}
             // conform leaves an empty default out: the disabled placeholder is chosen here.
             defaultValue={fields.organizationId.initialValue ?? ''}
-            className={SELECT}
+            className={SELECT_CLASS}
           >
             <option value="" disabled>
               Select an agency
@@ -368,7 +368,7 @@ export function RoleDialog({
             id="account-role"
             name="role"
             defaultValue={person?.role}
-            className={SELECT}
+            className={SELECT_CLASS}
             aria-invalid={errors ? true : undefined}
             aria-describedby={errors ? 'account-role-error' : undefined}
           >
@@ -431,7 +431,7 @@ function PlanDialog({
             id="account-plan"
             name="plan"
             defaultValue={person?.plan}
-            className={SELECT}
+            className={SELECT_CLASS}
             aria-invalid={errors ? true : undefined}
             aria-describedby={errors ? 'account-plan-error' : undefined}
           >
@@ -524,7 +524,7 @@ function HandOverDialog({
             id="hand-over-successor"
             name="successorId"
             defaultValue=""
-            className={SELECT}
+            className={SELECT_CLASS}
             aria-invalid={errors ? true : undefined}
             aria-describedby={errors ? 'hand-over-successor-error' : undefined}
           >
@@ -771,7 +771,7 @@ export function EndUsersPage({
               id="filter-assignee"
               name="assignee"
               defaultValue={filter.assignedToUserId ?? ''}
-              className={SELECT}
+              className={SELECT_CLASS}
             >
               <option value="">All team members</option>
               {teamMembers.map((member) => (
@@ -790,7 +790,7 @@ export function EndUsersPage({
               id="filter-agency"
               name="agency"
               defaultValue={filter.organizationId ?? ''}
-              className={SELECT}
+              className={SELECT_CLASS}
             >
               <option value="">All agencies</option>
               {agencies.map((agency) => (
@@ -810,7 +810,7 @@ export function EndUsersPage({
               id="filter-role"
               name="role"
               defaultValue={filter.role ?? ''}
-              className={SELECT}
+              className={SELECT_CLASS}
             >
               <option value="">All roles</option>
               {listRoles.map((value) => (
@@ -829,7 +829,7 @@ export function EndUsersPage({
             id="filter-status"
             name="status"
             defaultValue={filter.status ?? ''}
-            className={SELECT}
+            className={SELECT_CLASS}
           >
             <option value="">All statuses</option>
             <option value="active">Active</option>

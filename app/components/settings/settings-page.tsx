@@ -1,9 +1,9 @@
 import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { Panel } from '#app/components/profile/empty-state'
 import { type ProfileTab, ProfileTabs } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
+import { Panel } from '#app/components/ui/panel'
 
 export type SettingsTab = ProfileTab
 

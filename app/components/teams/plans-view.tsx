@@ -5,6 +5,7 @@ import { useState } from 'react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { DialogClose, FormDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   formatPrice,
@@ -18,7 +19,6 @@ import {
 import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { cn } from '#app/utils/cn'
 import { BillingSection } from './billing-section'
-import { DialogClose, FormDialog } from './dialog'
 
 /**
  * 'Why Upgrade to Team?': only what the product does (the spec's 'Advanced Analytics' and

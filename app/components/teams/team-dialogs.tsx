@@ -4,7 +4,10 @@ import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { INVITE_DIALOG_DESCRIPTION } from '#app/validation/invitation-lifetime'
 import {
@@ -14,13 +17,9 @@ import {
   type TeamRole,
   UpdateTeamSchema,
 } from '#app/validation/teams'
-import { DialogClose, FormDialog } from './dialog'
-import { useIntentDialog } from './use-intent-dialog'
 
 const TEXTAREA =
   'min-h-24 rounded-md border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
-const SELECT =
-  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900'
 
 function DialogActions({
   pending,
@@ -192,7 +191,7 @@ function AddMemberForm({
         <label htmlFor={fields.role.id} className="text-sm font-medium">
           Role
         </label>
-        <select {...getSelectProps(fields.role)} className={SELECT}>
+        <select {...getSelectProps(fields.role)} className={SELECT_CLASS}>
           {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
             <option key={role} value={role}>
               {TEAM_ROLE_LABELS[role]}
@@ -205,5 +204,3 @@ function AddMemberForm({
     </Form>
   )
 }
-
-export { SELECT as SELECT_CLASS }

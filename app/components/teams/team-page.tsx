@@ -6,8 +6,11 @@ import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
+import { ConfirmCancel, ConfirmDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
+import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
 // biome-ignore lint/style/noRestrictedImports: a type only (erased); the team page's loader still lives in its route, not in app/teams.
 import type { loader } from '#app/routes/dashboard.end-user.team'
 import {
@@ -21,10 +24,8 @@ import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/team-paths'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
-import { ConfirmCancel, ConfirmDialog } from './dialog'
 import { PlansView } from './plans-view'
-import { AddMemberDialog, SELECT_CLASS, TeamFormDialog } from './team-dialogs'
-import type { TeamActionData } from './use-intent-dialog'
+import { AddMemberDialog, TeamFormDialog } from './team-dialogs'
 
 type Data = SerializeFrom<typeof loader>
 type Selected = NonNullable<Data['selected']>

@@ -1,4 +1,4 @@
-// The team page's dialogs share one look (Radix dialogs: focus trap, Escape, labelled).
+// Dialogs share one look (Radix dialogs: focus trap, Escape, labelled).
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import type { ReactNode } from 'react'
