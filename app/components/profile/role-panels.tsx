@@ -5,7 +5,7 @@ import { Monitor, Palette, ScanLine, Smartphone, Tablet, UserRound, Users } from
 import { Button } from '#app/components/ui/button'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
-import type { LoadedProfile } from '#app/profile/profile.server'
+import type { LoadedProfile } from '#app/profile/profile-route.server'
 
 const DEVICE = {
   mobile: { label: 'Phone', icon: Smartphone },
