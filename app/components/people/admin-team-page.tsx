@@ -22,7 +22,6 @@ import {
   STAFF_FORM_SCHEMAS,
   type StaffDirectoryName,
 } from '#app/validation/people'
-import { RoleDialog } from './end-users-page'
 import {
   DeleteDialog,
   EmptyRow,
@@ -35,6 +34,7 @@ import {
   TH,
   useRoleChangeFailureToast,
 } from './people-ui'
+import { RoleDialog } from './person-dialogs'
 
 type Member = {
   id: string

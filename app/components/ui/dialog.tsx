@@ -2,6 +2,8 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import type { ReactNode } from 'react'
+import { Button } from './button'
+import { StatusButton } from './status-button'
 
 const overlay = 'fixed inset-0 z-40 bg-black/40'
 const content =
@@ -71,3 +73,27 @@ export function ConfirmDialog({
 }
 
 export const ConfirmCancel = AlertDialog.Cancel
+
+/** A form dialog's buttons: Cancel (closes) and the submit, which says it is busy while pending. */
+export function DialogActions({
+  pending,
+  label,
+  pendingText = 'Saving…',
+}: {
+  pending: boolean
+  label: string
+  pendingText?: string
+}) {
+  return (
+    <div className="flex justify-end gap-2">
+      <DialogClose asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </DialogClose>
+      <StatusButton pending={pending} pendingText={pendingText}>
+        {label}
+      </StatusButton>
+    </div>
+  )
+}
