@@ -25,7 +25,7 @@ import type { Agency } from '#app/agencies/manage-agencies.server'
 import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
-import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
@@ -378,16 +378,11 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
           Active
         </label>
       </div>
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText={agency ? 'Saving...' : 'Adding...'}>
-          {agency ? 'Save Changes' : 'Add Agency'}
-        </StatusButton>
-      </div>
+      <DialogActions
+        pending={dialog.pending}
+        label={agency ? 'Save Changes' : 'Add Agency'}
+        pendingText={agency ? 'Saving...' : 'Adding...'}
+      />
     </Form>
   )
 }

@@ -11,9 +11,8 @@ import type { Role } from '#app/auth/roles'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
-import { StatusButton } from '#app/components/ui/status-button'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
@@ -198,16 +197,7 @@ function MemberForm({
         }
         errors={fields.password.errors}
       />
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText="Saving…">
-          {editing ? 'Save Changes' : 'Add Member'}
-        </StatusButton>
-      </div>
+      <DialogActions pending={dialog.pending} label={editing ? 'Save Changes' : 'Add Member'} />
     </Form>
   )
 }
@@ -493,16 +483,7 @@ function MemberPlanDialog({
             </p>
           ))}
         </div>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <StatusButton type="submit" pending={dialog.pending} pendingText="Saving...">
-            Update Plan
-          </StatusButton>
-        </div>
+        <DialogActions pending={dialog.pending} label="Update Plan" pendingText="Saving..." />
       </Form>
     </FormDialog>
   )

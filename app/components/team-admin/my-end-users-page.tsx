@@ -9,8 +9,7 @@ import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'
 import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { DialogClose, FormDialog } from '#app/components/ui/dialog'
-import { StatusButton } from '#app/components/ui/status-button'
+import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
 import { toast } from '#app/components/ui/toasts'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import type { myEndUsersLoader } from '#app/team-admin/my-end-users-route.server'
@@ -184,16 +183,7 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" /> Active
       </label>
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText="Adding...">
-          Add User
-        </StatusButton>
-      </div>
+      <DialogActions pending={dialog.pending} label="Add User" pendingText="Adding..." />
     </Form>
   )
 }

@@ -4,9 +4,8 @@ import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
-import { StatusButton } from '#app/components/ui/status-button'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { INVITE_DIALOG_DESCRIPTION } from '#app/validation/invitation-lifetime'
@@ -20,29 +19,6 @@ import {
 
 const TEXTAREA =
   'min-h-24 rounded-md border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
-
-function DialogActions({
-  pending,
-  label,
-  pendingText,
-}: {
-  pending: boolean
-  label: string
-  pendingText: string
-}) {
-  return (
-    <div className="flex justify-end gap-2">
-      <DialogClose asChild>
-        <Button type="button" variant="secondary">
-          Cancel
-        </Button>
-      </DialogClose>
-      <StatusButton pending={pending} pendingText={pendingText}>
-        {label}
-      </StatusButton>
-    </div>
-  )
-}
 
 /** Create Team (spec §2.10) or, given a team, its edit form. */
 export function TeamFormDialog({

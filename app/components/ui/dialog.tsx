@@ -79,10 +79,13 @@ export function DialogActions({
   pending,
   label,
   pendingText = 'Saving…',
+  disabled,
 }: {
   pending: boolean
   label: string
   pendingText?: string
+  /** The submit cannot be pressed (the reason is said beside it). */
+  disabled?: boolean
 }) {
   return (
     <div className="flex justify-end gap-2">
@@ -91,7 +94,7 @@ export function DialogActions({
           Cancel
         </Button>
       </DialogClose>
-      <StatusButton pending={pending} pendingText={pendingText}>
+      <StatusButton pending={pending} pendingText={pendingText} disabled={disabled}>
         {label}
       </StatusButton>
     </div>
