@@ -16,16 +16,16 @@ import {
   Plus,
   Power,
   PowerOff,
-  Search,
   Trash2,
   XCircle,
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { SearchBox } from '#app/components/ui/search-box'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
@@ -67,7 +67,13 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
         </div>
         <AgencyFormDialog />
       </div>
-      <AgencySearch q={q} searchError={searchError} />
+      <SearchBox
+        id="agency-search"
+        q={q}
+        searchError={searchError}
+        label="Search agencies"
+        placeholder="Search by name, address or owner"
+      />
       <div
         className={cn(
           'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
@@ -161,34 +167,6 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
       <DetailsDialog agency={details} onClose={() => setDetails(null)} />
       <DeleteDialog agency={deleting} onClose={() => setDeleting(null)} />
     </main>
-  )
-}
-
-/** Search by name, address or owner: the shared limit answered next to the box. */
-function AgencySearch({ q, searchError }: { q: string; searchError: string | null }) {
-  const [form, fields] = useSearchForm('agency-search', q, searchError)
-  return (
-    <Form
-      method="GET"
-      role="search"
-      className="flex max-w-md flex-col gap-1"
-      {...getFormProps(form)}
-    >
-      <div className="flex gap-2">
-        <label htmlFor={fields.q.id} className="sr-only">
-          Search agencies
-        </label>
-        <input
-          {...getInputProps(fields.q, { type: 'search' })}
-          placeholder="Search by name, address or owner"
-          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary">
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </div>
-      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
-    </Form>
   )
 }
 

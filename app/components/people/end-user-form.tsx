@@ -48,18 +48,16 @@ export function AssigneeSelect({
 }
 
 /** Add User (into a chosen organization) or, given a person, Edit User. Spec §5 end user form. */
-export function UserFormDialog({
-  dialog,
-  person,
-  agencies,
-  teamMembers,
-}: {
+type UserFormProps = {
   dialog: IntentDialog
   person: Person | null
   agencies: Agency[]
   /** The agency's screen: its team members, and no agency to choose. */
   teamMembers?: TeamMember[]
-}) {
+}
+
+export function UserFormDialog(props: UserFormProps) {
+  const { dialog, person, teamMembers } = props
   const editing = Boolean(person)
   const agencyScope = Boolean(teamMembers)
   return (
@@ -75,13 +73,7 @@ export function UserFormDialog({
             : 'The user gets an email with a link to set their password on their agency’s site.'
       }
     >
-      <UserForm
-        key={person?.id ?? 'new'}
-        dialog={dialog}
-        person={person}
-        agencies={agencies}
-        teamMembers={teamMembers}
-      />
+      <UserForm key={person?.id ?? 'new'} {...props} />
     </FormDialog>
   )
 }
@@ -105,17 +97,7 @@ function userFormSchema(agencyScope: boolean, editing: boolean) {
 
 // Inside the dialog's content, so each opening starts from the person's values without the last
 // opening's messages.
-function UserForm({
-  dialog,
-  person,
-  agencies,
-  teamMembers,
-}: {
-  dialog: IntentDialog
-  person: Person | null
-  agencies: Agency[]
-  teamMembers?: TeamMember[]
-}) {
+function UserForm({ dialog, person, agencies, teamMembers }: UserFormProps) {
   const editing = Boolean(person)
   const agencyScope = Boolean(teamMembers)
   const [form, fields] = useSchemaForm(
