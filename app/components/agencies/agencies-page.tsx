@@ -24,10 +24,9 @@ import type { Agency } from '#app/agencies/manage-agencies.server'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
-import { DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { ConfirmActions, DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { SearchBox } from '#app/components/ui/search-box'
 import { SELECT_CLASS } from '#app/components/ui/select'
-import { StatusButton } from '#app/components/ui/status-button'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
 import {
@@ -429,14 +428,7 @@ function DeleteDialog({ agency, onClose }: { agency: Agency | null; onClose: () 
           <Form method="POST" className="mt-6 flex justify-end gap-2" onSubmit={() => onClose()}>
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="agencyId" value={agency?.id ?? ''} />
-            <AlertDialog.Cancel asChild>
-              <Button type="button" variant="secondary">
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <StatusButton variant="danger" pending={pending} pendingText="Deleting...">
-              Delete
-            </StatusButton>
+            <ConfirmActions pending={pending} label="Delete" pendingText="Deleting..." />
           </Form>
         </AlertDialog.Content>
       </AlertDialog.Portal>

@@ -9,6 +9,7 @@ import { MoreHorizontal, Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
 import { ErrorList, FormMessage, useSearchForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { ConfirmActions } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
@@ -192,14 +193,7 @@ export function DeleteDialog({
             ) : null}
             {error ? <FormMessage>{error}</FormMessage> : null}
             <div className="flex justify-end gap-2">
-              <AlertDialog.Cancel asChild>
-                <Button type="button" variant="secondary">
-                  Cancel
-                </Button>
-              </AlertDialog.Cancel>
-              <StatusButton variant="danger" pending={pending} pendingText={pendingText}>
-                {confirmLabel}
-              </StatusButton>
+              <ConfirmActions pending={pending} label={confirmLabel} pendingText={pendingText} />
             </div>
           </Form>
         </AlertDialog.Content>

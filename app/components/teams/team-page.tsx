@@ -6,9 +6,8 @@ import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
-import { ConfirmCancel, ConfirmDialog } from '#app/components/ui/dialog'
+import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
-import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
 // biome-ignore lint/style/noRestrictedImports: a type only (erased); the team page's loader still lives in its route, not in app/teams.
@@ -196,18 +195,11 @@ function DeleteTeam({ team }: { team: Selected }) {
       <Form method="POST" className="flex justify-end gap-2">
         <input type="hidden" name="intent" value="delete-team" />
         <input type="hidden" name="teamId" value={team.id} />
-        <ConfirmCancel asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </ConfirmCancel>
-        <StatusButton
-          variant="danger"
+        <ConfirmActions
           pending={navigation.state === 'submitting'}
+          label="Delete"
           pendingText="Deleting..."
-        >
-          Delete
-        </StatusButton>
+        />
       </Form>
     </ConfirmDialog>
   )
@@ -374,18 +366,11 @@ function RemoveMember({
         <input type="hidden" name="intent" value="remove-member" />
         <input type="hidden" name="teamId" value={teamId} />
         <input type="hidden" name="memberId" value={member.id} />
-        <ConfirmCancel asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </ConfirmCancel>
-        <StatusButton
-          variant="danger"
+        <ConfirmActions
           pending={navigation.state === 'submitting'}
+          label="Remove"
           pendingText="Removing..."
-        >
-          Remove
-        </StatusButton>
+        />
       </Form>
     </ConfirmDialog>
   )

@@ -100,3 +100,27 @@ export function DialogActions({
     </div>
   )
 }
+
+/** A confirmation's buttons, inside its form: Cancel and the destructive submit. */
+export function ConfirmActions({
+  pending,
+  label,
+  pendingText,
+}: {
+  pending: boolean
+  label: string
+  pendingText: string
+}) {
+  return (
+    <>
+      <AlertDialog.Cancel asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </AlertDialog.Cancel>
+      <StatusButton variant="danger" pending={pending} pendingText={pendingText}>
+        {label}
+      </StatusButton>
+    </>
+  )
+}
