@@ -13,7 +13,7 @@ import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/fo
 import { Button } from '#app/components/ui/button'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
-import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
+import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
   MEMBER_PLAN_CHOICES,
@@ -97,15 +97,14 @@ function SelectField({
 }
 
 /** Spec §5 team member form: name, email, role (title), password; edit keeps the password. */
-function MemberFormDialog({
-  dialog,
-  member,
-  directory,
-}: {
-  dialog: ReturnType<typeof useIntentDialog>
+type MemberFormProps = {
+  dialog: IntentDialog
   member: Member | null
   directory: StaffDirectoryName
-}) {
+}
+
+function MemberFormDialog(props: MemberFormProps) {
+  const { dialog, member, directory } = props
   const editing = Boolean(member)
   const { account, newAccount } = STAFF_DIRECTORIES[directory]
   return (
@@ -119,22 +118,14 @@ function MemberFormDialog({
           : `Create ${newAccount} that signs in on this site.`
       }
     >
-      <MemberForm key={member?.id ?? 'new'} dialog={dialog} member={member} directory={directory} />
+      <MemberForm key={member?.id ?? 'new'} {...props} />
     </FormDialog>
   )
 }
 
 // Inside the dialog's content, so each opening starts from the member's values without the last
 // opening's messages.
-function MemberForm({
-  dialog,
-  member,
-  directory,
-}: {
-  dialog: ReturnType<typeof useIntentDialog>
-  member: Member | null
-  directory: StaffDirectoryName
-}) {
+function MemberForm({ dialog, member, directory }: MemberFormProps) {
   const editing = Boolean(member)
   const { titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
   const schemas = STAFF_FORM_SCHEMAS[directory]

@@ -72,8 +72,6 @@ export function ConfirmDialog({
   )
 }
 
-export const ConfirmCancel = AlertDialog.Cancel
-
 /** A form dialog's buttons: Cancel (closes) and the submit, which says it is busy while pending. */
 export function DialogActions({
   pending,
