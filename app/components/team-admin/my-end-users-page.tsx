@@ -9,7 +9,7 @@ import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { DialogActions, DialogCloseButton, FormDialog } from '#app/components/ui/dialog'
 import { SearchBox } from '#app/components/ui/search-box'
 import { toast } from '#app/components/ui/toasts'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
@@ -89,11 +89,7 @@ function QrDialog({ row, origin, label }: { row: Row; origin: string; label: str
               <Download aria-hidden className="h-4 w-4" /> Download PNG
             </a>
           </Button>
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Close
-            </Button>
-          </DialogClose>
+          <DialogCloseButton />
         </div>
       </div>
     </FormDialog>
@@ -129,11 +125,7 @@ function DetailsDialog({ row, origin, now }: { row: Row; origin: string; now: st
       </dl>
       <div className="mt-6 flex justify-end gap-2">
         <QrDialog row={row} origin={origin} label="Generate QR" />
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Close
-          </Button>
-        </DialogClose>
+        <DialogCloseButton />
       </div>
     </FormDialog>
   )

@@ -43,6 +43,17 @@ export function FormDialog({
 
 export const DialogClose = Dialog.Close
 
+/** A dialog's Close button (a dialog that only shows). */
+export function DialogCloseButton() {
+  return (
+    <DialogClose asChild>
+      <Button type="button" variant="secondary">
+        Close
+      </Button>
+    </DialogClose>
+  )
+}
+
 /** A destructive step's confirmation: Cancel and the action, which submits `children`' form. */
 export function ConfirmDialog({
   trigger,
