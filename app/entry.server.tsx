@@ -33,7 +33,7 @@ export async function closeDatabase(log: (message: string) => void = console.err
 export { sessionTokenOfCookies } from '#app/auth/session.server'
 export { startChangeFeed } from '#app/cache/change-feed.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
-export { recordPublicCardView } from '#app/cards/public-card.server'
+export { recordPublicCardView } from '#app/cards/public-card-route.server'
 export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { startJobs } from '#app/jobs/handlers.server'

@@ -3,9 +3,7 @@
 // one transaction and answers at once; the job fans out one email per opted-in recipient (Email
 // Notifications and Marketing Communications on), in batches that each commit with their
 // progress. Each email carries its recipient's one-click unsubscribe of Marketing
-// Communications (RFC 8058).
-import { type AppLoadContext, data } from '@remix-run/node'
-import { requireAgencyStaff } from '#app/auth/guards.server'
+// Communications (RFC 8058). The screen's loader and action are ./announcements-route.server.ts's.
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
@@ -15,7 +13,6 @@ import {
   finishAnnouncement,
   insertAnnouncement,
   listAnnouncementRecipients,
-  listAnnouncements,
   recordAnnouncementProgress,
 } from '#app/models/announcements.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -27,18 +24,14 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { formAction } from '#app/utils/intent-action.server'
 import {
   ANNOUNCEMENTS_PER_DAY,
   type AnnouncementInput,
-  AnnouncementSchema,
   dailyLimitMessage,
   NO_RECIPIENTS_MESSAGE,
 } from '#app/validation/announcements'
 import { type Queryable, withTenant } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'
-
-export const ANNOUNCEMENTS_PATH = '/dashboard/agency/announcements'
 
 /** Emails queued per transaction of the fan-out: small enough to commit quickly. */
 export const FAN_OUT_BATCH = 200
@@ -48,36 +41,9 @@ const DAY_MS = 24 * 60 * 60_000
 /** The daily limit's counter of an agency: a fixed 24-hour window from its first announcement. */
 const dailyKey = (organizationId: string) => `announcementsPerDay:${organizationId}`
 
-async function sentToday(db: Queryable, organizationId: string) {
+/** How many announcements the agency sent in its current day (the screen's count). */
+export async function sentToday(db: Queryable, organizationId: string) {
   return (await peekRateLimit(db, dailyKey(organizationId)))?.count ?? 0
-}
-
-export async function announcementsLoader(request: Request, context: AppLoadContext) {
-  // Agency members read the screen (its history and reach); only the admin sends.
-  const actor = await requireAgencyStaff(request, context, { manage: false })
-  const organizationId = actor.tenant.id
-  const page = await withTenant(organizationId, async (tx) => ({
-    recipients: await countAnnouncementRecipients(tx, organizationId),
-    history: await listAnnouncements(tx, organizationId),
-    sentToday: await sentToday(tx, organizationId),
-  }))
-  return data({
-    recipients: page.recipients,
-    history: page.history.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
-    perDay: ANNOUNCEMENTS_PER_DAY,
-    leftToday: Math.max(0, ANNOUNCEMENTS_PER_DAY - page.sentToday),
-    canSend: actor.user.role === 'agency_admin',
-    brand: { name: actor.tenant.name, primaryColor: actor.tenant.primaryColor },
-  })
-}
-
-export async function announcementsAction(request: Request, context: AppLoadContext) {
-  return formAction(request, {
-    guard: () => requireAgencyStaff(request, context, { manage: true }),
-    schema: AnnouncementSchema,
-    redirectTo: ANNOUNCEMENTS_PATH,
-    handle: (value, actor) => sendAnnouncement(actor, value),
-  })
 }
 
 /**

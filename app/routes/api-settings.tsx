@@ -6,7 +6,7 @@ import { requireUser } from '#app/auth/guards.server'
 import { ApiSettingsPage } from '#app/components/crm/api-settings-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
-import { apiSettingsAction, loadApiSettings } from '#app/crm/crm-settings.server'
+import { apiSettingsAction, loadApiSettings } from '#app/crm/crm-settings-route.server'
 import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 
 export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]

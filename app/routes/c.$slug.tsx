@@ -3,7 +3,7 @@
 // slug answers a 301 to the card's current one. The path matches in any case: QR codes carry
 // the link in capitals (app/cards/short-link.ts).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
+import { publicCardAction, publicCardLoader } from '#app/cards/public-card-route.server'
 
 export {
   clientAction,

@@ -7,7 +7,7 @@ import type {
 import { redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardSummary } from '#app/cards/card-view'
-import { publicCardAction, publicCardLoader } from '#app/cards/public-card.server'
+import { publicCardAction, publicCardLoader } from '#app/cards/public-card-route.server'
 import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
 import { CardForwarded, CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
 import { RouteLoadError } from '#app/components/layout/route-error'

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { brandingAction, loadBranding } from '#app/branding/branding.server'
+import { brandingAction, loadBranding } from '#app/branding/branding-route.server'
 import { BrandingPage } from '#app/components/branding/branding-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { profileShouldRevalidate } from '#app/components/profile/profile-tabs'

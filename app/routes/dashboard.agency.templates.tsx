@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TemplatesPage } from '#app/components/templates/templates-page'
-import { templatesAction, templatesLoader } from '#app/templates/manage-templates.server'
+import { templatesAction, templatesLoader } from '#app/templates/templates-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Card Templates' }]
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { EndUsersPage } from '#app/components/people/end-users-page'
-import { agencyEndUsersAction, agencyEndUsersLoader } from '#app/people/people-routes.server'
+import { agencyEndUsersAction, agencyEndUsersLoader } from '#app/people/people-route.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'End Users' }]

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { auditLogLoader } from '#app/audit/audit-log.server'
+import { auditLogLoader } from '#app/audit/audit-log-route.server'
 import { AuditLogPage } from '#app/components/audit/audit-log-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardAreaOfPath, cardsListPath } from '#app/cards/card-paths'
-import { cardsListAction, cardsListLoader } from '#app/cards/cards-routes.server'
+import { cardsListAction, cardsListLoader } from '#app/cards/cards-route.server'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardAreaOfPath } from '#app/cards/card-paths'
-import { cardEditAction, cardEditLoader } from '#app/cards/cards-routes.server'
+import { cardEditAction, cardEditLoader } from '#app/cards/cards-route.server'
 import { CardEditorPage } from '#app/components/cards/card-editor-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { cardAreaOfPath } from '#app/cards/card-paths'
-import { signatureBuilderLoader } from '#app/cards/email-signature.server'
+import { signatureBuilderLoader } from '#app/cards/email-signature-route.server'
 import { SignatureBuilderPage } from '#app/components/cards/signature-builder-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { AdminTeamPage } from '#app/components/people/admin-team-page'
-import { adminTeamAction, adminTeamLoader } from '#app/people/people-routes.server'
+import { adminTeamAction, adminTeamLoader } from '#app/people/people-route.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Admin Team' }]

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { MyEndUsersPage } from '#app/components/team-admin/my-end-users-page'
-import { myEndUsersAction, myEndUsersLoader } from '#app/team-admin/my-end-users.server'
+import { myEndUsersAction, myEndUsersLoader } from '#app/team-admin/my-end-users-route.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'My End Users' }]

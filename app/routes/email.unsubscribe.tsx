@@ -8,7 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { unsubscribeAction, unsubscribeLoader } from '#app/notifications/unsubscribe.server'
+import { unsubscribeAction, unsubscribeLoader } from '#app/notifications/unsubscribe-route.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 
 export const headers: HeadersFunction = actionAndLoaderHeaders

@@ -13,7 +13,7 @@ import {
 } from '#app/components/leads/lead-data-page'
 import { toast } from '#app/components/ui/toasts'
 import { LEAD_DATA_DELETED } from '#app/leads/lead-data'
-import { leadDataAction, leadDataLoader } from '#app/leads/lead-data.server'
+import { leadDataAction, leadDataLoader } from '#app/leads/lead-data-route.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 
 export const headers: HeadersFunction = actionAndLoaderHeaders

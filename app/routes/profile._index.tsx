@@ -40,7 +40,7 @@ import {
 } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
 import { UserAccountsPanel } from '#app/components/user-accounts/user-accounts-panel'
-import { loadProfile, profileAction } from '#app/profile/profile.server'
+import { loadProfile, profileAction } from '#app/profile/profile-route.server'
 import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/profile/screens'
 import { useRootData } from '#app/root'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'

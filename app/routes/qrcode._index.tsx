@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { ownShareLoader } from '#app/cards/share.server'
+import { ownShareLoader } from '#app/cards/share-route.server'
 import { SharePage } from '#app/components/cards/share-page'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { EndUserSettings } from '#app/components/settings/pages'
-import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings.server'
+import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
 

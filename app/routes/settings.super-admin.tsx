@@ -3,7 +3,10 @@ import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { SuperAdminSettings } from '#app/components/settings/pages'
-import { loadSuperAdminSettings, superAdminSettingsAction } from '#app/settings/settings.server'
+import {
+  loadSuperAdminSettings,
+  superAdminSettingsAction,
+} from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'System Settings' }]
 

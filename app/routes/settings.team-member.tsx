@@ -3,7 +3,10 @@ import { useLoaderData } from '@remix-run/react'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { TeamMemberSettings } from '#app/components/settings/pages'
-import { loadTeamMemberSettings, teamMemberSettingsAction } from '#app/settings/settings.server'
+import {
+  loadTeamMemberSettings,
+  teamMemberSettingsAction,
+} from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Team Member Settings' }]
 

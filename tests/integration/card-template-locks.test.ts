@@ -23,8 +23,8 @@ import { action as teamAction } from '#app/routes/dashboard.end-user.team'
 import { action as acceptAction } from '#app/routes/invitations.$token'
 import { action as onboardingAction } from '#app/routes/onboarding'
 import { action as profileAction } from '#app/routes/profile._index'
-import { TEMPLATE_TAKEN_MEANWHILE } from '#app/templates/manage-templates.server'
 import { createCardUnderTemplate } from '#app/templates/template-locks.server'
+import { TEMPLATE_TAKEN_MEANWHILE } from '#app/templates/templates-route.server'
 import { keptMessage, lockedMessage, requiredMessage } from '#app/validation/card-templates'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import {
@@ -71,7 +71,7 @@ const RULE_WRITERS =
  * send a locked field through it. A new one fails the first test until it has its cases.
  */
 const WRITING_MODULES: Record<string, string[]> = {
-  'cards/cards-routes.server.ts': [
+  'cards/cards-route.server.ts': [
     'the card editor keeps locked fields and refuses an emptied required one',
     'the card editor refuses a locked background and keeps a locked logo',
     "a duplicated card starts from the owner's template with its locks",
@@ -84,7 +84,7 @@ const WRITING_MODULES: Record<string, string[]> = {
   'teams/invitations.server.ts': [
     "an accepted invitation brings the new member's cards under the team's template",
   ],
-  'templates/manage-templates.server.ts': [
+  'templates/templates-route.server.ts': [
     'a template change reaches its cards in place, audited, with the wallet refresh queued',
     'deviating cards are listed with their count and reset to the template',
   ],

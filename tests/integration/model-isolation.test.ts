@@ -460,7 +460,7 @@ async function seedTenantA(db: Queryable) {
     firstName: 'Asa',
     lastName: 'Signed',
   })
-  // Visitor hashes are keyed by the card (app/cards/public-card.server.ts): one per card.
+  // Visitor hashes are keyed by the card (app/cards/public-card-route.server.ts): one per card.
   await recordCardView(db, organization.id, assignedCard.id, `${visitor}-assigned`)
   await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
   // A's seat handed over (ADR 049): the user's links forward to the assigned end user's card.

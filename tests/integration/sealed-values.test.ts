@@ -122,7 +122,7 @@ describe('every value sealed for a form is bound', () => {
     expect(atRest.sort()).toEqual(
       [
         join('app', 'auth', 'two-factor.server.ts'),
-        join('app', 'crm', 'crm-settings.server.ts'),
+        join('app', 'crm', 'crm-settings-route.server.ts'),
         join('app', 'crm', 'forwarding.server.ts'),
       ].sort(),
     )

@@ -107,24 +107,9 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'the delete confirmation: one button',
   },
   {
-    file: 'app/components/people/end-users-page.tsx',
-    marker: 'value="change-role"',
-    why: 'Change Role: one select of the roles offered, the current one disabled',
-  },
-  {
-    file: 'app/components/people/end-users-page.tsx',
-    marker: 'value="set-plan"',
-    why: 'Change Plan: one select of the plans',
-  },
-  {
-    file: 'app/components/people/end-users-page.tsx',
-    marker: 'value="assign-user"',
-    why: 'Assign to Team Member: one select of the team members, "Not assigned" allowed',
-  },
-  {
-    file: 'app/components/people/end-users-page.tsx',
-    marker: 'value="hand-over"',
-    why: 'Hand Over (ADR 049): one select of the agency’s active end users',
+    file: 'app/components/people/person-dialogs.tsx',
+    marker: 'name="intent" value={intent}',
+    why: "a person's row dialogs (Change Role, Change Plan, Assign to Team Member, Hand Over): one select each, the current role or plan disabled",
   },
   {
     file: 'app/routes/contacts._index.tsx',

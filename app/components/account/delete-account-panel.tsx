@@ -9,7 +9,7 @@ import { TriangleAlert } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { ConfirmActions } from '#app/components/ui/dialog'
 import { toast } from '#app/components/ui/toasts'
 import { isClientFailure } from '#app/utils/client-failure'
 import {
@@ -101,14 +101,11 @@ export function DeleteAccountPanel() {
                 errors={fields.password.errors}
               />
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                <AlertDialog.Cancel asChild>
-                  <Button type="button" variant="secondary">
-                    Cancel
-                  </Button>
-                </AlertDialog.Cancel>
-                <StatusButton variant="danger" pending={pending} pendingText="Deleting...">
-                  Delete My Account
-                </StatusButton>
+                <ConfirmActions
+                  pending={pending}
+                  label="Delete My Account"
+                  pendingText="Deleting..."
+                />
               </div>
             </fetcher.Form>
           </AlertDialog.Content>

@@ -16,18 +16,18 @@ import {
   Plus,
   Power,
   PowerOff,
-  Search,
   Trash2,
   XCircle,
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { ConfirmActions, DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { SearchBox } from '#app/components/ui/search-box'
+import { SELECT_CLASS } from '#app/components/ui/select'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
 import {
   CreateAgencySchema,
@@ -36,8 +36,6 @@ import {
   UpdateAgencySchema,
 } from '#app/validation/agencies'
 
-const SELECT =
-  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
 const OVERLAY = 'fixed inset-0 z-40 bg-black/40'
 const CONTENT =
   'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900'
@@ -68,7 +66,13 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
         </div>
         <AgencyFormDialog />
       </div>
-      <AgencySearch q={q} searchError={searchError} />
+      <SearchBox
+        id="agency-search"
+        q={q}
+        searchError={searchError}
+        label="Search agencies"
+        placeholder="Search by name, address or owner"
+      />
       <div
         className={cn(
           'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
@@ -162,34 +166,6 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
       <DetailsDialog agency={details} onClose={() => setDetails(null)} />
       <DeleteDialog agency={deleting} onClose={() => setDeleting(null)} />
     </main>
-  )
-}
-
-/** Search by name, address or owner: the shared limit answered next to the box. */
-function AgencySearch({ q, searchError }: { q: string; searchError: string | null }) {
-  const [form, fields] = useSearchForm('agency-search', q, searchError)
-  return (
-    <Form
-      method="GET"
-      role="search"
-      className="flex max-w-md flex-col gap-1"
-      {...getFormProps(form)}
-    >
-      <div className="flex gap-2">
-        <label htmlFor={fields.q.id} className="sr-only">
-          Search agencies
-        </label>
-        <input
-          {...getInputProps(fields.q, { type: 'search' })}
-          placeholder="Search by name, address or owner"
-          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary">
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </div>
-      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
-    </Form>
   )
 }
 
@@ -357,7 +333,7 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
           {...getSelectProps(fields.subscription)}
           // conform leaves an empty default out: the disabled placeholder is chosen here.
           defaultValue={fields.subscription.initialValue ?? ''}
-          className={SELECT}
+          className={SELECT_CLASS}
         >
           <option value="" disabled>
             Select a plan
@@ -379,16 +355,11 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
           Active
         </label>
       </div>
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText={agency ? 'Saving...' : 'Adding...'}>
-          {agency ? 'Save Changes' : 'Add Agency'}
-        </StatusButton>
-      </div>
+      <DialogActions
+        pending={dialog.pending}
+        label={agency ? 'Save Changes' : 'Add Agency'}
+        pendingText={agency ? 'Saving...' : 'Adding...'}
+      />
     </Form>
   )
 }
@@ -457,14 +428,7 @@ function DeleteDialog({ agency, onClose }: { agency: Agency | null; onClose: () 
           <Form method="POST" className="mt-6 flex justify-end gap-2" onSubmit={() => onClose()}>
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="agencyId" value={agency?.id ?? ''} />
-            <AlertDialog.Cancel asChild>
-              <Button type="button" variant="secondary">
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <StatusButton variant="danger" pending={pending} pendingText="Deleting...">
-              Delete
-            </StatusButton>
+            <ConfirmActions pending={pending} label="Delete" pendingText="Deleting..." />
           </Form>
         </AlertDialog.Content>
       </AlertDialog.Portal>

@@ -12,7 +12,7 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Megaphone } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
-import { Panel } from '#app/components/profile/empty-state'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   AnnouncementSchema,

@@ -4,7 +4,7 @@ import { Form, Link } from '@remix-run/react'
 import { format } from 'date-fns'
 import { Filter, ScrollText } from 'lucide-react'
 import { AUDIT_CATEGORIES } from '#app/audit/audit-log'
-import type { auditLogLoader } from '#app/audit/audit-log.server'
+import type { auditLogLoader } from '#app/audit/audit-log-route.server'
 import { Button } from '#app/components/ui/button'
 
 type Data = Awaited<ReturnType<typeof auditLogLoader>>

@@ -6,9 +6,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
 import { Field, formConstraint } from '#app/components/forms'
-import { ConfirmCancel, ConfirmDialog } from '#app/components/teams/dialog'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
+import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { SendingDomainSchema } from '#app/validation/sending-domain'
@@ -250,18 +250,11 @@ export function SendingDomainSection({
               >
                 <Form method="POST" replace preventScrollReset className="flex justify-end gap-2">
                   <input type="hidden" name="intent" value="remove-sending-domain" />
-                  <ConfirmCancel asChild>
-                    <Button type="button" variant="secondary">
-                      Cancel
-                    </Button>
-                  </ConfirmCancel>
-                  <StatusButton
-                    variant="danger"
+                  <ConfirmActions
                     pending={busy('remove-sending-domain')}
+                    label="Remove domain"
                     pendingText="Removing..."
-                  >
-                    Remove domain
-                  </StatusButton>
+                  />
                 </Form>
               </ConfirmDialog>
             </div>

@@ -1,6 +1,6 @@
 // What the QR screen offers besides the link (issue 29 point 5, ADR 044): the wallet badges for
 // whoever sees the card, the email signature and the virtual background for its owner. The
-// loader decides what is offered (app/cards/share.server.ts); each offer's route passes the card
+// loader decides what is offered (app/cards/share-route.server.ts); each offer's route passes the card
 // gate again.
 import { Link } from '@remix-run/react'
 import { Download, Mail, Wallet } from 'lucide-react'

@@ -10,10 +10,10 @@ import type { z } from 'zod'
 import type { Role } from '#app/auth/roles'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
+import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
   MEMBER_PLAN_CHOICES,
@@ -21,7 +21,6 @@ import {
   STAFF_FORM_SCHEMAS,
   type StaffDirectoryName,
 } from '#app/validation/people'
-import { RoleDialog } from './end-users-page'
 import {
   DeleteDialog,
   EmptyRow,
@@ -29,12 +28,12 @@ import {
   PageHeader,
   RowMenu,
   RowMenuItem,
-  SELECT,
   SearchBar,
   TD,
   TH,
   useRoleChangeFailureToast,
 } from './people-ui'
+import { RoleDialog } from './person-dialogs'
 
 type Member = {
   id: string
@@ -79,7 +78,7 @@ function SelectField({
         {...getSelectProps(field)}
         // conform leaves an empty default out: the disabled placeholder is chosen here.
         defaultValue={field.initialValue ?? ''}
-        className={SELECT}
+        className={SELECT_CLASS}
       >
         {placeholder ? (
           <option value="" disabled>
@@ -98,15 +97,14 @@ function SelectField({
 }
 
 /** Spec §5 team member form: name, email, role (title), password; edit keeps the password. */
-function MemberFormDialog({
-  dialog,
-  member,
-  directory,
-}: {
-  dialog: ReturnType<typeof useIntentDialog>
+type MemberFormProps = {
+  dialog: IntentDialog
   member: Member | null
   directory: StaffDirectoryName
-}) {
+}
+
+function MemberFormDialog(props: MemberFormProps) {
+  const { dialog, member, directory } = props
   const editing = Boolean(member)
   const { account, newAccount } = STAFF_DIRECTORIES[directory]
   return (
@@ -120,22 +118,14 @@ function MemberFormDialog({
           : `Create ${newAccount} that signs in on this site.`
       }
     >
-      <MemberForm key={member?.id ?? 'new'} dialog={dialog} member={member} directory={directory} />
+      <MemberForm key={member?.id ?? 'new'} {...props} />
     </FormDialog>
   )
 }
 
 // Inside the dialog's content, so each opening starts from the member's values without the last
 // opening's messages.
-function MemberForm({
-  dialog,
-  member,
-  directory,
-}: {
-  dialog: ReturnType<typeof useIntentDialog>
-  member: Member | null
-  directory: StaffDirectoryName
-}) {
+function MemberForm({ dialog, member, directory }: MemberFormProps) {
   const editing = Boolean(member)
   const { titles, access, emailsSetPasswordLink } = STAFF_DIRECTORIES[directory]
   const schemas = STAFF_FORM_SCHEMAS[directory]
@@ -198,16 +188,7 @@ function MemberForm({
         }
         errors={fields.password.errors}
       />
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText="Saving…">
-          {editing ? 'Save Changes' : 'Add Member'}
-        </StatusButton>
-      </div>
+      <DialogActions pending={dialog.pending} label={editing ? 'Save Changes' : 'Add Member'} />
     </Form>
   )
 }
@@ -311,7 +292,12 @@ export function AdminTeamPage({
           <label htmlFor="filter-role" className="text-sm font-medium">
             Access
           </label>
-          <select id="filter-role" name="role" defaultValue={filter.role ?? ''} className={SELECT}>
+          <select
+            id="filter-role"
+            name="role"
+            defaultValue={filter.role ?? ''}
+            className={SELECT_CLASS}
+          >
             <option value="">All access levels</option>
             {access.map((value) => (
               <option key={value} value={value}>
@@ -468,7 +454,7 @@ function MemberPlanDialog({
             id="member-plan"
             name="plan"
             defaultValue={member?.memberPlan ?? 'free'}
-            className={SELECT}
+            className={SELECT_CLASS}
             aria-invalid={errors ? true : undefined}
             aria-describedby={errors ? 'member-plan-error' : undefined}
           >
@@ -488,16 +474,7 @@ function MemberPlanDialog({
             </p>
           ))}
         </div>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <StatusButton type="submit" pending={dialog.pending} pendingText="Saving...">
-            Update Plan
-          </StatusButton>
-        </div>
+        <DialogActions pending={dialog.pending} label="Update Plan" pendingText="Saving..." />
       </Form>
     </FormDialog>
   )

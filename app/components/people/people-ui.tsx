@@ -8,10 +8,11 @@ import { formatDistanceStrict } from 'date-fns'
 import { MoreHorizontal, Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
 import { ErrorList, FormMessage, useSearchForm } from '#app/components/forms'
-import type { TeamActionData } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
+import { ConfirmActions } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
+import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
 import { isClientFailure } from '#app/utils/client-failure'
 
 /** Accounts doc §8: the failure toast of "Change a user's role" (§7). */
@@ -29,9 +30,6 @@ export function useRoleChangeFailureToast() {
     else if (actionData.error) toast.error(ROLE_CHANGE_FAILED, { description: actionData.error })
   }, [actionData])
 }
-
-export const SELECT =
-  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
 
 /** "about 1 hour ago" (spec §9's distance wording), or "Never" without a sign-in. */
 export function lastActive(at: string | null, now: string) {
@@ -195,14 +193,7 @@ export function DeleteDialog({
             ) : null}
             {error ? <FormMessage>{error}</FormMessage> : null}
             <div className="flex justify-end gap-2">
-              <AlertDialog.Cancel asChild>
-                <Button type="button" variant="secondary">
-                  Cancel
-                </Button>
-              </AlertDialog.Cancel>
-              <StatusButton variant="danger" pending={pending} pendingText={pendingText}>
-                {confirmLabel}
-              </StatusButton>
+              <ConfirmActions pending={pending} label={confirmLabel} pendingText={pendingText} />
             </div>
           </Form>
         </AlertDialog.Content>

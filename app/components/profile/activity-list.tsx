@@ -1,5 +1,6 @@
 import { History } from 'lucide-react'
-import { EmptyState, Panel } from './empty-state'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
 
 export type ActivityItem = { id: string; label: string; at: string; relative: string }
 

@@ -3,7 +3,8 @@ import { CreditCard, Download, Pencil, QrCode, Settings2 } from 'lucide-react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Button } from '#app/components/ui/button'
-import { EmptyState, Panel } from './empty-state'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
 
 export type ProfileCard = CardView & {
   id: string

@@ -3,9 +3,9 @@ import { Form, useNavigation } from '@remix-run/react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-details-fields'
 import { FormMessage, useSchemaForm } from '#app/components/forms'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ProfileCardDetailsSchema } from '#app/validation/profile-form'
-import { Panel } from './empty-state'
 
 /**
  * The default card's details (issue 28) in the profile: the card editor's fields and rules

@@ -2,9 +2,9 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ChangePasswordSchema } from '#app/validation/profile'
-import { Panel } from './empty-state'
 
 /** Change password: the current one is checked; other sessions are signed out on success. */
 export function ChangePasswordForm({

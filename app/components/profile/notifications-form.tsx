@@ -8,12 +8,12 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
 import { ErrorList, FormMessage, formConstraint } from '#app/components/forms'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   type NotificationPreferences,
   NotificationsFormSchema,
 } from '#app/validation/notifications'
-import { Panel } from './empty-state'
 
 function Choice({
   field,

@@ -5,10 +5,10 @@ import { useState } from 'react'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ProfileSchema } from '#app/validation/profile'
 import { parseProfileForm } from '#app/validation/profile-form'
-import { Panel } from './empty-state'
 
 export type ProfileValues = {
   firstName: string

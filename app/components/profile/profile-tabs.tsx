@@ -120,13 +120,13 @@ export function ProfileTabs({
   )
 }
 
-/** The frame of every profile page: heading, subtitle and the tabs. */
 /** The profile forms' clientAction: a failed request keeps the form and says so (spec §8). */
 export const profileClientAction = serverActionOrFailure
 
 const SAVE_FAILURES = { password: 'Failed to change password. Please try again.' }
 
-export function ProfilePage({
+/** The frame of a tabbed page (profile, settings): heading, subtitle and the tabs. */
+export function TabbedPage({
   title,
   subtitle,
   tabs,
@@ -135,7 +135,6 @@ export function ProfilePage({
   subtitle: string
   tabs: ProfileTab[]
 }) {
-  useClientFailureToast(useActionData(), SAVE_FAILURES, 'Failed to update profile.')
   return (
     <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
       <div className="flex flex-col gap-1">
@@ -145,4 +144,10 @@ export function ProfilePage({
       <ProfileTabs tabs={tabs} label={`${title} sections`} />
     </main>
   )
+}
+
+/** The profile page: the tabbed frame, and the spec's failure toast when a save's request fails. */
+export function ProfilePage(props: { title: string; subtitle: string; tabs: ProfileTab[] }) {
+  useClientFailureToast(useActionData(), SAVE_FAILURES, 'Failed to update profile.')
+  return <TabbedPage {...props} />
 }

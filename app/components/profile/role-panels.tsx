@@ -3,8 +3,9 @@
 import { Link } from '@remix-run/react'
 import { Monitor, Palette, ScanLine, Smartphone, Tablet, UserRound, Users } from 'lucide-react'
 import { Button } from '#app/components/ui/button'
-import type { LoadedProfile } from '#app/profile/profile.server'
-import { EmptyState, Panel } from './empty-state'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
+import type { LoadedProfile } from '#app/profile/profile-route.server'
 
 const DEVICE = {
   mobile: { label: 'Phone', icon: Smartphone },

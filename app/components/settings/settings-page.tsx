@@ -1,31 +1,15 @@
 import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { Panel } from '#app/components/profile/empty-state'
-import { type ProfileTab, ProfileTabs } from '#app/components/profile/profile-tabs'
+import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
+import { Panel } from '#app/components/ui/panel'
 
 export type SettingsTab = ProfileTab
 
 /** The frame of every settings page: heading, subtitle and the tabs (links to `?tab=`). */
-export function SettingsPage({
-  title,
-  subtitle,
-  tabs,
-}: {
-  title: string
-  subtitle: string
-  tabs: SettingsTab[]
-}) {
-  return (
-    <main className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:py-10">
-      <div className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold sm:text-3xl">{title}</h1>
-        <p className="text-gray-600 dark:text-gray-400">{subtitle}</p>
-      </div>
-      <ProfileTabs tabs={tabs} label={`${title} sections`} />
-    </main>
-  )
+export function SettingsPage(props: { title: string; subtitle: string; tabs: SettingsTab[] }) {
+  return <TabbedPage {...props} />
 }
 
 export function SettingsPanel(props: { title: string; description?: string; children: ReactNode }) {

@@ -4,16 +4,16 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistance } from 'date-fns'
-import { Download, Eye, QrCode, Search, UserPlus, Users } from 'lucide-react'
+import { Download, Eye, QrCode, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'
-import { ErrorList, Field, FormMessage, useSchemaForm, useSearchForm } from '#app/components/forms'
-import { DialogClose, FormDialog } from '#app/components/teams/dialog'
-import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
+import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { DialogActions, DialogCloseButton, FormDialog } from '#app/components/ui/dialog'
+import { SearchBox } from '#app/components/ui/search-box'
 import { toast } from '#app/components/ui/toasts'
-import type { myEndUsersLoader } from '#app/team-admin/my-end-users.server'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
+import type { myEndUsersLoader } from '#app/team-admin/my-end-users-route.server'
 import { useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { AddEndUserSchema } from '#app/validation/end-users'
@@ -89,11 +89,7 @@ function QrDialog({ row, origin, label }: { row: Row; origin: string; label: str
               <Download aria-hidden className="h-4 w-4" /> Download PNG
             </a>
           </Button>
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Close
-            </Button>
-          </DialogClose>
+          <DialogCloseButton />
         </div>
       </div>
     </FormDialog>
@@ -129,11 +125,7 @@ function DetailsDialog({ row, origin, now }: { row: Row; origin: string; now: st
       </dl>
       <div className="mt-6 flex justify-end gap-2">
         <QrDialog row={row} origin={origin} label="Generate QR" />
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Close
-          </Button>
-        </DialogClose>
+        <DialogCloseButton />
       </div>
     </FormDialog>
   )
@@ -184,44 +176,7 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" /> Active
       </label>
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <StatusButton pending={dialog.pending} pendingText="Adding...">
-          Add User
-        </StatusButton>
-      </div>
-    </Form>
-  )
-}
-
-/** Search by name or email: the shared limit answered next to the box. */
-function EndUserSearch({ q, searchError }: { q: string; searchError: string | null }) {
-  const [form, fields] = useSearchForm('end-user-search', q, searchError)
-  return (
-    <Form
-      method="GET"
-      role="search"
-      className="flex max-w-md flex-col gap-1"
-      {...getFormProps(form)}
-    >
-      <div className="flex gap-2">
-        <label htmlFor={fields.q.id} className="sr-only">
-          Search end users
-        </label>
-        <input
-          {...getInputProps(fields.q, { type: 'search' })}
-          placeholder="Search by name or email"
-          className="h-10 flex-1 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary">
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </div>
-      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
+      <DialogActions pending={dialog.pending} label="Add User" pendingText="Adding..." />
     </Form>
   )
 }
@@ -249,7 +204,13 @@ export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
           <AddUserDialog />
         </div>
       </div>
-      <EndUserSearch q={q} searchError={searchError} />
+      <SearchBox
+        id="end-user-search"
+        q={q}
+        searchError={searchError}
+        label="Search end users"
+        placeholder="Search by name or email"
+      />
       {users.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-gray-300 px-6 py-16 text-center dark:border-gray-700">
           <Users aria-hidden className="h-10 w-10 text-gray-400" />

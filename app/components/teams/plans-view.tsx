@@ -5,7 +5,7 @@ import { useState } from 'react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import {
   formatPrice,
   isUpgrade,
@@ -18,7 +18,6 @@ import {
 import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { cn } from '#app/utils/cn'
 import { BillingSection } from './billing-section'
-import { DialogClose, FormDialog } from './dialog'
 
 /**
  * 'Why Upgrade to Team?': only what the product does (the spec's 'Advanced Analytics' and
@@ -80,21 +79,13 @@ function ConfirmUpgrade({
             {PLANS_GRANTED_BY_ADMINS}
           </p>
         )}
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          {/* The server refuses an upgrade it cannot charge for; the button says so first. */}
-          <StatusButton
-            pending={navigation.state === 'submitting'}
-            pendingText="Upgrading..."
-            disabled={!canPayOnline}
-          >
-            Confirm Upgrade
-          </StatusButton>
-        </div>
+        {/* The server refuses an upgrade it cannot charge for; the button says so first. */}
+        <DialogActions
+          pending={navigation.state === 'submitting'}
+          label="Confirm Upgrade"
+          pendingText="Upgrading..."
+          disabled={!canPayOnline}
+        />
       </Form>
     </FormDialog>
   )

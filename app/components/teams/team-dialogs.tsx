@@ -4,7 +4,9 @@ import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { INVITE_DIALOG_DESCRIPTION } from '#app/validation/invitation-lifetime'
 import {
@@ -14,36 +16,9 @@ import {
   type TeamRole,
   UpdateTeamSchema,
 } from '#app/validation/teams'
-import { DialogClose, FormDialog } from './dialog'
-import { useIntentDialog } from './use-intent-dialog'
 
 const TEXTAREA =
   'min-h-24 rounded-md border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900 aria-[invalid]:border-red-500'
-const SELECT =
-  'h-10 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand dark:border-gray-700 dark:bg-gray-900'
-
-function DialogActions({
-  pending,
-  label,
-  pendingText,
-}: {
-  pending: boolean
-  label: string
-  pendingText: string
-}) {
-  return (
-    <div className="flex justify-end gap-2">
-      <DialogClose asChild>
-        <Button type="button" variant="secondary">
-          Cancel
-        </Button>
-      </DialogClose>
-      <StatusButton pending={pending} pendingText={pendingText}>
-        {label}
-      </StatusButton>
-    </div>
-  )
-}
 
 /** Create Team (spec §2.10) or, given a team, its edit form. */
 export function TeamFormDialog({
@@ -192,7 +167,7 @@ function AddMemberForm({
         <label htmlFor={fields.role.id} className="text-sm font-medium">
           Role
         </label>
-        <select {...getSelectProps(fields.role)} className={SELECT}>
+        <select {...getSelectProps(fields.role)} className={SELECT_CLASS}>
           {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
             <option key={role} value={role}>
               {TEAM_ROLE_LABELS[role]}
@@ -205,5 +180,3 @@ function AddMemberForm({
     </Form>
   )
 }
-
-export { SELECT as SELECT_CLASS }

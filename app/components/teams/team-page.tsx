@@ -6,8 +6,10 @@ import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { toast } from '#app/components/ui/toasts'
+import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
 import type { loader } from '#app/routes/dashboard.end-user.team'
 import {
   inviteBlockedByPolicy,
@@ -20,10 +22,8 @@ import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/team-paths'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
-import { ConfirmCancel, ConfirmDialog } from './dialog'
 import { PlansView } from './plans-view'
-import { AddMemberDialog, SELECT_CLASS, TeamFormDialog } from './team-dialogs'
-import type { TeamActionData } from './use-intent-dialog'
+import { AddMemberDialog, TeamFormDialog } from './team-dialogs'
 
 type Data = SerializeFrom<typeof loader>
 type Selected = NonNullable<Data['selected']>
@@ -194,18 +194,11 @@ function DeleteTeam({ team }: { team: Selected }) {
       <Form method="POST" className="flex justify-end gap-2">
         <input type="hidden" name="intent" value="delete-team" />
         <input type="hidden" name="teamId" value={team.id} />
-        <ConfirmCancel asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </ConfirmCancel>
-        <StatusButton
-          variant="danger"
+        <ConfirmActions
           pending={navigation.state === 'submitting'}
+          label="Delete"
           pendingText="Deleting..."
-        >
-          Delete
-        </StatusButton>
+        />
       </Form>
     </ConfirmDialog>
   )
@@ -372,18 +365,11 @@ function RemoveMember({
         <input type="hidden" name="intent" value="remove-member" />
         <input type="hidden" name="teamId" value={teamId} />
         <input type="hidden" name="memberId" value={member.id} />
-        <ConfirmCancel asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </ConfirmCancel>
-        <StatusButton
-          variant="danger"
+        <ConfirmActions
           pending={navigation.state === 'submitting'}
+          label="Remove"
           pendingText="Removing..."
-        >
-          Remove
-        </StatusButton>
+        />
       </Form>
     </ConfirmDialog>
   )

@@ -13,8 +13,8 @@ import {
 } from '#app/components/cards/card-details-fields'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
-import { Panel } from '#app/components/profile/empty-state'
 import { Badge } from '#app/components/ui/badge'
+import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { addressLine, type LinkKind, linkName } from '#app/validation/card-details'
 import {

@@ -6,8 +6,9 @@ import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
 import { AlertTriangle, ChevronLeft, ChevronRight, Search, ShieldAlert, Users } from 'lucide-react'
 import { useEffect } from 'react'
 import { ErrorList, useSearchForm } from '#app/components/forms'
-import { EmptyState, Panel } from '#app/components/profile/empty-state'
 import { Button } from '#app/components/ui/button'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
 import { toast } from '#app/components/ui/toasts'
 import {
   accountsHref,

@@ -1,7 +1,9 @@
-// The team page's dialogs share one look (Radix dialogs: focus trap, Escape, labelled).
+// Dialogs share one look (Radix dialogs: focus trap, Escape, labelled).
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import type { ReactNode } from 'react'
+import { Button } from './button'
+import { StatusButton } from './status-button'
 
 const overlay = 'fixed inset-0 z-40 bg-black/40'
 const content =
@@ -41,6 +43,17 @@ export function FormDialog({
 
 export const DialogClose = Dialog.Close
 
+/** A dialog's Close button (a dialog that only shows). */
+export function DialogCloseButton() {
+  return (
+    <DialogClose asChild>
+      <Button type="button" variant="secondary">
+        Close
+      </Button>
+    </DialogClose>
+  )
+}
+
 /** A destructive step's confirmation: Cancel and the action, which submits `children`' form. */
 export function ConfirmDialog({
   trigger,
@@ -70,4 +83,53 @@ export function ConfirmDialog({
   )
 }
 
-export const ConfirmCancel = AlertDialog.Cancel
+/** A form dialog's buttons: Cancel (closes) and the submit, which says it is busy while pending. */
+export function DialogActions({
+  pending,
+  label,
+  pendingText = 'Saving…',
+  disabled,
+}: {
+  pending: boolean
+  label: string
+  pendingText?: string
+  /** The submit cannot be pressed (the reason is said beside it). */
+  disabled?: boolean
+}) {
+  return (
+    <div className="flex justify-end gap-2">
+      <DialogClose asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </DialogClose>
+      <StatusButton pending={pending} pendingText={pendingText} disabled={disabled}>
+        {label}
+      </StatusButton>
+    </div>
+  )
+}
+
+/** A confirmation's buttons, inside its form: Cancel and the destructive submit. */
+export function ConfirmActions({
+  pending,
+  label,
+  pendingText,
+}: {
+  pending: boolean
+  label: string
+  pendingText: string
+}) {
+  return (
+    <>
+      <AlertDialog.Cancel asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </AlertDialog.Cancel>
+      <StatusButton variant="danger" pending={pending} pendingText={pendingText}>
+        {label}
+      </StatusButton>
+    </>
+  )
+}

@@ -32,7 +32,7 @@ import {
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
-import { followBrandingLogo } from '#app/templates/manage-templates.server'
+import { followBrandingLogo } from '#app/templates/templates-route.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'

@@ -10,7 +10,7 @@ import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import type { Role } from '#app/auth/roles'
 import { invalidateUserSessions } from '#app/auth/session.server'
-import { readBrandingSummary } from '#app/branding/branding.server'
+import { readBrandingSummary } from '#app/branding/branding-route.server'
 import { toCardExtras, writeCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'

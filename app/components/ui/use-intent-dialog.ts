@@ -56,3 +56,6 @@ export function useIntentDialog(intent: string, fields: readonly string[] = []) 
     lastResult: refused?.result,
   }
 }
+
+/** What useIntentDialog answers: the dialog's state, handed to the component that renders it. */
+export type IntentDialog = ReturnType<typeof useIntentDialog>
