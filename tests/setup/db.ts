@@ -27,7 +27,7 @@ export async function openTestDatabase(): Promise<{
     // A commit returns before its WAL reaches the disk: what every session sees is the same, only
     // a crash of the server could lose the last commits, and no test crashes the shared server.
     // Each of a file's hundreds of writing commits skipped a wait for the disk (about 10 ms of
-    // 23 on the busy day it was measured, ADR 060), time the file's worker spent idle.
+    // 23 on the busy day it was measured, ADR 061), time the file's worker spent idle.
     await admin.unsafe(`alter database "${name}" set synchronous_commit = off`)
     const url = withDatabase(serverUrl, name)
     // Tests that start the production path themselves (prepareDatabase) need the file's URL.
