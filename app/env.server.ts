@@ -4,8 +4,11 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
-import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
-import { DEFAULT_MEDIA_QUOTA_TENANT_MB, DEFAULT_MEDIA_QUOTA_USER_MB } from './services/media-limits'
+import {
+  DEFAULT_MEDIA_QUOTA_TENANT_MB,
+  DEFAULT_MEDIA_QUOTA_USER_MB,
+} from '#app/validation/media-limits'
+import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/validation/trusted-proxy'
 
 // An unset variable and an empty one mean the same: not configured.
 const optionalText = () =>
@@ -42,7 +45,7 @@ const schema = z.object({
   RESEND_BASE_URL: z.string().url().optional(),
   EMAIL_FROM: z.string().default('Brandcard <no-reply@brandcard.localhost>'),
   // How many proxies in front of the app to believe (0 or unset: none; 1 or true: one, such as
-  // Caddy beside it): app/utils/trusted-proxy.ts reads only the forwarded entries they wrote.
+  // Caddy beside it): app/validation/trusted-proxy.ts reads only the forwarded entries they wrote.
   TRUST_PROXY: z
     .string()
     .optional()

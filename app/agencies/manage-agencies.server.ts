@@ -21,12 +21,12 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
-import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
+import { isValidAgencySlug } from '#app/validation/agency-slug'
 import { splitName } from '#app/validation/text'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 

@@ -27,9 +27,9 @@ import {
   planLapsedEmail,
 } from '#app/services/emails/billing-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { PAID_PLAN_IDS, PLANS } from '#app/teams/plans'
-import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { PAID_PLAN_IDS, PLANS } from '#app/validation/plans'
+import { PLANS_VIEW_PATH } from '#app/validation/team-paths'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import {
   AGENCY_PRO,

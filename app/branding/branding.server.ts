@@ -4,7 +4,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
@@ -38,6 +37,7 @@ import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
 import { CONSENT_TOASTS } from '#app/validation/consent-text'
+import { AREA_ROLES } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { readLegalLinks, saveLegalLinks } from './legal.server'
 

@@ -2,7 +2,6 @@
 import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
-import { CARD_AREA_ROLES } from '#app/auth/roles'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
@@ -32,6 +31,7 @@ import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
 import { keptMessage, lockedMessage } from '#app/validation/card-templates'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
+import { CARD_AREA_ROLES } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {

@@ -8,7 +8,6 @@ import { strToU8, type Zippable, zipSync } from 'fflate'
 import { requireUser } from '#app/auth/guards.server'
 import { hitOrRefuseIn, limitKey, minutesText, RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { rolePaths } from '#app/auth/roles'
 import { cardLinkUrl } from '#app/cards/short-link'
 import {
   DATA_EXPORT_ALREADY_PENDING,
@@ -51,6 +50,7 @@ import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import type { IntentDone } from '#app/utils/intent-action.server'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
+import { rolePaths } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 const DAY_MS = 24 * 60 * 60_000

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
-import type { Role } from '#app/auth/roles'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
 import { readLegalLinks } from '#app/branding/legal.server'
@@ -51,7 +50,6 @@ import {
   type TeamMemberUpdate,
 } from '#app/notifications/team-member-update.server'
 import { clearSeatHandOver, handOverSeat } from '#app/people/seat-handover.server'
-import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
@@ -65,6 +63,8 @@ import {
   STAFF_TITLES,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import { PLANS, type PlanId } from '#app/validation/plans'
+import type { Role } from '#app/validation/roles'
 import { readSeatForwarding, type SeatForwarding } from '#app/validation/seat-forwarding'
 import { splitName } from '#app/validation/text'
 import {

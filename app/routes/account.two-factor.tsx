@@ -18,7 +18,6 @@ import {
   removePasskey,
   renameUserPasskey,
 } from '#app/auth/passkey-ceremonies.server'
-import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -34,6 +33,7 @@ import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { rolePaths } from '#app/validation/roles'
 import { AccountTwoFactorSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]

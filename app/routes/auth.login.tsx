@@ -7,7 +7,6 @@ import { signInInfo } from '#app/auth/connect-info.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { rolePaths } from '#app/auth/roles'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -17,6 +16,7 @@ import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
 import { LoginSchema } from '#app/validation/auth'
+import { rolePaths } from '#app/validation/roles'
 
 export const meta: MetaFunction = ({ matches }) => {
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name

@@ -6,7 +6,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { replaceExpiredPassword, SAME_PASSWORD_MESSAGE } from '#app/auth/accounts.server'
 import { requirePendingStep } from '#app/auth/guards.server'
-import { rolePaths } from '#app/auth/roles'
 import { PASSWORD_MAX_AGE_DAYS } from '#app/auth/sign-in-steps'
 import { SignOut } from '#app/components/auth/two-factor'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
@@ -16,6 +15,7 @@ import { ActionError } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { rolePaths } from '#app/validation/roles'
 import { NewPasswordSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password' }]

@@ -21,7 +21,6 @@ import {
   passWithPasskey,
   registrationOptions,
 } from '#app/auth/passkey-ceremonies.server'
-import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
   enrolmentOf,
@@ -47,6 +46,7 @@ import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-
 import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
+import { rolePaths } from '#app/validation/roles'
 import { TwoFactorStepSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]

@@ -22,11 +22,11 @@ import {
   upgradePlan,
 } from '#app/teams/manage-teams.server'
 import { canPayOnline } from '#app/teams/payment.server'
-import { hasTeamFeatures } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
-import { teamPagePath } from '#app/teams/team-paths'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
+import { hasTeamFeatures } from '#app/validation/plans'
+import { teamPagePath } from '#app/validation/team-paths'
 import { TeamIntentSchema } from '#app/validation/teams'
 
 export const meta: MetaFunction = () => [{ title: 'Team' }]

@@ -15,8 +15,8 @@ import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/rout
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
-import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
 import { isRequestFailure } from '#app/utils/client-failure'
+import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).

@@ -13,8 +13,8 @@ import {
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
-import { invitationAnswerOfPath } from '#app/teams/team-paths'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+import { invitationAnswerOfPath } from '#app/validation/team-paths'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS
 

@@ -14,7 +14,6 @@ import {
   Users,
 } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { rolePaths } from '#app/auth/roles'
 import { DataExportPanel } from '#app/components/account/data-export-panel'
 import { DeleteAccountPanel } from '#app/components/account/delete-account-panel'
 import { TwoFactorLink } from '#app/components/auth/two-factor'
@@ -45,6 +44,7 @@ import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/p
 import { useRootData } from '#app/root'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
 import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
+import { rolePaths } from '#app/validation/roles'
 
 const screenOf = (request: Request) => profileVariantOfPath(new URL(request.url).pathname)
 

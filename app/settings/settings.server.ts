@@ -5,7 +5,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
 import {
   type BillingScope,
   checkoutUrl,
@@ -43,6 +42,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { intentAction, postedUrl } from '#app/utils/intent-action.server'
+import { AREA_ROLES } from '#app/validation/roles'
 import {
   AgencySettingsSchema,
   EndUserSettingsSchema,

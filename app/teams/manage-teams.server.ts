@@ -36,10 +36,6 @@ import { teamInvitationEmail } from '#app/services/emails/team-invitation.server
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import type { TeamRole } from '#app/validation/teams'
-import { type Transaction, withTenant } from '#drizzle/db.server'
-import { canPayOnline } from './payment.server'
-import { teamPermissions } from './permissions'
 import {
   CONFIRM_EMAIL_TO_INVITE,
   hasTeamFeatures,
@@ -48,7 +44,11 @@ import {
   type PaidPlanId,
   PLANS,
   PLANS_GRANTED_BY_ADMINS,
-} from './plans'
+} from '#app/validation/plans'
+import type { TeamRole } from '#app/validation/teams'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { canPayOnline } from './payment.server'
+import { teamPermissions } from './permissions'
 import { assertSeatAvailable } from './seats.server'
 import { requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
 import { defaultRoleFor, readTeamPolicy } from './team-policy.server'

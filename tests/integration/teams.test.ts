@@ -17,7 +17,7 @@ import {
   loader as declinePageLoader,
 } from '#app/routes/invitations.$token_.decline'
 import { INVITATION_NOT_YOURS } from '#app/teams/invitations.server'
-import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/teams/plans'
+import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/validation/plans'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {

@@ -18,13 +18,11 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
-import { AREA_ROLES, type Role } from '#app/auth/roles'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { DialogClose, FormDialog } from '#app/components/teams/dialog'
 import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { formatPrice, PLAN_IDS, PLANS, type PlanId } from '#app/teams/plans'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import {
   AddUserSchema,
@@ -33,6 +31,8 @@ import {
   EditUserSchema,
   rolesFor,
 } from '#app/validation/people'
+import { formatPrice, PLAN_IDS, PLANS, type PlanId } from '#app/validation/plans'
+import { AREA_ROLES, type Role } from '#app/validation/roles'
 import { type SeatForwarding, SetForwardingSchema } from '#app/validation/seat-forwarding'
 import {
   DeleteDialog,

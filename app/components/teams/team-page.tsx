@@ -16,10 +16,10 @@ import {
   TEAM_ROLE_LABELS,
   teamPermissions,
 } from '#app/teams/permissions'
-import { hasTeamFeatures, PLANS } from '#app/teams/plans'
-import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/team-paths'
 import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
+import { hasTeamFeatures, PLANS } from '#app/validation/plans'
+import { PLANS_VIEW_PATH, teamPagePath } from '#app/validation/team-paths'
 import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
 import { ConfirmCancel, ConfirmDialog } from './dialog'
 import { PlansView } from './plans-view'
