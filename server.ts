@@ -64,7 +64,7 @@ type AppEntry = {
 }
 
 // Whatever this process writes (the embedded database, the generated secret, backups) is its
-// account's alone: directories 0700, files 0600 (app/utils/private-files.server.ts).
+// account's alone: directories 0700, files 0600 (drizzle/private-files.server.ts).
 process.umask(0o077)
 
 // Paths are relative to the project, not to the working directory: build/server.js or ./server.ts.

@@ -36,12 +36,12 @@ export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.serve
 export { recordPublicCardView } from '#app/cards/public-card.server'
 export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
-export { startJobs } from '#app/jobs/handlers.server'
-export { maintenanceResponse } from '#app/settings/maintenance.server'
-export { diskSpaceResponse } from '#app/storage/disk-space.server'
+export { startJobs } from '#app/job-handlers.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.
-export { prepareDatabase } from '#drizzle/prepare.server'
+export { prepareDatabase } from '#app/prepare-database.server'
+export { maintenanceResponse } from '#app/settings/maintenance.server'
+export { diskSpaceResponse } from '#app/storage/disk-space.server'
 
 // How long a streamed answer may wait for its pending data (single fetch's turbo-stream reads
 // it); React's render is aborted a second later, after the data has been rejected.

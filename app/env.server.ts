@@ -33,7 +33,7 @@ const schema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  // The login requests use on Postgres (a role that is not the owner): see drizzle/prepare.server.ts.
+  // The login requests use on Postgres (a role that is not the owner): see app/prepare-database.server.ts.
   DATABASE_APP_URL: z
     .string()
     .url()

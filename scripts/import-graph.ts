@@ -80,7 +80,10 @@ const RANK: Record<string, number> = {
   'app/entry.server.tsx': 8,
   'app/entry.client.tsx': 8,
   'app/load-context.ts': 8,
-  'app/app-wiring': 8,
+  // What plugs the domain together: the job registry, start-up, the demo seed.
+  'app/job-handlers.server.ts': 8,
+  'app/prepare-database.server.ts': 8,
+  'app/demo': 8,
 }
 const DOMAIN_RANK = 5
 

@@ -17,7 +17,7 @@ import {
   DATA_EXPORT_QUEUED,
   type DataExportView,
 } from '#app/data-export/data-export-rules'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { recordAudit } from '#app/models/audit.server'
 import { recordCardView } from '#app/models/card-views.server'

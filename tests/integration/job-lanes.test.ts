@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
-import { jobHandlers } from '#app/jobs/handlers.server'
+import { jobHandlers } from '#app/job-handlers.server'
 import { type JobHandlers, startJobWorker, stopJobWorker } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'

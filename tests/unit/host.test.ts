@@ -65,7 +65,7 @@ describe('classifyHost', () => {
     expect(classifyHost('www.localhost', root)).toEqual({ kind: 'platform' })
   })
   test('a name two labels under the root is no subdomain, only ever a custom domain', () => {
-    // The demo's verified custom domain (drizzle/seed.server.ts): *.localhost needs no hosts file.
+    // The demo's verified custom domain (app/demo/seed.server.ts): *.localhost needs no hosts file.
     expect(classifyHost('cards.acme.localhost', root)).toEqual({
       kind: 'custom-domain',
       domain: 'cards.acme.localhost',
