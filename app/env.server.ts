@@ -136,7 +136,7 @@ const schema = z.object({
   OUTSIDE_CALL_DEADLINE_MS: z.coerce.number().int().min(50).default(10_000),
   // Apple Wallet passes (issue 29, ADR 042): the pass type and team identifiers, and the PEM
   // files of the pass certificate, its key (with its passphrase, if any) and Apple's WWDR
-  // intermediate. All five or the feature is off (app/wallet/apple-config.server.ts). APNs is
+  // intermediate. All five or the feature is off (app/cards/apple-config.server.ts). APNs is
   // reached at APPLE_APNS_URL (a local fake in tests).
   APPLE_PASS_TYPE_ID: optionalText(),
   APPLE_TEAM_ID: optionalText(),

@@ -1,7 +1,7 @@
 // Before anything that builds a zod schema (see the module).
 
+import { isRequestFailure } from '#app/components/client-failure'
 import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
-import { isRequestFailure } from '#app/utils/client-failure'
 import { rolePaths } from '#app/validation/roles'
 import '#app/validation/zod-jitless'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'

@@ -4,8 +4,8 @@
 // an inactive or unapproved agency answers "site unavailable" from the next request on.
 
 import { createUserWithPassword } from '#app/auth/accounts.server'
-import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
 import { queueProviderRemovalIn } from '#app/domains/sending-domain-verification.server'
+import { hashToken, newEmailLink, newLinkToken } from '#app/email/link-token.server'
 import { queueEmail } from '#app/email/mailer.server'
 import {
   type AgencyFields,

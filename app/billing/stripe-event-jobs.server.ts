@@ -6,7 +6,6 @@
 // events in any order, and a late one must not undo a newer state. A failed payment keeps the
 // plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -21,6 +20,7 @@ import { findSubscriptionTier, setSubscriptionTier } from '#app/models/organizat
 import { lockActiveAgencyAdmins } from '#app/models/people.server'
 import { findUnhandledStripeEvent, markStripeEventHandled } from '#app/models/stripe-events.server'
 import { findUserById, setMemberPlan, setUserPlan, type User } from '#app/models/users.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   graceReminderEmail,
   paymentFailedEmail,

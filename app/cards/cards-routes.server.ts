@@ -1,6 +1,7 @@
 // The digital cards list and editor, shared by the end-user and team-member areas.
 import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
+import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
@@ -24,7 +25,6 @@ import {
 } from '#app/templates/template-locks.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { ActionError } from '#app/utils/action-error'
-import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'

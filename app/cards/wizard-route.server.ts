@@ -3,6 +3,7 @@
 // 4 its images and background, step 5 creates the card. The draft itself is wizard.server.ts's.
 import type { SubmissionResult } from '@conform-to/react'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
+import { parseSubmission } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
@@ -10,7 +11,6 @@ import { readForm, resolveImageField, UploadError } from '#app/media/uploads.ser
 import { recordAudit } from '#app/models/audit.server'
 import { getMediaPath } from '#app/models/media.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { parseSubmission } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { parseSwatch, readableCardColor } from '#app/validation/backgrounds'
 import { BackgroundSchema } from '#app/validation/card-background'

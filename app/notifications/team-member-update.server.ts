@@ -4,9 +4,9 @@
 // point 2, ADR 046). Queued in the transaction that made the change, like the end user's team
 // update: no email for a change that rolled back.
 
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import {
   type TeamMemberUpdate,

@@ -2,6 +2,7 @@ import { data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/
 import { Link, useLoaderData } from '@remix-run/react'
 import { Palette, Share2, UserRound } from 'lucide-react'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
+import { appleWalletConfigured } from '#app/cards/apple-config.server'
 import { googleWalletConfigured } from '#app/cards/google-wallet-config.server'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { useNfcSupport } from '#app/components/cards/share-controls'
@@ -13,7 +14,6 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { readableCardColor } from '#app/validation/backgrounds'
 import { safeHexColor } from '#app/validation/hex-color'
 import type { Role } from '#app/validation/roles'
-import { appleWalletConfigured } from '#app/wallet/apple-config.server'
 
 // The home page shows the root loader's data and whether this server offers wallet passes (the
 // same for every visitor: configuration, not the person); this loader offers it to the page

@@ -7,6 +7,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { formAction } from '#app/actions/intent-action.server'
 import { confirmEmail, isConfirmationTokenUsable } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { FormMessage } from '#app/components/forms'
@@ -15,7 +16,6 @@ import { ResendConfirmationForm } from '#app/components/layout/email-confirmatio
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ActionError } from '#app/utils/action-error'
-import { formAction } from '#app/utils/intent-action.server'
 import {
   ConfirmEmailSchema,
   EMAIL_CONFIRMED_MESSAGE,

@@ -4,6 +4,7 @@
 // session that owes this step reaches the page; the guard sends every other page here first.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import {
   assertMayEnrolAtStep,
   confirmEnrolmentEmail,
@@ -39,11 +40,10 @@ import {
   RecoveryForm,
   SignOut,
 } from '#app/components/auth/two-factor'
+import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { ActionError } from '#app/utils/action-error'
-import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
 import { rolePaths } from '#app/validation/roles'

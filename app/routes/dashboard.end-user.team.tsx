@@ -5,8 +5,10 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import { requireRole } from '#app/auth/guards.server'
 import { loadBillingSummary, portalUrl } from '#app/billing/billing-checkout.server'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
 import {
@@ -23,8 +25,6 @@ import {
 } from '#app/teams/manage-teams.server'
 import { canPayOnline } from '#app/teams/payment.server'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
 import { hasTeamFeatures } from '#app/validation/plans'
 import { teamPagePath } from '#app/validation/team-paths'
 import { TeamIntentSchema } from '#app/validation/teams'

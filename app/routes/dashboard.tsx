@@ -10,12 +10,12 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
+import { isRequestFailure } from '#app/components/client-failure'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'
 import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { AppErrorContent, useRootData } from '#app/root'
-import { isRequestFailure } from '#app/utils/client-failure'
 import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

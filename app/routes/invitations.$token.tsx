@@ -7,13 +7,13 @@ import type {
   MetaFunction,
 } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { InvitationPage } from '#app/components/teams/invitation-page'
 import {
   INVITATION_HEADERS,
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 import { invitationAnswerOfPath } from '#app/validation/team-paths'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS

@@ -4,6 +4,7 @@
 // every save answers with the spec's toast (§8). A refused form changes nothing.
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
+import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import {
   type BillingScope,
@@ -21,7 +22,6 @@ import {
   TIER_NAMES,
 } from '#app/billing/plan-limits'
 import { sellsOnline } from '#app/billing/stripe-config.server'
-import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -38,10 +38,11 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import { AREA_ROLES } from '#app/validation/roles'
 import {
   AgencySettingsSchema,
@@ -56,7 +57,6 @@ import {
   TeamMemberSettingsSchema,
 } from '#app/validation/settings'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
-import { invalidatePlatformSettings } from './platform-settings-cache.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
 

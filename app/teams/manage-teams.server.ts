@@ -2,9 +2,8 @@
 // transaction that first locks the team, checks the actor's team role there, and throws an
 // ActionError (rolling everything back) when it refuses.
 
-import { hashToken, newEmailLink } from '#app/auth/link-token.server'
-import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -31,6 +30,7 @@ import {
 } from '#app/models/teams.server'
 import { normalizeEmail, type User } from '#app/models/users.server'
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
+import { hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-limit.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'

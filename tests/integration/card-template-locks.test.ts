@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { hashToken, newLinkToken } from '#app/auth/link-token.server'
+import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { setUserPlan } from '#app/models/users.server'
 import {

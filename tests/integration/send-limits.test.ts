@@ -4,8 +4,8 @@
 // email is unconfirmed invites nobody.
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { LIMITS, limitKey } from '#app/auth/rate-limit.server'
 import { setUserPlan } from '#app/models/users.server'
+import { LIMITS, limitKey } from '#app/rate-limits/rate-limit.server'
 import { action as registerAction } from '#app/routes/auth.register'
 import { action as cardAction } from '#app/routes/card.$ref'
 import { action as teamAction } from '#app/routes/dashboard.end-user.team'

@@ -9,12 +9,12 @@ import { ArrowLeft, Download, UserPlus } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
+import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import { useRootData } from '#app/root'
-import { isClientFailure } from '#app/utils/client-failure'
 import { LeadSchema } from '#app/validation/public-card'
 
 type Reply = {

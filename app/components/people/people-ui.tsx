@@ -7,12 +7,12 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistanceStrict } from 'date-fns'
 import { MoreHorizontal, Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
+import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormMessage, useSearchForm } from '#app/components/forms'
 import type { TeamActionData } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-import { isClientFailure } from '#app/utils/client-failure'
 
 /** Accounts doc §8: the failure toast of "Change a user's role" (§7). */
 const ROLE_CHANGE_FAILED = 'Failed to update user role'

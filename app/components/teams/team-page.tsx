@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useNavigation, useSubmit } from '@remix-run/
 import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -16,7 +17,6 @@ import {
   TEAM_ROLE_LABELS,
   teamPermissions,
 } from '#app/teams/permissions'
-import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { cn } from '#app/utils/cn'
 import { hasTeamFeatures, PLANS } from '#app/validation/plans'
 import { PLANS_VIEW_PATH, teamPagePath } from '#app/validation/team-paths'

@@ -5,8 +5,8 @@
 // progress. Each email carries its recipient's one-click unsubscribe of Marketing
 // Communications (RFC 8058).
 import { type AppLoadContext, data } from '@remix-run/node'
+import { formAction } from '#app/actions/intent-action.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import {
@@ -21,13 +21,14 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import { hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
+import { unsubscribeLink } from '#app/notifications/new-contact.server'
 import type { Actor } from '#app/people/manage-people.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import { announcementEmail } from '#app/services/emails/announcement-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { formAction } from '#app/utils/intent-action.server'
 import {
   ANNOUNCEMENTS_PER_DAY,
   type AnnouncementInput,
@@ -36,7 +37,6 @@ import {
   NO_RECIPIENTS_MESSAGE,
 } from '#app/validation/announcements'
 import { type Queryable, withTenant } from '#drizzle/db.server'
-import { unsubscribeLink } from './new-contact.server'
 
 export const ANNOUNCEMENTS_PATH = '/dashboard/agency/announcements'
 
