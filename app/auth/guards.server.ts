@@ -10,6 +10,13 @@ import { getSession, type ValidSession } from './session.server'
 import type { SignInStep } from './sign-in-steps'
 import { pendingSignInStep, SIGN_IN_STEP_PATHS } from './sign-in-steps.server'
 
+/** Who acts: a signed-in user on their own tenant's host. */
+export type Actor = {
+  tenant: Tenant
+  user: User
+  session: { sessionId: string }
+}
+
 export type SignedIn = { tenant: Tenant; user: User; session: ValidSession }
 
 /**

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
+import type { Actor } from '#app/auth/guards.server'
 import { hashPassword } from '#app/auth/password.server'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
@@ -81,12 +82,7 @@ export const LAST_SUPER_ADMIN = 'The platform must keep at least one super admin
 export const NOT_A_TEAM_MEMBER = 'Please select a team member of this agency'
 export const LAST_AGENCY_ADMIN = 'An agency must keep at least one active agency admin'
 
-/** Who acts: a signed-in user on their own tenant's host. */
-export type Actor = {
-  tenant: Tenant
-  user: User
-  session: { sessionId: string }
-}
+export type { Actor }
 
 /** A super admin, who also reads across tenants. */
 export type Admin = Actor & { platformScope: PlatformScopeGrant }

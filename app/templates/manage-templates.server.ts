@@ -5,6 +5,7 @@
 import { type AppLoadContext, data } from '@remix-run/node'
 import type { z } from 'zod'
 import { intentAction } from '#app/actions/intent-action.server'
+import type { Actor } from '#app/auth/guards.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -22,7 +23,6 @@ import {
 } from '#app/models/card-templates.server'
 import { findOrganizationBranding } from '#app/models/organizations.server'
 import { listOrganizationTeams } from '#app/models/teams.server'
-import type { Actor } from '#app/people/manage-people.server'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import {
