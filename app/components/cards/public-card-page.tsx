@@ -11,10 +11,10 @@ import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-import { useRootData } from '#app/root'
 import { LeadSchema } from '#app/validation/public-card'
 
 type Reply = {

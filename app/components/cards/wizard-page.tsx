@@ -20,9 +20,9 @@ import {
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
+import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { useRootData } from '#app/root'
 import { parseSwatch, type StoredBackground } from '#app/validation/backgrounds'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
 
