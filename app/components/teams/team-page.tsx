@@ -9,14 +9,13 @@ import { isClientFailure, useClientFailureToast } from '#app/components/client-f
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-// biome-ignore lint/style/noRestrictedImports: a type only (erased); the team page's loader still lives in its route, not in app/teams.
-import type { loader } from '#app/routes/dashboard.end-user.team'
 import {
   inviteBlockedByPolicy,
   ONLY_ADMINS_INVITE,
   TEAM_ROLE_LABELS,
   teamPermissions,
 } from '#app/teams/permissions'
+import type { teamPageLoader } from '#app/teams/team-page-loader.server'
 import { cn } from '#app/utils/cn'
 import { hasTeamFeatures, PLANS } from '#app/validation/plans'
 import { PLANS_VIEW_PATH, teamPagePath } from '#app/validation/team-paths'
@@ -26,7 +25,7 @@ import { PlansView } from './plans-view'
 import { AddMemberDialog, SELECT_CLASS, TeamFormDialog } from './team-dialogs'
 import type { TeamActionData } from './use-intent-dialog'
 
-type Data = SerializeFrom<typeof loader>
+type Data = SerializeFrom<typeof teamPageLoader>
 type Selected = NonNullable<Data['selected']>
 
 // Spec §8: what a failed request says, by the form's intent.
