@@ -28,8 +28,8 @@ import {
   recordHits,
 } from '#app/rate-limits/rate-limit.server'
 import { accountExistsEmail } from '#app/services/emails/account-exists.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { passwordResetEmail } from '#app/services/emails/password-reset.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { isUniqueViolation } from '#app/utils/db-errors.server'

@@ -21,7 +21,7 @@ import {
   recordHits,
 } from '#app/rate-limits/rate-limit.server'
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 

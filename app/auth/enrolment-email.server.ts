@@ -21,8 +21,8 @@ import {
   limitKey,
   recordHits,
 } from '#app/rate-limits/rate-limit.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolment-email.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'

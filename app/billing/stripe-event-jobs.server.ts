@@ -26,7 +26,7 @@ import {
   paymentFailedEmail,
   planLapsedEmail,
 } from '#app/services/emails/billing-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { PAID_PLAN_IDS, PLANS } from '#app/validation/plans'
 import { PLANS_VIEW_PATH } from '#app/validation/team-paths'

@@ -49,8 +49,8 @@ import {
   RateLimitedError,
 } from '#app/rate-limits/rate-limit.server'
 import { dataExportReadyEmail } from '#app/services/emails/data-export-ready-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'

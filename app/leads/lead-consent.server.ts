@@ -12,8 +12,8 @@ import {
   findCurrentConsentText,
   insertConsentText,
 } from '#app/models/consent-texts.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { leadReceiptEmail } from '#app/services/emails/lead-receipt-email.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { CONSENT_REQUIRED } from '#app/validation/public-card'

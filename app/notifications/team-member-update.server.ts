@@ -7,11 +7,11 @@
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
 import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import {
   type TeamMemberUpdate,
   teamMemberUpdateEmail,
 } from '#app/services/emails/team-member-update-email.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'

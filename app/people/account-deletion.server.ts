@@ -39,7 +39,7 @@ import {
   deletionRequestedAdminEmail,
   deletionScheduledEmail,
 } from '#app/services/emails/account-deletion-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import {

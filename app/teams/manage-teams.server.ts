@@ -31,9 +31,9 @@ import {
 import { normalizeEmail, type User } from '#app/models/users.server'
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
 import { hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-limit.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import {
