@@ -28,12 +28,12 @@ import { signedInCacheControl } from './app/utils/private-answers'
 import { readableLog, requestLogger } from './app/utils/request-log'
 import { requestTarget } from './app/utils/request-target'
 import { stopAccepting } from './app/utils/stop-accepting.server'
+import { splitSourceMarker, type ViewSource } from './app/utils/view-sources'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
   trustedForwardedValue,
-} from './app/utils/trusted-proxy'
-import { splitSourceMarker, type ViewSource } from './app/utils/view-sources'
+} from './app/validation/trusted-proxy'
 import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
@@ -64,7 +64,7 @@ type AppEntry = {
 }
 
 // Whatever this process writes (the embedded database, the generated secret, backups) is its
-// account's alone: directories 0700, files 0600 (app/utils/private-files.server.ts).
+// account's alone: directories 0700, files 0600 (drizzle/private-files.server.ts).
 process.umask(0o077)
 
 // Paths are relative to the project, not to the working directory: build/server.js or ./server.ts.
@@ -74,7 +74,7 @@ process.env.MIGRATIONS_DIR ??= path.join(projectRoot, 'migrations')
 
 const mode = process.env.NODE_ENV === 'production' ? 'production' : 'development'
 const port = Number(process.env.PORT ?? 3000)
-// How many proxies in front of us to believe (app/utils/trusted-proxy.ts); a typo must not
+// How many proxies in front of us to believe (app/validation/trusted-proxy.ts); a typo must not
 // silently trust nothing or everything.
 const trustedHops: number =
   parseTrustedHops(process.env.TRUST_PROXY) ??
@@ -141,7 +141,7 @@ app.use(requestLogger(logger))
 // nothing downstream reads them (the Remix adapter builds request.url from X-Forwarded-Host).
 // Behind trusted proxies, each list keeps only the entry the outermost trusted one wrote
 // (Express and the Remix adapter would read a list's first entry, the client's), and the
-// headers no proxy of ours sets are dropped all the same (app/utils/trusted-proxy.ts).
+// headers no proxy of ours sets are dropped all the same (app/validation/trusted-proxy.ts).
 const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']
 const TRUSTED_LISTS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']
 const NEVER_TRUSTED = ['x-forwarded-port', 'forwarded']

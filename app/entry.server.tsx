@@ -9,10 +9,10 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
-import { stopChangeFeed } from '#app/cache/change-feed.server'
 import { flushCardViews } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
+import { stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { isBotUserAgent } from '#app/utils/bot'
 import { NonceProvider } from '#app/utils/nonce'
 import { PRIVATE_NO_STORE } from '#app/utils/private-answers'
@@ -31,17 +31,17 @@ export async function closeDatabase(log: (message: string) => void = console.err
 }
 
 export { sessionTokenOfCookies } from '#app/auth/session.server'
-export { startChangeFeed } from '#app/cache/change-feed.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 export { recordPublicCardView } from '#app/cards/public-card-route.server'
 export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
-export { startJobs } from '#app/jobs/handlers.server'
-export { maintenanceResponse } from '#app/settings/maintenance.server'
-export { diskSpaceResponse } from '#app/storage/disk-space.server'
+export { startJobs } from '#app/job-handlers.server'
 // The production server calls these through the build, so there is one copy of the
 // database handle and of the tenant cache in the process.
-export { prepareDatabase } from '#drizzle/prepare.server'
+export { prepareDatabase } from '#app/prepare-database.server'
+export { maintenanceResponse } from '#app/settings/maintenance.server'
+export { diskSpaceResponse } from '#app/storage/disk-space.server'
+export { startChangeFeed } from '#app/tenancy/change-feed.server'
 
 // How long a streamed answer may wait for its pending data (single fetch's turbo-stream reads
 // it); React's render is aborted a second later, after the data has been rejected.

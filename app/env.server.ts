@@ -4,8 +4,11 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
-import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/utils/trusted-proxy'
-import { DEFAULT_MEDIA_QUOTA_TENANT_MB, DEFAULT_MEDIA_QUOTA_USER_MB } from './services/media-limits'
+import {
+  DEFAULT_MEDIA_QUOTA_TENANT_MB,
+  DEFAULT_MEDIA_QUOTA_USER_MB,
+} from '#app/validation/media-limits'
+import { MAX_TRUSTED_HOPS, parseTrustedHops } from '#app/validation/trusted-proxy'
 
 // An unset variable and an empty one mean the same: not configured.
 const optionalText = () =>
@@ -30,7 +33,7 @@ const schema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  // The login requests use on Postgres (a role that is not the owner): see drizzle/prepare.server.ts.
+  // The login requests use on Postgres (a role that is not the owner): see app/prepare-database.server.ts.
   DATABASE_APP_URL: z
     .string()
     .url()
@@ -42,7 +45,7 @@ const schema = z.object({
   RESEND_BASE_URL: z.string().url().optional(),
   EMAIL_FROM: z.string().default('Brandcard <no-reply@brandcard.localhost>'),
   // How many proxies in front of the app to believe (0 or unset: none; 1 or true: one, such as
-  // Caddy beside it): app/utils/trusted-proxy.ts reads only the forwarded entries they wrote.
+  // Caddy beside it): app/validation/trusted-proxy.ts reads only the forwarded entries they wrote.
   TRUST_PROXY: z
     .string()
     .optional()
@@ -133,7 +136,7 @@ const schema = z.object({
   OUTSIDE_CALL_DEADLINE_MS: z.coerce.number().int().min(50).default(10_000),
   // Apple Wallet passes (issue 29, ADR 042): the pass type and team identifiers, and the PEM
   // files of the pass certificate, its key (with its passphrase, if any) and Apple's WWDR
-  // intermediate. All five or the feature is off (app/wallet/apple-config.server.ts). APNs is
+  // intermediate. All five or the feature is off (app/cards/apple-config.server.ts). APNs is
   // reached at APPLE_APNS_URL (a local fake in tests).
   APPLE_PASS_TYPE_ID: optionalText(),
   APPLE_TEAM_ID: optionalText(),

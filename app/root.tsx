@@ -1,50 +1,30 @@
 // Before anything that builds a zod schema (see the module).
 
-import { rolePaths } from '#app/auth/roles'
+import { isRequestFailure } from '#app/components/client-failure'
 import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
-import { isRequestFailure } from '#app/utils/client-failure'
 import '#app/validation/zod-jitless'
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { MetaFunction } from '@remix-run/node'
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
   useMatches,
   useRouteError,
-  useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect } from 'react'
-import { isAuthRequiredData } from '#app/auth/auth-required'
-import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
-import { getOptionalUser } from '#app/auth/guards.server'
-import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
-import { AuthIssuePanel, NavigationGuard } from '#app/components/layout/auth-guard'
-import {
-  DATABASE_WARNING,
-  isDatabaseErrorData,
-  isDiskFullData,
-} from '#app/components/layout/database-warning'
+import { AppErrorContent } from '#app/components/layout/app-error'
+import { NavigationGuard } from '#app/components/layout/auth-guard'
 import { EmailConfirmationBanner } from '#app/components/layout/email-confirmation-banner'
-import { PlainPage } from '#app/components/layout/plain-page'
+import { useRootData } from '#app/components/layout/root-data'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
-import { Button } from '#app/components/ui/button'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
-import { getMediaPath } from '#app/models/media.server'
-import { readSidebarOpen } from '#app/navigation/sidebar-state'
-import { readAppearance } from '#app/settings/settings-route.server'
-import { isTenantErrorData } from '#app/tenancy/tenant-error'
-import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
+import { rootLoader } from '#app/navigation/root-loader.server'
 import { useNonce } from '#app/utils/nonce'
-import { readToast } from '#app/utils/toast.server'
-import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
 import {
   brandTextOnDark,
@@ -52,69 +32,14 @@ import {
   readableTextColor,
   safeHexColor,
 } from '#app/validation/hex-color'
-import { withTenant } from '#drizzle/db.server'
 import stylesheet from './tailwind.css?url'
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await getOptionalUser(request, context)
-  const { toast, setCookie } = await readToast(request)
-  if (setCookie) context.responseCookies?.push(setCookie)
-  // One transaction for what the signed-in person's pages need: their avatar and appearance.
-  const personal = user
-    ? await withTenant(tenant.id, async (tx) => ({
-        avatarUrl: await getMediaPath(tx, tenant.id, user.profilePictureMediaId),
-        appearance: await readAppearance(tx, tenant.id, user.id),
-      }))
-    : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS }
-  const avatarUrl = personal.avatarUrl
-  return {
-    user: user
-      ? {
-          firstName: user.firstName,
-          lastName: user.lastName,
-          email: user.email,
-          role: user.role,
-          avatarUrl,
-        }
-      : null,
-    toast,
-    appearance: personal.appearance,
-    // The sidebar's remembered state, for the signed-in pages outside /dashboard (SignedInLayout).
-    sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
-    // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
-    confirmationBanner: await showsConfirmationBanner(request, user),
-    branding: {
-      name: tenant.name,
-      kind: tenant.kind,
-      primaryColor: tenant.primaryColor,
-      secondaryColor: tenant.secondaryColor,
-      logoUrl: tenant.logoUrl,
-      faviconUrl: tenant.faviconUrl,
-      legal: tenant.legal,
-      // The host's app identity (ADR 024): its manifest, home-screen icon and browser colour.
-      manifestUrl: MANIFEST_PATH,
-      appleTouchIconUrl: iconPath(tenant, 'apple-touch-180'),
-      themeColor: brandPrimary(tenant),
-    },
-    year: new Date().getFullYear(),
-    // A signed-out visitor's card page carries its stylesheet: on a phone's network the text it
-    // paints first (the name) waited a whole round trip for the file (ADR 022).
-    inlineStylesheet:
-      !user && VISITOR_PAGE_PATH.test(new URL(request.url).pathname)
-        ? builtStylesheetText(stylesheet)
-        : null,
-  }
-}
+export const loader = rootLoader
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.branding.name ?? 'Not available' },
   { name: 'description', content: 'Create and share your digital business card.' },
 ]
-
-export type RootLoaderData = ReturnType<typeof useRootData>
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>('root')
-}
 
 /** Colours are re-validated here: only #rrggbb ever reaches the style sheet. */
 function brandingCss(primaryColor: string, secondaryColor: string) {
@@ -273,86 +198,10 @@ export default function App() {
   )
 }
 
-export function NotFoundContent() {
-  return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
-      <p className="text-6xl font-bold text-brand-text">404</p>
-      <h1 className="text-2xl font-semibold">Oops! Page not found</h1>
-      <p className="text-gray-600 dark:text-gray-400">
-        The page you are looking for might have been removed, had its name changed, or is
-        temporarily unavailable.
-      </p>
-      <Button asChild>
-        <Link to="/">Return to Home</Link>
-      </Button>
-    </main>
-  )
-}
-
-/** A page of another role's area (or one the account may only read): the tenant's page, no data. */
-export function ForbiddenContent() {
-  const user = useRootData()?.user
-  const home = user ? rolePaths(user.role).dashboard : '/'
-  return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
-      <p className="text-6xl font-bold text-brand-text">403</p>
-      <h1 className="text-2xl font-semibold">Access denied</h1>
-      <p className="text-gray-600 dark:text-gray-400">
-        Your account does not have access to this page.
-      </p>
-      <Button asChild>
-        <Link to={home}>{user ? 'Go to your dashboard' : 'Return to Home'}</Link>
-      </Button>
-    </main>
-  )
-}
-
 export function ErrorBoundary() {
   const error = useRouteError()
   const loadError = useLoadErrorMessage()
   if (loadError && isRequestFailure(error))
     return <RouteLoadError message={loadError.message} toast={loadError.toast} />
   return <AppErrorContent error={error} />
-}
-
-/** What any route shows for an error it has no message of its own for. */
-export function AppErrorContent({ error }: { error: unknown }) {
-  const location = useLocation()
-  // A client navigation whose session ended on the way (requireUser's 401 marker).
-  if (isRouteErrorResponse(error) && error.status === 401 && isAuthRequiredData(error.data)) {
-    return (
-      <AuthIssuePanel path={`${location.pathname}${location.search}`} error={error.data.message} />
-    )
-  }
-  if (isRouteErrorResponse(error) && isTenantErrorData(error.data)) {
-    return error.data.tenantError === 'site-unavailable' ? (
-      <PlainPage title="Site unavailable">This site is not available at the moment.</PlainPage>
-    ) : (
-      <PlainPage title="No such site">There is no site at this address.</PlainPage>
-    )
-  }
-  if (isRouteErrorResponse(error) && isDatabaseErrorData(error.data)) {
-    return <PlainPage title="Service unavailable">{DATABASE_WARNING}</PlainPage>
-  }
-  if (isRouteErrorResponse(error) && isDiskFullData(error.data)) {
-    return <PlainPage title="Saving is paused">{error.data.error}</PlainPage>
-  }
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />
-  if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenContent />
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`.trim()
-    : error instanceof Error
-      ? error.message
-      : 'Unknown error'
-  return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
-      <p className="text-gray-600 dark:text-gray-400">{detail}</p>
-      <Button asChild variant="secondary">
-        <Link to="/" reloadDocument>
-          Return to Home
-        </Link>
-      </Button>
-    </main>
-  )
 }

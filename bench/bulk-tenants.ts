@@ -6,9 +6,9 @@
 // Run as the owner (superuser), before the server starts.
 import { like, sql } from 'drizzle-orm'
 import { hashPassword } from '#app/auth/password.server'
+import { DEMO_PASSWORD } from '#app/demo/seed.server'
 import type { Database } from '#drizzle/db.server'
 import { cardViews, digitalCards, media, organizations, sessions, users } from '#drizzle/schema'
-import { DEMO_PASSWORD } from '#drizzle/seed.server'
 
 export const BULK = {
   agencies: 10_000,

@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { and, count, eq } from 'drizzle-orm'
 import { endUserStatistics } from '#app/dashboard/dashboard.server'
+import { DEMO_PASSWORD, seedDemo } from '#app/demo/seed.server'
 import { DEVICE_CLASSES } from '#app/models/card-views.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { findOrganizationForHost } from '#app/models/organizations.server'
@@ -21,7 +22,6 @@ import {
   withTenant,
 } from '#drizzle/db.server'
 import { cardViews } from '#drizzle/schema'
-import { DEMO_PASSWORD, seedDemo } from '#drizzle/seed.server'
 import { createFreshPostgresDatabase, productionServerEnv } from '../e2e/server-database'
 import type { Driver } from './budgets'
 

@@ -12,7 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
-import { ensurePrivateDir, tightenTree } from '#app/utils/private-files.server'
+import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import * as schema from './schema'
 import { answeringUnavailable, isDatabaseUnavailable } from './unavailable.server'
 

@@ -9,7 +9,7 @@
 // sends a signed-in user back to the sign-in page.
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { animationsSettled, sessionOf, WCAG_TAGS, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'

@@ -1,7 +1,7 @@
 // The audit log (issue 14 point 6): reached from the super admin's and the agency admin's
 // dashboards; an agency member's dashboard does not offer it.
 import { expect, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { urlFor } from './fixtures'
 import { expectAccessible, signedInAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'

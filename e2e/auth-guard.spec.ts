@@ -2,7 +2,7 @@
 // document requests; these cover client navigations: a session ended on the server meanwhile,
 // a navigation that hangs past 3 s, and the loading texts of slow ones.
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { urlFor } from './fixtures'
 import { expectAccessible, openAs, recordAppearance, waitForHydration } from './page-helpers'
 import { PLATFORM_ROLE_USERS } from './role-users'

@@ -9,7 +9,7 @@
 // fake's list of valid keys, and only reads the requests that carry its key or its leads' emails.
 import { randomUUID } from 'node:crypto'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import type { CrmRequest } from '#tests/fake-crm'
 import { crmPort, HOSTS, urlFor } from './fixtures'
 import { expectAccessible, openAs, waitForHydration } from './page-helpers'

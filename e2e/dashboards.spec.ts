@@ -6,7 +6,7 @@
 // figures are exact; agency and platform figures are shared with other specs running in
 // parallel, so those only have to have grown by what this spec did.
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { HOSTS, urlFor } from './fixtures'
 import { signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, DASHBOARD_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'

@@ -10,8 +10,8 @@
 // page and per tab, then a measurement and a viewport screenshot at each width, the viewport
 // resized in place (a new layout, media queries included, without loading the page again).
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
 import { homeTiles, sidebarNavigation, userMenuEntries } from '#app/navigation/role-navigation'
+import { rolePaths } from '#app/validation/roles'
 import { urlFor } from './fixtures'
 import { sessionOf, waitForHydration } from './page-helpers'
 import { ROLE_USERS, type RoleUser } from './role-users'

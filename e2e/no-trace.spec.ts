@@ -14,7 +14,7 @@ import {
   test,
 } from '@playwright/test'
 import sharp from 'sharp'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { CARD_OWNER, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { openSignedIn, sessionOf, signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'

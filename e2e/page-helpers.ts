@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
-import { demoTotpCode } from '#drizzle/demo-totp'
+import { demoTotpCode } from '#app/demo/demo-totp'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
 import { sessionUser, storageStateFile } from './sessions'
 

@@ -12,7 +12,7 @@ import { expect, test } from '@playwright/test'
 import { decodeDataAnswer } from './data-answer'
 import { e2ePort, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 
-/** LIMITS.signInIp.max in app/auth/rate-limit.server.ts. */
+/** LIMITS.signInIp.max in app/rate-limits/rate-limit.server.ts. */
 const SIGN_IN_IP_MAX = 50
 
 type Reply = {

@@ -2,7 +2,7 @@
 // tab's fields and save toast, reached from the sidebar; the dark theme applied to the page; the
 // end user's hidden email gone from their public card; agency members read but cannot save.
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
+import { rolePaths } from '#app/validation/roles'
 import { HOSTS, urlFor } from './fixtures'
 import { sessionOf, signedInAs, signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'

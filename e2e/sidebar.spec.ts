@@ -5,8 +5,8 @@
 // 375 px it is a drawer behind a Menu button that Escape closes. axe audits the expanded,
 // collapsed and drawer states in e2e/accessibility.spec.ts.
 import { expect, type Page, test } from '@playwright/test'
-import { rolePaths } from '#app/auth/roles'
 import { roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
+import { rolePaths } from '#app/validation/roles'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { signInWithSession } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, type RoleUser } from './role-users'

@@ -2,7 +2,7 @@
 // them: seeded by e2e/start-server.ts with a session instead (e2e/sessions.ts), each one spec's
 // own. The forms themselves stay covered where they are the subject (e2e/accounts.spec.ts signs
 // up, e2e/super-admin-agencies.spec.ts adds an agency whose owner sets a password and signs in).
-import type { PaidPlanId } from '#app/teams/plans'
+import type { PaidPlanId } from '#app/validation/plans'
 import { HOSTS } from './fixtures'
 
 export type SpecAccount = {

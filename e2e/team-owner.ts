@@ -3,7 +3,7 @@
 // Plan), and the owner confirms their email from the link the sign-up sent. The specs go through
 // both screens as people would; the link comes from the recipient's inbox (e2e/inbox.ts).
 import { type Browser, expect, type Page } from '@playwright/test'
-import { type PaidPlanId, PLANS } from '#app/teams/plans'
+import { type PaidPlanId, PLANS } from '#app/validation/plans'
 import { TENANTS } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { signedInAs } from './page-helpers'

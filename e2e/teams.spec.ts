@@ -6,9 +6,9 @@
 // The owners and colleagues start signed in (accounts of this spec's own, seeded with a session:
 // e2e/spec-accounts.ts); only the invitees register, from the emailed links, as the journey does.
 import { expect, type Page, test } from '@playwright/test'
-import { CONFIRM_EMAIL_TO_INVITE, PLANS_GRANTED_BY_ADMINS } from '#app/teams/plans'
 import { CONFIRMATION_SENT_MESSAGE } from '#app/validation/email-confirmation'
 import { TEAM_NAME_MAX, TEAM_NAME_TOO_LONG } from '#app/validation/names'
+import { CONFIRM_EMAIL_TO_INVITE, PLANS_GRANTED_BY_ADMINS } from '#app/validation/plans'
 import { HOSTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, recordAppearance, signedInAs } from './page-helpers'

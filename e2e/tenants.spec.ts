@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { readableCardColor } from '#app/cards/backgrounds'
+import { readableCardColor } from '#app/validation/backgrounds'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { expectAccessible } from './page-helpers'
 

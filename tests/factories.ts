@@ -9,7 +9,7 @@ import sharp from 'sharp'
 import type { NewAccount } from '#app/auth/accounts.server'
 import { hashPassword } from '#app/auth/password.server'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { createCard, type NewCard } from '#app/models/cards.server'
 import { storeMedia } from '#app/models/media.server'
 import {

@@ -2,7 +2,7 @@
 // settings point at it, and each event it sends reaches the webhook route's action as Stripe's
 // signed POST would, after which the job queue runs (the events are applied by jobs).
 import { resetEnvForTests } from '#app/env.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook'
 import { contextFor, settle } from '#tests/factories'
 import { clearStripeEnv, type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'

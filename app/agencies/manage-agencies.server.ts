@@ -4,8 +4,8 @@
 // an inactive or unapproved agency answers "site unavailable" from the next request on.
 
 import { createUserWithPassword } from '#app/auth/accounts.server'
-import { hashToken, newEmailLink, newLinkToken } from '#app/auth/link-token.server'
 import { queueProviderRemovalIn } from '#app/domains/sending-domain-verification.server'
+import { hashToken, newEmailLink, newLinkToken } from '#app/email/link-token.server'
 import { queueEmail } from '#app/email/mailer.server'
 import {
   type AgencyFields,
@@ -21,12 +21,12 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
-import { isValidAgencySlug } from '#app/tenancy/host'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
+import { isValidAgencySlug } from '#app/validation/agency-slug'
 import { splitName } from '#app/validation/text'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 

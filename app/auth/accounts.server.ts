@@ -1,5 +1,6 @@
 // The account operations behind the sign-in area: every one scoped to the resolved tenant.
 
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -18,17 +19,6 @@ import {
   setUserPassword,
   type User,
 } from '#app/models/users.server'
-import { accountExistsEmail } from '#app/services/emails/account-exists.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { passwordResetEmail } from '#app/services/emails/password-reset.server'
-import type { PublicAddress } from '#app/tenancy/host'
-import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
-import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { type Queryable, type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
-import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
-import { queueConfirmationEmailIn } from './email-confirmation.server'
-import { hashToken, newEmailLink } from './link-token.server'
-import { hashPassword, verifyPassword } from './password.server'
 import {
   addressLimitKey,
   assertNotLimited,
@@ -36,7 +26,17 @@ import {
   hitOrRefuseIn,
   limitKey,
   recordHits,
-} from './rate-limit.server'
+} from '#app/rate-limits/rate-limit.server'
+import { accountExistsEmail } from '#app/services/emails/account-exists.server'
+import { passwordResetEmail } from '#app/services/emails/password-reset.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
+import type { PublicAddress } from '#app/tenancy/host'
+import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { isUniqueViolation } from '#app/utils/db-errors.server'
+import { type Queryable, type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
+import { queueConfirmationEmailIn } from './email-confirmation.server'
+import { hashPassword, verifyPassword } from './password.server'
 import { createSession, invalidateUserSessions } from './session.server'
 import { cancelDeletionAtSignIn } from './sign-in-completion.server'
 import { secondStepOwed } from './two-factor.server'

@@ -2,6 +2,7 @@
 // single-use link to choose their password, valid 7 days. The account's initial password is
 // random and never shown, so nobody else ever knows a working password for it.
 import { randomBytes } from 'node:crypto'
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
@@ -10,7 +11,6 @@ import { accountCreatedEmail } from '#app/services/emails/account-created.server
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
-import { hashToken, newEmailLink } from './link-token.server'
 
 export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000
 

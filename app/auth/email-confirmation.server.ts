@@ -2,7 +2,9 @@
 // for one address of one account of one tenant. Sign-in never waits for it.
 
 import { createCookie } from '@remix-run/node'
+import { hashToken, LINK_TOKEN, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
+import type { EmailCause } from '#app/email/send-limits.server'
 import { getEnv } from '#app/env.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -12,13 +14,16 @@ import {
   insertEmailConfirmationToken,
 } from '#app/models/email-confirmations.server'
 import { findUserById, markEmailConfirmed, type User } from '#app/models/users.server'
+import {
+  addressLimitKey,
+  assertNotLimited,
+  limitKey,
+  recordHits,
+} from '#app/rate-limits/rate-limit.server'
 import { confirmEmailEmail } from '#app/services/emails/confirm-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import type { EmailCause } from '#app/services/send-limits.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
-import { addressLimitKey, assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 
 /**
  * Stores a fresh token for the user's current address and queues its link email (on the

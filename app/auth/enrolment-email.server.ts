@@ -4,6 +4,8 @@
 // on the session row (the column a passkey's challenge uses, prefixed `email:`, 30 minutes), so
 // the link works only in the browser whose session asked, once. Opening it there marks the
 // session, and only then do `enrol`, `passkey-options` (to create) and `passkey-add` proceed.
+
+import { hashToken, LINK_TOKEN, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { markSessionEnrolmentEmailConfirmed } from '#app/models/authenticators.server'
@@ -13,14 +15,18 @@ import {
   setSessionChallenge,
 } from '#app/models/passkeys.server'
 import type { User } from '#app/models/users.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import {
+  addressLimitKey,
+  assertNotLimited,
+  limitKey,
+  recordHits,
+} from '#app/rate-limits/rate-limit.server'
 import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolment-email.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
-import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
 import { owesEnrolment } from './passkey-ceremonies.server'
-import { addressLimitKey, assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 import type { ValidSession } from './session.server'
 import { countAttempt } from './two-factor.server'
 

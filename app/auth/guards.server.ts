@@ -3,12 +3,19 @@ import { type AppLoadContext, redirect } from '@remix-run/node'
 import type { User } from '#app/models/users.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { type Role, rolePaths } from '#app/validation/roles'
 import { issuePlatformScopeGrant, type PlatformScopeGrant } from '#drizzle/db.server'
 import { type AuthRequiredData, SESSION_ENDED_MESSAGE } from './auth-required'
-import { type Role, rolePaths } from './roles'
 import { getSession, type ValidSession } from './session.server'
 import type { SignInStep } from './sign-in-steps'
 import { pendingSignInStep, SIGN_IN_STEP_PATHS } from './sign-in-steps.server'
+
+/** Who acts: a signed-in user on their own tenant's host. */
+export type Actor = {
+  tenant: Tenant
+  user: User
+  session: { sessionId: string }
+}
 
 export type SignedIn = { tenant: Tenant; user: User; session: ValidSession }
 

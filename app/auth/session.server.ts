@@ -17,7 +17,7 @@ import {
   insertSession,
 } from '#app/models/sessions.server'
 import type { User } from '#app/models/users.server'
-import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { withTenant } from '#drizzle/db.server'
 
 /** How long a session lasts without activity: the platform's session timeout (cached). */

@@ -4,7 +4,7 @@
 // (app/auth/guards.server.ts) asks this for every signed-in request, so no page or action is
 // reachable past a pending step.
 import type { User } from '#app/models/users.server'
-import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { PASSWORD_MAX_AGE_DAYS, SIGN_IN_STEP_PATHS, type SignInStep } from './sign-in-steps'
 
 const DAY_MS = 86_400_000

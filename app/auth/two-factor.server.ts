@@ -22,7 +22,8 @@ import {
 import { getOrganizationPreferences } from '#app/models/organization-settings.server'
 import { listPasskeys } from '#app/models/passkeys.server'
 import { findUserById, type User } from '#app/models/users.server'
-import { cachedPlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { addressLimitKey, hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-limit.server'
+import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import {
@@ -34,7 +35,6 @@ import {
 } from '#app/utils/secret-box.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
 import { withDatabase, withTenant } from '#drizzle/db.server'
-import { addressLimitKey, hitOrRefuseIn, limitKey } from './rate-limit.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { RECOVERY_CODE_COUNT } from './sign-in-steps'
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { ensurePrivateDir, tightenTree } from '#app/utils/private-files.server'
+import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import {
   BackupError,
   backupFileName,
@@ -151,7 +151,7 @@ async function withPglite<T>(
   const client = new PGlite({ dataDir: directory })
   let done = false
   try {
-    // A new directory's files are copied in with mode 0666 (app/utils/private-files.server.ts).
+    // A new directory's files are copied in with mode 0666 (drizzle/private-files.server.ts).
     await client.waitReady
     tightenTree(directory)
     const result = await work({ driver: 'pglite', client })

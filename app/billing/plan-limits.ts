@@ -2,7 +2,7 @@
 // seats (Agency Pro, spec §2.6 "up to 25 team members") and a team member's end users (Team
 // Member Basic, "up to 10 end users"). The server enforces these limits; the settings screens'
 // Billing tabs show them.
-import type { PaidPlanId } from '#app/teams/plans'
+import type { PaidPlanId } from '#app/validation/plans'
 
 export type AgencyTier = 'free' | 'starter' | 'professional' | 'enterprise'
 export type MemberPlanId = 'free' | 'team_member_basic'

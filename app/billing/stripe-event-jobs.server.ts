@@ -7,7 +7,6 @@
 // late one must not undo a newer state; of two reads the later one wins (`subscription_read_at`).
 // A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -24,16 +23,17 @@ import { findSubscriptionTier, setSubscriptionTier } from '#app/models/organizat
 import { lockActiveAgencyAdmins } from '#app/models/people.server'
 import { findUnhandledStripeEvent, markStripeEventHandled } from '#app/models/stripe-events.server'
 import { findUserById, setMemberPlan, setUserPlan, type User } from '#app/models/users.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   graceReminderEmail,
   paymentFailedEmail,
   planLapsedEmail,
 } from '#app/services/emails/billing-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
-import { PAID_PLAN_IDS, PLANS } from '#app/teams/plans'
-import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { callOutside } from '#app/utils/outside-call.server'
+import { PAID_PLAN_IDS, PLANS } from '#app/validation/plans'
+import { PLANS_VIEW_PATH } from '#app/validation/team-paths'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import {
   AGENCY_PRO,

@@ -3,8 +3,8 @@
 // every page of the agency's hosts at once (the tenant cache is dropped after the commit).
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
+import { type IntentDone, intentAction } from '#app/actions/intent-action.server'
 import { requireRole, type SignedIn } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import {
   changeCustomDomain,
@@ -33,13 +33,13 @@ import {
 } from '#app/models/organizations.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
 import { followBrandingLogo } from '#app/templates/templates-route.server'
+import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
-import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
 import { CONSENT_TOASTS } from '#app/validation/consent-text'
+import { AREA_ROLES } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
-import { readLegalLinks, saveLegalLinks } from './legal.server'
 
 export const BRANDING_PATH = '/dashboard/agency/branding'
 export const BRANDING_UPDATED = 'Branding Updated'

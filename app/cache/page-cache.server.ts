@@ -2,7 +2,7 @@
 // the public card page, its vCard and QR code, media, the tenant home and the health check.
 // A route opts in with `pageCacheHeaders`; server.ts serves hits before Express and Remix run,
 // with the compressed bytes made once. Entries are tagged with their organization and dropped
-// when the database announces a change to it (app/cache/change-feed.server.ts).
+// when the database announces a change to it (app/tenancy/change-feed.server.ts).
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'

@@ -1,4 +1,4 @@
-import type { CardArea } from '#app/auth/roles'
+import type { CardArea } from '#app/validation/roles'
 
 export type { CardArea }
 export const cardsListPath = (area: CardArea) => `/dashboard/${area}/digital-cards`

@@ -1,4 +1,4 @@
-import type { StoredBackground } from './backgrounds'
+import type { StoredBackground } from '#app/validation/backgrounds'
 
 /** What the browser needs to draw a card (the server builds it in card-view.server.ts). */
 export type CardView = {

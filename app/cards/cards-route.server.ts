@@ -1,8 +1,8 @@
 // The digital cards list and editor, shared by the end-user and team-member areas.
 import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
+import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser, requireRole } from '#app/auth/guards.server'
-import { CARD_AREA_ROLES } from '#app/auth/roles'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
@@ -25,13 +25,13 @@ import {
 } from '#app/templates/template-locks.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { ActionError } from '#app/utils/action-error'
-import { intentAction } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
 import { keptMessage, lockedMessage } from '#app/validation/card-templates'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
+import { CARD_AREA_ROLES } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {

@@ -4,7 +4,6 @@
 // to see it (card-gate.server.ts, openOwnCardAsShown): a signature goes out in every email.
 import type { AppLoadContext } from '@remix-run/node'
 import { requireRole } from '#app/auth/guards.server'
-import { CARD_AREA_ROLES } from '#app/auth/roles'
 import { cardViewerOf, openOwnCardAsShown, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardsListPath } from '#app/cards/card-paths'
 import { cardLinkUrl } from '#app/cards/short-link'
@@ -27,6 +26,7 @@ import {
   signaturePath,
 } from '#app/validation/email-signature'
 import { safeHexColor } from '#app/validation/hex-color'
+import { CARD_AREA_ROLES } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 
 const isWebUrl = (url: string) => /^https?:\/\/[^\s]+$/i.test(url)

@@ -3,8 +3,8 @@
 
 import { createHmac } from 'node:crypto'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
+import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser } from '#app/auth/guards.server'
-import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import {
@@ -28,12 +28,12 @@ import {
 } from '#app/leads/lead-consent.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/rate-limit.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
-import { intentAction } from '#app/utils/intent-action.server'
 import { sourceOfRequest, type ViewSource, withSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'

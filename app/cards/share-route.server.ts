@@ -5,7 +5,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
-import { roleArea, rolePaths } from '#app/auth/roles'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { type CardArea, cardEditPath, cardSignaturePath } from '#app/cards/card-paths'
@@ -17,6 +16,7 @@ import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { redirectWithToast } from '#app/utils/toast.server'
+import { roleArea, rolePaths } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 
 const cardArea = (user: User): CardArea =>

@@ -4,8 +4,9 @@
 // User-Agent does not name, gets every configured wallet, since a pass saved from a desktop
 // reaches the phone signed in to the same account. Decided on the server, so the page is the same
 // with or without JavaScript.
+
+import { applePassPath, appleWalletConfigured } from '#app/cards/apple-config.server'
 import { googleWalletConfigured, googleWalletPath } from '#app/cards/google-wallet-config.server'
-import { applePassPath, appleWalletConfigured } from '#app/wallet/apple-config.server'
 
 /** The save links offered for a card: a path on the tenant's host, or null when not offered. */
 export type WalletOffers = { apple: string | null; google: string | null }

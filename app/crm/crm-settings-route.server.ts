@@ -2,12 +2,12 @@
 // new contacts were forwarded (accounts-cards-sharing.md §4, §5, §8). The key is sealed before
 // it is stored and never leaves the server again; the page sees its last four characters.
 import type { AppLoadContext } from '@remix-run/node'
+import { type IntentDone, intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { recordAudit } from '#app/models/audit.server'
 import { listCrmSyncs } from '#app/models/crm-syncs.server'
 import { ActionError } from '#app/utils/action-error'
-import { type IntentDone, intentAction } from '#app/utils/intent-action.server'
 import { openAtRest, sealAtRest } from '#app/utils/secret-box.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {

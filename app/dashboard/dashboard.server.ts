@@ -5,7 +5,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { sql } from 'drizzle-orm'
 import { getPlatformScope, requireRole } from '#app/auth/guards.server'
-import { AREA_ROLES, rolePaths } from '#app/auth/roles'
 import {
   listAssignedEndUsersActivity,
   listOrganizationActivity,
@@ -27,6 +26,7 @@ import {
   endUserFigures,
 } from '#app/models/stats.server'
 import type { User } from '#app/models/users.server'
+import { AREA_ROLES, rolePaths } from '#app/validation/roles'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
 
 /** Loads the figures; any failure of that work becomes `statsError` instead of an error page. */

@@ -5,10 +5,9 @@
 // says it is ready links to the profile; only the owner's session downloads it.
 import type { AppLoadContext } from '@remix-run/node'
 import { strToU8, type Zippable, zipSync } from 'fflate'
+import type { IntentDone } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
-import { hitOrRefuseIn, limitKey, minutesText, RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { rolePaths } from '#app/auth/roles'
 import { cardLinkUrl } from '#app/cards/short-link'
 import {
   DATA_EXPORT_ALREADY_PENDING,
@@ -43,14 +42,20 @@ import { getMediaBytes } from '#app/models/media.server'
 import { listTeamsForUser } from '#app/models/teams.server'
 import { getUserPreferences } from '#app/models/user-settings.server'
 import { findUserById, type User } from '#app/models/users.server'
+import {
+  hitOrRefuseIn,
+  limitKey,
+  minutesText,
+  RateLimitedError,
+} from '#app/rate-limits/rate-limit.server'
 import { dataExportReadyEmail } from '#app/services/emails/data-export-ready-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import type { IntentDone } from '#app/utils/intent-action.server'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
+import { rolePaths } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 const DAY_MS = 24 * 60 * 60_000

@@ -5,8 +5,8 @@
 // host then serves, and a change that drops the tenant cache (a domain found misconfigured, an
 // agency deactivated) changes it at once.
 import { BlockList, isIP } from 'node:net'
-import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { getEnv } from '#app/env.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/rate-limit.server'
 import { normalizeHost } from '#app/tenancy/host'
 import { cachedTenantResolution, resolveTenant } from '#app/tenancy/tenant.server'
 

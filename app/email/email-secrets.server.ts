@@ -8,7 +8,11 @@ import {
   hashToken,
   type LinkPurpose,
   linkTokenOf,
-} from '#app/auth/link-token.server'
+} from '#app/email/link-token.server'
+import {
+  createUnsubscribeToken,
+  type UnsubscribePurpose,
+} from '#app/email/unsubscribe-token.server'
 import { findLeadByDataToken } from '#app/models/contacts.server'
 import { findUsableConfirmationToken } from '#app/models/email-confirmations.server'
 import type { OutboxEmail } from '#app/models/outbox.server'
@@ -16,10 +20,6 @@ import { enrolmentLinkChallenge, isSessionChallengeLive } from '#app/models/pass
 import { findUsableResetToken } from '#app/models/password-resets.server'
 import { findPendingInvitationByTokenHash } from '#app/models/team-invitations.server'
 import { findUserById } from '#app/models/users.server'
-import {
-  createUnsubscribeToken,
-  type UnsubscribePurpose,
-} from '#app/notifications/unsubscribe-token.server'
 import type { Queryable } from '#drizzle/db.server'
 import type { OutboxSecret } from '#drizzle/schema'
 

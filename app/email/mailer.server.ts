@@ -5,6 +5,7 @@
 // the answer loses nothing: the job is still there when the process starts again.
 import { Resend } from 'resend'
 import { redactEmail, revealEmail, type SecretEmail } from '#app/email/email-secrets.server'
+import { admitEmailIn, type EmailCause } from '#app/email/send-limits.server'
 import { getEnv } from '#app/env.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
@@ -16,7 +17,6 @@ import {
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
 import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
-import { admitEmailIn, type EmailCause } from '#app/services/send-limits.server'
 import { callOutside } from '#app/utils/outside-call.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 

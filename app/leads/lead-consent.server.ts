@@ -2,8 +2,9 @@
 // version a lead agreed to on a card's lead form, and the receipt that lets the lead see or
 // delete their data later. The receipt link's token is derived from a seed the outbox keeps
 // and rests nowhere else; the contact stores only its hash (ADR 028).
-import { hashToken, newEmailLink } from '#app/auth/link-token.server'
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
+import type { EmailCause } from '#app/email/send-limits.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type ConsentText,
@@ -11,9 +12,8 @@ import {
   findCurrentConsentText,
   insertConsentText,
 } from '#app/models/consent-texts.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { leadReceiptEmail } from '#app/services/emails/lead-receipt-email.server'
-import type { EmailCause } from '#app/services/send-limits.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { CONSENT_REQUIRED } from '#app/validation/public-card'

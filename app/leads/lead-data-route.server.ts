@@ -5,14 +5,14 @@
 // deletes it from the owner's CRM.
 import { type AppLoadContext, data } from '@remix-run/node'
 import { z } from 'zod'
-import { hashToken, LINK_TOKEN, linkTokenOf } from '#app/auth/link-token.server'
+import { formAction } from '#app/actions/intent-action.server'
 import { queueCrmDeletion } from '#app/crm/forwarding.server'
+import { hashToken, LINK_TOKEN, linkTokenOf } from '#app/email/link-token.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import { deleteLeadByDataToken, findLeadByDataToken } from '#app/models/contacts.server'
 import { deleteOutboxEmails, listOutboxLinksTo } from '#app/models/outbox.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
-import { formAction } from '#app/utils/intent-action.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { LEAD_DATA_PATH } from './lead-consent.server'
 

@@ -5,7 +5,7 @@
 import { deleteExpiredDataExports } from '#app/models/data-exports.server'
 import { sweepUnreferencedMedia } from '#app/models/media.server'
 import { listOrganizationIds } from '#app/models/organizations.server'
-import { MEDIA_GRACE_MS } from '#app/services/media-limits'
+import { MEDIA_GRACE_MS } from '#app/validation/media-limits'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 
 /** Sweeps every tenant's images; returns how many were deleted. */

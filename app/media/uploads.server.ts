@@ -16,8 +16,8 @@ import {
   type ProcessedImage,
   processImage,
 } from '#app/services/images.server'
-import { tenantQuotaMessage, userQuotaMessage } from '#app/services/media-limits'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { tenantQuotaMessage, userQuotaMessage } from '#app/validation/media-limits'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { media } from '#drizzle/schema'
 

@@ -19,8 +19,14 @@ import {
   UserRound,
   Users,
 } from 'lucide-react'
-import { type Role, type RoleArea, roleArea, rolePaths, settingsMenuPath } from '#app/auth/roles'
-import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
+import {
+  type Role,
+  type RoleArea,
+  roleArea,
+  rolePaths,
+  settingsMenuPath,
+} from '#app/validation/roles'
+import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
 export type NavEntry = {
   /** The destination's name, shared by every consumer that links to it. */

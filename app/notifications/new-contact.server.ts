@@ -3,15 +3,18 @@
 
 import type { UnsubscribeSecret } from '#app/email/email-secrets.server'
 import { queueEmailIn } from '#app/email/mailer.server'
+import type { EmailCause } from '#app/email/send-limits.server'
+import {
+  createUnsubscribeToken,
+  type UnsubscribePurpose,
+} from '#app/email/unsubscribe-token.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact-email.server'
-import type { EmailCause } from '#app/services/send-limits.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences } from './preferences.server'
-import { createUnsubscribeToken, type UnsubscribePurpose } from './unsubscribe-token.server'
 
 export type NewContactNotice = {
   kind: NewContactKind

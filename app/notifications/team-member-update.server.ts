@@ -4,14 +4,14 @@
 // point 2, ADR 046). Queued in the transaction that made the change, like the end user's team
 // update: no email for a change that rolled back.
 
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   type TeamMemberUpdate,
   teamMemberUpdateEmail,
 } from '#app/services/emails/team-member-update-email.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'

@@ -5,10 +5,10 @@
 
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type TeamUpdate, teamUpdateEmail } from '#app/services/emails/team-update-email.server'
-import { teamPagePath } from '#app/teams/team-paths'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { teamPagePath } from '#app/validation/team-paths'
 import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'
 import { getNotificationPreferences } from './preferences.server'

@@ -4,6 +4,7 @@
 // forged POST without a valid token changes nothing. GET only shows the page: link scanners
 // open every link in an email, and opening must not unsubscribe.
 import { type AppLoadContext, data } from '@remix-run/node'
+import { readUnsubscribeToken, type UnsubscribePurpose } from '#app/email/unsubscribe-token.server'
 import { readPlainForm } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { findUserById } from '#app/models/users.server'
@@ -11,7 +12,6 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { getNotificationPreferences, saveNotificationPreferences } from './preferences.server'
-import { readUnsubscribeToken, type UnsubscribePurpose } from './unsubscribe-token.server'
 
 export const UNSUBSCRIBE_PATH = '/email/unsubscribe'
 export const INVALID_UNSUBSCRIBE_MESSAGE =

@@ -9,7 +9,6 @@
 
 import { checkCurrentPassword } from '#app/auth/accounts.server'
 import type { SignedIn } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
@@ -34,12 +33,13 @@ import { findSeatSuccessorCard } from '#app/models/seat-successors.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { handOverSeat } from '#app/people/seat-handover.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   accountDeletedAdminEmail,
   deletionRequestedAdminEmail,
   deletionScheduledEmail,
 } from '#app/services/emails/account-deletion-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import {

@@ -6,11 +6,10 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
+import type { Actor } from '#app/auth/guards.server'
 import { hashPassword } from '#app/auth/password.server'
-import type { Role } from '#app/auth/roles'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
-import { readLegalLinks } from '#app/branding/legal.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -51,8 +50,8 @@ import {
 } from '#app/notifications/team-member-update.server'
 import { removeAccount } from '#app/people/account-deletion.server'
 import { clearSeatHandOver, handOverSeat } from '#app/people/seat-handover.server'
-import { PLANS, type PlanId } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
+import { readLegalLinks } from '#app/tenancy/legal.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { ActionError } from '#app/utils/action-error'
@@ -65,6 +64,8 @@ import {
   STAFF_TITLES,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import { PLANS, type PlanId } from '#app/validation/plans'
+import type { Role } from '#app/validation/roles'
 import { readSeatForwarding, type SeatForwarding } from '#app/validation/seat-forwarding'
 import { splitName } from '#app/validation/text'
 import {
@@ -81,12 +82,7 @@ export const LAST_SUPER_ADMIN = 'The platform must keep at least one super admin
 export const NOT_A_TEAM_MEMBER = 'Please select a team member of this agency'
 export const LAST_AGENCY_ADMIN = 'An agency must keep at least one active agency admin'
 
-/** Who acts: a signed-in user on their own tenant's host. */
-export type Actor = {
-  tenant: Tenant
-  user: User
-  session: { sessionId: string }
-}
+export type { Actor }
 
 /** A super admin, who also reads across tenants. */
 export type Admin = Actor & { platformScope: PlatformScopeGrant }

@@ -2,9 +2,9 @@
 // (with its CSV export) and /dashboard/super-admin/team, and the agency's /dashboard/agency/users
 // (with its CSV export) and /dashboard/agency/team. The route modules only wire these.
 import { type AppLoadContext, data } from '@remix-run/node'
+import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
-import { intentAction, postedUrl } from '#app/utils/intent-action.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import {
   AdminTeamIntentSchema,

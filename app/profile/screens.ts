@@ -1,6 +1,6 @@
 // The profile screens: /profile (any role) and one per role area (spec accounts §2, roles §2).
 // One route module renders them all from this table, so a tab is defined once.
-import { AREA_ROLES, type Role, type RoleArea } from '#app/auth/roles'
+import { AREA_ROLES, type Role, type RoleArea } from '#app/validation/roles'
 
 export type ProfileVariant = 'default' | RoleArea
 

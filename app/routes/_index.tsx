@@ -1,19 +1,19 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Palette, Share2, UserRound } from 'lucide-react'
-import type { Role } from '#app/auth/roles'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
-import { readableCardColor } from '#app/cards/backgrounds'
+import { appleWalletConfigured } from '#app/cards/apple-config.server'
 import { googleWalletConfigured } from '#app/cards/google-wallet-config.server'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { useNfcSupport } from '#app/components/cards/share-controls'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
+import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { homeTiles } from '#app/navigation/role-navigation'
-import { useRootData } from '#app/root'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { readableCardColor } from '#app/validation/backgrounds'
 import { safeHexColor } from '#app/validation/hex-color'
-import { appleWalletConfigured } from '#app/wallet/apple-config.server'
+import type { Role } from '#app/validation/roles'
 
 // The home page shows the root loader's data and whether this server offers wallet passes (the
 // same for every visitor: configuration, not the person); this loader offers it to the page

@@ -1,9 +1,9 @@
 // "Download my data" (ADR 052) for every signed-in role: the newest export's state, which the
 // profile's panel polls, and the request that queues one.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { formAction } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import { loadDataExportStatus, requestDataExport } from '#app/data-export/data-export.server'
-import { formAction } from '#app/utils/intent-action.server'
 import { DataExportRequestSchema } from '#app/validation/data-export-form'
 
 export const loader = ({ request, context }: LoaderFunctionArgs) =>

@@ -2,10 +2,10 @@
 // password confirms it; the deletion is scheduled, every session of the account ends (this one
 // too) and the person lands on the sign-in page with the date. A GET goes to the profile.
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
+import { formAction } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import { serializeBlankSessionCookie } from '#app/auth/session.server'
 import { requestAccountDeletion } from '#app/people/account-deletion.server'
-import { formAction } from '#app/utils/intent-action.server'
 import { DELETION_SCHEDULED, DeleteAccountSchema } from '#app/validation/account-deletion'
 
 export async function loader() {

@@ -10,6 +10,7 @@ import {
   useLoaderData,
   useNavigation,
 } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import {
   addPasskey,
@@ -18,7 +19,6 @@ import {
   removePasskey,
   renameUserPasskey,
 } from '#app/auth/passkey-ceremonies.server'
-import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -29,11 +29,11 @@ import {
 } from '#app/auth/two-factor.server'
 import { PasskeyAddForm, PasskeyList } from '#app/components/auth/passkeys'
 import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
+import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ActionError } from '#app/utils/action-error'
-import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { rolePaths } from '#app/validation/roles'
 import { AccountTwoFactorSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]

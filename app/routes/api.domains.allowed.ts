@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { isServedHost, mayAsk, parseAskedDomain } from '#app/domains/ask.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 
 // Caddy's on-demand TLS `ask` (deploy/Caddyfile): 200 lets it obtain a certificate for
 // ?domain=, anything else refuses one. Only the proxy may ask (DOMAINS_ASK_ALLOWED_FROM).

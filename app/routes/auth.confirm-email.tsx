@@ -7,21 +7,21 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { formAction } from '#app/actions/intent-action.server'
 import { confirmEmail, isConfirmationTokenUsable } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
-import { rolePaths } from '#app/auth/roles'
 import { FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ActionError } from '#app/utils/action-error'
-import { formAction } from '#app/utils/intent-action.server'
 import {
   ConfirmEmailSchema,
   EMAIL_CONFIRMED_MESSAGE,
   INVALID_CONFIRMATION_MESSAGE,
 } from '#app/validation/email-confirmation'
+import { rolePaths } from '#app/validation/roles'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
 const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }

@@ -8,15 +8,15 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
+import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
-import { formAction } from '#app/utils/intent-action.server'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.

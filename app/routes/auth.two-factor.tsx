@@ -4,6 +4,7 @@
 // session that owes this step reaches the page; the guard sends every other page here first.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import {
   assertMayEnrolAtStep,
   confirmEnrolmentEmail,
@@ -21,7 +22,6 @@ import {
   passWithPasskey,
   registrationOptions,
 } from '#app/auth/passkey-ceremonies.server'
-import { rolePaths } from '#app/auth/roles'
 import {
   confirmEnrolment,
   enrolmentOf,
@@ -40,13 +40,13 @@ import {
   RecoveryForm,
   SignOut,
 } from '#app/components/auth/two-factor'
+import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { ActionError } from '#app/utils/action-error'
-import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
+import { rolePaths } from '#app/validation/roles'
 import { TwoFactorStepSchema } from '#app/validation/two-factor'
 
 export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]

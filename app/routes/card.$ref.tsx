@@ -10,9 +10,9 @@ import { cardSummary } from '#app/cards/card-view'
 import { publicCardAction, publicCardLoader } from '#app/cards/public-card-route.server'
 import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
 import { CardForwarded, CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import type { PageHandle } from '#app/root'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 // A signed-out visitor gets the server's HTML and this one small script instead of React
 // (ADR 022: the page's JavaScript budget); a signed-in one gets the React page.

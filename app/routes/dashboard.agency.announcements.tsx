@@ -5,7 +5,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import {
   announcementsAction,
   announcementsLoader,
-} from '#app/notifications/announcements-route.server'
+} from '#app/announcements/announcements-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Announcements' }]
 

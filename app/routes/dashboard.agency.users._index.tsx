@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { EndUsersPage } from '#app/components/people/end-users-page'
 import { agencyEndUsersAction, agencyEndUsersLoader } from '#app/people/people-route.server'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'End Users' }]
 

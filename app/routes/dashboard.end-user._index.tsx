@@ -5,7 +5,7 @@ import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, STATS_FAILURE } from '#app/components/dashboard/stats-failure'
 import { ViewsChart } from '#app/components/dashboard/views-chart'
 import { endUserDashboard } from '#app/dashboard/dashboard.server'
-import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
+import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await endUserDashboard(request, context)

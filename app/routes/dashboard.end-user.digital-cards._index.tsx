@@ -4,8 +4,8 @@ import { useLoaderData } from '@remix-run/react'
 import { cardAreaOfPath, cardsListPath } from '#app/cards/card-paths'
 import { cardsListAction, cardsListLoader } from '#app/cards/cards-route.server'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
 

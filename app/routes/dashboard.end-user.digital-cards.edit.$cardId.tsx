@@ -4,8 +4,8 @@ import { useLoaderData } from '@remix-run/react'
 import { cardAreaOfPath } from '#app/cards/card-paths'
 import { cardEditAction, cardEditLoader } from '#app/cards/cards-route.server'
 import { CardEditorPage } from '#app/components/cards/card-editor-page'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Digital Card' }]
 

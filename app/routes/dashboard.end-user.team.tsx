@@ -1,12 +1,9 @@
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import { requireRole } from '#app/auth/guards.server'
-import { loadBillingSummary, portalUrl } from '#app/billing/billing-checkout.server'
+import { portalUrl } from '#app/billing/billing-checkout.server'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
 import {
@@ -14,46 +11,20 @@ import {
   cancelInvitation,
   changeMemberRole,
   createTeam,
-  loadTeamPage,
   removeMember,
   removeTeam,
   renameTeam,
   type TeamSuccess,
   upgradePlan,
 } from '#app/teams/manage-teams.server'
-import { canPayOnline } from '#app/teams/payment.server'
-import { hasTeamFeatures } from '#app/teams/plans'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
-import { teamPagePath } from '#app/teams/team-paths'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
+import { teamPageLoader } from '#app/teams/team-page-loader.server'
+import { teamPagePath } from '#app/validation/team-paths'
 import { TeamIntentSchema } from '#app/validation/teams'
 
 export const meta: MetaFunction = () => [{ title: 'Team' }]
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await requireRole(request, context, TEAM_PAGE_ROLES)
-  const url = new URL(request.url)
-  const page = await loadTeamPage(tenant, user, url.searchParams.get('team'))
-  // Spec §2.9: someone in a team sees it; anyone else the upgrade page. A paid plan without a
-  // team yet shows the (empty) management view, where the first team is created.
-  const manage = page.teams.length > 0 || hasTeamFeatures(user.plan)
-  const view =
-    url.searchParams.get('view') === 'plans' || !manage ? ('plans' as const) : ('manage' as const)
-  return data({
-    view,
-    plan: user.plan,
-    // Without Stripe the upgrade dialog says who grants plans instead.
-    canPayOnline: canPayOnline(),
-    // The plans view's billing section (Stripe asked only there): plan, card, invoices.
-    billing: view === 'plans' ? await loadBillingSummary(tenant, user) : null,
-    checkout: url.searchParams.get('checkout'),
-    userId: user.id,
-    teams: page.teams,
-    selected: page.selected,
-    now: new Date().toISOString(),
-  })
-}
+export const loader = teamPageLoader
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return intentAction(request, {

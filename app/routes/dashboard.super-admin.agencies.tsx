@@ -5,6 +5,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { intentAction } from '#app/actions/intent-action.server'
 import {
   changeAgencyApproval,
   changeAgencyStatus,
@@ -15,9 +16,8 @@ import {
 } from '#app/agencies/manage-agencies.server'
 import { requirePlatformAdmin } from '#app/auth/guards.server'
 import { AgenciesPage } from '#app/components/agencies/agencies-page'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
-import { intentAction } from '#app/utils/intent-action.server'
 import { AgencyIntentSchema } from '#app/validation/agencies'
 import { readSearch } from '#app/validation/search'
 

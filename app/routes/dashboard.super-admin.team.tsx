@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { AdminTeamPage } from '#app/components/people/admin-team-page'
 import { adminTeamAction, adminTeamLoader } from '#app/people/people-route.server'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'Admin Team' }]
 

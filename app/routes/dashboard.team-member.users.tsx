@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { MyEndUsersPage } from '#app/components/team-admin/my-end-users-page'
 import { myEndUsersAction, myEndUsersLoader } from '#app/team-admin/my-end-users-route.server'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
 
 export const meta: MetaFunction = () => [{ title: 'My End Users' }]
 

@@ -10,13 +10,14 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
+import { isRequestFailure } from '#app/components/client-failure'
+import { AppErrorContent } from '#app/components/layout/app-error'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'
+import { useRootData } from '#app/components/layout/root-data'
 import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
-import { AppErrorContent, useRootData } from '#app/root'
-import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
-import { isRequestFailure } from '#app/utils/client-failure'
+import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).

@@ -7,14 +7,14 @@ import type {
   MetaFunction,
 } from '@remix-run/node'
 import { useLoaderData, useLocation } from '@remix-run/react'
+import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { InvitationPage } from '#app/components/teams/invitation-page'
 import {
   INVITATION_HEADERS,
   invitationAction,
   invitationLoader,
 } from '#app/teams/invitation-route.server'
-import { invitationAnswerOfPath } from '#app/teams/team-paths'
-import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/utils/client-failure'
+import { invitationAnswerOfPath } from '#app/validation/team-paths'
 
 export const headers: HeadersFunction = () => INVITATION_HEADERS
 

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { matchesEntityTag, SHARED_IMAGE_CACHE_CONTROL } from '#app/media/shared-cache'
 import { getMediaByHash } from '#app/models/media.server'
-import { MEDIA_GRACE_MS } from '#app/services/media-limits'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { MEDIA_GRACE_MS } from '#app/validation/media-limits'
 import { withTenant } from '#drizzle/db.server'
 
 const FILE = /^([0-9a-f]{64})\.(jpg|png|webp)$/

@@ -14,10 +14,10 @@ import {
   Users,
 } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { rolePaths } from '#app/auth/roles'
 import { DataExportPanel } from '#app/components/account/data-export-panel'
 import { DeleteAccountPanel } from '#app/components/account/delete-account-panel'
 import { TwoFactorLink } from '#app/components/auth/two-factor'
+import { useRootData } from '#app/components/layout/root-data'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { ActivityList } from '#app/components/profile/activity-list'
@@ -42,9 +42,9 @@ import { useProfileResult } from '#app/components/profile/use-profile-result'
 import { UserAccountsPanel } from '#app/components/user-accounts/user-accounts-panel'
 import { loadProfile, profileAction } from '#app/profile/profile-route.server'
 import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/profile/screens'
-import { useRootData } from '#app/root'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
 import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
+import { rolePaths } from '#app/validation/roles'
 
 const screenOf = (request: Request) => profileVariantOfPath(new URL(request.url).pathname)
 

@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
+import { intentAction } from '#app/actions/intent-action.server'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { intentAction } from '#app/utils/intent-action.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   ALREADY_CONFIRMED_MESSAGE,
   CONFIRMATION_SENT_MESSAGE,

@@ -5,9 +5,9 @@
 // settings, so a request pays nothing while it is off.
 import { parse } from 'cookie'
 import { sessionCookieName, validateSessionToken } from '#app/auth/session.server'
+import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { isOutage } from '#drizzle/unavailable.server'
-import { cachedPlatformSettings } from './platform-settings-cache.server'
 
 /** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
 function isExempt(path: string) {

@@ -4,8 +4,8 @@
 // every save answers with the spec's toast (§8). A refused form changes nothing.
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
+import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
-import { AREA_ROLES } from '#app/auth/roles'
 import {
   type BillingScope,
   checkoutUrl,
@@ -22,7 +22,6 @@ import {
   TIER_NAMES,
 } from '#app/billing/plan-limits'
 import { sellsOnline } from '#app/billing/stripe-config.server'
-import { readLegalLinks, saveLegalLinks } from '#app/branding/legal.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -34,15 +33,17 @@ import {
   renameOrganization,
 } from '#app/models/organizations.server'
 import { getPlatformSettings, savePlatformSettings } from '#app/models/platform-settings.server'
-import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
+import { setUserPreference } from '#app/models/user-settings.server'
 import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { intentAction, postedUrl } from '#app/utils/intent-action.server'
+import { AREA_ROLES } from '#app/validation/roles'
 import {
   AgencySettingsSchema,
   EndUserSettingsSchema,
@@ -50,25 +51,13 @@ import {
   type SettingsIntent,
   StoredAgencyBillingSchema,
   StoredAgencyTeamSchema,
-  StoredAppearanceSchema,
-  StoredPrivacySchema,
   SuperAdminSettingsSchema,
   TeamMemberSettingsSchema,
 } from '#app/validation/settings'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
-import { invalidatePlatformSettings } from './platform-settings-cache.server'
+import { readAppearance, readPrivacy } from './user-preferences.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
-
-export async function readPrivacy(tx: Transaction, organizationId: string, userId: string) {
-  const stored = await getUserPreferences(tx, organizationId, userId)
-  return StoredPrivacySchema.parse(stored.privacy ?? {})
-}
-
-export async function readAppearance(tx: Transaction, organizationId: string, userId: string) {
-  const stored = await getUserPreferences(tx, organizationId, userId)
-  return StoredAppearanceSchema.parse(stored.appearance ?? {})
-}
 
 /** What a save changed: each field whose value differs, with its value before and after. */
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {

@@ -3,6 +3,7 @@
 // them) and Export Data.
 
 import { type AppLoadContext, data } from '@remix-run/node'
+import { intentAction } from '#app/actions/intent-action.server'
 import { createUserWithPassword } from '#app/auth/accounts.server'
 import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-account.server'
 import { requireRole } from '#app/auth/guards.server'
@@ -16,7 +17,6 @@ import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.se
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import { intentAction } from '#app/utils/intent-action.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { readSearch } from '#app/validation/search'

@@ -4,14 +4,14 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
-import { rolePaths } from '#app/auth/roles'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { readPlainForm } from '#app/media/uploads.server'
 import { ActionError } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
+import { rolePaths } from '#app/validation/roles'
+import { teamPagePath } from '#app/validation/team-paths'
 import { InvitationResponseSchema } from '#app/validation/teams'
 import { answerInvitation, INVITATION_EXPIRED, lookUpInvitation } from './invitations.server'
-import { teamPagePath } from './team-paths'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
 export const INVITATION_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }

@@ -2,7 +2,7 @@
 // invitation of this tenant; the signed-in account must be the invited address. Opening the
 // link only shows a page; accepting or declining is a POST, so mail scanners that follow links
 // answer nothing (the lesson of Documenso's decline link).
-import { hashToken, LINK_TOKEN } from '#app/auth/link-token.server'
+import { hashToken, LINK_TOKEN } from '#app/email/link-token.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   findPendingInvitationByTokenHash,

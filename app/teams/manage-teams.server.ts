@@ -2,9 +2,8 @@
 // transaction that first locks the team, checks the actor's team role there, and throws an
 // ActionError (rolling everything back) when it refuses.
 
-import { hashToken, newEmailLink } from '#app/auth/link-token.server'
-import { hitOrRefuseIn, limitKey } from '#app/auth/rate-limit.server'
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -31,15 +30,12 @@ import {
 } from '#app/models/teams.server'
 import { normalizeEmail, type User } from '#app/models/users.server'
 import { queueTeamUpdateEmailIn } from '#app/notifications/team-update.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-limit.server'
 import { teamInvitationEmail } from '#app/services/emails/team-invitation.server'
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
-import type { TeamRole } from '#app/validation/teams'
-import { type Transaction, withTenant } from '#drizzle/db.server'
-import { canPayOnline } from './payment.server'
-import { teamPermissions } from './permissions'
 import {
   CONFIRM_EMAIL_TO_INVITE,
   hasTeamFeatures,
@@ -48,7 +44,11 @@ import {
   type PaidPlanId,
   PLANS,
   PLANS_GRANTED_BY_ADMINS,
-} from './plans'
+} from '#app/validation/plans'
+import type { TeamRole } from '#app/validation/teams'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+import { canPayOnline } from './payment.server'
+import { teamPermissions } from './permissions'
 import { assertSeatAvailable } from './seats.server'
 import { requireTeamPermission, TEAM_NOT_FOUND } from './team-access.server'
 import { defaultRoleFor, readTeamPolicy } from './team-policy.server'

@@ -2,10 +2,10 @@
 // invitation all refuse here when one more person would not fit the team's plan. The rule
 // itself (pending invitations take a seat) is plans.ts's fitsOneMore, which the page shares.
 import { countTeamSeats } from '#app/models/teams.server'
-import type { PlanId } from '#app/teams/plans'
 import { ActionError } from '#app/utils/action-error'
+import type { PlanId } from '#app/validation/plans'
+import { fitsOneMore, memberLimitMessage, PLANS } from '#app/validation/plans'
 import type { Transaction } from '#drizzle/db.server'
-import { fitsOneMore, memberLimitMessage, PLANS } from './plans'
 
 /**
  * Refuses when one more person would not fit the team's plan. `exceptInvitationId`: the

@@ -1,7 +1,8 @@
 // Who may do what to a team, checked inside the transaction that does it.
-import { AREA_ROLES, type Role } from '#app/auth/roles'
+
 import { findMembership, findTeamWithPlan } from '#app/models/teams.server'
 import { ActionError } from '#app/utils/action-error'
+import { AREA_ROLES, type Role } from '#app/validation/roles'
 import type { Transaction } from '#drizzle/db.server'
 import { inviteBlockedByPolicy, ONLY_ADMINS_INVITE, teamPermissions } from './permissions'
 import { readTeamPolicy } from './team-policy.server'

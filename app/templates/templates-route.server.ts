@@ -4,6 +4,8 @@
 // cards goes through the rule module (./template-locks.server) in the change's transaction.
 import { type AppLoadContext, data } from '@remix-run/node'
 import type { z } from 'zod'
+import { intentAction } from '#app/actions/intent-action.server'
+import type { Actor } from '#app/auth/guards.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -21,10 +23,8 @@ import {
 } from '#app/models/card-templates.server'
 import { findOrganizationBranding } from '#app/models/organizations.server'
 import { listOrganizationTeams } from '#app/models/teams.server'
-import type { Actor } from '#app/people/manage-people.server'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { intentAction } from '#app/utils/intent-action.server'
 import {
   modesOf,
   parseBackground,

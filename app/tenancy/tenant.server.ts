@@ -1,12 +1,12 @@
 // Resolves the organization behind a request's host, fail-closed, with a small
 // in-memory cache, so only a host's first request in a while pays for the lookup.
 import { LRUCache } from 'lru-cache'
-import { readLegalLinks } from '#app/branding/legal.server'
 import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
 import { findAgency } from '#app/models/agencies.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
+import { readLegalLinks } from '#app/tenancy/legal.server'
 import { type LegalLinks, legalFor } from '#app/validation/legal'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { isOutage } from '#drizzle/unavailable.server'
@@ -160,7 +160,7 @@ export async function freshTenantOf(organizationId: string): Promise<Tenant | un
 
 /**
  * Drops every cached host of an organization, and its cached pages; call after changing it.
- * Other processes hear of the change from the database (app/cache/change-feed.server.ts).
+ * Other processes hear of the change from the database (app/tenancy/change-feed.server.ts).
  */
 export function invalidateTenant(organizationId: string) {
   dropPages(organizationId)

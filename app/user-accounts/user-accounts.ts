@@ -1,7 +1,7 @@
 // The User Accounts tab of /profile (roles doc §2.5): texts, the search schema and row helpers
 // shared by the loader and the panel.
 import { z } from 'zod'
-import type { Role } from '#app/auth/roles'
+import type { Role } from '#app/validation/roles'
 
 export const USER_ACCOUNTS_TAB = 'accounts'
 export const USER_ACCOUNTS_PAGE_SIZE = 20

@@ -1,10 +1,10 @@
 import { isIP } from 'node:net'
 
-import { trustedForwardedValue } from './trusted-proxy'
+import { trustedForwardedValue } from '#app/validation/trusted-proxy'
 
 // The client's address, the one rule for rate limits and view counting: the socket's, or behind
 // `trustedHops` trusted proxies (TRUST_PROXY) the X-Forwarded-For entry the outermost of them
-// appended (app/utils/trusted-proxy.ts), as Express's req.ip reads it with 'trust proxy' = hops.
+// appended (app/validation/trusted-proxy.ts), as Express's req.ip reads it with 'trust proxy' = hops.
 export function clientAddress(
   forwardedFor: string | string[] | undefined,
   socketAddress: string | undefined,

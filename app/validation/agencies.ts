@@ -1,6 +1,6 @@
 // The super admin's Agencies form (roles-teams-admin.md §3, §5), shared by conform and the action.
 import { z } from 'zod'
-import { isValidAgencySlug } from '#app/tenancy/host'
+import { isValidAgencySlug } from '#app/validation/agency-slug'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
 

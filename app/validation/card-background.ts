@@ -1,6 +1,6 @@
 // What a card's background may be set to (spec §3), checked with zod on the server's forms.
 import { z } from 'zod'
-import { GRADIENT_PRESETS, type GradientId } from '#app/cards/backgrounds'
+import { GRADIENT_PRESETS, type GradientId } from '#app/validation/backgrounds'
 import { hexColorSchema } from '#app/validation/color'
 
 const gradientIds = GRADIENT_PRESETS.map((g) => g.id) as [GradientId, ...GradientId[]]

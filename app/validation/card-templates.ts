@@ -2,7 +2,7 @@
 // and the one schema of the templates page's form, shared by the page and its action. The rules
 // that apply a template to a card live in app/templates/template-locks.server.ts.
 import { z } from 'zod'
-import { GRADIENT_PRESETS, type GradientId } from '#app/cards/backgrounds'
+import { GRADIENT_PRESETS, type GradientId } from '#app/validation/backgrounds'
 import { CardExtrasSchema, type CardLinkInput, CardLinkInputSchema } from './card-details'
 import { hexColorSchema } from './color'
 import { websiteSchema } from './profile'

@@ -1,8 +1,8 @@
 // Forms of the End Users and staff (Admin Team, agency Team Members) screens (roles doc §5),
 // shared by the dialogs and the actions: the super admin's and the agency's.
 import { z } from 'zod'
-import { ROLES, type Role } from '#app/auth/roles'
-import { PLAN_IDS } from '#app/teams/plans'
+import { PLAN_IDS } from '#app/validation/plans'
+import { ROLES, type Role } from '#app/validation/roles'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
 import { ClearSuccessorSchema, HandOverSchema, SetForwardingSchema } from './seat-forwarding'

@@ -161,5 +161,3 @@ export const SETTINGS_TOASTS = {
   appearance: 'Appearance settings saved successfully',
 } as const
 export type SettingsIntent = keyof typeof SETTINGS_TOASTS
-
-export { APPEARANCE_DEFAULTS } from './appearance'

@@ -1,6 +1,6 @@
 // Forms of the team page (roles-teams-admin.md §5), shared by conform and the team action.
 import { z } from 'zod'
-import { PAID_PLAN_IDS } from '#app/teams/plans'
+import { PAID_PLAN_IDS } from '#app/validation/plans'
 import { emailField } from './auth'
 import { nameField, TEAM_NAME_MAX } from './names'
 import { plainText } from './text'

@@ -3,8 +3,8 @@
 // service which. HTTP/2 to APPLE_APNS_URL, authenticated by the pass certificate itself (TLS
 // client certificate), topic the pass type identifier. Tests point it at a local fake.
 import http2, { type ClientSessionOptions, type SecureClientSessionOptions } from 'node:http2'
+import type { AppleWalletConfig } from '#app/cards/apple-config.server'
 import { callOutside } from '#app/utils/outside-call.server'
-import type { AppleWalletConfig } from './apple-config.server'
 
 /** What APNs said of each token: delivered, gone for good, or failed for now. */
 export type PushOutcome = { delivered: string[]; gone: string[]; failed: string[] }

@@ -7,6 +7,11 @@ import { createHash } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { PKPass } from 'passkit-generator'
 import sharp from 'sharp'
+import {
+  type AppleWalletConfig,
+  appleWalletConfig,
+  WALLET_WEB_SERVICE_PATH,
+} from '#app/cards/apple-config.server'
 import { cardViewerOf, openCard, type ShownCard } from '#app/cards/card-gate.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { tenantMediaBytes } from '#app/media/drawn-image.server'
@@ -19,11 +24,6 @@ import type { Tenant } from '#app/tenancy/tenant.server'
 import { withSource } from '#app/utils/view-sources'
 import { readableTextColor, safeHexColor } from '#app/validation/hex-color'
 import { type Queryable, withTenant } from '#drizzle/db.server'
-import {
-  type AppleWalletConfig,
-  appleWalletConfig,
-  WALLET_WEB_SERVICE_PATH,
-} from './apple-config.server'
 import { passAuthenticationToken } from './pass-token.server'
 
 export const PKPASS_CONTENT_TYPE = 'application/vnd.apple.pkpass'

@@ -8,12 +8,7 @@ import { STATUS_CODES } from 'node:http'
 import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { WALLET_WEB_SERVICE_PREFIX } from '#app/auth/origin'
-import {
-  addressLimitKey,
-  assertNotLimited,
-  RateLimitedError,
-  recordHits,
-} from '#app/auth/rate-limit.server'
+import { type AppleWalletConfig, appleWalletConfig } from '#app/cards/apple-config.server'
 import { isUuid } from '#app/models/cards.server'
 import {
   findWalletPass,
@@ -21,11 +16,16 @@ import {
   registerWalletDevice,
   unregisterWalletDevice,
 } from '#app/models/wallet-passes.server'
+import {
+  addressLimitKey,
+  assertNotLimited,
+  RateLimitedError,
+  recordHits,
+} from '#app/rate-limits/rate-limit.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { clientDataLine } from '#app/utils/client-data-log'
 import { withTenant } from '#drizzle/db.server'
-import { type AppleWalletConfig, appleWalletConfig } from './apple-config.server'
 import { buildPkpass, openPassCard, passContentOf, pkpassResponse } from './apple-pass.server'
 import { hasPassAuthorization } from './pass-token.server'
 

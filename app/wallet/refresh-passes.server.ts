@@ -4,6 +4,7 @@
 // every device registered for it is pushed through APNs. A push that failed for now stays owed
 // (push_pending) and the job is retried; a token APNs calls gone is forgotten.
 
+import { appleWalletConfig } from '#app/cards/apple-config.server'
 import type { Job } from '#app/models/jobs.server'
 import {
   forgetPushToken,
@@ -16,7 +17,6 @@ import {
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { withTenant } from '#drizzle/db.server'
 import { pushPassUpdates } from './apns.server'
-import { appleWalletConfig } from './apple-config.server'
 import { openPassCard, passContentHash, passContentOf } from './apple-pass.server'
 
 export async function refreshWalletPasses(job: Pick<Job, 'payload'>) {

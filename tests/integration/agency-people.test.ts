@@ -5,7 +5,6 @@
 // writes its audit event.
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import type { Role } from '#app/auth/roles'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.agency.team'
 import {
   action as usersAction,
@@ -13,6 +12,7 @@ import {
 } from '#app/routes/dashboard.agency.users._index'
 import { loader as exportLoader } from '#app/routes/dashboard.agency.users.export[.]csv'
 import { loader as myEndUsersLoader } from '#app/routes/dashboard.team-member.users'
+import type { Role } from '#app/validation/roles'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'

@@ -4,13 +4,13 @@
 // session; at most ANNOUNCEMENTS_PER_DAY a day. And the team member's Team Updates.
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
+import { FAN_OUT_BATCH } from '#app/announcements/send-announcements.server'
+import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
 import { findJobByKey } from '#app/models/jobs.server'
 import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
-import { FAN_OUT_BATCH } from '#app/notifications/send-announcements.server'
-import { createUnsubscribeToken } from '#app/notifications/unsubscribe-token.server'
 import {
   action as announcementsAction,
   loader as announcementsLoader,

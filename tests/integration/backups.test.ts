@@ -21,13 +21,13 @@ import {
   takeDailyBackup,
 } from '#app/backups/backups.server'
 import { backupCommand, restoreCommand } from '#app/backups/commands.server'
+import { seedDemo } from '#app/demo/seed.server'
 import { resetEnvForTests } from '#app/env.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { enqueueDailyJobs } from '#app/jobs/worker.server'
 import { createOrganization } from '#app/models/organizations.server'
 import { getDatabaseHandle, getDb, openPostgres } from '#drizzle/db.server'
 import { contacts, jobs } from '#drizzle/schema'
-import { seedDemo } from '#drizzle/seed.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
 import { withDatabase as databaseUrl } from '#tests/setup/global-db'
 

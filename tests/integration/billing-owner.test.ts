@@ -7,7 +7,7 @@
 import { and, eq, isNull, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { SIGNATURE_TOLERANCE_S } from '#app/billing/stripe-webhook.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { action as deleteAccountAction } from '#app/routes/account.delete'
 import { action as agencyTeamAction } from '#app/routes/dashboard.agency.team'
 import {

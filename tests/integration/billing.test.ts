@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { GRACE_PERIOD_MS } from '#app/billing/stripe-event-jobs.server'
-import { runJobsNow } from '#app/jobs/handlers.server'
+import { runJobsNow } from '#app/job-handlers.server'
 import { action as teamAction, loader as teamLoader } from '#app/routes/dashboard.end-user.team'
 import { getDb } from '#drizzle/db.server'
 import {

@@ -5,6 +5,7 @@
 // looked up like any other name and never verifies.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { seedDemo } from '#app/demo/seed.server'
 import {
   checkCustomDomain,
   isLocalDemoDomain,
@@ -15,7 +16,6 @@ import { loader as brandingLoader } from '#app/routes/dashboard.agency.branding'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
-import { seedDemo } from '#drizzle/seed.server'
 import { contextFor, requestFor, sessionCookieFor, settle } from '#tests/factories'
 
 // Its own file: the seed needs an empty database.

@@ -3,7 +3,7 @@
 // banner and its rate-limited resend; the profile's status.
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { hashToken } from '#app/auth/link-token.server'
+import { hashToken } from '#app/email/link-token.server'
 import { insertEmailConfirmationToken } from '#app/models/email-confirmations.server'
 import { activityLabel } from '#app/profile/activity'
 import { loader as rootLoader } from '#app/root'

@@ -10,8 +10,8 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { resetEnvForTests } from '#app/env.server'
+import { prepareDatabase } from '#app/prepare-database.server'
 import { getDatabaseHandle, openPglite } from '#drizzle/db.server'
-import { prepareDatabase } from '#drizzle/prepare.server'
 
 // The mode of a backup's `.partial` file at every step of writing it the app takes: after it
 // is opened or written, before anything is appended, its mode changed or it is renamed.

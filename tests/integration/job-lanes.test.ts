@@ -4,14 +4,14 @@
 // bytes keep arriving; stopping the worker cancels the push in flight and ends at once.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
+import { appleWalletConfig } from '#app/cards/apple-config.server'
 import { resetEnvForTests } from '#app/env.server'
-import { jobHandlers } from '#app/jobs/handlers.server'
+import { jobHandlers } from '#app/job-handlers.server'
 import { type JobHandlers, startJobWorker, stopJobWorker } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
 import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
 import { pushPassUpdates } from '#app/wallet/apns.server'
-import { appleWalletConfig } from '#app/wallet/apple-config.server'
 import { getDb, withDatabase } from '#drizzle/db.server'
 import { emailOutbox, jobs } from '#drizzle/schema'
 import {

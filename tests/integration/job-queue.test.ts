@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
-import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
+import { jobHandlers, runJobsNow } from '#app/job-handlers.server'
 import {
   enqueueDailyJobs,
   nextDailyRun,

@@ -8,7 +8,7 @@ import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { loader as rootLoader } from '#app/root'
 import { loader as healthLoader } from '#app/routes/api.health-check'
 import { maintenanceResponse } from '#app/settings/maintenance.server'
-import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb } from '#drizzle/db.server'
 import {

@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { resetPassword, signIn } from '#app/auth/accounts.server'
-import { hashToken } from '#app/auth/link-token.server'
+import { hashToken } from '#app/email/link-token.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { action, loader } from '#app/routes/dashboard.team-member.users'
 import { loader as csvLoader } from '#app/routes/dashboard.team-member.users[.]csv'

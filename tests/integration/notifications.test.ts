@@ -4,12 +4,9 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
+import { createUnsubscribeToken, readUnsubscribeToken } from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { getNotificationPreferences } from '#app/notifications/preferences.server'
-import {
-  createUnsubscribeToken,
-  readUnsubscribeToken,
-} from '#app/notifications/unsubscribe-token.server'
 import { action as cardAction } from '#app/routes/card.$ref'
 import {
   action as unsubscribeAction,

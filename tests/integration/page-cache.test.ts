@@ -3,7 +3,6 @@
 // batched views (de-duplicated, written per organization, a deleted card's views dropped).
 import { and, eq } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
-import { startChangeFeed, stopChangeFeed } from '#app/cache/change-feed.server'
 import {
   CACHE_TAG_HEADER,
   CACHE_VIEW_HEADER,
@@ -16,6 +15,7 @@ import { flushCardViews, pendingCardViews, queueCardView } from '#app/cards/view
 import { updateAccount } from '#app/models/people.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { loader } from '#app/routes/card.$ref'
+import { startChangeFeed, stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardViews, digitalCards, organizations } from '#drizzle/schema'
 import {

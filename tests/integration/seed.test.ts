@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { DEMO_ORGANIZATIONS, seedDemo } from '#app/demo/seed.server'
 import { listCardsForOwner } from '#app/models/cards.server'
 import {
   countCardViewsBySource,
@@ -18,7 +19,6 @@ import {
   organizations,
   users,
 } from '#drizzle/schema'
-import { DEMO_ORGANIZATIONS, seedDemo } from '#drizzle/seed.server'
 import { contextFor, requestFor } from '#tests/factories'
 import { readWithVcf } from '#tests/vcard-readers'
 

@@ -15,7 +15,7 @@ import {
 } from '#app/domains/sending-domain-verification.server'
 import { queueEmail } from '#app/email/mailer.server'
 import { resetEnvForTests } from '#app/env.server'
-import { jobHandlers, runJobsNow } from '#app/jobs/handlers.server'
+import { jobHandlers, runJobsNow } from '#app/job-handlers.server'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { INVALID_DOMAIN } from '#app/validation/domain'

@@ -7,7 +7,6 @@ import jsQR from 'jsqr'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { afterEach, describe, expect, test } from 'vitest'
-import { startChangeFeed, stopChangeFeed } from '#app/cache/change-feed.server'
 import {
   CACHE_TAG_HEADER,
   CACHE_VIEW_HEADER,
@@ -22,6 +21,7 @@ import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
 import { action as editAction } from '#app/routes/dashboard.end-user.digital-cards.edit.$cardId'
 import { loader as cardShareLoader } from '#app/routes/qrcode.$cardId'
+import { startChangeFeed, stopChangeFeed } from '#app/tenancy/change-feed.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import {

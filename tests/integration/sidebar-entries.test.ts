@@ -4,8 +4,8 @@
 // followed; this covers the other roles, whose lists tests/unit/role-navigation.test.ts pins.
 import { existsSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { ROLES, type Role, rolePaths } from '#app/auth/roles'
 import { sidebarNavigation } from '#app/navigation/role-navigation'
+import { ROLES, type Role, rolePaths } from '#app/validation/roles'
 import {
   contextFor,
   getPlatformOrganization,

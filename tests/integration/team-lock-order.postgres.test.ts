@@ -6,7 +6,7 @@
 // otherwise deadlock with it, and one of the two would fail with a 500.
 import { and, eq, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
-import { hashToken } from '#app/auth/link-token.server'
+import { hashToken } from '#app/email/link-token.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { createTeamWithAdmin } from '#app/models/teams.server'
 import { answerInvitation } from '#app/teams/invitations.server'

@@ -4,8 +4,8 @@
 // emailed invitation (stored hashed, 7 days, answered once by the invited address) and upgrades.
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { hashToken } from '#app/auth/link-token.server'
 import { UPGRADE_REASONS } from '#app/components/teams/plans-view'
+import { hashToken } from '#app/email/link-token.server'
 import { setUserPlan, type UserRole } from '#app/models/users.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
 import { action as agencyUsersAction } from '#app/routes/dashboard.agency.users._index'
@@ -17,7 +17,7 @@ import {
   loader as declinePageLoader,
 } from '#app/routes/invitations.$token_.decline'
 import { INVITATION_NOT_YOURS } from '#app/teams/invitations.server'
-import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/teams/plans'
+import { PLANS_GRANTED_BY_ADMINS, type PlanId } from '#app/validation/plans'
 import type { TeamRole } from '#app/validation/teams'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {

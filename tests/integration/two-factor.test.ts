@@ -18,7 +18,7 @@ import {
 import { saveOrganizationPreferences } from '#app/models/organization-settings.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { findUserById } from '#app/models/users.server'
-import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
 import { getDb, withTenant } from '#drizzle/db.server'

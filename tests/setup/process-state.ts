@@ -4,14 +4,14 @@
 // have: the environment vitest started the process with, and no cache, queue or background
 // work left from another file's database. A new cache or timer in the app belongs here.
 import { afterAll } from 'vitest'
-import { stopChangeFeed } from '#app/cache/change-feed.server'
 import { discardCardViewsForTests } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { resetEnvForTests } from '#app/env.server'
 import { forgetUnwrittenJobOutcomesForTests, stopJobWorker } from '#app/jobs/worker.server'
 import { forgetGoogleWalletTokensForTests } from '#app/services/google-wallet-api.server'
-import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
 import { forgetDiskSpaceReading } from '#app/storage/disk-space.server'
+import { stopChangeFeed } from '#app/tenancy/change-feed.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { setApnsTlsForTests } from '#app/wallet/apns.server'
 import { setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'

@@ -4,7 +4,7 @@ import {
   perceivedLuminance,
   readableCardColor,
   usesLightText,
-} from '#app/cards/backgrounds'
+} from '#app/validation/backgrounds'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { contrastRatio } from '#app/validation/hex-color'
 

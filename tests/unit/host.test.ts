@@ -3,12 +3,12 @@ import {
   classifyHost,
   forwardedProtoIsHttps,
   forwardedPublicAddress,
-  isValidAgencySlug,
   normalizeHost,
   requestHost,
 } from '#app/tenancy/host'
 import { clientAddress } from '#app/utils/client-address'
-import { parseTrustedHops } from '#app/utils/trusted-proxy'
+import { isValidAgencySlug } from '#app/validation/agency-slug'
+import { parseTrustedHops } from '#app/validation/trusted-proxy'
 
 describe('normalizeHost', () => {
   test.each([
@@ -65,7 +65,7 @@ describe('classifyHost', () => {
     expect(classifyHost('www.localhost', root)).toEqual({ kind: 'platform' })
   })
   test('a name two labels under the root is no subdomain, only ever a custom domain', () => {
-    // The demo's verified custom domain (drizzle/seed.server.ts): *.localhost needs no hosts file.
+    // The demo's verified custom domain (app/demo/seed.server.ts): *.localhost needs no hosts file.
     expect(classifyHost('cards.acme.localhost', root)).toEqual({
       kind: 'custom-domain',
       domain: 'cards.acme.localhost',

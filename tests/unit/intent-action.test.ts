@@ -3,15 +3,15 @@
 // replies the pages show, and a redirect with the handler's toast.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { z } from 'zod'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
-import { resetEnvForTests } from '#app/env.server'
-import { ActionError } from '#app/utils/action-error'
 import {
   formAction,
   type IntentHandlers,
   intentAction,
   postedUrl,
-} from '#app/utils/intent-action.server'
+} from '#app/actions/intent-action.server'
+import { resetEnvForTests } from '#app/env.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
+import { ActionError } from '#app/utils/action-error'
 import { readToast } from '#app/utils/toast.server'
 
 const URL_POSTED = 'http://acme.localhost/dashboard/things?q=blue'

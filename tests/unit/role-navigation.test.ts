@@ -3,7 +3,6 @@
 // role, agree wherever they name the same destination, and show only screens that exist.
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { ROLES, type Role, rolePaths, settingsMenuPath } from '#app/auth/roles'
 import {
   accountEntries,
   dashboardEntries,
@@ -12,6 +11,7 @@ import {
   sidebarNavigation,
   userMenuEntries,
 } from '#app/navigation/role-navigation'
+import { ROLES, type Role, rolePaths, settingsMenuPath } from '#app/validation/roles'
 
 // roles-teams-admin.md §2.2, copied from the spec: label and target of each area's entries.
 const SPEC_TABLE: Record<string, [string, string][]> = {

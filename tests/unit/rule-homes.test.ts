@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
-import { fitsOneMore, PLANS } from '#app/teams/plans'
 import { canWriteNfc } from '#app/utils/nfc'
 import {
   IMAGE_PURPOSES,
@@ -16,6 +15,7 @@ import {
 } from '#app/validation/images'
 import { INVITATION_TTL_MS, INVITATIONS_VALID_FOR } from '#app/validation/invitation-lifetime'
 import { TEAM_NAME_TOO_LONG, TEAM_NAME_TOO_SHORT } from '#app/validation/names'
+import { fitsOneMore, PLANS } from '#app/validation/plans'
 import { readSearch, SEARCH_MAX_LENGTH, SEARCH_TOO_LONG_MESSAGE } from '#app/validation/search'
 
 function sourceFiles(dir: string): string[] {
@@ -46,7 +46,7 @@ test.each([
   // The invitation lifetime: a number of days written beside an invitation.
   ['app/validation/invitation-lifetime.ts', /invitation.*\b7 days|\b7 days.*invitation/i],
   // The seat check: members and pending invitations against the plan's limit.
-  ['app/teams/plans.ts', /pendingInvitations \+ 1|pendingInvitations \+ 1 >/],
+  ['app/validation/plans.ts', /pendingInvitations \+ 1|pendingInvitations \+ 1 >/],
   // Name lengths and their messages.
   ['app/validation/names.ts', /must be at least 2 characters|\.min\(2,/],
   // A list's search: `?q=` read, limited and refused only by readSearch, never cut to a length

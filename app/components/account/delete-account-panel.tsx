@@ -7,11 +7,11 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import { useFetcher } from '@remix-run/react'
 import { TriangleAlert } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { isClientFailure } from '#app/components/client-failure'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions } from '#app/components/ui/dialog'
 import { toast } from '#app/components/ui/toasts'
-import { isClientFailure } from '#app/utils/client-failure'
 import {
   ACCOUNT_DELETION_GRACE_DAYS,
   DeleteAccountSchema,

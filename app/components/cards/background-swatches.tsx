@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react'
-import { COLOR_PRESETS, GRADIENT_PRESETS, readableCardColor } from '#app/cards/backgrounds'
 import { cn } from '#app/utils/cn'
+import { COLOR_PRESETS, GRADIENT_PRESETS, readableCardColor } from '#app/validation/backgrounds'
 import { isHexColor } from '#app/validation/hex-color'
 
 /** `color:#ffffff` or `gradient:blue-ocean`: the value of one swatch. */

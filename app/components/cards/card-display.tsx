@@ -1,10 +1,10 @@
 import { Building2, Globe, Phone } from 'lucide-react'
 import { type CSSProperties, useState } from 'react'
-import { backgroundCss, usesLightText } from '#app/cards/backgrounds'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import type { CardView } from '#app/cards/card-view'
 import { CardActions } from '#app/components/cards/card-actions'
 import { cn } from '#app/utils/cn'
+import { backgroundCss, usesLightText } from '#app/validation/backgrounds'
 
 export type { CardView }
 

@@ -4,10 +4,10 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { useFetcher } from '@remix-run/react'
 import { useEffect } from 'react'
 import { SHORT_LINK_PREFIX } from '#app/cards/short-link'
+import { isClientFailure } from '#app/components/client-failure'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
-import { isClientFailure } from '#app/utils/client-failure'
 import { CardSlugSchema, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '#app/validation/card-slug'
 
 type SlugReply = {

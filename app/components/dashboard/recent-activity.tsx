@@ -1,7 +1,7 @@
 import { formatDistance } from 'date-fns'
 import { Building2, Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { roleLabel } from '#app/auth/roles'
+import { roleLabel } from '#app/validation/roles'
 
 /**
  * An end user's own event, or one of an admin's scope (app/models/activity.server.ts), which

@@ -1,9 +1,9 @@
 import { useRouteError } from '@remix-run/react'
 import { TriangleAlert } from 'lucide-react'
 import { useEffect } from 'react'
+import { isRequestFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { toast } from '#app/components/ui/toasts'
-import { isRequestFailure } from '#app/utils/client-failure'
 
 /** Spec §8's failure toast for the dashboards. */
 export const STATS_FAILURE = 'Could not load dashboard statistics'

@@ -6,10 +6,10 @@ import * as Dialog from '@radix-ui/react-dialog'
 import { NavLink, useLocation } from '@remix-run/react'
 import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react'
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
-import type { Role } from '#app/auth/roles'
 import { type NavEntry, roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
 import { SIDEBAR_SHORTCUT_KEY, sidebarCookie } from '#app/navigation/sidebar-state'
 import { cn } from '#app/utils/cn'
+import type { Role } from '#app/validation/roles'
 import { useSignOut } from './use-sign-out'
 
 /** Tailwind's `md`: the drawer serves narrower screens. */

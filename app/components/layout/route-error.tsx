@@ -1,6 +1,8 @@
 import { useMatches, useRevalidator, useRouteError } from '@remix-run/react'
 import { RefreshCw, TriangleAlert } from 'lucide-react'
 import { useEffect } from 'react'
+import { isRequestFailure } from '#app/components/client-failure'
+import { AppErrorContent } from '#app/components/layout/app-error'
 import {
   DATABASE_WARNING,
   isDatabaseErrorData,
@@ -8,8 +10,6 @@ import {
 } from '#app/components/layout/database-warning'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
-import { AppErrorContent } from '#app/root'
-import { isRequestFailure } from '#app/utils/client-failure'
 
 /**
  * A route's error boundary: when its data could not be loaded (network, 5xx) it says so in the

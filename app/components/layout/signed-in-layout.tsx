@@ -3,7 +3,7 @@
 // dashboard layout (routes/dashboard.tsx) mounts, with the role and the remembered state the root
 // loader reads for a signed-in person. Signed out (a visitor's /qrcode/{cardId}), the page alone.
 import type { ReactNode } from 'react'
-import { useRootData } from '#app/root'
+import { useRootData } from '#app/components/layout/root-data'
 import { SidebarLayout } from './app-sidebar'
 
 export function SignedInLayout({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@
 // renders it until the Radix menu (app/components/layout/user-menu.tsx, loaded after hydration)
 // is there, so pages without a signed-in person never download the menu.
 import { ChevronDown } from 'lucide-react'
-import type { Role } from '#app/auth/roles'
+import type { Role } from '#app/validation/roles'
 
 export type MenuUser = {
   firstName: string

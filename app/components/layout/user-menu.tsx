@@ -1,8 +1,8 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Link } from '@remix-run/react'
 import { LogOut } from 'lucide-react'
-import { roleLabel } from '#app/auth/roles'
 import { userMenuEntries } from '#app/navigation/role-navigation'
+import { roleLabel } from '#app/validation/roles'
 import { useSignOut } from './use-sign-out'
 import { displayName, type MenuUser, UserMenuFace } from './user-menu-face'
 

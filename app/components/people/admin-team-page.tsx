@@ -7,7 +7,6 @@ import { Form } from '@remix-run/react'
 import { CreditCard, Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
-import type { Role } from '#app/auth/roles'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
@@ -21,6 +20,7 @@ import {
   STAFF_FORM_SCHEMAS,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import type { Role } from '#app/validation/roles'
 import {
   DeleteDialog,
   EmptyRow,

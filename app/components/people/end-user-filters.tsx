@@ -1,10 +1,10 @@
 // The End Users screen's search and Filter: by team member (the agency's) or by agency and role
 // (the super admin's), and by status.
-import type { Role } from '#app/auth/roles'
+
 import { LabelledSelect } from '#app/components/ui/labelled-select'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
-import type { Agency, TeamMember } from './end-user-types'
-import type { EndUsersPageProps } from './end-users-page'
+import type { Role } from '#app/validation/roles'
+import type { Agency, EndUsersFilterView, TeamMember } from './end-user-types'
 import { SearchBar } from './people-ui'
 
 export function EndUserFilters({
@@ -14,7 +14,7 @@ export function EndUserFilters({
   agencies,
   listRoles,
 }: {
-  filter: EndUsersPageProps['filter']
+  filter: EndUsersFilterView
   agencyScope: boolean
   teamMembers: TeamMember[]
   agencies: Agency[]

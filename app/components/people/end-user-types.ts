@@ -1,6 +1,7 @@
 // What the End Users screen shows of a person, an agency, a team member and a handed-over seat.
-import type { Role } from '#app/auth/roles'
-import type { PlanId } from '#app/teams/plans'
+
+import type { PlanId } from '#app/validation/plans'
+import type { Role } from '#app/validation/roles'
 
 export type Person = {
   id: string
@@ -24,4 +25,14 @@ export type HandOverRow = {
   successorName: string
   successorActive: boolean
   handedOverAt: string
+}
+
+/** The list's filter as the loader read it from the address. */
+export type EndUsersFilterView = {
+  search: string
+  searchError: string | null
+  organizationId: string | null
+  status: 'active' | 'inactive' | null
+  assignedToUserId?: string | null
+  role?: Role | null
 }

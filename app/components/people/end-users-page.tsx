@@ -9,15 +9,21 @@
 import { useSearchParams, useSubmit } from '@remix-run/react'
 import { Download, Forward, UserPlus } from 'lucide-react'
 import { useState } from 'react'
-import type { Role } from '#app/auth/roles'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { rolesFor } from '#app/validation/people'
+import type { Role } from '#app/validation/roles'
 import type { SeatForwarding } from '#app/validation/seat-forwarding'
 import { EndUserFilters } from './end-user-filters'
 import { UserFormDialog } from './end-user-form'
-import type { Agency, HandOverRow, Person, TeamMember } from './end-user-types'
+import type {
+  Agency,
+  EndUsersFilterView,
+  HandOverRow,
+  Person,
+  TeamMember,
+} from './end-user-types'
 import { EndUsersTable, type RowActions } from './end-users-table'
 import { DeleteDialog, PageHeader, useRoleChangeFailureToast } from './people-ui'
 import { AssignDialog, HandOverDialog, PlanDialog, RoleDialog } from './person-dialogs'
@@ -30,14 +36,7 @@ import {
 export type EndUsersPageProps = {
   users: Person[]
   total: number
-  filter: {
-    search: string
-    searchError: string | null
-    organizationId: string | null
-    status: 'active' | 'inactive' | null
-    assignedToUserId?: string | null
-    role?: Role | null
-  }
+  filter: EndUsersFilterView
   /** The super admin's list: the roles it shows (every account but the platform's staff). */
   listRoles?: readonly Role[]
   agencies: Agency[]

@@ -1,8 +1,8 @@
 // The End Users screen's list: one row a person (name, email, agency or team member, status, last
 // sign-in) and, for who may edit, the row's actions menu.
 import { CreditCard, Forward, Pencil, Power, Shield, Trash2, UserCheck } from 'lucide-react'
-import { AREA_ROLES } from '#app/auth/roles'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { AREA_ROLES } from '#app/validation/roles'
 import type { Person, TeamMember } from './end-user-types'
 import { EmptyRow, lastActive, RowMenu, RowMenuItem, TD, TH } from './people-ui'
 

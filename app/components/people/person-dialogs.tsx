@@ -3,13 +3,13 @@
 // person's id, and stays open with the server's messages when refused.
 import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import type { Role } from '#app/auth/roles'
 import { FormMessage } from '#app/components/forms'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { LabelledSelect } from '#app/components/ui/labelled-select'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
-import { formatPrice, PLAN_IDS, PLANS } from '#app/teams/plans'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { formatPrice, PLAN_IDS, PLANS } from '#app/validation/plans'
+import type { Role } from '#app/validation/roles'
 import { AssigneeSelect } from './end-user-form'
 import type { Person, TeamMember } from './end-user-types'
 

@@ -7,7 +7,7 @@ import {
   isClientFailure,
   serverActionOrFailure,
   useClientFailureToast,
-} from '#app/utils/client-failure'
+} from '#app/components/client-failure'
 
 export type ProfileTab = { id: string; label: string; icon: LucideIcon; content: ReactNode }
 

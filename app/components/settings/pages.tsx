@@ -280,7 +280,7 @@ export function TeamMemberSettings({
                     kind: 'toggle',
                     name: 'marketingEmails',
                     label: 'Marketing Communications',
-                    // The agency's announcements (app/notifications/send-announcements.server.ts).
+                    // The agency's announcements (app/announcements/send-announcements.server.ts).
                     description:
                       'Announcements your agency writes to its users, off unless you turn it on. Each one has a one-click unsubscribe link.',
                   },

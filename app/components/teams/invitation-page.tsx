@@ -1,13 +1,13 @@
 // What an invitation link opens: who invites whom to which team, and one button that answers.
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { useClientFailureToast } from '#app/components/client-failure'
 import { FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { invitationLoader } from '#app/teams/invitation-route.server'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
-import { useClientFailureToast } from '#app/utils/client-failure'
 import { INVITATIONS_VALID_FOR } from '#app/validation/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 

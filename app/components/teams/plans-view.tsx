@@ -6,6 +6,7 @@ import type { BillingSummary } from '#app/billing/billing-summary'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { cn } from '#app/utils/cn'
 import {
   formatPrice,
   isUpgrade,
@@ -14,9 +15,8 @@ import {
   PLANS,
   PLANS_GRANTED_BY_ADMINS,
   type PlanId,
-} from '#app/teams/plans'
-import { TEAM_PAGE_PATH } from '#app/teams/team-paths'
-import { cn } from '#app/utils/cn'
+} from '#app/validation/plans'
+import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 import { BillingSection } from './billing-section'
 
 /**

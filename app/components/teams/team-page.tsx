@@ -5,27 +5,27 @@ import { Form, Link, useActionData, useNavigation, useSubmit } from '@remix-run/
 import { formatDistance } from 'date-fns'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { toast } from '#app/components/ui/toasts'
 import type { TeamActionData } from '#app/components/ui/use-intent-dialog'
-import type { loader } from '#app/routes/dashboard.end-user.team'
 import {
   inviteBlockedByPolicy,
   ONLY_ADMINS_INVITE,
   TEAM_ROLE_LABELS,
   teamPermissions,
 } from '#app/teams/permissions'
-import { hasTeamFeatures, PLANS } from '#app/teams/plans'
-import { PLANS_VIEW_PATH, teamPagePath } from '#app/teams/team-paths'
-import { isClientFailure, useClientFailureToast } from '#app/utils/client-failure'
+import type { teamPageLoader } from '#app/teams/team-page-loader.server'
 import { cn } from '#app/utils/cn'
+import { hasTeamFeatures, PLANS } from '#app/validation/plans'
+import { PLANS_VIEW_PATH, teamPagePath } from '#app/validation/team-paths'
 import { TEAM_ROLES, type TeamRole } from '#app/validation/teams'
 import { PlansView } from './plans-view'
 import { AddMemberDialog, TeamFormDialog } from './team-dialogs'
 
-type Data = SerializeFrom<typeof loader>
+type Data = SerializeFrom<typeof teamPageLoader>
 type Selected = NonNullable<Data['selected']>
 
 // Spec §8: what a failed request says, by the form's intent.

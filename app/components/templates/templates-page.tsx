@@ -4,7 +4,6 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
-import { GRADIENT_PRESETS } from '#app/cards/backgrounds'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
 import {
   AddressFields,
@@ -16,6 +15,7 @@ import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
 import { Badge } from '#app/components/ui/badge'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
+import { GRADIENT_PRESETS } from '#app/validation/backgrounds'
 import { addressLine, type LinkKind, linkName } from '#app/validation/card-details'
 import {
   TEMPLATE_FIELD_LABELS,

@@ -1,6 +1,4 @@
 // A branded, table-based email layout (email clients ignore most CSS) with a text part.
-import { tenantOrigin } from '#app/tenancy/origin.server'
-import type { Tenant } from '#app/tenancy/tenant.server'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
 import type { LegalLinks } from '#app/validation/legal'
 import { type QuotedData, quotedVisitorText } from './visitor-text.server'
@@ -12,17 +10,6 @@ export type EmailBranding = {
   origin: string
   /** The support email and policy links of the footer line (empty ones are left out). */
   legal: LegalLinks
-}
-
-/** A tenant's emails: its name, colour and logo, and links on its own origin (from its record). */
-export function tenantEmailBranding(tenant: Tenant): EmailBranding {
-  return {
-    name: tenant.name,
-    primaryColor: tenant.primaryColor,
-    logoUrl: tenant.logoUrl,
-    origin: tenantOrigin(tenant),
-    legal: tenant.legal,
-  }
 }
 
 /** The footer line's parts, in the order every email shows them. */

@@ -32,7 +32,7 @@ export const LIMITS = {
   // and per client address. A signed-in session must not be a way to guess the password.
   currentPasswordAccount: { max: 10, windowMs: 15 * MINUTE },
   currentPasswordIp: { max: 50, windowMs: 15 * MINUTE },
-  // Every email a person can cause to reach someone else (app/services/send-limits.server.ts):
+  // Every email a person can cause to reach someone else (app/email/send-limits.server.ts):
   // per sender, per recipient address and per tenant, so nobody floods an inbox, or the
   // agency's sending reputation, in its name. A sender is an account, or a client address when
   // not signed in: that ceiling sits above the per-form limits (sign-ups, leads) it spans, which

@@ -4,7 +4,8 @@
 // Notifications and Marketing Communications on), in batches that each commit with their
 // progress. Each email carries its recipient's one-click unsubscribe of Marketing
 // Communications (RFC 8058). The screen's loader and action are ./announcements-route.server.ts's.
-import { RateLimitedError } from '#app/auth/rate-limit.server'
+
+import type { Actor } from '#app/auth/guards.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
 import {
@@ -18,9 +19,10 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import { hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
-import type { Actor } from '#app/people/manage-people.server'
+import { unsubscribeLink } from '#app/notifications/new-contact.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import { announcementEmail } from '#app/services/emails/announcement-email.server'
-import { tenantEmailBranding } from '#app/services/emails/layout.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
@@ -31,7 +33,6 @@ import {
   NO_RECIPIENTS_MESSAGE,
 } from '#app/validation/announcements'
 import { type Queryable, withTenant } from '#drizzle/db.server'
-import { unsubscribeLink } from './new-contact.server'
 
 /** Emails queued per transaction of the fan-out: small enough to commit quickly. */
 export const FAN_OUT_BATCH = 200

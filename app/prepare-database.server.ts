@@ -4,16 +4,16 @@
 
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
+import { seedDemo } from '#app/demo/seed.server'
 import { getEnv } from '#app/env.server'
 import { hasPlatformOrganization } from '#app/models/organizations.server'
-import { secureDataDir } from '#app/utils/private-files.server'
 import {
   type DatabaseHandle,
   getDatabaseHandle,
   openPostgres,
   setDatabaseHandle,
-} from './db.server'
-import { seedDemo } from './seed.server'
+} from '#drizzle/db.server'
+import { secureDataDir } from '#drizzle/private-files.server'
 
 type Log = (message: string) => void
 

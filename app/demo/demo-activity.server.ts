@@ -8,8 +8,8 @@ import type { DeviceClass } from '#app/models/card-views.server'
 import sharp from '#app/services/sharp.server'
 import type { ViewSource } from '#app/utils/view-sources'
 import { IMAGE_PURPOSES } from '#app/validation/images'
-import type { Transaction } from './db.server'
-import { cardViews, contacts } from './schema'
+import type { Transaction } from '#drizzle/db.server'
+import { cardViews, contacts } from '#drizzle/schema'
 
 export type DemoViewRow = typeof cardViews.$inferInsert
 export type DemoContactRow = typeof contacts.$inferInsert
@@ -150,7 +150,7 @@ export function demoViews(
     const trend = 0.75 + (0.5 * (DEMO_ACTIVITY_DAYS - 1 - daysAgo)) / (DEMO_ACTIVITY_DAYS - 1)
     const usual = Math.round(base * trend * scale * (0.6 + 0.8 * random()))
     // Today has had the hours until now, and its views stop a while before it: the newest
-    // contacts (drizzle/seed.server.ts) head the recent activity, not a run of views. Just after
+    // contacts (app/demo/seed.server.ts) head the recent activity, not a run of views. Just after
     // midnight the day is shorter than that quiet spell: its views take its first third, and
     // the newest contacts are brought into the rest (todaysContactSpan).
     const elapsed = now.getTime() - dayStart

@@ -5,6 +5,17 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { createUserWithPassword, type NewAccount } from '#app/auth/accounts.server'
 import { keyFromText, sealKey } from '#app/auth/two-factor.server'
+import {
+  type DemoContact,
+  type DemoContactRow,
+  type DemoViewRow,
+  demoContacts,
+  demoViews,
+  drawDemoPhoto,
+  insertDemoActivity,
+} from '#app/demo/demo-activity.server'
+import { DEMO_BRANDING_PNG } from '#app/demo/demo-assets'
+import { DEMO_TOTP_KEY } from '#app/demo/demo-totp'
 import { setTwoFactor } from '#app/models/authenticators.server'
 import { insertTemplate, type TemplateWrite } from '#app/models/card-templates.server'
 import { createCard, replaceCardLinks } from '#app/models/cards.server'
@@ -18,19 +29,8 @@ import {
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { CardExtrasSchema } from '#app/validation/card-details'
 import type { TeamRole } from '#app/validation/teams'
-import type { Database, Transaction } from './db.server'
-import {
-  type DemoContact,
-  type DemoContactRow,
-  type DemoViewRow,
-  demoContacts,
-  demoViews,
-  drawDemoPhoto,
-  insertDemoActivity,
-} from './demo-activity.server'
-import { DEMO_BRANDING_PNG } from './demo-assets'
-import { DEMO_TOTP_KEY } from './demo-totp'
-import { platformSettings, users as usersTable } from './schema'
+import type { Database, Transaction } from '#drizzle/db.server'
+import { platformSettings, users as usersTable } from '#drizzle/schema'
 
 export const DEMO_PASSWORD = 'demo1234'
 

@@ -1,4 +1,6 @@
 // Every kind of queued job and the code that runs it.
+
+import { fanOutAnnouncement } from '#app/announcements/send-announcements.server'
 import { passwordResetJob } from '#app/auth/accounts.server'
 import { takeDailyBackup } from '#app/backups/backups.server'
 import {
@@ -15,11 +17,10 @@ import {
   removeProviderDomainJob,
 } from '#app/domains/sending-domain-verification.server'
 import { deliverEmail } from '#app/email/mailer.server'
+import { type JobHandlers, runDueJobs, startJobWorker } from '#app/jobs/worker.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
-import { fanOutAnnouncement } from '#app/notifications/send-announcements.server'
 import { accountDeletionJob, requeueOverdueDeletions } from '#app/people/account-deletion.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
-import { type JobHandlers, runDueJobs, startJobWorker } from './worker.server'
 
 export const jobHandlers: JobHandlers = {
   'email.send': deliverEmail,

@@ -5,10 +5,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import type { z } from 'zod'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { readForm, readPlainForm, UploadError } from '#app/media/uploads.server'
-import { ActionError } from './action-error'
-import { redirectWithToast } from './toast.server'
+import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
+import { ActionError } from '#app/utils/action-error'
+import { redirectWithToast } from '#app/utils/toast.server'
 
 /**
  * What a refused form gets back: conform's reply (the messages next to their fields), the

@@ -2,7 +2,7 @@
 // page cache, the tenant lookup and the platform settings. Every process listens, so an edit,
 // a branding change or a deactivated agency saved through one is seen by all (ADR 021).
 import { dropPages } from '#app/cache/page-cache.server'
-import { invalidatePlatformSettings } from '#app/settings/platform-settings-cache.server'
+import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache, invalidateTenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
 

@@ -1,7 +1,7 @@
 // The platform settings every request may need (maintenance mode, session timeout), cached in
 // process like the tenant lookup: a request pays for the row at most once per TTL, and a save
 // drops the cache at once, on this instance directly and on the others through the database's
-// change announcements (app/cache/change-feed.server.ts).
+// change announcements (app/tenancy/change-feed.server.ts).
 import { dropPages } from '#app/cache/page-cache.server'
 import { getEnv } from '#app/env.server'
 import { getPlatformSettings, type PlatformSettings } from '#app/models/platform-settings.server'

@@ -1,7 +1,8 @@
 // `npm run seed`: migrate, then seed the demo if the database is empty.
-import { restrictUmask } from '#app/utils/private-files.server'
-import { closeDatabase } from './db.server'
-import { prepareDatabase } from './prepare.server'
+
+import { prepareDatabase } from '#app/prepare-database.server'
+import { closeDatabase } from '#drizzle/db.server'
+import { restrictUmask } from '#drizzle/private-files.server'
 
 restrictUmask()
 process.env.SEED_DEMO ??= '1'

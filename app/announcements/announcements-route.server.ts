@@ -2,12 +2,12 @@
 // its loader (the reach, the history, what is left today) and its action (send). Sending itself
 // is ./send-announcements.server.ts's.
 import { type AppLoadContext, data } from '@remix-run/node'
+import { formAction } from '#app/actions/intent-action.server'
+import { sendAnnouncement, sentToday } from './send-announcements.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
 import { countAnnouncementRecipients, listAnnouncements } from '#app/models/announcements.server'
-import { formAction } from '#app/utils/intent-action.server'
 import { ANNOUNCEMENTS_PER_DAY, AnnouncementSchema } from '#app/validation/announcements'
 import { withTenant } from '#drizzle/db.server'
-import { sendAnnouncement, sentToday } from './send-announcements.server'
 
 export const ANNOUNCEMENTS_PATH = '/dashboard/agency/announcements'
 

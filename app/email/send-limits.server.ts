@@ -3,8 +3,13 @@
 // an email-change notice) goes out in the tenant's name and from its domain, so it is limited per
 // sender, per recipient and per tenant. queueEmailIn calls this inside the transaction that
 // queues the email: a refusal rolls that transaction back (nothing queued, nothing counted) and
-// the route answers 429 with the message. The numbers are in LIMITS (app/auth/rate-limit.server.ts).
-import { addressLimitKey, hitOrRefuseIn, limitKey, minutesText } from '#app/auth/rate-limit.server'
+// the route answers 429 with the message. The numbers are in LIMITS (app/rate-limits/rate-limit.server.ts).
+import {
+  addressLimitKey,
+  hitOrRefuseIn,
+  limitKey,
+  minutesText,
+} from '#app/rate-limits/rate-limit.server'
 import type { Transaction } from '#drizzle/db.server'
 
 /** Who caused the email, for the per-sender limit. */

@@ -1,0 +1,67 @@
+// The root route's loader: what every page's frame shows (the signed-in person, their toast and
+// appearance, the tenant's branding). Out of root.tsx so components type `useRootData` without
+// importing the root route (issue 40 point 1); root.tsx exports it as its loader.
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
+import { getOptionalUser } from '#app/auth/guards.server'
+import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
+import { getMediaPath } from '#app/models/media.server'
+import { readSidebarOpen } from '#app/navigation/sidebar-state'
+import { readAppearance } from '#app/settings/user-preferences.server'
+import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
+import { readToast } from '#app/utils/toast.server'
+import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
+import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
+import { withTenant } from '#drizzle/db.server'
+import stylesheet from '../tailwind.css?url'
+
+export async function rootLoader({ request, context }: LoaderFunctionArgs) {
+  const { tenant, user } = await getOptionalUser(request, context)
+  const { toast, setCookie } = await readToast(request)
+  if (setCookie) context.responseCookies?.push(setCookie)
+  // One transaction for what the signed-in person's pages need: their avatar and appearance.
+  const personal = user
+    ? await withTenant(tenant.id, async (tx) => ({
+        avatarUrl: await getMediaPath(tx, tenant.id, user.profilePictureMediaId),
+        appearance: await readAppearance(tx, tenant.id, user.id),
+      }))
+    : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS }
+  const avatarUrl = personal.avatarUrl
+  return {
+    user: user
+      ? {
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email: user.email,
+          role: user.role,
+          avatarUrl,
+        }
+      : null,
+    toast,
+    appearance: personal.appearance,
+    // The sidebar's remembered state, for the signed-in pages outside /dashboard (SignedInLayout).
+    sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
+    // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
+    confirmationBanner: await showsConfirmationBanner(request, user),
+    branding: {
+      name: tenant.name,
+      kind: tenant.kind,
+      primaryColor: tenant.primaryColor,
+      secondaryColor: tenant.secondaryColor,
+      logoUrl: tenant.logoUrl,
+      faviconUrl: tenant.faviconUrl,
+      legal: tenant.legal,
+      // The host's app identity (ADR 024): its manifest, home-screen icon and browser colour.
+      manifestUrl: MANIFEST_PATH,
+      appleTouchIconUrl: iconPath(tenant, 'apple-touch-180'),
+      themeColor: brandPrimary(tenant),
+    },
+    year: new Date().getFullYear(),
+    // A signed-out visitor's card page carries its stylesheet: on a phone's network the text it
+    // paints first (the name) waited a whole round trip for the file (ADR 022).
+    inlineStylesheet:
+      !user && VISITOR_PAGE_PATH.test(new URL(request.url).pathname)
+        ? builtStylesheetText(stylesheet)
+        : null,
+  }
+}
