@@ -4,7 +4,6 @@
 import { createCookie } from '@remix-run/node'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   consumeConfirmationToken,
@@ -50,7 +49,6 @@ export async function sendConfirmationEmail(
   await withTenant(tenant.id, (tx) =>
     queueConfirmationEmailIn(tx, tenant, user, { userId: user.id }),
   )
-  wakeJobWorker()
 }
 
 export type ResendOutcome = 'sent' | 'already-confirmed'

@@ -5,7 +5,6 @@
 // the link works only in the browser whose session asked, once. Opening it there marks the
 // session, and only then do `enrol`, `passkey-options` (to create) and `passkey-add` proceed.
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { markSessionEnrolmentEmailConfirmed } from '#app/models/authenticators.server'
 import {
   consumeSessionChallenge,
@@ -89,7 +88,6 @@ export async function sendEnrolmentEmail(
       userId: user.id,
     })
   })
-  wakeJobWorker()
 }
 
 /**

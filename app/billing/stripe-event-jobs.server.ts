@@ -9,7 +9,7 @@
 import type Stripe from 'stripe'
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
@@ -483,7 +483,6 @@ async function sendNotice(
         )
       }
     })
-    wakeJobWorker()
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
   }

@@ -3,7 +3,6 @@
 
 import type { UnsubscribeSecret } from '#app/email/email-secrets.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact-email.server'
@@ -74,6 +73,5 @@ export async function queueNewContactEmailIn(
 /** The same in a transaction of its own. */
 export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNotice) {
   const queued = await withTenant(tenant.id, (tx) => queueNewContactEmailIn(tx, tenant, notice))
-  wakeJobWorker()
   return queued
 }

@@ -6,7 +6,7 @@
 // Communications (RFC 8058). The screen's loader and action are ./announcements-route.server.ts's.
 import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import type { JobHandler } from '#app/jobs/worker.server'
 import {
   countAnnouncementRecipients,
   findAnnouncement,
@@ -90,7 +90,6 @@ export async function sendAnnouncement(actor: Actor, input: AnnouncementInput) {
     })
     return recipients
   })
-  wakeJobWorker()
   return {
     toast: 'Announcement sent',
     description: `It is on its way to ${recipients} ${recipients === 1 ? 'person' : 'people'} who opted in.`,
@@ -167,7 +166,6 @@ export const fanOutAnnouncement: JobHandler = {
         })
         return batch.length === FAN_OUT_BATCH
       })
-      wakeJobWorker()
       if (!more) {
         // A short batch was the last: close it without reading an empty page again.
         await withTenant(organizationId, async (tx) => {

@@ -11,7 +11,6 @@ import type { Role } from '#app/auth/roles'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
 import { readLegalLinks } from '#app/branding/legal.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -342,7 +341,7 @@ export async function addEndUser(
   const tenant = input.assignedToUserId
     ? await noticeTenant(admin, input.organizationId)
     : undefined
-  const afterCommit = await catchingTakenEmail(() =>
+  await catchingTakenEmail(() =>
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
@@ -369,26 +368,23 @@ export async function addEndUser(
       await tellTeamMembers(tx, tenant, admin, reassignment(created, null, assignedToUserId))
       // An active account's owner chooses a password from an emailed link (an inactive one
       // cannot sign in, so gets nothing yet).
-      return input.active
-        ? queueSetPasswordEmailIn(
-            tx,
-            {
-              ...organization,
-              customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
-              logoUrl: null,
-              legal: await legalOfAddedUser(tx, admin, organization),
-            },
-            created,
-            {
-              name: `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
-              userId: admin.user.id,
-            },
-          )
-        : null
+      if (!input.active) return
+      await queueSetPasswordEmailIn(
+        tx,
+        {
+          ...organization,
+          customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+          logoUrl: null,
+          legal: await legalOfAddedUser(tx, admin, organization),
+        },
+        created,
+        {
+          name: `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
+          userId: admin.user.id,
+        },
+      )
     }),
   )
-  afterCommit?.()
-  wakeJobWorker()
   return 'User added'
 }
 
@@ -460,7 +456,6 @@ export async function editEndUser(
       ])
     }),
   )
-  wakeJobWorker()
   return 'User updated'
 }
 
@@ -492,7 +487,6 @@ export async function assignEndUser(
     }
     return assignee ? `User assigned to ${nameOf(assignee)}` : 'User unassigned'
   })
-  wakeJobWorker()
   return done
 }
 
@@ -526,7 +520,6 @@ export async function setEndUserStatus(
       ])
     }
   })
-  wakeJobWorker()
   return input.status === 'active' ? 'User activated' : 'User deactivated'
 }
 
@@ -550,7 +543,6 @@ export async function deleteEndUser(
       ])
     }
   })
-  wakeJobWorker()
   return 'User removed'
 }
 
@@ -773,7 +765,6 @@ export async function changeAccountRole(
         : []),
     ])
   })
-  wakeJobWorker()
   return `User role updated to ${roleLabel(input.role)} successfully`
 }
 
@@ -811,7 +802,7 @@ export async function addStaffMember(
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
-  const afterCommit = await catchingTakenEmail(() =>
+  await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
       // An agency's staff seats are its plan's (ADR 051); the platform's staff have no limit.
@@ -829,15 +820,13 @@ export async function addStaffMember(
         staffTitle: input.staffTitle,
         setPasswordEmailed: !input.password,
       })
-      return input.password
-        ? null
-        : queueSetPasswordEmailIn(tx, admin.tenant, created, {
-            name: nameOf(admin.user),
-            userId: admin.user.id,
-          })
+      if (input.password) return
+      await queueSetPasswordEmailIn(tx, admin.tenant, created, {
+        name: nameOf(admin.user),
+        userId: admin.user.id,
+      })
     }),
   )
-  afterCommit?.()
   return 'Team member added successfully'
 }
 
@@ -911,7 +900,6 @@ export async function editStaffMember(
       }
     }),
   )
-  wakeJobWorker()
   return 'Team member updated successfully'
 }
 
