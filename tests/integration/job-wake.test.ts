@@ -71,7 +71,7 @@ test('a job queued in a committed transaction runs without anyone waking the wor
   }, PROMPTLY)
 })
 
-test("an app function that queues an email (the mailer) has it sent by the worker it woke", async () => {
+test('an app function that queues an email (the mailer) has it sent by the worker it woke', async () => {
   const { organization } = await makeBrandedOrganization({ name: 'Wake Co' })
   await queueEmail(
     organization.id,
