@@ -432,11 +432,10 @@ export async function stopJobWorker() {
   // database handle ends the listening connection in any case).
   const unlisten = current.unlisten
   current.unlisten = undefined
-  if (unlisten)
-    await endedWithin(
-      unlisten().catch(() => {}),
-      1_000,
-    )
+  if (unlisten) {
+    const unlistened = unlisten().catch(() => {})
+    await endedWithin(unlistened, 1_000)
+  }
   try {
     await Promise.all(current.lanes.map((lane) => lane.draining))
   } finally {
