@@ -1,5 +1,5 @@
 // Issue 40 point 3: the job worker wakes itself when a transaction that queued jobs commits
-// (migration 0034's notification; tests/integration/job-wake.test.ts proves it on both drivers).
+// (migration 0035's notification; tests/integration/job-wake.test.ts proves it on both drivers).
 // Nothing may wake it by hand again: there is no such function to call, the worker exports
 // nothing that starts its lanes but startJobWorker, and no module names the old call.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
