@@ -1,4 +1,4 @@
--- The job worker wakes itself (issue 40 point 3, ADR 061): a job queued, or a finished
+-- The job worker wakes itself (issue 40 point 3, ADR 063): a job queued, or a finished
 -- or dead one queued again, announces its kind on the channel `brandcard_jobs`. Every app
 -- process's worker LISTENs and starts the lane that takes that kind at once instead of at its
 -- next poll. NOTIFY is delivered at commit, never for a rolled-back transaction (whose jobs do
