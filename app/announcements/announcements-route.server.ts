@@ -3,11 +3,11 @@
 // is ./send-announcements.server.ts's.
 import { type AppLoadContext, data } from '@remix-run/node'
 import { formAction } from '#app/actions/intent-action.server'
-import { sendAnnouncement, sentToday } from './send-announcements.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
 import { countAnnouncementRecipients, listAnnouncements } from '#app/models/announcements.server'
 import { ANNOUNCEMENTS_PER_DAY, AnnouncementSchema } from '#app/validation/announcements'
 import { withTenant } from '#drizzle/db.server'
+import { sendAnnouncement, sentToday } from './send-announcements.server'
 
 export const ANNOUNCEMENTS_PATH = '/dashboard/agency/announcements'
 

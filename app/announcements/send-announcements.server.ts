@@ -7,7 +7,7 @@
 
 import type { Actor } from '#app/auth/guards.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import type { JobHandler } from '#app/jobs/worker.server'
 import {
   countAnnouncementRecipients,
   findAnnouncement,
@@ -91,7 +91,6 @@ export async function sendAnnouncement(actor: Actor, input: AnnouncementInput) {
     })
     return recipients
   })
-  wakeJobWorker()
   return {
     toast: 'Announcement sent',
     description: `It is on its way to ${recipients} ${recipients === 1 ? 'person' : 'people'} who opted in.`,
@@ -168,7 +167,6 @@ export const fanOutAnnouncement: JobHandler = {
         })
         return batch.length === FAN_OUT_BATCH
       })
-      wakeJobWorker()
       if (!more) {
         // A short batch was the last: close it without reading an empty page again.
         await withTenant(organizationId, async (tx) => {

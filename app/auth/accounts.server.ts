@@ -2,7 +2,7 @@
 
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import type { JobHandler } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
@@ -86,7 +86,6 @@ export async function registerAccount(
       await queueConfirmationEmailIn(tx, tenant, created, { clientIp })
       return { status: 'created' as const, user: created }
     })
-    wakeJobWorker()
     return outcome
   } catch (error) {
     // Two sign-ups racing for one email: the unique index decides.
@@ -96,7 +95,6 @@ export async function registerAccount(
     const existing = await findUserByEmail(tx, tenant.id, email)
     if (existing) await queueAccountExistsEmailIn(tx, tenant, existing, clientIp)
   })
-  wakeJobWorker()
   return { status: 'existing' }
 }
 
@@ -210,7 +208,6 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
       },
     }),
   )
-  wakeJobWorker()
 }
 
 /** The queued reset request: token and email in one transaction, written once per job. */
@@ -250,7 +247,6 @@ export const passwordResetJob: JobHandler = {
         emailKey,
       )
     })
-    wakeJobWorker()
   },
 }
 

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
@@ -19,7 +18,7 @@ export const unknowablePassword = () => randomBytes(32).toString('base64url')
 
 /**
  * Stores the set-password token and queues its email in `tx`: a rolled-back account gets no
- * link. Returns what to call once the transaction has committed (it wakes the job worker).
+ * link, and a committed one's email goes out at once (the queue wakes its worker at commit).
  */
 export async function queueSetPasswordEmailIn(
   tx: Transaction,
@@ -56,5 +55,4 @@ export async function queueSetPasswordEmailIn(
     tenant.name,
     { userId: createdBy.userId },
   )
-  return wakeJobWorker
 }

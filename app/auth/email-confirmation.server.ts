@@ -6,7 +6,6 @@ import { hashToken, LINK_TOKEN, newEmailLink } from '#app/email/link-token.serve
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
 import { getEnv } from '#app/env.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   consumeConfirmationToken,
@@ -55,7 +54,6 @@ export async function sendConfirmationEmail(
   await withTenant(tenant.id, (tx) =>
     queueConfirmationEmailIn(tx, tenant, user, { userId: user.id }),
   )
-  wakeJobWorker()
 }
 
 export type ResendOutcome = 'sent' | 'already-confirmed'

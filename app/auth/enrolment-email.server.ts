@@ -7,7 +7,6 @@
 
 import { hashToken, LINK_TOKEN, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { markSessionEnrolmentEmailConfirmed } from '#app/models/authenticators.server'
 import {
   consumeSessionChallenge,
@@ -95,7 +94,6 @@ export async function sendEnrolmentEmail(
       userId: user.id,
     })
   })
-  wakeJobWorker()
 }
 
 /**

@@ -8,7 +8,7 @@
 // A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
@@ -483,7 +483,6 @@ async function sendNotice(
         )
       }
     })
-    wakeJobWorker()
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
   }

@@ -4,7 +4,6 @@
 // under its Stripe id (a replay conflicts and is ignored) together with the job that applies it,
 // in one transaction, and Stripe gets its 2xx at once. Plans change only in that job.
 import type Stripe from 'stripe'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { isRowId } from '#app/models/teams.server'
@@ -135,6 +134,5 @@ export async function receiveStripeWebhook(request: Request) {
     }
     return fresh
   })
-  if (stored) wakeJobWorker()
   return text(stored ? 'Queued' : 'Already received', 200)
 }

@@ -21,7 +21,6 @@ import {
   removeSendingDomain,
   type SendingDomainCheck,
 } from '#app/domains/sending-domain-verification.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { saveConsentText } from '#app/leads/lead-consent.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -209,9 +208,6 @@ async function saveBranding(
     }
   })
   invalidateTenant(tenant.id)
-  // The database queued the wallets' updates with the save (migration 0020, ADR 042 and 043):
-  // they run now rather than at the next poll.
-  wakeJobWorker()
   return BRANDING_UPDATED
 }
 

@@ -6,7 +6,6 @@ import { getOptionalUser, requireRole } from '#app/auth/guards.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
@@ -215,9 +214,6 @@ export async function cardEditAction(
         const written = await withTenant(tenant.id, (tx) =>
           writeCardUnderTemplate(tx, tenant.id, user.id, cardId, { fields, links }),
         )
-        // The database queued the wallets' updates with the edit (migration 0020, ADR 042 and
-        // 043): they run now rather than at the next poll.
-        wakeJobWorker()
         if (written?.kept.length) {
           return {
             toast: 'Locked fields kept',
@@ -247,7 +243,6 @@ export async function cardEditAction(
             },
           })
         })
-        wakeJobWorker()
         if (written?.kept.length) {
           return {
             toast: 'Changes saved',
@@ -315,7 +310,6 @@ export async function cardEditAction(
           }
           return result
         })
-        if (change === 'changed') wakeJobWorker()
         return { reply: { slug, changed: change === 'changed' } }
       },
       finish: async (_value, { tenant, user }) => {

@@ -20,7 +20,6 @@ import { cardLinkUrl, shortLinkPath } from '#app/cards/short-link'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import {
   consentOfLead,
   currentConsentText,
@@ -290,7 +289,6 @@ export async function publicCardAction(
             }
           }
         })
-        wakeJobWorker()
         return thanks
       },
       save: async (_value, { tenant, user, card, sourceCardId }) => {
@@ -344,7 +342,6 @@ export async function publicCardAction(
             })
           }
         })
-        wakeJobWorker()
         return { reply: { message: `Successfully connected with ${card.firstName}`, ok: true } }
       },
     },

@@ -2,7 +2,7 @@
 // only adds a sync row and a job in its own transaction; the worker makes the call, with
 // retries and backoff, so a slow or failing CRM never slows or fails the save. The sync row
 // holds the CRM's contact id once it is known, so a job that runs twice creates nothing more.
-import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
 import { findApiSettings, saveApiSettings } from '#app/models/api-settings.server'
 import { addContact, type NewContact } from '#app/models/contacts.server'
 import {
@@ -64,7 +64,7 @@ export async function queueCrmForward(
 
 /** The user's 'Retry' on a failed forwarding; false when there is nothing of theirs to retry. */
 export async function retryCrmForward(organizationId: string, userId: string, contactId: string) {
-  const queued = await withTenant(organizationId, async (tx) => {
+  return withTenant(organizationId, async (tx) => {
     if (!(await resetFailedCrmSync(tx, organizationId, userId, contactId))) return false
     if (!(await requeueJobByKey(tx, jobKey(contactId)))) {
       // Its job was cleared away meanwhile: a new one.
@@ -78,8 +78,6 @@ export async function retryCrmForward(organizationId: string, userId: string, co
     }
     return true
   })
-  if (queued) wakeJobWorker()
-  return queued
 }
 
 /** The tag and custom field key a lead's consent reaches the CRM with (ADR 050). */

@@ -18,7 +18,7 @@ import {
   type DataExportView,
 } from '#app/data-export/data-export-rules'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
 import { findApiSettings } from '#app/models/api-settings.server'
 import { listAuditEventsOfActor, recordAudit } from '#app/models/audit.server'
 import { countViewsPerCardAndSource } from '#app/models/card-views.server'
@@ -129,7 +129,6 @@ export async function requestDataExport(
       entityId: created.id,
     })
   })
-  wakeJobWorker()
   return {
     toast: DATA_EXPORT_QUEUED,
     description: DATA_EXPORT_QUEUED_DESCRIPTION,
@@ -437,7 +436,6 @@ async function sendReadyEmail(tenant: Tenant, owner: User, exportId: string, exp
         `data-export:${exportId}`,
       ),
     )
-    wakeJobWorker()
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
   }

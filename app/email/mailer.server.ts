@@ -7,7 +7,7 @@ import { Resend } from 'resend'
 import { redactEmail, revealEmail, type SecretEmail } from '#app/email/email-secrets.server'
 import { admitEmailIn, type EmailCause } from '#app/email/send-limits.server'
 import { getEnv } from '#app/env.server'
-import { type JobHandler, wakeJobWorker } from '#app/jobs/worker.server'
+import type { JobHandler } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
 import {
   findOutboxEmail,
@@ -57,7 +57,7 @@ export async function queueEmailIn(
   })
 }
 
-/** Queues an email in its own transaction and wakes the worker. */
+/** Queues an email in its own transaction: the worker wakes at its commit. */
 export async function queueEmail(
   organizationId: string,
   email: SecretEmail,
@@ -65,7 +65,6 @@ export async function queueEmail(
   cause: EmailCause,
 ) {
   await withTenant(organizationId, (tx) => queueEmailIn(tx, organizationId, email, fromName, cause))
-  wakeJobWorker()
 }
 
 /** The platform's configured address and display name (EMAIL_FROM, `Name <address>` or bare). */

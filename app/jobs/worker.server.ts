@@ -5,6 +5,10 @@
 // throws is retried with exponential backoff, and only once its attempt has ended (its database
 // work included); after its last attempt, or at once for a PermanentJobError, the job is dead
 // and its handler's onDead records why. Stopping the worker cancels the outside calls in flight.
+// A committed job wakes the lane of its kind through the queue's own notification (migration
+// 0035: NOTIFY on `brandcard_jobs`, delivered at commit only); each lane still polls every
+// JOB_POLL_MS, for jobs that come due later and for a notification lost while the listener
+// was away.
 import { getEnv } from '#app/env.server'
 import {
   claimNextJob,
@@ -245,6 +249,8 @@ type Lane = {
   kinds: JobKinds
   timer?: NodeJS.Timeout
   draining?: Promise<void>
+  /** Woken while draining: the job may have committed after the drain last looked. */
+  wokenWhileDraining?: boolean
 }
 
 type Worker = {
@@ -254,6 +260,10 @@ type Worker = {
   housekeeping?: NodeJS.Timeout
   stopping: AbortController
   stopped: boolean
+  /** Interrupted jobs are back in the queue (PGlite): the lanes may take jobs. */
+  ready: boolean
+  /** Ends the worker's LISTEN, once it listens. */
+  unlisten?: () => Promise<void>
   pausedForDiskSpace?: boolean
 }
 
@@ -287,7 +297,53 @@ async function drain(current: Worker, lane: Lane) {
   })()
   await lane.draining
   lane.draining = undefined
-  if (!current.stopped) schedule(current, lane, getEnv().JOB_POLL_MS)
+  const again = lane.wokenWhileDraining
+  lane.wokenWhileDraining = false
+  if (!current.stopped) schedule(current, lane, again ? 0 : getEnv().JOB_POLL_MS)
+}
+
+/** The channel a committed job announces its kind on (migration 0035). */
+export const JOBS_CHANNEL = 'brandcard_jobs'
+
+const takes = (kinds: JobKinds, name: string) =>
+  'only' in kinds ? kinds.only.includes(name as JobName) : !kinds.except.includes(name as JobName)
+
+/** Looks now rather than at the next poll: in the lane that takes `kind`, or in every lane. */
+function wake(current: Worker, kind?: string) {
+  if (current.stopped || !current.ready) return
+  for (const lane of current.lanes) {
+    if (kind !== undefined && !takes(lane.kinds, kind)) continue
+    if (lane.draining) lane.wokenWhileDraining = true
+    else schedule(current, lane, 0)
+  }
+}
+
+/** Resolves after `ms`, or at once when the worker stops; never holds the process. */
+function pause(current: Worker, ms: number) {
+  return endedWithin(new Promise<never>(() => {}), ms, current.stopping.signal)
+}
+
+/**
+ * LISTENs for committed jobs. Each (re)connection of the listener wakes every lane: a job
+ * committed while it was away was announced to nobody. A database that is away at start-up
+ * is tried again, the lanes polling meanwhile.
+ */
+async function listenForJobs(current: Worker) {
+  for (let failures = 0; !current.stopped; failures++) {
+    try {
+      const unlisten = await getDatabaseHandle().listen(
+        JOBS_CHANNEL,
+        (kind) => wake(current, kind),
+        () => wake(current),
+      )
+      if (current.stopped) await unlisten().catch(() => {})
+      else current.unlisten = unlisten
+      return
+    } catch (error) {
+      current.log(`job worker: not listening for new jobs, polling meanwhile: ${errorText(error)}`)
+      await pause(current, Math.min(1000 * 2 ** failures, 30_000))
+    }
+  }
 }
 
 /** Daily work is enqueued under a key per day, so any number of processes add it once. */
@@ -332,8 +388,10 @@ export function startJobWorker(handlers: JobHandlers, log: Log) {
     lanes: JOB_LANES.map((lane) => ({ kinds: lane.kinds })),
     stopping: new AbortController(),
     stopped: false,
+    ready: false,
   }
   worker = current
+  void listenForJobs(current)
   const housekeeping = () =>
     enqueueDailyJobs().catch((error: unknown) => log(`daily jobs: ${errorText(error)}`))
   void housekeeping()
@@ -351,14 +409,9 @@ export function startJobWorker(handlers: JobHandlers, log: Log) {
   void release
     .catch((error: unknown) => log(`job worker: ${errorText(error)}`))
     .finally(() => {
-      for (const lane of current.lanes) schedule(current, lane, 0)
+      current.ready = true
+      wake(current)
     })
-}
-
-/** A job was just committed: look now rather than at the next poll. */
-export function wakeJobWorker() {
-  if (!worker || worker.stopped) return
-  for (const lane of worker.lanes) if (!lane.draining) schedule(worker, lane, 0)
 }
 
 /**
@@ -375,6 +428,14 @@ export async function stopJobWorker() {
   cancelOutsideCalls()
   for (const lane of current.lanes) clearTimeout(lane.timer)
   clearInterval(current.housekeeping)
+  // Bounded: an UNLISTEN sent to a database that is away must not hold a shutdown (closing the
+  // database handle ends the listening connection in any case).
+  const unlisten = current.unlisten
+  current.unlisten = undefined
+  if (unlisten) {
+    const unlistened = unlisten().catch(() => {})
+    await endedWithin(unlistened, 1_000)
+  }
   try {
     await Promise.all(current.lanes.map((lane) => lane.draining))
   } finally {

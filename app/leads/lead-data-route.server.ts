@@ -8,7 +8,6 @@ import { z } from 'zod'
 import { formAction } from '#app/actions/intent-action.server'
 import { queueCrmDeletion } from '#app/crm/forwarding.server'
 import { hashToken, LINK_TOKEN, linkTokenOf } from '#app/email/link-token.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import { deleteLeadByDataToken, findLeadByDataToken } from '#app/models/contacts.server'
 import { deleteOutboxEmails, listOutboxLinksTo } from '#app/models/outbox.server'
@@ -81,7 +80,6 @@ export async function leadDataAction(request: Request, context: AppLoadContext) 
         return true
       })
       if (!deleted) throw new Response('Not Found', { status: 404, headers: LEAD_DATA_HEADERS })
-      wakeJobWorker()
       return { reply: { deleted: true } }
     },
   })

@@ -8,7 +8,6 @@ import {
   createUnsubscribeToken,
   type UnsubscribePurpose,
 } from '#app/email/unsubscribe-token.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { findUserById } from '#app/models/users.server'
 import { type NewContactKind, newContactEmail } from '#app/services/emails/new-contact-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
@@ -77,6 +76,5 @@ export async function queueNewContactEmailIn(
 /** The same in a transaction of its own. */
 export async function sendNewContactEmail(tenant: Tenant, notice: NewContactNotice) {
   const queued = await withTenant(tenant.id, (tx) => queueNewContactEmailIn(tx, tenant, notice))
-  wakeJobWorker()
   return queued
 }

@@ -22,8 +22,8 @@ export type { TeamMemberUpdate }
 /**
  * Queues the email when the person is a team member (or, for a role change, was one) who wants
  * it: Email Notifications (the master switch) and Team Updates both on. Returns whether it was
- * queued; the caller wakes the job worker after committing. `tenant` undefined (an organization
- * that could not be resolved): nothing is sent.
+ * queued (it goes out once the caller commits). `tenant` undefined (an organization that could
+ * not be resolved): nothing is sent.
  */
 export async function queueTeamMemberUpdateIn(
   tx: Transaction,

@@ -13,7 +13,7 @@ import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'
 import { getNotificationPreferences } from './preferences.server'
 
-/** Returns whether the email was queued (the caller wakes the job worker after committing). */
+/** Returns whether the email was queued (it goes out once the caller commits). */
 export async function queueTeamUpdateEmailIn(
   tx: Transaction,
   tenant: Tenant,

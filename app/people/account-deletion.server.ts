@@ -13,7 +13,7 @@ import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
-import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
 import {
   cancelAccountDeletion,
   deleteUnreferencedUploadsOf,
@@ -157,7 +157,6 @@ export async function requestAccountDeletion(
     )
     if (tenant.kind === 'agency') await warnAdmins(tx, tenant, account, scheduledFor)
   })
-  wakeJobWorker()
   return scheduledFor
 }
 
@@ -335,7 +334,6 @@ export async function requeueOverdueDeletions(now = new Date()) {
       return overdue.length
     })
   }
-  if (queued > 0) wakeJobWorker()
   return queued
 }
 
@@ -348,6 +346,6 @@ export const accountDeletionJob: JobHandler = {
     // Read before the transaction (it may need a connection of its own); an agency that is
     // gone or switched off has no host to brand its emails with: the deletion still happens.
     const tenant = await freshTenantOf(organizationId)
-    if (await deleteAccountWhenDue(organizationId, userId, { tenant })) wakeJobWorker()
+    await deleteAccountWhenDue(organizationId, userId, { tenant })
   },
 }

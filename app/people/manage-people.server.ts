@@ -10,7 +10,6 @@ import type { Actor } from '#app/auth/guards.server'
 import { hashPassword } from '#app/auth/password.server'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
@@ -338,7 +337,7 @@ export async function addEndUser(
   const tenant = input.assignedToUserId
     ? await noticeTenant(admin, input.organizationId)
     : undefined
-  const afterCommit = await catchingTakenEmail(() =>
+  await catchingTakenEmail(() =>
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
@@ -365,26 +364,23 @@ export async function addEndUser(
       await tellTeamMembers(tx, tenant, admin, reassignment(created, null, assignedToUserId))
       // An active account's owner chooses a password from an emailed link (an inactive one
       // cannot sign in, so gets nothing yet).
-      return input.active
-        ? queueSetPasswordEmailIn(
-            tx,
-            {
-              ...organization,
-              customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
-              logoUrl: null,
-              legal: await legalOfAddedUser(tx, admin, organization),
-            },
-            created,
-            {
-              name: `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
-              userId: admin.user.id,
-            },
-          )
-        : null
+      if (!input.active) return
+      await queueSetPasswordEmailIn(
+        tx,
+        {
+          ...organization,
+          customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
+          logoUrl: null,
+          legal: await legalOfAddedUser(tx, admin, organization),
+        },
+        created,
+        {
+          name: `${admin.user.firstName} ${admin.user.lastName}`.trim() || admin.tenant.name,
+          userId: admin.user.id,
+        },
+      )
     }),
   )
-  afterCommit?.()
-  wakeJobWorker()
   return 'User added'
 }
 
@@ -456,7 +452,6 @@ export async function editEndUser(
       ])
     }),
   )
-  wakeJobWorker()
   return 'User updated'
 }
 
@@ -488,7 +483,6 @@ export async function assignEndUser(
     }
     return assignee ? `User assigned to ${nameOf(assignee)}` : 'User unassigned'
   })
-  wakeJobWorker()
   return done
 }
 
@@ -522,7 +516,6 @@ export async function setEndUserStatus(
       ])
     }
   })
-  wakeJobWorker()
   return input.status === 'active' ? 'User activated' : 'User deactivated'
 }
 
@@ -546,7 +539,6 @@ export async function deleteEndUser(
       ])
     }
   })
-  wakeJobWorker()
   return 'User removed'
 }
 
@@ -769,7 +761,6 @@ export async function changeAccountRole(
         : []),
     ])
   })
-  wakeJobWorker()
   return `User role updated to ${roleLabel(input.role)} successfully`
 }
 
@@ -807,7 +798,7 @@ export async function addStaffMember(
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
-  const afterCommit = await catchingTakenEmail(() =>
+  await catchingTakenEmail(() =>
     withTenant(organizationId, async (tx) => {
       await assertEmailFree(tx, organizationId, email)
       // An agency's staff seats are its plan's (ADR 051); the platform's staff have no limit.
@@ -825,15 +816,13 @@ export async function addStaffMember(
         staffTitle: input.staffTitle,
         setPasswordEmailed: !input.password,
       })
-      return input.password
-        ? null
-        : queueSetPasswordEmailIn(tx, admin.tenant, created, {
-            name: nameOf(admin.user),
-            userId: admin.user.id,
-          })
+      if (input.password) return
+      await queueSetPasswordEmailIn(tx, admin.tenant, created, {
+        name: nameOf(admin.user),
+        userId: admin.user.id,
+      })
     }),
   )
-  afterCommit?.()
   return 'Team member added successfully'
 }
 
@@ -907,7 +896,6 @@ export async function editStaffMember(
       }
     }),
   )
-  wakeJobWorker()
   return 'Team member updated successfully'
 }
 

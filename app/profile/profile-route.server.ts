@@ -13,7 +13,6 @@ import { readBrandingSummary } from '#app/branding/branding-route.server'
 import { toCardExtras, writeCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { resolveImageField, UploadError } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
@@ -312,7 +311,6 @@ async function writeProfile(
   if (!emailChanges) return { status: 'saved' }
   // Every other session ends; the emails queued with the change go out.
   await invalidateUserSessions(tenant.id, user.id, signedIn.session.sessionId)
-  wakeJobWorker()
   return { status: 'saved', emailChangedFrom: user.email }
 }
 

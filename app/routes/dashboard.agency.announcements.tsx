@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { AnnouncementsPage } from '#app/components/announcements/announcements-page'
-import { RouteLoadError } from '#app/components/layout/route-error'
 import {
   announcementsAction,
   announcementsLoader,
 } from '#app/announcements/announcements-route.server'
+import { AnnouncementsPage } from '#app/components/announcements/announcements-page'
+import { RouteLoadError } from '#app/components/layout/route-error'
 
 export const meta: MetaFunction = () => [{ title: 'Announcements' }]
 

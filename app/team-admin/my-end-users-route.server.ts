@@ -79,10 +79,8 @@ async function addAssignedEndUser(
       metadata: { role: 'end_user', assignedToUserId: user.id, status: created.status },
     })
     // An inactive account cannot sign in: its owner is emailed once someone activates it.
-    const afterCommit = active
-      ? await queueSetPasswordEmailIn(tx, tenant, created, createdBy)
-      : null
-    return { created, afterCommit }
+    if (active) await queueSetPasswordEmailIn(tx, tenant, created, createdBy)
+    return { created }
   })
 }
 
@@ -99,7 +97,6 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
           const message = `An account with the email ${normalizeEmail(email)} already exists`
           throw new ActionError(409, message, 'email')
         }
-        outcome.afterCommit?.()
         return {
           toast: 'User added',
           description: active

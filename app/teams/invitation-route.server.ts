@@ -4,7 +4,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { readPlainForm } from '#app/media/uploads.server'
 import { ActionError } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
@@ -68,8 +67,6 @@ export async function invitationAction(
       return data({ answerError: INVITATION_EXPIRED }, { status: 410, headers: INVITATION_HEADERS })
     }
     if (result.outcome === 'accepted') {
-      // The wallet passes of cards that took the team's template (ADR 048).
-      if (result.cardsToTemplate) wakeJobWorker()
       return redirectWithToast(teamPagePath(result.teamId), { title: 'You have joined the team' })
     }
     return redirectWithToast(rolePaths(user.role).dashboard, { title: 'Invitation declined' })

@@ -5,7 +5,6 @@
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   deleteInvitation,
@@ -109,7 +108,6 @@ export async function createTeam(
     })
     return { ...created, cardsToTemplate }
   })
-  if (team.cardsToTemplate) wakeJobWorker()
   return { toast: 'Team created successfully', teamId: team.id }
 }
 
@@ -231,7 +229,6 @@ export async function addMemberByEmail(
     )
     return { team, role }
   })
-  wakeJobWorker()
   return { toast: `Invitation sent to ${email}`, teamId: outcome.team.id }
 }
 
@@ -271,7 +268,7 @@ export async function changeMemberRole(
   user: User,
   input: { teamId: string; memberId: string; role: TeamRole },
 ): Promise<TeamSuccess> {
-  const notified = await withTenant(tenant.id, async (tx) => {
+  await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(
       tx,
       tenant.id,
@@ -313,7 +310,6 @@ export async function changeMemberRole(
       actorUserId: user.id,
     })
   })
-  if (notified) wakeJobWorker()
   return { toast: 'Member role updated', teamId: input.teamId }
 }
 

@@ -7,7 +7,6 @@ import type { z } from 'zod'
 import { intentAction } from '#app/actions/intent-action.server'
 import type { Actor } from '#app/auth/guards.server'
 import { requireAgencyStaff } from '#app/auth/guards.server'
-import { wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   deleteTemplate,
@@ -162,7 +161,6 @@ export async function templatesAction(request: Request, context: AppLoadContext)
           })
           return cards.length
         })
-        wakeJobWorker()
         return {
           toast: 'Template applied',
           description: `${cardsText(applied)} now follow this template.`,
@@ -186,7 +184,6 @@ export async function templatesAction(request: Request, context: AppLoadContext)
           })
           return changed
         })
-        wakeJobWorker()
         return {
           toast: 'Reset to template',
           description: `${cardsText(changed)} brought back to the template.`,
@@ -248,7 +245,6 @@ export async function saveTemplate(actor: Actor, value: SaveValues) {
       'teamId',
     )
   })
-  if (outcome.changed > 0) wakeJobWorker()
   return outcome.created
     ? {
         toast: 'Template created',

@@ -17,13 +17,7 @@ import type { Role } from '#app/validation/roles'
 import type { SeatForwarding } from '#app/validation/seat-forwarding'
 import { EndUserFilters } from './end-user-filters'
 import { UserFormDialog } from './end-user-form'
-import type {
-  Agency,
-  EndUsersFilterView,
-  HandOverRow,
-  Person,
-  TeamMember,
-} from './end-user-types'
+import type { Agency, EndUsersFilterView, HandOverRow, Person, TeamMember } from './end-user-types'
 import { EndUsersTable, type RowActions } from './end-users-table'
 import { DeleteDialog, PageHeader, useRoleChangeFailureToast } from './people-ui'
 import { AssignDialog, HandOverDialog, PlanDialog, RoleDialog } from './person-dialogs'
