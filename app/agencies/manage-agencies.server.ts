@@ -28,10 +28,9 @@ import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
 import { splitName } from '#app/validation/text'
+import { linkWorksOnce, SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 
-/** The owner's set-password link: long enough to be read, used once (ADR 012). */
-export const OWNER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const SLUG_TAKEN = 'This web address is already taken'
 export const AGENCY_NOT_FOUND = 'Agency not found'
 
@@ -111,7 +110,8 @@ export async function createAgency(
       agency.id,
       owner.id,
       hashToken(link.token),
-      OWNER_LINK_TTL_MS,
+      // The owner's set-password link: long enough to be read, used once (ADR 012).
+      SET_PASSWORD_LINK.ms,
     )
     await audit(tx, acting, 'agency.create', agency.id, {
       name: agency.name,
@@ -156,7 +156,7 @@ async function sendOwnerWelcome(
     heading: `Welcome to ${agency.name}`,
     paragraphs: [
       `Hi ${owner.firstName || 'there'},`,
-      `${platformName} created the agency ${agency.name} with you as its owner. Set your password to sign in at ${origin}. The link works once and expires in 7 days.`,
+      `${platformName} created the agency ${agency.name} with you as its owner. Set your password to sign in at ${origin}. ${linkWorksOnce(SET_PASSWORD_LINK)}`,
     ],
     action: { label: 'Set your password', url },
     footnote: 'If the link has expired, use "Forgot password" on the sign-in page.',

@@ -17,14 +17,13 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolment-email.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { ActionError } from '#app/utils/action-error'
+import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import { withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
 import { owesEnrolment } from './passkey-ceremonies.server'
 import { addressLimitKey, assertNotLimited, limitKey, recordHits } from './rate-limit.server'
 import type { ValidSession } from './session.server'
 import { countAttempt } from './two-factor.server'
-
-const LINK_TTL_MS = 30 * 60_000
 
 export const ENROLMENT_EMAIL_REQUIRED_MESSAGE =
   'Open the link we emailed you in this browser before setting up two-factor authentication.'
@@ -83,7 +82,7 @@ export async function sendEnrolmentEmail(
     confirmUrl: `${branding.origin}/auth/two-factor?link=${link.token}`,
   })
   await withTenant(tenant.id, async (tx) => {
-    const expiresAt = new Date(Date.now() + LINK_TTL_MS)
+    const expiresAt = new Date(Date.now() + TWO_FACTOR_ENROLMENT_LINK.ms)
     await setSessionChallenge(tx, tenant.id, sessionId, enrolmentChallenge(link.token), expiresAt)
     await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name, {
       userId: user.id,

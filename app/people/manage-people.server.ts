@@ -58,6 +58,7 @@ import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { ActionError } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
+import { STAFF_PASSWORD_TOO_SHORT } from '#app/validation/passwords'
 import {
   AGENCY_STAFF_ACCESS,
   rolesFor,
@@ -807,7 +808,7 @@ export async function addStaffMember(
     throw new ActionError(400, 'Please select an access level', 'access')
   }
   if (!input.password && !STAFF_DIRECTORIES[directory].emailsSetPasswordLink) {
-    throw new ActionError(400, 'Password must be at least 8 characters', 'password')
+    throw new ActionError(400, STAFF_PASSWORD_TOO_SHORT, 'password')
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id

@@ -5,11 +5,11 @@ import { ROLES, type Role } from '#app/auth/roles'
 import { PLAN_IDS } from '#app/teams/plans'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
+import { staffPasswordField } from './passwords'
 import { ClearSuccessorSchema, HandOverSchema, SetForwardingSchema } from './seat-forwarding'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
-export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters'
 
 /** Spec §3: the admin team's titles, stored snake_case (as the agency form's values are). */
 export const STAFF_TITLES = {
@@ -141,10 +141,7 @@ export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('set-plan'), organizationId, userId, plan }),
 ])
 
-const password = z
-  .string({ error: PASSWORD_TOO_SHORT })
-  .min(8, PASSWORD_TOO_SHORT)
-  .max(200, 'Password must be at most 200 characters')
+const password = staffPasswordField()
 
 const keysOf = (record: Record<string, string>) => Object.keys(record) as [string, ...string[]]
 

@@ -1,6 +1,14 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
 import { CardExtrasSchema } from './card-details'
+import {
+  confirmPasswordField,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_TOO_LONG,
+  PASSWORDS_DO_NOT_MATCH,
+  passwordField,
+  typedPasswordField,
+} from './passwords'
 import { plainText } from './text'
 
 const text = (max: number) => plainText(max)
@@ -50,7 +58,7 @@ export const ProfileSchema = z.object({
   jobTitle: optionalText(200),
   website: websiteSchema,
   // Needed only when the email changes: the server checks it (the browser cannot).
-  currentPassword: z.string().max(200).optional(),
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
 })
 
 export const CHANGE_EMAIL_PASSWORD_MESSAGE =
@@ -58,18 +66,12 @@ export const CHANGE_EMAIL_PASSWORD_MESSAGE =
 
 export const ChangePasswordSchema = z
   .object({
-    currentPassword: z
-      .string({ error: 'Please enter your current password' })
-      .min(1, 'Please enter your current password')
-      .max(200),
-    newPassword: z
-      .string({ error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(200, 'Password must be at most 200 characters'),
-    confirmPassword: z.string({ error: 'Passwords do not match' }).max(200),
+    currentPassword: typedPasswordField('Please enter your current password'),
+    newPassword: passwordField(),
+    confirmPassword: confirmPasswordField(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
-    message: 'Passwords do not match',
+    message: PASSWORDS_DO_NOT_MATCH,
     path: ['confirmPassword'],
   })
 

@@ -15,12 +15,14 @@ import { useIntentDialog } from '#app/components/teams/use-intent-dialog'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { STAFF_PASSWORD_MIN_LENGTH } from '#app/validation/passwords'
 import {
   MEMBER_PLAN_CHOICES,
   STAFF_DIRECTORIES,
   STAFF_FORM_SCHEMAS,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import { SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import { RoleDialog } from './end-users-page'
 import {
   DeleteDialog,
@@ -193,8 +195,8 @@ function MemberForm({
           editing
             ? 'Leave blank to keep the current password.'
             : emailsSetPasswordLink
-              ? 'At least 8 characters, or leave blank to email a link to set a password (valid 7 days).'
-              : 'At least 8 characters.'
+              ? `At least ${STAFF_PASSWORD_MIN_LENGTH} characters, or leave blank to email a link to set a password (valid ${SET_PASSWORD_LINK.words}).`
+              : `At least ${STAFF_PASSWORD_MIN_LENGTH} characters.`
         }
         errors={fields.password.errors}
       />
