@@ -16,6 +16,7 @@ import { parseSubmission } from '#app/utils/intent-action.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { safeHexColor } from '#app/validation/hex-color'
+import { BOTH_NAMES_REQUIRED } from '#app/validation/names'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
 import { plainText } from '#app/validation/text'
 import { withTenant } from '#drizzle/db.server'
@@ -169,8 +170,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
   if (!card) {
     return redirectWithToast(wizardUrl(mode, 1), {
       type: 'error',
-      title:
-        mode === 'card' ? 'Failed to create digital card' : 'Please enter your first and last name',
+      title: mode === 'card' ? 'Failed to create digital card' : BOTH_NAMES_REQUIRED,
     })
   }
   if (mode === 'card') {

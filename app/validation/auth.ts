@@ -1,6 +1,6 @@
 // Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
 import { z } from 'zod'
-import { NAME_MAX_LENGTH, nameField } from './names'
+import { signUpNameField } from './names'
 import { PASSWORDS_DO_NOT_MATCH, passwordField } from './passwords'
 import { plainText } from './text'
 
@@ -15,8 +15,6 @@ const email = emailField()
 
 const password = passwordField()
 
-const name = (label: 'First' | 'Last') => nameField(`${label} name`, NAME_MAX_LENGTH.namePart)
-
 export const LoginSchema = z.object({
   email,
   password,
@@ -24,8 +22,8 @@ export const LoginSchema = z.object({
 })
 
 export const RegisterSchema = z.object({
-  firstName: name('First'),
-  lastName: name('Last'),
+  firstName: signUpNameField('First name'),
+  lastName: signUpNameField('Last name'),
   email,
   password,
   company: plainText(200, 'Company name must be at most 200 characters').optional(),

@@ -2,6 +2,12 @@
 import { z } from 'zod'
 import { CardExtrasSchema } from './card-details'
 import {
+  BOTH_NAMES_REQUIRED,
+  hasBothNames,
+  PERSON_NAME_MAX_LENGTH,
+  requiredNameField,
+} from './names'
+import {
   confirmPasswordField,
   PASSWORD_MAX_LENGTH,
   PASSWORD_TOO_LONG,
@@ -45,8 +51,8 @@ export const websiteSchema = z
   }, 'Please enter a valid URL')
 
 export const ProfileSchema = z.object({
-  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
-  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
+  firstName: requiredNameField('First name'),
+  lastName: requiredNameField('Last name'),
   email: z
     .string({ error: 'Please enter a valid email address' })
     .trim()
@@ -78,11 +84,11 @@ export const ChangePasswordSchema = z
 // Wizard steps (spec §5): step 1 needs both names; step 2 a valid work email if filled.
 export const WizardNameSchema = z
   .object({
-    firstName: text(100).optional().default(''),
-    lastName: text(100).optional().default(''),
+    firstName: text(PERSON_NAME_MAX_LENGTH).optional().default(''),
+    lastName: text(PERSON_NAME_MAX_LENGTH).optional().default(''),
   })
-  .refine((v) => v.firstName !== '' && v.lastName !== '', {
-    message: 'Please enter your first and last name',
+  .refine((v) => hasBothNames(v.firstName, v.lastName), {
+    message: BOTH_NAMES_REQUIRED,
     path: ['firstName'],
   })
 // Issue 28's details, optional, in the steps where they belong: the second phone and the address
@@ -115,8 +121,8 @@ export const CardDetailsSchema = z.object({
     .literal('on')
     .optional()
     .transform((v) => v === 'on'),
-  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
-  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
+  firstName: requiredNameField('First name'),
+  lastName: requiredNameField('Last name'),
   email: optionalEmail,
   workEmail: optionalEmail,
   phoneNumber: optionalText(50),
