@@ -1,27 +1,9 @@
 // Host handling. Pure functions: no database, safe to unit test exhaustively.
 import { trustedForwardedValue } from '#app/utils/trusted-proxy'
+import { RESERVED_SUBDOMAINS } from '#app/validation/agency-slug'
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/
-
-/** Sub-domains of the root that are never an agency. */
-export const RESERVED_SUBDOMAINS = new Set([
-  'www',
-  'api',
-  'app',
-  'admin',
-  'mail',
-  'smtp',
-  'static',
-  'assets',
-  'media',
-  'cdn',
-  'status',
-  'help',
-  'support',
-  'docs',
-  'blog',
-])
 
 /**
  * Normalises a raw Host header value: lower case, no port, no trailing dot.
@@ -95,13 +77,6 @@ export function requestHost(
   const forwarded = trustedForwardedValue(headers['x-forwarded-host'], trustedHops)
   const host = Array.isArray(headers.host) ? headers.host[0] : headers.host
   return normalizeHost(forwarded ?? host?.split(',')[0])
-}
-
-const SLUG = /^(?!-)[a-z0-9-]{2,40}(?<!-)$/
-
-/** Whether a slug may name an agency sub-domain. */
-export function isValidAgencySlug(slug: string): boolean {
-  return SLUG.test(slug) && !RESERVED_SUBDOMAINS.has(slug)
 }
 
 /** How a client reached the app: the scheme and port its links must use. */

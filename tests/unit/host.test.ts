@@ -3,12 +3,12 @@ import {
   classifyHost,
   forwardedProtoIsHttps,
   forwardedPublicAddress,
-  isValidAgencySlug,
   normalizeHost,
   requestHost,
 } from '#app/tenancy/host'
 import { clientAddress } from '#app/utils/client-address'
 import { parseTrustedHops } from '#app/utils/trusted-proxy'
+import { isValidAgencySlug } from '#app/validation/agency-slug'
 
 describe('normalizeHost', () => {
   test.each([
