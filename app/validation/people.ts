@@ -75,7 +75,7 @@ export const STAFF_DIRECTORIES = {
     access: AGENCY_STAFF_ACCESS as readonly Role[],
     // Change Role may also make a team member an end user again (who then moves to End Users).
     roleChoices: [...AGENCY_STAFF_ACCESS, 'end_user'] as readonly Role[],
-    // A blank password on Add emails the new member a link to choose one (7 days).
+    // A blank password on Add emails the new member a link to choose one (SET_PASSWORD_LINK).
     emailsSetPasswordLink: true,
   },
 } as const
