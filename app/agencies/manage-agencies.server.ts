@@ -23,7 +23,7 @@ import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import type { AgencyIntent } from '#app/validation/agencies'
 import { isValidAgencySlug, SLUG_INVALID, slugFromName } from '#app/validation/agency-slug'
@@ -68,7 +68,7 @@ async function inScope<T>(acting: Acting, purpose: string, work: (tx: Transactio
   try {
     return await withPlatformScope(acting.grant, purpose, work)
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ActionError(409, SLUG_TAKEN, 'slug')
+    if (isUniqueViolation(error)) throw new Refusal('conflict', SLUG_TAKEN, { field: 'slug' })
     throw error
   }
 }
@@ -92,7 +92,7 @@ export async function createAgency(
   value: Extract<AgencyIntent, { intent: 'create' }>,
 ) {
   const slug = value.slug ?? slugFromName(value.name)
-  if (!isValidAgencySlug(slug)) throw new ActionError(400, SLUG_INVALID, 'slug')
+  if (!isValidAgencySlug(slug)) throw new Refusal('invalid', SLUG_INVALID, { field: 'slug' })
   const link = newEmailLink('password-reset')
   const created = await inScope(acting, 'create agency', async (tx) => {
     const agency = await insertAgency(
@@ -178,7 +178,7 @@ async function sendOwnerWelcome(
 
 async function requireAgency(tx: Transaction, agencyId: string) {
   const agency = await findAgency(tx, agencyId)
-  if (!agency) throw new ActionError(404, AGENCY_NOT_FOUND)
+  if (!agency) throw new Refusal('not_found', AGENCY_NOT_FOUND)
   return agency
 }
 
@@ -195,7 +195,7 @@ export async function editAgency(
       before.id,
       fieldsOf(value, value.slug ?? before.slug, status),
     )
-    if (!after) throw new ActionError(404, AGENCY_NOT_FOUND)
+    if (!after) throw new Refusal('not_found', AGENCY_NOT_FOUND)
     const changed = Object.fromEntries(
       (['name', 'slug', 'ownerName', 'contactEmail', 'subscriptionTier', 'status'] as const)
         .filter((key) => before[key] !== after[key])

@@ -16,7 +16,7 @@ import type { User } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolment-email.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import { withTenant } from '#drizzle/db.server'
 import { hashToken, LINK_TOKEN, newEmailLink } from './link-token.server'
@@ -49,9 +49,10 @@ export async function assertMayEnrolAtStep(
   session: Pick<ValidSession, 'enrolmentEmailConfirmed'>,
 ) {
   if (!(await owesEnrolment(tenant, user))) {
-    throw new ActionError(400, 'Two-factor authentication is on.')
+    throw new Refusal('invalid', 'Two-factor authentication is on.')
   }
-  if (!session.enrolmentEmailConfirmed) throw new ActionError(403, ENROLMENT_EMAIL_REQUIRED_MESSAGE)
+  if (!session.enrolmentEmailConfirmed)
+    throw new Refusal('forbidden', ENROLMENT_EMAIL_REQUIRED_MESSAGE)
 }
 
 /** Emails the account a link that lets this session enrol (a new one replaces the last). */
@@ -62,7 +63,7 @@ export async function sendEnrolmentEmail(
   clientIp: string,
 ) {
   if (!(await owesEnrolment(tenant, user))) {
-    throw new ActionError(400, 'Two-factor authentication is on.')
+    throw new Refusal('invalid', 'Two-factor authentication is on.')
   }
   const limits = [
     {

@@ -6,7 +6,6 @@
 // events in any order, and a late one must not undo a newer state. A failed payment keeps the
 // plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, wakeJobWorker } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -30,6 +29,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { PAID_PLAN_IDS, PLANS } from '#app/teams/plans'
 import { PLANS_VIEW_PATH } from '#app/teams/team-paths'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import {
   AGENCY_PRO,
@@ -459,6 +459,6 @@ async function sendNotice(
     })
     wakeJobWorker()
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
   }
 }

@@ -6,7 +6,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { strToU8, type Zippable, zipSync } from 'fflate'
 import { requireUser } from '#app/auth/guards.server'
-import { hitOrRefuseIn, limitKey, minutesText, RateLimitedError } from '#app/auth/rate-limit.server'
+import { hitOrRefuseIn, limitKey, minutesText } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { rolePaths } from '#app/auth/roles'
 import { cardLinkUrl } from '#app/cards/short-link'
@@ -48,7 +48,7 @@ import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import type { IntentDone } from '#app/utils/intent-action.server'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -98,7 +98,7 @@ export async function requestDataExport(
   await withTenant(tenant.id, async (tx) => {
     const latest = await findLatestDataExport(tx, tenant.id, user.id)
     if (latest && (latest.state === 'queued' || latest.state === 'running')) {
-      throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)
+      throw new Refusal('conflict', DATA_EXPORT_ALREADY_PENDING)
     }
     // Counted only when one is queued: the refusals above and this one roll back with it.
     await hitOrRefuseIn(
@@ -109,7 +109,7 @@ export async function requestDataExport(
     )
     await deleteFinishedDataExports(tx, tenant.id, user.id)
     const created = await insertDataExport(tx, tenant.id, user.id)
-    if (!created) throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)
+    if (!created) throw new Refusal('conflict', DATA_EXPORT_ALREADY_PENDING)
     await insertJob(tx, {
       name: 'data-export.build',
       organizationId: tenant.id,
@@ -434,7 +434,7 @@ async function sendReadyEmail(tenant: Tenant, owner: User, exportId: string, exp
     )
     wakeJobWorker()
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
   }
 }
 

@@ -4,7 +4,6 @@
 // point 2, ADR 046). Queued in the transaction that made the change, like the end user's team
 // update: no email for a change that rolled back.
 
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
@@ -13,6 +12,7 @@ import {
   teamMemberUpdateEmail,
 } from '#app/services/emails/team-member-update-email.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'
 import { getNotificationPreferences } from './preferences.server'
@@ -61,7 +61,7 @@ export async function queueTeamMemberUpdateIn(
   } catch (error) {
     // Past a send limit (an admin reassigning a long list in one sitting): the change stands
     // without its notice; a notice must never be what refuses the change.
-    if (error instanceof RateLimitedError) return false
+    if (isRefusal(error, 'rate_limited')) return false
     throw error
   }
   return true

@@ -9,7 +9,6 @@
 
 import { checkCurrentPassword } from '#app/auth/accounts.server'
 import type { SignedIn } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
@@ -41,7 +40,7 @@ import {
 } from '#app/services/emails/account-deletion-email.server'
 import { tenantEmailBranding } from '#app/services/emails/layout.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import {
   deletionDateFrom,
   LAST_AGENCY_ADMIN_DELETION,
@@ -89,18 +88,21 @@ export async function requestAccountDeletion(
 ) {
   try {
     if (!(await checkCurrentPassword(tenant, user, password, clientIp))) {
-      throw new ActionError(400, WRONG_PASSWORD, 'password')
+      throw new Refusal('invalid', WRONG_PASSWORD, { field: 'password' })
     }
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    throw new RateLimitedError(error.retryAfterSeconds, error.message, 'password')
+    if (!isRefusal(error, 'rate_limited')) throw error
+    throw new Refusal('rate_limited', error.message, {
+      field: 'password',
+      retryAfterSeconds: error.retryAfterSeconds,
+    })
   }
   const scheduledFor = deletionDateFrom(now)
   await withTenant(tenant.id, async (tx) => {
     const account = await findUserById(tx, tenant.id, user.id)
-    if (!account) throw new ActionError(404, 'User not found')
+    if (!account) throw new Refusal('not_found', 'User not found')
     const refusal = await refusalOf(tx, account, tenant.kind)
-    if (refusal) throw new ActionError(409, refusal)
+    if (refusal) throw new Refusal('conflict', refusal)
     const deletion = await scheduleAccountDeletion(tx, tenant.id, account.id, scheduledFor)
     await insertJob(tx, {
       name: 'account.delete',

@@ -30,7 +30,7 @@ import {
 import { PasskeyAddForm, PasskeyList } from '#app/components/auth/passkeys'
 import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { intentAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -82,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/account/two-factor',
     intents: {
       enrol: async (value, { tenant, user, session }) => {
-        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        if (user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is on.')
         const recoveryCodes = await confirmEnrolment(
           tenant,
           user,
@@ -96,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         reply: { recoveryCodes: await regenerateRecoveryCodes(tenant, user) },
       }),
       disable: async ({ code }, { tenant, user }) => {
-        if (!user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is off.')
+        if (!user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is off.')
         await disableTwoFactor(tenant, user, code, clientIp)
         return 'Two-factor authentication turned off'
       },

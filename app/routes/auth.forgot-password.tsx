@@ -4,10 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
+import { rateLimitMessage } from '#app/auth/rate-limit.server'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -33,8 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         // Anything else (the database unreachable: a 503) is answered as it is, never as
         // "sent". That answer cannot tell accounts apart: nothing here looks the address up
         // (the job does). A limit is said in the sign-in limit's own words.
-        if (!(error instanceof RateLimitedError)) throw error
-        throw new RateLimitedError(error.retryAfterSeconds)
+        if (!isRefusal(error, 'rate_limited')) throw error
+        throw new Refusal('rate_limited', rateLimitMessage(error.retryAfterSeconds), {
+          retryAfterSeconds: error.retryAfterSeconds,
+        })
       }
       return 'Password reset link sent! Please check your email.'
     },

@@ -5,13 +5,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { signIn } from '#app/auth/accounts.server'
 import { signInInfo } from '#app/auth/connect-info.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
+import { rateLimitMessage } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { rolePaths } from '#app/auth/roles'
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -40,13 +40,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const signedIn = await signIn(tenant, value, context.clientIp ?? 'unknown', request).catch(
         (error) => {
           // The sign-in limit's own words, whatever the limit that was met.
-          if (error instanceof RateLimitedError) throw new RateLimitedError(error.retryAfterSeconds)
+          if (isRefusal(error, 'rate_limited'))
+            throw new Refusal('rate_limited', rateLimitMessage(error.retryAfterSeconds), {
+              retryAfterSeconds: error.retryAfterSeconds,
+            })
           throw error
         },
       )
       // One message for an unknown email and a wrong password: no account enumeration.
       if (!signedIn) {
-        return new ActionError(401, 'Failed to sign in. Please check your credentials.')
+        return new Refusal('unauthenticated', 'Failed to sign in. Please check your credentials.')
       }
       const headers = new Headers()
       headers.append('Set-Cookie', signedIn.session.cookie)

@@ -12,7 +12,7 @@ import { SignOut } from '#app/components/auth/two-factor'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { serverActionOrFailure, useClientFailureToast } from '#app/utils/client-failure'
 import { formAction } from '#app/utils/intent-action.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/',
     handle: async ({ password }, { tenant, user, session }) => {
       if (!(await replaceExpiredPassword(tenant, user, session.sessionId, password))) {
-        return new ActionError(400, SAME_PASSWORD_MESSAGE, 'password')
+        return new Refusal('invalid', SAME_PASSWORD_MESSAGE, { field: 'password' })
       }
       return { toast: 'Password updated successfully', redirectTo: rolePaths(user.role).dashboard }
     },

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
-import { RateLimitedError } from '#app/auth/rate-limit.server'
 import { safeRedirectPath } from '#app/auth/redirect'
+import { isRefusal } from '#app/utils/action-error'
 import { intentAction } from '#app/utils/intent-action.server'
 import {
   ALREADY_CONFIRMED_MESSAGE,
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             ? { toast: CONFIRMATION_SENT_MESSAGE, redirectTo: back(redirectTo) }
             : { toast: ALREADY_CONFIRMED_MESSAGE, type: 'info', redirectTo: back(redirectTo) }
         } catch (error) {
-          if (!(error instanceof RateLimitedError)) throw error
+          if (!isRefusal(error, 'rate_limited')) throw error
           // A redirect (the page comes back, with or without JavaScript) carrying the 429's
           // message: these buttons sit on every page, which has no reply to show.
           return {

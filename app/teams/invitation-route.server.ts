@@ -7,7 +7,7 @@ import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { rolePaths } from '#app/auth/roles'
 import { wakeJobWorker } from '#app/jobs/worker.server'
 import { readPlainForm } from '#app/media/uploads.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { InvitationResponseSchema } from '#app/validation/teams'
 import { answerInvitation, INVITATION_EXPIRED, lookUpInvitation } from './invitations.server'
@@ -74,7 +74,7 @@ export async function invitationAction(
     }
     return redirectWithToast(rolePaths(user.role).dashboard, { title: 'Invitation declined' })
   } catch (error) {
-    if (!(error instanceof ActionError)) throw error
+    if (!isRefusal(error)) throw error
     return data(
       { answerError: error.message },
       { status: error.status, headers: INVITATION_HEADERS },

@@ -3,7 +3,7 @@
 // itself (pending invitations take a seat) is plans.ts's fitsOneMore, which the page shares.
 import { countTeamSeats } from '#app/models/teams.server'
 import type { PlanId } from '#app/teams/plans'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import type { Transaction } from '#drizzle/db.server'
 import { fitsOneMore, memberLimitMessage, PLANS } from './plans'
 
@@ -20,6 +20,6 @@ export async function assertSeatAvailable(
   const plan = PLANS[team.plan]
   const seats = await countTeamSeats(tx, organizationId, team.id, options.exceptInvitationId)
   if (!fitsOneMore(plan, seats)) {
-    throw new ActionError(409, memberLimitMessage(plan), options.field)
+    throw new Refusal('conflict', memberLimitMessage(plan), { field: options.field })
   }
 }

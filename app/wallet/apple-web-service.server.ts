@@ -8,12 +8,7 @@ import { STATUS_CODES } from 'node:http'
 import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { WALLET_WEB_SERVICE_PREFIX } from '#app/auth/origin'
-import {
-  addressLimitKey,
-  assertNotLimited,
-  RateLimitedError,
-  recordHits,
-} from '#app/auth/rate-limit.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/auth/rate-limit.server'
 import { isUuid } from '#app/models/cards.server'
 import {
   findWalletPass,
@@ -23,6 +18,7 @@ import {
 } from '#app/models/wallet-passes.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import { clientDataLine } from '#app/utils/client-data-log'
 import { withTenant } from '#drizzle/db.server'
 import { type AppleWalletConfig, appleWalletConfig } from './apple-config.server'
@@ -129,7 +125,7 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
     try {
       await logLimit(context)
     } catch (error) {
-      if (!(error instanceof RateLimitedError)) throw error
+      if (!isRefusal(error, 'rate_limited')) throw error
       return answer(429, error.message)
     }
     // One record per request, the lines as data (app/utils/client-data-log.ts).
