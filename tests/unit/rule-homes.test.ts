@@ -1,4 +1,4 @@
-// One home per rule (issue 27 point 4, ADR 036; issue 40 point 4, ADR 059): each rule's number
+// One home per rule (issue 27 point 4, ADR 036; issue 40 point 4, ADR 060): each rule's number
 // and message are written in one module of app/validation/ (or the module named below) that the
 // browser and the server import. This test imports each rule from its home and
 // - fails when a schema, an email or a screen states the rule's value again anywhere else in
