@@ -18,8 +18,7 @@ export async function assertStaffSeat(tx: Transaction, organizationId: string, f
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff-seats:${organizationId}`}))`)
   const tier = await findSubscriptionTier(tx, organizationId)
   const staff = await countUsersWithRoles(tx, organizationId, AGENCY_STAFF_ACCESS)
-  if (!fitsStaff(tier, staff))
-    throw new Refusal('conflict', staffLimitMessage(tier), { field })
+  if (!fitsStaff(tier, staff)) throw new Refusal('conflict', staffLimitMessage(tier), { field })
 }
 
 /** One more end user assigned to this team member. */
