@@ -5,9 +5,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import type { z } from 'zod'
-import { readForm, readPlainForm, UploadError } from '#app/media/uploads.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
-import { ActionError } from '#app/utils/action-error'
+import { readForm, readPlainForm } from '#app/media/uploads.server'
+import { IMAGE_REFUSALS, isRefusal, Refusal } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 
 /**
@@ -25,7 +24,7 @@ export type ActionRefusal = { result: unknown; intent: string | null; error: str
  * - `{ reply }`: no redirect, the form's reply with what the page reads besides it (a fetcher's
  *   answer, such as a contact saved from a public card), `status` 200 unless said, `error` the
  *   message above the form unless `result` (conform's reply options) places it;
- * - an ActionError, returned rather than thrown: the same refusal as thrown.
+ * - a Refusal, returned rather than thrown: the same refusal as thrown.
  */
 export type IntentDone =
   | string
@@ -47,7 +46,7 @@ export type IntentDone =
         resetForm?: boolean
       }
     }
-  | ActionError
+  | Refusal
 
 type IntentValue = { intent: string }
 type Handler<G> = (value: unknown, guarded: G, form: FormData) => Promise<IntentDone>
@@ -75,7 +74,7 @@ type CommonOptions<G> = {
   redirectTo: string
   /**
    * A form with image fields: read as multipart, and an image refused (not an image, too large,
-   * past a quota) is a 400 with the UploadError's message next to its field, named by
+   * past a quota: a Refusal of IMAGE_REFUSALS) is a 400 with its message next to its field, named by
    * `uploadField` when the form calls it otherwise.
    */
   multipart?: {
@@ -91,20 +90,20 @@ type CommonOptions<G> = {
    * What a refusal carries besides the one shape, for a page that reads more (the CRM page's key
    * status): derived from the refusal, so the handlers only throw.
    */
-  refused?: (refusal: ActionError | RateLimitedError) => Record<string, unknown>
+  refused?: (refusal: Refusal) => Record<string, unknown>
 }
 
 export type IntentActionOptions<S extends z.ZodType<IntentValue>, G> = CommonOptions<G> & {
   /** The form's schema: a discriminated union on `intent`, shared with the page's conform form. */
   schema: S
-  /** What each intent does; it throws ActionError to refuse, and returns its toast. */
+  /** What each intent does; it throws a Refusal to refuse, and returns its toast. */
   intents: IntentHandlers<z.output<S>, G>
 }
 
 export type FormActionOptions<S extends z.ZodType, G> = CommonOptions<G> & {
   /** The form's schema, shared with the page's conform form. */
   schema: S
-  /** What the form does; it throws ActionError to refuse, and returns its toast. */
+  /** What the form does; it throws a Refusal to refuse, and returns its toast. */
   handle: (value: z.output<S>, guarded: G, form: FormData) => Promise<IntentDone>
 }
 
@@ -145,7 +144,7 @@ async function runAction<G>(
     form = options.multipart ? await readForm(request) : await readPlainForm(request)
   } catch (error) {
     // Nothing parsed yet: the image's message next to its field is the whole reply.
-    if (!(error instanceof UploadError)) throw error
+    if (!isRefusal(error, ...IMAGE_REFUSALS)) throw error
     const field = options.multipart?.uploadField?.(error.field) ?? error.field
     return data<ActionRefusal>(
       {
@@ -184,11 +183,11 @@ async function runAction<G>(
       init(400),
     )
   }
-  const refuse = (error: ActionError | RateLimitedError | UploadError) => {
-    const field =
-      error instanceof UploadError
-        ? (options.multipart?.uploadField?.(error.field) ?? error.field)
-        : error.field
+  const refuse = (error: Refusal) => {
+    const image = isRefusal(error, ...IMAGE_REFUSALS)
+    const field = image
+      ? (options.multipart?.uploadField?.(error.field) ?? error.field)
+      : error.field
     const result = submission.reply({
       ...(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
       hideFields,
@@ -197,29 +196,24 @@ async function runAction<G>(
       result,
       intent: intentOf,
       error: error.message,
-      ...(error instanceof UploadError ? {} : refused(error)),
+      ...(image ? {} : refused(error)),
     }
     // Past a send limit (an invitation re-sent too soon, too many emails): 429, and the
     // transaction that hit it wrote nothing.
-    if (error instanceof RateLimitedError) {
+    if (isRefusal(error, 'rate_limited')) {
       return data(body, init(429, { 'Retry-After': String(error.retryAfterSeconds) }))
     }
-    return data(body, init(error instanceof UploadError ? 400 : error.status))
+    // A refused image is a 400 here, a quota's too (resources.upload answers its 413).
+    return data(body, init(image ? 400 : error.status))
   }
   let done: IntentDone
   try {
     done = await dispatch(submission.value, guarded, form)
   } catch (error) {
-    if (
-      error instanceof ActionError ||
-      error instanceof RateLimitedError ||
-      error instanceof UploadError
-    ) {
-      return refuse(error)
-    }
+    if (isRefusal(error)) return refuse(error)
     throw error
   }
-  if (done instanceof ActionError) return refuse(done)
+  if (done instanceof Refusal) return refuse(done)
   if (typeof done === 'string') done = { toast: done }
   if ('reply' in done) {
     const { reply, status = 200, error = null } = done

@@ -23,15 +23,14 @@ import { insertPasswordResetToken } from '#app/models/password-resets.server'
 import { renderActionEmail } from '#app/services/emails/layout.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import { type AgencyIntent, SLUG_INVALID, slugFromName } from '#app/validation/agencies'
-import { isValidAgencySlug } from '#app/validation/agency-slug'
+import type { AgencyIntent } from '#app/validation/agencies'
+import { isValidAgencySlug, SLUG_INVALID, slugFromName } from '#app/validation/agency-slug'
 import { splitName } from '#app/validation/text'
+import { linkWorksOnce, SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import { type PlatformScopeGrant, type Transaction, withPlatformScope } from '#drizzle/db.server'
 
-/** The owner's set-password link: long enough to be read, used once (ADR 012). */
-export const OWNER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const SLUG_TAKEN = 'This web address is already taken'
 export const AGENCY_NOT_FOUND = 'Agency not found'
 
@@ -69,7 +68,7 @@ async function inScope<T>(acting: Acting, purpose: string, work: (tx: Transactio
   try {
     return await withPlatformScope(acting.grant, purpose, work)
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ActionError(409, SLUG_TAKEN, 'slug')
+    if (isUniqueViolation(error)) throw new Refusal('conflict', SLUG_TAKEN, { field: 'slug' })
     throw error
   }
 }
@@ -93,7 +92,7 @@ export async function createAgency(
   value: Extract<AgencyIntent, { intent: 'create' }>,
 ) {
   const slug = value.slug ?? slugFromName(value.name)
-  if (!isValidAgencySlug(slug)) throw new ActionError(400, SLUG_INVALID, 'slug')
+  if (!isValidAgencySlug(slug)) throw new Refusal('invalid', SLUG_INVALID, { field: 'slug' })
   const link = newEmailLink('password-reset')
   const created = await inScope(acting, 'create agency', async (tx) => {
     const agency = await insertAgency(
@@ -111,7 +110,8 @@ export async function createAgency(
       agency.id,
       owner.id,
       hashToken(link.token),
-      OWNER_LINK_TTL_MS,
+      // The owner's set-password link: long enough to be read, used once (ADR 012).
+      SET_PASSWORD_LINK.ms,
     )
     await audit(tx, acting, 'agency.create', agency.id, {
       name: agency.name,
@@ -156,7 +156,7 @@ async function sendOwnerWelcome(
     heading: `Welcome to ${agency.name}`,
     paragraphs: [
       `Hi ${owner.firstName || 'there'},`,
-      `${platformName} created the agency ${agency.name} with you as its owner. Set your password to sign in at ${origin}. The link works once and expires in 7 days.`,
+      `${platformName} created the agency ${agency.name} with you as its owner. Set your password to sign in at ${origin}. ${linkWorksOnce(SET_PASSWORD_LINK)}`,
     ],
     action: { label: 'Set your password', url },
     footnote: 'If the link has expired, use "Forgot password" on the sign-in page.',
@@ -178,7 +178,7 @@ async function sendOwnerWelcome(
 
 async function requireAgency(tx: Transaction, agencyId: string) {
   const agency = await findAgency(tx, agencyId)
-  if (!agency) throw new ActionError(404, AGENCY_NOT_FOUND)
+  if (!agency) throw new Refusal('not_found', AGENCY_NOT_FOUND)
   return agency
 }
 
@@ -195,7 +195,7 @@ export async function editAgency(
       before.id,
       fieldsOf(value, value.slug ?? before.slug, status),
     )
-    if (!after) throw new ActionError(404, AGENCY_NOT_FOUND)
+    if (!after) throw new Refusal('not_found', AGENCY_NOT_FOUND)
     const changed = Object.fromEntries(
       (['name', 'slug', 'ownerName', 'contactEmail', 'subscriptionTier', 'status'] as const)
         .filter((key) => before[key] !== after[key])

@@ -20,12 +20,11 @@ import { recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import { hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
 import { unsubscribeLink } from '#app/notifications/new-contact.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import { announcementEmail } from '#app/services/emails/announcement-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { freshTenantOf } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import {
   ANNOUNCEMENTS_PER_DAY,
   type AnnouncementInput,
@@ -56,13 +55,15 @@ export async function sendAnnouncement(actor: Actor, input: AnnouncementInput) {
   const organizationId = tenant.id
   const recipients = await withTenant(organizationId, async (tx) => {
     const recipients = await countAnnouncementRecipients(tx, organizationId)
-    if (recipients === 0) throw new ActionError(409, NO_RECIPIENTS_MESSAGE)
+    if (recipients === 0) throw new Refusal('conflict', NO_RECIPIENTS_MESSAGE)
     // One statement counts and locks the day's counter, so two sends at once cannot both pass;
     // a refusal throws and the transaction (the hit included) rolls back.
     const hit = await hitRateLimit(tx, dailyKey(organizationId), DAY_MS)
     if (hit.count > ANNOUNCEMENTS_PER_DAY) {
       const seconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000))
-      throw new RateLimitedError(seconds, dailyLimitMessage(Math.ceil(seconds / 3600)))
+      throw new Refusal('rate_limited', dailyLimitMessage(Math.ceil(seconds / 3600)), {
+        retryAfterSeconds: seconds,
+      })
     }
     const announcement = await insertAnnouncement(tx, organizationId, {
       sentByUserId: actor.user.id,

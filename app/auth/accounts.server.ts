@@ -278,7 +278,7 @@ export async function resetPassword(tenant: Tenant, token: string, newPassword: 
  * limited like sign-in, per account and per client address, in the same store: a session left
  * open must not be a way to guess the password. Each attempt is counted before the hash is
  * checked, so parallel guesses cannot slip past the limit together; once over it, even the
- * right password is refused (RateLimitedError) until the window ends. The right password
+ * right password is refused (a Refusal coded rate_limited) until the window ends. The right password
  * clears the account's count, as a sign-in does.
  */
 export async function checkCurrentPassword(
@@ -298,7 +298,7 @@ export async function checkCurrentPassword(
 }
 
 /**
- * Changes a signed-in user's password after checking the current one (RateLimitedError past
+ * Changes a signed-in user's password after checking the current one (a Refusal coded rate_limited past
  * the limit), and ends every other session of the user (the current one stays signed in).
  */
 export async function changePassword(

@@ -1,5 +1,5 @@
 // Accounts someone else creates (a team member's Add User): the new owner gets an email with a
-// single-use link to choose their password, valid 7 days. The account's initial password is
+// single-use link to choose their password (its lifetime: SET_PASSWORD_LINK). The account's initial password is
 // random and never shown, so nobody else ever knows a working password for it.
 import { randomBytes } from 'node:crypto'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
@@ -9,9 +9,8 @@ import type { User } from '#app/models/users.server'
 import { accountCreatedEmail } from '#app/services/emails/account-created.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import type { Transaction } from '#drizzle/db.server'
-
-export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 /** A password nobody knows, for an account whose owner sets their own through the email. */
 export const unknowablePassword = () => randomBytes(32).toString('base64url')
@@ -31,7 +30,13 @@ export async function queueSetPasswordEmailIn(
   createdBy: { name: string; userId: string },
 ) {
   const link = newEmailLink('password-reset')
-  await insertPasswordResetToken(tx, tenant.id, user.id, hashToken(link.token), SET_PASSWORD_TTL_MS)
+  await insertPasswordResetToken(
+    tx,
+    tenant.id,
+    user.id,
+    hashToken(link.token),
+    SET_PASSWORD_LINK.ms,
+  )
   const branding = {
     name: tenant.name,
     primaryColor: tenant.primaryColor,

@@ -60,7 +60,7 @@ export type ResendOutcome = 'sent' | 'already-confirmed'
 
 /**
  * A new link for a signed-in user whose email is not confirmed yet. Limited per account and
- * per address (RateLimitedError), since each one sends an email.
+ * per address (a Refusal coded rate_limited), since each one sends an email.
  */
 export async function resendConfirmationEmail(
   tenant: Tenant,

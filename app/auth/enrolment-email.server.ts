@@ -23,13 +23,12 @@ import {
 import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolment-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
+import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import { withTenant } from '#drizzle/db.server'
 import { owesEnrolment } from './passkey-ceremonies.server'
 import type { ValidSession } from './session.server'
 import { countAttempt } from './two-factor.server'
-
-const LINK_TTL_MS = 30 * 60_000
 
 export const ENROLMENT_EMAIL_REQUIRED_MESSAGE =
   'Open the link we emailed you in this browser before setting up two-factor authentication.'
@@ -55,9 +54,10 @@ export async function assertMayEnrolAtStep(
   session: Pick<ValidSession, 'enrolmentEmailConfirmed'>,
 ) {
   if (!(await owesEnrolment(tenant, user))) {
-    throw new ActionError(400, 'Two-factor authentication is on.')
+    throw new Refusal('invalid', 'Two-factor authentication is on.')
   }
-  if (!session.enrolmentEmailConfirmed) throw new ActionError(403, ENROLMENT_EMAIL_REQUIRED_MESSAGE)
+  if (!session.enrolmentEmailConfirmed)
+    throw new Refusal('forbidden', ENROLMENT_EMAIL_REQUIRED_MESSAGE)
 }
 
 /** Emails the account a link that lets this session enrol (a new one replaces the last). */
@@ -68,7 +68,7 @@ export async function sendEnrolmentEmail(
   clientIp: string,
 ) {
   if (!(await owesEnrolment(tenant, user))) {
-    throw new ActionError(400, 'Two-factor authentication is on.')
+    throw new Refusal('invalid', 'Two-factor authentication is on.')
   }
   const limits = [
     {
@@ -88,7 +88,7 @@ export async function sendEnrolmentEmail(
     confirmUrl: `${branding.origin}/auth/two-factor?link=${link.token}`,
   })
   await withTenant(tenant.id, async (tx) => {
-    const expiresAt = new Date(Date.now() + LINK_TTL_MS)
+    const expiresAt = new Date(Date.now() + TWO_FACTOR_ENROLMENT_LINK.ms)
     await setSessionChallenge(tx, tenant.id, sessionId, enrolmentChallenge(link.token), expiresAt)
     await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name, {
       userId: user.id,

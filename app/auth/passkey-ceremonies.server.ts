@@ -25,7 +25,7 @@ import {
 } from '#app/models/passkeys.server'
 import type { User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { countAttempt, REQUIRED_MESSAGE, twoFactorRequired } from './two-factor.server'
@@ -73,14 +73,14 @@ async function takeChallenge(
   try {
     challenge = decodeClientDataJSON(clientDataJSON).challenge
   } catch {
-    throw new ActionError(400, PASSKEY_FAILED_MESSAGE)
+    throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   }
   if (typeof challenge !== 'string' || !challenge)
-    throw new ActionError(400, PASSKEY_FAILED_MESSAGE)
+    throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   const taken = await withTenant(tenant.id, (tx) =>
     consumeSessionChallenge(tx, tenant.id, sessionId, `${purpose}:${challenge}`),
   )
-  if (!taken) throw new ActionError(400, PASSKEY_EXPIRED_MESSAGE)
+  if (!taken) throw new Refusal('invalid', PASSKEY_EXPIRED_MESSAGE)
   return challenge
 }
 
@@ -98,7 +98,7 @@ function parseCredential<T>(json: string): T {
     }
     return value as T
   } catch {
-    throw new ActionError(400, PASSKEY_FAILED_MESSAGE)
+    throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   }
 }
 
@@ -169,10 +169,10 @@ export async function addPasskey(
       requireUserVerification: false,
     })
   } catch {
-    throw new ActionError(400, PASSKEY_FAILED_MESSAGE)
+    throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   }
   if (!verification.verified || !verification.registrationInfo) {
-    throw new ActionError(400, PASSKEY_FAILED_MESSAGE)
+    throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   }
   const { credential } = verification.registrationInfo
   await withTenant(tenant.id, async (tx) => {
@@ -183,7 +183,7 @@ export async function addPasskey(
       transports: credential.transports ?? [],
       name: input.name,
     })
-    if (!row) throw new ActionError(400, 'That passkey is already added.')
+    if (!row) throw new Refusal('invalid', 'That passkey is already added.')
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'two_factor.passkey_added',
@@ -203,7 +203,7 @@ export async function renameUserPasskey(
   const renamed = await withTenant(tenant.id, (tx) =>
     renamePasskey(tx, tenant.id, user.id, passkeyId, name),
   )
-  if (!renamed) throw new ActionError(404, 'That passkey was not found.')
+  if (!renamed) throw new Refusal('not_found', 'That passkey was not found.')
 }
 
 /** Removes a passkey; refused when it is the account's last second factor and one is required. */
@@ -216,13 +216,13 @@ export async function removePasskey(
   await withTenant(tenant.id, async (tx) => {
     const keys = await listPasskeys(tx, tenant.id, user.id)
     if (!keys.some((key) => key.id === passkeyId)) {
-      throw new ActionError(404, 'That passkey was not found.')
+      throw new Refusal('not_found', 'That passkey was not found.')
     }
     if (required && !user.totpKeySealed && keys.length === 1) {
-      throw new ActionError(403, REQUIRED_MESSAGE)
+      throw new Refusal('forbidden', REQUIRED_MESSAGE)
     }
     const removed = await deletePasskey(tx, tenant.id, user.id, passkeyId)
-    if (!removed) throw new ActionError(404, 'That passkey was not found.')
+    if (!removed) throw new Refusal('not_found', 'That passkey was not found.')
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'two_factor.passkey_removed',
@@ -243,7 +243,7 @@ export async function authenticationOptions(
 ) {
   const { rpID } = relyingPartyOf(request)
   const keys = await passkeysOf(tenant, user.id)
-  if (keys.length === 0) throw new ActionError(400, 'This account has no passkey.')
+  if (keys.length === 0) throw new Refusal('invalid', 'This account has no passkey.')
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: keys.map((key) => ({ id: key.credentialId, transports: key.transports })),

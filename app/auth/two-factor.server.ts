@@ -25,7 +25,7 @@ import { findUserById, type User } from '#app/models/users.server'
 import { addressLimitKey, hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-limit.server'
 import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import {
   type FormSealBinding,
   openAtRest,
@@ -232,9 +232,10 @@ export async function confirmEnrolment(
       sessionId,
     })
   } catch {
-    throw new ActionError(400, 'The set-up expired. Please start again.')
+    throw new Refusal('invalid', 'The set-up expired. Please start again.')
   }
-  if (!codeMatches(key, input.code)) throw new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+  if (!codeMatches(key, input.code))
+    throw new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })
   const recovery = newRecoveryCodes()
   await withTenant(tenant.id, async (tx) => {
     await setTwoFactor(tx, tenant.id, user.id, {
@@ -253,7 +254,7 @@ export async function confirmEnrolment(
 }
 
 export async function regenerateRecoveryCodes(tenant: Pick<Tenant, 'id'>, user: User) {
-  if (!user.totpKeySealed) throw new ActionError(400, 'Set up an authenticator app first.')
+  if (!user.totpKeySealed) throw new Refusal('invalid', 'Set up an authenticator app first.')
   const recovery = newRecoveryCodes()
   await withTenant(tenant.id, async (tx) => {
     await setRecoveryCodes(tx, tenant.id, user.id, recovery.hashes)
@@ -278,12 +279,12 @@ export async function disableTwoFactor(
   clientIp: string,
 ) {
   if ((await twoFactorRequired(tenant, user)) && !(await hasPasskey(tenant, user.id))) {
-    throw new ActionError(403, REQUIRED_MESSAGE)
+    throw new Refusal('forbidden', REQUIRED_MESSAGE)
   }
   await countAttempt(tenant, user.id, clientIp)
   await withTenant(tenant.id, async (tx) => {
     if (!user.totpKeySealed || !codeMatches(openKey(user.totpKeySealed), code)) {
-      throw new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+      throw new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })
     }
     await clearTwoFactor(tx, tenant.id, user.id)
     await recordAudit(tx, tenant.id, {

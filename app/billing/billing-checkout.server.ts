@@ -12,7 +12,7 @@ import {
 import type { User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { callOutside } from '#app/utils/outside-call.server'
 import { PLANS } from '#app/validation/plans'
 import { PLANS_VIEW_PATH } from '#app/validation/team-paths'
@@ -29,7 +29,7 @@ export const NO_BILLING_ACCOUNT = 'There is no billing account yet: choose a pla
 
 function requireStripe() {
   const config = stripeConfig()
-  if (!config) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  if (!config) throw new Refusal('not_found', NO_BILLING_ACCOUNT)
   return config
 }
 
@@ -39,8 +39,8 @@ async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await callOutside('Stripe', call)
   } catch (error) {
-    if (error instanceof ActionError) throw error
-    throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
+    if (isRefusal(error)) throw error
+    throw new Refusal('provider_failed', STRIPE_UNREACHABLE, { field: 'plan' })
   }
 }
 
@@ -81,7 +81,7 @@ export async function checkoutUrl(
 ) {
   const config = requireStripe()
   const price = config.prices[plan]
-  if (!price) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  if (!price) throw new Refusal('not_found', NO_BILLING_ACCOUNT)
   const payer = await findPayerAccount(tenant, user, scope)
   if (payer?.stripeSubscriptionId && payer.status !== 'canceled') {
     return portalUrl(tenant, user, scope)
@@ -107,7 +107,7 @@ export async function checkoutUrl(
       cancel_url: `${billingPage(tenant, scope)}checkout=cancelled`,
     }),
   )
-  if (!session.url) throw new ActionError(502, STRIPE_UNREACHABLE, 'plan')
+  if (!session.url) throw new Refusal('provider_failed', STRIPE_UNREACHABLE, { field: 'plan' })
   return session.url
 }
 
@@ -144,7 +144,7 @@ async function createCustomer(
 export async function portalUrl(tenant: Tenant, user: User, scope: BillingScope = TEAM_PAGE_SCOPE) {
   const config = requireStripe()
   const account = await findPayerAccount(tenant, user, scope)
-  if (!account) throw new ActionError(404, NO_BILLING_ACCOUNT)
+  if (!account) throw new Refusal('not_found', NO_BILLING_ACCOUNT)
   const stripe = await stripeClient(config)
   const session = await stripeCall(() =>
     stripe.billingPortal.sessions.create({

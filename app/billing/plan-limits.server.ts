@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import { findSubscriptionTier } from '#app/models/organizations.server'
 import { countAssignedEndUsers } from '#app/models/stats.server'
 import { countUsersWithRoles, type User } from '#app/models/users.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { AGENCY_STAFF_ACCESS } from '#app/validation/people'
 import type { Transaction } from '#drizzle/db.server'
 import { endUserLimitMessage, fitsEndUser, fitsStaff, staffLimitMessage } from './plan-limits'
@@ -18,7 +18,7 @@ export async function assertStaffSeat(tx: Transaction, organizationId: string, f
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff-seats:${organizationId}`}))`)
   const tier = await findSubscriptionTier(tx, organizationId)
   const staff = await countUsersWithRoles(tx, organizationId, AGENCY_STAFF_ACCESS)
-  if (!fitsStaff(tier, staff)) throw new ActionError(409, staffLimitMessage(tier), field)
+  if (!fitsStaff(tier, staff)) throw new Refusal('conflict', staffLimitMessage(tier), { field })
 }
 
 /** One more end user assigned to this team member. */
@@ -34,6 +34,8 @@ export async function assertEndUserSeat(
   const assigned = await countAssignedEndUsers(tx, organizationId, teamMember.id)
   if (!fitsEndUser(teamMember.memberPlan, assigned)) {
     const name = `${teamMember.firstName} ${teamMember.lastName}`.trim() || teamMember.email
-    throw new ActionError(409, endUserLimitMessage(teamMember.memberPlan, name), field)
+    throw new Refusal('conflict', endUserLimitMessage(teamMember.memberPlan, name), {
+      field: field,
+    })
   }
 }

@@ -2,7 +2,7 @@
 // seats (Agency Pro, spec §2.6 "up to 25 team members") and a team member's end users (Team
 // Member Basic, "up to 10 end users"). The server enforces these limits; the settings screens'
 // Billing tabs show them.
-import type { PaidPlanId } from '#app/validation/plans'
+import { fitsWithin, type PaidPlanId, PLANS } from '#app/validation/plans'
 
 export type AgencyTier = 'free' | 'starter' | 'professional' | 'enterprise'
 export type MemberPlanId = 'free' | 'team_member_basic'
@@ -58,8 +58,8 @@ export const MEMBER_PLAN_NAMES: Record<MemberPlanId, string> = {
 }
 
 export const SOLD_PLAN_NAMES: Record<SoldPlanId, string> = {
-  team_basic: 'Team Basic',
-  team_pro: 'Team Pro',
+  team_basic: PLANS.team_basic.name,
+  team_pro: PLANS.team_pro.name,
   agency_pro: AGENCY_PRO.name,
   team_member_basic: TEAM_MEMBER_BASIC.name,
 }
@@ -81,10 +81,7 @@ export function endUserLimitMessage(plan: MemberPlanId, teamMemberName: string) 
   return `${teamMemberName} has reached their limit: the ${MEMBER_PLAN_NAMES[plan]} plan allows up to ${END_USER_LIMITS[plan]} end users per team member.${upgrade}`
 }
 
-export const fitsStaff = (tier: AgencyTier, staff: number) => {
-  const limit = STAFF_LIMITS[tier]
-  return limit === null || staff + 1 <= limit
-}
+export const fitsStaff = (tier: AgencyTier, staff: number) => fitsWithin(STAFF_LIMITS[tier], staff)
 
 export const fitsEndUser = (plan: MemberPlanId, assigned: number) =>
-  assigned + 1 <= END_USER_LIMITS[plan]
+  fitsWithin(END_USER_LIMITS[plan], assigned)

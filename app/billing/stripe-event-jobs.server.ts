@@ -23,7 +23,6 @@ import { findSubscriptionTier, setSubscriptionTier } from '#app/models/organizat
 import { lockActiveAgencyAdmins } from '#app/models/people.server'
 import { findUnhandledStripeEvent, markStripeEventHandled } from '#app/models/stripe-events.server'
 import { findUserById, setMemberPlan, setUserPlan, type User } from '#app/models/users.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   graceReminderEmail,
   paymentFailedEmail,
@@ -31,6 +30,7 @@ import {
 } from '#app/services/emails/billing-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import { callOutside } from '#app/utils/outside-call.server'
 import { PAID_PLAN_IDS, PLANS } from '#app/validation/plans'
 import { PLANS_VIEW_PATH } from '#app/validation/team-paths'
@@ -484,6 +484,6 @@ async function sendNotice(
       }
     })
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
   }
 }

@@ -117,7 +117,7 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
       'verify-domain': verifyDomain,
       'check-sending-domain': checkSendingDomainNow,
       'remove-sending-domain': removeSendingDomainNow,
-      // A refusal (taken, the platform's own, the provider's answer) is an ActionError next to
+      // A refusal (taken, the platform's own, the provider's answer) is a Refusal next to
       // the domain field.
       'add-sending-domain': async ({ sendingDomain, senderLocalPart }, { tenant, user }) => {
         await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
@@ -150,7 +150,7 @@ async function saveBranding(
       termsOfServiceUrl: value.termsOfServiceUrl,
       supportEmail: value.supportEmail,
     }
-    // An image refused here is an UploadError: the reply next to its field, nothing written.
+    // An image refused here is an image Refusal: the reply next to its field, nothing written.
     const logoMediaId = await resolveImageField({ tenant, user }, formData, 'logo', 'brandLogo', tx)
     const faviconMediaId = await resolveImageField(
       { tenant, user },
@@ -159,7 +159,7 @@ async function saveBranding(
       'favicon',
       tx,
     )
-    // A domain it may not take is an ActionError next to its field, nothing written.
+    // A domain it may not take is a Refusal next to its field, nothing written.
     const domain = await changeCustomDomain(tx, tenant.id, value.customDomain)
     await updateOrganizationBranding(tx, tenant.id, {
       name: value.companyName,

@@ -23,7 +23,7 @@ import {
   writeCardUnderTemplate,
 } from '#app/templates/template-locks.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
@@ -82,9 +82,9 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
         }
         // Spec §5: duplicating needs a first and last name and an email in the profile.
         if (!user.firstName.trim() || !user.lastName.trim()) {
-          throw new ActionError(400, 'Profile must have a first and last name')
+          throw new Refusal('invalid', 'Profile must have a first and last name')
         }
-        if (!user.email.trim()) throw new ActionError(400, 'Profile must have an email address')
+        if (!user.email.trim()) throw new Refusal('invalid', 'Profile must have an email address')
         const card = await withTenant(tenant.id, async (tx) => {
           const created = await createCardUnderTemplate(tx, tenant.id, user.id, {
             title: value.title,
@@ -225,7 +225,7 @@ export async function cardEditAction(
         return { redirectTo: editUrl('visuals') }
       },
       visuals: async (_value, { tenant, user }, formData) => {
-        // One transaction: a refused second image (an UploadError, the reply next to its field)
+        // One transaction: a refused second image (an image Refusal, the reply next to its field)
         // leaves the first one unstored.
         const written = await withTenant(tenant.id, async (tx) => {
           const logo = await resolveImageField({ tenant, user }, formData, 'logo', 'logo', tx)
@@ -268,7 +268,7 @@ export async function cardEditAction(
             : { kind: value.kind, value: value.value },
         )
         if (!background.success) {
-          throw new ActionError(400, 'Failed to save background changes', 'background')
+          throw new Refusal('invalid', 'Failed to save background changes', { field: 'background' })
         }
         await withTenant(tenant.id, async (tx) => {
           const written = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
@@ -278,7 +278,7 @@ export async function cardEditAction(
           // A locked background is refused here (the picker is not offered for it), and the
           // transaction rolls back the write that kept it.
           if (written.kept.includes('background')) {
-            throw new ActionError(409, lockedMessage('background'), 'background')
+            throw new Refusal('conflict', lockedMessage('background'), { field: 'background' })
           }
           await recordAudit(tx, tenant.id, {
             actorUserId: user.id,
@@ -296,9 +296,11 @@ export async function cardEditAction(
         const change = await withTenant(tenant.id, async (tx) => {
           const result = await changeCardSlug(tx, tenant.id, cardId, slug)
           // Another card's slug, current or retired: refused, and the retirement rolls back.
-          if (result === 'taken') throw new ActionError(409, SLUG_MESSAGES.taken, 'slug')
+          if (result === 'taken')
+            throw new Refusal('conflict', SLUG_MESSAGES.taken, { field: 'slug' })
           // A departed account's, in quarantine: it keeps forwarding to the agency's choice.
-          if (result === 'held') throw new ActionError(409, SLUG_MESSAGES.held, 'slug')
+          if (result === 'held')
+            throw new Refusal('conflict', SLUG_MESSAGES.held, { field: 'slug' })
           if (result === 'changed') {
             await recordAudit(tx, tenant.id, {
               actorUserId: user.id,

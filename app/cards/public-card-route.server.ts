@@ -31,7 +31,7 @@ import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
 import { sourceOfRequest, type ViewSource, withSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
@@ -255,7 +255,7 @@ export async function publicCardAction(
         ]
         await assertNotLimited(limits)
         await recordHits(limits)
-        // The owner's notification past the send limits (a RateLimitedError, 429): the lead is
+        // The owner's notification past the send limits (a rate_limited Refusal, 429): the lead is
         // not kept either (it rolls back with it), and the visitor is told to come back.
         await withTenant(tenant.id, async (tx) => {
           const added = await addContactAndForward(tx, tenant.id, card.userId, {
@@ -305,16 +305,16 @@ export async function publicCardAction(
           }),
         )
         if (saved.status === 'duplicate') {
-          throw new ActionError(409, 'This contact is already in your list')
+          throw new Refusal('conflict', 'This contact is already in your list')
         }
         return { reply: { message: 'Contact saved successfully', ok: true } }
       },
       // Connect: each side gets the other as a contact, once.
       connect: async (_value, { tenant, user, card, sourceCardId }) => {
         if (!user) throw signInFirst(card.id, 'connect')
-        if (user.id === card.userId) throw new ActionError(400, 'Failed to connect with contact')
+        if (user.id === card.userId) throw new Refusal('invalid', 'Failed to connect with contact')
         const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
-        // Past the send limits (the owner's email): a RateLimitedError, 429, nothing kept.
+        // Past the send limits (the owner's email): a rate_limited Refusal, 429, nothing kept.
         await withTenant(tenant.id, async (tx) => {
           const added = await addContactAndForward(tx, tenant.id, card.userId, {
             fullName: visitorName,

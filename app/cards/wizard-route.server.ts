@@ -7,14 +7,16 @@ import { parseSubmission } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
-import { readForm, resolveImageField, UploadError } from '#app/media/uploads.server'
+import { readForm, resolveImageField } from '#app/media/uploads.server'
 import { recordAudit } from '#app/models/audit.server'
 import { getMediaPath } from '#app/models/media.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { IMAGE_REFUSALS, isRefusal, Refusal } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { parseSwatch, readableCardColor } from '#app/validation/backgrounds'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { safeHexColor } from '#app/validation/hex-color'
+import { BOTH_NAMES_REQUIRED } from '#app/validation/names'
 import { WizardContactSchema, WizardNameSchema, WizardWorkSchema } from '#app/validation/profile'
 import { rolePaths } from '#app/validation/roles'
 import { plainText } from '#app/validation/text'
@@ -70,7 +72,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
   try {
     formData = await readForm(request)
   } catch (error) {
-    if (!(error instanceof UploadError)) throw error
+    if (!isRefusal(error, ...IMAGE_REFUSALS)) throw error
     return data<WizardRefusal>(
       { result: null, imageErrors: { [error.field.replace(/File$/, '')]: error.message } },
       { status: 400 },
@@ -121,7 +123,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
             ? BackgroundSchema.safeParse(choice)
             : null
         if (background && !background.success) {
-          throw new UploadError('background', 'Please choose a background')
+          throw new Refusal('image_refused', 'Please choose a background', { field: 'background' })
         }
         const draft = await loadDraft(tx, user, mode, null, startColorOf(tenant))
         const changes: Partial<WizardDraft> = {}
@@ -143,7 +145,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
         await saveDraftStep(tx, user, draft, changes, 5)
       })
     } catch (error) {
-      if (!(error instanceof UploadError)) throw error
+      if (!isRefusal(error, ...IMAGE_REFUSALS)) throw error
       return data<WizardRefusal>(
         { result: null, imageErrors: { [error.field]: error.message } },
         { status: 400 },
@@ -169,8 +171,7 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
   if (!card) {
     return redirectWithToast(wizardUrl(mode, 1), {
       type: 'error',
-      title:
-        mode === 'card' ? 'Failed to create digital card' : 'Please enter your first and last name',
+      title: mode === 'card' ? 'Failed to create digital card' : BOTH_NAMES_REQUIRED,
     })
   }
   if (mode === 'card') {

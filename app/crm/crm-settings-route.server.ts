@@ -7,7 +7,7 @@ import { getOptionalUser, requireUser, type SignedIn } from '#app/auth/guards.se
 import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
 import { recordAudit } from '#app/models/audit.server'
 import { listCrmSyncs } from '#app/models/crm-syncs.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { openAtRest, sealAtRest } from '#app/utils/secret-box.server'
 import { redirectWithToast } from '#app/utils/toast.server'
 import {
@@ -115,15 +115,16 @@ export async function apiSettingsAction(request: Request, context: AppLoadContex
     intents: {
       retry: async ({ contactId }, { tenant, user }) => {
         const queued = await retryCrmForward(tenant.id, user.id, contactId)
-        if (!queued) throw new ActionError(404, 'Nothing to retry for that contact')
+        if (!queued) throw new Refusal('not_found', 'Nothing to retry for that contact')
         return 'Sync queued again'
       },
       validate: async (value, signedIn) => {
         const { apiKey } = await keyOf(value, signedIn)
-        if (!apiKey) throw new ActionError(400, MESSAGES.keyRequired, 'apiKey')
+        if (!apiKey) throw new Refusal('invalid', MESSAGES.keyRequired, { field: 'apiKey' })
         const result = await validateKey({ apiKey, locationId: value.locationId || null })
-        if (result === 'failed') throw new ActionError(502, MESSAGES.validationFailed)
-        if (result === 'invalid') throw new ActionError(400, MESSAGES.keyInvalid, 'apiKey')
+        if (result === 'failed') throw new Refusal('provider_failed', MESSAGES.validationFailed)
+        if (result === 'invalid')
+          throw new Refusal('invalid', MESSAGES.keyInvalid, { field: 'apiKey' })
         return { reply: { keyStatus: 'valid' satisfies KeyStatus } }
       },
       save: async (value, signedIn) => saveSettings(value, signedIn),
@@ -167,7 +168,7 @@ async function saveSettings(
   }
   // A new key, or the stored one for another location, is validated first.
   const result = await validateKey({ apiKey, locationId })
-  if (result === 'failed') throw new ActionError(502, MESSAGES.validationFailed)
+  if (result === 'failed') throw new Refusal('provider_failed', MESSAGES.validationFailed)
   if (result === 'invalid') {
     await disable(signedIn, 'invalid')
     // The save did what the spec asks of it (the key is gone, the integration off): not a

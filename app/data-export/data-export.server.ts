@@ -42,18 +42,13 @@ import { getMediaBytes } from '#app/models/media.server'
 import { listTeamsForUser } from '#app/models/teams.server'
 import { getUserPreferences } from '#app/models/user-settings.server'
 import { findUserById, type User } from '#app/models/users.server'
-import {
-  hitOrRefuseIn,
-  limitKey,
-  minutesText,
-  RateLimitedError,
-} from '#app/rate-limits/rate-limit.server'
+import { hitOrRefuseIn, limitKey, minutesText } from '#app/rate-limits/rate-limit.server'
 import { dataExportReadyEmail } from '#app/services/emails/data-export-ready-email.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
 import { rolePaths } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -103,7 +98,7 @@ export async function requestDataExport(
   await withTenant(tenant.id, async (tx) => {
     const latest = await findLatestDataExport(tx, tenant.id, user.id)
     if (latest && (latest.state === 'queued' || latest.state === 'running')) {
-      throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)
+      throw new Refusal('conflict', DATA_EXPORT_ALREADY_PENDING)
     }
     // Counted only when one is queued: the refusals above and this one roll back with it.
     await hitOrRefuseIn(
@@ -114,7 +109,7 @@ export async function requestDataExport(
     )
     await deleteFinishedDataExports(tx, tenant.id, user.id)
     const created = await insertDataExport(tx, tenant.id, user.id)
-    if (!created) throw new ActionError(409, DATA_EXPORT_ALREADY_PENDING)
+    if (!created) throw new Refusal('conflict', DATA_EXPORT_ALREADY_PENDING)
     await insertJob(tx, {
       name: 'data-export.build',
       organizationId: tenant.id,
@@ -437,7 +432,7 @@ async function sendReadyEmail(tenant: Tenant, owner: User, exportId: string, exp
       ),
     )
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
   }
 }
 

@@ -15,7 +15,7 @@ import {
   setCustomDomain,
 } from '#app/models/custom-domains.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { DOMAIN_UNAVAILABLE, isClaimExpired } from './claims'
@@ -139,7 +139,7 @@ export async function readDomainState(
 /**
  * Sets (or with null clears) the organization's custom domain inside the caller's transaction.
  * A changed domain gets a fresh verification token and goes back to pending; an unchanged one
- * is left alone. A domain it may not take is an ActionError next to the Branding form's
+ * is left alone. A domain it may not take is a Refusal next to the Branding form's
  * `customDomain` field: 400 for the platform's own, 409 for one another agency holds. Writes no
  * audit event: the caller's save audits it. The caller invalidates the tenant cache after commit.
  */
@@ -154,10 +154,10 @@ export async function changeCustomDomain(
   if (domain) {
     const root = getEnv().ROOT_DOMAIN
     if (domain === root || domain.endsWith(`.${root}`)) {
-      throw new ActionError(400, DOMAIN_IS_PLATFORM, 'customDomain')
+      throw new Refusal('invalid', DOMAIN_IS_PLATFORM, { field: 'customDomain' })
     }
     if (await isDomainTaken(tx, domain, organizationId)) {
-      throw new ActionError(409, DOMAIN_TAKEN, 'customDomain')
+      throw new Refusal('conflict', DOMAIN_TAKEN, { field: 'customDomain' })
     }
   }
   const token = domain ? randomBytes(16).toString('hex') : null

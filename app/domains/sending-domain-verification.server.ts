@@ -25,7 +25,7 @@ import {
   removeProviderDomain,
   verifyProviderDomain,
 } from '#app/services/resend-domains.server'
-import { ActionError, type ActionErrorStatus } from '#app/utils/action-error'
+import { Refusal, type RefusalCode } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import type { SendingDomainRecord } from '#drizzle/schema'
@@ -60,8 +60,8 @@ export const PROVIDER_UNAVAILABLE =
   'The email provider could not be reached. Please try again in a few minutes.'
 
 /** Refused before or by the provider: the message goes next to the Branding form's domain field. */
-function refused(status: ActionErrorStatus, message: string) {
-  return new ActionError(status, message, 'sendingDomain')
+function refused(code: RefusalCode, message: string) {
+  return new Refusal(code, message, { field: 'sendingDomain' })
 }
 
 export function isSendingStatus(row: Pick<SendingDomainRow, 'verifiedAt'>) {
@@ -182,19 +182,19 @@ export async function addSendingDomain(
   input: { domain: string; senderLocalPart: string },
 ): Promise<void> {
   // Nothing the agency admin can fix: the platform has no provider to register it with.
-  if (!emailProviderConfigured()) throw refused(422, NO_EMAIL_PROVIDER)
+  if (!emailProviderConfigured()) throw refused('unprocessable', NO_EMAIL_PROVIDER)
   const root = getEnv().ROOT_DOMAIN
   if (input.domain === root || input.domain.endsWith(`.${root}`)) {
-    throw refused(400, SENDING_DOMAIN_IS_PLATFORM)
+    throw refused('invalid', SENDING_DOMAIN_IS_PLATFORM)
   }
   try {
     await withTenant(organizationId, async (tx) => {
       const existing = await findSendingDomain(tx, organizationId)
-      if (existing) throw refused(409, 'Remove the current sending domain first')
+      if (existing) throw refused('conflict', 'Remove the current sending domain first')
       await reserveSendingDomain(tx, organizationId, input.domain, input.senderLocalPart)
     })
   } catch (error) {
-    if (isUniqueViolation(error)) throw refused(409, SENDING_DOMAIN_TAKEN)
+    if (isUniqueViolation(error)) throw refused('conflict', SENDING_DOMAIN_TAKEN)
     throw error
   }
   let registered: Awaited<ReturnType<typeof createProviderDomain>>
@@ -204,8 +204,8 @@ export async function addSendingDomain(
     await withTenant(organizationId, (tx) => deleteSendingDomain(tx, organizationId))
     if (error instanceof EmailProviderError) {
       throw error.unavailable
-        ? refused(502, PROVIDER_UNAVAILABLE)
-        : refused(400, `The email provider refused this domain: ${error.message}`)
+        ? refused('provider_failed', PROVIDER_UNAVAILABLE)
+        : refused('invalid', `The email provider refused this domain: ${error.message}`)
     }
     throw error
   }

@@ -25,7 +25,7 @@ import { type Transaction, withTenant } from '#drizzle/db.server'
  * `fromName` is the sender's display name: the brand the email shows (never the platform's
  * configured name on an agency's email, issue 17). Every token the email's links carry must be
  * named in `email.secrets`: the outbox keeps the email without them (ADR 028). `cause` says who
- * made it happen: the email passes the send limits first (RateLimitedError, which rolls the
+ * made it happen: the email passes the send limits first (a rate_limited Refusal, which rolls the
  * caller's transaction back).
  */
 export async function queueEmailIn(

@@ -39,7 +39,7 @@ export const TENANT_LIMITED = (wait: number) =>
   `This site has sent too many emails in the last hour. Please wait ${minutesText(wait)} and try again.`
 
 /**
- * Counts the email against its limits, or throws RateLimitedError. The tenant's row is taken
+ * Counts the email against its limits, or throws a Refusal coded rate_limited. The tenant's row is taken
  * first: every email transaction of a tenant then locks its rows in the same order (tenant,
  * sender, recipient), so two of them never wait on each other in a cycle.
  */

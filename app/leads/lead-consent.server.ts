@@ -15,7 +15,7 @@ import {
 import { leadReceiptEmail } from '#app/services/emails/lead-receipt-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { CONSENT_REQUIRED } from '#app/validation/public-card'
 import { type Queryable, type Transaction, withTenant } from '#drizzle/db.server'
 
@@ -73,7 +73,7 @@ export async function consentOfLead(
   posted: { consentTextId?: string; consent?: 'on' },
   page: string,
 ): Promise<LeadConsent | null> {
-  const refuse = () => new ActionError(400, CONSENT_REQUIRED, 'consent')
+  const refuse = () => new Refusal('invalid', CONSENT_REQUIRED, { field: 'consent' })
   if (!posted.consentTextId) {
     if (current) throw refuse()
     return null

@@ -17,20 +17,10 @@ import {
   processImage,
 } from '#app/services/images.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { IMAGE_REFUSALS, isRefusal, Refusal } from '#app/utils/action-error'
 import { tenantQuotaMessage, userQuotaMessage } from '#app/validation/media-limits'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { media } from '#drizzle/schema'
-
-export class UploadError extends Error {
-  constructor(
-    public field: string,
-    message = INVALID_IMAGE_MESSAGE,
-    /** 413 for a refusal by quota (the image itself was fine), 400 otherwise. */
-    public status: 400 | 413 = 400,
-  ) {
-    super(message)
-  }
-}
 
 /** Who uploads: the tenant the image belongs to and the signed-in user whose quota it counts against. */
 export type Uploader = { tenant: Tenant; user: { id: string } }
@@ -39,7 +29,7 @@ export const UNREADABLE_FORM_MESSAGE =
   'The form could not be read. Please reload the page and submit it again.'
 
 /**
- * Form data of a URL-encoded or multipart request; a file over the upload limit (validation/images.ts) is an UploadError, and a
+ * Form data of a URL-encoded or multipart request; a file over the upload limit (validation/images.ts) is a Refusal coded image_refused, and a
  * body that is not a form at all (malformed multipart, JSON, ...) a thrown 400 that says so.
  */
 export async function readForm(request: Request): Promise<FormData> {
@@ -51,7 +41,8 @@ export async function readForm(request: Request): Promise<FormData> {
       unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES }),
     )
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) throw new UploadError(error.field)
+    if (error instanceof MaxPartSizeExceededError)
+      throw new Refusal('image_refused', INVALID_IMAGE_MESSAGE, { field: error.field })
     throw new Response(UNREADABLE_FORM_MESSAGE, { status: 400 })
   }
 }
@@ -61,7 +52,7 @@ export async function readPlainForm(request: Request): Promise<FormData> {
   try {
     return await readForm(request)
   } catch (error) {
-    if (!(error instanceof UploadError)) throw error
+    if (!isRefusal(error, ...IMAGE_REFUSALS)) throw error
     throw new Response(`The form field "${error.field}" is too large.`, { status: 413 })
   }
 }
@@ -69,7 +60,7 @@ export async function readPlainForm(request: Request): Promise<FormData> {
 /**
  * Stores an image; in `tx` when given, so a refusal later in the same form rolls it back. An
  * image that would take its uploader or the tenant past their quota (ADR 029) is refused with
- * an UploadError that says so; bytes the tenant stores already add nothing and always pass.
+ * a Refusal coded over_quota that says so; bytes the tenant stores already add nothing and always pass.
  */
 export async function saveImage(
   uploader: Uploader,
@@ -83,7 +74,8 @@ export async function saveImage(
   try {
     image = await processImage(new Uint8Array(await file.arrayBuffer()), purpose)
   } catch (error) {
-    if (error instanceof InvalidImageError) throw new UploadError(field)
+    if (error instanceof InvalidImageError)
+      throw new Refusal('image_refused', INVALID_IMAGE_MESSAGE, { field })
     throw error
   }
   const store = async (db: Transaction) => {
@@ -109,10 +101,10 @@ async function refuseOverQuota(
   const { userBytes, tenantBytes } = await mediaUsage(db, tenant.id, user.id)
   const size = image.bytes.length
   if (userBytes + size > userQuota) {
-    throw new UploadError(field, userQuotaMessage(userBytes, userQuota), 413)
+    throw new Refusal('over_quota', userQuotaMessage(userBytes, userQuota), { field })
   }
   if (tenantBytes + size > tenantQuota) {
-    throw new UploadError(field, tenantQuotaMessage(tenantBytes, tenantQuota), 413)
+    throw new Refusal('over_quota', tenantQuotaMessage(tenantBytes, tenantQuota), { field })
   }
 }
 
@@ -137,7 +129,7 @@ export async function resolveImageField(
   if (typeof reference !== 'string' || reference === '') return undefined
   if (reference === 'none') return null
   // Strictly a uuid: anything else would make the query itself fail (a 500, not a refusal).
-  if (!isUuid(reference)) throw new UploadError(name)
+  if (!isUuid(reference)) throw new Refusal('image_refused', INVALID_IMAGE_MESSAGE, { field: name })
   // Only media of this organization may be referenced.
   const find = (db: Transaction) =>
     db
@@ -145,6 +137,6 @@ export async function resolveImageField(
       .from(media)
       .where(and(eq(media.organizationId, tenant.id), eq(media.id, reference)))
   const [row] = await (tx ? find(tx) : withTenant(tenant.id, find))
-  if (!row) throw new UploadError(name)
+  if (!row) throw new Refusal('image_refused', INVALID_IMAGE_MESSAGE, { field: name })
   return row.id
 }

@@ -1,8 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { EMAIL_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
 import type { Queryable } from '#drizzle/db.server'
 import { emailConfirmationTokens, users } from '#drizzle/schema'
-
-export const CONFIRMATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000
 
 /** Stores a new confirmation token (hashed) for `email` and retires the user's unused ones. */
 export async function insertEmailConfirmationToken(
@@ -18,7 +17,7 @@ export async function insertEmailConfirmationToken(
     userId,
     email,
     tokenHash,
-    expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS),
+    expiresAt: new Date(Date.now() + EMAIL_CONFIRMATION_LINK.ms),
   })
 }
 

@@ -1,8 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
+import { PASSWORD_RESET_LINK } from '#app/validation/token-lifetimes'
 import type { Queryable } from '#drizzle/db.server'
 import { passwordResetTokens } from '#drizzle/schema'
-
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000
 
 /** Stores a new reset token (hashed) and retires the user's earlier unused ones. */
 export async function insertPasswordResetToken(
@@ -11,7 +10,7 @@ export async function insertPasswordResetToken(
   userId: string,
   tokenHash: string,
   /** A set-password link for an account someone else created lasts longer than a reset. */
-  ttlMs = RESET_TOKEN_TTL_MS,
+  ttlMs = PASSWORD_RESET_LINK.ms,
 ) {
   await db
     .delete(passwordResetTokens)

@@ -6,13 +6,13 @@
 
 import { queueEmailIn } from '#app/email/mailer.server'
 import { findUserById } from '#app/models/users.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   type TeamMemberUpdate,
   teamMemberUpdateEmail,
 } from '#app/services/emails/team-member-update-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import type { Transaction } from '#drizzle/db.server'
 import { unsubscribeLink } from './new-contact.server'
 import { getNotificationPreferences } from './preferences.server'
@@ -61,7 +61,7 @@ export async function queueTeamMemberUpdateIn(
   } catch (error) {
     // Past a send limit (an admin reassigning a long list in one sitting): the change stands
     // without its notice; a notice must never be what refuses the change.
-    if (error instanceof RateLimitedError) return false
+    if (isRefusal(error, 'rate_limited')) return false
     throw error
   }
   return true

@@ -33,7 +33,6 @@ import { findSeatSuccessorCard } from '#app/models/seat-successors.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
 import { findUserById, type User } from '#app/models/users.server'
 import { handOverSeat } from '#app/people/seat-handover.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import {
   accountDeletedAdminEmail,
   deletionRequestedAdminEmail,
@@ -41,7 +40,7 @@ import {
 } from '#app/services/emails/account-deletion-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import {
   deletionDateFrom,
   LAST_AGENCY_ADMIN_DELETION,
@@ -114,18 +113,21 @@ export async function requestAccountDeletion(
 ) {
   try {
     if (!(await checkCurrentPassword(tenant, user, password, clientIp))) {
-      throw new ActionError(400, WRONG_PASSWORD, 'password')
+      throw new Refusal('invalid', WRONG_PASSWORD, { field: 'password' })
     }
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    throw new RateLimitedError(error.retryAfterSeconds, error.message, 'password')
+    if (!isRefusal(error, 'rate_limited')) throw error
+    throw new Refusal('rate_limited', error.message, {
+      field: 'password',
+      retryAfterSeconds: error.retryAfterSeconds,
+    })
   }
   const scheduledFor = deletionDateFrom(now)
   await withTenant(tenant.id, async (tx) => {
     const account = await findUserById(tx, tenant.id, user.id)
-    if (!account) throw new ActionError(404, 'User not found')
+    if (!account) throw new Refusal('not_found', 'User not found')
     const refusal = await refusalOf(tx, account, tenant.kind)
-    if (refusal) throw new ActionError(409, refusal)
+    if (refusal) throw new Refusal('conflict', refusal)
     const deletion = await scheduleAccountDeletion(tx, tenant.id, account.id, scheduledFor)
     await insertJob(tx, {
       name: 'account.delete',

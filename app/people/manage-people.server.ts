@@ -53,9 +53,10 @@ import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { readLegalLinks } from '#app/tenancy/legal.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import { legalFor, NO_LEGAL_LINKS } from '#app/validation/legal'
+import { STAFF_PASSWORD_TOO_SHORT } from '#app/validation/passwords'
 import {
   AGENCY_STAFF_ACCESS,
   rolesFor,
@@ -141,7 +142,7 @@ async function requireAccount(
   roles: readonly Role[],
 ) {
   const account = await findUserById(tx, organizationId, userId)
-  if (!account || !roles.includes(account.role)) throw new ActionError(404, USER_NOT_FOUND)
+  if (!account || !roles.includes(account.role)) throw new Refusal('not_found', USER_NOT_FOUND)
   return account
 }
 
@@ -153,7 +154,7 @@ async function assertEmailFree(
 ) {
   const existing = await findUserByEmail(tx, organizationId, email)
   if (existing && existing.id !== exceptUserId) {
-    throw new ActionError(409, EMAIL_TAKEN, 'email')
+    throw new Refusal('conflict', EMAIL_TAKEN, { field: 'email' })
   }
 }
 
@@ -162,7 +163,7 @@ async function catchingTakenEmail<T>(work: () => Promise<T>) {
   try {
     return await work()
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ActionError(409, EMAIL_TAKEN, 'email')
+    if (isUniqueViolation(error)) throw new Refusal('conflict', EMAIL_TAKEN, { field: 'email' })
     throw error
   }
 }
@@ -180,20 +181,20 @@ async function assertMayLoseAccount(
 ) {
   const field = what === 'demote' ? 'role' : undefined
   if (account.id === admin.user.id) {
-    throw new ActionError(
-      403,
+    throw new Refusal(
+      'forbidden',
       what === 'delete'
         ? 'You cannot delete your own account'
         : what === 'deactivate'
           ? 'You cannot deactivate your own account'
           : 'You cannot change your own role',
-      field,
+      { field },
     )
   }
   if (account.role === 'super_admin') {
     const superAdmins = await lockSuperAdmins(tx, account.organizationId)
     if (superAdmins.filter((id) => id !== account.id).length === 0) {
-      throw new ActionError(409, LAST_SUPER_ADMIN, field)
+      throw new Refusal('conflict', LAST_SUPER_ADMIN, { field })
     }
   }
   if (account.role === 'agency_admin' && account.status === 'active') {
@@ -201,7 +202,7 @@ async function assertMayLoseAccount(
     if (organization?.kind !== 'agency') return
     const agencyAdmins = await lockActiveAgencyAdmins(tx, account.organizationId)
     if (agencyAdmins.filter((id) => id !== account.id).length === 0) {
-      throw new ActionError(409, LAST_AGENCY_ADMIN, field)
+      throw new Refusal('conflict', LAST_AGENCY_ADMIN, { field })
     }
   }
 }
@@ -255,7 +256,7 @@ async function assertAssignee(
   if (!assigneeId) return
   const assignee = await findUserById(tx, organizationId, assigneeId)
   if (assignee?.role !== 'team_admin') {
-    throw new ActionError(400, NOT_A_TEAM_MEMBER, 'assignedToUserId')
+    throw new Refusal('invalid', NOT_A_TEAM_MEMBER, { field: 'assignedToUserId' })
   }
   // The team member's plan caps how many end users they look after (ADR 051).
   if (assigneeId !== currentAssigneeId) {
@@ -341,7 +342,7 @@ export async function addEndUser(
     withTenant(input.organizationId, async (tx) => {
       const organization = await findOrganization(tx, input.organizationId)
       if (!organization) {
-        throw new ActionError(404, 'Please select an agency', 'organizationId')
+        throw new Refusal('not_found', 'Please select an agency', { field: 'organizationId' })
       }
       await assertEmailFree(tx, organization.id, email)
       const assignedToUserId = input.assignedToUserId ?? null
@@ -649,11 +650,15 @@ export async function setAccountPlan(
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, TEAM_PAGE_ROLES)
     if (account.plan === input.plan) {
-      throw new ActionError(409, `This account already has the ${plan.name} plan`, 'plan')
+      throw new Refusal('conflict', `This account already has the ${plan.name} plan`, {
+        field: 'plan',
+      })
     }
     const updated = await setUserPlan(tx, organizationId, account.id, account.plan, input.plan)
     if (!updated) {
-      throw new ActionError(409, 'The plan changed meanwhile: please try again', 'plan')
+      throw new Refusal('conflict', 'The plan changed meanwhile: please try again', {
+        field: 'plan',
+      })
     }
     await audit(tx, admin, account, 'plan.granted', {
       from: account.plan,
@@ -679,7 +684,9 @@ export async function setTeamMemberPlan(
   await withTenant(organizationId, async (tx) => {
     const account = await requireAccount(tx, organizationId, input.userId, ['team_admin'])
     if (account.memberPlan === input.plan) {
-      throw new ActionError(409, `This team member already has the ${name} plan`, 'plan')
+      throw new Refusal('conflict', `This team member already has the ${name} plan`, {
+        field: 'plan',
+      })
     }
     await setMemberPlan(tx, organizationId, account.id, input.plan)
     await audit(tx, admin, account, 'plan.granted', {
@@ -713,10 +720,14 @@ export async function changeAccountRole(
       !rolesFor(organization.kind).includes(input.role) ||
       (to && !to.includes(input.role))
     ) {
-      throw new ActionError(400, 'This role is not available in this organization', 'role')
+      throw new Refusal('invalid', 'This role is not available in this organization', {
+        field: 'role',
+      })
     }
     if (account.role === input.role) {
-      throw new ActionError(400, `This user is already ${roleLabel(input.role)}`, 'role')
+      throw new Refusal('invalid', `This user is already ${roleLabel(input.role)}`, {
+        field: 'role',
+      })
     }
     await assertMayLoseAccount(tx, admin, account, 'demote')
     // An end user made staff takes one of the agency's staff seats (ADR 051).
@@ -791,10 +802,10 @@ export async function addStaffMember(
 ) {
   const email = normalizeEmail(input.email)
   if (!staffRolesOf(directory).includes(input.access)) {
-    throw new ActionError(400, 'Please select an access level', 'access')
+    throw new Refusal('invalid', 'Please select an access level', { field: 'access' })
   }
   if (!input.password && !STAFF_DIRECTORIES[directory].emailsSetPasswordLink) {
-    throw new ActionError(400, 'Password must be at least 8 characters', 'password')
+    throw new Refusal('invalid', STAFF_PASSWORD_TOO_SHORT, { field: 'password' })
   }
   const passwordHash = await (input.password ? hashPassword(input.password) : unusablePassword())
   const organizationId = admin.tenant.id
@@ -834,7 +845,7 @@ export async function editStaffMember(
 ) {
   const email = normalizeEmail(input.email)
   if (!staffRolesOf(directory).includes(input.access)) {
-    throw new ActionError(400, 'Please select an access level', 'access')
+    throw new Refusal('invalid', 'Please select an access level', { field: 'access' })
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   const organizationId = admin.tenant.id

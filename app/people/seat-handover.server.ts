@@ -8,7 +8,7 @@ import { recordAudit } from '#app/models/audit.server'
 import { moveCompanyContacts } from '#app/models/contacts.server'
 import { clearSeatSuccessor, setSeatSuccessor } from '#app/models/seat-successors.server'
 import { findUserById, type User } from '#app/models/users.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import {
   NO_SUCCESSOR_TO_CLEAR,
   SUCCESSOR_IS_SELF,
@@ -34,18 +34,19 @@ export type SeatHandedOver = { successor: User; contactsMoved: number }
 /**
  * Hands `userId`'s seat to `successorId`: names the successor (links forward there while the
  * account is inactive), moves the company contacts (a contact the successor already has by email
- * stays), and records `user.seat_handed_over`. Refuses (ActionError on `successorId`) a successor
+ * stays), and records `user.seat_handed_over`. Refuses (a Refusal on `successorId`) a successor
  * who is the person, is not in this organization or is not active; the departing account must
  * exist in the organization (404). The departing account's status is the caller's to change.
  */
 export async function handOverSeat(tx: Transaction, input: SeatHandOver): Promise<SeatHandedOver> {
   const { organizationId, userId, successorId } = input
-  if (userId === successorId) throw new ActionError(400, SUCCESSOR_IS_SELF, 'successorId')
+  if (userId === successorId)
+    throw new Refusal('invalid', SUCCESSOR_IS_SELF, { field: 'successorId' })
   const departing = await findUserById(tx, organizationId, userId)
-  if (!departing) throw new ActionError(404, 'User not found')
+  if (!departing) throw new Refusal('not_found', 'User not found')
   const successor = await findUserById(tx, organizationId, successorId)
   if (successor?.status !== 'active') {
-    throw new ActionError(400, SUCCESSOR_NOT_ACTIVE, 'successorId')
+    throw new Refusal('invalid', SUCCESSOR_NOT_ACTIVE, { field: 'successorId' })
   }
   await setSeatSuccessor(tx, organizationId, userId, successorId, input.actorUserId)
   const contactsMoved = await moveCompanyContacts(tx, organizationId, userId, successorId)
@@ -75,7 +76,7 @@ export async function clearSeatHandOver(
 ): Promise<{ successorId: string }> {
   const { organizationId, userId } = input
   const cleared = await clearSeatSuccessor(tx, organizationId, userId)
-  if (!cleared) throw new ActionError(404, NO_SUCCESSOR_TO_CLEAR)
+  if (!cleared) throw new Refusal('not_found', NO_SUCCESSOR_TO_CLEAR)
   await recordAudit(tx, organizationId, {
     actorUserId: input.actorUserId,
     action: 'user.seat_successor_cleared',

@@ -13,7 +13,7 @@ import { readBrandingSummary } from '#app/branding/branding-route.server'
 import { toCardExtras, writeCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { resolveImageField, UploadError } from '#app/media/uploads.server'
+import { resolveImageField } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { listActivityForUser, recordAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
@@ -35,10 +35,9 @@ import {
 } from '#app/notifications/preferences.server'
 import { activityLabel, relativeTime } from '#app/profile/activity'
 import type { ProfileLoadOptions } from '#app/profile/screens'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
 import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
-import { ActionError } from '#app/utils/action-error'
+import { IMAGE_REFUSALS, isRefusal, Refusal, type RefusalOf } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import type { CardExtras } from '#app/validation/card-details'
 import type { NotificationsFormSchema } from '#app/validation/notifications'
@@ -199,7 +198,7 @@ type SaveOutcome =
   | { status: 'image'; field: string; message: string }
   | { status: 'limited'; message: string; retryAfterSeconds: number; field?: 'currentPassword' }
 
-const limited = (error: RateLimitedError, field?: 'currentPassword'): SaveOutcome => ({
+const limited = (error: RefusalOf<'rate_limited'>, field?: 'currentPassword'): SaveOutcome => ({
   status: 'limited',
   message: error.message,
   retryAfterSeconds: error.retryAfterSeconds,
@@ -225,7 +224,7 @@ async function writeProfile(
         return { status: 'password', message: WRONG_PASSWORD_MESSAGE }
       }
     } catch (error) {
-      if (error instanceof RateLimitedError) return limited(error, 'currentPassword')
+      if (isRefusal(error, 'rate_limited')) return limited(error, 'currentPassword')
       throw error
     }
     const other = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, value.email))
@@ -300,10 +299,10 @@ async function writeProfile(
     })
   } catch (error) {
     // The error says why: not an image, or past a quota (ADR 029).
-    if (error instanceof UploadError) {
+    if (isRefusal(error, ...IMAGE_REFUSALS)) {
       return { status: 'image', field: error.field, message: error.message }
     }
-    if (error instanceof RateLimitedError) return limited(error)
+    if (isRefusal(error, 'rate_limited')) return limited(error)
     // Two accounts racing for one email: the unique index decides.
     if (isUniqueViolation(error)) return { status: 'duplicate' }
     throw error
@@ -327,17 +326,20 @@ async function saveProfile(
   } catch (error) {
     // Spec §8: any other failure of the save is 'Failed to update profile.'
     console.error('profile update failed', error)
-    throw new ActionError(422, SAVE_FAILED_MESSAGE)
+    throw new Refusal('unprocessable', SAVE_FAILED_MESSAGE)
   }
   switch (outcome.status) {
     case 'duplicate':
-      throw new ActionError(400, DUPLICATE_EMAIL_MESSAGE, 'email')
+      throw new Refusal('invalid', DUPLICATE_EMAIL_MESSAGE, { field: 'email' })
     case 'password':
-      throw new ActionError(400, outcome.message, 'currentPassword')
+      throw new Refusal('invalid', outcome.message, { field: 'currentPassword' })
     case 'image':
-      throw new ActionError(400, outcome.message, outcome.field)
+      throw new Refusal('invalid', outcome.message, { field: outcome.field })
     case 'limited':
-      throw new RateLimitedError(outcome.retryAfterSeconds, outcome.message, outcome.field)
+      throw new Refusal('rate_limited', outcome.message, {
+        field: outcome.field,
+        retryAfterSeconds: outcome.retryAfterSeconds,
+      })
     case 'saved':
       return 'Profile updated successfully'
   }
@@ -353,11 +355,14 @@ async function savePassword(
   try {
     changed = await changePassword(tenant, user, session.sessionId, value, clientIp)
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
     // The limit is the password check's: said next to the current password.
-    throw new RateLimitedError(error.retryAfterSeconds, error.message, 'currentPassword')
+    throw new Refusal('rate_limited', error.message, {
+      field: 'currentPassword',
+      retryAfterSeconds: error.retryAfterSeconds,
+    })
   }
-  if (!changed) throw new ActionError(400, WRONG_PASSWORD_MESSAGE, 'currentPassword')
+  if (!changed) throw new Refusal('invalid', WRONG_PASSWORD_MESSAGE, { field: 'currentPassword' })
   await withTenant(tenant.id, (tx) =>
     recordAudit(tx, tenant.id, {
       actorUserId: user.id,
@@ -406,7 +411,7 @@ async function saveCardDetails(
     })
     return true
   })
-  if (!saved) throw new ActionError(404, CARD_NOT_FOUND_MESSAGE)
+  if (!saved) throw new Refusal('not_found', CARD_NOT_FOUND_MESSAGE)
   // Spec §8's words for a saved card.
   return 'Card updated successfully'
 }

@@ -2,6 +2,7 @@
 // Fixed windows: a limited account or address is free again when its window ends.
 import { data } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
+import { Refusal, type RefusalOf } from '#app/utils/action-error'
 import { addressBucket } from '#app/utils/client-address'
 import { type Transaction, withDatabase } from '#drizzle/db.server'
 
@@ -74,21 +75,23 @@ export function addressLimitKey(name: LimitName, address: string) {
   return limitKey(name, addressBucket(address))
 }
 
-/** A refusal for now; `message` is what the person is told (a generic "too many attempts"). */
-export class RateLimitedError extends Error {
-  constructor(
-    public retryAfterSeconds: number,
-    message = rateLimitMessage(retryAfterSeconds),
-    /** The form field the message is shown next to (a password check's); else above the form. */
-    readonly field?: string,
-  ) {
-    super(message)
-  }
-}
+/**
+ * A refusal for now (a Refusal coded rate_limited); `message` is what the person is told (a
+ * generic "too many attempts"), `field` the form field it is shown next to (a password check's).
+ */
+const rateLimited = (
+  retryAfterSeconds: number,
+  message = rateLimitMessage(retryAfterSeconds),
+  field?: string,
+) =>
+  new Refusal('rate_limited', message, {
+    retryAfterSeconds,
+    ...(field === undefined ? {} : { field }),
+  })
 
 const secondsUntil = (date: Date) => Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000))
 
-/** Throws RateLimitedError when any of the keys is already over its limit. */
+/** Throws a rate_limited Refusal when any of the keys is already over its limit. */
 export async function assertNotLimited(checks: { name: LimitName; key: string }[]) {
   const rows = await withDatabase(async (tx) => {
     const found = []
@@ -98,13 +101,13 @@ export async function assertNotLimited(checks: { name: LimitName; key: string }[
   checks.forEach(({ name }, index) => {
     const row = rows[index]
     if (row && row.count >= LIMITS[name].max) {
-      throw new RateLimitedError(secondsUntil(row.resetAt))
+      throw rateLimited(secondsUntil(row.resetAt))
     }
   })
 }
 
 /**
- * Counts one hit inside the caller's transaction and throws RateLimitedError (with the message
+ * Counts one hit inside the caller's transaction and throws a rate_limited Refusal (with the message
  * `refusal` gives) when that goes past the limit. The transaction rolls back with the refusal,
  * hit included: what was refused is not counted, and what the transaction would have done
  * (an email queued) is not done. The row stays locked until the transaction ends, so
@@ -119,7 +122,7 @@ export async function hitOrRefuseIn(
   const row = await hitRateLimit(tx, key, LIMITS[name].windowMs)
   if (row.count > LIMITS[name].max) {
     const wait = secondsUntil(row.resetAt)
-    throw new RateLimitedError(wait, refusal(wait))
+    throw rateLimited(wait, refusal(wait))
   }
 }
 
@@ -143,6 +146,6 @@ export function rateLimitMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${minutesText(retryAfterSeconds)} and try again.`
 }
 
-export function tooManyRequests(error: RateLimitedError, body: Record<string, unknown>) {
+export function tooManyRequests(error: RefusalOf<'rate_limited'>, body: Record<string, unknown>) {
   return data(body, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
 }

@@ -31,7 +31,7 @@ import { PasskeyAddForm, PasskeyList } from '#app/components/auth/passkeys'
 import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { rolePaths } from '#app/validation/roles'
 import { AccountTwoFactorSchema } from '#app/validation/two-factor'
@@ -82,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/account/two-factor',
     intents: {
       enrol: async (value, { tenant, user, session }) => {
-        if (user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is on.')
+        if (user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is on.')
         const recoveryCodes = await confirmEnrolment(
           tenant,
           user,
@@ -96,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         reply: { recoveryCodes: await regenerateRecoveryCodes(tenant, user) },
       }),
       disable: async ({ code }, { tenant, user }) => {
-        if (!user.totpKeySealed) return new ActionError(400, 'Two-factor authentication is off.')
+        if (!user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is off.')
         await disableTwoFactor(tenant, user, code, clientIp)
         return 'Two-factor authentication turned off'
       },

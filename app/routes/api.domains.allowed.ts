@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { isServedHost, mayAsk, parseAskedDomain } from '#app/domains/ask.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
+import { isRefusal } from '#app/utils/action-error'
 
 // Caddy's on-demand TLS `ask` (deploy/Caddyfile): 200 lets it obtain a certificate for
 // ?domain=, anything else refuses one. Only the proxy may ask (DOMAINS_ASK_ALLOWED_FROM).
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const served = await isServedHost(parsed.data.domain, context.peerAddress ?? 'unknown')
     return served === 'allowed' ? answer(200, 'allowed') : answer(404, 'unknown domain')
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
+    if (!isRefusal(error, 'rate_limited')) throw error
     return answer(429, 'Too many requests', { 'Retry-After': String(error.retryAfterSeconds) })
   }
 }

@@ -15,7 +15,7 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import {
   ConfirmEmailSchema,
   EMAIL_CONFIRMED_MESSAGE,
@@ -54,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/auth/login',
     handle: async ({ token }, { tenant, user }) => {
       const confirmed = await confirmEmail(tenant, token)
-      if (!confirmed) return new ActionError(400, INVALID_CONFIRMATION_MESSAGE)
+      if (!confirmed) return new Refusal('invalid', INVALID_CONFIRMATION_MESSAGE)
       return {
         toast: EMAIL_CONFIRMED_MESSAGE,
         redirectTo: user ? rolePaths(user.role).dashboard : '/auth/login',

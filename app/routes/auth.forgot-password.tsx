@@ -9,7 +9,8 @@ import { serverActionOrFailure, useClientFailureToast } from '#app/components/cl
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
+import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
 
@@ -33,8 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         // Anything else (the database unreachable: a 503) is answered as it is, never as
         // "sent". That answer cannot tell accounts apart: nothing here looks the address up
         // (the job does). A limit is said in the sign-in limit's own words.
-        if (!(error instanceof RateLimitedError)) throw error
-        throw new RateLimitedError(error.retryAfterSeconds)
+        if (!isRefusal(error, 'rate_limited')) throw error
+        throw new Refusal('rate_limited', rateLimitMessage(error.retryAfterSeconds), {
+          retryAfterSeconds: error.retryAfterSeconds,
+        })
       }
       return 'Password reset link sent! Please check your email.'
     },

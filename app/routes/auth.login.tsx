@@ -11,8 +11,8 @@ import { serverActionOrFailure, useClientFailureToast } from '#app/components/cl
 import { Field, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
-import { ActionError } from '#app/utils/action-error'
+import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
+import { isRefusal, Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
 import { LoginSchema } from '#app/validation/auth'
@@ -40,13 +40,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const signedIn = await signIn(tenant, value, context.clientIp ?? 'unknown', request).catch(
         (error) => {
           // The sign-in limit's own words, whatever the limit that was met.
-          if (error instanceof RateLimitedError) throw new RateLimitedError(error.retryAfterSeconds)
+          if (isRefusal(error, 'rate_limited'))
+            throw new Refusal('rate_limited', rateLimitMessage(error.retryAfterSeconds), {
+              retryAfterSeconds: error.retryAfterSeconds,
+            })
           throw error
         },
       )
       // One message for an unknown email and a wrong password: no account enumeration.
       if (!signedIn) {
-        return new ActionError(401, 'Failed to sign in. Please check your credentials.')
+        return new Refusal('unauthenticated', 'Failed to sign in. Please check your credentials.')
       }
       const headers = new Headers()
       headers.append('Set-Cookie', signedIn.session.cookie)

@@ -13,7 +13,7 @@ import { serverActionOrFailure, useClientFailureToast } from '#app/components/cl
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { rolePaths } from '#app/validation/roles'
 import { NewPasswordSchema } from '#app/validation/two-factor'
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/',
     handle: async ({ password }, { tenant, user, session }) => {
       if (!(await replaceExpiredPassword(tenant, user, session.sessionId, password))) {
-        return new ActionError(400, SAME_PASSWORD_MESSAGE, 'password')
+        return new Refusal('invalid', SAME_PASSWORD_MESSAGE, { field: 'password' })
       }
       return { toast: 'Password updated successfully', redirectTo: rolePaths(user.role).dashboard }
     },

@@ -14,6 +14,7 @@ import { SignUpAgreement } from '#app/components/layout/site-footer'
 import { StatusButton } from '#app/components/ui/status-button'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { RegisterSchema } from '#app/validation/auth'
+import { PASSWORD_MIN_LENGTH } from '#app/validation/passwords'
 
 export const meta: MetaFunction = ({ matches }) => {
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
@@ -110,7 +111,7 @@ export default function RegisterPage() {
         />
         <Field
           label="Password"
-          hint="At least 6 characters."
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
           inputProps={{
             ...getInputProps(fields.password, { type: 'password' }),
             autoComplete: 'new-password',

@@ -16,7 +16,7 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
 // The token is in the URL: it must not leak to other sites through the Referer header.
@@ -45,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: '/auth/login',
     handle: async ({ token, password }, tenant) => {
       const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
-      if (!done) return new ActionError(400, INVALID_LINK_MESSAGE)
+      if (!done) return new Refusal('invalid', INVALID_LINK_MESSAGE)
       return 'Password has been reset successfully! You can now log in with your new password.'
     },
   })

@@ -43,7 +43,7 @@ import {
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
 import { rolePaths } from '#app/validation/roles'
@@ -108,13 +108,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       'confirm-email': async ({ token }, { tenant, user, session }) => {
         if (!(await confirmEnrolmentEmail(tenant, user, session.sessionId, token, clientIp))) {
-          return new ActionError(400, ENROLMENT_LINK_FAILED_MESSAGE)
+          return new Refusal('invalid', ENROLMENT_LINK_FAILED_MESSAGE)
         }
         return { toast: 'Email confirmed', redirectTo: '/auth/two-factor' }
       },
       code: async ({ code }, { tenant, user, session }) => {
         const passed = await passWithCode(tenant, user, session.sessionId, code, clientIp)
-        if (!passed) return new ActionError(400, WRONG_CODE_MESSAGE, 'code')
+        if (!passed) return new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })
         return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
       recovery: async ({ recoveryCode }, { tenant, user, session }) => {
@@ -125,7 +125,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           recoveryCode,
           clientIp,
         )
-        if (!passed) return new ActionError(400, WRONG_RECOVERY_CODE_MESSAGE, 'recoveryCode')
+        if (!passed)
+          return new Refusal('invalid', WRONG_RECOVERY_CODE_MESSAGE, { field: 'recoveryCode' })
         return {
           ...signedInToast(passed),
           description: 'That recovery code is now used up. Make new ones under Security.',
@@ -165,7 +166,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           credential,
           clientIp,
         )
-        if (!passed) return new ActionError(400, PASSKEY_FAILED_MESSAGE)
+        if (!passed) return new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
         return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
       },
       // Only an account with no second factor at all enrols here, as `passkey-add`: one with a

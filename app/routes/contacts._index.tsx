@@ -10,7 +10,7 @@ import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { listContacts, setContactPersonal } from '#app/models/contacts.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { readSearch } from '#app/validation/search'
 import { ContactPersonalSchema } from '#app/validation/seat-forwarding'
 import { withTenant } from '#drizzle/db.server'
@@ -40,7 +40,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
         const done = await withTenant(tenant.id, (tx) =>
           setContactPersonal(tx, tenant.id, user.id, contactId, personal),
         )
-        if (!done) return new ActionError(404, 'Contact not found')
+        if (!done) return new Refusal('not_found', 'Contact not found')
         return personal ? 'Marked as personal' : 'Marked as a company contact'
       },
     },

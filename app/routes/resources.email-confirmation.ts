@@ -3,7 +3,7 @@ import { intentAction } from '#app/actions/intent-action.server'
 import { dismissBannerCookie, resendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { requireUser } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
+import { isRefusal } from '#app/utils/action-error'
 import {
   ALREADY_CONFIRMED_MESSAGE,
   CONFIRMATION_SENT_MESSAGE,
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             ? { toast: CONFIRMATION_SENT_MESSAGE, redirectTo: back(redirectTo) }
             : { toast: ALREADY_CONFIRMED_MESSAGE, type: 'info', redirectTo: back(redirectTo) }
         } catch (error) {
-          if (!(error instanceof RateLimitedError)) throw error
+          if (!isRefusal(error, 'rate_limited')) throw error
           // A redirect (the page comes back, with or without JavaScript) carrying the 429's
           // message: these buttons sit on every page, which has no reply to show.
           return {

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { requireUser } from '#app/auth/guards.server'
-import { readForm, saveImage, UploadError } from '#app/media/uploads.server'
+import { readForm, saveImage } from '#app/media/uploads.server'
 import { IMAGE_PURPOSES, INVALID_IMAGE_MESSAGE } from '#app/services/images.server'
+import { IMAGE_REFUSALS, isRefusal } from '#app/utils/action-error'
 
 const PurposeSchema = z.enum(Object.keys(IMAGE_PURPOSES) as [keyof typeof IMAGE_PURPOSES])
 
@@ -19,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const stored = await saveImage({ tenant, user }, file, purpose.data, 'file')
     return Response.json({ mediaId: stored.id, url: `/media/${stored.hash}.${stored.ext}` })
   } catch (error) {
-    if (error instanceof UploadError) {
+    if (isRefusal(error, ...IMAGE_REFUSALS)) {
       return Response.json({ error: error.message }, { status: error.status })
     }
     throw error

@@ -42,7 +42,7 @@ import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { AREA_ROLES } from '#app/validation/roles'
 import {
   AgencySettingsSchema,
@@ -224,10 +224,10 @@ export async function teamMemberSettingsAction(request: Request, context: AppLoa
       },
       upgrade: async (_value, { tenant, user }) => {
         if (user.memberPlan === TEAM_MEMBER_BASIC.id) {
-          throw new ActionError(409, ALREADY(TEAM_MEMBER_BASIC.name))
+          throw new Refusal('conflict', ALREADY(TEAM_MEMBER_BASIC.name))
         }
         if (!sellsOnline(TEAM_MEMBER_BASIC.id)) {
-          throw new ActionError(403, TEAM_MEMBER_BASIC_GRANTED)
+          throw new Refusal('forbidden', TEAM_MEMBER_BASIC_GRANTED)
         }
         return {
           redirectTo: await checkoutUrl(tenant, user, TEAM_MEMBER_BASIC.id, TEAM_MEMBER_BILLING),
@@ -291,9 +291,9 @@ export async function agencySettingsAction(request: Request, context: AppLoadCon
       upgrade: async (_value, { tenant, user }) => {
         const tier = await withDatabase((tx) => findSubscriptionTier(tx, tenant.id))
         if (tier === AGENCY_PRO_TIER || tier === 'enterprise') {
-          throw new ActionError(409, `Your agency already has the ${TIER_NAMES[tier]} plan`)
+          throw new Refusal('conflict', `Your agency already has the ${TIER_NAMES[tier]} plan`)
         }
-        if (!sellsOnline(AGENCY_PRO.id)) throw new ActionError(403, AGENCY_PRO_GRANTED)
+        if (!sellsOnline(AGENCY_PRO.id)) throw new Refusal('forbidden', AGENCY_PRO_GRANTED)
         return { redirectTo: await checkoutUrl(tenant, user, AGENCY_PRO.id, AGENCY_BILLING) }
       },
       'billing-portal': async (_value, { tenant, user }) => ({

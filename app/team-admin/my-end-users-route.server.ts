@@ -16,7 +16,7 @@ import { recordAudit } from '#app/models/audit.server'
 import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { refusedExport } from '#app/utils/refused-export.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { readSearch } from '#app/validation/search'
@@ -95,7 +95,7 @@ export async function myEndUsersAction(request: Request, context: AppLoadContext
         const outcome = await addAssignedEndUser(tenant, user, { name, email, active })
         if (!outcome) {
           const message = `An account with the email ${normalizeEmail(email)} already exists`
-          throw new ActionError(409, message, 'email')
+          throw new Refusal('conflict', message, { field: 'email' })
         }
         return {
           toast: 'User added',

@@ -5,7 +5,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type AppLoadContext, data } from '@remix-run/node'
 import { getOptionalUser, requireUser } from '#app/auth/guards.server'
 import { readPlainForm } from '#app/media/uploads.server'
-import { ActionError } from '#app/utils/action-error'
+import { isRefusal } from '#app/utils/action-error'
 import { redirectWithToast } from '#app/utils/toast.server'
 import { rolePaths } from '#app/validation/roles'
 import { teamPagePath } from '#app/validation/team-paths'
@@ -71,7 +71,7 @@ export async function invitationAction(
     }
     return redirectWithToast(rolePaths(user.role).dashboard, { title: 'Invitation declined' })
   } catch (error) {
-    if (!(error instanceof ActionError)) throw error
+    if (!isRefusal(error)) throw error
     return data(
       { answerError: error.message },
       { status: error.status, headers: INVITATION_HEADERS },

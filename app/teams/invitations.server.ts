@@ -12,7 +12,7 @@ import { addTeamMember, findTeamWithPlan } from '#app/models/teams.server'
 import { markEmailConfirmed, type User } from '#app/models/users.server'
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { withTenant } from '#drizzle/db.server'
 import { assertSeatAvailable } from './seats.server'
 import { canJoinTeams } from './team-access.server'
@@ -65,7 +65,7 @@ export type InvitationAnswer =
 /**
  * Accepts or declines for the signed-in user. Accepting recounts the team inside the same
  * transaction, with the team locked (dub's lesson): past the plan's limit nothing changes and
- * the invitation stays pending. Throws ActionError for a refusal.
+ * the invitation stays pending. Throws a Refusal for a refusal.
  */
 export async function answerInvitation(
   tenant: Tenant,
@@ -73,29 +73,25 @@ export async function answerInvitation(
   token: string,
   answer: 'accept' | 'decline',
 ): Promise<InvitationAnswer> {
-  if (!LINK_TOKEN.test(token)) throw new ActionError(404, INVITATION_INVALID)
+  if (!LINK_TOKEN.test(token)) throw new Refusal('not_found', INVITATION_INVALID)
   return withTenant(tenant.id, async (tx) => {
     const tokenHash = hashToken(token)
     const found = await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash)
-    if (!found) throw new ActionError(404, INVITATION_INVALID)
+    if (!found) throw new Refusal('not_found', INVITATION_INVALID)
     // Locks in the order every team operation takes them, the team before its invitations:
     // the other order deadlocks with an admin cancelling or re-sending this invitation.
     const team = await findTeamWithPlan(tx, tenant.id, found.teamId, { lock: true })
     const invitation = team
       ? await findPendingInvitationByTokenHash(tx, tenant.id, tokenHash, { lock: true })
       : undefined
-    if (!team || !invitation) throw new ActionError(404, INVITATION_INVALID)
+    if (!team || !invitation) throw new Refusal('not_found', INVITATION_INVALID)
     if (invitation.expiresAt <= new Date()) {
       // Kept: the invitation becomes expired even though the answer is a refusal.
       await setInvitationStatus(tx, tenant.id, invitation.id, 'expired')
       return { outcome: 'expired' as const }
     }
     if (invitation.email !== user.email) {
-      throw new ActionError(
-        403,
-        // Not whose it is: the invited address is the invitee's to see (issue 39 point 3).
-        INVITATION_NOT_YOURS,
-      )
+      throw new Refusal('forbidden', INVITATION_NOT_YOURS)
     }
     if (answer === 'decline') {
       await setInvitationStatus(tx, tenant.id, invitation.id, 'declined')
@@ -109,7 +105,7 @@ export async function answerInvitation(
       return { outcome: 'declined' as const }
     }
     if (!canJoinTeams(user.role)) {
-      throw new ActionError(403, 'This account cannot join teams')
+      throw new Refusal('forbidden', 'This account cannot join teams')
     }
     await assertSeatAvailable(tx, tenant.id, team, { exceptInvitationId: invitation.id })
     await addTeamMember(tx, tenant.id, team.id, user.id, invitation.role)

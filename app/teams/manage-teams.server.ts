@@ -1,6 +1,6 @@
 // The team page's operations (roles-teams-admin.md §2.9, §2.10, §4, §7). Each runs in one
 // transaction that first locks the team, checks the actor's team role there, and throws an
-// ActionError (rolling everything back) when it refuses.
+// a Refusal (rolling everything back) when it refuses.
 
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
@@ -34,7 +34,7 @@ import { teamInvitationEmail } from '#app/services/emails/team-invitation.server
 import { followTemplateOnJoining } from '#app/templates/template-locks.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import {
   CONFIRM_EMAIL_TO_INVITE,
   hasTeamFeatures,
@@ -93,7 +93,7 @@ export async function createTeam(
   fields: { name: string; description: string },
 ): Promise<TeamSuccess> {
   if (!hasTeamFeatures(user.plan)) {
-    throw new ActionError(403, 'Upgrade to a team plan to create a team', 'name')
+    throw new Refusal('forbidden', 'Upgrade to a team plan to create a team', { field: 'name' })
   }
   const team = await withTenant(tenant.id, async (tx) => {
     const created = await createTeamWithAdmin(tx, tenant.id, user.id, fields)
@@ -159,7 +159,7 @@ export async function addMemberByEmail(
   input: { teamId: string; email: string; role?: TeamRole | undefined },
 ): Promise<TeamSuccess> {
   // Invitations go out in the agency's name: an address nobody has shown to be theirs sends none.
-  if (!user.emailConfirmedAt) throw new ActionError(403, CONFIRM_EMAIL_TO_INVITE)
+  if (!user.emailConfirmedAt) throw new Refusal('forbidden', CONFIRM_EMAIL_TO_INVITE)
   const email = normalizeEmail(input.email)
   const link = newEmailLink('team-invitation')
   const outcome = await withTenant(tenant.id, async (tx) => {
@@ -172,13 +172,15 @@ export async function addMemberByEmail(
     )
     const role = input.role ?? defaultRoleFor(policy, membership.role)
     if (role === 'admin' && !teamPermissions(membership.role, policy).grantAdmin) {
-      throw new ActionError(403, 'Only team admins can make someone an admin', 'role')
+      throw new Refusal('forbidden', 'Only team admins can make someone an admin', {
+        field: 'role',
+      })
     }
     // The team's own members are on the inviter's screen already: telling them so reveals nothing.
     // Whether an address has an account, or one that may join teams, is never said here: an
     // account that cannot join is refused when it answers the invitation.
     if (await findTeamMemberByEmail(tx, tenant.id, team.id, email)) {
-      throw new ActionError(409, `${email} is already a member of this team`, 'email')
+      throw new Refusal('conflict', `${email} is already a member of this team`, { field: 'email' })
     }
     // Inviting the same address again replaces its pending invitation (no new seat is taken),
     // but sends a new email only once the cooldown has passed, cancelled in between or not.
@@ -243,9 +245,9 @@ async function requireOtherMember(
   const member = isRowId(memberId)
     ? await findTeamMember(tx, organizationId, teamId, memberId)
     : undefined
-  if (!member) throw new ActionError(404, 'Team member not found')
+  if (!member) throw new Refusal('not_found', 'Team member not found')
   if (member.userId === actorUserId) {
-    throw new ActionError(403, 'You cannot change your own membership')
+    throw new Refusal('forbidden', 'You cannot change your own membership')
   }
   return member
 }
@@ -259,7 +261,7 @@ async function assertNotLastAdmin(
 ) {
   if (member.role !== 'admin') return
   if ((await countTeamAdmins(tx, organizationId, teamId)) <= 1) {
-    throw new ActionError(409, 'A team must keep at least one admin')
+    throw new Refusal('conflict', 'A team must keep at least one admin')
   }
 }
 
@@ -278,15 +280,15 @@ export async function changeMemberRole(
     )
     const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
     if (member.role === input.role) {
-      throw new ActionError(
-        400,
+      throw new Refusal(
+        'invalid',
         `This member is already ${input.role === 'admin' ? 'an' : 'a'} ${input.role}`,
-        'role',
+        { field: 'role' },
       )
     }
     // The owner pays for the team (its plan is theirs): another admin cannot take it over.
     if (member.userId === team.createdByUserId && input.role !== 'admin') {
-      throw new ActionError(409, "The team's owner stays an admin", 'role')
+      throw new Refusal('conflict', "The team's owner stays an admin", { field: 'role' })
     }
     if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
@@ -328,7 +330,7 @@ export async function removeMember(
     )
     const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
     if (member.userId === team.createdByUserId) {
-      throw new ActionError(409, "The team's owner cannot be removed")
+      throw new Refusal('conflict', "The team's owner cannot be removed")
     }
     await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await removeTeamMember(tx, tenant.id, team.id, member.id)
@@ -353,7 +355,7 @@ export async function cancelInvitation(
     const deleted = isRowId(input.invitationId)
       ? await deleteInvitation(tx, tenant.id, team.id, input.invitationId)
       : undefined
-    if (!deleted) throw new ActionError(404, 'Invitation not found')
+    if (!deleted) throw new Refusal('not_found', 'Invitation not found')
     await recordAudit(tx, tenant.id, {
       actorUserId: user.id,
       action: 'team.invitation_cancelled',
@@ -378,15 +380,15 @@ export async function upgradePlan(
 ): Promise<{ redirectTo: string }> {
   const plan = PLANS[planId]
   if (!isUpgrade(user.plan, planId)) {
-    throw new ActionError(
-      409,
+    throw new Refusal(
+      'conflict',
       user.plan === planId
         ? `You are already on the ${plan.name} plan`
         : `Your ${PLANS[user.plan].name} plan already includes more than ${plan.name}`,
-      'plan',
+      { field: 'plan' },
     )
   }
-  if (!canPayOnline()) throw new ActionError(403, PLANS_GRANTED_BY_ADMINS, 'plan')
+  if (!canPayOnline()) throw new Refusal('forbidden', PLANS_GRANTED_BY_ADMINS, { field: 'plan' })
   return { redirectTo: await checkoutUrl(tenant, user, planId) }
 }
 

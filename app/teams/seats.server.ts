@@ -2,7 +2,7 @@
 // invitation all refuse here when one more person would not fit the team's plan. The rule
 // itself (pending invitations take a seat) is plans.ts's fitsOneMore, which the page shares.
 import { countTeamSeats } from '#app/models/teams.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import type { PlanId } from '#app/validation/plans'
 import { fitsOneMore, memberLimitMessage, PLANS } from '#app/validation/plans'
 import type { Transaction } from '#drizzle/db.server'
@@ -20,6 +20,6 @@ export async function assertSeatAvailable(
   const plan = PLANS[team.plan]
   const seats = await countTeamSeats(tx, organizationId, team.id, options.exceptInvitationId)
   if (!fitsOneMore(plan, seats)) {
-    throw new ActionError(409, memberLimitMessage(plan), options.field)
+    throw new Refusal('conflict', memberLimitMessage(plan), { field: options.field })
   }
 }

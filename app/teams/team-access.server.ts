@@ -1,7 +1,7 @@
 // Who may do what to a team, checked inside the transaction that does it.
 
 import { findMembership, findTeamWithPlan } from '#app/models/teams.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { AREA_ROLES, type Role } from '#app/validation/roles'
 import type { Transaction } from '#drizzle/db.server'
 import { inviteBlockedByPolicy, ONLY_ADMINS_INVITE, teamPermissions } from './permissions'
@@ -35,14 +35,14 @@ export async function requireTeamPermission(
 ) {
   const team = await findTeamWithPlan(tx, organizationId, teamId, { lock: true })
   const membership = team ? await findMembership(tx, organizationId, team.id, userId) : undefined
-  if (!team || !membership) throw new ActionError(404, TEAM_NOT_FOUND)
+  if (!team || !membership) throw new Refusal('not_found', TEAM_NOT_FOUND)
   const policy = await readTeamPolicy(tx, organizationId)
   if (!teamPermissions(membership.role, policy)[permission]) {
     const refusal =
       permission === 'invite' && inviteBlockedByPolicy(membership.role, policy)
         ? ONLY_ADMINS_INVITE
         : REFUSALS[permission]
-    throw new ActionError(403, refusal)
+    throw new Refusal('forbidden', refusal)
   }
   return { team, membership, policy }
 }

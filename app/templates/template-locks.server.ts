@@ -26,7 +26,7 @@ import {
   updateCard,
 } from '#app/models/cards.server'
 import { findOrganizationBranding } from '#app/models/organizations.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import type { Background } from '#app/validation/card-background'
 import type { CardLinkInput } from '#app/validation/card-details'
 import {
@@ -155,7 +155,7 @@ function underRule(rule: TemplateRule, write: CardWrite) {
       }
       for (const column of columns) Object.assign(fields, { [column]: rule.columns[column] })
     } else if (mode === 'required' && columns.every((column) => isEmpty(fields[column]))) {
-      throw new ActionError(400, requiredMessage(field), FORM_FIELD[field])
+      throw new Refusal('invalid', requiredMessage(field), { field: FORM_FIELD[field] })
     }
   }
   if (links) {
@@ -163,7 +163,7 @@ function underRule(rule: TemplateRule, write: CardWrite) {
       if (!sameLinks(links, rule.links)) kept.push('links')
       links = rule.links
     } else if (rule.modes.links === 'required' && links.length === 0) {
-      throw new ActionError(400, requiredMessage('links'), FORM_FIELD.links)
+      throw new Refusal('invalid', requiredMessage('links'), { field: FORM_FIELD.links })
     }
   }
   if (background && rule.modes.background === 'locked') {

@@ -22,7 +22,7 @@ import {
 } from '#app/models/card-templates.server'
 import { findOrganizationBranding } from '#app/models/organizations.server'
 import { listOrganizationTeams } from '#app/models/teams.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
 import {
   modesOf,
@@ -123,7 +123,7 @@ export async function templatesAction(request: Request, context: AppLoadContext)
         const organizationId = actor.tenant.id
         const deleted = await withTenant(organizationId, async (tx) => {
           const row = await deleteTemplate(tx, organizationId, templateId)
-          if (!row) throw new ActionError(404, 'Template not found')
+          if (!row) throw new Refusal('not_found', 'Template not found')
           await recordAudit(tx, organizationId, {
             actorUserId: actor.user.id,
             action: 'card_template.deleted',
@@ -142,7 +142,7 @@ export async function templatesAction(request: Request, context: AppLoadContext)
         const organizationId = actor.tenant.id
         const applied = await withTenant(organizationId, async (tx) => {
           const template = await findTemplate(tx, organizationId, templateId)
-          if (!template) throw new ActionError(404, 'Template not found')
+          if (!template) throw new Refusal('not_found', 'Template not found')
           const cards = await listCardsToApply(tx, organizationId, templateId)
           await setCardsTemplate(
             tx,
@@ -170,10 +170,10 @@ export async function templatesAction(request: Request, context: AppLoadContext)
         const organizationId = actor.tenant.id
         const changed = await withTenant(organizationId, async (tx) => {
           const template = await findTemplate(tx, organizationId, templateId)
-          if (!template) throw new ActionError(404, 'Template not found')
+          if (!template) throw new Refusal('not_found', 'Template not found')
           const { rule, rows } = await cardsOfTemplate(tx, organizationId, template)
           const chosen = cardId ? rows.filter((row) => row.card.id === cardId) : rows
-          if (cardId && chosen.length === 0) throw new ActionError(404, 'Card not found')
+          if (cardId && chosen.length === 0) throw new Refusal('not_found', 'Card not found')
           const changed = await bringCardsToTemplate(tx, organizationId, rule, chosen)
           await recordAudit(tx, organizationId, {
             actorUserId: actor.user.id,
@@ -239,10 +239,10 @@ export async function saveTemplate(actor: Actor, value: SaveValues) {
     writeTemplate(tx, actor, value, values),
   ).catch((error: unknown) => {
     if (!isUniqueViolation(error)) throw error
-    throw new ActionError(
-      409,
+    throw new Refusal(
+      'conflict',
       values.teamId ? TEMPLATE_TAKEN_MEANWHILE.team : TEMPLATE_TAKEN_MEANWHILE.default,
-      'teamId',
+      { field: 'teamId' },
     )
   })
   return outcome.created
@@ -280,19 +280,19 @@ async function writeTemplate(
 ) {
   const organizationId = actor.tenant.id
   if (values.teamId && !(await organizationHasTeam(tx, organizationId, values.teamId))) {
-    throw new ActionError(400, 'Please choose a team', 'teamId')
+    throw new Refusal('invalid', 'Please choose a team', { field: 'teamId' })
   }
   // One default, one per team: the page's message rather than the unique index's error.
   const taken = (await listTemplates(tx, organizationId)).find(
     ({ template }) => template.teamId === values.teamId && template.id !== value.templateId,
   )
   if (taken) {
-    throw new ActionError(
-      409,
+    throw new Refusal(
+      'conflict',
       values.teamId
         ? `This team already has a template ("${taken.template.name}")`
         : `Your agency already has a default template ("${taken.template.name}")`,
-      'teamId',
+      { field: 'teamId' },
     )
   }
   if (!value.templateId) {
@@ -307,7 +307,7 @@ async function writeTemplate(
     return { created: true, changed: 0 }
   }
   const updated = await updateTemplate(tx, organizationId, value.templateId, values)
-  if (!updated) throw new ActionError(404, 'Template not found')
+  if (!updated) throw new Refusal('not_found', 'Template not found')
   const { rule, rows } = await cardsOfTemplate(tx, organizationId, updated)
   const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
   await recordAudit(tx, organizationId, {

@@ -1,4 +1,5 @@
 // Host handling. Pure functions: no database, safe to unit test exhaustively.
+
 import { RESERVED_SUBDOMAINS } from '#app/validation/agency-slug'
 import { trustedForwardedValue } from '#app/validation/trusted-proxy'
 

@@ -1,6 +1,7 @@
 // "Delete my account" (issue 31 point 4, ADR 053): the grace period, the form and the words the
 // screen, the action, the emails and the tests share.
 import { z } from 'zod'
+import { typedPasswordField } from './passwords'
 
 /** Days between the request and the deletion; signing in meanwhile cancels it. */
 export const ACCOUNT_DELETION_GRACE_DAYS = 14
@@ -30,7 +31,7 @@ export const DELETION_SCHEDULED = (date: Date) =>
 export const DELETION_CANCELLED = 'Your account deletion was cancelled'
 
 export const DeleteAccountSchema = z.object({
-  password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED).max(200),
+  password: typedPasswordField(PASSWORD_REQUIRED),
 })
 
 /** The toast of a completed sign-in: "signed in", or the cancelled deletion when there was one. */

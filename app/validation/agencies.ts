@@ -1,6 +1,6 @@
 // The super admin's Agencies form (roles-teams-admin.md §3, §5), shared by conform and the action.
 import { z } from 'zod'
-import { isValidAgencySlug } from '#app/validation/agency-slug'
+import { agencySlugField } from './agency-slug'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
 
@@ -13,30 +13,9 @@ export const SUBSCRIPTION_LABELS: Record<Subscription, string> = {
   enterprise: 'Enterprise',
 }
 
-export const SLUG_INVALID =
-  'Use 2 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen'
-
-/** The address label an agency is reached at: from the name unless one is typed (§2.11). */
-export function slugFromName(name: string) {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/g, '')
-}
-
 export const AgencyFieldsSchema = z.object({
   name: nameField('Name', NAME_MAX_LENGTH.organization),
-  slug: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(40, SLUG_INVALID)
-    .refine((slug) => isValidAgencySlug(slug), SLUG_INVALID)
-    .optional(),
+  slug: agencySlugField.optional(),
   ownerName: nameField('Owner name', NAME_MAX_LENGTH.fullName),
   email: emailField(),
   subscription: z.enum(SUBSCRIPTIONS, { error: 'Please select a plan' }),

@@ -1,6 +1,7 @@
 // Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
 import { z } from 'zod'
-import { NAME_MAX_LENGTH, nameField } from './names'
+import { signUpNameField } from './names'
+import { PASSWORDS_DO_NOT_MATCH, passwordField } from './passwords'
 import { plainText } from './text'
 
 export const emailField = () =>
@@ -12,15 +13,7 @@ export const emailField = () =>
 
 const email = emailField()
 
-export const passwordField = () =>
-  z
-    .string({ error: 'Password must be at least 6 characters' })
-    .min(6, 'Password must be at least 6 characters')
-    // argon2 hashes anything, but a megabyte password is an attack, not a password.
-    .max(200, 'Password must be at most 200 characters')
 const password = passwordField()
-
-const name = (label: 'First' | 'Last') => nameField(`${label} name`, NAME_MAX_LENGTH.namePart)
 
 export const LoginSchema = z.object({
   email,
@@ -29,8 +22,8 @@ export const LoginSchema = z.object({
 })
 
 export const RegisterSchema = z.object({
-  firstName: name('First'),
-  lastName: name('Last'),
+  firstName: signUpNameField('First name'),
+  lastName: signUpNameField('Last name'),
   email,
   password,
   company: plainText(200, 'Company name must be at most 200 characters').optional(),
@@ -42,12 +35,10 @@ export const ResetPasswordSchema = z
   .object({
     token: z.string().min(1).max(200),
     password,
-    confirmPassword: z
-      .string({ error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(200, 'Password must be at most 200 characters'),
+    // Spec §5: both passwords at least 6, and the same.
+    confirmPassword: passwordField(),
   })
   .refine((value) => value.password === value.confirmPassword, {
-    message: 'Passwords do not match',
+    message: PASSWORDS_DO_NOT_MATCH,
     path: ['confirmPassword'],
   })

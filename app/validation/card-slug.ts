@@ -2,6 +2,7 @@
 // slug's rule, shared by the card editor's conform form, its action and the default made from
 // a name (docs/decisions/041-short-links.md says why the length stops at 19).
 import { z } from 'zod'
+import { slugWords } from './slug-words'
 
 export const SLUG_MIN_LENGTH = 3
 /**
@@ -80,14 +81,7 @@ export const CardSlugSchema = z.object({ slug: cardSlugField })
  * starts from "my-card". Migration 0015 gave existing cards theirs by the same rule.
  */
 export function slugBaseFromName(firstName: string, lastName: string) {
-  const base = `${firstName} ${lastName}`
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, SLUG_MAX_LENGTH - 3)
-    .replace(/-+$/, '')
+  const base = slugWords(`${firstName} ${lastName}`, SLUG_MAX_LENGTH - 3)
   if (base.length < SLUG_MIN_LENGTH || !base.includes('-')) return 'my-card'
   return base
 }

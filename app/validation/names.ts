@@ -37,3 +37,26 @@ export function nameField(label: string, max: number) {
 export const TEAM_NAME_MAX = NAME_MAX_LENGTH.team
 export const TEAM_NAME_TOO_SHORT = nameTooShort('Team name')
 export const TEAM_NAME_TOO_LONG = nameTooLong('Team name', TEAM_NAME_MAX)
+
+// A person's first and last name. The spec sets a different rule per form, and each is kept:
+// at sign-up at least NAME_MIN_LENGTH each ('First name must be at least 2 characters',
+// accounts-cards-sharing.md §5 and "names minimum 2 at sign-up"); on the profile and card forms
+// required ('First name is required'; roles-teams-admin.md §8 "title, first name and last name
+// are required"); in the wizard's first step both non-empty after trimming, one message for the
+// pair ('Please enter your first and last name').
+export type PersonNameLabel = 'First name' | 'Last name'
+export const PERSON_NAME_MAX_LENGTH = NAME_MAX_LENGTH.namePart
+
+export const nameRequired = (label: string) => `${label} is required`
+export const BOTH_NAMES_REQUIRED = 'Please enter your first and last name'
+
+/** Sign-up's first or last name: at least NAME_MIN_LENGTH characters. */
+export const signUpNameField = (label: PersonNameLabel) => nameField(label, PERSON_NAME_MAX_LENGTH)
+
+/** The profile's and a card's first or last name: required (one character is a name). */
+export const requiredNameField = (label: PersonNameLabel) =>
+  plainText(PERSON_NAME_MAX_LENGTH, undefined, nameRequired(label)).min(1, nameRequired(label))
+
+/** The wizard's first step: both names, each non-empty after trimming. */
+export const hasBothNames = (firstName: string, lastName: string) =>
+  firstName.trim() !== '' && lastName.trim() !== ''

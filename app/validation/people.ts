@@ -5,11 +5,11 @@ import { PLAN_IDS } from '#app/validation/plans'
 import { ROLES, type Role } from '#app/validation/roles'
 import { emailField } from './auth'
 import { NAME_MAX_LENGTH, nameField } from './names'
+import { staffPasswordField } from './passwords'
 import { ClearSuccessorSchema, HandOverSchema, SetForwardingSchema } from './seat-forwarding'
 
 export const SELECT_ROLE = 'Please select a role'
 export const SELECT_AGENCY = 'Please select an agency'
-export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters'
 
 /** Spec §3: the admin team's titles, stored snake_case (as the agency form's values are). */
 export const STAFF_TITLES = {
@@ -75,7 +75,7 @@ export const STAFF_DIRECTORIES = {
     access: AGENCY_STAFF_ACCESS as readonly Role[],
     // Change Role may also make a team member an end user again (who then moves to End Users).
     roleChoices: [...AGENCY_STAFF_ACCESS, 'end_user'] as readonly Role[],
-    // A blank password on Add emails the new member a link to choose one (7 days).
+    // A blank password on Add emails the new member a link to choose one (SET_PASSWORD_LINK).
     emailsSetPasswordLink: true,
   },
 } as const
@@ -141,10 +141,7 @@ export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('set-plan'), organizationId, userId, plan }),
 ])
 
-const password = z
-  .string({ error: PASSWORD_TOO_SHORT })
-  .min(8, PASSWORD_TOO_SHORT)
-  .max(200, 'Password must be at most 200 characters')
+const password = staffPasswordField()
 
 const keysOf = (record: Record<string, string>) => Object.keys(record) as [string, ...string[]]
 

@@ -13,6 +13,10 @@ export type Plan = {
   features: readonly string[]
 }
 
+/** Spec §9: Team Basic up to 3 members, Team Pro up to 10; the texts below say these numbers. */
+const TEAM_BASIC_MEMBERS = 3
+const TEAM_PRO_MEMBERS = 10
+
 export const PLANS: Record<PlanId, Plan> = {
   free: {
     id: 'free',
@@ -25,15 +29,23 @@ export const PLANS: Record<PlanId, Plan> = {
     id: 'team_basic',
     name: 'Team Basic',
     price: 19,
-    memberLimit: 3,
-    features: ['Everything in Free', 'Up to 3 team members', 'Team roles and invitations'],
+    memberLimit: TEAM_BASIC_MEMBERS,
+    features: [
+      'Everything in Free',
+      `Up to ${TEAM_BASIC_MEMBERS} team members`,
+      'Team roles and invitations',
+    ],
   },
   team_pro: {
     id: 'team_pro',
     name: 'Team Pro',
     price: 49,
-    memberLimit: 10,
-    features: ['Everything in Team Basic', 'Up to 10 team members', 'Priority support'],
+    memberLimit: TEAM_PRO_MEMBERS,
+    features: [
+      'Everything in Team Basic',
+      `Up to ${TEAM_PRO_MEMBERS} team members`,
+      'Priority support',
+    ],
   },
 }
 
@@ -66,13 +78,24 @@ export function invitationCooldownMessage(email: string, retryAfterSeconds: numb
   return `An invitation was sent to ${email} a moment ago. You can send it again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
+/**
+ * The seat rule of every plan (team members, an agency's staff, a team member's end users):
+ * one more fits while those already counted plus one stay within the limit; null: no limit.
+ */
+export const fitsWithin = (limit: number | null, counted: number) =>
+  limit === null || counted + 1 <= limit
+
 /** Whether one more person fits the plan: members and pending invitations each take a seat. */
 export function fitsOneMore(plan: Plan, seats: { members: number; pendingInvitations: number }) {
-  return seats.members + seats.pendingInvitations + 1 <= plan.memberLimit
+  return fitsWithin(plan.memberLimit, seats.members + seats.pendingInvitations)
 }
 
 export function memberLimitMessage(plan: Plan) {
   if (plan.memberLimit === 0) return 'Upgrade to a team plan to add team members'
-  const next = plan.id === 'team_basic' ? ' Upgrade to Team Pro for up to 10.' : ''
+  const { team_pro } = PLANS
+  const next =
+    plan.id === 'team_basic'
+      ? ` Upgrade to ${team_pro.name} for up to ${team_pro.memberLimit}.`
+      : ''
   return `This team has reached its limit: the ${plan.name} plan allows up to ${plan.memberLimit} members, pending invitations included.${next}`
 }

@@ -1,6 +1,20 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
 import { CardExtrasSchema } from './card-details'
+import {
+  BOTH_NAMES_REQUIRED,
+  hasBothNames,
+  PERSON_NAME_MAX_LENGTH,
+  requiredNameField,
+} from './names'
+import {
+  confirmPasswordField,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_TOO_LONG,
+  PASSWORDS_DO_NOT_MATCH,
+  passwordField,
+  typedPasswordField,
+} from './passwords'
 import { plainText } from './text'
 
 const text = (max: number) => plainText(max)
@@ -37,8 +51,8 @@ export const websiteSchema = z
   }, 'Please enter a valid URL')
 
 export const ProfileSchema = z.object({
-  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
-  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
+  firstName: requiredNameField('First name'),
+  lastName: requiredNameField('Last name'),
   email: z
     .string({ error: 'Please enter a valid email address' })
     .trim()
@@ -50,7 +64,7 @@ export const ProfileSchema = z.object({
   jobTitle: optionalText(200),
   website: websiteSchema,
   // Needed only when the email changes: the server checks it (the browser cannot).
-  currentPassword: z.string().max(200).optional(),
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
 })
 
 export const CHANGE_EMAIL_PASSWORD_MESSAGE =
@@ -58,29 +72,23 @@ export const CHANGE_EMAIL_PASSWORD_MESSAGE =
 
 export const ChangePasswordSchema = z
   .object({
-    currentPassword: z
-      .string({ error: 'Please enter your current password' })
-      .min(1, 'Please enter your current password')
-      .max(200),
-    newPassword: z
-      .string({ error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(200, 'Password must be at most 200 characters'),
-    confirmPassword: z.string({ error: 'Passwords do not match' }).max(200),
+    currentPassword: typedPasswordField('Please enter your current password'),
+    newPassword: passwordField(),
+    confirmPassword: confirmPasswordField(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
-    message: 'Passwords do not match',
+    message: PASSWORDS_DO_NOT_MATCH,
     path: ['confirmPassword'],
   })
 
 // Wizard steps (spec §5): step 1 needs both names; step 2 a valid work email if filled.
 export const WizardNameSchema = z
   .object({
-    firstName: text(100).optional().default(''),
-    lastName: text(100).optional().default(''),
+    firstName: text(PERSON_NAME_MAX_LENGTH).optional().default(''),
+    lastName: text(PERSON_NAME_MAX_LENGTH).optional().default(''),
   })
-  .refine((v) => v.firstName !== '' && v.lastName !== '', {
-    message: 'Please enter your first and last name',
+  .refine((v) => hasBothNames(v.firstName, v.lastName), {
+    message: BOTH_NAMES_REQUIRED,
     path: ['firstName'],
   })
 // Issue 28's details, optional, in the steps where they belong: the second phone and the address
@@ -113,8 +121,8 @@ export const CardDetailsSchema = z.object({
     .literal('on')
     .optional()
     .transform((v) => v === 'on'),
-  firstName: plainText(100, undefined, 'First name is required').min(1, 'First name is required'),
-  lastName: plainText(100, undefined, 'Last name is required').min(1, 'Last name is required'),
+  firstName: requiredNameField('First name'),
+  lastName: requiredNameField('Last name'),
   email: optionalEmail,
   workEmail: optionalEmail,
   phoneNumber: optionalText(50),

@@ -1,6 +1,6 @@
 // Forms of two-factor sign-in and password rotation (ADR 045), shared by conform and the actions.
 import { z } from 'zod'
-import { passwordField } from './auth'
+import { confirmPasswordField, PASSWORDS_DO_NOT_MATCH, passwordField } from './passwords'
 
 export const CODE_MESSAGE = 'Please enter the 6-digit code from your authenticator app'
 export const RECOVERY_CODE_MESSAGE = 'Please enter one of your recovery codes'
@@ -94,11 +94,9 @@ export const AccountTwoFactorSchema = z.discriminatedUnion('intent', [
 export const NewPasswordSchema = z
   .object({
     password: passwordField(),
-    confirmPassword: z
-      .string({ error: 'Passwords do not match' })
-      .max(200, 'Password must be at most 200 characters'),
+    confirmPassword: confirmPasswordField(),
   })
   .refine((value) => value.password === value.confirmPassword, {
-    message: 'Passwords do not match',
+    message: PASSWORDS_DO_NOT_MATCH,
     path: ['confirmPassword'],
   })

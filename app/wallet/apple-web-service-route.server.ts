@@ -16,14 +16,10 @@ import {
   registerWalletDevice,
   unregisterWalletDevice,
 } from '#app/models/wallet-passes.server'
-import {
-  addressLimitKey,
-  assertNotLimited,
-  RateLimitedError,
-  recordHits,
-} from '#app/rate-limits/rate-limit.server'
+import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/rate-limit.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
+import { isRefusal } from '#app/utils/action-error'
 import { clientDataLine } from '#app/utils/client-data-log'
 import { withTenant } from '#drizzle/db.server'
 import { buildPkpass, openPassCard, passContentOf, pkpassResponse } from './apple-pass.server'
@@ -129,7 +125,7 @@ export async function walletServiceAction(request: Request, context: AppLoadCont
     try {
       await logLimit(context)
     } catch (error) {
-      if (!(error instanceof RateLimitedError)) throw error
+      if (!isRefusal(error, 'rate_limited')) throw error
       return answer(429, error.message)
     }
     // One record per request, the lines as data (app/utils/client-data-log.ts).

@@ -21,7 +21,7 @@ import { type FakeDns, startFakeDns } from '#tests/fake-dns'
 let dns: FakeDns
 
 /** The refusal of a name another agency holds, as the Branding action shows it. */
-const taken = { name: 'ActionError', status: 409, message: DOMAIN_TAKEN, field: 'customDomain' }
+const taken = { name: 'Refusal', status: 409, message: DOMAIN_TAKEN, field: 'customDomain' }
 
 beforeAll(async () => {
   dns = await startFakeDns()
@@ -182,7 +182,7 @@ describe('custom domain verification', () => {
     // The Branding action shows each next to the domain field.
     await expect(attempt(domain)).rejects.toMatchObject(taken)
     await expect(attempt('evil.localhost')).rejects.toMatchObject({
-      name: 'ActionError',
+      name: 'Refusal',
       status: 400,
       message: DOMAIN_IS_PLATFORM,
       field: 'customDomain',

@@ -11,7 +11,7 @@ import { insertInvitation } from '#app/models/team-invitations.server'
 import { createTeamWithAdmin } from '#app/models/teams.server'
 import { answerInvitation } from '#app/teams/invitations.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { teamMembers } from '#drizzle/schema'
 import { makeOrganization, makeUser, uniqueSuffix } from '#tests/factories'
@@ -51,8 +51,8 @@ test('accepting while an admin cancels the invitation does not deadlock', async 
   })
   // The invitation was cancelled first: the accept finds nothing, and says so (a 404).
   const outcome = await accepting
-  expect(outcome).toBeInstanceOf(ActionError)
-  expect((outcome as ActionError).status).toBe(404)
+  expect(outcome).toBeInstanceOf(Refusal)
+  expect((outcome as Refusal).status).toBe(404)
   const joined = await getDb()
     .select()
     .from(teamMembers)

@@ -20,7 +20,7 @@ import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { findUserById } from '#app/models/users.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
-import { ActionError } from '#app/utils/action-error'
+import { Refusal } from '#app/utils/action-error'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { auditEvents, rateLimits, sessions, users } from '#drizzle/schema'
 import { databaseChecksum } from '#tests/checksum'
@@ -292,8 +292,8 @@ describe('who must have a second factor', () => {
     const refused = await disableTwoFactor(tenant, admin, generateTOTP(key, 30, 6), IP).catch(
       (error: unknown) => error,
     )
-    expect(refused).toBeInstanceOf(ActionError)
-    expect((refused as ActionError).message).toBe(REQUIRED_MESSAGE)
+    expect(refused).toBeInstanceOf(Refusal)
+    expect((refused as Refusal).message).toBe(REQUIRED_MESSAGE)
     const { user, key: ownKey } = await enrolledUser()
     await disableTwoFactor(tenant, user, generateTOTP(ownKey, 30, 6), IP)
     const after = await withTenant(tenant.id, (tx) => findUserById(tx, tenant.id, user.id))

@@ -1,5 +1,5 @@
 // The one action helper (issue 27 point 2, ADR 035): the guard before the form, the schema's
-// refusals as conform replies, one handler per intent, ActionError and send limits as the
+// refusals as conform replies, one handler per intent, Refusals (send limits included) as the
 // replies the pages show, and a redirect with the handler's toast.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { z } from 'zod'
@@ -10,8 +10,8 @@ import {
   postedUrl,
 } from '#app/actions/intent-action.server'
 import { resetEnvForTests } from '#app/env.server'
-import { RateLimitedError } from '#app/rate-limits/rate-limit.server'
-import { ActionError } from '#app/utils/action-error'
+import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
+import { Refusal } from '#app/utils/action-error'
 import { readToast } from '#app/utils/toast.server'
 
 const URL_POSTED = 'http://acme.localhost/dashboard/things?q=blue'
@@ -148,10 +148,10 @@ describe('intentAction', () => {
     expect(((await response.json()) as Body).intent).toBeNull()
   })
 
-  test('an ActionError with a field: its status, its message next to that field', async () => {
+  test('a Refusal with a field: its status, its message next to that field', async () => {
     const response = await thingsAction(post({ intent: 'rename', name: 'Taken' }), {
       rename: async () => {
-        throw new ActionError(409, 'This name is already taken', 'name')
+        throw new Refusal('conflict', 'This name is already taken', { field: 'name' })
       },
     })
     expect(response.status).toBe(409)
@@ -160,10 +160,10 @@ describe('intentAction', () => {
     expect(body.result.error).toEqual({ name: ['This name is already taken'] })
   })
 
-  test('an ActionError without a field: its status, its message above the form', async () => {
+  test('a Refusal without a field: its status, its message above the form', async () => {
     const response = await thingsAction(post({ intent: 'delete', thingId: 'other' }), {
       delete: async () => {
-        throw new ActionError(404, 'Thing not found')
+        throw new Refusal('not_found', 'Thing not found')
       },
     })
     expect(response.status).toBe(404)
@@ -175,7 +175,7 @@ describe('intentAction', () => {
   test('past a send limit: 429 with Retry-After and the limit message above the form', async () => {
     const response = await thingsAction(post({ intent: 'rename', name: 'Blue' }), {
       rename: async () => {
-        throw new RateLimitedError(120)
+        throw new Refusal('rate_limited', rateLimitMessage(120), { retryAfterSeconds: 120 })
       },
     })
     expect(response.status).toBe(429)
@@ -225,9 +225,9 @@ describe('what else a handler may answer', () => {
     expect(await response.json()).toMatchObject({ intent: 'delete', error: null, applied: 'color' })
   })
 
-  test('a returned ActionError is the thrown one', async () => {
+  test('a returned Refusal is the thrown one', async () => {
     const response = await thingsAction(post({ intent: 'delete', thingId: 't-1' }), {
-      delete: async () => new ActionError(404, 'Thing not found'),
+      delete: async () => new Refusal('not_found', 'Thing not found'),
     })
     expect(response.status).toBe(404)
     expect(await response.json()).toMatchObject({ error: 'Thing not found' })
@@ -236,7 +236,7 @@ describe('what else a handler may answer', () => {
   test('a send limit on a field: 429, its message next to that field', async () => {
     const response = await thingsAction(post({ intent: 'rename', name: 'Blue' }), {
       rename: async () => {
-        throw new RateLimitedError(60, 'Slow down', 'name')
+        throw new Refusal('rate_limited', 'Slow down', { field: 'name', retryAfterSeconds: 60 })
       },
     })
     expect(response.status).toBe(429)
@@ -268,7 +268,7 @@ describe('formAction', () => {
 
   test('a refusal keeps the headers, hides the hidden fields and carries the extras', async () => {
     const response = await nameAction(post({ name: 'Blue' }), async () => {
-      throw new ActionError(400, 'Nope', 'name')
+      throw new Refusal('invalid', 'Nope', { field: 'name' })
     })
     expect(response.status).toBe(400)
     expect(response.headers.get('Referrer-Policy')).toBe('no-referrer')

@@ -17,7 +17,7 @@ const ALLOWED: Record<string, string> = {
   'email.unsubscribe.tsx':
     "RFC 8058 one-click POST from a mail client, answered with the link page's own states",
   'invitations.$token.tsx':
-    'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same ActionError',
+    'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same Refusal',
   'api.stripe.webhook.ts':
     "Stripe's webhook: a signed JSON event from Stripe's servers, answered with bare statuses (400 unsigned, 200 stored or ignored)",
   'wallet.apple.v1.$.ts':

@@ -4,6 +4,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import {
   CodeStepSchema,
   ConfirmEnrolmentEmailSchema,
@@ -69,7 +70,7 @@ export function EnrolmentEmailForms({
       ) : null}
       <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="enrolment-email-note">
         {sent
-          ? `We emailed a link to ${email}. Open it in this browser to continue. It works for 30 minutes.`
+          ? `We emailed a link to ${email}. Open it in this browser to continue. It works for ${TWO_FACTOR_ENROLMENT_LINK.words}.`
           : `First, we email a link to ${email}: open it in this browser, then set up your second step.`}
       </p>
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(sendForm)}>

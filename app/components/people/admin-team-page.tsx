@@ -14,6 +14,7 @@ import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialo
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { STAFF_PASSWORD_MIN_LENGTH } from '#app/validation/passwords'
 import {
   MEMBER_PLAN_CHOICES,
   STAFF_DIRECTORIES,
@@ -21,6 +22,7 @@ import {
   type StaffDirectoryName,
 } from '#app/validation/people'
 import type { Role } from '#app/validation/roles'
+import { SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import {
   DeleteDialog,
   EmptyRow,
@@ -183,8 +185,8 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
           editing
             ? 'Leave blank to keep the current password.'
             : emailsSetPasswordLink
-              ? 'At least 8 characters, or leave blank to email a link to set a password (valid 7 days).'
-              : 'At least 8 characters.'
+              ? `At least ${STAFF_PASSWORD_MIN_LENGTH} characters, or leave blank to email a link to set a password (valid ${SET_PASSWORD_LINK.words}).`
+              : `At least ${STAFF_PASSWORD_MIN_LENGTH} characters.`
         }
         errors={fields.password.errors}
       />

@@ -1,3 +1,4 @@
+import { linkWorksOnce, SET_PASSWORD_LINK } from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 /** To someone whose account another person created: set a password to sign in. */
@@ -17,8 +18,7 @@ export function accountCreatedEmail(options: {
       `${createdBy} created a ${branding.name} account for you (${to}). Choose a password to sign in and build your digital business card.`,
     ],
     action: { label: 'Set your password', url: setPasswordUrl },
-    footnote:
-      'The link works once and expires in 7 days. After that, use "Forgot password" on the sign-in page.',
+    footnote: `${linkWorksOnce(SET_PASSWORD_LINK)} After that, use "Forgot password" on the sign-in page.`,
   })
   return { to, subject: `Your ${branding.name} account is ready`, html, text }
 }

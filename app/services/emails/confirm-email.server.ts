@@ -1,3 +1,4 @@
+import { EMAIL_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 /** Sent after sign-up, on a resend and to the new address after an email change. */
@@ -13,7 +14,7 @@ export function confirmEmailEmail(options: {
     heading: 'Confirm your email address',
     paragraphs: [
       `Hi ${firstName || 'there'},`,
-      `Please confirm that ${to} is the email address of your ${branding.name} account. The link below works once and expires in 24 hours.`,
+      `Please confirm that ${to} is the email address of your ${branding.name} account. The link below works once and expires in ${EMAIL_CONFIRMATION_LINK.words}.`,
     ],
     action: { label: 'Confirm email', url: confirmUrl },
     footnote:

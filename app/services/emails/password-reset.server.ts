@@ -1,3 +1,4 @@
+import { PASSWORD_RESET_LINK } from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 export function passwordResetEmail(options: {
@@ -12,7 +13,7 @@ export function passwordResetEmail(options: {
     heading: 'Reset your password',
     paragraphs: [
       `Hi ${firstName || 'there'},`,
-      `We received a request to reset the password of your ${branding.name} account. The link below works once and expires in 1 hour.`,
+      `We received a request to reset the password of your ${branding.name} account. The link below works once and expires in ${PASSWORD_RESET_LINK.words}.`,
     ],
     action: { label: 'Reset password', url: resetUrl },
     footnote:

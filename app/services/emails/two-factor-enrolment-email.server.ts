@@ -1,3 +1,4 @@
+import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 /**
@@ -16,7 +17,7 @@ export function twoFactorEnrolmentEmail(options: {
     heading: 'Set up two-factor authentication',
     paragraphs: [
       `Hi ${firstName || 'there'},`,
-      `Someone signed in to your ${branding.name} account with your password and is about to set up its two-factor authentication. If that is you, open the link below in the browser where you signed in. It works once and expires in 30 minutes.`,
+      `Someone signed in to your ${branding.name} account with your password and is about to set up its two-factor authentication. If that is you, open the link below in the browser where you signed in. It works once and expires in ${TWO_FACTOR_ENROLMENT_LINK.words}.`,
     ],
     action: { label: 'Continue the set-up', url: confirmUrl },
     footnote:

@@ -1,0 +1,35 @@
+// How long each emailed link works, one home (issue 40 point 4): the number the model stores as
+// the token's expires_at and the words every email and screen says about it come from here, so
+// a text cannot promise a lifetime the link does not have. Team invitations have their own home
+// (./invitation-lifetime.ts).
+
+type Unit = 'minute' | 'hour' | 'day'
+const UNIT_MS: Record<Unit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }
+
+export type LinkLifetime = {
+  /** Milliseconds from the email to the link's expiry. */
+  ms: number
+  /** The same in words: "7 days", "1 hour". */
+  words: string
+}
+
+const lifetime = (amount: number, unit: Unit): LinkLifetime => ({
+  ms: amount * UNIT_MS[unit],
+  words: `${amount} ${unit}${amount === 1 ? '' : 's'}`,
+})
+
+/**
+ * A link to choose one's first password, for an account someone else created (a team member's
+ * Add User, an agency's owner, a staff member added without a password): long enough to be read.
+ */
+export const SET_PASSWORD_LINK = lifetime(7, 'day')
+/** "Forgot password": short, since whoever reads the mailbox can use it. */
+export const PASSWORD_RESET_LINK = lifetime(1, 'hour')
+/** Confirming an email address. */
+export const EMAIL_CONFIRMATION_LINK = lifetime(24, 'hour')
+/** The emailed step before a two-factor enrolment (ADR 054). */
+export const TWO_FACTOR_ENROLMENT_LINK = lifetime(30, 'minute')
+
+/** An email's sentence about its single-use link. */
+export const linkWorksOnce = (link: LinkLifetime) =>
+  `The link works once and expires in ${link.words}.`
