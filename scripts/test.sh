@@ -17,10 +17,11 @@ export STAGE_TIMES_FILE
 print_table() {
   echo
   echo "Stage times:"
-  # Stages that ran side by side (a fifth column names their group) add their longest wall time
-  # to the total, not each one's.
+  # Stages that ran side by side (a fifth column names their group) add their longest lane's wall
+  # time to the total, not each one's; a lane (sixth column) is stages one after another in one
+  # side-by-side slot, such as the build and then the e2e stage.
   awk -F'\t' '{ printf "  %-18s %6s s wall  %6s s CPU  %s%s\n", $1, $2, $4, $3, ($5 == "" ? "" : "  (side by side)"); cpu += $4
-      if ($5 == "") wall += $2; else if ($2 > longest[$5]) longest[$5] = $2 }
+      if ($5 == "") wall += $2; else { lane[$5 SUBSEP $6] += $2; if (lane[$5 SUBSEP $6] > longest[$5]) longest[$5] = lane[$5 SUBSEP $6] } }
     END { for (group in longest) wall += longest[group]
       printf "  %-18s %6s s wall  %6s s CPU\n", "total", wall, cpu }' "$STAGE_TIMES_FILE"
   rm -f "$cpu_file"
@@ -52,36 +53,58 @@ stage() {
   local cpu=$((CHILDREN_CPU - cpu_before))
   local outcome=ok
   if [ "$status" -ne 0 ]; then outcome="FAILED (exit $status)"; fi
-  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$took" "$outcome" "$cpu" "${STAGE_GROUP:-}" >>"$STAGE_TIMES_FILE"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$took" "$outcome" "$cpu" "${STAGE_GROUP:-}" "${STAGE_LANE:-}" >>"$STAGE_TIMES_FILE"
   echo "<== $name: ${took} s wall, ${cpu} s CPU, $outcome"
   if [ "$status" -ne 0 ]; then exit "$status"; fi
 }
 
-# together NAME... -- runs the stages side by side (each in a subshell of its own, whose `times`
-# counts its own children), their output kept and printed in order once all have ended; stops
-# the run when any failed. For stages that read the sources and write nothing another reads:
-# tsc, Biome and dependency-cruiser are about one thread each, so on two cores the build runs
-# beside them for nothing.
+# together NAME...: runs the stages side by side, each in a subshell and process group of its own
+# (its `times` counts its own children). Each stage's output is kept and printed whole when it
+# ends, so stages never interleave their lines; the first stage that fails stops the others
+# (SIGTERM to their process groups: Playwright then stops its servers, which drop their databases)
+# and the run ends with its status.
 together() {
-  local dir name status=0
+  local dir name code status=0 done_pid
   dir="$(mktemp -d)"
-  local -a names=() pids=()
+  local -A name_of=()
+  set -m
   for name in "$@"; do
     (
       cpu_file="$(mktemp)"
       STAGE_GROUP=$*
+      STAGE_LANE=$name
       run_stage "$name"
+      code=$?
       rm -f "$cpu_file"
+      exit "$code"
     ) >"$dir/$name" 2>&1 &
-    names+=("$name")
-    pids+=("$!")
+    name_of[$!]=$name
+    echo "==> started $name"
   done
-  for i in "${!names[@]}"; do
-    wait "${pids[$i]}" || status=1
-    cat "$dir/${names[$i]}"
+  set +m
+  # Polled rather than `wait -n`, which loses track of a job stopped by a signal: a stage that
+  # has ended is waited for by its process id, whose status bash keeps.
+  while ((${#name_of[@]})); do
+    for done_pid in "${!name_of[@]}"; do
+      if kill -0 "$done_pid" 2>/dev/null; then continue; fi
+      wait "$done_pid"
+      code=$?
+      name=${name_of[$done_pid]}
+      unset "name_of[$done_pid]"
+      cat "$dir/$name"
+      if ((code != 0 && status == 0)); then
+        status=$code
+        local other
+        for other in "${!name_of[@]}"; do
+          echo "<== stopping ${name_of[$other]}: $name failed"
+          kill -TERM -- "-$other" 2>/dev/null
+        done
+      fi
+    done
+    sleep 1
   done
   rm -rf "$dir"
-  if [ "$status" -ne 0 ]; then exit "$status"; fi
+  if ((status != 0)); then exit "$status"; fi
 }
 
 run_stage() {
@@ -90,15 +113,18 @@ run_stage() {
   lint) stage lint npm run --silent lint ;;
   # The import graph: no folder or file cycle, no import the layer table forbids (ADR 060).
   dependencies) stage dependencies npm run --silent check:deps ;;
-  # npm run test:e2e is the build and the e2e stage in one command.
-  build) stage build npm run --silent build ;;
+  unit+integration) stage unit+integration npm run --silent test:unit ;;
+  # The e2e stage needs build/; npm run test:e2e is the same two in one command.
+  build+e2e) stage build npm run --silent build && stage e2e npx playwright test ;;
   esac
 }
 
-# The static checks and the build first, side by side: the quickest failures, and build/ ready
-# for the e2e stage. (No vitest test reads build/: tests/unit/build-if-stale.test.ts and
-# tests/unit/server-command.test.ts work on copies and on package.json.)
-together typecheck lint dependencies build
-# Unit tests, then integration tests on PGlite and (with TEST_DATABASE_URL) on Postgres.
-stage unit+integration npm run --silent test:unit
-stage e2e npx playwright test
+# Every stage side by side (ADR 066): the static checks, the unit and integration tests (on
+# PGlite and, with TEST_DATABASE_URL, on Postgres), and the build followed by the e2e specs. The
+# quick checks still fail first, and their failure stops the rest. The two test runners share
+# nothing: vitest's databases, data directory and fakes are its own (tests/.tmp/data, a database
+# per file, port 0), the e2e servers' are theirs (tests/.tmp/e2e-<port>, E2E_PORT), and on the
+# shared Postgres both only create databases of their own (the brandcard_app login is given under
+# an advisory lock, app/prepare-database.server.ts). No vitest test reads build/
+# (tests/unit/build-if-stale.test.ts and tests/unit/server-command.test.ts work on copies).
+together typecheck lint dependencies unit+integration build+e2e
