@@ -94,6 +94,12 @@ export async function recordCardViews(
   return list.length
 }
 
+/** Joins a view to the card it is of, in the view's own organization. */
+export const viewedCard = and(
+  eq(digitalCards.organizationId, cardViews.organizationId),
+  eq(digitalCards.id, cardViews.cardId),
+)
+
 /** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */
 export function listCardScans(db: Queryable, organizationId: string, userId: string, limit = 50) {
   return db
@@ -106,13 +112,7 @@ export function listCardScans(db: Queryable, organizationId: string, userId: str
       firstName: digitalCards.firstName,
     })
     .from(cardViews)
-    .innerJoin(
-      digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViews.organizationId),
-        eq(digitalCards.id, cardViews.cardId),
-      ),
-    )
+    .innerJoin(digitalCards, viewedCard)
     .where(and(eq(cardViews.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .orderBy(desc(cardViews.viewedAt), desc(cardViews.id))
     .limit(limit)
