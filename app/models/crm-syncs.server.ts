@@ -2,6 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, crmSyncs } from '#drizzle/schema'
+import { consentOfContact, consentTextOfContact } from './contacts.server'
 
 export type CrmSync = typeof crmSyncs.$inferSelect
 
@@ -123,18 +124,10 @@ export async function findContactForSync(db: Queryable, organizationId: string, 
       phoneNumber: contacts.phoneNumber,
       company: contacts.company,
       source: contacts.source,
-      consentGivenAt: contacts.consentGivenAt,
-      consentPage: contacts.consentPage,
-      consentVersion: consentTexts.version,
+      ...consentOfContact,
     })
     .from(contacts)
-    .leftJoin(
-      consentTexts,
-      and(
-        eq(consentTexts.organizationId, contacts.organizationId),
-        eq(consentTexts.id, contacts.consentTextId),
-      ),
-    )
+    .leftJoin(consentTexts, consentTextOfContact)
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
   return row
 }
