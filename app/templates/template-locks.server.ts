@@ -69,6 +69,19 @@ export type TemplateRule = {
   background: { kind: 'color' | 'gradient' | 'image'; value: string }
 }
 
+/** The texts a template puts on its cards: the company, the website and the address. */
+export function templateTexts(template: CardTemplate) {
+  return {
+    company: template.company,
+    website: template.website,
+    addressStreet: template.addressStreet,
+    addressCity: template.addressCity,
+    addressRegion: template.addressRegion,
+    addressPostalCode: template.addressPostalCode,
+    addressCountry: template.addressCountry,
+  }
+}
+
 export async function ruleOf(
   db: Queryable,
   organizationId: string,
@@ -82,13 +95,7 @@ export async function ruleOf(
     modes: modesOf(template.modes),
     columns: {
       logoMediaId: agencyLogo,
-      company: template.company,
-      website: template.website,
-      addressStreet: template.addressStreet,
-      addressCity: template.addressCity,
-      addressRegion: template.addressRegion,
-      addressPostalCode: template.addressPostalCode,
-      addressCountry: template.addressCountry,
+      ...templateTexts(template),
     },
     links: storedLinks(template.links),
     background: { kind: template.backgroundKind, value: template.backgroundValue },

@@ -34,7 +34,7 @@ import {
   type TemplateModes,
 } from '#app/validation/card-templates'
 import { type Queryable, type Transaction, withTenant } from '#drizzle/db.server'
-import { bringCardsToTemplate, deviationsOf, ruleOf } from './template-locks.server'
+import { bringCardsToTemplate, deviationsOf, ruleOf, templateTexts } from './template-locks.server'
 
 export const TEMPLATES_PATH = '/dashboard/agency/templates'
 
@@ -75,13 +75,7 @@ export async function templatesLoader(request: Request, context: AppLoadContext)
         teamName,
         background: `${template.backgroundKind}:${template.backgroundValue}`,
         useAgencyLogo: template.useAgencyLogo,
-        company: template.company,
-        website: template.website,
-        addressStreet: template.addressStreet,
-        addressCity: template.addressCity,
-        addressRegion: template.addressRegion,
-        addressPostalCode: template.addressPostalCode,
-        addressCountry: template.addressCountry,
+        ...templateTexts(template),
         links: storedLinks(template.links),
         modes: modesOf(template.modes),
         following: rows.length,
