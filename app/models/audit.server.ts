@@ -16,13 +16,28 @@ export async function recordAudit(db: Queryable, organizationId: string, event: 
   await db.insert(auditEvents).values({ organizationId, ...event, metadata: event.metadata ?? {} })
 }
 
-/** A user's own recent activity (the profile's Activity tab). */
-export async function listActivityForUser(
+/** An event its holder caused on their own account (a password, a second factor, a profile). */
+export function recordAccountAudit(
   db: Queryable,
   organizationId: string,
   userId: string,
-  limit = 50,
+  action: string,
+  metadata?: Record<string, unknown>,
 ) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'user',
+    entityId: userId,
+    metadata,
+  })
+}
+
+/** How many of a user's own events the profile's Activity tab shows. */
+const ACTIVITY_TAB_EVENTS = 50
+
+/** A user's own recent activity (the profile's Activity tab). */
+export async function listActivityForUser(db: Queryable, organizationId: string, userId: string) {
   return db
     .select({
       id: auditEvents.id,
@@ -33,7 +48,7 @@ export async function listActivityForUser(
     .from(auditEvents)
     .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId)))
     .orderBy(desc(auditEvents.createdAt))
-    .limit(limit)
+    .limit(ACTIVITY_TAB_EVENTS)
 }
 
 /** Every event the user caused, oldest first, with its details (the data export, ADR 052). */

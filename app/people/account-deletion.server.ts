@@ -25,7 +25,7 @@ import {
   scheduleAccountDeletion,
 } from '#app/models/account-deletions.server'
 import { findAgency } from '#app/models/agencies.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit, recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import { listOrganizationIds } from '#app/models/organizations.server'
 import { deleteAccount, lockActiveAgencyAdmins, lockSuperAdmins } from '#app/models/people.server'
@@ -138,12 +138,8 @@ export async function requestAccountDeletion(
       runAt: scheduledFor,
     })
     await deleteUserSessions(tx, tenant.id, account.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: account.id,
-      action: 'account.deletion_scheduled',
-      entityType: 'user',
-      entityId: account.id,
-      metadata: { scheduledFor: scheduledFor.toISOString() },
+    await recordAccountAudit(tx, tenant.id, account.id, 'account.deletion_scheduled', {
+      scheduledFor: scheduledFor.toISOString(),
     })
     await queueEmailIn(
       tx,

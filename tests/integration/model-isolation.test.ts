@@ -43,6 +43,7 @@ import {
   listActivityForUser,
   listAuditEvents,
   listAuditEventsOfActor,
+  recordAccountAudit,
   recordAudit,
 } from '#app/models/audit.server'
 import {
@@ -2153,6 +2154,13 @@ const cases: Record<string, Case[]> = {
     {
       name: 'writes to B only',
       run: (db, b) => recordAudit(db, b, { actorUserId: null, action: 'x', entityType: 'y' }),
+      expected: nothing,
+    },
+  ],
+  recordAccountAudit: [
+    {
+      name: "writes to B only, even about A's account",
+      run: (db, b, a) => recordAccountAudit(db, b, a.user.id, 'x'),
       expected: nothing,
     },
   ],
