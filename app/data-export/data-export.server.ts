@@ -18,7 +18,7 @@ import {
   type DataExportView,
 } from '#app/data-export/data-export-rules'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError, tenantJobInput } from '#app/jobs/worker.server'
 import { findApiSettings } from '#app/models/api-settings.server'
 import { listAuditEventsOfActor, recordAudit } from '#app/models/audit.server'
 import { countViewsPerCardAndSource } from '#app/models/card-views.server'
@@ -373,9 +373,7 @@ const progressOf =
 /** The `data-export.build` job: builds the zip, keeps it, emails the owner. */
 export const buildDataExportJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const exportId = job.payload.exportId
-    if (!organizationId || !exportId) throw new PermanentJobError('malformed payload')
+    const { organizationId, exportId } = tenantJobInput(job, 'exportId')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const started = await withTenant(organizationId, async (tx) => {

@@ -13,7 +13,7 @@ import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
-import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
+import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
 import {
   cancelAccountDeletion,
   deleteUnreferencedUploadsOf,
@@ -338,9 +338,7 @@ export async function requeueOverdueDeletions(now = new Date()) {
 /** The queued deletion, due ACCOUNT_DELETION_GRACE_DAYS after the request. */
 export const accountDeletionJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const userId = job.payload.userId
-    if (!organizationId || !userId) throw new PermanentJobError('malformed payload')
+    const { organizationId, userId } = tenantJobInput(job, 'userId')
     // Read before the transaction (it may need a connection of its own); an agency that is
     // gone or switched off has no host to brand its emails with: the deletion still happens.
     const tenant = await freshTenantOf(organizationId)
