@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import { claimDefaultSlug } from '#app/models/card-slugs.server'
+import { type ContactDetailField, contactDetailsOf } from '#app/models/users.server'
 import type { Background } from '#app/validation/card-background'
-import type { CardLinkInput } from '#app/validation/card-details'
+import { type CardLinkInput, EMPTY_CARD_EXTRAS } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
 import { cardLinks, cardSlugs, digitalCards, media, userSettings, users } from '#drizzle/schema'
 
@@ -14,17 +15,8 @@ export type NewCard = Omit<
 export type CardFields = Partial<
   Pick<
     DigitalCard,
+    | ContactDetailField
     | 'title'
-    | 'firstName'
-    | 'lastName'
-    | 'email'
-    | 'workEmail'
-    | 'phoneNumber'
-    | 'company'
-    | 'jobTitle'
-    | 'website'
-    | 'logoMediaId'
-    | 'profilePictureMediaId'
     | 'noindex'
     | 'bio'
     | 'pronouns'
@@ -122,16 +114,18 @@ const linksOfCard = sql<CardLink[]>`coalesce((
 ), '[]'::json)`
 
 /** Cards with the public paths of their images and their links, in one query. */
+const cardWithImages = {
+  card: digitalCards,
+  logoUrl: mediaPath(logo),
+  profilePictureUrl: mediaPath(picture),
+  backgroundImageUrl: mediaPath(background),
+  links: linksOfCard,
+  shortSlug: currentSlug.slug,
+}
+
 function selectCardsWithImages(db: Queryable) {
   return db
-    .select({
-      card: digitalCards,
-      logoUrl: mediaPath(logo),
-      profilePictureUrl: mediaPath(picture),
-      backgroundImageUrl: mediaPath(background),
-      links: linksOfCard,
-      shortSlug: currentSlug.slug,
-    })
+    .select(cardWithImages)
     .from(digitalCards)
     .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
@@ -142,15 +136,7 @@ function selectCardsWithImages(db: Queryable) {
 /** The same, with the owner account's status, for a card asked for by someone else. */
 function selectSharedCards(db: Queryable) {
   return db
-    .select({
-      card: digitalCards,
-      logoUrl: mediaPath(logo),
-      profilePictureUrl: mediaPath(picture),
-      backgroundImageUrl: mediaPath(background),
-      links: linksOfCard,
-      shortSlug: currentSlug.slug,
-      ownerStatus: users.status,
-    })
+    .select({ ...cardWithImages, ownerStatus: users.status })
     .from(digitalCards)
     .innerJoin(
       users,
@@ -471,14 +457,8 @@ export async function findCardByReference(
 /** The contact details and images a card takes from its owner's profile. */
 export function cardFieldsFromProfile(user: typeof users.$inferSelect) {
   return {
-    firstName: user.firstName,
-    lastName: user.lastName,
+    ...contactDetailsOf(user),
     email: user.email,
-    workEmail: user.workEmail,
-    phoneNumber: user.phoneNumber,
-    company: user.company,
-    jobTitle: user.jobTitle,
-    website: user.website,
     logoMediaId: user.logoMediaId,
     profilePictureMediaId: user.profilePictureMediaId,
   }
@@ -498,16 +478,7 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     isDefault: false,
     cardType: 'personal',
     noindex: true,
-    bio: '',
-    pronouns: '',
-    phoneType: 'mobile',
-    phone2: '',
-    phone2Type: 'work',
-    addressStreet: '',
-    addressCity: '',
-    addressRegion: '',
-    addressPostalCode: '',
-    addressCountry: '',
+    ...EMPTY_CARD_EXTRAS,
     templateId: null,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,

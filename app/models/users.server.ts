@@ -76,23 +76,39 @@ export async function setUserPassword(
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
 }
 
-export type ProfileFields = Partial<
-  Pick<
+/** The contact details and images a profile and a card both hold, under the same names. */
+export type ContactDetailField =
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'workEmail'
+  | 'phoneNumber'
+  | 'company'
+  | 'jobTitle'
+  | 'website'
+  | 'logoMediaId'
+  | 'profilePictureMediaId'
+
+/** The profile's own details a card, a card wizard's draft and the data export take over. */
+export function contactDetailsOf(
+  user: Pick<
     User,
-    | 'firstName'
-    | 'lastName'
-    | 'email'
-    | 'workEmail'
-    | 'phoneNumber'
-    | 'company'
-    | 'jobTitle'
-    | 'website'
-    | 'logoMediaId'
-    | 'profilePictureMediaId'
-    | 'onboardingStep'
-    | 'onboardingCompletedAt'
-    | 'emailConfirmedAt'
-  >
+    'firstName' | 'lastName' | 'workEmail' | 'phoneNumber' | 'company' | 'jobTitle' | 'website'
+  >,
+) {
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    workEmail: user.workEmail,
+    phoneNumber: user.phoneNumber,
+    company: user.company,
+    jobTitle: user.jobTitle,
+    website: user.website,
+  }
+}
+
+export type ProfileFields = Partial<
+  Pick<User, ContactDetailField | 'onboardingStep' | 'onboardingCompletedAt' | 'emailConfirmedAt'>
 >
 
 export async function updateProfile(
