@@ -191,12 +191,13 @@ export async function passWithRecoveryCode(
   tenant: Pick<Tenant, 'id'>,
   user: User,
   sessionId: string,
-  code: string,
+  recoveryCode: string,
   clientIp: string,
 ) {
   await countAttempt(tenant, user.id, clientIp)
   return withTenant(tenant.id, async (tx) => {
-    if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hashRecoveryCode(code)))) return false
+    const hash = hashRecoveryCode(recoveryCode)
+    if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hash))) return false
     const completed = await completeSecondStep(tx, tenant.id, user.id, sessionId)
     const left = (await findUserById(tx, tenant.id, user.id))?.recoveryCodeHashes.length ?? 0
     await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.recovery_code_used', {
