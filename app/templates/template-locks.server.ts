@@ -37,6 +37,7 @@ import {
   TEMPLATE_FIELDS,
   type TemplateField,
   type TemplateModes,
+  type TemplateTexts,
 } from '#app/validation/card-templates'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -70,7 +71,7 @@ export type TemplateRule = {
 }
 
 /** The texts a template puts on its cards: the company, the website and the address. */
-export function templateTexts(template: CardTemplate) {
+export function templateTexts(template: CardTemplate): TemplateTexts {
   return {
     company: template.company,
     website: template.website,
