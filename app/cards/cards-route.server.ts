@@ -7,7 +7,7 @@ import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
 import { resolveImageField } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordCardAudit } from '#app/models/audit.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
 import {
   cardFieldsFromProfile,
@@ -90,12 +90,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
             title: value.title,
             ...cardFieldsFromProfile(user),
           })
-          await recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.created',
-            entityType: 'digital_card',
-            entityId: created.id,
-          })
+          await recordCardAudit(tx, tenant.id, user.id, created.id, 'card.created')
           return created
         })
         return { toast: 'Digital card created successfully', redirectTo: `/qrcode/${card.id}` }
@@ -104,13 +99,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
         const done = await withTenant(tenant.id, async (tx) => {
           const ok = await setDefaultCard(tx, tenant.id, user.id, cardId)
           // Spec §3 audit events: a default-card change shows on the Activity tab.
-          if (ok)
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.default_set',
-              entityType: 'digital_card',
-              entityId: cardId,
-            })
+          if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.default_set')
           return ok
         })
         // Another user's card is not found, as an unknown one (a crafted post: the page's
@@ -121,13 +110,7 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
       delete: async ({ cardId }, { tenant, user }) => {
         const deleted = await withTenant(tenant.id, async (tx) => {
           const ok = await deleteCard(tx, tenant.id, user.id, cardId)
-          if (ok)
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.deleted',
-              entityType: 'digital_card',
-              entityId: cardId,
-            })
+          if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.deleted')
           return ok
         })
         if (!deleted) throw new Response('Not Found', { status: 404 })
@@ -280,12 +263,8 @@ export async function cardEditAction(
           if (written.kept.includes('background')) {
             throw new Refusal('conflict', lockedMessage('background'), { field: 'background' })
           }
-          await recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.background_set',
-            entityType: 'digital_card',
-            entityId: cardId,
-            metadata: { kind: background.data.kind },
+          await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.background_set', {
+            kind: background.data.kind,
           })
         })
         // The picker posts with a fetcher: it answers in place, no redirect.
@@ -302,13 +281,7 @@ export async function cardEditAction(
           if (result === 'held')
             throw new Refusal('conflict', SLUG_MESSAGES.held, { field: 'slug' })
           if (result === 'changed') {
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.short_link_set',
-              entityType: 'digital_card',
-              entityId: cardId,
-              metadata: { slug },
-            })
+            await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.short_link_set', { slug })
           }
           return result
         })
@@ -316,12 +289,7 @@ export async function cardEditAction(
       },
       finish: async (_value, { tenant, user }) => {
         await withTenant(tenant.id, (tx) =>
-          recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.updated',
-            entityType: 'digital_card',
-            entityId: cardId,
-          }),
+          recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated'),
         )
         return 'Card updated successfully'
       },

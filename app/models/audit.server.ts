@@ -33,6 +33,24 @@ export function recordAccountAudit(
   })
 }
 
+/** An event its owner caused on one of their cards (made, changed, made the default, deleted). */
+export function recordCardAudit(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'digital_card',
+    entityId: cardId,
+    metadata,
+  })
+}
+
 /** How many of a user's own events the profile's Activity tab shows. */
 const ACTIVITY_TAB_EVENTS = 50
 

@@ -15,7 +15,7 @@ import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
-import { listActivityForUser, recordAccountAudit, recordAudit } from '#app/models/audit.server'
+import { listActivityForUser, recordAccountAudit, recordCardAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
@@ -382,12 +382,7 @@ async function saveCardDetails(
   const saved = await withTenant(tenant.id, async (tx) => {
     // Another user's or another tenant's card, or none: nothing is written.
     if (!(await writeCardExtras(tx, tenant.id, user.id, cardId, extras))) return false
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'card.updated',
-      entityType: 'digital_card',
-      entityId: cardId,
-    })
+    await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
     return true
   })
   if (!saved) throw new Refusal('not_found', CARD_NOT_FOUND_MESSAGE)

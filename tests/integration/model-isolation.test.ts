@@ -45,6 +45,7 @@ import {
   listAuditEventsOfActor,
   recordAccountAudit,
   recordAudit,
+  recordCardAudit,
 } from '#app/models/audit.server'
 import {
   clearTwoFactor,
@@ -2162,6 +2163,21 @@ const cases: Record<string, Case[]> = {
       // Not A's user: an event of B naming A's user would show in B's lists of that user.
       name: 'writes to B only',
       run: (db, b) => recordAccountAudit(db, b, '00000000-0000-4000-8000-000000000000', 'x'),
+      expected: nothing,
+    },
+  ],
+  recordCardAudit: [
+    {
+      // Not A's user nor card, for the same reason as recordAccountAudit's.
+      name: 'writes to B only',
+      run: (db, b) =>
+        recordCardAudit(
+          db,
+          b,
+          '00000000-0000-4000-8000-000000000000',
+          '00000000-0000-4000-8000-000000000001',
+          'x',
+        ),
       expected: nothing,
     },
   ],
