@@ -33,6 +33,23 @@ export function recordAccountAudit(
   })
 }
 
+/** An event of the organization itself (its domains, branding, settings), by `actorUserId`. */
+export function recordOrganizationAudit(
+  db: Queryable,
+  organizationId: string,
+  actorUserId: string | null,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId,
+    action,
+    entityType: 'organization',
+    entityId: organizationId,
+    metadata,
+  })
+}
+
 /** An event its owner caused on one of their cards (made, changed, made the default, deleted). */
 export function recordCardAudit(
   db: Queryable,

@@ -46,6 +46,7 @@ import {
   recordAccountAudit,
   recordAudit,
   recordCardAudit,
+  recordOrganizationAudit,
 } from '#app/models/audit.server'
 import {
   clearTwoFactor,
@@ -2163,6 +2164,13 @@ const cases: Record<string, Case[]> = {
       // Not A's user: an event of B naming A's user would show in B's lists of that user.
       name: 'writes to B only',
       run: (db, b) => recordAccountAudit(db, b, '00000000-0000-4000-8000-000000000000', 'x'),
+      expected: nothing,
+    },
+  ],
+  recordOrganizationAudit: [
+    {
+      name: 'writes to B only',
+      run: (db, b) => recordOrganizationAudit(db, b, null, 'x'),
       expected: nothing,
     },
   ],
