@@ -68,6 +68,24 @@ export function recordCardAudit(
   })
 }
 
+/** An event a person caused on a team (made it, changed its people, answered an invitation). */
+export function recordTeamAudit(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  teamId: string,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'team',
+    entityId: teamId,
+    metadata,
+  })
+}
+
 /** How many of a user's own events the profile's Activity tab shows. */
 const ACTIVITY_TAB_EVENTS = 50
 

@@ -5,7 +5,7 @@
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordTeamAudit } from '#app/models/audit.server'
 import {
   deleteInvitation,
   findPendingInvitationForEmail,
@@ -57,24 +57,6 @@ export type TeamSuccess = { toast: string; teamId?: string }
 const displayName = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
   `${user.firstName} ${user.lastName}`.trim() || user.email
 
-/** The audit row of a change the user made to the team. */
-function recordTeamAudit(
-  tx: Transaction,
-  tenant: Tenant,
-  user: User,
-  teamId: string,
-  action: string,
-  metadata?: Record<string, unknown>,
-) {
-  return recordAudit(tx, tenant.id, {
-    actorUserId: user.id,
-    action,
-    entityType: 'team',
-    entityId: teamId,
-    ...(metadata ? { metadata } : {}),
-  })
-}
-
 /** Everything the team page shows for the user: their teams, and the chosen one's people. */
 export async function loadTeamPage(tenant: Tenant, user: User, chosenTeamId: string | null) {
   return withTenant(tenant.id, async (tx) => {
@@ -119,8 +101,8 @@ export async function createTeam(
     const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, user.id)
     await recordTeamAudit(
       tx,
-      tenant,
-      user,
+      tenant.id,
+      user.id,
       created.id,
       'team.created',
       cardsToTemplate ? { cardsToTemplate } : undefined,
@@ -139,7 +121,7 @@ export async function renameTeam(
   await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
     await updateTeam(tx, tenant.id, team.id, fields)
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.updated')
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.updated')
   })
   return { toast: 'Team updated successfully', teamId }
 }
@@ -148,7 +130,7 @@ export async function removeTeam(tenant: Tenant, user: User, teamId: string): Pr
   await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
     await deleteTeam(tx, tenant.id, team.id)
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.deleted', { name: team.name })
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.deleted', { name: team.name })
   })
   return { toast: 'Team deleted successfully' }
 }
@@ -210,7 +192,7 @@ export async function addMemberByEmail(
       tokenHash: hashToken(link.token),
       invitedByUserId: user.id,
     })
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.invitation_created', {
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.invitation_created', {
       invitationId: invitation.id,
       role,
     })
@@ -299,7 +281,7 @@ export async function changeMemberRole(
     }
     if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.member_role_changed', {
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.member_role_changed', {
       userId: member.userId,
       from: member.role,
       to: input.role,
@@ -332,7 +314,7 @@ export async function removeMember(
     }
     await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await removeTeamMember(tx, tenant.id, team.id, member.id)
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.member_removed', {
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.member_removed', {
       userId: member.userId,
     })
   })
@@ -350,7 +332,7 @@ export async function cancelInvitation(
       ? await deleteInvitation(tx, tenant.id, team.id, input.invitationId)
       : undefined
     if (!deleted) throw new Refusal('not_found', 'Invitation not found')
-    await recordTeamAudit(tx, tenant, user, team.id, 'team.invitation_cancelled', {
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.invitation_cancelled', {
       invitationId: input.invitationId,
     })
   })

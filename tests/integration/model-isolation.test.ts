@@ -47,6 +47,7 @@ import {
   recordAudit,
   recordCardAudit,
   recordOrganizationAudit,
+  recordTeamAudit,
 } from '#app/models/audit.server'
 import {
   clearTwoFactor,
@@ -2171,6 +2172,21 @@ const cases: Record<string, Case[]> = {
     {
       name: 'writes to B only',
       run: (db, b) => recordOrganizationAudit(db, b, null, 'x'),
+      expected: nothing,
+    },
+  ],
+  recordTeamAudit: [
+    {
+      // Not A's user nor team, for the same reason as recordAccountAudit's.
+      name: 'writes to B only',
+      run: (db, b) =>
+        recordTeamAudit(
+          db,
+          b,
+          '00000000-0000-4000-8000-000000000000',
+          '00000000-0000-4000-8000-000000000002',
+          'x',
+        ),
       expected: nothing,
     },
   ],
