@@ -2,7 +2,7 @@
 import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { intentAction } from '#app/actions/intent-action.server'
-import { getOptionalUser, requireRole } from '#app/auth/guards.server'
+import { getOptionalUser, requireRole, type SignedIn } from '#app/auth/guards.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
@@ -31,7 +31,7 @@ import { keptMessage, lockedMessage } from '#app/validation/card-templates'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { CARD_AREA_ROLES } from '#app/validation/roles'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
@@ -62,6 +62,29 @@ async function requireSignInToCreate(request: Request, context: AppLoadContext) 
   if (intent !== 'create') return
   const redirectTo = '/onboarding?mode=card&step=1'
   throw redirect(`/auth/login?${new URLSearchParams({ redirectTo })}`)
+}
+
+/**
+ * One change to one of the user's own cards, audited when it was made. Another user's card is
+ * not found, as an unknown one (a crafted post: the page's buttons name the user's own cards).
+ */
+async function changeOwnCard(
+  { tenant, user }: Pick<SignedIn, 'tenant' | 'user'>,
+  cardId: string,
+  action: string,
+  change: (
+    tx: Transaction,
+    organizationId: string,
+    userId: string,
+    cardId: string,
+  ) => Promise<boolean>,
+) {
+  const done = await withTenant(tenant.id, async (tx) => {
+    const ok = await change(tx, tenant.id, user.id, cardId)
+    if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, action)
+    return ok
+  })
+  if (!done) throw new Response('Not Found', { status: 404 })
 }
 
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
@@ -95,25 +118,13 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
         })
         return { toast: 'Digital card created successfully', redirectTo: `/qrcode/${card.id}` }
       },
-      'set-default': async ({ cardId }, { tenant, user }) => {
-        const done = await withTenant(tenant.id, async (tx) => {
-          const ok = await setDefaultCard(tx, tenant.id, user.id, cardId)
-          // Spec §3 audit events: a default-card change shows on the Activity tab.
-          if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.default_set')
-          return ok
-        })
-        // Another user's card is not found, as an unknown one (a crafted post: the page's
-        // buttons name the user's own cards).
-        if (!done) throw new Response('Not Found', { status: 404 })
+      'set-default': async ({ cardId }, signedIn) => {
+        // Spec §3 audit events: a default-card change shows on the Activity tab.
+        await changeOwnCard(signedIn, cardId, 'card.default_set', setDefaultCard)
         return 'Default card updated'
       },
-      delete: async ({ cardId }, { tenant, user }) => {
-        const deleted = await withTenant(tenant.id, async (tx) => {
-          const ok = await deleteCard(tx, tenant.id, user.id, cardId)
-          if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.deleted')
-          return ok
-        })
-        if (!deleted) throw new Response('Not Found', { status: 404 })
+      delete: async ({ cardId }, signedIn) => {
+        await changeOwnCard(signedIn, cardId, 'card.deleted', deleteCard)
         return 'Card deleted successfully'
       },
     },
