@@ -1,4 +1,10 @@
-import { type DefaultValue, type SubmissionResult, useForm } from '@conform-to/react'
+import {
+  type DefaultValue,
+  type FieldMetadata,
+  getInputProps,
+  type SubmissionResult,
+  useForm,
+} from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
 import { type InputHTMLAttributes, useId, useMemo } from 'react'
@@ -124,6 +130,87 @@ export function Field({
       ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
+  )
+}
+
+/**
+ * A Field for one field of a conform form: the input's props and the errors come from the field,
+ * any other attribute goes on the input after them.
+ */
+export function FormField({
+  label,
+  field,
+  type = 'text',
+  hint,
+  hintId,
+  className,
+  ...input
+}: {
+  label: string
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getInputProps takes it
+  field: FieldMetadata<any, any, any>
+  type?: 'email' | 'number' | 'password' | 'tel' | 'text' | 'url'
+  hint?: string
+  hintId?: string
+  className?: string
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'>) {
+  return (
+    <Field
+      label={label}
+      hint={hint}
+      hintId={hintId}
+      className={className}
+      inputProps={{ ...getInputProps(field, { type }), ...input }}
+      errors={field.errors}
+    />
+  )
+}
+
+/** A person's first and last name: sign-up, the profile and the card wizard ask the same way. */
+export function NameFields({
+  fields,
+  autoFocus,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: fields of any form whose schema has the two names
+  fields: Record<'firstName' | 'lastName', FieldMetadata<any, any, any>>
+  autoFocus?: boolean
+}) {
+  return (
+    <>
+      <FormField
+        label="First name"
+        field={fields.firstName}
+        autoComplete="given-name"
+        autoFocus={autoFocus}
+      />
+      <FormField label="Last name" field={fields.lastName} autoComplete="family-name" />
+    </>
+  )
+}
+
+/** A new password and its confirmation: password reset and the expired password's step. */
+export function NewPasswordFields({
+  fields,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: fields of any form whose schema has the two passwords
+  fields: Record<'password' | 'confirmPassword', FieldMetadata<any, any, any>>
+}) {
+  return (
+    <>
+      <FormField
+        label="New password"
+        field={fields.password}
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+      />
+      <FormField
+        label="Confirm password"
+        field={fields.confirmPassword}
+        type="password"
+        autoComplete="new-password"
+      />
+    </>
   )
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -8,7 +8,7 @@ import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
@@ -103,22 +103,12 @@ export default function LoginPage() {
         {info ? <FormMessage tone="info">{info}</FormMessage> : null}
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
-        <Field
-          label="Email"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            autoFocus: true,
-          }}
-          errors={fields.email.errors}
-        />
-        <Field
+        <FormField label="Email" field={fields.email} type="email" autoComplete="email" autoFocus />
+        <FormField
           label="Password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'current-password',
-          }}
-          errors={fields.password.errors}
+          field={fields.password}
+          type="password"
+          autoComplete="current-password"
         />
         <div className="flex justify-end">
           <Link

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
@@ -7,7 +7,7 @@ import { registerAccount } from '#app/auth/accounts.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { useRootData } from '#app/components/layout/root-data'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
@@ -87,45 +87,17 @@ export default function RegisterPage() {
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="First name"
-            inputProps={{
-              ...getInputProps(fields.firstName, { type: 'text' }),
-              autoComplete: 'given-name',
-            }}
-            errors={fields.firstName.errors}
-          />
-          <Field
-            label="Last name"
-            inputProps={{
-              ...getInputProps(fields.lastName, { type: 'text' }),
-              autoComplete: 'family-name',
-            }}
-            errors={fields.lastName.errors}
-          />
+          <NameFields fields={fields} />
         </div>
-        <Field
-          label="Email"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
-          errors={fields.email.errors}
-        />
-        <Field
+        <FormField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <FormField
           label="Password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.password.errors}
+          field={fields.password}
+          type="password"
+          autoComplete="new-password"
         />
-        <Field
-          label="Company (optional)"
-          inputProps={{
-            ...getInputProps(fields.company, { type: 'text' }),
-            autoComplete: 'organization',
-          }}
-          errors={fields.company.errors}
-        />
+        <FormField label="Company (optional)" field={fields.company} autoComplete="organization" />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Creating account...">
           Create Account
         </StatusButton>

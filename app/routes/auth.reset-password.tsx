@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
@@ -11,7 +11,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormMessage, formConstraint, NewPasswordFields } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -85,23 +85,7 @@ export default function ResetPasswordPage() {
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="token" value={token} />
-        <Field
-          label="New password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'new-password',
-            autoFocus: true,
-          }}
-          errors={fields.password.errors}
-        />
-        <Field
-          label="Confirm password"
-          inputProps={{
-            ...getInputProps(fields.confirmPassword, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.confirmPassword.errors}
-        />
+        <NewPasswordFields fields={fields} />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Resetting...">
           Reset Password
         </StatusButton>

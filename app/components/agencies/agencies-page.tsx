@@ -21,7 +21,7 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, DialogActions, FormDialog } from '#app/components/ui/dialog'
@@ -291,39 +291,29 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
       <input type="hidden" name="intent" value={intent} />
       {agency ? <input type="hidden" name="agencyId" value={agency.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Agency name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
+      <FormField label="Agency name" field={fields.name} autoComplete="off" />
+      <FormField
         label="Web address"
         hint={
           agency
             ? `Now ${agency.host}; changing it moves the agency's site.`
             : 'Optional: made from the name when left blank.'
         }
-        inputProps={{
-          ...getInputProps(fields.slug, { type: 'text' }),
-          autoComplete: 'off',
-          autoCapitalize: 'none',
-        }}
-        errors={fields.slug.errors}
+        field={fields.slug}
+        autoComplete="off"
+        autoCapitalize="none"
       />
-      <Field
-        label="Owner name"
-        inputProps={{ ...getInputProps(fields.ownerName, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.ownerName.errors}
-      />
-      <Field
+      <FormField label="Owner name" field={fields.ownerName} autoComplete="off" />
+      <FormField
         label="Owner email"
         hint={
           agency
             ? "The agency's contact address; the owner's sign-in email stays theirs to change."
             : undefined
         }
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
+        field={fields.email}
+        type="email"
+        autoComplete="off"
       />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.subscription.id} className="text-sm font-medium">

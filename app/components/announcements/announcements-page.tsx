@@ -1,16 +1,11 @@
 // The agency's Announcements screen (issue 30 point 2, ADR 046): write a plain-text subject and
 // message, see it as the email will look, see how many opted-in end users it reaches, send it,
 // and the history of what was sent. Agency members read it; only the agency admin sends.
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  type SubmissionResult,
-} from '@conform-to/react'
+import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import * as Label from '@radix-ui/react-label'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Megaphone } from 'lucide-react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -117,10 +112,9 @@ function ComposeForm({ recipients, leftToday, perDay, brand }: AnnouncementsPage
     <div className="grid gap-6 lg:grid-cols-2">
       <Form method="POST" className="flex min-w-0 flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
+        <FormField
           label="Subject"
-          inputProps={getInputProps(fields.subject, { type: 'text' })}
-          errors={fields.subject.errors}
+          field={fields.subject}
           hint={`One line, at most ${SUBJECT_MAX} characters.`}
         />
         <div className="flex flex-col gap-1.5">

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -9,7 +9,7 @@ import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ShortLinkForm } from '#app/components/cards/short-link-form'
 import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
@@ -213,59 +213,24 @@ export function CardEditorPage({
             <Form method="POST" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
               <input type="hidden" name="intent" value="details" />
               {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-              <Field
-                className="sm:col-span-2"
-                label="Title"
-                inputProps={getInputProps(fields.title, { type: 'text' })}
-                errors={fields.title.errors}
-              />
-              <Field
-                label="First name"
-                inputProps={getInputProps(fields.firstName, { type: 'text' })}
-                errors={fields.firstName.errors}
-              />
-              <Field
-                label="Last name"
-                inputProps={getInputProps(fields.lastName, { type: 'text' })}
-                errors={fields.lastName.errors}
-              />
-              <Field
-                label="Personal email"
-                inputProps={getInputProps(fields.email, { type: 'email' })}
-                errors={fields.email.errors}
-              />
-              <Field
-                label="Work email"
-                inputProps={getInputProps(fields.workEmail, { type: 'email' })}
-                errors={fields.workEmail.errors}
-              />
-              <Field
-                label="Phone"
-                inputProps={getInputProps(fields.phoneNumber, { type: 'tel' })}
-                errors={fields.phoneNumber.errors}
-              />
-              <Field
+              <FormField className="sm:col-span-2" label="Title" field={fields.title} />
+              <FormField label="First name" field={fields.firstName} />
+              <FormField label="Last name" field={fields.lastName} />
+              <FormField label="Personal email" field={fields.email} type="email" />
+              <FormField label="Work email" field={fields.workEmail} type="email" />
+              <FormField label="Phone" field={fields.phoneNumber} type="tel" />
+              <FormField
                 label="Company"
-                inputProps={{
-                  ...getInputProps(fields.company, { type: 'text' }),
-                  ...lockedProps('company'),
-                }}
-                errors={fields.company.errors}
+                field={fields.company}
+                {...lockedProps('company')}
                 hint={isLocked('company') ? lockedMessage('company') : undefined}
                 hintId="locked-company"
               />
-              <Field
-                label="Job title"
-                inputProps={getInputProps(fields.jobTitle, { type: 'text' })}
-                errors={fields.jobTitle.errors}
-              />
-              <Field
+              <FormField label="Job title" field={fields.jobTitle} />
+              <FormField
                 label="Website"
-                inputProps={{
-                  ...getInputProps(fields.website, { type: 'text' }),
-                  ...lockedProps('website'),
-                }}
-                errors={fields.website.errors}
+                field={fields.website}
+                {...lockedProps('website')}
                 hint={isLocked('website') ? lockedMessage('website') : undefined}
                 hintId="locked-website"
               />

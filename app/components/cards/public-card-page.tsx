@@ -10,7 +10,7 @@ import { useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { isClientFailure } from '#app/components/client-failure'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -138,32 +138,10 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
             <input type="text" name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
-        <Field
-          label="Your name"
-          inputProps={{ ...getInputProps(fields.fullName, { type: 'text' }), autoComplete: 'name' }}
-          errors={fields.fullName.errors}
-        />
-        <Field
-          label="Your email"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
-          errors={fields.email.errors}
-        />
-        <Field
-          label="Your phone"
-          inputProps={{
-            ...getInputProps(fields.phoneNumber, { type: 'tel' }),
-            autoComplete: 'tel',
-          }}
-          errors={fields.phoneNumber.errors}
-        />
-        <Field
-          label="Your company"
-          inputProps={{
-            ...getInputProps(fields.company, { type: 'text' }),
-            autoComplete: 'organization',
-          }}
-          errors={fields.company.errors}
-        />
+        <FormField label="Your name" field={fields.fullName} autoComplete="name" />
+        <FormField label="Your email" field={fields.email} type="email" autoComplete="email" />
+        <FormField label="Your phone" field={fields.phoneNumber} type="tel" autoComplete="tel" />
+        <FormField label="Your company" field={fields.company} autoComplete="organization" />
         <div className="flex flex-col gap-1.5 sm:col-span-2">
           <label htmlFor={fields.note.id} className="text-sm font-medium">
             Note

@@ -2,13 +2,13 @@
 // doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
 // members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getSelectProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { CreditCard, Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
@@ -153,16 +153,8 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
       <input type="hidden" name="intent" value={editing ? 'edit-member' : 'add-member'} />
       {member ? <input type="hidden" name="userId" value={member.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={getInputProps(fields.email, { type: 'email' })}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} />
+      <FormField label="Email" field={fields.email} type="email" />
       <SelectField
         label="Role"
         field={fields.staffTitle}
@@ -174,13 +166,12 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
         field={fields.access}
         options={access.map((role) => [role, ROLE_BADGES[role].label])}
       />
-      <Field
+      <FormField
         label="Password"
-        inputProps={{
-          ...getInputProps(fields.password, { type: 'password' }),
-          autoComplete: 'new-password',
-          placeholder: editing ? 'Unchanged' : undefined,
-        }}
+        field={fields.password}
+        type="password"
+        autoComplete="new-password"
+        placeholder={editing ? 'Unchanged' : undefined}
         hint={
           editing
             ? 'Leave blank to keep the current password.'
@@ -188,7 +179,6 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
               ? `At least ${STAFF_PASSWORD_MIN_LENGTH} characters, or leave blank to email a link to set a password (valid ${SET_PASSWORD_LINK.words}).`
               : `At least ${STAFF_PASSWORD_MIN_LENGTH} characters.`
         }
-        errors={fields.password.errors}
       />
       <DialogActions pending={dialog.pending} label={editing ? 'Save Changes' : 'Add Member'} />
     </Form>

@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { z } from 'zod'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { LabelledSelect } from '#app/components/ui/labelled-select'
 import { SELECT_CLASS } from '#app/components/ui/select'
@@ -129,16 +129,8 @@ function UserForm({ dialog, person, agencies, teamMembers }: UserFormProps) {
         </>
       ) : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={getInputProps(fields.email, { type: 'email' })}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} />
+      <FormField label="Email" field={fields.email} type="email" />
       {teamMembers ? (
         <AssigneeSelect
           id={fields.assignedToUserId.id}

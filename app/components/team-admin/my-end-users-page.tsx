@@ -8,7 +8,7 @@ import { Download, Eye, QrCode, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'
 import { useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, DialogCloseButton, FormDialog } from '#app/components/ui/dialog'
 import { SearchBox } from '#app/components/ui/search-box'
@@ -163,16 +163,8 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-user" />
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} autoComplete="off" />
+      <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" /> Active
       </label>

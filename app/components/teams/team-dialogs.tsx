@@ -1,8 +1,8 @@
 // The team page's forms that open in a dialog: create or edit a team, add a member.
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
@@ -74,11 +74,7 @@ function TeamForm({
       <input type="hidden" name="intent" value={team ? 'update-team' : 'create-team'} />
       {team ? <input type="hidden" name="teamId" value={team.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Team name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
+      <FormField label="Team name" field={fields.name} autoComplete="off" />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.description.id} className="text-sm font-medium">
           Description (optional)
@@ -158,11 +154,7 @@ function AddMemberForm({
       <input type="hidden" name="intent" value="add-member" />
       <input type="hidden" name="teamId" value={teamId} />
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Email"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
+      <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.role.id} className="text-sm font-medium">
           Role

@@ -1,7 +1,7 @@
 // The agency's Card Templates screen (issue 31 point 1, ADR 048): the default template and the
 // teams' templates, each field locked, required or free; which cards follow each one and which
 // stray, with "Reset to template". Agency members read it; only the agency admin changes it.
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getSelectProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
@@ -10,7 +10,7 @@ import {
   LinkRows,
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
 import { Badge } from '#app/components/ui/badge'
 import { Panel } from '#app/components/ui/panel'
@@ -163,11 +163,7 @@ function TemplateForm({
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="templateId" value={id} />
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      <Field
-        label="Template name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
+      <FormField label="Template name" field={fields.name} />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.teamId.id} className="text-sm font-medium">
           Applies to
@@ -206,17 +202,9 @@ function TemplateForm({
         )}
       </div>
       <ModeSelect meta={fields.logoMode} field="logo" />
-      <Field
-        label="Company"
-        inputProps={getInputProps(fields.company, { type: 'text' })}
-        errors={fields.company.errors}
-      />
+      <FormField label="Company" field={fields.company} />
       <ModeSelect meta={fields.companyMode} field="company" />
-      <Field
-        label="Website"
-        inputProps={getInputProps(fields.website, { type: 'text' })}
-        errors={fields.website.errors}
-      />
+      <FormField label="Website" field={fields.website} />
       <ModeSelect meta={fields.websiteMode} field="website" />
       <AddressFields fields={fields} />
       <ModeSelect meta={fields.addressMode} field="address" />
