@@ -2,9 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { requestPasswordReset } from '#app/auth/accounts.server'
-import { requireAnonymous } from '#app/auth/guards.server'
+import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, formConstraint } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
@@ -17,14 +16,11 @@ import { ForgotPasswordSchema } from '#app/validation/auth'
 export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
 
 export const headers = actionAndLoaderHeaders
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request, context)
-  return null
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  anonymousLoader(request, context)
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: ForgotPasswordSchema,
     redirectTo: '/auth/login',
     handle: async ({ email }, { tenant }) => {
@@ -42,7 +38,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return 'Password reset link sent! Please check your email.'
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure

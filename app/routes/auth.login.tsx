@@ -2,8 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { signIn } from '#app/auth/accounts.server'
+import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
@@ -30,9 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo, info: await signInInfo(tenant, redirectTo) }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: LoginSchema,
     hideFields: ['password'],
     redirectTo: '/',
@@ -61,7 +60,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure

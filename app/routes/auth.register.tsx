@@ -2,9 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { registerAccount } from '#app/auth/accounts.server'
-import { requireAnonymous } from '#app/auth/guards.server'
+import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
@@ -22,14 +21,11 @@ export const meta: MetaFunction = ({ matches }) => {
 }
 
 export const headers = actionAndLoaderHeaders
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request, context)
-  return null
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  anonymousLoader(request, context)
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: RegisterSchema,
     hideFields: ['password'],
     redirectTo: '/auth/login',
@@ -45,7 +41,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure

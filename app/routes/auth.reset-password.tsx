@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import {
   type ActionFunctionArgs,
   data,
-  type HeadersFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -17,11 +16,10 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from '#app/utils/route-headers'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
-// The token is in the URL: it must not leak to other sites through the Referer header.
-const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
-export const headers: HeadersFunction = () => NO_REFERRER
+export const headers = tokenPageHeaders
 
 export const meta: MetaFunction = () => [{ title: 'Reset password' }]
 
@@ -33,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
   const token = new URL(request.url).searchParams.get('token') ?? ''
   const valid = TOKEN.test(token) && (await isResetTokenUsable(tenant, token))
-  return data({ token: valid ? token : null }, { headers: NO_REFERRER })
+  return data({ token: valid ? token : null }, { headers: TOKEN_PAGE_HEADERS })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -41,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     guard: () => requireTenant(context),
     schema: ResetPasswordSchema,
     hideFields: ['password', 'confirmPassword'],
-    headers: NO_REFERRER,
+    headers: TOKEN_PAGE_HEADERS,
     redirectTo: '/auth/login',
     handle: async ({ token, password }, tenant) => {
       const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
