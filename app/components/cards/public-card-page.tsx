@@ -6,7 +6,7 @@ import {
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
 import { ArrowLeft, Download, UserPlus } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { isClientFailure } from '#app/components/client-failure'
@@ -23,27 +23,58 @@ type Reply = {
   result?: SubmissionResult<string[]>
 }
 
-export function CardNotFound() {
+/** The back button of a public card page's title row: to the tenant's home. */
+function BackHome() {
+  return (
+    <Button asChild variant="ghost" size="sm" aria-label="Back">
+      <Link to="/">
+        <ArrowLeft aria-hidden className="h-4 w-4" />
+      </Link>
+    </Button>
+  )
+}
+
+/** What a card's address shows in place of a card: a heading, a text, the way home. */
+function CardNotice({
+  titleRow,
+  testId,
+  children,
+}: {
+  titleRow?: ReactNode
+  testId?: string
+  children: ReactNode
+}) {
   return (
     <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
-      <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to="/">
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
-        <p className="text-lg font-semibold">Contact Not Found</p>
-      </div>
-      <section className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800">
-        <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
-        <p className="text-gray-600 dark:text-gray-400">
-          Sorry, we couldn't find the contact card you're looking for.
-        </p>
+      {titleRow}
+      <section
+        data-testid={testId}
+        className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800"
+      >
+        {children}
         <Button asChild>
           <Link to="/">Go to Home</Link>
         </Button>
       </section>
     </main>
+  )
+}
+
+export function CardNotFound() {
+  return (
+    <CardNotice
+      titleRow={
+        <div className="flex items-center gap-3">
+          <BackHome />
+          <p className="text-lg font-semibold">Contact Not Found</p>
+        </div>
+      }
+    >
+      <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
+      <p className="text-gray-600 dark:text-gray-400">
+        Sorry, we couldn't find the contact card you're looking for.
+      </p>
+    </CardNotice>
   )
 }
 
@@ -53,20 +84,10 @@ export function CardNotFound() {
  */
 export function CardForwarded({ message }: { message: string }) {
   return (
-    <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
-      <section
-        data-testid="card-forwarded"
-        className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800"
-      >
-        <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
-        <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">
-          {message}
-        </p>
-        <Button asChild>
-          <Link to="/">Go to Home</Link>
-        </Button>
-      </section>
-    </main>
+    <CardNotice testId="card-forwarded">
+      <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
+      <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">{message}</p>
+    </CardNotice>
   )
 }
 
@@ -257,11 +278,7 @@ export function PublicCardPage({
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pt-2 pb-28 sm:gap-6 sm:pt-6 sm:pb-8">
       <div className="flex w-full items-center gap-2">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to="/">
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackHome />
         <h1 className="text-base font-semibold">Contact Card</h1>
       </div>
       <CardDisplay
