@@ -5,6 +5,7 @@ import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
+import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
 import { Field, formConstraint } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
@@ -175,55 +176,29 @@ export function SendingDomainSection({
             {help(state, whiteLabelActive)}
           </p>
           {state.records.length > 0 ? (
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Email DNS records for {state.domain}</caption>
-                <thead>
-                  <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
-                    <th scope="col" className="py-1 pr-3">
-                      Type
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Name
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Value
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Priority
-                    </th>
-                    <th scope="col" className="py-1">
-                      Status
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.records.map((record) => (
-                    <tr
-                      key={`${record.type}-${record.name}-${record.value}`}
-                      className="border-t border-gray-200 align-top dark:border-gray-800"
-                    >
-                      <td className="py-2 pr-3 font-medium">{record.type}</td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.name}</code>
-                      </td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.value}</code>
-                      </td>
-                      <td className="py-2 pr-3">{record.priority ?? ''}</td>
-                      <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DnsRecordsTable
+              caption={<>Email DNS records for {state.domain}</>}
+              columns={['Type', 'Name', 'Value', 'Priority', 'Status']}
+            >
+              {state.records.map((record) => (
+                <tr
+                  key={`${record.type}-${record.name}-${record.value}`}
+                  className="border-t border-gray-200 align-top dark:border-gray-800"
+                >
+                  <td className="py-2 pr-3 font-medium">{record.type}</td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.name}</code>
+                  </td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.value}</code>
+                  </td>
+                  <td className="py-2 pr-3">{record.priority ?? ''}</td>
+                  <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
+                </tr>
+              ))}
+            </DnsRecordsTable>
           ) : null}
-          <p className="text-xs text-gray-500 dark:text-gray-400">
-            DNS changes can take up to 24 to 48 hours to propagate.
-            {state.checkedAt
-              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
-              : ' Not checked yet.'}
-          </p>
+          <DnsCheckNote checkedAt={state.checkedAt} />
           {canManage ? (
             <div className="flex flex-wrap gap-2">
               {state.status !== 'registering' ? (
