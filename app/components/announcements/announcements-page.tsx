@@ -6,7 +6,8 @@ import * as Label from '@radix-ui/react-label'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Megaphone } from 'lucide-react'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
-import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
+import { EmptyRow, PageHeader, TD } from '#app/components/people/people-ui'
+import { DataTable } from '#app/components/ui/data-table'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
@@ -175,49 +176,37 @@ export function AnnouncementsPage(props: AnnouncementsPageProps) {
         </FormMessage>
       )}
       <Panel title="Sent announcements" description="The newest first.">
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className={TH}>
-                  Subject
-                </th>
-                <th scope="col" className={TH}>
-                  Date
-                </th>
-                <th scope="col" className={TH}>
-                  Recipients
-                </th>
-                <th scope="col" className={TH}>
-                  Status
-                </th>
+        <DataTable
+          divided={false}
+          columns={[
+            { label: 'Subject' },
+            { label: 'Date' },
+            { label: 'Recipients' },
+            { label: 'Status' },
+          ]}
+        >
+          {history.length === 0 ? (
+            <EmptyRow columns={4}>No announcements sent yet.</EmptyRow>
+          ) : (
+            history.map((row) => (
+              <tr key={row.id} className="border-t border-gray-200 dark:border-gray-800">
+                <td className={`${TD} [overflow-wrap:anywhere]`}>{row.subject}</td>
+                <td className={`${TD} whitespace-nowrap`}>
+                  <time dateTime={row.createdAt}>
+                    {new Date(row.createdAt).toLocaleString('en-US', {
+                      dateStyle: 'medium',
+                      timeStyle: 'short',
+                      timeZone: 'UTC',
+                    })}{' '}
+                    UTC
+                  </time>
+                </td>
+                <td className={TD}>{row.recipientCount}</td>
+                <td className={TD}>{STATUS_LABEL[row.status]}</td>
               </tr>
-            </thead>
-            <tbody>
-              {history.length === 0 ? (
-                <EmptyRow columns={4}>No announcements sent yet.</EmptyRow>
-              ) : (
-                history.map((row) => (
-                  <tr key={row.id} className="border-t border-gray-200 dark:border-gray-800">
-                    <td className={`${TD} [overflow-wrap:anywhere]`}>{row.subject}</td>
-                    <td className={`${TD} whitespace-nowrap`}>
-                      <time dateTime={row.createdAt}>
-                        {new Date(row.createdAt).toLocaleString('en-US', {
-                          dateStyle: 'medium',
-                          timeStyle: 'short',
-                          timeZone: 'UTC',
-                        })}{' '}
-                        UTC
-                      </time>
-                    </td>
-                    <td className={TD}>{row.recipientCount}</td>
-                    <td className={TD}>{STATUS_LABEL[row.status]}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+            ))
+          )}
+        </DataTable>
       </Panel>
     </main>
   )

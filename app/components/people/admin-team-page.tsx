@@ -10,7 +10,9 @@ import type { z } from 'zod'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { DataTable } from '#app/components/ui/data-table'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { RowMenu, RowMenuItem } from '#app/components/ui/row-menu'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
@@ -28,8 +30,6 @@ import {
   EmptyRow,
   lastActive,
   PageHeader,
-  RowMenu,
-  RowMenuItem,
   SearchBar,
   TD,
   TH,
@@ -299,95 +299,81 @@ export function AdminTeamPage({
           </select>
         </div>
       </SearchBar>
-      <div className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-            <tr>
-              <th scope="col" className={TH}>
-                Name
-              </th>
-              <th scope="col" className={`hidden md:table-cell ${TH}`}>
-                Email
-              </th>
-              <th scope="col" className={TH}>
-                Role
-              </th>
-              <th scope="col" className={`hidden lg:table-cell ${TH}`}>
-                Last Active
-              </th>
-              <th scope="col" className={`${TH} text-right`}>
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-            {members.length === 0 ? (
-              <EmptyRow columns={5}>
-                {filter.q || filter.role
-                  ? 'No team members match this search or filter.'
-                  : 'No team members yet.'}
-              </EmptyRow>
-            ) : (
-              members.map((member) => {
-                const own = member.id === selfId
-                return (
-                  <tr key={member.id} data-testid="staff-row">
-                    <td className={`${TD} font-medium`}>
-                      {member.name}
-                      {own ? (
-                        <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
-                      ) : null}
-                      <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
-                        {member.email}
-                      </div>
-                    </td>
-                    <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
-                    <td className={TD}>
-                      <StaffRole member={member} />
-                    </td>
-                    <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
-                      {lastActive(member.lastActiveAt, now)}
-                    </td>
-                    <td className={`${TD} text-right`}>
-                      <RowMenu label={`Actions for ${member.name}`}>
-                        <RowMenuItem
-                          onSelect={() => {
-                            setTarget(member)
-                            setViewing(true)
-                          }}
-                        >
-                          <Eye aria-hidden className="h-4 w-4" /> View Details
+      <DataTable
+        frame="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800"
+        columns={[
+          { label: 'Name' },
+          { label: 'Email', className: `hidden md:table-cell ${TH}` },
+          { label: 'Role' },
+          { label: 'Last Active', className: `hidden lg:table-cell ${TH}` },
+          { label: 'Actions', className: `${TH} text-right` },
+        ]}
+      >
+        {members.length === 0 ? (
+          <EmptyRow columns={5}>
+            {filter.q || filter.role
+              ? 'No team members match this search or filter.'
+              : 'No team members yet.'}
+          </EmptyRow>
+        ) : (
+          members.map((member) => {
+            const own = member.id === selfId
+            return (
+              <tr key={member.id} data-testid="staff-row">
+                <td className={`${TD} font-medium`}>
+                  {member.name}
+                  {own ? (
+                    <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
+                  ) : null}
+                  <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                    {member.email}
+                  </div>
+                </td>
+                <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
+                <td className={TD}>
+                  <StaffRole member={member} />
+                </td>
+                <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
+                  {lastActive(member.lastActiveAt, now)}
+                </td>
+                <td className={`${TD} text-right`}>
+                  <RowMenu label={`Actions for ${member.name}`}>
+                    <RowMenuItem
+                      onSelect={() => {
+                        setTarget(member)
+                        setViewing(true)
+                      }}
+                    >
+                      <Eye aria-hidden className="h-4 w-4" /> View Details
+                    </RowMenuItem>
+                    {canEdit ? (
+                      <RowMenuItem onSelect={() => open(member, edit)}>
+                        <Pencil aria-hidden className="h-4 w-4" /> Edit
+                      </RowMenuItem>
+                    ) : null}
+                    {/* Nobody changes their own role or deletes themselves. */}
+                    {own || !canEdit ? null : (
+                      <>
+                        <RowMenuItem onSelect={() => open(member, role)}>
+                          <Shield aria-hidden className="h-4 w-4" /> Change Role
                         </RowMenuItem>
-                        {canEdit ? (
-                          <RowMenuItem onSelect={() => open(member, edit)}>
-                            <Pencil aria-hidden className="h-4 w-4" /> Edit
+                        {directory === 'agency' && member.role === 'team_admin' ? (
+                          <RowMenuItem onSelect={() => open(member, memberPlan)}>
+                            <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
                           </RowMenuItem>
                         ) : null}
-                        {/* Nobody changes their own role or deletes themselves. */}
-                        {own || !canEdit ? null : (
-                          <>
-                            <RowMenuItem onSelect={() => open(member, role)}>
-                              <Shield aria-hidden className="h-4 w-4" /> Change Role
-                            </RowMenuItem>
-                            {directory === 'agency' && member.role === 'team_admin' ? (
-                              <RowMenuItem onSelect={() => open(member, memberPlan)}>
-                                <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
-                              </RowMenuItem>
-                            ) : null}
-                            <RowMenuItem danger onSelect={() => open(member, remove)}>
-                              <Trash2 aria-hidden className="h-4 w-4" /> Delete
-                            </RowMenuItem>
-                          </>
-                        )}
-                      </RowMenu>
-                    </td>
-                  </tr>
-                )
-              })
-            )}
-          </tbody>
-        </table>
-      </div>
+                        <RowMenuItem danger onSelect={() => open(member, remove)}>
+                          <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                        </RowMenuItem>
+                      </>
+                    )}
+                  </RowMenu>
+                </td>
+              </tr>
+            )
+          })
+        )}
+      </DataTable>
       <MemberFormDialog dialog={add} member={null} directory={directory} />
       <MemberFormDialog dialog={edit} member={target} directory={directory} />
       <RoleDialog dialog={role} person={target} roles={roleChoices} />
