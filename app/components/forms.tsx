@@ -2,13 +2,15 @@ import {
   type DefaultValue,
   type FieldMetadata,
   getInputProps,
+  getSelectProps,
   type SubmissionResult,
   useForm,
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
-import { type InputHTMLAttributes, useId, useMemo } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId, useMemo } from 'react'
 import type { z } from 'zod'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { cn } from '#app/utils/cn'
 import { SearchSchema } from '#app/validation/search'
 
@@ -163,6 +165,46 @@ export function FormField({
       inputProps={{ ...getInputProps(field, { type }), ...input }}
       errors={field.errors}
     />
+  )
+}
+
+/**
+ * A native select for one field of a conform form, its label above and its errors below. With a
+ * placeholder, a disabled first option stands while nothing is chosen.
+ */
+export function FormSelect({
+  label,
+  field,
+  placeholder,
+  children,
+}: {
+  label: string
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getSelectProps takes it
+  field: FieldMetadata<any, any, any>
+  placeholder?: string
+  /** The options. */
+  children: ReactNode
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={field.id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select
+        {...getSelectProps(field)}
+        // conform leaves an empty default out: the disabled placeholder is chosen here.
+        defaultValue={(field.initialValue as string | undefined) ?? ''}
+        className={SELECT_CLASS}
+      >
+        {placeholder ? (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        ) : null}
+        {children}
+      </select>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
   )
 }
 

@@ -1,7 +1,7 @@
 // The super admin's Agencies screen (roles-teams-admin.md §2.11): search, the table Agency Name,
 // Status, Owner, Team Size, Subscription, Approval, Actions; add/edit, details and delete dialogs;
 // activate/deactivate and approve/reject from each row's Actions menu.
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
@@ -20,14 +20,13 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { ConfirmActions, DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { RowMenu } from '#app/components/ui/row-menu'
 import { SearchBox } from '#app/components/ui/search-box'
-import { SELECT_CLASS } from '#app/components/ui/select'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
 import {
@@ -282,27 +281,13 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
         type="email"
         autoComplete="off"
       />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fields.subscription.id} className="text-sm font-medium">
-          Subscription
-        </label>
-        <select
-          {...getSelectProps(fields.subscription)}
-          // conform leaves an empty default out: the disabled placeholder is chosen here.
-          defaultValue={fields.subscription.initialValue ?? ''}
-          className={SELECT_CLASS}
-        >
-          <option value="" disabled>
-            Select a plan
+      <FormSelect label="Subscription" field={fields.subscription} placeholder="Select a plan">
+        {SUBSCRIPTIONS.map((tier) => (
+          <option key={tier} value={tier}>
+            {SUBSCRIPTION_LABELS[tier]}
           </option>
-          {SUBSCRIPTIONS.map((tier) => (
-            <option key={tier} value={tier}>
-              {SUBSCRIPTION_LABELS[tier]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.subscription.errorId} errors={fields.subscription.errors} />
-      </div>
+        ))}
+      </FormSelect>
       <div className="flex items-center gap-2">
         <input
           {...getInputProps(fields.active, { type: 'checkbox' })}

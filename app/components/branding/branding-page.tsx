@@ -4,7 +4,7 @@ import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Eye, Globe, Palette } from 'lucide-react'
-import { useId, useState } from 'react'
+import { type ChangeEvent, useId, useState } from 'react'
 import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
@@ -131,6 +131,16 @@ export function BrandingPage({
     shouldRevalidate: 'onInput',
   })
 
+  /** A text input bound to its value here, so the preview follows what is typed. */
+  const bound = (
+    key: 'companyName' | 'customDomain' | 'privacyPolicyUrl' | 'termsOfServiceUrl' | 'supportEmail',
+  ) => ({
+    id: fields[key].id,
+    name: fields[key].name,
+    value: values[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value),
+  })
+
   const sendingDomainForm = useSendingDomainForm()
   const consentForm = useConsentTextForm()
 
@@ -204,24 +214,15 @@ export function BrandingPage({
             <Field
               label="Company Name"
               errors={fields.companyName.errors}
-              inputProps={{
-                id: fields.companyName.id,
-                name: fields.companyName.name,
-                value: values.companyName,
-                onChange: (event) => set('companyName', event.currentTarget.value),
-                autoComplete: 'organization',
-              }}
+              inputProps={{ ...bound('companyName'), autoComplete: 'organization' }}
             />
             <Field
               label="Custom Domain"
               errors={fields.customDomain.errors}
               hint={`Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`}
               inputProps={{
-                id: fields.customDomain.id,
-                name: fields.customDomain.name,
-                value: values.customDomain,
+                ...bound('customDomain'),
                 placeholder: 'cards.example.com',
-                onChange: (event) => set('customDomain', event.currentTarget.value),
                 spellCheck: false,
                 autoCapitalize: 'none',
               }}
@@ -266,12 +267,9 @@ export function BrandingPage({
               label="Privacy Policy URL"
               errors={fields.privacyPolicyUrl.errors}
               inputProps={{
-                id: fields.privacyPolicyUrl.id,
-                name: fields.privacyPolicyUrl.name,
+                ...bound('privacyPolicyUrl'),
                 type: 'url',
-                value: values.privacyPolicyUrl,
                 placeholder: 'https://example.com/privacy',
-                onChange: (event) => set('privacyPolicyUrl', event.currentTarget.value),
                 spellCheck: false,
                 autoCapitalize: 'none',
               }}
@@ -280,12 +278,9 @@ export function BrandingPage({
               label="Terms of Service URL"
               errors={fields.termsOfServiceUrl.errors}
               inputProps={{
-                id: fields.termsOfServiceUrl.id,
-                name: fields.termsOfServiceUrl.name,
+                ...bound('termsOfServiceUrl'),
                 type: 'url',
-                value: values.termsOfServiceUrl,
                 placeholder: 'https://example.com/terms',
-                onChange: (event) => set('termsOfServiceUrl', event.currentTarget.value),
                 spellCheck: false,
                 autoCapitalize: 'none',
               }}
@@ -294,12 +289,9 @@ export function BrandingPage({
               label="Support Email"
               errors={fields.supportEmail.errors}
               inputProps={{
-                id: fields.supportEmail.id,
-                name: fields.supportEmail.name,
+                ...bound('supportEmail'),
                 type: 'email',
-                value: values.supportEmail,
                 placeholder: 'support@example.com',
-                onChange: (event) => set('supportEmail', event.currentTarget.value),
                 autoComplete: 'email',
               }}
             />

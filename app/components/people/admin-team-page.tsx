@@ -2,13 +2,13 @@
 // doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
 // members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
-import { type FieldMetadata, getFormProps, getSelectProps } from '@conform-to/react'
+import { type FieldMetadata, getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { CreditCard, Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
-import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DataTable } from '#app/components/ui/data-table'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
@@ -61,10 +61,8 @@ export type AdminTeamPageProps = {
 }
 
 function SelectField({
-  label,
-  field,
   options,
-  placeholder,
+  ...select
 }: {
   label: string
   field: FieldMetadata<string | undefined>
@@ -72,29 +70,13 @@ function SelectField({
   placeholder?: string
 }) {
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={field.id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select
-        {...getSelectProps(field)}
-        // conform leaves an empty default out: the disabled placeholder is chosen here.
-        defaultValue={field.initialValue ?? ''}
-        className={SELECT_CLASS}
-      >
-        {placeholder ? (
-          <option value="" disabled>
-            {placeholder}
-          </option>
-        ) : null}
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
+    <FormSelect {...select}>
+      {options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </FormSelect>
   )
 }
 
