@@ -4,7 +4,7 @@ import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Eye, Globe, Palette } from 'lucide-react'
-import { type ChangeEvent, useId, useState } from 'react'
+import { type InputHTMLAttributes, useId, useState } from 'react'
 import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
@@ -88,6 +88,12 @@ function ColorField({
   )
 }
 
+/** For a domain or an address typed as it is: no spelling marks, no capital first letter. */
+const NO_AUTOCORRECT: InputHTMLAttributes<HTMLInputElement> = {
+  spellCheck: false,
+  autoCapitalize: 'none',
+}
+
 export function BrandingPage({
   canManage,
   branding,
@@ -131,15 +137,26 @@ export function BrandingPage({
     shouldRevalidate: 'onInput',
   })
 
-  /** A text input bound to its value here, so the preview follows what is typed. */
-  const bound = (
+  /** A text field bound to its value here, so the preview follows what is typed. */
+  const boundField = (
     key: 'companyName' | 'customDomain' | 'privacyPolicyUrl' | 'termsOfServiceUrl' | 'supportEmail',
-  ) => ({
-    id: fields[key].id,
-    name: fields[key].name,
-    value: values[key],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value),
-  })
+    label: string,
+    input: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
+    <Field
+      label={label}
+      errors={fields[key].errors}
+      hint={hint}
+      inputProps={{
+        id: fields[key].id,
+        name: fields[key].name,
+        value: values[key],
+        onChange: (event) => set(key, event.currentTarget.value),
+        ...input,
+      }}
+    />
+  )
 
   const sendingDomainForm = useSendingDomainForm()
   const consentForm = useConsentTextForm()
@@ -211,22 +228,13 @@ export function BrandingPage({
         <div className="flex flex-col gap-6">
           <fieldset disabled={readOnly} className="flex flex-col gap-4">
             <legend className="sr-only">Domain Settings</legend>
-            <Field
-              label="Company Name"
-              errors={fields.companyName.errors}
-              inputProps={{ ...bound('companyName'), autoComplete: 'organization' }}
-            />
-            <Field
-              label="Custom Domain"
-              errors={fields.customDomain.errors}
-              hint={`Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`}
-              inputProps={{
-                ...bound('customDomain'),
-                placeholder: 'cards.example.com',
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
+            {boundField('companyName', 'Company Name', { autoComplete: 'organization' })}
+            {boundField(
+              'customDomain',
+              'Custom Domain',
+              { placeholder: 'cards.example.com', ...NO_AUTOCORRECT },
+              `Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`,
+            )}
             <div className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
               <input
                 type="checkbox"
@@ -263,38 +271,21 @@ export function BrandingPage({
               Shown in your site's footer, on the sign-up form and in every email. Leave a field
               empty to show the platform's default.
             </p>
-            <Field
-              label="Privacy Policy URL"
-              errors={fields.privacyPolicyUrl.errors}
-              inputProps={{
-                ...bound('privacyPolicyUrl'),
-                type: 'url',
-                placeholder: 'https://example.com/privacy',
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
-            <Field
-              label="Terms of Service URL"
-              errors={fields.termsOfServiceUrl.errors}
-              inputProps={{
-                ...bound('termsOfServiceUrl'),
-                type: 'url',
-                placeholder: 'https://example.com/terms',
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
-            <Field
-              label="Support Email"
-              errors={fields.supportEmail.errors}
-              inputProps={{
-                ...bound('supportEmail'),
-                type: 'email',
-                placeholder: 'support@example.com',
-                autoComplete: 'email',
-              }}
-            />
+            {boundField('privacyPolicyUrl', 'Privacy Policy URL', {
+              type: 'url',
+              placeholder: 'https://example.com/privacy',
+              ...NO_AUTOCORRECT,
+            })}
+            {boundField('termsOfServiceUrl', 'Terms of Service URL', {
+              type: 'url',
+              placeholder: 'https://example.com/terms',
+              ...NO_AUTOCORRECT,
+            })}
+            {boundField('supportEmail', 'Support Email', {
+              type: 'email',
+              placeholder: 'support@example.com',
+              autoComplete: 'email',
+            })}
           </fieldset>
           <ConsentTextSection
             versions={consentTexts}
