@@ -44,6 +44,10 @@ export function useSchemaForm<
     id: string
     lastResult?: SubmissionResult<string[]> | null
     defaultValue?: DefaultValue<z.input<Schema>>
+    /** When a field is first checked: on blur, or (a form checked as a whole) on submit. */
+    shouldValidate?: 'onBlur' | 'onSubmit'
+    /** When a checked field is checked again. */
+    shouldRevalidate?: 'onBlur' | 'onInput'
   },
 ) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
@@ -51,8 +55,8 @@ export function useSchemaForm<
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
     constraint: formConstraint(schema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: options.shouldValidate ?? 'onBlur',
+    shouldRevalidate: options.shouldRevalidate ?? 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
 }

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { signIn } from '#app/auth/accounts.server'
@@ -8,7 +7,7 @@ import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormField, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
@@ -70,13 +69,9 @@ export default function LoginPage() {
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to sign in')
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(LoginSchema, {
     id: 'login',
     lastResult: actionData?.result,
-    constraint: formConstraint(LoginSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   })
   const registerHref = redirectTo
     ? `/auth/register?${new URLSearchParams({ redirectTo })}`

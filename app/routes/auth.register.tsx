@@ -1,12 +1,11 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
 import { registerAccount } from '#app/auth/accounts.server'
 import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
+import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { useRootData } from '#app/components/layout/root-data'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
@@ -52,15 +51,11 @@ export default function RegisterPage() {
   const navigation = useNavigation()
   const [searchParams] = useSearchParams()
   const legal = useRootData()?.branding.legal
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(RegisterSchema, {
     id: 'register',
     lastResult: actionData?.result,
     // An invitation link sends its address along, so the account is made for it.
     defaultValue: { email: searchParams.get('email') ?? '' },
-    constraint: formConstraint(RegisterSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
   })
   return (
     <AuthCard

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -10,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormMessage, formConstraint, NewPasswordFields } from '#app/components/forms'
+import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -68,13 +67,9 @@ export default function ResetPasswordPage() {
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to reset password. Please try again.')
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ResetPasswordSchema, {
     id: 'reset-password',
     lastResult: actionData?.result,
-    constraint: formConstraint(ResetPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   })
   // Only the link's refusal turns the page into the invalid-link state.
   if (!token || actionData?.error === INVALID_LINK_MESSAGE) return <InvalidLink />

@@ -1,11 +1,10 @@
 // The agency's Branding screen (spec §2.12): Visual Branding, Domain Settings and Preview tabs
 // around one form, so Save Changes saves every tab and the preview shows unsaved changes.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Eye, Globe, Palette } from 'lucide-react'
 import { type InputHTMLAttributes, useId, useState } from 'react'
-import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
@@ -124,17 +123,14 @@ export function BrandingPage({
   const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
     setValues((previous) => ({ ...previous, [key]: value }))
 
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(BrandingSchema, {
     id: `branding-${generation}`,
     // The sending domain's add form shares the action; its reply is not this form's.
     lastResult:
       data?.intent === 'add-sending-domain' || data?.intent === 'save-consent'
         ? undefined
         : data?.result,
-    constraint: formConstraint(BrandingSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 
   /** A text field bound to its value here, so the preview follows what is typed. */

@@ -1,12 +1,11 @@
 // The Domain Settings tab's email sending domain (issue 17 point 2, ADR 026): add a domain, see
 // the DNS records the email provider returned, check verification, remove it. Its forms sit
 // outside the branding form (forms do not nest); the fields and buttons join them by id.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
 import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
-import { Field, formConstraint } from '#app/components/forms'
+import { Field, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
@@ -52,14 +51,11 @@ export function useSendingDomainForm() {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
     | undefined
-  return useForm({
+  return useSchemaForm(SendingDomainSchema, {
     id: ADD_FORM_ID,
     // The page's forms share one action: only the add form's own reply is its.
     lastResult: data?.intent === 'add-sending-domain' ? data.result : undefined,
-    constraint: formConstraint(SendingDomainSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 }
 
