@@ -1,6 +1,5 @@
 import { getFormProps } from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
-import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
@@ -12,6 +11,7 @@ import { isClientFailure, useClientFailureToast } from '#app/components/client-f
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -176,11 +176,7 @@ export function CardEditorPage({
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
       <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back to digital cards">
-          <Link to={listPath}>
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackButton to={listPath} label="Back to digital cards" />
         <h1 className="text-2xl font-semibold">
           {step === 'review' ? 'Review Card' : 'Edit Digital Card'}
         </h1>

@@ -5,13 +5,14 @@ import {
   type SubmissionResult,
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
-import { ArrowLeft, Download, UserPlus } from 'lucide-react'
+import { Download, UserPlus } from 'lucide-react'
 import { type ReactNode, useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -21,17 +22,6 @@ type Reply = {
   message: string | null
   ok: boolean
   result?: SubmissionResult<string[]>
-}
-
-/** The back button of a public card page's title row: to the tenant's home. */
-function BackHome() {
-  return (
-    <Button asChild variant="ghost" size="sm" aria-label="Back">
-      <Link to="/">
-        <ArrowLeft aria-hidden className="h-4 w-4" />
-      </Link>
-    </Button>
-  )
 }
 
 /** What a card's address shows in place of a card: a heading, a text, the way home. */
@@ -65,7 +55,7 @@ export function CardNotFound() {
     <CardNotice
       titleRow={
         <div className="flex items-center gap-3">
-          <BackHome />
+          <BackButton to="/" />
           <p className="text-lg font-semibold">Contact Not Found</p>
         </div>
       }
@@ -278,7 +268,7 @@ export function PublicCardPage({
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pt-2 pb-28 sm:gap-6 sm:pt-6 sm:pb-8">
       <div className="flex w-full items-center gap-2">
-        <BackHome />
+        <BackButton to="/" />
         <h1 className="text-base font-semibold">Contact Card</h1>
       </div>
       <CardDisplay

@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { ArrowLeft } from 'lucide-react'
 import { useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
@@ -21,6 +20,7 @@ import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { parseSwatch, type StoredBackground } from '#app/validation/backgrounds'
@@ -33,11 +33,7 @@ function StepHeader({ step, title, back }: { step: number; title: string; back: 
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to={back}>
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackButton to={back} />
         <h1 className="text-2xl font-semibold">{title}</h1>
       </div>
       <div className="flex flex-col gap-2">
