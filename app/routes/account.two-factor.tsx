@@ -81,15 +81,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: AccountTwoFactorSchema,
     redirectTo: '/account/two-factor',
     intents: {
-      enrol: async (value, { tenant, user, session }) => {
+      enrol: async (value, { tenant, user, session: { sessionId } }) => {
         if (user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is on.')
-        const recoveryCodes = await confirmEnrolment(
-          tenant,
-          user,
-          session.sessionId,
-          value,
-          clientIp,
-        )
+        const recoveryCodes = await confirmEnrolment(tenant, user, sessionId, value, clientIp)
         return { reply: { recoveryCodes } }
       },
       regenerate: async (_value, { tenant, user }) => ({

@@ -9,6 +9,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
+import { DataTable } from '#app/components/ui/data-table'
 import { listContacts, setContactPersonal } from '#app/models/contacts.server'
 import { Refusal } from '#app/utils/action-error'
 import { readSearch } from '#app/validation/search'
@@ -97,58 +98,54 @@ function ContactsPage() {
           </Button>
         </section>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th className="px-4 py-3 font-medium">Name</th>
-                <th className="px-4 py-3 font-medium">Email</th>
-                <th className="hidden px-4 py-3 font-medium md:table-cell">Phone</th>
-                <th className="hidden px-4 py-3 font-medium md:table-cell">Company</th>
-                <th className="px-4 py-3 font-medium">Source</th>
-                <th className="hidden px-4 py-3 font-medium sm:table-cell">Added</th>
-                <th className="px-4 py-3 font-medium">Personal</th>
-              </tr>
-            </thead>
-            <tbody>
-              {contacts.map((contact) => (
-                <tr
-                  key={contact.id}
-                  className="border-t border-gray-200 dark:border-gray-800"
-                  data-testid="contact-row"
-                >
-                  <td className="px-4 py-3 font-medium">
-                    {contact.fullName}
-                    {contact.note ? (
-                      <p className="text-xs font-normal text-gray-500">{contact.note}</p>
-                    ) : null}
-                  </td>
-                  <td className="break-all px-4 py-3">{contact.email}</td>
-                  <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
-                  <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
-                  <td className="px-4 py-3">
-                    {SOURCE_LABELS[contact.source]}
-                    <ConsentBadge
-                      version={contact.consentVersion}
-                      givenAt={contact.consentGivenAt}
-                      page={contact.consentPage}
-                    />
-                  </td>
-                  <td className="hidden px-4 py-3 sm:table-cell">
-                    {new Date(contact.createdAt).toLocaleDateString()}
-                  </td>
-                  <td className="px-4 py-3">
-                    <PersonalToggle
-                      contactId={contact.id}
-                      name={contact.fullName}
-                      personal={contact.personal}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          divided={false}
+          columns={[
+            { label: 'Name' },
+            { label: 'Email' },
+            { label: 'Phone', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'Company', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'Source' },
+            { label: 'Added', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+            { label: 'Personal' },
+          ]}
+        >
+          {contacts.map((contact) => (
+            <tr
+              key={contact.id}
+              className="border-t border-gray-200 dark:border-gray-800"
+              data-testid="contact-row"
+            >
+              <td className="px-4 py-3 font-medium">
+                {contact.fullName}
+                {contact.note ? (
+                  <p className="text-xs font-normal text-gray-500">{contact.note}</p>
+                ) : null}
+              </td>
+              <td className="break-all px-4 py-3">{contact.email}</td>
+              <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
+              <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
+              <td className="px-4 py-3">
+                {SOURCE_LABELS[contact.source]}
+                <ConsentBadge
+                  version={contact.consentVersion}
+                  givenAt={contact.consentGivenAt}
+                  page={contact.consentPage}
+                />
+              </td>
+              <td className="hidden px-4 py-3 sm:table-cell">
+                {new Date(contact.createdAt).toLocaleDateString()}
+              </td>
+              <td className="px-4 py-3">
+                <PersonalToggle
+                  contactId={contact.id}
+                  name={contact.fullName}
+                  personal={contact.personal}
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   )

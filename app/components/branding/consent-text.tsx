@@ -1,11 +1,10 @@
 // The Domain Settings tab's lead form consent text (issue 31 point 3, ADR 050): the words an
 // agency's lead forms ask visitors to agree to, each save a new version. Its form sits outside
 // the branding form (forms do not nest); the field and button join it by id.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ShieldCheck } from 'lucide-react'
-import { ErrorList, formConstraint } from '#app/components/forms'
+import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ConsentTextSchema } from '#app/validation/consent-text'
 
@@ -16,13 +15,10 @@ export function useConsentTextForm() {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
     | undefined
-  return useForm({
+  return useSchemaForm(ConsentTextSchema, {
     id: 'consent-text-form',
     lastResult: data?.intent === 'save-consent' ? data.result : undefined,
-    constraint: formConstraint(ConsentTextSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentTextSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 }
 

@@ -1,11 +1,11 @@
 // The Domain Settings tab's email sending domain (issue 17 point 2, ADR 026): add a domain, see
 // the DNS records the email provider returned, check verification, remove it. Its forms sit
 // outside the branding form (forms do not nest); the fields and buttons join them by id.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
-import { Field, formConstraint } from '#app/components/forms'
+import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
+import { Field, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
@@ -51,14 +51,11 @@ export function useSendingDomainForm() {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
     | undefined
-  return useForm({
+  return useSchemaForm(SendingDomainSchema, {
     id: ADD_FORM_ID,
     // The page's forms share one action: only the add form's own reply is its.
     lastResult: data?.intent === 'add-sending-domain' ? data.result : undefined,
-    constraint: formConstraint(SendingDomainSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 }
 
@@ -175,55 +172,29 @@ export function SendingDomainSection({
             {help(state, whiteLabelActive)}
           </p>
           {state.records.length > 0 ? (
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Email DNS records for {state.domain}</caption>
-                <thead>
-                  <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
-                    <th scope="col" className="py-1 pr-3">
-                      Type
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Name
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Value
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Priority
-                    </th>
-                    <th scope="col" className="py-1">
-                      Status
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.records.map((record) => (
-                    <tr
-                      key={`${record.type}-${record.name}-${record.value}`}
-                      className="border-t border-gray-200 align-top dark:border-gray-800"
-                    >
-                      <td className="py-2 pr-3 font-medium">{record.type}</td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.name}</code>
-                      </td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.value}</code>
-                      </td>
-                      <td className="py-2 pr-3">{record.priority ?? ''}</td>
-                      <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DnsRecordsTable
+              caption={<>Email DNS records for {state.domain}</>}
+              columns={['Type', 'Name', 'Value', 'Priority', 'Status']}
+            >
+              {state.records.map((record) => (
+                <tr
+                  key={`${record.type}-${record.name}-${record.value}`}
+                  className="border-t border-gray-200 align-top dark:border-gray-800"
+                >
+                  <td className="py-2 pr-3 font-medium">{record.type}</td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.name}</code>
+                  </td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.value}</code>
+                  </td>
+                  <td className="py-2 pr-3">{record.priority ?? ''}</td>
+                  <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
+                </tr>
+              ))}
+            </DnsRecordsTable>
           ) : null}
-          <p className="text-xs text-gray-500 dark:text-gray-400">
-            DNS changes can take up to 24 to 48 hours to propagate.
-            {state.checkedAt
-              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
-              : ' Not checked yet.'}
-          </p>
+          <DnsCheckNote checkedAt={state.checkedAt} />
           {canManage ? (
             <div className="flex flex-wrap gap-2">
               {state.status !== 'registering' ? (

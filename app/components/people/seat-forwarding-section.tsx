@@ -1,8 +1,8 @@
 // Seat forwarding on the agency's End Users screen (ADR 049): the agency's default for a departed
 // person's card links (When Someone Leaves), the list of handed-over seats, and clearing one.
-import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
@@ -68,13 +68,11 @@ export function ForwardingDialog({
           />
           <ErrorList id={fields.message.errorId} errors={fields.message.errors} />
         </div>
-        <Field
+        <FormField
           label="Contact page URL"
-          inputProps={{
-            ...getInputProps(fields.contactPageUrl, { type: 'url' }),
-            placeholder: 'https://',
-          }}
-          errors={fields.contactPageUrl.errors}
+          field={fields.contactPageUrl}
+          type="url"
+          placeholder="https://"
         />
         <DialogActions pending={dialog.pending} label="Save" />
       </Form>

@@ -1,11 +1,20 @@
 import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
 import { Panel } from '#app/components/ui/panel'
 
 export type SettingsTab = ProfileTab
+
+/** What a settings screen's failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const settingsHandle = { loadError: 'Could not load your settings. Please try again later.' }
+
+/** A settings screen's error boundary. */
+export function SettingsLoadError() {
+  return <RouteLoadError message={settingsHandle.loadError} />
+}
 
 /** The frame of every settings page: heading, subtitle and the tabs (links to `?tab=`). */
 export function SettingsPage(props: { title: string; subtitle: string; tabs: SettingsTab[] }) {
