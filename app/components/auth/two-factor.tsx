@@ -4,6 +4,7 @@ import { getFormProps } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import {
   CodeStepSchema,
@@ -228,13 +229,12 @@ export function SignOut() {
 /** The profile's Security tab: where two-factor authentication is managed. */
 export function TwoFactorLink() {
   return (
-    <section
-      aria-labelledby="two-factor-link"
+    <TitledSection
+      id="two-factor-link"
+      title="Two-factor authentication"
       className="flex flex-col gap-2 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+      titleClassName="text-lg font-semibold"
     >
-      <h2 id="two-factor-link" className="text-lg font-semibold">
-        Two-factor authentication
-      </h2>
       <p className="text-sm text-gray-600 dark:text-gray-400">
         A code from an authenticator app at sign-in, with recovery codes in case you lose it.
       </p>
@@ -244,6 +244,6 @@ export function TwoFactorLink() {
       >
         Manage two-factor authentication
       </Link>
-    </section>
+    </TitledSection>
   )
 }

@@ -6,6 +6,7 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ShieldCheck } from 'lucide-react'
 import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { ConsentTextSchema } from '#app/validation/consent-text'
 
 export type ConsentTextVersion = { version: number; body: string; createdAt: string | Date }
@@ -47,14 +48,18 @@ export function ConsentTextSection({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save-consent'
   const current = versions[0]
   return (
-    <section
-      aria-labelledby="consent-text-title"
+    <TitledSection
+      id="consent-text-title"
+      title={
+        <>
+          <ShieldCheck aria-hidden className="h-4 w-4" /> Lead form consent
+        </>
+      }
       className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      data-testid="consent-text"
+      titleClassName="flex items-center gap-2 font-medium"
+      as="h3"
+      testId="consent-text"
     >
-      <h3 id="consent-text-title" className="flex items-center gap-2 font-medium">
-        <ShieldCheck aria-hidden className="h-4 w-4" /> Lead form consent
-      </h3>
       <p
         id={`${fields.consentText.id}-description`}
         className="text-sm text-gray-600 dark:text-gray-400"
@@ -101,6 +106,6 @@ export function ConsentTextSection({
           Save consent text
         </StatusButton>
       ) : null}
-    </section>
+    </TitledSection>
   )
 }

@@ -10,6 +10,7 @@ import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { SendingDomainSchema } from '#app/validation/sending-domain'
 
@@ -88,14 +89,18 @@ export function SendingDomainSection({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
   const status = state.status ? statusOf(state.status) : null
   return (
-    <section
-      aria-labelledby="sending-domain-title"
+    <TitledSection
+      id="sending-domain-title"
+      title={
+        <>
+          <Mail aria-hidden className="h-4 w-4" /> Email sending domain
+        </>
+      }
       className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      data-testid="sending-domain"
+      titleClassName="flex items-center gap-2 font-medium"
+      as="h3"
+      testId="sending-domain"
     >
-      <h3 id="sending-domain-title" className="flex items-center gap-2 font-medium">
-        <Mail aria-hidden className="h-4 w-4" /> Email sending domain
-      </h3>
       <p className="text-sm text-gray-600 dark:text-gray-400">
         Send your sign-up, password and notification emails from an address on your own domain, such
         as hello@mail.example.com. Used while white labeling is on.
@@ -232,6 +237,6 @@ export function SendingDomainSection({
           ) : null}
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }

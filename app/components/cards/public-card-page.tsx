@@ -15,6 +15,7 @@ import { useRootData } from '#app/components/layout/root-data'
 import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import { LeadSchema } from '#app/validation/public-card'
 
@@ -125,13 +126,12 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
     lastResult: fetcher.data?.result,
   })
   return (
-    <section
-      aria-labelledby="lead-heading"
+    <TitledSection
+      id="lead-heading"
+      title={<>Share your details with {firstName}</>}
       className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+      titleClassName="text-lg font-semibold"
     >
-      <h2 id="lead-heading" className="text-lg font-semibold">
-        Share your details with {firstName}
-      </h2>
       <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
       {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
       <fetcher.Form
@@ -196,7 +196,7 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
           Send my details
         </StatusButton>
       </fetcher.Form>
-    </section>
+    </TitledSection>
   )
 }
 

@@ -7,6 +7,7 @@ import { Download, Mail, Wallet } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { WalletOffers } from '#app/cards/wallet-offers.server'
 import { Button } from '#app/components/ui/button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import {
   VIRTUAL_BACKGROUND_LAYOUTS,
@@ -169,14 +170,13 @@ export function ShareOffersSection({ offers }: { offers: ShareOffers }) {
   const hasWallet = Boolean(wallet.apple || wallet.google)
   if (!hasWallet && !signaturePath && !backgroundCardId) return null
   return (
-    <section
-      aria-labelledby="offers-heading"
+    <TitledSection
+      id="offers-heading"
+      title={signaturePath || backgroundCardId ? 'More ways to use this card' : 'Save this card'}
       className="flex flex-col gap-6 rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
-      data-testid="share-offers"
+      titleClassName="text-lg font-semibold"
+      testId="share-offers"
     >
-      <h2 id="offers-heading" className="text-lg font-semibold">
-        {signaturePath || backgroundCardId ? 'More ways to use this card' : 'Save this card'}
-      </h2>
       {hasWallet ? (
         <div className="flex flex-wrap gap-3">
           {wallet.apple ? <WalletBadge href={wallet.apple} wallet="Apple" /> : null}
@@ -197,6 +197,6 @@ export function ShareOffersSection({ offers }: { offers: ShareOffers }) {
         </div>
       ) : null}
       {backgroundCardId ? <BackgroundForm cardId={backgroundCardId} /> : null}
-    </section>
+    </TitledSection>
   )
 }

@@ -5,6 +5,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
 import { Panel } from '#app/components/ui/panel'
+import { TitledSection } from '#app/components/ui/titled-section'
 
 export type SettingsTab = ProfileTab
 
@@ -30,32 +31,35 @@ export function ApiPanel() {
   return (
     <Panel title="API & Integrations" description="Connect the tools you already use.">
       <div className="flex flex-col gap-4">
-        <section
-          aria-labelledby="crm-integration-title"
+        <TitledSection
+          id="crm-integration-title"
+          title={
+            <>
+              <Link aria-hidden className="h-4 w-4" /> CRM Integration
+            </>
+          }
           className="flex flex-col items-start gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+          titleClassName="flex items-center gap-2 font-medium"
+          as="h3"
         >
-          <h3 id="crm-integration-title" className="flex items-center gap-2 font-medium">
-            <Link aria-hidden className="h-4 w-4" />
-            CRM Integration
-          </h3>
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Connect to a CRM to automatically add new contacts you meet.
           </p>
           <Button asChild variant="secondary" size="sm">
             <RemixLink to="/api-settings">Set up CRM integration</RemixLink>
           </Button>
-        </section>
-        <section
-          aria-labelledby="other-integrations-title"
+        </TitledSection>
+        <TitledSection
+          id="other-integrations-title"
+          title="Other integrations"
           className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+          titleClassName="font-medium"
+          as="h3"
         >
-          <h3 id="other-integrations-title" className="font-medium">
-            Other integrations
-          </h3>
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Export your contacts as CSV or vCard from the Contacts page.
           </p>
-        </section>
+        </TitledSection>
       </div>
     </Panel>
   )
