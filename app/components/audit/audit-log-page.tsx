@@ -7,6 +7,7 @@ import { AUDIT_CATEGORIES } from '#app/audit/audit-log'
 import type { auditLogLoader } from '#app/audit/audit-log-route.server'
 import { Button } from '#app/components/ui/button'
 import { DataTable } from '#app/components/ui/data-table'
+import { SelectOptions } from '#app/components/ui/labelled-select'
 
 type Data = Awaited<ReturnType<typeof auditLogLoader>>
 type Props = SerializeFrom<Data>
@@ -43,12 +44,10 @@ export function AuditLogPage({ scope, filter, page, hasNext, events }: Props) {
         <label className="flex flex-col gap-1 text-sm font-medium">
           Kind of change
           <select name="category" defaultValue={filter.category} className={FIELD}>
-            <option value="">All changes</option>
-            {AUDIT_CATEGORIES.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.label}
-              </option>
-            ))}
+            <SelectOptions
+              empty="All changes"
+              options={AUDIT_CATEGORIES.map(({ id, label }) => ({ value: id, label }))}
+            />
           </select>
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">

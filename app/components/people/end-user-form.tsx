@@ -5,7 +5,7 @@ import { Form } from '@remix-run/react'
 import type { z } from 'zod'
 import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
-import { LabelledSelect } from '#app/components/ui/labelled-select'
+import { byName, LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
 import {
   AddUserSchema,
@@ -36,12 +36,7 @@ export function AssigneeSelect({
       errors={errors}
       hint="The user shows on this team member's My End Users."
     >
-      <option value="">Not assigned</option>
-      {teamMembers.map((member) => (
-        <option key={member.id} value={member.id}>
-          {member.name}
-        </option>
-      ))}
+      <SelectOptions empty="Not assigned" options={byName(teamMembers)} />
     </LabelledSelect>
   )
 }
