@@ -111,20 +111,21 @@ export function PersonalInfoForm({
           />
         </div>
         <div className="grid gap-6 sm:grid-cols-2">
-          <ImageField
-            name="profilePicture"
-            label="Profile picture"
-            purpose="profilePicture"
-            currentUrl={profile.profilePictureUrl}
-            errors={imageErrors('profilePicture')}
-          />
-          <ImageField
-            name="logo"
-            label="Logo"
-            purpose="logo"
-            currentUrl={profile.logoUrl}
-            errors={imageErrors('logo')}
-          />
+          {(
+            [
+              { name: 'profilePicture', label: 'Profile picture', url: profile.profilePictureUrl },
+              { name: 'logo', label: 'Logo', url: profile.logoUrl },
+            ] as const
+          ).map(({ name, label, url }) => (
+            <ImageField
+              key={name}
+              name={name}
+              label={label}
+              purpose={name}
+              currentUrl={url}
+              errors={imageErrors(name)}
+            />
+          ))}
         </div>
         <div className="flex justify-end">
           <StatusButton pending={pending} pendingText="Saving..." className="w-full sm:w-auto">
