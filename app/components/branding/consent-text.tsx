@@ -6,7 +6,7 @@ import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ShieldCheck } from 'lucide-react'
 import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
-import { TitledSection } from '#app/components/ui/titled-section'
+import { Subsection } from '#app/components/ui/titled-section'
 import { ConsentTextSchema } from '#app/validation/consent-text'
 
 export type ConsentTextVersion = { version: number; body: string; createdAt: string | Date }
@@ -48,16 +48,10 @@ export function ConsentTextSection({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save-consent'
   const current = versions[0]
   return (
-    <TitledSection
+    <Subsection
       id="consent-text-title"
-      title={
-        <>
-          <ShieldCheck aria-hidden className="h-4 w-4" /> Lead form consent
-        </>
-      }
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      titleClassName="flex items-center gap-2 font-medium"
-      as="h3"
+      icon={ShieldCheck}
+      title="Lead form consent"
       testId="consent-text"
     >
       <p
@@ -106,6 +100,6 @@ export function ConsentTextSection({
           Save consent text
         </StatusButton>
       ) : null}
-    </TitledSection>
+    </Subsection>
   )
 }

@@ -4,7 +4,7 @@ import { Form, useNavigation } from '@remix-run/react'
 import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
 import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
-import { TitledSection } from '#app/components/ui/titled-section'
+import { Subsection } from '#app/components/ui/titled-section'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import type { DomainState, DomainStatus } from '#app/domains/custom-domain-verification.server'
 
@@ -78,13 +78,7 @@ export function DomainVerification({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'verify-domain'
   const shown = domainInstructions(state)
   return (
-    <TitledSection
-      id="dns-instructions-title"
-      title="DNS instructions"
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      titleClassName="font-medium"
-      as="h3"
-    >
+    <Subsection id="dns-instructions-title" title="DNS instructions">
       {!shown ? (
         <p className="text-sm text-gray-600 dark:text-gray-400">
           Enter your domain and save: the records to create at your DNS provider appear here. Point
@@ -135,6 +129,6 @@ export function DomainVerification({
           ) : null}
         </>
       )}
-    </TitledSection>
+    </Subsection>
   )
 }

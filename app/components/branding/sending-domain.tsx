@@ -10,7 +10,7 @@ import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
-import { TitledSection } from '#app/components/ui/titled-section'
+import { Subsection } from '#app/components/ui/titled-section'
 import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { SendingDomainSchema } from '#app/validation/sending-domain'
 
@@ -89,16 +89,10 @@ export function SendingDomainSection({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
   const status = state.status ? statusOf(state.status) : null
   return (
-    <TitledSection
+    <Subsection
       id="sending-domain-title"
-      title={
-        <>
-          <Mail aria-hidden className="h-4 w-4" /> Email sending domain
-        </>
-      }
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      titleClassName="flex items-center gap-2 font-medium"
-      as="h3"
+      icon={Mail}
+      title="Email sending domain"
       testId="sending-domain"
     >
       <p className="text-sm text-gray-600 dark:text-gray-400">
@@ -237,6 +231,6 @@ export function SendingDomainSection({
           ) : null}
         </>
       )}
-    </TitledSection>
+    </Subsection>
   )
 }

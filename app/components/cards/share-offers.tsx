@@ -10,9 +10,9 @@ import { Button } from '#app/components/ui/button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import {
-  VIRTUAL_BACKGROUND_LAYOUTS,
+  VIRTUAL_BACKGROUND_LAYOUTS as LAYOUTS,
+  VIRTUAL_BACKGROUND_THEMES as THEMES,
   VIRTUAL_BACKGROUND_SIZES,
-  VIRTUAL_BACKGROUND_THEMES,
   type VirtualBackgroundOptions,
   virtualBackgroundPath,
 } from '#app/validation/virtual-background'
@@ -47,29 +47,29 @@ function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 'Google
 const LAYOUT_LABELS = { classic: 'Classic', panel: 'Panel', minimal: 'Minimal' } as const
 const THEME_LABELS = { light: 'Light', dark: 'Dark' } as const
 
-function Select<T extends string>({
+function Select<K extends keyof VirtualBackgroundOptions>({
   label,
   name,
-  value,
+  choices,
   options,
-  onChange,
+  set,
 }: {
   label: string
-  name: string
-  value: T
-  options: readonly T[]
-  onChange: (value: T) => void
+  name: K
+  choices: readonly VirtualBackgroundOptions[K][]
+  options: VirtualBackgroundOptions
+  set: (change: Partial<VirtualBackgroundOptions>) => void
 }) {
   return (
     <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
       {label}
       <select
         name={name}
-        value={value}
-        onChange={(event) => onChange(event.target.value as T)}
+        value={options[name]}
+        onChange={(event) => set({ [name]: event.target.value })}
         className="h-10 w-full min-w-0 rounded-lg border border-gray-300 bg-white px-2 dark:border-gray-700 dark:bg-gray-900"
       >
-        {options.map((option) => (
+        {choices.map((option) => (
           <option key={option} value={option}>
             {labelOf(option)}
           </option>
@@ -88,6 +88,8 @@ const labelOf = (option: string) =>
  * Size, layout and theme, a thumbnail of the result, and its download. Without JavaScript the
  * form opens the PNG itself (the route takes the same query).
  */
+const SIZES = Object.keys(VIRTUAL_BACKGROUND_SIZES) as VirtualBackgroundOptions['size'][]
+
 function BackgroundForm({ cardId }: { cardId: string }) {
   const [options, setOptions] = useState<VirtualBackgroundOptions>({
     size: '1920x1080',
@@ -125,27 +127,9 @@ function BackgroundForm({ cardId }: { cardId: string }) {
         For video calls: your card's QR code in the corner, the middle left free for you.
       </p>
       <div className="grid gap-2 sm:grid-cols-3">
-        <Select
-          label="Size"
-          name="size"
-          value={options.size}
-          options={Object.keys(VIRTUAL_BACKGROUND_SIZES) as VirtualBackgroundOptions['size'][]}
-          onChange={(size) => set({ size })}
-        />
-        <Select
-          label="Layout"
-          name="layout"
-          value={options.layout}
-          options={VIRTUAL_BACKGROUND_LAYOUTS}
-          onChange={(layout) => set({ layout })}
-        />
-        <Select
-          label="Theme"
-          name="theme"
-          value={options.theme}
-          options={VIRTUAL_BACKGROUND_THEMES}
-          onChange={(theme) => set({ theme })}
-        />
+        <Select label="Size" name="size" choices={SIZES} options={options} set={set} />
+        <Select label="Layout" name="layout" choices={LAYOUTS} options={options} set={set} />
+        <Select label="Theme" name="theme" choices={THEMES} options={options} set={set} />
       </div>
       <img
         src={path}

@@ -5,7 +5,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
 import { Panel } from '#app/components/ui/panel'
-import { TitledSection } from '#app/components/ui/titled-section'
+import { Subsection } from '#app/components/ui/titled-section'
 
 export type SettingsTab = ProfileTab
 
@@ -31,16 +31,11 @@ export function ApiPanel() {
   return (
     <Panel title="API & Integrations" description="Connect the tools you already use.">
       <div className="flex flex-col gap-4">
-        <TitledSection
+        <Subsection
           id="crm-integration-title"
-          title={
-            <>
-              <Link aria-hidden className="h-4 w-4" /> CRM Integration
-            </>
-          }
-          className="flex flex-col items-start gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-          titleClassName="flex items-center gap-2 font-medium"
-          as="h3"
+          icon={Link}
+          title="CRM Integration"
+          layout="flex flex-col items-start gap-2"
         >
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Connect to a CRM to automatically add new contacts you meet.
@@ -48,18 +43,16 @@ export function ApiPanel() {
           <Button asChild variant="secondary" size="sm">
             <RemixLink to="/api-settings">Set up CRM integration</RemixLink>
           </Button>
-        </TitledSection>
-        <TitledSection
+        </Subsection>
+        <Subsection
           id="other-integrations-title"
           title="Other integrations"
-          className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-          titleClassName="font-medium"
-          as="h3"
+          layout="flex flex-col gap-2"
         >
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Export your contacts as CSV or vCard from the Contacts page.
           </p>
-        </TitledSection>
+        </Subsection>
       </div>
     </Panel>
   )
