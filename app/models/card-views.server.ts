@@ -2,6 +2,7 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViewHours, cardViews, digitalCards } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop'] as const
 export type DeviceClass = (typeof DEVICE_CLASSES)[number] | 'unknown'
@@ -129,10 +130,7 @@ export function countViewsPerCardAndSource(db: Queryable, organizationId: string
     .from(cardViewHours)
     .innerJoin(
       digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViewHours.organizationId),
-        eq(digitalCards.id, cardViewHours.cardId),
-      ),
+      tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
     )
     .where(and(eq(cardViewHours.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .groupBy(cardViewHours.cardId, cardViewHours.source)

@@ -6,6 +6,7 @@ import type { Background } from '#app/validation/card-background'
 import { type CardLinkInput, EMPTY_CARD_EXTRAS } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
 import { cardLinks, cardSlugs, digitalCards, media, userSettings, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -138,10 +139,7 @@ function selectSharedCards(db: Queryable) {
   return db
     .select({ ...cardWithImages, ownerStatus: users.status })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
     .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
@@ -361,13 +359,7 @@ export async function findCardBySlug(
 ): Promise<SharedCard | undefined> {
   if (slug.length > 64) return undefined
   const [row] = await selectSharedCards(db)
-    .innerJoin(
-      askedSlug,
-      and(
-        eq(askedSlug.organizationId, digitalCards.organizationId),
-        eq(askedSlug.cardId, digitalCards.id),
-      ),
-    )
+    .innerJoin(askedSlug, tenantJoin(askedSlug, digitalCards, askedSlug.cardId, digitalCards.id))
     .where(
       and(
         eq(digitalCards.organizationId, organizationId),
@@ -416,19 +408,10 @@ export async function findCardByReference(
           and ${userSettings.preferences} -> 'privacy' is not null)`,
     })
     .from(users)
-    .leftJoin(
-      profileLogo,
-      and(
-        eq(profileLogo.organizationId, users.organizationId),
-        eq(profileLogo.id, users.logoMediaId),
-      ),
-    )
+    .leftJoin(profileLogo, tenantJoin(profileLogo, users, profileLogo.id, users.logoMediaId))
     .leftJoin(
       profilePicture,
-      and(
-        eq(profilePicture.organizationId, users.organizationId),
-        eq(profilePicture.id, users.profilePictureMediaId),
-      ),
+      tenantJoin(profilePicture, users, profilePicture.id, users.profilePictureMediaId),
     )
     .where(
       and(eq(users.organizationId, organizationId), sql`${users.linkSlug} = lower(${reference})`),

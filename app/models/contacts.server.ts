@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type Contact = typeof contacts.$inferSelect
 export type NewContact = Pick<typeof contacts.$inferInsert, 'fullName'> &
@@ -141,10 +142,7 @@ export async function findLeadByDataToken(
       consentText: consentTexts.body,
     })
     .from(contacts)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, contacts.organizationId), eq(users.id, contacts.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, contacts, users.id, contacts.userId))
     .leftJoin(consentTexts, consentTextOfContact)
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.dataTokenHash, tokenHash)))
   return row

@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, crmSyncs } from '#drizzle/schema'
 import { consentOfContact, consentTextOfContact } from './contacts.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type CrmSync = typeof crmSyncs.$inferSelect
 
@@ -103,13 +104,7 @@ export async function listCrmSyncs(
       updatedAt: crmSyncs.updatedAt,
     })
     .from(crmSyncs)
-    .innerJoin(
-      contacts,
-      and(
-        eq(contacts.organizationId, crmSyncs.organizationId),
-        eq(contacts.id, crmSyncs.contactId),
-      ),
-    )
+    .innerJoin(contacts, tenantJoin(contacts, crmSyncs, contacts.id, crmSyncs.contactId))
     .where(and(eq(crmSyncs.organizationId, organizationId), eq(crmSyncs.userId, userId)))
     .orderBy(desc(crmSyncs.createdAt))
     .limit(limit)

@@ -5,6 +5,7 @@ import { INVITATION_TTL_MS } from '#app/validation/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teams, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 /** The organization's pending invitations, narrowed by `more` (a team, an address, a token). */
 const pendingOf = (organizationId: string, ...more: SQL[]) =>
@@ -104,20 +105,8 @@ export async function findPendingInvitationByTokenHash(
       inviterLastName: users.lastName,
     })
     .from(teamInvitations)
-    .innerJoin(
-      teams,
-      and(
-        eq(teams.organizationId, teamInvitations.organizationId),
-        eq(teams.id, teamInvitations.teamId),
-      ),
-    )
-    .leftJoin(
-      users,
-      and(
-        eq(users.organizationId, teamInvitations.organizationId),
-        eq(users.id, teamInvitations.invitedByUserId),
-      ),
-    )
+    .innerJoin(teams, tenantJoin(teams, teamInvitations, teams.id, teamInvitations.teamId))
+    .leftJoin(users, tenantJoin(users, teamInvitations, users.id, teamInvitations.invitedByUserId))
     .where(pendingOf(organizationId, eq(teamInvitations.tokenHash, tokenHash)))
     .limit(1)
   const [row] = lock ? await query.for('update', { of: teamInvitations }) : await query

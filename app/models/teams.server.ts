@@ -6,6 +6,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type Team = typeof teams.$inferSelect
 
@@ -36,10 +37,7 @@ export function listTeamsForUser(db: Queryable, organizationId: string, userId: 
       myRole: teamMembers.role,
     })
     .from(teamMembers)
-    .innerJoin(
-      teams,
-      and(eq(teams.organizationId, teamMembers.organizationId), eq(teams.id, teamMembers.teamId)),
-    )
+    .innerJoin(teams, tenantJoin(teams, teamMembers, teams.id, teamMembers.teamId))
     .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.userId, userId)))
     .orderBy(desc(teams.createdAt), desc(teams.id))
 }
@@ -166,13 +164,7 @@ export async function sharesTeam(
   const [row] = await db
     .select({ teamId: teamMembers.teamId })
     .from(teamMembers)
-    .innerJoin(
-      other,
-      and(
-        eq(other.organizationId, teamMembers.organizationId),
-        eq(other.teamId, teamMembers.teamId),
-      ),
-    )
+    .innerJoin(other, tenantJoin(other, teamMembers, other.teamId, teamMembers.teamId))
     .where(
       and(
         eq(teamMembers.organizationId, organizationId),
@@ -311,10 +303,7 @@ export function listOrganizationTeams(db: Queryable, organizationId: string, lim
       members: sql<number>`count(${teamMembers.id})::int`,
     })
     .from(teams)
-    .leftJoin(
-      teamMembers,
-      and(eq(teamMembers.organizationId, teams.organizationId), eq(teamMembers.teamId, teams.id)),
-    )
+    .leftJoin(teamMembers, tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id))
     .where(eq(teams.organizationId, organizationId))
     .groupBy(teams.id)
     .orderBy(desc(teams.createdAt), desc(teams.id))

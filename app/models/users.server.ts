@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type User = typeof users.$inferSelect
 export type UserRole = User['role']
@@ -219,13 +220,7 @@ function selectAccounts(db: Queryable, where: SQL | undefined, page: UserAccount
       .from(users)
       .leftJoin(organizations, eq(organizations.id, users.organizationId))
       // The picture must be the account's own organization's media (the same pair as its FK).
-      .leftJoin(
-        media,
-        and(
-          eq(media.organizationId, users.organizationId),
-          eq(media.id, users.profilePictureMediaId),
-        ),
-      )
+      .leftJoin(media, tenantJoin(media, users, media.id, users.profilePictureMediaId))
       .where(where)
       // Email then id: a stable order, so pages neither repeat nor skip an account.
       .orderBy(asc(users.email), asc(users.id))

@@ -2,6 +2,7 @@
 import { and, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, walletPasses, walletRegistrations } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type WalletPass = typeof walletPasses.$inferSelect
 
@@ -74,10 +75,7 @@ export async function listWalletPasses(
     .from(walletPasses)
     .innerJoin(
       digitalCards,
-      and(
-        eq(digitalCards.organizationId, walletPasses.organizationId),
-        eq(digitalCards.id, walletPasses.cardId),
-      ),
+      tenantJoin(digitalCards, walletPasses, digitalCards.id, walletPasses.cardId),
     )
     .where(
       and(
@@ -174,10 +172,7 @@ export async function listDevicePassesUpdatedSince(
     .from(walletRegistrations)
     .innerJoin(
       walletPasses,
-      and(
-        eq(walletPasses.organizationId, walletRegistrations.organizationId),
-        eq(walletPasses.id, walletRegistrations.passId),
-      ),
+      tenantJoin(walletPasses, walletRegistrations, walletPasses.id, walletRegistrations.passId),
     )
     .where(
       and(

@@ -1,0 +1,14 @@
+import { type AnyColumn, and, eq, type SQL } from 'drizzle-orm'
+
+/**
+ * The condition that joins two tenant tables: the same organization, and the key that links them.
+ * Tenant foreign keys are composite (organization_id, id), so every such join states both.
+ */
+export function tenantJoin(
+  joined: { organizationId: AnyColumn },
+  to: { organizationId: AnyColumn },
+  key: AnyColumn,
+  ref: AnyColumn,
+): SQL {
+  return and(eq(joined.organizationId, to.organizationId), eq(key, ref)) as SQL
+}
