@@ -39,9 +39,11 @@ export async function listAssignedEndUsers(
     .leftJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
     .leftJoin(
       cardSlugs,
-      and(
-        eq(cardSlugs.organizationId, digitalCards.organizationId),
-        eq(cardSlugs.cardId, digitalCards.id),
+      tenantJoin(
+        cardSlugs,
+        digitalCards,
+        cardSlugs.cardId,
+        digitalCards.id,
         isNull(cardSlugs.retiredAt),
       ),
     )

@@ -88,9 +88,11 @@ export async function findTemplateForUser(db: Queryable, organizationId: string,
     .innerJoin(cardTemplates, eq(cardTemplates.organizationId, users.organizationId))
     .leftJoin(
       teamMembers,
-      and(
-        eq(teamMembers.organizationId, cardTemplates.organizationId),
-        eq(teamMembers.teamId, cardTemplates.teamId),
+      tenantJoin(
+        teamMembers,
+        cardTemplates,
+        teamMembers.teamId,
+        cardTemplates.teamId,
         eq(teamMembers.userId, users.id),
       ),
     )

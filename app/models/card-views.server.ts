@@ -96,10 +96,7 @@ export async function recordCardViews(
 }
 
 /** Joins a view to the card it is of, in the view's own organization. */
-export const viewedCard = and(
-  eq(digitalCards.organizationId, cardViews.organizationId),
-  eq(digitalCards.id, cardViews.cardId),
-)
+export const viewedCard = tenantJoin(digitalCards, cardViews, digitalCards.id, cardViews.cardId)
 
 /** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */
 export function listCardScans(db: Queryable, organizationId: string, userId: string, limit = 50) {

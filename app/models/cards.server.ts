@@ -79,9 +79,11 @@ const picture = alias(media, 'card_picture')
 const background = alias(media, 'card_background')
 // A card's current short link (ADR 041); a retired one only redirects.
 const currentSlug = alias(cardSlugs, 'current_slug')
-const currentSlugJoin = and(
-  eq(currentSlug.organizationId, digitalCards.organizationId),
-  eq(currentSlug.cardId, digitalCards.id),
+const currentSlugJoin = tenantJoin(
+  currentSlug,
+  digitalCards,
+  currentSlug.cardId,
+  digitalCards.id,
   isNull(currentSlug.retiredAt),
 )
 const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
@@ -90,18 +92,9 @@ const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
   >`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
 
 const imageJoins = {
-  logo: and(
-    eq(logo.organizationId, digitalCards.organizationId),
-    eq(logo.id, digitalCards.logoMediaId),
-  ),
-  picture: and(
-    eq(picture.organizationId, digitalCards.organizationId),
-    eq(picture.id, digitalCards.profilePictureMediaId),
-  ),
-  background: and(
-    eq(background.organizationId, digitalCards.organizationId),
-    eq(background.id, digitalCards.backgroundMediaId),
-  ),
+  logo: tenantJoin(logo, digitalCards, logo.id, digitalCards.logoMediaId),
+  picture: tenantJoin(picture, digitalCards, picture.id, digitalCards.profilePictureMediaId),
+  background: tenantJoin(background, digitalCards, background.id, digitalCards.backgroundMediaId),
 }
 
 /**

@@ -69,9 +69,11 @@ export async function addContact(
 }
 
 /** Joins a contact to the consent text it agreed to (none for a contact without consent). */
-export const consentTextOfContact = and(
-  eq(consentTexts.organizationId, contacts.organizationId),
-  eq(consentTexts.id, contacts.consentTextId),
+export const consentTextOfContact = tenantJoin(
+  consentTexts,
+  contacts,
+  consentTexts.id,
+  contacts.consentTextId,
 )
 
 /** The consent a lead gave (ADR 050): when, on which page, and to which version of the text. */

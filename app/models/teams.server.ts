@@ -20,10 +20,7 @@ function inTeam(organizationId: string, teamId: string, ...more: SQL[]) {
 }
 
 /** Joins a member row to its account, in the member's own organization. */
-const memberAccount = and(
-  eq(users.organizationId, teamMembers.organizationId),
-  eq(users.id, teamMembers.userId),
-)
+const memberAccount = tenantJoin(users, teamMembers, users.id, teamMembers.userId)
 
 /** The user's teams with their role in each, newest first (spec §7, "List teams"). */
 export function listTeamsForUser(db: Queryable, organizationId: string, userId: string) {
