@@ -147,8 +147,12 @@ export function CardEditorPage({
   locked?: TemplateField[]
 }) {
   const isLocked = (field: TemplateField) => locked.includes(field)
-  const lockedProps = (field: TemplateField) =>
-    isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}
+  // A field the template locks is read-only, and its hint says why.
+  const lockedProps = (field: TemplateField) => ({
+    ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
+    hint: isLocked(field) ? lockedMessage(field) : undefined,
+    hintId: `locked-${field}`,
+  })
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
   useClientFailureToast(actionData, NO_INTENT_MESSAGES, UPDATE_FAILED)
@@ -215,21 +219,9 @@ export function CardEditorPage({
               <FormField label="Personal email" field={fields.email} type="email" />
               <FormField label="Work email" field={fields.workEmail} type="email" />
               <FormField label="Phone" field={fields.phoneNumber} type="tel" />
-              <FormField
-                label="Company"
-                field={fields.company}
-                {...lockedProps('company')}
-                hint={isLocked('company') ? lockedMessage('company') : undefined}
-                hintId="locked-company"
-              />
+              <FormField label="Company" field={fields.company} {...lockedProps('company')} />
               <FormField label="Job title" field={fields.jobTitle} />
-              <FormField
-                label="Website"
-                field={fields.website}
-                {...lockedProps('website')}
-                hint={isLocked('website') ? lockedMessage('website') : undefined}
-                hintId="locked-website"
-              />
+              <FormField label="Website" field={fields.website} {...lockedProps('website')} />
               <CardExtrasFields
                 fields={fields}
                 reorder={form.reorder}
