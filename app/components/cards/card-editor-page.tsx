@@ -147,6 +147,13 @@ export function CardEditorPage({
   locked?: TemplateField[]
 }) {
   const isLocked = (field: TemplateField) => locked.includes(field)
+  // The card's logo and profile picture: the field's name is its purpose too.
+  const imageProps = (name: 'logo' | 'profilePicture') => ({
+    name,
+    purpose: name,
+    currentUrl: card[`${name}Url`],
+    errors: imageErrors(actionData, name),
+  })
   // A field the template locks is read-only, and its hint says why.
   const lockedProps = (field: TemplateField) => ({
     ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
@@ -263,21 +270,9 @@ export function CardEditorPage({
                     </p>
                   </div>
                 ) : (
-                  <ImageField
-                    name="logo"
-                    label="Logo"
-                    purpose="logo"
-                    currentUrl={card.logoUrl}
-                    errors={imageErrors(actionData, 'logo')}
-                  />
+                  <ImageField label="Logo" {...imageProps('logo')} />
                 )}
-                <ImageField
-                  name="profilePicture"
-                  label="Profile picture"
-                  purpose="profilePicture"
-                  currentUrl={card.profilePictureUrl}
-                  errors={imageErrors(actionData, 'profilePicture')}
-                />
+                <ImageField label="Profile picture" {...imageProps('profilePicture')} />
               </Form>
               {isLocked('background') ? (
                 <p className="text-sm text-gray-600 dark:text-gray-400">
