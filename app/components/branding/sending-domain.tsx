@@ -84,6 +84,15 @@ export function SendingDomainSection({
   addForm: AddForm
 }) {
   const [form, fields] = addForm
+  // Both fields are typed as they are: no spell check, capitals or autofill.
+  const asTyped = (field: { id: string; name: string }) => ({
+    id: field.id,
+    name: field.name,
+    form: form.id,
+    spellCheck: false,
+    autoCapitalize: 'none',
+    autoComplete: 'off',
+  })
   const navigation = useNavigation()
   const busy = (intent: string) =>
     navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
@@ -112,29 +121,16 @@ export function SendingDomainSection({
                 errors={fields.sendingDomain.errors}
                 hint="A subdomain you use for nothing else is best, such as mail.example.com"
                 inputProps={{
-                  id: fields.sendingDomain.id,
-                  name: fields.sendingDomain.name,
-                  form: form.id,
+                  ...asTyped(fields.sendingDomain),
                   required: true,
                   placeholder: 'mail.example.com',
-                  spellCheck: false,
-                  autoCapitalize: 'none',
-                  autoComplete: 'off',
                 }}
               />
               <Field
                 label="Sender Name"
                 errors={fields.senderLocalPart.errors}
                 hint="The part before the @ of the address your emails leave from"
-                inputProps={{
-                  id: fields.senderLocalPart.id,
-                  name: fields.senderLocalPart.name,
-                  form: form.id,
-                  defaultValue: 'hello',
-                  spellCheck: false,
-                  autoCapitalize: 'none',
-                  autoComplete: 'off',
-                }}
+                inputProps={{ ...asTyped(fields.senderLocalPart), defaultValue: 'hello' }}
               />
             </div>
             {form.errors?.length ? (
