@@ -166,6 +166,12 @@ export function WizardPage({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
+  // A step 4 image field: its name is its purpose, its errors the server's for that name.
+  const imageProps = (name: 'logo' | 'profilePicture' | 'background') => ({
+    name,
+    purpose: name,
+    errors: imageErrors[name] ? [imageErrors[name]] : undefined,
+  })
   const [swatch, setSwatch] = useState(
     draft.backgroundKind === 'image' ? null : `${draft.backgroundKind}:${draft.backgroundValue}`,
   )
@@ -278,21 +284,17 @@ export function WizardPage({
           ) : step === 4 ? (
             <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
               <ImageField
-                name="logo"
                 label="Logo"
-                purpose="logo"
+                {...imageProps('logo')}
                 currentUrl={logoUrl}
                 hint="Recommended 200×80 px."
-                errors={imageErrors.logo ? [imageErrors.logo] : undefined}
                 onUploaded={({ url }) => setImages((was) => ({ ...was, logoUrl: url }))}
                 onRemoved={() => setImages((was) => ({ ...was, logoUrl: null }))}
               />
               <ImageField
-                name="profilePicture"
                 label="Profile picture"
-                purpose="profilePicture"
+                {...imageProps('profilePicture')}
                 currentUrl={profilePictureUrl}
-                errors={imageErrors.profilePicture ? [imageErrors.profilePicture] : undefined}
                 onUploaded={({ url }) => setImages((was) => ({ ...was, profilePictureUrl: url }))}
                 onRemoved={() => setImages((was) => ({ ...was, profilePictureUrl: null }))}
               />
@@ -303,12 +305,10 @@ export function WizardPage({
                 brandColor={brandColor}
               />
               <ImageField
-                name="background"
                 label="Or upload a background image"
-                purpose="background"
+                {...imageProps('background')}
                 currentUrl={backgroundImageUrl}
                 hint="Recommended 1200×600 px."
-                errors={imageErrors.background ? [imageErrors.background] : undefined}
                 onUploaded={({ url }) => {
                   setSwatch(null)
                   setImages((was) => ({ ...was, backgroundImageUrl: url }))
