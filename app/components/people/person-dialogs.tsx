@@ -75,13 +75,7 @@ export function RoleDialog({
       organizationId={person?.organizationId}
       submitLabel="Update Role"
     >
-      <LabelledSelect
-        id="account-role"
-        name="role"
-        label="Role"
-        defaultValue={person?.role}
-        errors={dialog.errors('role')}
-      >
+      <LabelledSelect label="Role" {...accountSelect(dialog, 'role')} defaultValue={person?.role}>
         {/* The current role's option is disabled, as in the team role select (spec §2.10). */}
         <SelectOptions
           options={roles.map((role) => ({
@@ -93,6 +87,11 @@ export function RoleDialog({
       </LabelledSelect>
     </PersonDialog>
   )
+}
+
+/** The change dialogs' select: id `account-<name>`, and the server's errors for it. */
+function accountSelect(dialog: IntentDialog, name: 'role' | 'plan') {
+  return { id: `account-${name}`, name, errors: dialog.errors(name) }
 }
 
 /**
@@ -122,13 +121,7 @@ export function PlanDialog({
       organizationId={person && !agencyScope ? person.organizationId : undefined}
       submitLabel="Update Plan"
     >
-      <LabelledSelect
-        id="account-plan"
-        name="plan"
-        label="Plan"
-        defaultValue={person?.plan}
-        errors={dialog.errors('plan')}
-      >
+      <LabelledSelect label="Plan" {...accountSelect(dialog, 'plan')} defaultValue={person?.plan}>
         <SelectOptions
           options={PLAN_IDS.map((id) => ({
             value: id,
