@@ -154,6 +154,17 @@ export function BrandingPage({
     />
   )
 
+  const colorField = (key: 'primaryColor' | 'secondaryColor', label: string) => (
+    <ColorField
+      label={label}
+      name={fields[key].name}
+      value={values[key]}
+      fallback={BRANDING_DEFAULTS[key]}
+      errors={fields[key].errors}
+      onChange={(value) => set(key, value)}
+    />
+  )
+
   const sendingDomainForm = useSendingDomainForm()
   const consentForm = useConsentTextForm()
 
@@ -164,6 +175,14 @@ export function BrandingPage({
   }
 
   const readOnly = !canManage
+  // The logo and favicon fields: the saved image, the server's errors, read-only for a viewer.
+  const imageProps = (name: 'logo' | 'favicon', purpose: 'brandLogo' | 'favicon') => ({
+    name,
+    purpose,
+    currentUrl: branding[`${name}Url`],
+    errors: form.allErrors[name],
+    readOnly,
+  })
   const tabs = [
     {
       id: 'visual',
@@ -175,43 +194,21 @@ export function BrandingPage({
           <div className="grid gap-6 sm:grid-cols-2">
             <ImageField
               key={`logo-${generation}`}
-              name="logo"
               label="Logo"
-              purpose="brandLogo"
-              currentUrl={branding.logoUrl}
+              {...imageProps('logo', 'brandLogo')}
               hint="Recommended size: 200x80 px"
-              errors={form.allErrors.logo}
-              readOnly={readOnly}
               onUploaded={(result) => set('logoUrl', result.url)}
             />
             <ImageField
               key={`favicon-${generation}`}
-              name="favicon"
               label="Favicon"
-              purpose="favicon"
-              currentUrl={branding.faviconUrl}
+              {...imageProps('favicon', 'favicon')}
               hint="Recommended size: 32x32 px (also served as /favicon.ico)"
-              errors={form.allErrors.favicon}
-              readOnly={readOnly}
             />
           </div>
           <div className="grid gap-6 sm:grid-cols-2">
-            <ColorField
-              label="Primary Color"
-              name={fields.primaryColor.name}
-              value={values.primaryColor}
-              fallback={BRANDING_DEFAULTS.primaryColor}
-              errors={fields.primaryColor.errors}
-              onChange={(value) => set('primaryColor', value)}
-            />
-            <ColorField
-              label="Secondary Color"
-              name={fields.secondaryColor.name}
-              value={values.secondaryColor}
-              fallback={BRANDING_DEFAULTS.secondaryColor}
-              errors={fields.secondaryColor.errors}
-              onChange={(value) => set('secondaryColor', value)}
-            />
+            {colorField('primaryColor', 'Primary Color')}
+            {colorField('secondaryColor', 'Secondary Color')}
           </div>
         </fieldset>
       ),

@@ -180,32 +180,8 @@ function TeamPanel({ team, userId, now }: { team: Selected; userId: string; now:
   )
 }
 
-/** A confirm dialog's form: the intent and ids it posts, then Cancel and the confirming button. */
-function ConfirmForm({
-  fields,
-  label,
-  pendingText,
-}: {
-  fields: Record<string, string>
-  label: string
-  pendingText: string
-}) {
-  const navigation = useNavigation()
-  return (
-    <Form method="POST" className="flex justify-end gap-2">
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <ConfirmActions
-        pending={navigation.state === 'submitting'}
-        label={label}
-        pendingText={pendingText}
-      />
-    </Form>
-  )
-}
-
 function DeleteTeam({ team }: { team: Selected }) {
+  const navigation = useNavigation()
   return (
     <ConfirmDialog
       trigger={
@@ -216,11 +192,15 @@ function DeleteTeam({ team }: { team: Selected }) {
       title={`Delete ${team.name}?`}
       description="The team, its memberships and its pending invitations are deleted. Nobody's account or cards are touched."
     >
-      <ConfirmForm
-        fields={{ intent: 'delete-team', teamId: team.id }}
-        label="Delete"
-        pendingText="Deleting..."
-      />
+      <Form method="POST" className="flex justify-end gap-2">
+        <input type="hidden" name="intent" value="delete-team" />
+        <input type="hidden" name="teamId" value={team.id} />
+        <ConfirmActions
+          pending={navigation.state === 'submitting'}
+          label="Delete"
+          pendingText="Deleting..."
+        />
+      </Form>
     </ConfirmDialog>
   )
 }
@@ -354,6 +334,7 @@ function RemoveMember({
   teamId: string
   member: { id: string; firstName: string; lastName: string; email: string }
 }) {
+  const navigation = useNavigation()
   const name = memberName(member)
   return (
     <ConfirmDialog
@@ -366,11 +347,16 @@ function RemoveMember({
       title={`Remove ${name} from the team?`}
       description={`${member.email} loses access to this team. Their account and cards stay as they are.`}
     >
-      <ConfirmForm
-        fields={{ intent: 'remove-member', teamId, memberId: member.id }}
-        label="Remove"
-        pendingText="Removing..."
-      />
+      <Form method="POST" className="flex justify-end gap-2">
+        <input type="hidden" name="intent" value="remove-member" />
+        <input type="hidden" name="teamId" value={teamId} />
+        <input type="hidden" name="memberId" value={member.id} />
+        <ConfirmActions
+          pending={navigation.state === 'submitting'}
+          label="Remove"
+          pendingText="Removing..."
+        />
+      </Form>
     </ConfirmDialog>
   )
 }
