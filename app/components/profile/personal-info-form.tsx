@@ -113,17 +113,19 @@ export function PersonalInfoForm({
         <div className="grid gap-6 sm:grid-cols-2">
           {(
             [
-              { name: 'profilePicture', label: 'Profile picture', url: profile.profilePictureUrl },
-              { name: 'logo', label: 'Logo', url: profile.logoUrl },
+              {
+                name: 'profilePicture',
+                label: 'Profile picture',
+                currentUrl: profile.profilePictureUrl,
+              },
+              { name: 'logo', label: 'Logo', currentUrl: profile.logoUrl },
             ] as const
-          ).map(({ name, label, url }) => (
+          ).map((image) => (
             <ImageField
-              key={name}
-              name={name}
-              label={label}
-              purpose={name}
-              currentUrl={url}
-              errors={imageErrors(name)}
+              key={image.name}
+              {...image}
+              purpose={image.name}
+              errors={imageErrors(image.name)}
             />
           ))}
         </div>
