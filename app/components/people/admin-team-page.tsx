@@ -12,6 +12,7 @@ import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/componen
 import { Button } from '#app/components/ui/button'
 import { DataTable } from '#app/components/ui/data-table'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import { RowMenu, RowMenuItem } from '#app/components/ui/row-menu'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
@@ -262,24 +263,17 @@ export function AdminTeamPage({
         }
       />
       <SearchBar q={filter.q} searchError={filter.searchError} label="Search by name or email">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="filter-role" className="text-sm font-medium">
-            Access
-          </label>
-          <select
-            id="filter-role"
-            name="role"
-            defaultValue={filter.role ?? ''}
-            className={SELECT_CLASS}
-          >
-            <option value="">All access levels</option>
-            {access.map((value) => (
-              <option key={value} value={value}>
-                {ROLE_BADGES[value].label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabelledSelect
+          id="filter-role"
+          name="role"
+          label="Access"
+          defaultValue={filter.role ?? ''}
+        >
+          <SelectOptions
+            empty="All access levels"
+            options={access.map((value) => ({ value, label: ROLE_BADGES[value].label }))}
+          />
+        </LabelledSelect>
       </SearchBar>
       <DataTable
         frame="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800"
