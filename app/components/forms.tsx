@@ -172,6 +172,43 @@ export function FormField({
   )
 }
 
+/** One checkbox choice in a bordered box: its label (and a note beside it), a line of description under it. */
+export function FormCheckbox({
+  field,
+  label,
+  note,
+  description,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getInputProps takes it
+  field: FieldMetadata<any, any, any>
+  label: string
+  /** A small pill after the label (a setting the platform overrides). */
+  note?: ReactNode
+  description: ReactNode
+}) {
+  const descriptionId = `${field.id}-description`
+  const errorId = field.errors?.length ? field.errorId : undefined
+  return (
+    <div className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+      <input
+        {...getInputProps(field, { type: 'checkbox' })}
+        aria-describedby={[descriptionId, errorId].filter(Boolean).join(' ')}
+        className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+      />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={field.id} className="text-sm font-medium">
+          {label}
+          {note}
+        </label>
+        <p id={descriptionId} className="text-sm text-gray-600 dark:text-gray-400">
+          {description}
+        </p>
+        <ErrorList id={errorId} errors={field.errors} />
+      </div>
+    </div>
+  )
+}
+
 /**
  * A native select for one field of a conform form, its label above and its errors below. With a
  * placeholder, a disabled first option stands while nothing is chosen.
