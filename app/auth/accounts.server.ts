@@ -3,7 +3,7 @@
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { JobHandler } from '#app/jobs/worker.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import { findJobByKey, insertJob } from '#app/models/jobs.server'
 import {
   consumeResetToken,
@@ -332,13 +332,7 @@ export async function replaceExpiredPassword(
   const passwordHash = await hashPassword(newPassword)
   await withTenant(tenant.id, async (tx) => {
     await setUserPassword(tx, tenant.id, user.id, passwordHash)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'password.changed',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { reason: 'rotation' },
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'password.changed', { reason: 'rotation' })
   })
   await invalidateUserSessions(tenant.id, user.id, currentSessionId)
   return true

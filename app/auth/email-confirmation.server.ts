@@ -6,7 +6,7 @@ import { hashToken, LINK_TOKEN, newEmailLink } from '#app/email/link-token.serve
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
 import { getEnv } from '#app/env.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import {
   consumeConfirmationToken,
   findUsableConfirmationToken,
@@ -99,12 +99,7 @@ export async function confirmEmail(tenant: Tenant, token: string) {
     if (user?.status !== 'active') return null
     const confirmed = await markEmailConfirmed(tx, tenant.id, user.id, row.email)
     if (!confirmed) return null
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'email.confirmed',
-      entityType: 'user',
-      entityId: user.id,
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'email.confirmed')
     return confirmed
   })
 }

@@ -12,7 +12,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import {
   consumeSessionChallenge,
   deletePasskey,
@@ -184,12 +184,8 @@ export async function addPasskey(
       name: input.name,
     })
     if (!row) throw new Refusal('invalid', 'That passkey is already added.')
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.passkey_added',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { name: input.name },
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.passkey_added', {
+      name: input.name,
     })
   })
 }
@@ -223,12 +219,8 @@ export async function removePasskey(
     }
     const removed = await deletePasskey(tx, tenant.id, user.id, passkeyId)
     if (!removed) throw new Refusal('not_found', 'That passkey was not found.')
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.passkey_removed',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { name: removed.name },
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.passkey_removed', {
+      name: removed.name,
     })
   })
 }
@@ -297,13 +289,7 @@ export async function passWithPasskey(
   return withTenant(tenant.id, async (tx) => {
     await recordPasskeyUse(tx, tenant.id, key.id, verification.authenticationInfo.newCounter)
     const completed = await completeSecondStep(tx, tenant.id, user.id, sessionId)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.passkey_used',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { name: key.name },
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.passkey_used', { name: key.name })
     return completed
   })
 }

@@ -4,7 +4,7 @@
 // transaction that completes the session.
 
 import { cancelAccountDeletion } from '#app/models/account-deletions.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import { markSessionTwoFactorVerified } from '#app/models/authenticators.server'
 import type { Transaction } from '#drizzle/db.server'
 
@@ -22,12 +22,9 @@ export async function cancelDeletionAtSignIn(
 ) {
   const cancelled = await cancelAccountDeletion(tx, organizationId, userId)
   if (!cancelled) return false
-  await recordAudit(tx, organizationId, {
-    actorUserId: userId,
-    action: 'account.deletion_cancelled',
-    entityType: 'user',
-    entityId: userId,
-    metadata: { reason: 'sign-in', scheduledFor: cancelled.scheduledFor.toISOString() },
+  await recordAccountAudit(tx, organizationId, userId, 'account.deletion_cancelled', {
+    reason: 'sign-in',
+    scheduledFor: cancelled.scheduledFor.toISOString(),
   })
   return true
 }

@@ -12,7 +12,7 @@ import {
 } from '@oslojs/encoding'
 import { createTOTPKeyURI, verifyTOTPWithGracePeriod } from '@oslojs/otp'
 import QRCode from 'qrcode'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import {
   clearTwoFactor,
   consumeRecoveryCode,
@@ -191,20 +191,17 @@ export async function passWithRecoveryCode(
   tenant: Pick<Tenant, 'id'>,
   user: User,
   sessionId: string,
-  code: string,
+  recoveryCode: string,
   clientIp: string,
 ) {
   await countAttempt(tenant, user.id, clientIp)
   return withTenant(tenant.id, async (tx) => {
-    if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hashRecoveryCode(code)))) return false
+    const hash = hashRecoveryCode(recoveryCode)
+    if (!(await consumeRecoveryCode(tx, tenant.id, user.id, hash))) return false
     const completed = await completeSecondStep(tx, tenant.id, user.id, sessionId)
     const left = (await findUserById(tx, tenant.id, user.id))?.recoveryCodeHashes.length ?? 0
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.recovery_code_used',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { codesLeft: left },
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.recovery_code_used', {
+      codesLeft: left,
     })
     return completed
   })
@@ -243,12 +240,7 @@ export async function confirmEnrolment(
       recoveryCodeHashes: recovery.hashes,
     })
     await completeSecondStep(tx, tenant.id, user.id, sessionId)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.enabled',
-      entityType: 'user',
-      entityId: user.id,
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.enabled')
   })
   return recovery.codes
 }
@@ -258,12 +250,7 @@ export async function regenerateRecoveryCodes(tenant: Pick<Tenant, 'id'>, user: 
   const recovery = newRecoveryCodes()
   await withTenant(tenant.id, async (tx) => {
     await setRecoveryCodes(tx, tenant.id, user.id, recovery.hashes)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.recovery_codes_regenerated',
-      entityType: 'user',
-      entityId: user.id,
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.recovery_codes_regenerated')
   })
   return recovery.codes
 }
@@ -287,11 +274,6 @@ export async function disableTwoFactor(
       throw new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })
     }
     await clearTwoFactor(tx, tenant.id, user.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'two_factor.disabled',
-      entityType: 'user',
-      entityId: user.id,
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.disabled')
   })
 }

@@ -8,7 +8,7 @@
 // A failed payment keeps the plan for GRACE_PERIOD_MS and queues the job that ends it.
 import type Stripe from 'stripe'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError, tenantJobInput } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   type BillingAccount,
@@ -116,9 +116,7 @@ async function holderOf(
 
 export const stripeEventJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const eventId = job.payload.eventId
-    if (!organizationId || !eventId) throw new PermanentJobError('malformed payload')
+    const { organizationId, eventId } = tenantJobInput(job, 'eventId')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const event = await withTenant(organizationId, (tx) =>
@@ -176,16 +174,7 @@ async function follow(
       status: 'canceled',
       graceEndsAt: null,
     })
-    await grant(
-      tx,
-      organizationId,
-      account,
-      holder,
-      account.plan,
-      false,
-      'plan.cancelled',
-      subscription.id,
-    )
+    await takeBackPlan(tx, organizationId, account, holder, 'plan.cancelled', subscription.id)
     return null
   }
   const config = stripeConfig()
@@ -270,6 +259,18 @@ const planPrice = (plan: BillablePlanId) =>
  * on its users.member_plan. Falling to Free keeps every team, member and assignment: the limits
  * (app/billing/plan-limits.ts, ADR 030) refuse only what would go above them; nothing is deleted.
  */
+/** Takes back what the account's plan gave (a cancelled or lapsed subscription). */
+function takeBackPlan(
+  tx: Transaction,
+  organizationId: string,
+  account: BillingAccount,
+  holder: Holder,
+  action: string,
+  subscription: string,
+) {
+  return grant(tx, organizationId, account, holder, account.plan, false, action, subscription)
+}
+
 async function grant(
   tx: Transaction,
   organizationId: string,
@@ -382,9 +383,7 @@ async function graceAccount(tx: Transaction, organizationId: string, accountId: 
  */
 export const graceEndJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const accountId = job.payload.accountId
-    if (!organizationId || !accountId) throw new PermanentJobError('malformed payload')
+    const { organizationId, accountId } = tenantJobInput(job, 'accountId')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const notice = await withTenant(organizationId, async (tx) => {
@@ -392,13 +391,11 @@ export const graceEndJob: JobHandler = {
       if (!found || found.graceEndsAt.getTime() > Date.now()) return null
       const { account, holder } = found
       if (!(await holdsPlan(tx, organizationId, holder, account.plan))) return null
-      await grant(
+      await takeBackPlan(
         tx,
         organizationId,
         account,
         holder,
-        account.plan,
-        false,
         'plan.lapsed',
         account.stripeSubscriptionId ?? '',
       )
@@ -415,11 +412,12 @@ export const graceEndJob: JobHandler = {
  */
 export const graceReminderJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const { accountId, graceEndsAt, days } = job.payload
-    if (!organizationId || !accountId || !graceEndsAt || !days) {
-      throw new PermanentJobError('malformed payload')
-    }
+    const { organizationId, accountId, graceEndsAt, days } = tenantJobInput(
+      job,
+      'accountId',
+      'graceEndsAt',
+      'days',
+    )
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const notice = await withTenant(organizationId, async (tx) => {

@@ -23,7 +23,7 @@ import {
 } from '#app/domains/sending-domain-verification.server'
 import { saveConsentText } from '#app/leads/lead-consent.server'
 import { resolveImageField } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordOrganizationAudit } from '#app/models/audit.server'
 import { listConsentTexts } from '#app/models/consent-texts.server'
 import {
   findBrandingImagePaths,
@@ -172,38 +172,29 @@ async function saveBranding(
     await saveLegalLinks(tx, tenant.id, legal)
     // Cards whose template locks the agency's logo carry the new one from this save on (ADR 048).
     const cardsWithLogo = logoMediaId !== undefined ? await followBrandingLogo(tx, tenant.id) : 0
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'branding.updated',
-      entityType: 'organization',
-      entityId: tenant.id,
-      metadata: {
-        from: before && {
-          companyName: before.name,
-          primaryColor: before.primaryColor,
-          secondaryColor: before.secondaryColor,
-          whiteLabelActive: before.whiteLabelActive,
-          ...legalBefore,
-        },
-        to: {
-          companyName: value.companyName,
-          primaryColor: value.primaryColor,
-          secondaryColor: value.secondaryColor,
-          whiteLabelActive: value.whiteLabelActive,
-          ...legal,
-        },
-        logoChanged: logoMediaId !== undefined,
-        ...(cardsWithLogo > 0 ? { cardsWithLogo } : {}),
-        faviconChanged: faviconMediaId !== undefined,
+    await recordOrganizationAudit(tx, tenant.id, user.id, 'branding.updated', {
+      from: before && {
+        companyName: before.name,
+        primaryColor: before.primaryColor,
+        secondaryColor: before.secondaryColor,
+        whiteLabelActive: before.whiteLabelActive,
+        ...legalBefore,
       },
+      to: {
+        companyName: value.companyName,
+        primaryColor: value.primaryColor,
+        secondaryColor: value.secondaryColor,
+        whiteLabelActive: value.whiteLabelActive,
+        ...legal,
+      },
+      logoChanged: logoMediaId !== undefined,
+      ...(cardsWithLogo > 0 ? { cardsWithLogo } : {}),
+      faviconChanged: faviconMediaId !== undefined,
     })
     if (domain.changed) {
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'domain.changed',
-        entityType: 'organization',
-        entityId: tenant.id,
-        metadata: { from: domain.previous, to: value.customDomain },
+      await recordOrganizationAudit(tx, tenant.id, user.id, 'domain.changed', {
+        from: domain.previous,
+        to: value.customDomain,
       })
     }
   })

@@ -1,4 +1,4 @@
-import type { LinkKind, PhoneType } from '#app/validation/card-details'
+import { EMPTY_CARD_EXTRAS, type LinkKind, type PhoneType } from '#app/validation/card-details'
 
 /**
  * What a card shows beyond the spec's fields (issue 28), as the browser gets it: already through
@@ -18,16 +18,4 @@ export type CardExtrasView = {
   links: { kind: LinkKind; label: string; url: string }[]
 }
 
-export const NO_CARD_EXTRAS: CardExtrasView = {
-  bio: '',
-  pronouns: '',
-  phoneType: 'mobile',
-  phone2: '',
-  phone2Type: 'work',
-  addressStreet: '',
-  addressCity: '',
-  addressRegion: '',
-  addressPostalCode: '',
-  addressCountry: '',
-  links: [],
-}
+export const NO_CARD_EXTRAS: CardExtrasView = { ...EMPTY_CARD_EXTRAS, links: [] }

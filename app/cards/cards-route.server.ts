@@ -2,12 +2,12 @@
 import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { intentAction } from '#app/actions/intent-action.server'
-import { getOptionalUser, requireRole } from '#app/auth/guards.server'
+import { getOptionalUser, requireRole, type SignedIn } from '#app/auth/guards.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
 import { resolveImageField } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordCardAudit } from '#app/models/audit.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
 import {
   cardFieldsFromProfile,
@@ -31,7 +31,7 @@ import { keptMessage, lockedMessage } from '#app/validation/card-templates'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { CARD_AREA_ROLES } from '#app/validation/roles'
-import { withTenant } from '#drizzle/db.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
@@ -64,6 +64,29 @@ async function requireSignInToCreate(request: Request, context: AppLoadContext) 
   throw redirect(`/auth/login?${new URLSearchParams({ redirectTo })}`)
 }
 
+/**
+ * One change to one of the user's own cards, audited when it was made. Another user's card is
+ * not found, as an unknown one (a crafted post: the page's buttons name the user's own cards).
+ */
+async function changeOwnCard(
+  { tenant, user }: Pick<SignedIn, 'tenant' | 'user'>,
+  cardId: string,
+  action: string,
+  change: (
+    tx: Transaction,
+    organizationId: string,
+    userId: string,
+    cardId: string,
+  ) => Promise<boolean>,
+) {
+  const done = await withTenant(tenant.id, async (tx) => {
+    const ok = await change(tx, tenant.id, user.id, cardId)
+    if (ok) await recordCardAudit(tx, tenant.id, user.id, cardId, action)
+    return ok
+  })
+  if (!done) throw new Response('Not Found', { status: 404 })
+}
+
 export async function cardsListAction(request: Request, context: AppLoadContext, area: CardArea) {
   const list = cardsListPath(area)
   return intentAction(request, {
@@ -90,47 +113,18 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
             title: value.title,
             ...cardFieldsFromProfile(user),
           })
-          await recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.created',
-            entityType: 'digital_card',
-            entityId: created.id,
-          })
+          await recordCardAudit(tx, tenant.id, user.id, created.id, 'card.created')
           return created
         })
         return { toast: 'Digital card created successfully', redirectTo: `/qrcode/${card.id}` }
       },
-      'set-default': async ({ cardId }, { tenant, user }) => {
-        const done = await withTenant(tenant.id, async (tx) => {
-          const ok = await setDefaultCard(tx, tenant.id, user.id, cardId)
-          // Spec §3 audit events: a default-card change shows on the Activity tab.
-          if (ok)
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.default_set',
-              entityType: 'digital_card',
-              entityId: cardId,
-            })
-          return ok
-        })
-        // Another user's card is not found, as an unknown one (a crafted post: the page's
-        // buttons name the user's own cards).
-        if (!done) throw new Response('Not Found', { status: 404 })
+      'set-default': async ({ cardId }, signedIn) => {
+        // Spec §3 audit events: a default-card change shows on the Activity tab.
+        await changeOwnCard(signedIn, cardId, 'card.default_set', setDefaultCard)
         return 'Default card updated'
       },
-      delete: async ({ cardId }, { tenant, user }) => {
-        const deleted = await withTenant(tenant.id, async (tx) => {
-          const ok = await deleteCard(tx, tenant.id, user.id, cardId)
-          if (ok)
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.deleted',
-              entityType: 'digital_card',
-              entityId: cardId,
-            })
-          return ok
-        })
-        if (!deleted) throw new Response('Not Found', { status: 404 })
+      delete: async ({ cardId }, signedIn) => {
+        await changeOwnCard(signedIn, cardId, 'card.deleted', deleteCard)
         return 'Card deleted successfully'
       },
     },
@@ -280,12 +274,8 @@ export async function cardEditAction(
           if (written.kept.includes('background')) {
             throw new Refusal('conflict', lockedMessage('background'), { field: 'background' })
           }
-          await recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.background_set',
-            entityType: 'digital_card',
-            entityId: cardId,
-            metadata: { kind: background.data.kind },
+          await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.background_set', {
+            kind: background.data.kind,
           })
         })
         // The picker posts with a fetcher: it answers in place, no redirect.
@@ -302,13 +292,7 @@ export async function cardEditAction(
           if (result === 'held')
             throw new Refusal('conflict', SLUG_MESSAGES.held, { field: 'slug' })
           if (result === 'changed') {
-            await recordAudit(tx, tenant.id, {
-              actorUserId: user.id,
-              action: 'card.short_link_set',
-              entityType: 'digital_card',
-              entityId: cardId,
-              metadata: { slug },
-            })
+            await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.short_link_set', { slug })
           }
           return result
         })
@@ -316,12 +300,7 @@ export async function cardEditAction(
       },
       finish: async (_value, { tenant, user }) => {
         await withTenant(tenant.id, (tx) =>
-          recordAudit(tx, tenant.id, {
-            actorUserId: user.id,
-            action: 'card.updated',
-            entityType: 'digital_card',
-            entityId: cardId,
-          }),
+          recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated'),
         )
         return 'Card updated successfully'
       },

@@ -26,6 +26,7 @@ import {
   queueLeadReceiptIn,
 } from '#app/leads/lead-consent.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
+import type { DigitalCard } from '#app/models/cards.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/rate-limit.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
@@ -295,11 +296,7 @@ export async function publicCardAction(
         if (!user) throw signInFirst(card.id, 'save')
         const saved = await withTenant(tenant.id, (tx) =>
           addContactAndForward(tx, tenant.id, user.id, {
-            fullName: `${card.firstName} ${card.lastName}`.trim(),
-            email: card.email || card.workEmail,
-            phoneNumber: card.phoneNumber,
-            company: card.company,
-            jobTitle: card.jobTitle,
+            ...contactOfCard(card),
             source: 'saved',
             sourceCardId,
           }),
@@ -323,11 +320,7 @@ export async function publicCardAction(
             sourceCardId,
           })
           await addContactAndForward(tx, tenant.id, user.id, {
-            fullName: `${card.firstName} ${card.lastName}`.trim(),
-            email: card.email || card.workEmail,
-            phoneNumber: card.phoneNumber,
-            company: card.company,
-            jobTitle: card.jobTitle,
+            ...contactOfCard(card),
             source: 'connect',
             sourceCardId,
           })
@@ -349,6 +342,22 @@ export async function publicCardAction(
 }
 
 /** The sign-in page says why it was needed (spec §8) and connecting resumes after it. */
+/** The card's owner as a contact of the visitor who saves or connects with the card. */
+function contactOfCard(
+  card: Pick<
+    DigitalCard,
+    'firstName' | 'lastName' | 'email' | 'workEmail' | 'phoneNumber' | 'company' | 'jobTitle'
+  >,
+) {
+  return {
+    fullName: `${card.firstName} ${card.lastName}`.trim(),
+    email: card.email || card.workEmail,
+    phoneNumber: card.phoneNumber,
+    company: card.company,
+    jobTitle: card.jobTitle,
+  }
+}
+
 function signInFirst(cardId: string, intent: 'connect' | 'save') {
   const back = `/card/${cardId}?${intent === 'connect' ? 'connect=1' : 'save=1'}`
   return redirect(`/auth/login?${new URLSearchParams({ redirectTo: back })}`)

@@ -8,7 +8,7 @@ import { requireUser } from '#app/auth/guards.server'
 import { WIZARD_STEPS, type WizardMode, wizardUrl } from '#app/cards/wizard'
 import { finishWizard, loadDraft, saveDraftStep, type WizardDraft } from '#app/cards/wizard.server'
 import { readForm, resolveImageField } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordCardAudit } from '#app/models/audit.server'
 import { getMediaPath } from '#app/models/media.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { IMAGE_REFUSALS, isRefusal, Refusal } from '#app/utils/action-error'
@@ -160,12 +160,13 @@ export async function wizardAction(request: Request, context: AppLoadContext) {
     const parsedNames = WizardNameSchema.safeParse(draft)
     if (!parsedNames.success) return null
     const created = await finishWizard(tx, user, draft)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: mode === 'card' ? 'card.created' : 'profile.created',
-      entityType: 'digital_card',
-      entityId: created.id,
-    })
+    await recordCardAudit(
+      tx,
+      tenant.id,
+      user.id,
+      created.id,
+      mode === 'card' ? 'card.created' : 'profile.created',
+    )
     return created
   })
   if (!card) {

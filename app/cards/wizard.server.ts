@@ -2,7 +2,7 @@
 // Profile mode also writes every step to the profile (spec: 'Continue' saves the step).
 import { z } from 'zod'
 import { getUserPreferences, setUserPreference } from '#app/models/user-settings.server'
-import { type User, updateProfile } from '#app/models/users.server'
+import { contactDetailsOf, type User, updateProfile } from '#app/models/users.server'
 import { createCardUnderTemplate } from '#app/templates/template-locks.server'
 import { LINK_KINDS, PHONE_TYPES } from '#app/validation/card-details'
 import type { Transaction } from '#drizzle/db.server'
@@ -58,13 +58,7 @@ function draftFromProfile(
     title,
     backgroundKind: 'color',
     backgroundValue: startColor,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    workEmail: user.workEmail,
-    phoneNumber: user.phoneNumber,
-    company: user.company,
-    jobTitle: user.jobTitle,
-    website: user.website,
+    ...contactDetailsOf(user),
     logoMediaId: user.logoMediaId,
     profilePictureMediaId: user.profilePictureMediaId,
   })

@@ -1,8 +1,16 @@
-import { type DefaultValue, type SubmissionResult, useForm } from '@conform-to/react'
+import {
+  type DefaultValue,
+  type FieldMetadata,
+  getInputProps,
+  getSelectProps,
+  type SubmissionResult,
+  useForm,
+} from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
-import { type InputHTMLAttributes, useId, useMemo } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId, useMemo } from 'react'
 import type { z } from 'zod'
+import { SELECT_CLASS } from '#app/components/ui/select'
 import { cn } from '#app/utils/cn'
 import { SearchSchema } from '#app/validation/search'
 
@@ -36,6 +44,10 @@ export function useSchemaForm<
     id: string
     lastResult?: SubmissionResult<string[]> | null
     defaultValue?: DefaultValue<z.input<Schema>>
+    /** When a field is first checked: on blur, or (a form checked as a whole) on submit. */
+    shouldValidate?: 'onBlur' | 'onSubmit'
+    /** When a checked field is checked again. */
+    shouldRevalidate?: 'onBlur' | 'onInput'
   },
 ) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
@@ -43,8 +55,8 @@ export function useSchemaForm<
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
     constraint: formConstraint(schema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: options.shouldValidate ?? 'onBlur',
+    shouldRevalidate: options.shouldRevalidate ?? 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
 }
@@ -124,6 +136,164 @@ export function Field({
       ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
+  )
+}
+
+/**
+ * A Field for one field of a conform form: the input's props and the errors come from the field,
+ * any other attribute goes on the input after them.
+ */
+export function FormField({
+  label,
+  field,
+  type = 'text',
+  hint,
+  hintId,
+  className,
+  ...input
+}: {
+  label: string
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getInputProps takes it
+  field: FieldMetadata<any, any, any>
+  type?: 'email' | 'number' | 'password' | 'tel' | 'text' | 'url'
+  hint?: string
+  hintId?: string
+  className?: string
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'>) {
+  return (
+    <Field
+      label={label}
+      hint={hint}
+      hintId={hintId}
+      className={className}
+      inputProps={{ ...getInputProps(field, { type }), ...input }}
+      errors={field.errors}
+    />
+  )
+}
+
+/** One checkbox choice in a bordered box: its label (and a note beside it), a line of description under it. */
+export function FormCheckbox({
+  field,
+  label,
+  note,
+  description,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getInputProps takes it
+  field: FieldMetadata<any, any, any>
+  label: string
+  /** A small pill after the label (a setting the platform overrides). */
+  note?: ReactNode
+  description: ReactNode
+}) {
+  const descriptionId = `${field.id}-description`
+  const errorId = field.errors?.length ? field.errorId : undefined
+  return (
+    <div className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
+      <input
+        {...getInputProps(field, { type: 'checkbox' })}
+        aria-describedby={[descriptionId, errorId].filter(Boolean).join(' ')}
+        className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+      />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={field.id} className="text-sm font-medium">
+          {label}
+          {note}
+        </label>
+        <p id={descriptionId} className="text-sm text-gray-600 dark:text-gray-400">
+          {description}
+        </p>
+        <ErrorList id={errorId} errors={field.errors} />
+      </div>
+    </div>
+  )
+}
+
+/**
+ * A native select for one field of a conform form, its label above and its errors below. With a
+ * placeholder, a disabled first option stands while nothing is chosen.
+ */
+export function FormSelect({
+  label,
+  field,
+  placeholder,
+  children,
+}: {
+  label: string
+  // biome-ignore lint/suspicious/noExplicitAny: a field of any form's schema, as getSelectProps takes it
+  field: FieldMetadata<any, any, any>
+  placeholder?: string
+  /** The options. */
+  children: ReactNode
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={field.id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select
+        {...getSelectProps(field)}
+        // conform leaves an empty default out: the disabled placeholder is chosen here.
+        defaultValue={(field.initialValue as string | undefined) ?? ''}
+        className={SELECT_CLASS}
+      >
+        {placeholder ? (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        ) : null}
+        {children}
+      </select>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  )
+}
+
+/** A person's first and last name: sign-up, the profile and the card wizard ask the same way. */
+export function NameFields({
+  fields,
+  autoFocus,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: fields of any form whose schema has the two names
+  fields: Record<'firstName' | 'lastName', FieldMetadata<any, any, any>>
+  autoFocus?: boolean
+}) {
+  return (
+    <>
+      <FormField
+        label="First name"
+        field={fields.firstName}
+        autoComplete="given-name"
+        autoFocus={autoFocus}
+      />
+      <FormField label="Last name" field={fields.lastName} autoComplete="family-name" />
+    </>
+  )
+}
+
+/** A new password and its confirmation: password reset and the expired password's step. */
+export function NewPasswordFields({
+  fields,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: fields of any form whose schema has the two passwords
+  fields: Record<'password' | 'confirmPassword', FieldMetadata<any, any, any>>
+}) {
+  return (
+    <>
+      <FormField
+        label="New password"
+        field={fields.password}
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+      />
+      <FormField
+        label="Confirm password"
+        field={fields.confirmPassword}
+        type="password"
+        autoComplete="new-password"
+      />
+    </>
   )
 }
 

@@ -18,7 +18,7 @@ import {
   type DataExportView,
 } from '#app/data-export/data-export-rules'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
+import { type JobHandler, PermanentJobError, tenantJobInput } from '#app/jobs/worker.server'
 import { findApiSettings } from '#app/models/api-settings.server'
 import { listAuditEventsOfActor, recordAudit } from '#app/models/audit.server'
 import { countViewsPerCardAndSource } from '#app/models/card-views.server'
@@ -41,10 +41,15 @@ import { insertJob } from '#app/models/jobs.server'
 import { getMediaBytes } from '#app/models/media.server'
 import { listTeamsForUser } from '#app/models/teams.server'
 import { getUserPreferences } from '#app/models/user-settings.server'
-import { findUserById, type User } from '#app/models/users.server'
+import { contactDetailsOf, findUserById, type User } from '#app/models/users.server'
 import { hitOrRefuseIn, limitKey, minutesText } from '#app/rate-limits/rate-limit.server'
 import { dataExportReadyEmail } from '#app/services/emails/data-export-ready-email.server'
-import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import {
+  buildCardVCard,
+  vcardAddressOf,
+  vcardFileName,
+  vcardPhoto,
+} from '#app/services/vcard.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
@@ -239,13 +244,7 @@ export async function buildDataExportZip(
       phone2Type: card.phone2Type,
       website: card.website,
       bio: card.bio,
-      address: {
-        street: card.addressStreet,
-        city: card.addressCity,
-        region: card.addressRegion,
-        postalCode: card.addressPostalCode,
-        country: card.addressCountry,
-      },
+      address: vcardAddressOf(card),
       links,
       background: {
         kind: card.backgroundKind,
@@ -288,13 +287,7 @@ export async function buildDataExportZip(
       role: user.role,
       status: user.status,
       plan: user.plan,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      workEmail: user.workEmail,
-      phoneNumber: user.phoneNumber,
-      company: user.company,
-      jobTitle: user.jobTitle,
-      website: user.website,
+      ...contactDetailsOf(user),
       staffTitle: user.staffTitle,
       nameLink: user.linkSlug ? `${origin}/card/${user.linkSlug}` : null,
       logo: imageOf(user.logoMediaId),
@@ -373,9 +366,7 @@ const progressOf =
 /** The `data-export.build` job: builds the zip, keeps it, emails the owner. */
 export const buildDataExportJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const exportId = job.payload.exportId
-    if (!organizationId || !exportId) throw new PermanentJobError('malformed payload')
+    const { organizationId, exportId } = tenantJobInput(job, 'exportId')
     const tenant = await freshTenantOf(organizationId)
     if (!tenant) return
     const started = await withTenant(organizationId, async (tx) => {

@@ -34,6 +34,15 @@ import { platformSettings, users as usersTable } from '#drizzle/schema'
 
 export const DEMO_PASSWORD = 'demo1234'
 
+/** Acme's office: on Alice's card and in her team's card template. */
+const ACME_ADDRESS = {
+  addressStreet: '1 Acme Plaza, Suite 400',
+  addressCity: 'Phoenix',
+  addressRegion: 'AZ',
+  addressPostalCode: '85004',
+  addressCountry: 'United States',
+}
+
 type DemoUser = Omit<NewAccount, 'password'> & {
   card?: {
     company: string
@@ -191,11 +200,7 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
             phoneType: 'mobile',
             phone2: '+1 555 0111',
             phone2Type: 'work',
-            addressStreet: '1 Acme Plaza, Suite 400',
-            addressCity: 'Phoenix',
-            addressRegion: 'AZ',
-            addressPostalCode: '85004',
-            addressCountry: 'United States',
+            ...ACME_ADDRESS,
             links: [
               { kind: 'linkedin', url: 'https://www.linkedin.com/in/alice-anderson-acme' },
               { kind: 'x', url: 'https://x.com/alice_acme' },
@@ -280,11 +285,7 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           useAgencyLogo: true,
           company: 'Acme Corp',
           website: 'https://acme.example.test',
-          addressStreet: '1 Acme Plaza, Suite 400',
-          addressCity: 'Phoenix',
-          addressRegion: 'AZ',
-          addressPostalCode: '85004',
-          addressCountry: 'United States',
+          ...ACME_ADDRESS,
           links: [
             { kind: 'linkedin', label: '', url: 'https://www.linkedin.com/company/acme-demo' },
           ],

@@ -3,7 +3,7 @@
 // misconfigured when a verified domain's record disappears (it then stops serving).
 import { randomBytes } from 'node:crypto'
 import { getEnv } from '#app/env.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordOrganizationAudit } from '#app/models/audit.server'
 import {
   type DomainRow,
   findDomainRow,
@@ -189,12 +189,8 @@ async function releaseClaim(
 ) {
   const released = await withTenant(organizationId, async (tx) => {
     if (!(await releaseDomainClaim(tx, organizationId, checked))) return false
-    await recordAudit(tx, organizationId, {
-      actorUserId,
-      action,
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: { domain: checked.domain },
+    await recordOrganizationAudit(tx, organizationId, actorUserId, action, {
+      domain: checked.domain,
     })
     return true
   })
@@ -206,13 +202,10 @@ async function recordBeatenClaims(organizationIds: string[], domain: string) {
   for (const organizationId of organizationIds) {
     invalidateTenant(organizationId)
     await withTenant(organizationId, (tx) =>
-      recordAudit(tx, organizationId, {
-        actorUserId: null,
-        action: 'domain.released',
-        entityType: 'organization',
-        entityId: organizationId,
-        // Not who verified it: another tenant is never named.
-        metadata: { domain, reason: 'verified elsewhere' },
+      // Not who verified it: another tenant is never named.
+      recordOrganizationAudit(tx, organizationId, null, 'domain.released', {
+        domain,
+        reason: 'verified elsewhere',
       }),
     )
   }
@@ -260,12 +253,10 @@ export async function checkCustomDomain(
         checkedAt: now,
       })
       if (updated && changed) {
-        await recordAudit(tx, organizationId, {
-          actorUserId,
-          action: `domain.${after}`,
-          entityType: 'organization',
-          entityId: organizationId,
-          metadata: { domain: checked.domain, from: before, to: after },
+        await recordOrganizationAudit(tx, organizationId, actorUserId, `domain.${after}`, {
+          domain: checked.domain,
+          from: before,
+          to: after,
         })
       }
       // Verified: the pending claims of other agencies on this name end with it.

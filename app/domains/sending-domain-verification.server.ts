@@ -5,7 +5,7 @@
 // (often while pending, rarely once verified), so a record removed later is noticed.
 import { getEnv } from '#app/env.server'
 import type { JobHandler } from '#app/jobs/worker.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordOrganizationAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import {
   completeSendingDomainRegistration,
@@ -160,12 +160,8 @@ async function releaseIfExpired(
   await withTenant(organizationId, async (tx) => {
     const deleted = await deleteUnverifiedSendingDomain(tx, organizationId, row.providerDomainId)
     if (!deleted) return
-    await recordAudit(tx, organizationId, {
-      actorUserId,
-      action: 'sending_domain.expired',
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: { domain: row.domain },
+    await recordOrganizationAudit(tx, organizationId, actorUserId, 'sending_domain.expired', {
+      domain: row.domain,
     })
   })
   return true
@@ -214,16 +210,10 @@ export async function addSendingDomain(
       status: registered.status,
       records: registered.records,
     })
-    await recordAudit(tx, organizationId, {
-      actorUserId,
-      action: 'sending_domain.added',
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: {
-        domain: input.domain,
-        sender: `${input.senderLocalPart}@${input.domain}`,
-        status: registered.status,
-      },
+    await recordOrganizationAudit(tx, organizationId, actorUserId, 'sending_domain.added', {
+      domain: input.domain,
+      sender: `${input.senderLocalPart}@${input.domain}`,
+      status: registered.status,
     })
     await scheduleCheck(tx, organizationId, registered.id, registered.status)
     if (registered.status !== 'verified') {
@@ -288,13 +278,13 @@ export async function checkSendingDomain(
     })
     if (!recorded) return
     if (wasSending !== verified) {
-      await recordAudit(tx, organizationId, {
+      await recordOrganizationAudit(
+        tx,
+        organizationId,
         actorUserId,
-        action: verified ? 'sending_domain.verified' : 'sending_domain.failed',
-        entityType: 'organization',
-        entityId: organizationId,
-        metadata: { domain: row.domain, from: row.status, to: current.status },
-      })
+        verified ? 'sending_domain.verified' : 'sending_domain.failed',
+        { domain: row.domain, from: row.status, to: current.status },
+      )
     }
     await scheduleCheck(tx, organizationId, row.providerDomainId, current.status)
     // Verified no more: the claim now has its days to be proven again.
@@ -328,12 +318,8 @@ export async function removeSendingDomain(
   if (row.providerDomainId) await removeProviderDomain(row.providerDomainId)
   await withTenant(organizationId, async (tx) => {
     await deleteSendingDomain(tx, organizationId)
-    await recordAudit(tx, organizationId, {
-      actorUserId,
-      action: 'sending_domain.removed',
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: { domain: row.domain },
+    await recordOrganizationAudit(tx, organizationId, actorUserId, 'sending_domain.removed', {
+      domain: row.domain,
     })
   })
   return 'removed'

@@ -41,6 +41,22 @@ export type JobHandler = {
 export type JobHandlers = Partial<Record<JobName, JobHandler>>
 
 /**
+ * The organization a tenant's job is for and the payload fields it needs, each present: a job
+ * without them can never run (PermanentJobError).
+ */
+export function tenantJobInput<Field extends string>(
+  job: Job,
+  ...fields: Field[]
+): { organizationId: string } & Record<Field, string> {
+  const organizationId = job.organizationId
+  const values = Object.fromEntries(fields.map((field) => [field, job.payload[field]]))
+  if (!organizationId || fields.some((field) => !values[field])) {
+    throw new PermanentJobError('malformed payload')
+  }
+  return { organizationId, ...(values as Record<Field, string>) }
+}
+
+/**
  * The worker's lanes (ADR 056), each running one job at a time beside the others. Email has a
  * lane to itself: a password reset never waits behind a push to a silent APNs (issue 39 point 4).
  * Kinds whose work waits on a third party share another; everything else (backups, sweeps,

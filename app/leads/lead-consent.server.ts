@@ -5,7 +5,7 @@
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordOrganizationAudit } from '#app/models/audit.server'
 import {
   type ConsentText,
   findConsentText,
@@ -36,12 +36,9 @@ export async function saveConsentText(organizationId: string, actorUserId: strin
       // A concurrent save took the number: the next one is free now that it has committed.
       (await insertConsentText(tx, organizationId, body))
     if (!saved) throw new Error('consent text version not saved')
-    await recordAudit(tx, organizationId, {
-      actorUserId,
-      action: 'consent.updated',
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: { version: saved.version, on: Boolean(body) },
+    await recordOrganizationAudit(tx, organizationId, actorUserId, 'consent.updated', {
+      version: saved.version,
+      on: Boolean(body),
     })
     return saved
   })

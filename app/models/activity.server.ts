@@ -7,10 +7,11 @@
 // What an item carries is what the role's own lists already show: a person's name (never an
 // email or phone), an agency's name, a role. No card's contents (title, fields) and no contact's
 // name: a contact belongs to the end user, and card data is the card gate's alone (ADR 027).
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViews, contacts, digitalCards, organizations, users } from '#drizzle/schema'
+import { viewedCard } from './card-views.server'
 
 export type ScopeActivityKind =
   /** An agency was created (the platform's list). */
@@ -48,6 +49,27 @@ const managedBy = (teamAdminId: string) =>
 const ownerOf = (row: { organizationId: AnyPgColumn; userId: AnyPgColumn }) =>
   and(eq(users.organizationId, row.organizationId), eq(users.id, row.userId))
 
+/** The newest accounts that `where` keeps, with their names and roles. */
+function newestAccounts(db: Queryable, where: SQL | undefined, limit: number) {
+  return db
+    .select({ id: users.id, at: users.createdAt, subject: fullName, role: users.role })
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt))
+    .limit(limit)
+}
+
+/** The newest cards that `where` keeps, with their owners' names. */
+function newestCards(db: Queryable, where: SQL | undefined, limit: number) {
+  return db
+    .select({ id: digitalCards.id, at: digitalCards.createdAt, subject: fullName })
+    .from(digitalCards)
+    .innerJoin(users, ownerOf(digitalCards))
+    .where(where)
+    .orderBy(desc(digitalCards.createdAt))
+    .limit(limit)
+}
+
 type Row = {
   id: string
   at: Date | string
@@ -78,19 +100,8 @@ export async function listOrganizationActivity(
   organizationId: string,
   limit = DEFAULT_LIMIT,
 ) {
-  const joined = await db
-    .select({ id: users.id, at: users.createdAt, subject: fullName, role: users.role })
-    .from(users)
-    .where(eq(users.organizationId, organizationId))
-    .orderBy(desc(users.createdAt))
-    .limit(limit)
-  const cards = await db
-    .select({ id: digitalCards.id, at: digitalCards.createdAt, subject: fullName })
-    .from(digitalCards)
-    .innerJoin(users, ownerOf(digitalCards))
-    .where(eq(digitalCards.organizationId, organizationId))
-    .orderBy(desc(digitalCards.createdAt))
-    .limit(limit)
+  const joined = await newestAccounts(db, eq(users.organizationId, organizationId), limit)
+  const cards = await newestCards(db, eq(digitalCards.organizationId, organizationId), limit)
   return merge(
     [
       ['user.joined', joined],
@@ -112,29 +123,21 @@ export async function listAssignedEndUsersActivity(
   teamAdminId: string,
   limit = DEFAULT_LIMIT,
 ) {
-  const joined = await db
-    .select({ id: users.id, at: users.createdAt, subject: fullName })
-    .from(users)
-    .where(and(eq(users.organizationId, organizationId), managedBy(teamAdminId)))
-    .orderBy(desc(users.createdAt))
-    .limit(limit)
-  const cards = await db
-    .select({ id: digitalCards.id, at: digitalCards.createdAt, subject: fullName })
-    .from(digitalCards)
-    .innerJoin(users, ownerOf(digitalCards))
-    .where(and(eq(digitalCards.organizationId, organizationId), managedBy(teamAdminId)))
-    .orderBy(desc(digitalCards.createdAt))
-    .limit(limit)
+  // All of them are end users: their list names no role.
+  const joined = await newestAccounts(
+    db,
+    and(eq(users.organizationId, organizationId), managedBy(teamAdminId)),
+    limit,
+  )
+  const cards = await newestCards(
+    db,
+    and(eq(digitalCards.organizationId, organizationId), managedBy(teamAdminId)),
+    limit,
+  )
   const views = await db
     .select({ id: cardViews.id, at: cardViews.viewedAt, subject: fullName })
     .from(cardViews)
-    .innerJoin(
-      digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViews.organizationId),
-        eq(digitalCards.id, cardViews.cardId),
-      ),
-    )
+    .innerJoin(digitalCards, viewedCard)
     .innerJoin(users, ownerOf(digitalCards))
     .where(and(eq(cardViews.organizationId, organizationId), managedBy(teamAdminId)))
     .orderBy(desc(cardViews.viewedAt))
@@ -148,7 +151,7 @@ export async function listAssignedEndUsersActivity(
     .limit(limit)
   return merge(
     [
-      ['user.joined', joined],
+      ['user.joined', joined.map((row) => ({ ...row, role: null }))],
       ['card.made', cards],
       ['member.card_viewed', views],
       ['member.contact_gained', gained],
@@ -193,10 +196,7 @@ export async function listPlatformActivity(db: Queryable, limit = DEFAULT_LIMIT)
       organization: organizations.name,
     })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, ownerOf(digitalCards))
     .innerJoin(organizations, eq(organizations.id, digitalCards.organizationId))
     .orderBy(desc(digitalCards.createdAt))
     .limit(limit)

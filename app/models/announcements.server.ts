@@ -3,6 +3,7 @@
 import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { announcements, userSettings, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type Announcement = typeof announcements.$inferSelect
 
@@ -32,10 +33,7 @@ export async function countAnnouncementRecipients(db: Queryable, organizationId:
   const [row] = await db
     .select({ n: count() })
     .from(users)
-    .innerJoin(
-      userSettings,
-      and(eq(userSettings.organizationId, users.organizationId), eq(userSettings.userId, users.id)),
-    )
+    .innerJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
     .where(optedIn(organizationId))
   return row?.n ?? 0
 }
@@ -50,10 +48,7 @@ export async function listAnnouncementRecipients(
   return db
     .select({ id: users.id, email: users.email, firstName: users.firstName })
     .from(users)
-    .innerJoin(
-      userSettings,
-      and(eq(userSettings.organizationId, users.organizationId), eq(userSettings.userId, users.id)),
-    )
+    .innerJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
     .where(and(optedIn(organizationId), afterUserId ? gt(users.id, afterUserId) : undefined))
     .orderBy(asc(users.id))
     .limit(limit)

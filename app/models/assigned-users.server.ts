@@ -4,6 +4,7 @@ import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, userSettings, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
+import { tenantJoin } from './tenant-join.server'
 
 /**
  * The end users assigned to `teamAdminId`, by name, with their default card (else their newest
@@ -34,19 +35,15 @@ export async function listAssignedEndUsers(
       preferences: userSettings.preferences,
     })
     .from(users)
-    .leftJoin(
-      digitalCards,
-      and(eq(digitalCards.organizationId, users.organizationId), eq(digitalCards.userId, users.id)),
-    )
-    .leftJoin(
-      userSettings,
-      and(eq(userSettings.organizationId, users.organizationId), eq(userSettings.userId, users.id)),
-    )
+    .leftJoin(digitalCards, tenantJoin(digitalCards, users, digitalCards.userId, users.id))
+    .leftJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
     .leftJoin(
       cardSlugs,
-      and(
-        eq(cardSlugs.organizationId, digitalCards.organizationId),
-        eq(cardSlugs.cardId, digitalCards.id),
+      tenantJoin(
+        cardSlugs,
+        digitalCards,
+        cardSlugs.cardId,
+        digitalCards.id,
         isNull(cardSlugs.retiredAt),
       ),
     )

@@ -16,13 +16,81 @@ export async function recordAudit(db: Queryable, organizationId: string, event: 
   await db.insert(auditEvents).values({ organizationId, ...event, metadata: event.metadata ?? {} })
 }
 
-/** A user's own recent activity (the profile's Activity tab). */
-export async function listActivityForUser(
+/** An event its holder caused on their own account (a password, a second factor, a profile). */
+export function recordAccountAudit(
   db: Queryable,
   organizationId: string,
   userId: string,
-  limit = 50,
+  action: string,
+  metadata?: Record<string, unknown>,
 ) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'user',
+    entityId: userId,
+    metadata,
+  })
+}
+
+/** An event of the organization itself (its domains, branding, settings), by `actorUserId`. */
+export function recordOrganizationAudit(
+  db: Queryable,
+  organizationId: string,
+  actorUserId: string | null,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId,
+    action,
+    entityType: 'organization',
+    entityId: organizationId,
+    metadata,
+  })
+}
+
+/** An event its owner caused on one of their cards (made, changed, made the default, deleted). */
+export function recordCardAudit(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'digital_card',
+    entityId: cardId,
+    metadata,
+  })
+}
+
+/** An event a person caused on a team (made it, changed its people, answered an invitation). */
+export function recordTeamAudit(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  teamId: string,
+  action: string,
+  metadata?: Record<string, unknown>,
+) {
+  return recordAudit(db, organizationId, {
+    actorUserId: userId,
+    action,
+    entityType: 'team',
+    entityId: teamId,
+    metadata,
+  })
+}
+
+/** How many of a user's own events the profile's Activity tab shows. */
+const ACTIVITY_TAB_EVENTS = 50
+
+/** A user's own recent activity (the profile's Activity tab). */
+export async function listActivityForUser(db: Queryable, organizationId: string, userId: string) {
   return db
     .select({
       id: auditEvents.id,
@@ -33,7 +101,7 @@ export async function listActivityForUser(
     .from(auditEvents)
     .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId)))
     .orderBy(desc(auditEvents.createdAt))
-    .limit(limit)
+    .limit(ACTIVITY_TAB_EVENTS)
 }
 
 /** Every event the user caused, oldest first, with its details (the data export, ADR 052). */

@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { isUuid } from '#app/models/cards.server'
 import type { Queryable } from '#drizzle/db.server'
 import { cardLinks, cardTemplates, digitalCards, teamMembers, teams, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type CardTemplate = typeof cardTemplates.$inferSelect
 export type TemplateWrite = Omit<
@@ -19,13 +20,7 @@ export function listTemplates(db: Queryable, organizationId: string) {
   return db
     .select({ template: cardTemplates, teamName: teams.name })
     .from(cardTemplates)
-    .leftJoin(
-      teams,
-      and(
-        eq(teams.organizationId, cardTemplates.organizationId),
-        eq(teams.id, cardTemplates.teamId),
-      ),
-    )
+    .leftJoin(teams, tenantJoin(teams, cardTemplates, teams.id, cardTemplates.teamId))
     .where(eq(cardTemplates.organizationId, organizationId))
     .orderBy(sql`${cardTemplates.teamId} is not null`, asc(cardTemplates.createdAt))
 }
@@ -93,9 +88,11 @@ export async function findTemplateForUser(db: Queryable, organizationId: string,
     .innerJoin(cardTemplates, eq(cardTemplates.organizationId, users.organizationId))
     .leftJoin(
       teamMembers,
-      and(
-        eq(teamMembers.organizationId, cardTemplates.organizationId),
-        eq(teamMembers.teamId, cardTemplates.teamId),
+      tenantJoin(
+        teamMembers,
+        cardTemplates,
+        teamMembers.teamId,
+        cardTemplates.teamId,
         eq(teamMembers.userId, users.id),
       ),
     )
@@ -128,10 +125,7 @@ export function listCardsToApply(db: Queryable, organizationId: string, template
   return db
     .select({ id: digitalCards.id, userId: digitalCards.userId })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
     .where(
       and(
         eq(digitalCards.organizationId, organizationId),
@@ -186,10 +180,7 @@ export function listTemplateCards(db: Queryable, organizationId: string, templat
       ownerEmail: users.email,
     })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
     .where(
       and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.templateId, templateId)),
     )
@@ -204,10 +195,7 @@ export async function findTemplateOfCard(db: Queryable, organizationId: string, 
     .from(digitalCards)
     .innerJoin(
       cardTemplates,
-      and(
-        eq(cardTemplates.organizationId, digitalCards.organizationId),
-        eq(cardTemplates.id, digitalCards.templateId),
-      ),
+      tenantJoin(cardTemplates, digitalCards, cardTemplates.id, digitalCards.templateId),
     )
     .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, cardId)))
   return row?.template

@@ -2,6 +2,7 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViewHours, cardViews, digitalCards } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop'] as const
 export type DeviceClass = (typeof DEVICE_CLASSES)[number] | 'unknown'
@@ -94,6 +95,9 @@ export async function recordCardViews(
   return list.length
 }
 
+/** Joins a view to the card it is of, in the view's own organization. */
+export const viewedCard = tenantJoin(digitalCards, cardViews, digitalCards.id, cardViews.cardId)
+
 /** The profile's Card Scans: when the user's cards were opened, newest first (no visitor data). */
 export function listCardScans(db: Queryable, organizationId: string, userId: string, limit = 50) {
   return db
@@ -106,13 +110,7 @@ export function listCardScans(db: Queryable, organizationId: string, userId: str
       firstName: digitalCards.firstName,
     })
     .from(cardViews)
-    .innerJoin(
-      digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViews.organizationId),
-        eq(digitalCards.id, cardViews.cardId),
-      ),
-    )
+    .innerJoin(digitalCards, viewedCard)
     .where(and(eq(cardViews.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .orderBy(desc(cardViews.viewedAt), desc(cardViews.id))
     .limit(limit)
@@ -129,10 +127,7 @@ export function countViewsPerCardAndSource(db: Queryable, organizationId: string
     .from(cardViewHours)
     .innerJoin(
       digitalCards,
-      and(
-        eq(digitalCards.organizationId, cardViewHours.organizationId),
-        eq(digitalCards.id, cardViewHours.cardId),
-      ),
+      tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
     )
     .where(and(eq(cardViewHours.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .groupBy(cardViewHours.cardId, cardViewHours.source)

@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import { claimDefaultSlug } from '#app/models/card-slugs.server'
+import { type ContactDetailField, contactDetailsOf } from '#app/models/users.server'
 import type { Background } from '#app/validation/card-background'
-import type { CardLinkInput } from '#app/validation/card-details'
+import { type CardLinkInput, EMPTY_CARD_EXTRAS } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
 import { cardLinks, cardSlugs, digitalCards, media, userSettings, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
 export type NewCard = Omit<
@@ -14,17 +16,8 @@ export type NewCard = Omit<
 export type CardFields = Partial<
   Pick<
     DigitalCard,
+    | ContactDetailField
     | 'title'
-    | 'firstName'
-    | 'lastName'
-    | 'email'
-    | 'workEmail'
-    | 'phoneNumber'
-    | 'company'
-    | 'jobTitle'
-    | 'website'
-    | 'logoMediaId'
-    | 'profilePictureMediaId'
     | 'noindex'
     | 'bio'
     | 'pronouns'
@@ -86,9 +79,11 @@ const picture = alias(media, 'card_picture')
 const background = alias(media, 'card_background')
 // A card's current short link (ADR 041); a retired one only redirects.
 const currentSlug = alias(cardSlugs, 'current_slug')
-const currentSlugJoin = and(
-  eq(currentSlug.organizationId, digitalCards.organizationId),
-  eq(currentSlug.cardId, digitalCards.id),
+const currentSlugJoin = tenantJoin(
+  currentSlug,
+  digitalCards,
+  currentSlug.cardId,
+  digitalCards.id,
   isNull(currentSlug.retiredAt),
 )
 const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
@@ -97,18 +92,9 @@ const mediaPath = (table: { hash: AnyPgColumn; ext: AnyPgColumn }) =>
   >`case when ${table.hash} is null then null else '/media/' || ${table.hash} || '.' || ${table.ext} end`
 
 const imageJoins = {
-  logo: and(
-    eq(logo.organizationId, digitalCards.organizationId),
-    eq(logo.id, digitalCards.logoMediaId),
-  ),
-  picture: and(
-    eq(picture.organizationId, digitalCards.organizationId),
-    eq(picture.id, digitalCards.profilePictureMediaId),
-  ),
-  background: and(
-    eq(background.organizationId, digitalCards.organizationId),
-    eq(background.id, digitalCards.backgroundMediaId),
-  ),
+  logo: tenantJoin(logo, digitalCards, logo.id, digitalCards.logoMediaId),
+  picture: tenantJoin(picture, digitalCards, picture.id, digitalCards.profilePictureMediaId),
+  background: tenantJoin(background, digitalCards, background.id, digitalCards.backgroundMediaId),
 }
 
 /**
@@ -122,16 +108,18 @@ const linksOfCard = sql<CardLink[]>`coalesce((
 ), '[]'::json)`
 
 /** Cards with the public paths of their images and their links, in one query. */
+const cardWithImages = {
+  card: digitalCards,
+  logoUrl: mediaPath(logo),
+  profilePictureUrl: mediaPath(picture),
+  backgroundImageUrl: mediaPath(background),
+  links: linksOfCard,
+  shortSlug: currentSlug.slug,
+}
+
 function selectCardsWithImages(db: Queryable) {
   return db
-    .select({
-      card: digitalCards,
-      logoUrl: mediaPath(logo),
-      profilePictureUrl: mediaPath(picture),
-      backgroundImageUrl: mediaPath(background),
-      links: linksOfCard,
-      shortSlug: currentSlug.slug,
-    })
+    .select(cardWithImages)
     .from(digitalCards)
     .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
@@ -142,20 +130,9 @@ function selectCardsWithImages(db: Queryable) {
 /** The same, with the owner account's status, for a card asked for by someone else. */
 function selectSharedCards(db: Queryable) {
   return db
-    .select({
-      card: digitalCards,
-      logoUrl: mediaPath(logo),
-      profilePictureUrl: mediaPath(picture),
-      backgroundImageUrl: mediaPath(background),
-      links: linksOfCard,
-      shortSlug: currentSlug.slug,
-      ownerStatus: users.status,
-    })
+    .select({ ...cardWithImages, ownerStatus: users.status })
     .from(digitalCards)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, digitalCards.organizationId), eq(users.id, digitalCards.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
     .leftJoin(currentSlug, currentSlugJoin)
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
@@ -375,13 +352,7 @@ export async function findCardBySlug(
 ): Promise<SharedCard | undefined> {
   if (slug.length > 64) return undefined
   const [row] = await selectSharedCards(db)
-    .innerJoin(
-      askedSlug,
-      and(
-        eq(askedSlug.organizationId, digitalCards.organizationId),
-        eq(askedSlug.cardId, digitalCards.id),
-      ),
-    )
+    .innerJoin(askedSlug, tenantJoin(askedSlug, digitalCards, askedSlug.cardId, digitalCards.id))
     .where(
       and(
         eq(digitalCards.organizationId, organizationId),
@@ -430,19 +401,10 @@ export async function findCardByReference(
           and ${userSettings.preferences} -> 'privacy' is not null)`,
     })
     .from(users)
-    .leftJoin(
-      profileLogo,
-      and(
-        eq(profileLogo.organizationId, users.organizationId),
-        eq(profileLogo.id, users.logoMediaId),
-      ),
-    )
+    .leftJoin(profileLogo, tenantJoin(profileLogo, users, profileLogo.id, users.logoMediaId))
     .leftJoin(
       profilePicture,
-      and(
-        eq(profilePicture.organizationId, users.organizationId),
-        eq(profilePicture.id, users.profilePictureMediaId),
-      ),
+      tenantJoin(profilePicture, users, profilePicture.id, users.profilePictureMediaId),
     )
     .where(
       and(eq(users.organizationId, organizationId), sql`${users.linkSlug} = lower(${reference})`),
@@ -471,14 +433,8 @@ export async function findCardByReference(
 /** The contact details and images a card takes from its owner's profile. */
 export function cardFieldsFromProfile(user: typeof users.$inferSelect) {
   return {
-    firstName: user.firstName,
-    lastName: user.lastName,
+    ...contactDetailsOf(user),
     email: user.email,
-    workEmail: user.workEmail,
-    phoneNumber: user.phoneNumber,
-    company: user.company,
-    jobTitle: user.jobTitle,
-    website: user.website,
     logoMediaId: user.logoMediaId,
     profilePictureMediaId: user.profilePictureMediaId,
   }
@@ -498,16 +454,7 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     isDefault: false,
     cardType: 'personal',
     noindex: true,
-    bio: '',
-    pronouns: '',
-    phoneType: 'mobile',
-    phone2: '',
-    phone2Type: 'work',
-    addressStreet: '',
-    addressCity: '',
-    addressRegion: '',
-    addressPostalCode: '',
-    addressCountry: '',
+    ...EMPTY_CARD_EXTRAS,
     templateId: null,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type Contact = typeof contacts.$inferSelect
 export type NewContact = Pick<typeof contacts.$inferInsert, 'fullName'> &
@@ -67,6 +68,21 @@ export async function addContact(
   return { status: 'created', contact }
 }
 
+/** Joins a contact to the consent text it agreed to (none for a contact without consent). */
+export const consentTextOfContact = tenantJoin(
+  consentTexts,
+  contacts,
+  consentTexts.id,
+  contacts.consentTextId,
+)
+
+/** The consent a lead gave (ADR 050): when, on which page, and to which version of the text. */
+export const consentOfContact = {
+  consentGivenAt: contacts.consentGivenAt,
+  consentPage: contacts.consentPage,
+  consentVersion: consentTexts.version,
+}
+
 // What the owner's list and exports show of a contact: every column but the lead's link-token
 // hash (ADR 050), and the version of the consent text a lead agreed to (null without consent).
 const { dataTokenHash: _tokenHash, ...listedColumns } = getTableColumns(contacts)
@@ -87,13 +103,7 @@ export async function listContacts(
   return db
     .select({ ...listedColumns, consentVersion: consentTexts.version })
     .from(contacts)
-    .leftJoin(
-      consentTexts,
-      and(
-        eq(consentTexts.organizationId, contacts.organizationId),
-        eq(consentTexts.id, contacts.consentTextId),
-      ),
-    )
+    .leftJoin(consentTexts, consentTextOfContact)
     .where(
       and(
         owned(organizationId, userId),
@@ -130,23 +140,12 @@ export async function findLeadByDataToken(
       createdAt: contacts.createdAt,
       ownerFirstName: users.firstName,
       ownerLastName: users.lastName,
-      consentGivenAt: contacts.consentGivenAt,
-      consentPage: contacts.consentPage,
-      consentVersion: consentTexts.version,
+      ...consentOfContact,
       consentText: consentTexts.body,
     })
     .from(contacts)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, contacts.organizationId), eq(users.id, contacts.userId)),
-    )
-    .leftJoin(
-      consentTexts,
-      and(
-        eq(consentTexts.organizationId, contacts.organizationId),
-        eq(consentTexts.id, contacts.consentTextId),
-      ),
-    )
+    .innerJoin(users, tenantJoin(users, contacts, users.id, contacts.userId))
+    .leftJoin(consentTexts, consentTextOfContact)
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.dataTokenHash, tokenHash)))
   return row
 }

@@ -2,6 +2,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, crmSyncs } from '#drizzle/schema'
+import { consentOfContact, consentTextOfContact } from './contacts.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type CrmSync = typeof crmSyncs.$inferSelect
 
@@ -102,13 +104,7 @@ export async function listCrmSyncs(
       updatedAt: crmSyncs.updatedAt,
     })
     .from(crmSyncs)
-    .innerJoin(
-      contacts,
-      and(
-        eq(contacts.organizationId, crmSyncs.organizationId),
-        eq(contacts.id, crmSyncs.contactId),
-      ),
-    )
+    .innerJoin(contacts, tenantJoin(contacts, crmSyncs, contacts.id, crmSyncs.contactId))
     .where(and(eq(crmSyncs.organizationId, organizationId), eq(crmSyncs.userId, userId)))
     .orderBy(desc(crmSyncs.createdAt))
     .limit(limit)
@@ -123,18 +119,10 @@ export async function findContactForSync(db: Queryable, organizationId: string, 
       phoneNumber: contacts.phoneNumber,
       company: contacts.company,
       source: contacts.source,
-      consentGivenAt: contacts.consentGivenAt,
-      consentPage: contacts.consentPage,
-      consentVersion: consentTexts.version,
+      ...consentOfContact,
     })
     .from(contacts)
-    .leftJoin(
-      consentTexts,
-      and(
-        eq(consentTexts.organizationId, contacts.organizationId),
-        eq(consentTexts.id, contacts.consentTextId),
-      ),
-    )
+    .leftJoin(consentTexts, consentTextOfContact)
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
   return row
 }

@@ -1,7 +1,7 @@
 // A person's data exports (issue 31 point 4, ADR 052): the row the profile's progress reads,
 // and the zip once built. Every function takes the organization; those a person reaches take
 // the person too, so nobody reads another's export by its id.
-import { and, desc, eq, getTableColumns, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, gt, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { dataExports } from '#drizzle/schema'
 
@@ -9,6 +9,24 @@ import { dataExports } from '#drizzle/schema'
 const { zip: _zip, ...summaryColumns } = getTableColumns(dataExports)
 
 export type DataExportSummary = Omit<typeof dataExports.$inferSelect, 'zip'>
+
+/** The person's exports in the organization, narrowed by `more` (one of them, a state). */
+const exportsOf = (organizationId: string, userId: string, ...more: SQL[]) =>
+  and(eq(dataExports.organizationId, organizationId), eq(dataExports.userId, userId), ...more)
+
+/** The person's export by id once it is ready, narrowed by `more` (not expired). */
+const readyExportOf = (organizationId: string, userId: string, exportId: string, ...more: SQL[]) =>
+  exportsOf(
+    organizationId,
+    userId,
+    eq(dataExports.id, exportId),
+    eq(dataExports.state, 'ready'),
+    ...more,
+  )
+
+/** One export of the organization, narrowed by `more` (the states it may be in). */
+const exportById = (organizationId: string, exportId: string, ...more: SQL[]) =>
+  and(eq(dataExports.organizationId, organizationId), eq(dataExports.id, exportId), ...more)
 
 /**
  * A new queued export for the person, or undefined when one of theirs is queued or running
@@ -31,13 +49,7 @@ export async function deleteFinishedDataExports(
 ) {
   const rows = await db
     .delete(dataExports)
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.userId, userId),
-        inArray(dataExports.state, ['ready', 'failed']),
-      ),
-    )
+    .where(exportsOf(organizationId, userId, inArray(dataExports.state, ['ready', 'failed'])))
     .returning({ id: dataExports.id })
   return rows.length
 }
@@ -47,7 +59,7 @@ export async function findLatestDataExport(db: Queryable, organizationId: string
   const [row] = await db
     .select(summaryColumns)
     .from(dataExports)
-    .where(and(eq(dataExports.organizationId, organizationId), eq(dataExports.userId, userId)))
+    .where(exportsOf(organizationId, userId))
     .orderBy(desc(dataExports.createdAt), desc(dataExports.id))
     .limit(1)
   return row
@@ -61,7 +73,7 @@ export async function findDataExport(db: Queryable, organizationId: string, expo
   const [row] = await db
     .select(summaryColumns)
     .from(dataExports)
-    .where(and(eq(dataExports.organizationId, organizationId), eq(dataExports.id, exportId)))
+    .where(exportById(organizationId, exportId))
     .limit(1)
   return row
 }
@@ -78,15 +90,7 @@ export async function findDownloadableDataExport(
   const [row] = await db
     .select(summaryColumns)
     .from(dataExports)
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.userId, userId),
-        eq(dataExports.id, exportId),
-        eq(dataExports.state, 'ready'),
-        gt(dataExports.expiresAt, now),
-      ),
-    )
+    .where(readyExportOf(organizationId, userId, exportId, gt(dataExports.expiresAt, now)))
     .limit(1)
   return row
 }
@@ -106,14 +110,7 @@ export async function readDataExportChunk(
   const [row] = await db
     .select({ chunk: sql<Buffer>`substring(${dataExports.zip} from ${offset + 1} for ${length})` })
     .from(dataExports)
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.userId, userId),
-        eq(dataExports.id, exportId),
-        eq(dataExports.state, 'ready'),
-      ),
-    )
+    .where(readyExportOf(organizationId, userId, exportId))
     .limit(1)
   if (!row) return undefined
   const chunk = row.chunk as unknown
@@ -125,13 +122,7 @@ export async function startDataExport(db: Queryable, organizationId: string, exp
   const rows = await db
     .update(dataExports)
     .set({ state: 'running', progress: 0, error: null })
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.id, exportId),
-        inArray(dataExports.state, ['queued', 'running']),
-      ),
-    )
+    .where(exportById(organizationId, exportId, inArray(dataExports.state, ['queued', 'running'])))
     .returning({ id: dataExports.id })
   return rows.length > 0
 }
@@ -145,13 +136,7 @@ export async function setDataExportProgress(
   await db
     .update(dataExports)
     .set({ progress: Math.max(0, Math.min(99, Math.round(progress))) })
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.id, exportId),
-        eq(dataExports.state, 'running'),
-      ),
-    )
+    .where(exportById(organizationId, exportId, eq(dataExports.state, 'running')))
 }
 
 /** The zip is built: ready until `expiresAt`. False when the export is no longer running. */
@@ -172,13 +157,7 @@ export async function finishDataExport(
       finishedAt: new Date(),
       expiresAt,
     })
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.id, exportId),
-        eq(dataExports.state, 'running'),
-      ),
-    )
+    .where(exportById(organizationId, exportId, eq(dataExports.state, 'running')))
     .returning({ id: dataExports.id })
   return rows.length > 0
 }
@@ -194,13 +173,7 @@ export async function failDataExport(
   await db
     .update(dataExports)
     .set({ state: 'failed', error, finishedAt: new Date(), expiresAt, zip: null })
-    .where(
-      and(
-        eq(dataExports.organizationId, organizationId),
-        eq(dataExports.id, exportId),
-        inArray(dataExports.state, ['queued', 'running']),
-      ),
-    )
+    .where(exportById(organizationId, exportId, inArray(dataExports.state, ['queued', 'running'])))
 }
 
 /** Ready exports whose time is up, and failed ones as old: deleted by the hourly sweep. */

@@ -4,6 +4,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, googleWalletObjects } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 const ofCard = (organizationId: string, cardId: string) =>
   and(
@@ -42,10 +43,7 @@ export async function listGoogleWalletObjects(
     .from(googleWalletObjects)
     .innerJoin(
       digitalCards,
-      and(
-        eq(digitalCards.organizationId, googleWalletObjects.organizationId),
-        eq(digitalCards.id, googleWalletObjects.cardId),
-      ),
+      tenantJoin(digitalCards, googleWalletObjects, digitalCards.id, googleWalletObjects.cardId),
     )
     .where(
       and(

@@ -1,16 +1,20 @@
 // Passkeys (WebAuthn), a second way to pass the sign-in's second step (ADR 045, Passkeys), and
 // the challenge of a passkey ceremony, kept on the session that asked for it.
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { passkeys, sessions } from '#drizzle/schema'
 
 export type Passkey = typeof passkeys.$inferSelect
 
+/** The user's passkeys in the organization, narrowed by `more` (one of them). */
+const passkeysOf = (organizationId: string, userId: string, ...more: SQL[]) =>
+  and(eq(passkeys.organizationId, organizationId), eq(passkeys.userId, userId), ...more)
+
 export async function listPasskeys(db: Queryable, organizationId: string, userId: string) {
   return db
     .select()
     .from(passkeys)
-    .where(and(eq(passkeys.organizationId, organizationId), eq(passkeys.userId, userId)))
+    .where(passkeysOf(organizationId, userId))
     .orderBy(asc(passkeys.createdAt), asc(passkeys.id))
 }
 
@@ -43,13 +47,7 @@ export async function findUserPasskey(
   const [row] = await db
     .select()
     .from(passkeys)
-    .where(
-      and(
-        eq(passkeys.organizationId, organizationId),
-        eq(passkeys.userId, userId),
-        eq(passkeys.credentialId, credentialId),
-      ),
-    )
+    .where(passkeysOf(organizationId, userId, eq(passkeys.credentialId, credentialId)))
   return row ?? null
 }
 
@@ -76,13 +74,7 @@ export async function renamePasskey(
   const rows = await db
     .update(passkeys)
     .set({ name })
-    .where(
-      and(
-        eq(passkeys.organizationId, organizationId),
-        eq(passkeys.userId, userId),
-        eq(passkeys.id, passkeyId),
-      ),
-    )
+    .where(passkeysOf(organizationId, userId, eq(passkeys.id, passkeyId)))
     .returning({ id: passkeys.id })
   return rows.length > 0
 }
@@ -95,13 +87,7 @@ export async function deletePasskey(
 ) {
   const rows = await db
     .delete(passkeys)
-    .where(
-      and(
-        eq(passkeys.organizationId, organizationId),
-        eq(passkeys.userId, userId),
-        eq(passkeys.id, passkeyId),
-      ),
-    )
+    .where(passkeysOf(organizationId, userId, eq(passkeys.id, passkeyId)))
     .returning({ name: passkeys.name })
   return rows[0] ?? null
 }

@@ -2,7 +2,7 @@
 // §2.11) and the agency's (§2.12). The `ForPlatform` functions read every tenant and belong
 // inside withPlatformScope only; every other function takes the organization and runs inside
 // withTenant.
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
@@ -56,11 +56,48 @@ export type PersonRow = {
   createdAt: Date
 }
 
+/** People with their organization's name, as the lists show them. */
+function selectPeople(db: Queryable) {
+  return db
+    .select(personColumns)
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+}
+
+/** The people `where` keeps, newest first (the End Users lists). */
+function listNewestPeople(db: Queryable, where: SQL | undefined, limit: number) {
+  return selectPeople(db).where(where).orderBy(desc(users.createdAt), asc(users.id)).limit(limit)
+}
+
+async function countPeople(db: Queryable, where: SQL | undefined) {
+  const [row] = await db.select({ n: count() }).from(users).where(where)
+  return row?.n ?? 0
+}
+
+const byName = [asc(users.firstName), asc(users.lastName), asc(users.email)]
+
+/** The accounts `where` keeps, by name: whom an end user or a departing seat may go to. */
+function listAccountChoices(db: Queryable, where: SQL | undefined) {
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(users)
+    .where(where)
+    .orderBy(...byName)
+    .limit(1000)
+}
+
+/** The chosen role when it is one of the list's `roles`, else every one of them. */
+const roleAmong = (role: User['role'] | null, roles: readonly User['role'][]) =>
+  role && roles.includes(role) ? eq(users.role, role) : inArray(users.role, [...roles])
+
 function endUserWhere(filter: EndUserFilter) {
   return and(
-    filter.role && filter.roles.includes(filter.role)
-      ? eq(users.role, filter.role)
-      : inArray(users.role, [...filter.roles]),
+    roleAmong(filter.role, filter.roles),
     filter.organizationId ? eq(users.organizationId, filter.organizationId) : undefined,
     filter.status ? eq(users.status, filter.status) : undefined,
     nameOrEmail(filter.search),
@@ -73,19 +110,12 @@ export function listEndUsersForPlatform(
   filter: EndUserFilter,
   limit: number,
 ): Promise<PersonRow[]> {
-  return db
-    .select(personColumns)
-    .from(users)
-    .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(endUserWhere(filter))
-    .orderBy(desc(users.createdAt), asc(users.id))
-    .limit(limit)
+  return listNewestPeople(db, endUserWhere(filter), limit)
 }
 
 /** How many accounts match, across every tenant: only inside the platform scope. */
-export async function countEndUsersForPlatform(db: Queryable, filter: EndUserFilter) {
-  const [row] = await db.select({ n: count() }).from(users).where(endUserWhere(filter))
-  return row?.n ?? 0
+export function countEndUsersForPlatform(db: Queryable, filter: EndUserFilter) {
+  return countPeople(db, endUserWhere(filter))
 }
 
 export const STAFF_ROLES = ['super_admin', 'super_admin_team'] as const
@@ -115,41 +145,24 @@ export function listOrganizationEndUsers(
   filter: OrganizationEndUserFilter,
   limit: number,
 ): Promise<PersonRow[]> {
-  return db
-    .select(personColumns)
-    .from(users)
-    .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(organizationEndUserWhere(organizationId, filter))
-    .orderBy(desc(users.createdAt), asc(users.id))
-    .limit(limit)
+  return listNewestPeople(db, organizationEndUserWhere(organizationId, filter), limit)
 }
 
 /** How many of one organization's end users match. */
-export async function countOrganizationEndUsers(
+export function countOrganizationEndUsers(
   db: Queryable,
   organizationId: string,
   filter: OrganizationEndUserFilter,
 ) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(organizationEndUserWhere(organizationId, filter))
-  return row?.n ?? 0
+  return countPeople(db, organizationEndUserWhere(organizationId, filter))
 }
 
 /** The organization's team members (role team_admin), by name: whom an end user may be assigned to. */
 export function listTeamAdmins(db: Queryable, organizationId: string) {
-  return db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
-    .from(users)
-    .where(and(eq(users.organizationId, organizationId), eq(users.role, 'team_admin')))
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
-    .limit(1000)
+  return listAccountChoices(
+    db,
+    and(eq(users.organizationId, organizationId), eq(users.role, 'team_admin')),
+  )
 }
 
 /**
@@ -157,23 +170,14 @@ export function listTeamAdmins(db: Queryable, organizationId: string) {
  * ADR 049): its end users, by name.
  */
 export function listSuccessorChoices(db: Queryable, organizationId: string) {
-  return db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
-    .from(users)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.role, 'end_user'),
-        eq(users.status, 'active'),
-      ),
-    )
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
-    .limit(1000)
+  return listAccountChoices(
+    db,
+    and(
+      eq(users.organizationId, organizationId),
+      eq(users.role, 'end_user'),
+      eq(users.status, 'active'),
+    ),
+  )
 }
 
 /**
@@ -186,20 +190,15 @@ export function listStaff(
   filter: { search: string; role: User['role'] | null },
   roles: readonly User['role'][] = STAFF_ROLES,
 ): Promise<PersonRow[]> {
-  return db
-    .select(personColumns)
-    .from(users)
-    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+  return selectPeople(db)
     .where(
       and(
         eq(users.organizationId, organizationId),
-        filter.role && roles.includes(filter.role)
-          ? eq(users.role, filter.role)
-          : inArray(users.role, [...roles]),
+        roleAmong(filter.role, roles),
         nameOrEmail(filter.search),
       ),
     )
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .orderBy(...byName)
     .limit(500)
 }
 

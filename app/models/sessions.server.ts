@@ -1,6 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { sessions, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export async function insertSession(
   db: Queryable,
@@ -19,10 +20,7 @@ export async function findSessionWithUser(
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, sessions.organizationId), eq(users.id, sessions.userId)),
-    )
+    .innerJoin(users, tenantJoin(users, sessions, users.id, sessions.userId))
     .where(and(eq(sessions.organizationId, organizationId), eq(sessions.id, sessionId)))
     .limit(1)
   return row

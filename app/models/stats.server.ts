@@ -54,17 +54,16 @@ function byWeek(column: typeof cardViews.viewedAt | typeof contacts.createdAt, n
 // The assigned scope filters on the users table only: a card's or contact's user is always of
 // the same organization (composite foreign keys), so one organization filter decides, and
 // dropping it makes tests/integration/model-isolation.test.ts fail.
+/** The end users of the organization assigned to a team member. */
+const assignedTo = (organizationId: string, teamAdminId: string) =>
+  and(
+    eq(users.organizationId, organizationId),
+    eq(users.assignedToUserId, teamAdminId),
+    eq(users.role, 'end_user'),
+  )
+
 function assignedEndUsers(db: Queryable, organizationId: string, teamAdminId: string) {
-  return db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.assignedToUserId, teamAdminId),
-        eq(users.role, 'end_user'),
-      ),
-    )
+  return db.select({ id: users.id }).from(users).where(assignedTo(organizationId, teamAdminId))
 }
 
 function cardsInScope(db: Queryable, organizationId: string, scope: StatsScope): SQL | undefined {
@@ -159,13 +158,7 @@ export async function countAssignedEndUsers(
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(users)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.assignedToUserId, teamAdminId),
-        eq(users.role, 'end_user'),
-      ),
-    )
+    .where(assignedTo(organizationId, teamAdminId))
   return row?.count ?? 0
 }
 

@@ -1,10 +1,19 @@
 // Team invitations (roles-teams-admin.md §3, §4, §7): the token is only stored as its hash, and
 // only pending invitations can be looked up.
-import { and, desc, eq, gt } from 'drizzle-orm'
+import { and, desc, eq, gt, type SQL } from 'drizzle-orm'
 import { INVITATION_TTL_MS } from '#app/validation/invitation-lifetime'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teams, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
+
+/** The organization's pending invitations, narrowed by `more` (a team, an address, a token). */
+const pendingOf = (organizationId: string, ...more: SQL[]) =>
+  and(
+    eq(teamInvitations.organizationId, organizationId),
+    ...more,
+    eq(teamInvitations.status, 'pending'),
+  )
 
 /**
  * A new pending invitation. An earlier pending one for the same address and team is replaced
@@ -24,11 +33,10 @@ export async function insertInvitation(
   await db
     .delete(teamInvitations)
     .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
+      pendingOf(
+        organizationId,
         eq(teamInvitations.teamId, input.teamId),
         eq(teamInvitations.email, input.email),
-        eq(teamInvitations.status, 'pending'),
       ),
     )
   const [row] = await db
@@ -50,11 +58,10 @@ export async function findPendingInvitationForEmail(
     .select({ id: teamInvitations.id, expiresAt: teamInvitations.expiresAt })
     .from(teamInvitations)
     .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
+      pendingOf(
+        organizationId,
         eq(teamInvitations.teamId, teamId),
         eq(teamInvitations.email, email),
-        eq(teamInvitations.status, 'pending'),
         gt(teamInvitations.expiresAt, new Date()),
       ),
     )
@@ -72,13 +79,7 @@ export function listPendingInvitations(db: Queryable, organizationId: string, te
       createdAt: teamInvitations.createdAt,
     })
     .from(teamInvitations)
-    .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
-        eq(teamInvitations.teamId, teamId),
-        eq(teamInvitations.status, 'pending'),
-      ),
-    )
+    .where(pendingOf(organizationId, eq(teamInvitations.teamId, teamId)))
     .orderBy(desc(teamInvitations.createdAt), desc(teamInvitations.id))
 }
 
@@ -104,27 +105,9 @@ export async function findPendingInvitationByTokenHash(
       inviterLastName: users.lastName,
     })
     .from(teamInvitations)
-    .innerJoin(
-      teams,
-      and(
-        eq(teams.organizationId, teamInvitations.organizationId),
-        eq(teams.id, teamInvitations.teamId),
-      ),
-    )
-    .leftJoin(
-      users,
-      and(
-        eq(users.organizationId, teamInvitations.organizationId),
-        eq(users.id, teamInvitations.invitedByUserId),
-      ),
-    )
-    .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
-        eq(teamInvitations.tokenHash, tokenHash),
-        eq(teamInvitations.status, 'pending'),
-      ),
-    )
+    .innerJoin(teams, tenantJoin(teams, teamInvitations, teams.id, teamInvitations.teamId))
+    .leftJoin(users, tenantJoin(users, teamInvitations, users.id, teamInvitations.invitedByUserId))
+    .where(pendingOf(organizationId, eq(teamInvitations.tokenHash, tokenHash)))
     .limit(1)
   const [row] = lock ? await query.for('update', { of: teamInvitations }) : await query
   return row
@@ -140,13 +123,7 @@ export async function setInvitationStatus(
   const updated = await db
     .update(teamInvitations)
     .set({ status })
-    .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
-        eq(teamInvitations.id, invitationId),
-        eq(teamInvitations.status, 'pending'),
-      ),
-    )
+    .where(pendingOf(organizationId, eq(teamInvitations.id, invitationId)))
     .returning({ id: teamInvitations.id })
   return updated.length > 0
 }
@@ -161,11 +138,10 @@ export async function deleteInvitation(
   const deleted = await db
     .delete(teamInvitations)
     .where(
-      and(
-        eq(teamInvitations.organizationId, organizationId),
+      pendingOf(
+        organizationId,
         eq(teamInvitations.teamId, teamId),
         eq(teamInvitations.id, invitationId),
-        eq(teamInvitations.status, 'pending'),
       ),
     )
     .returning({ id: teamInvitations.id, email: teamInvitations.email })

@@ -1,13 +1,26 @@
 // Teams and their members (roles-teams-admin.md §3, §7). Every function takes the organization:
 // a team id of another tenant finds nothing, and composite foreign keys refuse a member row that
 // points across tenants.
-import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type Team = typeof teams.$inferSelect
+
+/** The team's member rows in the organization, narrowed by `more` (a member, a user, a role). */
+function inTeam(organizationId: string, teamId: string, ...more: SQL[]) {
+  return and(
+    eq(teamMembers.organizationId, organizationId),
+    eq(teamMembers.teamId, teamId),
+    ...more,
+  )
+}
+
+/** Joins a member row to its account, in the member's own organization. */
+const memberAccount = tenantJoin(users, teamMembers, users.id, teamMembers.userId)
 
 /** The user's teams with their role in each, newest first (spec §7, "List teams"). */
 export function listTeamsForUser(db: Queryable, organizationId: string, userId: string) {
@@ -21,10 +34,7 @@ export function listTeamsForUser(db: Queryable, organizationId: string, userId: 
       myRole: teamMembers.role,
     })
     .from(teamMembers)
-    .innerJoin(
-      teams,
-      and(eq(teams.organizationId, teamMembers.organizationId), eq(teams.id, teamMembers.teamId)),
-    )
+    .innerJoin(teams, tenantJoin(teams, teamMembers, teams.id, teamMembers.teamId))
     .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.userId, userId)))
     .orderBy(desc(teams.createdAt), desc(teams.id))
 }
@@ -112,13 +122,7 @@ export async function findMembership(
   const [row] = await db
     .select({ id: teamMembers.id, role: teamMembers.role })
     .from(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.userId, userId),
-      ),
-    )
+    .where(inTeam(organizationId, teamId, eq(teamMembers.userId, userId)))
   return row
 }
 
@@ -136,17 +140,8 @@ export async function findTeamMemberByEmail(
   const [row] = await db
     .select({ id: teamMembers.id })
     .from(teamMembers)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, teamMembers.organizationId), eq(users.id, teamMembers.userId)),
-    )
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(users.email, email),
-      ),
-    )
+    .innerJoin(users, memberAccount)
+    .where(inTeam(organizationId, teamId, eq(users.email, email)))
     .limit(1)
   return row
 }
@@ -166,13 +161,7 @@ export async function sharesTeam(
   const [row] = await db
     .select({ teamId: teamMembers.teamId })
     .from(teamMembers)
-    .innerJoin(
-      other,
-      and(
-        eq(other.organizationId, teamMembers.organizationId),
-        eq(other.teamId, teamMembers.teamId),
-      ),
-    )
+    .innerJoin(other, tenantJoin(other, teamMembers, other.teamId, teamMembers.teamId))
     .where(
       and(
         eq(teamMembers.organizationId, organizationId),
@@ -197,11 +186,8 @@ export function listTeamMembers(db: Queryable, organizationId: string, teamId: s
       email: users.email,
     })
     .from(teamMembers)
-    .innerJoin(
-      users,
-      and(eq(users.organizationId, teamMembers.organizationId), eq(users.id, teamMembers.userId)),
-    )
-    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.teamId, teamId)))
+    .innerJoin(users, memberAccount)
+    .where(inTeam(organizationId, teamId))
     .orderBy(
       sql`case ${teamMembers.role} when 'admin' then 0 when 'manager' then 1 when 'member' then 2 else 3 end`,
       teamMembers.createdAt,
@@ -219,13 +205,7 @@ export async function findTeamMember(
   const [row] = await db
     .select({ id: teamMembers.id, userId: teamMembers.userId, role: teamMembers.role })
     .from(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.id, memberId),
-      ),
-    )
+    .where(inTeam(organizationId, teamId, eq(teamMembers.id, memberId)))
   return row
 }
 
@@ -255,13 +235,7 @@ export async function setTeamMemberRole(
   const updated = await db
     .update(teamMembers)
     .set({ role })
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.id, memberId),
-      ),
-    )
+    .where(inTeam(organizationId, teamId, eq(teamMembers.id, memberId)))
     .returning({ id: teamMembers.id })
   return updated.length > 0
 }
@@ -274,13 +248,7 @@ export async function removeTeamMember(
 ) {
   const deleted = await db
     .delete(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.id, memberId),
-      ),
-    )
+    .where(inTeam(organizationId, teamId, eq(teamMembers.id, memberId)))
     .returning({ id: teamMembers.id })
   return deleted.length > 0
 }
@@ -289,13 +257,7 @@ export async function countTeamAdmins(db: Queryable, organizationId: string, tea
   const [row] = await db
     .select({ n: count() })
     .from(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.organizationId, organizationId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.role, 'admin'),
-      ),
-    )
+    .where(inTeam(organizationId, teamId, eq(teamMembers.role, 'admin')))
   return row?.n ?? 0
 }
 
@@ -313,7 +275,7 @@ export async function countTeamSeats(
   const [members] = await db
     .select({ n: count() })
     .from(teamMembers)
-    .where(and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.teamId, teamId)))
+    .where(inTeam(organizationId, teamId))
   const pending = [
     eq(teamInvitations.organizationId, organizationId),
     eq(teamInvitations.teamId, teamId),
@@ -338,10 +300,7 @@ export function listOrganizationTeams(db: Queryable, organizationId: string, lim
       members: sql<number>`count(${teamMembers.id})::int`,
     })
     .from(teams)
-    .leftJoin(
-      teamMembers,
-      and(eq(teamMembers.organizationId, teams.organizationId), eq(teamMembers.teamId, teams.id)),
-    )
+    .leftJoin(teamMembers, tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id))
     .where(eq(teams.organizationId, organizationId))
     .groupBy(teams.id)
     .orderBy(desc(teams.createdAt), desc(teams.id))

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
+import { tenantJoin } from './tenant-join.server'
 
 export type User = typeof users.$inferSelect
 export type UserRole = User['role']
@@ -76,23 +77,39 @@ export async function setUserPassword(
     .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
 }
 
-export type ProfileFields = Partial<
-  Pick<
+/** The contact details and images a profile and a card both hold, under the same names. */
+export type ContactDetailField =
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'workEmail'
+  | 'phoneNumber'
+  | 'company'
+  | 'jobTitle'
+  | 'website'
+  | 'logoMediaId'
+  | 'profilePictureMediaId'
+
+/** The profile's own details a card, a card wizard's draft and the data export take over. */
+export function contactDetailsOf(
+  user: Pick<
     User,
-    | 'firstName'
-    | 'lastName'
-    | 'email'
-    | 'workEmail'
-    | 'phoneNumber'
-    | 'company'
-    | 'jobTitle'
-    | 'website'
-    | 'logoMediaId'
-    | 'profilePictureMediaId'
-    | 'onboardingStep'
-    | 'onboardingCompletedAt'
-    | 'emailConfirmedAt'
-  >
+    'firstName' | 'lastName' | 'workEmail' | 'phoneNumber' | 'company' | 'jobTitle' | 'website'
+  >,
+) {
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    workEmail: user.workEmail,
+    phoneNumber: user.phoneNumber,
+    company: user.company,
+    jobTitle: user.jobTitle,
+    website: user.website,
+  }
+}
+
+export type ProfileFields = Partial<
+  Pick<User, ContactDetailField | 'onboardingStep' | 'onboardingCompletedAt' | 'emailConfirmedAt'>
 >
 
 export async function updateProfile(
@@ -203,13 +220,7 @@ function selectAccounts(db: Queryable, where: SQL | undefined, page: UserAccount
       .from(users)
       .leftJoin(organizations, eq(organizations.id, users.organizationId))
       // The picture must be the account's own organization's media (the same pair as its FK).
-      .leftJoin(
-        media,
-        and(
-          eq(media.organizationId, users.organizationId),
-          eq(media.id, users.profilePictureMediaId),
-        ),
-      )
+      .leftJoin(media, tenantJoin(media, users, media.id, users.profilePictureMediaId))
       .where(where)
       // Email then id: a stable order, so pages neither repeat nor skip an account.
       .orderBy(asc(users.email), asc(users.id))

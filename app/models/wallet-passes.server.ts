@@ -1,9 +1,24 @@
 // Apple Wallet passes and the devices registered for their updates (issue 29, ADR 042).
-import { and, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, walletPasses, walletRegistrations } from '#drizzle/schema'
+import { tenantJoin } from './tenant-join.server'
 
 export type WalletPass = typeof walletPasses.$inferSelect
+
+/** One pass of the organization, narrowed by `more` (the version it must or must not be). */
+const passById = (organizationId: string, passId: string, ...more: SQL[]) =>
+  and(eq(walletPasses.organizationId, organizationId), eq(walletPasses.id, passId), ...more)
+
+/** The organization's registrations for a pass: every device's, or one device's. */
+const registrationsOf = (organizationId: string, passId: string, deviceLibraryId?: string) =>
+  and(
+    eq(walletRegistrations.organizationId, organizationId),
+    eq(walletRegistrations.passId, passId),
+    deviceLibraryId === undefined
+      ? undefined
+      : eq(walletRegistrations.deviceLibraryId, deviceLibraryId),
+  )
 
 /**
  * The pass of this card for this viewer (null: anyone signed out), made on first use with the
@@ -45,10 +60,7 @@ export async function findOrCreateWalletPass(
 }
 
 export async function findWalletPass(db: Queryable, organizationId: string, passId: string) {
-  const [row] = await db
-    .select()
-    .from(walletPasses)
-    .where(and(eq(walletPasses.organizationId, organizationId), eq(walletPasses.id, passId)))
+  const [row] = await db.select().from(walletPasses).where(passById(organizationId, passId))
   return row
 }
 
@@ -63,10 +75,7 @@ export async function listWalletPasses(
     .from(walletPasses)
     .innerJoin(
       digitalCards,
-      and(
-        eq(digitalCards.organizationId, walletPasses.organizationId),
-        eq(digitalCards.id, walletPasses.cardId),
-      ),
+      tenantJoin(digitalCards, walletPasses, digitalCards.id, walletPasses.cardId),
     )
     .where(
       and(
@@ -97,13 +106,7 @@ export async function recordWalletPassContent(
       updatedAt: sql`greatest(date_trunc('second', now()), ${walletPasses.updatedAt} + interval '1 second')`,
       pushPending: true,
     })
-    .where(
-      and(
-        eq(walletPasses.organizationId, organizationId),
-        eq(walletPasses.id, passId),
-        ne(walletPasses.contentHash, contentHash),
-      ),
-    )
+    .where(passById(organizationId, passId, ne(walletPasses.contentHash, contentHash)))
     .returning()
   return row
 }
@@ -118,13 +121,7 @@ export async function markWalletPassPushed(
   await db
     .update(walletPasses)
     .set({ pushPending: false })
-    .where(
-      and(
-        eq(walletPasses.organizationId, organizationId),
-        eq(walletPasses.id, passId),
-        eq(walletPasses.updatedAt, version),
-      ),
-    )
+    .where(passById(organizationId, passId, eq(walletPasses.updatedAt, version)))
 }
 
 /** A device asks for a pass's updates: 'created' the first time, else its push token is kept current. */
@@ -138,13 +135,7 @@ export async function registerWalletDevice(
   const updated = await db
     .update(walletRegistrations)
     .set({ pushToken })
-    .where(
-      and(
-        eq(walletRegistrations.organizationId, organizationId),
-        eq(walletRegistrations.passId, passId),
-        eq(walletRegistrations.deviceLibraryId, deviceLibraryId),
-      ),
-    )
+    .where(registrationsOf(organizationId, passId, deviceLibraryId))
     .returning({ id: walletRegistrations.id })
   if (updated.length > 0) return 'existing'
   const created = await db
@@ -164,13 +155,7 @@ export async function unregisterWalletDevice(
 ) {
   const rows = await db
     .delete(walletRegistrations)
-    .where(
-      and(
-        eq(walletRegistrations.organizationId, organizationId),
-        eq(walletRegistrations.passId, passId),
-        eq(walletRegistrations.deviceLibraryId, deviceLibraryId),
-      ),
-    )
+    .where(registrationsOf(organizationId, passId, deviceLibraryId))
     .returning({ id: walletRegistrations.id })
   return rows.length > 0
 }
@@ -187,10 +172,7 @@ export async function listDevicePassesUpdatedSince(
     .from(walletRegistrations)
     .innerJoin(
       walletPasses,
-      and(
-        eq(walletPasses.organizationId, walletRegistrations.organizationId),
-        eq(walletPasses.id, walletRegistrations.passId),
-      ),
+      tenantJoin(walletPasses, walletRegistrations, walletPasses.id, walletRegistrations.passId),
     )
     .where(
       and(
@@ -205,12 +187,7 @@ export async function listPassPushTokens(db: Queryable, organizationId: string, 
   const rows = await db
     .selectDistinct({ pushToken: walletRegistrations.pushToken })
     .from(walletRegistrations)
-    .where(
-      and(
-        eq(walletRegistrations.organizationId, organizationId),
-        eq(walletRegistrations.passId, passId),
-      ),
-    )
+    .where(registrationsOf(organizationId, passId))
   return rows.map((row) => row.pushToken)
 }
 

@@ -36,6 +36,25 @@ export function unsubscribeLink(
 }
 
 /**
+ * The account a notification of `kind` goes to, when it wants it: Email Notifications (the
+ * master switch) and the kind's own switch both on (§2.6). With the tenant's email branding and
+ * the link that turns notifications off; undefined when the account is gone or does not want it.
+ */
+export async function notificationRecipient(
+  tx: Transaction,
+  tenant: Tenant,
+  userId: string,
+  kind: 'newContactAlerts' | 'teamUpdates',
+) {
+  const account = await findUserById(tx, tenant.id, userId)
+  if (!account) return undefined
+  const preferences = await getNotificationPreferences(tx, tenant.id, account.id)
+  if (!(preferences.notifications && preferences[kind])) return undefined
+  const branding = tenantEmailBranding(tenant)
+  return { account, branding, unsubscribe: unsubscribeLink(branding.origin, tenant.id, account.id) }
+}
+
+/**
  * Queues the email in the caller's transaction (the one that saved the contact), when the owner
  * wants it; returns whether it was queued. The job queue delivers it: the connect or lead form
  * never waits for the provider and never fails because of it.
@@ -45,13 +64,9 @@ export async function queueNewContactEmailIn(
   tenant: Tenant,
   notice: NewContactNotice,
 ) {
-  const owner = await findUserById(tx, tenant.id, notice.ownerId)
-  if (!owner) return false
-  const preferences = await getNotificationPreferences(tx, tenant.id, owner.id)
-  // Email Notifications is the master switch; New Contact Alerts narrows it (§2.6).
-  if (!(preferences.notifications && preferences.newContactAlerts)) return false
-  const branding = tenantEmailBranding(tenant)
-  const unsubscribe = unsubscribeLink(branding.origin, tenant.id, owner.id)
+  const recipient = await notificationRecipient(tx, tenant, notice.ownerId, 'newContactAlerts')
+  if (!recipient) return false
+  const { account: owner, branding, unsubscribe } = recipient
   await queueEmailIn(
     tx,
     tenant.id,

@@ -5,17 +5,14 @@
 // update: no email for a change that rolled back.
 
 import { queueEmailIn } from '#app/email/mailer.server'
-import { findUserById } from '#app/models/users.server'
 import {
   type TeamMemberUpdate,
   teamMemberUpdateEmail,
 } from '#app/services/emails/team-member-update-email.server'
-import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal } from '#app/utils/action-error'
 import type { Transaction } from '#drizzle/db.server'
-import { unsubscribeLink } from './new-contact.server'
-import { getNotificationPreferences } from './preferences.server'
+import { notificationRecipient } from './new-contact.server'
 
 export type { TeamMemberUpdate }
 
@@ -33,13 +30,10 @@ export async function queueTeamMemberUpdateIn(
   if (!tenant) return false
   // Nobody is told what they did themselves.
   if (notice.userId === notice.actor.id) return false
-  const member = await findUserById(tx, tenant.id, notice.userId)
-  if (!member) return false
+  const recipient = await notificationRecipient(tx, tenant, notice.userId, 'teamUpdates')
+  if (!recipient) return false
+  const { account: member, branding, unsubscribe } = recipient
   if (member.role !== 'team_admin' && notice.update.kind !== 'role_changed') return false
-  const preferences = await getNotificationPreferences(tx, tenant.id, member.id)
-  if (!(preferences.notifications && preferences.teamUpdates)) return false
-  const branding = tenantEmailBranding(tenant)
-  const unsubscribe = unsubscribeLink(branding.origin, tenant.id, member.id)
   try {
     await queueEmailIn(
       tx,

@@ -4,14 +4,11 @@
 // rolled back, and no change whose email was lost.
 
 import { queueEmailIn } from '#app/email/mailer.server'
-import { findUserById } from '#app/models/users.server'
 import { type TeamUpdate, teamUpdateEmail } from '#app/services/emails/team-update-email.server'
-import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { teamPagePath } from '#app/validation/team-paths'
 import type { Transaction } from '#drizzle/db.server'
-import { unsubscribeLink } from './new-contact.server'
-import { getNotificationPreferences } from './preferences.server'
+import { notificationRecipient } from './new-contact.server'
 
 /** Returns whether the email was queued (it goes out once the caller commits). */
 export async function queueTeamUpdateEmailIn(
@@ -19,13 +16,9 @@ export async function queueTeamUpdateEmailIn(
   tenant: Tenant,
   notice: { userId: string; teamId: string; update: TeamUpdate; actorUserId: string },
 ) {
-  const member = await findUserById(tx, tenant.id, notice.userId)
-  if (!member) return false
-  const preferences = await getNotificationPreferences(tx, tenant.id, member.id)
-  // Email Notifications is the master switch; Team Updates narrows it (§2.6).
-  if (!(preferences.notifications && preferences.teamUpdates)) return false
-  const branding = tenantEmailBranding(tenant)
-  const unsubscribe = unsubscribeLink(branding.origin, tenant.id, member.id)
+  const recipient = await notificationRecipient(tx, tenant, notice.userId, 'teamUpdates')
+  if (!recipient) return false
+  const { account: member, branding, unsubscribe } = recipient
   await queueEmailIn(
     tx,
     tenant.id,

@@ -6,7 +6,7 @@
 import { type AppLoadContext, data } from '@remix-run/node'
 import { readUnsubscribeToken, type UnsubscribePurpose } from '#app/email/unsubscribe-token.server'
 import { readPlainForm } from '#app/media/uploads.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit } from '#app/models/audit.server'
 import { findUserById } from '#app/models/users.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -77,13 +77,13 @@ export async function unsubscribeAction(request: Request, context: AppLoadContex
     const current = await getNotificationPreferences(tx, tenant.id, user.id)
     if (!current[key]) return purpose
     await saveNotificationPreferences(tx, tenant.id, user.id, { [key]: false })
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: purpose === 'marketing' ? 'marketing.unsubscribed' : 'notifications.unsubscribed',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: { via: 'one-click link' },
-    })
+    await recordAccountAudit(
+      tx,
+      tenant.id,
+      user.id,
+      purpose === 'marketing' ? 'marketing.unsubscribed' : 'notifications.unsubscribed',
+      { via: 'one-click link' },
+    )
     return purpose
   })
   if (done === 'invalid') return invalid()

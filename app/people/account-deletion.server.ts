@@ -13,7 +13,7 @@ import { getOwnerPrivacy } from '#app/cards/card-privacy.server'
 import { isPublicCard } from '#app/cards/card-visibility'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
-import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
+import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
 import {
   cancelAccountDeletion,
   deleteUnreferencedUploadsOf,
@@ -25,7 +25,7 @@ import {
   scheduleAccountDeletion,
 } from '#app/models/account-deletions.server'
 import { findAgency } from '#app/models/agencies.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAccountAudit, recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
 import { listOrganizationIds } from '#app/models/organizations.server'
 import { deleteAccount, lockActiveAgencyAdmins, lockSuperAdmins } from '#app/models/people.server'
@@ -138,12 +138,8 @@ export async function requestAccountDeletion(
       runAt: scheduledFor,
     })
     await deleteUserSessions(tx, tenant.id, account.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: account.id,
-      action: 'account.deletion_scheduled',
-      entityType: 'user',
-      entityId: account.id,
-      metadata: { scheduledFor: scheduledFor.toISOString() },
+    await recordAccountAudit(tx, tenant.id, account.id, 'account.deletion_scheduled', {
+      scheduledFor: scheduledFor.toISOString(),
     })
     await queueEmailIn(
       tx,
@@ -342,9 +338,7 @@ export async function requeueOverdueDeletions(now = new Date()) {
 /** The queued deletion, due ACCOUNT_DELETION_GRACE_DAYS after the request. */
 export const accountDeletionJob: JobHandler = {
   async run(job) {
-    const organizationId = job.organizationId
-    const userId = job.payload.userId
-    if (!organizationId || !userId) throw new PermanentJobError('malformed payload')
+    const { organizationId, userId } = tenantJobInput(job, 'userId')
     // Read before the transaction (it may need a connection of its own); an agency that is
     // gone or switched off has no host to brand its emails with: the deletion still happens.
     const tenant = await freshTenantOf(organizationId)

@@ -10,7 +10,7 @@ import type { Actor } from '#app/auth/guards.server'
 import { hashPassword } from '#app/auth/password.server'
 import { MEMBER_PLAN_NAMES, type MemberPlanId, TEAM_MEMBER_BASIC } from '#app/billing/plan-limits'
 import { assertEndUserSeat, assertStaffSeat } from '#app/billing/plan-limits.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordAudit, recordOrganizationAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,
   saveOrganizationPreferences,
@@ -598,13 +598,13 @@ export async function setSeatForwarding(admin: Actor, forwarding: SeatForwarding
   const organizationId = admin.tenant.id
   await withTenant(organizationId, async (tx) => {
     await saveOrganizationPreferences(tx, organizationId, { seatForwarding: forwarding })
-    await recordAudit(tx, organizationId, {
-      actorUserId: admin.user.id,
-      action: 'settings.seat_forwarding_updated',
-      entityType: 'organization',
-      entityId: organizationId,
-      metadata: { kind: forwarding.kind },
-    })
+    await recordOrganizationAudit(
+      tx,
+      organizationId,
+      admin.user.id,
+      'settings.seat_forwarding_updated',
+      { kind: forwarding.kind },
+    )
   })
   return 'Forwarding saved'
 }

@@ -15,7 +15,7 @@ import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
-import { listActivityForUser, recordAudit } from '#app/models/audit.server'
+import { listActivityForUser, recordAccountAudit, recordCardAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
@@ -258,20 +258,10 @@ async function writeProfile(
       }
       const updated = await updateProfile(tx, tenant.id, user.id, fields)
       if (!updated) throw new Error('profile update matched no row')
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'profile.updated',
-        entityType: 'user',
-        entityId: user.id,
-      })
+      await recordAccountAudit(tx, tenant.id, user.id, 'profile.updated')
       if (emailChanges) {
         await retireEmailConfirmationTokens(tx, tenant.id, user.id)
-        await recordAudit(tx, tenant.id, {
-          actorUserId: user.id,
-          action: 'email.changed',
-          entityType: 'user',
-          entityId: user.id,
-        })
+        await recordAccountAudit(tx, tenant.id, user.id, 'email.changed')
         // The old address hears of the change and the new one gets its link, queued with the
         // change: past the send limits the change is refused rather than made in silence.
         const branding = tenantEmailBranding(tenant)
@@ -364,12 +354,7 @@ async function savePassword(
   }
   if (!changed) throw new Refusal('invalid', WRONG_PASSWORD_MESSAGE, { field: 'currentPassword' })
   await withTenant(tenant.id, (tx) =>
-    recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'password.changed',
-      entityType: 'user',
-      entityId: user.id,
-    }),
+    recordAccountAudit(tx, tenant.id, user.id, 'password.changed'),
   )
   return 'Password updated successfully'
 }
@@ -380,13 +365,7 @@ async function saveNotifications(
 ): Promise<IntentDone> {
   await withTenant(tenant.id, async (tx) => {
     await saveNotificationPreferences(tx, tenant.id, user.id, preferences)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'notifications.updated',
-      entityType: 'user',
-      entityId: user.id,
-      metadata: preferences,
-    })
+    await recordAccountAudit(tx, tenant.id, user.id, 'notifications.updated', preferences)
   })
   return 'Notification preferences saved'
 }
@@ -403,12 +382,7 @@ async function saveCardDetails(
   const saved = await withTenant(tenant.id, async (tx) => {
     // Another user's or another tenant's card, or none: nothing is written.
     if (!(await writeCardExtras(tx, tenant.id, user.id, cardId, extras))) return false
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'card.updated',
-      entityType: 'digital_card',
-      entityId: cardId,
-    })
+    await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
     return true
   })
   if (!saved) throw new Refusal('not_found', CARD_NOT_FOUND_MESSAGE)

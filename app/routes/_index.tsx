@@ -9,6 +9,7 @@ import { useNfcSupport } from '#app/components/cards/share-controls'
 import { DatabaseWarningBanner } from '#app/components/layout/database-warning'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { homeTiles } from '#app/navigation/role-navigation'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { readableCardColor } from '#app/validation/backgrounds'
@@ -160,13 +161,12 @@ function SignedOutHome({
           </figcaption>
         </figure>
       </div>
-      <section
-        aria-labelledby="steps-heading"
+      <TitledSection
+        id="steps-heading"
+        title="Get Started in 3 Easy Steps"
         className="rounded-2xl border border-gray-200 bg-gray-50 p-6 shadow-sm md:p-10 dark:border-gray-800 dark:bg-gray-900"
+        titleClassName="mb-8 text-2xl font-semibold"
       >
-        <h2 id="steps-heading" className="mb-8 text-2xl font-semibold">
-          Get Started in 3 Easy Steps
-        </h2>
         <ol className="grid gap-8 md:grid-cols-3">
           {steps(wallets).map((step, index) => (
             <li key={step.title} className="flex min-w-0 gap-4 md:flex-col">
@@ -186,7 +186,7 @@ function SignedOutHome({
             </li>
           ))}
         </ol>
-      </section>
+      </TitledSection>
     </main>
   )
 }

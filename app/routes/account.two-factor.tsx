@@ -31,6 +31,7 @@ import { PasskeyAddForm, PasskeyList } from '#app/components/auth/passkeys'
 import { DisableForm, EnrolForm, RecoveryCodes } from '#app/components/auth/two-factor'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { rolePaths } from '#app/validation/roles'
@@ -81,15 +82,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: AccountTwoFactorSchema,
     redirectTo: '/account/two-factor',
     intents: {
-      enrol: async (value, { tenant, user, session }) => {
+      enrol: async (value, { tenant, user, session: { sessionId } }) => {
         if (user.totpKeySealed) return new Refusal('invalid', 'Two-factor authentication is on.')
-        const recoveryCodes = await confirmEnrolment(
-          tenant,
-          user,
-          session.sessionId,
-          value,
-          clientIp,
-        )
+        const recoveryCodes = await confirmEnrolment(tenant, user, sessionId, value, clientIp)
         return { reply: { recoveryCodes } }
       },
       regenerate: async (_value, { tenant, user }) => ({
@@ -157,13 +152,12 @@ export default function AccountTwoFactor() {
           Sign in with your password and a code from an authenticator app or a passkey.
         </p>
       </div>
-      <section
-        aria-labelledby="two-factor-status"
+      <TitledSection
+        id="two-factor-status"
+        title={<>Status: {enabled || passkeys.length > 0 ? 'On' : 'Off'}</>}
         className="rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+        titleClassName="text-lg font-semibold"
       >
-        <h2 id="two-factor-status" className="text-lg font-semibold">
-          Status: {enabled || passkeys.length > 0 ? 'On' : 'Off'}
-        </h2>
         <p
           className="mt-1 text-sm text-gray-600 dark:text-gray-400"
           data-testid="two-factor-status"
@@ -176,17 +170,16 @@ export default function AccountTwoFactor() {
             : ''}
           {required ? ' Your account is required to use two-factor authentication.' : ''}
         </p>
-      </section>
+      </TitledSection>
       {actionData?.recoveryCodes ? <RecoveryCodes codes={actionData.recoveryCodes} /> : null}
       {enabled ? (
         <>
-          <section
-            aria-labelledby="recovery-codes"
+          <TitledSection
+            id="recovery-codes"
+            title="Recovery codes"
             className="flex flex-col gap-3 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+            titleClassName="text-lg font-semibold"
           >
-            <h2 id="recovery-codes" className="text-lg font-semibold">
-              Recovery codes
-            </h2>
             <p className="text-sm text-gray-600 dark:text-gray-400">
               New codes replace every earlier one.
             </p>
@@ -203,29 +196,27 @@ export default function AccountTwoFactor() {
                 Make new recovery codes
               </StatusButton>
             </Form>
-          </section>
+          </TitledSection>
           {required && passkeys.length === 0 ? null : (
-            <section
-              aria-labelledby="turn-off"
+            <TitledSection
+              id="turn-off"
+              title="Turn off"
               className="flex flex-col gap-3 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+              titleClassName="text-lg font-semibold"
             >
-              <h2 id="turn-off" className="text-lg font-semibold">
-                Turn off
-              </h2>
               <DisableForm lastResult={resultOf('disable')} />
-            </section>
+            </TitledSection>
           )}
         </>
       ) : enrolment && !actionData?.recoveryCodes ? (
-        <section
-          aria-labelledby="set-up"
+        <TitledSection
+          id="set-up"
+          title="Set up an authenticator app"
           className="rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+          titleClassName="mb-4 text-lg font-semibold"
         >
-          <h2 id="set-up" className="mb-4 text-lg font-semibold">
-            Set up an authenticator app
-          </h2>
           <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
-        </section>
+        </TitledSection>
       ) : null}
       <section
         aria-labelledby="passkeys"

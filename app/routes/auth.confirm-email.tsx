@@ -2,7 +2,6 @@ import { getFormProps, useForm } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
-  type HeadersFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -16,6 +15,7 @@ import { ResendConfirmationForm } from '#app/components/layout/email-confirmatio
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from '#app/utils/route-headers'
 import {
   ConfirmEmailSchema,
   EMAIL_CONFIRMED_MESSAGE,
@@ -23,9 +23,7 @@ import {
 } from '#app/validation/email-confirmation'
 import { rolePaths } from '#app/validation/roles'
 
-// The token is in the URL: it must not leak to other sites through the Referer header.
-const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
-export const headers: HeadersFunction = () => NO_REFERRER
+export const headers = tokenPageHeaders
 
 export const meta: MetaFunction = () => [{ title: 'Confirm your email' }]
 
@@ -41,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       // What the refusal offers: a new link for a signed-in, unconfirmed user; else sign in.
       viewer: user ? { confirmed: Boolean(user.emailConfirmedAt) } : null,
     },
-    { headers: NO_REFERRER },
+    { headers: TOKEN_PAGE_HEADERS },
   )
 }
 
@@ -50,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // No sign-in needed (the mail may be opened on another device); the tenant is the host's.
     guard: () => getOptionalUser(request, context),
     schema: ConfirmEmailSchema,
-    headers: NO_REFERRER,
+    headers: TOKEN_PAGE_HEADERS,
     redirectTo: '/auth/login',
     handle: async ({ token }, { tenant, user }) => {
       const confirmed = await confirmEmail(tenant, token)

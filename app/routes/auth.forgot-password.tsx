@@ -1,12 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { requestPasswordReset } from '#app/auth/accounts.server'
-import { requireAnonymous } from '#app/auth/guards.server'
+import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
@@ -17,14 +15,11 @@ import { ForgotPasswordSchema } from '#app/validation/auth'
 export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
 
 export const headers = actionAndLoaderHeaders
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request, context)
-  return null
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  anonymousLoader(request, context)
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: ForgotPasswordSchema,
     redirectTo: '/auth/login',
     handle: async ({ email }, { tenant }) => {
@@ -42,7 +37,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return 'Password reset link sent! Please check your email.'
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -52,12 +46,11 @@ export default function ForgotPasswordPage() {
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to send reset link. Please try again.')
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ForgotPasswordSchema, {
     id: 'forgot-password',
     lastResult: actionData?.result,
-    constraint: formConstraint(ForgotPasswordSchema),
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    // Checked again on blur, not as each letter is typed.
+    shouldRevalidate: 'onBlur',
   })
   return (
     <AuthCard
@@ -74,15 +67,7 @@ export default function ForgotPasswordPage() {
     >
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
-          label="Email"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            autoFocus: true,
-          }}
-          errors={fields.email.errors}
-        />
+        <FormField label="Email" field={fields.email} type="email" autoComplete="email" autoFocus />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Sending...">
           Send Reset Link
         </StatusButton>

@@ -1,14 +1,13 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { signIn } from '#app/auth/accounts.server'
+import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
@@ -30,9 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo, info: await signInInfo(tenant, redirectTo) }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: LoginSchema,
     hideFields: ['password'],
     redirectTo: '/',
@@ -61,7 +59,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -72,13 +69,9 @@ export default function LoginPage() {
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to sign in')
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(LoginSchema, {
     id: 'login',
     lastResult: actionData?.result,
-    constraint: formConstraint(LoginSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   })
   const registerHref = redirectTo
     ? `/auth/register?${new URLSearchParams({ redirectTo })}`
@@ -103,22 +96,12 @@ export default function LoginPage() {
         {info ? <FormMessage tone="info">{info}</FormMessage> : null}
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
-        <Field
-          label="Email"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            autoFocus: true,
-          }}
-          errors={fields.email.errors}
-        />
-        <Field
+        <FormField label="Email" field={fields.email} type="email" autoComplete="email" autoFocus />
+        <FormField
           label="Password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'current-password',
-          }}
-          errors={fields.password.errors}
+          field={fields.password}
+          type="password"
+          autoComplete="current-password"
         />
         <div className="flex justify-end">
           <Link

@@ -1,7 +1,7 @@
 // Password rotation's step (ADR 045): while Super Admin Settings → Security has "Password
 // rotation every 90 days" on, a session whose password is older than that reaches only this
 // page until it sets a new one (the password rules of sign-up, and not the current password).
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formAction } from '#app/actions/intent-action.server'
@@ -10,7 +10,7 @@ import { requirePendingStep } from '#app/auth/guards.server'
 import { PASSWORD_MAX_AGE_DAYS } from '#app/auth/sign-in-steps'
 import { SignOut } from '#app/components/auth/two-factor'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
@@ -60,23 +60,7 @@ export default function NewPasswordStep() {
     >
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
-          label="New password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'new-password',
-            autoFocus: true,
-          }}
-          errors={fields.password.errors}
-        />
-        <Field
-          label="Confirm password"
-          inputProps={{
-            ...getInputProps(fields.confirmPassword, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.confirmPassword.errors}
-        />
+        <NewPasswordFields fields={fields} />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Saving...">
           Save new password
         </StatusButton>

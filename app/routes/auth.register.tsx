@@ -1,13 +1,11 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
-import { formAction } from '#app/actions/intent-action.server'
 import { registerAccount } from '#app/auth/accounts.server'
-import { requireAnonymous } from '#app/auth/guards.server'
+import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { useRootData } from '#app/components/layout/root-data'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
@@ -22,14 +20,11 @@ export const meta: MetaFunction = ({ matches }) => {
 }
 
 export const headers = actionAndLoaderHeaders
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request, context)
-  return null
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) =>
+  anonymousLoader(request, context)
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(request, {
-    guard: () => requireAnonymous(request, context),
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: RegisterSchema,
     hideFields: ['password'],
     redirectTo: '/auth/login',
@@ -45,7 +40,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -57,15 +51,11 @@ export default function RegisterPage() {
   const navigation = useNavigation()
   const [searchParams] = useSearchParams()
   const legal = useRootData()?.branding.legal
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(RegisterSchema, {
     id: 'register',
     lastResult: actionData?.result,
     // An invitation link sends its address along, so the account is made for it.
     defaultValue: { email: searchParams.get('email') ?? '' },
-    constraint: formConstraint(RegisterSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
   })
   return (
     <AuthCard
@@ -87,45 +77,17 @@ export default function RegisterPage() {
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="First name"
-            inputProps={{
-              ...getInputProps(fields.firstName, { type: 'text' }),
-              autoComplete: 'given-name',
-            }}
-            errors={fields.firstName.errors}
-          />
-          <Field
-            label="Last name"
-            inputProps={{
-              ...getInputProps(fields.lastName, { type: 'text' }),
-              autoComplete: 'family-name',
-            }}
-            errors={fields.lastName.errors}
-          />
+          <NameFields fields={fields} />
         </div>
-        <Field
-          label="Email"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
-          errors={fields.email.errors}
-        />
-        <Field
+        <FormField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <FormField
           label="Password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.password.errors}
+          field={fields.password}
+          type="password"
+          autoComplete="new-password"
         />
-        <Field
-          label="Company (optional)"
-          inputProps={{
-            ...getInputProps(fields.company, { type: 'text' }),
-            autoComplete: 'organization',
-          }}
-          errors={fields.company.errors}
-        />
+        <FormField label="Company (optional)" field={fields.company} autoComplete="organization" />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Creating account...">
           Create Account
         </StatusButton>

@@ -1,9 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
-  type HeadersFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
@@ -11,17 +9,16 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from '#app/utils/route-headers'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
-// The token is in the URL: it must not leak to other sites through the Referer header.
-const NO_REFERRER = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
-export const headers: HeadersFunction = () => NO_REFERRER
+export const headers = tokenPageHeaders
 
 export const meta: MetaFunction = () => [{ title: 'Reset password' }]
 
@@ -33,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
   const token = new URL(request.url).searchParams.get('token') ?? ''
   const valid = TOKEN.test(token) && (await isResetTokenUsable(tenant, token))
-  return data({ token: valid ? token : null }, { headers: NO_REFERRER })
+  return data({ token: valid ? token : null }, { headers: TOKEN_PAGE_HEADERS })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -41,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     guard: () => requireTenant(context),
     schema: ResetPasswordSchema,
     hideFields: ['password', 'confirmPassword'],
-    headers: NO_REFERRER,
+    headers: TOKEN_PAGE_HEADERS,
     redirectTo: '/auth/login',
     handle: async ({ token, password }, tenant) => {
       const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
@@ -70,13 +67,9 @@ export default function ResetPasswordPage() {
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to reset password. Please try again.')
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ResetPasswordSchema, {
     id: 'reset-password',
     lastResult: actionData?.result,
-    constraint: formConstraint(ResetPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   })
   // Only the link's refusal turns the page into the invalid-link state.
   if (!token || actionData?.error === INVALID_LINK_MESSAGE) return <InvalidLink />
@@ -85,23 +78,7 @@ export default function ResetPasswordPage() {
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="token" value={token} />
-        <Field
-          label="New password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'new-password',
-            autoFocus: true,
-          }}
-          errors={fields.password.errors}
-        />
-        <Field
-          label="Confirm password"
-          inputProps={{
-            ...getInputProps(fields.confirmPassword, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.confirmPassword.errors}
-        />
+        <NewPasswordFields fields={fields} />
         <StatusButton pending={navigation.state === 'submitting'} pendingText="Resetting...">
           Reset Password
         </StatusButton>

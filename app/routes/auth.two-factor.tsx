@@ -174,13 +174,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // (issue 39, ADR 054).
       enrol: async (value, { tenant, user, session }) => {
         await assertMayEnrolAtStep(tenant, user, session)
-        const recoveryCodes = await confirmEnrolment(
-          tenant,
-          user,
-          session.sessionId,
-          value,
-          clientIp,
-        )
+        const { sessionId } = session
+        const recoveryCodes = await confirmEnrolment(tenant, user, sessionId, value, clientIp)
         return { reply: { recoveryCodes } }
       },
     },

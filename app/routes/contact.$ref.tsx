@@ -1,11 +1,3 @@
 // /contact/{id} is the same public card page as /card/{id} (spec §2).
-export {
-  action,
-  clientAction,
-  default,
-  ErrorBoundary,
-  handle,
-  loader,
-  meta,
-  shouldRevalidate,
-} from './card.$ref'
+// biome-ignore format: a second path's re-export stays one line (docs/architecture.md)
+export { action, clientAction, default, ErrorBoundary, handle, loader, meta, shouldRevalidate } from './card.$ref'

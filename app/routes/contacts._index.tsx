@@ -1,14 +1,14 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
-import { Download, Search, Users } from 'lucide-react'
+import { Link, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
+import { Download, Users } from 'lucide-react'
 import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
-import { ErrorList, useSearchForm } from '#app/components/forms'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
+import { DataTable } from '#app/components/ui/data-table'
+import { SearchBox } from '#app/components/ui/search-box'
 import { listContacts, setContactPersonal } from '#app/models/contacts.server'
 import { Refusal } from '#app/utils/action-error'
 import { readSearch } from '#app/validation/search'
@@ -82,7 +82,16 @@ function ContactsPage() {
           </Button>
         </div>
       </div>
-      <ContactSearch q={q} searchError={searchError} searching={searching} />
+      {/* Search by name, email or company: the shared limit answered next to the box. */}
+      <SearchBox
+        id="contact-search"
+        q={q}
+        searchError={searchError}
+        label="Search contacts"
+        placeholder="Search by name, email or company"
+        busy={searching}
+        plain
+      />
       {contacts.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">
           <Users aria-hidden className="h-10 w-10 text-gray-400" />
@@ -97,58 +106,54 @@ function ContactsPage() {
           </Button>
         </section>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th className="px-4 py-3 font-medium">Name</th>
-                <th className="px-4 py-3 font-medium">Email</th>
-                <th className="hidden px-4 py-3 font-medium md:table-cell">Phone</th>
-                <th className="hidden px-4 py-3 font-medium md:table-cell">Company</th>
-                <th className="px-4 py-3 font-medium">Source</th>
-                <th className="hidden px-4 py-3 font-medium sm:table-cell">Added</th>
-                <th className="px-4 py-3 font-medium">Personal</th>
-              </tr>
-            </thead>
-            <tbody>
-              {contacts.map((contact) => (
-                <tr
-                  key={contact.id}
-                  className="border-t border-gray-200 dark:border-gray-800"
-                  data-testid="contact-row"
-                >
-                  <td className="px-4 py-3 font-medium">
-                    {contact.fullName}
-                    {contact.note ? (
-                      <p className="text-xs font-normal text-gray-500">{contact.note}</p>
-                    ) : null}
-                  </td>
-                  <td className="break-all px-4 py-3">{contact.email}</td>
-                  <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
-                  <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
-                  <td className="px-4 py-3">
-                    {SOURCE_LABELS[contact.source]}
-                    <ConsentBadge
-                      version={contact.consentVersion}
-                      givenAt={contact.consentGivenAt}
-                      page={contact.consentPage}
-                    />
-                  </td>
-                  <td className="hidden px-4 py-3 sm:table-cell">
-                    {new Date(contact.createdAt).toLocaleDateString()}
-                  </td>
-                  <td className="px-4 py-3">
-                    <PersonalToggle
-                      contactId={contact.id}
-                      name={contact.fullName}
-                      personal={contact.personal}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          divided={false}
+          columns={[
+            { label: 'Name' },
+            { label: 'Email' },
+            { label: 'Phone', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'Company', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'Source' },
+            { label: 'Added', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+            { label: 'Personal' },
+          ]}
+        >
+          {contacts.map((contact) => (
+            <tr
+              key={contact.id}
+              className="border-t border-gray-200 dark:border-gray-800"
+              data-testid="contact-row"
+            >
+              <td className="px-4 py-3 font-medium">
+                {contact.fullName}
+                {contact.note ? (
+                  <p className="text-xs font-normal text-gray-500">{contact.note}</p>
+                ) : null}
+              </td>
+              <td className="break-all px-4 py-3">{contact.email}</td>
+              <td className="hidden px-4 py-3 md:table-cell">{contact.phoneNumber}</td>
+              <td className="hidden px-4 py-3 md:table-cell">{contact.company}</td>
+              <td className="px-4 py-3">
+                {SOURCE_LABELS[contact.source]}
+                <ConsentBadge
+                  version={contact.consentVersion}
+                  givenAt={contact.consentGivenAt}
+                  page={contact.consentPage}
+                />
+              </td>
+              <td className="hidden px-4 py-3 sm:table-cell">
+                {new Date(contact.createdAt).toLocaleDateString()}
+              </td>
+              <td className="px-4 py-3">
+                <PersonalToggle
+                  contactId={contact.id}
+                  name={contact.fullName}
+                  personal={contact.personal}
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   )
@@ -218,37 +223,6 @@ function PersonalToggle({
         />
       </button>
     </fetcher.Form>
-  )
-}
-
-/** Search by name, email or company: the shared limit answered next to the box. */
-function ContactSearch({
-  q,
-  searchError,
-  searching,
-}: {
-  q: string
-  searchError: string | null
-  searching: boolean
-}) {
-  const [form, fields] = useSearchForm('contact-search', q, searchError)
-  return (
-    <Form method="GET" role="search" className="flex flex-col gap-1" {...getFormProps(form)}>
-      <div className="flex gap-2">
-        <label htmlFor={fields.q.id} className="sr-only">
-          Search contacts
-        </label>
-        <input
-          {...getInputProps(fields.q, { type: 'search' })}
-          placeholder="Search by name, email or company"
-          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary" aria-busy={searching}>
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </div>
-      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
-    </Form>
   )
 }
 

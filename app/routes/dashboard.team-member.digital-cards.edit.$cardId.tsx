@@ -1,11 +1,3 @@
 // The same screen as the end-user area's; the module reads the area from the path.
-export {
-  action,
-  clientAction,
-  default,
-  ErrorBoundary,
-  handle,
-  loader,
-  meta,
-  shouldRevalidate,
-} from './dashboard.end-user.digital-cards.edit.$cardId'
+// biome-ignore format: a second path's re-export stays one line (docs/architecture.md)
+export { action, clientAction, default, ErrorBoundary, handle, loader, meta, shouldRevalidate } from './dashboard.end-user.digital-cards.edit.$cardId'

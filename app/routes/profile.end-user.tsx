@@ -1,11 +1,3 @@
 // The end-user area's profile screen: one module renders every profile screen from its path.
-export {
-  action,
-  clientAction,
-  default,
-  ErrorBoundary,
-  handle,
-  loader,
-  meta,
-  shouldRevalidate,
-} from './profile._index'
+// biome-ignore format: a second path's re-export stays one line (docs/architecture.md)
+export { action, clientAction, default, ErrorBoundary, handle, loader, meta, shouldRevalidate } from './profile._index'

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { EndUserSettings } from '#app/components/settings/pages'
+import { SettingsLoadError, settingsHandle } from '#app/components/settings/settings-page'
 import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Account Settings' }]
@@ -24,9 +24,5 @@ export default function Page() {
   )
 }
 
-/** What a failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
-export const handle = { loadError: 'Could not load your settings. Please try again later.' }
-
-export function ErrorBoundary() {
-  return <RouteLoadError message={handle.loadError} />
-}
+export const handle = settingsHandle
+export const ErrorBoundary = SettingsLoadError

@@ -87,6 +87,22 @@ export type VCardCardFields = {
 }
 
 /** A card's vCard: the one mapping of a card's columns to the vCard's fields. */
+/** A card's address columns as a contact file's address parts (the data export's too). */
+export function vcardAddressOf(
+  card: Pick<
+    VCardCardFields,
+    'addressStreet' | 'addressCity' | 'addressRegion' | 'addressPostalCode' | 'addressCountry'
+  >,
+): VCardAddress {
+  return {
+    street: card.addressStreet,
+    city: card.addressCity,
+    region: card.addressRegion,
+    postalCode: card.addressPostalCode,
+    country: card.addressCountry,
+  }
+}
+
 export function buildCardVCard(
   card: VCardCardFields,
   extra: Pick<VCardInput, 'cardUrl' | 'cardUrlSource' | 'links' | 'photoJpeg'>,
@@ -105,13 +121,7 @@ export function buildCardVCard(
     website: card.website,
     note: card.bio,
     pronouns: card.pronouns,
-    address: {
-      street: card.addressStreet,
-      city: card.addressCity,
-      region: card.addressRegion,
-      postalCode: card.addressPostalCode,
-      country: card.addressCountry,
-    },
+    address: vcardAddressOf(card),
     ...extra,
   })
 }

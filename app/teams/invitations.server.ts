@@ -3,7 +3,7 @@
 // link only shows a page; accepting or declining is a POST, so mail scanners that follow links
 // answer nothing (the lesson of Documenso's decline link).
 import { hashToken, LINK_TOKEN } from '#app/email/link-token.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordTeamAudit } from '#app/models/audit.server'
 import {
   findPendingInvitationByTokenHash,
   setInvitationStatus,
@@ -95,12 +95,8 @@ export async function answerInvitation(
     }
     if (answer === 'decline') {
       await setInvitationStatus(tx, tenant.id, invitation.id, 'declined')
-      await recordAudit(tx, tenant.id, {
-        actorUserId: user.id,
-        action: 'team.invitation_declined',
-        entityType: 'team',
-        entityId: invitation.teamId,
-        metadata: { invitationId: invitation.id },
+      await recordTeamAudit(tx, tenant.id, user.id, invitation.teamId, 'team.invitation_declined', {
+        invitationId: invitation.id,
       })
       return { outcome: 'declined' as const }
     }
@@ -114,16 +110,10 @@ export async function answerInvitation(
     await setInvitationStatus(tx, tenant.id, invitation.id, 'accepted')
     // The link reached this address: that confirms it as well as the sign-up email would.
     if (!user.emailConfirmedAt) await markEmailConfirmed(tx, tenant.id, user.id, user.email)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.invitation_accepted',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: {
-        invitationId: invitation.id,
-        role: invitation.role,
-        ...(cardsToTemplate ? { cardsToTemplate } : {}),
-      },
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.invitation_accepted', {
+      invitationId: invitation.id,
+      role: invitation.role,
+      ...(cardsToTemplate ? { cardsToTemplate } : {}),
     })
     return { outcome: 'accepted' as const, teamId: team.id, cardsToTemplate }
   })

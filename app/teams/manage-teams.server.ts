@@ -5,7 +5,7 @@
 import { checkoutUrl } from '#app/billing/billing-checkout.server'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { recordAudit } from '#app/models/audit.server'
+import { recordTeamAudit } from '#app/models/audit.server'
 import {
   deleteInvitation,
   findPendingInvitationForEmail,
@@ -99,13 +99,14 @@ export async function createTeam(
     const created = await createTeamWithAdmin(tx, tenant.id, user.id, fields)
     // Its creator joins it: their cards follow the template that applies now (ADR 048).
     const cardsToTemplate = await followTemplateOnJoining(tx, tenant.id, user.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.created',
-      entityType: 'team',
-      entityId: created.id,
-      ...(cardsToTemplate ? { metadata: { cardsToTemplate } } : {}),
-    })
+    await recordTeamAudit(
+      tx,
+      tenant.id,
+      user.id,
+      created.id,
+      'team.created',
+      cardsToTemplate ? { cardsToTemplate } : undefined,
+    )
     return { ...created, cardsToTemplate }
   })
   return { toast: 'Team created successfully', teamId: team.id }
@@ -120,12 +121,7 @@ export async function renameTeam(
   await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
     await updateTeam(tx, tenant.id, team.id, fields)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.updated',
-      entityType: 'team',
-      entityId: team.id,
-    })
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.updated')
   })
   return { toast: 'Team updated successfully', teamId }
 }
@@ -134,13 +130,7 @@ export async function removeTeam(tenant: Tenant, user: User, teamId: string): Pr
   await withTenant(tenant.id, async (tx) => {
     const { team } = await requireTeamPermission(tx, tenant.id, teamId, user.id, 'editTeam')
     await deleteTeam(tx, tenant.id, team.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.deleted',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: { name: team.name },
-    })
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.deleted', { name: team.name })
   })
   return { toast: 'Team deleted successfully' }
 }
@@ -202,12 +192,9 @@ export async function addMemberByEmail(
       tokenHash: hashToken(link.token),
       invitedByUserId: user.id,
     })
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.invitation_created',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: { invitationId: invitation.id, role },
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.invitation_created', {
+      invitationId: invitation.id,
+      role,
     })
     // The email commits with the invitation: neither exists without the other.
     const branding = tenantEmailBranding(tenant)
@@ -234,22 +221,31 @@ export async function addMemberByEmail(
   return { toast: `Invitation sent to ${email}`, teamId: outcome.team.id }
 }
 
-/** The member row the actor may act on: another person of the same team. */
-async function requireOtherMember(
+/**
+ * The team whose members the actor manages, and the member row they act on: another person of
+ * that team.
+ */
+async function requireMemberToManage(
   tx: Transaction,
   organizationId: string,
-  teamId: string,
-  memberId: string,
   actorUserId: string,
+  input: { teamId: string; memberId: string },
 ) {
-  const member = isRowId(memberId)
-    ? await findTeamMember(tx, organizationId, teamId, memberId)
+  const { team } = await requireTeamPermission(
+    tx,
+    organizationId,
+    input.teamId,
+    actorUserId,
+    'manageMembers',
+  )
+  const member = isRowId(input.memberId)
+    ? await findTeamMember(tx, organizationId, team.id, input.memberId)
     : undefined
   if (!member) throw new Refusal('not_found', 'Team member not found')
   if (member.userId === actorUserId) {
     throw new Refusal('forbidden', 'You cannot change your own membership')
   }
-  return member
+  return { team, member }
 }
 
 /** A team always keeps an admin: the last one cannot be demoted or removed. */
@@ -271,14 +267,7 @@ export async function changeMemberRole(
   input: { teamId: string; memberId: string; role: TeamRole },
 ): Promise<TeamSuccess> {
   await withTenant(tenant.id, async (tx) => {
-    const { team } = await requireTeamPermission(
-      tx,
-      tenant.id,
-      input.teamId,
-      user.id,
-      'manageMembers',
-    )
-    const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
+    const { team, member } = await requireMemberToManage(tx, tenant.id, user.id, input)
     if (member.role === input.role) {
       throw new Refusal(
         'invalid',
@@ -292,12 +281,10 @@ export async function changeMemberRole(
     }
     if (input.role !== 'admin') await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await setTeamMemberRole(tx, tenant.id, team.id, member.id, input.role)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.member_role_changed',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: { userId: member.userId, from: member.role, to: input.role },
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.member_role_changed', {
+      userId: member.userId,
+      from: member.role,
+      to: input.role,
     })
     return queueTeamUpdateEmailIn(tx, tenant, {
       userId: member.userId,
@@ -321,25 +308,14 @@ export async function removeMember(
   input: { teamId: string; memberId: string },
 ): Promise<TeamSuccess> {
   await withTenant(tenant.id, async (tx) => {
-    const { team } = await requireTeamPermission(
-      tx,
-      tenant.id,
-      input.teamId,
-      user.id,
-      'manageMembers',
-    )
-    const member = await requireOtherMember(tx, tenant.id, team.id, input.memberId, user.id)
+    const { team, member } = await requireMemberToManage(tx, tenant.id, user.id, input)
     if (member.userId === team.createdByUserId) {
       throw new Refusal('conflict', "The team's owner cannot be removed")
     }
     await assertNotLastAdmin(tx, tenant.id, team.id, member)
     await removeTeamMember(tx, tenant.id, team.id, member.id)
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.member_removed',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: { userId: member.userId },
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.member_removed', {
+      userId: member.userId,
     })
   })
   return { toast: 'Member removed from team', teamId: input.teamId }
@@ -356,12 +332,8 @@ export async function cancelInvitation(
       ? await deleteInvitation(tx, tenant.id, team.id, input.invitationId)
       : undefined
     if (!deleted) throw new Refusal('not_found', 'Invitation not found')
-    await recordAudit(tx, tenant.id, {
-      actorUserId: user.id,
-      action: 'team.invitation_cancelled',
-      entityType: 'team',
-      entityId: team.id,
-      metadata: { invitationId: input.invitationId },
+    await recordTeamAudit(tx, tenant.id, user.id, team.id, 'team.invitation_cancelled', {
+      invitationId: input.invitationId,
     })
   })
   return { toast: 'Invitation cancelled', teamId: input.teamId }

@@ -37,6 +37,7 @@ import {
   TEMPLATE_FIELDS,
   type TemplateField,
   type TemplateModes,
+  type TemplateTexts,
 } from '#app/validation/card-templates'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -69,6 +70,19 @@ export type TemplateRule = {
   background: { kind: 'color' | 'gradient' | 'image'; value: string }
 }
 
+/** The texts a template puts on its cards: the company, the website and the address. */
+export function templateTexts(template: CardTemplate): TemplateTexts {
+  return {
+    company: template.company,
+    website: template.website,
+    addressStreet: template.addressStreet,
+    addressCity: template.addressCity,
+    addressRegion: template.addressRegion,
+    addressPostalCode: template.addressPostalCode,
+    addressCountry: template.addressCountry,
+  }
+}
+
 export async function ruleOf(
   db: Queryable,
   organizationId: string,
@@ -82,13 +96,7 @@ export async function ruleOf(
     modes: modesOf(template.modes),
     columns: {
       logoMediaId: agencyLogo,
-      company: template.company,
-      website: template.website,
-      addressStreet: template.addressStreet,
-      addressCity: template.addressCity,
-      addressRegion: template.addressRegion,
-      addressPostalCode: template.addressPostalCode,
-      addressCountry: template.addressCountry,
+      ...templateTexts(template),
     },
     links: storedLinks(template.links),
     background: { kind: template.backgroundKind, value: template.backgroundValue },

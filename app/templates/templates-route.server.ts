@@ -34,7 +34,24 @@ import {
   type TemplateModes,
 } from '#app/validation/card-templates'
 import { type Queryable, type Transaction, withTenant } from '#drizzle/db.server'
-import { bringCardsToTemplate, deviationsOf, ruleOf } from './template-locks.server'
+import { bringCardsToTemplate, deviationsOf, ruleOf, templateTexts } from './template-locks.server'
+
+/** The audit row of a change the agency's staff made to a card template. */
+function recordTemplateAudit(
+  tx: Transaction,
+  actor: Actor,
+  templateId: string,
+  action: string,
+  metadata: Record<string, unknown>,
+) {
+  return recordAudit(tx, actor.tenant.id, {
+    actorUserId: actor.user.id,
+    action,
+    entityType: 'card_template',
+    entityId: templateId,
+    metadata,
+  })
+}
 
 export const TEMPLATES_PATH = '/dashboard/agency/templates'
 
@@ -75,13 +92,7 @@ export async function templatesLoader(request: Request, context: AppLoadContext)
         teamName,
         background: `${template.backgroundKind}:${template.backgroundValue}`,
         useAgencyLogo: template.useAgencyLogo,
-        company: template.company,
-        website: template.website,
-        addressStreet: template.addressStreet,
-        addressCity: template.addressCity,
-        addressRegion: template.addressRegion,
-        addressPostalCode: template.addressPostalCode,
-        addressCountry: template.addressCountry,
+        ...templateTexts(template),
         links: storedLinks(template.links),
         modes: modesOf(template.modes),
         following: rows.length,
@@ -124,12 +135,8 @@ export async function templatesAction(request: Request, context: AppLoadContext)
         const deleted = await withTenant(organizationId, async (tx) => {
           const row = await deleteTemplate(tx, organizationId, templateId)
           if (!row) throw new Refusal('not_found', 'Template not found')
-          await recordAudit(tx, organizationId, {
-            actorUserId: actor.user.id,
-            action: 'card_template.deleted',
-            entityType: 'card_template',
-            entityId: templateId,
-            metadata: { name: row.name },
+          await recordTemplateAudit(tx, actor, templateId, 'card_template.deleted', {
+            name: row.name,
           })
           return row
         })
@@ -152,12 +159,9 @@ export async function templatesAction(request: Request, context: AppLoadContext)
           )
           const { rule, rows } = await cardsOfTemplate(tx, organizationId, template)
           const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
-          await recordAudit(tx, organizationId, {
-            actorUserId: actor.user.id,
-            action: 'card_template.applied',
-            entityType: 'card_template',
-            entityId: templateId,
-            metadata: { cards: cards.length, changed },
+          await recordTemplateAudit(tx, actor, templateId, 'card_template.applied', {
+            cards: cards.length,
+            changed,
           })
           return cards.length
         })
@@ -175,12 +179,9 @@ export async function templatesAction(request: Request, context: AppLoadContext)
           const chosen = cardId ? rows.filter((row) => row.card.id === cardId) : rows
           if (cardId && chosen.length === 0) throw new Refusal('not_found', 'Card not found')
           const changed = await bringCardsToTemplate(tx, organizationId, rule, chosen)
-          await recordAudit(tx, organizationId, {
-            actorUserId: actor.user.id,
-            action: 'card_template.cards_reset',
-            entityType: 'card_template',
-            entityId: templateId,
-            metadata: { changed, ...(cardId ? { cardId } : {}) },
+          await recordTemplateAudit(tx, actor, templateId, 'card_template.cards_reset', {
+            changed,
+            ...(cardId ? { cardId } : {}),
           })
           return changed
         })
@@ -297,12 +298,8 @@ async function writeTemplate(
   }
   if (!value.templateId) {
     const created = await insertTemplate(tx, organizationId, values)
-    await recordAudit(tx, organizationId, {
-      actorUserId: actor.user.id,
-      action: 'card_template.created',
-      entityType: 'card_template',
-      entityId: created.id,
-      metadata: { name: created.name },
+    await recordTemplateAudit(tx, actor, created.id, 'card_template.created', {
+      name: created.name,
     })
     return { created: true, changed: 0 }
   }
@@ -310,12 +307,9 @@ async function writeTemplate(
   if (!updated) throw new Refusal('not_found', 'Template not found')
   const { rule, rows } = await cardsOfTemplate(tx, organizationId, updated)
   const changed = await bringCardsToTemplate(tx, organizationId, rule, rows)
-  await recordAudit(tx, organizationId, {
-    actorUserId: actor.user.id,
-    action: 'card_template.updated',
-    entityType: 'card_template',
-    entityId: updated.id,
-    metadata: { name: updated.name, cardsUpdated: changed },
+  await recordTemplateAudit(tx, actor, updated.id, 'card_template.updated', {
+    name: updated.name,
+    cardsUpdated: changed,
   })
   return { created: false, changed }
 }

@@ -14,3 +14,11 @@ export const actionAndLoaderHeaders: HeadersFunction = ({ actionHeaders, loaderH
   }
   return headers
 }
+
+/**
+ * For a page whose URL carries a token (a reset or confirmation link): the token must not leak
+ * to other sites through the Referer header, and the page is not stored.
+ */
+export const TOKEN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+
+export const tokenPageHeaders: HeadersFunction = () => TOKEN_PAGE_HEADERS

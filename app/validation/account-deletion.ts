@@ -1,6 +1,7 @@
 // "Delete my account" (issue 31 point 4, ADR 053): the grace period, the form and the words the
 // screen, the action, the emails and the tests share.
 import { z } from 'zod'
+import { longDate } from './dates'
 import { typedPasswordField } from './passwords'
 
 /** Days between the request and the deletion; signing in meanwhile cancels it. */
@@ -12,13 +13,7 @@ export const deletionDateFrom = (now: Date) =>
   new Date(now.getTime() + ACCOUNT_DELETION_GRACE_DAYS * DAY_MS)
 
 /** A date as the screen and the emails write it (UTC: the job's clock). */
-export const deletionDay = (date: Date) =>
-  date.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  })
+export const deletionDay = longDate
 
 export const PASSWORD_REQUIRED = 'Please enter your password'
 export const WRONG_PASSWORD = 'Your password is not right'

@@ -193,6 +193,20 @@ export const CardExtrasSchema = z.object({
 })
 export type CardExtras = z.output<typeof CardExtrasSchema>
 
+/** A card's extras with nothing filled in: what a new card's columns hold. */
+export const EMPTY_CARD_EXTRAS: Omit<CardExtras, 'links'> = {
+  bio: '',
+  pronouns: '',
+  phoneType: 'mobile',
+  phone2: '',
+  phone2Type: 'work',
+  addressStreet: '',
+  addressCity: '',
+  addressRegion: '',
+  addressPostalCode: '',
+  addressCountry: '',
+}
+
 /** The address as one line, the way a maps search reads it. */
 export function addressLine(address: {
   addressStreet: string

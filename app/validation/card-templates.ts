@@ -171,18 +171,23 @@ export const TemplateIntentSchema = z.discriminatedUnion('intent', [
 export type TemplateIntent = z.output<typeof TemplateIntentSchema>
 export type TemplateValues = Extract<TemplateIntent, { intent: 'save' }>
 
+/** The texts a template puts on its cards, as its form reads them: the company, website, address. */
+export type TemplateTexts = Pick<
+  TemplateValues,
+  | 'company'
+  | 'website'
+  | 'addressStreet'
+  | 'addressCity'
+  | 'addressRegion'
+  | 'addressPostalCode'
+  | 'addressCountry'
+>
+
 /** The values a template sets on a card, as the rule module applies them. */
-export type TemplateSettings = {
+export type TemplateSettings = TemplateTexts & {
   backgroundKind: 'color' | 'gradient' | 'image'
   backgroundValue: string
   useAgencyLogo: boolean
-  company: string
-  website: string
-  addressStreet: string
-  addressCity: string
-  addressRegion: string
-  addressPostalCode: string
-  addressCountry: string
   links: CardLinkInput[]
   modes: TemplateModes
 }

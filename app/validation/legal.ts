@@ -26,7 +26,8 @@ export function isSafeLegalUrl(value: string) {
   }
 }
 
-const legalUrlField = z
+/** An optional https page address (a policy, an agency's contact page); empty when not set. */
+export const legalUrlField = z
   .string({ error: LEGAL_URL_MESSAGE })
   .trim()
   .max(500, LEGAL_URL_MESSAGE)

@@ -2,7 +2,7 @@
 // cards answer, as the agency chose it on its End Users screen, and the hand-over of a seat to a
 // successor. Shared by the dialogs, the actions and the card gate.
 import { z } from 'zod'
-import { isSafeLegalUrl, LEGAL_URL_MESSAGE } from './legal'
+import { LEGAL_URL_MESSAGE, legalUrlField } from './legal'
 
 /** What a departed person's card links answer when no successor with a card takes them. */
 export const FORWARDING_KINDS = ['message', 'contact_page'] as const
@@ -38,13 +38,6 @@ const message = z
   .max(FORWARDING_MESSAGE_MAX, FORWARDING_MESSAGE_TOO_LONG)
   .optional()
   .transform((value) => value ?? '')
-const contactPageUrl = z
-  .string({ error: LEGAL_URL_MESSAGE })
-  .trim()
-  .max(500, LEGAL_URL_MESSAGE)
-  .refine((value) => value === '' || isSafeLegalUrl(value), LEGAL_URL_MESSAGE)
-  .optional()
-  .transform((value) => value ?? '')
 
 /** The "When someone leaves" form: a message, or the agency's own contact page. */
 export const SetForwardingSchema = z
@@ -52,7 +45,7 @@ export const SetForwardingSchema = z
     intent: z.literal('set-forwarding'),
     kind: z.enum(FORWARDING_KINDS, { error: 'Please choose what visitors see' }),
     message,
-    contactPageUrl,
+    contactPageUrl: legalUrlField,
   })
   .superRefine((value, ctx) => {
     if (value.kind === 'message' && !value.message) {

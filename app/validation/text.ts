@@ -6,20 +6,24 @@ import { z } from 'zod'
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 /**
- * A trimmed string of at most `max` characters without control characters. `missing` is the
- * message when the field is absent (conform sends an emptied field as absent).
+ * A field's rule: a trimmed string of at most `max` characters (`tooLong` otherwise) that passes
+ * `allowed` (`refused` otherwise). `missing` is the message when the field is absent (conform
+ * sends an emptied field as absent).
  */
-export function plainText(
-  max: number,
-  tooLong = `Must be at most ${max} characters`,
-  missing?: string,
-) {
-  return z
-    .string(missing ? { error: missing } : undefined)
-    .trim()
-    .max(max, tooLong)
-    .refine((value) => !CONTROL.test(value), 'Please remove unsupported characters')
+function trimmedText(allowed: (value: string) => boolean, refused: string) {
+  return (max: number, tooLong = `Must be at most ${max} characters`, missing?: string) =>
+    z
+      .string(missing ? { error: missing } : undefined)
+      .trim()
+      .max(max, tooLong)
+      .refine(allowed, refused)
 }
+
+/** A trimmed string of at most `max` characters without control characters. */
+export const plainText = trimmedText(
+  (value) => !CONTROL.test(value),
+  'Please remove unsupported characters',
+)
 
 // What a single-line field refuses on top: line breaks of every kind (CR, LF, NEL, the Unicode
 // line and paragraph separators), tabs, and the bidirectional controls that make a line read in
@@ -39,17 +43,7 @@ export const isSingleLine = (value: string) => !LINE_BREAKING.test(value)
  * Like `plainText`, for a field that is one line (a lead's name, company, phone): a line break,
  * tab or bidirectional control inside it is refused with SINGLE_LINE_MESSAGE.
  */
-export function singleLineText(
-  max: number,
-  tooLong = `Must be at most ${max} characters`,
-  missing?: string,
-) {
-  return z
-    .string(missing ? { error: missing } : undefined)
-    .trim()
-    .max(max, tooLong)
-    .refine(isSingleLine, SINGLE_LINE_MESSAGE)
-}
+export const singleLineText = trimmedText(isSingleLine, SINGLE_LINE_MESSAGE)
 
 /**
  * A full name from one field split for the account: the first word is the first name, the rest

@@ -43,7 +43,11 @@ import {
   listActivityForUser,
   listAuditEvents,
   listAuditEventsOfActor,
+  recordAccountAudit,
   recordAudit,
+  recordCardAudit,
+  recordOrganizationAudit,
+  recordTeamAudit,
 } from '#app/models/audit.server'
 import {
   clearTwoFactor,
@@ -2153,6 +2157,51 @@ const cases: Record<string, Case[]> = {
     {
       name: 'writes to B only',
       run: (db, b) => recordAudit(db, b, { actorUserId: null, action: 'x', entityType: 'y' }),
+      expected: nothing,
+    },
+  ],
+  recordAccountAudit: [
+    {
+      // Not A's user: an event of B naming A's user would show in B's lists of that user.
+      name: 'writes to B only',
+      run: (db, b) => recordAccountAudit(db, b, '00000000-0000-4000-8000-000000000000', 'x'),
+      expected: nothing,
+    },
+  ],
+  recordOrganizationAudit: [
+    {
+      name: 'writes to B only',
+      run: (db, b) => recordOrganizationAudit(db, b, null, 'x'),
+      expected: nothing,
+    },
+  ],
+  recordTeamAudit: [
+    {
+      // Not A's user nor team, for the same reason as recordAccountAudit's.
+      name: 'writes to B only',
+      run: (db, b) =>
+        recordTeamAudit(
+          db,
+          b,
+          '00000000-0000-4000-8000-000000000000',
+          '00000000-0000-4000-8000-000000000002',
+          'x',
+        ),
+      expected: nothing,
+    },
+  ],
+  recordCardAudit: [
+    {
+      // Not A's user nor card, for the same reason as recordAccountAudit's.
+      name: 'writes to B only',
+      run: (db, b) =>
+        recordCardAudit(
+          db,
+          b,
+          '00000000-0000-4000-8000-000000000000',
+          '00000000-0000-4000-8000-000000000001',
+          'x',
+        ),
       expected: nothing,
     },
   ],

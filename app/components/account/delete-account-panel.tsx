@@ -2,13 +2,13 @@
 // confirmation is a Radix alert dialog that says what goes and when, and asks for the password;
 // its form posts to /account/delete with a fetcher, so a refusal stays in the dialog next to the
 // field and a done request lands on the sign-in page with the date.
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import { useFetcher } from '@remix-run/react'
 import { TriangleAlert } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { isClientFailure } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions } from '#app/components/ui/dialog'
 import { toast } from '#app/components/ui/toasts'
@@ -92,13 +92,11 @@ export function DeleteAccountPanel() {
               {form.errors?.length || refusal ? (
                 <FormMessage>{refusal ?? form.errors?.join(' ')}</FormMessage>
               ) : null}
-              <Field
+              <FormField
                 label="Your password"
-                inputProps={{
-                  ...getInputProps(fields.password, { type: 'password' }),
-                  autoComplete: 'current-password',
-                }}
-                errors={fields.password.errors}
+                field={fields.password}
+                type="password"
+                autoComplete="current-password"
               />
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
                 <ConfirmActions

@@ -1,7 +1,7 @@
 // The super admin's Agencies screen (roles-teams-admin.md §2.11): search, the table Agency Name,
 // Status, Owner, Team Size, Subscription, Approval, Actions; add/edit, details and delete dialogs;
 // activate/deactivate and approve/reject from each row's Actions menu.
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
@@ -11,7 +11,6 @@ import {
   Building2,
   CheckCircle2,
   Eye,
-  MoreHorizontal,
   Pencil,
   Plus,
   Power,
@@ -21,12 +20,13 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
+import { DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { ConfirmActions, DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { RowMenu } from '#app/components/ui/row-menu'
 import { SearchBox } from '#app/components/ui/search-box'
-import { SELECT_CLASS } from '#app/components/ui/select'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
 import {
@@ -73,13 +73,7 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
         label="Search agencies"
         placeholder="Search by name, address or owner"
       />
-      <div
-        className={cn(
-          'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
-          loading && 'opacity-60',
-        )}
-        aria-busy={loading}
-      >
+      <div className={cn(TABLE_FRAME, loading && 'opacity-60')} aria-busy={loading}>
         {agencies.length === 0 ? (
           <div
             className="flex flex-col items-center gap-2 p-10 text-center"
@@ -92,74 +86,58 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
             </p>
           </div>
         ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Agency Name
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
-                  Owner
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
-                  Team Size
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
-                  Subscription
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
-                  Approval
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Actions
-                </th>
+          <DataTable
+            frame={false}
+            columns={[
+              { label: 'Agency Name' },
+              { label: 'Status' },
+              { label: 'Owner', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+              { label: 'Team Size', className: 'hidden px-4 py-3 font-medium lg:table-cell' },
+              { label: 'Subscription', className: 'hidden px-4 py-3 font-medium lg:table-cell' },
+              { label: 'Approval', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+              { label: 'Actions' },
+            ]}
+          >
+            {agencies.map((agency) => (
+              <tr key={agency.id} data-testid="agency-row">
+                <td className="px-4 py-3">
+                  <div className="font-medium">{agency.name}</div>
+                  <div className="break-all text-xs text-gray-600 dark:text-gray-400">
+                    {agency.host}
+                  </div>
+                </td>
+                <td className="px-4 py-3">
+                  <Badge tone={STATUS_TONES[agency.status]}>{STATUS_LABELS[agency.status]}</Badge>
+                </td>
+                <td className="hidden px-4 py-3 md:table-cell">
+                  <div>{agency.ownerName ?? '—'}</div>
+                  <div className="break-all text-xs text-gray-600 dark:text-gray-400">
+                    {agency.contactEmail}
+                  </div>
+                </td>
+                <td className="hidden px-4 py-3 tabular-nums lg:table-cell">{agency.teamSize}</td>
+                <td className="hidden px-4 py-3 lg:table-cell">
+                  {SUBSCRIPTION_LABELS[agency.subscriptionTier]}
+                </td>
+                <td className="hidden px-4 py-3 sm:table-cell">
+                  <Badge tone={APPROVAL_TONES[agency.approvalStatus]}>
+                    {APPROVAL_LABELS[agency.approvalStatus]}
+                  </Badge>
+                </td>
+                <td className="px-4 py-3">
+                  <RowActions
+                    agency={agency}
+                    onDetails={() => setDetails(agency)}
+                    onEdit={() => {
+                      setEditing(agency)
+                      edit.setOpen(true)
+                    }}
+                    onDelete={() => setDeleting(agency)}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-              {agencies.map((agency) => (
-                <tr key={agency.id} data-testid="agency-row">
-                  <td className="px-4 py-3">
-                    <div className="font-medium">{agency.name}</div>
-                    <div className="break-all text-xs text-gray-600 dark:text-gray-400">
-                      {agency.host}
-                    </div>
-                  </td>
-                  <td className="px-4 py-3">
-                    <Badge tone={STATUS_TONES[agency.status]}>{STATUS_LABELS[agency.status]}</Badge>
-                  </td>
-                  <td className="hidden px-4 py-3 md:table-cell">
-                    <div>{agency.ownerName ?? '—'}</div>
-                    <div className="break-all text-xs text-gray-600 dark:text-gray-400">
-                      {agency.contactEmail}
-                    </div>
-                  </td>
-                  <td className="hidden px-4 py-3 tabular-nums lg:table-cell">{agency.teamSize}</td>
-                  <td className="hidden px-4 py-3 lg:table-cell">
-                    {SUBSCRIPTION_LABELS[agency.subscriptionTier]}
-                  </td>
-                  <td className="hidden px-4 py-3 sm:table-cell">
-                    <Badge tone={APPROVAL_TONES[agency.approvalStatus]}>
-                      {APPROVAL_LABELS[agency.approvalStatus]}
-                    </Badge>
-                  </td>
-                  <td className="px-4 py-3">
-                    <RowActions
-                      agency={agency}
-                      onDetails={() => setDetails(agency)}
-                      onEdit={() => {
-                        setEditing(agency)
-                        edit.setOpen(true)
-                      }}
-                      onDelete={() => setDeleting(agency)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </div>
       {editing ? <AgencyFormDialog agency={editing} dialog={edit} /> : null}
@@ -188,54 +166,42 @@ function RowActions({
   const item =
     'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Actions for ${agency.name}`}>
-          <MoreHorizontal aria-hidden className="h-4 w-4" />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={4}
-          className="z-50 min-w-[12rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
-        >
-          <DropdownMenu.Item className={item} onSelect={onDetails}>
-            <Eye aria-hidden className="h-4 w-4" /> View Details
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className={item} onSelect={onEdit}>
-            <Pencil aria-hidden className="h-4 w-4" /> Edit
-          </DropdownMenu.Item>
-          {/* Spec §4: Activate when not active, Deactivate when active. */}
-          {agency.status === 'active' ? (
-            <DropdownMenu.Item className={item} onSelect={() => post('deactivate')}>
-              <PowerOff aria-hidden className="h-4 w-4" /> Deactivate
-            </DropdownMenu.Item>
-          ) : (
-            <DropdownMenu.Item className={item} onSelect={() => post('activate')}>
-              <Power aria-hidden className="h-4 w-4" /> Activate
-            </DropdownMenu.Item>
-          )}
-          {agency.approvalStatus !== 'approved' ? (
-            <DropdownMenu.Item className={item} onSelect={() => post('approve')}>
-              <CheckCircle2 aria-hidden className="h-4 w-4" /> Approve
-            </DropdownMenu.Item>
-          ) : null}
-          {agency.approvalStatus !== 'rejected' ? (
-            <DropdownMenu.Item className={item} onSelect={() => post('reject')}>
-              <XCircle aria-hidden className="h-4 w-4" /> Reject
-            </DropdownMenu.Item>
-          ) : null}
-          <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
-          <DropdownMenu.Item
-            className={cn(item, 'text-red-600 dark:text-red-400')}
-            onSelect={onDelete}
-          >
-            <Trash2 aria-hidden className="h-4 w-4" /> Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <RowMenu
+      label={`Actions for ${agency.name}`}
+      modal={false}
+      className="z-50 min-w-[12rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
+    >
+      <DropdownMenu.Item className={item} onSelect={onDetails}>
+        <Eye aria-hidden className="h-4 w-4" /> View Details
+      </DropdownMenu.Item>
+      <DropdownMenu.Item className={item} onSelect={onEdit}>
+        <Pencil aria-hidden className="h-4 w-4" /> Edit
+      </DropdownMenu.Item>
+      {/* Spec §4: Activate when not active, Deactivate when active. */}
+      {agency.status === 'active' ? (
+        <DropdownMenu.Item className={item} onSelect={() => post('deactivate')}>
+          <PowerOff aria-hidden className="h-4 w-4" /> Deactivate
+        </DropdownMenu.Item>
+      ) : (
+        <DropdownMenu.Item className={item} onSelect={() => post('activate')}>
+          <Power aria-hidden className="h-4 w-4" /> Activate
+        </DropdownMenu.Item>
+      )}
+      {agency.approvalStatus !== 'approved' ? (
+        <DropdownMenu.Item className={item} onSelect={() => post('approve')}>
+          <CheckCircle2 aria-hidden className="h-4 w-4" /> Approve
+        </DropdownMenu.Item>
+      ) : null}
+      {agency.approvalStatus !== 'rejected' ? (
+        <DropdownMenu.Item className={item} onSelect={() => post('reject')}>
+          <XCircle aria-hidden className="h-4 w-4" /> Reject
+        </DropdownMenu.Item>
+      ) : null}
+      <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
+      <DropdownMenu.Item className={cn(item, 'text-red-600 dark:text-red-400')} onSelect={onDelete}>
+        <Trash2 aria-hidden className="h-4 w-4" /> Delete
+      </DropdownMenu.Item>
+    </RowMenu>
   )
 }
 
@@ -291,61 +257,37 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
       <input type="hidden" name="intent" value={intent} />
       {agency ? <input type="hidden" name="agencyId" value={agency.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Agency name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
+      <FormField label="Agency name" field={fields.name} autoComplete="off" />
+      <FormField
         label="Web address"
         hint={
           agency
             ? `Now ${agency.host}; changing it moves the agency's site.`
             : 'Optional: made from the name when left blank.'
         }
-        inputProps={{
-          ...getInputProps(fields.slug, { type: 'text' }),
-          autoComplete: 'off',
-          autoCapitalize: 'none',
-        }}
-        errors={fields.slug.errors}
+        field={fields.slug}
+        autoComplete="off"
+        autoCapitalize="none"
       />
-      <Field
-        label="Owner name"
-        inputProps={{ ...getInputProps(fields.ownerName, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.ownerName.errors}
-      />
-      <Field
+      <FormField label="Owner name" field={fields.ownerName} autoComplete="off" />
+      <FormField
         label="Owner email"
         hint={
           agency
             ? "The agency's contact address; the owner's sign-in email stays theirs to change."
             : undefined
         }
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
+        field={fields.email}
+        type="email"
+        autoComplete="off"
       />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fields.subscription.id} className="text-sm font-medium">
-          Subscription
-        </label>
-        <select
-          {...getSelectProps(fields.subscription)}
-          // conform leaves an empty default out: the disabled placeholder is chosen here.
-          defaultValue={fields.subscription.initialValue ?? ''}
-          className={SELECT_CLASS}
-        >
-          <option value="" disabled>
-            Select a plan
+      <FormSelect label="Subscription" field={fields.subscription} placeholder="Select a plan">
+        {SUBSCRIPTIONS.map((tier) => (
+          <option key={tier} value={tier}>
+            {SUBSCRIPTION_LABELS[tier]}
           </option>
-          {SUBSCRIPTIONS.map((tier) => (
-            <option key={tier} value={tier}>
-              {SUBSCRIPTION_LABELS[tier]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.subscription.errorId} errors={fields.subscription.errors} />
-      </div>
+        ))}
+      </FormSelect>
       <div className="flex items-center gap-2">
         <input
           {...getInputProps(fields.active, { type: 'checkbox' })}

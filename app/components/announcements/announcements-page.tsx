@@ -1,17 +1,13 @@
 // The agency's Announcements screen (issue 30 point 2, ADR 046): write a plain-text subject and
 // message, see it as the email will look, see how many opted-in end users it reaches, send it,
 // and the history of what was sent. Agency members read it; only the agency admin sends.
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  type SubmissionResult,
-} from '@conform-to/react'
+import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import * as Label from '@radix-ui/react-label'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Megaphone } from 'lucide-react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
-import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { EmptyRow, PageHeader, TD } from '#app/components/people/people-ui'
+import { DataTable } from '#app/components/ui/data-table'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
@@ -117,10 +113,9 @@ function ComposeForm({ recipients, leftToday, perDay, brand }: AnnouncementsPage
     <div className="grid gap-6 lg:grid-cols-2">
       <Form method="POST" className="flex min-w-0 flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
+        <FormField
           label="Subject"
-          inputProps={getInputProps(fields.subject, { type: 'text' })}
-          errors={fields.subject.errors}
+          field={fields.subject}
           hint={`One line, at most ${SUBJECT_MAX} characters.`}
         />
         <div className="flex flex-col gap-1.5">
@@ -181,49 +176,37 @@ export function AnnouncementsPage(props: AnnouncementsPageProps) {
         </FormMessage>
       )}
       <Panel title="Sent announcements" description="The newest first.">
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className={TH}>
-                  Subject
-                </th>
-                <th scope="col" className={TH}>
-                  Date
-                </th>
-                <th scope="col" className={TH}>
-                  Recipients
-                </th>
-                <th scope="col" className={TH}>
-                  Status
-                </th>
+        <DataTable
+          divided={false}
+          columns={[
+            { label: 'Subject' },
+            { label: 'Date' },
+            { label: 'Recipients' },
+            { label: 'Status' },
+          ]}
+        >
+          {history.length === 0 ? (
+            <EmptyRow columns={4}>No announcements sent yet.</EmptyRow>
+          ) : (
+            history.map((row) => (
+              <tr key={row.id} className="border-t border-gray-200 dark:border-gray-800">
+                <td className={`${TD} [overflow-wrap:anywhere]`}>{row.subject}</td>
+                <td className={`${TD} whitespace-nowrap`}>
+                  <time dateTime={row.createdAt}>
+                    {new Date(row.createdAt).toLocaleString('en-US', {
+                      dateStyle: 'medium',
+                      timeStyle: 'short',
+                      timeZone: 'UTC',
+                    })}{' '}
+                    UTC
+                  </time>
+                </td>
+                <td className={TD}>{row.recipientCount}</td>
+                <td className={TD}>{STATUS_LABEL[row.status]}</td>
               </tr>
-            </thead>
-            <tbody>
-              {history.length === 0 ? (
-                <EmptyRow columns={4}>No announcements sent yet.</EmptyRow>
-              ) : (
-                history.map((row) => (
-                  <tr key={row.id} className="border-t border-gray-200 dark:border-gray-800">
-                    <td className={`${TD} [overflow-wrap:anywhere]`}>{row.subject}</td>
-                    <td className={`${TD} whitespace-nowrap`}>
-                      <time dateTime={row.createdAt}>
-                        {new Date(row.createdAt).toLocaleString('en-US', {
-                          dateStyle: 'medium',
-                          timeStyle: 'short',
-                          timeZone: 'UTC',
-                        })}{' '}
-                        UTC
-                      </time>
-                    </td>
-                    <td className={TD}>{row.recipientCount}</td>
-                    <td className={TD}>{STATUS_LABEL[row.status]}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+            ))
+          )}
+        </DataTable>
       </Panel>
     </main>
   )

@@ -6,6 +6,8 @@ import { Filter, ScrollText } from 'lucide-react'
 import { AUDIT_CATEGORIES } from '#app/audit/audit-log'
 import type { auditLogLoader } from '#app/audit/audit-log-route.server'
 import { Button } from '#app/components/ui/button'
+import { DataTable } from '#app/components/ui/data-table'
+import { SelectOptions } from '#app/components/ui/labelled-select'
 
 type Data = Awaited<ReturnType<typeof auditLogLoader>>
 type Props = SerializeFrom<Data>
@@ -42,12 +44,10 @@ export function AuditLogPage({ scope, filter, page, hasNext, events }: Props) {
         <label className="flex flex-col gap-1 text-sm font-medium">
           Kind of change
           <select name="category" defaultValue={filter.category} className={FIELD}>
-            <option value="">All changes</option>
-            {AUDIT_CATEGORIES.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.label}
-              </option>
-            ))}
+            <SelectOptions
+              empty="All changes"
+              options={AUDIT_CATEGORIES.map(({ id, label }) => ({ value: id, label }))}
+            />
           </select>
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
@@ -85,57 +85,41 @@ export function AuditLogPage({ scope, filter, page, hasNext, events }: Props) {
           </p>
         </section>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  When
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Who
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Action
-                </th>
-                {scope === 'platform' ? (
-                  <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
-                    Organization
-                  </th>
-                ) : null}
-                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">
-                  Details
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-              {events.map((event) => (
-                <tr key={event.id} data-testid="audit-event" className="align-top">
-                  <td className="whitespace-nowrap px-4 py-3 text-gray-600 dark:text-gray-400">
-                    <time dateTime={event.at}>
-                      {format(new Date(event.at), 'yyyy-MM-dd HH:mm')}
-                    </time>
-                  </td>
-                  <td className="break-all px-4 py-3">{event.actor}</td>
-                  <td className="px-4 py-3">
-                    <code className="rounded bg-gray-100 px-1.5 py-0.5 text-xs dark:bg-gray-800">
-                      {event.action}
-                    </code>
-                    <div className="mt-1 break-all text-xs text-gray-600 dark:text-gray-400">
-                      {event.entity}
-                    </div>
-                  </td>
-                  {scope === 'platform' ? (
-                    <td className="hidden px-4 py-3 md:table-cell">{event.organization}</td>
-                  ) : null}
-                  <td className="hidden max-w-sm break-all px-4 py-3 font-mono text-xs text-gray-600 lg:table-cell dark:text-gray-400">
-                    {event.metadata === '{}' ? '' : event.metadata}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            { label: 'When' },
+            { label: 'Who' },
+            { label: 'Action' },
+            scope === 'platform' && {
+              label: 'Organization',
+              className: 'hidden px-4 py-3 font-medium md:table-cell',
+            },
+            { label: 'Details', className: 'hidden px-4 py-3 font-medium lg:table-cell' },
+          ]}
+        >
+          {events.map((event) => (
+            <tr key={event.id} data-testid="audit-event" className="align-top">
+              <td className="whitespace-nowrap px-4 py-3 text-gray-600 dark:text-gray-400">
+                <time dateTime={event.at}>{format(new Date(event.at), 'yyyy-MM-dd HH:mm')}</time>
+              </td>
+              <td className="break-all px-4 py-3">{event.actor}</td>
+              <td className="px-4 py-3">
+                <code className="rounded bg-gray-100 px-1.5 py-0.5 text-xs dark:bg-gray-800">
+                  {event.action}
+                </code>
+                <div className="mt-1 break-all text-xs text-gray-600 dark:text-gray-400">
+                  {event.entity}
+                </div>
+              </td>
+              {scope === 'platform' ? (
+                <td className="hidden px-4 py-3 md:table-cell">{event.organization}</td>
+              ) : null}
+              <td className="hidden max-w-sm break-all px-4 py-3 font-mono text-xs text-gray-600 lg:table-cell dark:text-gray-400">
+                {event.metadata === '{}' ? '' : event.metadata}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <nav aria-label="Pages" className="flex justify-between">
         {page > 1 ? (

@@ -1,9 +1,10 @@
 // The pieces of two-factor sign-in shared by the sign-in step and the Security area (ADR 045).
 import type { SubmissionResult } from '@conform-to/react'
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import {
   CodeStepSchema,
@@ -126,11 +127,7 @@ export function EnrolForm({
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="intent" value="enrol" />
         <input type="hidden" name="sealedKey" value={enrolment.sealedKey} />
-        <Field
-          label="Code from the app"
-          inputProps={{ ...getInputProps(fields.code, { type: 'text' }), ...codeInput }}
-          errors={fields.code.errors}
-        />
+        <FormField label="Code from the app" field={fields.code} {...codeInput} />
         <StatusButton pending={submitting(navigation, 'enrol')} pendingText="Checking...">
           Turn on two-factor authentication
         </StatusButton>
@@ -166,15 +163,7 @@ export function CodeForm({ lastResult }: { lastResult: LastResult }) {
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value="code" />
-      <Field
-        label="Authentication code"
-        inputProps={{
-          ...getInputProps(fields.code, { type: 'text' }),
-          ...codeInput,
-          autoFocus: true,
-        }}
-        errors={fields.code.errors}
-      />
+      <FormField label="Authentication code" field={fields.code} {...codeInput} autoFocus />
       <StatusButton pending={submitting(navigation, 'code')} pendingText="Verifying...">
         Verify
       </StatusButton>
@@ -192,14 +181,7 @@ export function RecoveryForm({ lastResult }: { lastResult: LastResult }) {
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value="recovery" />
-      <Field
-        label="Recovery code"
-        inputProps={{
-          ...getInputProps(fields.recoveryCode, { type: 'text' }),
-          autoComplete: 'off',
-        }}
-        errors={fields.recoveryCode.errors}
-      />
+      <FormField label="Recovery code" field={fields.recoveryCode} autoComplete="off" />
       <StatusButton
         variant="secondary"
         pending={submitting(navigation, 'recovery')}
@@ -218,11 +200,7 @@ export function DisableForm({ lastResult }: { lastResult: LastResult }) {
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value="disable" />
-      <Field
-        label="Code from your authenticator app"
-        inputProps={{ ...getInputProps(fields.code, { type: 'text' }), ...codeInput }}
-        errors={fields.code.errors}
-      />
+      <FormField label="Code from your authenticator app" field={fields.code} {...codeInput} />
       <StatusButton
         variant="danger"
         pending={submitting(navigation, 'disable')}
@@ -251,13 +229,12 @@ export function SignOut() {
 /** The profile's Security tab: where two-factor authentication is managed. */
 export function TwoFactorLink() {
   return (
-    <section
-      aria-labelledby="two-factor-link"
+    <TitledSection
+      id="two-factor-link"
+      title="Two-factor authentication"
       className="flex flex-col gap-2 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-800 dark:bg-gray-900"
+      titleClassName="text-lg font-semibold"
     >
-      <h2 id="two-factor-link" className="text-lg font-semibold">
-        Two-factor authentication
-      </h2>
       <p className="text-sm text-gray-600 dark:text-gray-400">
         A code from an authenticator app at sign-in, with recovery codes in case you lose it.
       </p>
@@ -267,6 +244,6 @@ export function TwoFactorLink() {
       >
         Manage two-factor authentication
       </Link>
-    </section>
+    </TitledSection>
   )
 }

@@ -1,11 +1,10 @@
 // The agency's Branding screen (spec §2.12): Visual Branding, Domain Settings and Preview tabs
 // around one form, so Save Changes saves every tab and the preview shows unsaved changes.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Eye, Globe, Palette } from 'lucide-react'
-import { useId, useState } from 'react'
-import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
+import { type InputHTMLAttributes, useId, useState } from 'react'
+import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
@@ -88,6 +87,12 @@ function ColorField({
   )
 }
 
+/** For a domain or an address typed as it is: no spelling marks, no capital first letter. */
+const NO_AUTOCORRECT: InputHTMLAttributes<HTMLInputElement> = {
+  spellCheck: false,
+  autoCapitalize: 'none',
+}
+
 export function BrandingPage({
   canManage,
   branding,
@@ -118,18 +123,47 @@ export function BrandingPage({
   const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
     setValues((previous) => ({ ...previous, [key]: value }))
 
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(BrandingSchema, {
     id: `branding-${generation}`,
     // The sending domain's add form shares the action; its reply is not this form's.
     lastResult:
       data?.intent === 'add-sending-domain' || data?.intent === 'save-consent'
         ? undefined
         : data?.result,
-    constraint: formConstraint(BrandingSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandingSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
+
+  /** A text field bound to its value here, so the preview follows what is typed. */
+  const boundField = (
+    key: 'companyName' | 'customDomain' | 'privacyPolicyUrl' | 'termsOfServiceUrl' | 'supportEmail',
+    label: string,
+    input: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
+    <Field
+      label={label}
+      errors={fields[key].errors}
+      hint={hint}
+      inputProps={{
+        id: fields[key].id,
+        name: fields[key].name,
+        value: values[key],
+        onChange: (event) => set(key, event.currentTarget.value),
+        ...input,
+      }}
+    />
+  )
+
+  const colorField = (key: 'primaryColor' | 'secondaryColor', label: string) => (
+    <ColorField
+      label={label}
+      name={fields[key].name}
+      value={values[key]}
+      fallback={BRANDING_DEFAULTS[key]}
+      errors={fields[key].errors}
+      onChange={(value) => set(key, value)}
+    />
+  )
 
   const sendingDomainForm = useSendingDomainForm()
   const consentForm = useConsentTextForm()
@@ -141,6 +175,14 @@ export function BrandingPage({
   }
 
   const readOnly = !canManage
+  // The logo and favicon fields: the saved image, the server's errors, read-only for a viewer.
+  const imageProps = (name: 'logo' | 'favicon', purpose: 'brandLogo' | 'favicon') => ({
+    name,
+    purpose,
+    currentUrl: branding[`${name}Url`],
+    errors: form.allErrors[name],
+    readOnly,
+  })
   const tabs = [
     {
       id: 'visual',
@@ -152,43 +194,21 @@ export function BrandingPage({
           <div className="grid gap-6 sm:grid-cols-2">
             <ImageField
               key={`logo-${generation}`}
-              name="logo"
               label="Logo"
-              purpose="brandLogo"
-              currentUrl={branding.logoUrl}
+              {...imageProps('logo', 'brandLogo')}
               hint="Recommended size: 200x80 px"
-              errors={form.allErrors.logo}
-              readOnly={readOnly}
               onUploaded={(result) => set('logoUrl', result.url)}
             />
             <ImageField
               key={`favicon-${generation}`}
-              name="favicon"
               label="Favicon"
-              purpose="favicon"
-              currentUrl={branding.faviconUrl}
+              {...imageProps('favicon', 'favicon')}
               hint="Recommended size: 32x32 px (also served as /favicon.ico)"
-              errors={form.allErrors.favicon}
-              readOnly={readOnly}
             />
           </div>
           <div className="grid gap-6 sm:grid-cols-2">
-            <ColorField
-              label="Primary Color"
-              name={fields.primaryColor.name}
-              value={values.primaryColor}
-              fallback={BRANDING_DEFAULTS.primaryColor}
-              errors={fields.primaryColor.errors}
-              onChange={(value) => set('primaryColor', value)}
-            />
-            <ColorField
-              label="Secondary Color"
-              name={fields.secondaryColor.name}
-              value={values.secondaryColor}
-              fallback={BRANDING_DEFAULTS.secondaryColor}
-              errors={fields.secondaryColor.errors}
-              onChange={(value) => set('secondaryColor', value)}
-            />
+            {colorField('primaryColor', 'Primary Color')}
+            {colorField('secondaryColor', 'Secondary Color')}
           </div>
         </fieldset>
       ),
@@ -201,31 +221,13 @@ export function BrandingPage({
         <div className="flex flex-col gap-6">
           <fieldset disabled={readOnly} className="flex flex-col gap-4">
             <legend className="sr-only">Domain Settings</legend>
-            <Field
-              label="Company Name"
-              errors={fields.companyName.errors}
-              inputProps={{
-                id: fields.companyName.id,
-                name: fields.companyName.name,
-                value: values.companyName,
-                onChange: (event) => set('companyName', event.currentTarget.value),
-                autoComplete: 'organization',
-              }}
-            />
-            <Field
-              label="Custom Domain"
-              errors={fields.customDomain.errors}
-              hint={`Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`}
-              inputProps={{
-                id: fields.customDomain.id,
-                name: fields.customDomain.name,
-                value: values.customDomain,
-                placeholder: 'cards.example.com',
-                onChange: (event) => set('customDomain', event.currentTarget.value),
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
+            {boundField('companyName', 'Company Name', { autoComplete: 'organization' })}
+            {boundField(
+              'customDomain',
+              'Custom Domain',
+              { placeholder: 'cards.example.com', ...NO_AUTOCORRECT },
+              `Leave empty to use ${subdomainHost} only. Your site stays on ${subdomainHost} as well.`,
+            )}
             <div className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
               <input
                 type="checkbox"
@@ -262,47 +264,21 @@ export function BrandingPage({
               Shown in your site's footer, on the sign-up form and in every email. Leave a field
               empty to show the platform's default.
             </p>
-            <Field
-              label="Privacy Policy URL"
-              errors={fields.privacyPolicyUrl.errors}
-              inputProps={{
-                id: fields.privacyPolicyUrl.id,
-                name: fields.privacyPolicyUrl.name,
-                type: 'url',
-                value: values.privacyPolicyUrl,
-                placeholder: 'https://example.com/privacy',
-                onChange: (event) => set('privacyPolicyUrl', event.currentTarget.value),
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
-            <Field
-              label="Terms of Service URL"
-              errors={fields.termsOfServiceUrl.errors}
-              inputProps={{
-                id: fields.termsOfServiceUrl.id,
-                name: fields.termsOfServiceUrl.name,
-                type: 'url',
-                value: values.termsOfServiceUrl,
-                placeholder: 'https://example.com/terms',
-                onChange: (event) => set('termsOfServiceUrl', event.currentTarget.value),
-                spellCheck: false,
-                autoCapitalize: 'none',
-              }}
-            />
-            <Field
-              label="Support Email"
-              errors={fields.supportEmail.errors}
-              inputProps={{
-                id: fields.supportEmail.id,
-                name: fields.supportEmail.name,
-                type: 'email',
-                value: values.supportEmail,
-                placeholder: 'support@example.com',
-                onChange: (event) => set('supportEmail', event.currentTarget.value),
-                autoComplete: 'email',
-              }}
-            />
+            {boundField('privacyPolicyUrl', 'Privacy Policy URL', {
+              type: 'url',
+              placeholder: 'https://example.com/privacy',
+              ...NO_AUTOCORRECT,
+            })}
+            {boundField('termsOfServiceUrl', 'Terms of Service URL', {
+              type: 'url',
+              placeholder: 'https://example.com/terms',
+              ...NO_AUTOCORRECT,
+            })}
+            {boundField('supportEmail', 'Support Email', {
+              type: 'email',
+              placeholder: 'support@example.com',
+              autoComplete: 'email',
+            })}
           </fieldset>
           <ConsentTextSection
             versions={consentTexts}

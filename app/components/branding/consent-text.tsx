@@ -1,12 +1,12 @@
 // The Domain Settings tab's lead form consent text (issue 31 point 3, ADR 050): the words an
 // agency's lead forms ask visitors to agree to, each save a new version. Its form sits outside
 // the branding form (forms do not nest); the field and button join it by id.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ShieldCheck } from 'lucide-react'
-import { ErrorList, formConstraint } from '#app/components/forms'
+import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
+import { Subsection } from '#app/components/ui/titled-section'
 import { ConsentTextSchema } from '#app/validation/consent-text'
 
 export type ConsentTextVersion = { version: number; body: string; createdAt: string | Date }
@@ -16,13 +16,10 @@ export function useConsentTextForm() {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
     | undefined
-  return useForm({
+  return useSchemaForm(ConsentTextSchema, {
     id: 'consent-text-form',
     lastResult: data?.intent === 'save-consent' ? data.result : undefined,
-    constraint: formConstraint(ConsentTextSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentTextSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 }
 
@@ -51,14 +48,12 @@ export function ConsentTextSection({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'save-consent'
   const current = versions[0]
   return (
-    <section
-      aria-labelledby="consent-text-title"
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      data-testid="consent-text"
+    <Subsection
+      id="consent-text-title"
+      icon={ShieldCheck}
+      title="Lead form consent"
+      testId="consent-text"
     >
-      <h3 id="consent-text-title" className="flex items-center gap-2 font-medium">
-        <ShieldCheck aria-hidden className="h-4 w-4" /> Lead form consent
-      </h3>
       <p
         id={`${fields.consentText.id}-description`}
         className="text-sm text-gray-600 dark:text-gray-400"
@@ -105,6 +100,6 @@ export function ConsentTextSection({
           Save consent text
         </StatusButton>
       ) : null}
-    </section>
+    </Subsection>
   )
 }

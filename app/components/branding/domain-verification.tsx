@@ -1,8 +1,10 @@
 // The Domain Settings tab's DNS instructions (spec §2.12, §9): the CNAME to point the domain at,
 // the TXT record that proves it is the agency's, the domain's state and 'Verify domain'.
 import { Form, useNavigation } from '@remix-run/react'
+import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
 import { Badge } from '#app/components/ui/badge'
 import { StatusButton } from '#app/components/ui/status-button'
+import { Subsection } from '#app/components/ui/titled-section'
 import { DOMAIN_CLAIM_DAYS } from '#app/domains/claims'
 import type { DomainState, DomainStatus } from '#app/domains/custom-domain-verification.server'
 
@@ -76,13 +78,7 @@ export function DomainVerification({
     navigation.state !== 'idle' && navigation.formData?.get('intent') === 'verify-domain'
   const shown = domainInstructions(state)
   return (
-    <section
-      aria-labelledby="dns-instructions-title"
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-    >
-      <h3 id="dns-instructions-title" className="font-medium">
-        DNS instructions
-      </h3>
+    <Subsection id="dns-instructions-title" title="DNS instructions">
       {!shown ? (
         <p className="text-sm text-gray-600 dark:text-gray-400">
           Enter your domain and save: the records to create at your DNS provider appear here. Point
@@ -101,36 +97,16 @@ export function DomainVerification({
               without these records (the demo's domain).
             </p>
           ) : null}
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">DNS records for {shown.domain}</caption>
-              <thead>
-                <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
-                  <th scope="col" className="py-1 pr-3">
-                    Type
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Name
-                  </th>
-                  <th scope="col" className="py-1">
-                    Value
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                <RecordRow type="CNAME" name={shown.domain} value={state.cnameTarget} />
-                {shown.txt ? (
-                  <RecordRow type="TXT" name={shown.txt.name} value={shown.txt.value} />
-                ) : null}
-              </tbody>
-            </table>
-          </div>
-          <p className="text-xs text-gray-500 dark:text-gray-400">
-            DNS changes can take up to 24 to 48 hours to propagate.
-            {state.checkedAt
-              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
-              : ' Not checked yet.'}
-          </p>
+          <DnsRecordsTable
+            caption={<>DNS records for {shown.domain}</>}
+            columns={['Type', 'Name', 'Value']}
+          >
+            <RecordRow type="CNAME" name={shown.domain} value={state.cnameTarget} />
+            {shown.txt ? (
+              <RecordRow type="TXT" name={shown.txt.name} value={shown.txt.value} />
+            ) : null}
+          </DnsRecordsTable>
+          <DnsCheckNote checkedAt={state.checkedAt} />
           {canManage ? (
             unsaved ? (
               <p className="text-sm text-amber-800 dark:text-amber-300">
@@ -153,6 +129,6 @@ export function DomainVerification({
           ) : null}
         </>
       )}
-    </section>
+    </Subsection>
   )
 }

@@ -1,15 +1,16 @@
 // The Domain Settings tab's email sending domain (issue 17 point 2, ADR 026): add a domain, see
 // the DNS records the email provider returned, check verification, remove it. Its forms sit
 // outside the branding form (forms do not nest); the fields and buttons join them by id.
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Mail, Trash2 } from 'lucide-react'
-import { Field, formConstraint } from '#app/components/forms'
+import { DnsCheckNote, DnsRecordsTable } from '#app/components/branding/dns-records'
+import { Field, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
+import { Subsection } from '#app/components/ui/titled-section'
 import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { SendingDomainSchema } from '#app/validation/sending-domain'
 
@@ -51,14 +52,11 @@ export function useSendingDomainForm() {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
     | undefined
-  return useForm({
+  return useSchemaForm(SendingDomainSchema, {
     id: ADD_FORM_ID,
     // The page's forms share one action: only the add form's own reply is its.
     lastResult: data?.intent === 'add-sending-domain' ? data.result : undefined,
-    constraint: formConstraint(SendingDomainSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SendingDomainSchema }),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
   })
 }
 
@@ -86,19 +84,26 @@ export function SendingDomainSection({
   addForm: AddForm
 }) {
   const [form, fields] = addForm
+  // Both fields are typed as they are: no spell check, capitals or autofill.
+  const asTyped = (field: { id: string; name: string }) => ({
+    id: field.id,
+    name: field.name,
+    form: form.id,
+    spellCheck: false,
+    autoCapitalize: 'none',
+    autoComplete: 'off',
+  })
   const navigation = useNavigation()
   const busy = (intent: string) =>
     navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
   const status = state.status ? statusOf(state.status) : null
   return (
-    <section
-      aria-labelledby="sending-domain-title"
-      className="flex flex-col gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-      data-testid="sending-domain"
+    <Subsection
+      id="sending-domain-title"
+      icon={Mail}
+      title="Email sending domain"
+      testId="sending-domain"
     >
-      <h3 id="sending-domain-title" className="flex items-center gap-2 font-medium">
-        <Mail aria-hidden className="h-4 w-4" /> Email sending domain
-      </h3>
       <p className="text-sm text-gray-600 dark:text-gray-400">
         Send your sign-up, password and notification emails from an address on your own domain, such
         as hello@mail.example.com. Used while white labeling is on.
@@ -116,29 +121,16 @@ export function SendingDomainSection({
                 errors={fields.sendingDomain.errors}
                 hint="A subdomain you use for nothing else is best, such as mail.example.com"
                 inputProps={{
-                  id: fields.sendingDomain.id,
-                  name: fields.sendingDomain.name,
-                  form: form.id,
+                  ...asTyped(fields.sendingDomain),
                   required: true,
                   placeholder: 'mail.example.com',
-                  spellCheck: false,
-                  autoCapitalize: 'none',
-                  autoComplete: 'off',
                 }}
               />
               <Field
                 label="Sender Name"
                 errors={fields.senderLocalPart.errors}
                 hint="The part before the @ of the address your emails leave from"
-                inputProps={{
-                  id: fields.senderLocalPart.id,
-                  name: fields.senderLocalPart.name,
-                  form: form.id,
-                  defaultValue: 'hello',
-                  spellCheck: false,
-                  autoCapitalize: 'none',
-                  autoComplete: 'off',
-                }}
+                inputProps={{ ...asTyped(fields.senderLocalPart), defaultValue: 'hello' }}
               />
             </div>
             {form.errors?.length ? (
@@ -175,55 +167,29 @@ export function SendingDomainSection({
             {help(state, whiteLabelActive)}
           </p>
           {state.records.length > 0 ? (
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Email DNS records for {state.domain}</caption>
-                <thead>
-                  <tr className="text-xs uppercase text-gray-500 dark:text-gray-400">
-                    <th scope="col" className="py-1 pr-3">
-                      Type
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Name
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Value
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      Priority
-                    </th>
-                    <th scope="col" className="py-1">
-                      Status
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.records.map((record) => (
-                    <tr
-                      key={`${record.type}-${record.name}-${record.value}`}
-                      className="border-t border-gray-200 align-top dark:border-gray-800"
-                    >
-                      <td className="py-2 pr-3 font-medium">{record.type}</td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.name}</code>
-                      </td>
-                      <td className="py-2 pr-3">
-                        <code className="break-all">{record.value}</code>
-                      </td>
-                      <td className="py-2 pr-3">{record.priority ?? ''}</td>
-                      <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DnsRecordsTable
+              caption={<>Email DNS records for {state.domain}</>}
+              columns={['Type', 'Name', 'Value', 'Priority', 'Status']}
+            >
+              {state.records.map((record) => (
+                <tr
+                  key={`${record.type}-${record.name}-${record.value}`}
+                  className="border-t border-gray-200 align-top dark:border-gray-800"
+                >
+                  <td className="py-2 pr-3 font-medium">{record.type}</td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.name}</code>
+                  </td>
+                  <td className="py-2 pr-3">
+                    <code className="break-all">{record.value}</code>
+                  </td>
+                  <td className="py-2 pr-3">{record.priority ?? ''}</td>
+                  <td className="py-2 whitespace-nowrap">{statusOf(record.status).label}</td>
+                </tr>
+              ))}
+            </DnsRecordsTable>
           ) : null}
-          <p className="text-xs text-gray-500 dark:text-gray-400">
-            DNS changes can take up to 24 to 48 hours to propagate.
-            {state.checkedAt
-              ? ` Last checked ${new Date(state.checkedAt).toUTCString()}.`
-              : ' Not checked yet.'}
-          </p>
+          <DnsCheckNote checkedAt={state.checkedAt} />
           {canManage ? (
             <div className="flex flex-wrap gap-2">
               {state.status !== 'registering' ? (
@@ -261,6 +227,6 @@ export function SendingDomainSection({
           ) : null}
         </>
       )}
-    </section>
+    </Subsection>
   )
 }

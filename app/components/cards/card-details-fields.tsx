@@ -1,15 +1,10 @@
 // The card details' fields (issue 28), shared by the card editor, the profile and the wizard:
 // native inputs and selects, so every form works without JavaScript; the schema is
 // app/validation/card-details.ts.
-import {
-  type FieldMetadata,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-} from '@conform-to/react'
+import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { ArrowDown, ArrowUp } from 'lucide-react'
 import type { ButtonHTMLAttributes } from 'react'
-import { ErrorList, Field } from '#app/components/forms'
+import { ErrorList, FormField } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import {
   LINK_KIND_RULES,
@@ -149,17 +144,12 @@ export function LinkRows({
                 ))}
               </select>
             </div>
-            <Field
+            <FormField
               label={`Link ${index + 1} label`}
               hint="Custom links only"
-              inputProps={getInputProps(link.label, { type: 'text' })}
-              errors={link.label.errors}
+              field={link.label}
             />
-            <Field
-              label={`Link ${index + 1} address`}
-              inputProps={{ ...getInputProps(link.url, { type: 'text' }), inputMode: 'url' }}
-              errors={link.url.errors}
-            />
+            <FormField label={`Link ${index + 1} address`} field={link.url} inputMode="url" />
             <div className="flex flex-wrap justify-end gap-2 sm:col-span-3">
               <MoveButton
                 direction="up"
@@ -232,42 +222,23 @@ export function AddressFields({
   lockedHint?: string
 }) {
   const readOnly = lockedHint !== undefined
-  const input = (meta: FieldMetadata<string>) => ({
-    ...getInputProps(meta, { type: 'text' }),
-    readOnly,
-  })
   return (
     <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
       <legend className="mb-2 text-sm font-medium">Address</legend>
       {lockedHint ? (
         <p className="text-xs text-gray-500 dark:text-gray-400 sm:col-span-2">{lockedHint}</p>
       ) : null}
-      <Field
+      <FormField
         className="sm:col-span-2"
         label="Street"
-        inputProps={{ ...input(fields.addressStreet), autoComplete: 'street-address' }}
-        errors={fields.addressStreet.errors}
+        field={fields.addressStreet}
+        readOnly={readOnly}
+        autoComplete="street-address"
       />
-      <Field
-        label="City"
-        inputProps={input(fields.addressCity)}
-        errors={fields.addressCity.errors}
-      />
-      <Field
-        label="Region"
-        inputProps={input(fields.addressRegion)}
-        errors={fields.addressRegion.errors}
-      />
-      <Field
-        label="Postal code"
-        inputProps={input(fields.addressPostalCode)}
-        errors={fields.addressPostalCode.errors}
-      />
-      <Field
-        label="Country"
-        inputProps={input(fields.addressCountry)}
-        errors={fields.addressCountry.errors}
-      />
+      <FormField label="City" field={fields.addressCity} readOnly={readOnly} />
+      <FormField label="Region" field={fields.addressRegion} readOnly={readOnly} />
+      <FormField label="Postal code" field={fields.addressPostalCode} readOnly={readOnly} />
+      <FormField label="Country" field={fields.addressCountry} readOnly={readOnly} />
     </fieldset>
   )
 }
@@ -294,18 +265,9 @@ export function CardExtrasFields({
 }) {
   return (
     <>
-      <Field
-        label="Pronouns"
-        hint="For example she/her"
-        inputProps={getInputProps(fields.pronouns, { type: 'text' })}
-        errors={fields.pronouns.errors}
-      />
+      <FormField label="Pronouns" hint="For example she/her" field={fields.pronouns} />
       <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
-      <Field
-        label="Second phone"
-        inputProps={getInputProps(fields.phone2, { type: 'tel' })}
-        errors={fields.phone2.errors}
-      />
+      <FormField label="Second phone" field={fields.phone2} type="tel" />
       <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
       <BioField meta={fields.bio} />
       <AddressFields fields={fields} lockedHint={locked?.address} />

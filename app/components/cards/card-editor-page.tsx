@@ -1,6 +1,5 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
-import { ArrowLeft } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
@@ -9,9 +8,10 @@ import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ShortLinkForm } from '#app/components/cards/short-link-form'
 import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -147,8 +147,19 @@ export function CardEditorPage({
   locked?: TemplateField[]
 }) {
   const isLocked = (field: TemplateField) => locked.includes(field)
-  const lockedProps = (field: TemplateField) =>
-    isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}
+  // The card's logo and profile picture: the field's name is its purpose too.
+  const imageProps = (name: 'logo' | 'profilePicture') => ({
+    name,
+    purpose: name,
+    currentUrl: card[`${name}Url`],
+    errors: imageErrors(actionData, name),
+  })
+  // A field the template locks is read-only, and its hint says why.
+  const lockedProps = (field: TemplateField) => ({
+    ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
+    hint: isLocked(field) ? lockedMessage(field) : undefined,
+    hintId: `locked-${field}`,
+  })
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
   useClientFailureToast(actionData, NO_INTENT_MESSAGES, UPDATE_FAILED)
@@ -176,11 +187,7 @@ export function CardEditorPage({
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10">
       <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back to digital cards">
-          <Link to={listPath}>
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackButton to={listPath} label="Back to digital cards" />
         <h1 className="text-2xl font-semibold">
           {step === 'review' ? 'Review Card' : 'Edit Digital Card'}
         </h1>
@@ -213,62 +220,15 @@ export function CardEditorPage({
             <Form method="POST" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
               <input type="hidden" name="intent" value="details" />
               {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-              <Field
-                className="sm:col-span-2"
-                label="Title"
-                inputProps={getInputProps(fields.title, { type: 'text' })}
-                errors={fields.title.errors}
-              />
-              <Field
-                label="First name"
-                inputProps={getInputProps(fields.firstName, { type: 'text' })}
-                errors={fields.firstName.errors}
-              />
-              <Field
-                label="Last name"
-                inputProps={getInputProps(fields.lastName, { type: 'text' })}
-                errors={fields.lastName.errors}
-              />
-              <Field
-                label="Personal email"
-                inputProps={getInputProps(fields.email, { type: 'email' })}
-                errors={fields.email.errors}
-              />
-              <Field
-                label="Work email"
-                inputProps={getInputProps(fields.workEmail, { type: 'email' })}
-                errors={fields.workEmail.errors}
-              />
-              <Field
-                label="Phone"
-                inputProps={getInputProps(fields.phoneNumber, { type: 'tel' })}
-                errors={fields.phoneNumber.errors}
-              />
-              <Field
-                label="Company"
-                inputProps={{
-                  ...getInputProps(fields.company, { type: 'text' }),
-                  ...lockedProps('company'),
-                }}
-                errors={fields.company.errors}
-                hint={isLocked('company') ? lockedMessage('company') : undefined}
-                hintId="locked-company"
-              />
-              <Field
-                label="Job title"
-                inputProps={getInputProps(fields.jobTitle, { type: 'text' })}
-                errors={fields.jobTitle.errors}
-              />
-              <Field
-                label="Website"
-                inputProps={{
-                  ...getInputProps(fields.website, { type: 'text' }),
-                  ...lockedProps('website'),
-                }}
-                errors={fields.website.errors}
-                hint={isLocked('website') ? lockedMessage('website') : undefined}
-                hintId="locked-website"
-              />
+              <FormField className="sm:col-span-2" label="Title" field={fields.title} />
+              <FormField label="First name" field={fields.firstName} />
+              <FormField label="Last name" field={fields.lastName} />
+              <FormField label="Personal email" field={fields.email} type="email" />
+              <FormField label="Work email" field={fields.workEmail} type="email" />
+              <FormField label="Phone" field={fields.phoneNumber} type="tel" />
+              <FormField label="Company" field={fields.company} {...lockedProps('company')} />
+              <FormField label="Job title" field={fields.jobTitle} />
+              <FormField label="Website" field={fields.website} {...lockedProps('website')} />
               <CardExtrasFields
                 fields={fields}
                 reorder={form.reorder}
@@ -310,21 +270,9 @@ export function CardEditorPage({
                     </p>
                   </div>
                 ) : (
-                  <ImageField
-                    name="logo"
-                    label="Logo"
-                    purpose="logo"
-                    currentUrl={card.logoUrl}
-                    errors={imageErrors(actionData, 'logo')}
-                  />
+                  <ImageField label="Logo" {...imageProps('logo')} />
                 )}
-                <ImageField
-                  name="profilePicture"
-                  label="Profile picture"
-                  purpose="profilePicture"
-                  currentUrl={card.profilePictureUrl}
-                  errors={imageErrors(actionData, 'profilePicture')}
-                />
+                <ImageField label="Profile picture" {...imageProps('profilePicture')} />
               </Form>
               {isLocked('background') ? (
                 <p className="text-sm text-gray-600 dark:text-gray-400">

@@ -5,15 +5,17 @@ import {
   type SubmissionResult,
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
-import { ArrowLeft, Download, UserPlus } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { Download, UserPlus } from 'lucide-react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { isClientFailure } from '#app/components/client-failure'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import { LeadSchema } from '#app/validation/public-card'
 
@@ -23,27 +25,47 @@ type Reply = {
   result?: SubmissionResult<string[]>
 }
 
-export function CardNotFound() {
+/** What a card's address shows in place of a card: a heading, a text, the way home. */
+function CardNotice({
+  titleRow,
+  testId,
+  children,
+}: {
+  titleRow?: ReactNode
+  testId?: string
+  children: ReactNode
+}) {
   return (
     <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
-      <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to="/">
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
-        <p className="text-lg font-semibold">Contact Not Found</p>
-      </div>
-      <section className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800">
-        <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
-        <p className="text-gray-600 dark:text-gray-400">
-          Sorry, we couldn't find the contact card you're looking for.
-        </p>
+      {titleRow}
+      <section
+        data-testid={testId}
+        className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800"
+      >
+        {children}
         <Button asChild>
           <Link to="/">Go to Home</Link>
         </Button>
       </section>
     </main>
+  )
+}
+
+export function CardNotFound() {
+  return (
+    <CardNotice
+      titleRow={
+        <div className="flex items-center gap-3">
+          <BackButton to="/" />
+          <p className="text-lg font-semibold">Contact Not Found</p>
+        </div>
+      }
+    >
+      <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
+      <p className="text-gray-600 dark:text-gray-400">
+        Sorry, we couldn't find the contact card you're looking for.
+      </p>
+    </CardNotice>
   )
 }
 
@@ -53,20 +75,10 @@ export function CardNotFound() {
  */
 export function CardForwarded({ message }: { message: string }) {
   return (
-    <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
-      <section
-        data-testid="card-forwarded"
-        className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-10 text-center dark:border-gray-800"
-      >
-        <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
-        <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">
-          {message}
-        </p>
-        <Button asChild>
-          <Link to="/">Go to Home</Link>
-        </Button>
-      </section>
-    </main>
+    <CardNotice testId="card-forwarded">
+      <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
+      <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">{message}</p>
+    </CardNotice>
   )
 }
 
@@ -114,13 +126,12 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
     lastResult: fetcher.data?.result,
   })
   return (
-    <section
-      aria-labelledby="lead-heading"
+    <TitledSection
+      id="lead-heading"
+      title={<>Share your details with {firstName}</>}
       className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+      titleClassName="text-lg font-semibold"
     >
-      <h2 id="lead-heading" className="text-lg font-semibold">
-        Share your details with {firstName}
-      </h2>
       <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
       {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
       <fetcher.Form
@@ -138,32 +149,10 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
             <input type="text" name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
-        <Field
-          label="Your name"
-          inputProps={{ ...getInputProps(fields.fullName, { type: 'text' }), autoComplete: 'name' }}
-          errors={fields.fullName.errors}
-        />
-        <Field
-          label="Your email"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
-          errors={fields.email.errors}
-        />
-        <Field
-          label="Your phone"
-          inputProps={{
-            ...getInputProps(fields.phoneNumber, { type: 'tel' }),
-            autoComplete: 'tel',
-          }}
-          errors={fields.phoneNumber.errors}
-        />
-        <Field
-          label="Your company"
-          inputProps={{
-            ...getInputProps(fields.company, { type: 'text' }),
-            autoComplete: 'organization',
-          }}
-          errors={fields.company.errors}
-        />
+        <FormField label="Your name" field={fields.fullName} autoComplete="name" />
+        <FormField label="Your email" field={fields.email} type="email" autoComplete="email" />
+        <FormField label="Your phone" field={fields.phoneNumber} type="tel" autoComplete="tel" />
+        <FormField label="Your company" field={fields.company} autoComplete="organization" />
         <div className="flex flex-col gap-1.5 sm:col-span-2">
           <label htmlFor={fields.note.id} className="text-sm font-medium">
             Note
@@ -207,7 +196,7 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
           Send my details
         </StatusButton>
       </fetcher.Form>
-    </section>
+    </TitledSection>
   )
 }
 
@@ -279,11 +268,7 @@ export function PublicCardPage({
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pt-2 pb-28 sm:gap-6 sm:pt-6 sm:pb-8">
       <div className="flex w-full items-center gap-2">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to="/">
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackButton to="/" />
         <h1 className="text-base font-semibold">Contact Card</h1>
       </div>
       <CardDisplay

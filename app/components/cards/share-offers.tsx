@@ -7,11 +7,12 @@ import { Download, Mail, Wallet } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { WalletOffers } from '#app/cards/wallet-offers.server'
 import { Button } from '#app/components/ui/button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import {
-  VIRTUAL_BACKGROUND_LAYOUTS,
+  VIRTUAL_BACKGROUND_LAYOUTS as LAYOUTS,
+  VIRTUAL_BACKGROUND_THEMES as THEMES,
   VIRTUAL_BACKGROUND_SIZES,
-  VIRTUAL_BACKGROUND_THEMES,
   type VirtualBackgroundOptions,
   virtualBackgroundPath,
 } from '#app/validation/virtual-background'
@@ -46,29 +47,29 @@ function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 'Google
 const LAYOUT_LABELS = { classic: 'Classic', panel: 'Panel', minimal: 'Minimal' } as const
 const THEME_LABELS = { light: 'Light', dark: 'Dark' } as const
 
-function Select<T extends string>({
+function Select<K extends keyof VirtualBackgroundOptions>({
   label,
   name,
-  value,
+  choices,
   options,
-  onChange,
+  set,
 }: {
   label: string
-  name: string
-  value: T
-  options: readonly T[]
-  onChange: (value: T) => void
+  name: K
+  choices: readonly VirtualBackgroundOptions[K][]
+  options: VirtualBackgroundOptions
+  set: (change: Partial<VirtualBackgroundOptions>) => void
 }) {
   return (
     <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
       {label}
       <select
         name={name}
-        value={value}
-        onChange={(event) => onChange(event.target.value as T)}
+        value={options[name]}
+        onChange={(event) => set({ [name]: event.target.value })}
         className="h-10 w-full min-w-0 rounded-lg border border-gray-300 bg-white px-2 dark:border-gray-700 dark:bg-gray-900"
       >
-        {options.map((option) => (
+        {choices.map((option) => (
           <option key={option} value={option}>
             {labelOf(option)}
           </option>
@@ -87,6 +88,8 @@ const labelOf = (option: string) =>
  * Size, layout and theme, a thumbnail of the result, and its download. Without JavaScript the
  * form opens the PNG itself (the route takes the same query).
  */
+const SIZES = Object.keys(VIRTUAL_BACKGROUND_SIZES) as VirtualBackgroundOptions['size'][]
+
 function BackgroundForm({ cardId }: { cardId: string }) {
   const [options, setOptions] = useState<VirtualBackgroundOptions>({
     size: '1920x1080',
@@ -124,27 +127,9 @@ function BackgroundForm({ cardId }: { cardId: string }) {
         For video calls: your card's QR code in the corner, the middle left free for you.
       </p>
       <div className="grid gap-2 sm:grid-cols-3">
-        <Select
-          label="Size"
-          name="size"
-          value={options.size}
-          options={Object.keys(VIRTUAL_BACKGROUND_SIZES) as VirtualBackgroundOptions['size'][]}
-          onChange={(size) => set({ size })}
-        />
-        <Select
-          label="Layout"
-          name="layout"
-          value={options.layout}
-          options={VIRTUAL_BACKGROUND_LAYOUTS}
-          onChange={(layout) => set({ layout })}
-        />
-        <Select
-          label="Theme"
-          name="theme"
-          value={options.theme}
-          options={VIRTUAL_BACKGROUND_THEMES}
-          onChange={(theme) => set({ theme })}
-        />
+        <Select label="Size" name="size" choices={SIZES} options={options} set={set} />
+        <Select label="Layout" name="layout" choices={LAYOUTS} options={options} set={set} />
+        <Select label="Theme" name="theme" choices={THEMES} options={options} set={set} />
       </div>
       <img
         src={path}
@@ -169,14 +154,13 @@ export function ShareOffersSection({ offers }: { offers: ShareOffers }) {
   const hasWallet = Boolean(wallet.apple || wallet.google)
   if (!hasWallet && !signaturePath && !backgroundCardId) return null
   return (
-    <section
-      aria-labelledby="offers-heading"
+    <TitledSection
+      id="offers-heading"
+      title={signaturePath || backgroundCardId ? 'More ways to use this card' : 'Save this card'}
       className="flex flex-col gap-6 rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
-      data-testid="share-offers"
+      titleClassName="text-lg font-semibold"
+      testId="share-offers"
     >
-      <h2 id="offers-heading" className="text-lg font-semibold">
-        {signaturePath || backgroundCardId ? 'More ways to use this card' : 'Save this card'}
-      </h2>
       {hasWallet ? (
         <div className="flex flex-wrap gap-3">
           {wallet.apple ? <WalletBadge href={wallet.apple} wallet="Apple" /> : null}
@@ -197,6 +181,6 @@ export function ShareOffersSection({ offers }: { offers: ShareOffers }) {
         </div>
       ) : null}
       {backgroundCardId ? <BackgroundForm cardId={backgroundCardId} /> : null}
-    </section>
+    </TitledSection>
   )
 }

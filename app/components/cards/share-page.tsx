@@ -4,6 +4,7 @@ import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
 import { type ShareOffers, ShareOffersSection } from './share-offers'
 
@@ -164,14 +165,13 @@ export function SharePage(screen: ShareScreen) {
       ) : null}
       {/* Spec §9: one column below 768 px (Tailwind's md), two from there. */}
       <div className="grid items-start gap-8 md:grid-cols-2">
-        <section
-          aria-labelledby="qr-heading"
+        <TitledSection
+          id="qr-heading"
+          title={<>Scan to open {screen.isProfile ? 'my profile' : 'the card'}</>}
           className="flex flex-col items-center gap-4 rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
-          data-testid="qr-panel"
+          titleClassName="text-lg font-semibold"
+          testId="qr-panel"
         >
-          <h2 id="qr-heading" className="text-lg font-semibold">
-            Scan to open {screen.isProfile ? 'my profile' : 'the card'}
-          </h2>
           <QrImage src={screen.qrSrc} alt={`QR code linking to ${name}'s card`} />
           <a
             href={shareUrl}
@@ -196,7 +196,7 @@ export function SharePage(screen: ShareScreen) {
               ) : null}
             </div>
           ) : null}
-        </section>
+        </TitledSection>
         <section
           aria-label="Card preview"
           className="flex justify-center"

@@ -1,11 +1,11 @@
 // The card editor's short link (ADR 041): the slug after the tenant's address, saved in place
 // with a fetcher, refused next to the field (shape, reserved word, taken).
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { useFetcher } from '@remix-run/react'
 import { useEffect } from 'react'
 import { SHORT_LINK_PREFIX } from '#app/cards/short-link'
 import { isClientFailure } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 import { CardSlugSchema, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '#app/validation/card-slug'
@@ -55,16 +55,13 @@ export function ShortLinkForm({
       <fetcher.Form method="POST" className="flex flex-col gap-3" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="short-link" />
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
+        <FormField
           label="Short link"
           hint={`${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} lowercase letters, digits and hyphens. A changed link keeps the old one working.`}
-          inputProps={{
-            ...getInputProps(fields.slug, { type: 'text' }),
-            autoCapitalize: 'none',
-            autoCorrect: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.slug.errors}
+          field={fields.slug}
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
         />
         <StatusButton pending={fetcher.state !== 'idle'} className="self-end">
           Save Short Link

@@ -1,10 +1,9 @@
 // The onboarding wizard's screen (/onboarding, `?mode=card` for a new card): steps 1 to 3 are
 // the profile's fields, step 4 its images and background, step 5 the card to create. Its loader
 // and action are the wizard module's (app/cards/wizard-route.server.ts).
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { ArrowLeft } from 'lucide-react'
 import { useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { WIZARD_STEPS, wizardUrl } from '#app/cards/wizard'
@@ -18,9 +17,10 @@ import {
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
+import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { parseSwatch, type StoredBackground } from '#app/validation/backgrounds'
@@ -33,11 +33,7 @@ function StepHeader({ step, title, back }: { step: number; title: string; back: 
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-center gap-3">
-        <Button asChild variant="ghost" size="sm" aria-label="Back">
-          <Link to={back}>
-            <ArrowLeft aria-hidden className="h-4 w-4" />
-          </Link>
-        </Button>
+        <BackButton to={back} />
         <h1 className="text-2xl font-semibold">{title}</h1>
       </div>
       <div className="flex flex-col gap-2">
@@ -170,6 +166,12 @@ export function WizardPage({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
+  // A step 4 image field: its name is its purpose, its errors the server's for that name.
+  const imageProps = (name: 'logo' | 'profilePicture' | 'background') => ({
+    name,
+    purpose: name,
+    errors: imageErrors[name] ? [imageErrors[name]] : undefined,
+  })
   const [swatch, setSwatch] = useState(
     draft.backgroundKind === 'image' ? null : `${draft.backgroundKind}:${draft.backgroundValue}`,
   )
@@ -225,87 +227,47 @@ export function WizardPage({
               onChange={onInput}
             >
               {step === 1 ? (
-                <>
-                  <Field
-                    label="First name"
-                    inputProps={{
-                      ...getInputProps(fields.firstName, { type: 'text' }),
-                      autoComplete: 'given-name',
-                      autoFocus: true,
-                    }}
-                    errors={fields.firstName.errors}
-                  />
-                  <Field
-                    label="Last name"
-                    inputProps={{
-                      ...getInputProps(fields.lastName, { type: 'text' }),
-                      autoComplete: 'family-name',
-                    }}
-                    errors={fields.lastName.errors}
-                  />
-                </>
+                <NameFields fields={fields} autoFocus />
               ) : step === 2 ? (
                 <>
-                  <Field
+                  <FormField
                     label="Work email"
-                    inputProps={{
-                      ...getInputProps(fields.workEmail, { type: 'email' }),
-                      autoComplete: 'email',
-                      autoFocus: true,
-                    }}
-                    errors={fields.workEmail.errors}
+                    field={fields.workEmail}
+                    type="email"
+                    autoComplete="email"
+                    autoFocus
                   />
-                  <Field
+                  <FormField
                     label="Phone number"
-                    inputProps={{
-                      ...getInputProps(fields.phoneNumber, { type: 'tel' }),
-                      autoComplete: 'tel',
-                    }}
-                    errors={fields.phoneNumber.errors}
+                    field={fields.phoneNumber}
+                    type="tel"
+                    autoComplete="tel"
                   />
                   <PhoneTypeSelect meta={fields.phoneType} label="Phone type" />
-                  <Field
-                    label="Second phone"
-                    inputProps={getInputProps(fields.phone2, { type: 'tel' })}
-                    errors={fields.phone2.errors}
-                  />
+                  <FormField label="Second phone" field={fields.phone2} type="tel" />
                   <PhoneTypeSelect meta={fields.phone2Type} label="Second phone type" />
                   <AddressFields fields={fields} />
                 </>
               ) : (
                 <>
-                  <Field
+                  <FormField
                     label="Company"
-                    inputProps={{
-                      ...getInputProps(fields.company, { type: 'text' }),
-                      autoComplete: 'organization',
-                      autoFocus: true,
-                    }}
-                    errors={fields.company.errors}
+                    field={fields.company}
+                    autoComplete="organization"
+                    autoFocus
                   />
-                  <Field
+                  <FormField
                     label="Job title"
-                    inputProps={{
-                      ...getInputProps(fields.jobTitle, { type: 'text' }),
-                      autoComplete: 'organization-title',
-                    }}
-                    errors={fields.jobTitle.errors}
+                    field={fields.jobTitle}
+                    autoComplete="organization-title"
                   />
-                  <Field
+                  <FormField
                     label="Website"
-                    inputProps={{
-                      ...getInputProps(fields.website, { type: 'text' }),
-                      autoComplete: 'url',
-                      placeholder: 'https://example.com',
-                    }}
-                    errors={fields.website.errors}
+                    field={fields.website}
+                    autoComplete="url"
+                    placeholder="https://example.com"
                   />
-                  <Field
-                    label="Pronouns"
-                    hint="For example she/her"
-                    inputProps={getInputProps(fields.pronouns, { type: 'text' })}
-                    errors={fields.pronouns.errors}
-                  />
+                  <FormField label="Pronouns" hint="For example she/her" field={fields.pronouns} />
                   <BioField meta={fields.bio} />
                   <LinkRows
                     name={fields.links.name}
@@ -322,21 +284,17 @@ export function WizardPage({
           ) : step === 4 ? (
             <Form method="POST" encType="multipart/form-data" className="flex flex-col gap-6">
               <ImageField
-                name="logo"
                 label="Logo"
-                purpose="logo"
+                {...imageProps('logo')}
                 currentUrl={logoUrl}
                 hint="Recommended 200×80 px."
-                errors={imageErrors.logo ? [imageErrors.logo] : undefined}
                 onUploaded={({ url }) => setImages((was) => ({ ...was, logoUrl: url }))}
                 onRemoved={() => setImages((was) => ({ ...was, logoUrl: null }))}
               />
               <ImageField
-                name="profilePicture"
                 label="Profile picture"
-                purpose="profilePicture"
+                {...imageProps('profilePicture')}
                 currentUrl={profilePictureUrl}
-                errors={imageErrors.profilePicture ? [imageErrors.profilePicture] : undefined}
                 onUploaded={({ url }) => setImages((was) => ({ ...was, profilePictureUrl: url }))}
                 onRemoved={() => setImages((was) => ({ ...was, profilePictureUrl: null }))}
               />
@@ -347,12 +305,10 @@ export function WizardPage({
                 brandColor={brandColor}
               />
               <ImageField
-                name="background"
                 label="Or upload a background image"
-                purpose="background"
+                {...imageProps('background')}
                 currentUrl={backgroundImageUrl}
                 hint="Recommended 1200×600 px."
-                errors={imageErrors.background ? [imageErrors.background] : undefined}
                 onUploaded={({ url }) => {
                   setSwatch(null)
                   setImages((was) => ({ ...was, backgroundImageUrl: url }))

@@ -11,6 +11,7 @@ import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import { ApiSettingsSchema, type KeyStatus } from '#app/validation/api-settings'
 
@@ -112,13 +113,16 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
         </p>
       </div>
 
-      <section
-        aria-labelledby="crm-key-title"
+      <TitledSection
+        id="crm-key-title"
+        title={
+          <>
+            <KeyRound aria-hidden className="h-5 w-5" /> GoHighLevel
+          </>
+        }
         className="flex flex-col gap-5 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-950"
+        titleClassName="flex items-center gap-2 text-lg font-semibold"
       >
-        <h2 id="crm-key-title" className="flex items-center gap-2 text-lg font-semibold">
-          <KeyRound aria-hidden className="h-5 w-5" /> GoHighLevel
-        </h2>
         <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
           <input type="hidden" name="keepStoredKey" value={keepStoredKey ? '1' : '0'} />
           <div className="flex flex-col gap-1.5">
@@ -231,15 +235,14 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
             </Button>
           </Form>
         ) : null}
-      </section>
+      </TitledSection>
 
-      <section
-        aria-labelledby="crm-help-title"
+      <TitledSection
+        id="crm-help-title"
+        title="How to get your API key"
         className="flex flex-col gap-3 rounded-2xl border border-blue-200 bg-blue-50 p-6 text-sm dark:border-blue-900 dark:bg-blue-950/40"
+        titleClassName="text-base font-semibold"
       >
-        <h2 id="crm-help-title" className="text-base font-semibold">
-          How to get your API key
-        </h2>
         <ol className="list-decimal space-y-1 pl-5 text-gray-800 dark:text-gray-200">
           <li>Sign in to your GoHighLevel sub-account.</li>
           <li>
@@ -258,7 +261,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
           Contacts are matched by email or phone, so a person you meet twice stays one contact in
           your CRM.
         </p>
-      </section>
+      </TitledSection>
 
       <SyncStatus syncs={settings.syncs} retrying={submitting('retry')} />
     </main>

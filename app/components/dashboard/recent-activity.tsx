@@ -1,6 +1,7 @@
 import { formatDistance } from 'date-fns'
 import { Building2, Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { roleLabel } from '#app/validation/roles'
 
 /**
@@ -74,13 +75,12 @@ export function RecentActivity({
   emptyText?: string
 }) {
   return (
-    <section
-      aria-labelledby="recent-activity-heading"
+    <TitledSection
+      id="recent-activity-heading"
+      title="Recent Activity"
       className="rounded-xl border border-gray-200 p-5 dark:border-gray-800"
+      titleClassName="font-semibold"
     >
-      <h2 id="recent-activity-heading" className="font-semibold">
-        Recent Activity
-      </h2>
       {items.length === 0 ? (
         <p className="mt-3 text-sm text-gray-600 dark:text-gray-400" data-testid="activity-empty">
           {emptyText}
@@ -110,6 +110,6 @@ export function RecentActivity({
           })}
         </ul>
       )}
-    </section>
+    </TitledSection>
   )
 }

@@ -1,31 +1,47 @@
 import { Link } from '@remix-run/react'
-import type { ReactNode } from 'react'
 import { Button } from '#app/components/ui/button'
+import { type ActivityItem, RecentActivity } from './recent-activity'
 import { type Stat, StatCard } from './stat-card'
 import { StatsUnavailable } from './stats-failure'
+import { type DailyViews, ViewsChart } from './views-chart'
 
-export function RoleDashboard({
+/** What every dashboard's statistics hold besides its own figures. */
+type DashboardStats = { viewsBySource: DailyViews; activity: ActivityItem[] }
+
+/**
+ * A role's dashboard: its figures, the chart of card views per day and the recent activity
+ * (left out when the statistics failed), then the role's links.
+ */
+export function RoleDashboard<S extends DashboardStats>({
   title,
-  greeting,
+  firstName,
   stats,
-  children,
+  figures,
+  chartTitle,
+  emptyText,
+  now,
   actions,
   offerOnboarding = false,
 }: {
   offerOnboarding?: boolean
   title: string
-  greeting: string
-  /** The figures, or null when they could not be loaded. */
-  stats: Stat[] | null
-  /** The chart and lists below the figures (left out when the figures failed). */
-  children?: ReactNode
+  firstName: string
+  /** The statistics, or null when they could not be loaded. */
+  stats: S | null
+  /** The figures shown at the top, read from the statistics. */
+  figures: (stats: S) => Stat[]
+  chartTitle: string
+  /** What the activity list says when it is empty (its own default otherwise). */
+  emptyText?: string
+  /** The time the server answered, which the activity's distances are measured from. */
+  now: string
   actions: { label: string; to: string }[]
 }) {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-10">
       <div>
         <h1 className="text-2xl font-semibold">{title}</h1>
-        <p className="text-gray-600 dark:text-gray-400">{greeting}</p>
+        <p className="text-gray-600 dark:text-gray-400">{`Welcome back, ${firstName}!`}</p>
       </div>
       {offerOnboarding ? (
         <section className="flex flex-col items-start gap-3 rounded-xl border border-brand/40 bg-brand/5 p-5 sm:flex-row sm:items-center sm:justify-between">
@@ -43,11 +59,12 @@ export function RoleDashboard({
       {stats ? (
         <>
           <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {stats.map((stat) => (
+            {figures(stats).map((stat) => (
               <StatCard key={stat.id} stat={stat} />
             ))}
           </dl>
-          {children}
+          <ViewsChart days={stats.viewsBySource} title={chartTitle} />
+          <RecentActivity items={stats.activity} now={now} emptyText={emptyText} />
         </>
       ) : (
         <StatsUnavailable />

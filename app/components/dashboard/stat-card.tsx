@@ -3,6 +3,24 @@ import { Minus, TrendingDown, TrendingUp } from 'lucide-react'
 /** A figure; with `previous`, it is the last 7 days and is compared with the 7 before. */
 export type Stat = { id: string; label: string; value: number; previous?: number }
 
+type Week = { current: number; previous: number }
+
+/** The card views of the last 7 days, as every dashboard shows them. */
+export const viewsStat = ({ current, previous }: Week): Stat => ({
+  id: 'views',
+  label: 'Card views (last 7 days)',
+  value: current,
+  previous,
+})
+
+/** The contacts gained in the last 7 days (the end user's and the team member's dashboards). */
+export const contactsStat = ({ current, previous }: Week): Stat => ({
+  id: 'contacts',
+  label: 'Contacts gained (last 7 days)',
+  value: current,
+  previous,
+})
+
 /** '+3 from last week', '-2 from last week' or 'No change from last week' (spec §2.3, §9). */
 export function changeText(value: number, previous: number) {
   const change = value - previous

@@ -32,6 +32,9 @@ export function StatsUnavailable() {
   )
 }
 
+/** What a dashboard's failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const dashboardHandle = { loadError: STATS_FAILURE, loadErrorToast: true }
+
 /** A dashboard's error boundary: a client navigation whose data request failed says so too. */
 export function DashboardLoadError() {
   useStatsFailureToast(isRequestFailure(useRouteError()))

@@ -4,6 +4,7 @@
 // their views by source (every dashboard's chart, ADR 039) are drawn stacked, with a legend.
 import { format, parseISO } from 'date-fns'
 import { useId } from 'react'
+import { TitledSection } from '#app/components/ui/titled-section'
 import { SOURCE_LABELS, VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 
 export type DailyViews = {
@@ -94,13 +95,12 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
   const bySource = days.some((d) => d.sources)
   const columns = bySource ? sourceTotals(days).map((entry) => entry.source) : []
   return (
-    <section
-      aria-labelledby={`${id}-heading`}
+    <TitledSection
+      id={`${id}-heading`}
+      title={title}
       className="rounded-xl border border-gray-200 p-5 dark:border-gray-800"
+      titleClassName="font-semibold"
     >
-      <h2 id={`${id}-heading`} className="font-semibold">
-        {title}
-      </h2>
       {total === 0 ? (
         <p
           className="mt-3 text-sm text-gray-600 dark:text-gray-400"
@@ -206,6 +206,6 @@ export function ViewsChart({ days, title }: { days: DailyViews; title: string })
           </div>
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }

@@ -2,15 +2,18 @@
 // doc §2.11) and an agency's Team Members /dashboard/agency/team (§2.12: its staff and its team
 // members, role team_admin): accounts with their titles, search and access filter, add/edit, view details, change role and delete.
 // Without `canEdit` (an agency member) the list and the details are read only.
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { type FieldMetadata, getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { CreditCard, Eye, Pencil, Shield, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { END_USER_LIMITS, MEMBER_PLAN_NAMES } from '#app/billing/plan-limits'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { DataTable } from '#app/components/ui/data-table'
 import { DialogActions, DialogClose, FormDialog } from '#app/components/ui/dialog'
+import { LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
+import { RowMenu, RowMenuItem } from '#app/components/ui/row-menu'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { type IntentDialog, useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
@@ -28,8 +31,6 @@ import {
   EmptyRow,
   lastActive,
   PageHeader,
-  RowMenu,
-  RowMenuItem,
   SearchBar,
   TD,
   TH,
@@ -61,10 +62,8 @@ export type AdminTeamPageProps = {
 }
 
 function SelectField({
-  label,
-  field,
   options,
-  placeholder,
+  ...select
 }: {
   label: string
   field: FieldMetadata<string | undefined>
@@ -72,29 +71,13 @@ function SelectField({
   placeholder?: string
 }) {
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={field.id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select
-        {...getSelectProps(field)}
-        // conform leaves an empty default out: the disabled placeholder is chosen here.
-        defaultValue={field.initialValue ?? ''}
-        className={SELECT_CLASS}
-      >
-        {placeholder ? (
-          <option value="" disabled>
-            {placeholder}
-          </option>
-        ) : null}
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
+    <FormSelect {...select}>
+      {options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </FormSelect>
   )
 }
 
@@ -153,16 +136,8 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
       <input type="hidden" name="intent" value={editing ? 'edit-member' : 'add-member'} />
       {member ? <input type="hidden" name="userId" value={member.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={getInputProps(fields.email, { type: 'email' })}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} />
+      <FormField label="Email" field={fields.email} type="email" />
       <SelectField
         label="Role"
         field={fields.staffTitle}
@@ -174,13 +149,12 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
         field={fields.access}
         options={access.map((role) => [role, ROLE_BADGES[role].label])}
       />
-      <Field
+      <FormField
         label="Password"
-        inputProps={{
-          ...getInputProps(fields.password, { type: 'password' }),
-          autoComplete: 'new-password',
-          placeholder: editing ? 'Unchanged' : undefined,
-        }}
+        field={fields.password}
+        type="password"
+        autoComplete="new-password"
+        placeholder={editing ? 'Unchanged' : undefined}
         hint={
           editing
             ? 'Leave blank to keep the current password.'
@@ -188,7 +162,6 @@ function MemberForm({ dialog, member, directory }: MemberFormProps) {
               ? `At least ${STAFF_PASSWORD_MIN_LENGTH} characters, or leave blank to email a link to set a password (valid ${SET_PASSWORD_LINK.words}).`
               : `At least ${STAFF_PASSWORD_MIN_LENGTH} characters.`
         }
-        errors={fields.password.errors}
       />
       <DialogActions pending={dialog.pending} label={editing ? 'Save Changes' : 'Add Member'} />
     </Form>
@@ -290,114 +263,93 @@ export function AdminTeamPage({
         }
       />
       <SearchBar q={filter.q} searchError={filter.searchError} label="Search by name or email">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="filter-role" className="text-sm font-medium">
-            Access
-          </label>
-          <select
-            id="filter-role"
-            name="role"
-            defaultValue={filter.role ?? ''}
-            className={SELECT_CLASS}
-          >
-            <option value="">All access levels</option>
-            {access.map((value) => (
-              <option key={value} value={value}>
-                {ROLE_BADGES[value].label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabelledSelect
+          id="filter-role"
+          name="role"
+          label="Access"
+          defaultValue={filter.role ?? ''}
+        >
+          <SelectOptions
+            empty="All access levels"
+            options={access.map((value) => ({ value, label: ROLE_BADGES[value].label }))}
+          />
+        </LabelledSelect>
       </SearchBar>
-      <div className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-            <tr>
-              <th scope="col" className={TH}>
-                Name
-              </th>
-              <th scope="col" className={`hidden md:table-cell ${TH}`}>
-                Email
-              </th>
-              <th scope="col" className={TH}>
-                Role
-              </th>
-              <th scope="col" className={`hidden lg:table-cell ${TH}`}>
-                Last Active
-              </th>
-              <th scope="col" className={`${TH} text-right`}>
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-            {members.length === 0 ? (
-              <EmptyRow columns={5}>
-                {filter.q || filter.role
-                  ? 'No team members match this search or filter.'
-                  : 'No team members yet.'}
-              </EmptyRow>
-            ) : (
-              members.map((member) => {
-                const own = member.id === selfId
-                return (
-                  <tr key={member.id} data-testid="staff-row">
-                    <td className={`${TD} font-medium`}>
-                      {member.name}
-                      {own ? (
-                        <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
-                      ) : null}
-                      <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
-                        {member.email}
-                      </div>
-                    </td>
-                    <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
-                    <td className={TD}>
-                      <StaffRole member={member} />
-                    </td>
-                    <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
-                      {lastActive(member.lastActiveAt, now)}
-                    </td>
-                    <td className={`${TD} text-right`}>
-                      <RowMenu label={`Actions for ${member.name}`}>
-                        <RowMenuItem
-                          onSelect={() => {
-                            setTarget(member)
-                            setViewing(true)
-                          }}
-                        >
-                          <Eye aria-hidden className="h-4 w-4" /> View Details
+      <DataTable
+        frame="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800"
+        columns={[
+          { label: 'Name' },
+          { label: 'Email', className: `hidden md:table-cell ${TH}` },
+          { label: 'Role' },
+          { label: 'Last Active', className: `hidden lg:table-cell ${TH}` },
+          { label: 'Actions', className: `${TH} text-right` },
+        ]}
+      >
+        {members.length === 0 ? (
+          <EmptyRow columns={5}>
+            {filter.q || filter.role
+              ? 'No team members match this search or filter.'
+              : 'No team members yet.'}
+          </EmptyRow>
+        ) : (
+          members.map((member) => {
+            const own = member.id === selfId
+            return (
+              <tr key={member.id} data-testid="staff-row">
+                <td className={`${TD} font-medium`}>
+                  {member.name}
+                  {own ? (
+                    <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
+                  ) : null}
+                  <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                    {member.email}
+                  </div>
+                </td>
+                <td className={`hidden break-all md:table-cell ${TD}`}>{member.email}</td>
+                <td className={TD}>
+                  <StaffRole member={member} />
+                </td>
+                <td className={`hidden lg:table-cell ${TD} text-gray-600 dark:text-gray-400`}>
+                  {lastActive(member.lastActiveAt, now)}
+                </td>
+                <td className={`${TD} text-right`}>
+                  <RowMenu label={`Actions for ${member.name}`}>
+                    <RowMenuItem
+                      onSelect={() => {
+                        setTarget(member)
+                        setViewing(true)
+                      }}
+                    >
+                      <Eye aria-hidden className="h-4 w-4" /> View Details
+                    </RowMenuItem>
+                    {canEdit ? (
+                      <RowMenuItem onSelect={() => open(member, edit)}>
+                        <Pencil aria-hidden className="h-4 w-4" /> Edit
+                      </RowMenuItem>
+                    ) : null}
+                    {/* Nobody changes their own role or deletes themselves. */}
+                    {own || !canEdit ? null : (
+                      <>
+                        <RowMenuItem onSelect={() => open(member, role)}>
+                          <Shield aria-hidden className="h-4 w-4" /> Change Role
                         </RowMenuItem>
-                        {canEdit ? (
-                          <RowMenuItem onSelect={() => open(member, edit)}>
-                            <Pencil aria-hidden className="h-4 w-4" /> Edit
+                        {directory === 'agency' && member.role === 'team_admin' ? (
+                          <RowMenuItem onSelect={() => open(member, memberPlan)}>
+                            <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
                           </RowMenuItem>
                         ) : null}
-                        {/* Nobody changes their own role or deletes themselves. */}
-                        {own || !canEdit ? null : (
-                          <>
-                            <RowMenuItem onSelect={() => open(member, role)}>
-                              <Shield aria-hidden className="h-4 w-4" /> Change Role
-                            </RowMenuItem>
-                            {directory === 'agency' && member.role === 'team_admin' ? (
-                              <RowMenuItem onSelect={() => open(member, memberPlan)}>
-                                <CreditCard aria-hidden className="h-4 w-4" /> Change Plan
-                              </RowMenuItem>
-                            ) : null}
-                            <RowMenuItem danger onSelect={() => open(member, remove)}>
-                              <Trash2 aria-hidden className="h-4 w-4" /> Delete
-                            </RowMenuItem>
-                          </>
-                        )}
-                      </RowMenu>
-                    </td>
-                  </tr>
-                )
-              })
-            )}
-          </tbody>
-        </table>
-      </div>
+                        <RowMenuItem danger onSelect={() => open(member, remove)}>
+                          <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                        </RowMenuItem>
+                      </>
+                    )}
+                  </RowMenu>
+                </td>
+              </tr>
+            )
+          })
+        )}
+      </DataTable>
       <MemberFormDialog dialog={add} member={null} directory={directory} />
       <MemberFormDialog dialog={edit} member={target} directory={directory} />
       <RoleDialog dialog={role} person={target} roles={roleChoices} />

@@ -1,11 +1,16 @@
 // The End Users screen's search and Filter: by team member (the agency's) or by agency and role
 // (the super admin's), and by status.
 
-import { LabelledSelect } from '#app/components/ui/labelled-select'
+import { byName, LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import type { Role } from '#app/validation/roles'
 import type { Agency, EndUsersFilterView, TeamMember } from './end-user-types'
 import { SearchBar } from './people-ui'
+
+const STATUSES = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+]
 
 export function EndUserFilters({
   filter,
@@ -29,12 +34,7 @@ export function EndUserFilters({
           label="Team Member"
           defaultValue={filter.assignedToUserId ?? ''}
         >
-          <option value="">All team members</option>
-          {teamMembers.map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.name}
-            </option>
-          ))}
+          <SelectOptions empty="All team members" options={byName(teamMembers)} />
         </LabelledSelect>
       ) : (
         <LabelledSelect
@@ -43,22 +43,15 @@ export function EndUserFilters({
           label="Agency"
           defaultValue={filter.organizationId ?? ''}
         >
-          <option value="">All agencies</option>
-          {agencies.map((agency) => (
-            <option key={agency.id} value={agency.id}>
-              {agency.name}
-            </option>
-          ))}
+          <SelectOptions empty="All agencies" options={byName(agencies)} />
         </LabelledSelect>
       )}
       {agencyScope ? null : (
         <LabelledSelect id="filter-role" name="role" label="Role" defaultValue={filter.role ?? ''}>
-          <option value="">All roles</option>
-          {listRoles.map((value) => (
-            <option key={value} value={value}>
-              {ROLE_BADGES[value].label}
-            </option>
-          ))}
+          <SelectOptions
+            empty="All roles"
+            options={listRoles.map((value) => ({ value, label: ROLE_BADGES[value].label }))}
+          />
         </LabelledSelect>
       )}
       <LabelledSelect
@@ -67,9 +60,7 @@ export function EndUserFilters({
         label="Status"
         defaultValue={filter.status ?? ''}
       >
-        <option value="">All statuses</option>
-        <option value="active">Active</option>
-        <option value="inactive">Inactive</option>
+        <SelectOptions empty="All statuses" options={STATUSES} />
       </LabelledSelect>
     </SearchBar>
   )

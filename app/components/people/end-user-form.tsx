@@ -1,12 +1,11 @@
 // Add User and Edit User of the End Users screen (spec §5's end user form), the platform's and
 // the agency's, and the team member select the agency's forms share.
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { z } from 'zod'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
-import { LabelledSelect } from '#app/components/ui/labelled-select'
-import { SELECT_CLASS } from '#app/components/ui/select'
+import { byName, LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
 import {
   AddUserSchema,
@@ -37,12 +36,7 @@ export function AssigneeSelect({
       errors={errors}
       hint="The user shows on this team member's My End Users."
     >
-      <option value="">Not assigned</option>
-      {teamMembers.map((member) => (
-        <option key={member.id} value={member.id}>
-          {member.name}
-        </option>
-      ))}
+      <SelectOptions empty="Not assigned" options={byName(teamMembers)} />
     </LabelledSelect>
   )
 }
@@ -129,16 +123,8 @@ function UserForm({ dialog, person, agencies, teamMembers }: UserFormProps) {
         </>
       ) : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={getInputProps(fields.email, { type: 'email' })}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} />
+      <FormField label="Email" field={fields.email} type="email" />
       {teamMembers ? (
         <AssigneeSelect
           id={fields.assignedToUserId.id}
@@ -148,28 +134,14 @@ function UserForm({ dialog, person, agencies, teamMembers }: UserFormProps) {
         />
       ) : null}
       {editing || agencyScope ? null : (
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={fields.organizationId.id} className="text-sm font-medium">
-            Agency
-          </label>
-          <select
-            {...getSelectProps(fields.organizationId)}
-            // conform leaves an empty default out: the disabled placeholder is chosen here.
-            defaultValue={fields.organizationId.initialValue ?? ''}
-            className={SELECT_CLASS}
-          >
-            <option value="" disabled>
-              Select an agency
+        <FormSelect label="Agency" field={fields.organizationId} placeholder="Select an agency">
+          {agencies.map((agency) => (
+            <option key={agency.id} value={agency.id}>
+              {agency.name}
+              {agency.kind === 'platform' ? ' (platform)' : ''}
             </option>
-            {agencies.map((agency) => (
-              <option key={agency.id} value={agency.id}>
-                {agency.name}
-                {agency.kind === 'platform' ? ' (platform)' : ''}
-              </option>
-            ))}
-          </select>
-          <ErrorList id={fields.organizationId.errorId} errors={fields.organizationId.errors} />
-        </div>
+          ))}
+        </FormSelect>
       )}
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" />

@@ -1,10 +1,12 @@
 // The End Users screen's list: one row a person (name, email, agency or team member, status, last
 // sign-in) and, for who may edit, the row's actions menu.
 import { CreditCard, Forward, Pencil, Power, Shield, Trash2, UserCheck } from 'lucide-react'
+import { DataTable } from '#app/components/ui/data-table'
+import { RowMenu, RowMenuItem } from '#app/components/ui/row-menu'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { AREA_ROLES } from '#app/validation/roles'
 import type { Person, TeamMember } from './end-user-types'
-import { EmptyRow, lastActive, RowMenu, RowMenuItem, TD, TH } from './people-ui'
+import { EmptyRow, lastActive, TD, TH } from './people-ui'
 
 /** What a row's menu opens or does (the page holds the dialogs). */
 export type RowActions = {
@@ -153,51 +155,36 @@ export function EndUsersTable({
   // User, Email, [Agency | Team Member], Status, Last Active, [Actions]
   const columns = 5 + (actions ? 1 : 0)
   return (
-    <div className="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-          <tr>
-            <th scope="col" className={TH}>
-              User
-            </th>
-            <th scope="col" className={`hidden md:table-cell ${TH}`}>
-              Email
-            </th>
-            <th scope="col" className={`hidden sm:table-cell ${TH}`}>
-              {agencyScope ? 'Team Member' : 'Agency'}
-            </th>
-            <th scope="col" className={TH}>
-              Status
-            </th>
-            <th scope="col" className={`hidden lg:table-cell ${TH}`}>
-              Last Active
-            </th>
-            {actions ? (
-              <th scope="col" className={`${TH} text-right`}>
-                Actions
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-          {users.length === 0 ? (
-            <EmptyRow columns={columns}>
-              {filtered ? 'No users match this search or filter.' : 'No end users yet.'}
-            </EmptyRow>
-          ) : (
-            users.map((person) => (
-              <EndUserRow
-                key={person.id}
-                person={person}
-                agencyScope={agencyScope}
-                assigneeName={assigneeName}
-                now={now}
-                actions={actions}
-              />
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      frame="overflow-hidden rounded-xl border border-gray-200 dark:border-gray-800"
+      columns={[
+        { label: 'User' },
+        { label: 'Email', className: `hidden md:table-cell ${TH}` },
+        {
+          label: agencyScope ? 'Team Member' : 'Agency',
+          className: `hidden sm:table-cell ${TH}`,
+        },
+        { label: 'Status' },
+        { label: 'Last Active', className: `hidden lg:table-cell ${TH}` },
+        actions && { label: 'Actions', className: `${TH} text-right` },
+      ]}
+    >
+      {users.length === 0 ? (
+        <EmptyRow columns={columns}>
+          {filtered ? 'No users match this search or filter.' : 'No end users yet.'}
+        </EmptyRow>
+      ) : (
+        users.map((person) => (
+          <EndUserRow
+            key={person.id}
+            person={person}
+            agencyScope={agencyScope}
+            assigneeName={assigneeName}
+            now={now}
+            actions={actions}
+          />
+        ))
+      )}
+    </DataTable>
   )
 }

@@ -2,14 +2,12 @@
 // search bar, the row actions menu and the confirmation dialog (Radix: focus trap, Escape).
 import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { formatDistanceStrict } from 'date-fns'
-import { MoreHorizontal, Search } from 'lucide-react'
+import { Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormMessage, useSearchForm } from '#app/components/forms'
-import { Button } from '#app/components/ui/button'
 import { ConfirmActions } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -106,46 +104,6 @@ export function SearchBar({
         Filter
       </StatusButton>
     </Form>
-  )
-}
-
-export function RowMenu({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={label}>
-          <MoreHorizontal aria-hidden className="h-4 w-4" />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={4}
-          className="z-50 min-w-40 rounded-md border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-800 dark:bg-gray-900"
-        >
-          {children}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  )
-}
-
-export function RowMenuItem({
-  onSelect,
-  danger,
-  children,
-}: {
-  onSelect: () => void
-  danger?: boolean
-  children: ReactNode
-}) {
-  return (
-    <DropdownMenu.Item
-      onSelect={onSelect}
-      className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800 ${danger ? 'text-red-700 dark:text-red-400' : ''}`}
-    >
-      {children}
-    </DropdownMenu.Item>
   )
 }
 

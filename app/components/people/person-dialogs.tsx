@@ -5,7 +5,7 @@ import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormMessage } from '#app/components/forms'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
-import { LabelledSelect } from '#app/components/ui/labelled-select'
+import { byName, LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
 import { formatPrice, PLAN_IDS, PLANS } from '#app/validation/plans'
@@ -75,22 +75,23 @@ export function RoleDialog({
       organizationId={person?.organizationId}
       submitLabel="Update Role"
     >
-      <LabelledSelect
-        id="account-role"
-        name="role"
-        label="Role"
-        defaultValue={person?.role}
-        errors={dialog.errors('role')}
-      >
-        {roles.map((role) => (
-          // The current role's option is disabled, as in the team role select (spec §2.10).
-          <option key={role} value={role} disabled={role === person?.role}>
-            {ROLE_BADGES[role].label}
-          </option>
-        ))}
+      <LabelledSelect label="Role" {...accountSelect(dialog, 'role')} defaultValue={person?.role}>
+        {/* The current role's option is disabled, as in the team role select (spec §2.10). */}
+        <SelectOptions
+          options={roles.map((role) => ({
+            value: role,
+            label: ROLE_BADGES[role].label,
+            disabled: role === person?.role,
+          }))}
+        />
       </LabelledSelect>
     </PersonDialog>
   )
+}
+
+/** The change dialogs' select: id `account-<name>`, and the server's errors for it. */
+function accountSelect(dialog: IntentDialog, name: 'role' | 'plan') {
+  return { id: `account-${name}`, name, errors: dialog.errors(name) }
 }
 
 /**
@@ -120,18 +121,14 @@ export function PlanDialog({
       organizationId={person && !agencyScope ? person.organizationId : undefined}
       submitLabel="Update Plan"
     >
-      <LabelledSelect
-        id="account-plan"
-        name="plan"
-        label="Plan"
-        defaultValue={person?.plan}
-        errors={dialog.errors('plan')}
-      >
-        {PLAN_IDS.map((id) => (
-          <option key={id} value={id} disabled={id === person?.plan}>
-            {PLANS[id].name} ({formatPrice(PLANS[id])}/month)
-          </option>
-        ))}
+      <LabelledSelect label="Plan" {...accountSelect(dialog, 'plan')} defaultValue={person?.plan}>
+        <SelectOptions
+          options={PLAN_IDS.map((id) => ({
+            value: id,
+            label: `${PLANS[id].name} (${formatPrice(PLANS[id])}/month)`,
+            disabled: id === person?.plan,
+          }))}
+        />
       </LabelledSelect>
     </PersonDialog>
   )
@@ -203,11 +200,7 @@ export function HandOverDialog({
         <option value="" disabled>
           Select a person
         </option>
-        {choices.map((successor) => (
-          <option key={successor.id} value={successor.id}>
-            {successor.name}
-          </option>
-        ))}
+        <SelectOptions options={byName(choices)} />
       </LabelledSelect>
     </PersonDialog>
   )

@@ -1,14 +1,20 @@
 // Seat forwarding on the agency's End Users screen (ADR 049): the agency's default for a departed
 // person's card links (When Someone Leaves), the list of handed-over seats, and clearing one.
-import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
 import { type SeatForwarding, SetForwardingSchema } from '#app/validation/seat-forwarding'
 import type { HandOverRow } from './end-user-types'
 import { DeleteDialog } from './people-ui'
+
+/** What visitors of a departed person's card see: the radio choices, in order. */
+const KIND_CHOICES: { value: SeatForwarding['kind']; label: string }[] = [
+  { value: 'message', label: 'A message' },
+  { value: 'contact_page', label: 'Our contact page' },
+]
 
 /** "When Someone Leaves" (ADR 049): the agency's default for departed people's card links. */
 export function ForwardingDialog({
@@ -35,26 +41,18 @@ export function ForwardingDialog({
         {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium">Visitors see</legend>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="kind"
-              value="message"
-              defaultChecked={forwarding.kind === 'message'}
-              className="h-4 w-4"
-            />
-            A message
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="kind"
-              value="contact_page"
-              defaultChecked={forwarding.kind === 'contact_page'}
-              className="h-4 w-4"
-            />
-            Our contact page
-          </label>
+          {KIND_CHOICES.map(({ value, label }) => (
+            <label key={value} className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="kind"
+                value={value}
+                defaultChecked={forwarding.kind === value}
+                className="h-4 w-4"
+              />
+              {label}
+            </label>
+          ))}
           <ErrorList id={fields.kind.errorId} errors={fields.kind.errors} />
         </fieldset>
         <div className="flex flex-col gap-1.5">
@@ -68,13 +66,11 @@ export function ForwardingDialog({
           />
           <ErrorList id={fields.message.errorId} errors={fields.message.errors} />
         </div>
-        <Field
+        <FormField
           label="Contact page URL"
-          inputProps={{
-            ...getInputProps(fields.contactPageUrl, { type: 'url' }),
-            placeholder: 'https://',
-          }}
-          errors={fields.contactPageUrl.errors}
+          field={fields.contactPageUrl}
+          type="url"
+          placeholder="https://"
         />
         <DialogActions pending={dialog.pending} label="Save" />
       </Form>

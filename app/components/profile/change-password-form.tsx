@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, formConstraint } from '#app/components/forms'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ChangePasswordSchema } from '#app/validation/profile'
@@ -31,29 +31,23 @@ export function ChangePasswordForm({
       <Form method="POST" className="flex max-w-md flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="password" />
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <Field
+        <FormField
           label="Current password"
-          inputProps={{
-            ...getInputProps(fields.currentPassword, { type: 'password' }),
-            autoComplete: 'current-password',
-          }}
-          errors={fields.currentPassword.errors}
+          field={fields.currentPassword}
+          type="password"
+          autoComplete="current-password"
         />
-        <Field
+        <FormField
           label="New password"
-          inputProps={{
-            ...getInputProps(fields.newPassword, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.newPassword.errors}
+          field={fields.newPassword}
+          type="password"
+          autoComplete="new-password"
         />
-        <Field
+        <FormField
           label="Confirm new password"
-          inputProps={{
-            ...getInputProps(fields.confirmPassword, { type: 'password' }),
-            autoComplete: 'new-password',
-          }}
-          errors={fields.confirmPassword.errors}
+          field={fields.confirmPassword}
+          type="password"
+          autoComplete="new-password"
         />
         <StatusButton
           pending={pending}

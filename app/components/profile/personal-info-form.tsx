@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
-import { Field, FormMessage, formConstraint } from '#app/components/forms'
+import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Panel } from '#app/components/ui/panel'
@@ -71,105 +71,63 @@ export function PersonalInfoForm({
         <input type="hidden" name="intent" value="profile" />
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="First name"
-            inputProps={{
-              ...getInputProps(fields.firstName, { type: 'text' }),
-              autoComplete: 'given-name',
-            }}
-            errors={fields.firstName.errors}
-          />
-          <Field
-            label="Last name"
-            inputProps={{
-              ...getInputProps(fields.lastName, { type: 'text' }),
-              autoComplete: 'family-name',
-            }}
-            errors={fields.lastName.errors}
-          />
+          <NameFields fields={fields} />
           <div className="flex flex-col gap-1.5">
-            <Field
+            <FormField
               label="Email"
-              inputProps={{
-                ...getInputProps(fields.email, { type: 'email' }),
-                autoComplete: 'email',
-                onChange: (event) => setEmail(event.currentTarget.value),
-              }}
-              errors={fields.email.errors}
+              field={fields.email}
+              type="email"
+              autoComplete="email"
+              onChange={(event) => setEmail(event.currentTarget.value)}
             />
             <EmailConfirmationStatus confirmed={profile.emailConfirmed} />
           </div>
           {askPassword ? (
-            <Field
+            <FormField
               label="Current password"
               hint="Needed to change your email. Your other sessions will be signed out."
               className="sm:col-span-2"
-              inputProps={{
-                ...getInputProps(fields.currentPassword, { type: 'password' }),
-                autoComplete: 'current-password',
-              }}
-              errors={fields.currentPassword.errors}
+              field={fields.currentPassword}
+              type="password"
+              autoComplete="current-password"
             />
           ) : null}
-          <Field
+          <FormField
             label="Work email"
-            inputProps={{
-              ...getInputProps(fields.workEmail, { type: 'email' }),
-              autoComplete: 'work email',
-            }}
-            errors={fields.workEmail.errors}
+            field={fields.workEmail}
+            type="email"
+            autoComplete="work email"
           />
-          <Field
-            label="Phone"
-            inputProps={{
-              ...getInputProps(fields.phoneNumber, { type: 'tel' }),
-              autoComplete: 'tel',
-            }}
-            errors={fields.phoneNumber.errors}
-          />
-          <Field
-            label="Company"
-            inputProps={{
-              ...getInputProps(fields.company, { type: 'text' }),
-              autoComplete: 'organization',
-            }}
-            errors={fields.company.errors}
-          />
-          <Field
-            label="Job title"
-            inputProps={{
-              ...getInputProps(fields.jobTitle, { type: 'text' }),
-              autoComplete: 'organization-title',
-            }}
-            errors={fields.jobTitle.errors}
-          />
-          <Field
+          <FormField label="Phone" field={fields.phoneNumber} type="tel" autoComplete="tel" />
+          <FormField label="Company" field={fields.company} autoComplete="organization" />
+          <FormField label="Job title" field={fields.jobTitle} autoComplete="organization-title" />
+          {/* Text, not url: a bare domain is accepted and gets https:// on the server. */}
+          <FormField
             label="Website"
-            inputProps={{
-              // Text, not url: a bare domain is accepted and gets https:// on the server.
-              ...getInputProps(fields.website, { type: 'text' }),
-              inputMode: 'url',
-              autoComplete: 'url',
-              placeholder: 'example.com',
-            }}
-            errors={fields.website.errors}
+            field={fields.website}
+            inputMode="url"
+            autoComplete="url"
+            placeholder="example.com"
           />
         </div>
         <div className="grid gap-6 sm:grid-cols-2">
-          <ImageField
-            name="profilePicture"
-            label="Profile picture"
-            purpose="profilePicture"
-            currentUrl={profile.profilePictureUrl}
-            errors={imageErrors('profilePicture')}
-          />
-          <ImageField
-            name="logo"
-            label="Logo"
-            purpose="logo"
-            currentUrl={profile.logoUrl}
-            errors={imageErrors('logo')}
-          />
+          {(
+            [
+              {
+                name: 'profilePicture',
+                label: 'Profile picture',
+                currentUrl: profile.profilePictureUrl,
+              },
+              { name: 'logo', label: 'Logo', currentUrl: profile.logoUrl },
+            ] as const
+          ).map((image) => (
+            <ImageField
+              key={image.name}
+              {...image}
+              purpose={image.name}
+              errors={imageErrors(image.name)}
+            />
+          ))}
         </div>
         <div className="flex justify-end">
           <StatusButton pending={pending} pendingText="Saving..." className="w-full sm:w-auto">

@@ -102,20 +102,18 @@ export function TeamsPanel({
 }) {
   const links = screens ? (
     <div className="mt-4 flex flex-wrap gap-2">
-      {screens.teamMembers ? (
-        <Button asChild variant="secondary">
-          <Link to={screens.teamMembers}>
-            <Users aria-hidden className="h-4 w-4" /> Open Team Members
-          </Link>
-        </Button>
-      ) : null}
-      {screens.endUsers ? (
-        <Button asChild variant="secondary">
-          <Link to={screens.endUsers}>
-            <UserRound aria-hidden className="h-4 w-4" /> Open End Users
-          </Link>
-        </Button>
-      ) : null}
+      {[
+        { to: screens.teamMembers, Icon: Users, label: 'Open Team Members' },
+        { to: screens.endUsers, Icon: UserRound, label: 'Open End Users' },
+      ].map(({ to, Icon, label }) =>
+        to ? (
+          <Button key={label} asChild variant="secondary">
+            <Link to={to}>
+              <Icon aria-hidden className="h-4 w-4" /> {label}
+            </Link>
+          </Button>
+        ) : null,
+      )}
     </div>
   ) : null
   return (

@@ -5,7 +5,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import type { z } from 'zod'
-import { ErrorList, Field, FormMessage, formConstraint } from '#app/components/forms'
+import { ErrorList, Field, FormCheckbox, FormMessage, formConstraint } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 
@@ -72,33 +72,20 @@ export function SettingsForm({
           const meta = formFields[field.name as keyof typeof formFields]
           if (!meta) return null
           if (field.kind === 'toggle') {
-            const descriptionId = `${meta.id}-description`
-            const errorId = meta.errors?.length ? meta.errorId : undefined
             return (
-              <div
+              <FormCheckbox
                 key={field.name}
-                className="flex items-start gap-3 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
-              >
-                <input
-                  {...getInputProps(meta, { type: 'checkbox' })}
-                  aria-describedby={[descriptionId, errorId].filter(Boolean).join(' ')}
-                  className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
-                />
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={meta.id} className="text-sm font-medium">
-                    {field.label}
-                    {field.note ? (
-                      <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-                        {field.note}
-                      </span>
-                    ) : null}
-                  </label>
-                  <p id={descriptionId} className="text-sm text-gray-600 dark:text-gray-400">
-                    {field.description}
-                  </p>
-                  <ErrorList id={errorId} errors={meta.errors} />
-                </div>
-              </div>
+                field={meta}
+                label={field.label}
+                note={
+                  field.note ? (
+                    <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                      {field.note}
+                    </span>
+                  ) : null
+                }
+                description={field.description}
+              />
             )
           }
           if (field.kind === 'select') {

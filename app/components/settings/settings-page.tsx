@@ -1,11 +1,21 @@
 import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { RouteLoadError } from '#app/components/layout/route-error'
 import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
 import { Panel } from '#app/components/ui/panel'
+import { Subsection } from '#app/components/ui/titled-section'
 
 export type SettingsTab = ProfileTab
+
+/** What a settings screen's failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+export const settingsHandle = { loadError: 'Could not load your settings. Please try again later.' }
+
+/** A settings screen's error boundary. */
+export function SettingsLoadError() {
+  return <RouteLoadError message={settingsHandle.loadError} />
+}
 
 /** The frame of every settings page: heading, subtitle and the tabs (links to `?tab=`). */
 export function SettingsPage(props: { title: string; subtitle: string; tabs: SettingsTab[] }) {
@@ -21,32 +31,28 @@ export function ApiPanel() {
   return (
     <Panel title="API & Integrations" description="Connect the tools you already use.">
       <div className="flex flex-col gap-4">
-        <section
-          aria-labelledby="crm-integration-title"
-          className="flex flex-col items-start gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+        <Subsection
+          id="crm-integration-title"
+          icon={Link}
+          title="CRM Integration"
+          layout="flex flex-col items-start gap-2"
         >
-          <h3 id="crm-integration-title" className="flex items-center gap-2 font-medium">
-            <Link aria-hidden className="h-4 w-4" />
-            CRM Integration
-          </h3>
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Connect to a CRM to automatically add new contacts you meet.
           </p>
           <Button asChild variant="secondary" size="sm">
             <RemixLink to="/api-settings">Set up CRM integration</RemixLink>
           </Button>
-        </section>
-        <section
-          aria-labelledby="other-integrations-title"
-          className="flex flex-col gap-2 rounded-lg border border-gray-200 p-4 dark:border-gray-800"
+        </Subsection>
+        <Subsection
+          id="other-integrations-title"
+          title="Other integrations"
+          layout="flex flex-col gap-2"
         >
-          <h3 id="other-integrations-title" className="font-medium">
-            Other integrations
-          </h3>
           <p className="text-sm text-gray-600 dark:text-gray-400">
             Export your contacts as CSV or vCard from the Contacts page.
           </p>
-        </section>
+        </Subsection>
       </div>
     </Panel>
   )

@@ -8,8 +8,9 @@ import { Download, Eye, QrCode, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'
 import { useClientFailureToast } from '#app/components/client-failure'
-import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
+import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { DialogActions, DialogCloseButton, FormDialog } from '#app/components/ui/dialog'
 import { SearchBox } from '#app/components/ui/search-box'
 import { toast } from '#app/components/ui/toasts'
@@ -163,16 +164,8 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-user" />
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
+      <FormField label="Name" field={fields.name} autoComplete="off" />
+      <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.active, { type: 'checkbox' })} className="h-4 w-4" /> Active
       </label>
@@ -224,61 +217,42 @@ export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
           </p>
         </section>
       ) : (
-        <div
-          className={cn(
-            'overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800',
-            searching && 'opacity-60',
-          )}
+        <DataTable
+          frame={cn(TABLE_FRAME, searching && 'opacity-60')}
+          columns={[
+            { label: 'User' },
+            { label: 'Email', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'Status' },
+            { label: 'Last Active', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+            actionsColumn(),
+          ]}
         >
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  User
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">
-                  Email
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
-                  Last Active
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-              {users.map((row) => (
-                <tr key={row.id} data-testid="end-user-row">
-                  <td className="px-4 py-3 font-medium">
-                    {fullName(row)}
-                    <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
-                      {row.email}
-                    </div>
-                  </td>
-                  <td className="hidden px-4 py-3 text-gray-600 md:table-cell dark:text-gray-400">
-                    {row.email}
-                  </td>
-                  <td className="px-4 py-3">
-                    <StatusBadge status={row.status} />
-                  </td>
-                  <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
-                    {lastActive(row, now)}
-                  </td>
-                  <td className="px-4 py-3">
-                    <div className="flex justify-end gap-1">
-                      <QrDialog row={row} origin={origin} label="Generate QR" />
-                      <DetailsDialog row={row} origin={origin} now={now} />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {users.map((row) => (
+            <tr key={row.id} data-testid="end-user-row">
+              <td className="px-4 py-3 font-medium">
+                {fullName(row)}
+                <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
+                  {row.email}
+                </div>
+              </td>
+              <td className="hidden px-4 py-3 text-gray-600 md:table-cell dark:text-gray-400">
+                {row.email}
+              </td>
+              <td className="px-4 py-3">
+                <StatusBadge status={row.status} />
+              </td>
+              <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                {lastActive(row, now)}
+              </td>
+              <td className="px-4 py-3">
+                <div className="flex justify-end gap-1">
+                  <QrDialog row={row} origin={origin} label="Generate QR" />
+                  <DetailsDialog row={row} origin={origin} now={now} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   )

@@ -101,18 +101,15 @@ export function BillingSection({
             <caption className="sr-only">Invoices</caption>
             <thead>
               <tr className="border-b border-gray-200 dark:border-gray-800">
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Invoice
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Date
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Amount
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Status
-                </th>
+                {['Invoice', 'Date', 'Amount', 'Status'].map((column) => (
+                  <th
+                    key={column}
+                    scope="col"
+                    className={column === 'Status' ? 'py-2 font-medium' : 'py-2 pr-4 font-medium'}
+                  >
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>

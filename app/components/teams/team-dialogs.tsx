@@ -1,11 +1,10 @@
 // The team page's forms that open in a dialog: create or edit a team, add a member.
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { Pencil, Plus, UserPlus } from 'lucide-react'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
-import { SELECT_CLASS } from '#app/components/ui/select'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { TEAM_ROLE_LABELS } from '#app/teams/permissions'
 import { INVITE_DIALOG_DESCRIPTION } from '#app/validation/invitation-lifetime'
@@ -74,11 +73,7 @@ function TeamForm({
       <input type="hidden" name="intent" value={team ? 'update-team' : 'create-team'} />
       {team ? <input type="hidden" name="teamId" value={team.id} /> : null}
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Team name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
+      <FormField label="Team name" field={fields.name} autoComplete="off" />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.description.id} className="text-sm font-medium">
           Description (optional)
@@ -158,24 +153,14 @@ function AddMemberForm({
       <input type="hidden" name="intent" value="add-member" />
       <input type="hidden" name="teamId" value={teamId} />
       {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
-      <Field
-        label="Email"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fields.role.id} className="text-sm font-medium">
-          Role
-        </label>
-        <select {...getSelectProps(fields.role)} className={SELECT_CLASS}>
-          {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
-            <option key={role} value={role}>
-              {TEAM_ROLE_LABELS[role]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.role.errorId} errors={fields.role.errors} />
-      </div>
+      <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
+      <FormSelect label="Role" field={fields.role}>
+        {TEAM_ROLES.filter((role) => canGrantAdmin || role !== 'admin').map((role) => (
+          <option key={role} value={role}>
+            {TEAM_ROLE_LABELS[role]}
+          </option>
+        ))}
+      </FormSelect>
       <DialogActions pending={dialog.pending} label="Send Invitation" pendingText="Sending..." />
     </Form>
   )

@@ -7,6 +7,7 @@ import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
 import { Button } from '#app/components/ui/button'
+import { actionsColumn, DataTable } from '#app/components/ui/data-table'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { toast } from '#app/components/ui/toasts'
@@ -227,70 +228,55 @@ function MembersTable({ team, userId }: { team: Selected; userId: string }) {
           />
         )}
       </div>
-      <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-            <tr>
-              <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
-                Name
-              </th>
-              <th scope="col" className="hidden px-2 py-3 sm:px-4 font-medium sm:table-cell">
-                Email
-              </th>
-              <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
-                Team role
-              </th>
+      <DataTable
+        columns={[
+          { label: 'Name', className: 'px-2 py-3 sm:px-4 font-medium' },
+          { label: 'Email', className: 'hidden px-2 py-3 sm:px-4 font-medium sm:table-cell' },
+          { label: 'Team role', className: 'px-2 py-3 sm:px-4 font-medium' },
+          can.manageMembers && actionsColumn('px-2 py-3 sm:px-4 font-medium'),
+        ]}
+      >
+        {team.members.map((member) => {
+          const own = member.userId === userId
+          const owner = member.userId === team.createdByUserId
+          // Nobody acts on their own row, and the owner (who pays) is never demoted or removed.
+          const actionable = can.manageMembers && !own && !owner
+          return (
+            <tr key={member.id} data-testid="team-member-row">
+              <td className="px-2 py-3 sm:px-4 font-medium">
+                {memberName(member)}
+                {own ? (
+                  <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
+                ) : null}
+                {owner ? (
+                  <span className="ml-2 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-700 dark:bg-gray-800 dark:text-gray-300">
+                    Owner
+                  </span>
+                ) : null}
+                {/* Below 640 px the email sits under the name instead of in its own column. */}
+                <div className="break-all text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
+                  {member.email}
+                </div>
+              </td>
+              <td className="hidden px-2 py-3 sm:px-4 text-gray-600 sm:table-cell dark:text-gray-400">
+                {member.email}
+              </td>
+              <td className="px-2 py-3 sm:px-4">
+                {actionable ? (
+                  <RoleSelect teamId={team.id} member={member} />
+                ) : (
+                  <span data-testid="team-role">{TEAM_ROLE_LABELS[member.role]}</span>
+                )}
+              </td>
               {can.manageMembers ? (
-                <th scope="col" className="px-2 py-3 sm:px-4 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <td className="px-2 py-3 sm:px-4 text-right">
+                  {actionable ? <RemoveMember teamId={team.id} member={member} /> : null}
+                </td>
               ) : null}
             </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-            {team.members.map((member) => {
-              const own = member.userId === userId
-              const owner = member.userId === team.createdByUserId
-              // Nobody acts on their own row, and the owner (who pays) is never demoted or removed.
-              const actionable = can.manageMembers && !own && !owner
-              return (
-                <tr key={member.id} data-testid="team-member-row">
-                  <td className="px-2 py-3 sm:px-4 font-medium">
-                    {memberName(member)}
-                    {own ? (
-                      <span className="ml-2 text-xs text-gray-500 dark:text-gray-400">(you)</span>
-                    ) : null}
-                    {owner ? (
-                      <span className="ml-2 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-700 dark:bg-gray-800 dark:text-gray-300">
-                        Owner
-                      </span>
-                    ) : null}
-                    {/* Below 640 px the email sits under the name instead of in its own column. */}
-                    <div className="break-all text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
-                      {member.email}
-                    </div>
-                  </td>
-                  <td className="hidden px-2 py-3 sm:px-4 text-gray-600 sm:table-cell dark:text-gray-400">
-                    {member.email}
-                  </td>
-                  <td className="px-2 py-3 sm:px-4">
-                    {actionable ? (
-                      <RoleSelect teamId={team.id} member={member} />
-                    ) : (
-                      <span data-testid="team-role">{TEAM_ROLE_LABELS[member.role]}</span>
-                    )}
-                  </td>
-                  {can.manageMembers ? (
-                    <td className="px-2 py-3 sm:px-4 text-right">
-                      {actionable ? <RemoveMember teamId={team.id} member={member} /> : null}
-                    </td>
-                  ) : null}
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
+          )
+        })}
+      </DataTable>
     </div>
   )
 }
@@ -387,64 +373,49 @@ function InvitationsTable({ team, now }: { team: Selected; now: string }) {
           No pending invitations.
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Email
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Role
-                </th>
-                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
-                  Expires
-                </th>
+        <DataTable
+          columns={[
+            { label: 'Email' },
+            { label: 'Role' },
+            { label: 'Expires', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+            can.invite && actionsColumn(),
+          ]}
+        >
+          {team.invitations.map((invitation) => {
+            return (
+              <tr key={invitation.id} data-testid="invitation-row">
+                <td className="px-4 py-3 font-medium">
+                  <span className="break-all">{invitation.email}</span>
+                  <div className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
+                    <Expiry expiresAt={invitation.expiresAt} now={now} />
+                  </div>
+                </td>
+                <td className="px-4 py-3">{TEAM_ROLE_LABELS[invitation.role]}</td>
+                <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
+                  <Expiry expiresAt={invitation.expiresAt} now={now} />
+                </td>
                 {can.invite ? (
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  <td className="px-4 py-3 text-right">
+                    <Form method="POST" preventScrollReset>
+                      <input type="hidden" name="intent" value="cancel-invitation" />
+                      <input type="hidden" name="teamId" value={team.id} />
+                      <input type="hidden" name="invitationId" value={invitation.id} />
+                      <Button
+                        type="submit"
+                        variant="ghost"
+                        size="sm"
+                        disabled={cancelling}
+                        aria-label={`Cancel the invitation of ${invitation.email}`}
+                      >
+                        Cancel
+                      </Button>
+                    </Form>
+                  </td>
                 ) : null}
               </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
-              {team.invitations.map((invitation) => {
-                return (
-                  <tr key={invitation.id} data-testid="invitation-row">
-                    <td className="px-4 py-3 font-medium">
-                      <span className="break-all">{invitation.email}</span>
-                      <div className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400">
-                        <Expiry expiresAt={invitation.expiresAt} now={now} />
-                      </div>
-                    </td>
-                    <td className="px-4 py-3">{TEAM_ROLE_LABELS[invitation.role]}</td>
-                    <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
-                      <Expiry expiresAt={invitation.expiresAt} now={now} />
-                    </td>
-                    {can.invite ? (
-                      <td className="px-4 py-3 text-right">
-                        <Form method="POST" preventScrollReset>
-                          <input type="hidden" name="intent" value="cancel-invitation" />
-                          <input type="hidden" name="teamId" value={team.id} />
-                          <input type="hidden" name="invitationId" value={invitation.id} />
-                          <Button
-                            type="submit"
-                            variant="ghost"
-                            size="sm"
-                            disabled={cancelling}
-                            aria-label={`Cancel the invitation of ${invitation.email}`}
-                          >
-                            Cancel
-                          </Button>
-                        </Form>
-                      </td>
-                    ) : null}
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+            )
+          })}
+        </DataTable>
       )}
     </div>
   )

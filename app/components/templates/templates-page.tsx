@@ -1,7 +1,7 @@
 // The agency's Card Templates screen (issue 31 point 1, ADR 048): the default template and the
 // teams' templates, each field locked, required or free; which cards follow each one and which
 // stray, with "Reset to template". Agency members read it; only the agency admin changes it.
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getSelectProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { BackgroundSwatches } from '#app/components/cards/background-swatches'
@@ -10,9 +10,10 @@ import {
   LinkRows,
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
-import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
-import { EmptyRow, PageHeader, TD, TH } from '#app/components/people/people-ui'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { EmptyRow, PageHeader, TD } from '#app/components/people/people-ui'
 import { Badge } from '#app/components/ui/badge'
+import { actionsColumn, DataTable } from '#app/components/ui/data-table'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { GRADIENT_PRESETS } from '#app/validation/backgrounds'
@@ -25,26 +26,19 @@ import {
   type TemplateField,
   type TemplateMode,
   TemplateSaveSchema,
+  type TemplateSettings,
 } from '#app/validation/card-templates'
 
 type Link = { kind: LinkKind; label: string; url: string }
 
-export type TemplateRow = {
+/** A template as the page lists it: the values it sets on cards, and who follows it. */
+export type TemplateRow = Omit<TemplateSettings, 'backgroundKind' | 'backgroundValue' | 'links'> & {
   id: string
   name: string
   teamId: string | null
   teamName: string | null
   background: string
-  useAgencyLogo: boolean
-  company: string
-  website: string
-  addressStreet: string
-  addressCity: string
-  addressRegion: string
-  addressPostalCode: string
-  addressCountry: string
   links: Link[]
-  modes: Record<TemplateField, TemplateMode>
   following: number
   toApply: number
   deviating: { cardId: string; title: string; owner: string; fields: TemplateField[] }[]
@@ -163,11 +157,7 @@ function TemplateForm({
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="templateId" value={id} />
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      <Field
-        label="Template name"
-        inputProps={getInputProps(fields.name, { type: 'text' })}
-        errors={fields.name.errors}
-      />
+      <FormField label="Template name" field={fields.name} />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={fields.teamId.id} className="text-sm font-medium">
           Applies to
@@ -206,17 +196,9 @@ function TemplateForm({
         )}
       </div>
       <ModeSelect meta={fields.logoMode} field="logo" />
-      <Field
-        label="Company"
-        inputProps={getInputProps(fields.company, { type: 'text' })}
-        errors={fields.company.errors}
-      />
+      <FormField label="Company" field={fields.company} />
       <ModeSelect meta={fields.companyMode} field="company" />
-      <Field
-        label="Website"
-        inputProps={getInputProps(fields.website, { type: 'text' })}
-        errors={fields.website.errors}
-      />
+      <FormField label="Website" field={fields.website} />
       <ModeSelect meta={fields.websiteMode} field="website" />
       <AddressFields fields={fields} />
       <ModeSelect meta={fields.addressMode} field="address" />
@@ -330,56 +312,42 @@ function TemplatePanel({
         <h3 id={`deviating-${template.id}`} className="text-sm font-medium">
           Cards that deviate ({deviating})
         </h3>
-        <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-gray-50 text-gray-600 dark:bg-gray-900 dark:text-gray-400">
-              <tr>
-                <th scope="col" className={TH}>
-                  Card
-                </th>
-                <th scope="col" className={TH}>
-                  Owner
-                </th>
-                <th scope="col" className={TH}>
-                  Differs in
-                </th>
+        <DataTable
+          divided={false}
+          columns={[
+            { label: 'Card' },
+            { label: 'Owner' },
+            { label: 'Differs in' },
+            canManage && actionsColumn(),
+          ]}
+        >
+          {deviating === 0 ? (
+            <EmptyRow columns={canManage ? 4 : 3}>Every card follows this template.</EmptyRow>
+          ) : (
+            template.deviating.map((row) => (
+              <tr key={row.cardId} className="border-t border-gray-200 dark:border-gray-800">
+                <td className={`${TD} [overflow-wrap:anywhere]`}>{row.title}</td>
+                <td className={`${TD} [overflow-wrap:anywhere]`}>{row.owner}</td>
+                <td className={TD}>
+                  {row.fields.map((field) => TEMPLATE_FIELD_LABELS[field]).join(', ')}
+                </td>
                 {canManage ? (
-                  <th scope="col" className={TH}>
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  <td className={TD}>
+                    <ActionButton
+                      intent="reset"
+                      templateId={template.id}
+                      cardId={row.cardId}
+                      variant="secondary"
+                      label={`Reset to template: ${row.title}`}
+                    >
+                      Reset to template
+                    </ActionButton>
+                  </td>
                 ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {deviating === 0 ? (
-                <EmptyRow columns={canManage ? 4 : 3}>Every card follows this template.</EmptyRow>
-              ) : (
-                template.deviating.map((row) => (
-                  <tr key={row.cardId} className="border-t border-gray-200 dark:border-gray-800">
-                    <td className={`${TD} [overflow-wrap:anywhere]`}>{row.title}</td>
-                    <td className={`${TD} [overflow-wrap:anywhere]`}>{row.owner}</td>
-                    <td className={TD}>
-                      {row.fields.map((field) => TEMPLATE_FIELD_LABELS[field]).join(', ')}
-                    </td>
-                    {canManage ? (
-                      <td className={TD}>
-                        <ActionButton
-                          intent="reset"
-                          templateId={template.id}
-                          cardId={row.cardId}
-                          variant="secondary"
-                          label={`Reset to template: ${row.title}`}
-                        >
-                          Reset to template
-                        </ActionButton>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+            ))
+          )}
+        </DataTable>
       </section>
       {canManage ? (
         <details className="group min-w-0 rounded-lg border border-gray-200 p-4 dark:border-gray-800">

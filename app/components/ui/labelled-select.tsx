@@ -20,7 +20,7 @@ export function LabelledSelect({
   errors?: string[]
   /** Said under the select while there is no error. */
   hint?: string
-  /** The options. */
+  /** The options: `<SelectOptions>` or, where one needs more, hand-written ones. */
   children: ReactNode
 }) {
   const describedBy = errors ? `${id}-error` : hint ? `${id}-hint` : undefined
@@ -52,4 +52,31 @@ export function LabelledSelect({
       ) : null}
     </div>
   )
+}
+
+export type SelectOption = { value: string; label: string; disabled?: boolean }
+
+/** A select's options from a list, after an optional one with the empty value ("All roles"). */
+export function SelectOptions({
+  options,
+  empty,
+}: {
+  options: readonly SelectOption[]
+  empty?: string
+}) {
+  return (
+    <>
+      {empty === undefined ? null : <option value="">{empty}</option>}
+      {options.map((option) => (
+        <option key={option.value} value={option.value} disabled={option.disabled}>
+          {option.label}
+        </option>
+      ))}
+    </>
+  )
+}
+
+/** Options for records chosen by name (team members, agencies, people). */
+export function byName(records: readonly { id: string; name: string }[]): SelectOption[] {
+  return records.map((record) => ({ value: record.id, label: record.name }))
 }

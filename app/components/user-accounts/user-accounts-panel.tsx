@@ -1,14 +1,15 @@
 // The User Accounts tab (roles doc §2.5). Search and pages are plain GET links and forms on the
 // profile URL, so they work without JavaScript; with it, the list shows skeletons while the next
 // page or search loads.
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
-import { AlertTriangle, ChevronLeft, ChevronRight, Search, ShieldAlert, Users } from 'lucide-react'
+import { AlertTriangle, ChevronLeft, ChevronRight, ShieldAlert, Users } from 'lucide-react'
 import { useEffect } from 'react'
-import { ErrorList, useSearchForm } from '#app/components/forms'
+import { useSearchForm } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
+import { SearchInput } from '#app/components/ui/search-box'
 import { toast } from '#app/components/ui/toasts'
 import {
   accountsHref,
@@ -133,16 +134,11 @@ function SearchForm({ q, error, busy }: { q: string; error: string | null; busy:
       <label htmlFor={fields.q.id} className="text-sm font-medium">
         Search by name or email
       </label>
-      <div className="flex gap-2">
-        <input
-          {...getInputProps(fields.q, { type: 'search' })}
-          className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
-        />
-        <Button type="submit" variant="secondary" aria-busy={busy}>
-          <Search aria-hidden className="h-4 w-4" /> Search
-        </Button>
-      </div>
-      <ErrorList id={fields.q.errorId} errors={fields.q.errors} />
+      <SearchInput
+        field={fields.q}
+        busy={busy}
+        className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm dark:border-gray-700 dark:bg-gray-900"
+      />
     </Form>
   )
 }

@@ -1,24 +1,21 @@
 import { EMAIL_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailRecipient, personalEmail } from './layout.server'
 
 /** Sent after sign-up, on a resend and to the new address after an email change. */
-export function confirmEmailEmail(options: {
-  branding: EmailBranding
-  to: string
-  firstName: string
-  confirmUrl: string
-}) {
-  const { branding, to, firstName, confirmUrl } = options
-  const { html, text } = renderActionEmail({
-    branding,
+export function confirmEmailEmail(
+  options: EmailRecipient & {
+    confirmUrl: string
+  },
+) {
+  const { branding, to, confirmUrl } = options
+  return personalEmail(options, {
+    subject: `Confirm your email for ${branding.name}`,
     heading: 'Confirm your email address',
     paragraphs: [
-      `Hi ${firstName || 'there'},`,
       `Please confirm that ${to} is the email address of your ${branding.name} account. The link below works once and expires in ${EMAIL_CONFIRMATION_LINK.words}.`,
     ],
     action: { label: 'Confirm email', url: confirmUrl },
     footnote:
       "If you didn't create an account or change your email, you can ignore this email: nothing is confirmed without the link.",
   })
-  return { to, subject: `Confirm your email for ${branding.name}`, html, text }
 }

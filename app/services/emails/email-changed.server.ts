@@ -1,19 +1,17 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailRecipient, personalEmail } from './layout.server'
 
 /** Sent to the old address when an account's sign-in email changes. */
-export function emailChangedEmail(options: {
-  branding: EmailBranding
-  to: string
-  firstName: string
-  newEmail: string
-  signInUrl: string
-}) {
-  const { branding, to, firstName, newEmail, signInUrl } = options
-  const { html, text } = renderActionEmail({
-    branding,
+export function emailChangedEmail(
+  options: EmailRecipient & {
+    newEmail: string
+    signInUrl: string
+  },
+) {
+  const { branding, to, newEmail, signInUrl } = options
+  return personalEmail(options, {
+    subject: `Your ${branding.name} email address was changed`,
     heading: 'Your email address was changed',
     paragraphs: [
-      `Hi ${firstName || 'there'},`,
       `The sign-in email of your ${branding.name} account was changed from ${to} to ${newEmail}. Every other session of your account was signed out.`,
       `If you made this change, there is nothing more to do. If you did not, contact your ${branding.name} administrator right away.`,
     ],
@@ -21,5 +19,4 @@ export function emailChangedEmail(options: {
     footnote:
       'You receive this email at your previous address so that a change you did not make does not go unnoticed.',
   })
-  return { to, subject: `Your ${branding.name} email address was changed`, html, text }
 }

@@ -46,7 +46,7 @@ function quotedHtml(quoted: QuotedData) {
 <blockquote style="margin:0 0 12px;padding:8px 12px;border-left:4px solid #d1d5db;background:#f9fafb"><table role="presentation" cellpadding="0" cellspacing="0">${rows}</table></blockquote>`
 }
 
-export function renderActionEmail(options: {
+type ActionEmail = {
   branding: EmailBranding
   heading: string
   paragraphs: string[]
@@ -61,7 +61,9 @@ export function renderActionEmail(options: {
    * HTML, "> " lines in text), each value in quotation marks and never a link.
    */
   quoted?: QuotedData
-}) {
+}
+
+export function renderActionEmail(options: ActionEmail) {
   const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe, quoted } =
     options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
@@ -110,4 +112,24 @@ ${unsubscribe ? `<p style="margin:12px 0 0;font-size:13px"><a href="${escapeHtml
       : []),
   ].join('\n')
   return { html, text }
+}
+
+/** Whom a personal email goes to, in whose branding, and the name it greets them by. */
+export type EmailRecipient = { branding: EmailBranding; to: string; firstName: string }
+
+/**
+ * An email to one person: "Hi {first name}," (or "Hi there,") above the paragraphs, in the
+ * layout above, with its address and subject.
+ */
+export function personalEmail(
+  recipient: EmailRecipient,
+  email: Omit<ActionEmail, 'branding'> & { subject: string },
+) {
+  const { subject, paragraphs, ...layout } = email
+  const { html, text } = renderActionEmail({
+    ...layout,
+    branding: recipient.branding,
+    paragraphs: [`Hi ${recipient.firstName || 'there'},`, ...paragraphs],
+  })
+  return { to: recipient.to, subject, html, text }
 }
