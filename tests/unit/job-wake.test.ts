@@ -45,6 +45,8 @@ test('the worker exports nothing that schedules its lanes but startJobWorker and
       'runNextJob',
       'startJobWorker',
       'stopJobWorker',
+      // Reads a job's organization and key from its payload; schedules nothing.
+      'tenantJobInput',
     ].sort(),
   )
 })
