@@ -18,8 +18,8 @@ print_table() {
   echo
   echo "Stage times:"
   # Stages that ran side by side (a fifth column names their group) add their longest lane's wall
-  # time to the total, not each one's; a lane (sixth column) is stages one after another in one
-  # side-by-side slot, such as the build and then the e2e stage.
+  # time to the total, not each one's; a lane (sixth column) is the stages one slot of `together`
+  # ran one after another (today one stage each).
   awk -F'\t' '{ printf "  %-18s %6s s wall  %6s s CPU  %s%s\n", $1, $2, $4, $3, ($5 == "" ? "" : "  (side by side)"); cpu += $4
       if ($5 == "") wall += $2; else { lane[$5 SUBSEP $6] += $2; if (lane[$5 SUBSEP $6] > longest[$5]) longest[$5] = lane[$5 SUBSEP $6] } }
     END { for (group in longest) wall += longest[group]
@@ -61,8 +61,8 @@ stage() {
 # together NAME...: runs the stages side by side, each in a subshell and process group of its own
 # (its `times` counts its own children). Each stage's output is kept and printed whole when it
 # ends, so stages never interleave their lines; the first stage that fails stops the others
-# (SIGTERM to their process groups: Playwright then stops its servers, which drop their databases)
-# and the run ends with its status.
+# (SIGTERM to their process groups, so a type error ends the run before the build finishes) and
+# the run ends with its status.
 together() {
   local dir name code status=0 done_pid
   dir="$(mktemp -d)"
