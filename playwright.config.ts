@@ -66,7 +66,7 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 45_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  workers: process.env.CI ? 3 : undefined,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI
     ? [['list'], ['./e2e/reporters/failure-context.ts']]

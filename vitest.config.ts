@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { TEST_APP_SECRET } from './tests/app-secret'
+import { SlowFirstSequencer } from './tests/setup/slow-first-sequencer'
 
 // Test files that cannot share a process with other files (ADR 034), each with its reason. Every
 // other file runs with `isolate: false`: one process per worker runs file after file and keeps
@@ -70,6 +71,7 @@ export default defineConfig({
     // test file spends much of its time waiting for its database. Each file has its own database,
     // and each worker its own process (the forks pool), so files run side by side safely (ADR 034).
     maxWorkers: WORKERS,
+    sequence: { sequencer: SlowFirstSequencer },
     env: {
       NODE_ENV: 'test',
       // One secret for every test process (tests/app-secret.ts says why); tests of the generated
