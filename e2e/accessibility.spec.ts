@@ -7,11 +7,11 @@
 // as each role, every same-origin link on home, the role's dashboard and its profiles (every
 // tab), and every entry of the user menu answers below 400 with that role's session, and none
 // sends a signed-in user back to the sign-in page.
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/validation/roles'
+import { axeViolations } from './axe'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
-import { animationsSettled, sessionOf, WCAG_TAGS, waitForHydration } from './page-helpers'
+import { animationsSettled, sessionOf, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
 
 // A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
@@ -29,24 +29,9 @@ const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })
 async function audit(page: Page, report: Report, label: string, only: string[] = []) {
   // Colours are judged as they end up, not halfway through a fade (toasts, menus).
   await animationsSettled(page)
-  // Legacy mode: axe runs in the page itself (and its same-origin frames; the app has no other).
-  // The default finishes each run in a new blank page with axe injected again, which was about
-  // half of every pass on a loaded machine.
-  let builder = new AxeBuilder({ page })
-    .setLegacyMode()
-    // Label in name (WCAG 2.5.3, level A) is still marked experimental in axe-core, so the tags
-    // alone leave it out; it is switched on by name. (options() first: it replaces all options.)
-    // Only the violations are wanted: axe then lists no passing or inapplicable nodes, which
-    // is most of its work and of what crosses over from the browser on a large page.
-    .options({
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-      resultTypes: ['violations'],
-    })
-    .withTags(WCAG_TAGS)
-  for (const selector of only) builder = builder.include(selector)
-  const results = await builder.analyze()
+  const violations = await axeViolations(page, { include: only })
   report.checked.push(label)
-  for (const violation of results.violations) {
+  for (const violation of violations) {
     const targets = violation.nodes
       .map((node) => {
         const why = [...node.any, ...node.all, ...node.none].find((check) => check.message)

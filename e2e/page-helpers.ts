@@ -1,9 +1,9 @@
 // Steps most specs share: waiting for hydration, an axe check once animations have settled,
 // starting signed in (a session made in the database) or signing in through the form.
 import { existsSync, readFileSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { demoTotpCode } from '#app/demo/demo-totp'
+import { axeViolations } from './axe'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
 import { sessionUser, storageStateFile } from './sessions'
 
@@ -18,8 +18,6 @@ export async function waitForHydration(page: Page) {
       document.documentElement.hasAttribute('data-enhanced'),
   )
 }
-
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
 /** Resolves once no finite animation or transition is running (a spinner may go on). */
 export async function animationsSettled(page: Page) {
@@ -42,21 +40,8 @@ export async function animationsSettled(page: Page) {
 export async function expectAccessible(page: Page, label: string) {
   await page.mouse.move(0, 0)
   await animationsSettled(page)
-  // Legacy mode: axe runs in the page itself, without a blank page per run (as the crawl does).
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode()
-    // Label in name (WCAG 2.5.3, level A) is still marked experimental in axe-core, so the tags
-    // alone leave it out; it is switched on by name. (options() first: it replaces all options.)
-    // Only the violations are wanted: axe then lists no passing or inapplicable nodes, which
-    // is most of its work and of what crosses over from the browser on a large page.
-    .options({
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-      resultTypes: ['violations'],
-    })
-    .withTags(WCAG_TAGS)
-    .exclude('[data-sonner-toaster]')
-    .analyze()
-  const problems = results.violations.map(
+  const violations = await axeViolations(page, { exclude: ['[data-sonner-toaster]'] })
+  const problems = violations.map(
     (violation) =>
       `${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `  ${node.target.join(' ')}`).join('\n')}`,
   )
