@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
-import { signedInAs } from './page-helpers'
+import { signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
@@ -86,6 +86,36 @@ test('register on an agency, sign out, sign in, land on the end-user dashboard',
   await signIn(page, HOSTS.alpha, account)
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
+})
+
+// Issue 41 point 1: a message shown as the pointer left a field moved the links below it between
+// the press and the release, and the first click landed on nothing. Forms check on submit, then on
+// input (app/components/forms.tsx FORM_VALIDATION): leaving a field moves nothing.
+test('links under the sign-in forms work on the first click with a field left invalid; messages come on submit, go on input', async ({
+  page,
+}) => {
+  for (const [from, link, to] of [
+    ['/auth/login', 'Forgot password', '/auth/forgot-password'],
+    ['/auth/login', 'Sign up', '/auth/register'],
+    ['/auth/forgot-password', 'Back to sign in', '/auth/login'],
+  ] as const) {
+    await page.goto(urlFor(HOSTS.alpha, from))
+    await waitForHydration(page)
+    // The pointer goes to the link from a field still being typed in.
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByRole('link', { name: link, exact: true }).click()
+    await expect(page, `${link} on ${from}`).toHaveURL(urlFor(HOSTS.alpha, to))
+  }
+  await page.goto(urlFor(HOSTS.alpha, '/auth/login'))
+  await waitForHydration(page)
+  const email = page.getByLabel('Email')
+  await email.fill('not-an-email')
+  await email.blur()
+  await expect(page.getByText('Please enter a valid email address')).toBeHidden()
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+  await email.fill('someone@example.com')
+  await expect(page.getByText('Please enter a valid email address')).toBeHidden()
 })
 
 test('the same email on another agency is a separate account', async ({ page }) => {

@@ -183,10 +183,9 @@ test.describe('Content-Security-Policy', () => {
     // The router exists only once the client bundle (loaded under the nonce) has hydrated.
     await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))
 
-    // Client-side validation: conform shows the message on blur, with no request to the server.
-    const email = page.getByLabel('Email')
-    await email.fill('not-an-email')
-    await email.blur()
+    // Client-side validation: conform shows the message on submit, with no request to the server.
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByRole('button', { name: 'Sign In' }).click()
     await expect(page.getByText('Please enter a valid email address')).toBeVisible()
     // Client-side navigation, done by the router.
     await page.getByRole('link', { name: 'Forgot password' }).click()

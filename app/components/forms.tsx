@@ -17,7 +17,7 @@ import { SearchSchema } from '#app/validation/search'
 /**
  * The browser's hints for a form, read from the zod schema its action parses (one schema per
  * form). Conform's form props set noValidate, so the browser never shows its own tooltips: the
- * schema's messages, checked on blur and on submit, are the only ones. maxLength is left out:
+ * schema's messages, checked on submit and then on input, are the only ones. maxLength is left out:
  * the browser would cut an over-long value without a word, where the schema's message says
  * what the limit is (the spec gives limits, never truncation).
  */
@@ -31,10 +31,14 @@ export function formConstraint(schema: Parameters<typeof getZodConstraint>[0]) {
   })
 }
 
+/** When conform checks a form's fields: every form, whether through useSchemaForm or not. */
+export const FORM_VALIDATION = { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' } as const
+
 /**
  * The one form style: conform with the schema the action parses, the schema's hints on the
- * fields, its messages on blur and on submit (then on input), and the action's reply shown the
- * same way.
+ * fields, its messages on submit and then on input, and the action's reply shown the same way.
+ * Never on blur: a message appearing as the pointer leaves a field moves the layout under it, and
+ * the click it was on its way to (a link below the field) lands on nothing (issue 41).
  */
 export function useSchemaForm<
   Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>,
@@ -44,21 +48,31 @@ export function useSchemaForm<
     id: string
     lastResult?: SubmissionResult<string[]> | null
     defaultValue?: DefaultValue<z.input<Schema>>
-    /** When a field is first checked: on blur, or (a form checked as a whole) on submit. */
-    shouldValidate?: 'onBlur' | 'onSubmit'
-    /** When a checked field is checked again. */
-    shouldRevalidate?: 'onBlur' | 'onInput'
   },
 ) {
-  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue,
-    constraint: formConstraint(schema),
-    shouldValidate: options.shouldValidate ?? 'onBlur',
-    shouldRevalidate: options.shouldRevalidate ?? 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  return withEveryError(
+    useForm<z.input<Schema>, z.output<Schema>, string[]>({
+      id: options.id,
+      lastResult: options.lastResult,
+      defaultValue: options.defaultValue,
+      constraint: formConstraint(schema),
+      ...FORM_VALIDATION,
+      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    }),
+  )
+}
+
+/**
+ * Subscribes the component that holds the form to every field's errors. conform re-renders it
+ * only for what it read in its last render, and a list row's field (a link's address) is read
+ * by the row's own component: on submit, the row's message stayed hidden until the next
+ * keystroke. Reading allErrors here makes a submit show every message at once (ADR 068).
+ */
+export function withEveryError<Form extends { allErrors: unknown }, Fields>(
+  result: [Form, Fields],
+): [Form, Fields] {
+  void result[0].allErrors
+  return result
 }
 
 /**

@@ -9,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { formAction } from '#app/actions/intent-action.server'
 import { confirmEmail, isConfirmationTokenUsable } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
-import { FormMessage } from '#app/components/forms'
+import { FORM_VALIDATION, FormMessage, withEveryError } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Button } from '#app/components/ui/button'
@@ -95,7 +95,13 @@ export default function ConfirmEmailPage() {
   const { token, viewer } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
-  const [form] = useForm({ id: 'confirm-email', lastResult: actionData?.result })
+  const [form] = withEveryError(
+    useForm({
+      id: 'confirm-email',
+      lastResult: actionData?.result,
+      ...FORM_VALIDATION,
+    }),
+  )
   // Every refusal of this one-button form means the link cannot be used.
   if (!token || actionData?.error) return <InvalidLink viewer={viewer} />
   return (

@@ -49,8 +49,6 @@ export default function ForgotPasswordPage() {
   const [form, fields] = useSchemaForm(ForgotPasswordSchema, {
     id: 'forgot-password',
     lastResult: actionData?.result,
-    // Checked again on blur, not as each letter is typed.
-    shouldRevalidate: 'onBlur',
   })
   return (
     <AuthCard

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
+import { FORM_VALIDATION } from '#app/components/forms'
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -295,4 +296,48 @@ test('no hand-written length limits in the screens: the schema says them', () =>
         .map(({ line, index }) => `${file}:${index + 1} ${line.trim()}`),
     )
   expect(limits).toEqual([])
+})
+
+// Issue 41 point 1: a message shown as a field lost focus moved what was below it between the
+// press and the release of a click, and the click (on "Forgot password", say) landed on nothing.
+// Every conform form checks on submit and then on input, from one constant.
+test('every conform form checks on submit, then on input, and shows every message of a submit: FORM_VALIDATION and withEveryError, no timing of its own', () => {
+  expect(FORM_VALIDATION).toEqual({ shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' })
+  const files = ['app/components', 'app/routes'].flatMap(sourceFiles)
+  const calls = files.flatMap((file) => {
+    const text = readFileSync(file, 'utf8')
+    return [...text.matchAll(/\buseForm(?:<[^(]*>)?\(\{/g)].map((match) => {
+      // The options object: from its brace to the one that closes it.
+      let depth = 0
+      let end = match.index + match[0].length - 1
+      for (; end < text.length; end++) {
+        if (text[end] === '{') depth++
+        else if (text[end] === '}' && --depth === 0) break
+      }
+      return {
+        at: `${file}:${text.slice(0, match.index).split('\n').length}`,
+        options: text.slice(match.index, end + 1),
+        // withEveryError(useForm(…)): the holder re-renders for every field's errors (ADR 068).
+        wrapped: /withEveryError\(\s*$/.test(
+          text.slice(Math.max(0, match.index - 40), match.index),
+        ),
+      }
+    })
+  })
+  // useSchemaForm's own call, and the profile, password, notification, wizard, settings and
+  // confirm-email forms that call conform directly.
+  expect(calls.length).toBeGreaterThanOrEqual(7)
+  expect(
+    calls.filter((call) => !call.options.includes('...FORM_VALIDATION')).map((call) => call.at),
+  ).toEqual([])
+  expect(calls.filter((call) => !call.wrapped).map((call) => call.at)).toEqual([])
+  const ownTiming = files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, index) => ({ line, index }))
+      .filter(({ line }) => /\bshould(?:Re)?[vV]alidate\s*:\s*['"]/.test(line))
+      .filter(({ line }) => !line.includes('export const FORM_VALIDATION'))
+      .map(({ line, index }) => `${file}:${index + 1} ${line.trim()}`),
+  )
+  expect(ownTiming).toEqual([])
 })

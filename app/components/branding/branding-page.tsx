@@ -130,7 +130,6 @@ export function BrandingPage({
       data?.intent === 'add-sending-domain' || data?.intent === 'save-consent'
         ? undefined
         : data?.result,
-    shouldValidate: 'onSubmit',
   })
 
   /** A text field bound to its value here, so the preview follows what is typed. */

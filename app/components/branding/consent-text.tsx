@@ -19,7 +19,6 @@ export function useConsentTextForm() {
   return useSchemaForm(ConsentTextSchema, {
     id: 'consent-text-form',
     lastResult: data?.intent === 'save-consent' ? data.result : undefined,
-    shouldValidate: 'onSubmit',
   })
 }
 

@@ -56,7 +56,6 @@ export function useSendingDomainForm() {
     id: ADD_FORM_ID,
     // The page's forms share one action: only the add form's own reply is its.
     lastResult: data?.intent === 'add-sending-domain' ? data.result : undefined,
-    shouldValidate: 'onSubmit',
   })
 }
 

@@ -17,7 +17,14 @@ import {
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
+import {
+  FORM_VALIDATION,
+  FormField,
+  FormMessage,
+  formConstraint,
+  NameFields,
+  withEveryError,
+} from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
 import { BackButton } from '#app/components/ui/back-button'
@@ -157,14 +164,16 @@ export function WizardPage({
   const back = step === 1 ? '/' : wizardUrl(mode, step - 1)
   const pending = navigation.state === 'submitting'
   const schema = step === 1 ? WizardNameSchema : step === 2 ? WizardContactSchema : WizardWorkSchema
-  const [form, fields] = useForm({
-    id: `wizard-${step}`,
-    lastResult: actionData?.result ?? undefined,
-    defaultValue: { ...draft, links: withBlankLinkRows(draft.links) },
-    shouldValidate: 'onSubmit',
-    constraint: formConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = withEveryError(
+    useForm({
+      id: `wizard-${step}`,
+      lastResult: actionData?.result ?? undefined,
+      defaultValue: { ...draft, links: withBlankLinkRows(draft.links) },
+      ...FORM_VALIDATION,
+      constraint: formConstraint(schema),
+      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    }),
+  )
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
   // A step 4 image field: its name is its purpose, its errors the server's for that name.
   const imageProps = (name: 'logo' | 'profilePicture' | 'background') => ({

@@ -1,7 +1,13 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
-import { FormField, FormMessage, formConstraint } from '#app/components/forms'
+import {
+  FORM_VALIDATION,
+  FormField,
+  FormMessage,
+  formConstraint,
+  withEveryError,
+} from '#app/components/forms'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ChangePasswordSchema } from '#app/validation/profile'
@@ -15,14 +21,15 @@ export function ChangePasswordForm({
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password'
-  const [form, fields] = useForm({
-    id: 'change-password',
-    lastResult,
-    constraint: formConstraint(ChangePasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-  })
+  const [form, fields] = withEveryError(
+    useForm({
+      id: 'change-password',
+      lastResult,
+      constraint: formConstraint(ChangePasswordSchema),
+      ...FORM_VALIDATION,
+      onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    }),
+  )
   return (
     <Panel
       title="Change Password"

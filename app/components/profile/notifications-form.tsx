@@ -1,7 +1,13 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
-import { FormCheckbox, FormMessage, formConstraint } from '#app/components/forms'
+import {
+  FORM_VALIDATION,
+  FormCheckbox,
+  FormMessage,
+  formConstraint,
+  withEveryError,
+} from '#app/components/forms'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
@@ -20,13 +26,16 @@ export function NotificationsForm({
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'notifications'
-  const [form, fields] = useForm({
-    id: 'notification-preferences',
-    lastResult,
-    defaultValue: preferences,
-    constraint: formConstraint(NotificationsFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationsFormSchema }),
-  })
+  const [form, fields] = withEveryError(
+    useForm({
+      id: 'notification-preferences',
+      lastResult,
+      defaultValue: preferences,
+      ...FORM_VALIDATION,
+      constraint: formConstraint(NotificationsFormSchema),
+      onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationsFormSchema }),
+    }),
+  )
   return (
     <Panel title="Notifications" description="Which emails you get from us.">
       <Form method="POST" className="flex max-w-xl flex-col gap-4" {...getFormProps(form)}>

@@ -2,7 +2,14 @@ import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import { useState } from 'react'
-import { FormField, FormMessage, formConstraint, NameFields } from '#app/components/forms'
+import {
+  FORM_VALIDATION,
+  FormField,
+  FormMessage,
+  formConstraint,
+  NameFields,
+  withEveryError,
+} from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
 import { Panel } from '#app/components/ui/panel'
@@ -35,24 +42,25 @@ export function PersonalInfoForm({
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile'
-  const [form, fields] = useForm({
-    id: 'profile',
-    lastResult,
-    defaultValue: {
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      email: profile.email,
-      workEmail: profile.workEmail,
-      phoneNumber: profile.phoneNumber,
-      company: profile.company,
-      jobTitle: profile.jobTitle,
-      website: profile.website,
-    },
-    constraint: formConstraint(ProfileSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseProfileForm(formData),
-  })
+  const [form, fields] = withEveryError(
+    useForm({
+      id: 'profile',
+      lastResult,
+      defaultValue: {
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        email: profile.email,
+        workEmail: profile.workEmail,
+        phoneNumber: profile.phoneNumber,
+        company: profile.company,
+        jobTitle: profile.jobTitle,
+        website: profile.website,
+      },
+      constraint: formConstraint(ProfileSchema),
+      ...FORM_VALIDATION,
+      onValidate: ({ formData }) => parseProfileForm(formData),
+    }),
+  )
   // A new email needs the current password (checked on the server): the field shows once the
   // email differs from the saved one, or when the server asked for it (no JavaScript).
   const [email, setEmail] = useState(profile.email)

@@ -5,7 +5,15 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import type { z } from 'zod'
-import { ErrorList, Field, FormCheckbox, FormMessage, formConstraint } from '#app/components/forms'
+import {
+  ErrorList,
+  Field,
+  FORM_VALIDATION,
+  FormCheckbox,
+  FormMessage,
+  formConstraint,
+  withEveryError,
+} from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 
@@ -50,15 +58,17 @@ export function SettingsForm({
   const lastResult = data?.intent === intent ? data.result : undefined
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-  const [form, formFields] = useForm({
-    id: `settings-${intent}`,
-    lastResult,
-    // conform's defaults are strings (and booleans for its checkboxes); numbers are shown as text.
-    defaultValue: asFormDefaults(defaultValue) as Record<string, string>,
-    constraint: formConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldRevalidate: 'onInput',
-  })
+  const [form, formFields] = withEveryError(
+    useForm({
+      id: `settings-${intent}`,
+      lastResult,
+      // conform's defaults are strings (and booleans for its checkboxes); numbers are shown as text.
+      defaultValue: asFormDefaults(defaultValue) as Record<string, string>,
+      constraint: formConstraint(schema),
+      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+      ...FORM_VALIDATION,
+    }),
+  )
   useEffect(() => {
     if (data?.intent === intent && data.error) toast.error(data.error)
   }, [data, intent])
