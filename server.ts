@@ -20,7 +20,12 @@ import {
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
-import { forwardedProtoIsHttps, forwardedPublicAddress, requestHost } from './app/tenancy/host'
+import {
+  forwardedProtoIsHttps,
+  forwardedPublicAddress,
+  type PublicAddress,
+  requestHost,
+} from './app/tenancy/host'
 import { clientAddress } from './app/utils/client-address'
 import { claimDataDir, DataDirInUseError, stoppingDataDir } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
@@ -37,6 +42,7 @@ import {
 import { shutdownTimeoutMs } from './scripts/server-command'
 
 type AppEntry = {
+  tenantImageOrigins(host: string | null, via: PublicAddress | null): Promise<string[]>
   prepareDatabase(options: { log: (m: string) => void }): Promise<void>
   closeDatabase(log?: (m: string) => void): Promise<void>
   startDomainRecheck(log: (m: string) => void): void
@@ -234,6 +240,25 @@ app.use((req, res, next) => {
 
 app.use(compression())
 
+// The tenant's chosen domain, when the page is on another of its hosts, may serve the page's
+// images (the signature preview's photo and QR, built on the domain mail clients will load them
+// from): read before the policy below is written, for documents only (the policy governs what a
+// page loads; scripts, images and data answers never ask). A failed lookup adds nothing.
+app.use(async (req, res, next) => {
+  res.locals.imageOrigins = []
+  if (req.method !== 'GET' || !req.headers.accept?.includes('text/html')) return next()
+  try {
+    const build = viteDevServer ? await loadBuild() : initialBuild
+    res.locals.imageOrigins = await entryOf(build).tenantImageOrigins(
+      (res.locals.host as string | undefined) ?? null,
+      forwardedPublicAddress(req.headers, trustedHops),
+    )
+  } catch {
+    // The lookup's own failure is the route's to answer; the policy keeps img-src 'self'.
+  }
+  next()
+})
+
 app.use(
   helmet({
     contentSecurityPolicy: {
@@ -247,7 +272,14 @@ app.use(
             `'nonce-${(res as express.Response).locals.cspNonce}'`,
         ],
         'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
+        'img-src': [
+          "'self'",
+          'data:',
+          'blob:',
+          (_req: IncomingMessage, res: ServerResponse) =>
+            ((res as express.Response).locals.imageOrigins as string[] | undefined)?.join(' ') ||
+            "'self'",
+        ],
         'font-src': ["'self'"],
         'connect-src': ["'self'", ...(mode === 'development' ? ['ws:'] : [])],
         'object-src': ["'none'"],
@@ -259,20 +291,24 @@ app.use(
     // HSTS only when the request really came over TLS (set below).
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
+    // Set below as a default, so that an image meant for other sites can say cross-origin.
+    crossOriginResourcePolicy: false,
     // Both set below, so that a route's own header replaces the default instead of joining it.
     referrerPolicy: false,
     xContentTypeOptions: false,
   }),
 )
-// Referrer-Policy and X-Content-Type-Options: the route's own where it sets one (no-referrer on
-// the reset-password page, whose URL holds a token; nosniff on media and downloads), else the
-// default. Helmet would set the default before the route runs and Remix appends the route's,
+// Referrer-Policy, X-Content-Type-Options and Cross-Origin-Resource-Policy: the route's own
+// where it sets one (no-referrer on the reset-password page, whose URL holds a token; nosniff on
+// media and downloads; cross-origin on a public card's images), else the default. Helmet would set the default before the route runs and Remix appends the route's,
 // sending the header twice ("nosniff, nosniff" on an uncached media file); so the default is
 // added only when the headers are written, and only if the response has none. That covers
 // every response: documents, data and resource routes, redirects and static files.
 const DEFAULT_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'X-Content-Type-Options': 'nosniff',
+  // Helmet's default; a public card's QR code and media say cross-origin (EMBEDDABLE_IMAGE_HEADERS).
+  'Cross-Origin-Resource-Policy': 'same-origin',
 }
 app.use((_req, res, next) => {
   const writeHead = res.writeHead

@@ -22,13 +22,17 @@ import { SPEC_ACCOUNTS, SPEC_AGENCIES, type SpecAccount, type SpecAgency } from 
 const NO_PASSWORD = { password: '', passwordHash: 'not-a-password-hash' }
 
 /**
- * Seeds e2e/spec-accounts.ts: the accounts on Alpha, and each agency with its owner. Returns the
+ * Seeds e2e/spec-accounts.ts: the accounts on their hosts' organizations, and each agency with its owner. Returns the
  * agencies' hosts and ids, for writeSessionStates.
  */
-export async function seedSpecAccounts(alphaId: string): Promise<Record<string, string>> {
+export async function seedSpecAccounts(
+  organizationOf: Record<string, string>,
+): Promise<Record<string, string>> {
   for (const account of Object.values(SPEC_ACCOUNTS) as SpecAccount[]) {
     const { email, firstName, lastName, emailConfirmed, plan } = account
-    const user = await makeUser(alphaId, {
+    const organizationId = organizationOf[account.host]
+    if (!organizationId) throw new Error(`No organization given for ${account.host} (${email})`)
+    const user = await makeUser(organizationId, {
       email,
       firstName,
       lastName,
@@ -37,7 +41,7 @@ export async function seedSpecAccounts(alphaId: string): Promise<Record<string, 
       emailConfirmedAt: emailConfirmed ? new Date() : null,
       ...NO_PASSWORD,
     })
-    if (account.card) await makeCard(alphaId, user.id, { firstName, lastName, email })
+    if (account.card) await makeCard(organizationId, user.id, { firstName, lastName, email })
   }
   const hosts: Record<string, string> = {}
   for (const agencySpec of Object.values(SPEC_AGENCIES) as SpecAgency[]) {

@@ -10,6 +10,7 @@ import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { CARD_OWNER, HOSTS, urlFor } from './fixtures'
 import { expectAccessible, openAs, waitForHydration } from './page-helpers'
+import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const NAME = `${CARD_OWNER.firstName} ${CARD_OWNER.lastName}`
 
@@ -140,4 +141,37 @@ test('the owner downloads a background and copies an email signature; a visitor 
   } finally {
     await visitor.close()
   }
+})
+
+// Issue 41 point 2: Beta's signature is built on its verified custom domain, where mail clients
+// will load it from; on Beta's subdomain the preview loads those images too (the page's
+// Content-Security-Policy names the tenant's own domain, server.ts), so it shows what they show.
+test("on an agency's subdomain the preview loads the signature's images from the agency's custom domain", async ({
+  page,
+}) => {
+  const owner = SPEC_ACCOUNTS.betaSignature
+  await openAs(page, owner, '/qrcode')
+  await page.getByTestId('share-offers').getByRole('link', { name: 'Email signature' }).click()
+  await expect(page.getByRole('heading', { name: 'Email Signature', level: 1 })).toBeVisible()
+  const preview = page.frameLocator('[data-testid="signature-preview"]')
+  await expect(preview.getByText(`${owner.firstName} ${owner.lastName}`)).toBeVisible()
+  const images = preview.locator('img')
+  // The QR code among them, every one on cards.beta.test.
+  await expect(preview.locator('img[src$="/qr.png"]')).toHaveCount(1)
+  const sources = await images.evaluateAll((all) =>
+    all.map((image) => (image as HTMLImageElement).src),
+  )
+  const customDomain = urlFor(HOSTS.betaCustomDomain, '/')
+  expect(sources.filter((src) => !src.startsWith(customDomain))).toEqual([])
+  // Each one loaded (a refused image stays complete with no width).
+  await expect
+    .poll(() =>
+      images.evaluateAll((all) =>
+        all.every((image) => {
+          const img = image as HTMLImageElement
+          return img.complete && img.naturalWidth > 0
+        }),
+      ),
+    )
+    .toBe(true)
 })

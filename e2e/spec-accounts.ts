@@ -18,7 +18,7 @@ export type SpecAccount = {
   plan?: PaidPlanId
 }
 
-/** Alpha end users, as a sign-up leaves them: default preferences, no card unless `card`. */
+/** End users (of Alpha unless `host` says Beta), as a sign-up leaves them: default preferences, no card unless `card`. */
 export const SPEC_ACCOUNTS = {
   /** e2e/accounts.spec.ts: the confirmation banner of a fresh sign-up. */
   banner: {
@@ -27,6 +27,18 @@ export const SPEC_ACCOUNTS = {
     firstName: 'Bo',
     lastName: 'Banner',
     emailConfirmed: false,
+  },
+  /**
+   * e2e/signature.spec.ts: a card owner of Beta, whose verified custom domain the signature's
+   * images are built on while she works on Beta's subdomain (issue 41 point 2).
+   */
+  betaSignature: {
+    host: HOSTS.betaSubdomain,
+    email: 'sig-bea@e2e.test',
+    firstName: 'Bea',
+    lastName: 'Signer',
+    emailConfirmed: true,
+    card: true,
   },
   /** e2e/notifications.spec.ts: a new user's notification preferences. */
   preferences: {

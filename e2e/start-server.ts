@@ -95,10 +95,14 @@ await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inact
 // agency's staff requirement; the platform switch is proved in tests/integration/two-factor.test.ts.
 await savePlatformSettings(getDb(), { requireTwoFactorForAdmins: false })
 // Specs not about signing in start from these sessions (e2e/sessions.ts).
-const specAgencies = await seedSpecAccounts(alpha.id)
+const specAgencies = await seedSpecAccounts({
+  [HOSTS.alpha]: alpha.id,
+  [HOSTS.betaSubdomain]: beta.id,
+})
 await writeSessionStates(port, {
   [HOSTS.platform]: platform.id,
   [HOSTS.alpha]: alpha.id,
+  [HOSTS.betaSubdomain]: beta.id,
   ...specAgencies,
 })
 await handle.close()

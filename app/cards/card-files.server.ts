@@ -10,6 +10,7 @@ import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { EMBEDDABLE_IMAGE_HEADERS } from '#app/utils/route-headers'
 import { sourceOfCode, type ViewSource } from '#app/utils/view-sources'
 import { withTenant } from '#drizzle/db.server'
 
@@ -83,6 +84,8 @@ export function conditional(
     'Cache-Control': isPublic ? 'public, no-cache' : 'private, no-cache',
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    // A public card's files go out in signatures and emails; a private one's stay on its host.
+    ...(isPublic ? EMBEDDABLE_IMAGE_HEADERS : {}),
   }
   if (request.headers.get('If-None-Match') === etag)
     return new Response(null, { status: 304, headers })

@@ -3,6 +3,7 @@ import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { matchesEntityTag, SHARED_IMAGE_CACHE_CONTROL } from '#app/media/shared-cache'
 import { getMediaByHash } from '#app/models/media.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
+import { EMBEDDABLE_IMAGE_HEADERS } from '#app/utils/route-headers'
 import { MEDIA_GRACE_MS } from '#app/validation/media-limits'
 import { withTenant } from '#drizzle/db.server'
 
@@ -48,6 +49,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; sandbox",
       ...(pending ? {} : pageCacheHeaders(context, tenant.id)),
+      // Shown in signatures and emails from other origins; an upload still pending is its form's.
+      ...(pending ? {} : EMBEDDABLE_IMAGE_HEADERS),
     },
   })
 }

@@ -22,3 +22,12 @@ export const actionAndLoaderHeaders: HeadersFunction = ({ actionHeaders, loaderH
 export const TOKEN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
 
 export const tokenPageHeaders: HeadersFunction = () => TOKEN_PAGE_HEADERS
+
+/**
+ * For an image other sites show: a public card's QR code and the media of cards and agencies, in
+ * email signatures, emails and the signature preview on the agency's other host (issue 41 point
+ * 2). The app's default Cross-Origin-Resource-Policy is same-origin (server.ts), under which a
+ * browser loading the image from another origin (webmail that does not proxy images, the
+ * preview on the subdomain) refuses it.
+ */
+export const EMBEDDABLE_IMAGE_HEADERS = { 'Cross-Origin-Resource-Policy': 'cross-origin' }

@@ -59,6 +59,8 @@ describe('media route', () => {
     expect(response.headers.get('Content-Type')).toBe('image/png')
     expect(response.headers.get('Cache-Control')).toBe(SHARED_IMAGE_CACHE_CONTROL)
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    // Shown in signatures and emails from other origins (issue 41 point 2).
+    expect(response.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
     const bytes = new Uint8Array(await response.arrayBuffer())
     expect([...bytes.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]) // "PNG"
   })

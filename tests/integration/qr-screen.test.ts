@@ -76,6 +76,8 @@ async function decodeQr(host: string, reference: string) {
     }),
   )
   expect(response.status).toBe(200)
+  // A visitor's answer: a public card's QR, shown by signatures and emails on other origins.
+  expect(response.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
   const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
     .ensureAlpha()
     .raw()
