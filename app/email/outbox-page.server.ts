@@ -1,9 +1,10 @@
-// What /dev/outbox shows (ADR 028). Stored emails carry no token, so by default every link that
-// needs one shows as removed. A link is put back, on demand, only where the page stands in for an
-// inbox: when the outbox is the delivery (no RESEND_API_KEY; with Resend the email went to its
-// recipient, who alone should hold the link), and then in development for every email (the demo's
-// newcomer follows reset links here) but in production only for the viewer's own emails, never
-// other people's; and only while the link still works.
+// What /dev/outbox shows (ADR 028, ADR 070). Stored emails carry no token, so by default every
+// link that needs one shows as removed. A link is put back, on demand, only where the page stands
+// in for an inbox: when the outbox is the delivery (no RESEND_API_KEY; with Resend the email went
+// to its recipient, who alone should hold the link), and then for every recipient in development
+// and on the embedded demo (no DATABASE_URL: whoever runs it holds its data directory, and the
+// outbox is the only inbox there is, as a local mail catcher is), but on a Postgres deployment
+// only for the viewer's own emails, never other people's; and only while the link still works.
 
 import { isSecretLive, revealEmail } from '#app/email/email-secrets.server'
 import type { Env } from '#app/env.server'
@@ -23,7 +24,7 @@ type StoredEmail = {
 }
 
 export type OutboxViewer = {
-  env: Pick<Env, 'NODE_ENV' | 'RESEND_API_KEY'>
+  env: Pick<Env, 'NODE_ENV' | 'RESEND_API_KEY' | 'DATABASE_URL'>
   tenant: Tenant
   user: User | null
 }
@@ -34,7 +35,7 @@ export function mayRevealLinks(
   email: Pick<StoredEmail, 'organizationId' | 'to'>,
 ) {
   if (viewer.env.RESEND_API_KEY) return false
-  if (viewer.env.NODE_ENV !== 'production') return true
+  if (viewer.env.NODE_ENV !== 'production' || !viewer.env.DATABASE_URL) return true
   return (
     viewer.user !== null &&
     email.organizationId === viewer.user.organizationId &&

@@ -136,11 +136,14 @@ async function pageEmails(host: string, cookie?: string) {
   return { body, emails: (JSON.parse(body) as { emails: PageEmail[] }).emails }
 }
 
-test('in production a super admin sees other people’s links removed, and only their own live (demo transport)', async () => {
+test('on a Postgres deployment a super admin sees other people’s links removed, and only their own live (demo transport)', async () => {
   const platform = await getPlatformOrganization()
   const admin = await makeUser(platform.id, { role: 'super_admin' })
   const agency = await makeOrganization()
   const victim = await makeUser(agency.id)
+  // Only the environment says Postgres (as in the first test); APP_SECRET kept for the cookies.
+  process.env.APP_SECRET = getEnv().APP_SECRET
+  process.env.DATABASE_URL = 'postgres://brandcard@127.0.0.1:5432/brandcard'
   process.env.NODE_ENV = 'production'
   process.env.OUTBOX_PAGE = '1'
   resetEnvForTests()
@@ -158,6 +161,35 @@ test('in production a super admin sees other people’s links removed, and only 
   const own = emails.find((e) => e.to === admin.email)
   expect(own?.text).toContain(`/auth/reset-password?token=${mine}`)
   expect(own?.links).toContainEqual({ href: expect.stringContaining(mine), removed: false })
+})
+
+// Issue 41 point 3: under `npm start` without Resend the outbox is the only inbox there is, so a
+// new account's confirmation and an agency user's reset are followed from it, as from a local
+// mail catcher; while each link works, and not once it is used.
+test('on the embedded demo without Resend the outbox shows every recipient’s working links, while they work', async () => {
+  const platform = await getPlatformOrganization()
+  const admin = await makeUser(platform.id, { role: 'super_admin' })
+  const agency = await makeOrganization()
+  const newcomer = await makeUser(agency.id)
+  process.env.NODE_ENV = 'production'
+  resetEnvForTests()
+  const cookie = await sessionCookieFor(platform.id, admin.id)
+  const theirs = await resetEmailFor(`${agency.slug}.localhost`, newcomer.email)
+
+  const { emails } = await pageEmails('localhost', cookie)
+  const other = emails.find((e) => e.to === newcomer.email)
+  expect(other?.text).toContain(`/auth/reset-password?token=${theirs}`)
+  expect(other?.links).toContainEqual({ href: expect.stringContaining(theirs), removed: false })
+
+  // Used, the link no longer works, and the page removes it.
+  const resolution = await resolveTenant(`${agency.slug}.localhost`)
+  if (resolution.status !== 'found') throw new Error('no tenant')
+  expect(await resetPassword(resolution.tenant, theirs, 'a-new-password-1')).toBe(true)
+  const after = (await pageEmails('localhost', cookie)).emails.find((e) => e.to === newcomer.email)
+  expect(after?.text).not.toContain(theirs)
+  expect(after?.links.filter((l) => l.href.includes('reset-password'))).toEqual([
+    { href: expect.stringContaining('{removed-secret-0}'), removed: true },
+  ])
 })
 
 test('with Resend as the transport the page shows every link removed, even the viewer’s own', async () => {
