@@ -4,6 +4,7 @@
 // requirement (the platform toggle stays off on the e2e servers: e2e/start-server.ts), where a
 // first set-up at sign-in waits for a link emailed to the account (ADR 054). Then a
 // password past 90 days with rotation switched on. Axe on every new page.
+import { readFileSync } from 'node:fs'
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateTOTP } from '@oslojs/otp'
 import { expect, type Page, test } from '@playwright/test'
@@ -77,6 +78,19 @@ test('enrol, sign in with a code and a recovery code, enforcement on and off', a
   await expect(codes).toHaveCount(10)
   const recoveryCodes = await codes.allTextContents()
   await expect(owner.getByTestId('two-factor-status')).toContainText('10 of 10 recovery codes')
+  // Copy and Download give the same ten codes, one a line (issue 41 point 16).
+  const asFile = `${recoveryCodes.map((code) => code.trim()).join('\n')}\n`
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: urlFor(host, ''),
+  })
+  await owner.getByRole('button', { name: 'Copy codes' }).click()
+  await expect(owner.getByText('Recovery codes copied')).toBeVisible()
+  expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(asFile)
+  const downloading = owner.waitForEvent('download')
+  await owner.getByRole('link', { name: 'Download codes' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('recovery-codes.txt')
+  expect(readFileSync((await download.path()) ?? '', 'utf8')).toBe(asFile)
   await expectAccessible(owner, 'two-factor settings, recovery codes shown')
 
   // Sign in with a code: the password alone reaches only the step.

@@ -2,9 +2,12 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { getFormProps } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
+import { Copy, Download } from 'lucide-react'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
+import { toast } from '#app/components/ui/toasts'
 import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import {
   CodeStepSchema,
@@ -152,6 +155,38 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
           <li key={code}>{code}</li>
         ))}
       </ul>
+      <RecoveryCodeActions codes={codes} />
+    </div>
+  )
+}
+
+/**
+ * Copy and Download for the codes (issue 41 point 16): the file downloads without JavaScript (a
+ * data: link with `download`); copying needs the clipboard, and says so when it fails.
+ */
+function RecoveryCodeActions({ codes }: { codes: readonly string[] }) {
+  const text = `${codes.join('\n')}\n`
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text)
+      toast.success('Recovery codes copied')
+    } catch {
+      toast.error('Could not copy the codes. Select them above and copy them instead.')
+    }
+  }
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="button" variant="secondary" onClick={() => void copy()}>
+        <Copy aria-hidden className="h-4 w-4" /> Copy codes
+      </Button>
+      <Button asChild variant="secondary">
+        <a
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="recovery-codes.txt"
+        >
+          <Download aria-hidden className="h-4 w-4" /> Download codes
+        </a>
+      </Button>
     </div>
   )
 }
