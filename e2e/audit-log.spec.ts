@@ -19,9 +19,10 @@ test('the super admin reads every organization’s changes, and filters them', a
   // A fresh platform has at least its own reads (this page's among them): asked for, they show.
   await page.getByLabel('Include platform reads').check()
   await page.getByRole('button', { name: 'Filter' }).click()
-  await expect(
-    page.getByTestId('audit-event').filter({ hasText: 'platform.read' }).first(),
-  ).toBeVisible()
+  const read = page.getByTestId('audit-event').filter({ hasText: 'platform.read' }).first()
+  await expect(read).toBeVisible()
+  // Named in words above its code (issue 41 point 17).
+  await expect(read).toContainText('Platform read')
   await expectAccessible(page, 'audit log')
   await page.getByLabel('Kind of change').selectOption('team')
   await page.getByLabel('Include platform reads').uncheck()

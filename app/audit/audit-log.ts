@@ -18,3 +18,29 @@ export const AUDIT_CATEGORIES = [
   { id: 'email', label: 'Email addresses' },
   { id: 'notifications', label: 'Notifications' },
 ] as const
+
+/** Words the action codes abbreviate, as a reader writes them. */
+const WORDS: Record<string, string> = {
+  crm: 'CRM',
+  two_factor: 'two-factor sign-in',
+  data_export: 'data export',
+  totp: 'authenticator app',
+  url: 'URL',
+  api: 'API',
+}
+
+/**
+ * An action code as a sentence (issue 41 point 17): `user.seat_handed_over` reads "User seat
+ * handed over", `crm.settings_updated` "CRM settings updated". The code stays beside it, as the
+ * filter and the exports name it.
+ */
+export function auditActionLabel(action: string) {
+  const words = action
+    .split('.')
+    .flatMap((part) =>
+      WORDS[part] ? [WORDS[part]] : part.split('_').map((word) => WORDS[word] ?? word),
+    )
+    .filter(Boolean)
+    .join(' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

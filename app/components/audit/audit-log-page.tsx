@@ -3,7 +3,7 @@ import type { SerializeFrom } from '@remix-run/node'
 import { Form, Link } from '@remix-run/react'
 import { format } from 'date-fns'
 import { Filter, ScrollText } from 'lucide-react'
-import { AUDIT_CATEGORIES } from '#app/audit/audit-log'
+import { AUDIT_CATEGORIES, auditActionLabel } from '#app/audit/audit-log'
 import type { auditLogLoader } from '#app/audit/audit-log-route.server'
 import { Button } from '#app/components/ui/button'
 import { DataTable } from '#app/components/ui/data-table'
@@ -104,6 +104,7 @@ export function AuditLogPage({ scope, filter, page, hasNext, events }: Props) {
               </td>
               <td className="break-all px-4 py-3">{event.actor}</td>
               <td className="px-4 py-3">
+                <p className="font-medium">{auditActionLabel(event.action)}</p>
                 <code className="rounded bg-gray-100 px-1.5 py-0.5 text-xs dark:bg-gray-800">
                   {event.action}
                 </code>
