@@ -8,6 +8,14 @@ import { e2ePort, HOSTS, urlFor } from './fixtures'
 import { sessionUser, storageStateFile } from './sessions'
 
 /**
+ * How the in-page waits below poll: on a timer, not on animation frames (Playwright's default),
+ * which a page that produces no frame never runs; and within a minute, a hang watchdog (ADR 059),
+ * not the crawl's half-hour test limit. One crawl on 2026-12-02 sat idle for its whole limit in
+ * such a wait, with no request in flight.
+ */
+const IN_PAGE_WAIT = { polling: 100, timeout: 60_000 }
+
+/**
  * Resolves once the page's scripts are ready: React hydrated, or on a page served without React
  * (a signed-out visitor's card page, ADR 022) its visitor script has run.
  */
@@ -16,19 +24,24 @@ export async function waitForHydration(page: Page) {
     () =>
       Boolean((window as { __remixRouter?: unknown }).__remixRouter) ||
       document.documentElement.hasAttribute('data-enhanced'),
+    undefined,
+    IN_PAGE_WAIT,
   )
 }
 
 /** Resolves once no finite animation or transition is running (a spinner may go on). */
 export async function animationsSettled(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    undefined,
+    IN_PAGE_WAIT,
   )
 }
 
