@@ -242,13 +242,15 @@ app.use(compression())
 
 // The tenant's chosen domain, when the page is on another of its hosts, may serve the page's
 // images (the signature preview's photo and QR, built on the domain mail clients will load them
-// from): read before the policy below is written, for documents only (the policy governs what a
-// page loads; scripts, images and data answers never ask). A failed lookup adds nothing.
+// from): read before the policy below is written, for signed-in documents only (the policy governs
+// what a page loads, and only the owner's screens show those URLs: a visitor's card page, the
+// page cache's hot path, asks nothing). A failed lookup adds nothing.
 app.use(async (req, res, next) => {
   res.locals.imageOrigins = []
   if (req.method !== 'GET' || !req.headers.accept?.includes('text/html')) return next()
   try {
     const build = viteDevServer ? await loadBuild() : initialBuild
+    if (!entryOf(build).sessionTokenOfCookies(req.headers.cookie)) return next()
     res.locals.imageOrigins = await entryOf(build).tenantImageOrigins(
       (res.locals.host as string | undefined) ?? null,
       forwardedPublicAddress(req.headers, trustedHops),
