@@ -16,7 +16,8 @@ async function register(page: Page, host: string, account: { email: string; pass
   await page.getByLabel('Password').fill(account.password)
   await page.getByLabel('Company (optional)').fill('Example Co')
   await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(host, '/auth/login'))
+  // Signed in at once, on the wizard (ADR 071).
+  await expect(page).toHaveURL(urlFor(host, '/onboarding'))
   await expect(
     page.getByText(
       'Account created successfully! Please check your email to confirm your account.',
@@ -38,11 +39,36 @@ async function signOut(page: Page) {
   await expect(page.getByText('Signed out successfully')).toBeVisible()
 }
 
-test('register on an agency, sign out, sign in, land on the end-user dashboard', async ({
+test('register on an agency (signed in, welcomed as new), sign out, sign in, land on the end-user dashboard', async ({
   page,
 }) => {
   const account = { email: `erin-${unique()}@example.test`, password: 'first-pass' }
+  // At a phone's width, kept for the run's artifacts (issue 41 point 10).
+  await page.setViewportSize({ width: 375, height: 740 })
   await register(page, HOSTS.alpha, account)
+  await expect(page.getByRole('heading', { name: 'Create Your Profile' })).toBeVisible()
+  await page.screenshot({ path: test.info().outputPath('375-sign-up-wizard.jpg'), quality: 60 })
+  // The first dashboard welcomes a new person and shows no tile that cannot apply yet.
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  await expect(page.getByText('Welcome, Erin!')).toBeVisible()
+  await expect(page.getByText('Welcome back')).toHaveCount(0)
+  await expect(page.getByText('Digital cards', { exact: true })).toBeVisible()
+  await expect(page.getByText('Team members', { exact: true })).toHaveCount(0)
+  await page.screenshot({ path: test.info().outputPath('375-first-dashboard.jpg'), quality: 60 })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  // Signing up again with the address: told to sign in, next to the field, nothing signed out.
+  await signOut(page)
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await page.getByLabel('First name').fill('Erin')
+  await page.getByLabel('Last name').fill('Again')
+  await page.getByLabel('Email').fill(account.email.toUpperCase())
+  await page.getByLabel('Password').fill('another-pass')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(
+    page.getByText('An account with this email already exists. Please sign in instead.'),
+  ).toBeVisible()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/register'))
+
   await signIn(page, HOSTS.alpha, account)
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await expect(page.getByText('Signed in successfully!')).toBeVisible()
@@ -121,7 +147,9 @@ test('links under the sign-in forms work on the first click with a field left in
 test('the same email on another agency is a separate account', async ({ page }) => {
   const email = `dual-${unique()}@example.test`
   await register(page, HOSTS.alpha, { email, password: 'alpha-pass' })
+  await signOut(page)
   await register(page, HOSTS.betaSubdomain, { email, password: 'beta-pass' })
+  await signOut(page)
 
   // Alpha's password does not open Beta's account.
   await signIn(page, HOSTS.betaSubdomain, { email, password: 'alpha-pass' })
@@ -141,6 +169,7 @@ test('forgot password: a branded email in the outbox whose link resets the passw
 }) => {
   const account = { email: `reset-${unique()}@example.test`, password: 'old-password' }
   await register(page, HOSTS.alpha, account)
+  await signOut(page)
 
   await page.goto(urlFor(HOSTS.alpha, '/auth/forgot-password'))
   await page.getByLabel('Email').fill(account.email)
@@ -236,9 +265,8 @@ test('sign-up confirmation: the emailed link confirms once and the banner is gon
 }) => {
   const account = { email: `confirm-${unique()}@example.test`, password: 'confirm-pass' }
   await register(page, HOSTS.alpha, account)
-  // Sign-in does not wait for the confirmation; the banner asks for it.
-  await signIn(page, HOSTS.alpha, account)
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
+  // Signed in without waiting for the confirmation; the banner asks for it.
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   const banner = page.getByTestId('email-confirmation-banner')
   await expect(banner).toContainText('Your email address is not confirmed yet.')
   await expect(banner.getByRole('button', { name: 'Resend confirmation email' })).toBeVisible()

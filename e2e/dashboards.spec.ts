@@ -49,6 +49,9 @@ test('before: the own accounts start from zero; agency and platform figures are 
   )
   await expect(stat(end, 'contacts').getByTestId('stat-value')).toHaveText('0')
   await expect(end.getByTestId('activity-empty')).toBeVisible()
+  // She has a card (welcomed back) and no team (no team members tile, issue 41 point 10).
+  await expect(end.getByText('Welcome back, Dana!')).toBeVisible()
+  await expect(stat(end, 'team-members')).toHaveCount(0)
   await end.context().close()
 
   const team = await dashboardOf(browser, theo)

@@ -238,8 +238,16 @@ async function anonymousPage(browser: Browser) {
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
-/** A new end user of Alpha, signed up through the form (a confirmation email goes out). */
-async function signUp(page: Page, account: { first: string; last: string; email: string }) {
+/**
+ * A new end user of Alpha, signed up through the form (a confirmation email goes out), or with
+ * `taken`, a sign-up with an address that has an account (its owner is told). The page is left
+ * signed out either way, for the next sign-up.
+ */
+async function signUp(
+  page: Page,
+  account: { first: string; last: string; email: string },
+  { taken = false } = {},
+) {
   await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
   await waitForHydration(page)
   await page.getByLabel('First name').fill(account.first)
@@ -247,7 +255,15 @@ async function signUp(page: Page, account: { first: string; last: string; email:
   await page.getByLabel('Email').fill(account.email)
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  if (taken) {
+    await expect(
+      page.getByText('An account with this email already exists. Please sign in instead.'),
+    ).toBeVisible()
+    return
+  }
+  // Signed in by the sign-up (ADR 071), on the wizard.
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/onboarding'))
+  await page.context().clearCookies()
 }
 
 const PASSWORD = 'no-trace-pass'
@@ -370,7 +386,11 @@ test.describe('no trace of the platform on an agency host', () => {
     const visitor = await anonymousPage(browser)
     await signUp(visitor.page, nora)
     await signUp(visitor.page, ben)
-    await signUp(visitor.page, { first: 'Someone', last: 'Else', email: nora.email })
+    await signUp(
+      visitor.page,
+      { first: 'Someone', last: 'Else', email: nora.email },
+      { taken: true },
+    )
     // A password reset asked on the agency's host.
     await visitor.page.goto(urlFor(HOSTS.alpha, '/auth/forgot-password'))
     await waitForHydration(visitor.page)

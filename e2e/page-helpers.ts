@@ -217,10 +217,9 @@ export async function registerAndSignIn(page: Page) {
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill('cards-pass')
   await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill('cards-pass')
-  await page.getByRole('button', { name: 'Sign In' }).click()
+  // Sign-up signs in and opens the wizard (ADR 071).
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/onboarding'))
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user'))
 }
 

@@ -109,7 +109,9 @@ test('connect: signed out, through sign-in, back to one automatic connection', a
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill('visit-pass')
   await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/login'))
+  // Sign-up signs in (ADR 071); this visitor comes back signed out.
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/onboarding'))
+  await page.context().clearCookies()
 
   await page.goto(urlFor(HOSTS.alpha, cardPath))
   await page.getByRole('button', { name: 'Connect with Olivia' }).click()

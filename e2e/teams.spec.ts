@@ -40,14 +40,6 @@ async function fillRegistration(page: Page, user: Account) {
   await page.getByRole('button', { name: 'Create Account' }).click()
 }
 
-async function signIn(page: Page, user: Account, path = '/auth/login') {
-  if (path) await page.goto(urlFor(HOSTS.alpha, path))
-  await waitForHydration(page)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-}
-
 /** The links of the newest invitation email to `to`, from the invitee's inbox. */
 async function invitationLinks(to: string) {
   const email = await newestEmailTo(to, 'invited you to join')
@@ -216,8 +208,7 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await waitForHydration(cleoPage)
   await expect(cleoPage.getByLabel('Email')).toHaveValue(cleo.email)
   await fillRegistration(cleoPage, cleo)
-  await expect(cleoPage).toHaveURL(/\/auth\/login\?redirectTo=/)
-  await signIn(cleoPage, cleo, '')
+  // The sign-up signs in and goes straight back to the invitation (ADR 071).
   await expect(cleoPage).toHaveURL(links.accept, { timeout: 60_000 })
   await cleoPage.getByRole('button', { name: 'Accept Invitation' }).click()
   await expect(cleoPage.getByText('You have joined the team')).toBeVisible()
@@ -319,8 +310,7 @@ test('an invitation can be declined from its own page, and only by the invited a
   await ivyPage.getByRole('link', { name: 'Create an account' }).click()
   await waitForHydration(ivyPage)
   await fillRegistration(ivyPage, ivyAccount)
-  await expect(ivyPage).toHaveURL(/\/auth\/login\?redirectTo=/)
-  await signIn(ivyPage, ivyAccount, '')
+  // The sign-up signs in and goes straight back to the invitation (ADR 071).
   await expect(ivyPage).toHaveURL(links.decline, { timeout: 60_000 })
   await ivyPage.getByRole('button', { name: 'Decline Invitation' }).click()
   await expect(ivyPage.getByText('Invitation declined')).toBeVisible()

@@ -52,10 +52,11 @@ export type RegisterInput = {
 }
 
 /**
- * Signs up an end user of this tenant. The caller answers the same whether the email was new
- * or already had an account here (no account enumeration): both paths hash the password, look
- * the email up and queue one email in the same transaction before answering (a confirmation
- * link for a new account, a notice to a taken address's owner).
+ * Signs up an end user of this tenant: a new account gets its confirmation link, a taken
+ * address's owner a notice that someone tried (active accounts only), each queued in the
+ * transaction that decided. The caller signs a new account in (ADR 071) and tells a taken
+ * address to sign in instead, as the spec words it; the limits per email and per address keep
+ * that answer from becoming a directory of the tenant's accounts.
  */
 export async function registerAccount(
   tenant: Tenant,
@@ -158,10 +159,7 @@ export async function signIn(
     return null
   }
   await clearLimit(limits[0]?.key as string)
-  // An account with a second factor, or one that must have it, signs in to a pending session:
-  // the guard lets it reach only the step page until the step is passed (ADR 045).
-  const twoFactorVerified = !(await secondStepOwed(tenant, user))
-  const session = await createSession(tenant.id, user.id, { twoFactorVerified })
+  const { session, twoFactorVerified } = await openSession(tenant, user)
   // Complete already (no second step owed): a pending "Delete my account" is cancelled now;
   // otherwise the second step cancels it (ADR 053).
   const deletionCancelled =
@@ -173,6 +171,26 @@ export async function signIn(
     deviceCookie: issueDeviceCookie(tenant.id, email),
     deletionCancelled,
   }
+}
+
+/**
+ * A session for an account that has just proved itself. One with a second factor, or one that
+ * must have it, gets a pending session: the guard lets it reach only the step page until the
+ * step is passed (ADR 045).
+ */
+async function openSession(tenant: Tenant, user: User) {
+  const twoFactorVerified = !(await secondStepOwed(tenant, user))
+  const session = await createSession(tenant.id, user.id, { twoFactorVerified })
+  return { session, twoFactorVerified }
+}
+
+/**
+ * Signs in the account sign-up has just made (ADR 071): its session and the device cookie that
+ * a sign-in with its password would have given. A new account has no deletion to cancel.
+ */
+export async function signInCreatedAccount(tenant: Tenant, user: User) {
+  const { session } = await openSession(tenant, user)
+  return { session, deviceCookie: issueDeviceCookie(tenant.id, user.email) }
 }
 
 // Kept importable from here: e2e/start-server.ts stores a known expired reset token with it.

@@ -222,6 +222,8 @@ export type EndUserFigures = {
   activity: ActivityItem[]
   /** The other people of all the user's teams, each once (spec §2.3 shows a fixed 3). */
   teammates: number
+  /** Whether the user belongs to a team at all: without one, a count of teammates cannot apply. */
+  inTeam: boolean
 }
 
 /**
@@ -341,7 +343,11 @@ export async function endUserFigures(
         (select json_agg(json_build_object('id', id, 'kind', kind, 'at', at, 'subject', subject)
           order by at desc) from activity),
         '[]'::json),
-      'teammates', (select n from teammates)
+      'teammates', (select n from teammates),
+      'inTeam', exists(
+        select 1 from ${teamMembers} mine
+        where mine.organization_id = ${organizationId} and mine.user_id = ${userId}
+      )
     ) as figures`)
   const [row] = rowsOf<{ figures: EndUserFigures | string }>(result)
   const figures: EndUserFigures =

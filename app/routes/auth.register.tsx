@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
-import { registerAccount } from '#app/auth/accounts.server'
+import { registerAccount, signInCreatedAccount } from '#app/auth/accounts.server'
 import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
@@ -10,8 +10,9 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { useRootData } from '#app/components/layout/root-data'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
 import { StatusButton } from '#app/components/ui/status-button'
+import { Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
-import { RegisterSchema } from '#app/validation/auth'
+import { ACCOUNT_EXISTS_MESSAGE, RegisterSchema } from '#app/validation/auth'
 import { PASSWORD_MIN_LENGTH } from '#app/validation/passwords'
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -27,16 +28,22 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
   anonymousAction(request, context, {
     schema: RegisterSchema,
     hideFields: ['password'],
-    redirectTo: '/auth/login',
+    redirectTo: '/onboarding',
     handle: async (value, { tenant }, formData) => {
-      // The same answer whether the email was new or taken (its owner gets an email instead).
-      await registerAccount(tenant, value, context.clientIp ?? 'unknown')
-      const redirectTo = safeRedirectPath(formData.get('redirectTo'))
+      const outcome = await registerAccount(tenant, value, context.clientIp ?? 'unknown')
+      if (outcome.status === 'existing') {
+        return new Refusal('conflict', ACCOUNT_EXISTS_MESSAGE, { field: 'email' })
+      }
+      // Signed in at once (ADR 071): the wizard next, or where the person was going (a card they
+      // came to connect with).
+      const signedIn = await signInCreatedAccount(tenant, outcome.user)
+      const headers = new Headers()
+      headers.append('Set-Cookie', signedIn.session.cookie)
+      headers.append('Set-Cookie', signedIn.deviceCookie)
       return {
         toast: 'Account created successfully! Please check your email to confirm your account.',
-        redirectTo: redirectTo
-          ? `/auth/login?${new URLSearchParams({ redirectTo })}`
-          : '/auth/login',
+        redirectTo: safeRedirectPath(formData.get('redirectTo')) ?? '/onboarding',
+        headers,
       }
     },
   })

@@ -21,7 +21,10 @@ export default function EndUserDashboard() {
         { id: 'cards', label: 'Digital cards', value: figures.cards },
         contactsStat(figures.contacts),
         viewsStat(figures.views),
-        { id: 'team-members', label: 'Team members', value: figures.teammates },
+        // A person in no team has no teammates to count yet (issue 41 point 10).
+        ...(figures.inTeam
+          ? [{ id: 'team-members', label: 'Team members', value: figures.teammates }]
+          : []),
       ]}
       chartTitle="Card views per day by source"
       now={now}

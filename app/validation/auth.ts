@@ -29,6 +29,10 @@ export const RegisterSchema = z.object({
   company: plainText(200, 'Company name must be at most 200 characters').optional(),
 })
 
+/** Sign-up's answer for an address that already has an account here (spec §8). */
+export const ACCOUNT_EXISTS_MESSAGE =
+  'An account with this email already exists. Please sign in instead.'
+
 export const ForgotPasswordSchema = z.object({ email })
 
 export const ResetPasswordSchema = z

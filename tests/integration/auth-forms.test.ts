@@ -68,24 +68,48 @@ describe('register', () => {
     expect(await rowCounts()).toEqual(before)
   })
 
-  test('an existing email (any case) gets the same answer as a new one, and its owner an email', async () => {
+  test('a new email is signed in and sent to the wizard; a taken one (any case) is told to sign in, and its owner emailed', async () => {
+    const fresh = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      email: 'fresh-person@example.test',
+    })
+    expect(fresh).toHaveRedirect('/onboarding')
+    // Signed in (ADR 071): the session cookie names a session of the new account.
+    const cookies = fresh.headers.getSetCookie()
+    const sessionCookie = cookies.find((cookie) => /^[^=]*session[^=]*=[^;]+/.test(cookie))
+    expect(sessionCookie, cookies.join('\n')).toBeDefined()
+    const [created] = await getDb()
+      .select()
+      .from(users)
+      .where(eq(users.email, 'fresh-person@example.test'))
+    const [session] = await getDb()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, created?.id ?? ''))
+    expect(session).toBeDefined()
+    // A way back to where they were going (a card they came to connect with) wins over the wizard.
+    const connecting = await post(registerAction, '/auth/register', {
+      ...validRegistration,
+      email: 'connecting-person@example.test',
+      redirectTo: '/card/someone',
+    })
+    expect(connecting).toHaveRedirect('/card/someone')
+
     const before = await rowCounts()
     const taken = await post(registerAction, '/auth/register', {
       ...validRegistration,
       email: 'TAKEN@example.test',
     })
-    const fresh = await post(registerAction, '/auth/register', {
-      ...validRegistration,
-      email: 'fresh-person@example.test',
-    })
-    expect(fresh.status).toBe(302)
-    expect(taken).toHaveRedirect(fresh.headers.get('Location') ?? '')
-    expect(taken.headers.getSetCookie()).toEqual(fresh.headers.getSetCookie())
-    expect([...taken.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort())
-    expect(await taken.text()).toBe(await fresh.text())
-    // The taken email created nothing; its owner was told, in the tenant's name, to sign in.
+    expect(taken.status).toBe(409)
+    expect((await replyErrors(taken)).email).toContain(
+      'An account with this email already exists. Please sign in instead.',
+    )
+    expect(taken.headers.getSetCookie()).toEqual([])
+    // The taken email created nothing and signed no one in; its owner was told, in the tenant's
+    // name, that someone tried.
     const after = await rowCounts()
-    expect(after.users).toBe((before.users ?? 0) + 1)
+    expect(after.users).toBe(before.users)
+    expect(after.sessions).toBe(before.sessions)
     const emails = await getDb()
       .select()
       .from(emailOutbox)
@@ -116,7 +140,8 @@ describe('register', () => {
         expect((await replyErrors(response))['']?.[0]).toMatch(/^Too many attempts\. Please wait/)
       }
     }
-    expect(statuses).toEqual([302, 302, 302, 302, 302, 429])
+    // The first makes the account; the next are told it exists; the sixth meets the limit.
+    expect(statuses).toEqual([302, 409, 409, 409, 409, 429])
     // One address, many emails: the per-address limit.
     const address = '198.51.100.200'
     const before = await rowCounts()
@@ -138,7 +163,7 @@ describe('register', () => {
     expect((await rowCounts()).users).toBe(before.users)
   })
 
-  test('a valid form creates an end user of this tenant and goes to sign in with a toast', async () => {
+  test('a valid form creates an end user of this tenant and goes to the wizard with a toast', async () => {
     const response = await post(registerAction, '/auth/register', {
       ...validRegistration,
       email: 'New.Person@Example.test',
@@ -146,7 +171,7 @@ describe('register', () => {
       role: 'super_admin',
       organizationId: '00000000-0000-0000-0000-000000000000',
     })
-    expect(response).toHaveRedirect('/auth/login')
+    expect(response).toHaveRedirect('/onboarding')
     await expect(response).toSendToast()
     const [user] = await getDb()
       .select()

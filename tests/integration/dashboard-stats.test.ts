@@ -256,6 +256,8 @@ describe('end user dashboard', () => {
       views: { current: 0, previous: 0 },
       activity: [],
       teammates: 0,
+      // In no team: the dashboard leaves the team members tile out.
+      inTeam: false,
     })
     // The chart's 14 days are there, each empty.
     expect(viewsBySource).toHaveLength(14)
@@ -433,6 +435,6 @@ describe('end-user dashboard, team members', () => {
       '/dashboard/end-user',
       await sessionCookieFor(organization.id, me.id),
     )
-    expect((data.stats as { teammates: number }).teammates).toBe(3)
+    expect(data.stats).toMatchObject({ teammates: 3, inTeam: true })
   })
 })

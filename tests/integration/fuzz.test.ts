@@ -259,6 +259,9 @@ const FORMS: Form[] = [
     path: '/auth/register',
     actor: 'anonymous',
     keys: ['firstName', 'lastName', 'email', 'password', 'company', 'redirectTo'],
+    // A taken address is refused (409, ADR 071) after counting against the sign-up limits and
+    // telling its owner that someone tried: the notice is queued (an outbox row and its job).
+    mayChange: ['rate_limits', 'email_outbox', 'jobs'],
   },
   {
     name: 'login',

@@ -1846,6 +1846,7 @@ const cases: Record<string, Case[]> = {
           views: { current: 0, previous: 0 },
           activity: [],
           teammates: 0,
+          inTeam: false,
         }),
     },
   ],

@@ -41,7 +41,10 @@ export function RoleDashboard<S extends DashboardStats>({
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-10">
       <div>
         <h1 className="text-2xl font-semibold">{title}</h1>
-        <p className="text-gray-600 dark:text-gray-400">{`Welcome back, ${firstName}!`}</p>
+        {/* A person who has not made a card yet is new here: back is for those who have been. */}
+        <p className="text-gray-600 dark:text-gray-400">
+          {offerOnboarding ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
+        </p>
       </div>
       {offerOnboarding ? (
         <section className="flex flex-col items-start gap-3 rounded-xl border border-brand/40 bg-brand/5 p-5 sm:flex-row sm:items-center sm:justify-between">
@@ -58,11 +61,7 @@ export function RoleDashboard<S extends DashboardStats>({
       ) : null}
       {stats ? (
         <>
-          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {figures(stats).map((stat) => (
-              <StatCard key={stat.id} stat={stat} />
-            ))}
-          </dl>
+          <FigureGrid stats={figures(stats)} />
           <ViewsChart days={stats.viewsBySource} title={chartTitle} />
           <RecentActivity items={stats.activity} now={now} emptyText={emptyText} />
         </>
@@ -77,5 +76,18 @@ export function RoleDashboard<S extends DashboardStats>({
         ))}
       </div>
     </main>
+  )
+}
+
+/** The figures in one row on a wide screen, however many apply (three or four). */
+function FigureGrid({ stats }: { stats: Stat[] }) {
+  return (
+    <dl
+      className={`grid gap-4 sm:grid-cols-2 ${stats.length === 3 ? 'lg:grid-cols-3' : 'lg:grid-cols-4'}`}
+    >
+      {stats.map((stat) => (
+        <StatCard key={stat.id} stat={stat} />
+      ))}
+    </dl>
   )
 }

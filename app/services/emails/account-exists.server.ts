@@ -1,8 +1,9 @@
+import { ACCOUNT_EXISTS_MESSAGE } from '#app/validation/auth'
 import { type EmailRecipient, personalEmail } from './layout.server'
 
 /**
- * Sent instead of an answer when someone signs up with an email that has an account here: the
- * sign-up form answers the same for every email, so only the owner learns of it.
+ * Sent when someone signs up with an email that has an account here: the form tells them to sign
+ * in, and the owner learns of the attempt, which may not have been theirs.
  */
 export function accountExistsEmail(
   options: EmailRecipient & {
@@ -15,7 +16,7 @@ export function accountExistsEmail(
     subject: `Your ${branding.name} account`,
     heading: 'Someone tried to sign up with your email',
     paragraphs: [
-      `Someone, hopefully you, tried to create a new ${branding.name} account with this email address. An account with this email already exists. Please sign in instead.`,
+      `Someone, hopefully you, tried to create a new ${branding.name} account with this email address. ${ACCOUNT_EXISTS_MESSAGE}`,
       `Forgot your password? You can reset it at ${resetUrl}`,
     ],
     action: { label: 'Sign in', url: signInUrl },
