@@ -48,6 +48,13 @@ test('register on an agency (signed in, welcomed as new), sign out, sign in, lan
   await register(page, HOSTS.alpha, account)
   await expect(page.getByRole('heading', { name: 'Create Your Profile' })).toBeVisible()
   await page.screenshot({ path: test.info().outputPath('375-sign-up-wizard.jpg'), quality: 60 })
+  // The wizard's work email starts as the account's address (issue 41 point 14), and the card's
+  // preview shows it once.
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByLabel('Work email')).toHaveValue(account.email)
+  await expect(
+    page.getByRole('complementary', { name: 'Card preview' }).getByText(account.email),
+  ).toHaveCount(1)
   // The first dashboard welcomes a new person and shows no tile that cannot apply yet.
   await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user'))
   await expect(page.getByText('Welcome, Erin!')).toBeVisible()

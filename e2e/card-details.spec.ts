@@ -39,6 +39,10 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await page.getByRole('button', { name: 'Next' }).click()
   await expect(page.getByText('Please enter a LinkedIn address (linkedin.com)')).toBeVisible()
   await page.getByLabel('Link 1 address').fill('linkedin.com/in/dana')
+  // One empty row for the next link; "Add link" adds the row after it (issue 41 point 14).
+  await expect(page.getByTestId('link-row')).toHaveCount(1)
+  await page.getByRole('button', { name: 'Add link' }).click()
+  await expect(page.getByTestId('link-row')).toHaveCount(2)
   await page.getByLabel('Link 2 kind').selectOption('custom')
   await page.getByLabel('Link 2 label').fill('Portfolio')
   await page.getByLabel('Link 2 address').fill('https://dana.example.test/work')

@@ -59,6 +59,9 @@ function draftFromProfile(
     backgroundKind: 'color',
     backgroundValue: startColor,
     ...contactDetailsOf(user),
+    // The account's address until the person types another (issue 41 point 14): most people's
+    // work email is the one they signed up with.
+    workEmail: user.workEmail.trim() || user.email,
     logoMediaId: user.logoMediaId,
     profilePictureMediaId: user.profilePictureMediaId,
   })

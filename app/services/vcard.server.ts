@@ -1,6 +1,7 @@
 // vCard 3.0 (RFC 2426): escaped values, lines folded at 75 octets, CRLF line endings, empty
 // fields omitted.
 import { type ViewSource, withSource } from '#app/utils/view-sources'
+import { distinctEmails } from '#app/validation/card-details'
 import sharp from './sharp.server'
 
 /** Escapes a text value: backslash, comma, semicolon and newlines. */
@@ -141,11 +142,13 @@ export function buildVCard(input: VCardInput) {
     `TEL;TYPE=${TEL_TYPES[phone.type]}`,
     phone.number,
   ])
+  const work = input.workEmail?.trim()
   const optional: [string, string | undefined][] = [
     ['ORG', input.company],
     ['TITLE', input.jobTitle],
-    ['EMAIL;TYPE=INTERNET,HOME', input.email],
-    ['EMAIL;TYPE=INTERNET,WORK', input.workEmail],
+    // One address typed as both is one EMAIL line, the work one (issue 41 point 14).
+    ['EMAIL;TYPE=INTERNET,HOME', distinctEmails([work, input.email]).find((a) => a !== work)],
+    ['EMAIL;TYPE=INTERNET,WORK', work],
     ['TEL;TYPE=CELL', input.phoneNumber],
     ...phones,
     ['NOTE', input.note],

@@ -238,3 +238,19 @@ export function dialable(phone: string) {
 export function linkName(link: { kind: LinkKind; label: string }) {
   return link.kind === 'custom' ? link.label || 'Link' : LINK_KIND_RULES[link.kind].name
 }
+
+/**
+ * The addresses a card shows, each once and in order: a work email that is the account's own
+ * address (any case, any spaces around it) is one address, not two lines (issue 41 point 14).
+ */
+export function distinctEmails(emails: readonly (string | null | undefined)[]): string[] {
+  const seen = new Set<string>()
+  const shown: string[] = []
+  for (const email of emails) {
+    const address = email?.trim()
+    if (!address || seen.has(address.toLowerCase())) continue
+    seen.add(address.toLowerCase())
+    shown.push(address)
+  }
+  return shown
+}

@@ -43,6 +43,19 @@ const userRow = async (id: string) =>
   (await getDb().select().from(users).where(eq(users.id, id)))[0]
 
 describe('onboarding wizard', () => {
+  test("the work email starts as the account's address, and a card made with it shows it once", async () => {
+    const { user, get, post } = await setup()
+    const data = (await (await get('/onboarding?step=2&mode=card')).json()) as {
+      draft: { workEmail: string }
+    }
+    expect(data.draft.workEmail).toBe(user.email)
+    await post('/onboarding?step=1&mode=card', { firstName: 'Wendy', lastName: 'Wizard' })
+    await post('/onboarding?step=2&mode=card', { workEmail: user.email, phoneNumber: '' })
+    await post('/onboarding?step=5&mode=card', {})
+    const [card] = await getDb().select().from(digitalCards).where(eq(digitalCards.userId, user.id))
+    expect(card).toMatchObject({ email: user.email, workEmail: user.email })
+  })
+
   test('step messages come back with 400 and nothing is saved', async () => {
     const { user, post } = await setup()
     const step1 = await post('/onboarding?step=1', { firstName: ' ', lastName: 'X' })
@@ -144,6 +157,24 @@ describe('onboarding wizard', () => {
       result: { initialValue: { links: { kind: string }[] } }
     }
     expect(reply.result.initialValue.links.map((link) => link.kind)).toEqual(['x', 'github'])
+    // "Add link" without JavaScript: the step again with one more, empty row (issue 41 point 14).
+    const added = await post('/onboarding?step=3&mode=card', {
+      'links[0].kind': 'github',
+      'links[0].url': 'github.com/nora',
+      __intent__: JSON.stringify({
+        type: 'insert',
+        payload: { name: 'links', defaultValue: { kind: 'custom', label: '', url: '' } },
+      }),
+    })
+    expect(added.status).toBe(200)
+    const grown = (await added.json()) as {
+      result: { initialValue: { links: { kind: string; url: string }[] } }
+    }
+    expect(grown.result.initialValue.links).toEqual([
+      { kind: 'github', url: 'github.com/nora' },
+      // Empty texts are left out of the form's values.
+      { kind: 'custom' },
+    ])
     const refused = await post('/onboarding?step=3&mode=card', {
       'links[0].kind': 'github',
       'links[0].url': 'https://gitlab.example.test/nora',

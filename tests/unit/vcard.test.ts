@@ -7,6 +7,7 @@ import {
   vcardFileName,
   vcardPhoto,
 } from '#app/services/vcard.server'
+import { distinctEmails } from '#app/validation/card-details'
 import { readWithIcal, readWithVcf } from '#tests/vcard-readers'
 
 describe('vCard', () => {
@@ -148,5 +149,29 @@ describe('vCard', () => {
   test('file name', () => {
     expect(vcardFileName('Ada', 'Lovelace')).toBe('Ada_Lovelace.vcf')
     expect(vcardFileName('Jean Luc', 'Picard/../x')).toBe('Jean_Luc_Picard_x.vcf')
+  })
+})
+
+describe('one address typed as both emails (issue 41 point 14)', () => {
+  const base = { firstName: 'Ada', lastName: 'Lovelace', cardUrl: 'https://a.example.test/c/ada' }
+
+  test('is one EMAIL line, the work one; two addresses stay two', () => {
+    const same = buildVCard({ ...base, email: 'ada@example.test', workEmail: ' ADA@example.test ' })
+    expect(same.match(/^EMAIL/gm)).toEqual(['EMAIL'])
+    expect(same).toContain('EMAIL;TYPE=INTERNET,WORK:ADA@example.test')
+    const two = buildVCard({
+      ...base,
+      email: 'ada@example.test',
+      workEmail: 'ada@work.example.test',
+    })
+    expect(two.match(/^EMAIL;TYPE=INTERNET,(HOME|WORK)/gm)).toHaveLength(2)
+    const accountOnly = buildVCard({ ...base, email: 'ada@example.test', workEmail: '' })
+    expect(accountOnly).toContain('EMAIL;TYPE=INTERNET,HOME:ada@example.test')
+  })
+
+  test('distinctEmails keeps each address once, in order, without blanks', () => {
+    expect(
+      distinctEmails(['Ada@Example.test', 'ada@example.test ', '', null, 'b@example.test']),
+    ).toEqual(['Ada@Example.test', 'b@example.test'])
   })
 })

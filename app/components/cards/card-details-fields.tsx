@@ -2,7 +2,7 @@
 // native inputs and selects, so every form works without JavaScript; the schema is
 // app/validation/card-details.ts.
 import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react'
-import { ArrowDown, ArrowUp } from 'lucide-react'
+import { ArrowDown, ArrowUp, Plus } from 'lucide-react'
 import type { ButtonHTMLAttributes } from 'react'
 import { ErrorList, FormField } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
@@ -18,10 +18,14 @@ import {
 
 type Link = { kind: LinkKind; label: string; url: string }
 
-/** The card's links and two empty rows to add more (never past the limit). */
+const BLANK_LINK: Link = { kind: 'custom', label: '', url: '' }
+
+/**
+ * The card's links and one empty row for the next (never past the limit); "Add link" adds more
+ * rows as they are needed (issue 41 point 14).
+ */
 export function withBlankLinkRows(links: Link[]) {
-  const blank = Array.from({ length: 2 }, (): Link => ({ kind: 'custom', label: '', url: '' }))
-  return [...links, ...blank].slice(0, Math.max(LINKS_MAX, links.length))
+  return [...links, BLANK_LINK].slice(0, Math.max(LINKS_MAX, links.length))
 }
 
 const SELECT_CLASS =
@@ -58,12 +62,18 @@ type LinkFields = FieldMetadata<
  * (intentAction replies to a list intent without saving).
  */
 export type ReorderIntent = {
-  getButtonProps(options: { name: string; from: number; to: number }): {
-    name: string
-    value: string
-    form?: string
-  }
+  getButtonProps(options: { name: string; from: number; to: number }): IntentButtonProps
 }
+
+/** The form's insert intent (conform's `form.insert`): a submit button that adds a row. */
+export type InsertIntent = {
+  getButtonProps(options: { name: string; defaultValue?: Link }): IntentButtonProps
+}
+
+type IntentButtonProps = { name: string; value: string; form?: string }
+
+/** The list intents the link rows use: conform's form metadata has both. */
+export type LinkListIntents = { reorder: ReorderIntent; insert: InsertIntent }
 
 /** The row's name for its buttons' labels: the service or the custom label, and its place. */
 function rowName(index: number, kind: unknown, label: unknown) {
@@ -96,21 +106,21 @@ function MoveButton({
 }
 
 /**
- * The links in order: the card's own, then empty rows up to the limit's worth of two more. A row
- * left without an address is not kept, so clearing one removes it; "Move up" and "Move down"
- * change the order, which is the order saved. The form needs no script.
+ * The links in order: the card's own, then an empty row for the next, and "Add link" for more up
+ * to the limit. A row left without an address is not kept, so clearing one removes it; "Move up"
+ * and "Move down" change the order, which is the order saved. The form needs no script.
  */
 export function LinkRows({
   name,
   rows,
   errors,
-  reorder,
+  intents: { reorder, insert },
 }: {
   /** The list's field name (`fields.links.name`). */
   name: string
   rows: LinkFields[]
   errors?: string[]
-  reorder: ReorderIntent
+  intents: LinkListIntents
 }) {
   return (
     <fieldset className="flex min-w-0 flex-col gap-3 sm:col-span-2">
@@ -167,6 +177,17 @@ export function LinkRows({
           </div>
         )
       })}
+      {rows.length < LINKS_MAX ? (
+        <Button
+          type="submit"
+          variant="secondary"
+          size="sm"
+          className="self-start"
+          {...insert.getButtonProps({ name, defaultValue: BLANK_LINK })}
+        >
+          <Plus aria-hidden className="h-4 w-4" /> Add link
+        </Button>
+      ) : null}
     </fieldset>
   )
 }
@@ -255,11 +276,12 @@ type ExtrasMeta = AddressMeta &
  */
 export function CardExtrasFields({
   fields,
-  reorder,
+  intents,
   locked,
 }: {
   fields: ExtrasMeta
-  reorder: ReorderIntent
+  /** The form's list intents (pass conform's form metadata): move and add link rows. */
+  intents: LinkListIntents
   /** A card template's locked address and links (ADR 048): shown read only, sent as they are. */
   locked?: { address?: string; links?: { hint: string; links: Link[] } }
 }) {
@@ -278,7 +300,7 @@ export function CardExtrasFields({
           name={fields.links.name}
           rows={fields.links.getFieldList()}
           errors={fields.links.errors}
-          reorder={reorder}
+          intents={intents}
         />
       )}
     </>

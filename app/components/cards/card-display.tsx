@@ -5,6 +5,7 @@ import type { CardView } from '#app/cards/card-view'
 import { CardActions } from '#app/components/cards/card-actions'
 import { cn } from '#app/utils/cn'
 import { backgroundCss, usesLightText } from '#app/validation/backgrounds'
+import { distinctEmails } from '#app/validation/card-details'
 
 export type { CardView }
 
@@ -138,7 +139,7 @@ export function CardDisplay({
             { number: card.phoneNumber, type: extras.phoneType },
             { number: extras.phone2, type: extras.phone2Type },
           ]}
-          emails={emails.filter(Boolean)}
+          emails={distinctEmails(emails)}
           website={card.website}
           extras={extras}
           light={light}

@@ -231,7 +231,7 @@ export function CardEditorPage({
               <FormField label="Website" field={fields.website} {...lockedProps('website')} />
               <CardExtrasFields
                 fields={fields}
-                reorder={form.reorder}
+                intents={form}
                 locked={{
                   address: isLocked('address') ? lockedMessage('address') : undefined,
                   links: isLocked('links')

@@ -282,7 +282,7 @@ export function WizardPage({
                     name={fields.links.name}
                     rows={fields.links.getFieldList()}
                     errors={fields.links.errors}
-                    reorder={form.reorder}
+                    intents={form}
                   />
                 </>
               )}

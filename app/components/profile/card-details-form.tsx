@@ -44,7 +44,7 @@ export function CardDetailsForm({
             <FormMessage>{form.errors.join(' ')}</FormMessage>
           </div>
         ) : null}
-        <CardExtrasFields fields={fields} reorder={form.reorder} />
+        <CardExtrasFields fields={fields} intents={form} />
         <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
           Save Card Details
         </StatusButton>

@@ -206,7 +206,7 @@ function TemplateForm({
         name={fields.links.name}
         rows={fields.links.getFieldList()}
         errors={fields.links.errors}
-        reorder={form.reorder}
+        intents={form}
       />
       <ModeSelect meta={fields.linksMode} field="links" />
       <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
