@@ -29,6 +29,7 @@ import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
 import {
   brandTextOnDark,
   brandTextOnWhite,
+  looksLikeDanger,
   readableTextColor,
   safeHexColor,
 } from '#app/validation/hex-color'
@@ -45,8 +46,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 function brandingCss(primaryColor: string, secondaryColor: string) {
   const primary = safeHexColor(primaryColor, '#3b82f6')
   const secondary = safeHexColor(secondaryColor, '#10b981')
-  return `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-text-dark:${brandTextOnDark(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
+  const brand = `:root{--brand-primary:${primary};--brand-primary-foreground:${readableTextColor(primary)};--brand-text:${brandTextOnWhite(primary)};--brand-text-dark:${brandTextOnDark(primary)};--brand-secondary:${secondary};--brand-secondary-foreground:${readableTextColor(secondary)}}`
+  // A red brand: destructive buttons become red outlines, never the brand's own fill.
+  return looksLikeDanger(primary) ? `${brand}${DANGER_OUTLINE_CSS}` : brand
 }
+
+/** The danger colours as an outline (app/tailwind.css has the filled default), light and dark. */
+const DANGER_OUTLINE_CSS =
+  ':root{--danger-fill:transparent;--danger-fill-foreground:#b91c1c;--danger-hover:#fef2f2}' +
+  '.dark{--danger-fill-foreground:#fca5a5;--danger-hover:#450a0a}' +
+  '@media (prefers-color-scheme:dark){[data-color-scheme="system"]{--danger-fill-foreground:#fca5a5;--danger-hover:#450a0a}}'
 
 /** Theme 'system': follow the device's dark mode before the first paint, and when it changes. */
 const SYSTEM_THEME_SCRIPT = `(function(){var m=matchMedia('(prefers-color-scheme: dark)');function a(){document.documentElement.classList.toggle('dark',m.matches)}a();m.addEventListener('change',a)})()`

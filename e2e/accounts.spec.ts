@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { signedInAs, waitForHydration } from './page-helpers'
-import { ALPHA_ROLE_USERS } from './role-users'
+import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS } from './role-users'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
@@ -328,4 +328,41 @@ test('the confirmation banner: resend answers in a toast; dismiss holds without 
     .click()
   await expect(js.getByText('Confirmation email sent! Please check your email.')).toBeVisible()
   await jsContext.close()
+})
+
+// Issue 41 point 9: on Alpha's red brand a destructive button is a red outline, never the brand's
+// own fill; on the platform's indigo it is filled red. At a phone's width, screenshots kept.
+test('destructive buttons keep a red of their own: an outline on a red brand, a fill elsewhere', async ({
+  browser,
+}) => {
+  for (const [user, outlined] of [
+    [ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'end_user'), true],
+    [PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'end_user'), false],
+  ] as const) {
+    if (!user) throw new Error('no end user')
+    const { context, page } = await signedInAs(browser, user, '/profile?tab=security', {})
+    await page.setViewportSize({ width: 375, height: 740 })
+    const danger = page.getByRole('button', { name: 'Delete My Account' })
+    await expect(danger).toBeVisible()
+    const style = await danger.evaluate((button) => {
+      const computed = getComputedStyle(button)
+      return {
+        background: computed.backgroundColor,
+        color: computed.color,
+        border: computed.borderTopColor,
+      }
+    })
+    // The edge is the danger red on both; the fill is red or nothing, never the brand.
+    expect(style.border, user.host).toBe('rgb(220, 38, 38)')
+    if (outlined) {
+      expect(style).toMatchObject({ background: 'rgba(0, 0, 0, 0)', color: 'rgb(185, 28, 28)' })
+    } else {
+      expect(style).toMatchObject({ background: 'rgb(220, 38, 38)', color: 'rgb(255, 255, 255)' })
+    }
+    await page.screenshot({
+      path: test.info().outputPath(`375-danger-${user.host}.jpg`),
+      quality: 60,
+    })
+    await context.close()
+  }
 })

@@ -35,7 +35,15 @@ test('a locked company: the owner edit is kept out, the template change reaches 
   await admin.getByRole('button', { name: 'Create template' }).click()
   await expect(admin.getByText('Template created').first()).toBeVisible()
   // Tess's card was made before it: applied, it follows the template.
+  // Asked first (issue 41 point 9): Cancel rewrites nothing; Apply does.
   await admin.getByRole('button', { name: 'Apply to 1 card' }).click()
+  const ask = admin.getByRole('alertdialog', { name: 'Apply Templater standard to 1 card?' })
+  await expect(ask).toContainText('Fields the template leaves free stay as they are.')
+  await ask.getByRole('button', { name: 'Cancel' }).click()
+  await expect(ask).toBeHidden()
+  await expect(admin.getByText('0 cards follow this template; 0 deviate.')).toBeVisible()
+  await admin.getByRole('button', { name: 'Apply to 1 card' }).click()
+  await ask.getByRole('button', { name: 'Apply' }).click()
   await expect(admin.getByText('1 card now follow this template.').first()).toBeVisible()
   await expect(admin.getByText('1 card follow this template; 0 deviate.')).toBeVisible()
 

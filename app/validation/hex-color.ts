@@ -74,3 +74,31 @@ export function brandTextOnDark(brand: string): string {
   }
   return '#ffffff'
 }
+
+/** The red of destructive actions (Tailwind's red-600), the same on every tenant. */
+export const DANGER_RED = '#dc2626'
+
+/**
+ * Whether a brand colour would pass for the danger red: a saturated red, rose or red-orange
+ * (hue within 20° of red either side, saturation at least 45 %, neither near black nor near
+ * white). Such a tenant's destructive buttons are drawn as red outlines instead of red fills, so
+ * "Delete" never looks like the brand's own "Save" (issue 41 point 9).
+ */
+export function looksLikeDanger(hex: string): boolean {
+  const [r, g, b] = [1, 3, 5].map(
+    (offset) => Number.parseInt(hex.slice(offset, offset + 2), 16) / 255,
+  )
+  const max = Math.max(r ?? 0, g ?? 0, b ?? 0)
+  const min = Math.min(r ?? 0, g ?? 0, b ?? 0)
+  const lightness = (max + min) / 2
+  const chroma = max - min
+  if (chroma === 0 || lightness < 0.2 || lightness > 0.8) return false
+  const saturation = chroma / (1 - Math.abs(2 * lightness - 1))
+  if (saturation < 0.45) return false
+  let hue = 0
+  if (max === r) hue = (((g ?? 0) - (b ?? 0)) / chroma) * 60
+  else if (max === g) hue = (((b ?? 0) - (r ?? 0)) / chroma + 2) * 60
+  else hue = (((r ?? 0) - (g ?? 0)) / chroma + 4) * 60
+  if (hue < 0) hue += 360
+  return hue <= 20 || hue >= 340
+}

@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   brandTextOnDark,
   brandTextOnWhite,
@@ -8,6 +8,7 @@ import {
   relativeLuminance,
   safeHexColor,
 } from '#app/validation/color'
+import { looksLikeDanger } from '#app/validation/hex-color'
 
 test('only #rrggbb colours are accepted', () => {
   expect(hexColorSchema.parse('#3B82F6')).toBe('#3b82f6')
@@ -55,4 +56,22 @@ test("brand colour as text on the dark theme's surfaces is lightened just enough
   expect(Number.parseInt(indigo.slice(5, 7), 16)).toBeGreaterThan(
     Number.parseInt(indigo.slice(1, 3), 16),
   )
+})
+
+describe('looksLikeDanger (issue 41 point 9)', () => {
+  test.each([
+    ['#e11d48', true], // rose-600, Alpha's and Acme's red
+    ['#dc2626', true], // the danger red itself
+    ['#be123c', true],
+    ['#ef4444', true],
+    ['#4f46e5', false], // indigo
+    ['#7c3aed', false], // violet
+    ['#0f766e', false], // teal
+    ['#f59e0b', false], // amber
+    ['#ea580c', false], // orange: 21° from red, told apart
+    ['#fecaca', false], // a pale red reads as a tint, not a button
+    ['#808080', false], // grey has no hue
+  ])('%s → %s', (hex, expected) => {
+    expect(looksLikeDanger(hex)).toBe(expected)
+  })
 })

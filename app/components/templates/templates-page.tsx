@@ -13,7 +13,9 @@ import {
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { EmptyRow, PageHeader, TD } from '#app/components/people/people-ui'
 import { Badge } from '#app/components/ui/badge'
+import { Button } from '#app/components/ui/button'
 import { actionsColumn, DataTable } from '#app/components/ui/data-table'
+import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { GRADIENT_PRESETS } from '#app/validation/backgrounds'
@@ -217,6 +219,12 @@ function TemplateForm({
 }
 
 /** A one-button form of the page (apply, reset, delete), named for what it does. */
+const PENDING_TEXT = { apply: 'Applying...', reset: 'Resetting...', delete: 'Deleting...' }
+
+/**
+ * An action on a template and its cards, asked first (issue 41 point 9): each rewrites what cards
+ * show or deletes the template, so the dialog says what will happen and Cancel changes nothing.
+ */
 function ActionButton({
   intent,
   templateId,
@@ -224,6 +232,9 @@ function ActionButton({
   variant = 'primary',
   children,
   label,
+  question,
+  explanation,
+  confirm,
 }: {
   intent: 'apply' | 'reset' | 'delete'
   templateId: string
@@ -231,6 +242,12 @@ function ActionButton({
   variant?: 'primary' | 'secondary' | 'danger'
   children: string
   label?: string
+  /** The dialog's title: the question the action asks. */
+  question: string
+  /** What the action changes, and what it leaves alone. */
+  explanation: string
+  /** The confirming button's words. */
+  confirm: string
 }) {
   const navigation = useNavigation()
   const pending =
@@ -239,14 +256,27 @@ function ActionButton({
     navigation.formData?.get('templateId') === templateId &&
     (navigation.formData?.get('cardId') ?? undefined) === cardId
   return (
-    <Form method="POST">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="templateId" value={templateId} />
-      {cardId ? <input type="hidden" name="cardId" value={cardId} /> : null}
-      <StatusButton pending={pending} variant={variant} size="sm" aria-label={label}>
-        {children}
-      </StatusButton>
-    </Form>
+    <ConfirmDialog
+      trigger={
+        <Button variant={variant} size="sm" aria-label={label}>
+          {children}
+        </Button>
+      }
+      title={question}
+      description={explanation}
+    >
+      <Form method="POST" className="flex justify-end gap-2">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="templateId" value={templateId} />
+        {cardId ? <input type="hidden" name="cardId" value={cardId} /> : null}
+        <ConfirmActions
+          pending={pending}
+          label={confirm}
+          pendingText={PENDING_TEXT[intent]}
+          variant={intent === 'delete' ? 'danger' : 'primary'}
+        />
+      </Form>
+    </ConfirmDialog>
   )
 }
 
@@ -289,12 +319,25 @@ function TemplatePanel({
       {canManage ? (
         <div className="flex flex-wrap gap-2">
           {template.toApply > 0 ? (
-            <ActionButton intent="apply" templateId={template.id}>
+            <ActionButton
+              intent="apply"
+              templateId={template.id}
+              question={`Apply ${template.name} to ${cards(template.toApply)}?`}
+              explanation={`The template's locked and default fields replace what ${cards(template.toApply)} show now, and they follow the template from then on. Fields the template leaves free stay as they are.`}
+              confirm="Apply"
+            >
               {`Apply to ${cards(template.toApply)}`}
             </ActionButton>
           ) : null}
           {deviating > 0 ? (
-            <ActionButton intent="reset" templateId={template.id} variant="secondary">
+            <ActionButton
+              intent="reset"
+              templateId={template.id}
+              variant="secondary"
+              question={`Reset ${cards(deviating)} to ${template.name}?`}
+              explanation={`What their owners changed in the template's locked and default fields is replaced by the template's values. Fields the template leaves free stay as they are.`}
+              confirm="Reset"
+            >
               {`Reset ${cards(deviating)} to template`}
             </ActionButton>
           ) : null}
@@ -303,6 +346,9 @@ function TemplatePanel({
             templateId={template.id}
             variant="danger"
             label={`Delete template ${template.name}`}
+            question={`Delete ${template.name}?`}
+            explanation={`${cards(template.following)} that follow it keep their values and follow no template. This cannot be undone.`}
+            confirm="Delete"
           >
             Delete template
           </ActionButton>
@@ -339,6 +385,9 @@ function TemplatePanel({
                       cardId={row.cardId}
                       variant="secondary"
                       label={`Reset to template: ${row.title}`}
+                      question={`Reset ${row.title} to ${template.name}?`}
+                      explanation="What its owner changed in the template's locked and default fields is replaced by the template's values. Fields the template leaves free stay as they are."
+                      confirm="Reset"
                     >
                       Reset to template
                     </ActionButton>

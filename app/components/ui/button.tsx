@@ -7,7 +7,8 @@ const variants = {
   secondary:
     'border border-gray-300 bg-white text-gray-900 hover:bg-gray-50 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100 dark:hover:bg-gray-800',
   ghost: 'text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800',
-  danger: 'bg-red-600 text-white hover:bg-red-700',
+  // Its own red, filled or outlined by the tenant's brand (app/tailwind.css), never the brand's.
+  danger: 'border border-danger-edge bg-danger text-danger-foreground hover:bg-danger-hover',
 } as const
 
 const sizes = {
