@@ -1,5 +1,6 @@
 // The QR screen (spec §2, ADR 009): the QR in the HTML decodes to the card's link on the
 // tenant's host, with and without JavaScript; share sheet fallback, copy, NFC, layout, roles.
+import { readFileSync } from 'node:fs'
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
@@ -137,6 +138,14 @@ test.describe('with JavaScript', () => {
     const sheet = page.getByRole('dialog', { name: 'Share your card' })
     await expect(sheet).toBeVisible()
     await expect(sheet).toContainText(cardUrl)
+    // Email and a text message carry the link marked as the share sheet's (issue 41 point 13).
+    const email = (await sheet.getByRole('link', { name: 'Email' }).getAttribute('href')) ?? ''
+    expect(email.startsWith('mailto:?')).toBe(true)
+    expect(new URLSearchParams(email.slice('mailto:?'.length)).get('body')).toBe(`${cardUrl}?s=s`)
+    const text =
+      (await sheet.getByRole('link', { name: 'Text message' }).getAttribute('href')) ?? ''
+    expect(text.startsWith('sms:?&body=')).toBe(true)
+    expect(decodeURIComponent(text)).toContain(`${cardUrl}?s=s`)
     await sheet.getByRole('button', { name: 'Copy Link' }).click()
     await expect(sheet.getByRole('button', { name: 'Copied!' })).toBeVisible()
     // The copied link is marked as a copied link's (ADR 039).
@@ -200,6 +209,38 @@ test.describe('with JavaScript', () => {
     await modal.getByRole('button', { name: /^(Try Again|Start)$/ }).click()
     await expect(page.getByText('NFC is not supported on this device').first()).toBeVisible()
     await page.evaluate(() => localStorage.removeItem('nfc-fails'))
+  })
+
+  test('for print: PNG at 1200 px and SVG download under the owner’s name; at 375 px the link wraps only between its parts', async ({
+    page,
+  }) => {
+    const { id } = await oliviaCard(page)
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.goto(urlFor(HOSTS.alpha, `/qrcode/${id}`))
+    for (const [name, file] of [
+      ['Download PNG', 'olivia-owner-qr.png'],
+      ['Download SVG', 'olivia-owner-qr.svg'],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name }).click(),
+      ])
+      expect(download.suggestedFilename()).toBe(file)
+      const saved = await download.path()
+      if (file.endsWith('.png')) {
+        expect((await sharp(readFileSync(saved)).metadata()).width).toBe(1200)
+      } else expect(readFileSync(saved, 'utf8')).toMatch(/^<svg [^>]*viewBox="0 0 \d+ \d+"/)
+    }
+    // Each part of the link (between its slashes, dots and hyphens) sits on one line.
+    const parts = await page
+      .getByTestId('share-url')
+      .locator('span')
+      .evaluateAll((spans) =>
+        spans.map((span) => ({ part: span.textContent, lines: span.getClientRects().length })),
+      )
+    expect(parts.length).toBeGreaterThan(3)
+    expect(parts.filter((part) => part.lines !== 1)).toEqual([])
+    await page.screenshot({ path: test.info().outputPath('375-qr-screen.jpg'), quality: 60 })
   })
 
   test('one column at 375 px, two at 1024 px', async ({ page }) => {

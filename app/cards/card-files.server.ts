@@ -6,12 +6,13 @@ import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
 import { cardLinkUrl, qrTextOf } from '#app/cards/short-link'
 import { getMediaBytes } from '#app/models/media.server'
-import { renderQrPng, renderQrSvg } from '#app/services/qr.server'
+import { PRINT_QR_WIDTH, renderQrPng, renderQrSvg, SCREEN_QR } from '#app/services/qr.server'
 import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { EMBEDDABLE_IMAGE_HEADERS } from '#app/utils/route-headers'
 import { sourceOfCode, type ViewSource } from '#app/utils/view-sources'
+import { brandTextOnWhite, safeHexColor } from '#app/validation/hex-color'
 import { withTenant } from '#drizzle/db.server'
 
 async function requireCard(request: Request, context: AppLoadContext, reference: string) {
@@ -76,14 +77,19 @@ export function conditional(
   contentType: string,
   isPublic: boolean,
   offer: Record<string, string>,
+  download?: { filename: string },
 ) {
   const headers = {
     ETag: etag,
+    // A download for print is saved under its own name (the name holds only [a-z0-9-.]).
+    ...(download ? { 'Content-Disposition': `attachment; filename="${download.filename}"` } : {}),
     // Revalidated every time (a cheap 304; the render itself is cached by content), so a card
     // made private or deleted stops answering at once; only a public card's may be shared.
     'Cache-Control': isPublic ? 'public, no-cache' : 'private, no-cache',
     'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    // A QR code's SVG carries its logo as a data: image.
+    'Content-Security-Policy':
+      "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
     // A public card's files go out in signatures and emails; a private one's stay on its host.
     ...(isPublic ? EMBEDDABLE_IMAGE_HEADERS : {}),
   }
@@ -102,21 +108,40 @@ export async function qrResponse(
 ) {
   const { tenant, card, cardUrl, isPublic } = await requireCard(request, context, reference)
   const offer = isPublic ? pageCacheHeaders(context, tenant.id) : {}
-  if (format === 'svg') {
-    const { body, etag } = await renderQrSvg(qrTextOf(cardUrl))
-    return conditional(request, etag, body, 'image/svg+xml', isPublic, offer)
-  }
+  // `?print` is the download for print (issue 41 point 13): 1200 px or SVG, in the agency's
+  // colour, with the card's logo on both; without it, the spec's screen code.
+  const print = new URL(request.url).searchParams.has('print')
   const logoId = card.logoMediaId
-  const { body, etag } = await renderQrPng(
-    qrTextOf(cardUrl),
-    logoId
-      ? {
-          key: logoId,
-          bytes: async () =>
-            (await withTenant(tenant.id, (tx) => getMediaBytes(tx, tenant.id, logoId)))?.data ??
-            null,
-        }
-      : undefined,
-  )
-  return conditional(request, etag, body, 'image/png', isPublic, offer)
+  const logo = logoId
+    ? {
+        key: logoId,
+        bytes: async () =>
+          (await withTenant(tenant.id, (tx) => getMediaBytes(tx, tenant.id, logoId)))?.data ?? null,
+      }
+    : undefined
+  const style = print
+    ? {
+        width: PRINT_QR_WIDTH,
+        dark: brandTextOnWhite(safeHexColor(tenant.primaryColor, '#000000')),
+      }
+    : SCREEN_QR
+  const download = print ? { filename: `${qrFileName(card)}.${format}` } : undefined
+  if (format === 'svg') {
+    const { body, etag } = await renderQrSvg(qrTextOf(cardUrl), style, print ? logo : undefined)
+    return conditional(request, etag, body, 'image/svg+xml', isPublic, offer, download)
+  }
+  const { body, etag } = await renderQrPng(qrTextOf(cardUrl), logo, style)
+  return conditional(request, etag, body, 'image/png', isPublic, offer, download)
+}
+
+/** The download's name: the card owner's name and "qr", in letters, digits and hyphens only. */
+function qrFileName(card: { firstName: string; lastName: string }) {
+  const name = `${card.firstName}-${card.lastName}`
+    .normalize('NFKD')
+    // Accents off their letters (Pía → pia), then anything else between words is a hyphen.
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase()
+  return `${name || 'card'}-qr`
 }

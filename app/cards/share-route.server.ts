@@ -50,6 +50,11 @@ function shareData(request: Request, tenant: Tenant, row: ShownCard, viewer: Use
     // The short link (ADR 041) is what the share sheet and the copied link carry.
     shareUrl: cardLinkUrl(tenantOrigin(tenant), row),
     qrSrc: `/card/${reference}/qr.png`,
+    // For print (issue 41 point 13): 1200 px and SVG, in the agency's colour with the logo.
+    qrDownloads: {
+      png: `/card/${reference}/qr.png?print`,
+      svg: `/card/${reference}/qr.svg?print`,
+    },
     vcardUrl: `/card/${reference}/vcard`,
     signedIn: viewer !== null,
     cardsPath: viewer ? rolePaths(viewer.role).digitalCards : null,

@@ -6,12 +6,15 @@ import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { qrTextOf } from '#app/cards/short-link'
 import { setDefaultCard } from '#app/models/cards.server'
+import { storeMedia } from '#app/models/media.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import { loader as qrPngLoader } from '#app/routes/card_.$ref.qr[.]png'
+import { loader as qrSvgLoader } from '#app/routes/card_.$ref.qr[.]svg'
 import { loader as vcardLoader } from '#app/routes/card_.$ref.vcard'
 import { loader as ownShareLoader } from '#app/routes/qrcode._index'
 import { loader as cardShareLoader } from '#app/routes/qrcode.$cardId'
+import { brandTextOnWhite } from '#app/validation/hex-color'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardViews, contacts, users } from '#drizzle/schema'
 import {
@@ -19,6 +22,7 @@ import {
   formRequest,
   makeCard,
   makeOrganization,
+  makePng,
   makeUser,
   requestFor,
   sessionCookieFor,
@@ -415,6 +419,88 @@ describe('/qrcode', () => {
       reason: 'unshared',
       privacyPath: null,
       createPath: '/onboarding',
+    })
+  })
+})
+
+describe('the QR code for print (issue 41 point 13)', () => {
+  const qrFile = (host: string, reference: string, file: 'qr.png' | 'qr.svg', query = '') =>
+    settle(() =>
+      (file === 'qr.png' ? qrPngLoader : qrSvgLoader)({
+        request: requestFor(host, `/card/${reference}/${file}${query}`),
+        context: contextFor(host),
+        params: { ref: reference },
+      }),
+    )
+
+  test("PNG at 1200 px and SVG, in the agency's colour with the card's logo, saved under the owner's name", async () => {
+    const organization = await makeOrganization({ primaryColor: '#e11d48' })
+    const host = `${organization.slug}.localhost`
+    const owner = await makeUser(organization.id, { firstName: 'Pía', lastName: 'Print' })
+    const logo = await withTenant(organization.id, async (tx) =>
+      storeMedia(tx, organization.id, {
+        bytes: await makePng('#22c55e', 40, 40),
+        contentType: 'image/png',
+        width: 40,
+        height: 40,
+        purpose: 'card-logo',
+      }),
+    )
+    const card = await makeCard(organization.id, owner.id, {
+      firstName: 'Pía',
+      lastName: 'Print',
+      logoMediaId: logo.id,
+    })
+    const dark = brandTextOnWhite('#e11d48')
+
+    const png = await qrFile(host, card.id, 'qr.png', '?print')
+    expect(png.status).toBe(200)
+    expect(png.headers.get('Content-Disposition')).toBe('attachment; filename="pia-print-qr.png"')
+    const image = sharp(Buffer.from(await png.arrayBuffer()))
+    const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    expect([info.width, info.height]).toEqual([1200, 1200])
+    // It still scans, to the card's QR text, with the logo in the middle.
+    const screenText = await decodeQr(host, card.id)
+    expect(screenText).toBeTruthy()
+    expect(jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data).toBe(screenText)
+    const pixel = (x: number, y: number) => {
+      const at = (y * info.width + x) * 4
+      return `#${[data[at], data[at + 1], data[at + 2]].map((c) => (c ?? 0).toString(16).padStart(2, '0')).join('')}`
+    }
+    const colours = new Set<string>()
+    for (let y = 0; y < info.height; y += 7)
+      for (let x = 0; x < info.width; x += 7) colours.add(pixel(x, y))
+    expect(colours.has(dark), [...colours].slice(0, 10).join(' ')).toBe(true)
+    expect(colours.has('#000000')).toBe(false)
+    expect(pixel(600, 600)).toBe('#22c55e')
+
+    const svg = await qrFile(host, card.id, 'qr.svg', '?print')
+    expect(svg.headers.get('Content-Type')).toBe('image/svg+xml')
+    expect(svg.headers.get('Content-Disposition')).toBe('attachment; filename="pia-print-qr.svg"')
+    expect(svg.headers.get('Content-Security-Policy')).toContain('img-src data:')
+    const text = await svg.text()
+    expect(text).toContain(`stroke="${dark}"`)
+    expect(text).toMatch(
+      /<image x="[\d.]+" y="[\d.]+" width="[\d.]+" height="[\d.]+" href="data:image\/png;base64,/,
+    )
+
+    // The screen's code is the spec's: 300 px, black on white, shown in the page, not saved.
+    const screen = await qrFile(host, card.id, 'qr.png')
+    expect(screen.headers.get('Content-Disposition')).toBeNull()
+    const meta = await sharp(Buffer.from(await screen.arrayBuffer())).metadata()
+    expect(meta.width).toBe(300)
+  })
+
+  test('the QR screen offers both downloads', async () => {
+    const { organization, host } = await tenant()
+    const owner = await makeUser(organization.id)
+    const card = await makeCard(organization.id, owner.id)
+    const screen = (await (
+      await openCard(host, card.id, await sessionCookieFor(organization.id, owner.id))
+    ).json()) as Screen & { qrDownloads: { png: string; svg: string } }
+    expect(screen.qrDownloads).toEqual({
+      png: `/card/${card.id}/qr.png?print`,
+      svg: `/card/${card.id}/qr.svg?print`,
     })
   })
 })

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { Check, Copy, Nfc, Share2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { Check, Copy, Mail, MessageSquare, Nfc, Share2 } from 'lucide-react'
+import { Fragment, useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { toast } from '#app/components/ui/toasts'
 import { browserCanWriteNfc } from '#app/utils/nfc'
@@ -16,9 +16,30 @@ export function useNfcSupport() {
 }
 
 /**
- * The device share sheet where there is one; otherwise a bottom sheet with 'Copy Link'. Each
- * hands out the link marked with its channel, so its views count as the share sheet's or the
- * copied link's (ADR 039).
+ * A URL that wraps only where a reader would break it (after `//`, `/`, `.`, `-`, `?`, `&`),
+ * never inside a word (issue 41 point 13); a part longer than the line still wraps rather than
+ * pushing the page sideways (`overflow-wrap: break-word` on the container).
+ */
+export function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/\/|[/.\-?&=])(?!\/)/)
+  return (
+    <>
+      {parts.map((part, index) => (
+        // The parts of one URL never change order: the index is their identity.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          <span>{part}</span>
+        </Fragment>
+      ))}
+    </>
+  )
+}
+
+/**
+ * The device share sheet where there is one; otherwise a bottom sheet with email, text message
+ * and 'Copy Link'. Each hands out the link marked with its channel, so its views count as the
+ * share sheet's or the copied link's (ADR 039).
  */
 export function ShareButton({ url, title }: { url: string; title: string }) {
   const [sheet, setSheet] = useState(false)
@@ -43,10 +64,22 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
           <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
           <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 mx-auto flex max-w-lg flex-col gap-4 rounded-t-2xl bg-white p-6 shadow-xl dark:bg-gray-900">
             <Dialog.Title className="text-lg font-semibold">Share your card</Dialog.Title>
-            <Dialog.Description className="break-all text-sm text-gray-600 dark:text-gray-400">
-              {url}
+            <Dialog.Description className="text-sm text-gray-600 [overflow-wrap:break-word] dark:text-gray-400">
+              <BreakableUrl url={url} />
             </Dialog.Description>
-            <CopyLinkButton url={url} label="Copy Link" />
+            <div className="grid gap-2 sm:grid-cols-3">
+              <Button asChild variant="secondary">
+                <a href={shareByEmail(title, url)}>
+                  <Mail aria-hidden className="h-4 w-4" /> Email
+                </a>
+              </Button>
+              <Button asChild variant="secondary">
+                <a href={shareByText(title, url)}>
+                  <MessageSquare aria-hidden className="h-4 w-4" /> Text message
+                </a>
+              </Button>
+              <CopyLinkButton url={url} label="Copy Link" />
+            </div>
             <Dialog.Close asChild>
               <Button variant="ghost">Close</Button>
             </Dialog.Close>
@@ -55,6 +88,18 @@ export function ShareButton({ url, title }: { url: string; title: string }) {
       </Dialog.Root>
     </>
   )
+}
+
+/** A new email with the card's link, marked as the share sheet's (ADR 039). */
+function shareByEmail(title: string, url: string) {
+  const query = new URLSearchParams({ subject: title, body: withSource(url, 'share') })
+  // mailto wants %20 for spaces; URLSearchParams writes +.
+  return `mailto:?${query.toString().replaceAll('+', '%20')}`
+}
+
+/** A new text message with the card's link (`sms:?&body=` opens on iOS and Android alike). */
+function shareByText(title: string, url: string) {
+  return `sms:?&body=${encodeURIComponent(`${title} ${withSource(url, 'share')}`)}`
 }
 
 const NFC_UNSUPPORTED = 'NFC is not supported on this device'

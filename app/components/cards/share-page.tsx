@@ -1,11 +1,17 @@
 import { Link } from '@remix-run/react'
-import { CreditCard, Pencil, QrCode, SearchX, UserPlus } from 'lucide-react'
+import { CreditCard, Download, Pencil, QrCode, SearchX, UserPlus } from 'lucide-react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { TitledSection } from '#app/components/ui/titled-section'
-import { CopyLinkButton, NfcShareButton, QrImage, ShareButton } from './share-controls'
+import {
+  BreakableUrl,
+  CopyLinkButton,
+  NfcShareButton,
+  QrImage,
+  ShareButton,
+} from './share-controls'
 import { type ShareOffers, ShareOffersSection } from './share-offers'
 
 export type ShareScreen =
@@ -16,6 +22,8 @@ export type ShareScreen =
       isProfile: boolean
       shareUrl: string
       qrSrc: string
+      /** The QR code for print: PNG at print resolution and SVG. */
+      qrDownloads: { png: string; svg: string }
       vcardUrl: string
       signedIn: boolean
       cardsPath: string | null
@@ -175,11 +183,23 @@ export function SharePage(screen: ShareScreen) {
           <QrImage src={screen.qrSrc} alt={`QR code linking to ${name}'s card`} />
           <a
             href={shareUrl}
-            className="break-all text-center text-sm font-medium text-brand-text underline"
+            className="max-w-full text-center text-sm font-medium text-brand-text underline [overflow-wrap:break-word]"
             data-testid="share-url"
           >
-            {shareUrl}
+            <BreakableUrl url={shareUrl} />
           </a>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button asChild variant="secondary" size="sm">
+              <a href={screen.qrDownloads.png} download>
+                <Download aria-hidden className="h-4 w-4" /> Download PNG
+              </a>
+            </Button>
+            <Button asChild variant="secondary" size="sm">
+              <a href={screen.qrDownloads.svg} download>
+                <Download aria-hidden className="h-4 w-4" /> Download SVG
+              </a>
+            </Button>
+          </div>
           <div className="flex flex-wrap justify-center gap-2">
             <CopyLinkButton url={shareUrl} />
             <NfcShareButton vcardUrl={screen.vcardUrl} />
