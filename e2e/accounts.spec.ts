@@ -366,3 +366,17 @@ test('destructive buttons keep a red of their own: an outline on a red brand, a 
     await context.close()
   }
 })
+
+// Issue 41 point 15: the team_admin role reads as the spec names it, the same in the sidebar's
+// badge and the user menu.
+test('a team member (team_admin) is called a Team Member in the sidebar and the user menu', async ({
+  browser,
+}) => {
+  const member = ALPHA_ROLE_USERS.find((user) => user.role === 'team_admin')
+  if (!member) throw new Error('no Alpha team member')
+  const { context, page } = await signedInAs(browser, member, '/dashboard/team-member')
+  await expect(page.getByTestId('sidebar').getByText('Team Member', { exact: true })).toBeVisible()
+  await page.getByTestId('user-menu-trigger').click()
+  await expect(page.getByTestId('user-menu-role')).toHaveText('(team member)')
+  await context.close()
+})

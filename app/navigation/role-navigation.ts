@@ -20,6 +20,7 @@ import {
   Users,
 } from 'lucide-react'
 import {
+  ROLE_NAMES,
   type Role,
   type RoleArea,
   roleArea,
@@ -249,15 +250,7 @@ function adminTiles(role: Role): HomeTile[] {
     .map((item) => ({ ...item, text: ADMIN_TILE_TEXTS[item.id] ?? '' }))
 }
 
-/** The sidebar's role badge: the role in words. */
+/** The sidebar's role badge: the role's name. */
 export function roleBadge(role: Role) {
-  const badges: Record<Role, string> = {
-    super_admin: 'Super Admin',
-    super_admin_team: 'Super Admin Team',
-    agency_admin: 'Agency Admin',
-    agency_member: 'Agency Member',
-    team_admin: 'Team Member',
-    end_user: 'End User',
-  }
-  return badges[role]
+  return ROLE_NAMES[role]
 }

@@ -1,7 +1,7 @@
 // The User Accounts tab of /profile (roles doc §2.5): texts, the search schema and row helpers
 // shared by the loader and the panel.
 import { z } from 'zod'
-import type { Role } from '#app/validation/roles'
+import { ROLE_NAMES, type Role } from '#app/validation/roles'
 
 export const USER_ACCOUNTS_TAB = 'accounts'
 export const USER_ACCOUNTS_PAGE_SIZE = 20
@@ -64,27 +64,27 @@ export function displayName(firstName: string, lastName: string) {
 /** The role's label and badge colours: each pair keeps at least 4.5:1 contrast, light and dark. */
 export const ROLE_BADGES: Record<Role, { label: string; className: string }> = {
   super_admin: {
-    label: 'Super Admin',
+    label: ROLE_NAMES.super_admin,
     className: 'bg-purple-100 text-purple-800 dark:bg-purple-900 dark:text-purple-100',
   },
   super_admin_team: {
-    label: 'Super Admin Team',
+    label: ROLE_NAMES.super_admin_team,
     className: 'bg-indigo-100 text-indigo-800 dark:bg-indigo-900 dark:text-indigo-100',
   },
   agency_admin: {
-    label: 'Agency Admin',
+    label: ROLE_NAMES.agency_admin,
     className: 'bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-100',
   },
   agency_member: {
-    label: 'Agency Member',
+    label: ROLE_NAMES.agency_member,
     className: 'bg-cyan-100 text-cyan-900 dark:bg-cyan-900 dark:text-cyan-100',
   },
   team_admin: {
-    label: 'Team Member',
+    label: ROLE_NAMES.team_admin,
     className: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
   },
   end_user: {
-    label: 'End User',
+    label: ROLE_NAMES.end_user,
     className: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100',
   },
 }

@@ -64,7 +64,24 @@ export function settingsMenuPath(role: Role) {
   return rolePaths(role).settings
 }
 
-/** "agency_admin" → "agency admin" (spec: role in parentheses with underscores as spaces). */
+/**
+ * Each role's name, as the spec names it (roles-teams-admin §1: "Team Member (role
+ * team_admin)"): the sidebar's badge, the people lists' badges and filters, the user menu. One
+ * map, so a role reads the same on every screen (issue 41 point 15).
+ */
+export const ROLE_NAMES: Record<Role, string> = {
+  super_admin: 'Super Admin',
+  super_admin_team: 'Super Admin Team',
+  agency_admin: 'Agency Admin',
+  agency_member: 'Agency Member',
+  team_admin: 'Team Member',
+  end_user: 'End User',
+}
+
+/**
+ * The role in running text and the user menu's parentheses ("end user", "team member"): its
+ * name in lower case. An unknown role (an old row) reads as its code with spaces.
+ */
 export function roleLabel(role: string) {
-  return role.replaceAll('_', ' ')
+  return (ROLE_NAMES[role as Role] ?? role.replaceAll('_', ' ')).toLowerCase()
 }
