@@ -184,7 +184,8 @@ test('slow client navigations show the loading texts of the page they go to', as
   await visitor.goto(urlFor(host, cardPath))
   await waitForHydration(visitor)
   await delayData(visitor, cardPath, 1_500)
-  await visitor.getByRole('button', { name: `Connect with ${user.firstName}` }).click()
+  // Signing in to connect is the exchange form's foot (issue 41 point 7).
+  await visitor.getByRole('button', { name: 'Sign in to connect' }).click()
   await expect(visitor.getByTestId('guard-status')).toHaveText('Redirecting to login...')
   await expect(visitor).toHaveURL(/\/auth\/login\?redirectTo=/)
   await expect(visitor.getByText(`Sign in to connect with ${user.firstName}`)).toBeVisible()

@@ -161,7 +161,8 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
       expect(box?.width ?? 0).toBeGreaterThanOrEqual(375 - 32)
       expect((box?.y ?? 0) + (box?.height ?? 0)).toBeGreaterThan(812 - 40)
     }
-    const connect = card.getByRole('button', { name: 'Connect with Dana' })
+    // A visitor's connect is the way to the exchange form (issue 41 point 7): a link.
+    const connect = card.getByRole('link', { name: 'Connect with Dana' })
     const connectBox = await connect.boundingBox()
     expect(connectBox?.height ?? 0).toBeLessThan(60)
     const sideways = await card.evaluate(

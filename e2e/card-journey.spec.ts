@@ -16,6 +16,7 @@ const unique = () => Math.random().toString(36).slice(2, 8)
 // Headless Chromium names itself a bot, and bots' views are not counted: a visitor's browser.
 const VISITOR_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 journey'
+const BOOKING = 'https://calendly.com/jo-journey/30min'
 const PORTFOLIO = 'https://jo.example.test/work'
 
 async function saveSlug(page: Page, slug: string) {
@@ -38,16 +39,24 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   await page.getByLabel('Link 1 kind').selectOption('custom')
   await page.getByLabel('Link 1 label').fill('Portfolio')
   await page.getByLabel('Link 1 address').fill(PORTFOLIO)
+  // A booking link: the next step a visitor's thank-you offers (issue 41 point 7).
+  await page.getByRole('button', { name: 'Add link' }).click()
+  await page.getByLabel('Link 2 kind').selectOption('booking')
+  await page.getByLabel('Link 2 address').fill(BOOKING)
   await page.getByRole('button', { name: 'Next' }).click()
   await expect(page).toHaveURL(/step=visuals/)
 
   // The visitor opens the copied link: the card with its link, counted as the copied link's.
-  const visitor = await browser.newContext({ userAgent: VISITOR_AGENT, acceptDownloads: true })
+  const visitor = await browser.newContext({
+    userAgent: VISITOR_AGENT,
+    acceptDownloads: true,
+    viewport: { width: 375, height: 812 },
+  })
   const card = await visitor.newPage()
   const firstUrl = urlFor(HOSTS.alpha, `/c/${first}`)
   expect((await card.goto(`${firstUrl}?s=l`))?.status()).toBe(200)
   await expect(card.getByTestId('card-display')).toContainText('Jo Journey')
-  await expect(card.locator('a[data-action="link"]')).toHaveAttribute('href', PORTFOLIO)
+  await expect(card.locator('a[data-action="link"]').first()).toHaveAttribute('href', PORTFOLIO)
 
   // The owner changes the short link; the old one redirects to the new (its cached page gone).
   await page.goto(urlFor(HOSTS.alpha, edit))
@@ -67,6 +76,19 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   )
   expect(vcard).toContain(PORTFOLIO)
   expect(vcard).toContain(`URL;TYPE=CARD:${secondUrl}?s=v`)
+
+  // The visitor leaves their details (no account): the thank-you offers Jo's contact and his
+  // booking link, on the page without React (card-visitor.js).
+  await card.getByLabel('Your name').fill('Vic Visitor')
+  await card.getByLabel('Your email').fill(`vic-${unique()}@example.test`)
+  await card.getByRole('button', { name: 'Send my details' }).click()
+  await expect(card.getByText('Thanks! Jo will be in touch.')).toBeVisible()
+  await expect(card.getByRole('link', { name: 'Book a time with Jo' })).toHaveAttribute(
+    'href',
+    BOOKING,
+  )
+  await expect(card.getByRole('link', { name: "Save Jo's contact" })).toBeVisible()
+  await card.screenshot({ path: test.info().outputPath('375-lead-thanks.jpg'), quality: 60 })
   await visitor.close()
 
   // One visitor, one view (the redirect's page within the repeat window), the copied link's:

@@ -81,6 +81,10 @@ test('a visitor opens a card: branded page, vCard, QR code and lead form', async
   await page.getByLabel('Note').fill('Met at the fair')
   await page.getByRole('button', { name: 'Send my details' }).click()
   await expect(page.getByText('Thanks! Olivia will be in touch.')).toBeVisible()
+  // The thank-you's next step: Olivia's own contact to keep (issue 41 point 7).
+  const keep = page.getByRole('link', { name: "Save Olivia's contact" })
+  await expect(keep).toBeVisible()
+  await expect(keep).toHaveAttribute('href', saveHref)
 
   const { context: ownerContext, page: owner } = await signedInAs(browser, CARD_OWNER, '/contacts')
   await expect(owner).toHaveURL(urlFor(HOSTS.alpha, '/contacts'))
@@ -114,16 +118,26 @@ test('connect: signed out, through sign-in, back to one automatic connection', a
   await page.context().clearCookies()
 
   await page.goto(urlFor(HOSTS.alpha, cardPath))
-  await page.getByRole('button', { name: 'Connect with Olivia' }).click()
+  // Signed out, "Connect with Olivia" leads to the exchange form, no account needed (issue 41
+  // point 7); a person with an account signs in from its foot.
+  await page.getByRole('link', { name: 'Connect with Olivia' }).click()
+  await expect(page).toHaveURL(/#lead-heading$/)
+  await expect(
+    page.getByRole('heading', { name: 'Share your details with Olivia' }),
+  ).toBeInViewport()
+  await page.getByRole('button', { name: 'Sign in to connect' }).click()
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=/)
   await expect(page.getByText('Sign in to connect with Olivia')).toBeVisible()
   await signIn(page, email, 'visit-pass')
 
   await expect(page.getByText('Successfully connected with Olivia')).toBeVisible()
   await expect(page).toHaveURL(/\/card\/[0-9a-f-]{36}$/)
+  // The button then says so, and stays so.
+  await expect(page.getByRole('button', { name: 'Connected with Olivia' })).toBeDisabled()
 
   // Reloading does not connect again.
   await page.reload()
+  await expect(page.getByRole('button', { name: 'Connected with Olivia' })).toBeDisabled()
   await page.goto(urlFor(HOSTS.alpha, '/contacts'))
   await expect(page.getByTestId('contact-row').filter({ hasText: 'Olivia Owner' })).toHaveCount(1)
 })

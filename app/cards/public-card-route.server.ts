@@ -27,6 +27,7 @@ import {
 } from '#app/leads/lead-consent.server'
 import { deviceClassOf, recordCardView } from '#app/models/card-views.server'
 import type { DigitalCard } from '#app/models/cards.server'
+import { findContactByEmail } from '#app/models/contacts.server'
 import { queueNewContactEmailIn } from '#app/notifications/new-contact.server'
 import { addressLimitKey, assertNotLimited, recordHits } from '#app/rate-limits/rate-limit.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
@@ -100,7 +101,12 @@ export async function publicCardLoader(
       const shown = opened.card
       // The lead form's consent box (ADR 050): a new version drops the cached page (its trigger).
       const consent = shown.isOwner ? null : await currentConsentText(tx, tenant.id)
-      const answered = { ...opened, card: { ...shown, consent } }
+      // A signed-in visitor already in the owner's contacts has connected: the button says so.
+      const connected =
+        viewer && !shown.isOwner
+          ? Boolean(await findContactByEmail(tx, tenant.id, shown.card.userId, viewer.email))
+          : false
+      const answered = { ...opened, card: { ...shown, consent, connected } }
       // A retired short link only redirects: the view is counted where it lands.
       if (movedSlug(reference, shown.shortSlug)) return answered
       // A profile standing in for a card has no card row to count views of.
@@ -174,6 +180,7 @@ export async function publicCardLoader(
       noindex: row.card.noindex,
       signedIn: Boolean(viewer),
       isOwner: row.isOwner,
+      connected: row.connected,
       // The version the lead form shows and posts back, so the lead records the words it saw.
       consent: row.consent ? { id: row.consent.id, body: row.consent.body } : null,
     },

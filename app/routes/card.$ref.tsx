@@ -81,6 +81,7 @@ export default function PublicCard() {
       vcardUrl={`/card/${data.card.id}/vcard`}
       signedIn={data.signedIn}
       isOwner={data.isOwner}
+      connected={data.connected}
       consent={data.consent}
     />
   )

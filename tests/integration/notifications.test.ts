@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createUnsubscribeToken, readUnsubscribeToken } from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { getNotificationPreferences } from '#app/notifications/preferences.server'
-import { action as cardAction } from '#app/routes/card.$ref'
+import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import {
   action as unsubscribeAction,
   loader as unsubscribeLoader,
@@ -205,6 +205,32 @@ describe('preferences', () => {
       expect(errors[field], JSON.stringify(fields)).toEqual(['Please choose on or off'])
     }
     expect(await databaseChecksum({ organizationId: world.organization.id })).toEqual(before)
+  })
+})
+
+describe('connecting from the card page (issue 41 point 7)', () => {
+  test('the page tells a signed-in visitor they have connected, and nobody else', async () => {
+    const world = await setup('Connected Co')
+    const open = async (cookie?: string) => {
+      const response = await settle(() =>
+        cardLoader({
+          request: requestFor(world.host, `/card/${world.card.id}`, {
+            headers: cookie ? { Cookie: cookie } : {},
+          }),
+          context: contextFor(world.host),
+          params: { ref: world.card.id },
+        }),
+      )
+      return ((await response.json()) as { connected: boolean }).connected
+    }
+    const visitor = await sessionCookieFor(world.organization.id, world.visitor.id)
+    const owner = await sessionCookieFor(world.organization.id, world.owner.id)
+    expect(await open(visitor)).toBe(false)
+    expect((await connect(world)).status).toBeLessThan(400)
+    expect(await open(visitor)).toBe(true)
+    // A signed-out visitor and the owner are never "connected" with the card.
+    expect(await open()).toBe(false)
+    expect(await open(owner)).toBe(false)
   })
 })
 

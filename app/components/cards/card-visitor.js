@@ -224,6 +224,11 @@ function enhanceLeadForm(form) {
       button.before(box)
       shown.push(box)
       form.reset()
+      // The thank-you's next steps: the owner's contact, their booking link (issue 41 point 7).
+      const thanks = /** @type {HTMLElement | null} */ (
+        form.parentElement?.querySelector('[data-lead-thanks]') ?? null
+      )
+      if (thanks) thanks.hidden = false
     }
   })
 }

@@ -5,7 +5,7 @@ import {
   type SubmissionResult,
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
-import { Download, UserPlus } from 'lucide-react'
+import { CalendarClock, Check, Download, UserPlus } from 'lucide-react'
 import { type ReactNode, useEffect, useRef } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
@@ -115,7 +115,22 @@ const LEAD_FAILURE = 'Failed to send your details. Please try again.'
 /** The agency's consent text the lead form asks the visitor to agree to (ADR 050). */
 export type LeadConsentView = { id: string; body: string }
 
-function LeadForm({ firstName, consent }: { firstName: string; consent: LeadConsentView | null }) {
+function LeadForm({
+  firstName,
+  consent,
+  vcardUrl,
+  vcardFilename,
+  bookingUrl,
+  signedIn,
+}: {
+  firstName: string
+  consent: LeadConsentView | null
+  vcardUrl: string
+  vcardFilename: string
+  /** The owner's booking link, the next step a thank-you offers. */
+  bookingUrl: string | null
+  signedIn: boolean
+}) {
   const fetcher = useFetcher<Reply>()
   useEffect(() => {
     if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
@@ -196,7 +211,67 @@ function LeadForm({ firstName, consent }: { firstName: string; consent: LeadCons
           Send my details
         </StatusButton>
       </fetcher.Form>
+      <LeadThanks
+        firstName={firstName}
+        vcardUrl={vcardUrl}
+        vcardFilename={vcardFilename}
+        bookingUrl={bookingUrl}
+        shown={Boolean(fetcher.data?.ok)}
+      />
+      {signedIn ? null : (
+        // The spec's connect flow for a person with an account: sign in, then connected.
+        <Form method="POST" data-connect-form className="mt-4 text-sm">
+          <input type="hidden" name="intent" value="connect" />
+          <span className="text-gray-600 dark:text-gray-400">Have an account? </span>
+          <button type="submit" className="font-medium text-brand-text underline">
+            Sign in to connect
+          </button>
+        </Form>
+      )}
     </TitledSection>
+  )
+}
+
+/**
+ * After the details are sent: the owner's contact to save and the owner's next step (their
+ * booking link, where the card has one). Rendered hidden with the page, so card-visitor.js (the
+ * page without React) shows the same panel as React does.
+ */
+function LeadThanks({
+  firstName,
+  vcardUrl,
+  vcardFilename,
+  bookingUrl,
+  shown,
+}: {
+  firstName: string
+  vcardUrl: string
+  vcardFilename: string
+  bookingUrl: string | null
+  shown: boolean
+}) {
+  return (
+    <div
+      data-lead-thanks
+      hidden={!shown}
+      className="mt-4 flex flex-col gap-3 rounded-xl bg-gray-50 p-4 dark:bg-gray-900"
+    >
+      <p className="text-sm font-medium">Now keep {firstName}'s details too.</p>
+      <div className="flex flex-wrap gap-2">
+        <Button asChild variant="secondary">
+          <a href={vcardUrl} download data-save-contact data-filename={vcardFilename}>
+            <Download aria-hidden className="h-4 w-4" /> Save {firstName}'s contact
+          </a>
+        </Button>
+        {bookingUrl ? (
+          <Button asChild>
+            <a href={bookingUrl} target="_blank" rel="noopener noreferrer">
+              <CalendarClock aria-hidden className="h-4 w-4" /> Book a time with {firstName}
+            </a>
+          </Button>
+        ) : null}
+      </div>
+    </div>
   )
 }
 
@@ -206,6 +281,7 @@ export function PublicCardPage({
   vcardUrl,
   signedIn,
   isOwner,
+  connected = false,
   consent = null,
 }: {
   card: CardView & { id: string; email: string; workEmail: string }
@@ -213,6 +289,8 @@ export function PublicCardPage({
   vcardUrl: string
   signedIn: boolean
   isOwner: boolean
+  /** A signed-in visitor already in the owner's contacts. */
+  connected?: boolean
   consent?: LeadConsentView | null
 }) {
   const productName = useRootData()?.branding.name ?? ''
@@ -291,30 +369,54 @@ export function PublicCardPage({
             </a>
           </Button>
         </div>
-        {isOwner ? null : (
-          <Form
-            method="POST"
-            data-connect-form
-            onSubmit={(event) => {
-              if (!signedIn) return
-              event.preventDefault()
-              connect.submit({ intent: 'connect' }, { method: 'POST' })
-            }}
-          >
-            <input type="hidden" name="intent" value="connect" />
-            <StatusButton
-              pending={connect.state !== 'idle' || autoConnect.state !== 'idle'}
-              size="lg"
-              variant="secondary"
-              className="h-12 w-full whitespace-nowrap"
+        {isOwner ? null : signedIn ? (
+          // Signed in: one tap, and then the button says it is done (issue 41 point 7).
+          connected || connect.data?.ok || autoConnect.data?.ok ? (
+            <Button size="lg" variant="secondary" className="h-12 w-full" disabled>
+              <Check aria-hidden className="h-4 w-4 shrink-0" />
+              <span className="truncate">Connected with {card.firstName}</span>
+            </Button>
+          ) : (
+            <Form
+              method="POST"
+              onSubmit={(event) => {
+                event.preventDefault()
+                connect.submit({ intent: 'connect' }, { method: 'POST' })
+              }}
             >
+              <input type="hidden" name="intent" value="connect" />
+              <StatusButton
+                pending={connect.state !== 'idle' || autoConnect.state !== 'idle'}
+                size="lg"
+                variant="secondary"
+                className="h-12 w-full whitespace-nowrap"
+              >
+                <UserPlus aria-hidden className="h-4 w-4 shrink-0" />
+                <span className="truncate">Connect with {card.firstName}</span>
+              </StatusButton>
+            </Form>
+          )
+        ) : (
+          // Signed out: connecting is the exchange form below, no account needed (issue 41
+          // point 7); a person with an account signs in from the form's foot.
+          <Button asChild size="lg" variant="secondary" className="h-12 w-full">
+            <a href="#lead-heading">
               <UserPlus aria-hidden className="h-4 w-4 shrink-0" />
               <span className="truncate">Connect with {card.firstName}</span>
-            </StatusButton>
-          </Form>
+            </a>
+          </Button>
         )}
       </div>
-      {isOwner ? null : <LeadForm firstName={card.firstName} consent={consent} />}
+      {isOwner ? null : (
+        <LeadForm
+          firstName={card.firstName}
+          consent={consent}
+          vcardUrl={vcardUrl}
+          vcardFilename={`${card.firstName}_${card.lastName}.vcf`}
+          bookingUrl={extras.links.find((link) => link.kind === 'booking')?.url ?? null}
+          signedIn={signedIn}
+        />
+      )}
     </main>
   )
 }
