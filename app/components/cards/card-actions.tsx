@@ -1,35 +1,18 @@
 // Every item of a card is an action (issue 28): a phone calls or texts, an email writes, the
 // address opens directions, a link opens the profile in a new tab that cannot reach back.
 // Plain anchors, so the page does all of it without JavaScript.
-import {
-  CalendarDays,
-  Globe,
-  Link2,
-  type LucideIcon,
-  Mail,
-  MapPin,
-  MessageCircle,
-  MessageSquare,
-  Phone,
-  Smartphone,
-} from 'lucide-react'
+import { Globe, Mail, MapPin, MessageSquare, Phone, Smartphone } from 'lucide-react'
 import type { CardExtrasView } from '#app/cards/card-extras'
+import { LinkIcon } from '#app/components/cards/link-icons'
 import { cn } from '#app/utils/cn'
 import {
   addressLine,
   dialable,
   directionsUrl,
-  type LinkKind,
   linkName,
   PHONE_TYPE_LABELS,
   type PhoneType,
 } from '#app/validation/card-details'
-
-/** Lucide has no brand marks: the kinds it has an icon for get it, the rest a link icon. */
-const LINK_ICONS: Partial<Record<LinkKind, LucideIcon>> = {
-  whatsapp: MessageCircle,
-  booking: CalendarDays,
-}
 
 /** Opens outside the card, without giving the other site a handle on this page. */
 const SAFE_LINK = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const
@@ -127,7 +110,6 @@ export function CardActions({
       {extras.links.length > 0 ? (
         <ul className="flex flex-wrap justify-center gap-2" aria-label="Links">
           {extras.links.map((link) => {
-            const Icon = LINK_ICONS[link.kind] ?? Link2
             return (
               <li key={`${link.kind}-${link.url}`}>
                 <a
@@ -137,7 +119,7 @@ export function CardActions({
                   data-action="link"
                   data-kind={link.kind}
                 >
-                  <Icon aria-hidden className="h-4 w-4 shrink-0" />
+                  <LinkIcon kind={link.kind} className="h-4 w-4 shrink-0" />
                   <span>{linkName(link)}</span>
                 </a>
               </li>

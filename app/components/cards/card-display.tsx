@@ -126,7 +126,10 @@ export function CardDisplay({
           ) : null}
         </h2>
         {card.jobTitle ? <p className={cn('text-sm', muted)}>{card.jobTitle}</p> : null}
-        {card.company ? <p className={cn('text-sm font-medium', muted)}>{card.company}</p> : null}
+        {/* The company once (issue 41 point 6): without a logo it already heads the card. */}
+        {card.company && card.logoUrl ? (
+          <p className={cn('text-sm font-medium', muted)}>{card.company}</p>
+        ) : null}
       </div>
       {extras?.bio ? (
         <p className={cn('whitespace-pre-line text-sm', muted)} data-testid="card-bio">

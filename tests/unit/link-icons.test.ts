@@ -1,0 +1,70 @@
+// Issue 41 point 6: a card's links carry their networks' own marks (simple-icons), in the link's
+// own colour, so they read as well as the link's text on any card.
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { siGithub, siWhatsapp, siX } from 'simple-icons'
+import { expect, test } from 'vitest'
+import { NO_CARD_EXTRAS } from '#app/cards/card-extras'
+import type { CardView } from '#app/cards/card-view'
+import { CardActions } from '#app/components/cards/card-actions'
+import { BRAND_MARKS } from '#app/components/cards/link-icons'
+import { LINK_KINDS, type LinkKind } from '#app/validation/card-details'
+
+const render = (kinds: LinkKind[]) =>
+  renderToStaticMarkup(
+    createElement(CardActions, {
+      phones: [],
+      emails: [],
+      website: '',
+      light: false,
+      extras: {
+        ...NO_CARD_EXTRAS,
+        links: kinds.map((kind) => ({ kind, label: kind, url: `https://example.test/${kind}` })),
+      },
+    }),
+  )
+
+test('each network a mark exists for is drawn with it, in currentColor', () => {
+  const html = render(['x', 'github', 'whatsapp'])
+  for (const [kind, icon] of [
+    ['x', siX],
+    ['github', siGithub],
+    ['whatsapp', siWhatsapp],
+  ] as const) {
+    expect(html).toContain(`data-brand-icon="${kind}"`)
+    expect(html).toContain(`d="${icon.path}"`)
+  }
+  expect(html.match(/fill="currentColor"/g)).toHaveLength(3)
+})
+
+test('every network kind but LinkedIn, booking and custom has its own mark', () => {
+  const withoutMark = LINK_KINDS.filter((kind) => !BRAND_MARKS[kind])
+  expect(withoutMark.sort()).toEqual(['booking', 'custom', 'linkedin'])
+  // The others are still drawn, with an icon of their own (no mark, no broken image).
+  expect(render(['linkedin', 'booking', 'custom']).match(/<svg/g)).toHaveLength(3)
+})
+
+test('the company shows once: at the top without a logo, under the name with one', async () => {
+  const { CardDisplay } = await import('#app/components/cards/card-display')
+  const card: CardView = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    jobTitle: 'Engineer',
+    company: 'Analytical Engines',
+    phoneNumber: '',
+    website: '',
+    logoUrl: null,
+    profilePictureUrl: null,
+    background: { kind: 'color', value: '#ffffff', imageUrl: null },
+  }
+  const count = (html: string) => html.split('Analytical Engines').length - 1
+  expect(count(renderToStaticMarkup(createElement(CardDisplay, { card, productName: 'P' })))).toBe(
+    1,
+  )
+  const withLogo = renderToStaticMarkup(
+    createElement(CardDisplay, { card: { ...card, logoUrl: '/media/logo' }, productName: 'P' }),
+  )
+  // The logo's alt text names it, and the line under the name says it.
+  expect(withLogo).toContain('alt="Analytical Engines"')
+  expect(withLogo).toContain('>Analytical Engines</p>')
+})
