@@ -13,6 +13,7 @@ import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { EMBEDDABLE_IMAGE_HEADERS } from '#app/utils/route-headers'
 import { sourceOfCode, type ViewSource } from '#app/utils/view-sources'
 import { brandTextOnWhite, safeHexColor } from '#app/validation/hex-color'
+import { slugWords } from '#app/validation/slug-words'
 import { withTenant } from '#drizzle/db.server'
 
 async function requireCard(request: Request, context: AppLoadContext, reference: string) {
@@ -134,14 +135,7 @@ export async function qrResponse(
   return conditional(request, etag, body, 'image/png', isPublic, offer, download)
 }
 
-/** The download's name: the card owner's name and "qr", in letters, digits and hyphens only. */
+/** The download's name: the card owner's name as slug words, and "qr" (pia-print-qr). */
 function qrFileName(card: { firstName: string; lastName: string }) {
-  const name = `${card.firstName}-${card.lastName}`
-    .normalize('NFKD')
-    // Accents off their letters (Pía → pia), then anything else between words is a hyphen.
-    .replace(/\p{M}/gu, '')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase()
-  return `${name || 'card'}-qr`
+  return `${slugWords(`${card.firstName} ${card.lastName}`, 60) || 'card'}-qr`
 }

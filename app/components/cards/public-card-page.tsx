@@ -379,6 +379,7 @@ export function PublicCardPage({
           ) : (
             <Form
               method="POST"
+              data-connect-form
               onSubmit={(event) => {
                 event.preventDefault()
                 connect.submit({ intent: 'connect' }, { method: 'POST' })
