@@ -380,3 +380,40 @@ test('a team member (team_admin) is called a Team Member in the sidebar and the 
   await expect(page.getByTestId('user-menu-role')).toHaveText('(team member)')
   await context.close()
 })
+
+// Issue 41 point 17: at a phone's width the profile's tab bar scrolls, with a shade at the edge
+// that has more, and a tab chosen by its link is scrolled into the bar's view.
+test('tab bars at 375 px: they scroll with a hint, and the chosen tab is in view', async ({
+  browser,
+}) => {
+  const user = ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
+  if (!user) throw new Error('no end user')
+  const { context, page } = await signedInAs(browser, user, '/profile?tab=notifications')
+  await page.setViewportSize({ width: 375, height: 740 })
+  await page.reload()
+  const bar = page.getByRole('tablist', { name: /./ }).first()
+  const geometry = () =>
+    bar.evaluate((list) => ({
+      overflows: list.scrollWidth > list.clientWidth,
+      attachments: getComputedStyle(list).backgroundAttachment,
+      images: getComputedStyle(list).backgroundImage,
+    }))
+  const { overflows, attachments, images } = await geometry()
+  expect(overflows).toBe(true)
+  // Covers that scroll with the tabs, shades that stay at the edges.
+  expect(attachments).toBe('local, local, scroll, scroll')
+  expect(images).toContain('radial-gradient')
+  // The chosen tab sits wholly inside the bar's visible part.
+  const active = page.getByRole('tab', { selected: true })
+  await expect(active).toHaveText(/Notifications/)
+  await expect
+    .poll(async () => {
+      const [tab, list] = await Promise.all([active.boundingBox(), bar.boundingBox()])
+      return Boolean(
+        tab && list && tab.x >= list.x - 1 && tab.x + tab.width <= list.x + list.width + 1,
+      )
+    })
+    .toBe(true)
+  await page.screenshot({ path: test.info().outputPath('375-profile-tabs.jpg'), quality: 60 })
+  await context.close()
+})

@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
 import { useActionData, useSearchParams } from '@remix-run/react'
 import type { LucideIcon } from 'lucide-react'
-import { type MouseEvent, type ReactNode, useEffect, useState } from 'react'
+import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import {
   isClientFailure,
   serverActionOrFailure,
@@ -70,6 +70,17 @@ export function ProfileTabs({
   const [value, setValue] = useState(fromUrl)
   // Back and forward buttons move between tabs too.
   useEffect(() => setValue(fromUrl), [fromUrl])
+  // On a narrow screen the chosen tab is scrolled into the bar's view (never the page).
+  const list = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const bar = list.current
+    const active = bar?.querySelector<HTMLElement>(`[data-testid="profile-tab-${value}"]`)
+    if (!bar || !active) return
+    const left = active.offsetLeft - bar.offsetLeft
+    if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth) {
+      bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2
+    }
+  }, [value])
 
   function change(next: string) {
     setValue(next)
@@ -87,7 +98,8 @@ export function ProfileTabs({
     <Tabs.Root value={value} onValueChange={change} className="flex flex-col gap-6">
       <Tabs.List
         aria-label={label}
-        className="-mx-4 flex gap-1 overflow-x-auto border-b border-gray-200 px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0 dark:border-gray-800"
+        ref={list}
+        className="scroll-hint-x -mx-4 flex gap-1 overflow-x-auto border-b border-gray-200 px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0 dark:border-gray-800"
       >
         {tabs.map((tab) => (
           <Tabs.Trigger key={tab.id} value={tab.id} asChild>
