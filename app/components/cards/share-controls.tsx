@@ -16,12 +16,15 @@ export function useNfcSupport() {
 }
 
 /**
- * A URL that wraps only where a reader would break it (after `//`, `/`, `.`, `-`, `?`, `&`),
- * never inside a word (issue 41 point 13); a part longer than the line still wraps rather than
- * pushing the page sideways (`overflow-wrap: break-word` on the container).
+ * A URL that wraps only where a reader would break it (issue 41 point 13): after the scheme's
+ * `//`, and after `/`, `.`, `-`, `?`, `&` or `=` in its path, never inside the host or a word. A
+ * part longer than the line still wraps rather than pushing the page sideways
+ * (`overflow-wrap: break-word` on the container).
  */
 export function BreakableUrl({ url }: { url: string }) {
-  const parts = url.split(/(?<=\/\/|[/.\-?&=])(?!\/)/)
+  // The host stays whole (a name read in pieces misleads); the path breaks at its separators.
+  const [, origin = '', path = ''] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)?(.*)$/i.exec(url) ?? []
+  const parts = [...origin.split(/(?<=\/\/)/), ...path.split(/(?<=[/.\-?&=])/)].filter(Boolean)
   return (
     <>
       {parts.map((part, index) => (
