@@ -68,3 +68,28 @@ test('the company shows once: at the top without a logo, under the name with one
   expect(withLogo).toContain('alt="Analytical Engines"')
   expect(withLogo).toContain('>Analytical Engines</p>')
 })
+
+test('a logo on a coloured card sits on a white plate, so a logo in the brand colour stays seen', async () => {
+  const { CardDisplay } = await import('#app/components/cards/card-display')
+  const card: CardView = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    jobTitle: '',
+    company: 'Acme',
+    phoneNumber: '',
+    website: '',
+    logoUrl: '/media/logo',
+    profilePictureUrl: null,
+    background: { kind: 'color', value: '#e11d48', imageUrl: null },
+  }
+  const onRed = renderToStaticMarkup(createElement(CardDisplay, { card, productName: 'P' }))
+  expect(onRed).toContain('data-testid="card-logo-plate"')
+  const onWhite = renderToStaticMarkup(
+    createElement(CardDisplay, {
+      card: { ...card, background: { kind: 'color', value: '#ffffff', imageUrl: null } },
+      productName: 'P',
+    }),
+  )
+  expect(onWhite).not.toContain('card-logo-plate')
+  expect(onWhite).toContain('data-testid="card-logo"')
+})

@@ -30,7 +30,7 @@ function CardLogo({
 }) {
   const [broken, setBroken] = useState(false)
   if (card.logoUrl) {
-    return (
+    const logo = (
       <img
         src={broken ? LOGO_PLACEHOLDER : card.logoUrl}
         alt={card.company || 'Logo'}
@@ -40,6 +40,15 @@ function CardLogo({
         className="max-h-12 w-auto max-w-[180px] object-contain"
         data-testid="card-logo"
       />
+    )
+    // On a coloured or dark card (light text) the logo sits on a white plate: a logo in the
+    // agency's colour on a card in that colour would vanish (issue 41 point 17).
+    return light ? (
+      <span className="rounded-lg bg-white px-2.5 py-1.5 shadow-sm" data-testid="card-logo-plate">
+        {logo}
+      </span>
+    ) : (
+      logo
     )
   }
   return (
