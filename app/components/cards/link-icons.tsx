@@ -15,7 +15,7 @@ import {
 import type { LinkKind } from '#app/validation/card-details'
 
 /** The networks drawn with their own mark (24 × 24 paths). */
-export const BRAND_MARKS: Partial<Record<LinkKind, { title: string; path: string }>> = {
+const BRAND_MARKS: Partial<Record<LinkKind, { title: string; path: string }>> = {
   x: siX,
   instagram: siInstagram,
   facebook: siFacebook,
