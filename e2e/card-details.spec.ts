@@ -36,7 +36,7 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await page.getByLabel('Link 1 kind').selectOption('linkedin')
   // A wrong address for the kind is refused next to the field, and nothing is saved.
   await page.getByLabel('Link 1 address').fill('https://example.test/dana')
-  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByText('Please enter a LinkedIn address (linkedin.com)')).toBeVisible()
   await page.getByLabel('Link 1 address').fill('linkedin.com/in/dana')
   // One empty row for the next link; "Add link" adds the row after it (issue 41 point 14).
@@ -46,9 +46,9 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await page.getByLabel('Link 2 kind').selectOption('custom')
   await page.getByLabel('Link 2 label').fill('Portfolio')
   await page.getByLabel('Link 2 address').fill('https://dana.example.test/work')
-  await page.getByRole('button', { name: 'Next' }).click()
-  await expect(page).toHaveURL(/step=visuals/)
-  const detailsUrl = page.url().replace('step=visuals', 'step=details')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Card updated successfully')).toBeVisible()
+  const detailsUrl = page.url()
 
   // At a phone's width the rows and their buttons fit; with JavaScript a move happens in place.
   await page.setViewportSize({ width: 375, height: 812 })
@@ -70,7 +70,7 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await expect(page.getByLabel('Link 2 label')).toHaveValue('Portfolio')
   await context.close()
 
-  // Without JavaScript the server answers the move with the form, rows moved; Next saves them.
+  // Without JavaScript the server answers the move with the form, rows moved; Save saves them.
   const plain = await signedInAs(browser, OWNER, detailsUrl.replace(/^https?:\/\/[^/]+/, ''), {
     javaScript: false,
   })
@@ -79,8 +79,10 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await expect(plain.page.getByLabel('Link 1 address')).toHaveValue(
     'https://dana.example.test/work',
   )
-  await plain.page.getByRole('button', { name: 'Next' }).click()
-  await expect(plain.page).toHaveURL(/step=visuals/)
+  await plain.page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(plain.page).toHaveURL(/step=details/)
+  await plain.page.reload()
+  await expect(plain.page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
   await plain.context.close()
 
   // The profile edits the same details on the card it shows.

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, urlFor } from './fixtures'
-import { signedInAs } from './page-helpers'
+import { signedInAs, waitForHydration } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const jo = SPEC_ACCOUNTS.journey
@@ -43,8 +43,8 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   await page.getByRole('button', { name: 'Add link' }).click()
   await page.getByLabel('Link 2 kind').selectOption('booking')
   await page.getByLabel('Link 2 address').fill(BOOKING)
-  await page.getByRole('button', { name: 'Next' }).click()
-  await expect(page).toHaveURL(/step=visuals/)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Card updated successfully')).toBeVisible()
 
   // The visitor opens the copied link: the card with its link, counted as the copied link's.
   const visitor = await browser.newContext({
@@ -100,5 +100,71 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   const legend = page.getByTestId('views-chart-legend')
   await expect(legend.locator('[data-source="link"]')).toHaveText('Copied link 1')
   await expect(legend.locator('li')).toHaveCount(1)
+  await context.close()
+})
+
+// Issue 41 point 5 at a phone's width: the preview follows the form as the owner types, leaving
+// with unsaved changes asks first (Keep editing stays, Discard leaves), and one Save publishes.
+test('the card editor saves in one step, with a live preview, and asks before losing changes', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000)
+  const eve = SPEC_ACCOUNTS.editor
+  const { context, page } = await signedInAs(browser, eve, '/qrcode')
+  await page.setViewportSize({ width: 375, height: 812 })
+  const edit = (await page.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')) ?? ''
+  await page.goto(urlFor(HOSTS.alpha, edit))
+  await waitForHydration(page)
+  const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
+  const jobTitle = `Chief Editor ${unique()}`
+
+  // Nothing changed yet: the back link leaves without a question.
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0)
+  await page.getByLabel('Job title').fill(jobTitle)
+  await expect(preview).toContainText(jobTitle)
+
+  // Leaving asks first; Keep editing stays with the text as typed.
+  await page.getByRole('link', { name: 'Back to digital cards' }).click()
+  const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' })
+  await expect(ask).toBeVisible()
+  await page.screenshot({ path: test.info().outputPath('375-editor-unsaved.jpg'), quality: 60 })
+  await ask.getByRole('button', { name: 'Keep editing' }).click()
+  await expect(ask).toBeHidden()
+  await expect(page).toHaveURL(/step=details|edit\/[0-9a-f-]{36}$/)
+  await expect(page.getByLabel('Job title')).toHaveValue(jobTitle)
+  // So does the other tab.
+  await page.getByRole('link', { name: 'Visuals & Images' }).click()
+  await expect(ask).toBeVisible()
+  await ask.getByRole('button', { name: 'Keep editing' }).click()
+
+  // One Save: it stays on the tab, says so, and the card page shows it at once.
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Card updated successfully')).toBeVisible()
+  await expect(page.getByLabel('Job title')).toHaveValue(jobTitle)
+  await page.screenshot({ path: test.info().outputPath('375-editor-saved.jpg'), quality: 60 })
+  const visitor = await browser.newContext({ userAgent: VISITOR_AGENT })
+  const card = await visitor.newPage()
+  await card.goto(urlFor(HOSTS.alpha, `/card/${edit.split('/').at(-1)?.split('?')[0]}`))
+  await expect(card.getByTestId('card-display')).toContainText(jobTitle)
+
+  // Saved, nothing asks; the review is a look at the card, with no second save.
+  await page.getByRole('link', { name: 'Review Card' }).click()
+  await expect(page.getByRole('heading', { name: 'Review Card' })).toBeVisible()
+  await expect(page.getByRole('button', { name: /Save/ })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Back to Editing' })).toBeVisible()
+  await page.getByRole('link', { name: 'Done' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/end-user\/digital-cards$/)
+
+  // A change discarded is lost, as the dialog said.
+  await page.goto(urlFor(HOSTS.alpha, edit))
+  await waitForHydration(page)
+  await page.getByLabel('Job title').fill('Never saved')
+  await page.getByRole('link', { name: 'Back to digital cards' }).click()
+  await page.getByRole('button', { name: 'Discard changes' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/end-user\/digital-cards$/)
+  await card.reload()
+  await expect(card.getByTestId('card-display')).toContainText(jobTitle)
+  await visitor.close()
   await context.close()
 })

@@ -64,7 +64,7 @@ test('a locked company: the owner edit is kept out, the template change reaches 
   await company.evaluate((input) => input.removeAttribute('readonly'))
   await company.fill('Evil Inc')
   await page.getByLabel('Job title').fill('Designer')
-  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByText('Locked fields kept').first()).toBeVisible()
   await page.goto(editUrl)
   await expect(company).toHaveValue('Templater Inc')

@@ -216,8 +216,8 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   await expect(page.getByRole('link', { name: 'Card Details' })).toBeVisible()
   await page.getByRole('link', { name: 'Visuals & Images' }).click()
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
-  // The Visuals tab ends with its own action (issue 30): Next below the background's image.
-  const next = page.getByRole('button', { name: 'Next' })
+  // The Visuals tab ends with its own action (issue 30): Save below the background's image.
+  const next = page.getByRole('button', { name: 'Save', exact: true })
   await expect(page.getByLabel('Background image')).toBeAttached()
   await expect(next).toBeVisible()
   const nextBox = await next.boundingBox()
@@ -261,13 +261,13 @@ test('card text stays readable on light, dark, gradient and image backgrounds', 
   await expect(preview).toHaveAttribute('data-text-tone', 'light')
   await expect(preview).toHaveCSS('background-image', /\/media\/[0-9a-f]{64}\.jpg/)
 
-  // Visuals 'Next' saves and moves to the review; the final save returns to the list.
-  await page.getByRole('button', { name: 'Next' }).click()
+  // Visuals' Save saves and stays (issue 41 point 5); the review looks, and Done returns to the list.
+  await next.click()
   await expect(page.getByText('Changes saved')).toBeVisible()
+  await page.getByRole('link', { name: 'Review Card' }).click()
   await expect(page.getByRole('heading', { name: 'Review Card' })).toBeVisible()
-  await page.getByRole('button', { name: 'Save Card' }).click()
+  await page.getByRole('link', { name: 'Done' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
-  await expect(page.getByText('Card updated successfully')).toBeVisible()
 })
 
 test('an unknown card id in the editor says so and returns to the list', async ({ page }) => {

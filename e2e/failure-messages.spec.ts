@@ -109,7 +109,7 @@ test('card editor: a failed save says Failed to update digital card', async ({ p
     'abort',
     'POST',
   )
-  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByText('Failed to update digital card')).toBeVisible()
 })
 

@@ -184,6 +184,18 @@ export const SPEC_ACCOUNTS = {
     card: true,
   },
   /**
+   * e2e/card-journey.spec.ts (the production project): edits a card with its live preview, is
+   * asked before leaving unsaved changes, and saves in one step (issue 41 point 5).
+   */
+  editor: {
+    host: HOSTS.alpha,
+    email: 'editor-eve@e2e.test',
+    firstName: 'Eve',
+    lastName: 'Editor',
+    emailConfirmed: true,
+    card: true,
+  },
+  /**
    * e2e/billing.spec.ts (the production project): upgrades through the fake Stripe Checkout,
    * then a renewal fails and the plan falls back to Free after the grace period.
    */

@@ -184,7 +184,6 @@ const EditIntentSchema = z.discriminatedUnion('intent', [
     kind: z.enum(['color', 'gradient', 'image']),
     value: z.string().max(64).optional(),
   }),
-  z.object({ intent: z.literal('finish') }),
   CardSlugSchema.extend({ intent: z.literal('short-link') }),
 ])
 
@@ -205,18 +204,24 @@ export async function cardEditAction(
       details: async ({ intent, links, ...fields }, { tenant, user }) => {
         // The card's fields and its links change together, or not at all, under the card's
         // template: a locked field keeps the template's value whatever was sent (ADR 048).
-        const written = await withTenant(tenant.id, (tx) =>
-          writeCardUnderTemplate(tx, tenant.id, user.id, cardId, { fields, links }),
-        )
+        // Save is the one step that publishes (ADR 076): the update is audited with it.
+        const written = await withTenant(tenant.id, async (tx) => {
+          const result = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
+            fields,
+            links,
+          })
+          if (result) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
+          return result
+        })
         if (written?.kept.length) {
           return {
             toast: 'Locked fields kept',
             description: keptMessage(written.kept),
             type: 'info',
-            redirectTo: editUrl('visuals'),
+            redirectTo: editUrl('details'),
           }
         }
-        return { redirectTo: editUrl('visuals') }
+        return { toast: 'Card updated successfully', redirectTo: editUrl('details') }
       },
       visuals: async (_value, { tenant, user }, formData) => {
         // One transaction: a refused second image (an image Refusal, the reply next to its field)
@@ -230,22 +235,24 @@ export async function cardEditAction(
             'profilePicture',
             tx,
           )
-          return writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
+          const result = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
             fields: {
               ...(logo !== undefined ? { logoMediaId: logo } : {}),
               ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
             },
           })
+          if (result) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
+          return result
         })
         if (written?.kept.length) {
           return {
             toast: 'Changes saved',
             description: keptMessage(written.kept),
             type: 'info',
-            redirectTo: editUrl('review'),
+            redirectTo: editUrl('visuals'),
           }
         }
-        return { toast: 'Changes saved', redirectTo: editUrl('review') }
+        return { toast: 'Changes saved', redirectTo: editUrl('visuals') }
       },
       background: async (value, { tenant, user }, formData) => {
         // An image background is the media the image field resolves to (this organization's
@@ -297,12 +304,6 @@ export async function cardEditAction(
           return result
         })
         return { reply: { slug, changed: change === 'changed' } }
-      },
-      finish: async (_value, { tenant, user }) => {
-        await withTenant(tenant.id, (tx) =>
-          recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated'),
-        )
-        return 'Card updated successfully'
       },
     },
   })

@@ -57,6 +57,8 @@ export function useSchemaForm<
       defaultValue: options.defaultValue,
       constraint: formConstraint(schema),
       ...FORM_VALIDATION,
+      // The hidden intent names the form's purpose; it is never a change someone made.
+      shouldDirtyConsider: (name) => name !== 'intent',
       onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     }),
   )

@@ -95,7 +95,7 @@ describe('the card editor', () => {
     const who = await owner()
     const response = await edit(who, DETAILS)
     expect(response).toHaveRedirect(
-      `/dashboard/end-user/digital-cards/edit/${who.card.id}?step=visuals`,
+      `/dashboard/end-user/digital-cards/edit/${who.card.id}?step=details`,
     )
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, who.card.id))
     expect(row).toMatchObject({

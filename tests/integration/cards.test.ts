@@ -346,7 +346,15 @@ describe('card details', () => {
         params: { cardId: card.id },
       }),
     )
-    expect(ok).toHaveRedirect(`/dashboard/end-user/digital-cards/edit/${card.id}?step=visuals`)
+    // Save is the one step (issue 41 point 5): it stays on the tab, says so, and is the update
+    // the activity shows; the refused post before it recorded nothing.
+    expect(ok).toHaveRedirect(`/dashboard/end-user/digital-cards/edit/${card.id}?step=details`)
+    await expect(ok).toSendToast('Card updated successfully')
+    const updates = await getDb()
+      .select({ entityId: auditEvents.entityId })
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'card.updated'))
+    expect(updates).toEqual([{ entityId: card.id }])
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, card.id))
     expect(row).toMatchObject({
       title: 'After',

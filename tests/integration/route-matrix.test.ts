@@ -1020,11 +1020,6 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       fields: { intent: 'visuals', logoMediaId: b.mediaId, profilePictureMediaId: b.mediaId },
       params: { cardId: b.cardId },
     },
-    {
-      path: `${area}/edit/${b.cardId}`,
-      fields: { intent: 'finish' },
-      params: { cardId: b.cardId },
-    },
     // B's card's slug, or a new one for B's card: the card is not found for A.
     {
       path: `${area}/edit/${b.cardId}`,

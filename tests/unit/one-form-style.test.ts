@@ -178,11 +178,6 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'the images: file inputs, checked by the image field (validation/images.ts)',
   },
   {
-    file: 'app/components/cards/card-editor-page.tsx',
-    marker: 'value="finish"',
-    why: 'the review step’s save: one button',
-  },
-  {
     file: 'app/components/cards/cards-list-page.tsx',
     marker: 'value="delete"',
     why: 'the card’s delete confirmation: one button',

@@ -1,5 +1,5 @@
 import { getFormProps } from '@conform-to/react'
-import { Form, Link, useActionData, useFetcher, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useFetcher, useLocation, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
@@ -15,6 +15,7 @@ import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
+import { useUnsavedChanges } from '#app/components/unsaved-changes'
 import { cn } from '#app/utils/cn'
 import { parseSwatch, type StoredBackground } from '#app/validation/backgrounds'
 import { lockedMessage, type TemplateField } from '#app/validation/card-templates'
@@ -48,9 +49,12 @@ const NO_INTENT_MESSAGES = {}
 function BackgroundPicker({
   card,
   onPreview,
+  onPendingChange,
 }: {
   card: EditableCard
   onPreview: (background: StoredBackground) => void
+  /** An uploaded image waits for Apply Changes: unsaved until then. */
+  onPendingChange: (pending: boolean) => void
 }) {
   const fetcher = useFetcher<ActionReply>()
   const brandColor = useRootData()?.branding.primaryColor
@@ -58,6 +62,7 @@ function BackgroundPicker({
   const [imageKey, setImageKey] = useState(0)
   const current = card.background
   const selected = current.kind === 'image' ? null : `${current.kind}:${current.value}`
+  useEffect(() => onPendingChange(pendingImage !== null), [pendingImage, onPendingChange])
 
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
@@ -132,6 +137,35 @@ function BackgroundPicker({
   )
 }
 
+/** The details form's fields, as the form holds them (the card's other values are not its own). */
+const DETAIL_FIELDS = Object.keys(
+  CardDetailsSchema.shape,
+) as (keyof typeof CardDetailsSchema.shape)[]
+
+/**
+ * What the preview draws while the person types (issue 41 point 5): the saved card with the
+ * form's current text over it. Only text the form holds is taken; a link row counts once it
+ * has an address.
+ */
+function draftOf(card: EditableCard, value: Record<string, unknown> | undefined): EditableCard {
+  if (!value) return card
+  const text = (name: string) => (typeof value[name] === 'string' ? (value[name] as string) : '')
+  const draft: Record<string, unknown> = { ...card }
+  for (const name of DETAIL_FIELDS) {
+    if (name === 'links' || name === 'noindex') continue
+    if (typeof card[name as keyof EditableCard] === 'string') draft[name] = text(name)
+  }
+  const rows = Array.isArray(value.links) ? (value.links as Record<string, unknown>[]) : []
+  draft.links = rows
+    .filter((row) => typeof row?.url === 'string' && row.url.trim() !== '')
+    .map((row) => ({
+      kind: (typeof row.kind === 'string' && row.kind ? row.kind : 'website') as never,
+      label: typeof row.label === 'string' ? row.label : '',
+      url: row.url as string,
+    }))
+  return draft as EditableCard
+}
+
 export function CardEditorPage({
   card,
   step,
@@ -146,39 +180,15 @@ export function CardEditorPage({
   /** The card template's locked fields (ADR 048): read only here, kept by the server anyway. */
   locked?: TemplateField[]
 }) {
-  const isLocked = (field: TemplateField) => locked.includes(field)
-  // The card's logo and profile picture: the field's name is its purpose too.
-  const imageProps = (name: 'logo' | 'profilePicture') => ({
-    name,
-    purpose: name,
-    currentUrl: card[`${name}Url`],
-    errors: imageErrors(actionData, name),
-  })
-  // A field the template locks is read-only, and its hint says why.
-  const lockedProps = (field: TemplateField) => ({
-    ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
-    hint: isLocked(field) ? lockedMessage(field) : undefined,
-    hintId: `locked-${field}`,
-  })
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
   useClientFailureToast(actionData, NO_INTENT_MESSAGES, UPDATE_FAILED)
-  const navigation = useNavigation()
-  const pending = navigation.state === 'submitting'
-  const [preview, setPreview] = useState<StoredBackground>(card.background)
-  useEffect(() => setPreview(card.background), [card.background])
-  const [form, fields] = useSchemaForm(CardDetailsSchema, {
-    id: `card-details-${card.id}`,
-    lastResult: (actionData?.result as never) ?? undefined,
-    // The checkbox's value as a form sends it.
-    defaultValue: {
-      ...card,
-      noindex: card.noindex ? 'on' : undefined,
-      links: withBlankLinkRows(card.links),
-    },
-  })
+  // The preview follows the form: what is typed, the images chosen, the background picked.
+  const [draft, setDraft] = useState<EditableCard>(card)
+  useEffect(() => setDraft(card), [card])
+  // A save (a new location) starts the forms afresh from the saved values: nothing unsaved.
+  const { key } = useLocation()
   const listPath = cardsListPath(area)
-  const visualsFormId = `card-visuals-${card.id}`
   const tabs = [
     ['details', 'Card Details'],
     ['visuals', 'Visuals & Images'],
@@ -217,83 +227,30 @@ export function CardEditorPage({
             </nav>
           ) : null}
           {step === 'details' ? (
-            <Form method="POST" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
-              <input type="hidden" name="intent" value="details" />
-              {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-              <FormField className="sm:col-span-2" label="Title" field={fields.title} />
-              <FormField label="First name" field={fields.firstName} />
-              <FormField label="Last name" field={fields.lastName} />
-              <FormField label="Personal email" field={fields.email} type="email" />
-              <FormField label="Work email" field={fields.workEmail} type="email" />
-              <FormField label="Phone" field={fields.phoneNumber} type="tel" />
-              <FormField label="Company" field={fields.company} {...lockedProps('company')} />
-              <FormField label="Job title" field={fields.jobTitle} />
-              <FormField label="Website" field={fields.website} {...lockedProps('website')} />
-              <CardExtrasFields
-                fields={fields}
-                intents={form}
-                locked={{
-                  address: isLocked('address') ? lockedMessage('address') : undefined,
-                  links: isLocked('links')
-                    ? { hint: lockedMessage('links'), links: card.links }
-                    : undefined,
-                }}
+            <>
+              <DetailsForm
+                key={key}
+                card={card}
+                area={area}
+                locked={locked}
+                lastResult={actionData?.result ?? undefined}
+                onDraft={setDraft}
               />
-              <label className="flex items-center gap-2 text-sm sm:col-span-2">
-                <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
-                Hide this card from search engines
-              </label>
-              <StatusButton pending={pending} className="sm:col-span-2 sm:justify-self-end">
-                Next
-              </StatusButton>
-            </Form>
-          ) : null}
-          {step === 'details' ? (
-            <ShortLinkForm cardId={card.id} slug={shortLink.slug} origin={shortLink.origin} />
+              <ShortLinkForm cardId={card.id} slug={shortLink.slug} origin={shortLink.origin} />
+            </>
           ) : step === 'visuals' ? (
-            <div className="flex flex-col gap-6">
-              <Form
-                id={visualsFormId}
-                method="POST"
-                encType="multipart/form-data"
-                className="flex flex-col gap-6"
-              >
-                <input type="hidden" name="intent" value="visuals" />
-                {isLocked('logo') ? (
-                  <div className="flex flex-col gap-2">
-                    <p className="text-sm font-medium">Logo</p>
-                    {card.logoUrl ? (
-                      <img src={card.logoUrl} alt="Logo" className="h-16 w-16 object-contain" />
-                    ) : null}
-                    <p className="text-xs text-gray-500 dark:text-gray-400">
-                      {lockedMessage('logo')}
-                    </p>
-                  </div>
-                ) : (
-                  <ImageField label="Logo" {...imageProps('logo')} />
-                )}
-                <ImageField label="Profile picture" {...imageProps('profilePicture')} />
-              </Form>
-              {isLocked('background') ? (
-                <p className="text-sm text-gray-600 dark:text-gray-400">
-                  {lockedMessage('background')}
-                </p>
-              ) : (
-                <BackgroundPicker card={card} onPreview={setPreview} />
-              )}
-              {/* The tab's own action, at its end as on Card Details (issue 30): it submits the
-                  images' form above (the form attribute, so it works without JavaScript too);
-                  the background applies on its own. */}
-              <div className="flex justify-end border-t border-gray-200 pt-4 dark:border-gray-800">
-                <StatusButton pending={pending} form={visualsFormId}>
-                  Next
-                </StatusButton>
-              </div>
-            </div>
+            <VisualsForm
+              key={key}
+              card={card}
+              area={area}
+              locked={locked}
+              reply={actionData}
+              onDraft={setDraft}
+            />
           ) : (
             <div className="flex flex-col gap-4">
               <p className="text-sm text-gray-600 dark:text-gray-400">
-                Check your card. You can go back to any section before saving.
+                Every change is live once you press Save. This is your card as people see it.
               </p>
               <div className="flex flex-wrap gap-2">
                 <Button asChild variant="secondary">
@@ -302,24 +259,210 @@ export function CardEditorPage({
                 <Button asChild variant="secondary">
                   <Link to={cardEditPath(area, card.id, 'visuals')}>Edit Visuals</Link>
                 </Button>
-                <Form method="POST">
-                  <input type="hidden" name="intent" value="finish" />
-                  <StatusButton pending={pending}>Save Card</StatusButton>
-                </Form>
+                <Button asChild>
+                  <Link to={listPath}>Done</Link>
+                </Button>
               </div>
             </div>
           )}
         </section>
-        <aside aria-label="Preview" className="flex flex-col items-center gap-2">
+        <aside
+          aria-label="Preview"
+          className="flex flex-col items-center gap-2 md:sticky md:top-4 md:self-start"
+        >
           <p className="text-sm font-medium text-gray-500 dark:text-gray-400">Preview</p>
           <CardDisplay
-            card={{ ...card, background: preview }}
+            card={draft}
             productName={productName}
-            extras={card}
-            emails={[card.workEmail, card.email]}
+            extras={draft}
+            emails={[draft.workEmail, draft.email]}
           />
         </aside>
       </div>
     </main>
+  )
+}
+
+/** The tab's end: Save (the one step that makes a change public) and the review of the card. */
+function SaveBar({
+  area,
+  cardId,
+  pending,
+  form,
+}: {
+  area: CardArea
+  cardId: string
+  pending: boolean
+  form?: string
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2 border-t border-gray-200 pt-4 sm:col-span-2 dark:border-gray-800">
+      <Button asChild variant="secondary">
+        <Link to={cardEditPath(area, cardId, 'review')}>Review Card</Link>
+      </Button>
+      <StatusButton pending={pending} pendingText="Saving…" form={form}>
+        Save
+      </StatusButton>
+    </div>
+  )
+}
+
+function DetailsForm({
+  card,
+  area,
+  locked,
+  lastResult,
+  onDraft,
+}: {
+  card: EditableCard
+  area: CardArea
+  locked: TemplateField[]
+  lastResult: ActionReply['result'] | undefined
+  onDraft: (draft: EditableCard) => void
+}) {
+  const isLocked = (field: TemplateField) => locked.includes(field)
+  // A field the template locks is read-only, and its hint says why.
+  const lockedProps = (field: TemplateField) => ({
+    ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
+    hint: isLocked(field) ? lockedMessage(field) : undefined,
+    hintId: `locked-${field}`,
+  })
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting'
+  // Only the form's own fields: a value it does not hold would count as a change forever.
+  const defaultValue = Object.fromEntries(
+    DETAIL_FIELDS.map((name) => [name, card[name as keyof EditableCard]]),
+  )
+  const [form, fields] = useSchemaForm(CardDetailsSchema, {
+    id: `card-details-${card.id}`,
+    lastResult: (lastResult as never) ?? undefined,
+    // The checkbox's value as a form sends it.
+    defaultValue: {
+      ...defaultValue,
+      noindex: card.noindex ? 'on' : undefined,
+      links: withBlankLinkRows(card.links),
+    },
+  })
+  const unsaved = useUnsavedChanges(form.dirty)
+  const value = form.value as Record<string, unknown> | undefined
+  useEffect(() => onDraft(draftOf(card, value)), [card, value, onDraft])
+  return (
+    <Form
+      method="POST"
+      className="grid gap-4 sm:grid-cols-2"
+      {...getFormProps(form)}
+      onSubmit={(event) => {
+        getFormProps(form).onSubmit(event)
+        if (!event.defaultPrevented) unsaved.markSubmitting()
+      }}
+    >
+      <input type="hidden" name="intent" value="details" />
+      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <FormField className="sm:col-span-2" label="Title" field={fields.title} />
+      <FormField label="First name" field={fields.firstName} />
+      <FormField label="Last name" field={fields.lastName} />
+      <FormField label="Personal email" field={fields.email} type="email" />
+      <FormField label="Work email" field={fields.workEmail} type="email" />
+      <FormField label="Phone" field={fields.phoneNumber} type="tel" />
+      <FormField label="Company" field={fields.company} {...lockedProps('company')} />
+      <FormField label="Job title" field={fields.jobTitle} />
+      <FormField label="Website" field={fields.website} {...lockedProps('website')} />
+      <CardExtrasFields
+        fields={fields}
+        intents={form}
+        locked={{
+          address: isLocked('address') ? lockedMessage('address') : undefined,
+          links: isLocked('links')
+            ? { hint: lockedMessage('links'), links: card.links }
+            : undefined,
+        }}
+      />
+      <label className="flex items-center gap-2 text-sm sm:col-span-2">
+        <input type="checkbox" name="noindex" defaultChecked={card.noindex} />
+        Hide this card from search engines
+      </label>
+      <SaveBar area={area} cardId={card.id} pending={pending} />
+      {unsaved.dialog}
+    </Form>
+  )
+}
+
+function VisualsForm({
+  card,
+  area,
+  locked,
+  reply,
+  onDraft,
+}: {
+  card: EditableCard
+  area: CardArea
+  locked: TemplateField[]
+  reply: ActionReply | undefined
+  onDraft: (draft: EditableCard) => void
+}) {
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting'
+  const visualsFormId = `card-visuals-${card.id}`
+  // Images chosen or removed but not saved yet: the preview shows them, leaving asks first.
+  const [images, setImages] = useState<Partial<Record<'logo' | 'profilePicture', string | null>>>(
+    {},
+  )
+  const [background, setBackground] = useState<StoredBackground>(card.background)
+  const [backgroundPending, setBackgroundPending] = useState(false)
+  const unsaved = useUnsavedChanges(Object.keys(images).length > 0 || backgroundPending)
+  useEffect(() => {
+    onDraft({
+      ...card,
+      background,
+      ...('logo' in images ? { logoUrl: images.logo ?? null } : {}),
+      ...('profilePicture' in images ? { profilePictureUrl: images.profilePicture ?? null } : {}),
+    })
+  }, [card, images, background, onDraft])
+  const imageProps = (name: 'logo' | 'profilePicture') => ({
+    name,
+    purpose: name,
+    currentUrl: card[`${name}Url`],
+    errors: imageErrors(reply, name),
+    onUploaded: (result: { url: string }) => setImages((now) => ({ ...now, [name]: result.url })),
+    onRemoved: () => setImages((now) => ({ ...now, [name]: null })),
+  })
+  return (
+    <div className="flex flex-col gap-6">
+      <Form
+        id={visualsFormId}
+        method="POST"
+        encType="multipart/form-data"
+        className="flex flex-col gap-6"
+        onSubmit={unsaved.markSubmitting}
+      >
+        <input type="hidden" name="intent" value="visuals" />
+        {locked.includes('logo') ? (
+          <div className="flex flex-col gap-2">
+            <p className="text-sm font-medium">Logo</p>
+            {card.logoUrl ? (
+              <img src={card.logoUrl} alt="Logo" className="h-16 w-16 object-contain" />
+            ) : null}
+            <p className="text-xs text-gray-500 dark:text-gray-400">{lockedMessage('logo')}</p>
+          </div>
+        ) : (
+          <ImageField label="Logo" {...imageProps('logo')} />
+        )}
+        <ImageField label="Profile picture" {...imageProps('profilePicture')} />
+      </Form>
+      {locked.includes('background') ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{lockedMessage('background')}</p>
+      ) : (
+        <BackgroundPicker
+          card={card}
+          onPreview={setBackground}
+          onPendingChange={setBackgroundPending}
+        />
+      )}
+      {/* The tab's own Save, at its end as on Card Details (issue 30): it submits the images'
+          form above (the form attribute, so it works without JavaScript too); a colour or
+          gradient applies on its own, an uploaded background with its Apply Changes. */}
+      <SaveBar area={area} cardId={card.id} pending={pending} form={visualsFormId} />
+      {unsaved.dialog}
+    </div>
   )
 }

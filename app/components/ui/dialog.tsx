@@ -54,21 +54,28 @@ export function DialogCloseButton() {
   )
 }
 
-/** A destructive step's confirmation: Cancel and the action, which submits `children`' form. */
+/**
+ * A destructive step's confirmation: Cancel and the action, which submits `children`' form. Opened
+ * by its trigger, or by its owner through `open` (a navigation held until the person answers).
+ */
 export function ConfirmDialog({
   trigger,
+  open,
+  onOpenChange,
   title,
   description,
   children,
 }: {
-  trigger: ReactNode
+  trigger?: ReactNode
+  open?: boolean
+  onOpenChange?: (open: boolean) => void
   title: string
   description: string
   children: ReactNode
 }) {
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={overlay} />
         <AlertDialog.Content className={content}>
@@ -138,3 +145,6 @@ export function ConfirmActions({
     </>
   )
 }
+
+/** The Cancel of a confirmation that is not a form (it closes the dialog and does nothing). */
+export const ConfirmCancel = AlertDialog.Cancel
