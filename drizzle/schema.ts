@@ -1292,6 +1292,48 @@ export const dataExports = pgTable(
   ],
 )
 
+// A paid plan asked for where nobody pays online (issue 41 point 4, ADR 079): without a payment
+// provider the upgrade is a request the agency's admins grant or decline. One pending request per
+// person (the partial unique index); a decided one stays as the record of who decided and when.
+export const planRequestPlan = pgEnum('plan_request_plan', [
+  'team_basic',
+  'team_pro',
+  'team_member_basic',
+])
+export const planRequestStatus = pgEnum('plan_request_status', [
+  'pending',
+  'granted',
+  'declined',
+  'withdrawn',
+])
+
+export const planRequests = pgTable(
+  'plan_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    plan: planRequestPlan('plan').notNull(),
+    status: planRequestStatus('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    // Who granted or declined it; null once that admin's account is gone (the decision stays).
+    decidedBy: uuid('decided_by'),
+  },
+  (t) => [
+    unique('plan_requests_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('plan_requests_one_pending_per_user')
+      .on(t.organizationId, t.userId)
+      .where(sql`${t.status} = 'pending'`),
+    index('plan_requests_org_status_created_idx').on(t.organizationId, t.status, t.createdAt),
+    foreignKey({
+      name: 'plan_requests_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // Fixed-window counters shared by every app instance (sign-in and reset throttling).
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
@@ -1333,4 +1375,5 @@ export const tenantTables = {
   accountDeletions,
   departedAddresses,
   dataExports,
+  planRequests,
 } as const

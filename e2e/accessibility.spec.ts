@@ -372,7 +372,7 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
       await expect(sidebar).toHaveAttribute('data-state', 'expanded')
     },
     '/dashboard/end-user/team': async (page, report, label) => {
-      // No plan yet: the plans and the confirm dialog (its confirm disabled, teams.spec.ts).
+      // No plan yet: the plans and the confirm dialog (a request to the admins, teams.spec.ts).
       await auditDialog(page, report, label, 'Confirm Upgrade', () =>
         page.getByRole('button', { name: 'Upgrade to Team Basic' }).click(),
       )

@@ -112,7 +112,8 @@ test('the card editor saves in one step, with a live preview, and asks before lo
   const eve = SPEC_ACCOUNTS.editor
   const { context, page } = await signedInAs(browser, eve, '/qrcode')
   await page.setViewportSize({ width: 375, height: 812 })
-  const edit = (await page.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')) ?? ''
+  const edit =
+    (await page.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')) ?? ''
   await page.goto(urlFor(HOSTS.alpha, edit))
   await waitForHydration(page)
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')

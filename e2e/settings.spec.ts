@@ -161,9 +161,17 @@ test('team member: notifications, privacy, billing and API tabs', async ({ page 
     'Team Member Basic: $49/month, up to 10 end users.',
   )
   await expect(
-    page.getByText('your agency administrator grants it', { exact: false }),
+    page.getByText("your agency's administrators grant it", { exact: false }),
   ).toBeVisible()
   await expect(page.getByText('No payment provider is connected', { exact: false })).toBeVisible()
+  // No dead end (ADR 079): the plan is asked of the agency's admins, and the request can be
+  // taken back.
+  await page.getByRole('button', { name: 'Request Team Member Basic' }).click()
+  await expect(page.getByText("Request sent to your agency's administrators")).toBeVisible()
+  await expect(page.getByTestId('plan-request')).toContainText('Team Member Basic')
+  await page.getByRole('button', { name: 'Withdraw request' }).click()
+  await expect(page.getByText('Request withdrawn')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Request Team Member Basic' })).toBeVisible()
 
   await tab(page, 'API')
   await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()

@@ -196,6 +196,17 @@ export const SPEC_ACCOUNTS = {
     card: true,
   },
   /**
+   * e2e/plan-requests.spec.ts: asks Alpha's admins for Team Pro where nobody pays online, and
+   * is told the answer (issue 41 point 4).
+   */
+  planRequester: {
+    host: HOSTS.alpha,
+    email: 'plan-requester-rae@e2e.test',
+    firstName: 'Rae',
+    lastName: 'Requester',
+    emailConfirmed: true,
+  },
+  /**
    * e2e/billing.spec.ts (the production project): upgrades through the fake Stripe Checkout,
    * then a renewal fails and the plan falls back to Free after the grace period.
    */

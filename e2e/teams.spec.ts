@@ -116,10 +116,11 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   await expect(dialog).toContainText('Team Basic')
   await expect(dialog).toContainText('Monthly')
   await expect(dialog).toContainText('$19/month')
-  // No payment provider yet: the dialog says who grants plans, and its confirm stays disabled
-  // (the server refuses the upgrade too, teams.test.ts).
+  // No payment provider: the dialog says who grants plans and sends them a request instead of
+  // paying (ADR 079; the server refuses a self-upgrade, teams.test.ts).
   await expect(dialog).toContainText(PLANS_GRANTED_BY_ADMINS)
-  await expect(dialog.getByRole('button', { name: 'Confirm Upgrade' })).toBeDisabled()
+  await expect(dialog.getByRole('button', { name: 'Confirm Upgrade' })).toHaveCount(0)
+  await expect(dialog.getByRole('button', { name: 'Send Request' })).toBeEnabled()
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
   // Alpha's agency admin grants Team Basic from End Users.

@@ -234,6 +234,26 @@ export async function lockActiveAgencyAdmins(db: Queryable, organizationId: stri
   return rows.map((row) => row.id)
 }
 
+/** The organization's active accounts with one of these roles: who is asked to decide. */
+export async function listActiveUserIdsWithRoles(
+  db: Queryable,
+  organizationId: string,
+  roles: readonly User['role'][],
+) {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        inArray(users.role, [...roles]),
+        eq(users.status, 'active'),
+      ),
+    )
+    .orderBy(users.createdAt)
+  return rows.map((row) => row.id)
+}
+
 /** Unassigns every end user assigned to this account (it stops being a team member). */
 export async function unassignEndUsersFrom(
   db: Queryable,

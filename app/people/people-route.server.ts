@@ -4,6 +4,10 @@
 import { type AppLoadContext, data } from '@remix-run/node'
 import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.server'
+import {
+  decideOwnOrganizationPlanRequest,
+  readPlanRequests,
+} from '#app/billing/plan-requests.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import {
@@ -103,6 +107,8 @@ export async function endUsersLoader(request: Request, context: AppLoadContext) 
     filter: { ...filter, roles: undefined },
     listRoles: USER_LIST_ROLES,
     agencies,
+    // The platform's own end users' plan requests (ADR 079): its super admins answer them.
+    planRequests: await readPlanRequests(admin),
     now: new Date().toISOString(),
   })
 }
@@ -161,6 +167,7 @@ export async function endUsersAction(request: Request, context: AppLoadContext) 
       'delete-user': (value, admin) => deleteEndUser(admin, value, USER_LIST_ROLES),
       'change-role': (value, admin) => changeAccountRole(admin, value, USER_LIST_ROLES),
       'set-plan': (value, admin) => setAccountPlan(admin, value),
+      'decide-plan-request': (value, admin) => decideOwnOrganizationPlanRequest(admin, value),
     },
     redirectTo: postedUrl(request, END_USERS_PATH),
   })
@@ -215,6 +222,8 @@ export async function agencyEndUsersLoader(request: Request, context: AppLoadCon
     scope: 'agency' as const,
     canEdit: actor.user.role === 'agency_admin',
     roles: rolesFor('agency'),
+    // Paid plans asked of the agency's admins (ADR 079); agency members see them read only.
+    planRequests: await readPlanRequests(actor),
     now: new Date().toISOString(),
   })
 }
@@ -265,6 +274,7 @@ export async function agencyEndUsersAction(request: Request, context: AppLoadCon
       'change-role': (value, actor) =>
         changeAccountRole(actor, ownOrganization(value, actor), ['end_user']),
       'set-plan': (value, actor) => setAccountPlan(actor, ownOrganization(value, actor)),
+      'decide-plan-request': (value, actor) => decideOwnOrganizationPlanRequest(actor, value),
       'hand-over': (value, actor) => handOverEndUserSeat(actor, ownOrganization(value, actor)),
       'set-forwarding': ({ kind, message, contactPageUrl }, actor) =>
         setSeatForwarding(actor, { kind, message, contactPageUrl }),

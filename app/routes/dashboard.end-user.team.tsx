@@ -3,6 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { intentAction } from '#app/actions/intent-action.server'
 import { requireRole } from '#app/auth/guards.server'
 import { portalUrl } from '#app/billing/billing-checkout.server'
+import { requestPlan, withdrawOwnPlanRequest } from '#app/billing/plan-requests.server'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { TeamPage } from '#app/components/teams/team-page'
@@ -19,7 +20,7 @@ import {
 } from '#app/teams/manage-teams.server'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { teamPageLoader } from '#app/teams/team-page-loader.server'
-import { teamPagePath } from '#app/validation/team-paths'
+import { PLANS_VIEW_PATH, teamPagePath } from '#app/validation/team-paths'
 import { TeamIntentSchema } from '#app/validation/teams'
 
 export const meta: MetaFunction = () => [{ title: 'Team' }]
@@ -43,6 +44,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
         onTeamPage(cancelInvitation(tenant, user, value)),
       // Stripe Checkout, or the portal for an account that already pays (ADR 051).
       upgrade: (value, { tenant, user }) => upgradePlan(tenant, user, value.plan),
+      // Without Stripe: a request the agency's admins answer (ADR 079).
+      'request-plan': async (value, { tenant, user }) => ({
+        toast: await requestPlan(tenant, user, value.plan),
+        redirectTo: PLANS_VIEW_PATH,
+      }),
+      'withdraw-plan-request': async (_value, { tenant, user }) => ({
+        toast: await withdrawOwnPlanRequest(tenant, user),
+        redirectTo: PLANS_VIEW_PATH,
+      }),
       'billing-portal': async (_value, { tenant, user }) => ({
         redirectTo: await portalUrl(tenant, user),
       }),

@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
+import { countPlanRequestsFor } from '#app/billing/plan-requests.server'
 import { isRequestFailure } from '#app/components/client-failure'
 import { AppErrorContent } from '#app/components/layout/app-error'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'
@@ -24,8 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (/^\/dashboard\/?$/.test(new URL(request.url).pathname)) {
     throw new Response('Not Found', { status: 404 })
   }
-  const { user } = await requireUser(request, context)
-  return { role: user.role, sidebarOpen: readSidebarOpen(request.headers.get('Cookie')) }
+  const { tenant, user } = await requireUser(request, context)
+  return {
+    role: user.role,
+    sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
+    // The End Users entry's badge for the admins who answer plan requests (ADR 079).
+    planRequests: await countPlanRequestsFor(tenant, user.role),
+  }
 }
 
 /** Spec §2.9: on the way to the Team page, 'Loading team information...' stands in for it. */

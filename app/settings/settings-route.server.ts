@@ -21,6 +21,11 @@ import {
   TEAM_MEMBER_BASIC,
   TIER_NAMES,
 } from '#app/billing/plan-limits'
+import {
+  pendingPlanRequestOf,
+  requestPlan,
+  withdrawOwnPlanRequest,
+} from '#app/billing/plan-requests.server'
 import { sellsOnline } from '#app/billing/stripe-config.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
@@ -165,7 +170,7 @@ export const AGENCY_BILLING: BillingScope = {
 export const AGENCY_PRO_GRANTED =
   "Online payment is not available for Agency Pro here: the platform administrator sets your agency's plan. Ask them to change it."
 export const TEAM_MEMBER_BASIC_GRANTED =
-  'Online payment is not available for Team Member Basic here: your agency administrator grants it. Ask them to change your plan.'
+  "Online payment is not available for Team Member Basic here: your agency's administrators grant it. Send them a request and you will get an email with their answer."
 
 const ALREADY = (name: string) => `You already have the ${name} plan`
 
@@ -190,6 +195,8 @@ export async function loadTeamMemberSettings(request: Request, context: AppLoadC
       current: user.memberPlan === TEAM_MEMBER_BASIC.id,
       canPayOnline: sellsOnline(TEAM_MEMBER_BASIC.id),
       grantedBy: TEAM_MEMBER_BASIC_GRANTED,
+      // Without Stripe, asked of the agency's admins (ADR 079).
+      request: { pending: await pendingPlanRequestOf(tenant, user) },
     },
     billing: await loadBillingSummary(tenant, user, { ...TEAM_MEMBER_BILLING, planName }),
     checkout: new URL(request.url).searchParams.get('checkout'),
@@ -235,6 +242,14 @@ export async function teamMemberSettingsAction(request: Request, context: AppLoa
       },
       'billing-portal': async (_value, { tenant, user }) => ({
         redirectTo: await portalUrl(tenant, user, TEAM_MEMBER_BILLING),
+      }),
+      'request-plan': async (_value, { tenant, user }) => ({
+        toast: await requestPlan(tenant, user, TEAM_MEMBER_BASIC.id),
+        redirectTo: TEAM_MEMBER_BILLING.returnPath,
+      }),
+      'withdraw-plan-request': async (_value, { tenant, user }) => ({
+        toast: await withdrawOwnPlanRequest(tenant, user),
+        redirectTo: TEAM_MEMBER_BILLING.returnPath,
       }),
     },
     redirectTo: postedUrl(request),

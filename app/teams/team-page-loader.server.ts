@@ -3,6 +3,7 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { requireRole } from '#app/auth/guards.server'
 import { loadBillingSummary } from '#app/billing/billing-checkout.server'
+import { pendingPlanRequestOf } from '#app/billing/plan-requests.server'
 import { loadTeamPage } from '#app/teams/manage-teams.server'
 import { canPayOnline } from '#app/teams/payment.server'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
@@ -24,6 +25,8 @@ export async function teamPageLoader({ request, context }: LoaderFunctionArgs) {
     canPayOnline: canPayOnline(),
     // The plans view's billing section (Stripe asked only there): plan, card, invoices.
     billing: view === 'plans' ? await loadBillingSummary(tenant, user) : null,
+    // A plan asked of the agency's admins and not answered yet (ADR 079).
+    planRequest: view === 'plans' ? await pendingPlanRequestOf(tenant, user) : null,
     checkout: url.searchParams.get('checkout'),
     userId: user.id,
     teams: page.teams,

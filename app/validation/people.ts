@@ -127,6 +127,13 @@ export const EditUserSchema = EndUserFieldsSchema.omit({ organizationId: true })
   userId,
 })
 
+/** A plan request's answer, in one click (ADR 079): on either End Users screen. */
+export const DecidePlanRequestSchema = z.object({
+  intent: z.literal('decide-plan-request'),
+  requestId: rowId('Request ID is required'),
+  decision: z.enum(['granted', 'declined'], { error: 'Please grant or decline' }),
+})
+
 export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   AddUserSchema,
   EditUserSchema,
@@ -139,6 +146,7 @@ export const EndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-user'), organizationId, userId }),
   z.object({ intent: z.literal('change-role'), organizationId, userId, role }),
   z.object({ intent: z.literal('set-plan'), organizationId, userId, plan }),
+  DecidePlanRequestSchema,
 ])
 
 const password = staffPasswordField()
@@ -242,6 +250,7 @@ export const AgencyEndUsersIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-user'), userId }),
   z.object({ intent: z.literal('change-role'), userId, role }),
   z.object({ intent: z.literal('set-plan'), userId, plan }),
+  DecidePlanRequestSchema,
   // Cards that outlive a seat (issue 31, ADR 049): the agency's screen only.
   HandOverSchema,
   SetForwardingSchema,

@@ -65,9 +65,12 @@ export const formatPrice = (plan: Plan) => `$${plan.price}`
 
 export const upgradedMessage = (plan: Plan) => `Successfully upgraded to ${plan.name} plan`
 
-/** Until a payment provider is connected, nobody upgrades themselves (issue 26 point 7). */
+/**
+ * Until a payment provider is connected, nobody upgrades themselves (issue 26 point 7): the
+ * upgrade is a request the agency's administrators answer (issue 41 point 4, ADR 079).
+ */
 export const PLANS_GRANTED_BY_ADMINS =
-  'Online payment is not available yet: paid plans are granted by an administrator of your agency. Ask them to change your plan.'
+  "Online payment is not available here: your agency's administrators grant paid plans. Send them a request and you will get an email with their answer."
 
 export const CONFIRM_EMAIL_TO_INVITE =
   'Confirm your email address before inviting anyone: use the link we emailed you, or send a new one from the banner at the top of the page.'

@@ -138,6 +138,9 @@ export const TeamMemberSettingsSchema = z.discriminatedUnion('intent', [
   TeamMemberPrivacySchema,
   BillingUpgradeSchema,
   BillingPortalSchema,
+  // Without a payment provider Team Member Basic is asked of the agency's admins (ADR 079).
+  z.object({ intent: z.literal('request-plan') }),
+  z.object({ intent: z.literal('withdraw-plan-request') }),
 ])
 export const AgencySettingsSchema = z.discriminatedUnion('intent', [
   AgencyTeamSchema,

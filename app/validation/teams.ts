@@ -65,6 +65,12 @@ export const TeamIntentSchema = z.discriminatedUnion('intent', [
     intent: z.literal('upgrade'),
     plan: z.enum(PAID_PLAN_IDS, { error: 'Please choose a plan' }),
   }),
+  // Without a payment provider the upgrade is a request to the agency's admins (ADR 079).
+  z.object({
+    intent: z.literal('request-plan'),
+    plan: z.enum(PAID_PLAN_IDS, { error: 'Please choose a plan' }),
+  }),
+  z.object({ intent: z.literal('withdraw-plan-request') }),
   // Update Billing Info and View Invoices: Stripe's customer portal (ADR 051).
   z.object({ intent: z.literal('billing-portal') }),
 ])

@@ -341,8 +341,16 @@ const FORMS: Form[] = [
   ...settingsForms(
     'team-member',
     'team_admin',
-    // The Billing tab's buttons (ADR 051): Team Member Basic's checkout and the portal.
-    ['notifications', 'privacy', 'upgrade', 'billing-portal'],
+    // The Billing tab's buttons (ADR 051): Team Member Basic's checkout and the portal; without
+    // Stripe its request to the agency's admins and its withdrawal (ADR 079).
+    [
+      'notifications',
+      'privacy',
+      'upgrade',
+      'billing-portal',
+      'request-plan',
+      'withdraw-plan-request',
+    ],
     [
       ...PRIVACY_KEYS,
       'activityTracking',
@@ -590,6 +598,9 @@ const FORMS: Form[] = [
       'cancel-invitation',
       'upgrade',
       'billing-portal',
+      // Without Stripe the upgrade is a request to the agency's admins (ADR 079).
+      'request-plan',
+      'withdraw-plan-request',
     ],
     keys: ['name', 'description', 'teamId', 'email', 'role', 'memberId', 'invitationId', 'plan'],
   },
@@ -638,8 +649,27 @@ const FORMS: Form[] = [
     file: 'dashboard.super-admin.users._index',
     path: '/dashboard/super-admin/users?index',
     actor: 'super_admin',
-    intents: ['add-user', 'edit-user', 'set-status', 'delete-user', 'change-role', 'set-plan'],
-    keys: ['userId', 'organizationId', 'name', 'email', 'active', 'status', 'role', 'plan'],
+    intents: [
+      'add-user',
+      'edit-user',
+      'set-status',
+      'delete-user',
+      'change-role',
+      'set-plan',
+      'decide-plan-request',
+    ],
+    keys: [
+      'userId',
+      'organizationId',
+      'name',
+      'email',
+      'active',
+      'status',
+      'role',
+      'plan',
+      'requestId',
+      'decision',
+    ],
   },
   {
     name: 'super admin team',
@@ -668,6 +698,8 @@ const FORMS: Form[] = [
       'hand-over',
       'set-forwarding',
       'clear-successor',
+      // A plan request's answer (ADR 079).
+      'decide-plan-request',
     ],
     keys: [
       'userId',
@@ -678,6 +710,8 @@ const FORMS: Form[] = [
       'role',
       'assignedToUserId',
       'plan',
+      'requestId',
+      'decision',
       'successorId',
       'kind',
       'message',

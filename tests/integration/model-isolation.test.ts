@@ -210,6 +210,7 @@ import {
 import {
   countOrganizationEndUsers,
   deleteAccount,
+  listActiveUserIdsWithRoles,
   listOrganizationEndUsers,
   listStaff,
   listSuccessorChoices,
@@ -220,6 +221,14 @@ import {
   unassignEndUsersFrom,
   updateAccount,
 } from '#app/models/people.server'
+import {
+  countPendingPlanRequests,
+  decidePlanRequest,
+  findPendingPlanRequest,
+  insertPlanRequest,
+  listPendingPlanRequests,
+  withdrawPlanRequest,
+} from '#app/models/plan-requests.server'
 import {
   clearSeatSuccessor,
   findSeatSuccessorCard,
@@ -594,7 +603,11 @@ async function seedTenantA(db: Queryable) {
   )
   await startDataExport(db, organization.id, runningExport.id)
   await setDataExportProgress(db, organization.id, runningExport.id, 40)
+  // A's pending plan request (ADR 079): the user asks for Team Pro.
+  const planRequest = await insertPlanRequest(db, organization.id, user.id, 'team_pro')
+  if (!planRequest) throw new Error('plan request not stored')
   return {
+    planRequest,
     departedSlug,
     organization,
     readyExport,
@@ -2469,6 +2482,56 @@ const cases: Record<string, Case[]> = {
     {
       name: "locks and counts none of A's super admins",
       run: (db, b) => db.transaction((tx) => lockSuperAdmins(tx, b)),
+      expected: nothing,
+    },
+  ],
+  listActiveUserIdsWithRoles: [
+    {
+      name: "lists none of A's agency admins",
+      run: (db, b) => listActiveUserIdsWithRoles(db, b, ['agency_admin', 'super_admin']),
+      expected: nothing,
+    },
+  ],
+  insertPlanRequest: [
+    {
+      name: "makes no plan request of A's user in B",
+      run: (db, b, a) => insertPlanRequest(db, b, a.user.id, 'team_basic'),
+      // The composite foreign key refuses B's row for A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findPendingPlanRequest: [
+    {
+      name: "finds none of A's user's requests",
+      run: (db, b, a) => findPendingPlanRequest(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  listPendingPlanRequests: [
+    {
+      name: "lists none of A's requests",
+      run: (db, b) => listPendingPlanRequests(db, b),
+      expected: nothing,
+    },
+  ],
+  countPendingPlanRequests: [
+    {
+      name: "counts none of A's requests",
+      run: (db, b) => countPendingPlanRequests(db, b),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  decidePlanRequest: [
+    {
+      name: "grants none of A's requests by id",
+      run: (db, b, a) => decidePlanRequest(db, b, a.planRequest.id, 'granted', a.user.id),
+      expected: nothing,
+    },
+  ],
+  withdrawPlanRequest: [
+    {
+      name: "withdraws none of A's user's requests",
+      run: (db, b, a) => withdrawPlanRequest(db, b, a.user.id),
       expected: nothing,
     },
   ],

@@ -101,6 +101,7 @@ describe('row-level security', () => {
     expect(names).toEqual(expect.arrayContaining(['billing_accounts', 'stripe_events']))
     expect(names).toContain('google_wallet_objects')
     expect(names).toContain('data_exports')
+    expect(names).toContain('plan_requests')
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
   })
 

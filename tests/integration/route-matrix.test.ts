@@ -19,6 +19,7 @@ import {
   startDataExport,
 } from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
+import { insertPlanRequest } from '#app/models/plan-requests.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
@@ -581,6 +582,8 @@ let invitationB: { id: string }
 let templateB: { id: string }
 /** B's owner's ready data export (ADR 052). */
 let dataExportB: { id: string }
+/** B's member's pending plan request (ADR 079). */
+let planRequestB: { id: string }
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -680,6 +683,11 @@ async function seedTenantB() {
     email: `member-${MARK}@example.test`,
   })
   memberUserIdB = memberUserB.id
+  const pendingB = await withTenant(tenantB.organization.id, (tx) =>
+    insertPlanRequest(tx, tenantB.organization.id, memberUserB.id, 'team_pro'),
+  )
+  if (!pendingB) throw new Error("B's plan request not stored")
+  planRequestB = pendingB
   teamAdminIdB = (
     await makeUser(tenantB.organization.id, {
       role: 'team_admin',
@@ -1093,6 +1101,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     teamPage({ intent: 'cancel-invitation', teamId: teamB.id, invitationId: invitationB.id }),
     teamPage({ intent: 'cancel-invitation', teamId: teamOfA.id, invitationId: invitationB.id }),
     teamPage({ intent: 'upgrade', plan: 'team_pro', userId: memberB.id }),
+    // The poster's own request only (ADR 079): B's ids injected change nothing of B's.
+    teamPage({ intent: 'request-plan', plan: 'team_pro', requestId: planRequestB.id }),
+    teamPage({ intent: 'withdraw-plan-request', requestId: planRequestB.id }),
   ]
   // B's invitation is addressed to A's intruder: only the tenant keeps it from them.
   const invitation = (answer: 'accept' | 'decline'): WriteAttempt[] => [
@@ -1145,6 +1156,9 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       // Team Member Basic's checkout and the portal: the poster's own billing only (ADR 051).
       { intent: 'upgrade' },
       { intent: 'billing-portal' },
+      // Its request and withdrawal (ADR 079): the poster's own only.
+      { intent: 'request-plan' },
+      { intent: 'withdraw-plan-request' },
     ),
     'dashboard.team-member.settings.tsx': settings('/dashboard/team-member/settings', privacy),
     'settings.agency.tsx': settings('/settings/agency', ...agencyTabs),
@@ -1359,10 +1373,19 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     ),
     // A super admin of A, on an agency host, naming B's account and organization: 403.
     'dashboard.super-admin.users._index.tsx': [
-      ['set-status', 'delete-user', 'edit-user', 'change-role', 'set-plan'].map((intent) => ({
+      [
+        'set-status',
+        'delete-user',
+        'edit-user',
+        'change-role',
+        'set-plan',
+        'decide-plan-request',
+      ].map((intent) => ({
         path: '/dashboard/super-admin/users',
         fields: {
           intent,
+          requestId: planRequestB.id,
+          decision: 'granted',
           userId: memberUserIdB,
           organizationId: b.organizationId,
           status: 'inactive',
@@ -1413,10 +1436,13 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       'hand-over',
       'set-forwarding',
       'clear-successor',
+      'decide-plan-request',
     ].map((intent) => ({
       path: '/dashboard/agency/users?index',
       fields: {
         intent,
+        requestId: planRequestB.id,
+        decision: 'granted',
         userId: memberUserIdB,
         successorId: memberUserIdB,
         kind: 'message',

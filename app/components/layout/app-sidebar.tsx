@@ -3,7 +3,7 @@
 // (16rem, or 3rem of icons when collapsed, toggled by its button or Ctrl/Cmd+B and remembered in
 // a cookie); below, the same contents open as a drawer (18rem) from a Menu button.
 import * as Dialog from '@radix-ui/react-dialog'
-import { NavLink, useLocation } from '@remix-run/react'
+import { NavLink, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react'
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { type NavEntry, roleBadge, sidebarNavigation } from '#app/navigation/role-navigation'
@@ -213,6 +213,9 @@ function NavGroup({
   collapsed: boolean
 }) {
   const labelId = useId()
+  // The dashboards' layout counts the plan requests waiting for this admin (ADR 079).
+  const planRequests =
+    useRouteLoaderData<{ planRequests?: number }>('routes/dashboard')?.planRequests ?? 0
   return (
     <div>
       <p
@@ -243,6 +246,20 @@ function NavGroup({
             >
               <item.icon aria-hidden className="h-4 w-4 shrink-0" />
               <span className={cn('truncate', collapsed && 'sr-only')}>{item.label}</span>
+              {item.id === 'end-users' && planRequests > 0 ? (
+                <span
+                  data-testid="plan-requests-badge"
+                  className={cn(
+                    'ml-auto rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-gray-950',
+                    collapsed && 'absolute -mt-5 ml-5 px-1',
+                  )}
+                >
+                  {planRequests}
+                  <span className="sr-only">
+                    {planRequests === 1 ? ' plan request' : ' plan requests'}
+                  </span>
+                </span>
+              ) : null}
             </NavLink>
           </li>
         ))}

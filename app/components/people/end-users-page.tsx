@@ -21,6 +21,7 @@ import type { Agency, EndUsersFilterView, HandOverRow, Person, TeamMember } from
 import { EndUsersTable, type RowActions } from './end-users-table'
 import { DeleteDialog, PageHeader, useRoleChangeFailureToast } from './people-ui'
 import { AssignDialog, HandOverDialog, PlanDialog, RoleDialog } from './person-dialogs'
+import { PlanRequestsPanel, type PlanRequestView } from './plan-requests-panel'
 import {
   ClearSuccessorDialog,
   ForwardingDialog,
@@ -49,6 +50,8 @@ export type EndUsersPageProps = {
   successors?: TeamMember[]
   /** The agency's screen: who forwards to whom (every handed-over seat). */
   handOvers?: HandOverRow[]
+  /** Paid plans asked of this screen's admins (ADR 079). */
+  planRequests?: PlanRequestView[]
 }
 
 const PATHS = {
@@ -93,6 +96,7 @@ export function EndUsersPage({
   seatForwarding,
   successors = [],
   handOvers,
+  planRequests = [],
 }: EndUsersPageProps) {
   const [searchParams] = useSearchParams()
   const submit = useSubmit()
@@ -156,6 +160,7 @@ export function EndUsersPage({
           </>
         }
       />
+      <PlanRequestsPanel requests={planRequests} canDecide={canEdit} />
       <EndUserFilters
         filter={filter}
         agencyScope={agencyScope}

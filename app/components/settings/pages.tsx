@@ -4,6 +4,7 @@ import { Bell, Code, CreditCard, Palette, Settings, Shield, Users } from 'lucide
 import type { ComponentProps, ReactNode } from 'react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { BillingSection } from '#app/components/teams/billing-section'
+import { type PendingPlanRequest, PlanRequestBanner } from '#app/components/teams/plans-view'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { NotificationPreferences } from '#app/validation/notifications'
 import {
@@ -173,6 +174,8 @@ export type PlanOffer = {
   current: boolean
   canPayOnline: boolean
   grantedBy: string
+  /** Asked of the agency's admins when nobody pays online (ADR 079): the request waiting. */
+  request?: { pending: PendingPlanRequest | null }
 }
 
 /**
@@ -193,6 +196,7 @@ function PlanBilling({
 }) {
   const navigation = useNavigation()
   const buying = navigation.formData?.get('intent') === 'upgrade'
+  const requesting = navigation.formData?.get('intent') === 'request-plan'
   return (
     <div className="flex flex-col gap-4">
       <dl className="grid gap-3 rounded-lg border border-gray-200 p-4 sm:grid-cols-2 dark:border-gray-800">
@@ -221,6 +225,16 @@ function PlanBilling({
           <span className="text-sm text-gray-600 dark:text-gray-400">
             Paid monthly by card through Stripe.
           </span>
+        </Form>
+      ) : plan.request?.pending ? (
+        <PlanRequestBanner request={plan.request.pending} />
+      ) : plan.request ? (
+        <Form method="POST" className="flex flex-col items-start gap-2">
+          <input type="hidden" name="intent" value="request-plan" />
+          <p className="text-sm text-gray-600 dark:text-gray-400">{plan.grantedBy}</p>
+          <StatusButton pending={requesting} pendingText="Sending...">
+            Request {plan.sells}
+          </StatusButton>
         </Form>
       ) : (
         <p className="text-sm text-gray-600 dark:text-gray-400">{plan.grantedBy}</p>

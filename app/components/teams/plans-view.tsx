@@ -1,11 +1,12 @@
 // Spec §2.9's upgrade page: three plans, 'Why Upgrade to Team?', and the confirm dialog.
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { Check, Mail, Users } from 'lucide-react'
+import { Check, Clock, Mail, Users } from 'lucide-react'
 import { useState } from 'react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { FormMessage } from '#app/components/forms'
 import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { StatusButton } from '#app/components/ui/status-button'
 import { cn } from '#app/utils/cn'
 import {
   formatPrice,
@@ -37,6 +38,9 @@ export const UPGRADE_REASONS = [
   },
 ]
 
+/** A plan asked of the agency's admins and not answered yet (ADR 079). */
+export type PendingPlanRequest = { plan: string; name: string; createdAt: string }
+
 function ConfirmUpgrade({
   plan,
   current,
@@ -49,7 +53,9 @@ function ConfirmUpgrade({
   const [open, setOpen] = useState(false)
   const navigation = useNavigation()
   const actionData = useActionData<{ intent?: string | null; error?: string }>()
-  const failed = actionData?.intent === 'upgrade' ? actionData.error : undefined
+  // With Stripe the upgrade pays (Checkout); without, it asks the agency's admins (ADR 079).
+  const intent = canPayOnline ? 'upgrade' : 'request-plan'
+  const failed = actionData?.intent === intent ? actionData.error : undefined
   const chosen = PLANS[plan]
   return (
     <FormDialog
@@ -60,7 +66,7 @@ function ConfirmUpgrade({
       description={`You are moving from the ${PLANS[current].name} plan to ${chosen.name}.`}
     >
       <Form method="POST" className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="upgrade" />
+        <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="plan" value={plan} />
         {failed ? <FormMessage>{failed}</FormMessage> : null}
         <dl className="grid grid-cols-2 gap-y-2 rounded-lg bg-gray-50 p-4 text-sm dark:bg-gray-800">
@@ -79,15 +85,54 @@ function ConfirmUpgrade({
             {PLANS_GRANTED_BY_ADMINS}
           </p>
         )}
-        {/* The server refuses an upgrade it cannot charge for; the button says so first. */}
         <DialogActions
           pending={navigation.state === 'submitting'}
-          label="Confirm Upgrade"
-          pendingText="Upgrading..."
-          disabled={!canPayOnline}
+          label={canPayOnline ? 'Confirm Upgrade' : 'Send Request'}
+          pendingText={canPayOnline ? 'Upgrading...' : 'Sending...'}
         />
       </Form>
     </FormDialog>
+  )
+}
+
+/** The request waiting for the admins: when it was sent, and a way to take it back. */
+export function PlanRequestBanner({
+  request,
+  action,
+}: {
+  request: PendingPlanRequest
+  /** Where the withdrawal posts (the page's own action when undefined). */
+  action?: string
+}) {
+  const navigation = useNavigation()
+  const withdrawing = navigation.formData?.get('intent') === 'withdraw-plan-request'
+  const sent = new Date(request.createdAt)
+  return (
+    <section
+      aria-label="Plan request"
+      data-testid="plan-request"
+      className="flex flex-col gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <p className="flex items-start gap-2">
+        <Clock aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
+        <span>
+          You asked for the <strong>{request.name}</strong> plan on{' '}
+          <time dateTime={sent.toISOString()}>{sent.toLocaleDateString()}</time>. Your agency&apos;s
+          administrators have been told; you will get an email with their answer.
+        </span>
+      </p>
+      <Form method="POST" action={action} className="shrink-0">
+        <input type="hidden" name="intent" value="withdraw-plan-request" />
+        <StatusButton
+          variant="secondary"
+          size="sm"
+          pending={withdrawing}
+          pendingText="Withdrawing..."
+        >
+          Withdraw request
+        </StatusButton>
+      </Form>
+    </section>
   )
 }
 
@@ -97,12 +142,14 @@ export function PlansView({
   canPayOnline,
   billing = null,
   checkout = null,
+  planRequest = null,
 }: {
   plan: PlanId
   hasTeams: boolean
   canPayOnline: boolean
   billing?: BillingSummary | null
   checkout?: string | null
+  planRequest?: PendingPlanRequest | null
 }) {
   const canManage = hasTeams || PLANS[plan].memberLimit > 0
   return (
@@ -121,6 +168,7 @@ export function PlansView({
           </Link>
         ) : null}
       </div>
+      {planRequest ? <PlanRequestBanner request={planRequest} /> : null}
       <ul className="grid gap-4 md:grid-cols-3" aria-label="Plans">
         {PLAN_IDS.map((id) => {
           const option = PLANS[id]
@@ -156,7 +204,12 @@ export function PlansView({
                   </li>
                 ))}
               </ul>
-              {id !== 'free' && isUpgrade(plan, id) ? (
+              {id !== 'free' && isUpgrade(plan, id) && planRequest ? (
+                // One request at a time: withdraw it (above) to ask for another.
+                <Button variant="secondary" disabled className="w-full">
+                  {planRequest.plan === id ? 'Request sent' : `Upgrade to ${option.name}`}
+                </Button>
+              ) : id !== 'free' && isUpgrade(plan, id) ? (
                 <ConfirmUpgrade plan={id} current={plan} canPayOnline={canPayOnline} />
               ) : (
                 <Button variant="secondary" disabled className="w-full">

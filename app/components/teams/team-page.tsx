@@ -39,10 +39,18 @@ const FAILURES: Record<string, string> = {
   'remove-member': 'Failed to remove team member',
   'cancel-invitation': 'Failed to cancel invitation',
   upgrade: 'Failed to upgrade plan',
+  'request-plan': 'Failed to send your request',
+  'withdraw-plan-request': 'Failed to withdraw your request',
   'billing-portal': 'Failed to open billing',
 }
 // Refusals of forms outside a dialog have no field to show them beside: they are toasts.
-const ROW_INTENTS = ['change-role', 'remove-member', 'cancel-invitation', 'delete-team']
+const ROW_INTENTS = [
+  'change-role',
+  'remove-member',
+  'cancel-invitation',
+  'delete-team',
+  'withdraw-plan-request',
+]
 
 /** Spec §2.9: shown while the team page loads ('Loading team information...'). */
 export function TeamPageLoading() {
@@ -74,6 +82,7 @@ export function TeamPage(data: Data) {
         canPayOnline={data.canPayOnline}
         billing={data.billing}
         checkout={data.checkout}
+        planRequest={data.planRequest}
       />
     )
   return <TeamManagement {...data} />
