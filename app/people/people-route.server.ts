@@ -7,7 +7,7 @@ import { requireAgencyStaff, requirePlatformAdmin } from '#app/auth/guards.serve
 import {
   decideOwnOrganizationPlanRequest,
   readPlanRequests,
-} from '#app/billing/plan-requests.server'
+} from '#app/billing/upgrade-requests.server'
 import { csvCell } from '#app/cards/contacts-export.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import {

@@ -10,7 +10,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { requireUser } from '#app/auth/guards.server'
-import { countPlanRequestsFor } from '#app/billing/plan-requests.server'
+import { countPlanRequestsFor } from '#app/billing/upgrade-requests.server'
 import { isRequestFailure } from '#app/components/client-failure'
 import { AppErrorContent } from '#app/components/layout/app-error'
 import { SidebarLayout } from '#app/components/layout/app-sidebar'

@@ -21,12 +21,12 @@ import {
   TEAM_MEMBER_BASIC,
   TIER_NAMES,
 } from '#app/billing/plan-limits'
+import { sellsOnline } from '#app/billing/stripe-config.server'
 import {
   pendingPlanRequestOf,
   requestPlan,
   withdrawOwnPlanRequest,
-} from '#app/billing/plan-requests.server'
-import { sellsOnline } from '#app/billing/stripe-config.server'
+} from '#app/billing/upgrade-requests.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   getOrganizationPreferences,

@@ -3,7 +3,7 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { requireRole } from '#app/auth/guards.server'
 import { loadBillingSummary } from '#app/billing/billing-checkout.server'
-import { pendingPlanRequestOf } from '#app/billing/plan-requests.server'
+import { pendingPlanRequestOf } from '#app/billing/upgrade-requests.server'
 import { loadTeamPage } from '#app/teams/manage-teams.server'
 import { canPayOnline } from '#app/teams/payment.server'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'

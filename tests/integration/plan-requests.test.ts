@@ -5,7 +5,7 @@
 // refused and change nothing.
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { PLAN_REQUEST_GONE, PLAN_REQUEST_SENT } from '#app/billing/plan-requests.server'
+import { PLAN_REQUEST_GONE, PLAN_REQUEST_SENT } from '#app/billing/upgrade-requests.server'
 import { loader as dashboardLoader } from '#app/routes/dashboard'
 import {
   action as agencyUsersAction,

@@ -178,6 +178,21 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'the images: file inputs, checked by the image field (validation/images.ts)',
   },
   {
+    file: 'app/components/people/plan-requests-panel.tsx',
+    marker: 'value="decide-plan-request"',
+    why: 'a plan request’s Grant and Decline: two buttons',
+  },
+  {
+    file: 'app/components/settings/pages.tsx',
+    marker: 'value="request-plan"',
+    why: 'Request Team Member Basic: one button',
+  },
+  {
+    file: 'app/components/teams/plans-view.tsx',
+    marker: 'value="withdraw-plan-request"',
+    why: 'withdraw a plan request: one button',
+  },
+  {
     file: 'app/components/cards/cards-list-page.tsx',
     marker: 'value="delete"',
     why: 'the card’s delete confirmation: one button',
