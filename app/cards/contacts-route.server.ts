@@ -5,13 +5,14 @@ import { intentAction, postedUrl } from '#app/actions/intent-action.server'
 import { requireUser } from '#app/auth/guards.server'
 import { findContactForOwner, listContacts, setContactPersonal } from '#app/models/contacts.server'
 import { Refusal } from '#app/utils/action-error'
-import { ContactIdSchema, readContactFilters } from '#app/validation/contact-filters'
+import {
+  CONTACT_NOT_FOUND,
+  ContactIdSchema,
+  readContactFilters,
+} from '#app/validation/contact-filters'
 import { readSearch } from '#app/validation/search'
 import { ContactPersonalSchema } from '#app/validation/seat-forwarding'
 import { withTenant } from '#drizzle/db.server'
-
-/** The page's title and the 404's heading: one text for an unknown contact and another user's. */
-export const CONTACT_NOT_FOUND = 'Contact not found'
 
 export async function contactsLoader(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireUser(request, context)

@@ -1,10 +1,11 @@
 // One contact's page (issue 41 point 12); its Personal switch posts here, as the list's does there.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { isRouteErrorResponse, useLoaderData, useRouteError } from '@remix-run/react'
-import { CONTACT_NOT_FOUND, contactLoader, contactsAction } from '#app/cards/contacts-route.server'
+import { contactLoader, contactsAction } from '#app/cards/contacts-route.server'
 import { ContactNotFound, ContactPage } from '#app/components/contacts/contact-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
+import { CONTACT_NOT_FOUND } from '#app/validation/contact-filters'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? data.contact.fullName : CONTACT_NOT_FOUND },

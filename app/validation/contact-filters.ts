@@ -37,6 +37,9 @@ const ContactFiltersSchema = z.object({
   kind: z.enum(['personal', 'company']),
 })
 
+/** The answer for a contact that is not the user's: one text for unknown and another's. */
+export const CONTACT_NOT_FOUND = 'Contact not found'
+
 /** A contact's page's id: anything else is not looked up (the page is not found). */
 export const ContactIdSchema = z.uuid()
 

@@ -9,7 +9,11 @@ import { BackButton } from '#app/components/ui/back-button'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
 import { dialable } from '#app/validation/card-details'
-import { CONTACT_SOURCE_LABELS, PERSONAL_MEANING } from '#app/validation/contact-filters'
+import {
+  CONTACT_NOT_FOUND,
+  CONTACT_SOURCE_LABELS,
+  PERSONAL_MEANING,
+} from '#app/validation/contact-filters'
 
 type Contact = Awaited<ReturnType<typeof contactLoader>>['contact']
 
@@ -94,7 +98,7 @@ export function ContactPage({ contact }: { contact: Contact }) {
               </span>
             </span>
           </Detail>
-          <Detail term="Card">
+          <Detail term="Met on">
             <MetOnCard card={contact.card} />
           </Detail>
           <Detail term="Consent">
@@ -176,7 +180,7 @@ export function ContactNotFound() {
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
       <UserX aria-hidden className="h-10 w-10 text-gray-400" />
-      <h1 className="text-2xl font-semibold">Contact not found</h1>
+      <h1 className="text-2xl font-semibold">{CONTACT_NOT_FOUND}</h1>
       <p className="text-gray-600 dark:text-gray-400">
         It is not in your contacts: it may have been deleted, or moved with a seat that was handed
         over.

@@ -67,21 +67,7 @@ export function ContactsPage({ q, searchError, filters, contacts }: ContactsData
       </p>
       {contacts.length === 0 ? (
         narrowed ? (
-          <EmptyState
-            icon={SearchX}
-            title={
-              q && !filters.source && !filters.kind
-                ? 'No contacts match your search'
-                : 'No contacts match these filters'
-            }
-            action={
-              <Button asChild variant="secondary" size="sm">
-                <Link to="/contacts">Show all contacts</Link>
-              </Button>
-            }
-          >
-            Try another name, or fewer filters.
-          </EmptyState>
+          <NoMatch searchOnly={Boolean(q) && !filters.source && !filters.kind} />
         ) : (
           <EmptyState
             icon={Users}
@@ -146,7 +132,7 @@ function ContactsSearch({
         </label>
         <SearchInput
           field={fields.q}
-          placeholder="Search by name, email or company"
+          placeholder="Name, email or company"
           busy={busy}
           className="h-10 min-w-0 flex-1 rounded-md border border-gray-300 px-3 text-sm aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
         />
@@ -235,6 +221,25 @@ function ContactRow({ contact, query }: { contact: ListedContact; query: string 
         <ChevronRight aria-hidden className="h-5 w-5 text-gray-400" />
       </div>
     </li>
+  )
+}
+
+/** Nothing matches the search or the filters: said as which, with the whole list one tap away. */
+function NoMatch({ searchOnly }: { searchOnly: boolean }) {
+  return (
+    <EmptyState
+      icon={SearchX}
+      title={searchOnly ? 'No contacts match your search' : 'No contacts match these filters'}
+      action={
+        <Button asChild variant="secondary" size="sm">
+          <Link to="/contacts">Show all contacts</Link>
+        </Button>
+      }
+    >
+      {searchOnly
+        ? 'Try part of a name, an email or a company.'
+        : 'Try fewer filters, or a shorter search.'}
+    </EmptyState>
   )
 }
 
