@@ -103,7 +103,7 @@ export function ContactPage({ contact }: { contact: Contact }) {
           </Detail>
           <Detail term="Consent">
             {contact.consentVersion === null || !contact.consentGivenAt ? (
-              <None>No consent recorded (only people who leave their details give one)</None>
+              <None>No consent recorded</None>
             ) : (
               <ConsentBadge
                 version={contact.consentVersion}
