@@ -252,6 +252,19 @@ const SAME_SCREEN: Record<string, string> = {
  * the dialogs the feature specs open, the collapsed sidebar, the dark theme, an empty search.
  * Each leaves the page and the data as it found them (dialogs cancelled, the theme put back).
  */
+/**
+ * A contact's page, two links from the crawl's starts (issue 41 point 12): opened from the
+ * list's first contact (role-users.ts gives the crawled end-user area one), then back.
+ */
+const contactPage: State = async (page, report, label) => {
+  await page.getByTestId('contact-row').first().getByRole('link').click()
+  await expect(page).toHaveURL(/\/contacts\/[0-9a-f-]{36}$/)
+  await expect(page.getByRole('switch')).toBeVisible()
+  await audit(page, report, `${label} (a contact's page)`)
+  await page.goBack()
+  await expect(page).toHaveURL(/\/contacts$/)
+}
+
 const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
   super_admin: {
     '/dashboard/super-admin/agencies': async (page, report, label) => {
@@ -350,7 +363,10 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
       })
     },
   },
+  // The end-user area in the dark theme (role-users.ts).
+  super_admin_team: { '/contacts': contactPage },
   end_user: {
+    '/contacts': contactPage,
     // ADR 053: the confirmation of "Delete my account", cancelled (Escape).
     '/profile': async (page, report, label) => {
       await page.getByRole('tab', { name: 'Security' }).click()

@@ -1,8 +1,9 @@
 // No page scrolls sideways on a phone, a tablet or a laptop (issue 30, point 3): signed in as each
 // role, every page its navigation offers (sidebar, user menu, home tiles, from
 // app/navigation/role-navigation.ts, so a new entry is checked without being listed here) and
-// every tab of the profile, at 375, 768 and 1280 px. The document may be no wider than the
-// viewport; a page that is gets a full-page screenshot attached and names its widest elements.
+// every tab of the profile, and a contact's page, at 375, 768 and 1280 px. The document may be
+// no wider than the viewport; a page that is gets a full-page screenshot attached and names its
+// widest elements.
 // Every page and tab also leaves a screenshot of what a customer sees in the test's output folder
 // (test-results/…/screens/{width}/…), kept as the run's artifacts for a reviewer to look through.
 // It runs on the production project when there is one (playwright.config.ts): every role's pages
@@ -128,6 +129,15 @@ async function checkRole(browser: Browser, user: RoleUser) {
       await expect(tabs.nth(index)).toHaveAttribute('aria-selected', 'true')
       widths = [...widths].reverse()
       await checkWidths(page, widths, `${path} tab ${index + 1}`, problems)
+    }
+    // A contact's page is two links from the navigation: the list's first contact opens it.
+    const contact = page.getByTestId('contact-row').first().getByRole('link')
+    if (path === '/contacts' && (await contact.count())) {
+      await contact.click()
+      await expect(page).toHaveURL(/\/contacts\/[0-9a-f-]{36}$/)
+      widths = [...widths].reverse()
+      await checkWidths(page, widths, '/contacts/{contactId}', problems)
+      checked.push('/contacts/{contactId}')
     }
     widths = [...widths].reverse()
   }

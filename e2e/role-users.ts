@@ -2,6 +2,7 @@
 // roles on the platform host, the agency roles on Alpha. Kept apart from start-server.ts so the
 // server set-up only gains one call.
 import { eq } from 'drizzle-orm'
+import { addContact } from '#app/models/contacts.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { getDb, withTenant } from '#drizzle/db.server'
@@ -24,6 +25,11 @@ export type RoleUser = {
   lastName: string
   /** Whether the account gets a digital card (so card lists, editors and QR pages have one). */
   withCard: boolean
+  /**
+   * A lead met on that card (issue 41 point 12): the crawls see the contacts list with a card in
+   * it and go on to a contact's page, two links from their starts.
+   */
+  withContact?: boolean
   /**
    * Saved in the account's Appearance from the start: the crawls of a dark account audit (and
    * measure at three widths) every page it reaches in the dark theme.
@@ -51,6 +57,7 @@ export const PLATFORM_ROLE_USERS: readonly RoleUser[] = [
     firstName: 'Otto',
     lastName: 'Ops',
     withCard: true,
+    withContact: true,
     // The end-user area's pages (which this role shares with end users) in the dark theme.
     theme: 'dark',
   },
@@ -62,6 +69,7 @@ export const PLATFORM_ROLE_USERS: readonly RoleUser[] = [
     firstName: 'Pat',
     lastName: 'Platform',
     withCard: true,
+    withContact: true,
   },
 ]
 
@@ -103,6 +111,7 @@ export const ALPHA_ROLE_USERS: readonly RoleUser[] = [
     firstName: 'Alice',
     lastName: 'Alpha',
     withCard: true,
+    withContact: true,
   },
 ]
 
@@ -212,11 +221,20 @@ export const CRM_USERS = {
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */
 export async function seedRoleUsers(organizations: { platformId: string; alphaId: string }) {
   const seed = async (organizationId: string, users: readonly RoleUser[]) => {
-    for (const { role, email, password, firstName, lastName, withCard, theme } of users) {
-      const user = await makeUser(organizationId, { role, email, password, firstName, lastName })
+    for (const {
+      role,
+      email,
+      password,
+      firstName,
+      lastName,
+      withCard,
+      withContact,
+      theme,
+    } of users) {
+      const account = await makeUser(organizationId, { role, email, password, firstName, lastName })
       if (theme) {
         await withTenant(organizationId, (tx) =>
-          setUserPreference(tx, organizationId, user.id, 'appearance', {
+          setUserPreference(tx, organizationId, account.id, 'appearance', {
             theme,
             fontSize: 'medium',
             animations: true,
@@ -224,7 +242,7 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
         )
       }
       if (withCard) {
-        await makeCard(organizationId, user.id, {
+        const card = await makeCard(organizationId, account.id, {
           firstName,
           lastName,
           email,
@@ -234,6 +252,19 @@ export async function seedRoleUsers(organizations: { platformId: string; alphaId
           website: 'https://accessible.example.test',
           title: `${firstName}'s Card`,
         })
+        if (withContact) {
+          await withTenant(organizationId, (tx) =>
+            addContact(tx, organizationId, account.id, {
+              fullName: 'Lena Lead',
+              email: `lena-${account.id.slice(0, 8)}@leads.e2e.test`,
+              phoneNumber: '+1 555 0199',
+              company: 'Leads & Co',
+              note: 'Asked about the team plan at the fair',
+              source: 'lead',
+              sourceCardId: card.id,
+            }),
+          )
+        }
       }
     }
   }

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { and, eq } from 'drizzle-orm'
 import { createSession } from '#app/auth/session.server'
 import { insertAgency } from '#app/models/agencies.server'
+import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { users } from '#drizzle/schema'
@@ -62,6 +63,11 @@ export async function seedSpecAccounts(
       emailConfirmedAt: null,
       ...NO_PASSWORD,
     })
+    if (agencySpec.consentText) {
+      await withTenant(agency.id, (tx) =>
+        insertConsentText(tx, agency.id, agencySpec.consentText as string),
+      )
+    }
     for (const endUser of agencySpec.endUsers ?? []) {
       const { card, contacts, password, ...account } = endUser
       const user = await makeUser(agency.id, {

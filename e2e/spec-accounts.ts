@@ -236,6 +236,8 @@ export type SpecAgency = {
   slug: string
   host: string
   owner: { email: string; firstName: string; lastName: string }
+  /** The consent text its lead forms ask for (ADR 050), as its admin's first save leaves it. */
+  consentText?: string
   /** End users of the agency, with confirmed emails and default preferences, signed in. */
   endUsers?: readonly {
     email: string
@@ -304,6 +306,26 @@ export const SPEC_AGENCIES = {
    * e2e/seat-forwarding.spec.ts (ADR 049): Dora leaves, her seat goes to Sam, and her card links
    * open Sam's card; her company contact becomes his.
    */
+  /**
+   * e2e/contacts.spec.ts: Coco's contacts on a phone (issue 41 point 12): a lead who consents
+   * on her card joins a contact she added by hand; her agency has a consent text of its own.
+   */
+  contacts: {
+    name: 'Contacts Agency',
+    slug: 'contactsco',
+    host: 'contactsco.localhost',
+    owner: { email: 'contactsco-owner@example.test', firstName: 'Cora', lastName: 'Contacts' },
+    consentText: 'Contacts Agency may keep my details to get back to me.',
+    endUsers: [
+      {
+        email: 'contacts-coco@e2e.test',
+        firstName: 'Coco',
+        lastName: 'Collector',
+        card: true,
+        contacts: [{ fullName: 'Mia Mentor', email: 'mia@mentor.e2e.test' }],
+      },
+    ],
+  },
   handover: {
     name: 'Handover Agency',
     slug: 'handover',

@@ -3,6 +3,7 @@ import { requireUser } from '#app/auth/guards.server'
 import { listContacts } from '#app/models/contacts.server'
 import { buildVCard } from '#app/services/vcard.server'
 import { refusedExport } from '#app/utils/refused-export.server'
+import { readContactFilters } from '#app/validation/contact-filters'
 import { readSearch } from '#app/validation/search'
 import { withTenant } from '#drizzle/db.server'
 
@@ -18,10 +19,13 @@ export async function exportContacts(
   format: 'csv' | 'vcf',
 ) {
   const { tenant, user } = await requireUser(request, context)
-  const { q, searchError } = readSearch(new URL(request.url).searchParams)
+  const params = new URL(request.url).searchParams
+  const { q, searchError } = readSearch(params)
   if (searchError) return refusedExport(searchError)
+  // The list's filters too: the export links of a filtered list carry them.
+  const filters = readContactFilters(params)
   const contacts = await withTenant(tenant.id, (tx) =>
-    listContacts(tx, tenant.id, user.id, q, 10_000),
+    listContacts(tx, tenant.id, user.id, { search: q, ...filters }, 10_000),
   )
   const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' }
   if (format === 'csv') {

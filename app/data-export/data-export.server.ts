@@ -168,7 +168,7 @@ export async function buildDataExportZip(
       preferences: await getUserPreferences(tx, organizationId, userId),
       crm: await findApiSettings(tx, organizationId, userId),
       cards: await listCardsForOwner(tx, organizationId, userId),
-      contacts: await listContacts(tx, organizationId, userId, '', 1_000_000),
+      contacts: await listContacts(tx, organizationId, userId, {}, 1_000_000),
       views: await countViewsPerCardAndSource(tx, organizationId, userId),
       teams: await listTeamsForUser(tx, organizationId, userId),
       audit: await listAuditEventsOfActor(tx, organizationId, userId),

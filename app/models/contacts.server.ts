@@ -1,7 +1,8 @@
 import { and, desc, eq, getTableColumns, ilike, notExists, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import type { ContactFilters } from '#app/validation/contact-filters'
 import type { Queryable } from '#drizzle/db.server'
-import { consentTexts, contacts, users } from '#drizzle/schema'
+import { consentTexts, contacts, digitalCards, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
 import { tenantJoin } from './tenant-join.server'
 
@@ -87,15 +88,19 @@ export const consentOfContact = {
 // hash (ADR 050), and the version of the consent text a lead agreed to (null without consent).
 const { dataTokenHash: _tokenHash, ...listedColumns } = getTableColumns(contacts)
 
+/** What a list of contacts is narrowed to: the search box's text and the list's filters. */
+export type ContactQuery = ContactFilters & { search?: string }
+
 /**
- * A user's contacts, newest first, optionally filtered by name, email or company, each with the
- * version of the consent text it agreed to (a lead's, ADR 050), so the owner sees the consent.
+ * A user's contacts, newest first, optionally narrowed by name, email or company, by how they
+ * came (source) and by personal or company (ADR 049), each with the version of the consent text
+ * it agreed to (a lead's, ADR 050), so the owner sees the consent.
  */
 export async function listContacts(
   db: Queryable,
   organizationId: string,
   userId: string,
-  search = '',
+  { search = '', source, kind }: ContactQuery = {},
   limit = 500,
 ) {
   const term = search.trim()
@@ -114,10 +119,45 @@ export async function listContacts(
               ilike(contacts.company, pattern),
             )
           : undefined,
+        source ? eq(contacts.source, source) : undefined,
+        kind ? eq(contacts.personal, kind === 'personal') : undefined,
       ),
     )
     .orderBy(desc(contacts.createdAt), desc(contacts.id))
     .limit(limit)
+}
+
+/** Joins a contact to the card it was met on (none for one added by hand or whose card is gone). */
+const cardOfContact = tenantJoin(digitalCards, contacts, digitalCards.id, contacts.sourceCardId)
+
+/**
+ * One of a user's contacts for its page, with its consent and the card it was met on: the
+ * owner's own card (a lead, a connection) or the other person's (a card they saved or connected
+ * from), with that card's title and whose it is. Another user's contact is not found.
+ */
+export async function findContactForOwner(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  contactId: string,
+) {
+  const [row] = await db
+    .select({
+      ...listedColumns,
+      consentVersion: consentTexts.version,
+      card: {
+        id: digitalCards.id,
+        title: digitalCards.title,
+        userId: digitalCards.userId,
+        firstName: digitalCards.firstName,
+        lastName: digitalCards.lastName,
+      },
+    })
+    .from(contacts)
+    .leftJoin(consentTexts, consentTextOfContact)
+    .leftJoin(digitalCards, cardOfContact)
+    .where(and(owned(organizationId, userId), eq(contacts.id, contactId)))
+  return row
 }
 
 /**

@@ -728,6 +728,16 @@ const FORMS: Form[] = [
     keys: ['contactId', 'personal'],
   },
   {
+    // The same switch on a contact's page (issue 41 point 12): the id in the path only says
+    // where the answer goes back to.
+    name: 'contact page',
+    file: 'contacts.$contactId',
+    path: '/contacts/CARD',
+    actor: 'end_user',
+    intents: ['set-personal'],
+    keys: ['contactId', 'personal'],
+  },
+  {
     name: 'agency team',
     file: 'dashboard.agency.team',
     path: '/dashboard/agency/team',

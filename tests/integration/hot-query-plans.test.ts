@@ -15,7 +15,12 @@ import {
   getDefaultCardForOwner,
   listCardsForOwner,
 } from '#app/models/cards.server'
-import { addContact, findContactByEmail, listContacts } from '#app/models/contacts.server'
+import {
+  addContact,
+  findContactByEmail,
+  findContactForOwner,
+  listContacts,
+} from '#app/models/contacts.server'
 import { findLatestDataExport, readDataExportChunk } from '#app/models/data-exports.server'
 import { claimNextJob } from '#app/models/jobs.server'
 import { getMediaByHash, getMediaBytes, getMediaPath } from '#app/models/media.server'
@@ -161,6 +166,10 @@ test('no hot query scans a tenant table in sequence', async () => {
   await findContactByEmail(db, organization.id, user.id, 'someone@example.test')
   await addContact(db, organization.id, user.id, { fullName: 'New One', email: 'new@example.test' })
   await listContacts(db, organization.id, user.id)
+  // The contacts list's filters and a contact's page, with the card it was met on (issue 41
+  // point 12).
+  await listContacts(db, organization.id, user.id, { source: 'lead', kind: 'personal' })
+  await findContactForOwner(db, organization.id, user.id, card.id)
   await claimNextJob(db, 60_000)
   // Download my data (ADR 052): the panel polls the newest export while one is prepared; the
   // download reads the zip in pieces.

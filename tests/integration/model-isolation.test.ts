@@ -113,6 +113,7 @@ import {
   addContact,
   deleteLeadByDataToken,
   findContactByEmail,
+  findContactForOwner,
   findLeadByDataToken,
   listContacts,
   moveCompanyContacts,
@@ -384,7 +385,8 @@ async function seedTenantA(db: Queryable) {
   const consentText = await insertConsentText(db, organization.id, `Consent of A ${suffix}`)
   if (!consentText) throw new Error('consent text not stored')
   const leadTokenHash = `lead-data-${suffix}`
-  await addContact(db, organization.id, user.id, {
+  // Met on A's card, so a contact's page has a card of A's to join (issue 41 point 12).
+  const lead = await addContact(db, organization.id, user.id, {
     fullName: 'Lee Lead',
     email: `lead-${suffix}@example.test`,
     source: 'lead',
@@ -392,7 +394,10 @@ async function seedTenantA(db: Queryable) {
     consentGivenAt: new Date(),
     consentPage: `/card/${card.id}`,
     dataTokenHash: leadTokenHash,
+    sourceCardId: card.id,
   })
+  if (lead.status !== 'created') throw new Error('lead not added')
+  const leadContactId = lead.contact.id
   const sessionId = `session-${suffix}`
   await insertSession(db, organization.id, {
     id: sessionId,
@@ -625,6 +630,7 @@ async function seedTenantA(db: Queryable) {
     staff,
     outboxId,
     crmContactId,
+    leadContactId,
     card,
     otherCard,
     profileSlug: `pat-profile${suffix}`,
@@ -869,6 +875,19 @@ const cases: Record<string, Case[]> = {
     {
       name: "lists none of A's contacts",
       run: (db, b, a) => listContacts(db, b, a.user.id),
+      expected: nothing,
+    },
+    {
+      name: "lists none of A's contacts through the filters",
+      run: (db, b, a) =>
+        listContacts(db, b, a.user.id, { search: 'Lee', source: 'lead', kind: 'company' }),
+      expected: nothing,
+    },
+  ],
+  findContactForOwner: [
+    {
+      name: "opens none of A's contacts by id",
+      run: (db, b, a) => findContactForOwner(db, b, a.user.id, a.leadContactId),
       expected: nothing,
     },
   ],

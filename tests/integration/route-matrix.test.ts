@@ -124,6 +124,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // The Security area's two-factor page: every signed-in role manages its own.
   'account.two-factor.tsx': 'any',
   'contacts._index.tsx': 'any',
+  // A contact's page (issue 41 point 12): every role's own contacts.
+  'contacts.$contactId.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
   'onboarding.tsx': 'any',
@@ -225,7 +227,7 @@ let logoutCookie: string
 let intruderEmail: string
 /** The team A's end user (the first role of the team page) administers. */
 let teamOfA: { id: string }
-const roleCookies = new Map<Role, { cookie: string; cardId: string }>()
+const roleCookies = new Map<Role, { cookie: string; cardId: string; contactId: string }>()
 
 beforeAll(async () => {
   tenantA = await makeBrandedOrganization({ primaryColor: '#111111' })
@@ -235,9 +237,15 @@ beforeAll(async () => {
   for (const role of ALL_ROLES) {
     const user = await makeUser(tenantA.organization.id, { role })
     const card = await makeCard(tenantA.organization.id, user.id)
+    // A contact of the role's own, so a contact's page answers 200 too.
+    const added = await withTenant(tenantA.organization.id, (tx) =>
+      addContact(tx, tenantA.organization.id, user.id, { fullName: `Contact of ${role}` }),
+    )
+    if (added.status !== 'created') throw new Error(`no contact for ${role}`)
     roleCookies.set(role, {
       cookie: await sessionCookieFor(tenantA.organization.id, user.id),
       cardId: card.id,
+      contactId: added.contact.id,
     })
   }
   const ownerB = await makeUser(tenantB.organization.id, { firstName: 'Bea', lastName: 'Bee' })
@@ -281,13 +289,18 @@ beforeAll(async () => {
 // Layout routes answer only for the pages under them; each is requested at one of those.
 const LAYOUT_PAGES: Record<string, string> = { 'dashboard.tsx': '/dashboard/end-user' }
 
-function paramsFor(file: string, cardId: string): { path: string; params: Record<string, string> } {
+function paramsFor(
+  file: string,
+  cardId: string,
+  contactId = cardId,
+): { path: string; params: Record<string, string> } {
   const layoutPage = LAYOUT_PAGES[file]
   if (layoutPage) return { path: layoutPage, params: {} }
   const path =
     `/${file
       .replace(/\.(tsx|ts)$/, '')
       .replace('_index', '')
+      .replace('$contactId', contactId)
       .replace('card_.', 'card.')
       .replace('[.]', '.')
       .replaceAll('.', '/')
@@ -304,6 +317,7 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
     path: path.replace('/$', '/nothing-here'),
     params: {
       cardId,
+      contactId,
       ref: cardId,
       slug: cardId,
       token: linkToken(cardId),
@@ -340,8 +354,12 @@ describe('role matrix: protected routes × roles', () => {
       const allowed = access === 'any' || (Array.isArray(access) && access.includes(role))
       test(`${file} as ${role} → ${allowed ? '200' : '403'}`, async () => {
         const mod = await load(file)
-        const { cookie, cardId } = roleCookies.get(role) as { cookie: string; cardId: string }
-        const { path, params } = paramsFor(file, cardId)
+        const { cookie, cardId, contactId } = roleCookies.get(role) as {
+          cookie: string
+          cardId: string
+          contactId: string
+        }
+        const { path, params } = paramsFor(file, cardId, contactId)
         const response = await settle(async () =>
           mod.loader?.({
             request: requestFor(hostA, path, { headers: { Cookie: cookie } }),
@@ -455,6 +473,7 @@ type Reference =
   | 'team'
   | 'invitation-token'
   | 'lead-data-token'
+  | 'contact'
   | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
@@ -500,6 +519,7 @@ const REFERENCES: Record<string, Reference> = {
   'account.data-export.tsx': 'none',
   'account.data-export[.]zip.ts': 'none',
   'contacts._index.tsx': 'none',
+  'contacts.$contactId.tsx': 'contact',
   'contacts.export[.]csv.ts': 'none',
   'contacts.export[.]vcf.ts': 'none',
   'onboarding.tsx': 'none',
@@ -736,6 +756,7 @@ async function seedTenantB() {
   markersOfB = [
     MARK,
     cardB.id,
+    contactIdB,
     tenantB.organization.id,
     tenantB.organization.name,
     tenantB.logo.hash,
@@ -777,6 +798,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: invitationTokenB }]
     case 'lead-data-token':
       return [{ by: 'token', ref: leadDataTokenB }]
+    case 'contact':
+      return [{ by: 'id', ref: contactIdB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -876,7 +899,10 @@ describe('cross-tenant matrix: a user of A against B', () => {
           }),
         )
         const cell = `${file} by ${by} (${got.status})`
-        if (reference === 'card' || reference === 'media') {
+        if (reference === 'contact') {
+          // B's contact is not found on A's host, as an unknown id is.
+          expect(got.status, cell).toBe(404)
+        } else if (reference === 'card' || reference === 'media') {
           // Not found, or the owner pages' "not found" redirect back to the list.
           if (got.status === 302) expect(got.location ?? '', cell).not.toContain(ref)
           else expect(got.status, cell).toBe(404)
@@ -1356,6 +1382,12 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       path: '/contacts?index',
       fields: { intent: 'set-personal', contactId: contactIdB, personal: String(personal) },
       params: {},
+    })),
+    // The same switch on a contact's page, naming B's contact in the path and in the form.
+    'contacts.$contactId.tsx': [true, false].map((personal) => ({
+      path: `/contacts/${contactIdB}`,
+      fields: { intent: 'set-personal', contactId: contactIdB, personal: String(personal) },
+      params: { contactId: contactIdB },
     })),
     'contact.$ref.tsx': [
       { path: `/contact/${b.cardId}`, fields: { intent: 'connect' }, params: { ref: b.cardId } },

@@ -113,7 +113,7 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: "a person's row dialogs (Change Role, Change Plan, Assign to Team Member, Hand Over): one select each, the current role or plan disabled",
   },
   {
-    file: 'app/routes/contacts._index.tsx',
+    file: 'app/components/contacts/contact-parts.tsx',
     marker: 'value="set-personal"',
     why: 'a contact’s Personal switch (ADR 049): one button',
   },
