@@ -52,8 +52,8 @@ export async function contactLoader(request: Request, context: AppLoadContext, c
  * the agency hands their seat over to a successor; the others move with the seat. Posted from
  * the list and from a contact's page; without JavaScript the answer comes back to the same page.
  */
-export const contactsAction = (request: Request, context: AppLoadContext) =>
-  intentAction(request, {
+export async function contactsAction(request: Request, context: AppLoadContext) {
+  return intentAction(request, {
     guard: () => requireUser(request, context),
     schema: ContactPersonalSchema,
     redirectTo: postedUrl(request),
@@ -67,3 +67,4 @@ export const contactsAction = (request: Request, context: AppLoadContext) =>
       },
     },
   })
+}
