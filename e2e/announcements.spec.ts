@@ -68,6 +68,7 @@ test('an announcement reaches only the opted-in end user, whose one-click link t
   await expect(owner.getByRole('heading', { name: 'Announcements', level: 1 })).toBeVisible()
   await expect(owner.getByText('This announcement will reach 1 person who opted in.')).toBeVisible()
   await expect(owner.getByText('No announcements sent yet.')).toBeVisible()
+  await expect(owner.getByRole('button', { name: 'Send to 1 person' })).toBeEnabled()
 
   // The form's messages, next to the fields, then a preview of what is typed.
   await owner.getByRole('button', { name: 'Send to 1 person' }).click()
@@ -138,5 +139,7 @@ test('an announcement reaches only the opted-in end user, whose one-click link t
   await expect(
     owner.getByText(/None of your end users or team members has turned on/),
   ).toBeVisible()
+  // "Send to 0 people" cannot be pressed (issue 41 point 17); the line above says why.
+  await expect(owner.getByRole('button', { name: 'Send to 0 people' })).toBeDisabled()
   await Promise.all([opalContext.close(), ownerContext.close(), stranger.close()])
 })

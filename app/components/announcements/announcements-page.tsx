@@ -133,7 +133,11 @@ function ComposeForm({ recipients, leftToday, perDay, brand }: AnnouncementsPage
           </p>
           <ErrorList id={bodyErrorId} errors={fields.body.errors} />
         </div>
-        <p className="text-sm text-gray-600 dark:text-gray-400" role="status">
+        <p
+          id="announcement-reach"
+          className="text-sm text-gray-600 dark:text-gray-400"
+          role="status"
+        >
           {recipients > 0
             ? `This announcement will reach ${people(recipients)} who opted in.`
             : NO_RECIPIENTS_MESSAGE}{' '}
@@ -141,9 +145,13 @@ function ComposeForm({ recipients, leftToday, perDay, brand }: AnnouncementsPage
             ? `You can send ${leftToday} more today (at most ${perDay} a day).`
             : `You have sent the most allowed today (${perDay}).`}
         </p>
+        {/* Nobody to send to, or nothing left today: the button says so by not being pressable,
+            and the line above it says why (issue 41 point 17). */}
         <StatusButton
           pending={pending}
           pendingText="Sending..."
+          disabled={recipients === 0 || leftToday === 0}
+          aria-describedby="announcement-reach"
           className="w-full sm:w-auto sm:self-start"
         >
           <Megaphone aria-hidden className="h-4 w-4" /> Send to {people(recipients)}
