@@ -139,12 +139,19 @@ export function Layout({ children }: { children: ReactNode }) {
         {branding && data ? (
           <div className="flex min-h-screen flex-col">
             <SkipLink />
-            <SiteHeader branding={branding} user={data.user} />
+            {/* A recipient's card page (a signed-out visitor, ADR 080): no Sign In / Sign Up bar;
+                the footer offers a card of their own instead. */}
+            <SiteHeader branding={branding} user={data.user} accountLinks={!visitorScript} />
             {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
             <div id={CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
               {children}
             </div>
-            <SiteFooter name={branding.name} year={data.year} legal={branding.legal} />
+            <SiteFooter
+              name={branding.name}
+              year={data.year}
+              legal={branding.legal}
+              getYourOwnCard={Boolean(visitorScript)}
+            />
           </div>
         ) : (
           children

@@ -4,7 +4,7 @@ import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { qrTextOf } from '#app/cards/short-link'
 import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
-import { signedInAs } from './page-helpers'
+import { signedInAs, waitForHydration } from './page-helpers'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 const cardPath = '/card/olivia-owner'
@@ -241,4 +241,52 @@ test('link previews and the home screen show the agency: og:image, manifest, ico
   }
   expect(beta).toMatchObject({ name: TENANTS.beta.name, theme_color: TENANTS.beta.primaryColor })
   expect(blocked).toEqual([])
+})
+
+// Issue 41 point 6 at a phone's width: a recipient's page has no app chrome (no back arrow, no
+// Sign In / Sign Up bar; "Get your own card" in the footer), shows the card's QR code to pass it
+// on (a disclosure that works without JavaScript), and offers the phone's own wallet.
+test("a recipient's page: no app chrome, Show QR, the phone's own wallet", async ({ browser }) => {
+  const iphone = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+  })
+  const page = await iphone.newPage()
+  await page.goto(urlFor(HOSTS.alpha, cardPath))
+  await waitForHydration(page)
+  const header = page.getByRole('banner')
+  await expect(header.getByTestId('tenant-name')).toHaveText(TENANTS.alpha.name)
+  await expect(header.getByRole('link', { name: 'Sign In' })).toHaveCount(0)
+  await expect(header.getByRole('link', { name: 'Sign Up' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Back' })).toHaveCount(0)
+  await expect(
+    page.getByRole('contentinfo').getByRole('link', { name: 'Get your own card' }),
+  ).toHaveAttribute('href', '/auth/register')
+  // The phone's own wallet only; the QR code loads once shown.
+  await expect(page.getByTestId('apple-wallet-badge')).toBeVisible()
+  await expect(page.getByTestId('google-wallet-badge')).toHaveCount(0)
+  const qr = page.getByRole('img', { name: "QR code of Olivia's card" })
+  await expect(qr).toBeHidden()
+  await page.getByText('Show QR').click()
+  await expect(qr).toBeVisible()
+  await expect
+    .poll(() => qr.evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0)
+  await page.screenshot({ path: test.info().outputPath('375-recipient-page.jpg'), quality: 60 })
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    ),
+    'no sideways scroll on the card page at 375px',
+  ).toBe(false)
+  await iphone.close()
+
+  // A desktop visitor is offered every configured wallet.
+  const desktop = await browser.newContext()
+  const other = await desktop.newPage()
+  await other.goto(urlFor(HOSTS.alpha, cardPath))
+  await expect(other.getByTestId('apple-wallet-badge')).toBeVisible()
+  await expect(other.getByTestId('google-wallet-badge')).toBeVisible()
+  await desktop.close()
 })

@@ -18,6 +18,7 @@ import { toCardView } from '#app/cards/card-view.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { cardLinkUrl, shortLinkPath } from '#app/cards/short-link'
 import { queueCardView } from '#app/cards/view-batcher.server'
+import { walletOffersOnCardPage } from '#app/cards/wallet-offers.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
 import { getEnv } from '#app/env.server'
 import {
@@ -183,6 +184,9 @@ export async function publicCardLoader(
       connected: row.connected,
       // The version the lead form shows and posts back, so the lead records the words it saw.
       consent: row.consent ? { id: row.consent.id, body: row.consent.body } : null,
+      // Passing the card on and keeping it (issue 41 point 6): its QR code, and the wallets.
+      qrUrl: `/card/${card.id}/qr.svg`,
+      wallet: walletOffersOnCardPage(card, row.isPublic),
     },
     {
       headers: {

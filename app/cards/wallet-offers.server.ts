@@ -21,6 +21,18 @@ function deviceOf(request: Request): Device {
 }
 
 /**
+ * The card page's offers (issue 41 point 6): the same for every device, since a visitor's page is
+ * kept in the page cache and answered to the next visitor whatever their phone; the page's script
+ * leaves a phone its own platform's badge.
+ */
+export function walletOffersOnCardPage(card: { id: string }, isPublic: boolean): WalletOffers {
+  return {
+    apple: appleWalletConfigured() ? applePassPath(card.id) : null,
+    google: googleWalletConfigured() && isPublic ? googleWalletPath(card.id) : null,
+  }
+}
+
+/**
  * The wallet offers of a card the card gate already showed to this viewer (the save links pass
  * it again). An Apple pass is one per card and viewer (ADR 042), so any viewer may save it;
  * Google's object is one per card, shared by whoever saves it, and kept as a visitor sees the

@@ -83,6 +83,8 @@ export default function PublicCard() {
       isOwner={data.isOwner}
       connected={data.connected}
       consent={data.consent}
+      qrUrl={data.qrUrl}
+      wallet={data.wallet}
     />
   )
 }

@@ -292,6 +292,16 @@ for (const form of document.querySelectorAll('form[data-connect-form]')) {
 for (const image of document.querySelectorAll('img[data-fallback-src]')) {
   enhanceFallback(/** @type {HTMLImageElement} */ (image))
 }
+// A phone is offered its own platform's wallet only (the page is the same for every device,
+// as the page cache keeps it): the other badge goes, as the React page leaves it out.
+const otherWallet = /iPhone|iPad|iPod/.test(navigator.userAgent)
+  ? 'google'
+  : /Android/.test(navigator.userAgent)
+    ? 'apple'
+    : null
+if (otherWallet) {
+  for (const badge of document.querySelectorAll(`[data-wallet="${otherWallet}"]`)) badge.remove()
+}
 const pageToast = /** @type {HTMLElement | null} */ (document.querySelector('[data-page-toast]'))
 if (pageToast) {
   const { type, title, description } = pageToast.dataset

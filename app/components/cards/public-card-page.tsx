@@ -5,10 +5,12 @@ import {
   type SubmissionResult,
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
-import { CalendarClock, Check, Download, UserPlus } from 'lucide-react'
-import { type ReactNode, useEffect, useRef } from 'react'
+import { CalendarClock, Check, Download, QrCode, UserPlus } from 'lucide-react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
+import type { WalletOffers } from '#app/cards/wallet-offers.server'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
+import { WalletBadge } from '#app/components/cards/wallet-badge'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
@@ -275,6 +277,64 @@ function LeadThanks({
   )
 }
 
+/**
+ * What a recipient does with the card besides saving it (issue 41 point 6): show its QR code to
+ * the person beside them (a disclosure, so it works without JavaScript, its image loaded only
+ * when opened), and keep it in a wallet where one is configured.
+ */
+function PassItOn({
+  firstName,
+  qrUrl,
+  wallet,
+}: {
+  firstName: string
+  qrUrl: string
+  wallet: WalletOffers
+}) {
+  // A phone is offered its own platform's wallet only, as each platform's guidelines ask; the
+  // page itself is the same for every device (card-visitor.js does this without React).
+  const [platform, setPlatform] = useState<'ios' | 'android' | null>(null)
+  useEffect(() => {
+    const agent = navigator.userAgent
+    setPlatform(/iPhone|iPad|iPod/.test(agent) ? 'ios' : /Android/.test(agent) ? 'android' : null)
+  }, [])
+  const apple = wallet.apple && platform !== 'android' ? wallet.apple : null
+  const google = wallet.google && platform !== 'ios' ? wallet.google : null
+  return (
+    <div className="flex w-full max-w-sm flex-col items-center gap-3">
+      <details
+        className="group w-full rounded-xl border border-gray-200 dark:border-gray-800"
+        data-show-qr
+      >
+        <summary className="flex min-h-11 cursor-pointer list-none items-center justify-center gap-2 rounded-xl px-4 text-sm font-medium hover:bg-gray-50 dark:hover:bg-gray-900 [&::-webkit-details-marker]:hidden">
+          <QrCode aria-hidden className="h-4 w-4" />
+          <span className="group-open:hidden">Show QR</span>
+          <span className="hidden group-open:inline">Hide QR</span>
+        </summary>
+        <div className="flex flex-col items-center gap-2 px-4 pb-4">
+          <img
+            src={qrUrl}
+            alt={`QR code of ${firstName}'s card`}
+            loading="lazy"
+            width={220}
+            height={220}
+            className="h-56 w-56 rounded-lg bg-white p-2"
+          />
+          <p className="text-center text-xs text-gray-600 dark:text-gray-400">
+            Let someone scan it to open this card on their phone.
+          </p>
+        </div>
+      </details>
+      {apple || google ? (
+        <div className="flex flex-wrap justify-center gap-2">
+          {apple ? <WalletBadge href={apple} wallet="Apple" /> : null}
+          {google ? <WalletBadge href={google} wallet="Google" /> : null}
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
 export function PublicCardPage({
   card,
   extras,
@@ -283,6 +343,8 @@ export function PublicCardPage({
   isOwner,
   connected = false,
   consent = null,
+  qrUrl,
+  wallet = { apple: null, google: null },
 }: {
   card: CardView & { id: string; email: string; workEmail: string }
   extras: CardExtrasView
@@ -292,6 +354,8 @@ export function PublicCardPage({
   /** A signed-in visitor already in the owner's contacts. */
   connected?: boolean
   consent?: LeadConsentView | null
+  qrUrl: string
+  wallet?: WalletOffers
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const connect = useFetcher<Reply>()
@@ -345,10 +409,16 @@ export function PublicCardPage({
   // the screen (the page keeps room for it), full width and 48 px high.
   return (
     <main className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pt-2 pb-28 sm:gap-6 sm:pt-6 sm:pb-8">
-      <div className="flex w-full items-center gap-2">
-        <BackButton to="/" />
-        <h1 className="text-base font-semibold">Contact Card</h1>
-      </div>
+      {/* A recipient gets no app chrome (issue 41 point 6, ADR 080): the spec's back button and
+          title are for a signed-in person, who has an app to go back to. */}
+      {signedIn ? (
+        <div className="flex w-full items-center gap-2">
+          <BackButton to="/" />
+          <h1 className="text-base font-semibold">Contact Card</h1>
+        </div>
+      ) : (
+        <h1 className="sr-only">Contact Card</h1>
+      )}
       <CardDisplay
         card={card}
         productName={productName}
@@ -408,6 +478,7 @@ export function PublicCardPage({
           </Button>
         )}
       </div>
+      <PassItOn firstName={card.firstName} qrUrl={qrUrl} wallet={wallet} />
       {isOwner ? null : (
         <LeadForm
           firstName={card.firstName}

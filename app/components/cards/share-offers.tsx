@@ -3,9 +3,10 @@
 // loader decides what is offered (app/cards/share-route.server.ts); each offer's route passes the card
 // gate again.
 import { Link } from '@remix-run/react'
-import { Download, Mail, Wallet } from 'lucide-react'
+import { Download, Mail } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { WalletOffers } from '#app/cards/wallet-offers.server'
+import { WalletBadge } from '#app/components/cards/wallet-badge'
 import { Button } from '#app/components/ui/button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
@@ -21,27 +22,6 @@ export type ShareOffers = {
   wallet: WalletOffers
   signaturePath: string | null
   backgroundCardId: string | null
-}
-
-/**
- * A wallet's badge as its guidelines describe it: a black rounded button with the wallet's mark
- * and "Add to … Wallet" in white, never restyled in the agency's colours. Drawn here (the
- * official artwork is not bundled): a wallet glyph and the words, whose text is the link's name.
- */
-function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 'Google' }) {
-  return (
-    <a
-      href={href}
-      className="inline-flex min-h-12 items-center gap-3 rounded-xl border border-gray-500 bg-black px-4 py-2 text-white hover:bg-gray-900 focus-visible:outline-2 focus-visible:outline-offset-2"
-      data-testid={`${wallet.toLowerCase()}-wallet-badge`}
-    >
-      <Wallet aria-hidden className="h-6 w-6 shrink-0" />
-      <span className="flex flex-col text-left leading-tight">
-        <span className="text-xs">Add to</span>
-        <span className="text-base font-semibold">{wallet} Wallet</span>
-      </span>
-    </a>
-  )
 }
 
 const LAYOUT_LABELS = { classic: 'Classic', panel: 'Panel', minimal: 'Minimal' } as const

@@ -4,15 +4,26 @@ export function SiteFooter({
   name,
   year,
   legal,
+  getYourOwnCard = false,
 }: {
   name: string
   year: number
   /** The host's own links (issue 17 point 5); empty ones are left out, so nothing is invented. */
   legal: LegalLinks
+  /** On a recipient's card page: the one way into the product it offers (ADR 080). */
+  getYourOwnCard?: boolean
 }) {
   const hasLinks = legal.privacyPolicyUrl || legal.termsOfServiceUrl || legal.supportEmail
   return (
     <footer className="flex flex-col items-center gap-2 border-t border-gray-200 py-6 text-center text-sm text-gray-500 dark:border-gray-800 dark:text-gray-400">
+      {getYourOwnCard ? (
+        <a
+          href="/auth/register"
+          className="font-medium text-brand-text underline-offset-2 hover:underline"
+        >
+          Get your own card
+        </a>
+      ) : null}
       <p>
         © {year} {name}. All rights reserved.
       </p>

@@ -36,9 +36,12 @@ export type HeaderBranding = { name: string; logoUrl: string | null }
 export function SiteHeader({
   branding,
   user,
+  accountLinks = true,
 }: {
   branding: HeaderBranding
   user: MenuUser | null
+  /** Sign In and Sign Up for a signed-out person; a card's recipient gets none (ADR 080). */
+  accountLinks?: boolean
 }) {
   return (
     <header className="border-b border-gray-200 bg-white/90 backdrop-blur dark:border-gray-800 dark:bg-gray-950/90">
@@ -67,7 +70,7 @@ export function SiteHeader({
         <nav aria-label="Account" className="flex shrink-0 items-center gap-2 whitespace-nowrap">
           {user ? (
             <AccountMenu user={user} />
-          ) : (
+          ) : !accountLinks ? null : (
             <>
               <Button asChild variant="ghost">
                 <Link to="/auth/login">Sign In</Link>
