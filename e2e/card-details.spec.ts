@@ -98,8 +98,8 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
   await expect(bio).toHaveValue('A draft, rewritten later.')
   await expect(profile.page.getByLabel('Link 1 label')).toHaveValue('Portfolio')
   await bio.fill('Builds cards that do the work.')
-  await profile.page.getByRole('button', { name: 'Next' }).click()
-  await expect(profile.page).toHaveURL(/step=visuals/)
+  await profile.page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(profile.page.getByText('Card updated successfully')).toBeVisible()
   await profile.context.close()
 
   for (const width of [375, 1280]) {

@@ -521,7 +521,7 @@ describe('card templates', () => {
       'links[0].url': 'https://github.com/pat',
     })
     expect(response).toHaveRedirect(
-      `/dashboard/end-user/digital-cards/edit/${card.id}?step=visuals`,
+      `/dashboard/end-user/digital-cards/edit/${card.id}?step=details`,
     )
     expect(await cardRow(card.id)).toMatchObject({
       bio: 'Hello',
