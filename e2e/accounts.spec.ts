@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
+import { rolePaths } from '#app/validation/roles'
 import { EXPIRED_RESET, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { signedInAs, waitForHydration } from './page-helpers'
@@ -417,3 +418,91 @@ test('tab bars at 375 px: they scroll with a hint, and the chosen tab is in view
   await page.screenshot({ path: test.info().outputPath('375-profile-tabs.jpg'), quality: 60 })
   await context.close()
 })
+
+// Issue 41 point 11: one profile screen per person. The home tile and the user menu open the same
+// screen, the role's (ADR 078); /profile and an old link's ?tab= lead there too. Account safety
+// (password, two-factor and passkeys, data export, deletion) sits under Security, and the
+// Business Card tab shows the card with a link to its editor instead of a second form of its
+// fields. At a phone's width, light and dark, with the screenshots kept.
+const ONE_PROFILE_USERS = [
+  ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'end_user'),
+  // The end-user area in the dark theme, on the platform.
+  PLATFORM_ROLE_USERS.find((candidate) => candidate.role === 'super_admin_team'),
+  ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'agency_admin'),
+]
+
+for (const user of ONE_PROFILE_USERS) {
+  if (!user) throw new Error('no role user')
+  test(`${user.role}: one profile screen from the tile and the menu, its safety under Security`, async ({
+    browser,
+  }) => {
+    test.setTimeout(90_000)
+    const { context, page } = await signedInAs(browser, user, '/')
+    await page.setViewportSize({ width: 375, height: 740 })
+    const own = urlFor(user.host, rolePaths(user.role).profile)
+    const shot = (name: string) =>
+      page.screenshot({
+        path: test.info().outputPath(`375-profile-${user.role}-${name}.jpg`),
+        quality: 60,
+      })
+    const noSidewaysScroll = async (where: string) =>
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        ),
+        `no sideways scroll at 375 px: ${where}`,
+      ).toBe(false)
+
+    // From the home tile.
+    await page.getByRole('link', { name: /^Update Profile/ }).click()
+    await expect(page).toHaveURL(own)
+    const heading = page.getByRole('heading', { level: 1 })
+    await expect(heading).toBeVisible()
+    const title = await heading.textContent()
+    const tabs = await page.getByRole('tab').allTextContents()
+    expect(tabs).toContain('Security')
+    await noSidewaysScroll('profile from the tile')
+    await shot('from-tile')
+
+    // From the user menu: the very same screen.
+    await page.goto(urlFor(user.host, '/'))
+    await page.getByTestId('user-menu-trigger').click()
+    await page.getByRole('menuitem', { name: 'Profile' }).click()
+    await expect(page).toHaveURL(own)
+    await expect(heading).toHaveText(title ?? '')
+    expect(await page.getByRole('tab').allTextContents()).toEqual(tabs)
+    await noSidewaysScroll('profile from the menu')
+    await shot('from-menu')
+
+    // An old link to /profile with its tab opens the tab there.
+    await page.goto(urlFor(user.host, '/profile?tab=security'))
+    await expect(page).toHaveURL(`${own}?tab=security`)
+    await expect(page.getByRole('tab', { name: 'Security', selected: true })).toBeVisible()
+    const security = page.getByRole('tabpanel')
+    await expect(security.getByRole('heading', { name: 'Change Password' })).toBeVisible()
+    await expect(security.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible()
+    await expect(security.getByText(/passkey/)).toBeVisible()
+    await expect(security.getByRole('heading', { name: 'Download my data' })).toBeVisible()
+    await expect(security.getByRole('button', { name: 'Delete My Account' })).toBeVisible()
+    await noSidewaysScroll('Security tab')
+    await shot('security')
+    // Two-factor and passkeys are managed one link away, and the way back is the same tab.
+    await security.getByRole('link', { name: 'Manage two-factor authentication' }).click()
+    await expect(page.getByRole('heading', { name: 'Passkeys' })).toBeVisible()
+    await page.getByRole('link', { name: 'Back to Security' }).click()
+    await expect(page).toHaveURL(`${own}?tab=security`)
+
+    // The card's fields are the editor's: the profile shows the card and leads there.
+    if (tabs.includes('Business Card')) {
+      await page.getByRole('tab', { name: 'Business Card' }).click()
+      await expect(page.getByTestId('card-display')).toBeVisible()
+      await expect(page.getByLabel('Headline or short bio')).toHaveCount(0)
+      await expect(page.getByRole('button', { name: 'Save Card Details' })).toHaveCount(0)
+      await noSidewaysScroll('Business Card tab')
+      await shot('card')
+      await page.getByRole('link', { name: 'Edit Card Details' }).click()
+      await expect(page.getByRole('heading', { name: 'Edit Digital Card' })).toBeVisible()
+    }
+    await context.close()
+  })
+}

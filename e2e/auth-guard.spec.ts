@@ -90,10 +90,12 @@ test('a session ended on the server during client navigation shows the panel; fo
   await page.evaluate(() => window.localStorage.setItem('card-app-draft', 'left behind'))
   await page.getByRole('link', { name: /^Update Profile/ }).click()
   await expectPanel(page)
-  await expect(page).toHaveURL(urlFor(host, '/profile'))
+  // The tile opens the role's profile, as the menu does (issue 41 point 11).
+  const profile = rolePaths(user.role).profile
+  await expect(page).toHaveURL(urlFor(host, profile))
   await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute(
     'href',
-    '/auth/login?redirectTo=%2Fprofile',
+    `/auth/login?${new URLSearchParams({ redirectTo: profile })}`,
   )
   await expectAccessible(page, PANEL)
 
@@ -115,7 +117,7 @@ test('a navigation still waiting after 3 s shows the panel; force sign-out reall
   if (!cookie) throw new Error('not signed in')
   // Held far longer than the test needs, so a slow machine (axe below takes seconds under load)
   // never sees the navigation finish before the panel is checked.
-  await delayData(page, '/profile', 60_000)
+  await delayData(page, rolePaths(user.role).profile, 60_000)
 
   // Both texts show only until the panel at 3 s: recorded as they appear, so a loaded machine
   // that looks late still sees that they did.
@@ -170,7 +172,7 @@ test('slow client navigations show the loading texts of the page they go to', as
 
   // A profile page: the guard's text and the page's own.
   await openHome(page)
-  await delayData(page, '/profile', 1_500)
+  await delayData(page, rolePaths(user.role).profile, 1_500)
   await page.getByRole('link', { name: /^Update Profile/ }).click()
   await expect(page.getByTestId('guard-status')).toContainText('Checking authentication...')
   await expect(page.getByTestId('guard-status')).toContainText('Loading your profile...')

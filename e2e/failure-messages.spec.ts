@@ -166,8 +166,9 @@ test('a failed sign out says so and keeps the session', async ({ page }) => {
   await expect(page.getByText('Failed to sign out', { exact: true })).toBeVisible()
   await expect(page.getByText('Failed to sign out. Please try again.')).toBeVisible()
   await page.unrouteAll()
+  // Still signed in: /profile opens her profile (ADR 078), not the sign-in page.
   await page.goto(urlFor(HOSTS.alpha, '/profile'))
-  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/profile'))
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/profile/end-user'))
 })
 
 test('auth forms: a failed request keeps the form and names what failed', async ({ page }) => {

@@ -66,7 +66,15 @@ test('signed-in pages and their data answers (.data) are private, no-store', asy
 
   await signInWithSession(page, CARD_OWNER, '/dashboard/end-user')
 
-  for (const path of ['/', '/profile', '/dashboard/end-user', '/profile.data', '/_root.data']) {
+  // /profile leads to the end user's profile (ADR 078): fetch follows it; its data is asked of
+  // the screen itself.
+  for (const path of [
+    '/',
+    '/profile',
+    '/dashboard/end-user',
+    '/profile/end-user.data',
+    '/_root.data',
+  ]) {
     expect(await headOf(path), path).toEqual({ status: 200, cacheControl: 'private, no-store' })
   }
   // The document the browser itself loaded, too.

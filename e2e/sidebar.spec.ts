@@ -120,7 +120,7 @@ test('contacts, the QR screen, profile, settings and the wizard show the sidebar
     '/contacts',
     '/qrcode',
     `/qrcode/${cardId}`,
-    '/profile',
+    // /profile leads here (ADR 078).
     rolePaths(endUser.role).profile,
     '/settings/end-user',
     '/api-settings',

@@ -46,9 +46,9 @@ function personalDestinations(role: Role) {
   const paths = rolePaths(role)
   return {
     dashboard: { id: 'dashboard', to: paths.dashboard, icon: LayoutDashboard, exists: true },
-    // Spec (accounts §2): the home tile opens the default profile, the menu the role's one.
-    profile: { id: 'profile', to: '/profile', icon: UserRound, exists: true },
-    roleProfile: { id: 'role-profile', to: paths.profile, icon: UserRound, exists: true },
+    // One profile screen per person (issue 41 point 11, ADR 078): the home tile, the sidebar and
+    // the menu all open the role's, the screen /profile (the spec's tile target) leads to.
+    profile: { id: 'profile', to: paths.profile, icon: UserRound, exists: true },
     settings: { id: 'settings', to: settingsMenuPath(role), icon: Settings, exists: true },
     digitalCards: { id: 'digital-cards', to: paths.digitalCards, icon: CreditCard, exists: true },
     qrCode: { id: 'qr-code', to: '/qrcode', icon: QrCode, exists: true },
@@ -157,7 +157,7 @@ export function dashboardEntries(role: Role): NavEntry[] {
 /** Spec §2.2: Profile and Settings go to the current role's pages. */
 export function accountEntries(role: Role): NavEntry[] {
   const own = personalDestinations(role)
-  return [entry(own.roleProfile, 'Profile'), entry(own.settings, 'Settings')]
+  return [entry(own.profile, 'Profile'), entry(own.settings, 'Settings')]
 }
 
 /** The Dashboard group's entry that opens the role's settings screen (its dashboard path). */
@@ -204,7 +204,7 @@ export function userMenuEntries(role: Role): NavEntry[] {
   const own = personalDestinations(role)
   return [
     entry(own.dashboard, 'Dashboard'),
-    entry(own.roleProfile, 'Profile'),
+    entry(own.profile, 'Profile'),
     entry(own.digitalCards, 'Digital Cards'),
     entry(own.contacts, 'Contacts'),
     entry(own.settings, 'Settings'),

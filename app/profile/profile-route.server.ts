@@ -10,12 +10,12 @@ import { queueConfirmationEmailIn } from '#app/auth/email-confirmation.server'
 import { requireRole, requireUser, type SignedIn } from '#app/auth/guards.server'
 import { invalidateUserSessions } from '#app/auth/session.server'
 import { readBrandingSummary } from '#app/branding/branding-route.server'
-import { toCardExtras, writeCardExtras } from '#app/cards/card-extras.server'
+import { toCardExtras } from '#app/cards/card-extras.server'
 import { toCardView } from '#app/cards/card-view.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { listAssignedEndUsers } from '#app/models/assigned-users.server'
-import { listActivityForUser, recordAccountAudit, recordCardAudit } from '#app/models/audit.server'
+import { listActivityForUser, recordAccountAudit } from '#app/models/audit.server'
 import { listCardScans } from '#app/models/card-views.server'
 import { getDefaultCardForOwner } from '#app/models/cards.server'
 import { retireEmailConfirmationTokens } from '#app/models/email-confirmations.server'
@@ -39,25 +39,23 @@ import { emailChangedEmail } from '#app/services/emails/email-changed.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { IMAGE_REFUSALS, isRefusal, Refusal, type RefusalOf } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
-import type { CardExtras } from '#app/validation/card-details'
 import type { NotificationsFormSchema } from '#app/validation/notifications'
 import { CHANGE_EMAIL_PASSWORD_MESSAGE, type ProfileSchema } from '#app/validation/profile'
 import { ProfileIntentSchema } from '#app/validation/profile-form'
-import type { Role } from '#app/validation/roles'
+import { type Role, rolePaths } from '#app/validation/roles'
 import { StoredPrivacySchema } from '#app/validation/settings'
 import { withTenant } from '#drizzle/db.server'
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
 export const SAVE_FAILED_MESSAGE = 'Failed to update profile.'
 export const WRONG_PASSWORD_MESSAGE = 'Current password is incorrect'
-export const CARD_NOT_FOUND_MESSAGE = 'Digital card not found'
 
 /** The image fields of the profile form: form name → image purpose. */
 const IMAGE_FIELDS = { logo: 'logo', profilePicture: 'profilePicture' } as const
 type ImageFieldName = keyof typeof IMAGE_FIELDS
 type ProfileValue = z.output<typeof ProfileSchema>
 
-export type ProfileIntent = 'profile' | 'password' | 'notifications' | 'card-details'
+export type ProfileIntent = 'profile' | 'password' | 'notifications'
 /** The one action reply (ADR 035) as the page's forms read it. */
 export type ProfileActionData = {
   intent: ProfileIntent | null
@@ -77,6 +75,16 @@ function agencyScreens(role: Role, tenantKind: string) {
     teamMembers: path('team-members'),
     endUsers: path('end-users'),
   }
+}
+
+/**
+ * Where /profile and any profile path that names no area lead (ADR 078): the signed-in person's
+ * one profile screen, with the same query (a `?tab=` in an old link or an email still opens its
+ * tab). Signed out, the guard sends them to sign in and back to the path they asked for.
+ */
+export async function ownProfilePath(request: Request, context: AppLoadContext) {
+  const { user } = await requireUser(request, context)
+  return `${rolePaths(user.role).profile}${new URL(request.url).search}`
 }
 
 /** The signed-in user (any role when `roles` is omitted, else one of them: 403 otherwise). */
@@ -371,28 +379,8 @@ async function saveNotifications(
 }
 
 /**
- * The Business Card tab's details (issue 28): they belong to the card, so they are written to
- * the user's own card the tab showed, with its links, as the card editor writes them.
- */
-async function saveCardDetails(
-  cardId: string,
-  extras: CardExtras,
-  { tenant, user }: SignedIn,
-): Promise<IntentDone> {
-  const saved = await withTenant(tenant.id, async (tx) => {
-    // Another user's or another tenant's card, or none: nothing is written.
-    if (!(await writeCardExtras(tx, tenant.id, user.id, cardId, extras))) return false
-    await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
-    return true
-  })
-  if (!saved) throw new Refusal('not_found', CARD_NOT_FOUND_MESSAGE)
-  // Spec §8's words for a saved card.
-  return 'Card updated successfully'
-}
-
-/**
- * The action of every profile page: `intent` picks the personal info, password, notifications or
- * card details form.
+ * The action of every profile page: `intent` picks the personal info, password or notifications
+ * form. The card's details are the card editor's (ADR 078).
  */
 export async function profileAction(
   request: Request,
@@ -414,8 +402,6 @@ export async function profileAction(
       password: ({ intent, ...value }, signedIn) => savePassword(value, signedIn, clientIp),
       notifications: ({ intent, ...preferences }, signedIn) =>
         saveNotifications(preferences, signedIn),
-      'card-details': ({ intent, cardId, ...extras }, signedIn) =>
-        saveCardDetails(cardId, extras, signedIn),
     },
   })
 }

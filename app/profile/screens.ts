@@ -1,8 +1,9 @@
-// The profile screens: /profile (any role) and one per role area (spec accounts §2, roles §2).
-// One route module renders them all from this table, so a tab is defined once.
+// The profile screens, one per role area (spec accounts §2, roles §2): a person has one, at
+// /profile/{area}, which /profile and any other profile path lead to (ADR 078). One route module
+// renders them all from this table, so a tab is defined once.
 import { AREA_ROLES, type Role, type RoleArea } from '#app/validation/roles'
 
-export type ProfileVariant = 'default' | RoleArea
+export type ProfileVariant = RoleArea
 
 /** What a profile screen loads beside the user's own details. */
 export type ProfileLoadOptions = {
@@ -30,11 +31,12 @@ export type ProfileTabId =
   | 'notifications'
 
 export type ProfileScreen = {
-  /** Who may open it; any signed-in role when omitted. */
-  roles?: readonly Role[]
+  /** Who may open it. */
+  roles: readonly Role[]
   load: ProfileLoadOptions
-  /** The document title; the default screen adds the product's name. */
   documentTitle: string
+  /** The document title names the product too (the spec's default profile did). */
+  titleWithProduct?: boolean
   title: string
   subtitle: string
   tabs: readonly { id: ProfileTabId; label: string }[]
@@ -43,29 +45,29 @@ export type ProfileScreen = {
 }
 
 const personal = { id: 'personal', label: 'Personal Info' } as const
+// Account safety (password, two-factor and passkeys, data export, deletion) sits under a tab
+// named for it on every screen (issue 41 point 11): the end user's was 'Change Password'.
 const security = { id: 'security', label: 'Security' } as const
 const activity = { id: 'activity', label: 'Activity' } as const
 const notifications = { id: 'notifications', label: 'Notifications' } as const
 
 export const PROFILE_SCREENS: Record<ProfileVariant, ProfileScreen> = {
-  default: {
-    load: { card: true, activity: true },
-    documentTitle: 'Your Profile',
-    title: 'Your Profile',
-    subtitle: 'Manage your profile and digital business card',
-    tabs: [personal, security, { id: 'card', label: 'Business Card' }, activity, notifications],
-  },
+  // The end user's screen is the spec's default profile (§2.4: its title, subtitle and tabs)
+  // with the end user's own tabs (§2.4: a card view with vCard and QR code, card scans): the
+  // screen /profile opened for most people, now the one it leads to for the end-user area.
   'end-user': {
     roles: AREA_ROLES['end-user'],
-    load: { card: true, scans: true },
-    documentTitle: 'My Profile',
-    title: 'My Profile',
-    subtitle: 'Manage your details, your password and your digital card',
+    load: { card: true, activity: true, scans: true },
+    documentTitle: 'Your Profile',
+    titleWithProduct: true,
+    title: 'Your Profile',
+    subtitle: 'Manage your profile and digital business card',
     tabs: [
       personal,
-      { id: 'security', label: 'Change Password' },
-      { id: 'card', label: 'Digital Card' },
+      security,
+      { id: 'card', label: 'Business Card' },
       { id: 'scans', label: 'Card Scans' },
+      activity,
       notifications,
     ],
     vcard: true,
@@ -102,10 +104,8 @@ export const PROFILE_SCREENS: Record<ProfileVariant, ProfileScreen> = {
   },
 }
 
-/** The screen a path shows: /profile/{area} is that area's, /profile the default one. */
-export function profileVariantOfPath(pathname: string): ProfileVariant {
+/** The screen a path shows: /profile/{area} is that area's; any other path none of its own. */
+export function profileVariantOfPath(pathname: string): ProfileVariant | null {
   const area = pathname.replace(/\/+$/, '').split('/')[2]
-  return area && area !== 'default' && area in PROFILE_SCREENS
-    ? (area as ProfileVariant)
-    : 'default'
+  return area && Object.hasOwn(PROFILE_SCREENS, area) ? (area as ProfileVariant) : null
 }

@@ -1,6 +1,13 @@
-// Every profile screen: /profile and the role areas' /profile/{area}, which re-export this
-// module. The path picks the screen (app/profile/screens.ts); its tabs are built here once.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+// Every profile screen: the role areas' /profile/{area}, which re-export this module. The path
+// picks the screen (app/profile/screens.ts); its tabs are built here once. /profile and any
+// other profile path lead to the person's own screen (ADR 078), so the home tile, the menu and
+// old links all open the same one.
+import {
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from '@remix-run/node'
 import { type ShouldRevalidateFunction, useLoaderData, useLocation } from '@remix-run/react'
 import {
   Bell,
@@ -22,7 +29,6 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { ActivityList } from '#app/components/profile/activity-list'
 import { BusinessCardPanel } from '#app/components/profile/business-card-panel'
-import { CardDetailsForm } from '#app/components/profile/card-details-form'
 import { ChangePasswordForm } from '#app/components/profile/change-password-form'
 import { NotificationsForm } from '#app/components/profile/notifications-form'
 import { PersonalInfoForm } from '#app/components/profile/personal-info-form'
@@ -40,7 +46,7 @@ import {
 } from '#app/components/profile/role-panels'
 import { useProfileResult } from '#app/components/profile/use-profile-result'
 import { UserAccountsPanel } from '#app/components/user-accounts/user-accounts-panel'
-import { loadProfile, profileAction } from '#app/profile/profile-route.server'
+import { loadProfile, ownProfilePath, profileAction } from '#app/profile/profile-route.server'
 import { PROFILE_SCREENS, type ProfileTabId, profileVariantOfPath } from '#app/profile/screens'
 import { USER_ACCOUNTS_ROLES, USER_ACCOUNTS_TAB } from '#app/user-accounts/user-accounts'
 import { loadUserAccounts, wantsUserAccounts } from '#app/user-accounts/user-accounts.server'
@@ -50,27 +56,29 @@ const screenOf = (request: Request) => profileVariantOfPath(new URL(request.url)
 
 export const meta: MetaFunction = ({ matches, location }) => {
   const variant = profileVariantOfPath(location.pathname)
-  const title = PROFILE_SCREENS[variant].documentTitle
-  if (variant !== 'default') return [{ title }]
+  if (!variant) return []
+  const screen = PROFILE_SCREENS[variant]
+  if (!screen.titleWithProduct) return [{ title: screen.documentTitle }]
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
-  return [{ title: name ? `${title} · ${name}` : title }]
+  return [{ title: name ? `${screen.documentTitle} · ${name}` : screen.documentTitle }]
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const variant = screenOf(request)
+  // One profile screen per person (issue 41 point 11): a path of no area opens theirs.
+  if (!variant) throw redirect(await ownProfilePath(request, context))
   const screen = PROFILE_SCREENS[variant]
   const data = await loadProfile(request, context, screen.roles, screen.load)
-  // Only on /profile and when the tab is asked for: a super admin's list is an audited
-  // cross-tenant read.
-  const accounts =
-    variant === 'default' && wantsUserAccounts(request)
-      ? await loadUserAccounts(request, context)
-      : null
+  // Only when the tab is asked for: a super admin's list is an audited cross-tenant read.
+  const accounts = wantsUserAccounts(request) ? await loadUserAccounts(request, context) : null
   return { ...data, accounts, variant }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return profileAction(request, context, PROFILE_SCREENS[screenOf(request)].roles)
+  // A form posted to /profile (a page from before ADR 078) is still saved, for whoever posts it;
+  // its redirect back then leads to the person's screen.
+  const variant = screenOf(request)
+  return profileAction(request, context, variant ? PROFILE_SCREENS[variant].roles : undefined)
 }
 
 export const clientAction = profileClientAction
@@ -105,7 +113,6 @@ export default function ProfileRoute() {
   const profileResult = useProfileResult('profile')
   const notificationsResult = useProfileResult('notifications')
   const passwordResult = useProfileResult('password')
-  const cardDetailsResult = useProfileResult('card-details')
   // A new location (after a save) starts the forms afresh from the saved values.
   const { key } = useLocation()
   const contents: Record<ProfileTabId, () => ReactNode> = {
@@ -114,27 +121,20 @@ export default function ProfileRoute() {
       <div className="flex flex-col gap-6">
         <ChangePasswordForm key={key} lastResult={passwordResult} />
         <TwoFactorLink />
-        <DeleteAccountPanel />
         <DataExportPanel />
+        {/* Last: the one step that cannot be undone. */}
+        <DeleteAccountPanel />
       </div>
     ),
+    // The card as it is shown, with a link to its editor: the profile repeats none of the
+    // card's fields (issue 41 point 11, ADR 078).
     card: () => (
-      <div className="flex flex-col gap-6">
-        <BusinessCardPanel
-          card={data.card}
-          productName={productName}
-          digitalCardsPath={rolePaths(role).digitalCards}
-          showVcard={screen.vcard}
-        />
-        {/* The details live on the card (ADR 040): edited here on the card the panel shows. */}
-        {data.card ? (
-          <CardDetailsForm
-            key={`${key}-${data.card.id}`}
-            card={data.card}
-            lastResult={cardDetailsResult}
-          />
-        ) : null}
-      </div>
+      <BusinessCardPanel
+        card={data.card}
+        productName={productName}
+        digitalCardsPath={rolePaths(role).digitalCards}
+        showVcard={screen.vcard}
+      />
     ),
     activity: () => <ActivityList items={data.activity} tracking={data.activityTracking} />,
     scans: () => <CardScansPanel scans={data.scans} />,
@@ -157,12 +157,9 @@ export default function ProfileRoute() {
     icon: ICONS[id],
     content: contents[id](),
   }))
-  // Spec (roles §2.4): the tab exists for super admins and agency admins. Anyone else who asks
-  // for it by URL is shown the spec's restriction (§2.5), with no rows.
-  if (
-    variant === 'default' &&
-    (USER_ACCOUNTS_ROLES.includes(role) || accounts?.status === 'restricted')
-  ) {
+  // Spec (roles §2.4): the tab exists for super admins and agency admins, on their one profile
+  // screen. Anyone else who asks for it by URL is shown the spec's restriction (§2.5), no rows.
+  if (USER_ACCOUNTS_ROLES.includes(role) || accounts?.status === 'restricted') {
     tabs.push({
       id: USER_ACCOUNTS_TAB,
       label: 'User Accounts',

@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
-import { CardExtrasSchema } from '#app/validation/card-details'
 import { NotificationsFormSchema } from '#app/validation/notifications'
 import { ChangePasswordSchema, ProfileSchema } from '#app/validation/profile'
 
@@ -14,14 +13,6 @@ export function parseProfileForm(formData: FormData) {
 }
 
 /**
- * The Business Card tab's details form (issue 28): the card details' one schema, for the card the
- * tab shows (the user's default card, named by id so a save lands on the card that was shown).
- */
-export const ProfileCardDetailsSchema = CardExtrasSchema.extend({
-  cardId: z.string().min(1).max(64),
-})
-
-/**
  * The profile page's forms as its one action reads them, by `intent`. The server parses
  * with conform's coercion, which turns an emptied field into a missing one: the schema's
  * missing-value messages are the same as its empty-value ones, so both sides say the same.
@@ -31,5 +22,4 @@ export const ProfileIntentSchema = z.discriminatedUnion('intent', [
   // safeExtend keeps the passwords' match check.
   ChangePasswordSchema.safeExtend({ intent: z.literal('password') }),
   NotificationsFormSchema.extend({ intent: z.literal('notifications') }),
-  ProfileCardDetailsSchema.extend({ intent: z.literal('card-details') }),
 ])

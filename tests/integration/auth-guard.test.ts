@@ -71,7 +71,8 @@ describe('requireUser without a session', () => {
     const call = (headers: Record<string, string>) =>
       settle(async () =>
         profileLoader({
-          request: requestFor(host, '/profile', { headers }),
+          // The screen itself: /profile only leads here (ADR 078).
+          request: requestFor(host, '/profile/end-user', { headers }),
           context: dataContext(host),
           params: {},
         }),

@@ -1,4 +1,4 @@
-// Issue 28 through the routes: the card editor and the profile save a bio, pronouns, typed
+// Issue 28 through the routes: the card editor saves a bio, pronouns, typed
 // phones, an address and ordered links (refusing a wrong link next to its row, changing nothing;
 // a row moved without JavaScript comes back in its new place and is saved there), and the public
 // card page, its link preview and its vCard carry them.
@@ -183,61 +183,48 @@ describe('moving a link', () => {
   })
 })
 
-const PROFILE_DETAILS = Object.fromEntries(
-  Object.entries({ ...DETAILS, intent: 'card-details' }).filter(
-    ([name]) => !['title', 'firstName', 'lastName', 'email', 'phoneNumber'].includes(name),
-  ),
-)
-
-function postProfile(who: Awaited<ReturnType<typeof owner>>, fields: Record<string, string>) {
-  return settle(() =>
-    profileAction({
-      request: formRequest(who.host, '/profile/end-user?tab=card', fields, who.cookie),
-      context: contextFor(who.host),
-      params: {},
-    }),
-  )
-}
-
+// The profile repeats none of the card's fields (issue 41 point 11, ADR 078): its Business Card
+// tab shows the card and links to the editor, where the details above are saved. The tests that
+// posted the profile's details form moved here, to the editor.
 describe('the profile', () => {
-  test("saves the details on the user's card, with the editor's rules and the links in order", async () => {
+  test("no longer writes a card's details: the old form is refused and the card keeps them", async () => {
     const who = await owner()
-    const response = await postProfile(who, { ...PROFILE_DETAILS, cardId: who.card.id })
-    expect(response).toHaveRedirect('/profile/end-user?tab=card')
+    await edit(who, DETAILS)
+    const response = await settle(() =>
+      profileAction({
+        request: formRequest(
+          who.host,
+          '/profile/end-user?tab=card',
+          { intent: 'card-details', cardId: who.card.id, bio: 'Changed', pronouns: 'they/them' },
+          who.cookie,
+        ),
+        context: contextFor(who.host),
+        params: {},
+      }),
+    )
+    expect(response.status).toBe(400)
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, who.card.id))
-    expect(row).toMatchObject({
-      bio: 'Poetical science for engines.',
-      pronouns: 'she/her',
-      phone2: '+44 20 7946 0001',
-      addressCity: 'London',
-      // The card's own fields are the editor's: untouched.
-      firstName: 'Ada',
-      phoneNumber: '+44 20 7946 0000',
-    })
-    expect((await linksOf(who.card.id)).map((link) => link.kind)).toEqual(['github', 'linkedin'])
-    // The same message next to the same row as in the editor, and nothing changes.
-    const refused = await postProfile(who, {
-      ...PROFILE_DETAILS,
-      cardId: who.card.id,
-      bio: 'Changed',
-      'links[0].url': 'https://evil.example.test/ada',
-    })
-    expect(refused.status).toBe(400)
-    expect(await replyErrors(refused)).toEqual({ 'links[0].url': [linkHostMessage('github')] })
-    const [after] = await getDb()
-      .select()
-      .from(digitalCards)
-      .where(eq(digitalCards.id, who.card.id))
-    expect(after?.bio).toBe('Poetical science for engines.')
+    expect(row).toMatchObject({ bio: 'Poetical science for engines.', pronouns: 'she/her' })
   })
 
-  test("another user's card is not found, and keeps its details", async () => {
+  test("the editor: another user's card is not opened, and keeps its details", async () => {
     const who = await owner()
     const other = await makeUser(who.organization.id)
     const theirs = await makeCard(who.organization.id, other.id, { bio: 'Theirs' })
-    const response = await postProfile(who, { ...PROFILE_DETAILS, cardId: theirs.id })
-    expect(response.status).toBe(404)
-    expect(await replyErrors(response)).toEqual({ '': ['Digital card not found'] })
+    const response = await settle(() =>
+      editAction({
+        request: formRequest(
+          who.host,
+          `/dashboard/end-user/digital-cards/edit/${theirs.id}`,
+          { ...DETAILS, bio: 'Taken over' },
+          who.cookie,
+        ),
+        context: contextFor(who.host),
+        params: { cardId: theirs.id },
+      }),
+    )
+    // Sent back to the list, as for any card that is not one's own (cards.test.ts).
+    expect(response).toHaveRedirect('/dashboard/end-user/digital-cards')
     const [row] = await getDb().select().from(digitalCards).where(eq(digitalCards.id, theirs.id))
     expect(row?.bio).toBe('Theirs')
     expect(await linksOf(theirs.id)).toEqual([])

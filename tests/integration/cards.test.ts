@@ -409,7 +409,9 @@ describe('audit of default and background changes (spec §3)', () => {
     )
     const profile = await settle(() =>
       profileLoader({
-        request: requestFor(owner.host, '/profile', { headers: { Cookie: owner.cookie } }),
+        request: requestFor(owner.host, '/profile/end-user', {
+          headers: { Cookie: owner.cookie },
+        }),
         context: contextFor(owner.host),
         params: {},
       }),

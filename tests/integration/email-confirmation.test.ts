@@ -354,7 +354,7 @@ describe('the profile', () => {
       const cookie = await sessionCookieFor(t.organization.id, user.id)
       const response = await settle(() =>
         profileLoader({
-          request: requestFor(t.host, '/profile', { headers: { Cookie: cookie } }),
+          request: requestFor(t.host, '/profile/end-user', { headers: { Cookie: cookie } }),
           context: contextFor(t.host),
           params: {},
         }),

@@ -222,7 +222,7 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
   file,
   path,
   actor,
-  intents: ['profile', 'password', 'notifications', 'card-details'],
+  intents: ['profile', 'password', 'notifications'],
   keys: PROFILE_KEYS,
   files: PROFILE_FILES,
   // A wrong current password counts against the account and the address, as a failed sign-in

@@ -136,7 +136,7 @@ describe('preferences', () => {
     const cookie = await sessionCookieFor(world.organization.id, world.owner.id)
     const page = await settle(() =>
       profileLoader({
-        request: requestFor(world.host, '/profile', { headers: { Cookie: cookie } }),
+        request: requestFor(world.host, '/profile/end-user', { headers: { Cookie: cookie } }),
         context: contextFor(world.host),
         params: {},
       }),

@@ -13,6 +13,7 @@ import { action as profileAction, loader as profileLoader } from '#app/routes/pr
 import { action as variantAction, loader as variantLoader } from '#app/routes/profile.$variant'
 import { action as agencyAction, loader as agencyLoader } from '#app/routes/profile.agency'
 import { loader as superAdminLoader } from '#app/routes/profile.super-admin'
+import { ROLES, roleArea, rolePaths } from '#app/validation/roles'
 import { getDb } from '#drizzle/db.server'
 import { auditEvents, emailOutbox, media, rateLimits, sessions, users } from '#drizzle/schema'
 import {
@@ -299,7 +300,7 @@ describe('personal info', () => {
     expect(row?.logoMediaId).toBeTruthy()
     expect(row?.profilePictureMediaId).toBeNull()
 
-    const loaded = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    const loaded = await get(profileLoader, signed.host, '/profile/end-user', signed.cookie)
     const data = (await loaded.json()) as { profile: { logoUrl: string | null } }
     expect(data.profile.logoUrl).toMatch(/^\/media\/[0-9a-f]{64}\.jpg$/)
   })
@@ -474,7 +475,7 @@ describe('loader', () => {
     const signed = await signedInUser()
     const card = await makeCard(signed.organization.id, signed.user.id, { company: 'Engines' })
     expect((await post(signed, validProfile)).status).toBe(302)
-    const response = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    const response = await get(profileLoader, signed.host, '/profile/end-user', signed.cookie)
     expect(response.status).toBe(200)
     const data = (await response.json()) as {
       profile: { firstName: string; email: string }
@@ -494,7 +495,7 @@ describe('loader', () => {
 
   test('a user without a card gets none', async () => {
     const signed = await signedInUser()
-    const response = await get(profileLoader, signed.host, '/profile', signed.cookie)
+    const response = await get(profileLoader, signed.host, '/profile/end-user', signed.cookie)
     expect(((await response.json()) as { card: unknown }).card).toBeNull()
   })
 
@@ -556,15 +557,30 @@ describe('role variants', () => {
   })
 })
 
-test.each(['agency_admin', 'team_admin', 'end_user', 'super_admin'] as const)(
-  '%s: /profile/role and any other path show the default profile (spec §2.4)',
+// One profile screen per person (issue 41 point 11, ADR 078): /profile (the spec's home tile),
+// /profile/role and any other path lead to the role's screen, the menu's, with the same query.
+test.each(ROLES)(
+  '%s: /profile and any other profile path open the one screen of the role',
   async (role) => {
     const signed = await signedInUser(role)
+    const own = rolePaths(role).profile
+    expect(await get(profileLoader, signed.host, '/profile', signed.cookie)).toHaveRedirect(own)
+    expect(
+      await get(profileLoader, signed.host, '/profile?tab=security', signed.cookie),
+    ).toHaveRedirect(`${own}?tab=security`)
     for (const path of ['/profile/role', '/profile/anything', '/profile/default']) {
-      const response = await get(variantLoader, signed.host, path, signed.cookie)
-      expect(response.status).toBe(200)
-      expect(await response.json()).toMatchObject({ variant: 'default' })
+      const response = await get(
+        variantLoader,
+        signed.host,
+        `${path}?tab=notifications`,
+        signed.cookie,
+      )
+      expect(response).toHaveRedirect(`${own}?tab=notifications`)
     }
+    const screen = await get(profileLoader, signed.host, own, signed.cookie)
+    expect(screen.status).toBe(200)
+    expect(await screen.json()).toMatchObject({ variant: roleArea(role) })
+    // A form posted to an old path is still saved; its redirect back leads to the screen.
     const saved = await settle(() =>
       variantAction({
         request: formRequest(signed.host, '/profile/role', validProfile, signed.cookie),
@@ -572,7 +588,7 @@ test.each(['agency_admin', 'team_admin', 'end_user', 'super_admin'] as const)(
         params: {},
       }),
     )
-    expect(saved.status).toBe(302)
+    expect(saved).toHaveRedirect('/profile/role')
     const [stored] = await getDb().select().from(users).where(eq(users.id, signed.user.id))
     expect(stored?.firstName).toBe('Ada')
   },

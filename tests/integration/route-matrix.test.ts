@@ -25,7 +25,7 @@ import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
-import type { Role } from '#app/validation/roles'
+import { type Role, rolePaths } from '#app/validation/roles'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
@@ -129,8 +129,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
   'onboarding.tsx': 'any',
+  // /profile and any other profile path: every role, led to its own profile screen (ADR 078,
+  // LEADS_TO_OWN below); a form posted there is still saved.
   'profile._index.tsx': 'any',
-  // Any other profile path: the default profile, for every role (spec §2.4).
   'profile.$variant.tsx': 'any',
   'qrcode._index.tsx': 'any',
   'qrcode.$cardId.tsx': 'public',
@@ -337,6 +338,12 @@ const imageFileFor = (file: string) =>
 /** A link token as given, or one of the right shape that names nothing (so lookups run). */
 const linkToken = (ref: string) => (/^[a-z2-7]{52}$/.test(ref) ? ref : 'a'.repeat(52))
 
+/** Routes whose page, for every signed-in role, is a redirect to the role's own (ADR 078). */
+const LEADS_TO_OWN: Record<string, (role: Role) => string> = {
+  'profile._index.tsx': (role) => rolePaths(role).profile,
+  'profile.$variant.tsx': (role) => rolePaths(role).profile,
+}
+
 describe('role matrix: protected routes × roles', () => {
   const protectedRoutes = Object.entries(ACCESS).filter(
     ([, access]) => access === 'any' || access === 'platform-admin' || Array.isArray(access),
@@ -352,7 +359,8 @@ describe('role matrix: protected routes × roles', () => {
     })
     for (const role of ALL_ROLES) {
       const allowed = access === 'any' || (Array.isArray(access) && access.includes(role))
-      test(`${file} as ${role} → ${allowed ? '200' : '403'}`, async () => {
+      const own = LEADS_TO_OWN[file]
+      test(`${file} as ${role} → ${own ? own(role) : allowed ? '200' : '403'}`, async () => {
         const mod = await load(file)
         const { cookie, cardId, contactId } = roleCookies.get(role) as {
           cookie: string
@@ -367,7 +375,9 @@ describe('role matrix: protected routes × roles', () => {
             params,
           }),
         )
-        if (allowed) {
+        if (own) {
+          expect(response).toHaveRedirect(own(role))
+        } else if (allowed) {
           // The own card of the role exists, so edit and share pages answer 200 too.
           expect(response.status).toBe(200)
         } else {
@@ -1090,19 +1100,8 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       },
       params: {},
     },
-    // The Business Card tab's details form (issue 28), naming B's card.
-    {
-      path,
-      fields: {
-        intent: 'card-details',
-        cardId: b.cardId,
-        bio: 'Taken over',
-        'links[0].kind': 'github',
-        'links[0].url': 'github.com/taken',
-        ...injected,
-      },
-      params: {},
-    },
+    // No card details form any more (issue 41 point 11): a card's details are the editor's,
+    // whose attempts on B's card are above.
   ]
   const cards = '/dashboard/end-user/digital-cards'
   const agencyFormB = { name: 'Taken', ownerName: 'Taken', email: b.email, subscription: 'free' }

@@ -243,8 +243,12 @@ async function storedUser(id: string) {
   return withTenant(tenant.id, (tx) => findUserById(tx, tenant.id, id))
 }
 
+/** /profile, followed to the person's own profile screen it leads to (ADR 078). */
 async function openProfile(cookie: string) {
-  return callRoute('profile._index.tsx', 'loader', host, '/profile', cookie)
+  const response = await callRoute('profile._index.tsx', 'loader', host, '/profile', cookie)
+  const location = response.headers.get('Location') ?? ''
+  if (response.status !== 302 || !location.startsWith('/profile/')) return response
+  return callRoute('profile._index.tsx', 'loader', host, location, cookie)
 }
 
 describe('a value sealed for another account, session or purpose opens nowhere', () => {

@@ -188,7 +188,8 @@ const screens: Screen[] = [
   {
     screen: 'User Accounts',
     loader: profileLoader,
-    path: '/profile?tab=accounts',
+    // The agency admin's one profile screen, which /profile leads to (ADR 078).
+    path: '/profile/agency?tab=accounts',
     host: () => agencyHost,
     cookie: () => agencyAdminCookie,
     read: (body: {

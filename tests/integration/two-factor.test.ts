@@ -84,15 +84,20 @@ async function postStep(cookie: string, fields: Record<string, string>) {
   )
 }
 
+/** /profile, followed to the person's own profile screen it leads to (ADR 078). */
 async function openProfile(cookie: string) {
   const mod = await loadRoute('profile._index.tsx')
-  return settle(async () =>
-    mod.loader?.({
-      request: requestFor(host, '/profile', { headers: { Cookie: cookie } }),
-      context: contextFor(host, IP),
-      params: {},
-    }),
-  )
+  const open = (path: string) =>
+    settle(async () =>
+      mod.loader?.({
+        request: requestFor(host, path, { headers: { Cookie: cookie } }),
+        context: contextFor(host, IP),
+        params: {},
+      }),
+    )
+  const response = await open('/profile')
+  const location = response.headers.get('Location') ?? ''
+  return response.status === 302 && location.startsWith('/profile/') ? open(location) : response
 }
 
 /** The set-up the step's page offers this pending session: its sealed key and the key. */

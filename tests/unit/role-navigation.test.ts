@@ -107,12 +107,21 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
       return
     }
     expect(homeTiles(role, { nfc: false }).map((item) => [item.label, item.to])).toEqual([
-      ['Update Profile', '/profile'],
+      // The same screen as the menu's Profile (issue 41 point 11): /profile leads there too.
+      ['Update Profile', paths.profile],
       ['Digital Cards', paths.digitalCards],
       ['QR Code', '/qrcode'],
       ['Contacts', '/contacts'],
     ])
     expect(homeTiles(role, { nfc: true }).map((item) => item.label)).toContain('NFC Sharing')
+  })
+
+  test('the tile and the menu open one profile screen, the sidebar the same (issue 41 point 11)', () => {
+    const profiles = allEntries(role).filter(([, item]) => item.to.startsWith('/profile'))
+    expect(new Set(profiles.map(([, item]) => item.to))).toEqual(new Set([rolePaths(role).profile]))
+    const menu = userMenuEntries(role).find((item) => item.label === 'Profile')
+    const tile = homeTiles(role, { nfc: false }).find((item) => item.label === 'Update Profile')
+    if (tile) expect(tile.to).toBe(menu?.to)
   })
 
   test('the consumers agree: one destination, one target, wherever it appears', () => {

@@ -271,7 +271,8 @@ export function TwoFactorLink() {
       titleClassName="text-lg font-semibold"
     >
       <p className="text-sm text-gray-600 dark:text-gray-400">
-        A code from an authenticator app at sign-in, with recovery codes in case you lose it.
+        A second step at sign-in: a code from an authenticator app or a passkey, with recovery codes
+        in case you lose your device.
       </p>
       <Link
         to="/account/two-factor"

@@ -1,4 +1,4 @@
-// The card details' fields (issue 28), shared by the card editor, the profile and the wizard:
+// The card details' fields (issue 28), shared by the card editor and the wizard:
 // native inputs and selects, so every form works without JavaScript; the schema is
 // app/validation/card-details.ts.
 import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react'
@@ -270,7 +270,7 @@ type ExtrasMeta = AddressMeta &
   }
 
 /**
- * Every detail beyond the basics, in the order the editor and the profile show them (the wizard
+ * Every detail beyond the basics, in the order the editor shows them (the wizard
  * spreads them over its steps): pronouns, the phones' types and the second phone, the bio, the
  * address and the links.
  */

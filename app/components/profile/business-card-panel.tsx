@@ -61,7 +61,7 @@ export function BusinessCardPanel({
               </a>
             </Button>
           ) : null}
-          {/* The card's other fields and images are the editor's; its details are below too. */}
+          {/* The card's fields and images are the editor's alone (ADR 078): one place to edit. */}
           <Button asChild variant="secondary">
             <Link to={`${digitalCardsPath}/edit/${card.id}`}>
               <Pencil aria-hidden className="h-4 w-4" /> Edit Card Details
