@@ -15,6 +15,7 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect } from 'react'
+import { AccountDeletionBanner } from '#app/components/layout/account-deletion-banner'
 import { AppErrorContent } from '#app/components/layout/app-error'
 import { NavigationGuard } from '#app/components/layout/auth-guard'
 import { EmailConfirmationBanner } from '#app/components/layout/email-confirmation-banner'
@@ -142,6 +143,7 @@ export function Layout({ children }: { children: ReactNode }) {
             {/* A recipient's card page (a signed-out visitor, ADR 080): no Sign In / Sign Up bar;
                 the footer offers a card of their own instead. */}
             <SiteHeader branding={branding} user={data.user} accountLinks={!visitorScript} />
+            {data.deletionBanner ? <AccountDeletionBanner {...data.deletionBanner} /> : null}
             {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
             <div id={CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
               {children}

@@ -1,6 +1,7 @@
 // "Delete my account" (issue 31 point 4, ADR 053) in one journey on the production project: Lena
 // asks on her profile's Security tab (the dialog says the date and takes her password), lands on
-// the sign-in page signed out, signs in again and is told the deletion was cancelled; she asks
+// the sign-in page signed out, signs in again (the deletion stays scheduled: the banner offers
+// her data and "Keep my account", which she chooses, ADR 081); she asks
 // again, the grace period is moved into the past in the database (as billing.spec.ts moves its
 // grace period), the job worker deletes the account as the app login, and then her short link
 // answers the agency's forwarding while her password no longer signs in.
@@ -36,7 +37,7 @@ async function signIn(page: import('@playwright/test').Page) {
   await page.getByRole('button', { name: 'Sign In' }).click()
 }
 
-test('delete my account: asked, cancelled by signing in, asked again, deleted after the grace period; the short link forwards', async ({
+test('delete my account: asked, kept after signing in, asked again, deleted after the grace period; the short link forwards', async ({
   page,
 }) => {
   test.setTimeout(90_000)
@@ -55,10 +56,24 @@ test('delete my account: asked, cancelled by signing in, asked again, deleted af
   await page.goto(urlFor(agency.host, SECURITY))
   await expect(page).toHaveURL(/\/auth\/login/)
 
-  // Signing in during the grace period cancels it, and says so.
+  // Signing in during the grace period leaves it scheduled and says so (issue 41 point 16, ADR
+  // 081): she may have come for her data. The banner offers it, and to keep the account.
   await signIn(page)
   await expect(page).toHaveURL(/\/dashboard\/end-user$/)
+  await expect(page.getByText(/^Your account will be deleted on/).first()).toBeVisible()
+  const banner = page.getByTestId('account-deletion-banner')
+  await expect(banner).toBeVisible()
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.screenshot({ path: test.info().outputPath('375-deletion-banner.jpg'), quality: 60 })
+  await banner.getByRole('link', { name: 'Download my data' }).click()
+  await expect(page).toHaveURL(/\/profile\/end-user\?tab=security$/)
+  await expect(
+    page.getByRole('button', { name: /Download my data|Prepare/i }).first(),
+  ).toBeVisible()
+  await banner.getByRole('button', { name: 'Keep my account' }).click()
   await expect(page.getByText('Your account deletion was cancelled')).toBeVisible()
+  await expect(banner).toBeHidden()
+  await page.setViewportSize({ width: 1280, height: 720 })
 
   // Asked again; this time the grace period passes.
   await page.goto(urlFor(agency.host, SECURITY))

@@ -38,7 +38,7 @@ import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { createSession, invalidateUserSessions } from './session.server'
-import { cancelDeletionAtSignIn } from './sign-in-completion.server'
+import { pendingDeletionAtSignIn } from './sign-in-completion.server'
 import { secondStepOwed } from './two-factor.server'
 
 export const SAME_PASSWORD_MESSAGE = 'Your new password must be different from your current one'
@@ -160,16 +160,16 @@ export async function signIn(
   }
   await clearLimit(limits[0]?.key as string)
   const { session, twoFactorVerified } = await openSession(tenant, user)
-  // Complete already (no second step owed): a pending "Delete my account" is cancelled now;
-  // otherwise the second step cancels it (ADR 053).
-  const deletionCancelled =
-    twoFactorVerified &&
-    (await withTenant(tenant.id, (tx) => cancelDeletionAtSignIn(tx, tenant.id, user.id)))
+  // Complete already (no second step owed): the sign-in names a pending deletion's date, which
+  // stays scheduled until the person chooses to keep the account (ADR 081).
+  const deletionPending = twoFactorVerified
+    ? await withTenant(tenant.id, (tx) => pendingDeletionAtSignIn(tx, tenant.id, user.id))
+    : null
   return {
     user,
     session,
     deviceCookie: issueDeviceCookie(tenant.id, email),
-    deletionCancelled,
+    deletionPending,
   }
 }
 

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
+import { findAccountDeletion } from '#app/models/account-deletions.server'
 import { getMediaPath } from '#app/models/media.server'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { readAppearance } from '#app/settings/user-preferences.server'
@@ -12,6 +13,7 @@ import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
 import { readToast } from '#app/utils/toast.server'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
+import { rolePaths } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from '../tailwind.css?url'
 
@@ -24,8 +26,10 @@ export async function rootLoader({ request, context }: LoaderFunctionArgs) {
     ? await withTenant(tenant.id, async (tx) => ({
         avatarUrl: await getMediaPath(tx, tenant.id, user.profilePictureMediaId),
         appearance: await readAppearance(tx, tenant.id, user.id),
+        // A scheduled "Delete my account": the banner with the date (ADR 081).
+        deletion: (await findAccountDeletion(tx, tenant.id, user.id))?.scheduledFor ?? null,
       }))
-    : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS }
+    : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS, deletion: null }
   const avatarUrl = personal.avatarUrl
   return {
     user: user
@@ -43,6 +47,13 @@ export async function rootLoader({ request, context }: LoaderFunctionArgs) {
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
     // Sign-in does not wait for the confirmation; a banner asks for it until dismissed.
     confirmationBanner: await showsConfirmationBanner(request, user),
+    deletionBanner:
+      user && personal.deletion
+        ? {
+            scheduledFor: personal.deletion.toISOString(),
+            securityPath: `${rolePaths(user.role).profile}?tab=security`,
+          }
+        : null,
     branding: {
       name: tenant.name,
       kind: tenant.kind,

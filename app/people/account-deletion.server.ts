@@ -345,3 +345,19 @@ export const accountDeletionJob: JobHandler = {
     await deleteAccountWhenDue(organizationId, userId, { tenant })
   },
 }
+
+/**
+ * "Keep my account" (ADR 081): the person, signed in while their deletion waits, cancels it.
+ * Refused when nothing is scheduled any more (the job ran, or another tab kept it).
+ */
+export async function keepAccount(signedIn: { tenant: Tenant; user: User }) {
+  const { tenant, user } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    const cancelled = await cancelAccountDeletion(tx, tenant.id, user.id)
+    if (!cancelled) throw new Refusal('conflict', 'Your account is not scheduled for deletion')
+    await recordAccountAudit(tx, tenant.id, user.id, 'account.deletion_cancelled', {
+      reason: 'kept',
+      scheduledFor: cancelled.scheduledFor.toISOString(),
+    })
+  })
+}

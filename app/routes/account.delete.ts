@@ -26,7 +26,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       )
       return {
         toast: DELETION_SCHEDULED(scheduledFor),
-        description: 'We emailed you the date. Signing in before then cancels the deletion.',
+        description:
+          'We emailed you the date. Until then you can sign in to download your data or keep your account.',
         redirectTo: '/auth/login',
         headers: { 'Set-Cookie': serializeBlankSessionCookie() },
       }

@@ -153,7 +153,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await addPasskey(tenant, user, session.sessionId, request, value)
         const completed = await markVerified(tenant, user.id, session.sessionId)
         return {
-          ...(completed.deletionCancelled ? signedInToast(completed) : { toast: 'Passkey added' }),
+          ...(completed.deletionPending ? signedInToast(completed) : { toast: 'Passkey added' }),
           redirectTo: rolePaths(user.role).dashboard,
         }
       },

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { longDate } from './dates'
 import { typedPasswordField } from './passwords'
 
-/** Days between the request and the deletion; signing in meanwhile cancels it. */
+/** Days between the request and the deletion; the person may keep the account meanwhile. */
 export const ACCOUNT_DELETION_GRACE_DAYS = 14
 const DAY_MS = 86_400_000
 
@@ -22,19 +22,32 @@ export const LAST_SUPER_ADMIN_DELETION =
 export const LAST_AGENCY_ADMIN_DELETION =
   'You are this agency’s last admin. Hand the agency over to another agency admin before deleting your account.'
 export const DELETION_SCHEDULED = (date: Date) =>
-  `Your account will be deleted on ${deletionDay(date)}. Sign in before then to keep it.`
+  `Your account will be deleted on ${deletionDay(date)}. Sign in before then to download your data or keep your account.`
 export const DELETION_CANCELLED = 'Your account deletion was cancelled'
+/** The banner of a signed-in person whose deletion is scheduled (ADR 081). */
+export const DELETION_PENDING = (date: Date) =>
+  `Your account will be deleted on ${deletionDay(date)}.`
+export const KEEP_ACCOUNT = 'Keep my account'
 
 export const DeleteAccountSchema = z.object({
   password: typedPasswordField(PASSWORD_REQUIRED),
 })
 
-/** The toast of a completed sign-in: "signed in", or the cancelled deletion when there was one. */
-export function signedInToast(completion: { deletionCancelled: boolean }) {
-  return completion.deletionCancelled
+/** "Keep my account": where the banner was, to go back to (checked as a local path). */
+export const KeepAccountSchema = z.object({
+  redirectTo: z.string().max(2000).optional(),
+})
+
+/**
+ * The toast of a completed sign-in: "signed in", or the deletion still scheduled (ADR 081: the
+ * sign-in no longer cancels it; the banner offers to).
+ */
+export function signedInToast(completion: { deletionPending: Date | string | null }) {
+  return completion.deletionPending
     ? {
-        toast: DELETION_CANCELLED,
-        description: 'You are signed in, and your account stays as it is.',
+        toast: DELETION_PENDING(new Date(completion.deletionPending)),
+        description: `It stays scheduled: download your data first if you want it, or choose ${KEEP_ACCOUNT} in the banner.`,
+        type: 'info' as const,
       }
     : { toast: 'Signed in successfully!' }
 }

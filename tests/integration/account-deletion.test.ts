@@ -20,6 +20,7 @@ import { deleteAccountWhenDue, requeueOverdueDeletions } from '#app/people/accou
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import {
   DELETION_CANCELLED,
+  DELETION_PENDING,
   DELETION_SCHEDULED,
   LAST_AGENCY_ADMIN_DELETION,
   LAST_SUPER_ADMIN_DELETION,
@@ -32,6 +33,7 @@ import {
   auditEvents,
   cardSlugs,
   contacts,
+  dataExports,
   departedAddresses,
   digitalCards,
   emailOutbox,
@@ -254,7 +256,25 @@ describe('asking for the deletion', () => {
   })
 })
 
-describe('signing in during the grace period cancels it', () => {
+/**
+ * A completed sign-in leaves the deletion scheduled and says so (ADR 081): the person may have
+ * come for their data. "Keep my account" (the banner's) then cancels it, audited.
+ */
+async function stillScheduledThenKept(step: Response, userId: string, cookie: string) {
+  const pending = await pendingOf(userId)
+  expect(pending).toBeDefined()
+  await expect(step).toSendToast(DELETION_PENDING(pending?.scheduledFor ?? new Date()))
+  const kept = await post('account.keep.ts', '/account/keep', { redirectTo: '/contacts' }, cookie)
+  expect(kept).toHaveRedirect('/contacts')
+  await expect(kept).toSendToast(DELETION_CANCELLED)
+  expect(await pendingOf(userId)).toBeUndefined()
+  expect(await actionsOf(userId)).toContain('account.deletion_cancelled')
+  // Nothing left to keep: refused, nothing written.
+  const again = await post('account.keep.ts', '/account/keep', {}, cookie)
+  expect(again.status).toBe(409)
+}
+
+describe('signing in during the grace period keeps it scheduled; Keep my account cancels it', () => {
   async function scheduled(overrides: { role?: 'end_user' | 'agency_admin' } = {}) {
     const person = await makeUser(tenant.id, { password: PASSWORD, ...overrides })
     const cookie = await sessionCookieFor(tenant.id, person.id)
@@ -263,17 +283,29 @@ describe('signing in during the grace period cancels it', () => {
     return person
   }
 
-  test('with the password', async () => {
+  test('with the password; the data can be downloaded meanwhile', async () => {
     const person = await scheduled()
     const signedIn = await post('auth.login.tsx', '/auth/login', {
       email: person.email,
       password: PASSWORD,
     })
     expect(signedIn).toHaveRedirect('/dashboard/end-user')
-    await expect(signedIn).toSendToast(DELETION_CANCELLED)
-    expect(await pendingOf(person.id)).toBeUndefined()
-    expect(await actionsOf(person.id)).toContain('account.deletion_cancelled')
-    // A later sign-in has nothing to cancel and says the usual.
+    // Signed in for the data (issue 41 point 16): the export is taken, the deletion stands.
+    const { cookie } = await signInAs(person.email)
+    const exported = await post(
+      'account.data-export.tsx',
+      '/account/data-export',
+      { intent: 'request' },
+      cookie,
+    )
+    expect(exported.status).toBe(302)
+    const exports = await getDb()
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.userId, person.id))
+    expect(exports).toHaveLength(1)
+    await stillScheduledThenKept(signedIn, person.id, cookie)
+    // A later sign-in has nothing pending and says the usual.
     const again = await post('auth.login.tsx', '/auth/login', {
       email: person.email,
       password: PASSWORD,
@@ -301,11 +333,11 @@ describe('signing in during the grace period cancels it', () => {
     return { person, key, recoveryCodes }
   }
 
-  test('with the password and then the code: only the completed sign-in cancels', async () => {
+  test('with the password and then the code: only the completed sign-in says it', async () => {
     const { person, key } = await withAuthenticator()
-    const { cookie, deletionCancelled } = await signInAs(person.email)
-    // The password alone leaves a pending session: the deletion stands.
-    expect(deletionCancelled).toBe(false)
+    const { cookie, deletionPending } = await signInAs(person.email)
+    // The password alone leaves a pending session, which names no date.
+    expect(deletionPending).toBeNull()
     expect(await pendingOf(person.id)).toBeDefined()
     const step = await post(
       'auth.two-factor.tsx',
@@ -314,8 +346,7 @@ describe('signing in during the grace period cancels it', () => {
       cookie,
     )
     expect(step).toHaveRedirect('/dashboard/end-user')
-    await expect(step).toSendToast(DELETION_CANCELLED)
-    expect(await pendingOf(person.id)).toBeUndefined()
+    await stillScheduledThenKept(step, person.id, cookie)
   })
 
   test('with a recovery code', async () => {
@@ -327,8 +358,7 @@ describe('signing in during the grace period cancels it', () => {
       { intent: 'recovery', recoveryCode: recoveryCodes[0] ?? '' },
       cookie,
     )
-    await expect(step).toSendToast(DELETION_CANCELLED)
-    expect(await pendingOf(person.id)).toBeUndefined()
+    await stillScheduledThenKept(step, person.id, cookie)
   })
 
   test('with a passkey', async () => {
@@ -373,14 +403,13 @@ describe('signing in during the grace period cancels it', () => {
       signedIn.cookie,
     )
     expect(step).toHaveRedirect('/dashboard/end-user')
-    await expect(step).toSendToast(DELETION_CANCELLED)
-    expect(await pendingOf(person.id)).toBeUndefined()
+    await stillScheduledThenKept(step, person.id, signedIn.cookie)
   })
 
   test('with a passkey enrolled at the step (an admin required to have a second factor)', async () => {
     const person = await scheduled({ role: 'agency_admin' })
     const signedIn = await signInAs(person.email)
-    expect(signedIn.deletionCancelled).toBe(false)
+    expect(signedIn.deletionPending).toBeNull()
     // A first factor at the step needs the emailed link first (ADR 054).
     await openEnrolmentLink(
       (fields) => post('auth.two-factor.tsx', '/auth/two-factor', fields, signedIn.cookie),
@@ -402,13 +431,13 @@ describe('signing in during the grace period cancels it', () => {
       signedIn.cookie,
     )
     expect(step).toHaveRedirect('/dashboard/agency')
-    await expect(step).toSendToast(DELETION_CANCELLED)
-    expect(await pendingOf(person.id)).toBeUndefined()
+    await stillScheduledThenKept(step, person.id, signedIn.cookie)
   })
 
-  test("a cancelled request's job does nothing, even once due", async () => {
+  test("a kept account's job does nothing, even once due", async () => {
     const person = await scheduled()
-    await signInAs(person.email)
+    const { cookie } = await signInAs(person.email)
+    await post('account.keep.ts', '/account/keep', {}, cookie)
     await moveClockPast(person.id)
     await runJobsNow()
     expect(

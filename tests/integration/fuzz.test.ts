@@ -809,6 +809,15 @@ const FORMS: Form[] = [
     mayChange: ['rate_limits'],
   },
   {
+    // "Keep my account" (ADR 081): the fuzzer's account has no deletion scheduled, so every
+    // post is refused and writes nothing.
+    name: 'keep my account',
+    file: 'account.keep',
+    path: '/account/keep',
+    actor: 'end_user',
+    keys: ['redirectTo'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',

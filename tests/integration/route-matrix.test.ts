@@ -116,6 +116,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'resources.email-confirmation.ts': 'no-loader',
   // "Delete my account" (ADR 053): every signed-in role asks for its own; a GET goes to the profile.
   'account.delete.ts': 'no-loader',
+  // "Keep my account" (ADR 081): a person's own scheduled deletion; a GET goes to the profile.
+  'account.keep.ts': 'no-loader',
   'api-settings.tsx': 'any',
   // Download my data (ADR 052): every signed-in role's own export; the zip is a POST (it audits)
   // that answers 404 for anyone but its owner (tests/integration/data-export.test.ts).
@@ -501,6 +503,7 @@ const REFERENCES: Record<string, Reference> = {
   'auth.new-password.tsx': 'none',
   'account.two-factor.tsx': 'none',
   'account.delete.ts': 'none',
+  'account.keep.ts': 'none',
   'c.$slug.tsx': 'card',
   'card.$ref.tsx': 'card',
   'card._index.tsx': 'none',
@@ -1341,6 +1344,10 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { password: 'not-the-password', email: b.email, ...injected },
         params: {},
       },
+    ],
+    // Keep my account (ADR 081): B's ids injected; only the poster's own deletion is kept.
+    'account.keep.ts': [
+      { path: '/account/keep', fields: { redirectTo: '/contacts', ...injected }, params: {} },
     ],
     'resources.email-confirmation.ts': [
       {

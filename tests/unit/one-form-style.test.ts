@@ -178,6 +178,11 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'the images: file inputs, checked by the image field (validation/images.ts)',
   },
   {
+    file: 'app/components/layout/account-deletion-banner.tsx',
+    marker: 'action="/account/keep"',
+    why: 'Keep my account: one button',
+  },
+  {
     file: 'app/components/people/plan-requests-panel.tsx',
     marker: 'value="decide-plan-request"',
     why: 'a plan request’s Grant and Decline: two buttons',

@@ -55,7 +55,7 @@ export function DeleteAccountPanel() {
       </h2>
       <p className="text-sm text-gray-600 dark:text-gray-400">
         Your profile, cards, contacts and images are deleted {ACCOUNT_DELETION_GRACE_DAYS} days
-        after you ask. Until then, signing in cancels the deletion.
+        after you ask. Until then you can sign in to download your data or keep your account.
       </p>
       <AlertDialog.Root open={open} onOpenChange={setOpen}>
         <AlertDialog.Trigger asChild>
@@ -80,7 +80,10 @@ export function DeleteAccountPanel() {
                   : your profile, cards, contacts and images. You are signed out everywhere now, and
                   we email you the date.
                 </p>
-                <p>Changed your mind? Sign in before that date and the deletion is cancelled.</p>
+                <p>
+                  Changed your mind, or want your data first? Sign in before that date: you can
+                  download it and keep your account.
+                </p>
               </div>
             </AlertDialog.Description>
             <fetcher.Form

@@ -15,7 +15,7 @@ export function deletionScheduledEmail(
     heading: `Your account will be deleted on ${day}`,
     paragraphs: [
       `You asked us to delete your ${branding.name} account. On ${day} your profile, cards, contacts and images are deleted, and you are signed out everywhere until then.`,
-      'Changed your mind? Sign in before that date and the deletion is cancelled.',
+      'Changed your mind, or want a copy of your data first? Sign in before that date: you can download your data and keep your account.',
     ],
     action: { label: 'Sign in to keep my account', url: `${branding.origin}/auth/login` },
     footnote: 'You receive this email because you asked to delete your account.',
