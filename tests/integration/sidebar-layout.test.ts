@@ -31,9 +31,14 @@ describe('the dashboard layout loader', () => {
   test('hands the role and the remembered state to the page', async () => {
     const { host, cookie } = await signedIn()
     const fresh = await open(host, '/dashboard/team-member', cookie)
-    expect(await fresh.json()).toEqual({ role: 'team_admin', sidebarOpen: true })
+    // A team member answers no plan requests (ADR 079): no badge.
+    expect(await fresh.json()).toEqual({ role: 'team_admin', sidebarOpen: true, planRequests: 0 })
     const collapsed = await open(host, '/dashboard/team-member', `${cookie}; sidebar_state=false`)
-    expect(await collapsed.json()).toEqual({ role: 'team_admin', sidebarOpen: false })
+    expect(await collapsed.json()).toEqual({
+      role: 'team_admin',
+      sidebarOpen: false,
+      planRequests: 0,
+    })
   })
 
   test('/dashboard itself is not a page, signed in or out', async () => {
