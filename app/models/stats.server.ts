@@ -66,7 +66,12 @@ function assignedEndUsers(db: Queryable, organizationId: string, teamAdminId: st
   return db.select({ id: users.id }).from(users).where(assignedTo(organizationId, teamAdminId))
 }
 
-function cardsInScope(db: Queryable, organizationId: string, scope: StatsScope): SQL | undefined {
+/** The cards a scope counts, as a condition on digital_cards (the analytics screens share it). */
+export function cardsInScope(
+  db: Queryable,
+  organizationId: string,
+  scope: StatsScope,
+): SQL | undefined {
   switch (scope.kind) {
     case 'user':
       return and(
