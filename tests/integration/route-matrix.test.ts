@@ -95,6 +95,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
+  // A tap on a card's link (ADR 078): counted, then 302 to that card's own stored URL.
+  'card_.$ref.l.$linkId.ts': 'public',
   // A card's link preview image, under the card's own privacy rules (ADR 024).
   'card_.$ref.og.$file.ts': 'public',
   // A card's Apple Wallet pass, through the card gate like the vCard (ADR 042).
@@ -125,6 +127,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts._index.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
+  // Analytics (ADR 078): every role its own cards; the wider scopes are checked by role inside
+  // (tests/integration/card-analytics.test.ts).
+  'dashboard.analytics.tsx': 'any',
+  'dashboard.analytics[.]csv.ts': 'any',
   'onboarding.tsx': 'any',
   'profile._index.tsx': 'any',
   // Any other profile path: the default profile, for every role (spec §2.4).
@@ -298,12 +304,15 @@ function paramsFor(file: string, cardId: string): { path: string; params: Record
       .replace(/\/background\/png$/, '/background.png')
       .replace(/\/signature\/(html|txt)$/, '/signature.$1')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
-      .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
+      .replace(/\/users\/csv$/, '/users.csv')
+      .replace(/\/analytics\/csv$/, '/analytics.csv')
+      .replace('$linkId', cardId)}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
     params: {
       cardId,
       ref: cardId,
+      linkId: cardId,
       slug: cardId,
       token: linkToken(cardId),
       file: imageFileFor(file),
@@ -482,6 +491,7 @@ const REFERENCES: Record<string, Reference> = {
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
+  'card_.$ref.l.$linkId.ts': 'card',
   'card_.$ref.og.$file.ts': 'card',
   'card_.$ref.pass[.]pkpass.ts': 'card',
   // By a pass's serial and its token, on the pass's own tenant only (apple-wallet.test.ts).
@@ -513,6 +523,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.templates.tsx': 'none',
   'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
+  'dashboard.analytics.tsx': 'none',
+  'dashboard.analytics[.]csv.ts': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': 'card',
