@@ -7,11 +7,11 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
 import { vcardResponse } from '#app/cards/card-files.server'
 import { flushCardEvents, pendingCardEvents, queueCardEvent } from '#app/cards/event-batcher.server'
-import { linkTapResponse } from '#app/cards/link-taps.server'
 import { recordPublicCardView } from '#app/cards/public-card-route.server'
 import { flushCardViews } from '#app/cards/view-batcher.server'
 import { analyticsCsvLoader, analyticsLoader } from '#app/dashboard/analytics-route.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { loader as linkTapLoader } from '#app/routes/card_.$ref.l.$linkId'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardEventHours, cardLinks } from '#drizzle/schema'
 import {
@@ -82,19 +82,21 @@ describe('counting', () => {
 
   test("a tap goes to the card's stored URL and counts; another id is a 404, never a redirect", async () => {
     const { card, link, host } = await setup()
-    const tap = await linkTapResponse(
-      requestFor(host, `/card/${card.id}/l/${link.id}?s=l`, { headers: { 'User-Agent': PHONE } }),
-      contextFor(host),
-      card.id,
-      link.id,
-    )
+    const tap = (await linkTapLoader({
+      request: requestFor(host, `/card/${card.id}/l/${link.id}?s=l`, {
+        headers: { 'User-Agent': PHONE },
+      }),
+      context: contextFor(host),
+      params: { ref: card.id, linkId: link.id },
+    })) as Response
     expect(tap.status).toBe(302)
     expect(tap.headers.get('Location')).toBe('https://github.com/ana')
-    const refused = await linkTapResponse(
-      requestFor(host, `/card/${card.id}/l/https%3A%2F%2Fevil.example`),
-      contextFor(host),
-      card.id,
-      'https://evil.example',
+    const refused = await Promise.resolve(
+      linkTapLoader({
+        request: requestFor(host, `/card/${card.id}/l/https%3A%2F%2Fevil.example`),
+        context: contextFor(host),
+        params: { ref: card.id, linkId: 'https://evil.example' },
+      }),
     ).catch((error: unknown) => error)
     expect((refused as Response).status).toBe(404)
     await flushCardEvents()
