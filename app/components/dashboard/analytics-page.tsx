@@ -5,7 +5,8 @@
 // shareable, and the CSV link carries the same filters.
 import { Link, useNavigation } from '@remix-run/react'
 import { BarChart3, Download } from 'lucide-react'
-import { DataTable } from '#app/components/ui/data-table'
+import type { ReactNode } from 'react'
+import { DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { TitledSection } from '#app/components/ui/titled-section'
 import type { Analytics, Figures } from '#app/dashboard/card-analytics.server'
@@ -123,6 +124,19 @@ function figureCells(f: Figures) {
   )
 }
 
+/**
+ * A wide table's frame: at a phone's width it scrolls sideways inside itself, so it takes the
+ * keyboard's focus (arrow keys scroll it) and is named by its section's heading.
+ */
+function ScrollingTable({ labelledBy, children }: { labelledBy: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (axe scrollable-region-focusable)
+    <div role="region" aria-labelledby={labelledBy} tabIndex={0} className={TABLE_FRAME}>
+      {children}
+    </div>
+  )
+}
+
 const FIGURE_HEADINGS = [
   { label: 'Views' },
   { label: 'vCard saves' },
@@ -151,10 +165,10 @@ export function AnalyticsPage({
   const funnelMax = Math.max(totals.views, totals.saves, totals.exchanges, totals.linkTaps)
   const sourceMax = Math.max(0, ...analytics.sources.map((s) => s.views))
   return (
-    <div className="space-y-6" data-testid="analytics-page">
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10" data-testid="analytics-page">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold">Analytics</h1>
+          <h1 className="text-2xl font-semibold">Analytics</h1>
           <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
             Views, saves, link taps and exchanges of {SCOPE_LABELS[scope].toLowerCase()} in the last{' '}
             {days} days.
@@ -267,16 +281,18 @@ export function AnalyticsPage({
               className="space-y-3"
               titleClassName={heading}
             >
-              <DataTable columns={[{ label: 'Source' }, ...FIGURE_HEADINGS]}>
-                {analytics.sources.map((s) => (
-                  <tr key={s.source} data-testid="analytics-source-row" data-source={s.source}>
-                    <th scope="row" className="px-4 py-3 font-medium">
-                      {SOURCE_LABELS[s.source]}
-                    </th>
-                    {figureCells(s)}
-                  </tr>
-                ))}
-              </DataTable>
+              <ScrollingTable labelledBy="analytics-by-source">
+                <DataTable frame={false} columns={[{ label: 'Source' }, ...FIGURE_HEADINGS]}>
+                  {analytics.sources.map((s) => (
+                    <tr key={s.source} data-testid="analytics-source-row" data-source={s.source}>
+                      <th scope="row" className="px-4 py-3 font-medium">
+                        {SOURCE_LABELS[s.source]}
+                      </th>
+                      {figureCells(s)}
+                    </tr>
+                  ))}
+                </DataTable>
+              </ScrollingTable>
             </TitledSection>
             <TitledSection
               id="analytics-by-card"
@@ -284,21 +300,23 @@ export function AnalyticsPage({
               className="space-y-3"
               titleClassName={heading}
             >
-              <DataTable columns={[{ label: 'Card' }, ...FIGURE_HEADINGS]}>
-                {analytics.cards.map((card) => (
-                  <tr key={card.cardId} data-testid="analytics-card-row">
-                    <th scope="row" className="px-4 py-3 font-medium">
-                      {card.name}
-                      {scope !== 'mine' && card.owner ? (
-                        <span className="block text-xs font-normal text-gray-600 dark:text-gray-400">
-                          {card.owner}
-                        </span>
-                      ) : null}
-                    </th>
-                    {figureCells(card)}
-                  </tr>
-                ))}
-              </DataTable>
+              <ScrollingTable labelledBy="analytics-by-card">
+                <DataTable frame={false} columns={[{ label: 'Card' }, ...FIGURE_HEADINGS]}>
+                  {analytics.cards.map((card) => (
+                    <tr key={card.cardId} data-testid="analytics-card-row">
+                      <th scope="row" className="px-4 py-3 font-medium">
+                        {card.name}
+                        {scope !== 'mine' && card.owner ? (
+                          <span className="block text-xs font-normal text-gray-600 dark:text-gray-400">
+                            {card.owner}
+                          </span>
+                        ) : null}
+                      </th>
+                      {figureCells(card)}
+                    </tr>
+                  ))}
+                </DataTable>
+              </ScrollingTable>
             </TitledSection>
             <TitledSection
               id="analytics-links"
@@ -330,6 +348,6 @@ export function AnalyticsPage({
           </>
         )}
       </div>
-    </div>
+    </main>
   )
 }
