@@ -36,7 +36,8 @@ async function setup() {
     ]),
   )
   const [link] = await getDb().select().from(cardLinks).where(eq(cardLinks.cardId, card.id))
-  return { organization, owner, card, link: link!, host: `${organization.slug}.localhost` }
+  if (!link) throw new Error('the card has no link')
+  return { organization, owner, card, link, host: `${organization.slug}.localhost` }
 }
 
 const eventsOf = (cardId: string) =>
