@@ -290,7 +290,7 @@ export async function publicCardAction(
         await recordHits(limits)
         // The owner's notification past the send limits (a rate_limited Refusal, 429): the lead is
         // not kept either (it rolls back with it), and the visitor is told to come back.
-        await withTenant(tenant.id, async (tx) => {
+        const created = await withTenant(tenant.id, async (tx) => {
           const added = await addContactAndForward(tx, tenant.id, card.userId, {
             fullName: value.fullName,
             email: value.email,
@@ -321,9 +321,11 @@ export async function publicCardAction(
               })
             }
           }
+          return added.status === 'created'
         })
-        // Counted once the lead is kept (ADR 078): a refused or rolled-back one is no exchange.
-        if (sourceCardId) {
+        // An exchange is a new contact, counted once kept (ADR 078): a refused or rolled-back
+        // lead is none, and sending the form again with the same address is not another.
+        if (created && sourceCardId) {
           countCardEvent(request, context, {
             organizationId: tenant.id,
             cardId: sourceCardId,
