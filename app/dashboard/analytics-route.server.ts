@@ -5,48 +5,86 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { csvCell } from '#app/cards/contacts-export.server'
-import type { StatsScope } from '#app/models/stats.server'
+import type { CardScope } from '#app/models/stats.server'
+import { listOrganizationTeams, listTeamsForUser } from '#app/models/teams.server'
 import type { User } from '#app/models/users.server'
 import { formatRate } from '#app/utils/rate'
 import { SOURCE_LABELS } from '#app/utils/view-sources'
-import { type AnalyticsScopeName, readAnalyticsQuery } from '#app/validation/analytics'
+import {
+  type AnalyticsQuery,
+  type AnalyticsScopeName,
+  readAnalyticsQuery,
+} from '#app/validation/analytics'
+import { withTenant } from '#drizzle/db.server'
 import { type Figures, loadAnalytics } from './card-analytics.server'
 
 export const ANALYTICS_PATH = '/dashboard/analytics'
 export const ANALYTICS_CSV_PATH = '/dashboard/analytics.csv'
 
-/** The scopes a role may choose, its own first. */
-export function analyticsScopesOf(role: User['role']): AnalyticsScopeName[] {
-  if (role === 'team_admin') return ['mine', 'team']
-  if (role === 'agency_admin' || role === 'super_admin') return ['mine', 'agency']
-  return ['mine']
+/** A scope a person may choose, as the screen offers it. */
+export type ScopeOption = { scope: AnalyticsScopeName; team?: string; label: string }
+
+const ADMINS: User['role'][] = ['agency_admin', 'super_admin']
+
+/**
+ * The scopes a person may choose, their own first: a team admin also their assigned end users;
+ * an agency admin (a super admin, for their organization) the whole agency and each of its
+ * teams; anyone who is an admin of a team (team role), that team's members.
+ */
+export async function analyticsScopesOf(organizationId: string, user: User) {
+  const options: ScopeOption[] = [{ scope: 'mine', label: 'My cards' }]
+  if (user.role === 'team_admin') options.push({ scope: 'assigned', label: 'My end users' })
+  const admin = ADMINS.includes(user.role)
+  if (admin) options.push({ scope: 'agency', label: 'Whole agency' })
+  const teams = await withTenant(organizationId, async (tx) =>
+    admin
+      ? await listOrganizationTeams(tx, organizationId)
+      : (await listTeamsForUser(tx, organizationId, user.id)).filter(
+          (team) => team.myRole === 'admin',
+        ),
+  )
+  for (const team of teams) {
+    options.push({ scope: 'team', team: team.id, label: `Team ${team.name}` })
+  }
+  return options
 }
 
-function statsScopeOf(name: AnalyticsScopeName, user: User): StatsScope {
-  if (name === 'team') return { kind: 'assigned', teamAdminId: user.id }
-  if (name === 'agency') return { kind: 'organization' }
+function statsScopeOf(query: AnalyticsQuery, user: User): CardScope {
+  if (query.scope === 'assigned') return { kind: 'assigned', teamAdminId: user.id }
+  if (query.scope === 'agency') return { kind: 'organization' }
+  if (query.scope === 'team' && query.team) return { kind: 'team', teamId: query.team }
   return { kind: 'user', userId: user.id }
 }
 
 async function readRequest(request: Request, context: AppLoadContext) {
   const { tenant, user } = await requireUser(request, context)
   const query = readAnalyticsQuery(new URL(request.url).searchParams)
-  const scopes = analyticsScopesOf(user.role)
-  // A scope the role may not choose is refused, never quietly narrowed: a link shared between
+  const scopes = await analyticsScopesOf(tenant.id, user)
+  const chosen = scopes.find(
+    (option) => option.scope === query.scope && (option.team ?? null) === (query.team ?? null),
+  )
+  // A scope the person may not choose is refused, never quietly narrowed: a link shared between
   // roles must not show one person's figures as if they were the agency's.
-  if (!scopes.includes(query.scope)) throw new Response('Forbidden', { status: 403 })
+  if (!chosen) throw new Response('Forbidden', { status: 403 })
   const analytics = await loadAnalytics(
     tenant.id,
-    statsScopeOf(query.scope, user),
+    statsScopeOf(query, user),
     query.days,
     new Date(),
   )
-  return { tenant, query, scopes, analytics }
+  return { tenant, query, scopes, chosen, analytics }
 }
 
 export async function analyticsLoader(request: Request, context: AppLoadContext) {
-  const { tenant, query, scopes, analytics } = await readRequest(request, context)
-  return { agency: tenant.name, scope: query.scope, scopes, analytics }
+  const { tenant, query, scopes, chosen, analytics } = await readRequest(request, context)
+  return {
+    agency: tenant.name,
+    scope: query.scope,
+    team: query.team ?? null,
+    chosen,
+    scopes,
+    analytics,
+  }
 }
 
 const FIGURE_COLUMNS: [string, (f: Figures) => string][] = [

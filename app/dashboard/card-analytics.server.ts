@@ -9,7 +9,7 @@ import {
   type LinkTaps,
   listCardNames,
 } from '#app/models/card-events.server'
-import type { StatsScope } from '#app/models/stats.server'
+import type { CardScope } from '#app/models/stats.server'
 import { VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 import type { AnalyticsRange } from '#app/validation/analytics'
 import { withTenant } from '#drizzle/db.server'
@@ -142,7 +142,7 @@ export function assembleAnalytics(
 /** A scope's analytics over the last `days` days, in one tenant transaction. */
 export function loadAnalytics(
   organizationId: string,
-  scope: StatsScope,
+  scope: CardScope,
   days: AnalyticsRange,
   now: Date,
 ): Promise<Analytics> {

@@ -5,7 +5,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardEventHours, cardLinks, cardViewHours, digitalCards, users } from '#drizzle/schema'
-import { cardsInScope, type StatsScope } from './stats.server'
+import { type CardScope, cardsInScope } from './stats.server'
 import { tenantJoin } from './tenant-join.server'
 
 export const CARD_EVENT_KINDS = cardEventHours.kind.enumValues
@@ -73,7 +73,7 @@ export type AnalyticsCount = {
 export async function countCardActivity(
   db: Queryable,
   organizationId: string,
-  scope: StatsScope,
+  scope: CardScope,
   from: Date,
   to: Date,
 ): Promise<AnalyticsCount[]> {
@@ -117,7 +117,7 @@ export type LinkTaps = {
 export async function countLinkTaps(
   db: Queryable,
   organizationId: string,
-  scope: StatsScope,
+  scope: CardScope,
   from: Date,
   to: Date,
 ): Promise<LinkTaps[]> {

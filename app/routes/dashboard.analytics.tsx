@@ -14,8 +14,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AnalyticsRoute() {
-  const { analytics, scope, scopes, csvPath } = useLoaderData<typeof loader>()
-  return <AnalyticsPage analytics={analytics} scope={scope} scopes={scopes} csvPath={csvPath} />
+  const { analytics, chosen, scopes, csvPath } = useLoaderData<typeof loader>()
+  return <AnalyticsPage analytics={analytics} chosen={chosen} scopes={scopes} csvPath={csvPath} />
 }
 
 /** What a failed load says, here or in a layout's boundary. */

@@ -11,6 +11,7 @@ import { recordPublicCardView } from '#app/cards/public-card-route.server'
 import { flushCardViews } from '#app/cards/view-batcher.server'
 import { analyticsCsvLoader, analyticsLoader } from '#app/dashboard/analytics-route.server'
 import { replaceCardLinks } from '#app/models/cards.server'
+import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { loader as linkTapLoader } from '#app/routes/card_.$ref.l.$linkId'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { cardEventHours, cardLinks } from '#drizzle/schema'
@@ -155,7 +156,7 @@ describe('the screen and the CSV', () => {
       request('/dashboard/analytics?days=7'),
       contextFor(host),
     )
-    expect(scopes).toEqual(['mine'])
+    expect(scopes).toEqual([{ scope: 'mine', label: 'My cards' }])
     expect(analytics.totals).toMatchObject({
       views: 4,
       vcardSaves: 1,
@@ -214,8 +215,43 @@ describe('the screen and the CSV', () => {
       }),
       contextFor(host),
     )
-    expect(scopes).toEqual(['mine', 'agency'])
+    expect(scopes.map((option) => option.scope)).toEqual(['mine', 'agency'])
     expect(analytics.totals.connects).toBe(1)
     expect(analytics.cards.map((c) => c.cardId)).toEqual([card.id])
+  })
+
+  test("a team's admin sees its members' cards; a member may not ask for them", async () => {
+    const { organization, owner, card } = await setup()
+    const member = await makeUser(organization.id, { firstName: 'Mo' })
+    const memberCard = await makeCard(organization.id, member.id, { firstName: 'Mo' })
+    const team = await withTenant(organization.id, async (tx) => {
+      const made = await createTeamWithAdmin(tx, organization.id, owner.id, {
+        name: 'Sales',
+        description: '',
+      })
+      await addTeamMember(tx, organization.id, made.id, member.id, 'member')
+      return made
+    })
+    for (const cardId of [card.id, memberCard.id]) {
+      queueCardEvent({ organizationId: organization.id, cardId, kind: 'vcard', source: 'qr' })
+    }
+    await flushCardEvents()
+    const host = `${organization.slug}.localhost`
+    const path = `/dashboard/analytics?scope=team&team=${team.id}`
+    const asOwner = await analyticsLoader(
+      requestFor(host, path, {
+        headers: { Cookie: await sessionCookieFor(organization.id, owner.id) },
+      }),
+      contextFor(host),
+    )
+    expect(asOwner.chosen).toEqual({ scope: 'team', team: team.id, label: 'Team Sales' })
+    expect(asOwner.analytics.totals.vcardSaves).toBe(2)
+    const asMember = await analyticsLoader(
+      requestFor(host, path, {
+        headers: { Cookie: await sessionCookieFor(organization.id, member.id) },
+      }),
+      contextFor(host),
+    ).catch((error: unknown) => error)
+    expect((asMember as Response).status).toBe(403)
   })
 })

@@ -250,6 +250,7 @@ import {
   insertSession,
 } from '#app/models/sessions.server'
 import {
+  type CardScope,
   cardsInScope,
   countAssignedEndUsers,
   countCards,
@@ -674,13 +675,15 @@ async function attempt<T>(call: () => Promise<T>) {
   }
 }
 
-/** A stats scope of B naming A's people (the analytics cases, ADR 078). */
-const scopeOf = (kind: StatsScope['kind'], a: TenantA): StatsScope =>
+/** A scope of B naming A's people or team (the analytics cases, ADR 078). */
+const scopeOf = (kind: CardScope['kind'], a: TenantA): CardScope =>
   kind === 'user'
     ? { kind, userId: a.user.id }
     : kind === 'assigned'
       ? { kind, teamAdminId: a.teamAdmin.id }
-      : { kind }
+      : kind === 'team'
+        ? { kind, teamId: a.team.id }
+        : { kind }
 
 type Case = {
   name: string
@@ -1017,7 +1020,7 @@ const cases: Record<string, Case[]> = {
     },
   ],
   countCardActivity: [
-    ...(['user', 'assigned', 'organization'] as const).map((kind) => ({
+    ...(['user', 'assigned', 'team', 'organization'] as const).map((kind) => ({
       name: `counts none of A's views or events (${kind} scope)`,
       run: (db: Queryable, b: string, a: TenantA) =>
         countCardActivity(db, b, scopeOf(kind, a), new Date(0), new Date(Date.now() + 86_400_000)),
@@ -1025,7 +1028,7 @@ const cases: Record<string, Case[]> = {
     })),
   ],
   countLinkTaps: [
-    ...(['user', 'assigned', 'organization'] as const).map((kind) => ({
+    ...(['user', 'assigned', 'team', 'organization'] as const).map((kind) => ({
       name: `counts none of A's link taps (${kind} scope)`,
       run: (db: Queryable, b: string, a: TenantA) =>
         countLinkTaps(db, b, scopeOf(kind, a), new Date(0), new Date(Date.now() + 86_400_000)),

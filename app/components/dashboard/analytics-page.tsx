@@ -9,23 +9,22 @@ import type { ReactNode } from 'react'
 import { DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { TitledSection } from '#app/components/ui/titled-section'
+import type { ScopeOption } from '#app/dashboard/analytics-route.server'
 import type { Analytics, Figures } from '#app/dashboard/card-analytics.server'
 import { cn } from '#app/utils/cn'
 import { formatRate } from '#app/utils/rate'
 import { SOURCE_LABELS } from '#app/utils/view-sources'
-import type { AnalyticsScopeName } from '#app/validation/analytics'
 import { ANALYTICS_RANGES } from '#app/validation/analytics'
 
-const SCOPE_LABELS: Record<AnalyticsScopeName, string> = {
-  mine: 'My cards',
-  team: 'My end users',
-  agency: 'Whole agency',
-}
+const keyOf = (option: Pick<ScopeOption, 'scope' | 'team'>) =>
+  option.team ? `${option.scope}:${option.team}` : option.scope
 
 const number = (n: number) => n.toLocaleString('en-US')
 
-function query(days: number, scope: AnalyticsScopeName) {
-  return `?${new URLSearchParams({ days: String(days), scope })}`
+function query(days: number, option: Pick<ScopeOption, 'scope' | 'team'>) {
+  const params = new URLSearchParams({ days: String(days), scope: option.scope })
+  if (option.team) params.set('team', option.team)
+  return `?${params}`
 }
 
 function FilterLinks<T extends string | number>({
@@ -149,13 +148,13 @@ const FIGURE_HEADINGS = [
 
 export function AnalyticsPage({
   analytics,
-  scope,
+  chosen,
   scopes,
   csvPath,
 }: {
   analytics: Analytics
-  scope: AnalyticsScopeName
-  scopes: AnalyticsScopeName[]
+  chosen: ScopeOption
+  scopes: ScopeOption[]
   csvPath: string
 }) {
   const navigation = useNavigation()
@@ -170,12 +169,11 @@ export function AnalyticsPage({
         <div>
           <h1 className="text-2xl font-semibold">Analytics</h1>
           <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
-            Views, saves, link taps and exchanges of {SCOPE_LABELS[scope].toLowerCase()} in the last{' '}
-            {days} days.
+            Views, saves, link taps and exchanges in the last {days} days: {chosen.label}.
           </p>
         </div>
         <a
-          href={`${csvPath}${query(days, scope)}`}
+          href={`${csvPath}${query(days, chosen)}`}
           download
           className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-gray-300 px-3 text-sm font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800"
           data-testid="analytics-csv"
@@ -189,16 +187,16 @@ export function AnalyticsPage({
           label="Period"
           options={ANALYTICS_RANGES}
           current={days}
-          href={(value) => query(value, scope)}
+          href={(value) => query(value, chosen)}
           name={(value) => `${value} days`}
         />
         {scopes.length > 1 ? (
           <FilterLinks
             label="Whose cards"
-            options={scopes}
-            current={scope}
-            href={(value) => query(days, value)}
-            name={(value) => SCOPE_LABELS[value]}
+            options={scopes.map(keyOf)}
+            current={keyOf(chosen)}
+            href={(key) => query(days, scopes.find((option) => keyOf(option) === key) ?? chosen)}
+            name={(key) => scopes.find((option) => keyOf(option) === key)?.label ?? key}
           />
         ) : null}
       </div>
@@ -306,7 +304,7 @@ export function AnalyticsPage({
                     <tr key={card.cardId} data-testid="analytics-card-row">
                       <th scope="row" className="px-4 py-3 font-medium">
                         {card.name}
-                        {scope !== 'mine' && card.owner ? (
+                        {chosen.scope !== 'mine' && card.owner ? (
                           <span className="block text-xs font-normal text-gray-600 dark:text-gray-400">
                             {card.owner}
                           </span>
