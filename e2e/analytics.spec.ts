@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { HOSTS, urlFor } from './fixtures'
-import { expectAccessible, signedInAs } from './page-helpers'
+import { expectAccessible, sessionOf, signedInAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 const ada = SPEC_ACCOUNTS.analytics
@@ -72,4 +72,27 @@ test('a view, a save and a lead show in the owner’s analytics and its CSV', as
   expect(csv).toContain('"Total","All cards","","1","1","0","0","1","0","1","100%","100%"')
   expect(csv).toContain('"Source","QR code"')
   await context.close()
+
+  // The dark theme (Ada's is the default, 'system', so it follows the device): no sideways
+  // scroll, nothing axe finds, and a screenshot of it too.
+  const dark = await browser.newContext({
+    colorScheme: 'dark',
+    storageState: sessionOf(ada),
+    viewport: { width: 375, height: 800 },
+  })
+  const darkPage = await dark.newPage()
+  await darkPage.goto(urlFor(HOSTS.alpha, '/dashboard/analytics?days=7'))
+  await expect(darkPage.locator('html')).toHaveClass(/\bdark\b/)
+  await expect(darkPage.getByTestId('analytics-vcard')).toContainText('1')
+  const darkWidths = await darkPage.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
+  expect(darkWidths.scroll).toBeLessThanOrEqual(darkWidths.client)
+  await darkPage.screenshot({
+    path: test.info().outputPath('analytics-375-dark.png'),
+    fullPage: true,
+  })
+  await expectAccessible(darkPage, 'analytics at 375 px, dark theme')
+  await dark.close()
 })
