@@ -56,7 +56,17 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   const firstUrl = urlFor(HOSTS.alpha, `/c/${first}`)
   expect((await card.goto(`${firstUrl}?s=l`))?.status()).toBe(200)
   await expect(card.getByTestId('card-display')).toContainText('Jo Journey')
-  await expect(card.locator('a[data-action="link"]').first()).toHaveAttribute('href', PORTFOLIO)
+  // Through the tap counter (ADR 078), marked with the page's source, on to the stored URL.
+  const portfolio = card.locator('a[data-action="link"]').first()
+  await expect(portfolio).toHaveAttribute('href', /^\/card\/[^/]+\/l\/[0-9a-f-]{36}\?s=l$/)
+  const tap = visitor.waitForEvent('response', (response) =>
+    /\/l\/[0-9a-f-]{36}\?s=l$/.test(response.url()),
+  )
+  const opened = visitor.waitForEvent('page')
+  await portfolio.click()
+  expect((await tap).status()).toBe(302)
+  expect((await tap).headers().location).toBe(PORTFOLIO)
+  await (await opened).close()
 
   // The owner changes the short link; the old one redirects to the new (its cached page gone).
   await page.goto(urlFor(HOSTS.alpha, edit))
@@ -112,7 +122,8 @@ test('the card editor saves in one step, with a live preview, and asks before lo
   const eve = SPEC_ACCOUNTS.editor
   const { context, page } = await signedInAs(browser, eve, '/qrcode')
   await page.setViewportSize({ width: 375, height: 812 })
-  const edit = (await page.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')) ?? ''
+  const edit =
+    (await page.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')) ?? ''
   await page.goto(urlFor(HOSTS.alpha, edit))
   await waitForHydration(page)
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByTestId('card-display')
