@@ -56,6 +56,9 @@ const productionSpecs = [
   // Download my data (ADR 052): the export built by the job worker claiming across the pool, its
   // zip kept in data_exports under RLS and streamed from there to its owner as the app login.
   'data-export.spec.ts',
+  // Analytics (issue 41 point 8, ADR 082): a save and a lead counted by the event batcher and
+  // read back from the hourly rollups by the app login under RLS, at 375 px, with its CSV.
+  'analytics.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

@@ -9,7 +9,8 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
-import { flushCardViews } from '#app/cards/view-batcher.server'
+import { flushCardEvents, setEventBatchLog } from '#app/cards/event-batcher.server'
+import { flushCardViews, setViewBatchLog as setViewLog } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { stopJobWorker } from '#app/jobs/worker.server'
 import { stopChangeFeed } from '#app/tenancy/change-feed.server'
@@ -19,21 +20,27 @@ import { PRIVATE_NO_STORE } from '#app/utils/private-answers'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
 
 /**
- * At shutdown: the job running finishes and no other starts, the card views still queued are
- * written, then the database closes.
+ * At shutdown: the job running finishes and no other starts, the card views and events still
+ * queued are written, then the database closes.
  */
 export async function closeDatabase(log: (message: string) => void = console.error) {
   stopDomainRecheck()
   await stopJobWorker()
   await stopChangeFeed()
   await flushCardViews().catch((error) => log(`card views not written at shutdown: ${error}`))
+  await flushCardEvents().catch((error) => log(`card events not written at shutdown: ${error}`))
   await closeDatabaseHandle()
+}
+
+/** Where the batch writers of views and of saves, taps and exchanges (ADR 082) log. */
+export function setViewBatchLog(log: (message: string) => void) {
+  setViewLog(log)
+  setEventBatchLog(log)
 }
 
 export { sessionTokenOfCookies } from '#app/auth/session.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 export { recordPublicCardView } from '#app/cards/public-card-route.server'
-export { setViewBatchLog } from '#app/cards/view-batcher.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { startJobs } from '#app/job-handlers.server'
 // The production server calls these through the build, so there is one copy of the

@@ -921,6 +921,46 @@ export const cardViewHours = pgTable(
   ],
 )
 
+// What a visitor did on a card besides looking at it (issue 41 point 8, ADR 082), per card,
+// UTC hour, source and kind, in the style of card_view_hours: vCard downloads, wallet passes,
+// taps on each link, lead forms and connects. Written in batches off the request path
+// (app/cards/event-batcher.server.ts); no per-visitor row is kept.
+export const cardEventKind = pgEnum('card_event_kind', [
+  'vcard',
+  'wallet',
+  'link',
+  'lead',
+  'connect',
+])
+
+export const cardEventHours = pgTable(
+  'card_event_hours',
+  {
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    source: viewSource('source').notNull().default('direct'),
+    kind: cardEventKind('kind').notNull(),
+    // The tapped link's id for kind 'link', '' otherwise: part of the key, so not null. Kept as
+    // text, not a foreign key: a removed link's taps still count in the card's totals.
+    linkId: text('link_id').notNull().default(''),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      name: 'card_event_hours_pk',
+      columns: [t.organizationId, t.cardId, t.hour, t.source, t.kind, t.linkId],
+    }),
+    // The analytics screens read an organization's hours in a range.
+    index('card_event_hours_org_hour_idx').on(t.organizationId, t.hour),
+    foreignKey({
+      name: 'card_event_hours_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 export const apiSettings = pgTable(
   'api_settings',
   {
@@ -1357,6 +1397,7 @@ export const tenantTables = {
   contacts,
   cardViews,
   cardViewHours,
+  cardEventHours,
   apiSettings,
   crmSyncs,
   teams,

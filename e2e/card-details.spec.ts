@@ -138,7 +138,16 @@ test('the owner adds details; the recipient gets them as actions and in the vCar
     }
     // In the order the owner moved them to.
     await expect(links.first()).toHaveText('Portfolio')
-    await expect(links.nth(1)).toHaveAttribute('href', 'https://linkedin.com/in/dana')
+    // Through the tap counter (ADR 082), which sends the visitor on to the stored URL.
+    await expect(links.nth(1)).toHaveAttribute('href', /^\/card\/[^/]+\/l\/[0-9a-f-]{36}$/)
+    const tap = visitor.waitForEvent('response', (response) =>
+      /\/l\/[0-9a-f-]{36}$/.test(response.url()),
+    )
+    const opened = visitor.waitForEvent('page')
+    await links.nth(1).click()
+    expect((await tap).status()).toBe(302)
+    expect((await tap).headers().location).toBe('https://linkedin.com/in/dana')
+    await (await opened).close()
     // The link preview describes the card by its bio.
     await expect(card.locator('meta[name="description"]')).toHaveAttribute(
       'content',

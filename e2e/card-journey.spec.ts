@@ -56,7 +56,17 @@ test('a link and a short link: opened by a visitor, counted by source, moved, in
   const firstUrl = urlFor(HOSTS.alpha, `/c/${first}`)
   expect((await card.goto(`${firstUrl}?s=l`))?.status()).toBe(200)
   await expect(card.getByTestId('card-display')).toContainText('Jo Journey')
-  await expect(card.locator('a[data-action="link"]').first()).toHaveAttribute('href', PORTFOLIO)
+  // Through the tap counter (ADR 082), marked with the page's source, on to the stored URL.
+  const portfolio = card.locator('a[data-action="link"]').first()
+  await expect(portfolio).toHaveAttribute('href', /^\/card\/[^/]+\/l\/[0-9a-f-]{36}\?s=l$/)
+  const tap = visitor.waitForEvent('response', (response) =>
+    /\/l\/[0-9a-f-]{36}\?s=l$/.test(response.url()),
+  )
+  const opened = visitor.waitForEvent('page')
+  await portfolio.click()
+  expect((await tap).status()).toBe(302)
+  expect((await tap).headers().location).toBe(PORTFOLIO)
+  await (await opened).close()
 
   // The owner changes the short link; the old one redirects to the new (its cached page gone).
   await page.goto(urlFor(HOSTS.alpha, edit))

@@ -229,6 +229,19 @@ export const SPEC_ACCOUNTS = {
     emailConfirmed: true,
     card: true,
   },
+  /**
+   * e2e/analytics.spec.ts (the production project, ADR 082): her card is opened by its QR link,
+   * saved and answered with a lead form; her analytics then show the view, the save and the
+   * exchange with their rates, and the CSV says the same.
+   */
+  analytics: {
+    host: HOSTS.alpha,
+    email: 'analytics-ada@e2e.test',
+    firstName: 'Ada',
+    lastName: 'Analytics',
+    emailConfirmed: true,
+    card: true,
+  },
 } as const satisfies Record<string, SpecAccount>
 
 export type SpecAgency = {

@@ -15,7 +15,11 @@ export type CardExtrasView = {
   addressRegion: string
   addressPostalCode: string
   addressCountry: string
-  links: { kind: LinkKind; label: string; url: string }[]
+  /**
+   * On the public card page, a web link's `tapPath` goes through the tap counter
+   * (`/card/{ref}/l/{id}`, ADR 082) to its URL; elsewhere links lead straight to it.
+   */
+  links: { kind: LinkKind; label: string; url: string; tapPath?: string | null }[]
 }
 
 export const NO_CARD_EXTRAS: CardExtrasView = { ...EMPTY_CARD_EXTRAS, links: [] }

@@ -4,6 +4,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { cardViewerOf, openCard } from '#app/cards/card-gate.server'
+import { countCardEvent, VCARD_SAVE_MARK } from '#app/cards/count-card-events.server'
 import { cardLinkUrl, qrTextOf } from '#app/cards/short-link'
 import { getMediaBytes } from '#app/models/media.server'
 import { PRINT_QR_WIDTH, renderQrPng, renderQrSvg, SCREEN_QR } from '#app/services/qr.server'
@@ -28,6 +29,8 @@ async function requireCard(request: Request, context: AppLoadContext, reference:
     // The short link (ADR 041): what the vCard's URL line and the QR code carry.
     cardUrl: cardLinkUrl(tenantOrigin(tenant), row),
     isPublic: row.isPublic,
+    cardId: row.cardId,
+    isOwner: row.isOwner,
   }
 }
 
@@ -44,7 +47,11 @@ function vcardLinkSource(request: Request): ViewSource {
 }
 
 export async function vcardResponse(request: Request, context: AppLoadContext, reference: string) {
-  const { tenant, card, links, cardUrl, isPublic } = await requireCard(request, context, reference)
+  const { tenant, card, links, cardUrl, isPublic, cardId, isOwner } = await requireCard(
+    request,
+    context,
+    reference,
+  )
   const photo = await withTenant(tenant.id, (tx) =>
     getMediaBytes(tx, tenant.id, card.profilePictureMediaId),
   )
@@ -56,13 +63,23 @@ export async function vcardResponse(request: Request, context: AppLoadContext, r
     links,
     photoJpeg: await vcardPhoto(photo?.data),
   })
+  // A save (ADR 082). A response the page cache may keep is counted by server.ts, on this
+  // request and every hit after it, through the view header's vCard mark.
+  const cached = isPublic && context.pageCacheCandidate
+  if (cardId && !cached) {
+    countCardEvent(request, context, { organizationId: tenant.id, cardId, kind: 'vcard', isOwner })
+  }
   return new Response(body, {
     headers: {
       'Content-Type': 'text/vcard; charset=utf-8',
       'Content-Disposition': `attachment; filename="${vcardFileName(card.firstName, card.lastName)}"`,
       'Cache-Control': 'private, no-cache',
       'X-Content-Type-Options': 'nosniff',
-      ...(isPublic ? pageCacheHeaders(context, tenant.id) : {}),
+      ...(isPublic
+        ? pageCacheHeaders(context, tenant.id, {
+            viewOf: cardId ? `${VCARD_SAVE_MARK}${cardId}` : null,
+          })
+        : {}),
     },
   })
 }

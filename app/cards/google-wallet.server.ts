@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { SignJWT } from 'jose'
-import { openCard, type ShownCard } from '#app/cards/card-gate.server'
+import { cardViewerOf, openCard, type ShownCard } from '#app/cards/card-gate.server'
+import { countCardEvent } from '#app/cards/count-card-events.server'
 import {
   type GoogleWalletConfig,
   googleWalletConfig,
@@ -113,7 +114,7 @@ async function saveJwt(
  * card's 404.
  */
 export async function googleWalletResponse(
-  _request: Request,
+  request: Request,
   context: AppLoadContext,
   reference: string,
 ) {
@@ -131,9 +132,18 @@ export async function googleWalletResponse(
     )
     return shown
   })
-  if (!row) throw new Response('Contact card not found', { status: 404 })
+  if (!row?.cardId) throw new Response('Contact card not found', { status: 404 })
   const origin = tenantOrigin(tenant)
   const jwt = await saveJwt(config, origin, genericObjectOf(config.issuerId, tenant, origin, row))
+  // A save to a wallet (ADR 082). The card is opened as a stranger sees it: the owner is told
+  // apart by the session, as on the page.
+  const viewer = await cardViewerOf(request, context)
+  countCardEvent(request, context, {
+    organizationId: tenant.id,
+    cardId: row.cardId,
+    kind: 'wallet',
+    isOwner: viewer?.id === row.card.userId,
+  })
   return new Response(null, {
     status: 302,
     headers: {

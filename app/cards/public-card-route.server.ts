@@ -1,7 +1,6 @@
 // The public card page: the product's hot path. One tenant lookup (cached), one card query
 // with its images, one view insert; no session work unless a cookie is present.
 
-import { createHmac } from 'node:crypto'
 import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser } from '#app/auth/guards.server'
@@ -15,12 +14,18 @@ import {
   openCardPage,
 } from '#app/cards/card-gate.server'
 import { toCardView } from '#app/cards/card-view.server'
+import {
+  countCachedVcardSave,
+  countCardEvent,
+  VCARD_SAVE_MARK,
+  visitorHash,
+} from '#app/cards/count-card-events.server'
+import { linkTapPath } from '#app/cards/link-taps.server'
 import { OG_HEIGHT, OG_WIDTH, ogImagePath } from '#app/cards/og-image.server'
 import { cardLinkUrl, shortLinkPath } from '#app/cards/short-link'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { walletOffersOnCardPage } from '#app/cards/wallet-offers.server'
 import { addContactAndForward } from '#app/crm/forwarding.server'
-import { getEnv } from '#app/env.server'
 import {
   consentOfLead,
   currentConsentText,
@@ -41,18 +46,11 @@ import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
 import { isOutage } from '#drizzle/unavailable.server'
 
-/** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
-function visitorHash(ip: string, userAgent: string, cardId: string) {
-  return createHmac('sha256', getEnv().APP_SECRET)
-    .update(`${ip}\n${userAgent}\n${cardId}`)
-    .digest('hex')
-    .slice(0, 32)
-}
-
 /**
  * A visitor's view of a page the server answered for everyone (a cache hit, or the request
  * that filled the cache): counted as the loader would, with the source its link was marked
- * with (server.ts reads it off the request), written in the next batch.
+ * with (server.ts reads it off the request), written in the next batch. A cached vCard's hit
+ * comes here too, marked: it counts as a save.
  */
 export function recordPublicCardView(
   organizationId: string,
@@ -61,6 +59,17 @@ export function recordPublicCardView(
   userAgent: string,
   source: ViewSource = 'direct',
 ) {
+  // A cached vCard's hit is a save, not a view (ADR 082).
+  if (cardId.startsWith(VCARD_SAVE_MARK)) {
+    countCachedVcardSave(
+      organizationId,
+      cardId.slice(VCARD_SAVE_MARK.length),
+      clientIp,
+      userAgent,
+      source,
+    )
+    return
+  }
   if (isBotUserAgent(userAgent)) return
   queueCardView({
     organizationId,
@@ -166,7 +175,7 @@ export async function publicCardLoader(
         email: row.card.email,
         workEmail: row.card.workEmail,
       },
-      extras: toCardExtras(row),
+      extras: withTapPaths(toCardExtras(row), row.cardId, row.links),
       // The short link: og:url and the canonical link name it (ADR 041).
       cardUrl: cardLinkUrl(origin, row),
       imageUrl: card.profilePictureUrl ? `${origin}${card.profilePictureUrl}` : null,
@@ -197,6 +206,22 @@ export async function publicCardLoader(
       },
     },
   )
+}
+
+/** The page's web links through the tap counter (ADR 082); a profile without a card has none. */
+function withTapPaths(
+  extras: ReturnType<typeof toCardExtras>,
+  cardId: string | null,
+  links: { id?: string; url: string }[],
+) {
+  if (!cardId) return extras
+  return {
+    ...extras,
+    links: extras.links.map((link, index) => ({
+      ...link,
+      tapPath: linkTapPath(cardId, links[index] ?? link),
+    })),
+  }
 }
 
 /**
@@ -269,7 +294,7 @@ export async function publicCardAction(
         await recordHits(limits)
         // The owner's notification past the send limits (a rate_limited Refusal, 429): the lead is
         // not kept either (it rolls back with it), and the visitor is told to come back.
-        await withTenant(tenant.id, async (tx) => {
+        const created = await withTenant(tenant.id, async (tx) => {
           const added = await addContactAndForward(tx, tenant.id, card.userId, {
             fullName: value.fullName,
             email: value.email,
@@ -300,7 +325,18 @@ export async function publicCardAction(
               })
             }
           }
+          return added.status === 'created'
         })
+        // An exchange is a new contact, counted once kept (ADR 082): a refused or rolled-back
+        // lead is none, and sending the form again with the same address is not another.
+        if (created && sourceCardId) {
+          countCardEvent(request, context, {
+            organizationId: tenant.id,
+            cardId: sourceCardId,
+            kind: 'lead',
+            isOwner: false,
+          })
+        }
         return thanks
       },
       save: async (_value, { tenant, user, card, sourceCardId }) => {
@@ -323,7 +359,7 @@ export async function publicCardAction(
         if (user.id === card.userId) throw new Refusal('invalid', 'Failed to connect with contact')
         const visitorName = `${user.firstName} ${user.lastName}`.trim() || 'Unknown User'
         // Past the send limits (the owner's email): a rate_limited Refusal, 429, nothing kept.
-        await withTenant(tenant.id, async (tx) => {
+        const created = await withTenant(tenant.id, async (tx) => {
           const added = await addContactAndForward(tx, tenant.id, card.userId, {
             fullName: visitorName,
             email: user.email,
@@ -345,7 +381,17 @@ export async function publicCardAction(
               cause: { userId: user.id },
             })
           }
+          return added.status === 'created'
         })
+        // An exchange is a new contact, counted once kept: connecting again is not another.
+        if (created && sourceCardId) {
+          countCardEvent(request, context, {
+            organizationId: tenant.id,
+            cardId: sourceCardId,
+            kind: 'connect',
+            isOwner: false,
+          })
+        }
         return { reply: { message: `Successfully connected with ${card.firstName}`, ok: true } }
       },
     },

@@ -3,13 +3,14 @@
 // dashboards' charts and lists are full whenever someone starts it. Everything is derived from a
 // fixed seed (the same demo on every machine) except the dates, which follow the clock.
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, inArray, sql } from 'drizzle-orm'
+import { type CardEventCount, recordCardEvents } from '#app/models/card-events.server'
 import type { DeviceClass } from '#app/models/card-views.server'
 import sharp from '#app/services/sharp.server'
 import type { ViewSource } from '#app/utils/view-sources'
 import { IMAGE_PURPOSES } from '#app/validation/images'
 import type { Transaction } from '#drizzle/db.server'
-import { cardViews, contacts } from '#drizzle/schema'
+import { cardLinks, cardViews, contacts } from '#drizzle/schema'
 
 export type DemoViewRow = typeof cardViews.$inferInsert
 export type DemoContactRow = typeof contacts.$inferInsert
@@ -217,6 +218,60 @@ export function demoContacts(
   })
 }
 
+const HOUR_MS = 3_600_000
+// What some of the views led to (ADR 082), in rough proportions of a card's visitors.
+const EVENT_ODDS = [
+  ['vcard', 0.18],
+  ['wallet', 0.05],
+  ['link', 0.3],
+  ['lead', 0.04],
+  ['connect', 0.02],
+] as const
+
+/**
+ * Saves, link taps and exchanges that follow the demo's views (ADR 082): each view, by a fixed
+ * seed, may lead to some, in its hour and with its source; a tap goes to one of the card's
+ * links. Counted per hour, as the event batcher writes them.
+ */
+export function demoEvents(
+  views: DemoViewRow[],
+  linksOfCard: Map<string, string[]>,
+): Map<string, CardEventCount[]> {
+  const random = seededRandom('events')
+  const counts = new Map<string, CardEventCount & { organizationId: string }>()
+  for (const view of views) {
+    const viewedAt = view.viewedAt instanceof Date ? view.viewedAt : new Date()
+    const hour = new Date(Math.floor(viewedAt.getTime() / HOUR_MS) * HOUR_MS)
+    for (const [kind, odds] of EVENT_ODDS) {
+      if (random() >= odds) continue
+      const links = linksOfCard.get(view.cardId) ?? []
+      if (kind === 'link' && links.length === 0) continue
+      const linkId = kind === 'link' ? (links[Math.floor(random() * links.length)] ?? '') : ''
+      const source = view.source ?? 'direct'
+      const key = [view.organizationId, view.cardId, hour.toISOString(), source, kind, linkId].join(
+        '|',
+      )
+      const found = counts.get(key)
+      if (found) found.count++
+      else
+        counts.set(key, {
+          organizationId: view.organizationId,
+          cardId: view.cardId,
+          hour,
+          source,
+          kind,
+          linkId,
+          count: 1,
+        })
+    }
+  }
+  const byOrganization = new Map<string, CardEventCount[]>()
+  for (const { organizationId, ...event } of counts.values()) {
+    byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), event])
+  }
+  return byOrganization
+}
+
 /**
  * Inserts the rows in one statement each; card_view_hours follows by its trigger (ADR 039). The
  * views go as one JSON parameter: hundreds of rows of six bound parameters each took twice as
@@ -237,4 +292,25 @@ export async function insertDemoActivity(
       )`)
   }
   if (people.length > 0) await tx.insert(contacts).values(people)
+  // The saves, taps and exchanges that followed the views (ADR 082).
+  const organizations = [...new Set(views.map((view) => view.organizationId))]
+  const cardIds = [...new Set(views.map((view) => view.cardId))]
+  const links =
+    cardIds.length > 0
+      ? await tx
+          .select({ id: cardLinks.id, cardId: cardLinks.cardId })
+          .from(cardLinks)
+          .where(
+            and(
+              inArray(cardLinks.organizationId, organizations),
+              inArray(cardLinks.cardId, cardIds),
+            ),
+          )
+      : []
+  const linksOfCard = new Map<string, string[]>()
+  for (const link of links)
+    linksOfCard.set(link.cardId, [...(linksOfCard.get(link.cardId) ?? []), link.id])
+  for (const [organizationId, events] of demoEvents(views, linksOfCard)) {
+    await recordCardEvents(tx, organizationId, events)
+  }
 }

@@ -32,7 +32,8 @@ export type CardFields = Partial<
   >
 >
 /** A card's link as every reader gets it: in the owner's order. */
-export type CardLink = CardLinkInput
+/** A stored link; its id names it to the tap counter (`/card/{ref}/l/{id}`, ADR 082). */
+export type CardLink = CardLinkInput & { id?: string }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (value: string) => UUID.test(value)
@@ -102,7 +103,7 @@ const imageJoins = {
  * names the organization too, so the lookup is the links table's own key.
  */
 const linksOfCard = sql<CardLink[]>`coalesce((
-  select json_agg(json_build_object('kind', ${cardLinks.kind}, 'label', ${cardLinks.label}, 'url', ${cardLinks.url}) order by ${cardLinks.position})
+  select json_agg(json_build_object('id', ${cardLinks.id}, 'kind', ${cardLinks.kind}, 'label', ${cardLinks.label}, 'url', ${cardLinks.url}) order by ${cardLinks.position})
   from ${cardLinks}
   where ${cardLinks.organizationId} = ${digitalCards.organizationId} and ${cardLinks.cardId} = ${digitalCards.id}
 ), '[]'::json)`

@@ -66,8 +66,29 @@ function assignedEndUsers(db: Queryable, organizationId: string, teamAdminId: st
   return db.select({ id: users.id }).from(users).where(assignedTo(organizationId, teamAdminId))
 }
 
-function cardsInScope(db: Queryable, organizationId: string, scope: StatsScope): SQL | undefined {
+/** The analytics screens' scopes (ADR 082): the dashboards' and a team's (its members' cards). */
+export type CardScope = StatsScope | { kind: 'team'; teamId: string }
+
+/** The cards a scope counts, as a condition on digital_cards (the analytics screens share it). */
+export function cardsInScope(
+  db: Queryable,
+  organizationId: string,
+  scope: CardScope,
+): SQL | undefined {
   switch (scope.kind) {
+    case 'team':
+      return inArray(
+        digitalCards.userId,
+        db
+          .select({ id: teamMembers.userId })
+          .from(teamMembers)
+          .where(
+            and(
+              eq(teamMembers.organizationId, organizationId),
+              eq(teamMembers.teamId, scope.teamId),
+            ),
+          ),
+      )
     case 'user':
       return and(
         eq(digitalCards.organizationId, organizationId),

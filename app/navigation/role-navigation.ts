@@ -4,6 +4,7 @@
 // not built yet is listed with `exists: false` and shown nowhere; when the screen arrives, flip
 // the flag (tests/unit/role-navigation.test.ts fails until it is flipped, and if it is flipped early).
 import {
+  BarChart3,
   Building2,
   Contact,
   CopyCheck,
@@ -63,6 +64,14 @@ const ANNOUNCEMENTS: Destination = {
   id: 'announcements',
   to: '/dashboard/agency/announcements',
   icon: Megaphone,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: views, saves, taps and exchanges of one's cards (ADR 082). */
+const ANALYTICS: Destination = {
+  id: 'analytics',
+  to: '/dashboard/analytics',
+  icon: BarChart3,
   exists: true,
 }
 
@@ -191,6 +200,9 @@ export function sidebarNavigation(role: Role) {
     const after = dashboard.findIndex((item) => item.id === 'announcements')
     if (templates.exists) dashboard.splice(after + 1, 0, templates)
   }
+  // Every role has Analytics (issue 41 point 8, ADR 082) after its Overview: every role owns
+  // cards (ADR 007), and admins see their team's or agency's there too.
+  dashboard.splice(1, 0, entry(ANALYTICS, 'Analytics'))
   return {
     dashboard,
     account: accountEntries(role).filter(
@@ -242,11 +254,12 @@ const ADMIN_TILE_TEXTS: Record<string, string> = {
   agencies: 'Add, review and manage the agencies on the platform.',
   'end-users': 'Every account of every agency and of the platform.',
   'system-settings': 'Platform details, security and API access.',
+  analytics: 'Views, saves, link taps and exchanges, as figures and a CSV.',
 }
 
 function adminTiles(role: Role): HomeTile[] {
-  return dashboardEntries(role)
-    .filter((item) => item.exists && item.id in ADMIN_TILE_TEXTS)
+  return sidebarNavigation(role)
+    .dashboard.filter((item) => item.id in ADMIN_TILE_TEXTS)
     .map((item) => ({ ...item, text: ADMIN_TILE_TEXTS[item.id] ?? '' }))
 }
 

@@ -31,6 +31,7 @@ export default function AgencyDashboard() {
         { label: 'End Users', to: '/dashboard/agency/users' },
         { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
+        { label: 'Analytics', to: '/dashboard/analytics' },
         ...(auditLog ? [{ label: 'Audit Log', to: '/dashboard/audit-log' }] : []),
       ]}
     />

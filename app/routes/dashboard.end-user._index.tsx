@@ -33,6 +33,7 @@ export default function EndUserDashboard() {
         { label: 'Team', to: TEAM_PAGE_PATH },
         { label: 'My QR Code', to: '/qrcode' },
         { label: 'Contacts', to: '/contacts' },
+        { label: 'Analytics', to: '/dashboard/analytics' },
       ]}
     />
   )

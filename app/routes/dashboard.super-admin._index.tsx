@@ -33,6 +33,7 @@ export default function SuperAdminDashboard() {
       actions={[
         { label: 'My Digital Cards', to: digitalCardsPath },
         { label: 'Contacts', to: '/contacts' },
+        { label: 'Analytics', to: '/dashboard/analytics' },
         { label: 'Audit Log', to: '/dashboard/audit-log' },
       ]}
     />

@@ -29,6 +29,7 @@ export default function TeamMemberDashboard() {
         { label: 'Digital Cards', to: '/dashboard/team-member/digital-cards' },
         { label: 'QR Codes', to: '/qrcode' },
         { label: 'Contacts', to: '/contacts' },
+        { label: 'Analytics', to: '/dashboard/analytics' },
       ]}
     />
   )

@@ -13,6 +13,7 @@ import {
   WALLET_WEB_SERVICE_PATH,
 } from '#app/cards/apple-config.server'
 import { cardViewerOf, openCard, type ShownCard } from '#app/cards/card-gate.server'
+import { countCardEvent } from '#app/cards/count-card-events.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { tenantMediaBytes } from '#app/media/drawn-image.server'
 import { findUserById } from '#app/models/users.server'
@@ -251,9 +252,16 @@ export async function cardPassResponse(
       viewer?.id ?? null,
       passContentHash(content),
     )
-    return { pass, content }
+    return { pass, content, cardId: row.cardId, isOwner: row.isOwner }
   })
   if (!found) throw new Response('Contact card not found', { status: 404 })
   const body = await buildPkpass(config, tenant, found.pass, found.content)
+  // A save to a wallet (ADR 082), once the pass is made.
+  countCardEvent(request, context, {
+    organizationId: tenant.id,
+    cardId: found.cardId,
+    kind: 'wallet',
+    isOwner: found.isOwner,
+  })
   return pkpassResponse(body, found.pass, found.content)
 }

@@ -235,6 +235,12 @@ const SURFACES: Record<string, Shared | Own | PassToken> = {
     kind: 'pass-token',
     coveredBy: 'tests/integration/apple-wallet.test.ts',
   },
+  // A link's tap (ADR 082): by a link id the card's page hands out, through the card gate's
+  // links; its test runs the route with a hidden link and a foreign id.
+  'card_.$ref.l.$linkId.ts': {
+    kind: 'pass-token',
+    coveredBy: 'tests/integration/card-analytics.test.ts',
+  },
   // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
   'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
   // The object is one per card, shared by whoever saves it and kept as a visitor sees the card

@@ -67,6 +67,12 @@ import {
   saveBillingCustomer,
   saveBillingSubscription,
 } from '#app/models/billing-accounts.server'
+import {
+  countCardActivity,
+  countLinkTaps,
+  listCardNames,
+  recordCardEvents,
+} from '#app/models/card-events.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import {
   deleteTemplate,
@@ -254,6 +260,8 @@ import {
   insertSession,
 } from '#app/models/sessions.server'
 import {
+  type CardScope,
+  cardsInScope,
   countAssignedEndUsers,
   countCards,
   countCardViewsBySource,
@@ -481,6 +489,24 @@ async function seedTenantA(db: Queryable) {
   // Visitor hashes are keyed by the card (app/cards/public-card-route.server.ts): one per card.
   await recordCardView(db, organization.id, assignedCard.id, `${visitor}-assigned`)
   await addContact(db, organization.id, assigned.id, { fullName: 'Assigned Contact' })
+  // Saves, taps and exchanges of A's cards (ADR 082), which B's analytics must not count.
+  const thisHour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000)
+  for (const [cardId, kind] of [
+    [card.id, 'vcard'],
+    [card.id, 'link'],
+    [assignedCard.id, 'lead'],
+  ] as const) {
+    await recordCardEvents(db, organization.id, [
+      {
+        cardId,
+        hour: thisHour,
+        source: 'qr',
+        kind,
+        linkId: kind === 'link' ? 'a-link' : '',
+        count: 2,
+      },
+    ])
+  }
   // A's seat handed over (ADR 049): the user's links forward to the assigned end user's card.
   await setSeatSuccessor(db, organization.id, user.id, assigned.id, null)
   // A team on a paid plan, with a second member and a pending invitation (roles doc §3, §4).
@@ -667,6 +693,16 @@ async function attempt<T>(call: () => Promise<T>) {
     return { value: undefined, threw: true as const }
   }
 }
+
+/** A scope of B naming A's people or team (the analytics cases, ADR 082). */
+const scopeOf = (kind: CardScope['kind'], a: TenantA): CardScope =>
+  kind === 'user'
+    ? { kind, userId: a.user.id }
+    : kind === 'assigned'
+      ? { kind, teamAdminId: a.teamAdmin.id }
+      : kind === 'team'
+        ? { kind, teamId: a.team.id }
+        : { kind }
 
 type Case = {
   name: string
@@ -982,6 +1018,60 @@ const cases: Record<string, Case[]> = {
       name: "deletes none of A's exports, however late",
       run: (db, b) => deleteExpiredDataExports(db, b, new Date(Date.now() + 365 * 86_400_000)),
       expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  // Analytics (ADR 082): every scope of B, over a wide range, finds nothing of A's.
+  cardsInScope: [
+    {
+      name: "scopes none of A's cards",
+      run: async (db, b, a) => {
+        const { digitalCards } = await import('#drizzle/schema')
+        return db
+          .select({ id: digitalCards.id })
+          .from(digitalCards)
+          .where(cardsInScope(db, b, { kind: 'user', userId: a.user.id }))
+      },
+      expected: nothing,
+    },
+  ],
+  recordCardEvents: [
+    {
+      name: "adds no event to A's card",
+      run: (db, b, a) =>
+        recordCardEvents(db, b, [
+          {
+            cardId: a.card.id,
+            hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+            source: 'qr',
+            kind: 'vcard',
+            linkId: '',
+            count: 1,
+          },
+        ]),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  countCardActivity: [
+    ...(['user', 'assigned', 'team', 'organization'] as const).map((kind) => ({
+      name: `counts none of A's views or events (${kind} scope)`,
+      run: (db: Queryable, b: string, a: TenantA) =>
+        countCardActivity(db, b, scopeOf(kind, a), new Date(0), new Date(Date.now() + 86_400_000)),
+      expected: nothing,
+    })),
+  ],
+  countLinkTaps: [
+    ...(['user', 'assigned', 'team', 'organization'] as const).map((kind) => ({
+      name: `counts none of A's link taps (${kind} scope)`,
+      run: (db: Queryable, b: string, a: TenantA) =>
+        countLinkTaps(db, b, scopeOf(kind, a), new Date(0), new Date(Date.now() + 86_400_000)),
+      expected: nothing,
+    })),
+  ],
+  listCardNames: [
+    {
+      name: "names none of A's cards",
+      run: (db, b, a) => listCardNames(db, b, [a.card.id]),
+      expected: nothing,
     },
   ],
   countViewsPerCardAndSource: [

@@ -92,6 +92,7 @@ describe('row-level security', () => {
       expect(row?.policies, name).toBeGreaterThan(0)
     }
     expect(names).toContain('card_slugs')
+    expect(names).toContain('card_event_hours')
     expect(names).toContain('announcements')
     expect(names).toContain('passkeys')
     expect(names).toContain('consent_texts')

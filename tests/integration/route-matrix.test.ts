@@ -6,6 +6,7 @@ import { and, eq, like, sql } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
+import { flushCardEvents } from '#app/cards/event-batcher.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
@@ -96,6 +97,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'card_.$ref.qr[.]png.ts': 'public',
   'card_.$ref.qr[.]svg.ts': 'public',
   'card_.$ref.vcard.ts': 'public',
+  // A tap on a card's link (ADR 082): counted, then 302 to that card's own stored URL.
+  'card_.$ref.l.$linkId.ts': 'public',
   // A card's link preview image, under the card's own privacy rules (ADR 024).
   'card_.$ref.og.$file.ts': 'public',
   // A card's Apple Wallet pass, through the card gate like the vCard (ADR 042).
@@ -130,6 +133,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts.$contactId.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
+  // Analytics (ADR 082): every role its own cards; the wider scopes are checked by role inside
+  // (tests/integration/card-analytics.test.ts).
+  'dashboard.analytics.tsx': 'any',
+  'dashboard.analytics[.]csv.ts': 'any',
   'onboarding.tsx': 'any',
   // /profile and any other profile path: every role, led to its own profile screen (ADR 078,
   // LEADS_TO_OWN below); a form posted there is still saved.
@@ -315,13 +322,16 @@ function paramsFor(
       .replace(/\/background\/png$/, '/background.png')
       .replace(/\/signature\/(html|txt)$/, '/signature.$1')
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
-      .replace(/\/users\/csv$/, '/users.csv')}`.replace(/\/+$/, '') || '/'
+      .replace(/\/users\/csv$/, '/users.csv')
+      .replace(/\/analytics\/csv$/, '/analytics.csv')
+      .replace('$linkId', cardId)}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
     params: {
       cardId,
       contactId,
       ref: cardId,
+      linkId: cardId,
       slug: cardId,
       token: linkToken(cardId),
       file: imageFileFor(file),
@@ -438,9 +448,10 @@ describe('role matrix: protected actions × roles', () => {
 })
 
 describe('no GET changes state', () => {
-  // Opening a card page counts a view (spec: card analytics); that table is the one exception.
+  // Opening a card page counts a view (spec: card analytics), and its vCard or a link a save or a
+  // tap (ADR 082): those tables are the exceptions.
   test('every loader, for every role that may open it and signed out, writes nothing', async () => {
-    const before = await databaseChecksum({ exclude: ['card_views'] })
+    const before = await databaseChecksum({ exclude: ['card_views', 'card_event_hours'] })
     const visits: string[] = []
     for (const [file, access] of Object.entries(ACCESS)) {
       const mod = await load(file)
@@ -470,7 +481,7 @@ describe('no GET changes state', () => {
       }
     }
     expect(visits.length).toBeGreaterThan(Object.keys(ACCESS).length)
-    expect(await databaseChecksum({ exclude: ['card_views'] })).toEqual(before)
+    expect(await databaseChecksum({ exclude: ['card_views', 'card_event_hours'] })).toEqual(before)
   })
 })
 
@@ -515,6 +526,7 @@ const REFERENCES: Record<string, Reference> = {
   'card_.$ref.qr[.]png.ts': 'card',
   'card_.$ref.qr[.]svg.ts': 'card',
   'card_.$ref.vcard.ts': 'card',
+  'card_.$ref.l.$linkId.ts': 'card',
   'card_.$ref.og.$file.ts': 'card',
   'card_.$ref.pass[.]pkpass.ts': 'card',
   // By a pass's serial and its token, on the pass's own tenant only (apple-wallet.test.ts).
@@ -547,6 +559,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.templates.tsx': 'none',
   'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
+  'dashboard.analytics.tsx': 'none',
+  'dashboard.analytics[.]csv.ts': 'none',
   'dashboard.end-user._index.tsx': 'none',
   'dashboard.end-user.digital-cards._index.tsx': 'none',
   'dashboard.end-user.digital-cards.edit.$cardId.tsx': 'card',
@@ -999,6 +1013,9 @@ describe('cross-tenant matrix: a user of A against B', () => {
   })
 
   test("writes naming B's rows, from A on A's host and on B's host, change nothing of B's", async () => {
+    // The reads above counted saves of B's cards on B's host (ADR 082), written by the event
+    // batcher a moment later: written now, so none lands between the two checksums.
+    await flushCardEvents()
     const before = await databaseChecksum({ organizationId: tenantB.organization.id })
     let tried = 0
     for (const host of [hostA, hostB]) {

@@ -4,6 +4,7 @@
 // have: the environment vitest started the process with, and no cache, queue or background
 // work left from another file's database. A new cache or timer in the app belongs here.
 import { afterAll } from 'vitest'
+import { discardCardEventsForTests } from '#app/cards/event-batcher.server'
 import { discardCardViewsForTests } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { resetEnvForTests } from '#app/env.server'
@@ -41,6 +42,7 @@ export function resetProcessState() {
   invalidatePlatformSettings()
   clearTenantCache()
   discardCardViewsForTests()
+  discardCardEventsForTests()
   forgetDiskSpaceReading()
   forgetUnwrittenJobOutcomesForTests()
   forgetGoogleWalletTokensForTests()
@@ -58,4 +60,5 @@ afterAll(async () => {
   await stopChangeFeed()
   stopDomainRecheck()
   discardCardViewsForTests()
+  discardCardEventsForTests()
 })

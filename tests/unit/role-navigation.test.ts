@@ -78,6 +78,8 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
     if (areaOf(role) === 'agency') {
       built.splice(built.indexOf('End Users') + 1, 0, 'Announcements', 'Card Templates')
     }
+    // Plus Analytics after Overview, for every role (issue 41 point 8, ADR 082).
+    built.splice(1, 0, 'Analytics')
     expect(sidebarNavigation(role).dashboard.map((item) => item.label)).toEqual(built)
     expect(sidebarNavigation(role).dashboard[0]?.label).toBe('Overview')
   })

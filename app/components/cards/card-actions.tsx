@@ -113,7 +113,7 @@ export function CardActions({
             return (
               <li key={`${link.kind}-${link.url}`}>
                 <a
-                  href={link.url}
+                  href={link.tapPath ?? link.url}
                   {...SAFE_LINK}
                   className={cn(row, 'min-h-11')}
                   data-action="link"

@@ -280,6 +280,28 @@ function enhanceFallback(image) {
   if (image.complete && image.naturalWidth === 0) fallback()
 }
 
+/**
+ * The marker of the link that opened the page (ADR 039; a QR code's short link says so by its
+ * capitals), carried onto the page's vCard, tapped links and forms so that a save, a tap or an
+ * exchange counts with the same source as the view (ADR 082). Without this script they count as
+ * direct.
+ */
+function carrySource() {
+  const code =
+    new URLSearchParams(location.search).get('s') || (/^\/C\//.test(location.pathname) ? 'q' : '')
+  if (!code) return
+  const marked =
+    'a[data-save-contact], a[data-action="link"], form[data-lead-form], form[data-connect-form]'
+  for (const element of document.querySelectorAll(marked)) {
+    const name = element instanceof HTMLFormElement ? 'action' : 'href'
+    const url = new URL(element.getAttribute(name) ?? '', location.href)
+    if (url.origin !== location.origin) continue
+    url.searchParams.set('s', code)
+    element.setAttribute(name, url.pathname + url.search + url.hash)
+  }
+}
+
+carrySource()
 for (const link of document.querySelectorAll('a[data-save-contact]')) {
   enhanceSaveContact(/** @type {HTMLAnchorElement} */ (link))
 }

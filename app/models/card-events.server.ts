@@ -1,0 +1,162 @@
+// Saves, link taps and exchanges of cards (issue 41 point 8, ADR 082), kept per card, UTC hour,
+// source and kind in card_event_hours as views are in card_view_hours; the analytics screens
+// read both rollups over whole hours, never a row per visitor.
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { ViewSource } from '#app/utils/view-sources'
+import type { Queryable } from '#drizzle/db.server'
+import { cardEventHours, cardLinks, cardViewHours, digitalCards, users } from '#drizzle/schema'
+import { type CardScope, cardsInScope } from './stats.server'
+import { tenantJoin } from './tenant-join.server'
+
+export const CARD_EVENT_KINDS = cardEventHours.kind.enumValues
+export type CardEventKind = (typeof CARD_EVENT_KINDS)[number]
+
+export type CardEventCount = {
+  cardId: string
+  hour: Date
+  source: ViewSource
+  kind: CardEventKind
+  /** The tapped link's id for 'link'; '' for every other kind. */
+  linkId: string
+  count: number
+}
+
+/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+}
+
+/**
+ * Adds counted events to their hours in one statement (the event batcher's flush): none for a
+ * card that is not the organization's (deleted since), so a late flush never fails on it.
+ * Returns how many hour rows were written.
+ */
+export async function recordCardEvents(
+  db: Queryable,
+  organizationId: string,
+  events: CardEventCount[],
+) {
+  if (events.length === 0) return 0
+  const rows = sql.join(
+    events.map(
+      (e) =>
+        sql`(${e.cardId}::uuid, ${e.hour.toISOString()}::timestamptz, ${e.source}::view_source, ${e.kind}::card_event_kind, ${e.linkId}, ${e.count}::int)`,
+    ),
+    sql`, `,
+  )
+  const written = await db.execute(sql`
+    insert into ${cardEventHours} (organization_id, card_id, hour, source, kind, link_id, count)
+    select ${organizationId}::uuid, v.card_id, v.hour, v.source, v.kind, v.link_id, v.count
+    from (values ${rows}) as v(card_id, hour, source, kind, link_id, count)
+    where exists (
+      select 1 from ${digitalCards} d
+      where d.organization_id = ${organizationId}::uuid and d.id = v.card_id
+    )
+    on conflict (organization_id, card_id, hour, source, kind, link_id)
+    do update set count = ${cardEventHours}.count + excluded.count
+    returning card_id`)
+  return rowsOf(written).length
+}
+
+/** Views ('view') and events per card, source and kind of a scope's cards in [from, to). */
+export type AnalyticsCount = {
+  cardId: string
+  source: ViewSource
+  kind: CardEventKind | 'view'
+  count: number
+}
+
+/**
+ * The scope's views and events in whole UTC hours from `from` up to `to`, per card, source and
+ * kind, from the two rollups: a few rows per card whatever the traffic.
+ */
+export async function countCardActivity(
+  db: Queryable,
+  organizationId: string,
+  scope: CardScope,
+  from: Date,
+  to: Date,
+): Promise<AnalyticsCount[]> {
+  const cards = db
+    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
+    .from(digitalCards)
+    .where(
+      and(eq(digitalCards.organizationId, organizationId), cardsInScope(db, organizationId, scope)),
+    )
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const result = await db.execute(sql`
+    with scoped as (${cards})
+    select h.card_id as "cardId", h.source::text as source, 'view' as kind,
+      sum(h.views)::int as count
+    from scoped c
+    join ${cardViewHours} h on h.organization_id = c.organization_id and h.card_id = c.id
+    where h.organization_id = ${organizationId} and h.hour >= ${at(from)} and h.hour < ${at(to)}
+    group by h.card_id, h.source
+    union all
+    select e.card_id, e.source::text, e.kind::text, sum(e.count)::int
+    from scoped c
+    join ${cardEventHours} e on e.organization_id = c.organization_id and e.card_id = c.id
+    where e.organization_id = ${organizationId} and e.hour >= ${at(from)} and e.hour < ${at(to)}
+    group by e.card_id, e.source, e.kind`)
+  return rowsOf<AnalyticsCount>(result)
+    .map((row) => ({ ...row, count: Number(row.count) }))
+    .filter((row) => row.count > 0)
+}
+
+export type LinkTaps = {
+  cardId: string
+  linkId: string
+  /** Null for a link removed from the card since. */
+  kind: string | null
+  label: string | null
+  url: string | null
+  taps: number
+}
+
+/** Taps on each link of the scope's cards in [from, to), most tapped first. */
+export async function countLinkTaps(
+  db: Queryable,
+  organizationId: string,
+  scope: CardScope,
+  from: Date,
+  to: Date,
+): Promise<LinkTaps[]> {
+  const cards = db
+    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
+    .from(digitalCards)
+    .where(
+      and(eq(digitalCards.organizationId, organizationId), cardsInScope(db, organizationId, scope)),
+    )
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const result = await db.execute(sql`
+    with scoped as (${cards})
+    select e.card_id as "cardId", e.link_id as "linkId", l.kind::text as kind, l.label, l.url,
+      sum(e.count)::int as taps
+    from scoped c
+    join ${cardEventHours} e on e.organization_id = c.organization_id and e.card_id = c.id
+    left join ${cardLinks} l
+      on l.organization_id = e.organization_id and l.card_id = e.card_id and l.id::text = e.link_id
+    where e.organization_id = ${organizationId} and e.kind = 'link'
+      and e.hour >= ${at(from)} and e.hour < ${at(to)}
+    group by e.card_id, e.link_id, l.kind, l.label, l.url
+    having sum(e.count) > 0
+    order by taps desc, e.link_id`)
+  return rowsOf<LinkTaps>(result).map((row) => ({ ...row, taps: Number(row.taps) }))
+}
+
+/** The names the analytics screens give cards: the card's title and its owner's name. */
+export function listCardNames(db: Queryable, organizationId: string, cardIds: string[]) {
+  if (cardIds.length === 0) return Promise.resolve([])
+  return db
+    .select({
+      id: digitalCards.id,
+      title: digitalCards.title,
+      firstName: digitalCards.firstName,
+      lastName: digitalCards.lastName,
+      ownerFirstName: users.firstName,
+      ownerLastName: users.lastName,
+    })
+    .from(digitalCards)
+    .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
+    .where(and(eq(digitalCards.organizationId, organizationId), inArray(digitalCards.id, cardIds)))
+}
