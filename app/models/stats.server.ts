@@ -75,20 +75,21 @@ export function cardsInScope(
   organizationId: string,
   scope: CardScope,
 ): SQL | undefined {
-  switch (scope.kind) {
-    case 'team':
-      return inArray(
-        digitalCards.userId,
-        db
-          .select({ id: teamMembers.userId })
-          .from(teamMembers)
-          .where(
-            and(
-              eq(teamMembers.organizationId, organizationId),
-              eq(teamMembers.teamId, scope.teamId),
-            ),
-          ),
+  // A team's members' cards (an `if`, not a `case`: a card's visibility "team" is another rule,
+  // with its one home in card-visibility.ts).
+  if (scope.kind === 'team') {
+    const members = db
+      .select({ id: teamMembers.userId })
+      .from(teamMembers)
+      .where(
+        and(eq(teamMembers.organizationId, organizationId), eq(teamMembers.teamId, scope.teamId)),
       )
+    return and(
+      eq(digitalCards.organizationId, organizationId),
+      inArray(digitalCards.userId, members),
+    )
+  }
+  switch (scope.kind) {
     case 'user':
       return and(
         eq(digitalCards.organizationId, organizationId),
