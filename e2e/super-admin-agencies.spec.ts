@@ -76,7 +76,8 @@ test('the super admin adds an agency whose owner signs in; deactivate, activate,
   await expect(row).toContainText(`${slug}.localhost`)
   await expect(row).toContainText('Active')
   await expect(row).toContainText('Nora Nova')
-  await expect(row).toContainText('Professional')
+  // One name per plan (issue 41 point 15): the tier an agency buys as Agency Pro.
+  await expect(row).toContainText('Agency Pro')
   await expect(row).toContainText('Approved')
   await expect(row.getByRole('cell').nth(3)).toHaveText('1')
 
