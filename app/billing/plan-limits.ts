@@ -2,7 +2,6 @@
 // seats (Agency Pro, spec §2.6 "up to 25 team members") and a team member's end users (Team
 // Member Basic, "up to 10 end users"). The server enforces these limits; the settings screens'
 // Billing tabs show them.
-import { SUBSCRIPTION_LABELS } from '#app/validation/agencies'
 import { fitsWithin, type PaidPlanId, PLANS } from '#app/validation/plans'
 
 export type AgencyTier = 'free' | 'starter' | 'professional' | 'enterprise'
@@ -40,8 +39,16 @@ export const STAFF_LIMITS: Record<AgencyTier, number | null> = {
   enterprise: null,
 }
 
-/** The tiers' names: the super admin's Agencies list and the agency's Billing tab say the same. */
-export const TIER_NAMES: Record<AgencyTier, string> = SUBSCRIPTION_LABELS
+/**
+ * Each tier's name on every screen (issue 41 point 15: one name per plan): the super admin's
+ * Agencies list and the agency's Billing tab call the professional tier what the agency buys.
+ */
+export const TIER_NAMES: Record<AgencyTier, string> = {
+  free: 'Free',
+  starter: 'Starter',
+  professional: AGENCY_PRO.name,
+  enterprise: 'Enterprise',
+}
 
 /** How many end users may be assigned to one team member on each plan. */
 export const END_USER_LIMITS: Record<MemberPlanId, number> = {

@@ -6,16 +6,6 @@ import { NAME_MAX_LENGTH, nameField } from './names'
 
 export const SUBSCRIPTIONS = ['free', 'starter', 'professional', 'enterprise'] as const
 export type Subscription = (typeof SUBSCRIPTIONS)[number]
-/**
- * Each tier's name on every screen (issue 41 point 15: one name per plan). The professional tier
- * is what an agency buys as Agency Pro, so the super admin's list calls it that too.
- */
-export const SUBSCRIPTION_LABELS: Record<Subscription, string> = {
-  free: 'Free',
-  starter: 'Starter',
-  professional: 'Agency Pro',
-  enterprise: 'Enterprise',
-}
 
 export const AgencyFieldsSchema = z.object({
   name: nameField('Name', NAME_MAX_LENGTH.organization),

@@ -1,6 +1,7 @@
 // The super admin's Agencies screen (roles-teams-admin.md §2.11): search, the table Agency Name,
 // Status, Owner, Team Size, Subscription, Approval, Actions; add/edit, details and delete dialogs;
 // activate/deactivate and approve/reject from each row's Actions menu.
+
 import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
@@ -20,6 +21,7 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { Agency } from '#app/agencies/manage-agencies.server'
+import { TIER_NAMES } from '#app/billing/plan-limits'
 import { FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { Badge } from '#app/components/ui/badge'
 import { Button } from '#app/components/ui/button'
@@ -29,12 +31,7 @@ import { RowMenu } from '#app/components/ui/row-menu'
 import { SearchBox } from '#app/components/ui/search-box'
 import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { cn } from '#app/utils/cn'
-import {
-  CreateAgencySchema,
-  SUBSCRIPTION_LABELS,
-  SUBSCRIPTIONS,
-  UpdateAgencySchema,
-} from '#app/validation/agencies'
+import { CreateAgencySchema, SUBSCRIPTIONS, UpdateAgencySchema } from '#app/validation/agencies'
 
 const OVERLAY = 'fixed inset-0 z-40 bg-black/40'
 const CONTENT =
@@ -117,7 +114,7 @@ export function AgenciesPage({ q, searchError, agencies }: Props) {
                 </td>
                 <td className="hidden px-4 py-3 tabular-nums lg:table-cell">{agency.teamSize}</td>
                 <td className="hidden px-4 py-3 lg:table-cell">
-                  {SUBSCRIPTION_LABELS[agency.subscriptionTier]}
+                  {TIER_NAMES[agency.subscriptionTier]}
                 </td>
                 <td className="hidden px-4 py-3 sm:table-cell">
                   <Badge tone={APPROVAL_TONES[agency.approvalStatus]}>
@@ -284,7 +281,7 @@ function AgencyForm({ agency, dialog }: { agency?: Agency; dialog: IntentDialog 
       <FormSelect label="Subscription" field={fields.subscription} placeholder="Select a plan">
         {SUBSCRIPTIONS.map((tier) => (
           <option key={tier} value={tier}>
-            {SUBSCRIPTION_LABELS[tier]}
+            {TIER_NAMES[tier]}
           </option>
         ))}
       </FormSelect>
@@ -316,7 +313,7 @@ function DetailsDialog({ agency, onClose }: { agency: Agency | null; onClose: ()
         ['Owner', agency.ownerName ?? '—'],
         ['Owner email', agency.contactEmail ?? '—'],
         ['Team Size', String(agency.teamSize)],
-        ['Subscription', SUBSCRIPTION_LABELS[agency.subscriptionTier]],
+        ['Subscription', TIER_NAMES[agency.subscriptionTier]],
         ['Created', format(new Date(agency.createdAt), 'PPP')],
       ]
     : []
