@@ -458,9 +458,10 @@ for (const user of ONE_PROFILE_USERS) {
     await expect(page).toHaveURL(own)
     const heading = page.getByRole('heading', { level: 1 })
     await expect(heading).toBeVisible()
-    const title = await heading.textContent()
-    // The tab list renders with the page; wait for it before reading its names (a busy machine).
+    // The URL changes before the page renders: wait for the profile's tab list before reading
+    // the heading and the tabs' names (the dashboard's heading was read here on a busy machine).
     await expect(page.getByRole('tab', { name: 'Security' })).toBeVisible()
+    const title = await heading.textContent()
     const tabs = await page.getByRole('tab').allTextContents()
     await noSidewaysScroll('profile from the tile')
     await shot('from-tile')
