@@ -3,8 +3,8 @@ import { useCallback, useEffect, useRef } from 'react'
 import { Button } from '#app/components/ui/button'
 import { ConfirmCancel, ConfirmDialog } from '#app/components/ui/dialog'
 
-export const UNSAVED_TITLE = 'Leave without saving?'
-export const UNSAVED_DESCRIPTION =
+const UNSAVED_TITLE = 'Leave without saving?'
+const UNSAVED_DESCRIPTION =
   'Your changes to this card are not saved yet. If you leave now, they are lost.'
 
 /**

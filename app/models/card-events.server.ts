@@ -66,6 +66,18 @@ export type AnalyticsCount = {
   count: number
 }
 
+/** The scope's cards, as the rollup queries join them (always within the organization). */
+function scopedCards(db: Queryable, organizationId: string, scope: CardScope) {
+  return db
+    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
+    .from(digitalCards)
+    .where(
+      and(eq(digitalCards.organizationId, organizationId), cardsInScope(db, organizationId, scope)),
+    )
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+
 /**
  * The scope's views and events in whole UTC hours from `from` up to `to`, per card, source and
  * kind, from the two rollups: a few rows per card whatever the traffic.
@@ -77,13 +89,7 @@ export async function countCardActivity(
   from: Date,
   to: Date,
 ): Promise<AnalyticsCount[]> {
-  const cards = db
-    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
-    .from(digitalCards)
-    .where(
-      and(eq(digitalCards.organizationId, organizationId), cardsInScope(db, organizationId, scope)),
-    )
-  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const cards = scopedCards(db, organizationId, scope)
   const result = await db.execute(sql`
     with scoped as (${cards})
     select h.card_id as "cardId", h.source::text as source, 'view' as kind,
@@ -121,13 +127,7 @@ export async function countLinkTaps(
   from: Date,
   to: Date,
 ): Promise<LinkTaps[]> {
-  const cards = db
-    .select({ organizationId: digitalCards.organizationId, id: digitalCards.id })
-    .from(digitalCards)
-    .where(
-      and(eq(digitalCards.organizationId, organizationId), cardsInScope(db, organizationId, scope)),
-    )
-  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`
+  const cards = scopedCards(db, organizationId, scope)
   const result = await db.execute(sql`
     with scoped as (${cards})
     select e.card_id as "cardId", e.link_id as "linkId", l.kind::text as kind, l.label, l.url,
