@@ -17,6 +17,9 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 // both drivers.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
+  // Issue 43 point 3 (ADR 093): a lead's webhook written in its transaction by the app login
+  // under RLS, delivered and retried by the job worker claiming across the pool.
+  'webhooks.spec.ts',
   // Cached pages dropped by the change feed, views written by the batcher.
   'page-cache.spec.ts',
   // A visitor's card from the page cache, its views, and the lead written to the owner's contacts.
@@ -59,6 +62,21 @@ const productionSpecs = [
   // Analytics (issue 41 point 8, ADR 082): a save and a lead counted by the event batcher and
   // read back from the hourly rollups by the app login under RLS, at 375 px, with its CSV.
   'analytics.spec.ts',
+  // Pricing and the privacy notice from the home pages (issue 41 point 17): cached public pages
+  // built from the tenant's branding as the app login reads it.
+  'public-pages.spec.ts',
+  // The team admin's and the super admin team's first dashboards (issue 41 point 15, ADR 085):
+  // figures read by the app login under RLS, each tile's list as long as the tile says, at 375 px.
+  'first-dashboards.spec.ts',
+  // Single sign-on (issue 42 point 1, ADR 088): providers, domains and the just-in-time account
+  // written by the app login under RLS, the flow cookie and session of the production server.
+  'sso.spec.ts',
+  // SAML sign-in (ADR 090): the ACS's answer and the sign-in written by the app login under RLS,
+  // on the subdomain and the custom domain.
+  'sso-saml.spec.ts',
+  // The REST API (issue 43, ADR 092): a key made in the screen, its lookup and the agency's
+  // cards read by the app login under RLS; another agency's key sees none of them.
+  'api.spec.ts',
 ]
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`

@@ -12,8 +12,11 @@ import express from 'express'
 import helmet from 'helmet'
 import { pino } from 'pino'
 import {
+  isApiRequest,
   isOneClickUnsubscribe,
   isSameOriginMutation,
+  isSamlAssertionPost,
+  isScimRequest,
   isStripeWebhook,
   isWalletWebService,
 } from './app/auth/origin'
@@ -34,6 +37,8 @@ import { readableLog, requestLogger } from './app/utils/request-log'
 import { requestTarget } from './app/utils/request-target'
 import { stopAccepting } from './app/utils/stop-accepting.server'
 import { splitSourceMarker, type ViewSource } from './app/utils/view-sources'
+import { VISITOR_PAGE_PATH } from './app/utils/visitor-page'
+import { VIDEO_FRAME_ORIGINS } from './app/validation/card-video'
 import {
   MAX_TRUSTED_HOPS,
   parseTrustedHops,
@@ -199,7 +204,10 @@ app.use((req, res, next) => {
     !isSameOriginMutation(req.method, req.headers.origin, rawHost, scheme) &&
     !isOneClickUnsubscribe(req.method, routedPath(req), req.headers.origin) &&
     !isWalletWebService(req.method, routedPath(req), req.headers.origin) &&
-    !isStripeWebhook(req.method, routedPath(req), req.headers.origin)
+    !isStripeWebhook(req.method, routedPath(req), req.headers.origin) &&
+    !isSamlAssertionPost(req.method, routedPath(req)) &&
+    !isScimRequest(req.method, routedPath(req), req.headers.origin) &&
+    !isApiRequest(req.method, routedPath(req), req.headers.origin)
   ) {
     res.status(403).type('text/plain').send('Forbidden: cross-origin request')
     return
@@ -288,6 +296,15 @@ app.use(
         'base-uri': ["'none'"],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],
+        // A card page frames a card's video once it is tapped (ADR 083): those two players
+        // only, and only there; every other page frames nothing but its own origin, as
+        // default-src said before.
+        'frame-src': [
+          (req: IncomingMessage) =>
+            VISITOR_PAGE_PATH.test(requestTarget(req.url)?.path ?? '')
+              ? VIDEO_FRAME_ORIGINS.join(' ')
+              : "'self'",
+        ],
       },
     },
     // HSTS only when the request really came over TLS (set below).

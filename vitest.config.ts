@@ -85,6 +85,8 @@ export default defineConfig({
       // Retries of queued jobs come due at once, so one run of the queue plays them all out;
       // no test talks to GoHighLevel itself (tests/fake-crm.ts stands in for it).
       JOB_RETRY_BASE_MS: '0',
+      // The same for webhook deliveries' own schedule (ADR 093): each retry is due at once.
+      WEBHOOK_RETRY_BASE_MS: '0',
       GOHIGHLEVEL_API_URL: 'http://127.0.0.1:9',
       CRM_TIMEOUT_MS: '2000',
     },

@@ -131,9 +131,26 @@ const schema = z.object({
   // The GoHighLevel API (a local fake in tests) and how long one call may take.
   GOHIGHLEVEL_API_URL: z.string().url().default('https://services.leadconnectorhq.com'),
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // HubSpot's API (a local fake in tests). Salesforce has no such setting: each user types their
+  // org's My Domain URL (ADR 094).
+  HUBSPOT_API_URL: z.string().url().default('https://api.hubapi.com'),
+  // Whether a Salesforce URL may be plain http on this machine's loopback (the tests' fake).
+  // Unset: yes outside production, no in production, where only Salesforce's own https domains
+  // are reached.
+  CRM_ALLOW_HTTP_LOOPBACK: z.enum(['0', '1']).optional(),
   // How long any other call to a third party (email provider, Stripe, Google Wallet, APNs, DNS)
   // may take, the whole exchange, before it is abandoned (app/utils/outside-call.server.ts).
   OUTSIDE_CALL_DEADLINE_MS: z.coerce.number().int().min(50).default(10_000),
+  // Whether an identity provider may be reached over plain http on this machine's loopback
+  // (the tests' local IdPs). Unset: yes outside production, no in production, where an agency
+  // admin's URL must not reach the server's own services.
+  SSO_ALLOW_HTTP_LOOPBACK: z.enum(['0', '1']).optional(),
+  // Webhooks (ADR 093): `1` lets an endpoint be on a private, loopback or link-local address and
+  // over plain http (development and tests); anything else refuses them, checked on the address
+  // each connection uses. The first retry's delay (quadrupled per attempt, capped at 12 hours,
+  // with jitter); only tests shorten it.
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).optional(),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
   // Apple Wallet passes (issue 29, ADR 042): the pass type and team identifiers, and the PEM
   // files of the pass certificate, its key (with its passphrase, if any) and Apple's WWDR
   // intermediate. All five or the feature is off (app/cards/apple-config.server.ts). APNs is

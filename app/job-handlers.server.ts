@@ -21,6 +21,8 @@ import { type JobHandlers, runDueJobs, startJobWorker } from '#app/jobs/worker.s
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { accountDeletionJob, requeueOverdueDeletions } from '#app/people/account-deletion.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
+import { cardViewsDigestJob } from '#app/webhooks/webhook-card-views.server'
+import { deliverWebhookJob } from '#app/webhooks/webhook-delivery.server'
 
 export const jobHandlers: JobHandlers = {
   'email.send': deliverEmail,
@@ -63,6 +65,10 @@ export const jobHandlers: JobHandlers = {
   // A person's "Download my data": the zip built and kept for 7 days, the owner emailed (ADR 052).
   'data-export.build': buildDataExportJob,
   'billing.grace-reminder': graceReminderJob,
+  // One attempt of a signed webhook delivery; a failure queues the next (ADR 093).
+  'webhook.deliver': deliverWebhookJob,
+  // Hourly (enqueueDailyJobs): the previous hour's card.viewed digest per agency (ADR 093).
+  'webhook.card-views': cardViewsDigestJob,
 }
 
 export function startJobs(log: (message: string) => void) {

@@ -138,7 +138,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen">
         {branding && data ? (
-          <div className="flex min-h-screen flex-col">
+          <div className="group/app flex min-h-screen flex-col">
             <SkipLink />
             {/* A recipient's card page (a signed-out visitor, ADR 080): no Sign In / Sign Up bar;
                 the footer offers a card of their own instead. */}
@@ -152,7 +152,7 @@ export function Layout({ children }: { children: ReactNode }) {
               name={branding.name}
               year={data.year}
               legal={branding.legal}
-              getYourOwnCard={Boolean(visitorScript)}
+              getYourOwnCardUrl={visitorScript ? branding.getYourOwnCardUrl : null}
             />
           </div>
         ) : (

@@ -66,6 +66,8 @@ export const viewSource = pgEnum('view_source', [
   'background',
 ])
 export const phoneType = pgEnum('phone_type', ['mobile', 'work'])
+// Issue 41 point 6 (ADR 083): the video a card shows is one of these players' ids, never a URL.
+export const videoProvider = pgEnum('video_provider', ['youtube', 'vimeo'])
 export const cardLinkKind = pgEnum('card_link_kind', [
   'linkedin',
   'x',
@@ -94,6 +96,8 @@ export const backgroundKind = pgEnum('background_kind', ['color', 'gradient', 'i
 export const contactSource = pgEnum('contact_source', ['connect', 'lead', 'saved', 'manual'])
 export const emailState = pgEnum('email_state', ['queued', 'sent', 'failed'])
 export const crmSyncState = pgEnum('crm_sync_state', ['pending', 'synced', 'failed'])
+// The CRMs new contacts can be forwarded to (ADR 094): one connected at a time per user.
+export const crmProvider = pgEnum('crm_provider', ['gohighlevel', 'hubspot', 'salesforce'])
 export const jobState = pgEnum('job_state', ['queued', 'running', 'done', 'dead'])
 
 export const organizations = pgTable(
@@ -233,11 +237,20 @@ export const users = pgTable(
     // SHA-256 of each unused recovery code; a used one is removed in the same statement that
     // accepts it, so it works once (ADR 045).
     recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+    // The identity provider's id for the person (SCIM `externalId`, issue 42 point 2, ADR 089):
+    // unique within the organization, null for accounts the directory does not manage.
+    externalId: text('external_id'),
+    // What the directory says beyond the name (SCIM enterprise extension, phones, office address),
+    // written only by SCIM; validated by app/validation/scim.ts before every write.
+    directory: jsonb('directory').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('users_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('users_org_external_id_key')
+      .on(t.organizationId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
     uniqueIndex('users_org_email_key').on(t.organizationId, t.email),
     uniqueIndex('users_org_link_slug_key').on(t.organizationId, t.linkSlug),
     index('users_org_role_idx').on(t.organizationId, t.role),
@@ -444,6 +457,7 @@ export const digitalCards = pgTable(
     phoneNumber: text('phone_number').notNull().default(''),
     company: text('company').notNull().default(''),
     jobTitle: text('job_title').notNull().default(''),
+    department: text('department').notNull().default(''),
     website: text('website').notNull().default(''),
     logoMediaId: uuid('logo_media_id'),
     profilePictureMediaId: uuid('profile_picture_media_id'),
@@ -451,6 +465,12 @@ export const digitalCards = pgTable(
     backgroundKind: backgroundKind('background_kind').notNull().default('color'),
     backgroundValue: text('background_value').notNull().default('#ffffff'),
     backgroundMediaId: uuid('background_media_id'),
+    // Issue 41 point 6 (ADR 083): a cover image across the card page's top, and a video shown as
+    // a facade; the video is stored as its provider and id (app/validation/card-video.ts), both
+    // or neither.
+    coverMediaId: uuid('cover_media_id'),
+    videoProvider: videoProvider('video_provider'),
+    videoId: text('video_id'),
     isDefault: boolean('is_default').notNull().default(false),
     cardType: text('card_type').notNull().default('personal'),
     noindex: boolean('noindex').notNull().default(false),
@@ -495,6 +515,10 @@ export const digitalCards = pgTable(
     index('digital_cards_background_media_idx')
       .on(t.backgroundMediaId)
       .where(sql`${t.backgroundMediaId} is not null`),
+    index('digital_cards_cover_media_idx')
+      .on(t.coverMediaId)
+      .where(sql`${t.coverMediaId} is not null`),
+    check('digital_cards_video_whole', sql`(${t.videoProvider} is null) = (${t.videoId} is null)`),
     foreignKey({
       name: 'digital_cards_user_fk',
       columns: [t.organizationId, t.userId],
@@ -513,6 +537,11 @@ export const digitalCards = pgTable(
     foreignKey({
       name: 'digital_cards_background_media_fk',
       columns: [t.organizationId, t.backgroundMediaId],
+      foreignColumns: [media.organizationId, media.id],
+    }),
+    foreignKey({
+      name: 'digital_cards_cover_media_fk',
+      columns: [t.organizationId, t.coverMediaId],
       foreignColumns: [media.organizationId, media.id],
     }),
   ],
@@ -843,9 +872,13 @@ export const contacts = pgTable(
     // hands their seat over to a successor; every other contact is the company's.
     personal: boolean('personal').notNull().default(false),
     createdAt: createdAt(),
+    // Issue 43 (ADR 092): when the row last changed, for the REST API's `updated_since` and its
+    // cursor; a trigger (migration 0043) sets it on every update, whoever writes.
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('contacts_org_user_created_idx').on(t.organizationId, t.userId, t.createdAt),
+    index('contacts_org_updated_idx').on(t.organizationId, t.updatedAt, t.id),
     unique('contacts_org_id_key').on(t.organizationId, t.id),
     uniqueIndex('contacts_data_token_hash_idx')
       .on(t.organizationId, t.dataTokenHash)
@@ -972,6 +1005,18 @@ export const apiSettings = pgTable(
     gohighlevelApiKeyLast4: text('gohighlevel_api_key_last4'),
     // The GoHighLevel sub-account (location) the contacts go to; not a secret.
     gohighlevelLocationId: text('gohighlevel_location_id'),
+    // Which CRM new contacts go to (ADR 094); each CRM keeps its own credentials below, so
+    // switching back needs no new key, and a deletion still reaches the CRM that holds a contact.
+    crmProvider: crmProvider('crm_provider').notNull().default('gohighlevel'),
+    // HubSpot: a private app's access token, sealed like the GoHighLevel key.
+    hubspotTokenEncrypted: text('hubspot_token_encrypted'),
+    hubspotTokenLast4: text('hubspot_token_last4'),
+    // Salesforce: the org's My Domain URL and a connected app's client id (neither a secret),
+    // and its client secret, sealed (OAuth 2.0 client credentials flow).
+    salesforceInstanceUrl: text('salesforce_instance_url'),
+    salesforceClientId: text('salesforce_client_id'),
+    salesforceClientSecretEncrypted: text('salesforce_client_secret_encrypted'),
+    salesforceClientSecretLast4: text('salesforce_client_secret_last4'),
     enabled: boolean('enabled').notNull().default(false),
     validatedAt: timestamp('validated_at', { withTimezone: true }),
     updatedAt: updatedAt(),
@@ -994,11 +1039,18 @@ export const teams = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     createdByUserId: uuid('created_by_user_id'),
+    // The directory group this team mirrors (SCIM `externalId`, ADR 089); null for teams people made.
+    externalId: text('external_id'),
+    // True for a team the directory made (a SCIM group): only SCIM renames or removes it.
+    fromDirectory: boolean('from_directory').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('teams_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('teams_org_external_id_key')
+      .on(t.organizationId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
     index('teams_org_idx').on(t.organizationId),
     foreignKey({
       name: 'teams_created_by_fk',
@@ -1238,6 +1290,8 @@ export const crmSyncs = pgTable(
     userId: uuid('user_id').notNull(),
     state: crmSyncState('state').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
+    // The CRM the contact goes to, and once sent the one holding crm_contact_id (ADR 094).
+    provider: crmProvider('provider').notNull().default('gohighlevel'),
     crmContactId: text('crm_contact_id'),
     lastError: text('last_error'),
     syncedAt: timestamp('synced_at', { withTimezone: true }),
@@ -1374,6 +1428,346 @@ export const planRequests = pgTable(
   ],
 )
 
+// Single sign-on per agency (issue 42 point 1, ADR 088). A provider is OIDC today; SAML's
+// columns come with it later, so the OIDC ones are nullable and `kind` says which apply.
+export const ssoProviderKind = pgEnum('sso_provider_kind', ['oidc', 'saml'])
+
+export const ssoProviders = pgTable(
+  'sso_providers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    kind: ssoProviderKind('kind').notNull().default('oidc'),
+    displayName: text('display_name').notNull(),
+    // OIDC: the issuer (or its discovery document's URL), the client id and its secret, sealed
+    // with APP_SECRET (app/utils/secret-box.server.ts); null for a SAML provider.
+    issuerUrl: text('issuer_url'),
+    clientId: text('client_id'),
+    clientSecretSealed: text('client_secret_sealed'),
+    // SAML: what the IdP's metadata said (its entity id, the redirect binding's sign-in URL, its
+    // signing certificates as base64 bodies) and the metadata's URL when it was given by URL;
+    // null for an OIDC provider.
+    samlEntityId: text('saml_entity_id'),
+    samlSsoUrl: text('saml_sso_url'),
+    samlCertificates: text('saml_certificates').array(),
+    samlMetadataUrl: text('saml_metadata_url'),
+    // The role of an account made at its first sign-in (just in time), chosen by the admin.
+    jitRole: userRole('jit_role').notNull().default('end_user'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('sso_providers_org_id_key').on(t.organizationId, t.id),
+    check(
+      'sso_providers_oidc_fields',
+      sql`${t.kind} <> 'oidc' or (${t.issuerUrl} is not null and ${t.clientId} is not null and ${t.clientSecretSealed} is not null)`,
+    ),
+    check(
+      'sso_providers_saml_fields',
+      sql`${t.kind} <> 'saml' or (${t.samlEntityId} is not null and ${t.samlSsoUrl} is not null and cardinality(${t.samlCertificates}) > 0)`,
+    ),
+  ],
+)
+
+// The SAML AuthnRequests sent and not yet answered (issue 42, ADR 090): an answer consumes its
+// request, so a response replayed within its validity window finds nothing. Rows older than a
+// sign-in's lifetime are deleted as new ones are written.
+export const ssoSamlRequests = pgTable(
+  'sso_saml_requests',
+  {
+    // The AuthnRequest's ID (node-saml's random "_" + 40 hex digits): not a secret, sent in the
+    // clear to the IdP and back.
+    id: text('id').primaryKey(),
+    organizationId: organizationId(),
+    providerId: uuid('provider_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sso_saml_requests_org_created_idx').on(t.organizationId, t.createdAt),
+    foreignKey({
+      name: 'sso_saml_requests_provider_fk',
+      columns: [t.organizationId, t.providerId],
+      foreignColumns: [ssoProviders.organizationId, ssoProviders.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// An email domain an agency claims for its provider, proven by a DNS TXT record. Any agency may
+// claim a name; only one may hold it verified (the partial unique index), as custom domains.
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    providerId: uuid('provider_id').notNull(),
+    domain: text('domain').notNull(),
+    // The TXT record's token (app/sso/sso-domains.server.ts says the record).
+    token: text('token').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    // Password sign-in and reset refused for its addresses, break-glass admins aside.
+    enforced: boolean('enforced').notNull().default(false),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('sso_domains_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('sso_domains_org_domain_key').on(t.organizationId, t.domain),
+    uniqueIndex('sso_domains_verified_domain').on(t.domain).where(sql`${t.verifiedAt} is not null`),
+    index('sso_domains_org_provider_idx').on(t.organizationId, t.providerId),
+    foreignKey({
+      name: 'sso_domains_provider_fk',
+      columns: [t.organizationId, t.providerId],
+      foreignColumns: [ssoProviders.organizationId, ssoProviders.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// SCIM 2.0 directory sync (issue 42 point 2, ADR 089). A bearer token an agency admin made for
+// the agency's identity provider: only its SHA-256 is kept, with its last four characters for
+// the list. A rotated token keeps working until `expiresAt` (the overlap the admin chose).
+export const scimTokens = pgTable(
+  'scim_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    name: text('name').notNull(),
+    // SHA-256 (hex) of the token; the token itself is shown once and never stored.
+    tokenHash: text('token_hash').notNull(),
+    lastFour: text('last_four').notNull(),
+    createdByUserId: uuid('created_by_user_id'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('scim_tokens_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('scim_tokens_hash_key').on(t.tokenHash),
+    index('scim_tokens_org_created_idx').on(t.organizationId, t.createdAt),
+    foreignKey({
+      name: 'scim_tokens_created_by_fk',
+      columns: [t.organizationId, t.createdByUserId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('set null'),
+  ],
+)
+
+// The provisioning log: one row per SCIM call, what came (secrets redacted), what changed, the
+// error. The admin reads it on /dashboard/agency/scim.
+export const scimEvents = pgTable(
+  'scim_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    tokenId: uuid('token_id'),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    resourceType: text('resource_type'),
+    resourceId: text('resource_id'),
+    status: integer('status').notNull(),
+    request: jsonb('request').$type<unknown>(),
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull().default({}),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('scim_events_org_created_idx').on(t.organizationId, t.createdAt),
+    index('scim_events_org_status_created_idx').on(t.organizationId, t.status, t.createdAt),
+    foreignKey({
+      name: 'scim_events_token_fk',
+      columns: [t.organizationId, t.tokenId],
+      foreignColumns: [scimTokens.organizationId, scimTokens.id],
+    }).onDelete('set null'),
+  ],
+)
+
+// Webhooks per the Standard Webhooks specification (issue 43 point 3, ADR 093). An agency's
+// endpoint subscribes to event types; its signing secret (`whsec_…`) is sealed at rest (signing
+// needs it back), and during a rotation the previous one signs too until `previous_secret_until`.
+// `failing_since` is the first failed attempt since the last success: an endpoint failing for
+// days is disabled (`disabled_at`) and the admins are emailed.
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull().default(sql`'{}'::text[]`),
+    secretSealed: text('secret_sealed').notNull(),
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    disabledReason: text('disabled_reason'),
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    createdByUserId: uuid('created_by_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('webhook_endpoints_org_id_key').on(t.organizationId, t.id),
+    index('webhook_endpoints_org_created_idx').on(t.organizationId, t.createdAt),
+    foreignKey({
+      name: 'webhook_endpoints_created_by_fk',
+      columns: [t.organizationId, t.createdByUserId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('set null'),
+  ],
+)
+
+// One event as it happened (the transactional outbox): written in the fact's transaction, only
+// when an endpoint of the agency subscribes to its type. `payload` is the body every endpoint
+// gets ({ type, timestamp, data }); its id is the `webhook-id` header. `dedupe_key` keeps an
+// hourly digest to one event per hour.
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('webhook_messages_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('webhook_messages_org_dedupe_key')
+      .on(t.organizationId, t.dedupeKey)
+      .where(sql`${t.dedupeKey} is not null`),
+    index('webhook_messages_org_created_idx').on(t.organizationId, t.createdAt),
+  ],
+)
+
+// One message to one endpoint: pending until an attempt succeeds, failed when its retries (up
+// to three days) ran out or the endpoint was disabled.
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', [
+  'pending',
+  'succeeded',
+  'failed',
+])
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    endpointId: uuid('endpoint_id').notNull(),
+    messageId: uuid('message_id').notNull(),
+    status: webhookDeliveryStatus('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('webhook_deliveries_org_id_key').on(t.organizationId, t.id),
+    index('webhook_deliveries_org_endpoint_created_idx').on(
+      t.organizationId,
+      t.endpointId,
+      t.createdAt,
+    ),
+    foreignKey({
+      name: 'webhook_deliveries_endpoint_fk',
+      columns: [t.organizationId, t.endpointId],
+      foreignColumns: [webhookEndpoints.organizationId, webhookEndpoints.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'webhook_deliveries_message_fk',
+      columns: [t.organizationId, t.messageId],
+      foreignColumns: [webhookMessages.organizationId, webhookMessages.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// The delivery log: one row per attempt (status, time, duration, response body size, error).
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    deliveryId: uuid('delivery_id').notNull(),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+    durationMs: integer('duration_ms').notNull().default(0),
+    statusCode: integer('status_code'),
+    responseBytes: integer('response_bytes'),
+    error: text('error'),
+    manual: boolean('manual').notNull().default(false),
+  },
+  (t) => [
+    index('webhook_attempts_org_delivery_idx').on(t.organizationId, t.deliveryId, t.attemptedAt),
+    foreignKey({
+      name: 'webhook_attempts_delivery_fk',
+      columns: [t.organizationId, t.deliveryId],
+      foreignColumns: [webhookDeliveries.organizationId, webhookDeliveries.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// The REST API's keys (issue 43 point 1, ADR 092): the agency's, not the admin's who made them
+// (the creator is kept for the list and cleared when that account goes). Only the SHA-256 of the
+// key is stored, with its last four characters; the key is shown once.
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    name: text('name').notNull(),
+    // What the key may do, e.g. `cards:read`, `contacts:write` (app/validation/api.ts).
+    scopes: jsonb('scopes').$type<string[]>().notNull().default([]),
+    // SHA-256 (hex) of the key; the key itself is never stored.
+    keyHash: text('key_hash').notNull(),
+    lastFour: text('last_four').notNull(),
+    createdByUserId: uuid('created_by_user_id'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    lastUsedIp: text('last_used_ip'),
+  },
+  (t) => [
+    unique('api_keys_org_id_key').on(t.organizationId, t.id),
+    uniqueIndex('api_keys_hash_key').on(t.keyHash),
+    index('api_keys_org_created_idx').on(t.organizationId, t.createdAt),
+    foreignKey({
+      name: 'api_keys_created_by_fk',
+      columns: [t.organizationId, t.createdByUserId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('set null'),
+  ],
+)
+
+// The first answer to each create sent with an `Idempotency-Key` (ADR 092), per organization
+// and key: the same key with the same body gets this answer again, with another body a 422.
+export const apiIdempotencyKeys = pgTable(
+  'api_idempotency_keys',
+  {
+    organizationId: organizationId(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    apiKeyId: uuid('api_key_id'),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    // SHA-256 of the request body as sent.
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').$type<unknown>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'api_idempotency_keys_pkey',
+      columns: [t.organizationId, t.idempotencyKey],
+    }),
+    index('api_idempotency_keys_created_idx').on(t.createdAt),
+    foreignKey({
+      name: 'api_idempotency_keys_key_fk',
+      columns: [t.organizationId, t.apiKeyId],
+      foreignColumns: [apiKeys.organizationId, apiKeys.id],
+    }).onDelete('set null'),
+  ],
+)
+
 // Fixed-window counters shared by every app instance (sign-in and reset throttling).
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
@@ -1417,4 +1811,15 @@ export const tenantTables = {
   departedAddresses,
   dataExports,
   planRequests,
+  ssoProviders,
+  ssoDomains,
+  ssoSamlRequests,
+  scimTokens,
+  scimEvents,
+  webhookEndpoints,
+  webhookMessages,
+  webhookDeliveries,
+  webhookAttempts,
+  apiKeys,
+  apiIdempotencyKeys,
 } as const

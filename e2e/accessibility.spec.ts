@@ -610,7 +610,7 @@ for (const [host, owner] of [
   [HOSTS.platform, PLATFORM_ROLE_USERS.find((user) => user.role === 'end_user')],
   [HOSTS.alpha, ALPHA_ROLE_USERS.find((user) => user.role === 'end_user')],
 ] as const) {
-  test(`signed out on ${host}: home, sign-in, sign-up, reset, a public card, not found`, async ({
+  test(`signed out on ${host}: home, sign-in, sign-up, reset, pricing, a public card, not found`, async ({
     page,
   }) => {
     if (!owner) throw new Error(`no end user on ${host}`)
@@ -622,6 +622,7 @@ for (const [host, owner] of [
       '/auth/forgot-password',
       '/auth/reset-password',
       '/auth/confirm-email',
+      '/pricing',
       '/no-such-page',
       '/card/00000000-0000-4000-8000-000000000000',
     ]) {

@@ -6,7 +6,7 @@
 // unavailable".
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
-import { type FakeDns, startFakeDns } from '../tests/fake-dns'
+import { type FakeDns, startFakeDnsWhenFree } from '../tests/fake-dns'
 import { dnsPort, E2E_DOMAIN_SUFFIX, SUPER_ADMIN, urlFor } from './fixtures'
 import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
@@ -19,7 +19,7 @@ const unique = () => Math.random().toString(36).slice(2, 8)
 
 /** The DNS server lives only as long as the test that needs it (parallel workers share ports). */
 async function withDns<T>(work: (dns: FakeDns) => Promise<T>): Promise<T> {
-  const dns = await startFakeDns(dnsPort())
+  const dns = await startFakeDnsWhenFree(dnsPort())
   try {
     return await work(dns)
   } finally {
@@ -80,20 +80,21 @@ test('an agency owner brands the site and verifies a custom domain that then ser
   await owner.getByLabel('Secondary Color', { exact: true }).fill('#f97316')
   await owner.getByRole('tab', { name: 'Preview' }).click()
   const preview = owner.getByTestId('branding-preview')
-  await expect(preview.getByText('Sign In', { exact: true })).toHaveCSS(
-    'background-color',
-    'rgb(15, 118, 110)',
-  )
-  await expect(preview.getByRole('img', { name: `${name} logo` })).toBeVisible()
+  const previewSubmit = owner.getByTestId('branding-preview-submit')
+  await expect(previewSubmit).toHaveCSS('background-color', 'rgb(15, 118, 110)')
+  // The real sign-in page's header and words (issue 41 point 17), not a look-alike's.
+  await expect(preview.locator(`img[alt="${name}"]`)).toBeVisible()
+  await expect(
+    preview.getByText('Welcome back. Sign in to manage and share your cards.'),
+  ).toBeVisible()
+  await expect(preview.getByText('Forgot password')).toBeVisible()
   await expectAccessible(owner, 'preview')
+  await preview.screenshot({ path: test.info().outputPath('branding-preview.png') })
 
   // Reset puts the saved values back; then the colours again.
   await owner.getByRole('button', { name: 'Reset' }).click()
   await expect(owner.getByText('Preview Reset')).toBeVisible()
-  await expect(preview.getByText('Sign In', { exact: true })).toHaveCSS(
-    'background-color',
-    'rgb(59, 130, 246)',
-  )
+  await expect(previewSubmit).toHaveCSS('background-color', 'rgb(59, 130, 246)')
   await owner.getByRole('tab', { name: 'Visual Branding' }).click()
   await owner
     .getByLabel('Logo', { exact: true })

@@ -4,7 +4,9 @@
 // through an NSS database of its own (a temporary HOME), not by ignoring certificate errors, and
 // reaches the custom domains through --host-resolver-rules. A verified custom domain gets a
 // certificate at its first handshake and every link (page, QR code, emailed link) is https on
-// that domain; an unverified one gets none: its TLS handshake fails.
+// that domain; an unverified one gets none: its TLS handshake fails. Single sign-on, SAML (ADR
+// 090) and OpenID Connect (ADR 088), runs on the verified domain too: its __Host- cookies need
+// TLS, which only this spec has.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -17,7 +19,13 @@ import jsQR from 'jsqr'
 import postgres from 'postgres'
 import sharp from 'sharp'
 import { qrTextOf } from '#app/cards/short-link'
+import { resetEnvForTests } from '#app/env.server'
+import { parseIdpMetadata } from '#app/sso/saml.server'
+import { sealAtRest } from '#app/utils/secret-box.server'
+import { TEST_APP_SECRET } from '#tests/app-secret'
 import { type FakeEmail, type FakeResend, startFakeResend } from '#tests/fake-resend'
+import { startTestIdp } from '#tests/oidc-idp'
+import { serveSamlIdp } from '#tests/saml-idp'
 import { SERVER_ARGS } from '../scripts/server-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
 import { E2E_PORT } from './fixtures'
@@ -183,6 +191,65 @@ async function expectCaddyCertificate(page: Page, url: string) {
   return response
 }
 
+/**
+ * A secret sealed at rest as this spec's server seals it: under the tests' APP_SECRET, which
+ * productionServerEnv gives it. The worker's environment has none of its own; it gets that one
+ * for this call only, and the app's cached reading of the environment is dropped either side.
+ */
+function sealedAsTheServer(plain: string) {
+  const before = process.env.APP_SECRET
+  process.env.APP_SECRET = TEST_APP_SECRET
+  resetEnvForTests()
+  try {
+    return sealAtRest(plain)
+  } finally {
+    if (before === undefined) delete process.env.APP_SECRET
+    else process.env.APP_SECRET = before
+    resetEnvForTests()
+  }
+}
+
+/**
+ * An identity provider of Acme's (`columns` of sso_providers: its protocol's own) and a verified
+ * email domain for it, written as the settings would (their screens are e2e/sso.spec.ts's and
+ * e2e/sso-saml.spec.ts's). New people of the domain get the team_admin role.
+ */
+async function addAcmeSsoProvider(
+  columns: Record<string, string | postgres.ArrayParameter<string[]>>,
+  emailDomain: string,
+) {
+  const sql = owner as ReturnType<typeof postgres>
+  const [acme] = await sql<{ id: string }[]>`select id from organizations where slug = 'acme'`
+  const organizationId = acme?.id ?? ''
+  const [provider] = await sql<{ id: string }[]>`insert into sso_providers ${sql({
+    organization_id: organizationId,
+    jit_role: 'team_admin',
+    ...columns,
+  })} returning id`
+  await sql`insert into sso_domains (organization_id, provider_id, domain, token, verified_at)
+    values (${organizationId}, ${provider?.id ?? ''}, ${emailDomain}, 'e2e', now())`
+  return provider?.id ?? ''
+}
+
+/** "Sign in with SSO" on the verified domain over https for `email`: the page, off to the IdP. */
+async function startSsoOnVerified(email: string) {
+  const context = await (browser as Browser).newContext()
+  const page = await context.newPage()
+  await expectCaddyCertificate(page, `${origin(VERIFIED)}/auth/sso`)
+  await page.getByLabel('Work email').fill(email)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  return { context, page }
+}
+
+/** Back on the verified domain, signed in: the new account is Acme's, with the role chosen. */
+async function expectSignedInOnVerified(page: Page, email: string) {
+  await expect(page).toHaveURL(`${origin(VERIFIED)}/dashboard/team-member`, { timeout: 60_000 })
+  const accounts = await (owner as ReturnType<typeof postgres>)<{ slug: string; role: string }[]>`
+    select o.slug, u.role from users u join organizations o on o.id = u.organization_id
+    where u.email = ${email}`
+  expect(accounts).toEqual([{ slug: 'acme', role: 'team_admin' }])
+}
+
 let app: Started | undefined
 let caddy: Started | undefined
 let browser: Browser | undefined
@@ -214,6 +281,9 @@ test.beforeAll(async () => {
     SEED_DEMO: '1',
     // Behind Caddy: its X-Forwarded-Proto (https) and Host (with the port) make the links.
     TRUST_PROXY: '1',
+    // The OpenID Connect provider of the SSO test listens on plain http on 127.0.0.1, which
+    // production refuses by default (ADR 090): the server fetches its discovery and keys.
+    SSO_ALLOW_HTTP_LOOPBACK: '1',
     ...productionServerEnv(database.url),
   })
   await waitFor('the app', app, async () => (await askApp('localhost')) === 200)
@@ -334,6 +404,74 @@ test('a verified custom domain over HTTPS: page, QR code and emailed link on htt
   await expectCaddyCertificate(page, href)
   await expect(page.getByLabel('New password')).toBeVisible()
   await context.close()
+})
+
+test('SAML single sign-on on the verified custom domain over HTTPS lands there signed in', async () => {
+  test.setTimeout(180_000)
+  // Acme's SAML provider: a samlify IdP on 127.0.0.1.
+  const idp = await serveSamlIdp()
+  try {
+    const parsed = parseIdpMetadata(idp.metadata)
+    if (!parsed.ok) throw new Error(parsed.message)
+    const sql = owner as ReturnType<typeof postgres>
+    const providerId = await addAcmeSsoProvider(
+      {
+        kind: 'saml',
+        display_name: 'Acme SAML',
+        saml_entity_id: parsed.idp.entityId,
+        saml_sso_url: parsed.idp.ssoUrl,
+        saml_certificates: sql.array(parsed.idp.certificates),
+      },
+      'sso.acme.test',
+    )
+
+    const { context, page } = await startSsoOnVerified('sam@sso.acme.test')
+    await expect(page.getByRole('heading', { name: 'Test IdP' })).toBeVisible()
+    await page.getByLabel('Email').fill('sam@sso.acme.test')
+    await page.getByRole('button', { name: 'Sign in to the IdP' }).click()
+    // The IdP posted to the custom domain's ACS over https; the callback signed Sam in there.
+    await expectSignedInOnVerified(page, 'sam@sso.acme.test')
+    expect(idp.answered).toEqual([
+      {
+        email: 'sam@sso.acme.test',
+        acsUrl: `${origin(VERIFIED)}/auth/sso/saml/${providerId}/acs`,
+      },
+    ])
+    await context.close()
+  } finally {
+    await idp.close()
+  }
+})
+
+test('OpenID Connect single sign-on on the verified custom domain over HTTPS lands there signed in', async () => {
+  test.setTimeout(180_000)
+  // Acme's OIDC provider: a real oidc-provider on 127.0.0.1, which knows the one redirect URI an
+  // admin registers for the custom domain (the settings screen shows it): https, with the port.
+  const redirectUri = `${origin(VERIFIED)}/auth/sso/callback`
+  const idp = await startTestIdp([redirectUri])
+  try {
+    await addAcmeSsoProvider(
+      {
+        kind: 'oidc',
+        display_name: 'Acme OIDC',
+        issuer_url: idp.issuer,
+        client_id: idp.clientId,
+        client_secret_sealed: sealedAsTheServer(idp.clientSecret),
+      },
+      'oidc.acme.test',
+    )
+    const email = 'olive@oidc.acme.test'
+    idp.addAccount({ sub: 'olive', email, email_verified: true, given_name: 'Olive' })
+    idp.nextSignIn('olive', ['pwd'])
+
+    // The provider's redirect back is to the custom domain, where the flow's __Host- cookie is:
+    // the callback exchanged the code (the redirect URI must match the one registered) there.
+    const { context, page } = await startSsoOnVerified(email)
+    await expectSignedInOnVerified(page, email)
+    await context.close()
+  } finally {
+    await idp.close()
+  }
 })
 
 test('an unverified domain gets no certificate; the ask is answered only inside', async () => {

@@ -45,6 +45,14 @@ export function stripePort(): number {
   return e2ePort() + 4000
 }
 
+/**
+ * The port of the fake HubSpot API beside the running project's server (e2e/start-server.ts,
+ * tests/fake-hubspot.ts, ADR 094); specs drive it with POST /__fake/state.
+ */
+export function hubspotPort(): number {
+  return e2ePort() + 5000
+}
+
 /** The key the e2e servers give their fake Resend. */
 export const E2E_RESEND_KEY = 're_e2e_fake_key'
 

@@ -20,7 +20,13 @@ const AREAS = {
     ['End Users', '/dashboard/agency/users'],
     ['Announcements', '/dashboard/agency/announcements'],
     ['Card Templates', '/dashboard/agency/templates'],
+    ['Directory Sync', '/dashboard/agency/scim'],
+    // The agency admin's own (ADR 092), after Directory Sync.
+    ['API', '/dashboard/agency/api'],
+    ['Webhooks', '/dashboard/agency/webhooks'],
     ['Branding', '/dashboard/agency/branding'],
+    // The agency admin's own (ADR 088); this area's case signs in as the admin.
+    ['Single Sign-On', '/dashboard/agency/sso'],
     ['Settings', '/dashboard/agency/settings'],
   ],
   'team-member': [

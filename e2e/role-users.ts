@@ -216,6 +216,16 @@ export const CRM_USERS = {
     lastName: 'Refused',
     withCard: false,
   },
+  // Connects HubSpot (e2e/crm-hubspot.spec.ts, ADR 094); her card is /card/hana-hubspot.
+  hubspot: {
+    role: 'end_user',
+    host: HOSTS.alpha,
+    email: 'crm-hana@e2e.test',
+    password,
+    firstName: 'Hana',
+    lastName: 'Hubspot',
+    withCard: true,
+  },
 } as const satisfies Record<string, RoleUser>
 
 /** Creates the role accounts (and their cards) in the platform and Alpha organizations. */

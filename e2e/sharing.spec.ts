@@ -4,7 +4,8 @@ import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { qrTextOf } from '#app/cards/short-link'
 import { CARD_OWNER, HOSTS, TENANTS, urlFor } from './fixtures'
-import { signedInAs, waitForHydration } from './page-helpers'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
+import { SPEC_AGENCIES } from './spec-accounts'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 const cardPath = '/card/olivia-owner'
@@ -289,4 +290,133 @@ test("a recipient's page: no app chrome, Show QR, the phone's own wallet", async
   await expect(other.getByTestId('apple-wallet-badge')).toBeVisible()
   await expect(other.getByTestId('google-wallet-badge')).toBeVisible()
   await desktop.close()
+})
+
+// Issue 41 point 6 (ADR 083) at a phone's width: the owner gives her card a cover and a video,
+// her agency's admin points "Get your own card" at its own page, and a recipient sees the cover,
+// the video as a facade that frames the player only when tapped, and the agency's link. Nothing
+// leaves this machine: every request to another host is aborted and recorded.
+test("a recipient's page: cover image, video facade, the agency's own footer link", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000)
+  const agency = SPEC_AGENCIES.recipient
+  const [rita] = agency.endUsers
+  const VIDEO = 'https://youtu.be/dQw4w9WgXcQ'
+  const FOOTER = 'https://get.recipient-agency.test/cards'
+  const outside: string[] = []
+  const localOnly = async (context: Awaited<ReturnType<typeof browser.newContext>>) => {
+    await context.route('**/*', (route) => {
+      const { hostname } = new URL(route.request().url())
+      if (hostname === '127.0.0.1' || hostname === 'localhost' || hostname.endsWith('.localhost')) {
+        return route.continue()
+      }
+      outside.push(route.request().url())
+      return route.abort()
+    })
+  }
+
+  // The owner, on a phone: the video (a wrong address first, refused next to the field).
+  const owner = await signedInAs(browser, rita)
+  await localOnly(owner.context)
+  await owner.page.setViewportSize({ width: 375, height: 812 })
+  await owner.page.goto(urlFor(agency.host, '/qrcode'))
+  const edit = (await owner.page.getByRole('link', { name: 'Edit' }).getAttribute('href')) ?? ''
+  await owner.page.goto(urlFor(agency.host, edit))
+  await waitForHydration(owner.page)
+  const video = owner.page.getByLabel('Video', { exact: true })
+  await video.fill('https://example.test/watch?v=dQw4w9WgXcQ')
+  await owner.page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(owner.page.getByText(/^Enter a YouTube or Vimeo link/)).toBeVisible()
+  await video.fill(VIDEO)
+  await owner.page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(owner.page.getByText('Card updated successfully')).toBeVisible()
+  // The preview shows the facade as it will be (a link there: the editor frames nothing).
+  await expect(
+    owner.page.getByRole('complementary', { name: 'Preview' }).getByRole('link', {
+      name: /Watch video/,
+    }),
+  ).toBeVisible()
+
+  // The cover, through the same image field as the photo.
+  await owner.page.getByRole('link', { name: 'Visuals & Images' }).click()
+  const cover = await sharp({
+    create: { width: 1500, height: 500, channels: 3, background: '#0e7490' },
+  })
+    .png()
+    .toBuffer()
+  await owner.page
+    .locator('input[name="coverFile"]')
+    .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: cover })
+  const preview = owner.page.getByRole('complementary', { name: 'Preview' })
+  await expect(preview.getByTestId('card-cover')).toBeVisible()
+  await owner.page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(owner.page.getByText('Changes saved')).toBeVisible()
+  await owner.context.close()
+
+  // The agency's admin chooses where "Get your own card" leads.
+  const admin = await signedInAs(browser, agency.owner, '/dashboard/agency/branding?tab=domain')
+  await localOnly(admin.context)
+  await admin.page.getByLabel('"Get your own card" link').fill(FOOTER)
+  await admin.page.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(admin.page.getByText('Branding Updated')).toBeVisible()
+  await admin.context.close()
+
+  // A recipient on a phone, signed out.
+  const visitor = await browser.newContext({ viewport: { width: 375, height: 812 } })
+  await localOnly(visitor)
+  const page = await visitor.newPage()
+  const cardPath = `/card/${rita?.firstName.toLowerCase()}-${rita?.lastName.toLowerCase()}`
+  const response = await page.goto(urlFor(agency.host, cardPath))
+  await waitForHydration(page)
+  // The page may frame the two players and nothing else.
+  expect(response?.headers()['content-security-policy']).toContain(
+    'frame-src https://www.youtube-nocookie.com https://player.vimeo.com',
+  )
+  const shownCover = page.getByTestId('card-cover')
+  await expect(shownCover).toBeVisible()
+  await expect
+    .poll(() => shownCover.evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0)
+  // Its box is 3:1 whatever the image: nothing moves when it arrives.
+  const box = await shownCover.boundingBox()
+  expect(Math.round((box?.width ?? 0) / 3)).toBe(Math.round(box?.height ?? 0))
+  const facade = page.getByRole('link', { name: /^Watch video/ })
+  await expect(facade).toBeVisible()
+  await expect(facade).toHaveAttribute('href', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ')
+  await expect(page.locator('iframe')).toHaveCount(0)
+  await expect(
+    page.getByRole('contentinfo').getByRole('link', { name: 'Get your own card' }),
+  ).toHaveAttribute('href', FOOTER)
+  expect(outside, 'nothing loads from outside before the tap').toEqual([])
+  await expectAccessible(page, 'card page with a cover and a video')
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    ),
+    'no sideways scroll on the card page at 375px',
+  ).toBe(false)
+  await page.screenshot({ path: test.info().outputPath('375-cover-and-video.jpg'), quality: 60 })
+
+  // A tap puts the player in the poster's place (its request is aborted here: not awaited).
+  await facade.click()
+  const player = page.locator('iframe[data-video-player]')
+  await expect(player).toHaveAttribute(
+    'src',
+    'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
+  )
+  await expect(player).toHaveAttribute('title', "Rita's video on YouTube")
+  await visitor.close()
+
+  // Without JavaScript the facade is a plain link to the video on YouTube.
+  const plain = await browser.newContext({ javaScriptEnabled: false })
+  await localOnly(plain)
+  const still = await plain.newPage()
+  await still.goto(urlFor(agency.host, cardPath))
+  await expect(still.getByRole('link', { name: /^Watch video/ })).toHaveAttribute(
+    'href',
+    'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+  )
+  await expect(still.locator('iframe')).toHaveCount(0)
+  await plain.close()
 })

@@ -109,6 +109,20 @@ async function firstCardId(page: Page) {
 }
 
 // Issue 30 point 4: every signed-in page outside /dashboard sits in the same sidebar layout.
+/**
+ * Issue 41 point 17: above a sidebar the header spans the window, its logo over the sidebar and
+ * the account menu at the content's right edge; elsewhere it is centred with the page. In px from
+ * the window's edges, at the default 1280 px viewport.
+ */
+async function headerInsets(page: Page) {
+  const header = page.getByRole('banner')
+  const home = await header.getByRole('link', { name: /home$/ }).boundingBox()
+  const account = await header.getByRole('navigation', { name: 'Account' }).boundingBox()
+  const width = page.viewportSize()?.width ?? 0
+  if (!home || !account) throw new Error('the header has no home link or account menu')
+  return { left: home.x, right: width - (account.x + account.width) }
+}
+
 test('contacts, the QR screen, profile, settings and the wizard show the sidebar; a visitor of /qrcode/{cardId} does not', async ({
   page,
   browser,
@@ -132,6 +146,9 @@ test('contacts, the QR screen, profile, settings and the wizard show the sidebar
     await expect(sidebar(page), path).toBeVisible()
     await expect(sidebarNav(page).getByRole('link', { name: 'Overview' }), path).toBeVisible()
     await expect(page.getByRole('main'), path).toBeVisible()
+    const insets = await headerInsets(page)
+    expect(insets.left, `${path}: the logo over the sidebar`).toBeLessThanOrEqual(24)
+    expect(insets.right, `${path}: the account menu at the right edge`).toBeLessThanOrEqual(24)
   }
   // The QR screen is the end user's "My QR Code" entry: marked current there.
   await page.goto(urlFor(endUser.host, '/qrcode'))
@@ -158,6 +175,8 @@ test('contacts, the QR screen, profile, settings and the wizard show the sidebar
   await expect(open.getByRole('main')).toBeVisible()
   await expect(open.getByTestId('sidebar')).toHaveCount(0)
   await expect(open.getByRole('button', { name: 'Menu', exact: true })).toHaveCount(0)
+  // No sidebar: the header stays centred with the page's content.
+  expect((await headerInsets(open)).left).toBeGreaterThan(48)
   await visitor.close()
 })
 

@@ -379,6 +379,37 @@ export const SPEC_AGENCIES = {
    * e2e/card-templates.spec.ts (the production project): the admin locks the company on a
    * template and applies it to Tess's card, whose edit of the company is then kept out.
    */
+  /**
+   * e2e/scim.spec.ts (issue 42 point 2, ADR 089): its admin makes a SCIM token, a provider's
+   * calls create and deactivate a person, and the provisioning log shows them; an agency of its
+   * own, so no other spec's people change.
+   */
+  directory: {
+    name: 'Directory Agency',
+    slug: 'directory',
+    host: 'directory.localhost',
+    owner: { email: 'directory-owner@example.test', firstName: 'Dina', lastName: 'Directory' },
+    // e2e/scim.spec.ts: the directory takes over Dana's account and her card's title follows it.
+    endUsers: [{ email: 'dir-dana@e2e.test', firstName: 'Dana', lastName: 'Deer', card: true }],
+  },
+  /**
+   * e2e/api.spec.ts (issue 43, ADR 092, the production project): its admin makes an API key and
+   * a request with it lists the agency's cards; the second agency's key sees none of them.
+   */
+  integrator: {
+    name: 'Integrator Agency',
+    slug: 'integrator',
+    host: 'integrator.localhost',
+    owner: { email: 'integrator-owner@example.test', firstName: 'Ines', lastName: 'Integrator' },
+    endUsers: [{ email: 'api-ivy@e2e.test', firstName: 'Ivy', lastName: 'Apicard', card: true }],
+  },
+  bystander: {
+    name: 'Bystander Agency',
+    slug: 'bystander',
+    host: 'bystander.localhost',
+    owner: { email: 'bystander-owner@example.test', firstName: 'Bea', lastName: 'Bystander' },
+    endUsers: [{ email: 'api-bo@e2e.test', firstName: 'Bo', lastName: 'Elsewhere', card: true }],
+  },
   templater: {
     name: 'Templater Agency',
     slug: 'templater',
@@ -392,6 +423,32 @@ export const SPEC_AGENCIES = {
    * e2e/billing.spec.ts (the production project): its admin buys Agency Pro through the fake
    * Stripe Checkout on Agency Settings → Billing (ADR 051); nobody else's tier changes.
    */
+  /**
+   * e2e/sharing.spec.ts (issue 41 point 6, ADR 083): Rita gives her card a cover and a video,
+   * and her agency's admin points the card page's "Get your own card" at its own page; an agency
+   * of its own, so no other spec's footer changes.
+   */
+  recipient: {
+    name: 'Recipient Agency',
+    slug: 'recipient',
+    host: 'recipient.localhost',
+    owner: { email: 'recipient-owner@example.test', firstName: 'Rory', lastName: 'Recipient' },
+    endUsers: [
+      { email: 'recipient-rita@e2e.test', firstName: 'Rita', lastName: 'Richcard', card: true },
+    ],
+  },
+  /**
+   * e2e/webhooks.spec.ts (issue 43 point 3, ADR 093): its admin subscribes a local receiver to
+   * lead.created and a visitor leaves details on Hana's card; an agency of its own, so no other
+   * spec's leads are sent anywhere.
+   */
+  hooked: {
+    name: 'Hooked Agency',
+    slug: 'hooked',
+    host: 'hooked.localhost',
+    owner: { email: 'hooked-owner@example.test', firstName: 'Hugo', lastName: 'Hooked' },
+    endUsers: [{ email: 'hooked-hana@e2e.test', firstName: 'Hana', lastName: 'Hook', card: true }],
+  },
   buyer: {
     name: 'Buyer Agency',
     slug: 'buyer',

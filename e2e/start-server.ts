@@ -18,6 +18,7 @@ import {
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
 import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
+import { startFakeHubspot } from '#tests/fake-hubspot'
 import { startFakeResend } from '#tests/fake-resend'
 import { type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
 import { SERVER_ARGS } from '../scripts/server-command'
@@ -110,6 +111,8 @@ await handle.close()
 // The server's GoHighLevel: a local fake that e2e/crm.spec.ts drives over HTTP (POST
 // /__fake/state, fixtures.ts crmPort). It knows no valid key until a spec names one.
 const fakeCrm = await startFakeCrm({ port: port + 2000 })
+// The server's HubSpot (ADR 094): e2e/crm-hubspot.spec.ts drives it (fixtures.ts hubspotPort).
+const fakeHubspot = await startFakeHubspot({ port: port + 5000 })
 // The server's Resend: every email goes through it (and stays in the outbox the super admin reads,
 // OUTBOX_PAGE=1); agencies' sending domains are registered with it (e2e/sending-domains.spec.ts).
 const fakeResend = await startFakeResend({ port: port + 3000, apiKey: E2E_RESEND_KEY })
@@ -145,9 +148,18 @@ const server = spawn(process.execPath, SERVER_ARGS, {
     // (e2e/fixtures.ts dnsPort); the background re-check stays out of the specs' way.
     DNS_RESOLVER: `127.0.0.1:${port + 1000}`,
     DOMAIN_RECHECK_SECONDS: '0',
+    // The specs' identity providers (oidc-provider, the SAML IdP) listen on plain http on
+    // 127.0.0.1; production refuses that by default (ADR 090).
+    SSO_ALLOW_HTTP_LOOPBACK: '1',
+    // e2e/webhooks.spec.ts's receiver listens on 127.0.0.1 (production refuses private and
+    // loopback targets by default, ADR 093), and its retries come after a third of a second,
+    // not 30 seconds, so the spec sees a failed delivery retried and succeed.
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_BASE_MS: '300',
     // New contacts of users with the CRM on are forwarded to the fake; a spec scripting a slow
     // answer waits at most this long.
     GOHIGHLEVEL_API_URL: fakeCrm.url,
+    HUBSPOT_API_URL: fakeHubspot.url,
     CRM_TIMEOUT_MS: '3000',
     // Views of cached card pages reach the dashboards within a fifth of a second, not a second
     // (ADR 021): a spec that opens a card and then a dashboard need not wait on the batch.
@@ -176,7 +188,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 server.on('exit', (code) => {
   rmSync(dirname(walletKey), { recursive: true, force: true })
   removeTestCertificates(passCertificates)
-  Promise.all([fakeCrm.close(), fakeResend.close(), fakeStripe?.close(), drop()]).then(
+  Promise.all([
+    fakeCrm.close(),
+    fakeHubspot.close(),
+    fakeResend.close(),
+    fakeStripe?.close(),
+    drop(),
+  ]).then(
     () => process.exit(code ?? 0),
     (error) => {
       console.error('could not drop the e2e database or close the fakes', error)

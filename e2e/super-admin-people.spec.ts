@@ -32,7 +32,7 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   const mark = unique()
   const email = `end-${mark}@example.test`
   await signInAsSuperAdmin(page)
-  await page.getByRole('link', { name: 'End Users' }).click()
+  await page.getByTestId('sidebar').getByRole('link', { name: 'End Users' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin/users'))
   await expect(page.getByRole('heading', { name: 'End Users', level: 1 })).toBeVisible()
   for (const column of ['User', 'Email', 'Agency', 'Status', 'Last Active', 'Actions']) {
@@ -167,7 +167,7 @@ test('Admin Team: add, view, edit, change role and delete a staff member', async
   const email = `staff-${mark}@example.test`
   const name = `Stan Staff${mark}`
   await signInAsSuperAdmin(page)
-  await page.getByRole('link', { name: 'Admin Team' }).click()
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Admin Team' }).click()
   await expect(page).toHaveURL(urlFor(HOSTS.platform, '/dashboard/super-admin/team'))
   await expect(page.getByRole('heading', { name: 'Admin Team', level: 1 })).toBeVisible()
   for (const column of ['Name', 'Email', 'Role', 'Last Active', 'Actions']) {

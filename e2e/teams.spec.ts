@@ -187,6 +187,19 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   )
   await expect(page.getByTestId('team-seats')).toContainText('3 of 3')
   await expectAccessible(page, 'team with members and a pending invitation')
+  // Issue 41 point 17: with members and a pending invitation the page still fits a phone.
+  await page.setViewportSize({ width: 375, height: 812 })
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
+  expect(widths.scroll, 'no sideways scrolling at 375 px').toBeLessThanOrEqual(widths.client)
+  await page.screenshot({
+    path: test.info().outputPath('375-team-with-invitation.jpg'),
+    quality: 60,
+    fullPage: true,
+  })
+  await page.setViewportSize({ width: 1280, height: 720 })
 
   // A fourth person does not fit Team Basic (pending invitations count): refused, nothing added.
   const dave = `dave-${unique()}@example.test`

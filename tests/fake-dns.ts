@@ -96,3 +96,21 @@ export async function startFakeDns(port = 0): Promise<FakeDns> {
   dns.port = socket.address().port
   return dns
 }
+
+/**
+ * A fake DNS server on a port that specs of one project share (e2e/fixtures.ts dnsPort): while
+ * another spec holds it, binding is retried until it is free, up to `waitMs`. A spec holds it
+ * only around the lookups it answers.
+ */
+export async function startFakeDnsWhenFree(port: number, waitMs = 300_000): Promise<FakeDns> {
+  const deadline = Date.now() + waitMs
+  for (;;) {
+    try {
+      return await startFakeDns(port)
+    } catch (error) {
+      const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      if (!busy || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+}

@@ -9,6 +9,7 @@ export const AUDIT_CATEGORIES = [
   { id: 'team', label: 'Teams and invitations' },
   { id: 'branding', label: 'Branding' },
   { id: 'domain', label: 'Custom domains' },
+  { id: 'sso', label: 'Single sign-on' },
   { id: 'plan', label: 'Plans' },
   { id: 'settings', label: 'Settings' },
   { id: 'card', label: 'Cards' },
@@ -17,16 +18,19 @@ export const AUDIT_CATEGORIES = [
   { id: 'two_factor', label: 'Two-factor sign-in' },
   { id: 'email', label: 'Email addresses' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'scim', label: 'Directory sync' },
 ] as const
 
 /** Words the action codes abbreviate, as a reader writes them. */
 const WORDS: Record<string, string> = {
   crm: 'CRM',
+  sso: 'SSO',
   two_factor: 'two-factor sign-in',
   data_export: 'data export',
   totp: 'authenticator app',
   url: 'URL',
   api: 'API',
+  scim: 'SCIM',
 }
 
 /**

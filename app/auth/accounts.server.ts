@@ -32,13 +32,16 @@ import { passwordResetEmail } from '#app/services/emails/password-reset.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { PublicAddress } from '#app/tenancy/host'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { Refusal } from '#app/utils/action-error'
 import { isUniqueViolation } from '#app/utils/db-errors.server'
+import { ssoRequiredMessage } from '#app/validation/sso'
 import { type Queryable, type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 import { issueDeviceCookie, trustedDevice } from './device-cookie.server'
 import { queueConfirmationEmailIn } from './email-confirmation.server'
 import { hashPassword, verifyPassword } from './password.server'
 import { createSession, invalidateUserSessions } from './session.server'
 import { pendingDeletionAtSignIn } from './sign-in-completion.server'
+import { isBreakGlassAccount, ssoRequiredDomain } from './sso-enforcement.server'
 import { secondStepOwed } from './two-factor.server'
 
 export const SAME_PASSWORD_MESSAGE = 'Your new password must be different from your current one'
@@ -150,10 +153,19 @@ export async function signIn(
     { name: 'signInIp' as const, key: addressLimitKey('signInIp', clientIp) },
   ]
   await assertNotLimited(limits)
-  const user = await withTenant(tenant.id, (tx) => findUserByEmail(tx, tenant.id, email))
+  const { user, ssoDomain } = await withTenant(tenant.id, async (tx) => ({
+    user: await findUserByEmail(tx, tenant.id, email),
+    ssoDomain: await ssoRequiredDomain(tx, tenant.id, email),
+  }))
   const valid = user
     ? await verifyPassword(user.passwordHash, credentials.password)
     : await verifyPassword(await getDecoyHash(), credentials.password).then(() => false)
+  // A domain that requires SSO (ADR 088): refused whatever the password, unless a break-glass
+  // admin gives the right one, so the answer says nothing of which accounts exist or are admins.
+  if (ssoDomain && !(user && valid && isBreakGlassAccount(user) && user.status === 'active')) {
+    await recordHits(limits)
+    throw new Refusal('forbidden', ssoRequiredMessage(ssoDomain), { field: 'email' })
+  }
   if (!user || !valid || user.status !== 'active') {
     await recordHits(limits)
     return null
@@ -203,7 +215,11 @@ export { hashToken }
  * the email, so the answer's timing says nothing about the account, and a crash right after the
  * answer loses nothing (ADR 019). The link's host is the one the request reached.
  */
-export async function requestPasswordReset(tenant: Tenant, rawEmail: string, clientIp: string) {
+export async function requestPasswordReset(
+  tenant: Tenant,
+  rawEmail: string,
+  clientIp: string,
+): Promise<{ ssoDomain: string | null }> {
   const email = normalizeEmail(rawEmail)
   const limits = [
     { name: 'resetAccount' as const, key: limitKey('resetAccount', tenant.id, email) },
@@ -226,6 +242,10 @@ export async function requestPasswordReset(tenant: Tenant, rawEmail: string, cli
       },
     }),
   )
+  // The answer names a domain that requires SSO (it says nothing of the account); the job still
+  // runs, and sends a link to a break-glass admin only.
+  const ssoDomain = await withTenant(tenant.id, (tx) => ssoRequiredDomain(tx, tenant.id, email))
+  return { ssoDomain }
 }
 
 /** The queued reset request: token and email in one transaction, written once per job. */
@@ -246,6 +266,7 @@ export const passwordResetJob: JobHandler = {
     await withTenant(tenant.id, async (tx) => {
       const user = await findUserByEmail(tx, tenant.id, email)
       if (user?.status !== 'active') return
+      if (!isBreakGlassAccount(user) && (await ssoRequiredDomain(tx, tenant.id, email))) return
       // A run whose end went unrecorded has written its email already.
       const emailKey = `password-reset:${job.id}`
       if (await findJobByKey(tx, `email.send:${emailKey}`)) return
@@ -283,6 +304,10 @@ export async function resetPassword(tenant: Tenant, token: string, newPassword: 
     if (!row) return null
     const user = await findUserById(tx, tenant.id, row.userId)
     if (!user) return null
+    // A link sent before the domain came to require SSO sets no password now (ADR 088).
+    if (!isBreakGlassAccount(user) && (await ssoRequiredDomain(tx, tenant.id, user.email))) {
+      return null
+    }
     await setUserPassword(tx, tenant.id, user.id, passwordHash)
     return user.id
   })

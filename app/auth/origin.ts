@@ -68,3 +68,50 @@ export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook'
 export function isStripeWebhook(method: string, path: string, origin: string | undefined) {
   return method.toUpperCase() === 'POST' && path === STRIPE_WEBHOOK_PATH && origin === undefined
 }
+
+/**
+ * A SAML identity provider's answer (ADR 090): the IdP's page posts the signed response to the
+ * ACS from the IdP's own origin (the HTTP-POST binding), with any Origin (or "null" from a
+ * sandboxed page). The action reads no session: it acts only on a response whose signature,
+ * audience, recipient, time window and single use check out, and signs in only the browser
+ * whose own flow cookie names the request answered. Only the ACS path, only POST.
+ */
+const SAML_ACS_PATH = /^\/auth\/sso\/saml\/[0-9a-f-]{36}\/acs$/
+
+export function isSamlAssertionPost(method: string, path: string) {
+  return method.toUpperCase() === 'POST' && SAML_ACS_PATH.test(path)
+}
+
+/**
+ * SCIM 2.0 (ADR 089): an identity provider's servers call /scim/v2/… with POST, PUT, PATCH and
+ * DELETE, from no page and with no cookies. The action reads no session and acts only for the
+ * agency whose bearer token the request carries (Authorization, which a browser never adds to
+ * a cross-site form or a simple request), so a forged cross-site request can do nothing. Only
+ * below this path, and only without an Origin (a browser that sends one is checked as everywhere
+ * else).
+ */
+export const SCIM_PREFIX = '/scim/v2/'
+
+export function isScimRequest(method: string, path: string, origin: string | undefined) {
+  return (
+    ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method.toUpperCase()) &&
+    path.startsWith(SCIM_PREFIX) &&
+    origin === undefined
+  )
+}
+
+/**
+ * The REST API (ADR 092): an integration's servers call /api/v1/… with POST, PATCH and DELETE,
+ * from no page and with no cookies. The action reads no session and acts only for the agency
+ * whose API key the request carries (Authorization, which a browser never adds to a cross-site
+ * form or a simple request). Only below this path, and only without an Origin.
+ */
+export const API_PREFIX = '/api/v1/'
+
+export function isApiRequest(method: string, path: string, origin: string | undefined) {
+  return (
+    ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method.toUpperCase()) &&
+    path.startsWith(API_PREFIX) &&
+    origin === undefined
+  )
+}

@@ -4,9 +4,8 @@
 // A transaction-scoped advisory lock per agency (staff) or per team member (end users) makes two
 // adds at once count one after the other, as the media quota does.
 import { sql } from 'drizzle-orm'
-
+import { countAssignedEndUsers } from '#app/models/assigned-users.server'
 import { findSubscriptionTier } from '#app/models/organizations.server'
-import { countAssignedEndUsers } from '#app/models/stats.server'
 import { countUsersWithRoles, type User } from '#app/models/users.server'
 import { Refusal } from '#app/utils/action-error'
 import { AGENCY_STAFF_ACCESS } from '#app/validation/people'

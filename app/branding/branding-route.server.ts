@@ -32,7 +32,12 @@ import {
 } from '#app/models/organizations.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
 import { followBrandingLogo } from '#app/templates/templates-route.server'
-import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
+import {
+  readGetYourOwnCardUrl,
+  readLegalLinks,
+  saveGetYourOwnCardUrl,
+  saveLegalLinks,
+} from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidateTenant } from '#app/tenancy/tenant.server'
 import { BrandingActionSchema, type BrandingSchema } from '#app/validation/branding'
@@ -69,6 +74,8 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
       },
       // The agency's own links, not the host's: an empty field shows the platform's default.
       legal: await readLegalLinks(tx, tenant.id),
+      // The card page footer's "Get your own card" address (ADR 083); empty for sign-up.
+      getYourOwnCardUrl: await readGetYourOwnCardUrl(tx, tenant.id),
       domain: await readDomainState(tx, tenant.id),
       sendingDomain: await readSendingDomainState(tx, tenant.id, row.whiteLabelActive),
       subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
@@ -145,6 +152,7 @@ async function saveBranding(
   await withTenant(tenant.id, async (tx) => {
     const before = await findOrganizationBranding(tx, tenant.id)
     const legalBefore = await readLegalLinks(tx, tenant.id)
+    const getYourOwnCardUrlBefore = await readGetYourOwnCardUrl(tx, tenant.id)
     const legal = {
       privacyPolicyUrl: value.privacyPolicyUrl,
       termsOfServiceUrl: value.termsOfServiceUrl,
@@ -170,6 +178,7 @@ async function saveBranding(
       ...(faviconMediaId !== undefined ? { faviconMediaId } : {}),
     })
     await saveLegalLinks(tx, tenant.id, legal)
+    await saveGetYourOwnCardUrl(tx, tenant.id, value.getYourOwnCardUrl)
     // Cards whose template locks the agency's logo carry the new one from this save on (ADR 048).
     const cardsWithLogo = logoMediaId !== undefined ? await followBrandingLogo(tx, tenant.id) : 0
     await recordOrganizationAudit(tx, tenant.id, user.id, 'branding.updated', {
@@ -179,6 +188,7 @@ async function saveBranding(
         secondaryColor: before.secondaryColor,
         whiteLabelActive: before.whiteLabelActive,
         ...legalBefore,
+        getYourOwnCardUrl: getYourOwnCardUrlBefore,
       },
       to: {
         companyName: value.companyName,
@@ -186,6 +196,7 @@ async function saveBranding(
         secondaryColor: value.secondaryColor,
         whiteLabelActive: value.whiteLabelActive,
         ...legal,
+        getYourOwnCardUrl: value.getYourOwnCardUrl,
       },
       logoChanged: logoMediaId !== undefined,
       ...(cardsWithLogo > 0 ? { cardsWithLogo } : {}),

@@ -159,6 +159,24 @@ export async function openOwnCardAsShown(
 }
 
 /**
+ * A card as the agency's REST API answers it (ADR 092): a key acts for the agency, not for a
+ * person, so it gets the card's fields without the email and phones its owner hides from
+ * everyone, as on every surface but the owner's own. Visibility is not applied: the agency
+ * manages the card (the API writes it too); what the owner hides stays hidden.
+ */
+export async function cardForAgencyApi<
+  T extends {
+    userId: string
+    email: string
+    workEmail: string
+    phoneNumber: string
+    phone2: string
+  },
+>(db: Queryable, organizationId: string, card: T): Promise<T> {
+  return withPrivacy(card, await getOwnerPrivacy(db, organizationId, card.userId))
+}
+
+/**
  * The signed-in viewer of a request to a card surface, or null. Without a session cookie
  * nothing is looked up: the public card page is the product's hot path.
  */

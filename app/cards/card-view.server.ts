@@ -26,6 +26,7 @@ export function toCardView(row: CardWithImages): CardView & {
     website: card.website,
     logoUrl: row.logoUrl,
     profilePictureUrl: row.profilePictureUrl,
+    coverUrl: row.coverUrl,
     background: {
       kind: card.backgroundKind,
       value: card.backgroundValue,

@@ -10,6 +10,8 @@ export type CardView = {
   website: string
   logoUrl: string | null
   profilePictureUrl: string | null
+  /** The cover image across the card's top (issue 41 point 6, ADR 083), or none. */
+  coverUrl?: string | null
   background: StoredBackground
 }
 

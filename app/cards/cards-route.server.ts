@@ -19,6 +19,7 @@ import {
 import { countCardViewsBySource } from '#app/models/stats.server'
 import {
   createCardUnderTemplate,
+  directoryHeldValues,
   lockedFieldsOfCard,
   writeCardUnderTemplate,
 } from '#app/templates/template-locks.server'
@@ -28,9 +29,11 @@ import { redirectWithToast } from '#app/utils/toast.server'
 import { BackgroundSchema } from '#app/validation/card-background'
 import { CardSlugSchema, SLUG_MESSAGES } from '#app/validation/card-slug'
 import { keptMessage, lockedMessage } from '#app/validation/card-templates'
+import { parseVideoUrl } from '#app/validation/card-video'
 import { CardsListIntentSchema } from '#app/validation/cards-list'
 import { CardDetailsSchema } from '#app/validation/profile'
 import { CARD_AREA_ROLES } from '#app/validation/roles'
+import { DIRECTORY_HELD_MESSAGE } from '#app/validation/scim'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
@@ -161,7 +164,11 @@ export async function cardEditLoader(
 ) {
   const { tenant, row } = await requireOwnCard(request, context, area, cardId)
   // The template's locked fields are shown read only (the action keeps them whatever is sent).
-  const locked = await withTenant(tenant.id, (tx) => lockedFieldsOfCard(tx, tenant.id, row.card.id))
+  // So are the fields the agency's directory holds for the owner (issue 42 point 3).
+  const { locked, directory } = await withTenant(tenant.id, async (tx) => ({
+    locked: await lockedFieldsOfCard(tx, tenant.id, row.card.id),
+    directory: (await directoryHeldValues(tx, tenant.id, row.card.userId)).fields,
+  }))
   const stepParam = new URL(request.url).searchParams.get('step')
   const step: EditStep = EDIT_STEPS.includes(stepParam as EditStep)
     ? (stepParam as EditStep)
@@ -171,6 +178,7 @@ export async function cardEditLoader(
     step,
     area,
     locked,
+    directory,
     // The short link's form: the slug, and the origin it is shown after (ADR 041).
     shortLink: { slug: row.shortSlug ?? '', origin: tenantOrigin(tenant) },
   }
@@ -201,22 +209,33 @@ export async function cardEditAction(
     multipart: { uploadField: (field) => field.replace(/File$/, '') },
     redirectTo: cardsListPath(area),
     intents: {
-      details: async ({ intent, links, ...fields }, { tenant, user }) => {
+      details: async ({ intent, links, videoUrl, ...fields }, { tenant, user }) => {
+        // The video is kept as its provider and id, never the address typed (ADR 083).
+        const video = parseVideoUrl(videoUrl)
         // The card's fields and its links change together, or not at all, under the card's
         // template: a locked field keeps the template's value whatever was sent (ADR 048).
         // Save is the one step that publishes (ADR 076): the update is audited with it.
         const written = await withTenant(tenant.id, async (tx) => {
           const result = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
-            fields,
+            fields: {
+              ...fields,
+              videoProvider: video?.provider ?? null,
+              videoId: video?.id ?? null,
+            },
             links,
           })
           if (result) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')
           return result
         })
-        if (written?.kept.length) {
+        if (written?.kept.length || written?.heldByDirectory.length) {
           return {
             toast: 'Locked fields kept',
-            description: keptMessage(written.kept),
+            description: [
+              written.kept.length ? keptMessage(written.kept) : '',
+              written.heldByDirectory.length ? DIRECTORY_HELD_MESSAGE : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
             type: 'info',
             redirectTo: editUrl('details'),
           }
@@ -235,10 +254,12 @@ export async function cardEditAction(
             'profilePicture',
             tx,
           )
+          const cover = await resolveImageField({ tenant, user }, formData, 'cover', 'cover', tx)
           const result = await writeCardUnderTemplate(tx, tenant.id, user.id, cardId, {
             fields: {
               ...(logo !== undefined ? { logoMediaId: logo } : {}),
               ...(picture !== undefined ? { profilePictureMediaId: picture } : {}),
+              ...(cover !== undefined ? { coverMediaId: cover } : {}),
             },
           })
           if (result) await recordCardAudit(tx, tenant.id, user.id, cardId, 'card.updated')

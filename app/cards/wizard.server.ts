@@ -24,6 +24,7 @@ const DraftSchema = z.object({
   backgroundValue: z.string().default('#ffffff'),
   backgroundMediaId: z.string().nullable().default(null),
   // Issue 28: the card's details (a profile has no columns for them; they go to the card).
+  department: z.string().default(''),
   pronouns: z.string().default(''),
   bio: z.string().default(''),
   phoneType: z.enum(PHONE_TYPES).default('mobile'),
@@ -143,6 +144,7 @@ export async function finishWizard(tx: Transaction, user: User, draft: WizardDra
       backgroundKind: draft.backgroundKind,
       backgroundValue: draft.backgroundValue,
       backgroundMediaId: draft.backgroundMediaId,
+      department: draft.department,
       pronouns: draft.pronouns,
       bio: draft.bio,
       phoneType: draft.phoneType,

@@ -3,32 +3,37 @@
 // retries and backoff, so a slow or failing CRM never slows or fails the save. The sync row
 // holds the CRM's contact id once it is known, so a job that runs twice creates nothing more.
 import { type JobHandler, PermanentJobError } from '#app/jobs/worker.server'
-import { findApiSettings, saveApiSettings } from '#app/models/api-settings.server'
+import {
+  type ApiSettingsRow,
+  findApiSettings,
+  resealCrmSecrets,
+} from '#app/models/api-settings.server'
 import { addContact, type NewContact } from '#app/models/contacts.server'
 import {
+  type CrmProvider,
   findContactForSync,
   findCrmSync,
   insertCrmSync,
   markCrmSynced,
+  recordCrmContactId,
   recordCrmSyncFailure,
   resetFailedCrmSync,
 } from '#app/models/crm-syncs.server'
 import { insertJob, requeueJobByKey } from '#app/models/jobs.server'
 import { needsReseal, openAtRest, sealAtRest } from '#app/utils/secret-box.server'
+import { API_SETTINGS_MESSAGES, CRM_MESSAGES } from '#app/validation/api-settings'
+import { emitContactCreated } from '#app/webhooks/webhook-events.server'
 import { type Queryable, withTenant } from '#drizzle/db.server'
-import {
-  type CrmContact,
-  CrmKeyRejectedError,
-  deleteContact,
-  upsertContact,
-} from './gohighlevel.server'
+import { CrmKeyRejectedError, CrmRecordRefusedError } from './crm-call.server'
+import { connectionOf, isForwardingOn, removeContact, sendContact } from './providers.server'
 
 const jobKey = (contactId: string) => `crm.forward:${contactId}`
 export const CRM_MAX_ATTEMPTS = 6
 
 /**
- * Adds a contact to a user's list and, when it is new, queues it for the user's CRM in the same
- * transaction: every new contact, however it came (saved, connected, lead form), reaches it.
+ * Adds a contact to a user's list and, when it is new, queues it for the user's CRM and the
+ * agency's webhooks in the same transaction: every new contact, however it came (saved,
+ * connected, lead form), reaches them.
  */
 export async function addContactAndForward(
   db: Queryable,
@@ -39,6 +44,8 @@ export async function addContactAndForward(
   const added = await addContact(db, organizationId, userId, input)
   if (added.status === 'created') {
     await queueCrmForward(db, organizationId, userId, added.contact.id)
+    // contact.created (and lead.created for a lead) for the agency's webhooks (ADR 093).
+    await emitContactCreated(db, organizationId, added.contact)
   }
   return added
 }
@@ -51,8 +58,8 @@ export async function queueCrmForward(
   contactId: string,
 ) {
   const settings = await findApiSettings(db, organizationId, userId)
-  if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) return
-  await insertCrmSync(db, organizationId, userId, contactId)
+  if (!settings || !isForwardingOn(settings)) return
+  await insertCrmSync(db, organizationId, userId, contactId, settings.crmProvider)
   await insertJob(db, {
     name: 'crm.forward',
     organizationId,
@@ -80,50 +87,8 @@ export async function retryCrmForward(organizationId: string, userId: string, co
   })
 }
 
-/** The tag and custom field key a lead's consent reaches the CRM with (ADR 050). */
-export const CRM_CONSENT_TAG = 'consent-given'
-export const CRM_CONSENT_FIELD = 'lead_consent'
-
-function toCrmContact(contact: {
-  fullName: string
-  email: string
-  phoneNumber: string
-  company: string
-  source: string
-  consentGivenAt: Date | null
-  consentPage: string | null
-  consentVersion: number | null
-}): CrmContact {
-  const consented = contact.consentGivenAt && contact.consentVersion !== null
-  const [firstName = '', ...rest] = contact.fullName.trim().split(/\s+/)
-  return {
-    firstName,
-    lastName: rest.join(' '),
-    ...(contact.email ? { email: contact.email } : {}),
-    ...(contact.phoneNumber ? { phone: contact.phoneNumber } : {}),
-    ...(contact.company ? { companyName: contact.company } : {}),
-    // The card owner's CRM is theirs: the contact's source names the channel, never the
-    // platform behind the agency (issue 17, no trace of the platform).
-    source: 'Digital business card',
-    tags: [
-      'digital-card',
-      `digital-card-${contact.source}`,
-      ...(consented ? [CRM_CONSENT_TAG] : []),
-    ],
-    // Which words, when and where: what the agency's CRM needs to prove the consent.
-    ...(consented
-      ? {
-          customFields: [
-            {
-              key: CRM_CONSENT_FIELD,
-              field_value:
-                `Version ${contact.consentVersion}, ${contact.consentGivenAt?.toISOString()}, ${contact.consentPage ?? ''}`.trim(),
-            },
-          ],
-        }
-      : {}),
-  }
-}
+// Where they are defined now; still importable from here (ADR 050's tests).
+export { CRM_CONSENT_FIELD, CRM_CONSENT_TAG } from './providers.server'
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -137,45 +102,43 @@ export const forwardContactToCrm: JobHandler = {
       if (!sync || sync.state === 'synced') return null
       const contact = await findContactForSync(tx, organizationId, contactId)
       const settings = await findApiSettings(tx, organizationId, sync.userId)
-      return contact ? { contact, settings } : null
+      return contact ? { contact, settings, sync } : null
     })
     // Deleted since, or already in the CRM (an earlier run whose end went unrecorded).
     if (!found) return
-    const { contact, settings } = found
+    const { contact, settings, sync } = found
     const fail = async (message: string, final: boolean) => {
       await withTenant(organizationId, (tx) =>
         recordCrmSyncFailure(tx, organizationId, contactId, message, final),
       )
     }
-    if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) {
+    const connection = settings && isForwardingOn(settings) ? connectionOf(settings) : null
+    if (!settings || !connection) {
       await fail('CRM integration disabled', true)
       throw new PermanentJobError('CRM integration disabled')
     }
-    const apiKey = openAtRest(settings.gohighlevelApiKeyEncrypted)
-    if (needsReseal(settings.gohighlevelApiKeyEncrypted)) {
-      // Sealed under APP_SECRET_PREVIOUS: sealed again under the current secret, so the old
-      // one can be retired once every stored key has been used.
-      await withTenant(organizationId, (tx) =>
-        saveApiSettings(tx, organizationId, settings.userId, {
-          sealedKey: sealAtRest(apiKey),
-          keyLast4: settings.gohighlevelApiKeyLast4,
-          locationId: settings.gohighlevelLocationId,
-          enabled: settings.enabled,
-          validatedAt: settings.validatedAt,
-        }),
-      )
-    }
+    await resealIfNeeded(organizationId, settings)
+    const { provider } = connection
+    // An id an earlier run recorded, if it was for this CRM (the user may have switched since).
+    const knownId = sync.provider === provider ? sync.crmContactId : null
     try {
-      const crmContactId = await upsertContact(
-        { apiKey, locationId: settings.gohighlevelLocationId },
-        toCrmContact(contact),
+      const crmContactId = await sendContact(connection, contact, knownId, (id) =>
+        withTenant(organizationId, (tx) =>
+          recordCrmContactId(tx, organizationId, contactId, id, provider),
+        ),
       )
       await withTenant(organizationId, (tx) =>
-        markCrmSynced(tx, organizationId, contactId, crmContactId),
+        markCrmSynced(tx, organizationId, contactId, crmContactId, provider),
       )
     } catch (error) {
       if (error instanceof CrmKeyRejectedError) {
-        await fail('Invalid API key. Please check and try again.', true)
+        await fail(REFUSED_MESSAGES[provider], true)
+        throw new PermanentJobError(error.message)
+      }
+      if (error instanceof CrmRecordRefusedError) {
+        // The CRM's own reason (a consent field not created yet, a value it does not take):
+        // retrying would send the same, so the user sees it at once with Retry.
+        await fail(error.message, true)
         throw new PermanentJobError(error.message)
       }
       await fail(errorText(error), false)
@@ -207,37 +170,60 @@ export async function queueCrmDeletion(db: Queryable, organizationId: string, co
   await insertJob(db, {
     name: 'crm.delete',
     organizationId,
-    // The CRM's id and whose CRM it is: the contact and its sync row are gone when this runs.
-    payload: { userId: sync.userId, crmContactId: sync.crmContactId },
+    // The CRM's id, which CRM holds it and whose CRM it is: the contact and its sync row are
+    // gone when this runs (ADR 094: the CRM that holds it, whichever is connected now).
+    payload: { userId: sync.userId, crmContactId: sync.crmContactId, provider: sync.provider },
     idempotencyKey: `crm.delete:${contactId}`,
     maxAttempts: CRM_MAX_ATTEMPTS,
   })
   return true
 }
 
+const PROVIDERS: readonly CrmProvider[] = ['gohighlevel', 'hubspot', 'salesforce']
+
 export const deleteContactFromCrm: JobHandler = {
   async run(job) {
     const organizationId = job.organizationId
     const { userId, crmContactId } = job.payload
+    // Jobs queued before ADR 094 name no provider: GoHighLevel was the only one.
+    const provider = PROVIDERS.find((name) => name === job.payload.provider) ?? 'gohighlevel'
     if (!organizationId || !userId || !crmContactId) return
     const settings = await withTenant(organizationId, (tx) =>
       findApiSettings(tx, organizationId, userId),
     )
-    // The owner turned the CRM off or removed the key since: nothing here can reach it.
-    if (!settings?.enabled || !settings.gohighlevelApiKeyEncrypted) {
-      throw new PermanentJobError('CRM integration disabled')
-    }
+    // The owner turned the CRM off or removed its credentials since: nothing here can reach it.
+    const connection = settings?.enabled ? connectionOf(settings, provider) : null
+    if (!connection) throw new PermanentJobError('CRM integration disabled')
     try {
-      await deleteContact(
-        {
-          apiKey: openAtRest(settings.gohighlevelApiKeyEncrypted),
-          locationId: settings.gohighlevelLocationId,
-        },
-        crmContactId,
-      )
+      await removeContact(connection, crmContactId)
     } catch (error) {
       if (error instanceof CrmKeyRejectedError) throw new PermanentJobError(error.message)
       throw error
     }
   },
+}
+
+/** Keys sealed under APP_SECRET_PREVIOUS are sealed again under the current secret when used. */
+async function resealIfNeeded(organizationId: string, settings: ApiSettingsRow) {
+  const columns = [
+    'gohighlevelApiKeyEncrypted',
+    'hubspotTokenEncrypted',
+    'salesforceClientSecretEncrypted',
+  ] as const
+  const resealed: Partial<Record<(typeof columns)[number], string>> = {}
+  for (const column of columns) {
+    const sealed = settings[column]
+    if (sealed && needsReseal(sealed)) resealed[column] = sealAtRest(openAtRest(sealed))
+  }
+  if (Object.keys(resealed).length === 0) return
+  await withTenant(organizationId, (tx) =>
+    resealCrmSecrets(tx, organizationId, settings.userId, resealed),
+  )
+}
+
+/** What a contact's row says when the CRM refuses the credentials (GoHighLevel's: the spec's). */
+const REFUSED_MESSAGES: Record<CrmProvider, string> = {
+  gohighlevel: API_SETTINGS_MESSAGES.keyInvalid,
+  hubspot: CRM_MESSAGES.hubspotRefusedAtSync,
+  salesforce: CRM_MESSAGES.salesforceRefusedAtSync,
 }

@@ -3,6 +3,7 @@
 // tests point it at a local fake. Only the calls the product makes are here.
 import { getEnv } from '#app/env.server'
 import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
+import { CrmKeyRejectedError, CrmNotFoundError, CrmUnavailableError } from './crm-call.server'
 
 const API_VERSION = '2021-07-28'
 
@@ -18,13 +19,8 @@ export type CrmContact = {
   customFields?: { key: string; field_value: string }[]
 }
 
-/** The CRM refused the key (401/403): no retry will change that. */
-export class CrmKeyRejectedError extends Error {}
-/** Anything else: a timeout, a network error, a 5xx, an answer we cannot read. */
-export class CrmUnavailableError extends Error {}
-
-/** The CRM has no such record (a contact deleted there already). */
-export class CrmNotFoundError extends Error {}
+// The failures every CRM client shares (ADR 094), still importable from here.
+export { CrmKeyRejectedError, CrmNotFoundError, CrmUnavailableError }
 
 /** One call, answer read in full, within CRM_TIMEOUT_MS and cancelled at shutdown. */
 function call(apiKey: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {

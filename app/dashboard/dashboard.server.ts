@@ -10,9 +10,9 @@ import {
   listOrganizationActivity,
   listPlatformActivity,
 } from '#app/models/activity.server'
+import { countAssignedEndUsers } from '#app/models/assigned-users.server'
 import { ownerHasCard } from '#app/models/cards.server'
 import {
-  countAssignedEndUsers,
   countCards,
   countContactsByWeek,
   countOrganizationPeople,
@@ -26,8 +26,9 @@ import {
   endUserFigures,
 } from '#app/models/stats.server'
 import type { User } from '#app/models/users.server'
-import { AREA_ROLES, rolePaths } from '#app/validation/roles'
+import { AREA_ROLES, type RoleArea, rolePaths } from '#app/validation/roles'
 import { withPlatformScope, withTenant } from '#drizzle/db.server'
+import type { TileValues } from './dashboard-tiles'
 
 /** Loads the figures; any failure of that work becomes `statsError` instead of an error page. */
 async function loadStats<T>(work: () => Promise<T>) {
@@ -38,6 +39,18 @@ async function loadStats<T>(work: () => Promise<T>) {
     if (!(error instanceof Response)) console.error('dashboard statistics failed', error)
     return { stats: null, statsError: true as const }
   }
+}
+
+/**
+ * The statistics with each tile's figure beside them (ADR 085): the screens draw the tiles of
+ * DASHBOARD_TILES from `tiles`, and the tiles' test compares them with the lists they open.
+ */
+function withTiles<A extends RoleArea, S extends object>(
+  _area: A,
+  stats: S,
+  tiles: (stats: S) => TileValues<A>,
+) {
+  return { ...stats, tiles: tiles(stats) }
 }
 
 const greetingName = (firstName: string) => firstName || 'there'
@@ -59,11 +72,18 @@ export function endUserStatistics(organizationId: string, userId: string, now: D
     // the planner guesses a card has few views and reads them all by a bitmap scan to sort them:
     // 41 ms at 100,000 views against 2 ms. Nothing else in the statement wants a bitmap scan.
     await tx.execute(sql`set local enable_bitmapscan = off`)
-    return {
+    const stats = {
       ...(await endUserFigures(tx, organizationId, userId, now)),
       // The 14-day chart by source (ADR 039), from card_view_hours.
       viewsBySource: await countUserViewsBySourcePerDay(tx, organizationId, userId, now),
     }
+    return withTiles('end-user', stats, (figures) => ({
+      cards: figures.cards,
+      contacts: figures.contacts,
+      views: figures.views,
+      // A person in no team has no team members to count yet (issue 41 point 10).
+      ...(figures.inTeam ? { 'team-members': figures.teamMembers } : {}),
+    }))
   })
 }
 
@@ -84,14 +104,22 @@ export async function teamMemberDashboard(request: Request, context: AppLoadCont
   const now = new Date()
   const scope = { kind: 'assigned', teamAdminId: user.id } as const
   const result = await loadStats(() =>
-    withTenant(tenant.id, async (tx) => ({
-      endUsers: await countAssignedEndUsers(tx, tenant.id, user.id),
-      cards: await countCards(tx, tenant.id, scope),
-      contacts: await countContactsByWeek(tx, tenant.id, scope, now),
-      views: await countViewsByWeek(tx, tenant.id, scope, now),
-      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
-      activity: await listAssignedEndUsersActivity(tx, tenant.id, user.id),
-    })),
+    withTenant(tenant.id, async (tx) => {
+      const stats = {
+        endUsers: await countAssignedEndUsers(tx, tenant.id, user.id),
+        cards: await countCards(tx, tenant.id, scope),
+        contacts: await countContactsByWeek(tx, tenant.id, scope, now),
+        views: await countViewsByWeek(tx, tenant.id, scope, now),
+        viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
+        activity: await listAssignedEndUsersActivity(tx, tenant.id, user.id),
+      }
+      return withTiles('team-member', stats, (figures) => ({
+        'end-users': figures.endUsers,
+        cards: figures.cards,
+        views: figures.views,
+        contacts: figures.contacts,
+      }))
+    }),
   )
   return {
     ...result,
@@ -106,13 +134,21 @@ export async function agencyDashboard(request: Request, context: AppLoadContext)
   const now = new Date()
   const scope = { kind: 'organization' } as const
   const result = await loadStats(() =>
-    withTenant(tenant.id, async (tx) => ({
-      people: await countOrganizationPeople(tx, tenant.id),
-      cards: await countCards(tx, tenant.id, scope),
-      views: await countViewsByWeek(tx, tenant.id, scope, now),
-      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
-      activity: await listOrganizationActivity(tx, tenant.id),
-    })),
+    withTenant(tenant.id, async (tx) => {
+      const stats = {
+        people: await countOrganizationPeople(tx, tenant.id),
+        cards: await countCards(tx, tenant.id, scope),
+        views: await countViewsByWeek(tx, tenant.id, scope, now),
+        viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, scope, now),
+        activity: await listOrganizationActivity(tx, tenant.id),
+      }
+      return withTiles('agency', stats, (figures) => ({
+        'end-users': figures.people.endUsers,
+        'team-members': figures.people.teamMembers,
+        cards: figures.cards,
+        views: figures.views,
+      }))
+    }),
   )
   return {
     ...result,
@@ -131,26 +167,54 @@ export async function superAdminDashboard(request: Request, context: AppLoadCont
   const { platformScope } = await getPlatformScope(request, context)
   // The whole platform on the platform's own host; a super admin account of an agency
   // (not made by the product, but possible in data) sees that organization only.
+  const tiles = (figures: {
+    agencies: number
+    endUsers: number
+    cards: number
+    views: { current: number; previous: number }
+  }) => ({
+    agencies: figures.agencies,
+    'end-users': figures.endUsers,
+    cards: figures.cards,
+    views: figures.views,
+  })
   const result = await loadStats(async () => {
     if (platformScope) {
-      return withPlatformScope(platformScope, 'super admin dashboard statistics', async (tx) => ({
-        scope: 'platform' as const,
-        ...(await countPlatformPeople(tx)),
-        cards: await countPlatformCards(tx),
-        views: await countPlatformViewsByWeek(tx, now),
-        viewsBySource: await countPlatformViewsBySourcePerDay(tx, now),
-        activity: await listPlatformActivity(tx),
-      }))
+      return withPlatformScope(platformScope, 'super admin dashboard statistics', async (tx) =>
+        withTiles(
+          'super-admin',
+          {
+            scope: 'platform' as const,
+            ...(await countPlatformPeople(tx)),
+            cards: await countPlatformCards(tx),
+            views: await countPlatformViewsByWeek(tx, now),
+            viewsBySource: await countPlatformViewsBySourcePerDay(tx, now),
+            activity: await listPlatformActivity(tx),
+          },
+          tiles,
+        ),
+      )
     }
-    return withTenant(tenant.id, async (tx) => ({
-      scope: 'organization' as const,
-      agencies: 0,
-      endUsers: (await countOrganizationPeople(tx, tenant.id)).endUsers,
-      cards: await countCards(tx, tenant.id, { kind: 'organization' }),
-      views: await countViewsByWeek(tx, tenant.id, { kind: 'organization' }, now),
-      viewsBySource: await countViewsBySourcePerDay(tx, tenant.id, { kind: 'organization' }, now),
-      activity: await listOrganizationActivity(tx, tenant.id),
-    }))
+    return withTenant(tenant.id, async (tx) =>
+      withTiles(
+        'super-admin',
+        {
+          scope: 'organization' as const,
+          agencies: 0,
+          endUsers: (await countOrganizationPeople(tx, tenant.id)).endUsers,
+          cards: await countCards(tx, tenant.id, { kind: 'organization' }),
+          views: await countViewsByWeek(tx, tenant.id, { kind: 'organization' }, now),
+          viewsBySource: await countViewsBySourcePerDay(
+            tx,
+            tenant.id,
+            { kind: 'organization' },
+            now,
+          ),
+          activity: await listOrganizationActivity(tx, tenant.id),
+        },
+        tiles,
+      ),
+    )
   })
   return {
     ...result,

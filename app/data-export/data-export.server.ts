@@ -54,6 +54,7 @@ import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
+import { storedVideo, videoPageUrl } from '#app/validation/card-video'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
 import { rolePaths } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -187,6 +188,7 @@ export async function buildDataExportZip(
       card.logoMediaId,
       card.profilePictureMediaId,
       card.backgroundMediaId,
+      card.coverMediaId,
     ]),
   ].filter((id): id is string => Boolean(id))
   const uniqueIds = [...new Set(imageIds)]
@@ -233,6 +235,7 @@ export async function buildDataExportZip(
       link: cardUrl,
       firstName: card.firstName,
       lastName: card.lastName,
+      department: card.department,
       pronouns: card.pronouns,
       company: card.company,
       jobTitle: card.jobTitle,
@@ -253,6 +256,12 @@ export async function buildDataExportZip(
       },
       logo: imageOf(card.logoMediaId),
       profilePicture: imageOf(card.profilePictureMediaId),
+      cover: imageOf(card.coverMediaId),
+      // The video as its page on the provider's site (ADR 083), or null.
+      video: (() => {
+        const video = storedVideo(card.videoProvider, card.videoId)
+        return video ? videoPageUrl(video) : null
+      })(),
       hiddenFromSearchEngines: card.noindex,
       vcard: name,
       createdAt: iso(card.createdAt),

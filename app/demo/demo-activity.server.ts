@@ -110,6 +110,31 @@ export async function drawDemoPhoto(from: string, to: string) {
   return { bytes, width: size, height: size, contentType: 'image/jpeg' as const }
 }
 
+/**
+ * A cover (issue 41 point 6, ADR 083): a horizontal gradient between the photo's two colours at
+ * the cover's stored size, drawn as the photo is.
+ */
+export async function drawDemoCover(from: string, to: string) {
+  const { width, quality } = IMAGE_PURPOSES.cover
+  const height = width / 3
+  const [r1 = 0, g1 = 0, b1 = 0] = hex(from)
+  const [r2 = 0, g2 = 0, b2 = 0] = hex(to)
+  const pixels = Buffer.alloc(width * height * 3)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const t = x / width
+      const i = (y * width + x) * 3
+      pixels[i] = r1 + (r2 - r1) * t
+      pixels[i + 1] = g1 + (g2 - g1) * t
+      pixels[i + 2] = b1 + (b2 - b1) * t
+    }
+  }
+  const bytes = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer()
+  return { bytes, width, height, contentType: 'image/jpeg' as const }
+}
+
 // The channels there are today (wallet, signature and background come with the next issue).
 const SOURCE_WEIGHTS = [
   ['qr', 30],

@@ -11,6 +11,7 @@ import {
   type DemoViewRow,
   demoContacts,
   demoViews,
+  drawDemoCover,
   drawDemoPhoto,
   insertDemoActivity,
 } from '#app/demo/demo-activity.server'
@@ -28,6 +29,7 @@ import {
 } from '#app/models/organizations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { CardExtrasSchema } from '#app/validation/card-details'
+import { parseVideoUrl } from '#app/validation/card-video'
 import type { TeamRole } from '#app/validation/teams'
 import type { Database, Transaction } from '#drizzle/db.server'
 import { platformSettings, users as usersTable } from '#drizzle/schema'
@@ -43,7 +45,12 @@ const ACME_ADDRESS = {
   addressCountry: 'United States',
 }
 
-type DemoUser = Omit<NewAccount, 'password'> & {
+type DemoUser = Omit<NewAccount, 'password' | 'assignedToUserId'> & {
+  /**
+   * The team member (role team_admin, by email, seeded before) who looks after this end user:
+   * their dashboard and My End Users show the person (issue 41 point 15).
+   */
+  assignedTo?: string
   card?: {
     company: string
     jobTitle: string
@@ -52,8 +59,10 @@ type DemoUser = Omit<NewAccount, 'password'> & {
     backgroundValue: string
     /** Bio, pronouns, second phone, address and links, checked by the card editor's own schema. */
     details: z.input<typeof CardExtrasSchema>
-    /** The drawn photo's gradient, from and to. */
+    /** The drawn photo's gradient, from and to (the main card's cover is drawn from it too). */
     photo: [string, string]
+    /** A YouTube or Vimeo address the main card shows as a video (ADR 083). */
+    video?: string
     /** People who reached the owner, dated back from the seed. */
     contacts: DemoContact[]
   }
@@ -84,10 +93,69 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     users: [
       { email: 'super@brandcard.test', role: 'super_admin', firstName: 'Sam', lastName: 'Super' },
       {
+        // The platform's staff hand out cards too (ADR 007): Olive meets agencies that might
+        // resell Brandcard, and her dashboard (the end-user area her role shares) shows that
+        // work: her cards, their views and the people who reached her (ADR 085).
         email: 'ops@brandcard.test',
         role: 'super_admin_team',
         firstName: 'Olive',
         lastName: 'Ops',
+        card: {
+          company: 'Brandcard',
+          jobTitle: 'Partner Operations',
+          phoneNumber: '+1 555 0150',
+          website: 'https://brandcard.example.test',
+          backgroundValue: '#eef2ff',
+          details: {
+            bio: 'I help agencies launch Brandcard under their own name: domains, branding, templates and the first hundred cards.',
+            pronouns: 'she/her',
+            department: 'Partnerships',
+            phoneType: 'work',
+            phone2: '+1 555 0151',
+            phone2Type: 'mobile',
+            addressStreet: '200 Market Street, Floor 3',
+            addressCity: 'San Francisco',
+            addressRegion: 'CA',
+            addressPostalCode: '94105',
+            addressCountry: 'United States',
+            links: [
+              { kind: 'linkedin', url: 'https://www.linkedin.com/in/olive-ops-brandcard' },
+              { kind: 'booking', url: 'https://calendly.com/olive-ops/partner-call' },
+              {
+                kind: 'custom',
+                label: 'Become a partner',
+                url: 'https://brandcard.example.test/partners',
+              },
+            ],
+          },
+          photo: ['#4f46e5', '#06b6d4'],
+          contacts: [
+            {
+              fullName: 'Hugo Reyes',
+              email: 'hugo.reyes@example.test',
+              company: 'Reyes Print & Promo',
+              jobTitle: 'Owner',
+              note: 'Runs a print shop; wants to resell cards to his business customers.',
+              source: 'lead',
+              daysAgo: 0.03,
+            },
+            {
+              fullName: 'Mina Sato',
+              email: 'mina.sato@example.test',
+              company: 'Sato Events',
+              source: 'connect',
+              daysAgo: 3.1,
+            },
+            {
+              fullName: 'Greta Lind',
+              email: 'greta.lind@example.test',
+              company: 'Lind Agency',
+              note: 'Asked for the agency pricing sheet.',
+              source: 'saved',
+              daysAgo: 8.7,
+            },
+          ],
+        },
       },
       {
         email: 'pat@example.test',
@@ -184,6 +252,9 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
       {
         email: 'alice@acme.test',
         role: 'end_user',
+        // Tia (team_admin) looks after Acme's end users: her dashboard shows their cards,
+        // views and contacts, and My End Users lists them.
+        assignedTo: 'team@acme.test',
         // Alice shows the Team page with a team; the other end users show the upgrade page.
         plan: 'team_basic',
         firstName: 'Alice',
@@ -214,6 +285,7 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
             ],
           },
           photo: ['#e11d48', '#f59e0b'],
+          video: 'https://vimeo.com/76979871',
           contacts: [
             {
               fullName: 'Wile Coyote',
@@ -267,7 +339,13 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
           ],
         },
       },
-      { email: 'carl@acme.test', role: 'end_user', firstName: 'Carl', lastName: 'Cooper' },
+      {
+        email: 'carl@acme.test',
+        role: 'end_user',
+        firstName: 'Carl',
+        lastName: 'Cooper',
+        assignedTo: 'team@acme.test',
+      },
     ],
     teams: [
       {
@@ -417,10 +495,13 @@ async function seedOrganization(
   })
   const created = new Map<string, string>()
   const activity = { views: [] as DemoViewRow[], contacts: [] as DemoContactRow[] }
-  for (const { card, ...account } of users) {
+  for (const { card, assignedTo, ...account } of users) {
+    const assignedToUserId = assignedTo ? created.get(assignedTo) : undefined
+    if (assignedTo && !assignedToUserId) throw new Error(`no demo team member ${assignedTo}`)
     // Demo accounts are confirmed: the demo shows no "confirm your email" banner.
     const user = await createUserWithPassword(tx, organization.id, {
       ...account,
+      assignedToUserId,
       password: DEMO_PASSWORD,
       emailConfirmedAt: new Date(),
     })
@@ -434,7 +515,7 @@ async function seedOrganization(
       })
     }
     if (!card) continue
-    const { details, photo: _gradient, contacts: people, ...fields } = card
+    const { details, photo: gradient, video: videoUrl, contacts: people, ...fields } = card
     // The editor's own schema: a demo card holds only what a user could have saved.
     const { links, ...extras } = CardExtrasSchema.parse(details)
     const drawn = photos.get(user.email)
@@ -464,7 +545,17 @@ async function seedOrganization(
       ...fields,
       ...extras,
     }
-    const main = await createCard(tx, organization.id, user.id, owner)
+    // The main card has a cover drawn in the photo's colours, and Alice's a video (ADR 083).
+    const cover = await storeMedia(tx, organization.id, {
+      ...(await drawDemoCover(...gradient)),
+      purpose: 'cover',
+    })
+    const video = videoUrl ? parseVideoUrl(videoUrl) : null
+    const main = await createCard(tx, organization.id, user.id, {
+      ...owner,
+      coverMediaId: cover.id,
+      ...(video ? { videoProvider: video.provider, videoId: video.id } : {}),
+    })
     const conference = await createCard(tx, organization.id, user.id, {
       ...owner,
       title: 'Conference card',

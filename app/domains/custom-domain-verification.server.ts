@@ -99,8 +99,10 @@ export function isLocalDemoDomain(domain: string) {
  * Whether the domain's DNS holds the verification record with exactly this token: the current
  * record, else the legacy one (asked only when the current one is not there). Throws
  * DnsLookupError when either lookup cannot be answered, so a failing server changes nothing.
+ * The one verifier of a domain's proof: custom domains and single sign-on's email domains
+ * (app/sso, ADR 088) both ask it.
  */
-async function hasVerificationRecord(domain: string, token: string): Promise<boolean> {
+export async function hasVerificationRecord(domain: string, token: string): Promise<boolean> {
   if (isLocalDemoDomain(domain)) return true
   for (const format of [VERIFICATION_RECORD, LEGACY_VERIFICATION_RECORD]) {
     const record = recordFor(format, domain, token)
@@ -282,4 +284,16 @@ export async function recheckOldestDomains(limit = 20): Promise<number> {
   const batch = await withDatabase((tx) => listDomainsToRecheck(tx, limit))
   for (const { organizationId } of batch) await checkCustomDomain(organizationId, null)
   return batch.length
+}
+
+/**
+ * The scheduled pass (issue 41 point 17: "Last checked" is current): every domain not checked
+ * since `dueBefore`, oldest first, each once (one whose DNS cannot be reached keeps its old time
+ * and waits for the next pass rather than being asked again in this one). Capped, so a pass on a
+ * very large platform ends and the next one carries on.
+ */
+export async function recheckDueDomains(dueBefore: Date, cap = 1000): Promise<number> {
+  const due = await withDatabase((tx) => listDomainsToRecheck(tx, cap, dueBefore))
+  for (const { organizationId } of due) await checkCustomDomain(organizationId, null)
+  return due.length
 }

@@ -73,6 +73,7 @@ const OUTSIDE_KINDS: readonly JobName[] = [
   'sending-domain.remove',
   'sending-domain.expire',
   'billing.stripe-event',
+  'webhook.deliver',
 ]
 export const JOB_LANES: readonly { name: string; kinds: JobKinds }[] = [
   { name: 'email', kinds: { only: EMAIL_KINDS } },
@@ -390,6 +391,15 @@ export async function enqueueDailyJobs(now = new Date()) {
     await insertJob(tx, {
       name: 'media.sweep',
       idempotencyKey: `media.sweep:${now.toISOString().slice(0, 13)}`,
+    })
+    // The previous hour's card.viewed webhook digest (ADR 093), once per hour whoever adds it.
+    const hour = new Date(now)
+    hour.setUTCMinutes(0, 0, 0)
+    hour.setTime(hour.getTime() - 60 * 60_000)
+    await insertJob(tx, {
+      name: 'webhook.card-views',
+      payload: { hour: hour.toISOString() },
+      idempotencyKey: `webhook.card-views:${hour.toISOString()}`,
     })
     await pruneFinishedJobs(tx, new Date(now.getTime() - KEEP_FINISHED_MS))
   })

@@ -2,7 +2,7 @@
 // version a lead agreed to on a card's lead form, and the receipt that lets the lead see or
 // delete their data later. The receipt link's token is derived from a seed the outbox keeps
 // and rests nowhere else; the contact stores only its hash (ADR 028).
-import { hashToken, newEmailLink } from '#app/email/link-token.server'
+import { hashToken, linkTokenOf, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
 import { recordOrganizationAudit } from '#app/models/audit.server'
@@ -12,6 +12,7 @@ import {
   findCurrentConsentText,
   insertConsentText,
 } from '#app/models/consent-texts.server'
+import { deleteOutboxEmails, listOutboxLinksTo } from '#app/models/outbox.server'
 import { leadReceiptEmail } from '#app/services/emails/lead-receipt-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
@@ -126,5 +127,35 @@ export async function queueLeadReceiptIn(
     { ...email, secrets: [consent.secret] },
     tenant.name,
     receipt.cause,
+  )
+}
+
+/**
+ * The deleted lead's receipt leaves the email outbox with the contact, in its transaction, so
+ * their address and name do not outlive their deletion there (ADR 050). Only this lead's
+ * receipt: the one whose link token hashes to the contact's, so the same person's receipt for
+ * another card owner (another contact, its own link) stays usable. How many went. The lead's own
+ * deletion calls it, and so does the REST API's (ADR 092).
+ */
+export async function deleteLeadReceiptsIn(
+  tx: Transaction,
+  organizationId: string,
+  email: string,
+  tokenHash: string,
+) {
+  if (!email.trim()) return 0
+  const rows = await listOutboxLinksTo(tx, organizationId, email, 'lead-data')
+  const theirs = rows.filter((row) =>
+    row.secrets.some(
+      (secret) =>
+        secret.kind === 'link' &&
+        secret.purpose === 'lead-data' &&
+        hashToken(linkTokenOf(secret.seed)) === tokenHash,
+    ),
+  )
+  return deleteOutboxEmails(
+    tx,
+    organizationId,
+    theirs.map((row) => row.id),
   )
 }

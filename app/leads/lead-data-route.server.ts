@@ -7,13 +7,13 @@ import { type AppLoadContext, data } from '@remix-run/node'
 import { z } from 'zod'
 import { formAction } from '#app/actions/intent-action.server'
 import { queueCrmDeletion } from '#app/crm/forwarding.server'
-import { hashToken, LINK_TOKEN, linkTokenOf } from '#app/email/link-token.server'
+import { hashToken, LINK_TOKEN } from '#app/email/link-token.server'
 import { recordAudit } from '#app/models/audit.server'
 import { deleteLeadByDataToken, findLeadByDataToken } from '#app/models/contacts.server'
-import { deleteOutboxEmails, listOutboxLinksTo } from '#app/models/outbox.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
-import { type Transaction, withTenant } from '#drizzle/db.server'
-import { LEAD_DATA_PATH } from './lead-consent.server'
+import { emitContactDeleted } from '#app/webhooks/webhook-events.server'
+import { withTenant } from '#drizzle/db.server'
+import { deleteLeadReceiptsIn, LEAD_DATA_PATH } from './lead-consent.server'
 
 export const LEAD_DATA_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
 export const LEAD_LINK_INVALID =
@@ -68,6 +68,8 @@ export async function leadDataAction(request: Request, context: AppLoadContext) 
         const crm = await queueCrmDeletion(tx, tenant.id, lead.id)
         const row = await deleteLeadByDataToken(tx, tenant.id, hash)
         if (!row) return false
+        // Nothing of the person in the event either: which contact of whose list (ADR 093).
+        await emitContactDeleted(tx, tenant.id, row, 'lead_request')
         const receipts = await deleteLeadReceiptsIn(tx, tenant.id, lead.email, hash)
         // Nothing of the person in the log: which contact of whose list, and that it was them.
         await recordAudit(tx, tenant.id, {
@@ -83,33 +85,4 @@ export async function leadDataAction(request: Request, context: AppLoadContext) 
       return { reply: { deleted: true } }
     },
   })
-}
-
-/**
- * The deleted lead's receipt leaves the email outbox with the contact, in its transaction, so
- * their address and name do not outlive their deletion there (ADR 050). Only this lead's
- * receipt: the one whose link token hashes to the contact's, so the same person's receipt for
- * another card owner (another contact, its own link) stays usable. How many went.
- */
-async function deleteLeadReceiptsIn(
-  tx: Transaction,
-  organizationId: string,
-  email: string,
-  tokenHash: string,
-) {
-  if (!email.trim()) return 0
-  const rows = await listOutboxLinksTo(tx, organizationId, email, 'lead-data')
-  const theirs = rows.filter((row) =>
-    row.secrets.some(
-      (secret) =>
-        secret.kind === 'link' &&
-        secret.purpose === 'lead-data' &&
-        hashToken(linkTokenOf(secret.seed)) === tokenHash,
-    ),
-  )
-  return deleteOutboxEmails(
-    tx,
-    organizationId,
-    theirs.map((row) => row.id),
-  )
 }

@@ -1,7 +1,7 @@
 // Agencies as the super admin manages them (roles-teams-admin.md §2.11, §3, §4). The
 // organizations table is the tenant registry (no row-level security); the team size counts
 // tenant rows, so the list runs inside withPlatformScope, the one way to read across tenants.
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations, users } from '#drizzle/schema'
 import { containsPattern } from './search.server'
@@ -18,6 +18,9 @@ export type AgencyRow = {
   teamSize: number
   createdAt: Date
 }
+
+/** The one rule of what the Agencies screen lists: every tenant but the platform, whatever its status. */
+const isAgency = eq(organizations.kind, 'agency')
 
 /** Every agency, by name, with its real head count; `search` matches name, slug or owner. */
 export async function listAgenciesForPlatform(db: Queryable, search = ''): Promise<AgencyRow[]> {
@@ -47,8 +50,14 @@ export async function listAgenciesForPlatform(db: Queryable, search = ''): Promi
       createdAt: organizations.createdAt,
     })
     .from(organizations)
-    .where(and(eq(organizations.kind, 'agency'), matches))
+    .where(and(isAgency, matches))
     .orderBy(asc(organizations.name), asc(organizations.id))
+}
+
+/** How many agencies the Agencies screen lists unsearched (the super admin's tile). */
+export async function countAgenciesForPlatform(db: Queryable) {
+  const [row] = await db.select({ n: count() }).from(organizations).where(isAgency)
+  return row?.n ?? 0
 }
 
 export type AgencyFields = {

@@ -20,6 +20,8 @@ export type ApiSettingsChange = {
   locationId: string | null
   enabled: boolean
   validatedAt: Date | null
+  /** The CRM new contacts go to from now on (ADR 094); unchanged when left out. */
+  provider?: ApiSettingsRow['crmProvider']
 }
 
 export async function saveApiSettings(
@@ -34,6 +36,7 @@ export async function saveApiSettings(
     gohighlevelLocationId: change.locationId,
     enabled: change.enabled,
     validatedAt: change.validatedAt,
+    ...(change.provider ? { crmProvider: change.provider } : {}),
     updatedAt: new Date(),
   }
   await db
@@ -42,15 +45,97 @@ export async function saveApiSettings(
     .onConflictDoUpdate({ target: [apiSettings.organizationId, apiSettings.userId], set: values })
 }
 
-/** Only the switch: the stored key stays as it is. */
+/** Only the switch (and which CRM it is for): the stored credentials stay as they are. */
 export async function setCrmEnabled(
   db: Queryable,
   organizationId: string,
   userId: string,
   enabled: boolean,
+  provider?: ApiSettingsRow['crmProvider'],
 ) {
   await db
     .update(apiSettings)
-    .set({ enabled, updatedAt: new Date() })
+    .set({ enabled, ...(provider ? { crmProvider: provider } : {}), updatedAt: new Date() })
+    .where(owned(organizationId, userId))
+}
+
+/** HubSpot's private app token, sealed (null removes it), and whether forwarding is on. */
+export type HubspotChange = {
+  sealedToken: string | null
+  tokenLast4: string | null
+  enabled: boolean
+  validatedAt: Date | null
+  provider?: ApiSettingsRow['crmProvider']
+}
+
+export async function saveHubspotSettings(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  change: HubspotChange,
+) {
+  const values = {
+    hubspotTokenEncrypted: change.sealedToken,
+    hubspotTokenLast4: change.tokenLast4,
+    enabled: change.enabled,
+    validatedAt: change.validatedAt,
+    ...(change.provider ? { crmProvider: change.provider } : {}),
+    updatedAt: new Date(),
+  }
+  await db
+    .insert(apiSettings)
+    .values({ organizationId, userId, ...values })
+    .onConflictDoUpdate({ target: [apiSettings.organizationId, apiSettings.userId], set: values })
+}
+
+/** A Salesforce connected app: the org's URL, the client id, the sealed client secret. */
+export type SalesforceChange = {
+  instanceUrl: string | null
+  clientId: string | null
+  sealedSecret: string | null
+  secretLast4: string | null
+  enabled: boolean
+  validatedAt: Date | null
+  provider?: ApiSettingsRow['crmProvider']
+}
+
+export async function saveSalesforceSettings(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  change: SalesforceChange,
+) {
+  const values = {
+    salesforceInstanceUrl: change.instanceUrl,
+    salesforceClientId: change.clientId,
+    salesforceClientSecretEncrypted: change.sealedSecret,
+    salesforceClientSecretLast4: change.secretLast4,
+    enabled: change.enabled,
+    validatedAt: change.validatedAt,
+    ...(change.provider ? { crmProvider: change.provider } : {}),
+    updatedAt: new Date(),
+  }
+  await db
+    .insert(apiSettings)
+    .values({ organizationId, userId, ...values })
+    .onConflictDoUpdate({ target: [apiSettings.organizationId, apiSettings.userId], set: values })
+}
+
+/** The sealed secrets again, sealed under the current APP_SECRET; only the ones given change. */
+export async function resealCrmSecrets(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  sealed: Partial<
+    Pick<
+      ApiSettingsRow,
+      'gohighlevelApiKeyEncrypted' | 'hubspotTokenEncrypted' | 'salesforceClientSecretEncrypted'
+    >
+  >,
+) {
+  if (Object.keys(sealed).length === 0) return
+  await db
+    .update(apiSettings)
+    .set({ ...sealed, updatedAt: new Date() })
     .where(owned(organizationId, userId))
 }

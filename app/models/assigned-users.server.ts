@@ -1,10 +1,41 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, desc, eq, isNull } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, userSettings, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
 import { tenantJoin } from './tenant-join.server'
+
+// The one rule of whom a team member looks after: the list, its count on the dashboard, the
+// plan's seat limit and the dashboard's cards, contacts and views of "their" end users all read it.
+const assignedTo = (organizationId: string, teamAdminId: string) =>
+  and(
+    eq(users.organizationId, organizationId),
+    eq(users.assignedToUserId, teamAdminId),
+    eq(users.role, 'end_user'),
+  )
+
+/** The ids of the end users assigned to `teamAdminId`, as a subquery (or awaited, the rows). */
+export function selectAssignedEndUserIds(
+  db: Queryable,
+  organizationId: string,
+  teamAdminId: string,
+) {
+  return db.select({ id: users.id }).from(users).where(assignedTo(organizationId, teamAdminId))
+}
+
+/** How many end users `teamAdminId` looks after: the rows of listAssignedEndUsers unsearched. */
+export async function countAssignedEndUsers(
+  db: Queryable,
+  organizationId: string,
+  teamAdminId: string,
+) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(assignedTo(organizationId, teamAdminId))
+  return row?.count ?? 0
+}
 
 /**
  * The end users assigned to `teamAdminId`, by name, with their default card (else their newest
@@ -47,14 +78,7 @@ export async function listAssignedEndUsers(
         isNull(cardSlugs.retiredAt),
       ),
     )
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.assignedToUserId, teamAdminId),
-        eq(users.role, 'end_user'),
-        matches,
-      ),
-    )
+    .where(and(assignedTo(organizationId, teamAdminId), matches))
     .orderBy(
       asc(users.firstName),
       asc(users.lastName),

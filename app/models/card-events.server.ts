@@ -1,7 +1,7 @@
 // Saves, link taps and exchanges of cards (issue 41 point 8, ADR 082), kept per card, UTC hour,
 // source and kind in card_event_hours as views are in card_view_hours; the analytics screens
 // read both rollups over whole hours, never a row per visitor.
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardEventHours, cardLinks, cardViewHours, digitalCards, users } from '#drizzle/schema'
@@ -159,4 +159,43 @@ export function listCardNames(db: Queryable, organizationId: string, cardIds: st
     .from(digitalCards)
     .innerJoin(users, tenantJoin(users, digitalCards, users.id, digitalCards.userId))
     .where(and(eq(digitalCards.organizationId, organizationId), inArray(digitalCards.id, cardIds)))
+}
+
+/** One card's views and events per UTC day, source and kind (the REST API's analytics). */
+export type DailyCount = {
+  day: string
+  source: ViewSource
+  kind: CardEventKind | 'view'
+  count: number
+}
+
+/**
+ * A card's views and events in whole UTC hours from `from` up to `to`, per UTC day, source and
+ * kind, from the same two rollups the analytics screens read.
+ */
+export async function countCardActivityPerDay(
+  db: Queryable,
+  organizationId: string,
+  cardId: string,
+  from: Date,
+  to: Date,
+): Promise<DailyCount[]> {
+  const day = (column: SQL) => sql`to_char((${column} at time zone 'UTC')::date, 'YYYY-MM-DD')`
+  const result = await db.execute(sql`
+    select ${day(sql`h.hour`)} as day, h.source::text as source, 'view' as kind,
+      sum(h.views)::int as count
+    from ${cardViewHours} h
+    where h.organization_id = ${organizationId} and h.card_id = ${cardId}
+      and h.hour >= ${at(from)} and h.hour < ${at(to)}
+    group by 1, h.source
+    union all
+    select ${day(sql`e.hour`)}, e.source::text, e.kind::text, sum(e.count)::int
+    from ${cardEventHours} e
+    where e.organization_id = ${organizationId} and e.card_id = ${cardId}
+      and e.hour >= ${at(from)} and e.hour < ${at(to)}
+    group by 1, e.source, e.kind
+    order by 1, 2, 3`)
+  return rowsOf<DailyCount>(result)
+    .map((row) => ({ ...row, count: Number(row.count) }))
+    .filter((row) => row.count > 0)
 }

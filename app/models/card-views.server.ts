@@ -133,3 +133,25 @@ export function countViewsPerCardAndSource(db: Queryable, organizationId: string
     .groupBy(cardViewHours.cardId, cardViewHours.source)
     .orderBy(cardViewHours.cardId, cardViewHours.source)
 }
+
+/**
+ * The views of every card of the organization in one UTC hour, per source: the hourly
+ * `card.viewed` webhook digest (ADR 093), read from the rollup, never from a visitor's row.
+ */
+export function countViewsInHour(db: Queryable, organizationId: string, hour: Date) {
+  return db
+    .select({
+      cardId: cardViewHours.cardId,
+      userId: digitalCards.userId,
+      source: cardViewHours.source,
+      views: sql<number>`sum(${cardViewHours.views})::int`,
+    })
+    .from(cardViewHours)
+    .innerJoin(
+      digitalCards,
+      tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
+    )
+    .where(and(eq(cardViewHours.organizationId, organizationId), eq(cardViewHours.hour, hour)))
+    .groupBy(cardViewHours.cardId, digitalCards.userId, cardViewHours.source)
+    .orderBy(cardViewHours.cardId, cardViewHours.source)
+}

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import { claimDefaultSlug } from '#app/models/card-slugs.server'
 import { type ContactDetailField, contactDetailsOf } from '#app/models/users.server'
@@ -6,6 +6,7 @@ import type { Background } from '#app/validation/card-background'
 import { type CardLinkInput, EMPTY_CARD_EXTRAS } from '#app/validation/card-details'
 import type { Queryable } from '#drizzle/db.server'
 import { cardLinks, cardSlugs, digitalCards, media, userSettings, users } from '#drizzle/schema'
+import { type KeysetPage, keyset } from './keyset.server'
 import { tenantJoin } from './tenant-join.server'
 
 export type DigitalCard = typeof digitalCards.$inferSelect
@@ -20,6 +21,7 @@ export type CardFields = Partial<
     | 'title'
     | 'noindex'
     | 'bio'
+    | 'department'
     | 'pronouns'
     | 'phoneType'
     | 'phone2'
@@ -29,6 +31,9 @@ export type CardFields = Partial<
     | 'addressRegion'
     | 'addressPostalCode'
     | 'addressCountry'
+    | 'coverMediaId'
+    | 'videoProvider'
+    | 'videoId'
   >
 >
 /** A card's link as every reader gets it: in the owner's order. */
@@ -78,6 +83,7 @@ export async function createCard(
 const logo = alias(media, 'card_logo')
 const picture = alias(media, 'card_picture')
 const background = alias(media, 'card_background')
+const cover = alias(media, 'card_cover')
 // A card's current short link (ADR 041); a retired one only redirects.
 const currentSlug = alias(cardSlugs, 'current_slug')
 const currentSlugJoin = tenantJoin(
@@ -96,6 +102,7 @@ const imageJoins = {
   logo: tenantJoin(logo, digitalCards, logo.id, digitalCards.logoMediaId),
   picture: tenantJoin(picture, digitalCards, picture.id, digitalCards.profilePictureMediaId),
   background: tenantJoin(background, digitalCards, background.id, digitalCards.backgroundMediaId),
+  cover: tenantJoin(cover, digitalCards, cover.id, digitalCards.coverMediaId),
 }
 
 /**
@@ -114,6 +121,7 @@ const cardWithImages = {
   logoUrl: mediaPath(logo),
   profilePictureUrl: mediaPath(picture),
   backgroundImageUrl: mediaPath(background),
+  coverUrl: mediaPath(cover),
   links: linksOfCard,
   shortSlug: currentSlug.slug,
 }
@@ -126,6 +134,7 @@ function selectCardsWithImages(db: Queryable) {
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
     .leftJoin(background, imageJoins.background)
+    .leftJoin(cover, imageJoins.cover)
 }
 
 /** The same, with the owner account's status, for a card asked for by someone else. */
@@ -138,6 +147,7 @@ function selectSharedCards(db: Queryable) {
     .leftJoin(logo, imageJoins.logo)
     .leftJoin(picture, imageJoins.picture)
     .leftJoin(background, imageJoins.background)
+    .leftJoin(cover, imageJoins.cover)
 }
 
 export type CardWithImages = Awaited<ReturnType<typeof listCardsForOwner>>[number]
@@ -424,6 +434,7 @@ export async function findCardByReference(
     logoUrl: holder.logoUrl,
     profilePictureUrl: holder.profilePictureUrl,
     backgroundImageUrl: null,
+    coverUrl: null,
     links: [],
     shortSlug: null,
     cardId: null,
@@ -452,6 +463,9 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     backgroundKind: 'color',
     backgroundValue: '#ffffff',
     backgroundMediaId: null,
+    coverMediaId: null,
+    videoProvider: null,
+    videoId: null,
     isDefault: false,
     cardType: 'personal',
     noindex: true,
@@ -460,4 +474,28 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   }
+}
+
+/**
+ * The organization's cards for the REST API (ADR 092), in (updated at, id) order from a
+ * keyset page: every owner's, each with its position for the next page's cursor.
+ */
+export function listOrganizationCards(db: Queryable, organizationId: string, page: KeysetPage) {
+  const set = keyset(digitalCards.updatedAt, digitalCards.id, page)
+  return db
+    .select({ ...getTableColumns(digitalCards), position: set.position })
+    .from(digitalCards)
+    .where(and(eq(digitalCards.organizationId, organizationId), set.where))
+    .orderBy(...set.orderBy)
+    .limit(set.limit)
+}
+
+/** One card of the organization, whoever owns it (the REST API); undefined for another's. */
+export async function findOrganizationCard(db: Queryable, organizationId: string, cardId: string) {
+  if (!isUuid(cardId)) return undefined
+  const [row] = await db
+    .select()
+    .from(digitalCards)
+    .where(and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.id, cardId)))
+  return row
 }

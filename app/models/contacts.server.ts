@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { ContactFilters } from '#app/validation/contact-filters'
 import type { Queryable } from '#drizzle/db.server'
 import { consentTexts, contacts, digitalCards, users } from '#drizzle/schema'
+import { type KeysetPage, keyset } from './keyset.server'
 import { containsPattern } from './search.server'
 import { tenantJoin } from './tenant-join.server'
 
@@ -257,4 +258,63 @@ export async function moveCompanyContacts(
     )
     .returning({ id: contacts.id })
   return moved.length
+}
+
+/**
+ * The organization's contacts for the REST API (ADR 092), every owner's, in (updated at, id)
+ * order from a keyset page, optionally of one source (leads: 'lead'); never the lead's link-token
+ * hash.
+ */
+export function listOrganizationContacts(
+  db: Queryable,
+  organizationId: string,
+  page: KeysetPage & { source?: Contact['source'] | null },
+) {
+  const set = keyset(contacts.updatedAt, contacts.id, page)
+  return db
+    .select({ ...listedColumns, consentVersion: consentTexts.version, position: set.position })
+    .from(contacts)
+    .leftJoin(consentTexts, consentTextOfContact)
+    .where(
+      and(
+        eq(contacts.organizationId, organizationId),
+        page.source ? eq(contacts.source, page.source) : undefined,
+        set.where,
+      ),
+    )
+    .orderBy(...set.orderBy)
+    .limit(set.limit)
+}
+
+/** One contact of the organization, whoever's list it is in (the REST API). */
+export async function findOrganizationContact(
+  db: Queryable,
+  organizationId: string,
+  contactId: string,
+) {
+  const [row] = await db
+    .select({ ...listedColumns, consentVersion: consentTexts.version })
+    .from(contacts)
+    .leftJoin(consentTexts, consentTextOfContact)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
+  return row
+}
+
+/** Deletes one contact of the organization; what was deleted (for the lead's rules), or undefined. */
+export async function deleteOrganizationContact(
+  db: Queryable,
+  organizationId: string,
+  contactId: string,
+) {
+  const [row] = await db
+    .delete(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
+    .returning({
+      id: contacts.id,
+      userId: contacts.userId,
+      source: contacts.source,
+      email: contacts.email,
+      dataTokenHash: contacts.dataTokenHash,
+    })
+  return row
 }

@@ -1,24 +1,27 @@
 // How each new contact's forwarding to the CRM went (one row per contact).
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { consentTexts, contacts, crmSyncs } from '#drizzle/schema'
+import { consentTexts, contacts, crmSyncs, digitalCards } from '#drizzle/schema'
 import { consentOfContact, consentTextOfContact } from './contacts.server'
 import { tenantJoin } from './tenant-join.server'
 
 export type CrmSync = typeof crmSyncs.$inferSelect
+export type CrmProvider = CrmSync['provider']
 
 const one = (organizationId: string, contactId: string) =>
   and(eq(crmSyncs.organizationId, organizationId), eq(crmSyncs.contactId, contactId))
 
+/** A new contact's sync row, naming the CRM it is queued for (ADR 094). */
 export async function insertCrmSync(
   db: Queryable,
   organizationId: string,
   userId: string,
   contactId: string,
+  provider: CrmProvider = 'gohighlevel',
 ) {
   await db
     .insert(crmSyncs)
-    .values({ organizationId, userId, contactId })
+    .values({ organizationId, userId, contactId, provider })
     .onConflictDoNothing({ target: [crmSyncs.organizationId, crmSyncs.contactId] })
 }
 
@@ -32,17 +35,36 @@ export async function markCrmSynced(
   organizationId: string,
   contactId: string,
   crmContactId: string,
+  provider: CrmProvider = 'gohighlevel',
 ) {
   await db
     .update(crmSyncs)
     .set({
       state: 'synced',
+      provider,
       crmContactId,
       lastError: null,
       attempts: sql`${crmSyncs.attempts} + 1`,
       syncedAt: new Date(),
       updatedAt: new Date(),
     })
+    .where(one(organizationId, contactId))
+}
+
+/**
+ * The CRM's id for the contact, known before the sync is done (HubSpot's contact before its
+ * note): a run after a crash finds it and does not create the contact again.
+ */
+export async function recordCrmContactId(
+  db: Queryable,
+  organizationId: string,
+  contactId: string,
+  crmContactId: string,
+  provider: CrmProvider,
+) {
+  await db
+    .update(crmSyncs)
+    .set({ provider, crmContactId, updatedAt: new Date() })
     .where(one(organizationId, contactId))
 }
 
@@ -98,6 +120,7 @@ export async function listCrmSyncs(
       fullName: contacts.fullName,
       email: contacts.email,
       state: crmSyncs.state,
+      provider: crmSyncs.provider,
       attempts: crmSyncs.attempts,
       lastError: crmSyncs.lastError,
       syncedAt: crmSyncs.syncedAt,
@@ -110,7 +133,7 @@ export async function listCrmSyncs(
     .limit(limit)
 }
 
-/** The contact a sync row is about, with what the CRM is sent (its consent too, ADR 050). */
+/** The contact a sync row is about, with what the CRM is sent (its consent, ADR 050; the card it was met on, ADR 094). */
 export async function findContactForSync(db: Queryable, organizationId: string, contactId: string) {
   const [row] = await db
     .select({
@@ -118,11 +141,18 @@ export async function findContactForSync(db: Queryable, organizationId: string, 
       email: contacts.email,
       phoneNumber: contacts.phoneNumber,
       company: contacts.company,
+      jobTitle: contacts.jobTitle,
       source: contacts.source,
+      createdAt: contacts.createdAt,
+      cardTitle: digitalCards.title,
       ...consentOfContact,
     })
     .from(contacts)
     .leftJoin(consentTexts, consentTextOfContact)
+    .leftJoin(
+      digitalCards,
+      tenantJoin(digitalCards, contacts, digitalCards.id, contacts.sourceCardId),
+    )
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
   return row
 }

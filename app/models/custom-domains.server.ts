@@ -1,7 +1,7 @@
 // Queries of an organization's custom domain. The organizations table is the tenant registry
 // (no row-level security): every query names the organization, or is the platform's re-check,
 // or releases the pending claims a verified one beat (ADR 031).
-import { and, asc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { organizations } from '#drizzle/schema'
 
@@ -157,8 +157,11 @@ const releasedClaim = {
   customDomainLostAt: null,
 }
 
-/** The background re-check's batch: custom domains checked longest ago (never first). */
-export async function listDomainsToRecheck(db: Queryable, limit: number) {
+/**
+ * The background re-check's batch: custom domains checked longest ago (never first), and with
+ * `dueBefore` only those not checked since then.
+ */
+export async function listDomainsToRecheck(db: Queryable, limit: number, dueBefore?: Date) {
   return db
     .select({ organizationId: organizations.id })
     .from(organizations)
@@ -167,6 +170,12 @@ export async function listDomainsToRecheck(db: Queryable, limit: number) {
         isNotNull(organizations.customDomain),
         isNotNull(organizations.customDomainVerificationToken),
         eq(organizations.kind, 'agency'),
+        dueBefore
+          ? or(
+              isNull(organizations.customDomainCheckedAt),
+              lt(organizations.customDomainCheckedAt, dueBefore),
+            )
+          : undefined,
       ),
     )
     .orderBy(sql`${organizations.customDomainCheckedAt} asc nulls first`, asc(organizations.id))

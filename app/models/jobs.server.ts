@@ -24,6 +24,8 @@ export type JobName =
   | 'account.delete'
   | 'data-export.build'
   | 'billing.grace-reminder'
+  | 'webhook.deliver'
+  | 'webhook.card-views'
 
 export type NewJob = {
   name: JobName

@@ -39,6 +39,7 @@ export const MEDIA_REFERENCES = [
       digitalCards.logoMediaId,
       digitalCards.profilePictureMediaId,
       digitalCards.backgroundMediaId,
+      digitalCards.coverMediaId,
     ],
   },
 ] as const

@@ -180,6 +180,27 @@ export function listSuccessorChoices(db: Queryable, organizationId: string) {
   )
 }
 
+function staffWhere(
+  organizationId: string,
+  filter: { search: string; role: User['role'] | null },
+  roles: readonly User['role'][],
+) {
+  return and(
+    eq(users.organizationId, organizationId),
+    roleAmong(filter.role, roles),
+    nameOrEmail(filter.search),
+  )
+}
+
+/** How many staff accounts the Team screen lists unfiltered (the agency dashboard's tile). */
+export function countStaff(
+  db: Queryable,
+  organizationId: string,
+  roles: readonly User['role'][] = STAFF_ROLES,
+) {
+  return countPeople(db, staffWhere(organizationId, { search: '', role: null }, roles))
+}
+
 /**
  * An organization's staff accounts (`roles`: the platform's by default, or an agency's), by
  * name.
@@ -191,13 +212,7 @@ export function listStaff(
   roles: readonly User['role'][] = STAFF_ROLES,
 ): Promise<PersonRow[]> {
   return selectPeople(db)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        roleAmong(filter.role, roles),
-        nameOrEmail(filter.search),
-      ),
-    )
+    .where(staffWhere(organizationId, filter, roles))
     .orderBy(...byName)
     .limit(500)
 }
@@ -280,6 +295,10 @@ export type AccountChanges = Partial<
     | 'staffTitle'
     | 'passwordHash'
     | 'assignedToUserId'
+    | 'externalId'
+    | 'directory'
+    | 'jobTitle'
+    | 'phoneNumber'
   >
 >
 

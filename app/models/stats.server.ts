@@ -4,6 +4,7 @@
 // of each boundary with it.
 import { and, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import { VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
+import { STAFF_DIRECTORIES, USER_LIST_ROLES } from '#app/validation/people'
 import type { Queryable } from '#drizzle/db.server'
 import {
   auditEvents,
@@ -11,10 +12,16 @@ import {
   cardViews,
   contacts,
   digitalCards,
-  organizations,
   teamMembers,
-  users,
 } from '#drizzle/schema'
+import { countAgenciesForPlatform } from './agencies.server'
+import { selectAssignedEndUserIds } from './assigned-users.server'
+import {
+  countEndUsersForPlatform,
+  countOrganizationEndUsers,
+  countStaff,
+  type EndUserFilter,
+} from './people.server'
 
 /** Spec §9: the last 7 days against the 7 days before. */
 export const COMPARISON_DAYS = 7
@@ -53,18 +60,9 @@ function byWeek(column: typeof cardViews.viewedAt | typeof contacts.createdAt, n
 
 // The assigned scope filters on the users table only: a card's or contact's user is always of
 // the same organization (composite foreign keys), so one organization filter decides, and
-// dropping it makes tests/integration/model-isolation.test.ts fail.
-/** The end users of the organization assigned to a team member. */
-const assignedTo = (organizationId: string, teamAdminId: string) =>
-  and(
-    eq(users.organizationId, organizationId),
-    eq(users.assignedToUserId, teamAdminId),
-    eq(users.role, 'end_user'),
-  )
-
-function assignedEndUsers(db: Queryable, organizationId: string, teamAdminId: string) {
-  return db.select({ id: users.id }).from(users).where(assignedTo(organizationId, teamAdminId))
-}
+// dropping it makes tests/integration/model-isolation.test.ts fail. Whom a team member looks
+// after is ruled in one place, beside their My End Users list (assigned-users.server.ts).
+const assignedEndUsers = selectAssignedEndUserIds
 
 /** The analytics screens' scopes (ADR 082): the dashboards' and a team's (its members' cards). */
 export type CardScope = StatsScope | { kind: 'team'; teamId: string }
@@ -172,44 +170,38 @@ export function countViewsByWeek(
   return viewsByWeek(db, viewsInScope(db, organizationId, scope), now)
 }
 
-export async function countAssignedEndUsers(
-  db: Queryable,
-  organizationId: string,
-  teamAdminId: string,
-) {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(users)
-    .where(assignedTo(organizationId, teamAdminId))
-  return row?.count ?? 0
+/**
+ * An agency's people as its End Users and Team Members screens list them unfiltered: the same
+ * counts those lists' totals use (ADR 085).
+ */
+export async function countOrganizationPeople(db: Queryable, organizationId: string) {
+  return {
+    endUsers: await countOrganizationEndUsers(db, organizationId, EVERY_END_USER),
+    teamMembers: await countStaff(db, organizationId, STAFF_DIRECTORIES.agency.access),
+  }
 }
 
-export async function countOrganizationPeople(db: Queryable, organizationId: string) {
-  const rows = await db
-    .select({ role: users.role, count: sql<number>`count(*)::int` })
-    .from(users)
-    .where(eq(users.organizationId, organizationId))
-    .groupBy(users.role)
-  const byRole = Object.fromEntries(rows.map((r) => [r.role, r.count]))
-  return {
-    endUsers: byRole.end_user ?? 0,
-    teamMembers:
-      (byRole.agency_admin ?? 0) + (byRole.agency_member ?? 0) + (byRole.team_admin ?? 0),
-    total: rows.reduce((sum, r) => sum + r.count, 0),
-  }
+const EVERY_END_USER = { search: '', status: null, assignedToUserId: null } as const
+
+/** The super admin's End Users list opened on its end users (the tile's link, ADR 085). */
+export const PLATFORM_END_USERS: EndUserFilter = {
+  search: '',
+  organizationId: null,
+  status: null,
+  role: 'end_user',
+  roles: USER_LIST_ROLES,
 }
 
 // The platform's figures: no organization filter at all. They only see every tenant inside
 // withPlatformScope (the super-admin guard's grant); inside withTenant row-level security
 // narrows them to that tenant.
 
+/** The super admin's Agencies and End Users tiles: the counts of the lists they open. */
 export async function countPlatformPeople(db: Queryable) {
-  const result = await db.execute(sql`
-    select
-      (select count(*) from ${organizations} where ${organizations.kind} = 'agency')::int as agencies,
-      (select count(*) from ${users} where ${users.role} = 'end_user')::int as "endUsers"`)
-  const [row] = rowsOf<{ agencies: number; endUsers: number }>(result)
-  return { agencies: Number(row?.agencies ?? 0), endUsers: Number(row?.endUsers ?? 0) }
+  return {
+    agencies: await countAgenciesForPlatform(db),
+    endUsers: await countEndUsersForPlatform(db, PLATFORM_END_USERS),
+  }
 }
 
 export function countPlatformCards(db: Queryable) {
@@ -242,8 +234,11 @@ export type EndUserFigures = {
   contacts: WeekOverWeek
   views: WeekOverWeek
   activity: ActivityItem[]
-  /** The other people of all the user's teams, each once (spec §2.3 shows a fixed 3). */
-  teammates: number
+  /**
+   * The people of all the user's teams, each once and the user included, as the Team page's
+   * members table lists them (spec §2.3 shows a fixed 3; ADR 085).
+   */
+  teamMembers: number
   /** Whether the user belongs to a team at all: without one, a count of teammates cannot apply. */
   inTeam: boolean
 }
@@ -252,7 +247,7 @@ export type EndUserFigures = {
  * Everything the end user's dashboard shows, in one statement: their cards; contacts and card
  * views of the last 7 days against the 7 before; their recent activity, newest first (views of
  * their cards, contacts they gained by source, changes to their cards and profile); the people
- * who share a team with them. Each part is served by an index: the views are summed card by
+ * of their teams. Each part is served by an index: the views are summed card by
  * card from card_view_hours (whole hours) and counted on (organization_id, card_id, viewed_at)
  * only in the hours the windows' edges cut, and each activity branch takes its newest rows by
  * index (the views per card) before the merge, so no branch reads all of a card's views.
@@ -349,12 +344,11 @@ export async function endUserFigures(
       order by at desc
       limit ${limit}
     ),
-    teammates as (
+    team_people as (
       select count(distinct other.user_id)::int as n
       from ${teamMembers} mine
       join ${teamMembers} other
         on other.organization_id = mine.organization_id and other.team_id = mine.team_id
-          and other.user_id <> mine.user_id
       where mine.organization_id = ${organizationId} and mine.user_id = ${userId}
     )
     select json_build_object(
@@ -365,7 +359,7 @@ export async function endUserFigures(
         (select json_agg(json_build_object('id', id, 'kind', kind, 'at', at, 'subject', subject)
           order by at desc) from activity),
         '[]'::json),
-      'teammates', (select n from teammates),
+      'teamMembers', (select n from team_people),
       'inTeam', exists(
         select 1 from ${teamMembers} mine
         where mine.organization_id = ${organizationId} and mine.user_id = ${userId}

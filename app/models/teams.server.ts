@@ -306,3 +306,13 @@ export function listOrganizationTeams(db: Queryable, organizationId: string, lim
     .orderBy(desc(teams.createdAt), desc(teams.id))
     .limit(limit)
 }
+
+/** One team of the organization (the REST API); undefined for another's or a malformed id. */
+export async function findOrganizationTeam(db: Queryable, organizationId: string, teamId: string) {
+  if (!isRowId(teamId)) return undefined
+  const [team] = await db
+    .select()
+    .from(teams)
+    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+  return team
+}

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { media, organizations, users } from '#drizzle/schema'
+import { type KeysetPage, keyset } from './keyset.server'
 import { userNameOrEmailMatches } from './search.server'
 import { tenantJoin } from './tenant-join.server'
 
@@ -25,6 +26,9 @@ export type NewUser = {
   workEmail?: string
   /** Null (the default) until the owner follows the sign-up confirmation link. */
   emailConfirmedAt?: Date | null
+  /** The identity provider's id and fields, for an account the directory made (ADR 089). */
+  externalId?: string | null
+  directory?: Record<string, unknown>
 }
 
 /** Emails are compared case-insensitively: they are stored lower-cased. */
@@ -266,3 +270,27 @@ export function listUserAccountsForPlatform(db: Queryable, search: string, page:
 }
 
 export type UserAccountListRow = Awaited<ReturnType<typeof listUserAccountsForPlatform>>[number]
+
+/**
+ * The organization's accounts for the REST API (ADR 092) in (updated at, id) order from a
+ * keyset page: what an integration needs of a person, never a secret or the directory's data.
+ */
+export function listOrganizationUsers(db: Queryable, organizationId: string, page: KeysetPage) {
+  const set = keyset(users.updatedAt, users.id, page)
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+      status: users.status,
+      createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
+      position: set.position,
+    })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), set.where))
+    .orderBy(...set.orderBy)
+    .limit(set.limit)
+}

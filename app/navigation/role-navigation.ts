@@ -5,20 +5,24 @@
 // the flag (tests/unit/role-navigation.test.ts fails until it is flipped, and if it is flipped early).
 import {
   BarChart3,
+  Braces,
   Building2,
   Contact,
   CopyCheck,
   CreditCard,
+  KeyRound,
   LayoutDashboard,
   type LucideIcon,
   Megaphone,
   Nfc,
   Palette,
   QrCode,
+  RefreshCw,
   Settings,
   Shield,
   UserRound,
   Users,
+  Webhook,
 } from 'lucide-react'
 import {
   ROLE_NAMES,
@@ -80,6 +84,38 @@ const CARD_TEMPLATES: Destination = {
   id: 'card-templates',
   to: '/dashboard/agency/templates',
   icon: CopyCheck,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: the agency's single sign-on, its admins only (ADR 088). */
+const SINGLE_SIGN_ON: Destination = {
+  id: 'single-sign-on',
+  to: '/dashboard/agency/sso',
+  icon: KeyRound,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: SCIM directory sync, for the agency admin only (ADR 089). */
+const DIRECTORY_SYNC: Destination = {
+  id: 'directory-sync',
+  to: '/dashboard/agency/scim',
+  icon: RefreshCw,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: the REST API's keys and reference, agency admin only (ADR 092). */
+const API_KEYS: Destination = {
+  id: 'api-keys',
+  to: '/dashboard/agency/api',
+  icon: Braces,
+  exists: true,
+}
+
+/** Ours, beyond the spec's table: signed webhooks, for the agency admin only (ADR 093). */
+const WEBHOOKS: Destination = {
+  id: 'webhooks',
+  to: '/dashboard/agency/webhooks',
+  icon: Webhook,
   exists: true,
 }
 
@@ -177,8 +213,9 @@ const AREA_SETTINGS_IDS = new Set(['area-settings', 'system-settings'])
  * The area's settings entry and the Account group's Settings open the same screen, so the
  * Account group leaves its Settings to the Dashboard group's (the spec's table label, and a path
  * inside the sidebar layout). The end-user area adds Contacts, which the menu and the home
- * tiles already offer, after its QR code; the agency area adds Announcements after End Users and
- * Card Templates after Announcements.
+ * tiles already offer, after its QR code; the agency area adds Announcements after End Users,
+ * Card Templates after Announcements, and for its admins Single Sign-On after Branding,
+ * Directory Sync after Card Templates, then API and Webhooks.
  */
 export function sidebarNavigation(role: Role) {
   const dashboard = dashboardEntries(role).filter((item) => item.exists)
@@ -199,6 +236,26 @@ export function sidebarNavigation(role: Role) {
     const templates = entry(CARD_TEMPLATES, 'Card Templates')
     const after = dashboard.findIndex((item) => item.id === 'announcements')
     if (templates.exists) dashboard.splice(after + 1, 0, templates)
+    // Single Sign-On (issue 42 point 1, ADR 088) after Branding, for the agency admin only: who
+    // decides how the agency's people sign in (an agency member's visit is a 403).
+    const sso = entry(SINGLE_SIGN_ON, 'Single Sign-On')
+    const branding = dashboard.findIndex((item) => item.id === 'branding')
+    if (sso.exists && role === 'agency_admin') dashboard.splice(branding + 1, 0, sso)
+    // Directory Sync (issue 42 point 2, ADR 089) after Card Templates, for the agency admin
+    // alone: its tokens and log are the admin's (the screen's guard says the same).
+    const sync = entry(DIRECTORY_SYNC, 'Directory Sync')
+    const afterTemplates = dashboard.findIndex((item) => item.id === 'card-templates')
+    if (sync.exists && role === 'agency_admin') dashboard.splice(afterTemplates + 1, 0, sync)
+    // API (issue 43, ADR 092) and Webhooks (ADR 093) after Directory Sync, for the agency admin
+    // alone: a key reads and writes the agency's people and contacts, and endpoints, secrets and
+    // the delivery log are the admin's (the screens' guards say the same).
+    const api = entry(API_KEYS, 'API')
+    const webhooks = entry(WEBHOOKS, 'Webhooks')
+    const afterSync = dashboard.findIndex((item) => item.id === 'directory-sync')
+    if (role === 'agency_admin') {
+      const added = [api, webhooks].filter((item) => item.exists)
+      dashboard.splice(afterSync + 1, 0, ...added)
+    }
   }
   // Every role has Analytics (issue 41 point 8, ADR 082) after its Overview: every role owns
   // cards (ADR 007), and admins see their team's or agency's there too.

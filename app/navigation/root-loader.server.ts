@@ -13,6 +13,7 @@ import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
 import { readToast } from '#app/utils/toast.server'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
+import { DEFAULT_GET_YOUR_OWN_CARD_PATH } from '#app/validation/legal'
 import { rolePaths } from '#app/validation/roles'
 import { withTenant } from '#drizzle/db.server'
 import stylesheet from '../tailwind.css?url'
@@ -62,6 +63,8 @@ export async function rootLoader({ request, context }: LoaderFunctionArgs) {
       logoUrl: tenant.logoUrl,
       faviconUrl: tenant.faviconUrl,
       legal: tenant.legal,
+      // The card page footer's "Get your own card" (ADR 083): the agency's page, else sign-up.
+      getYourOwnCardUrl: tenant.getYourOwnCardUrl || DEFAULT_GET_YOUR_OWN_CARD_PATH,
       // The host's app identity (ADR 024): its manifest, home-screen icon and browser colour.
       manifestUrl: MANIFEST_PATH,
       appleTouchIconUrl: iconPath(tenant, 'apple-touch-180'),

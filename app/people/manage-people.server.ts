@@ -68,6 +68,7 @@ import { PLANS, type PlanId } from '#app/validation/plans'
 import type { Role } from '#app/validation/roles'
 import { readSeatForwarding, type SeatForwarding } from '#app/validation/seat-forwarding'
 import { splitName } from '#app/validation/text'
+import { emitUserDeactivated } from '#app/webhooks/webhook-events.server'
 import {
   type PlatformScopeGrant,
   type Transaction,
@@ -502,6 +503,9 @@ export async function setEndUserStatus(
     }
     await updateAccount(tx, organizationId, account.id, { status: input.status })
     if (input.status === 'inactive') await deleteUserSessions(tx, organizationId, account.id)
+    if (input.status === 'inactive' && account.status === 'active') {
+      await emitUserDeactivated(tx, organizationId, account, 'admin')
+    }
     await audit(
       tx,
       admin,

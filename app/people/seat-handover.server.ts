@@ -23,8 +23,9 @@ export type SeatHandOver = {
   userId: string
   /** Who takes over: an active account of the same organization. */
   successorId: string
-  /** Who decided it (the audit event's actor): an admin, or the person themselves. */
-  actorUserId: string
+  /** Who decided it (the audit event's actor): an admin, the person themselves, or null for the
+   * agency's directory (SCIM, ADR 089). */
+  actorUserId: string | null
   /** The actor's own organization, when it is another (a super admin acting on the platform). */
   actorOrganizationId?: string
 }

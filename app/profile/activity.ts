@@ -3,6 +3,8 @@
 const LABELS: Record<string, string> = {
   'profile.updated': 'Updated your profile',
   'password.changed': 'Changed your password',
+  'sso.account_created': 'Signed in with single sign-on for the first time',
+  'sso.account_refused': 'Single sign-on turned a new person away: no free seat on the plan',
   'account.deletion_scheduled': 'Asked to delete your account',
   'account.deletion_cancelled': 'Cancelled the deletion of your account by signing in',
   'account.deletion_refused': 'An account deletion was refused: it would have left no admin',

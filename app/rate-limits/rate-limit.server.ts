@@ -59,6 +59,20 @@ export const LIMITS = {
   // Personal data exports a person asks for (ADR 052): each builds a zip of all their rows and
   // images, so a few an hour, counted when one is queued.
   dataExport: { max: 3, windowMs: 60 * MINUTE },
+  // SCIM calls per token (ADR 089): an identity provider's first sync of a large directory
+  // sends bursts (Entra documents no more than a few per second), far below this ceiling.
+  scimToken: { max: 1200, windowMs: MINUTE },
+  // SCIM calls whose token was refused, per client address: a wrong token is guessed no faster,
+  // and the agency's provisioning log is not flooded with refusals.
+  scimRefusedIp: { max: 30, windowMs: 15 * MINUTE },
+  // Single sign-on attempts started, per client address (ADR 090): each writes the attempt's
+  // request (SAML) or asks the provider's discovery document (OIDC) before anyone is known.
+  ssoStartIp: { max: 30, windowMs: 15 * MINUTE },
+  // REST API calls per key (ADR 092), answered with the RateLimit headers: an integration's
+  // sync pages through thousands of rows a minute at 200 a page.
+  apiKey: { max: 600, windowMs: MINUTE },
+  // REST API calls whose key was refused, per client address: a key is guessed no faster.
+  apiRefusedIp: { max: 30, windowMs: 15 * MINUTE },
 } as const
 
 type LimitName = keyof typeof LIMITS
@@ -123,6 +137,23 @@ export async function hitOrRefuseIn(
   if (row.count > LIMITS[name].max) {
     const wait = secondsUntil(row.resetAt)
     throw rateLimited(wait, refusal(wait))
+  }
+}
+
+/**
+ * Counts one hit inside the caller's transaction and says where the window stands, for the
+ * IETF RateLimit headers (ADR 092): the limit, what is left, and the seconds until it resets.
+ * `over` is true past the limit; the caller answers 429 (and that hit stays counted).
+ */
+export async function countHitIn(tx: Transaction, name: LimitName, key: string) {
+  const row = await hitRateLimit(tx, key, LIMITS[name].windowMs)
+  const limit = LIMITS[name].max
+  return {
+    limit,
+    windowSeconds: LIMITS[name].windowMs / 1000,
+    remaining: Math.max(0, limit - row.count),
+    resetSeconds: secondsUntil(row.resetAt),
+    over: row.count > limit,
   }
 }
 

@@ -12,7 +12,7 @@ import { API_SETTINGS_MESSAGES } from '#app/validation/api-settings'
 export const meta: MetaFunction = () => [{ title: 'CRM Integration' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return await loadApiSettings(await requireUser(request, context))
+  return await loadApiSettings(await requireUser(request, context), request)
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
@@ -20,7 +20,20 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
 
 export default function Page() {
   const settings = useLoaderData<typeof loader>()
-  const saved = `${settings.hasKey}:${settings.keyLast4}:${settings.locationId}:${settings.enabled}`
+  const saved = [
+    settings.shown,
+    settings.provider,
+    settings.hasKey,
+    settings.keyLast4,
+    settings.locationId,
+    settings.enabled,
+    settings.hubspot.tokenLast4,
+    settings.hubspot.enabled,
+    settings.salesforce.instanceUrl,
+    settings.salesforce.clientId,
+    settings.salesforce.secretLast4,
+    settings.salesforce.enabled,
+  ].join(':')
   return (
     <SignedInLayout>
       <ApiSettingsPage key={saved} settings={settings} />

@@ -11,6 +11,7 @@ import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
+import { ssoRequiredMessage } from '#app/validation/sso'
 
 export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
 
@@ -23,8 +24,9 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     schema: ForgotPasswordSchema,
     redirectTo: '/auth/login',
     handle: async ({ email }, { tenant }) => {
+      let ssoDomain: string | null
       try {
-        await requestPasswordReset(tenant, email, context.clientIp ?? 'unknown')
+        ;({ ssoDomain } = await requestPasswordReset(tenant, email, context.clientIp ?? 'unknown'))
       } catch (error) {
         // Anything else (the database unreachable: a 503) is answered as it is, never as
         // "sent". That answer cannot tell accounts apart: nothing here looks the address up
@@ -33,6 +35,14 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
         throw new Refusal('rate_limited', rateLimitMessage(error.retryAfterSeconds), {
           retryAfterSeconds: error.retryAfterSeconds,
         })
+      }
+      // A domain that requires SSO: only its break-glass admins get a link (ADR 088).
+      if (ssoDomain) {
+        return {
+          toast: ssoRequiredMessage(ssoDomain),
+          description: 'Administrators of this agency get a reset link by email.',
+          type: 'info',
+        }
       }
       return 'Password reset link sent! Please check your email.'
     },

@@ -6,11 +6,18 @@ import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
+import {
+  SIGN_IN_DESCRIPTION,
+  SIGN_IN_TITLE,
+  SIGN_UP_PROMPT,
+} from '#app/components/auth/sign-in-texts'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
+import { offersSsoSignIn } from '#app/sso/sso-sign-in.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
@@ -26,7 +33,11 @@ export const headers = actionAndLoaderHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
-  return { redirectTo, info: await signInInfo(tenant, redirectTo) }
+  return {
+    redirectTo,
+    info: await signInInfo(tenant, redirectTo),
+    sso: await offersSsoSignIn(tenant),
+  }
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
@@ -65,7 +76,7 @@ export const clientAction = serverActionOrFailure
 const NO_INTENTS = {}
 
 export default function LoginPage() {
-  const { redirectTo, info } = useLoaderData<typeof loader>()
+  const { redirectTo, info, sso } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   useClientFailureToast(actionData, NO_INTENTS, 'Failed to sign in')
   const navigation = useNavigation()
@@ -78,11 +89,11 @@ export default function LoginPage() {
     : '/auth/register'
   return (
     <AuthCard
-      title="Sign in"
-      description="Welcome back. Sign in to manage and share your cards."
+      title={SIGN_IN_TITLE}
+      description={SIGN_IN_DESCRIPTION}
       footer={
         <>
-          Don't have an account?{' '}
+          {SIGN_UP_PROMPT}{' '}
           <Link
             to={registerHref}
             className="font-medium text-brand-text underline-offset-4 hover:underline"
@@ -115,6 +126,18 @@ export default function LoginPage() {
           Sign In
         </StatusButton>
       </Form>
+      {/* The agency's single sign-on (ADR 088), once some address here can use it. */}
+      {sso ? (
+        <div className="mt-4 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">
+          <Button asChild variant="secondary">
+            <Link
+              to={redirectTo ? `/auth/sso?${new URLSearchParams({ redirectTo })}` : '/auth/sso'}
+            >
+              Sign in with SSO
+            </Link>
+          </Button>
+        </div>
+      ) : null}
     </AuthCard>
   )
 }

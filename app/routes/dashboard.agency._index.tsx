@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { viewsStat } from '#app/components/dashboard/stat-card'
 import { DashboardLoadError, dashboardHandle } from '#app/components/dashboard/stats-failure'
 import { agencyDashboard } from '#app/dashboard/dashboard.server'
 
@@ -13,15 +12,10 @@ export default function AgencyDashboard() {
     useLoaderData<typeof loader>()
   return (
     <RoleDashboard
+      area="agency"
       title={`${agency} Dashboard`}
       firstName={firstName}
       stats={stats}
-      figures={(figures) => [
-        { id: 'end-users', label: 'End users', value: figures.people.endUsers },
-        { id: 'team-members', label: 'Team members', value: figures.people.teamMembers },
-        { id: 'cards', label: 'Digital cards', value: figures.cards },
-        viewsStat(figures.views),
-      ]}
       chartTitle={`Card views per day at ${agency}`}
       emptyText={`No activity yet. New accounts and cards at ${agency} will show here.`}
       now={now}

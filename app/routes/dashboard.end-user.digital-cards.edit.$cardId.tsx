@@ -18,9 +18,16 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
   cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
-  const { card, step, area, shortLink, locked } = useLoaderData<typeof loader>()
+  const { card, step, area, shortLink, locked, directory } = useLoaderData<typeof loader>()
   return (
-    <CardEditorPage card={card} step={step} area={area} shortLink={shortLink} locked={locked} />
+    <CardEditorPage
+      card={card}
+      step={step}
+      area={area}
+      shortLink={shortLink}
+      locked={locked}
+      directory={directory}
+    />
   )
 }
 

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { viewsStat } from '#app/components/dashboard/stat-card'
 import { DashboardLoadError, dashboardHandle } from '#app/components/dashboard/stats-failure'
 import { superAdminDashboard } from '#app/dashboard/dashboard.server'
 
@@ -13,15 +12,10 @@ export default function SuperAdminDashboard() {
   const platform = stats?.scope === 'platform'
   return (
     <RoleDashboard
+      area="super-admin"
       title="Super Admin Dashboard"
       firstName={firstName}
       stats={stats}
-      figures={(figures) => [
-        { id: 'agencies', label: 'Agencies', value: figures.agencies },
-        { id: 'end-users', label: 'End users', value: figures.endUsers },
-        { id: 'cards', label: 'Digital cards', value: figures.cards },
-        viewsStat(figures.views),
-      ]}
       chartTitle={platform ? 'Card views per day across the platform' : 'Card views per day'}
       emptyText={
         platform

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
-import { contactsStat, viewsStat } from '#app/components/dashboard/stat-card'
 import { DashboardLoadError, dashboardHandle } from '#app/components/dashboard/stats-failure'
 import { teamMemberDashboard } from '#app/dashboard/dashboard.server'
 
@@ -12,16 +11,11 @@ export default function TeamMemberDashboard() {
   const { firstName, stats, offerOnboarding, now } = useLoaderData<typeof loader>()
   return (
     <RoleDashboard
+      area="team-member"
       offerOnboarding={offerOnboarding}
       title="Team Member Dashboard"
       firstName={firstName}
       stats={stats}
-      figures={(figures) => [
-        { id: 'end-users', label: 'Assigned end users', value: figures.endUsers },
-        { id: 'cards', label: 'Their digital cards', value: figures.cards },
-        viewsStat(figures.views),
-        contactsStat(figures.contacts),
-      ]}
       chartTitle="Views of your end users' cards per day"
       emptyText="No activity yet. The cards, views and contacts of the end users you manage will show here."
       now={now}

@@ -47,6 +47,8 @@ export type VCardInput = {
   firstName: string
   lastName: string
   company?: string
+  /** ORG's second component: the unit within the company (RFC 2426 §3.5.5). */
+  department?: string
   jobTitle?: string
   email?: string
   workEmail?: string
@@ -70,6 +72,7 @@ export type VCardCardFields = {
   firstName: string
   lastName: string
   company: string
+  department: string
   jobTitle: string
   email: string
   workEmail: string
@@ -112,6 +115,7 @@ export function buildCardVCard(
     firstName: card.firstName,
     lastName: card.lastName,
     company: card.company,
+    department: card.department,
     jobTitle: card.jobTitle,
     email: card.email,
     workEmail: card.workEmail,
@@ -144,7 +148,6 @@ export function buildVCard(input: VCardInput) {
   ])
   const work = input.workEmail?.trim()
   const optional: [string, string | undefined][] = [
-    ['ORG', input.company],
     ['TITLE', input.jobTitle],
     // One address typed as both is one EMAIL line, the work one (issue 41 point 14).
     ['EMAIL;TYPE=INTERNET,HOME', distinctEmails([work, input.email]).find((a) => a !== work)],
@@ -155,6 +158,11 @@ export function buildVCard(input: VCardInput) {
     // No 3.0 property for pronouns (RFC 9554 adds one to 4.0): an extension importers may keep.
     ['X-PRONOUNS', input.pronouns],
   ]
+  // ORG is structured: the company, then the unit within it.
+  const org = [input.company?.trim() ?? '', input.department?.trim() ?? '']
+  if (org.some(Boolean)) {
+    lines.push(`ORG:${org.map(escapeVCardText).join(';').replace(/;$/, '')}`)
+  }
   for (const [name, value] of optional) {
     if (value?.trim()) lines.push(`${name}:${escapeVCardText(value.trim())}`)
   }

@@ -25,7 +25,9 @@ import {
   setCardBackground,
   updateCard,
 } from '#app/models/cards.server'
+import { getOrganizationPreferences } from '#app/models/organization-settings.server'
 import { findOrganizationBranding } from '#app/models/organizations.server'
+import { findUserById } from '#app/models/users.server'
 import { Refusal } from '#app/utils/action-error'
 import type { Background } from '#app/validation/card-background'
 import type { CardLinkInput } from '#app/validation/card-details'
@@ -39,6 +41,14 @@ import {
   type TemplateModes,
   type TemplateTexts,
 } from '#app/validation/card-templates'
+import {
+  cardValuesOf,
+  type DirectoryCardField,
+  type DirectoryCardValues,
+  readDirectoryCardFields,
+  readDirectoryFields,
+} from '#app/validation/scim'
+import { emitCardUpdated } from '#app/webhooks/webhook-events.server'
 import type { Queryable } from '#drizzle/db.server'
 
 /** The card columns each field of a template covers (links and background are their own). */
@@ -201,9 +211,14 @@ export async function createCardUnderTemplate(
   db: Queryable,
   organizationId: string,
   userId: string,
-  input: NewCard,
+  newCard: NewCard,
   links: CardLinkInput[] = [],
 ) {
+  // A new card of a person the directory manages starts with what the directory holds.
+  const input: NewCard = {
+    ...newCard,
+    ...(await directoryHeldValues(db, organizationId, userId)).values,
+  }
   const template = await findTemplateForUser(db, organizationId, userId)
   if (!template) {
     const card = await createCard(db, organizationId, userId, input)
@@ -242,12 +257,57 @@ export async function writeCardUnderTemplate(
   userId: string,
   cardId: string,
   write: CardWrite,
-): Promise<{ card: DigitalCard; kept: TemplateField[] } | undefined> {
+): Promise<{ card: DigitalCard; kept: TemplateField[]; heldByDirectory: string[] } | undefined> {
   const template = await findTemplateOfCard(db, organizationId, cardId)
+  const held = await underDirectory(db, organizationId, userId, write)
   const allowed = template
-    ? underRule(await ruleOf(db, organizationId, template), write)
-    : { ...write, kept: [] as TemplateField[] }
-  return writeCard(db, organizationId, userId, cardId, allowed)
+    ? underRule(await ruleOf(db, organizationId, template), held.write)
+    : { ...held.write, kept: [] as TemplateField[] }
+  const written = await writeCard(db, organizationId, userId, cardId, allowed)
+  return written && { ...written, heldByDirectory: held.columns }
+}
+
+/**
+ * Directory fields on cards (issue 42 point 3, ADR 089): for a person the agency's directory
+ * manages (an external id, not deleted), the card fields the agency maps and the values the
+ * directory holds for them. None for anybody else.
+ */
+export async function directoryHeldValues(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<{ fields: DirectoryCardField[]; values: DirectoryCardValues }> {
+  const mapped = readDirectoryCardFields(
+    (await getOrganizationPreferences(db, organizationId)).scimCardFields,
+  )
+  if (mapped.length === 0) return { fields: [], values: {} }
+  const owner = await findUserById(db, organizationId, userId)
+  const directory = readDirectoryFields(owner?.directory)
+  if (!owner?.externalId || directory.deletedAt) return { fields: [], values: {} }
+  return { fields: mapped, values: cardValuesOf(directory, mapped) }
+}
+
+/**
+ * The directory's values win over whatever a form sent for the fields it holds; the template's
+ * locks still apply after (a locked field is the template's). Returns the write and the columns
+ * that were held.
+ */
+async function underDirectory(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  write: CardWrite,
+): Promise<{ write: CardWrite; columns: string[] }> {
+  if (!write.fields) return { write, columns: [] }
+  const { values } = await directoryHeldValues(db, organizationId, userId)
+  const fields: CardFields = { ...write.fields }
+  const columns: string[] = []
+  for (const [column, value] of Object.entries(values)) {
+    if (!(column in fields)) continue
+    if (fields[column as keyof CardFields] !== value) columns.push(column)
+    Object.assign(fields, { [column]: value })
+  }
+  return { write: { ...write, fields }, columns }
 }
 
 async function writeCard(
@@ -265,6 +325,8 @@ async function writeCard(
   const written = background
     ? await setCardBackground(db, organizationId, userId, cardId, background)
     : card
+  // Every card write passes here: card.updated for the agency's webhooks, in its transaction.
+  await emitCardUpdated(db, organizationId, written ?? card)
   return { card: written ?? card, kept }
 }
 

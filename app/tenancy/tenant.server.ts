@@ -6,7 +6,7 @@ import { getEnv } from '#app/env.server'
 import { findAgency } from '#app/models/agencies.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
-import { readLegalLinks } from '#app/tenancy/legal.server'
+import { readGetYourOwnCardUrl, readLegalLinks } from '#app/tenancy/legal.server'
 import { type LegalLinks, legalFor } from '#app/validation/legal'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { isOutage } from '#drizzle/unavailable.server'
@@ -30,6 +30,11 @@ export type Tenant = {
    * labeling is off). Empty strings are not shown.
    */
   legal: LegalLinks
+  /**
+   * Where a recipient's card page footer sends "Get your own card" (ADR 083): the agency's
+   * chosen page, or '' for the sign-up page of the host the card is on.
+   */
+  getYourOwnCardUrl: string
   /**
    * The platform tenant only: the public URL saved in System Settings, which the links the
    * platform builds for the root domain start with (tenantOrigin). Null until one is saved.
@@ -106,6 +111,10 @@ async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil
       ? await withTenant(platform.id, (tx) => readLegalLinks(tx, platform.id))
       : ownLegal
   const legal = legalFor(organization, ownLegal, platformLegal)
+  const getYourOwnCardUrl =
+    organization.kind === 'agency'
+      ? await withTenant(organization.id, (tx) => readGetYourOwnCardUrl(tx, organization.id))
+      : ''
   // The logo and favicon are media rows, which row-level security shows only inside their
   // tenant: read them there, as the app login would (ADR 004).
   const images = await withTenant(brand.id, (tx) => findBrandingImagePaths(tx, brand.id, brand))
@@ -131,6 +140,7 @@ async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil
         faviconUrl: images.faviconPath,
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
         legal,
+        getYourOwnCardUrl,
         platformUrl,
       },
     },

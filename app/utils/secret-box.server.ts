@@ -9,6 +9,11 @@
 //   the value, so a value sealed for another account, another session or another purpose fails
 //   authentication like a changed byte. They have a prefix and a key of their own:
 //     f1.<key id>.<nonce>.<ciphertext and tag>
+// - Values sealed for a cookie of a flow that starts before anyone is signed in (a single
+//   sign-on's state, nonce and PKCE verifier, ADR 088): `sealForCookie`/`openFromCookie`, bound
+//   to the purpose and organization (and the user, when one started it), with their own prefix
+//   and key, and an expiry inside the sealed value:
+//     c1.<key id>.<nonce>.<ciphertext and tag>
 //
 // The key id is a short hash of the derived key, so after APP_SECRET changes the values written
 // under the old one are still read while APP_SECRET_PREVIOUS holds it, and `needsReseal` tells
@@ -19,9 +24,13 @@ import { getEnv } from '#app/env.server'
 const NONCE_BYTES = 12
 const TAG_BYTES = 16
 
-type Kind = 'rest' | 'form'
-const PREFIX: Record<Kind, string> = { rest: 'v1', form: 'f1' }
-const HKDF_INFO: Record<Kind, string> = { rest: 'api keys at rest v1', form: 'form values v1' }
+type Kind = 'rest' | 'form' | 'cookie'
+const PREFIX: Record<Kind, string> = { rest: 'v1', form: 'f1', cookie: 'c1' }
+const HKDF_INFO: Record<Kind, string> = {
+  rest: 'api keys at rest v1',
+  form: 'form values v1',
+  cookie: 'flow cookies v1',
+}
 
 /**
  * Every purpose a value is sealed for a form with. Each has one page that mints it and the
@@ -137,4 +146,43 @@ export function sealForForm(plain: string, binding: FormSealBinding): string {
 /** The value, if it was sealed for exactly this binding; otherwise a SecretBoxError. */
 export function openFromForm(sealed: string, binding: FormSealBinding): string {
   return openWith('form', sealed, bindingData(binding))
+}
+
+/** Every purpose a flow cookie is sealed for; one never opens as another. */
+export const COOKIE_SEAL_PURPOSES = ['sso-sign-in', 'sso-test', 'sso-saml-answer'] as const
+export type CookieSealPurpose = (typeof COOKIE_SEAL_PURPOSES)[number]
+
+/** Whom a flow cookie is sealed for: the purpose, the tenant, and the user who started it. */
+export type CookieSealBinding = {
+  purpose: CookieSealPurpose
+  organizationId: string
+  /** The signed-in user who started the flow; null when nobody is signed in yet. */
+  userId: string | null
+}
+
+function cookieBindingData({ purpose, organizationId, userId }: CookieSealBinding) {
+  if (!purpose || !organizationId) {
+    throw new SecretBoxError('a flow cookie is sealed for a purpose and an organization')
+  }
+  return Buffer.from(
+    JSON.stringify(['brandcard flow cookie v1', purpose, organizationId, userId ?? '']),
+  )
+}
+
+/** A value for a short-lived cookie: bound as above, and refused after `expiresAt`. */
+export function sealForCookie(plain: string, binding: CookieSealBinding, expiresAt: Date): string {
+  const body = JSON.stringify({ v: plain, exp: expiresAt.getTime() })
+  return sealWith('cookie', body, cookieBindingData(binding))
+}
+
+/** The value, if it was sealed for exactly this binding and has not expired. */
+export function openFromCookie(sealed: string, binding: CookieSealBinding, now = Date.now()) {
+  const opened = JSON.parse(openWith('cookie', sealed, cookieBindingData(binding))) as {
+    v: string
+    exp: number
+  }
+  if (typeof opened.exp !== 'number' || opened.exp <= now) {
+    throw new SecretBoxError('the sealed value has expired')
+  }
+  return opened.v
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { hexColorSchema } from './color'
 import { ConsentTextSchema } from './consent-text'
 import { customDomainField } from './domain'
-import { LegalFields } from './legal'
+import { getYourOwnCardUrlField, LegalFields } from './legal'
 import {
   CheckSendingDomainSchema,
   RemoveSendingDomainSchema,
@@ -27,6 +27,7 @@ export const BrandingSchema = z.object({
   customDomain: customDomainField,
   whiteLabelActive: z.boolean({ error: 'Please choose on or off' }).optional().default(false),
   ...LegalFields,
+  getYourOwnCardUrl: getYourOwnCardUrlField,
 })
 export type BrandingValues = z.output<typeof BrandingSchema>
 

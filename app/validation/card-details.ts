@@ -7,6 +7,7 @@ import { plainText } from './text'
 
 export const BIO_MAX_LENGTH = 280
 export const PRONOUNS_MAX_LENGTH = 40
+export const DEPARTMENT_MAX_LENGTH = 100
 export const PHONE_MAX_LENGTH = 50
 export const ADDRESS_LINE_MAX_LENGTH = 200
 export const LINKS_MAX = 10
@@ -172,6 +173,10 @@ export type CardLinkInput = { kind: LinkKind; label: string; url: string }
 
 export const CardExtrasSchema = z.object({
   bio: optional(BIO_MAX_LENGTH, `Bio must be at most ${BIO_MAX_LENGTH} characters`),
+  department: optional(
+    DEPARTMENT_MAX_LENGTH,
+    `Department must be at most ${DEPARTMENT_MAX_LENGTH} characters`,
+  ),
   pronouns: optional(
     PRONOUNS_MAX_LENGTH,
     `Pronouns must be at most ${PRONOUNS_MAX_LENGTH} characters`,
@@ -196,6 +201,7 @@ export type CardExtras = z.output<typeof CardExtrasSchema>
 /** A card's extras with nothing filled in: what a new card's columns hold. */
 export const EMPTY_CARD_EXTRAS: Omit<CardExtras, 'links'> = {
   bio: '',
+  department: '',
   pronouns: '',
   phoneType: 'mobile',
   phone2: '',

@@ -56,6 +56,8 @@ export const IMAGE_PURPOSES = {
   profilePicture: { width: 500, height: 500, quality: 90, format: 'jpeg' },
   logo: { width: 400, height: 200, quality: 90, format: 'jpeg' },
   background: { width: 1200, height: 800, quality: 85, format: 'jpeg' },
+  // A card's cover (issue 41 point 6, ADR 083): shown 3:1 across the card's top, cropped to fit.
+  cover: { width: 1200, height: 600, quality: 85, format: 'jpeg' },
   // Agency branding (spec: logo recommended 200x80, favicon 32x32); twice the logo for sharp
   // screens.
   brandLogo: { width: 400, height: 160, quality: 90, format: 'png' },

@@ -45,6 +45,16 @@ export const LegalFields = {
     .transform((value) => value ?? ''),
 }
 
+/**
+ * The address of the "Get your own card" link in a recipient's card page footer (issue 41
+ * point 6, ADR 083): an agency's own page (its pricing, a contact form), or empty for the sign-up
+ * page on the host the card is on. The same rule as the policy links: https, or http on loopback.
+ */
+export const getYourOwnCardUrlField = legalUrlField
+export const DEFAULT_GET_YOUR_OWN_CARD_PATH = '/auth/register'
+/** The stored value read back: anything unusable counts as not set. */
+export const StoredGetYourOwnCardUrlSchema = z.string().refine(isSafeLegalUrl).catch('')
+
 export type LegalLinks = {
   privacyPolicyUrl: string
   termsOfServiceUrl: string

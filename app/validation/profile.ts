@@ -1,6 +1,7 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
 import { CardExtrasSchema } from './card-details'
+import { videoUrlField } from './card-video'
 import {
   BOTH_NAMES_REQUIRED,
   hasBothNames,
@@ -111,7 +112,7 @@ export const WizardWorkSchema = z.object({
   company: optionalText(200),
   jobTitle: optionalText(200),
   website: websiteSchema,
-  ...CardExtrasSchema.pick({ pronouns: true, bio: true, links: true }).shape,
+  ...CardExtrasSchema.pick({ department: true, pronouns: true, bio: true, links: true }).shape,
 })
 
 export const CardDetailsSchema = z.object({
@@ -131,4 +132,6 @@ export const CardDetailsSchema = z.object({
   website: websiteSchema,
   // Issue 28: bio, pronouns, typed phones, address and links (their one module).
   ...CardExtrasSchema.shape,
+  // Issue 41 point 6: a YouTube or Vimeo address, stored as provider and id (ADR 083).
+  videoUrl: videoUrlField,
 })

@@ -55,6 +55,11 @@ const CARD_MODEL = 'app/models/cards.server.ts'
 const SHARED_LOOKUPS = ['findCardById', 'findCardByReference', 'findCardBySlug']
 /** Its lookups of the signed-in owner's own cards (the owner's id is part of the query). */
 const OWNER_LOOKUPS = ['getCardForOwner', 'listCardsForOwner', 'getDefaultCardForOwner']
+/**
+ * Its lookups of any card of the agency for the agency's REST API (ADR 092), whose answers pass
+ * the gate's `cardForAgencyApi`; tests/integration/api-rest.test.ts checks what an owner hides.
+ */
+const AGENCY_API_LOOKUPS = ['findOrganizationCard', 'listOrganizationCards']
 /** The privacy rules, which only the gate applies. */
 const PRIVACY_RULES = ['mayViewCard', 'withPrivacy', 'visibleLinks']
 
@@ -183,6 +188,13 @@ type Shared = {
  * through the gate for the viewer the pass was made for, checked in the file named.
  */
 type PassToken = { kind: 'pass-token'; coveredBy: string }
+/**
+ * The agency's REST API (ADR 092): reached by an API key, never a session, so no viewer of the
+ * matrix can ask it. Its cards come through the gate's `cardForAgencyApi` (what an owner hides
+ * stays hidden), checked in the file named; its screens reach the readers only by making the
+ * OpenAPI document from the same router.
+ */
+type ApiKeySurface = { kind: 'api-key'; coveredBy: string }
 type Own = {
   kind: 'own'
   /** Only the owner's own cards, behind sign-in: nobody else ever gets the card's data. */
@@ -217,7 +229,16 @@ const own =
     params: { cardId },
   })
 
-const SURFACES: Record<string, Shared | Own | PassToken> = {
+const SURFACES: Record<string, Shared | Own | PassToken | ApiKeySurface> = {
+  'api.v1.$.ts': { kind: 'api-key', coveredBy: 'tests/integration/api-rest.test.ts' },
+  'dashboard.agency.api.tsx': {
+    kind: 'api-key',
+    coveredBy: 'tests/integration/route-matrix.test.ts',
+  },
+  'dashboard.agency.api_.reference.tsx': {
+    kind: 'api-key',
+    coveredBy: 'tests/integration/route-matrix.test.ts',
+  },
   'card.$ref.tsx': cardPage('/card'),
   // The short link: the card page by its slug (ADR 041).
   'c.$slug.tsx': {
@@ -357,7 +378,7 @@ describe('the routes that can return card data, read from the route files', () =
     const lookups = Object.keys(model)
       .filter((name) => typeof model[name] === 'function' && /^(find|get|list)/.test(name))
       .sort()
-    expect(lookups).toEqual([...SHARED_LOOKUPS, ...OWNER_LOOKUPS].sort())
+    expect(lookups).toEqual([...SHARED_LOOKUPS, ...OWNER_LOOKUPS, ...AGENCY_API_LOOKUPS].sort())
   })
 
   test('the public surfaces go through the gate (not only some other card reader)', () => {
@@ -373,9 +394,12 @@ describe('the routes that can return card data, read from the route files', () =
 
   test('a surface reached by a pass token names the test that runs it', () => {
     for (const [file, surface] of Object.entries(SURFACES)) {
-      if (surface.kind !== 'pass-token') continue
+      if (surface.kind !== 'pass-token' && surface.kind !== 'api-key') continue
+      // A pass-token route is imported by its test; an API screen is named in the route matrix.
       expect(readFileSync(surface.coveredBy, 'utf8'), file).toContain(
-        `#app/routes/${file.replace(/\.ts$/, '')}`,
+        surface.kind === 'pass-token'
+          ? `#app/routes/${file.replace(/\.ts$/, '')}`
+          : file.replace(/\.ts$/, ''),
       )
     }
   })

@@ -7,9 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { createApiKey } from '#app/api/manage-api-keys.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
+import { saveOrganizationPreferences } from '#app/models/organization-settings.server'
+import { updateAccount } from '#app/models/people.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { setUserPlan } from '#app/models/users.server'
+import { action as apiAction } from '#app/routes/api.v1.$'
 import {
   action as templatesAction,
   loader as templatesLoader,
@@ -22,9 +26,14 @@ import {
 import { action as teamAction } from '#app/routes/dashboard.end-user.team'
 import { action as acceptAction } from '#app/routes/invitations.$token'
 import { action as onboardingAction } from '#app/routes/onboarding'
+import { action as scimAction } from '#app/routes/scim.v2.$'
+import { setMappedCardFields } from '#app/scim/directory-cards.server'
+import { createScimToken } from '#app/scim/scim-tokens.server'
 import { createCardUnderTemplate } from '#app/templates/template-locks.server'
 import { TEMPLATE_TAKEN_MEANWHILE } from '#app/templates/templates-route.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
 import { keptMessage, lockedMessage, requiredMessage } from '#app/validation/card-templates'
+import { DIRECTORY_HELD_MESSAGE } from '#app/validation/scim'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
 import {
   auditEvents,
@@ -76,13 +85,21 @@ const WRITING_MODULES: Record<string, string[]> = {
     "a duplicated card starts from the owner's template with its locks",
     // Once the profile's card details form's case (issue 41 point 11 left them to the editor).
     "the card editor's details keep the locked address and links",
+    // Directory fields on cards (issue 42 point 3, ADR 089).
+    'the card editor keeps the fields the directory holds for a person it manages',
   ],
+  // The REST API's card writes (issue 43, ADR 092).
+  'api/api-cards.server.ts': ['the REST API keeps locked fields on create and update'],
   'cards/wizard.server.ts': ["the wizard's new card takes the template's locked values"],
   'teams/manage-teams.server.ts': [
     "a team's creator takes the default; someone added by email keeps their cards until they accept",
   ],
   'teams/invitations.server.ts': [
     "an accepted invitation brings the new member's cards under the team's template",
+  ],
+  'scim/directory-cards.server.ts': [
+    "a directory change reaches the person's cards, a locked company stays the template's",
+    'a mapping saved reaches the cards at once; the editor and a new card hold the directory',
   ],
   'templates/templates-route.server.ts': [
     'a template change reaches its cards in place, audited, with the wallet refresh queued',
@@ -363,6 +380,159 @@ describe('card templates', () => {
     expect(page.templates[0]).toMatchObject({ following: 1, toApply: 0, deviating: [] })
   })
 
+  test("a directory change reaches the person's cards, a locked company stays the template's", async () => {
+    // An agency of its own: its default template locks the company; the address is free.
+    const other = await agency()
+    const template = await createDefaultTemplate(other)
+    const eve = await endUser(other)
+    await postTemplates(other, other.adminCookie, { intent: 'apply', templateId: template.id })
+    const org = other.organization.id
+    await withTenant(org, (tx) =>
+      saveOrganizationPreferences(tx, org, {
+        scimCardFields: ['jobTitle', 'phoneNumber', 'company', 'address'],
+      }),
+    )
+    await withTenant(org, (tx) =>
+      tx
+        .insert(walletPasses)
+        .values({ organizationId: org, cardId: eve.card.id, contentHash: 'x' }),
+    )
+    const { token } = await createScimToken(
+      { tenant: { id: org } as Tenant, user: other.admin, session: { sessionId: 'test' } },
+      'Entra',
+    )
+    const patched = (await scimAction({
+      request: new Request(`http://${other.host}/scim/v2/Users/${eve.user.id}`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' },
+        body: JSON.stringify({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [
+            {
+              op: 'replace',
+              value: {
+                title: 'Head of Sales',
+                'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:organization': 'HR Co',
+              },
+            },
+            { op: 'add', path: 'phoneNumbers[type eq "work"].value', value: '+1 555 0100' },
+            { op: 'add', path: 'addresses[type eq "work"].streetAddress', value: '5 Office Rd' },
+            { op: 'add', path: 'addresses[type eq "work"].locality', value: 'Shelbyville' },
+          ],
+        }),
+      }),
+      context: contextFor(other.host),
+      params: {},
+    })) as Response
+    expect(patched.status).toBe(200)
+    const card = await cardRow(eve.card.id)
+    expect(card).toMatchObject({
+      jobTitle: 'Head of Sales',
+      phoneNumber: '+1 555 0100',
+      addressStreet: '5 Office Rd',
+      addressCity: 'Shelbyville',
+      // Locked by the template: the directory's organization does not replace it.
+      company: 'Acme Corp',
+    })
+    // The same triggers as an owner's edit: the pass's refresh is queued.
+    const refresh = await getDb()
+      .select({ name: jobs.name })
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, org), eq(jobs.name, 'wallet.refresh')))
+    expect(refresh.length).toBeGreaterThan(0)
+  })
+
+  test('the card editor keeps the fields the directory holds for a person it manages', async () => {
+    const other = await agency()
+    const org = other.organization.id
+    await withTenant(org, (tx) =>
+      saveOrganizationPreferences(tx, org, { scimCardFields: ['jobTitle'] }),
+    )
+    const eve = await endUser(other)
+    const details = { ...DETAILS, title: 'Work', website: 'https://eve.example' }
+    // Not managed by the directory (no external id): her own job title is saved.
+    await edit(other, eve.cookie, eve.card.id, { ...details, jobTitle: 'Engineer' })
+    expect((await cardRow(eve.card.id))?.jobTitle).toBe('Engineer')
+    // Managed: the directory's title stands whatever the form sends; other fields are hers.
+    await withTenant(org, (tx) =>
+      updateAccount(tx, org, eve.user.id, {
+        externalId: 'entra-eve',
+        directory: { title: 'Head of Sales' },
+      }),
+    )
+    const kept = await edit(other, eve.cookie, eve.card.id, {
+      ...details,
+      jobTitle: 'CEO',
+      company: 'Eve Holdings',
+    })
+    await expect(kept).toSendToast({
+      title: 'Locked fields kept',
+      description: DIRECTORY_HELD_MESSAGE,
+    })
+    expect(await cardRow(eve.card.id)).toMatchObject({
+      jobTitle: 'Head of Sales',
+      company: 'Eve Holdings',
+    })
+  })
+
+  test('a mapping saved reaches the cards at once; the editor and a new card hold the directory', async () => {
+    const other = await agency()
+    const org = other.organization.id
+    const eve = await endUser(other)
+    await withTenant(org, (tx) =>
+      updateAccount(tx, org, eve.user.id, {
+        externalId: 'entra-eve-2',
+        directory: {
+          title: 'Head of Sales',
+          department: 'Sales EMEA',
+          phoneNumbers: [{ value: '+1 555 0199', type: 'work' }],
+        },
+      }),
+    )
+    const admin = { tenant: { id: org } as Tenant, user: other.admin, session: { sessionId: 't' } }
+    // Saved: her card follows at once, not at the directory's next change.
+    expect(await setMappedCardFields(admin, ['jobTitle', 'department', 'phoneNumber'])).toBe(
+      'Saved: 1 card follows the directory now',
+    )
+    expect(await cardRow(eve.card.id)).toMatchObject({
+      jobTitle: 'Head of Sales',
+      department: 'Sales EMEA',
+      phoneNumber: '+1 555 0199',
+    })
+    expect(await setMappedCardFields(admin, ['jobTitle', 'department', 'phoneNumber'])).toBe(
+      'Saved: every card already matches the directory',
+    )
+    // The editor shows the held fields read only.
+    const loaded = await settle(() =>
+      editLoader({
+        request: requestFor(other.host, `/dashboard/end-user/digital-cards/edit/${eve.card.id}`, {
+          headers: { Cookie: eve.cookie },
+        }),
+        context: contextFor(other.host),
+        params: { cardId: eve.card.id },
+      }),
+    )
+    expect(((await loaded.json()) as { directory: string[] }).directory).toEqual([
+      'jobTitle',
+      'department',
+      'phoneNumber',
+    ])
+    // A new card of hers starts with what the directory holds, whatever was typed.
+    const second = await withTenant(org, (tx) =>
+      createCardUnderTemplate(tx, org, eve.user.id, {
+        title: 'Second',
+        firstName: 'Eve',
+        lastName: 'Adams',
+        jobTitle: 'Intern',
+      }),
+    )
+    expect(await cardRow(second.id)).toMatchObject({
+      jobTitle: 'Head of Sales',
+      department: 'Sales EMEA',
+      phoneNumber: '+1 555 0199',
+    })
+  })
+
   test('the card editor keeps locked fields and refuses an emptied required one', async () => {
     const eve = await endUser(who)
     await postTemplates(who, who.adminCookie, {
@@ -479,6 +649,53 @@ describe('card templates', () => {
       backgroundValue: '#112233',
       website: 'https://acme.example',
     })
+  })
+
+  test('the REST API keeps locked fields on create and update', async () => {
+    const other = await agency()
+    await createDefaultTemplate(other)
+    const owner = await makeUser(other.organization.id, { firstName: 'Api', lastName: 'Owner' })
+    const { key } = await createApiKey(
+      {
+        tenant: { id: other.organization.id, kind: 'agency' } as Tenant,
+        user: other.admin,
+        session: { sessionId: 'test' },
+      },
+      { name: 'Sync', scopes: ['cards:read', 'cards:write'] },
+    )
+    const call = async (method: string, path: string, body: unknown) => {
+      const request = new Request(`http://${other.host}/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      const response = (await apiAction({
+        request,
+        context: contextFor(other.host),
+        params: {},
+      })) as Response
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    }
+    const made = await call('POST', '/cards', {
+      owner_id: owner.id,
+      first_name: 'Api',
+      last_name: 'Owner',
+      company: 'Not Acme',
+      website: 'https://mine.example',
+    })
+    expect(made.status).toBe(201)
+    const card = made.body.card as { id: string; company: string; website: string }
+    expect(card.company).toBe('Acme Corp')
+    const changed = await call('PATCH', `/cards/${card.id}`, {
+      company: 'Rogue',
+      job_title: 'Chief',
+    })
+    expect(changed.status).toBe(200)
+    expect(changed.body.card).toMatchObject({ company: 'Acme Corp', job_title: 'Chief' })
+    expect(changed.body.locked_fields_kept).toEqual(['company'])
+    // A required field emptied is refused as a problem, and nothing is written.
+    const emptied = await call('PATCH', `/cards/${card.id}`, { website: '' })
+    expect(emptied.status).toBe(422)
   })
 
   test("the card editor's details keep the locked address and links", async () => {

@@ -8,9 +8,11 @@ import {
   DOMAIN_IS_PLATFORM,
   DOMAIN_TAKEN,
   readDomainState,
+  recheckDueDomains,
   recheckOldestDomains,
 } from '#app/domains/custom-domain-verification.server'
 import { lookupTxt } from '#app/domains/dns.server'
+import { startDomainRecheck, stopDomainRecheck } from '#app/domains/recheck-schedule.server'
 import { resetEnvForTests } from '#app/env.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { getDb, withDatabase, withTenant } from '#drizzle/db.server'
@@ -206,6 +208,71 @@ describe('custom domain verification', () => {
     expect(await withDatabase((tx) => readDomainState(tx, organization.id))).toMatchObject({
       status: 'misconfigured',
     })
+  })
+  test('the scheduled pass re-checks every domain not checked within the interval, and only those', async () => {
+    const stale = await agencyWithDomain()
+    const fresh = await agencyWithDomain()
+    dns.setTxt(stale.state.txtName as string, [stale.state.txtValue as string])
+    dns.setTxt(fresh.state.txtName as string, [fresh.state.txtValue as string])
+    await checkCustomDomain(fresh.organization.id, null)
+    const longAgo = new Date('2000-01-01T00:00:00Z')
+    await getDb()
+      .update(organizations)
+      .set({ customDomainCheckedAt: longAgo })
+      .where(eq(organizations.id, stale.organization.id))
+    const checkedAt = async (organizationId: string) => {
+      const [row] = await getDb()
+        .select({ at: organizations.customDomainCheckedAt })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+      return row?.at ?? null
+    }
+    const freshBefore = await checkedAt(fresh.organization.id)
+    const dueBefore = new Date(Date.now() - 60 * 60 * 1000)
+    dns.questions.length = 0
+
+    expect(await recheckDueDomains(dueBefore)).toBeGreaterThanOrEqual(1)
+    expect(dns.questions).toContain(stale.state.txtName)
+    expect(dns.questions).not.toContain(fresh.state.txtName)
+    expect((await checkedAt(stale.organization.id))?.getTime()).toBeGreaterThan(dueBefore.getTime())
+    expect(await checkedAt(fresh.organization.id)).toEqual(freshBefore)
+    expect(await withDatabase((tx) => readDomainState(tx, stale.organization.id))).toMatchObject({
+      status: 'verified',
+    })
+  })
+})
+
+describe('the re-check schedule', () => {
+  test('its first pass runs once the server is up, not an interval later', async () => {
+    const stale = await agencyWithDomain()
+    dns.setTxt(stale.state.txtName as string, [stale.state.txtValue as string])
+    await getDb()
+      .update(organizations)
+      .set({ customDomainCheckedAt: new Date('2000-01-01T00:00:00Z') })
+      .where(eq(organizations.id, stale.organization.id))
+    process.env.DOMAIN_RECHECK_SECONDS = '3600'
+    resetEnvForTests()
+    const failures: string[] = []
+    startDomainRecheck((message) => failures.push(message))
+    try {
+      await expect
+        .poll(
+          async () => {
+            const [row] = await getDb()
+              .select({ at: organizations.customDomainCheckedAt })
+              .from(organizations)
+              .where(eq(organizations.id, stale.organization.id))
+            return row?.at?.getUTCFullYear()
+          },
+          { timeout: 60_000 },
+        )
+        .toBeGreaterThan(2000)
+    } finally {
+      stopDomainRecheck()
+      delete process.env.DOMAIN_RECHECK_SECONDS
+      resetEnvForTests()
+    }
+    expect(failures).toEqual([])
   })
 })
 

@@ -255,9 +255,14 @@ describe('end user dashboard', () => {
       contacts: { current: 0, previous: 0 },
       views: { current: 0, previous: 0 },
       activity: [],
-      teammates: 0,
-      // In no team: the dashboard leaves the team members tile out.
+      teamMembers: 0,
       inTeam: false,
+      // In no team: the dashboard leaves the team members tile out.
+      tiles: {
+        cards: 0,
+        contacts: { current: 0, previous: 0 },
+        views: { current: 0, previous: 0 },
+      },
     })
     // The chart's 14 days are there, each empty.
     expect(viewsBySource).toHaveLength(14)
@@ -402,7 +407,7 @@ describe('when the statistics cannot be loaded', () => {
 
 // Last: its organization and people would change the platform-wide figures checked above.
 describe('end-user dashboard, team members', () => {
-  test('team members: the other people of all the user’s teams, each once', async () => {
+  test('team members: the people of all the user’s teams, each once, the user included', async () => {
     const organization = await makeOrganization()
     const [me, ann, bob, cy, stranger] = await Promise.all(
       ['Me', 'Ann', 'Bob', 'Cy', 'Stranger'].map((firstName) =>
@@ -435,6 +440,11 @@ describe('end-user dashboard, team members', () => {
       '/dashboard/end-user',
       await sessionCookieFor(organization.id, me.id),
     )
-    expect(data.stats).toMatchObject({ teammates: 3, inTeam: true })
+    // Me, Ann, Bob and Cy: the Team page's members tables list the user too (ADR 085).
+    expect(data.stats).toMatchObject({
+      teamMembers: 4,
+      inTeam: true,
+      tiles: { 'team-members': 4 },
+    })
   })
 })

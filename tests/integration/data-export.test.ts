@@ -71,6 +71,7 @@ async function person(organizationId: string, name: { first: string; last: strin
   const photo = await png(`#${suffix.slice(0, 6)}`, 'card-profile-picture')
   const background = await png(`#${suffix.slice(2, 8)}`, 'card-background')
   const logo = await png(`#${suffix.slice(1, 7)}`, 'profile-logo')
+  const cover = await png(`#${suffix.slice(5, 8)}${suffix.slice(0, 3)}`, 'card-cover')
   await withTenant(organizationId, (tx) =>
     updateProfile(tx, organizationId, user.id, { logoMediaId: logo.id }),
   )
@@ -81,6 +82,10 @@ async function person(organizationId: string, name: { first: string; last: strin
     profilePictureMediaId: photo.id,
     backgroundKind: 'image',
     backgroundMediaId: background.id,
+    // Issue 41 point 6 (ADR 083): the cover and the video go with the card.
+    coverMediaId: cover.id,
+    videoProvider: 'vimeo',
+    videoId: '76979871',
   })
   await withTenant(organizationId, async (tx) => {
     await addContact(tx, organizationId, user.id, {
@@ -107,7 +112,7 @@ async function person(organizationId: string, name: { first: string; last: strin
   return {
     user,
     card,
-    images: { photo, background, logo },
+    images: { photo, background, logo, cover },
     cookie: await sessionCookieFor(organizationId, user.id),
   }
 }
@@ -311,12 +316,14 @@ describe('Download my data', () => {
     // The images the person owns, byte for byte, and nobody else's.
     const images = Object.keys(zip).filter((name) => name.startsWith('images/'))
     expect(images.sort()).toEqual(
-      [owner.images.photo, owner.images.background, owner.images.logo]
+      [owner.images.photo, owner.images.background, owner.images.logo, owner.images.cover]
         .map((image) => `images/${image.hash}.${image.ext}`)
         .sort(),
     )
     expect(data.profile.logo).toBe(`images/${owner.images.logo.hash}.png`)
     expect(data.cards[0].background.image).toBe(`images/${owner.images.background.hash}.png`)
+    expect(data.cards[0].cover).toBe(`images/${owner.images.cover.hash}.png`)
+    expect(data.cards[0].video).toBe('https://vimeo.com/76979871')
   })
 
   test('each download is audited', async () => {

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http'
 import { and, eq, isNull } from 'drizzle-orm'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createApiKey } from '#app/api/manage-api-keys.server'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
@@ -12,11 +13,16 @@ import { resetEnvForTests } from '#app/env.server'
 import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
+import { insertSamlProvider } from '#app/models/sso-saml.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin, findMembership } from '#app/models/teams.server'
-import { setUserPlan } from '#app/models/users.server'
+import { setUserPlan, type User } from '#app/models/users.server'
+import { createScimToken } from '#app/scim/scim-tokens.server'
 import { IMAGE_PURPOSES, MAX_UPLOAD_BYTES } from '#app/services/images.server'
+import { parseIdpMetadata } from '#app/sso/saml.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { API_SCOPES } from '#app/validation/api'
 import type { Role } from '#app/validation/roles'
 import { getDb, type Transaction, withTenant } from '#drizzle/db.server'
 import { cardSlugs, teamInvitations, users } from '#drizzle/schema'
@@ -41,8 +47,10 @@ import {
   settle,
 } from '#tests/factories'
 import { type FakeCrm, startFakeCrm } from '#tests/fake-crm'
+import { type FakeHubspot, startFakeHubspot } from '#tests/fake-hubspot'
 import { clearStripeEnv, type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
 import { blankPng } from '#tests/images'
+import { startSamlIdp } from '#tests/saml-idp'
 
 type Action = (args: {
   request: Request
@@ -85,6 +93,10 @@ type Form = {
    * byte-for-byte unchanged after a 4xx.
    */
   mayChange?: readonly string[]
+  /** Sent with the agency's SCIM bearer token (ADR 089) rather than a session. */
+  scimBearer?: boolean
+  /** Sent with an API key of the agency (ADR 092), every scope, rather than a session. */
+  apiBearer?: boolean
 }
 
 // The lead form, with the consent box and the version of the agency's text it showed (ADR 050).
@@ -163,6 +175,9 @@ const CARD_EDIT_KEYS = [
   'profilePictureMediaId',
   'backgroundMediaId',
   'slug',
+  // Issue 41 point 6 (ADR 083): the cover image and the video.
+  'coverMediaId',
+  'videoUrl',
 ] as const
 const WIZARD_IMAGE_KEYS = [
   'backgroundChoice',
@@ -171,6 +186,7 @@ const WIZARD_IMAGE_KEYS = [
   'backgroundMediaId',
 ] as const
 const IMAGE_FILES = ['logoFile', 'profilePictureFile', 'backgroundFile'] as const
+const CARD_EDIT_FILES = [...IMAGE_FILES, 'coverFile'] as const
 const WIZARD_STEP_KEYS = [
   ['firstName', 'lastName'],
   [
@@ -271,6 +287,17 @@ const FORMS: Form[] = [
     keys: ['email', 'password', 'redirectTo'],
     // A failed sign-in counts against the account and the address: that is the brute-force
     // protection, so the counters move on a 401.
+    mayChange: ['rate_limits'],
+  },
+  // Sign in with SSO (ADR 088): no address here has a provider, so nothing starts.
+  {
+    name: 'sign in with SSO',
+    file: 'auth.sso._index',
+    path: '/auth/sso',
+    actor: 'anonymous',
+    keys: ['email', 'redirectTo'],
+    // Every attempt started counts against the address (ADR 090), refused or not, as failed
+    // sign-ins do: the counter moves on a 400.
     mayChange: ['rate_limits'],
   },
   {
@@ -375,6 +402,36 @@ const FORMS: Form[] = [
     actor: 'agency_admin',
     keys: ['subject', 'body'],
   },
+  // Single sign-on (ADR 088): every intent; the issuer answers nothing (no discovery succeeds)
+  // and the ids name no provider or domain, so every body is refused without a write.
+  {
+    name: 'agency single sign-on',
+    file: 'dashboard.agency.sso',
+    path: '/dashboard/agency/sso',
+    actor: 'agency_admin',
+    intents: [
+      'add-provider',
+      'edit-provider',
+      'remove-provider',
+      'test-provider',
+      'claim-domain',
+      'verify-domain',
+      'enforce-domain',
+      'remove-domain',
+    ],
+    keys: [
+      'displayName',
+      'issuerUrl',
+      'clientId',
+      'clientSecret',
+      'jitRole',
+      'enabled',
+      'providerId',
+      'domain',
+      'domainId',
+      'enforced',
+    ],
+  },
   // Card templates (ADR 048): save, delete, apply and reset, with every field of the form.
   {
     name: 'agency card templates',
@@ -429,6 +486,7 @@ const FORMS: Form[] = [
       'logoMediaId',
       'faviconMediaId',
       ...LEGAL_KEYS,
+      'getYourOwnCardUrl',
     ],
     files: ['logoFile', 'faviconFile'],
   },
@@ -469,7 +527,7 @@ const FORMS: Form[] = [
     actor: 'end_user',
     intents: ['details', 'visuals', 'background', 'short-link'],
     keys: CARD_EDIT_KEYS,
-    files: IMAGE_FILES,
+    files: CARD_EDIT_FILES,
   },
   {
     name: 'card editor (team member)',
@@ -478,7 +536,7 @@ const FORMS: Form[] = [
     actor: 'team_admin',
     intents: ['details', 'visuals', 'background', 'short-link'],
     keys: CARD_EDIT_KEYS,
-    files: IMAGE_FILES,
+    files: CARD_EDIT_FILES,
   },
   {
     name: 'public card',
@@ -564,6 +622,97 @@ const FORMS: Form[] = [
     path: `/wallet/apple/v1/devices/fuzz-device/registrations/${TEST_PASS_TYPE_ID}/CARD`,
     actor: 'anonymous',
     keys: ['pushToken'],
+  },
+  {
+    // A SAML IdP's answer (ADR 090) to the fuzzing tenant's SAML provider: nothing the fuzzer
+    // makes is signed by its IdP's key, so each is a 400 that changes nothing.
+    name: 'SAML ACS',
+    file: 'auth.sso.saml.$providerId.acs',
+    path: '/auth/sso/saml/SAMLIDP_TOKEN/acs',
+    actor: 'anonymous',
+    keys: ['SAMLResponse', 'RelayState'],
+  },
+  {
+    // The agency admin's Directory Sync screen (ADR 089): tokens by id, the role from a list.
+    name: 'Directory Sync',
+    file: 'dashboard.agency.scim',
+    path: '/dashboard/agency/scim',
+    actor: 'agency_admin',
+    intents: ['create-token', 'rotate-token', 'revoke-token', 'set-role', 'set-card-fields'],
+    keys: ['name', 'tokenId', 'graceHours', 'role', 'fields'],
+  },
+  {
+    // The agency admin's Webhooks screen (ADR 093): endpoints and deliveries by id, a URL, event
+    // types from a list, an overlap from a list.
+    name: 'Webhooks',
+    file: 'dashboard.agency.webhooks',
+    path: '/dashboard/agency/webhooks',
+    actor: 'agency_admin',
+    intents: [
+      'create-endpoint',
+      'edit-endpoint',
+      'delete-endpoint',
+      'enable-endpoint',
+      'rotate-secret',
+      'resend',
+    ],
+    keys: ['url', 'description', 'eventTypes', 'endpointId', 'overlapHours', 'deliveryId'],
+  },
+  {
+    // SCIM (ADR 089) without a token: refused before anything is read or written.
+    name: 'SCIM: no token',
+    file: 'scim.v2.$',
+    path: '/scim/v2/Users',
+    actor: 'anonymous',
+    keys: ['userName', 'externalId', 'active', 'displayName'],
+  },
+  {
+    // With the agency's token: a body that is no SCIM User is a SCIM error; only the
+    // provisioning log, the token's last use and its rate-limit counter change.
+    name: 'SCIM: create a user',
+    file: 'scim.v2.$',
+    path: '/scim/v2/Users',
+    actor: 'anonymous',
+    keys: ['userName', 'externalId', 'active', 'displayName'],
+    scimBearer: true,
+    mayChange: ['scim_events', 'scim_tokens', 'rate_limits'],
+  },
+  {
+    name: 'SCIM: patch a group',
+    file: 'scim.v2.$',
+    path: '/scim/v2/Groups/00000000-0000-4000-8000-000000000000',
+    actor: 'anonymous',
+    keys: ['Operations', 'schemas', 'displayName'],
+    scimBearer: true,
+    mayChange: ['scim_events', 'scim_tokens', 'rate_limits'],
+  },
+  {
+    // The agency admin's API screen (ADR 092): keys by id, scopes from a list, a date.
+    name: 'API keys',
+    file: 'dashboard.agency.api',
+    path: '/dashboard/agency/api',
+    actor: 'agency_admin',
+    intents: ['create-key', 'revoke-key'],
+    keys: ['name', 'scopes', 'expiresOn', 'keyId'],
+  },
+  {
+    // The REST API (ADR 092) without a key: refused before anything is read or written.
+    name: 'API: no key',
+    file: 'api.v1.$',
+    path: '/api/v1/contacts',
+    actor: 'anonymous',
+    keys: ['owner_id', 'full_name', 'email'],
+  },
+  {
+    // With the agency's key: a body that is no JSON contact is a problem; only the key's last
+    // use and its rate-limit counter change.
+    name: 'API: create a contact',
+    file: 'api.v1.$',
+    path: '/api/v1/contacts',
+    actor: 'anonymous',
+    keys: ['owner_id', 'full_name', 'email'],
+    apiBearer: true,
+    mayChange: ['api_keys', 'rate_limits'],
   },
   {
     // Stripe's webhook (ADR 051), configured against the local fake: no body the fuzzer makes
@@ -751,8 +900,21 @@ const FORMS: Form[] = [
     file: 'api-settings',
     path: '/api-settings',
     actor: 'end_user',
-    intents: ['validate', 'save', 'retry'],
-    keys: ['apiKey', 'keepStoredKey', 'locationId', 'enabled', 'contactId'],
+    // save-hubspot, save-salesforce: HubSpot and Salesforce beside GoHighLevel (ADR 094).
+    intents: ['validate', 'save', 'retry', 'save-hubspot', 'save-salesforce'],
+    keys: [
+      'apiKey',
+      'keepStoredKey',
+      'locationId',
+      'enabled',
+      'contactId',
+      'hubspotToken',
+      'keepStoredHubspotToken',
+      'salesforceUrl',
+      'salesforceClientId',
+      'salesforceClientSecret',
+      'keepStoredSalesforceSecret',
+    ],
   },
   {
     name: 'two-factor step',
@@ -845,25 +1007,31 @@ const knownIds = new Map<string, string>()
 /** The link tokens forms name in their path: UNSUBSCRIBE_TOKEN and the invitations'. */
 const linkTokens = new Map<string, string>()
 
-// The CRM integration's key checks reach a local fake that refuses every key.
+// The CRM integration's key checks reach a local fake that refuses every key (HubSpot's too,
+// ADR 094; a Salesforce URL is typed, and only Salesforce's domains or loopback are called).
 let crm: FakeCrm | undefined
+let hubspot: FakeHubspot | undefined
 let walletCertificates: TestCertificates | undefined
 // Stripe's API (ADR 051): the upgrade's Checkout and the portal reach a local fake.
 let stripe: FakeStripe | undefined
 
 afterAll(async () => {
   delete process.env.GOHIGHLEVEL_API_URL
+  delete process.env.HUBSPOT_API_URL
   clearStripeEnv()
   resetEnvForTests()
   await stripe?.close()
   unconfigureAppleWallet()
   if (walletCertificates) removeTestCertificates(walletCertificates)
   await crm?.close()
+  await hubspot?.close()
 })
 
 beforeAll(async () => {
   crm = await startFakeCrm({ validKeys: [] })
   process.env.GOHIGHLEVEL_API_URL = crm.url
+  hubspot = await startFakeHubspot({ validTokens: [] })
+  process.env.HUBSPOT_API_URL = hubspot.url
   stripe = await startFakeStripe()
   Object.assign(process.env, stripeEnvFor(stripe))
   resetEnvForTests()
@@ -918,6 +1086,19 @@ beforeAll(async () => {
     }),
   )
   linkTokens.set('RECEIPT_TOKEN', receiptToken)
+  // A SAML provider of the end user's agency, its IdP's real certificate (ADR 090).
+  const samlIdp = parseIdpMetadata(startSamlIdp().metadata)
+  if (!samlIdp.ok) throw new Error(samlIdp.message)
+  const samlProvider = await insertSamlProvider(getDb(), endUser.organizationId, {
+    displayName: 'Fuzz SAML',
+    samlEntityId: samlIdp.idp.entityId,
+    samlSsoUrl: samlIdp.idp.ssoUrl,
+    samlCertificates: samlIdp.idp.certificates,
+    samlMetadataUrl: null,
+    jitRole: 'end_user',
+    enabled: true,
+  })
+  linkTokens.set('SAMLIDP_TOKEN', samlProvider.id)
   actors.set('fresh session', { ...endUser, cookie: '' })
   // An agency admin without an authenticator while admins must have one: the enrolment step.
   const enrolling = await makeUser(organization.id, { role: 'agency_admin', password: 'fuzz-pass' })
@@ -1136,6 +1317,17 @@ const VALID: Record<string, readonly string[]> = {
   exportId: ['00000000-0000-4000-8000-000000000000'],
   // Two-factor (ADR 045): well-formed codes that match nothing, a sealed-looking key.
   code: ['123456', '000000'],
+  // Single sign-on's settings (ADR 088): a loopback issuer where nothing listens, ids of nothing.
+  displayName: ['Contoso Entra ID'],
+  issuerUrl: ['http://127.0.0.1:9/', 'http://idp.example.test'],
+  clientId: ['client-id'],
+  clientSecret: ['client-secret', ''],
+  jitRole: ['end_user', 'agency_member', 'agency_admin'],
+  enabled: ['on'],
+  providerId: ['00000000-0000-4000-8000-000000000000'],
+  domainId: ['00000000-0000-4000-8000-000000000000'],
+  domain: ['example.com', 'user@example.com'],
+  enforced: ['on', 'off'],
   recoveryCode: ['abcde-fghij'],
   sealedKey: ['v1.AAAAAAAA.AAAAAAAAAAAAAAAA.AAAA'],
   firstName: ['Ada'],
@@ -1192,6 +1384,15 @@ const VALID: Record<string, readonly string[]> = {
   logoMediaId: ['{media}', 'none'],
   profilePictureMediaId: ['{media}', 'none'],
   backgroundMediaId: ['{media}', '{foreignMedia}', 'none'],
+  coverMediaId: ['{media}', '{foreignMedia}', 'none'],
+  videoUrl: [
+    'https://youtu.be/dQw4w9WgXcQ',
+    'https://vimeo.com/76979871',
+    'https://example.test/watch?v=dQw4w9WgXcQ',
+    'javascript:alert(1)',
+    '',
+  ],
+  getYourOwnCardUrl: ['https://example.test/get-a-card', 'javascript:alert(1)', ''],
   name: ['Sales team'],
   description: ['Our sales people', ''],
   teamId: ['{team}', '{spareTeam}', '{foreignTeam}'],
@@ -1359,6 +1560,9 @@ async function actionOf(file: string): Promise<Action> {
  */
 async function cookieFor(form: Form) {
   const signed = actors.get(form.actor) as Signed
+  // The token (and its audit event) exists before the checksum a run starts from.
+  if (form.scimBearer) await scimTokenOf(signed)
+  if (form.apiBearer) await apiKeyOf(signed)
   if (form.actor === 'new-password step') {
     // A generated valid password may pass the step: the next request starts expired again (a
     // fixed date, so a refused request's checksum is the next one's start).
@@ -1373,18 +1577,57 @@ async function cookieFor(form: Form) {
 
 type Payload = { body: BodyInit; contentType?: string }
 
+/** The actor's agency's SCIM token, made on first use (its row is in the forms' mayChange). */
+const scimTokens = new Map<string, Promise<string>>()
+function scimTokenOf(signed: Signed) {
+  let token = scimTokens.get(signed.organizationId)
+  if (!token) {
+    token = createScimToken(
+      {
+        tenant: { id: signed.organizationId } as Tenant,
+        user: { id: signed.userId } as User,
+        session: { sessionId: 'fuzz' },
+      },
+      'Fuzz',
+    ).then((made) => made.token)
+    scimTokens.set(signed.organizationId, token)
+  }
+  return token
+}
+
+/** The actor's agency's API key with every scope, made on first use. */
+const apiKeys = new Map<string, Promise<string>>()
+function apiKeyOf(signed: Signed) {
+  let key = apiKeys.get(signed.organizationId)
+  if (!key) {
+    key = createApiKey(
+      {
+        tenant: { id: signed.organizationId } as Tenant,
+        user: { id: signed.userId } as User,
+        session: { sessionId: 'fuzz' },
+      },
+      { name: 'Fuzz', scopes: [...API_SCOPES] },
+    ).then((made) => made.key)
+    apiKeys.set(signed.organizationId, key)
+  }
+  return key
+}
+
 async function send(form: Form, action: Action, payload: Payload, cookie: string, run: number) {
   const signed = actors.get(form.actor) as Signed
   const cardId = (actors.get(form.cardOf ?? form.actor) as Signed).cardId
   const headers = new Headers()
   if (payload.contentType) headers.set('Content-Type', payload.contentType)
   if (cookie) headers.set('Cookie', cookie)
+  if (form.scimBearer) headers.set('Authorization', `Bearer ${await scimTokenOf(signed)}`)
+  if (form.apiBearer) headers.set('Authorization', `Bearer ${await apiKeyOf(signed)}`)
   const slug = form.path.includes('SLUG') ? await currentSlugOf(cardId) : ''
   const path = form.path
     .replace('CARD', cardId)
     .replace('SLUG', slug)
     .replace(/[A-Z]+_TOKEN/, (name) => linkTokens.get(name) ?? name)
   const token = /^\/invitations\/([^/?]+)/.exec(path)?.[1] ?? ''
+  const providerId = /^\/auth\/sso\/saml\/([^/]+)\//.exec(path)?.[1] ?? ''
   return settle(() =>
     action({
       request: new Request(`http://${signed.host}${path}`, {
@@ -1394,7 +1637,7 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
       }),
       // A different address per request: per-address rate limits do not mask the branches.
       context: contextFor(signed.host, `198.51.${Math.floor(run / 250) % 250}.${run % 250}`),
-      params: { cardId, ref: cardId, slug, token },
+      params: { cardId, ref: cardId, slug, token, providerId },
     }),
   )
 }

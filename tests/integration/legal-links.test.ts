@@ -13,6 +13,7 @@ import { action as forgotAction } from '#app/routes/auth.forgot-password'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { action as usersAction } from '#app/routes/dashboard.super-admin.users._index'
+import { loader as privacyLoader } from '#app/routes/privacy'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { LEGAL_URL_MESSAGE, type LegalLinks } from '#app/validation/legal'
@@ -277,7 +278,7 @@ describe('legal and support links', () => {
     for (const html of Object.values(onRoot)) expect(html).not.toContain('brand-co.test')
   })
 
-  test('with no links anywhere, the footer and sign-up form show none (nothing is invented)', async () => {
+  test('with no links anywhere, the footer leads to pricing and the built-in privacy notice; no terms are invented and the sign-up form shows no agreement', async () => {
     const { cookie } = await superAdmin()
     await saveGeneral(
       cookie,
@@ -285,8 +286,47 @@ describe('legal and support links', () => {
     )
     const { host } = await agency()
     const rendered = await renderedOn(host)
-    expect(rendered.footer).not.toContain('Privacy Policy')
+    expect(rendered.footer).toContain('href="/pricing">Pricing</a>')
+    expect(rendered.footer).toContain('href="/privacy">Privacy Policy</a>')
+    expect(rendered.footer).not.toContain('Terms of Service')
     expect(rendered.signUp).toBe('')
+
+    // The notice itself: the host's name, the product's real facts, no support line to invent.
+    const notice = await privacyLoader({
+      request: requestFor(host, '/privacy'),
+      context: contextFor(host),
+      params: {},
+    })
+    expect(notice).toEqual({ name: 'Brand Co', supportEmail: '' })
+  })
+
+  test("/privacy leads to the host's own policy once one is set", async () => {
+    const { cookie } = await superAdmin()
+    await saveGeneral(cookie, generalFields())
+    const { host, admin } = await agency()
+    await saveBranding(host, admin.cookie, brandingFields())
+    const answer = await privacyLoader({
+      request: requestFor(host, '/privacy'),
+      context: contextFor(host),
+      params: {},
+    }).catch((thrown: unknown) => thrown)
+    expect(answer).toBeInstanceOf(Response)
+    expect((answer as Response).status).toBe(302)
+    expect((answer as Response).headers.get('Location')).toBe(AGENCY_LINKS.privacyPolicyUrl)
+  })
+
+  test("a card's page keeps its footer to the privacy notice and its one way in (no pricing)", () => {
+    const footer = renderToStaticMarkup(
+      createElement(SiteFooter, {
+        name: 'X',
+        year: 2026,
+        legal: { privacyPolicyUrl: '', termsOfServiceUrl: '', supportEmail: '' },
+        getYourOwnCardUrl: '/auth/register',
+      }),
+    )
+    expect(footer).toContain('Get your own card')
+    expect(footer).toContain('href="/privacy"')
+    expect(footer).not.toContain('Pricing')
   })
 
   test("an email queued for an agency's user carries the agency's support email and links; the platform's carries its own", async () => {
@@ -387,5 +427,81 @@ describe('legal and support links', () => {
     )
     expect(onAgency.status).toBe(403)
     expect(await databaseChecksum()).toEqual(before)
+  })
+})
+
+// Issue 41 point 6 (ADR 083): the card page footer's "Get your own card" leads where the agency
+// chose, or to the sign-up page on the card's host.
+describe('the "Get your own card" link', () => {
+  async function footerLink(host: string) {
+    const response = toResponse(
+      await rootLoader({ request: requestFor(host), context: contextFor(host), params: {} }),
+    )
+    return ((await response.json()) as { branding: { getYourOwnCardUrl: string } }).branding
+      .getYourOwnCardUrl
+  }
+
+  test('an agency admin sets it on Branding; the footer of a card page uses it; empty is sign-up', async () => {
+    const { organization, host, admin } = await agency()
+    expect(await footerLink(host)).toBe('/auth/register')
+    const url = 'https://brand-co.test/get-a-card'
+    expect(
+      (await saveBranding(host, admin.cookie, brandingFields({ getYourOwnCardUrl: url }))).status,
+    ).toBe(302)
+    const screen = await settle(() =>
+      branding.loader({
+        request: requestFor(host, BRANDING, { headers: { Cookie: admin.cookie } }),
+        context: contextFor(host),
+        params: {},
+      }),
+    )
+    expect((await screen.json()).getYourOwnCardUrl).toBe(url)
+    expect(await footerLink(host)).toBe(url)
+    const footer = renderToStaticMarkup(
+      createElement(SiteFooter, {
+        name: 'X',
+        year: 2026,
+        legal: AGENCY_LINKS,
+        getYourOwnCardUrl: await footerLink(host),
+      }),
+    )
+    expect(footer).toContain(`href="${url}"`)
+    expect(footer).toContain('Get your own card')
+    const events = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.organizationId, organization.id))
+    expect(events.at(-1)?.metadata).toMatchObject({ to: { getYourOwnCardUrl: url } })
+    // Emptied: the sign-up page again. The legal links are untouched by it.
+    expect(
+      (await saveBranding(host, admin.cookie, brandingFields({ getYourOwnCardUrl: '' }))).status,
+    ).toBe(302)
+    expect(await footerLink(host)).toBe('/auth/register')
+    expect(await hostLegal(host)).toEqual(AGENCY_LINKS)
+    // Off a card page the footer offers no such link.
+    expect(
+      renderToStaticMarkup(
+        createElement(SiteFooter, { name: 'X', year: 2026, legal: AGENCY_LINKS }),
+      ),
+    ).not.toContain('Get your own card')
+  })
+
+  test('anything but an https page is refused next to the field and changes nothing', async () => {
+    const { host, admin } = await agency()
+    for (const getYourOwnCardUrl of [
+      'javascript:alert(1)',
+      'http://brand-co.test/get',
+      'brand-co.test/get',
+      'https://me:secret@brand-co.test/',
+      'https://brand-co.test/a\nb',
+      `https://brand-co.test/${'a'.repeat(600)}`,
+    ]) {
+      const before = await databaseChecksum()
+      const response = await saveBranding(host, admin.cookie, brandingFields({ getYourOwnCardUrl }))
+      expect(response.status, getYourOwnCardUrl).toBe(400)
+      expect((await replyErrors(response)).getYourOwnCardUrl).toEqual([LEGAL_URL_MESSAGE])
+      expect(await databaseChecksum()).toEqual(before)
+    }
+    expect(await footerLink(host)).toBe('/auth/register')
   })
 })

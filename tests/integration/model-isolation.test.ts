@@ -3,6 +3,7 @@
 // organization and tenant A's ids, emails, hashes and names. Each must find nothing and
 // change nothing of A. Deleting any `organizationId` filter from app/models makes a case here
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
+import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { and, count, eq, sql } from 'drizzle-orm'
@@ -37,8 +38,29 @@ import {
   listAnnouncements,
   recordAnnouncementProgress,
 } from '#app/models/announcements.server'
-import { findApiSettings, saveApiSettings, setCrmEnabled } from '#app/models/api-settings.server'
-import { listAssignedEndUsers } from '#app/models/assigned-users.server'
+import {
+  deleteIdempotentAnswersBefore,
+  findIdempotentAnswer,
+  findUsableApiKey,
+  insertApiKey,
+  listApiKeys,
+  markApiKeyUsed,
+  revokeApiKeyRow,
+  saveIdempotentAnswer,
+} from '#app/models/api-keys.server'
+import {
+  findApiSettings,
+  resealCrmSecrets,
+  saveApiSettings,
+  saveHubspotSettings,
+  saveSalesforceSettings,
+  setCrmEnabled,
+} from '#app/models/api-settings.server'
+import {
+  countAssignedEndUsers,
+  listAssignedEndUsers,
+  selectAssignedEndUserIds,
+} from '#app/models/assigned-users.server'
 import {
   listActivityForUser,
   listAuditEvents,
@@ -69,6 +91,7 @@ import {
 } from '#app/models/billing-accounts.server'
 import {
   countCardActivity,
+  countCardActivityPerDay,
   countLinkTaps,
   listCardNames,
   recordCardEvents,
@@ -89,6 +112,7 @@ import {
   updateTemplate,
 } from '#app/models/card-templates.server'
 import {
+  countViewsInHour,
   countViewsPerCardAndSource,
   listCardScans,
   recordCardView,
@@ -100,9 +124,11 @@ import {
   findCardById,
   findCardByReference,
   findCardBySlug,
+  findOrganizationCard,
   getCardForOwner,
   getDefaultCardForOwner,
   listCardsForOwner,
+  listOrganizationCards,
   ownerHasCard,
   replaceCardLinks,
   setCardBackground,
@@ -118,10 +144,13 @@ import {
 import {
   addContact,
   deleteLeadByDataToken,
+  deleteOrganizationContact,
   findContactByEmail,
   findContactForOwner,
   findLeadByDataToken,
+  findOrganizationContact,
   listContacts,
+  listOrganizationContacts,
   moveCompanyContacts,
   setContactPersonal,
 } from '#app/models/contacts.server'
@@ -131,6 +160,7 @@ import {
   insertCrmSync,
   listCrmSyncs,
   markCrmSynced,
+  recordCrmContactId,
   recordCrmSyncFailure,
   resetFailedCrmSync,
 } from '#app/models/crm-syncs.server'
@@ -155,6 +185,19 @@ import {
   setDataExportProgress,
   startDataExport,
 } from '#app/models/data-exports.server'
+import {
+  countDirectoryTeams,
+  countDirectoryUsers,
+  findDirectoryTeam,
+  findDirectoryUsers,
+  insertDirectoryTeam,
+  listDirectoryManagedUsers,
+  listDirectoryTeamMemberIds,
+  listDirectoryTeams,
+  listDirectoryUsers,
+  removeDirectoryTeamMembers,
+  updateDirectoryTeam,
+} from '#app/models/directory.server'
 import {
   consumeConfirmationToken,
   findUsableConfirmationToken,
@@ -216,6 +259,7 @@ import {
 } from '#app/models/password-resets.server'
 import {
   countOrganizationEndUsers,
+  countStaff,
   deleteAccount,
   listActiveUserIdsWithRoles,
   listOrganizationEndUsers,
@@ -236,6 +280,17 @@ import {
   listPendingPlanRequests,
   withdrawPlanRequest,
 } from '#app/models/plan-requests.server'
+import {
+  countScimEvents,
+  endScimToken,
+  findScimToken,
+  findUsableScimToken,
+  insertScimToken,
+  listScimEvents,
+  listScimTokens,
+  markScimTokenUsed,
+  recordScimEvent,
+} from '#app/models/scim.server'
 import {
   clearSeatSuccessor,
   findSeatSuccessorCard,
@@ -260,9 +315,30 @@ import {
   insertSession,
 } from '#app/models/sessions.server'
 import {
+  deleteSsoDomain,
+  deleteSsoProvider,
+  findSsoDomain,
+  findSsoProvider,
+  findVerifiedSsoDomain,
+  hasSsoSignIn,
+  insertOidcProvider,
+  insertSsoDomain,
+  listSsoDomains,
+  listSsoProviders,
+  recordSsoDomainCheck,
+  setSsoDomainEnforced,
+  updateOidcProvider,
+} from '#app/models/sso.server'
+import {
+  consumeSamlRequest,
+  findSamlRequestCreatedAt,
+  insertSamlProvider,
+  rememberSamlRequest,
+  updateSamlProvider,
+} from '#app/models/sso-saml.server'
+import {
   type CardScope,
   cardsInScope,
-  countAssignedEndUsers,
   countCards,
   countCardViewsBySource,
   countContactsByWeek,
@@ -293,6 +369,7 @@ import {
   createTeamWithAdmin,
   deleteTeam,
   findMembership,
+  findOrganizationTeam,
   findTeamMember,
   findTeamMemberByEmail,
   findTeamWithPlan,
@@ -311,6 +388,7 @@ import {
   createUser,
   findUserByEmail,
   findUserById,
+  listOrganizationUsers,
   listUserAccountsForOrganization,
   markEmailConfirmed,
   setMemberPlan,
@@ -330,9 +408,27 @@ import {
   registerWalletDevice,
   unregisterWalletDevice,
 } from '#app/models/wallet-passes.server'
+import {
+  countWebhookDeliveries,
+  deleteWebhookEndpoint,
+  findWebhookDelivery,
+  findWebhookEndpoint,
+  insertWebhookDelivery,
+  insertWebhookEndpoint,
+  insertWebhookMessage,
+  listSubscribedWebhookEndpoints,
+  listWebhookAttempts,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  markWebhookEndpointFailing,
+  recordWebhookAttempt,
+  redactWebhookMessagesAbout,
+  updateWebhookDelivery,
+  updateWebhookEndpoint,
+} from '#app/models/webhooks.server'
 import { slugBaseFromName } from '#app/validation/card-slug'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { organizations, sendingDomains, teams, users } from '#drizzle/schema'
+import { organizations, sendingDomains, ssoProviders, teams, users } from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -637,7 +733,99 @@ async function seedTenantA(db: Queryable) {
   // A's pending plan request (ADR 079): the user asks for Team Pro.
   const planRequest = await insertPlanRequest(db, organization.id, user.id, 'team_pro')
   if (!planRequest) throw new Error('plan request not stored')
+  // A's identity provider and its verified, enforced email domain (ADR 088).
+  const ssoProvider = await insertOidcProvider(db, organization.id, ssoProviderValues)
+  const ssoDomain = await insertSsoDomain(db, organization.id, {
+    providerId: ssoProvider.id,
+    domain: `sso-${suffix}.a.test`,
+    token: `token-${suffix}`,
+  })
+  if (!ssoDomain) throw new Error('sso domain not stored')
+  await recordSsoDomainCheck(db, organization.id, {
+    domainId: ssoDomain.id,
+    token: ssoDomain.token,
+    verifiedAt: new Date(),
+    checkedAt: new Date(),
+  })
+  await setSsoDomainEnforced(db, organization.id, ssoDomain.id, true)
+  // A's directory sync (ADR 089): a SCIM token, a logged call, the user's external id and a
+  // team the directory made with the user in it.
+  const scimToken = await insertScimToken(db, organization.id, {
+    name: 'Entra',
+    tokenHash: `scim-${suffix}`,
+    lastFour: 'abcd',
+    createdByUserId: user.id,
+  })
+  await recordScimEvent(db, organization.id, {
+    tokenId: scimToken.id,
+    method: 'GET',
+    path: '/scim/v2/Users',
+    status: 200,
+  })
+  // A's REST API key and a kept idempotent answer (ADR 092).
+  const apiKey = await insertApiKey(db, organization.id, {
+    name: 'Integration',
+    scopes: ['cards:read'],
+    keyHash: `api-${suffix}`,
+    lastFour: 'efgh',
+    expiresAt: null,
+    createdByUserId: user.id,
+  })
+  const idempotencyKey = `idem-${suffix}`
+  await saveIdempotentAnswer(db, organization.id, {
+    idempotencyKey,
+    apiKeyId: apiKey.id,
+    method: 'POST',
+    path: '/api/v1/contacts',
+    requestHash: 'hash',
+    status: 201,
+    response: { id: 'x' },
+  })
+  const externalId = `ext-${suffix}`
+  await updateAccount(db, organization.id, user.id, { externalId })
+  const directoryTeam = await insertDirectoryTeam(db, organization.id, {
+    name: `Directory ${suffix}`,
+    externalId: `group-${suffix}`,
+  })
+  await addTeamMember(db, organization.id, directoryTeam.id, user.id, 'member')
+  // A's webhooks (ADR 093): an endpoint subscribed to leads, a message, its delivery and an
+  // attempt in the log.
+  const webhookEndpoint = await insertWebhookEndpoint(db, organization.id, {
+    url: `https://hooks-${suffix}.a.test/`,
+    description: 'A',
+    eventTypes: ['lead.created'],
+    secretSealed: 'v1.sealed.for.a',
+    createdByUserId: user.id,
+  })
+  const webhookMessage = await insertWebhookMessage(db, organization.id, {
+    eventType: 'lead.created',
+    payload: {
+      type: 'lead.created',
+      data: { id: randomUUID(), email: `lead-${suffix}@example.test` },
+    },
+    dedupeKey: `digest-${suffix}`,
+  })
+  if (!webhookMessage) throw new Error('webhook message not stored')
+  const webhookDelivery = await insertWebhookDelivery(db, organization.id, {
+    endpointId: webhookEndpoint.id,
+    messageId: webhookMessage.id,
+    nextAttemptAt: new Date(),
+  })
+  await recordWebhookAttempt(db, organization.id, {
+    deliveryId: webhookDelivery.id,
+    statusCode: 500,
+  })
   return {
+    webhookEndpoint,
+    webhookMessage,
+    webhookDelivery,
+    apiKey,
+    idempotencyKey,
+    ssoProvider,
+    ssoDomain,
+    scimToken,
+    externalId,
+    directoryTeam,
     planRequest,
     departedSlug,
     organization,
@@ -685,6 +873,15 @@ async function seedTenantA(db: Queryable) {
 
 type TenantA = Awaited<ReturnType<typeof seedTenantA>>
 
+const ssoProviderValues = {
+  displayName: 'Provider',
+  issuerUrl: 'https://idp.example.test',
+  clientId: 'client',
+  clientSecretSealed: 'v1.not.a.secret',
+  jitRole: 'end_user' as const,
+  enabled: true,
+}
+
 /** The outcome of a call, whether it returned or threw (a refused write may throw). */
 async function attempt<T>(call: () => Promise<T>) {
   try {
@@ -703,6 +900,39 @@ const scopeOf = (kind: CardScope['kind'], a: TenantA): CardScope =>
       : kind === 'team'
         ? { kind, teamId: a.team.id }
         : { kind }
+
+/** A SAML provider's values, named. */
+const samlValues = (displayName: string) => ({
+  displayName,
+  samlEntityId: 'https://idp.example.test/metadata',
+  samlSsoUrl: 'https://idp.example.test/sso',
+  samlCertificates: ['MIIB'],
+  samlMetadataUrl: null,
+  jitRole: 'end_user' as const,
+  enabled: true,
+})
+
+/** The names of an organization's SSO providers. */
+async function samlProvidersOf(db: Queryable, organizationId: string) {
+  const rows = await db
+    .select({ displayName: ssoProviders.displayName })
+    .from(ssoProviders)
+    .where(eq(ssoProviders.organizationId, organizationId))
+  return rows.map((row) => row.displayName)
+}
+
+/** A SAML provider of A's with a request it has yet to answer. */
+async function samlOfA(db: Queryable, a: TenantA) {
+  const provider = await insertSamlProvider(db, a.organization.id, samlValues('A SAML'))
+  const requestId = `_a-${uniqueSuffix()}`
+  await rememberSamlRequest(db, a.organization.id, {
+    id: requestId,
+    providerId: provider.id,
+    createdAt: new Date(),
+    staleBefore: new Date(0),
+  })
+  return { providerId: provider.id, requestId }
+}
 
 type Case = {
   name: string
@@ -1071,6 +1301,158 @@ const cases: Record<string, Case[]> = {
     {
       name: "names none of A's cards",
       run: (db, b, a) => listCardNames(db, b, [a.card.id]),
+      expected: nothing,
+    },
+  ],
+  countViewsInHour: [
+    {
+      name: "counts none of A's views in this hour",
+      run: (db, b) =>
+        countViewsInHour(db, b, new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000)),
+      expected: nothing,
+    },
+  ],
+  insertWebhookEndpoint: [
+    {
+      name: "makes no endpoint of B in the name of A's user",
+      run: (db, b, a) =>
+        insertWebhookEndpoint(db, b, {
+          url: 'https://b.test/',
+          description: '',
+          eventTypes: ['lead.created'],
+          secretSealed: 'v1.x',
+          createdByUserId: a.user.id,
+        }),
+      // The composite foreign key refuses B's row for A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listWebhookEndpoints: [
+    {
+      name: "lists none of A's endpoints",
+      run: (db, b) => listWebhookEndpoints(db, b),
+      expected: nothing,
+    },
+  ],
+  findWebhookEndpoint: [
+    {
+      name: "finds no endpoint of A's by id",
+      run: (db, b, a) => findWebhookEndpoint(db, b, a.webhookEndpoint.id),
+      expected: nothing,
+    },
+  ],
+  updateWebhookEndpoint: [
+    {
+      name: "changes no endpoint of A's",
+      run: (db, b, a) =>
+        updateWebhookEndpoint(db, b, a.webhookEndpoint.id, { url: 'https://evil.test/' }),
+      expected: nothing,
+    },
+  ],
+  markWebhookEndpointFailing: [
+    {
+      name: "marks no endpoint of A's failing",
+      run: (db, b, a) => markWebhookEndpointFailing(db, b, a.webhookEndpoint.id, new Date()),
+      expected: nothing,
+    },
+  ],
+  deleteWebhookEndpoint: [
+    {
+      name: "deletes no endpoint of A's",
+      run: (db, b, a) => deleteWebhookEndpoint(db, b, a.webhookEndpoint.id),
+      expected: nothing,
+    },
+  ],
+  listSubscribedWebhookEndpoints: [
+    {
+      name: "finds none of A's endpoints subscribed to leads",
+      run: (db, b) => listSubscribedWebhookEndpoints(db, b, 'lead.created'),
+      expected: nothing,
+    },
+  ],
+  redactWebhookMessagesAbout: [
+    {
+      name: "leaves A's message about that contact as it was",
+      run: (db, b, a) =>
+        redactWebhookMessagesAbout(
+          db,
+          b,
+          (a.webhookMessage.payload as { data: { id: string } }).data.id,
+        ),
+      expected: nothing,
+    },
+  ],
+  insertWebhookMessage: [
+    {
+      name: "is not stopped by A's dedupe key (B's own message)",
+      run: (db, b, a) =>
+        insertWebhookMessage(db, b, {
+          eventType: 'card.viewed',
+          payload: {},
+          dedupeKey: a.webhookMessage.dedupeKey ?? '',
+        }),
+      expected: (value) =>
+        expect((value as { organizationId: string }).organizationId).not.toBe(a.organization.id),
+    },
+  ],
+  insertWebhookDelivery: [
+    {
+      name: "makes no delivery of B to A's endpoint",
+      run: (db, b, a) =>
+        insertWebhookDelivery(db, b, {
+          endpointId: a.webhookEndpoint.id,
+          messageId: a.webhookMessage.id,
+          nextAttemptAt: new Date(),
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findWebhookDelivery: [
+    {
+      name: "finds no delivery of A's",
+      run: (db, b, a) => findWebhookDelivery(db, b, a.webhookDelivery.id),
+      expected: nothing,
+    },
+  ],
+  updateWebhookDelivery: [
+    {
+      name: "changes no delivery of A's",
+      run: (db, b, a) => updateWebhookDelivery(db, b, a.webhookDelivery.id, { status: 'failed' }),
+      expected: nothing,
+    },
+  ],
+  recordWebhookAttempt: [
+    {
+      name: "logs no attempt of B on A's delivery",
+      run: (db, b, a) =>
+        recordWebhookAttempt(db, b, { deliveryId: a.webhookDelivery.id, statusCode: 200 }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listWebhookDeliveries: [
+    {
+      name: "lists none of A's deliveries",
+      run: (db, b, a) =>
+        listWebhookDeliveries(db, b, { endpointId: a.webhookEndpoint.id, limit: 10, offset: 0 }),
+      expected: nothing,
+    },
+    {
+      name: "lists none of A's deliveries among all",
+      run: (db, b) => listWebhookDeliveries(db, b, { limit: 10, offset: 0 }),
+      expected: nothing,
+    },
+  ],
+  countWebhookDeliveries: [
+    {
+      name: "counts none of A's deliveries",
+      run: (db, b) => countWebhookDeliveries(db, b),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listWebhookAttempts: [
+    {
+      name: "lists none of A's attempts",
+      run: (db, b, a) => listWebhookAttempts(db, b, [a.webhookDelivery.id]),
       expected: nothing,
     },
   ],
@@ -1521,7 +1903,45 @@ const cases: Record<string, Case[]> = {
   setCrmEnabled: [
     {
       name: "switches nothing of A's",
-      run: (db, b, a) => setCrmEnabled(db, b, a.user.id, false),
+      run: (db, b, a) => setCrmEnabled(db, b, a.user.id, false, 'hubspot'),
+      expected: nothing,
+    },
+  ],
+  saveHubspotSettings: [
+    {
+      name: "writes no HubSpot token for A's user",
+      run: (db, b, a) =>
+        saveHubspotSettings(db, b, a.user.id, {
+          sealedToken: 'v1.sealed.for.b',
+          tokenLast4: 'BBBB',
+          enabled: true,
+          validatedAt: null,
+          provider: 'hubspot',
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  saveSalesforceSettings: [
+    {
+      name: "writes no Salesforce credentials for A's user",
+      run: (db, b, a) =>
+        saveSalesforceSettings(db, b, a.user.id, {
+          instanceUrl: 'https://b.my.salesforce.com',
+          clientId: 'b',
+          sealedSecret: 'v1.sealed.for.b',
+          secretLast4: 'BBBB',
+          enabled: true,
+          validatedAt: null,
+          provider: 'salesforce',
+        }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  resealCrmSecrets: [
+    {
+      name: "reseals none of A's secrets",
+      run: (db, b, a) =>
+        resealCrmSecrets(db, b, a.user.id, { gohighlevelApiKeyEncrypted: 'v1.sealed.for.b' }),
       expected: nothing,
     },
   ],
@@ -1543,6 +1963,13 @@ const cases: Record<string, Case[]> = {
     {
       name: "marks none of A's syncs",
       run: (db, b, a) => markCrmSynced(db, b, a.crmContactId, 'crm-1'),
+      expected: nothing,
+    },
+  ],
+  recordCrmContactId: [
+    {
+      name: "records no CRM id on A's syncs",
+      run: (db, b, a) => recordCrmContactId(db, b, a.crmContactId, 'crm-b', 'hubspot'),
       expected: nothing,
     },
   ],
@@ -1950,6 +2377,13 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
+  selectAssignedEndUserIds: [
+    {
+      name: "selects none of A's assigned end users",
+      run: (db, b, a) => selectAssignedEndUserIds(db, b, a.teamAdmin.id),
+      expected: nothing,
+    },
+  ],
   countAssignedEndUsers: [
     {
       name: "counts none of A's assigned end users",
@@ -1967,7 +2401,7 @@ const cases: Record<string, Case[]> = {
           contacts: { current: 0, previous: 0 },
           views: { current: 0, previous: 0 },
           activity: [],
-          teammates: 0,
+          teamMembers: 0,
           inTeam: false,
         }),
     },
@@ -2012,7 +2446,7 @@ const cases: Record<string, Case[]> = {
     {
       name: "counts none of A's people",
       run: (db, b) => countOrganizationPeople(db, b),
-      expected: (value) => expect(value).toEqual({ endUsers: 1, teamMembers: 0, total: 1 }),
+      expected: (value) => expect(value).toEqual({ endUsers: 1, teamMembers: 0 }),
     },
   ],
   getUserPreferences: [
@@ -2121,6 +2555,72 @@ const cases: Record<string, Case[]> = {
         return { beaten, kept }
       },
       expected: (value) => expect(value).toEqual({ beaten: [], kept: 'a-verified.example.test' }),
+    },
+  ],
+  // SAML (ADR 090): B's calls name A's provider and A's pending request.
+  insertSamlProvider: [
+    {
+      name: "adds B's provider only, none of A's",
+      run: async (db, b, a) => {
+        const added = await insertSamlProvider(db, b, samlValues('B only'))
+        const ofA = (await samlProvidersOf(db, a.organization.id)).filter((row) => row === 'B only')
+        // B is left as it was, for the cases that list B's providers.
+        await deleteSsoProvider(db, b, added.id)
+        return ofA
+      },
+      expected: nothing,
+    },
+  ],
+  updateSamlProvider: [
+    {
+      name: "changes no provider of A's",
+      run: (db, b) => updateSamlProvider(db, b, samlA.providerId, samlValues('Renamed by B')),
+      expected: nothing,
+    },
+  ],
+  rememberSamlRequest: [
+    {
+      name: "deletes none of A's requests, and cannot file one under A's provider",
+      run: async (db, b, a) => {
+        const { providerId, requestId } = samlA
+        const filed = await attempt(() =>
+          rememberSamlRequest(db, b, {
+            id: `_b-${uniqueSuffix()}`,
+            providerId,
+            createdAt: new Date(),
+            staleBefore: new Date(Date.now() + 60_000),
+          }),
+        )
+        return {
+          threw: filed.threw,
+          kept: await findSamlRequestCreatedAt(db, a.organization.id, providerId, requestId),
+        }
+      },
+      expected: (value) => expect(value).toMatchObject({ threw: true, kept: expect.any(Date) }),
+    },
+  ],
+  findSamlRequestCreatedAt: [
+    {
+      name: "finds none of A's requests",
+      run: async (db, b) => findSamlRequestCreatedAt(db, b, samlA.providerId, samlA.requestId),
+      expected: (value) => expect(value).toBeNull(),
+    },
+  ],
+  consumeSamlRequest: [
+    {
+      name: "consumes none of A's requests",
+      run: async (db, b, a) => {
+        const { providerId, requestId } = samlA
+        const consumed = await consumeSamlRequest(db, b, providerId, {
+          id: requestId,
+          sentAfter: new Date(0),
+        })
+        return {
+          consumed,
+          kept: await findSamlRequestCreatedAt(db, a.organization.id, providerId, requestId),
+        }
+      },
+      expected: (value) => expect(value).toMatchObject({ consumed: false, kept: expect.any(Date) }),
     },
   ],
   findOrganizationBranding: [
@@ -2379,6 +2879,16 @@ const cases: Record<string, Case[]> = {
       },
     },
   ],
+  countStaff: [
+    {
+      name: "counts none of A's staff, the platform's or an agency's",
+      run: async (db, b) => [
+        await countStaff(db, b),
+        await countStaff(db, b, ['agency_admin', 'agency_member', 'team_admin']),
+      ],
+      expected: (value) => expect(value).toEqual([0, 0]),
+    },
+  ],
   listStaff: [
     {
       name: "lists none of A's staff",
@@ -2599,6 +3109,309 @@ const cases: Record<string, Case[]> = {
       name: "lists none of A's agency admins",
       run: (db, b) => listActiveUserIdsWithRoles(db, b, ['agency_admin', 'super_admin']),
       expected: nothing,
+    },
+  ],
+  insertApiKey: [
+    {
+      name: "makes no key of B in the name of A's user",
+      run: (db, b, a) =>
+        insertApiKey(db, b, {
+          name: 'X',
+          scopes: [],
+          keyHash: 'api-b',
+          lastFour: 'wxyz',
+          expiresAt: null,
+          createdByUserId: a.user.id,
+        }),
+      // The composite foreign key refuses B's row for A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listApiKeys: [
+    { name: "lists none of A's keys", run: (db, b) => listApiKeys(db, b), expected: nothing },
+  ],
+  findUsableApiKey: [
+    {
+      name: "accepts no key of A's by hash",
+      run: (db, b, a) => findUsableApiKey(db, b, a.apiKey.keyHash),
+      expected: nothing,
+    },
+  ],
+  markApiKeyUsed: [
+    {
+      name: "marks no key of A's as used",
+      run: (db, b, a) => markApiKeyUsed(db, b, a.apiKey.id, '203.0.113.9'),
+      expected: nothing,
+    },
+  ],
+  revokeApiKeyRow: [
+    {
+      name: "revokes no key of A's",
+      run: (db, b, a) => revokeApiKeyRow(db, b, a.apiKey.id),
+      expected: nothing,
+    },
+  ],
+  findIdempotentAnswer: [
+    {
+      name: "replays none of A's answers",
+      run: (db, b, a) => findIdempotentAnswer(db, b, a.idempotencyKey),
+      expected: nothing,
+    },
+  ],
+  saveIdempotentAnswer: [
+    {
+      name: "keeps no answer of B under A's key",
+      run: (db, b, a) =>
+        saveIdempotentAnswer(db, b, {
+          idempotencyKey: a.idempotencyKey,
+          apiKeyId: a.apiKey.id,
+          method: 'POST',
+          path: '/x',
+          requestHash: 'h',
+          status: 201,
+          response: null,
+        }),
+      // B's row may not name A's key (composite foreign key).
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  deleteIdempotentAnswersBefore: [
+    {
+      name: "forgets none of A's answers",
+      run: (db, b) => deleteIdempotentAnswersBefore(db, b, new Date(Date.now() + 60_000)),
+      expected: nothing,
+    },
+  ],
+  listOrganizationCards: [
+    {
+      name: "lists none of A's cards",
+      run: (db, b) => listOrganizationCards(db, b, { limit: 50 }),
+      expected: nothing,
+    },
+  ],
+  findOrganizationCard: [
+    {
+      name: "finds no card of A's",
+      run: (db, b, a) => findOrganizationCard(db, b, a.card.id),
+      expected: nothing,
+    },
+  ],
+  listOrganizationContacts: [
+    {
+      name: "lists none of A's contacts or leads",
+      run: (db, b) => listOrganizationContacts(db, b, { limit: 50 }),
+      expected: nothing,
+    },
+  ],
+  findOrganizationContact: [
+    {
+      name: "finds no contact of A's",
+      run: (db, b, a) => findOrganizationContact(db, b, a.leadContactId),
+      expected: nothing,
+    },
+  ],
+  deleteOrganizationContact: [
+    {
+      name: "deletes no contact of A's",
+      run: (db, b, a) => deleteOrganizationContact(db, b, a.leadContactId),
+      expected: nothing,
+    },
+  ],
+  listOrganizationUsers: [
+    {
+      name: "lists none of A's users",
+      // B has its own people: none of them is A's.
+      run: async (db, b, a) =>
+        (await listOrganizationUsers(db, b, { limit: 200 })).filter((row) => row.id === a.user.id),
+      expected: nothing,
+    },
+  ],
+  findOrganizationTeam: [
+    {
+      name: "finds no team of A's",
+      run: (db, b, a) => findOrganizationTeam(db, b, a.team.id),
+      expected: nothing,
+    },
+  ],
+  countCardActivityPerDay: [
+    {
+      name: "counts nothing of A's card",
+      run: (db, b, a) =>
+        countCardActivityPerDay(db, b, a.card.id, new Date(0), new Date(Date.now() + 86_400_000)),
+      expected: nothing,
+    },
+  ],
+  insertScimToken: [
+    {
+      name: "makes no token of B in the name of A's user",
+      run: (db, b, a) =>
+        insertScimToken(db, b, {
+          name: 'X',
+          tokenHash: 'scim-b',
+          lastFour: 'wxyz',
+          createdByUserId: a.user.id,
+        }),
+      // The composite foreign key refuses B's row for A's user.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listScimTokens: [
+    { name: "lists none of A's tokens", run: (db, b) => listScimTokens(db, b), expected: nothing },
+  ],
+  findScimToken: [
+    {
+      name: "finds no token of A's by id",
+      run: (db, b, a) => findScimToken(db, b, a.scimToken.id),
+      expected: nothing,
+    },
+  ],
+  findUsableScimToken: [
+    {
+      name: "accepts no token of A's by hash",
+      run: (db, b, a) => findUsableScimToken(db, b, a.scimToken.tokenHash),
+      expected: nothing,
+    },
+  ],
+  markScimTokenUsed: [
+    {
+      name: "marks no token of A's as used",
+      run: (db, b, a) => markScimTokenUsed(db, b, a.scimToken.id),
+      expected: nothing,
+    },
+  ],
+  endScimToken: [
+    {
+      name: "revokes no token of A's",
+      run: (db, b, a) => endScimToken(db, b, a.scimToken.id, { revokedAt: new Date() }),
+      expected: nothing,
+    },
+  ],
+  recordScimEvent: [
+    {
+      name: "logs nothing of B under A's token",
+      run: (db, b, a) =>
+        recordScimEvent(db, b, { tokenId: a.scimToken.id, method: 'GET', path: '/', status: 200 }),
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  listScimEvents: [
+    {
+      name: "lists none of A's provisioning log",
+      run: (db, b) => listScimEvents(db, b, { status: 'all', limit: 10, offset: 0 }),
+      expected: nothing,
+    },
+  ],
+  countScimEvents: [
+    {
+      name: "counts none of A's provisioning log",
+      run: (db, b) => countScimEvents(db, b, 'all'),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listDirectoryUsers: [
+    {
+      name: "finds none of A's people by userName",
+      run: (db, b, a) =>
+        listDirectoryUsers(
+          db,
+          b,
+          { attribute: 'userName', value: a.user.email },
+          { offset: 0, limit: 10 },
+        ),
+      // B may hold an account under A's address (another case makes one): only B's own.
+      expected: (value) =>
+        expect(
+          (value as { organizationId: string }[]).filter((row) => row.organizationId !== b),
+        ).toEqual([]),
+    },
+    {
+      name: "finds none of A's people by externalId",
+      run: (db, b, a) =>
+        listDirectoryUsers(
+          db,
+          b,
+          { attribute: 'externalId', value: a.externalId },
+          { offset: 0, limit: 10 },
+        ),
+      expected: nothing,
+    },
+  ],
+  countDirectoryUsers: [
+    {
+      name: "counts none of A's people",
+      run: (db, b, a) => countDirectoryUsers(db, b, { attribute: 'id', value: a.user.id }),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  listDirectoryManagedUsers: [
+    {
+      name: "lists none of A's directory-managed people",
+      run: (db, b) => listDirectoryManagedUsers(db, b),
+      expected: nothing,
+    },
+  ],
+  findDirectoryUsers: [
+    {
+      name: "finds none of A's people by id or external id",
+      run: (db, b, a) =>
+        findDirectoryUsers(db, b, { ids: [a.user.id], externalIds: [a.externalId] }),
+      expected: nothing,
+    },
+  ],
+  listDirectoryTeams: [
+    {
+      name: "finds none of A's directory teams by name",
+      run: (db, b, a) =>
+        listDirectoryTeams(
+          db,
+          b,
+          { attribute: 'displayName', value: a.directoryTeam.name },
+          { offset: 0, limit: 10 },
+        ),
+      expected: nothing,
+    },
+  ],
+  countDirectoryTeams: [
+    {
+      name: "counts none of A's directory teams",
+      run: (db, b) => countDirectoryTeams(db, b, null),
+      expected: (value) => expect(value).toBe(0),
+    },
+  ],
+  findDirectoryTeam: [
+    {
+      name: "finds no directory team of A's",
+      run: (db, b, a) => findDirectoryTeam(db, b, a.directoryTeam.id),
+      expected: nothing,
+    },
+  ],
+  insertDirectoryTeam: [
+    {
+      name: "makes B's own team, whatever A's external ids",
+      run: (db, b, a) =>
+        insertDirectoryTeam(db, b, { name: 'B team', externalId: a.directoryTeam.externalId }),
+      expected: (value) => expect((value as { organizationId: string }).organizationId).toBe(b),
+    },
+  ],
+  updateDirectoryTeam: [
+    {
+      name: "renames no directory team of A's",
+      run: (db, b, a) => updateDirectoryTeam(db, b, a.directoryTeam.id, { name: 'Stolen' }),
+      expected: nothing,
+    },
+  ],
+  listDirectoryTeamMemberIds: [
+    {
+      name: "lists none of A's team members",
+      run: (db, b, a) => listDirectoryTeamMemberIds(db, b, a.directoryTeam.id),
+      expected: nothing,
+    },
+  ],
+  removeDirectoryTeamMembers: [
+    {
+      name: "removes no member of A's team",
+      run: (db, b, a) => removeDirectoryTeamMembers(db, b, a.directoryTeam.id, [a.user.id]),
+      expected: (value) => expect(value).toBe(0),
     },
   ],
   insertPlanRequest: [
@@ -2933,16 +3746,115 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
+  listSsoProviders: [
+    {
+      name: "lists none of A's providers",
+      run: (db, b) => listSsoProviders(db, b),
+      expected: nothing,
+    },
+  ],
+  findSsoProvider: [
+    {
+      name: "finds no provider of A's by id",
+      run: (db, b, a) => findSsoProvider(db, b, a.ssoProvider.id),
+      expected: nothing,
+    },
+  ],
+  insertOidcProvider: [
+    {
+      name: "adds B's own provider, nothing of A's",
+      run: (db, b) => insertOidcProvider(db, b, ssoProviderValues),
+      expected: (value) => expect((value as { organizationId: string }).organizationId).toBe(b),
+    },
+  ],
+  updateOidcProvider: [
+    {
+      name: "changes no provider of A's",
+      run: (db, b, a) =>
+        updateOidcProvider(db, b, a.ssoProvider.id, { ...ssoProviderValues, displayName: 'B' }),
+      expected: nothing,
+    },
+  ],
+  deleteSsoProvider: [
+    {
+      name: "deletes no provider of A's",
+      run: (db, b, a) => deleteSsoProvider(db, b, a.ssoProvider.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  listSsoDomains: [
+    { name: "lists none of A's domains", run: (db, b) => listSsoDomains(db, b), expected: nothing },
+  ],
+  findSsoDomain: [
+    {
+      name: "finds no domain of A's by id",
+      run: (db, b, a) => findSsoDomain(db, b, a.ssoDomain.id),
+      expected: nothing,
+    },
+  ],
+  insertSsoDomain: [
+    {
+      name: "claims no domain in B for A's provider",
+      run: (db, b, a) =>
+        insertSsoDomain(db, b, { providerId: a.ssoProvider.id, domain: 'x.b.test', token: 't' }),
+      // The composite foreign key refuses B's row for A's provider.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  recordSsoDomainCheck: [
+    {
+      name: "records no check of A's domain",
+      run: (db, b, a) =>
+        recordSsoDomainCheck(db, b, {
+          domainId: a.ssoDomain.id,
+          token: a.ssoDomain.token,
+          verifiedAt: null,
+          checkedAt: new Date(),
+        }),
+      expected: nothing,
+    },
+  ],
+  setSsoDomainEnforced: [
+    {
+      name: "turns off no enforcement of A's",
+      run: (db, b, a) => setSsoDomainEnforced(db, b, a.ssoDomain.id, false),
+      expected: nothing,
+    },
+  ],
+  deleteSsoDomain: [
+    {
+      name: "deletes no domain of A's",
+      run: (db, b, a) => deleteSsoDomain(db, b, a.ssoDomain.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  hasSsoSignIn: [
+    {
+      name: "does not count A's verified domain",
+      run: (db, b) => hasSsoSignIn(db, b),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  findVerifiedSsoDomain: [
+    {
+      name: "finds no verified claim of A's on its domain",
+      run: (db, b, a) => findVerifiedSsoDomain(db, b, a.ssoDomain.domain),
+      expected: nothing,
+    },
+  ],
 }
 
 let a: TenantA
 let b: string
+/** A's SAML provider and a request it has yet to answer (ADR 090). */
+let samlA: Awaited<ReturnType<typeof samlOfA>>
 /** A team of B whose creator column names A's user: a row only a bypassed foreign key allows. */
 let corruptTeamOfB: string
 
 beforeAll(async () => {
   const db = getDb()
   a = await seedTenantA(db)
+  samlA = await samlOfA(db, a)
   const organization = await makeOrganization()
   b = organization.id
   await createUser(db, b, {

@@ -314,6 +314,10 @@ describe('batched views', () => {
         organizationId: organization.id,
         cardId: card.id,
         visitorHash: 'seen-elsewhere',
+        // A second before this process's view: the database's now() (the transaction's start,
+        // in microseconds) can fall after the queued view's millisecond Date when the whole
+        // insert takes under a millisecond, and a view is never a repeat of a later one.
+        viewedAt: new Date(Date.now() - 1000),
       }),
     )
     queueCardView({

@@ -15,8 +15,15 @@ import { insertConsentText } from '#app/models/consent-texts.server'
 import { insertDataExport } from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
+import { insertOidcProvider, insertSsoDomain } from '#app/models/sso.server'
 import { insertStripeEvent } from '#app/models/stripe-events.server'
 import { findOrCreateWalletPass, registerWalletDevice } from '#app/models/wallet-passes.server'
+import {
+  insertWebhookDelivery,
+  insertWebhookEndpoint,
+  insertWebhookMessage,
+  recordWebhookAttempt,
+} from '#app/models/webhooks.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
   accountDeletions,
@@ -33,10 +40,16 @@ import {
   googleWalletObjects,
   passkeys,
   seatSuccessors,
+  ssoDomains,
+  ssoProviders,
   stripeEvents,
   tenantTables,
   walletPasses,
   walletRegistrations,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookMessages,
 } from '#drizzle/schema'
 import { rowsOf } from '#tests/checksum'
 import {
@@ -103,7 +116,109 @@ describe('row-level security', () => {
     expect(names).toContain('google_wallet_objects')
     expect(names).toContain('data_exports')
     expect(names).toContain('plan_requests')
+    expect(names).toEqual(expect.arrayContaining(['sso_providers', 'sso_domains']))
+    expect(names).toEqual(expect.arrayContaining(['scim_tokens', 'scim_events']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'webhook_endpoints',
+        'webhook_messages',
+        'webhook_deliveries',
+        'webhook_attempts',
+      ]),
+    )
+    expect(names).toEqual(expect.arrayContaining(['api_keys', 'api_idempotency_keys']))
     expect(names).toEqual(expect.arrayContaining(['wallet_passes', 'wallet_registrations']))
+  })
+
+  test("single sign-on: a tenant sees only its own providers and domains, and cannot claim for another's provider", async () => {
+    const { a, b } = await twoTenants()
+    const values = {
+      displayName: 'IdP',
+      issuerUrl: 'https://idp.example.test',
+      clientId: 'client',
+      clientSecretSealed: 'v1.not.a.secret',
+      jitRole: 'end_user' as const,
+      enabled: true,
+    }
+    const providerB = await withTenant(b.id, (tx) => insertOidcProvider(tx, b.id, values))
+    await withTenant(b.id, (tx) =>
+      insertSsoDomain(tx, b.id, { providerId: providerB.id, domain: 'b.example.test', token: 't' }),
+    )
+    const seen = await withTenant(a.id, async (tx) => ({
+      providers: await tx.select().from(ssoProviders),
+      domains: await tx.select().from(ssoDomains),
+    }))
+    expect(seen.providers.filter((row) => row.organizationId === b.id)).toEqual([])
+    expect(seen.domains.filter((row) => row.organizationId === b.id)).toEqual([])
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(ssoDomains).values({
+          organizationId: b.id,
+          providerId: providerB.id,
+          domain: 'taken.example.test',
+          token: 'x',
+        }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(ssoProviders)
+        .set({ enabled: false })
+        .where(sql`${ssoProviders.id} = ${providerB.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
+  })
+
+  test("webhooks: a tenant sees only its own endpoints and log, and cannot deliver to another's endpoint", async () => {
+    const { a, b } = await twoTenants()
+    const seeded = await withTenant(b.id, async (tx) => {
+      const endpoint = await insertWebhookEndpoint(tx, b.id, {
+        url: 'https://hooks.b.example.test/',
+        description: '',
+        eventTypes: ['lead.created'],
+        secretSealed: 'v1.not.a.secret',
+        createdByUserId: null,
+      })
+      const message = await insertWebhookMessage(tx, b.id, {
+        eventType: 'lead.created',
+        payload: { type: 'lead.created' },
+      })
+      if (!message) throw new Error('no message')
+      const delivery = await insertWebhookDelivery(tx, b.id, {
+        endpointId: endpoint.id,
+        messageId: message.id,
+        nextAttemptAt: new Date(),
+      })
+      await recordWebhookAttempt(tx, b.id, { deliveryId: delivery.id, statusCode: 500 })
+      return { endpoint, message, delivery }
+    })
+    const seen = await withTenant(a.id, async (tx) => ({
+      endpoints: await tx.select().from(webhookEndpoints),
+      messages: await tx.select().from(webhookMessages),
+      deliveries: await tx.select().from(webhookDeliveries),
+      attempts: await tx.select().from(webhookAttempts),
+    }))
+    for (const rows of Object.values(seen)) {
+      expect(rows.filter((row) => row.organizationId === b.id)).toEqual([])
+    }
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(webhookDeliveries).values({
+          organizationId: b.id,
+          endpointId: seeded.endpoint.id,
+          messageId: seeded.message.id,
+        }),
+      ),
+    ).rejects.toThrow()
+    const changed = await withTenant(a.id, (tx) =>
+      tx
+        .update(webhookEndpoints)
+        .set({ url: 'https://evil.example.test/' })
+        .where(sql`${webhookEndpoints.id} = ${seeded.endpoint.id}`)
+        .returning(),
+    )
+    expect(changed).toEqual([])
   })
 
   test("wallet passes: a tenant sees only its own passes and devices, and cannot write another's", async () => {

@@ -11,6 +11,7 @@ import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
+import { insertApiKey } from '#app/models/api-keys.server'
 import { insertTemplate, setCardsTemplate } from '#app/models/card-templates.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
@@ -21,11 +22,20 @@ import {
 } from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
 import { insertPlanRequest } from '#app/models/plan-requests.server'
+import { insertScimToken } from '#app/models/scim.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
+import { insertOidcProvider, insertSsoDomain } from '#app/models/sso.server'
+import { insertSamlProvider } from '#app/models/sso-saml.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPlan } from '#app/models/users.server'
+import {
+  insertWebhookDelivery,
+  insertWebhookEndpoint,
+  insertWebhookMessage,
+} from '#app/models/webhooks.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
+import { sealAtRest } from '#app/utils/secret-box.server'
 import { type Role, rolePaths } from '#app/validation/roles'
 import { getDb, withTenant } from '#drizzle/db.server'
 import { emailOutbox, users } from '#drizzle/schema'
@@ -78,6 +88,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'auth.confirm-email.tsx': 'public',
   'auth.forgot-password.tsx': 'public',
   'auth.login.tsx': 'public',
+  // Sign in with SSO and the identity provider's way back (ADR 088): signed out, like sign-in.
+  'auth.sso._index.tsx': 'public',
+  'auth.sso.callback.tsx': 'public',
   'auth.logout.ts': 'public',
   'auth.register.tsx': 'public',
   'auth.reset-password.tsx': 'public',
@@ -85,6 +98,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // to its dashboard, none to sign in (tests/integration/two-factor.test.ts).
   'auth.two-factor.tsx': 'public',
   'auth.new-password.tsx': 'public',
+  // SAML (ADR 090): the SP metadata an IdP imports, and the ACS an IdP's page posts to (no
+  // session; only a response that checks out is passed on, tests/integration/sso-saml.test.ts).
+  'auth.sso.saml.$providerId.metadata.tsx': 'public',
+  'auth.sso.saml.$providerId.acs.ts': 'public',
   'c.$slug.tsx': 'public',
   'card.$ref.tsx': 'public',
   'card._index.tsx': 'public',
@@ -106,6 +123,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // Apple's PassKit web service: devices, no session; each pass's own token
   // (tests/integration/apple-wallet.test.ts runs it with the feature configured).
   'wallet.apple.v1.$.ts': 'public',
+  // SCIM 2.0 (ADR 089): no session; the agency's bearer token only (tests/integration/scim.test.ts).
+  'scim.v2.$.ts': 'public',
+  // The REST API (ADR 092): no session; the agency's API key only (tests/integration/api-rest.test.ts).
+  'api.v1.$.ts': 'public',
   'contact.$ref.tsx': 'public',
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
@@ -152,8 +173,17 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'dashboard.agency.users.export[.]csv.ts': ['agency_admin', 'agency_member'],
   // Agency members read the history and reach; only the admin sends (ADR 046).
   'dashboard.agency.announcements.tsx': ['agency_admin', 'agency_member'],
+  // Single sign-on (ADR 088): only the agency admin, who decides how the agency signs in.
+  'dashboard.agency.sso.tsx': ['agency_admin'],
   // Agency members read the templates and which cards deviate; only the admin changes them (ADR 048).
   'dashboard.agency.templates.tsx': ['agency_admin', 'agency_member'],
+  // Directory Sync (ADR 089): the agency admin only, for reading too (the log holds everyone's data).
+  'dashboard.agency.scim.tsx': ['agency_admin'],
+  // Webhooks (ADR 093): the agency admin only, for reading too (the log names what was sent).
+  'dashboard.agency.webhooks.tsx': ['agency_admin'],
+  // The API's keys and reference (ADR 092): the agency admin only, as Directory Sync.
+  'dashboard.agency.api.tsx': ['agency_admin'],
+  'dashboard.agency.api_.reference.tsx': ['agency_admin'],
   // On an agency host only its admin; a super admin reads it on the platform host
   // (tests/integration/audit-log.test.ts).
   'dashboard.audit-log.tsx': ['agency_admin'],
@@ -190,6 +220,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'favicon[.]ico.ts': 'public',
   // The host's web app manifest and its icons (ADR 024): for anyone adding it to a home screen.
   'manifest[.]webmanifest.ts': 'public',
+  // The price list and the privacy notice (ADR 087): the host's configuration, nobody's rows.
+  'pricing.tsx': 'public',
+  'privacy.tsx': 'public',
   'icons.$file.ts': 'public',
   // System Settings answer on the platform's host only: on A's (an agency's) host, nobody.
   'settings.super-admin.tsx': 'platform-admin',
@@ -229,6 +262,8 @@ let hostB: string
 let cardB: { id: string }
 /** A contact of B's owner, which A's Personal switch names (ADR 049). */
 let contactIdB = ''
+/** B's SAML identity provider, which A's SAML routes name (ADR 090). */
+let samlProviderB = ''
 /** B's owner's passkey, which A's forms name (ADR 045, Passkeys). */
 let passkeyB: { id: string }
 let intruderCookie: string
@@ -265,6 +300,17 @@ beforeAll(async () => {
   )
   if (addedB.status !== 'created') throw new Error("B's contact not added")
   contactIdB = addedB.contact.id
+  samlProviderB = (
+    await insertSamlProvider(getDb(), tenantB.organization.id, {
+      displayName: `IdP ${MARK}`,
+      samlEntityId: `https://idp-${MARK}.example.test/metadata`,
+      samlSsoUrl: `https://idp-${MARK}.example.test/sso`,
+      samlCertificates: ['MIIB'],
+      samlMetadataUrl: null,
+      jitRole: 'end_user',
+      enabled: true,
+    })
+  ).id
   const storedPasskeyB = await withTenant(tenantB.organization.id, (tx) =>
     insertPasskey(tx, tenantB.organization.id, ownerB.id, {
       credentialId: `credential-b-${tenantB.organization.id}`,
@@ -324,7 +370,8 @@ function paramsFor(
       .replace(/\/export\/(csv|vcf)$/, '/export.$1')
       .replace(/\/users\/csv$/, '/users.csv')
       .replace(/\/analytics\/csv$/, '/analytics.csv')
-      .replace('$linkId', cardId)}`.replace(/\/+$/, '') || '/'
+      .replace('$linkId', cardId)
+      .replace('$providerId', cardId)}`.replace(/\/+$/, '') || '/'
   return {
     path: path.replace('/$', '/nothing-here'),
     params: {
@@ -332,6 +379,7 @@ function paramsFor(
       contactId,
       ref: cardId,
       linkId: cardId,
+      providerId: cardId,
       slug: cardId,
       token: linkToken(cardId),
       file: imageFileFor(file),
@@ -497,6 +545,7 @@ type Reference =
   | 'invitation-token'
   | 'lead-data-token'
   | 'contact'
+  | 'sso-provider'
   | 'none'
 const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
@@ -507,11 +556,16 @@ const REFERENCES: Record<string, Reference> = {
   'auth.confirm-email.tsx': 'confirmation-token',
   'auth.forgot-password.tsx': 'none',
   'auth.login.tsx': 'none',
+  'auth.sso._index.tsx': 'none',
+  'auth.sso.callback.tsx': 'none',
   'auth.logout.ts': 'none',
   'auth.register.tsx': 'none',
   'auth.reset-password.tsx': 'reset-token',
   'auth.two-factor.tsx': 'none',
   'auth.new-password.tsx': 'none',
+  'auth.sso.saml.$providerId.metadata.tsx': 'sso-provider',
+  // Its loader only sends a GET to the sign-in page; its action names the provider (below).
+  'auth.sso.saml.$providerId.acs.ts': 'none',
   'account.two-factor.tsx': 'none',
   'account.delete.ts': 'none',
   'account.keep.ts': 'none',
@@ -531,6 +585,10 @@ const REFERENCES: Record<string, Reference> = {
   'card_.$ref.pass[.]pkpass.ts': 'card',
   // By a pass's serial and its token, on the pass's own tenant only (apple-wallet.test.ts).
   'wallet.apple.v1.$.ts': 'none',
+  // By a user's or group's id, under the host's agency's token only (scim.test.ts).
+  'scim.v2.$.ts': 'none',
+  // By a card's, contact's, user's or team's id, under the host's agency's key only (api-rest.test.ts).
+  'api.v1.$.ts': 'none',
   'contact.$ref.tsx': 'card',
   'media.$file.ts': 'media',
   'dev.outbox.tsx': 'none',
@@ -556,7 +614,16 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.team.tsx': 'none',
   'dashboard.agency.users._index.tsx': 'none',
   'dashboard.agency.announcements.tsx': 'none',
+  // Its providers and domains are named only in its forms: the write attempts below.
+  'dashboard.agency.sso.tsx': 'none',
   'dashboard.agency.templates.tsx': 'none',
+  // Its forms name a token by id: B's is not found (the write attempts below).
+  'dashboard.agency.scim.tsx': 'none',
+  // Its forms name an endpoint or a delivery by id: B's are not found (the write attempts below).
+  'dashboard.agency.webhooks.tsx': 'none',
+  // Its form names a key by id: B's is not found (the write attempt below).
+  'dashboard.agency.api.tsx': 'none',
+  'dashboard.agency.api_.reference.tsx': 'none',
   'dashboard.agency.users.export[.]csv.ts': 'none',
   'dashboard.audit-log.tsx': 'none',
   'dashboard.analytics.tsx': 'none',
@@ -592,6 +659,8 @@ const REFERENCES: Record<string, Reference> = {
   'dashboard.agency.branding.tsx': 'none',
   'favicon[.]ico.ts': 'none',
   'manifest[.]webmanifest.ts': 'none',
+  'pricing.tsx': 'none',
+  'privacy.tsx': 'none',
   'icons.$file.ts': 'none',
   'settings.super-admin.tsx': 'none',
   'dashboard.super-admin.settings.tsx': 'none',
@@ -627,10 +696,19 @@ let teamAdminIdB: string
 let invitationB: { id: string }
 /** B's team's card template, which B's card follows (ADR 048). */
 let templateB: { id: string }
+/** B's identity provider and its claimed email domain (ADR 088). */
+let ssoProviderB: { id: string }
+let ssoDomainB: { id: string }
 /** B's owner's ready data export (ADR 052). */
 let dataExportB: { id: string }
 /** B's member's pending plan request (ADR 079). */
 let planRequestB: { id: string }
+/** B's API key (ADR 092), which A's API screen names. */
+let apiKeyIdB = ''
+/** B's SCIM token (ADR 089), which A's Directory Sync forms name. */
+let scimTokenIdB = ''
+/** B's webhook endpoint and a delivery to it (ADR 093), which A's Webhooks forms name. */
+let webhookB = { endpointId: '', deliveryId: '' }
 let markersOfB: string[]
 
 async function seedTenantB() {
@@ -735,6 +813,49 @@ async function seedTenantB() {
   )
   if (!pendingB) throw new Error("B's plan request not stored")
   planRequestB = pendingB
+  apiKeyIdB = (
+    await withTenant(tenantB.organization.id, (tx) =>
+      insertApiKey(tx, tenantB.organization.id, {
+        name: `Key ${MARK}`,
+        scopes: ['cards:read'],
+        keyHash: `api-${MARK}`,
+        lastFour: 'bbbb',
+        expiresAt: null,
+        createdByUserId: ownerB.id,
+      }),
+    )
+  ).id
+  scimTokenIdB = (
+    await withTenant(tenantB.organization.id, (tx) =>
+      insertScimToken(tx, tenantB.organization.id, {
+        name: `Token ${MARK}`,
+        tokenHash: `scim-${MARK}`,
+        lastFour: 'bbbb',
+        createdByUserId: ownerB.id,
+      }),
+    )
+  ).id
+  webhookB = await withTenant(tenantB.organization.id, async (tx) => {
+    const organizationId = tenantB.organization.id
+    const endpoint = await insertWebhookEndpoint(tx, organizationId, {
+      url: `https://hooks.example.com/${MARK}`,
+      description: '',
+      eventTypes: ['lead.created'],
+      secretSealed: sealAtRest('whsec_route-matrix'),
+      createdByUserId: ownerB.id,
+    })
+    const message = await insertWebhookMessage(tx, organizationId, {
+      eventType: 'lead.created',
+      payload: { type: 'lead.created', data: {} },
+    })
+    if (!message) throw new Error("B's webhook message not stored")
+    const delivery = await insertWebhookDelivery(tx, organizationId, {
+      endpointId: endpoint.id,
+      messageId: message.id,
+      nextAttemptAt: new Date(Date.now() + 86_400_000),
+    })
+    return { endpointId: endpoint.id, deliveryId: delivery.id }
+  })
   teamAdminIdB = (
     await makeUser(tenantB.organization.id, {
       role: 'team_admin',
@@ -768,6 +889,21 @@ async function seedTenantB() {
       modes: { company: 'locked' },
     })
     await setCardsTemplate(tx, org, [cardB.id], templateB.id)
+    ssoProviderB = await insertOidcProvider(tx, org, {
+      displayName: `IdP ${MARK}`,
+      issuerUrl: 'https://idp.b.test',
+      clientId: `client-${MARK}`,
+      clientSecretSealed: 'v1.not.a.secret',
+      jitRole: 'end_user',
+      enabled: true,
+    })
+    const claimed = await insertSsoDomain(tx, org, {
+      providerId: ssoProviderB.id,
+      domain: `${MARK}.b.test`,
+      token: `token${MARK}`,
+    })
+    if (!claimed) throw new Error('no sso domain of B')
+    ssoDomainB = claimed
     const exported = await insertDataExport(tx, org, ownerB.id)
     if (!exported) throw new Error('no data export of B')
     await startDataExport(tx, org, exported.id)
@@ -784,6 +920,7 @@ async function seedTenantB() {
     MARK,
     cardB.id,
     contactIdB,
+    samlProviderB,
     tenantB.organization.id,
     tenantB.organization.name,
     tenantB.logo.hash,
@@ -800,6 +937,8 @@ async function seedTenantB() {
     leadDataTokenB,
     templateB.id,
     dataExportB.id,
+    ssoProviderB.id,
+    ssoDomainB.id,
   ]
 }
 
@@ -827,6 +966,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: leadDataTokenB }]
     case 'contact':
       return [{ by: 'id', ref: contactIdB }]
+    case 'sso-provider':
+      return [{ by: 'id', ref: samlProviderB }]
     default:
       return [{ by: 'none', ref: '' }]
   }
@@ -926,8 +1067,8 @@ describe('cross-tenant matrix: a user of A against B', () => {
           }),
         )
         const cell = `${file} by ${by} (${got.status})`
-        if (reference === 'contact') {
-          // B's contact is not found on A's host, as an unknown id is.
+        if (reference === 'contact' || reference === 'sso-provider') {
+          // B's contact (or SSO provider) is not found on A's host, as an unknown id is.
           expect(got.status, cell).toBe(404)
         } else if (reference === 'card' || reference === 'media') {
           // Not found, or the owner pages' "not found" redirect back to the list.
@@ -1066,7 +1207,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
   const edit = (area: string): WriteAttempt[] => [
     {
       path: `${area}/edit/${b.cardId}`,
-      fields: { intent: 'details', title: 'x', firstName: 'x', lastName: 'x', ...injected },
+      fields: {
+        intent: 'details',
+        title: 'x',
+        firstName: 'x',
+        lastName: 'x',
+        videoUrl: 'https://youtu.be/dQw4w9WgXcQ',
+        ...injected,
+      },
       params: { cardId: b.cardId },
     },
     {
@@ -1081,7 +1229,12 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
     },
     {
       path: `${area}/edit/${b.cardId}`,
-      fields: { intent: 'visuals', logoMediaId: b.mediaId, profilePictureMediaId: b.mediaId },
+      fields: {
+        intent: 'visuals',
+        logoMediaId: b.mediaId,
+        profilePictureMediaId: b.mediaId,
+        coverMediaId: b.mediaId,
+      },
       params: { cardId: b.cardId },
     },
     // B's card's slug, or a new one for B's card: the card is not found for A.
@@ -1190,6 +1343,17 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         params: {},
       },
       { path: '/api-settings', fields: { intent: 'retry', contactId: b.cardId }, params: {} },
+      // HubSpot's and Salesforce's forms (ADR 094), removing: the poster's own row only.
+      {
+        path: '/api-settings',
+        fields: { intent: 'save-hubspot', keepStoredHubspotToken: '0', ...injected },
+        params: {},
+      },
+      {
+        path: '/api-settings',
+        fields: { intent: 'save-salesforce', keepStoredSalesforceSecret: '0', ...injected },
+        params: {},
+      },
     ],
     'settings.$variant.tsx': settings('/settings/role', privacy, appearance),
     'settings.end-user.tsx': settings('/settings/end-user', privacy, appearance),
@@ -1245,11 +1409,35 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         params: {},
       },
     ],
+    // SCIM writes naming B's card owner, with A's session and no token: refused as 401.
+    'scim.v2.$.ts': [
+      {
+        path: `/scim/v2/Users/${b.cardId}`,
+        fields: { userName: b.email, active: 'false' },
+        params: { '*': `Users/${b.cardId}` },
+      },
+    ],
+    // REST API writes naming B's card, with A's session and no key: refused as 401.
+    'api.v1.$.ts': [
+      {
+        path: `/api/v1/cards/${b.cardId}`,
+        fields: { title: 'Taken' },
+        params: { '*': `cards/${b.cardId}` },
+      },
+    ],
     'wallet.apple.v1.$.ts': [
       {
         path: `/wallet/apple/v1/devices/device-a/registrations/pass.any/${b.cardId}`,
         fields: { pushToken: 'abc123' },
         params: { '*': `devices/device-a/registrations/pass.any/${b.cardId}` },
+      },
+    ],
+    // B's provider's ACS on A's host: not found, whatever the body.
+    'auth.sso.saml.$providerId.acs.ts': [
+      {
+        path: `/auth/sso/saml/${samlProviderB}/acs`,
+        fields: { SAMLResponse: Buffer.from(`<x>${MARK}</x>`).toString('base64') },
+        params: { providerId: samlProviderB },
       },
     ],
     'auth.forgot-password.tsx': [
@@ -1610,6 +1798,66 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         onlyOnA: true,
       },
     ],
+    // A's agency admin names B's API key: not found, B's key works on.
+    'dashboard.agency.api.tsx': [
+      {
+        path: '/dashboard/agency/api',
+        fields: { ...injected, intent: 'revoke-key', keyId: apiKeyIdB },
+        params: {},
+      },
+    ],
+    // A's agency admin names B's SCIM token: not found, B's token works on.
+    'dashboard.agency.scim.tsx': [
+      {
+        path: '/dashboard/agency/scim',
+        fields: { ...injected, intent: 'revoke-token', tokenId: scimTokenIdB },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/scim',
+        fields: { ...injected, intent: 'rotate-token', tokenId: scimTokenIdB, graceHours: '0' },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/scim',
+        fields: { ...injected, intent: 'set-role', role: 'agency_admin' },
+        params: {},
+      },
+    ],
+    // A's agency admin names B's webhook endpoint and delivery: not found, nothing of B's changes.
+    'dashboard.agency.webhooks.tsx': [
+      ...(['delete-endpoint', 'enable-endpoint'] as const).map((intent) => ({
+        path: '/dashboard/agency/webhooks',
+        fields: { ...injected, intent, endpointId: webhookB.endpointId },
+        params: {},
+      })),
+      {
+        path: '/dashboard/agency/webhooks',
+        fields: {
+          ...injected,
+          intent: 'edit-endpoint',
+          endpointId: webhookB.endpointId,
+          url: 'https://a.example.com/',
+          eventTypes: 'lead.created',
+        },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/webhooks',
+        fields: {
+          ...injected,
+          intent: 'rotate-secret',
+          endpointId: webhookB.endpointId,
+          overlapHours: '0',
+        },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/webhooks',
+        fields: { ...injected, intent: 'resend', deliveryId: webhookB.deliveryId },
+        params: {},
+      },
+    ],
     // A's agency admin names B's template, team and card in every intent: nothing of B's changes.
     'dashboard.agency.templates.tsx': [
       {
@@ -1634,6 +1882,51 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
         fields: { intent, templateId: templateB.id, cardId: b.cardId },
         params: {},
       })),
+    ],
+    // B's provider and domain named in every intent: not found for A, nothing of B's changes.
+    'dashboard.agency.sso.tsx': [
+      ...(['remove-provider', 'test-provider'] as const).map((intent) => ({
+        path: '/dashboard/agency/sso',
+        fields: { intent, providerId: ssoProviderB.id },
+        params: {},
+      })),
+      {
+        path: '/dashboard/agency/sso',
+        fields: {
+          intent: 'edit-provider',
+          providerId: ssoProviderB.id,
+          displayName: 'Taken over',
+          issuerUrl: 'https://idp.b.test',
+          clientId: 'taken',
+          clientSecret: 'taken',
+          jitRole: 'agency_member',
+          enabled: 'on',
+        },
+        params: {},
+      },
+      {
+        path: '/dashboard/agency/sso',
+        fields: {
+          intent: 'claim-domain',
+          providerId: ssoProviderB.id,
+          domain: 'taken.example.com',
+        },
+        params: {},
+      },
+      ...(['verify-domain', 'remove-domain'] as const).map((intent) => ({
+        path: '/dashboard/agency/sso',
+        fields: { intent, domainId: ssoDomainB.id },
+        params: {},
+      })),
+      {
+        path: '/dashboard/agency/sso',
+        fields: { intent: 'enforce-domain', domainId: ssoDomainB.id, enforced: 'on' },
+        params: {},
+      },
+    ],
+    // On A's host, B's owner's address has no provider: the field says so, nothing starts.
+    'auth.sso._index.tsx': [
+      { path: '/auth/sso', fields: { email: b.email }, params: {}, onlyOnA: true },
     ],
     // A's agency admin sends with B's ids injected: at most A's own announcement, never B's users.
     'dashboard.agency.announcements.tsx': [

@@ -124,6 +124,14 @@ describe('every value sealed for a form is bound', () => {
         join('app', 'auth', 'two-factor.server.ts'),
         join('app', 'crm', 'crm-settings-route.server.ts'),
         join('app', 'crm', 'forwarding.server.ts'),
+        // HubSpot's token and Salesforce's client secret (ADR 094), in api_settings' columns.
+        join('app', 'crm', 'providers.server.ts'),
+        // A webhook endpoint's signing secrets (ADR 093): sealed at save, opened to sign.
+        join('app', 'webhooks', 'webhook-delivery.server.ts'),
+        join('app', 'webhooks', 'webhook-endpoints.server.ts'),
+        // An identity provider's client secret (ADR 088): sealed at save, opened to sign in.
+        join('app', 'sso', 'manage-sso.server.ts'),
+        join('app', 'sso', 'sso-sign-in.server.ts'),
       ].sort(),
     )
     // No page hands out an at-rest value: no loader reaches the at-rest sealing.

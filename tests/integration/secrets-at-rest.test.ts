@@ -9,6 +9,8 @@ import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { apiLoader } from '#app/api/api-route.server'
+import { createApiKey, hashApiKey } from '#app/api/manage-api-keys.server'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
@@ -16,6 +18,7 @@ import { resetEnvForTests } from '#app/env.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
+import { action as apiSettingsAction } from '#app/routes/api-settings'
 import { loader as confirmLoader } from '#app/routes/auth.confirm-email'
 import { loader as resetLoader } from '#app/routes/auth.reset-password'
 import { action as cardAction } from '#app/routes/card.$ref'
@@ -25,10 +28,13 @@ import { action as usersAction } from '#app/routes/dashboard.team-member.users'
 import { loader as unsubscribeLoader } from '#app/routes/email.unsubscribe'
 import { loader as invitationLoader } from '#app/routes/invitations.$token'
 import { loader as leadDataLoader } from '#app/routes/lead-data'
+import { scimLoader } from '#app/scim/scim-route.server'
+import { createScimToken, hashScimToken } from '#app/scim/scim-tokens.server'
 import { addMemberByEmail, createTeam } from '#app/teams/manage-teams.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
+import { createEndpoint, rotateEndpointSecret } from '#app/webhooks/webhook-endpoints.server'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
-import { emailOutbox } from '#drizzle/schema'
+import { apiSettings, emailOutbox } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -41,9 +47,19 @@ import {
   settle,
   settleBackgroundWork,
 } from '#tests/factories'
+import { startFakeCrm } from '#tests/fake-crm'
+import { startFakeHubspot } from '#tests/fake-hubspot'
 import { type FakeResend, startFakeResend } from '#tests/fake-resend'
+import { startFakeSalesforce } from '#tests/fake-salesforce'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
+
+/** Each CRM's secret as the user types it (ADR 094). */
+const CRM_SECRETS = {
+  gohighlevel: 'pit-ghl-at-rest-0123456789abcdef',
+  hubspot: 'pat-na1-at-rest-0123456789abcdef',
+  salesforce: 'SFSECRETATREST0123456789ABCDEF',
+}
 
 let resend: FakeResend
 let workDir: string
@@ -243,6 +259,25 @@ test('a backup taken while every emailed link works holds no token any endpoint 
     }),
   )
   expect(created.status).toBe(302)
+  // A SCIM token for the agency's identity provider (ADR 089): shown once, kept as a hash.
+  const scim = await createScimToken(
+    { tenant, user: agencyAdmin, session: { sessionId: 'secrets' } },
+    'Entra',
+  )
+  // A webhook endpoint's signing secrets (ADR 093): shown once, sealed at rest (signing needs
+  // them back); rotated, so the previous one rests sealed beside the new one.
+  const webhookActor = { organizationId: tenant.id, userId: agencyAdmin.id }
+  const hook = await createEndpoint(webhookActor, {
+    url: 'https://hooks.example.com/brandcard',
+    description: '',
+    eventTypes: ['lead.created'],
+  })
+  const rotated = await rotateEndpointSecret(webhookActor, hook.endpoint.id, 24)
+  // An API key (ADR 092): shown once, kept as a hash; its use records the address, not the key.
+  const apiKey = await createApiKey(
+    { tenant, user: agencyAdmin, session: { sessionId: 'secrets' } },
+    { name: 'Integration', scopes: ['cards:read'] },
+  )
   await settleBackgroundWork()
 
   // Every kind reached its recipient, and every link works right now.
@@ -270,8 +305,11 @@ test('a backup taken while every emailed link works holds no token any endpoint 
   const database: DatabaseLocation = onPostgres
     ? { driver: 'postgres', url: process.env.TEST_FILE_DATABASE_URL as string }
     : { driver: 'pglite', client: (getDatabaseHandle() as unknown as { client: PGlite }).client }
-  const { file } = await takeBackup({ dir: workDir, retention: 1, database })
-  const dump = await readFile(file, 'utf8')
+  const backupText = async () => {
+    const { file } = await takeBackup({ dir: workDir, retention: 1, database })
+    return { dump: await readFile(file, 'utf8') }
+  }
+  const { dump } = await backupText()
   expect(dump).toContain('invitee@example.test')
 
   // No token in the dump, nor in any table (the outbox, jobs and audit rows included).
@@ -292,6 +330,62 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       expect(Number(row?.n), `${link.path} token in ${table}`).toBe(0)
     }
   }
+
+  // Nor the SCIM token; its hash, which the dump holds, is no bearer token.
+  expect(dump.includes(scim.token), 'SCIM token in the dump').toBe(false)
+  for (const { table_name: table } of tables) {
+    const [row] = rowsOf<{ n: number | string }>(
+      await getDb().execute(
+        sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${scim.token}%`}`,
+      ),
+    )
+    expect(Number(row?.n), `SCIM token in ${table}`).toBe(0)
+  }
+  // Nor a webhook signing secret (its key part, with or without the whsec_ prefix).
+  for (const secret of [hook.secret, rotated.secret]) {
+    const key = secret.slice('whsec_'.length)
+    expect(dump.includes(key), 'webhook secret in the dump').toBe(false)
+    for (const { table_name: table } of tables) {
+      const [row] = rowsOf<{ n: number | string }>(
+        await getDb().execute(
+          sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${key}%`}`,
+        ),
+      )
+      expect(Number(row?.n), `webhook secret in ${table}`).toBe(0)
+    }
+  }
+  const scimHash = hashScimToken(scim.token)
+  expect(dump).toContain(scimHash)
+  const scimWith = (bearer: string) =>
+    scimLoader(
+      requestFor(host, '/scim/v2/ServiceProviderConfig', {
+        headers: { Authorization: `Bearer ${bearer}` },
+      }),
+      contextFor(host),
+    )
+  expect((await scimWith(scimHash)).status).toBe(401)
+  expect((await scimWith(scim.token)).status).toBe(200)
+
+  // Nor the API key; its hash is no key (nor even key-shaped: no checksum to pass).
+  const apiWith = (bearer: string) =>
+    apiLoader(
+      requestFor(host, '/api/v1/cards', { headers: { Authorization: `Bearer ${bearer}` } }),
+      contextFor(host),
+    )
+  expect((await apiWith(apiKey.key)).status).toBe(200)
+  const { dump: apiDump } = await backupText()
+  expect(apiDump.includes(apiKey.key), 'API key in the dump').toBe(false)
+  for (const { table_name: table } of tables) {
+    const [row] = rowsOf<{ n: number | string }>(
+      await getDb().execute(
+        sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${apiKey.key}%`}`,
+      ),
+    )
+    expect(Number(row?.n), `API key in ${table}`).toBe(0)
+  }
+  const apiHash = hashApiKey(apiKey.key)
+  expect(apiDump).toContain(apiHash)
+  expect((await apiWith(apiHash)).status).toBe(401)
 
   // Every token-like value the dump holds (link-shaped, unsubscribe-shaped, or in a link) is
   // refused by every endpoint, on both tenants' hosts.
@@ -352,3 +446,76 @@ test('migration 0012 takes the tokens out of emails stored before it', async () 
     '<http://a.localhost/email/unsubscribe?token={removed-secret}>',
   )
 })
+
+test('CRM credentials rest sealed: no table and no backup holds a GoHighLevel key, HubSpot token or Salesforce secret in clear (ADR 094)', async () => {
+  const crm = await startFakeCrm({ validKeys: [CRM_SECRETS.gohighlevel] })
+  const hubspot = await startFakeHubspot({ validTokens: [CRM_SECRETS.hubspot] })
+  const salesforce = await startFakeSalesforce({
+    clients: [{ clientId: 'sf-client-id', clientSecret: CRM_SECRETS.salesforce }],
+  })
+  process.env.GOHIGHLEVEL_API_URL = crm.url
+  process.env.HUBSPOT_API_URL = hubspot.url
+  resetEnvForTests()
+  try {
+    const org = await makeOrganization()
+    const host = `${org.slug}.localhost`
+    const owner = await makeUser(org.id)
+    const cookie = await sessionCookieFor(org.id, owner.id)
+    const save = (fields: Record<string, string>) =>
+      settle(() =>
+        apiSettingsAction({
+          request: formRequest(host, '/api-settings', fields, cookie),
+          context: contextFor(host),
+          params: {},
+        }),
+      )
+    // Each CRM's credentials saved through the screen (each checked against its fake).
+    expect((await save({ intent: 'save', apiKey: CRM_SECRETS.gohighlevel })).status).toBe(302)
+    expect((await save({ intent: 'save-hubspot', hubspotToken: CRM_SECRETS.hubspot })).status).toBe(
+      302,
+    )
+    expect(
+      (
+        await save({
+          intent: 'save-salesforce',
+          salesforceUrl: salesforce.url,
+          salesforceClientId: 'sf-client-id',
+          salesforceClientSecret: CRM_SECRETS.salesforce,
+        })
+      ).status,
+    ).toBe(302)
+    const tables = rowsOf<{ table_name: string }>(
+      await getDb().execute(sql`
+        select table_name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE'`),
+    )
+    const database: DatabaseLocation = onPostgres
+      ? { driver: 'postgres', url: process.env.TEST_FILE_DATABASE_URL as string }
+      : { driver: 'pglite', client: (getDatabaseHandle() as unknown as { client: PGlite }).client }
+    const { file } = await takeBackup({ dir: workDir, retention: 1, database })
+    const dump = await readFile(file, 'utf8')
+    for (const [crmName, secret] of Object.entries(CRM_SECRETS)) {
+      expect(dump.includes(secret), `${crmName} secret in the dump`).toBe(false)
+      // The columns that hold them are sealed values (v1.…), not the secret.
+      for (const { table_name: table } of tables) {
+        const [row] = rowsOf<{ n: number | string }>(
+          await getDb().execute(
+            sql`select count(*) as n from ${sql.identifier(table)} t where t::text like ${`%${secret.slice(4, 20)}%`}`,
+          ),
+        )
+        expect(Number(row?.n), `${crmName} secret in ${table}`).toBe(0)
+      }
+    }
+    const [row] = await getDb().select().from(apiSettings).where(eq(apiSettings.userId, owner.id))
+    expect(row?.gohighlevelApiKeyEncrypted).toMatch(/^v1\./)
+    expect(row?.hubspotTokenEncrypted).toMatch(/^v1\./)
+    expect(row?.salesforceClientSecretEncrypted).toMatch(/^v1\./)
+  } finally {
+    delete process.env.GOHIGHLEVEL_API_URL
+    delete process.env.HUBSPOT_API_URL
+    resetEnvForTests()
+    await crm.close()
+    await hubspot.close()
+    await salesforce.close()
+  }
+}, 60_000)

@@ -299,7 +299,11 @@ describe('connect invitation on the sign-in page', () => {
         params: {},
       }),
     )
-    expect(await response.json()).toEqual({ redirectTo, info: 'Sign in to connect with Grace' })
+    expect(await response.json()).toEqual({
+      redirectTo,
+      info: 'Sign in to connect with Grace',
+      sso: false,
+    })
 
     // A card of another tenant is never named.
     const other = await tenantWithUser()

@@ -31,7 +31,7 @@ async function signInInfo(host: string, location: string | null) {
       params: {},
     }),
   )
-  return (await response.json()) as { redirectTo: string; info: string | null }
+  return (await response.json()) as { redirectTo: string; info: string | null; sso: boolean }
 }
 
 describe('signed out', () => {
@@ -48,6 +48,8 @@ describe('signed out', () => {
     expect(login).toEqual({
       redirectTo: `/card/${card.id}?save=1`,
       info: 'You must be logged in to save contacts',
+      // No single sign-on set up here: the page offers none (ADR 088).
+      sso: false,
     })
   })
 
@@ -81,6 +83,7 @@ describe('signed out', () => {
     expect(await signInInfo(host, response.headers.get('Location'))).toEqual({
       redirectTo: '/onboarding?mode=card&step=1',
       info: 'You must be logged in to create a digital card',
+      sso: false,
     })
   })
 

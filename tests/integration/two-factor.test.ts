@@ -438,8 +438,13 @@ describe('the one guard: a pending session is refused on every route', () => {
     })
   }
 
+  // A 401 that asks for a bearer token (SCIM, ADR 089) is an API's, which no session opens: the
+  // same for a pending session as for none, as on any public route.
+  const bearerOnly = (response: Response | null) =>
+    (response?.headers.get('WWW-Authenticate') ?? '').startsWith('Bearer')
   const signedIn = (response: Response | null) =>
-    (response?.headers.get('Location') ?? '').startsWith('/auth/login') || response?.status === 401
+    (response?.headers.get('Location') ?? '').startsWith('/auth/login') ||
+    (response?.status === 401 && !bearerOnly(response))
 
   test('every signed-in loader and action sends a pending session to its step', async () => {
     const refused: string[] = []

@@ -88,3 +88,17 @@ test('a logo on a coloured card sits on a white plate, so a logo in the brand co
   expect(onWhite).not.toContain('card-logo-plate')
   expect(onWhite).toContain('data-testid="card-logo"')
 })
+
+test('the department follows the job title on one line, and stands alone without one', () => {
+  const line = (jobTitle: string, department: string) =>
+    renderToStaticMarkup(
+      createElement(CardDisplay, {
+        card: adaCard({ jobTitle }),
+        productName: 'P',
+        extras: { ...NO_CARD_EXTRAS, department },
+      }),
+    )
+  expect(line('Engineer', 'Research')).toContain('>Engineer · Research</p>')
+  expect(line('', 'Research')).toContain('>Research</p>')
+  expect(line('Engineer', '')).toContain('>Engineer</p>')
+})

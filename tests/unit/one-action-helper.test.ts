@@ -22,8 +22,14 @@ const ALLOWED: Record<string, string> = {
     "Stripe's webhook: a signed JSON event from Stripe's servers, answered with bare statuses (400 unsigned, 200 stored or ignored)",
   'wallet.apple.v1.$.ts':
     "Apple's PassKit web service: JSON from devices, answered with the protocol's bare statuses (201, 200, 401)",
+  'api.v1.$.ts':
+    'the REST API (ADR 092): JSON from integrations, answered with RFC 9457 problem details under an API key',
+  'scim.v2.$.ts':
+    'SCIM 2.0 (ADR 089): JSON from the identity provider, answered with RFC 7644 bodies and statuses under a bearer token',
   'account.data-export[.]zip.ts':
     "the data export's download (ADR 052): the zip streamed to its owner or a bare 404, a file and not a form's reply",
+  'auth.sso.saml.$providerId.acs.ts':
+    "a SAML IdP's HTTP-POST binding (ADR 090): the signed response from the IdP's page, checked whole, its outcome passed on to the callback in a sealed cookie",
   'onboarding.tsx':
     "the card wizard's steps (app/cards/wizard-route.server.ts): a schema per step from the URL, step 4's images answered by field as imageErrors, step 5 a button",
 }

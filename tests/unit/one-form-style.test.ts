@@ -173,6 +173,16 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'retry a failed sync: one button',
   },
   {
+    file: 'app/components/crm/crm-provider-forms.tsx',
+    marker: 'Remove saved token',
+    why: "remove HubSpot's saved token: one button",
+  },
+  {
+    file: 'app/components/crm/crm-provider-forms.tsx',
+    marker: 'Remove saved credentials',
+    why: "remove Salesforce's saved credentials: one button",
+  },
+  {
     file: 'app/components/cards/card-editor-page.tsx',
     marker: 'multipart/form-data',
     why: 'the images: file inputs, checked by the image field (validation/images.ts)',
@@ -211,6 +221,11 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     file: 'app/components/cards/public-card-page.tsx',
     marker: 'data-connect-form',
     why: 'Connect: one button',
+  },
+  {
+    file: 'app/components/sso/sso-settings-page.tsx',
+    marker: 'name={idName} value={id}',
+    why: 'a provider’s Test connection and Remove, a domain’s Verify, Require SSO and Remove (ADR 088): one button each, the id hidden',
   },
   {
     file: 'app/components/layout/email-confirmation-banner.tsx',

@@ -1,7 +1,9 @@
 import { expect, test } from 'vitest'
 import {
+  isApiRequest,
   isOneClickUnsubscribe,
   isSameOriginMutation,
+  isScimRequest,
   isStripeWebhook,
   isWalletWebService,
 } from '#app/auth/origin'
@@ -81,4 +83,24 @@ test("Stripe's webhook is exempt only on its path, only for POST without an Orig
   expect(isStripeWebhook('POST', '/api/stripe/webhook', 'https://evil.test')).toBe(false)
   expect(isStripeWebhook('DELETE', '/api/stripe/webhook', undefined)).toBe(false)
   expect(isStripeWebhook('POST', '/api/stripe/webhook/x', undefined)).toBe(false)
+})
+
+test("SCIM (ADR 089): writes below /scim/v2/ without an Origin pass, a browser's do not", () => {
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    expect(isScimRequest(method, '/scim/v2/Users', undefined)).toBe(true)
+  }
+  expect(isScimRequest('PATCH', '/scim/v2/Users/1', 'https://evil.test')).toBe(false)
+  expect(isScimRequest('POST', '/scim/v2', undefined)).toBe(false)
+  expect(isScimRequest('POST', '/scim/v1/Users', undefined)).toBe(false)
+  expect(isScimRequest('POST', '/dashboard/agency/scim', undefined)).toBe(false)
+})
+
+test("the REST API (ADR 092): writes below /api/v1/ without an Origin pass, a browser's do not", () => {
+  for (const method of ['POST', 'PATCH', 'DELETE']) {
+    expect(isApiRequest(method, '/api/v1/contacts', undefined)).toBe(true)
+  }
+  expect(isApiRequest('POST', '/api/v1/contacts', 'https://evil.test')).toBe(false)
+  expect(isApiRequest('POST', '/api/v1', undefined)).toBe(false)
+  expect(isApiRequest('POST', '/api/stripe/webhook', undefined)).toBe(false)
+  expect(isApiRequest('POST', '/dashboard/agency/api', undefined)).toBe(false)
 })

@@ -77,6 +77,16 @@ describe.each(ROLES.map((role) => [role]))('%s', (role) => {
     // Templates after it (issue 31 point 1).
     if (areaOf(role) === 'agency') {
       built.splice(built.indexOf('End Users') + 1, 0, 'Announcements', 'Card Templates')
+      // Plus Single Sign-On after Branding, for the agency admin only (issue 42, ADR 088).
+      if (role === 'agency_admin') built.splice(built.indexOf('Branding') + 1, 0, 'Single Sign-On')
+      // Plus Directory Sync after Card Templates, for the agency admin (issue 42, ADR 089).
+      if (role === 'agency_admin') {
+        built.splice(built.indexOf('Card Templates') + 1, 0, 'Directory Sync')
+        // Plus API after Directory Sync, for the agency admin (issue 43, ADR 092).
+        built.splice(built.indexOf('Directory Sync') + 1, 0, 'API')
+        // Plus Webhooks after API, for the agency admin (issue 43, ADR 093).
+        built.splice(built.indexOf('API') + 1, 0, 'Webhooks')
+      }
     }
     // Plus Analytics after Overview, for every role (issue 41 point 8, ADR 082).
     built.splice(1, 0, 'Analytics')

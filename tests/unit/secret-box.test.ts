@@ -3,12 +3,15 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
 import {
+  type CookieSealBinding,
   type FormSealBinding,
   needsReseal,
   openAtRest as open,
+  openFromCookie,
   openFromForm,
   SecretBoxError,
   sealAtRest as seal,
+  sealForCookie,
   sealForForm,
 } from '#app/utils/secret-box.server'
 
@@ -101,5 +104,36 @@ describe('values sealed for a form', () => {
   test('a binding with a part missing seals nothing', () => {
     expect(() => sealForForm('x', { ...binding, sessionId: '' })).toThrow(SecretBoxError)
     expect(() => sealForForm('x', { ...binding, userId: '' })).toThrow(SecretBoxError)
+  })
+})
+
+describe('values sealed for a flow cookie (single sign-on, ADR 088)', () => {
+  const binding: CookieSealBinding = {
+    purpose: 'sso-sign-in',
+    organizationId: '00000000-0000-4000-8000-00000000000a',
+    userId: null,
+  }
+  const later = new Date(Date.now() + 60_000)
+
+  test('opens for its own purpose, organization and user, and for no other', () => {
+    const sealed = sealForCookie('state and nonce', binding, later)
+    expect(sealed).toMatch(/^c1\./)
+    expect(sealed).not.toContain('state and nonce')
+    expect(openFromCookie(sealed, binding)).toBe('state and nonce')
+    const others: CookieSealBinding[] = [
+      { ...binding, purpose: 'sso-test' },
+      { ...binding, organizationId: '00000000-0000-4000-8000-00000000000b' },
+      { ...binding, userId: '00000000-0000-4000-8000-00000000000c' },
+    ]
+    for (const other of others) {
+      expect(() => openFromCookie(sealed, other)).toThrow(SecretBoxError)
+    }
+  })
+
+  test('is refused once expired, and is neither a form value nor an at-rest one', () => {
+    const sealed = sealForCookie('x', binding, later)
+    expect(() => openFromCookie(sealed, binding, later.getTime())).toThrow(SecretBoxError)
+    expect(() => open(sealed)).toThrow(SecretBoxError)
+    expect(() => openFromCookie(seal('x'), binding)).toThrow(SecretBoxError)
   })
 })

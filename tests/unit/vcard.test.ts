@@ -146,6 +146,19 @@ describe('vCard', () => {
     }
   })
 
+  test('ORG carries the department as its second component, each part escaped', () => {
+    const org = (input: { company?: string; department?: string }) =>
+      buildVCard({ firstName: 'Ada', lastName: 'Lovelace', ...input })
+        .split('\r\n')
+        .filter((line) => line.startsWith('ORG'))
+    expect(org({ company: 'Acme, Inc', department: 'Sales; EMEA' })).toEqual([
+      'ORG:Acme\\, Inc;Sales\\; EMEA',
+    ])
+    expect(org({ company: 'Acme' })).toEqual(['ORG:Acme'])
+    expect(org({ department: 'Sales' })).toEqual(['ORG:;Sales'])
+    expect(org({})).toEqual([])
+  })
+
   test('file name', () => {
     expect(vcardFileName('Ada', 'Lovelace')).toBe('Ada_Lovelace.vcf')
     expect(vcardFileName('Jean Luc', 'Picard/../x')).toBe('Jean_Luc_Picard_x.vcf')

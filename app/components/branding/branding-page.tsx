@@ -38,6 +38,8 @@ export type BrandingPageProps = {
   canManage: boolean
   branding: Branding
   legal: LegalLinks
+  /** The card page footer's "Get your own card" address (ADR 083); empty for sign-up. */
+  getYourOwnCardUrl: string
   domain: DomainState
   sendingDomain: SendingDomainState
   subdomainHost: string
@@ -97,6 +99,7 @@ export function BrandingPage({
   canManage,
   branding,
   legal,
+  getYourOwnCardUrl,
   domain,
   sendingDomain,
   subdomainHost,
@@ -116,6 +119,7 @@ export function BrandingPage({
     whiteLabelActive: branding.whiteLabelActive,
     logoUrl: branding.logoUrl,
     ...legal,
+    getYourOwnCardUrl,
   }
   const [values, setValues] = useState(saved)
   // Remounts the image fields on Reset, dropping an upload that was not saved.
@@ -134,7 +138,13 @@ export function BrandingPage({
 
   /** A text field bound to its value here, so the preview follows what is typed. */
   const boundField = (
-    key: 'companyName' | 'customDomain' | 'privacyPolicyUrl' | 'termsOfServiceUrl' | 'supportEmail',
+    key:
+      | 'companyName'
+      | 'customDomain'
+      | 'privacyPolicyUrl'
+      | 'termsOfServiceUrl'
+      | 'supportEmail'
+      | 'getYourOwnCardUrl',
     label: string,
     input: InputHTMLAttributes<HTMLInputElement>,
     hint?: string,
@@ -278,6 +288,16 @@ export function BrandingPage({
               placeholder: 'support@example.com',
               autoComplete: 'email',
             })}
+            {boundField(
+              'getYourOwnCardUrl',
+              '"Get your own card" link',
+              {
+                type: 'url',
+                placeholder: 'https://example.com/get-a-card',
+                ...NO_AUTOCORRECT,
+              },
+              `The link at the foot of your cards' pages for the people who receive them. Leave it empty to send them to your sign-up page.`,
+            )}
           </fieldset>
           <ConsentTextSection
             versions={consentTexts}

@@ -7,6 +7,9 @@ import { cn } from '#app/utils/cn'
 import { backgroundCss, usesLightText } from '#app/validation/backgrounds'
 import { distinctEmails } from '#app/validation/card-details'
 
+// React 18 does not know fetchPriority; the lowercase attribute reaches the DOM as it is.
+const HIGH_PRIORITY = { fetchpriority: 'high' } as Record<string, string>
+
 export type { CardView }
 
 export function initials(firstName: string, lastName: string) {
@@ -110,6 +113,20 @@ export function CardDisplay({
       {card.background.kind === 'image' ? (
         <div aria-hidden className="absolute inset-0 -z-10 bg-black/50" />
       ) : null}
+      {card.coverUrl ? (
+        // The cover across the card's top edge (issue 41 point 6, ADR 083): its box is 3:1
+        // before the image arrives (width, height and the aspect ratio), so nothing below moves.
+        <img
+          src={card.coverUrl}
+          alt=""
+          width={1200}
+          height={400}
+          // The page's largest paint when there is one: fetched first, not after the scripts.
+          {...HIGH_PRIORITY}
+          className="-mx-6 -mt-6 aspect-[3/1] w-[calc(100%+3rem)] max-w-none bg-black/10 object-cover"
+          data-testid="card-cover"
+        />
+      ) : null}
       <div className="flex min-h-12 items-center justify-center">
         <CardLogo card={card} productName={productName} light={light} />
       </div>
@@ -134,7 +151,11 @@ export function CardDisplay({
             <span className={cn('ml-2 text-sm font-normal', muted)}>({extras.pronouns})</span>
           ) : null}
         </h2>
-        {card.jobTitle ? <p className={cn('text-sm', muted)}>{card.jobTitle}</p> : null}
+        {card.jobTitle || extras?.department ? (
+          <p className={cn('text-sm', muted)}>
+            {[card.jobTitle, extras?.department].filter(Boolean).join(' · ')}
+          </p>
+        ) : null}
         {/* The company once (issue 41 point 6): without a logo it already heads the card. */}
         {card.company && card.logoUrl ? (
           <p className={cn('text-sm font-medium', muted)}>{card.company}</p>

@@ -7,6 +7,7 @@ import { BackgroundSwatches } from '#app/components/cards/background-swatches'
 import { CardExtrasFields, withBlankLinkRows } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { ShortLinkForm } from '#app/components/cards/short-link-form'
+import { VideoFacade } from '#app/components/cards/video-facade'
 import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
@@ -20,6 +21,7 @@ import { cn } from '#app/utils/cn'
 import { parseSwatch, type StoredBackground } from '#app/validation/backgrounds'
 import { lockedMessage, type TemplateField } from '#app/validation/card-templates'
 import { CardDetailsSchema } from '#app/validation/profile'
+import { type DirectoryCardField, directoryHeldHint } from '#app/validation/scim'
 
 type EditableCard = CardView &
   CardExtrasView & {
@@ -172,6 +174,7 @@ export function CardEditorPage({
   area,
   shortLink,
   locked = [],
+  directory = [],
 }: {
   card: EditableCard
   step: 'details' | 'visuals' | 'review'
@@ -179,6 +182,8 @@ export function CardEditorPage({
   shortLink: { slug: string; origin: string }
   /** The card template's locked fields (ADR 048): read only here, kept by the server anyway. */
   locked?: TemplateField[]
+  /** The fields the agency's directory holds for the owner (issue 42): read only, kept anyway. */
+  directory?: DirectoryCardField[]
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
@@ -233,6 +238,7 @@ export function CardEditorPage({
                 card={card}
                 area={area}
                 locked={locked}
+                directory={directory}
                 lastResult={actionData?.result ?? undefined}
                 onDraft={setDraft}
               />
@@ -277,6 +283,14 @@ export function CardEditorPage({
             extras={draft}
             emails={[draft.workEmail, draft.email]}
           />
+          {draft.videoUrl ? (
+            <VideoFacade
+              videoUrl={draft.videoUrl}
+              firstName={draft.firstName}
+              card={draft}
+              playable={false}
+            />
+          ) : null}
         </aside>
       </div>
     </main>
@@ -311,22 +325,34 @@ function DetailsForm({
   card,
   area,
   locked,
+  directory,
   lastResult,
   onDraft,
 }: {
   card: EditableCard
   area: CardArea
   locked: TemplateField[]
+  directory: DirectoryCardField[]
   lastResult: ActionReply['result'] | undefined
   onDraft: (draft: EditableCard) => void
 }) {
   const isLocked = (field: TemplateField) => locked.includes(field)
-  // A field the template locks is read-only, and its hint says why.
-  const lockedProps = (field: TemplateField) => ({
-    ...(isLocked(field) ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
-    hint: isLocked(field) ? lockedMessage(field) : undefined,
-    hintId: `locked-${field}`,
-  })
+  // A field the template locks, or the directory holds, is read-only, and its hint says why
+  // (the template's lock wins where both apply, as it does on the server).
+  const holdOf = (field: TemplateField | DirectoryCardField) =>
+    locked.includes(field as TemplateField)
+      ? lockedMessage(field as TemplateField)
+      : directory.includes(field as DirectoryCardField)
+        ? directoryHeldHint(field as DirectoryCardField)
+        : undefined
+  const lockedProps = (field: TemplateField | DirectoryCardField) => {
+    const hint = holdOf(field)
+    return {
+      ...(hint ? { readOnly: true, 'aria-describedby': `locked-${field}` } : {}),
+      hint,
+      hintId: `locked-${field}`,
+    }
+  }
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting'
   // Only the form's own fields: a value it does not hold would count as a change forever.
@@ -363,15 +389,30 @@ function DetailsForm({
       <FormField label="Last name" field={fields.lastName} />
       <FormField label="Personal email" field={fields.email} type="email" />
       <FormField label="Work email" field={fields.workEmail} type="email" />
-      <FormField label="Phone" field={fields.phoneNumber} type="tel" />
+      <FormField
+        label="Phone"
+        field={fields.phoneNumber}
+        type="tel"
+        {...lockedProps('phoneNumber')}
+      />
       <FormField label="Company" field={fields.company} {...lockedProps('company')} />
-      <FormField label="Job title" field={fields.jobTitle} />
+      <FormField label="Job title" field={fields.jobTitle} {...lockedProps('jobTitle')} />
+      <FormField label="Department" field={fields.department} {...lockedProps('department')} />
       <FormField label="Website" field={fields.website} {...lockedProps('website')} />
+      <FormField
+        className="sm:col-span-2"
+        label="Video"
+        field={fields.videoUrl}
+        type="url"
+        inputMode="url"
+        placeholder="https://www.youtube.com/watch?v=…"
+        hint="A YouTube or Vimeo link. Your card shows it as a video to play."
+      />
       <CardExtrasFields
         fields={fields}
         intents={form}
         locked={{
-          address: isLocked('address') ? lockedMessage('address') : undefined,
+          address: holdOf('address'),
           links: isLocked('links')
             ? { hint: lockedMessage('links'), links: card.links }
             : undefined,
@@ -404,9 +445,9 @@ function VisualsForm({
   const pending = navigation.state === 'submitting'
   const visualsFormId = `card-visuals-${card.id}`
   // Images chosen or removed but not saved yet: the preview shows them, leaving asks first.
-  const [images, setImages] = useState<Partial<Record<'logo' | 'profilePicture', string | null>>>(
-    {},
-  )
+  const [images, setImages] = useState<
+    Partial<Record<'logo' | 'profilePicture' | 'cover', string | null>>
+  >({})
   const [background, setBackground] = useState<StoredBackground>(card.background)
   const [backgroundPending, setBackgroundPending] = useState(false)
   const unsaved = useUnsavedChanges(Object.keys(images).length > 0 || backgroundPending)
@@ -416,12 +457,13 @@ function VisualsForm({
       background,
       ...('logo' in images ? { logoUrl: images.logo ?? null } : {}),
       ...('profilePicture' in images ? { profilePictureUrl: images.profilePicture ?? null } : {}),
+      ...('cover' in images ? { coverUrl: images.cover ?? null } : {}),
     })
   }, [card, images, background, onDraft])
-  const imageProps = (name: 'logo' | 'profilePicture') => ({
+  const imageProps = (name: 'logo' | 'profilePicture' | 'cover') => ({
     name,
     purpose: name,
-    currentUrl: card[`${name}Url`],
+    currentUrl: card[`${name}Url`] ?? null,
     errors: imageErrors(reply, name),
     onUploaded: (result: { url: string }) => setImages((now) => ({ ...now, [name]: result.url })),
     onRemoved: () => setImages((now) => ({ ...now, [name]: null })),
@@ -448,6 +490,13 @@ function VisualsForm({
           <ImageField label="Logo" {...imageProps('logo')} />
         )}
         <ImageField label="Profile picture" {...imageProps('profilePicture')} />
+        {/* A banner across the card page's top (issue 41 point 6, ADR 083), the owner's own
+            as the profile picture is: templates do not set it. */}
+        <ImageField
+          label="Cover image"
+          hint="Shown across the top of your card, 3:1. Recommended 1200×400 px."
+          {...imageProps('cover')}
+        />
       </Form>
       {locked.includes('background') ? (
         <p className="text-sm text-gray-600 dark:text-gray-400">{lockedMessage('background')}</p>

@@ -281,6 +281,36 @@ function enhanceFallback(image) {
 }
 
 /**
+ * The card's video facade (ADR 083): a tap puts the provider's player in the poster's place and
+ * starts it; nothing of YouTube or Vimeo loads before. The same frame as video-facade.tsx. The
+ * address comes from the server (`data-embed-url`, built from the stored provider and id) and is
+ * checked again here, so no other origin is ever framed.
+ * @param {HTMLAnchorElement} link
+ */
+function enhanceVideo(link) {
+  const src = link.dataset.embedUrl ?? ''
+  if (
+    !/^https:\/\/(www\.youtube-nocookie\.com\/embed|player\.vimeo\.com\/video)\/[A-Za-z0-9_-]+\?autoplay=1$/.test(
+      src,
+    )
+  ) {
+    return
+  }
+  link.addEventListener('click', (event) => {
+    event.preventDefault()
+    const frame = document.createElement('iframe')
+    frame.src = src
+    frame.title = link.dataset.videoTitle ?? 'Video'
+    frame.className = 'absolute inset-0 h-full w-full'
+    frame.allow = 'autoplay; encrypted-media; picture-in-picture; fullscreen'
+    frame.allowFullscreen = true
+    frame.referrerPolicy = 'strict-origin-when-cross-origin'
+    frame.setAttribute('data-video-player', '')
+    link.replaceWith(frame)
+  })
+}
+
+/**
  * The marker of the link that opened the page (ADR 039; a QR code's short link says so by its
  * capitals), carried onto the page's vCard, tapped links and forms so that a save, a tap or an
  * exchange counts with the same source as the view (ADR 082). Without this script they count as
@@ -310,6 +340,9 @@ for (const form of document.querySelectorAll('form[data-lead-form]')) {
 }
 for (const form of document.querySelectorAll('form[data-connect-form]')) {
   enhanceConnect(/** @type {HTMLFormElement} */ (form))
+}
+for (const link of document.querySelectorAll('a[data-video-facade]')) {
+  enhanceVideo(/** @type {HTMLAnchorElement} */ (link))
 }
 for (const image of document.querySelectorAll('img[data-fallback-src]')) {
   enhanceFallback(/** @type {HTMLImageElement} */ (image))

@@ -10,6 +10,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import type { WalletOffers } from '#app/cards/wallet-offers.server'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
+import { VideoFacade } from '#app/components/cards/video-facade'
 import { WalletBadge } from '#app/components/cards/wallet-badge'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
@@ -425,6 +426,9 @@ export function PublicCardPage({
         extras={extras}
         emails={[card.workEmail, card.email]}
       />
+      {extras.videoUrl ? (
+        <VideoFacade videoUrl={extras.videoUrl} firstName={card.firstName} card={card} />
+      ) : null}
       <div className="flex w-full max-w-sm flex-col gap-3">
         <div className="fixed inset-x-0 bottom-0 z-20 border-t border-gray-200 bg-white/95 p-3 sm:static sm:border-0 sm:bg-transparent sm:p-0 dark:border-gray-800 dark:bg-gray-950/95 sm:dark:bg-transparent">
           <Button asChild size="lg" className="h-12 w-full">

@@ -270,6 +270,7 @@ export function WizardPage({
                     field={fields.jobTitle}
                     autoComplete="organization-title"
                   />
+                  <FormField label="Department" field={fields.department} />
                   <FormField
                     label="Website"
                     field={fields.website}
@@ -350,6 +351,7 @@ export function WizardPage({
                     ['Phone', draft.phoneNumber],
                     ['Company', draft.company],
                     ['Job title', draft.jobTitle],
+                    ['Department', draft.department],
                     ['Website', draft.website],
                   ] as const
                 ).map(([label, value]) => (

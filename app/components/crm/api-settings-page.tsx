@@ -3,7 +3,7 @@
 // (off limits without a usable key), 'Save Settings', a help card, and how each new contact's
 // forwarding went, with 'Retry' for the failed ones.
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { format } from 'date-fns'
 import { CheckCircle2, KeyRound, RefreshCw, XCircle } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -13,13 +13,26 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
-import { ApiSettingsSchema, type KeyStatus } from '#app/validation/api-settings'
+import {
+  ApiSettingsSchema,
+  CRM_PROVIDER_LABELS,
+  CRM_PROVIDERS,
+  type CrmProviderName,
+  type KeyStatus,
+} from '#app/validation/api-settings'
+import {
+  HubspotSettings,
+  type HubspotView,
+  SalesforceSettings,
+  type SalesforceView,
+} from './crm-provider-forms'
 
 export type CrmSyncView = {
   contactId: string
   fullName: string
   email: string
   state: 'pending' | 'synced' | 'failed'
+  provider: CrmProviderName
   attempts: number
   lastError: string | null
   syncedAt: string | null
@@ -27,6 +40,12 @@ export type CrmSyncView = {
 }
 
 export type ApiSettingsView = {
+  /** The CRM new contacts go to, the one whose form is shown, and whether forwarding is on. */
+  provider: CrmProviderName
+  shown: CrmProviderName
+  forwarding: boolean
+  hubspot: HubspotView
+  salesforce: SalesforceView
   hasKey: boolean
   keyLast4: string | null
   locationId: string
@@ -71,6 +90,66 @@ function KeyStatusMark({ status }: { status: KeyStatus }) {
 
 /** Keyed by the saved settings (see the route): after a save the loader's values are the truth. */
 export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
+  return (
+    <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold">CRM Integration</h1>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Send every new contact you meet straight to your CRM: GoHighLevel, HubSpot or Salesforce,
+          one at a time.
+        </p>
+      </div>
+      <CrmChooser settings={settings} />
+      {settings.shown === 'hubspot' ? (
+        <HubspotSettings settings={settings.hubspot} />
+      ) : settings.shown === 'salesforce' ? (
+        <SalesforceSettings settings={settings.salesforce} />
+      ) : (
+        <GoHighLevelSettings settings={settings} />
+      )}
+      <SyncStatus syncs={settings.syncs} retrying={useRetrying()} />
+    </main>
+  )
+}
+
+function useRetrying() {
+  const navigation = useNavigation()
+  return navigation.state !== 'idle' && navigation.formData?.get('intent') === 'retry'
+}
+
+/**
+ * Which CRM's form is shown (links, so each has its address); the connected one says so. Saving
+ * another CRM's credentials makes it the one new contacts go to (ADR 094).
+ */
+function CrmChooser({ settings }: { settings: ApiSettingsView }) {
+  return (
+    <nav aria-label="Your CRM" className="flex flex-wrap gap-2">
+      {CRM_PROVIDERS.map((provider) => {
+        const current = provider === settings.shown
+        const connected = provider === settings.provider && settings.forwarding
+        return (
+          <Link
+            key={provider}
+            to={`?crm=${provider}`}
+            aria-current={current ? 'page' : undefined}
+            preventScrollReset
+            className={`inline-flex items-center gap-2 rounded-full border px-4 py-1.5 text-sm font-medium ${
+              current
+                ? 'border-brand bg-brand text-white'
+                : 'border-gray-300 bg-white text-gray-800 hover:bg-gray-50 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200'
+            }`}
+          >
+            {CRM_PROVIDER_LABELS[provider]}
+            {connected ? <span className="text-xs font-normal">(connected)</span> : null}
+          </Link>
+        )
+      })}
+    </nav>
+  )
+}
+
+/** GoHighLevel's key, location, switch and help (the spec's screen, unchanged). */
+function GoHighLevelSettings({ settings }: { settings: ApiSettingsView }) {
   const data = useActionData<ActionData>()
   const navigation = useNavigation()
   const submitting = (intent: string) =>
@@ -105,14 +184,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
   const switchDisabled = !hasAnyKey || status === 'invalid'
 
   return (
-    <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <div className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold">CRM Integration</h1>
-        <p className="text-sm text-gray-600 dark:text-gray-400">
-          Send every new contact you meet straight to your GoHighLevel CRM.
-        </p>
-      </div>
-
+    <>
       <TitledSection
         id="crm-key-title"
         title={
@@ -262,9 +334,7 @@ export function ApiSettingsPage({ settings }: { settings: ApiSettingsView }) {
           your CRM.
         </p>
       </TitledSection>
-
-      <SyncStatus syncs={settings.syncs} retrying={submitting('retry')} />
-    </main>
+    </>
   )
 }
 
@@ -291,6 +361,9 @@ function SyncStatus({ syncs, retrying }: { syncs: CrmSyncView[]; retrying: boole
               >
                 <div className="flex min-w-0 flex-col gap-0.5">
                   <span className="font-medium">{sync.fullName}</span>
+                  <span className="text-xs text-gray-600 dark:text-gray-400">
+                    {CRM_PROVIDER_LABELS[sync.provider]}
+                  </span>
                   <span className="truncate text-sm text-gray-600 dark:text-gray-400">
                     {sync.email || 'No email'}
                   </span>

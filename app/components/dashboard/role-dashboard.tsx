@@ -1,22 +1,28 @@
 import { Link } from '@remix-run/react'
 import { Button } from '#app/components/ui/button'
+import { DASHBOARD_TILES, type TileValue, type TileValues } from '#app/dashboard/dashboard-tiles'
+import type { RoleArea } from '#app/validation/roles'
 import { type ActivityItem, RecentActivity } from './recent-activity'
 import { type Stat, StatCard } from './stat-card'
 import { StatsUnavailable } from './stats-failure'
 import { type DailyViews, ViewsChart } from './views-chart'
 
 /** What every dashboard's statistics hold besides its own figures. */
-type DashboardStats = { viewsBySource: DailyViews; activity: ActivityItem[] }
+type DashboardStats<A extends RoleArea> = {
+  viewsBySource: DailyViews
+  activity: ActivityItem[]
+  tiles: TileValues<A>
+}
 
 /**
  * A role's dashboard: its figures, the chart of card views per day and the recent activity
  * (left out when the statistics failed), then the role's links.
  */
-export function RoleDashboard<S extends DashboardStats>({
+export function RoleDashboard<A extends RoleArea>({
+  area,
   title,
   firstName,
   stats,
-  figures,
   chartTitle,
   emptyText,
   now,
@@ -24,12 +30,12 @@ export function RoleDashboard<S extends DashboardStats>({
   offerOnboarding = false,
 }: {
   offerOnboarding?: boolean
+  /** Whose tiles to show (DASHBOARD_TILES), with the figures of `stats.tiles`. */
+  area: A
   title: string
   firstName: string
   /** The statistics, or null when they could not be loaded. */
-  stats: S | null
-  /** The figures shown at the top, read from the statistics. */
-  figures: (stats: S) => Stat[]
+  stats: DashboardStats<A> | null
   chartTitle: string
   /** What the activity list says when it is empty (its own default otherwise). */
   emptyText?: string
@@ -61,7 +67,7 @@ export function RoleDashboard<S extends DashboardStats>({
       ) : null}
       {stats ? (
         <>
-          <FigureGrid stats={figures(stats)} />
+          <FigureGrid stats={tileStats(area, stats.tiles)} />
           <ViewsChart days={stats.viewsBySource} title={chartTitle} />
           <RecentActivity items={stats.activity} now={now} emptyText={emptyText} />
         </>
@@ -77,6 +83,19 @@ export function RoleDashboard<S extends DashboardStats>({
       </div>
     </main>
   )
+}
+
+/** The area's tiles that apply, in their order, each with its figure and the list it opens. */
+function tileStats<A extends RoleArea>(area: A, values: TileValues<A>): Stat[] {
+  const stats: Stat[] = []
+  for (const tile of DASHBOARD_TILES[area]) {
+    const value = (values as Record<string, TileValue | undefined>)[tile.id]
+    if (value === undefined) continue
+    const figure =
+      typeof value === 'number' ? { value } : { value: value.current, previous: value.previous }
+    stats.push({ id: tile.id, label: tile.label, ...figure, to: tile.list?.path })
+  }
+  return stats
 }
 
 /** The figures in one row on a wide screen, however many apply (three or four). */

@@ -1,25 +1,11 @@
-import { Minus, TrendingDown, TrendingUp } from 'lucide-react'
+import { Link } from '@remix-run/react'
+import { ChevronRight, Minus, TrendingDown, TrendingUp } from 'lucide-react'
 
-/** A figure; with `previous`, it is the last 7 days and is compared with the 7 before. */
-export type Stat = { id: string; label: string; value: number; previous?: number }
-
-type Week = { current: number; previous: number }
-
-/** The card views of the last 7 days, as every dashboard shows them. */
-export const viewsStat = ({ current, previous }: Week): Stat => ({
-  id: 'views',
-  label: 'Card views (last 7 days)',
-  value: current,
-  previous,
-})
-
-/** The contacts gained in the last 7 days (the end user's and the team member's dashboards). */
-export const contactsStat = ({ current, previous }: Week): Stat => ({
-  id: 'contacts',
-  label: 'Contacts gained (last 7 days)',
-  value: current,
-  previous,
-})
+/**
+ * A figure; with `previous`, it is the last 7 days and is compared with the 7 before; with `to`,
+ * the tile opens the list it counts (ADR 085).
+ */
+export type Stat = { id: string; label: string; value: number; previous?: number; to?: string }
 
 /** '+3 from last week', '-2 from last week' or 'No change from last week' (spec §2.3, §9). */
 export function changeText(value: number, previous: number) {
@@ -54,10 +40,28 @@ function ChangeNote({ value, previous }: { value: number; previous: number }) {
 export function StatCard({ stat }: { stat: Stat }) {
   return (
     <div
-      className="rounded-xl border border-gray-200 p-5 dark:border-gray-800"
+      className={`relative rounded-xl border border-gray-200 p-5 dark:border-gray-800 ${
+        stat.to ? 'hover:border-brand focus-within:ring-2 focus-within:ring-brand' : ''
+      }`}
       data-testid={`stat-${stat.id}`}
     >
-      <dt className="text-sm text-gray-600 dark:text-gray-400">{stat.label}</dt>
+      {/* A tile that opens its list says so the way a list row does. */}
+      {stat.to ? (
+        <ChevronRight aria-hidden className="absolute right-4 top-5 h-4 w-4 text-gray-500" />
+      ) : null}
+      <dt className={`text-sm text-gray-600 dark:text-gray-400 ${stat.to ? 'pr-6' : ''}`}>
+        {stat.to ? (
+          // The whole tile is the link's target (its ::after covers the card); the name is the label.
+          <Link
+            to={stat.to}
+            className="underline-offset-2 after:absolute after:inset-0 after:rounded-xl hover:underline focus:outline-none"
+          >
+            {stat.label}
+          </Link>
+        ) : (
+          stat.label
+        )}
+      </dt>
       <dd className="mt-1 text-3xl font-semibold" data-testid="stat-value">
         {stat.value.toLocaleString('en-US')}
       </dd>

@@ -72,7 +72,8 @@ export function SidebarLayout({
   }, [location.key])
 
   return (
-    <div className="flex min-h-full">
+    // data-sidebar-layout: the site header widens to the window's edges above it.
+    <div className="flex min-h-full" data-sidebar-layout>
       <div
         id={sidebarId}
         data-testid="sidebar"

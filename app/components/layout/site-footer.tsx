@@ -4,21 +4,24 @@ export function SiteFooter({
   name,
   year,
   legal,
-  getYourOwnCard = false,
+  getYourOwnCardUrl = null,
 }: {
   name: string
   year: number
-  /** The host's own links (issue 17 point 5); empty ones are left out, so nothing is invented. */
+  /** The host's own links (issue 17 point 5); an empty privacy policy leads to /privacy. */
   legal: LegalLinks
-  /** On a recipient's card page: the one way into the product it offers (ADR 080). */
-  getYourOwnCard?: boolean
+  /**
+   * On a recipient's card page: the one way into the product it offers (ADR 080), to the page
+   * the agency chose or the sign-up page (ADR 083).
+   */
+  getYourOwnCardUrl?: string | null
 }) {
-  const hasLinks = legal.privacyPolicyUrl || legal.termsOfServiceUrl || legal.supportEmail
   return (
     <footer className="flex flex-col items-center gap-2 border-t border-gray-200 py-6 text-center text-sm text-gray-500 dark:border-gray-800 dark:text-gray-400">
-      {getYourOwnCard ? (
+      {getYourOwnCardUrl ? (
         <a
-          href="/auth/register"
+          href={getYourOwnCardUrl}
+          data-testid="get-your-own-card"
           className="font-medium text-brand-text underline-offset-2 hover:underline"
         >
           Get your own card
@@ -27,37 +30,48 @@ export function SiteFooter({
       <p>
         © {year} {name}. All rights reserved.
       </p>
-      {hasLinks ? (
-        <nav aria-label="Legal and support">
-          <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1">
-            {legal.privacyPolicyUrl ? (
-              <li>
-                <a className="underline-offset-2 hover:underline" href={legal.privacyPolicyUrl}>
-                  Privacy Policy
-                </a>
-              </li>
-            ) : null}
-            {legal.termsOfServiceUrl ? (
-              <li>
-                <a className="underline-offset-2 hover:underline" href={legal.termsOfServiceUrl}>
-                  Terms of Service
-                </a>
-              </li>
-            ) : null}
-            {legal.supportEmail ? (
-              <li>
-                Support:{' '}
-                <a
-                  className="underline-offset-2 hover:underline"
-                  href={`mailto:${legal.supportEmail}`}
-                >
-                  {legal.supportEmail}
-                </a>
-              </li>
-            ) : null}
-          </ul>
-        </nav>
-      ) : null}
+      {/* Pricing and a privacy policy on every host (issue 41 point 17, ADR 087): the host's own
+          policy when set, else the built-in notice at /privacy (a card's visitors are
+          counted, so their page links it too); terms only when the host has some
+          (terms are a contract nobody may invent for it). */}
+      <nav aria-label="Legal and support">
+        <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1">
+          {/* A recipient's card page offers "Get your own card" alone (ADR 080). */}
+          {getYourOwnCardUrl ? null : (
+            <li>
+              <a className="underline-offset-2 hover:underline" href="/pricing">
+                Pricing
+              </a>
+            </li>
+          )}
+          <li>
+            <a
+              className="underline-offset-2 hover:underline"
+              href={legal.privacyPolicyUrl || '/privacy'}
+            >
+              Privacy Policy
+            </a>
+          </li>
+          {legal.termsOfServiceUrl ? (
+            <li>
+              <a className="underline-offset-2 hover:underline" href={legal.termsOfServiceUrl}>
+                Terms of Service
+              </a>
+            </li>
+          ) : null}
+          {legal.supportEmail ? (
+            <li>
+              Support:{' '}
+              <a
+                className="underline-offset-2 hover:underline"
+                href={`mailto:${legal.supportEmail}`}
+              >
+                {legal.supportEmail}
+              </a>
+            </li>
+          ) : null}
+        </ul>
+      </nav>
     </footer>
   )
 }

@@ -45,7 +45,9 @@ export function SiteHeader({
 }) {
   return (
     <header className="border-b border-gray-200 bg-white/90 backdrop-blur dark:border-gray-800 dark:bg-gray-950/90">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+      {/* Centred with the page's content; full width above a sidebar (issue 41 point 17), so the
+          logo sits over the sidebar and the account menu at the content's right edge. */}
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 group-has-[[data-sidebar-layout]]/app:max-w-none">
         <Link
           to="/"
           className="flex min-w-0 items-center gap-2 rounded-md"

@@ -174,6 +174,8 @@ function AddUserForm({ dialog }: { dialog: ReturnType<typeof useIntentDialog> })
   )
 }
 
+const cardCountText = (count: number) => (count === 1 ? '1 digital card' : `${count} digital cards`)
+
 export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
   const navigation = useNavigation()
   const searching =
@@ -223,6 +225,8 @@ export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
             { label: 'User' },
             { label: 'Email', className: 'hidden px-4 py-3 font-medium md:table-cell' },
             { label: 'Status' },
+            // The dashboard's "Their digital cards" is the sum of this column (ADR 085).
+            { label: 'Cards', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
             { label: 'Last Active', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
             actionsColumn(),
           ]}
@@ -234,12 +238,24 @@ export function MyEndUsersPage({ users, q, searchError, origin, now }: Data) {
                 <div className="break-all text-xs font-normal text-gray-600 md:hidden dark:text-gray-400">
                   {row.email}
                 </div>
+                <div
+                  className="text-xs font-normal text-gray-600 sm:hidden dark:text-gray-400"
+                  data-testid="end-user-card-count"
+                >
+                  {cardCountText(row.cardCount)}
+                </div>
               </td>
               <td className="hidden px-4 py-3 text-gray-600 md:table-cell dark:text-gray-400">
                 {row.email}
               </td>
               <td className="px-4 py-3">
                 <StatusBadge status={row.status} />
+              </td>
+              <td
+                className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400"
+                data-testid="end-user-cards"
+              >
+                {row.cardCount}
               </td>
               <td className="hidden px-4 py-3 text-gray-600 sm:table-cell dark:text-gray-400">
                 {lastActive(row, now)}

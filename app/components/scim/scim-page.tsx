@@ -1,0 +1,496 @@
+// The agency's Directory Sync screen (issue 42 point 2, ADR 089): the SCIM base URL, the tokens
+// (a new one shown once), the role new people get, and the provisioning log with each call's
+// request, changes and error. Agency admins only.
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { KeyRound, ScrollText } from 'lucide-react'
+import { useState } from 'react'
+import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
+import { PageHeader, TD } from '#app/components/people/people-ui'
+import { Button } from '#app/components/ui/button'
+import { CopyField } from '#app/components/ui/copy-field'
+import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
+import { ConfirmActions, ConfirmDialog, DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
+import { StatusButton } from '#app/components/ui/status-button'
+import type { ScimTokenView } from '#app/scim/scim-tokens.server'
+import {
+  createTokenForm,
+  directoryCardFieldsForm,
+  revokeTokenForm,
+  rotateTokenForm,
+  SCIM_LOG_STATUSES,
+  scimRoleForm,
+} from '#app/validation/scim'
+
+type Choice = { value: string; label: string }
+
+type LogEvent = {
+  id: string
+  at: string
+  method: string
+  path: string
+  status: number
+  resourceType: string | null
+  resourceId: string | null
+  token: string | null
+  request: string | null
+  changes: string | null
+  error: string | null
+}
+
+export type ScimPageProps = {
+  baseUrl: string
+  tokens: ScimTokenView[]
+  role: string
+  roleChoices: Choice[]
+  cardFields: string[]
+  cardFieldChoices: Choice[]
+  graceChoices: Choice[]
+  log: {
+    status: (typeof SCIM_LOG_STATUSES)[number]
+    page: number
+    pages: number
+    total: number
+    events: LogEvent[]
+  }
+}
+
+type ActionData = {
+  intent?: string | null
+  error?: string | null
+  result?: SubmissionResult<string[]>
+  newToken?: { token: string; name: string }
+}
+
+const when = (iso: string | null) =>
+  iso
+    ? `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`
+    : '—'
+
+const STATE_LABEL: Record<ScimTokenView['state'], string> = {
+  active: 'Active',
+  expiring: 'Working until its overlap ends',
+  expired: 'Expired',
+  revoked: 'Revoked',
+}
+
+function NewTokenForm({ actionData }: { actionData: ActionData | undefined }) {
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(createTokenForm, {
+    id: 'create-token',
+    lastResult: actionData?.intent === 'create-token' ? actionData.result : null,
+  })
+  const pending = navigation.formData?.get('intent') === 'create-token'
+  return (
+    <Form
+      method="POST"
+      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="create-token" />
+      <FormField
+        label="Token name"
+        field={fields.name}
+        hint="Who uses it, e.g. Microsoft Entra or Okta."
+        className="min-w-0 flex-1"
+      />
+      <StatusButton pending={pending} pendingText="Creating…" className="sm:mt-6">
+        <KeyRound aria-hidden className="h-4 w-4" /> Create token
+      </StatusButton>
+    </Form>
+  )
+}
+
+function RotateDialog({
+  token,
+  graceChoices,
+  actionData,
+}: {
+  token: ScimTokenView
+  graceChoices: Choice[]
+  actionData: ActionData | undefined
+}) {
+  const [open, setOpen] = useState(false)
+  const navigation = useNavigation()
+  const id = `rotate-${token.id}`
+  const [form, fields] = useSchemaForm(rotateTokenForm, {
+    id,
+    lastResult: actionData?.intent === 'rotate-token' && open ? actionData.result : null,
+    defaultValue: { intent: 'rotate-token', tokenId: token.id, graceHours: '24' },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'rotate-token' &&
+    navigation.formData?.get('tokenId') === token.id
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button type="button" variant="secondary" size="sm">
+          Rotate<span className="sr-only"> {token.name}</span>
+        </Button>
+      }
+      title={`Rotate ${token.name}`}
+      description="A new token replaces this one. The old one keeps working for the time you choose, so you can paste the new one into your identity provider without a gap."
+    >
+      <Form
+        method="POST"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={() => setOpen(false)}
+      >
+        <input type="hidden" name="intent" value="rotate-token" />
+        <input type="hidden" name="tokenId" value={token.id} />
+        <FormSelect label="The old token keeps working for" field={fields.graceHours}>
+          {graceChoices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </FormSelect>
+        <DialogActions pending={pending} label="Rotate token" pendingText="Rotating…" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+function RevokeDialog({ token }: { token: ScimTokenView }) {
+  const navigation = useNavigation()
+  const [form] = useSchemaForm(revokeTokenForm, {
+    id: `revoke-${token.id}`,
+    defaultValue: { intent: 'revoke-token', tokenId: token.id },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'revoke-token' &&
+    navigation.formData?.get('tokenId') === token.id
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button type="button" variant="danger" size="sm">
+          Revoke<span className="sr-only"> {token.name}</span>
+        </Button>
+      }
+      title={`Revoke ${token.name}?`}
+      description="Your identity provider's next call with this token is refused. Nothing it provisioned is removed."
+    >
+      <Form method="POST" className="flex justify-end gap-2" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="revoke-token" />
+        <input type="hidden" name="tokenId" value={token.id} />
+        <ConfirmActions pending={pending} label="Revoke token" pendingText="Revoking…" />
+      </Form>
+    </ConfirmDialog>
+  )
+}
+
+function TokensPanel({ tokens, graceChoices }: Pick<ScimPageProps, 'tokens' | 'graceChoices'>) {
+  const actionData = useActionData<ActionData>()
+  const newToken = actionData?.newToken
+  return (
+    <Panel
+      title="Tokens"
+      description="Your identity provider sends one with every call. A token is shown once, when it is made; only its last four characters are kept to tell it apart."
+    >
+      {newToken ? (
+        <div
+          role="status"
+          className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+        >
+          <p className="text-sm font-medium">
+            {`Copy the token for ${newToken.name} now: it is not shown again.`}
+          </p>
+          <CopyField
+            id="new-scim-token"
+            label="Secret token"
+            value={newToken.token}
+            hint="Paste it as the Secret Token (Entra), the API token (Okta) or the bearer token (Google Workspace)."
+          />
+        </div>
+      ) : null}
+      <NewTokenForm actionData={actionData} />
+      {tokens.length === 0 ? (
+        <EmptyState icon={KeyRound} title="No tokens yet">
+          Create one, then paste it with the SCIM base URL into your identity provider.
+        </EmptyState>
+      ) : (
+        <DataTable
+          // Positioned, so the buttons' screen-reader text stays inside the scrolling frame.
+          frame={`${TABLE_FRAME} relative`}
+          columns={[
+            { label: 'Name' },
+            { label: 'Token' },
+            { label: 'State' },
+            { label: 'Last used', className: 'hidden px-4 py-3 font-medium sm:table-cell' },
+            actionsColumn(),
+          ]}
+        >
+          {tokens.map((token) => (
+            <tr key={token.id}>
+              <td className={`${TD} [overflow-wrap:anywhere]`}>{token.name}</td>
+              <td className={`${TD} whitespace-nowrap font-mono`}>
+                <span className="sr-only">ending in </span>
+                <span aria-hidden>…</span>
+                {token.lastFour}
+              </td>
+              <td className={TD}>
+                {STATE_LABEL[token.state]}
+                {token.state === 'expiring' ? (
+                  <span className="block text-xs text-gray-600 dark:text-gray-400">
+                    until {when(token.expiresAt)}
+                  </span>
+                ) : null}
+              </td>
+              <td className={`${TD} hidden whitespace-nowrap sm:table-cell`}>
+                {when(token.lastUsedAt)}
+              </td>
+              <td className={TD}>
+                {token.state === 'active' || token.state === 'expiring' ? (
+                  <div className="flex flex-wrap justify-end gap-2">
+                    {token.state === 'active' ? (
+                      <RotateDialog
+                        token={token}
+                        graceChoices={graceChoices}
+                        actionData={actionData}
+                      />
+                    ) : null}
+                    <RevokeDialog token={token} />
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      {actionData?.error &&
+      actionData.intent !== 'create-token' &&
+      actionData.intent !== 'set-role' ? (
+        <FormMessage>{actionData.error}</FormMessage>
+      ) : null}
+    </Panel>
+  )
+}
+
+function RolePanel({ role, roleChoices }: Pick<ScimPageProps, 'role' | 'roleChoices'>) {
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(scimRoleForm, {
+    id: 'set-role',
+    lastResult: actionData?.intent === 'set-role' ? actionData.result : null,
+    defaultValue: { intent: 'set-role', role },
+  })
+  const pending = navigation.formData?.get('intent') === 'set-role'
+  return (
+    <Panel
+      title="New people's role"
+      description="The role a person your directory adds gets here. People who already have an account keep theirs."
+    >
+      <Form
+        method="POST"
+        className="flex flex-col gap-3 sm:flex-row sm:items-end"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="set-role" />
+        <div className="min-w-0 flex-1">
+          <FormSelect label="Role" field={fields.role}>
+            {roleChoices.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </FormSelect>
+        </div>
+        <StatusButton pending={pending} pendingText="Saving…">
+          Save role
+        </StatusButton>
+      </Form>
+    </Panel>
+  )
+}
+
+function CardFieldsPanel({
+  cardFields,
+  cardFieldChoices,
+}: Pick<ScimPageProps, 'cardFields' | 'cardFieldChoices'>) {
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(directoryCardFieldsForm, {
+    id: 'set-card-fields',
+    lastResult: actionData?.intent === 'set-card-fields' ? actionData.result : null,
+    defaultValue: { intent: 'set-card-fields', fields: cardFields },
+  })
+  const pending = navigation.formData?.get('intent') === 'set-card-fields'
+  const errorId = fields.fields.errors?.length ? fields.fields.errorId : undefined
+  return (
+    <Panel
+      title="Directory fields on cards"
+      description="The card fields that follow your directory: saving brings every card of the people it manages to it now, and each change there is written to the person's cards (their pages and wallet passes refresh). People see these fields read only in the card editor. A field a card template locks keeps the template's value."
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="set-card-fields" />
+        <fieldset className="flex flex-col gap-2" aria-describedby={errorId}>
+          <legend className="mb-1 text-sm font-medium">Cards follow</legend>
+          {cardFieldChoices.map((choice) => (
+            <label key={choice.value} className="flex items-start gap-3 text-sm">
+              <input
+                type="checkbox"
+                name={fields.fields.name}
+                value={choice.value}
+                defaultChecked={cardFields.includes(choice.value)}
+                className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+              />
+              {choice.label}
+            </label>
+          ))}
+          <ErrorList id={errorId} errors={fields.fields.errors} />
+        </fieldset>
+        <StatusButton pending={pending} pendingText="Saving…" className="self-start">
+          Save fields
+        </StatusButton>
+      </Form>
+    </Panel>
+  )
+}
+
+const FILTER_LABEL: Record<ScimPageProps['log']['status'], string> = {
+  all: 'All calls',
+  ok: 'Succeeded',
+  error: 'Failed',
+}
+
+const logHref = (status: string, page: number) =>
+  `?${new URLSearchParams({ ...(status === 'all' ? {} : { status }), ...(page > 1 ? { page: String(page) } : {}) })}`
+
+function Detail({ title, text }: { title: string; text: string | null }) {
+  if (!text) return null
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">
+        {title}
+      </h4>
+      <pre className="max-h-72 overflow-auto rounded-md bg-gray-50 p-3 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap dark:bg-gray-900">
+        {text}
+      </pre>
+    </div>
+  )
+}
+
+function LogPanel({ log }: Pick<ScimPageProps, 'log'>) {
+  const navigation = useNavigation()
+  const loading = navigation.state === 'loading' && navigation.location.pathname.endsWith('/scim')
+  return (
+    <Panel
+      title="Provisioning log"
+      description="Every call your identity provider made, newest first. Open a row to see what came, what changed and the error."
+    >
+      <nav aria-label="Filter the log" className="flex flex-wrap gap-2">
+        {SCIM_LOG_STATUSES.map((status) => (
+          <Link
+            key={status}
+            to={logHref(status, 1)}
+            aria-current={log.status === status ? 'page' : undefined}
+            className="rounded-full border border-gray-300 px-3 py-1 text-sm aria-[current=page]:border-brand aria-[current=page]:font-semibold dark:border-gray-700"
+          >
+            {FILTER_LABEL[status]}
+          </Link>
+        ))}
+      </nav>
+      <div aria-busy={loading} className={loading ? 'opacity-60' : undefined}>
+        {log.events.length === 0 ? (
+          <EmptyState icon={ScrollText} title="No calls yet">
+            {log.status === 'all'
+              ? 'Calls appear here as soon as your identity provider uses a token.'
+              : `No ${FILTER_LABEL[log.status].toLowerCase()} calls.`}
+          </EmptyState>
+        ) : (
+          <ul className="flex flex-col divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+            {log.events.map((event) => (
+              <li key={event.id}>
+                <details className="group">
+                  <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand">
+                    <span
+                      className={
+                        event.status >= 400
+                          ? 'rounded bg-red-100 px-2 py-0.5 font-mono text-red-900 dark:bg-red-950 dark:text-red-100'
+                          : 'rounded bg-green-100 px-2 py-0.5 font-mono text-green-900 dark:bg-green-950 dark:text-green-100'
+                      }
+                    >
+                      {event.status}
+                    </span>
+                    <span className="font-mono">{event.method}</span>
+                    <span className="min-w-0 flex-1 font-mono [overflow-wrap:anywhere]">
+                      {event.path}
+                    </span>
+                    <time dateTime={event.at} className="text-gray-600 dark:text-gray-400">
+                      {when(event.at)}
+                    </time>
+                  </summary>
+                  <div className="flex flex-col gap-3 px-4 pb-4 text-sm">
+                    <p className="text-gray-600 dark:text-gray-400">
+                      {event.token ? `Token: ${event.token}` : 'No accepted token'}
+                      {event.resourceType ? ` · ${event.resourceType}` : ''}
+                      {event.resourceId ? ` ${event.resourceId}` : ''}
+                    </p>
+                    {event.error ? <FormMessage>{event.error}</FormMessage> : null}
+                    <Detail title="What came" text={event.request} />
+                    <Detail title="What changed" text={event.changes} />
+                    {!event.request && !event.changes && !event.error ? (
+                      <p className="text-gray-600 dark:text-gray-400">A read: nothing changed.</p>
+                    ) : null}
+                  </div>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {log.pages > 1 ? (
+        <nav
+          aria-label="Log pages"
+          className="flex flex-wrap items-center justify-between gap-2 text-sm"
+        >
+          {log.page > 1 ? <Link to={logHref(log.status, log.page - 1)}>← Newer</Link> : <span />}
+          <span>
+            Page {log.page} of {log.pages} ({log.total} calls)
+          </span>
+          {log.page < log.pages ? (
+            <Link to={logHref(log.status, log.page + 1)}>Older →</Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </Panel>
+  )
+}
+
+export function ScimPage(props: ScimPageProps) {
+  return (
+    <main className="flex flex-col gap-6 p-4 sm:p-6">
+      <PageHeader
+        title="Directory Sync"
+        description="Let Microsoft Entra, Okta or Google Workspace create, update and deactivate your people and teams over SCIM 2.0."
+        actions={null}
+      />
+      <Panel
+        title="Connection"
+        description="Your identity provider calls this address with a token from below."
+      >
+        <CopyField
+          id="scim-base-url"
+          label="SCIM base URL"
+          value={props.baseUrl}
+          hint="Paste it as the Tenant URL (Entra), the SCIM connector base URL (Okta) or the endpoint URL (Google Workspace). See the set-up guide in the docs for each."
+        />
+      </Panel>
+      <TokensPanel tokens={props.tokens} graceChoices={props.graceChoices} />
+      <RolePanel key={props.role} role={props.role} roleChoices={props.roleChoices} />
+      <CardFieldsPanel
+        key={props.cardFields.join()}
+        cardFields={props.cardFields}
+        cardFieldChoices={props.cardFieldChoices}
+      />
+      <LogPanel log={props.log} />
+    </main>
+  )
+}

@@ -1,0 +1,575 @@
+// The agency's Webhooks screen (issue 43 point 3, ADR 093): endpoints subscribed to event types
+// (a new secret shown once, rotated with an overlap), and the delivery log with every attempt's
+// status, time, duration, response size and error, and "Resend". Agency admins only.
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { ScrollText, Webhook } from 'lucide-react'
+import { useState } from 'react'
+import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
+import { PageHeader, TD } from '#app/components/people/people-ui'
+import { Button } from '#app/components/ui/button'
+import { CopyField } from '#app/components/ui/copy-field'
+import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
+import { ConfirmActions, ConfirmDialog, DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { EmptyState } from '#app/components/ui/empty-state'
+import { Panel } from '#app/components/ui/panel'
+import { StatusButton } from '#app/components/ui/status-button'
+import {
+  createEndpointForm,
+  deleteEndpointForm,
+  editEndpointForm,
+  enableEndpointForm,
+  resendDeliveryForm,
+  rotateSecretForm,
+} from '#app/validation/webhooks'
+import type { WebhookEndpointView } from '#app/webhooks/webhook-endpoints.server'
+
+type Choice = { value: string; label: string }
+
+type Attempt = {
+  id: string
+  at: string
+  durationMs: number
+  statusCode: number | null
+  responseBytes: number | null
+  error: string | null
+  manual: boolean
+}
+
+type Delivery = {
+  id: string
+  endpointId: string
+  eventType: string
+  status: 'pending' | 'succeeded' | 'failed'
+  createdAt: string
+  nextAttemptAt: string | null
+  attempts: Attempt[]
+}
+
+export type WebhooksPageProps = {
+  endpoints: WebhookEndpointView[]
+  eventChoices: Choice[]
+  overlapChoices: Choice[]
+  log: {
+    endpointId: string | null
+    page: number
+    pages: number
+    total: number
+    deliveries: Delivery[]
+  }
+}
+
+type ActionData = {
+  intent?: string | null
+  error?: string | null
+  result?: SubmissionResult<string[]>
+  newSecret?: { secret: string; url: string }
+}
+
+const when = (iso: string | null) =>
+  iso
+    ? `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' })} UTC`
+    : '—'
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
+
+type EndpointFields = ReturnType<typeof useSchemaForm<typeof createEndpointForm>>[1]
+
+/** The URL, description and event checkboxes, shared by the add form and the edit dialog. */
+function EndpointFieldset({
+  fields,
+  eventChoices,
+  checked,
+  idPrefix,
+}: {
+  fields: EndpointFields
+  eventChoices: Choice[]
+  checked: string[]
+  idPrefix: string
+}) {
+  const errorId = fields.eventTypes.errors?.length ? fields.eventTypes.errorId : undefined
+  return (
+    <>
+      <FormField
+        label="Endpoint URL"
+        field={fields.url}
+        type="url"
+        hint="Where events are POSTed. Public https addresses only; redirects are not followed."
+      />
+      <FormField
+        label="Description (optional)"
+        field={fields.description}
+        hint="What receives them, e.g. our CRM sync."
+      />
+      <fieldset className="flex flex-col gap-2" aria-describedby={errorId}>
+        <legend className="mb-1 text-sm font-medium">Events</legend>
+        {eventChoices.map((choice) => (
+          <label key={choice.value} className="flex items-start gap-3 text-sm">
+            <input
+              type="checkbox"
+              id={`${idPrefix}-${choice.value}`}
+              name={fields.eventTypes.name}
+              value={choice.value}
+              defaultChecked={checked.includes(choice.value)}
+              className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+            />
+            {choice.label}
+          </label>
+        ))}
+        <ErrorList id={errorId} errors={fields.eventTypes.errors} />
+      </fieldset>
+    </>
+  )
+}
+
+function AddEndpointPanel({ eventChoices }: { eventChoices: Choice[] }) {
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(createEndpointForm, {
+    id: 'create-endpoint',
+    lastResult: actionData?.intent === 'create-endpoint' ? actionData.result : null,
+  })
+  const pending = navigation.formData?.get('intent') === 'create-endpoint'
+  return (
+    <Panel
+      title="Add an endpoint"
+      description="Each event is POSTed as JSON, signed per the Standard Webhooks specification, and retried with growing waits for up to three days until your endpoint answers 2xx."
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="create-endpoint" />
+        <EndpointFieldset
+          fields={fields}
+          eventChoices={eventChoices}
+          checked={[]}
+          idPrefix="new-event"
+        />
+        <StatusButton pending={pending} pendingText="Adding…" className="self-start">
+          <Webhook aria-hidden className="h-4 w-4" /> Add endpoint
+        </StatusButton>
+      </Form>
+    </Panel>
+  )
+}
+
+function EditDialog({
+  endpoint,
+  eventChoices,
+}: {
+  endpoint: WebhookEndpointView
+  eventChoices: Choice[]
+}) {
+  const [open, setOpen] = useState(false)
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(editEndpointForm, {
+    id: `edit-${endpoint.id}`,
+    lastResult: actionData?.intent === 'edit-endpoint' && open ? actionData.result : null,
+    defaultValue: {
+      intent: 'edit-endpoint',
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      description: endpoint.description,
+    },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'edit-endpoint' &&
+    navigation.formData?.get('endpointId') === endpoint.id
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button type="button" variant="secondary" size="sm">
+          Edit<span className="sr-only"> {hostOf(endpoint.url)}</span>
+        </Button>
+      }
+      title={`Edit ${hostOf(endpoint.url)}`}
+      description="Its secret stays the same."
+    >
+      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="edit-endpoint" />
+        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <EndpointFieldset
+          fields={fields as unknown as EndpointFields}
+          eventChoices={eventChoices}
+          checked={endpoint.eventTypes}
+          idPrefix={`edit-${endpoint.id}`}
+        />
+        <DialogActions pending={pending} label="Save endpoint" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+function RotateDialog({
+  endpoint,
+  overlapChoices,
+}: {
+  endpoint: WebhookEndpointView
+  overlapChoices: Choice[]
+}) {
+  const [open, setOpen] = useState(false)
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const [form, fields] = useSchemaForm(rotateSecretForm, {
+    id: `rotate-${endpoint.id}`,
+    lastResult: actionData?.intent === 'rotate-secret' && open ? actionData.result : null,
+    defaultValue: { intent: 'rotate-secret', endpointId: endpoint.id, overlapHours: '24' },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'rotate-secret' &&
+    navigation.formData?.get('endpointId') === endpoint.id
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button type="button" variant="secondary" size="sm">
+          Rotate secret<span className="sr-only"> of {hostOf(endpoint.url)}</span>
+        </Button>
+      }
+      title={`Rotate the secret of ${hostOf(endpoint.url)}`}
+      description="A new secret signs from now on. The old one keeps signing beside it for the time you choose (both signatures are sent), so your receiver can switch without refusing a message."
+    >
+      <Form
+        method="POST"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={() => setOpen(false)}
+      >
+        <input type="hidden" name="intent" value="rotate-secret" />
+        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <FormSelect label="The old secret keeps signing for" field={fields.overlapHours}>
+          {overlapChoices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </FormSelect>
+        <DialogActions pending={pending} label="Rotate secret" pendingText="Rotating…" />
+      </Form>
+    </FormDialog>
+  )
+}
+
+function DeleteDialog({ endpoint }: { endpoint: WebhookEndpointView }) {
+  const navigation = useNavigation()
+  const [form] = useSchemaForm(deleteEndpointForm, {
+    id: `delete-${endpoint.id}`,
+    defaultValue: { intent: 'delete-endpoint', endpointId: endpoint.id },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'delete-endpoint' &&
+    navigation.formData?.get('endpointId') === endpoint.id
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button type="button" variant="danger" size="sm">
+          Delete<span className="sr-only"> {hostOf(endpoint.url)}</span>
+        </Button>
+      }
+      title={`Delete ${hostOf(endpoint.url)}?`}
+      description="Nothing more is sent to it, and its delivery log is deleted with it."
+    >
+      <Form method="POST" className="flex justify-end gap-2" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="delete-endpoint" />
+        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <ConfirmActions pending={pending} label="Delete endpoint" pendingText="Deleting…" />
+      </Form>
+    </ConfirmDialog>
+  )
+}
+
+function EnableButton({ endpoint }: { endpoint: WebhookEndpointView }) {
+  const navigation = useNavigation()
+  const [form] = useSchemaForm(enableEndpointForm, {
+    id: `enable-${endpoint.id}`,
+    defaultValue: { intent: 'enable-endpoint', endpointId: endpoint.id },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'enable-endpoint' &&
+    navigation.formData?.get('endpointId') === endpoint.id
+  return (
+    <Form method="POST" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="enable-endpoint" />
+      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <StatusButton pending={pending} pendingText="Turning on…" size="sm">
+        Turn on<span className="sr-only"> {hostOf(endpoint.url)}</span>
+      </StatusButton>
+    </Form>
+  )
+}
+
+function EndpointState({ endpoint }: { endpoint: WebhookEndpointView }) {
+  if (!endpoint.enabled) {
+    return (
+      <span className="text-red-700 dark:text-red-300">
+        Disabled {when(endpoint.disabledAt)}
+        {endpoint.disabledReason ? (
+          <span className="block text-xs">{endpoint.disabledReason}</span>
+        ) : null}
+      </span>
+    )
+  }
+  return (
+    <span>
+      {endpoint.failingSince ? `Failing since ${when(endpoint.failingSince)}` : 'On'}
+      {endpoint.previousSecretUntil ? (
+        <span className="block text-xs text-gray-600 dark:text-gray-400">
+          Old secret signs too until {when(endpoint.previousSecretUntil)}
+        </span>
+      ) : null}
+    </span>
+  )
+}
+
+function EndpointsPanel({
+  endpoints,
+  eventChoices,
+  overlapChoices,
+}: Pick<WebhooksPageProps, 'endpoints' | 'eventChoices' | 'overlapChoices'>) {
+  const actionData = useActionData<ActionData>()
+  const newSecret = actionData?.newSecret
+  return (
+    <Panel
+      title="Endpoints"
+      description="Your receiver verifies each message with the endpoint's secret. A secret is shown once, when it is made."
+    >
+      {newSecret ? (
+        <div
+          role="status"
+          className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+        >
+          <p className="text-sm font-medium">
+            {`Copy the signing secret for ${hostOf(newSecret.url)} now: it is not shown again.`}
+          </p>
+          <CopyField
+            id="new-webhook-secret"
+            label="Signing secret"
+            value={newSecret.secret}
+            hint="Give it to your receiver's Standard Webhooks library (new Webhook(secret).verify(body, headers))."
+          />
+        </div>
+      ) : null}
+      {endpoints.length === 0 ? (
+        <EmptyState icon={Webhook} title="No endpoints yet">
+          Add one above to have events sent to it.
+        </EmptyState>
+      ) : (
+        <DataTable
+          frame={`${TABLE_FRAME} relative`}
+          columns={[
+            { label: 'Endpoint' },
+            { label: 'Events', className: 'hidden px-4 py-3 font-medium md:table-cell' },
+            { label: 'State' },
+            actionsColumn(),
+          ]}
+        >
+          {endpoints.map((endpoint) => (
+            <tr key={endpoint.id}>
+              <td className={`${TD} [overflow-wrap:anywhere]`}>
+                <span className="font-mono">{endpoint.url}</span>
+                {endpoint.description ? (
+                  <span className="block text-xs text-gray-600 dark:text-gray-400">
+                    {endpoint.description}
+                  </span>
+                ) : null}
+              </td>
+              <td className={`${TD} hidden font-mono text-xs md:table-cell`}>
+                {endpoint.eventTypes.join(', ')}
+              </td>
+              <td className={TD}>
+                <EndpointState endpoint={endpoint} />
+              </td>
+              <td className={TD}>
+                <div className="flex flex-wrap justify-end gap-2">
+                  {endpoint.enabled ? null : <EnableButton endpoint={endpoint} />}
+                  <EditDialog endpoint={endpoint} eventChoices={eventChoices} />
+                  <RotateDialog endpoint={endpoint} overlapChoices={overlapChoices} />
+                  <DeleteDialog endpoint={endpoint} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      {actionData?.error && actionData.intent !== 'create-endpoint' ? (
+        <FormMessage>{actionData.error}</FormMessage>
+      ) : null}
+    </Panel>
+  )
+}
+
+const STATUS_LABEL: Record<Delivery['status'], string> = {
+  pending: 'Retrying',
+  succeeded: 'Delivered',
+  failed: 'Failed',
+}
+
+const STATUS_CLASS: Record<Delivery['status'], string> = {
+  pending: 'rounded bg-amber-100 px-2 py-0.5 text-amber-900 dark:bg-amber-950 dark:text-amber-100',
+  succeeded:
+    'rounded bg-green-100 px-2 py-0.5 text-green-900 dark:bg-green-950 dark:text-green-100',
+  failed: 'rounded bg-red-100 px-2 py-0.5 text-red-900 dark:bg-red-950 dark:text-red-100',
+}
+
+function ResendButton({ delivery }: { delivery: Delivery }) {
+  const navigation = useNavigation()
+  const [form] = useSchemaForm(resendDeliveryForm, {
+    id: `resend-${delivery.id}`,
+    defaultValue: { intent: 'resend', deliveryId: delivery.id },
+  })
+  const pending =
+    navigation.formData?.get('intent') === 'resend' &&
+    navigation.formData?.get('deliveryId') === delivery.id
+  return (
+    <Form method="POST" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="resend" />
+      <input type="hidden" name="deliveryId" value={delivery.id} />
+      <StatusButton pending={pending} pendingText="Resending…" size="sm" variant="secondary">
+        Resend
+      </StatusButton>
+    </Form>
+  )
+}
+
+const logHref = (endpointId: string | null, page: number) =>
+  `?${new URLSearchParams({ ...(endpointId ? { endpoint: endpointId } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`
+
+function LogPanel({ log, endpoints }: Pick<WebhooksPageProps, 'log' | 'endpoints'>) {
+  const hosts = new Map(endpoints.map((endpoint) => [endpoint.id, hostOf(endpoint.url)]))
+  return (
+    <Panel
+      title="Delivery log"
+      description="Every message sent to your endpoints, newest first. Open one to see each attempt: its answer, how long it took, the size of the answer's body and the error."
+    >
+      {endpoints.length > 1 ? (
+        <nav aria-label="Filter the log" className="flex flex-wrap gap-2">
+          {[
+            { id: null, host: 'All endpoints' },
+            ...endpoints.map((e) => ({ id: e.id, host: hostOf(e.url) })),
+          ].map((choice) => (
+            <Link
+              key={choice.id ?? 'all'}
+              to={logHref(choice.id, 1)}
+              aria-current={log.endpointId === choice.id ? 'page' : undefined}
+              className="rounded-full border border-gray-300 px-3 py-1 text-sm aria-[current=page]:border-brand aria-[current=page]:font-semibold dark:border-gray-700"
+            >
+              {choice.host}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+      {log.deliveries.length === 0 ? (
+        <EmptyState icon={ScrollText} title="No deliveries yet">
+          Messages appear here as soon as an event your endpoints subscribe to happens.
+        </EmptyState>
+      ) : (
+        <ul
+          aria-label="Deliveries"
+          className="flex flex-col divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800"
+        >
+          {log.deliveries.map((delivery) => (
+            <li key={delivery.id}>
+              <details className="group">
+                <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand">
+                  <span className={STATUS_CLASS[delivery.status]}>
+                    {STATUS_LABEL[delivery.status]}
+                  </span>
+                  <span className="font-mono">{delivery.eventType}</span>
+                  <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+                    to {hosts.get(delivery.endpointId) ?? 'a deleted endpoint'}
+                  </span>
+                  <span>
+                    {delivery.attempts.length}{' '}
+                    {delivery.attempts.length === 1 ? 'attempt' : 'attempts'}
+                  </span>
+                  <time dateTime={delivery.createdAt} className="text-gray-600 dark:text-gray-400">
+                    {when(delivery.createdAt)}
+                  </time>
+                </summary>
+                <div className="flex flex-col gap-3 px-4 pb-4 text-sm">
+                  {delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                    <p>Next attempt {when(delivery.nextAttemptAt)}</p>
+                  ) : null}
+                  <DataTable
+                    columns={[
+                      { label: 'Attempted' },
+                      { label: 'Answer' },
+                      { label: 'Took' },
+                      { label: 'Body' },
+                      { label: 'Error' },
+                    ]}
+                  >
+                    {delivery.attempts.map((attempt) => (
+                      <tr key={attempt.id}>
+                        <td className={`${TD} whitespace-nowrap`}>
+                          {when(attempt.at)}
+                          {attempt.manual ? ' (resent)' : ''}
+                        </td>
+                        <td className={`${TD} font-mono`}>{attempt.statusCode ?? '—'}</td>
+                        <td className={`${TD} whitespace-nowrap`}>{attempt.durationMs} ms</td>
+                        <td className={`${TD} whitespace-nowrap`}>
+                          {attempt.responseBytes === null ? '—' : `${attempt.responseBytes} B`}
+                        </td>
+                        <td className={`${TD} [overflow-wrap:anywhere]`}>{attempt.error ?? '—'}</td>
+                      </tr>
+                    ))}
+                  </DataTable>
+                  <div>
+                    <ResendButton delivery={delivery} />
+                  </div>
+                </div>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+      {log.pages > 1 ? (
+        <nav
+          aria-label="Log pages"
+          className="flex flex-wrap items-center justify-between gap-2 text-sm"
+        >
+          {log.page > 1 ? (
+            <Link to={logHref(log.endpointId, log.page - 1)}>← Newer</Link>
+          ) : (
+            <span />
+          )}
+          <span>
+            Page {log.page} of {log.pages} ({log.total} deliveries)
+          </span>
+          {log.page < log.pages ? (
+            <Link to={logHref(log.endpointId, log.page + 1)}>Older →</Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </Panel>
+  )
+}
+
+export function WebhooksPage(props: WebhooksPageProps) {
+  return (
+    <main className="flex flex-col gap-6 p-4 sm:p-6">
+      <PageHeader
+        title="Webhooks"
+        description="Send your other systems signed events as they happen: new leads and contacts, deleted leads, card edits, hourly card views and deactivated people."
+        actions={null}
+      />
+      <AddEndpointPanel eventChoices={props.eventChoices} />
+      <EndpointsPanel
+        endpoints={props.endpoints}
+        eventChoices={props.eventChoices}
+        overlapChoices={props.overlapChoices}
+      />
+      <LogPanel log={props.log} endpoints={props.endpoints} />
+    </main>
+  )
+}

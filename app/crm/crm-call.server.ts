@@ -1,0 +1,81 @@
+// What every CRM client shares (ADR 094): the failures the forwarding tells apart, and one JSON
+// exchange within CRM_TIMEOUT_MS, cancelled at shutdown, that never follows a redirect. The
+// clients (gohighlevel, hubspot, salesforce) map each CRM's statuses and error bodies onto these.
+import { getEnv } from '#app/env.server'
+import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
+
+/** The CRM refused the key, token or credentials (401/403): no retry will change that. */
+export class CrmKeyRejectedError extends Error {
+  override name = 'CrmKeyRejectedError'
+}
+/** Anything else: a timeout, a network error, a 5xx, an answer we cannot read. */
+export class CrmUnavailableError extends Error {
+  override name = 'CrmUnavailableError'
+}
+/** The CRM has no such record (a contact deleted there already). */
+export class CrmNotFoundError extends Error {
+  override name = 'CrmNotFoundError'
+}
+/**
+ * The CRM refused the record itself (a field it does not have, a value it does not take): the
+ * same request would be refused again, so it is a failure to show, not one to retry.
+ */
+export class CrmRecordRefusedError extends Error {
+  override name = 'CrmRecordRefusedError'
+}
+
+export type CrmAnswer = { status: number; body: unknown }
+
+/**
+ * One request to a CRM named `what` (its words appear in errors the user reads). Answers every
+ * status with its body read (JSON when it is JSON, else null); throws CrmUnavailableError when
+ * no answer came.
+ */
+export function exchangeWithCrm(
+  what: string,
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<CrmAnswer> {
+  const deadlineMs = getEnv().CRM_TIMEOUT_MS
+  return callOutside(
+    what,
+    async (signal) => {
+      let response: Response
+      try {
+        response = await fetch(url, { ...init, signal, redirect: 'error' })
+      } catch {
+        if (signal.aborted) throw signal.reason
+        throw new CrmUnavailableError(`could not reach ${what}`)
+      }
+      let text: string
+      try {
+        text = await response.text()
+      } catch {
+        if (signal.aborted) throw signal.reason
+        throw new CrmUnavailableError(`${what} did not finish its answer`)
+      }
+      let body: unknown = null
+      if (text) {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = null
+        }
+      }
+      return { status: response.status, body }
+    },
+    { deadlineMs },
+  ).catch((error: unknown) => {
+    if (!(error instanceof OutsideCallError)) throw error
+    throw new CrmUnavailableError(
+      error.reason === 'deadline' ? `no answer within ${deadlineMs} ms` : error.message,
+    )
+  })
+}
+
+/** The part of a CRM's error body worth showing: its message, shortened, never the request. */
+export function crmMessage(text: unknown, fallback: string) {
+  if (typeof text !== 'string' || !text.trim()) return fallback
+  const oneLine = text.replace(/\s+/g, ' ').trim()
+  return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine
+}

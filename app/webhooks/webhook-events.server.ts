@@ -1,0 +1,170 @@
+// Webhook events are written where their fact happens, in the fact's own transaction (a
+// transactional outbox, ADR 093): a lead that rolls back sends nothing, and one that commits is
+// delivered even if the process dies a moment later. Only an agency with an endpoint subscribed
+// to the type stores anything; each subscribed endpoint gets a delivery and a queued job.
+import { insertJob } from '#app/models/jobs.server'
+import {
+  insertWebhookDelivery,
+  insertWebhookMessage,
+  listSubscribedWebhookEndpoints,
+  redactWebhookMessagesAbout,
+} from '#app/models/webhooks.server'
+import type { WebhookEventType } from '#app/validation/webhooks'
+import type { Queryable } from '#drizzle/db.server'
+
+/** The job of a delivery's attempt: one per attempt, so each is stored (and run) once. */
+export const deliveryJobKey = (deliveryId: string, attempt: number | string) =>
+  `webhook.deliver:${deliveryId}:${attempt}`
+
+/** A new job for a delivery's next attempt (the first, a retry, or an admin's "Resend"). */
+export async function queueDeliveryAttempt(
+  db: Queryable,
+  organizationId: string,
+  deliveryId: string,
+  options: { attempt: number | 'resend'; runAt?: Date; key?: string },
+) {
+  await insertJob(db, {
+    name: 'webhook.deliver',
+    organizationId,
+    payload: { deliveryId, attempt: String(options.attempt) },
+    idempotencyKey: deliveryJobKey(deliveryId, options.key ?? options.attempt),
+    runAt: options.runAt,
+    // The delivery's own schedule retries (app/webhooks/webhook-delivery.server.ts); the queue's
+    // retries only cover a run that could not record its attempt (the database away).
+    maxAttempts: 5,
+  })
+}
+
+/**
+ * Records an event for the agency's endpoints subscribed to its type, in the caller's
+ * transaction. `dedupeKey` makes a second event with the same key a no-op (the hourly digest).
+ * Returns how many deliveries were queued.
+ */
+export async function emitWebhookEvent(
+  db: Queryable,
+  organizationId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  options: { dedupeKey?: string; at?: Date } = {},
+) {
+  const endpoints = await listSubscribedWebhookEndpoints(db, organizationId, type)
+  if (endpoints.length === 0) return 0
+  const at = options.at ?? new Date()
+  const message = await insertWebhookMessage(db, organizationId, {
+    eventType: type,
+    // The Standard Webhooks payload shape: type, timestamp, data.
+    payload: { type, timestamp: at.toISOString(), data },
+    dedupeKey: options.dedupeKey,
+  })
+  if (!message) return 0
+  for (const endpoint of endpoints) {
+    const delivery = await insertWebhookDelivery(db, organizationId, {
+      endpointId: endpoint.id,
+      messageId: message.id,
+      nextAttemptAt: at,
+    })
+    await queueDeliveryAttempt(db, organizationId, delivery.id, { attempt: 1 })
+  }
+  return endpoints.length
+}
+
+const iso = (value: Date | null | undefined) => value?.toISOString() ?? null
+
+/** What `contact.created` and `lead.created` carry of a contact: what its owner's list shows. */
+export function contactEventData(contact: {
+  id: string
+  userId: string
+  fullName: string
+  email: string
+  phoneNumber: string
+  company: string
+  jobTitle: string
+  note: string
+  source: string
+  sourceCardId: string | null
+  consentGivenAt: Date | null
+  consentPage: string | null
+  createdAt: Date
+}) {
+  return {
+    id: contact.id,
+    ownerId: contact.userId,
+    cardId: contact.sourceCardId,
+    source: contact.source,
+    fullName: contact.fullName,
+    email: contact.email,
+    phoneNumber: contact.phoneNumber,
+    company: contact.company,
+    jobTitle: contact.jobTitle,
+    note: contact.note,
+    consent: contact.consentGivenAt
+      ? { givenAt: iso(contact.consentGivenAt), page: contact.consentPage }
+      : null,
+    createdAt: iso(contact.createdAt),
+  }
+}
+
+/**
+ * A new contact's events: `contact.created` for every one, and `lead.created` besides for one a
+ * visitor left on a card's lead form. Called by addContactAndForward, the one place every new
+ * contact passes.
+ */
+export async function emitContactCreated(
+  db: Queryable,
+  organizationId: string,
+  contact: Parameters<typeof contactEventData>[0],
+) {
+  const data = contactEventData(contact)
+  await emitWebhookEvent(db, organizationId, 'contact.created', data)
+  if (contact.source === 'lead') await emitWebhookEvent(db, organizationId, 'lead.created', data)
+}
+
+/**
+ * `contact.deleted`: which contact of whose list went, and why; the contact's earlier messages
+ * are emptied of the person in the same transaction (a lead who deletes their data leaves
+ * nothing of theirs in a delivery still to come).
+ */
+export async function emitContactDeleted(
+  db: Queryable,
+  organizationId: string,
+  contact: { id: string; userId: string },
+  reason: 'lead_request' | 'api',
+) {
+  await redactWebhookMessagesAbout(db, organizationId, contact.id)
+  await emitWebhookEvent(db, organizationId, 'contact.deleted', {
+    id: contact.id,
+    ownerId: contact.userId,
+    reason,
+    deletedAt: new Date().toISOString(),
+  })
+}
+
+/** `card.updated`: which card of whose changed, and when; the card itself is read over the API. */
+export async function emitCardUpdated(
+  db: Queryable,
+  organizationId: string,
+  card: { id: string; userId: string; updatedAt: Date },
+) {
+  await emitWebhookEvent(db, organizationId, 'card.updated', {
+    id: card.id,
+    ownerId: card.userId,
+    updatedAt: iso(card.updatedAt),
+  })
+}
+
+/** `user.deactivated`, by an admin or by the directory (SCIM). */
+export async function emitUserDeactivated(
+  db: Queryable,
+  organizationId: string,
+  user: { id: string; email: string; firstName: string; lastName: string },
+  by: 'admin' | 'directory',
+) {
+  await emitWebhookEvent(db, organizationId, 'user.deactivated', {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    by,
+    deactivatedAt: new Date().toISOString(),
+  })
+}

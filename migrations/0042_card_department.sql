@@ -1,0 +1,1 @@
+ALTER TABLE "digital_cards" ADD COLUMN "department" text DEFAULT '' NOT NULL;
