@@ -489,11 +489,16 @@ export const digitalCards = pgTable(
     // Issue 31: the agency template the card follows (ADR 048); its locked fields are the
     // template's. Cleared when the template goes (migration 0024: ON DELETE SET NULL of this column).
     templateId: uuid('template_id'),
+    // Issue 43 (ADR 095): an archived card is kept with its analytics, links and short link but
+    // shows nothing on any surface (the card gate) until its owner or the agency restores it.
+    // Never the default card.
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('digital_cards_org_id_key').on(t.organizationId, t.id),
+    check('digital_cards_archived_not_default', sql`not (${t.isDefault} and ${t.archivedAt} is not null)`),
     index('digital_cards_org_template_idx')
       .on(t.organizationId, t.templateId)
       .where(sql`${t.templateId} is not null`),

@@ -166,6 +166,8 @@ test('an agency owner brands the site and verifies a custom domain that then ser
     await owner.getByRole('button', { name: 'Verify domain' }).click()
     await expect(owner.getByText('Domain verified')).toBeVisible()
     await expect(owner.getByText('Verified', { exact: true })).toBeVisible()
+    // Issue 41 point 17: when the records were checked, said as people say it.
+    await expect(owner.locator('time', { hasText: 'less than a minute ago' }).first()).toBeVisible()
   })
 
   // The profile's Agency Branding tab summarises what was saved and leads back to the screen;

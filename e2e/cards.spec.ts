@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import { HOSTS, urlFor } from './fixtures'
-import { openAs } from './page-helpers'
+import { expectAccessible, openAs } from './page-helpers'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
 // Each test starts as a new end user of its own, as a sign-up leaves them, already signed in
@@ -80,6 +80,10 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await page.setViewportSize({ width: 1280, height: 720 })
 
   await walkWizard(page, { first: 'Casey', last: 'Cardmaker', company: 'Alpha Widgets' })
+  // Issue 41 point 17: the preview's action rows (work email, phone and its label) keep white
+  // text at 4.5:1 on the brand's red, not only the bare card colour.
+  await expect(livePreview.locator('[data-action="email"]')).toBeVisible()
+  await expectAccessible(page, "the wizard's card preview on Alpha's red")
   // The drop zone (issue 30 point 6): the size rule is shown, a file over it is refused in the
   // browser with its size before anything is sent.
   const pictureZone = page
@@ -201,6 +205,29 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await expect(
     items.filter({ hasText: "Casey's Card" }).getByText('Default', { exact: true }),
   ).toBeVisible()
+
+  // Archive the default card (ADR 095): asked first, listed apart, its page gone, the default
+  // handed to the other card; restored, it is back and live again.
+  await items
+    .filter({ hasText: "Casey's Card" })
+    .getByRole('button', { name: /^Archive/ })
+    .click()
+  await expect(page.getByText('Its views and contacts are kept.')).toBeVisible()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Archive' }).click()
+  await expect(page.getByText('Card archived: its link and QR code show nothing')).toBeVisible()
+  await expect(items).toHaveCount(1)
+  await expect(items.getByText('Default', { exact: true })).toBeVisible()
+  const archived = page.getByTestId('archived-card').filter({ hasText: "Casey's Card" })
+  await expect(archived).toBeVisible()
+  const editHref = (await archived.getByRole('link', { name: /^Edit/ }).getAttribute('href')) ?? ''
+  const archivedId = editHref.split('/').pop() ?? ''
+  const gone = await page.request.get(urlFor(HOSTS.alpha, `/card/${archivedId}`))
+  expect(gone.status()).toBe(404)
+  await archived.getByRole('button', { name: /^Restore/ }).click()
+  await expect(page.getByText('Card restored')).toBeVisible()
+  await expect(items).toHaveCount(2)
+  await expect(page.getByTestId('archived-card')).toHaveCount(0)
+  expect((await page.request.get(urlFor(HOSTS.alpha, `/card/${archivedId}`))).status()).toBe(200)
 })
 
 test('card text stays readable on light, dark, gradient and image backgrounds', async ({

@@ -1,6 +1,8 @@
-// Cards through the REST API (ADR 092): list, read, create, update and delete, every write
-// through the template rule module (app/templates/template-locks.server.ts) as the editor's;
-// and a card's views, saves and exchanges per day and source from the analytics rollups.
+// Cards through the REST API (ADR 092): list, read, create, update, archive, restore and delete,
+// every write through the template rule module (app/templates/template-locks.server.ts) as the
+// editor's and the archive through the owner's own function (ADR 095); and a card's views, saves
+// and exchanges per day and source from the analytics rollups.
+import { setCardArchived } from '#app/cards/card-archive.server'
 import { cardForAgencyApi } from '#app/cards/card-gate.server'
 import { countCardActivityPerDay } from '#app/models/card-events.server'
 import {
@@ -19,6 +21,7 @@ import {
   AnalyticsSchema,
   CardCreateSchema,
   CardIdParams,
+  CardListQuery,
   CardPageSchema,
   CardSchema,
   CardUpdateSchema,
@@ -61,6 +64,7 @@ function toApiCard(card: DigitalCard) {
     bio: card.bio,
     is_default: card.isDefault,
     template_id: card.templateId,
+    archived_at: iso(card.archivedAt),
     created_at: iso(card.createdAt) ?? '',
     updated_at: iso(card.updatedAt) ?? '',
   }
@@ -102,11 +106,12 @@ export const CARD_ROUTES = [
     summary: "List the agency's cards, oldest change first",
     tag: 'Cards',
     scope: 'cards:read',
-    query: PageQuery,
+    query: CardListQuery,
     success: { status: 200, description: 'A page of cards', schema: CardPageSchema },
     handle: async (call, { query }) => {
       const page = keysetPageOf(query)
-      const rows = await listOrganizationCards(call.tx, call.tenant.id, page)
+      const archived = query.archived === undefined ? undefined : query.archived === 'true'
+      const rows = await listOrganizationCards(call.tx, call.tenant.id, page, archived)
       const { items, next } = pageOf(rows, page.limit)
       const data = []
       for (const card of items) data.push(await answerCard(call, card))
@@ -179,6 +184,41 @@ export const CARD_ROUTES = [
       }
     },
   }),
+  ...(['archive', 'restore'] as const).map((change) =>
+    route({
+      method: 'POST',
+      path: `/cards/{cardId}/${change}`,
+      operationId: `${change}Card`,
+      summary:
+        change === 'archive'
+          ? 'Archive a card: its link, QR code, NFC tags and passes show nothing until restored; a default card hands the default to the oldest live card'
+          : 'Restore an archived card; it becomes the default when its owner has no other',
+      tag: 'Cards',
+      scope: 'cards:write',
+      params: CardIdParams,
+      success: { status: 200, description: 'The card after the change', schema: CardSchema },
+      handle: async (call, { params }) => {
+        const card = await requireCard(call, params.cardId)
+        const archived = change === 'archive'
+        const written = await setCardArchived(
+          call.tx,
+          call.tenant.id,
+          card.userId,
+          card.id,
+          archived,
+        )
+        if (!written) throw notFound('card')
+        await auditApiWrite(
+          call,
+          archived ? 'card.archived' : 'card.restored',
+          'digital_card',
+          card.id,
+          { ownerId: card.userId },
+        )
+        return { status: 200, body: await answerCard(call, written) }
+      },
+    }),
+  ),
   route({
     method: 'DELETE',
     path: '/cards/{cardId}',

@@ -8,7 +8,9 @@
 //     leads there) answers instead what the agency chose for that seat (openCardPage, ADR 049),
 //     and so does the address of a deleted agency account's public card (ADR 053);
 //  3. the owner's visibility lets this viewer see it (card-visibility.ts, §2.6);
-//  4. and then without the email and phones the owner hid (both phones and WhatsApp links,
+//  4. it is not archived (ADR 095): an archived card shows nothing to anyone, its owner
+//     included, until it is restored; only the owner's own pages and the agency's API list it;
+//  5. and then without the email and phones the owner hid (both phones and WhatsApp links,
 //     issue 28), unless the viewer is the owner.
 // Anyone refused gets undefined, which every surface answers as the missing-card 404.
 // tests/integration/card-surfaces.test.ts finds the routes that reach this module by reading
@@ -70,7 +72,7 @@ export async function openCard(
   viewer: CardViewer,
 ): Promise<ShownCard | undefined> {
   const found = await findCard(db, organizationId, reference)
-  if (found?.ownerStatus !== 'active') return undefined
+  if (found?.ownerStatus !== 'active' || found.card.archivedAt) return undefined
   return admit(db, organizationId, found, viewer)
 }
 
@@ -88,6 +90,7 @@ export async function openCardPage(
 ): Promise<{ card: ShownCard } | { forwarding: Forwarding } | undefined> {
   const found = await findCard(db, organizationId, reference)
   if (!found) return departedForwarding(db, organizationId, reference)
+  if (found.card.archivedAt) return undefined
   const ownerId = found.card.userId
   if (found.ownerStatus !== 'active') {
     const privacy = await getOwnerPrivacy(db, organizationId, ownerId)

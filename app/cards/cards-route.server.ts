@@ -3,6 +3,7 @@ import { type AppLoadContext, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser, requireRole, type SignedIn } from '#app/auth/guards.server'
+import { setCardArchived } from '#app/cards/card-archive.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
 import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-paths'
 import { toCardView } from '#app/cards/card-view.server'
@@ -47,6 +48,7 @@ export async function cardsListLoader(request: Request, context: AppLoadContext,
   return {
     cards: rows.map((row) => ({
       ...toCardView(row),
+      archivedAt: row.card.archivedAt?.toISOString() ?? null,
       views: viewsOf.get(row.card.id) ?? { views: 0, sources: {} },
     })),
     origin: tenantOrigin(tenant),
@@ -130,6 +132,18 @@ export async function cardsListAction(request: Request, context: AppLoadContext,
         await changeOwnCard(signedIn, cardId, 'card.deleted', deleteCard)
         return 'Card deleted successfully'
       },
+      archive: async ({ cardId }, signedIn) => {
+        await changeOwnCard(signedIn, cardId, 'card.archived', async (tx, org, userId, id) =>
+          Boolean(await setCardArchived(tx, org, userId, id, true)),
+        )
+        return 'Card archived: its link and QR code show nothing until you restore it'
+      },
+      restore: async ({ cardId }, signedIn) => {
+        await changeOwnCard(signedIn, cardId, 'card.restored', async (tx, org, userId, id) =>
+          Boolean(await setCardArchived(tx, org, userId, id, false)),
+        )
+        return 'Card restored'
+      },
     },
   })
 }
@@ -179,6 +193,7 @@ export async function cardEditLoader(
     area,
     locked,
     directory,
+    archivedAt: row.card.archivedAt?.toISOString() ?? null,
     // The short link's form: the slug, and the origin it is shown after (ADR 041).
     shortLink: { slug: row.shortSlug ?? '', origin: tenantOrigin(tenant) },
   }

@@ -35,6 +35,8 @@ export type DomainState = {
   txtValue: string | null
   /** ISO time of the last DNS check, if any. */
   checkedAt: string | null
+  /** ISO time this state was read: "Last checked" counts from it, the same on server and browser. */
+  shownAt: string
   /** A name under .localhost on a localhost platform: verified without DNS (isLocalDemoDomain). */
   local: boolean
 }
@@ -127,6 +129,7 @@ function toState(row: DomainRow | undefined): DomainState {
     txtName: record?.name ?? null,
     txtValue: record?.value ?? null,
     checkedAt: row?.checkedAt?.toISOString() ?? null,
+    shownAt: new Date().toISOString(),
     local: domain !== null && isLocalDemoDomain(domain),
   }
 }

@@ -45,6 +45,8 @@ export type SendingDomainState = {
   lost: boolean
   records: SendingDomainRecord[]
   checkedAt: string | null
+  /** ISO time this state was read: "Last checked" counts from it, the same on server and browser. */
+  shownAt: string
 }
 
 /**
@@ -81,6 +83,7 @@ export function toSendingDomainState(
     lost: Boolean(row && !row.verifiedAt && row.lostAt),
     records: row?.records ?? [],
     checkedAt: row?.checkedAt?.toISOString() ?? null,
+    shownAt: new Date().toISOString(),
   }
 }
 

@@ -1,6 +1,6 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, userSettings, users } from '#drizzle/schema'
 import { userNameOrEmailMatches } from './search.server'
@@ -84,6 +84,8 @@ export async function listAssignedEndUsers(
       asc(users.lastName),
       desc(users.createdAt),
       users.id,
+      // A person's card is the default; an archived card (ADR 095) never stands for them.
+      asc(isNotNull(digitalCards.archivedAt)),
       desc(digitalCards.isDefault),
       desc(digitalCards.createdAt),
     )

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, sql } from 'drizzle-orm'
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core'
 import { claimDefaultSlug } from '#app/models/card-slugs.server'
 import { type ContactDetailField, contactDetailsOf } from '#app/models/users.server'
@@ -51,9 +51,14 @@ export function defaultCardTitle(firstName: string) {
 const owned = (organizationId: string, userId: string) =>
   and(eq(digitalCards.organizationId, organizationId), eq(digitalCards.userId, userId))
 
+/** An owner's cards that are not archived (ADR 095): the ones that can be the default. */
+const ownedLive = (organizationId: string, userId: string) =>
+  and(owned(organizationId, userId), isNull(digitalCards.archivedAt))
+
 /**
- * Creates a card; the user's first card becomes the default (spec, digital card defaults). It
- * gets its short link from its name at once (ADR 041).
+ * Creates a card; the user's first card becomes the default (spec, digital card defaults), and
+ * so does a card made when every other one is archived (an archived card is never the default).
+ * It gets its short link from its name at once (ADR 041).
  */
 export async function createCard(
   db: Queryable,
@@ -64,7 +69,7 @@ export async function createCard(
   const [existing] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(digitalCards)
-    .where(owned(organizationId, userId))
+    .where(and(owned(organizationId, userId), eq(digitalCards.isDefault, true)))
   const [card] = await db
     .insert(digitalCards)
     .values({
@@ -152,10 +157,15 @@ function selectSharedCards(db: Queryable) {
 
 export type CardWithImages = Awaited<ReturnType<typeof listCardsForOwner>>[number]
 
+/** The owner's cards: the default first, then the others by age, the archived ones last. */
 export async function listCardsForOwner(db: Queryable, organizationId: string, userId: string) {
   return selectCardsWithImages(db)
     .where(owned(organizationId, userId))
-    .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
+    .orderBy(
+      asc(isNotNull(digitalCards.archivedAt)),
+      desc(digitalCards.isDefault),
+      asc(digitalCards.createdAt),
+    )
 }
 
 export async function getCardForOwner(
@@ -171,13 +181,16 @@ export async function getCardForOwner(
   return row
 }
 
-/** The flagged default, else the oldest card, else none (spec §4). */
+/** The flagged default, else the oldest card not archived, else none (spec §4, ADR 095). */
 export async function getDefaultCardForOwner(
   db: Queryable,
   organizationId: string,
   userId: string,
 ) {
-  const [row] = await listCardsForOwner(db, organizationId, userId)
+  const [row] = await selectCardsWithImages(db)
+    .where(ownedLive(organizationId, userId))
+    .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
+    .limit(1)
   return row
 }
 
@@ -269,7 +282,10 @@ export function setCardBackground(
   return updateOwnedCard(db, organizationId, userId, cardId, fields)
 }
 
-/** Makes one card the default: run inside a transaction (withTenant), so there is always one. */
+/**
+ * Makes one card the default: run inside a transaction (withTenant), so there is always one. An
+ * archived card cannot be the default (false, as an unknown card).
+ */
 export async function setDefaultCard(
   db: Queryable,
   organizationId: string,
@@ -280,7 +296,7 @@ export async function setDefaultCard(
   const [target] = await db
     .select({ id: digitalCards.id })
     .from(digitalCards)
-    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+    .where(and(ownedLive(organizationId, userId), eq(digitalCards.id, cardId)))
   if (!target) return false
   await db
     .update(digitalCards)
@@ -306,21 +322,79 @@ export async function deleteCard(
     .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
     .returning({ isDefault: digitalCards.isDefault })
   if (!deleted) return false
-  if (deleted.isDefault) {
-    const [oldest] = await db
-      .select({ id: digitalCards.id })
-      .from(digitalCards)
-      .where(owned(organizationId, userId))
-      .orderBy(asc(digitalCards.createdAt), asc(digitalCards.id))
-      .limit(1)
-    if (oldest) {
-      await db
-        .update(digitalCards)
-        .set({ isDefault: true })
-        .where(and(owned(organizationId, userId), eq(digitalCards.id, oldest.id)))
-    }
-  }
+  if (deleted.isDefault) await promoteOldestLiveCard(db, organizationId, userId)
   return true
+}
+
+/** The oldest card not archived becomes the default, if the owner has one (none is, before). */
+async function promoteOldestLiveCard(db: Queryable, organizationId: string, userId: string) {
+  const [oldest] = await db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(ownedLive(organizationId, userId))
+    .orderBy(asc(digitalCards.createdAt), asc(digitalCards.id))
+    .limit(1)
+  if (!oldest) return
+  await db
+    .update(digitalCards)
+    .set({ isDefault: true })
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, oldest.id)))
+}
+
+/**
+ * Archives a card (ADR 095): it keeps everything but shows nothing until restored. A default
+ * card hands the default to the oldest card not archived. Run inside a transaction (withTenant).
+ * The card as it is now and whether this changed it; undefined for a card that is not this user's.
+ */
+export async function archiveCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+) {
+  if (!isUuid(cardId)) return undefined
+  const [before] = await db
+    .select()
+    .from(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+  if (!before) return undefined
+  if (before.archivedAt) return { card: before, changed: false }
+  const card = await updateOwnedCard(db, organizationId, userId, cardId, {
+    archivedAt: new Date(),
+    isDefault: false,
+  })
+  if (before.isDefault) await promoteOldestLiveCard(db, organizationId, userId)
+  return card && { card, changed: true }
+}
+
+/**
+ * Brings an archived card back; it becomes the default when its owner has none (every other card
+ * archived). Run inside a transaction (withTenant). The card as it is now and whether this changed
+ * it; undefined for a card that is not this user's.
+ */
+export async function restoreCard(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  cardId: string,
+) {
+  if (!isUuid(cardId)) return undefined
+  const [before] = await db
+    .select()
+    .from(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
+  if (!before) return undefined
+  if (!before.archivedAt) return { card: before, changed: false }
+  const [hasDefault] = await db
+    .select({ id: digitalCards.id })
+    .from(digitalCards)
+    .where(and(owned(organizationId, userId), eq(digitalCards.isDefault, true)))
+    .limit(1)
+  const card = await updateOwnedCard(db, organizationId, userId, cardId, {
+    archivedAt: null,
+    ...(hasDefault ? {} : { isDefault: true }),
+  })
+  return card && { card, changed: true }
 }
 
 /**
@@ -423,8 +497,9 @@ export async function findCardByReference(
     .limit(1)
   if (!holder) return undefined
   const { user } = holder
+  // An archived card is no one's card to open (ADR 095): without a live one, the profile rule.
   const [card] = await selectCardsWithImages(db)
-    .where(owned(organizationId, user.id))
+    .where(ownedLive(organizationId, user.id))
     .orderBy(desc(digitalCards.isDefault), asc(digitalCards.createdAt))
     .limit(1)
   if (card) return { ...card, cardId: card.card.id, ownerStatus: user.status }
@@ -471,6 +546,7 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
     noindex: true,
     ...EMPTY_CARD_EXTRAS,
     templateId: null,
+    archivedAt: null,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   }
@@ -478,14 +554,26 @@ function profileAsCard(user: typeof users.$inferSelect, slug: string): DigitalCa
 
 /**
  * The organization's cards for the REST API (ADR 092), in (updated at, id) order from a
- * keyset page: every owner's, each with its position for the next page's cursor.
+ * keyset page: every owner's, each with its position for the next page's cursor; only the
+ * archived or only the live ones when `archived` says so (ADR 095).
  */
-export function listOrganizationCards(db: Queryable, organizationId: string, page: KeysetPage) {
+export function listOrganizationCards(
+  db: Queryable,
+  organizationId: string,
+  page: KeysetPage,
+  archived?: boolean,
+) {
   const set = keyset(digitalCards.updatedAt, digitalCards.id, page)
+  const state =
+    archived === undefined
+      ? undefined
+      : archived
+        ? isNotNull(digitalCards.archivedAt)
+        : isNull(digitalCards.archivedAt)
   return db
     .select({ ...getTableColumns(digitalCards), position: set.position })
     .from(digitalCards)
-    .where(and(eq(digitalCards.organizationId, organizationId), set.where))
+    .where(and(eq(digitalCards.organizationId, organizationId), state, set.where))
     .orderBy(...set.orderBy)
     .limit(set.limit)
 }

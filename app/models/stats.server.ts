@@ -218,6 +218,8 @@ export const ACTIVITY_ACTIONS = [
   'card.updated',
   'card.deleted',
   'card.default_set',
+  'card.archived',
+  'card.restored',
   'profile.updated',
 ] as const
 

@@ -23,6 +23,8 @@ const LABELS: Record<string, string> = {
   'card.created': 'Created a digital card',
   'card.updated': 'Updated a digital card',
   'card.deleted': 'Deleted a digital card',
+  'card.archived': 'Archived a digital card',
+  'card.restored': 'Restored an archived digital card',
   'card.default_set': 'Changed your default card',
   'card.background_set': 'Changed a card background',
   'card.short_link_set': "Changed a card's short link",

@@ -18,7 +18,8 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
   cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
-  const { card, step, area, shortLink, locked, directory } = useLoaderData<typeof loader>()
+  const { card, step, area, shortLink, locked, directory, archivedAt } =
+    useLoaderData<typeof loader>()
   return (
     <CardEditorPage
       card={card}
@@ -27,6 +28,7 @@ export default function EditDigitalCard() {
       shortLink={shortLink}
       locked={locked}
       directory={directory}
+      archivedAt={archivedAt}
     />
   )
 }

@@ -105,11 +105,23 @@ export const CardSchema = z
     bio: z.string(),
     is_default: z.boolean(),
     template_id: z.uuid().nullable(),
+    archived_at: time.nullable().meta({
+      description:
+        'When the card was archived: it then shows nothing on any surface until restored (null: live)',
+    }),
     created_at: time,
     updated_at: time,
   })
   .meta({ id: 'Card' })
 export const CardPageSchema = pageOf(CardSchema, 'Card')
+
+/** The cards list: a page, optionally only live or only archived cards (ADR 095). */
+export const CardListQuery = PageQuery.extend({
+  archived: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'true: only archived cards; false: only live ones; absent: both' }),
+})
 
 const cardFields = {
   title: text(100).min(1),

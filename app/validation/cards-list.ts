@@ -21,4 +21,7 @@ export const CardsListIntentSchema = z.discriminatedUnion('intent', [
   CreateCardSchema,
   z.object({ intent: z.literal('set-default'), cardId: z.string().max(64) }),
   z.object({ intent: z.literal('delete'), cardId: z.string().max(64) }),
+  // ADR 095: an archived card shows nothing anywhere until it is restored.
+  z.object({ intent: z.literal('archive'), cardId: z.string().max(64) }),
+  z.object({ intent: z.literal('restore'), cardId: z.string().max(64) }),
 ])

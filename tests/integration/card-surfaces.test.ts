@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { setCardArchived } from '#app/cards/card-archive.server'
 import { resetEnvForTests } from '#app/env.server'
 import { replaceCardLinks } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
@@ -879,6 +880,74 @@ describe('a deactivated owner', () => {
       await setOwnerStatus('active')
       await setVisibility('public')
     }
+    expect(
+      (await get('c.$slug.tsx', 'visitor', `/c/${shortSlug}`, { slug: shortSlug })).status,
+    ).toBe(200)
+  })
+})
+
+// ADR 095: an archived card shows nothing on any surface, to anyone, its owner included, and
+// takes no lead, until it is restored. Its name link is the person's, not the card's: without a
+// live card it follows the profile rule (ADR 009), so nothing of the card itself is on it.
+describe('an archived card', () => {
+  const setArchived = (archived: boolean) =>
+    withTenant(orgId, (tx) => setCardArchived(tx, orgId, ownerId, cardId, archived))
+  /** What only the card carries, never the owner's profile. */
+  const CARD_ONLY = ['bio', 'street', 'link', 'phone2', 'whatsapp']
+
+  test('every surface answers the missing card by the card and its short link; the lead form takes nothing', async () => {
+    await setVisibility('public')
+    // The seat hand-over above ended the owner's sessions: the owner signs in again.
+    cookies.owner = await sessionCookieFor(orgId, ownerId)
+    await setArchived(true)
+    try {
+      for (const [file, surface] of shared) {
+        const byCard = surface.refs.filter((ref) => ref !== 'link')
+        if (byCard.length) {
+          await checkShared(file, { ...surface, refs: byCard }, () => 'nothing', ['visitor'])
+        }
+        if (surface.refs.includes('link')) {
+          for (const who of VIEWERS) {
+            const { path, params } = surface.request(nameLink)
+            const { body } = await get(file, who, path, params)
+            const cell = `${file} by its name link for ${who}`
+            expect(
+              marksIn(body).filter((mark) => CARD_ONLY.includes(mark)),
+              cell,
+            ).toEqual([])
+          }
+        }
+        if (surface.leads) {
+          for (const who of VIEWERS) {
+            const email = `lead-archived-${who}-${file.split('.')[0]}-${suffix}@example.test`
+            const status = await postLead(
+              file,
+              { ...surface, refs: byCard.length ? byCard : surface.refs },
+              who,
+              email,
+            )
+            expect(status, `${file} for ${who}`).toBe(404)
+            expect(await leadsFrom(email)).toBe(0)
+          }
+        }
+      }
+      // The owner's own pages still list it, to restore.
+      const list = await get(
+        'dashboard.end-user.digital-cards._index.tsx',
+        'owner',
+        '/dashboard/end-user/digital-cards',
+        {},
+      )
+      expect(list.status).toBe(200)
+      expect(list.body).toContain(cardId)
+      expect(list.body).toContain('"archivedAt":"')
+    } finally {
+      await setArchived(false)
+    }
+    // Restored: the card is back, by its id and its short link.
+    expect((await get('card.$ref.tsx', 'visitor', `/card/${cardId}`, { ref: cardId })).status).toBe(
+      200,
+    )
     expect(
       (await get('c.$slug.tsx', 'visitor', `/c/${shortSlug}`, { slug: shortSlug })).status,
     ).toBe(200)

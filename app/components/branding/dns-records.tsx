@@ -1,5 +1,6 @@
 // The DNS records a domain needs, as the Domain Settings tab shows them for the custom domain and
 // for the sending domain: a small table, and when the records were last checked.
+import { formatDistance } from 'date-fns'
 import type { ReactNode } from 'react'
 
 /** The records' table: one heading a column, the rows given as children. */
@@ -35,12 +36,31 @@ export function DnsRecordsTable({
   )
 }
 
-/** How long DNS takes, and when the records were last checked. */
-export function DnsCheckNote({ checkedAt }: { checkedAt: string | null }) {
+/**
+ * How long DNS takes, and when the records were last checked: "5 minutes ago", counted from when
+ * the page was read (`shownAt`, so server and browser say the same), the exact time on hover.
+ */
+export function DnsCheckNote({
+  checkedAt,
+  shownAt,
+}: {
+  checkedAt: string | null
+  shownAt: string
+}) {
   return (
     <p className="text-xs text-gray-500 dark:text-gray-400">
-      DNS changes can take up to 24 to 48 hours to propagate.
-      {checkedAt ? ` Last checked ${new Date(checkedAt).toUTCString()}.` : ' Not checked yet.'}
+      DNS changes can take up to 24 to 48 hours to propagate.{' '}
+      {checkedAt ? (
+        <>
+          Last checked{' '}
+          <time dateTime={checkedAt} title={new Date(checkedAt).toUTCString()}>
+            {formatDistance(new Date(checkedAt), new Date(shownAt), { addSuffix: true })}
+          </time>
+          .
+        </>
+      ) : (
+        'Not checked yet.'
+      )}
     </p>
   )
 }

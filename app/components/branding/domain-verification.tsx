@@ -106,7 +106,7 @@ export function DomainVerification({
               <RecordRow type="TXT" name={shown.txt.name} value={shown.txt.value} />
             ) : null}
           </DnsRecordsTable>
-          <DnsCheckNote checkedAt={state.checkedAt} />
+          <DnsCheckNote checkedAt={state.checkedAt} shownAt={state.shownAt} />
           {canManage ? (
             unsaved ? (
               <p className="text-sm text-amber-800 dark:text-amber-300">

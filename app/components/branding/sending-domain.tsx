@@ -188,7 +188,7 @@ export function SendingDomainSection({
               ))}
             </DnsRecordsTable>
           ) : null}
-          <DnsCheckNote checkedAt={state.checkedAt} />
+          <DnsCheckNote checkedAt={state.checkedAt} shownAt={state.shownAt} />
           {canManage ? (
             <div className="flex flex-wrap gap-2">
               {state.status !== 'registering' ? (

@@ -35,7 +35,9 @@ export function CardActions({
   const address = addressLine(extras)
   const row = cn(
     'flex min-h-11 items-center gap-3 rounded-lg px-3 py-2 text-left text-sm underline-offset-2 hover:underline focus-visible:outline-2',
-    light ? 'bg-white/10 text-white' : 'bg-black/5 text-gray-900',
+    // A darkening tint under white text: it can only raise the contrast the card colour has
+    // (readableCardColor keeps 4.5:1), where a white tint lowered it (4.25:1 on a red brand).
+    light ? 'bg-black/20 text-white ring-1 ring-inset ring-white/20' : 'bg-black/5 text-gray-900',
   )
   const shown = phones.filter((phone) => phone.number)
   const items = shown.length + emails.length + (website ? 1 : 0) + (address ? 1 : 0)
@@ -58,7 +60,7 @@ export function CardActions({
                 <span className="min-w-0 break-words">
                   <span className="sr-only">Call </span>
                   {phone.number}
-                  <span className="ml-2 text-xs opacity-75">{PHONE_TYPE_LABELS[phone.type]}</span>
+                  <span className="ml-2 text-xs">{PHONE_TYPE_LABELS[phone.type]}</span>
                 </span>
               </a>
               {phone.type === 'mobile' ? (

@@ -175,6 +175,7 @@ export function CardEditorPage({
   shortLink,
   locked = [],
   directory = [],
+  archivedAt = null,
 }: {
   card: EditableCard
   step: 'details' | 'visuals' | 'review'
@@ -184,6 +185,8 @@ export function CardEditorPage({
   locked?: TemplateField[]
   /** The fields the agency's directory holds for the owner (issue 42): read only, kept anyway. */
   directory?: DirectoryCardField[]
+  /** Set for an archived card (ADR 095): nobody can open it until it is restored. */
+  archivedAt?: string | null
 }) {
   const productName = useRootData()?.branding.name ?? ''
   const actionData = useActionData<ActionReply>()
@@ -207,6 +210,23 @@ export function CardEditorPage({
           {step === 'review' ? 'Review Card' : 'Edit Digital Card'}
         </h1>
       </div>
+      {archivedAt ? (
+        <div
+          role="status"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <p>
+            This card is archived: its link, QR code and NFC tags show nothing until you restore it.
+          </p>
+          <Form method="POST" action={listPath}>
+            <input type="hidden" name="intent" value="restore" />
+            <input type="hidden" name="cardId" value={card.id} />
+            <Button type="submit" variant="secondary" size="sm">
+              Restore
+            </Button>
+          </Form>
+        </div>
+      ) : null}
       <div className="grid gap-8 md:grid-cols-[1fr_22rem]">
         <section className="flex flex-col gap-6">
           {step !== 'review' ? (

@@ -2,7 +2,18 @@ import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { CreditCard, Eye, Mail, Pencil, Plus, Star, Trash2, X } from 'lucide-react'
+import {
+  Archive,
+  ArchiveRestore,
+  CreditCard,
+  Eye,
+  Mail,
+  Pencil,
+  Plus,
+  Star,
+  Trash2,
+  X,
+} from 'lucide-react'
 import { useId, useState } from 'react'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
 import { useClientFailureToast } from '#app/components/client-failure'
@@ -18,12 +29,16 @@ const FAILURES = {
   create: 'Failed to create digital card',
   delete: 'Failed to delete digital card',
   'set-default': 'Failed to set default card',
+  archive: 'Failed to archive digital card',
+  restore: 'Failed to restore digital card',
 }
 
 type ListedCard = CardView & {
   id: string
   title: string
   isDefault: boolean
+  /** When it was archived (ADR 095): it then shows nothing anywhere until restored. */
+  archivedAt: string | null
   /** The last 14 days' views, in all and by source. */
   views: { views: number; sources: Partial<Record<ViewSource, number>> }
 }
@@ -185,7 +200,101 @@ function DeleteCardButton({ card }: { card: ListedCard }) {
   )
 }
 
+function ArchiveCardButton({ card }: { card: ListedCard }) {
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Archive ${card.title}`}>
+          <Archive aria-hidden className="h-4 w-4" /> Archive
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
+          <AlertDialog.Title className="text-lg font-semibold">Archive card</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-gray-600 dark:text-gray-400">
+            Its link, QR code, NFC tags and wallet passes will show nothing until you restore it.
+            Its views and contacts are kept.
+          </AlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialog.Cancel>
+            <Form method="POST">
+              <input type="hidden" name="intent" value="archive" />
+              <input type="hidden" name="cardId" value={card.id} />
+              <Button type="submit">Archive</Button>
+            </Form>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}
+
+/** Archived cards: listed apart, each to restore, edit or delete (ADR 095). */
+function ArchivedCards({ cards, listPath }: { cards: ListedCard[]; listPath: string }) {
+  return (
+    <section aria-labelledby="archived-cards" className="flex flex-col gap-3">
+      <div>
+        <h2 id="archived-cards" className="text-lg font-semibold">
+          Archived
+        </h2>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          Nobody can open these cards until you restore them; their views and contacts are kept.
+        </p>
+      </div>
+      <ul className="flex flex-col divide-y divide-gray-200 rounded-2xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+        {cards.map((card) => (
+          <li
+            key={card.id}
+            data-testid="archived-card"
+            className="flex flex-wrap items-center justify-between gap-2 p-4"
+          >
+            <div className="min-w-0">
+              <h3 className="truncate font-medium">{card.title}</h3>
+              {card.archivedAt ? (
+                <p className="text-sm text-gray-600 dark:text-gray-400">
+                  Archived on{' '}
+                  <time dateTime={card.archivedAt}>
+                    {new Date(card.archivedAt).toLocaleDateString('en-US', {
+                      dateStyle: 'medium',
+                      timeZone: 'UTC',
+                    })}
+                  </time>
+                </p>
+              ) : null}
+            </div>
+            <div className="flex flex-wrap gap-1">
+              <Form method="POST">
+                <input type="hidden" name="intent" value="restore" />
+                <input type="hidden" name="cardId" value={card.id} />
+                <Button
+                  type="submit"
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Restore ${card.title}`}
+                >
+                  <ArchiveRestore aria-hidden className="h-4 w-4" /> Restore
+                </Button>
+              </Form>
+              <Button asChild variant="ghost" size="sm">
+                <Link to={`${listPath}/edit/${card.id}`} aria-label={`Edit ${card.title}`}>
+                  <Pencil aria-hidden className="h-4 w-4" /> Edit
+                </Link>
+              </Button>
+              <DeleteCardButton card={card} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPath: string }) {
+  const live = cards.filter((card) => !card.archivedAt)
+  const archived = cards.filter((card) => card.archivedAt)
   const productName = useRootData()?.branding.name ?? ''
   useClientFailureToast(useActionData(), FAILURES, 'Failed to update digital card')
   return (
@@ -199,18 +308,29 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
         </div>
         <CreateCardDialog />
       </div>
-      {cards.length === 0 ? (
+      {live.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">
           <CreditCard aria-hidden className="h-10 w-10 text-gray-400" />
-          <h2 className="text-lg font-semibold">No digital cards yet</h2>
-          <p className="text-sm text-gray-600 dark:text-gray-400">
-            Create your first card to start sharing your details.
-          </p>
+          {archived.length === 0 ? (
+            <>
+              <h2 className="text-lg font-semibold">No digital cards yet</h2>
+              <p className="text-sm text-gray-600 dark:text-gray-400">
+                Create your first card to start sharing your details.
+              </p>
+            </>
+          ) : (
+            <>
+              <h2 className="text-lg font-semibold">No active cards</h2>
+              <p className="text-sm text-gray-600 dark:text-gray-400">
+                Restore an archived card below, or create a new one.
+              </p>
+            </>
+          )}
           <CreateCardDialog />
         </section>
       ) : (
         <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3" aria-label="Your cards">
-          {cards.map((card) => (
+          {live.map((card) => (
             <li
               key={card.id}
               data-testid="card-item"
@@ -255,12 +375,14 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
                     </Button>
                   </Form>
                 )}
+                <ArchiveCardButton card={card} />
                 <DeleteCardButton card={card} />
               </div>
             </li>
           ))}
         </ul>
       )}
+      {archived.length > 0 ? <ArchivedCards cards={archived} listPath={listPath} /> : null}
     </main>
   )
 }

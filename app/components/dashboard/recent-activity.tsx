@@ -56,6 +56,10 @@ function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
       return { text: 'You deleted a digital card', icon: icon(FilePen) }
     case 'card.default_set':
       return { text: 'You changed your default card', icon: icon(FilePen) }
+    case 'card.archived':
+      return { text: 'You archived a digital card', icon: icon(FilePen) }
+    case 'card.restored':
+      return { text: 'You restored a digital card', icon: icon(FilePen) }
     default:
       return { text: 'You updated your profile', icon: icon(UserRound) }
   }

@@ -1,0 +1,2 @@
+ALTER TABLE "digital_cards" ADD COLUMN "archived_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "digital_cards" ADD CONSTRAINT "digital_cards_archived_not_default" CHECK (not ("digital_cards"."is_default" and "digital_cards"."archived_at" is not null));
