@@ -35,6 +35,7 @@ import { getDb, withTenant } from '#drizzle/db.server'
 import {
   cardViewHours,
   emailOutbox,
+  organizations,
   webhookDeliveries,
   webhookEndpoints,
   webhookMessages,
@@ -145,6 +146,12 @@ describe('delivery', () => {
     const [delivery] = received
     if (!delivery) throw new Error('no delivery')
     expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/)
+    // Says what sent it and where the endpoint is managed: the agency's own screen, its name only.
+    expect(delivery.headers['user-agent']).toMatch(
+      new RegExp(
+        `^Webhooks/1\\.0 \\(\\+http://${world.organization.slug}\\.localhost(:\\d+)?/dashboard/agency/webhooks\\)$`,
+      ),
+    )
     const payload = verify(secret, delivery)
     expect(payload.type).toBe('lead.created')
     expect(payload.data).toMatchObject({
@@ -166,6 +173,29 @@ describe('delivery', () => {
       .where(eq(webhookEndpoints.organizationId, world.organization.id))
     expect(row?.secretSealed).toMatch(/^v1\./)
     expect(JSON.stringify(row)).not.toContain(secret.slice(6))
+  })
+
+  test("the User-Agent names the agency's verified domain, once it has one", async () => {
+    const world = await agency()
+    const domain = `hooks-${world.organization.slug}.example.test`
+    await getDb()
+      .update(organizations)
+      .set({ customDomain: domain, customDomainVerifiedAt: new Date() })
+      .where(eq(organizations.id, world.organization.id))
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['contact.created'],
+    })
+    await emitTest(world)
+    await runJobsNow()
+    expect(received.map((r) => r.headers['user-agent'])).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Webhooks/1\\.0 \\(\\+https?://${domain}(:\\d+)?/dashboard/agency/webhooks\\)$`,
+        ),
+      ),
+    ])
   })
 
   test('500 twice then 200: three attempts in the log, the last a success; Resend adds one', async () => {
