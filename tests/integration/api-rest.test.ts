@@ -13,6 +13,7 @@ import {
 import type { Actor } from '#app/auth/guards.server'
 import { addContact } from '#app/models/contacts.server'
 import { listScimTokens } from '#app/models/scim.server'
+import { createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { findWebhookEndpoint } from '#app/models/webhooks.server'
 import { LIMITS, limitKey } from '#app/rate-limits/rate-limit.server'
@@ -450,7 +451,52 @@ describe('users and teams', () => {
     const teams = await api('GET', '/teams')
     expect(teams.status).toBe(200)
     expect(Array.isArray(teams.body.data)).toBe(true)
+    expect(teams.body.next_cursor).toBeNull()
     expect((await api('GET', `/teams/${owner.id}`)).status).toBe(404)
+  })
+
+  test('teams come in cursor pages, oldest first, each with its member count, none twice', async () => {
+    const pager = await makeOrganization({ name: 'Team Pager Agency' })
+    const pagerAdmin = await actorOf(pager)
+    const pagerKey = (await createApiKey(pagerAdmin, { name: 'Teams', scopes: ['teams:read'] })).key
+    const made: string[] = []
+    // One transaction each: a team's created_at is its transaction's time.
+    for (let i = 0; i < 5; i++) {
+      const team = await withTenant(pager.id, (tx) =>
+        createTeamWithAdmin(tx, pager.id, pagerAdmin.user.id, {
+          name: `Team ${i}`,
+          description: '',
+        }),
+      )
+      made.push(team.id)
+    }
+    // Another agency's team is never on these pages.
+    await withTenant(agency.id, (tx) =>
+      createTeamWithAdmin(tx, agency.id, owner.id, { name: 'Not theirs', description: '' }),
+    )
+    const seen: { id: string; members: number }[] = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const query: string = `/teams?limit=2${cursor ? `&cursor=${cursor}` : ''}`
+      const page = await api('GET', query, undefined, { bearer: pagerKey, org: pager })
+      expect(page.status).toBe(200)
+      expect((page.body.data as unknown[]).length).toBeLessThanOrEqual(2)
+      seen.push(...(page.body.data as { id: string; members: number }[]))
+      cursor = page.body.next_cursor as string | null
+      pages++
+    } while (cursor && pages < 10)
+    expect(pages).toBe(3)
+    expect(seen.map((team) => team.id)).toEqual(made)
+    expect(seen.every((team) => team.members === 1)).toBe(true)
+    const refused = await api('GET', '/teams?cursor=garbage', undefined, {
+      bearer: pagerKey,
+      org: pager,
+    })
+    expect(refused.status).toBe(400)
+    expect(
+      (await api('GET', '/teams?limit=201', undefined, { bearer: pagerKey, org: pager })).status,
+    ).toBe(400)
   })
 })
 

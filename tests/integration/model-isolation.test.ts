@@ -374,6 +374,7 @@ import {
   findTeamMemberByEmail,
   findTeamWithPlan,
   listOrganizationTeams,
+  listOrganizationTeamsPage,
   listTeamMembers,
   listTeamsForUser,
   removeTeamMember,
@@ -2364,6 +2365,17 @@ const cases: Record<string, Case[]> = {
       // B has a team of its own (see findTeamWithPlan): only A's must be missing.
       run: async (db, b, a) =>
         (await listOrganizationTeams(db, b)).filter((team) => team.id === a.team.id),
+      expected: nothing,
+    },
+  ],
+  listOrganizationTeamsPage: [
+    {
+      name: "lists none of A's teams on B's API pages",
+      // B has a team of its own (see findTeamWithPlan): only A's must be missing.
+      run: async (db, b, a) =>
+        (await listOrganizationTeamsPage(db, b, { limit: 200 })).filter(
+          (team) => team.id === a.team.id,
+        ),
       expected: nothing,
     },
   ],
