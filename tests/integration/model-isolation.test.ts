@@ -3,7 +3,6 @@
 // organization and tenant A's ids, emails, hashes and names. Each must find nothing and
 // change nothing of A. Deleting any `organizationId` filter from app/models makes a case here
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
-import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { and, count, eq, sql } from 'drizzle-orm'
@@ -414,6 +413,7 @@ import {
   deleteWebhookEndpoint,
   findWebhookDelivery,
   findWebhookEndpoint,
+  insertContactDeletedEvents,
   insertWebhookDelivery,
   insertWebhookEndpoint,
   insertWebhookMessage,
@@ -424,6 +424,7 @@ import {
   markWebhookEndpointFailing,
   recordWebhookAttempt,
   redactWebhookMessagesAbout,
+  redactWebhookMessagesAboutContactsOf,
   updateWebhookDelivery,
   updateWebhookEndpoint,
 } from '#app/models/webhooks.server'
@@ -789,12 +790,12 @@ async function seedTenantA(db: Queryable) {
     externalId: `group-${suffix}`,
   })
   await addTeamMember(db, organization.id, directoryTeam.id, user.id, 'member')
-  // A's webhooks (ADR 093): an endpoint subscribed to leads, a message, its delivery and an
-  // attempt in the log.
+  // A's webhooks (ADR 093): an endpoint subscribed to leads and deleted contacts, a message
+  // about A's user's contact, its delivery and an attempt in the log.
   const webhookEndpoint = await insertWebhookEndpoint(db, organization.id, {
     url: `https://hooks-${suffix}.a.test/`,
     description: 'A',
-    eventTypes: ['lead.created'],
+    eventTypes: ['lead.created', 'contact.deleted'],
     secretSealed: 'v1.sealed.for.a',
     createdByUserId: user.id,
   })
@@ -802,7 +803,7 @@ async function seedTenantA(db: Queryable) {
     eventType: 'lead.created',
     payload: {
       type: 'lead.created',
-      data: { id: randomUUID(), email: `lead-${suffix}@example.test` },
+      data: { id: crmContact.contact.id, email: `lead-${suffix}@example.test` },
     },
     dedupeKey: `digest-${suffix}`,
   })
@@ -1381,6 +1382,21 @@ const cases: Record<string, Case[]> = {
           (a.webhookMessage.payload as { data: { id: string } }).data.id,
         ),
       expected: nothing,
+    },
+  ],
+  redactWebhookMessagesAboutContactsOf: [
+    {
+      name: "leaves A's messages about its user's contacts as they were",
+      run: (db, b, a) => redactWebhookMessagesAboutContactsOf(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  insertContactDeletedEvents: [
+    {
+      name: "writes no event for A's user's contacts, nor to A's subscribed endpoint",
+      run: (db, b, a) =>
+        insertContactDeletedEvents(db, b, a.user.id, { reason: 'account_deleted', at: new Date() }),
+      expected: (value) => expect(value).toEqual({ messages: 0, deliveries: 0 }),
     },
   ],
   insertWebhookMessage: [

@@ -11,7 +11,10 @@ import { addContactAndForward } from '#app/crm/forwarding.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/job-handlers.server'
+import { scheduleAccountDeletion } from '#app/models/account-deletions.server'
 import { addContact } from '#app/models/contacts.server'
+import { deliveryJobKey } from '#app/models/webhooks.server'
+import { deleteAccountWhenDue } from '#app/people/account-deletion.server'
 import { action as cardAction } from '#app/routes/card.$ref'
 import { action as usersAction } from '#app/routes/dashboard.agency.users._index'
 import * as leadData from '#app/routes/lead-data'
@@ -30,11 +33,16 @@ import {
   rotateEndpointSecret,
   type WebhookActor,
 } from '#app/webhooks/webhook-endpoints.server'
-import { emitWebhookEvent } from '#app/webhooks/webhook-events.server'
+import {
+  emitContactsDeletedWithAccount,
+  emitWebhookEvent,
+} from '#app/webhooks/webhook-events.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {
   cardViewHours,
+  contacts,
   emailOutbox,
+  jobs,
   organizations,
   webhookDeliveries,
   webhookEndpoints,
@@ -569,6 +577,142 @@ describe('each event is written once by its fact', () => {
     // Which contact it was stays, so a receiver can drop its own copy.
     if (added.status !== 'created') throw new Error('lead not created')
     expect(after).toContain(added.contact.id)
+  })
+
+  test('contacts deleted with their account each send contact.deleted, and what named them is redacted', async () => {
+    const world = await agency()
+    const orgId = world.organization.id
+    const { secret } = await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['contact.created', 'contact.deleted'],
+    })
+    const leaver = await makeUser(orgId, { firstName: 'Lee', lastName: 'Leaver' })
+    const gone: string[] = []
+    for (const name of ['Gina Gone', 'Gus Gone', 'Gail Gone']) {
+      const added = await withTenant(orgId, (tx) =>
+        addContactAndForward(tx, orgId, leaver.id, {
+          fullName: name,
+          email: `${name.split(' ')[0]?.toLowerCase()}.gone@example.test`,
+          source: 'saved',
+        }),
+      )
+      if (added.status !== 'created') throw new Error('contact not created')
+      gone.push(added.contact.id)
+    }
+    // Another person's contact stays, and so does what its message says.
+    await withTenant(orgId, (tx) =>
+      addContactAndForward(tx, orgId, world.owner.id, {
+        fullName: 'Kim Kept',
+        email: 'kim.kept@example.test',
+        source: 'saved',
+      }),
+    )
+    // The account deletion job's work (ADR 053), due now: the account and its contacts go.
+    const now = new Date()
+    await withTenant(orgId, (tx) =>
+      scheduleAccountDeletion(tx, orgId, leaver.id, new Date(now.getTime() - 60_000)),
+    )
+    expect(await deleteAccountWhenDue(orgId, leaver.id, { now })).toBe(true)
+
+    const messages = await getDb()
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.organizationId, orgId))
+    const deleted = messages.filter((m) => m.eventType === 'contact.deleted')
+    expect(deleted.map((m) => (m.payload.data as { id: string }).id).sort()).toEqual(
+      [...gone].sort(),
+    )
+    for (const message of deleted) {
+      expect(message.payload).toEqual({
+        type: 'contact.deleted',
+        timestamp: expect.any(String),
+        data: {
+          id: expect.any(String),
+          ownerId: leaver.id,
+          reason: 'account_deleted',
+          deletedAt: (message.payload as { timestamp: string }).timestamp,
+        },
+      })
+    }
+    const stored = JSON.stringify(messages)
+    expect(stored).not.toContain('.gone@example.test')
+    expect(stored).not.toContain('Gone')
+    expect(stored).toContain('kim.kept@example.test')
+
+    // Each reaches the receiver, signed: three created (redacted), one kept, three deleted.
+    await runJobsNow()
+    const types = received.map((delivery) => verify(secret, delivery).type).sort()
+    expect(types).toEqual([
+      'contact.created',
+      'contact.created',
+      'contact.created',
+      'contact.created',
+      'contact.deleted',
+      'contact.deleted',
+      'contact.deleted',
+    ])
+  })
+
+  test("an account's many contacts: one message each, a delivery and a job per subscribed endpoint", async () => {
+    const world = await agency()
+    const orgId = world.organization.id
+    for (const url of [receiverUrl, `${receiverUrl}/second`]) {
+      await createEndpoint(world.actor, { url, description: '', eventTypes: ['contact.deleted'] })
+    }
+    // Disabled, or not subscribed: nothing for these.
+    const { endpoint: off } = await createEndpoint(world.actor, {
+      url: `${receiverUrl}/off`,
+      description: '',
+      eventTypes: ['contact.deleted'],
+    })
+    await getDb()
+      .update(webhookEndpoints)
+      .set({ disabledAt: new Date() })
+      .where(eq(webhookEndpoints.id, off.id))
+    await createEndpoint(world.actor, {
+      url: `${receiverUrl}/other`,
+      description: '',
+      eventTypes: ['contact.created'],
+    })
+    const leaver = await makeUser(orgId, { firstName: 'Max', lastName: 'Many' })
+    const many = 600
+    await getDb()
+      .insert(contacts)
+      .values(
+        Array.from({ length: many }, (_, i) => ({
+          organizationId: orgId,
+          userId: leaver.id,
+          fullName: `Contact ${i}`,
+        })),
+      )
+    const at = new Date('2026-12-01T09:00:00.000Z')
+    const written = await withTenant(orgId, (tx) =>
+      emitContactsDeletedWithAccount(tx, orgId, leaver.id, at),
+    )
+    expect(written).toEqual({ messages: many, deliveries: 2 * many })
+    const deliveries = await getDb()
+      .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.organizationId, orgId))
+    expect(deliveries).toHaveLength(2 * many)
+    expect(deliveries.some((d) => d.endpointId === off.id)).toBe(false)
+    // Each delivery's first attempt is queued under the key a single event's would have.
+    const queued = await getDb()
+      .select({ key: jobs.idempotencyKey, payload: jobs.payload, runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, orgId), eq(jobs.name, 'webhook.deliver')))
+    expect(queued.map((job) => job.key).sort()).toEqual(
+      deliveries.map((d) => deliveryJobKey(d.id, 1)).sort(),
+    )
+    expect(queued[0]?.payload).toEqual({ deliveryId: expect.any(String), attempt: '1' })
+    expect(queued[0]?.runAt.toISOString()).toBe(at.toISOString())
+    // Without a subscriber nothing is written.
+    const quiet = await agency()
+    const none = await withTenant(quiet.organization.id, (tx) =>
+      emitContactsDeletedWithAccount(tx, quiet.organization.id, quiet.owner.id, at),
+    )
+    expect(none).toEqual({ messages: 0, deliveries: 0 })
   })
 
   test('an agency without a subscribed endpoint stores nothing', async () => {
