@@ -7,6 +7,7 @@ import {
   jobs,
   webhookAttempts,
   webhookDeliveries,
+  webhookDigestCursors,
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
@@ -406,4 +407,46 @@ export function listWebhookAttempts(db: Queryable, organizationId: string, deliv
       ),
     )
     .orderBy(webhookAttempts.attemptedAt, webhookAttempts.id)
+}
+
+const cursorOf = (organizationId: string, eventType: string) =>
+  and(
+    eq(webhookDigestCursors.organizationId, organizationId),
+    eq(webhookDigestCursors.eventType, eventType),
+  )
+
+/**
+ * The start of the last hour the agency's digest of this type was made for (none before its
+ * first run), its row locked until the transaction ends: two runs for one agency take turns.
+ */
+export async function lockWebhookDigestCursor(
+  db: Queryable,
+  organizationId: string,
+  eventType: string,
+) {
+  const [row] = await db
+    .select({ lastHour: webhookDigestCursors.lastHour })
+    .from(webhookDigestCursors)
+    .where(cursorOf(organizationId, eventType))
+    .for('update')
+  return row?.lastHour
+}
+
+/** Moves the digest's cursor to `lastHour`, never back: a late run of an older hour leaves it. */
+export async function saveWebhookDigestCursor(
+  db: Queryable,
+  organizationId: string,
+  eventType: string,
+  lastHour: Date,
+) {
+  await db
+    .insert(webhookDigestCursors)
+    .values({ organizationId, eventType, lastHour })
+    .onConflictDoUpdate({
+      target: [webhookDigestCursors.organizationId, webhookDigestCursors.eventType],
+      set: {
+        lastHour: sql`greatest(${webhookDigestCursors.lastHour}, excluded.last_hour)`,
+        updatedAt: sql`now()`,
+      },
+    })
 }

@@ -111,7 +111,7 @@ import {
   updateTemplate,
 } from '#app/models/card-templates.server'
 import {
-  countViewsInHour,
+  countViewsInHours,
   countViewsPerCardAndSource,
   listCardScans,
   recordCardView,
@@ -421,10 +421,12 @@ import {
   listWebhookAttempts,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  lockWebhookDigestCursor,
   markWebhookEndpointFailing,
   recordWebhookAttempt,
   redactWebhookMessagesAbout,
   redactWebhookMessagesAboutContactsOf,
+  saveWebhookDigestCursor,
   updateWebhookDelivery,
   updateWebhookEndpoint,
 } from '#app/models/webhooks.server'
@@ -817,6 +819,8 @@ async function seedTenantA(db: Queryable) {
     deliveryId: webhookDelivery.id,
     statusCode: 500,
   })
+  // Where A's hourly card.viewed digests stand.
+  await saveWebhookDigestCursor(db, organization.id, 'card.viewed', new Date('2026-11-30T10:00Z'))
   return {
     webhookEndpoint,
     webhookMessage,
@@ -1306,11 +1310,28 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
-  countViewsInHour: [
+  countViewsInHours: [
     {
-      name: "counts none of A's views in this hour",
+      name: "counts none of A's views in the hours around now",
+      run: (db, b) => {
+        const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000
+        return countViewsInHours(db, b, new Date(hour - 3_600_000), new Date(hour + 3_600_000))
+      },
+      expected: nothing,
+    },
+  ],
+  lockWebhookDigestCursor: [
+    {
+      name: "finds no digest cursor of A's",
+      run: (db, b) => lockWebhookDigestCursor(db, b, 'card.viewed'),
+      expected: nothing,
+    },
+  ],
+  saveWebhookDigestCursor: [
+    {
+      name: "moves no digest cursor of A's (B's own row)",
       run: (db, b) =>
-        countViewsInHour(db, b, new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000)),
+        saveWebhookDigestCursor(db, b, 'card.viewed', new Date('2030-01-01T00:00:00.000Z')),
       expected: nothing,
     },
   ],

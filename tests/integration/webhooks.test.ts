@@ -13,6 +13,7 @@ import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/job-handlers.server'
 import { scheduleAccountDeletion } from '#app/models/account-deletions.server'
 import { addContact } from '#app/models/contacts.server'
+import type { Job } from '#app/models/jobs.server'
 import { deliveryJobKey } from '#app/models/webhooks.server'
 import { deleteAccountWhenDue } from '#app/people/account-deletion.server'
 import { action as cardAction } from '#app/routes/card.$ref'
@@ -25,7 +26,11 @@ import {
   WEBHOOK_URL_PRIVATE,
   webhookRetryDelayMs,
 } from '#app/validation/webhooks'
-import { emitCardViewsDigest } from '#app/webhooks/webhook-card-views.server'
+import {
+  CARD_VIEWS_CATCH_UP_HOURS,
+  cardViewsDigestJob,
+  emitCardViewsDigests,
+} from '#app/webhooks/webhook-card-views.server'
 import {
   createEndpoint,
   readDeliveryLog,
@@ -45,6 +50,7 @@ import {
   jobs,
   organizations,
   webhookDeliveries,
+  webhookDigestCursors,
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
@@ -505,8 +511,8 @@ describe('each event is written once by its fact', () => {
         { organizationId: orgId, cardId: world.card.id, hour, source: 'qr', views: 3 },
         { organizationId: orgId, cardId: world.card.id, hour, source: 'direct', views: 2 },
       ])
-    expect(await emitCardViewsDigest(orgId, hour)).toBe(1)
-    expect(await emitCardViewsDigest(orgId, hour)).toBe(0)
+    expect(await emitCardViewsDigests(orgId, hour)).toBe(1)
+    expect(await emitCardViewsDigests(orgId, hour)).toBe(0)
     const [digest] = await getDb()
       .select()
       .from(webhookMessages)
@@ -707,6 +713,8 @@ describe('each event is written once by its fact', () => {
     )
     expect(queued[0]?.payload).toEqual({ deliveryId: expect.any(String), attempt: '1' })
     expect(queued[0]?.runAt.toISOString()).toBe(at.toISOString())
+    // Not sent: the test's other receivers would hear of these twelve hundred.
+    await getDb().delete(jobs).where(eq(jobs.organizationId, orgId))
     // Without a subscriber nothing is written.
     const quiet = await agency()
     const none = await withTenant(quiet.organization.id, (tx) =>
@@ -723,5 +731,126 @@ describe('each event is written once by its fact', () => {
       .from(webhookMessages)
       .where(eq(webhookMessages.organizationId, world.organization.id))
     expect(rows).toEqual([])
+  })
+})
+
+describe('the hourly card.viewed digest', () => {
+  const HOUR = 3_600_000
+  /** Hour `n` after a day of the test's own: no test reads the clock, none shares its hours. */
+  const hourOf = (day: string) => (n: number) =>
+    new Date(Date.parse(`${day}T00:00:00.000Z`) + n * HOUR)
+
+  async function viewed(world: World, hours: Date[]) {
+    await getDb()
+      .insert(cardViewHours)
+      .values(
+        hours.map((hour) => ({
+          organizationId: world.organization.id,
+          cardId: world.card.id,
+          hour,
+          source: 'qr' as const,
+          views: 2,
+        })),
+      )
+  }
+
+  const digestHours = async (world: World) =>
+    (
+      await getDb()
+        .select({ payload: webhookMessages.payload })
+        .from(webhookMessages)
+        .where(
+          and(
+            eq(webhookMessages.organizationId, world.organization.id),
+            eq(webhookMessages.eventType, 'card.viewed'),
+          ),
+        )
+    )
+      .map((row) => (row.payload.data as { hourStart: string }).hourStart)
+      .sort()
+
+  /** The hourly job as the worker's housekeeping queues it, for every agency. */
+  const runJob = (hour: Date) =>
+    cardViewsDigestJob.run({ payload: { hour: hour.toISOString() } } as unknown as Job)
+
+  test('a run after hours nobody sent sends each missed hour once; a late run of an older hour adds nothing', async () => {
+    const h = hourOf('2026-10-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    const { secret } = await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    await viewed(world, [h(0), h(1), h(3), h(5)])
+    // The first run: its own hour.
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(1)
+    // No process ran during hours 2 to 5: the run after hour 4 sends 1 and 3 (2 and 4 had no
+    // views), not only 4.
+    expect(await emitCardViewsDigests(orgId, h(4))).toBe(2)
+    expect(await digestHours(world)).toEqual([h(0), h(1), h(3)].map((d) => d.toISOString()))
+    expect(await emitCardViewsDigests(orgId, h(4))).toBe(0)
+    // The job queued for hour 2 running late changes nothing; the next hour's job sends 5.
+    await runJob(h(2))
+    expect(await digestHours(world)).toHaveLength(3)
+    await runJob(h(5))
+    expect(await digestHours(world)).toEqual([h(0), h(1), h(3), h(5)].map((d) => d.toISOString()))
+    const [cursor] = await getDb()
+      .select()
+      .from(webhookDigestCursors)
+      .where(eq(webhookDigestCursors.organizationId, orgId))
+    expect(cursor).toMatchObject({ eventType: 'card.viewed', lastHour: h(5) })
+    // Each reaches the receiver, a caught-up hour with its own hour's numbers.
+    await runJobsNow()
+    const bodies = received.map((delivery) => verify(secret, delivery))
+    expect(bodies.map((body) => body.data.hourStart).sort()).toEqual(
+      [h(0), h(1), h(3), h(5)].map((d) => d.toISOString()),
+    )
+    expect(bodies.find((body) => body.data.hourStart === h(3).toISOString())?.data).toEqual({
+      hourStart: h(3).toISOString(),
+      hourEnd: h(4).toISOString(),
+      cards: [{ id: world.card.id, ownerId: world.owner.id, views: 2, sources: { qr: 2 } }],
+    })
+  })
+
+  test('goes back three days at most; a cursor set back (a restored backup) repeats no hour', async () => {
+    const h = hourOf('2026-09-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    expect(CARD_VIEWS_CATCH_UP_HOURS).toBe(72)
+    const last = 100
+    const oldest = last - CARD_VIEWS_CATCH_UP_HOURS + 1
+    await viewed(world, [h(0), h(oldest - 1), h(oldest), h(last)])
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(1)
+    // Down for four days: the hours older than the retry window stay unsent.
+    expect(await emitCardViewsDigests(orgId, h(last))).toBe(2)
+    expect(await digestHours(world)).toEqual([h(0), h(oldest), h(last)].map((d) => d.toISOString()))
+    await getDb()
+      .update(webhookDigestCursors)
+      .set({ lastHour: h(0) })
+      .where(eq(webhookDigestCursors.organizationId, orgId))
+    expect(await emitCardViewsDigests(orgId, h(last))).toBe(0)
+    expect(await digestHours(world)).toHaveLength(3)
+  })
+
+  test('an agency with no subscriber moves its cursor too: an endpoint made later gets no backlog', async () => {
+    const h = hourOf('2026-08-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    await viewed(world, [h(0), h(1), h(2)])
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(0)
+    expect(await emitCardViewsDigests(orgId, h(1))).toBe(0)
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    expect(await emitCardViewsDigests(orgId, h(2))).toBe(1)
+    expect(await digestHours(world)).toEqual([h(2).toISOString()])
   })
 })
