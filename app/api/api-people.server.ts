@@ -82,6 +82,10 @@ export const PEOPLE_ROUTES = [
     body: UserInviteSchema,
     create: true,
     success: { status: 201, description: 'The user invited', schema: UserSchema },
+    // No plan seat is asked for, as the agency's Add User without a team member asks none: an
+    // agency's seats are its staff's and a team member's assigned end users' (ADR 051,
+    // app/billing/plan-limits.server.ts), and an invited end user is neither. An invite that ever
+    // makes staff or assigns a team member asks assertStaffSeat or assertEndUserSeat first.
     handle: async (call, { body }) => {
       if (await findUserByEmail(call.tx, call.tenant.id, body.email)) {
         throw new ApiProblem(409, 'An account with this email already exists in this agency')

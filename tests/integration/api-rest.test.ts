@@ -11,11 +11,13 @@ import {
   revokeApiKey,
 } from '#app/api/manage-api-keys.server'
 import type { Actor } from '#app/auth/guards.server'
+import { STAFF_LIMITS, staffLimitMessage } from '#app/billing/plan-limits'
 import { addContact } from '#app/models/contacts.server'
 import { listScimTokens } from '#app/models/scim.server'
 import { createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { findWebhookEndpoint } from '#app/models/webhooks.server'
+import { addStaffMember } from '#app/people/manage-people.server'
 import { LIMITS, limitKey } from '#app/rate-limits/rate-limit.server'
 import { action, loader } from '#app/routes/api.v1.$'
 import { createScimToken } from '#app/scim/scim-tokens.server'
@@ -445,6 +447,37 @@ describe('users and teams', () => {
     const refused = await api('POST', `/users/${owner.id}/deactivate`, { successor_id: owner.id })
     expect(refused.status).toBe(422)
     expect((await api('POST', `/users/${otherOwner.id}/deactivate`, {})).status).toBe(404)
+  })
+
+  test("an invited end user takes no plan seat, as the screen's Add User: a Free agency full of staff still invites", async () => {
+    const full = await makeOrganization({ name: 'Full Agency' })
+    const fullAdmin = await actorOf(full)
+    const fullKey = (await createApiKey(fullAdmin, { name: 'Users', scopes: ['users:write'] })).key
+    for (let i = 1; i < (STAFF_LIMITS.free ?? 0); i++) {
+      await makeUser(full.id, { ...NO_HASH, role: 'agency_member' })
+    }
+    // The agency is at its staff limit: one more staff account is refused...
+    await expect(
+      addStaffMember(
+        fullAdmin,
+        {
+          name: 'Sixth Staff',
+          email: `sixth-${Date.now()}@example.test`,
+          staffTitle: '',
+          access: 'agency_member',
+        },
+        'agency',
+      ),
+    ).rejects.toThrow(staffLimitMessage('free'))
+    // ...but an end user is not staff, and nobody's assigned end user either.
+    const invited = await api(
+      'POST',
+      '/users',
+      { email: `seatless-${Date.now()}@example.test`, first_name: 'Sam' },
+      { bearer: fullKey, org: full },
+    )
+    expect(invited.status).toBe(201)
+    expect(invited.body).toMatchObject({ role: 'end_user' })
   })
 
   test("teams list and read; another agency's team is 404", async () => {
