@@ -1710,6 +1710,25 @@ export const webhookAttempts = pgTable(
   ],
 )
 
+// Where each agency's hourly webhook digests stand (card.viewed, ADR 093): the start of the last
+// hour a digest of the type was made for (sent, or found with nothing to send). Each run makes every
+// full hour after it, up to three days back, so an hour no process was up to send goes late, not never.
+export const webhookDigestCursors = pgTable(
+  'webhook_digest_cursors',
+  {
+    organizationId: organizationId(),
+    eventType: text('event_type').notNull(),
+    lastHour: timestamp('last_hour', { withTimezone: true }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'webhook_digest_cursors_pkey',
+      columns: [t.organizationId, t.eventType],
+    }),
+  ],
+)
+
 // The REST API's keys (issue 43 point 1, ADR 092): the agency's, not the admin's who made them
 // (the creator is kept for the list and cleared when that account goes). Only the SHA-256 of the
 // key is stored, with its last four characters; the key is shown once.
@@ -1825,6 +1844,7 @@ export const tenantTables = {
   webhookMessages,
   webhookDeliveries,
   webhookAttempts,
+  webhookDigestCursors,
   apiKeys,
   apiIdempotencyKeys,
 } as const

@@ -10,7 +10,7 @@ import { lockActiveAgencyAdmins, updateAccount } from '#app/models/people.server
 import { deleteUserSessions } from '#app/models/sessions.server'
 import {
   findOrganizationTeam,
-  listOrganizationTeams,
+  listOrganizationTeamsPage,
   listTeamMembers,
 } from '#app/models/teams.server'
 import {
@@ -26,7 +26,8 @@ import {
   PageQuery,
   TeamDetailSchema,
   TeamIdParams,
-  TeamListSchema,
+  TeamListQuery,
+  TeamPageSchema,
   UserDeactivateSchema,
   UserIdParams,
   UserInviteSchema,
@@ -35,8 +36,6 @@ import {
 } from '#app/validation/api'
 import { auditApiWrite, encodeCursor, iso, keysetPageOf, notFound, route } from './api-call.server'
 import { ApiProblem } from './problem'
-
-const TEAMS_LISTED = 500
 
 export function toApiUser(
   user: Pick<
@@ -83,6 +82,10 @@ export const PEOPLE_ROUTES = [
     body: UserInviteSchema,
     create: true,
     success: { status: 201, description: 'The user invited', schema: UserSchema },
+    // No plan seat is asked for, as the agency's Add User without a team member asks none: an
+    // agency's seats are its staff's and a team member's assigned end users' (ADR 051,
+    // app/billing/plan-limits.server.ts), and an invited end user is neither. An invite that ever
+    // makes staff or assigns a team member asks assertStaffSeat or assertEndUserSeat first.
     handle: async (call, { body }) => {
       if (await findUserByEmail(call.tx, call.tenant.id, body.email)) {
         throw new ApiProblem(409, 'An account with this email already exists in this agency')
@@ -156,21 +159,25 @@ export const PEOPLE_ROUTES = [
     method: 'GET',
     path: '/teams',
     operationId: 'listTeams',
-    summary: "List the agency's teams with how many people each has, newest first",
+    summary: "List the agency's teams with how many people each has, oldest first",
     tag: 'Teams',
     scope: 'teams:read',
-    success: { status: 200, description: 'The teams', schema: TeamListSchema },
-    handle: async (call) => {
-      const rows = await listOrganizationTeams(call.tx, call.tenant.id, TEAMS_LISTED)
+    query: TeamListQuery,
+    success: { status: 200, description: 'A page of teams', schema: TeamPageSchema },
+    handle: async (call, { query }) => {
+      const page = keysetPageOf(query)
+      const rows = await listOrganizationTeamsPage(call.tx, call.tenant.id, page)
+      const { items, next } = pageOf(rows, page.limit)
       return {
         status: 200,
         body: {
-          data: rows.map((team) => ({
+          data: items.map((team) => ({
             id: team.id,
             name: team.name,
             members: team.members,
             created_at: iso(team.createdAt) ?? '',
           })),
+          next_cursor: encodeCursor(next),
         },
       }
     },

@@ -392,7 +392,8 @@ export async function enqueueDailyJobs(now = new Date()) {
       name: 'media.sweep',
       idempotencyKey: `media.sweep:${now.toISOString().slice(0, 13)}`,
     })
-    // The previous hour's card.viewed webhook digest (ADR 093), once per hour whoever adds it.
+    // The card.viewed webhook digests up to the previous hour (ADR 093), once per hour whoever
+    // adds it; hours no process was up to queue are caught up by the next run.
     const hour = new Date(now)
     hour.setUTCMinutes(0, 0, 0)
     hour.setTime(hour.getTime() - 60 * 60_000)

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViewHours, cardViews, digitalCards } from '#drizzle/schema'
@@ -135,12 +135,14 @@ export function countViewsPerCardAndSource(db: Queryable, organizationId: string
 }
 
 /**
- * The views of every card of the organization in one UTC hour, per source: the hourly
- * `card.viewed` webhook digest (ADR 093), read from the rollup, never from a visitor's row.
+ * The views of every card of the organization in the UTC hours from `from` (included) to `to`
+ * (excluded), per hour and source: the hourly `card.viewed` webhook digests (ADR 093), read from
+ * the rollup, never from a visitor's row. One query for a run that catches up on many hours.
  */
-export function countViewsInHour(db: Queryable, organizationId: string, hour: Date) {
+export function countViewsInHours(db: Queryable, organizationId: string, from: Date, to: Date) {
   return db
     .select({
+      hour: cardViewHours.hour,
       cardId: cardViewHours.cardId,
       userId: digitalCards.userId,
       source: cardViewHours.source,
@@ -151,7 +153,13 @@ export function countViewsInHour(db: Queryable, organizationId: string, hour: Da
       digitalCards,
       tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
     )
-    .where(and(eq(cardViewHours.organizationId, organizationId), eq(cardViewHours.hour, hour)))
-    .groupBy(cardViewHours.cardId, digitalCards.userId, cardViewHours.source)
-    .orderBy(cardViewHours.cardId, cardViewHours.source)
+    .where(
+      and(
+        eq(cardViewHours.organizationId, organizationId),
+        gte(cardViewHours.hour, from),
+        lt(cardViewHours.hour, to),
+      ),
+    )
+    .groupBy(cardViewHours.hour, cardViewHours.cardId, digitalCards.userId, cardViewHours.source)
+    .orderBy(cardViewHours.hour, cardViewHours.cardId, cardViewHours.source)
 }

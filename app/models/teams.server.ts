@@ -6,6 +6,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { TeamRole } from '#app/validation/teams'
 import type { Queryable } from '#drizzle/db.server'
 import { teamInvitations, teamMembers, teams, users } from '#drizzle/schema'
+import { type KeysetPage, keyset } from './keyset.server'
 import { tenantJoin } from './tenant-join.server'
 
 export type Team = typeof teams.$inferSelect
@@ -305,6 +306,29 @@ export function listOrganizationTeams(db: Queryable, organizationId: string, lim
     .groupBy(teams.id)
     .orderBy(desc(teams.createdAt), desc(teams.id))
     .limit(limit)
+}
+
+/**
+ * A keyset page of the organization's teams for the REST API, oldest first, with how many people
+ * each has. Ordered by creation, not by change: a member joining or leaving changes the count but
+ * not the team's row, so an order by change would say nothing a sync could trust.
+ */
+export function listOrganizationTeamsPage(db: Queryable, organizationId: string, page: KeysetPage) {
+  const set = keyset(teams.createdAt, teams.id, page)
+  return db
+    .select({
+      id: teams.id,
+      name: teams.name,
+      createdAt: teams.createdAt,
+      members: sql<number>`count(${teamMembers.id})::int`,
+      position: set.position,
+    })
+    .from(teams)
+    .leftJoin(teamMembers, tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id))
+    .where(and(eq(teams.organizationId, organizationId), set.where))
+    .groupBy(teams.id)
+    .orderBy(...set.orderBy)
+    .limit(set.limit)
 }
 
 /** One team of the organization (the REST API); undefined for another's or a malformed id. */

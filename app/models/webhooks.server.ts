@@ -3,8 +3,11 @@
 import { and, arrayContains, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
+  contacts,
+  jobs,
   webhookAttempts,
   webhookDeliveries,
+  webhookDigestCursors,
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
@@ -13,6 +16,17 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
 export type WebhookMessage = typeof webhookMessages.$inferSelect
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect
+
+/**
+ * The job of a delivery's attempt (one per attempt, so each is stored and run once). The
+ * delivery's own schedule retries (app/webhooks/webhook-delivery.server.ts); the queue's attempts
+ * only cover a run that could not record its attempt (the database away).
+ */
+export const DELIVERY_JOB = { name: 'webhook.deliver', maxAttempts: 5 } as const
+
+/** The idempotency key of a delivery's attempt's job; insertContactDeletedEvents writes it in SQL. */
+export const deliveryJobKey = (deliveryId: string, attempt: number | string) =>
+  `${DELIVERY_JOB.name}:${deliveryId}:${attempt}`
 
 const endpointOf = (organizationId: string, endpointId: string) =>
   and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.id, endpointId))
@@ -174,6 +188,88 @@ export async function redactWebhookMessagesAbout(
     .returning({ id: webhookMessages.id })
 }
 
+/**
+ * Redacts as redactWebhookMessagesAbout does, for every contact of this owner at once: an
+ * account's contacts about to be deleted with it (set-based: an account may hold thousands).
+ */
+export async function redactWebhookMessagesAboutContactsOf(
+  db: Queryable,
+  organizationId: string,
+  ownerId: string,
+) {
+  const ownersContacts = db
+    .select({ id: sql`${contacts.id}::text` })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.userId, ownerId)))
+  return db
+    .update(webhookMessages)
+    .set({
+      payload: sql`jsonb_build_object('type', ${webhookMessages.payload} -> 'type', 'timestamp', ${webhookMessages.payload} -> 'timestamp', 'data', jsonb_build_object('id', ${webhookMessages.payload} -> 'data' -> 'id', 'redacted', true))`,
+    })
+    .where(
+      and(
+        eq(webhookMessages.organizationId, organizationId),
+        inArray(webhookMessages.eventType, ['contact.created', 'lead.created']),
+        inArray(sql`${webhookMessages.payload} -> 'data' ->> 'id'`, ownersContacts),
+      ),
+    )
+    .returning({ id: webhookMessages.id })
+}
+
+/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+}
+
+/**
+ * `contact.deleted` for every contact of this owner, as emitWebhookEvent writes one event, in one
+ * statement whatever their number: a message per contact (`{ id, ownerId, reason, deletedAt }`),
+ * a delivery per enabled endpoint subscribed to the type, and each delivery's first attempt as a
+ * job. Nothing when no endpoint subscribes. Called before the contacts go (an account's deletion
+ * takes them by cascade). How many messages and deliveries were written.
+ */
+export async function insertContactDeletedEvents(
+  db: Queryable,
+  organizationId: string,
+  ownerId: string,
+  event: { reason: string; at: Date },
+) {
+  const at = event.at.toISOString()
+  const result = await db.execute(sql`
+    with endpoints as (
+      select id from ${webhookEndpoints}
+      where organization_id = ${organizationId}::uuid and disabled_at is null
+        and event_types @> array['contact.deleted']::text[]
+    ), messages as (
+      insert into ${webhookMessages} (organization_id, event_type, payload)
+      select c.organization_id, 'contact.deleted', jsonb_build_object(
+        'type', 'contact.deleted', 'timestamp', ${at}::text,
+        'data', jsonb_build_object(
+          'id', c.id::text, 'ownerId', c.user_id::text, 'reason', ${event.reason}::text,
+          'deletedAt', ${at}::text))
+      from ${contacts} c
+      where c.organization_id = ${organizationId}::uuid and c.user_id = ${ownerId}::uuid
+        and exists (select 1 from endpoints)
+      returning id
+    ), deliveries as (
+      insert into ${webhookDeliveries} (organization_id, endpoint_id, message_id, next_attempt_at)
+      select ${organizationId}::uuid, e.id, m.id, ${at}::timestamptz
+      from messages m cross join endpoints e
+      returning id
+    ), queued as (
+      insert into ${jobs} (name, payload, organization_id, idempotency_key, run_at, max_attempts)
+      select ${DELIVERY_JOB.name}, jsonb_build_object('deliveryId', d.id::text, 'attempt', '1'),
+        ${organizationId}::uuid, ${`${DELIVERY_JOB.name}:`} || d.id::text || ':1',
+        ${at}::timestamptz, ${DELIVERY_JOB.maxAttempts}::int
+      from deliveries d
+      returning id
+    )
+    select (select count(*)::int from messages) as messages,
+      (select count(*)::int from queued) as deliveries`)
+  const [row] = rowsOf<{ messages: number; deliveries: number }>(result)
+  return { messages: Number(row?.messages ?? 0), deliveries: Number(row?.deliveries ?? 0) }
+}
+
 export async function insertWebhookDelivery(
   db: Queryable,
   organizationId: string,
@@ -311,4 +407,46 @@ export function listWebhookAttempts(db: Queryable, organizationId: string, deliv
       ),
     )
     .orderBy(webhookAttempts.attemptedAt, webhookAttempts.id)
+}
+
+const cursorOf = (organizationId: string, eventType: string) =>
+  and(
+    eq(webhookDigestCursors.organizationId, organizationId),
+    eq(webhookDigestCursors.eventType, eventType),
+  )
+
+/**
+ * The start of the last hour the agency's digest of this type was made for (none before its
+ * first run), its row locked until the transaction ends: two runs for one agency take turns.
+ */
+export async function lockWebhookDigestCursor(
+  db: Queryable,
+  organizationId: string,
+  eventType: string,
+) {
+  const [row] = await db
+    .select({ lastHour: webhookDigestCursors.lastHour })
+    .from(webhookDigestCursors)
+    .where(cursorOf(organizationId, eventType))
+    .for('update')
+  return row?.lastHour
+}
+
+/** Moves the digest's cursor to `lastHour`, never back: a late run of an older hour leaves it. */
+export async function saveWebhookDigestCursor(
+  db: Queryable,
+  organizationId: string,
+  eventType: string,
+  lastHour: Date,
+) {
+  await db
+    .insert(webhookDigestCursors)
+    .values({ organizationId, eventType, lastHour })
+    .onConflictDoUpdate({
+      target: [webhookDigestCursors.organizationId, webhookDigestCursors.eventType],
+      set: {
+        lastHour: sql`greatest(${webhookDigestCursors.lastHour}, excluded.last_hour)`,
+        updatedAt: sql`now()`,
+      },
+    })
 }

@@ -47,6 +47,7 @@ import {
   LAST_SUPER_ADMIN_DELETION,
   WRONG_PASSWORD,
 } from '#app/validation/account-deletion'
+import { emitContactsDeletedWithAccount } from '#app/webhooks/webhook-events.server'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
 
 const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
@@ -58,7 +59,8 @@ const nameOf = (user: Pick<User, 'firstName' | 'lastName' | 'email'>) =>
  * (two last admins asking together must not both go). The counted rows stay locked.
  */
 /**
- * The one way an account is deleted, whoever asks (the person, or an admin): in an agency the
+ * The one way an account is deleted, whoever asks (the person, or an admin): the contacts it
+ * takes with it each send `contact.deleted` to the agency's webhooks; in an agency the
  * addresses of a card shown to anyone stay, forwarding to the successor (none: the agency's
  * default card) and held from every claim for the quarantine (ADR 058). Only a public card
  * leaves its addresses: a forwarding says no more about a card than the card did (ADR 049).
@@ -79,6 +81,9 @@ export async function removeAccount(
       await recordDepartedAddresses(tx, organizationId, addresses, successorId, heldUntil)
     }
   }
+  // The contacts still the account's go with it by cascade: receivers hear of each, as of any
+  // other deleted contact, before the rows (and what the events name) are gone.
+  await emitContactsDeletedWithAccount(tx, organizationId, userId)
   await deleteAccount(tx, organizationId, userId)
 }
 

@@ -271,7 +271,13 @@ export const UserDeactivateSchema = z
 export const TeamSchema = z
   .object({ id: z.uuid(), name: z.string(), members: z.number().int(), created_at: time })
   .meta({ id: 'Team' })
-export const TeamListSchema = z.object({ data: z.array(TeamSchema) }).meta({ id: 'TeamList' })
+export const TeamPageSchema = pageOf(TeamSchema, 'Team')
+
+/**
+ * Teams are paged in the order they were made, so there is no `updated_since`: a member joining
+ * changes a team's count, not its row.
+ */
+export const TeamListQuery = PageQuery.omit({ updated_since: true })
 
 export const TeamDetailSchema = z
   .object({

@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks'
 import { queueEmailIn } from '#app/email/mailer.server'
 import { getEnv } from '#app/env.server'
 import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
+import { findAgency } from '#app/models/agencies.server'
 import { listActiveUserIdsWithRoles } from '#app/models/people.server'
 import { findUserById } from '#app/models/users.server'
 import {
@@ -22,6 +23,7 @@ import {
 } from '#app/models/webhooks.server'
 import { webhookDisabledEmail } from '#app/services/emails/webhook-disabled-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal } from '#app/utils/action-error'
 import {
@@ -84,6 +86,26 @@ export function webhookTargetRefusal(value: string): string | null {
   const literal = addressLiteral(url.hostname)
   if (literal && !isAllowedAddress(literal, webhookPolicy())) return WEBHOOK_URL_PRIVATE
   return null
+}
+
+/**
+ * Every attempt's User-Agent: what sent it, and (the crawlers' `+URL` convention) where the
+ * receiver's owner finds the endpoint: the agency's own Webhooks screen on its own origin. No
+ * platform name: the agency's systems see its white label, as its API document's title does.
+ */
+export function webhookUserAgent(origin: string | null) {
+  return origin ? `Webhooks/1.0 (+${origin}${WEBHOOKS_PAGE_PATH})` : 'Webhooks/1.0'
+}
+
+/** The agency's public origin, from its record (its verified domain, else its subdomain). */
+async function agencyOrigin(tx: Transaction, organizationId: string) {
+  const agency = await findAgency(tx, organizationId)
+  if (!agency) return null
+  return tenantOrigin({
+    kind: 'agency',
+    slug: agency.slug,
+    customDomain: agency.customDomainVerifiedAt ? agency.customDomain : null,
+  })
 }
 
 /** The `webhook-id` of a message: the same for every attempt and endpoint, so receivers dedupe. */
@@ -186,6 +208,7 @@ export async function sendWebhook(
   endpoint: WebhookEndpoint,
   message: WebhookMessage,
   at: Date,
+  userAgent: string,
 ): Promise<AttemptResult> {
   const refusal = webhookTargetRefusal(endpoint.url)
   if (refusal) {
@@ -204,7 +227,7 @@ export async function sendWebhook(
     const answer = await callOutside('The webhook endpoint', async (signal) => {
       const response = await fetch(endpoint.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
         body,
         signal,
         // A redirect is an answer like any other (a failure): following it would reach an
@@ -277,11 +300,12 @@ export const deliverWebhookJob: JobHandler = {
   async run(job) {
     const { organizationId, deliveryId } = tenantJobInput(job, 'deliveryId')
     const manual = job.payload.attempt === 'resend'
-    const found = await withTenant(organizationId, (tx) =>
-      findWebhookDelivery(tx, organizationId, deliveryId),
-    )
+    const found = await withTenant(organizationId, async (tx) => {
+      const row = await findWebhookDelivery(tx, organizationId, deliveryId)
+      return row && { ...row, origin: await agencyOrigin(tx, organizationId) }
+    })
     if (found?.delivery.status !== 'pending') return
-    const { delivery, endpoint, message } = found
+    const { delivery, endpoint, message, origin } = found
     // A retry queued before an admin's "Resend" took its turn.
     if (!manual && job.payload.attempt !== String(delivery.attempts + 1)) return
     if (endpoint.disabledAt) {
@@ -295,7 +319,7 @@ export const deliverWebhookJob: JobHandler = {
     }
     const attempt = delivery.attempts + 1
     const at = new Date()
-    const result = await sendWebhook(endpoint, message, at)
+    const result = await sendWebhook(endpoint, message, at, webhookUserAgent(origin))
     // Read outside the transaction (it takes its own): branding for the email if one is due.
     const tenant = result.ok ? undefined : await freshTenantOf(organizationId)
     await withTenant(organizationId, async (tx) => {

@@ -4,17 +4,17 @@
 // to the type stores anything; each subscribed endpoint gets a delivery and a queued job.
 import { insertJob } from '#app/models/jobs.server'
 import {
+  DELIVERY_JOB,
+  deliveryJobKey,
+  insertContactDeletedEvents,
   insertWebhookDelivery,
   insertWebhookMessage,
   listSubscribedWebhookEndpoints,
   redactWebhookMessagesAbout,
+  redactWebhookMessagesAboutContactsOf,
 } from '#app/models/webhooks.server'
 import type { WebhookEventType } from '#app/validation/webhooks'
 import type { Queryable } from '#drizzle/db.server'
-
-/** The job of a delivery's attempt: one per attempt, so each is stored (and run) once. */
-export const deliveryJobKey = (deliveryId: string, attempt: number | string) =>
-  `webhook.deliver:${deliveryId}:${attempt}`
 
 /** A new job for a delivery's next attempt (the first, a retry, or an admin's "Resend"). */
 export async function queueDeliveryAttempt(
@@ -24,14 +24,12 @@ export async function queueDeliveryAttempt(
   options: { attempt: number | 'resend'; runAt?: Date; key?: string },
 ) {
   await insertJob(db, {
-    name: 'webhook.deliver',
+    name: DELIVERY_JOB.name,
     organizationId,
     payload: { deliveryId, attempt: String(options.attempt) },
     idempotencyKey: deliveryJobKey(deliveryId, options.key ?? options.attempt),
     runAt: options.runAt,
-    // The delivery's own schedule retries (app/webhooks/webhook-delivery.server.ts); the queue's
-    // retries only cover a run that could not record its attempt (the database away).
-    maxAttempts: 5,
+    maxAttempts: DELIVERY_JOB.maxAttempts,
   })
 }
 
@@ -119,6 +117,9 @@ export async function emitContactCreated(
   if (contact.source === 'lead') await emitWebhookEvent(db, organizationId, 'lead.created', data)
 }
 
+/** Why a contact went: its lead asked, the API deleted it, or its owner's account was deleted. */
+export type ContactDeletedReason = 'lead_request' | 'api' | 'account_deleted'
+
 /**
  * `contact.deleted`: which contact of whose list went, and why; the contact's earlier messages
  * are emptied of the person in the same transaction (a lead who deletes their data leaves
@@ -128,7 +129,7 @@ export async function emitContactDeleted(
   db: Queryable,
   organizationId: string,
   contact: { id: string; userId: string },
-  reason: 'lead_request' | 'api',
+  reason: ContactDeletedReason,
 ) {
   await redactWebhookMessagesAbout(db, organizationId, contact.id)
   await emitWebhookEvent(db, organizationId, 'contact.deleted', {
@@ -137,6 +138,22 @@ export async function emitContactDeleted(
     reason,
     deletedAt: new Date().toISOString(),
   })
+}
+
+/**
+ * `contact.deleted` (reason `account_deleted`) for every contact an account takes with it when
+ * it is deleted (ADR 053: by cascade, after the seat's hand-over moved the company's contacts),
+ * called just before the delete, in its transaction; their earlier messages are emptied of the
+ * people as emitContactDeleted's are. Set-based: an account may hold thousands of contacts.
+ */
+export async function emitContactsDeletedWithAccount(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  at = new Date(),
+) {
+  await redactWebhookMessagesAboutContactsOf(db, organizationId, userId)
+  return insertContactDeletedEvents(db, organizationId, userId, { reason: 'account_deleted', at })
 }
 
 /** `card.updated`: which card of whose changed, and when; the card itself is read over the API. */

@@ -11,10 +11,13 @@ import {
   revokeApiKey,
 } from '#app/api/manage-api-keys.server'
 import type { Actor } from '#app/auth/guards.server'
+import { STAFF_LIMITS, staffLimitMessage } from '#app/billing/plan-limits'
 import { addContact } from '#app/models/contacts.server'
 import { listScimTokens } from '#app/models/scim.server'
+import { createTeamWithAdmin } from '#app/models/teams.server'
 import { setUserPreference } from '#app/models/user-settings.server'
 import { findWebhookEndpoint } from '#app/models/webhooks.server'
+import { addStaffMember } from '#app/people/manage-people.server'
 import { LIMITS, limitKey } from '#app/rate-limits/rate-limit.server'
 import { action, loader } from '#app/routes/api.v1.$'
 import { createScimToken } from '#app/scim/scim-tokens.server'
@@ -446,11 +449,87 @@ describe('users and teams', () => {
     expect((await api('POST', `/users/${otherOwner.id}/deactivate`, {})).status).toBe(404)
   })
 
+  test("an invited end user takes no plan seat, as the screen's Add User: a Free agency full of staff still invites", async () => {
+    const full = await makeOrganization({ name: 'Full Agency' })
+    const fullAdmin = await actorOf(full)
+    const fullKey = (await createApiKey(fullAdmin, { name: 'Users', scopes: ['users:write'] })).key
+    for (let i = 1; i < (STAFF_LIMITS.free ?? 0); i++) {
+      await makeUser(full.id, { ...NO_HASH, role: 'agency_member' })
+    }
+    // The agency is at its staff limit: one more staff account is refused...
+    await expect(
+      addStaffMember(
+        fullAdmin,
+        {
+          name: 'Sixth Staff',
+          email: `sixth-${Date.now()}@example.test`,
+          staffTitle: '',
+          access: 'agency_member',
+        },
+        'agency',
+      ),
+    ).rejects.toThrow(staffLimitMessage('free'))
+    // ...but an end user is not staff, and nobody's assigned end user either.
+    const invited = await api(
+      'POST',
+      '/users',
+      { email: `seatless-${Date.now()}@example.test`, first_name: 'Sam' },
+      { bearer: fullKey, org: full },
+    )
+    expect(invited.status).toBe(201)
+    expect(invited.body).toMatchObject({ role: 'end_user' })
+  })
+
   test("teams list and read; another agency's team is 404", async () => {
     const teams = await api('GET', '/teams')
     expect(teams.status).toBe(200)
     expect(Array.isArray(teams.body.data)).toBe(true)
+    expect(teams.body.next_cursor).toBeNull()
     expect((await api('GET', `/teams/${owner.id}`)).status).toBe(404)
+  })
+
+  test('teams come in cursor pages, oldest first, each with its member count, none twice', async () => {
+    const pager = await makeOrganization({ name: 'Team Pager Agency' })
+    const pagerAdmin = await actorOf(pager)
+    const pagerKey = (await createApiKey(pagerAdmin, { name: 'Teams', scopes: ['teams:read'] })).key
+    const made: string[] = []
+    // One transaction each: a team's created_at is its transaction's time.
+    for (let i = 0; i < 5; i++) {
+      const team = await withTenant(pager.id, (tx) =>
+        createTeamWithAdmin(tx, pager.id, pagerAdmin.user.id, {
+          name: `Team ${i}`,
+          description: '',
+        }),
+      )
+      made.push(team.id)
+    }
+    // Another agency's team is never on these pages.
+    await withTenant(agency.id, (tx) =>
+      createTeamWithAdmin(tx, agency.id, owner.id, { name: 'Not theirs', description: '' }),
+    )
+    const seen: { id: string; members: number }[] = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const query: string = `/teams?limit=2${cursor ? `&cursor=${cursor}` : ''}`
+      const page = await api('GET', query, undefined, { bearer: pagerKey, org: pager })
+      expect(page.status).toBe(200)
+      expect((page.body.data as unknown[]).length).toBeLessThanOrEqual(2)
+      seen.push(...(page.body.data as { id: string; members: number }[]))
+      cursor = page.body.next_cursor as string | null
+      pages++
+    } while (cursor && pages < 10)
+    expect(pages).toBe(3)
+    expect(seen.map((team) => team.id)).toEqual(made)
+    expect(seen.every((team) => team.members === 1)).toBe(true)
+    const refused = await api('GET', '/teams?cursor=garbage', undefined, {
+      bearer: pagerKey,
+      org: pager,
+    })
+    expect(refused.status).toBe(400)
+    expect(
+      (await api('GET', '/teams?limit=201', undefined, { bearer: pagerKey, org: pager })).status,
+    ).toBe(400)
   })
 })
 

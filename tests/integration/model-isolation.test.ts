@@ -3,7 +3,6 @@
 // organization and tenant A's ids, emails, hashes and names. Each must find nothing and
 // change nothing of A. Deleting any `organizationId` filter from app/models makes a case here
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
-import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { and, count, eq, sql } from 'drizzle-orm'
@@ -112,7 +111,7 @@ import {
   updateTemplate,
 } from '#app/models/card-templates.server'
 import {
-  countViewsInHour,
+  countViewsInHours,
   countViewsPerCardAndSource,
   listCardScans,
   recordCardView,
@@ -374,6 +373,7 @@ import {
   findTeamMemberByEmail,
   findTeamWithPlan,
   listOrganizationTeams,
+  listOrganizationTeamsPage,
   listTeamMembers,
   listTeamsForUser,
   removeTeamMember,
@@ -413,6 +413,7 @@ import {
   deleteWebhookEndpoint,
   findWebhookDelivery,
   findWebhookEndpoint,
+  insertContactDeletedEvents,
   insertWebhookDelivery,
   insertWebhookEndpoint,
   insertWebhookMessage,
@@ -420,9 +421,12 @@ import {
   listWebhookAttempts,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  lockWebhookDigestCursor,
   markWebhookEndpointFailing,
   recordWebhookAttempt,
   redactWebhookMessagesAbout,
+  redactWebhookMessagesAboutContactsOf,
+  saveWebhookDigestCursor,
   updateWebhookDelivery,
   updateWebhookEndpoint,
 } from '#app/models/webhooks.server'
@@ -788,12 +792,12 @@ async function seedTenantA(db: Queryable) {
     externalId: `group-${suffix}`,
   })
   await addTeamMember(db, organization.id, directoryTeam.id, user.id, 'member')
-  // A's webhooks (ADR 093): an endpoint subscribed to leads, a message, its delivery and an
-  // attempt in the log.
+  // A's webhooks (ADR 093): an endpoint subscribed to leads and deleted contacts, a message
+  // about A's user's contact, its delivery and an attempt in the log.
   const webhookEndpoint = await insertWebhookEndpoint(db, organization.id, {
     url: `https://hooks-${suffix}.a.test/`,
     description: 'A',
-    eventTypes: ['lead.created'],
+    eventTypes: ['lead.created', 'contact.deleted'],
     secretSealed: 'v1.sealed.for.a',
     createdByUserId: user.id,
   })
@@ -801,7 +805,7 @@ async function seedTenantA(db: Queryable) {
     eventType: 'lead.created',
     payload: {
       type: 'lead.created',
-      data: { id: randomUUID(), email: `lead-${suffix}@example.test` },
+      data: { id: crmContact.contact.id, email: `lead-${suffix}@example.test` },
     },
     dedupeKey: `digest-${suffix}`,
   })
@@ -815,6 +819,8 @@ async function seedTenantA(db: Queryable) {
     deliveryId: webhookDelivery.id,
     statusCode: 500,
   })
+  // Where A's hourly card.viewed digests stand.
+  await saveWebhookDigestCursor(db, organization.id, 'card.viewed', new Date('2026-11-30T10:00Z'))
   return {
     webhookEndpoint,
     webhookMessage,
@@ -1304,11 +1310,28 @@ const cases: Record<string, Case[]> = {
       expected: nothing,
     },
   ],
-  countViewsInHour: [
+  countViewsInHours: [
     {
-      name: "counts none of A's views in this hour",
+      name: "counts none of A's views in the hours around now",
+      run: (db, b) => {
+        const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000
+        return countViewsInHours(db, b, new Date(hour - 3_600_000), new Date(hour + 3_600_000))
+      },
+      expected: nothing,
+    },
+  ],
+  lockWebhookDigestCursor: [
+    {
+      name: "finds no digest cursor of A's",
+      run: (db, b) => lockWebhookDigestCursor(db, b, 'card.viewed'),
+      expected: nothing,
+    },
+  ],
+  saveWebhookDigestCursor: [
+    {
+      name: "moves no digest cursor of A's (B's own row)",
       run: (db, b) =>
-        countViewsInHour(db, b, new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000)),
+        saveWebhookDigestCursor(db, b, 'card.viewed', new Date('2030-01-01T00:00:00.000Z')),
       expected: nothing,
     },
   ],
@@ -1380,6 +1403,21 @@ const cases: Record<string, Case[]> = {
           (a.webhookMessage.payload as { data: { id: string } }).data.id,
         ),
       expected: nothing,
+    },
+  ],
+  redactWebhookMessagesAboutContactsOf: [
+    {
+      name: "leaves A's messages about its user's contacts as they were",
+      run: (db, b, a) => redactWebhookMessagesAboutContactsOf(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  insertContactDeletedEvents: [
+    {
+      name: "writes no event for A's user's contacts, nor to A's subscribed endpoint",
+      run: (db, b, a) =>
+        insertContactDeletedEvents(db, b, a.user.id, { reason: 'account_deleted', at: new Date() }),
+      expected: (value) => expect(value).toEqual({ messages: 0, deliveries: 0 }),
     },
   ],
   insertWebhookMessage: [
@@ -2364,6 +2402,17 @@ const cases: Record<string, Case[]> = {
       // B has a team of its own (see findTeamWithPlan): only A's must be missing.
       run: async (db, b, a) =>
         (await listOrganizationTeams(db, b)).filter((team) => team.id === a.team.id),
+      expected: nothing,
+    },
+  ],
+  listOrganizationTeamsPage: [
+    {
+      name: "lists none of A's teams on B's API pages",
+      // B has a team of its own (see findTeamWithPlan): only A's must be missing.
+      run: async (db, b, a) =>
+        (await listOrganizationTeamsPage(db, b, { limit: 200 })).filter(
+          (team) => team.id === a.team.id,
+        ),
       expected: nothing,
     },
   ],

@@ -23,6 +23,7 @@ import {
   insertWebhookEndpoint,
   insertWebhookMessage,
   recordWebhookAttempt,
+  saveWebhookDigestCursor,
 } from '#app/models/webhooks.server'
 import { getDb, type PlatformScopeGrant, withPlatformScope, withTenant } from '#drizzle/db.server'
 import {
@@ -48,6 +49,7 @@ import {
   walletRegistrations,
   webhookAttempts,
   webhookDeliveries,
+  webhookDigestCursors,
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
@@ -124,6 +126,7 @@ describe('row-level security', () => {
         'webhook_messages',
         'webhook_deliveries',
         'webhook_attempts',
+        'webhook_digest_cursors',
       ]),
     )
     expect(names).toEqual(expect.arrayContaining(['api_keys', 'api_idempotency_keys']))
@@ -170,7 +173,7 @@ describe('row-level security', () => {
     expect(changed).toEqual([])
   })
 
-  test("webhooks: a tenant sees only its own endpoints and log, and cannot deliver to another's endpoint", async () => {
+  test("webhooks: a tenant sees only its own endpoints, log and digest cursor, and cannot deliver to another's endpoint", async () => {
     const { a, b } = await twoTenants()
     const seeded = await withTenant(b.id, async (tx) => {
       const endpoint = await insertWebhookEndpoint(tx, b.id, {
@@ -191,6 +194,7 @@ describe('row-level security', () => {
         nextAttemptAt: new Date(),
       })
       await recordWebhookAttempt(tx, b.id, { deliveryId: delivery.id, statusCode: 500 })
+      await saveWebhookDigestCursor(tx, b.id, 'card.viewed', new Date('2026-11-30T10:00Z'))
       return { endpoint, message, delivery }
     })
     const seen = await withTenant(a.id, async (tx) => ({
@@ -198,6 +202,7 @@ describe('row-level security', () => {
       messages: await tx.select().from(webhookMessages),
       deliveries: await tx.select().from(webhookDeliveries),
       attempts: await tx.select().from(webhookAttempts),
+      cursors: await tx.select().from(webhookDigestCursors),
     }))
     for (const rows of Object.values(seen)) {
       expect(rows.filter((row) => row.organizationId === b.id)).toEqual([])
@@ -219,6 +224,24 @@ describe('row-level security', () => {
         .returning(),
     )
     expect(changed).toEqual([])
+    // Nor move another's digest cursor (which would skip or repeat its hours).
+    await expect(
+      withTenant(a.id, (tx) =>
+        tx.insert(webhookDigestCursors).values({
+          organizationId: b.id,
+          eventType: 'card.viewed',
+          lastHour: new Date('2030-01-01T00:00Z'),
+        }),
+      ),
+    ).rejects.toThrow()
+    const moved = await withTenant(a.id, (tx) =>
+      tx
+        .update(webhookDigestCursors)
+        .set({ lastHour: new Date('2030-01-01T00:00Z') })
+        .where(sql`${webhookDigestCursors.organizationId} = ${b.id}`)
+        .returning(),
+    )
+    expect(moved).toEqual([])
   })
 
   test("wallet passes: a tenant sees only its own passes and devices, and cannot write another's", async () => {

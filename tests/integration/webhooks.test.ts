@@ -11,7 +11,11 @@ import { addContactAndForward } from '#app/crm/forwarding.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/job-handlers.server'
+import { scheduleAccountDeletion } from '#app/models/account-deletions.server'
 import { addContact } from '#app/models/contacts.server'
+import type { Job } from '#app/models/jobs.server'
+import { deliveryJobKey } from '#app/models/webhooks.server'
+import { deleteAccountWhenDue } from '#app/people/account-deletion.server'
 import { action as cardAction } from '#app/routes/card.$ref'
 import { action as usersAction } from '#app/routes/dashboard.agency.users._index'
 import * as leadData from '#app/routes/lead-data'
@@ -22,7 +26,11 @@ import {
   WEBHOOK_URL_PRIVATE,
   webhookRetryDelayMs,
 } from '#app/validation/webhooks'
-import { emitCardViewsDigest } from '#app/webhooks/webhook-card-views.server'
+import {
+  CARD_VIEWS_CATCH_UP_HOURS,
+  cardViewsDigestJob,
+  emitCardViewsDigests,
+} from '#app/webhooks/webhook-card-views.server'
 import {
   createEndpoint,
   readDeliveryLog,
@@ -30,12 +38,19 @@ import {
   rotateEndpointSecret,
   type WebhookActor,
 } from '#app/webhooks/webhook-endpoints.server'
-import { emitWebhookEvent } from '#app/webhooks/webhook-events.server'
+import {
+  emitContactsDeletedWithAccount,
+  emitWebhookEvent,
+} from '#app/webhooks/webhook-events.server'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {
   cardViewHours,
+  contacts,
   emailOutbox,
+  jobs,
+  organizations,
   webhookDeliveries,
+  webhookDigestCursors,
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
@@ -145,6 +160,12 @@ describe('delivery', () => {
     const [delivery] = received
     if (!delivery) throw new Error('no delivery')
     expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/)
+    // Says what sent it and where the endpoint is managed: the agency's own screen, its name only.
+    expect(delivery.headers['user-agent']).toMatch(
+      new RegExp(
+        `^Webhooks/1\\.0 \\(\\+http://${world.organization.slug}\\.localhost(:\\d+)?/dashboard/agency/webhooks\\)$`,
+      ),
+    )
     const payload = verify(secret, delivery)
     expect(payload.type).toBe('lead.created')
     expect(payload.data).toMatchObject({
@@ -166,6 +187,29 @@ describe('delivery', () => {
       .where(eq(webhookEndpoints.organizationId, world.organization.id))
     expect(row?.secretSealed).toMatch(/^v1\./)
     expect(JSON.stringify(row)).not.toContain(secret.slice(6))
+  })
+
+  test("the User-Agent names the agency's verified domain, once it has one", async () => {
+    const world = await agency()
+    const domain = `hooks-${world.organization.slug}.example.test`
+    await getDb()
+      .update(organizations)
+      .set({ customDomain: domain, customDomainVerifiedAt: new Date() })
+      .where(eq(organizations.id, world.organization.id))
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['contact.created'],
+    })
+    await emitTest(world)
+    await runJobsNow()
+    expect(received.map((r) => r.headers['user-agent'])).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Webhooks/1\\.0 \\(\\+https?://${domain}(:\\d+)?/dashboard/agency/webhooks\\)$`,
+        ),
+      ),
+    ])
   })
 
   test('500 twice then 200: three attempts in the log, the last a success; Resend adds one', async () => {
@@ -467,8 +511,8 @@ describe('each event is written once by its fact', () => {
         { organizationId: orgId, cardId: world.card.id, hour, source: 'qr', views: 3 },
         { organizationId: orgId, cardId: world.card.id, hour, source: 'direct', views: 2 },
       ])
-    expect(await emitCardViewsDigest(orgId, hour)).toBe(1)
-    expect(await emitCardViewsDigest(orgId, hour)).toBe(0)
+    expect(await emitCardViewsDigests(orgId, hour)).toBe(1)
+    expect(await emitCardViewsDigests(orgId, hour)).toBe(0)
     const [digest] = await getDb()
       .select()
       .from(webhookMessages)
@@ -541,6 +585,144 @@ describe('each event is written once by its fact', () => {
     expect(after).toContain(added.contact.id)
   })
 
+  test('contacts deleted with their account each send contact.deleted, and what named them is redacted', async () => {
+    const world = await agency()
+    const orgId = world.organization.id
+    const { secret } = await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['contact.created', 'contact.deleted'],
+    })
+    const leaver = await makeUser(orgId, { firstName: 'Lee', lastName: 'Leaver' })
+    const gone: string[] = []
+    for (const name of ['Gina Gone', 'Gus Gone', 'Gail Gone']) {
+      const added = await withTenant(orgId, (tx) =>
+        addContactAndForward(tx, orgId, leaver.id, {
+          fullName: name,
+          email: `${name.split(' ')[0]?.toLowerCase()}.gone@example.test`,
+          source: 'saved',
+        }),
+      )
+      if (added.status !== 'created') throw new Error('contact not created')
+      gone.push(added.contact.id)
+    }
+    // Another person's contact stays, and so does what its message says.
+    await withTenant(orgId, (tx) =>
+      addContactAndForward(tx, orgId, world.owner.id, {
+        fullName: 'Kim Kept',
+        email: 'kim.kept@example.test',
+        source: 'saved',
+      }),
+    )
+    // The account deletion job's work (ADR 053), due now: the account and its contacts go.
+    const now = new Date()
+    await withTenant(orgId, (tx) =>
+      scheduleAccountDeletion(tx, orgId, leaver.id, new Date(now.getTime() - 60_000)),
+    )
+    expect(await deleteAccountWhenDue(orgId, leaver.id, { now })).toBe(true)
+
+    const messages = await getDb()
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.organizationId, orgId))
+    const deleted = messages.filter((m) => m.eventType === 'contact.deleted')
+    expect(deleted.map((m) => (m.payload.data as { id: string }).id).sort()).toEqual(
+      [...gone].sort(),
+    )
+    for (const message of deleted) {
+      expect(message.payload).toEqual({
+        type: 'contact.deleted',
+        timestamp: expect.any(String),
+        data: {
+          id: expect.any(String),
+          ownerId: leaver.id,
+          reason: 'account_deleted',
+          deletedAt: (message.payload as { timestamp: string }).timestamp,
+        },
+      })
+    }
+    const stored = JSON.stringify(messages)
+    expect(stored).not.toContain('.gone@example.test')
+    expect(stored).not.toContain('Gone')
+    expect(stored).toContain('kim.kept@example.test')
+
+    // Each reaches the receiver, signed: three created (redacted), one kept, three deleted.
+    await runJobsNow()
+    const types = received.map((delivery) => verify(secret, delivery).type).sort()
+    expect(types).toEqual([
+      'contact.created',
+      'contact.created',
+      'contact.created',
+      'contact.created',
+      'contact.deleted',
+      'contact.deleted',
+      'contact.deleted',
+    ])
+  })
+
+  test("an account's many contacts: one message each, a delivery and a job per subscribed endpoint", async () => {
+    const world = await agency()
+    const orgId = world.organization.id
+    for (const url of [receiverUrl, `${receiverUrl}/second`]) {
+      await createEndpoint(world.actor, { url, description: '', eventTypes: ['contact.deleted'] })
+    }
+    // Disabled, or not subscribed: nothing for these.
+    const { endpoint: off } = await createEndpoint(world.actor, {
+      url: `${receiverUrl}/off`,
+      description: '',
+      eventTypes: ['contact.deleted'],
+    })
+    await getDb()
+      .update(webhookEndpoints)
+      .set({ disabledAt: new Date() })
+      .where(eq(webhookEndpoints.id, off.id))
+    await createEndpoint(world.actor, {
+      url: `${receiverUrl}/other`,
+      description: '',
+      eventTypes: ['contact.created'],
+    })
+    const leaver = await makeUser(orgId, { firstName: 'Max', lastName: 'Many' })
+    const many = 600
+    await getDb()
+      .insert(contacts)
+      .values(
+        Array.from({ length: many }, (_, i) => ({
+          organizationId: orgId,
+          userId: leaver.id,
+          fullName: `Contact ${i}`,
+        })),
+      )
+    const at = new Date('2026-12-01T09:00:00.000Z')
+    const written = await withTenant(orgId, (tx) =>
+      emitContactsDeletedWithAccount(tx, orgId, leaver.id, at),
+    )
+    expect(written).toEqual({ messages: many, deliveries: 2 * many })
+    const deliveries = await getDb()
+      .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.organizationId, orgId))
+    expect(deliveries).toHaveLength(2 * many)
+    expect(deliveries.some((d) => d.endpointId === off.id)).toBe(false)
+    // Each delivery's first attempt is queued under the key a single event's would have.
+    const queued = await getDb()
+      .select({ key: jobs.idempotencyKey, payload: jobs.payload, runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.organizationId, orgId), eq(jobs.name, 'webhook.deliver')))
+    expect(queued.map((job) => job.key).sort()).toEqual(
+      deliveries.map((d) => deliveryJobKey(d.id, 1)).sort(),
+    )
+    expect(queued[0]?.payload).toEqual({ deliveryId: expect.any(String), attempt: '1' })
+    expect(queued[0]?.runAt.toISOString()).toBe(at.toISOString())
+    // Not sent: the test's other receivers would hear of these twelve hundred.
+    await getDb().delete(jobs).where(eq(jobs.organizationId, orgId))
+    // Without a subscriber nothing is written.
+    const quiet = await agency()
+    const none = await withTenant(quiet.organization.id, (tx) =>
+      emitContactsDeletedWithAccount(tx, quiet.organization.id, quiet.owner.id, at),
+    )
+    expect(none).toEqual({ messages: 0, deliveries: 0 })
+  })
+
   test('an agency without a subscribed endpoint stores nothing', async () => {
     const world = await agency()
     await lead(world)
@@ -549,5 +731,126 @@ describe('each event is written once by its fact', () => {
       .from(webhookMessages)
       .where(eq(webhookMessages.organizationId, world.organization.id))
     expect(rows).toEqual([])
+  })
+})
+
+describe('the hourly card.viewed digest', () => {
+  const HOUR = 3_600_000
+  /** Hour `n` after a day of the test's own: no test reads the clock, none shares its hours. */
+  const hourOf = (day: string) => (n: number) =>
+    new Date(Date.parse(`${day}T00:00:00.000Z`) + n * HOUR)
+
+  async function viewed(world: World, hours: Date[]) {
+    await getDb()
+      .insert(cardViewHours)
+      .values(
+        hours.map((hour) => ({
+          organizationId: world.organization.id,
+          cardId: world.card.id,
+          hour,
+          source: 'qr' as const,
+          views: 2,
+        })),
+      )
+  }
+
+  const digestHours = async (world: World) =>
+    (
+      await getDb()
+        .select({ payload: webhookMessages.payload })
+        .from(webhookMessages)
+        .where(
+          and(
+            eq(webhookMessages.organizationId, world.organization.id),
+            eq(webhookMessages.eventType, 'card.viewed'),
+          ),
+        )
+    )
+      .map((row) => (row.payload.data as { hourStart: string }).hourStart)
+      .sort()
+
+  /** The hourly job as the worker's housekeeping queues it, for every agency. */
+  const runJob = (hour: Date) =>
+    cardViewsDigestJob.run({ payload: { hour: hour.toISOString() } } as unknown as Job)
+
+  test('a run after hours nobody sent sends each missed hour once; a late run of an older hour adds nothing', async () => {
+    const h = hourOf('2026-10-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    const { secret } = await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    await viewed(world, [h(0), h(1), h(3), h(5)])
+    // The first run: its own hour.
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(1)
+    // No process ran during hours 2 to 5: the run after hour 4 sends 1 and 3 (2 and 4 had no
+    // views), not only 4.
+    expect(await emitCardViewsDigests(orgId, h(4))).toBe(2)
+    expect(await digestHours(world)).toEqual([h(0), h(1), h(3)].map((d) => d.toISOString()))
+    expect(await emitCardViewsDigests(orgId, h(4))).toBe(0)
+    // The job queued for hour 2 running late changes nothing; the next hour's job sends 5.
+    await runJob(h(2))
+    expect(await digestHours(world)).toHaveLength(3)
+    await runJob(h(5))
+    expect(await digestHours(world)).toEqual([h(0), h(1), h(3), h(5)].map((d) => d.toISOString()))
+    const [cursor] = await getDb()
+      .select()
+      .from(webhookDigestCursors)
+      .where(eq(webhookDigestCursors.organizationId, orgId))
+    expect(cursor).toMatchObject({ eventType: 'card.viewed', lastHour: h(5) })
+    // Each reaches the receiver, a caught-up hour with its own hour's numbers.
+    await runJobsNow()
+    const bodies = received.map((delivery) => verify(secret, delivery))
+    expect(bodies.map((body) => body.data.hourStart).sort()).toEqual(
+      [h(0), h(1), h(3), h(5)].map((d) => d.toISOString()),
+    )
+    expect(bodies.find((body) => body.data.hourStart === h(3).toISOString())?.data).toEqual({
+      hourStart: h(3).toISOString(),
+      hourEnd: h(4).toISOString(),
+      cards: [{ id: world.card.id, ownerId: world.owner.id, views: 2, sources: { qr: 2 } }],
+    })
+  })
+
+  test('goes back three days at most; a cursor set back (a restored backup) repeats no hour', async () => {
+    const h = hourOf('2026-09-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    expect(CARD_VIEWS_CATCH_UP_HOURS).toBe(72)
+    const last = 100
+    const oldest = last - CARD_VIEWS_CATCH_UP_HOURS + 1
+    await viewed(world, [h(0), h(oldest - 1), h(oldest), h(last)])
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(1)
+    // Down for four days: the hours older than the retry window stay unsent.
+    expect(await emitCardViewsDigests(orgId, h(last))).toBe(2)
+    expect(await digestHours(world)).toEqual([h(0), h(oldest), h(last)].map((d) => d.toISOString()))
+    await getDb()
+      .update(webhookDigestCursors)
+      .set({ lastHour: h(0) })
+      .where(eq(webhookDigestCursors.organizationId, orgId))
+    expect(await emitCardViewsDigests(orgId, h(last))).toBe(0)
+    expect(await digestHours(world)).toHaveLength(3)
+  })
+
+  test('an agency with no subscriber moves its cursor too: an endpoint made later gets no backlog', async () => {
+    const h = hourOf('2026-08-01')
+    const world = await agency()
+    const orgId = world.organization.id
+    await viewed(world, [h(0), h(1), h(2)])
+    expect(await emitCardViewsDigests(orgId, h(0))).toBe(0)
+    expect(await emitCardViewsDigests(orgId, h(1))).toBe(0)
+    await createEndpoint(world.actor, {
+      url: receiverUrl,
+      description: '',
+      eventTypes: ['card.viewed'],
+    })
+    expect(await emitCardViewsDigests(orgId, h(2))).toBe(1)
+    expect(await digestHours(world)).toEqual([h(2).toISOString()])
   })
 })
