@@ -498,7 +498,10 @@ export const digitalCards = pgTable(
   },
   (t) => [
     unique('digital_cards_org_id_key').on(t.organizationId, t.id),
-    check('digital_cards_archived_not_default', sql`not (${t.isDefault} and ${t.archivedAt} is not null)`),
+    check(
+      'digital_cards_archived_not_default',
+      sql`not (${t.isDefault} and ${t.archivedAt} is not null)`,
+    ),
     index('digital_cards_org_template_idx')
       .on(t.organizationId, t.templateId)
       .where(sql`${t.templateId} is not null`),

@@ -26,7 +26,6 @@ import {
   CardSchema,
   CardUpdateSchema,
   CardWrittenSchema,
-  PageQuery,
 } from '#app/validation/api'
 import {
   type ApiCall,

@@ -1,7 +1,7 @@
 // Archiving a card (issue 43, ADR 095): the owner's card list and the agency's REST API take a
 // card offline and bring it back through this one function, so both move the default card the
 // same way and tell webhook receivers once per change. Who did it is audited by the caller.
-import { archiveCard, restoreCard } from '#app/models/cards.server'
+import { setCardArchivedState } from '#app/models/cards.server'
 import { emitCardUpdated } from '#app/webhooks/webhook-events.server'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -13,9 +13,7 @@ export async function setCardArchived(
   cardId: string,
   archived: boolean,
 ) {
-  const result = archived
-    ? await archiveCard(db, organizationId, ownerId, cardId)
-    : await restoreCard(db, organizationId, ownerId, cardId)
+  const result = await setCardArchivedState(db, organizationId, ownerId, cardId, archived)
   if (!result) return undefined
   if (result.changed) await emitCardUpdated(db, organizationId, result.card)
   return result.card

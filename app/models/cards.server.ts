@@ -342,15 +342,18 @@ async function promoteOldestLiveCard(db: Queryable, organizationId: string, user
 }
 
 /**
- * Archives a card (ADR 095): it keeps everything but shows nothing until restored. A default
- * card hands the default to the oldest card not archived. Run inside a transaction (withTenant).
- * The card as it is now and whether this changed it; undefined for a card that is not this user's.
+ * Archives a card or brings it back (ADR 095): an archived card keeps everything but shows
+ * nothing until restored. Archiving the default hands the default to the oldest card not
+ * archived; a restored card becomes the default when its owner has none. Run inside a
+ * transaction (withTenant). The card as it is now and whether this changed it; undefined for a
+ * card that is not this user's.
  */
-export async function archiveCard(
+export async function setCardArchivedState(
   db: Queryable,
   organizationId: string,
   userId: string,
   cardId: string,
+  archived: boolean,
 ) {
   if (!isUuid(cardId)) return undefined
   const [before] = await db
@@ -358,42 +361,24 @@ export async function archiveCard(
     .from(digitalCards)
     .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
   if (!before) return undefined
-  if (before.archivedAt) return { card: before, changed: false }
-  const card = await updateOwnedCard(db, organizationId, userId, cardId, {
-    archivedAt: new Date(),
-    isDefault: false,
-  })
-  if (before.isDefault) await promoteOldestLiveCard(db, organizationId, userId)
-  return card && { card, changed: true }
-}
-
-/**
- * Brings an archived card back; it becomes the default when its owner has none (every other card
- * archived). Run inside a transaction (withTenant). The card as it is now and whether this changed
- * it; undefined for a card that is not this user's.
- */
-export async function restoreCard(
-  db: Queryable,
-  organizationId: string,
-  userId: string,
-  cardId: string,
-) {
-  if (!isUuid(cardId)) return undefined
-  const [before] = await db
-    .select()
-    .from(digitalCards)
-    .where(and(owned(organizationId, userId), eq(digitalCards.id, cardId)))
-  if (!before) return undefined
-  if (!before.archivedAt) return { card: before, changed: false }
-  const [hasDefault] = await db
-    .select({ id: digitalCards.id })
-    .from(digitalCards)
-    .where(and(owned(organizationId, userId), eq(digitalCards.isDefault, true)))
-    .limit(1)
-  const card = await updateOwnedCard(db, organizationId, userId, cardId, {
-    archivedAt: null,
-    ...(hasDefault ? {} : { isDefault: true }),
-  })
+  if ((before.archivedAt !== null) === archived) return { card: before, changed: false }
+  const [hasDefault] = archived
+    ? []
+    : await db
+        .select({ id: digitalCards.id })
+        .from(digitalCards)
+        .where(and(owned(organizationId, userId), eq(digitalCards.isDefault, true)))
+        .limit(1)
+  const card = await updateOwnedCard(
+    db,
+    organizationId,
+    userId,
+    cardId,
+    archived
+      ? { archivedAt: new Date(), isDefault: false }
+      : { archivedAt: null, ...(hasDefault ? {} : { isDefault: true }) },
+  )
+  if (archived && before.isDefault) await promoteOldestLiveCard(db, organizationId, userId)
   return card && { card, changed: true }
 }
 

@@ -131,6 +131,7 @@ import {
   ownerHasCard,
   replaceCardLinks,
   setCardBackground,
+  setCardArchivedState,
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
@@ -1025,6 +1026,18 @@ const cases: Record<string, Case[]> = {
       name: "moves no default flag of A's",
       run: (db, b, a) => setDefaultCard(db, b, a.user.id, a.otherCard.id),
       expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  setCardArchivedState: [
+    {
+      name: "archives no card of A's",
+      run: (db, b, a) => setCardArchivedState(db, b, a.user.id, a.card.id, true),
+      expected: nothing,
+    },
+    {
+      name: "restores no card of A's",
+      run: (db, b, a) => setCardArchivedState(db, b, a.user.id, a.otherCard.id, false),
+      expected: nothing,
     },
   ],
   deleteCard: [

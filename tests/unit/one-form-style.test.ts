@@ -209,8 +209,18 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
   },
   {
     file: 'app/components/cards/cards-list-page.tsx',
-    marker: 'value="delete"',
-    why: 'the card’s delete confirmation: one button',
+    marker: 'name="intent" value={intent}',
+    why: 'the card’s Delete and Archive confirmations (ADR 095): one button each',
+  },
+  {
+    file: 'app/components/cards/cards-list-page.tsx',
+    marker: 'value="restore"',
+    why: 'an archived card’s Restore (ADR 095): one button',
+  },
+  {
+    file: 'app/components/cards/card-editor-page.tsx',
+    marker: 'value="restore"',
+    why: 'the archived card’s banner Restore (ADR 095): one button',
   },
   {
     file: 'app/components/cards/cards-list-page.tsx',

@@ -162,35 +162,52 @@ function CreateCardForm({ id, actionData }: { id: string; actionData?: CreateRep
   )
 }
 
-function DeleteCardButton({ card }: { card: ListedCard }) {
+/** A button that asks first, then posts one intent for one card (Delete, Archive). */
+function ConfirmedCardAction({
+  card,
+  intent,
+  label,
+  icon: Icon,
+  title,
+  description,
+  danger = false,
+}: {
+  card: ListedCard
+  intent: 'delete' | 'archive'
+  label: string
+  icon: typeof Trash2
+  title: string
+  description: string
+  danger?: boolean
+}) {
   return (
     <AlertDialog.Root>
       <AlertDialog.Trigger asChild>
         <Button
           variant="ghost"
           size="sm"
-          className="text-red-600"
-          aria-label={`Delete ${card.title}`}
+          className={danger ? 'text-red-600' : undefined}
+          aria-label={`${label} ${card.title}`}
         >
-          <Trash2 aria-hidden className="h-4 w-4" /> Delete
+          <Icon aria-hidden className="h-4 w-4" /> {label}
         </Button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
-          <AlertDialog.Title className="text-lg font-semibold">Delete card</AlertDialog.Title>
+          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-gray-600 dark:text-gray-400">
-            Are you sure you want to delete this card?
+            {description}
           </AlertDialog.Description>
           <div className="mt-6 flex justify-end gap-2">
             <AlertDialog.Cancel asChild>
               <Button variant="secondary">Cancel</Button>
             </AlertDialog.Cancel>
             <Form method="POST">
-              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="intent" value={intent} />
               <input type="hidden" name="cardId" value={card.id} />
-              <Button type="submit" variant="danger">
-                Delete
+              <Button type="submit" variant={danger ? 'danger' : undefined}>
+                {label}
               </Button>
             </Form>
           </div>
@@ -200,37 +217,28 @@ function DeleteCardButton({ card }: { card: ListedCard }) {
   )
 }
 
-function ArchiveCardButton({ card }: { card: ListedCard }) {
-  return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Archive ${card.title}`}>
-          <Archive aria-hidden className="h-4 w-4" /> Archive
-        </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl dark:bg-gray-900">
-          <AlertDialog.Title className="text-lg font-semibold">Archive card</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-gray-600 dark:text-gray-400">
-            Its link, QR code, NFC tags and wallet passes will show nothing until you restore it.
-            Its views and contacts are kept.
-          </AlertDialog.Description>
-          <div className="mt-6 flex justify-end gap-2">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
-            </AlertDialog.Cancel>
-            <Form method="POST">
-              <input type="hidden" name="intent" value="archive" />
-              <input type="hidden" name="cardId" value={card.id} />
-              <Button type="submit">Archive</Button>
-            </Form>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
-  )
-}
+const DeleteCardButton = ({ card }: { card: ListedCard }) => (
+  <ConfirmedCardAction
+    card={card}
+    intent="delete"
+    label="Delete"
+    icon={Trash2}
+    title="Delete card"
+    description="Are you sure you want to delete this card?"
+    danger
+  />
+)
+
+const ArchiveCardButton = ({ card }: { card: ListedCard }) => (
+  <ConfirmedCardAction
+    card={card}
+    intent="archive"
+    label="Archive"
+    icon={Archive}
+    title="Archive card"
+    description="Its link, QR code, NFC tags and wallet passes will show nothing until you restore it. Its views and contacts are kept."
+  />
+)
 
 /** Archived cards: listed apart, each to restore, edit or delete (ADR 095). */
 function ArchivedCards({ cards, listPath }: { cards: ListedCard[]; listPath: string }) {
