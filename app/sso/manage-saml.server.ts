@@ -4,7 +4,6 @@
 // provider's metadata URL) is derived from the agency's hosts. Every change is audited.
 import { X509Certificate } from 'node:crypto'
 import type { Actor } from '#app/auth/guards.server'
-import { recordOrganizationAudit } from '#app/models/audit.server'
 import { findSsoProvider, type SsoProvider } from '#app/models/sso.server'
 import { insertSamlProvider, updateSamlProvider } from '#app/models/sso-saml.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -21,6 +20,7 @@ import {
   type SamlIdentityProvider,
   type SamlServiceProvider,
 } from './saml.server'
+import { writeAuditedProvider } from './save-provider.server'
 
 export const samlMetadataPath = (providerId: string) => `/auth/sso/saml/${providerId}/metadata`
 export const samlAcsPath = (providerId: string) => `/auth/sso/saml/${providerId}/acs`
@@ -159,27 +159,16 @@ export async function saveSamlProvider(actor: Actor, value: SamlProviderForm): P
     jitRole: value.jitRole,
     enabled: value.enabled,
   }
-  await withTenant(organizationId, async (tx) => {
-    const saved = editing
-      ? await updateSamlProvider(tx, organizationId, editing, values)
-      : await insertSamlProvider(tx, organizationId, values)
-    if (!saved) throw new Refusal('not_found', SSO_MESSAGES.providerNotFound)
-    await recordOrganizationAudit(
-      tx,
-      organizationId,
-      actor.user.id,
-      editing ? 'sso.provider_updated' : 'sso.provider_added',
-      {
-        providerId: saved.id,
-        name: saved.displayName,
-        protocol: 'saml',
-        idpEntityId: saved.samlEntityId,
-        metadataUrl: saved.samlMetadataUrl,
-        certificates: saved.samlCertificates?.length ?? 0,
-        jitRole: saved.jitRole,
-        enabled: saved.enabled,
-      },
-    )
-  })
-  return editing ? 'Identity provider saved' : 'Identity provider added'
+  return writeAuditedProvider(
+    actor,
+    editing,
+    values,
+    { insert: insertSamlProvider, update: updateSamlProvider },
+    (saved) => ({
+      protocol: 'saml',
+      idpEntityId: saved.samlEntityId,
+      metadataUrl: saved.samlMetadataUrl,
+      certificates: saved.samlCertificates?.length ?? 0,
+    }),
+  )
 }

@@ -33,6 +33,7 @@ import { SSO_MESSAGES, type SsoSettingsForm } from '#app/validation/sso'
 import { withTenant } from '#drizzle/db.server'
 import { certificateExpiries } from './manage-saml.server'
 import { discoverProvider, OidcDiscoveryError } from './oidc.server'
+import { writeAuditedProvider } from './save-provider.server'
 
 export type SsoDomainStatus = 'pending' | 'verified'
 
@@ -118,28 +119,17 @@ export async function saveOidcProvider(actor: Actor, value: ProviderForm): Promi
     jitRole: value.jitRole,
     enabled: value.enabled,
   }
-  await withTenant(organizationId, async (tx) => {
-    const saved = editing
-      ? await updateOidcProvider(tx, organizationId, editing, values)
-      : await insertOidcProvider(tx, organizationId, values)
-    if (!saved) throw new Refusal('not_found', SSO_MESSAGES.providerNotFound)
-    await recordOrganizationAudit(
-      tx,
-      organizationId,
-      actor.user.id,
-      editing ? 'sso.provider_updated' : 'sso.provider_added',
-      {
-        providerId: saved.id,
-        name: saved.displayName,
-        issuer: saved.issuerUrl,
-        clientId: saved.clientId,
-        jitRole: saved.jitRole,
-        enabled: saved.enabled,
-        secret: typedSecret ? 'replaced' : 'unchanged',
-      },
-    )
-  })
-  return editing ? 'Identity provider saved' : 'Identity provider added'
+  return writeAuditedProvider(
+    actor,
+    editing,
+    values,
+    { insert: insertOidcProvider, update: updateOidcProvider },
+    (saved) => ({
+      issuer: saved.issuerUrl,
+      clientId: saved.clientId,
+      secret: typedSecret ? 'replaced' : 'unchanged',
+    }),
+  )
 }
 
 export async function removeSsoProvider(actor: Actor, providerId: string): Promise<string> {

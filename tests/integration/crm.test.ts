@@ -3,7 +3,7 @@
 // through the job queue, once, with retries and backoff, against a local fake of the API.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { crmSwitchDescription } from '#app/components/crm/api-settings-page'
+import { crmSwitchDescription } from '#app/components/crm/crm-form-parts'
 import { getEnv, resetEnvForTests } from '#app/env.server'
 import { runJobsNow } from '#app/job-handlers.server'
 import { action as apiSettingsAction, loader as apiSettingsLoader } from '#app/routes/api-settings'

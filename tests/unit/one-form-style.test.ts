@@ -163,24 +163,14 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'cancel an invitation: one button',
   },
   {
-    file: 'app/components/crm/api-settings-page.tsx',
-    marker: 'Remove saved key',
-    why: 'remove the saved key: one button',
+    file: 'app/components/crm/crm-form-parts.tsx',
+    marker: 'name={keepField} value="0"',
+    why: "remove a CRM's saved key, token or credentials (GoHighLevel, HubSpot, Salesforce): one button",
   },
   {
     file: 'app/components/crm/api-settings-page.tsx',
     marker: 'value="retry"',
     why: 'retry a failed sync: one button',
-  },
-  {
-    file: 'app/components/crm/crm-provider-forms.tsx',
-    marker: 'Remove saved token',
-    why: "remove HubSpot's saved token: one button",
-  },
-  {
-    file: 'app/components/crm/crm-provider-forms.tsx',
-    marker: 'Remove saved credentials',
-    why: "remove Salesforce's saved credentials: one button",
   },
   {
     file: 'app/components/cards/card-editor-page.tsx',

@@ -20,6 +20,7 @@ import {
   type CrmProviderName,
   type KeyStatus,
 } from '#app/validation/api-settings'
+import { EnableSwitch, RemoveSavedCredentials, SaveSettingsButton } from './crm-form-parts'
 import {
   HubspotSettings,
   type HubspotView,
@@ -263,49 +264,19 @@ function GoHighLevelSettings({ settings }: { settings: ApiSettingsView }) {
             <ErrorList id={fields.locationId.errorId} errors={fields.locationId.errors} />
           </div>
 
-          <div className="flex items-start justify-between gap-4 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="crm-enabled" className="text-sm font-medium">
-                Enable CRM Integration
-              </label>
-              <p id="crm-enabled-description" className="text-sm text-gray-600 dark:text-gray-400">
-                {crmSwitchDescription({ keyMissing: switchDisabled, on: enabled })}
-              </p>
-            </div>
-            <input
-              id="crm-enabled"
-              name="enabled"
-              type="checkbox"
-              role="switch"
-              aria-checked={enabled && !switchDisabled}
-              checked={enabled && !switchDisabled}
-              disabled={switchDisabled}
-              onChange={(event) => setEnabled(event.target.checked)}
-              aria-describedby="crm-enabled-description"
-              className="relative h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-gray-400 transition-colors before:absolute before:top-0.5 before:left-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-brand checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-not-allowed disabled:opacity-50 dark:bg-gray-600"
-            />
-          </div>
+          <EnableSwitch
+            id="crm-enabled"
+            disabled={switchDisabled}
+            checked={enabled}
+            onChange={setEnabled}
+          />
 
-          <div className="flex flex-wrap gap-2">
-            <StatusButton
-              name="intent"
-              value="save"
-              pending={submitting('save')}
-              pendingText="Saving..."
-            >
-              Save Settings
-            </StatusButton>
-          </div>
+          <SaveSettingsButton intent="save" pending={submitting('save')} />
         </Form>
         {settings.hasKey ? (
-          <Form method="POST" className="border-t border-gray-200 pt-4 dark:border-gray-800">
-            <input type="hidden" name="intent" value="save" />
-            <input type="hidden" name="keepStoredKey" value="0" />
+          <RemoveSavedCredentials intent="save" keepField="keepStoredKey" label="Remove saved key">
             <input type="hidden" name="apiKey" value="" />
-            <Button type="submit" variant="ghost" size="sm">
-              Remove saved key
-            </Button>
-          </Form>
+          </RemoveSavedCredentials>
         ) : null}
       </TitledSection>
 
@@ -401,12 +372,4 @@ function SyncStatus({ syncs, retrying }: { syncs: CrmSyncView[]; retrying: boole
       )}
     </section>
   )
-}
-
-/** What the CRM switch says: what happens to new contacts in its present position, not the other. */
-export function crmSwitchDescription({ keyMissing, on }: { keyMissing: boolean; on: boolean }) {
-  if (keyMissing) return 'Add a valid API key to turn the integration on.'
-  return on
-    ? 'New contacts are added to your CRM automatically.'
-    : 'Off: new contacts are not sent to your CRM. Turn it on to add them automatically.'
 }

@@ -5,12 +5,11 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { ErrorList, useSchemaForm } from '#app/components/forms'
-import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
+import { ErrorList, type FormField, useSchemaForm } from '#app/components/forms'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
 import { ApiSettingsSchema } from '#app/validation/api-settings'
+import { EnableSwitch, RemoveSavedCredentials, SaveSettingsButton } from './crm-form-parts'
 
 export type HubspotView = { hasToken: boolean; tokenLast4: string | null; enabled: boolean }
 export type SalesforceView = {
@@ -27,8 +26,8 @@ type ActionData =
 
 const INPUT_CLASS =
   'h-10 w-full min-w-0 rounded-md border border-gray-300 bg-white px-3 text-sm shadow-sm placeholder:text-gray-500 focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900 dark:placeholder:text-gray-400'
-const SWITCH_CLASS =
-  'relative h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-gray-400 transition-colors before:absolute before:top-0.5 before:left-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-brand checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-not-allowed disabled:opacity-50 dark:bg-gray-600'
+// Until the token or secret is saved, HubSpot and Salesforce have nothing to check: say so.
+const SAVE_WORKING_CREDENTIALS = 'Save working credentials to turn the integration on.'
 const CARD_CLASS =
   'flex flex-col gap-5 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm dark:border-gray-800 dark:bg-gray-950'
 const HELP_CLASS =
@@ -48,43 +47,44 @@ function usePending(intent: string) {
   return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
 }
 
-function EnableSwitch({
-  id,
-  disabled,
-  checked,
-  onChange,
+type InputField = Parameters<typeof FormField>[0]['field']
+
+/** A labelled credential input, with its hint when it has one and its errors. */
+function CredentialInput({
+  field,
+  label,
+  type,
+  hint,
+  placeholder,
+  onType,
 }: {
-  id: string
-  disabled: boolean
-  checked: boolean
-  onChange: (on: boolean) => void
+  field: InputField
+  label: string
+  type: 'text' | 'url' | 'password'
+  hint?: { id: string; text: string }
+  placeholder?: string
+  /** Told what is typed: an empty secret field keeps the saved one. */
+  onType?: (value: string) => void
 }) {
   return (
-    <div className="flex items-start justify-between gap-4 rounded-lg border border-gray-200 p-4 dark:border-gray-800">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={id} className="text-sm font-medium">
-          Enable CRM Integration
-        </label>
-        <p id={`${id}-description`} className="text-sm text-gray-600 dark:text-gray-400">
-          {disabled
-            ? 'Save working credentials to turn the integration on.'
-            : checked
-              ? 'New contacts are added to your CRM automatically.'
-              : 'Off: new contacts are not sent to your CRM. Turn it on to add them automatically.'}
-        </p>
-      </div>
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={field.id} className="text-sm font-medium">
+        {label}
+      </label>
       <input
-        id={id}
-        name="enabled"
-        type="checkbox"
-        role="switch"
-        aria-checked={checked && !disabled}
-        checked={checked && !disabled}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
-        aria-describedby={`${id}-description`}
-        className={SWITCH_CLASS}
+        {...getInputProps(field, { type, ariaDescribedBy: hint?.id })}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={onType ? (event) => onType(event.target.value) : undefined}
+        placeholder={placeholder}
+        className={INPUT_CLASS}
       />
+      {hint ? (
+        <p id={hint.id} className="text-xs text-gray-600 dark:text-gray-400">
+          {hint.text}
+        </p>
+      ) : null}
+      <ErrorList id={field.errorId} errors={field.errors} />
     </div>
   )
 }
@@ -109,55 +109,36 @@ export function HubspotSettings({ settings }: { settings: HubspotView }) {
       >
         <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
           <input type="hidden" name="keepStoredHubspotToken" value={keep ? '1' : '0'} />
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={fields.hubspotToken.id} className="text-sm font-medium">
-              Private app access token
-            </label>
-            <input
-              {...getInputProps(fields.hubspotToken, {
-                type: 'password',
-                ariaDescribedBy: 'crm-hubspot-token-hint',
-              })}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(event) => setTyped(event.target.value)}
-              placeholder={
-                settings.hasToken ? `Saved token ending in ${settings.tokenLast4}` : 'pat-na1-...'
-              }
-              className={INPUT_CLASS}
-            />
-            <p id="crm-hubspot-token-hint" className="text-xs text-gray-600 dark:text-gray-400">
-              {settings.hasToken
+          <CredentialInput
+            field={fields.hubspotToken}
+            label="Private app access token"
+            type="password"
+            hint={{
+              id: 'crm-hubspot-token-hint',
+              text: settings.hasToken
                 ? `A token ending in ${settings.tokenLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
-                : 'Saving checks the token with HubSpot. It is stored encrypted and never shown again.'}
-            </p>
-            <ErrorList id={fields.hubspotToken.errorId} errors={fields.hubspotToken.errors} />
-          </div>
+                : 'Saving checks the token with HubSpot. It is stored encrypted and never shown again.',
+            }}
+            placeholder={
+              settings.hasToken ? `Saved token ending in ${settings.tokenLast4}` : 'pat-na1-...'
+            }
+            onType={setTyped}
+          />
           <EnableSwitch
             id="crm-hubspot-enabled"
             disabled={!settings.hasToken && typed === ''}
             checked={typed !== '' || enabled}
             onChange={setEnabled}
+            missing={SAVE_WORKING_CREDENTIALS}
           />
-          <div className="flex flex-wrap gap-2">
-            <StatusButton
-              name="intent"
-              value="save-hubspot"
-              pending={pending}
-              pendingText="Saving..."
-            >
-              Save Settings
-            </StatusButton>
-          </div>
+          <SaveSettingsButton intent="save-hubspot" pending={pending} />
         </Form>
         {settings.hasToken ? (
-          <Form method="POST" className="border-t border-gray-200 pt-4 dark:border-gray-800">
-            <input type="hidden" name="intent" value="save-hubspot" />
-            <input type="hidden" name="keepStoredHubspotToken" value="0" />
-            <Button type="submit" variant="ghost" size="sm">
-              Remove saved token
-            </Button>
-          </Form>
+          <RemoveSavedCredentials
+            intent="save-hubspot"
+            keepField="keepStoredHubspotToken"
+            label="Remove saved token"
+          />
         ) : null}
       </TitledSection>
       <TitledSection
@@ -214,91 +195,45 @@ export function SalesforceSettings({ settings }: { settings: SalesforceView }) {
       >
         <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
           <input type="hidden" name="keepStoredSalesforceSecret" value={keep ? '1' : '0'} />
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={fields.salesforceUrl.id} className="text-sm font-medium">
-              My Domain URL
-            </label>
-            <input
-              {...getInputProps(fields.salesforceUrl, {
-                type: 'url',
-                ariaDescribedBy: 'crm-salesforce-url-hint',
-              })}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="https://yourcompany.my.salesforce.com"
-              className={INPUT_CLASS}
-            />
-            <p id="crm-salesforce-url-hint" className="text-xs text-gray-600 dark:text-gray-400">
-              From Setup, My Domain: the address your org signs in at.
-            </p>
-            <ErrorList id={fields.salesforceUrl.errorId} errors={fields.salesforceUrl.errors} />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={fields.salesforceClientId.id} className="text-sm font-medium">
-              Consumer key
-            </label>
-            <input
-              {...getInputProps(fields.salesforceClientId, { type: 'text' })}
-              autoComplete="off"
-              spellCheck={false}
-              className={INPUT_CLASS}
-            />
-            <ErrorList
-              id={fields.salesforceClientId.errorId}
-              errors={fields.salesforceClientId.errors}
-            />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={fields.salesforceClientSecret.id} className="text-sm font-medium">
-              Consumer secret
-            </label>
-            <input
-              {...getInputProps(fields.salesforceClientSecret, {
-                type: 'password',
-                ariaDescribedBy: 'crm-salesforce-secret-hint',
-              })}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(event) => setTyped(event.target.value)}
-              placeholder={
-                settings.hasSecret ? `Saved secret ending in ${settings.secretLast4}` : undefined
-              }
-              className={INPUT_CLASS}
-            />
-            <p id="crm-salesforce-secret-hint" className="text-xs text-gray-600 dark:text-gray-400">
-              Saving asks Salesforce for a token with these credentials. The secret is stored
-              encrypted and never shown again.
-            </p>
-            <ErrorList
-              id={fields.salesforceClientSecret.errorId}
-              errors={fields.salesforceClientSecret.errors}
-            />
-          </div>
+          <CredentialInput
+            field={fields.salesforceUrl}
+            label="My Domain URL"
+            type="url"
+            hint={{
+              id: 'crm-salesforce-url-hint',
+              text: 'From Setup, My Domain: the address your org signs in at.',
+            }}
+            placeholder="https://yourcompany.my.salesforce.com"
+          />
+          <CredentialInput field={fields.salesforceClientId} label="Consumer key" type="text" />
+          <CredentialInput
+            field={fields.salesforceClientSecret}
+            label="Consumer secret"
+            type="password"
+            hint={{
+              id: 'crm-salesforce-secret-hint',
+              text: 'Saving asks Salesforce for a token with these credentials. The secret is stored encrypted and never shown again.',
+            }}
+            placeholder={
+              settings.hasSecret ? `Saved secret ending in ${settings.secretLast4}` : undefined
+            }
+            onType={setTyped}
+          />
           <EnableSwitch
             id="crm-salesforce-enabled"
             disabled={!settings.hasSecret && typed === ''}
             checked={typed !== '' || enabled}
             onChange={setEnabled}
+            missing={SAVE_WORKING_CREDENTIALS}
           />
-          <div className="flex flex-wrap gap-2">
-            <StatusButton
-              name="intent"
-              value="save-salesforce"
-              pending={pending}
-              pendingText="Saving..."
-            >
-              Save Settings
-            </StatusButton>
-          </div>
+          <SaveSettingsButton intent="save-salesforce" pending={pending} />
         </Form>
         {settings.hasSecret ? (
-          <Form method="POST" className="border-t border-gray-200 pt-4 dark:border-gray-800">
-            <input type="hidden" name="intent" value="save-salesforce" />
-            <input type="hidden" name="keepStoredSalesforceSecret" value="0" />
-            <Button type="submit" variant="ghost" size="sm">
-              Remove saved credentials
-            </Button>
-          </Form>
+          <RemoveSavedCredentials
+            intent="save-salesforce"
+            keepField="keepStoredSalesforceSecret"
+            label="Remove saved credentials"
+          />
         ) : null}
       </TitledSection>
       <TitledSection

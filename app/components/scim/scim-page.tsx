@@ -4,15 +4,15 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { KeyRound, ScrollText } from 'lucide-react'
-import { useState } from 'react'
 import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { PageHeader, TD } from '#app/components/people/people-ui'
-import { Button } from '#app/components/ui/button'
+import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { CopyField } from '#app/components/ui/copy-field'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
-import { ConfirmActions, ConfirmDialog, DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
+import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
+import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
 import type { ScimTokenView } from '#app/scim/scim-tokens.server'
 import {
@@ -103,87 +103,6 @@ function NewTokenForm({ actionData }: { actionData: ActionData | undefined }) {
   )
 }
 
-function RotateDialog({
-  token,
-  graceChoices,
-  actionData,
-}: {
-  token: ScimTokenView
-  graceChoices: Choice[]
-  actionData: ActionData | undefined
-}) {
-  const [open, setOpen] = useState(false)
-  const navigation = useNavigation()
-  const id = `rotate-${token.id}`
-  const [form, fields] = useSchemaForm(rotateTokenForm, {
-    id,
-    lastResult: actionData?.intent === 'rotate-token' && open ? actionData.result : null,
-    defaultValue: { intent: 'rotate-token', tokenId: token.id, graceHours: '24' },
-  })
-  const pending =
-    navigation.formData?.get('intent') === 'rotate-token' &&
-    navigation.formData?.get('tokenId') === token.id
-  return (
-    <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={
-        <Button type="button" variant="secondary" size="sm">
-          Rotate<span className="sr-only"> {token.name}</span>
-        </Button>
-      }
-      title={`Rotate ${token.name}`}
-      description="A new token replaces this one. The old one keeps working for the time you choose, so you can paste the new one into your identity provider without a gap."
-    >
-      <Form
-        method="POST"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={() => setOpen(false)}
-      >
-        <input type="hidden" name="intent" value="rotate-token" />
-        <input type="hidden" name="tokenId" value={token.id} />
-        <FormSelect label="The old token keeps working for" field={fields.graceHours}>
-          {graceChoices.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </FormSelect>
-        <DialogActions pending={pending} label="Rotate token" pendingText="Rotating…" />
-      </Form>
-    </FormDialog>
-  )
-}
-
-function RevokeDialog({ token }: { token: ScimTokenView }) {
-  const navigation = useNavigation()
-  const [form] = useSchemaForm(revokeTokenForm, {
-    id: `revoke-${token.id}`,
-    defaultValue: { intent: 'revoke-token', tokenId: token.id },
-  })
-  const pending =
-    navigation.formData?.get('intent') === 'revoke-token' &&
-    navigation.formData?.get('tokenId') === token.id
-  return (
-    <ConfirmDialog
-      trigger={
-        <Button type="button" variant="danger" size="sm">
-          Revoke<span className="sr-only"> {token.name}</span>
-        </Button>
-      }
-      title={`Revoke ${token.name}?`}
-      description="Your identity provider's next call with this token is refused. Nothing it provisioned is removed."
-    >
-      <Form method="POST" className="flex justify-end gap-2" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="revoke-token" />
-        <input type="hidden" name="tokenId" value={token.id} />
-        <ConfirmActions pending={pending} label="Revoke token" pendingText="Revoking…" />
-      </Form>
-    </ConfirmDialog>
-  )
-}
-
 function TokensPanel({ tokens, graceChoices }: Pick<ScimPageProps, 'tokens' | 'graceChoices'>) {
   const actionData = useActionData<ActionData>()
   const newToken = actionData?.newToken
@@ -193,20 +112,13 @@ function TokensPanel({ tokens, graceChoices }: Pick<ScimPageProps, 'tokens' | 'g
       description="Your identity provider sends one with every call. A token is shown once, when it is made; only its last four characters are kept to tell it apart."
     >
       {newToken ? (
-        <div
-          role="status"
-          className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
-        >
-          <p className="text-sm font-medium">
-            {`Copy the token for ${newToken.name} now: it is not shown again.`}
-          </p>
-          <CopyField
-            id="new-scim-token"
-            label="Secret token"
-            value={newToken.token}
-            hint="Paste it as the Secret Token (Entra), the API token (Okta) or the bearer token (Google Workspace)."
-          />
-        </div>
+        <SecretShownOnce
+          message={`Copy the token for ${newToken.name} now: it is not shown again.`}
+          id="new-scim-token"
+          label="Secret token"
+          value={newToken.token}
+          hint="Paste it as the Secret Token (Entra), the API token (Okta) or the bearer token (Google Workspace)."
+        />
       ) : null}
       <NewTokenForm actionData={actionData} />
       {tokens.length === 0 ? (
@@ -248,13 +160,30 @@ function TokensPanel({ tokens, graceChoices }: Pick<ScimPageProps, 'tokens' | 'g
                 {token.state === 'active' || token.state === 'expiring' ? (
                   <div className="flex flex-wrap justify-end gap-2">
                     {token.state === 'active' ? (
-                      <RotateDialog
-                        token={token}
-                        graceChoices={graceChoices}
-                        actionData={actionData}
+                      <RotateWithOverlapDialog
+                        schema={rotateTokenForm}
+                        row={{ intent: 'rotate-token', rowKey: 'tokenId', rowId: token.id }}
+                        hoursField="graceHours"
+                        choices={graceChoices}
+                        triggerText="Rotate"
+                        triggerSrText={token.name}
+                        title={`Rotate ${token.name}`}
+                        description="A new token replaces this one. The old one keeps working for the time you choose, so you can paste the new one into your identity provider without a gap."
+                        selectLabel="The old token keeps working for"
+                        submitLabel="Rotate token"
                       />
                     ) : null}
-                    <RevokeDialog token={token} />
+                    <ConfirmRowDialog
+                      schema={revokeTokenForm}
+                      row={{ intent: 'revoke-token', rowKey: 'tokenId', rowId: token.id }}
+                      formId={`revoke-${token.id}`}
+                      triggerText="Revoke"
+                      triggerSrText={token.name}
+                      title={`Revoke ${token.name}?`}
+                      description="Your identity provider's next call with this token is refused. Nothing it provisioned is removed."
+                      confirmLabel="Revoke token"
+                      pendingText="Revoking…"
+                    />
                   </div>
                 ) : null}
               </td>

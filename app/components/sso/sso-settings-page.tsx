@@ -45,6 +45,87 @@ function useReplyFor(intent: string, id?: string) {
   return { lastResult: mine?.result, pending }
 }
 
+type ProviderField = Parameters<typeof FormField>[0]['field']
+
+/** A provider form's starting values: the provider's own when editing, else an enabled new one. */
+function providerDefaults(
+  intent: string,
+  provider: Provider | undefined,
+  protocolFields: Record<string, string>,
+) {
+  return {
+    intent,
+    displayName: provider?.displayName ?? '',
+    ...protocolFields,
+    jitRole: provider?.jitRole ?? 'end_user',
+    enabled: provider ? (provider.enabled ? 'on' : undefined) : 'on',
+    ...(provider ? { providerId: provider.id } : {}),
+  } as never
+}
+
+/** The top of an OIDC or SAML provider form: its errors, intent and, when editing, the id. */
+function ProviderFormStart({
+  errors,
+  intent,
+  provider,
+}: {
+  errors: string[] | undefined
+  intent: string
+  provider?: Provider
+}) {
+  return (
+    <>
+      {errors?.length ? <FormMessage>{errors.join(' ')}</FormMessage> : null}
+      <input type="hidden" name="intent" value={intent} />
+      {provider ? <input type="hidden" name="providerId" value={provider.id} /> : null}
+    </>
+  )
+}
+
+/** What OIDC and SAML providers share after their own fields: new accounts' role, Enabled, buttons. */
+function ProviderFormEnd({
+  f,
+  roles,
+  pending,
+  pendingText,
+  editing,
+  onDone,
+}: {
+  f: Record<string, ProviderField>
+  roles: Data['roles']
+  pending: boolean
+  pendingText: string
+  editing: boolean
+  onDone?: () => void
+}) {
+  return (
+    <>
+      <FormSelect label="Role of people who sign in for the first time" field={f.jitRole as never}>
+        {roles.map((role) => (
+          <option key={role.value} value={role.value}>
+            {role.label}
+          </option>
+        ))}
+      </FormSelect>
+      <FormCheckbox
+        field={f.enabled as never}
+        label="Enabled"
+        description="People of this provider's domains can sign in with it."
+      />
+      <div className="flex flex-wrap gap-2">
+        <StatusButton pending={pending} pendingText={pendingText}>
+          {editing ? 'Save provider' : 'Add provider'}
+        </StatusButton>
+        {onDone ? (
+          <Button type="button" variant="secondary" onClick={onDone}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </>
+  )
+}
+
 function ProviderForm({
   provider,
   roles,
@@ -59,22 +140,15 @@ function ProviderForm({
   const [form, fields] = useSchemaForm(SsoSettingsSchema, {
     id: provider ? `provider-${provider.id}` : 'add-provider',
     lastResult,
-    defaultValue: {
-      intent,
-      displayName: provider?.displayName ?? '',
+    defaultValue: providerDefaults(intent, provider, {
       issuerUrl: provider?.issuerUrl ?? '',
       clientId: provider?.clientId ?? '',
-      jitRole: provider?.jitRole ?? 'end_user',
-      enabled: provider ? (provider.enabled ? 'on' : undefined) : 'on',
-      ...(provider ? { providerId: provider.id } : {}),
-    } as never,
+    }),
   })
-  const f = fields as unknown as Record<string, Parameters<typeof FormField>[0]['field']>
+  const f = fields as unknown as Record<string, ProviderField>
   return (
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      <input type="hidden" name="intent" value={intent} />
-      {provider ? <input type="hidden" name="providerId" value={provider.id} /> : null}
+      <ProviderFormStart errors={form.errors} intent={intent} provider={provider} />
       <FormField
         label="Name"
         field={f.displayName as never}
@@ -101,28 +175,14 @@ function ProviderForm({
             : 'Stored encrypted, and never shown again.'
         }
       />
-      <FormSelect label="Role of people who sign in for the first time" field={f.jitRole as never}>
-        {roles.map((role) => (
-          <option key={role.value} value={role.value}>
-            {role.label}
-          </option>
-        ))}
-      </FormSelect>
-      <FormCheckbox
-        field={f.enabled as never}
-        label="Enabled"
-        description="People of this provider's domains can sign in with it."
+      <ProviderFormEnd
+        f={f}
+        roles={roles}
+        pending={pending}
+        pendingText="Checking the provider…"
+        editing={Boolean(provider)}
+        onDone={onDone}
       />
-      <div className="flex flex-wrap gap-2">
-        <StatusButton pending={pending} pendingText="Checking the provider…">
-          {provider ? 'Save provider' : 'Add provider'}
-        </StatusButton>
-        {onDone ? (
-          <Button type="button" variant="secondary" onClick={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
     </Form>
   )
 }
@@ -146,23 +206,16 @@ function SamlProviderForm({
   const [form, fields] = useSchemaForm(SsoSettingsSchema, {
     id: provider ? `saml-provider-${provider.id}` : 'add-saml-provider',
     lastResult,
-    defaultValue: {
-      intent,
-      displayName: provider?.displayName ?? '',
+    defaultValue: providerDefaults(intent, provider, {
       metadataUrl: provider?.samlMetadataUrl ?? '',
-      jitRole: provider?.jitRole ?? 'end_user',
-      enabled: provider ? (provider.enabled ? 'on' : undefined) : 'on',
-      ...(provider ? { providerId: provider.id } : {}),
-    } as never,
+    }),
   })
-  const f = fields as unknown as Record<string, Parameters<typeof FormField>[0]['field']>
-  const xml = f.metadataXml as Parameters<typeof FormField>[0]['field']
+  const f = fields as unknown as Record<string, ProviderField>
+  const xml = f.metadataXml as ProviderField
   const xmlHintId = `${xml.id}-hint`
   return (
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-      <input type="hidden" name="intent" value={intent} />
-      {provider ? <input type="hidden" name="providerId" value={provider.id} /> : null}
+      <ProviderFormStart errors={form.errors} intent={intent} provider={provider} />
       <FormField
         label="Name"
         field={f.displayName as never}
@@ -195,28 +248,14 @@ function SamlProviderForm({
         </p>
         <ErrorList id={xml.errorId} errors={xml.errors} />
       </div>
-      <FormSelect label="Role of people who sign in for the first time" field={f.jitRole as never}>
-        {roles.map((role) => (
-          <option key={role.value} value={role.value}>
-            {role.label}
-          </option>
-        ))}
-      </FormSelect>
-      <FormCheckbox
-        field={f.enabled as never}
-        label="Enabled"
-        description="People of this provider's domains can sign in with it."
+      <ProviderFormEnd
+        f={f}
+        roles={roles}
+        pending={pending}
+        pendingText="Reading the metadata…"
+        editing={Boolean(provider)}
+        onDone={onDone}
       />
-      <div className="flex flex-wrap gap-2">
-        <StatusButton pending={pending} pendingText="Reading the metadata…">
-          {provider ? 'Save provider' : 'Add provider'}
-        </StatusButton>
-        {onDone ? (
-          <Button type="button" variant="secondary" onClick={onDone}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
     </Form>
   )
 }
@@ -444,7 +483,7 @@ function ClaimDomainForm({ providers }: { providers: Provider[] }) {
     lastResult,
     defaultValue: { intent: 'claim-domain', providerId: providers[0]?.id ?? '' } as never,
   })
-  const f = fields as unknown as Record<string, Parameters<typeof FormField>[0]['field']>
+  const f = fields as unknown as Record<string, ProviderField>
   return (
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}

@@ -5,14 +5,17 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { ScrollText, Webhook } from 'lucide-react'
 import { useState } from 'react'
-import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
+import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { PageHeader, TD } from '#app/components/people/people-ui'
 import { Button } from '#app/components/ui/button'
-import { CopyField } from '#app/components/ui/copy-field'
+import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
-import { ConfirmActions, ConfirmDialog, DialogActions, FormDialog } from '#app/components/ui/dialog'
+import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
+import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
+import { RowIntentInputs, rowDefaults, useRowPending } from '#app/components/ui/row-intent-form'
+import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
   createEndpointForm,
@@ -207,98 +210,16 @@ function EditDialog({
   )
 }
 
-function RotateDialog({
-  endpoint,
-  overlapChoices,
-}: {
-  endpoint: WebhookEndpointView
-  overlapChoices: Choice[]
-}) {
-  const [open, setOpen] = useState(false)
-  const actionData = useActionData<ActionData>()
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(rotateSecretForm, {
-    id: `rotate-${endpoint.id}`,
-    lastResult: actionData?.intent === 'rotate-secret' && open ? actionData.result : null,
-    defaultValue: { intent: 'rotate-secret', endpointId: endpoint.id, overlapHours: '24' },
-  })
-  const pending =
-    navigation.formData?.get('intent') === 'rotate-secret' &&
-    navigation.formData?.get('endpointId') === endpoint.id
-  return (
-    <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={
-        <Button type="button" variant="secondary" size="sm">
-          Rotate secret<span className="sr-only"> of {hostOf(endpoint.url)}</span>
-        </Button>
-      }
-      title={`Rotate the secret of ${hostOf(endpoint.url)}`}
-      description="A new secret signs from now on. The old one keeps signing beside it for the time you choose (both signatures are sent), so your receiver can switch without refusing a message."
-    >
-      <Form
-        method="POST"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={() => setOpen(false)}
-      >
-        <input type="hidden" name="intent" value="rotate-secret" />
-        <input type="hidden" name="endpointId" value={endpoint.id} />
-        <FormSelect label="The old secret keeps signing for" field={fields.overlapHours}>
-          {overlapChoices.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </FormSelect>
-        <DialogActions pending={pending} label="Rotate secret" pendingText="Rotating…" />
-      </Form>
-    </FormDialog>
-  )
-}
-
-function DeleteDialog({ endpoint }: { endpoint: WebhookEndpointView }) {
-  const navigation = useNavigation()
-  const [form] = useSchemaForm(deleteEndpointForm, {
-    id: `delete-${endpoint.id}`,
-    defaultValue: { intent: 'delete-endpoint', endpointId: endpoint.id },
-  })
-  const pending =
-    navigation.formData?.get('intent') === 'delete-endpoint' &&
-    navigation.formData?.get('endpointId') === endpoint.id
-  return (
-    <ConfirmDialog
-      trigger={
-        <Button type="button" variant="danger" size="sm">
-          Delete<span className="sr-only"> {hostOf(endpoint.url)}</span>
-        </Button>
-      }
-      title={`Delete ${hostOf(endpoint.url)}?`}
-      description="Nothing more is sent to it, and its delivery log is deleted with it."
-    >
-      <Form method="POST" className="flex justify-end gap-2" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="delete-endpoint" />
-        <input type="hidden" name="endpointId" value={endpoint.id} />
-        <ConfirmActions pending={pending} label="Delete endpoint" pendingText="Deleting…" />
-      </Form>
-    </ConfirmDialog>
-  )
-}
-
 function EnableButton({ endpoint }: { endpoint: WebhookEndpointView }) {
-  const navigation = useNavigation()
+  const row = { intent: 'enable-endpoint', rowKey: 'endpointId', rowId: endpoint.id }
+  const pending = useRowPending(row)
   const [form] = useSchemaForm(enableEndpointForm, {
     id: `enable-${endpoint.id}`,
-    defaultValue: { intent: 'enable-endpoint', endpointId: endpoint.id },
+    defaultValue: rowDefaults(row),
   })
-  const pending =
-    navigation.formData?.get('intent') === 'enable-endpoint' &&
-    navigation.formData?.get('endpointId') === endpoint.id
   return (
     <Form method="POST" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="enable-endpoint" />
-      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <RowIntentInputs {...row} />
       <StatusButton pending={pending} pendingText="Turning on…" size="sm">
         Turn on<span className="sr-only"> {hostOf(endpoint.url)}</span>
       </StatusButton>
@@ -342,20 +263,13 @@ function EndpointsPanel({
       description="Your receiver verifies each message with the endpoint's secret. A secret is shown once, when it is made."
     >
       {newSecret ? (
-        <div
-          role="status"
-          className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
-        >
-          <p className="text-sm font-medium">
-            {`Copy the signing secret for ${hostOf(newSecret.url)} now: it is not shown again.`}
-          </p>
-          <CopyField
-            id="new-webhook-secret"
-            label="Signing secret"
-            value={newSecret.secret}
-            hint="Give it to your receiver's Standard Webhooks library (new Webhook(secret).verify(body, headers))."
-          />
-        </div>
+        <SecretShownOnce
+          message={`Copy the signing secret for ${hostOf(newSecret.url)} now: it is not shown again.`}
+          id="new-webhook-secret"
+          label="Signing secret"
+          value={newSecret.secret}
+          hint="Give it to your receiver's Standard Webhooks library (new Webhook(secret).verify(body, headers))."
+        />
       ) : null}
       {endpoints.length === 0 ? (
         <EmptyState icon={Webhook} title="No endpoints yet">
@@ -391,8 +305,29 @@ function EndpointsPanel({
                 <div className="flex flex-wrap justify-end gap-2">
                   {endpoint.enabled ? null : <EnableButton endpoint={endpoint} />}
                   <EditDialog endpoint={endpoint} eventChoices={eventChoices} />
-                  <RotateDialog endpoint={endpoint} overlapChoices={overlapChoices} />
-                  <DeleteDialog endpoint={endpoint} />
+                  <RotateWithOverlapDialog
+                    schema={rotateSecretForm}
+                    row={{ intent: 'rotate-secret', rowKey: 'endpointId', rowId: endpoint.id }}
+                    hoursField="overlapHours"
+                    choices={overlapChoices}
+                    triggerText="Rotate secret"
+                    triggerSrText={`of ${hostOf(endpoint.url)}`}
+                    title={`Rotate the secret of ${hostOf(endpoint.url)}`}
+                    description="A new secret signs from now on. The old one keeps signing beside it for the time you choose (both signatures are sent), so your receiver can switch without refusing a message."
+                    selectLabel="The old secret keeps signing for"
+                    submitLabel="Rotate secret"
+                  />
+                  <ConfirmRowDialog
+                    schema={deleteEndpointForm}
+                    row={{ intent: 'delete-endpoint', rowKey: 'endpointId', rowId: endpoint.id }}
+                    formId={`delete-${endpoint.id}`}
+                    triggerText="Delete"
+                    triggerSrText={hostOf(endpoint.url)}
+                    title={`Delete ${hostOf(endpoint.url)}?`}
+                    description="Nothing more is sent to it, and its delivery log is deleted with it."
+                    confirmLabel="Delete endpoint"
+                    pendingText="Deleting…"
+                  />
                 </div>
               </td>
             </tr>
@@ -420,18 +355,15 @@ const STATUS_CLASS: Record<Delivery['status'], string> = {
 }
 
 function ResendButton({ delivery }: { delivery: Delivery }) {
-  const navigation = useNavigation()
+  const row = { intent: 'resend', rowKey: 'deliveryId', rowId: delivery.id }
+  const pending = useRowPending(row)
   const [form] = useSchemaForm(resendDeliveryForm, {
     id: `resend-${delivery.id}`,
-    defaultValue: { intent: 'resend', deliveryId: delivery.id },
+    defaultValue: rowDefaults(row),
   })
-  const pending =
-    navigation.formData?.get('intent') === 'resend' &&
-    navigation.formData?.get('deliveryId') === delivery.id
   return (
     <Form method="POST" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="resend" />
-      <input type="hidden" name="deliveryId" value={delivery.id} />
+      <RowIntentInputs {...row} />
       <StatusButton pending={pending} pendingText="Resending…" size="sm" variant="secondary">
         Resend
       </StatusButton>

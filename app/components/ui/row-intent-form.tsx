@@ -1,0 +1,34 @@
+// A form that acts on one row of a table (rotate, revoke, delete, resend): its hidden intent and
+// the row's id. Several rows share a screen, so a row's form counts as pending only while the
+// form being sent names both its intent and its row; the other rows' buttons stay idle.
+import { useNavigation } from '@remix-run/react'
+
+export type RowIntent = {
+  /** The form's hidden intent. */
+  intent: string
+  /** The name of the hidden field that carries the row's id, e.g. tokenId. */
+  rowKey: string
+  rowId: string
+}
+
+/** The row form's default values (as useSchemaForm takes them), its other fields' after. */
+export function rowDefaults({ intent, rowKey, rowId }: RowIntent, others?: Record<string, string>) {
+  // The schema's input type is the caller's; these are its intent, row id and named fields.
+  return { intent, [rowKey]: rowId, ...others } as never
+}
+
+/** Whether this row's form, and not another row's, is the one being sent. */
+export function useRowPending({ intent, rowKey, rowId }: RowIntent) {
+  const navigation = useNavigation()
+  return navigation.formData?.get('intent') === intent && navigation.formData?.get(rowKey) === rowId
+}
+
+/** The row form's hidden intent and row id. */
+export function RowIntentInputs({ intent, rowKey, rowId }: RowIntent) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={rowKey} value={rowId} />
+    </>
+  )
+}
