@@ -221,13 +221,14 @@ test('wizard with a real upload, then duplicate, new, default and delete', async
   await expect(archived).toBeVisible()
   const editHref = (await archived.getByRole('link', { name: /^Edit/ }).getAttribute('href')) ?? ''
   const archivedId = editHref.split('/').pop() ?? ''
-  const gone = await page.request.get(urlFor(HOSTS.alpha, `/card/${archivedId}`))
-  expect(gone.status()).toBe(404)
+  const cardPage = urlFor(HOSTS.alpha, `/card/${archivedId}`)
+  expect((await page.goto(cardPage))?.status()).toBe(404)
+  await page.goto(urlFor(HOSTS.alpha, '/dashboard/end-user/digital-cards'))
   await archived.getByRole('button', { name: /^Restore/ }).click()
   await expect(page.getByText('Card restored')).toBeVisible()
   await expect(items).toHaveCount(2)
   await expect(page.getByTestId('archived-card')).toHaveCount(0)
-  expect((await page.request.get(urlFor(HOSTS.alpha, `/card/${archivedId}`))).status()).toBe(200)
+  expect((await page.goto(cardPage))?.status()).toBe(200)
 })
 
 test('card text stays readable on light, dark, gradient and image backgrounds', async ({
