@@ -130,8 +130,8 @@ import {
   listOrganizationCards,
   ownerHasCard,
   replaceCardLinks,
-  setCardBackground,
   setCardArchivedState,
+  setCardBackground,
   setDefaultCard,
   updateCard,
 } from '#app/models/cards.server'
