@@ -239,7 +239,7 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   if (!shuttingDown) return next()
   res.setHeader('Connection', 'close')
-  if (routedPath(req) === '/api/health-check') {
+  if (routedPath(req) === '/api/health-check' || routedPath(req) === '/api/health/ready') {
     res.status(503).json({ error: 'Shutting down' })
     return
   }

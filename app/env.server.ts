@@ -39,6 +39,13 @@ const schema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // A transaction-mode pooler (PgBouncer) in front of Postgres: requests go through it as the app
+  // login, LISTEN stays on a direct connection (app/prepare-database.server.ts, ADR 096).
+  DATABASE_POOLER_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   TEST_DATABASE_URL: z.string().optional(),
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
   RESEND_API_KEY: z.string().optional(),

@@ -29,13 +29,29 @@ export async function prepareDatabase(options: { log?: Log } = {}) {
   const wantDemo =
     process.env.SEED_DEMO === '1' || (process.env.SEED_DEMO !== '0' && owner.driver === 'pglite')
   if (wantDemo && !(await hasPlatformOrganization(owner.db))) {
-    await seedDemo(owner.db)
-    log('demo data seeded (see README for the accounts)')
+    // Processes starting together (a cluster, ADR 096) seed one after another: the second finds
+    // the demo there and leaves it.
+    if (await seedDemoOnce(owner)) log('demo data seeded (see README for the accounts)')
   }
   if (owner.driver === 'postgres') await connectAsAppRole(owner, log)
   // PGlite has no autovacuum: the planner would otherwise never see how large the tables have
   // grown (a data directory filled by an import, a restore or months of use).
   else await owner.db.execute(sql`analyze`)
+}
+
+/** Seeds the demo unless another process has, under a lock held by whichever seeds. */
+async function seedDemoOnce(owner: DatabaseHandle) {
+  if (owner.driver === 'pglite') {
+    await seedDemo(owner.db)
+    return true
+  }
+  return owner.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('brandcard demo seed'))`)
+    if (await hasPlatformOrganization(tx)) return false
+    // Its own transaction, on another connection: the lock is held until this one ends.
+    await seedDemo(owner.db)
+    return true
+  })
 }
 
 /**
@@ -47,12 +63,51 @@ export async function prepareDatabase(options: { log?: Log } = {}) {
  */
 async function connectAsAppRole(owner: DatabaseHandle, log: Log) {
   const env = getEnv()
+  const appUrl = env.DATABASE_APP_URL ?? derivedLoginUrl(env.DATABASE_URL ?? '', env.APP_SECRET)
   const app = env.DATABASE_APP_URL
     ? await openUnprivileged(env.DATABASE_APP_URL)
     : await connectWithDerivedLogin(owner, env.DATABASE_URL ?? '', env.APP_SECRET, log)
-  setDatabaseHandle(app)
+  if (env.DATABASE_POOLER_URL) {
+    await app.close()
+    setDatabaseHandle(await openThroughPooler(env.DATABASE_POOLER_URL, appUrl))
+    log('database: requests go through the transaction pooler, LISTEN straight to Postgres')
+  } else {
+    setDatabaseHandle(app)
+  }
   await owner.close()
   log('database: requests run as brandcard_app (not the owner, no superuser, no BYPASSRLS)')
+}
+
+/**
+ * Requests through a transaction-mode pooler (PgBouncer, ADR 096) as the app login: the pooler's
+ * address with the login's name and password unless the pooler URL names its own. Statements go
+ * unprepared (the pooler may run each transaction on another server connection), and LISTEN
+ * keeps its own session straight to Postgres on the app login's URL. Row-level security's
+ * settings are SET LOCAL (withTenant), so they hold within the one transaction the pooler pins.
+ */
+export async function openThroughPooler(poolerUrl: string, appUrl: string) {
+  const pooled = new URL(poolerUrl)
+  if (!pooled.username) {
+    const login = new URL(appUrl)
+    pooled.username = login.username
+    pooled.password = login.password
+  }
+  const handle = openPostgres(pooled.toString(), { prepare: false, listenUrl: appUrl })
+  try {
+    await assertUnprivileged(handle)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw redacted(error, 'could not connect through DATABASE_POOLER_URL')
+  }
+}
+
+/** The app login's URL on the owner's server: brandcard_app with the password from the secret. */
+function derivedLoginUrl(ownerUrl: string, secret: string | undefined) {
+  const url = new URL(ownerUrl)
+  url.username = 'brandcard_app'
+  url.password = appLoginPassword(secret ?? '')
+  return url.toString()
 }
 
 /** The app login's password: an HMAC of APP_SECRET, never stored, never logged. */
@@ -74,10 +129,7 @@ export async function connectWithDerivedLogin(
   log: Log = () => {},
 ): Promise<DatabaseHandle> {
   const password = appLoginPassword(secret)
-  const url = new URL(ownerUrl)
-  url.username = 'brandcard_app'
-  url.password = password
-  const appUrl = url.toString()
+  const appUrl = derivedLoginUrl(ownerUrl, secret)
   try {
     // Already set up by this or another instance: nothing to change.
     return await openUnprivileged(appUrl)

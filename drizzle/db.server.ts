@@ -135,9 +135,25 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
   }
 }
 
-export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
+export type PostgresOptions = {
+  max?: number
+  /**
+   * A transaction-mode pooler (PgBouncer before 1.21) hands each transaction whichever server
+   * connection is free, so a statement prepared on one is unknown on the next: postgres.js then
+   * sends every query unnamed (`prepare: false`).
+   */
+  prepare?: boolean
+  /**
+   * Where LISTEN goes when `url` is such a pooler: a session that stays put, straight to Postgres
+   * (a pooler in transaction mode would drop the subscription with the transaction).
+   */
+  listenUrl?: string
+}
+
+export function openPostgres(url: string, options: PostgresOptions = {}): DatabaseHandle {
   const client = postgres(url, {
     max: options.max ?? 10,
+    prepare: options.prepare ?? true,
     connect_timeout: 3,
     idle_timeout: 30,
     // No array-type lookup on each new connection: the schema has no array columns, and that
@@ -151,6 +167,15 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     onnotice: () => {},
   })
+  const listener = options.listenUrl
+    ? postgres(options.listenUrl, {
+        max: 1,
+        connect_timeout: 3,
+        fetch_types: false,
+        backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+        onnotice: () => {},
+      })
+    : undefined
   const db = drizzlePostgres(client, { schema }) as unknown as Database
   return {
     db,
@@ -159,6 +184,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       // Migrations get their own single connection so advisory locks and DDL stay on one session.
       const migrationClient = postgres(url, { max: 1, onnotice: () => {} })
       try {
+        // Several processes starting at once (a cluster, ADR 096) migrate one after another:
+        // drizzle's migrator takes no lock, and two running the same DDL would collide. The lock
+        // is the session's, and ends with the connection should this process die meanwhile.
+        await migrationClient`select pg_advisory_lock(hashtext('brandcard migrations'))`
         await migratePostgres(drizzlePostgres(migrationClient), {
           migrationsFolder: migrationsFolder(),
         })
@@ -166,10 +195,12 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         await migrationClient.end()
       }
     },
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), listener?.end({ timeout: 5 })])
+    },
     async listen(channel, onNotify, onListening) {
       // postgres.js keeps one extra connection for LISTEN and re-subscribes after a reconnect.
-      const { unlisten } = await client.listen(channel, onNotify, onListening)
+      const { unlisten } = await (listener ?? client).listen(channel, onNotify, onListening)
       return unlisten
     },
   }

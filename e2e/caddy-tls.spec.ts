@@ -39,6 +39,8 @@ const CADDY = '/usr/bin/caddy'
 const HTTPS_PORT = E2E_PORT + 50
 const HTTP_PORT = E2E_PORT + 51
 const APP_PORT = E2E_PORT + 52
+// deploy/Caddyfile's loopback listener for the TLS ask.
+const ASK_PORT = E2E_PORT + 53
 const VERIFIED = 'cards.acme-tls.test'
 const PENDING = 'cards.globex-tls.test'
 const DEMO_PASSWORD = 'demo1234'
@@ -308,7 +310,8 @@ test.beforeAll(async () => {
     XDG_DATA_HOME: path.join(workDir, 'xdg-data'),
     XDG_CONFIG_HOME: path.join(workDir, 'xdg-config'),
     ACME_EMAIL: 'ops@example.test',
-    APP_UPSTREAM: `127.0.0.1:${APP_PORT}`,
+    APP_UPSTREAMS: `127.0.0.1:${APP_PORT}`,
+    ASK_PORT: String(ASK_PORT),
   })
   const rootFile = path.join(storage, 'pki', 'authorities', 'local', 'root.crt')
   await waitFor(

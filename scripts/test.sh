@@ -127,3 +127,12 @@ together typecheck lint dependencies build
 # more CPU than one after the other (895 s against 835 s, 1,614 s of CPU against 1,425 s).
 stage unit+integration npm run --silent test:unit
 stage e2e npx playwright test
+# Three app processes behind Caddy through PgBouncer on Postgres, restarted and killed under
+# load (scripts/cluster/drill.ts, ADR 096): it needs a Postgres server, as the Postgres half of
+# the integration tests does.
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  stage cluster-drill npm run --silent drill:cluster
+else
+  echo
+  echo "==> cluster-drill: not run (it needs TEST_DATABASE_URL: a Postgres server)"
+fi
