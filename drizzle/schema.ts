@@ -298,6 +298,7 @@ export const sessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('sessions_org_id_key').on(t.organizationId, t.id),
     index('sessions_org_idx').on(t.organizationId),
     index('sessions_user_idx').on(t.userId),
     foreignKey({
@@ -325,6 +326,7 @@ export const passkeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [
+    unique('passkeys_org_id_key').on(t.organizationId, t.id),
     unique('passkeys_org_credential_key').on(t.organizationId, t.credentialId),
     index('passkeys_org_user_idx').on(t.organizationId, t.userId),
     foreignKey({
@@ -367,6 +369,7 @@ export const billingAccounts = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    unique('billing_accounts_org_id_key').on(t.organizationId, t.id),
     unique('billing_accounts_org_user_key').on(t.organizationId, t.userId),
     uniqueIndex('billing_accounts_one_per_organization')
       .on(t.organizationId)
@@ -395,7 +398,10 @@ export const stripeEvents = pgTable(
     handledAt: timestamp('handled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('stripe_events_org_idx').on(t.organizationId)],
+  (t) => [
+    unique('stripe_events_org_id_key').on(t.organizationId, t.id),
+    index('stripe_events_org_idx').on(t.organizationId),
+  ],
 )
 
 export const passwordResetTokens = pgTable(
@@ -404,12 +410,15 @@ export const passwordResetTokens = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     organizationId: organizationId(),
     userId: uuid('user_id').notNull(),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    unique('password_reset_tokens_org_id_key').on(t.organizationId, t.id),
+    // Looked up on the tenant's host, so per organization (a distributed table's keys hold it).
+    unique('password_reset_tokens_org_token_hash_key').on(t.organizationId, t.tokenHash),
     index('password_reset_tokens_org_idx').on(t.organizationId),
     foreignKey({
       name: 'password_reset_tokens_user_fk',
@@ -428,12 +437,14 @@ export const emailConfirmationTokens = pgTable(
     userId: uuid('user_id').notNull(),
     // The address the link confirms: a link sent before an email change confirms nothing after it.
     email: text('email').notNull(),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    unique('email_confirmation_tokens_org_id_key').on(t.organizationId, t.id),
+    unique('email_confirmation_tokens_org_token_hash_key').on(t.organizationId, t.tokenHash),
     index('email_confirmation_tokens_org_idx').on(t.organizationId),
     foreignKey({
       name: 'email_confirmation_tokens_user_fk',
@@ -512,7 +523,9 @@ export const digitalCards = pgTable(
     }),
     index('digital_cards_org_user_idx').on(t.organizationId, t.userId),
     // Exactly one default card per user is kept by the model; at most one by the database.
-    uniqueIndex('digital_cards_one_default_per_user').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('digital_cards_one_default_per_user')
+      .on(t.organizationId, t.userId)
+      .where(sql`${t.isDefault}`),
     // Whether an image is still used (the media route, the sweep) is asked by media id.
     index('digital_cards_logo_media_idx')
       .on(t.logoMediaId)
@@ -620,6 +633,7 @@ export const cardLinks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('card_links_org_id_key').on(t.organizationId, t.id),
     // The card page reads a card's links in order: this is that lookup, and one link per place.
     unique('card_links_org_card_position_key').on(t.organizationId, t.cardId, t.position),
     foreignKey({
@@ -645,6 +659,7 @@ export const cardSlugs = pgTable(
     retiredAt: timestamp('retired_at', { withTimezone: true }),
   },
   (t) => [
+    unique('card_slugs_org_id_key').on(t.organizationId, t.id),
     uniqueIndex('card_slugs_org_slug_key').on(t.organizationId, t.slug),
     uniqueIndex('card_slugs_one_current_per_card')
       .on(t.organizationId, t.cardId)
@@ -796,6 +811,7 @@ export const walletRegistrations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('wallet_registrations_org_id_key').on(t.organizationId, t.id),
     uniqueIndex('wallet_registrations_pass_device_key').on(
       t.organizationId,
       t.passId,
@@ -924,6 +940,7 @@ export const cardViews = pgTable(
     viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    unique('card_views_org_id_key').on(t.organizationId, t.id),
     index('card_views_org_card_viewed_idx').on(t.organizationId, t.cardId, t.viewedAt),
     // A visitor's views (the hash is keyed by the card too): the repeat check of every recorded
     // view reads this visitor's entries, not every view of the card in the last half hour.
@@ -1079,7 +1096,8 @@ export const teamMembers = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    unique('team_members_team_user_key').on(t.teamId, t.userId),
+    unique('team_members_org_id_key').on(t.organizationId, t.id),
+    unique('team_members_org_team_user_key').on(t.organizationId, t.teamId, t.userId),
     index('team_members_org_user_idx').on(t.organizationId, t.userId),
     foreignKey({
       name: 'team_members_team_fk',
@@ -1102,13 +1120,15 @@ export const teamInvitations = pgTable(
     teamId: uuid('team_id').notNull(),
     email: text('email').notNull(),
     role: teamRole('role').notNull().default('member'),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull(),
     invitedByUserId: uuid('invited_by_user_id'),
     status: invitationStatus('status').notNull().default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    unique('team_invitations_org_id_key').on(t.organizationId, t.id),
+    unique('team_invitations_org_token_hash_key').on(t.organizationId, t.tokenHash),
     index('team_invitations_org_team_idx').on(t.organizationId, t.teamId),
     // One pending invitation per address and team: inviting again replaces it.
     uniqueIndex('team_invitations_pending_email_key')
@@ -1140,6 +1160,7 @@ export const auditEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('audit_events_org_id_key').on(t.organizationId, t.id),
     index('audit_events_org_created_idx').on(t.organizationId, t.createdAt),
     // A user's own events, newest first (the end user's recent activity).
     index('audit_events_org_actor_created_idx').on(t.organizationId, t.actorUserId, t.createdAt),
@@ -1211,7 +1232,10 @@ export const emailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt)],
+  (t) => [
+    unique('email_outbox_org_id_key').on(t.organizationId, t.id),
+    index('email_outbox_org_created_idx').on(t.organizationId, t.createdAt),
+  ],
 )
 
 // Announcements an agency admin writes to its end users (issue 30 point 2, ADR 046): sent only
@@ -1492,6 +1516,7 @@ export const ssoSamlRequests = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('sso_saml_requests_org_id_key').on(t.organizationId, t.id),
     index('sso_saml_requests_org_created_idx').on(t.organizationId, t.createdAt),
     foreignKey({
       name: 'sso_saml_requests_provider_fk',
@@ -1551,7 +1576,7 @@ export const scimTokens = pgTable(
   },
   (t) => [
     unique('scim_tokens_org_id_key').on(t.organizationId, t.id),
-    uniqueIndex('scim_tokens_hash_key').on(t.tokenHash),
+    uniqueIndex('scim_tokens_org_hash_key').on(t.organizationId, t.tokenHash),
     index('scim_tokens_org_created_idx').on(t.organizationId, t.createdAt),
     foreignKey({
       name: 'scim_tokens_created_by_fk',
@@ -1580,6 +1605,7 @@ export const scimEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('scim_events_org_id_key').on(t.organizationId, t.id),
     index('scim_events_org_created_idx').on(t.organizationId, t.createdAt),
     index('scim_events_org_status_created_idx').on(t.organizationId, t.status, t.createdAt),
     foreignKey({
@@ -1704,6 +1730,7 @@ export const webhookAttempts = pgTable(
     manual: boolean('manual').notNull().default(false),
   },
   (t) => [
+    unique('webhook_attempts_org_id_key').on(t.organizationId, t.id),
     index('webhook_attempts_org_delivery_idx').on(t.organizationId, t.deliveryId, t.attemptedAt),
     foreignKey({
       name: 'webhook_attempts_delivery_fk',
@@ -1755,7 +1782,7 @@ export const apiKeys = pgTable(
   },
   (t) => [
     unique('api_keys_org_id_key').on(t.organizationId, t.id),
-    uniqueIndex('api_keys_hash_key').on(t.keyHash),
+    uniqueIndex('api_keys_org_hash_key').on(t.organizationId, t.keyHash),
     index('api_keys_org_created_idx').on(t.organizationId, t.createdAt),
     foreignKey({
       name: 'api_keys_created_by_fk',
@@ -1828,6 +1855,7 @@ export const tenantTables = {
   userSettings,
   organizationSettings,
   emailOutbox,
+  emailConfirmationTokens,
   sendingDomains,
   announcements,
   billingAccounts,

@@ -221,7 +221,9 @@ export async function addTeamMember(
   const [row] = await db
     .insert(teamMembers)
     .values({ organizationId, teamId, userId, role })
-    .onConflictDoNothing({ target: [teamMembers.teamId, teamMembers.userId] })
+    .onConflictDoNothing({
+      target: [teamMembers.organizationId, teamMembers.teamId, teamMembers.userId],
+    })
     .returning()
   return row
 }
