@@ -246,7 +246,7 @@ try {
     caddyDir: path.join(workDir, 'caddy'),
     bind: '127.0.0.1',
     // Caddy asks each process every 250 ms: a stopping one is out of the rotation well within
-    // its 1.5 s drain window.
+    // its 3 s drain window, even on a busy machine.
     healthInterval: '250ms',
     env: {
       ...process.env,
@@ -256,7 +256,7 @@ try {
       ROOT_DOMAIN: 'localhost',
       SEED_DEMO: '1',
       TRUST_PROXY: '1',
-      SHUTDOWN_DRAIN_MS: '1500',
+      SHUTDOWN_DRAIN_MS: '3000',
       LOG_LEVEL: 'warn',
       BACKUP_RETENTION: '0',
       DOMAIN_RECHECK_SECONDS: '0',
