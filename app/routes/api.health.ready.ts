@@ -7,7 +7,11 @@ import { pingDatabase } from '#drizzle/db.server'
 // of checks, costs one database round trip per second at most.
 const HEALTHY_FOR_MS = 1_000
 
-// Used by the Docker HEALTHCHECK and the home page's database warning: no tenant needed.
+// Readiness (ADR 097): whether this process should be sent requests. 503 while the disk is short
+// or the database does not answer, and, from the first moment of a shutdown, before the drain
+// window, by server.ts itself (the loader never runs then): a load balancer stops routing here.
+// /api/health-check (the Docker HEALTHCHECK, the home page's database warning) is the same
+// loader; /api/health/live says only that the process answers. No tenant needed.
 export async function loader({ context }: LoaderFunctionArgs) {
   // Before the disk is full, while writes are refused: a load balancer routes elsewhere.
   const disk = await diskSpace()
