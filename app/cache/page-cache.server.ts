@@ -8,6 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'
 import { LRUCache } from 'lru-cache'
 import { metrics } from '#app/observability/metrics.server'
+import { TRACE_RESPONSE_HEADER } from '#app/observability/trace-context'
 
 /** Internal headers a route sets to opt in; server.ts removes them before anything is sent. */
 export const CACHE_TAG_HEADER = 'x-page-cache'
@@ -89,6 +90,8 @@ const DROPPED_HEADERS = new Set([
   'connection',
   'keep-alive',
   'strict-transport-security',
+  // Each answer names its own request's trace: a stored one would name the first visitor's.
+  TRACE_RESPONSE_HEADER,
   CACHE_TAG_HEADER,
   CACHE_VIEW_HEADER,
   CACHE_TTL_HEADER,

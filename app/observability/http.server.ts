@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { metricsText, recordRequest } from '#app/observability/metrics.server'
-import { traceresponse } from '#app/observability/trace-context'
+import { TRACE_RESPONSE_HEADER, traceresponse } from '#app/observability/trace-context'
 import { startRequestTrace } from '#app/observability/tracing.server'
 
 const ROUTE = Symbol('brandcard.route-label')
@@ -27,8 +27,6 @@ export type RequestObserverOptions = {
   /** Count and time requests (metrics are served). */
   recordMetrics: boolean
 }
-
-export const TRACE_RESPONSE_HEADER = 'traceresponse'
 
 /** Wraps the handling of each request: `handle` runs inside the request's trace. */
 export function requestObserver(options: RequestObserverOptions) {

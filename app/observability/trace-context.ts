@@ -49,6 +49,9 @@ export function traceFor(header: string | string[] | undefined): TraceContext {
   }
 }
 
+/** The answer's header naming its trace (ADR 097 says why this one and not X-Trace-Id). */
+export const TRACE_RESPONSE_HEADER = 'traceresponse'
+
 /**
  * The response header naming the trace (W3C Trace Context Level 2's `traceresponse`): the same
  * shape as traceparent, with this server's span as the parent a caller's tools link to.

@@ -11,7 +11,7 @@ import { tracing } from '@opentelemetry/sdk-node'
 import { sql } from 'drizzle-orm'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { lookupPage } from '#app/cache/page-cache.server'
+import { CACHE_TAG_HEADER, lookupPage, storePage } from '#app/cache/page-cache.server'
 import { queueCardView } from '#app/cards/view-batcher.server'
 import { runNextJob } from '#app/jobs/worker.server'
 import { insertJob } from '#app/models/jobs.server'
@@ -148,6 +148,21 @@ describe('requests', () => {
     expect(idOf(first.headers.traceresponse)).not.toBe(idOf(second.headers.traceresponse))
     await drained()
     expect(lines.some((line) => line.trace_id === idOf(second.headers.traceresponse))).toBe(true)
+  })
+
+  test('the page cache never keeps an answer’s traceresponse: a hit names its own request', () => {
+    const page = storePage('observability:trace', {
+      status: 200,
+      headers: {
+        [CACHE_TAG_HEADER]: 'all',
+        'content-type': 'text/plain',
+        traceresponse: `00-${TRACE}-${PARENT}-01`,
+      },
+      body: Buffer.from('ok'),
+      nonce: '',
+    })
+    expect(page?.headers.map(([name]) => name)).toContain('content-type')
+    expect(page?.headers.map(([name]) => name)).not.toContain('traceresponse')
   })
 
   test('requests are counted and timed by route, never by the path they named', async () => {
