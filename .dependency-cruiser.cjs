@@ -91,10 +91,10 @@ const forbidden = [
   {
     name: 'database-imports-only-utils-and-validation',
     comment:
-      "drizzle/ is the bottom of routes → domain → models → database: of app/ it imports only its own helpers in utils/ and validation's schemas.",
+      "drizzle/ is the bottom of routes → domain → models → database: of app/ it imports only its own helpers in utils/, the metrics and traces it records to in observability/ (ADR 097) and validation's schemas.",
     severity: 'error',
     from: { path: on('database') },
-    to: { path: '^app/', pathNot: '^app/(utils|validation)/' },
+    to: { path: '^app/', pathNot: '^app/(utils|observability|validation)/' },
   },
 ]
 

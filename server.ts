@@ -1,5 +1,6 @@
 // The production (and development) server: host validation, security headers,
-// static assets, request logging, the Remix handler and graceful shutdown.
+// static assets, request logging, the Remix handler, graceful shutdown, and what an operator
+// watches (ADR 097): health checks, metrics, traces and trace ids in the log.
 import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
@@ -22,6 +23,18 @@ import {
 } from './app/auth/origin'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
+import { isReadinessPath, LIVENESS_PATH } from './app/observability/health-paths'
+import {
+  answerMetrics,
+  labelAnswer,
+  metricsAuthorized,
+  requestObserver,
+  startMetricsServer,
+} from './app/observability/http.server'
+import { metricsServed, startProcessMetrics } from './app/observability/metrics.server'
+import { routeLabeller } from './app/observability/route-label'
+import { currentTraceId, tagConsoleWithTraceIds } from './app/observability/trace-context'
+import { startTracing, stopTracing, tracingConfigured } from './app/observability/tracing.server'
 import type { diskSpaceResponse } from './app/storage/disk-space.server'
 import {
   forwardedProtoIsHttps,
@@ -60,6 +73,7 @@ type AppEntry = {
   ): Promise<Response | null>
   startChangeFeed(log: (m: string) => void): Promise<void>
   setViewBatchLog(log: (m: string) => void): void
+  setSlowQueryLog(log: (message: string, fields: object) => void): void
   diskSpaceResponse: typeof diskSpaceResponse
   sessionTokenOfCookies(header: string | undefined): string | null
   pageCacheKey: typeof pageCacheKey
@@ -94,10 +108,28 @@ const trustedHops: number =
   })()
 // JSON lines in production, for whatever collects them; short readable lines under `npm run
 // dev`, made from the same redacted records (app/utils/request-log.ts).
+// Every line written while a request or a job run is current names its trace (ADR 097): the
+// request line, its req.log lines, and whatever the app logs meanwhile; console lines too.
 const logger = pino(
-  { level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug') },
+  {
+    level: process.env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'debug'),
+    mixin() {
+      const traceId = currentTraceId()
+      return traceId ? { trace_id: traceId } : {}
+    },
+  },
   mode === 'production' ? undefined : readableLog(),
 )
+tagConsoleWithTraceIds()
+
+// Off unless configured; then started before the app is loaded, so its first request is traced.
+if (tracingConfigured()) {
+  await startTracing()
+  logger.info('tracing: spans are exported as the OTEL_* variables say')
+}
+const servingMetrics = metricsServed()
+if (servingMetrics) startProcessMetrics()
+const metricsToken = process.env.METRICS_TOKEN?.trim() || undefined
 
 const viteDevServer =
   mode === 'production'
@@ -133,6 +165,7 @@ await entryOf(initialBuild).prepareDatabase({ log: (m) => logger.info(m) })
 entryOf(initialBuild).startDomainRecheck((m) => logger.warn(m))
 entryOf(initialBuild).startJobs((m) => logger.warn(m))
 entryOf(initialBuild).setViewBatchLog((m) => logger.error(m))
+entryOf(initialBuild).setSlowQueryLog((message, fields) => logger.warn(fields, message))
 await entryOf(initialBuild).startChangeFeed((m) => logger.info(m))
 
 let shuttingDown = false
@@ -239,8 +272,10 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   if (!shuttingDown) return next()
   res.setHeader('Connection', 'close')
-  if (routedPath(req) === '/api/health-check' || routedPath(req) === '/api/health/ready') {
-    res.status(503).json({ error: 'Shutting down' })
+  // Readiness is false from the signal on, before the drain window: a load balancer stops
+  // routing here while what it already sent is still answered. Liveness stays 200 meanwhile.
+  if (isReadinessPath(routedPath(req))) {
+    res.status(503).set('Cache-Control', 'no-store').json({ error: 'Shutting down' })
     return
   }
   next()
@@ -366,6 +401,10 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
   // Fingerprinted assets never change; everything else in public/ gets an hour.
+  app.use('/assets', (_req, res, next) => {
+    labelAnswer(res, 'static')
+    next()
+  })
   app.use(
     '/assets',
     express.static(path.join(projectRoot, 'build/client/assets'), {
@@ -383,7 +422,11 @@ if (viteDevServer) {
       .filter((file) => !file.startsWith('/assets/')),
   )
   const servePublic = express.static(clientDir, { maxAge: '1h' })
-  app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()))
+  app.use((req, res, next) => {
+    if (!publicFiles.has(req.path)) return next()
+    labelAnswer(res, 'static')
+    servePublic(req, res, next)
+  })
 }
 
 // Short of disk space, nothing that may write runs (ADR 033): a full disk would leave the
@@ -477,6 +520,22 @@ function handle(req: IncomingMessage, res: ServerResponse) {
   }
   req.url = target.url
   routedPaths.set(req, target.path)
+  // The metrics on the main port: only with METRICS_TOKEN, and only for its bearer; anyone
+  // else meets the 404 of a path that does not exist (ADR 097). Before the host check: a
+  // scraper asks by address.
+  if (metricsToken && target.path === '/metrics') {
+    labelAnswer(res, 'metrics')
+    if (
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      metricsAuthorized(req.headers.authorization, metricsToken)
+    ) {
+      void answerMetrics(res)
+      return
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+    res.end('Not Found')
+    return
+  }
   if (cacheEnabled && !shuttingDown) {
     const candidate = cacheCandidateKey(req)
     if (candidate) {
@@ -491,6 +550,7 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       const recordView = (organizationId: string, cardId: string) =>
         entry.recordPublicCardView(organizationId, cardId, ip, userAgent, candidate.source)
       if (page) {
+        labelAnswer(res, 'page-cache')
         answerFromCache(req, res, page, { secure: isSecure(req), recordView })
         return
       }
@@ -526,6 +586,8 @@ function cacheCandidateKey(
   const marked = splitSourceMarker(req.url ?? '')
   if (!marked) return null
   const url = marked.path
+  // Liveness is never stored, and its probes would only count as misses.
+  if (url === LIVENESS_PATH) return null
   if (!url.startsWith('/') || url.startsWith('/assets/')) return null
   // A client navigation's data (single fetch's `{path}.data`) is not a page: its loader records
   // the view, as it did for `?_data=` requests, which the query kept out.
@@ -556,15 +618,39 @@ function isSecure(req: IncomingMessage) {
   )
 }
 
-const server = http.createServer(httpTimeouts(trustedHops), handle)
+// Each request in its trace (its id in the log and in `traceresponse`), counted and timed under
+// the route that answers it when metrics are served (app/observability/http.server.ts).
+const observe = requestObserver({
+  routeOf: routeLabeller(initialBuild.routes),
+  pathOf: routedPath,
+  recordMetrics: servingMetrics,
+})
+const server = http.createServer(httpTimeouts(trustedHops), (req, res) =>
+  observe(req, res, () => handle(req, res)),
+)
 server.listen(port, () => {
   logger.info(`Brandcard listening on http://localhost:${port} (${mode})`)
 })
+
+// The metrics' own listener, on the loopback unless METRICS_HOST says otherwise: a scraper on
+// this machine (or a private network) reads them with no token.
+const metricsPort = process.env.METRICS_PORT?.trim()
+if (metricsPort) {
+  const metricsHost = process.env.METRICS_HOST?.trim() || '127.0.0.1'
+  startMetricsServer({
+    port: Number(metricsPort),
+    host: metricsHost,
+    onListening: (address) => logger.info(`metrics on http://${address}/metrics`),
+    onError: (error) => logger.error(error, 'metrics listener failed'),
+  })
+}
 
 async function closeAndExit() {
   try {
     await viteDevServer?.close()
     await entryOf(initialBuild).closeDatabase((m) => logger.error(m))
+    // The spans of the last requests and jobs are sent before the process goes.
+    await stopTracing().catch((error: unknown) => logger.error(error, 'tracing: not flushed'))
     logger.info('shutdown complete')
     process.exit(0)
   } catch (error) {
@@ -574,7 +660,7 @@ async function closeAndExit() {
 }
 
 // Graceful shutdown: keep accepting for a short drain window (answers carry Connection: close
-// and the health check says 503, so a load balancer stops routing here), then stop accepting
+// and readiness says 503 from the signal on, so a load balancer stops routing here), then stop accepting
 // without resetting what the kernel queued (app/utils/stop-accepting.server.ts), let every
 // request already received finish, close the database and exit. http.Server#close would also
 // drop "idle" sockets, so idle keep-alive sockets go only after a grace period (a socket that

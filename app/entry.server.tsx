@@ -50,6 +50,8 @@ export { maintenanceResponse } from '#app/settings/maintenance.server'
 export { diskSpaceResponse } from '#app/storage/disk-space.server'
 export { startChangeFeed } from '#app/tenancy/change-feed.server'
 export { tenantImageOrigins } from '#app/tenancy/image-origins.server'
+// Where slow units of database work are reported (ADR 097): the server's logger.
+export { setSlowQueryLog } from '#drizzle/db.server'
 
 // How long a streamed answer may wait for its pending data (single fetch's turbo-stream reads
 // it); React's render is aborted a second later, after the data has been rejected.

@@ -206,6 +206,30 @@ const schema = z.object({
   // by its supervisor if the event loop is stuck (ADR 033).
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(25_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // Observability (ADR 097). Metrics on a listener of their own (loopback unless METRICS_HOST
+  // says otherwise), and/or at /metrics on the main port for the bearer of METRICS_TOKEN.
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,5})?$/, 'METRICS_PORT must be a port number')
+    .optional(),
+  METRICS_HOST: optionalText(),
+  METRICS_TOKEN: optionalText().refine(
+    (value) => value === undefined || value.length >= 24,
+    'METRICS_TOKEN must be at least 24 characters (openssl rand -hex 24)',
+  ),
+  // A unit of database work slower than this logs one warn line with its statements (no values).
+  SLOW_QUERY_MS: z
+    .string()
+    .trim()
+    .regex(/^(\d+|off)?$/i, 'SLOW_QUERY_MS must be milliseconds or off')
+    .optional(),
+  // Tracing is on when one of these names where spans go; read by the OpenTelemetry SDK itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalText(),
+  OTEL_TRACES_EXPORTER: optionalText(),
+  OTEL_SERVICE_NAME: optionalText(),
+  OTEL_SDK_DISABLED: optionalText(),
 })
 
 function isAddressOrRange(entry: string) {

@@ -12,6 +12,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
+import { metrics, setPoolSizeSource } from '#app/observability/metrics.server'
+import { currentTraceId } from '#app/observability/trace-context'
+import { inSpan } from '#app/observability/tracing.server'
 import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import * as schema from './schema'
 import { answeringUnavailable, isDatabaseUnavailable } from './unavailable.server'
@@ -29,6 +32,8 @@ export type Queryable = Database | Transaction
 export type DatabaseHandle = {
   db: Database
   driver: 'pglite' | 'postgres'
+  /** The most connections its pool opens (the metrics' denominator). */
+  poolSize: number
   migrate(): Promise<void>
   close(): Promise<void>
   /**
@@ -119,10 +124,11 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
   // PGlite copies a new data directory's files in with mode 0666: private once it is ready,
   // before any query of ours runs (this callback is the first one waiting for it).
   if (dataDir) void client.waitReady.then(() => tightenTree(dataDir))
-  const db = drizzlePglite(client, { schema }) as unknown as Database
+  const db = drizzlePglite(client, { schema, logger: statementLog }) as unknown as Database
   return {
     db,
     driver: 'pglite',
+    poolSize: 1,
     migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
     async listen(channel, onNotify, onListening) {
@@ -151,8 +157,9 @@ export type PostgresOptions = {
 }
 
 export function openPostgres(url: string, options: PostgresOptions = {}): DatabaseHandle {
+  const max = options.max ?? 10
   const client = postgres(url, {
-    max: options.max ?? 10,
+    max,
     prepare: options.prepare ?? true,
     connect_timeout: 3,
     idle_timeout: 30,
@@ -176,10 +183,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         onnotice: () => {},
       })
     : undefined
-  const db = drizzlePostgres(client, { schema }) as unknown as Database
+  const db = drizzlePostgres(client, { schema, logger: statementLog }) as unknown as Database
   return {
     db,
     driver: 'postgres',
+    poolSize: max,
     async migrate() {
       // Migrations get their own single connection so advisory locks and DDL stay on one session.
       const migrationClient = postgres(url, { max: 1, onnotice: () => {} })
@@ -211,6 +219,7 @@ type Holder = { handle?: DatabaseHandle }
 const globalStore = globalThis as { __brandcardDatabase?: Holder }
 globalStore.__brandcardDatabase ??= {}
 const holder: Holder = globalStore.__brandcardDatabase
+setPoolSizeSource(() => holder.handle?.poolSize ?? 0)
 
 export function getDatabaseHandle(): DatabaseHandle {
   if (!holder.handle) {
@@ -247,7 +256,7 @@ export async function withTenant<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   return answeringUnavailable(() =>
-    transactionRetryingStaleConnections(async (tx, started) => {
+    transactionRetryingStaleConnections('tenant', async (tx, started) => {
       // Row-level security applies to a role that neither owns the tables nor is a superuser.
       // set_config('role', …, true) is SET LOCAL ROLE; one statement for both saves a round
       // trip on every transaction (a signed-in page runs several).
@@ -260,6 +269,116 @@ export async function withTenant<T>(
   )
 }
 
+type Unit = 'tenant' | 'database' | 'platform'
+
+/**
+ * What the operator sees of each unit of database work (ADR 097): a span when tracing is on, its
+ * duration and the units in flight in the metrics (postgres.js does not say how many of its
+ * connections are busy; each unit holds one), and one warn line when it is slower than
+ * SLOW_QUERY_MS. The statements are drizzle's text, whose values are `$1` placeholders; quoted
+ * literals (a `sql.raw` with a value written in) are blanked too: a log outlives the secrets it
+ * might otherwise hold.
+ */
+type UnitRecord = { statements: string[]; count: number }
+const unitStatements = new AsyncLocalStorage<UnitRecord>()
+const MAX_STATEMENTS = 20
+const MAX_STATEMENT_CHARS = 300
+
+const statementLog = {
+  logQuery(query: string) {
+    const record = unitStatements.getStore()
+    if (!record) return
+    record.count++
+    if (record.statements.length < MAX_STATEMENTS) record.statements.push(query)
+  },
+}
+
+/** A statement as logs and spans show it: literals blanked, whitespace folded, length capped. */
+export function loggedStatement(query: string) {
+  const text = query
+    .replace(/'(?:[^']|'')*'/g, "'…'")
+    .replace(/\s+/g, ' ')
+    .trim()
+  return text.length > MAX_STATEMENT_CHARS ? `${text.slice(0, MAX_STATEMENT_CHARS)}…` : text
+}
+
+export type SlowWork = {
+  unit: Unit
+  duration_ms: number
+  statements: string[]
+  statement_count: number
+  trace_id?: string
+}
+const consoleSlowLog = (message: string, fields: SlowWork) =>
+  console.warn(`${message}: ${JSON.stringify(fields)}`)
+let slowLog = consoleSlowLog
+let slowQueryMs: number | null | undefined
+
+/** SLOW_QUERY_MS: a number of milliseconds (200 when unset), or `off`. */
+export function parseSlowQueryMs(value: string | undefined): number | null {
+  const text = value?.trim() ?? ''
+  if (text === '') return 200
+  if (text.toLowerCase() === 'off') return null
+  const ms = Number(text)
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`SLOW_QUERY_MS must be milliseconds or off, not ${text}`)
+  return ms
+}
+
+/** Where slow units are reported (server.ts: its pino logger, at warn). */
+export function setSlowQueryLog(log: (message: string, fields: SlowWork) => void) {
+  slowLog = log
+}
+
+/** Tests set the threshold (0: every unit is slow); without an argument SLOW_QUERY_MS is read again. */
+export function setSlowQueryMsForTests(ms?: number | null) {
+  slowQueryMs = ms
+}
+
+/** A test file's reporting is not the next one's (tests/setup/process-state.ts). */
+export function resetSlowQueryReportForTests() {
+  slowLog = consoleSlowLog
+  slowQueryMs = undefined
+}
+
+const unitDuration = {
+  tenant: metrics.dbDuration.labels('tenant'),
+  database: metrics.dbDuration.labels('database'),
+  platform: metrics.dbDuration.labels('platform'),
+}
+
+async function observedUnit<T>(unit: Unit, work: () => Promise<T>): Promise<T> {
+  const record: UnitRecord = { statements: [], count: 0 }
+  const started = performance.now()
+  metrics.dbInFlight.inc()
+  try {
+    return await inSpan(
+      `db ${unit}`,
+      { 'db.system': holder.handle?.driver === 'pglite' ? 'pglite' : 'postgresql' },
+      () => unitStatements.run(record, work),
+      () => ({
+        'db.query.text': record.statements.map(loggedStatement).join(';\n'),
+        'db.statement_count': record.count,
+      }),
+    )
+  } finally {
+    metrics.dbInFlight.dec()
+    const ms = performance.now() - started
+    unitDuration[unit].observe(ms / 1000)
+    if (slowQueryMs === undefined) slowQueryMs = parseSlowQueryMs(process.env.SLOW_QUERY_MS)
+    if (slowQueryMs !== null && ms >= slowQueryMs) {
+      metrics.dbSlow.inc()
+      slowLog('slow database work', {
+        unit,
+        duration_ms: Math.round(ms),
+        statements: record.statements.map(loggedStatement),
+        statement_count: record.count,
+        trace_id: currentTraceId(),
+      })
+    }
+  }
+}
+
 /**
  * A pooled connection can die while idle (a restart, a failover, `pg_terminate_backend`) and
  * be handed out before the pool notices. When it fails before the caller's work has begun,
@@ -267,10 +386,11 @@ export async function withTenant<T>(
  * has started it is never repeated: the request answers 503 instead.
  */
 async function transactionRetryingStaleConnections<T>(
+  unit: Unit,
   work: (tx: Transaction, started: () => void) => Promise<T>,
   attempts = 3,
 ): Promise<T> {
-  return withinTimeBound(retrying(work, attempts))
+  return observedUnit(unit, () => withinTimeBound(retrying(work, attempts)))
 }
 
 /**
@@ -345,7 +465,7 @@ async function retrying<T>(
  */
 export function withDatabase<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
   return answeringUnavailable(() =>
-    transactionRetryingStaleConnections(async (tx, started) => {
+    transactionRetryingStaleConnections('database', async (tx, started) => {
       await tx.execute(sql`set local role brandcard_app`)
       started()
       return work(tx)
@@ -382,7 +502,7 @@ export async function withPlatformScope<T>(
     throw new Error('withPlatformScope needs a grant from the super-admin guard')
   }
   return answeringUnavailable(() =>
-    transactionRetryingStaleConnections(async (tx, started) => {
+    transactionRetryingStaleConnections('platform', async (tx, started) => {
       await tx.execute(
         sql`select set_config('role', 'brandcard_app', true), set_config('app.platform_scope', 'on', true)`,
       )

@@ -71,7 +71,8 @@ const floors = [
   {
     name: 'utils',
     holds: 'small helpers every floor uses, and the configuration',
-    paths: ['app/utils/', 'app/env.server.ts'],
+    // observability/: metrics, traces and health paths that every floor records to (ADR 097).
+    paths: ['app/utils/', 'app/observability/', 'app/env.server.ts'],
   },
   {
     name: 'validation',

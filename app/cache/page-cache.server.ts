@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'
 import { LRUCache } from 'lru-cache'
+import { metrics } from '#app/observability/metrics.server'
+import { TRACE_RESPONSE_HEADER } from '#app/observability/trace-context'
 
 /** Internal headers a route sets to opt in; server.ts removes them before anything is sent. */
 export const CACHE_TAG_HEADER = 'x-page-cache'
@@ -43,7 +45,11 @@ export const pageCacheKey = (host: string, path: string) => `${host}\n${path}`
 
 export function lookupPage(key: string): CachedPage | undefined {
   if (maxBytes <= 0) return undefined
-  return cache.get(key)
+  const page = cache.get(key)
+  // The hit ratio an operator watches (ADR 097): every lookup is a candidate request.
+  if (page) metrics.pageCacheHits.inc()
+  else metrics.pageCacheMisses.inc()
+  return page
 }
 
 /**
@@ -84,6 +90,8 @@ const DROPPED_HEADERS = new Set([
   'connection',
   'keep-alive',
   'strict-transport-security',
+  // Each answer names its own request's trace: a stored one would name the first visitor's.
+  TRACE_RESPONSE_HEADER,
   CACHE_TAG_HEADER,
   CACHE_VIEW_HEADER,
   CACHE_TTL_HEADER,

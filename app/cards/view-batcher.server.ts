@@ -12,6 +12,7 @@ import {
   REPEAT_WINDOW_MINUTES,
   recordCardViews,
 } from '#app/models/card-views.server'
+import { setViewBatchSource } from '#app/observability/metrics.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import type { ViewSource } from '#app/utils/view-sources'
 import { getDatabaseHandle, withTenant } from '#drizzle/db.server'
@@ -42,6 +43,8 @@ let writtenSinceAnalyze = 0
 let lastAnalyze = 0
 
 let pending: PendingView[] = []
+/** The batch a flush is writing now: taken out of `pending`, not yet written. */
+let writing: PendingView[] = []
 let timer: NodeJS.Timeout | null = null
 let flushing: Promise<void> | null = null
 // Failed flushes in a row, and when the next may start (0: now).
@@ -118,11 +121,25 @@ export function pendingCardViews() {
 }
 
 /**
+ * The views not yet written and when the oldest was seen: the metrics' view-batch lag (ADR 097).
+ * The batch being written counts until its flush ends (a slow database shows as lag).
+ */
+export function unwrittenCardViews() {
+  const oldest = [writing[0]?.viewedAt, pending[0]?.viewedAt].reduce<number | null>(
+    (min, at) => (at && (min === null || at.getTime() < min) ? at.getTime() : min),
+    null,
+  )
+  return { queued: pending.length + writing.length, oldestAt: oldest }
+}
+setViewBatchSource(unwrittenCardViews)
+
+/**
  * Tests that queue views no flush can write leave nothing behind for the next test, nor for the
  * next test file that shares this process (tests/setup/process-state.ts).
  */
 export function discardCardViewsForTests() {
   pending = []
+  writing = []
   dropped = 0
   failures = 0
   retryAt = 0
@@ -162,7 +179,12 @@ async function drain() {
     }
     const batch = pending
     pending = []
-    await writeViews(batch)
+    writing = batch
+    try {
+      await writeViews(batch)
+    } finally {
+      writing = []
+    }
   }
 }
 

@@ -17,6 +17,7 @@ import {
   recordOutboxEmailFailure,
 } from '#app/models/outbox.server'
 import { findVerifiedSenderAddress } from '#app/models/sending-domains.server'
+import { metrics } from '#app/observability/metrics.server'
 import { callOutside } from '#app/utils/outside-call.server'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
@@ -166,6 +167,8 @@ export const deliverEmail: JobHandler = {
         providerId = await sendThroughResend(apiKey, outboxId, email, from)
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
+        // Counted per failed attempt; its last one is counted again, final, by onDead.
+        metrics.deliveryFailures.labels('email', 'false').inc()
         await withTenant(organizationId, (tx) =>
           recordOutboxEmailFailure(tx, organizationId, outboxId, message, false),
         )
@@ -180,6 +183,7 @@ export const deliverEmail: JobHandler = {
     const organizationId = job.organizationId
     const outboxId = job.payload.outboxId
     if (!organizationId || !outboxId) return
+    metrics.deliveryFailures.labels('email', 'true').inc()
     await withTenant(organizationId, (tx) =>
       recordOutboxEmailFailure(tx, organizationId, outboxId, error, true),
     )

@@ -12,6 +12,7 @@
 import { getEnv } from '#app/env.server'
 import {
   claimNextJob,
+  dueJobsByKind,
   extendJobLease,
   insertJob,
   type Job,
@@ -23,6 +24,8 @@ import {
   releaseRunningJobs,
   rescheduleJob,
 } from '#app/models/jobs.server'
+import { type JobQueueRow, metrics, setJobQueueSource } from '#app/observability/metrics.server'
+import { inJobRun } from '#app/observability/tracing.server'
 import { writesPausedForDiskSpace } from '#app/storage/disk-space.server'
 import { allowOutsideCalls, cancelOutsideCalls } from '#app/utils/outside-call.server'
 import { collectingOverdueWork, getDatabaseHandle, withDatabase } from '#drizzle/db.server'
@@ -80,6 +83,35 @@ export const JOB_LANES: readonly { name: string; kinds: JobKinds }[] = [
   { name: 'outside calls', kinds: { only: OUTSIDE_KINDS } },
   { name: 'local', kinds: { except: [...EMAIL_KINDS, ...OUTSIDE_KINDS] } },
 ]
+
+const laneOf = (kind: string) => JOB_LANES.find((lane) => takes(lane.kinds, kind))?.name ?? 'local'
+
+/** A scrape never waits on a database that is away: it shows no queue rather than none at all. */
+const QUEUE_READ_MS = 2_000
+
+/** The queue's depth and age per lane and kind, read when the metrics are scraped. */
+export async function readJobQueue(now = new Date()): Promise<JobQueueRow[]> {
+  let timer: NodeJS.Timeout | undefined
+  const rows = await Promise.race([
+    withDatabase((tx) => dueJobsByKind(tx, now)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('the job queue did not answer in time')),
+        QUEUE_READ_MS,
+      )
+      timer.unref()
+    }),
+  ]).finally(() => clearTimeout(timer))
+  return rows.map((row) => ({
+    lane: laneOf(row.kind),
+    kind: row.kind,
+    due: row.due,
+    oldestSeconds: row.oldestRunAt
+      ? Math.max(0, (now.getTime() - row.oldestRunAt.getTime()) / 1000)
+      : 0,
+  }))
+}
+setJobQueueSource(() => readJobQueue())
 
 const MAX_DELAY_MS = 60 * 60_000
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000
@@ -215,7 +247,10 @@ export async function runNextJob(
   const overdue: Promise<void>[] = []
   let outcome: Outcome
   try {
-    await collectingOverdueWork(overdue, () => handler.run(job))
+    // A trace of its own (ADR 097): the run's log lines and slow queries name it.
+    await collectingOverdueWork(overdue, () =>
+      inJobRun(job.name, { 'job.id': job.id, 'job.attempt': job.attempts }, () => handler.run(job)),
+    )
     outcome = { kind: 'done' }
   } catch (error) {
     const message = errorText(error)
@@ -251,6 +286,7 @@ export async function runNextJob(
   } finally {
     clearInterval(heartbeat)
   }
+  metrics.jobRuns.labels(job.name, outcome.kind).inc()
   await writeOutcome(job, outcome, handler, log)
   return true
 }

@@ -194,3 +194,19 @@ export async function findJobByKey(db: Queryable, idempotencyKey: string) {
 export async function pruneFinishedJobs(db: Queryable, before: Date) {
   await db.delete(jobs).where(and(eq(jobs.state, 'done'), lt(jobs.finishedAt, before)))
 }
+
+/**
+ * Queued jobs whose time has come, per kind, with when the oldest came due: the metrics' queue
+ * depth and age (ADR 097). Read on the queue's partial index of waiting jobs.
+ */
+export async function dueJobsByKind(db: Queryable, now: Date) {
+  return db
+    .select({
+      kind: jobs.name,
+      due: sql<number>`count(*)::int`.mapWith(Number),
+      oldestRunAt: sql<Date>`min(${jobs.runAt})`.mapWith(jobs.runAt),
+    })
+    .from(jobs)
+    .where(and(eq(jobs.state, 'queued'), lte(jobs.runAt, now)))
+    .groupBy(jobs.name)
+}

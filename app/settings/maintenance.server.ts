@@ -5,16 +5,17 @@
 // settings, so a request pays nothing while it is off.
 import { parse } from 'cookie'
 import { sessionCookieName, validateSessionToken } from '#app/auth/session.server'
+import { isHealthPath } from '#app/observability/health-paths'
 import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { resolveTenant } from '#app/tenancy/tenant.server'
 import { isOutage } from '#drizzle/unavailable.server'
 
-/** Paths that stay open: signing in and out, the health check, the TLS ask, and the sign-in page's images. */
+/** Paths that stay open: signing in and out, the health checks (liveness and readiness), the TLS ask, and the sign-in page's images. */
 function isExempt(path: string) {
   return (
     path === '/auth/login' ||
     path === '/auth/logout' ||
-    path === '/api/health-check' ||
+    isHealthPath(path) ||
     // The proxy asks before it obtains or renews a certificate: maintenance must not cost a site
     // its certificate.
     path === '/api/domains/allowed' ||

@@ -21,6 +21,7 @@ import {
   type WebhookEndpoint,
   type WebhookMessage,
 } from '#app/models/webhooks.server'
+import { metrics } from '#app/observability/metrics.server'
 import { webhookDisabledEmail } from '#app/services/emails/webhook-disabled-email.server'
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
@@ -350,6 +351,7 @@ export const deliverWebhookJob: JobHandler = {
         now.getTime() + webhookRetryDelayMs(attempt, getEnv().WEBHOOK_RETRY_BASE_MS),
       )
       const final = next.getTime() > delivery.createdAt.getTime() + WEBHOOK_RETRY_WINDOW_MS
+      metrics.deliveryFailures.labels('webhook', String(final)).inc()
       await updateWebhookDelivery(tx, organizationId, deliveryId, {
         status: final ? 'failed' : 'pending',
         attempts: attempt,

@@ -1879,3 +1879,34 @@ describe('the TLS ask (/api/domains/allowed?domain=)', () => {
     expect(await databaseChecksum({ exclude: ['rate_limits'] })).toEqual(before)
   }, 120_000)
 })
+
+// The health probes (ADR 097) take whatever a load balancer or a stranger sends: any query, any
+// headers. Liveness is always 200, readiness 200 or 503 (never another 5xx), and neither writes.
+describe('the health probes (/api/health/live, /api/health/ready)', () => {
+  test('generated queries and headers: liveness 200, readiness 200 or 503, nothing written', async () => {
+    const { loader: live } = await import('#app/routes/api.health.live')
+    const { loader: ready } = await import('#app/routes/api.health.ready')
+    const anyText = fc.string({ unit: 'binary', maxLength: 200 })
+    const before = await databaseChecksum()
+    await fc.assert(
+      fc.asyncProperty(anyText, anyText, async (query, header) => {
+        const headers = new Headers()
+        try {
+          headers.set('traceparent', header)
+        } catch {}
+        const url = `http://localhost:3000/api/health/ready?${encodeURIComponent(query)}`
+        const label = JSON.stringify({ query, header }).slice(0, 300)
+        expect(live().status, label).toBe(200)
+        const response = await ready({
+          request: new Request(url, { headers }),
+          context: contextFor('localhost'),
+          params: {},
+        })
+        expect([200, 503], label).toContain(response.status)
+        expect(response.headers.get('Cache-Control'), label).toBe('no-store')
+      }),
+      { numRuns: RUNS, seed: SEED },
+    )
+    expect(await databaseChecksum()).toEqual(before)
+  }, 120_000)
+})

@@ -1,5 +1,8 @@
 import { expect, test, vi } from 'vitest'
+import { CACHE_TAG_HEADER } from '#app/cache/page-cache.server'
 import { loader as rootLoader } from '#app/root'
+import { loader as liveness } from '#app/routes/api.health.live'
+import { loader as readiness } from '#app/routes/api.health.ready'
 import { loader } from '#app/routes/api.health-check'
 import { getDatabaseHandle, openPostgres, setDatabaseHandle } from '#drizzle/db.server'
 import { isDatabaseUnavailable } from '#drizzle/unavailable.server'
@@ -78,4 +81,21 @@ test('connection errors are told apart from other errors, through drizzle’s wr
   expect(isDatabaseUnavailable(new AggregateError([refused]))).toBe(true)
   expect(isDatabaseUnavailable(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false)
   expect(isDatabaseUnavailable(new Error('boom'))).toBe(false)
+})
+
+// Liveness and readiness (ADR 097). Readiness's 503 from the start of a shutdown is server.ts's
+// (e2e/observability.spec.ts).
+test('readiness is the health check under its new name: the same loader', () => {
+  expect(loader).toBe(readiness)
+})
+
+test('liveness answers 200 with the database down, and is never kept by any cache', async () => {
+  await withStoppedDatabase(async () => {
+    const response = liveness()
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    expect(response.headers.get(CACHE_TAG_HEADER)).toBeNull()
+    expect(await response.json()).toEqual({ status: 'alive' })
+    expect((await call()).status).toBe(503)
+  })
 })

@@ -79,6 +79,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   '$.tsx': 'public',
   '_index.tsx': 'public',
   'api.health-check.ts': 'public',
+  // Liveness and readiness (ADR 097): no tenant, no session; a load balancer's probes.
+  'api.health.live.ts': 'public',
+  'api.health.ready.ts': 'public',
   // The TLS proxy's ask: no tenant, no session; only the proxy's address may ask
   // (tests/integration/domains-ask.test.ts).
   'api.domains.allowed.ts': 'public',
@@ -551,6 +554,8 @@ const REFERENCES: Record<string, Reference> = {
   '$.tsx': 'none',
   '_index.tsx': 'none',
   'api.health-check.ts': 'none',
+  'api.health.live.ts': 'none',
+  'api.health.ready.ts': 'none',
   'api.domains.allowed.ts': 'none',
   'api.stripe.webhook.ts': 'none',
   'auth.confirm-email.tsx': 'confirmation-token',

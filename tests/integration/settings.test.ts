@@ -502,6 +502,8 @@ describe('system settings applied', () => {
     }
     expect(await gate(agencyHost, '/auth/login')).toBeNull()
     expect(await gate('localhost', '/api/health-check')).toBeNull()
+    expect(await gate('localhost', '/api/health/live')).toBeNull()
+    expect(await gate('localhost', '/api/health/ready')).toBeNull()
     // The TLS proxy's ask, on the loopback address it uses: a site keeps getting its
     // certificate (and renewals) through maintenance (ADR 025).
     expect(await gate('127.0.0.1', '/api/domains/allowed')).toBeNull()

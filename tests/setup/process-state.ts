@@ -15,7 +15,7 @@ import { stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { setApnsTlsForTests } from '#app/wallet/apns.server'
-import { setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'
+import { resetSlowQueryReportForTests, setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'
 
 // Kept on globalThis: this module is evaluated anew for each file, the process is not.
 const processStart = globalThis as {
@@ -47,6 +47,7 @@ export function resetProcessState() {
   forgetUnwrittenJobOutcomesForTests()
   forgetGoogleWalletTokensForTests()
   setDatabaseWorkTimeBoundForTests()
+  resetSlowQueryReportForTests()
   setApnsTlsForTests({})
 }
 

@@ -40,6 +40,7 @@ test('the worker exports nothing that schedules its lanes but startJobWorker and
       'enqueueDailyJobs',
       'forgetUnwrittenJobOutcomesForTests',
       'nextDailyRun',
+      'readJobQueue',
       'retryDelayMs',
       'runDueJobs',
       'runNextJob',
