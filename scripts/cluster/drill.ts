@@ -43,6 +43,7 @@ const [CADDY_PORT, POOLER_PORT, HOOK_PORT] = [BASE, BASE + 10, BASE + 11]
 const HOST = 'acme.localhost'
 const SIZE = 3
 const STEADY_MS = Number(process.env.DRILL_STEADY_MS ?? 5_000)
+const METRICS_TOKEN = randomUUID()
 
 const failures: string[] = []
 const check = (ok: boolean, rule: string) => {
@@ -263,6 +264,7 @@ try {
       WEBHOOK_ALLOW_PRIVATE: '1',
       // A job whose process was killed is taken again by another within seconds, not a minute.
       JOB_LEASE_MS: '3000',
+      METRICS_TOKEN,
     },
     log: (message) => console.log(`cluster drill: ${message}`),
   })
@@ -313,6 +315,7 @@ try {
   await checkRateLimit(app, fixture)
   await checkContacts(fixture, load.createdKeys)
   await checkJobsOnce(fixture)
+  await checkMetrics(app)
 } catch (error) {
   failures.push(`the drill could not run: ${(error as Error).stack ?? String(error)}`)
   console.error(error)
@@ -505,5 +508,30 @@ async function checkJobsOnce(fixture: Fixture) {
   check(
     ran.length > 0 && done === ran.length && deliveries.size === ran.length && twice <= retaken,
     `every webhook delivery job ran once across the processes (${ran.length} jobs, ${deliveries.size} messages received, ${twice} twice, ${retaken} retaken after the kill)`,
+  )
+}
+
+/** Each process counts its own requests and jobs for Prometheus (ADR 097). */
+async function checkMetrics(app: AppCluster) {
+  const scraped = await Promise.all(
+    app.processes.map((p) =>
+      send({
+        method: 'GET',
+        path: '/metrics',
+        port: p.port,
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      }),
+    ),
+  )
+  const counted = (text: string, series: string) =>
+    new RegExp(`^${series}\\{[^}]*\\} [1-9]`, 'm').test(text)
+  check(
+    scraped.every(
+      (answer) =>
+        answer.status === 200 &&
+        counted(answer.body, 'brandcard_http_requests_total') &&
+        answer.body.includes('brandcard_job_queue_depth'),
+    ),
+    'every process serves its metrics (requests counted by route, the job queue)',
   )
 }
