@@ -14,7 +14,7 @@
 // It prints requests sent, answered, failed and retried per phase and exits 1 when a rule fails.
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run drill:cluster
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -31,12 +31,24 @@ import { openPostgres, setDatabaseHandle, withTenant } from '#drizzle/db.server'
 import { contacts, jobs } from '#drizzle/schema'
 import { createFreshPostgresDatabase, productionServerEnv } from '../../e2e/server-database'
 import { type AppCluster, startCluster } from './app-cluster'
-import { type PgBouncerProcess, startPgBouncer } from './pgbouncer'
+import { CADDY } from './caddy'
+import { PGBOUNCER, type PgBouncerProcess, startPgBouncer } from './pgbouncer'
 
 const serverUrl = process.env.DRILL_DATABASE_URL || process.env.TEST_DATABASE_URL
 if (!serverUrl) {
   console.error('cluster drill: set TEST_DATABASE_URL (or DRILL_DATABASE_URL) to a Postgres server')
   process.exit(1)
+}
+for (const [program, binary] of [
+  ['caddy', CADDY],
+  ['pgbouncer', PGBOUNCER],
+]) {
+  if (!existsSync(binary as string)) {
+    console.error(
+      `cluster drill: ${binary} is missing: apt-get install -y ${program} (Debian's package)`,
+    )
+    process.exit(1)
+  }
 }
 const BASE = Number(process.env.DRILL_PORT ?? 3800)
 const [CADDY_PORT, POOLER_PORT, HOOK_PORT] = [BASE, BASE + 10, BASE + 11]
