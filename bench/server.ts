@@ -33,8 +33,10 @@ export async function startAppServer(
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   // The node process itself (no npm or shell in between): its pid is the one whose memory counts.
   // BENCH_NODE_FLAGS: Node flags to try on the server (e.g. a heap limit) without a rebuild.
-  const tried = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
-  const child = spawn(process.execPath, [...extraNodeFlags, ...tried, ...SERVER_ARGS], {
+  const flags = [...extraNodeFlags, ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? [])].filter(
+    Boolean,
+  )
+  const child = spawn(process.execPath, [...flags, ...SERVER_ARGS], {
     env: env as NodeJS.ProcessEnv,
     stdio: 'inherit',
   })
