@@ -17,7 +17,11 @@ import { stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { isBotUserAgent } from '#app/utils/bot'
 import { NonceProvider } from '#app/utils/nonce'
 import { PRIVATE_NO_STORE } from '#app/utils/private-answers'
+import { cacheRouteDiscovery, cacheRouteMatching } from '#app/utils/route-discovery-cache.server'
 import { closeDatabase as closeDatabaseHandle } from '#drizzle/db.server'
+
+cacheRouteDiscovery()
+cacheRouteMatching()
 
 /**
  * At shutdown: the job running finishes and no other starts, the card views and events still

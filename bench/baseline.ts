@@ -36,7 +36,7 @@ export function replayableHeaders(rawHeaders: string[]): OutgoingHttpHeaders {
   return headers
 }
 
-export type Baseline = { port: number; close(): Promise<void> }
+export type Baseline = { port: number; pid: number; close(): Promise<void> }
 
 export async function startBaseline(port: number, page: Answer): Promise<Baseline> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'baseline-server.ts')
@@ -58,6 +58,7 @@ export async function startBaseline(port: number, page: Answer): Promise<Baselin
   })
   return {
     port,
+    pid: child.pid as number,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()

@@ -11,6 +11,9 @@ import {
   type Measurement,
   ratioOfBaseline,
   SCENARIO_IDS,
+  type ScenarioId,
+  SIGNED_IN_SCENARIOS,
+  type SoakFigures,
 } from './budgets'
 import { SCENARIO_NAMES } from './scenarios'
 
@@ -69,6 +72,41 @@ export function scenarioTable(baseline: Measurement, drivers: DriverFigures[]) {
     }
   }
   return rows
+}
+
+/** Issue 44: each signed-in page's server CPU per request and p99, beside its bare server's. */
+export function signedInTable(
+  baselines: Partial<Record<ScenarioId, Measurement>>,
+  drivers: DriverFigures[],
+) {
+  const rows = []
+  for (const id of SIGNED_IN_SCENARIOS) {
+    const bare = baselines[id]
+    for (const { driver, scenarios } of drivers) {
+      const measured = scenarios[id]
+      if (!measured) continue
+      const none = answered(measured) === 0
+      rows.push({
+        page: SCENARIO_NAMES[id],
+        driver,
+        'CPU ms/req': none ? '-' : (measured.cpuMsPerRequest ?? '?'),
+        'bare CPU ms/req': bare?.cpuMsPerRequest ?? '?',
+        'p99 ms': none ? '-' : measured.p99Ms,
+        'bare p99 ms': bare?.p99Ms ?? '?',
+        'req/s': measured.reqPerSec,
+        'bare req/s': bare?.reqPerSec ?? '?',
+      })
+    }
+  }
+  return rows
+}
+
+/** One line on a soak: RSS at its start and end, the slope after warm-up, CPU per request. */
+export function soakSummary(soak: SoakFigures) {
+  const mb = (bytes: number | undefined) =>
+    bytes === undefined ? '?' : `${Math.round(bytes / 1e6)} MB`
+  const peak = Math.max(...soak.samples.map(([, rss]) => rss))
+  return `soak of ${soak.seconds} s, ${soak.answers} answers, CPU ${soak.cpuMsPerRequest ?? '?'} ms/request: RSS ${mb(soak.samples[0]?.[1])} at the start, ${mb(soak.samples.at(-1)?.[1])} at the end, peak ${mb(peak)}; slope after the first ${soak.warmupSeconds} s ${soak.slopeMbPerMinute ?? '?'} MB/min`
 }
 
 export function budgetTable(budgets: BudgetRow[]) {

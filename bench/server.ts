@@ -32,7 +32,11 @@ export async function startAppServer(
   }
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   // The node process itself (no npm or shell in between): its pid is the one whose memory counts.
-  const child = spawn(process.execPath, [...extraNodeFlags, ...SERVER_ARGS], {
+  // BENCH_NODE_FLAGS: Node flags to try on the server (e.g. a heap limit) without a rebuild.
+  const flags = [...extraNodeFlags, ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? [])].filter(
+    Boolean,
+  )
+  const child = spawn(process.execPath, [...flags, ...SERVER_ARGS], {
     env: env as NodeJS.ProcessEnv,
     stdio: 'inherit',
   })
@@ -80,5 +84,27 @@ export function sampleRss(pid: number) {
       await sample()
       return highest
     },
+  }
+}
+
+// Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux Node runs on (the
+// kernel's USER_HZ, fixed for user space whatever the kernel's own tick).
+const USER_HZ = 100
+
+/**
+ * CPU time a process has used so far, user and system, its children excluded (/proc/<pid>/stat
+ * fields 14 and 15), in ms; null where /proc cannot be read (not Linux).
+ */
+export async function readCpuMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) is in parentheses and may hold spaces: fields after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const utime = Number(fields[11])
+    const stime = Number(fields[12])
+    if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null
+    return ((utime + stime) * 1000) / USER_HZ
+  } catch {
+    return null
   }
 }

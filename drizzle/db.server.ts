@@ -183,7 +183,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         onnotice: () => {},
       })
     : undefined
-  const db = drizzlePostgres(client, { schema, logger: statementLog }) as unknown as Database
+  const db = drizzlePostgres(preparingStatements(client), {
+    schema,
+    logger: statementLog,
+  }) as unknown as Database
   return {
     db,
     driver: 'postgres',
@@ -212,6 +215,37 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       return unlisten
     },
   }
+}
+
+/**
+ * drizzle-orm's postgres.js driver sends every query unnamed (`unsafe(…, { prepare: false })`),
+ * and postgres.js sends an unnamed query with parameters in two round trips: Parse and Describe,
+ * then, once the parameters' types are back, Bind and Execute. Prepared, a statement is described
+ * once per connection and then sent in one round trip; a signed-in page runs about twenty (issue
+ * 44, ADR 099). A client opened with `prepare: false` (a pooler that cannot keep them) still wins:
+ * postgres.js prepares only when both its own option and the query's allow it.
+ */
+function preparingStatements<T extends postgres.Sql | postgres.TransactionSql>(sql: T): T {
+  type Work = (inner: postgres.TransactionSql) => unknown
+  const scoped =
+    (open: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const work = args.pop() as Work
+      return open(...args, (inner: postgres.TransactionSql) => work(preparingStatements(inner)))
+    }
+  return new Proxy(sql, {
+    get(target, key) {
+      if (key === 'unsafe') {
+        return (query: string, parameters?: unknown[], options?: object) =>
+          target.unsafe(query, parameters as never, { ...options, prepare: true })
+      }
+      if (key === 'begin' && 'begin' in target) return scoped(target.begin.bind(target) as never)
+      if (key === 'savepoint' && 'savepoint' in target) {
+        return scoped(target.savepoint.bind(target) as never)
+      }
+      return Reflect.get(target, key)
+    },
+  })
 }
 
 type Holder = { handle?: DatabaseHandle }

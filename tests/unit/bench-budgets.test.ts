@@ -12,6 +12,7 @@ import {
   type Measurement,
   type RunFigures,
   ratioOfBaseline,
+  rssSlopeMbPerMinute,
   SCENARIO_IDS,
   type ScenarioId,
 } from '../../bench/budgets'
@@ -232,5 +233,48 @@ describe('the baseline replays the page', () => {
       'set-cookie': ['a=1', 'b=2'],
       'content-security-policy': "default-src 'self'",
     })
+  })
+})
+
+describe('issue 44: signed-in pages and memory', () => {
+  const signedIn = (cpuMsPerRequest: number, p99Ms: number): Measurement => ({
+    ...measured(100, p99Ms),
+    cpuMsPerRequest,
+  })
+
+  test('on Postgres each signed-in page needs at most 3 ms of CPU and a p99 of 100 ms', () => {
+    const figures = run({
+      driver: 'postgres',
+      scenarios: { dashboard: signedIn(3, 100), contacts: signedIn(3.01, 101) },
+      signedInPeakRssBytes: 300_000_001,
+    })
+    const rows = evaluateBudgets(figures, names)
+    const byBudget = (name: string) => rows.find((row) => row.budget === name)
+    expect(byBudget('dashboard: server CPU per request')?.met).toBe(true)
+    expect(byBudget('dashboard: p99')?.met).toBe(true)
+    expect(byBudget('contacts: server CPU per request')?.met).toBe(false)
+    expect(byBudget('contacts: p99')?.met).toBe(false)
+    expect(byBudget('server peak RSS under signed-in load')).toMatchObject({
+      actual: '300 MB',
+      met: false,
+    })
+  })
+
+  test('PGlite prints its figures but has no issue 44 rows', () => {
+    const rows = evaluateBudgets(run({ scenarios: { dashboard: signedIn(30, 900) } }), names)
+    expect(rows.some((row) => row.budget.includes('CPU per request'))).toBe(false)
+  })
+
+  test('the soak slope is a least-squares line after the warm-up, in MB per minute', () => {
+    const samples: [number, number][] = [
+      [0, 100e6],
+      [10, 400e6],
+      [20, 200e6],
+      [30, 201e6],
+      [40, 202e6],
+    ]
+    // 1 MB per 10 s after second 20: 6 MB a minute; the spike of the warm-up is left out.
+    expect(rssSlopeMbPerMinute(samples, 20)).toBe(6)
+    expect(rssSlopeMbPerMinute(samples, 30)).toBeNull()
   })
 })
