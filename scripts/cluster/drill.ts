@@ -28,7 +28,7 @@ import { findUserByEmail } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { API_SCOPES, type ApiScope } from '#app/validation/api'
 import { openPostgres, setDatabaseHandle, withTenant } from '#drizzle/db.server'
-import { contacts, jobs } from '#drizzle/schema'
+import { contacts, jobs, webhookAttempts, webhookMessages } from '#drizzle/schema'
 import { createFreshPostgresDatabase, productionServerEnv } from '../../e2e/server-database'
 import { type AppCluster, startCluster } from './app-cluster'
 import { CADDY } from './caddy'
@@ -276,6 +276,8 @@ try {
       WEBHOOK_ALLOW_PRIVATE: '1',
       // A job whose process was killed is taken again by another within seconds, not a minute.
       JOB_LEASE_MS: '3000',
+      // A failed delivery attempt's retry runs within the drill, not minutes later.
+      WEBHOOK_RETRY_BASE_MS: '200',
       METRICS_TOKEN,
     },
     log: (message) => console.log(`cluster drill: ${message}`),
@@ -512,14 +514,38 @@ async function checkJobsOnce(fixture: Fixture) {
     .select({ attempts: jobs.attempts, state: jobs.state })
     .from(jobs)
     .where(and(eq(jobs.name, 'webhook.deliver'), eq(jobs.organizationId, fixture.organizationId)))
+  const [messages] = await owner.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(webhookMessages)
+    .where(eq(webhookMessages.organizationId, fixture.organizationId))
+  // An attempt that failed (the receiver never answering it) queues the next one as a job of its
+  // own: a second delivery job, not a second run of one.
+  const failedAttempts = await owner.db
+    .select({ error: webhookAttempts.error, status: webhookAttempts.statusCode })
+    .from(webhookAttempts)
+    .where(
+      and(
+        eq(webhookAttempts.organizationId, fixture.organizationId),
+        sql`(${webhookAttempts.error} is not null or ${webhookAttempts.statusCode} <> 204)`,
+      ),
+    )
+  for (const attempt of failedAttempts) {
+    console.log(
+      `  a delivery attempt failed (then retried): ${attempt.status ?? ''} ${attempt.error ?? ''}`,
+    )
+  }
   // A job taken again after its process was killed mid-run may have sent its message twice
   // (at least once is the promise then; receivers dedupe by webhook-id): only those may repeat.
   const retaken = ran.filter((job) => job.attempts > 1).length
   const twice = [...deliveries.values()].filter((n) => n > 1).length
   const done = ran.filter((job) => job.state === 'done').length
   check(
-    ran.length > 0 && done === ran.length && deliveries.size === ran.length && twice <= retaken,
-    `every webhook delivery job ran once across the processes (${ran.length} jobs, ${deliveries.size} messages received, ${twice} twice, ${retaken} retaken after the kill)`,
+    ran.length > 0 &&
+      done === ran.length &&
+      deliveries.size === messages?.count &&
+      ran.length === deliveries.size + failedAttempts.length &&
+      twice <= retaken,
+    `every webhook delivery job ran once across the processes (${ran.length} jobs for ${messages?.count} messages and ${failedAttempts.length} failed attempts; ${deliveries.size} received, ${twice} twice, ${retaken} retaken after the kill)`,
   )
 }
 
