@@ -26,6 +26,7 @@ import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { rootLoader } from '#app/navigation/root-loader.server'
 import { useNonce } from '#app/utils/nonce'
+import { keepDataAcrossTabs } from '#app/utils/tab-navigation'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
 import {
   brandTextOnDark,
@@ -37,6 +38,9 @@ import {
 import stylesheet from './tailwind.css?url'
 
 export const loader = rootLoader
+
+// Choosing a tab changes only the page's panel: the branding, user and banners stay as loaded.
+export const shouldRevalidate = keepDataAcrossTabs
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.branding.name ?? 'Not available' },

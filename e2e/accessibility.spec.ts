@@ -7,7 +7,7 @@
 // as each role, every same-origin link on home, the role's dashboard and its profile (every
 // tab), and every entry of the user menu answers below 400 with that role's session, and none
 // sends a signed-in user back to the sign-in page.
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, type Request, test } from '@playwright/test'
 import { rolePaths } from '#app/validation/roles'
 import { axeViolations } from './axe'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
@@ -129,17 +129,42 @@ async function auditTabs(page: Page, report: Report | undefined, label: string) 
   const tabs = page.getByRole('tab')
   const count = await tabs.count()
   const links: string[] = []
+  // Choosing a tab loads nothing of the page again (one navigation per click, and the layouts
+  // keep their data: app/utils/tab-navigation.ts), except a panel loaded on demand (User
+  // Accounts, its route alone). A panel's own fetcher (another path) is its business.
+  const pagePath = new URL(page.url()).pathname
+  const loads: string[] = []
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url())
+    // Single fetch: one `.data` request, naming the routes it loads when not all of them.
+    if (url.pathname === `${pagePath}.data`)
+      loads.push(url.searchParams.get('_routes') ?? 'every route')
+  }
+  page.on('request', onRequest)
   for (let index = 0; index < count; index++) {
     const tab = tabs.nth(index)
     const name = (await tab.textContent())?.trim() ?? `tab ${index + 1}`
+    const href = await tab.getAttribute('href')
+    // The tab already chosen stays as it is: nothing navigates.
+    const moves = (await tab.getAttribute('aria-selected')) !== 'true'
+    loads.length = 0
     await tab.click()
     await expect(tab).toHaveAttribute('aria-selected', 'true')
+    if (moves && href?.startsWith('?tab=')) {
+      await expect(page).toHaveURL(new RegExp(`[?&]tab=${href.slice(5)}(&|$)`))
+      const onDemand = href === '?tab=accounts'
+      expect(
+        loads.filter((load) => !(onDemand && /^routes\/profile\.[\w-]+$/.test(load))),
+        `choosing ${name} loads nothing of the page again`,
+      ).toEqual([])
+    }
     await expect(page.getByRole('tabpanel')).toBeVisible()
     links.push(...(await sameOriginLinks(page)))
     if (report) {
       await audit(page, report, `${label} (tab ${name})`, ['[role="tablist"]', '[role="tabpanel"]'])
     }
   }
+  page.off('request', onRequest)
   return links
 }
 

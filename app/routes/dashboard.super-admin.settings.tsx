@@ -1,2 +1,10 @@
 // The same screen as /settings/super-admin (one module per screen).
-export { action, default, ErrorBoundary, handle, loader, meta } from './settings.super-admin'
+export {
+  action,
+  default,
+  ErrorBoundary,
+  handle,
+  loader,
+  meta,
+  shouldRevalidate,
+} from './settings.super-admin'

@@ -1,2 +1,10 @@
 // The same screen as /settings/team-member (one module per screen).
-export { action, default, ErrorBoundary, handle, loader, meta } from './settings.team-member'
+export {
+  action,
+  default,
+  ErrorBoundary,
+  handle,
+  loader,
+  meta,
+  shouldRevalidate,
+} from './settings.team-member'

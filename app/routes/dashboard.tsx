@@ -18,7 +18,11 @@ import { useRootData } from '#app/components/layout/root-data'
 import { RouteLoadError, useLoadErrorMessage } from '#app/components/layout/route-error'
 import { TeamPageLoading } from '#app/components/teams/team-page'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
+import { keepDataAcrossTabs } from '#app/utils/tab-navigation'
 import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
+
+// The sidebar's data does not depend on the page's chosen tab.
+export const shouldRevalidate = keepDataAcrossTabs
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The layout has no page of its own: /dashboard is an unknown path like any other (spec §2.1).

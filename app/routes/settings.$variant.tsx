@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings-route.server'
 
-export { default, ErrorBoundary, handle, meta } from './settings.end-user'
+export { default, ErrorBoundary, handle, meta, shouldRevalidate } from './settings.end-user'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await loadEndUserSettings(request, context, 'anyone')

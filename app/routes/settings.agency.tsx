@@ -2,7 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { AgencySettings } from '#app/components/settings/pages'
-import { SettingsLoadError, settingsHandle } from '#app/components/settings/settings-page'
+import {
+  SettingsLoadError,
+  settingsHandle,
+  settingsShouldRevalidate,
+} from '#app/components/settings/settings-page'
 import { agencySettingsAction, loadAgencySettings } from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = () => [{ title: 'Agency Settings' }]
@@ -25,4 +29,5 @@ export default function Page() {
 }
 
 export const handle = settingsHandle
+export const shouldRevalidate = settingsShouldRevalidate
 export const ErrorBoundary = SettingsLoadError

@@ -2,7 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useLoaderData } from '@remix-run/react'
 import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 import { SuperAdminSettings } from '#app/components/settings/pages'
-import { SettingsLoadError, settingsHandle } from '#app/components/settings/settings-page'
+import {
+  SettingsLoadError,
+  settingsHandle,
+  settingsShouldRevalidate,
+} from '#app/components/settings/settings-page'
 import {
   loadSuperAdminSettings,
   superAdminSettingsAction,
@@ -28,4 +32,5 @@ export default function Page() {
 }
 
 export const handle = settingsHandle
+export const shouldRevalidate = settingsShouldRevalidate
 export const ErrorBoundary = SettingsLoadError

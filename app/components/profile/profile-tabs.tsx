@@ -8,6 +8,7 @@ import {
   serverActionOrFailure,
   useClientFailureToast,
 } from '#app/components/client-failure'
+import { keepDataAcrossTabs } from '#app/utils/tab-navigation'
 
 export type ProfileTab = { id: string; label: string; icon: LucideIcon; content: ReactNode }
 
@@ -16,34 +17,13 @@ export function pickTab(tabs: { id: string }[], requested: string | null) {
   return tabs.find((tab) => tab.id === requested)?.id ?? tabs[0]?.id ?? ''
 }
 
-function withoutTab(url: URL) {
-  const params = new URLSearchParams(url.search)
-  params.delete('tab')
-  params.sort()
-  return params.toString()
-}
-
 /**
  * Switching tabs only changes `?tab=`: the page's data stays as it is. Submissions and
  * their redirects (which return to the exact URL they were posted from) revalidate as usual.
  */
-export const profileShouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  actionResult,
-  defaultShouldRevalidate,
-}) => {
-  if (isClientFailure(actionResult)) return false
-  if (
-    !formMethod &&
-    currentUrl.pathname === nextUrl.pathname &&
-    currentUrl.search !== nextUrl.search &&
-    withoutTab(currentUrl) === withoutTab(nextUrl)
-  ) {
-    return false
-  }
-  return defaultShouldRevalidate
+export const profileShouldRevalidate: ShouldRevalidateFunction = (args) => {
+  if (isClientFailure(args.actionResult)) return false
+  return keepDataAcrossTabs(args)
 }
 
 /** A plain left click: the tab switches in place. Others (new tab, new window) follow the link. */
@@ -68,8 +48,15 @@ export function ProfileTabs({
   const [searchParams, setSearchParams] = useSearchParams()
   const fromUrl = pickTab(tabs, searchParams.get('tab'))
   const [value, setValue] = useState(fromUrl)
+  // The tab last chosen, ahead of the render: Radix reports one click twice (its mouse-down, then
+  // the focus that follows, before the new value has rendered), and a second navigation to the
+  // URL just reached would reload every loader of the page.
+  const chosen = useRef(fromUrl)
   // Back and forward buttons move between tabs too.
-  useEffect(() => setValue(fromUrl), [fromUrl])
+  useEffect(() => {
+    chosen.current = fromUrl
+    setValue(fromUrl)
+  }, [fromUrl])
   // On a narrow screen the chosen tab is scrolled into the bar's view (never the page).
   const list = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -83,6 +70,8 @@ export function ProfileTabs({
   }, [value])
 
   function change(next: string) {
+    if (next === chosen.current) return
+    chosen.current = next
     setValue(next)
     setSearchParams(
       (previous) => {

@@ -2,7 +2,11 @@ import { Link as RemixLink } from '@remix-run/react'
 import { Link } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { RouteLoadError } from '#app/components/layout/route-error'
-import { type ProfileTab, TabbedPage } from '#app/components/profile/profile-tabs'
+import {
+  type ProfileTab,
+  profileShouldRevalidate,
+  TabbedPage,
+} from '#app/components/profile/profile-tabs'
 import { Button } from '#app/components/ui/button'
 import { Panel } from '#app/components/ui/panel'
 import { Subsection } from '#app/components/ui/titled-section'
@@ -10,6 +14,9 @@ import { Subsection } from '#app/components/ui/titled-section'
 export type SettingsTab = ProfileTab
 
 /** What a settings screen's failed load says, here or in a layout's boundary (single fetch loads a navigation at once). */
+/** Choosing a tab keeps the settings as loaded: no loader reads the tab. */
+export const settingsShouldRevalidate = profileShouldRevalidate
+
 export const settingsHandle = { loadError: 'Could not load your settings. Please try again later.' }
 
 /** A settings screen's error boundary. */
