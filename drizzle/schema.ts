@@ -93,7 +93,13 @@ export const invitationStatus = pgEnum('invitation_status', [
   'expired',
 ])
 export const backgroundKind = pgEnum('background_kind', ['color', 'gradient', 'image'])
-export const contactSource = pgEnum('contact_source', ['connect', 'lead', 'saved', 'manual'])
+export const contactSource = pgEnum('contact_source', [
+  'connect',
+  'lead',
+  'saved',
+  'manual',
+  'scan',
+])
 export const emailState = pgEnum('email_state', ['queued', 'sent', 'failed'])
 export const crmSyncState = pgEnum('crm_sync_state', ['pending', 'synced', 'failed'])
 // The CRMs new contacts can be forwarded to (ADR 094): one connected at a time per user.

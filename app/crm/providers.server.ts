@@ -87,7 +87,7 @@ export type ContactForCrm = {
   phoneNumber: string
   company: string
   jobTitle: string
-  source: 'connect' | 'lead' | 'saved' | 'manual'
+  source: 'connect' | 'lead' | 'saved' | 'manual' | 'scan'
   createdAt: Date
   cardTitle: string | null
   consentGivenAt: Date | null
@@ -110,6 +110,7 @@ const SOURCE_WORDS: Record<ContactForCrm['source'], string> = {
   connect: 'connected back',
   saved: 'saved the card',
   manual: 'added by hand',
+  scan: 'read from a paper card',
 }
 
 /** Which words, when and where: what the CRM needs to prove the consent; null without one. */

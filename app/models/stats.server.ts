@@ -225,7 +225,14 @@ export const ACTIVITY_ACTIONS = [
 
 export type ActivityItem = {
   id: string
-  kind: 'view' | 'connect' | 'lead' | 'saved' | 'manual' | (typeof ACTIVITY_ACTIONS)[number]
+  kind:
+    | 'view'
+    | 'connect'
+    | 'lead'
+    | 'saved'
+    | 'manual'
+    | 'scan'
+    | (typeof ACTIVITY_ACTIONS)[number]
   at: string
   subject: string | null
 }

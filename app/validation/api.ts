@@ -186,7 +186,7 @@ export const AnalyticsSchema = z
   })
   .meta({ id: 'CardAnalytics' })
 
-export const CONTACT_SOURCES = ['connect', 'lead', 'saved', 'manual'] as const
+export const CONTACT_SOURCES = ['connect', 'lead', 'saved', 'manual', 'scan'] as const
 
 export const ContactSchema = z
   .object({

@@ -8,6 +8,7 @@ export const CONTACT_SOURCE_LABELS = {
   lead: 'Left details',
   saved: 'Saved',
   manual: 'Added',
+  scan: 'Scanned',
 } as const
 
 export type ContactSource = keyof typeof CONTACT_SOURCE_LABELS

@@ -1,5 +1,14 @@
 import { formatDistance } from 'date-fns'
-import { Building2, Eye, FilePen, Handshake, Inbox, UserPlus, UserRound } from 'lucide-react'
+import {
+  Building2,
+  Eye,
+  FilePen,
+  Handshake,
+  Inbox,
+  ScanText,
+  UserPlus,
+  UserRound,
+} from 'lucide-react'
 import type { ReactNode } from 'react'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { roleLabel } from '#app/validation/roles'
@@ -48,6 +57,8 @@ function activityText(item: ActivityItem): { text: string; icon: ReactNode } {
       return { text: `You saved ${name}'s contact`, icon: icon(UserPlus) }
     case 'manual':
       return { text: `You added ${name} to your contacts`, icon: icon(UserPlus) }
+    case 'scan':
+      return { text: `You scanned ${name}'s card`, icon: icon(ScanText) }
     case 'card.created':
       return { text: 'You created a digital card', icon: icon(FilePen) }
     case 'card.updated':
