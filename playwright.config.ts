@@ -17,6 +17,9 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 // both drivers.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
+  // Issue 45 point 3 (ADR 101): a photo of a paper card read on the server (tesseract.js, no
+  // network) into a contact with the source "scan", written by the app login under RLS.
+  'scan-card.spec.ts',
   // Issue 43 point 3 (ADR 093): a lead's webhook written in its transaction by the app login
   // under RLS, delivered and retried by the job worker claiming across the pool.
   'webhooks.spec.ts',

@@ -14,9 +14,9 @@ declare module '@remix-run/node' {
 export default defineConfig({
   plugins: [tailwindcss(), remix(remixConfig)],
   // Native and server-only packages stay out of the dev pre-bundle.
-  optimizeDeps: { exclude: ['@node-rs/argon2', '@electric-sql/pglite', 'sharp'] },
+  optimizeDeps: { exclude: ['@node-rs/argon2', '@electric-sql/pglite', 'sharp', 'tesseract.js'] },
   ssr: {
-    external: ['@electric-sql/pglite', 'sharp', '@node-rs/argon2'],
+    external: ['@electric-sql/pglite', 'sharp', '@node-rs/argon2', 'tesseract.js'],
     // Bundled into the server build: left to Node, each of their hundreds of files makes the
     // ESM loader parse the package's ~200 KB package.json again, some 600 MB of garbage at
     // start-up that left the heap three times its working size under load (issue 16's RSS).

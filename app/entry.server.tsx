@@ -9,6 +9,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { readSessionToken } from '#app/auth/session.server'
+import { stopCardReader } from '#app/cards/card-ocr.server'
 import { flushCardEvents, setEventBatchLog } from '#app/cards/event-batcher.server'
 import { flushCardViews, setViewBatchLog as setViewLog } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
@@ -25,10 +26,11 @@ cacheRouteMatching()
 
 /**
  * At shutdown: the job running finishes and no other starts, the card views and events still
- * queued are written, then the database closes.
+ * queued are written, then the database closes. The card reader's worker thread ends.
  */
 export async function closeDatabase(log: (message: string) => void = console.error) {
   stopDomainRecheck()
+  await stopCardReader()
   await stopJobWorker()
   await stopChangeFeed()
   await flushCardViews().catch((error) => log(`card views not written at shutdown: ${error}`))

@@ -337,6 +337,8 @@ export const SPEC_AGENCIES = {
         card: true,
         contacts: [{ fullName: 'Mia Mentor', email: 'mia@mentor.e2e.test' }],
       },
+      // e2e/scan-card.spec.ts: reads a paper card into her contacts (issue 45 point 3).
+      { email: 'contacts-sid@e2e.test', firstName: 'Sid', lastName: 'Scanner', card: true },
     ],
   },
   handover: {

@@ -887,6 +887,17 @@ const FORMS: Form[] = [
     keys: ['contactId', 'personal'],
   },
   {
+    // "Scan a card" (issue 45 point 3, ADR 101): a photo read on the server, then the contact
+    // as corrected. Any bytes as the photo: refused with a message, never a 500.
+    name: 'scan a card',
+    file: 'contacts.scan',
+    path: '/contacts/scan',
+    actor: 'end_user',
+    intents: ['read', 'save'],
+    keys: ['fullName', 'jobTitle', 'company', 'email', 'phoneNumber', 'website', 'note'],
+    files: ['photo'],
+  },
+  {
     name: 'agency team',
     file: 'dashboard.agency.team',
     path: '/dashboard/agency/team',

@@ -157,6 +157,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts.$contactId.tsx': 'any',
   'contacts.export[.]csv.ts': 'any',
   'contacts.export[.]vcf.ts': 'any',
+  // "Scan a card" (issue 45 point 3, ADR 101): every role reads paper cards into its own contacts.
+  'contacts.scan.tsx': 'any',
   // Analytics (ADR 082): every role its own cards; the wider scopes are checked by role inside
   // (tests/integration/card-analytics.test.ts).
   'dashboard.analytics.tsx': 'any',
@@ -610,6 +612,8 @@ const REFERENCES: Record<string, Reference> = {
   'contacts.$contactId.tsx': 'contact',
   'contacts.export[.]csv.ts': 'none',
   'contacts.export[.]vcf.ts': 'none',
+  // A contact of the user's own, made from what they typed: it names no row.
+  'contacts.scan.tsx': 'none',
   'onboarding.tsx': 'none',
   'profile._index.tsx': 'none',
   'qrcode._index.tsx': 'none',
@@ -1605,6 +1609,14 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       fields: { intent: 'set-personal', contactId: contactIdB, personal: String(personal) },
       params: { contactId: contactIdB },
     })),
+    // A scanned contact is A's own: B's contact's id alongside changes nothing of B's.
+    'contacts.scan.tsx': [
+      {
+        path: '/contacts/scan',
+        fields: { intent: 'save', fullName: 'Sneaky Scan', contactId: contactIdB },
+        params: {},
+      },
+    ],
     'contact.$ref.tsx': [
       { path: `/contact/${b.cardId}`, fields: { intent: 'connect' }, params: { ref: b.cardId } },
       { path: `/contact/${b.cardId}`, fields: { intent: 'save' }, params: { ref: b.cardId } },

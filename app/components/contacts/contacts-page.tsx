@@ -3,7 +3,7 @@
 // the contact's page, with a search and filters that are plain GET params.
 import { getFormProps } from '@conform-to/react'
 import { Form, Link, useNavigation, useSubmit } from '@remix-run/react'
-import { ChevronRight, Download, SearchX, Users } from 'lucide-react'
+import { ChevronRight, Download, ScanText, SearchX, Users } from 'lucide-react'
 import type { contactsLoader } from '#app/cards/contacts-route.server'
 import { ConsentBadge, Day, PersonalSwitch } from '#app/components/contacts/contact-parts'
 import { useSearchForm } from '#app/components/forms'
@@ -46,6 +46,11 @@ export function ContactsPage({ q, searchError, filters, contacts }: ContactsData
         <h1 className="text-2xl font-semibold">Contacts</h1>
         {/* The exports take what the list shows: the same search and filters. */}
         <div className="flex flex-wrap gap-2">
+          <Button asChild size="sm">
+            <Link to="/contacts/scan">
+              <ScanText aria-hidden className="h-4 w-4" /> Scan a card
+            </Link>
+          </Button>
           <Button asChild variant="secondary" size="sm">
             <a href={`/contacts/export.csv${query}`} download>
               <Download aria-hidden className="h-4 w-4" /> Export CSV
