@@ -1,12 +1,13 @@
 // Reads a photo of a paper business card on this server (issue 45 point 3, ADR 101): sharp
-// turns the photo upright (EXIF), grey and at most 2000 px wide, and tesseract.js reads it in its
-// own worker thread with the English traineddata of the npm package @tesseract.js-data/eng. No
-// outside service, no CDN: the language data, the wasm core and the worker script all load from
-// node_modules. One reading at a time per process, a few waiting at most (beyond that the person
-// is told to try again), each bounded by a deadline; the photo is never stored.
+// (which decodes only JPEG, PNG, WebP and GIF from untrusted bytes) turns the photo upright
+// (EXIF), grey and at most 2000 px wide, and tesseract.js reads it in its own worker thread with
+// the English traineddata of the npm package @tesseract.js-data/eng. No outside service, no CDN:
+// the language data, the wasm core and the worker script all load from node_modules. One reading
+// at a time per process, a few waiting at most (beyond that the person is told to try again), each
+// bounded by a deadline; the photo is never stored.
 import { createRequire } from 'node:module'
-import sharp from 'sharp'
 import type { Worker } from 'tesseract.js'
+import sharp from '#app/services/sharp.server'
 
 /** How long one reading may take before the worker is ended and the person told. */
 export const CARD_READ_TIMEOUT_MS = 20_000
