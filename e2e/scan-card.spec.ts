@@ -81,7 +81,17 @@ test('a photo of a paper card becomes a contact with the source "scan"', async (
   await expect(proposal.getByLabel('Email')).toHaveValue(person.email)
   await expect(proposal.getByLabel('Phone')).toHaveValue(person.phone)
   await expect(proposal.getByLabel('Website')).toHaveValue('www.acme-widgets.com')
-  await expectAccessible(page, 'scan a card: the proposal')
+  // Both themes: axe finds nothing (the account follows the system's theme).
+  await expectAccessible(page, 'scan a card: the proposal (light)')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+  await expectAccessible(page, 'scan a card: the proposal (dark)')
+  await page.screenshot({
+    path: test.info().outputPath('375-scan-proposal-dark.jpg'),
+    quality: 60,
+    fullPage: true,
+  })
+  await page.emulateMedia({ colorScheme: 'light' })
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
