@@ -78,8 +78,9 @@ export function ScanCardPage() {
           </label>
           <input
             {...getInputProps(readFields.photo, { type: 'file' })}
+            // No `capture`: with it phones open the camera only; without it they offer the
+            // camera and the photo library, as "camera or photo" asks.
             accept="image/*"
-            capture="environment"
             aria-describedby={`${readFields.photo.id}-hint ${readFields.photo.errorId}`}
             className="block w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-gray-800 dark:file:text-gray-100"
           />
