@@ -1,7 +1,7 @@
 // The date the accessibility statement gives for its last check (issue 45 point 6, ADR 100),
 // fixed when the app is built (vite.config.ts defines it): the date of the commit the build is
-// made from, whose test suite, the accessibility checks with it, passes before it lands. Not the
-// clock: a build made today from last month's commit was checked last month.
+// made from: the version the test suite, the accessibility checks with it, runs on. Not the
+// clock: a build made today from last month's commit is last month's version.
 //
 // SOURCE_DATE_EPOCH (the reproducible-builds convention: seconds since 1970) names it where the
 // build has no git history, as in the Docker image (.dockerignore leaves .git out): pass the

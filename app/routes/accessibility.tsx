@@ -83,10 +83,10 @@ export default function Accessibility() {
           Conformance status
         </h2>
         <p className="leading-relaxed">
-          This site aims to conform to <strong>{standard}</strong>. Every version is tested against
-          the level A and AA success criteria that {facts.engine} checks by machine, and a version
-          that fails any of them is not released. It is partially conformant: the checks prove what
-          they cover and no more (see the known limitations).
+          This site aims to conform to <strong>{standard}</strong>. Its test suite checks every
+          version against the level A and AA success criteria that {facts.engine} tests by machine,
+          and fails on any violation. It is partially conformant: the checks prove what they cover
+          and no more (see the known limitations).
         </p>
         <p className="leading-relaxed" data-testid="accessibility-checked-on">
           {checkedOn ? (
