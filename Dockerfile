@@ -2,7 +2,7 @@
 # Multi-stage image: build with dev dependencies, run with production dependencies only,
 # as a non-root user. Without DATABASE_URL the app runs on the embedded PGlite in /data.
 #
-#   docker build -t brandcard .
+#   docker build -t brandcard --build-arg SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) .
 #   docker run -p 3000:3000 -v brandcard-data:/data brandcard                  # embedded database
 #   docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@db:5432/brandcard \
 #     -e APP_SECRET=$(openssl rand -base64 32) -e ROOT_DOMAIN=cards.example.com brandcard
@@ -14,6 +14,9 @@ COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm install --no-audit --no-fund
 COPY . .
+# The built commit's date, for the accessibility statement's "last checked" (ADR 100): .git is
+# not copied in, so git cannot tell the build.
+ARG SOURCE_DATE_EPOCH
 RUN npm run build
 
 FROM node:24-bookworm-slim AS production-deps

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { accessibilityCheckedOn } from './scripts/accessibility-checked-on'
 import { TEST_APP_SECRET } from './tests/app-secret'
 import { SlowFirstSequencer } from './tests/setup/slow-first-sequencer'
 
@@ -65,6 +66,8 @@ const integration = (driver: 'pglite' | 'postgres', isolate: boolean) => ({
 const WORKERS = '100%'
 
 export default defineConfig({
+  // As the build defines it (vite.config.ts, ADR 100): the checked-out commit's date.
+  define: { __ACCESSIBILITY_CHECKED_ON__: JSON.stringify(accessibilityCheckedOn()) },
   test: {
     environment: 'node',
     // Vitest's default is one worker fewer than the cores: a single worker on CI's two, while a

@@ -635,7 +635,7 @@ for (const [host, owner] of [
   [HOSTS.platform, PLATFORM_ROLE_USERS.find((user) => user.role === 'end_user')],
   [HOSTS.alpha, ALPHA_ROLE_USERS.find((user) => user.role === 'end_user')],
 ] as const) {
-  test(`signed out on ${host}: home, sign-in, sign-up, reset, pricing, a public card, not found`, async ({
+  test(`signed out on ${host}: home, sign-in, sign-up, reset, pricing, the accessibility statement, a public card, not found`, async ({
     page,
   }) => {
     if (!owner) throw new Error(`no end user on ${host}`)
@@ -648,6 +648,8 @@ for (const [host, owner] of [
       '/auth/reset-password',
       '/auth/confirm-email',
       '/pricing',
+      // The statement lists this test's pages (ADR 100): it is one of them.
+      '/accessibility',
       '/no-such-page',
       '/card/00000000-0000-4000-8000-000000000000',
     ]) {

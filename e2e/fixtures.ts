@@ -89,6 +89,13 @@ export const HOSTS = {
   betaCustomDomain: TENANTS.beta.customDomain,
 }
 
+/**
+ * The platform's address for accessibility requests, set when the e2e servers start
+ * (e2e/start-server.ts): its accessibility statement names it (ADR 100). No trace of the
+ * platform in it: an agency that names none shows it too (no-trace.spec.ts).
+ */
+export const PLATFORM_ACCESSIBILITY_EMAIL = 'access@help-desk.example.test'
+
 export const SUPER_ADMIN = { email: 'root@e2e.test', password: 'superpass1' }
 /** An Alpha user whose password was set 100 days ago (e2e/two-factor.spec.ts, rotation). */
 export const OLD_PASSWORD_USER = { email: 'rotation@e2e.test', password: 'rotation-pass-1' }

@@ -7,7 +7,9 @@ import { dirname } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
-import { getDb, setDatabaseHandle } from '#drizzle/db.server'
+import { saveLegalLinks } from '#app/tenancy/legal.server'
+import { NO_LEGAL_LINKS } from '#app/validation/legal'
+import { getDb, setDatabaseHandle, withTenant } from '#drizzle/db.server'
 import { passwordResetTokens, users } from '#drizzle/schema'
 import {
   makeTestCertificates,
@@ -28,6 +30,7 @@ import {
   EXPIRED_RESET,
   HOSTS,
   OLD_PASSWORD_USER,
+  PLATFORM_ACCESSIBILITY_EMAIL,
   PROFILE_ONLY,
   SUPER_ADMIN,
   TENANTS,
@@ -95,6 +98,14 @@ await makeBrandedOrganization({ slug: 'dormant', name: 'Dormant', status: 'inact
 // for one spec without racing them. e2e/two-factor.spec.ts proves enforcement through its own
 // agency's staff requirement; the platform switch is proved in tests/integration/two-factor.test.ts.
 await savePlatformSettings(getDb(), { requireTwoFactorForAdmins: false })
+// The platform's address for accessibility requests (ADR 100): its statement names it
+// (e2e/accessibility-statement.spec.ts).
+await withTenant(platform.id, (tx) =>
+  saveLegalLinks(tx, platform.id, {
+    ...NO_LEGAL_LINKS,
+    accessibilityEmail: PLATFORM_ACCESSIBILITY_EMAIL,
+  }),
+)
 // Specs not about signing in start from these sessions (e2e/sessions.ts).
 const specAgencies = await seedSpecAccounts({
   [HOSTS.alpha]: alpha.id,

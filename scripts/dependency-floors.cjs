@@ -28,6 +28,7 @@ const floors = [
     name: 'domain',
     holds: "the product's rules and side effects",
     paths: [
+      'app/accessibility/',
       'app/actions/',
       'app/agencies/',
       'app/announcements/',

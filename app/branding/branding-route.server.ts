@@ -157,6 +157,7 @@ async function saveBranding(
       privacyPolicyUrl: value.privacyPolicyUrl,
       termsOfServiceUrl: value.termsOfServiceUrl,
       supportEmail: value.supportEmail,
+      accessibilityEmail: value.accessibilityEmail,
     }
     // An image refused here is an image Refusal: the reply next to its field, nothing written.
     const logoMediaId = await resolveImageField({ tenant, user }, formData, 'logo', 'brandLogo', tx)

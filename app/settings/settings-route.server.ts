@@ -377,9 +377,10 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
             privacyPolicyUrl,
             termsOfServiceUrl,
             supportEmail,
+            accessibilityEmail,
             ...fields
           } = value
-          const legal = { privacyPolicyUrl, termsOfServiceUrl, supportEmail }
+          const legal = { privacyPolicyUrl, termsOfServiceUrl, supportEmail, accessibilityEmail }
           const legalBefore = await readLegalLinks(tx, tenant.id)
           await renameOrganization(tx, tenant.id, platformName)
           await savePlatformSettings(tx, fields)

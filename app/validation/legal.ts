@@ -36,13 +36,20 @@ export const legalUrlField = z
   .optional()
   .transform((value) => value ?? '')
 
+function optionalEmailField() {
+  return z
+    .union([z.literal(''), emailField()], { error: 'Please enter a valid email address' })
+    .optional()
+    .transform((value) => value ?? '')
+}
+
 export const LegalFields = {
   privacyPolicyUrl: legalUrlField,
   termsOfServiceUrl: legalUrlField,
-  supportEmail: z
-    .union([z.literal(''), emailField()], { error: 'Please enter a valid email address' })
-    .optional()
-    .transform((value) => value ?? ''),
+  supportEmail: optionalEmailField(),
+  // Where the accessibility statement (/accessibility, ADR 100) sends requests about access;
+  // empty: the support email, then the platform's.
+  accessibilityEmail: optionalEmailField(),
 }
 
 /**
@@ -59,12 +66,19 @@ export type LegalLinks = {
   privacyPolicyUrl: string
   termsOfServiceUrl: string
   supportEmail: string
+  /**
+   * The address for accessibility requests (issue 45 point 6, ADR 100). Stored: the
+   * organization's own, '' when not set. On a host (legalFor): the one to show, never empty
+   * while any fallback exists: its own, else its support email, else the platform's.
+   */
+  accessibilityEmail: string
 }
 
 export const NO_LEGAL_LINKS: LegalLinks = {
   privacyPolicyUrl: '',
   termsOfServiceUrl: '',
   supportEmail: '',
+  accessibilityEmail: '',
 }
 
 /** The stored values read back: anything unusable (hand-edited, older rule) counts as not set. */
@@ -73,6 +87,7 @@ export const StoredLegalSchema = z
     privacyPolicyUrl: z.string().refine(isSafeLegalUrl).catch('').default(''),
     termsOfServiceUrl: z.string().refine(isSafeLegalUrl).catch('').default(''),
     supportEmail: z.email().catch('').default(''),
+    accessibilityEmail: z.email().catch('').default(''),
   })
   .catch(NO_LEGAL_LINKS)
 
@@ -86,7 +101,19 @@ export function withPlatformDefaults(own: LegalLinks, platform: LegalLinks): Leg
     privacyPolicyUrl: own.privacyPolicyUrl || platform.privacyPolicyUrl,
     termsOfServiceUrl: own.termsOfServiceUrl || platform.termsOfServiceUrl,
     supportEmail: own.supportEmail || platform.supportEmail,
+    // The organization's own people first: its support desk answers before the platform's.
+    accessibilityEmail: accessibilityContact(own) || accessibilityContact(platform),
   }
+}
+
+/** An organization's own address for accessibility requests: its own, else its support email. */
+export function accessibilityContact(own: LegalLinks) {
+  return own.accessibilityEmail || own.supportEmail
+}
+
+/** One organization's links as shown on its own (the platform's) host. */
+function alone(own: LegalLinks): LegalLinks {
+  return { ...own, accessibilityEmail: accessibilityContact(own) }
 }
 
 /**
@@ -99,6 +126,6 @@ export function legalFor(
   own: LegalLinks,
   platform: LegalLinks,
 ): LegalLinks {
-  if (organization.kind === 'platform') return own
-  return organization.whiteLabelActive ? withPlatformDefaults(own, platform) : platform
+  if (organization.kind === 'platform') return alone(own)
+  return organization.whiteLabelActive ? withPlatformDefaults(own, platform) : alone(platform)
 }

@@ -247,7 +247,7 @@ const profileForm = (name: string, file: string, path: string, actor: Actor): Fo
 })
 
 const PRIVACY_KEYS = ['visibility', 'showEmail', 'showPhone', 'theme', 'fontSize', 'animations']
-const LEGAL_KEYS = ['privacyPolicyUrl', 'termsOfServiceUrl', 'supportEmail']
+const LEGAL_KEYS = ['privacyPolicyUrl', 'termsOfServiceUrl', 'supportEmail', 'accessibilityEmail']
 /** A settings page under /settings/{area} and the dashboard's settings entry (spec §2.6). */
 const settingsForms = (area: string, actor: Actor, intents: string[], keys: string[]): Form[] => [
   {

@@ -42,11 +42,13 @@ const AGENCY_LINKS: LegalLinks = {
   privacyPolicyUrl: 'https://legal.brand-co.test/privacy',
   termsOfServiceUrl: 'https://legal.brand-co.test/terms',
   supportEmail: 'help@brand-co.test',
+  accessibilityEmail: 'access@brand-co.test',
 }
 const PLATFORM_LINKS: LegalLinks = {
   privacyPolicyUrl: 'https://reseller-legal.test/privacy',
   termsOfServiceUrl: 'https://reseller-legal.test/terms',
   supportEmail: 'care@reseller-legal.test',
+  accessibilityEmail: 'access@reseller-legal.test',
 }
 
 async function agency(name = 'Brand Co') {
@@ -241,6 +243,7 @@ describe('legal and support links', () => {
     expect(await hostLegal(partial.host)).toEqual({
       ...PLATFORM_LINKS,
       supportEmail: AGENCY_LINKS.supportEmail,
+      accessibilityEmail: AGENCY_LINKS.accessibilityEmail,
     })
 
     // White labeling off: the platform's name and colours, and its links too.
@@ -320,7 +323,12 @@ describe('legal and support links', () => {
       createElement(SiteFooter, {
         name: 'X',
         year: 2026,
-        legal: { privacyPolicyUrl: '', termsOfServiceUrl: '', supportEmail: '' },
+        legal: {
+          privacyPolicyUrl: '',
+          termsOfServiceUrl: '',
+          supportEmail: '',
+          accessibilityEmail: '',
+        },
         getYourOwnCardUrl: '/auth/register',
       }),
     )

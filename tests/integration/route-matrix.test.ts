@@ -228,6 +228,8 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // The price list and the privacy notice (ADR 087): the host's configuration, nobody's rows.
   'pricing.tsx': 'public',
   'privacy.tsx': 'public',
+  // The accessibility statement (ADR 100): the suite's facts and the host's contact.
+  'accessibility.tsx': 'public',
   'icons.$file.ts': 'public',
   // System Settings answer on the platform's host only: on A's (an agency's) host, nobody.
   'settings.super-admin.tsx': 'platform-admin',
@@ -670,6 +672,7 @@ const REFERENCES: Record<string, Reference> = {
   'manifest[.]webmanifest.ts': 'none',
   'pricing.tsx': 'none',
   'privacy.tsx': 'none',
+  'accessibility.tsx': 'none',
   'icons.$file.ts': 'none',
   'settings.super-admin.tsx': 'none',
   'dashboard.super-admin.settings.tsx': 'none',

@@ -144,6 +144,7 @@ export function BrandingPage({
       | 'privacyPolicyUrl'
       | 'termsOfServiceUrl'
       | 'supportEmail'
+      | 'accessibilityEmail'
       | 'getYourOwnCardUrl',
     label: string,
     input: InputHTMLAttributes<HTMLInputElement>,
@@ -288,6 +289,12 @@ export function BrandingPage({
               placeholder: 'support@example.com',
               autoComplete: 'email',
             })}
+            {boundField(
+              'accessibilityEmail',
+              'Accessibility Email',
+              { type: 'email', placeholder: 'accessibility@example.com', autoComplete: 'email' },
+              'Named on your accessibility statement (/accessibility) for requests about access. Leave it empty to name your support email.',
+            )}
             {boundField(
               'getYourOwnCardUrl',
               '"Get your own card" link',

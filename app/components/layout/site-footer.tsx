@@ -17,7 +17,9 @@ export function SiteFooter({
   getYourOwnCardUrl?: string | null
 }) {
   return (
-    <footer className="flex flex-col items-center gap-2 border-t border-gray-200 py-6 text-center text-sm text-gray-500 dark:border-gray-800 dark:text-gray-400">
+    // On a card page at a phone's width the Save Contact bar is fixed at the bottom: the footer
+    // ends above it, so its last links (Privacy Policy, Accessibility) are never hidden under it.
+    <footer className="flex flex-col items-center gap-2 border-t border-gray-200 py-6 text-center text-sm text-gray-500 group-has-[[data-save-contact]]/app:pb-28 sm:group-has-[[data-save-contact]]/app:pb-6 dark:border-gray-800 dark:text-gray-400">
       {getYourOwnCardUrl ? (
         <a
           href={getYourOwnCardUrl}
@@ -50,6 +52,12 @@ export function SiteFooter({
               href={legal.privacyPolicyUrl || '/privacy'}
             >
               Privacy Policy
+            </a>
+          </li>
+          {/* The accessibility statement of every host (issue 45 point 6, ADR 100). */}
+          <li>
+            <a className="underline-offset-2 hover:underline" href="/accessibility">
+              Accessibility
             </a>
           </li>
           {legal.termsOfServiceUrl ? (

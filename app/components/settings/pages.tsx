@@ -451,6 +451,7 @@ export function SuperAdminSettings({
     privacyPolicyUrl: string
     termsOfServiceUrl: string
     supportEmail: string
+    accessibilityEmail: string
     sessionTimeoutMinutes: number
     requireTwoFactorForAdmins: boolean
     passwordRotation: boolean
@@ -504,6 +505,13 @@ export function SuperAdminSettings({
               label: 'Support email',
               type: 'email',
               hint: 'The default for agencies that set none, like the privacy policy.',
+            },
+            {
+              kind: 'input',
+              name: 'accessibilityEmail',
+              label: 'Accessibility email',
+              type: 'email',
+              hint: 'Named on the accessibility statement (/accessibility) for requests about access; empty: the support email. The default for agencies that set neither.',
             },
           ],
         }),
