@@ -17,6 +17,9 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 // both drivers.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
+  // Issue 45 point 1 (ADR 102): a follower's confirmation and the card's digest through the
+  // queue, the digest queued by the database's trigger on the owner's edit under RLS.
+  'card-followers.spec.ts',
   // Issue 43 point 3 (ADR 093): a lead's webhook written in its transaction by the app login
   // under RLS, delivered and retried by the job worker claiming across the pool.
   'webhooks.spec.ts',
