@@ -55,7 +55,10 @@ test('a visitor follows a card, confirms, and the owner’s new title reaches th
   await expect(owner.page.getByTestId('card-followers').first()).toHaveText(
     '1 person follows this card',
   )
-  await owner.page.getByRole('link', { name: /^Edit / }).first().click()
+  await owner.page
+    .getByRole('link', { name: /^Edit / })
+    .first()
+    .click()
   await expect(owner.page.getByLabel('Job title')).toBeVisible()
   await waitForHydration(owner.page)
   await owner.page.getByLabel('Job title').fill(jobTitle)
