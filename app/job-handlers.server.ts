@@ -8,6 +8,7 @@ import {
   graceReminderJob,
   stripeEventJob,
 } from '#app/billing/stripe-event-jobs.server'
+import { followDigestJob } from '#app/cards/card-follow.server'
 import { googleWalletPatchJob } from '#app/cards/google-wallet.server'
 import { deleteContactFromCrm, forwardContactToCrm } from '#app/crm/forwarding.server'
 import { buildDataExportJob } from '#app/data-export/data-export.server'
@@ -69,6 +70,9 @@ export const jobHandlers: JobHandlers = {
   'webhook.deliver': deliverWebhookJob,
   // Hourly (enqueueDailyJobs): the previous hour's card.viewed digest per agency (ADR 093).
   'webhook.card-views': cardViewsDigestJob,
+  // Queued by the database when a followed card's title, company, phone, email or photo changes:
+  // the followers' digest with the new vCard, at most one a day per card (ADR 102).
+  'card-follow.digest': followDigestJob,
 }
 
 export function startJobs(log: (message: string) => void) {

@@ -1224,6 +1224,8 @@ export const emailOutbox = pgTable(
     // headers above hold each token's marker instead of the token: the mailer puts the tokens
     // back at delivery, so no usable link is ever at rest here or in a backup.
     secrets: jsonb('secrets').$type<OutboxSecret[]>().notNull().default([]),
+    // Files sent with the email (a followed card's new vCard, ADR 102), their content in base64.
+    attachments: jsonb('attachments').$type<OutboxAttachment[]>().notNull().default([]),
     // Set when a provider (Resend) accepted the message.
     providerMessageId: text('provider_message_id'),
     // queued until the job queue's worker delivers it (to Resend, or kept here without one).
@@ -1278,9 +1280,12 @@ export const announcements = pgTable(
 )
 
 /** One token of an outbox email: where it stands in the stored text, and how to derive it. */
+export type OutboxAttachment = { filename: string; contentType: string; content: string }
+
 export type OutboxSecret = { marker: string } & (
   | { kind: 'link'; purpose: string; seed: string }
   | { kind: 'unsubscribe'; userId: string; purpose: string }
+  | { kind: 'follow-stop'; followerId: string }
 )
 
 export type SendingDomainRecord = {
@@ -1765,6 +1770,45 @@ export const webhookDigestCursors = pgTable(
   ],
 )
 
+// Issue 45 point 1 (ADR 102): a recipient who asked, on a card's page, to be told when the card
+// changes. Double opt-in: `pending` until the emailed link is opened (only the SHA-256 of its
+// token is kept), `confirmed` after, `unsubscribed` once a message's one-click link is used. An
+// edit of a watched field (migration 0051's trigger) sets `changed_at` on the card's confirmed
+// followers; the digest job sends each one whose change is newer than `last_digest_at`, at most
+// one per day. One row per card and address (lower-cased).
+export const cardFollowerState = pgEnum('card_follower_state', [
+  'pending',
+  'confirmed',
+  'unsubscribed',
+])
+
+export const cardFollowers = pgTable(
+  'card_followers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    cardId: uuid('card_id').notNull(),
+    email: text('email').notNull(),
+    state: cardFollowerState('state').notNull().default('pending'),
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    changedAt: timestamp('changed_at', { withTimezone: true }),
+    lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('card_followers_org_id_key').on(t.organizationId, t.id),
+    unique('card_followers_org_card_email_key').on(t.organizationId, t.cardId, t.email),
+    uniqueIndex('card_followers_org_token_key').on(t.organizationId, t.confirmTokenHash),
+    foreignKey({
+      name: 'card_followers_card_fk',
+      columns: [t.organizationId, t.cardId],
+      foreignColumns: [digitalCards.organizationId, digitalCards.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // The REST API's keys (issue 43 point 1, ADR 092): the agency's, not the admin's who made them
 // (the creator is kept for the list and cleared when that account goes). Only the SHA-256 of the
 // key is stored, with its last four characters; the key is shown once.
@@ -1884,4 +1928,5 @@ export const tenantTables = {
   webhookDigestCursors,
   apiKeys,
   apiIdempotencyKeys,
+  cardFollowers,
 } as const

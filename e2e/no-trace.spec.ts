@@ -381,6 +381,7 @@ test.describe('no trace of the platform on an agency host', () => {
     const cleo = `cleo-${mark}@example.test`
     const noraNewEmail = `nora-new-${mark}@example.test`
     const eve = { name: `Eve Trace${mark}`, email: `eve-${mark}@example.test` }
+    const fran = `fran-${mark}@example.test`
 
     // Sign-ups (a confirmation each), and a sign-up with a taken address (account exists).
     const visitor = await anonymousPage(browser)
@@ -399,6 +400,12 @@ test.describe('no trace of the platform on an agency host', () => {
     await expect(
       visitor.page.getByText('Password reset link sent! Please check your email.'),
     ).toBeVisible()
+    // "Keep me updated" on a card: the follower's confirmation (ADR 102).
+    await visitor.page.goto(urlFor(HOSTS.alpha, '/card/olivia-owner'))
+    await waitForHydration(visitor.page)
+    await visitor.page.getByLabel('Email for updates').fill(fran)
+    await visitor.page.getByRole('button', { name: 'Keep me updated' }).click()
+    await expect(visitor.page.getByText(/we sent it a link to confirm/)).toBeVisible()
     await visitor.context.close()
 
     const signedIn = await signInWatched(browser, { email: nora.email, password: PASSWORD })
@@ -509,6 +516,11 @@ test.describe('no trace of the platform on an agency host', () => {
       { kind: 'email changed', to: nora.email, subject: `Your ${alpha} email address was changed` },
       { kind: 'confirm new email', to: noraNewEmail, subject: `Confirm your email for ${alpha}` },
       { kind: 'account created', to: eve.email, subject: `Your ${alpha} account is ready` },
+      {
+        kind: 'follow confirmation',
+        to: fran,
+        subject: `Confirm updates from ${CARD_OWNER.firstName} ${CARD_OWNER.lastName}`,
+      },
     ]
     const superAdmin = await signedInAs(browser, SUPER_ADMIN)
     const outbox = superAdmin.page.getByTestId('outbox-email')

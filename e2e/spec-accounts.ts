@@ -316,6 +316,19 @@ export const SPEC_AGENCIES = {
     ],
   },
   /**
+   * e2e/card-followers.spec.ts (the production project, ADR 102): a visitor follows Fern's
+   * card, and her edit of her title reaches them as a digest with the new vCard.
+   */
+  following: {
+    name: 'Following Agency',
+    slug: 'following',
+    host: 'following.localhost',
+    owner: { email: 'following-owner@example.test', firstName: 'Flo', lastName: 'Following' },
+    endUsers: [
+      { email: 'follow-fern@e2e.test', firstName: 'Fern', lastName: 'Follow', card: true },
+    ],
+  },
+  /**
    * e2e/seat-forwarding.spec.ts (ADR 049): Dora leaves, her seat goes to Sam, and her card links
    * open Sam's card; her company contact becomes his.
    */

@@ -19,6 +19,8 @@ export type FakeEmail = {
   html?: string
   text?: string
   headers?: Record<string, string>
+  /** As sent: `content` in base64. */
+  attachments?: { filename: string; content: string; contentType?: string }[]
   idempotencyKey: string | undefined
 }
 

@@ -34,10 +34,14 @@ export function isSameOriginMutation(
  * sends one still goes through the same-origin check above).
  */
 export const ONE_CLICK_UNSUBSCRIBE_PATH = '/email/unsubscribe'
+/** A card follower's one-click way out (ADR 102): the same kind of signed-token-only action. */
+export const ONE_CLICK_FOLLOW_STOP_PATH = '/follow/unsubscribe'
 
 export function isOneClickUnsubscribe(method: string, path: string, origin: string | undefined) {
   return (
-    method.toUpperCase() === 'POST' && path === ONE_CLICK_UNSUBSCRIBE_PATH && origin === undefined
+    method.toUpperCase() === 'POST' &&
+    (path === ONE_CLICK_UNSUBSCRIBE_PATH || path === ONE_CLICK_FOLLOW_STOP_PATH) &&
+    origin === undefined
   )
 }
 

@@ -9,6 +9,7 @@ import { type CardArea, cardEditPath, cardsListPath } from '#app/cards/card-path
 import { toCardView } from '#app/cards/card-view.server'
 import { resolveImageField } from '#app/media/uploads.server'
 import { recordCardAudit } from '#app/models/audit.server'
+import { countFollowers } from '#app/models/card-followers.server'
 import { changeCardSlug } from '#app/models/card-slugs.server'
 import {
   cardFieldsFromProfile,
@@ -39,17 +40,27 @@ import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export async function cardsListLoader(request: Request, context: AppLoadContext, area: CardArea) {
   const { tenant, user } = await requireRole(request, context, CARD_AREA_ROLES[area])
-  const { rows, views } = await withTenant(tenant.id, async (tx) => ({
-    rows: await listCardsForOwner(tx, tenant.id, user.id),
-    // Each card's own views of the last 14 days by source (ADR 039).
-    views: await countCardViewsBySource(tx, tenant.id, user.id, new Date()),
-  }))
+  const { rows, views, followers } = await withTenant(tenant.id, async (tx) => {
+    const rows = await listCardsForOwner(tx, tenant.id, user.id)
+    return {
+      rows,
+      // Each card's own views of the last 14 days by source (ADR 039).
+      views: await countCardViewsBySource(tx, tenant.id, user.id, new Date()),
+      // How many confirmed followers each card has (ADR 102).
+      followers: await countFollowers(
+        tx,
+        tenant.id,
+        rows.map((row) => row.card.id),
+      ),
+    }
+  })
   const viewsOf = new Map(views.map((entry) => [entry.cardId, entry]))
   return {
     cards: rows.map((row) => ({
       ...toCardView(row),
       archivedAt: row.card.archivedAt?.toISOString() ?? null,
       views: viewsOf.get(row.card.id) ?? { views: 0, sources: {} },
+      followers: followers.get(row.card.id) ?? 0,
     })),
     origin: tenantOrigin(tenant),
     area,

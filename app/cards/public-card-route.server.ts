@@ -6,6 +6,7 @@ import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
+import { askToFollowIn, followAskedMessage } from '#app/cards/card-follow.server'
 import {
   type CardReference,
   cardViewerOf,
@@ -338,6 +339,23 @@ export async function publicCardAction(
           })
         }
         return thanks
+      },
+      // "Keep me updated" (ADR 102): the same answer whether or not the address follows already.
+      follow: async (value, { tenant, card, sourceCardId }) => {
+        const asked = {
+          reply: { message: followAskedMessage(card.firstName), ok: true },
+          result: { resetForm: true },
+        }
+        // A page drawn from a profile without a stored card has nothing to follow.
+        if (value.website || !sourceCardId) return asked
+        // Past the send limits (per client address, per recipient, per tenant): a rate_limited
+        // Refusal, nothing kept; one address cannot be flooded with confirmations.
+        await withTenant(tenant.id, (tx) =>
+          askToFollowIn(tx, tenant, { ...card, id: sourceCardId }, value.email, {
+            clientIp: context.clientIp ?? 'unknown',
+          }),
+        )
+        return asked
       },
       save: async (_value, { tenant, user, card, sourceCardId }) => {
         if (!user) throw signInFirst(card.id, 'save')

@@ -10,9 +10,11 @@ import {
   linkTokenOf,
 } from '#app/email/link-token.server'
 import {
+  createFollowerStopToken,
   createUnsubscribeToken,
   type UnsubscribePurpose,
 } from '#app/email/unsubscribe-token.server'
+import { findFollowerById, findPendingFollowerByToken } from '#app/models/card-followers.server'
 import { findLeadByDataToken } from '#app/models/contacts.server'
 import { findUsableConfirmationToken } from '#app/models/email-confirmations.server'
 import type { OutboxEmail } from '#app/models/outbox.server'
@@ -24,7 +26,9 @@ import type { Queryable } from '#drizzle/db.server'
 import type { OutboxSecret } from '#drizzle/schema'
 
 export type UnsubscribeSecret = { kind: 'unsubscribe'; userId: string; purpose: UnsubscribePurpose }
-export type EmailSecret = EmailLinkSecret | UnsubscribeSecret
+/** A card follower's one-click stop link (ADR 102). */
+export type FollowerStopSecret = { kind: 'follow-stop'; followerId: string }
+export type EmailSecret = EmailLinkSecret | UnsubscribeSecret | FollowerStopSecret
 
 /** An email as a template renders it, with the secrets its links carry. */
 export type SecretEmail = OutboxEmail & { secrets?: EmailSecret[] }
@@ -35,6 +39,8 @@ const markerFor = (index: number) => `{removed-secret-${index}}`
 /** The token a secret stands for (the unsubscribe token names the email's organization). */
 export function tokenOf(organizationId: string, secret: EmailSecret | OutboxSecret) {
   if (secret.kind === 'link') return linkTokenOf(secret.seed)
+  if (secret.kind === 'follow-stop')
+    return createFollowerStopToken(organizationId, secret.followerId)
   return createUnsubscribeToken({
     organizationId,
     userId: secret.userId,
@@ -93,6 +99,10 @@ export function revealEmail(
  */
 export async function isSecretLive(db: Queryable, organizationId: string, secret: OutboxSecret) {
   const hash = () => hashToken(tokenOf(organizationId, secret))
+  if (secret.kind === 'follow-stop') {
+    const follower = await findFollowerById(db, organizationId, secret.followerId)
+    return follower?.state === 'confirmed'
+  }
   if (secret.kind === 'unsubscribe') {
     return Boolean(await findUserById(db, organizationId, secret.userId))
   }
@@ -107,6 +117,8 @@ export async function isSecretLive(db: Queryable, organizationId: string, secret
     }
     case 'lead-data':
       return Boolean(await findLeadByDataToken(db, organizationId, hash()))
+    case 'card-follow':
+      return Boolean(await findPendingFollowerByToken(db, organizationId, hash()))
     case 'two-factor-enrolment':
       return isSessionChallengeLive(db, organizationId, enrolmentLinkChallenge(hash()))
     default:

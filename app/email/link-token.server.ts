@@ -20,6 +20,8 @@ export const LINK_PURPOSES = [
   'lead-data',
   // Lets the session that asked enrol the account's first second factor at sign-in (ADR 054).
   'two-factor-enrolment',
+  // A card follower's double opt-in: the link confirms "Keep me updated" (ADR 102).
+  'card-follow',
 ] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 

@@ -121,6 +121,15 @@ async function sendThroughResend(
         html: email.html,
         text: email.text,
         ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+        ...(email.attachments?.length
+          ? {
+              attachments: email.attachments.map((file) => ({
+                filename: headerValue(file.filename),
+                content: file.content,
+                contentType: headerValue(file.contentType),
+              })),
+            }
+          : {}),
       },
       // A retry after a lost answer is the same request to Resend, which sends it once.
       { idempotencyKey: `brandcard-email/${outboxId}` },
@@ -160,6 +169,7 @@ export const deliverEmail: JobHandler = {
           html: row.html,
           text: row.text,
           headers: row.headers,
+          attachments: row.attachments,
         },
         row.secrets,
       )

@@ -30,6 +30,12 @@ export type EmailCause =
    * would cut a large list off halfway.
    */
   | 'announcement'
+  /**
+   * A followed card's digest (ADR 102): limited where it is made, to one per card and follower
+   * a day (the follower confirmed it by email first, and each one carries a one-click way out);
+   * a card with many followers would otherwise meet the hourly per-tenant ceiling halfway.
+   */
+  | 'card-digest'
 
 export const SENDER_LIMITED = (wait: number) =>
   `You have caused too many emails in a short time. Please wait ${minutesText(wait)} and try again.`
@@ -49,7 +55,9 @@ export async function admitEmailIn(
   to: string,
   cause: EmailCause,
 ) {
-  if (cause === 'limited-when-requested' || cause === 'announcement') return
+  if (cause === 'limited-when-requested' || cause === 'announcement' || cause === 'card-digest') {
+    return
+  }
   await hitOrRefuseIn(tx, 'emailTenant', limitKey('emailTenant', organizationId), TENANT_LIMITED)
   if ('userId' in cause) {
     const key = limitKey('emailSender', organizationId, cause.userId)

@@ -51,3 +51,32 @@ export function readUnsubscribeToken(token: string): UnsubscribeStatement | null
   if (!(UNSUBSCRIBE_PURPOSES as readonly string[]).includes(purpose)) return null
   return { organizationId, userId, purpose: purpose as UnsubscribePurpose }
 }
+
+// A follower of a card (ADR 102) is no user: their one-click link signs "this follower of this
+// organization may stop the card's updates", under a label of its own.
+const FOLLOWER_TOKEN = /^[A-Za-z0-9_-]{1,120}\.[A-Za-z0-9_-]{43}$/
+
+function signFollower(payload: string) {
+  return createHmac('sha256', getEnv().APP_SECRET)
+    .update(`card-follow-stop:v1:${payload}`)
+    .digest('base64url')
+}
+
+export function createFollowerStopToken(organizationId: string, followerId: string) {
+  const payload = Buffer.from(`${organizationId}:${followerId}`).toString('base64url')
+  return `${payload}.${signFollower(payload)}`
+}
+
+/** The follower a stop token names, or null when it is malformed or not signed by us. */
+export function readFollowerStopToken(token: string) {
+  if (!FOLLOWER_TOKEN.test(token)) return null
+  const [payload, signature] = token.split('.') as [string, string]
+  const expected = Buffer.from(signFollower(payload))
+  const given = Buffer.from(signature)
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null
+  const [organizationId = '', followerId = '', ...rest] = Buffer.from(payload, 'base64url')
+    .toString('utf8')
+    .split(':')
+  if (rest.length > 0 || !UUID.test(organizationId) || !UUID.test(followerId)) return null
+  return { organizationId, followerId }
+}

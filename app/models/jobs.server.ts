@@ -26,6 +26,7 @@ export type JobName =
   | 'billing.grace-reminder'
   | 'webhook.deliver'
   | 'webhook.card-views'
+  | 'card-follow.digest'
 
 export type NewJob = {
   name: JobName

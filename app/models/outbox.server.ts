@@ -1,6 +1,11 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { emailOutbox, type OutboxSecret, organizations } from '#drizzle/schema'
+import {
+  emailOutbox,
+  type OutboxAttachment,
+  type OutboxSecret,
+  organizations,
+} from '#drizzle/schema'
 
 export type OutboxEmail = {
   to: string
@@ -9,6 +14,8 @@ export type OutboxEmail = {
   text: string
   /** Extra message headers (List-Unsubscribe on notifications). */
   headers?: Record<string, string>
+  /** Files sent with it (a followed card's vCard, ADR 102). */
+  attachments?: OutboxAttachment[]
 }
 
 /**
@@ -31,6 +38,7 @@ export async function insertOutboxEmail(
       html: email.html,
       text: email.text,
       headers: email.headers ?? {},
+      attachments: email.attachments ?? [],
       secrets,
       fromName: fromName ?? null,
     })

@@ -51,8 +51,16 @@ export const LeadSchema = LeadFieldsSchema.extend({
   when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 })
 
+/** "Keep me updated" (ADR 102): the address to confirm, and the honeypot people leave empty. */
+export const FollowSchema = z.object({
+  intent: z.literal('follow'),
+  email: LeadFieldsSchema.shape.email,
+  website: z.string().max(500).optional(),
+})
+
 export const CardIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('connect') }),
   z.object({ intent: z.literal('save') }),
   LeadSchema,
+  FollowSchema,
 ])

@@ -27,6 +27,8 @@ export const SET_PASSWORD_LINK = lifetime(7, 'day')
 export const PASSWORD_RESET_LINK = lifetime(1, 'hour')
 /** Confirming an email address. */
 export const EMAIL_CONFIRMATION_LINK = lifetime(24, 'hour')
+/** Confirming "Keep me updated" on a card (ADR 102): a visitor may read it days later. */
+export const FOLLOW_CONFIRMATION_LINK = lifetime(7, 'day')
 /** The emailed step before a two-factor enrolment (ADR 054). */
 export const TWO_FACTOR_ENROLMENT_LINK = lifetime(30, 'minute')
 

@@ -263,6 +263,16 @@ const SURFACES: Record<string, Shared | Own | PassToken | ApiKeySurface> = {
     kind: 'pass-token',
     coveredBy: 'tests/integration/card-analytics.test.ts',
   },
+  // A card follower's emailed links (ADR 102): by a confirmation token or a signed stop token,
+  // never a card reference; the confirmation names the card only as a signed-out visitor sees it.
+  'follow.confirm.tsx': {
+    kind: 'pass-token',
+    coveredBy: 'tests/integration/card-followers.test.ts',
+  },
+  'follow.unsubscribe.tsx': {
+    kind: 'pass-token',
+    coveredBy: 'tests/integration/card-followers.test.ts',
+  },
   // Issue 29: the virtual background, and Google Wallet's save link (a redirect to Google).
   'card_.$ref.background[.]png.ts': cardFile('background.png', 'image'),
   // The object is one per card, shared by whoever saves it and kept as a visitor sees the card
@@ -399,7 +409,7 @@ describe('the routes that can return card data, read from the route files', () =
       // A pass-token route is imported by its test; an API screen is named in the route matrix.
       expect(readFileSync(surface.coveredBy, 'utf8'), file).toContain(
         surface.kind === 'pass-token'
-          ? `#app/routes/${file.replace(/\.ts$/, '')}`
+          ? `#app/routes/${file.replace(/\.tsx?$/, '')}`
           : file.replace(/\.ts$/, ''),
       )
     }

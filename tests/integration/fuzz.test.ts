@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApiKey } from '#app/api/manage-api-keys.server'
 import { createSession, sessionCookieName } from '#app/auth/session.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
-import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
+import {
+  createFollowerStopToken,
+  createUnsubscribeToken,
+} from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
+import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
@@ -543,7 +547,7 @@ const FORMS: Form[] = [
     file: 'card.$ref',
     path: '/card/CARD',
     actor: 'anonymous',
-    intents: ['connect', 'save', 'lead'],
+    intents: ['connect', 'save', 'lead', 'follow'],
     keys: LEAD_KEYS,
   },
   {
@@ -552,7 +556,7 @@ const FORMS: Form[] = [
     file: 'c.$slug',
     path: '/c/SLUG',
     actor: 'anonymous',
-    intents: ['connect', 'save', 'lead'],
+    intents: ['connect', 'save', 'lead', 'follow'],
     keys: LEAD_KEYS,
   },
   {
@@ -560,7 +564,7 @@ const FORMS: Form[] = [
     file: 'contact.$ref',
     path: '/contact/CARD',
     actor: 'anonymous',
-    intents: ['connect', 'save', 'lead'],
+    intents: ['connect', 'save', 'lead', 'follow'],
     keys: LEAD_KEYS,
   },
   {
@@ -569,7 +573,7 @@ const FORMS: Form[] = [
     path: '/card/CARD',
     actor: 'team_admin',
     cardOf: 'end_user',
-    intents: ['connect', 'save', 'lead'],
+    intents: ['connect', 'save', 'lead', 'follow'],
     keys: LEAD_KEYS,
   },
   {
@@ -597,6 +601,23 @@ const FORMS: Form[] = [
     path: '/account/data-export.zip',
     actor: 'end_user',
     keys: ['exportId'],
+  },
+  {
+    // A card follower's confirmation link (ADR 102): FOLLOW_TOKEN is a genuine pending one.
+    name: 'follow confirmation',
+    file: 'follow.confirm',
+    path: '/follow/confirm?token=FOLLOW_TOKEN',
+    actor: 'anonymous',
+    intents: ['confirm'],
+    keys: ['token'],
+  },
+  {
+    // A card follower's one-click way out: STOPFOLLOW_TOKEN is a genuine follower's.
+    name: 'follow one-click stop',
+    file: 'follow.unsubscribe',
+    path: '/follow/unsubscribe?token=STOPFOLLOW_TOKEN',
+    actor: 'anonymous',
+    keys: ['List-Unsubscribe', 'token'],
   },
   {
     // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
@@ -1097,6 +1118,17 @@ beforeAll(async () => {
     }),
   )
   linkTokens.set('RECEIPT_TOKEN', receiptToken)
+  // A follower of the end user's card and a visitor waiting to confirm (ADR 102).
+  const followToken = newLinkToken()
+  const follower = await withTenant(endUser.organizationId, async (tx) => {
+    const { organizationId, cardId } = endUser
+    await askToFollow(tx, organizationId, cardId, 'fuzz-fan@example.test', 'd'.repeat(64))
+    await askToFollow(tx, organizationId, cardId, 'fuzz-new@example.test', hashToken(followToken))
+    return confirmFollower(tx, organizationId, 'd'.repeat(64))
+  })
+  if (!follower) throw new Error('no follower')
+  linkTokens.set('FOLLOW_TOKEN', followToken)
+  linkTokens.set('STOPFOLLOW_TOKEN', createFollowerStopToken(endUser.organizationId, follower.id))
   // A SAML provider of the end user's agency, its IdP's real certificate (ADR 090).
   const samlIdp = parseIdpMetadata(startSamlIdp().metadata)
   if (!samlIdp.ok) throw new Error(samlIdp.message)

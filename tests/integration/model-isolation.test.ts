@@ -95,6 +95,17 @@ import {
   listCardNames,
   recordCardEvents,
 } from '#app/models/card-events.server'
+import {
+  askToFollow,
+  confirmFollower,
+  countFollowers,
+  findFollowerById,
+  findPendingFollowerByToken,
+  followersOwedDigest,
+  markDigestSent,
+  nextDigestDue,
+  stopFollowing,
+} from '#app/models/card-followers.server'
 import { changeCardSlug, claimDefaultSlug } from '#app/models/card-slugs.server'
 import {
   deleteTemplate,
@@ -433,7 +444,14 @@ import {
 } from '#app/models/webhooks.server'
 import { slugBaseFromName } from '#app/validation/card-slug'
 import { getDb, type Queryable } from '#drizzle/db.server'
-import { organizations, sendingDomains, ssoProviders, teams, users } from '#drizzle/schema'
+import {
+  cardFollowers,
+  organizations,
+  sendingDomains,
+  ssoProviders,
+  teams,
+  users,
+} from '#drizzle/schema'
 import { databaseChecksum, rowsOf } from '#tests/checksum'
 import { makeOrganization, makePng, uniqueSuffix } from '#tests/factories'
 
@@ -822,7 +840,21 @@ async function seedTenantA(db: Queryable) {
   })
   // Where A's hourly card.viewed digests stand.
   await saveWebhookDigestCursor(db, organization.id, 'card.viewed', new Date('2026-11-30T10:00Z'))
+  // A follower of A's card owed a digest, and a pending one with its link's hash (ADR 102).
+  await askToFollow(db, organization.id, card.id, `fan-${suffix}@example.test`, 'a'.repeat(64))
+  const followerToken = 'b'.repeat(64)
+  await askToFollow(db, organization.id, card.id, `new-${suffix}@example.test`, followerToken)
+  const confirmed = await confirmFollower(db, organization.id, 'a'.repeat(64))
+  if (!confirmed) throw new Error('follower not confirmed')
+  await db
+    .update(cardFollowers)
+    .set({ changedAt: sql`now()` })
+    .where(
+      and(eq(cardFollowers.organizationId, organization.id), eq(cardFollowers.id, confirmed.id)),
+    )
   return {
+    follower: confirmed,
+    followerToken,
     webhookEndpoint,
     webhookMessage,
     webhookDelivery,
@@ -960,6 +992,70 @@ function nothing(value: unknown) {
 // One row per exported model function that takes an organization id (the coverage test below
 // keeps this list complete). Reads find nothing of A; writes leave A's checksum unchanged.
 const cases: Record<string, Case[]> = {
+  askToFollow: [
+    {
+      name: "follows no card of A's",
+      run: (db, b, a) => askToFollow(db, b, a.card.id, 'x@example.test', 'c'.repeat(64)),
+      // The composite foreign key refuses a follower of B on A's card.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findPendingFollowerByToken: [
+    {
+      name: "opens none of A's confirmation links",
+      run: (db, b, a) => findPendingFollowerByToken(db, b, a.followerToken),
+      expected: nothing,
+    },
+  ],
+  confirmFollower: [
+    {
+      name: "confirms none of A's followers",
+      run: (db, b, a) => confirmFollower(db, b, a.followerToken),
+      expected: nothing,
+    },
+  ],
+  findFollowerById: [
+    {
+      name: "finds none of A's followers",
+      run: (db, b, a) => findFollowerById(db, b, a.follower.id),
+      expected: nothing,
+    },
+  ],
+  stopFollowing: [
+    {
+      name: "stops none of A's followers",
+      run: (db, b, a) => stopFollowing(db, b, a.follower.id),
+      expected: (value) => expect(value).toBe(false),
+    },
+  ],
+  countFollowers: [
+    {
+      name: "counts none of A's followers",
+      run: (db, b, a) => countFollowers(db, b, [a.card.id]),
+      expected: (value) => expect((value as Map<string, number>).size).toBe(0),
+    },
+  ],
+  followersOwedDigest: [
+    {
+      name: "owes none of A's followers a digest",
+      run: (db, b, a) => followersOwedDigest(db, b, a.card.id),
+      expected: nothing,
+    },
+  ],
+  nextDigestDue: [
+    {
+      name: "sees no digest of A's waiting",
+      run: (db, b, a) => nextDigestDue(db, b, a.card.id),
+      expected: (value) => expect(value).toBeNull(),
+    },
+  ],
+  markDigestSent: [
+    {
+      name: "marks none of A's followers",
+      run: (db, b, a) => markDigestSent(db, b, [a.follower.id]),
+      expected: () => {},
+    },
+  ],
   createCard: [
     {
       name: "does not count A's cards when choosing the default",

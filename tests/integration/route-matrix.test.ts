@@ -8,10 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { flushCardEvents } from '#app/cards/event-batcher.server'
 import { hashToken, newLinkToken } from '#app/email/link-token.server'
-import { createUnsubscribeToken } from '#app/email/unsubscribe-token.server'
+import {
+  createFollowerStopToken,
+  createUnsubscribeToken,
+} from '#app/email/unsubscribe-token.server'
 import { resetEnvForTests } from '#app/env.server'
 import { insertAnnouncement } from '#app/models/announcements.server'
 import { insertApiKey } from '#app/models/api-keys.server'
+import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { insertTemplate, setCardsTemplate } from '#app/models/card-templates.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { addContact } from '#app/models/contacts.server'
@@ -134,6 +138,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'media.$file.ts': 'public',
   'dev.outbox.tsx': 'public',
   'email.unsubscribe.tsx': 'public',
+  // A card follower's links (ADR 102): the token is the only authority, on its tenant's host.
+  'follow.confirm.tsx': 'public',
+  'follow.unsubscribe.tsx': 'public',
   // A lead's receipt link (ADR 050): the token is the only authority, on its tenant's host.
   'lead-data.tsx': 'public',
   // An emailed invitation opens for anyone; only its action (accept, decline) needs sign-in.
@@ -551,6 +558,8 @@ type Reference =
   | 'team'
   | 'invitation-token'
   | 'lead-data-token'
+  | 'follow-confirm-token'
+  | 'follow-stop-token'
   | 'contact'
   | 'sso-provider'
   | 'none'
@@ -603,6 +612,8 @@ const REFERENCES: Record<string, Reference> = {
   'dev.outbox.tsx': 'none',
   'email.unsubscribe.tsx': 'unsubscribe-token',
   'lead-data.tsx': 'lead-data-token',
+  'follow.confirm.tsx': 'follow-confirm-token',
+  'follow.unsubscribe.tsx': 'follow-stop-token',
   'invitations.$token.tsx': 'invitation-token',
   'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
@@ -700,6 +711,9 @@ let marketingTokenB: string
 let invitationTokenB: string
 /** The receipt link of B's lead, who consented on B's card (ADR 050). */
 let leadDataTokenB: string
+/** B's visitor's "Keep me updated" confirmation link, and a B follower's stop link (ADR 102). */
+let followConfirmTokenB: string
+let followStopTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
 let memberUserIdB: string
@@ -798,6 +812,28 @@ async function seedTenantB() {
   )
   confirmationTokenB = /confirm-email\?token=([a-z2-7]+)/.exec(confirmation?.text ?? '')?.[1] ?? ''
   expect(confirmationTokenB).not.toBe('')
+  // A visitor of B's card waiting to confirm, and a follower of B's with their stop link.
+  followConfirmTokenB = newLinkToken()
+  const followerB = await withTenant(tenantB.organization.id, async (tx) => {
+    await askToFollow(
+      tx,
+      tenantB.organization.id,
+      cardB.id,
+      `fan-${MARK}@example.test`,
+      'f'.repeat(64),
+    )
+    const confirmed = await confirmFollower(tx, tenantB.organization.id, 'f'.repeat(64))
+    await askToFollow(
+      tx,
+      tenantB.organization.id,
+      cardB.id,
+      `new-${MARK}@example.test`,
+      hashToken(followConfirmTokenB),
+    )
+    return confirmed
+  })
+  if (!followerB) throw new Error('no follower of B')
+  followStopTokenB = createFollowerStopToken(tenantB.organization.id, followerB.id)
   // The lead emailed B's owner, with a one-click unsubscribe link for B.
   unsubscribeTokenB = found(/email\/unsubscribe\?token=([A-Za-z0-9_.-]+)/)
   expect(unsubscribeTokenB).not.toBe('')
@@ -947,6 +983,8 @@ async function seedTenantB() {
     invitationB.id,
     invitationTokenB,
     leadDataTokenB,
+    followConfirmTokenB,
+    followStopTokenB,
     templateB.id,
     dataExportB.id,
     ssoProviderB.id,
@@ -976,6 +1014,10 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: invitationTokenB }]
     case 'lead-data-token':
       return [{ by: 'token', ref: leadDataTokenB }]
+    case 'follow-confirm-token':
+      return [{ by: 'token', ref: followConfirmTokenB }]
+    case 'follow-stop-token':
+      return [{ by: 'token', ref: followStopTokenB }]
     case 'contact':
       return [{ by: 'id', ref: contactIdB }]
     case 'sso-provider':
@@ -992,7 +1034,9 @@ function requestOf(file: string, reference: Reference, ref: string) {
     reference === 'reset-token' ||
     reference === 'confirmation-token' ||
     reference === 'unsubscribe-token' ||
-    reference === 'lead-data-token'
+    reference === 'lead-data-token' ||
+    reference === 'follow-confirm-token' ||
+    reference === 'follow-stop-token'
   ) {
     return { path: `${path}?token=${ref}`, params }
   }
@@ -1096,6 +1140,14 @@ describe('cross-tenant matrix: a user of A against B', () => {
           expect(JSON.parse(got.body).token, cell).toBeNull()
         } else if (reference === 'unsubscribe-token') {
           // B's genuine token is refused on A's host, the same as a forged one.
+          expect(got.status, cell).toBe(400)
+          expect(JSON.parse(got.body).status, cell).toBe('invalid')
+        } else if (reference === 'follow-confirm-token') {
+          // B's visitor's genuine link opens nothing on A's host, the same as a forged one.
+          expect(got.status, cell).toBe(404)
+          expect(JSON.parse(got.body).status, cell).toBe('invalid')
+        } else if (reference === 'follow-stop-token') {
+          // B's follower's genuine stop link is refused on A's host, the same as a forged one.
           expect(got.status, cell).toBe(400)
           expect(JSON.parse(got.body).status, cell).toBe('invalid')
         } else if (reference === 'lead-data-token') {
@@ -1800,6 +1852,22 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: `/lead-data?token=${leadDataTokenB}`,
         fields: { intent: 'delete', token: leadDataTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    'follow.confirm.tsx': [
+      {
+        path: `/follow/confirm?token=${followConfirmTokenB}`,
+        fields: { intent: 'confirm', token: followConfirmTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    'follow.unsubscribe.tsx': [
+      {
+        path: `/follow/unsubscribe?token=${followStopTokenB}`,
+        fields: { 'List-Unsubscribe': 'One-Click', token: followStopTokenB, ...injected },
         params: {},
         onlyOnA: true,
       },

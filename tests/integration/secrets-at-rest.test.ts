@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { apiLoader } from '#app/api/api-route.server'
 import { createApiKey, hashApiKey } from '#app/api/manage-api-keys.server'
@@ -15,6 +15,7 @@ import { requestPasswordReset } from '#app/auth/accounts.server'
 import { sendConfirmationEmail } from '#app/auth/email-confirmation.server'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { resetEnvForTests } from '#app/env.server'
+import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
@@ -26,6 +27,8 @@ import { action as announcementsAction } from '#app/routes/dashboard.agency.anno
 import { action as agenciesAction } from '#app/routes/dashboard.super-admin.agencies'
 import { action as usersAction } from '#app/routes/dashboard.team-member.users'
 import { loader as unsubscribeLoader } from '#app/routes/email.unsubscribe'
+import { loader as followConfirmLoader } from '#app/routes/follow.confirm'
+import { loader as followStopLoader } from '#app/routes/follow.unsubscribe'
 import { loader as invitationLoader } from '#app/routes/invitations.$token'
 import { loader as leadDataLoader } from '#app/routes/lead-data'
 import { scimLoader } from '#app/scim/scim-route.server'
@@ -34,7 +37,7 @@ import { addMemberByEmail, createTeam } from '#app/teams/manage-teams.server'
 import { resolveTenant, type Tenant } from '#app/tenancy/tenant.server'
 import { createEndpoint, rotateEndpointSecret } from '#app/webhooks/webhook-endpoints.server'
 import { getDatabaseHandle, getDb, withTenant } from '#drizzle/db.server'
-import { apiSettings, emailOutbox } from '#drizzle/schema'
+import { apiSettings, digitalCards, emailOutbox } from '#drizzle/schema'
 import {
   contextFor,
   formRequest,
@@ -155,6 +158,23 @@ async function acceptedAnywhere(host: string, token: string) {
     leadDataLoader({ request: requestFor(host, `/lead-data${query}`), context, params: {} }),
   )
   if (leadData.status === 200) return 'lead data'
+  // A card follower's confirmation and stop links (ADR 102).
+  const follow = await settle(() =>
+    followConfirmLoader({
+      request: requestFor(host, `/follow/confirm${query}`),
+      context,
+      params: {},
+    }),
+  )
+  if (follow.status === 200) return 'follow confirmation'
+  const stop = await settle(() =>
+    followStopLoader({
+      request: requestFor(host, `/follow/unsubscribe${query}`),
+      context,
+      params: {},
+    }),
+  )
+  if (stop.status === 200) return 'follow stop'
   return null
 }
 
@@ -198,6 +218,29 @@ test('a backup taken while every emailed link works holds no token any endpoint 
     }),
   )
   expect(lead.status).toBe(200)
+  // "Keep me updated" (ADR 102): a visitor's confirmation link, and a follower's digest with its
+  // one-click stop link (that follower confirmed without an email here, so every link still works).
+  const follow = await settle(() =>
+    cardAction({
+      request: formRequest(host, `/card/${card.id}`, {
+        intent: 'follow',
+        email: 'fiona@example.test',
+      }),
+      context: contextFor(host, '203.0.113.11'),
+      params: { ref: card.id },
+    }),
+  )
+  expect(follow.status).toBe(200)
+  await withTenant(org.id, async (tx) => {
+    await askToFollow(tx, org.id, card.id, 'frank@example.test', 'e'.repeat(64))
+    await confirmFollower(tx, org.id, 'e'.repeat(64))
+  })
+  await withTenant(org.id, (tx) =>
+    tx
+      .update(digitalCards)
+      .set({ jobTitle: 'Changed at rest' })
+      .where(and(eq(digitalCards.organizationId, org.id), eq(digitalCards.id, card.id))),
+  )
   // An agency's announcement, with its one-click unsubscribe of Marketing Communications.
   await withTenant(org.id, (tx) =>
     saveNotificationPreferences(tx, org.id, owner.id, { marketingEmails: true }),
@@ -292,6 +335,8 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       `/auth/reset-password@${host}`,
       `/email/unsubscribe@${host}`,
       `/email/unsubscribe@${host}`,
+      `/follow/confirm@${host}`,
+      `/follow/unsubscribe@${host}`,
       `/invitations@${host}`,
       `/lead-data@${host}`,
     ].sort(),

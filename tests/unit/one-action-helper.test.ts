@@ -16,6 +16,8 @@ const ALLOWED: Record<string, string> = {
     "the image widget's JSON endpoint ({ mediaId, url } or { error }), read by fetch, not conform",
   'email.unsubscribe.tsx':
     "RFC 8058 one-click POST from a mail client, answered with the link page's own states",
+  'follow.unsubscribe.tsx':
+    "a card follower's RFC 8058 one-click POST (ADR 102), answered with the link page's own states",
   'invitations.$token.tsx':
     'a single accept/decline button whose refusal ({ answerError }, no-referrer) catches the same Refusal',
   'api.stripe.webhook.ts':

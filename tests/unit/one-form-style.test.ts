@@ -258,6 +258,16 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'unsubscribe: one button (the address is in the signed link)',
   },
   {
+    file: 'app/routes/follow.unsubscribe.tsx',
+    marker: 'List-Unsubscribe',
+    why: "stop a card's updates: one button (the follower is in the signed link, ADR 102)",
+  },
+  {
+    file: 'app/routes/follow.confirm.tsx',
+    marker: 'value="confirm"',
+    why: 'confirm "Keep me updated": one button (the follower is in the emailed link, ADR 102)',
+  },
+  {
     file: 'app/components/cards/wizard-page.tsx',
     marker: 'multipart/form-data',
     why: 'the wizard’s images: file inputs, checked by the image field (validation/images.ts)',

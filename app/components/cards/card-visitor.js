@@ -321,7 +321,7 @@ function carrySource() {
     new URLSearchParams(location.search).get('s') || (/^\/C\//.test(location.pathname) ? 'q' : '')
   if (!code) return
   const marked =
-    'a[data-save-contact], a[data-action="link"], form[data-lead-form], form[data-connect-form]'
+    'a[data-save-contact], a[data-action="link"], form[data-lead-form], form[data-follow-form], form[data-connect-form]'
   for (const element of document.querySelectorAll(marked)) {
     const name = element instanceof HTMLFormElement ? 'action' : 'href'
     const url = new URL(element.getAttribute(name) ?? '', location.href)
@@ -335,7 +335,8 @@ carrySource()
 for (const link of document.querySelectorAll('a[data-save-contact]')) {
   enhanceSaveContact(/** @type {HTMLAnchorElement} */ (link))
 }
-for (const form of document.querySelectorAll('form[data-lead-form]')) {
+// The lead form and "Keep me updated" (ADR 102) answer alike: a message in place, or errors.
+for (const form of document.querySelectorAll('form[data-lead-form], form[data-follow-form]')) {
   enhanceLeadForm(/** @type {HTMLFormElement} */ (form))
 }
 for (const form of document.querySelectorAll('form[data-connect-form]')) {

@@ -41,6 +41,8 @@ type ListedCard = CardView & {
   archivedAt: string | null
   /** The last 14 days' views, in all and by source. */
   views: { views: number; sources: Partial<Record<ViewSource, number>> }
+  /** How many people confirmed "Keep me updated" on it (ADR 102). */
+  followers: number
 }
 
 /** A card's own views of the last 14 days and where they came from. */
@@ -355,6 +357,12 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
               </div>
               <CardDisplay card={card} productName={productName} className="mx-auto" />
               <CardViews views={card.views} />
+              <p className="text-sm" data-testid="card-followers">
+                <span className="font-medium tabular-nums">
+                  {card.followers.toLocaleString('en-US')}
+                </span>{' '}
+                {card.followers === 1 ? 'person follows' : 'people follow'} this card
+              </p>
               <div className="flex flex-wrap gap-1">
                 <Button asChild variant="ghost" size="sm">
                   <Link to={`/qrcode/${card.id}`}>

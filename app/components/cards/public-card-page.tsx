@@ -5,7 +5,7 @@ import {
   type SubmissionResult,
 } from '@conform-to/react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from '@remix-run/react'
-import { CalendarClock, Check, Download, QrCode, UserPlus } from 'lucide-react'
+import { BellRing, CalendarClock, Check, Download, QrCode, UserPlus } from 'lucide-react'
 import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import type { WalletOffers } from '#app/cards/wallet-offers.server'
@@ -20,7 +20,7 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
-import { LeadSchema } from '#app/validation/public-card'
+import { FollowSchema, LeadSchema } from '#app/validation/public-card'
 
 type Reply = {
   message: string | null
@@ -231,6 +231,64 @@ function LeadForm({
           </button>
         </Form>
       )}
+    </TitledSection>
+  )
+}
+
+const FOLLOW_FAILURE = 'Failed to ask for updates. Please try again.'
+
+/**
+ * "Keep me updated" (ADR 102): the visitor's address gets a link to confirm; once confirmed, an
+ * email with the new contact card whenever the title, company, phone, email or photo changes.
+ */
+function FollowForm({ firstName }: { firstName: string }) {
+  const fetcher = useFetcher<Reply>()
+  useReplyToast(fetcher, FOLLOW_FAILURE)
+  const [form, fields] = useSchemaForm(FollowSchema, {
+    id: 'follow',
+    lastResult: fetcher.data?.result,
+  })
+  return (
+    <TitledSection
+      id="follow-heading"
+      title="Keep me updated"
+      className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+      titleClassName="text-lg font-semibold"
+    >
+      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">
+        Get an email with {firstName}'s new contact card when their details change. At most one a
+        day; every email has a link to stop.
+      </p>
+      <fetcher.Form
+        method="POST"
+        className="flex flex-col gap-4 sm:flex-row sm:items-start"
+        data-follow-form
+        data-failure={FOLLOW_FAILURE}
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value="follow" />
+        <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
+          <label>
+            Website
+            <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+          </label>
+        </div>
+        <div className="flex-1">
+          <FormField
+            label="Email for updates"
+            field={fields.email}
+            type="email"
+            autoComplete="email"
+          />
+        </div>
+        <ErrorList errors={form.errors} />
+        {fetcher.data?.ok && fetcher.data.message ? (
+          <FormMessage tone="info">{fetcher.data.message}</FormMessage>
+        ) : null}
+        <StatusButton pending={fetcher.state !== 'idle'} variant="secondary" className="sm:mt-6">
+          <BellRing aria-hidden className="h-4 w-4" /> Keep me updated
+        </StatusButton>
+      </fetcher.Form>
     </TitledSection>
   )
 }
@@ -493,6 +551,7 @@ export function PublicCardPage({
           signedIn={signedIn}
         />
       )}
+      {isOwner ? null : <FollowForm firstName={card.firstName} />}
     </main>
   )
 }

@@ -1,0 +1,150 @@
+// "Keep me updated" (issue 45 point 1, ADR 102): a recipient asks on the card page to hear when
+// the card changes; the emailed link confirms (double opt-in: nothing else is sent before); an
+// edit of the title, company, phone, an email or the photo marks the confirmed followers
+// (migration 0051's trigger) and queues this module's digest job, which sends each one email
+// with the card's new vCard, at most one a day per card.
+import { openCard } from '#app/cards/card-gate.server'
+import { cardLinkUrl } from '#app/cards/short-link'
+import { hashToken, newEmailLink } from '#app/email/link-token.server'
+import { queueEmailIn } from '#app/email/mailer.server'
+import type { EmailCause } from '#app/email/send-limits.server'
+import { createFollowerStopToken } from '#app/email/unsubscribe-token.server'
+import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
+import {
+  askToFollow,
+  followersOwedDigest,
+  markDigestSent,
+  nextDigestDue,
+} from '#app/models/card-followers.server'
+import { insertJob } from '#app/models/jobs.server'
+import { getMediaBytes } from '#app/models/media.server'
+import {
+  followConfirmEmail,
+  followDigestEmail,
+} from '#app/services/emails/card-follow-email.server'
+import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.server'
+import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
+import { tenantOrigin } from '#app/tenancy/origin.server'
+import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { type Transaction, withTenant } from '#drizzle/db.server'
+
+export const FOLLOW_CONFIRM_PATH = '/follow/confirm'
+export const FOLLOW_STOP_PATH = '/follow/unsubscribe'
+
+/** The card page's answer, alike whether the address followed the card already or not. */
+export const followAskedMessage = (firstName: string) =>
+  `Check your email: unless it already follows ${firstName}'s card, we sent it a link to confirm.`
+export const nameOf = (card: { firstName: string; lastName: string }) =>
+  `${card.firstName} ${card.lastName}`.trim()
+
+/**
+ * The card page's "Keep me updated": a pending follower and the confirmation email, in the
+ * caller's transaction (past the send limits, or a rate_limited Refusal that keeps nothing).
+ * An address that already follows the card gets nothing, and the page says the same.
+ */
+export async function askToFollowIn(
+  tx: Transaction,
+  tenant: Tenant,
+  card: { id: string; firstName: string; lastName: string },
+  email: string,
+  cause: EmailCause,
+) {
+  const link = newEmailLink('card-follow')
+  const { send } = await askToFollow(tx, tenant.id, card.id, email, hashToken(link.token))
+  if (!send) return
+  const branding = tenantEmailBranding(tenant)
+  const message = followConfirmEmail({
+    branding,
+    to: email.trim(),
+    ownerName: nameOf(card),
+    confirmUrl: `${branding.origin}${FOLLOW_CONFIRM_PATH}?token=${link.token}`,
+  })
+  await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name, cause)
+}
+
+/**
+ * The digest of one card: its followers owed one get the card as a signed-out visitor sees it
+ * now (several edits since the last digest are one email), each with their own stop link, all
+ * queued with the mark that they got it, in one transaction.
+ */
+export const followDigestJob: JobHandler = {
+  async run(job) {
+    const { organizationId, cardId } = tenantJobInput(job, 'cardId')
+    const tenant = await freshTenantOf(organizationId)
+    if (!tenant) return
+    const branding = tenantEmailBranding(tenant)
+    await withTenant(organizationId, async (tx) => {
+      const followers = await followersOwedDigest(tx, organizationId, cardId)
+      if (followers.length === 0) {
+        // Run before its day was over (a retry, or a job of an earlier edit): the change waits
+        // for a job of its own at the end of that day.
+        const due = await nextDigestDue(tx, organizationId, cardId)
+        if (due) {
+          await insertJob(tx, {
+            name: 'card-follow.digest',
+            organizationId,
+            payload: { cardId },
+            idempotencyKey: `card-follow.digest:${cardId}:${due.toISOString()}`,
+            runAt: due,
+          })
+        }
+        return
+      }
+      // What anyone with the link sees: a card now hidden, archived or whose owner left sends
+      // nothing (the changes stay owed until it shows again).
+      const shown = await openCard(tx, organizationId, { id: cardId }, null)
+      if (!shown?.isPublic) return
+      const { card, links } = shown
+      const cardUrl = cardLinkUrl(tenantOrigin(tenant), shown)
+      const photo = await getMediaBytes(tx, organizationId, card.profilePictureMediaId)
+      const vcard = buildCardVCard(card, {
+        cardUrl,
+        cardUrlSource: 'vcard',
+        links,
+        photoJpeg: await vcardPhoto(photo?.data),
+      })
+      const attachment = {
+        filename: vcardFileName(card.firstName, card.lastName),
+        contentType: 'text/vcard',
+        content: Buffer.from(vcard, 'utf8').toString('base64'),
+      }
+      const details = [
+        { label: 'Title', value: card.jobTitle },
+        { label: 'Company', value: card.company },
+        { label: 'Phone', value: card.phoneNumber },
+        { label: 'Email', value: card.workEmail || card.email },
+      ].filter((row) => row.value)
+      for (const follower of followers) {
+        const { stopUrl, secret } = followerStopLink(branding.origin, organizationId, follower.id)
+        const message = followDigestEmail({
+          branding,
+          to: follower.email,
+          ownerName: nameOf(card),
+          details,
+          cardUrl,
+          stopUrl,
+          vcard: attachment,
+        })
+        await queueEmailIn(
+          tx,
+          organizationId,
+          { ...message, secrets: [secret] },
+          tenant.name,
+          'card-digest',
+        )
+      }
+      await markDigestSent(
+        tx,
+        organizationId,
+        followers.map((follower) => follower.id),
+      )
+    })
+  },
+}
+
+function followerStopLink(origin: string, organizationId: string, followerId: string) {
+  const secret = { kind: 'follow-stop' as const, followerId }
+  // The token is derived again at delivery from the secret (ADR 028): the outbox keeps a marker.
+  const token = createFollowerStopToken(organizationId, followerId)
+  return { stopUrl: `${origin}${FOLLOW_STOP_PATH}?token=${token}`, secret }
+}

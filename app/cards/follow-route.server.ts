@@ -1,0 +1,123 @@
+// /follow/confirm and /follow/unsubscribe (ADR 102): the double opt-in's link and a follower's
+// one-click way out. The token in the URL is the only authority (no session: a follower has no
+// account); only the confirmation token's hash is stored, and the stop link is a signed
+// statement. GET only shows (link scanners open every link in an email).
+import { type AppLoadContext, data } from '@remix-run/node'
+import { z } from 'zod'
+import { formAction } from '#app/actions/intent-action.server'
+import { hashToken, LINK_TOKEN } from '#app/email/link-token.server'
+import { readFollowerStopToken } from '#app/email/unsubscribe-token.server'
+import { readPlainForm } from '#app/media/uploads.server'
+import {
+  confirmFollower,
+  findFollowerById,
+  findPendingFollowerByToken,
+  stopFollowing,
+} from '#app/models/card-followers.server'
+import { requireTenant } from '#app/tenancy/require-tenant.server'
+import type { Tenant } from '#app/tenancy/tenant.server'
+import { FOLLOW_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
+import { withTenant } from '#drizzle/db.server'
+import { FOLLOW_CONFIRM_PATH, nameOf } from './card-follow.server'
+import { openCard } from './card-gate.server'
+
+export const FOLLOW_LINK_INVALID = `This link no longer works: it was used already, it is more than ${FOLLOW_CONFIRMATION_LINK.words} old, or it is not complete.`
+export const FOLLOW_STOP_INVALID = 'This link is not valid. Open it again from the email.'
+
+// The tokens are in the URL: they must leak neither through Referer nor into a shared cache.
+export const FOLLOW_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+
+function confirmTokenHash(request: Request) {
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  return LINK_TOKEN.test(token) ? hashToken(token) : null
+}
+
+/** The confirmation page (GET only shows: link scanners open every link in an email). */
+export async function followConfirmLoader(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const hash = confirmTokenHash(request)
+  const found =
+    hash &&
+    (await withTenant(tenant.id, async (tx) => {
+      const follower = await findPendingFollowerByToken(tx, tenant.id, hash)
+      const card = follower && (await openCard(tx, tenant.id, { id: follower.cardId }, null))?.card
+      return card ? { ownerName: nameOf(card) } : null
+    }))
+  if (!found) {
+    return data(
+      { status: 'invalid' as const, message: FOLLOW_LINK_INVALID },
+      { status: 404, headers: FOLLOW_HEADERS },
+    )
+  }
+  return data({ status: 'pending' as const, ...found }, { headers: FOLLOW_HEADERS })
+}
+
+export const ConfirmFollowSchema = z.object({ intent: z.literal('confirm') })
+
+export async function followConfirmAction(request: Request, context: AppLoadContext) {
+  return formAction(request, {
+    guard: async () => {
+      const tenant = await requireTenant(context)
+      const hash = confirmTokenHash(request)
+      if (!hash) throw new Response('Not Found', { status: 404, headers: FOLLOW_HEADERS })
+      return { tenant, hash }
+    },
+    schema: ConfirmFollowSchema,
+    redirectTo: FOLLOW_CONFIRM_PATH,
+    headers: FOLLOW_HEADERS,
+    handle: async (_value, { tenant, hash }) => {
+      const confirmed = await withTenant(tenant.id, (tx) => confirmFollower(tx, tenant.id, hash))
+      if (!confirmed) throw new Response('Not Found', { status: 404, headers: FOLLOW_HEADERS })
+      return { reply: { confirmed: true } }
+    },
+  })
+}
+
+/** The follower a stop link names, on this tenant's host only. */
+function stopTokenOf(request: Request, tenant: Tenant) {
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const statement = readFollowerStopToken(token)
+  return statement && statement.organizationId === tenant.id ? { token, ...statement } : null
+}
+
+export async function followStopLoader(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const named = stopTokenOf(request, tenant)
+  const follower =
+    named &&
+    (await withTenant(tenant.id, (tx) => findFollowerById(tx, tenant.id, named.followerId)))
+  if (!named || !follower) {
+    return data(
+      { status: 'invalid' as const, message: FOLLOW_STOP_INVALID },
+      { status: 400, headers: FOLLOW_HEADERS },
+    )
+  }
+  return data(
+    { status: 'valid' as const, token: named.token, following: follower.state === 'confirmed' },
+    { headers: FOLLOW_HEADERS },
+  )
+}
+
+/** RFC 8058's one-click POST (a mailbox provider's, or the page's button): the token decides. */
+export async function followStopAction(request: Request, context: AppLoadContext) {
+  const tenant = await requireTenant(context)
+  const named = stopTokenOf(request, tenant)
+  const form = await readPlainForm(request)
+  if (!named) {
+    return data(
+      { status: 'invalid' as const, message: FOLLOW_STOP_INVALID },
+      { status: 400, headers: FOLLOW_HEADERS },
+    )
+  }
+  if (form.get('List-Unsubscribe') !== 'One-Click') {
+    return data(
+      {
+        status: 'invalid' as const,
+        message: 'An unsubscribe request must carry List-Unsubscribe=One-Click.',
+      },
+      { status: 400, headers: FOLLOW_HEADERS },
+    )
+  }
+  await withTenant(tenant.id, (tx) => stopFollowing(tx, tenant.id, named.followerId))
+  return data({ status: 'stopped' as const }, { headers: FOLLOW_HEADERS })
+}
