@@ -98,6 +98,7 @@ export const ACCESSIBILITY_FACTS = {
     'single sign-on settings with a SAML provider',
     'team plans with billing, payment failed',
     'team with members and a pending invitation',
+    'the follow confirmation',
     "the wizard's card preview on Alpha's red",
     'two-factor enrolment at sign-in',
     'two-factor enrolment at sign-in, before the emailed link',
