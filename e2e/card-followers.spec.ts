@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test'
 import { urlFor } from './fixtures'
 import { linkIn, newestEmailTo } from './inbox'
 import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
+import { emailTraces } from './platform-traces'
 import { SPEC_AGENCIES } from './spec-accounts'
 
 const agency = SPEC_AGENCIES.following
@@ -36,6 +37,8 @@ test('a visitor follows a card, confirms, and the owner’s new title reaches th
 
   // The confirmation, through the queue; opening it shows, the button confirms.
   const confirmation = await newestEmailTo(follower, 'Confirm updates from Fern Follow')
+  // Both emails are the agency's own: no trace of the platform (the no-trace crawl's rule).
+  expect(emailTraces('follow confirmation', confirmation)).toEqual([])
   const link = linkIn(confirmation, '/follow/confirm?token=')
   expect(new URL(link).hostname).toBe(agency.host)
   await page.goto(link)
@@ -68,6 +71,7 @@ test('a visitor follows a card, confirms, and the owner’s new title reaches th
 
   // One digest, with the new vCard attached and the one-click way out.
   const digest = await newestEmailTo(follower, "Fern Follow's contact details changed")
+  expect(emailTraces('follow digest', digest)).toEqual([])
   const [vcard] = digest.attachments ?? []
   expect(vcard?.filename).toMatch(/\.vcf$/)
   const text = Buffer.from(vcard?.content ?? '', 'base64').toString('utf8')

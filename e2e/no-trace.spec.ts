@@ -17,21 +17,11 @@ import sharp from 'sharp'
 import { rolePaths } from '#app/validation/roles'
 import { CARD_OWNER, HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
 import { openSignedIn, sessionOf, signedInAs, waitForHydration } from './page-helpers'
+import { type Fetched, tracesIn } from './platform-traces'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 import { confirmEmailOnAlpha, grantPlanOnAlpha } from './team-owner'
 
 test.describe.configure({ timeout: 720_000 })
-
-/** What must not appear: the platform organization's name, the product's, the root host. */
-const TRACES: { name: string; pattern: RegExp }[] = [
-  { name: 'platform name', pattern: new RegExp(TENANTS.platform.name, 'i') },
-  { name: 'product name', pattern: /brandcard/i },
-  // localhost is the e2e root domain: alpha.localhost is the agency's own host, a bare
-  // "localhost" (or a URL on it) would be the platform's.
-  { name: 'root domain', pattern: /(?<![\w.-])localhost(?![\w-])/i },
-]
-
-type Fetched = { url: string; status: number; type: string; headers: string; body: string }
 
 /** A same-origin GET made by the page itself (the browser resolves *.localhost, Node does not). */
 async function fetchFromPage(page: Page, url: string): Promise<Fetched> {
@@ -52,45 +42,6 @@ async function fetchFromPage(page: Page, url: string): Promise<Fetched> {
     }
     return { url: response.url, status: response.status, type, headers, body }
   }, url)
-}
-
-/**
- * Occurrences that are not the platform's although they match: the e2e root domain is
- * "localhost", which is also the loopback name that app/validation/legal.ts's LOOPBACK lets
- * through on plain http (in the script bundle as `/^(localhost|…`), and that
- * @simplewebauthn/browser's bundle compares a relying party's id with (`e==="localhost"`: WebAuthn
- * lets localhost be one without a dot); a real root domain is neither.
- */
-const NOT_A_TRACE: { name: string; text: RegExp; url?: RegExp }[] = [
-  { name: 'root domain', text: /\^\(localhost\|/ },
-  { name: 'root domain', text: /^="localhost"$/, url: /\/assets\/passkeys-[\w-]+\.js$/ },
-]
-
-function tracesIn(fetched: Fetched) {
-  const found: string[] = []
-  for (const { name, pattern } of TRACES) {
-    const every = new RegExp(pattern.source, `${pattern.flags}g`)
-    for (const [part, text] of [
-      ['headers', fetched.headers],
-      ['body', fetched.body],
-    ] as const) {
-      for (const match of text.matchAll(every)) {
-        const at = match.index ?? 0
-        const around = text.slice(Math.max(0, at - 60), at + 60)
-        const close = text.slice(Math.max(0, at - 2), at + match[0].length + 1)
-        const known = NOT_A_TRACE.some(
-          (entry) =>
-            entry.name === name &&
-            entry.text.test(close) &&
-            (!entry.url || entry.url.test(fetched.url)),
-        )
-        if (known) continue
-        found.push(`${fetched.url} (${part}): ${name} in "…${around.replace(/\s+/g, ' ')}…"`)
-        break
-      }
-    }
-  }
-  return found
 }
 
 /** Same-origin hrefs and script/style/icon sources of an HTML document, fragments dropped. */

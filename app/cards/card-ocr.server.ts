@@ -68,7 +68,7 @@ export async function normaliseCardPhoto(photo: Uint8Array) {
   }
 }
 
-async function readNow(photo: Uint8Array) {
+async function readNow(photo: Uint8Array, timeoutMs: number) {
   const image = await normaliseCardPhoto(photo)
   if (idleTimer) clearTimeout(idleTimer)
   worker ??= startWorker()
@@ -81,7 +81,7 @@ async function readNow(photo: Uint8Array) {
       reject(
         new CardReadError('Reading the card took too long. Please try a clearer photo.', 'timeout'),
       )
-    }, CARD_READ_TIMEOUT_MS)
+    }, timeoutMs)
   })
   try {
     const result = await Promise.race([current.then((w) => w.recognize(image)), deadline])
@@ -99,16 +99,20 @@ async function readNow(photo: Uint8Array) {
  * The text on the card in the photo. Refused with a CardReadError when CARD_READ_QUEUE readings
  * already wait ("busy"), when it takes longer than CARD_READ_TIMEOUT_MS, or when the file is not
  * an image. A reading in flight at SIGTERM is a request like any other: the server waits for it
- * (at most the deadline, below the shutdown's own) before closing.
+ * (at most the deadline, below the shutdown's own) before closing. `timeoutMs` is for tests that
+ * drive the deadline without waiting for it.
  */
-export function readCardPhoto(photo: Uint8Array): Promise<string> {
+export function readCardPhoto(
+  photo: Uint8Array,
+  { timeoutMs = CARD_READ_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<string> {
   if (waiting >= CARD_READ_QUEUE + 1) {
     return Promise.reject(
       new CardReadError('Card reading is busy right now. Please try again in a moment.', 'busy'),
     )
   }
   waiting++
-  const run = queue.then(() => readNow(photo))
+  const run = queue.then(() => readNow(photo, timeoutMs))
   queue = run
     .catch(() => {})
     .finally(() => {

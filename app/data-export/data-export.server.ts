@@ -21,6 +21,7 @@ import { queueEmailIn } from '#app/email/mailer.server'
 import { type JobHandler, PermanentJobError, tenantJobInput } from '#app/jobs/worker.server'
 import { findApiSettings } from '#app/models/api-settings.server'
 import { listAuditEventsOfActor, recordAudit } from '#app/models/audit.server'
+import { countFollowers } from '#app/models/card-followers.server'
 import { countViewsPerCardAndSource } from '#app/models/card-views.server'
 import { listCardsForOwner } from '#app/models/cards.server'
 import { listContacts } from '#app/models/contacts.server'
@@ -164,11 +165,18 @@ export async function buildDataExportZip(
   const rows = await withTenant(organizationId, async (tx) => {
     const user = await findUserById(tx, organizationId, userId)
     if (!user) return null
+    const cards = await listCardsForOwner(tx, organizationId, userId)
     return {
       user,
       preferences: await getUserPreferences(tx, organizationId, userId),
       crm: await findApiSettings(tx, organizationId, userId),
-      cards: await listCardsForOwner(tx, organizationId, userId),
+      cards,
+      // How many follow each card, as the card list shows: never who (ADR 102).
+      followers: await countFollowers(
+        tx,
+        organizationId,
+        cards.map(({ card }) => card.id),
+      ),
       contacts: await listContacts(tx, organizationId, userId, {}, 1_000_000),
       views: await countViewsPerCardAndSource(tx, organizationId, userId),
       teams: await listTeamsForUser(tx, organizationId, userId),
@@ -263,6 +271,7 @@ export async function buildDataExportZip(
         return video ? videoPageUrl(video) : null
       })(),
       hiddenFromSearchEngines: card.noindex,
+      followers: rows.followers.get(card.id) ?? 0,
       vcard: name,
       createdAt: iso(card.createdAt),
       updatedAt: iso(card.updatedAt),
@@ -355,8 +364,9 @@ export async function buildDataExportZip(
     [
       `Your data at ${tenant.name} (${origin}), as of ${now.toISOString()}.`,
       '',
-      'data.json   your profile, settings, teams, cards, view counts per card and source,',
-      '            contacts, leads (with their consent) and the activity recorded for you',
+      'data.json   your profile, settings, teams, cards (with how many follow each), view',
+      '            counts per card and source, contacts, leads (with their consent) and the',
+      '            activity recorded for you',
       'cards/      each of your cards as a contact file (vCard 3.0)',
       'images/     the images on your profile and your cards',
       '',

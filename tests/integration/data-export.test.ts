@@ -20,6 +20,7 @@ import {
 import { runJobsNow } from '#app/job-handlers.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { recordAudit } from '#app/models/audit.server'
+import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { recordCardView } from '#app/models/card-views.server'
 import { addContact } from '#app/models/contacts.server'
 import { setDataExportProgress, startDataExport } from '#app/models/data-exports.server'
@@ -98,6 +99,15 @@ async function person(organizationId: string, name: { first: string; last: strin
       source: 'lead',
       sourceCardId: card.id,
     })
+    // A confirmed follower and a pending one (ADR 102): the export counts the first only.
+    for (const [who, confirm] of [
+      ['fan', true],
+      ['maybe', false],
+    ] as const) {
+      const tokenHash = `${who}-${suffix}`
+      await askToFollow(tx, organizationId, card.id, `${who}-${suffix}@example.test`, tokenHash)
+      if (confirm) await confirmFollower(tx, organizationId, tokenHash)
+    }
     await recordCardView(tx, organizationId, card.id, `visitor-qr-${suffix}`, 'mobile', 'qr')
     await recordCardView(tx, organizationId, card.id, `visitor-nfc-${suffix}`, 'mobile', 'nfc')
     await recordCardView(tx, organizationId, card.id, `visitor-qr2-${suffix}`, 'desktop', 'qr')
@@ -276,7 +286,10 @@ describe('Download my data', () => {
       id: owner.card.id,
       firstName: 'Olive',
       company: 'Ownerly Company',
+      followers: 1,
     })
+    // Who follows is not the owner's to see: no follower's address is in the export.
+    expect(JSON.stringify(data)).not.toMatch(/(fan|maybe)-[\w-]+@example\.test/)
     expect(data.contacts.map((c: { fullName: string }) => c.fullName)).toEqual(['Contact of Olive'])
     expect(data.leads.map((c: { fullName: string }) => c.fullName)).toEqual(['Lead of Olive'])
     expect(data.views).toEqual(

@@ -126,6 +126,26 @@ describe('reading a photo', () => {
   })
 })
 
+describe('the deadline', () => {
+  test('a reading past its deadline is ended and told; the next reading starts a new worker', {
+    timeout: 60_000,
+  }, async () => {
+    const photo = new Uint8Array(await cardImage())
+    // 1 ms: starting the worker alone takes longer, so the deadline always wins the race.
+    const late = await readCardPhoto(photo, { timeoutMs: 1 }).then(
+      () => 'read',
+      (error: unknown) => (error instanceof CardReadError ? error : 'other'),
+    )
+    expect(late).toBeInstanceOf(CardReadError)
+    expect((late as CardReadError).reason).toBe('timeout')
+    expect((late as CardReadError).message).toBe(
+      'Reading the card took too long. Please try a clearer photo.',
+    )
+    // The ended worker is not reused: the next reading (normal deadline) reads the card.
+    await expect(readCardPhoto(photo)).resolves.toContain('Paula Paper')
+  })
+})
+
 describe('saving the corrected contact', () => {
   const fields = {
     intent: 'save',
