@@ -15,6 +15,7 @@ import {
   extendSession,
   findSessionWithUser,
   insertSession,
+  type SessionFrame,
 } from '#app/models/sessions.server'
 import type { User } from '#app/models/users.server'
 import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
@@ -108,6 +109,8 @@ export type ValidSession = {
   twoFactorVerified: boolean
   /** True once this session opened the emailed link that lets it enrol a first factor. */
   enrolmentEmailConfirmed: boolean
+  /** What every signed-in page's frame shows (the root loader), read with the session. */
+  frame: SessionFrame
 }
 
 export async function validateSessionToken(
@@ -141,6 +144,7 @@ export async function validateSessionToken(
       renewed,
       twoFactorVerified: row.session.twoFactorVerified,
       enrolmentEmailConfirmed: row.session.enrolmentEmailConfirmed,
+      frame: row.frame,
     }
   })
 }

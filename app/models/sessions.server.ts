@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { sessions, users } from '#drizzle/schema'
+import { accountDeletions, media, sessions, userSettings, users } from '#drizzle/schema'
 import { tenantJoin } from './tenant-join.server'
 
 export async function insertSession(
@@ -11,20 +11,49 @@ export async function insertSession(
   await db.insert(sessions).values({ ...session, organizationId })
 }
 
-/** The session and its user, only within the organization the session was created in. */
+/**
+ * The session and its user, only within the organization the session was created in, with what
+ * every signed-in page's frame shows of that user: the avatar's file, the stored preferences
+ * (appearance) and a scheduled account deletion. One statement, where the root loader used to
+ * open a transaction of its own for the last three (issue 44 point 3).
+ */
 export async function findSessionWithUser(
   db: Queryable,
   organizationId: string,
   sessionId: string,
 ) {
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({
+      session: sessions,
+      user: users,
+      avatarHash: media.hash,
+      avatarExt: media.ext,
+      preferences: userSettings.preferences,
+      deletionScheduledFor: accountDeletions.scheduledFor,
+    })
     .from(sessions)
     .innerJoin(users, tenantJoin(users, sessions, users.id, sessions.userId))
+    .leftJoin(media, tenantJoin(media, users, media.id, users.profilePictureMediaId))
+    .leftJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
+    .leftJoin(
+      accountDeletions,
+      tenantJoin(accountDeletions, users, accountDeletions.userId, users.id),
+    )
     .where(and(eq(sessions.organizationId, organizationId), eq(sessions.id, sessionId)))
     .limit(1)
-  return row
+  if (!row) return undefined
+  const { avatarHash, avatarExt, preferences, deletionScheduledFor, ...found } = row
+  return {
+    ...found,
+    frame: {
+      avatarUrl: avatarHash && avatarExt ? `/media/${avatarHash}.${avatarExt}` : null,
+      preferences: preferences ?? {},
+      deletionScheduledFor,
+    },
+  }
 }
+
+export type SessionFrame = NonNullable<Awaited<ReturnType<typeof findSessionWithUser>>>['frame']
 
 export async function extendSession(
   db: Queryable,

@@ -5,31 +5,28 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
-import { findAccountDeletion } from '#app/models/account-deletions.server'
-import { getMediaPath } from '#app/models/media.server'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
-import { readAppearance } from '#app/settings/user-preferences.server'
+import { appearanceOf } from '#app/settings/user-preferences.server'
 import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
 import { readToast } from '#app/utils/toast.server'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { APPEARANCE_DEFAULTS } from '#app/validation/appearance'
 import { DEFAULT_GET_YOUR_OWN_CARD_PATH } from '#app/validation/legal'
 import { rolePaths } from '#app/validation/roles'
-import { withTenant } from '#drizzle/db.server'
 import stylesheet from '../tailwind.css?url'
 
 export async function rootLoader({ request, context }: LoaderFunctionArgs) {
-  const { tenant, user } = await getOptionalUser(request, context)
+  const { tenant, user, session } = await getOptionalUser(request, context)
   const { toast, setCookie } = await readToast(request)
   if (setCookie) context.responseCookies?.push(setCookie)
-  // One transaction for what the signed-in person's pages need: their avatar and appearance.
-  const personal = user
-    ? await withTenant(tenant.id, async (tx) => ({
-        avatarUrl: await getMediaPath(tx, tenant.id, user.profilePictureMediaId),
-        appearance: await readAppearance(tx, tenant.id, user.id),
+  // What the signed-in person's pages show of them came with the session (one statement).
+  const personal = session
+    ? {
+        avatarUrl: session.frame.avatarUrl,
+        appearance: appearanceOf(session.frame.preferences),
         // A scheduled "Delete my account": the banner with the date (ADR 081).
-        deletion: (await findAccountDeletion(tx, tenant.id, user.id))?.scheduledFor ?? null,
-      }))
+        deletion: session.frame.deletionScheduledFor,
+      }
     : { avatarUrl: null, appearance: APPEARANCE_DEFAULTS, deletion: null }
   const avatarUrl = personal.avatarUrl
   return {

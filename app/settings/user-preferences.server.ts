@@ -10,6 +10,10 @@ export async function readPrivacy(tx: Transaction, organizationId: string, userI
 }
 
 export async function readAppearance(tx: Transaction, organizationId: string, userId: string) {
-  const stored = await getUserPreferences(tx, organizationId, userId)
+  return appearanceOf(await getUserPreferences(tx, organizationId, userId))
+}
+
+/** The appearance within preferences already read (the session's frame carries them). */
+export function appearanceOf(stored: Record<string, unknown>) {
   return StoredAppearanceSchema.parse(stored.appearance ?? {})
 }
