@@ -1984,4 +1984,6 @@ export const tenantTables = {
   apiKeys,
   apiIdempotencyKeys,
   cardFollowers,
+  personalCardOffers,
+  personalCards,
 } as const

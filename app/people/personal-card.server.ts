@@ -6,7 +6,7 @@
 // left (inactive), each confirmed follower of their cards is told once "has moved", with both
 // cards, by a job of the agency; the agency's card keeps forwarding as the hand-over set it.
 import { randomBytes } from 'node:crypto'
-import { FOLLOW_STOP_PATH } from '#app/cards/card-follow.server'
+import { ONE_CLICK_FOLLOW_STOP_PATH } from '#app/auth/origin'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
@@ -206,7 +206,7 @@ export const movedNoticeJob: JobHandler = {
             card: { id: follower.cardId },
             shortSlug: follower.shortSlug,
           }),
-          stopUrl: `${branding.origin}${FOLLOW_STOP_PATH}?token=${stopToken}`,
+          stopUrl: `${branding.origin}${ONE_CLICK_FOLLOW_STOP_PATH}?token=${stopToken}`,
         })
         // Limited where it is made: once per follower who confirmed, like the digest.
         await queueEmailIn(
