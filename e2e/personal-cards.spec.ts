@@ -53,6 +53,9 @@ test('a seat handed over with a personal card keeps the person’s followers tol
   const offer = await newestEmailTo(mira.email, 'Keep a personal card')
   const claimUrl = linkIn(offer, '/personal-card/claim?token=')
   expect(new URL(claimUrl).hostname).toBe(agency.host)
+  // The agency's offer carries no trace of the platform: no root host, no product name.
+  expect(offer.html).not.toMatch(/(?<![\w.-])localhost(?![\w-])/)
+  expect(offer.html).not.toMatch(/brandcard/i)
   const person = await browser.newContext()
   const claim = await person.newPage()
   await claim.setViewportSize({ width: 375, height: 812 })
@@ -88,6 +91,14 @@ test('a seat handed over with a personal card keeps the person’s followers tol
   expect(moved.headers?.['List-Unsubscribe']).toBe(`<${stop}>`)
   // The agency's email names no platform: only the person's own card is on the root host.
   expect(moved.html).not.toMatch(/brandcard/i)
+  const rootLinks = [
+    ...(moved.html ?? '')
+      .replaceAll('\u200c', '')
+      .matchAll(/(?<![\w.-])localhost(?![\w-])[^"<\s]*/g),
+  ]
+  expect(rootLinks.map((match) => match[0].replace(/^localhost:\d+/, ''))).toEqual(
+    rootLinks.map(() => new URL(personalUrl ?? '').pathname),
+  )
 
   // The personal card opens on the platform's own host, with nothing of the agency's.
   await page.goto(personalLink)

@@ -45,14 +45,9 @@ export function personalCardMovedEmail(options: {
     paragraphs: [
       'Hello,',
       `${ownerName} has left ${branding.name} and now has a personal card. The card you followed stays with ${branding.name}: its link takes you to whoever looks after ${ownerName}'s contacts there.`,
+      `${ownerName}'s personal card: ${personalCardUrl}`,
+      `The ${branding.name} card: ${companyCardUrl}`,
     ],
-    quoted: {
-      intro: 'Both cards:',
-      rows: [
-        { label: `${ownerName}'s personal card`, value: personalCardUrl },
-        { label: `${branding.name} card`, value: companyCardUrl },
-      ],
-    },
     action: { label: `View ${ownerName}'s personal card`, url: personalCardUrl },
     secondaryAction: { label: `View the ${branding.name} card`, url: companyCardUrl },
     footnote: `You receive this email once, because you asked to be told when ${ownerName}'s card changes.`,
