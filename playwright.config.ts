@@ -23,6 +23,9 @@ const productionSpecs = [
   // Issue 45 point 1 (ADR 102): a follower's confirmation and the card's digest through the
   // queue, the digest queued by the database's trigger on the owner's edit under RLS.
   'card-followers.spec.ts',
+  // Issue 45 point 2 (ADR 103): a personal card claimed on the agency's host and written on the
+  // platform's under RLS, and the followers' "has moved" through the queue.
+  'personal-cards.spec.ts',
   // Issue 43 point 3 (ADR 093): a lead's webhook written in its transaction by the app login
   // under RLS, delivered and retried by the job worker claiming across the pool.
   'webhooks.spec.ts',

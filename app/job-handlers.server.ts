@@ -21,6 +21,7 @@ import { deliverEmail } from '#app/email/mailer.server'
 import { type JobHandlers, runDueJobs, startJobWorker } from '#app/jobs/worker.server'
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { accountDeletionJob, requeueOverdueDeletions } from '#app/people/account-deletion.server'
+import { movedNoticeJob } from '#app/people/personal-card.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { cardViewsDigestJob } from '#app/webhooks/webhook-card-views.server'
 import { deliverWebhookJob } from '#app/webhooks/webhook-delivery.server'
@@ -73,6 +74,8 @@ export const jobHandlers: JobHandlers = {
   // Queued by the database when a followed card's title, company, phone, email or photo changes:
   // the followers' digest with the new vCard, at most one a day per card (ADR 102).
   'card-follow.digest': followDigestJob,
+  // A departed person's followers told once that they moved to a personal card (ADR 103).
+  'personal-card.moved': movedNoticeJob,
 }
 
 export function startJobs(log: (message: string) => void) {

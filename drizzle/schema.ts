@@ -1794,6 +1794,8 @@ export const cardFollowers = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     changedAt: timestamp('changed_at', { withTimezone: true }),
     lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+    // When this follower was told the card's owner moved on to a personal card (ADR 103): once.
+    movedNoticeAt: timestamp('moved_notice_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1806,6 +1808,59 @@ export const cardFollowers = pgTable(
       columns: [t.organizationId, t.cardId],
       foreignColumns: [digitalCards.organizationId, digitalCards.id],
     }).onDelete('cascade'),
+  ],
+)
+
+// A personal card offered to a person whose seat is handed over (issue 45 point 2, ADR 103): one
+// row per departing account of the agency. The agency keeps only the SHA-256 of the emailed
+// claim link's token (cleared once used) and, once claimed, the personal card's public address
+// (its slug on the platform's host); never the person's personal email or phone.
+export const personalCardOffers = pgTable(
+  'personal_card_offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    tokenHash: text('token_hash'),
+    offeredByUserId: uuid('offered_by_user_id'),
+    offeredAt: timestamp('offered_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    personalCardSlug: text('personal_card_slug'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('personal_card_offers_org_id_key').on(t.organizationId, t.id),
+    unique('personal_card_offers_org_user_key').on(t.organizationId, t.userId),
+    uniqueIndex('personal_card_offers_org_token_key').on(t.organizationId, t.tokenHash),
+    foreignKey({
+      name: 'personal_card_offers_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+// A person's own card on the platform's host (issue 45 point 2, ADR 103): rows of the platform
+// organization only, written when a departing person claims an agency's offer. What the person
+// typed (their name, personal email and phone) and nothing of the agency; the agency's tenant
+// cannot read it (row-level security), it knows only the public address.
+export const personalCards = pgTable(
+  'personal_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: organizationId(),
+    slug: text('slug').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('personal_cards_org_id_key').on(t.organizationId, t.id),
+    unique('personal_cards_org_slug_key').on(t.organizationId, t.slug),
   ],
 )
 
@@ -1929,4 +1984,6 @@ export const tenantTables = {
   apiKeys,
   apiIdempotencyKeys,
   cardFollowers,
+  personalCardOffers,
+  personalCards,
 } as const

@@ -329,6 +329,20 @@ export const SPEC_AGENCIES = {
     ],
   },
   /**
+   * e2e/personal-cards.spec.ts (the production project, ADR 103): Mira's seat goes to Sid with
+   * a personal card offered; she claims it, leaves, and her card's follower is told "has moved".
+   */
+  moving: {
+    name: 'Moving Agency',
+    slug: 'moving',
+    host: 'moving.localhost',
+    owner: { email: 'moving-owner@example.test', firstName: 'Mo', lastName: 'Mover' },
+    endUsers: [
+      { email: 'move-mira@e2e.test', firstName: 'Mira', lastName: 'Moving', card: true },
+      { email: 'move-sid@e2e.test', firstName: 'Sid', lastName: 'Staying', card: true },
+    ],
+  },
+  /**
    * e2e/seat-forwarding.spec.ts (ADR 049): Dora leaves, her seat goes to Sam, and her card links
    * open Sam's card; her company contact becomes his.
    */

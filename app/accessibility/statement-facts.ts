@@ -66,6 +66,7 @@ export const ACCESSIBILITY_FACTS = {
   ],
   phoneWidth: 375,
   featureStates: [
+    'a personal card',
     'analytics at 375 px',
     'analytics at 375 px, dark theme',
     'API keys with a key',
@@ -99,6 +100,7 @@ export const ACCESSIBILITY_FACTS = {
     'team plans with billing, payment failed',
     'team with members and a pending invitation',
     'the follow confirmation',
+    'the personal card claim',
     "the wizard's card preview on Alpha's red",
     'two-factor enrolment at sign-in',
     'two-factor enrolment at sign-in, before the emailed link',

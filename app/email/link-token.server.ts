@@ -22,6 +22,8 @@ export const LINK_PURPOSES = [
   'two-factor-enrolment',
   // A card follower's double opt-in: the link confirms "Keep me updated" (ADR 102).
   'card-follow',
+  // A departing person's offer of a personal card on the platform's host (ADR 103).
+  'personal-card-claim',
 ] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 

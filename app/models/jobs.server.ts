@@ -27,6 +27,7 @@ export type JobName =
   | 'webhook.deliver'
   | 'webhook.card-views'
   | 'card-follow.digest'
+  | 'personal-card.moved'
 
 export type NewJob = {
   name: JobName

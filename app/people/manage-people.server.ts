@@ -48,6 +48,7 @@ import {
   type TeamMemberUpdate,
 } from '#app/notifications/team-member-update.server'
 import { removeAccount } from '#app/people/account-deletion.server'
+import { offerPersonalCardIn, queueMovedNoticeIn } from '#app/people/personal-card.server'
 import { clearSeatHandOver, handOverSeat } from '#app/people/seat-handover.server'
 import { TEAM_PAGE_ROLES } from '#app/teams/team-access.server'
 import { readLegalLinks } from '#app/tenancy/legal.server'
@@ -64,6 +65,7 @@ import {
   STAFF_TITLES,
   type StaffDirectoryName,
 } from '#app/validation/people'
+import { PERSONAL_CARD_OFFERED } from '#app/validation/personal-card'
 import { PLANS, type PlanId } from '#app/validation/plans'
 import type { Role } from '#app/validation/roles'
 import { readSeatForwarding, type SeatForwarding } from '#app/validation/seat-forwarding'
@@ -505,6 +507,8 @@ export async function setEndUserStatus(
     if (input.status === 'inactive') await deleteUserSessions(tx, organizationId, account.id)
     if (input.status === 'inactive' && account.status === 'active') {
       await emitUserDeactivated(tx, organizationId, account, 'admin')
+      // A person who claimed a personal card has left now: their followers are told (ADR 103).
+      await queueMovedNoticeIn(tx, organizationId, account.id)
     }
     await audit(
       tx,
@@ -554,7 +558,13 @@ export async function deleteEndUser(
  */
 export async function handOverEndUserSeat(
   admin: Actor,
-  input: { organizationId: string; userId: string; successorId: string },
+  input: {
+    organizationId: string
+    userId: string
+    successorId: string
+    /** Offer the person a personal card on the platform's host (ADR 103). */
+    offerPersonalCard?: boolean
+  },
 ) {
   const { organizationId } = input
   const done = await withTenant(organizationId, async (tx) => {
@@ -566,10 +576,14 @@ export async function handOverEndUserSeat(
       actorUserId: admin.user.id,
       actorOrganizationId: admin.tenant.id,
     })
-    return { account, ...handed }
+    const offered =
+      input.offerPersonalCard === true &&
+      (await offerPersonalCardIn(tx, admin.tenant, account, admin.user.id))
+    return { account, offered, ...handed }
   })
   const contacts = done.contactsMoved === 1 ? '1 contact' : `${done.contactsMoved} contacts`
-  return `${nameOf(done.account)}'s seat handed over to ${nameOf(done.successor)} (${contacts} moved)`
+  const handed = `${nameOf(done.account)}'s seat handed over to ${nameOf(done.successor)} (${contacts} moved)`
+  return done.offered ? { toast: handed, description: PERSONAL_CARD_OFFERED } : handed
 }
 
 /**

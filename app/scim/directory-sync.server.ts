@@ -26,6 +26,7 @@ import { lockActiveAgencyAdmins, updateAccount } from '#app/models/people.server
 import { deleteUserSessions } from '#app/models/sessions.server'
 import { addTeamMember, deleteTeam, type Team } from '#app/models/teams.server'
 import { createUser, findUserByEmail, type User } from '#app/models/users.server'
+import { queueMovedNoticeIn } from '#app/people/personal-card.server'
 import { handOverSeat } from '#app/people/seat-handover.server'
 import { NAME_MAX_LENGTH } from '#app/validation/names'
 import {
@@ -366,6 +367,8 @@ async function writeUser(call: ScimCall, user: User, next: AccountFields) {
   const handOver = deactivating ? await deactivate(call, user, next.directory.managerId) : undefined
   if (deactivating) {
     await emitUserDeactivated(call.tx, call.organizationId, { ...user, ...next }, 'directory')
+    // A person who claimed a personal card has left now: their followers are told (ADR 103).
+    await queueMovedNoticeIn(call.tx, call.organizationId, user.id)
   }
   // The card fields the agency maps follow the directory (issue 42 point 3).
   const cards = await cardsFollowDirectory(call.tx, call.organizationId, user.id, next.directory)

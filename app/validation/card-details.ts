@@ -77,7 +77,7 @@ export function linkHostMessage(kind: LinkKind) {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const UNSAFE_URL_CHARACTERS = /[\s\u0000-\u001f\u007f<>"`\\]/
-const PHONE_CHARACTERS = /^\+?[0-9 ()./-]{4,30}$/
+export const PHONE_CHARACTERS = /^\+?[0-9 ()./-]{4,30}$/
 
 function hostAllowed(host: string, hosts: readonly string[]) {
   return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`))

@@ -63,11 +63,18 @@ const uuid = (error: string) =>
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, error)
     .transform((id) => id.toLowerCase())
 
-/** The Hand Over dialog: whose seat, and who takes it over. */
+/**
+ * The Hand Over dialog: whose seat, who takes it over, and whether the person is offered a
+ * personal card on the platform's host (ADR 103; a checkbox, absent when not ticked).
+ */
 export const HandOverSchema = z.object({
   intent: z.literal('hand-over'),
   userId: uuid('User ID is required'),
   successorId: uuid(CHOOSE_SUCCESSOR),
+  offerPersonalCard: z
+    .enum(['on', 'true'])
+    .optional()
+    .transform((value) => value !== undefined),
 })
 
 /** The forwarding overview's Clear: the person's links answer the agency's default again. */

@@ -29,6 +29,11 @@ export const PASSWORD_RESET_LINK = lifetime(1, 'hour')
 export const EMAIL_CONFIRMATION_LINK = lifetime(24, 'hour')
 /** Confirming "Keep me updated" on a card (ADR 102): a visitor may read it days later. */
 export const FOLLOW_CONFIRMATION_LINK = lifetime(7, 'day')
+/**
+ * Claiming a personal card offered at a seat's hand-over (ADR 103): a departing person reads it
+ * in their last days, but their work mailbox may close soon after.
+ */
+export const PERSONAL_CARD_CLAIM_LINK = lifetime(14, 'day')
 /** The emailed step before a two-factor enrolment (ADR 054). */
 export const TWO_FACTOR_ENROLMENT_LINK = lifetime(30, 'minute')
 

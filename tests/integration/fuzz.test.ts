@@ -16,6 +16,7 @@ import { resetEnvForTests } from '#app/env.server'
 import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
+import { offerPersonalCard } from '#app/models/personal-cards.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertSamlProvider } from '#app/models/sso-saml.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -620,6 +621,15 @@ const FORMS: Form[] = [
     keys: ['List-Unsubscribe', 'token'],
   },
   {
+    // A departing person's claim of a personal card (ADR 103): CLAIM_TOKEN is a genuine offer's.
+    name: 'personal card claim',
+    file: 'personal-card.claim',
+    path: '/personal-card/claim?token=CLAIM_TOKEN',
+    actor: 'anonymous',
+    intents: ['claim'],
+    keys: ['firstName', 'lastName', 'email', 'phone', 'token'],
+  },
+  {
     // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
     name: "lead's data page",
     file: 'lead-data',
@@ -883,6 +893,7 @@ const FORMS: Form[] = [
       'requestId',
       'decision',
       'successorId',
+      'offerPersonalCard',
       'kind',
       'message',
       'contactPageUrl',
@@ -1129,6 +1140,12 @@ beforeAll(async () => {
   if (!follower) throw new Error('no follower')
   linkTokens.set('FOLLOW_TOKEN', followToken)
   linkTokens.set('STOPFOLLOW_TOKEN', createFollowerStopToken(endUser.organizationId, follower.id))
+  // A personal card offered to the end user at a hand-over (ADR 103).
+  const claimToken = newLinkToken()
+  await withTenant(endUser.organizationId, (tx) =>
+    offerPersonalCard(tx, endUser.organizationId, endUser.userId, hashToken(claimToken), null),
+  )
+  linkTokens.set('CLAIM_TOKEN', claimToken)
   // A SAML provider of the end user's agency, its IdP's real certificate (ADR 090).
   const samlIdp = parseIdpMetadata(startSamlIdp().metadata)
   if (!samlIdp.ok) throw new Error(samlIdp.message)

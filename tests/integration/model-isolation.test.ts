@@ -284,6 +284,17 @@ import {
   updateAccount,
 } from '#app/models/people.server'
 import {
+  claimOffer,
+  deletePersonalCard,
+  findOfferByToken,
+  findOfferForUser,
+  findPersonalCardBySlug,
+  followersToTellMoved,
+  insertPersonalCard,
+  markMovedNotice,
+  offerPersonalCard,
+} from '#app/models/personal-cards.server'
+import {
   countPendingPlanRequests,
   decidePlanRequest,
   findPendingPlanRequest,
@@ -852,7 +863,21 @@ async function seedTenantA(db: Queryable) {
     .where(
       and(eq(cardFollowers.organizationId, organization.id), eq(cardFollowers.id, confirmed.id)),
     )
+  // A personal card offered to A's user, not claimed yet, and a personal card row of A's
+  // organization (the model takes any organization; the platform's in the app, ADR 103).
+  const offerToken = 'e'.repeat(64)
+  await offerPersonalCard(db, organization.id, user.id, offerToken, null)
+  const personalSlug = `pc-${suffix}`
+  await insertPersonalCard(db, organization.id, {
+    slug: personalSlug,
+    firstName: 'Pat',
+    lastName: 'Personal',
+    email: `pat-${suffix}@home.test`,
+    phone: '',
+  })
   return {
+    offerToken,
+    personalSlug,
     follower: confirmed,
     followerToken,
     webhookEndpoint,
@@ -992,6 +1017,77 @@ function nothing(value: unknown) {
 // One row per exported model function that takes an organization id (the coverage test below
 // keeps this list complete). Reads find nothing of A; writes leave A's checksum unchanged.
 const cases: Record<string, Case[]> = {
+  offerPersonalCard: [
+    {
+      name: "offers nothing to A's people",
+      run: (db, b, a) => offerPersonalCard(db, b, a.user.id, 'f'.repeat(64), null),
+      // The composite foreign key refuses an offer of B to A's account.
+      expected: (_value, threw) => expect(threw).toBe(true),
+    },
+  ],
+  findOfferByToken: [
+    {
+      name: "opens none of A's claim links",
+      run: (db, b, a) => findOfferByToken(db, b, a.offerToken),
+      expected: nothing,
+    },
+  ],
+  claimOffer: [
+    {
+      name: "claims none of A's offers",
+      run: (db, b, a) => claimOffer(db, b, a.offerToken, 'taken-from-a'),
+      expected: nothing,
+    },
+  ],
+  findOfferForUser: [
+    {
+      name: "finds none of A's offers",
+      run: (db, b, a) => findOfferForUser(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  insertPersonalCard: [
+    {
+      name: "takes no slug from A's personal cards",
+      run: (db, b, a) =>
+        insertPersonalCard(db, b, {
+          slug: a.personalSlug,
+          firstName: 'X',
+          lastName: 'Y',
+          email: '',
+          phone: '1234',
+        }),
+      expected: (value) => expect(value).toBeDefined(),
+    },
+  ],
+  deletePersonalCard: [
+    {
+      name: "deletes none of A's personal cards",
+      run: (db, b, a) => deletePersonalCard(db, b, a.personalSlug),
+      expected: () => {},
+    },
+  ],
+  findPersonalCardBySlug: [
+    {
+      name: "finds none of A's personal cards",
+      run: (db, b, a) => findPersonalCardBySlug(db, b, a.personalSlug),
+      expected: nothing,
+    },
+  ],
+  followersToTellMoved: [
+    {
+      name: "tells none of A's followers",
+      run: (db, b, a) => followersToTellMoved(db, b, a.user.id),
+      expected: nothing,
+    },
+  ],
+  markMovedNotice: [
+    {
+      name: "marks none of A's followers",
+      run: (db, b, a) => markMovedNotice(db, b, [a.follower.id]),
+      expected: () => {},
+    },
+  ],
   askToFollow: [
     {
       name: "follows no card of A's",

@@ -25,6 +25,7 @@ import {
   startDataExport,
 } from '#app/models/data-exports.server'
 import { insertPasskey } from '#app/models/passkeys.server'
+import { offerPersonalCard } from '#app/models/personal-cards.server'
 import { insertPlanRequest } from '#app/models/plan-requests.server'
 import { insertScimToken } from '#app/models/scim.server'
 import { setSeatSuccessor } from '#app/models/seat-successors.server'
@@ -141,6 +142,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // A card follower's links (ADR 102): the token is the only authority, on its tenant's host.
   'follow.confirm.tsx': 'public',
   'follow.unsubscribe.tsx': 'public',
+  // A departing person's emailed claim link (ADR 103): the token is the only authority, on its
+  // agency's host; a personal card is public, on the platform's host only.
+  'personal-card.claim.tsx': 'public',
+  'p.$slug.tsx': 'public',
   // A lead's receipt link (ADR 050): the token is the only authority, on its tenant's host.
   'lead-data.tsx': 'public',
   // An emailed invitation opens for anyone; only its action (accept, decline) needs sign-in.
@@ -560,6 +565,7 @@ type Reference =
   | 'lead-data-token'
   | 'follow-confirm-token'
   | 'follow-stop-token'
+  | 'personal-card-claim-token'
   | 'contact'
   | 'sso-provider'
   | 'none'
@@ -614,6 +620,9 @@ const REFERENCES: Record<string, Reference> = {
   'lead-data.tsx': 'lead-data-token',
   'follow.confirm.tsx': 'follow-confirm-token',
   'follow.unsubscribe.tsx': 'follow-stop-token',
+  'personal-card.claim.tsx': 'personal-card-claim-token',
+  // A personal card is a row of the platform organization, never of an agency (ADR 103).
+  'p.$slug.tsx': 'none',
   'invitations.$token.tsx': 'invitation-token',
   'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
@@ -714,6 +723,8 @@ let leadDataTokenB: string
 /** B's visitor's "Keep me updated" confirmation link, and a B follower's stop link (ADR 102). */
 let followConfirmTokenB: string
 let followStopTokenB: string
+/** The claim link of a personal card offered to B's departing person (ADR 103). */
+let claimTokenB: string
 let teamB: { id: string; name: string }
 let memberB: { id: string }
 let memberUserIdB: string
@@ -834,6 +845,12 @@ async function seedTenantB() {
   })
   if (!followerB) throw new Error('no follower of B')
   followStopTokenB = createFollowerStopToken(tenantB.organization.id, followerB.id)
+  // B's departing person, offered a personal card at a hand-over (ADR 103).
+  const departingB = await makeUser(tenantB.organization.id, { firstName: 'Dee', lastName: 'Bee' })
+  claimTokenB = newLinkToken()
+  await withTenant(tenantB.organization.id, (tx) =>
+    offerPersonalCard(tx, tenantB.organization.id, departingB.id, hashToken(claimTokenB), null),
+  )
   // The lead emailed B's owner, with a one-click unsubscribe link for B.
   unsubscribeTokenB = found(/email\/unsubscribe\?token=([A-Za-z0-9_.-]+)/)
   expect(unsubscribeTokenB).not.toBe('')
@@ -985,6 +1002,7 @@ async function seedTenantB() {
     leadDataTokenB,
     followConfirmTokenB,
     followStopTokenB,
+    claimTokenB,
     templateB.id,
     dataExportB.id,
     ssoProviderB.id,
@@ -1018,6 +1036,8 @@ function refsOfB(reference: Reference): { by: string; ref: string }[] {
       return [{ by: 'token', ref: followConfirmTokenB }]
     case 'follow-stop-token':
       return [{ by: 'token', ref: followStopTokenB }]
+    case 'personal-card-claim-token':
+      return [{ by: 'token', ref: claimTokenB }]
     case 'contact':
       return [{ by: 'id', ref: contactIdB }]
     case 'sso-provider':
@@ -1036,7 +1056,8 @@ function requestOf(file: string, reference: Reference, ref: string) {
     reference === 'unsubscribe-token' ||
     reference === 'lead-data-token' ||
     reference === 'follow-confirm-token' ||
-    reference === 'follow-stop-token'
+    reference === 'follow-stop-token' ||
+    reference === 'personal-card-claim-token'
   ) {
     return { path: `${path}?token=${ref}`, params }
   }
@@ -1144,6 +1165,10 @@ describe('cross-tenant matrix: a user of A against B', () => {
           expect(JSON.parse(got.body).status, cell).toBe('invalid')
         } else if (reference === 'follow-confirm-token') {
           // B's visitor's genuine link opens nothing on A's host, the same as a forged one.
+          expect(got.status, cell).toBe(404)
+          expect(JSON.parse(got.body).status, cell).toBe('invalid')
+        } else if (reference === 'personal-card-claim-token') {
+          // B's departing person's genuine link opens nothing on A's host, like a forged one.
           expect(got.status, cell).toBe(404)
           expect(JSON.parse(got.body).status, cell).toBe('invalid')
         } else if (reference === 'follow-stop-token') {
@@ -1860,6 +1885,21 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: `/follow/confirm?token=${followConfirmTokenB}`,
         fields: { intent: 'confirm', token: followConfirmTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    'personal-card.claim.tsx': [
+      {
+        path: `/personal-card/claim?token=${claimTokenB}`,
+        fields: {
+          intent: 'claim',
+          firstName: 'Mallory',
+          lastName: 'Taker',
+          phone: '+1 555 0199',
+          token: claimTokenB,
+          ...injected,
+        },
         params: {},
         onlyOnA: true,
       },

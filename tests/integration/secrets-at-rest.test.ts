@@ -19,6 +19,7 @@ import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { insertConsentText } from '#app/models/consent-texts.server'
 import { sendNewContactEmail } from '#app/notifications/new-contact.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
+import { offerPersonalCardIn } from '#app/people/personal-card.server'
 import { action as apiSettingsAction } from '#app/routes/api-settings'
 import { loader as confirmLoader } from '#app/routes/auth.confirm-email'
 import { loader as resetLoader } from '#app/routes/auth.reset-password'
@@ -31,6 +32,7 @@ import { loader as followConfirmLoader } from '#app/routes/follow.confirm'
 import { loader as followStopLoader } from '#app/routes/follow.unsubscribe'
 import { loader as invitationLoader } from '#app/routes/invitations.$token'
 import { loader as leadDataLoader } from '#app/routes/lead-data'
+import { loader as personalCardClaimLoader } from '#app/routes/personal-card.claim'
 import { scimLoader } from '#app/scim/scim-route.server'
 import { createScimToken, hashScimToken } from '#app/scim/scim-tokens.server'
 import { addMemberByEmail, createTeam } from '#app/teams/manage-teams.server'
@@ -175,6 +177,15 @@ async function acceptedAnywhere(host: string, token: string) {
     }),
   )
   if (stop.status === 200) return 'follow stop'
+  // A departing person's claim of a personal card (ADR 103).
+  const claim = await settle(() =>
+    personalCardClaimLoader({
+      request: requestFor(host, `/personal-card/claim${query}`),
+      context,
+      params: {},
+    }),
+  )
+  if (claim.status === 200) return 'personal card claim'
   return null
 }
 
@@ -241,6 +252,9 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       .set({ jobTitle: 'Changed at rest' })
       .where(and(eq(digitalCards.organizationId, org.id), eq(digitalCards.id, card.id))),
   )
+  // A personal card offered at a hand-over, with its emailed claim link (ADR 103).
+  const leaving = await makeUser(org.id, { firstName: 'Lee', lastName: 'Leaving' })
+  await withTenant(org.id, (tx) => offerPersonalCardIn(tx, tenant, leaving, owner.id))
   // An agency's announcement, with its one-click unsubscribe of Marketing Communications.
   await withTenant(org.id, (tx) =>
     saveNotificationPreferences(tx, org.id, owner.id, { marketingEmails: true }),
@@ -339,6 +353,7 @@ test('a backup taken while every emailed link works holds no token any endpoint 
       `/follow/unsubscribe@${host}`,
       `/invitations@${host}`,
       `/lead-data@${host}`,
+      `/personal-card/claim@${host}`,
     ].sort(),
   )
   for (const link of links) {

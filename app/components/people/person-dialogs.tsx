@@ -8,6 +8,7 @@ import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { byName, LabelledSelect, SelectOptions } from '#app/components/ui/labelled-select'
 import type { IntentDialog } from '#app/components/ui/use-intent-dialog'
 import { ROLE_BADGES } from '#app/user-accounts/user-accounts'
+import { OFFER_PERSONAL_CARD_HINT, OFFER_PERSONAL_CARD_LABEL } from '#app/validation/personal-card'
 import { formatPrice, PLAN_IDS, PLANS } from '#app/validation/plans'
 import type { Role } from '#app/validation/roles'
 import { AssigneeSelect } from './end-user-form'
@@ -165,7 +166,8 @@ export function AssignDialog({
 
 /**
  * Hand Over (ADR 049): who takes over the person's seat. Their card links forward to the
- * successor's card once they are inactive; their company contacts move now.
+ * successor's card once they are inactive; their company contacts move now. The person may be
+ * offered a personal card on the platform's host (ADR 103).
  */
 export function HandOverDialog({
   dialog,
@@ -202,6 +204,23 @@ export function HandOverDialog({
         </option>
         <SelectOptions options={byName(choices)} />
       </LabelledSelect>
+      <label className="flex items-start gap-3 text-sm">
+        <input
+          type="checkbox"
+          name="offerPersonalCard"
+          aria-describedby="hand-over-personal-card-hint"
+          className="mt-0.5 h-5 w-5 shrink-0 accent-brand"
+        />
+        <span>
+          <span className="font-medium">{OFFER_PERSONAL_CARD_LABEL}</span>
+          <span
+            id="hand-over-personal-card-hint"
+            className="mt-1 block text-gray-600 dark:text-gray-400"
+          >
+            {OFFER_PERSONAL_CARD_HINT}
+          </span>
+        </span>
+      </label>
     </PersonDialog>
   )
 }

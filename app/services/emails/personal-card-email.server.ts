@@ -1,0 +1,66 @@
+// The emails of a card that follows a person who leaves (issue 45 point 2, ADR 103): the offer
+// of a personal card to the departing person, and the "has moved" notice each follower of their
+// cards gets once the personal card exists, with both cards and the one-click way out (RFC 8058)
+// in its headers and body. Both go out in the agency's name: the followers followed the agency's
+// card, and the offer is the agency's. The personal card's address (on the platform's host) is
+// the one link that is not the agency's, because it is the person's own card.
+import { PERSONAL_CARD_CLAIM_LINK } from '#app/validation/token-lifetimes'
+import { type EmailBranding, renderActionEmail } from './layout.server'
+
+/** To the departing person: claim a card of their own, with nothing of the agency's on it. */
+export function personalCardOfferEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  claimUrl: string
+}) {
+  const { branding, to, firstName, claimUrl } = options
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: 'Keep a personal card',
+    paragraphs: [
+      `Hello ${firstName},`,
+      `${branding.name} offers you a personal digital card of your own, to keep after you leave: your name and the personal email or phone you choose, nothing of the company's.`,
+      'People who asked to be kept updated about your card will be told where to find you. Your company card keeps forwarding to your successor.',
+    ],
+    action: { label: 'Create my personal card', url: claimUrl },
+    footnote: `The link works once and for ${PERSONAL_CARD_CLAIM_LINK.words}. If you do not want a personal card, ignore this email.`,
+  })
+  return { to, subject: 'Keep a personal card', html, text }
+}
+
+/** To a follower: the person moved on, here are both cards. */
+export function personalCardMovedEmail(options: {
+  branding: EmailBranding
+  to: string
+  ownerName: string
+  personalCardUrl: string
+  companyCardUrl: string
+  stopUrl: string
+}) {
+  const { branding, to, ownerName, personalCardUrl, companyCardUrl, stopUrl } = options
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: `${ownerName} has moved`,
+    paragraphs: [
+      'Hello,',
+      `${ownerName} has left ${branding.name} and now has a personal card. The card you followed stays with ${branding.name}: its link takes you to whoever looks after ${ownerName}'s contacts there.`,
+      `${ownerName}'s personal card: ${personalCardUrl}`,
+      `The ${branding.name} card: ${companyCardUrl}`,
+    ],
+    action: { label: `View ${ownerName}'s personal card`, url: personalCardUrl },
+    secondaryAction: { label: `View the ${branding.name} card`, url: companyCardUrl },
+    footnote: `You receive this email once, because you asked to be told when ${ownerName}'s card changes.`,
+    unsubscribe: { label: 'Stop these updates', url: stopUrl },
+  })
+  return {
+    to,
+    subject: `${ownerName} has moved`,
+    html,
+    text,
+    headers: {
+      'List-Unsubscribe': `<${stopUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  }
+}

@@ -1,0 +1,54 @@
+// A personal card that follows a person who leaves (issue 45 point 2, ADR 103): the claim form's
+// schema, shared by the form and the action, and the texts the screens and emails share.
+import { z } from 'zod'
+import { PHONE_CHARACTERS, PHONE_MAX_LENGTH } from './card-details'
+import { requiredNameField } from './names'
+
+/** The personal cards' public path on the platform's host. */
+export const PERSONAL_CARD_PREFIX = '/p/'
+export const personalCardPath = (slug: string) => `${PERSONAL_CARD_PREFIX}${slug}`
+/** Where an emailed offer is claimed, on the agency's own host. */
+export const PERSONAL_CARD_CLAIM_PATH = '/personal-card/claim'
+
+export const EMAIL_INVALID = 'Please enter a valid email address'
+export const PHONE_INVALID = 'Please enter a valid phone number'
+export const PHONE_TOO_LONG = `Phone must be at most ${PHONE_MAX_LENGTH} characters`
+export const EMAIL_OR_PHONE_REQUIRED =
+  'Please enter a personal email or phone, so people can reach you'
+
+/** The Hand Over dialog's choice: offer the departing person a personal card. */
+export const OFFER_PERSONAL_CARD_LABEL = 'Offer a personal card'
+export const OFFER_PERSONAL_CARD_HINT =
+  'We email them a link to create a card of their own: their name and the personal email or phone they choose, nothing of the company. Followers of their cards are told where to find them once they have left.'
+/** The hand-over's toast line when the offer went out. */
+export const PERSONAL_CARD_OFFERED = 'We emailed them a link to create a personal card.'
+
+/**
+ * The claim form: the name (prefilled from the account, which the person may change) and the
+ * personal email and phone the person chooses to show; nothing of the agency's.
+ */
+export const ClaimPersonalCardSchema = z
+  .object({
+    intent: z.literal('claim'),
+    firstName: requiredNameField('First name'),
+    lastName: requiredNameField('Last name'),
+    email: z
+      .string()
+      .trim()
+      .max(254, EMAIL_INVALID)
+      .optional()
+      .transform((value) => value ?? '')
+      .refine((value) => value === '' || z.email().safeParse(value).success, EMAIL_INVALID),
+    phone: z
+      .string()
+      .trim()
+      .max(PHONE_MAX_LENGTH, PHONE_TOO_LONG)
+      .optional()
+      .transform((value) => value ?? '')
+      .refine((value) => value === '' || PHONE_CHARACTERS.test(value), PHONE_INVALID),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.email && !value.phone) {
+      ctx.addIssue({ code: 'custom', path: ['email'], message: EMAIL_OR_PHONE_REQUIRED })
+    }
+  })
