@@ -1,5 +1,5 @@
 // @ts-check
-// Brandcard's service worker (issue 45 point 4, ADR 104): it keeps "My cards offline" for the
+// The app's service worker (issue 45 point 4, ADR 104): it keeps "My cards offline" for the
 // signed-in owner (the page, its scripts and styles, each card's QR code and vCard) and answers
 // them from its cache only when the network fails. Hand-written, no precache manifest: the page
 // tells it what to keep while online, so the host's own manifest and icons stay dynamic.
@@ -8,7 +8,8 @@
 // were not here, so no stale page is ever shown), or keep one person's things after another signs
 // in on the device (each owner's cache is named after them and the others are deleted).
 
-const PREFIX = 'brandcard-offline:'
+// No product name in it: every agency host serves this file as its own (white label).
+const PREFIX = 'cards-offline:'
 /** The only paths it answers and keeps: the offline page, a card's QR code and vCard, assets. */
 const KEPT = /^\/(?:offline|card\/[^/]+\/(?:qr\.svg|qr\.png|vcard)|assets\/[^/]+)$/
 

@@ -5,7 +5,7 @@ import type { LeadStore, QueuedLead, SendOutcome } from './offline-queue'
 
 export const OFFLINE_WORKER_URL = '/sw.js'
 const LEADS_URL = '/offline/leads'
-const DB_NAME = 'brandcard-offline'
+const DB_NAME = 'cards-offline'
 const LEADS = 'leads'
 
 function request<T>(req: IDBRequest<T>) {
