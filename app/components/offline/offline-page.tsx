@@ -99,15 +99,22 @@ export function OfflinePage({ cards }: { cards: Cards }) {
   const [editing, setEditing] = useState<QueuedLead | null>(null)
 
   async function capture(fields: OfflineLeadFields) {
-    if (!owner) return
-    await captureLead(browserLeadStore, owner, fields, new Date())
+    if (!owner) return false
+    try {
+      await captureLead(browserLeadStore, owner, fields, new Date())
+    } catch {
+      // Storage refused (a private window, a full disk): the details stay in the form.
+      toast.error('This browser could not keep the lead; please note it elsewhere')
+      return false
+    }
     // A corrected lead is a new one: new details under the old key would be refused.
     if (editing) await browserLeadStore.remove(editing.key)
     setEditing(null)
     // No toast here: sonner is fetched on first use, which offline it cannot be; the count
     // below (a status) says the lead is waiting.
     await reload()
-    await flush()
+    void flush()
+    return true
   }
 
   async function discard(lead: QueuedLead) {
@@ -221,7 +228,7 @@ function LeadForm({
   disabled,
 }: {
   editing: QueuedLead | null
-  onCapture: (fields: OfflineLeadFields) => Promise<void>
+  onCapture: (fields: OfflineLeadFields) => Promise<boolean>
   disabled: boolean
 }) {
   const [form, fields] = useSchemaForm(OfflineLeadFieldsSchema, {
@@ -238,8 +245,8 @@ function LeadForm({
     const element = event.currentTarget
     const parsed = parseWithZod(new FormData(element), { schema: OfflineLeadFieldsSchema })
     if (parsed.status !== 'success') return
-    await onCapture(parsed.value)
-    element.reset()
+    // Emptied only once the lead is kept: a refused save leaves what was typed.
+    if (await onCapture(parsed.value)) element.reset()
   }
   return (
     <form {...formProps} onSubmit={onSubmit} className="flex flex-col gap-4">
