@@ -20,6 +20,9 @@ const productionSpecs = [
   // Issue 45 point 3 (ADR 101): a photo of a paper card read on the server (tesseract.js, no
   // network) into a contact with the source "scan", written by the app login under RLS.
   'scan-card.spec.ts',
+  // Issue 45 point 4 (ADR 104): a lead captured offline, sent again under its key and written
+  // once by the app login under RLS; the service worker's cache on a built server.
+  'offline.spec.ts',
   // Issue 45 point 1 (ADR 102): a follower's confirmation and the card's digest through the
   // queue, the digest queued by the database's trigger on the owner's edit under RLS.
   'card-followers.spec.ts',

@@ -327,6 +327,8 @@ app.use(
         ],
         'font-src': ["'self'"],
         'connect-src': ["'self'", ...(mode === 'development' ? ['ws:'] : [])],
+        // The offline service worker, public/sw.js (ADR 104): this origin's own script only.
+        'worker-src': ["'self'"],
         'object-src': ["'none'"],
         'base-uri': ["'none'"],
         'form-action': ["'self'"],

@@ -24,6 +24,7 @@ import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
+import { announceOwner } from '#app/leads/offline-browser'
 import { rootLoader } from '#app/navigation/root-loader.server'
 import { useNonce } from '#app/utils/nonce'
 import { keepDataAcrossTabs } from '#app/utils/tab-navigation'
@@ -213,6 +214,10 @@ export default function App() {
     }, 0)
     return () => clearTimeout(timer)
   }, [toast])
+  // The offline worker keeps one person's cards (ADR 104): whoever is signed in now (or no one)
+  // is told on every page, and it forgets what it kept for anyone else.
+  const owner = root?.user?.email ?? null
+  useEffect(() => announceOwner(owner), [owner])
   return (
     <NavigationGuard signedIn={Boolean(root?.user)}>
       <Outlet />

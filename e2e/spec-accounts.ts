@@ -366,6 +366,9 @@ export const SPEC_AGENCIES = {
       },
       // e2e/scan-card.spec.ts: reads a paper card into her contacts (issue 45 point 3).
       { email: 'contacts-sid@e2e.test', firstName: 'Sid', lastName: 'Scanner', card: true },
+      // e2e/offline.spec.ts: shows his QR code and vCard and captures a lead without a network
+      // (issue 45 point 4).
+      { email: 'contacts-otto@e2e.test', firstName: 'Otto', lastName: 'Offline', card: true },
     ],
   },
   handover: {

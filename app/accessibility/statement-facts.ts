@@ -85,6 +85,7 @@ export const ACCESSIBILITY_FACTS = {
     'forwarding overview',
     'invitation page, signed out',
     'invite dialog with a refusal',
+    'my cards offline',
     'not found',
     'password rotation step',
     'preview',

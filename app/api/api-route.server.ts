@@ -10,6 +10,7 @@ import type { z } from 'zod'
 import {
   deleteIdempotentAnswersBefore,
   findIdempotentAnswer,
+  IDEMPOTENT_ANSWER_KEPT_MS,
   saveIdempotentAnswer,
 } from '#app/models/api-keys.server'
 import {
@@ -32,7 +33,6 @@ import { ApiProblem, invalidProblem, problemResponse } from './problem'
 /** The largest JSON body a call may send. */
 const MAX_BODY_CHARS = 100_000
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
-const DAY_MS = 24 * 60 * 60_000
 
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
   status === 204
@@ -225,7 +225,11 @@ async function answer(request: Request, context: AppLoadContext): Promise<Respon
       const done = await entry.handle({ tx, tenant, key, clientIp }, { params, query, body })
       if (idempotencyKey) {
         // Answers are kept a day: older ones of this agency go as a new one is saved.
-        await deleteIdempotentAnswersBefore(tx, organizationId, new Date(Date.now() - DAY_MS))
+        await deleteIdempotentAnswersBefore(
+          tx,
+          organizationId,
+          new Date(Date.now() - IDEMPOTENT_ANSWER_KEPT_MS),
+        )
         const saved = await saveIdempotentAnswer(tx, organizationId, {
           idempotencyKey,
           apiKeyId: key.id,

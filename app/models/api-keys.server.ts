@@ -88,6 +88,9 @@ export async function revokeApiKeyRow(db: Queryable, organizationId: string, key
 
 export type IdempotentAnswer = typeof apiIdempotencyKeys.$inferSelect
 
+/** How long an answer is kept under its key (ADR 092): a resend follows a lost answer closely. */
+export const IDEMPOTENT_ANSWER_KEPT_MS = 24 * 60 * 60_000
+
 export async function findIdempotentAnswer(
   db: Queryable,
   organizationId: string,

@@ -1023,6 +1023,15 @@ const FORMS: Form[] = [
     keys: ['redirectTo'],
   },
   {
+    // Leads captured offline (issue 45 point 4, ADR 104): the queue's JSON endpoint. Any key and
+    // fields: refused with a message, never a 500.
+    name: 'offline lead',
+    file: 'offline_.leads',
+    path: '/offline/leads',
+    actor: 'end_user',
+    keys: ['idempotencyKey', 'fullName', 'company', 'email', 'phoneNumber', 'note'],
+  },
+  {
     name: 'image upload',
     file: 'resources.upload',
     path: '/resources/upload',

@@ -171,6 +171,9 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   'contacts.export[.]vcf.ts': 'any',
   // "Scan a card" (issue 45 point 3, ADR 101): every role reads paper cards into its own contacts.
   'contacts.scan.tsx': 'any',
+  // "My cards offline" (ADR 104): every role its own cards, and its own leads captured offline.
+  'offline.tsx': 'any',
+  'offline_.leads.ts': 'no-loader',
   // Analytics (ADR 082): every role its own cards; the wider scopes are checked by role inside
   // (tests/integration/card-analytics.test.ts).
   'dashboard.analytics.tsx': 'any',
@@ -636,6 +639,9 @@ const REFERENCES: Record<string, Reference> = {
   'contacts.export[.]vcf.ts': 'none',
   // A contact of the user's own, made from what they typed: it names no row.
   'contacts.scan.tsx': 'none',
+  // The signed-in person's own cards; a lead made from what they typed: no row named.
+  'offline.tsx': 'none',
+  'offline_.leads.ts': 'none',
   'onboarding.tsx': 'none',
   'profile._index.tsx': 'none',
   'qrcode._index.tsx': 'none',
@@ -1694,6 +1700,20 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: '/contacts/scan',
         fields: { intent: 'save', fullName: 'Sneaky Scan', contactId: contactIdB },
+        params: {},
+      },
+    ],
+    // A lead captured offline is A's own: B's contact's id and organization alongside change
+    // nothing of B's, and its key is A's alone.
+    'offline_.leads.ts': [
+      {
+        path: '/offline/leads',
+        fields: {
+          idempotencyKey: '6f1c2a1e-8a4b-4c36-9d1e-1f2a3b4c5d6e',
+          fullName: 'Sneaky Lead',
+          contactId: contactIdB,
+          ...injected,
+        },
         params: {},
       },
     ],

@@ -12,6 +12,7 @@ import {
   Plus,
   Star,
   Trash2,
+  WifiOff,
   X,
 } from 'lucide-react'
 import { useId, useState } from 'react'
@@ -316,7 +317,16 @@ export function CardsListPage({ cards, listPath }: { cards: ListedCard[]; listPa
             Create, edit and share your digital business cards.
           </p>
         </div>
-        <CreateCardDialog />
+        <div className="flex flex-wrap gap-2">
+          {/* Each card's QR code and vCard kept on this device for events without a network
+              (ADR 104). */}
+          <Button asChild variant="secondary">
+            <Link to="/offline">
+              <WifiOff aria-hidden className="h-4 w-4" /> My cards offline
+            </Link>
+          </Button>
+          <CreateCardDialog />
+        </div>
       </div>
       {live.length === 0 ? (
         <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-gray-300 p-12 text-center dark:border-gray-700">

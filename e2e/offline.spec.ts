@@ -1,0 +1,87 @@
+// "My cards offline" (issue 45 point 4, ADR 104), on the production project (the lead is written
+// by the app login under RLS): Otto opens the page once online, the service worker keeps it with
+// his card's QR code and vCard; with the network cut in the browser the page, the QR code and the
+// vCard still open, and a lead he captures waits in the queue. The network returns, the first
+// answer is lost on the way back (the server got the lead), the queue sends it again under the
+// same key, and the lead is in his contacts once.
+import { readFile } from 'node:fs/promises'
+import { expect, test } from '@playwright/test'
+import { urlFor } from './fixtures'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
+import { SPEC_AGENCIES } from './spec-accounts'
+
+const agency = SPEC_AGENCIES.contacts
+const otto = agency.endUsers[2] as (typeof agency.endUsers)[number]
+const PHONE = { width: 375, height: 800 }
+
+test('offline, the QR code and vCard still open and a lead captured offline arrives once', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000)
+  const lead = `Lena Lead ${String(Math.floor(10_000 + Math.random() * 89_999))}`
+  const { context, page } = await signedInAs(browser, otto)
+  await page.setViewportSize(PHONE)
+  await page.goto(urlFor(agency.host, '/offline'))
+  await waitForHydration(page)
+  await expect(page.getByRole('heading', { level: 1, name: 'My cards offline' })).toBeVisible()
+  await expect(page.getByText('Ready offline:')).toBeVisible()
+  await expectAccessible(page, 'my cards offline')
+
+  // The network cut in the browser: what the worker does not keep no longer comes...
+  await context.setOffline(true)
+  const contacts = () =>
+    fetch('/contacts').then(
+      () => 'answered',
+      () => 'failed',
+    )
+  expect(await page.evaluate(contacts)).toBe('failed')
+  // ...and the offline page, its QR code and its vCard do, from what the worker kept.
+  await page.reload()
+  await waitForHydration(page)
+  await expect(page.getByText('You are offline: this is what this device saved.')).toBeVisible()
+  const qr = page.getByRole('img', { name: /^QR code of / })
+  await expect
+    .poll(() => qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+    .toBeGreaterThan(0)
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('link', { name: /^vCard of / }).click()
+  const vcard = await readFile((await (await downloading).path()) as string, 'utf8')
+  expect(vcard).toContain('BEGIN:VCARD')
+  expect(vcard).toContain('Otto')
+
+  // A lead captured offline: checked on the spot, then queued.
+  await page.getByRole('button', { name: 'Save lead' }).click()
+  await expect(page.getByText("Please enter the person's name")).toBeVisible()
+  await page.getByLabel('Name').fill(lead)
+  await page.getByLabel('Company').fill('Expo Ltd')
+  await page.getByRole('button', { name: 'Save lead' }).click()
+  await expect(page.getByTestId('leads-waiting')).toHaveText('1 lead waiting to send')
+
+  // The network returns; the server's first answer is lost on the way back.
+  let lost = 0
+  await page.route('**/offline/leads', async (route) => {
+    if (lost > 0) return route.continue()
+    lost++
+    // Sent to the server as the browser would (Node resolves no *.localhost: the loopback
+    // address, with the tenant's host in the Host header), and its answer dropped.
+    const url = new URL(route.request().url())
+    await route.fetch({
+      url: url.href.replace(url.hostname, '127.0.0.1'),
+      headers: { ...route.request().headers(), host: url.host },
+    })
+    await route.abort('connectionreset')
+  })
+  await context.setOffline(false)
+  await expect.poll(() => lost).toBe(1)
+  await expect(page.getByTestId('leads-waiting')).toHaveText('1 lead waiting to send')
+  // The next round (the page opened again) sends it under the same key: it arrives, once.
+  await page.reload()
+  await waitForHydration(page)
+  await expect(page.getByText('Lead sent')).toBeVisible()
+  await expect(page.getByTestId('leads-waiting')).toHaveText('No lead waiting to send.')
+
+  await page.goto(urlFor(agency.host, `/contacts?q=${encodeURIComponent(lead)}`))
+  await waitForHydration(page)
+  await expect(page.getByText(lead)).toHaveCount(1)
+  await context.close()
+})
