@@ -216,7 +216,7 @@ export default function App() {
   }, [toast])
   // The offline worker keeps one person's cards (ADR 104): whoever is signed in now (or no one)
   // is told on every page, and it forgets what it kept for anyone else.
-  const owner = root?.user?.email ?? null
+  const owner = root?.user?.offlineKey ?? null
   useEffect(() => announceOwner(owner), [owner])
   return (
     <NavigationGuard signedIn={Boolean(root?.user)}>

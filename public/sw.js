@@ -6,7 +6,7 @@
 //
 // What it never does: answer any other page (a navigation elsewhere goes to the network as if it
 // were not here, so no stale page is ever shown), or keep one person's things after another signs
-// in on the device (each owner's cache is named after them and the others are deleted).
+// in on the device (each owner's cache is named by an opaque key of their account and the others are deleted).
 
 // No product name in it: every agency host serves this file as its own (white label).
 const PREFIX = 'cards-offline:'

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { showsConfirmationBanner } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.server'
+import { offlineOwnerKey } from '#app/leads/offline-owner.server'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { appearanceOf } from '#app/settings/user-preferences.server'
 import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
@@ -37,6 +38,8 @@ export async function rootLoader({ request, context }: LoaderFunctionArgs) {
           email: user.email,
           role: user.role,
           avatarUrl,
+          // Whose cards and queued leads the offline worker keeps on this device (ADR 104).
+          offlineKey: offlineOwnerKey(tenant.id, user.id),
         }
       : null,
     toast,

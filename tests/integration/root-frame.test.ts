@@ -71,6 +71,15 @@ test('a colleague in the same organization sees none of it: the defaults', async
   expect(root.deletionBanner).toBeNull()
 })
 
+test("the offline worker's owner key: opaque, one per account (ADR 104)", async () => {
+  const [fay, pia] = [await rootFor(framed.cookie), await rootFor(plain.cookie)]
+  expect(fay.user?.offlineKey).toMatch(/^[\w-]{22}$/)
+  expect(fay.user?.offlineKey).not.toBe(pia.user?.offlineKey)
+  // The same account gets the same key on its next page: queued leads stay its own.
+  expect((await rootFor(framed.cookie)).user?.offlineKey).toBe(fay.user?.offlineKey)
+  expect(fay.user?.offlineKey).not.toContain(fay.user?.email ?? '@')
+})
+
 test('signed out: no person, the default appearance', async () => {
   const root = await rootFor('')
   expect(root.user).toBeNull()

@@ -44,7 +44,7 @@ const SECTION =
   'flex flex-col gap-4 rounded-xl border border-gray-200 bg-white p-4 shadow-sm dark:border-gray-800 dark:bg-gray-950'
 
 export function OfflinePage({ cards }: { cards: Cards }) {
-  const owner = useRootData()?.user?.email ?? null
+  const owner = useRootData()?.user?.offlineKey ?? null
   const [readiness, setReadiness] = useState<Readiness>('checking')
   const [leads, setLeads] = useState<QueuedLead[]>([])
 
