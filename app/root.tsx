@@ -93,7 +93,7 @@ export function Layout({ children }: { children: ReactNode }) {
     // The signed-in person's Appearance settings (spec §2.6): Tailwind's dark variant keys on
     // .dark, the font size scales every rem, and data-motion="reduce" stills animations.
     <html
-      lang="en"
+      lang={data?.language ?? 'en'}
       className={appearance.theme === 'dark' ? 'dark' : undefined}
       data-theme={appearance.theme}
       // A visitor's card page (no session, no settings) follows the device's light or dark.
