@@ -24,7 +24,7 @@ export const handle: PageHandle = { visitorScript: cardVisitorScript }
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   // The page's language, which the root loader chose (ADR 105).
   const t = translator(
-    (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
+    (matches?.[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
   )
   if (data && !data.found && data.forwarding) {
     return [{ title: t('card.forwardedTitle') }, { name: 'robots', content: 'noindex' }]

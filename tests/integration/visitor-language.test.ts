@@ -204,7 +204,7 @@ describe('the agency’s languages', () => {
       expect(saved.status).toBe(302)
       expect(await pageLanguageOf(world, 'es')).toBe('nl')
       const root = await rootLoader({
-        request: requestFor('localhost', '/auth/login', { headers: { 'Accept-Language': 'es' } }),
+        request: requestFor('localhost', '/card/anyone', { headers: { 'Accept-Language': 'es' } }),
         context: contextFor('localhost'),
         params: {},
       })

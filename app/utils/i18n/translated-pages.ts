@@ -3,14 +3,12 @@ import { type Language, type LanguageSettings, SOURCE_LANGUAGE } from '#app/vali
 import { languageOfRequest } from './negotiate'
 
 /**
- * The pages that speak the visitor's language (ADR 105): a shared card and its short link, and
- * the sign-in pages a visitor meets. Every other page is English and says so in `<html lang>`:
- * a lang that named a language the page does not speak would mislead screen readers.
+ * The pages that speak the visitor's language (ADR 105): a shared card, its short link and the
+ * contact page standing in for one. Every other page is English and says so in `<html lang>`:
+ * a lang that named a language the page does not speak would mislead screen readers. The
+ * sign-in pages join this list once their texts are in the catalogues.
  */
-const SIGN_IN_PAGE_PATH = /^\/auth\/(login|forgot-password|reset-password|new-password)\/?$/
-
-export const speaksVisitorLanguage = (pathname: string) =>
-  VISITOR_PAGE_PATH.test(pathname) || SIGN_IN_PAGE_PATH.test(pathname)
+export const speaksVisitorLanguage = (pathname: string) => VISITOR_PAGE_PATH.test(pathname)
 
 /** The language a request's page is written in. */
 export function pageLanguage(request: Request, settings: LanguageSettings): Language {
