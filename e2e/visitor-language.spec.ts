@@ -9,6 +9,9 @@ import { CARD_OWNER, HOSTS, urlFor } from './fixtures'
 import { expectAccessible, signedInAs } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
 
+// One after the other: the second test limits Alpha's languages, which the first must not see.
+test.describe.configure({ mode: 'serial' })
+
 const PHONE = { width: 375, height: 812 }
 const CARD_PATH = '/card/olivia-owner'
 
