@@ -17,6 +17,9 @@ const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 // both drivers.
 const productionDatabase = Boolean(process.env.TEST_DATABASE_URL)
 const productionSpecs = [
+  // Issue 45 point 5 (ADR 105): the card page in the browser's language, its page cache keyed by
+  // it, and the agency's languages saved by the app login under RLS and honoured at once.
+  'visitor-language.spec.ts',
   // Issue 45 point 3 (ADR 101): a photo of a paper card read on the server (tesseract.js, no
   // network) into a contact with the source "scan", written by the app login under RLS.
   'scan-card.spec.ts',

@@ -607,7 +607,7 @@ function cacheCandidateKey(
   // lowercase, so one entry answers both, and the capitals still name the view's source.
   const keyPath = SHORT_LINK_PATH.test(url) ? url.toLowerCase() : url
   return {
-    key: entry.pageCacheKey(origin.toLowerCase(), keyPath),
+    key: entry.pageCacheKey(origin.toLowerCase(), keyPath, req.headers['accept-language']),
     path: url,
     source: marked.source,
   }

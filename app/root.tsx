@@ -23,6 +23,7 @@ import { useRootData } from '#app/components/layout/root-data'
 import { SiteFooter } from '#app/components/layout/site-footer'
 import { SiteHeader } from '#app/components/layout/site-header'
 import { CONTENT_ID, SkipLink } from '#app/components/layout/skip-link'
+import { PageLanguage } from '#app/components/layout/use-translate'
 import { toast as showToast, Toasts } from '#app/components/ui/toasts'
 import { announceOwner } from '#app/leads/offline-browser'
 import { rootLoader } from '#app/navigation/root-loader.server'
@@ -94,7 +95,7 @@ export function Layout({ children }: { children: ReactNode }) {
     // The signed-in person's Appearance settings (spec §2.6): Tailwind's dark variant keys on
     // .dark, the font size scales every rem, and data-motion="reduce" stills animations.
     <html
-      lang="en"
+      lang={data?.language ?? 'en'}
       className={appearance.theme === 'dark' ? 'dark' : undefined}
       data-theme={appearance.theme}
       // A visitor's card page (no session, no settings) follows the device's light or dark.
@@ -142,56 +143,58 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : null}
       </head>
       <body className="min-h-screen">
-        {branding && data ? (
-          <div className="group/app flex min-h-screen flex-col">
-            <SkipLink />
-            {/* A recipient's card page (a signed-out visitor, ADR 080): no Sign In / Sign Up bar;
+        <PageLanguage.Provider value={data?.language ?? 'en'}>
+          {branding && data ? (
+            <div className="group/app flex min-h-screen flex-col">
+              <SkipLink />
+              {/* A recipient's card page (a signed-out visitor, ADR 080): no Sign In / Sign Up bar;
                 the footer offers a card of their own instead. */}
-            <SiteHeader branding={branding} user={data.user} accountLinks={!visitorScript} />
-            {data.deletionBanner ? <AccountDeletionBanner {...data.deletionBanner} /> : null}
-            {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
-            <div id={CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
-              {children}
-            </div>
-            <SiteFooter
-              name={branding.name}
-              year={data.year}
-              legal={branding.legal}
-              getYourOwnCardUrl={visitorScript ? branding.getYourOwnCardUrl : null}
-            />
-          </div>
-        ) : (
-          children
-        )}
-        {visitorScript ? (
-          <>
-            {data?.toast ? (
-              <div
-                hidden
-                data-page-toast
-                data-type={data.toast.type}
-                data-title={data.toast.title}
-                data-description={data.toast.description ?? undefined}
+              <SiteHeader branding={branding} user={data.user} accountLinks={!visitorScript} />
+              {data.deletionBanner ? <AccountDeletionBanner {...data.deletionBanner} /> : null}
+              {data.confirmationBanner ? <EmailConfirmationBanner /> : null}
+              <div id={CONTENT_ID} tabIndex={-1} className="flex-1 outline-none">
+                {children}
+              </div>
+              <SiteFooter
+                name={branding.name}
+                year={data.year}
+                legal={branding.legal}
+                getYourOwnCardUrl={visitorScript ? branding.getYourOwnCardUrl : null}
               />
-            ) : null}
-            {/* Imported by an inline module, as Remix loads its own: a page kept by the page cache
+            </div>
+          ) : (
+            children
+          )}
+          {visitorScript ? (
+            <>
+              {data?.toast ? (
+                <div
+                  hidden
+                  data-page-toast
+                  data-type={data.toast.type}
+                  data-title={data.toast.title}
+                  data-description={data.toast.description ?? undefined}
+                />
+              ) : null}
+              {/* Imported by an inline module, as Remix loads its own: a page kept by the page cache
                 lists its inline scripts' hashes in place of the nonce (ADR 021), and under
                 'strict-dynamic' what they import runs too. */}
-            <link rel="modulepreload" href={visitorScript} />
-            <script
-              type="module"
-              nonce={nonce}
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed import of a build URL
-              dangerouslySetInnerHTML={{ __html: `import ${JSON.stringify(visitorScript)}` }}
-            />
-          </>
-        ) : (
-          <>
-            <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
-            <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
-          </>
-        )}
+              <link rel="modulepreload" href={visitorScript} />
+              <script
+                type="module"
+                nonce={nonce}
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed import of a build URL
+                dangerouslySetInnerHTML={{ __html: `import ${JSON.stringify(visitorScript)}` }}
+              />
+            </>
+          ) : (
+            <>
+              <Toasts position="top-center" richColors closeButton theme={appearance.theme} />
+              <ScrollRestoration nonce={nonce} />
+              <Scripts nonce={nonce} />
+            </>
+          )}
+        </PageLanguage.Provider>
       </body>
     </html>
   )

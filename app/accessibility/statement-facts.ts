@@ -72,6 +72,8 @@ export const ACCESSIBILITY_FACTS = {
     'API keys with a key',
     'API reference at 375 px',
     'audit log',
+    'card page in German',
+    'card page in German (dark)',
     'card page with a cover and a video',
     'cards list with views by source',
     'CRM integration at 375 px',

@@ -91,6 +91,11 @@ type CommonOptions<G> = {
    * status): derived from the refusal, so the handlers only throw.
    */
   refused?: (refusal: Refusal) => Record<string, unknown>
+  /**
+   * The visitor's language for the messages the shared schemas and refusals write in English
+   * (ADR 105: the card page's forms); every message of a refused form passes through it.
+   */
+  translate?: (message: string) => string
 }
 
 export type IntentActionOptions<S extends z.ZodType<IntentValue>, G> = CommonOptions<G> & {
@@ -131,7 +136,20 @@ async function runAction<G>(
   options: CommonOptions<G> & { schema: z.ZodType },
   dispatch: (value: unknown, guarded: G, form: FormData) => Promise<IntentDone>,
 ) {
-  const { hideFields, refused = () => ({}) } = options
+  const { hideFields, refused = () => ({}), translate = (message: string) => message } = options
+  // Conform's reply with its messages in the visitor's language.
+  const translated = <R extends { error?: Record<string, string[] | null> | null }>(result: R) =>
+    result.error
+      ? {
+          ...result,
+          error: Object.fromEntries(
+            Object.entries(result.error).map(([field, messages]) => [
+              field,
+              messages ? messages.map(translate) : messages,
+            ]),
+          ),
+        }
+      : result
   const init = (status: number, extra?: HeadersInit): ResponseInit => {
     const headers = new Headers(options.headers)
     // Appended, not set: a handler's cookie must not replace the action's (or another one).
@@ -176,9 +194,9 @@ async function runAction<G>(
   if (submission.status !== 'success') {
     return data<ActionRefusal>(
       {
-        result: submission.reply({ hideFields }),
+        result: translated(submission.reply({ hideFields })),
         intent: intentOf,
-        error: firstError(submission.error),
+        error: translate(firstError(submission.error)),
       },
       init(400),
     )
@@ -193,9 +211,9 @@ async function runAction<G>(
       hideFields,
     })
     const body = {
-      result,
+      result: translated(result),
       intent: intentOf,
-      error: error.message,
+      error: translate(error.message),
       ...(image ? {} : refused(error)),
     }
     // Past a send limit (an invitation re-sent too soon, too many emails): 429, and the

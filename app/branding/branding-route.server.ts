@@ -31,7 +31,9 @@ import {
   updateOrganizationBranding,
 } from '#app/models/organizations.server'
 import { EmailProviderError } from '#app/services/resend-domains.server'
+import { saveHostLanguages } from '#app/settings/language-settings.server'
 import { followBrandingLogo } from '#app/templates/templates-route.server'
+import { readLanguageSettings } from '#app/tenancy/languages.server'
 import {
   readGetYourOwnCardUrl,
   readLegalLinks,
@@ -76,6 +78,8 @@ export async function loadBranding(request: Request, context: AppLoadContext) {
       legal: await readLegalLinks(tx, tenant.id),
       // The card page footer's "Get your own card" address (ADR 083); empty for sign-up.
       getYourOwnCardUrl: await readGetYourOwnCardUrl(tx, tenant.id),
+      // Its own choice of languages, else what its host follows (the platform's).
+      languages: (await readLanguageSettings(tx, tenant.id)) ?? tenant.languages,
       domain: await readDomainState(tx, tenant.id),
       sendingDomain: await readSendingDomainState(tx, tenant.id, row.whiteLabelActive),
       subdomainHost: new URL(tenantOrigin({ ...tenant, customDomain: null })).host,
@@ -130,6 +134,11 @@ export async function brandingAction(request: Request, context: AppLoadContext) 
         await addSendingDomain(tenant.id, user.id, { domain: sendingDomain, senderLocalPart })
         return { toast: SENDING_DOMAIN_TOASTS.added, redirectTo: DOMAIN_TAB }
       },
+      // The languages its card and sign-in pages speak (ADR 105).
+      languages: async (value, signedIn) => ({
+        toast: await saveHostLanguages(signedIn, value),
+        redirectTo: DOMAIN_TAB,
+      }),
       // Each save is a new version; the cached card pages drop with it (its trigger).
       'save-consent': async ({ consentText }, { tenant, user }) => {
         await saveConsentText(tenant.id, user.id, consentText)

@@ -9,6 +9,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { LRUCache } from 'lru-cache'
 import { metrics } from '#app/observability/metrics.server'
 import { TRACE_RESPONSE_HEADER } from '#app/observability/trace-context'
+import { languagePreferenceKey } from '#app/utils/i18n/negotiate'
 
 /** Internal headers a route sets to opt in; server.ts removes them before anything is sent. */
 export const CACHE_TAG_HEADER = 'x-page-cache'
@@ -40,8 +41,14 @@ const cache = new LRUCache<string, CachedPage>({
   ttl: DEFAULT_TTL_MS,
 })
 
-/** The key of a request: host and path (requests with a query string are never cached). */
-export const pageCacheKey = (host: string, path: string) => `${host}\n${path}`
+/**
+ * The key of a request: host, path (requests with a query string are never cached) and the
+ * product's languages its browser accepts, in order (ADR 105): the card page speaks the
+ * visitor's language, and that list is all the choice depends on (with the host's settings,
+ * whose change drops its pages). A handful of entries per page at most, not one per header.
+ */
+export const pageCacheKey = (host: string, path: string, acceptLanguage?: string | null) =>
+  `${host}\n${path}\n${languagePreferenceKey(acceptLanguage)}`
 
 export function lookupPage(key: string): CachedPage | undefined {
   if (maxBytes <= 0) return undefined

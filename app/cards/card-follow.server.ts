@@ -26,14 +26,16 @@ import { buildCardVCard, vcardFileName, vcardPhoto } from '#app/services/vcard.s
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
+import { translator } from '#app/utils/i18n/translate'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export const FOLLOW_CONFIRM_PATH = '/follow/confirm'
 export const FOLLOW_STOP_PATH = '/follow/unsubscribe'
 
 /** The card page's answer, alike whether the address followed the card already or not. */
+/** The page's answer in English; the card page says it in the visitor's language (ADR 105). */
 export const followAskedMessage = (firstName: string) =>
-  `Check your email: unless it already follows ${firstName}'s card, we sent it a link to confirm.`
+  translator('en')('follow.asked', { firstName })
 export const nameOf = (card: { firstName: string; lastName: string }) =>
   `${card.firstName} ${card.lastName}`.trim()
 

@@ -6,7 +6,7 @@ import { intentAction } from '#app/actions/intent-action.server'
 import { getOptionalUser } from '#app/auth/guards.server'
 import { pageCacheHeaders } from '#app/cache/page-cache.server'
 import { toCardExtras } from '#app/cards/card-extras.server'
-import { askToFollowIn, followAskedMessage } from '#app/cards/card-follow.server'
+import { askToFollowIn } from '#app/cards/card-follow.server'
 import {
   type CardReference,
   cardViewerOf,
@@ -42,6 +42,8 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
 import { isBotUserAgent } from '#app/utils/bot'
+import { languageOfRequest } from '#app/utils/i18n/negotiate'
+import { translateEnglish, translator } from '#app/utils/i18n/translate'
 import { sourceOfRequest, type ViewSource, withSource } from '#app/utils/view-sources'
 import { CardIntentSchema } from '#app/validation/public-card'
 import { withTenant } from '#drizzle/db.server'
@@ -80,6 +82,9 @@ export function recordPublicCardView(
     source,
   })
 }
+
+/** What the card page's answers vary by besides the URL (ADR 105). */
+const VARY_LANGUAGE = 'Accept-Language'
 
 /**
  * The slug a short link should be at instead: the card's current one, when the link carries a
@@ -154,7 +159,12 @@ export async function publicCardLoader(
     return read
   })
   if (paused && counting.view) queueCardView(counting.view)
-  if (!answer) return data({ found: false as const, forwarding: null }, { status: 404 })
+  if (!answer) {
+    return data(
+      { found: false as const, forwarding: null },
+      { status: 404, headers: { Vary: VARY_LANGUAGE } },
+    )
+  }
   if ('forwarding' in answer) return forwardedPage(request, context, answer.forwarding)
   const row = answer.card
   const moved = movedSlug(reference, row.shortSlug)
@@ -203,6 +213,8 @@ export async function publicCardLoader(
         // Edits show at once: browsers revalidate every time (a 304 while unchanged). A card
         // shown only to some people is theirs: no shared cache may keep it.
         'Cache-Control': row.isPublic ? 'no-cache' : 'private, no-cache',
+        // The page speaks the browser's language (ADR 105): a shared cache keys on it too.
+        Vary: VARY_LANGUAGE,
         ...(row.isPublic ? pageCacheHeaders(context, tenant.id, { viewOf: row.cardId }) : {}),
       },
     },
@@ -231,7 +243,7 @@ function withTapPaths(
  * revalidated every time: the person may come back, or the agency choose otherwise.
  */
 function forwardedPage(request: Request, context: AppLoadContext, forwarding: Forwarding) {
-  const headers = { 'Cache-Control': 'no-cache' }
+  const headers = { 'Cache-Control': 'no-cache', Vary: VARY_LANGUAGE }
   if (forwarding.kind === 'message') {
     return data(
       { found: false as const, forwarding: { message: forwarding.message } },
@@ -252,7 +264,13 @@ export async function publicCardAction(
   context: AppLoadContext,
   reference: CardReference,
 ) {
+  // The replies in the visitor's language (ADR 105), as the page that sent the form.
+  const tenantLanguages = (await requireTenant(context)).languages
+  const language = languageOfRequest(request, tenantLanguages)
+  const t = translator(language)
+  const translate = (message: string) => translateEnglish(message, t)
   return intentAction(request, {
+    translate,
     guard: async () => {
       const { tenant, user } = await getOptionalUser(request, context)
       // The lead form too: a card hidden from this visitor, or whose owner is inactive, takes none.
@@ -269,11 +287,11 @@ export async function publicCardAction(
     // Nothing leaves the card page: every answer is a fetcher's, said in place.
     redirectTo: request.url,
     // The page's buttons toast `message` (`ok` says which kind); card-visitor.js reads the same.
-    refused: (refusal) => ({ message: refusal.message, ok: false }),
+    refused: (refusal) => ({ message: translate(refusal.message), ok: false }),
     intents: {
       lead: async (value, { tenant, card, sourceCardId, consent: current }) => {
         const thanks = {
-          reply: { message: `Thanks! ${card.firstName} will be in touch.`, ok: true },
+          reply: { message: t('lead.thanks', { firstName: card.firstName }), ok: true },
           result: { resetForm: true },
         }
         // Honeypot: people leave the hidden "website" field empty; bots fill it. Answer as if done.
@@ -322,6 +340,7 @@ export async function publicCardAction(
                 leadName: value.fullName,
                 ownerName: `${card.firstName} ${card.lastName}`.trim(),
                 consent,
+                language,
                 cause: { clientIp: context.clientIp ?? 'unknown' },
               })
             }
@@ -343,7 +362,7 @@ export async function publicCardAction(
       // "Keep me updated" (ADR 102): the same answer whether or not the address follows already.
       follow: async (value, { tenant, card, sourceCardId }) => {
         const asked = {
-          reply: { message: followAskedMessage(card.firstName), ok: true },
+          reply: { message: t('follow.asked', { firstName: card.firstName }), ok: true },
           result: { resetForm: true },
         }
         // A page drawn from a profile without a stored card has nothing to follow.
@@ -369,7 +388,7 @@ export async function publicCardAction(
         if (saved.status === 'duplicate') {
           throw new Refusal('conflict', 'This contact is already in your list')
         }
-        return { reply: { message: 'Contact saved successfully', ok: true } }
+        return { reply: { message: t('reply.saved'), ok: true } }
       },
       // Connect: each side gets the other as a contact, once.
       connect: async (_value, { tenant, user, card, sourceCardId }) => {
@@ -410,7 +429,9 @@ export async function publicCardAction(
             isOwner: false,
           })
         }
-        return { reply: { message: `Successfully connected with ${card.firstName}`, ok: true } }
+        return {
+          reply: { message: t('reply.connected', { firstName: card.firstName }), ok: true },
+        }
       },
     },
   })

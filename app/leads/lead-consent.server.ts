@@ -17,6 +17,7 @@ import { leadReceiptEmail } from '#app/services/emails/lead-receipt-email.server
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import type { Language } from '#app/validation/languages'
 import { CONSENT_REQUIRED } from '#app/validation/public-card'
 import { type Queryable, type Transaction, withTenant } from '#drizzle/db.server'
 
@@ -106,6 +107,8 @@ export async function queueLeadReceiptIn(
     leadName: string
     ownerName: string
     consent: LeadConsent
+    /** The card page's language (ADR 105): the receipt is written in it at once. */
+    language?: Language
     cause: EmailCause
   },
 ) {
@@ -120,6 +123,7 @@ export async function queueLeadReceiptIn(
     consentVersion: consent.text.version,
     givenAt: consent.stored.consentGivenAt,
     dataUrl: `${branding.origin}${LEAD_DATA_PATH}?token=${consent.token}`,
+    language: receipt.language,
   })
   await queueEmailIn(
     tx,

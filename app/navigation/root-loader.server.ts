@@ -8,6 +8,7 @@ import { brandPrimary, iconPath, MANIFEST_PATH } from '#app/branding/app-icons.s
 import { offlineOwnerKey } from '#app/leads/offline-owner.server'
 import { readSidebarOpen } from '#app/navigation/sidebar-state'
 import { appearanceOf } from '#app/settings/user-preferences.server'
+import { pageLanguage } from '#app/utils/i18n/translated-pages'
 import { builtStylesheetText } from '#app/utils/inline-stylesheet.server'
 import { readToast } from '#app/utils/toast.server'
 import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
@@ -71,6 +72,10 @@ export async function rootLoader({ request, context }: LoaderFunctionArgs) {
       themeColor: brandPrimary(tenant),
     },
     year: new Date().getFullYear(),
+    // The page's language (ADR 105): the visitor's on the card and sign-in pages, else English.
+    language: pageLanguage(request, tenant.languages),
+    // The host's languages, for the card page's switcher.
+    languages: tenant.languages.languages,
     // A signed-out visitor's card page carries its stylesheet: on a phone's network the text it
     // paints first (the name) waited a whole round trip for the file (ADR 022).
     inlineStylesheet:

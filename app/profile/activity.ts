@@ -44,6 +44,7 @@ const LABELS: Record<string, string> = {
   'plan.request_declined': 'Declined a plan request',
   'plan.granted': 'Granted a paid plan',
   'branding.updated': 'Updated the agency branding',
+  'languages.updated': 'Changed the languages of the visitor pages',
   'domain.changed': 'Changed the custom domain',
   'sending_domain.added': 'Added a sending domain',
   'sending_domain.removed': 'Removed a sending domain',

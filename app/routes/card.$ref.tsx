@@ -12,23 +12,32 @@ import cardVisitorScript from '#app/components/cards/card-visitor.js?url'
 import { CardForwarded, CardNotFound, PublicCardPage } from '#app/components/cards/public-card-page'
 import { keepDataAfterClientFailure, serverActionOrFailure } from '#app/components/client-failure'
 import { RouteLoadError } from '#app/components/layout/route-error'
+import { useTranslate } from '#app/components/layout/use-translate'
 import type { PageHandle } from '#app/root'
+import { translator } from '#app/utils/i18n/translate'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 
 // A signed-out visitor gets the server's HTML and this one small script instead of React
 // (ADR 022: the page's JavaScript budget); a signed-in one gets the React page.
 export const handle: PageHandle = { visitorScript: cardVisitorScript }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  // The page's language, which the root loader chose (ADR 105).
+  const t = translator(
+    (matches?.[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
+  )
   if (data && !data.found && data.forwarding) {
-    return [{ title: 'Card No Longer in Use' }, { name: 'robots', content: 'noindex' }]
+    return [{ title: t('card.forwardedTitle') }, { name: 'robots', content: 'noindex' }]
   }
-  if (!data?.found) return [{ title: 'Contact Not Found' }, { name: 'robots', content: 'noindex' }]
+  if (!data?.found) {
+    return [{ title: t('card.notFoundTitle') }, { name: 'robots', content: 'noindex' }]
+  }
   const { card, previewImage: preview } = data
   const name = `${card.firstName} ${card.lastName}`.trim()
   // Only what the gate let through (data.extras): a hidden field never reaches a preview.
   const description = cardSummary({ ...card, bio: data.extras.bio })
   return [
-    { title: `${name} · Contact Card` },
+    { title: t('card.pageTitle', { name }) },
     { name: 'description', content: description },
     { property: 'og:type', content: 'profile' },
     { property: 'og:title', content: name },
@@ -93,5 +102,6 @@ export const clientAction = serverActionOrFailure
 export const shouldRevalidate = keepDataAfterClientFailure
 
 export function ErrorBoundary() {
-  return <RouteLoadError message="Error loading contact information" />
+  const t = useTranslate()
+  return <RouteLoadError message={t('card.loadError')} />
 }

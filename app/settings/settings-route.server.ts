@@ -43,6 +43,7 @@ import {
   getNotificationPreferences,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
+import { saveHostLanguages } from '#app/settings/language-settings.server'
 import { readLegalLinks, saveLegalLinks } from '#app/tenancy/legal.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
@@ -357,6 +358,7 @@ export async function loadSuperAdminSettings(request: Request, context: AppLoadC
     ...legal,
     platformName: tenant.name,
     platformUrl: settings.platformUrl || tenantOrigin(tenant),
+    languages: tenant.languages,
   }
 }
 
@@ -397,6 +399,8 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
         invalidatePlatformSettings()
         return SETTINGS_TOASTS[value.intent]
       },
+      // The platform's languages (ADR 105), every agency's that chose none.
+      languages: (value, signedIn) => saveHostLanguages(signedIn, value),
       security: async (value, signedIn) => {
         const { tenant } = signedIn
         await withTenant(tenant.id, async (tx) => {

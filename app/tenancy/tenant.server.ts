@@ -6,7 +6,9 @@ import { getEnv } from '#app/env.server'
 import { findAgency } from '#app/models/agencies.server'
 import { findBrandingImagePaths, findOrganizationForHost } from '#app/models/organizations.server'
 import { getPlatformSettings } from '#app/models/platform-settings.server'
+import { languagesFor, readLanguageSettings } from '#app/tenancy/languages.server'
 import { readGetYourOwnCardUrl, readLegalLinks } from '#app/tenancy/legal.server'
+import type { LanguageSettings } from '#app/validation/languages'
 import { type LegalLinks, legalFor } from '#app/validation/legal'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { isOutage } from '#drizzle/unavailable.server'
@@ -35,6 +37,11 @@ export type Tenant = {
    * chosen page, or '' for the sign-up page of the host the card is on.
    */
   getYourOwnCardUrl: string
+  /**
+   * The languages its visitor pages speak and the one for a browser that asks for none of them
+   * (ADR 105): the agency's choice, else the platform's, else all with English.
+   */
+  languages: LanguageSettings
   /**
    * The platform tenant only: the public URL saved in System Settings, which the links the
    * platform builds for the root domain start with (tenantOrigin). Null until one is saved.
@@ -115,6 +122,14 @@ async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil
     organization.kind === 'agency'
       ? await withTenant(organization.id, (tx) => readGetYourOwnCardUrl(tx, organization.id))
       : ''
+  const ownLanguages = await withTenant(organization.id, (tx) =>
+    readLanguageSettings(tx, organization.id),
+  )
+  const platformLanguages =
+    platform && platform.id !== organization.id
+      ? await withTenant(platform.id, (tx) => readLanguageSettings(tx, platform.id))
+      : null
+  const languages = languagesFor(ownLanguages, platformLanguages)
   // The logo and favicon are media rows, which row-level security shows only inside their
   // tenant: read them there, as the app login would (ADR 004).
   const images = await withTenant(brand.id, (tx) => findBrandingImagePaths(tx, brand.id, brand))
@@ -141,6 +156,7 @@ async function lookup(host: string | null): Promise<Omit<CacheEntry, 'freshUntil
         customDomain: organization.customDomainVerifiedAt ? organization.customDomain : null,
         legal,
         getYourOwnCardUrl,
+        languages,
         platformUrl,
       },
     },

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { hexColorSchema } from './color'
 import { ConsentTextSchema } from './consent-text'
 import { customDomainField } from './domain'
+import { LanguageSettingsFormSchema } from './languages'
 import { getYourOwnCardUrlField, LegalFields } from './legal'
 import {
   CheckSendingDomainSchema,
@@ -40,4 +41,5 @@ export const BrandingActionSchema = z.discriminatedUnion('intent', [
   CheckSendingDomainSchema,
   RemoveSendingDomainSchema,
   ConsentTextSchema,
+  LanguageSettingsFormSchema,
 ])

@@ -4,6 +4,7 @@
 // spec's default instead of breaking the page.
 import { z } from 'zod'
 import { emailField } from './auth'
+import { LanguageSettingsFormSchema } from './languages'
 import { LegalFields } from './legal'
 import { NAME_MAX_LENGTH, nameField } from './names'
 import { TEAM_ROLES } from './teams'
@@ -151,6 +152,7 @@ export const AgencySettingsSchema = z.discriminatedUnion('intent', [
 export const SuperAdminSettingsSchema = z.discriminatedUnion('intent', [
   GeneralSettingsSchema,
   SecuritySettingsSchema,
+  LanguageSettingsFormSchema,
 ])
 
 /** Spec §8: the success toast of each tab's save. */

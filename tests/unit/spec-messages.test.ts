@@ -179,11 +179,15 @@ function sourceOf(directory: string): string {
 
 const appSource = sourceOf('app')
 
-/** The forms a message can take in source: as is, or as a template up to its placeholder. */
+/**
+ * The forms a message can take in source: as is, or as a template up to its placeholder, or as
+ * a message catalogue's text up to its `{name}` placeholder (ADR 105: the visitor pages' texts).
+ */
 function inSource(message: string) {
   const placeholder = message.indexOf('{')
   if (placeholder === -1) return appSource.includes(message)
-  return appSource.includes(`${message.slice(0, placeholder)}\${`)
+  const before = message.slice(0, placeholder)
+  return appSource.includes(`${before}\${`) || appSource.includes(`${before}{`)
 }
 
 const later = new Map<string, (typeof LATER_SCREENS)[number]>(

@@ -7,6 +7,11 @@ import { type InputHTMLAttributes, useId, useState } from 'react'
 import { ErrorList, Field, FormMessage, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { ProfileTabs } from '#app/components/profile/profile-tabs'
+import {
+  LanguageSettingsForm,
+  LanguageSettingsSection,
+  useLanguageSettingsForm,
+} from '#app/components/settings/language-settings'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
@@ -14,6 +19,7 @@ import type { DomainState } from '#app/domains/custom-domain-verification.server
 import type { SendingDomainState } from '#app/domains/sending-domain-verification.server'
 import { BRANDING_DEFAULTS, BrandingSchema } from '#app/validation/branding'
 import { isHexColor } from '#app/validation/color'
+import { LANGUAGES_INTENT, type LanguageSettings } from '#app/validation/languages'
 import type { LegalLinks } from '#app/validation/legal'
 import { BrandingPreview } from './branding-preview'
 import {
@@ -44,6 +50,8 @@ export type BrandingPageProps = {
   sendingDomain: SendingDomainState
   subdomainHost: string
   consentTexts: ConsentTextVersion[]
+  /** The languages its visitor pages speak (ADR 105). */
+  languages: LanguageSettings
 }
 
 function ColorField({
@@ -104,6 +112,7 @@ export function BrandingPage({
   sendingDomain,
   subdomainHost,
   consentTexts,
+  languages,
 }: BrandingPageProps) {
   const data = useActionData() as
     | { intent: string | null; result?: SubmissionResult<string[]> }
@@ -131,7 +140,9 @@ export function BrandingPage({
     id: `branding-${generation}`,
     // The sending domain's add form shares the action; its reply is not this form's.
     lastResult:
-      data?.intent === 'add-sending-domain' || data?.intent === 'save-consent'
+      data?.intent === 'add-sending-domain' ||
+      data?.intent === 'save-consent' ||
+      data?.intent === LANGUAGES_INTENT
         ? undefined
         : data?.result,
   })
@@ -177,6 +188,7 @@ export function BrandingPage({
 
   const sendingDomainForm = useSendingDomainForm()
   const consentForm = useConsentTextForm()
+  const languageForm = useLanguageSettingsForm()
 
   function reset() {
     setValues(saved)
@@ -311,6 +323,12 @@ export function BrandingPage({
             canManage={canManage}
             consentForm={consentForm}
           />
+          <LanguageSettingsSection
+            settings={languages}
+            canManage={canManage}
+            languageForm={languageForm}
+            description="The languages your cards' pages and sign-in pages speak to visitors: each visitor gets the first of these their browser asks for, else the default. The cards' own texts stay as their owners wrote them."
+          />
           <DomainVerification
             state={domain}
             canManage={canManage}
@@ -377,6 +395,7 @@ export function BrandingPage({
       <VerifyDomainForm />
       <SendingDomainForms form={sendingDomainForm[0]} />
       <ConsentTextForm form={consentForm[0]} />
+      <LanguageSettingsForm form={languageForm[0]} />
     </main>
   )
 }

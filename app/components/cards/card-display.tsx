@@ -3,6 +3,7 @@ import { type CSSProperties, useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
 import type { CardView } from '#app/cards/card-view'
 import { CardActions } from '#app/components/cards/card-actions'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { cn } from '#app/utils/cn'
 import { backgroundCss, usesLightText } from '#app/validation/backgrounds'
 import { distinctEmails } from '#app/validation/card-details'
@@ -32,11 +33,12 @@ function CardLogo({
   light: boolean
 }) {
   const [broken, setBroken] = useState(false)
+  const t = useTranslate()
   if (card.logoUrl) {
     const logo = (
       <img
         src={broken ? LOGO_PLACEHOLDER : card.logoUrl}
-        alt={card.company || 'Logo'}
+        alt={card.company || t('card.logo')}
         onError={() => setBroken(true)}
         // For the card page's script without React (app/components/cards/card-visitor.js).
         data-fallback-src={LOGO_PLACEHOLDER}
@@ -94,13 +96,14 @@ export function CardDisplay({
     backgroundPosition: 'center',
   }
   const name = `${card.firstName} ${card.lastName}`.trim()
+  const t = useTranslate()
   // The secondary lines at full strength: faded text on a brand colour fell below WCAG AA
   // contrast (issue 30; the colour itself is made readable by readableCardColor).
   const muted = light ? 'text-white' : 'text-gray-800'
 
   return (
     <article
-      aria-label={`${name}'s card`}
+      aria-label={t('card.cardOf', { name })}
       data-testid="card-display"
       data-text-tone={light ? 'light' : 'dark'}
       className={cn(

@@ -13,6 +13,25 @@ const SPINNER =
 let toaster
 
 /**
+ * The page's own words in its language (ADR 105), which the server wrote into the page; the
+ * English text when a page from before had none.
+ * @type {Record<string, string>}
+ */
+let messages = {}
+try {
+  const holder = /** @type {HTMLElement | null} */ (
+    document.querySelector('[data-visitor-messages]')
+  )
+  messages = JSON.parse(holder?.dataset.visitorMessages ?? '{}')
+} catch {}
+
+/**
+ * @param {string} key
+ * @param {string} english
+ */
+const say = (key, english) => messages[key] ?? english
+
+/**
  * Where Remix answers a form's action as data (single fetch): the path with `.data` appended.
  * @param {HTMLFormElement} form
  */
@@ -66,7 +85,7 @@ function decodeData(text) {
 function toast(type, title, description) {
   if (!toaster) {
     const region = document.createElement('section')
-    region.setAttribute('aria-label', 'Notifications')
+    region.setAttribute('aria-label', say('notifications', 'Notifications'))
     region.setAttribute('aria-live', 'polite')
     region.className =
       'fixed inset-x-0 top-4 z-[100] flex justify-center px-4 pointer-events-none motion-safe:transition-opacity'
@@ -97,7 +116,7 @@ function toast(type, title, description) {
   }
   const close = document.createElement('button')
   close.type = 'button'
-  close.setAttribute('aria-label', 'Close toast')
+  close.setAttribute('aria-label', say('closeToast', 'Close toast'))
   close.className = 'rounded px-1 leading-none'
   close.textContent = '×'
   close.addEventListener('click', () => item.remove())
@@ -109,12 +128,15 @@ function toast(type, title, description) {
 /** Spec §8: the export toast names the platform the file was made for (as exportToast() does). */
 function exportToast() {
   const ua = navigator.userAgent
-  const prompt = 'Your device should prompt you to add the contact'
-  if (/iPhone|iPad|iPod/i.test(ua)) return ['Contact exported for iOS', prompt]
-  if (/Android|Mobile/i.test(ua)) return ['Contact exported for mobile device', prompt]
-  if (/Macintosh|Mac OS X/i.test(ua)) return ['Contact exported for macOS', undefined]
-  if (/Windows/i.test(ua)) return ['Contact exported for Windows', undefined]
-  return ['Contact file downloaded', undefined]
+  const prompt = say('exportPrompt', 'Your device should prompt you to add the contact')
+  if (/iPhone|iPad|iPod/i.test(ua)) return [say('exportedIos', 'Contact exported for iOS'), prompt]
+  if (/Android|Mobile/i.test(ua))
+    return [say('exportedMobile', 'Contact exported for mobile device'), prompt]
+  if (/Macintosh|Mac OS X/i.test(ua))
+    return [say('exportedMac', 'Contact exported for macOS'), undefined]
+  if (/Windows/i.test(ua))
+    return [say('exportedWindows', 'Contact exported for Windows'), undefined]
+  return [say('exportedFile', 'Contact file downloaded'), undefined]
 }
 
 /** @param {HTMLAnchorElement} link */
@@ -134,7 +156,7 @@ function enhanceSaveContact(link) {
       const [title, description] = exportToast()
       toast('success', title, description)
     } catch {
-      toast('error', "Couldn't save contact to your device")
+      toast('error', say('exportFailed', "Couldn't save contact to your device"))
     }
   })
 }
@@ -251,6 +273,8 @@ function enhanceConnect(form) {
     loading.className = 'mx-auto flex max-w-4xl flex-col gap-6 px-4 py-10'
     loading.setAttribute('aria-busy', 'true')
     loading.innerHTML = REDIRECTING
+    const status = loading.querySelector('p')
+    if (status) status.textContent = say('redirecting', 'Redirecting to login...')
     const shown = setTimeout(() => page?.replaceWith(loading), 400)
     /** @type {string | null} */
     let target = null
@@ -300,7 +324,7 @@ function enhanceVideo(link) {
     event.preventDefault()
     const frame = document.createElement('iframe')
     frame.src = src
-    frame.title = link.dataset.videoTitle ?? 'Video'
+    frame.title = link.dataset.videoTitle ?? say('video', 'Video')
     frame.className = 'absolute inset-0 h-full w-full'
     frame.allow = 'autoplay; encrypted-media; picture-in-picture; fullscreen'
     frame.allowFullscreen = true

@@ -15,11 +15,15 @@ import { WalletBadge } from '#app/components/cards/wallet-badge'
 import { isClientFailure } from '#app/components/client-failure'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { BackButton } from '#app/components/ui/back-button'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
+import { LANGUAGE_PARAM } from '#app/utils/i18n/negotiate'
+import type { Translate } from '#app/utils/i18n/translate'
+import { LANGUAGE_NAMES } from '#app/validation/languages'
 import { FollowSchema, LeadSchema } from '#app/validation/public-card'
 
 type Reply = {
@@ -38,6 +42,7 @@ function CardNotice({
   testId?: string
   children: ReactNode
 }) {
+  const t = useTranslate()
   return (
     <main className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-10">
       {titleRow}
@@ -47,7 +52,7 @@ function CardNotice({
       >
         {children}
         <Button asChild>
-          <Link to="/">Go to Home</Link>
+          <Link to="/">{t('card.goHome')}</Link>
         </Button>
       </section>
     </main>
@@ -55,19 +60,18 @@ function CardNotice({
 }
 
 export function CardNotFound() {
+  const t = useTranslate()
   return (
     <CardNotice
       titleRow={
         <div className="flex items-center gap-3">
           <BackButton to="/" />
-          <p className="text-lg font-semibold">Contact Not Found</p>
+          <p className="text-lg font-semibold">{t('card.notFoundTitle')}</p>
         </div>
       }
     >
-      <h1 className="text-2xl font-semibold">Contact Card Not Found</h1>
-      <p className="text-gray-600 dark:text-gray-400">
-        Sorry, we couldn't find the contact card you're looking for.
-      </p>
+      <h1 className="text-2xl font-semibold">{t('card.notFoundHeading')}</h1>
+      <p className="text-gray-600 dark:text-gray-400">{t('card.notFoundText')}</p>
     </CardNotice>
   )
 }
@@ -77,29 +81,25 @@ export function CardNotFound() {
  * person's card is on it; the tenant's home is one tap away.
  */
 export function CardForwarded({ message }: { message: string }) {
+  const t = useTranslate()
   return (
     <CardNotice testId="card-forwarded">
-      <h1 className="text-2xl font-semibold">This card is no longer in use</h1>
+      <h1 className="text-2xl font-semibold">{t('card.forwardedHeading')}</h1>
       <p className="whitespace-pre-line break-words text-gray-600 dark:text-gray-400">{message}</p>
     </CardNotice>
   )
 }
 
 /** Spec §8: the export toast names the platform the file was made for. */
-function exportToast() {
+function exportToast(t: Translate) {
   const ua = navigator.userAgent
-  if (/iPhone|iPad|iPod/i.test(ua)) {
-    return ['Contact exported for iOS', 'Your device should prompt you to add the contact'] as const
-  }
+  if (/iPhone|iPad|iPod/i.test(ua)) return [t('card.exportedIos'), t('card.exportPrompt')] as const
   if (/Android|Mobile/i.test(ua)) {
-    return [
-      'Contact exported for mobile device',
-      'Your device should prompt you to add the contact',
-    ] as const
+    return [t('card.exportedMobile'), t('card.exportPrompt')] as const
   }
-  if (/Macintosh|Mac OS X/i.test(ua)) return ['Contact exported for macOS', undefined] as const
-  if (/Windows/i.test(ua)) return ['Contact exported for Windows', undefined] as const
-  return ['Contact file downloaded', undefined] as const
+  if (/Macintosh|Mac OS X/i.test(ua)) return [t('card.exportedMac'), undefined] as const
+  if (/Windows/i.test(ua)) return [t('card.exportedWindows'), undefined] as const
+  return [t('card.exportedFile'), undefined] as const
 }
 
 /** The server's message; when the request itself failed (network, 5xx), `failure` (spec §8). */
@@ -112,8 +112,6 @@ function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>, failure: s
     else toast.error(fetcher.data.message)
   }, [fetcher.state, fetcher.data, failure])
 }
-
-const LEAD_FAILURE = 'Failed to send your details. Please try again.'
 
 /** The agency's consent text the lead form asks the visitor to agree to (ADR 050). */
 export type LeadConsentView = { id: string; body: string }
@@ -134,10 +132,12 @@ function LeadForm({
   bookingUrl: string | null
   signedIn: boolean
 }) {
+  const t = useTranslate()
   const fetcher = useFetcher<Reply>()
+  const failure = t('lead.failure')
   useEffect(() => {
-    if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(LEAD_FAILURE)
-  }, [fetcher.state, fetcher.data])
+    if (fetcher.state === 'idle' && isClientFailure(fetcher.data)) toast.error(failure)
+  }, [fetcher.state, fetcher.data, failure])
   // The server's reply resets the form after a lead is taken (resetForm), as card-visitor.js does.
   const [form, fields] = useSchemaForm(LeadSchema, {
     id: 'lead',
@@ -146,34 +146,48 @@ function LeadForm({
   return (
     <TitledSection
       id="lead-heading"
-      title={<>Share your details with {firstName}</>}
+      title={t('lead.heading', { firstName })}
       className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
       titleClassName="text-lg font-semibold"
     >
-      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">No account needed.</p>
+      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">{t('lead.noAccount')}</p>
       {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
       <fetcher.Form
         method="POST"
         className="grid gap-4 sm:grid-cols-2"
         data-lead-form
-        data-failure={LEAD_FAILURE}
+        data-failure={failure}
         {...getFormProps(form)}
       >
         <input type="hidden" name="intent" value="lead" />
         {/* Honeypot: hidden from people and from assistive technology. */}
         <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
           <label>
-            Website
+            {t('lead.website')}
             <input type="text" name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
-        <FormField label="Your name" field={fields.fullName} autoComplete="name" />
-        <FormField label="Your email" field={fields.email} type="email" autoComplete="email" />
-        <FormField label="Your phone" field={fields.phoneNumber} type="tel" autoComplete="tel" />
-        <FormField label="Your company" field={fields.company} autoComplete="organization" />
+        <FormField label={t('lead.yourName')} field={fields.fullName} autoComplete="name" />
+        <FormField
+          label={t('lead.yourEmail')}
+          field={fields.email}
+          type="email"
+          autoComplete="email"
+        />
+        <FormField
+          label={t('lead.yourPhone')}
+          field={fields.phoneNumber}
+          type="tel"
+          autoComplete="tel"
+        />
+        <FormField
+          label={t('lead.yourCompany')}
+          field={fields.company}
+          autoComplete="organization"
+        />
         <div className="flex flex-col gap-1.5 sm:col-span-2">
           <label htmlFor={fields.note.id} className="text-sm font-medium">
-            Note
+            {t('lead.note')}
           </label>
           <textarea
             {...getTextareaProps(fields.note)}
@@ -211,7 +225,7 @@ function LeadForm({
           pending={fetcher.state !== 'idle'}
           className="sm:col-span-2 sm:justify-self-end"
         >
-          Send my details
+          {t('lead.send')}
         </StatusButton>
       </fetcher.Form>
       <LeadThanks
@@ -225,9 +239,9 @@ function LeadForm({
         // The spec's connect flow for a person with an account: sign in, then connected.
         <Form method="POST" data-connect-form className="mt-4 text-sm">
           <input type="hidden" name="intent" value="connect" />
-          <span className="text-gray-600 dark:text-gray-400">Have an account? </span>
+          <span className="text-gray-600 dark:text-gray-400">{t('lead.haveAccount')} </span>
           <button type="submit" className="font-medium text-brand-text underline">
-            Sign in to connect
+            {t('lead.signInToConnect')}
           </button>
         </Form>
       )}
@@ -235,15 +249,15 @@ function LeadForm({
   )
 }
 
-const FOLLOW_FAILURE = 'Failed to ask for updates. Please try again.'
-
 /**
  * "Keep me updated" (ADR 102): the visitor's address gets a link to confirm; once confirmed, an
  * email with the new contact card whenever the title, company, phone, email or photo changes.
  */
 function FollowForm({ firstName }: { firstName: string }) {
+  const t = useTranslate()
   const fetcher = useFetcher<Reply>()
-  useReplyToast(fetcher, FOLLOW_FAILURE)
+  const failure = t('follow.failure')
+  useReplyToast(fetcher, failure)
   const [form, fields] = useSchemaForm(FollowSchema, {
     id: 'follow',
     lastResult: fetcher.data?.result,
@@ -251,31 +265,30 @@ function FollowForm({ firstName }: { firstName: string }) {
   return (
     <TitledSection
       id="follow-heading"
-      title="Keep me updated"
+      title={t('follow.heading')}
       className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
       titleClassName="text-lg font-semibold"
     >
       <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">
-        Get an email with {firstName}'s new contact card when their details change. At most one a
-        day; every email has a link to stop.
+        {t('follow.text', { firstName })}
       </p>
       <fetcher.Form
         method="POST"
         className="flex flex-col gap-4 sm:flex-row sm:items-start"
         data-follow-form
-        data-failure={FOLLOW_FAILURE}
+        data-failure={failure}
         {...getFormProps(form)}
       >
         <input type="hidden" name="intent" value="follow" />
         <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
           <label>
-            Website
+            {t('lead.website')}
             <input type="text" name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
         <div className="flex-1">
           <FormField
-            label="Email for updates"
+            label={t('follow.email')}
             field={fields.email}
             type="email"
             autoComplete="email"
@@ -286,7 +299,7 @@ function FollowForm({ firstName }: { firstName: string }) {
           <FormMessage tone="info">{fetcher.data.message}</FormMessage>
         ) : null}
         <StatusButton pending={fetcher.state !== 'idle'} variant="secondary" className="sm:mt-6">
-          <BellRing aria-hidden className="h-4 w-4" /> Keep me updated
+          <BellRing aria-hidden className="h-4 w-4" /> {t('follow.heading')}
         </StatusButton>
       </fetcher.Form>
     </TitledSection>
@@ -311,23 +324,24 @@ function LeadThanks({
   bookingUrl: string | null
   shown: boolean
 }) {
+  const t = useTranslate()
   return (
     <div
       data-lead-thanks
       hidden={!shown}
       className="mt-4 flex flex-col gap-3 rounded-xl bg-gray-50 p-4 dark:bg-gray-900"
     >
-      <p className="text-sm font-medium">Now keep {firstName}'s details too.</p>
+      <p className="text-sm font-medium">{t('lead.keepTheirs', { firstName })}</p>
       <div className="flex flex-wrap gap-2">
         <Button asChild variant="secondary">
           <a href={vcardUrl} download data-save-contact data-filename={vcardFilename}>
-            <Download aria-hidden className="h-4 w-4" /> Save {firstName}'s contact
+            <Download aria-hidden className="h-4 w-4" /> {t('lead.saveTheirContact', { firstName })}
           </a>
         </Button>
         {bookingUrl ? (
           <Button asChild>
             <a href={bookingUrl} target="_blank" rel="noopener noreferrer">
-              <CalendarClock aria-hidden className="h-4 w-4" /> Book a time with {firstName}
+              <CalendarClock aria-hidden className="h-4 w-4" /> {t('lead.book', { firstName })}
             </a>
           </Button>
         ) : null}
@@ -350,6 +364,7 @@ function PassItOn({
   qrUrl: string
   wallet: WalletOffers
 }) {
+  const t = useTranslate()
   // A phone is offered its own platform's wallet only, as each platform's guidelines ask; the
   // page itself is the same for every device (card-visitor.js does this without React).
   const [platform, setPlatform] = useState<'ios' | 'android' | null>(null)
@@ -367,21 +382,19 @@ function PassItOn({
       >
         <summary className="flex min-h-11 cursor-pointer list-none items-center justify-center gap-2 rounded-xl px-4 text-sm font-medium hover:bg-gray-50 dark:hover:bg-gray-900 [&::-webkit-details-marker]:hidden">
           <QrCode aria-hidden className="h-4 w-4" />
-          <span className="group-open:hidden">Show QR</span>
-          <span className="hidden group-open:inline">Hide QR</span>
+          <span className="group-open:hidden">{t('card.showQr')}</span>
+          <span className="hidden group-open:inline">{t('card.hideQr')}</span>
         </summary>
         <div className="flex flex-col items-center gap-2 px-4 pb-4">
           <img
             src={qrUrl}
-            alt={`QR code of ${firstName}'s card`}
+            alt={t('card.qrAlt', { firstName })}
             loading="lazy"
             width={220}
             height={220}
             className="h-56 w-56 rounded-lg bg-white p-2"
           />
-          <p className="text-center text-xs text-gray-600 dark:text-gray-400">
-            Let someone scan it to open this card on their phone.
-          </p>
+          <p className="text-center text-xs text-gray-600 dark:text-gray-400">{t('card.qrHint')}</p>
         </div>
       </details>
       {apple || google ? (
@@ -392,6 +405,54 @@ function PassItOn({
       ) : null}
     </div>
   )
+}
+
+/**
+ * The page's languages as links (ADR 105): a visitor whose browser asked for another language
+ * picks theirs. A `?lang=` page is never cached, and each link says its language in its own.
+ */
+function LanguageSwitcher() {
+  const root = useRootData()
+  const t = useTranslate()
+  const offered = root?.languages ?? []
+  if (offered.length < 2) return null
+  return (
+    <nav aria-label={t('card.language')} className="w-full max-w-sm">
+      <ul className="flex flex-wrap justify-center gap-x-3 gap-y-1 text-sm">
+        {offered.map((language) => (
+          <li key={language}>
+            <a
+              href={`?${LANGUAGE_PARAM}=${language}`}
+              hrefLang={language}
+              lang={language}
+              aria-current={language === root?.language ? 'true' : undefined}
+              className="inline-flex min-h-6 items-center underline-offset-2 hover:underline aria-[current]:font-semibold aria-[current]:underline"
+            >
+              {LANGUAGE_NAMES[language]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+/** The words card-visitor.js (the page without React) says, in the page's language. */
+function VisitorMessages({ t }: { t: Translate }) {
+  const messages = {
+    notifications: t('frame.notifications'),
+    closeToast: t('frame.closeToast'),
+    redirecting: t('frame.redirecting'),
+    video: t('frame.video'),
+    exportedIos: t('card.exportedIos'),
+    exportedMobile: t('card.exportedMobile'),
+    exportedMac: t('card.exportedMac'),
+    exportedWindows: t('card.exportedWindows'),
+    exportedFile: t('card.exportedFile'),
+    exportPrompt: t('card.exportPrompt'),
+    exportFailed: t('card.exportFailed'),
+  }
+  return <div hidden data-visitor-messages={JSON.stringify(messages)} />
 }
 
 export function PublicCardPage({
@@ -417,12 +478,13 @@ export function PublicCardPage({
   wallet?: WalletOffers
 }) {
   const productName = useRootData()?.branding.name ?? ''
+  const t = useTranslate()
   const connect = useFetcher<Reply>()
   const autoConnect = useFetcher<Reply>()
   const save = useFetcher<Reply>()
-  useReplyToast(connect, `Failed to connect with ${card.firstName}`)
-  useReplyToast(autoConnect, 'Failed to complete automatic connection')
-  useReplyToast(save, 'Failed to save contact')
+  useReplyToast(connect, t('card.connectFailed', { firstName: card.firstName }))
+  useReplyToast(autoConnect, t('card.autoConnectFailed'))
+  useReplyToast(save, t('card.saveFailed'))
   const [searchParams] = useSearchParams()
   const navigate = useNavigate()
   const autoConnected = useRef(false)
@@ -454,11 +516,11 @@ export function PublicCardPage({
       link.click()
       link.remove()
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
-      const [title, description] = exportToast()
+      const [title, description] = exportToast(t)
       toast.success(title, { description })
     } catch {
-      toast.error("Couldn't save contact to your device", {
-        description: signedIn ? 'The contact has been saved to your account only' : undefined,
+      toast.error(t('card.exportFailed'), {
+        description: signedIn ? t('card.exportFailedSaved') : undefined,
       })
     }
     if (signedIn && !isOwner) save.submit({ intent: 'save' }, { method: 'POST' })
@@ -473,10 +535,10 @@ export function PublicCardPage({
       {signedIn ? (
         <div className="flex w-full items-center gap-2">
           <BackButton to="/" />
-          <h1 className="text-base font-semibold">Contact Card</h1>
+          <h1 className="text-base font-semibold">{t('card.title')}</h1>
         </div>
       ) : (
-        <h1 className="sr-only">Contact Card</h1>
+        <h1 className="sr-only">{t('card.title')}</h1>
       )}
       <CardDisplay
         card={card}
@@ -497,7 +559,7 @@ export function PublicCardPage({
               data-save-contact
               data-filename={`${card.firstName}_${card.lastName}.vcf`}
             >
-              <Download aria-hidden className="h-4 w-4" /> Save Contact
+              <Download aria-hidden className="h-4 w-4" /> {t('card.saveContact')}
             </a>
           </Button>
         </div>
@@ -506,7 +568,9 @@ export function PublicCardPage({
           connected || connect.data?.ok || autoConnect.data?.ok ? (
             <Button size="lg" variant="secondary" className="h-12 w-full" disabled>
               <Check aria-hidden className="h-4 w-4 shrink-0" />
-              <span className="truncate">Connected with {card.firstName}</span>
+              <span className="truncate">
+                {t('card.connectedWith', { firstName: card.firstName })}
+              </span>
             </Button>
           ) : (
             <Form
@@ -525,7 +589,9 @@ export function PublicCardPage({
                 className="h-12 w-full whitespace-nowrap"
               >
                 <UserPlus aria-hidden className="h-4 w-4 shrink-0" />
-                <span className="truncate">Connect with {card.firstName}</span>
+                <span className="truncate">
+                  {t('card.connectWith', { firstName: card.firstName })}
+                </span>
               </StatusButton>
             </Form>
           )
@@ -535,7 +601,9 @@ export function PublicCardPage({
           <Button asChild size="lg" variant="secondary" className="h-12 w-full">
             <a href="#lead-heading">
               <UserPlus aria-hidden className="h-4 w-4 shrink-0" />
-              <span className="truncate">Connect with {card.firstName}</span>
+              <span className="truncate">
+                {t('card.connectWith', { firstName: card.firstName })}
+              </span>
             </a>
           </Button>
         )}
@@ -552,6 +620,8 @@ export function PublicCardPage({
         />
       )}
       {isOwner ? null : <FollowForm firstName={card.firstName} />}
+      <LanguageSwitcher />
+      <VisitorMessages t={t} />
     </main>
   )
 }

@@ -1,4 +1,5 @@
 import { Wallet } from 'lucide-react'
+import { useTranslate } from '#app/components/layout/use-translate'
 
 /**
  * A wallet's badge as its guidelines describe it: a black rounded button with the wallet's mark
@@ -6,6 +7,7 @@ import { Wallet } from 'lucide-react'
  * official artwork is not bundled): a wallet glyph and the words, whose text is the link's name.
  */
 export function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 'Google' }) {
+  const t = useTranslate()
   return (
     <a
       href={href}
@@ -15,7 +17,7 @@ export function WalletBadge({ href, wallet }: { href: string; wallet: 'Apple' | 
     >
       <Wallet aria-hidden className="h-6 w-6 shrink-0" />
       <span className="flex flex-col text-left leading-tight">
-        <span className="text-xs">Add to</span>
+        <span className="text-xs">{t('card.addTo')}</span>
         <span className="text-base font-semibold">{wallet} Wallet</span>
       </span>
     </a>

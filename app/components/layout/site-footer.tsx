@@ -1,4 +1,5 @@
 import type { LegalLinks } from '#app/validation/legal'
+import { useTranslate } from './use-translate'
 
 export function SiteFooter({
   name,
@@ -16,6 +17,7 @@ export function SiteFooter({
    */
   getYourOwnCardUrl?: string | null
 }) {
+  const t = useTranslate()
   return (
     // On a card page at a phone's width the Save Contact bar is fixed at the bottom: the footer
     // ends above it, so its last links (Privacy Policy, Accessibility) are never hidden under it.
@@ -26,23 +28,21 @@ export function SiteFooter({
           data-testid="get-your-own-card"
           className="font-medium text-brand-text underline-offset-2 hover:underline"
         >
-          Get your own card
+          {t('frame.getYourOwnCard')}
         </a>
       ) : null}
-      <p>
-        © {year} {name}. All rights reserved.
-      </p>
+      <p>{t('frame.rights', { year: String(year), name })}</p>
       {/* Pricing and a privacy policy on every host (issue 41 point 17, ADR 087): the host's own
           policy when set, else the built-in notice at /privacy (a card's visitors are
           counted, so their page links it too); terms only when the host has some
           (terms are a contract nobody may invent for it). */}
-      <nav aria-label="Legal and support">
+      <nav aria-label={t('frame.legalNav')}>
         <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1">
           {/* A recipient's card page offers "Get your own card" alone (ADR 080). */}
           {getYourOwnCardUrl ? null : (
             <li>
               <a className="underline-offset-2 hover:underline" href="/pricing">
-                Pricing
+                {t('frame.pricing')}
               </a>
             </li>
           )}
@@ -51,25 +51,25 @@ export function SiteFooter({
               className="underline-offset-2 hover:underline"
               href={legal.privacyPolicyUrl || '/privacy'}
             >
-              Privacy Policy
+              {t('frame.privacy')}
             </a>
           </li>
           {/* The accessibility statement of every host (issue 45 point 6, ADR 100). */}
           <li>
             <a className="underline-offset-2 hover:underline" href="/accessibility">
-              Accessibility
+              {t('frame.accessibility')}
             </a>
           </li>
           {legal.termsOfServiceUrl ? (
             <li>
               <a className="underline-offset-2 hover:underline" href={legal.termsOfServiceUrl}>
-                Terms of Service
+                {t('frame.terms')}
               </a>
             </li>
           ) : null}
           {legal.supportEmail ? (
             <li>
-              Support:{' '}
+              {t('frame.support')}{' '}
               <a
                 className="underline-offset-2 hover:underline"
                 href={`mailto:${legal.supportEmail}`}

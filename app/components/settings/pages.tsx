@@ -1,11 +1,12 @@
 // The four settings variants (roles-teams-admin.md §2.6), each a set of tabs over SettingsForm.
 import { Form, useNavigation } from '@remix-run/react'
-import { Bell, Code, CreditCard, Palette, Settings, Shield, Users } from 'lucide-react'
+import { Bell, Code, CreditCard, Languages, Palette, Settings, Shield, Users } from 'lucide-react'
 import type { ComponentProps, ReactNode } from 'react'
 import type { BillingSummary } from '#app/billing/billing-summary'
 import { BillingSection } from '#app/components/teams/billing-section'
 import { type PendingPlanRequest, PlanRequestBanner } from '#app/components/teams/plans-view'
 import { StatusButton } from '#app/components/ui/status-button'
+import type { LanguageSettings } from '#app/validation/languages'
 import type { NotificationPreferences } from '#app/validation/notifications'
 import {
   AgencyBillingSchema,
@@ -20,6 +21,7 @@ import {
   TeamMemberNotificationsSchema,
   TeamMemberPrivacySchema,
 } from '#app/validation/settings'
+import { LanguageSettingsPanel } from './language-settings'
 import { type SettingsField, SettingsForm } from './settings-form'
 import { ApiPanel, SettingsPage, SettingsPanel, type SettingsTab } from './settings-page'
 
@@ -455,6 +457,7 @@ export function SuperAdminSettings({
     sessionTimeoutMinutes: number
     requireTwoFactorForAdmins: boolean
     passwordRotation: boolean
+    languages: LanguageSettings
   }
 }) {
   return (
@@ -546,6 +549,18 @@ export function SuperAdminSettings({
             },
           ],
         }),
+        panelTab(
+          {
+            id: 'languages',
+            label: 'Languages',
+            icon: Languages,
+            description: 'The languages visitors are spoken to in.',
+          },
+          <LanguageSettingsPanel
+            settings={settings.languages}
+            description="The platform's card pages and sign-in pages, and every agency's that chose none: each visitor gets the first of these their browser asks for, else the default."
+          />,
+        ),
         api,
       ]}
     />

@@ -1,5 +1,8 @@
 // A branded, table-based email layout (email clients ignore most CSS) with a text part.
+
+import { translator } from '#app/utils/i18n/translate'
 import { readableTextColor, safeHexColor } from '#app/validation/color'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import type { LegalLinks } from '#app/validation/legal'
 import { type QuotedData, quotedVisitorText } from './visitor-text.server'
 
@@ -12,14 +15,18 @@ export type EmailBranding = {
   legal: LegalLinks
 }
 
-/** The footer line's parts, in the order every email shows them. */
-function legalParts(legal: LegalLinks) {
+/** The footer line's parts, in the order every email shows them, in the email's language. */
+function legalParts(legal: LegalLinks, language: Language) {
+  const t = translator(language)
   return [
     legal.supportEmail
-      ? { label: `Support: ${legal.supportEmail}`, url: `mailto:${legal.supportEmail}` }
+      ? {
+          label: `${t('frame.support')} ${legal.supportEmail}`,
+          url: `mailto:${legal.supportEmail}`,
+        }
       : null,
-    legal.privacyPolicyUrl ? { label: 'Privacy Policy', url: legal.privacyPolicyUrl } : null,
-    legal.termsOfServiceUrl ? { label: 'Terms of Service', url: legal.termsOfServiceUrl } : null,
+    legal.privacyPolicyUrl ? { label: t('frame.privacy'), url: legal.privacyPolicyUrl } : null,
+    legal.termsOfServiceUrl ? { label: t('frame.terms'), url: legal.termsOfServiceUrl } : null,
   ].filter((part) => part !== null)
 }
 
@@ -61,6 +68,8 @@ type ActionEmail = {
    * HTML, "> " lines in text), each value in quotation marks and never a link.
    */
   quoted?: QuotedData
+  /** The language it is written in (ADR 105): the visitor's for a receipt, else English. */
+  language?: Language
 }
 
 export function renderActionEmail(options: ActionEmail) {
@@ -68,12 +77,13 @@ export function renderActionEmail(options: ActionEmail) {
     options
   const color = safeHexColor(branding.primaryColor, '#3b82f6')
   const textColor = readableTextColor(color)
-  const legal = legalParts(branding.legal)
+  const language = options.language ?? SOURCE_LANGUAGE
+  const legal = legalParts(branding.legal, language)
   const logo = branding.logoUrl
     ? `<img src="${escapeHtml(branding.origin + branding.logoUrl)}" alt="${escapeHtml(branding.name)}" style="max-height:48px;max-width:180px">`
     : `<strong style="font-size:20px">${escapeHtml(branding.name)}</strong>`
   const html = `<!doctype html>
-<html><body style="margin:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#111827">
+<html lang="${language}"><body style="margin:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#111827">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
 <tr><td style="padding:20px 24px;border-bottom:4px solid ${color}">${logo}</td></tr>

@@ -1,3 +1,5 @@
+import { formatDateTime, translator } from '#app/utils/i18n/translate'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 /**
@@ -13,31 +15,40 @@ export function leadReceiptEmail(options: {
   consentVersion: number
   givenAt: Date
   dataUrl: string
+  /** The language of the card page the visitor sent the form from (ADR 105). */
+  language?: Language
 }) {
   const { branding, to, leadName, ownerName, consentText, consentVersion, givenAt, dataUrl } =
     options
+  const language = options.language ?? SOURCE_LANGUAGE
+  const t = translator(language)
   const { html, text } = renderActionEmail({
     branding,
-    heading: 'Your details were shared',
+    language,
+    heading: t('receipt.heading'),
     paragraphs: [
       // The name is the visitor's own words, and this email may reach any address they typed:
       // it is quoted below as what was entered, never part of the agency's greeting.
-      'Hello,',
-      `You shared your details with ${ownerName} on ${givenAt.toUTCString()} and agreed to this (version ${consentVersion}):`,
+      t('receipt.hello'),
+      t('receipt.agreed', {
+        ownerName,
+        date: formatDateTime(givenAt, language),
+        version: String(consentVersion),
+      }),
+      // The agency's consent text stays as it wrote it: the words the visitor agreed to.
       consentText,
-      'You can see what is stored about you, or delete it, at any time with the link below.',
+      t('receipt.seeOrDelete'),
     ],
     ...(leadName
       ? {
           quoted: {
-            intro: 'The name entered with these details, as it was typed:',
-            rows: [{ label: 'Name', value: leadName }],
+            intro: t('receipt.quotedIntro'),
+            rows: [{ label: t('receipt.name'), value: leadName }],
           },
         }
       : {}),
-    action: { label: 'See or delete your data', url: dataUrl },
-    footnote:
-      'You receive this email once, as a receipt of your consent. Keep it: the link is the way to your data.',
+    action: { label: t('receipt.action'), url: dataUrl },
+    footnote: t('receipt.footnote'),
   })
-  return { to, subject: `Your details were shared with ${ownerName}`, html, text }
+  return { to, subject: t('receipt.subject', { ownerName }), html, text }
 }

@@ -1,0 +1,122 @@
+// The English catalogue: the spec's texts, exactly (they are the contract tests look for). The
+// other languages' catalogues must have every key with the same placeholders
+// (tests/unit/i18n-catalogues.test.ts). `{name}` is a placeholder; an object is a plural, one
+// text per Intl.PluralRules category of the language.
+
+export type PluralMessage = {
+  one?: string
+  two?: string
+  few?: string
+  many?: string
+  other: string
+}
+export type Message = string | PluralMessage
+
+export const en = {
+  // The public card page (accounts-cards-sharing.md §2, §8).
+  'card.title': 'Contact Card',
+  'card.pageTitle': '{name} · Contact Card',
+  'card.notFoundTitle': 'Contact Not Found',
+  'card.notFoundHeading': 'Contact Card Not Found',
+  'card.notFoundText': "Sorry, we couldn't find the contact card you're looking for.",
+  'card.goHome': 'Go to Home',
+  'card.forwardedTitle': 'Card No Longer in Use',
+  'card.forwardedHeading': 'This card is no longer in use',
+  'card.loadError': 'Error loading contact information',
+  'card.saveContact': 'Save Contact',
+  'card.connectWith': 'Connect with {firstName}',
+  'card.connectedWith': 'Connected with {firstName}',
+  'card.connectFailed': 'Failed to connect with {firstName}',
+  'card.autoConnectFailed': 'Failed to complete automatic connection',
+  'card.saveFailed': 'Failed to save contact',
+  'card.exportedIos': 'Contact exported for iOS',
+  'card.exportedMobile': 'Contact exported for mobile device',
+  'card.exportedMac': 'Contact exported for macOS',
+  'card.exportedWindows': 'Contact exported for Windows',
+  'card.exportedFile': 'Contact file downloaded',
+  'card.exportPrompt': 'Your device should prompt you to add the contact',
+  'card.exportFailed': "Couldn't save contact to your device",
+  'card.exportFailedSaved': 'The contact has been saved to your account only',
+  'card.cardOf': "{name}'s card",
+  'card.logo': 'Logo',
+  'card.showQr': 'Show QR',
+  'card.hideQr': 'Hide QR',
+  'card.qrAlt': "QR code of {firstName}'s card",
+  'card.qrHint': 'Let someone scan it to open this card on their phone.',
+  'card.addTo': 'Add to',
+  'card.language': 'Language',
+  // The lead form (issue 41 point 7, ADR 050).
+  'lead.heading': 'Share your details with {firstName}',
+  'lead.noAccount': 'No account needed.',
+  'lead.website': 'Website',
+  'lead.yourName': 'Your name',
+  'lead.yourEmail': 'Your email',
+  'lead.yourPhone': 'Your phone',
+  'lead.yourCompany': 'Your company',
+  'lead.note': 'Note',
+  'lead.send': 'Send my details',
+  'lead.haveAccount': 'Have an account?',
+  'lead.signInToConnect': 'Sign in to connect',
+  'lead.failure': 'Failed to send your details. Please try again.',
+  'lead.thanks': 'Thanks! {firstName} will be in touch.',
+  'lead.keepTheirs': "Now keep {firstName}'s details too.",
+  'lead.saveTheirContact': "Save {firstName}'s contact",
+  'lead.book': 'Book a time with {firstName}',
+  'lead.enterName': 'Please enter your name',
+  'lead.enterEmail': 'Please enter a valid email address',
+  'lead.consentRequired': 'Please tick the box to agree before sending your details',
+  'lead.noteTooLong': 'Your note is too long',
+  'lead.phoneTooLong': {
+    one: 'Phone must be at most {count} character',
+    other: 'Phone must be at most {count} characters',
+  },
+  'lead.companyTooLong': {
+    one: 'Company must be at most {count} character',
+    other: 'Company must be at most {count} characters',
+  },
+  // Keep me updated (ADR 102).
+  'follow.heading': 'Keep me updated',
+  'follow.text':
+    "Get an email with {firstName}'s new contact card when their details change. At most one a day; every email has a link to stop.",
+  'follow.email': 'Email for updates',
+  'follow.failure': 'Failed to ask for updates. Please try again.',
+  // Replies of the card's actions.
+  'follow.asked':
+    "Check your email: unless it already follows {firstName}'s card, we sent it a link to confirm.",
+  'reply.saved': 'Contact saved successfully',
+  'reply.duplicate': 'This contact is already in your list',
+  'reply.connected': 'Successfully connected with {firstName}',
+  'reply.connectFailed': 'Failed to connect with contact',
+  // The frame a visitor's card page shares: skip link, footer, the visitor script's words.
+  'frame.skip': 'Skip to content',
+  'frame.getYourOwnCard': 'Get your own card',
+  'frame.rights': '© {year} {name}. All rights reserved.',
+  'frame.legalNav': 'Legal and support',
+  'frame.pricing': 'Pricing',
+  'frame.privacy': 'Privacy Policy',
+  'frame.accessibility': 'Accessibility',
+  'frame.terms': 'Terms of Service',
+  'frame.support': 'Support:',
+  'frame.notifications': 'Notifications',
+  'frame.closeToast': 'Close toast',
+  'frame.redirecting': 'Redirecting to login...',
+  'frame.video': 'Video',
+  // The receipt a visitor gets after leaving their details (ADR 050).
+  'receipt.subject': 'Your details were shared with {ownerName}',
+  'receipt.heading': 'Your details were shared',
+  'receipt.hello': 'Hello,',
+  'receipt.agreed':
+    'You shared your details with {ownerName} on {date} and agreed to this (version {version}):',
+  'receipt.seeOrDelete':
+    'You can see what is stored about you, or delete it, at any time with the link below.',
+  'receipt.quotedIntro': 'The name entered with these details, as it was typed:',
+  'receipt.name': 'Name',
+  'receipt.action': 'See or delete your data',
+  'receipt.footnote':
+    'You receive this email once, as a receipt of your consent. Keep it: the link is the way to your data.',
+} as const satisfies Record<string, Message>
+
+export type MessageKey = keyof typeof en
+export type Catalogue = {
+  [K in MessageKey]: (typeof en)[K] extends string ? string : PluralMessage
+}

@@ -1,0 +1,81 @@
+// Messages in a language (ADR 105): typed catalogues, `{name}` placeholders, plurals by
+// Intl.PluralRules and dates by Intl.DateTimeFormat, so the card page carries no i18n runtime
+// beyond the few strings it shows (the browser's Intl does the grammar).
+import type { Language } from '#app/validation/languages'
+import { de } from './catalogue-de'
+import { type Catalogue, en, type MessageKey, type PluralMessage } from './catalogue-en'
+import { es } from './catalogue-es'
+import { fr } from './catalogue-fr'
+import { nl } from './catalogue-nl'
+
+export type { MessageKey } from './catalogue-en'
+
+export const CATALOGUES: Record<Language, Catalogue> = { en, de, fr, es, nl }
+
+type Values = Record<string, string | number>
+
+const PLACEHOLDER = /\{(\w+)\}/g
+
+function fill(text: string, values: Values, language: Language) {
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = values[name]
+    if (value === undefined) return whole
+    return typeof value === 'number' ? new Intl.NumberFormat(language).format(value) : value
+  })
+}
+
+function pluralText(message: PluralMessage, count: number, language: Language) {
+  const category = new Intl.PluralRules(language).select(count) as keyof PluralMessage
+  return message[category] ?? message.other
+}
+
+export type Translate = (key: MessageKey, values?: Values) => string
+
+/** `t(key, values)`: a plural message picks its form by `values.count`. */
+export function translator(language: Language): Translate {
+  const catalogue = CATALOGUES[language]
+  return (key, values = {}) => {
+    const message = catalogue[key] as string | PluralMessage
+    const text =
+      typeof message === 'string'
+        ? message
+        : pluralText(message, Number(values.count ?? 0), language)
+    return fill(text, values, language)
+  }
+}
+
+/** A date and time as the language writes it, in UTC unless a time zone is given. */
+export function formatDateTime(date: Date, language: Language, timeZone = 'UTC') {
+  return new Intl.DateTimeFormat(language, {
+    // dateStyle cannot name the zone: the parts spelled out, as `long` + `short` would show them.
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(date)
+}
+
+/** The English text's key, for messages made in English below (zod schemas, refusals). */
+const KEY_OF_ENGLISH = new Map<string, MessageKey>(
+  (Object.entries(en) as [MessageKey, unknown][]).flatMap(([key, message]) =>
+    typeof message === 'string' && !/\{\w+\}/.test(message) ? [[message, key]] : [],
+  ),
+)
+
+/**
+ * A message the shared schemas wrote in English, in the visitor's language when the catalogue
+ * has it (the validation layer stays language-free: one schema for form and action).
+ */
+export function translateEnglish(message: string, t: Translate) {
+  const key = KEY_OF_ENGLISH.get(message)
+  if (key) return t(key)
+  const tooLong = /^(Phone|Company) must be at most (\d+) characters$/.exec(message)
+  if (tooLong) {
+    const key = tooLong[1] === 'Phone' ? 'lead.phoneTooLong' : 'lead.companyTooLong'
+    return t(key, { count: Number(tooLong[2]) })
+  }
+  return message
+}
