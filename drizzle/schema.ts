@@ -1796,6 +1796,10 @@ export const cardFollowers = pgTable(
     lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
     // When this follower was told the card's owner moved on to a personal card (ADR 103): once.
     movedNoticeAt: timestamp('moved_notice_at', { withTimezone: true }),
+    // The language of the card page the follower asked on (ADR 105): their emails are written in
+    // it, also the digest and the "has moved" notice a job writes later. A language code of
+    // app/validation/languages.ts, checked there before every write.
+    language: text('language').notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

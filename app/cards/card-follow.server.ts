@@ -27,6 +27,7 @@ import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { translator } from '#app/utils/i18n/translate'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export const FOLLOW_CONFIRM_PATH = '/follow/confirm'
@@ -50,9 +51,10 @@ export async function askToFollowIn(
   card: { id: string; firstName: string; lastName: string },
   email: string,
   cause: EmailCause,
+  language: Language = SOURCE_LANGUAGE,
 ) {
   const link = newEmailLink('card-follow')
-  const { send } = await askToFollow(tx, tenant.id, card.id, email, hashToken(link.token))
+  const { send } = await askToFollow(tx, tenant.id, card.id, email, hashToken(link.token), language)
   if (!send) return
   const branding = tenantEmailBranding(tenant)
   const message = followConfirmEmail({
@@ -60,6 +62,7 @@ export async function askToFollowIn(
     to: email.trim(),
     ownerName: nameOf(card),
     confirmUrl: `${branding.origin}${FOLLOW_CONFIRM_PATH}?token=${link.token}`,
+    language,
   })
   await queueEmailIn(tx, tenant.id, { ...message, secrets: [link.secret] }, tenant.name, cause)
 }
@@ -110,12 +113,12 @@ export const followDigestJob: JobHandler = {
         contentType: 'text/vcard',
         content: Buffer.from(vcard, 'utf8').toString('base64'),
       }
-      const details = [
-        { label: 'Title', value: card.jobTitle },
-        { label: 'Company', value: card.company },
-        { label: 'Phone', value: card.phoneNumber },
-        { label: 'Email', value: card.workEmail || card.email },
-      ].filter((row) => row.value)
+      const details = {
+        title: card.jobTitle ?? '',
+        company: card.company ?? '',
+        phone: card.phoneNumber ?? '',
+        email: card.workEmail || card.email || '',
+      }
       for (const follower of followers) {
         const { stopUrl, secret } = followerStopLink(branding.origin, organizationId, follower.id)
         const message = followDigestEmail({
@@ -126,6 +129,7 @@ export const followDigestJob: JobHandler = {
           cardUrl,
           stopUrl,
           vcard: attachment,
+          language: follower.language,
         })
         await queueEmailIn(
           tx,

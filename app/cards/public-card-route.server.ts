@@ -370,9 +370,14 @@ export async function publicCardAction(
         // Past the send limits (per client address, per recipient, per tenant): a rate_limited
         // Refusal, nothing kept; one address cannot be flooded with confirmations.
         await withTenant(tenant.id, (tx) =>
-          askToFollowIn(tx, tenant, { ...card, id: sourceCardId }, value.email, {
-            clientIp: context.clientIp ?? 'unknown',
-          }),
+          askToFollowIn(
+            tx,
+            tenant,
+            { ...card, id: sourceCardId },
+            value.email,
+            { clientIp: context.clientIp ?? 'unknown' },
+            language,
+          ),
         )
         return asked
       },

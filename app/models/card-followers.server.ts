@@ -2,6 +2,7 @@
 // organization; only the SHA-256 of a confirmation token is ever stored, and it is cleared once
 // used. Time is the database's (now()), never the process's clock.
 import { and, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { FOLLOW_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
 import type { Queryable } from '#drizzle/db.server'
 import { cardFollowers } from '#drizzle/schema'
@@ -23,17 +24,20 @@ export async function askToFollow(
   cardId: string,
   email: string,
   tokenHash: string,
+  language: Language = SOURCE_LANGUAGE,
 ) {
   const address = email.trim().toLowerCase()
   const [row] = await db
     .insert(cardFollowers)
-    .values({ organizationId, cardId, email: address, confirmTokenHash: tokenHash })
+    .values({ organizationId, cardId, email: address, confirmTokenHash: tokenHash, language })
     .onConflictDoUpdate({
       target: [cardFollowers.organizationId, cardFollowers.cardId, cardFollowers.email],
       set: {
         state: 'pending',
         confirmTokenHash: tokenHash,
         confirmedAt: null,
+        // The language of the page asked on last: the emails follow the latest ask.
+        language,
         updatedAt: sql`now()`,
       },
       // A confirmed follower stays as they are: nothing is sent, nothing changes. Nor does an
@@ -141,7 +145,7 @@ export async function followersOwedDigest(db: Queryable, organizationId: string,
       ),
     )
   return db
-    .select({ id: cardFollowers.id, email: cardFollowers.email })
+    .select({ id: cardFollowers.id, email: cardFollowers.email, language: cardFollowers.language })
     .from(cardFollowers)
     .where(
       and(

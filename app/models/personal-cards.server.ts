@@ -168,6 +168,7 @@ export async function followersToTellMoved(db: Queryable, organizationId: string
     .select({
       id: cardFollowers.id,
       email: cardFollowers.email,
+      language: cardFollowers.language,
       cardId: digitalCards.id,
       shortSlug: cardSlugs.slug,
     })

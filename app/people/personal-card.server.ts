@@ -207,6 +207,7 @@ export const movedNoticeJob: JobHandler = {
             shortSlug: follower.shortSlug,
           }),
           stopUrl: `${branding.origin}${ONE_CLICK_FOLLOW_STOP_PATH}?token=${stopToken}`,
+          language: follower.language,
         })
         // Limited where it is made: once per follower who confirmed, like the digest.
         await queueEmailIn(

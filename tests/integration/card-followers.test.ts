@@ -211,6 +211,41 @@ describe('Keep me updated', () => {
     expect(await digestsTo(w, 'vera@example.test')).toHaveLength(1)
   })
 
+  test("a visitor's emails are in the language of the page they asked on (ADR 105)", async () => {
+    const w = await world()
+    const request = formRequest(w.host, `/card/${w.card.id}`, {
+      intent: 'follow',
+      email: 'greta@example.test',
+    })
+    request.headers.set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.5')
+    const asked = await settle(() =>
+      cardAction({
+        request,
+        context: contextFor(w.host, '198.51.100.250'),
+        params: { ref: w.card.id },
+      }),
+    )
+    expect(asked.status).toBe(200)
+    const [confirmation] = await outboxTo(w, 'greta@example.test')
+    expect(confirmation?.subject).toBe('Updates von Fay Owner bestätigen')
+    expect(confirmation?.text).toContain('Der Link gilt 7 Tage.')
+    expect((await followersOf(w))[0]?.language).toBe('de')
+    await confirm(w, linkIn(confirmation?.text ?? '', '/follow/confirm'))
+
+    // The digest, written later by a job, is German too: the language was kept with the follower.
+    await edit(w, { jobTitle: 'Leiterin Technik' })
+    await runJobsNow()
+    const [digest] = (await outboxTo(w, 'greta@example.test')).filter((row) =>
+      row.subject.includes('haben sich geändert'),
+    )
+    expect(digest?.subject).toBe('Die Kontaktdaten von Fay Owner haben sich geändert')
+    expect(digest?.text).toContain('Position')
+    expect(digest?.text).toContain('Leiterin Technik')
+    expect(digest?.html).toContain('lang="de"')
+    // The owner's own words stay as written; the one-click way out is kept.
+    expect(digest?.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+  })
+
   test('several edits are one email, and the next waits for the day to pass', async () => {
     const w = await world()
     await followAndConfirm(w, 'batch@example.test')

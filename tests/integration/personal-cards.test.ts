@@ -97,10 +97,10 @@ const post = (w: World, fields: Record<string, string>) =>
   )
 
 /** A follower who confirmed (the double opt-in itself is card-followers.test.ts's). */
-const follower = (w: World, email: string, cardId = w.card.id) =>
+const follower = (w: World, email: string, cardId = w.card.id, language = 'en') =>
   getDb()
     .insert(cardFollowers)
-    .values({ organizationId: w.agency.id, cardId, email, state: 'confirmed' })
+    .values({ organizationId: w.agency.id, cardId, email, state: 'confirmed', language })
 
 const outboxTo = async (organizationId: string, to: string) =>
   asDelivered(
@@ -180,6 +180,8 @@ describe('a personal card offered at a hand-over', () => {
       lastName: 'Departing',
     })
     await follower(w, 'fan@example.test', second.id)
+    // One who asked on the card page in French (ADR 105) is told in French.
+    await follower(w, 'fanny@example.test', w.card.id, 'fr')
 
     const handed = await handOver(w, true)
     await expect(handed).toSendToast({
@@ -281,6 +283,9 @@ describe('a personal card offered at a hand-over', () => {
     const stop = linkIn(moved?.headers['List-Unsubscribe'] ?? '', '/follow/unsubscribe')
     expect(moved?.text).toContain(stop.href)
     expect(await movedTo(w, 'quiet@example.test')).toEqual([])
+    const [inFrench] = await outboxTo(w.agency.id, 'fanny@example.test')
+    expect(inFrench?.subject).toBe('Dora Departing a changé de poste')
+    expect(inFrench?.text).toContain(reply.url)
 
     // Never twice: another deactivation round, another run.
     await post(w, { intent: 'set-status', userId: w.departing.id, status: 'active' })

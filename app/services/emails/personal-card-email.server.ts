@@ -4,6 +4,8 @@
 // in its headers and body. Both go out in the agency's name: the followers followed the agency's
 // card, and the offer is the agency's. The personal card's address (on the platform's host) is
 // the one link that is not the agency's, because it is the person's own card.
+import { translator } from '#app/utils/i18n/translate'
+import { isLanguage, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { PERSONAL_CARD_CLAIM_LINK } from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
@@ -29,7 +31,7 @@ export function personalCardOfferEmail(options: {
   return { to, subject: 'Keep a personal card', html, text }
 }
 
-/** To a follower: the person moved on, here are both cards. */
+/** To a follower: the person moved on, here are both cards (in the follower's language). */
 export function personalCardMovedEmail(options: {
   branding: EmailBranding
   to: string
@@ -37,25 +39,30 @@ export function personalCardMovedEmail(options: {
   personalCardUrl: string
   companyCardUrl: string
   stopUrl: string
+  language?: string
 }) {
   const { branding, to, ownerName, personalCardUrl, companyCardUrl, stopUrl } = options
+  const language = isLanguage(options.language) ? options.language : SOURCE_LANGUAGE
+  const t = translator(language)
+  const agency = branding.name
   const { html, text } = renderActionEmail({
     branding,
-    heading: `${ownerName} has moved`,
+    language,
+    heading: t('followEmail.movedSubject', { ownerName }),
     paragraphs: [
-      'Hello,',
-      `${ownerName} has left ${branding.name} and now has a personal card. The card you followed stays with ${branding.name}: its link takes you to whoever looks after ${ownerName}'s contacts there.`,
-      `${ownerName}'s personal card: ${personalCardUrl}`,
-      `The ${branding.name} card: ${companyCardUrl}`,
+      t('followEmail.hello'),
+      t('followEmail.movedText', { ownerName, agency }),
+      t('followEmail.movedPersonal', { ownerName, url: personalCardUrl }),
+      t('followEmail.movedCompany', { agency, url: companyCardUrl }),
     ],
-    action: { label: `View ${ownerName}'s personal card`, url: personalCardUrl },
-    secondaryAction: { label: `View the ${branding.name} card`, url: companyCardUrl },
-    footnote: `You receive this email once, because you asked to be told when ${ownerName}'s card changes.`,
-    unsubscribe: { label: 'Stop these updates', url: stopUrl },
+    action: { label: t('followEmail.movedViewPersonal', { ownerName }), url: personalCardUrl },
+    secondaryAction: { label: t('followEmail.movedViewCompany', { agency }), url: companyCardUrl },
+    footnote: t('followEmail.movedFootnote', { ownerName }),
+    unsubscribe: { label: t('followEmail.stop'), url: stopUrl },
   })
   return {
     to,
-    subject: `${ownerName} has moved`,
+    subject: t('followEmail.movedSubject', { ownerName }),
     html,
     text,
     headers: {

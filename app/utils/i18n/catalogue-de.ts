@@ -96,4 +96,37 @@ export const de: Catalogue = {
   'receipt.action': 'Meine Daten ansehen oder löschen',
   'receipt.footnote':
     'Sie erhalten diese E-Mail einmal, als Bestätigung Ihrer Einwilligung. Bewahren Sie sie auf: Der Link führt zu Ihren Daten.',
+  // The emails of "Keep me updated" (ADR 102) and of a person who moved on (ADR 103).
+  'followEmail.confirmSubject': 'Updates von {ownerName} bestätigen',
+  'followEmail.hello': 'Hallo,',
+  'followEmail.confirmAsked':
+    'Jemand hat auf der digitalen Karte von {ownerName} darum gebeten, dieser Adresse eine E-Mail zu senden, wenn sich die Kontaktdaten von {ownerName} ändern.',
+  'followEmail.confirmIgnore':
+    'Bestätigen Sie mit der Schaltfläche unten. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Es wird nichts weiter gesendet.',
+  'followEmail.confirmAction': 'Auf dem Laufenden halten',
+  'followEmail.confirmFootnote': {
+    one: 'Der Link gilt {count} Tag. Jedes Update enthält einen Link, um sie abzubestellen.',
+    other: 'Der Link gilt {count} Tage. Jedes Update enthält einen Link, um sie abzubestellen.',
+  },
+  'followEmail.digestSubject': 'Die Kontaktdaten von {ownerName} haben sich geändert',
+  'followEmail.digestUpdated':
+    '{ownerName} hat die digitale Karte aktualisiert. Die neue Kontaktkarte ist angehängt: Öffnen Sie sie, um den Kontakt auf Ihrem Gerät zu aktualisieren.',
+  'followEmail.digestDetails': 'Die Angaben jetzt:',
+  'followEmail.title': 'Position',
+  'followEmail.company': 'Unternehmen',
+  'followEmail.phone': 'Telefon',
+  'followEmail.email': 'E-Mail',
+  'followEmail.viewCard': 'Karte ansehen',
+  'followEmail.digestFootnote':
+    'Sie erhalten diese E-Mail, weil Sie gebeten haben, informiert zu werden, wenn sich die Karte von {ownerName} ändert. Höchstens eine am Tag.',
+  'followEmail.stop': 'Diese Updates abbestellen',
+  'followEmail.movedSubject': '{ownerName} ist umgezogen',
+  'followEmail.movedText':
+    '{ownerName} hat {agency} verlassen und hat jetzt eine persönliche Karte. Die Karte, der Sie gefolgt sind, bleibt bei {agency}: Ihr Link führt Sie zu der Person, die sich dort um die Kontakte von {ownerName} kümmert.',
+  'followEmail.movedPersonal': 'Die persönliche Karte von {ownerName}: {url}',
+  'followEmail.movedCompany': 'Die Karte von {agency}: {url}',
+  'followEmail.movedViewPersonal': 'Persönliche Karte von {ownerName} ansehen',
+  'followEmail.movedViewCompany': 'Karte von {agency} ansehen',
+  'followEmail.movedFootnote':
+    'Sie erhalten diese E-Mail einmalig, weil Sie gebeten haben, informiert zu werden, wenn sich die Karte von {ownerName} ändert.',
 }

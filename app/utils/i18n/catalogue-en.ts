@@ -114,6 +114,39 @@ export const en = {
   'receipt.action': 'See or delete your data',
   'receipt.footnote':
     'You receive this email once, as a receipt of your consent. Keep it: the link is the way to your data.',
+  // The emails of "Keep me updated" (ADR 102) and of a person who moved on (ADR 103).
+  'followEmail.confirmSubject': 'Confirm updates from {ownerName}',
+  'followEmail.hello': 'Hello,',
+  'followEmail.confirmAsked':
+    "Someone asked, on {ownerName}'s digital card, to send this address an email when {ownerName}'s contact details change.",
+  'followEmail.confirmIgnore':
+    'Confirm with the button below. If it was not you, ignore this email: nothing more will be sent.',
+  'followEmail.confirmAction': 'Keep me updated',
+  'followEmail.confirmFootnote': {
+    one: 'The link works for {count} day. Every update carries a link to stop them.',
+    other: 'The link works for {count} days. Every update carries a link to stop them.',
+  },
+  'followEmail.digestSubject': "{ownerName}'s contact details changed",
+  'followEmail.digestUpdated':
+    '{ownerName} updated their digital card. Their new contact card is attached: open it to update the contact on your device.',
+  'followEmail.digestDetails': 'Their details now:',
+  'followEmail.title': 'Title',
+  'followEmail.company': 'Company',
+  'followEmail.phone': 'Phone',
+  'followEmail.email': 'Email',
+  'followEmail.viewCard': 'View the card',
+  'followEmail.digestFootnote':
+    "You receive this email because you asked to be told when {ownerName}'s card changes. At most one a day.",
+  'followEmail.stop': 'Stop these updates',
+  'followEmail.movedSubject': '{ownerName} has moved',
+  'followEmail.movedText':
+    "{ownerName} has left {agency} and now has a personal card. The card you followed stays with {agency}: its link takes you to whoever looks after {ownerName}'s contacts there.",
+  'followEmail.movedPersonal': "{ownerName}'s personal card: {url}",
+  'followEmail.movedCompany': 'The {agency} card: {url}',
+  'followEmail.movedViewPersonal': "View {ownerName}'s personal card",
+  'followEmail.movedViewCompany': 'View the {agency} card',
+  'followEmail.movedFootnote':
+    "You receive this email once, because you asked to be told when {ownerName}'s card changes.",
 } as const satisfies Record<string, Message>
 
 export type MessageKey = keyof typeof en

@@ -96,4 +96,38 @@ export const es: Catalogue = {
   'receipt.action': 'Ver o borrar mis datos',
   'receipt.footnote':
     'Recibe este correo una sola vez, como justificante de su consentimiento. Guárdelo: el enlace lleva a sus datos.',
+  // The emails of "Keep me updated" (ADR 102) and of a person who moved on (ADR 103).
+  'followEmail.confirmSubject': 'Confirma las novedades de {ownerName}',
+  'followEmail.hello': 'Hola:',
+  'followEmail.confirmAsked':
+    'Alguien pidió, en la tarjeta digital de {ownerName}, que se envíe un correo a esta dirección cuando cambien los datos de contacto de {ownerName}.',
+  'followEmail.confirmIgnore':
+    'Confirma con el botón de abajo. Si no fuiste tú, ignora este correo: no se enviará nada más.',
+  'followEmail.confirmAction': 'Mantenerme al día',
+  'followEmail.confirmFootnote': {
+    one: 'El enlace es válido durante {count} día. Cada novedad incluye un enlace para dejar de recibirlas.',
+    other:
+      'El enlace es válido durante {count} días. Cada novedad incluye un enlace para dejar de recibirlas.',
+  },
+  'followEmail.digestSubject': 'Los datos de contacto de {ownerName} han cambiado',
+  'followEmail.digestUpdated':
+    '{ownerName} actualizó su tarjeta digital. Su nueva ficha de contacto va adjunta: ábrela para actualizar el contacto en tu dispositivo.',
+  'followEmail.digestDetails': 'Sus datos ahora:',
+  'followEmail.title': 'Cargo',
+  'followEmail.company': 'Empresa',
+  'followEmail.phone': 'Teléfono',
+  'followEmail.email': 'Correo electrónico',
+  'followEmail.viewCard': 'Ver la tarjeta',
+  'followEmail.digestFootnote':
+    'Recibes este correo porque pediste que te avisáramos cuando cambie la tarjeta de {ownerName}. Como máximo uno al día.',
+  'followEmail.stop': 'Dejar de recibir estas novedades',
+  'followEmail.movedSubject': '{ownerName} se ha mudado',
+  'followEmail.movedText':
+    '{ownerName} ha dejado {agency} y ahora tiene una tarjeta personal. La tarjeta que seguías se queda en {agency}: su enlace te lleva a quien atiende allí los contactos de {ownerName}.',
+  'followEmail.movedPersonal': 'La tarjeta personal de {ownerName}: {url}',
+  'followEmail.movedCompany': 'La tarjeta de {agency}: {url}',
+  'followEmail.movedViewPersonal': 'Ver la tarjeta personal de {ownerName}',
+  'followEmail.movedViewCompany': 'Ver la tarjeta de {agency}',
+  'followEmail.movedFootnote':
+    'Recibes este correo una sola vez, porque pediste que te avisáramos cuando cambie la tarjeta de {ownerName}.',
 }

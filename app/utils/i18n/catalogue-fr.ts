@@ -96,4 +96,38 @@ export const fr: Catalogue = {
   'receipt.action': 'Voir ou supprimer mes données',
   'receipt.footnote':
     'Vous recevez cet e-mail une seule fois, comme reçu de votre consentement. Conservez-le : le lien mène à vos données.',
+  // The emails of "Keep me updated" (ADR 102) and of a person who moved on (ADR 103).
+  'followEmail.confirmSubject': 'Confirmez les mises à jour de {ownerName}',
+  'followEmail.hello': 'Bonjour,',
+  'followEmail.confirmAsked':
+    'Quelqu’un a demandé, sur la carte numérique de {ownerName}, que cette adresse reçoive un e-mail lorsque les coordonnées de {ownerName} changent.',
+  'followEmail.confirmIgnore':
+    'Confirmez avec le bouton ci-dessous. Si ce n’était pas vous, ignorez cet e-mail : rien d’autre ne sera envoyé.',
+  'followEmail.confirmAction': 'Me tenir informé',
+  'followEmail.confirmFootnote': {
+    one: 'Le lien est valable {count} jour. Chaque mise à jour contient un lien pour les arrêter.',
+    other:
+      'Le lien est valable {count} jours. Chaque mise à jour contient un lien pour les arrêter.',
+  },
+  'followEmail.digestSubject': 'Les coordonnées de {ownerName} ont changé',
+  'followEmail.digestUpdated':
+    '{ownerName} a mis à jour sa carte numérique. La nouvelle fiche de contact est jointe : ouvrez-la pour mettre à jour le contact sur votre appareil.',
+  'followEmail.digestDetails': 'Ses coordonnées actuelles :',
+  'followEmail.title': 'Fonction',
+  'followEmail.company': 'Entreprise',
+  'followEmail.phone': 'Téléphone',
+  'followEmail.email': 'E-mail',
+  'followEmail.viewCard': 'Voir la carte',
+  'followEmail.digestFootnote':
+    'Vous recevez cet e-mail car vous avez demandé à être prévenu lorsque la carte de {ownerName} change. Au plus un par jour.',
+  'followEmail.stop': 'Arrêter ces mises à jour',
+  'followEmail.movedSubject': '{ownerName} a changé de poste',
+  'followEmail.movedText':
+    '{ownerName} a quitté {agency} et dispose maintenant d’une carte personnelle. La carte que vous suiviez reste chez {agency} : son lien vous mène à la personne qui s’occupe désormais des contacts de {ownerName}.',
+  'followEmail.movedPersonal': 'La carte personnelle de {ownerName} : {url}',
+  'followEmail.movedCompany': 'La carte {agency} : {url}',
+  'followEmail.movedViewPersonal': 'Voir la carte personnelle de {ownerName}',
+  'followEmail.movedViewCompany': 'Voir la carte {agency}',
+  'followEmail.movedFootnote':
+    'Vous recevez cet e-mail une seule fois, car vous avez demandé à être prévenu lorsque la carte de {ownerName} change.',
 }

@@ -96,4 +96,37 @@ export const nl: Catalogue = {
   'receipt.action': 'Mijn gegevens bekijken of verwijderen',
   'receipt.footnote':
     'U ontvangt deze e-mail één keer, als bewijs van uw toestemming. Bewaar hem: de link leidt naar uw gegevens.',
+  // The emails of "Keep me updated" (ADR 102) and of a person who moved on (ADR 103).
+  'followEmail.confirmSubject': 'Bevestig updates van {ownerName}',
+  'followEmail.hello': 'Hallo,',
+  'followEmail.confirmAsked':
+    'Iemand heeft op de digitale kaart van {ownerName} gevraagd dit adres een e-mail te sturen wanneer de contactgegevens van {ownerName} veranderen.',
+  'followEmail.confirmIgnore':
+    'Bevestig met de knop hieronder. Was u dit niet, negeer deze e-mail dan: er wordt niets meer verstuurd.',
+  'followEmail.confirmAction': 'Houd me op de hoogte',
+  'followEmail.confirmFootnote': {
+    one: 'De link werkt {count} dag. Elke update bevat een link om ze te stoppen.',
+    other: 'De link werkt {count} dagen. Elke update bevat een link om ze te stoppen.',
+  },
+  'followEmail.digestSubject': 'De contactgegevens van {ownerName} zijn gewijzigd',
+  'followEmail.digestUpdated':
+    '{ownerName} heeft de digitale kaart bijgewerkt. De nieuwe contactkaart zit in de bijlage: open die om het contact op uw apparaat bij te werken.',
+  'followEmail.digestDetails': 'De gegevens nu:',
+  'followEmail.title': 'Functie',
+  'followEmail.company': 'Bedrijf',
+  'followEmail.phone': 'Telefoon',
+  'followEmail.email': 'E-mail',
+  'followEmail.viewCard': 'Bekijk de kaart',
+  'followEmail.digestFootnote':
+    'U ontvangt deze e-mail omdat u hebt gevraagd op de hoogte te worden gehouden wanneer de kaart van {ownerName} verandert. Hooguit één per dag.',
+  'followEmail.stop': 'Stop deze updates',
+  'followEmail.movedSubject': '{ownerName} is verhuisd',
+  'followEmail.movedText':
+    '{ownerName} heeft {agency} verlaten en heeft nu een persoonlijke kaart. De kaart die u volgde blijft bij {agency}: de link brengt u naar wie daar de contacten van {ownerName} beheert.',
+  'followEmail.movedPersonal': 'De persoonlijke kaart van {ownerName}: {url}',
+  'followEmail.movedCompany': 'De kaart van {agency}: {url}',
+  'followEmail.movedViewPersonal': 'Bekijk de persoonlijke kaart van {ownerName}',
+  'followEmail.movedViewCompany': 'Bekijk de kaart van {agency}',
+  'followEmail.movedFootnote':
+    'U ontvangt deze e-mail eenmalig, omdat u hebt gevraagd op de hoogte te worden gehouden wanneer de kaart van {ownerName} verandert.',
 }

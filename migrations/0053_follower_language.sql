@@ -1,0 +1,1 @@
+ALTER TABLE "card_followers" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;
