@@ -25,7 +25,12 @@ export const FOLLOW_LINK_INVALID = `This link no longer works: it was used alrea
 export const FOLLOW_STOP_INVALID = 'This link is not valid. Open it again from the email.'
 
 // The tokens are in the URL: they must leak neither through Referer nor into a shared cache.
-export const FOLLOW_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
+export const FOLLOW_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  // The pages speak the browser's language (ADR 105).
+  Vary: 'Accept-Language',
+}
 
 function confirmTokenHash(request: Request) {
   const token = new URL(request.url).searchParams.get('token') ?? ''

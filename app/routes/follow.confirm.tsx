@@ -11,14 +11,17 @@ import { useEffect } from 'react'
 import { followConfirmAction, followConfirmLoader } from '#app/cards/follow-route.server'
 import { ErrorList } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { FOLLOW_CONFIRMATION_LINK, lifetimeDays } from '#app/validation/token-lifetimes'
 
 export const headers: HeadersFunction = actionAndLoaderHeaders
 
-export const meta: MetaFunction = () => [
-  { title: 'Keep me updated' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: rootTranslator(matches)('followPage.title') },
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -29,6 +32,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
   followConfirmAction(request, context)
 
 export default function FollowConfirm() {
+  const t = useTranslate()
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as
     | { confirmed?: boolean; error?: string | null }
@@ -36,39 +40,41 @@ export default function FollowConfirm() {
   const navigation = useNavigation()
   const confirmed = Boolean(actionData?.confirmed)
   useEffect(() => {
-    if (confirmed) toast.success('You will be told when the card changes')
-  }, [confirmed])
+    if (confirmed) toast.success(t('followPage.confirmedToast'))
+  }, [confirmed, t])
   if (confirmed) {
     return (
-      <AuthCard
-        title="You are following this card"
-        description="You will get an email with the new contact card when its details change, at most one a day. Every email has a link to stop them."
-      >
+      <AuthCard title={t('followPage.confirmedTitle')} description={t('followPage.confirmedText')}>
         {null}
       </AuthCard>
     )
   }
   if (data.status === 'invalid') {
     return (
-      <AuthCard title="Invalid link" description={data.message}>
+      <AuthCard
+        title={t('followPage.invalidTitle')}
+        description={t('followPage.linkInvalid', { count: lifetimeDays(FOLLOW_CONFIRMATION_LINK) })}
+      >
         {null}
       </AuthCard>
     )
   }
   return (
     <AuthCard
-      title={`Keep me updated about ${data.ownerName}`}
-      description={`Get an email with the new contact card when ${data.ownerName}'s title, company, phone, email or photo changes.`}
+      title={t('followPage.askTitle', { ownerName: data.ownerName })}
+      description={t('followPage.askText', { ownerName: data.ownerName })}
     >
       <Form method="POST" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="confirm" />
-        <ErrorList errors={actionData?.error ? [actionData.error] : undefined} />
+        <ErrorList
+          errors={actionData?.error ? [translateEnglish(actionData.error, t)] : undefined}
+        />
         <StatusButton
           pending={navigation.state === 'submitting'}
-          pendingText="Confirming..."
+          pendingText={t('followPage.confirming')}
           className="w-full"
         >
-          Confirm
+          {t('followPage.confirm')}
         </StatusButton>
       </Form>
     </AuthCard>

@@ -10,13 +10,15 @@ import type {
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { followStopAction, followStopLoader } from '#app/cards/follow-route.server'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 
 export const headers: HeadersFunction = actionAndLoaderHeaders
 
-export const meta: MetaFunction = () => [
-  { title: 'Stop updates' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: rootTranslator(matches)('followPage.stopPageTitle') },
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -27,17 +29,15 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
   followStopAction(request, context)
 
 export default function FollowUnsubscribe() {
+  const t = useTranslate()
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   if (actionData?.status === 'stopped') {
     return (
-      <AuthCard
-        title="You are unsubscribed"
-        description="You will no longer get an email when this card changes."
-      >
+      <AuthCard title={t('followPage.stoppedTitle')} description={t('followPage.stoppedText')}>
         <div role="status" className="sr-only">
-          Updates stopped
+          {t('followPage.stoppedStatus')}
         </div>
       </AuthCard>
     )
@@ -46,8 +46,11 @@ export default function FollowUnsubscribe() {
     const message = actionData?.status === 'invalid' ? actionData.message : undefined
     return (
       <AuthCard
-        title="Invalid unsubscribe link"
-        description={message ?? (data.status === 'invalid' ? data.message : undefined)}
+        title={t('followPage.invalidStopTitle')}
+        description={translateEnglish(
+          message ?? (data.status === 'invalid' ? data.message : ''),
+          t,
+        )}
       >
         {null}
       </AuthCard>
@@ -55,16 +58,13 @@ export default function FollowUnsubscribe() {
   }
   if (!data.following) {
     return (
-      <AuthCard title="Updates are off" description="You do not get emails when this card changes.">
+      <AuthCard title={t('followPage.offTitle')} description={t('followPage.offText')}>
         {null}
       </AuthCard>
     )
   }
   return (
-    <AuthCard
-      title="Stop updates about this card"
-      description="Stop the emails you get when this card's details change."
-    >
+    <AuthCard title={t('followPage.stopTitle')} description={t('followPage.stopText')}>
       <Form
         method="POST"
         action={`/follow/unsubscribe?token=${encodeURIComponent(data.token)}`}
@@ -74,10 +74,10 @@ export default function FollowUnsubscribe() {
         <input type="hidden" name="List-Unsubscribe" value="One-Click" />
         <StatusButton
           pending={navigation.state === 'submitting'}
-          pendingText="Unsubscribing..."
+          pendingText={t('followPage.unsubscribing')}
           className="w-full"
         >
-          Unsubscribe
+          {t('followPage.unsubscribe')}
         </StatusButton>
       </Form>
     </AuthCard>

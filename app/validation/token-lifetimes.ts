@@ -13,6 +13,9 @@ export type LinkLifetime = {
   words: string
 }
 
+/** A lifetime in whole days, for texts that count it in a language's own plural. */
+export const lifetimeDays = (lifetime: LinkLifetime) => Math.round(lifetime.ms / UNIT_MS.day)
+
 const lifetime = (amount: number, unit: Unit): LinkLifetime => ({
   ms: amount * UNIT_MS[unit],
   words: `${amount} ${unit}${amount === 1 ? '' : 's'}`,

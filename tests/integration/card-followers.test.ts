@@ -9,6 +9,7 @@ import { followAskedMessage } from '#app/cards/card-follow.server'
 import { FOLLOW_LINK_INVALID } from '#app/cards/follow-route.server'
 import { linkTokenOf } from '#app/email/link-token.server'
 import { runJobsNow } from '#app/job-handlers.server'
+import { loader as rootLoader } from '#app/root'
 import { action as cardAction } from '#app/routes/card.$ref'
 import { loader as listLoader } from '#app/routes/dashboard.end-user.digital-cards._index'
 import * as confirmRoute from '#app/routes/follow.confirm'
@@ -230,7 +231,24 @@ describe('Keep me updated', () => {
     expect(confirmation?.subject).toBe('Updates von Fay Owner bestätigen')
     expect(confirmation?.text).toContain('Der Link gilt 7 Tage.')
     expect((await followersOf(w))[0]?.language).toBe('de')
-    await confirm(w, linkIn(confirmation?.text ?? '', '/follow/confirm'))
+    const link = linkIn(confirmation?.text ?? '', '/follow/confirm')
+    // The page the link opens speaks the browser's language too, and says it varies by it.
+    const german = { 'Accept-Language': 'de-DE,de;q=0.9' }
+    const root = await rootLoader({
+      request: requestFor(w.host, `${link.pathname}${link.search}`, { headers: german }),
+      context: contextFor(w.host),
+      params: {},
+    })
+    expect(root.language).toBe('de')
+    const shown = await settle(() =>
+      confirmRoute.loader({
+        request: requestFor(w.host, `${link.pathname}${link.search}`, { headers: german }),
+        context: contextFor(w.host),
+        params: {},
+      }),
+    )
+    expect(shown.headers.get('Vary')).toContain('Accept-Language')
+    await confirm(w, link)
 
     // The digest, written later by a job, is German too: the language was kept with the follower.
     await edit(w, { jobTitle: 'Leiterin Technik' })

@@ -4,11 +4,9 @@
 
 import { translator } from '#app/utils/i18n/translate'
 import { isLanguage, type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
-import { FOLLOW_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
+import { FOLLOW_CONFIRMATION_LINK, lifetimeDays } from '#app/validation/token-lifetimes'
 import type { OutboxAttachment } from '#drizzle/schema'
 import { type EmailBranding, renderActionEmail } from './layout.server'
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** The confirmation: nothing else is ever sent to the address before its link is opened. */
 export function followConfirmEmail(options: {
@@ -32,7 +30,7 @@ export function followConfirmEmail(options: {
     ],
     action: { label: t('followEmail.confirmAction'), url: confirmUrl },
     footnote: t('followEmail.confirmFootnote', {
-      count: Math.round(FOLLOW_CONFIRMATION_LINK.ms / DAY_MS),
+      count: lifetimeDays(FOLLOW_CONFIRMATION_LINK),
     }),
   })
   return { to, subject: t('followEmail.confirmSubject', { ownerName }), html, text }

@@ -129,4 +129,34 @@ export const de: Catalogue = {
   'followEmail.movedViewCompany': 'Karte von {agency} ansehen',
   'followEmail.movedFootnote':
     'Sie erhalten diese E-Mail einmalig, weil Sie gebeten haben, informiert zu werden, wenn sich die Karte von {ownerName} ändert.',
+  // The follow links' pages (ADR 102): the confirmation and the way out.
+  'followPage.title': 'Auf dem Laufenden halten',
+  'followPage.stopPageTitle': 'Updates abbestellen',
+  'followPage.confirmedTitle': 'Sie folgen dieser Karte',
+  'followPage.confirmedText':
+    'Sie erhalten eine E-Mail mit der neuen Kontaktkarte, wenn sich die Angaben ändern, höchstens eine am Tag. Jede E-Mail enthält einen Link, um sie abzubestellen.',
+  'followPage.confirmedToast': 'Sie werden informiert, wenn sich die Karte ändert',
+  'followPage.invalidTitle': 'Ungültiger Link',
+  'followPage.linkInvalid': {
+    one: 'Dieser Link funktioniert nicht mehr: Er wurde bereits verwendet, ist älter als {count} Tag oder ist unvollständig.',
+    other:
+      'Dieser Link funktioniert nicht mehr: Er wurde bereits verwendet, ist älter als {count} Tage oder ist unvollständig.',
+  },
+  'followPage.askTitle': 'Über {ownerName} auf dem Laufenden bleiben',
+  'followPage.askText':
+    'Erhalten Sie eine E-Mail mit der neuen Kontaktkarte, wenn sich Position, Unternehmen, Telefon, E-Mail oder Foto von {ownerName} ändern.',
+  'followPage.confirming': 'Wird bestätigt...',
+  'followPage.confirm': 'Bestätigen',
+  'followPage.stopTitle': 'Updates zu dieser Karte abbestellen',
+  'followPage.stopText':
+    'Bestellen Sie die E-Mails ab, die Sie erhalten, wenn sich die Angaben dieser Karte ändern.',
+  'followPage.unsubscribing': 'Wird abbestellt...',
+  'followPage.unsubscribe': 'Abbestellen',
+  'followPage.stoppedTitle': 'Sie haben abbestellt',
+  'followPage.stoppedText': 'Sie erhalten keine E-Mail mehr, wenn sich diese Karte ändert.',
+  'followPage.stoppedStatus': 'Updates abbestellt',
+  'followPage.invalidStopTitle': 'Ungültiger Abmeldelink',
+  'followPage.stopInvalid': 'Dieser Link ist ungültig. Öffnen Sie ihn erneut aus der E-Mail.',
+  'followPage.offTitle': 'Updates sind aus',
+  'followPage.offText': 'Sie erhalten keine E-Mails, wenn sich diese Karte ändert.',
 }

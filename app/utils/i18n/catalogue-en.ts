@@ -147,6 +147,35 @@ export const en = {
   'followEmail.movedViewCompany': 'View the {agency} card',
   'followEmail.movedFootnote':
     "You receive this email once, because you asked to be told when {ownerName}'s card changes.",
+  // The follow links' pages (ADR 102): the confirmation and the way out.
+  'followPage.title': 'Keep me updated',
+  'followPage.stopPageTitle': 'Stop updates',
+  'followPage.confirmedTitle': 'You are following this card',
+  'followPage.confirmedText':
+    'You will get an email with the new contact card when its details change, at most one a day. Every email has a link to stop them.',
+  'followPage.confirmedToast': 'You will be told when the card changes',
+  'followPage.invalidTitle': 'Invalid link',
+  'followPage.linkInvalid': {
+    one: 'This link no longer works: it was used already, it is more than {count} day old, or it is not complete.',
+    other:
+      'This link no longer works: it was used already, it is more than {count} days old, or it is not complete.',
+  },
+  'followPage.askTitle': 'Keep me updated about {ownerName}',
+  'followPage.askText':
+    "Get an email with the new contact card when {ownerName}'s title, company, phone, email or photo changes.",
+  'followPage.confirming': 'Confirming...',
+  'followPage.confirm': 'Confirm',
+  'followPage.stopTitle': 'Stop updates about this card',
+  'followPage.stopText': "Stop the emails you get when this card's details change.",
+  'followPage.unsubscribing': 'Unsubscribing...',
+  'followPage.unsubscribe': 'Unsubscribe',
+  'followPage.stoppedTitle': 'You are unsubscribed',
+  'followPage.stoppedText': 'You will no longer get an email when this card changes.',
+  'followPage.stoppedStatus': 'Updates stopped',
+  'followPage.invalidStopTitle': 'Invalid unsubscribe link',
+  'followPage.stopInvalid': 'This link is not valid. Open it again from the email.',
+  'followPage.offTitle': 'Updates are off',
+  'followPage.offText': 'You do not get emails when this card changes.',
 } as const satisfies Record<string, Message>
 
 export type MessageKey = keyof typeof en

@@ -130,4 +130,33 @@ export const es: Catalogue = {
   'followEmail.movedViewCompany': 'Ver la tarjeta de {agency}',
   'followEmail.movedFootnote':
     'Recibes este correo una sola vez, porque pediste que te avisáramos cuando cambie la tarjeta de {ownerName}.',
+  // The follow links' pages (ADR 102): the confirmation and the way out.
+  'followPage.title': 'Mantenerme al día',
+  'followPage.stopPageTitle': 'Dejar de recibir novedades',
+  'followPage.confirmedTitle': 'Sigues esta tarjeta',
+  'followPage.confirmedText':
+    'Recibirás un correo con la nueva ficha de contacto cuando cambien sus datos, como máximo uno al día. Cada correo incluye un enlace para dejar de recibirlos.',
+  'followPage.confirmedToast': 'Te avisaremos cuando cambie la tarjeta',
+  'followPage.invalidTitle': 'Enlace no válido',
+  'followPage.linkInvalid': {
+    one: 'Este enlace ya no funciona: ya se usó, tiene más de {count} día o no está completo.',
+    other: 'Este enlace ya no funciona: ya se usó, tiene más de {count} días o no está completo.',
+  },
+  'followPage.askTitle': 'Mantenerme al día sobre {ownerName}',
+  'followPage.askText':
+    'Recibe un correo con la nueva ficha de contacto cuando cambien el cargo, la empresa, el teléfono, el correo o la foto de {ownerName}.',
+  'followPage.confirming': 'Confirmando...',
+  'followPage.confirm': 'Confirmar',
+  'followPage.stopTitle': 'Dejar de recibir novedades de esta tarjeta',
+  'followPage.stopText':
+    'Deja de recibir los correos que te llegan cuando cambian los datos de esta tarjeta.',
+  'followPage.unsubscribing': 'Cancelando la suscripción...',
+  'followPage.unsubscribe': 'Cancelar la suscripción',
+  'followPage.stoppedTitle': 'Has cancelado la suscripción',
+  'followPage.stoppedText': 'Ya no recibirás un correo cuando cambie esta tarjeta.',
+  'followPage.stoppedStatus': 'Novedades detenidas',
+  'followPage.invalidStopTitle': 'Enlace para cancelar no válido',
+  'followPage.stopInvalid': 'Este enlace no es válido. Vuelve a abrirlo desde el correo.',
+  'followPage.offTitle': 'Las novedades están desactivadas',
+  'followPage.offText': 'No recibes correos cuando cambia esta tarjeta.',
 }

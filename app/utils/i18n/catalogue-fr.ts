@@ -130,4 +130,34 @@ export const fr: Catalogue = {
   'followEmail.movedViewCompany': 'Voir la carte {agency}',
   'followEmail.movedFootnote':
     'Vous recevez cet e-mail une seule fois, car vous avez demandé à être prévenu lorsque la carte de {ownerName} change.',
+  // The follow links' pages (ADR 102): the confirmation and the way out.
+  'followPage.title': 'Me tenir informé',
+  'followPage.stopPageTitle': 'Arrêter les mises à jour',
+  'followPage.confirmedTitle': 'Vous suivez cette carte',
+  'followPage.confirmedText':
+    'Vous recevrez un e-mail avec la nouvelle fiche de contact lorsque ses coordonnées changent, au plus un par jour. Chaque e-mail contient un lien pour les arrêter.',
+  'followPage.confirmedToast': 'Vous serez prévenu lorsque la carte changera',
+  'followPage.invalidTitle': 'Lien non valide',
+  'followPage.linkInvalid': {
+    one: 'Ce lien ne fonctionne plus : il a déjà été utilisé, il date de plus de {count} jour ou il est incomplet.',
+    other:
+      'Ce lien ne fonctionne plus : il a déjà été utilisé, il date de plus de {count} jours ou il est incomplet.',
+  },
+  'followPage.askTitle': 'Me tenir informé au sujet de {ownerName}',
+  'followPage.askText':
+    'Recevez un e-mail avec la nouvelle fiche de contact lorsque la fonction, l’entreprise, le téléphone, l’e-mail ou la photo de {ownerName} change.',
+  'followPage.confirming': 'Confirmation...',
+  'followPage.confirm': 'Confirmer',
+  'followPage.stopTitle': 'Arrêter les mises à jour de cette carte',
+  'followPage.stopText':
+    'Arrêtez les e-mails que vous recevez lorsque les coordonnées de cette carte changent.',
+  'followPage.unsubscribing': 'Désabonnement...',
+  'followPage.unsubscribe': 'Se désabonner',
+  'followPage.stoppedTitle': 'Vous êtes désabonné',
+  'followPage.stoppedText': 'Vous ne recevrez plus d’e-mail lorsque cette carte change.',
+  'followPage.stoppedStatus': 'Mises à jour arrêtées',
+  'followPage.invalidStopTitle': 'Lien de désabonnement non valide',
+  'followPage.stopInvalid': 'Ce lien n’est pas valide. Ouvrez-le à nouveau depuis l’e-mail.',
+  'followPage.offTitle': 'Les mises à jour sont désactivées',
+  'followPage.offText': 'Vous ne recevez pas d’e-mail lorsque cette carte change.',
 }

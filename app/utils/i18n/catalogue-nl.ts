@@ -129,4 +129,34 @@ export const nl: Catalogue = {
   'followEmail.movedViewCompany': 'Bekijk de kaart van {agency}',
   'followEmail.movedFootnote':
     'U ontvangt deze e-mail eenmalig, omdat u hebt gevraagd op de hoogte te worden gehouden wanneer de kaart van {ownerName} verandert.',
+  // The follow links' pages (ADR 102): the confirmation and the way out.
+  'followPage.title': 'Houd me op de hoogte',
+  'followPage.stopPageTitle': 'Updates stoppen',
+  'followPage.confirmedTitle': 'U volgt deze kaart',
+  'followPage.confirmedText':
+    'U krijgt een e-mail met de nieuwe contactkaart wanneer de gegevens veranderen, hooguit één per dag. Elke e-mail bevat een link om ze te stoppen.',
+  'followPage.confirmedToast': 'U hoort het wanneer de kaart verandert',
+  'followPage.invalidTitle': 'Ongeldige link',
+  'followPage.linkInvalid': {
+    one: 'Deze link werkt niet meer: hij is al gebruikt, is ouder dan {count} dag of is niet volledig.',
+    other:
+      'Deze link werkt niet meer: hij is al gebruikt, is ouder dan {count} dagen of is niet volledig.',
+  },
+  'followPage.askTitle': 'Houd me op de hoogte over {ownerName}',
+  'followPage.askText':
+    'Ontvang een e-mail met de nieuwe contactkaart wanneer de functie, het bedrijf, de telefoon, het e-mailadres of de foto van {ownerName} verandert.',
+  'followPage.confirming': 'Bevestigen...',
+  'followPage.confirm': 'Bevestigen',
+  'followPage.stopTitle': 'Updates over deze kaart stoppen',
+  'followPage.stopText':
+    'Stop de e-mails die u krijgt wanneer de gegevens van deze kaart veranderen.',
+  'followPage.unsubscribing': 'Afmelden...',
+  'followPage.unsubscribe': 'Afmelden',
+  'followPage.stoppedTitle': 'U bent afgemeld',
+  'followPage.stoppedText': 'U krijgt geen e-mail meer wanneer deze kaart verandert.',
+  'followPage.stoppedStatus': 'Updates gestopt',
+  'followPage.invalidStopTitle': 'Ongeldige afmeldlink',
+  'followPage.stopInvalid': 'Deze link is niet geldig. Open hem opnieuw vanuit de e-mail.',
+  'followPage.offTitle': 'Updates staan uit',
+  'followPage.offText': 'U krijgt geen e-mails wanneer deze kaart verandert.',
 }

@@ -44,6 +44,10 @@ export function translator(language: Language): Translate {
   }
 }
 
+/** A route's meta in the page's language, which the root loader chose (ADR 105). */
+export const rootTranslator = (matches: readonly { data?: unknown }[] | undefined) =>
+  translator((matches?.[0]?.data as { language?: Language } | undefined)?.language ?? 'en')
+
 /** A date and time as the language writes it, in UTC unless a time zone is given. */
 export function formatDateTime(date: Date, language: Language, timeZone = 'UTC') {
   return new Intl.DateTimeFormat(language, {

@@ -2,13 +2,17 @@ import { VISITOR_PAGE_PATH } from '#app/utils/visitor-page'
 import { type Language, type LanguageSettings, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { languageOfRequest } from './negotiate'
 
+/** The follow links' pages (ADR 102), opened from a follower's email written in their language. */
+const FOLLOW_PAGE_PATH = /^\/follow\/(confirm|unsubscribe)$/
+
 /**
  * The pages that speak the visitor's language (ADR 105): a shared card, its short link and the
  * contact page standing in for one. Every other page is English and says so in `<html lang>`:
  * a lang that named a language the page does not speak would mislead screen readers. The
  * sign-in pages join this list once their texts are in the catalogues.
  */
-export const speaksVisitorLanguage = (pathname: string) => VISITOR_PAGE_PATH.test(pathname)
+export const speaksVisitorLanguage = (pathname: string) =>
+  VISITOR_PAGE_PATH.test(pathname) || FOLLOW_PAGE_PATH.test(pathname)
 
 /** The language a request's page is written in. */
 export function pageLanguage(request: Request, settings: LanguageSettings): Language {
