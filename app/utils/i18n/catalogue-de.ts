@@ -96,4 +96,68 @@ export const de: Catalogue = {
   'receipt.action': 'Meine Daten ansehen oder löschen',
   'receipt.footnote':
     'Sie erhalten diese E-Mail einmal, als Bestätigung Ihrer Einwilligung. Bewahren Sie sie auf: Der Link führt zu Ihren Daten.',
+  // Die Anmeldeseiten (ADR 105).
+  'signIn.pageTitle': 'Anmelden · {name}',
+  'signIn.title': 'Anmelden',
+  'signIn.description':
+    'Willkommen zurück. Melden Sie sich an, um Ihre Karten zu verwalten und zu teilen.',
+  'signIn.signUpPrompt': 'Noch kein Konto?',
+  'signIn.signUp': 'Registrieren',
+  'signIn.email': 'E-Mail',
+  'signIn.password': 'Passwort',
+  'signIn.forgotPassword': 'Passwort vergessen',
+  'signIn.signingIn': 'Anmeldung läuft...',
+  'signIn.submit': 'Anmelden',
+  'signIn.sso': 'Mit SSO anmelden',
+  'signIn.failed': 'Anmeldung fehlgeschlagen. Bitte überprüfen Sie Ihre Zugangsdaten.',
+  'signIn.failure': 'Anmeldung fehlgeschlagen',
+  'signIn.toCreateCard': 'Sie müssen angemeldet sein, um eine digitale Karte zu erstellen',
+  'signIn.toSaveContacts': 'Sie müssen angemeldet sein, um Kontakte zu speichern',
+  'signIn.toConnect': 'Melden Sie sich an, um sich mit {firstName} zu vernetzen',
+  'forgot.pageTitle': 'Passwort vergessen',
+  'forgot.title': 'Passwort vergessen?',
+  'forgot.description':
+    'Geben Sie Ihre E-Mail-Adresse ein, und wir senden Ihnen einen Link zum Zurücksetzen.',
+  'forgot.back': 'Zurück zur Anmeldung',
+  'forgot.sending': 'Wird gesendet...',
+  'forgot.submit': 'Link zum Zurücksetzen senden',
+  'forgot.sent': 'Link zum Zurücksetzen gesendet! Bitte prüfen Sie Ihre E-Mails.',
+  'forgot.adminsGetLink':
+    'Administratoren dieser Agentur erhalten einen Link zum Zurücksetzen per E-Mail.',
+  'forgot.failure':
+    'Link zum Zurücksetzen konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
+  'reset.pageTitle': 'Passwort zurücksetzen',
+  'reset.title': 'Passwort zurücksetzen',
+  'reset.description': 'Wählen Sie ein neues Passwort für Ihr Konto.',
+  'reset.resetting': 'Wird zurückgesetzt...',
+  'reset.submit': 'Passwort zurücksetzen',
+  'reset.done':
+    'Ihr Passwort wurde zurückgesetzt! Sie können sich jetzt mit Ihrem neuen Passwort anmelden.',
+  'reset.failure': 'Passwort konnte nicht zurückgesetzt werden. Bitte versuchen Sie es erneut.',
+  'reset.invalidTitle': 'Ungültiger Link',
+  'reset.invalidLink':
+    'Dieser Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde bereits verwendet.',
+  'reset.requestNew': 'Neuen Link anfordern',
+  'newPassword.title': 'Neues Passwort wählen',
+  'newPassword.description': {
+    one: 'Ihr Passwort ist älter als {count} Tag. Wählen Sie ein neues, um fortzufahren.',
+    other: 'Ihr Passwort ist älter als {count} Tage. Wählen Sie ein neues, um fortzufahren.',
+  },
+  'newPassword.saving': 'Wird gespeichert...',
+  'newPassword.submit': 'Neues Passwort speichern',
+  'newPassword.updated': 'Passwort erfolgreich geändert',
+  'newPassword.failure': 'Passwort konnte nicht geändert werden',
+  'newPassword.same': 'Ihr neues Passwort muss sich von Ihrem bisherigen unterscheiden',
+  'newPassword.signOut': 'Abmelden',
+  'password.new': 'Neues Passwort',
+  'password.confirm': 'Passwort bestätigen',
+  'password.mismatch': 'Die Passwörter stimmen nicht überein',
+  'password.tooShort': {
+    one: 'Das Passwort muss mindestens {count} Zeichen lang sein',
+    other: 'Das Passwort muss mindestens {count} Zeichen lang sein',
+  },
+  'password.tooLong': {
+    one: 'Das Passwort darf höchstens {count} Zeichen lang sein',
+    other: 'Das Passwort darf höchstens {count} Zeichen lang sein',
+  },
 }
