@@ -2,7 +2,8 @@
 // browser that asks for German gets Olivia's card page in German (`lang="de"`, the page's own
 // words) with her own texts as she wrote them, at a phone's width, light and dark, axe-clean;
 // the page's switcher offers the agency's languages; and the agency's choice of languages on its
-// Branding screen is honoured: a language it does not offer falls back to its default.
+// Branding screen is honoured: a language it does not offer falls back to its default. The
+// sign-in page speaks German to the same browser.
 // Negotiation, cache keys and the receipt: tests/integration/visitor-language.test.ts.
 import http from 'node:http'
 import { type Browser, expect, type Page, test } from '@playwright/test'
@@ -114,6 +115,17 @@ test('a browser that asks for German gets the card page in German, the card’s 
     .click()
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
   await expect(page.getByRole('link', { name: 'Save Contact' })).toBeVisible()
+  await context.close()
+})
+
+test('a browser that asks for German gets the sign-in page in German', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE', viewport: PHONE })
+  const page = await context.newPage()
+  await page.goto(urlFor(HOSTS.alpha, '/auth/login'))
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible()
+  await expect(page.getByLabel('Passwort', { exact: true })).toBeVisible()
+  await expectAccessible(page, 'sign-in page in German')
   await context.close()
 })
 

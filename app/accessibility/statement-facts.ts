@@ -98,6 +98,7 @@ export const ACCESSIBILITY_FACTS = {
     'scan a card: the proposal (light)',
     'sending domain',
     'share sheet',
+    'sign-in page in German',
     'single sign-on settings',
     'single sign-on settings with a SAML provider',
     'team plans with billing, payment failed',

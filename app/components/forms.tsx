@@ -10,6 +10,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import * as Label from '@radix-ui/react-label'
 import { type InputHTMLAttributes, type ReactNode, useId, useMemo } from 'react'
 import type { z } from 'zod'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { SELECT_CLASS } from '#app/components/ui/select'
 import { cn } from '#app/utils/cn'
 import { SearchSchema } from '#app/validation/search'
@@ -48,8 +49,11 @@ export function useSchemaForm<
     id: string
     lastResult?: SubmissionResult<string[]> | null
     defaultValue?: DefaultValue<z.input<Schema>>
+    /** The schema's English messages in the page's language (ADR 105: the sign-in pages). */
+    translate?: (message: string) => string
   },
 ) {
+  const { translate } = options
   return withEveryError(
     useForm<z.input<Schema>, z.output<Schema>, string[]>({
       id: options.id,
@@ -59,7 +63,15 @@ export function useSchemaForm<
       ...FORM_VALIDATION,
       // The hidden intent names the form's purpose; it is never a change someone made.
       shouldDirtyConsider: (name) => name !== 'intent',
-      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+      onValidate: ({ formData }) => {
+        const submission = parseWithZod(formData, { schema })
+        if (translate && submission.status !== 'success' && submission.error) {
+          for (const [field, messages] of Object.entries(submission.error)) {
+            submission.error[field] = messages ? messages.map(translate) : messages
+          }
+        }
+        return submission
+      },
     }),
   )
 }
@@ -294,17 +306,19 @@ export function NewPasswordFields({
   // biome-ignore lint/suspicious/noExplicitAny: fields of any form whose schema has the two passwords
   fields: Record<'password' | 'confirmPassword', FieldMetadata<any, any, any>>
 }) {
+  // The reset link's and the expired password's pages speak the visitor's language (ADR 105).
+  const t = useTranslate()
   return (
     <>
       <FormField
-        label="New password"
+        label={t('password.new')}
         field={fields.password}
         type="password"
         autoComplete="new-password"
         autoFocus
       />
       <FormField
-        label="Confirm password"
+        label={t('password.confirm')}
         field={fields.confirmPassword}
         type="password"
         autoComplete="new-password"

@@ -3,24 +3,37 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
+import { requestTranslator } from '#app/auth/page-language.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { translatedPageHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { ssoRequiredMessage } from '#app/validation/sso'
 
-export const meta: MetaFunction = () => [{ title: 'Forgot password' }]
+// The page's language, which the root loader chose (ADR 105).
+export const meta: MetaFunction = ({ matches }) => [
+  {
+    title: translator(
+      (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
+    )('forgot.pageTitle'),
+  },
+]
 
-export const headers = actionAndLoaderHeaders
+export const headers = translatedPageHeaders
 export const loader = ({ request, context }: LoaderFunctionArgs) =>
   anonymousLoader(request, context)
 
-export const action = ({ request, context }: ActionFunctionArgs) =>
-  anonymousAction(request, context, {
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { t, translate } = await requestTranslator(request, context)
+  return anonymousAction(request, context, {
+    translate,
     schema: ForgotPasswordSchema,
     redirectTo: '/auth/login',
     handle: async ({ email }, { tenant }) => {
@@ -40,13 +53,14 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
       if (ssoDomain) {
         return {
           toast: ssoRequiredMessage(ssoDomain),
-          description: 'Administrators of this agency get a reset link by email.',
+          description: t('forgot.adminsGetLink'),
           type: 'info',
         }
       }
-      return 'Password reset link sent! Please check your email.'
+      return t('forgot.sent')
     },
   })
+}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -54,30 +68,38 @@ const NO_INTENTS = {}
 
 export default function ForgotPasswordPage() {
   const actionData = useActionData<typeof action>()
-  useClientFailureToast(actionData, NO_INTENTS, 'Failed to send reset link. Please try again.')
+  const t = useTranslate()
+  useClientFailureToast(actionData, NO_INTENTS, t('forgot.failure'))
   const navigation = useNavigation()
   const [form, fields] = useSchemaForm(ForgotPasswordSchema, {
     id: 'forgot-password',
     lastResult: actionData?.result,
+    translate: (message) => translateEnglish(message, t),
   })
   return (
     <AuthCard
-      title="Forgot your password?"
-      description="Enter your email and we'll send you a link to reset it."
+      title={t('forgot.title')}
+      description={t('forgot.description')}
       footer={
         <Link
           to="/auth/login"
           className="font-medium text-brand-text underline-offset-4 hover:underline"
         >
-          Back to sign in
+          {t('forgot.back')}
         </Link>
       }
     >
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <FormField label="Email" field={fields.email} type="email" autoComplete="email" autoFocus />
-        <StatusButton pending={navigation.state === 'submitting'} pendingText="Sending...">
-          Send Reset Link
+        <FormField
+          label={t('signIn.email')}
+          field={fields.email}
+          type="email"
+          autoComplete="email"
+          autoFocus
+        />
+        <StatusButton pending={navigation.state === 'submitting'} pendingText={t('forgot.sending')}>
+          {t('forgot.submit')}
         </StatusButton>
       </Form>
     </AuthCard>

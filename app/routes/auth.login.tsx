@@ -4,44 +4,48 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { signIn } from '#app/auth/accounts.server'
 import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
+import { requestTranslator } from '#app/auth/page-language.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
-import {
-  SIGN_IN_DESCRIPTION,
-  SIGN_IN_TITLE,
-  SIGN_UP_PROMPT,
-} from '#app/components/auth/sign-in-texts'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { offersSsoSignIn } from '#app/sso/sso-sign-in.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { translatedPageHeaders } from '#app/utils/route-headers'
 import { signedInToast } from '#app/validation/account-deletion'
 import { LoginSchema } from '#app/validation/auth'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { rolePaths } from '#app/validation/roles'
 
 export const meta: MetaFunction = ({ matches }) => {
-  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
-  return [{ title: `Sign in · ${name ?? ''}` }]
+  const root = matches[0]?.data as { branding?: { name: string }; language?: Language } | undefined
+  // The page's language, which the root loader chose (ADR 105).
+  const t = translator(root?.language ?? SOURCE_LANGUAGE)
+  return [{ title: t('signIn.pageTitle', { name: root?.branding?.name ?? '' }) }]
 }
 
-export const headers = actionAndLoaderHeaders
+export const headers = translatedPageHeaders
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
+  const { t } = await requestTranslator(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
   return {
     redirectTo,
-    info: await signInInfo(tenant, redirectTo),
+    info: await signInInfo(tenant, redirectTo, t),
     sso: await offersSsoSignIn(tenant),
   }
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) =>
-  anonymousAction(request, context, {
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { translate } = await requestTranslator(request, context)
+  return anonymousAction(request, context, {
+    translate,
     schema: LoginSchema,
     hideFields: ['password'],
     redirectTo: '/',
@@ -70,6 +74,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
       }
     },
   })
+}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -78,27 +83,29 @@ const NO_INTENTS = {}
 export default function LoginPage() {
   const { redirectTo, info, sso } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  useClientFailureToast(actionData, NO_INTENTS, 'Failed to sign in')
+  const t = useTranslate()
+  useClientFailureToast(actionData, NO_INTENTS, t('signIn.failure'))
   const navigation = useNavigation()
   const [form, fields] = useSchemaForm(LoginSchema, {
     id: 'login',
     lastResult: actionData?.result,
+    translate: (message) => translateEnglish(message, t),
   })
   const registerHref = redirectTo
     ? `/auth/register?${new URLSearchParams({ redirectTo })}`
     : '/auth/register'
   return (
     <AuthCard
-      title={SIGN_IN_TITLE}
-      description={SIGN_IN_DESCRIPTION}
+      title={t('signIn.title')}
+      description={t('signIn.description')}
       footer={
         <>
-          {SIGN_UP_PROMPT}{' '}
+          {t('signIn.signUpPrompt')}{' '}
           <Link
             to={registerHref}
             className="font-medium text-brand-text underline-offset-4 hover:underline"
           >
-            Sign up
+            {t('signIn.signUp')}
           </Link>
         </>
       }
@@ -107,9 +114,15 @@ export default function LoginPage() {
         {info ? <FormMessage tone="info">{info}</FormMessage> : null}
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
-        <FormField label="Email" field={fields.email} type="email" autoComplete="email" autoFocus />
         <FormField
-          label="Password"
+          label={t('signIn.email')}
+          field={fields.email}
+          type="email"
+          autoComplete="email"
+          autoFocus
+        />
+        <FormField
+          label={t('signIn.password')}
           field={fields.password}
           type="password"
           autoComplete="current-password"
@@ -119,11 +132,14 @@ export default function LoginPage() {
             to="/auth/forgot-password"
             className="text-sm text-brand-text underline-offset-4 hover:underline"
           >
-            Forgot password
+            {t('signIn.forgotPassword')}
           </Link>
         </div>
-        <StatusButton pending={navigation.state === 'submitting'} pendingText="Signing in...">
-          Sign In
+        <StatusButton
+          pending={navigation.state === 'submitting'}
+          pendingText={t('signIn.signingIn')}
+        >
+          {t('signIn.submit')}
         </StatusButton>
       </Form>
       {/* The agency's single sign-on (ADR 088), once some address here can use it. */}
@@ -133,7 +149,7 @@ export default function LoginPage() {
             <Link
               to={redirectTo ? `/auth/sso?${new URLSearchParams({ redirectTo })}` : '/auth/sso'}
             >
-              Sign in with SSO
+              {t('signIn.sso')}
             </Link>
           </Button>
         </div>

@@ -8,23 +8,34 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
+import { requestTranslator } from '#app/auth/page-language.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
-import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from '#app/utils/route-headers'
+import { en } from '#app/utils/i18n/catalogue-en'
+import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { TOKEN_PAGE_HEADERS, translatedTokenPageHeaders } from '#app/utils/route-headers'
 import { ResetPasswordSchema } from '#app/validation/auth'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 
-export const headers = tokenPageHeaders
+export const headers = translatedTokenPageHeaders
 
-export const meta: MetaFunction = () => [{ title: 'Reset password' }]
+// The page's language, which the root loader chose (ADR 105).
+export const meta: MetaFunction = ({ matches }) => [
+  {
+    title: translator(
+      (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
+    )('reset.pageTitle'),
+  },
+]
 
 const TOKEN = /^[a-z2-7]{52}$/
-const INVALID_LINK_MESSAGE =
-  'This password reset link is invalid, has expired or has already been used.'
+const INVALID_LINK_MESSAGE = en['reset.invalidLink']
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = await requireTenant(context)
@@ -34,7 +45,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const { t, translate } = await requestTranslator(request, context)
   return formAction(request, {
+    translate,
     guard: () => requireTenant(context),
     schema: ResetPasswordSchema,
     hideFields: ['password', 'confirmPassword'],
@@ -43,16 +56,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     handle: async ({ token, password }, tenant) => {
       const done = TOKEN.test(token) && (await resetPassword(tenant, token, password))
       if (!done) return new Refusal('invalid', INVALID_LINK_MESSAGE)
-      return 'Password has been reset successfully! You can now log in with your new password.'
+      return t('reset.done')
     },
   })
 }
 
 function InvalidLink() {
+  const t = useTranslate()
   return (
-    <AuthCard title="Invalid Reset Link" description={INVALID_LINK_MESSAGE}>
+    <AuthCard title={t('reset.invalidTitle')} description={t('reset.invalidLink')}>
       <Button asChild className="w-full">
-        <Link to="/auth/forgot-password">Request New Link</Link>
+        <Link to="/auth/forgot-password">{t('reset.requestNew')}</Link>
       </Button>
     </AuthCard>
   )
@@ -65,22 +79,28 @@ const NO_INTENTS = {}
 export default function ResetPasswordPage() {
   const { token } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  useClientFailureToast(actionData, NO_INTENTS, 'Failed to reset password. Please try again.')
+  const t = useTranslate()
+  useClientFailureToast(actionData, NO_INTENTS, t('reset.failure'))
   const navigation = useNavigation()
   const [form, fields] = useSchemaForm(ResetPasswordSchema, {
     id: 'reset-password',
     lastResult: actionData?.result,
+    translate: (message) => translateEnglish(message, t),
   })
-  // Only the link's refusal turns the page into the invalid-link state.
-  if (!token || actionData?.error === INVALID_LINK_MESSAGE) return <InvalidLink />
+  // Only the link's refusal (in the page's language, as the action said it) turns the page
+  // into the invalid-link state.
+  if (!token || actionData?.error === t('reset.invalidLink')) return <InvalidLink />
   return (
-    <AuthCard title="Reset your password" description="Choose a new password for your account.">
+    <AuthCard title={t('reset.title')} description={t('reset.description')}>
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields fields={fields} />
-        <StatusButton pending={navigation.state === 'submitting'} pendingText="Resetting...">
-          Reset Password
+        <StatusButton
+          pending={navigation.state === 'submitting'}
+          pendingText={t('reset.resetting')}
+        >
+          {t('reset.submit')}
         </StatusButton>
       </Form>
     </AuthCard>

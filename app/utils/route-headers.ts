@@ -19,9 +19,25 @@ export const actionAndLoaderHeaders: HeadersFunction = ({ actionHeaders, loaderH
  * For a page whose URL carries a token (a reset or confirmation link): the token must not leak
  * to other sites through the Referer header, and the page is not stored.
  */
+/**
+ * For a sign-in page written in the visitor's language (ADR 105): the action's and loader's
+ * headers, and `Vary: Accept-Language`, so a shared cache keeps one answer per language.
+ */
+export const translatedPageHeaders: HeadersFunction = (args) => {
+  const headers = new Headers(actionAndLoaderHeaders(args))
+  headers.set('Vary', 'Accept-Language')
+  return headers
+}
+
 export const TOKEN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }
 
 export const tokenPageHeaders: HeadersFunction = () => TOKEN_PAGE_HEADERS
+
+/** A token page in the visitor's language (the reset link): both of the above. */
+export const translatedTokenPageHeaders: HeadersFunction = () => ({
+  ...TOKEN_PAGE_HEADERS,
+  Vary: 'Accept-Language',
+})
 
 /**
  * For an image other sites show: a public card's QR code and the media of cards and agencies, in

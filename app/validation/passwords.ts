@@ -11,10 +11,29 @@ export const PASSWORD_MIN_LENGTH = 6
 export const STAFF_PASSWORD_MIN_LENGTH = 8
 export const PASSWORD_MAX_LENGTH = 200
 
-export const passwordTooShort = (min: number) => `Password must be at least ${min} characters`
+/**
+ * The length messages with their plural (ADR 105: the English catalogue's, which the sign-in
+ * pages translate); `{count}` is the number.
+ */
+export const PASSWORD_TOO_SHORT_MESSAGE = {
+  one: 'Password must be at least {count} character',
+  other: 'Password must be at least {count} characters',
+} as const
+export const PASSWORD_TOO_LONG_MESSAGE = {
+  one: 'Password must be at most {count} character',
+  other: 'Password must be at most {count} characters',
+} as const
+/** A length message as the schemas write it: `least` or `most`, and the number. */
+export const PASSWORD_LENGTH_PATTERN = /^Password must be at (least|most) (\d+) characters$/
+
+export const passwordTooShort = (min: number) =>
+  PASSWORD_TOO_SHORT_MESSAGE.other.replace('{count}', String(min))
 export const PASSWORD_TOO_SHORT = passwordTooShort(PASSWORD_MIN_LENGTH)
 export const STAFF_PASSWORD_TOO_SHORT = passwordTooShort(STAFF_PASSWORD_MIN_LENGTH)
-export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_LENGTH} characters`
+export const PASSWORD_TOO_LONG = PASSWORD_TOO_LONG_MESSAGE.other.replace(
+  '{count}',
+  String(PASSWORD_MAX_LENGTH),
+)
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match'
 
 /**

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 import { rootLoader } from '#app/navigation/root-loader.server'
+import * as login from '#app/routes/auth.login'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
@@ -338,5 +339,65 @@ describe('the card page in the visitor’s language', () => {
     expect(receipt?.text).toContain('Meine Daten ansehen oder löschen')
     // The agency's consent text stays as it wrote it.
     expect(receipt?.text).toContain('Ich stimme zu.')
+  })
+})
+
+describe('the sign-in pages in the visitor’s language', () => {
+  const signIn = (world: World, fields: Record<string, string>, ip: string, language?: string) =>
+    settle(() =>
+      login.action({
+        request: new Request(`http://${world.host}/auth/login`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            ...(language ? { 'Accept-Language': language } : {}),
+          },
+          body: new URLSearchParams(fields).toString(),
+        }),
+        context: contextFor(world.host, ip),
+        params: {},
+      }),
+    )
+
+  test('the page speaks German to a German browser, English by default; sign-up stays English', async () => {
+    const world = await agency()
+    expect(await pageLanguageOf(world, 'de-DE,de;q=0.9', '/auth/login')).toBe('de')
+    expect(await pageLanguageOf(world, 'fr', '/auth/forgot-password')).toBe('fr')
+    expect(await pageLanguageOf(world, undefined, '/auth/login')).toBe('en')
+    expect(await pageLanguageOf(world, 'de', '/auth/register')).toBe('en')
+    const page = await settle(() =>
+      login.loader({
+        request: requestFor(world.host, '/auth/login?redirectTo=%2Fonboarding%3Fmode%3Dcard', {
+          headers: { 'Accept-Language': 'de' },
+        }),
+        context: contextFor(world.host),
+        params: {},
+      }),
+    )
+    expect(((await page.json()) as { info: string }).info).toBe(
+      'Sie müssen angemeldet sein, um eine digitale Karte zu erstellen',
+    )
+    const headers = login.headers as (args: unknown) => Headers
+    expect(
+      headers({ actionHeaders: new Headers(), loaderHeaders: new Headers() }).get('Vary'),
+    ).toBe('Accept-Language')
+  })
+
+  test('refusals in German for Accept-Language: de, in English without it', async () => {
+    const world = await agency()
+    const empty = await signIn(world, { email: '', password: '' }, '198.51.100.81', 'de')
+    expect(empty.status).toBe(400)
+    const errors = await replyErrors(empty)
+    expect(errors.email).toEqual(['Bitte geben Sie eine gültige E-Mail-Adresse ein'])
+    expect(errors.password).toEqual(['Das Passwort muss mindestens 6 Zeichen lang sein'])
+    const credentials = { email: 'nobody@example.test', password: 'wrong-password' }
+    const german = await signIn(world, credentials, '198.51.100.82', 'de-DE,de;q=0.9')
+    expect(((await german.json()) as { error: string }).error).toBe(
+      'Anmeldung fehlgeschlagen. Bitte überprüfen Sie Ihre Zugangsdaten.',
+    )
+    const english = await signIn(world, credentials, '198.51.100.83')
+    expect(((await english.json()) as { error: string }).error).toBe(
+      'Failed to sign in. Please check your credentials.',
+    )
   })
 })

@@ -127,14 +127,16 @@ describe('negotiation', () => {
     expect(languageOfRequest(request('http://a.localhost/card/x'), settings)).toBe('fr')
   })
 
-  test('only the card pages speak the visitor’s language', () => {
+  test('only the card and sign-in pages speak the visitor’s language', () => {
     const german = (path: string) =>
       new Request(`http://a.localhost${path}`, { headers: { 'Accept-Language': 'de' } })
     expect(pageLanguage(german('/card/abc'), LANGUAGE_DEFAULTS)).toBe('de')
     expect(pageLanguage(german('/c/ada'), LANGUAGE_DEFAULTS)).toBe('de')
     expect(pageLanguage(german('/contact/abc'), LANGUAGE_DEFAULTS)).toBe('de')
-    // Not in the catalogues yet (ADR 105): English, and `lang="en"` says so.
-    expect(pageLanguage(german('/auth/login'), LANGUAGE_DEFAULTS)).toBe('en')
+    expect(pageLanguage(german('/auth/login'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/reset-password'), LANGUAGE_DEFAULTS)).toBe('de')
+    // Not in the catalogues (ADR 105): English, and `lang="en"` says so.
+    expect(pageLanguage(german('/auth/register'), LANGUAGE_DEFAULTS)).toBe('en')
     expect(pageLanguage(german('/dashboard/end-user'), LANGUAGE_DEFAULTS)).toBe('en')
   })
 

@@ -4,6 +4,7 @@ import { getFormProps } from '@conform-to/react'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { Copy, Download } from 'lucide-react'
 import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
@@ -249,13 +250,15 @@ export function DisableForm({ lastResult }: { lastResult: LastResult }) {
 
 /** A way out for someone who cannot pass the step now: sign out (a POST, as everywhere). */
 export function SignOut() {
+  // Also the footer of the expired password's step, in the visitor's language (ADR 105).
+  const t = useTranslate()
   return (
     <Form method="POST" action="/auth/logout" className="inline">
       <button
         type="submit"
         className="font-medium text-brand-text underline-offset-4 hover:underline"
       >
-        Sign out
+        {t('newPassword.signOut')}
       </button>
     </Form>
   )

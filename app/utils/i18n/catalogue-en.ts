@@ -3,6 +3,8 @@
 // (tests/unit/i18n-catalogues.test.ts). `{name}` is a placeholder; an object is a plural, one
 // text per Intl.PluralRules category of the language.
 
+import { PASSWORD_TOO_LONG_MESSAGE, PASSWORD_TOO_SHORT_MESSAGE } from '#app/validation/passwords'
+
 export type PluralMessage = {
   one?: string
   two?: string
@@ -176,6 +178,59 @@ export const en = {
   'followPage.stopInvalid': 'This link is not valid. Open it again from the email.',
   'followPage.offTitle': 'Updates are off',
   'followPage.offText': 'You do not get emails when this card changes.',
+  // The sign-in pages (spec §5; ADR 105): sign-in, forgot, reset and new password.
+  'signIn.pageTitle': 'Sign in · {name}',
+  'signIn.title': 'Sign in',
+  'signIn.description': 'Welcome back. Sign in to manage and share your cards.',
+  'signIn.signUpPrompt': "Don't have an account?",
+  'signIn.signUp': 'Sign up',
+  'signIn.email': 'Email',
+  'signIn.password': 'Password',
+  'signIn.forgotPassword': 'Forgot password',
+  'signIn.signingIn': 'Signing in...',
+  'signIn.submit': 'Sign In',
+  'signIn.sso': 'Sign in with SSO',
+  'signIn.failed': 'Failed to sign in. Please check your credentials.',
+  'signIn.failure': 'Failed to sign in',
+  'signIn.toCreateCard': 'You must be logged in to create a digital card',
+  'signIn.toSaveContacts': 'You must be logged in to save contacts',
+  'signIn.toConnect': 'Sign in to connect with {firstName}',
+  'forgot.pageTitle': 'Forgot password',
+  'forgot.title': 'Forgot your password?',
+  'forgot.description': "Enter your email and we'll send you a link to reset it.",
+  'forgot.back': 'Back to sign in',
+  'forgot.sending': 'Sending...',
+  'forgot.submit': 'Send Reset Link',
+  'forgot.sent': 'Password reset link sent! Please check your email.',
+  'forgot.adminsGetLink': 'Administrators of this agency get a reset link by email.',
+  'forgot.failure': 'Failed to send reset link. Please try again.',
+  'reset.pageTitle': 'Reset password',
+  'reset.title': 'Reset your password',
+  'reset.description': 'Choose a new password for your account.',
+  'reset.resetting': 'Resetting...',
+  'reset.submit': 'Reset Password',
+  'reset.done': 'Password has been reset successfully! You can now log in with your new password.',
+  'reset.failure': 'Failed to reset password. Please try again.',
+  'reset.invalidTitle': 'Invalid Reset Link',
+  'reset.invalidLink': 'This password reset link is invalid, has expired or has already been used.',
+  'reset.requestNew': 'Request New Link',
+  'newPassword.title': 'Choose a new password',
+  'newPassword.description': {
+    one: 'Your password is more than {count} day old. Choose a new one to continue.',
+    other: 'Your password is more than {count} days old. Choose a new one to continue.',
+  },
+  'newPassword.saving': 'Saving...',
+  'newPassword.submit': 'Save new password',
+  'newPassword.updated': 'Password updated successfully',
+  'newPassword.failure': 'Failed to update password',
+  'newPassword.same': 'Your new password must be different from your current one',
+  'newPassword.signOut': 'Sign out',
+  'password.new': 'New password',
+  'password.confirm': 'Confirm password',
+  'password.mismatch': 'Passwords do not match',
+  // The schemas' own (one home: app/validation/passwords.ts).
+  'password.tooShort': PASSWORD_TOO_SHORT_MESSAGE,
+  'password.tooLong': PASSWORD_TOO_LONG_MESSAGE,
 } as const satisfies Record<string, Message>
 
 export type MessageKey = keyof typeof en

@@ -2,6 +2,7 @@
 // Intl.PluralRules and dates by Intl.DateTimeFormat, so the card page carries no i18n runtime
 // beyond the few strings it shows (the browser's Intl does the grammar).
 import type { Language } from '#app/validation/languages'
+import { PASSWORD_LENGTH_PATTERN } from '#app/validation/passwords'
 import { de } from './catalogue-de'
 import { type Catalogue, en, type MessageKey, type PluralMessage } from './catalogue-en'
 import { es } from './catalogue-es'
@@ -80,6 +81,11 @@ export function translateEnglish(message: string, t: Translate) {
   if (tooLong) {
     const key = tooLong[1] === 'Phone' ? 'lead.phoneTooLong' : 'lead.companyTooLong'
     return t(key, { count: Number(tooLong[2]) })
+  }
+  const passwordLength = PASSWORD_LENGTH_PATTERN.exec(message)
+  if (passwordLength) {
+    const key = passwordLength[1] === 'least' ? 'password.tooShort' : 'password.tooLong'
+    return t(key, { count: Number(passwordLength[2]) })
   }
   return message
 }

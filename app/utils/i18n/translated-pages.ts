@@ -5,14 +5,24 @@ import { languageOfRequest } from './negotiate'
 /** The follow links' pages (ADR 102), opened from a follower's email written in their language. */
 const FOLLOW_PAGE_PATH = /^\/follow\/(confirm|unsubscribe)$/
 
+/** The sign-in pages: sign-in, forgot password, the reset link and the expired password's step. */
+const SIGN_IN_PAGES = new Set([
+  '/auth/login',
+  '/auth/forgot-password',
+  '/auth/reset-password',
+  '/auth/new-password',
+])
+
 /**
  * The pages that speak the visitor's language (ADR 105): a shared card, its short link and the
- * contact page standing in for one. Every other page is English and says so in `<html lang>`:
- * a lang that named a language the page does not speak would mislead screen readers. The
- * sign-in pages join this list once their texts are in the catalogues.
+ * contact page standing in for one, the follow links' pages and the sign-in pages. Every other page is English and says
+ * so in `<html lang>`: a lang that named a language the page does not speak would mislead
+ * screen readers.
  */
 export const speaksVisitorLanguage = (pathname: string) =>
-  VISITOR_PAGE_PATH.test(pathname) || FOLLOW_PAGE_PATH.test(pathname)
+  VISITOR_PAGE_PATH.test(pathname) ||
+  FOLLOW_PAGE_PATH.test(pathname) ||
+  SIGN_IN_PAGES.has(pathname.replace(/\/$/, ''))
 
 /** The language a request's page is written in. */
 export function pageLanguage(request: Request, settings: LanguageSettings): Language {
