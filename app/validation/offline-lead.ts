@@ -3,35 +3,25 @@
 // returns. One schema for the page's form (checked before it is queued, so most mistakes show
 // while still offline) and the endpoint that receives it; the key makes a resend harmless.
 import { z } from 'zod'
-import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
+import {
+  contactFullName,
+  ENTER_CONTACT_NAME,
+  optionalContactCompany,
+  optionalContactEmail,
+  optionalContactPhone,
+} from './contact-fields'
+import { plainText } from './text'
 
-export const ENTER_LEAD_NAME = "Please enter the person's name"
-const ENTER_EMAIL = 'Please enter a valid email address'
+export const ENTER_LEAD_NAME = ENTER_CONTACT_NAME
 export const LEAD_NOTE_MAX_LENGTH = 2000
 export const BAD_IDEMPOTENCY_KEY = 'This lead has no valid key; please capture it again'
 
 /** The lead's fields as the owner types them; only the name is required. */
 export const OfflineLeadFieldsSchema = z.object({
-  fullName: z
-    .string({ error: ENTER_LEAD_NAME })
-    .trim()
-    .min(NAME_MIN_LENGTH, ENTER_LEAD_NAME)
-    .max(NAME_MAX_LENGTH.fullName, nameTooLong('Name', NAME_MAX_LENGTH.fullName))
-    .refine(isSingleLine, SINGLE_LINE_MESSAGE),
-  company: singleLineText(200, 'Company must be at most 200 characters').optional().default(''),
-  email: z
-    .union([
-      z.literal(''),
-      z
-        .string()
-        .trim()
-        .max(254, ENTER_EMAIL)
-        .pipe(z.email({ error: ENTER_EMAIL })),
-    ])
-    .optional()
-    .default(''),
-  phoneNumber: singleLineText(50, 'Phone must be at most 50 characters').optional().default(''),
+  fullName: contactFullName,
+  company: optionalContactCompany,
+  email: optionalContactEmail,
+  phoneNumber: optionalContactPhone,
   note: plainText(LEAD_NOTE_MAX_LENGTH, 'The note is too long').optional().default(''),
 })
 

@@ -2,12 +2,17 @@
 // contact proposed from it, which they correct before saving. One schema for the page's form and
 // the action.
 import { z } from 'zod'
-import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
+import {
+  contactFullName,
+  ENTER_CONTACT_NAME,
+  optionalContactCompany,
+  optionalContactEmail,
+  optionalContactPhone,
+} from './contact-fields'
+import { plainText, singleLineText } from './text'
 
-export const ENTER_CARD_NAME = "Please enter the person's name"
+export const ENTER_CARD_NAME = ENTER_CONTACT_NAME
 export const CHOOSE_CARD_PHOTO = 'Please take or choose a photo of the card'
-const ENTER_EMAIL = 'Please enter a valid email address'
 export const SCAN_NOTE_MAX_LENGTH = 2000
 
 /** The photo: a file the browser sends; its bytes are checked by the server (size, image). */
@@ -21,26 +26,11 @@ export const ReadCardSchema = z.object({
 /** The contact as the person corrected it; only the name is required. */
 export const SaveScannedSchema = z.object({
   intent: z.literal('save'),
-  fullName: z
-    .string({ error: ENTER_CARD_NAME })
-    .trim()
-    .min(NAME_MIN_LENGTH, ENTER_CARD_NAME)
-    .max(NAME_MAX_LENGTH.fullName, nameTooLong('Name', NAME_MAX_LENGTH.fullName))
-    .refine(isSingleLine, SINGLE_LINE_MESSAGE),
+  fullName: contactFullName,
   jobTitle: singleLineText(200, 'Title must be at most 200 characters').optional().default(''),
-  company: singleLineText(200, 'Company must be at most 200 characters').optional().default(''),
-  email: z
-    .union([
-      z.literal(''),
-      z
-        .string()
-        .trim()
-        .max(254, ENTER_EMAIL)
-        .pipe(z.email({ error: ENTER_EMAIL })),
-    ])
-    .optional()
-    .default(''),
-  phoneNumber: singleLineText(50, 'Phone must be at most 50 characters').optional().default(''),
+  company: optionalContactCompany,
+  email: optionalContactEmail,
+  phoneNumber: optionalContactPhone,
   website: singleLineText(200, 'Website must be at most 200 characters').optional().default(''),
   note: plainText(SCAN_NOTE_MAX_LENGTH, 'The note is too long').optional().default(''),
 })

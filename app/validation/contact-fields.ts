@@ -1,0 +1,37 @@
+// The fields of a contact someone types in for another person (a scanned card, a lead captured
+// offline): one home for their rules and messages, so the two forms cannot drift apart.
+import { z } from 'zod'
+import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
+import { isSingleLine, SINGLE_LINE_MESSAGE, singleLineText } from './text'
+
+export const ENTER_CONTACT_NAME = "Please enter the person's name"
+const ENTER_EMAIL = 'Please enter a valid email address'
+
+/** The person's full name: the one field a contact needs. */
+export const contactFullName = z
+  .string({ error: ENTER_CONTACT_NAME })
+  .trim()
+  .min(NAME_MIN_LENGTH, ENTER_CONTACT_NAME)
+  .max(NAME_MAX_LENGTH.fullName, nameTooLong('Name', NAME_MAX_LENGTH.fullName))
+  .refine(isSingleLine, SINGLE_LINE_MESSAGE)
+
+/** An email, or nothing. */
+export const optionalContactEmail = z
+  .union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .max(254, ENTER_EMAIL)
+      .pipe(z.email({ error: ENTER_EMAIL })),
+  ])
+  .optional()
+  .default('')
+
+export const optionalContactCompany = singleLineText(200, 'Company must be at most 200 characters')
+  .optional()
+  .default('')
+
+export const optionalContactPhone = singleLineText(50, 'Phone must be at most 50 characters')
+  .optional()
+  .default('')
