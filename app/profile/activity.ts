@@ -63,6 +63,7 @@ const LABELS: Record<string, string> = {
   'user.created': 'Created a user account',
   'user.seat_handed_over': "Handed a person's cards and contacts over to a successor",
   'user.seat_successor_cleared': "Cleared a departed person's successor",
+  'user.personal_card_claimed': 'Created a personal card to keep after leaving',
   'settings.seat_forwarding_updated': "Changed what a departed person's card links open",
   'announcement.sent': 'Sent an announcement',
   'card_template.created': 'Created a card template',

@@ -357,6 +357,10 @@ const SURFACES: Record<string, Shared | Own | PassToken | ApiKeySurface> = {
   // audited), only ever the signed-in person's own.
   'account.data-export.tsx': { kind: 'own', request: own('/account/data-export') },
   'account.data-export[.]zip.ts': { kind: 'own', request: own('/account/data-export.zip') },
+  // "My cards offline" (ADR 104): the owner's own cards, and the endpoint their queued leads
+  // reach (a POST only; its loader answers nothing).
+  'offline.tsx': { kind: 'own', request: own('/offline') },
+  'offline_.leads.ts': { kind: 'own', request: own('/offline/leads') },
   'profile._index.tsx': { kind: 'own', request: own('/profile') },
   // Any other profile path is the default profile (spec §2.4).
   'profile.$variant.tsx': { kind: 'own', request: own('/profile/role') },
