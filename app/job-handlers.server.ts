@@ -22,6 +22,7 @@ import { type JobHandlers, runDueJobs, startJobWorker } from '#app/jobs/worker.s
 import { sweepMedia } from '#app/media/media-sweep.server'
 import { accountDeletionJob, requeueOverdueDeletions } from '#app/people/account-deletion.server'
 import { movedNoticeJob } from '#app/people/personal-card.server'
+import { manageLinkJob } from '#app/people/personal-card-manage.server'
 import { refreshWalletPasses } from '#app/wallet/refresh-passes.server'
 import { cardViewsDigestJob } from '#app/webhooks/webhook-card-views.server'
 import { deliverWebhookJob } from '#app/webhooks/webhook-delivery.server'
@@ -76,6 +77,8 @@ export const jobHandlers: JobHandlers = {
   'card-follow.digest': followDigestJob,
   // A departed person's followers told once that they moved to a personal card (ADR 103).
   'personal-card.moved': movedNoticeJob,
+  // A personal card's owner asked for a link to edit or remove it (ADR 106).
+  'personal-card.manage-link': manageLinkJob,
 }
 
 export function startJobs(log: (message: string) => void) {

@@ -1859,12 +1859,17 @@ export const personalCards = pgTable(
     lastName: text('last_name').notNull(),
     email: text('email').notNull().default(''),
     phone: text('phone').notNull().default(''),
+    // The emailed link that lets the person edit or remove the card (ADR 106): only the SHA-256
+    // of its token, and when it was sent (it works for an hour).
+    manageTokenHash: text('manage_token_hash'),
+    manageLinkSentAt: timestamp('manage_link_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('personal_cards_org_id_key').on(t.organizationId, t.id),
     unique('personal_cards_org_slug_key').on(t.organizationId, t.slug),
+    uniqueIndex('personal_cards_org_manage_token_key').on(t.organizationId, t.manageTokenHash),
   ],
 )
 

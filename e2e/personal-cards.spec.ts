@@ -2,7 +2,8 @@
 // card and confirms; the agency hands her seat over to Sid and offers her a personal card; she
 // claims it from the emailed link with her personal address, then leaves; the follower is told
 // "has moved" with both cards, the personal card opens on the platform's own host, and the
-// agency's card still forwards to Sid.
+// agency's card still forwards to Sid. Then she edits and removes her card through a link
+// sent to its personal email.
 import { randomUUID } from 'node:crypto'
 import { expect, test } from '@playwright/test'
 import { urlFor } from './fixtures'
@@ -113,4 +114,35 @@ test('a seat handed over with a personal card keeps the person’s followers tol
   await page.goto(companyLink)
   await expect(page).toHaveURL(/\/c\/sid-staying(\?s=q)?$/)
   await visitor.close()
+
+  // Her card is hers to change (ADR 106): a link to its personal email, then edit and remove.
+  const own = await browser.newContext()
+  const mine = await own.newPage()
+  await mine.setViewportSize({ width: 375, height: 812 })
+  await mine.goto(personalLink)
+  await waitForHydration(mine)
+  await mine.getByRole('link', { name: 'Edit or remove this card' }).click()
+  await expect(
+    mine.getByRole('heading', { name: 'Edit or remove this card', level: 1 }),
+  ).toBeVisible()
+  await mine.getByLabel('Personal email').fill(personalEmail)
+  await mine.getByRole('button', { name: 'Email me a link' }).click()
+  await expect(mine.getByRole('heading', { name: 'Check your email', level: 1 })).toBeVisible()
+  const manageEmail = await newestEmailTo(personalEmail, 'Edit or remove your personal card')
+  await mine.goto(linkIn(manageEmail, '/personal-card/manage?token='))
+  await expect(
+    mine.getByRole('heading', { name: 'Edit your personal card', level: 1 }),
+  ).toBeVisible()
+  await expect(mine.getByLabel('Personal phone')).toHaveValue('+44 20 7946 0101')
+  await expectAccessible(mine, 'a personal card’s edit form')
+  await waitForHydration(mine)
+  await mine.getByLabel('Personal phone').fill('+44 20 7946 0202')
+  await mine.getByRole('button', { name: 'Save my card' }).click()
+  await expect(mine.getByText('Your personal card is saved.')).toBeVisible()
+  await mine.getByRole('button', { name: 'Remove my card' }).click()
+  const confirm = mine.getByRole('alertdialog', { name: 'Remove your personal card?' })
+  await confirm.getByRole('button', { name: 'Remove my card' }).click()
+  await expect(mine.getByText('Your personal card is removed.')).toBeVisible()
+  expect((await mine.goto(personalLink))?.status()).toBe(404)
+  await own.close()
 })

@@ -67,6 +67,7 @@ export const ACCESSIBILITY_FACTS = {
   phoneWidth: 375,
   featureStates: [
     'a personal card',
+    'a personal card’s edit form',
     'analytics at 375 px',
     'analytics at 375 px, dark theme',
     'API keys with a key',

@@ -20,7 +20,7 @@ import { findUsableConfirmationToken } from '#app/models/email-confirmations.ser
 import type { OutboxEmail } from '#app/models/outbox.server'
 import { enrolmentLinkChallenge, isSessionChallengeLive } from '#app/models/passkeys.server'
 import { findUsableResetToken } from '#app/models/password-resets.server'
-import { findOfferByToken } from '#app/models/personal-cards.server'
+import { findOfferByToken, findPersonalCardByManageToken } from '#app/models/personal-cards.server'
 import { findPendingInvitationByTokenHash } from '#app/models/team-invitations.server'
 import { findUserById } from '#app/models/users.server'
 import type { Queryable } from '#drizzle/db.server'
@@ -122,6 +122,8 @@ export async function isSecretLive(db: Queryable, organizationId: string, secret
       return Boolean(await findPendingFollowerByToken(db, organizationId, hash()))
     case 'personal-card-claim':
       return Boolean(await findOfferByToken(db, organizationId, hash()))
+    case 'personal-card-manage':
+      return Boolean(await findPersonalCardByManageToken(db, organizationId, hash()))
     case 'two-factor-enrolment':
       return isSessionChallengeLive(db, organizationId, enrolmentLinkChallenge(hash()))
     default:

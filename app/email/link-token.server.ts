@@ -24,6 +24,8 @@ export const LINK_PURPOSES = [
   'card-follow',
   // A departing person's offer of a personal card on the platform's host (ADR 103).
   'personal-card-claim',
+  // Editing or removing that personal card, sent to its personal email on request (ADR 106).
+  'personal-card-manage',
 ] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 

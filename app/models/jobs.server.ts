@@ -28,6 +28,7 @@ export type JobName =
   | 'webhook.card-views'
   | 'card-follow.digest'
   | 'personal-card.moved'
+  | 'personal-card.manage-link'
 
 export type NewJob = {
   name: JobName

@@ -4,7 +4,10 @@
 // personal card itself (`personal_cards`, the platform organization's rows: what the person typed).
 // Every query names its organization; time is the database's now().
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
-import { PERSONAL_CARD_CLAIM_LINK } from '#app/validation/token-lifetimes'
+import {
+  PERSONAL_CARD_CLAIM_LINK,
+  PERSONAL_CARD_MANAGE_LINK,
+} from '#app/validation/token-lifetimes'
 import type { Queryable } from '#drizzle/db.server'
 import {
   cardFollowers,
@@ -156,6 +159,98 @@ export async function findPersonalCardBySlug(
       ),
     )
     .limit(1)
+  return row
+}
+
+/**
+ * A new link to edit or remove the card (ADR 106), replacing any earlier one: its token's hash
+ * and the time it was sent. Undefined when no card has that slug.
+ */
+export async function setManageToken(
+  db: Queryable,
+  platformOrganizationId: string,
+  slug: string,
+  tokenHash: string,
+) {
+  const [row] = await db
+    .update(personalCards)
+    .set({ manageTokenHash: tokenHash, manageLinkSentAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(eq(personalCards.organizationId, platformOrganizationId), eq(personalCards.slug, slug)),
+    )
+    .returning({ id: personalCards.id })
+  return row
+}
+
+const usableManageToken = (tokenHash: string) =>
+  and(
+    eq(personalCards.manageTokenHash, tokenHash),
+    // How long the link works: its home is token-lifetimes.ts.
+    gt(
+      personalCards.manageLinkSentAt,
+      sql`now() - make_interval(secs => ${PERSONAL_CARD_MANAGE_LINK.ms / 1000})`,
+    ),
+  )
+
+/** The personal card an edit link opens, while the link works. */
+export async function findPersonalCardByManageToken(
+  db: Queryable,
+  platformOrganizationId: string,
+  tokenHash: string,
+) {
+  const [row] = await db
+    .select({
+      id: personalCards.id,
+      slug: personalCards.slug,
+      firstName: personalCards.firstName,
+      lastName: personalCards.lastName,
+      email: personalCards.email,
+      phone: personalCards.phone,
+    })
+    .from(personalCards)
+    .where(
+      and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
+    )
+    .limit(1)
+  return row
+}
+
+/**
+ * The person's edit, through a link that still works. A new email ends the link (it was sent
+ * to the old one). Undefined when the link no longer works.
+ */
+export async function updatePersonalCardByManageToken(
+  db: Queryable,
+  platformOrganizationId: string,
+  tokenHash: string,
+  card: { firstName: string; lastName: string; email: string; phone: string },
+) {
+  const [row] = await db
+    .update(personalCards)
+    .set({
+      ...card,
+      manageTokenHash: sql`case when ${personalCards.email} = ${card.email} then ${personalCards.manageTokenHash} end`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
+    )
+    .returning({ id: personalCards.id, slug: personalCards.slug })
+  return row
+}
+
+/** The person removes their card through a link that still works; undefined when it does not. */
+export async function deletePersonalCardByManageToken(
+  db: Queryable,
+  platformOrganizationId: string,
+  tokenHash: string,
+) {
+  const [row] = await db
+    .delete(personalCards)
+    .where(
+      and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
+    )
+    .returning({ id: personalCards.id, slug: personalCards.slug })
   return row
 }
 

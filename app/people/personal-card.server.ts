@@ -20,6 +20,7 @@ import {
   deletePersonalCard,
   findOfferByToken,
   findOfferForUser,
+  findPersonalCardBySlug,
   followersToTellMoved,
   insertPersonalCard,
   markMovedNotice,
@@ -78,7 +79,7 @@ export async function offerPersonalCardIn(
 }
 
 /** The platform organization's id (the personal cards' tenant). */
-async function platformOrganizationId() {
+export async function platformOrganizationId() {
   const platform = await withDatabase((db) => findOrganizationForHost(db, { kind: 'platform' }))
   if (!platform) throw new Error('no platform organization')
   return platform.id
@@ -146,6 +147,13 @@ export async function claimPersonalCard(
   return { slug }
 }
 
+/** The public address of a personal card that still exists (its owner may have removed it). */
+async function livePersonalCardUrl(slug: string) {
+  const platformId = await platformOrganizationId()
+  const card = await withTenant(platformId, (tx) => findPersonalCardBySlug(tx, platformId, slug))
+  return card ? personalCardUrl(card.slug) : null
+}
+
 /** The public address of a personal card, on the platform's host. */
 export async function personalCardUrl(slug: string) {
   const platform = await freshTenantOf(await platformOrganizationId())
@@ -188,7 +196,9 @@ export const movedNoticeJob: JobHandler = {
       return { person, slug: offer.personalCardSlug }
     })
     if (!found) return
-    const personalUrl = await personalCardUrl(found.slug)
+    // Removed by its owner (ADR 106): there is nowhere to send the followers.
+    const personalUrl = await livePersonalCardUrl(found.slug)
+    if (!personalUrl) return
     await withTenant(organizationId, async (tx) => {
       const followers = await followersToTellMoved(tx, organizationId, userId)
       const told = new Set<string>()

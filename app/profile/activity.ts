@@ -64,6 +64,8 @@ const LABELS: Record<string, string> = {
   'user.seat_handed_over': "Handed a person's cards and contacts over to a successor",
   'user.seat_successor_cleared': "Cleared a departed person's successor",
   'user.personal_card_claimed': 'Created a personal card to keep after leaving',
+  'personal_card.updated': 'A personal card was edited by its owner',
+  'personal_card.removed': 'A personal card was removed by its owner',
   'settings.seat_forwarding_updated': "Changed what a departed person's card links open",
   'announcement.sent': 'Sent an announcement',
   'card_template.created': 'Created a card template',

@@ -54,6 +54,10 @@ export const LIMITS = {
   // (ADR 054), per account and per client address: each one is an email.
   enrolmentEmailAccount: { max: 3, windowMs: 60 * MINUTE },
   enrolmentEmailIp: { max: 20, windowMs: 60 * MINUTE },
+  // Links to edit or remove a personal card (ADR 106), asked for on its public page: per card
+  // and per client address, counted for every request whatever the address typed.
+  personalCardLinkCard: { max: 3, windowMs: 60 * MINUTE },
+  personalCardLinkIp: { max: 20, windowMs: 60 * MINUTE },
   // Inviting the same address to the same team again sends a new email at most this often.
   invitationResend: { max: 1, windowMs: 10 * MINUTE },
   // Personal data exports a person asks for (ADR 052): each builds a zip of all their rows and

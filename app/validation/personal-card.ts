@@ -23,32 +23,66 @@ export const OFFER_PERSONAL_CARD_HINT =
 /** The hand-over's toast line when the offer went out. */
 export const PERSONAL_CARD_OFFERED = 'We emailed them a link to create a personal card.'
 
+/** The card's own fields: a name and the personal email or phone the person chooses. */
+const personalCardFields = {
+  firstName: requiredNameField('First name'),
+  lastName: requiredNameField('Last name'),
+  email: z
+    .string()
+    .trim()
+    .max(254, EMAIL_INVALID)
+    .optional()
+    .transform((value) => value ?? '')
+    .refine((value) => value === '' || z.email().safeParse(value).success, EMAIL_INVALID),
+  phone: z
+    .string()
+    .trim()
+    .max(PHONE_MAX_LENGTH, PHONE_TOO_LONG)
+    .optional()
+    .transform((value) => value ?? '')
+    .refine((value) => value === '' || PHONE_CHARACTERS.test(value), PHONE_INVALID),
+}
+
+const emailOrPhone = (value: { email: string; phone: string }, ctx: z.RefinementCtx) => {
+  if (!value.email && !value.phone) {
+    ctx.addIssue({ code: 'custom', path: ['email'], message: EMAIL_OR_PHONE_REQUIRED })
+  }
+}
+
 /**
  * The claim form: the name (prefilled from the account, which the person may change) and the
  * personal email and phone the person chooses to show; nothing of the agency's.
  */
 export const ClaimPersonalCardSchema = z
-  .object({
-    intent: z.literal('claim'),
-    firstName: requiredNameField('First name'),
-    lastName: requiredNameField('Last name'),
-    email: z
-      .string()
-      .trim()
-      .max(254, EMAIL_INVALID)
-      .optional()
-      .transform((value) => value ?? '')
-      .refine((value) => value === '' || z.email().safeParse(value).success, EMAIL_INVALID),
-    phone: z
-      .string()
-      .trim()
-      .max(PHONE_MAX_LENGTH, PHONE_TOO_LONG)
-      .optional()
-      .transform((value) => value ?? '')
-      .refine((value) => value === '' || PHONE_CHARACTERS.test(value), PHONE_INVALID),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.email && !value.phone) {
-      ctx.addIssue({ code: 'custom', path: ['email'], message: EMAIL_OR_PHONE_REQUIRED })
-    }
-  })
+  .object({ intent: z.literal('claim'), ...personalCardFields })
+  .superRefine(emailOrPhone)
+
+/** Where a personal card's owner asks for a link to edit or remove it (the platform's host). */
+export const personalCardManageRequestPath = (slug: string) => `${personalCardPath(slug)}/manage`
+/** Where that emailed link opens the card's edit form. */
+export const PERSONAL_CARD_MANAGE_PATH = '/personal-card/manage'
+
+/** The card page's way to its owner's edit form. */
+export const MANAGE_PERSONAL_CARD_LINK = 'Edit or remove this card'
+/** The answer to every request for a link, whether the address is the card's or not. */
+export const MANAGE_LINK_SENT = (words: string) =>
+  `If that is the email on this card, we sent it a link to edit or remove the card. The link works for ${words}.`
+export const MANAGE_LINK_INVALID =
+  'This link no longer works: it has expired, a newer one was sent, or the card was removed.'
+export const PERSONAL_CARD_SAVED = 'Your personal card is saved.'
+export const PERSONAL_CARD_REMOVED = 'Your personal card is removed.'
+
+/** Asking for that link: the card's personal email (the answer is the same for any address). */
+export const RequestManageLinkSchema = z.object({
+  email: z
+    .string({ error: EMAIL_INVALID })
+    .trim()
+    .max(254, EMAIL_INVALID)
+    .pipe(z.email(EMAIL_INVALID)),
+})
+
+/** The emailed link's form: save the card's fields, or remove the card. */
+export const ManagePersonalCardSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('save'), ...personalCardFields }).superRefine(emailOrPhone),
+  z.object({ intent: z.literal('remove') }),
+])

@@ -37,6 +37,11 @@ export const FOLLOW_CONFIRMATION_LINK = lifetime(7, 'day')
  * in their last days, but their work mailbox may close soon after.
  */
 export const PERSONAL_CARD_CLAIM_LINK = lifetime(14, 'day')
+/**
+ * Editing or removing one's personal card (ADR 106): asked for on the card's page and sent to its
+ * personal email, so short, like a password reset.
+ */
+export const PERSONAL_CARD_MANAGE_LINK = lifetime(1, 'hour')
 /** The emailed step before a two-factor enrolment (ADR 054). */
 export const TWO_FACTOR_ENROLMENT_LINK = lifetime(30, 'minute')
 

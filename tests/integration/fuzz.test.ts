@@ -16,7 +16,11 @@ import { resetEnvForTests } from '#app/env.server'
 import { askToFollow, confirmFollower } from '#app/models/card-followers.server'
 import { addContact } from '#app/models/contacts.server'
 import { storeMedia } from '#app/models/media.server'
-import { offerPersonalCard } from '#app/models/personal-cards.server'
+import {
+  insertPersonalCard,
+  offerPersonalCard,
+  setManageToken,
+} from '#app/models/personal-cards.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { insertSamlProvider } from '#app/models/sso-saml.server'
 import { insertInvitation } from '#app/models/team-invitations.server'
@@ -69,6 +73,8 @@ type Action = (args: {
  */
 type Actor =
   | 'anonymous'
+  // Signed out, on the platform's own host (a personal card's pages, ADR 106).
+  | 'platform visitor'
   | Role
   | 'fresh session'
   | 'invitee'
@@ -630,6 +636,24 @@ const FORMS: Form[] = [
     keys: ['firstName', 'lastName', 'email', 'phone', 'token'],
   },
   {
+    // Its owner asks for a link to edit or remove a personal card (ADR 106): PERSONAL_SLUG is a
+    // genuine personal card's, on the platform's host.
+    name: 'personal card: ask for an edit link',
+    file: 'p.$slug_.manage',
+    path: '/p/PERSONAL_SLUG/manage',
+    actor: 'platform visitor',
+    keys: ['email'],
+  },
+  {
+    // That link's form: MANAGE_TOKEN is a genuine one of another personal card.
+    name: 'personal card: edit or remove',
+    file: 'personal-card.manage',
+    path: '/personal-card/manage?token=MANAGE_TOKEN',
+    actor: 'platform visitor',
+    intents: ['save', 'remove'],
+    keys: ['firstName', 'lastName', 'email', 'phone', 'token'],
+  },
+  {
     // A lead's receipt link (ADR 050): RECEIPT_TOKEN is a genuine one of the end user's lead.
     name: "lead's data page",
     file: 'lead-data',
@@ -1119,6 +1143,7 @@ beforeAll(async () => {
   // Signed out, on the end user's host and card (the public card page shows it).
   const endUser = actors.get('end_user') as Signed
   actors.set('anonymous', { ...endUser, cookie: '' })
+  actors.set('platform visitor', { ...(actors.get('super_admin') as Signed), cookie: '' })
   linkTokens.set(
     'UNSUBSCRIBE_TOKEN',
     createUnsubscribeToken({
@@ -1155,6 +1180,16 @@ beforeAll(async () => {
     offerPersonalCard(tx, endUser.organizationId, endUser.userId, hashToken(claimToken), null),
   )
   linkTokens.set('CLAIM_TOKEN', claimToken)
+  // Two personal cards on the platform (ADR 106): one whose page asks for an edit link, and one
+  // whose emailed link is open (a fuzzed removal must not take the first away).
+  const manageToken = newLinkToken()
+  await withTenant(platform.id, async (tx) => {
+    const card = { firstName: 'Fuzz', lastName: 'Person', email: 'fuzz-own@home.test', phone: '' }
+    await insertPersonalCard(tx, platform.id, { slug: 'fuzz-person-asks', ...card })
+    await insertPersonalCard(tx, platform.id, { slug: 'fuzz-person-edits', ...card })
+    await setManageToken(tx, platform.id, 'fuzz-person-edits', hashToken(manageToken))
+  })
+  linkTokens.set('MANAGE_TOKEN', manageToken)
   // A SAML provider of the end user's agency, its IdP's real certificate (ADR 090).
   const samlIdp = parseIdpMetadata(startSamlIdp().metadata)
   if (!samlIdp.ok) throw new Error(samlIdp.message)
@@ -1690,8 +1725,13 @@ async function send(form: Form, action: Action, payload: Payload, cookie: string
   if (cookie) headers.set('Cookie', cookie)
   if (form.scimBearer) headers.set('Authorization', `Bearer ${await scimTokenOf(signed)}`)
   if (form.apiBearer) headers.set('Authorization', `Bearer ${await apiKeyOf(signed)}`)
-  const slug = form.path.includes('SLUG') ? await currentSlugOf(cardId) : ''
+  const slug = form.path.includes('PERSONAL_SLUG')
+    ? 'fuzz-person-asks'
+    : form.path.includes('SLUG')
+      ? await currentSlugOf(cardId)
+      : ''
   const path = form.path
+    .replace('PERSONAL_SLUG', slug)
     .replace('CARD', cardId)
     .replace('SLUG', slug)
     .replace(/[A-Z]+_TOKEN/, (name) => linkTokens.get(name) ?? name)

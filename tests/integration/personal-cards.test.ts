@@ -5,7 +5,7 @@
 // host has no /p/ page), and the followers told "has moved" once the person has left: one email
 // each with both cards and the one-click way out, never twice, never while the person is active,
 // and the digest stays quiet. The agency keeps its contacts and its forwarding.
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { linkTokenOf } from '#app/email/link-token.server'
 import { runJobsNow } from '#app/job-handlers.server'
@@ -15,14 +15,23 @@ import {
   loader as usersLoader,
 } from '#app/routes/dashboard.agency.users._index'
 import * as pageRoute from '#app/routes/p.$slug'
+import * as manageRequestRoute from '#app/routes/p.$slug_.manage'
 import * as claimRoute from '#app/routes/personal-card.claim'
+import * as manageRoute from '#app/routes/personal-card.manage'
 import {
+  EMAIL_INVALID,
   EMAIL_OR_PHONE_REQUIRED,
+  MANAGE_LINK_INVALID,
+  MANAGE_LINK_SENT,
   PERSONAL_CARD_OFFERED,
+  PERSONAL_CARD_REMOVED,
+  PERSONAL_CARD_SAVED,
   PHONE_INVALID,
 } from '#app/validation/personal-card'
+import { PERSONAL_CARD_MANAGE_LINK } from '#app/validation/token-lifetimes'
 import { getDb, withTenant } from '#drizzle/db.server'
 import {
+  auditEvents,
   cardFollowers,
   digitalCards,
   emailOutbox,
@@ -370,5 +379,191 @@ describe('a personal card offered at a hand-over', () => {
       }),
     )
     expect(loaded.status).toBe(200)
+  })
+})
+
+/** Hands the seat over with an offer and claims it with a personal email: the card's slug. */
+async function claimedCard(name: string, email: string) {
+  const w = await world(name)
+  await handOver(w, true)
+  const claimed = await claim(w.host, await claimLink(w), {
+    firstName: 'Dora',
+    lastName: 'Departing',
+    email,
+    phone: '+44 20 7946 0000',
+  })
+  const { url } = (await claimed.json()) as { url: string }
+  return { w, slug: new URL(url).pathname.replace('/p/', '') }
+}
+
+const askForLink = (host: string, slug: string, email: string, clientIp?: string) =>
+  settle(() =>
+    manageRequestRoute.action({
+      request: formRequest(host, `/p/${slug}/manage`, { email }),
+      context: contextFor(host, clientIp),
+      params: { slug },
+    }),
+  )
+
+const showManage = (host: string, url: URL) =>
+  settle(() =>
+    manageRoute.loader({
+      request: requestFor(host, `${url.pathname}${url.search}`),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+
+const manage = (host: string, url: URL, fields: Record<string, string>) =>
+  settle(() =>
+    manageRoute.action({
+      request: formRequest(host, `${url.pathname}${url.search}`, fields),
+      context: contextFor(host),
+      params: {},
+    }),
+  )
+
+const manageLinksTo = async (email: string) =>
+  (await outboxTo(platform.id, email)).filter(
+    (row) => row.subject === 'Edit or remove your personal card',
+  )
+
+const cardRow = async (slug: string) =>
+  (await getDb().select().from(personalCards).where(eq(personalCards.slug, slug)))[0]
+
+describe('its owner edits or removes a personal card (ADR 106)', () => {
+  test('a link goes to the card’s own email only, and edits or removes the card', async () => {
+    const { w, slug } = await claimedCard('Editing Agency', 'dora-edit@home.test')
+    const sent = MANAGE_LINK_SENT(PERSONAL_CARD_MANAGE_LINK.words)
+
+    // The request page is the platform's: an agency's host has none.
+    const shown = await settle(() =>
+      manageRequestRoute.loader({
+        request: requestFor('localhost', `/p/${slug}/manage`),
+        context: contextFor('localhost'),
+        params: { slug },
+      }),
+    )
+    expect(shown.status).toBe(200)
+    expect(JSON.stringify(await shown.json())).not.toContain('dora-edit@home.test')
+    expect((await askForLink(w.host, slug, 'dora-edit@home.test')).status).toBe(404)
+    expect((await askForLink('localhost', 'nobody-here', 'dora-edit@home.test')).status).toBe(404)
+
+    // Bad input is answered next to the field; any address gets the same answer.
+    expect((await replyErrors(await askForLink('localhost', slug, 'nope'))).email).toEqual([
+      EMAIL_INVALID,
+    ])
+    const stranger = await askForLink('localhost', slug, 'someone@else.test')
+    expect(stranger.status).toBe(200)
+    expect(await stranger.json()).toMatchObject({ sent })
+    const owner = await askForLink('localhost', slug, 'Dora-Edit@Home.test')
+    expect(await owner.json()).toMatchObject({ sent })
+    await runJobsNow()
+    expect(await outboxTo(platform.id, 'someone@else.test')).toEqual([])
+    const [email, ...others] = await manageLinksTo('dora-edit@home.test')
+    expect(others).toEqual([])
+    const url = linkIn(email?.text ?? '', '/personal-card/manage')
+    expect(url.hostname).toBe('localhost')
+
+    // The link opens on the platform's host only; GET writes nothing.
+    expect((await showManage(w.host, url)).status).toBe(404)
+    const form = await showManage('localhost', url)
+    expect(form.status).toBe(200)
+    expect(await form.json()).toMatchObject({
+      status: 'open',
+      card: { firstName: 'Dora', email: 'dora-edit@home.test', phone: '+44 20 7946 0000' },
+    })
+
+    // Bad input changes nothing.
+    const neither = await manage('localhost', url, {
+      intent: 'save',
+      firstName: 'Dora',
+      lastName: 'Departing',
+    })
+    expect(neither.status).toBe(400)
+    expect((await replyErrors(neither)).email).toEqual([EMAIL_OR_PHONE_REQUIRED])
+    expect((await cardRow(slug))?.phone).toBe('+44 20 7946 0000')
+
+    // A new phone is saved, and the link still works for the rest of its hour.
+    const saved = await manage('localhost', url, {
+      intent: 'save',
+      firstName: 'Dora',
+      lastName: 'Departing',
+      email: 'dora-edit@home.test',
+      phone: '+44 20 7946 1111',
+    })
+    expect(saved.status).toBe(200)
+    expect(await saved.json()).toMatchObject({ saved: PERSONAL_CARD_SAVED })
+    expect((await cardRow(slug))?.phone).toBe('+44 20 7946 1111')
+    expect((await showManage('localhost', url)).status).toBe(200)
+
+    // A new email ends the link: it was sent to the old address.
+    await manage('localhost', url, {
+      intent: 'save',
+      firstName: 'Dora',
+      lastName: 'Departing',
+      email: 'dora-new@home.test',
+      phone: '',
+    })
+    expect(await cardRow(slug)).toMatchObject({ email: 'dora-new@home.test', phone: '' })
+    const ended = await showManage('localhost', url)
+    expect(ended.status).toBe(404)
+    expect(await ended.json()).toMatchObject({ message: MANAGE_LINK_INVALID })
+
+    // A link from the new address removes the card; its page and the link are gone.
+    await askForLink('localhost', slug, 'dora-new@home.test')
+    await runJobsNow()
+    const [second] = await manageLinksTo('dora-new@home.test')
+    const removeUrl = linkIn(second?.text ?? '', '/personal-card/manage')
+    const removed = await manage('localhost', removeUrl, { intent: 'remove' })
+    expect(await removed.json()).toMatchObject({ removed: PERSONAL_CARD_REMOVED })
+    expect(await cardRow(slug)).toBeUndefined()
+    expect((await openPersonalCard('localhost', slug)).status).toBe(404)
+    expect((await manage('localhost', removeUrl, { intent: 'remove' })).status).toBe(404)
+    const audits = await getDb()
+      .select({ action: auditEvents.action })
+      .from(auditEvents)
+      .where(eq(auditEvents.organizationId, platform.id))
+    expect(audits.map((row) => row.action)).toEqual(
+      expect.arrayContaining(['personal_card.updated', 'personal_card.removed']),
+    )
+
+    // The followers of a person whose personal card is gone are told nothing.
+    await follower(w, 'late-fan@example.test')
+    await deactivate(w)
+    await runJobsNow()
+    expect(await movedTo(w, 'late-fan@example.test')).toEqual([])
+  })
+
+  test('a link lasts an hour, asks are limited per card whatever the address, no token rests', async () => {
+    const { slug } = await claimedCard('Limited Agency', 'dora-limit@home.test')
+    await askForLink('localhost', slug, 'dora-limit@home.test', '198.51.100.7')
+    await runJobsNow()
+    const [email] = await manageLinksTo('dora-limit@home.test')
+    const url = linkIn(email?.text ?? '', '/personal-card/manage')
+    const token = url.searchParams.get('token') ?? ''
+    const stored =
+      JSON.stringify(await getDb().select().from(personalCards)) +
+      JSON.stringify(
+        await getDb().select().from(emailOutbox).where(eq(emailOutbox.organizationId, platform.id)),
+      )
+    expect(stored).not.toContain(token)
+
+    // Past its hour, the link opens nothing and changes nothing.
+    await getDb()
+      .update(personalCards)
+      .set({ manageLinkSentAt: sql`now() - interval '61 minutes'` })
+      .where(eq(personalCards.slug, slug))
+    expect((await showManage('localhost', url)).status).toBe(404)
+    expect((await manage('localhost', url, { intent: 'remove' })).status).toBe(404)
+    expect(await cardRow(slug)).toBeDefined()
+
+    // Three asks an hour per card, from any address, for any email: the fourth is refused alike.
+    await askForLink('localhost', slug, 'x@else.test', '198.51.100.8')
+    await askForLink('localhost', slug, 'y@else.test', '198.51.100.9')
+    const limited = await askForLink('localhost', slug, 'dora-limit@home.test', '198.51.100.10')
+    expect(limited.status).toBe(429)
+    const other = await askForLink('localhost', slug, 'z@else.test', '198.51.100.11')
+    expect(other.status).toBe(429)
   })
 })

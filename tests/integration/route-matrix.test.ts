@@ -146,6 +146,10 @@ const ACCESS: Record<string, Role[] | 'any' | 'public' | 'no-loader' | 'platform
   // agency's host; a personal card is public, on the platform's host only.
   'personal-card.claim.tsx': 'public',
   'p.$slug.tsx': 'public',
+  // Its owner's way to edit or remove it (ADR 106): the platform's host only; the emailed
+  // token is the only authority.
+  'p.$slug_.manage.tsx': 'public',
+  'personal-card.manage.tsx': 'public',
   // A lead's receipt link (ADR 050): the token is the only authority, on its tenant's host.
   'lead-data.tsx': 'public',
   // An emailed invitation opens for anyone; only its action (accept, decline) needs sign-in.
@@ -626,6 +630,8 @@ const REFERENCES: Record<string, Reference> = {
   'personal-card.claim.tsx': 'personal-card-claim-token',
   // A personal card is a row of the platform organization, never of an agency (ADR 103).
   'p.$slug.tsx': 'none',
+  'p.$slug_.manage.tsx': 'none',
+  'personal-card.manage.tsx': 'none',
   'invitations.$token.tsx': 'invitation-token',
   'invitations.$token_.decline.tsx': 'invitation-token',
   'resources.upload.ts': 'none',
@@ -1905,6 +1911,23 @@ function writeAttempts(): Record<string, WriteAttempt[]> {
       {
         path: `/follow/confirm?token=${followConfirmTokenB}`,
         fields: { intent: 'confirm', token: followConfirmTokenB, ...injected },
+        params: {},
+        onlyOnA: true,
+      },
+    ],
+    // A personal card is the platform's (ADR 106): an agency's host answers 404 whatever is sent.
+    'p.$slug_.manage.tsx': [
+      {
+        path: '/p/nobody-here/manage',
+        fields: { email: b.email, ...injected },
+        params: { slug: 'nobody-here' },
+        onlyOnA: true,
+      },
+    ],
+    'personal-card.manage.tsx': [
+      {
+        path: `/personal-card/manage?token=${claimTokenB}`,
+        fields: { intent: 'remove', token: claimTokenB, ...injected },
         params: {},
         onlyOnA: true,
       },

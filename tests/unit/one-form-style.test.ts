@@ -98,6 +98,11 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'new recovery codes: one button',
   },
   {
+    file: 'app/components/people/personal-card-manage-page.tsx',
+    marker: 'value="remove"',
+    why: "a personal card's removal by its owner (ADR 106): one button",
+  },
+  {
     file: 'app/components/leads/lead-data-page.tsx',
     marker: 'value="delete"',
     why: "a lead's deletion of its data: one button",

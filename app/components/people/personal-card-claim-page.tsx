@@ -10,7 +10,7 @@ import type {
   personalCardClaimAction,
   personalCardClaimLoader,
 } from '#app/people/personal-card-route.server'
-import { ClaimPersonalCardSchema } from '#app/validation/personal-card'
+import { ClaimPersonalCardSchema, MANAGE_PERSONAL_CARD_LINK } from '#app/validation/personal-card'
 
 export function PersonalCardClaimPage() {
   const data = useLoaderData<typeof personalCardClaimLoader>()
@@ -38,6 +38,10 @@ export function PersonalCardClaimPage() {
           Open my personal card
         </a>
         <p className="mt-2 text-sm text-gray-600 dark:text-gray-400 break-all">{actionData.url}</p>
+        <p className="mt-4 text-sm text-gray-600 dark:text-gray-400">
+          To change or remove it later, open it and choose “{MANAGE_PERSONAL_CARD_LINK}”: we email a
+          link to the personal email on it.
+        </p>
       </AuthCard>
     )
   }

@@ -1,7 +1,11 @@
 // A person's own card on the platform's host (ADR 103): the name and the personal email and phone
 // they chose, as links a phone opens; nothing of an agency's.
-import { useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import type { personalCardLoader } from '#app/people/personal-card-route.server'
+import {
+  MANAGE_PERSONAL_CARD_LINK,
+  personalCardManageRequestPath,
+} from '#app/validation/personal-card'
 
 export function PersonalCardPage() {
   const { card } = useLoaderData<typeof personalCardLoader>()
@@ -32,6 +36,14 @@ export function PersonalCardPage() {
           ) : null}
         </ul>
       </div>
+      <p className="text-center text-sm text-gray-600 dark:text-gray-400">
+        <Link
+          to={personalCardManageRequestPath(card.slug)}
+          className="underline underline-offset-4"
+        >
+          {MANAGE_PERSONAL_CARD_LINK}
+        </Link>
+      </p>
     </main>
   )
 }

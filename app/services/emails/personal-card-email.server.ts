@@ -6,7 +6,10 @@
 // the one link that is not the agency's, because it is the person's own card.
 import { translator } from '#app/utils/i18n/translate'
 import { isLanguage, SOURCE_LANGUAGE } from '#app/validation/languages'
-import { PERSONAL_CARD_CLAIM_LINK } from '#app/validation/token-lifetimes'
+import {
+  PERSONAL_CARD_CLAIM_LINK,
+  PERSONAL_CARD_MANAGE_LINK,
+} from '#app/validation/token-lifetimes'
 import { type EmailBranding, renderActionEmail } from './layout.server'
 
 /** To the departing person: claim a card of their own, with nothing of the agency's on it. */
@@ -70,4 +73,25 @@ export function personalCardMovedEmail(options: {
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   }
+}
+
+/** To a personal card's own address, at its owner's request: edit or remove the card (ADR 106). */
+export function personalCardManageEmail(options: {
+  branding: EmailBranding
+  to: string
+  firstName: string
+  manageUrl: string
+}) {
+  const { branding, to, firstName, manageUrl } = options
+  const { html, text } = renderActionEmail({
+    branding,
+    heading: 'Edit or remove your personal card',
+    paragraphs: [
+      `Hello ${firstName},`,
+      'Someone asked, on your personal card, for a link to edit or remove it. Use it to change your name, email or phone, or to take the card down.',
+    ],
+    action: { label: 'Edit my personal card', url: manageUrl },
+    footnote: `The link works for ${PERSONAL_CARD_MANAGE_LINK.words}. If you did not ask for it, ignore this email: nothing changes.`,
+  })
+  return { to, subject: 'Edit or remove your personal card', html, text }
 }
