@@ -3,6 +3,7 @@
 // edit of the title, company, phone, an email or the photo marks the confirmed followers
 // (migration 0051's trigger) and queues this module's digest job, which sends each one email
 // with the card's new vCard, at most one a day per card.
+import { ONE_CLICK_FOLLOW_STOP_PATH } from '#app/auth/origin'
 import { openCard } from '#app/cards/card-gate.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
@@ -18,6 +19,7 @@ import {
 } from '#app/models/card-followers.server'
 import { insertJob } from '#app/models/jobs.server'
 import { getMediaBytes } from '#app/models/media.server'
+import type { OutboxEmail } from '#app/models/outbox.server'
 import {
   followConfirmEmail,
   followDigestEmail,
@@ -31,7 +33,6 @@ import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export const FOLLOW_CONFIRM_PATH = '/follow/confirm'
-export const FOLLOW_STOP_PATH = '/follow/unsubscribe'
 
 /** The card page's answer, alike whether the address followed the card already or not. */
 /** The page's answer in English; the card page says it in the visitor's language (ADR 105). */
@@ -120,23 +121,17 @@ export const followDigestJob: JobHandler = {
         email: card.workEmail || card.email || '',
       }
       for (const follower of followers) {
-        const { stopUrl, secret } = followerStopLink(branding.origin, organizationId, follower.id)
-        const message = followDigestEmail({
-          branding,
-          to: follower.email,
-          ownerName: nameOf(card),
-          details,
-          cardUrl,
-          stopUrl,
-          vcard: attachment,
-          language: follower.language,
-        })
-        await queueEmailIn(
-          tx,
-          organizationId,
-          { ...message, secrets: [secret] },
-          tenant.name,
-          'card-digest',
+        await queueFollowerEmailIn(tx, tenant, follower, (stopUrl) =>
+          followDigestEmail({
+            branding,
+            to: follower.email,
+            ownerName: nameOf(card),
+            details,
+            cardUrl,
+            stopUrl,
+            vcard: attachment,
+            language: follower.language,
+          }),
         )
       }
       await markDigestSent(
@@ -148,9 +143,20 @@ export const followDigestJob: JobHandler = {
   },
 }
 
-function followerStopLink(origin: string, organizationId: string, followerId: string) {
-  const secret = { kind: 'follow-stop' as const, followerId }
+/**
+ * One email to a confirmed follower of a card (the digest, the "has moved" notice of ADR 103):
+ * `build` writes it around the follower's own stop link, and it is queued in the caller's
+ * transaction. Limited where it is made: once per follower who confirmed ('card-digest').
+ */
+export async function queueFollowerEmailIn(
+  tx: Transaction,
+  tenant: Tenant,
+  follower: { id: string },
+  build: (stopUrl: string) => OutboxEmail,
+) {
+  const secret = { kind: 'follow-stop' as const, followerId: follower.id }
   // The token is derived again at delivery from the secret (ADR 028): the outbox keeps a marker.
-  const token = createFollowerStopToken(organizationId, followerId)
-  return { stopUrl: `${origin}${FOLLOW_STOP_PATH}?token=${token}`, secret }
+  const token = createFollowerStopToken(tenant.id, follower.id)
+  const message = build(`${tenantOrigin(tenant)}${ONE_CLICK_FOLLOW_STOP_PATH}?token=${token}`)
+  await queueEmailIn(tx, tenant.id, { ...message, secrets: [secret] }, tenant.name, 'card-digest')
 }
