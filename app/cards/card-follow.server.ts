@@ -3,13 +3,12 @@
 // edit of the title, company, phone, an email or the photo marks the confirmed followers
 // (migration 0051's trigger) and queues this module's digest job, which sends each one email
 // with the card's new vCard, at most one a day per card.
-import { ONE_CLICK_FOLLOW_STOP_PATH } from '#app/auth/origin'
 import { openCard } from '#app/cards/card-gate.server'
+import { queueFollowerEmailIn } from '#app/cards/follower-email.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
-import { createFollowerStopToken } from '#app/email/unsubscribe-token.server'
 import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
 import {
   askToFollow,
@@ -19,7 +18,6 @@ import {
 } from '#app/models/card-followers.server'
 import { insertJob } from '#app/models/jobs.server'
 import { getMediaBytes } from '#app/models/media.server'
-import type { OutboxEmail } from '#app/models/outbox.server'
 import {
   followConfirmEmail,
   followDigestEmail,
@@ -141,22 +139,4 @@ export const followDigestJob: JobHandler = {
       )
     })
   },
-}
-
-/**
- * One email to a confirmed follower of a card (the digest, the "has moved" notice of ADR 103):
- * `build` writes it around the follower's own stop link, and it is queued in the caller's
- * transaction. Limited where it is made: once per follower who confirmed ('card-digest').
- */
-export async function queueFollowerEmailIn(
-  tx: Transaction,
-  tenant: Tenant,
-  follower: { id: string },
-  build: (stopUrl: string) => OutboxEmail,
-) {
-  const secret = { kind: 'follow-stop' as const, followerId: follower.id }
-  // The token is derived again at delivery from the secret (ADR 028): the outbox keeps a marker.
-  const token = createFollowerStopToken(tenant.id, follower.id)
-  const message = build(`${tenantOrigin(tenant)}${ONE_CLICK_FOLLOW_STOP_PATH}?token=${token}`)
-  await queueEmailIn(tx, tenant.id, { ...message, secrets: [secret] }, tenant.name, 'card-digest')
 }

@@ -6,7 +6,7 @@
 // left (inactive), each confirmed follower of their cards is told once "has moved", with both
 // cards, by a job of the agency; the agency's card keeps forwarding as the hand-over set it.
 import { randomBytes } from 'node:crypto'
-import { queueFollowerEmailIn } from '#app/cards/card-follow.server'
+import { queueFollowerEmailIn } from '#app/cards/follower-email.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
