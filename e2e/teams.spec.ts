@@ -113,6 +113,8 @@ test('a granted plan, create a team, add and invite members, the plan limit, and
   for (const reason of ['Collaboration', 'Invitations']) {
     await expect(page.getByRole('heading', { name: reason })).toBeVisible()
   }
+  // Only what the product does: the spec's 'Advanced Analytics' and 'Priority Support' exist nowhere.
+  await expect(page.getByText(/Advanced Analytics|Priority Support/)).toHaveCount(0)
 
   // The confirm dialog: subscription, 'Monthly', the price, Cancel and Confirm Upgrade.
   await page.getByRole('button', { name: 'Upgrade to Team Basic' }).click()

@@ -4,11 +4,11 @@
 // (migration 0051's trigger) and queues this module's digest job, which sends each one email
 // with the card's new vCard, at most one a day per card.
 import { openCard } from '#app/cards/card-gate.server'
+import { queueFollowerEmailIn } from '#app/cards/follower-email.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
 import type { EmailCause } from '#app/email/send-limits.server'
-import { createFollowerStopToken } from '#app/email/unsubscribe-token.server'
 import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
 import {
   askToFollow,
@@ -31,7 +31,6 @@ import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 
 export const FOLLOW_CONFIRM_PATH = '/follow/confirm'
-export const FOLLOW_STOP_PATH = '/follow/unsubscribe'
 
 /** The card page's answer, alike whether the address followed the card already or not. */
 /** The page's answer in English; the card page says it in the visitor's language (ADR 105). */
@@ -120,23 +119,17 @@ export const followDigestJob: JobHandler = {
         email: card.workEmail || card.email || '',
       }
       for (const follower of followers) {
-        const { stopUrl, secret } = followerStopLink(branding.origin, organizationId, follower.id)
-        const message = followDigestEmail({
-          branding,
-          to: follower.email,
-          ownerName: nameOf(card),
-          details,
-          cardUrl,
-          stopUrl,
-          vcard: attachment,
-          language: follower.language,
-        })
-        await queueEmailIn(
-          tx,
-          organizationId,
-          { ...message, secrets: [secret] },
-          tenant.name,
-          'card-digest',
+        await queueFollowerEmailIn(tx, tenant, follower, (stopUrl) =>
+          followDigestEmail({
+            branding,
+            to: follower.email,
+            ownerName: nameOf(card),
+            details,
+            cardUrl,
+            stopUrl,
+            vcard: attachment,
+            language: follower.language,
+          }),
         )
       }
       await markDigestSent(
@@ -146,11 +139,4 @@ export const followDigestJob: JobHandler = {
       )
     })
   },
-}
-
-function followerStopLink(origin: string, organizationId: string, followerId: string) {
-  const secret = { kind: 'follow-stop' as const, followerId }
-  // The token is derived again at delivery from the secret (ADR 028): the outbox keeps a marker.
-  const token = createFollowerStopToken(organizationId, followerId)
-  return { stopUrl: `${origin}${FOLLOW_STOP_PATH}?token=${token}`, secret }
 }

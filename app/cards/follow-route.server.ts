@@ -14,6 +14,7 @@ import {
   findPendingFollowerByToken,
   stopFollowing,
 } from '#app/models/card-followers.server'
+import { ONE_CLICK_REQUIRED_MESSAGE } from '#app/notifications/unsubscribe-route.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { FOLLOW_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
@@ -32,8 +33,19 @@ export const FOLLOW_HEADERS = {
   Vary: 'Accept-Language',
 }
 
+/** The link's token, as the URL carries it (empty when it carries none). */
+const tokenOf = (request: Request) => new URL(request.url).searchParams.get('token') ?? ''
+
+/** The page's answer to a link that finds nothing: it says why. */
+function invalidLink(message: string, status: 400 | 404) {
+  return data({ status: 'invalid' as const, message }, { status, headers: FOLLOW_HEADERS })
+}
+
+/** The confirmation's refusal: its link finds nothing (any more). */
+const notFound = () => new Response('Not Found', { status: 404, headers: FOLLOW_HEADERS })
+
 function confirmTokenHash(request: Request) {
-  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const token = tokenOf(request)
   return LINK_TOKEN.test(token) ? hashToken(token) : null
 }
 
@@ -48,12 +60,7 @@ export async function followConfirmLoader(request: Request, context: AppLoadCont
       const card = follower && (await openCard(tx, tenant.id, { id: follower.cardId }, null))?.card
       return card ? { ownerName: nameOf(card) } : null
     }))
-  if (!found) {
-    return data(
-      { status: 'invalid' as const, message: FOLLOW_LINK_INVALID },
-      { status: 404, headers: FOLLOW_HEADERS },
-    )
-  }
+  if (!found) return invalidLink(FOLLOW_LINK_INVALID, 404)
   return data({ status: 'pending' as const, ...found }, { headers: FOLLOW_HEADERS })
 }
 
@@ -64,7 +71,7 @@ export async function followConfirmAction(request: Request, context: AppLoadCont
     guard: async () => {
       const tenant = await requireTenant(context)
       const hash = confirmTokenHash(request)
-      if (!hash) throw new Response('Not Found', { status: 404, headers: FOLLOW_HEADERS })
+      if (!hash) throw notFound()
       return { tenant, hash }
     },
     schema: ConfirmFollowSchema,
@@ -72,7 +79,7 @@ export async function followConfirmAction(request: Request, context: AppLoadCont
     headers: FOLLOW_HEADERS,
     handle: async (_value, { tenant, hash }) => {
       const confirmed = await withTenant(tenant.id, (tx) => confirmFollower(tx, tenant.id, hash))
-      if (!confirmed) throw new Response('Not Found', { status: 404, headers: FOLLOW_HEADERS })
+      if (!confirmed) throw notFound()
       return { reply: { confirmed: true } }
     },
   })
@@ -80,7 +87,7 @@ export async function followConfirmAction(request: Request, context: AppLoadCont
 
 /** The follower a stop link names, on this tenant's host only. */
 function stopTokenOf(request: Request, tenant: Tenant) {
-  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const token = tokenOf(request)
   const statement = readFollowerStopToken(token)
   return statement && statement.organizationId === tenant.id ? { token, ...statement } : null
 }
@@ -91,12 +98,7 @@ export async function followStopLoader(request: Request, context: AppLoadContext
   const follower =
     named &&
     (await withTenant(tenant.id, (tx) => findFollowerById(tx, tenant.id, named.followerId)))
-  if (!named || !follower) {
-    return data(
-      { status: 'invalid' as const, message: FOLLOW_STOP_INVALID },
-      { status: 400, headers: FOLLOW_HEADERS },
-    )
-  }
+  if (!named || !follower) return invalidLink(FOLLOW_STOP_INVALID, 400)
   return data(
     { status: 'valid' as const, token: named.token, following: follower.state === 'confirmed' },
     { headers: FOLLOW_HEADERS },
@@ -108,20 +110,9 @@ export async function followStopAction(request: Request, context: AppLoadContext
   const tenant = await requireTenant(context)
   const named = stopTokenOf(request, tenant)
   const form = await readPlainForm(request)
-  if (!named) {
-    return data(
-      { status: 'invalid' as const, message: FOLLOW_STOP_INVALID },
-      { status: 400, headers: FOLLOW_HEADERS },
-    )
-  }
+  if (!named) return invalidLink(FOLLOW_STOP_INVALID, 400)
   if (form.get('List-Unsubscribe') !== 'One-Click') {
-    return data(
-      {
-        status: 'invalid' as const,
-        message: 'An unsubscribe request must carry List-Unsubscribe=One-Click.',
-      },
-      { status: 400, headers: FOLLOW_HEADERS },
-    )
+    return invalidLink(ONE_CLICK_REQUIRED_MESSAGE, 400)
   }
   await withTenant(tenant.id, (tx) => stopFollowing(tx, tenant.id, named.followerId))
   return data({ status: 'stopped' as const }, { headers: FOLLOW_HEADERS })

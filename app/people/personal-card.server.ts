@@ -6,11 +6,10 @@
 // left (inactive), each confirmed follower of their cards is told once "has moved", with both
 // cards, by a job of the agency; the agency's card keeps forwarding as the hand-over set it.
 import { randomBytes } from 'node:crypto'
-import { ONE_CLICK_FOLLOW_STOP_PATH } from '#app/auth/origin'
+import { queueFollowerEmailIn } from '#app/cards/follower-email.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { hashToken, newEmailLink } from '#app/email/link-token.server'
 import { queueEmailIn } from '#app/email/mailer.server'
-import { createFollowerStopToken } from '#app/email/unsubscribe-token.server'
 import { type JobHandler, tenantJobInput } from '#app/jobs/worker.server'
 import { recordAudit } from '#app/models/audit.server'
 import { insertJob } from '#app/models/jobs.server'
@@ -205,27 +204,19 @@ export const movedNoticeJob: JobHandler = {
       for (const follower of followers) {
         if (told.has(follower.email)) continue
         told.add(follower.email)
-        const secret = { kind: 'follow-stop' as const, followerId: follower.id }
-        const stopToken = createFollowerStopToken(organizationId, follower.id)
-        const message = personalCardMovedEmail({
-          branding,
-          to: follower.email,
-          ownerName: nameOf(found.person),
-          personalCardUrl: personalUrl,
-          companyCardUrl: cardLinkUrl(tenantOrigin(tenant), {
-            card: { id: follower.cardId },
-            shortSlug: follower.shortSlug,
+        await queueFollowerEmailIn(tx, tenant, follower, (stopUrl) =>
+          personalCardMovedEmail({
+            branding,
+            to: follower.email,
+            ownerName: nameOf(found.person),
+            personalCardUrl: personalUrl,
+            companyCardUrl: cardLinkUrl(tenantOrigin(tenant), {
+              card: { id: follower.cardId },
+              shortSlug: follower.shortSlug,
+            }),
+            stopUrl,
+            language: follower.language,
           }),
-          stopUrl: `${branding.origin}${ONE_CLICK_FOLLOW_STOP_PATH}?token=${stopToken}`,
-          language: follower.language,
-        })
-        // Limited where it is made: once per follower who confirmed, like the digest.
-        await queueEmailIn(
-          tx,
-          organizationId,
-          { ...message, secrets: [secret] },
-          tenant.name,
-          'card-digest',
         )
       }
       await markMovedNotice(

@@ -4,10 +4,11 @@ import type {
   LoaderFunctionArgs,
   MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { ONE_CLICK_UNSUBSCRIBE_PATH } from '#app/auth/origin'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { OneClickUnsubscribeForm } from '#app/components/layout/link-page'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
 import { unsubscribeAction, unsubscribeLoader } from '#app/notifications/unsubscribe-route.server'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 
@@ -35,7 +36,6 @@ function ProfileLink() {
 export default function UnsubscribePage() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
 
   if (actionData?.status === 'unsubscribed') {
     const marketing = actionData.purpose === 'marketing'
@@ -96,21 +96,12 @@ export default function UnsubscribePage() {
           : 'Stop the emails you get when someone connects with you or shares their details on your card. Other emails, such as password resets, still reach you.'
       }
     >
-      <Form
-        method="POST"
-        action={`/email/unsubscribe?token=${encodeURIComponent(data.token)}`}
-        className="flex flex-col gap-3"
-      >
-        {/* The same body a mailbox provider's one-click request sends (RFC 8058). */}
-        <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-        <StatusButton
-          pending={navigation.state === 'submitting'}
-          pendingText="Unsubscribing..."
-          className="w-full"
-        >
-          Unsubscribe
-        </StatusButton>
-      </Form>
+      <OneClickUnsubscribeForm
+        path={ONE_CLICK_UNSUBSCRIBE_PATH}
+        token={data.token}
+        label="Unsubscribe"
+        pendingText="Unsubscribing..."
+      />
     </AuthCard>
   )
 }

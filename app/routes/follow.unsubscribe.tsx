@@ -1,26 +1,19 @@
 // /follow/unsubscribe?token=: the one-click way out of a card's updates (RFC 8058, ADR 102). The
 // signed token is the only authority; GET only shows the page, the button (or a mailbox
 // provider's one-click POST) stops the updates.
-import type {
-  ActionFunctionArgs,
-  HeadersFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { ONE_CLICK_FOLLOW_STOP_PATH } from '#app/auth/origin'
 import { followStopAction, followStopLoader } from '#app/cards/follow-route.server'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { LinkNotice, linkPageMeta, OneClickUnsubscribeForm } from '#app/components/layout/link-page'
 import { useTranslate } from '#app/components/layout/use-translate'
-import { StatusButton } from '#app/components/ui/status-button'
-import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
+import { translateEnglish } from '#app/utils/i18n/translate'
 import { actionAndLoaderHeaders } from '#app/utils/route-headers'
 
 export const headers: HeadersFunction = actionAndLoaderHeaders
 
-export const meta: MetaFunction = ({ matches }) => [
-  { title: rootTranslator(matches)('followPage.stopPageTitle') },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta = linkPageMeta('followPage.stopPageTitle')
 
 export const loader = ({ request, context }: LoaderFunctionArgs) =>
   followStopLoader(request, context)
@@ -32,7 +25,6 @@ export default function FollowUnsubscribe() {
   const t = useTranslate()
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
   if (actionData?.status === 'stopped') {
     return (
       <AuthCard title={t('followPage.stoppedTitle')} description={t('followPage.stoppedText')}>
@@ -45,41 +37,26 @@ export default function FollowUnsubscribe() {
   if (data.status === 'invalid' || actionData?.status === 'invalid') {
     const message = actionData?.status === 'invalid' ? actionData.message : undefined
     return (
-      <AuthCard
+      <LinkNotice
         title={t('followPage.invalidStopTitle')}
         description={translateEnglish(
           message ?? (data.status === 'invalid' ? data.message : ''),
           t,
         )}
-      >
-        {null}
-      </AuthCard>
+      />
     )
   }
   if (!data.following) {
-    return (
-      <AuthCard title={t('followPage.offTitle')} description={t('followPage.offText')}>
-        {null}
-      </AuthCard>
-    )
+    return <LinkNotice title={t('followPage.offTitle')} description={t('followPage.offText')} />
   }
   return (
     <AuthCard title={t('followPage.stopTitle')} description={t('followPage.stopText')}>
-      <Form
-        method="POST"
-        action={`/follow/unsubscribe?token=${encodeURIComponent(data.token)}`}
-        className="flex flex-col gap-3"
-      >
-        {/* The same body a mailbox provider's one-click request sends (RFC 8058). */}
-        <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-        <StatusButton
-          pending={navigation.state === 'submitting'}
-          pendingText={t('followPage.unsubscribing')}
-          className="w-full"
-        >
-          {t('followPage.unsubscribe')}
-        </StatusButton>
-      </Form>
+      <OneClickUnsubscribeForm
+        path={ONE_CLICK_FOLLOW_STOP_PATH}
+        token={data.token}
+        label={t('followPage.unsubscribe')}
+        pendingText={t('followPage.unsubscribing')}
+      />
     </AuthCard>
   )
 }

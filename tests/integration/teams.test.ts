@@ -4,7 +4,6 @@
 // emailed invitation (stored hashed, 7 days, answered once by the invited address) and upgrades.
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { UPGRADE_REASONS } from '#app/components/teams/plans-view'
 import { hashToken } from '#app/email/link-token.server'
 import { setUserPlan, type UserRole } from '#app/models/users.server'
 import { saveNotificationPreferences } from '#app/notifications/preferences.server'
@@ -1426,9 +1425,4 @@ describe('the team page', () => {
     expect(foreign.data.teams.map((t) => t.id)).toEqual([w.foreignTeamId])
     expect(foreign.body).not.toContain(w.teamId)
   })
-})
-
-test("'Why Upgrade to Team?' offers what exists: no analytics or support that the product lacks", () => {
-  expect(UPGRADE_REASONS.map((reason) => reason.title)).toEqual(['Collaboration', 'Invitations'])
-  expect(JSON.stringify(UPGRADE_REASONS)).not.toMatch(/Advanced Analytics|Priority Support/)
 })

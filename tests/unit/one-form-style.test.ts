@@ -258,19 +258,9 @@ const WITHOUT_FIELDS: Array<{ file: string; marker: string; why: string }> = [
     why: 'verify the custom domain: a button elsewhere on the page submits it',
   },
   {
-    file: 'app/routes/email.unsubscribe.tsx',
+    file: 'app/components/layout/link-page.tsx',
     marker: 'method="POST"',
-    why: 'unsubscribe: one button (the address is in the signed link)',
-  },
-  {
-    file: 'app/routes/follow.unsubscribe.tsx',
-    marker: 'List-Unsubscribe',
-    why: "stop a card's updates: one button (the follower is in the signed link, ADR 102)",
-  },
-  {
-    file: 'app/routes/follow.confirm.tsx',
-    marker: 'value="confirm"',
-    why: 'confirm "Keep me updated": one button (the follower is in the emailed link, ADR 102)',
+    why: 'an emailed link’s page (unsubscribe, stop a card’s updates, confirm "Keep me updated", ADR 102): one button, hidden fields only (whom it concerns is in the signed link)',
   },
   {
     file: 'app/components/cards/wizard-page.tsx',

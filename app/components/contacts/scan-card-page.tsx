@@ -1,17 +1,13 @@
 // "Scan a card" (issue 45 point 3, ADR 101): on a phone the file field opens the camera (or the
 // photo library); the photo is read on the server and what was read comes back as a form of the
 // contact's fields, to correct before saving. Works without JavaScript: both forms post.
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  type SubmissionResult,
-} from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ScanText } from 'lucide-react'
 import { useEffect } from 'react'
 import { toast } from 'sonner'
-import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import { ContactFields } from '#app/components/contacts/contact-form-fields'
+import { ErrorList, FormMessage, useSchemaForm } from '#app/components/forms'
 import { BackButton } from '#app/components/ui/back-button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { IMAGE_HINT } from '#app/validation/images'
@@ -144,25 +140,7 @@ function ProposalForm({
         </p>
       )}
       <ErrorList id={form.errorId} errors={form.errors} />
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <FormField label="Name" field={fields.fullName} autoComplete="off" />
-        <FormField label="Title" field={fields.jobTitle} autoComplete="off" />
-        <FormField label="Company" field={fields.company} autoComplete="off" />
-        <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
-        <FormField label="Phone" field={fields.phoneNumber} type="tel" autoComplete="off" />
-        <FormField label="Website" field={fields.website} autoComplete="off" />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fields.note.id} className="text-sm font-medium">
-          Note
-        </label>
-        <textarea
-          {...getTextareaProps(fields.note)}
-          rows={3}
-          className="rounded-md border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <ErrorList id={fields.note.errorId} errors={fields.note.errors} />
-      </div>
+      <ContactFields fields={fields} cardDetails={fields} />
       <StatusButton pending={saving} pendingText="Saving…" className="self-start">
         Save contact
       </StatusButton>

@@ -6,7 +6,7 @@ import { RouteLoadError } from '#app/components/layout/route-error'
 import { toast } from '#app/components/ui/toasts'
 
 /** Spec §8's failure toast for the dashboards. */
-export const STATS_FAILURE = 'Could not load dashboard statistics'
+const STATS_FAILURE = 'Could not load dashboard statistics'
 
 function useStatsFailureToast(failed: boolean) {
   useEffect(() => {

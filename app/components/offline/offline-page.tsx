@@ -3,11 +3,12 @@
 // event. A lead is stored in the browser's queue first and sent when the network is there; the
 // count of those waiting, a toast for each that arrived, and the server's message for one it
 // refused (kept until it is corrected or discarded: nothing is lost silently).
-import { getFormProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { CloudOff, Download } from 'lucide-react'
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
-import { ErrorList, FormField, useSchemaForm } from '#app/components/forms'
+import { ContactFields } from '#app/components/contacts/contact-form-fields'
+import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { TitledSection } from '#app/components/ui/titled-section'
@@ -251,23 +252,7 @@ function LeadForm({
   return (
     <form {...formProps} onSubmit={onSubmit} className="flex flex-col gap-4">
       <ErrorList id={form.errorId} errors={form.errors} />
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <FormField label="Name" field={fields.fullName} autoComplete="off" />
-        <FormField label="Company" field={fields.company} autoComplete="off" />
-        <FormField label="Email" field={fields.email} type="email" autoComplete="off" />
-        <FormField label="Phone" field={fields.phoneNumber} type="tel" autoComplete="off" />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fields.note.id} className="text-sm font-medium">
-          Note
-        </label>
-        <textarea
-          {...getTextareaProps(fields.note)}
-          rows={3}
-          className="rounded-md border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand aria-[invalid]:border-red-500 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <ErrorList id={fields.note.errorId} errors={fields.note.errors} />
-      </div>
+      <ContactFields fields={fields} />
       <Button type="submit" className="self-start" disabled={disabled}>
         Save lead
       </Button>

@@ -25,7 +25,7 @@ import { BillingSection } from './billing-section'
  * 'Priority Support' promised things that exist nowhere). Invitations are the team page's. The
  * views-by-source chart is not offered here: every plan has it (ADR 039).
  */
-export const UPGRADE_REASONS = [
+const UPGRADE_REASONS = [
   {
     icon: Users,
     title: 'Collaboration',
