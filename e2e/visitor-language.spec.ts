@@ -3,12 +3,14 @@
 // words) with her own texts as she wrote them, at a phone's width, light and dark, axe-clean;
 // the page's switcher offers the agency's languages; and the agency's choice of languages on its
 // Branding screen is honoured: a language it does not offer falls back to its default. The
-// sign-in page speaks German to the same browser.
+// sign-in page speaks German to the same browser, and so do sign-up and the two-factor step.
 // Negotiation, cache keys and the receipt: tests/integration/visitor-language.test.ts.
 import http from 'node:http'
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
+import { generateTOTP } from '@oslojs/otp'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { CARD_OWNER, e2ePort, HOSTS, urlFor } from './fixtures'
-import { expectAccessible, signedInAs } from './page-helpers'
+import { expectAccessible, signedInAs, waitForHydration } from './page-helpers'
 import { ALPHA_ROLE_USERS } from './role-users'
 
 // One after the other: the second test limits Alpha's languages, which the first must not see.
@@ -172,4 +174,55 @@ test('the agency’s languages are honoured: a language it does not offer gets i
       'English',
     )
   }
+})
+
+test('sign-up and the two-factor step speak German to a German browser', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const email = `sprache-${Math.random().toString(36).slice(2, 8)}@example.test`
+  const password = 'sprache-pass-1'
+  const context = await browser.newContext({ locale: 'de-DE', viewport: PHONE })
+  const page = await context.newPage()
+  // Sign-up in German: a refusal next to its field, then the account.
+  await page.goto(urlFor(HOSTS.alpha, '/auth/register'))
+  await waitForHydration(page)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(page.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible()
+  await page.getByLabel('Vorname').fill('G')
+  await page.getByRole('button', { name: 'Konto erstellen' }).click()
+  await expect(page.getByText('Vorname muss mindestens 2 Zeichen lang sein')).toBeVisible()
+  await expectAccessible(page, 'sign-up in German')
+  await page.getByLabel('Vorname').fill('Greta')
+  await page.getByLabel('Nachname').fill('Sprache')
+  await page.getByLabel('E-Mail').fill(email)
+  await page.getByLabel('Passwort').fill(password)
+  await page.getByRole('button', { name: 'Konto erstellen' }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/onboarding'))
+  // An authenticator from the Security area (English: it is not a sign-in page).
+  await page.goto(urlFor(HOSTS.alpha, '/account/two-factor'))
+  await waitForHydration(page)
+  const keyText = (await page.getByTestId('totp-key').textContent()) ?? ''
+  const code = () => generateTOTP(decodeBase32IgnorePadding(keyText.replace(/\s+/g, '')), 30, 6)
+  await page.getByLabel('Code from the app').fill(code())
+  await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click()
+  await expect(page.getByRole('list', { name: 'Recovery codes' })).toBeVisible()
+  // Signed out, signed in again: the second step in German, a wrong code refused in German.
+  await context.clearCookies()
+  await page.goto(urlFor(HOSTS.alpha, '/auth/login'))
+  await waitForHydration(page)
+  await page.getByLabel('E-Mail').fill(email)
+  await page.getByLabel('Passwort').fill(password)
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
+  await expect(page).toHaveURL(urlFor(HOSTS.alpha, '/auth/two-factor'))
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(page.getByRole('heading', { name: 'Zwei-Faktor-Authentifizierung' })).toBeVisible()
+  await page.getByLabel('Authentifizierungscode').fill('000000')
+  await page.getByRole('button', { name: 'Bestätigen' }).click()
+  await expect(
+    page.getByText('Dieser Code stimmt nicht. Bitte versuchen Sie es erneut.'),
+  ).toBeVisible()
+  await expectAccessible(page, 'two-factor step in German')
+  await page.getByLabel('Authentifizierungscode').fill(code())
+  await page.getByRole('button', { name: 'Bestätigen' }).click()
+  await expect(page.getByText('Erfolgreich angemeldet!')).toBeVisible()
+  await context.close()
 })

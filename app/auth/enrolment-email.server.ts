@@ -24,16 +24,16 @@ import { twoFactorEnrolmentEmail } from '#app/services/emails/two-factor-enrolme
 import { tenantEmailBranding } from '#app/tenancy/email-branding.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { en } from '#app/utils/i18n/catalogue-en'
 import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import { withTenant } from '#drizzle/db.server'
 import { owesEnrolment } from './passkey-ceremonies.server'
 import type { ValidSession } from './session.server'
 import { countAttempt } from './two-factor.server'
 
-export const ENROLMENT_EMAIL_REQUIRED_MESSAGE =
-  'Open the link we emailed you in this browser before setting up two-factor authentication.'
-export const ENROLMENT_LINK_FAILED_MESSAGE =
-  'That link does not work here: it expired, was used, or was sent to another sign-in. Send a new one.'
+// Home: the English catalogue, which the sign-in's step translates (ADR 105).
+export const ENROLMENT_EMAIL_REQUIRED_MESSAGE = en['twoFactor.openLinkFirst']
+export const ENROLMENT_LINK_FAILED_MESSAGE = en['twoFactor.linkFailed']
 
 /** What the session row holds while the emailed link waits: only the token's hash. */
 const enrolmentChallenge = (token: string) => enrolmentLinkChallenge(hashToken(token))
@@ -54,7 +54,7 @@ export async function assertMayEnrolAtStep(
   session: Pick<ValidSession, 'enrolmentEmailConfirmed'>,
 ) {
   if (!(await owesEnrolment(tenant, user))) {
-    throw new Refusal('invalid', 'Two-factor authentication is on.')
+    throw new Refusal('invalid', en['twoFactor.alreadyOn'])
   }
   if (!session.enrolmentEmailConfirmed)
     throw new Refusal('forbidden', ENROLMENT_EMAIL_REQUIRED_MESSAGE)

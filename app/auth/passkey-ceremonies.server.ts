@@ -26,14 +26,16 @@ import {
 import type { User } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { en } from '#app/utils/i18n/catalogue-en'
 import { withTenant } from '#drizzle/db.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { countAttempt, REQUIRED_MESSAGE, twoFactorRequired } from './two-factor.server'
 
 const CHALLENGE_TTL_MS = 5 * 60_000
 
-export const PASSKEY_FAILED_MESSAGE = 'That passkey could not be verified. Please try again.'
-export const PASSKEY_EXPIRED_MESSAGE = 'The passkey request expired. Please try again.'
+// Home: the English catalogue, which the sign-in's step translates (ADR 105).
+export const PASSKEY_FAILED_MESSAGE = en['passkey.failed']
+export const PASSKEY_EXPIRED_MESSAGE = en['passkey.expired']
 
 type Purpose = 'register' | 'authenticate'
 
@@ -183,7 +185,7 @@ export async function addPasskey(
       transports: credential.transports ?? [],
       name: input.name,
     })
-    if (!row) throw new Refusal('invalid', 'That passkey is already added.')
+    if (!row) throw new Refusal('invalid', en['passkey.alreadyAdded'])
     await recordAccountAudit(tx, tenant.id, user.id, 'two_factor.passkey_added', {
       name: input.name,
     })
@@ -235,7 +237,7 @@ export async function authenticationOptions(
 ) {
   const { rpID } = relyingPartyOf(request)
   const keys = await passkeysOf(tenant, user.id)
-  if (keys.length === 0) throw new Refusal('invalid', 'This account has no passkey.')
+  if (keys.length === 0) throw new Refusal('invalid', en['passkey.none'])
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: keys.map((key) => ({ id: key.credentialId, transports: key.transports })),

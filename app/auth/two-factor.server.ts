@@ -26,6 +26,7 @@ import { addressLimitKey, hitOrRefuseIn, limitKey } from '#app/rate-limits/rate-
 import { cachedPlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { en } from '#app/utils/i18n/catalogue-en'
 import {
   type FormSealBinding,
   openAtRest,
@@ -34,6 +35,7 @@ import {
   sealForForm,
 } from '#app/utils/secret-box.server'
 import { StoredAgencyTeamSchema } from '#app/validation/settings'
+import { SET_UP_EXPIRED_MESSAGE } from '#app/validation/two-factor'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { RECOVERY_CODE_COUNT } from './sign-in-steps'
@@ -43,8 +45,9 @@ export const TOTP_DIGITS = 6
 // One period either side: a phone whose clock is a little off still signs in.
 const GRACE_SECONDS = 30
 
-export const WRONG_CODE_MESSAGE = 'That code is not right. Please try again.'
-export const WRONG_RECOVERY_CODE_MESSAGE = 'That recovery code is not valid or was already used.'
+// The step's refusals: their home is the English catalogue, which the step translates (ADR 105).
+export const WRONG_CODE_MESSAGE = en['twoFactor.wrongCode']
+export const WRONG_RECOVERY_CODE_MESSAGE = en['twoFactor.wrongRecoveryCode']
 export const REQUIRED_MESSAGE =
   'Two-factor authentication is required for your account, so it cannot be turned off.'
 
@@ -229,7 +232,7 @@ export async function confirmEnrolment(
       sessionId,
     })
   } catch {
-    throw new Refusal('invalid', 'The set-up expired. Please start again.')
+    throw new Refusal('invalid', SET_UP_EXPIRED_MESSAGE)
   }
   if (!codeMatches(key, input.code))
     throw new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })

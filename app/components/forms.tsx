@@ -286,15 +286,17 @@ export function NameFields({
   fields: Record<'firstName' | 'lastName', FieldMetadata<any, any, any>>
   autoFocus?: boolean
 }) {
+  // In the page's language on sign-up (ADR 105); English elsewhere.
+  const t = useTranslate()
   return (
     <>
       <FormField
-        label="First name"
+        label={t('signUp.firstName')}
         field={fields.firstName}
         autoComplete="given-name"
         autoFocus={autoFocus}
       />
-      <FormField label="Last name" field={fields.lastName} autoComplete="family-name" />
+      <FormField label={t('signUp.lastName')} field={fields.lastName} autoComplete="family-name" />
     </>
   )
 }

@@ -4,6 +4,7 @@ import { data } from '@remix-run/node'
 import { clearRateLimit, hitRateLimit, peekRateLimit } from '#app/models/rate-limits.server'
 import { Refusal, type RefusalOf } from '#app/utils/action-error'
 import { addressBucket } from '#app/utils/client-address'
+import { en } from '#app/utils/i18n/catalogue-en'
 import { type Transaction, withDatabase } from '#drizzle/db.server'
 
 const MINUTE = 60_000
@@ -177,8 +178,11 @@ export function minutesText(retryAfterSeconds: number) {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
+/** The limit's words; their home is the English catalogue, which the sign-in pages translate. */
 export function rateLimitMessage(retryAfterSeconds: number) {
-  return `Too many attempts. Please wait ${minutesText(retryAfterSeconds)} and try again.`
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  const message = en['signIn.tooManyAttempts']
+  return (minutes === 1 ? message.one : message.other).replace('{count}', String(minutes))
 }
 
 export function tooManyRequests(error: RefusalOf<'rate_limited'>, body: Record<string, unknown>) {

@@ -9,23 +9,28 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { formAction } from '#app/actions/intent-action.server'
 import { confirmEmail, isConfirmationTokenUsable } from '#app/auth/email-confirmation.server'
 import { getOptionalUser } from '#app/auth/guards.server'
+import { requestTranslator } from '#app/auth/page-language.server'
 import { FORM_VALIDATION, FormMessage, withEveryError } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { ResendConfirmationForm } from '#app/components/layout/email-confirmation-banner'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
-import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from '#app/utils/route-headers'
+import { rootTranslator } from '#app/utils/i18n/translate'
+import { TOKEN_PAGE_HEADERS, translatedTokenPageHeaders } from '#app/utils/route-headers'
 import {
   ConfirmEmailSchema,
-  EMAIL_CONFIRMED_MESSAGE,
   INVALID_CONFIRMATION_MESSAGE,
 } from '#app/validation/email-confirmation'
 import { rolePaths } from '#app/validation/roles'
 
-export const headers = tokenPageHeaders
+export const headers = translatedTokenPageHeaders
 
-export const meta: MetaFunction = () => [{ title: 'Confirm your email' }]
+// The page's language, which the root loader chose (ADR 105).
+export const meta: MetaFunction = ({ matches }) => [
+  { title: rootTranslator(matches)('confirmEmail.title') },
+]
 
 // Opening the link only shows a button; the POST confirms (ADR 008): mail scanners and link
 // previews fetch links, and must neither confirm an address nor use up the owner's link.
@@ -44,7 +49,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const { t, translate } = await requestTranslator(request, context)
   return formAction(request, {
+    translate,
     // No sign-in needed (the mail may be opened on another device); the tenant is the host's.
     guard: () => getOptionalUser(request, context),
     schema: ConfirmEmailSchema,
@@ -54,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const confirmed = await confirmEmail(tenant, token)
       if (!confirmed) return new Refusal('invalid', INVALID_CONFIRMATION_MESSAGE)
       return {
-        toast: EMAIL_CONFIRMED_MESSAGE,
+        toast: t('confirmEmail.confirmed'),
         redirectTo: user ? rolePaths(user.role).dashboard : '/auth/login',
       }
     },
@@ -62,27 +69,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 function InvalidLink({ viewer }: { viewer: { confirmed: boolean } | null }) {
+  const t = useTranslate()
   return (
-    <AuthCard title="Invalid Confirmation Link" description={INVALID_CONFIRMATION_MESSAGE}>
+    <AuthCard title={t('confirmEmail.invalidTitle')} description={t('confirmEmail.invalid')}>
       {viewer && !viewer.confirmed ? (
         <ResendConfirmationForm redirectTo="/profile" className="w-full" />
       ) : viewer ? (
         <div className="flex flex-col gap-4">
           <p className="text-sm text-gray-700 dark:text-gray-300">
-            Your email address is already confirmed.
+            {t('confirmEmail.alreadyConfirmed')}
           </p>
           <Button asChild className="w-full">
-            <Link to="/profile">Go to your profile</Link>
+            <Link to="/profile">{t('confirmEmail.toProfile')}</Link>
           </Button>
         </div>
       ) : (
         <div className="flex flex-col gap-4">
           <p className="text-sm text-gray-700 dark:text-gray-300">
-            Sign in to request a new confirmation email.
+            {t('confirmEmail.signInForNew')}
           </p>
           <Button asChild className="w-full">
             <Link to={`/auth/login?${new URLSearchParams({ redirectTo: '/profile' })}`}>
-              Sign in to request a new link
+              {t('confirmEmail.signInForLink')}
             </Link>
           </Button>
         </div>
@@ -95,6 +103,7 @@ export default function ConfirmEmailPage() {
   const { token, viewer } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
+  const t = useTranslate()
   const [form] = withEveryError(
     useForm({
       id: 'confirm-email',
@@ -105,15 +114,15 @@ export default function ConfirmEmailPage() {
   // Every refusal of this one-button form means the link cannot be used.
   if (!token || actionData?.error) return <InvalidLink viewer={viewer} />
   return (
-    <AuthCard
-      title="Confirm your email"
-      description="Confirm the email address of your account to finish setting it up."
-    >
+    <AuthCard title={t('confirmEmail.title')} description={t('confirmEmail.description')}>
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="token" value={token} />
-        <StatusButton pending={navigation.state === 'submitting'} pendingText="Confirming...">
-          Confirm my email
+        <StatusButton
+          pending={navigation.state === 'submitting'}
+          pendingText={t('confirmEmail.confirming')}
+        >
+          {t('confirmEmail.submit')}
         </StatusButton>
       </Form>
     </AuthCard>

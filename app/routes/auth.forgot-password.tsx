@@ -15,7 +15,6 @@ import { translateEnglish, translator } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
 import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
-import { ssoRequiredMessage } from '#app/validation/sso'
 
 // The page's language, which the root loader chose (ADR 105).
 export const meta: MetaFunction = ({ matches }) => [
@@ -52,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // A domain that requires SSO: only its break-glass admins get a link (ADR 088).
       if (ssoDomain) {
         return {
-          toast: ssoRequiredMessage(ssoDomain),
+          toast: t('signIn.useSso', { domain: ssoDomain }),
           description: t('forgot.adminsGetLink'),
           type: 'info',
         }

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { signIn } from '#app/auth/accounts.server'
 import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
-import { requestTranslator } from '#app/auth/page-language.server'
+import { requestTranslator, translatedSignedInToast } from '#app/auth/page-language.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
@@ -18,7 +18,6 @@ import { offersSsoSignIn } from '#app/sso/sso-sign-in.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
 import { translateEnglish, translator } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
-import { signedInToast } from '#app/validation/account-deletion'
 import { LoginSchema } from '#app/validation/auth'
 import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { rolePaths } from '#app/validation/roles'
@@ -43,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { translate } = await requestTranslator(request, context)
+  const { t, translate } = await requestTranslator(request, context)
   return anonymousAction(request, context, {
     translate,
     schema: LoginSchema,
@@ -62,13 +61,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       )
       // One message for an unknown email and a wrong password: no account enumeration.
       if (!signedIn) {
-        return new Refusal('unauthenticated', 'Failed to sign in. Please check your credentials.')
+        return new Refusal('unauthenticated', t('signIn.failed'))
       }
       const headers = new Headers()
       headers.append('Set-Cookie', signedIn.session.cookie)
       headers.append('Set-Cookie', signedIn.deviceCookie)
       return {
-        ...signedInToast(signedIn),
+        ...translatedSignedInToast(signedIn, t),
         redirectTo: safeRedirectPath(value.redirectTo) ?? rolePaths(signedIn.user.role).dashboard,
         headers,
       }

@@ -3,29 +3,35 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react'
 import { registerAccount, signInCreatedAccount } from '#app/auth/accounts.server'
 import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
+import { requestTranslator } from '#app/auth/page-language.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { useRootData } from '#app/components/layout/root-data'
 import { SignUpAgreement } from '#app/components/layout/site-footer'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
-import { actionAndLoaderHeaders } from '#app/utils/route-headers'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
+import { translatedPageHeaders } from '#app/utils/route-headers'
 import { ACCOUNT_EXISTS_MESSAGE, RegisterSchema } from '#app/validation/auth'
 import { PASSWORD_MIN_LENGTH } from '#app/validation/passwords'
 
 export const meta: MetaFunction = ({ matches }) => {
   const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
-  return [{ title: `Create your account · ${name ?? ''}` }]
+  // The page's language, which the root loader chose (ADR 105).
+  return [{ title: rootTranslator(matches)('signUp.pageTitle', { name: name ?? '' }) }]
 }
 
-export const headers = actionAndLoaderHeaders
+export const headers = translatedPageHeaders
 export const loader = ({ request, context }: LoaderFunctionArgs) =>
   anonymousLoader(request, context)
 
-export const action = ({ request, context }: ActionFunctionArgs) =>
-  anonymousAction(request, context, {
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { t, translate } = await requestTranslator(request, context)
+  return anonymousAction(request, context, {
+    translate,
     schema: RegisterSchema,
     hideFields: ['password'],
     redirectTo: '/onboarding',
@@ -41,12 +47,13 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
       headers.append('Set-Cookie', signedIn.session.cookie)
       headers.append('Set-Cookie', signedIn.deviceCookie)
       return {
-        toast: 'Account created successfully! Please check your email to confirm your account.',
+        toast: t('signUp.created'),
         redirectTo: safeRedirectPath(formData.get('redirectTo')) ?? '/onboarding',
         headers,
       }
     },
   })
+}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
@@ -54,7 +61,8 @@ const NO_INTENTS = {}
 
 export default function RegisterPage() {
   const actionData = useActionData<typeof action>()
-  useClientFailureToast(actionData, NO_INTENTS, 'Failed to create account. Please try again.')
+  const t = useTranslate()
+  useClientFailureToast(actionData, NO_INTENTS, t('signUp.failure'))
   const navigation = useNavigation()
   const [searchParams] = useSearchParams()
   const legal = useRootData()?.branding.legal
@@ -63,19 +71,20 @@ export default function RegisterPage() {
     lastResult: actionData?.result,
     // An invitation link sends its address along, so the account is made for it.
     defaultValue: { email: searchParams.get('email') ?? '' },
+    translate: (message) => translateEnglish(message, t),
   })
   return (
     <AuthCard
-      title="Create your account"
-      description="Build your digital business card in minutes."
+      title={t('signUp.title')}
+      description={t('signUp.description')}
       footer={
         <>
-          Already have an account?{' '}
+          {t('signUp.haveAccount')}{' '}
           <Link
             to="/auth/login"
             className="font-medium text-brand-text underline-offset-4 hover:underline"
           >
-            Sign in
+            {t('signUp.signIn')}
           </Link>
         </>
       }
@@ -86,17 +95,25 @@ export default function RegisterPage() {
         <div className="grid gap-4 sm:grid-cols-2">
           <NameFields fields={fields} />
         </div>
-        <FormField label="Email" field={fields.email} type="email" autoComplete="email" />
         <FormField
-          label="Password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          label={t('signIn.email')}
+          field={fields.email}
+          type="email"
+          autoComplete="email"
+        />
+        <FormField
+          label={t('signIn.password')}
+          hint={t('signUp.passwordHint', { count: PASSWORD_MIN_LENGTH })}
           field={fields.password}
           type="password"
           autoComplete="new-password"
         />
-        <FormField label="Company (optional)" field={fields.company} autoComplete="organization" />
-        <StatusButton pending={navigation.state === 'submitting'} pendingText="Creating account...">
-          Create Account
+        <FormField label={t('signUp.company')} field={fields.company} autoComplete="organization" />
+        <StatusButton
+          pending={navigation.state === 'submitting'}
+          pendingText={t('signUp.creating')}
+        >
+          {t('signUp.submit')}
         </StatusButton>
         {legal ? <SignUpAgreement legal={legal} /> : null}
       </Form>

@@ -4,6 +4,7 @@
 // session that owes this step reaches the page; the guard sends every other page here first.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
+import { useMemo } from 'react'
 import { intentAction } from '#app/actions/intent-action.server'
 import {
   assertMayEnrolAtStep,
@@ -12,6 +13,7 @@ import {
   sendEnrolmentEmail,
 } from '#app/auth/enrolment-email.server'
 import { requirePendingStep } from '#app/auth/guards.server'
+import { requestTranslator, translatedSignedInToast } from '#app/auth/page-language.server'
 import {
   addPasskey,
   authenticationOptions,
@@ -42,15 +44,19 @@ import {
 } from '#app/components/auth/two-factor'
 import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { Refusal } from '#app/utils/action-error'
-import { actionAndLoaderHeaders } from '#app/utils/route-headers'
-import { signedInToast } from '#app/validation/account-deletion'
+import { type MessageKey, rootTranslator } from '#app/utils/i18n/translate'
+import { translatedPageHeaders } from '#app/utils/route-headers'
 import { rolePaths } from '#app/validation/roles'
 import { TwoFactorStepSchema } from '#app/validation/two-factor'
 
-export const meta: MetaFunction = () => [{ title: 'Two-factor authentication' }]
-export const headers = actionAndLoaderHeaders
+// The page's language, which the root loader chose (ADR 105).
+export const meta: MetaFunction = ({ matches }) => [
+  { title: rootTranslator(matches)('twoFactor.title') },
+]
+export const headers = translatedPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, user, session } = await requirePendingStep(request, context, 'two-factor')
@@ -97,25 +103,27 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const clientIp = context.clientIp ?? 'unknown'
+  const { t, translate } = await requestTranslator(request, context)
   return intentAction(request, {
+    translate,
     guard: () => requirePendingStep(request, context, 'two-factor'),
     schema: TwoFactorStepSchema,
     redirectTo: '/',
     intents: {
       'send-enrolment-email': async (_value, { tenant, user, session }) => {
         await sendEnrolmentEmail(tenant, user, session.sessionId, clientIp)
-        return { toast: 'Link sent', redirectTo: '/auth/two-factor?sent=1' }
+        return { toast: t('twoFactor.linkSent'), redirectTo: '/auth/two-factor?sent=1' }
       },
       'confirm-email': async ({ token }, { tenant, user, session }) => {
         if (!(await confirmEnrolmentEmail(tenant, user, session.sessionId, token, clientIp))) {
           return new Refusal('invalid', ENROLMENT_LINK_FAILED_MESSAGE)
         }
-        return { toast: 'Email confirmed', redirectTo: '/auth/two-factor' }
+        return { toast: t('twoFactor.emailConfirmed'), redirectTo: '/auth/two-factor' }
       },
       code: async ({ code }, { tenant, user, session }) => {
         const passed = await passWithCode(tenant, user, session.sessionId, code, clientIp)
         if (!passed) return new Refusal('invalid', WRONG_CODE_MESSAGE, { field: 'code' })
-        return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
+        return { ...translatedSignedInToast(passed, t), redirectTo: rolePaths(user.role).dashboard }
       },
       recovery: async ({ recoveryCode }, { tenant, user, session }) => {
         const passed = await passWithRecoveryCode(
@@ -128,8 +136,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!passed)
           return new Refusal('invalid', WRONG_RECOVERY_CODE_MESSAGE, { field: 'recoveryCode' })
         return {
-          ...signedInToast(passed),
-          description: 'That recovery code is now used up. Make new ones under Security.',
+          ...translatedSignedInToast(passed, t),
+          description: t('twoFactor.recoveryUsed'),
           redirectTo: rolePaths(user.role).dashboard,
         }
       },
@@ -153,7 +161,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await addPasskey(tenant, user, session.sessionId, request, value)
         const completed = await markVerified(tenant, user.id, session.sessionId)
         return {
-          ...(completed.deletionPending ? signedInToast(completed) : { toast: 'Passkey added' }),
+          ...(completed.deletionPending
+            ? translatedSignedInToast(completed, t)
+            : { toast: t('twoFactor.passkeyAdded') }),
           redirectTo: rolePaths(user.role).dashboard,
         }
       },
@@ -167,7 +177,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           clientIp,
         )
         if (!passed) return new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
-        return { ...signedInToast(passed), redirectTo: rolePaths(user.role).dashboard }
+        return { ...translatedSignedInToast(passed, t), redirectTo: rolePaths(user.role).dashboard }
       },
       // Only an account with no second factor at all enrols here, as `passkey-add`: one with a
       // passkey passes the step with it, never by adding a key; and only after the emailed link
@@ -184,12 +194,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const clientAction = serverActionOrFailure
 const INTENTS = {
-  'send-enrolment-email': 'Failed to send the link',
-  'confirm-email': 'Failed to check the link',
-  code: 'Failed to verify the code',
-  recovery: 'Failed to verify the code',
-  passkey: 'Failed to verify the passkey',
-}
+  'send-enrolment-email': 'twoFactor.sendFailed',
+  'confirm-email': 'twoFactor.checkFailed',
+  code: 'twoFactor.verifyFailed',
+  recovery: 'twoFactor.verifyFailed',
+  passkey: 'twoFactor.passkeyVerifyFailed',
+} as const satisfies Record<string, MessageKey>
 
 type ActionData = {
   result?: Parameters<typeof CodeForm>[0]['lastResult']
@@ -201,19 +211,21 @@ export default function TwoFactorStep() {
   const page = useLoaderData<typeof loader>()
   const { mode, enrolment, dashboard, hasTotp, hasPasskey } = page
   const actionData = useActionData<typeof action>() as ActionData | undefined
-  useClientFailureToast(actionData, INTENTS, 'Failed to verify the code')
+  const t = useTranslate()
+  const failures = useMemo(
+    () => Object.fromEntries(Object.entries(INTENTS).map(([intent, key]) => [intent, t(key)])),
+    [t],
+  )
+  useClientFailureToast(actionData, failures, t('twoFactor.verifyFailed'))
   const resultOf = (intent: string) =>
     actionData?.intent === intent ? actionData.result : undefined
   if (actionData?.recoveryCodes) {
     return (
-      <AuthCard
-        title="Two-factor authentication is on"
-        description="From now on you sign in with your password and a code from your app."
-      >
+      <AuthCard title={t('twoFactor.onTitle')} description={t('twoFactor.onDescription')}>
         <div className="flex flex-col gap-4">
           <RecoveryCodes codes={actionData.recoveryCodes} />
           <Button asChild>
-            <Link to={dashboard}>Continue</Link>
+            <Link to={dashboard}>{t('twoFactor.continue')}</Link>
           </Button>
         </div>
       </AuthCard>
@@ -221,18 +233,18 @@ export default function TwoFactorStep() {
   }
   return (
     <AuthCard
-      title={mode === 'verify' ? 'Two-factor authentication' : 'Set up two-factor authentication'}
-      description={
+      title={mode === 'verify' ? t('twoFactor.title') : t('twoFactor.setUpTitle')}
+      description={t(
         mode === 'confirm-email'
-          ? 'Your account must sign in with a second step. Before you set it up, confirm that this is your email.'
+          ? 'twoFactor.confirmEmailDescription'
           : mode === 'enrol'
-            ? 'Your account must sign in with a second step. Set up an authenticator app to continue.'
+            ? 'twoFactor.enrolDescription'
             : hasTotp
               ? hasPasskey
-                ? 'Use your passkey, or enter the 6-digit code from your authenticator app.'
-                : 'Enter the 6-digit code from your authenticator app.'
-              : 'Use your passkey to continue.'
-      }
+                ? 'twoFactor.passkeyOrCode'
+                : 'twoFactor.codeOnly'
+              : 'twoFactor.passkeyOnly',
+      )}
       footer={<SignOut />}
     >
       {page.mode === 'confirm-email' ? (
@@ -248,7 +260,7 @@ export default function TwoFactorStep() {
           <EnrolForm enrolment={enrolment} lastResult={resultOf('enrol')} />
           <section aria-labelledby="passkey-enrol-heading" className="flex flex-col gap-3">
             <h2 id="passkey-enrol-heading" className="text-sm font-medium">
-              Or add a passkey instead
+              {t('twoFactor.orPasskey')}
             </h2>
             <PasskeyAddForm lastResult={resultOf('passkey-add')} />
           </section>
@@ -261,7 +273,7 @@ export default function TwoFactorStep() {
               <CodeForm lastResult={resultOf('code')} />
               <section aria-labelledby="recovery-heading" className="flex flex-col gap-3">
                 <h2 id="recovery-heading" className="text-sm font-medium">
-                  Lost your authenticator? Use a recovery code
+                  {t('twoFactor.lostAuthenticator')}
                 </h2>
                 <RecoveryForm lastResult={resultOf('recovery')} />
               </section>

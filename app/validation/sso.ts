@@ -65,8 +65,12 @@ export const SSO_MESSAGES = {
 } as const
 
 /** Password sign-in and reset for a domain that requires SSO (ADR 088). */
+/** The sign-in's refusal for a domain that signs in with SSO; `{domain}` is the domain (ADR 105). */
+export const SSO_REQUIRED_MESSAGE =
+  'Addresses at {domain} sign in with single sign-on. Use "Sign in with SSO" instead.'
+
 export function ssoRequiredMessage(domain: string) {
-  return `Addresses at ${domain} sign in with single sign-on. Use "Sign in with SSO" instead.`
+  return SSO_REQUIRED_MESSAGE.replace('{domain}', domain)
 }
 
 /**

@@ -20,9 +20,11 @@ function trimmedText(allowed: (value: string) => boolean, refused: string) {
 }
 
 /** A trimmed string of at most `max` characters without control characters. */
+export const UNSUPPORTED_CHARACTERS_MESSAGE = 'Please remove unsupported characters'
+
 export const plainText = trimmedText(
   (value) => !CONTROL.test(value),
-  'Please remove unsupported characters',
+  UNSUPPORTED_CHARACTERS_MESSAGE,
 )
 
 // What a single-line field refuses on top: line breaks of every kind (CR, LF, NEL, the Unicode

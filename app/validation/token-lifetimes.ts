@@ -16,6 +16,9 @@ export type LinkLifetime = {
 /** A lifetime in whole days, for texts that count it in a language's own plural. */
 export const lifetimeDays = (lifetime: LinkLifetime) => Math.round(lifetime.ms / UNIT_MS.day)
 
+/** A lifetime in whole minutes, likewise (the sign-in step's emailed link, ADR 105). */
+export const lifetimeMinutes = (lifetime: LinkLifetime) => Math.round(lifetime.ms / UNIT_MS.minute)
+
 const lifetime = (amount: number, unit: Unit): LinkLifetime => ({
   ms: amount * UNIT_MS[unit],
   words: `${amount} ${unit}${amount === 1 ? '' : 's'}`,

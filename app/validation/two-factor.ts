@@ -11,7 +11,8 @@ const code = z
   .transform((value) => value.replace(/\s+/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, CODE_MESSAGE))
 
-const sealedKey = z.string({ error: 'The set-up expired. Please start again.' }).min(1).max(500)
+export const SET_UP_EXPIRED_MESSAGE = 'The set-up expired. Please start again.'
+const sealedKey = z.string({ error: SET_UP_EXPIRED_MESSAGE }).min(1).max(500)
 
 export const EnrolSchema = z.object({ intent: z.literal('enrol'), sealedKey, code })
 
@@ -35,10 +36,11 @@ const passkeyName = z
   .trim()
   .min(1, PASSKEY_NAME_MESSAGE)
   .max(60, PASSKEY_NAME_MESSAGE)
+export const PASSKEY_NO_ANSWER_MESSAGE = 'The passkey did not answer. Please try again.'
 const credential = z
-  .string({ error: 'The passkey did not answer. Please try again.' })
-  .min(1, 'The passkey did not answer. Please try again.')
-  .max(20_000, 'The passkey did not answer. Please try again.')
+  .string({ error: PASSKEY_NO_ANSWER_MESSAGE })
+  .min(1, PASSKEY_NO_ANSWER_MESSAGE)
+  .max(20_000, PASSKEY_NO_ANSWER_MESSAGE)
 const passkeyId = z.uuid({ error: 'That passkey was not found.' })
 
 export const PasskeyOptionsSchema = z.object({ intent: z.literal('passkey-options') })
@@ -58,13 +60,11 @@ export const PasskeyStepSchema = z.object({ intent: z.literal('passkey'), creden
 // Before a first second factor is set up at the step, the account's email (ADR 054): the step
 // sends a link, and the link's page posts its token back from the session that asked.
 export const SendEnrolmentEmailSchema = z.object({ intent: z.literal('send-enrolment-email') })
+export const ENROLMENT_LINK_INCOMPLETE_MESSAGE =
+  'That link is not complete. Please open it from the email again.'
 export const ConfirmEnrolmentEmailSchema = z.object({
   intent: z.literal('confirm-email'),
-  token: z
-    .string({ error: 'That link is not complete. Please open it from the email again.' })
-    .trim()
-    .min(1)
-    .max(100),
+  token: z.string({ error: ENROLMENT_LINK_INCOMPLETE_MESSAGE }).trim().min(1).max(100),
 })
 
 /** The sign-in's second step: the authenticator's code, a recovery code, a passkey, enrolment. */

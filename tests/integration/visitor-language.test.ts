@@ -1,15 +1,23 @@
 // The card in the visitor's language (issue 45 point 5, ADR 105): the agency's choice of
 // languages (validated, audited), the browser's Accept-Language negotiated within it, the card
 // page's Vary header and cache key, replies and the lead's receipt in the visitor's language.
+import { generateTOTP } from '@oslojs/otp'
+import type { ActionFunctionArgs } from '@remix-run/node'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
+import { signIn } from '#app/auth/accounts.server'
+import { sessionCookieName } from '#app/auth/session.server'
+import { confirmEnrolment, enrolmentOf, newTotpKey } from '#app/auth/two-factor.server'
 import { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 import { rootLoader } from '#app/navigation/root-loader.server'
+import * as confirmEmailPage from '#app/routes/auth.confirm-email'
 import * as login from '#app/routes/auth.login'
+import * as register from '#app/routes/auth.register'
+import * as twoFactor from '#app/routes/auth.two-factor'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import * as branding from '#app/routes/dashboard.agency.branding'
 import * as superAdminSettings from '#app/routes/settings.super-admin'
-import { clearTenantCache } from '#app/tenancy/tenant.server'
+import { clearTenantCache, resolveTenant } from '#app/tenancy/tenant.server'
 import {
   DEFAULT_MUST_BE_OFFERED,
   LANGUAGES_SAVED,
@@ -359,12 +367,12 @@ describe('the sign-in pages in the visitor’s language', () => {
       }),
     )
 
-  test('the page speaks German to a German browser, English by default; sign-up stays English', async () => {
+  test('the page speaks German to a German browser, English by default; the dashboard stays English', async () => {
     const world = await agency()
     expect(await pageLanguageOf(world, 'de-DE,de;q=0.9', '/auth/login')).toBe('de')
     expect(await pageLanguageOf(world, 'fr', '/auth/forgot-password')).toBe('fr')
     expect(await pageLanguageOf(world, undefined, '/auth/login')).toBe('en')
-    expect(await pageLanguageOf(world, 'de', '/auth/register')).toBe('en')
+    expect(await pageLanguageOf(world, 'de', '/dashboard/end-user')).toBe('en')
     const page = await settle(() =>
       login.loader({
         request: requestFor(world.host, '/auth/login?redirectTo=%2Fonboarding%3Fmode%3Dcard', {
@@ -398,6 +406,156 @@ describe('the sign-in pages in the visitor’s language', () => {
     const english = await signIn(world, credentials, '198.51.100.83')
     expect(((await english.json()) as { error: string }).error).toBe(
       'Failed to sign in. Please check your credentials.',
+    )
+  })
+})
+
+describe('the rest of the sign-in pages in the visitor’s language', () => {
+  const german = { 'Accept-Language': 'de-DE,de;q=0.9' }
+  const post = (
+    route: { action: (args: ActionFunctionArgs) => unknown },
+    world: World,
+    path: string,
+    fields: Record<string, string>,
+    { headers = {}, ip = '198.51.100.90' }: { headers?: Record<string, string>; ip?: string } = {},
+  ) =>
+    settle(
+      () =>
+        route.action({
+          request: new Request(`http://${world.host}${path}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+            body: new URLSearchParams(fields).toString(),
+          }),
+          context: contextFor(world.host, ip),
+          params: {},
+        }) as Promise<Response>,
+    )
+
+  /** A signed-in session that owes the second step, for an account with an authenticator. */
+  async function pendingStep(world: World) {
+    const resolution = await resolveTenant(world.host)
+    if (resolution.status !== 'found') throw new Error('tenant not found')
+    const tenant = resolution.tenant
+    const user = await makeUser(world.organization.id, { password: 'password123' })
+    const key = newTotpKey()
+    const { sealedKey } = await enrolmentOf(key, tenant.name, user.email, {
+      organizationId: tenant.id,
+      userId: user.id,
+      sessionId: 'no-session',
+    })
+    const code = generateTOTP(key, 30, 6)
+    await confirmEnrolment(tenant, user, 'no-session', { sealedKey, code }, '198.51.100.91')
+    const request = requestFor(world.host, '/auth/login')
+    const signedIn = await signIn(
+      tenant,
+      { email: user.email, password: 'password123' },
+      '198.51.100.91',
+      request,
+    )
+    if (!signedIn) throw new Error('sign-in failed')
+    return `${sessionCookieName()}=${signedIn.session.token}`
+  }
+
+  test('sign-up, the second step and the confirmation link speak German to a German browser, English by default, within the agency’s languages', async () => {
+    const world = await agency()
+    for (const path of ['/auth/register', '/auth/two-factor', '/auth/confirm-email']) {
+      expect(await pageLanguageOf(world, 'de-DE,de;q=0.9', path)).toBe('de')
+      expect(await pageLanguageOf(world, undefined, path)).toBe('en')
+    }
+    // The single sign-on page and the Security area's two-factor page are not translated.
+    expect(await pageLanguageOf(world, 'de', '/auth/sso')).toBe('en')
+    expect(await pageLanguageOf(world, 'de', '/account/two-factor')).toBe('en')
+    // The agency offers English and French, French its default: a German browser gets French.
+    await saveLanguages(world, [
+      ['languages', 'en'],
+      ['languages', 'fr'],
+      ['defaultLanguage', 'fr'],
+    ])
+    expect(await pageLanguageOf(world, 'de', '/auth/two-factor')).toBe('fr')
+    expect(await pageLanguageOf(world, 'de, en;q=0.5', '/auth/register')).toBe('en')
+    for (const route of [register, twoFactor, confirmEmailPage]) {
+      const headers = route.headers as (args: unknown) => Headers
+      const answer = new Headers(
+        headers({ actionHeaders: new Headers(), loaderHeaders: new Headers() }),
+      )
+      expect(answer.get('Vary')).toBe('Accept-Language')
+    }
+  })
+
+  test('sign-up’s refusals next to the field in German, in English without Accept-Language', async () => {
+    const world = await agency()
+    const empty = { firstName: 'A', lastName: '', email: 'not-an-email', password: '123' }
+    const refused = await post(register, world, '/auth/register', empty, { headers: german })
+    expect(refused.status).toBe(400)
+    expect(await replyErrors(refused)).toMatchObject({
+      firstName: ['Vorname muss mindestens 2 Zeichen lang sein'],
+      lastName: ['Nachname muss mindestens 2 Zeichen lang sein'],
+      email: ['Bitte geben Sie eine gültige E-Mail-Adresse ein'],
+      password: ['Das Passwort muss mindestens 6 Zeichen lang sein'],
+    })
+    const english = await post(register, world, '/auth/register', empty)
+    expect(await replyErrors(english)).toMatchObject({
+      firstName: ['First name must be at least 2 characters'],
+      password: ['Password must be at least 6 characters'],
+    })
+  })
+
+  test('the sign-in limit in German, with its minutes; in English by default', async () => {
+    const world = await agency()
+    const credentials = { email: 'limited@example.test', password: 'wrong-password' }
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await post(login, world, '/auth/login', credentials, { ip: '198.51.100.92' })
+    }
+    const limited = await post(login, world, '/auth/login', credentials, {
+      headers: german,
+      ip: '198.51.100.92',
+    })
+    expect(limited.status).toBe(429)
+    expect(((await limited.json()) as { error: string }).error).toMatch(
+      /^Zu viele Versuche\. Bitte warten Sie \d+ Minuten? und versuchen Sie es dann erneut\.$/,
+    )
+    const english = await post(login, world, '/auth/login', credentials, { ip: '198.51.100.92' })
+    expect(((await english.json()) as { error: string }).error).toMatch(
+      /^Too many attempts\. Please wait \d+ minutes? and try again\.$/,
+    )
+  })
+
+  test('the second step refuses a code in German next to the field, in English by default', async () => {
+    const world = await agency()
+    const cookie = await pendingStep(world)
+    const step = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      post(twoFactor, world, '/auth/two-factor', fields, {
+        headers: { Cookie: cookie, ...headers },
+      })
+    const empty = await step({ intent: 'code', code: '' }, german)
+    expect(empty.status).toBe(400)
+    expect(await replyErrors(empty)).toMatchObject({
+      code: ['Bitte geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein'],
+    })
+    const wrong = await step({ intent: 'code', code: '000000' }, german)
+    expect(wrong.status).toBe(400)
+    expect(await replyErrors(wrong)).toMatchObject({
+      code: ['Dieser Code stimmt nicht. Bitte versuchen Sie es erneut.'],
+    })
+    const english = await step({ intent: 'code', code: '000000' })
+    expect(await replyErrors(english)).toMatchObject({
+      code: ['That code is not right. Please try again.'],
+    })
+  })
+
+  test('the confirmation link’s refusal in German, in English by default', async () => {
+    const world = await agency()
+    const used = { token: 'no-such-token' }
+    const inGerman = await post(confirmEmailPage, world, '/auth/confirm-email', used, {
+      headers: german,
+    })
+    expect(((await inGerman.json()) as { error: string }).error).toBe(
+      'Dieser Bestätigungslink ist ungültig oder abgelaufen.',
+    )
+    const english = await post(confirmEmailPage, world, '/auth/confirm-email', used)
+    expect(((await english.json()) as { error: string }).error).toBe(
+      'This confirmation link is invalid or has expired.',
     )
   })
 })

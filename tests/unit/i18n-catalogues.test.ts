@@ -2,6 +2,10 @@
 // same placeholders, plurals follow the language's rules, and Accept-Language is negotiated
 // within the host's languages.
 import { describe, expect, test } from 'vitest'
+import { ENROLMENT_LINK_FAILED_MESSAGE } from '#app/auth/enrolment-email.server'
+import { PASSKEY_FAILED_MESSAGE } from '#app/auth/passkey-ceremonies.server'
+import { WRONG_CODE_MESSAGE } from '#app/auth/two-factor.server'
+import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { en, type MessageKey } from '#app/utils/i18n/catalogue-en'
 import {
   acceptedLanguages,
@@ -11,12 +15,17 @@ import {
 } from '#app/utils/i18n/negotiate'
 import { CATALOGUES, formatDateTime, translateEnglish, translator } from '#app/utils/i18n/translate'
 import { pageLanguage } from '#app/utils/i18n/translated-pages'
+import { ACCOUNT_EXISTS_MESSAGE } from '#app/validation/auth'
+import { INVALID_CONFIRMATION_MESSAGE } from '#app/validation/email-confirmation'
 import {
   LANGUAGE_DEFAULTS,
   LANGUAGES,
   LanguageSettingsSchema,
   readStoredLanguages,
 } from '#app/validation/languages'
+import { nameTooLong, nameTooShort } from '#app/validation/names'
+import { ssoRequiredMessage } from '#app/validation/sso'
+import { CODE_MESSAGE, RECOVERY_CODE_MESSAGE } from '#app/validation/two-factor'
 
 const placeholders = (message: unknown): string[] => {
   const texts = typeof message === 'string' ? [message] : Object.values(message as object)
@@ -99,6 +108,61 @@ describe('catalogues', () => {
     )
     expect(translateEnglish('Something else entirely', t)).toBe('Something else entirely')
   })
+
+  test('the sign-in’s refusals made below, by pattern: the limit, single sign-on, name lengths', () => {
+    const de = translator('de')
+    const en = translator('en')
+    // The limit, with its minutes in the language's plural; English as the limit writes it.
+    expect(rateLimitMessage(60)).toBe('Too many attempts. Please wait 1 minute and try again.')
+    expect(rateLimitMessage(14 * 60 + 1)).toBe(
+      'Too many attempts. Please wait 15 minutes and try again.',
+    )
+    expect(translateEnglish(rateLimitMessage(60), de)).toBe(
+      'Zu viele Versuche. Bitte warten Sie 1 Minute und versuchen Sie es dann erneut.',
+    )
+    expect(translateEnglish(rateLimitMessage(900), translator('fr'))).toBe(
+      'Trop de tentatives. Veuillez patienter 15 minutes et réessayer.',
+    )
+    expect(translateEnglish(rateLimitMessage(900), en)).toBe(rateLimitMessage(900))
+    // The agency's single sign-on, naming its domain.
+    const sso = ssoRequiredMessage('acme.example')
+    expect(sso).toBe(
+      'Addresses at acme.example sign in with single sign-on. Use "Sign in with SSO" instead.',
+    )
+    expect(translateEnglish(sso, de)).toBe(
+      'Adressen bei acme.example melden sich mit Single Sign-on an. Verwenden Sie stattdessen „Mit SSO anmelden“.',
+    )
+    expect(translateEnglish(sso, en)).toBe(sso)
+    // Sign-up's names: the label and the number in the language.
+    expect(translateEnglish(nameTooShort('First name'), de)).toBe(
+      'Vorname muss mindestens 2 Zeichen lang sein',
+    )
+    expect(translateEnglish(nameTooLong('Last name', 100), translator('nl'))).toBe(
+      'Achternaam mag hoogstens 100 tekens lang zijn',
+    )
+    expect(translateEnglish(nameTooShort('First name'), en)).toBe(nameTooShort('First name'))
+  })
+
+  test('the second step’s and sign-up’s messages: English as the schemas write them, translated', () => {
+    const de = translator('de')
+    for (const message of [
+      CODE_MESSAGE,
+      RECOVERY_CODE_MESSAGE,
+      WRONG_CODE_MESSAGE,
+      ENROLMENT_LINK_FAILED_MESSAGE,
+      PASSKEY_FAILED_MESSAGE,
+      ACCOUNT_EXISTS_MESSAGE,
+      INVALID_CONFIRMATION_MESSAGE,
+    ]) {
+      expect(translateEnglish(message, translator('en'))).toBe(message)
+      expect(translateEnglish(message, de)).not.toBe(message)
+    }
+    expect(translateEnglish(WRONG_CODE_MESSAGE, de)).toBe(
+      'Dieser Code stimmt nicht. Bitte versuchen Sie es erneut.',
+    )
+    expect(de('twoFactor.emailedLink', { email: 'a@b.test', count: 30 })).toContain('30 Minuten')
+    expect(translator('es')('signUp.passwordHint', { count: 6 })).toBe('Al menos 6 caracteres.')
+  })
 })
 
 describe('negotiation', () => {
@@ -135,8 +199,13 @@ describe('negotiation', () => {
     expect(pageLanguage(german('/contact/abc'), LANGUAGE_DEFAULTS)).toBe('de')
     expect(pageLanguage(german('/auth/login'), LANGUAGE_DEFAULTS)).toBe('de')
     expect(pageLanguage(german('/auth/reset-password'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/register'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/two-factor'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/two-factor.data'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/confirm-email'), LANGUAGE_DEFAULTS)).toBe('de')
     // Not in the catalogues (ADR 105): English, and `lang="en"` says so.
-    expect(pageLanguage(german('/auth/register'), LANGUAGE_DEFAULTS)).toBe('en')
+    expect(pageLanguage(german('/auth/sso'), LANGUAGE_DEFAULTS)).toBe('en')
+    expect(pageLanguage(german('/account/two-factor'), LANGUAGE_DEFAULTS)).toBe('en')
     expect(pageLanguage(german('/dashboard/end-user'), LANGUAGE_DEFAULTS)).toBe('en')
   })
 

@@ -8,8 +8,10 @@ import { Form, useFetcher, useNavigation } from '@remix-run/react'
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { useEffect, useRef, useState } from 'react'
 import { Field, FormMessage, useSchemaForm } from '#app/components/forms'
+import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
+import { translateEnglish } from '#app/utils/i18n/translate'
 import {
   PasskeyAddSchema,
   PasskeyRemoveSchema,
@@ -80,11 +82,14 @@ const authenticate = (optionsJSON: never) => startAuthentication({ optionsJSON }
 /** The Security area: name a new passkey and create it with the browser. */
 export function PasskeyAddForm({ lastResult }: { lastResult: LastResult }) {
   const navigation = useNavigation()
-  const ceremony = usePasskeyCeremony(register, 'The passkey was not added. Please try again.')
+  // In the page's language at sign-in's step (ADR 105); English in the Security area.
+  const t = useTranslate()
+  const ceremony = usePasskeyCeremony(register, t('passkey.addFailed'))
   const [form, fields] = useSchemaForm(PasskeyAddSchema, {
     id: 'passkey-add',
     lastResult,
-    defaultValue: { name: 'Passkey' },
+    defaultValue: { name: t('passkey.defaultName') },
+    translate: (message) => translateEnglish(message, t),
   })
   const { key: _key, ...nameProps } = getInputProps(fields.name, { type: 'text' })
   return (
@@ -99,10 +104,10 @@ export function PasskeyAddForm({ lastResult }: { lastResult: LastResult }) {
       <input type="hidden" name="intent" value="passkey-add" />
       <input type="hidden" name="credential" ref={ceremony.credentialRef} defaultValue="" />
       <Field
-        label="Passkey name"
+        label={t('passkey.name')}
         inputProps={{ ...nameProps, autoComplete: 'off' }}
         errors={fields.name.errors}
-        hint="For example the device or password manager that keeps it."
+        hint={t('passkey.nameHint')}
       />
       <Button
         type="button"
@@ -112,8 +117,8 @@ export function PasskeyAddForm({ lastResult }: { lastResult: LastResult }) {
         aria-busy={ceremony.running}
       >
         {ceremony.running || submitting(navigation, 'passkey-add')
-          ? 'Adding passkey...'
-          : 'Add a passkey'}
+          ? t('passkey.adding')
+          : t('passkey.add')}
       </Button>
     </Form>
   )
@@ -214,11 +219,13 @@ export function PasskeyList({
 /** The sign-in's second step with a passkey. */
 export function PasskeyStepForm({ lastResult }: { lastResult: LastResult }) {
   const navigation = useNavigation()
-  const ceremony = usePasskeyCeremony(
-    authenticate,
-    'The passkey did not sign you in. Please try again.',
-  )
-  const [form] = useSchemaForm(PasskeyStepSchema, { id: 'passkey-step', lastResult })
+  const t = useTranslate()
+  const ceremony = usePasskeyCeremony(authenticate, t('passkey.stepFailed'))
+  const [form] = useSchemaForm(PasskeyStepSchema, {
+    id: 'passkey-step',
+    lastResult,
+    translate: (message) => translateEnglish(message, t),
+  })
   return (
     <Form
       method="POST"
@@ -236,7 +243,9 @@ export function PasskeyStepForm({ lastResult }: { lastResult: LastResult }) {
         disabled={ceremony.running || submitting(navigation, 'passkey')}
         aria-busy={ceremony.running}
       >
-        {ceremony.running || submitting(navigation, 'passkey') ? 'Verifying...' : 'Use a passkey'}
+        {ceremony.running || submitting(navigation, 'passkey')
+          ? t('twoFactor.verifying')
+          : t('passkey.use')}
       </Button>
     </Form>
   )

@@ -9,7 +9,8 @@ import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
-import { TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
+import { translateEnglish } from '#app/utils/i18n/translate'
+import { lifetimeMinutes, TWO_FACTOR_ENROLMENT_LINK } from '#app/validation/token-lifetimes'
 import {
   CodeStepSchema,
   ConfirmEnrolmentEmailSchema,
@@ -50,9 +51,11 @@ export function EnrolmentEmailForms({
   sendResult: LastResult
 }) {
   const navigation = useNavigation()
+  const t = useTranslate()
   const [form] = useSchemaForm(ConfirmEnrolmentEmailSchema, {
     id: 'enrolment-email-link',
     lastResult,
+    translate: (message) => translateEnglish(message, t),
   })
   const [sendForm] = useSchemaForm(SendEnrolmentEmailSchema, {
     id: 'enrolment-email-send',
@@ -67,16 +70,19 @@ export function EnrolmentEmailForms({
           <input type="hidden" name="token" value={linkToken} />
           <StatusButton
             pending={submitting(navigation, 'confirm-email')}
-            pendingText="Checking the link..."
+            pendingText={t('twoFactor.checkingLink')}
           >
-            Continue the set-up
+            {t('twoFactor.continueSetUp')}
           </StatusButton>
         </Form>
       ) : null}
       <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="enrolment-email-note">
         {sent
-          ? `We emailed a link to ${email}. Open it in this browser to continue. It works for ${TWO_FACTOR_ENROLMENT_LINK.words}.`
-          : `First, we email a link to ${email}: open it in this browser, then set up your second step.`}
+          ? t('twoFactor.emailedLink', {
+              email,
+              count: lifetimeMinutes(TWO_FACTOR_ENROLMENT_LINK),
+            })
+          : t('twoFactor.firstEmail', { email })}
       </p>
       <Form method="POST" className="flex flex-col gap-4" {...getFormProps(sendForm)}>
         {sendForm.errors?.length ? <FormMessage>{sendForm.errors.join(' ')}</FormMessage> : null}
@@ -84,9 +90,9 @@ export function EnrolmentEmailForms({
         <StatusButton
           variant={linkToken || sent ? 'secondary' : 'primary'}
           pending={submitting(navigation, 'send-enrolment-email')}
-          pendingText="Sending..."
+          pendingText={t('twoFactor.sending')}
         >
-          {sent ? 'Send another link' : 'Email me a link'}
+          {sent ? t('twoFactor.sendAnother') : t('twoFactor.emailMe')}
         </StatusButton>
       </Form>
     </div>
@@ -102,24 +108,30 @@ export function EnrolForm({
   lastResult: LastResult
 }) {
   const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(EnrolSchema, { id: 'two-factor-enrol', lastResult })
+  // In the page's language at sign-in's step (ADR 105); English in the Security area.
+  const t = useTranslate()
+  const [form, fields] = useSchemaForm(EnrolSchema, {
+    id: 'two-factor-enrol',
+    lastResult,
+    translate: (message) => translateEnglish(message, t),
+  })
   return (
     <div className="flex flex-col gap-4">
       <ol className="list-decimal space-y-1 pl-5 text-sm text-gray-700 dark:text-gray-300">
-        <li>Open an authenticator app (Google Authenticator, 1Password, Authy, …).</li>
-        <li>Scan this QR code, or type the key below into the app.</li>
-        <li>Enter the 6-digit code the app shows.</li>
+        <li>{t('twoFactor.step1')}</li>
+        <li>{t('twoFactor.step2')}</li>
+        <li>{t('twoFactor.step3')}</li>
       </ol>
       <div
         role="img"
-        aria-label="QR code to add this account to an authenticator app"
+        aria-label={t('twoFactor.qrLabel')}
         className="mx-auto w-48 rounded-md bg-white p-2 [&_svg]:h-auto [&_svg]:w-full"
         // Drawn on the server by the qrcode package from our own URI: an SVG with no script.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: our own QR SVG, no user markup
         dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
       />
       <div className="text-sm">
-        <p className="font-medium">Key</p>
+        <p className="font-medium">{t('twoFactor.key')}</p>
         <p
           className="mt-1 break-all rounded-md bg-gray-100 px-3 py-2 font-mono dark:bg-gray-800"
           data-testid="totp-key"
@@ -131,9 +143,12 @@ export function EnrolForm({
         {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
         <input type="hidden" name="intent" value="enrol" />
         <input type="hidden" name="sealedKey" value={enrolment.sealedKey} />
-        <FormField label="Code from the app" field={fields.code} {...codeInput} />
-        <StatusButton pending={submitting(navigation, 'enrol')} pendingText="Checking...">
-          Turn on two-factor authentication
+        <FormField label={t('twoFactor.appCode')} field={fields.code} {...codeInput} />
+        <StatusButton
+          pending={submitting(navigation, 'enrol')}
+          pendingText={t('twoFactor.checking')}
+        >
+          {t('twoFactor.turnOn')}
         </StatusButton>
       </Form>
     </div>
@@ -142,14 +157,12 @@ export function EnrolForm({
 
 /** The recovery codes, shown once right after they are made. */
 export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
+  const t = useTranslate()
   return (
     <div className="flex flex-col gap-3">
-      <FormMessage tone="info">
-        Save these recovery codes somewhere safe. Each one signs you in once if you lose your
-        authenticator app. They will not be shown again.
-      </FormMessage>
+      <FormMessage tone="info">{t('twoFactor.saveCodes')}</FormMessage>
       <ul
-        aria-label="Recovery codes"
+        aria-label={t('twoFactor.recoveryCodes')}
         className="grid grid-cols-2 gap-2 rounded-md bg-gray-100 p-3 font-mono text-sm dark:bg-gray-800"
       >
         {codes.map((code) => (
@@ -166,26 +179,27 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
  * data: link with `download`); copying needs the clipboard, and says so when it fails.
  */
 function RecoveryCodeActions({ codes }: { codes: readonly string[] }) {
+  const t = useTranslate()
   const text = `${codes.join('\n')}\n`
   async function copy() {
     try {
       await navigator.clipboard.writeText(text)
-      toast.success('Recovery codes copied')
+      toast.success(t('twoFactor.codesCopied'))
     } catch {
-      toast.error('Could not copy the codes. Select them above and copy them instead.')
+      toast.error(t('twoFactor.copyFailed'))
     }
   }
   return (
     <div className="flex flex-wrap gap-2">
       <Button type="button" variant="secondary" onClick={() => void copy()}>
-        <Copy aria-hidden className="h-4 w-4" /> Copy codes
+        <Copy aria-hidden className="h-4 w-4" /> {t('twoFactor.copyCodes')}
       </Button>
       <Button asChild variant="secondary">
         <a
           href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
           download="recovery-codes.txt"
         >
-          <Download aria-hidden className="h-4 w-4" /> Download codes
+          <Download aria-hidden className="h-4 w-4" /> {t('twoFactor.downloadCodes')}
         </a>
       </Button>
     </div>
@@ -194,14 +208,19 @@ function RecoveryCodeActions({ codes }: { codes: readonly string[] }) {
 
 export function CodeForm({ lastResult }: { lastResult: LastResult }) {
   const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(CodeStepSchema, { id: 'two-factor-code', lastResult })
+  const t = useTranslate()
+  const [form, fields] = useSchemaForm(CodeStepSchema, {
+    id: 'two-factor-code',
+    lastResult,
+    translate: (message) => translateEnglish(message, t),
+  })
   return (
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value="code" />
-      <FormField label="Authentication code" field={fields.code} {...codeInput} autoFocus />
-      <StatusButton pending={submitting(navigation, 'code')} pendingText="Verifying...">
-        Verify
+      <FormField label={t('twoFactor.code')} field={fields.code} {...codeInput} autoFocus />
+      <StatusButton pending={submitting(navigation, 'code')} pendingText={t('twoFactor.verifying')}>
+        {t('twoFactor.verify')}
       </StatusButton>
     </Form>
   )
@@ -209,21 +228,27 @@ export function CodeForm({ lastResult }: { lastResult: LastResult }) {
 
 export function RecoveryForm({ lastResult }: { lastResult: LastResult }) {
   const navigation = useNavigation()
+  const t = useTranslate()
   const [form, fields] = useSchemaForm(RecoveryStepSchema, {
     id: 'two-factor-recovery',
     lastResult,
+    translate: (message) => translateEnglish(message, t),
   })
   return (
     <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
       {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value="recovery" />
-      <FormField label="Recovery code" field={fields.recoveryCode} autoComplete="off" />
+      <FormField
+        label={t('twoFactor.recoveryCode')}
+        field={fields.recoveryCode}
+        autoComplete="off"
+      />
       <StatusButton
         variant="secondary"
         pending={submitting(navigation, 'recovery')}
-        pendingText="Verifying..."
+        pendingText={t('twoFactor.verifying')}
       >
-        Use recovery code
+        {t('twoFactor.useRecovery')}
       </StatusButton>
     </Form>
   )

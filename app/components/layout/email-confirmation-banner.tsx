@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { MailWarning, X } from 'lucide-react'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useTranslate } from './use-translate'
 
 const ACTION = '/resources/email-confirmation'
 
@@ -22,6 +23,8 @@ export function ResendConfirmationForm({
 }) {
   const fetcher = useFetcher()
   const here = useHere()
+  // Also on the confirmation link's page, in its language (ADR 105).
+  const t = useTranslate()
   return (
     <fetcher.Form method="POST" action={ACTION} id={id} className={id ? 'hidden' : undefined}>
       <input type="hidden" name="intent" value="resend" />
@@ -31,10 +34,10 @@ export function ResendConfirmationForm({
           size="sm"
           variant="secondary"
           pending={fetcher.state !== 'idle'}
-          pendingText="Sending..."
+          pendingText={t('confirmEmail.sending')}
           className={className}
         >
-          Resend confirmation email
+          {t('confirmEmail.resend')}
         </StatusButton>
       )}
     </fetcher.Form>

@@ -1,3 +1,4 @@
+import { Fragment, type ReactNode } from 'react'
 import type { LegalLinks } from '#app/validation/legal'
 import { useTranslate } from './use-translate'
 
@@ -89,40 +90,43 @@ export function SiteFooter({
  * ask for help. Nothing when the host has none (a sentence about absent terms would mislead).
  */
 export function SignUpAgreement({ legal }: { legal: LegalLinks }) {
+  // In the sign-up page's language (ADR 105): the links go where the placeholders stand.
+  const t = useTranslate()
   const terms = legal.termsOfServiceUrl ? (
     <a className="font-medium text-brand underline" href={legal.termsOfServiceUrl}>
-      Terms
+      {t('signUp.terms')}
     </a>
   ) : null
   const privacy = legal.privacyPolicyUrl ? (
     <a className="font-medium text-brand underline" href={legal.privacyPolicyUrl}>
-      Privacy Policy
+      {t('signUp.privacy')}
     </a>
   ) : null
   if (!terms && !privacy && !legal.supportEmail) return null
+  const support = legal.supportEmail ? (
+    <a className="font-medium text-brand underline" href={`mailto:${legal.supportEmail}`}>
+      {legal.supportEmail}
+    </a>
+  ) : null
   return (
     <div className="flex flex-col gap-1 text-center text-sm text-gray-600 dark:text-gray-400">
       {terms || privacy ? (
         <p data-testid="sign-up-agreement">
-          By creating an account you agree to the{' '}
-          {terms && privacy ? (
-            <>
-              {terms} and {privacy}
-            </>
-          ) : (
-            (terms ?? privacy)
-          )}
-          .
+          {terms && privacy
+            ? withLinks(t('signUp.agreeBoth'), { terms, privacy })
+            : withLinks(t('signUp.agreeOne'), { document: terms ?? privacy })}
         </p>
       ) : null}
-      {legal.supportEmail ? (
-        <p>
-          Questions? Contact{' '}
-          <a className="font-medium text-brand underline" href={`mailto:${legal.supportEmail}`}>
-            {legal.supportEmail}
-          </a>
-        </p>
-      ) : null}
+      {support ? <p>{withLinks(t('signUp.questions'), { email: support })}</p> : null}
     </div>
   )
+}
+
+/** A translated sentence with its `{name}` placeholders replaced by elements (links). */
+function withLinks(text: string, links: Record<string, ReactNode>) {
+  return text.split(/(\{\w+\})/).map((part, index) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1]
+    // biome-ignore lint/suspicious/noArrayIndexKey: the sentence's parts never move
+    return <Fragment key={index}>{name && name in links ? links[name] : part}</Fragment>
+  })
 }

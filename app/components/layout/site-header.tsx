@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react'
 import { type ComponentType, useEffect, useState } from 'react'
 import { Button } from '#app/components/ui/button'
 import { cn } from '#app/utils/cn'
+import { useTranslate } from './use-translate'
 import { type MenuUser, UserMenuFace } from './user-menu-face'
 
 const TRIGGER_CLASS =
@@ -43,6 +44,8 @@ export function SiteHeader({
   /** Sign In and Sign Up for a signed-out person; a card's recipient gets none (ADR 080). */
   accountLinks?: boolean
 }) {
+  // In the page's language on the pages that speak the visitor's (ADR 105).
+  const t = useTranslate()
   return (
     <header className="border-b border-gray-200 bg-white/90 backdrop-blur dark:border-gray-800 dark:bg-gray-950/90">
       {/* Centred with the page's content; full width above a sidebar (issue 41 point 17), so the
@@ -51,7 +54,7 @@ export function SiteHeader({
         <Link
           to="/"
           className="flex min-w-0 items-center gap-2 rounded-md"
-          aria-label={`${branding.name} home`}
+          aria-label={t('header.home', { name: branding.name })}
         >
           {branding.logoUrl ? (
             <img
@@ -75,10 +78,10 @@ export function SiteHeader({
           ) : !accountLinks ? null : (
             <>
               <Button asChild variant="ghost">
-                <Link to="/auth/login">Sign In</Link>
+                <Link to="/auth/login">{t('header.signIn')}</Link>
               </Button>
               <Button asChild>
-                <Link to="/auth/register">Sign Up</Link>
+                <Link to="/auth/register">{t('header.signUp')}</Link>
               </Button>
             </>
           )}

@@ -3,6 +3,7 @@
 // is there, so pages without a signed-in person never download the menu.
 import { ChevronDown } from 'lucide-react'
 import type { Role } from '#app/validation/roles'
+import { useTranslate } from './use-translate'
 
 export type MenuUser = {
   firstName: string
@@ -24,6 +25,7 @@ export function avatarLetter(user: Pick<MenuUser, 'email'>) {
 
 export function UserMenuFace({ user }: { user: MenuUser }) {
   const name = displayName(user)
+  const t = useTranslate()
   return (
     <>
       {user.avatarUrl ? (
@@ -41,7 +43,7 @@ export function UserMenuFace({ user }: { user: MenuUser }) {
       <span className="sr-only text-sm font-medium sm:not-sr-only sm:max-w-[10rem] sm:truncate">
         {name}
       </span>
-      <span className="sr-only">, account menu</span>
+      <span className="sr-only">, {t('menu.accountMenu')}</span>
       <ChevronDown aria-hidden className="h-4 w-4 text-gray-500 dark:text-gray-400" />
     </>
   )

@@ -2,16 +2,27 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Link } from '@remix-run/react'
 import { LogOut } from 'lucide-react'
 import { userMenuEntries } from '#app/navigation/role-navigation'
-import { roleLabel } from '#app/validation/roles'
+import type { MessageKey } from '#app/utils/i18n/translate'
 import { useSignOut } from './use-sign-out'
+import { useTranslate } from './use-translate'
 import { displayName, type MenuUser, UserMenuFace } from './user-menu-face'
 
 const itemClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-gray-100 dark:data-[highlighted]:bg-gray-800'
 
+/** The menu's entries in the page's language (ADR 105: a signed-in visitor on a card page). */
+const ENTRY_KEYS: Record<string, MessageKey> = {
+  dashboard: 'menu.dashboard',
+  profile: 'menu.profile',
+  'digital-cards': 'menu.digitalCards',
+  contacts: 'menu.contacts',
+  settings: 'menu.settings',
+}
+
 export function UserMenu({ user }: { user: MenuUser }) {
   const name = displayName(user)
   const signOut = useSignOut()
+  const t = useTranslate()
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -32,14 +43,15 @@ export function UserMenu({ user }: { user: MenuUser }) {
             </p>
             <p className="truncate text-xs text-gray-500 dark:text-gray-400">{user.email}</p>
             <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="user-menu-role">
-              ({roleLabel(user.role)})
+              ({t(`role.${user.role}`)})
             </p>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
           {userMenuEntries(user.role).map((item) => (
             <DropdownMenu.Item key={item.id} asChild className={itemClass}>
               <Link to={item.to}>
-                <item.icon aria-hidden className="h-4 w-4" /> {item.label}
+                <item.icon aria-hidden className="h-4 w-4" />{' '}
+                {ENTRY_KEYS[item.id] ? t(ENTRY_KEYS[item.id] as MessageKey) : item.label}
               </Link>
             </DropdownMenu.Item>
           ))}
@@ -49,7 +61,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
             className={`${itemClass} text-red-600 dark:text-red-400`}
             onSelect={() => void signOut()}
           >
-            <LogOut aria-hidden className="h-4 w-4" /> Log out
+            <LogOut aria-hidden className="h-4 w-4" /> {t('menu.logOut')}
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

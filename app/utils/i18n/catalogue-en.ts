@@ -3,7 +3,23 @@
 // (tests/unit/i18n-catalogues.test.ts). `{name}` is a placeholder; an object is a plural, one
 // text per Intl.PluralRules category of the language.
 
+import { ACCOUNT_EXISTS_MESSAGE } from '#app/validation/auth'
+import {
+  ALREADY_CONFIRMED_MESSAGE,
+  EMAIL_CONFIRMED_MESSAGE,
+  INVALID_CONFIRMATION_MESSAGE,
+} from '#app/validation/email-confirmation'
 import { PASSWORD_TOO_LONG_MESSAGE, PASSWORD_TOO_SHORT_MESSAGE } from '#app/validation/passwords'
+import { SSO_REQUIRED_MESSAGE } from '#app/validation/sso'
+import { UNSUPPORTED_CHARACTERS_MESSAGE } from '#app/validation/text'
+import {
+  CODE_MESSAGE,
+  ENROLMENT_LINK_INCOMPLETE_MESSAGE,
+  PASSKEY_NAME_MESSAGE,
+  PASSKEY_NO_ANSWER_MESSAGE,
+  RECOVERY_CODE_MESSAGE,
+  SET_UP_EXPIRED_MESSAGE,
+} from '#app/validation/two-factor'
 
 export type PluralMessage = {
   one?: string
@@ -231,6 +247,161 @@ export const en = {
   // The schemas' own (one home: app/validation/passwords.ts).
   'password.tooShort': PASSWORD_TOO_SHORT_MESSAGE,
   'password.tooLong': PASSWORD_TOO_LONG_MESSAGE,
+  // The sign-in's refusals made below (ADR 105): the limit and the agency's single sign-on.
+  'signIn.done': 'Signed in successfully!',
+  'signIn.tooManyAttempts': {
+    one: 'Too many attempts. Please wait {count} minute and try again.',
+    other: 'Too many attempts. Please wait {count} minutes and try again.',
+  },
+  'signIn.useSso': SSO_REQUIRED_MESSAGE,
+  // The header's links for a signed-out person on a sign-in page.
+  'header.signIn': 'Sign In',
+  'header.signUp': 'Sign Up',
+  'header.home': '{name} home',
+  // The signed-in person's menu (accounts §2), on the card page in the visitor's language.
+  'menu.accountMenu': 'account menu',
+  'menu.dashboard': 'Dashboard',
+  'menu.profile': 'Profile',
+  'menu.digitalCards': 'Digital Cards',
+  'menu.contacts': 'Contacts',
+  'menu.settings': 'Settings',
+  'menu.logOut': 'Log out',
+  'role.super_admin': 'super admin',
+  'role.super_admin_team': 'super admin team',
+  'role.agency_admin': 'agency admin',
+  'role.agency_member': 'agency member',
+  'role.team_admin': 'team member',
+  'role.end_user': 'end user',
+  // Sign-up (spec §5).
+  'signUp.pageTitle': 'Create your account · {name}',
+  'signUp.title': 'Create your account',
+  'signUp.description': 'Build your digital business card in minutes.',
+  'signUp.haveAccount': 'Already have an account?',
+  'signUp.signIn': 'Sign in',
+  'signUp.firstName': 'First name',
+  'signUp.lastName': 'Last name',
+  'signUp.companyName': 'Company name',
+  'signUp.passwordHint': {
+    one: 'At least {count} character.',
+    other: 'At least {count} characters.',
+  },
+  'signUp.company': 'Company (optional)',
+  'signUp.creating': 'Creating account...',
+  'signUp.submit': 'Create Account',
+  'signUp.created':
+    'Account created successfully! Please check your email to confirm your account.',
+  'signUp.failure': 'Failed to create account. Please try again.',
+  'signUp.accountExists': ACCOUNT_EXISTS_MESSAGE,
+  'signUp.agreeBoth': 'By creating an account you agree to the {terms} and {privacy}.',
+  'signUp.agreeOne': 'By creating an account you agree to the {document}.',
+  'signUp.terms': 'Terms',
+  'signUp.privacy': 'Privacy Policy',
+  'signUp.questions': 'Questions? Contact {email}',
+  'name.tooShort': {
+    one: '{label} must be at least {count} character',
+    other: '{label} must be at least {count} characters',
+  },
+  'name.tooLong': {
+    one: '{label} must be at most {count} character',
+    other: '{label} must be at most {count} characters',
+  },
+  'text.unsupported': UNSUPPORTED_CHARACTERS_MESSAGE,
+  // The email confirmation link's page (issue 12).
+  'confirmEmail.title': 'Confirm your email',
+  'confirmEmail.description': 'Confirm the email address of your account to finish setting it up.',
+  'confirmEmail.confirming': 'Confirming...',
+  'confirmEmail.submit': 'Confirm my email',
+  'confirmEmail.invalidTitle': 'Invalid Confirmation Link',
+  'confirmEmail.invalid': INVALID_CONFIRMATION_MESSAGE,
+  'confirmEmail.confirmed': EMAIL_CONFIRMED_MESSAGE,
+  'confirmEmail.alreadyConfirmed': ALREADY_CONFIRMED_MESSAGE,
+  'confirmEmail.toProfile': 'Go to your profile',
+  'confirmEmail.signInForNew': 'Sign in to request a new confirmation email.',
+  'confirmEmail.signInForLink': 'Sign in to request a new link',
+  'confirmEmail.sending': 'Sending...',
+  'confirmEmail.resend': 'Resend confirmation email',
+  // The sign-in's second step (ADR 045, ADR 054).
+  'twoFactor.title': 'Two-factor authentication',
+  'twoFactor.setUpTitle': 'Set up two-factor authentication',
+  'twoFactor.onTitle': 'Two-factor authentication is on',
+  'twoFactor.onDescription': 'From now on you sign in with your password and a code from your app.',
+  'twoFactor.continue': 'Continue',
+  'twoFactor.confirmEmailDescription':
+    'Your account must sign in with a second step. Before you set it up, confirm that this is your email.',
+  'twoFactor.enrolDescription':
+    'Your account must sign in with a second step. Set up an authenticator app to continue.',
+  'twoFactor.passkeyOrCode':
+    'Use your passkey, or enter the 6-digit code from your authenticator app.',
+  'twoFactor.codeOnly': 'Enter the 6-digit code from your authenticator app.',
+  'twoFactor.passkeyOnly': 'Use your passkey to continue.',
+  'twoFactor.orPasskey': 'Or add a passkey instead',
+  'twoFactor.lostAuthenticator': 'Lost your authenticator? Use a recovery code',
+  'twoFactor.linkSent': 'Link sent',
+  'twoFactor.emailConfirmed': 'Email confirmed',
+  'twoFactor.recoveryUsed': 'That recovery code is now used up. Make new ones under Security.',
+  'twoFactor.passkeyAdded': 'Passkey added',
+  'twoFactor.sendFailed': 'Failed to send the link',
+  'twoFactor.checkFailed': 'Failed to check the link',
+  'twoFactor.verifyFailed': 'Failed to verify the code',
+  'twoFactor.passkeyVerifyFailed': 'Failed to verify the passkey',
+  'twoFactor.checkingLink': 'Checking the link...',
+  'twoFactor.continueSetUp': 'Continue the set-up',
+  'twoFactor.emailedLink': {
+    one: 'We emailed a link to {email}. Open it in this browser to continue. It works for {count} minute.',
+    other:
+      'We emailed a link to {email}. Open it in this browser to continue. It works for {count} minutes.',
+  },
+  'twoFactor.firstEmail':
+    'First, we email a link to {email}: open it in this browser, then set up your second step.',
+  'twoFactor.sending': 'Sending...',
+  'twoFactor.sendAnother': 'Send another link',
+  'twoFactor.emailMe': 'Email me a link',
+  'twoFactor.step1': 'Open an authenticator app (Google Authenticator, 1Password, Authy, …).',
+  'twoFactor.step2': 'Scan this QR code, or type the key below into the app.',
+  'twoFactor.step3': 'Enter the 6-digit code the app shows.',
+  'twoFactor.qrLabel': 'QR code to add this account to an authenticator app',
+  'twoFactor.key': 'Key',
+  'twoFactor.appCode': 'Code from the app',
+  'twoFactor.checking': 'Checking...',
+  'twoFactor.turnOn': 'Turn on two-factor authentication',
+  'twoFactor.saveCodes':
+    'Save these recovery codes somewhere safe. Each one signs you in once if you lose your authenticator app. They will not be shown again.',
+  'twoFactor.recoveryCodes': 'Recovery codes',
+  'twoFactor.codesCopied': 'Recovery codes copied',
+  'twoFactor.copyFailed': 'Could not copy the codes. Select them above and copy them instead.',
+  'twoFactor.copyCodes': 'Copy codes',
+  'twoFactor.downloadCodes': 'Download codes',
+  'twoFactor.code': 'Authentication code',
+  'twoFactor.verifying': 'Verifying...',
+  'twoFactor.verify': 'Verify',
+  'twoFactor.recoveryCode': 'Recovery code',
+  'twoFactor.useRecovery': 'Use recovery code',
+  'twoFactor.enterCode': CODE_MESSAGE,
+  'twoFactor.enterRecoveryCode': RECOVERY_CODE_MESSAGE,
+  'twoFactor.setUpExpired': SET_UP_EXPIRED_MESSAGE,
+  'twoFactor.linkIncomplete': ENROLMENT_LINK_INCOMPLETE_MESSAGE,
+  'twoFactor.wrongCode': 'That code is not right. Please try again.',
+  'twoFactor.wrongRecoveryCode': 'That recovery code is not valid or was already used.',
+  'twoFactor.linkFailed':
+    'That link does not work here: it expired, was used, or was sent to another sign-in. Send a new one.',
+  'twoFactor.openLinkFirst':
+    'Open the link we emailed you in this browser before setting up two-factor authentication.',
+  'twoFactor.alreadyOn': 'Two-factor authentication is on.',
+  // Passkeys at the step (ADR 045).
+  'passkey.use': 'Use a passkey',
+  'passkey.stepFailed': 'The passkey did not sign you in. Please try again.',
+  'passkey.name': 'Passkey name',
+  'passkey.nameHint': 'For example the device or password manager that keeps it.',
+  'passkey.adding': 'Adding passkey...',
+  'passkey.add': 'Add a passkey',
+  'passkey.addFailed': 'The passkey was not added. Please try again.',
+  'passkey.defaultName': 'Passkey',
+  'passkey.nameMessage': PASSKEY_NAME_MESSAGE,
+  'passkey.noAnswer': PASSKEY_NO_ANSWER_MESSAGE,
+  'passkey.failed': 'That passkey could not be verified. Please try again.',
+  'passkey.expired': 'The passkey request expired. Please try again.',
+  'passkey.alreadyAdded': 'That passkey is already added.',
+  'passkey.none': 'This account has no passkey.',
 } as const satisfies Record<string, Message>
 
 export type MessageKey = keyof typeof en

@@ -3,6 +3,7 @@
 // beyond the few strings it shows (the browser's Intl does the grammar).
 import type { Language } from '#app/validation/languages'
 import { PASSWORD_LENGTH_PATTERN } from '#app/validation/passwords'
+import { SSO_REQUIRED_MESSAGE } from '#app/validation/sso'
 import { de } from './catalogue-de'
 import { type Catalogue, en, type MessageKey, type PluralMessage } from './catalogue-en'
 import { es } from './catalogue-es'
@@ -87,5 +88,28 @@ export function translateEnglish(message: string, t: Translate) {
     const key = passwordLength[1] === 'least' ? 'password.tooShort' : 'password.tooLong'
     return t(key, { count: Number(passwordLength[2]) })
   }
+  const nameLength = NAME_LENGTH.exec(message)
+  if (nameLength) {
+    const key = nameLength[2] === 'least' ? 'name.tooShort' : 'name.tooLong'
+    const label = t(NAME_LABELS[nameLength[1] as keyof typeof NAME_LABELS])
+    return t(key, { label, count: Number(nameLength[3]) })
+  }
+  const limited = TOO_MANY_ATTEMPTS.exec(message)
+  if (limited) return t('signIn.tooManyAttempts', { count: Number(limited[1]) })
+  const sso = SSO_REQUIRED.exec(message)
+  if (sso) return t('signIn.useSso', { domain: sso[1] as string })
   return message
 }
+
+/** Sign-up's name fields, as `nameField` starts their messages (app/validation/names.ts). */
+const NAME_LABELS = {
+  'First name': 'signUp.firstName',
+  'Last name': 'signUp.lastName',
+  'Company name': 'signUp.companyName',
+} as const satisfies Record<string, MessageKey>
+const NAME_LENGTH = /^(First name|Last name|Company name) must be at (least|most) (\d+) characters$/
+/** The limit's and the SSO refusal's English (their homes: the catalogue, app/validation/sso.ts). */
+const TOO_MANY_ATTEMPTS = /^Too many attempts\. Please wait (\d+) minutes? and try again\.$/
+const SSO_REQUIRED = new RegExp(
+  `^${SSO_REQUIRED_MESSAGE.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{domain}', '(.+)')}$`,
+)

@@ -5,12 +5,18 @@ import { languageOfRequest } from './negotiate'
 /** The follow links' pages (ADR 102), opened from a follower's email written in their language. */
 const FOLLOW_PAGE_PATH = /^\/follow\/(confirm|unsubscribe)$/
 
-/** The sign-in pages: sign-in, forgot password, the reset link and the expired password's step. */
+/**
+ * The sign-in pages: sign-in, sign-up, forgot password, the reset link, the expired password's
+ * step, the second step (two-factor) and the email confirmation link's page.
+ */
 const SIGN_IN_PAGES = new Set([
   '/auth/login',
+  '/auth/register',
   '/auth/forgot-password',
   '/auth/reset-password',
   '/auth/new-password',
+  '/auth/two-factor',
+  '/auth/confirm-email',
 ])
 
 /**
