@@ -21,8 +21,14 @@ export async function ssoSignInLoader(request: Request, context: AppLoadContext)
   }
 }
 
-export async function ssoSignInAction(request: Request, context: AppLoadContext) {
+export async function ssoSignInAction(
+  request: Request,
+  context: AppLoadContext,
+  /** The page's language for its messages (ADR 105). */
+  translate?: (message: string) => string,
+) {
   return formAction(request, {
+    translate,
     guard: () => requireAnonymous(request, context),
     schema: SsoSignInSchema,
     redirectTo: '/auth/sso',

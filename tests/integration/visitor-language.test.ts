@@ -13,6 +13,7 @@ import { rootLoader } from '#app/navigation/root-loader.server'
 import * as confirmEmailPage from '#app/routes/auth.confirm-email'
 import * as login from '#app/routes/auth.login'
 import * as register from '#app/routes/auth.register'
+import * as ssoPage from '#app/routes/auth.sso._index'
 import * as twoFactor from '#app/routes/auth.two-factor'
 import { action as cardAction, loader as cardLoader } from '#app/routes/card.$ref'
 import * as branding from '#app/routes/dashboard.agency.branding'
@@ -459,12 +460,12 @@ describe('the rest of the sign-in pages in the visitor’s language', () => {
 
   test('sign-up, the second step and the confirmation link speak German to a German browser, English by default, within the agency’s languages', async () => {
     const world = await agency()
-    for (const path of ['/auth/register', '/auth/two-factor', '/auth/confirm-email']) {
+    for (const path of ['/auth/register', '/auth/two-factor', '/auth/confirm-email', '/auth/sso']) {
       expect(await pageLanguageOf(world, 'de-DE,de;q=0.9', path)).toBe('de')
       expect(await pageLanguageOf(world, undefined, path)).toBe('en')
     }
-    // The single sign-on page and the Security area's two-factor page are not translated.
-    expect(await pageLanguageOf(world, 'de', '/auth/sso')).toBe('en')
+    // The single sign-on provider's callback and the Security area's two-factor page are not.
+    expect(await pageLanguageOf(world, 'de', '/auth/sso/callback')).toBe('en')
     expect(await pageLanguageOf(world, 'de', '/account/two-factor')).toBe('en')
     // The agency offers English and French, French its default: a German browser gets French.
     await saveLanguages(world, [
@@ -474,7 +475,7 @@ describe('the rest of the sign-in pages in the visitor’s language', () => {
     ])
     expect(await pageLanguageOf(world, 'de', '/auth/two-factor')).toBe('fr')
     expect(await pageLanguageOf(world, 'de, en;q=0.5', '/auth/register')).toBe('en')
-    for (const route of [register, twoFactor, confirmEmailPage]) {
+    for (const route of [register, twoFactor, confirmEmailPage, ssoPage]) {
       const headers = route.headers as (args: unknown) => Headers
       const answer = new Headers(
         headers({ actionHeaders: new Headers(), loaderHeaders: new Headers() }),
@@ -499,6 +500,24 @@ describe('the rest of the sign-in pages in the visitor’s language', () => {
       firstName: ['First name must be at least 2 characters'],
       password: ['Password must be at least 6 characters'],
     })
+  })
+
+  test('the single sign-on form refuses a work email in German next to the field, in English by default', async () => {
+    const world = await agency()
+    const bad = { email: 'not-an-email', redirectTo: '' }
+    const refused = await post(ssoPage, world, '/auth/sso', bad, { headers: german })
+    expect(refused.status).toBe(400)
+    expect((await replyErrors(refused)).email).toEqual([
+      'Bitte geben Sie eine gültige E-Mail-Adresse ein',
+    ])
+    const english = await post(ssoPage, world, '/auth/sso', bad)
+    expect((await replyErrors(english)).email).toEqual(['Please enter a valid email address'])
+    // An address with no provider here: the refusal in German too.
+    const unknown = { email: 'someone@nowhere.example', redirectTo: '' }
+    const noProvider = await post(ssoPage, world, '/auth/sso', unknown, { headers: german })
+    expect(JSON.stringify(await noProvider.json())).toContain(
+      'Single Sign-on ist für diese E-Mail-Adresse hier nicht eingerichtet.',
+    )
   })
 
   test('the sign-in limit in German, with its minutes; in English by default', async () => {

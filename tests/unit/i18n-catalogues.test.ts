@@ -204,7 +204,8 @@ describe('negotiation', () => {
     expect(pageLanguage(german('/auth/two-factor.data'), LANGUAGE_DEFAULTS)).toBe('de')
     expect(pageLanguage(german('/auth/confirm-email'), LANGUAGE_DEFAULTS)).toBe('de')
     // Not in the catalogues (ADR 105): English, and `lang="en"` says so.
-    expect(pageLanguage(german('/auth/sso'), LANGUAGE_DEFAULTS)).toBe('en')
+    expect(pageLanguage(german('/auth/sso'), LANGUAGE_DEFAULTS)).toBe('de')
+    expect(pageLanguage(german('/auth/sso/callback'), LANGUAGE_DEFAULTS)).toBe('en')
     expect(pageLanguage(german('/account/two-factor'), LANGUAGE_DEFAULTS)).toBe('en')
     expect(pageLanguage(german('/dashboard/end-user'), LANGUAGE_DEFAULTS)).toBe('en')
   })

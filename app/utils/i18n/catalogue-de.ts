@@ -177,6 +177,16 @@ export const de: Catalogue = {
   'signIn.toCreateCard': 'Sie müssen angemeldet sein, um eine digitale Karte zu erstellen',
   'signIn.toSaveContacts': 'Sie müssen angemeldet sein, um Kontakte zu speichern',
   'signIn.toConnect': 'Melden Sie sich an, um sich mit {firstName} zu vernetzen',
+  'sso.noProvider':
+    'Single Sign-on ist für diese E-Mail-Adresse hier nicht eingerichtet. Melden Sie sich stattdessen mit Ihrem Passwort an.',
+  'sso.pageTitle': 'Mit SSO anmelden',
+  'sso.description':
+    'Geben Sie Ihre geschäftliche E-Mail-Adresse ein. Wir leiten Sie zur Anmeldeseite Ihres Unternehmens weiter.',
+  'sso.workEmail': 'Geschäftliche E-Mail',
+  'sso.continue': 'Weiter',
+  'sso.redirecting': 'Weiterleitung...',
+  'sso.passwordInstead': 'Stattdessen mit Passwort anmelden',
+  'sso.failure': 'Single Sign-on konnte nicht gestartet werden',
   'forgot.pageTitle': 'Passwort vergessen',
   'forgot.title': 'Passwort vergessen?',
   'forgot.description':

@@ -10,7 +10,7 @@ import {
   INVALID_CONFIRMATION_MESSAGE,
 } from '#app/validation/email-confirmation'
 import { PASSWORD_TOO_LONG_MESSAGE, PASSWORD_TOO_SHORT_MESSAGE } from '#app/validation/passwords'
-import { SSO_REQUIRED_MESSAGE } from '#app/validation/sso'
+import { SSO_MESSAGES, SSO_REQUIRED_MESSAGE } from '#app/validation/sso'
 import { UNSUPPORTED_CHARACTERS_MESSAGE } from '#app/validation/text'
 import {
   CODE_MESSAGE,
@@ -211,6 +211,14 @@ export const en = {
   'signIn.toCreateCard': 'You must be logged in to create a digital card',
   'signIn.toSaveContacts': 'You must be logged in to save contacts',
   'signIn.toConnect': 'Sign in to connect with {firstName}',
+  'sso.noProvider': SSO_MESSAGES.noProviderForEmail,
+  'sso.pageTitle': 'Sign in with SSO',
+  'sso.description': "Enter your work email. We send you to your company's sign-in page.",
+  'sso.workEmail': 'Work email',
+  'sso.continue': 'Continue',
+  'sso.redirecting': 'Redirecting...',
+  'sso.passwordInstead': 'Sign in with a password instead',
+  'sso.failure': 'Failed to start single sign-on',
   'forgot.pageTitle': 'Forgot password',
   'forgot.title': 'Forgot your password?',
   'forgot.description': "Enter your email and we'll send you a link to reset it.",

@@ -177,6 +177,16 @@ export const es: Catalogue = {
   'signIn.toCreateCard': 'Debes iniciar sesión para crear una tarjeta digital',
   'signIn.toSaveContacts': 'Debes iniciar sesión para guardar contactos',
   'signIn.toConnect': 'Inicia sesión para conectar con {firstName}',
+  'sso.noProvider':
+    'El inicio de sesión único no está configurado aquí para esta dirección de correo. Inicia sesión con tu contraseña.',
+  'sso.pageTitle': 'Iniciar sesión con SSO',
+  'sso.description':
+    'Introduce tu correo del trabajo. Te llevamos a la página de inicio de sesión de tu empresa.',
+  'sso.workEmail': 'Correo del trabajo',
+  'sso.continue': 'Continuar',
+  'sso.redirecting': 'Redirigiendo...',
+  'sso.passwordInstead': 'Iniciar sesión con contraseña',
+  'sso.failure': 'No se pudo iniciar el inicio de sesión único',
   'forgot.pageTitle': 'Contraseña olvidada',
   'forgot.title': '¿Has olvidado tu contraseña?',
   'forgot.description':

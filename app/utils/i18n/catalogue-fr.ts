@@ -177,6 +177,16 @@ export const fr: Catalogue = {
   'signIn.toCreateCard': 'Vous devez être connecté pour créer une carte numérique',
   'signIn.toSaveContacts': 'Vous devez être connecté pour enregistrer des contacts',
   'signIn.toConnect': 'Connectez-vous pour entrer en contact avec {firstName}',
+  'sso.noProvider':
+    "L'authentification unique n'est pas configurée ici pour cette adresse e-mail. Connectez-vous plutôt avec votre mot de passe.",
+  'sso.pageTitle': 'Se connecter avec le SSO',
+  'sso.description':
+    'Saisissez votre e-mail professionnel. Nous vous envoyons vers la page de connexion de votre entreprise.',
+  'sso.workEmail': 'E-mail professionnel',
+  'sso.continue': 'Continuer',
+  'sso.redirecting': 'Redirection...',
+  'sso.passwordInstead': 'Se connecter plutôt avec un mot de passe',
+  'sso.failure': "Impossible de lancer l'authentification unique",
   'forgot.pageTitle': 'Mot de passe oublié',
   'forgot.title': 'Mot de passe oublié ?',
   'forgot.description':

@@ -176,6 +176,16 @@ export const nl: Catalogue = {
   'signIn.toCreateCard': 'Je moet ingelogd zijn om een digitale kaart te maken',
   'signIn.toSaveContacts': 'Je moet ingelogd zijn om contacten op te slaan',
   'signIn.toConnect': 'Log in om contact te maken met {firstName}',
+  'sso.noProvider':
+    'Single sign-on is hier niet ingesteld voor dit e-mailadres. Log in plaats daarvan in met je wachtwoord.',
+  'sso.pageTitle': 'Inloggen met SSO',
+  'sso.description':
+    'Vul je zakelijke e-mailadres in. We sturen je naar de inlogpagina van je bedrijf.',
+  'sso.workEmail': 'Zakelijk e-mailadres',
+  'sso.continue': 'Doorgaan',
+  'sso.redirecting': 'Doorsturen...',
+  'sso.passwordInstead': 'Liever inloggen met een wachtwoord',
+  'sso.failure': 'Single sign-on kon niet worden gestart',
   'forgot.pageTitle': 'Wachtwoord vergeten',
   'forgot.title': 'Wachtwoord vergeten?',
   'forgot.description':

@@ -7,7 +7,8 @@ const FOLLOW_PAGE_PATH = /^\/follow\/(confirm|unsubscribe)$/
 
 /**
  * The sign-in pages: sign-in, sign-up, forgot password, the reset link, the expired password's
- * step, the second step (two-factor) and the email confirmation link's page.
+ * step, the second step (two-factor), the email confirmation link's page and the single sign-on
+ * page's form (its provider's callback, a refusal or an admin's test, stays English).
  */
 const SIGN_IN_PAGES = new Set([
   '/auth/login',
@@ -17,6 +18,7 @@ const SIGN_IN_PAGES = new Set([
   '/auth/new-password',
   '/auth/two-factor',
   '/auth/confirm-email',
+  '/auth/sso',
 ])
 
 /**
