@@ -294,13 +294,46 @@ export async function withTenant<T>(
       // Row-level security applies to a role that neither owns the tables nor is a superuser.
       // set_config('role', …, true) is SET LOCAL ROLE; one statement for both saves a round
       // trip on every transaction (a signed-in page runs several).
-      await tx.execute(
-        sql`select set_config('role', 'brandcard_app', true), set_config('app.organization_id', ${organizationId}, true)`,
-      )
+      const organizationConfig = sql`select set_config('role', 'brandcard_app', true), set_config('app.organization_id', ${organizationId}, true)`
+      const client = holder.handle?.driver === 'postgres' ? transactionClient(tx) : undefined
+      if (!client) {
+        await tx.execute(organizationConfig)
+        started()
+        return work(tx)
+      }
+      // On Postgres the work's first statement goes out without waiting for set_config's
+      // answer (issue 44 point 3): one round trip and one socket write fewer per transaction.
+      // set_config is handed to postgres.js here, synchronously, before the work runs: every
+      // query reaches its connection one microtask after it is started, so none of the work's
+      // can overtake it, and Postgres runs a connection's statements in order: the first one
+      // already runs as brandcard_app in the tenant. postgres.js writes what a turn of the
+      // event loop queued in one write. Should set_config fail, the work's statements fail in
+      // the aborted transaction and the unit throws, as before. A connection found dead fails
+      // at BEGIN, before this runs, and is still tried again.
+      statementLog.logQuery(ORGANIZATION_CONFIG)
+      const configuring = client.unsafe(ORGANIZATION_CONFIG, [organizationId], { prepare: true })
+      configuring.execute()
       started()
-      return work(tx)
+      const [, result] = await Promise.all([configuring, work(tx)])
+      return result
     }),
   )
+}
+
+/** withTenant's set_config, as drizzle writes `organizationConfig` (one prepared statement). */
+const ORGANIZATION_CONFIG =
+  "select set_config('role', 'brandcard_app', true), set_config('app.organization_id', $1, true)"
+
+/**
+ * The postgres.js transaction under a drizzle transaction (drizzle keeps it on the session it
+ * marks internal), or undefined should a drizzle release move it: withTenant then waits for
+ * set_config as it used to.
+ */
+function transactionClient(tx: Transaction): postgres.TransactionSql | undefined {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client
+  return typeof client === 'function' && 'unsafe' in client
+    ? (client as postgres.TransactionSql)
+    : undefined
 }
 
 type Unit = 'tenant' | 'database' | 'platform'

@@ -11,7 +11,13 @@ export async function getNotificationPreferences(
   organizationId: string,
   userId: string,
 ): Promise<NotificationPreferences> {
-  const stored = await getUserPreferences(db, organizationId, userId)
+  return notificationPreferencesOf(await getUserPreferences(db, organizationId, userId))
+}
+
+/** The notification preferences among a user's stored preferences (read once by the profile). */
+export function notificationPreferencesOf(
+  stored: Record<string, unknown>,
+): NotificationPreferences {
   return NotificationPreferencesSchema.parse({
     notifications: stored.notifications,
     marketingEmails: stored.marketingEmails,

@@ -30,7 +30,7 @@ import {
 } from '#app/models/users.server'
 import { dashboardEntries } from '#app/navigation/role-navigation'
 import {
-  getNotificationPreferences,
+  notificationPreferencesOf,
   saveNotificationPreferences,
 } from '#app/notifications/preferences.server'
 import { activityLabel, relativeTime } from '#app/profile/activity'
@@ -102,29 +102,38 @@ export async function loadProfile(
   const { tenant, user } = await guard(request, context, roles)
   const now = new Date()
   const data = await withTenant(tenant.id, async (tx) => {
-    const logoUrl = await getMediaPath(tx, tenant.id, user.logoMediaId)
-    const profilePictureUrl = await getMediaPath(tx, tenant.id, user.profilePictureMediaId)
-    const card = options.card ? await getDefaultCardForOwner(tx, tenant.id, user.id) : undefined
+    // Independent reads go out together: postgres.js sends what is queued at once in one write
+    // and Postgres answers them in order, one round trip instead of one each (issue 44 point 3).
+    const [
+      logoUrl,
+      profilePictureUrl,
+      card,
+      stored,
+      scans,
+      assignedUsers,
+      organizationTeams,
+      organizationBranding,
+    ] = await Promise.all([
+      getMediaPath(tx, tenant.id, user.logoMediaId),
+      getMediaPath(tx, tenant.id, user.profilePictureMediaId),
+      options.card ? getDefaultCardForOwner(tx, tenant.id, user.id) : undefined,
+      // The stored preferences are read once for the activity switch and the notifications.
+      getUserPreferences(tx, tenant.id, user.id),
+      options.scans ? listCardScans(tx, tenant.id, user.id) : [],
+      options.assignedUsers ? listAssignedEndUsers(tx, tenant.id, user.id) : [],
+      options.organizationTeams ? listOrganizationTeams(tx, tenant.id) : [],
+      options.organizationBranding && tenant.kind === 'agency'
+        ? readBrandingSummary(tx, tenant.id)
+        : null,
+    ])
     // Privacy 'Activity tracking' (§2.6): off, the profile keeps no list of what the user did.
     // The audit log an administrator reads is not theirs to turn off, so events are still written.
     const activityTracking = options.activity
-      ? StoredPrivacySchema.parse((await getUserPreferences(tx, tenant.id, user.id)).privacy ?? {})
-          .activityTracking
+      ? StoredPrivacySchema.parse(stored.privacy ?? {}).activityTracking
       : false
     const activity = activityTracking ? await listActivityForUser(tx, tenant.id, user.id) : []
     // Every role's profile has a Notifications tab: every user has preferences (spec §3).
-    const notifications = await getNotificationPreferences(tx, tenant.id, user.id)
-    const scans = options.scans ? await listCardScans(tx, tenant.id, user.id) : []
-    const assignedUsers = options.assignedUsers
-      ? await listAssignedEndUsers(tx, tenant.id, user.id)
-      : []
-    const organizationTeams = options.organizationTeams
-      ? await listOrganizationTeams(tx, tenant.id)
-      : []
-    const organizationBranding =
-      options.organizationBranding && tenant.kind === 'agency'
-        ? await readBrandingSummary(tx, tenant.id)
-        : null
+    const notifications = notificationPreferencesOf(stored)
     return {
       logoUrl,
       profilePictureUrl,
