@@ -107,6 +107,17 @@ export async function findOfferForUser(db: Queryable, organizationId: string, us
   return row
 }
 
+/** A personal card's row key, as writes return it. */
+const CARD_KEY = { id: personalCards.id, slug: personalCards.slug }
+/** What a personal card shows (and its owner edits). */
+const CARD_FIELDS = {
+  slug: personalCards.slug,
+  firstName: personalCards.firstName,
+  lastName: personalCards.lastName,
+  email: personalCards.email,
+  phone: personalCards.phone,
+}
+
 /**
  * A personal card on the platform organization; undefined when the slug is taken (the caller
  * tries another).
@@ -120,7 +131,7 @@ export async function insertPersonalCard(
     .insert(personalCards)
     .values({ organizationId: platformOrganizationId, ...card })
     .onConflictDoNothing({ target: [personalCards.organizationId, personalCards.slug] })
-    .returning({ id: personalCards.id, slug: personalCards.slug })
+    .returning(CARD_KEY)
   return row
 }
 
@@ -144,13 +155,7 @@ export async function findPersonalCardBySlug(
   slug: string,
 ) {
   const [row] = await db
-    .select({
-      slug: personalCards.slug,
-      firstName: personalCards.firstName,
-      lastName: personalCards.lastName,
-      email: personalCards.email,
-      phone: personalCards.phone,
-    })
+    .select(CARD_FIELDS)
     .from(personalCards)
     .where(
       and(
@@ -199,14 +204,7 @@ export async function findPersonalCardByManageToken(
   tokenHash: string,
 ) {
   const [row] = await db
-    .select({
-      id: personalCards.id,
-      slug: personalCards.slug,
-      firstName: personalCards.firstName,
-      lastName: personalCards.lastName,
-      email: personalCards.email,
-      phone: personalCards.phone,
-    })
+    .select({ id: personalCards.id, ...CARD_FIELDS })
     .from(personalCards)
     .where(
       and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
@@ -235,7 +233,7 @@ export async function updatePersonalCardByManageToken(
     .where(
       and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
     )
-    .returning({ id: personalCards.id, slug: personalCards.slug })
+    .returning(CARD_KEY)
   return row
 }
 
@@ -250,7 +248,7 @@ export async function deletePersonalCardByManageToken(
     .where(
       and(eq(personalCards.organizationId, platformOrganizationId), usableManageToken(tokenHash)),
     )
-    .returning({ id: personalCards.id, slug: personalCards.slug })
+    .returning(CARD_KEY)
   return row
 }
 

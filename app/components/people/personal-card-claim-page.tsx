@@ -5,6 +5,7 @@ import { getFormProps } from '@conform-to/react'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { LinkNotice } from '#app/components/layout/link-page'
 import { StatusButton } from '#app/components/ui/status-button'
 import type {
   personalCardClaimAction,
@@ -46,11 +47,7 @@ export function PersonalCardClaimPage() {
     )
   }
   if (data.status === 'invalid') {
-    return (
-      <AuthCard title="Invalid link" description={data.message}>
-        {null}
-      </AuthCard>
-    )
+    return <LinkNotice title="Invalid link" description={data.message} />
   }
   return (
     <AuthCard

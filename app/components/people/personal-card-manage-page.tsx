@@ -4,6 +4,7 @@ import { getFormProps } from '@conform-to/react'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
+import { LinkNotice } from '#app/components/layout/link-page'
 import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { StatusButton } from '#app/components/ui/status-button'
@@ -34,18 +35,10 @@ export function PersonalCardManagePage() {
     defaultValue: data.status === 'open' ? { intent: 'save', ...data.card } : undefined,
   })
   if (actionData?.removed) {
-    return (
-      <AuthCard title="Card removed" description={actionData.removed}>
-        {null}
-      </AuthCard>
-    )
+    return <LinkNotice title="Card removed" description={actionData.removed} />
   }
   if (data.status === 'invalid') {
-    return (
-      <AuthCard title="Invalid link" description={data.message}>
-        {null}
-      </AuthCard>
-    )
+    return <LinkNotice title="Invalid link" description={data.message} />
   }
   const url = actionData?.url ?? data.url
   return (
