@@ -100,25 +100,27 @@ export default function handleRequest(
   const waitForAll = isBotUserAgent(request.headers.get('user-agent') ?? '')
   return new Promise((resolve, reject) => {
     let shellRendered = false
+    // The timer holds the render (and through it the request and its data) until it fires: left
+    // running after a render that finished, it kept every answer of the last six seconds alive,
+    // and under load most of the server's time went to collecting them (issue 44).
+    let timer: NodeJS.Timeout | undefined
+    let allReady = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? 'onAllReady' : 'onShellReady']() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
-          pipe(body)
+        onAllReady() {
+          allReady = true
+          clearTimeout(timer)
+          if (waitForAll) sendShell()
+        },
+        onShellReady() {
+          if (!waitForAll) sendShell()
         },
         onShellError(error: unknown) {
+          clearTimeout(timer)
           reject(error)
         },
         onError(error: unknown) {
@@ -127,6 +129,18 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1_000)
+    function sendShell() {
+      shellRendered = true
+      const body = new PassThrough()
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      )
+      pipe(body)
+    }
+    if (!allReady) timer = setTimeout(abort, streamTimeout + 1_000)
   })
 }

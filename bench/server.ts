@@ -1,7 +1,7 @@
 // The built production server as `npm run bench` runs it, and its memory as the kernel sees it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { serverEnv as productionServerEnv, SERVER_ARGS } from '../scripts/server-command'
 import { waitForHealthy } from './http'
 
 export type AppServer = { child: ChildProcess; port: number; stop(): Promise<void> }
@@ -13,7 +13,7 @@ export async function startAppServer(
   extraNodeFlags: string[] = [],
 ): Promise<AppServer> {
   const env: Record<string, string | undefined> = {
-    ...process.env,
+    ...productionServerEnv(),
     NODE_ENV: 'production',
     PORT: String(port),
     ROOT_DOMAIN: 'localhost',

@@ -23,7 +23,7 @@ import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet
 import { startFakeHubspot } from '#tests/fake-hubspot'
 import { startFakeResend } from '#tests/fake-resend'
 import { type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { serverEnv as productionServerEnv, SERVER_ARGS } from '../scripts/server-command'
 import {
   CARD_OWNER,
   E2E_RESEND_KEY,
@@ -145,7 +145,7 @@ const passCertificates = makeTestCertificates()
 const server = spawn(process.execPath, SERVER_ARGS, {
   stdio: 'inherit',
   env: {
-    ...process.env,
+    ...productionServerEnv(),
     NODE_ENV: 'production',
     PORT: String(port),
     ROOT_DOMAIN: 'localhost',

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
-import { SERVER_NODE_FLAGS, shutdownTimeoutMs } from './server-command'
+import { SERVER_NODE_FLAGS, serverEnv, shutdownTimeoutMs } from './server-command'
 
 // The project's .env (listed in .env.example), read before anything else: the server inherits it,
 // and a variable set in the environment wins over the file.
@@ -22,6 +22,7 @@ const serverFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serv
 const killAfterMs = shutdownTimeoutMs() + 1_000
 
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverFile], {
+  env: serverEnv() as NodeJS.ProcessEnv,
   // The IPC channel tells the server when this process is gone (it then shuts down itself).
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
 })

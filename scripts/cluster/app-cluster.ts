@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import http from 'node:http'
 import path from 'node:path'
-import { SERVER_ARGS, shutdownTimeoutMs } from '../server-command'
+import { SERVER_ARGS, serverEnv, shutdownTimeoutMs } from '../server-command'
 import { type CaddyProcess, startCaddy } from './caddy'
 import { keepOutput } from './child-output'
 
@@ -107,7 +107,7 @@ export async function startCluster(options: ClusterOptions): Promise<AppCluster>
 export function startAppProcess(index: number, port: number, env: NodeJS.ProcessEnv): AppProcess {
   const child = spawn(process.execPath, [...SERVER_ARGS], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...env, PORT: String(port), NODE_ENV: 'production' },
+    env: { ...serverEnv(env), PORT: String(port), NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const output = keepOutput(child)

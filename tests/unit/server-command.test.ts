@@ -9,15 +9,28 @@ import {
   SERVER_NODE_FLAGS,
   SUPERVISED_ARGS,
   SUPERVISOR_ENTRY,
+  serverEnv,
 } from '../../scripts/server-command'
 
 const command = `node ${SUPERVISED_ARGS.join(' ')}`
 
 describe('the production server command', () => {
   it('caps the young generation and the growth of the old (issue 16 and 44 memory budgets)', () => {
-    expect(SERVER_NODE_FLAGS).toContain('--max-semi-space-size=8')
+    expect(SERVER_NODE_FLAGS).toContain('--max-semi-space-size=16')
     expect(SERVER_NODE_FLAGS).toContain('--heap-growing-percent=20')
     expect(SERVER_ARGS.at(-1)).toBe(SERVER_ENTRY)
+  })
+
+  it('runs with two malloc arenas unless the operator says otherwise (issue 44 memory budget)', () => {
+    expect(serverEnv({ PATH: '/bin' })).toEqual({ MALLOC_ARENA_MAX: '2', PATH: '/bin' })
+    expect(serverEnv({ MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8')
+    for (const file of [
+      'bench/server.ts',
+      'e2e/start-server.ts',
+      'scripts/cluster/app-cluster.ts',
+    ]) {
+      expect(readFileSync(file, 'utf8'), file).toMatch(/\b(serverEnv|productionServerEnv)\(/)
+    }
   })
 
   it('is what npm start and npm run serve run, under the supervisor the build makes', () => {
@@ -38,6 +51,7 @@ describe('the production server command', () => {
   it('the supervisor starts the server beside it with the same flags', () => {
     const source = readFileSync('scripts/supervise.ts', 'utf8')
     expect(source).toContain('[...SERVER_NODE_FLAGS, serverFile]')
+    expect(source).toContain('env: serverEnv()')
     expect(source).toContain(`'${SERVER_ENTRY.replace('build/', '')}'`)
   })
 
