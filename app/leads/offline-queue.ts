@@ -92,6 +92,31 @@ export async function flushLeads(
   return report
 }
 
+/**
+ * Runs `round` one at a time. A trigger while a round runs is not dropped: the network coming
+ * back while a round that started offline is still failing must still send, so the round runs
+ * once more when it ends (however many triggers came meanwhile).
+ */
+export function oneRoundAtATime(round: () => Promise<void>) {
+  let running = false
+  let again = false
+  return async function trigger() {
+    if (running) {
+      again = true
+      return
+    }
+    running = true
+    try {
+      do {
+        again = false
+        await round()
+      } while (again)
+    } finally {
+      running = false
+    }
+  }
+}
+
 /** "1 lead waiting to send", "2 leads waiting to send", or nothing. */
 export function waitingText(count: number) {
   if (count === 0) return null

@@ -5,6 +5,7 @@ import {
   captureLead,
   flushLeads,
   type LeadStore,
+  oneRoundAtATime,
   type QueuedLead,
   queuedLeads,
   type SendOutcome,
@@ -121,6 +122,38 @@ describe('the offline lead queue', () => {
     })
     expect(sent).toEqual(['Dan'])
     expect(await queuedLeads(store, 'ann@example.com')).toHaveLength(3)
+  })
+
+  test('a trigger during a round runs one more round after it, not a second one beside it', async () => {
+    // The round that started offline is still failing when the network comes back: the "online"
+    // trigger must not be lost, or the lead waits until the page is opened again.
+    const releases: Array<() => void> = []
+    let running = 0
+    let most = 0
+    let rounds = 0
+    const trigger = oneRoundAtATime(async () => {
+      rounds++
+      running++
+      most = Math.max(most, running)
+      await new Promise<void>((resolve) => releases.push(resolve))
+      running--
+    })
+    const first = trigger()
+    await trigger()
+    await trigger()
+    expect(rounds).toBe(1)
+    releases.shift()?.()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(rounds).toBe(2)
+    releases.shift()?.()
+    await first
+    expect(rounds).toBe(2)
+    expect(most).toBe(1)
+    // Idle again: the next trigger starts a round of its own.
+    const later = trigger()
+    releases.shift()?.()
+    await later
+    expect(rounds).toBe(3)
   })
 
   test('the waiting count reads in words', () => {

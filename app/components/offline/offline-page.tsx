@@ -6,7 +6,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { CloudOff, Download } from 'lucide-react'
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react'
 import { ContactFields } from '#app/components/contacts/contact-form-fields'
 import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
@@ -23,6 +23,7 @@ import {
 import {
   captureLead,
   flushLeads,
+  oneRoundAtATime,
   type QueuedLead,
   queuedLeads,
   waitingText,
@@ -69,24 +70,24 @@ export function OfflinePage({ cards }: { cards: Cards }) {
     if (owner) setLeads(await queuedLeads(browserLeadStore, owner))
   }, [owner])
 
-  // One round at a time: a second trigger (online while a round runs) waits for the next.
-  const flushing = useRef(false)
-  const flush = useCallback(async () => {
-    if (!owner || flushing.current) return
-    flushing.current = true
-    try {
-      const report = await flushLeads(browserLeadStore, owner, sendLead)
-      for (const { lead, message } of report.arrived) {
-        toast.success(message, { description: lead.fields.fullName })
-      }
-      for (const { lead, message } of report.refused) {
-        toast.error(`${lead.fields.fullName}: ${message}`)
-      }
-    } finally {
-      flushing.current = false
-      await reload()
-    }
-  }, [owner, reload])
+  const flush = useMemo(
+    () =>
+      oneRoundAtATime(async () => {
+        if (!owner) return
+        try {
+          const report = await flushLeads(browserLeadStore, owner, sendLead)
+          for (const { lead, message } of report.arrived) {
+            toast.success(message, { description: lead.fields.fullName })
+          }
+          for (const { lead, message } of report.refused) {
+            toast.error(`${lead.fields.fullName}: ${message}`)
+          }
+        } finally {
+          await reload()
+        }
+      }),
+    [owner, reload],
+  )
 
   useEffect(() => {
     announceOwner(owner)
