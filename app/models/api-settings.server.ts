@@ -30,10 +30,23 @@ export async function saveApiSettings(
   userId: string,
   change: ApiSettingsChange,
 ) {
-  const values = {
+  await upsertCrmSettings(db, organizationId, userId, change, {
     gohighlevelApiKeyEncrypted: change.sealedKey,
     gohighlevelApiKeyLast4: change.keyLast4,
     gohighlevelLocationId: change.locationId,
+  })
+}
+
+/** One CRM's columns with the switch, written into the person's row (made if missing). */
+async function upsertCrmSettings(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  change: Pick<HubspotChange, 'enabled' | 'validatedAt' | 'provider'>,
+  columns: Partial<ApiSettingsRow>,
+) {
+  const values = {
+    ...columns,
     enabled: change.enabled,
     validatedAt: change.validatedAt,
     ...(change.provider ? { crmProvider: change.provider } : {}),
@@ -74,18 +87,10 @@ export async function saveHubspotSettings(
   userId: string,
   change: HubspotChange,
 ) {
-  const values = {
+  await upsertCrmSettings(db, organizationId, userId, change, {
     hubspotTokenEncrypted: change.sealedToken,
     hubspotTokenLast4: change.tokenLast4,
-    enabled: change.enabled,
-    validatedAt: change.validatedAt,
-    ...(change.provider ? { crmProvider: change.provider } : {}),
-    updatedAt: new Date(),
-  }
-  await db
-    .insert(apiSettings)
-    .values({ organizationId, userId, ...values })
-    .onConflictDoUpdate({ target: [apiSettings.organizationId, apiSettings.userId], set: values })
+  })
 }
 
 /** A Salesforce connected app: the org's URL, the client id, the sealed client secret. */
@@ -105,20 +110,12 @@ export async function saveSalesforceSettings(
   userId: string,
   change: SalesforceChange,
 ) {
-  const values = {
+  await upsertCrmSettings(db, organizationId, userId, change, {
     salesforceInstanceUrl: change.instanceUrl,
     salesforceClientId: change.clientId,
     salesforceClientSecretEncrypted: change.sealedSecret,
     salesforceClientSecretLast4: change.secretLast4,
-    enabled: change.enabled,
-    validatedAt: change.validatedAt,
-    ...(change.provider ? { crmProvider: change.provider } : {}),
-    updatedAt: new Date(),
-  }
-  await db
-    .insert(apiSettings)
-    .values({ organizationId, userId, ...values })
-    .onConflictDoUpdate({ target: [apiSettings.organizationId, apiSettings.userId], set: values })
+  })
 }
 
 /** The sealed secrets again, sealed under the current APP_SECRET; only the ones given change. */

@@ -1,10 +1,3 @@
 // The same screen as /invitations/{token}; the module reads the answer from the path.
-export {
-  action,
-  clientAction,
-  default,
-  headers,
-  loader,
-  meta,
-  shouldRevalidate,
-} from './invitations.$token'
+// biome-ignore format: a second path's re-export stays one line (docs/architecture.md)
+export { action, clientAction, default, headers, loader, meta, shouldRevalidate } from './invitations.$token'

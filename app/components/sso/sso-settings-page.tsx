@@ -126,15 +126,10 @@ function ProviderFormEnd({
   )
 }
 
-function ProviderForm({
-  provider,
-  roles,
-  onDone,
-}: {
-  provider?: Provider
-  roles: Data['roles']
-  onDone?: () => void
-}) {
+/** A provider's form: a new one's, or an existing one's in place of its row (onDone: Cancel). */
+type ProviderFormProps = { provider?: Provider; roles: Data['roles']; onDone?: () => void }
+
+function ProviderForm({ provider, roles, onDone }: ProviderFormProps) {
   const intent = provider ? 'edit-provider' : 'add-provider'
   const { lastResult, pending } = useReplyFor(intent, provider?.id)
   const [form, fields] = useSchemaForm(SsoSettingsSchema, {
@@ -192,15 +187,7 @@ function ProviderForm({
  * Workspace gives a file, not a URL). Saving reads the IdP's entity id, sign-in URL and
  * certificates from it; a pasted XML is kept in the form when it is refused.
  */
-function SamlProviderForm({
-  provider,
-  roles,
-  onDone,
-}: {
-  provider?: Provider
-  roles: Data['roles']
-  onDone?: () => void
-}) {
+function SamlProviderForm({ provider, roles, onDone }: ProviderFormProps) {
   const intent = provider ? 'edit-saml-provider' : 'add-saml-provider'
   const { lastResult, pending } = useReplyFor(intent, provider?.id)
   const [form, fields] = useSchemaForm(SsoSettingsSchema, {
