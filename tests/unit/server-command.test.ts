@@ -17,7 +17,7 @@ const command = `node ${SUPERVISED_ARGS.join(' ')}`
 describe('the production server command', () => {
   it('caps the young generation and the growth of the old (issue 16 and 44 memory budgets)', () => {
     expect(SERVER_NODE_FLAGS).toContain('--max-semi-space-size=16')
-    expect(SERVER_NODE_FLAGS).toContain('--heap-growing-percent=20')
+    expect(SERVER_NODE_FLAGS).toContain('--heap-growing-percent=35')
     expect(SERVER_ARGS.at(-1)).toBe(SERVER_ENTRY)
   })
 
