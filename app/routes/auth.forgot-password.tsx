@@ -11,18 +11,14 @@ import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
-import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 
 // The page's language, which the root loader chose (ADR 105).
+// The page's language, which the root loader chose (ADR 105).
 export const meta: MetaFunction = ({ matches }) => [
-  {
-    title: translator(
-      (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
-    )('forgot.pageTitle'),
-  },
+  { title: rootTranslator(matches)('forgot.pageTitle') },
 ]
 
 export const headers = translatedPageHeaders

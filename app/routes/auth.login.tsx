@@ -16,17 +16,15 @@ import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { offersSsoSignIn } from '#app/sso/sso-sign-in.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { LoginSchema } from '#app/validation/auth'
-import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { rolePaths } from '#app/validation/roles'
 
 export const meta: MetaFunction = ({ matches }) => {
-  const root = matches[0]?.data as { branding?: { name: string }; language?: Language } | undefined
+  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
   // The page's language, which the root loader chose (ADR 105).
-  const t = translator(root?.language ?? SOURCE_LANGUAGE)
-  return [{ title: t('signIn.pageTitle', { name: root?.branding?.name ?? '' }) }]
+  return [{ title: rootTranslator(matches)('signIn.pageTitle', { name: name ?? '' }) }]
 }
 
 export const headers = translatedPageHeaders

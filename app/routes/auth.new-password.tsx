@@ -16,19 +16,15 @@ import { AuthCard } from '#app/components/layout/auth-card'
 import { useTranslate } from '#app/components/layout/use-translate'
 import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
-import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
-import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { rolePaths } from '#app/validation/roles'
 import { NewPasswordSchema } from '#app/validation/two-factor'
 
 // The page's language, which the root loader chose (ADR 105).
+// The page's language, which the root loader chose (ADR 105).
 export const meta: MetaFunction = ({ matches }) => [
-  {
-    title: translator(
-      (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
-    )('newPassword.title'),
-  },
+  { title: rootTranslator(matches)('newPassword.title') },
 ]
 export const headers = translatedPageHeaders
 

@@ -18,20 +18,16 @@ import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
 import { en } from '#app/utils/i18n/catalogue-en'
-import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { TOKEN_PAGE_HEADERS, translatedTokenPageHeaders } from '#app/utils/route-headers'
 import { ResetPasswordSchema } from '#app/validation/auth'
-import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 
 export const headers = translatedTokenPageHeaders
 
 // The page's language, which the root loader chose (ADR 105).
+// The page's language, which the root loader chose (ADR 105).
 export const meta: MetaFunction = ({ matches }) => [
-  {
-    title: translator(
-      (matches[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
-    )('reset.pageTitle'),
-  },
+  { title: rootTranslator(matches)('reset.pageTitle') },
 ]
 
 const TOKEN = /^[a-z2-7]{52}$/

@@ -1,7 +1,7 @@
 // Messages in a language (ADR 105): typed catalogues, `{name}` placeholders, plurals by
 // Intl.PluralRules and dates by Intl.DateTimeFormat, so the card page carries no i18n runtime
 // beyond the few strings it shows (the browser's Intl does the grammar).
-import type { Language } from '#app/validation/languages'
+import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { PASSWORD_LENGTH_PATTERN } from '#app/validation/passwords'
 import { SSO_REQUIRED_MESSAGE } from '#app/validation/sso'
 import { de } from './catalogue-de'
@@ -48,7 +48,9 @@ export function translator(language: Language): Translate {
 
 /** A route's meta in the page's language, which the root loader chose (ADR 105). */
 export const rootTranslator = (matches: readonly { data?: unknown }[] | undefined) =>
-  translator((matches?.[0]?.data as { language?: Language } | undefined)?.language ?? 'en')
+  translator(
+    (matches?.[0]?.data as { language?: Language } | undefined)?.language ?? SOURCE_LANGUAGE,
+  )
 
 /** A date and time as the language writes it, in UTC unless a time zone is given. */
 export function formatDateTime(date: Date, language: Language, timeZone = 'UTC') {
