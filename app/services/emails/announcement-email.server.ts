@@ -1,4 +1,4 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailBranding, renderActionEmail, unsubscribeHeaders } from './layout.server'
 
 /** The body's lines as paragraphs: plain text, each non-empty line its own (escaped) paragraph. */
 export function announcementParagraphs(body: string) {
@@ -34,9 +34,6 @@ export function announcementEmail(options: {
     subject,
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(unsubscribeUrl),
   }
 }

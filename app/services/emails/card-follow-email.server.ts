@@ -6,7 +6,7 @@ import { translator } from '#app/utils/i18n/translate'
 import { isLanguage, type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { FOLLOW_CONFIRMATION_LINK, lifetimeDays } from '#app/validation/token-lifetimes'
 import type { OutboxAttachment } from '#drizzle/schema'
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailBranding, renderActionEmail, unsubscribeHeaders } from './layout.server'
 
 /** The confirmation: nothing else is ever sent to the address before its link is opened. */
 export function followConfirmEmail(options: {
@@ -78,10 +78,7 @@ export function followDigestEmail(options: {
     subject: t('followEmail.digestSubject', { ownerName }),
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${stopUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(stopUrl),
     attachments: [vcard],
   }
 }

@@ -72,6 +72,19 @@ type ActionEmail = {
   language?: Language
 }
 
+/** RFC 8058's one-click unsubscribe headers, which every notification email carries. */
+export const unsubscribeHeaders = (url: string) => ({
+  'List-Unsubscribe': `<${url}>`,
+  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+})
+
+/** The footnote and unsubscribe link of a Team Updates notification (roles-teams-admin.md §2.6). */
+export const teamUpdatesFooter = (unsubscribeUrl: string) => ({
+  footnote:
+    'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
+  unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+})
+
 export function renderActionEmail(options: ActionEmail) {
   const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe, quoted } =
     options

@@ -1,4 +1,4 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailBranding, renderActionEmail, unsubscribeHeaders } from './layout.server'
 import { quotedVisitorText } from './visitor-text.server'
 
 export type NewContactKind = 'connect' | 'lead'
@@ -72,10 +72,7 @@ export function newContactEmail(options: {
   function withHeaders(email: { to: string; subject: string; html: string; text: string }) {
     return {
       ...email,
-      headers: {
-        'List-Unsubscribe': `<${unsubscribeUrl}>`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      },
+      headers: unsubscribeHeaders(unsubscribeUrl),
     }
   }
 }

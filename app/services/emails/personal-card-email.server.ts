@@ -10,7 +10,7 @@ import {
   PERSONAL_CARD_CLAIM_LINK,
   PERSONAL_CARD_MANAGE_LINK,
 } from '#app/validation/token-lifetimes'
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import { type EmailBranding, renderActionEmail, unsubscribeHeaders } from './layout.server'
 
 /** To the departing person: claim a card of their own, with nothing of the agency's on it. */
 export function personalCardOfferEmail(options: {
@@ -68,10 +68,7 @@ export function personalCardMovedEmail(options: {
     subject: t('followEmail.movedSubject', { ownerName }),
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${stopUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(stopUrl),
   }
 }
 

@@ -1,4 +1,9 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import {
+  type EmailBranding,
+  renderActionEmail,
+  teamUpdatesFooter,
+  unsubscribeHeaders,
+} from './layout.server'
 
 /**
  * A paid plan asked for where nobody pays online (ADR 079): the admins are asked, the person is
@@ -50,18 +55,13 @@ export function planRequestEmail(options: {
     heading: words.heading,
     paragraphs: [`Hi ${firstName || 'there'},`, words.line],
     action: { label: words.label, url },
-    footnote:
-      'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
-    unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+    ...teamUpdatesFooter(unsubscribeUrl),
   })
   return {
     to,
     subject: words.subject,
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(unsubscribeUrl),
   }
 }

@@ -1,4 +1,9 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import {
+  type EmailBranding,
+  renderActionEmail,
+  teamUpdatesFooter,
+  unsubscribeHeaders,
+} from './layout.server'
 
 /**
  * What someone else changed about a team member's place in the agency (the team member's Team
@@ -72,18 +77,13 @@ export function teamMemberUpdateEmail(options: {
     action: listed
       ? { label: 'Open My End Users', url: `${branding.origin}/dashboard/team-member/users` }
       : { label: `Open ${branding.name}`, url: `${branding.origin}/auth/login` },
-    footnote:
-      'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
-    unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+    ...teamUpdatesFooter(unsubscribeUrl),
   })
   return {
     to,
     subject: words.subject,
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(unsubscribeUrl),
   }
 }

@@ -1,4 +1,9 @@
-import { type EmailBranding, renderActionEmail } from './layout.server'
+import {
+  type EmailBranding,
+  renderActionEmail,
+  teamUpdatesFooter,
+  unsubscribeHeaders,
+} from './layout.server'
 
 export type TeamUpdate =
   | { kind: 'added'; teamName: string; role: string; actorName: string }
@@ -32,9 +37,7 @@ export function teamUpdateEmail(options: {
         : `${update.actorName} changed your role in the team “${update.teamName}” from ${update.from} to ${update.role}.`,
     ],
     action: { label: 'Open your team', url: teamUrl },
-    footnote:
-      'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
-    unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+    ...teamUpdatesFooter(unsubscribeUrl),
   })
   return {
     to,
@@ -43,9 +46,6 @@ export function teamUpdateEmail(options: {
       : `Your role in ${update.teamName} is now ${update.role}`,
     html,
     text,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(unsubscribeUrl),
   }
 }
