@@ -2,16 +2,11 @@ import type { AppLoadContext } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
 import { listContacts } from '#app/models/contacts.server'
 import { buildVCard } from '#app/services/vcard.server'
+import { csvResponse } from '#app/utils/csv-response.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import { readContactFilters } from '#app/validation/contact-filters'
 import { readSearch } from '#app/validation/search'
 import { withTenant } from '#drizzle/db.server'
-
-/** A CSV cell: quoted, and never starting a formula when opened in a spreadsheet. */
-export function csvCell(value: string) {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-  return `"${safe.replaceAll('"', '""')}"`
-}
 
 export async function exportContacts(
   request: Request,
@@ -58,14 +53,7 @@ export async function exportContacts(
         c.consentPage ?? '',
       ]),
     ]
-    const body = `${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`
-    return new Response(`\uFEFF${body}`, {
-      headers: {
-        ...headers,
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': 'attachment; filename="contacts.csv"',
-      },
-    })
+    return csvResponse(rows, 'contacts.csv')
   }
   const body = contacts
     .map((c) => {

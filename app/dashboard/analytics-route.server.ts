@@ -4,10 +4,10 @@
 // an agency admin (and a super admin, for their organization) also the whole agency.
 import type { AppLoadContext } from '@remix-run/node'
 import { requireUser } from '#app/auth/guards.server'
-import { csvCell } from '#app/cards/contacts-export.server'
 import type { CardScope } from '#app/models/stats.server'
 import { listOrganizationTeams, listTeamsForUser } from '#app/models/teams.server'
 import type { User } from '#app/models/users.server'
+import { csvResponse } from '#app/utils/csv-response.server'
 import { formatRate } from '#app/utils/rate'
 import { SOURCE_LABELS } from '#app/utils/view-sources'
 import {
@@ -139,13 +139,5 @@ export async function analyticsCsvLoader(request: Request, context: AppLoadConte
       analytics.to,
     ]),
   ]
-  const body = `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`
-  return new Response(`\uFEFF${body}`, {
-    headers: {
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="analytics-${query.scope}-${query.days}-days.csv"`,
-    },
-  })
+  return csvResponse(lines, `analytics-${query.scope}-${query.days}-days.csv`)
 }

@@ -8,7 +8,7 @@ import {
   decideOwnOrganizationPlanRequest,
   readPlanRequests,
 } from '#app/billing/upgrade-requests.server'
-import { csvCell } from '#app/cards/contacts-export.server'
+import { csvResponse } from '#app/utils/csv-response.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import {
   AdminTeamIntentSchema,
@@ -59,19 +59,6 @@ export const END_USERS_PATH = '/dashboard/super-admin/users'
 export const ADMIN_TEAM_PATH = '/dashboard/super-admin/team'
 export const AGENCY_END_USERS_PATH = '/dashboard/agency/users'
 export const AGENCY_TEAM_PATH = '/dashboard/agency/team'
-
-/** A CSV download: every cell quoted and formula-safe, with a BOM for spreadsheet apps. */
-function csvResponse(lines: string[][], filename: string) {
-  const body = `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`
-  return new Response(`\uFEFF${body}`, {
-    headers: {
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${filename}"`,
-    },
-  })
-}
 
 /** No rows: a search over the limit searches nothing (validation/search.ts). */
 const NOTHING = { rows: [], total: 0 } as const

@@ -9,7 +9,6 @@ import { queueSetPasswordEmailIn, unknowablePassword } from '#app/auth/created-a
 import { requireRole } from '#app/auth/guards.server'
 import { assertEndUserSeat } from '#app/billing/plan-limits.server'
 import { isPublicCard } from '#app/cards/card-visibility'
-import { csvCell } from '#app/cards/contacts-export.server'
 import { cardLinkUrl } from '#app/cards/short-link'
 import { type AssignedEndUser, listAssignedEndUsers } from '#app/models/assigned-users.server'
 import { recordAudit } from '#app/models/audit.server'
@@ -17,6 +16,7 @@ import { findUserByEmail, normalizeEmail, type User } from '#app/models/users.se
 import { tenantOrigin } from '#app/tenancy/origin.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { Refusal } from '#app/utils/action-error'
+import { csvResponse } from '#app/utils/csv-response.server'
 import { refusedExport } from '#app/utils/refused-export.server'
 import { AddEndUserSchema } from '#app/validation/end-users'
 import { readSearch } from '#app/validation/search'
@@ -140,13 +140,5 @@ export async function myEndUsersCsv(request: Request, context: AppLoadContext) {
       row.createdAt.toISOString(),
     ]),
   ]
-  const body = `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`
-  return new Response(`\uFEFF${body}`, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': 'attachment; filename="my-end-users.csv"',
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  })
+  return csvResponse(lines, 'my-end-users.csv')
 }
