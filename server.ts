@@ -7,7 +7,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
-import type { ServerBuild } from '@remix-run/node'
+import type { AppLoadContext, ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import helmet from 'helmet'
@@ -21,8 +21,22 @@ import {
   isStripeWebhook,
   isWalletWebService,
 } from './app/auth/origin'
+import type { SignedInLookup, signedInPageLookup } from './app/auth/signed-in-page.server'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
-import { answerFromCache, captureForCache } from './app/cache/page-cache-http.server'
+import {
+  acceptedEncoding,
+  answerFromCache,
+  answerStored,
+  captureAnswer,
+  captureForCache,
+} from './app/cache/page-cache-http.server'
+import type {
+  compressedOnce,
+  joinRender,
+  renderedSignedInPage,
+  StoredPage,
+  storeSignedInPage,
+} from './app/cache/signed-in-page-cache.server'
 import { isReadinessPath, LIVENESS_PATH } from './app/observability/health-paths'
 import {
   answerMetrics,
@@ -42,6 +56,7 @@ import {
   type PublicAddress,
   requestHost,
 } from './app/tenancy/host'
+import { isBotUserAgent } from './app/utils/bot'
 import { clientAddress } from './app/utils/client-address'
 import { claimDataDir, DataDirInUseError, stoppingDataDir } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
@@ -79,6 +94,11 @@ type AppEntry = {
   pageCacheKey: typeof pageCacheKey
   lookupPage: typeof lookupPage
   storePage: typeof storePage
+  signedInPageLookup: typeof signedInPageLookup
+  storeSignedInPage: typeof storeSignedInPage
+  compressedOnce: typeof compressedOnce
+  joinRender: typeof joinRender
+  renderedSignedInPage: typeof renderedSignedInPage
   recordPublicCardView(
     organizationId: string,
     cardId: string,
@@ -482,24 +502,31 @@ app.all(
   createRequestHandler({
     build: viteDevServer ? loadBuild : initialBuild,
     mode,
-    getLoadContext: (req, res) => ({
-      host: res.locals.host as string,
-      cspNonce: res.locals.cspNonce as string,
-      clientIp: clientAddress(
-        req.headers['x-forwarded-for'],
-        req.socket.remoteAddress,
-        trustedHops,
-      ),
-      peerAddress: req.socket.remoteAddress,
-      relayed: res.locals.relayed === true,
-      via: forwardedPublicAddress(req.headers, trustedHops),
-      pageCacheCandidate: cacheCandidates.has(req),
-      viewSource: cacheCandidates.get(req),
-      responseCookies: [],
-      // Single fetch's data requests are the page's path with `.data` appended (read from the
-      // raw target: never throws on odd request targets, unlike new URL()).
-      dataRequest: (req.originalUrl.split('?')[0] ?? '').endsWith('.data'),
-    }),
+    getLoadContext: (req, res) => {
+      const signedIn = signedInLookups.get(req)
+      const context: AppLoadContext = {
+        host: res.locals.host as string,
+        cspNonce: res.locals.cspNonce as string,
+        clientIp: clientAddress(
+          req.headers['x-forwarded-for'],
+          req.socket.remoteAddress,
+          trustedHops,
+        ),
+        peerAddress: req.socket.remoteAddress,
+        relayed: res.locals.relayed === true,
+        via: forwardedPublicAddress(req.headers, trustedHops),
+        pageCacheCandidate: cacheCandidates.has(req),
+        viewSource: cacheCandidates.get(req),
+        // The session server.ts already validated for the signed-in page cache: not looked up twice.
+        session: signedIn ? Promise.resolve(signedIn.session) : undefined,
+        responseCookies: signedIn ? [...signedIn.cookies] : [],
+        // Single fetch's data requests are the page's path with `.data` appended (read from the
+        // raw target: never throws on odd request targets, unlike new URL()).
+        dataRequest: (req.originalUrl.split('?')[0] ?? '').endsWith('.data'),
+      }
+      loadContexts.set(req, context)
+      return context
+    },
   }),
 )
 
@@ -570,7 +597,104 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       })
     }
   }
+  if (
+    cacheEnabled &&
+    !shuttingDown &&
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    entry.sessionTokenOfCookies(req.headers.cookie)
+  ) {
+    void answerSignedIn(req, res)
+    return
+  }
   app(req, res)
+}
+
+// The signed-in page cache (ADR 109): a GET with a session cookie has its session validated
+// here, and is answered from the page stored for its key when there is one. Otherwise the app
+// renders it with that session, and the answer is kept if its route offered it.
+const signedInLookups = new WeakMap<IncomingMessage, SignedInLookup>()
+const loadContexts = new WeakMap<IncomingMessage, AppLoadContext>()
+
+async function answerSignedIn(req: IncomingMessage, res: ServerResponse) {
+  let lookup: SignedInLookup | null = null
+  try {
+    const host = requestHost(
+      {
+        host: req.headers.host?.toLowerCase(),
+        'x-forwarded-host': req.headers['x-forwarded-host'],
+      },
+      trustedHops,
+    )
+    if (host) {
+      lookup = await entry.signedInPageLookup({
+        host,
+        origin: originOf(host, forwardedPublicAddress(req.headers, trustedHops)),
+        target: req.url ?? '',
+        cookie: req.headers.cookie ?? '',
+        acceptLanguage: req.headers['accept-language'],
+        bot: isBotUserAgent(req.headers['user-agent'] ?? ''),
+      })
+    }
+  } catch {
+    // The app meets the same failure (the database away) and answers it as it always does.
+    lookup = null
+  }
+  if (lookup?.page) {
+    answerSignedInFromStore(req, res, lookup.page)
+    return
+  }
+  if (lookup && !lookup.session.renewed) {
+    const render = entry.joinRender(lookup.key)
+    if ('wait' in render) {
+      await render.wait
+      const page = entry.renderedSignedInPage(lookup.key)
+      if (page) {
+        answerSignedInFromStore(req, res, page)
+        return
+      }
+    } else {
+      res.once('close', render.release)
+      keepSignedInAnswer(req, res, lookup.key, render.release)
+    }
+  }
+  if (lookup) signedInLookups.set(req, lookup)
+  app(req, res)
+}
+
+function answerSignedInFromStore(req: IncomingMessage, res: ServerResponse, page: StoredPage) {
+  labelAnswer(res, 'signed-in-cache')
+  const stored = acceptedEncoding(req.headers['accept-encoding'], { br: false })
+    ? entry.compressedOnce(page)
+    : page
+  answerStored(req, res, stored, { secure: isSecure(req) })
+}
+
+/** Keeps the answer if its route offered it; `release` once it is stored or will not be. */
+function keepSignedInAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: string,
+  release: () => void,
+) {
+  captureAnswer(res, {
+    keeps: (response) => {
+      const offered = req.method === 'GET' && loadContexts.get(req)?.signedInCacheOffer
+      if (!offered) release()
+      return offered ? { ...response.getHeaders() } : null
+    },
+    store: (answer) => {
+      entry.storeSignedInPage(key, {
+        ...answer,
+        nonce: ((res as express.Response).locals?.cspNonce as string | undefined) ?? '',
+      })
+      release()
+    },
+  })
+}
+
+/** Scheme, host and port as the client came through a trusted proxy (or the host alone). */
+function originOf(host: string, via: PublicAddress | null) {
+  return (via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host).toLowerCase()
 }
 
 const cacheEnabled = !viteDevServer && process.env.PAGE_CACHE_MB !== '0'
@@ -601,13 +725,12 @@ function cacheCandidateKey(
   if (!host) return null
   // Pages hold absolute links (canonical, QR, vCard) that follow how the client came through
   // a trusted proxy: an answer made for https on one port is never served for another.
-  const via = forwardedPublicAddress(req.headers, trustedHops)
-  const origin = via ? `${via.scheme}://${host}${via.port ? `:${via.port}` : ''}` : host
+  const origin = originOf(host, forwardedPublicAddress(req.headers, trustedHops))
   // A short link's path in capitals is its QR code's (ADR 041) and the same page: slugs are
   // lowercase, so one entry answers both, and the capitals still name the view's source.
   const keyPath = SHORT_LINK_PATH.test(url) ? url.toLowerCase() : url
   return {
-    key: entry.pageCacheKey(origin.toLowerCase(), keyPath, req.headers['accept-language']),
+    key: entry.pageCacheKey(origin, keyPath, req.headers['accept-language']),
     path: url,
     source: marked.source,
   }

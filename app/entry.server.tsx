@@ -45,7 +45,14 @@ export function setViewBatchLog(log: (message: string) => void) {
 }
 
 export { sessionTokenOfCookies } from '#app/auth/session.server'
+export { signedInPageLookup } from '#app/auth/signed-in-page.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
+export {
+  compressedOnce,
+  joinRender,
+  renderedSignedInPage,
+  storeSignedInPage,
+} from '#app/cache/signed-in-page-cache.server'
 export { recordPublicCardView } from '#app/cards/public-card-route.server'
 export { startDomainRecheck } from '#app/domains/recheck-schedule.server'
 export { startJobs } from '#app/job-handlers.server'

@@ -42,6 +42,8 @@ declare module '@remix-run/node' {
      * for a route that passes it on (a redirect). Read it with `sourceOfRequest`.
      */
     viewSource?: ViewSource
+    /** Set by a loader whose answer the signed-in page cache may keep (ADR 109). */
+    signedInCacheOffer?: boolean
     /** Set-Cookie values that entry.server adds to the response (session renewal). */
     responseCookies?: string[]
   }

@@ -351,8 +351,19 @@ const unitStatements = new AsyncLocalStorage<UnitRecord>()
 const MAX_STATEMENTS = 20
 const MAX_STATEMENT_CHARS = 300
 
+let statementObserver: ((query: string) => void) | undefined
+
+/**
+ * Tests that must know every statement some work runs (the tables a cached page reads,
+ * tests/integration/private-page-cache.test.ts) watch them here, whole.
+ */
+export function observeStatementsForTests(observer?: (query: string) => void) {
+  statementObserver = observer
+}
+
 const statementLog = {
   logQuery(query: string) {
+    statementObserver?.(query)
     const record = unitStatements.getStore()
     if (!record) return
     record.count++

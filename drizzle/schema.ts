@@ -732,6 +732,26 @@ export const accountDeletions = pgTable(
   ],
 )
 
+// How many times what a person's own pages show has changed (ADR 109): bumped by triggers on the
+// tables those pages read (migration 0055), read with the session. The signed-in page cache keys
+// a stored page by it, so a write to any of them retires the pages it could change.
+export const userDataVersions = pgTable(
+  'user_data_versions',
+  {
+    organizationId: organizationId(),
+    userId: uuid('user_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(1),
+  },
+  (t) => [
+    primaryKey({ name: 'user_data_versions_pkey', columns: [t.organizationId, t.userId] }),
+    foreignKey({
+      name: 'user_data_versions_user_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [users.organizationId, users.id],
+    }).onDelete('cascade'),
+  ],
+)
+
 // The addresses of a deleted agency account's public cards (ADR 053, amending ADR 049's note):
 // a card id, a short link slug (current or retired) or a name link, with the successor the
 // agency chose, if any. Only what routing needs: no name, no card, no owner id. The card gate

@@ -148,3 +148,59 @@ test('a card edit shows on the next public request; the cached page hydrates und
   expect(owner).toEqual({ cache: null, control: 'private, no-store' })
   await context.close()
 })
+
+test('a signed-in page is kept for its session: a reload comes from memory and hydrates, a new card shows at once, and a signed-out cookie meets no stored page', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  await registerAndSignIn(page)
+  const cardsPath = '/dashboard/end-user/digital-cards'
+  await page.goto(urlFor(HOSTS.alpha, cardsPath))
+  // ADR 109: the same session asking again for the same page is answered from memory.
+  await expect.poll(async () => (await page.reload())?.headers()['x-cache']).toBe('HIT')
+  await waitForHydration(page)
+  await expect(page.getByRole('heading', { name: 'Digital Cards', level: 1 })).toBeVisible()
+  const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('session'))
+  const sessionCookie = `${cookie?.name}=${cookie?.value}`
+  // Asked the same way twice (the key holds the other cookies and languages a browser sends).
+  let stored = await visit(cardsPath, { cookie: sessionCookie })
+  await expect
+    .poll(async () => {
+      stored = await visit(cardsPath, { cookie: sessionCookie })
+      return stored.headers['x-cache']
+    })
+    .toBe('HIT')
+  expect([stored.status, stored.headers['x-cache'], stored.headers['cache-control']]).toEqual([
+    200,
+    'HIT',
+    'private, no-store',
+  ])
+  expect(stored.headers['set-cookie']).toBeUndefined()
+  expect(String(stored.headers['content-security-policy'])).not.toContain("'nonce-")
+
+  // A card created through the app shows on the next request: the write retired the page.
+  await page.getByRole('button', { name: 'Create Card' }).first().click()
+  await page.getByRole('button', { name: 'Create', exact: true }).click()
+  await expect(page).toHaveURL(/\/qrcode\/[0-9a-f-]{36}$/)
+  const cardId = page.url().split('/').at(-1) ?? ''
+  const fresh = await page.goto(urlFor(HOSTS.alpha, cardsPath))
+  expect(fresh?.headers()['x-cache']).toBeUndefined()
+  await expect(page.locator(`a[href*="${cardId}"]`).first()).toBeVisible()
+
+  // Signed out, the same cookie is a stranger's: the sign-in page, never the stored list.
+  await page.getByTestId('user-menu-trigger').click()
+  await page.getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/auth\/login$/)
+  const afterSignOut = await visit(cardsPath, { cookie: sessionCookie })
+  expect(afterSignOut.headers['x-cache']).toBeUndefined()
+  expect([afterSignOut.status, afterSignOut.headers.location]).toEqual([
+    302,
+    `/auth/login?redirectTo=${encodeURIComponent(cardsPath)}`,
+  ])
+  expect(problems).toEqual([])
+})

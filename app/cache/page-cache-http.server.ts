@@ -11,10 +11,14 @@ import {
 
 type RecordView = (organizationId: string, cardId: string) => void
 
-function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+/** The best encoding the client takes of those a stored answer has (identity when none). */
+export function acceptedEncoding(
+  header: string | undefined,
+  offered: { br: boolean } = { br: true },
+): 'br' | 'gzip' | null {
   if (!header) return null
   // q=0 refusals are rare enough to answer uncompressed rather than parse every weight.
-  if (/\bbr\b(?!;q=0(\.0*)?\b)/.test(header)) return 'br'
+  if (offered.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(header)) return 'br'
   if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(header)) return 'gzip'
   return null
 }
@@ -28,6 +32,12 @@ function matchesEtag(header: string | undefined, etag: string) {
   })
 }
 
+/** What answering from a store takes: the public cache's pages and the signed-in cache's. */
+type StoredAnswer = Pick<CachedPage, 'status' | 'headers' | 'identity' | 'etag'> & {
+  gzip?: Buffer
+  br?: Buffer
+}
+
 export function answerFromCache(
   req: IncomingMessage,
   res: ServerResponse,
@@ -35,6 +45,16 @@ export function answerFromCache(
   options: { secure: boolean; recordView: RecordView },
 ) {
   if (page.viewCardId) options.recordView(page.tag, page.viewCardId)
+  answerStored(req, res, page, options)
+}
+
+/** Writes a stored answer: 304 for a matching entity tag, else its bytes as the client takes them. */
+export function answerStored(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: StoredAnswer,
+  options: { secure: boolean },
+) {
   const headers: string[] = []
   for (const [name, value] of page.headers) headers.push(name, value)
   headers.push('x-cache', 'HIT')
@@ -46,9 +66,10 @@ export function answerFromCache(
     res.end()
     return
   }
-  const encoding = acceptedEncoding(req.headers['accept-encoding'])
-  const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.identity
-  if (encoding) headers.push('content-encoding', encoding)
+  const encoding = acceptedEncoding(req.headers['accept-encoding'], { br: page.br !== undefined })
+  const compressed = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : undefined
+  const body = compressed ?? page.identity
+  if (compressed) headers.push('content-encoding', encoding as string)
   headers.push('content-length', String(body.length))
   res.writeHead(page.status, headers)
   res.end(req.method === 'HEAD' ? undefined : body)
@@ -67,32 +88,54 @@ function decoded(body: Buffer, encoding: unknown) {
  * answer is handed to `store` in identity encoding. Installed before Express, so it sees the
  * final headers and bytes, after compression.
  */
+type CapturedAnswer = {
+  status: number
+  headers: Record<string, string | string[] | number | undefined>
+  body: Buffer
+}
+
 export function captureForCache(
   req: IncomingMessage,
   res: ServerResponse,
+  options: { recordView: RecordView; store(answer: CapturedAnswer): void },
+) {
+  captureAnswer(res, {
+    keeps(response, status) {
+      const tag = response.getHeader(CACHE_TAG_HEADER)
+      if (typeof tag !== 'string') return null
+      const view = response.getHeader(CACHE_VIEW_HEADER)
+      if (status === 200 && typeof view === 'string') options.recordView(tag, view)
+      // Kept with the internal headers, which storePage reads; none of them is sent.
+      const kept = req.method === 'GET' ? { ...response.getHeaders() } : null
+      response.removeHeader(CACHE_TAG_HEADER)
+      response.removeHeader(CACHE_VIEW_HEADER)
+      response.removeHeader(CACHE_TTL_HEADER)
+      return kept
+    },
+    store: options.store,
+  })
+}
+
+/**
+ * Watches an answer on its way out; when `keeps` says so as its head is written (a GET whose
+ * route offered it), hands its status, final headers and identity-encoded bytes to `store` once
+ * it has been sent whole. Installed before Express, so it sees what compression made of it.
+ */
+export function captureAnswer(
+  res: ServerResponse,
   options: {
-    recordView: RecordView
-    store(answer: {
-      status: number
-      headers: Record<string, string | string[] | number | undefined>
-      body: Buffer
-    }): void
+    /** The headers to keep with the answer, or null to let it pass unkept. */
+    keeps(response: ServerResponse, status: number): CapturedAnswer['headers'] | null
+    store(answer: CapturedAnswer): void
   },
 ) {
-  let captured: { status: number; headers: ReturnType<ServerResponse['getHeaders']> } | null = null
+  let captured: { status: number; headers: CapturedAnswer['headers'] } | null = null
   const chunks: Buffer[] = []
   const writeHead = res.writeHead
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    const tag = this.getHeader(CACHE_TAG_HEADER)
-    if (typeof tag === 'string') {
-      const status = typeof args[0] === 'number' ? args[0] : this.statusCode
-      const view = this.getHeader(CACHE_VIEW_HEADER)
-      if (status === 200 && typeof view === 'string') options.recordView(tag, view)
-      captured = req.method === 'GET' ? { status, headers: { ...this.getHeaders() } } : null
-      this.removeHeader(CACHE_TAG_HEADER)
-      this.removeHeader(CACHE_VIEW_HEADER)
-      this.removeHeader(CACHE_TTL_HEADER)
-    }
+    const status = typeof args[0] === 'number' ? args[0] : this.statusCode
+    const headers = options.keeps(this, status)
+    if (headers) captured = { status, headers }
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
   } as typeof res.writeHead
 

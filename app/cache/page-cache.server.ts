@@ -104,24 +104,26 @@ const DROPPED_HEADERS = new Set([
   CACHE_TTL_HEADER,
 ])
 
+/** An answer as a cache keeps it: its headers filtered, its nonce replaced, its entity tag. */
+export type PreparedAnswer = {
+  status: number
+  headers: [string, string][]
+  identity: Buffer
+  etag: string
+}
+
 /**
- * Stores an answer the app rendered for a candidate request, if the route offered it. HTML gets
- * its nonce replaced by the hashes of its scripts: a nonce must never be sent twice, but a hash
- * names exactly the scripts of this body, so the stored policy stays as strict.
+ * What a cache keeps of an answer the app rendered. HTML gets its nonce replaced by the hashes of
+ * its scripts: a nonce must never be sent twice, but a hash names exactly the scripts of this
+ * body, so the stored policy stays as strict. Shared with the signed-in page cache
+ * (app/cache/signed-in-page-cache.server.ts).
  */
-export function storePage(
-  key: string,
-  answer: {
-    status: number
-    headers: Record<string, string | string[] | number | undefined>
-    body: Buffer
-    nonce: string
-  },
-): CachedPage | undefined {
-  const tag = answer.headers[CACHE_TAG_HEADER]
-  if (maxBytes <= 0 || typeof tag !== 'string' || answer.status !== 200) return undefined
-  // An answer that sets a cookie is someone's, never everyone's.
-  if (answer.headers['set-cookie'] !== undefined) return undefined
+export function preparedAnswer(answer: {
+  status: number
+  headers: Record<string, string | string[] | number | undefined>
+  body: Buffer
+  nonce: string
+}): PreparedAnswer {
   const headers: [string, string][] = []
   let body = answer.body
   const isHtml = String(answer.headers['content-type'] ?? '').startsWith('text/html')
@@ -129,19 +131,6 @@ export function storePage(
   if (isHtml && answer.nonce) {
     html = html.replaceAll(` nonce="${answer.nonce}"`, '')
     body = Buffer.from(html, 'utf8')
-  }
-  // Concurrent misses of one page (its first visitors, or every visitor right after a change
-  // dropped it) each render it. The first stores it; the others' identical bytes would only be
-  // compressed again (gzip 9 and brotli 10: a burst of fifty on the card page stalled the server
-  // for seconds, npm run bench's short link), so they keep the stored page.
-  const stored = cache.peek(key)
-  if (
-    stored &&
-    stored.tag === tag &&
-    stored.status === answer.status &&
-    stored.identity.equals(body)
-  ) {
-    return stored
   }
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined || DROPPED_HEADERS.has(name)) continue
@@ -161,16 +150,46 @@ export function storePage(
     }
     headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)])
   }
-  const viewCardId = answer.headers[CACHE_VIEW_HEADER]
   const etag =
     typeof answer.headers.etag === 'string'
       ? answer.headers.etag
       : `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
   if (typeof answer.headers.etag !== 'string') headers.push(['etag', etag])
+  return { status: answer.status, headers, identity: body, etag }
+}
+
+/** Stores an answer the app rendered for a candidate request, if the route offered it. */
+export function storePage(
+  key: string,
+  answer: {
+    status: number
+    headers: Record<string, string | string[] | number | undefined>
+    body: Buffer
+    nonce: string
+  },
+): CachedPage | undefined {
+  const tag = answer.headers[CACHE_TAG_HEADER]
+  if (maxBytes <= 0 || typeof tag !== 'string' || answer.status !== 200) return undefined
+  // An answer that sets a cookie is someone's, never everyone's.
+  if (answer.headers['set-cookie'] !== undefined) return undefined
+  const prepared = preparedAnswer(answer)
+  const body = prepared.identity
+  // Concurrent misses of one page (its first visitors, or every visitor right after a change
+  // dropped it) each render it. The first stores it; the others' identical bytes would only be
+  // compressed again (gzip 9 and brotli 10: a burst of fifty on the card page stalled the server
+  // for seconds, npm run bench's short link), so they keep the stored page.
+  const stored = cache.peek(key)
+  if (
+    stored &&
+    stored.tag === tag &&
+    stored.status === answer.status &&
+    stored.identity.equals(body)
+  ) {
+    return stored
+  }
+  const viewCardId = answer.headers[CACHE_VIEW_HEADER]
   const page: CachedPage = {
-    status: answer.status,
-    headers,
-    identity: body,
+    ...prepared,
     gzip: gzipSync(body, { level: 9 }),
     br: brotliCompressSync(body, {
       params: {
@@ -178,7 +197,6 @@ export function storePage(
         [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     }),
-    etag,
     tag,
     viewCardId: typeof viewCardId === 'string' ? viewCardId : null,
   }

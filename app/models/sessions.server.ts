@@ -1,6 +1,13 @@
 import { and, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
-import { accountDeletions, media, sessions, userSettings, users } from '#drizzle/schema'
+import {
+  accountDeletions,
+  media,
+  sessions,
+  userDataVersions,
+  userSettings,
+  users,
+} from '#drizzle/schema'
 import { tenantJoin } from './tenant-join.server'
 
 export async function insertSession(
@@ -30,6 +37,7 @@ export async function findSessionWithUser(
       avatarExt: media.ext,
       preferences: userSettings.preferences,
       deletionScheduledFor: accountDeletions.scheduledFor,
+      dataVersion: userDataVersions.version,
     })
     .from(sessions)
     .innerJoin(users, tenantJoin(users, sessions, users.id, sessions.userId))
@@ -39,16 +47,22 @@ export async function findSessionWithUser(
       accountDeletions,
       tenantJoin(accountDeletions, users, accountDeletions.userId, users.id),
     )
+    .leftJoin(
+      userDataVersions,
+      tenantJoin(userDataVersions, users, userDataVersions.userId, users.id),
+    )
     .where(and(eq(sessions.organizationId, organizationId), eq(sessions.id, sessionId)))
     .limit(1)
   if (!row) return undefined
-  const { avatarHash, avatarExt, preferences, deletionScheduledFor, ...found } = row
+  const { avatarHash, avatarExt, preferences, deletionScheduledFor, dataVersion, ...found } = row
   return {
     ...found,
     frame: {
       avatarUrl: avatarHash && avatarExt ? `/media/${avatarHash}.${avatarExt}` : null,
       preferences: preferences ?? {},
       deletionScheduledFor,
+      // What the person's pages show changes with it (ADR 109): 0 until the first write.
+      dataVersion: dataVersion ?? 0,
     },
   }
 }

@@ -65,6 +65,16 @@ function create() {
       help: 'Cacheable requests the page cache had no answer for',
       registers,
     }),
+    signedInPageCacheHits: new Counter({
+      name: 'brandcard_signed_in_page_cache_hits_total',
+      help: 'Signed-in requests answered from the page stored for their session (ADR 109)',
+      registers,
+    }),
+    signedInPageCacheMisses: new Counter({
+      name: 'brandcard_signed_in_page_cache_misses_total',
+      help: 'Signed-in requests with no stored page for their key',
+      registers,
+    }),
     dbInFlight: new Gauge({
       name: 'brandcard_db_work_in_flight',
       help: 'Units of database work (withTenant, withDatabase, withPlatformScope) running now: each holds a pooled connection',

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { offerSignedInCache } from '#app/cache/signed-in-page-cache.server'
 import { contactsAction, contactsLoader } from '#app/cards/contacts-route.server'
 import { ContactsPage } from '#app/components/contacts/contacts-page'
 import { RouteLoadError } from '#app/components/layout/route-error'
@@ -7,7 +8,10 @@ import { SignedInLayout } from '#app/components/layout/signed-in-layout'
 
 export const meta: MetaFunction = () => [{ title: 'Contacts' }]
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => contactsLoader(request, context)
+export const loader = ({ request, context }: LoaderFunctionArgs) => {
+  offerSignedInCache(context)
+  return contactsLoader(request, context)
+}
 
 export const action = ({ request, context }: ActionFunctionArgs) => contactsAction(request, context)
 

@@ -1,12 +1,15 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { offerSignedInCache } from '#app/cache/signed-in-page-cache.server'
 import { RoleDashboard } from '#app/components/dashboard/role-dashboard'
 import { DashboardLoadError, dashboardHandle } from '#app/components/dashboard/stats-failure'
 import { endUserDashboard } from '#app/dashboard/dashboard.server'
 import { TEAM_PAGE_PATH } from '#app/validation/team-paths'
 
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  endUserDashboard(request, context)
+export const loader = ({ request, context }: LoaderFunctionArgs) => {
+  offerSignedInCache(context)
+  return endUserDashboard(request, context)
+}
 
 export default function EndUserDashboard() {
   const { firstName, stats, now, offerOnboarding } = useLoaderData<typeof loader>()

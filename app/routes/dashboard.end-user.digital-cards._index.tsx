@@ -1,6 +1,7 @@
 // The digital cards list of both card areas: /dashboard/team-member/digital-cards re-exports it.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { offerSignedInCache } from '#app/cache/signed-in-page-cache.server'
 import { cardAreaOfPath, cardsListPath } from '#app/cards/card-paths'
 import { cardsListAction, cardsListLoader } from '#app/cards/cards-route.server'
 import { CardsListPage } from '#app/components/cards/cards-list-page'
@@ -11,8 +12,10 @@ export const meta: MetaFunction = () => [{ title: 'Digital Cards' }]
 
 const areaOf = (request: Request) => cardAreaOfPath(new URL(request.url).pathname)
 
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  cardsListLoader(request, context, areaOf(request))
+export const loader = ({ request, context }: LoaderFunctionArgs) => {
+  offerSignedInCache(context)
+  return cardsListLoader(request, context, areaOf(request))
+}
 
 export const action = ({ request, context }: ActionFunctionArgs) =>
   cardsListAction(request, context, areaOf(request))

@@ -21,6 +21,7 @@ import {
   Users,
 } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { offerSignedInCache } from '#app/cache/signed-in-page-cache.server'
 import { DataExportPanel } from '#app/components/account/data-export-panel'
 import { DeleteAccountPanel } from '#app/components/account/delete-account-panel'
 import { TwoFactorLink } from '#app/components/auth/two-factor'
@@ -68,6 +69,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // One profile screen per person (issue 41 point 11): a path of no area opens theirs.
   if (!variant) throw redirect(await ownProfilePath(request, context))
   const screen = PROFILE_SCREENS[variant]
+  // The end user's screen shows only their own rows (ADR 109); the others list other people's.
+  if (variant === 'end-user') offerSignedInCache(context)
   const data = await loadProfile(request, context, screen.roles, screen.load)
   // Only when the tab is asked for: a super admin's list is an audited cross-tenant read.
   const accounts = wantsUserAccounts(request) ? await loadUserAccounts(request, context) : null

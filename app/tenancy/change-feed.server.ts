@@ -1,7 +1,8 @@
 // The database's change announcements (migration 0008) applied to this process's caches: the
-// page cache, the tenant lookup and the platform settings. Every process listens, so an edit,
+// page caches, the tenant lookup and the platform settings. Every process listens, so an edit,
 // a branding change or a deactivated agency saved through one is seen by all (ADR 021).
 import { dropPages } from '#app/cache/page-cache.server'
+import { retireSignedInPages } from '#app/cache/signed-in-page-cache.server'
 import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache.server'
 import { clearTenantCache, invalidateTenant } from '#app/tenancy/tenant.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
@@ -11,6 +12,7 @@ export const CHANGE_CHANNEL = 'brandcard_changes'
 /** Drops what this process cached about an organization ('*': about every one). */
 export function applyChange(payload: string) {
   dropPages(payload)
+  retireSignedInPages(payload)
   if (payload === '*') {
     clearTenantCache()
     invalidatePlatformSettings()
