@@ -91,6 +91,7 @@ type AppEntry = {
   setSlowQueryLog(log: (message: string, fields: object) => void): void
   diskSpaceResponse: typeof diskSpaceResponse
   sessionTokenOfCookies(header: string | undefined): string | null
+  forgetSessionOfCookies(header: string | undefined): void
   pageCacheKey: typeof pageCacheKey
   lookupPage: typeof lookupPage
   storePage: typeof storePage
@@ -597,6 +598,12 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       })
     }
   }
+  // Whatever the app renders may write (a form, a confirmation link): the session a request
+  // carries is read afresh after it (app/cache/session-cache.server.ts); a stored page writes
+  // nothing. A request that may write also forgets it before it runs.
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    entry.forgetSessionOfCookies(req.headers.cookie)
+  forgetSessionWhenAnswered(req, res)
   if (
     cacheEnabled &&
     !shuttingDown &&
@@ -663,6 +670,7 @@ async function answerSignedIn(req: IncomingMessage, res: ServerResponse) {
 
 function answerSignedInFromStore(req: IncomingMessage, res: ServerResponse, page: StoredPage) {
   labelAnswer(res, 'signed-in-cache')
+  answeredFromStore.add(req)
   const stored = acceptedEncoding(req.headers['accept-encoding'], { br: false })
     ? entry.compressedOnce(page)
     : page
@@ -690,6 +698,22 @@ function keepSignedInAnswer(
       release()
     },
   })
+}
+
+/**
+ * Forgets the session a request carries as its head is written, after whatever it wrote was
+ * committed: the request that follows it (a form's redirect) reads the session, and the data
+ * version, afresh. A stored page's answer (answerStored) writes its head without this.
+ */
+const answeredFromStore = new WeakSet<IncomingMessage>()
+
+function forgetSessionWhenAnswered(req: IncomingMessage, res: ServerResponse) {
+  if (!req.headers.cookie) return
+  const writeHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (!answeredFromStore.has(req)) entry.forgetSessionOfCookies(req.headers.cookie)
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as typeof res.writeHead
 }
 
 /** Scheme, host and port as the client came through a trusted proxy (or the host alone). */

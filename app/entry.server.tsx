@@ -44,7 +44,7 @@ export function setViewBatchLog(log: (message: string) => void) {
   setEventBatchLog(log)
 }
 
-export { sessionTokenOfCookies } from '#app/auth/session.server'
+export { forgetSessionOfCookies, sessionTokenOfCookies } from '#app/auth/session.server'
 export { signedInPageLookup } from '#app/auth/signed-in-page.server'
 export { lookupPage, pageCacheKey, storePage } from '#app/cache/page-cache.server'
 export {

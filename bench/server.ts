@@ -28,6 +28,8 @@ export async function startAppServer(
     BACKUP_RETENTION: '0',
     // No DNS lookups of the demo's custom domain in the background.
     DOMAIN_RECHECK_SECONDS: '0',
+    // `0` measures every signed-in page rendered, as a miss of its cache (ADR 109) would be.
+    PAGE_CACHE_MB: process.env.BENCH_PAGE_CACHE_MB,
     ...serverEnv,
   }
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]

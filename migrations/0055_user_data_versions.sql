@@ -17,7 +17,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON "user_data_versions" TO brandcard_app;--
 -- people is the trigger's argument: its `user_id`, the user row itself (`id`), the actor of an
 -- audit event, the owner of its card, or everyone in its team (the dashboard counts teammates).
 -- Owners are upserted in key order, so two statements that share people lock them in the same
--- order. It runs as the caller, like card_view_hours_follow: the rows it writes are of the
+-- order, and announced on `brandcard_changes`. It runs as the caller, like card_view_hours_follow: the rows it writes are of the
 -- caller's tenant. A deleted user's version goes with the user (the join below finds nobody).
 CREATE FUNCTION "brandcard_bump_data_versions"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -43,12 +43,18 @@ BEGIN
     END;
     "owners" := "owners" || CASE WHEN "owners" = '' THEN '' ELSE ' union ' END || "people";
   END LOOP;
+  -- Each person whose version rose is announced ('user:{organization}:{user}'): every process
+  -- forgets the sessions it remembered for them (app/cache/session-cache.server.ts), so the next
+  -- request reads the new version. Repeats of one payload within a transaction fold into one.
   EXECUTE format(
+    'with bumped as ('
     'insert into user_data_versions (organization_id, user_id) '
     'select distinct o.organization_id, o.user_id from (%s) o (organization_id, user_id) '
     'join users u on u.organization_id = o.organization_id and u.id = o.user_id '
     'order by 1, 2 '
-    'on conflict (organization_id, user_id) do update set version = user_data_versions.version + 1',
+    'on conflict (organization_id, user_id) do update set version = user_data_versions.version + 1 '
+    'returning organization_id, user_id) '
+    'select count(pg_notify(''brandcard_changes'', ''user:'' || organization_id || '':'' || user_id)) from bumped',
     "owners");
   RETURN NULL;
 END

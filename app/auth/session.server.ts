@@ -7,6 +7,7 @@ import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
 import type { AppLoadContext } from '@remix-run/node'
 import { parse, serialize } from 'cookie'
+import { forgetSession, recalledSession, rememberSession } from '#app/cache/session-cache.server'
 import { getEnv } from '#app/env.server'
 import { markSignedIn } from '#app/models/people.server'
 import {
@@ -113,12 +114,46 @@ export type ValidSession = {
   frame: SessionFrame
 }
 
+/** A session validated earlier in this process, as long as the change feed vouches for it. */
+type RememberedSession = { organizationId: string; session: ValidSession }
+
 export async function validateSessionToken(
   organizationId: string,
   token: string,
 ): Promise<ValidSession | null> {
   const sessionId = sessionIdFromToken(token)
   const duration = await sessionDurationMs()
+  const recalled = recalledSession<RememberedSession>(sessionId)
+  if (recalled?.organizationId === organizationId) {
+    // Expiry and renewal are decided as below, on the remembered expiry: a session due for
+    // either is read (and written) afresh.
+    const remaining = recalled.session.expiresAt.getTime() - Date.now()
+    if (remaining >= duration / 2 && remaining <= duration) return recalled.session
+  }
+  const valid = await validateStoredSession(organizationId, sessionId, duration)
+  if (valid) {
+    rememberSession<RememberedSession>(sessionId, organizationId, valid.user.id, {
+      organizationId,
+      session: { ...valid, renewed: false },
+    })
+  }
+  return valid
+}
+
+/**
+ * Forgets the session a request carries before it may write, and again before its answer
+ * leaves (server.ts): its own next request reads the session, and what it shows, afresh.
+ */
+export function forgetSessionOfCookies(header: string | undefined) {
+  const token = sessionTokenOfCookies(header)
+  if (token) forgetSession(sessionIdFromToken(token))
+}
+
+async function validateStoredSession(
+  organizationId: string,
+  sessionId: string,
+  duration: number,
+): Promise<ValidSession | null> {
   return withTenant(organizationId, async (tx) => {
     const row = await findSessionWithUser(tx, organizationId, sessionId)
     if (!row) return null
@@ -177,6 +212,7 @@ export async function getSession(
 
 export async function invalidateSession(organizationId: string, sessionId: string) {
   await withTenant(organizationId, (tx) => deleteSession(tx, organizationId, sessionId))
+  forgetSession(sessionId)
 }
 
 export async function invalidateUserSessions(

@@ -4,8 +4,9 @@
 // the writes that show on a person's pages bump that person's version, and only theirs.
 import { readdirSync, readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
-import { validateSessionToken } from '#app/auth/session.server'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { sessionIdFromToken, validateSessionToken } from '#app/auth/session.server'
+import { recalledSession } from '#app/cache/session-cache.server'
 import {
   retireSignedInPages,
   type SignedInKeyParts,
@@ -14,8 +15,10 @@ import {
 import { recordAudit } from '#app/models/audit.server'
 import { setCardArchivedState } from '#app/models/cards.server'
 import { addContact } from '#app/models/contacts.server'
+import { deleteSession } from '#app/models/sessions.server'
 import { addTeamMember, createTeamWithAdmin } from '#app/models/teams.server'
 import { loader as rootLoader } from '#app/root'
+import { startChangeFeed, stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { getDb, observeStatementsForTests, withTenant } from '#drizzle/db.server'
 import { cardViews } from '#drizzle/schema'
 import {
@@ -246,4 +249,34 @@ test("a change announced for the person's organization, or for every one, change
   expect(signedInPageKey(parts)).not.toBe(second)
   expect(signedInPageKey({ ...parts, dataVersion: 4 })).not.toBe(signedInPageKey(parts))
   expect(signedInPageKey({ ...parts, otherCookies: 'toast=1' })).not.toBe(signedInPageKey(parts))
+})
+
+describe('sessions remembered while the change feed listens', () => {
+  beforeAll(() => startChangeFeed(() => {}))
+  afterAll(() => stopChangeFeed())
+
+  test("are read afresh once their person's version rises, and refused once deleted elsewhere", async () => {
+    const organization = await makeOrganization()
+    const person = await makeUser(organization.id)
+    const card = await makeCard(organization.id, person.id)
+    const token = tokenOf(await sessionCookieFor(organization.id, person.id))
+    const sessionId = sessionIdFromToken(token)
+    const first = await validateSessionToken(organization.id, token)
+    expect(recalledSession(sessionId)).toBeDefined()
+    // Another tenant's host never gets it, remembered or not.
+    expect(await validateSessionToken((await makeOrganization()).id, token)).toBeNull()
+
+    // A write as another process would make it: the database announces the person, and the
+    // remembered session (with its version) is forgotten.
+    await withTenant(organization.id, (tx) =>
+      setCardArchivedState(tx, organization.id, person.id, card.id, true),
+    )
+    await expect.poll(() => recalledSession(sessionId)).toBeUndefined()
+    const after = await validateSessionToken(organization.id, token)
+    expect(after?.frame.dataVersion).toBeGreaterThan(first?.frame.dataVersion ?? 0)
+
+    // Signed out elsewhere (the row deleted by another process): refused here too.
+    await withTenant(organization.id, (tx) => deleteSession(tx, organization.id, sessionId))
+    await expect.poll(() => validateSessionToken(organization.id, token)).toBeNull()
+  })
 })
