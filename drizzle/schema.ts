@@ -1997,6 +1997,7 @@ export const tenantTables = {
   seatSuccessors,
   cardTemplates,
   accountDeletions,
+  userDataVersions,
   departedAddresses,
   dataExports,
   planRequests,
