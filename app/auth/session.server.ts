@@ -7,7 +7,12 @@ import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
 import type { AppLoadContext } from '@remix-run/node'
 import { parse, serialize } from 'cookie'
-import { forgetSession, recalledSession, rememberSession } from '#app/cache/session-cache.server'
+import {
+  forgetSession,
+  recalledSession,
+  rememberSession,
+  sharedSessionRead,
+} from '#app/cache/session-cache.server'
 import { getEnv } from '#app/env.server'
 import { markSignedIn } from '#app/models/people.server'
 import {
@@ -130,7 +135,9 @@ export async function validateSessionToken(
     const remaining = recalled.session.expiresAt.getTime() - Date.now()
     if (remaining >= duration / 2 && remaining <= duration) return recalled.session
   }
-  const valid = await validateStoredSession(organizationId, sessionId, duration)
+  const valid = await sharedSessionRead(sessionId, organizationId, () =>
+    validateStoredSession(organizationId, sessionId, duration),
+  )
   if (valid) {
     rememberSession<RememberedSession>(sessionId, organizationId, valid.user.id, {
       organizationId,

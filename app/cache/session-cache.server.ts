@@ -57,20 +57,46 @@ export function recalledSession<T>(sessionId: string): T | undefined {
   return sessions.get(sessionId)?.value as T | undefined
 }
 
+// Concurrent requests of one session that find nothing remembered (every tab after a write,
+// fifty connections after a page's render) share one read of it. A forgotten session's read in
+// flight is not shared any more: it may have begun before the write that forgot it.
+const reading = new Map<string, { organizationId: string; read: Promise<unknown> }>()
+
+/**
+ * The read of a session on this organization already under way, or `read()` started and shared
+ * until it settles. A token read for one organization is never another's answer.
+ */
+export function sharedSessionRead<T>(
+  sessionId: string,
+  organizationId: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  const running = reading.get(sessionId)
+  if (running?.organizationId === organizationId) return running.read as Promise<T>
+  if (running) return read()
+  const started = read().finally(() => {
+    if (reading.get(sessionId)?.read === started) reading.delete(sessionId)
+  })
+  reading.set(sessionId, { organizationId, read: started })
+  return started
+}
+
 export function forgetSession(sessionId: string) {
   sessions.delete(sessionId)
+  reading.delete(sessionId)
 }
 
 /** An announced `user:{organization}:{user}`: that person's sessions are read afresh. */
 export function forgetPersonSessions(organizationId: string, userId: string) {
   const ids = byPerson.get(personKey(organizationId, userId))
   if (!ids) return
-  for (const sessionId of [...ids]) sessions.delete(sessionId)
+  for (const sessionId of [...ids]) forgetSession(sessionId)
 }
 
 export function forgetAllSessions() {
   sessions.clear()
   byPerson.clear()
+  reading.clear()
 }
 
 export function sessionMemorySize() {

@@ -1,6 +1,7 @@
-// The signed-in page cache's store (ADR 109): what it keeps of an answer, and concurrent misses
-// of one key rendered once.
+// The signed-in page cache's store (ADR 109): what it keeps of an answer, concurrent misses of
+// one key rendered once, and concurrent reads of one session shared.
 import { expect, test } from 'vitest'
+import { forgetSession, sharedSessionRead } from '#app/cache/session-cache.server'
 import {
   joinRender,
   lookupSignedInPage,
@@ -56,4 +57,24 @@ test('concurrent misses of one key: the first renders, the others wait for what 
   expect(renderedSignedInPage('busy')).toBeDefined()
   // Released, the key renders afresh next time (a page not offered, or gone after its TTL).
   expect('release' in joinRender('busy')).toBe(true)
+})
+
+test("concurrent reads of one session share one, never another organization's, nor one begun before it was forgotten", async () => {
+  let reads = 0
+  const read = (answer: string) => () => {
+    reads++
+    return new Promise<string>((resolve) => setTimeout(() => resolve(answer), 5))
+  }
+  const first = sharedSessionRead('session', 'org-a', read('a'))
+  const second = sharedSessionRead('session', 'org-a', read('a again'))
+  const foreign = sharedSessionRead('session', 'org-b', read('b'))
+  forgetSession('session')
+  const afterForgetting = sharedSessionRead('session', 'org-a', read('fresh'))
+  expect(await Promise.all([first, second, foreign, afterForgetting])).toEqual([
+    'a',
+    'a',
+    'b',
+    'fresh',
+  ])
+  expect(reads).toBe(3)
 })
