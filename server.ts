@@ -598,16 +598,24 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       })
     }
   }
-  // Whatever the app renders may write (a form, a confirmation link): the session a request
-  // carries is read afresh after it (app/cache/session-cache.server.ts); a stored page writes
-  // nothing. A request that may write also forgets it before it runs.
-  if (req.method !== 'GET' && req.method !== 'HEAD')
-    entry.forgetSessionOfCookies(req.headers.cookie)
-  forgetSessionWhenAnswered(req, res)
+  // The build's files and public/ never write and are never a person's page: neither the
+  // remembered session nor the signed-in page cache has anything to do with them.
+  if (target.path.startsWith('/assets/') || PUBLIC_FILE.test(target.path)) {
+    app(req, res)
+    return
+  }
+  // A page the app renders, or a form, may write (a confirmation link, a save): the session a
+  // request carries is read afresh after it (app/cache/session-cache.server.ts); a stored page
+  // writes nothing. A form also forgets it before it runs. A file's GET (an image, a vCard, an
+  // export) is left to the database's announcement.
+  const reading = req.method === 'GET' || req.method === 'HEAD'
+  if (!reading) entry.forgetSessionOfCookies(req.headers.cookie)
+  if (!reading || PAGE_PATH.test(target.path)) forgetSessionWhenAnswered(req, res)
   if (
     cacheEnabled &&
     !shuttingDown &&
-    (req.method === 'GET' || req.method === 'HEAD') &&
+    reading &&
+    PAGE_PATH.test(target.path) &&
     entry.sessionTokenOfCookies(req.headers.cookie)
   ) {
     void answerSignedIn(req, res)
@@ -653,12 +661,15 @@ async function answerSignedIn(req: IncomingMessage, res: ServerResponse) {
   if (lookup && !lookup.session.renewed) {
     const render = entry.joinRender(lookup.key)
     if ('wait' in render) {
-      await render.wait
+      await waitAtMost(render.wait, RENDER_WAIT_MS)
       const page = entry.renderedSignedInPage(lookup.key)
       if (page) {
         answerSignedInFromStore(req, res, page)
         return
       }
+    } else if (res.closed || res.destroyed) {
+      // Gone while its session was read: 'close' has been and will not come again.
+      render.release()
     } else {
       res.once('close', render.release)
       keepSignedInAnswer(req, res, lookup.key, render.release)
@@ -666,6 +677,20 @@ async function answerSignedIn(req: IncomingMessage, res: ServerResponse) {
   }
   if (lookup) signedInLookups.set(req, lookup)
   app(req, res)
+}
+
+// A request waiting for another's render of its key goes on by itself after this long: the other
+// may be a slow export of the same address, and a wait must never become a hang.
+const RENDER_WAIT_MS = 5_000
+
+function waitAtMost(promise: Promise<void>, ms: number) {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
 }
 
 function answerSignedInFromStore(req: IncomingMessage, res: ServerResponse, page: StoredPage) {
@@ -722,6 +747,10 @@ function originOf(host: string, via: PublicAddress | null) {
 }
 
 const cacheEnabled = !viteDevServer && process.env.PAGE_CACHE_MB !== '0'
+// What the signed-in page cache may hold: a page (no extension in its last segment) or its data.
+const PAGE_PATH = /(?:^|\/)[^/.]*$|\.data$/
+// public/'s files as the browser asks for them (icons, the manifest, the service worker, fonts).
+const PUBLIC_FILE = /^\/[^/]+\.(?:js|css|png|svg|ico|webmanifest|txt|woff2?|json)$/
 const SHORT_LINK_PATH = /^\/c\/[^/]+$/i
 
 /**

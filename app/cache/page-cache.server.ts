@@ -104,6 +104,14 @@ const DROPPED_HEADERS = new Set([
   CACHE_TTL_HEADER,
 ])
 
+/** An answer the app rendered, as captured on its way out, with the nonce its page used. */
+export type RenderedAnswer = {
+  status: number
+  headers: Record<string, string | string[] | number | undefined>
+  body: Buffer
+  nonce: string
+}
+
 /** An answer as a cache keeps it: its headers filtered, its nonce replaced, its entity tag. */
 export type PreparedAnswer = {
   status: number
@@ -118,12 +126,7 @@ export type PreparedAnswer = {
  * body, so the stored policy stays as strict. Shared with the signed-in page cache
  * (app/cache/signed-in-page-cache.server.ts).
  */
-export function preparedAnswer(answer: {
-  status: number
-  headers: Record<string, string | string[] | number | undefined>
-  body: Buffer
-  nonce: string
-}): PreparedAnswer {
+export function preparedAnswer(answer: RenderedAnswer): PreparedAnswer {
   const headers: [string, string][] = []
   let body = answer.body
   const isHtml = String(answer.headers['content-type'] ?? '').startsWith('text/html')
@@ -159,15 +162,7 @@ export function preparedAnswer(answer: {
 }
 
 /** Stores an answer the app rendered for a candidate request, if the route offered it. */
-export function storePage(
-  key: string,
-  answer: {
-    status: number
-    headers: Record<string, string | string[] | number | undefined>
-    body: Buffer
-    nonce: string
-  },
-): CachedPage | undefined {
+export function storePage(key: string, answer: RenderedAnswer): CachedPage | undefined {
   const tag = answer.headers[CACHE_TAG_HEADER]
   if (maxBytes <= 0 || typeof tag !== 'string' || answer.status !== 200) return undefined
   // An answer that sets a cookie is someone's, never everyone's.

@@ -11,7 +11,11 @@ import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'
 import { LRUCache } from 'lru-cache'
-import { type PreparedAnswer, preparedAnswer } from '#app/cache/page-cache.server'
+import {
+  type PreparedAnswer,
+  preparedAnswer,
+  type RenderedAnswer,
+} from '#app/cache/page-cache.server'
 import { metrics } from '#app/observability/metrics.server'
 
 const TTL_MS = 30_000
@@ -130,15 +134,7 @@ export function offerSignedInCache(context: AppLoadContext) {
  * Keeps an answer the app rendered for a looked-up request whose route offered it: a complete
  * 200 that sets no cookie (a toast read, a renewed session) and was made for this key.
  */
-export function storeSignedInPage(
-  key: string,
-  answer: {
-    status: number
-    headers: Record<string, string | string[] | number | undefined>
-    body: Buffer
-    nonce: string
-  },
-) {
+export function storeSignedInPage(key: string, answer: RenderedAnswer) {
   if (answer.status !== 200 || answer.headers['set-cookie'] !== undefined) return
   pages.set(key, preparedAnswer(answer))
 }
