@@ -518,7 +518,7 @@ app.all(
         via: forwardedPublicAddress(req.headers, trustedHops),
         pageCacheCandidate: cacheCandidates.has(req),
         viewSource: cacheCandidates.get(req),
-        // The session server.ts already validated for the signed-in page cache: not looked up twice.
+        // The session validated for the signed-in page cache (ADR 109): not looked up twice.
         session: signedIn ? Promise.resolve(signedIn.session) : undefined,
         responseCookies: signedIn ? [...signedIn.cookies] : [],
         // Single fetch's data requests are the page's path with `.data` appended (read from the

@@ -48,7 +48,7 @@ export function answerFromCache(
   answerStored(req, res, page, options)
 }
 
-/** Writes a stored answer: 304 for a matching entity tag, else its bytes as the client takes them. */
+/** A stored answer: 304 for a matching entity tag, else its bytes as the client takes them. */
 export function answerStored(
   req: IncomingMessage,
   res: ServerResponse,

@@ -3,9 +3,10 @@
 // what a person's session shows (their sessions, their user row, every table their pages read)
 // bumps their data version in the database, which announces `user:{organization}:{user}`, and
 // each process forgets that person's sessions at once. Without the feed (tests that do not
-// start it) nothing is remembered; a listener that reconnects forgets everything. Whatever the app renders for a session may write, so the
-// session is forgotten as its answer leaves (and, for a form, before it runs: server.ts); only a
-// stored page's answer keeps it, and the request after a write reads the session afresh.
+// start it) nothing is remembered; a listener that reconnects forgets everything. Whatever the
+// app renders for a session may write, so the session is forgotten as its answer leaves (and,
+// for a form, before it runs: server.ts); only a stored page's answer keeps it, and the request
+// after a write reads the session afresh.
 import { LRUCache } from 'lru-cache'
 
 type Remembered<T> = { value: T; person: string }

@@ -5,8 +5,9 @@
 // migration 0055, and read with the session), the organization's and the platform's change
 // counts (the change feed), the address, the cookies and the languages the browser asked for.
 // The session is validated before every lookup (app/auth/signed-in-page.server.ts), so a
-// signed-out or revoked session never meets a stored page, and nothing is kept longer than TTL_MS: a page that says "now" or counts
-// this week is at most that old, as if the person had loaded it a moment earlier.
+// signed-out or revoked session never meets a stored page, and nothing is kept longer than
+// TTL_MS: a page that says "now" or counts this week is at most that old, as if the person had
+// loaded it a moment earlier.
 import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'
