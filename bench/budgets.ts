@@ -44,6 +44,15 @@ export const SIGNED_IN_P99_MS = 100
 /** Issue 44 point 4, on Postgres: resident memory of the server under signed-in load. */
 export const SIGNED_IN_RSS_BUDGET_BYTES = 300 * 1000 * 1000
 
+/**
+ * Issue 44 point 4's leak test, on a soak: V8's heap in use (what the app keeps) may not grow
+ * after the warm-up, and RSS (V8's and the allocator's pages besides) may not grow over the
+ * soak's second half, once the heap's limits and the allocator's arenas have settled. A tenth of
+ * a MB a minute is 1 MB in ten minutes: the size of the steps in which RSS moves.
+ */
+export const SOAK_HEAP_SLOPE_MB_PER_MINUTE = 0.1
+export const SOAK_RSS_SLOPE_MB_PER_MINUTE = 0.1
+
 /** RSS sampled during a long signed-in load (BENCH_SOAK_SECONDS): a leak shows as a slope. */
 export type SoakFigures = {
   seconds: number
@@ -53,6 +62,10 @@ export type SoakFigures = {
   warmupSeconds: number
   /** Least-squares slope of RSS over the samples after the warm-up, MB per minute. */
   slopeMbPerMinute: number | null
+  /** [seconds, V8 heap used, V8 heap held, external memory], from the server's metrics. */
+  heapSamples?: [number, number, number, number][]
+  /** The same slope for V8's heap in use. */
+  heapSlopeMbPerMinute?: number | null
   answers: number
   cpuMsPerRequest: number | null
 }
@@ -301,7 +314,39 @@ function signedInBudgets(figures: DriverFigures, names: Record<ScenarioId, strin
       format.mb,
     ),
   )
+  if (figures.soak) rows.push(...soakBudgets(figures.soak, driver))
   return rows
+}
+
+function soakBudgets(soak: SoakFigures, driver: Driver): BudgetRow[] {
+  const slope = (value: number) => `${value} MB/min`
+  const peak = Math.max(...soak.samples.map(([, rss]) => rss))
+  return [
+    row(
+      `soak of ${soak.seconds} s: V8 heap in use, slope after ${soak.warmupSeconds} s`,
+      driver,
+      `≤ ${SOAK_HEAP_SLOPE_MB_PER_MINUTE} MB/min`,
+      soak.heapSlopeMbPerMinute ?? null,
+      (value) => value <= SOAK_HEAP_SLOPE_MB_PER_MINUTE,
+      slope,
+    ),
+    row(
+      `soak of ${soak.seconds} s: RSS, slope over its second half`,
+      driver,
+      `≤ ${SOAK_RSS_SLOPE_MB_PER_MINUTE} MB/min`,
+      rssSlopeMbPerMinute(soak.samples, soak.seconds / 2),
+      (value) => value <= SOAK_RSS_SLOPE_MB_PER_MINUTE,
+      slope,
+    ),
+    row(
+      `soak of ${soak.seconds} s: peak RSS`,
+      driver,
+      `≤ ${format.mb(SIGNED_IN_RSS_BUDGET_BYTES)}`,
+      Number.isFinite(peak) ? peak : null,
+      (value) => value <= SIGNED_IN_RSS_BUDGET_BYTES,
+      format.mb,
+    ),
+  ]
 }
 
 export type AssetKind = 'js' | 'css'

@@ -106,7 +106,7 @@ export function soakSummary(soak: SoakFigures) {
   const mb = (bytes: number | undefined) =>
     bytes === undefined ? '?' : `${Math.round(bytes / 1e6)} MB`
   const peak = Math.max(...soak.samples.map(([, rss]) => rss))
-  return `soak of ${soak.seconds} s, ${soak.answers} answers, CPU ${soak.cpuMsPerRequest ?? '?'} ms/request: RSS ${mb(soak.samples[0]?.[1])} at the start, ${mb(soak.samples.at(-1)?.[1])} at the end, peak ${mb(peak)}; slope after the first ${soak.warmupSeconds} s ${soak.slopeMbPerMinute ?? '?'} MB/min`
+  return `soak of ${soak.seconds} s, ${soak.answers} answers, CPU ${soak.cpuMsPerRequest ?? '?'} ms/request: RSS ${mb(soak.samples[0]?.[1])} at the start, ${mb(soak.samples.at(-1)?.[1])} at the end, peak ${mb(peak)}; slope after the first ${soak.warmupSeconds} s ${soak.slopeMbPerMinute ?? '?'} MB/min${soak.heapSamples?.length ? `; V8 heap used ${mb(soak.heapSamples[0]?.[1])} at the start, ${mb(soak.heapSamples.at(-1)?.[1])} at the end, slope ${soak.heapSlopeMbPerMinute ?? '?'} MB/min` : ''}`
 }
 
 export function budgetTable(budgets: BudgetRow[]) {

@@ -66,6 +66,7 @@ const MEASURE_LCP = process.env.BENCH_LCP !== '0'
 // every 10 s. Off unless set (the documented run uses 600).
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS || 0)
 if (!(SOAK_SECONDS >= 0)) throw new Error('BENCH_SOAK_SECONDS must be a number of seconds')
+const SOAK_METRICS_PORT = PORT + 2
 // BENCH_SCENARIOS=dashboard,contacts: only those (before/after runs of one change need no more).
 const ONLY_SCENARIOS = process.env.BENCH_SCENARIOS?.split(',').map((id) => id.trim())
 
@@ -116,7 +117,11 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
     await closeDatabase()
     log(`${driver}: dashboard statistics p50 ${dashboardStatisticsP50Ms} ms; starting the server`)
 
-    const server = await startAppServer(PORT, database.serverEnv)
+    // A soak reads V8's heap from the server's metrics port beside RSS (bench/soak.ts).
+    const server = await startAppServer(PORT, {
+      ...database.serverEnv,
+      ...(SOAK_SECONDS > 0 ? { METRICS_PORT: String(SOAK_METRICS_PORT) } : {}),
+    })
     const figures: DriverRun = {
       driver,
       scenarios: {},
@@ -217,6 +222,7 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
           signedInScenarios(sessionCookie).map(({ request }) => request),
           SOAK_SECONDS,
           (message) => log(`${driver}: ${message}`),
+          SOAK_METRICS_PORT,
         )
       }
     } finally {

@@ -57,12 +57,17 @@ export async function startAppServer(
   return { child, port, stop }
 }
 
-/** VmRSS and VmHWM (peak) of a process, in bytes, from /proc (Linux). */
+/** VmRSS, VmHWM (peak) and RssAnon of a process, in bytes, from /proc (Linux). */
 export async function readMemory(pid: number) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   const kilobytes = (name: string) =>
     Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
-  return { rss: kilobytes('VmRSS') * 1024, peak: kilobytes('VmHWM') * 1024 }
+  return {
+    rss: kilobytes('VmRSS') * 1024,
+    peak: kilobytes('VmHWM') * 1024,
+    // Of RSS: the process's own pages (heap, allocator) and those of mapped files (the binary).
+    anon: kilobytes('RssAnon') * 1024,
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 // `BENCH_SOAK_SECONDS` of `npm run bench` (issue 44 point 4): the signed-in pages loaded for a
 // long while, the server's resident memory sampled every 10 s. Memory that keeps growing after
 // the heap and the JIT have settled is a leak; the slope of a least-squares line says how fast.
+// The server's own metrics port gives V8's heap beside it: a heap that stays flat while RSS rises
+// points at the allocator's pages, not at objects the app keeps.
 import autocannon from 'autocannon'
 import { rssSlopeMbPerMinute, type SoakFigures } from './budgets'
 import type { RequestOptions } from './http'
@@ -18,15 +20,22 @@ export async function soak(
   pages: RequestOptions[],
   seconds: number,
   log: (message: string) => void,
+  /** The server's METRICS_PORT, or null: V8's heap is then not sampled. */
+  metricsPort: number | null = null,
 ): Promise<SoakFigures> {
   const samples: [number, number][] = []
+  const heapSamples: [number, number, number, number][] = []
   const started = performance.now()
   const sample = async () => {
-    const { rss } = await readMemory(pid).catch(() => ({ rss: Number.NaN }))
+    const { rss, anon } = await readMemory(pid).catch(() => ({ rss: Number.NaN, anon: Number.NaN }))
     if (!Number.isFinite(rss)) return
     const at = Math.round((performance.now() - started) / 1000)
     samples.push([at, rss])
-    log(`soak ${at} s: RSS ${Math.round(rss / 1e6)} MB`)
+    const heap = metricsPort === null ? null : await readHeap(metricsPort)
+    if (heap) heapSamples.push([at, heap.used, heap.total, heap.external])
+    log(
+      `soak ${at} s: RSS ${Math.round(rss / 1e6)} MB (anonymous ${Math.round(anon / 1e6)} MB)${heap ? `, heap used ${Math.round(heap.used / 1e6)} MB of ${Math.round(heap.total / 1e6)} MB (code ${Math.round(heap.code / 1e6)} MB), external ${Math.round(heap.external / 1e6)} MB` : ''}`,
+    )
   }
   await sample()
   const timer = setInterval(() => void sample(), SAMPLE_EVERY_MS)
@@ -56,10 +65,31 @@ export async function soak(
     samples,
     warmupSeconds,
     slopeMbPerMinute: rssSlopeMbPerMinute(samples, warmupSeconds),
+    heapSamples,
+    heapSlopeMbPerMinute: rssSlopeMbPerMinute(
+      heapSamples.map(([at, used]) => [at, used]),
+      warmupSeconds,
+    ),
     answers,
     cpuMsPerRequest:
       cpuBefore === null || cpuAfter === null || !(result.requests.sent > 0)
         ? null
         : Math.round(((cpuAfter - cpuBefore) / result.requests.sent) * 100) / 100,
+  }
+}
+
+/** V8's heap in use, the heap V8 holds, and its external memory, from the server's Prometheus series; null if unread. */
+async function readHeap(port: number) {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    const series = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1])
+    const used = series('nodejs_heap_size_used_bytes')
+    const total = series('nodejs_heap_size_total_bytes')
+    // Compiled code lives outside the old generation: JIT tiers can grow it after the heap settles.
+    const code = series('nodejs_heap_space_size_total_bytes\\{space="code"\\}')
+    const external = series('nodejs_external_memory_bytes')
+    return Number.isFinite(used) ? { used, total, code, external } : null
+  } catch {
+    return null
   }
 }

@@ -15,6 +15,7 @@ import {
   rssSlopeMbPerMinute,
   SCENARIO_IDS,
   type ScenarioId,
+  type SoakFigures,
 } from '../../bench/budgets'
 
 const names = Object.fromEntries(SCENARIO_IDS.map((id) => [id, id])) as Record<ScenarioId, string>
@@ -263,6 +264,37 @@ describe('issue 44: signed-in pages and memory', () => {
   test('PGlite prints its figures but has no issue 44 rows', () => {
     const rows = evaluateBudgets(run({ scenarios: { dashboard: signedIn(30, 900) } }), names)
     expect(rows.some((row) => row.budget.includes('CPU per request'))).toBe(false)
+  })
+
+  test('a soak is a leak test: the heap in use after its warm-up, RSS over its second half', () => {
+    const rssRising = (at: number) => 250e6 + (at >= 300 ? 2e6 : 0) + (at >= 500 ? 1e6 : 0)
+    const soak = (rss: (at: number) => number, heapPerMinute: number): SoakFigures => {
+      const seconds = [0, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600]
+      return {
+        seconds: 600,
+        warmupSeconds: 120,
+        samples: seconds.map((at) => [at, rss(at)]),
+        heapSamples: seconds.map((at) => [at, 90e6 + (at / 60) * heapPerMinute * 1e6, 120e6, 14e6]),
+        heapSlopeMbPerMinute: heapPerMinute,
+        slopeMbPerMinute: null,
+        answers: 1,
+        cpuMsPerRequest: 0.2,
+      }
+    }
+    const rows = (figures: SoakFigures) =>
+      evaluateBudgets(run({ driver: 'postgres', soak: figures }), names).filter((row) =>
+        row.budget.startsWith('soak of 600 s'),
+      )
+    // Settled: RSS rose in the first half only, the heap stayed where it was.
+    const settled = rows(soak((at) => (at < 300 ? 240e6 + at * 1e4 : 253e6), 0))
+    expect(settled.map((row) => [row.budget, row.actual, row.met])).toEqual([
+      ['soak of 600 s: V8 heap in use, slope after 120 s', '0 MB/min', true],
+      ['soak of 600 s: RSS, slope over its second half', '0 MB/min', true],
+      ['soak of 600 s: peak RSS', '253 MB', true],
+    ])
+    // Still rising in the second half (3 MB in five minutes), or the heap growing: a leak.
+    expect(rows(soak(rssRising, 0)).map((row) => row.met)).toEqual([true, false, true])
+    expect(rows(soak(() => 253e6, 0.2)).map((row) => row.met)).toEqual([false, true, true])
   })
 
   test('the soak slope is a least-squares line after the warm-up, in MB per minute', () => {
