@@ -64,7 +64,7 @@ export type SoakFigures = {
   slopeMbPerMinute: number | null
   /** [seconds, V8 heap used, V8 heap held, external memory], from the server's metrics. */
   heapSamples?: [number, number, number, number][]
-  /** The same slope for V8's heap in use. */
+  /** The same slope for V8's heap in use: its floor, the lowest sample of each two minutes. */
   heapSlopeMbPerMinute?: number | null
   answers: number
   cpuMsPerRequest: number | null
@@ -88,6 +88,29 @@ export function rssSlopeMbPerMinute(samples: [number, number][], fromSecond: num
   }
   if (variance === 0) return null
   return Math.round(((covariance / variance) * 60) / 1e4) / 100
+}
+
+/**
+ * The lowest sample of each `windowSeconds` ([seconds, bytes] in, one [start, lowest] a window
+ * out): the heap in use swings between collections, and what survives them is the floor. A
+ * window with fewer than half the samples of the fullest (the soak's last sample, alone in its
+ * own) is left out: one sample is no floor.
+ */
+export function floorSamples(samples: [number, number][], windowSeconds: number) {
+  const windows = new Map<number, { lowest: number; count: number }>()
+  for (const [second, bytes] of samples) {
+    const start = Math.floor(second / windowSeconds) * windowSeconds
+    const window = windows.get(start)
+    if (window) {
+      window.lowest = Math.min(window.lowest, bytes)
+      window.count += 1
+    } else windows.set(start, { lowest: bytes, count: 1 })
+  }
+  const fullest = Math.max(0, ...[...windows.values()].map(({ count }) => count))
+  return [...windows]
+    .filter(([, { count }]) => count * 2 >= fullest)
+    .sort(([a], [b]) => a - b)
+    .map(([start, { lowest }]): [number, number] => [start, lowest])
 }
 
 export type DriverFigures = {

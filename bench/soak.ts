@@ -4,12 +4,15 @@
 // The server's own metrics port gives V8's heap beside it: a heap that stays flat while RSS rises
 // points at the allocator's pages, not at objects the app keeps.
 import autocannon from 'autocannon'
-import { rssSlopeMbPerMinute, type SoakFigures } from './budgets'
+import { floorSamples, rssSlopeMbPerMinute, type SoakFigures } from './budgets'
 import type { RequestOptions } from './http'
 import { CONNECTIONS } from './scenarios'
 import { readCpuMs, readMemory } from './server'
 
 const SAMPLE_EVERY_MS = 10_000
+// The heap in use swings by a fifth between collections; its lowest sample in each two minutes
+// is what survived them, and a leak shows in that floor.
+const HEAP_FLOOR_WINDOW_SECONDS = 120
 
 /** The first part of the soak left out of the slope: a third of it, at most two minutes. */
 export const soakWarmupSeconds = (seconds: number) => Math.min(120, Math.round(seconds / 3))
@@ -67,7 +70,10 @@ export async function soak(
     slopeMbPerMinute: rssSlopeMbPerMinute(samples, warmupSeconds),
     heapSamples,
     heapSlopeMbPerMinute: rssSlopeMbPerMinute(
-      heapSamples.map(([at, used]) => [at, used]),
+      floorSamples(
+        heapSamples.map(([at, used]) => [at, used]),
+        HEAP_FLOOR_WINDOW_SECONDS,
+      ),
       warmupSeconds,
     ),
     answers,

@@ -7,6 +7,7 @@ import {
   assetLinks,
   type DriverFigures,
   evaluateBudgets,
+  floorSamples,
   gzipWeight,
   inlineStyles,
   type Measurement,
@@ -295,6 +296,22 @@ describe('issue 44: signed-in pages and memory', () => {
     // Still rising in the second half (3 MB in five minutes), or the heap growing: a leak.
     expect(rows(soak(rssRising, 0)).map((row) => row.met)).toEqual([true, false, true])
     expect(rows(soak(() => 253e6, 0.2)).map((row) => row.met)).toEqual([false, true, true])
+  })
+
+  test("the heap's floor: the lowest sample of each window, a window of one sample left out", () => {
+    const samples: [number, number][] = [
+      [0, 90],
+      [10, 70],
+      [20, 95],
+      [120, 100],
+      [130, 72],
+      [140, 99],
+      [240, 101],
+    ]
+    expect(floorSamples(samples, 120)).toEqual([
+      [0, 70],
+      [120, 72],
+    ])
   })
 
   test('the soak slope is a least-squares line after the warm-up, in MB per minute', () => {
