@@ -84,7 +84,10 @@ export async function soak(
   }
 }
 
-/** V8's heap in use, the heap V8 holds, and its external memory, from the server's Prometheus series; null if unread. */
+/**
+ * V8's heap in use, the heap V8 holds, its code space and external memory, from the server's
+ * Prometheus series; null if unread.
+ */
 async function readHeap(port: number) {
   try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
