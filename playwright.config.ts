@@ -44,9 +44,10 @@ const productionSpecs = [
   // Issue 28 in one journey: a card's links and short links, a short link's cached page dropped
   // by the change feed when it changes, a view written by the batcher with its source.
   'card-journey.spec.ts',
-  // Every role's pages at three widths (issue 30): each page's loader read by the app login from
-  // Postgres, the configuration customers get, with a screenshot of each kept in the output.
-  'no-sideways-scroll.spec.ts',
+  // Every role's pages audited by axe and measured at three widths (issue 30, ADR 110): each
+  // page's loader read by the app login from Postgres, the configuration customers get, with a
+  // screenshot of each kept in the output.
+  'accessibility.spec.ts',
   // Issue 31 point 2: a departed user's links forward once the change feed drops the cached
   // page, and the hand-over moves contacts in one transaction as the app login.
   'seat-forwarding.spec.ts',

@@ -7,11 +7,17 @@
 // as each role, every same-origin link on home, the role's dashboard and its profile (every
 // tab), and every entry of the user menu answers below 400 with that role's session, and none
 // sends a signed-in user back to the sign-in page.
+// And no page scrolls sideways (issue 30 point 3; was no-sideways-scroll.spec.ts, ADR 110): each
+// page and tab state the crawl audits is measured at 375, 768 and 1280 px where it stands, with a
+// screenshot of each kept as the run's artifacts (e2e/page-widths.ts), and every page the role's
+// navigation offers must be among them. It runs on the production project when there is one
+// (playwright.config.ts): every role's pages read by the app login from Postgres.
 import { type Browser, expect, type Page, type Request, test } from '@playwright/test'
 import { rolePaths } from '#app/validation/roles'
 import { axeViolations } from './axe'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
 import { animationsSettled, sessionOf, waitForHydration } from './page-helpers'
+import { checkWidths, navigationPagesOf, WIDTHS } from './page-widths'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
 
 // A crawl of one role visits a few dozen pages, each judged by axe (one to three seconds a page
@@ -19,8 +25,28 @@ import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from
 // work, where three crawls ran past six minutes); the agency admin's area has grown to eight screens.
 test.describe.configure({ timeout: 1_800_000 })
 
-type Report = { checked: string[]; skipped: string[]; problems: string[] }
-const newReport = (): Report => ({ checked: [], skipped: [], problems: [] })
+type Report = {
+  checked: string[]
+  skipped: string[]
+  problems: string[]
+  /** Pages and states wider than the viewport at one of WIDTHS. */
+  wide: string[]
+  /** The paths measured at every width. */
+  measured: Set<string>
+}
+const newReport = (): Report => ({
+  checked: [],
+  skipped: [],
+  problems: [],
+  wide: [],
+  measured: new Set(),
+})
+
+/** Measures the page as it stands at every width, and notes its path as measured. */
+async function measureWidths(page: Page, report: Report, label: string) {
+  await checkWidths(page, label, report.wide)
+  report.measured.add(new URL(page.url()).pathname)
+}
 
 /**
  * Runs axe on the page as it is now and records each violation as readable lines. `only` limits
@@ -57,6 +83,7 @@ function expectClean(report: Report) {
     report.problems.length,
     `axe found WCAG 2.2 AA violations:\n\n${report.problems.join('\n\n')}\n`,
   ).toBe(0)
+  expect(report.wide, `pages wider than the viewport at ${WIDTHS.join(', ')} px`).toEqual([])
 }
 
 /**
@@ -162,6 +189,8 @@ async function auditTabs(page: Page, report: Report | undefined, label: string) 
     links.push(...(await sameOriginLinks(page)))
     if (report) {
       await audit(page, report, `${label} (tab ${name})`, ['[role="tablist"]', '[role="tabpanel"]'])
+      // The tab chosen as the page loaded was measured with the page.
+      if (moves) await checkWidths(page, `${label} (tab ${name})`, report.wide)
     }
   }
   page.off('request', onRequest)
@@ -257,6 +286,9 @@ async function auditDialog(
   await open()
   const dialog = page.getByRole(role, { name })
   await expect(dialog).toBeVisible()
+  // Judged at rest: the pointer left where the opening click was may be over the dialog's own
+  // button (hover:opacity-90), and Chromium applies the hover whenever its next frame comes.
+  await page.mouse.move(0, 0)
   await audit(page, report, `${label} (${name} dialog)`)
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
@@ -289,6 +321,7 @@ const contactPage: State = async (page, report, label) => {
   await expect(page).toHaveURL(/\/contacts\/[0-9a-f-]{36}$/)
   await expect(page.getByRole('switch')).toBeVisible()
   await audit(page, report, `${label} (a contact's page)`)
+  await measureWidths(page, report, '/contacts/{contactId}')
   await page.goBack()
   await expect(page).toHaveURL(/\/contacts$/)
 }
@@ -385,8 +418,6 @@ const STATES: Partial<Record<RoleUser['role'], Record<string, State>>> = {
         await expect(
           dialog.getByText('Please enter a valid URL starting with https://'),
         ).toBeVisible()
-        // Judged at rest: the pointer left on Save would fade it (hover:opacity-90) for axe.
-        await page.mouse.move(0, 0)
       })
       await auditDialog(page, report, label, 'Hand Over', async () => {
         await page
@@ -480,6 +511,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   /** Axe on the page as loaded, then on each tab state once per path; the tabs' links. */
   async function auditPage(label: string) {
     await audit(page, report, label)
+    await measureWidths(page, report, label)
     const { pathname } = new URL(page.url())
     if (tabbed.has(pathname)) return []
     tabbed.add(pathname)
@@ -543,6 +575,8 @@ async function crawlAs(browser: Browser, user: RoleUser) {
     const same = screens.get(screen)
     if (same) {
       report.skipped.push(`${path} (the same screen as ${same})`)
+      // The same screen in another layout may still be wider than the viewport.
+      await measureWidths(page, report, path)
       continue
     }
     screens.set(screen, path)
@@ -557,6 +591,10 @@ async function crawlAs(browser: Browser, user: RoleUser) {
     Object.keys(STATES[user.role] ?? {}).sort(),
   )
   await expectNoDeadEnds(page, user, found, probed)
+  // Every page the role's navigation offers was measured: a new entry cannot go unmeasured.
+  expect([...report.measured], 'pages measured at every width').toEqual(
+    expect.arrayContaining(navigationPagesOf(user.role)),
+  )
   await context.close()
   return report
 }
@@ -603,6 +641,10 @@ for (const user of ROLE_USERS.filter((candidate) => !CRAWLED.includes(candidate)
       }
     }
     await expectNoDeadEnds(page, user, found, new Map())
+    // Its pages are measured at every width in the platform team member's crawl.
+    expect(navigationPagesOf('super_admin_team')).toEqual(
+      expect.arrayContaining(navigationPagesOf(user.role)),
+    )
     await context.close()
   })
 }

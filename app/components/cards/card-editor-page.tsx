@@ -227,7 +227,9 @@ export function CardEditorPage({
           </Form>
         </div>
       ) : null}
-      <div className="grid gap-8 md:grid-cols-[1fr_22rem]">
+      {/* Two columns from lg, as in the wizard: at md the sidebar leaves the form too little
+          room beside a 22rem preview, and the page grew wider than a tablet (ADR 110). */}
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <section className="flex flex-col gap-6">
           {step !== 'review' ? (
             <nav
@@ -294,7 +296,7 @@ export function CardEditorPage({
         </section>
         <aside
           aria-label="Preview"
-          className="flex flex-col items-center gap-2 md:sticky md:top-4 md:self-start"
+          className="flex flex-col items-center gap-2 lg:sticky lg:top-4 lg:self-start"
         >
           <p className="text-sm font-medium text-gray-500 dark:text-gray-400">Preview</p>
           <CardDisplay
