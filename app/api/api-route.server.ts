@@ -24,6 +24,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal } from '#app/utils/action-error'
+import { pathSegments } from '#app/utils/request-target'
 import { withTenant } from '#drizzle/db.server'
 import { findApiRoute } from './api-router.server'
 import { authenticateApiKey } from './manage-api-keys.server'
@@ -43,17 +44,7 @@ const json = (body: unknown, status: number, headers: Record<string, string> = {
       })
 
 function segmentsOf(url: URL) {
-  return url.pathname
-    .slice(API_BASE_PATH.length)
-    .split('/')
-    .filter(Boolean)
-    .map((part) => {
-      try {
-        return decodeURIComponent(part)
-      } catch {
-        return part
-      }
-    })
+  return pathSegments(url.pathname.slice(API_BASE_PATH.length))
 }
 
 async function readJson(request: Request) {

@@ -56,6 +56,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { freshTenantOf, type Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
 import { storedVideo, videoPageUrl } from '#app/validation/card-video'
+import { contactPerson } from '#app/validation/contact-fields'
 import { DataExportDownloadSchema } from '#app/validation/data-export-form'
 import { rolePaths } from '#app/validation/roles'
 import { type Transaction, withTenant } from '#drizzle/db.server'
@@ -282,12 +283,7 @@ export async function buildDataExportZip(
   const { user } = rows
   const contactOf = (contact: (typeof rows.contacts)[number]) => ({
     id: contact.id,
-    fullName: contact.fullName,
-    email: contact.email,
-    phoneNumber: contact.phoneNumber,
-    company: contact.company,
-    jobTitle: contact.jobTitle,
-    note: contact.note,
+    ...contactPerson(contact),
     source: contact.source,
     fromCardId: contact.sourceCardId,
     personal: contact.personal,

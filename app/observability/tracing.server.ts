@@ -84,6 +84,28 @@ const traceOf = (span: Api.Span, sampledFallback = false): TraceContext => {
 type Attributes = Record<string, string | number | boolean | string[] | undefined>
 
 /**
+ * Runs `work` as the span's body: a failure recorded on the span (and thrown on), the span ended
+ * however it ends, after `annotate`'s attributes.
+ */
+async function spanBody<T>(
+  api: typeof Api,
+  span: Api.Span,
+  work: () => Promise<T>,
+  annotate?: () => Attributes,
+): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    span.recordException(error instanceof Error ? error : String(error))
+    span.setStatus({ code: api.SpanStatusCode.ERROR })
+    throw error
+  } finally {
+    if (annotate) span.setAttributes(annotate())
+    span.end()
+  }
+}
+
+/**
  * Runs `work` in a child span of whatever is current (a request, a job run). With tracing off it
  * is `work()` itself. `annotate` is called once the work ends, for attributes only known then.
  */
@@ -95,18 +117,9 @@ export async function inSpan<T>(
 ): Promise<T> {
   const current = state.current
   if (!current) return work()
-  return current.tracer.startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await work()
-    } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error))
-      span.setStatus({ code: current.api.SpanStatusCode.ERROR })
-      throw error
-    } finally {
-      if (annotate) span.setAttributes(annotate())
-      span.end()
-    }
-  })
+  return current.tracer.startActiveSpan(name, { attributes }, (span) =>
+    spanBody(current.api, span, work, annotate),
+  )
 }
 
 /**
@@ -127,18 +140,7 @@ export async function inJobRun<T>(
       kind: current.api.SpanKind.CONSUMER,
       attributes: { 'job.kind': kind, ...attributes },
     },
-    (span) =>
-      runInTrace(traceOf(span), async () => {
-        try {
-          return await work()
-        } catch (error) {
-          span.recordException(error instanceof Error ? error : String(error))
-          span.setStatus({ code: current.api.SpanStatusCode.ERROR })
-          throw error
-        } finally {
-          span.end()
-        }
-      }),
+    (span) => runInTrace(traceOf(span), () => spanBody(current.api, span, work)),
   )
 }
 

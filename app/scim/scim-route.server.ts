@@ -17,6 +17,7 @@ import { tenantOrigin } from '#app/tenancy/origin.server'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { isRefusal } from '#app/utils/action-error'
+import { pathSegments } from '#app/utils/request-target'
 import { SCIM_CORE_USER, SCIM_ENTERPRISE_USER, SCIM_GROUP } from '#app/validation/scim'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import {
@@ -246,17 +247,9 @@ async function handleScim(request: Request, context: AppLoadContext): Promise<Re
   }
   const url = new URL(request.url)
   const method = request.method.toUpperCase()
-  const segments = url.pathname
-    .slice(url.pathname.indexOf(SCIM_BASE_PATH) + SCIM_BASE_PATH.length)
-    .split('/')
-    .filter(Boolean)
-    .map((part) => {
-      try {
-        return decodeURIComponent(part)
-      } catch {
-        return part
-      }
-    })
+  const segments = pathSegments(
+    url.pathname.slice(url.pathname.indexOf(SCIM_BASE_PATH) + SCIM_BASE_PATH.length),
+  )
   const organizationId = tenant.id
   const baseUrl = scimBaseUrl(tenant)
   const clientIp = context.clientIp ?? ''

@@ -44,3 +44,20 @@ function routedPath(pathname: string) {
     })
     .join('/')
 }
+
+/**
+ * The non-empty segments of a path below a route's base, each decoded as the router decodes it
+ * (a malformed escape kept as sent): what the API and SCIM dispatchers match their resources on.
+ */
+export function pathSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      try {
+        return decodeURIComponent(part)
+      } catch {
+        return part
+      }
+    })
+}

@@ -35,3 +35,25 @@ export const optionalContactCompany = singleLineText(200, 'Company must be at mo
 export const optionalContactPhone = singleLineText(50, 'Phone must be at most 50 characters')
   .optional()
   .default('')
+
+/** What a stored contact says of the person. */
+export type ContactPerson = {
+  fullName: string
+  email: string
+  phoneNumber: string
+  company: string
+  jobTitle: string
+  note: string
+}
+
+/** The person's fields of a contact, as the data export and the webhooks' payloads name them. */
+export function contactPerson(contact: ContactPerson): ContactPerson {
+  return {
+    fullName: contact.fullName,
+    email: contact.email,
+    phoneNumber: contact.phoneNumber,
+    company: contact.company,
+    jobTitle: contact.jobTitle,
+    note: contact.note,
+  }
+}

@@ -33,21 +33,26 @@ export const DEFAULT_MUST_BE_OFFERED = 'The default language must be one you off
 
 const LanguageSchema = z.enum(LANGUAGES, { error: 'Choose a language from the list' })
 
-/** The form: one default, a set of offered languages (checkboxes), the default among them. */
-export const LanguageSettingsSchema = z
-  .object({
-    defaultLanguage: LanguageSchema,
-    languages: z
-      .array(LanguageSchema, { error: OFFER_ONE_LANGUAGE })
-      .min(1, OFFER_ONE_LANGUAGE)
-      // Kept in the product's order, once each, whatever order the form sent them in.
-      .transform((chosen) => LANGUAGES.filter((language) => chosen.includes(language))),
-  })
-  .refine((value) => value.languages.includes(value.defaultLanguage), {
+const languageFields = {
+  defaultLanguage: LanguageSchema,
+  languages: z
+    .array(LanguageSchema, { error: OFFER_ONE_LANGUAGE })
+    .min(1, OFFER_ONE_LANGUAGE)
+    // Kept in the product's order, once each, whatever order the form sent them in.
+    .transform((chosen) => LANGUAGES.filter((language) => chosen.includes(language))),
+}
+
+/** The default among the offered languages, the message on the default's field. */
+function defaultOffered<Schema extends z.ZodType<LanguageSettings>>(schema: Schema) {
+  return schema.refine((value) => value.languages.includes(value.defaultLanguage), {
     message: DEFAULT_MUST_BE_OFFERED,
     path: ['defaultLanguage'],
     when: (payload) => typeof payload.value === 'object' && payload.value !== null,
   })
+}
+
+/** The settings: one default, a set of offered languages (checkboxes), the default among them. */
+export const LanguageSettingsSchema = defaultOffered(z.object(languageFields))
 
 /** What is stored (organization_settings.preferences.languages): anything else reads as none. */
 export function readStoredLanguages(stored: unknown): LanguageSettings | null {
@@ -57,19 +62,8 @@ export function readStoredLanguages(stored: unknown): LanguageSettings | null {
 
 /** The form's intent on the Branding screen and in System Settings → General. */
 export const LANGUAGES_INTENT = 'languages'
-export const LanguageSettingsFormSchema = z
-  .object({
-    intent: z.literal(LANGUAGES_INTENT),
-    defaultLanguage: LanguageSchema,
-    languages: z
-      .array(LanguageSchema, { error: OFFER_ONE_LANGUAGE })
-      .min(1, OFFER_ONE_LANGUAGE)
-      .transform((chosen) => LANGUAGES.filter((language) => chosen.includes(language))),
-  })
-  .refine((value) => value.languages.includes(value.defaultLanguage), {
-    message: DEFAULT_MUST_BE_OFFERED,
-    path: ['defaultLanguage'],
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-  })
+export const LanguageSettingsFormSchema = defaultOffered(
+  z.object({ intent: z.literal(LANGUAGES_INTENT), ...languageFields }),
+)
 
 export const LANGUAGES_SAVED = 'Languages saved'

@@ -13,6 +13,7 @@ import {
   redactWebhookMessagesAbout,
   redactWebhookMessagesAboutContactsOf,
 } from '#app/models/webhooks.server'
+import { type ContactPerson, contactPerson } from '#app/validation/contact-fields'
 import type { WebhookEventType } from '#app/validation/webhooks'
 import type { Queryable } from '#drizzle/db.server'
 
@@ -69,32 +70,23 @@ export async function emitWebhookEvent(
 const iso = (value: Date | null | undefined) => value?.toISOString() ?? null
 
 /** What `contact.created` and `lead.created` carry of a contact: what its owner's list shows. */
-export function contactEventData(contact: {
-  id: string
-  userId: string
-  fullName: string
-  email: string
-  phoneNumber: string
-  company: string
-  jobTitle: string
-  note: string
-  source: string
-  sourceCardId: string | null
-  consentGivenAt: Date | null
-  consentPage: string | null
-  createdAt: Date
-}) {
+export function contactEventData(
+  contact: ContactPerson & {
+    id: string
+    userId: string
+    source: string
+    sourceCardId: string | null
+    consentGivenAt: Date | null
+    consentPage: string | null
+    createdAt: Date
+  },
+) {
   return {
     id: contact.id,
     ownerId: contact.userId,
     cardId: contact.sourceCardId,
     source: contact.source,
-    fullName: contact.fullName,
-    email: contact.email,
-    phoneNumber: contact.phoneNumber,
-    company: contact.company,
-    jobTitle: contact.jobTitle,
-    note: contact.note,
+    ...contactPerson(contact),
     consent: contact.consentGivenAt
       ? { givenAt: iso(contact.consentGivenAt), page: contact.consentPage }
       : null,

@@ -78,12 +78,23 @@ export const unsubscribeHeaders = (url: string) => ({
   'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
 })
 
-/** The footnote and unsubscribe link of a Team Updates notification (roles-teams-admin.md §2.6). */
-export const teamUpdatesFooter = (unsubscribeUrl: string) => ({
-  footnote:
-    'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
-  unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
-})
+/**
+ * A Team Updates notification (roles-teams-admin.md §2.6): the action email with the footnote
+ * and unsubscribe link those carry, and RFC 8058's headers.
+ */
+export function teamUpdatesEmail(
+  message: { to: string; subject: string; unsubscribeUrl: string },
+  email: Omit<ActionEmail, 'footnote' | 'unsubscribe'>,
+) {
+  const { to, subject, unsubscribeUrl } = message
+  const { html, text } = renderActionEmail({
+    ...email,
+    footnote:
+      'You receive this email because Team Updates are on in your settings. You can turn them off there or all notifications with the link below.',
+    unsubscribe: { label: 'Unsubscribe from these notifications', url: unsubscribeUrl },
+  })
+  return { to, subject, html, text, headers: unsubscribeHeaders(unsubscribeUrl) }
+}
 
 export function renderActionEmail(options: ActionEmail) {
   const { branding, heading, paragraphs, action, footnote, secondaryAction, unsubscribe, quoted } =

@@ -1,9 +1,4 @@
-import {
-  type EmailBranding,
-  renderActionEmail,
-  teamUpdatesFooter,
-  unsubscribeHeaders,
-} from './layout.server'
+import { type EmailBranding, teamUpdatesEmail } from './layout.server'
 
 /**
  * A paid plan asked for where nobody pays online (ADR 079): the admins are asked, the person is
@@ -50,18 +45,13 @@ export function planRequestEmail(options: {
 }) {
   const { branding, to, firstName, notice, url, unsubscribeUrl } = options
   const words = wording(notice)
-  const { html, text } = renderActionEmail({
-    branding,
-    heading: words.heading,
-    paragraphs: [`Hi ${firstName || 'there'},`, words.line],
-    action: { label: words.label, url },
-    ...teamUpdatesFooter(unsubscribeUrl),
-  })
-  return {
-    to,
-    subject: words.subject,
-    html,
-    text,
-    headers: unsubscribeHeaders(unsubscribeUrl),
-  }
+  return teamUpdatesEmail(
+    { to, subject: words.subject, unsubscribeUrl },
+    {
+      branding,
+      heading: words.heading,
+      paragraphs: [`Hi ${firstName || 'there'},`, words.line],
+      action: { label: words.label, url },
+    },
+  )
 }

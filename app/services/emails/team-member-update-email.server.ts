@@ -1,9 +1,4 @@
-import {
-  type EmailBranding,
-  renderActionEmail,
-  teamUpdatesFooter,
-  unsubscribeHeaders,
-} from './layout.server'
+import { type EmailBranding, teamUpdatesEmail } from './layout.server'
 
 /**
  * What someone else changed about a team member's place in the agency (the team member's Team
@@ -70,20 +65,15 @@ export function teamMemberUpdateEmail(options: {
   const { branding, to, firstName, actorName, update, unsubscribeUrl } = options
   const words = wording(update, actorName)
   const listed = ['assigned', 'unassigned', 'end_user_removed'].includes(update.kind)
-  const { html, text } = renderActionEmail({
-    branding,
-    heading: words.heading,
-    paragraphs: [`Hi ${firstName || 'there'},`, words.line],
-    action: listed
-      ? { label: 'Open My End Users', url: `${branding.origin}/dashboard/team-member/users` }
-      : { label: `Open ${branding.name}`, url: `${branding.origin}/auth/login` },
-    ...teamUpdatesFooter(unsubscribeUrl),
-  })
-  return {
-    to,
-    subject: words.subject,
-    html,
-    text,
-    headers: unsubscribeHeaders(unsubscribeUrl),
-  }
+  return teamUpdatesEmail(
+    { to, subject: words.subject, unsubscribeUrl },
+    {
+      branding,
+      heading: words.heading,
+      paragraphs: [`Hi ${firstName || 'there'},`, words.line],
+      action: listed
+        ? { label: 'Open My End Users', url: `${branding.origin}/dashboard/team-member/users` }
+        : { label: `Open ${branding.name}`, url: `${branding.origin}/auth/login` },
+    },
+  )
 }

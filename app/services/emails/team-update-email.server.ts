@@ -1,9 +1,4 @@
-import {
-  type EmailBranding,
-  renderActionEmail,
-  teamUpdatesFooter,
-  unsubscribeHeaders,
-} from './layout.server'
+import { type EmailBranding, teamUpdatesEmail } from './layout.server'
 
 export type TeamUpdate =
   | { kind: 'added'; teamName: string; role: string; actorName: string }
@@ -27,25 +22,24 @@ export function teamUpdateEmail(options: {
 }) {
   const { branding, to, firstName, update, teamUrl, unsubscribeUrl } = options
   const added = update.kind === 'added'
-  const { html, text } = renderActionEmail({
-    branding,
-    heading: added ? `You joined ${update.teamName}` : `Your role in ${update.teamName} changed`,
-    paragraphs: [
-      `Hi ${firstName || 'there'},`,
-      added
-        ? `${update.actorName} added you to the team “${update.teamName}” as ${withArticle(update.role)}.`
-        : `${update.actorName} changed your role in the team “${update.teamName}” from ${update.from} to ${update.role}.`,
-    ],
-    action: { label: 'Open your team', url: teamUrl },
-    ...teamUpdatesFooter(unsubscribeUrl),
-  })
-  return {
-    to,
-    subject: added
-      ? `You were added to ${update.teamName} on ${branding.name}`
-      : `Your role in ${update.teamName} is now ${update.role}`,
-    html,
-    text,
-    headers: unsubscribeHeaders(unsubscribeUrl),
-  }
+  return teamUpdatesEmail(
+    {
+      to,
+      subject: added
+        ? `You were added to ${update.teamName} on ${branding.name}`
+        : `Your role in ${update.teamName} is now ${update.role}`,
+      unsubscribeUrl,
+    },
+    {
+      branding,
+      heading: added ? `You joined ${update.teamName}` : `Your role in ${update.teamName} changed`,
+      paragraphs: [
+        `Hi ${firstName || 'there'},`,
+        added
+          ? `${update.actorName} added you to the team “${update.teamName}” as ${withArticle(update.role)}.`
+          : `${update.actorName} changed your role in the team “${update.teamName}” from ${update.from} to ${update.role}.`,
+      ],
+      action: { label: 'Open your team', url: teamUrl },
+    },
+  )
 }
