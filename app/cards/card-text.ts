@@ -13,6 +13,10 @@ export type CardProposal = {
 }
 
 const EMAIL = /[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi
+// OCR reads the gap a font leaves beside "@" as a space now and then ("maria.lopez.70177
+// @acme.com"): an address split only around its "@" is joined again before it is looked for.
+const EMAIL_SPLIT_AT_AT =
+  /([a-z0-9][a-z0-9._%+-]*)(?:\s+@\s*|@\s+)([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})\b/gi
 // A phone: an optional +, then digits with the separators cards print (spaces, dots, dashes,
 // slashes, brackets). The digits are counted afterwards (7 to 15, E.164's most).
 const PHONE = /(?:\+|\(|\b)\d[\d\s()./-]{5,}\d/g
@@ -35,6 +39,7 @@ export function parseCardText(text: string): CardProposal {
       line
         .replace(/[|~_•·]+/g, ' ')
         .replace(/\s+/g, ' ')
+        .replace(EMAIL_SPLIT_AT_AT, '$1@$2')
         .trim(),
     )
     .filter((line) => line.length > 0)

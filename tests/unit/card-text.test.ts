@@ -35,6 +35,18 @@ describe('parseCardText', () => {
     expect(proposal.website).toBe('https://northwind.de/team')
   })
 
+  test('an email OCR split around its @ is joined again, not read as a website', () => {
+    // What tesseract read of the e2e spec's drawn card on one run (ADR 101).
+    const proposal = parseCardText(
+      'Sofia Novak\nHead of Sales\nAcme Widgets Ltd\nsofia.novak.70177 @acme-widgets.com\nwww.acme-widgets.com',
+    )
+    expect(proposal.emails).toEqual(['sofia.novak.70177@acme-widgets.com'])
+    expect(proposal.website).toBe('www.acme-widgets.com')
+    expect(parseCardText('E-mail: jan@ northwind.de').emails).toEqual(['jan@northwind.de'])
+    // A line that only has an @ in it is left alone.
+    expect(parseCardText('Sales @ Acme Ltd').company).toBe('Sales @ Acme Ltd')
+  })
+
   test('a name of capitalised words is found wherever it is printed', () => {
     const proposal = parseCardText(
       'Blue Harbor Studio\nChief Executive Officer\nSam O’Neil\n555 123 4567',
