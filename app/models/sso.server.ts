@@ -1,7 +1,7 @@
 // An agency's single sign-on (issue 42 point 1, ADR 088): its identity providers and the email
 // domains it claims for them. Every function takes the organization; a provider or domain is
 // found by its id only together with it, so another agency's id finds nothing.
-import { and, asc, eq, isNotNull } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, type SQL } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { ssoDomains, ssoProviders } from '#drizzle/schema'
 import { tenantJoin } from './tenant-join.server'
@@ -19,6 +19,20 @@ export type OidcProviderValues = {
   enabled: boolean
 }
 
+/** The agency's provider of this id, narrowed by `more`: another agency's id finds nothing. */
+function theProvider(organizationId: string, providerId: string, ...more: SQL[]) {
+  return and(
+    eq(ssoProviders.organizationId, organizationId),
+    eq(ssoProviders.id, providerId),
+    ...more,
+  )
+}
+
+/** The agency's claim of this id, narrowed by `more` (its token, verified). */
+function theDomain(organizationId: string, domainId: string, ...more: SQL[]) {
+  return and(eq(ssoDomains.organizationId, organizationId), eq(ssoDomains.id, domainId), ...more)
+}
+
 /** The agency's providers, oldest first. */
 export function listSsoProviders(db: Queryable, organizationId: string) {
   return db
@@ -32,7 +46,7 @@ export async function findSsoProvider(db: Queryable, organizationId: string, pro
   const [row] = await db
     .select()
     .from(ssoProviders)
-    .where(and(eq(ssoProviders.organizationId, organizationId), eq(ssoProviders.id, providerId)))
+    .where(theProvider(organizationId, providerId))
     .limit(1)
   return row
 }
@@ -60,7 +74,7 @@ export async function updateOidcProvider(
   const [row] = await db
     .update(ssoProviders)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(ssoProviders.organizationId, organizationId), eq(ssoProviders.id, providerId)))
+    .where(theProvider(organizationId, providerId))
     .returning()
   return row
 }
@@ -69,7 +83,7 @@ export async function updateOidcProvider(
 export async function deleteSsoProvider(db: Queryable, organizationId: string, providerId: string) {
   const rows = await db
     .delete(ssoProviders)
-    .where(and(eq(ssoProviders.organizationId, organizationId), eq(ssoProviders.id, providerId)))
+    .where(theProvider(organizationId, providerId))
     .returning({ id: ssoProviders.id })
   return rows.length > 0
 }
@@ -87,7 +101,7 @@ export async function findSsoDomain(db: Queryable, organizationId: string, domai
   const [row] = await db
     .select()
     .from(ssoDomains)
-    .where(and(eq(ssoDomains.organizationId, organizationId), eq(ssoDomains.id, domainId)))
+    .where(theDomain(organizationId, domainId))
     .limit(1)
   return row
 }
@@ -126,13 +140,7 @@ export async function recordSsoDomainCheck(
       checkedAt: check.checkedAt,
       ...(check.verifiedAt ? {} : { enforced: false }),
     })
-    .where(
-      and(
-        eq(ssoDomains.organizationId, organizationId),
-        eq(ssoDomains.id, check.domainId),
-        eq(ssoDomains.token, check.token),
-      ),
-    )
+    .where(theDomain(organizationId, check.domainId, eq(ssoDomains.token, check.token)))
     .returning()
   return row
 }
@@ -147,13 +155,7 @@ export async function setSsoDomainEnforced(
   const [row] = await db
     .update(ssoDomains)
     .set({ enforced })
-    .where(
-      and(
-        eq(ssoDomains.organizationId, organizationId),
-        eq(ssoDomains.id, domainId),
-        isNotNull(ssoDomains.verifiedAt),
-      ),
-    )
+    .where(theDomain(organizationId, domainId, isNotNull(ssoDomains.verifiedAt)))
     .returning()
   return row
 }
@@ -161,7 +163,7 @@ export async function setSsoDomainEnforced(
 export async function deleteSsoDomain(db: Queryable, organizationId: string, domainId: string) {
   const rows = await db
     .delete(ssoDomains)
-    .where(and(eq(ssoDomains.organizationId, organizationId), eq(ssoDomains.id, domainId)))
+    .where(theDomain(organizationId, domainId))
     .returning({ id: ssoDomains.id })
   return rows.length > 0
 }
