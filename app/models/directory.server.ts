@@ -3,6 +3,7 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { teamMembers, teams, users } from '#drizzle/schema'
+import { findOrganizationTeam, isRowId } from './teams.server'
 
 /** What a SCIM list may filter on (RFC 7644 §3.4.2.2, the `eq` subset identity providers send). */
 export type DirectoryUserFilter =
@@ -13,8 +14,6 @@ export type DirectoryUserFilter =
 
 /** An account a SCIM DELETE removed stays (deactivated), but SCIM no longer finds it. */
 const notDeleted = isNull(sql`${users.directory} ->> 'deletedAt'`)
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function userWhere(organizationId: string, filter: DirectoryUserFilter) {
   const where: SQL[] = [eq(users.organizationId, organizationId), notDeleted]
@@ -29,7 +28,7 @@ function userWhere(organizationId: string, filter: DirectoryUserFilter) {
   }
   if (filter?.attribute === 'externalId') where.push(eq(users.externalId, filter.value))
   if (filter?.attribute === 'id') {
-    if (!UUID.test(filter.value)) return undefined
+    if (!isRowId(filter.value)) return undefined
     where.push(eq(users.id, filter.value))
   }
   return and(...where)
@@ -79,7 +78,7 @@ export async function findDirectoryUsers(
   organizationId: string,
   ids: { ids?: string[]; externalIds?: string[] },
 ) {
-  const rowIds = (ids.ids ?? []).filter((id) => UUID.test(id))
+  const rowIds = (ids.ids ?? []).filter(isRowId)
   const externalIds = ids.externalIds ?? []
   const found = []
   if (rowIds.length > 0) {
@@ -120,7 +119,7 @@ function teamWhere(organizationId: string, filter: DirectoryTeamFilter) {
   if (filter?.attribute === 'displayName') where.push(eq(teams.name, filter.value))
   if (filter?.attribute === 'externalId') where.push(eq(teams.externalId, filter.value))
   if (filter?.attribute === 'id') {
-    if (!UUID.test(filter.value)) return undefined
+    if (!isRowId(filter.value)) return undefined
     where.push(eq(teams.id, filter.value))
   }
   return and(...where)
@@ -156,25 +155,13 @@ export async function countDirectoryTeams(
 }
 
 /** A team the directory made; `lock` holds it for the rest of the transaction. */
-export async function findDirectoryTeam(
+export function findDirectoryTeam(
   db: Queryable,
   organizationId: string,
   teamId: string,
   { lock = false } = {},
 ) {
-  if (!UUID.test(teamId)) return undefined
-  const query = db
-    .select()
-    .from(teams)
-    .where(
-      and(
-        eq(teams.organizationId, organizationId),
-        eq(teams.id, teamId),
-        eq(teams.fromDirectory, true),
-      ),
-    )
-  const [row] = lock ? await query.for('update') : await query
-  return row
+  return findOrganizationTeam(db, organizationId, teamId, { lock, fromDirectory: true })
 }
 
 export async function insertDirectoryTeam(

@@ -20,6 +20,11 @@ function inTeam(organizationId: string, teamId: string, ...more: SQL[]) {
   )
 }
 
+/** The team of this id in the organization, narrowed by `more` (made by the directory). */
+function theTeam(organizationId: string, teamId: string, ...more: SQL[]) {
+  return and(eq(teams.organizationId, organizationId), eq(teams.id, teamId), ...more)
+}
+
 /** Joins a member row to its account, in the member's own organization. */
 const memberAccount = tenantJoin(users, teamMembers, users.id, teamMembers.userId)
 
@@ -65,7 +70,7 @@ export async function updateTeam(
   const [team] = await db
     .update(teams)
     .set({ ...fields, updatedAt: new Date() })
-    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+    .where(theTeam(organizationId, teamId))
     .returning()
   return team
 }
@@ -73,7 +78,7 @@ export async function updateTeam(
 export async function deleteTeam(db: Queryable, organizationId: string, teamId: string) {
   const deleted = await db
     .delete(teams)
-    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+    .where(theTeam(organizationId, teamId))
     .returning({ id: teams.id })
   return deleted.length > 0
 }
@@ -89,16 +94,7 @@ export async function findTeamWithPlan(
   teamId: string,
   { lock = false } = {},
 ) {
-  if (!UUID.test(teamId)) return undefined
-  const query = db
-    .select({
-      id: teams.id,
-      name: teams.name,
-      createdByUserId: teams.createdByUserId,
-    })
-    .from(teams)
-    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
-  const [team] = lock ? await query.for('update') : await query
+  const team = await findOrganizationTeam(db, organizationId, teamId, { lock })
   if (!team) return undefined
   const [owner] = team.createdByUserId
     ? await db
@@ -106,7 +102,12 @@ export async function findTeamWithPlan(
         .from(users)
         .where(and(eq(users.organizationId, organizationId), eq(users.id, team.createdByUserId)))
     : []
-  return { ...team, plan: owner?.plan ?? ('free' as const) }
+  return {
+    id: team.id,
+    name: team.name,
+    createdByUserId: team.createdByUserId,
+    plan: owner?.plan ?? ('free' as const),
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -119,7 +120,7 @@ export async function findMembership(
   teamId: string,
   userId: string,
 ) {
-  if (!UUID.test(teamId)) return undefined
+  if (!isRowId(teamId)) return undefined
   const [row] = await db
     .select({ id: teamMembers.id, role: teamMembers.role })
     .from(teamMembers)
@@ -137,7 +138,7 @@ export async function findTeamMemberByEmail(
   teamId: string,
   email: string,
 ) {
-  if (!UUID.test(teamId)) return undefined
+  if (!isRowId(teamId)) return undefined
   const [row] = await db
     .select({ id: teamMembers.id })
     .from(teamMembers)
@@ -202,7 +203,7 @@ export async function findTeamMember(
   teamId: string,
   memberId: string,
 ) {
-  if (!UUID.test(memberId)) return undefined
+  if (!isRowId(memberId)) return undefined
   const [row] = await db
     .select({ id: teamMembers.id, userId: teamMembers.userId, role: teamMembers.role })
     .from(teamMembers)
@@ -293,17 +294,23 @@ export async function countTeamSeats(
   return { members: members?.n ?? 0, pendingInvitations: invited?.n ?? 0 }
 }
 
+/** A team with how many people it has: the agency profile's list and the REST API's. */
+const teamWithMemberCount = {
+  id: teams.id,
+  name: teams.name,
+  createdAt: teams.createdAt,
+  members: sql<number>`count(${teamMembers.id})::int`,
+}
+
+/** Joins a team to its member rows, which it may have none of. */
+const teamMemberRows = tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id)
+
 /** The organization's teams with how many people each has, newest first (the agency profile). */
 export function listOrganizationTeams(db: Queryable, organizationId: string, limit = 50) {
   return db
-    .select({
-      id: teams.id,
-      name: teams.name,
-      createdAt: teams.createdAt,
-      members: sql<number>`count(${teamMembers.id})::int`,
-    })
+    .select(teamWithMemberCount)
     .from(teams)
-    .leftJoin(teamMembers, tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id))
+    .leftJoin(teamMembers, teamMemberRows)
     .where(eq(teams.organizationId, organizationId))
     .groupBy(teams.id)
     .orderBy(desc(teams.createdAt), desc(teams.id))
@@ -318,27 +325,32 @@ export function listOrganizationTeams(db: Queryable, organizationId: string, lim
 export function listOrganizationTeamsPage(db: Queryable, organizationId: string, page: KeysetPage) {
   const set = keyset(teams.createdAt, teams.id, page)
   return db
-    .select({
-      id: teams.id,
-      name: teams.name,
-      createdAt: teams.createdAt,
-      members: sql<number>`count(${teamMembers.id})::int`,
-      position: set.position,
-    })
+    .select({ ...teamWithMemberCount, position: set.position })
     .from(teams)
-    .leftJoin(teamMembers, tenantJoin(teamMembers, teams, teamMembers.teamId, teams.id))
+    .leftJoin(teamMembers, teamMemberRows)
     .where(and(eq(teams.organizationId, organizationId), set.where))
     .groupBy(teams.id)
     .orderBy(...set.orderBy)
     .limit(set.limit)
 }
 
-/** One team of the organization (the REST API); undefined for another's or a malformed id. */
-export async function findOrganizationTeam(db: Queryable, organizationId: string, teamId: string) {
+/**
+ * One team of the organization (the REST API; with `fromDirectory`, only one the directory made);
+ * undefined for another's or a malformed id. `lock` holds it for the rest of the transaction.
+ */
+export async function findOrganizationTeam(
+  db: Queryable,
+  organizationId: string,
+  teamId: string,
+  { lock = false, fromDirectory = false } = {},
+) {
   if (!isRowId(teamId)) return undefined
-  const [team] = await db
+  const query = db
     .select()
     .from(teams)
-    .where(and(eq(teams.organizationId, organizationId), eq(teams.id, teamId)))
+    .where(
+      theTeam(organizationId, teamId, ...(fromDirectory ? [eq(teams.fromDirectory, true)] : [])),
+    )
+  const [team] = lock ? await query.for('update') : await query
   return team
 }
