@@ -1,7 +1,7 @@
 // The followers of a card (ADR 102): who asked to hear when it changes. Every query names the
 // organization; only the SHA-256 of a confirmation token is ever stored, and it is cleared once
 // used. Time is the database's (now()), never the process's clock.
-import { and, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { FOLLOW_CONFIRMATION_LINK } from '#app/validation/token-lifetimes'
 import type { Queryable } from '#drizzle/db.server'
@@ -95,18 +95,22 @@ export async function findFollowerById(db: Queryable, organizationId: string, id
   return row
 }
 
+/** The organization's confirmed followers among `which` (a follower, a card's), narrowed by `more`. */
+function confirmed(organizationId: string, which: SQL, ...more: (SQL | undefined)[]) {
+  return and(
+    eq(cardFollowers.organizationId, organizationId),
+    which,
+    eq(cardFollowers.state, 'confirmed'),
+    ...more,
+  )
+}
+
 /** Stops a follower's updates; whether they were following until now. */
 export async function stopFollowing(db: Queryable, organizationId: string, id: string) {
   const rows = await db
     .update(cardFollowers)
     .set({ state: 'unsubscribed', confirmTokenHash: null, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(cardFollowers.organizationId, organizationId),
-        eq(cardFollowers.id, id),
-        eq(cardFollowers.state, 'confirmed'),
-      ),
-    )
+    .where(confirmed(organizationId, eq(cardFollowers.id, id)))
     .returning({ id: cardFollowers.id })
   return rows.length > 0
 }
@@ -117,13 +121,7 @@ export async function countFollowers(db: Queryable, organizationId: string, card
   const rows = await db
     .select({ cardId: cardFollowers.cardId, followers: count() })
     .from(cardFollowers)
-    .where(
-      and(
-        eq(cardFollowers.organizationId, organizationId),
-        inArray(cardFollowers.cardId, cardIds),
-        eq(cardFollowers.state, 'confirmed'),
-      ),
-    )
+    .where(confirmed(organizationId, inArray(cardFollowers.cardId, cardIds)))
     .groupBy(cardFollowers.cardId)
   return new Map(rows.map((row) => [row.cardId, row.followers]))
 }
@@ -148,10 +146,9 @@ export async function followersOwedDigest(db: Queryable, organizationId: string,
     .select({ id: cardFollowers.id, email: cardFollowers.email, language: cardFollowers.language })
     .from(cardFollowers)
     .where(
-      and(
-        eq(cardFollowers.organizationId, organizationId),
+      confirmed(
+        organizationId,
         eq(cardFollowers.cardId, cardId),
-        eq(cardFollowers.state, 'confirmed'),
         sql`${cardFollowers.changedAt} is not null`,
         or(
           isNull(cardFollowers.lastDigestAt),
@@ -179,13 +176,7 @@ export async function nextDigestDue(db: Queryable, organizationId: string, cardI
         ),
     })
     .from(cardFollowers)
-    .where(
-      and(
-        eq(cardFollowers.organizationId, organizationId),
-        eq(cardFollowers.cardId, cardId),
-        eq(cardFollowers.state, 'confirmed'),
-      ),
-    )
+    .where(confirmed(organizationId, eq(cardFollowers.cardId, cardId)))
   return row && row.waiting > 0 ? row.due : null
 }
 
