@@ -95,12 +95,17 @@ function listAccountChoices(db: Queryable, where: SQL | undefined) {
 const roleAmong = (role: User['role'] | null, roles: readonly User['role'][]) =>
   role && roles.includes(role) ? eq(users.role, role) : inArray(users.role, [...roles])
 
+/** What both End Users lists narrow by: the status chosen, if any, and the search. */
+const statusAndSearch = (filter: { status: AccountStatus | null; search: string }) => [
+  filter.status ? eq(users.status, filter.status) : undefined,
+  nameOrEmail(filter.search),
+]
+
 function endUserWhere(filter: EndUserFilter) {
   return and(
     roleAmong(filter.role, filter.roles),
     filter.organizationId ? eq(users.organizationId, filter.organizationId) : undefined,
-    filter.status ? eq(users.status, filter.status) : undefined,
-    nameOrEmail(filter.search),
+    ...statusAndSearch(filter),
   )
 }
 
@@ -132,9 +137,8 @@ function organizationEndUserWhere(organizationId: string, filter: OrganizationEn
   return and(
     eq(users.organizationId, organizationId),
     eq(users.role, 'end_user'),
-    filter.status ? eq(users.status, filter.status) : undefined,
     filter.assignedToUserId ? eq(users.assignedToUserId, filter.assignedToUserId) : undefined,
-    nameOrEmail(filter.search),
+    ...statusAndSearch(filter),
   )
 }
 
@@ -217,36 +221,36 @@ export function listStaff(
     .limit(500)
 }
 
+/** The ids of the accounts `where` keeps, locked until the transaction ends. */
+async function lockAccountIds(db: Queryable, where: SQL | undefined) {
+  const rows = await db.select({ id: users.id }).from(users).where(where).for('update')
+  return rows.map((row) => row.id)
+}
+
 /**
  * The organization's super admins, locked until the transaction ends: two admins demoting or
  * deleting each other at once cannot both pass the "at least one super admin" check.
  */
-export async function lockSuperAdmins(db: Queryable, organizationId: string) {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organizationId, organizationId), eq(users.role, 'super_admin')))
-    .for('update')
-  return rows.map((row) => row.id)
+export function lockSuperAdmins(db: Queryable, organizationId: string) {
+  return lockAccountIds(
+    db,
+    and(eq(users.organizationId, organizationId), eq(users.role, 'super_admin')),
+  )
 }
 
 /**
  * The organization's active agency admins, locked until the transaction ends: two changes at
  * once cannot both pass the "an agency keeps an agency admin" check.
  */
-export async function lockActiveAgencyAdmins(db: Queryable, organizationId: string) {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(users.role, 'agency_admin'),
-        eq(users.status, 'active'),
-      ),
-    )
-    .for('update')
-  return rows.map((row) => row.id)
+export function lockActiveAgencyAdmins(db: Queryable, organizationId: string) {
+  return lockAccountIds(
+    db,
+    and(
+      eq(users.organizationId, organizationId),
+      eq(users.role, 'agency_admin'),
+      eq(users.status, 'active'),
+    ),
+  )
 }
 
 /** The organization's active accounts with one of these roles: who is asked to decide. */
@@ -283,6 +287,10 @@ export async function unassignEndUsersFrom(
   return rows.length
 }
 
+/** The organization's account of this id: another tenant's id changes nothing. */
+const theAccount = (organizationId: string, userId: string) =>
+  and(eq(users.organizationId, organizationId), eq(users.id, userId))
+
 export type AccountChanges = Partial<
   Pick<
     User,
@@ -317,7 +325,7 @@ export async function updateAccount(
       ...(changes.passwordHash ? { passwordChangedAt: new Date() } : {}),
       updatedAt: new Date(),
     })
-    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+    .where(theAccount(organizationId, userId))
     .returning()
   return user
 }
@@ -326,7 +334,7 @@ export async function updateAccount(
 export async function deleteAccount(db: Queryable, organizationId: string, userId: string) {
   const rows = await db
     .delete(users)
-    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+    .where(theAccount(organizationId, userId))
     .returning({ id: users.id })
   return rows.length > 0
 }
@@ -338,10 +346,7 @@ export async function markSignedIn(
   userId: string,
   at: Date,
 ) {
-  await db
-    .update(users)
-    .set({ lastActiveAt: at })
-    .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)))
+  await db.update(users).set({ lastActiveAt: at }).where(theAccount(organizationId, userId))
 }
 
 /** Every organization an account can belong to, the platform first: the agency choices. */
