@@ -1,10 +1,12 @@
 // Saves, link taps and exchanges of cards (issue 41 point 8, ADR 082), kept per card, UTC hour,
 // source and kind in card_event_hours as views are in card_view_hours; the analytics screens
 // read both rollups over whole hours, never a row per visitor.
+
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardEventHours, cardLinks, cardViewHours, digitalCards, users } from '#drizzle/schema'
+import { rowsOf } from './raw-rows.server'
 import { type CardScope, cardsInScope } from './stats.server'
 import { tenantJoin } from './tenant-join.server'
 
@@ -19,11 +21,6 @@ export type CardEventCount = {
   /** The tapped link's id for 'link'; '' for every other kind. */
   linkId: string
   count: number
-}
-
-/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 }
 
 /**

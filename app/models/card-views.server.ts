@@ -2,6 +2,7 @@ import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { ViewSource } from '#app/utils/view-sources'
 import type { Queryable } from '#drizzle/db.server'
 import { cardViewHours, cardViews, digitalCards } from '#drizzle/schema'
+import { rowsOf } from './raw-rows.server'
 import { tenantJoin } from './tenant-join.server'
 
 export const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop'] as const
@@ -49,8 +50,7 @@ export async function recordCardView(
         and ${withinRepeatWindow(sql`viewed_at`, sql`now()`)}
     )
     returning id`)
-  const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? [])
-  return list.length > 0
+  return rowsOf(rows).length > 0
 }
 
 /**
@@ -91,8 +91,7 @@ export async function recordCardViews(
         and ${withinRepeatWindow(sql`c.viewed_at`, sql`v.viewed_at`)}
     )
     returning id`)
-  const list = Array.isArray(written) ? written : ((written as { rows?: unknown[] }).rows ?? [])
-  return list.length
+  return rowsOf(written).length
 }
 
 /** Joins a view to the card it is of, in the view's own organization. */

@@ -2,6 +2,7 @@
 // aggregates in SQL, so a dashboard costs a handful of index scans whatever the row count.
 // `now` is a parameter: the windows are computed from it, and tests place rows on both sides
 // of each boundary with it.
+
 import { and, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import { VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'
 import { STAFF_DIRECTORIES, USER_LIST_ROLES } from '#app/validation/people'
@@ -22,6 +23,7 @@ import {
   countStaff,
   type EndUserFilter,
 } from './people.server'
+import { rowsOf } from './raw-rows.server'
 
 /** Spec §9: the last 7 days against the 7 days before. */
 export const COMPARISON_DAYS = 7
@@ -136,11 +138,6 @@ async function viewsByWeek(
   const { current, previous, within } = byWeek(cardViews.viewedAt, now)
   const [row] = await db.select({ current, previous }).from(cardViews).where(and(where, within))
   return { current: row?.current ?? 0, previous: row?.previous ?? 0 }
-}
-
-/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 }
 
 export function countCards(db: Queryable, organizationId: string, scope: StatsScope) {

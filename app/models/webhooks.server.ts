@@ -1,5 +1,6 @@
 // Webhook endpoints, the messages they are sent, each delivery and its attempts (issue 43 point
 // 3, ADR 093). Queries only: signing, sending and retrying are app/webhooks/'s.
+
 import { and, arrayContains, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import {
@@ -11,6 +12,7 @@ import {
   webhookEndpoints,
   webhookMessages,
 } from '#drizzle/schema'
+import { rowsOf } from './raw-rows.server'
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
@@ -214,11 +216,6 @@ export async function redactWebhookMessagesAboutContactsOf(
       ),
     )
     .returning({ id: webhookMessages.id })
-}
-
-/** Raw `execute` results: an array on postgres.js, `{ rows }` on PGlite. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 }
 
 /**
