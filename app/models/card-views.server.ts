@@ -115,19 +115,22 @@ export function listCardScans(db: Queryable, organizationId: string, userId: str
     .limit(limit)
 }
 
+/** Joins an hour's views to the card they are of, in the rollup row's own organization. */
+const countedCard = tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId)
+
+/** The views of the hours a rollup query groups together. */
+const summedViews = sql<number>`sum(${cardViewHours.views})::int`
+
 /** Every view of the user's cards, counted per card and source (the data export, ADR 052). */
 export function countViewsPerCardAndSource(db: Queryable, organizationId: string, userId: string) {
   return db
     .select({
       cardId: cardViewHours.cardId,
       source: cardViewHours.source,
-      views: sql<number>`sum(${cardViewHours.views})::int`,
+      views: summedViews,
     })
     .from(cardViewHours)
-    .innerJoin(
-      digitalCards,
-      tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
-    )
+    .innerJoin(digitalCards, countedCard)
     .where(and(eq(cardViewHours.organizationId, organizationId), eq(digitalCards.userId, userId)))
     .groupBy(cardViewHours.cardId, cardViewHours.source)
     .orderBy(cardViewHours.cardId, cardViewHours.source)
@@ -145,13 +148,10 @@ export function countViewsInHours(db: Queryable, organizationId: string, from: D
       cardId: cardViewHours.cardId,
       userId: digitalCards.userId,
       source: cardViewHours.source,
-      views: sql<number>`sum(${cardViewHours.views})::int`,
+      views: summedViews,
     })
     .from(cardViewHours)
-    .innerJoin(
-      digitalCards,
-      tenantJoin(digitalCards, cardViewHours, digitalCards.id, cardViewHours.cardId),
-    )
+    .innerJoin(digitalCards, countedCard)
     .where(
       and(
         eq(cardViewHours.organizationId, organizationId),
