@@ -1,8 +1,9 @@
 // The end users a team member (role team_admin) looks after (roles-teams-admin.md §2.13,
 // `users.assigned_to_user_id`), with the card their QR code shares.
-import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, userSettings, users } from '#drizzle/schema'
+import { currentSlugOfCard } from './card-slugs.server'
 import { userNameOrEmailMatches } from './search.server'
 import { tenantJoin } from './tenant-join.server'
 
@@ -68,16 +69,7 @@ export async function listAssignedEndUsers(
     .from(users)
     .leftJoin(digitalCards, tenantJoin(digitalCards, users, digitalCards.userId, users.id))
     .leftJoin(userSettings, tenantJoin(userSettings, users, userSettings.userId, users.id))
-    .leftJoin(
-      cardSlugs,
-      tenantJoin(
-        cardSlugs,
-        digitalCards,
-        cardSlugs.cardId,
-        digitalCards.id,
-        isNull(cardSlugs.retiredAt),
-      ),
-    )
+    .leftJoin(cardSlugs, currentSlugOfCard)
     .where(and(assignedTo(organizationId, teamAdminId), matches))
     .orderBy(
       asc(users.firstName),

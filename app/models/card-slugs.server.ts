@@ -4,8 +4,18 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { slugBaseFromName, slugCandidate } from '#app/validation/card-slug'
 import type { Queryable } from '#drizzle/db.server'
-import { cardSlugs } from '#drizzle/schema'
+import { cardSlugs, digitalCards } from '#drizzle/schema'
 import { listHeldDepartedSlugs } from './account-deletions.server'
+import { tenantJoin } from './tenant-join.server'
+
+/** Joins a card to its current short link (not a retired one), in the card's own organization. */
+export const currentSlugOfCard = tenantJoin(
+  cardSlugs,
+  digitalCards,
+  cardSlugs.cardId,
+  digitalCards.id,
+  isNull(cardSlugs.retiredAt),
+)
 
 const ofCard = (organizationId: string, cardId: string) =>
   and(eq(cardSlugs.organizationId, organizationId), eq(cardSlugs.cardId, cardId))

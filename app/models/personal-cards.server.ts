@@ -17,6 +17,7 @@ import {
   personalCards,
   users,
 } from '#drizzle/schema'
+import { currentSlugOfCard } from './card-slugs.server'
 
 /**
  * Offers `userId` a personal card (the hand-over's choice): a new token hash, or a renewed one
@@ -273,14 +274,7 @@ export async function followersToTellMoved(db: Queryable, organizationId: string
         eq(digitalCards.id, cardFollowers.cardId),
       ),
     )
-    .leftJoin(
-      cardSlugs,
-      and(
-        eq(cardSlugs.organizationId, organizationId),
-        eq(cardSlugs.cardId, digitalCards.id),
-        isNull(cardSlugs.retiredAt),
-      ),
-    )
+    .leftJoin(cardSlugs, currentSlugOfCard)
     .where(
       and(
         eq(cardFollowers.organizationId, organizationId),

@@ -1,10 +1,11 @@
 // Whose card a departed person's links forward to (issue 31 point 2, ADR 049): one row per
 // account whose seat its agency handed over. Read by the card gate only while the account is
 // inactive; written by the hand-over (app/people/seat-handover.server.ts).
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { alias, type PgColumn, type PgSelect } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { cardSlugs, digitalCards, seatSuccessors, users } from '#drizzle/schema'
+import { currentSlugOfCard } from './card-slugs.server'
 
 /** Names the successor of an account (the last hand-over wins). */
 export async function setSeatSuccessor(
@@ -38,14 +39,7 @@ function defaultCardAddressOf<T extends PgSelect>(
         eq(digitalCards.isDefault, true),
       ),
     )
-    .leftJoin(
-      cardSlugs,
-      and(
-        eq(cardSlugs.organizationId, organizationId),
-        eq(cardSlugs.cardId, digitalCards.id),
-        isNull(cardSlugs.retiredAt),
-      ),
-    )
+    .leftJoin(cardSlugs, currentSlugOfCard)
 }
 
 /**
