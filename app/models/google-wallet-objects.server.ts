@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, googleWalletObjects } from '#drizzle/schema'
-import { tenantJoin } from './tenant-join.server'
+import { type CardChangeScope, cardOfRow, inCardChangeScope } from './card-change-scope.server'
 
 const ofCard = (organizationId: string, cardId: string) =>
   and(
@@ -32,7 +32,7 @@ export async function recordGoogleWalletObject(
 export async function listGoogleWalletObjects(
   db: Queryable,
   organizationId: string,
-  scope: { cardId?: string; ownerId?: string },
+  scope: CardChangeScope,
 ) {
   return db
     .select({
@@ -41,15 +41,11 @@ export async function listGoogleWalletObjects(
       contentHash: googleWalletObjects.contentHash,
     })
     .from(googleWalletObjects)
-    .innerJoin(
-      digitalCards,
-      tenantJoin(digitalCards, googleWalletObjects, digitalCards.id, googleWalletObjects.cardId),
-    )
+    .innerJoin(digitalCards, cardOfRow(googleWalletObjects))
     .where(
       and(
         eq(googleWalletObjects.organizationId, organizationId),
-        scope.cardId ? eq(googleWalletObjects.cardId, scope.cardId) : undefined,
-        scope.ownerId ? eq(digitalCards.userId, scope.ownerId) : undefined,
+        inCardChangeScope(googleWalletObjects, scope),
       ),
     )
 }

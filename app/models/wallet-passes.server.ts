@@ -2,6 +2,7 @@
 import { and, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Queryable } from '#drizzle/db.server'
 import { digitalCards, walletPasses, walletRegistrations } from '#drizzle/schema'
+import { type CardChangeScope, cardOfRow, inCardChangeScope } from './card-change-scope.server'
 import { tenantJoin } from './tenant-join.server'
 
 export type WalletPass = typeof walletPasses.$inferSelect
@@ -68,21 +69,14 @@ export async function findWalletPass(db: Queryable, organizationId: string, pass
 export async function listWalletPasses(
   db: Queryable,
   organizationId: string,
-  scope: { cardId?: string; ownerId?: string },
+  scope: CardChangeScope,
 ) {
   const rows = await db
     .select({ pass: walletPasses })
     .from(walletPasses)
-    .innerJoin(
-      digitalCards,
-      tenantJoin(digitalCards, walletPasses, digitalCards.id, walletPasses.cardId),
-    )
+    .innerJoin(digitalCards, cardOfRow(walletPasses))
     .where(
-      and(
-        eq(walletPasses.organizationId, organizationId),
-        scope.cardId ? eq(walletPasses.cardId, scope.cardId) : undefined,
-        scope.ownerId ? eq(digitalCards.userId, scope.ownerId) : undefined,
-      ),
+      and(eq(walletPasses.organizationId, organizationId), inCardChangeScope(walletPasses, scope)),
     )
   return rows.map((row) => row.pass)
 }
