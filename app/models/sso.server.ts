@@ -168,6 +168,18 @@ export async function deleteSsoDomain(db: Queryable, organizationId: string, dom
   return rows.length > 0
 }
 
+/** Joins a claimed domain to its provider, in the claim's own organization. */
+const domainProvider = tenantJoin(ssoProviders, ssoDomains, ssoProviders.id, ssoDomains.providerId)
+
+/** The agency's verified claims (what sign-in goes by), narrowed by `more`. */
+function verifiedDomains(organizationId: string, ...more: SQL[]) {
+  return and(
+    eq(ssoDomains.organizationId, organizationId),
+    isNotNull(ssoDomains.verifiedAt),
+    ...more,
+  )
+}
+
 /**
  * The agency's verified claim on an email domain with its provider: where "Sign in with SSO"
  * sends an address, and whether password sign-in is refused for it. Undefined when the agency
@@ -177,17 +189,8 @@ export async function findVerifiedSsoDomain(db: Queryable, organizationId: strin
   const [row] = await db
     .select({ domain: ssoDomains, provider: ssoProviders })
     .from(ssoDomains)
-    .innerJoin(
-      ssoProviders,
-      tenantJoin(ssoProviders, ssoDomains, ssoProviders.id, ssoDomains.providerId),
-    )
-    .where(
-      and(
-        eq(ssoDomains.organizationId, organizationId),
-        eq(ssoDomains.domain, domain),
-        isNotNull(ssoDomains.verifiedAt),
-      ),
-    )
+    .innerJoin(ssoProviders, domainProvider)
+    .where(verifiedDomains(organizationId, eq(ssoDomains.domain, domain)))
     .limit(1)
   return row
 }
@@ -197,17 +200,8 @@ export async function hasSsoSignIn(db: Queryable, organizationId: string) {
   const [row] = await db
     .select({ id: ssoDomains.id })
     .from(ssoDomains)
-    .innerJoin(
-      ssoProviders,
-      tenantJoin(ssoProviders, ssoDomains, ssoProviders.id, ssoDomains.providerId),
-    )
-    .where(
-      and(
-        eq(ssoDomains.organizationId, organizationId),
-        isNotNull(ssoDomains.verifiedAt),
-        eq(ssoProviders.enabled, true),
-      ),
-    )
+    .innerJoin(ssoProviders, domainProvider)
+    .where(verifiedDomains(organizationId, eq(ssoProviders.enabled, true)))
     .limit(1)
   return Boolean(row)
 }
