@@ -86,6 +86,10 @@ export function recordTeamAudit(
   })
 }
 
+/** The events the user caused in the organization. */
+const causedBy = (organizationId: string, userId: string) =>
+  and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId))
+
 /** How many of a user's own events the profile's Activity tab shows. */
 const ACTIVITY_TAB_EVENTS = 50
 
@@ -99,7 +103,7 @@ export async function listActivityForUser(db: Queryable, organizationId: string,
       createdAt: auditEvents.createdAt,
     })
     .from(auditEvents)
-    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId)))
+    .where(causedBy(organizationId, userId))
     .orderBy(desc(auditEvents.createdAt))
     .limit(ACTIVITY_TAB_EVENTS)
 }
@@ -120,7 +124,7 @@ export async function listAuditEventsOfActor(
       createdAt: auditEvents.createdAt,
     })
     .from(auditEvents)
-    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.actorUserId, userId)))
+    .where(causedBy(organizationId, userId))
     .orderBy(auditEvents.createdAt, auditEvents.id)
     .limit(limit)
 }
