@@ -1,6 +1,19 @@
 // The people and teams a directory manages over SCIM (issue 42 point 2, ADR 089): lookups by
 // the identity provider's filters (userName, externalId, displayName) within one organization.
-import { and, asc, count, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm'
+import type { PgSelect } from 'drizzle-orm/pg-core'
 import type { Queryable } from '#drizzle/db.server'
 import { teamMembers, teams, users } from '#drizzle/schema'
 import { findOrganizationTeam, isRowId } from './teams.server'
@@ -14,6 +27,18 @@ export type DirectoryUserFilter =
 
 /** An account a SCIM DELETE removed stays (deactivated), but SCIM no longer finds it. */
 const notDeleted = isNull(sql`${users.directory} ->> 'deletedAt'`)
+
+/** A SCIM list's window, from its startIndex and count. */
+type DirectoryPage = { offset: number; limit: number }
+
+/** One page of rows in creation order: a new row never moves another, so startIndex is stable. */
+function inCreationOrder<T extends PgSelect>(
+  query: T,
+  table: { createdAt: AnyColumn; id: AnyColumn },
+  page: DirectoryPage,
+) {
+  return query.orderBy(asc(table.createdAt), asc(table.id)).limit(page.limit).offset(page.offset)
+}
 
 function userWhere(organizationId: string, filter: DirectoryUserFilter) {
   const where: SQL[] = [eq(users.organizationId, organizationId), notDeleted]
@@ -39,17 +64,11 @@ export async function listDirectoryUsers(
   db: Queryable,
   organizationId: string,
   filter: DirectoryUserFilter,
-  page: { offset: number; limit: number },
+  page: DirectoryPage,
 ) {
   const where = userWhere(organizationId, filter)
   if (!where || page.limit === 0) return []
-  return db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(asc(users.createdAt), asc(users.id))
-    .limit(page.limit)
-    .offset(page.offset)
+  return inCreationOrder(db.select().from(users).where(where).$dynamic(), users, page)
 }
 
 export async function countDirectoryUsers(
@@ -130,17 +149,11 @@ export async function listDirectoryTeams(
   db: Queryable,
   organizationId: string,
   filter: DirectoryTeamFilter,
-  page: { offset: number; limit: number },
+  page: DirectoryPage,
 ) {
   const where = teamWhere(organizationId, filter)
   if (!where || page.limit === 0) return []
-  return db
-    .select()
-    .from(teams)
-    .where(where)
-    .orderBy(asc(teams.createdAt), asc(teams.id))
-    .limit(page.limit)
-    .offset(page.offset)
+  return inCreationOrder(db.select().from(teams).where(where).$dynamic(), teams, page)
 }
 
 export async function countDirectoryTeams(
