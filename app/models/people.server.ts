@@ -91,6 +91,11 @@ function listAccountChoices(db: Queryable, where: SQL | undefined) {
     .limit(1000)
 }
 
+/** The organization's accounts with this role, narrowed by `more` (active ones, a search). */
+function withRole(organizationId: string, role: User['role'], ...more: (SQL | undefined)[]) {
+  return and(eq(users.organizationId, organizationId), eq(users.role, role), ...more)
+}
+
 /** The chosen role when it is one of the list's `roles`, else every one of them. */
 const roleAmong = (role: User['role'] | null, roles: readonly User['role'][]) =>
   role && roles.includes(role) ? eq(users.role, role) : inArray(users.role, [...roles])
@@ -134,9 +139,9 @@ export type OrganizationEndUserFilter = {
 }
 
 function organizationEndUserWhere(organizationId: string, filter: OrganizationEndUserFilter) {
-  return and(
-    eq(users.organizationId, organizationId),
-    eq(users.role, 'end_user'),
+  return withRole(
+    organizationId,
+    'end_user',
     filter.assignedToUserId ? eq(users.assignedToUserId, filter.assignedToUserId) : undefined,
     ...statusAndSearch(filter),
   )
@@ -163,10 +168,7 @@ export function countOrganizationEndUsers(
 
 /** The organization's team members (role team_admin), by name: whom an end user may be assigned to. */
 export function listTeamAdmins(db: Queryable, organizationId: string) {
-  return listAccountChoices(
-    db,
-    and(eq(users.organizationId, organizationId), eq(users.role, 'team_admin')),
-  )
+  return listAccountChoices(db, withRole(organizationId, 'team_admin'))
 }
 
 /**
@@ -174,14 +176,7 @@ export function listTeamAdmins(db: Queryable, organizationId: string) {
  * ADR 049): its end users, by name.
  */
 export function listSuccessorChoices(db: Queryable, organizationId: string) {
-  return listAccountChoices(
-    db,
-    and(
-      eq(users.organizationId, organizationId),
-      eq(users.role, 'end_user'),
-      eq(users.status, 'active'),
-    ),
-  )
+  return listAccountChoices(db, withRole(organizationId, 'end_user', eq(users.status, 'active')))
 }
 
 function staffWhere(
@@ -232,10 +227,7 @@ async function lockAccountIds(db: Queryable, where: SQL | undefined) {
  * deleting each other at once cannot both pass the "at least one super admin" check.
  */
 export function lockSuperAdmins(db: Queryable, organizationId: string) {
-  return lockAccountIds(
-    db,
-    and(eq(users.organizationId, organizationId), eq(users.role, 'super_admin')),
-  )
+  return lockAccountIds(db, withRole(organizationId, 'super_admin'))
 }
 
 /**
@@ -243,14 +235,7 @@ export function lockSuperAdmins(db: Queryable, organizationId: string) {
  * once cannot both pass the "an agency keeps an agency admin" check.
  */
 export function lockActiveAgencyAdmins(db: Queryable, organizationId: string) {
-  return lockAccountIds(
-    db,
-    and(
-      eq(users.organizationId, organizationId),
-      eq(users.role, 'agency_admin'),
-      eq(users.status, 'active'),
-    ),
-  )
+  return lockAccountIds(db, withRole(organizationId, 'agency_admin', eq(users.status, 'active')))
 }
 
 /** The organization's active accounts with one of these roles: who is asked to decide. */
