@@ -3,7 +3,7 @@
 import type { z } from 'zod'
 import type { ApiKey } from '#app/models/api-keys.server'
 import { recordAudit } from '#app/models/audit.server'
-import type { KeysetPage } from '#app/models/keyset.server'
+import { type KeysetPage, pageOf } from '#app/models/keyset.server'
 import { findUserById } from '#app/models/users.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import type { ApiScope } from '#app/validation/api'
@@ -87,7 +87,7 @@ export async function requireOwner(call: ApiCall, ownerId: string) {
 export const notFound = (what: string) => new ApiProblem(404, `No such ${what} in this agency`)
 
 /** A page's cursor: opaque to callers (base64url of the position). */
-export function encodeCursor(next: { at: string; id: string } | null) {
+function encodeCursor(next: { at: string; id: string } | null) {
   return next ? Buffer.from(JSON.stringify([next.at, next.id])).toString('base64url') : null
 }
 
@@ -95,11 +95,9 @@ export function encodeCursor(next: { at: string; id: string } | null) {
 const POSITION = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function keysetPageOf(query: {
-  limit: number
-  cursor?: string
-  updated_since?: string
-}): KeysetPage {
+type ListQuery = { limit: number; cursor?: string; updated_since?: string }
+
+function keysetPageOf(query: ListQuery): KeysetPage {
   let after: KeysetPage['after'] = null
   if (query.cursor) {
     try {
@@ -118,6 +116,22 @@ export function keysetPageOf(query: {
     after,
     updatedSince: query.updated_since ? new Date(query.updated_since) : null,
   }
+}
+
+/**
+ * A list operation's answer: the page the query's cursor asks for, each row as the API shows it
+ * (one after another: they share the call's transaction), and the cursor of the page after.
+ */
+export async function answerPage<Row extends { id: string; position: string }>(
+  query: ListQuery,
+  list: (page: KeysetPage) => PromiseLike<Row[]>,
+  toApi: (row: Row) => unknown,
+): Promise<ApiAnswer> {
+  const page = keysetPageOf(query)
+  const { items, next } = pageOf(await list(page), page.limit)
+  const data = []
+  for (const item of items) data.push(await toApi(item))
+  return { status: 200, body: { data, next_cursor: encodeCursor(next) } }
 }
 
 export const iso = (date: Date | null) => date?.toISOString() ?? null

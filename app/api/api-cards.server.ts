@@ -11,7 +11,6 @@ import {
   findOrganizationCard,
   listOrganizationCards,
 } from '#app/models/cards.server'
-import { pageOf } from '#app/models/keyset.server'
 import {
   createCardUnderTemplate,
   writeCardUnderTemplate,
@@ -29,10 +28,9 @@ import {
 } from '#app/validation/api'
 import {
   type ApiCall,
+  answerPage,
   auditApiWrite,
-  encodeCursor,
   iso,
-  keysetPageOf,
   notFound,
   requireOwner,
   route,
@@ -107,14 +105,13 @@ export const CARD_ROUTES = [
     scope: 'cards:read',
     query: CardListQuery,
     success: { status: 200, description: 'A page of cards', schema: CardPageSchema },
-    handle: async (call, { query }) => {
-      const page = keysetPageOf(query)
+    handle: (call, { query }) => {
       const archived = query.archived === undefined ? undefined : query.archived === 'true'
-      const rows = await listOrganizationCards(call.tx, call.tenant.id, page, archived)
-      const { items, next } = pageOf(rows, page.limit)
-      const data = []
-      for (const card of items) data.push(await answerCard(call, card))
-      return { status: 200, body: { data, next_cursor: encodeCursor(next) } }
+      return answerPage(
+        query,
+        (page) => listOrganizationCards(call.tx, call.tenant.id, page, archived),
+        (card) => answerCard(call, card),
+      )
     },
   }),
   route({

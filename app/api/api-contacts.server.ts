@@ -11,7 +11,6 @@ import {
   findOrganizationContact,
   listOrganizationContacts,
 } from '#app/models/contacts.server'
-import { pageOf } from '#app/models/keyset.server'
 import {
   ContactCreateSchema,
   ContactIdParams,
@@ -22,10 +21,9 @@ import {
 import { emitContactDeleted } from '#app/webhooks/webhook-events.server'
 import {
   type ApiCall,
+  answerPage,
   auditApiWrite,
-  encodeCursor,
   iso,
-  keysetPageOf,
   notFound,
   requireOwner,
   route,
@@ -75,18 +73,16 @@ export const CONTACT_ROUTES = [
     scope: 'contacts:read',
     query: ContactListQuery,
     success: { status: 200, description: 'A page of contacts', schema: ContactPageSchema },
-    handle: async (call, { query }) => {
-      const page = keysetPageOf(query)
-      const rows = await listOrganizationContacts(call.tx, call.tenant.id, {
-        ...page,
-        source: query.source ?? null,
-      })
-      const { items, next } = pageOf(rows, page.limit)
-      return {
-        status: 200,
-        body: { data: items.map(toApiContact), next_cursor: encodeCursor(next) },
-      }
-    },
+    handle: (call, { query }) =>
+      answerPage(
+        query,
+        (page) =>
+          listOrganizationContacts(call.tx, call.tenant.id, {
+            ...page,
+            source: query.source ?? null,
+          }),
+        (contact) => toApiContact(contact),
+      ),
   }),
   route({
     method: 'GET',

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto'
 import { queueSetPasswordEmailIn } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
-import { pageOf } from '#app/models/keyset.server'
 import { lockActiveAgencyAdmins, updateAccount } from '#app/models/people.server'
 import { deleteUserSessions } from '#app/models/sessions.server'
 import {
@@ -34,7 +33,7 @@ import {
   UserPageSchema,
   UserSchema,
 } from '#app/validation/api'
-import { auditApiWrite, encodeCursor, iso, keysetPageOf, notFound, route } from './api-call.server'
+import { answerPage, auditApiWrite, iso, notFound, route } from './api-call.server'
 import { ApiProblem } from './problem'
 
 export function toApiUser(
@@ -65,12 +64,12 @@ export const PEOPLE_ROUTES = [
     scope: 'users:read',
     query: PageQuery,
     success: { status: 200, description: 'A page of users', schema: UserPageSchema },
-    handle: async (call, { query }) => {
-      const page = keysetPageOf(query)
-      const rows = await listOrganizationUsers(call.tx, call.tenant.id, page)
-      const { items, next } = pageOf(rows, page.limit)
-      return { status: 200, body: { data: items.map(toApiUser), next_cursor: encodeCursor(next) } }
-    },
+    handle: (call, { query }) =>
+      answerPage(
+        query,
+        (page) => listOrganizationUsers(call.tx, call.tenant.id, page),
+        (user) => toApiUser(user),
+      ),
   }),
   route({
     method: 'POST',
@@ -164,23 +163,17 @@ export const PEOPLE_ROUTES = [
     scope: 'teams:read',
     query: TeamListQuery,
     success: { status: 200, description: 'A page of teams', schema: TeamPageSchema },
-    handle: async (call, { query }) => {
-      const page = keysetPageOf(query)
-      const rows = await listOrganizationTeamsPage(call.tx, call.tenant.id, page)
-      const { items, next } = pageOf(rows, page.limit)
-      return {
-        status: 200,
-        body: {
-          data: items.map((team) => ({
-            id: team.id,
-            name: team.name,
-            members: team.members,
-            created_at: iso(team.createdAt) ?? '',
-          })),
-          next_cursor: encodeCursor(next),
-        },
-      }
-    },
+    handle: (call, { query }) =>
+      answerPage(
+        query,
+        (page) => listOrganizationTeamsPage(call.tx, call.tenant.id, page),
+        (team) => ({
+          id: team.id,
+          name: team.name,
+          members: team.members,
+          created_at: iso(team.createdAt) ?? '',
+        }),
+      ),
   }),
   route({
     method: 'GET',
