@@ -135,3 +135,9 @@ export async function answerPage<Row extends { id: string; position: string }>(
 }
 
 export const iso = (date: Date | null) => date?.toISOString() ?? null
+
+/** When a row was made and last changed, as every resource of the API answers them. */
+export const timestamps = (row: { createdAt: Date; updatedAt: Date }) => ({
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+})

@@ -34,6 +34,7 @@ import {
   notFound,
   requireOwner,
   route,
+  timestamps,
 } from './api-call.server'
 import { ApiProblem } from './problem'
 
@@ -62,8 +63,7 @@ function toApiCard(card: DigitalCard) {
     is_default: card.isDefault,
     template_id: card.templateId,
     archived_at: iso(card.archivedAt),
-    created_at: iso(card.createdAt) ?? '',
-    updated_at: iso(card.updatedAt) ?? '',
+    ...timestamps(card),
   }
 }
 

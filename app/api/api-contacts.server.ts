@@ -23,10 +23,10 @@ import {
   type ApiCall,
   answerPage,
   auditApiWrite,
-  iso,
   notFound,
   requireOwner,
   route,
+  timestamps,
 } from './api-call.server'
 import { ApiProblem } from './problem'
 
@@ -52,8 +52,7 @@ export function toApiContact(contact: ListedContact) {
           text_version: contact.consentVersion,
         }
       : null,
-    created_at: iso(contact.createdAt) ?? '',
-    updated_at: iso(contact.updatedAt) ?? '',
+    ...timestamps(contact),
   }
 }
 

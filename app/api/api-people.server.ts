@@ -33,7 +33,7 @@ import {
   UserPageSchema,
   UserSchema,
 } from '#app/validation/api'
-import { answerPage, auditApiWrite, iso, notFound, route } from './api-call.server'
+import { answerPage, auditApiWrite, iso, notFound, route, timestamps } from './api-call.server'
 import { ApiProblem } from './problem'
 
 export function toApiUser(
@@ -49,8 +49,7 @@ export function toApiUser(
     last_name: user.lastName,
     role: user.role,
     status: user.status,
-    created_at: iso(user.createdAt) ?? '',
-    updated_at: iso(user.updatedAt) ?? '',
+    ...timestamps(user),
   }
 }
 
