@@ -73,6 +73,42 @@ export function exchangeWithCrm(
   })
 }
 
+/** A JSON request with an OAuth access token, as HubSpot's and Salesforce's REST APIs take it. */
+export function exchangeJsonWithCrm(
+  what: string,
+  url: URL,
+  accessToken: string,
+  method: string,
+  body?: unknown,
+): Promise<CrmAnswer> {
+  return exchangeWithCrm(what, url, {
+    method,
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      Accept: 'application/json',
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+}
+
+/**
+ * The body of a REST CRM's answer, once the client has read the statuses it treats its own way
+ * (401, 403): 404 is no such record, 5xx worth a retry, any other 4xx the `record` refused, with
+ * the CRM's `message` from the error body.
+ */
+export function bodyOfCrmAnswer(what: string, record: string, answer: CrmAnswer, message: unknown) {
+  const { status } = answer
+  if (status === 404) throw new CrmNotFoundError(`${what} has no such record`)
+  if (status >= 500) throw new CrmUnavailableError(`${what} answered ${status}`)
+  if (status >= 400) {
+    throw new CrmRecordRefusedError(
+      `${what} refused the ${record}: ${crmMessage(message, `status ${status}`)}`,
+    )
+  }
+  return answer.body
+}
+
 /** The part of a CRM's error body worth showing: its message, shortened, never the request. */
 export function crmMessage(text: unknown, fallback: string) {
   if (typeof text !== 'string' || !text.trim()) return fallback

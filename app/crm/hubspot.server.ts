@@ -4,12 +4,12 @@
 // product makes are here; the token is sent as a bearer token and never logged.
 import { getEnv } from '#app/env.server'
 import {
+  bodyOfCrmAnswer,
   CrmKeyRejectedError,
   CrmNotFoundError,
-  CrmRecordRefusedError,
   CrmUnavailableError,
   crmMessage,
-  exchangeWithCrm,
+  exchangeJsonWithCrm,
 } from './crm-call.server'
 
 /** HubSpot's association type for a note on a contact (HUBSPOT_DEFINED, note_to_contact). */
@@ -26,15 +26,7 @@ function messageOf(body: unknown) {
 async function call(token: string, method: string, path: string, body?: unknown) {
   const base = getEnv().HUBSPOT_API_URL
   const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`)
-  const answer = await exchangeWithCrm('HubSpot', url, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  })
+  const answer = await exchangeJsonWithCrm('HubSpot', url, token, method, body)
   const { status } = answer
   if (status === 401) {
     throw new CrmKeyRejectedError('HubSpot refused the access token (401)')
@@ -45,14 +37,8 @@ async function call(token: string, method: string, path: string, body?: unknown)
       `HubSpot refused the access token (403): ${crmMessage(messageOf(answer.body), 'a scope is missing')}`,
     )
   }
-  if (status === 404) throw new CrmNotFoundError('HubSpot has no such record')
-  if (status === 429 || status >= 500) throw new CrmUnavailableError(`HubSpot answered ${status}`)
-  if (status >= 400) {
-    throw new CrmRecordRefusedError(
-      `HubSpot refused the contact: ${crmMessage(messageOf(answer.body), `status ${status}`)}`,
-    )
-  }
-  return answer.body
+  if (status === 429) throw new CrmUnavailableError(`HubSpot answered ${status}`)
+  return bodyOfCrmAnswer('HubSpot', 'contact', answer, messageOf(answer.body))
 }
 
 /** One cheap authenticated request: resolves when the token may read contacts. */

@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto'
 import { getEnv } from '#app/env.server'
 import {
+  bodyOfCrmAnswer,
   CrmKeyRejectedError,
   CrmNotFoundError,
-  CrmRecordRefusedError,
   CrmUnavailableError,
   crmMessage,
+  exchangeJsonWithCrm,
   exchangeWithCrm,
 } from './crm-call.server'
 
@@ -142,15 +143,7 @@ function messageOf(body: unknown) {
 
 async function rest(token: Token, method: string, path: string, body?: unknown) {
   const url = new URL(`/services/data/${SALESFORCE_API_VERSION}/${path}`, token.instanceUrl)
-  const answer = await exchangeWithCrm('Salesforce', url, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token.accessToken}`,
-      Accept: 'application/json',
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  })
+  const answer = await exchangeJsonWithCrm('Salesforce', url, token.accessToken, method, body)
   const { status } = answer
   if (status === 401) throw new SessionExpiredError('Salesforce: session expired or invalid')
   if (status === 403) {
@@ -158,14 +151,7 @@ async function rest(token: Token, method: string, path: string, body?: unknown) 
       `Salesforce refused the run-as user (403): ${crmMessage(messageOf(answer.body), 'insufficient access')}`,
     )
   }
-  if (status === 404) throw new CrmNotFoundError('Salesforce has no such record')
-  if (status >= 500) throw new CrmUnavailableError(`Salesforce answered ${status}`)
-  if (status >= 400) {
-    throw new CrmRecordRefusedError(
-      `Salesforce refused the lead: ${crmMessage(messageOf(answer.body), `status ${status}`)}`,
-    )
-  }
-  return answer.body
+  return bodyOfCrmAnswer('Salesforce', 'lead', answer, messageOf(answer.body))
 }
 
 /** Runs `work` with a token; when Salesforce no longer takes it, once more with a new one. */
