@@ -5,14 +5,12 @@
 import { z } from 'zod'
 import {
   contactFullName,
-  ENTER_CONTACT_NAME,
   optionalContactCompany,
   optionalContactEmail,
   optionalContactPhone,
 } from './contact-fields'
 import { plainText } from './text'
 
-export const ENTER_LEAD_NAME = ENTER_CONTACT_NAME
 export const LEAD_NOTE_MAX_LENGTH = 2000
 export const BAD_IDEMPOTENCY_KEY = 'This lead has no valid key; please capture it again'
 

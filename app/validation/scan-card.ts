@@ -4,14 +4,12 @@
 import { z } from 'zod'
 import {
   contactFullName,
-  ENTER_CONTACT_NAME,
   optionalContactCompany,
   optionalContactEmail,
   optionalContactPhone,
 } from './contact-fields'
 import { plainText, singleLineText } from './text'
 
-export const ENTER_CARD_NAME = ENTER_CONTACT_NAME
 export const CHOOSE_CARD_PHOTO = 'Please take or choose a photo of the card'
 export const SCAN_NOTE_MAX_LENGTH = 2000
 
