@@ -11,8 +11,6 @@ import { recordAudit } from '#app/models/audit.server'
 import {
   countDirectoryTeams,
   countDirectoryUsers,
-  type DirectoryTeamFilter,
-  type DirectoryUserFilter,
   findDirectoryTeam,
   findDirectoryUsers,
   insertDirectoryTeam,
@@ -44,7 +42,14 @@ import {
 import { emitUserDeactivated } from '#app/webhooks/webhook-events.server'
 import type { Transaction } from '#drizzle/db.server'
 import { cardsFollowDirectory } from './directory-cards.server'
-import { applyPatch, listResponse, parseEqFilter, readPaging, ScimRefusal } from './protocol'
+import {
+  applyPatch,
+  type EqFilter,
+  listResponse,
+  parseEqFilter,
+  readPaging,
+  ScimRefusal,
+} from './protocol'
 import { readScimDefaultRole } from './scim-settings.server'
 
 export type ScimCall = {
@@ -55,10 +60,12 @@ export type ScimCall = {
   baseUrl: string
 }
 
+type ResourceType = 'User' | 'Group'
+
 export type ScimOutcome = {
   status: number
   body: unknown
-  resourceType?: 'User' | 'Group'
+  resourceType?: ResourceType
   resourceId?: string
   changes?: Record<string, unknown>
   headers?: Record<string, string>
@@ -87,6 +94,61 @@ function parseOrRefuse<T>(
 }
 
 const notFound = (id: string) => new ScimRefusal('not_found', `Resource ${id} not found`)
+
+/** A resource as SCIM answers it: an attribute without a value is left out, not sent as null. */
+const scimResource = (resource: object) =>
+  JSON.parse(JSON.stringify(resource)) as Record<string, unknown>
+
+/** A resource's `meta` (RFC 7643 §3.1): its type, when it was made and last changed, its URL. */
+function resourceMeta(
+  resourceType: ResourceType,
+  row: { id: string; createdAt: Date; updatedAt: Date },
+  baseUrl: string,
+) {
+  return {
+    resourceType,
+    created: row.createdAt.toISOString(),
+    lastModified: row.updatedAt.toISOString(),
+    location: `${baseUrl}/${resourceType}s/${row.id}`,
+  }
+}
+
+/**
+ * A list of a resource (RFC 7644 §3.4.2): the rows the one `eq` filter it allows finds, the page
+ * asked for with the total, each row shown one after another (they share the call's transaction).
+ */
+async function listOutcome<A extends string, Row>(
+  call: ScimCall,
+  url: URL,
+  resource: {
+    type: ResourceType
+    filterOn: readonly A[]
+    count: (
+      db: Transaction,
+      organizationId: string,
+      filter: EqFilter<NoInfer<A>>,
+    ) => Promise<number>
+    list: (
+      db: Transaction,
+      organizationId: string,
+      filter: EqFilter<NoInfer<A>>,
+      page: { offset: number; limit: number },
+    ) => Promise<Row[]>
+  },
+  show: (row: Row) => unknown,
+): Promise<ScimOutcome> {
+  const filter = parseEqFilter(url.searchParams.get('filter'), resource.filterOn)
+  const { startIndex, count, offset } = readPaging(url)
+  const total = await resource.count(call.tx, call.organizationId, filter)
+  const rows = await resource.list(call.tx, call.organizationId, filter, { offset, limit: count })
+  const shown = []
+  for (const row of rows) shown.push(await show(row))
+  return {
+    status: 200,
+    resourceType: resource.type,
+    body: listResponse(shown, total, startIndex),
+  }
+}
 
 // Users
 
@@ -184,28 +246,21 @@ export function toScimUser(user: User, baseUrl: string) {
     manager: directory.managerId ? { value: directory.managerId } : undefined,
   }
   const hasEnterprise = Object.values(enterprise).some((value) => value !== undefined)
-  return JSON.parse(
-    JSON.stringify({
-      schemas: hasEnterprise ? [SCIM_CORE_USER, SCIM_ENTERPRISE_USER] : [SCIM_CORE_USER],
-      id: user.id,
-      externalId: user.externalId ?? undefined,
-      userName: directory.userName ?? user.email,
-      name: { givenName: user.firstName, familyName: user.lastName, formatted },
-      displayName: directory.displayName ?? (formatted || user.email),
-      title: directory.title,
-      active: user.status === 'active',
-      emails: [{ value: user.email, type: 'work', primary: true }],
-      phoneNumbers: directory.phoneNumbers?.length ? directory.phoneNumbers : undefined,
-      addresses: directory.addresses?.length ? directory.addresses : undefined,
-      ...(hasEnterprise ? { [SCIM_ENTERPRISE_USER]: enterprise } : {}),
-      meta: {
-        resourceType: 'User',
-        created: user.createdAt.toISOString(),
-        lastModified: user.updatedAt.toISOString(),
-        location: `${baseUrl}/Users/${user.id}`,
-      },
-    }),
-  ) as Record<string, unknown>
+  return scimResource({
+    schemas: hasEnterprise ? [SCIM_CORE_USER, SCIM_ENTERPRISE_USER] : [SCIM_CORE_USER],
+    id: user.id,
+    externalId: user.externalId ?? undefined,
+    userName: directory.userName ?? user.email,
+    name: { givenName: user.firstName, familyName: user.lastName, formatted },
+    displayName: directory.displayName ?? (formatted || user.email),
+    title: directory.title,
+    active: user.status === 'active',
+    emails: [{ value: user.email, type: 'work', primary: true }],
+    phoneNumbers: directory.phoneNumbers?.length ? directory.phoneNumbers : undefined,
+    addresses: directory.addresses?.length ? directory.addresses : undefined,
+    ...(hasEnterprise ? { [SCIM_ENTERPRISE_USER]: enterprise } : {}),
+    meta: resourceMeta('User', user, baseUrl),
+  })
 }
 
 async function findUserOrThrow(call: ScimCall, id: string) {
@@ -214,27 +269,18 @@ async function findUserOrThrow(call: ScimCall, id: string) {
   return user
 }
 
-export async function listUsers(call: ScimCall, url: URL): Promise<ScimOutcome> {
-  const filter = parseEqFilter(url.searchParams.get('filter'), [
-    'userName',
-    'externalId',
-    'id',
-  ] as const) as DirectoryUserFilter
-  const { startIndex, count, offset } = readPaging(url)
-  const total = await countDirectoryUsers(call.tx, call.organizationId, filter)
-  const rows = await listDirectoryUsers(call.tx, call.organizationId, filter, {
-    offset,
-    limit: count,
-  })
-  return {
-    status: 200,
-    resourceType: 'User',
-    body: listResponse(
-      rows.map((row) => toScimUser(row, call.baseUrl)),
-      total,
-      startIndex,
-    ),
-  }
+export function listUsers(call: ScimCall, url: URL): Promise<ScimOutcome> {
+  return listOutcome(
+    call,
+    url,
+    {
+      type: 'User',
+      filterOn: ['userName', 'externalId', 'id'],
+      count: countDirectoryUsers,
+      list: listDirectoryUsers,
+    },
+    (row) => toScimUser(row, call.baseUrl),
+  )
 }
 
 export async function getUser(call: ScimCall, id: string): Promise<ScimOutcome> {
@@ -468,25 +514,18 @@ async function toScimGroup(call: ScimCall, team: Team, withMembers: boolean) {
         ids: await listDirectoryTeamMemberIds(call.tx, call.organizationId, team.id),
       })
     : null
-  return JSON.parse(
-    JSON.stringify({
-      schemas: [SCIM_GROUP],
-      id: team.id,
-      externalId: team.externalId ?? undefined,
-      displayName: team.name,
-      members: members?.map((member) => ({
-        value: member.id,
-        display: `${member.firstName} ${member.lastName}`.trim() || member.email,
-        $ref: `${call.baseUrl}/Users/${member.id}`,
-      })),
-      meta: {
-        resourceType: 'Group',
-        created: team.createdAt.toISOString(),
-        lastModified: team.updatedAt.toISOString(),
-        location: `${call.baseUrl}/Groups/${team.id}`,
-      },
-    }),
-  ) as Record<string, unknown>
+  return scimResource({
+    schemas: [SCIM_GROUP],
+    id: team.id,
+    externalId: team.externalId ?? undefined,
+    displayName: team.name,
+    members: members?.map((member) => ({
+      value: member.id,
+      display: `${member.firstName} ${member.lastName}`.trim() || member.email,
+      $ref: `${call.baseUrl}/Users/${member.id}`,
+    })),
+    meta: resourceMeta('Group', team, call.baseUrl),
+  })
 }
 
 const excludesMembers = (url: URL) =>
@@ -500,21 +539,18 @@ async function findTeamOrThrow(call: ScimCall, id: string) {
   return team
 }
 
-export async function listGroups(call: ScimCall, url: URL): Promise<ScimOutcome> {
-  const filter = parseEqFilter(url.searchParams.get('filter'), [
-    'displayName',
-    'externalId',
-    'id',
-  ] as const) as DirectoryTeamFilter
-  const { startIndex, count, offset } = readPaging(url)
-  const total = await countDirectoryTeams(call.tx, call.organizationId, filter)
-  const rows = await listDirectoryTeams(call.tx, call.organizationId, filter, {
-    offset,
-    limit: count,
-  })
-  const resources = []
-  for (const team of rows) resources.push(await toScimGroup(call, team, !excludesMembers(url)))
-  return { status: 200, resourceType: 'Group', body: listResponse(resources, total, startIndex) }
+export function listGroups(call: ScimCall, url: URL): Promise<ScimOutcome> {
+  return listOutcome(
+    call,
+    url,
+    {
+      type: 'Group',
+      filterOn: ['displayName', 'externalId', 'id'],
+      count: countDirectoryTeams,
+      list: listDirectoryTeams,
+    },
+    (team) => toScimGroup(call, team, !excludesMembers(url)),
+  )
 }
 
 export async function getGroup(call: ScimCall, id: string, url: URL): Promise<ScimOutcome> {

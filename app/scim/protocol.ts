@@ -94,10 +94,12 @@ export function listResponse(resources: unknown[], totalResults: number, startIn
  * "value"` on one of `allowed` (RFC 7644 §3.4.2.2). Parsed by scimmy; anything else is refused
  * with invalidFilter rather than read loosely.
  */
+export type EqFilter<A extends string> = { attribute: A; value: string } | null
+
 export function parseEqFilter<A extends string>(
   filter: string | null,
   allowed: readonly A[],
-): { attribute: A; value: string } | null {
+): EqFilter<A> {
   if (filter === null || filter.trim() === '') return null
   let parsed: unknown
   try {
