@@ -150,25 +150,19 @@ export async function saveSamlProvider(actor: Actor, value: SamlProviderForm): P
   const xml = value.metadataUrl ? await fetchMetadata(value.metadataUrl) : (value.metadataXml ?? '')
   const parsed = parseIdpMetadata(xml)
   if (!parsed.ok) throw new Refusal('invalid', parsed.message, { field })
-  const values = {
-    displayName: value.displayName,
-    samlEntityId: parsed.idp.entityId,
-    samlSsoUrl: parsed.idp.ssoUrl,
-    samlCertificates: parsed.idp.certificates,
-    samlMetadataUrl: value.metadataUrl ?? null,
-    jitRole: value.jitRole,
-    enabled: value.enabled,
-  }
-  return writeAuditedProvider(
-    actor,
-    editing,
-    values,
-    { insert: insertSamlProvider, update: updateSamlProvider },
-    (saved) => ({
+  return writeAuditedProvider(actor, editing, value, {
+    columns: {
+      samlEntityId: parsed.idp.entityId,
+      samlSsoUrl: parsed.idp.ssoUrl,
+      samlCertificates: parsed.idp.certificates,
+      samlMetadataUrl: value.metadataUrl ?? null,
+    },
+    store: { insert: insertSamlProvider, update: updateSamlProvider },
+    details: (saved) => ({
       protocol: 'saml',
       idpEntityId: saved.samlEntityId,
       metadataUrl: saved.samlMetadataUrl,
       certificates: saved.samlCertificates?.length ?? 0,
     }),
-  )
+  })
 }

@@ -109,27 +109,21 @@ export async function saveOidcProvider(actor: Actor, value: ProviderForm): Promi
       : SSO_MESSAGES.discoveryFailed
     throw new Refusal('invalid', message, { field: 'issuerUrl' })
   }
-  const values = {
-    displayName: value.displayName,
-    issuerUrl: value.issuerUrl,
-    clientId: value.clientId,
-    clientSecretSealed: typedSecret
-      ? sealAtRest(typedSecret)
-      : (stored?.clientSecretSealed as string),
-    jitRole: value.jitRole,
-    enabled: value.enabled,
-  }
-  return writeAuditedProvider(
-    actor,
-    editing,
-    values,
-    { insert: insertOidcProvider, update: updateOidcProvider },
-    (saved) => ({
+  return writeAuditedProvider(actor, editing, value, {
+    columns: {
+      issuerUrl: value.issuerUrl,
+      clientId: value.clientId,
+      clientSecretSealed: typedSecret
+        ? sealAtRest(typedSecret)
+        : (stored?.clientSecretSealed as string),
+    },
+    store: { insert: insertOidcProvider, update: updateOidcProvider },
+    details: (saved) => ({
       issuer: saved.issuerUrl,
       clientId: saved.clientId,
       secret: typedSecret ? 'replaced' : 'unchanged',
     }),
-  )
+  })
 }
 
 export async function removeSsoProvider(actor: Actor, providerId: string): Promise<string> {
