@@ -5,7 +5,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { Copy, Globe, KeyRound, ShieldCheck } from 'lucide-react'
-import { useId, useState } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { toast } from 'sonner'
 import {
   ErrorList,
@@ -63,43 +63,52 @@ function providerDefaults(
   } as never
 }
 
-/** The top of an OIDC or SAML provider form: its errors, intent and, when editing, the id. */
-function ProviderFormStart({
-  errors,
-  intent,
+/** A provider's form: a new one's, or an existing one's in place of its row (onDone: Cancel). */
+type ProviderFormProps = { provider?: Provider; roles: Data['roles']; onDone?: () => void }
+
+/**
+ * What an OIDC and a SAML provider form share around the protocol's own fields (`children`): the
+ * errors, intent and (when editing) id, the name, then new accounts' role, Enabled and buttons.
+ */
+function ProviderFormFrame({
   provider,
-}: {
-  errors: string[] | undefined
+  roles,
+  onDone,
+  intent,
+  formId,
+  protocolDefaults,
+  nameHint,
+  focusName = false,
+  pendingText,
+  children,
+}: ProviderFormProps & {
   intent: string
-  provider?: Provider
+  formId: string
+  protocolDefaults: Record<string, string>
+  nameHint: string
+  focusName?: boolean
+  pendingText: string
+  children: (f: Record<string, ProviderField>) => ReactNode
 }) {
+  const { lastResult, pending } = useReplyFor(intent, provider?.id)
+  const [form, fields] = useSchemaForm(SsoSettingsSchema, {
+    id: formId,
+    lastResult,
+    defaultValue: providerDefaults(intent, provider, protocolDefaults),
+  })
+  const f = fields as unknown as Record<string, ProviderField>
   return (
-    <>
-      {errors?.length ? <FormMessage>{errors.join(' ')}</FormMessage> : null}
+    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
+      {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
       <input type="hidden" name="intent" value={intent} />
       {provider ? <input type="hidden" name="providerId" value={provider.id} /> : null}
-    </>
-  )
-}
-
-/** What OIDC and SAML providers share after their own fields: new accounts' role, Enabled, buttons. */
-function ProviderFormEnd({
-  f,
-  roles,
-  pending,
-  pendingText,
-  editing,
-  onDone,
-}: {
-  f: Record<string, ProviderField>
-  roles: Data['roles']
-  pending: boolean
-  pendingText: string
-  editing: boolean
-  onDone?: () => void
-}) {
-  return (
-    <>
+      <FormField
+        label="Name"
+        field={f.displayName as never}
+        hint={nameHint}
+        autoFocus={focusName}
+      />
+      {children(f)}
       <FormSelect label="Role of people who sign in for the first time" field={f.jitRole as never}>
         {roles.map((role) => (
           <option key={role.value} value={role.value}>
@@ -114,7 +123,7 @@ function ProviderFormEnd({
       />
       <div className="flex flex-wrap gap-2">
         <StatusButton pending={pending} pendingText={pendingText}>
-          {editing ? 'Save provider' : 'Add provider'}
+          {provider ? 'Save provider' : 'Add provider'}
         </StatusButton>
         {onDone ? (
           <Button type="button" variant="secondary" onClick={onDone}>
@@ -122,63 +131,50 @@ function ProviderFormEnd({
           </Button>
         ) : null}
       </div>
-    </>
+    </Form>
   )
 }
 
-/** A provider's form: a new one's, or an existing one's in place of its row (onDone: Cancel). */
-type ProviderFormProps = { provider?: Provider; roles: Data['roles']; onDone?: () => void }
-
-function ProviderForm({ provider, roles, onDone }: ProviderFormProps) {
-  const intent = provider ? 'edit-provider' : 'add-provider'
-  const { lastResult, pending } = useReplyFor(intent, provider?.id)
-  const [form, fields] = useSchemaForm(SsoSettingsSchema, {
-    id: provider ? `provider-${provider.id}` : 'add-provider',
-    lastResult,
-    defaultValue: providerDefaults(intent, provider, {
-      issuerUrl: provider?.issuerUrl ?? '',
-      clientId: provider?.clientId ?? '',
-    }),
-  })
-  const f = fields as unknown as Record<string, ProviderField>
+function ProviderForm(props: ProviderFormProps) {
+  const { provider } = props
   return (
-    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <ProviderFormStart errors={form.errors} intent={intent} provider={provider} />
-      <FormField
-        label="Name"
-        field={f.displayName as never}
-        hint="What you call it here and in the audit log, such as Contoso Entra ID."
-        // Edit replaces its button with this form: the focus goes to the form's first field.
-        autoFocus={Boolean(provider)}
-      />
-      <FormField
-        label="Issuer or discovery URL"
-        field={f.issuerUrl as never}
-        type="url"
-        inputMode="url"
-        hint="For example https://login.microsoftonline.com/{tenant-id}/v2.0 or https://your-org.okta.com"
-      />
-      <FormField label="Client ID" field={f.clientId as never} autoComplete="off" />
-      <FormField
-        label="Client secret"
-        field={f.clientSecret as never}
-        type="password"
-        autoComplete="new-password"
-        hint={
-          provider?.hasSecret
-            ? 'A secret is stored. Leave this empty to keep it, or paste a new one.'
-            : 'Stored encrypted, and never shown again.'
-        }
-      />
-      <ProviderFormEnd
-        f={f}
-        roles={roles}
-        pending={pending}
-        pendingText="Checking the provider…"
-        editing={Boolean(provider)}
-        onDone={onDone}
-      />
-    </Form>
+    <ProviderFormFrame
+      {...props}
+      intent={provider ? 'edit-provider' : 'add-provider'}
+      formId={provider ? `provider-${provider.id}` : 'add-provider'}
+      protocolDefaults={{
+        issuerUrl: provider?.issuerUrl ?? '',
+        clientId: provider?.clientId ?? '',
+      }}
+      nameHint="What you call it here and in the audit log, such as Contoso Entra ID."
+      // Edit replaces its button with this form: the focus goes to the form's first field.
+      focusName={Boolean(provider)}
+      pendingText="Checking the provider…"
+    >
+      {(f) => (
+        <>
+          <FormField
+            label="Issuer or discovery URL"
+            field={f.issuerUrl as never}
+            type="url"
+            inputMode="url"
+            hint="For example https://login.microsoftonline.com/{tenant-id}/v2.0 or https://your-org.okta.com"
+          />
+          <FormField label="Client ID" field={f.clientId as never} autoComplete="off" />
+          <FormField
+            label="Client secret"
+            field={f.clientSecret as never}
+            type="password"
+            autoComplete="new-password"
+            hint={
+              provider?.hasSecret
+                ? 'A secret is stored. Leave this empty to keep it, or paste a new one.'
+                : 'Stored encrypted, and never shown again.'
+            }
+          />
+        </>
+      )}
+    </ProviderFormFrame>
   )
 }
 
@@ -187,27 +183,28 @@ function ProviderForm({ provider, roles, onDone }: ProviderFormProps) {
  * Workspace gives a file, not a URL). Saving reads the IdP's entity id, sign-in URL and
  * certificates from it; a pasted XML is kept in the form when it is refused.
  */
-function SamlProviderForm({ provider, roles, onDone }: ProviderFormProps) {
-  const intent = provider ? 'edit-saml-provider' : 'add-saml-provider'
-  const { lastResult, pending } = useReplyFor(intent, provider?.id)
-  const [form, fields] = useSchemaForm(SsoSettingsSchema, {
-    id: provider ? `saml-provider-${provider.id}` : 'add-saml-provider',
-    lastResult,
-    defaultValue: providerDefaults(intent, provider, {
-      metadataUrl: provider?.samlMetadataUrl ?? '',
-    }),
-  })
-  const f = fields as unknown as Record<string, ProviderField>
+function SamlProviderForm(props: ProviderFormProps) {
+  const { provider } = props
+  return (
+    <ProviderFormFrame
+      {...props}
+      intent={provider ? 'edit-saml-provider' : 'add-saml-provider'}
+      formId={provider ? `saml-provider-${provider.id}` : 'add-saml-provider'}
+      protocolDefaults={{ metadataUrl: provider?.samlMetadataUrl ?? '' }}
+      nameHint="What people see on the sign-in page, such as Contoso Entra ID."
+      pendingText="Reading the metadata…"
+    >
+      {(f) => <SamlMetadataFields f={f} />}
+    </ProviderFormFrame>
+  )
+}
+
+/** The IdP's metadata: its URL, or its XML pasted. */
+function SamlMetadataFields({ f }: { f: Record<string, ProviderField> }) {
   const xml = f.metadataXml as ProviderField
   const xmlHintId = `${xml.id}-hint`
   return (
-    <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <ProviderFormStart errors={form.errors} intent={intent} provider={provider} />
-      <FormField
-        label="Name"
-        field={f.displayName as never}
-        hint="What people see on the sign-in page, such as Contoso Entra ID."
-      />
+    <>
       <FormField
         label="Metadata URL"
         field={f.metadataUrl as never}
@@ -235,15 +232,7 @@ function SamlProviderForm({ provider, roles, onDone }: ProviderFormProps) {
         </p>
         <ErrorList id={xml.errorId} errors={xml.errors} />
       </div>
-      <ProviderFormEnd
-        f={f}
-        roles={roles}
-        pending={pending}
-        pendingText="Reading the metadata…"
-        editing={Boolean(provider)}
-        onDone={onDone}
-      />
-    </Form>
+    </>
   )
 }
 
