@@ -27,6 +27,23 @@ export class CrmRecordRefusedError extends Error {
 export type CrmAnswer = { status: number; body: unknown }
 
 /**
+ * `work` within CRM_TIMEOUT_MS, cancelled at shutdown; either end is the CRM unavailable, like any
+ * other call that got no answer.
+ */
+export function withinCrmDeadline<T>(
+  what: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const deadlineMs = getEnv().CRM_TIMEOUT_MS
+  return callOutside(what, work, { deadlineMs }).catch((error: unknown) => {
+    if (!(error instanceof OutsideCallError)) throw error
+    throw new CrmUnavailableError(
+      error.reason === 'deadline' ? `no answer within ${deadlineMs} ms` : error.message,
+    )
+  })
+}
+
+/**
  * One request to a CRM named `what` (its words appear in errors the user reads). Answers every
  * status with its body read (JSON when it is JSON, else null); throws CrmUnavailableError when
  * no answer came.
@@ -36,40 +53,30 @@ export function exchangeWithCrm(
   url: URL,
   init: { method: string; headers: Record<string, string>; body?: string },
 ): Promise<CrmAnswer> {
-  const deadlineMs = getEnv().CRM_TIMEOUT_MS
-  return callOutside(
-    what,
-    async (signal) => {
-      let response: Response
+  return withinCrmDeadline(what, async (signal) => {
+    let response: Response
+    try {
+      response = await fetch(url, { ...init, signal, redirect: 'error' })
+    } catch {
+      if (signal.aborted) throw signal.reason
+      throw new CrmUnavailableError(`could not reach ${what}`)
+    }
+    let text: string
+    try {
+      text = await response.text()
+    } catch {
+      if (signal.aborted) throw signal.reason
+      throw new CrmUnavailableError(`${what} did not finish its answer`)
+    }
+    let body: unknown = null
+    if (text) {
       try {
-        response = await fetch(url, { ...init, signal, redirect: 'error' })
+        body = JSON.parse(text)
       } catch {
-        if (signal.aborted) throw signal.reason
-        throw new CrmUnavailableError(`could not reach ${what}`)
+        body = null
       }
-      let text: string
-      try {
-        text = await response.text()
-      } catch {
-        if (signal.aborted) throw signal.reason
-        throw new CrmUnavailableError(`${what} did not finish its answer`)
-      }
-      let body: unknown = null
-      if (text) {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          body = null
-        }
-      }
-      return { status: response.status, body }
-    },
-    { deadlineMs },
-  ).catch((error: unknown) => {
-    if (!(error instanceof OutsideCallError)) throw error
-    throw new CrmUnavailableError(
-      error.reason === 'deadline' ? `no answer within ${deadlineMs} ms` : error.message,
-    )
+    }
+    return { status: response.status, body }
   })
 }
 

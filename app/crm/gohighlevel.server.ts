@@ -2,8 +2,12 @@
 // header, JSON. Base URL and time limit come from GOHIGHLEVEL_API_URL and CRM_TIMEOUT_MS, so
 // tests point it at a local fake. Only the calls the product makes are here.
 import { getEnv } from '#app/env.server'
-import { callOutside, OutsideCallError } from '#app/utils/outside-call.server'
-import { CrmKeyRejectedError, CrmNotFoundError, CrmUnavailableError } from './crm-call.server'
+import {
+  CrmKeyRejectedError,
+  CrmNotFoundError,
+  CrmUnavailableError,
+  withinCrmDeadline,
+} from './crm-call.server'
 
 const API_VERSION = '2021-07-28'
 
@@ -24,15 +28,7 @@ export { CrmKeyRejectedError, CrmNotFoundError, CrmUnavailableError }
 
 /** One call, answer read in full, within CRM_TIMEOUT_MS and cancelled at shutdown. */
 function call(apiKey: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
-  const deadlineMs = getEnv().CRM_TIMEOUT_MS
-  return callOutside('The CRM', (signal) => exchange(signal, apiKey, method, path, body), {
-    deadlineMs,
-  }).catch((error: unknown) => {
-    if (!(error instanceof OutsideCallError)) throw error
-    throw new CrmUnavailableError(
-      error.reason === 'deadline' ? `no answer within ${deadlineMs} ms` : error.message,
-    )
-  })
+  return withinCrmDeadline('The CRM', (signal) => exchange(signal, apiKey, method, path, body))
 }
 
 async function exchange(
