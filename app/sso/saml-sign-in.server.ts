@@ -7,8 +7,6 @@
 // to the callback is a top-level GET, which carries both cookies, and the callback signs in only
 // when the answer's request is the one this browser's flow started. A response stolen from one
 // browser and posted from another opens no sign-in there.
-import { parse, serialize } from 'cookie'
-import { getEnv } from '#app/env.server'
 import { findSsoProvider, type SsoProvider } from '#app/models/sso.server'
 import {
   consumeSamlRequest,
@@ -20,6 +18,7 @@ import { openFromCookie, SecretBoxError, sealForCookie } from '#app/utils/secret
 import { SSO_MESSAGES } from '#app/validation/sso'
 import { withTenant } from '#drizzle/db.server'
 import { identityProviderOf, serviceProviderFor } from './manage-saml.server'
+import { roundTripCookie } from './round-trip-cookie.server'
 import {
   SAML_REQUEST_LIFETIME_MS,
   type SamlIdentity,
@@ -31,21 +30,9 @@ import {
 /** How long the ACS's answer waits for the callback: one redirect. */
 const ANSWER_SECONDS = 120
 
-function answerCookieName() {
-  return getEnv().NODE_ENV === 'production' ? '__Host-sso-saml' : 'sso-saml'
-}
+const answerCookie = roundTripCookie('sso-saml')
 
-function answerCookie(value: string, maxAge: number) {
-  return serialize(answerCookieName(), value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: getEnv().NODE_ENV === 'production',
-    path: '/',
-    maxAge,
-  })
-}
-
-export const clearedAnswerCookie = () => answerCookie('', 0)
+export const clearedAnswerCookie = () => answerCookie.set('', 0)
 
 /** The provider's requests, in this agency's database rows. */
 function ledgerFor(tenant: Tenant, providerId: string): SamlRequestLedger {
@@ -119,7 +106,7 @@ export async function receiveSamlResponse(
     { purpose: 'sso-saml-answer', organizationId: tenant.id, userId: null },
     new Date(Date.now() + ANSWER_SECONDS * 1000),
   )
-  return answerCookie(sealed, ANSWER_SECONDS)
+  return answerCookie.set(sealed, ANSWER_SECONDS)
 }
 
 async function check(
@@ -152,7 +139,7 @@ export function readSamlAnswer(
   tenant: Tenant,
   expected: { providerId: string; requestId: string },
 ): { identity: SamlIdentity } | { refused: string } | null {
-  const raw = parse(request.headers.get('Cookie') ?? '')[answerCookieName()]
+  const raw = answerCookie.read(request)
   if (!raw) return null
   let answer: Answer
   try {

@@ -5,7 +5,6 @@
 // the admin chose. The sign-in counts as two factors when the provider's `amr` says it asked for
 // more than a password; otherwise the account's own second factor is still asked (ADR 045).
 // The admin's "Test connection" runs the same flow and shows the claims, signing nobody in.
-import { parse, serialize } from 'cookie'
 import { unknowablePassword } from '#app/auth/created-account.server'
 import { hashPassword } from '#app/auth/password.server'
 import { createSession } from '#app/auth/session.server'
@@ -13,7 +12,6 @@ import { pendingDeletionAtSignIn } from '#app/auth/sign-in-completion.server'
 import { SIGN_IN_STEP_PATHS } from '#app/auth/sign-in-steps'
 import { secondStepOwed } from '#app/auth/two-factor.server'
 import { assertStaffSeat } from '#app/billing/plan-limits.server'
-import { getEnv } from '#app/env.server'
 import { recordAudit } from '#app/models/audit.server'
 import {
   findSsoProvider,
@@ -53,29 +51,19 @@ import {
   OidcDiscoveryError,
   OidcExchangeError,
 } from './oidc.server'
+import { roundTripCookie } from './round-trip-cookie.server'
 import type { SamlIdentity } from './saml.server'
 import { beginSamlAttempt, readSamlAnswer } from './saml-sign-in.server'
 
 /** How long a started sign-in may take at the provider. */
 export const SSO_FLOW_MINUTES = 10
 
-export function ssoFlowCookieName() {
-  return getEnv().NODE_ENV === 'production' ? '__Host-sso-flow' : 'sso-flow'
-}
+const flowCookie = roundTripCookie('sso-flow')
 
-function flowCookie(value: string, maxAge: number) {
-  return serialize(ssoFlowCookieName(), value, {
-    httpOnly: true,
-    // Lax: the provider's redirect back is a top-level GET, which carries it.
-    sameSite: 'lax',
-    secure: getEnv().NODE_ENV === 'production',
-    path: '/',
-    maxAge,
-  })
-}
+export const ssoFlowCookieName = flowCookie.name
 
 /** The flow cookie cleared: a callback uses it once, whatever its outcome. */
-export const clearedFlowCookie = () => flowCookie('', 0)
+export const clearedFlowCookie = () => flowCookie.set('', 0)
 
 /** A SAML attempt remembers the AuthnRequest its answer must name (ADR 090). */
 type SamlAttempt = { protocol: 'saml'; requestId: string }
@@ -120,7 +108,7 @@ async function begin(
     )
     // The purpose travels in front of the sealed value; it is also bound inside it, so changing
     // it only makes the value fail to open.
-    return flowCookie(`${purpose}~${sealed}`, SSO_FLOW_MINUTES * 60)
+    return flowCookie.set(`${purpose}~${sealed}`, SSO_FLOW_MINUTES * 60)
   }
   if (provider.kind === 'saml') {
     const { url, requestId } = await beginSamlAttempt(tenant, provider)
@@ -205,7 +193,7 @@ function readFlow(
   tenant: Tenant,
   signedInUserId: string | null,
 ): { purpose: CookieSealPurpose; flow: Flow } | null {
-  const raw = parse(request.headers.get('Cookie') ?? '')[ssoFlowCookieName()]
+  const raw = flowCookie.read(request)
   if (!raw) return null
   const [purpose, sealed] = raw.split('~')
   if ((purpose !== 'sso-sign-in' && purpose !== 'sso-test') || !sealed) return null
