@@ -26,7 +26,7 @@ import {
 } from '#app/validation/api-settings'
 import { type Transaction, withTenant } from '#drizzle/db.server'
 import { retryCrmForward } from './forwarding.server'
-import { type CrmAccount, CrmKeyRejectedError, checkApiKey } from './gohighlevel.server'
+import { CrmKeyRejectedError } from './gohighlevel.server'
 import { type CrmConnection, checkConnection, isForwardingOn } from './providers.server'
 import { isReachableSalesforceUrl } from './salesforce.server'
 
@@ -76,9 +76,10 @@ export async function loadApiSettings({ tenant, user }: SignedIn, request?: Requ
 
 type Validation = 'valid' | 'invalid' | 'failed'
 
-async function validateKey(account: CrmAccount): Promise<Validation> {
+/** Checks credentials with one cheap call: 'invalid' when refused, 'failed' when unreachable. */
+async function check(connection: CrmConnection): Promise<Validation> {
   try {
-    await checkApiKey(account)
+    await checkConnection(connection)
     return 'valid'
   } catch (error) {
     return error instanceof CrmKeyRejectedError ? 'invalid' : 'failed'
@@ -97,6 +98,43 @@ const audit = (tx: Transaction, { tenant, user }: SignedIn, metadata: Record<str
     entityId: user.id,
     metadata,
   })
+
+type StoredSettings = Awaited<ReturnType<typeof storedSettings>>
+
+/**
+ * HubSpot's or Salesforce's credentials emptied: `clear` stores them as none, with forwarding
+ * stopped if that CRM was the chosen one (another chosen CRM keeps its switch and validation).
+ */
+async function removeCredentials(
+  signedIn: SignedIn,
+  stored: StoredSettings,
+  provider: 'hubspot' | 'salesforce',
+  clear: (tx: Transaction, kept: { enabled: boolean; validatedAt: Date | null }) => Promise<void>,
+): Promise<IntentDone> {
+  const wasChosen = stored?.crmProvider === provider
+  await withTenant(signedIn.tenant.id, async (tx) => {
+    await clear(tx, {
+      enabled: wasChosen ? false : Boolean(stored?.enabled),
+      validatedAt: stored?.validatedAt ?? null,
+    })
+    await audit(tx, signedIn, { provider, enabled: false, key: 'removed' })
+  })
+  return { toast: MESSAGES.disabled, type: 'info' }
+}
+
+/** HubSpot's or Salesforce's stored credentials kept: only the switch changes, and it is chosen. */
+async function switchStoredCredentials(
+  signedIn: SignedIn,
+  provider: 'hubspot' | 'salesforce',
+  enabled: boolean,
+): Promise<IntentDone> {
+  const { tenant, user } = signedIn
+  await withTenant(tenant.id, async (tx) => {
+    await setCrmEnabled(tx, tenant.id, user.id, enabled, provider)
+    await audit(tx, signedIn, { provider, enabled, key: 'unchanged' })
+  })
+  return MESSAGES.updated
+}
 
 /** The key's status a refusal tells the page (the key field's badge), by its message. */
 const KEY_STATUS_OF: Partial<Record<string, KeyStatus>> = {
@@ -159,7 +197,10 @@ export async function apiSettingsAction(request: Request, context: AppLoadContex
       validate: async (value, signedIn) => {
         const { apiKey } = await keyOf(value, signedIn)
         if (!apiKey) throw new Refusal('invalid', MESSAGES.keyRequired, { field: 'apiKey' })
-        const result = await validateKey({ apiKey, locationId: value.locationId || null })
+        const result = await check({
+          provider: 'gohighlevel',
+          account: { apiKey, locationId: value.locationId || null },
+        })
         if (result === 'failed') throw new Refusal('provider_failed', MESSAGES.validationFailed)
         if (result === 'invalid')
           throw new Refusal('invalid', MESSAGES.keyInvalid, { field: 'apiKey' })
@@ -207,7 +248,7 @@ async function saveSettings(
     return MESSAGES.updated
   }
   // A new key, or the stored one for another location, is validated first.
-  const result = await validateKey({ apiKey, locationId })
+  const result = await check({ provider: 'gohighlevel', account: { apiKey, locationId } })
   if (result === 'failed') throw new Refusal('provider_failed', MESSAGES.validationFailed)
   if (result === 'invalid') {
     await disable(signedIn, 'invalid')
@@ -238,16 +279,6 @@ async function saveSettings(
   return MESSAGES.updated
 }
 
-/** Checks credentials with one cheap call: 'invalid' when refused, 'failed' when unreachable. */
-async function check(connection: CrmConnection): Promise<Validation> {
-  try {
-    await checkConnection(connection)
-    return 'valid'
-  } catch (error) {
-    return error instanceof CrmKeyRejectedError ? 'invalid' : 'failed'
-  }
-}
-
 /**
  * HubSpot (ADR 094): a typed token is checked with one read of contacts and, when HubSpot takes
  * it, sealed and stored, HubSpot becomes the chosen CRM and forwarding is on; a refused one is
@@ -264,25 +295,15 @@ async function saveHubspot(
   const kept =
     !typed && value.keepStoredHubspotToken === '1' ? (stored?.hubspotTokenEncrypted ?? null) : null
   if (!typed && !kept) {
-    const wasChosen = stored?.crmProvider === 'hubspot'
-    await withTenant(tenant.id, async (tx) => {
-      await saveHubspotSettings(tx, tenant.id, user.id, {
+    return removeCredentials(signedIn, stored, 'hubspot', (tx, state) =>
+      saveHubspotSettings(tx, tenant.id, user.id, {
         sealedToken: null,
         tokenLast4: null,
-        enabled: wasChosen ? false : Boolean(stored?.enabled),
-        validatedAt: stored?.validatedAt ?? null,
-      })
-      await audit(tx, signedIn, { provider: 'hubspot', enabled: false, key: 'removed' })
-    })
-    return { toast: MESSAGES.disabled, type: 'info' }
+        ...state,
+      }),
+    )
   }
-  if (kept) {
-    await withTenant(tenant.id, async (tx) => {
-      await setCrmEnabled(tx, tenant.id, user.id, value.enabled, 'hubspot')
-      await audit(tx, signedIn, { provider: 'hubspot', enabled: value.enabled, key: 'unchanged' })
-    })
-    return MESSAGES.updated
-  }
+  if (kept) return switchStoredCredentials(signedIn, 'hubspot', value.enabled)
   const result = await check({ provider: 'hubspot', token: typed })
   if (result === 'failed') throw new Refusal('provider_failed', CRM_MESSAGES.hubspotUnavailable)
   if (result === 'invalid') {
@@ -319,19 +340,15 @@ async function saveSalesforce(
       ? (stored?.salesforceClientSecretEncrypted ?? null)
       : null
   if (!salesforceUrl && !clientId && !typed && !keptSealed) {
-    const wasChosen = stored?.crmProvider === 'salesforce'
-    await withTenant(tenant.id, async (tx) => {
-      await saveSalesforceSettings(tx, tenant.id, user.id, {
+    return removeCredentials(signedIn, stored, 'salesforce', (tx, state) =>
+      saveSalesforceSettings(tx, tenant.id, user.id, {
         instanceUrl: null,
         clientId: null,
         sealedSecret: null,
         secretLast4: null,
-        enabled: wasChosen ? false : Boolean(stored?.enabled),
-        validatedAt: stored?.validatedAt ?? null,
-      })
-      await audit(tx, signedIn, { provider: 'salesforce', enabled: false, key: 'removed' })
-    })
-    return { toast: MESSAGES.disabled, type: 'info' }
+        ...state,
+      }),
+    )
   }
   if (!salesforceUrl) {
     throw new Refusal('invalid', CRM_MESSAGES.salesforceUrlRequired, { field: 'salesforceUrl' })
@@ -355,17 +372,7 @@ async function saveSalesforce(
     keptSealed &&
     instanceUrl === stored?.salesforceInstanceUrl &&
     clientId === stored?.salesforceClientId
-  if (unchanged) {
-    await withTenant(tenant.id, async (tx) => {
-      await setCrmEnabled(tx, tenant.id, user.id, value.enabled, 'salesforce')
-      await audit(tx, signedIn, {
-        provider: 'salesforce',
-        enabled: value.enabled,
-        key: 'unchanged',
-      })
-    })
-    return MESSAGES.updated
-  }
+  if (unchanged) return switchStoredCredentials(signedIn, 'salesforce', value.enabled)
   const clientSecret = typed || openAtRest(keptSealed ?? '')
   const result = await check({
     provider: 'salesforce',
