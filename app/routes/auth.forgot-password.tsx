@@ -1,37 +1,29 @@
-import { getFormProps } from '@conform-to/react'
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import type { ActionFunctionArgs } from '@remix-run/node'
 import { requestPasswordReset } from '#app/auth/accounts.server'
 import { anonymousAction, anonymousLoader } from '#app/auth/anonymous-route.server'
-import { requestTranslator } from '#app/auth/page-language.server'
-import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import {
+  AuthEmailField,
+  AuthFooterLink,
+  AuthForm,
+  useAuthForm,
+} from '#app/components/auth/auth-form'
+import { translatedTitle } from '#app/components/auth/page-title'
+import { serverActionOrFailure } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
-import { useTranslate } from '#app/components/layout/use-translate'
-import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { ForgotPasswordSchema } from '#app/validation/auth'
 
-// The page's language, which the root loader chose (ADR 105).
-// The page's language, which the root loader chose (ADR 105).
-export const meta: MetaFunction = ({ matches }) => [
-  { title: rootTranslator(matches)('forgot.pageTitle') },
-]
-
+export const meta = translatedTitle('forgot.pageTitle')
 export const headers = translatedPageHeaders
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  anonymousLoader(request, context)
+export const loader = anonymousLoader
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { t, translate } = await requestTranslator(request, context)
-  return anonymousAction(request, context, {
-    translate,
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: ForgotPasswordSchema,
     redirectTo: '/auth/login',
-    handle: async ({ email }, { tenant }) => {
+    handle: async ({ email }, { tenant, t }) => {
       let ssoDomain: string | null
       try {
         ;({ ssoDomain } = await requestPasswordReset(tenant, email, context.clientIp ?? 'unknown'))
@@ -55,48 +47,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return t('forgot.sent')
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
-const NO_INTENTS = {}
 
 export default function ForgotPasswordPage() {
-  const actionData = useActionData<typeof action>()
-  const t = useTranslate()
-  useClientFailureToast(actionData, NO_INTENTS, t('forgot.failure'))
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(ForgotPasswordSchema, {
+  const { t, form, fields } = useAuthForm(ForgotPasswordSchema, {
     id: 'forgot-password',
-    lastResult: actionData?.result,
-    translate: (message) => translateEnglish(message, t),
+    failure: 'forgot.failure',
   })
   return (
     <AuthCard
       title={t('forgot.title')}
       description={t('forgot.description')}
-      footer={
-        <Link
-          to="/auth/login"
-          className="font-medium text-brand-text underline-offset-4 hover:underline"
-        >
-          {t('forgot.back')}
-        </Link>
-      }
+      footer={<AuthFooterLink to="/auth/login">{t('forgot.back')}</AuthFooterLink>}
     >
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
-        <FormField
-          label={t('signIn.email')}
-          field={fields.email}
-          type="email"
-          autoComplete="email"
-          autoFocus
-        />
-        <StatusButton pending={navigation.state === 'submitting'} pendingText={t('forgot.sending')}>
-          {t('forgot.submit')}
-        </StatusButton>
-      </Form>
+      <AuthForm form={form} pendingText={t('forgot.sending')} submit={t('forgot.submit')}>
+        <AuthEmailField field={fields.email} autoFocus />
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -1,33 +1,32 @@
-import { getFormProps } from '@conform-to/react'
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
 import { signIn } from '#app/auth/accounts.server'
 import { anonymousAction } from '#app/auth/anonymous-route.server'
 import { requireAnonymous } from '#app/auth/guards.server'
 import { requestTranslator, translatedSignedInToast } from '#app/auth/page-language.server'
 import { safeRedirectPath } from '#app/auth/redirect'
 import { signInInfo } from '#app/cards/connect-info.server'
-import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import {
+  AuthEmailField,
+  AuthFooterLink,
+  AuthForm,
+  useAuthForm,
+} from '#app/components/auth/auth-form'
+import { translatedBrandedTitle } from '#app/components/auth/page-title'
+import { serverActionOrFailure } from '#app/components/client-failure'
+import { FormField } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
-import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
 import { rateLimitMessage } from '#app/rate-limits/rate-limit.server'
 import { offersSsoSignIn } from '#app/sso/sso-sign-in.server'
 import { isRefusal, Refusal } from '#app/utils/action-error'
-import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { LoginSchema } from '#app/validation/auth'
 import { rolePaths } from '#app/validation/roles'
 
-export const meta: MetaFunction = ({ matches }) => {
-  const name = (matches[0]?.data as { branding?: { name: string } } | undefined)?.branding?.name
-  // The page's language, which the root loader chose (ADR 105).
-  return [{ title: rootTranslator(matches)('signIn.pageTitle', { name: name ?? '' }) }]
-}
-
+export const meta = translatedBrandedTitle('signIn.pageTitle')
 export const headers = translatedPageHeaders
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant } = await requireAnonymous(request, context)
   const { t } = await requestTranslator(request, context)
@@ -39,14 +38,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { t, translate } = await requestTranslator(request, context)
-  return anonymousAction(request, context, {
-    translate,
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  anonymousAction(request, context, {
     schema: LoginSchema,
     hideFields: ['password'],
     redirectTo: '/',
-    handle: async (value, { tenant }) => {
+    handle: async (value, { tenant, t }) => {
       const signedIn = await signIn(tenant, value, context.clientIp ?? 'unknown', request).catch(
         (error) => {
           // The sign-in limit's own words, whatever the limit that was met.
@@ -71,23 +68,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     },
   })
-}
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
-const NO_INTENTS = {}
 
 export default function LoginPage() {
   const { redirectTo, info, sso } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
-  const t = useTranslate()
-  useClientFailureToast(actionData, NO_INTENTS, t('signIn.failure'))
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(LoginSchema, {
-    id: 'login',
-    lastResult: actionData?.result,
-    translate: (message) => translateEnglish(message, t),
-  })
+  const { t, form, fields } = useAuthForm(LoginSchema, { id: 'login', failure: 'signIn.failure' })
   const registerHref = redirectTo
     ? `/auth/register?${new URLSearchParams({ redirectTo })}`
     : '/auth/register'
@@ -98,26 +85,18 @@ export default function LoginPage() {
       footer={
         <>
           {t('signIn.signUpPrompt')}{' '}
-          <Link
-            to={registerHref}
-            className="font-medium text-brand-text underline-offset-4 hover:underline"
-          >
-            {t('signIn.signUp')}
-          </Link>
+          <AuthFooterLink to={registerHref}>{t('signIn.signUp')}</AuthFooterLink>
         </>
       }
     >
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        {info ? <FormMessage tone="info">{info}</FormMessage> : null}
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <AuthForm
+        form={form}
+        notice={info}
+        pendingText={t('signIn.signingIn')}
+        submit={t('signIn.submit')}
+      >
         <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
-        <FormField
-          label={t('signIn.email')}
-          field={fields.email}
-          type="email"
-          autoComplete="email"
-          autoFocus
-        />
+        <AuthEmailField field={fields.email} autoFocus />
         <FormField
           label={t('signIn.password')}
           field={fields.password}
@@ -132,13 +111,7 @@ export default function LoginPage() {
             {t('signIn.forgotPassword')}
           </Link>
         </div>
-        <StatusButton
-          pending={navigation.state === 'submitting'}
-          pendingText={t('signIn.signingIn')}
-        >
-          {t('signIn.submit')}
-        </StatusButton>
-      </Form>
+      </AuthForm>
       {/* The agency's single sign-on (ADR 088), once some address here can use it. */}
       {sso ? (
         <div className="mt-4 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">

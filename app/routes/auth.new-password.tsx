@@ -1,31 +1,24 @@
 // Password rotation's step (ADR 045): while Super Admin Settings → Security has "Password
 // rotation every 90 days" on, a session whose password is older than that reaches only this
 // page until it sets a new one (the password rules of sign-up, and not the current password).
-import { getFormProps } from '@conform-to/react'
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useNavigation } from '@remix-run/react'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { formAction } from '#app/actions/intent-action.server'
 import { replaceExpiredPassword, SAME_PASSWORD_MESSAGE } from '#app/auth/accounts.server'
 import { requirePendingStep } from '#app/auth/guards.server'
 import { requestTranslator } from '#app/auth/page-language.server'
 import { PASSWORD_MAX_AGE_DAYS } from '#app/auth/sign-in-steps'
+import { AuthForm, useAuthForm } from '#app/components/auth/auth-form'
+import { translatedTitle } from '#app/components/auth/page-title'
 import { SignOut } from '#app/components/auth/two-factor'
-import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
+import { serverActionOrFailure } from '#app/components/client-failure'
+import { NewPasswordFields } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
-import { useTranslate } from '#app/components/layout/use-translate'
-import { StatusButton } from '#app/components/ui/status-button'
 import { Refusal } from '#app/utils/action-error'
-import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { rolePaths } from '#app/validation/roles'
 import { NewPasswordSchema } from '#app/validation/two-factor'
 
-// The page's language, which the root loader chose (ADR 105).
-// The page's language, which the root loader chose (ADR 105).
-export const meta: MetaFunction = ({ matches }) => [
-  { title: rootTranslator(matches)('newPassword.title') },
-]
+export const meta = translatedTitle('newPassword.title')
 export const headers = translatedPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -51,17 +44,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = serverActionOrFailure
-const NO_INTENTS = {}
 
 export default function NewPasswordStep() {
-  const actionData = useActionData<typeof action>()
-  const t = useTranslate()
-  useClientFailureToast(actionData, NO_INTENTS, t('newPassword.failure'))
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(NewPasswordSchema, {
+  const { t, form, fields } = useAuthForm(NewPasswordSchema, {
     id: 'new-password',
-    lastResult: actionData?.result as Parameters<typeof useSchemaForm>[1]['lastResult'],
-    translate: (message) => translateEnglish(message, t),
+    failure: 'newPassword.failure',
   })
   return (
     <AuthCard
@@ -69,16 +56,9 @@ export default function NewPasswordStep() {
       description={t('newPassword.description', { count: PASSWORD_MAX_AGE_DAYS })}
       footer={<SignOut />}
     >
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <AuthForm form={form} pendingText={t('newPassword.saving')} submit={t('newPassword.submit')}>
         <NewPasswordFields fields={fields} />
-        <StatusButton
-          pending={navigation.state === 'submitting'}
-          pendingText={t('newPassword.saving')}
-        >
-          {t('newPassword.submit')}
-        </StatusButton>
-      </Form>
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -1,34 +1,24 @@
-import { getFormProps } from '@conform-to/react'
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { formAction } from '#app/actions/intent-action.server'
 import { isResetTokenUsable, resetPassword } from '#app/auth/accounts.server'
 import { requestTranslator } from '#app/auth/page-language.server'
-import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormMessage, NewPasswordFields, useSchemaForm } from '#app/components/forms'
+import { AuthForm, useAuthForm } from '#app/components/auth/auth-form'
+import { translatedTitle } from '#app/components/auth/page-title'
+import { serverActionOrFailure } from '#app/components/client-failure'
+import { NewPasswordFields } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { useTranslate } from '#app/components/layout/use-translate'
 import { Button } from '#app/components/ui/button'
-import { StatusButton } from '#app/components/ui/status-button'
 import { requireTenant } from '#app/tenancy/require-tenant.server'
 import { Refusal } from '#app/utils/action-error'
 import { en } from '#app/utils/i18n/catalogue-en'
-import { rootTranslator, translateEnglish } from '#app/utils/i18n/translate'
 import { TOKEN_PAGE_HEADERS, translatedTokenPageHeaders } from '#app/utils/route-headers'
 import { ResetPasswordSchema } from '#app/validation/auth'
 
 export const headers = translatedTokenPageHeaders
 
-// The page's language, which the root loader chose (ADR 105).
-// The page's language, which the root loader chose (ADR 105).
-export const meta: MetaFunction = ({ matches }) => [
-  { title: rootTranslator(matches)('reset.pageTitle') },
-]
+export const meta = translatedTitle('reset.pageTitle')
 
 const TOKEN = /^[a-z2-7]{52}$/
 const INVALID_LINK_MESSAGE = en['reset.invalidLink']
@@ -70,35 +60,23 @@ function InvalidLink() {
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
-const NO_INTENTS = {}
 
 export default function ResetPasswordPage() {
   const { token } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const t = useTranslate()
-  useClientFailureToast(actionData, NO_INTENTS, t('reset.failure'))
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(ResetPasswordSchema, {
+  const { t, form, fields } = useAuthForm(ResetPasswordSchema, {
     id: 'reset-password',
-    lastResult: actionData?.result,
-    translate: (message) => translateEnglish(message, t),
+    failure: 'reset.failure',
   })
   // Only the link's refusal (in the page's language, as the action said it) turns the page
   // into the invalid-link state.
   if (!token || actionData?.error === t('reset.invalidLink')) return <InvalidLink />
   return (
     <AuthCard title={t('reset.title')} description={t('reset.description')}>
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      <AuthForm form={form} pendingText={t('reset.resetting')} submit={t('reset.submit')}>
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields fields={fields} />
-        <StatusButton
-          pending={navigation.state === 'submitting'}
-          pendingText={t('reset.resetting')}
-        >
-          {t('reset.submit')}
-        </StatusButton>
-      </Form>
+      </AuthForm>
     </AuthCard>
   )
 }

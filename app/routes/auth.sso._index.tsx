@@ -1,14 +1,16 @@
-import { getFormProps } from '@conform-to/react'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useLoaderData, useNavigation } from '@remix-run/react'
 import { requestTranslator } from '#app/auth/page-language.server'
-import { serverActionOrFailure, useClientFailureToast } from '#app/components/client-failure'
-import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
+import {
+  AuthEmailField,
+  AuthFooterLink,
+  AuthForm,
+  useAuthForm,
+} from '#app/components/auth/auth-form'
+import { serverActionOrFailure } from '#app/components/client-failure'
 import { AuthCard } from '#app/components/layout/auth-card'
-import { useTranslate } from '#app/components/layout/use-translate'
-import { StatusButton } from '#app/components/ui/status-button'
 import { ssoSignInAction, ssoSignInLoader } from '#app/sso/sso-route.server'
-import { translateEnglish, translator } from '#app/utils/i18n/translate'
+import { translator } from '#app/utils/i18n/translate'
 import { translatedPageHeaders } from '#app/utils/route-headers'
 import { type Language, SOURCE_LANGUAGE } from '#app/validation/languages'
 import { SsoSignInSchema } from '#app/validation/sso'
@@ -30,47 +32,37 @@ export const action = async ({ request, context }: ActionFunctionArgs) =>
 
 // A request that fails on the client (network, 5xx) keeps the form and says so (spec §8).
 export const clientAction = serverActionOrFailure
-const NO_INTENTS = {}
 
 export default function SsoSignInPage() {
   const { redirectTo, email } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
-  const t = useTranslate()
-  useClientFailureToast(actionData, NO_INTENTS, t('sso.failure'))
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(SsoSignInSchema, {
+  const { t, form, fields } = useAuthForm(SsoSignInSchema, {
     id: 'sso-sign-in',
-    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
+    failure: 'sso.failure',
     defaultValue: { email },
-    translate: (message) => translateEnglish(message, t),
   })
+  const navigation = useNavigation()
   return (
     <AuthCard
       title={t('sso.pageTitle')}
       description={t('sso.description')}
       footer={
-        <Link
+        <AuthFooterLink
           to={redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : '/auth/login'}
-          className="font-medium text-brand-text underline-offset-4 hover:underline"
         >
           {t('sso.passwordInstead')}
-        </Link>
+        </AuthFooterLink>
       }
     >
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        {form.errors?.length ? <FormMessage>{form.errors.join(' ')}</FormMessage> : null}
+      {/* Pending until the identity provider's page opens, not only while the form is posted. */}
+      <AuthForm
+        form={form}
+        pending={navigation.state !== 'idle'}
+        pendingText={t('sso.redirecting')}
+        submit={t('sso.continue')}
+      >
         <input type="hidden" name="redirectTo" value={redirectTo ?? ''} />
-        <FormField
-          label={t('sso.workEmail')}
-          field={fields.email}
-          type="email"
-          autoComplete="email"
-          autoFocus
-        />
-        <StatusButton pending={navigation.state !== 'idle'} pendingText={t('sso.redirecting')}>
-          {t('sso.continue')}
-        </StatusButton>
-      </Form>
+        <AuthEmailField label={t('sso.workEmail')} field={fields.email} autoFocus />
+      </AuthForm>
     </AuthCard>
   )
 }
