@@ -1,8 +1,7 @@
 // The onboarding wizard's screen (/onboarding, `?mode=card` for a new card): steps 1 to 3 are
 // the profile's fields, step 4 its images and background, step 5 the card to create. Its loader
 // and action are the wizard module's (app/cards/wizard-route.server.ts).
-import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import type { CardExtrasView } from '#app/cards/card-extras'
@@ -17,14 +16,7 @@ import {
   withBlankLinkRows,
 } from '#app/components/cards/card-details-fields'
 import { CardDisplay, type CardView } from '#app/components/cards/card-display'
-import {
-  FORM_VALIDATION,
-  FormField,
-  FormMessage,
-  formConstraint,
-  NameFields,
-  withEveryError,
-} from '#app/components/forms'
+import { FormField, FormMessage, NameFields, useSchemaForm } from '#app/components/forms'
 import { ImageField } from '#app/components/image-field'
 import { useRootData } from '#app/components/layout/root-data'
 import { BackButton } from '#app/components/ui/back-button'
@@ -164,16 +156,11 @@ export function WizardPage({
   const back = step === 1 ? '/' : wizardUrl(mode, step - 1)
   const pending = navigation.state === 'submitting'
   const schema = step === 1 ? WizardNameSchema : step === 2 ? WizardContactSchema : WizardWorkSchema
-  const [form, fields] = withEveryError(
-    useForm({
-      id: `wizard-${step}`,
-      lastResult: actionData?.result ?? undefined,
-      defaultValue: { ...draft, links: withBlankLinkRows(draft.links) },
-      ...FORM_VALIDATION,
-      constraint: formConstraint(schema),
-      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    }),
-  )
+  const [form, fields] = useSchemaForm(schema, {
+    id: `wizard-${step}`,
+    lastResult: actionData?.result ?? undefined,
+    defaultValue: { ...draft, links: withBlankLinkRows(draft.links) },
+  })
   const imageErrors: Record<string, string> = actionData?.imageErrors ?? {}
   // A step 4 image field: its name is its purpose, its errors the server's for that name.
   const imageProps = (name: 'logo' | 'profilePicture' | 'background') => ({

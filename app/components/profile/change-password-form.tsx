@@ -1,13 +1,6 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
-import {
-  FORM_VALIDATION,
-  FormField,
-  FormMessage,
-  formConstraint,
-  withEveryError,
-} from '#app/components/forms'
+import { FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import { ChangePasswordSchema } from '#app/validation/profile'
@@ -21,15 +14,7 @@ export function ChangePasswordForm({
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password'
-  const [form, fields] = withEveryError(
-    useForm({
-      id: 'change-password',
-      lastResult,
-      constraint: formConstraint(ChangePasswordSchema),
-      ...FORM_VALIDATION,
-      onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    }),
-  )
+  const [form, fields] = useSchemaForm(ChangePasswordSchema, { id: 'change-password', lastResult })
   return (
     <Panel
       title="Change Password"

@@ -1,13 +1,6 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
-import {
-  FORM_VALIDATION,
-  FormCheckbox,
-  FormMessage,
-  formConstraint,
-  withEveryError,
-} from '#app/components/forms'
+import { FormCheckbox, FormMessage, useSchemaForm } from '#app/components/forms'
 import { Panel } from '#app/components/ui/panel'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
@@ -26,16 +19,11 @@ export function NotificationsForm({
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'notifications'
-  const [form, fields] = withEveryError(
-    useForm({
-      id: 'notification-preferences',
-      lastResult,
-      defaultValue: preferences,
-      ...FORM_VALIDATION,
-      constraint: formConstraint(NotificationsFormSchema),
-      onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationsFormSchema }),
-    }),
-  )
+  const [form, fields] = useSchemaForm(NotificationsFormSchema, {
+    id: 'notification-preferences',
+    lastResult,
+    defaultValue: preferences,
+  })
   return (
     <Panel title="Notifications" description="Which emails you get from us.">
       <Form method="POST" className="flex max-w-xl flex-col gap-4" {...getFormProps(form)}>

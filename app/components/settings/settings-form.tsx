@@ -1,19 +1,10 @@
 // One tab's form on the settings pages (roles-teams-admin.md §2.6): toggles, selects and inputs
 // described as data, posted with an `intent`, validated by the same zod schema on both sides.
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import type { z } from 'zod'
-import {
-  ErrorList,
-  Field,
-  FORM_VALIDATION,
-  FormCheckbox,
-  FormMessage,
-  formConstraint,
-  withEveryError,
-} from '#app/components/forms'
+import { ErrorList, Field, FormCheckbox, FormMessage, useSchemaForm } from '#app/components/forms'
 import { StatusButton } from '#app/components/ui/status-button'
 import { toast } from '#app/components/ui/toasts'
 
@@ -48,7 +39,7 @@ export function SettingsForm({
   submitLabel = 'Save Changes',
 }: {
   intent: string
-  schema: z.ZodType<Record<string, unknown>>
+  schema: z.ZodType<Record<string, unknown>, Record<string, unknown>>
   fields: SettingsField[]
   defaultValue: Record<string, unknown>
   readOnly?: boolean
@@ -58,17 +49,12 @@ export function SettingsForm({
   const lastResult = data?.intent === intent ? data.result : undefined
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-  const [form, formFields] = withEveryError(
-    useForm({
-      id: `settings-${intent}`,
-      lastResult,
-      // conform's defaults are strings (and booleans for its checkboxes); numbers are shown as text.
-      defaultValue: asFormDefaults(defaultValue) as Record<string, string>,
-      constraint: formConstraint(schema),
-      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-      ...FORM_VALIDATION,
-    }),
-  )
+  const [form, formFields] = useSchemaForm(schema, {
+    id: `settings-${intent}`,
+    lastResult,
+    // conform's defaults are strings (and booleans for its checkboxes); numbers are shown as text.
+    defaultValue: asFormDefaults(defaultValue) as Record<string, string>,
+  })
   useEffect(() => {
     if (data?.intent === intent && data.error) toast.error(data.error)
   }, [data, intent])
