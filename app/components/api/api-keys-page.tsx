@@ -12,6 +12,7 @@ import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-t
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
+import { RowDialogButton } from '#app/components/ui/row-intent-form'
 import { StatusButton } from '#app/components/ui/status-button'
 import { type ApiResource, createApiKeyForm, revokeApiKeyForm } from '#app/validation/api'
 
@@ -119,9 +120,9 @@ function RevokeDialog({ apiKey }: { apiKey: ApiKeyView }) {
   return (
     <ConfirmDialog
       trigger={
-        <Button type="button" variant="danger" size="sm">
-          Revoke<span className="sr-only"> {apiKey.name}</span>
-        </Button>
+        <RowDialogButton variant="danger" srText={apiKey.name}>
+          Revoke
+        </RowDialogButton>
       }
       title={`Revoke ${apiKey.name}?`}
       description="The next request with this key is refused. Nothing it wrote is removed."

@@ -4,9 +4,9 @@ import { getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { z } from 'zod'
 import { useSchemaForm } from '#app/components/forms'
-import { Button } from '#app/components/ui/button'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import {
+  RowDialogButton,
   type RowIntent,
   RowIntentInputs,
   rowDefaults,
@@ -41,10 +41,9 @@ export function ConfirmRowDialog({
   return (
     <ConfirmDialog
       trigger={
-        <Button type="button" variant="danger" size="sm">
+        <RowDialogButton variant="danger" srText={triggerSrText}>
           {triggerText}
-          <span className="sr-only"> {triggerSrText}</span>
-        </Button>
+        </RowDialogButton>
       }
       title={title}
       description={description}

@@ -6,9 +6,9 @@ import { Form, useActionData } from '@remix-run/react'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { FormSelect, useSchemaForm } from '#app/components/forms'
-import { Button } from '#app/components/ui/button'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import {
+  RowDialogButton,
   type RowIntent,
   RowIntentInputs,
   rowDefaults,
@@ -63,10 +63,9 @@ export function RotateWithOverlapDialog({
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button type="button" variant="secondary" size="sm">
+        <RowDialogButton variant="secondary" srText={triggerSrText}>
           {triggerText}
-          <span className="sr-only"> {triggerSrText}</span>
-        </Button>
+        </RowDialogButton>
       }
       title={title}
       description={description}

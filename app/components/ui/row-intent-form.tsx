@@ -2,6 +2,8 @@
 // the row's id. Several rows share a screen, so a row's form counts as pending only while the
 // form being sent names both its intent and its row; the other rows' buttons stay idle.
 import { useNavigation } from '@remix-run/react'
+import { forwardRef } from 'react'
+import { Button, type ButtonProps } from './button'
 
 export type RowIntent = {
   /** The form's hidden intent. */
@@ -32,3 +34,19 @@ export function RowIntentInputs({ intent, rowKey, rowId }: RowIntent) {
     </>
   )
 }
+
+/**
+ * A row's small button that opens its dialog: what it does, then, for screen readers, which row
+ * (every row has an "Edit"). A dialog's trigger, so it takes the trigger's ref and props.
+ */
+export const RowDialogButton = forwardRef<
+  HTMLButtonElement,
+  ButtonProps & { variant: 'secondary' | 'danger'; srText: string }
+>(function RowDialogButton({ variant, srText, children, ...props }, ref) {
+  return (
+    <Button ref={ref} type="button" variant={variant} size="sm" {...props}>
+      {children}
+      <span className="sr-only"> {srText}</span>
+    </Button>
+  )
+})

@@ -7,14 +7,18 @@ import { ScrollText, Webhook } from 'lucide-react'
 import { useState } from 'react'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { PageHeader, TD } from '#app/components/people/people-ui'
-import { Button } from '#app/components/ui/button'
 import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { Panel } from '#app/components/ui/panel'
 import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
-import { RowIntentInputs, rowDefaults, useRowPending } from '#app/components/ui/row-intent-form'
+import {
+  RowDialogButton,
+  RowIntentInputs,
+  rowDefaults,
+  useRowPending,
+} from '#app/components/ui/row-intent-form'
 import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
 import {
@@ -188,9 +192,9 @@ function EditDialog({
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button type="button" variant="secondary" size="sm">
-          Edit<span className="sr-only"> {hostOf(endpoint.url)}</span>
-        </Button>
+        <RowDialogButton variant="secondary" srText={hostOf(endpoint.url)}>
+          Edit
+        </RowDialogButton>
       }
       title={`Edit ${hostOf(endpoint.url)}`}
       description="Its secret stays the same."
