@@ -1,4 +1,5 @@
 import {
+  type FormMetadata,
   getFormProps,
   getInputProps,
   getTextareaProps,
@@ -113,6 +114,72 @@ function useReplyToast(fetcher: ReturnType<typeof useFetcher<Reply>>, failure: s
   }, [fetcher.state, fetcher.data, failure])
 }
 
+/** One of the forms a visitor fills in under the card (leave details, keep me updated). */
+function VisitorFormSection({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  id: string
+  title: string
+  intro: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <TitledSection
+      id={id}
+      title={title}
+      className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
+      titleClassName="text-lg font-semibold"
+    >
+      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">{intro}</p>
+      {children}
+    </TitledSection>
+  )
+}
+
+/**
+ * Such a form, posted by its fetcher with its intent. `data-{intent}-form` and `data-failure` are
+ * for card-visitor.js, the page's script without React.
+ */
+function VisitorForm<Schema extends Record<string, unknown>>({
+  fetcher,
+  form,
+  intent,
+  failure,
+  className,
+  children,
+}: {
+  fetcher: ReturnType<typeof useFetcher<Reply>>
+  form: FormMetadata<Schema, string[]>
+  intent: 'lead' | 'follow'
+  failure: string
+  className: string
+  children: ReactNode
+}) {
+  const t = useTranslate()
+  return (
+    <fetcher.Form
+      method="POST"
+      className={className}
+      {...{ [`data-${intent}-form`]: true }}
+      data-failure={failure}
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value={intent} />
+      {/* Honeypot: hidden from people and from assistive technology. */}
+      <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
+        <label>
+          {t('lead.website')}
+          <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+        </label>
+      </div>
+      {children}
+    </fetcher.Form>
+  )
+}
+
 /** The agency's consent text the lead form asks the visitor to agree to (ADR 050). */
 export type LeadConsentView = { id: string; body: string }
 
@@ -144,29 +211,18 @@ function LeadForm({
     lastResult: fetcher.data?.result,
   })
   return (
-    <TitledSection
+    <VisitorFormSection
       id="lead-heading"
       title={t('lead.heading', { firstName })}
-      className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
-      titleClassName="text-lg font-semibold"
+      intro={t('lead.noAccount')}
     >
-      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">{t('lead.noAccount')}</p>
-      {/* The data-* attributes are for card-visitor.js, the page's script without React. */}
-      <fetcher.Form
-        method="POST"
+      <VisitorForm
+        fetcher={fetcher}
+        form={form}
+        intent="lead"
+        failure={failure}
         className="grid gap-4 sm:grid-cols-2"
-        data-lead-form
-        data-failure={failure}
-        {...getFormProps(form)}
       >
-        <input type="hidden" name="intent" value="lead" />
-        {/* Honeypot: hidden from people and from assistive technology. */}
-        <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
-          <label>
-            {t('lead.website')}
-            <input type="text" name="website" tabIndex={-1} autoComplete="off" />
-          </label>
-        </div>
         <FormField label={t('lead.yourName')} field={fields.fullName} autoComplete="name" />
         <FormField
           label={t('lead.yourEmail')}
@@ -227,7 +283,7 @@ function LeadForm({
         >
           {t('lead.send')}
         </StatusButton>
-      </fetcher.Form>
+      </VisitorForm>
       <LeadThanks
         firstName={firstName}
         vcardUrl={vcardUrl}
@@ -245,7 +301,7 @@ function LeadForm({
           </button>
         </Form>
       )}
-    </TitledSection>
+    </VisitorFormSection>
   )
 }
 
@@ -263,29 +319,18 @@ function FollowForm({ firstName }: { firstName: string }) {
     lastResult: fetcher.data?.result,
   })
   return (
-    <TitledSection
+    <VisitorFormSection
       id="follow-heading"
       title={t('follow.heading')}
-      className="w-full rounded-2xl border border-gray-200 p-6 dark:border-gray-800"
-      titleClassName="text-lg font-semibold"
+      intro={t('follow.text', { firstName })}
     >
-      <p className="mb-4 text-sm text-gray-600 dark:text-gray-400">
-        {t('follow.text', { firstName })}
-      </p>
-      <fetcher.Form
-        method="POST"
+      <VisitorForm
+        fetcher={fetcher}
+        form={form}
+        intent="follow"
+        failure={failure}
         className="flex flex-col gap-4 sm:flex-row sm:items-start"
-        data-follow-form
-        data-failure={failure}
-        {...getFormProps(form)}
       >
-        <input type="hidden" name="intent" value="follow" />
-        <div aria-hidden className="absolute -left-[9999px] h-0 w-0 overflow-hidden">
-          <label>
-            {t('lead.website')}
-            <input type="text" name="website" tabIndex={-1} autoComplete="off" />
-          </label>
-        </div>
         <div className="flex-1">
           <FormField
             label={t('follow.email')}
@@ -301,8 +346,8 @@ function FollowForm({ firstName }: { firstName: string }) {
         <StatusButton pending={fetcher.state !== 'idle'} variant="secondary" className="sm:mt-6">
           <BellRing aria-hidden className="h-4 w-4" /> {t('follow.heading')}
         </StatusButton>
-      </fetcher.Form>
-    </TitledSection>
+      </VisitorForm>
+    </VisitorFormSection>
   )
 }
 
