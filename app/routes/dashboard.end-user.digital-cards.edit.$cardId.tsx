@@ -18,19 +18,7 @@ export const action = ({ request, context, params }: ActionFunctionArgs) =>
   cardEditAction(request, context, areaOf(request), params.cardId ?? '')
 
 export default function EditDigitalCard() {
-  const { card, step, area, shortLink, locked, directory, archivedAt } =
-    useLoaderData<typeof loader>()
-  return (
-    <CardEditorPage
-      card={card}
-      step={step}
-      area={area}
-      shortLink={shortLink}
-      locked={locked}
-      directory={directory}
-      archivedAt={archivedAt}
-    />
-  )
+  return <CardEditorPage {...useLoaderData<typeof loader>()} />
 }
 
 export const clientAction = serverActionOrFailure
