@@ -2,6 +2,7 @@
 // date, their data to download first, and the account to keep. Signing in no longer cancels.
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
 import { CalendarX } from 'lucide-react'
+import { TopBanner } from '#app/components/layout/top-banner'
 import { Button } from '#app/components/ui/button'
 import { StatusButton } from '#app/components/ui/status-button'
 import { DELETION_PENDING, KEEP_ACCOUNT } from '#app/validation/account-deletion'
@@ -17,26 +18,24 @@ export function AccountDeletionBanner({
   const { pathname, search } = useLocation()
   const keeping = useNavigation().formAction === '/account/keep'
   return (
-    <section
-      aria-label="Account deletion"
-      data-testid="account-deletion-banner"
+    <TopBanner
+      label="Account deletion"
+      testId="account-deletion-banner"
       className="border-b border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50"
+      icon={CalendarX}
     >
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-2 text-sm">
-        <CalendarX aria-hidden className="h-4 w-4 shrink-0" />
-        <p className="min-w-0 flex-1">
-          {DELETION_PENDING(new Date(scheduledFor))} You can download your data until then.
-        </p>
-        <Button asChild variant="secondary" size="sm">
-          <Link to={securityPath}>Download my data</Link>
-        </Button>
-        <Form method="POST" action="/account/keep">
-          <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
-          <StatusButton size="sm" pending={keeping} pendingText="Keeping...">
-            {KEEP_ACCOUNT}
-          </StatusButton>
-        </Form>
-      </div>
-    </section>
+      <p className="min-w-0 flex-1">
+        {DELETION_PENDING(new Date(scheduledFor))} You can download your data until then.
+      </p>
+      <Button asChild variant="secondary" size="sm">
+        <Link to={securityPath}>Download my data</Link>
+      </Button>
+      <Form method="POST" action="/account/keep">
+        <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
+        <StatusButton size="sm" pending={keeping} pendingText="Keeping...">
+          {KEEP_ACCOUNT}
+        </StatusButton>
+      </Form>
+    </TopBanner>
   )
 }

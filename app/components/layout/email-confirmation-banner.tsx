@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { MailWarning, X } from 'lucide-react'
+import { TopBanner } from '#app/components/layout/top-banner'
 import { StatusButton } from '#app/components/ui/status-button'
 import { useTranslate } from './use-translate'
 
@@ -50,30 +51,27 @@ export function EmailConfirmationBanner() {
   const here = useHere()
   if (dismiss.state !== 'idle') return null
   return (
-    <section
-      aria-label="Email confirmation"
-      data-testid="email-confirmation-banner"
+    <TopBanner
+      label="Email confirmation"
+      testId="email-confirmation-banner"
       className="border-b border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+      icon={MailWarning}
     >
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-2 text-sm">
-        <MailWarning aria-hidden className="h-4 w-4 shrink-0" />
-        <p className="flex-1">
-          Your email address is not confirmed yet. Please check your email for the confirmation
-          link.
-        </p>
-        <ResendConfirmationForm />
-        <dismiss.Form method="POST" action={ACTION}>
-          <input type="hidden" name="intent" value="dismiss" />
-          <input type="hidden" name="redirectTo" value={here} />
-          <button
-            type="submit"
-            aria-label="Dismiss"
-            className="rounded p-1 hover:bg-amber-100 focus-visible:outline focus-visible:outline-2 dark:hover:bg-amber-900"
-          >
-            <X aria-hidden className="h-4 w-4" />
-          </button>
-        </dismiss.Form>
-      </div>
-    </section>
+      <p className="flex-1">
+        Your email address is not confirmed yet. Please check your email for the confirmation link.
+      </p>
+      <ResendConfirmationForm />
+      <dismiss.Form method="POST" action={ACTION}>
+        <input type="hidden" name="intent" value="dismiss" />
+        <input type="hidden" name="redirectTo" value={here} />
+        <button
+          type="submit"
+          aria-label="Dismiss"
+          className="rounded p-1 hover:bg-amber-100 focus-visible:outline focus-visible:outline-2 dark:hover:bg-amber-900"
+        >
+          <X aria-hidden className="h-4 w-4" />
+        </button>
+      </dismiss.Form>
+    </TopBanner>
   )
 }
