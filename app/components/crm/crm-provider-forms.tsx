@@ -2,9 +2,14 @@
 // GoHighLevel's: the credentials (sealed once saved, never shown again), the same 'Enable CRM
 // Integration' switch, a save that checks the credentials with one call and says a refusal at
 // the field, and how to get the credentials.
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import {
+  type FormMetadata,
+  getFormProps,
+  getInputProps,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { ErrorList, type FormField, useSchemaForm } from '#app/components/forms'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { toast } from '#app/components/ui/toasts'
@@ -89,94 +94,142 @@ function CredentialInput({
   )
 }
 
-export function HubspotSettings({ settings }: { settings: HubspotView }) {
-  const data = useReplyToast('save-hubspot')
-  const pending = usePending('save-hubspot')
-  const [typed, setTyped] = useState('')
-  const [enabled, setEnabled] = useState(settings.enabled)
-  const keep = settings.hasToken && typed === ''
-  const [form, fields] = useSchemaForm(ApiSettingsSchema, {
-    id: 'crm-hubspot',
-    lastResult: data?.result,
-  })
+/**
+ * One provider's card and its how-to: the credentials form (`children`, the fields), the switch,
+ * which can be on once credentials are saved or typed, the save, and the saved ones' removal. A
+ * secret left empty keeps the saved one (`keepField`).
+ */
+function ProviderCard<Schema extends Record<string, unknown>>({
+  provider,
+  title,
+  form,
+  saved,
+  typed,
+  initiallyEnabled,
+  keepField,
+  removeLabel,
+  helpTitle,
+  help,
+  children,
+}: {
+  provider: 'hubspot' | 'salesforce'
+  title: string
+  form: FormMetadata<Schema, string[]>
+  /** Whether a token or secret is saved. */
+  saved: boolean
+  /** The token or secret typed into its field, '' while none is. */
+  typed: string
+  initiallyEnabled: boolean
+  keepField: string
+  removeLabel: string
+  helpTitle: string
+  help: ReactNode
+  children: ReactNode
+}) {
+  const intent = `save-${provider}`
+  const pending = usePending(intent)
+  const [enabled, setEnabled] = useState(initiallyEnabled)
+  const keep = saved && typed === ''
   return (
     <>
       <TitledSection
-        id="crm-hubspot-title"
-        title="HubSpot"
+        id={`crm-${provider}-title`}
+        title={title}
         className={CARD_CLASS}
         titleClassName="text-lg font-semibold"
       >
         <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
-          <input type="hidden" name="keepStoredHubspotToken" value={keep ? '1' : '0'} />
-          <CredentialInput
-            field={fields.hubspotToken}
-            label="Private app access token"
-            type="password"
-            hint={{
-              id: 'crm-hubspot-token-hint',
-              text: settings.hasToken
-                ? `A token ending in ${settings.tokenLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
-                : 'Saving checks the token with HubSpot. It is stored encrypted and never shown again.',
-            }}
-            placeholder={
-              settings.hasToken ? `Saved token ending in ${settings.tokenLast4}` : 'pat-na1-...'
-            }
-            onType={setTyped}
-          />
+          <input type="hidden" name={keepField} value={keep ? '1' : '0'} />
+          {children}
           <EnableSwitch
-            id="crm-hubspot-enabled"
-            disabled={!settings.hasToken && typed === ''}
+            id={`crm-${provider}-enabled`}
+            disabled={!saved && typed === ''}
             checked={typed !== '' || enabled}
             onChange={setEnabled}
             missing={SAVE_WORKING_CREDENTIALS}
           />
-          <SaveSettingsButton intent="save-hubspot" pending={pending} />
+          <SaveSettingsButton intent={intent} pending={pending} />
         </Form>
-        {settings.hasToken ? (
-          <RemoveSavedCredentials
-            intent="save-hubspot"
-            keepField="keepStoredHubspotToken"
-            label="Remove saved token"
-          />
+        {saved ? (
+          <RemoveSavedCredentials intent={intent} keepField={keepField} label={removeLabel} />
         ) : null}
       </TitledSection>
       <TitledSection
-        id="crm-hubspot-help-title"
-        title="How to get your HubSpot token"
+        id={`crm-${provider}-help-title`}
+        title={helpTitle}
         className={HELP_CLASS}
         titleClassName="text-base font-semibold"
       >
-        <ol className="list-decimal space-y-1 pl-5 text-gray-800 dark:text-gray-200">
-          <li>
-            In HubSpot, open <strong>Settings</strong>, then <strong>Integrations</strong>,{' '}
-            <strong>Private Apps</strong>, and create a private app.
-          </li>
-          <li>
-            Under <strong>Scopes</strong>, tick <code>crm.objects.contacts.read</code> and{' '}
-            <code>crm.objects.contacts.write</code>.
-          </li>
-          <li>
-            Create a contact property with the internal name <code>lead_consent</code> (single-line
-            text): leads who agreed to be contacted carry their consent there.
-          </li>
-          <li>Copy the app's access token, paste it above and save.</li>
-        </ol>
-        <p className="text-gray-700 dark:text-gray-300">
-          Contacts are matched by email, so a person you meet twice stays one contact; each gets a
-          note naming the card and how you met.
-        </p>
+        {help}
       </TitledSection>
     </>
   )
 }
 
+export function HubspotSettings({ settings }: { settings: HubspotView }) {
+  const data = useReplyToast('save-hubspot')
+  const [typed, setTyped] = useState('')
+  const [form, fields] = useSchemaForm(ApiSettingsSchema, {
+    id: 'crm-hubspot',
+    lastResult: data?.result,
+  })
+  return (
+    <ProviderCard
+      provider="hubspot"
+      title="HubSpot"
+      form={form}
+      saved={settings.hasToken}
+      typed={typed}
+      initiallyEnabled={settings.enabled}
+      keepField="keepStoredHubspotToken"
+      removeLabel="Remove saved token"
+      helpTitle="How to get your HubSpot token"
+      help={
+        <>
+          <ol className="list-decimal space-y-1 pl-5 text-gray-800 dark:text-gray-200">
+            <li>
+              In HubSpot, open <strong>Settings</strong>, then <strong>Integrations</strong>,{' '}
+              <strong>Private Apps</strong>, and create a private app.
+            </li>
+            <li>
+              Under <strong>Scopes</strong>, tick <code>crm.objects.contacts.read</code> and{' '}
+              <code>crm.objects.contacts.write</code>.
+            </li>
+            <li>
+              Create a contact property with the internal name <code>lead_consent</code>{' '}
+              (single-line text): leads who agreed to be contacted carry their consent there.
+            </li>
+            <li>Copy the app's access token, paste it above and save.</li>
+          </ol>
+          <p className="text-gray-700 dark:text-gray-300">
+            Contacts are matched by email, so a person you meet twice stays one contact; each gets a
+            note naming the card and how you met.
+          </p>
+        </>
+      }
+    >
+      <CredentialInput
+        field={fields.hubspotToken}
+        label="Private app access token"
+        type="password"
+        hint={{
+          id: 'crm-hubspot-token-hint',
+          text: settings.hasToken
+            ? `A token ending in ${settings.tokenLast4} is saved. It is stored encrypted and never shown again; type a new one to replace it.`
+            : 'Saving checks the token with HubSpot. It is stored encrypted and never shown again.',
+        }}
+        placeholder={
+          settings.hasToken ? `Saved token ending in ${settings.tokenLast4}` : 'pat-na1-...'
+        }
+        onType={setTyped}
+      />
+    </ProviderCard>
+  )
+}
+
 export function SalesforceSettings({ settings }: { settings: SalesforceView }) {
   const data = useReplyToast('save-salesforce')
-  const pending = usePending('save-salesforce')
   const [typed, setTyped] = useState('')
-  const [enabled, setEnabled] = useState(settings.enabled)
-  const keep = settings.hasSecret && typed === ''
   const [form, fields] = useSchemaForm(ApiSettingsSchema, {
     id: 'crm-salesforce',
     lastResult: data?.result,
@@ -186,62 +239,17 @@ export function SalesforceSettings({ settings }: { settings: SalesforceView }) {
     },
   })
   return (
-    <>
-      <TitledSection
-        id="crm-salesforce-title"
-        title="Salesforce"
-        className={CARD_CLASS}
-        titleClassName="text-lg font-semibold"
-      >
-        <Form method="POST" className="flex flex-col gap-5" {...getFormProps(form)}>
-          <input type="hidden" name="keepStoredSalesforceSecret" value={keep ? '1' : '0'} />
-          <CredentialInput
-            field={fields.salesforceUrl}
-            label="My Domain URL"
-            type="url"
-            hint={{
-              id: 'crm-salesforce-url-hint',
-              text: 'From Setup, My Domain: the address your org signs in at.',
-            }}
-            placeholder="https://yourcompany.my.salesforce.com"
-          />
-          <CredentialInput field={fields.salesforceClientId} label="Consumer key" type="text" />
-          <CredentialInput
-            field={fields.salesforceClientSecret}
-            label="Consumer secret"
-            type="password"
-            hint={{
-              id: 'crm-salesforce-secret-hint',
-              text: 'Saving asks Salesforce for a token with these credentials. The secret is stored encrypted and never shown again.',
-            }}
-            placeholder={
-              settings.hasSecret ? `Saved secret ending in ${settings.secretLast4}` : undefined
-            }
-            onType={setTyped}
-          />
-          <EnableSwitch
-            id="crm-salesforce-enabled"
-            disabled={!settings.hasSecret && typed === ''}
-            checked={typed !== '' || enabled}
-            onChange={setEnabled}
-            missing={SAVE_WORKING_CREDENTIALS}
-          />
-          <SaveSettingsButton intent="save-salesforce" pending={pending} />
-        </Form>
-        {settings.hasSecret ? (
-          <RemoveSavedCredentials
-            intent="save-salesforce"
-            keepField="keepStoredSalesforceSecret"
-            label="Remove saved credentials"
-          />
-        ) : null}
-      </TitledSection>
-      <TitledSection
-        id="crm-salesforce-help-title"
-        title="How to connect Salesforce"
-        className={HELP_CLASS}
-        titleClassName="text-base font-semibold"
-      >
+    <ProviderCard
+      provider="salesforce"
+      title="Salesforce"
+      form={form}
+      saved={settings.hasSecret}
+      typed={typed}
+      initiallyEnabled={settings.enabled}
+      keepField="keepStoredSalesforceSecret"
+      removeLabel="Remove saved credentials"
+      helpTitle="How to connect Salesforce"
+      help={
         <ol className="list-decimal space-y-1 pl-5 text-gray-800 dark:text-gray-200">
           <li>
             In Setup, create an external client app (or connected app) with OAuth on, the{' '}
@@ -257,7 +265,32 @@ export function SalesforceSettings({ settings }: { settings: SalesforceView }) {
           </li>
           <li>Copy the consumer key and secret and your My Domain URL here, and save.</li>
         </ol>
-      </TitledSection>
-    </>
+      }
+    >
+      <CredentialInput
+        field={fields.salesforceUrl}
+        label="My Domain URL"
+        type="url"
+        hint={{
+          id: 'crm-salesforce-url-hint',
+          text: 'From Setup, My Domain: the address your org signs in at.',
+        }}
+        placeholder="https://yourcompany.my.salesforce.com"
+      />
+      <CredentialInput field={fields.salesforceClientId} label="Consumer key" type="text" />
+      <CredentialInput
+        field={fields.salesforceClientSecret}
+        label="Consumer secret"
+        type="password"
+        hint={{
+          id: 'crm-salesforce-secret-hint',
+          text: 'Saving asks Salesforce for a token with these credentials. The secret is stored encrypted and never shown again.',
+        }}
+        placeholder={
+          settings.hasSecret ? `Saved secret ending in ${settings.secretLast4}` : undefined
+        }
+        onType={setTyped}
+      />
+    </ProviderCard>
   )
 }
