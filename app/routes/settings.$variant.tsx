@@ -1,14 +1,51 @@
-// Spec §2.6: the path picks the variant; /settings/role and any other path show the default,
-// the end-user variant, to every role (each also reaches its own through the sidebar and menu).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { endUserSettingsAction, loadEndUserSettings } from '#app/settings/settings-route.server'
+// Every settings screen (roles-teams-admin.md §2.6): /settings/{area} and the dashboards'
+// /dashboard/{area}/settings, which re-export this module. The path picks the screen
+// (app/settings/screens.ts); /settings/role and any other path show the default, the end-user
+// variant, to every role (each also reaches its own through the sidebar and menu).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { SignedInLayout } from '#app/components/layout/signed-in-layout'
+import {
+  AgencySettings,
+  EndUserSettings,
+  SuperAdminSettings,
+  TeamMemberSettings,
+} from '#app/components/settings/pages'
+import {
+  SettingsLoadError,
+  settingsHandle,
+  settingsShouldRevalidate,
+} from '#app/components/settings/settings-page'
+import { SETTINGS_TITLES, settingsAreaOfPath } from '#app/settings/screens'
+import { settingsAction, settingsLoader } from '#app/settings/settings-route.server'
 
-export { default, ErrorBoundary, handle, meta, shouldRevalidate } from './settings.end-user'
+export const meta: MetaFunction = ({ location }) => [
+  { title: SETTINGS_TITLES[settingsAreaOfPath(location.pathname) ?? 'end-user'] },
+]
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return await loadEndUserSettings(request, context, 'anyone')
+export const loader = ({ request, context }: LoaderFunctionArgs) => settingsLoader(request, context)
+
+export const action = ({ request, context }: ActionFunctionArgs) => settingsAction(request, context)
+
+function SettingsScreen() {
+  const data = useLoaderData<typeof loader>()
+  if (data.area === 'team-member') return <TeamMemberSettings {...data} />
+  if (data.area === 'agency') return <AgencySettings {...data} />
+  if (data.area === 'super-admin') {
+    const { area: _, ...settings } = data
+    return <SuperAdminSettings settings={settings} />
+  }
+  return <EndUserSettings {...data} />
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return endUserSettingsAction(request, context, 'anyone')
+export default function SettingsRoute() {
+  return (
+    <SignedInLayout>
+      <SettingsScreen />
+    </SignedInLayout>
+  )
 }
+
+export const handle = settingsHandle
+export const shouldRevalidate = settingsShouldRevalidate
+export const ErrorBoundary = SettingsLoadError

@@ -1,36 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
-import { SignedInLayout } from '#app/components/layout/signed-in-layout'
-import { SuperAdminSettings } from '#app/components/settings/pages'
-import {
-  SettingsLoadError,
-  settingsHandle,
-  settingsShouldRevalidate,
-} from '#app/components/settings/settings-page'
-import {
-  loadSuperAdminSettings,
-  superAdminSettingsAction,
-} from '#app/settings/settings-route.server'
-
-export const meta: MetaFunction = () => [{ title: 'System Settings' }]
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return await loadSuperAdminSettings(request, context)
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  return superAdminSettingsAction(request, context)
-}
-
-export default function Page() {
-  const data = useLoaderData<typeof loader>()
-  return (
-    <SignedInLayout>
-      <SuperAdminSettings settings={data} />
-    </SignedInLayout>
-  )
-}
-
-export const handle = settingsHandle
-export const shouldRevalidate = settingsShouldRevalidate
-export const ErrorBoundary = SettingsLoadError
+// The super-admin area's settings screen: one module renders every settings screen from its path.
+// biome-ignore format: a second path's re-export stays one line (docs/architecture.md)
+export { action, default, ErrorBoundary, handle, loader, meta, shouldRevalidate } from './settings.$variant'

@@ -61,6 +61,7 @@ import {
   TeamMemberSettingsSchema,
 } from '#app/validation/settings'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
+import { settingsAreaOfPath } from './screens'
 import { readAppearance, readPrivacy } from './user-preferences.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })
@@ -415,4 +416,30 @@ export async function superAdminSettingsAction(request: Request, context: AppLoa
     },
     redirectTo: postedUrl(request),
   })
+}
+
+// ── Every settings path: the area's screen, from the path ─────────────────────────────
+
+const areaOf = (request: Request) => settingsAreaOfPath(new URL(request.url).pathname)
+
+/**
+ * The settings of the path's area (settingsAreaOfPath), named by `area`; any other settings path
+ * loads the end user's for anyone signed in.
+ */
+export async function settingsLoader(request: Request, context: AppLoadContext) {
+  const area = areaOf(request)
+  if (area === 'team-member') return { ...(await loadTeamMemberSettings(request, context)), area }
+  if (area === 'agency') return { ...(await loadAgencySettings(request, context)), area }
+  if (area === 'super-admin') return { ...(await loadSuperAdminSettings(request, context)), area }
+  const settings = await loadEndUserSettings(request, context, area ? 'end-users' : 'anyone')
+  return { ...settings, area: 'end-user' as const }
+}
+
+/** The save of the path's area's settings, as settingsLoader picks them. */
+export async function settingsAction(request: Request, context: AppLoadContext) {
+  const area = areaOf(request)
+  if (area === 'team-member') return teamMemberSettingsAction(request, context)
+  if (area === 'agency') return agencySettingsAction(request, context)
+  if (area === 'super-admin') return superAdminSettingsAction(request, context)
+  return endUserSettingsAction(request, context, area ? 'end-users' : 'anyone')
 }
