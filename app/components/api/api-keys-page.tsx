@@ -1,6 +1,6 @@
 // The agency's API screen (issue 43 point 1, ADR 092): the base URL and the reference, the keys
 // (a new one shown once, with its scopes and optional expiry), each key's last use, Revoke.
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { BookOpen, KeyRound } from 'lucide-react'
 import type { ApiKeyView } from '#app/api/manage-api-keys.server'
@@ -11,9 +11,11 @@ import { CopyField } from '#app/components/ui/copy-field'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { ConfirmActions, ConfirmDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
+import type { IntentReply } from '#app/components/ui/intent-reply'
 import { Panel } from '#app/components/ui/panel'
 import { RowDialogButton } from '#app/components/ui/row-intent-form'
 import { StatusButton } from '#app/components/ui/status-button'
+import { utcTime } from '#app/components/ui/utc-time'
 import { type ApiResource, createApiKeyForm, revokeApiKeyForm } from '#app/validation/api'
 
 export type ApiKeysPageProps = {
@@ -22,17 +24,7 @@ export type ApiKeysPageProps = {
   resources: { resource: ApiResource; label: string }[]
 }
 
-type ActionData = {
-  intent?: string | null
-  error?: string | null
-  result?: SubmissionResult<string[]>
-  newKey?: { key: string; name: string }
-}
-
-const when = (iso: string | null) =>
-  iso
-    ? `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`
-    : '—'
+type ActionData = IntentReply & { newKey?: { key: string; name: string } }
 
 const STATE_LABEL: Record<ApiKeyView['state'], string> = {
   active: 'Active',
@@ -213,12 +205,12 @@ export function ApiKeysPage({ baseUrl, keys, resources }: ApiKeysPageProps) {
                   {STATE_LABEL[apiKey.state]}
                   {apiKey.expiresAt && apiKey.state === 'active' ? (
                     <span className="block text-xs text-gray-600 dark:text-gray-400">
-                      until {when(apiKey.expiresAt)}
+                      until {utcTime(apiKey.expiresAt)}
                     </span>
                   ) : null}
                 </td>
                 <td className={`${TD} hidden sm:table-cell`}>
-                  {when(apiKey.lastUsedAt)}
+                  {utcTime(apiKey.lastUsedAt)}
                   {apiKey.lastUsedIp ? (
                     <span className="block text-xs text-gray-600 dark:text-gray-400">
                       from {apiKey.lastUsedIp}

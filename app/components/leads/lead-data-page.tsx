@@ -5,6 +5,7 @@ import { Trash2 } from 'lucide-react'
 import { FormMessage } from '#app/components/forms'
 import { AuthCard } from '#app/components/layout/auth-card'
 import { StatusButton } from '#app/components/ui/status-button'
+import { utcTime } from '#app/components/ui/utc-time'
 
 export type StoredLead = {
   fullName: string
@@ -19,9 +20,6 @@ export type StoredLead = {
   consentVersion: number | null
   consentText: string | null
 }
-
-const when = (value: string | Date) =>
-  `${new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -73,7 +71,7 @@ export function LeadDataPage({ lead, error }: { lead: StoredLead; error?: string
             <Row label="Phone" value={lead.phoneNumber} />
             <Row label="Company" value={lead.company} />
             <Row label="Note" value={lead.note} />
-            <Row label="Shared on" value={when(lead.createdAt)} />
+            <Row label="Shared on" value={utcTime(lead.createdAt)} />
           </dl>
         </section>
         {lead.consentGivenAt && lead.consentVersion !== null ? (
@@ -83,7 +81,7 @@ export function LeadDataPage({ lead, error }: { lead: StoredLead; error?: string
             </h2>
             <dl>
               <Row label={`Text (version ${lead.consentVersion})`} value={lead.consentText ?? ''} />
-              <Row label="Given on" value={when(lead.consentGivenAt)} />
+              <Row label="Given on" value={utcTime(lead.consentGivenAt)} />
               <Row label="Page" value={lead.consentPage ?? ''} />
             </dl>
           </section>

@@ -1,8 +1,8 @@
 // The agency's Directory Sync screen (issue 42 point 2, ADR 089): the SCIM base URL, the tokens
 // (a new one shown once), the role new people get, and the provisioning log with each call's
 // request, changes and error. Agency admins only.
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { getFormProps } from '@conform-to/react'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { KeyRound, ScrollText } from 'lucide-react'
 import { ErrorList, FormField, FormMessage, FormSelect, useSchemaForm } from '#app/components/forms'
 import { PageHeader, TD } from '#app/components/people/people-ui'
@@ -10,10 +10,13 @@ import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { CopyField } from '#app/components/ui/copy-field'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { EmptyState } from '#app/components/ui/empty-state'
+import { LogEntry, LogFilter, LogList, LogPages } from '#app/components/ui/event-log'
+import type { IntentReply } from '#app/components/ui/intent-reply'
 import { Panel } from '#app/components/ui/panel'
 import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
 import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
+import { utcTime } from '#app/components/ui/utc-time'
 import type { ScimTokenView } from '#app/scim/scim-tokens.server'
 import {
   createTokenForm,
@@ -57,17 +60,7 @@ export type ScimPageProps = {
   }
 }
 
-type ActionData = {
-  intent?: string | null
-  error?: string | null
-  result?: SubmissionResult<string[]>
-  newToken?: { token: string; name: string }
-}
-
-const when = (iso: string | null) =>
-  iso
-    ? `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`
-    : '—'
+type ActionData = IntentReply & { newToken?: { token: string; name: string } }
 
 const STATE_LABEL: Record<ScimTokenView['state'], string> = {
   active: 'Active',
@@ -149,12 +142,12 @@ function TokensPanel({ tokens, graceChoices }: Pick<ScimPageProps, 'tokens' | 'g
                 {STATE_LABEL[token.state]}
                 {token.state === 'expiring' ? (
                   <span className="block text-xs text-gray-600 dark:text-gray-400">
-                    until {when(token.expiresAt)}
+                    until {utcTime(token.expiresAt)}
                   </span>
                 ) : null}
               </td>
               <td className={`${TD} hidden whitespace-nowrap sm:table-cell`}>
-                {when(token.lastUsedAt)}
+                {utcTime(token.lastUsedAt)}
               </td>
               <td className={TD}>
                 {token.state === 'active' || token.state === 'expiring' ? (
@@ -312,18 +305,14 @@ function LogPanel({ log }: Pick<ScimPageProps, 'log'>) {
       title="Provisioning log"
       description="Every call your identity provider made, newest first. Open a row to see what came, what changed and the error."
     >
-      <nav aria-label="Filter the log" className="flex flex-wrap gap-2">
-        {SCIM_LOG_STATUSES.map((status) => (
-          <Link
-            key={status}
-            to={logHref(status, 1)}
-            aria-current={log.status === status ? 'page' : undefined}
-            className="rounded-full border border-gray-300 px-3 py-1 text-sm aria-[current=page]:border-brand aria-[current=page]:font-semibold dark:border-gray-700"
-          >
-            {FILTER_LABEL[status]}
-          </Link>
-        ))}
-      </nav>
+      <LogFilter
+        links={SCIM_LOG_STATUSES.map((status) => ({
+          key: status,
+          label: FILTER_LABEL[status],
+          href: logHref(status, 1),
+          current: log.status === status,
+        }))}
+      />
       <div aria-busy={loading} className={loading ? 'opacity-60' : undefined}>
         {log.events.length === 0 ? (
           <EmptyState icon={ScrollText} title="No calls yet">
@@ -332,11 +321,12 @@ function LogPanel({ log }: Pick<ScimPageProps, 'log'>) {
               : `No ${FILTER_LABEL[log.status].toLowerCase()} calls.`}
           </EmptyState>
         ) : (
-          <ul className="flex flex-col divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
+          <LogList>
             {log.events.map((event) => (
-              <li key={event.id}>
-                <details className="group">
-                  <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand">
+              <LogEntry
+                key={event.id}
+                summary={
+                  <>
                     <span
                       className={
                         event.status >= 400
@@ -351,44 +341,28 @@ function LogPanel({ log }: Pick<ScimPageProps, 'log'>) {
                       {event.path}
                     </span>
                     <time dateTime={event.at} className="text-gray-600 dark:text-gray-400">
-                      {when(event.at)}
+                      {utcTime(event.at)}
                     </time>
-                  </summary>
-                  <div className="flex flex-col gap-3 px-4 pb-4 text-sm">
-                    <p className="text-gray-600 dark:text-gray-400">
-                      {event.token ? `Token: ${event.token}` : 'No accepted token'}
-                      {event.resourceType ? ` · ${event.resourceType}` : ''}
-                      {event.resourceId ? ` ${event.resourceId}` : ''}
-                    </p>
-                    {event.error ? <FormMessage>{event.error}</FormMessage> : null}
-                    <Detail title="What came" text={event.request} />
-                    <Detail title="What changed" text={event.changes} />
-                    {!event.request && !event.changes && !event.error ? (
-                      <p className="text-gray-600 dark:text-gray-400">A read: nothing changed.</p>
-                    ) : null}
-                  </div>
-                </details>
-              </li>
+                  </>
+                }
+              >
+                <p className="text-gray-600 dark:text-gray-400">
+                  {event.token ? `Token: ${event.token}` : 'No accepted token'}
+                  {event.resourceType ? ` · ${event.resourceType}` : ''}
+                  {event.resourceId ? ` ${event.resourceId}` : ''}
+                </p>
+                {event.error ? <FormMessage>{event.error}</FormMessage> : null}
+                <Detail title="What came" text={event.request} />
+                <Detail title="What changed" text={event.changes} />
+                {!event.request && !event.changes && !event.error ? (
+                  <p className="text-gray-600 dark:text-gray-400">A read: nothing changed.</p>
+                ) : null}
+              </LogEntry>
             ))}
-          </ul>
+          </LogList>
         )}
       </div>
-      {log.pages > 1 ? (
-        <nav
-          aria-label="Log pages"
-          className="flex flex-wrap items-center justify-between gap-2 text-sm"
-        >
-          {log.page > 1 ? <Link to={logHref(log.status, log.page - 1)}>← Newer</Link> : <span />}
-          <span>
-            Page {log.page} of {log.pages} ({log.total} calls)
-          </span>
-          {log.page < log.pages ? (
-            <Link to={logHref(log.status, log.page + 1)}>Older →</Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <LogPages log={log} noun="calls" hrefOf={(page) => logHref(log.status, page)} />
     </Panel>
   )
 }

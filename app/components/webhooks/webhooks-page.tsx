@@ -1,8 +1,8 @@
 // The agency's Webhooks screen (issue 43 point 3, ADR 093): endpoints subscribed to event types
 // (a new secret shown once, rotated with an overlap), and the delivery log with every attempt's
 // status, time, duration, response size and error, and "Resend". Agency admins only.
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { getFormProps } from '@conform-to/react'
+import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ScrollText, Webhook } from 'lucide-react'
 import { useState } from 'react'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
@@ -11,6 +11,8 @@ import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
+import { LogEntry, LogFilter, LogList, LogPages } from '#app/components/ui/event-log'
+import type { IntentReply } from '#app/components/ui/intent-reply'
 import { Panel } from '#app/components/ui/panel'
 import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
 import {
@@ -21,6 +23,7 @@ import {
 } from '#app/components/ui/row-intent-form'
 import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
+import { utcTime } from '#app/components/ui/utc-time'
 import {
   createEndpointForm,
   deleteEndpointForm,
@@ -66,17 +69,10 @@ export type WebhooksPageProps = {
   }
 }
 
-type ActionData = {
-  intent?: string | null
-  error?: string | null
-  result?: SubmissionResult<string[]>
-  newSecret?: { secret: string; url: string }
-}
+type ActionData = IntentReply & { newSecret?: { secret: string; url: string } }
 
-const when = (iso: string | null) =>
-  iso
-    ? `${new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' })} UTC`
-    : '—'
+// Deliveries and their attempts follow each other within seconds: the log shows them.
+const when = (iso: string | null) => utcTime(iso, 'medium')
 
 const hostOf = (url: string) => {
   try {
@@ -386,35 +382,29 @@ function LogPanel({ log, endpoints }: Pick<WebhooksPageProps, 'log' | 'endpoints
       description="Every message sent to your endpoints, newest first. Open one to see each attempt: its answer, how long it took, the size of the answer's body and the error."
     >
       {endpoints.length > 1 ? (
-        <nav aria-label="Filter the log" className="flex flex-wrap gap-2">
-          {[
+        <LogFilter
+          links={[
             { id: null, host: 'All endpoints' },
             ...endpoints.map((e) => ({ id: e.id, host: hostOf(e.url) })),
-          ].map((choice) => (
-            <Link
-              key={choice.id ?? 'all'}
-              to={logHref(choice.id, 1)}
-              aria-current={log.endpointId === choice.id ? 'page' : undefined}
-              className="rounded-full border border-gray-300 px-3 py-1 text-sm aria-[current=page]:border-brand aria-[current=page]:font-semibold dark:border-gray-700"
-            >
-              {choice.host}
-            </Link>
-          ))}
-        </nav>
+          ].map((choice) => ({
+            key: choice.id ?? 'all',
+            label: choice.host,
+            href: logHref(choice.id, 1),
+            current: log.endpointId === choice.id,
+          }))}
+        />
       ) : null}
       {log.deliveries.length === 0 ? (
         <EmptyState icon={ScrollText} title="No deliveries yet">
           Messages appear here as soon as an event your endpoints subscribe to happens.
         </EmptyState>
       ) : (
-        <ul
-          aria-label="Deliveries"
-          className="flex flex-col divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800"
-        >
+        <LogList label="Deliveries">
           {log.deliveries.map((delivery) => (
-            <li key={delivery.id}>
-              <details className="group">
-                <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand">
+            <LogEntry
+              key={delivery.id}
+              summary={
+                <>
                   <span className={STATUS_CLASS[delivery.status]}>
                     {STATUS_LABEL[delivery.status]}
                   </span>
@@ -429,64 +419,44 @@ function LogPanel({ log, endpoints }: Pick<WebhooksPageProps, 'log' | 'endpoints
                   <time dateTime={delivery.createdAt} className="text-gray-600 dark:text-gray-400">
                     {when(delivery.createdAt)}
                   </time>
-                </summary>
-                <div className="flex flex-col gap-3 px-4 pb-4 text-sm">
-                  {delivery.status === 'pending' && delivery.nextAttemptAt ? (
-                    <p>Next attempt {when(delivery.nextAttemptAt)}</p>
-                  ) : null}
-                  <DataTable
-                    columns={[
-                      { label: 'Attempted' },
-                      { label: 'Answer' },
-                      { label: 'Took' },
-                      { label: 'Body' },
-                      { label: 'Error' },
-                    ]}
-                  >
-                    {delivery.attempts.map((attempt) => (
-                      <tr key={attempt.id}>
-                        <td className={`${TD} whitespace-nowrap`}>
-                          {when(attempt.at)}
-                          {attempt.manual ? ' (resent)' : ''}
-                        </td>
-                        <td className={`${TD} font-mono`}>{attempt.statusCode ?? '—'}</td>
-                        <td className={`${TD} whitespace-nowrap`}>{attempt.durationMs} ms</td>
-                        <td className={`${TD} whitespace-nowrap`}>
-                          {attempt.responseBytes === null ? '—' : `${attempt.responseBytes} B`}
-                        </td>
-                        <td className={`${TD} [overflow-wrap:anywhere]`}>{attempt.error ?? '—'}</td>
-                      </tr>
-                    ))}
-                  </DataTable>
-                  <div>
-                    <ResendButton delivery={delivery} />
-                  </div>
-                </div>
-              </details>
-            </li>
+                </>
+              }
+            >
+              {delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                <p>Next attempt {when(delivery.nextAttemptAt)}</p>
+              ) : null}
+              <DataTable
+                columns={[
+                  { label: 'Attempted' },
+                  { label: 'Answer' },
+                  { label: 'Took' },
+                  { label: 'Body' },
+                  { label: 'Error' },
+                ]}
+              >
+                {delivery.attempts.map((attempt) => (
+                  <tr key={attempt.id}>
+                    <td className={`${TD} whitespace-nowrap`}>
+                      {when(attempt.at)}
+                      {attempt.manual ? ' (resent)' : ''}
+                    </td>
+                    <td className={`${TD} font-mono`}>{attempt.statusCode ?? '—'}</td>
+                    <td className={`${TD} whitespace-nowrap`}>{attempt.durationMs} ms</td>
+                    <td className={`${TD} whitespace-nowrap`}>
+                      {attempt.responseBytes === null ? '—' : `${attempt.responseBytes} B`}
+                    </td>
+                    <td className={`${TD} [overflow-wrap:anywhere]`}>{attempt.error ?? '—'}</td>
+                  </tr>
+                ))}
+              </DataTable>
+              <div>
+                <ResendButton delivery={delivery} />
+              </div>
+            </LogEntry>
           ))}
-        </ul>
+        </LogList>
       )}
-      {log.pages > 1 ? (
-        <nav
-          aria-label="Log pages"
-          className="flex flex-wrap items-center justify-between gap-2 text-sm"
-        >
-          {log.page > 1 ? (
-            <Link to={logHref(log.endpointId, log.page - 1)}>← Newer</Link>
-          ) : (
-            <span />
-          )}
-          <span>
-            Page {log.page} of {log.pages} ({log.total} deliveries)
-          </span>
-          {log.page < log.pages ? (
-            <Link to={logHref(log.endpointId, log.page + 1)}>Older →</Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <LogPages log={log} noun="deliveries" hrefOf={(page) => logHref(log.endpointId, page)} />
     </Panel>
   )
 }
