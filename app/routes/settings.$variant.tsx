@@ -1,6 +1,6 @@
 // Every settings screen (roles-teams-admin.md §2.6): /settings/{area} and the dashboards'
 // /dashboard/{area}/settings, which re-export this module. The path picks the screen
-// (app/settings/screens.ts); /settings/role and any other path show the default, the end-user
+// (app/settings/settings-areas.ts); /settings/role and any other path show the default, the end-user
 // variant, to every role (each also reaches its own through the sidebar and menu).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
@@ -16,7 +16,7 @@ import {
   settingsHandle,
   settingsShouldRevalidate,
 } from '#app/components/settings/settings-page'
-import { SETTINGS_TITLES, settingsAreaOfPath } from '#app/settings/screens'
+import { SETTINGS_TITLES, settingsAreaOfPath } from '#app/settings/settings-areas'
 import { settingsAction, settingsLoader } from '#app/settings/settings-route.server'
 
 export const meta: MetaFunction = ({ location }) => [

@@ -61,7 +61,7 @@ import {
   TeamMemberSettingsSchema,
 } from '#app/validation/settings'
 import { type Transaction, withDatabase, withTenant } from '#drizzle/db.server'
-import { settingsAreaOfPath } from './screens'
+import { settingsAreaOfPath } from './settings-areas'
 import { readAppearance, readPrivacy } from './user-preferences.server'
 
 const FORBIDDEN = () => new Response('Forbidden', { status: 403, statusText: 'Forbidden' })

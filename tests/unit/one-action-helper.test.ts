@@ -66,13 +66,26 @@ function usesHelper(code: string, body: string) {
     const path = from && resolve(from)
     if (!path) continue
     const module = source(path)
-    const start = module.search(new RegExp(`^export async function ${name}\\b`, 'm'))
-    if (start < 0) continue
-    const rest = module.slice(start)
-    const end = rest.search(/\n\}\n/)
-    if (HELPER_CALL.test(end < 0 ? rest : rest.slice(0, end))) return true
+    const called = functionBody(module, `export async function ${name}`)
+    if (called === null) continue
+    if (HELPER_CALL.test(called)) return true
+    // A dispatcher (settingsAction picks the path's area) answers through the functions of its
+    // own module that it calls.
+    for (const [, local] of called.matchAll(/\b(\w+)\(/g)) {
+      const body = functionBody(module, `(?:export )?async function ${local}`)
+      if (body !== null && HELPER_CALL.test(body)) return true
+    }
   }
   return false
+}
+
+/** The text of a module's function from its header to its closing brace, or null. */
+function functionBody(module: string, header: string) {
+  const start = module.search(new RegExp(`^${header}\\b`, 'm'))
+  if (start < 0) return null
+  const rest = module.slice(start)
+  const end = rest.search(/\n\}\n/)
+  return end < 0 ? rest : rest.slice(0, end)
 }
 
 const routes = readdirSync(DIR)
