@@ -122,3 +122,25 @@ export function crmMessage(text: unknown, fallback: string) {
   const oneLine = text.replace(/\s+/g, ' ').trim()
   return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine
 }
+
+/**
+ * A call on a record the CRM may have deleted since: `{ answer }` when it went through, `null`
+ * when the CRM has no such record, so that an update can fall back to a create and a delete of
+ * a record already gone counts as done.
+ */
+export async function unlessGone<T>(call: () => Promise<T>): Promise<{ answer: T } | null> {
+  try {
+    return { answer: await call() }
+  } catch (error) {
+    if (error instanceof CrmNotFoundError) return null
+    throw error
+  }
+}
+
+/** The id the CRM gave the record it saved; without one, the save cannot be trusted. */
+export function savedId(id: unknown, what: string, record: string): string {
+  if (typeof id !== 'string' || !id) {
+    throw new CrmUnavailableError(`${what} did not return the ${record} it saved`)
+  }
+  return id
+}

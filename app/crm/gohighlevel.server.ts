@@ -6,6 +6,8 @@ import {
   CrmKeyRejectedError,
   CrmNotFoundError,
   CrmUnavailableError,
+  savedId,
+  unlessGone,
   withinCrmDeadline,
 } from './crm-call.server'
 
@@ -102,11 +104,7 @@ export async function upsertContact(
   const answer = (await call(apiKey, 'POST', 'contacts/upsert', body)) as {
     contact?: { id?: unknown }
   }
-  const id = answer?.contact?.id
-  if (typeof id !== 'string' || !id) {
-    throw new CrmUnavailableError('the CRM did not return the contact it saved')
-  }
-  return id
+  return savedId(answer?.contact?.id, 'the CRM', 'contact')
 }
 
 /**
@@ -114,9 +112,5 @@ export async function upsertContact(
  * the CRM no longer has is as good as deleted.
  */
 export async function deleteContact({ apiKey }: CrmAccount, crmContactId: string) {
-  try {
-    await call(apiKey, 'DELETE', `contacts/${encodeURIComponent(crmContactId)}`)
-  } catch (error) {
-    if (!(error instanceof CrmNotFoundError)) throw error
-  }
+  await unlessGone(() => call(apiKey, 'DELETE', `contacts/${encodeURIComponent(crmContactId)}`))
 }

@@ -6,10 +6,11 @@ import { getEnv } from '#app/env.server'
 import {
   bodyOfCrmAnswer,
   CrmKeyRejectedError,
-  CrmNotFoundError,
   CrmUnavailableError,
   crmMessage,
   exchangeJsonWithCrm,
+  savedId,
+  unlessGone,
 } from './crm-call.server'
 
 /** HubSpot's association type for a note on a contact (HUBSPOT_DEFINED, note_to_contact). */
@@ -46,13 +47,12 @@ export async function checkHubspotToken(token: string) {
   await call(token, 'GET', '/crm/v3/objects/contacts?limit=1')
 }
 
-const idOf = (record: unknown) => {
-  const id = record && typeof record === 'object' && 'id' in record ? record.id : undefined
-  if (typeof id !== 'string' || !id) {
-    throw new CrmUnavailableError('HubSpot did not return the contact it saved')
-  }
-  return id
-}
+const idOf = (record: unknown) =>
+  savedId(
+    record && typeof record === 'object' && 'id' in record ? record.id : undefined,
+    'HubSpot',
+    'contact',
+  )
 
 /**
  * Creates or updates the contact. With an email, the batch upsert keyed by email (one contact
@@ -71,17 +71,14 @@ export async function upsertHubspotContact(
     })) as { results?: unknown[] }
     return idOf(answer?.results?.[0])
   }
-  if (knownId) {
-    try {
-      return idOf(
-        await call(token, 'PATCH', `/crm/v3/objects/contacts/${encodeURIComponent(knownId)}`, {
+  const updated = knownId
+    ? await unlessGone(() =>
+        call(token, 'PATCH', `/crm/v3/objects/contacts/${encodeURIComponent(knownId)}`, {
           properties,
         }),
       )
-    } catch (error) {
-      if (!(error instanceof CrmNotFoundError)) throw error
-    }
-  }
+    : null
+  if (updated) return idOf(updated.answer)
   return idOf(await call(token, 'POST', '/crm/v3/objects/contacts', { properties }))
 }
 
@@ -112,9 +109,7 @@ export async function addHubspotNote(token: string, contactId: string, body: str
 
 /** Deletes (archives) the contact; one HubSpot no longer has is as good as deleted. */
 export async function deleteHubspotContact(token: string, contactId: string) {
-  try {
-    await call(token, 'DELETE', `/crm/v3/objects/contacts/${encodeURIComponent(contactId)}`)
-  } catch (error) {
-    if (!(error instanceof CrmNotFoundError)) throw error
-  }
+  await unlessGone(() =>
+    call(token, 'DELETE', `/crm/v3/objects/contacts/${encodeURIComponent(contactId)}`),
+  )
 }

@@ -8,11 +8,12 @@ import { getEnv } from '#app/env.server'
 import {
   bodyOfCrmAnswer,
   CrmKeyRejectedError,
-  CrmNotFoundError,
   CrmUnavailableError,
   crmMessage,
   exchangeJsonWithCrm,
   exchangeWithCrm,
+  savedId,
+  unlessGone,
 } from './crm-call.server'
 
 export const SALESFORCE_API_VERSION = 'v62.0'
@@ -201,31 +202,23 @@ export async function saveSalesforceLead(
       const existing = found?.records?.[0]?.Id
       id = typeof existing === 'string' && existing ? existing : null
     }
-    if (id) {
-      try {
-        await rest(token, 'PATCH', `sobjects/Lead/${encodeURIComponent(id)}`, lead)
-        return id
-      } catch (error) {
-        // Deleted in Salesforce since: a new one.
-        if (!(error instanceof CrmNotFoundError)) throw error
-      }
+    // Deleted in Salesforce since: a new one.
+    if (
+      id &&
+      (await unlessGone(() =>
+        rest(token, 'PATCH', `sobjects/Lead/${encodeURIComponent(id)}`, lead),
+      ))
+    ) {
+      return id
     }
     const created = await rest(token, 'POST', 'sobjects/Lead', lead)
-    const newId = field(created, 'id')
-    if (typeof newId !== 'string' || !newId) {
-      throw new CrmUnavailableError('Salesforce did not return the lead it saved')
-    }
-    return newId
+    return savedId(field(created, 'id'), 'Salesforce', 'lead')
   })
 }
 
 /** Deletes the lead; one Salesforce no longer has is as good as deleted. */
 export async function deleteSalesforceLead(account: SalesforceAccount, leadId: string) {
   await withToken(account, async (token) => {
-    try {
-      await rest(token, 'DELETE', `sobjects/Lead/${encodeURIComponent(leadId)}`)
-    } catch (error) {
-      if (!(error instanceof CrmNotFoundError)) throw error
-    }
+    await unlessGone(() => rest(token, 'DELETE', `sobjects/Lead/${encodeURIComponent(leadId)}`))
   })
 }
