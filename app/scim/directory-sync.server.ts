@@ -93,7 +93,11 @@ function parseOrRefuse<T>(
   throw new ScimRefusal('invalid', `${where}: ${issue?.message ?? 'not valid'}`, 'invalidValue')
 }
 
-const notFound = (id: string) => new ScimRefusal('not_found', `Resource ${id} not found`)
+/** The resource asked for by id, or SCIM's 404 when the organization has none by that id. */
+function found<Row>(id: string, row: Row | undefined): Row {
+  if (!row) throw new ScimRefusal('not_found', `Resource ${id} not found`)
+  return row
+}
 
 /** A resource as SCIM answers it: an attribute without a value is left out, not sent as null. */
 const scimResource = (resource: object) =>
@@ -112,6 +116,22 @@ function resourceMeta(
     location: `${baseUrl}/${resourceType}s/${row.id}`,
   }
 }
+
+/** What a list of each resource may filter on (its one `eq` filter), and how it counts and reads. */
+const LISTS = {
+  User: {
+    type: 'User',
+    filterOn: ['userName', 'externalId', 'id'],
+    count: countDirectoryUsers,
+    list: listDirectoryUsers,
+  },
+  Group: {
+    type: 'Group',
+    filterOn: ['displayName', 'externalId', 'id'],
+    count: countDirectoryTeams,
+    list: listDirectoryTeams,
+  },
+} as const
 
 /**
  * A list of a resource (RFC 7644 §3.4.2): the rows the one `eq` filter it allows finds, the page
@@ -264,23 +284,11 @@ export function toScimUser(user: User, baseUrl: string) {
 }
 
 async function findUserOrThrow(call: ScimCall, id: string) {
-  const [user] = await findDirectoryUsers(call.tx, call.organizationId, { ids: [id] })
-  if (!user) throw notFound(id)
-  return user
+  return found(id, (await findDirectoryUsers(call.tx, call.organizationId, { ids: [id] }))[0])
 }
 
 export function listUsers(call: ScimCall, url: URL): Promise<ScimOutcome> {
-  return listOutcome(
-    call,
-    url,
-    {
-      type: 'User',
-      filterOn: ['userName', 'externalId', 'id'],
-      count: countDirectoryUsers,
-      list: listDirectoryUsers,
-    },
-    (row) => toScimUser(row, call.baseUrl),
-  )
+  return listOutcome(call, url, LISTS.User, (row) => toScimUser(row, call.baseUrl))
 }
 
 export async function getUser(call: ScimCall, id: string): Promise<ScimOutcome> {
@@ -288,18 +296,31 @@ export async function getUser(call: ScimCall, id: string): Promise<ScimOutcome> 
   return { status: 200, resourceType: 'User', resourceId: id, body: toScimUser(user, call.baseUrl) }
 }
 
-async function assertExternalIdFree(call: ScimCall, externalId: string | null, self?: string) {
-  if (!externalId) return
-  const [other] = await findDirectoryUsers(call.tx, call.organizationId, {
-    externalIds: [externalId],
-  })
-  if (other && other.id !== self) {
+/**
+ * An externalId names one resource of its kind in the organization: held by another (not the one
+ * being saved, `self`), it is SCIM's uniqueness conflict.
+ */
+function refuseIfHeld(
+  externalId: string,
+  holder: { id: string } | undefined,
+  self: string | undefined,
+  kind: 'user' | 'group',
+) {
+  if (holder && holder.id !== self) {
     throw new ScimRefusal(
       'conflict',
-      `externalId "${externalId}" belongs to another user`,
+      `externalId "${externalId}" belongs to another ${kind}`,
       'uniqueness',
     )
   }
+}
+
+async function assertExternalIdFree(call: ScimCall, externalId: string | null, self?: string) {
+  if (!externalId) return
+  const [holder] = await findDirectoryUsers(call.tx, call.organizationId, {
+    externalIds: [externalId],
+  })
+  refuseIfHeld(externalId, holder, self, 'user')
 }
 
 const audit = (
@@ -534,22 +555,12 @@ const excludesMembers = (url: URL) =>
     .some((name) => name.trim().toLowerCase() === 'members')
 
 async function findTeamOrThrow(call: ScimCall, id: string) {
-  const team = await findDirectoryTeam(call.tx, call.organizationId, id, { lock: true })
-  if (!team) throw notFound(id)
-  return team
+  return found(id, await findDirectoryTeam(call.tx, call.organizationId, id, { lock: true }))
 }
 
 export function listGroups(call: ScimCall, url: URL): Promise<ScimOutcome> {
-  return listOutcome(
-    call,
-    url,
-    {
-      type: 'Group',
-      filterOn: ['displayName', 'externalId', 'id'],
-      count: countDirectoryTeams,
-      list: listDirectoryTeams,
-    },
-    (team) => toScimGroup(call, team, !excludesMembers(url)),
+  return listOutcome(call, url, LISTS.Group, (team) =>
+    toScimGroup(call, team, !excludesMembers(url)),
   )
 }
 
@@ -565,19 +576,13 @@ export async function getGroup(call: ScimCall, id: string, url: URL): Promise<Sc
 
 async function assertGroupExternalIdFree(call: ScimCall, externalId: string | null, self?: string) {
   if (!externalId) return
-  const [other] = await listDirectoryTeams(
+  const [holder] = await listDirectoryTeams(
     call.tx,
     call.organizationId,
     { attribute: 'externalId', value: externalId },
     { offset: 0, limit: 1 },
   )
-  if (other && other.id !== self) {
-    throw new ScimRefusal(
-      'conflict',
-      `externalId "${externalId}" belongs to another group`,
-      'uniqueness',
-    )
-  }
+  refuseIfHeld(externalId, holder, self, 'group')
 }
 
 /** Makes the team's members exactly `wanted` (user ids); members the directory does not know are left out and reported. */
@@ -642,38 +647,43 @@ async function writeGroup(call: ScimCall, team: Team, input: ScimGroupInput, mem
   return all
 }
 
-export async function replaceGroup(
+/**
+ * PUT and PATCH alike: the group, the input the request makes of it (and whether it speaks of
+ * members), written, then answered as the group now is.
+ */
+async function updateGroup(
   call: ScimCall,
   id: string,
-  body: unknown,
   url: URL,
+  inputOf: (team: Team) => Promise<{ input: ScimGroupInput; members: boolean }>,
 ): Promise<ScimOutcome> {
   const team = await findTeamOrThrow(call, id)
-  const input = parseOrRefuse(scimGroupInput, body)
-  const changes = await writeGroup(call, team, input, true)
+  const { input, members } = await inputOf(team)
+  const changes = await writeGroup(call, team, input, members)
   return groupAnswer(call, id, url, changes)
 }
 
-export async function patchGroup(
-  call: ScimCall,
-  id: string,
-  body: unknown,
-  url: URL,
-): Promise<ScimOutcome> {
-  const team = await findTeamOrThrow(call, id)
-  const { Operations } = parseOrRefuse(scimPatchRequest, body)
-  const touchesMembers = Operations.some(
-    (operation) =>
-      (operation.path ?? '').toLowerCase().startsWith('members') ||
-      (!operation.path &&
-        typeof operation.value === 'object' &&
-        operation.value !== null &&
-        Object.keys(operation.value).some((key) => key.toLowerCase() === 'members')),
-  )
-  const patched = applyPatch(await toScimGroup(call, team, touchesMembers), Operations)
-  const input = parseOrRefuse(scimGroupInput, patched)
-  const changes = await writeGroup(call, team, input, touchesMembers)
-  return groupAnswer(call, id, url, changes)
+export function replaceGroup(call: ScimCall, id: string, body: unknown, url: URL) {
+  return updateGroup(call, id, url, async () => ({
+    input: parseOrRefuse(scimGroupInput, body),
+    members: true,
+  }))
+}
+
+export function patchGroup(call: ScimCall, id: string, body: unknown, url: URL) {
+  return updateGroup(call, id, url, async (team) => {
+    const { Operations } = parseOrRefuse(scimPatchRequest, body)
+    const members = Operations.some(
+      (operation) =>
+        (operation.path ?? '').toLowerCase().startsWith('members') ||
+        (!operation.path &&
+          typeof operation.value === 'object' &&
+          operation.value !== null &&
+          Object.keys(operation.value).some((key) => key.toLowerCase() === 'members')),
+    )
+    const patched = applyPatch(await toScimGroup(call, team, members), Operations)
+    return { input: parseOrRefuse(scimGroupInput, patched), members }
+  })
 }
 
 async function groupAnswer(call: ScimCall, id: string, url: URL, changes: Record<string, unknown>) {
