@@ -141,6 +141,29 @@ test('a token made once drives SCIM calls the log shows', async ({ browser }) =>
   await expectAccessible(page, 'Directory Sync: rotate dialog at 375 px')
   await page.keyboard.press('Escape')
   await expect(page.getByRole('dialog')).toHaveCount(0)
+
+  // Rotated, a new token is shown once and the old one keeps working through the overlap;
+  // revoked, the old one is refused at once.
+  await page.getByRole('button', { name: 'Rotate Microsoft Entra' }).click()
+  await page
+    .getByRole('dialog', { name: 'Rotate Microsoft Entra' })
+    .getByRole('button', { name: 'Rotate token' })
+    .click()
+  const rotated = page.getByLabel('Secret token')
+  await expect(rotated).toHaveValue(/^bcscim_/)
+  expect(await rotated.inputValue()).not.toBe(token)
+  expect((await call('GET', '/Users?count=1')).status).toBe(200)
+  await page
+    .getByRole('row')
+    .filter({ hasText: 'Working until its overlap ends' })
+    .getByRole('button', { name: 'Revoke Microsoft Entra' })
+    .click()
+  await page
+    .getByRole('alertdialog', { name: 'Revoke Microsoft Entra?' })
+    .getByRole('button', { name: 'Revoke token' })
+    .click()
+  await expect(page.getByRole('cell', { name: 'Revoked', exact: true })).toBeVisible()
+  expect((await call('GET', '/Users?count=1')).status).toBe(401)
   await context.close()
 })
 

@@ -115,6 +115,35 @@ test('a lead reaches a subscribed receiver signed; two failures are retried and 
     await expect(deliveries.getByRole('cell', { name: '204', exact: true })).toHaveCount(1)
     await expect(deliveries.getByRole('cell', { name: 'Answered 500' })).toHaveCount(2)
     await expectAccessible(page, 'Webhooks with an opened delivery')
+
+    // Each row's forms: the delivery sent again, the endpoint edited, its secret rotated (the
+    // new one shown once), then the endpoint deleted.
+    await deliveries.getByRole('button', { name: 'Resend' }).click()
+    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(4)
+    const host = new URL(receiver.url).host
+    await page.getByRole('button', { name: `Edit ${host}` }).click()
+    const edit = page.getByRole('dialog', { name: `Edit ${host}` })
+    // Refused, the dialog stays open with the message beside the field; saved, it closes.
+    await edit.getByLabel('Description (optional)').fill('x'.repeat(201))
+    await edit.getByRole('button', { name: 'Save endpoint' }).click()
+    await expect(edit.getByText('Please keep the description under 200 characters')).toBeVisible()
+    await edit.getByLabel('Description (optional)').fill('Leads to the CRM')
+    await edit.getByRole('button', { name: 'Save endpoint' }).click()
+    await expect(edit).toHaveCount(0)
+    await expect(page.getByRole('cell', { name: /Leads to the CRM/ })).toBeVisible()
+    await page.getByRole('button', { name: `Rotate secret of ${host}` }).click()
+    await page
+      .getByRole('dialog', { name: `Rotate the secret of ${host}` })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click()
+    await expect(secretField).toHaveValue(/^whsec_/)
+    expect(await secretField.inputValue()).not.toBe(secret)
+    await page.getByRole('button', { name: `Delete ${host}` }).click()
+    await page
+      .getByRole('alertdialog', { name: `Delete ${host}?` })
+      .getByRole('button', { name: 'Delete endpoint' })
+      .click()
+    await expect(page.getByRole('heading', { name: 'No endpoints yet' })).toBeVisible()
     await context.close()
   } finally {
     await receiver.close()

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { useActionData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
+import type { RowIntent } from './row-intent-form'
 
 export type TeamActionData = {
   intent?: string | null
@@ -15,12 +16,21 @@ export type TeamActionData = {
  * The refusal is decided when it arrives, not when the navigation ends: React Router shows the
  * action's data while it still revalidates, so a person can read the refusal and close the
  * dialog before the navigation is idle, and the end of it must not open the dialog again.
+ *
+ * On a table whose rows each have the dialog (`row`), only the row whose form was sent follows
+ * its answer: the others stay as they are.
  */
-export function useIntentDialog(intent: string, fields: readonly string[] = []) {
+export function useIntentDialog(
+  intent: string,
+  fields: readonly string[] = [],
+  row?: Pick<RowIntent, 'rowKey' | 'rowId'>,
+) {
   const [open, setOpen] = useState(false)
   const actionData = useActionData<TeamActionData>()
   const navigation = useNavigation()
-  const submittedHere = navigation.formData?.get('intent') === intent
+  const submittedHere =
+    navigation.formData?.get('intent') === intent &&
+    (!row || navigation.formData?.get(row.rowKey) === row.rowId)
   const inFlight = useRef(false)
   const refused = actionData?.intent === intent ? actionData : null
   // The refusal already answered (or there before this dialog was mounted).

@@ -4,25 +4,19 @@
 import { getFormProps } from '@conform-to/react'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { ScrollText, Webhook } from 'lucide-react'
-import { useState } from 'react'
 import { ErrorList, FormField, FormMessage, useSchemaForm } from '#app/components/forms'
 import { PageHeader, TD } from '#app/components/people/people-ui'
-import { ConfirmRowDialog } from '#app/components/ui/confirm-row-dialog'
 import { actionsColumn, DataTable, TABLE_FRAME } from '#app/components/ui/data-table'
 import { DialogActions, FormDialog } from '#app/components/ui/dialog'
 import { EmptyState } from '#app/components/ui/empty-state'
 import { LogEntry, LogFilter, LogList, LogPages } from '#app/components/ui/event-log'
 import type { IntentReply } from '#app/components/ui/intent-reply'
 import { Panel } from '#app/components/ui/panel'
-import { RotateWithOverlapDialog } from '#app/components/ui/rotate-with-overlap-dialog'
-import {
-  RowDialogButton,
-  RowIntentInputs,
-  rowDefaults,
-  useRowPending,
-} from '#app/components/ui/row-intent-form'
+import { ConfirmRowDialog, RotateWithOverlapDialog } from '#app/components/ui/row-dialogs'
+import { RowForm, rowDialogFrame, useRowForm } from '#app/components/ui/row-intent-form'
 import { SecretShownOnce } from '#app/components/ui/secret-shown-once'
 import { StatusButton } from '#app/components/ui/status-button'
+import { useIntentDialog } from '#app/components/ui/use-intent-dialog'
 import { utcTime } from '#app/components/ui/utc-time'
 import {
   createEndpointForm,
@@ -167,63 +161,52 @@ function EditDialog({
   endpoint: WebhookEndpointView
   eventChoices: Choice[]
 }) {
-  const [open, setOpen] = useState(false)
-  const actionData = useActionData<ActionData>()
-  const navigation = useNavigation()
-  const [form, fields] = useSchemaForm(editEndpointForm, {
+  const row = { intent: 'edit-endpoint', rowKey: 'endpointId', rowId: endpoint.id }
+  // Saved, the dialog closes; refused, it stays open with the messages beside the fields.
+  const dialog = useIntentDialog(row.intent, ['url', 'description', 'eventTypes'], row)
+  const { form, fields } = useRowForm(editEndpointForm, row, {
     id: `edit-${endpoint.id}`,
-    lastResult: actionData?.intent === 'edit-endpoint' && open ? actionData.result : null,
-    defaultValue: {
-      intent: 'edit-endpoint',
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      description: endpoint.description,
-    },
+    lastResult: dialog.open ? dialog.lastResult : null,
+    others: { url: endpoint.url, description: endpoint.description },
   })
-  const pending =
-    navigation.formData?.get('intent') === 'edit-endpoint' &&
-    navigation.formData?.get('endpointId') === endpoint.id
+  const host = hostOf(endpoint.url)
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={
-        <RowDialogButton variant="secondary" srText={hostOf(endpoint.url)}>
-          Edit
-        </RowDialogButton>
-      }
-      title={`Edit ${hostOf(endpoint.url)}`}
-      description="Its secret stays the same."
+      open={dialog.open}
+      onOpenChange={dialog.setOpen}
+      {...rowDialogFrame(
+        {
+          triggerText: 'Edit',
+          triggerSrText: host,
+          title: `Edit ${host}`,
+          description: 'Its secret stays the same.',
+        },
+        'secondary',
+      )}
     >
-      <Form method="POST" className="flex flex-col gap-4" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="edit-endpoint" />
-        <input type="hidden" name="endpointId" value={endpoint.id} />
+      <RowForm row={row} form={form} className="flex flex-col gap-4">
         <EndpointFieldset
           fields={fields as unknown as EndpointFields}
           eventChoices={eventChoices}
           checked={endpoint.eventTypes}
           idPrefix={`edit-${endpoint.id}`}
         />
-        <DialogActions pending={pending} label="Save endpoint" />
-      </Form>
+        {dialog.formError ? <FormMessage>{dialog.formError}</FormMessage> : null}
+        <DialogActions pending={dialog.pending} label="Save endpoint" />
+      </RowForm>
     </FormDialog>
   )
 }
 
 function EnableButton({ endpoint }: { endpoint: WebhookEndpointView }) {
   const row = { intent: 'enable-endpoint', rowKey: 'endpointId', rowId: endpoint.id }
-  const pending = useRowPending(row)
-  const [form] = useSchemaForm(enableEndpointForm, {
-    id: `enable-${endpoint.id}`,
-    defaultValue: rowDefaults(row),
-  })
+  const { pending, form } = useRowForm(enableEndpointForm, row, { id: `enable-${endpoint.id}` })
   return (
-    <Form method="POST" {...getFormProps(form)}>
-      <RowIntentInputs {...row} />
+    <RowForm row={row} form={form}>
       <StatusButton pending={pending} pendingText="Turning on…" size="sm">
         Turn on<span className="sr-only"> {hostOf(endpoint.url)}</span>
       </StatusButton>
-    </Form>
+    </RowForm>
   )
 }
 
@@ -356,18 +339,13 @@ const STATUS_CLASS: Record<Delivery['status'], string> = {
 
 function ResendButton({ delivery }: { delivery: Delivery }) {
   const row = { intent: 'resend', rowKey: 'deliveryId', rowId: delivery.id }
-  const pending = useRowPending(row)
-  const [form] = useSchemaForm(resendDeliveryForm, {
-    id: `resend-${delivery.id}`,
-    defaultValue: rowDefaults(row),
-  })
+  const { pending, form } = useRowForm(resendDeliveryForm, row, { id: `resend-${delivery.id}` })
   return (
-    <Form method="POST" {...getFormProps(form)}>
-      <RowIntentInputs {...row} />
+    <RowForm row={row} form={form}>
       <StatusButton pending={pending} pendingText="Resending…" size="sm" variant="secondary">
         Resend
       </StatusButton>
-    </Form>
+    </RowForm>
   )
 }
 
