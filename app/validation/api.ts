@@ -2,6 +2,7 @@
 // request and answer of /api/v1. The same schemas validate the requests (app/api/) and make the
 // OpenAPI document (app/api/openapi.server.ts, through zod's `.meta()`), so the two cannot differ.
 import { z } from 'zod'
+import { CONTACT_NOTE_MAX_LENGTH } from './contact-fields'
 import { WEBHOOK_EVENT_TYPES } from './webhooks'
 
 export const API_RESOURCES = ['cards', 'contacts', 'users', 'teams', 'webhooks'] as const
@@ -226,7 +227,7 @@ export const ContactCreateSchema = z
     phone_number: text(50).optional(),
     company: text(200).optional(),
     job_title: text(200).optional(),
-    note: text(2000).optional(),
+    note: text(CONTACT_NOTE_MAX_LENGTH).optional(),
   })
   .strict()
   .meta({ id: 'ContactCreate' })

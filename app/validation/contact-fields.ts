@@ -2,7 +2,7 @@
 // offline): one home for their rules and messages, so the two forms cannot drift apart.
 import { z } from 'zod'
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { isSingleLine, SINGLE_LINE_MESSAGE, singleLineText } from './text'
+import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
 
 export const ENTER_CONTACT_NAME = "Please enter the person's name"
 const ENTER_EMAIL = 'Please enter a valid email address'
@@ -57,3 +57,11 @@ export function contactPerson(contact: ContactPerson): ContactPerson {
     note: contact.note,
   }
 }
+
+/** The longest note the owner may write on a contact they type in. */
+export const CONTACT_NOTE_MAX_LENGTH = 2000
+
+/** The owner's note on the contact (where they met, what to follow up), or nothing. */
+export const optionalContactNote = plainText(CONTACT_NOTE_MAX_LENGTH, 'The note is too long')
+  .optional()
+  .default('')

@@ -7,11 +7,10 @@ import {
   contactFullName,
   optionalContactCompany,
   optionalContactEmail,
+  optionalContactNote,
   optionalContactPhone,
 } from './contact-fields'
-import { plainText } from './text'
 
-export const LEAD_NOTE_MAX_LENGTH = 2000
 export const BAD_IDEMPOTENCY_KEY = 'This lead has no valid key; please capture it again'
 
 /** The lead's fields as the owner types them; only the name is required. */
@@ -20,7 +19,7 @@ export const OfflineLeadFieldsSchema = z.object({
   company: optionalContactCompany,
   email: optionalContactEmail,
   phoneNumber: optionalContactPhone,
-  note: plainText(LEAD_NOTE_MAX_LENGTH, 'The note is too long').optional().default(''),
+  note: optionalContactNote,
 })
 
 export type OfflineLeadFields = z.output<typeof OfflineLeadFieldsSchema>

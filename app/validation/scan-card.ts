@@ -6,12 +6,12 @@ import {
   contactFullName,
   optionalContactCompany,
   optionalContactEmail,
+  optionalContactNote,
   optionalContactPhone,
 } from './contact-fields'
-import { plainText, singleLineText } from './text'
+import { singleLineText } from './text'
 
 export const CHOOSE_CARD_PHOTO = 'Please take or choose a photo of the card'
-export const SCAN_NOTE_MAX_LENGTH = 2000
 
 /** The photo: a file the browser sends; its bytes are checked by the server (size, image). */
 export const ReadCardSchema = z.object({
@@ -30,7 +30,7 @@ export const SaveScannedSchema = z.object({
   email: optionalContactEmail,
   phoneNumber: optionalContactPhone,
   website: singleLineText(200, 'Website must be at most 200 characters').optional().default(''),
-  note: plainText(SCAN_NOTE_MAX_LENGTH, 'The note is too long').optional().default(''),
+  note: optionalContactNote,
 })
 
 export const ScanCardSchema = z.discriminatedUnion('intent', [ReadCardSchema, SaveScannedSchema])

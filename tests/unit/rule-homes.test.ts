@@ -41,6 +41,7 @@ import {
 } from '#app/validation/agency-slug'
 import { LoginSchema, RegisterSchema, ResetPasswordSchema } from '#app/validation/auth'
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, slugBaseFromName } from '#app/validation/card-slug'
+import { CONTACT_NOTE_MAX_LENGTH } from '#app/validation/contact-fields'
 import {
   IMAGE_PURPOSES,
   INVALID_IMAGE_MESSAGE,
@@ -192,6 +193,11 @@ describe('no schema, email or screen states a rule again', () => {
       'plan limits and names',
       ['app/validation/plans.ts', 'app/billing/plan-limits.ts'],
       /up to \d+ (?:team )?(?:members|end users)|(?:memberLimit|staffLimit|endUserLimit)\s*[<>=]+\s*[1-9]|'(?:Team Basic|Team Pro|Agency Pro|Team Member Basic)'/i,
+    ],
+    [
+      "the owner's note on a contact they type in",
+      'app/validation/contact-fields.ts',
+      new RegExp(`The note is too long|note.*${literal(CONTACT_NOTE_MAX_LENGTH)}`),
     ],
     [
       'the agency slug',
