@@ -2,7 +2,17 @@
 // request and answer of /api/v1. The same schemas validate the requests (app/api/) and make the
 // OpenAPI document (app/api/openapi.server.ts, through zod's `.meta()`), so the two cannot differ.
 import { z } from 'zod'
+import {
+  BIO_MAX_LENGTH,
+  COMPANY_MAX_LENGTH,
+  DEPARTMENT_MAX_LENGTH,
+  JOB_TITLE_MAX_LENGTH,
+  PHONE_MAX_LENGTH,
+} from './card-details'
+import { CARD_TITLE_MAX_LENGTH } from './cards-list'
 import { CONTACT_NOTE_MAX_LENGTH } from './contact-fields'
+import { NAME_MAX_LENGTH } from './names'
+import { WEBSITE_MAX_LENGTH } from './profile'
 import { WEBHOOK_EVENT_TYPES } from './webhooks'
 
 export const API_RESOURCES = ['cards', 'contacts', 'users', 'teams', 'webhooks'] as const
@@ -125,16 +135,16 @@ export const CardListQuery = PageQuery.extend({
 })
 
 const cardFields = {
-  title: text(100).min(1),
-  first_name: text(100).min(1),
-  last_name: text(100).min(1),
+  title: text(CARD_TITLE_MAX_LENGTH).min(1),
+  first_name: text(NAME_MAX_LENGTH.namePart).min(1),
+  last_name: text(NAME_MAX_LENGTH.namePart).min(1),
   email: z.union([z.email().max(254), z.literal('')]),
-  phone_number: text(50),
-  company: text(200),
-  job_title: text(200),
-  department: text(200),
-  website: z.union([z.url({ protocol: /^https?$/ }).max(500), z.literal('')]),
-  bio: text(500),
+  phone_number: text(PHONE_MAX_LENGTH),
+  company: text(COMPANY_MAX_LENGTH),
+  job_title: text(JOB_TITLE_MAX_LENGTH),
+  department: text(DEPARTMENT_MAX_LENGTH),
+  website: z.union([z.url({ protocol: /^https?$/ }).max(WEBSITE_MAX_LENGTH), z.literal('')]),
+  bio: text(BIO_MAX_LENGTH),
 }
 
 export const CardCreateSchema = z
@@ -222,11 +232,11 @@ export const ContactListQuery = PageQuery.extend({
 export const ContactCreateSchema = z
   .object({
     owner_id: id('owner').meta({ description: 'The user of this agency whose list it joins' }),
-    full_name: text(200).min(1),
+    full_name: text(NAME_MAX_LENGTH.fullName).min(1),
     email: z.union([z.email().max(254), z.literal('')]).optional(),
-    phone_number: text(50).optional(),
-    company: text(200).optional(),
-    job_title: text(200).optional(),
+    phone_number: text(PHONE_MAX_LENGTH).optional(),
+    company: text(COMPANY_MAX_LENGTH).optional(),
+    job_title: text(JOB_TITLE_MAX_LENGTH).optional(),
     note: text(CONTACT_NOTE_MAX_LENGTH).optional(),
   })
   .strict()
@@ -251,8 +261,8 @@ export const UserPageSchema = pageOf(UserSchema, 'User')
 export const UserInviteSchema = z
   .object({
     email: z.email().max(254),
-    first_name: text(100).min(1),
-    last_name: text(100).default(''),
+    first_name: text(NAME_MAX_LENGTH.namePart).min(1),
+    last_name: text(NAME_MAX_LENGTH.namePart).default(''),
   })
   .strict()
   .meta({ id: 'UserInvite', description: 'An end user, emailed a link to choose a password' })

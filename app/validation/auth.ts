@@ -1,5 +1,6 @@
 // Forms of the sign-in area, shared by conform on the client and the actions (spec §5).
 import { z } from 'zod'
+import { COMPANY_MAX_LENGTH } from './card-details'
 import { signUpNameField } from './names'
 import { PASSWORDS_DO_NOT_MATCH, passwordField } from './passwords'
 import { plainText } from './text'
@@ -26,7 +27,10 @@ export const RegisterSchema = z.object({
   lastName: signUpNameField('Last name'),
   email,
   password,
-  company: plainText(200, 'Company name must be at most 200 characters').optional(),
+  company: plainText(
+    COMPANY_MAX_LENGTH,
+    `Company name must be at most ${COMPANY_MAX_LENGTH} characters`,
+  ).optional(),
 })
 
 /** Sign-up's answer for an address that already has an account here (spec §8). */

@@ -9,6 +9,11 @@ export const BIO_MAX_LENGTH = 280
 export const PRONOUNS_MAX_LENGTH = 40
 export const DEPARTMENT_MAX_LENGTH = 100
 export const PHONE_MAX_LENGTH = 50
+export const PHONE_TOO_LONG = `Phone must be at most ${PHONE_MAX_LENGTH} characters`
+/** A company's name wherever one is typed: a card, a template, a contact, a sign-up, the API. */
+export const COMPANY_MAX_LENGTH = 200
+export const COMPANY_TOO_LONG = `Company must be at most ${COMPANY_MAX_LENGTH} characters`
+export const JOB_TITLE_MAX_LENGTH = 200
 export const ADDRESS_LINE_MAX_LENGTH = 200
 export const LINKS_MAX = 10
 export const LINK_LABEL_MAX_LENGTH = 40

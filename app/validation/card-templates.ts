@@ -3,7 +3,13 @@
 // that apply a template to a card live in app/templates/template-locks.server.ts.
 import { z } from 'zod'
 import { GRADIENT_PRESETS, type GradientId } from '#app/validation/backgrounds'
-import { CardExtrasSchema, type CardLinkInput, CardLinkInputSchema } from './card-details'
+import {
+  CardExtrasSchema,
+  type CardLinkInput,
+  CardLinkInputSchema,
+  COMPANY_MAX_LENGTH,
+  COMPANY_TOO_LONG,
+} from './card-details'
 import { hexColorSchema } from './color'
 import { websiteSchema } from './profile'
 import { plainText } from './text'
@@ -105,7 +111,7 @@ export const TemplateSaveSchema = z
       .literal('on')
       .optional()
       .transform((v) => v === 'on'),
-    company: plainText(200, 'Company must be at most 200 characters').optional().default(''),
+    company: plainText(COMPANY_MAX_LENGTH, COMPANY_TOO_LONG).optional().default(''),
     website: websiteSchema,
     ...address,
     links: CardExtrasSchema.shape.links,

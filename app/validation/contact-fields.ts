@@ -1,6 +1,12 @@
 // The fields of a contact someone types in for another person (a scanned card, a lead captured
 // offline): one home for their rules and messages, so the two forms cannot drift apart.
 import { z } from 'zod'
+import {
+  COMPANY_MAX_LENGTH,
+  COMPANY_TOO_LONG,
+  PHONE_MAX_LENGTH,
+  PHONE_TOO_LONG,
+} from './card-details'
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
 import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
 
@@ -28,11 +34,11 @@ export const optionalContactEmail = z
   .optional()
   .default('')
 
-export const optionalContactCompany = singleLineText(200, 'Company must be at most 200 characters')
+export const optionalContactCompany = singleLineText(COMPANY_MAX_LENGTH, COMPANY_TOO_LONG)
   .optional()
   .default('')
 
-export const optionalContactPhone = singleLineText(50, 'Phone must be at most 50 characters')
+export const optionalContactPhone = singleLineText(PHONE_MAX_LENGTH, PHONE_TOO_LONG)
   .optional()
   .default('')
 

@@ -1,7 +1,7 @@
 // A personal card that follows a person who leaves (issue 45 point 2, ADR 103): the claim form's
 // schema, shared by the form and the action, and the texts the screens and emails share.
 import { z } from 'zod'
-import { PHONE_CHARACTERS, PHONE_MAX_LENGTH } from './card-details'
+import { PHONE_CHARACTERS, PHONE_MAX_LENGTH, PHONE_TOO_LONG } from './card-details'
 import { requiredNameField } from './names'
 
 /** The personal cards' public path on the platform's host. */
@@ -12,7 +12,6 @@ export const PERSONAL_CARD_CLAIM_PATH = '/personal-card/claim'
 
 export const EMAIL_INVALID = 'Please enter a valid email address'
 export const PHONE_INVALID = 'Please enter a valid phone number'
-export const PHONE_TOO_LONG = `Phone must be at most ${PHONE_MAX_LENGTH} characters`
 export const EMAIL_OR_PHONE_REQUIRED =
   'Please enter a personal email or phone, so people can reach you'
 

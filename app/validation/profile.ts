@@ -1,6 +1,11 @@
 // Profile, wizard and card forms (spec §5), shared by conform and the actions.
 import { z } from 'zod'
-import { CardExtrasSchema } from './card-details'
+import {
+  CardExtrasSchema,
+  COMPANY_MAX_LENGTH,
+  JOB_TITLE_MAX_LENGTH,
+  PHONE_MAX_LENGTH,
+} from './card-details'
 import { videoUrlField } from './card-video'
 import {
   BOTH_NAMES_REQUIRED,
@@ -30,10 +35,12 @@ const optionalEmail = z
   .refine((v) => v === '' || z.email().safeParse(v).success, 'Please enter a valid email address')
 
 /** A website: empty, or an http(s) URL (a bare domain gets https://). Never javascript: etc. */
+export const WEBSITE_MAX_LENGTH = 300
+
 export const websiteSchema = z
   .string()
   .trim()
-  .max(300, 'Please enter a valid URL')
+  .max(WEBSITE_MAX_LENGTH, 'Please enter a valid URL')
   .optional()
   .default('')
   .transform((v) => (v === '' || /^https?:\/\//i.test(v) ? v : `https://${v}`))
@@ -60,9 +67,9 @@ export const ProfileSchema = z.object({
     .max(254)
     .pipe(z.email({ error: 'Please enter a valid email address' })),
   workEmail: optionalEmail,
-  phoneNumber: optionalText(50),
-  company: optionalText(200),
-  jobTitle: optionalText(200),
+  phoneNumber: optionalText(PHONE_MAX_LENGTH),
+  company: optionalText(COMPANY_MAX_LENGTH),
+  jobTitle: optionalText(JOB_TITLE_MAX_LENGTH),
   website: websiteSchema,
   // Needed only when the email changes: the server checks it (the browser cannot).
   currentPassword: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
@@ -96,7 +103,7 @@ export const WizardNameSchema = z
 // with the contact step, pronouns, bio and links with the work step.
 export const WizardContactSchema = z.object({
   workEmail: optionalEmail,
-  phoneNumber: optionalText(50),
+  phoneNumber: optionalText(PHONE_MAX_LENGTH),
   ...CardExtrasSchema.pick({
     phoneType: true,
     phone2: true,
@@ -109,8 +116,8 @@ export const WizardContactSchema = z.object({
   }).shape,
 })
 export const WizardWorkSchema = z.object({
-  company: optionalText(200),
-  jobTitle: optionalText(200),
+  company: optionalText(COMPANY_MAX_LENGTH),
+  jobTitle: optionalText(JOB_TITLE_MAX_LENGTH),
   website: websiteSchema,
   ...CardExtrasSchema.pick({ department: true, pronouns: true, bio: true, links: true }).shape,
 })
@@ -126,9 +133,9 @@ export const CardDetailsSchema = z.object({
   lastName: requiredNameField('Last name'),
   email: optionalEmail,
   workEmail: optionalEmail,
-  phoneNumber: optionalText(50),
-  company: optionalText(200),
-  jobTitle: optionalText(200),
+  phoneNumber: optionalText(PHONE_MAX_LENGTH),
+  company: optionalText(COMPANY_MAX_LENGTH),
+  jobTitle: optionalText(JOB_TITLE_MAX_LENGTH),
   website: websiteSchema,
   // Issue 28: bio, pronouns, typed phones, address and links (their one module).
   ...CardExtrasSchema.shape,

@@ -2,8 +2,9 @@
 // lead form, shared by the page (conform, when React runs; card-visitor.js shows the server's
 // messages otherwise) and the card's action.
 import { z } from 'zod'
+import { optionalContactCompany, optionalContactPhone } from './contact-fields'
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, nameTooLong } from './names'
-import { isSingleLine, plainText, SINGLE_LINE_MESSAGE, singleLineText } from './text'
+import { isSingleLine, plainText, SINGLE_LINE_MESSAGE } from './text'
 
 const ENTER_NAME = 'Please enter your name'
 const ENTER_EMAIL = 'Please enter a valid email address'
@@ -24,8 +25,8 @@ const LeadFieldsSchema = z.object({
     .pipe(z.email({ error: ENTER_EMAIL })),
   // One line each (issue 39 point 3): the owner's notification and the receipt show them as
   // quoted data, and a line break would start a line of the visitor's own inside the email.
-  phoneNumber: singleLineText(50, 'Phone must be at most 50 characters').optional().default(''),
-  company: singleLineText(200, 'Company must be at most 200 characters').optional().default(''),
+  phoneNumber: optionalContactPhone,
+  company: optionalContactCompany,
   // Several lines are welcome in a note; other control characters are not (plainText).
   note: plainText(LEAD_NOTE_MAX_LENGTH, 'Your note is too long').optional().default(''),
 })

@@ -2,6 +2,7 @@
 // contact proposed from it, which they correct before saving. One schema for the page's form and
 // the action.
 import { z } from 'zod'
+import { JOB_TITLE_MAX_LENGTH } from './card-details'
 import {
   contactFullName,
   optionalContactCompany,
@@ -25,7 +26,12 @@ export const ReadCardSchema = z.object({
 export const SaveScannedSchema = z.object({
   intent: z.literal('save'),
   fullName: contactFullName,
-  jobTitle: singleLineText(200, 'Title must be at most 200 characters').optional().default(''),
+  jobTitle: singleLineText(
+    JOB_TITLE_MAX_LENGTH,
+    `Title must be at most ${JOB_TITLE_MAX_LENGTH} characters`,
+  )
+    .optional()
+    .default(''),
   company: optionalContactCompany,
   email: optionalContactEmail,
   phoneNumber: optionalContactPhone,

@@ -23,6 +23,13 @@ import { action, loader } from '#app/routes/api.v1.$'
 import { createScimToken } from '#app/scim/scim-tokens.server'
 import type { Tenant } from '#app/tenancy/tenant.server'
 import { API_SCOPES, type ApiScope } from '#app/validation/api'
+import {
+  BIO_MAX_LENGTH,
+  COMPANY_MAX_LENGTH,
+  DEPARTMENT_MAX_LENGTH,
+  JOB_TITLE_MAX_LENGTH,
+  PHONE_MAX_LENGTH,
+} from '#app/validation/card-details'
 import { createEndpoint } from '#app/webhooks/webhook-endpoints.server'
 import { withDatabase, withTenant } from '#drizzle/db.server'
 import {
@@ -264,6 +271,20 @@ describe('cards', () => {
     )
     expect((await api('POST', '/cards', '{not json')).status).toBe(400)
     expect((await api('PATCH', `/cards/${owner.id}`, { unknown: 1 })).status).toBe(400)
+    // The API takes what the card editor takes: one character over a home's limit is refused
+    // (a card the editor could not save again otherwise).
+    for (const [field, max] of [
+      ['bio', BIO_MAX_LENGTH],
+      ['department', DEPARTMENT_MAX_LENGTH],
+      ['company', COMPANY_MAX_LENGTH],
+      ['job_title', JOB_TITLE_MAX_LENGTH],
+      ['phone_number', PHONE_MAX_LENGTH],
+    ] as const) {
+      const card = { owner_id: owner.id, first_name: 'Long', last_name: 'Fields' }
+      const over = await api('POST', '/cards', { ...card, [field]: 'x'.repeat(max + 1) })
+      expect(over.status, field).toBe(400)
+      expect(over.body.errors, field).toEqual([expect.objectContaining({ pointer: `/${field}` })])
+    }
     expect(
       (await api('POST', '/cards', 'x', { headers: { 'content-type': 'text/plain' } })).status,
     ).toBe(415)

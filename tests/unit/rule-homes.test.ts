@@ -40,6 +40,7 @@ import {
   slugFromName,
 } from '#app/validation/agency-slug'
 import { LoginSchema, RegisterSchema, ResetPasswordSchema } from '#app/validation/auth'
+import { COMPANY_MAX_LENGTH, PHONE_MAX_LENGTH } from '#app/validation/card-details'
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, slugBaseFromName } from '#app/validation/card-slug'
 import { CONTACT_NOTE_MAX_LENGTH } from '#app/validation/contact-fields'
 import {
@@ -198,6 +199,14 @@ describe('no schema, email or screen states a rule again', () => {
       "the owner's note on a contact they type in",
       'app/validation/contact-fields.ts',
       new RegExp(`The note is too long|note.*${literal(CONTACT_NOTE_MAX_LENGTH)}`),
+    ],
+    [
+      "a company's name and a phone number",
+      'app/validation/card-details.ts',
+      new RegExp(
+        `(?:company|phone)\\w*:.*\\(\\s*${literal(COMPANY_MAX_LENGTH, PHONE_MAX_LENGTH)}|(?:Company|Phone) must be at most \\d`,
+        'i',
+      ),
     ],
     [
       'the agency slug',
