@@ -85,7 +85,16 @@ export function startJobs(log: (message: string) => void) {
   startJobWorker(jobHandlers, log)
 }
 
-/** Runs every due job now, in this process: tests, and work that should not wait for a poll. */
-export function runJobsNow(log?: (message: string) => void) {
-  return runDueJobs(jobHandlers, log)
+const EVERY_DUE_JOB = 1000
+
+/**
+ * Runs every due job now, in this process: tests, and work that should not wait for a poll.
+ * A queue that never empties (a retry due at once, again and again) is an error, not a thousand
+ * silent runs; a caller that means to stop early says after how many jobs (`limit`).
+ */
+export async function runJobsNow(log?: (message: string) => void, limit?: number) {
+  const ran = await runDueJobs(jobHandlers, log, limit ?? EVERY_DUE_JOB)
+  if (limit === undefined && ran >= EVERY_DUE_JOB)
+    throw new Error(`The job queue was not empty after ${EVERY_DUE_JOB} jobs: one keeps coming due`)
+  return ran
 }
