@@ -24,7 +24,6 @@ import {
   type DatabaseHandle,
   getDatabaseHandle,
   getDb,
-  openPglite,
   openPostgres,
   setDatabaseHandle,
   type Transaction,
@@ -32,6 +31,7 @@ import {
 } from '#drizzle/db.server'
 import * as schema from '#drizzle/schema'
 import { jobs, organizations } from '#drizzle/schema'
+import { openPgliteSnapshot } from './setup/pglite-snapshot'
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex')
 
@@ -239,7 +239,7 @@ export async function withStoppedDatabase<T>(work: () => Promise<T>): Promise<T>
   const working = getDatabaseHandle()
   const stopped =
     working.driver === 'pglite'
-      ? openPglite()
+      ? openPgliteSnapshot()
       : openPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 })
   if (stopped.driver === 'pglite') await stopped.close()
   setDatabaseHandle(stopped)

@@ -12,6 +12,7 @@ import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { resetEnvForTests } from '#app/env.server'
 import { prepareDatabase } from '#app/prepare-database.server'
 import { getDatabaseHandle, openPglite } from '#drizzle/db.server'
+import { BytesBlob } from '#tests/setup/pglite-snapshot'
 
 // The mode of a backup's `.partial` file at every step of writing it the app takes: after it
 // is opened or written, before anything is appended, its mode changed or it is renamed.
@@ -96,7 +97,7 @@ describe('the embedded database', () => {
     'a new data directory is 0700 and every file in it 0600, open and after closing',
     async () => {
       const dataDir = path.join(workDir, 'fresh', 'pglite')
-      const snapshot = new Blob([readFileSync(inject('pgliteSnapshot'))])
+      const snapshot = new BytesBlob(readFileSync(inject('pgliteSnapshot')))
       const handle = openPglite({ dataDir, loadDataDir: snapshot })
       try {
         await handle.db.execute(sql`create table written (secret text)`)
