@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { eq } from 'drizzle-orm'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -30,6 +30,7 @@ import { getDatabaseHandle, getDb, openPostgres } from '#drizzle/db.server'
 import { contacts, jobs } from '#drizzle/schema'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
 import { withDatabase as databaseUrl } from '#tests/setup/global-db'
+import { emptyPglite } from '#tests/setup/pglite-snapshot'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
 const serverUrl = process.env.TEST_DATABASE_URL as string
@@ -584,7 +585,7 @@ async function emptyDatabase(
   driver: 'pglite' | 'postgres' = onPostgres ? 'postgres' : 'pglite',
 ): Promise<DatabaseLocation> {
   if (driver === 'postgres') return { driver, url: await emptyDatabaseUrl() }
-  const client = new PGlite()
+  const client = emptyPglite()
   cleanups.push(() => client.close())
   return { driver: 'pglite', client }
 }

@@ -1,18 +1,18 @@
 // Files the app writes are its account's alone (issue 26 point 6): the embedded database's
 // directory 0700 and files 0600, a DATA_DIR left by an older version tightened at start, and a
 // backup 0600 from its first byte, not chmod-ed once written.
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, statSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { resetEnvForTests } from '#app/env.server'
 import { prepareDatabase } from '#app/prepare-database.server'
 import { getDatabaseHandle, openPglite } from '#drizzle/db.server'
-import { BytesBlob } from '#tests/setup/pglite-snapshot'
+import { snapshotBlob } from '#tests/setup/pglite-snapshot'
 
 // The mode of a backup's `.partial` file at every step of writing it the app takes: after it
 // is opened or written, before anything is appended, its mode changed or it is renamed.
@@ -97,7 +97,7 @@ describe('the embedded database', () => {
     'a new data directory is 0700 and every file in it 0600, open and after closing',
     async () => {
       const dataDir = path.join(workDir, 'fresh', 'pglite')
-      const snapshot = new BytesBlob(readFileSync(inject('pgliteSnapshot')))
+      const snapshot = snapshotBlob('pgliteSnapshot')
       const handle = openPglite({ dataDir, loadDataDir: snapshot })
       try {
         await handle.db.execute(sql`create table written (secret text)`)

@@ -7,7 +7,7 @@ import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { openPglite, openPostgres } from '#drizzle/db.server'
 
-type Made = { name: string; teardown: () => Promise<void> }
+type Made = { name: string; empty?: string; teardown: () => Promise<void> }
 
 // Each driver has two projects (the files that share processes and the isolated ones,
 // vitest.config.ts), and the main process runs the global setup of each: they share one
@@ -27,9 +27,12 @@ export default async function setup(project: TestProject) {
   }
   const mine = entry
   mine.users++
-  const { name, teardown } = await mine.ready
+  const { name, empty, teardown } = await settledWithin(mine.ready, SETUP_WATCHDOG_MS, driver)
   if (driver === 'postgres') project.provide('postgresTemplate', name)
-  else project.provide('pgliteSnapshot', name)
+  else {
+    project.provide('pgliteSnapshot', name)
+    project.provide('pgliteEmptySnapshot', empty as string)
+  }
   return async () => {
     mine.users--
     if (mine.users > 0) return
@@ -38,17 +41,54 @@ export default async function setup(project: TestProject) {
   }
 }
 
+// A hang watchdog, not a speed check: migrating takes seconds on a quiet machine.
+const SETUP_WATCHDOG_MS = 300_000
+
+/**
+ * The setup's result, or a failure after `ms`. A promise that never settles lets the event loop
+ * empty, and vitest then ends with status 0 having run no test (seen when PGlite was asked for a
+ * dump before it was ready): the timer keeps the process alive, so it fails instead.
+ */
+async function settledWithin<T>(work: Promise<T>, ms: number, driver: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`The ${driver} test database was not ready after ${ms / 1000} s`)),
+      ms,
+    )
+  })
+  try {
+    return await Promise.race([work, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 async function setupPglite(): Promise<Made> {
   const handle = openPglite()
-  await handle.migrate()
   const client = (handle as unknown as { client: PGlite }).client
-  const dump = await client.dumpDataDir('none')
-  // One file per run, so concurrent runs never read each other's half-written snapshot.
-  const snapshot = path.resolve(`tests/.tmp/pglite-migrated-${process.pid}.tar`)
-  mkdirSync(path.dirname(snapshot), { recursive: true })
-  writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
+  // One file each per run, so concurrent runs never read each other's half-written snapshot.
+  const write = async (kind: string) => {
+    const file = path.resolve(`tests/.tmp/pglite-${kind}-${process.pid}.tar`)
+    mkdirSync(path.dirname(file), { recursive: true })
+    writeFileSync(file, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()))
+    return file
+  }
+  // As initdb leaves it: the empty target of a restore, without an initdb of its own each time.
+  // (A dump asked for before the database is ready never settles.)
+  await client.waitReady
+  const empty = await write('empty')
+  await handle.migrate()
+  const snapshot = await write('migrated')
   await handle.close()
-  return { name: snapshot, teardown: async () => rmSync(snapshot, { force: true }) }
+  return {
+    name: snapshot,
+    empty,
+    teardown: async () => {
+      rmSync(snapshot, { force: true })
+      rmSync(empty, { force: true })
+    },
+  }
 }
 
 async function setupPostgres(): Promise<Made> {
@@ -79,5 +119,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     postgresTemplate: string
     pgliteSnapshot: string
+    pgliteEmptySnapshot: string
   }
 }

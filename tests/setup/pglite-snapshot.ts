@@ -1,11 +1,27 @@
-// The run's migrated PGlite snapshot (tests/setup/global-db.ts), opened as a new database.
+// The run's PGlite snapshots (tests/setup/global-db.ts), opened as new databases.
 import { readFileSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
 import { inject } from 'vitest'
 import { openPglite } from '#drizzle/db.server'
 
 /** A new database from the run's migrated snapshot: under a second of CPU, where initdb takes three. */
 export function openPgliteSnapshot() {
-  return openPglite({ loadDataDir: new BytesBlob(readFileSync(inject('pgliteSnapshot'))) })
+  return openPglite({ loadDataDir: snapshotBlob('pgliteSnapshot') })
+}
+
+/** One of the run's snapshots, migrated or as initdb left it, to load into a new PGlite. */
+export function snapshotBlob(which: 'pgliteSnapshot' | 'pgliteEmptySnapshot') {
+  return new BytesBlob(readFileSync(inject(which)))
+}
+
+/**
+ * A new PGlite with nothing in it: from the run's empty snapshot in the PGlite projects, by its
+ * own initdb in the Postgres ones (whose global setup makes no snapshot).
+ */
+export function emptyPglite() {
+  return inject('pgliteEmptySnapshot')
+    ? new PGlite({ loadDataDir: snapshotBlob('pgliteEmptySnapshot') })
+    : new PGlite()
 }
 
 /**
