@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { urlFor } from './fixtures'
-import { openAs } from './page-helpers'
+import { filterList, openAs } from './page-helpers'
 import { ALPHA_ROLE_USERS, type RoleUser } from './role-users'
 
 test.describe.configure({ timeout: 540_000 })
@@ -27,15 +27,6 @@ async function openFromSidebar(page: Page, link: string, path: string, heading: 
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: link }).click()
   await expect(page).toHaveURL(urlFor(admin.host, path))
   await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
-}
-
-async function search(page: Page, term: string, filters: Record<string, string> = {}) {
-  await page.getByRole('searchbox', { name: 'Search' }).fill(term)
-  for (const [label, option] of Object.entries(filters)) {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-  await page.getByRole('button', { name: 'Filter' }).click()
-  await expect(page).toHaveURL(new RegExp(`q=${term}`))
 }
 
 const rowMenu = (page: Page, name: string) =>
@@ -85,7 +76,7 @@ test('Team Members: add (password or emailed link), view, edit and delete a staf
   await add.getByRole('button', { name: 'Add Member' }).click()
   await expect(page.getByText('Team member added successfully')).toBeVisible()
 
-  await search(page, mark, { Access: 'Agency Member' })
+  await filterList(page, mark, { Access: 'Agency Member' })
   const row = page.getByTestId('staff-row').filter({ hasText: email })
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('Designer')
@@ -131,7 +122,7 @@ test('Team Members: add (password or emailed link), view, edit and delete a staf
   await expect(add.getByText(/leave blank to email a link/)).toBeVisible()
   await add.getByRole('button', { name: 'Add Member' }).click()
   await expect(page.getByText('Team member added successfully')).toBeVisible()
-  await search(page, mark)
+  await filterList(page, mark)
   await expect(page.getByTestId('staff-row').filter({ hasText: invited })).toHaveCount(1)
 })
 
@@ -162,7 +153,7 @@ test('End Users: add assigned to a team member, search, edit, assign, export, de
   await add.getByRole('button', { name: 'Add User' }).click()
   await expect(page.getByText('User added', { exact: true })).toBeVisible()
 
-  await search(page, mark, { 'Team Member': teamMemberName })
+  await filterList(page, mark, { 'Team Member': teamMemberName })
   const row = page.getByTestId('end-user-row').filter({ hasText: email })
   await expect(row).toHaveCount(1)
   await expect(row.getByTestId('user-assignee')).toHaveText(teamMemberName)
@@ -187,7 +178,7 @@ test('End Users: add assigned to a team member, search, edit, assign, export, de
   await assign.getByLabel('Team Member').selectOption({ label: 'Not assigned' })
   await assign.getByRole('button', { name: 'Assign' }).click()
   await expect(page.getByText('User unassigned', { exact: true })).toBeVisible()
-  await search(page, mark, { 'Team Member': 'All team members' })
+  await filterList(page, mark, { 'Team Member': 'All team members' })
   await expect(row.getByTestId('user-assignee')).toHaveText('Not assigned')
 
   // Deactivate, Activate and the status filter are the same screen's in the super admin's
@@ -256,7 +247,7 @@ test('an end user promoted to Team Member moves to Team Members, where they are 
   await add.getByLabel('Email').fill(`round-${mark}@example.test`)
   await add.getByRole('button', { name: 'Add User' }).click()
   await expect(page.getByText('User added', { exact: true })).toBeVisible()
-  await search(page, mark)
+  await filterList(page, mark)
   const endUserRow = page.getByTestId('end-user-row').filter({ hasText: name })
   await expect(endUserRow).toHaveCount(1)
 
@@ -265,7 +256,7 @@ test('an end user promoted to Team Member moves to Team Members, where they are 
   await expect(endUserRow).toHaveCount(0)
 
   await openFromSidebar(page, 'Team Members', '/dashboard/agency/team', 'Team Members')
-  await search(page, mark, { Access: 'Team Member' })
+  await filterList(page, mark, { Access: 'Team Member' })
   const staffRow = page.getByTestId('staff-row').filter({ hasText: name })
   await expect(staffRow).toHaveCount(1)
   await expect(staffRow).toContainText('Team Member')

@@ -232,3 +232,23 @@ export async function enterDemoTwoFactorCode(page: Page) {
   await page.getByLabel('Authentication code').fill(demoTotpCode())
   await page.getByRole('button', { name: 'Verify' }).click()
 }
+
+/**
+ * A list's search and filter form (the people screens): the term typed, each filter chosen by its
+ * option's label, Filter pressed, and back once the page shows that query. Waiting for the term
+ * alone was not enough: going back to "All roles" from a search with the same term already shows
+ * it, and a row action taken before the new list landed was revalidated against the old filter.
+ */
+export async function filterList(page: Page, term: string, filters: Record<string, string> = {}) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(term)
+  const expected: [string, string][] = [['q', term]]
+  for (const [label, option] of Object.entries(filters)) {
+    const select = page.getByLabel(label, { exact: true })
+    const [value = ''] = await select.selectOption({ label: option })
+    expected.push([(await select.getAttribute('name')) ?? label, value])
+  }
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(page).toHaveURL((url) =>
+    expected.every(([name, value]) => (url.searchParams.get(name) ?? '') === value),
+  )
+}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { HOSTS, SUPER_ADMIN, TENANTS, urlFor } from './fixtures'
-import { signInWithSession } from './page-helpers'
+import { filterList, signInWithSession } from './page-helpers'
 import { SPEC_AGENCIES } from './spec-accounts'
 
 test.describe.configure({ timeout: 540_000 })
@@ -15,15 +15,6 @@ const unique = () => Math.random().toString(36).slice(2, 8)
 /** Starts signed in as the super admin (a session made in the database), on their dashboard. */
 const signInAsSuperAdmin = (page: Page) =>
   signInWithSession(page, SUPER_ADMIN, '/dashboard/super-admin')
-
-async function search(page: Page, term: string, filters: Record<string, string> = {}) {
-  await page.getByRole('searchbox', { name: 'Search' }).fill(term)
-  for (const [label, option] of Object.entries(filters)) {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-  await page.getByRole('button', { name: 'Filter' }).click()
-  await expect(page).toHaveURL(new RegExp(`q=${term}`))
-}
 
 const rowMenu = (page: Page, name: string) =>
   page.getByRole('button', { name: `Actions for ${name}` })
@@ -54,7 +45,7 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   await add.getByRole('button', { name: 'Add User' }).click()
   await expect(page.getByText('User added', { exact: true })).toBeVisible()
 
-  await search(page, mark, { Agency: TENANTS.alpha.name })
+  await filterList(page, mark, { Agency: TENANTS.alpha.name })
   const row = page.getByTestId('end-user-row').filter({ hasText: email })
   await expect(row).toHaveCount(1)
   await expect(row).toContainText(TENANTS.alpha.name)
@@ -75,9 +66,9 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   await page.getByRole('menuitem', { name: 'Deactivate' }).click()
   await expect(page.getByText('User deactivated', { exact: true })).toBeVisible()
   await expect(row.getByTestId('user-status')).toHaveText('Inactive')
-  await search(page, mark, { Status: 'Active' })
+  await filterList(page, mark, { Status: 'Active' })
   await expect(page.getByText('No users match this search or filter.')).toBeVisible()
-  await search(page, mark, { Status: 'Inactive' })
+  await filterList(page, mark, { Status: 'Inactive' })
   await expect(row).toHaveCount(1)
 
   // Export Data: the filtered list as CSV.
@@ -97,7 +88,7 @@ test('End Users: add, search and filter, edit, deactivate, export, delete', asyn
   await rowMenu(page, `Erin Edited${mark}`).click()
   await page.getByRole('menuitem', { name: 'Activate' }).click()
   await expect(page.getByText('User activated', { exact: true })).toBeVisible()
-  await search(page, mark, { Status: 'All statuses' })
+  await filterList(page, mark, { Status: 'All statuses' })
   await rowMenu(page, `Erin Edited${mark}`).click()
   await page.getByRole('menuitem', { name: 'Delete' }).click()
   const confirm = page.getByRole('alertdialog', { name: 'Delete User' })
@@ -130,7 +121,7 @@ test('End Users: promote to Team Member and back, the row staying listed; a refu
   await add.getByLabel('Agency').selectOption({ label: TENANTS.alpha.name })
   await add.getByRole('button', { name: 'Add User' }).click()
   await expect(page.getByText('User added', { exact: true })).toBeVisible()
-  await search(page, mark)
+  await filterList(page, mark)
   const row = page.getByTestId('end-user-row').filter({ hasText: name })
   await expect(row.getByTestId('user-role')).toHaveText('End User')
 
@@ -138,9 +129,9 @@ test('End Users: promote to Team Member and back, the row staying listed; a refu
   await changeRole(page, name, 'Team Member')
   await expect(page.getByText('User role updated to Team Member successfully')).toBeVisible()
   await expect(row.getByTestId('user-role')).toHaveText('Team Member')
-  await search(page, mark, { Role: 'Team Member' })
+  await filterList(page, mark, { Role: 'Team Member' })
   await expect(row).toHaveCount(1)
-  await search(page, mark, { Role: 'All roles' })
+  await filterList(page, mark, { Role: 'All roles' })
   await changeRole(page, name, 'End User')
   await expect(page.getByText('User role updated to End User successfully')).toBeVisible()
   await expect(row.getByTestId('user-role')).toHaveText('End User')
@@ -150,7 +141,7 @@ test('End Users: promote to Team Member and back, the row staying listed; a refu
   // refused, with the toast (accounts §8) and the reason beside the role.
   const solo = SPEC_AGENCIES.solo.owner
   const soloName = `${solo.firstName} ${solo.lastName}`
-  await search(page, 'solo-owner')
+  await filterList(page, 'solo-owner')
   const owner = page.getByTestId('end-user-row').filter({ hasText: soloName })
   await expect(owner.getByTestId('user-role')).toHaveText('Agency Admin')
   const dialog = await changeRole(page, soloName, 'Agency Member')
@@ -186,7 +177,7 @@ test('Admin Team: add, view, edit, change role and delete a staff member', async
   await add.getByRole('button', { name: 'Add Member' }).click()
   await expect(page.getByText('Team member added successfully')).toBeVisible()
 
-  await search(page, mark)
+  await filterList(page, mark)
   const row = page.getByTestId('staff-row').filter({ hasText: email })
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('Security Officer')
@@ -214,7 +205,7 @@ test('Admin Team: add, view, edit, change role and delete a staff member', async
   await role.getByLabel('Role').selectOption({ label: 'Super Admin' })
   await role.getByRole('button', { name: 'Update Role' }).click()
   await expect(page.getByText('User role updated to Super Admin successfully')).toBeVisible()
-  await search(page, mark, { Access: 'Super Admin' })
+  await filterList(page, mark, { Access: 'Super Admin' })
   await expect(row).toHaveCount(1)
 
   await rowMenu(page, name).click()
