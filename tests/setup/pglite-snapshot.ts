@@ -29,7 +29,7 @@ export function emptyPglite() {
  * `arrayBuffer()`, and Node's own Blob assembles the 44 MB snapshot from 64 KB chunks: 0.45 s of
  * CPU for each test file, a third of opening its database (measured 2026-12-05).
  */
-export class BytesBlob extends Blob {
+class BytesBlob extends Blob {
   readonly #bytes: Uint8Array
   constructor(bytes: Uint8Array) {
     super([], { type: 'application/x-tar' })
