@@ -218,6 +218,14 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
 }
 
 /**
+ * postgres.js keeps every statement a connection prepared, keyed by its text, for the
+ * connection's life (30-60 minutes under load). A statement whose text grows with its input (an
+ * `in` list, a VALUES list) would be a new one for every length: those go unnamed, and the cache
+ * holds at most this many variants of each.
+ */
+export const MAX_PREPARED_PARAMETERS = 64
+
+/**
  * drizzle-orm's postgres.js driver sends every query unnamed (`unsafe(…, { prepare: false })`),
  * and postgres.js sends an unnamed query with parameters in two round trips: Parse and Describe,
  * then, once the parameters' types are back, Bind and Execute. Prepared, a statement is described
@@ -237,7 +245,10 @@ function preparingStatements<T extends postgres.Sql | postgres.TransactionSql>(s
     get(target, key) {
       if (key === 'unsafe') {
         return (query: string, parameters?: unknown[], options?: object) =>
-          target.unsafe(query, parameters as never, { ...options, prepare: true })
+          target.unsafe(query, parameters as never, {
+            ...options,
+            prepare: (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS,
+          })
       }
       if (key === 'begin' && 'begin' in target) return scoped(target.begin.bind(target) as never)
       if (key === 'savepoint' && 'savepoint' in target) {

@@ -34,17 +34,23 @@ export async function recordCardEvents(
   events: CardEventCount[],
 ) {
   if (events.length === 0) return 0
-  const rows = sql.join(
-    events.map(
-      (e) =>
-        sql`(${e.cardId}::uuid, ${e.hour.toISOString()}::timestamptz, ${e.source}::view_source, ${e.kind}::card_event_kind, ${e.linkId}, ${e.count}::int)`,
-    ),
-    sql`, `,
+  // One parameter whatever the number of rows: a constant text, prepared once per connection
+  // (as recordCardViews).
+  const rows = JSON.stringify(
+    events.map((e) => ({
+      card_id: e.cardId,
+      hour: e.hour.toISOString(),
+      source: e.source,
+      kind: e.kind,
+      link_id: e.linkId,
+      count: e.count,
+    })),
   )
   const written = await db.execute(sql`
     insert into ${cardEventHours} (organization_id, card_id, hour, source, kind, link_id, count)
     select ${organizationId}::uuid, v.card_id, v.hour, v.source, v.kind, v.link_id, v.count
-    from (values ${rows}) as v(card_id, hour, source, kind, link_id, count)
+    from jsonb_to_recordset(${rows}::jsonb)
+      as v(card_id uuid, hour timestamptz, source view_source, kind card_event_kind, link_id text, count int)
     where exists (
       select 1 from ${digitalCards} d
       where d.organization_id = ${organizationId}::uuid and d.id = v.card_id
