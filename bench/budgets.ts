@@ -35,6 +35,8 @@ export type Measurement = {
    * divided by the requests sent to it (issue 44 point 3): null where /proc cannot be read.
    */
   cpuMsPerRequest?: number | null
+  /** The process's highest RSS from the run's start until its work was done; null off Linux. */
+  peakRssBytes?: number | null
 }
 
 /** Issue 44 point 3: the signed-in pages whose server CPU and p99 have targets. */

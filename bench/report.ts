@@ -60,6 +60,8 @@ function tableRow(scenario: string, driver: string, measured: Measurement, basel
     'p99 ms': none ? '-' : measured.p99Ms,
     answers: none ? 'none in time' : statusSummary(measured.statuses),
     errors: measured.errors,
+    // The server's, from the run's start until its work was done (none for the baseline's row).
+    'peak RSS MB': measured.peakRssBytes ? Math.round(measured.peakRssBytes / 1e6) : '-',
   }
 }
 

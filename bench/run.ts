@@ -27,7 +27,7 @@ import {
   seedBenchData,
   timeDashboardStatistics,
 } from './database'
-import { answerText, request, settle } from './http'
+import { answerText, request } from './http'
 import { measureLcp } from './lcp'
 import { measurePageWeight } from './page-weight'
 import {
@@ -45,6 +45,7 @@ import {
   SCENARIO_NAMES,
   type Scenario,
   scenarios,
+  settleServer,
   shortLinkPath,
   signedInScenarios,
   signInRequest,
@@ -186,7 +187,7 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
       )) {
         const isCardPage = CARD_PAGE_SCENARIOS.includes(scenario.id)
         const isSignedIn = SIGNED_IN_SCENARIOS.includes(scenario.id)
-        const settled = await settle(PORT)
+        const settled = await settleServer(PORT, pid)
         if (settled > 1000) log(`${driver}: the server took ${settled} ms to settle`)
         if (isCardPage) rss ??= sampleRss(pid)
         if (isSignedIn) signedInRss ??= sampleRss(pid)
@@ -197,7 +198,7 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
         const measured = await measure(PORT, scenario, SECONDS, undefined, pid)
         figures.scenarios[scenario.id] = measured
         log(
-          `${driver}: ${SCENARIO_NAMES[scenario.id]}: ${measured.reqPerSec} req/s, p99 ${measured.p99Ms} ms, CPU ${measured.cpuMsPerRequest ?? '?'} ms/request`,
+          `${driver}: ${SCENARIO_NAMES[scenario.id]}: ${measured.reqPerSec} req/s, p99 ${measured.p99Ms} ms, CPU ${measured.cpuMsPerRequest ?? '?'} ms/request, peak RSS ${measured.peakRssBytes ? `${Math.round(measured.peakRssBytes / 1e6)} MB` : '?'}`,
         )
         noteUnexpected(driver, scenario, measured)
         if (isCardPage && scenario.id === CARD_PAGE_SCENARIOS.at(-1) && rss) {
@@ -215,7 +216,7 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
         log(
           `${driver}: soak, the signed-in pages in turn for ${SOAK_SECONDS} s (the first ${soakWarmupSeconds(SOAK_SECONDS)} s left out of the slope)`,
         )
-        await settle(PORT)
+        await settleServer(PORT, pid)
         figures.soak = await soak(
           PORT,
           pid,

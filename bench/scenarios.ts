@@ -3,7 +3,7 @@ import autocannon from 'autocannon'
 import type { Measurement, ScenarioId } from './budgets'
 import { DEMO } from './database'
 import { type RequestOptions, settle } from './http'
-import { readCpuMs } from './server'
+import { readCpuMs, sampleRss, waitForIdleCpu } from './server'
 
 export const CONNECTIONS = 50
 
@@ -161,6 +161,7 @@ export async function measure(
   const { method = 'GET', path, host, headers = {}, body } = scenario.request
   const nextAddress = addressCounter()
   const cpuBefore = pid === undefined ? null : await readCpuMs(pid)
+  const rss = pid === undefined ? null : sampleRss(pid)
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -184,6 +185,8 @@ export async function measure(
     pid === undefined || cpuBefore === null
       ? null
       : await cpuPerRequest(port, pid, cpuBefore, result.requests.sent)
+  // Until the work the run left is done, as its CPU is: its highest RSS is the scenario's own.
+  const peakRssBytes = rss ? await rss.stop() : null
   const statuses: Record<string, number> = {}
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
     statuses[status] = Number(count)
@@ -194,18 +197,27 @@ export async function measure(
     p99Ms: result.latency.p99,
     statuses,
     errors: result.errors + result.timeouts,
-    ...(pid !== undefined && { cpuMsPerRequest }),
+    ...(pid !== undefined && { cpuMsPerRequest, peakRssBytes }),
   }
+}
+
+/**
+ * `settle`, then until the server's process is idle (`waitForIdleCpu`): work left in its threads
+ * counts for the scenario that left it. Returns how long it took in ms.
+ */
+export async function settleServer(port: number, pid: number) {
+  const answered = await settle(port)
+  return answered + (await waitForIdleCpu(pid))
 }
 
 /**
  * The server's CPU time since `cpuBefore`, per request sent. The requests still in flight when
  * autocannon stops are worked off by the server all the same (their answers go nowhere): the
- * time is read once it has settled, and they count among the requests sent. The settling's own
- * health checks are a few tenths of a millisecond against seconds.
+ * time is read once it has settled and is idle, and they count among the requests sent. The
+ * settling's own health checks are a few tenths of a millisecond against seconds.
  */
 async function cpuPerRequest(port: number, pid: number, cpuBefore: number, sent: number) {
-  await settle(port)
+  await settleServer(port, pid)
   const cpuAfter = await readCpuMs(pid)
   if (cpuAfter === null || !(sent > 0)) return null
   return Math.round(((cpuAfter - cpuBefore) / sent) * 100) / 100

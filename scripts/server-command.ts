@@ -17,8 +17,10 @@
  * the memory it needs (issue 44 point 4, ADR 099). At 20, with 75 MB alive once the icon sets
  * were bundled, full collections came every second and their marking threads took a third of
  * a signed-in page's CPU; 35 costs a fifth less CPU and keeps the RSS under 300 MB under
- * signed-in load alone (ADR 108). After the card pages' load, the whole bench still goes above
- * 300 MB, and above 250 MB under the card pages (docs/performance.md, 2026-12-05).
+ * signed-in load alone (ADR 108). In the whole bench, card pages first, the server held 238-249
+ * MB under the card pages and 265-269 MB under the signed-in pages once the view batches were
+ * statements of one text (ADR 111); a burst of sign-ins adds about 80 MB of password hashing
+ * (docs/performance.md, 2026-12-05).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=35'] as const
 
