@@ -19,8 +19,8 @@
  * a signed-in page's CPU; 35 costs a fifth less CPU and keeps the RSS under 300 MB under
  * signed-in load alone (ADR 108). In the whole bench, card pages first, the server held 238-249
  * MB under the card pages and 265-269 MB under the signed-in pages once the view batches were
- * statements of one text (ADR 111); a burst of sign-ins adds about 80 MB of password hashing
- * (docs/performance.md, 2026-12-05).
+ * statements of one text (ADR 111); a burst of sign-ins adds about 19 MiB per core of password
+ * hashing (ADR 112, docs/performance.md, 2026-12-05).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=35'] as const
 
