@@ -4,9 +4,13 @@
 // waiting in it, as the outside probe saw. The drill on the real server under continuous load,
 // on both drivers, is in e2e/server-lifecycle.spec.ts and e2e/database-faults.spec.ts.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { pendingHandshakes, stopAccepting } from '../../app/utils/stop-accepting.server'
+import {
+  pendingHandshakes,
+  queuedConnections,
+  stopAccepting,
+} from '../../app/utils/stop-accepting.server'
 
 function holdLoop(ms: number) {
   const until = performance.now() + ms
@@ -91,5 +95,25 @@ describe('stopAccepting', () => {
     await stop()
     expect(server.listening).toBe(false)
     expect(await get(port)).toBe('ECONNREFUSED')
+  })
+
+  it('reads the accept queue from the listeners’ rows alone, as the whole table does', async () => {
+    const accepted: net.Socket[] = []
+    const server = net.createServer((socket) => accepted.push(socket))
+    await new Promise<void>((resolve) => server.listen(0, resolve))
+    const { port } = server.address() as AddressInfo
+    expect(queuedConnections(port)).toBe(0)
+    const clients = [net.connect(port, '127.0.0.1'), net.connect(port, '127.0.0.1')]
+    // The connects run on the next tick; loopback completes each handshake within its call, and
+    // the loop has not polled since, so nothing is accepted yet.
+    await new Promise((resolve) => process.nextTick(resolve))
+    expect(queuedConnections(port)).toBe(2)
+    expect(pendingHandshakes(port)).toBe(2)
+    // A port nobody listens on has no queue, whatever else is connected.
+    expect(queuedConnections(port === 65_535 ? 1 : port + 1)).toBe(0)
+    await expect.poll(() => accepted.length).toBe(2)
+    expect(queuedConnections(port)).toBe(0)
+    for (const socket of [...clients, ...accepted]) socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
   })
 })
