@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import type http from 'node:http'
 import net, { type Socket } from 'node:net'
 
@@ -89,21 +89,10 @@ export function stopAccepting(
  * 0 where /proc/net cannot be read (not Linux): the quiet loop turn is then the only guard.
  */
 export function pendingHandshakes(port: number): number {
-  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
   let pending = 0
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let table: string
-    try {
-      table = readFileSync(file, 'latin1')
-    } catch {
-      continue
-    }
-    for (const line of table.split('\n')) {
-      const fields = line.trim().split(/\s+/)
-      if (!fields[1]?.endsWith(hexPort)) continue
-      if (fields[3] === '03') pending++
-      else if (fields[3] === '0A') pending += Number.parseInt(fields[4]?.split(':')[1] ?? '0', 16)
-    }
+  for (const fields of socketRows(port, { listenersOnly: false })) {
+    if (fields[3] === '03') pending++
+    else if (fields[3] === '0A') pending += acceptQueue(fields)
   }
   return pending
 }
@@ -115,10 +104,22 @@ export function pendingHandshakes(port: number): number {
  * read.
  */
 export function queuedConnections(port: number): number {
+  let queued = 0
+  for (const fields of socketRows(port, { listenersOnly: true })) queued += acceptQueue(fields)
+  return queued
+}
+
+/** A LISTEN row's rx_queue: how many connections wait in its accept queue. */
+const acceptQueue = (fields: string[]) => Number.parseInt(fields[4]?.split(':')[1] ?? '0', 16)
+
+/**
+ * The rows of the kernel's TCP tables (IPv4, then IPv6) whose local address is on `port`, split
+ * into fields; with `listenersOnly`, each table is read only as far as its listeners go.
+ */
+function* socketRows(port: number, { listenersOnly }: { listenersOnly: boolean }) {
   const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
   const chunk = Buffer.alloc(16_384)
-  let queued = 0
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+  tables: for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let fd: number
     try {
       fd = openSync(file, 'r')
@@ -127,26 +128,20 @@ export function queuedConnections(port: number): number {
     }
     try {
       let rest = ''
-      let listeners = true
-      while (listeners) {
+      for (;;) {
         const read = readSync(fd, chunk, 0, chunk.length, null)
-        if (read === 0) break
         const lines = (rest + chunk.toString('latin1', 0, read)).split('\n')
-        rest = lines.pop() ?? ''
+        rest = read === 0 ? '' : (lines.pop() ?? '')
         for (const line of lines) {
           const fields = line.trim().split(/\s+/)
-          if (fields[0] === 'sl') continue
-          if (fields[3] !== '0A') {
-            listeners = false
-            break
-          }
-          if (fields[1]?.endsWith(hexPort))
-            queued += Number.parseInt(fields[4]?.split(':')[1] ?? '0', 16)
+          if (fields[0] === 'sl' || fields.length < 5) continue
+          if (listenersOnly && fields[3] !== '0A') continue tables
+          if (fields[1]?.endsWith(hexPort)) yield fields
         }
+        if (read === 0) break
       }
     } finally {
       closeSync(fd)
     }
   }
-  return queued
 }
