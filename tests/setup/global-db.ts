@@ -2,7 +2,7 @@
 // database. Each test file then clones it (tests/setup/db.ts).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { PGlite } from '@electric-sql/pglite'
+import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { openPglite, openPostgres } from '#drizzle/db.server'
@@ -79,29 +79,34 @@ async function dropTemplateDatabases(client: PGlite) {
 }
 
 async function setupPglite(): Promise<Made> {
-  const handle = openPglite()
-  const client = (handle as unknown as { client: PGlite }).client
   // One file each per run, so concurrent runs never read each other's half-written snapshot.
-  const write = async (kind: string) => {
+  const write = async (kind: string, client: PGlite) => {
     const file = path.resolve(`tests/.tmp/pglite-${kind}-${process.pid}.tar`)
     mkdirSync(path.dirname(file), { recursive: true })
-    writeFileSync(file, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()))
-    return file
+    const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer())
+    writeFileSync(file, bytes)
+    return { file, bytes }
   }
   // As initdb leaves it: the empty target of a restore, without an initdb of its own each time.
+  // Its WAL in segments of 1 MB, not 16: a new data directory holds one segment, written out
+  // whole, so each test file's database loads 15 MB less (165 ms of CPU to open against 139 ms).
+  const initdb = new PGlite({ initDbStartParams: ['--wal-segsize=1'] })
   // (A dump asked for before the database is ready never settles.)
-  await client.waitReady
-  await dropTemplateDatabases(client)
-  const empty = await write('empty')
+  await initdb.waitReady
+  await dropTemplateDatabases(initdb)
+  const empty = await write('empty', initdb)
+  await initdb.close()
+  // Migrated as the app opens its database, from that data directory.
+  const handle = openPglite({ loadDataDir: new Blob([empty.bytes]) })
   await handle.migrate()
-  const snapshot = await write('migrated')
+  const migrated = await write('migrated', (handle as unknown as { client: PGlite }).client)
   await handle.close()
   return {
-    name: snapshot,
-    empty,
+    name: migrated.file,
+    empty: empty.file,
     teardown: async () => {
-      rmSync(snapshot, { force: true })
-      rmSync(empty, { force: true })
+      rmSync(migrated.file, { force: true })
+      rmSync(empty.file, { force: true })
     },
   }
 }
