@@ -89,7 +89,7 @@ async function setupPglite(): Promise<Made> {
   }
   // As initdb leaves it: the empty target of a restore, without an initdb of its own each time.
   // Its WAL in segments of 1 MB, not 16: a new data directory holds one segment, written out
-  // whole, so each test file's database loads 15 MB less (165 ms of CPU to open against 139 ms).
+  // whole, so each test file's database loads 10 MB less (165 ms of CPU to open against 139 ms).
   const initdb = new PGlite({ initDbStartParams: ['--wal-segsize=1'] })
   // (A dump asked for before the database is ready never settles.)
   await initdb.waitReady
