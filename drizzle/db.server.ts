@@ -111,6 +111,24 @@ class DurableNodeFS extends NodeFS {
   }
 }
 
+const BYTEA_OID = 17
+
+/**
+ * PGlite's own bytea codecs go one byte at a time in JavaScript (a substring and a parseInt per
+ * byte to read, a string per byte to write): storing a 100 KB photo took 13 ms of CPU and reading
+ * it 6.5 ms, against 2.2 and 2.5 ms with Node's hex codec (2026-12-05). Read as a Buffer, as
+ * postgres.js reads bytea.
+ */
+const BYTEA_CODECS = {
+  parsers: { [BYTEA_OID]: (value: string) => Buffer.from(value.slice(2), 'hex') },
+  serializers: {
+    [BYTEA_OID]: (value: unknown) => {
+      if (!(value instanceof Uint8Array)) throw new Error('Invalid input for bytea type')
+      return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`
+    },
+  },
+}
+
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
   const { dataDir } = options
   if (dataDir) ensurePrivateDir(dataDir)
@@ -120,6 +138,7 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
       : { dataDir: options.dataDir }),
     loadDataDir: options.loadDataDir,
     startParams: pgliteStartParams(),
+    ...BYTEA_CODECS,
   })
   // PGlite copies a new data directory's files in with mode 0666: private once it is ready,
   // before any query of ours runs (this callback is the first one waiting for it).
