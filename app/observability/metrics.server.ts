@@ -4,6 +4,7 @@
 // stays on even when nobody scrapes; what costs a query (the job queue) or a timer (the process
 // collectors) runs only when metrics are served (METRICS_PORT or METRICS_TOKEN).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { watchFullCollections } from './heap-after-full-gc.server'
 
 /** How old a scrape-time answer may be before it is asked again: a burst of scrapes costs one. */
 const SCRAPE_CACHE_MS = 5_000
@@ -182,11 +183,20 @@ export function metricsServed(env: Record<string, string | undefined> = process.
   return Boolean(env.METRICS_PORT?.trim() || env.METRICS_TOKEN?.trim())
 }
 
-/** Node's own series (resident memory, event-loop lag, GC, handles), once per process. */
+/**
+ * Node's own series (resident memory, event-loop lag, GC, handles), once per process, and the heap
+ * that survives full collections: the series a leak shows in (heap-after-full-gc.server.ts).
+ */
 export function startProcessMetrics() {
   if (state.processMetricsStarted) return
   state.processMetricsStarted = true
   collectDefaultMetrics({ register: state.registry })
+  const live = new Gauge({
+    name: 'nodejs_heap_live_after_full_gc_bytes',
+    help: "V8's heap in use just after the last full collection (read every 10 s): what the process keeps alive",
+    registers: [state.registry],
+  })
+  watchFullCollections(({ liveBytes }) => live.set(liveBytes))
 }
 
 const methodIndex = (method: string | undefined) =>
