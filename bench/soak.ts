@@ -1,10 +1,13 @@
 // `BENCH_SOAK_SECONDS` of `npm run bench` (issue 44 point 4): the signed-in pages loaded for a
-// long while, the server's resident memory sampled every 10 s. Memory that keeps growing after
-// the heap and the JIT have settled is a leak; the slope of a least-squares line says how fast.
-// The server's own metrics port gives V8's heap beside it: a heap that stays flat while RSS rises
-// points at the allocator's pages, not at objects the app keeps.
+// long while, the server's resident memory sampled every 10 s. The leak test is what the process
+// keeps alive: at the soak's middle and just before its end, the bench has V8 collect all
+// garbage through the server's inspector and reads the heap that is left (bench/heap-alive.ts);
+// a leak is objects that survive every collection, so that figure rises between the soak's
+// middle and its end. RSS and the heap in use are printed beside it: RSS moves in steps as V8
+// commits pages up to limits its collections set, which is not something the app keeps.
 import autocannon from 'autocannon'
 import { floorSamples, rssSlopeMbPerMinute, type SoakFigures } from './budgets'
+import { readHeapAlive } from './heap-alive'
 import type { RequestOptions } from './http'
 import { CONNECTIONS } from './scenarios'
 import { readCpuMs, readMemory } from './server'
@@ -25,9 +28,12 @@ export async function soak(
   log: (message: string) => void,
   /** The server's METRICS_PORT, or null: V8's heap is then not sampled. */
   metricsPort: number | null = null,
+  /** The server's inspector port, or null: the heap alive after a collection is then not read. */
+  inspectPort: number | null = null,
 ): Promise<SoakFigures> {
   const samples: [number, number][] = []
   const heapSamples: [number, number, number, number][] = []
+  const liveSamples: [number, number][] = []
   const started = performance.now()
   const sample = async () => {
     const { rss, anon } = await readMemory(pid).catch(() => ({ rss: Number.NaN, anon: Number.NaN }))
@@ -36,10 +42,31 @@ export async function soak(
     samples.push([at, rss])
     const heap = metricsPort === null ? null : await readHeap(metricsPort)
     if (heap) heapSamples.push([at, heap.used, heap.total, heap.external])
+    // The gauge holds the last full collection's figure until the next one: each is kept once.
+    if (heap?.live && heap.live !== liveSamples.at(-1)?.[1]) liveSamples.push([at, heap.live])
     log(
-      `soak ${at} s: RSS ${Math.round(rss / 1e6)} MB (anonymous ${Math.round(anon / 1e6)} MB)${heap ? `, heap used ${Math.round(heap.used / 1e6)} MB of ${Math.round(heap.total / 1e6)} MB (code ${Math.round(heap.code / 1e6)} MB), external ${Math.round(heap.external / 1e6)} MB` : ''}`,
+      `soak ${at} s: RSS ${Math.round(rss / 1e6)} MB (anonymous ${Math.round(anon / 1e6)} MB)${heap ? `, heap used ${Math.round(heap.used / 1e6)} MB of ${Math.round(heap.total / 1e6)} MB (code ${Math.round(heap.code / 1e6)} MB), alive after the last full collection ${heap.live ? `${(heap.live / 1e6).toFixed(1)} MB` : '?'}, external ${Math.round(heap.external / 1e6)} MB` : ''}`,
     )
   }
+  const warmupSeconds = soakWarmupSeconds(seconds)
+  // [seconds, bytes alive, of them compiled code], read at the middle and 10 s before the end
+  // while the load runs. No more often: a collection of all garbage also gives pages back, so
+  // RSS after one is lower than the load alone would leave it.
+  const aliveSamples: [number, number, number][] = []
+  const aliveAt = [seconds / 2, seconds - 10]
+  const aliveTimers =
+    inspectPort === null
+      ? []
+      : aliveAt.map((at) =>
+          setTimeout(async () => {
+            const alive = await readHeapAlive(inspectPort).catch(() => null)
+            if (!alive) return
+            aliveSamples.push([at, alive.usedBytes, alive.codeBytes])
+            log(
+              `soak ${at} s: alive after collecting all garbage ${(alive.usedBytes / 1e6).toFixed(2)} MB (compiled code ${(alive.codeBytes / 1e6).toFixed(2)} MB)`,
+            )
+          }, at * 1000),
+        )
   await sample()
   const timer = setInterval(() => void sample(), SAMPLE_EVERY_MS)
   const cpuBefore = await readCpuMs(pid)
@@ -56,9 +83,9 @@ export async function soak(
     })),
   })
   clearInterval(timer)
+  for (const aliveTimer of aliveTimers) clearTimeout(aliveTimer)
   await sample()
   const cpuAfter = await readCpuMs(pid)
-  const warmupSeconds = soakWarmupSeconds(seconds)
   const answers = Object.values(result.statusCodeStats ?? {}).reduce(
     (sum, { count }) => sum + Number(count),
     0,
@@ -69,6 +96,8 @@ export async function soak(
     warmupSeconds,
     slopeMbPerMinute: rssSlopeMbPerMinute(samples, warmupSeconds),
     heapSamples,
+    liveSamples,
+    aliveSamples: aliveSamples.sort((a, b) => a[0] - b[0]),
     heapSlopeMbPerMinute: rssSlopeMbPerMinute(
       floorSamples(
         heapSamples.map(([at, used]) => [at, used]),
@@ -85,8 +114,8 @@ export async function soak(
 }
 
 /**
- * V8's heap in use, the heap V8 holds, its code space and external memory, from the server's
- * Prometheus series; null if unread.
+ * V8's heap in use, the heap V8 holds, its code space, external memory and the heap alive after
+ * the last full collection, from the server's Prometheus series; null if unread.
  */
 async function readHeap(port: number) {
   try {
@@ -97,7 +126,9 @@ async function readHeap(port: number) {
     // Compiled code lives outside the old generation: JIT tiers can grow it after the heap settles.
     const code = series('nodejs_heap_space_size_total_bytes\\{space="code"\\}')
     const external = series('nodejs_external_memory_bytes')
-    return Number.isFinite(used) ? { used, total, code, external } : null
+    // 0 until the first full collection of the process (a gauge starts at 0).
+    const live = series('nodejs_heap_live_after_full_gc_bytes') || null
+    return Number.isFinite(used) ? { used, total, code, external, live } : null
   } catch {
     return null
   }

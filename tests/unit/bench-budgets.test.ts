@@ -267,35 +267,70 @@ describe('issue 44: signed-in pages and memory', () => {
     expect(rows.some((row) => row.budget.includes('CPU per request'))).toBe(false)
   })
 
-  test('a soak is a leak test: the heap in use after its warm-up, RSS over its second half', () => {
-    const rssRising = (at: number) => 250e6 + (at >= 300 ? 2e6 : 0) + (at >= 500 ? 1e6 : 0)
-    const soak = (rss: (at: number) => number, heapPerMinute: number): SoakFigures => {
-      const seconds = [0, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600]
-      return {
-        seconds: 600,
-        warmupSeconds: 120,
-        samples: seconds.map((at) => [at, rss(at)]),
-        heapSamples: seconds.map((at) => [at, 90e6 + (at / 60) * heapPerMinute * 1e6, 120e6, 14e6]),
-        heapSlopeMbPerMinute: heapPerMinute,
-        slopeMbPerMinute: null,
-        answers: 1,
-        cpuMsPerRequest: 0.2,
-      }
-    }
+  test('a soak is a leak test: the heap alive after collecting all garbage, middle to end', () => {
+    const soak = (alive: [number, number, number][], peakRss = 253e6): SoakFigures => ({
+      seconds: 600,
+      warmupSeconds: 120,
+      // RSS stepping up in the second half is no leak: only its peak has a budget.
+      samples: [
+        [0, 240e6],
+        [300, 245e6],
+        [590, peakRss],
+      ],
+      heapSamples: [],
+      heapSlopeMbPerMinute: 0.5,
+      slopeMbPerMinute: 2,
+      aliveSamples: alive,
+      answers: 2_000_000,
+      cpuMsPerRequest: 0.2,
+    })
     const rows = (figures: SoakFigures) =>
       evaluateBudgets(run({ driver: 'postgres', soak: figures }), names).filter((row) =>
         row.budget.startsWith('soak of 600 s'),
       )
-    // Settled: RSS rose in the first half only, the heap stayed where it was.
-    const settled = rows(soak((at) => (at < 300 ? 240e6 + at * 1e4 : 253e6), 0))
+    // The app's heap flat, the JIT's code grown by 0.8 MB: met.
+    const settled = rows(
+      soak([
+        [300, 70e6, 5e6],
+        [590, 70.9e6, 5.8e6],
+      ]),
+    )
     expect(settled.map((row) => [row.budget, row.actual, row.met])).toEqual([
-      ['soak of 600 s: V8 heap in use, slope after 120 s', '0 MB/min', true],
-      ['soak of 600 s: RSS, slope over its second half', '0 MB/min', true],
+      [
+        'soak of 600 s: heap alive after collecting all garbage, middle to end',
+        '+0.10 MB (compiled code +0.80 MB)',
+        true,
+      ],
       ['soak of 600 s: peak RSS', '253 MB', true],
     ])
-    // Still rising in the second half (3 MB in five minutes), or the heap growing: a leak.
-    expect(rows(soak(rssRising, 0)).map((row) => row.met)).toEqual([true, false, true])
-    expect(rows(soak(() => 253e6, 0.2)).map((row) => row.met)).toEqual([false, true, true])
+    // 1.5 MB more kept by the app: a leak.
+    const leaking = rows(
+      soak([
+        [300, 70e6, 5e6],
+        [590, 71.5e6, 5e6],
+      ]),
+    )
+    expect(leaking.map((row) => [row.actual, row.met])).toEqual([
+      ['+1.50 MB (compiled code +0.00 MB)', false],
+      ['253 MB', true],
+    ])
+    // Less alive at the end, RSS past its budget.
+    expect(
+      rows(
+        soak(
+          [
+            [300, 70e6, 5e6],
+            [590, 69e6, 5e6],
+          ],
+          310e6,
+        ),
+      ).map((row) => [row.actual, row.met]),
+    ).toEqual([
+      ['-1.00 MB (compiled code +0.00 MB)', true],
+      ['310 MB', false],
+    ])
+    // Without the middle's reading there is no figure.
+    expect(rows(soak([[590, 70e6, 5e6]]))[0]?.met).toBeNull()
   })
 
   test("the heap's floor: the lowest sample of each window, a window of one sample left out", () => {
