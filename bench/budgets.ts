@@ -77,7 +77,7 @@ export type SoakFigures = {
   liveSamples?: [number, number][]
   /**
    * [seconds, bytes, of them compiled code]: V8's heap (its young generation aside) after the
-   * bench had it collect all garbage (bench/heap-alive.ts), at the soak's middle and 10 s before
+   * bench had it run a full collection (bench/heap-alive.ts), at the soak's middle and 10 s before
    * its end.
    */
   aliveSamples?: [number, number, number][]
@@ -106,7 +106,7 @@ export function rssSlopeMbPerMinute(samples: [number, number][], fromSecond: num
 }
 
 /**
- * How much the heap alive after a collection of all garbage grew from the soak's middle to its
+ * How much the heap alive after a full collection grew from the soak's middle to its
  * last reading, compiled code aside, and how much the compiled code grew; null without both
  * readings.
  */
@@ -379,7 +379,7 @@ function soakBudgets(soak: SoakFigures, driver: Driver): BudgetRow[] {
     `${bytes < 0 ? '-' : '+'}${(Math.abs(bytes) / 1e6).toFixed(2)} MB`
   return [
     row(
-      `soak of ${soak.seconds} s: heap alive after collecting all garbage, middle to end`,
+      `soak of ${soak.seconds} s: heap alive after a full collection, middle to end`,
       driver,
       `≤ +${SOAK_ALIVE_GROWTH_BYTES / 1e6} MB (compiled code aside)`,
       growth?.appBytes ?? null,

@@ -1,9 +1,11 @@
-// What a server process keeps alive, read through its inspector: V8 collects all garbage at once
-// (HeapProfiler.collectGarbage, as DevTools' "collect garbage" button does) and the process then
-// reports its heap's spaces. Sampled at any other moment the heap in use swings by a fifth with
-// requests in flight, and even V8's own full collections count what was allocated while they
-// marked; RSS moves in steps as V8 commits pages (docs/performance.md, "A leak test that reads
-// the heap"). The soak's leak test reads this at its middle and its end (issue 44 point 4).
+// What a server process keeps alive, read through its inspector: the process runs a full
+// collection of its own (`gc()`, under --expose-gc) and reports its heap's spaces. Sampled at any
+// other moment the heap in use swings by a fifth with requests in flight, and even V8's own full
+// collections count what was allocated while they marked; RSS moves in steps as V8 commits pages
+// (ADR 113). The soak's leak test reads this at its middle and its end (issue 44 point 4).
+// Not DevTools' "collect garbage" (HeapProfiler.collectGarbage): that one also flushes compiled
+// code and gives pages back, and the server's RSS swung 30-40 MB above its plateau for minutes
+// after it, past the 300 MB budget.
 
 export type HeapAlive = {
   /**
@@ -18,9 +20,10 @@ export type HeapAlive = {
 type Reply = { id: number; result?: unknown; error?: { message: string } }
 
 /**
- * Collects the server's garbage `collections` times (requests still arriving between them) and
- * returns the lowest reading. The process must run with `--inspect-port`/`--inspect` on
- * `inspectPort` (bench/server.ts). null when the inspector cannot be reached.
+ * Has the server run `collections` full collections (requests still arriving between them) and
+ * returns the lowest reading: the first may finish a marking already under way, which keeps
+ * what was allocated since it began. The process must run with `--expose-gc` and `--inspect` on
+ * `inspectPort` (bench/run.ts). null when the inspector cannot be reached.
  */
 export async function readHeapAlive(
   inspectPort: number,
@@ -60,9 +63,9 @@ export async function readHeapAlive(
   try {
     let lowest: HeapAlive | null = null
     for (let round = 0; round < collections; round++) {
-      await send('HeapProfiler.collectGarbage')
+      // One synchronous task: the collection and the reading with no request in between.
       const { result } = (await send('Runtime.evaluate', {
-        expression: "process.getBuiltinModule('node:v8').getHeapSpaceStatistics()",
+        expression: "gc(), process.getBuiltinModule('node:v8').getHeapSpaceStatistics()",
         returnByValue: true,
       })) as { result: { value: { space_name: string; space_used_size: number }[] } }
       let usedBytes = 0

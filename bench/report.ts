@@ -111,7 +111,7 @@ export function soakSummary(soak: SoakFigures) {
   const mb = (bytes: number | undefined) =>
     bytes === undefined ? '?' : `${Math.round(bytes / 1e6)} MB`
   const peak = Math.max(...soak.samples.map(([, rss]) => rss))
-  return `soak of ${soak.seconds} s, ${soak.answers} answers, CPU ${soak.cpuMsPerRequest ?? '?'} ms/request: RSS ${mb(soak.samples[0]?.[1])} at the start, ${mb(soak.samples.at(-1)?.[1])} at the end, peak ${mb(peak)}; slope after the first ${soak.warmupSeconds} s ${soak.slopeMbPerMinute ?? '?'} MB/min${soak.heapSamples?.length ? `; V8 heap used ${mb(soak.heapSamples[0]?.[1])} at the start, ${mb(soak.heapSamples.at(-1)?.[1])} at the end, slope ${soak.heapSlopeMbPerMinute ?? '?'} MB/min` : ''}${soak.aliveSamples?.length ? `; alive after collecting all garbage ${soak.aliveSamples.map(([at, bytes]) => `${(bytes / 1e6).toFixed(2)} MB at ${at} s`).join(', ')}` : ''}`
+  return `soak of ${soak.seconds} s, ${soak.answers} answers, CPU ${soak.cpuMsPerRequest ?? '?'} ms/request: RSS ${mb(soak.samples[0]?.[1])} at the start, ${mb(soak.samples.at(-1)?.[1])} at the end, peak ${mb(peak)}; slope after the first ${soak.warmupSeconds} s ${soak.slopeMbPerMinute ?? '?'} MB/min${soak.heapSamples?.length ? `; V8 heap used ${mb(soak.heapSamples[0]?.[1])} at the start, ${mb(soak.heapSamples.at(-1)?.[1])} at the end, slope ${soak.heapSlopeMbPerMinute ?? '?'} MB/min` : ''}${soak.aliveSamples?.length ? `; alive after a full collection ${soak.aliveSamples.map(([at, bytes]) => `${(bytes / 1e6).toFixed(2)} MB at ${at} s`).join(', ')}` : ''}`
 }
 
 export function budgetTable(budgets: BudgetRow[]) {

@@ -68,7 +68,7 @@ const MEASURE_LCP = process.env.BENCH_LCP !== '0'
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS || 0)
 if (!(SOAK_SECONDS >= 0)) throw new Error('BENCH_SOAK_SECONDS must be a number of seconds')
 const SOAK_METRICS_PORT = PORT + 2
-// The soak's leak test has V8 collect all garbage through the server's inspector (bench/heap-alive.ts).
+// The soak's leak test runs full collections through the server's inspector (bench/heap-alive.ts).
 const SOAK_INSPECT_PORT = PORT + 3
 // BENCH_SCENARIOS=dashboard,contacts: only those (before/after runs of one change need no more).
 const ONLY_SCENARIOS = process.env.BENCH_SCENARIOS?.split(',').map((id) => id.trim())
@@ -121,14 +121,14 @@ async function runDriver(driver: Driver): Promise<DriverRun> {
     log(`${driver}: dashboard statistics p50 ${dashboardStatisticsP50Ms} ms; starting the server`)
 
     // A soak reads V8's heap from the server's metrics port beside RSS, and the heap alive after
-    // a collection through its inspector (bench/soak.ts), opened on 127.0.0.1 only.
+    // a full collection through its inspector (bench/heap-alive.ts), opened on 127.0.0.1 only.
     const server = await startAppServer(
       PORT,
       {
         ...database.serverEnv,
         ...(SOAK_SECONDS > 0 ? { METRICS_PORT: String(SOAK_METRICS_PORT) } : {}),
       },
-      SOAK_SECONDS > 0 ? [`--inspect=127.0.0.1:${SOAK_INSPECT_PORT}`] : [],
+      SOAK_SECONDS > 0 ? [`--inspect=127.0.0.1:${SOAK_INSPECT_PORT}`, '--expose-gc'] : [],
     )
     const figures: DriverRun = {
       driver,

@@ -1,7 +1,7 @@
 // `BENCH_SOAK_SECONDS` of `npm run bench` (issue 44 point 4): the signed-in pages loaded for a
 // long while, the server's resident memory sampled every 10 s. The leak test is what the process
-// keeps alive: at the soak's middle and just before its end, the bench has V8 collect all
-// garbage through the server's inspector and reads the heap that is left (bench/heap-alive.ts);
+// keeps alive: at the soak's middle and just before its end, the bench has the server run full
+// collections through its inspector and reads the heap that is left (bench/heap-alive.ts);
 // a leak is objects that survive every collection, so that figure rises between the soak's
 // middle and its end. RSS and the heap in use are printed beside it: RSS moves in steps as V8
 // commits pages up to limits its collections set, which is not something the app keeps.
@@ -50,8 +50,8 @@ export async function soak(
   }
   const warmupSeconds = soakWarmupSeconds(seconds)
   // [seconds, bytes alive, of them compiled code], read at the middle and 10 s before the end
-  // while the load runs. No more often: a collection of all garbage also gives pages back, so
-  // RSS after one is lower than the load alone would leave it.
+  // while the load runs: two readings, each three full collections the load alone would not
+  // have run.
   const aliveSamples: [number, number, number][] = []
   const aliveAt = [seconds / 2, seconds - 10]
   const aliveTimers =
@@ -63,7 +63,7 @@ export async function soak(
             if (!alive) return
             aliveSamples.push([at, alive.usedBytes, alive.codeBytes])
             log(
-              `soak ${at} s: alive after collecting all garbage ${(alive.usedBytes / 1e6).toFixed(2)} MB (compiled code ${(alive.codeBytes / 1e6).toFixed(2)} MB)`,
+              `soak ${at} s: alive after a full collection ${(alive.usedBytes / 1e6).toFixed(2)} MB (compiled code ${(alive.codeBytes / 1e6).toFixed(2)} MB)`,
             )
           }, at * 1000),
         )

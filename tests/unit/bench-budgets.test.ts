@@ -267,7 +267,7 @@ describe('issue 44: signed-in pages and memory', () => {
     expect(rows.some((row) => row.budget.includes('CPU per request'))).toBe(false)
   })
 
-  test('a soak is a leak test: the heap alive after collecting all garbage, middle to end', () => {
+  test('a soak is a leak test: the heap alive after a full collection, middle to end', () => {
     const soak = (alive: [number, number, number][], peakRss = 253e6): SoakFigures => ({
       seconds: 600,
       warmupSeconds: 120,
@@ -297,7 +297,7 @@ describe('issue 44: signed-in pages and memory', () => {
     )
     expect(settled.map((row) => [row.budget, row.actual, row.met])).toEqual([
       [
-        'soak of 600 s: heap alive after collecting all garbage, middle to end',
+        'soak of 600 s: heap alive after a full collection, middle to end',
         '+0.10 MB (compiled code +0.80 MB)',
         true,
       ],
