@@ -4,7 +4,7 @@
 // server.ts lets these paths through without an Origin, the key being the only credential.
 // Every answer is JSON; every refusal an RFC 9457 problem; reads are recorded as the key's last
 // use, writes in the audit log; creates honour Idempotency-Key; each key has its rate limit.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import {
@@ -197,9 +197,7 @@ async function answer(request: Request, context: AppLoadContext): Promise<Respon
     if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ApiProblem(400, 'The Idempotency-Key header must be 1 to 255 visible characters')
     }
-    const requestHash = createHash('sha256')
-      .update(`${method} ${url.pathname}\n${read?.text ?? ''}`)
-      .digest('hex')
+    const requestHash = hash('sha256', `${method} ${url.pathname}\n${read?.text ?? ''}`, 'hex')
     const result = await withTenant(organizationId, async (tx) => {
       if (idempotencyKey) {
         const first = await findIdempotentAnswer(tx, organizationId, idempotencyKey)

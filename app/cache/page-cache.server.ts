@@ -3,7 +3,7 @@
 // A route opts in with `pageCacheHeaders`; server.ts serves hits before Express and Remix run,
 // with the compressed bytes made once. Entries are tagged with their organization and dropped
 // when the database announces a change to it (app/tenancy/change-feed.server.ts).
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { AppLoadContext } from '@remix-run/node'
 import { LRUCache } from 'lru-cache'
@@ -85,7 +85,7 @@ function scriptHashes(html: string) {
   for (const match of html.matchAll(INLINE_SCRIPT)) {
     const [, attributes = '', content = ''] = match
     if (/\bsrc=/.test(attributes)) continue
-    hashes.add(`'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`)
+    hashes.add(`'sha256-${hash('sha256', content, 'base64')}'`)
   }
   return [...hashes]
 }
@@ -156,7 +156,7 @@ export function preparedAnswer(answer: RenderedAnswer): PreparedAnswer {
   const etag =
     typeof answer.headers.etag === 'string'
       ? answer.headers.etag
-      : `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+      : `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`
   if (typeof answer.headers.etag !== 'string') headers.push(['etag', etag])
   return { status: answer.status, headers, identity: body, etag }
 }

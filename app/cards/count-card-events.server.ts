@@ -1,20 +1,17 @@
 // Counting what visitors do on a card besides viewing it (ADR 082): saves (vCard, wallet), taps
 // on its links and exchanges (lead forms, connects). Bots and the card's owner are not counted,
 // as for views; each count is queued for the event batcher, never written on the request.
-import { createHmac } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { getEnv } from '#app/env.server'
 import type { CardEventKind } from '#app/models/card-events.server'
 import { isBotUserAgent } from '#app/utils/bot'
+import { hmacSha256Hex } from '#app/utils/keyed-hash.server'
 import { sourceOfRequest, type ViewSource } from '#app/utils/view-sources'
 import { queueCardEvent } from './event-batcher.server'
 
 /** A keyed hash of the visitor: repeat views can be told apart without storing an address. */
 export function visitorHash(ip: string, userAgent: string, cardId: string) {
-  return createHmac('sha256', getEnv().APP_SECRET)
-    .update(`${ip}\n${userAgent}\n${cardId}`)
-    .digest('hex')
-    .slice(0, 32)
+  return hmacSha256Hex(getEnv().APP_SECRET, `${ip}\n${userAgent}\n${cardId}`).slice(0, 32)
 }
 
 /**

@@ -2,7 +2,7 @@
 // belongs to (its `traceresponse` header, the id its log lines carry) and, when metrics are
 // served, its count and latency under the route that answered it. Also the two ways to read the
 // metrics: a listener of their own (METRICS_PORT) or /metrics behind a bearer token.
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { metricsText, recordRequest } from '#app/observability/metrics.server'
 import { TRACE_RESPONSE_HEADER, traceresponse } from '#app/observability/trace-context'
@@ -48,7 +48,7 @@ export function requestObserver(options: RequestObserverOptions) {
   }
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest()
+const digest = (text: string) => hash('sha256', text, 'buffer')
 
 /**
  * Whether the request may read /metrics on the main port: only with METRICS_TOKEN set and sent

@@ -2,7 +2,7 @@
 // logo in the centre at 20% of the width on a white square. Rendered once per content. The
 // download for print (issue 41 point 13) is the same code at 1200 px, or as SVG, in the agency's
 // colour with the card's logo.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import QRCode from 'qrcode'
 import sharp from './sharp.server'
@@ -46,10 +46,8 @@ export function qrEtag(
   format: 'png' | 'svg',
   style: QrStyle = SCREEN_QR,
 ) {
-  return `"${createHash('sha256')
-    .update(`${format}\n${text}\n${logoKey ?? ''}\n${style.width}\n${style.dark}`)
-    .digest('base64url')
-    .slice(0, 27)}"`
+  const inputs = `${format}\n${text}\n${logoKey ?? ''}\n${style.width}\n${style.dark}`
+  return `"${hash('sha256', inputs, 'base64url').slice(0, 27)}"`
 }
 
 /** The logo fitted into a white square `size` pixels wide, with a margin of its own. */
