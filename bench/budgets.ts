@@ -47,8 +47,8 @@ export const SIGNED_IN_P99_MS = 100
 export const SIGNED_IN_RSS_BUDGET_BYTES = 300 * 1000 * 1000
 
 /**
- * Issue 44 point 4's leak test, on a soak: what the server keeps alive once V8 has collected all
- * garbage may not grow from the soak's middle to its end. A leak of one small object (16 bytes)
+ * Issue 44 point 4's leak test, on a soak: what the server keeps alive after a full collection
+ * may not grow from the soak's middle to its end. A leak of one small object (16 bytes)
  * an answer would grow it by more than 1 MB in any half of more than 62,500 answers, and a soak
  * answers millions. Compiled code is left out: the JIT keeps optimizing functions for minutes,
  * up to a size set by the app's code, not by the answers. RSS is no leak test: it moves in steps
