@@ -25,15 +25,32 @@
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=35'] as const
 
 /**
- * The server's environment over the caller's. glibc gives each thread that allocates its own
- * arena (up to eight per core): the server's V8, libuv and compression threads left 50-60 MB of
- * freed memory in arenas of their own under signed-in load. Two arenas brought the RSS from 336
- * to about 300 MB at no measurable cost of CPU (ADR 107). An operator's own setting wins.
+ * glibc's malloc, told by environment variables, which the server's own settings may not read
+ * (glibc reads them as the process starts):
+ * - `MALLOC_ARENA_MAX`: glibc gives each thread that allocates its own arena (up to eight per
+ *   core): the server's V8, libuv and compression threads left 50-60 MB of freed memory in
+ *   arenas of their own under signed-in load. Two arenas brought the RSS from 336 to about 300
+ *   MB at no measurable cost of CPU (ADR 107).
+ * - `MALLOC_TRIM_THRESHOLD_` and `MALLOC_MMAP_THRESHOLD_`: by default glibc raises both each
+ *   time a large block is freed (the trim threshold up to 64 MB), and then keeps that much freed
+ *   memory at the top of the main arena. Under signed-in load the arena swung from 21 to 71 MB
+ *   and back between V8's full collections, and the soak's RSS peaked over its budget. Fixed at
+ *   glibc's own first values (2 MB kept, blocks from 128 KB mapped on their own), the arena
+ *   stayed at 20-22 MB (ADR 114).
+ *
+ * An operator's own setting of any of them wins.
  */
+export const MALLOC_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_TRIM_THRESHOLD_: String(2 * 1024 * 1024),
+  MALLOC_MMAP_THRESHOLD_: String(128 * 1024),
+} as const
+
+/** The server's environment: the caller's over MALLOC_ENV. */
 export function serverEnv(
   env: Record<string, string | undefined> = process.env,
 ): Record<string, string | undefined> {
-  return { MALLOC_ARENA_MAX: '2', ...env }
+  return { ...MALLOC_ENV, ...env }
 }
 
 export const SERVER_ENTRY = 'build/server.js'

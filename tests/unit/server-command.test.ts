@@ -21,9 +21,15 @@ describe('the production server command', () => {
     expect(SERVER_ARGS.at(-1)).toBe(SERVER_ENTRY)
   })
 
-  it('runs with two malloc arenas unless the operator says otherwise (issue 44 memory budget)', () => {
-    expect(serverEnv({ PATH: '/bin' })).toEqual({ MALLOC_ARENA_MAX: '2', PATH: '/bin' })
+  it('runs with two malloc arenas and fixed trim and mmap thresholds unless the operator says otherwise (issue 44 memory budget)', () => {
+    expect(serverEnv({ PATH: '/bin' })).toEqual({
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_TRIM_THRESHOLD_: '2097152',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      PATH: '/bin',
+    })
     expect(serverEnv({ MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8')
+    expect(serverEnv({ MALLOC_TRIM_THRESHOLD_: '0' }).MALLOC_TRIM_THRESHOLD_).toBe('0')
     for (const file of [
       'bench/server.ts',
       'e2e/start-server.ts',
