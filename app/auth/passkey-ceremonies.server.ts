@@ -3,15 +3,12 @@
 // subdomain or custom domain is its own RP ID), named after the tenant. Each ceremony's
 // challenge is kept on the session that asked for it, used once and refused after 5 minutes:
 // the challenge a browser sends back is only compared with ours, never trusted.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server'
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers'
 import { recordAccountAudit } from '#app/models/audit.server'
 import {
   consumeSessionChallenge,
@@ -30,6 +27,10 @@ import { en } from '#app/utils/i18n/catalogue-en'
 import { withTenant } from '#drizzle/db.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { countAttempt, REQUIRED_MESSAGE, twoFactorRequired } from './two-factor.server'
+
+// Loaded on the first ceremony, not with the server: the library and its certificate parsers are
+// 5 MB of heap that every process would otherwise hold for a sign-in step few take (ADR 114).
+const webauthn = () => import('@simplewebauthn/server')
 
 const CHALLENGE_TTL_MS = 5 * 60_000
 
@@ -73,7 +74,9 @@ async function takeChallenge(
 ) {
   let challenge: string
   try {
-    challenge = decodeClientDataJSON(clientDataJSON).challenge
+    challenge = (await import('@simplewebauthn/server/helpers')).decodeClientDataJSON(
+      clientDataJSON,
+    ).challenge
   } catch {
     throw new Refusal('invalid', PASSKEY_FAILED_MESSAGE)
   }
@@ -128,7 +131,7 @@ export async function registrationOptions(
 ) {
   const { rpID } = relyingPartyOf(request)
   const existing = await passkeysOf(tenant, user.id)
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: tenant.name,
     rpID,
     userName: user.email,
@@ -160,9 +163,9 @@ export async function addPasskey(
     response.response.clientDataJSON,
   )
   const { origin, rpID } = relyingPartyOf(request)
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>
+  let verification: VerifiedRegistrationResponse
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: origin,
@@ -238,7 +241,7 @@ export async function authenticationOptions(
   const { rpID } = relyingPartyOf(request)
   const keys = await passkeysOf(tenant, user.id)
   if (keys.length === 0) throw new Refusal('invalid', en['passkey.none'])
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID,
     allowCredentials: keys.map((key) => ({ id: key.credentialId, transports: key.transports })),
     userVerification: 'preferred',
@@ -269,9 +272,9 @@ export async function passWithPasskey(
   )
   if (!key) return false
   const { origin, rpID } = relyingPartyOf(request)
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
+  let verification: VerifiedAuthenticationResponse
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: origin,

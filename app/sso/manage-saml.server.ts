@@ -96,7 +96,7 @@ async function fetchMetadata(address: string): Promise<string> {
       const response = await fetch(url, {
         signal,
         redirect: 'follow',
-        dispatcher: idpDispatcher(),
+        dispatcher: await idpDispatcher(),
       } as RequestInit)
       const final = new URL(response.url || url.href)
       if (!response.ok || !isFetchableIdpUrl(final) || !response.body) {

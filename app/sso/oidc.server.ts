@@ -60,7 +60,7 @@ function allowsHttp(url: URL) {
 // Every request openid-client makes (discovery, keys, token, user info) under the outside-call
 // deadline, and only to addresses the server may reach (the discovery document names the others).
 const boundedFetch: client.CustomFetch = (url, options) =>
-  callOutside('The identity provider', (signal) => {
+  callOutside('The identity provider', async (signal) => {
     const target = new URL(url)
     if (!isFetchableIdpUrl(target)) throw new PrivateAddressError(target.hostname)
     const own = options.signal
@@ -68,7 +68,7 @@ const boundedFetch: client.CustomFetch = (url, options) =>
     return fetch(url, {
       ...options,
       signal: combined,
-      dispatcher: idpDispatcher(),
+      dispatcher: await idpDispatcher(),
     } as RequestInit)
   })
 

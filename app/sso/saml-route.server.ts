@@ -34,7 +34,7 @@ export async function samlMetadataLoader(context: AppLoadContext, providerId: st
   const { tenant, provider } = await samlProviderOf(context, providerId)
   const values = serviceProviderValues(tenant, provider.id)
   const sp = serviceProviderFor(tenant, provider.id)
-  let xml = serviceProviderMetadata({
+  let xml = await serviceProviderMetadata({
     entityId: values.entityId,
     acsUrl: values.acsUrls[0] ?? sp.acsUrl,
   })

@@ -5,15 +5,12 @@
 // the recipient and destination (a response meant for another service provider, or another
 // agency's endpoint, is refused) and the single use of each request (a replayed response is
 // refused even within its time window, because the request it answers is consumed once).
-import {
-  type CacheProvider,
-  generateServiceProviderMetadata,
-  type Profile,
-  SAML,
-  SamlStatusError,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml'
+import type { CacheProvider, Profile } from '@node-saml/node-saml'
 import { DOMParser } from '@xmldom/xmldom'
+
+// Loaded on the first SAML request, not with the server: node-saml and its XML signature and
+// XPath libraries are 3.5 MB of heap that every process would otherwise hold (ADR 114).
+const nodeSaml = () => import('@node-saml/node-saml')
 
 const SAML_METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata'
 const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#'
@@ -155,7 +152,12 @@ function ledgerCache(ledger: SamlRequestLedger): CacheProvider {
   }
 }
 
-function samlClient(sp: SamlServiceProvider, idp: SamlIdentityProvider, ledger: SamlRequestLedger) {
+async function samlClient(
+  sp: SamlServiceProvider,
+  idp: SamlIdentityProvider,
+  ledger: SamlRequestLedger,
+) {
+  const { SAML, ValidateInResponseTo } = await nodeSaml()
   return new SAML({
     issuer: sp.entityId,
     callbackUrl: sp.acsUrl,
@@ -180,7 +182,8 @@ function samlClient(sp: SamlServiceProvider, idp: SamlIdentityProvider, ledger: 
 }
 
 /** The service provider's metadata, for the IdP to import (entity id, ACS, signed assertions). */
-export function serviceProviderMetadata(sp: SamlServiceProvider): string {
+export async function serviceProviderMetadata(sp: SamlServiceProvider): Promise<string> {
+  const { generateServiceProviderMetadata } = await nodeSaml()
   return generateServiceProviderMetadata({
     issuer: sp.entityId,
     callbackUrl: sp.acsUrl,
@@ -198,7 +201,7 @@ export async function samlSignInUrl(options: {
   ledger: SamlRequestLedger
   relayState: string
 }): Promise<string> {
-  const client = samlClient(options.sp, options.idp, options.ledger)
+  const client = await samlClient(options.sp, options.idp, options.ledger)
   return client.getAuthorizeUrlAsync(options.relayState, undefined, {})
 }
 
@@ -246,8 +249,8 @@ function refuse(reason: SamlRefusal): SamlVerification {
 }
 
 /** node-saml's error texts, sorted into what the person and the admin's test are told. */
-function reasonOf(error: unknown): SamlRefusal {
-  if (error instanceof SamlStatusError) return 'idp-error'
+async function reasonOf(error: unknown): Promise<SamlRefusal> {
+  if (error instanceof (await nodeSaml()).SamlStatusError) return 'idp-error'
   const text = error instanceof Error ? error.message : String(error)
   if (/InResponseTo is missing/i.test(text)) return 'unsolicited'
   if (/InResponseTo/i.test(text)) return 'replayed'
@@ -377,12 +380,12 @@ export async function verifySamlResponse(options: {
     return refuse('malformed')
   }
   if (/<!DOCTYPE/i.test(xml)) return refuse('malformed')
-  const client = samlClient(sp, idp, ledger)
+  const client = await samlClient(sp, idp, ledger)
   let profile: Profile | null
   try {
     ;({ profile } = await client.validatePostResponseAsync({ SAMLResponse: samlResponse }))
   } catch (error) {
-    return refuse(reasonOf(error))
+    return refuse(await reasonOf(error))
   }
   if (!profile) return refuse('malformed')
 

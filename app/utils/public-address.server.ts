@@ -12,7 +12,7 @@
 // of the environment (tests switching production rules on) applies to the next connection.
 import { type LookupAddress, lookup } from 'node:dns'
 import ipaddr from 'ipaddr.js'
-import { Agent, buildConnector } from 'undici'
+import type { Agent, buildConnector } from 'undici'
 
 /** Which non-public addresses a user of the module may reach besides public unicast ones. */
 export type AddressPolicy = {
@@ -84,10 +84,13 @@ function guardedLookup(policyOf: () => AddressPolicy) {
  * checked after resolution on every connection. One per purpose: make it once and keep it.
  * `keepAlive: false` opens a connection (and so checks the address) for every request.
  */
-export function publicAddressDispatcher(
+export async function publicAddressDispatcher(
   policyOf: () => AddressPolicy,
   { keepAlive = true }: { keepAlive?: boolean } = {},
-) {
+): Promise<Agent> {
+  // Loaded by the first outside call that needs it, not with the server: the undici package is
+  // 4.4 MB of heap that every process would otherwise hold (ADR 114).
+  const { Agent, buildConnector } = await import('undici')
   const connectByName = buildConnector({ lookup: guardedLookup(policyOf) as never })
   const connect: buildConnector.connector = (options, callback) => {
     const literal = addressLiteral(options.hostname)

@@ -5,7 +5,6 @@
 // card gate, for the viewer the pass was made for, every time it is built.
 import { createHash } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
-import { PKPass } from 'passkit-generator'
 import sharp from 'sharp'
 import {
   type AppleWalletConfig,
@@ -206,6 +205,9 @@ export async function buildPkpass(
     'pass.json': Buffer.from(JSON.stringify(passJson(config, pass, content))),
     ...(await passImages(tenant, content)),
   }
+  // Loaded on the first pass, not with the server: passkit-generator and its certificate library
+  // (node-forge) are 4.5 MB of heap that every process would otherwise hold (ADR 114).
+  const { PKPass } = await import('passkit-generator')
   return new PKPass(files, config.certificates).getAsBuffer()
 }
 

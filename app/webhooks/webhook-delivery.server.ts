@@ -234,7 +234,7 @@ export async function sendWebhook(
         // A redirect is an answer like any other (a failure): following it would reach an
         // address nobody chose.
         redirect: 'manual',
-        dispatcher: webhookDispatcher(),
+        dispatcher: await webhookDispatcher(),
       } as RequestInit)
       return { status: response.status, bytes: await countBody(response) }
     })

@@ -35,7 +35,7 @@ const sp: SamlServiceProvider = {
   entityId: 'https://alpha.example.test/auth/saml/metadata/p1',
   acsUrl: 'https://alpha.example.test/auth/saml/acs/p1',
 }
-const spMetadata = serviceProviderMetadata(sp)
+const spMetadata = await serviceProviderMetadata(sp)
 
 let idp: ReturnType<typeof startSamlIdp>
 let idpConfig: SamlIdentityProvider
