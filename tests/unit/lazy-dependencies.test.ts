@@ -24,7 +24,7 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
 /**
  * `import x from 'pkg'`, `import { a } from 'pkg/sub'`, `export … from 'pkg'` and `import 'pkg'`,
@@ -32,7 +32,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
  */
 const staticImport = (name: string) =>
   new RegExp(
-    `^\\s*(?:(?:import|export)\\s+(?!type\\b)(?:(?!\\b(?:from|import)\\b)[\\s\\S])*\\bfrom\\s+|import\\s+)['"]${escape(name)}(?:/[^'"]*)?['"]`,
+    `^\\s*(?:(?:import|export)\\s+(?!type\\b)(?:(?!\\b(?:from|import)\\b)[\\s\\S])*\\bfrom\\s+|import\\s+)['"]${escapeRegExp(name)}(?:/[^'"]*)?['"]`,
     'm',
   )
 
