@@ -28,8 +28,8 @@ import { withTenant } from '#drizzle/db.server'
 import { completeSecondStep } from './sign-in-completion.server'
 import { countAttempt, REQUIRED_MESSAGE, twoFactorRequired } from './two-factor.server'
 
-// Loaded on the first ceremony, not with the server: the library and its certificate parsers are
-// 5 MB of heap that every process would otherwise hold for a sign-in step few take (ADR 114).
+// Loaded on the first ceremony, not with the server: otherwise every process would hold the
+// library and its certificate parsers in its heap for a sign-in step few take (ADR 114).
 const webauthn = () => import('@simplewebauthn/server')
 
 const CHALLENGE_TTL_MS = 5 * 60_000

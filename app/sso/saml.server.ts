@@ -8,8 +8,8 @@
 import type { CacheProvider, Profile } from '@node-saml/node-saml'
 import { DOMParser } from '@xmldom/xmldom'
 
-// Loaded on the first SAML request, not with the server: node-saml and its XML signature and
-// XPath libraries are 3.5 MB of heap that every process would otherwise hold (ADR 114).
+// Loaded on the first SAML request, not with the server: otherwise every process would hold
+// node-saml and its XML signature and XPath libraries in its heap (ADR 114).
 const nodeSaml = () => import('@node-saml/node-saml')
 
 const SAML_METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata'

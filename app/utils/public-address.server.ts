@@ -88,8 +88,8 @@ export async function publicAddressDispatcher(
   policyOf: () => AddressPolicy,
   { keepAlive = true }: { keepAlive?: boolean } = {},
 ): Promise<Agent> {
-  // Loaded by the first outside call that needs it, not with the server: the undici package is
-  // 4.4 MB of heap that every process would otherwise hold (ADR 114).
+  // Loaded by the first outside call that needs it, not with the server: otherwise every
+  // process would hold the undici package in its heap (ADR 114).
   const { Agent, buildConnector } = await import('undici')
   const connectByName = buildConnector({ lookup: guardedLookup(policyOf) as never })
   const connect: buildConnector.connector = (options, callback) => {

@@ -205,8 +205,8 @@ export async function buildPkpass(
     'pass.json': Buffer.from(JSON.stringify(passJson(config, pass, content))),
     ...(await passImages(tenant, content)),
   }
-  // Loaded on the first pass, not with the server: passkit-generator and its certificate library
-  // (node-forge) are 4.5 MB of heap that every process would otherwise hold (ADR 114).
+  // Loaded on the first pass, not with the server: otherwise every process would hold
+  // passkit-generator and its certificate library (node-forge) in its heap (ADR 114).
   const { PKPass } = await import('passkit-generator')
   return new PKPass(files, config.certificates).getAsBuffer()
 }
