@@ -15,6 +15,7 @@ import postgres from 'postgres'
 import { metrics, setPoolSizeSource } from '#app/observability/metrics.server'
 import { currentTraceId } from '#app/observability/trace-context'
 import { inSpan } from '#app/observability/tracing.server'
+import { drizzleView } from '#drizzle/pglite-view.server'
 import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import * as schema from './schema'
 import { answeringUnavailable, isDatabaseUnavailable } from './unavailable.server'
@@ -127,43 +128,6 @@ const BYTEA_CODECS = {
       return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`
     },
   },
-}
-
-type QueryOptions = { parsers?: Record<string, unknown> } & Record<string, unknown>
-type PgliteQueryable = Pick<PGlite, 'query'>
-
-/**
- * The PGlite client drizzle queries through. drizzle sends its own parsers with every query
- * (dates, timestamps, intervals and their arrays kept as text for its columns to read, as
- * postgres.js hands them over), and PGlite copies all 318 of its parsers into a new object to add
- * them, on every query: 100 µs, half the CPU of a small query (ADR 115). This view puts drizzle's
- * parsers on the client once PGlite has made its own (after its array types), and sends each query
- * without them. Those types then read as text on this client for every caller, as they do for
- * drizzle. drizzle's parsers all hand the text back unchanged (tests/unit/pglite-view.test.ts),
- * so whichever query's copy is kept makes no difference.
- */
-export function drizzleView(client: PGlite) {
-  const adopted = new Set<string>()
-  const withoutParsers = async (options?: QueryOptions) => {
-    if (!options?.parsers) return options
-    const { parsers, ...rest } = options
-    const keys = Object.keys(parsers)
-    if (!keys.every((key) => adopted.has(key))) {
-      await client.waitReady
-      Object.assign(client.parsers, parsers)
-      for (const key of keys) adopted.add(key)
-    }
-    return rest
-  }
-  const view = (target: PgliteQueryable): PgliteQueryable => ({
-    query: async (query, params, options) =>
-      target.query(query, params, await withoutParsers(options as QueryOptions)),
-  })
-  return {
-    ...view(client),
-    transaction: <T>(run: (tx: PgliteQueryable) => Promise<T>) =>
-      client.transaction((tx) => run(view(tx))),
-  }
 }
 
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {

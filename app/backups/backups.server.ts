@@ -20,6 +20,7 @@ import { pgDump } from '@electric-sql/pglite-tools/pg_dump'
 import postgres from 'postgres'
 import { getEnv } from '#app/env.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
+import { forgetPreparedStatements } from '#drizzle/pglite-view.server'
 import { DumpFormatError, type DumpPiece, DumpStatementSplitter } from './dump-statements.server'
 import {
   type BackupManifest,
@@ -207,6 +208,8 @@ async function dumpPglite(client: PGlite): Promise<{ dump: string; manifest: Bac
       // end here, before the lock lets the next request in.
       await tx.exec('rollback')
       await putBackSessionSettings(tx, before)
+      // And it deallocates every prepared statement, drizzle's among them.
+      forgetPreparedStatements(client)
       // transaction() then commits an empty transaction.
       await tx.exec('begin')
     }

@@ -1,13 +1,15 @@
 // The types drizzle reads as text (dates, timestamps, intervals and their arrays) read the same
-// on both drivers, through the query builder and raw SQL; and on PGlite no query carries parsers
-// of its own, which PGlite would merge into a copy of all of its parsers on every query
-// (drizzleView in drizzle/db.server.ts, ADR 115).
+// on both drivers, through the query builder and raw SQL. On PGlite (drizzle/pglite-view.server.ts,
+// ADR 115) no query carries parsers of its own, which PGlite would merge into a copy of all of its
+// parsers, and a statement is prepared once and then bound and run in one exchange.
+import { randomUUID } from 'node:crypto'
 import type { PGlite } from '@electric-sql/pglite'
-import { sql } from 'drizzle-orm'
+import { inArray, sql } from 'drizzle-orm'
 import { PglitePreparedQuery } from 'drizzle-orm/pglite/session'
-import { afterEach, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { rowsOf } from '#app/models/raw-rows.server'
-import { getDatabaseHandle, getDb } from '#drizzle/db.server'
+import { getDatabaseHandle, getDb, type Queryable } from '#drizzle/db.server'
+import { organizations } from '#drizzle/schema'
 import { makeOrganization } from '#tests/factories'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
@@ -45,39 +47,81 @@ test('a column of the schema reads as its type through the query builder', async
   expect(read?.createdAt.getTime()).toBe(organization.createdAt.getTime())
 })
 
-test.runIf(!onPostgres)(
-  'on PGlite, no query drizzle sends carries parsers of its own',
-  async () => {
-    const client = (getDatabaseHandle() as unknown as { client: PGlite }).client
-    const sent: unknown[] = []
-    const query = client.query.bind(client)
-    vi.spyOn(client, 'query').mockImplementation((text, params, options) => {
-      sent.push(options)
-      return query(text, params, options)
-    })
-    const transaction = client.transaction.bind(client)
-    vi.spyOn(client, 'transaction').mockImplementation((run) =>
-      transaction((tx) => {
-        const inTransaction = tx.query.bind(tx)
-        tx.query = (text, params, options) => {
-          sent.push(options)
-          return inTransaction(text, params, options)
-        }
-        return run(tx)
-      }),
-    )
+/** The protocol messages in one exchange with PGlite, by their type letter (P parse, B bind…). */
+function messageTypes(bytes: Uint8Array) {
+  const types: string[] = []
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let offset = 0; offset < bytes.length; offset += 1 + view.getInt32(offset + 1)) {
+    types.push(String.fromCharCode(bytes[offset] as number))
+  }
+  return types.join('')
+}
+
+function watchPglite() {
+  const client = (getDatabaseHandle() as unknown as { client: PGlite }).client
+  const exchanges: string[] = []
+  const execProtocol = client.execProtocol.bind(client)
+  vi.spyOn(client, 'execProtocol').mockImplementation((bytes, options) => {
+    exchanges.push(messageTypes(bytes))
+    return execProtocol(bytes, options)
+  })
+  const withParsers: unknown[] = []
+  const query = client.query.bind(client)
+  vi.spyOn(client, 'query').mockImplementation((text, params, options) => {
+    if (options?.parsers) withParsers.push(text)
+    return query(text, params, options)
+  })
+  return { exchanges, withParsers }
+}
+
+describe.runIf(!onPostgres)('drizzle on PGlite', () => {
+  test('a statement run again is bound and run in one exchange, never parsed again, in a transaction or not', async () => {
     const organization = await makeOrganization()
+    const find = (db: Queryable) =>
+      db.query.organizations.findFirst({ where: (table, { eq }) => eq(table.id, organization.id) })
+    await find(getDb())
+    const { exchanges, withParsers } = watchPglite()
+    expect((await find(getDb()))?.id).toBe(organization.id)
     await getDb().transaction(async (tx) => {
-      await tx.execute(sql`select now()`)
-      await tx.query.organizations.findFirst({
-        where: (table, { eq }) => eq(table.id, organization.id),
-      })
+      expect((await find(tx))?.id).toBe(organization.id)
     })
-    await getDb().execute(sql`select now()`)
-    expect(sent.length).toBeGreaterThanOrEqual(4)
-    for (const options of sent) expect((options as { parsers?: unknown })?.parsers).toBeUndefined()
-  },
-)
+    // BEGIN and COMMIT go as PGlite's own simple queries; each run of the statement is one exchange.
+    expect(exchanges.filter((types) => types.includes('P'))).toEqual([])
+    expect(exchanges.filter((types) => types === 'BES')).toHaveLength(2)
+    expect(withParsers).toEqual([])
+  })
+
+  test('a statement of more than 64 parameters runs unnamed, and an error leaves the statement usable', async () => {
+    const organization = await makeOrganization()
+    const ids = [organization.id, ...Array.from({ length: 70 }, () => randomUUID())]
+    const { exchanges } = watchPglite()
+    const found = await getDb().select().from(organizations).where(inArray(organizations.id, ids))
+    expect(found.map((row) => row.id)).toEqual([organization.id])
+    expect(exchanges.filter((types) => types.startsWith('B'))).toEqual([])
+    const insert = () =>
+      getDb().insert(organizations).values({ slug: organization.slug, name: 'Copy' })
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await insert().catch((caught: unknown) => caught)
+      expect((error as { cause?: { code?: string } }).cause?.code).toBe('23505')
+    }
+    const [other] = await getDb()
+      .insert(organizations)
+      .values({ slug: `${organization.slug}-other`, name: 'Other' })
+      .returning()
+    expect(other?.name).toBe('Other')
+  })
+
+  test('a table changed under a prepared statement fails it once, then it is prepared again', async () => {
+    await getDb().execute(sql`create table changing (id int)`)
+    await getDb().execute(sql`insert into changing values (1)`)
+    const read = () => getDb().execute(sql`select * from changing where id = ${1}`)
+    expect(rowsOf(await read())).toEqual([{ id: 1 }])
+    await getDb().execute(sql`alter table changing add column note text`)
+    const error = await read().catch((caught: unknown) => caught)
+    expect((error as { cause?: { code?: string } }).cause?.code).toBe('0A000')
+    expect(rowsOf(await read())).toEqual([{ id: 1, note: null }])
+  })
+})
 
 test('drizzle’s own parsers hand the text back unchanged, so one copy serves every query', () => {
   const prepared = new PglitePreparedQuery(
