@@ -136,7 +136,8 @@ export function drizzleView(client: PGlite) {
         params.length <= MAX_NAMED_PARAMETERS &&
         (statements.has(text) || statements.size < MAX_NAMED_STATEMENTS)
       if (!plain || !nameable) return target.query(text, params, rest)
-      await client.waitReady
+      // As PGlite's own query: a closed client says so, and nothing calls into its database.
+      await client._checkReady()
       const rowMode = rest.rowMode ?? 'object'
       if (inTransaction) return client._runExclusiveQuery(() => run(text, params, rowMode))
       const result = await client._runExclusiveTransaction(() =>

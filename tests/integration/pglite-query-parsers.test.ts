@@ -5,12 +5,15 @@
 import { randomUUID } from 'node:crypto'
 import type { PGlite } from '@electric-sql/pglite'
 import { inArray, sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/pglite'
 import { PglitePreparedQuery } from 'drizzle-orm/pglite/session'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { rowsOf } from '#app/models/raw-rows.server'
 import { getDatabaseHandle, getDb, type Queryable } from '#drizzle/db.server'
+import { drizzleView } from '#drizzle/pglite-view.server'
 import { organizations } from '#drizzle/schema'
 import { makeOrganization } from '#tests/factories'
+import { emptyPglite } from '#tests/setup/pglite-snapshot'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
 
@@ -109,6 +112,15 @@ describe.runIf(!onPostgres)('drizzle on PGlite', () => {
       .values({ slug: `${organization.slug}-other`, name: 'Other' })
       .returning()
     expect(other?.name).toBe('Other')
+  })
+
+  test('a closed client refuses a statement as PGlite itself does', async () => {
+    const client = emptyPglite()
+    const db = drizzle({ client: drizzleView(client) as unknown as PGlite })
+    expect(rowsOf(await db.execute(sql`select ${1}::int as one`))).toEqual([{ one: 1 }])
+    await client.close()
+    const error = await db.execute(sql`select ${1}::int as one`).catch((caught: unknown) => caught)
+    expect((error as { cause?: Error }).cause?.message).toBe('PGlite is closed')
   })
 
   test('a table changed under a prepared statement fails it once, then it is prepared again', async () => {
