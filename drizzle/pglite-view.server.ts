@@ -30,16 +30,6 @@ export function forgetPreparedStatements(client: PGlite) {
   statementsOf.get(client)?.clear()
 }
 
-function joined(parts: Uint8Array[]) {
-  const bytes = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.length
-  }
-  return bytes
-}
-
 /**
  * The view of `client` that drizzle queries through. Two things PGlite's own `query` does on
  * every statement cost more than the statement on a small query (ADR 115):
@@ -75,7 +65,7 @@ export function drizzleView(client: PGlite) {
   const prepare = async (text: string): Promise<Statement> => {
     const name = `drizzle_${++named}`
     const { messages } = await client.execProtocol(
-      joined([
+      Buffer.concat([
         serialize.parse({ name, text, types: [] }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
@@ -108,7 +98,7 @@ export function drizzleView(client: PGlite) {
     })
     try {
       const { messages } = await client.execProtocol(
-        joined([
+        Buffer.concat([
           serialize.bind({ statement: name, values }),
           serialize.execute({}),
           serialize.sync(),
