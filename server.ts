@@ -24,7 +24,6 @@ import {
 import type { SignedInLookup, signedInPageLookup } from './app/auth/signed-in-page.server'
 import type { lookupPage, pageCacheKey, storePage } from './app/cache/page-cache.server'
 import {
-  acceptedEncoding,
   answerFromCache,
   answerStored,
   captureAnswer,
@@ -58,6 +57,8 @@ import {
 } from './app/tenancy/host'
 import { isBotUserAgent } from './app/utils/bot'
 import { clientAddress } from './app/utils/client-address'
+import { answerClientAsset, loadClientAssets } from './app/utils/client-assets.server'
+import { acceptedEncoding } from './app/utils/content-negotiation'
 import { claimDataDir, DataDirInUseError, stoppingDataDir } from './app/utils/data-dir-lock.server'
 import { httpTimeouts } from './app/utils/http-timeouts'
 import { signedInCacheControl } from './app/utils/private-answers'
@@ -302,7 +303,13 @@ app.use((req, res, next) => {
   next()
 })
 
-app.use(compression())
+// Answers that come compressed already (the client's assets) are left as they are.
+app.use(
+  compression({
+    filter: (req, res) =>
+      !(res as express.Response).locals.precompressed && compression.filter(req, res),
+  }),
+)
 
 // The tenant's chosen domain, when the page is on another of its hosts, may serve the page's
 // images (the signature preview's photo and QR, built on the domain mail clients will load them
@@ -423,18 +430,26 @@ app.use((req, res, next) => {
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
-  // Fingerprinted assets never change; everything else in public/ gets an hour.
-  app.use('/assets', (_req, res, next) => {
-    labelAnswer(res, 'static')
-    next()
-  })
-  app.use(
-    '/assets',
-    express.static(path.join(projectRoot, 'build/client/assets'), {
-      immutable: true,
-      maxAge: '1y',
-    }),
+  // The type serve-static would send (send's own lookup), so an asset's headers stay as they were.
+  const contentTypeOf = (file: string) => {
+    const type = express.static.mime.lookup(file)
+    const charset = express.static.mime.charsets.lookup(type, '')
+    return charset ? `${type}; charset=${charset}` : type
+  }
+  // Fingerprinted assets never change: held in memory with the compressed forms the build wrote
+  // (ADR 117). Everything else in public/ gets an hour.
+  const clientAssets = loadClientAssets(
+    path.join(projectRoot, 'build/client/assets'),
+    contentTypeOf,
   )
+  app.use('/assets', (req, res, next) => {
+    const asset =
+      req.method === 'GET' || req.method === 'HEAD' ? clientAssets.get(req.path) : undefined
+    if (!asset) return next()
+    labelAnswer(res, 'static')
+    res.locals.precompressed = true
+    answerClientAsset(req, res, asset)
+  })
   // public/ is a handful of files known at start-up: only their paths reach serve-static, which
   // otherwise stats the disk for every page and data request (2% of a signed-in page's time).
   const clientDir = path.join(projectRoot, 'build/client')

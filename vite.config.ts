@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
 import remixConfig from './remix.config.js'
 import { accessibilityCheckedOn } from './scripts/accessibility-checked-on'
+import { precompressAssets } from './scripts/precompress-assets'
 
 // Single fetch's types (remix.config.js turns it on): useLoaderData and useActionData see what
 // turbo-stream delivers (a Date stays a Date), not JSON.
@@ -13,7 +14,7 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig({
-  plugins: [tailwindcss(), remix(remixConfig)],
+  plugins: [tailwindcss(), remix(remixConfig), precompressAssets()],
   // The accessibility statement's "last checked" (ADR 100): the built commit's date.
   define: { __ACCESSIBILITY_CHECKED_ON__: JSON.stringify(accessibilityCheckedOn()) },
   // Native and server-only packages stay out of the dev pre-bundle.

@@ -2,6 +2,9 @@
 // <script src>, modulepreload and stylesheet of the page, each gzipped at the default level, the
 // way `npm run bench` sums them (bench/budgets.ts), held to the budgets. A signed-out visitor's
 // card page is not hydrated: its one script is app/components/cards/card-visitor.js (ADR 022).
+// And how the built scripts travel (ADR 117): in the brotli form the build wrote, cached for a
+// year, and not sent again to a browser that holds them.
+import { brotliDecompressSync } from 'node:zlib'
 import { expect, test } from '@playwright/test'
 import {
   assetLinks,
@@ -10,7 +13,8 @@ import {
   inlineStyles,
   JS_BUDGET_BYTES,
 } from '../bench/budgets'
-import { HOSTS, urlFor } from './fixtures'
+import { request } from '../bench/http'
+import { e2ePort, HOSTS, urlFor } from './fixtures'
 
 test('a signed-out visitor of a card downloads at most the card page budgets', async ({ page }) => {
   const response = await page.goto(urlFor(HOSTS.alpha, '/card/olivia-owner'))
@@ -38,4 +42,43 @@ test('a signed-out visitor of a card downloads at most the card page budgets', a
   expect(weight.css.gzipBytes).toBeLessThanOrEqual(CSS_BUDGET_BYTES)
   expect(weight.js.files).toBeGreaterThan(0)
   expect(weight.js.gzipBytes).toBeLessThanOrEqual(JS_BUDGET_BYTES)
+})
+
+/** A raw GET (bench/http.ts): Playwright's and the browser's requests add encodings and decode. */
+const rawGet = (host: string, path: string, headers: Record<string, string> = {}) =>
+  request(e2ePort(), { host: `${host}:${e2ePort()}`, path, headers })
+
+test('the built scripts come in the brotli form the build wrote, immutable, and 304 once held', async () => {
+  const login = await rawGet(HOSTS.alpha, '/auth/login')
+  expect(login.status).toBe(200)
+  const scripts = assetLinks(login.body.toString())
+    .filter(({ kind, href }) => kind === 'js' && href.startsWith('/assets/'))
+    .map(({ href }) => href)
+  expect(scripts.length).toBeGreaterThan(2)
+  let compressed = 0
+  for (const script of scripts) {
+    const plain = await rawGet(HOSTS.alpha, script)
+    expect(plain.status, script).toBe(200)
+    expect(plain.headers['content-type'], script).toMatch(/javascript/)
+    expect(plain.headers['cache-control'], script).toBe('public, max-age=31536000, immutable')
+    const etag = plain.headers.etag ?? ''
+    expect(etag, script).toMatch(/^W\/"/)
+
+    const br = await rawGet(HOSTS.alpha, script, { 'accept-encoding': 'gzip, deflate, br' })
+    if (br.headers['content-encoding'] === 'br') {
+      compressed++
+      expect(brotliDecompressSync(br.body).equals(plain.body), script).toBe(true)
+      expect(br.headers.vary, script).toBe('Accept-Encoding')
+    } else {
+      // Only a file too small to be worth compressing comes whole.
+      expect(plain.body.length, script).toBeLessThan(1024)
+    }
+
+    const held = await rawGet(HOSTS.alpha, script, { 'if-none-match': etag })
+    expect(held.status, script).toBe(304)
+    expect(held.body.length, script).toBe(0)
+  }
+  expect(compressed).toBeGreaterThan(0)
+  // The compressed forms are the server's to choose, never files of their own.
+  expect((await rawGet(HOSTS.alpha, `${scripts[0]}.br`)).status).toBe(404)
 })

@@ -113,7 +113,7 @@ test.describe('Referrer-Policy', () => {
     const responses: [path: string, status: number][] = [
       ['/auth/login', 200], // another page
       ['/favicon.svg', 200], // public/, served by express.static
-      [script ?? '', 200], // build/client/assets, served by express.static
+      [script ?? '', 200], // build/client/assets, served from memory (ADR 117)
       [media ?? '', 200], // a resource route
       ['/api/health-check', 200], // a resource route
       ['/dashboard/end-user', 302], // a redirect (to sign in)

@@ -2,6 +2,7 @@
 // and keeping the answer of a miss that its route offered, exactly as the app sent it.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { acceptedEncoding, matchesEtag } from '../utils/content-negotiation'
 import {
   CACHE_TAG_HEADER,
   CACHE_TTL_HEADER,
@@ -10,27 +11,6 @@ import {
 } from './page-cache.server'
 
 type RecordView = (organizationId: string, cardId: string) => void
-
-/** The best encoding the client takes of those a stored answer has (identity when none). */
-export function acceptedEncoding(
-  header: string | undefined,
-  offered: { br: boolean } = { br: true },
-): 'br' | 'gzip' | null {
-  if (!header) return null
-  // q=0 refusals are rare enough to answer uncompressed rather than parse every weight.
-  if (offered.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(header)) return 'br'
-  if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(header)) return 'gzip'
-  return null
-}
-
-function matchesEtag(header: string | undefined, etag: string) {
-  if (!header) return false
-  const bare = etag.replace(/^W\//, '')
-  return header.split(',').some((tag) => {
-    const candidate = tag.trim()
-    return candidate === '*' || candidate.replace(/^W\//, '') === bare
-  })
-}
 
 /** What answering from a store takes: the public cache's pages and the signed-in cache's. */
 type StoredAnswer = Pick<CachedPage, 'status' | 'headers' | 'identity' | 'etag'> & {
