@@ -1879,6 +1879,10 @@ test('every action route is fuzzed', async () => {
   expect(withAction.length).toBeGreaterThan(10)
 })
 
+/** 1.5 MB once UTF-8 encoded: put in turn in each known field, the others valid. */
+const HUGE = 'é'.repeat(750_000)
+const HUGE_ENCODED = Buffer.from(new URLSearchParams({ v: HUGE }).toString().slice('v='.length))
+
 describe.each(FORMS)('$name', (form) => {
   test('generated bad input: never a 5xx; a 4xx has a message and writes nothing', async () => {
     const action = await actionOf(form.file)
@@ -1905,8 +1909,6 @@ describe.each(FORMS)('$name', (form) => {
 
   test('huge and malformed bodies: never a 5xx; a 4xx has a message and writes nothing', async () => {
     const action = await actionOf(form.file)
-    // 1.5 MB once UTF-8 encoded; in turn in each known field, the others valid.
-    const huge = 'é'.repeat(750_000)
     const cases: (Payload & { label: string })[] = []
     const intents = form.intents ?? [null]
     intents.forEach((intent, index) => {
@@ -1914,16 +1916,22 @@ describe.each(FORMS)('$name', (form) => {
       if (intent) params.set('intent', intent)
       for (const key of form.keys) params.set(key, fill(VALID[key]?.[0] ?? 'Ada'))
       const key = form.keys[index % form.keys.length] ?? 'unknown'
-      params.set(key, huge)
+      params.delete(key)
+      // The huge value percent-encoded once for the whole file, as bytes (4.5 MB of text to
+      // encode again for every case was a sixth of this test's time); the body is the same.
+      const field = new URLSearchParams({ [key]: '' }).toString()
       cases.push({
         label: `${key} of 1.5 MB (intent ${intent})`,
-        body: params.toString(),
+        body: Buffer.concat([
+          Buffer.from([params.toString(), field].filter(Boolean).join('&')),
+          HUGE_ENCODED,
+        ]),
         contentType: 'application/x-www-form-urlencoded',
       })
     })
     const multipart = new FormData()
     if (form.intents?.[0]) multipart.set('intent', form.intents[0])
-    multipart.set('unknownField', huge)
+    multipart.set('unknownField', HUGE)
     for (const key of form.files ?? ['file']) {
       multipart.set(key, await materialize({ kind: 'too big' }), 'big.png')
     }
