@@ -18,12 +18,11 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|json|svg|html|txt|xml|map|wasm)$/
 /** Below this, a compressed form saves less than the header that names it costs. */
 const MIN_BYTES = 1024
 
-/** Writes the compressed forms of the directory's compressible files; returns how many files. */
+/** Writes the compressed forms of the directory's compressible files. */
 export async function precompressDirectory(dir: string) {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
-  let written = 0
   await Promise.all(
     files.map(async (file) => {
       const identity = readFileSync(file)
@@ -40,10 +39,8 @@ export async function precompressDirectory(dir: string) {
       // A form no smaller than the file itself is not worth a header.
       if (br.length < identity.length) writeFileSync(file + COMPRESSED_SUFFIXES.br, br)
       if (gz.length < identity.length) writeFileSync(file + COMPRESSED_SUFFIXES.gzip, gz)
-      written++
     }),
   )
-  return written
 }
 
 /** A Vite plugin: after the client build is written, its assets directory is precompressed. */
