@@ -13,7 +13,7 @@ import { stopCardReader } from '#app/cards/card-ocr.server'
 import { flushCardEvents, setEventBatchLog } from '#app/cards/event-batcher.server'
 import { flushCardViews, setViewBatchLog as setViewLog } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
-import { stopJobWorker } from '#app/jobs/worker.server'
+import { RUNNING_JOBS_GRACE_MS, stopJobWorker } from '#app/jobs/worker.server'
 import { stopChangeFeed } from '#app/tenancy/change-feed.server'
 import { isBotUserAgent } from '#app/utils/bot'
 import { NonceProvider } from '#app/utils/nonce'
@@ -25,13 +25,14 @@ cacheRouteDiscovery()
 cacheRouteMatching()
 
 /**
- * At shutdown: the job running finishes and no other starts, the card views and events still
- * queued are written, then the database closes. The card reader's worker thread ends.
+ * At shutdown: the jobs running finish (within a grace) and no other starts, the card views and
+ * events still queued are written, then the database closes. The card reader's worker thread
+ * ends.
  */
 export async function closeDatabase(log: (message: string) => void = console.error) {
   stopDomainRecheck()
   await stopCardReader()
-  await stopJobWorker()
+  await stopJobWorker({ graceMs: RUNNING_JOBS_GRACE_MS })
   await stopChangeFeed()
   await flushCardViews().catch((error) => log(`card views not written at shutdown: ${error}`))
   await flushCardEvents().catch((error) => log(`card events not written at shutdown: ${error}`))

@@ -477,20 +477,30 @@ export function startJobWorker(handlers: JobHandlers, log: Log) {
     })
 }
 
+/** How long a stopping server lets its running jobs end by themselves (ADR 096). */
+export const RUNNING_JOBS_GRACE_MS = 5_000
+
 /**
- * Shutdown: no new job is taken; the outside calls in flight are cancelled (a provider that
- * hangs never holds SIGTERM), so each lane's running job ends, its outcome written (a cancelled
- * call fails it like any other: retried later, by the next process).
+ * Shutdown: no new job is taken; the jobs running get `graceMs` to end by themselves, then the
+ * outside calls still in flight are cancelled (a provider that hangs never holds SIGTERM), so
+ * each lane's running job ends, its outcome written (a cancelled call fails it like any other:
+ * retried later, by the next process). Without the grace a webhook the receiver had already
+ * taken, cut off before its answer came back, was sent again by the next process: a restart
+ * must not turn "exactly once" into "twice". Tests stop at once (no grace).
  */
-export async function stopJobWorker() {
+export async function stopJobWorker(options: { graceMs?: number } = {}) {
   const current = worker
   worker = undefined
   if (!current) return
   current.stopped = true
-  current.stopping.abort()
-  cancelOutsideCalls()
   for (const lane of current.lanes) clearTimeout(lane.timer)
   clearInterval(current.housekeeping)
+  const graceMs = options.graceMs ?? 0
+  if (graceMs > 0) {
+    await endedWithin(Promise.all(current.lanes.map((lane) => lane.draining)), graceMs)
+  }
+  current.stopping.abort()
+  cancelOutsideCalls()
   // Bounded: an UNLISTEN sent to a database that is away must not hold a shutdown (closing the
   // database handle ends the listening connection in any case).
   const unlisten = current.unlisten

@@ -32,7 +32,7 @@ const agencies = new Map<string, Agency>()
 // Made before the tests: an embedded database's first writes in a file are slow on a busy machine.
 beforeAll(async () => {
   certs = makeTestCertificates()
-  for (const mode of ['silent', 'trickle']) {
+  for (const mode of ['silent', 'trickle', 'grace']) {
     const { organization } = await makeBrandedOrganization({ name: `Lanes ${mode} Co` })
     const user = await makeUser(organization.id, {
       email: `lanes-${organization.slug}@example.test`,
@@ -137,6 +137,51 @@ test.each(['silent', 'trickle'] as const)(
     expect(after?.lastError).toContain('APNs missed the push')
   },
 )
+
+test('stopping with a grace lets the job running end by itself: its call answered, the job done', async () => {
+  process.env.JOB_POLL_MS = '50'
+  resetEnvForTests()
+  const { organization } = agencies.get('grace') as Agency
+  let started: () => void = () => {}
+  const running = new Promise<void>((resolve) => {
+    started = resolve
+  })
+  let answer: () => void = () => {}
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve
+  })
+  const handlers: JobHandlers = {
+    ...jobHandlers,
+    'wallet.refresh': {
+      async run(job) {
+        if (job.organizationId !== organization.id) return
+        started()
+        // A receiver that has the request and is about to answer when the stop comes.
+        await callOutside('A provider', () => answered)
+      },
+    },
+  }
+  await withDatabase((tx) =>
+    insertJob(tx, {
+      name: 'wallet.refresh',
+      organizationId: organization.id,
+      idempotencyKey: 'lanes-test:grace',
+    }),
+  )
+  startJobWorker(handlers, () => {})
+  await running
+  // Without the grace the stop cancels the call at once, before the answer below comes.
+  const stopped = stopJobWorker({ graceMs: 60_000 })
+  answer()
+  await stopped
+  const [job] = await getDb()
+    .select()
+    .from(jobs)
+    .where(
+      and(eq(jobs.organizationId, organization.id), eq(jobs.idempotencyKey, 'lanes-test:grace')),
+    )
+  expect(job).toMatchObject({ state: 'done', attempts: 1, lastError: null })
+})
 
 test('APNs trickling bytes forever: the push ends at its whole-exchange deadline, failed for now', async () => {
   const apns = await hangingApns('trickle')

@@ -37,6 +37,8 @@ test('the worker exports nothing that schedules its lanes but startJobWorker and
       'JOBS_CHANNEL',
       'JOB_LANES',
       'PermanentJobError',
+      // A number: how long stopJobWorker waits for the running jobs at shutdown.
+      'RUNNING_JOBS_GRACE_MS',
       'enqueueDailyJobs',
       'forgetUnwrittenJobOutcomesForTests',
       'nextDailyRun',
