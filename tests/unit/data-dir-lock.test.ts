@@ -135,9 +135,9 @@ test('a holder that is stopping is waited for, and its directory then claimed', 
   // Waited for at most 0 ms: refused, naming it; its claim stays.
   expect(() => claimDataDir(dir, process.pid, 0)).toThrow(`(pid ${holder.pid})`)
   // A claimer in another process waits while the holder lives, and wins once it is gone.
-  const claimer = claimerProcess(dir)
+  const claimer = claimerProcess()
   expect(await claimer.next()).toBe('ready')
-  claimer.go()
+  claimer.go(dir)
   holder.kill('SIGKILL')
   expect(await claimer.next()).toBe('won')
 }, 60_000)
@@ -145,18 +145,19 @@ test('a holder that is stopping is waited for, and its directory then claimed', 
 // Issue 39 point 4: the old lock file could be claimed by two processes (between creating it
 // and writing the pid, or between reading a dead pid and deleting the file). Claimers in
 // separate processes, released together by one line each on stdin, over a claim left by a dead
-// process: exactly one wins, each round.
+// process: exactly one wins, each round. The same six processes race every round, each on a new
+// directory (a winner's claim on the last one is no other directory's business).
 test('claimers racing for a directory, over a dead claim, never both win', async () => {
+  const racers = Array.from({ length: 6 }, () => claimerProcess())
+  for (const racer of racers) expect(await racer.next()).toBe('ready')
+  const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+    encoding: 'utf8',
+  })
   for (let round = 0; round < 5; round++) {
     const dir = tempDir()
-    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
-      encoding: 'utf8',
-    })
     mkdirSync(claims(dir), { recursive: true })
     writeFileSync(path.join(claims(dir), gone.stdout.trim()), 'holding')
-    const racers = Array.from({ length: 6 }, () => claimerProcess(dir))
-    for (const racer of racers) expect(await racer.next()).toBe('ready')
-    for (const racer of racers) racer.go()
+    for (const racer of racers) racer.go(dir)
     const outcomes = await Promise.all(racers.map((racer) => racer.next()))
     expect(
       outcomes.filter((outcome) => outcome === 'won'),
@@ -166,20 +167,22 @@ test('claimers racing for a directory, over a dead claim, never both win', async
       Array.from({ length: 5 }, () => expect.stringMatching(/^refused: Another Brandcard server/)),
     )
     expect(readdirSync(claims(dir))).toHaveLength(1)
-    for (const racer of racers) racer.child.kill('SIGKILL')
   }
 }, 120_000)
 
-/** A process that claims `dir` when told to go, says how it went, and holds on until killed. */
-function claimerProcess(dir: string) {
+/**
+ * A process that claims each directory it is sent (one line each), says how each went, and holds
+ * what it won until killed.
+ */
+function claimerProcess() {
   const script = `
     import { createInterface } from 'node:readline'
     import { claimDataDir } from ${JSON.stringify(path.resolve('app/utils/data-dir-lock.server.ts'))}
     const lines = createInterface({ input: process.stdin })
     console.log('ready')
-    lines.once('line', () => {
+    lines.on('line', (dir) => {
       try {
-        claimDataDir(${JSON.stringify(dir)})
+        claimDataDir(dir)
         console.log('won')
       } catch (error) {
         console.log('refused: ' + error.message)
@@ -195,6 +198,6 @@ function claimerProcess(dir: string) {
   return {
     child,
     next: async () => String((await lines.next()).value),
-    go: () => child.stdin?.write('go\n'),
+    go: (dir: string) => child.stdin?.write(`${dir}\n`),
   }
 }
