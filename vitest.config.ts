@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { accessibilityCheckedOn } from './scripts/accessibility-checked-on'
+import { TEST_V8_FLAGS } from './scripts/server-command'
 import { TEST_APP_SECRET } from './tests/app-secret'
 import { SlowFirstSequencer } from './tests/setup/slow-first-sequencer'
 
@@ -74,6 +75,9 @@ export default defineConfig({
     // test file spends much of its time waiting for its database. Each file has its own database,
     // and each worker its own process (the forks pool), so files run side by side safely (ADR 034).
     maxWorkers: WORKERS,
+    // WebAssembly on V8's baseline compiler alone (ADR 118): six PGlite-heavy files took 147 s of
+    // CPU against 152 s, the card scan's file 22-24 s against 27-29 s.
+    execArgv: [...TEST_V8_FLAGS],
     sequence: { sequencer: SlowFirstSequencer },
     env: {
       NODE_ENV: 'test',

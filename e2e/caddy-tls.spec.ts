@@ -26,7 +26,7 @@ import { TEST_APP_SECRET } from '#tests/app-secret'
 import { type FakeEmail, type FakeResend, startFakeResend } from '#tests/fake-resend'
 import { startTestIdp } from '#tests/oidc-idp'
 import { serveSamlIdp } from '#tests/saml-idp'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
 import { E2E_PORT } from './fixtures'
 import { linkIn } from './inbox'
@@ -269,7 +269,7 @@ test.beforeAll(async () => {
   workDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-caddy-'))
   database = await createFreshPostgresDatabase(serverUrl ?? '', `brandcard_e2e_caddy_${E2E_PORT}`)
   resend = await startFakeResend()
-  app = spawnLogged(process.execPath, SERVER_ARGS, {
+  app = spawnLogged(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(APP_PORT),

@@ -8,7 +8,7 @@ import http from 'node:http'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
 import { DATABASE_WARNING } from '../app/components/layout/database-warning'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { continuousLoad } from './continuous-load'
 import { E2E_PORT } from './fixtures'
 import { freePort, PostgresCluster, postgresBinDir } from './postgres-cluster'
@@ -72,7 +72,7 @@ test.beforeAll(async () => {
   cluster = new PostgresCluster(await freePort())
   cluster.init()
   owner = postgres(cluster.url, { max: 1, onnotice: () => {} })
-  server = spawn(process.execPath, SERVER_ARGS, {
+  server = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

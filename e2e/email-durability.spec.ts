@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
 // One worker runs the file's tests in order, so the seeded template is made once.
@@ -154,7 +154,7 @@ async function startServer(
   for (const name of ['DATABASE_URL', 'DATABASE_APP_URL', 'APP_SECRET', 'SEED_DEMO']) {
     delete base[name]
   }
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...base,
       NODE_ENV: 'production',

@@ -9,7 +9,7 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
 
 const PORT = E2E_PORT + 60
@@ -65,7 +65,7 @@ function logLines(child: ChildProcess) {
 test('trace ids, metrics behind a token and on their own port, readiness false from the signal on', async () => {
   test.setTimeout(180_000)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brandcard-observability-'))
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
 import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
 
@@ -50,7 +50,7 @@ type Started = { child: ChildProcess; output: () => string; exited: Promise<numb
 
 async function startServer(port: number, env: Record<string, string | undefined>) {
   let output = ''
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

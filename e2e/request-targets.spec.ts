@@ -14,7 +14,7 @@ import { expect, test } from '@playwright/test'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
 import { makeBrandedOrganization, makeUser } from '#tests/factories'
-import { SERVER_ARGS } from '../scripts/server-command'
+import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
 const ADMIN = { email: 'root@targets.test', password: 'targets-pass-1' }
@@ -111,7 +111,7 @@ test.beforeAll(async () => {
   for (const name of ['DATABASE_URL', 'DATABASE_APP_URL', 'APP_SECRET', 'SEED_DEMO']) {
     delete env[name]
   }
-  server = spawn(process.execPath, SERVER_ARGS, {
+  server = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...env,
       NODE_ENV: 'production',

@@ -59,6 +59,16 @@ export const SERVER_ENTRY = 'build/server.js'
 export const SERVER_ARGS = [...SERVER_NODE_FLAGS, SERVER_ENTRY]
 
 /**
+ * V8 flags for the processes the tests run for a short while: vitest's workers, and the servers
+ * an e2e spec starts for itself with `[...TEST_V8_FLAGS, ...SERVER_ARGS]`. The e2e suite's two
+ * long-running servers run as production does. `--liftoff-only` keeps WebAssembly (PGlite's
+ * Postgres, tesseract.js) on V8's baseline compiler: by default V8 compiles the hot functions
+ * again with TurboFan on background threads, about 2 s of CPU after each start of PGlite, which
+ * a process that lives for a test file or a few requests never earns back (ADR 118).
+ */
+export const TEST_V8_FLAGS = ['--liftoff-only'] as const
+
+/**
  * What `npm start`, `npm run serve` and the Docker image run: a small parent that starts the
  * server as its child and ends it within the shutdown timeout of a SIGTERM, even when the
  * server's own event loop is stuck in the embedded database (ADR 033). It is not a bench's or a

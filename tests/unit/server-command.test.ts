@@ -10,6 +10,7 @@ import {
   SUPERVISED_ARGS,
   SUPERVISOR_ENTRY,
   serverEnv,
+  TEST_V8_FLAGS,
 } from '../../scripts/server-command'
 
 const command = `node ${SUPERVISED_ARGS.join(' ')}`
@@ -59,6 +60,25 @@ describe('the production server command', () => {
     expect(source).toContain('[...SERVER_NODE_FLAGS, serverFile]')
     expect(source).toContain('env: serverEnv()')
     expect(source).toContain(`'${SERVER_ENTRY.replace('build/', '')}'`)
+  })
+
+  it("runs the tests' short-lived processes with WebAssembly on the baseline compiler, and the e2e suite's servers as production (ADR 118)", () => {
+    expect(TEST_V8_FLAGS).toEqual(['--liftoff-only'])
+    // This file runs in one of vitest's workers.
+    expect(process.execArgv).toEqual(expect.arrayContaining([...TEST_V8_FLAGS]))
+    for (const file of [
+      'e2e/caddy-tls.spec.ts',
+      'e2e/database-faults.spec.ts',
+      'e2e/email-durability.spec.ts',
+      'e2e/observability.spec.ts',
+      'e2e/page-cache-processes.spec.ts',
+      'e2e/request-targets.spec.ts',
+    ]) {
+      expect(readFileSync(file, 'utf8'), file).toContain('[...TEST_V8_FLAGS, ...SERVER_ARGS]')
+    }
+    expect(readFileSync('e2e/start-server.ts', 'utf8')).toContain(
+      'spawn(process.execPath, SERVER_ARGS,',
+    )
   })
 
   it('is how every test and bench starts the built server', () => {
