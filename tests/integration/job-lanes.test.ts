@@ -138,18 +138,22 @@ test.each(['silent', 'trickle'] as const)(
   },
 )
 
+/** A promise and the function that settles it. */
+function signal(): [Promise<void>, () => void] {
+  let settle: () => void = () => {}
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve
+  })
+  return [settled, settle]
+}
+
 test('stopping with a grace lets the job running end by itself: its call answered, the job done', async () => {
   process.env.JOB_POLL_MS = '50'
   resetEnvForTests()
   const { organization } = agencies.get('grace') as Agency
-  let started: () => void = () => {}
-  const running = new Promise<void>((resolve) => {
-    started = resolve
-  })
-  let answer: () => void = () => {}
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve
-  })
+  // Both settled by the test: the job has started; the receiver answers.
+  const [running, started] = signal()
+  const [answered, answer] = signal()
   const handlers: JobHandlers = {
     ...jobHandlers,
     'wallet.refresh': {
