@@ -76,6 +76,10 @@ describe('the production server command', () => {
     ]) {
       expect(readFileSync(file, 'utf8'), file).toContain('[...TEST_V8_FLAGS, ...SERVER_ARGS]')
     }
+    // The seeding of the suite's databases too, before each starts its server.
+    expect(readFileSync('e2e/start-servers.ts', 'utf8')).toContain(
+      "spawn('tsx', [...TEST_V8_FLAGS, script, target]",
+    )
     expect(readFileSync('e2e/start-server.ts', 'utf8')).toContain(
       'spawn(process.execPath, SERVER_ARGS,',
     )
