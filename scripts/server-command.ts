@@ -62,10 +62,10 @@ export const SERVER_ARGS = [...SERVER_NODE_FLAGS, SERVER_ENTRY]
  * V8 flags for the processes the tests run for a short while: vitest's workers, the e2e suite's
  * seeding (`e2e/start-servers.ts`), and the servers an e2e spec starts for itself with
  * `[...TEST_V8_FLAGS, ...SERVER_ARGS]`. The e2e suite's two long-running servers run as
- * production does. `--liftoff-only` keeps WebAssembly (PGlite's
- * Postgres, tesseract.js) on V8's baseline compiler: by default V8 compiles the hot functions
- * again with TurboFan on background threads, about 2 s of CPU after each start of PGlite, which
- * a process that lives for a test file or a few requests never earns back (ADR 118).
+ * production does. `--liftoff-only` keeps WebAssembly (PGlite's Postgres, tesseract.js) on V8's
+ * baseline compiler: by default V8 compiles the hot functions again with TurboFan on background
+ * threads, about 2 s of CPU after each start of PGlite, which a process that lives for a test
+ * file or a few requests never earns back (ADR 118).
  */
 export const TEST_V8_FLAGS = ['--liftoff-only'] as const
 
