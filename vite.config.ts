@@ -32,6 +32,10 @@ export default defineConfig({
   build: {
     target: 'es2022',
     rollupOptions: {
+      // Chunks under 20 KB merged where that changes no module's order (ADR 119): a dashboard
+      // loads 62 scripts instead of 79 for 2 % more bytes, and a first load in a new browser
+      // costs a fifth less CPU.
+      output: { experimentalMinChunkSize: 20_000 },
       onwarn(warning, warn) {
         // zod's own comments sit where Rollup reads no annotation; nothing of ours to fix.
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return

@@ -15,6 +15,8 @@ import {
 } from '../bench/budgets'
 import { request } from '../bench/http'
 import { e2ePort, HOSTS, urlFor } from './fixtures'
+import { sessionOf } from './page-helpers'
+import { ALPHA_ROLE_USERS } from './role-users'
 
 test('a signed-out visitor of a card downloads at most the card page budgets', async ({ page }) => {
   const response = await page.goto(urlFor(HOSTS.alpha, '/card/olivia-owner'))
@@ -81,4 +83,28 @@ test('the built scripts come in the brotli form the build wrote, immutable, and 
   expect(compressed).toBeGreaterThan(0)
   // The compressed forms are the server's to choose, never files of their own.
   expect((await rawGet(HOSTS.alpha, `${scripts[0]}.br`)).status).toBe(404)
+})
+
+/**
+ * The scripts a signed-in dashboard names in its document (modulepreload and script tags): chunks
+ * under 20 KB are merged where that keeps every module's order (ADR 119). 76 without that, 59 with
+ * it: each is a request in every new browser, and together they were a fifth of a first load's CPU.
+ */
+const DASHBOARD_SCRIPTS_AT_MOST = 62
+
+test(`a signed-in dashboard names at most ${DASHBOARD_SCRIPTS_AT_MOST} scripts`, async ({
+  browser,
+}) => {
+  const user = ALPHA_ROLE_USERS.find((candidate) => candidate.role === 'end_user')
+  if (!user) throw new Error('no Alpha end user')
+  const context = await browser.newContext({ storageState: sessionOf(user) })
+  // Loaded by the browser: Node's resolver does not know the tenants' *.localhost hosts.
+  const page = await context.newPage()
+  const answer = await page.goto(urlFor(user.host, '/dashboard/end-user'))
+  expect(answer?.status()).toBe(200)
+  const scripts = assetLinks((await answer?.text()) ?? '').filter(({ kind }) => kind === 'js')
+  test.info().annotations.push({ type: 'dashboard scripts', description: String(scripts.length) })
+  expect(scripts.length).toBeGreaterThan(10)
+  expect(scripts.length).toBeLessThanOrEqual(DASHBOARD_SCRIPTS_AT_MOST)
+  await context.close()
 })
