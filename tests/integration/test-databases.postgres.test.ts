@@ -1,13 +1,14 @@
 // Postgres only: the run's test databases. Each file's database is named after the run's template,
 // so the run's teardown finds and drops it (tests/setup/global-db.ts), and a run that ended
-// without its teardown has its databases dropped by the next run, while a run still going keeps
-// its own.
+// without its teardown has its databases dropped by the next run in the same process namespace,
+// while a run still going, or one in another container, keeps its own.
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import {
   dropDatabasesOfEndedRuns,
   FILE_DATABASE_INFIX,
+  PID_NAMESPACE,
   TEMPLATE_PREFIX,
 } from '#tests/setup/global-db'
 
@@ -32,14 +33,19 @@ test("this file's database is named after the run's template, for its teardown t
 })
 
 test('the databases of a run whose process is gone are dropped; a live run keeps its own', async () => {
+  const run = (namespace: string, pid: number) =>
+    `${TEMPLATE_PREFIX}${namespace}_${pid}_${randomBytes(3).toString('hex')}`
   // No process has this id (above the kernel's largest, pid_max, 4194304).
-  const ended = `${TEMPLATE_PREFIX}4194305_${randomBytes(3).toString('hex')}`
-  const live = `${TEMPLATE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`
+  const ended = run(PID_NAMESPACE, 4194305)
+  const live = run(PID_NAMESPACE, process.pid)
+  // Another container's run: its process ids are not this namespace's to judge.
+  const elsewhere = run('zz', 4194305)
   const names = [ended, `${ended}${FILE_DATABASE_INFIX}a1`, live, `${live}${FILE_DATABASE_INFIX}b2`]
+  names.push(elsewhere, `${elsewhere}${FILE_DATABASE_INFIX}c3`)
   for (const name of names) await admin.unsafe(`create database "${name}"`)
   try {
     await dropDatabasesOfEndedRuns(serverUrl, admin)
-    expect(await Promise.all(names.map(exists))).toEqual([false, false, true, true])
+    expect(await Promise.all(names.map(exists))).toEqual([false, false, true, true, true, true])
   } finally {
     for (const name of names) await admin.unsafe(`drop database if exists "${name}"`)
   }

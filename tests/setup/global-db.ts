@@ -1,6 +1,8 @@
 // Migrates once per run: a PGlite data directory dumped to a file, or a Postgres template
 // database. Each test file then clones it (tests/setup/db.ts).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
@@ -116,7 +118,7 @@ async function setupPostgres(): Promise<Made> {
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set')
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
   await dropDatabasesOfEndedRuns(serverUrl, admin)
-  const template = `${TEMPLATE_PREFIX}${process.pid}_${Date.now()}`
+  const template = `${TEMPLATE_PREFIX}${PID_NAMESPACE}_${process.pid}_${Date.now().toString(36)}`
   await admin.unsafe(`create database "${template}"`)
   const handle = openPostgres(withDatabase(serverUrl, template), { max: 1 })
   await handle.migrate()
@@ -133,6 +135,20 @@ async function setupPostgres(): Promise<Made> {
 }
 
 export const TEMPLATE_PREFIX = 'brandcard_tpl_'
+
+/**
+ * The process ids' namespace, in base 36: a run in another container on the same server has
+ * process ids of its own, and one of them missing here says nothing of that run.
+ */
+export const PID_NAMESPACE = (() => {
+  try {
+    const inode = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1]
+    if (inode) return Number(inode).toString(36)
+  } catch {
+    // Not Linux: the host's name stands for it.
+  }
+  return createHash('sha256').update(hostname()).digest('hex').slice(0, 8)
+})()
 
 /** Between the run's template name and a test file's own suffix in that file's database name. */
 export const FILE_DATABASE_INFIX = '_file_'
@@ -163,14 +179,16 @@ async function dropDatabases(serverUrl: string, names: string[]) {
 
 /**
  * The databases of a run whose vitest process is gone without its teardown (killed, or its
- * machine stopped): named after that process, so a run going on beside this one keeps its own.
+ * machine stopped): named after that process and its namespace, so a run going on beside this
+ * one, here or in another container, keeps its own.
  */
 export async function dropDatabasesOfEndedRuns(serverUrl: string, admin: postgres.Sql) {
+  const ours = `${TEMPLATE_PREFIX}${PID_NAMESPACE}_`
   const templates = await admin<{ datname: string }[]>`
     select datname from pg_database
-    where starts_with(datname, ${TEMPLATE_PREFIX}) and strpos(datname, ${FILE_DATABASE_INFIX}) = 0`
+    where starts_with(datname, ${ours}) and strpos(datname, ${FILE_DATABASE_INFIX}) = 0`
   for (const { datname } of templates) {
-    const pid = Number(datname.slice(TEMPLATE_PREFIX.length).split('_')[0])
+    const pid = Number(datname.slice(ours.length).split('_')[0])
     if (Number.isInteger(pid) && pid > 0 && !processIsAlive(pid)) {
       await dropDatabases(serverUrl, await databasesOfRun(admin, datname))
     }
