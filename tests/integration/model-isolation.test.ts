@@ -458,6 +458,7 @@ import { slugBaseFromName } from '#app/validation/card-slug'
 import { getDb, type Queryable } from '#drizzle/db.server'
 import {
   cardFollowers,
+  cardSlugs,
   organizations,
   sendingDomains,
   ssoProviders,
@@ -1840,6 +1841,17 @@ const cases: Record<string, Case[]> = {
       run: (db, b, a) => listAccountAddresses(db, b, a.user.id),
       expected: nothing,
     },
+    {
+      name: "lists no slug of A's naming B's card",
+      run: (db, b) => listAccountAddresses(db, b, cardOfB.userId),
+      expected: (value) => {
+        // B's own card is listed: the lookup reached the slugs.
+        expect(value).toContainEqual({ kind: 'card', address: cardOfB.id })
+        expect((value as { address: string }[]).map((entry) => entry.address)).not.toContain(
+          slugOfAOnCardOfB,
+        )
+      },
+    },
   ],
   recordDepartedAddresses: [
     {
@@ -2557,7 +2569,13 @@ const cases: Record<string, Case[]> = {
   ...Object.fromEntries(
     (
       [
-        ['countCards', (db, b, scope) => countCards(db, b, scope), 0],
+        [
+          'countCards',
+          // B's own card (cardOfB) counts in its organization's scope.
+          async (db, b, scope) =>
+            (await countCards(db, b, scope)) - (scope.kind === 'organization' ? 1 : 0),
+          0,
+        ],
         [
           'countContactsByWeek',
           (db, b, scope) => countContactsByWeek(db, b, scope, new Date()),
@@ -3439,9 +3457,10 @@ const cases: Record<string, Case[]> = {
   ],
   listOrganizationCards: [
     {
-      name: "lists none of A's cards",
-      run: (db, b) => listOrganizationCards(db, b, { limit: 50 }),
-      expected: nothing,
+      name: "lists none of A's cards (B's own alone)",
+      run: async (db, b) =>
+        (await listOrganizationCards(db, b, { limit: 50 })).map((card) => card.id),
+      expected: (value) => expect(value).toEqual([cardOfB.id]),
     },
   ],
   findOrganizationCard: [
@@ -4105,6 +4124,9 @@ let b: string
 let samlA: Awaited<ReturnType<typeof samlOfA>>
 /** A team of B whose creator column names A's user: a row only a bypassed foreign key allows. */
 let corruptTeamOfB: string
+/** B's card and its owner, which a slug row of A's names (slugOfAOnCardOfB). */
+let cardOfB: { id: string; userId: string }
+let slugOfAOnCardOfB: string
 
 beforeAll(async () => {
   const db = getDb()
@@ -4112,9 +4134,22 @@ beforeAll(async () => {
   samlA = await samlOfA(db, a)
   const organization = await makeOrganization()
   b = organization.id
-  await createUser(db, b, {
+  const userOfB = await createUser(db, b, {
     email: `b-${uniqueSuffix()}@example.test`,
     passwordHash: 'not-a-password-hash',
+  })
+  // A slug of A's naming a card of B's: a row only a bypassed foreign key allows. A lookup of
+  // B's cards' slugs that trusted the card's organization alone would list it.
+  cardOfB = {
+    userId: userOfB.id,
+    id: (await createCard(db, b, userOfB.id, { firstName: 'Bea', lastName: 'Bee' })).id,
+  }
+  slugOfAOnCardOfB = `a-on-b-${uniqueSuffix()}`
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`)
+    await tx
+      .insert(cardSlugs)
+      .values({ organizationId: a.organization.id, cardId: cardOfB.id, slug: slugOfAOnCardOfB })
   })
   // B holds the image A also has, so the by-hash lookups have a row of each to choose from.
   await storeMedia(db, b, png(a.sharedImage))
