@@ -2,8 +2,9 @@
 // Each `organizationId` condition in app/models/*.server.ts is neutralised on its own (the
 // column compared with itself, or the raw SQL condition dropped), the model isolation tests
 // run, and the file is restored. Prints one line per mutant; exits 1 if any survived.
-//   npm run mutate:tenant-filters            (PGlite; about 15 s a mutant)
-import { spawnSync } from 'node:child_process'
+//   npm run mutate:tenant-filters            (PGlite; about 15 s a mutant, an hour in all)
+//   npm run mutate:tenant-filters -- --from 26   (resumes an interrupted run at its 26th mutant)
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -48,34 +49,62 @@ function findMutants(): Mutant[] {
   return mutants.sort((x, y) => x.file.localeCompare(y.file) || x.index - y.index)
 }
 
-function runTests() {
-  const result = spawnSync(
-    'npx',
-    ['vitest', 'run', TEST, '--project', 'integration-pglite', '--reporter', 'dot'],
-    { encoding: 'utf8', env: { ...process.env, TEST_DATABASE_URL: '' } },
-  )
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips colour codes
-  const output = (result.stdout ?? '').replace(/\x1b\[[0-9;]*m/g, '')
-  const failed = /Tests\s+(\d+) failed/.exec(output)?.[1]
-  return { passed: result.status === 0, failed: Number(failed ?? 0) }
+/** The vitest run going on, ended with the script when it is interrupted. */
+let running: ChildProcess | undefined
+
+// Not spawnSync: a signal must reach the handler below while the tests run (tsx kills a child
+// that does not answer its relayed SIGTERM within 30 ms, which would leave the mutant in place).
+function runTests(): Promise<{ passed: boolean; failed: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      ['vitest', 'run', TEST, '--project', 'integration-pglite', '--reporter', 'dot'],
+      { env: { ...process.env, TEST_DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'ignore'] },
+    )
+    running = child
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+    })
+    child.on('close', (status) => {
+      running = undefined
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips colour codes
+      const output = stdout.replace(/\x1b\[[0-9;]*m/g, '')
+      const failed = /Tests\s+(\d+) failed/.exec(output)?.[1]
+      resolve({ passed: status === 0, failed: Number(failed ?? 0) })
+    })
+  })
 }
 
-const baseline = runTests()
+const mutants = findMutants()
+const fromArgument = process.argv.indexOf('--from')
+const from = fromArgument === -1 ? 1 : Number(process.argv[fromArgument + 1])
+if (!Number.isInteger(from) || from < 1 || from > mutants.length) {
+  console.error(`--from takes a mutant's number, 1 to ${mutants.length}`)
+  process.exit(1)
+}
+const baseline = await runTests()
 if (!baseline.passed) {
   console.error(`${TEST} fails without any mutation; fix it first.`)
   process.exit(1)
 }
 
-const mutants = findMutants()
 let survived = 0
-// An interrupted run must not leave a mutant in the source.
+// An interrupted run (Ctrl-C, or a kill's SIGTERM) must not leave a mutant in the source.
 let restore: (() => void) | undefined
-process.on('SIGINT', () => {
-  restore?.()
-  process.exit(130)
-})
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    restore?.()
+    running?.kill(signal)
+    process.exit(code)
+  })
+}
 console.log(`${mutants.length} tenant filters in app/models; each deleted in turn:\n`)
-for (const mutant of mutants) {
+for (const [index, mutant] of mutants.entries()) {
+  if (index + 1 < from) continue
   const original = readFileSync(mutant.file, 'utf8')
   const mutated =
     original.slice(0, mutant.index) +
@@ -83,9 +112,9 @@ for (const mutant of mutants) {
     original.slice(mutant.index + mutant.before.length)
   restore = () => writeFileSync(mutant.file, original)
   writeFileSync(mutant.file, mutated)
-  let outcome: ReturnType<typeof runTests>
+  let outcome: Awaited<ReturnType<typeof runTests>>
   try {
-    outcome = runTests()
+    outcome = await runTests()
   } finally {
     restore()
     restore = undefined
@@ -95,7 +124,8 @@ for (const mutant of mutants) {
   const verdict = outcome.passed
     ? 'SURVIVED (no test failed)'
     : `caught (${outcome.failed} tests failed)`
-  console.log(`${verdict.padEnd(26)} ${where}  ${mutant.before}`)
+  console.log(`${String(index + 1).padStart(3)} ${verdict.padEnd(26)} ${where}  ${mutant.before}`)
 }
-console.log(`\n${mutants.length - survived} of ${mutants.length} caught.`)
+const tried = mutants.length - from + 1
+console.log(`\n${tried - survived} of ${tried} caught.`)
 process.exit(survived === 0 ? 0 : 1)
