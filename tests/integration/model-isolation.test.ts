@@ -5,7 +5,7 @@
 // fail (scripts/tenant-filter-mutations.ts checks that by trying each one).
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, sql, TransactionRollbackError } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server'
 import { flushCardEvents } from '#app/cards/event-batcher.server'
@@ -1278,6 +1278,33 @@ const cases: Record<string, Case[]> = {
       run: (db, b, a) => claimDefaultSlug(db, b, a.card.id, { firstName: 'X', lastName: 'Y' }),
       // The composite foreign key refuses B's slug for A's card: the write is refused.
       expected: (_value, threw) => expect(threw).toBe(true),
+    },
+    {
+      // Slugs are per organization: B's new card of A's card's owner's name takes the same slug.
+      // One that stepped aside ("-2") would tell B that A has a card of that name.
+      name: "steps aside for none of A's slugs",
+      run: async (db, b, a) => {
+        let slug: string | undefined
+        await db
+          .transaction(async (tx) => {
+            const card = await createCard(tx, b, cardOfB.userId, {
+              firstName: 'Avery',
+              lastName: a.card.lastName,
+            })
+            const [row] = await tx
+              .select({ slug: cardSlugs.slug })
+              .from(cardSlugs)
+              .where(and(eq(cardSlugs.organizationId, b), eq(cardSlugs.cardId, card.id)))
+            slug = row?.slug
+            // B's cards stay as the cases below count them.
+            tx.rollback()
+          })
+          .catch((error: unknown) => {
+            if (!(error instanceof TransactionRollbackError)) throw error
+          })
+        return slug
+      },
+      expected: (value) => expect(value).toBe(slugBaseFromName('Avery', a.card.lastName)),
     },
   ],
   recordGoogleWalletObject: [
