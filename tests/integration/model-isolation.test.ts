@@ -327,6 +327,7 @@ import {
   deleteUnverifiedSendingDomain,
   findSendingDomain,
   findVerifiedSenderAddress,
+  REGISTERING,
   recordSendingDomainState,
   reserveSendingDomain,
 } from '#app/models/sending-domains.server'
@@ -459,6 +460,7 @@ import { getDb, type Queryable } from '#drizzle/db.server'
 import {
   cardFollowers,
   cardSlugs,
+  media,
   organizations,
   sendingDomains,
   ssoProviders,
@@ -1963,9 +1965,18 @@ const cases: Record<string, Case[]> = {
       name: "counts none of A's images, for B or for A's user",
       run: async (db, b, a) => {
         const usage = await mediaUsage(db, b, a.user.id)
-        return usage.userBytes
+        // B's own bytes, counted here without the model: the image beforeAll stored for B.
+        const [own] = await db
+          .select({ bytes: sql<string>`coalesce(sum(${media.byteSize}), 0)::text` })
+          .from(media)
+          .where(eq(media.organizationId, b))
+        return { ...usage, ownBytes: Number(own?.bytes) }
       },
-      expected: (value) => expect(value).toBe(0),
+      expected: (value) => {
+        const { tenantBytes, userBytes, ownBytes } = value as Record<string, number>
+        expect(ownBytes).toBeGreaterThan(0)
+        expect({ tenantBytes, userBytes }).toEqual({ tenantBytes: ownBytes, userBytes: 0 })
+      },
     },
   ],
   sweepUnreferencedMedia: [
@@ -2125,10 +2136,26 @@ const cases: Record<string, Case[]> = {
   ],
   completeSendingDomainRegistration: [
     {
-      name: "completes nothing of A's",
-      run: (db, b, a) =>
-        completeSendingDomainRegistration(db, b, a.providerDomainId, { status: 'x', records: [] }),
-      expected: nothing,
+      // A's domain made to wait on the provider again for the call, so only the organization
+      // filter stands between it and B's completion; then put back exactly as it was.
+      name: "completes nothing of A's registration",
+      run: async (db, b, a) => {
+        const ofA = eq(sendingDomains.organizationId, a.organization.id)
+        const [before] = await db.select().from(sendingDomains).where(ofA)
+        if (!before) throw new Error('A has no sending domain')
+        await db.update(sendingDomains).set({ status: REGISTERING }).where(ofA)
+        await completeSendingDomainRegistration(db, b, 'taken-over', { status: 'x', records: [] })
+        const [after] = await db
+          .select({ providerDomainId: sendingDomains.providerDomainId })
+          .from(sendingDomains)
+          .where(ofA)
+        await db
+          .update(sendingDomains)
+          .set({ status: before.status, updatedAt: before.updatedAt })
+          .where(ofA)
+        return after?.providerDomainId
+      },
+      expected: (value) => expect(value).toBe(a.providerDomainId),
     },
   ],
   deleteSendingDomain: [
@@ -2806,15 +2833,22 @@ const cases: Record<string, Case[]> = {
   ],
   recordDomainCheck: [
     {
-      name: 'records nothing for a domain B does not hold',
-      run: (db, b) =>
-        recordDomainCheck(
+      // Given A's pending claim's own domain and token, so only the organization filter stands
+      // between B's check and A's claim; the claim is ended again afterwards.
+      name: "records nothing on A's claim, even given its domain and token",
+      run: async (db, b, a) => {
+        await setCustomDomain(db, a.organization.id, 'a-domain.example.test', 'token-a')
+        const recorded = await recordDomainCheck(
           db,
           b,
           { domain: 'a-domain.example.test', token: 'token-a' },
           { verifiedAt: new Date(), lostAt: null, checkedAt: new Date() },
-        ),
-      expected: (value) => expect(value).toBe(false),
+        )
+        const verifiedAt = (await findDomainRow(db, a.organization.id))?.verifiedAt
+        await setCustomDomain(db, a.organization.id, null, null)
+        return { recorded, verifiedAt }
+      },
+      expected: (value) => expect(value).toEqual({ recorded: false, verifiedAt: null }),
     },
   ],
   releaseDomainClaim: [
@@ -2926,9 +2960,18 @@ const cases: Record<string, Case[]> = {
   findOrganizationBranding: [
     {
       name: "reads B's branding, not A's",
-      run: async (db, b, a) =>
-        (await findOrganizationBranding(db, b))?.name === a.organization.name,
-      expected: (value) => expect(value).toBe(false),
+      run: async (db, b) => {
+        const [own] = await db
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, b))
+        return { read: (await findOrganizationBranding(db, b))?.name, own: own?.name }
+      },
+      expected: (value) => {
+        const { read, own } = value as { read?: string; own?: string }
+        expect(own).toBeTruthy()
+        expect(read).toBe(own)
+      },
     },
   ],
   updateOrganizationBranding: [
