@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
@@ -236,6 +237,8 @@ const dataDirs: string[] = []
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   template = mkdtempSync(path.join(os.tmpdir(), 'brandcard-durability-template-'))
+  // Migrated already (tests/pglite-snapshots.ts): the server seeds the demo on it.
+  await migratedDataDir(path.join(template, 'pglite'))
   const resend = await startFakeResend()
   try {
     const server = await startServer(template, resend)

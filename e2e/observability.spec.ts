@@ -9,6 +9,7 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
 
@@ -65,6 +66,8 @@ function logLines(child: ChildProcess) {
 test('trace ids, metrics behind a token and on their own port, readiness false from the signal on', async () => {
   test.setTimeout(180_000)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brandcard-observability-'))
+  // Migrated already (tests/pglite-snapshots.ts): the server finds every migration applied.
+  await migratedDataDir(path.join(dataDir, 'pglite'))
   const child = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {
       ...process.env,

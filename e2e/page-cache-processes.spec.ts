@@ -10,6 +10,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
+import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
 import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
@@ -154,6 +155,8 @@ test('views of cached pages are all written when the server stops (SIGTERM)', as
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'brandcard-views-'))
   let server: Started | undefined
   try {
+    // Migrated already (tests/pglite-snapshots.ts): the server seeds the demo on it.
+    await migratedDataDir(path.join(dataDir, 'pglite'))
     server = await startServer(VIEWS_PORT, {
       DATA_DIR: dataDir,
       DATABASE_URL: undefined,

@@ -14,6 +14,7 @@ import { expect, test } from '@playwright/test'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
 import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
 import { makeBrandedOrganization, makeUser } from '#tests/factories'
+import { pgliteSnapshots, snapshotBlob } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
@@ -93,7 +94,10 @@ test.beforeAll(async () => {
   mkdirSync(dataDir, { recursive: true })
   // The database the server starts on: a platform with its super admin, one agency, and
   // maintenance mode on.
-  const handle = openPglite({ dataDir: path.join(dataDir, 'pglite') })
+  const handle = openPglite({
+    dataDir: path.join(dataDir, 'pglite'),
+    loadDataDir: snapshotBlob((await pgliteSnapshots()).migrated),
+  })
   setDatabaseHandle(handle)
   await handle.migrate()
   const { organization: platform } = await makeBrandedOrganization({

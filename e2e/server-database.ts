@@ -1,5 +1,6 @@
 // The database an e2e server starts on, by target (e2e/start-server.ts):
-// - embedded: a fresh PGlite data directory in tests/.tmp, the default configuration;
+// - embedded: a fresh PGlite data directory in tests/.tmp, the default configuration, loaded from
+//   the migrated snapshot (tests/pglite-snapshots.ts);
 // - production: a fresh database on the Postgres server named by TEST_DATABASE_URL, migrated and
 //   seeded through the owner's login (DATABASE_URL), then served the way production is: APP_SECRET
 //   set and no DATABASE_APP_URL, so the server itself gives the role brandcard_app its login
@@ -9,6 +10,7 @@ import path from 'node:path'
 import postgres from 'postgres'
 import { type DatabaseHandle, openPglite, openPostgres } from '#drizzle/db.server'
 import { TEST_APP_SECRET } from '#tests/app-secret'
+import { pgliteSnapshots, snapshotBlob } from '#tests/pglite-snapshots'
 import { E2E_PORT, E2E_PRODUCTION_PORT } from './fixtures'
 
 export type E2eTarget = 'embedded' | 'production'
@@ -36,8 +38,14 @@ export function openServerDatabase(target: E2eTarget): Promise<ServerDatabase> {
 async function openEmbeddedDatabase(): Promise<ServerDatabase> {
   const dataDir = path.resolve(`tests/.tmp/e2e-${E2E_PORT}`)
   rmSync(dataDir, { recursive: true, force: true })
+  // From the migrated snapshot that vitest's global setup kept (or made now): not initdb and every
+  // migration again while the specs wait for this server.
+  const { migrated } = await pgliteSnapshots()
   return {
-    handle: openPglite({ dataDir: path.join(dataDir, 'pglite') }),
+    handle: openPglite({
+      dataDir: path.join(dataDir, 'pglite'),
+      loadDataDir: snapshotBlob(migrated),
+    }),
     port: E2E_PORT,
     serverEnv: { DATA_DIR: dataDir, DATABASE_URL: undefined },
     drop: async () => {},

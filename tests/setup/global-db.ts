@@ -1,13 +1,13 @@
-// Migrates once per run: a PGlite data directory dumped to a file, or a Postgres template
-// database. Each test file then clones it (tests/setup/db.ts).
+// Migrates once per run: a PGlite data directory dumped to a file (or found dumped by an earlier
+// run, tests/pglite-snapshots.ts), or a Postgres template database. Each test file then clones it
+// (tests/setup/db.ts).
 import { createHash } from 'node:crypto'
-import { mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { readlinkSync } from 'node:fs'
 import { hostname } from 'node:os'
-import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
-import { openPglite, openPostgres } from '#drizzle/db.server'
+import { openPostgres } from '#drizzle/db.server'
+import { pgliteSnapshots } from '#tests/pglite-snapshots'
 
 type Made = { name: string; empty?: string; teardown: () => Promise<void> }
 
@@ -30,8 +30,12 @@ export default async function setup(project: TestProject) {
   const mine = entry
   mine.users++
   const { name, empty, teardown } = await settledWithin(mine.ready, SETUP_WATCHDOG_MS, driver)
-  if (driver === 'postgres') project.provide('postgresTemplate', name)
-  else {
+  if (driver === 'postgres') {
+    project.provide('postgresTemplate', name)
+    // A PGlite restore target there too (backups.test.ts restores a Postgres dump into one):
+    // loaded, not made by an initdb of its own each time.
+    project.provide('pgliteEmptySnapshot', (await pgliteSnapshots()).empty)
+  } else {
     project.provide('pgliteSnapshot', name)
     project.provide('pgliteEmptySnapshot', empty as string)
   }
@@ -66,51 +70,10 @@ async function settledWithin<T>(work: Promise<T>, ms: number, driver: string): P
   }
 }
 
-/**
- * initdb's two template databases, which no test and no code of the app uses on PGlite (a new
- * database is made only on Postgres): each is 7 MB of the 40 MB every test file's database is
- * loaded from, and loading them was about a third of the CPU of opening it (240 ms against 165 ms
- * without them, measured 2026-12-05).
- */
-async function dropTemplateDatabases(client: PGlite) {
-  await client.exec(
-    `update pg_database set datistemplate = false where datname in ('template0', 'template1')`,
-  )
-  await client.exec('drop database template0')
-  await client.exec('drop database template1')
-}
-
 async function setupPglite(): Promise<Made> {
-  // One file each per run, so concurrent runs never read each other's half-written snapshot.
-  const write = async (kind: string, client: PGlite) => {
-    const file = path.resolve(`tests/.tmp/pglite-${kind}-${process.pid}.tar`)
-    mkdirSync(path.dirname(file), { recursive: true })
-    const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer())
-    writeFileSync(file, bytes)
-    return { file, bytes }
-  }
-  // As initdb leaves it: the empty target of a restore, without an initdb of its own each time.
-  // Its WAL in segments of 1 MB, not 16: a new data directory holds one segment, written out
-  // whole, so each test file's database loads 10 MB less (165 ms of CPU to open against 139 ms).
-  const initdb = new PGlite({ initDbStartParams: ['--wal-segsize=1'] })
-  // (A dump asked for before the database is ready never settles.)
-  await initdb.waitReady
-  await dropTemplateDatabases(initdb)
-  const empty = await write('empty', initdb)
-  await initdb.close()
-  // Migrated as the app opens its database, from that data directory.
-  const handle = openPglite({ loadDataDir: new Blob([empty.bytes]) })
-  await handle.migrate()
-  const migrated = await write('migrated', (handle as unknown as { client: PGlite }).client)
-  await handle.close()
-  return {
-    name: migrated.file,
-    empty: empty.file,
-    teardown: async () => {
-      rmSync(migrated.file, { force: true })
-      rmSync(empty.file, { force: true })
-    },
-  }
+  // Kept for the next run and for the e2e servers (tests/pglite-snapshots.ts): nothing to remove.
+  const { migrated, empty } = await pgliteSnapshots()
+  return { name: migrated, empty, teardown: async () => {} }
 }
 
 async function setupPostgres(): Promise<Made> {
