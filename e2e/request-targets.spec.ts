@@ -12,9 +12,9 @@ import net from 'node:net'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
-import { getDb, openPglite, setDatabaseHandle } from '#drizzle/db.server'
+import { getDb, setDatabaseHandle } from '#drizzle/db.server'
 import { makeBrandedOrganization, makeUser } from '#tests/factories'
-import { pgliteSnapshots, snapshotBlob } from '#tests/pglite-snapshots'
+import { openMigratedPglite } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
@@ -94,10 +94,7 @@ test.beforeAll(async () => {
   mkdirSync(dataDir, { recursive: true })
   // The database the server starts on: a platform with its super admin, one agency, and
   // maintenance mode on.
-  const handle = openPglite({
-    dataDir: path.join(dataDir, 'pglite'),
-    loadDataDir: snapshotBlob((await pgliteSnapshots()).migrated),
-  })
+  const handle = await openMigratedPglite(path.join(dataDir, 'pglite'))
   setDatabaseHandle(handle)
   await handle.migrate()
   const { organization: platform } = await makeBrandedOrganization({

@@ -8,9 +8,9 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import postgres from 'postgres'
-import { type DatabaseHandle, openPglite, openPostgres } from '#drizzle/db.server'
+import { type DatabaseHandle, openPostgres } from '#drizzle/db.server'
 import { TEST_APP_SECRET } from '#tests/app-secret'
-import { pgliteSnapshots, snapshotBlob } from '#tests/pglite-snapshots'
+import { openMigratedPglite } from '#tests/pglite-snapshots'
 import { E2E_PORT, E2E_PRODUCTION_PORT } from './fixtures'
 
 export type E2eTarget = 'embedded' | 'production'
@@ -40,12 +40,8 @@ async function openEmbeddedDatabase(): Promise<ServerDatabase> {
   rmSync(dataDir, { recursive: true, force: true })
   // From the migrated snapshot that vitest's global setup kept (or made now): not initdb and every
   // migration again while the specs wait for this server.
-  const { migrated } = await pgliteSnapshots()
   return {
-    handle: openPglite({
-      dataDir: path.join(dataDir, 'pglite'),
-      loadDataDir: snapshotBlob(migrated),
-    }),
+    handle: await openMigratedPglite(path.join(dataDir, 'pglite')),
     port: E2E_PORT,
     serverEnv: { DATA_DIR: dataDir, DATABASE_URL: undefined },
     drop: async () => {},

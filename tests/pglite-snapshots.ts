@@ -73,13 +73,18 @@ export function snapshotBlob(file: string) {
   return new BytesBlob(readFileSync(file))
 }
 
+/** A new PGlite data directory at `dataDir`, opened already migrated. */
+export async function openMigratedPglite(dataDir: string) {
+  const { migrated } = await pgliteSnapshots()
+  return openPglite({ dataDir, loadDataDir: snapshotBlob(migrated) })
+}
+
 /**
  * A new PGlite data directory at `dataDir` (the server's `${DATA_DIR}/pglite`), already
  * migrated: a server started on it finds every migration applied.
  */
 export async function migratedDataDir(dataDir: string) {
-  const { migrated } = await pgliteSnapshots()
-  const handle = openPglite({ dataDir, loadDataDir: snapshotBlob(migrated) })
+  const handle = await openMigratedPglite(dataDir)
   await (handle as unknown as { client: PGlite }).client.waitReady
   await handle.close()
 }
@@ -169,7 +174,7 @@ function removeStale(key: string) {
  * `arrayBuffer()`, and Node's own Blob assembles the 44 MB snapshot from 64 KB chunks: 0.45 s of
  * CPU for each test file, a third of opening its database (measured 2026-12-05).
  */
-export class BytesBlob extends Blob {
+class BytesBlob extends Blob {
   readonly #bytes: Uint8Array
   constructor(bytes: Uint8Array) {
     super([], { type: 'application/x-tar' })
