@@ -16,6 +16,7 @@ import { type Browser, expect, type Page, type Request, test } from '@playwright
 import { rolePaths } from '#app/validation/roles'
 import { axeViolations } from './axe'
 import { HOSTS, TENANTS, urlFor } from './fixtures'
+import { navigateInApp, reportCommits } from './in-app-navigation'
 import { animationsSettled, sessionOf, waitForHydration } from './page-helpers'
 import { checkWidths, navigationPagesOf, WIDTHS } from './page-widths'
 import { ALPHA_ROLE_USERS, PLATFORM_ROLE_USERS, ROLE_USERS, type RoleUser } from './role-users'
@@ -94,6 +95,21 @@ async function open(page: Page, url: string) {
   const response = await page.goto(url)
   await waitForHydration(page)
   return response
+}
+
+/**
+ * Opens a page of the app (`app`: rendered by Remix, not a card page served without React) the
+ * way its links do, in the document already loaded (ADR 121): what axe and the widths judge is
+ * the page React renders either way, without loading the app's scripts and axe's again for each
+ * one. Anything else, or the first page of the context, is loaded as a new document.
+ */
+async function visit(page: Page, url: string, { app }: { app: boolean }) {
+  const inApp =
+    app &&
+    new URL(page.url()).origin === new URL(url).origin &&
+    (await page.evaluate(() => '__remixRouter' in window))
+  if (inApp) await navigateInApp(page, url)
+  else await open(page, url)
 }
 
 /** Same-origin link targets on the page (fragment dropped), as absolute URLs. */
@@ -197,7 +213,8 @@ async function auditTabs(page: Page, report: Report | undefined, label: string) 
   return links
 }
 
-type Probe = { status: number; type: string; landed: string }
+/** `app`: an HTML page the app's router renders (its document carries Remix's context). */
+type Probe = { status: number; type: string; landed: string; app: boolean }
 
 /**
  * Status (after redirects), content type and final path of a URL, fetched by the page itself
@@ -206,10 +223,15 @@ type Probe = { status: number; type: string; landed: string }
 function probe(page: Page, url: string): Promise<Probe> {
   return page.evaluate(async (target) => {
     const response = await fetch(target, { credentials: 'same-origin' })
+    const type = response.headers.get('content-type') ?? ''
     return {
       status: response.status,
-      type: response.headers.get('content-type') ?? '',
+      type,
       landed: new URL(response.url).pathname,
+      app:
+        response.ok &&
+        type.startsWith('text/html') &&
+        (await response.text()).includes('window.__remixContext'),
     }
   }, url)
 }
@@ -261,14 +283,26 @@ async function expectNoDeadEnds(
 
 /**
  * What the page shows, without the attributes that only name it (generated ids, the form actions
- * that point at the page's own path): two paths rendering the same screen from the same module
- * (`/settings/agency` and `/dashboard/agency/settings`) give the same answer, and axe would say
- * the same of both.
+ * that point at the page's own path) or that say how it got there (inline styles Radix sets once
+ * an animation has run, written `outline:none` by the server and `outline: none;` by React, and
+ * attributes in the order either wrote them): two paths rendering the same screen from the same
+ * module (`/settings/agency` and `/dashboard/agency/settings`) give the same answer, however each
+ * was opened, and axe would say the same of both.
  */
 function screenOf(page: Page) {
   return page.evaluate(() => {
-    const main = document.querySelector('main') ?? document.body
-    return main.outerHTML.replace(/\s(id|for|action|aria-[a-z]+|data-state)="[^"]*"/g, '')
+    const ignored = /^(id|for|action|aria-[a-z]+|data-state|style)$/
+    const serialize = (node: Node): string => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? ''
+      if (!(node instanceof Element)) return ''
+      const attributes = [...node.attributes]
+        .filter((attribute) => !ignored.test(attribute.name))
+        .map((attribute) => ` ${attribute.name}="${attribute.value}"`)
+        .sort()
+        .join('')
+      return `<${node.localName}${attributes}>${[...node.childNodes].map(serialize).join('')}</${node.localName}>`
+    }
+    return serialize(document.querySelector('main') ?? document.body)
   })
 }
 
@@ -491,6 +525,7 @@ const SIGNS_IN: RoleUser['role'][] = ['super_admin', 'end_user']
 async function crawlAs(browser: Browser, user: RoleUser) {
   const signsIn = SIGNS_IN.includes(user.role)
   const context = await browser.newContext(signsIn ? {} : { storageState: sessionOf(user) })
+  await reportCommits(context)
   const page = await context.newPage()
   const report = newReport()
   if (signsIn) {
@@ -526,7 +561,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
   }
 
   for (const start of starts) {
-    await open(page, urlFor(user.host, start))
+    await visit(page, urlFor(user.host, start), { app: true })
     expect(new URL(page.url()).pathname, `${start} opens for ${user.email}`).toBe(start)
     // A dark account's crawl is the dark theme's audit of every page it reaches.
     if (user.theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/)
@@ -570,7 +605,7 @@ async function crawlAs(browser: Browser, user: RoleUser) {
       report.skipped.push(`${path} (a tab of ${parsed.pathname}, audited there)`)
       continue
     }
-    await open(page, url)
+    await visit(page, url, answer)
     const screen = await screenOf(page)
     const same = screens.get(screen)
     if (same) {

@@ -13,7 +13,7 @@ import { sessionUser, storageStateFile } from './sessions'
  * not the crawl's half-hour test limit. One crawl on 2026-12-02 sat idle for its whole limit in
  * such a wait, with no request in flight.
  */
-const IN_PAGE_WAIT = { polling: 100, timeout: 60_000 }
+export const IN_PAGE_WAIT = { polling: 100, timeout: 60_000 }
 
 /**
  * Resolves once the page's scripts are ready: React hydrated, or on a page served without React
