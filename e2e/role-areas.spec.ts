@@ -67,20 +67,42 @@ for (const { role, area } of CASES) {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
       await expect(page.getByRole('heading', { name: 'Access denied' })).toHaveCount(0)
     }
+    const dashboard = AREAS[area][0][1]
+    let rendered = false
     for (const other of Object.keys(AREAS) as Area[]) {
       if (other === area) continue
       for (const [, path] of AREAS[other]) {
         // Everyone outside the team-member area keeps their own cards there (ADR 007).
         if (path === PERSONAL_CARDS && role !== 'team_admin') continue
-        const response = await page.goto(urlFor(user.host, path))
-        expect(response?.status(), `${role} opening ${path}`).toBe(403)
-        await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible()
-        await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute(
-          'href',
-          AREAS[area][0][1],
+        if (!rendered) {
+          // The first refusal opened in the browser: the branded page, rendered and hydrated.
+          const response = await page.goto(urlFor(user.host, path))
+          expect(response?.status(), `${role} opening ${path}`).toBe(403)
+          await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible()
+          await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute(
+            'href',
+            dashboard,
+          )
+          rendered = true
+          continue
+        }
+        // The others as the server answers them, with the role's session: the same page (one
+        // error boundary renders every refusal) without loading the app in the browser again.
+        const { status, html } = await page.evaluate(
+          async (url) => {
+            const response = await fetch(url, { credentials: 'same-origin' })
+            return { status: response.status, html: await response.text() }
+          },
+          urlFor(user.host, path),
+        )
+        expect(status, `${role} opening ${path}`).toBe(403)
+        expect(html, `${role} opening ${path}`).toMatch(/<h1[^>]*>Access denied<\/h1>/)
+        expect(html, `${role} opening ${path}`).toMatch(
+          new RegExp(`<a [^>]*href="${dashboard}"[^>]*>Go to your dashboard</a>`),
         )
       }
     }
+    expect(rendered).toBe(true)
     await context.close()
   })
 }
