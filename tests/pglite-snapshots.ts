@@ -68,10 +68,21 @@ async function findOrMake(): Promise<PgliteSnapshots> {
   return files
 }
 
-/** A snapshot's bytes as a Blob for PGlite's `loadDataDir`. */
+/**
+ * A snapshot's bytes as a Blob for PGlite's `loadDataDir`. Read once per process: a vitest worker
+ * opens one database per file from the same 20 MB, and a snapshot's file never changes under its
+ * name (the name is the hash of what made it). Each Blob hands PGlite a copy.
+ */
 export function snapshotBlob(file: string) {
-  return new BytesBlob(readFileSync(file))
+  let bytes = snapshotBytes.get(file)
+  if (!bytes) {
+    bytes = readFileSync(file)
+    snapshotBytes.set(file, bytes)
+  }
+  return new BytesBlob(bytes)
 }
+
+const snapshotBytes = new Map<string, Uint8Array>()
 
 /** A new PGlite data directory at `dataDir`, opened already migrated. */
 export async function openMigratedPglite(dataDir: string) {
@@ -184,6 +195,7 @@ class BytesBlob extends Blob {
     return this.#bytes.byteLength
   }
   override async arrayBuffer() {
-    return this.#bytes.slice().buffer as ArrayBuffer
+    // A copy (a Buffer's own slice() is a view of the same memory): the bytes are kept for the next.
+    return new Uint8Array(this.#bytes).buffer as ArrayBuffer
   }
 }
