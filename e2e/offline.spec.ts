@@ -26,6 +26,19 @@ test('offline, the QR code and vCard still open and a lead captured offline arri
   await expect(page.getByRole('heading', { level: 1, name: 'My cards offline' })).toBeVisible()
   await expect(page.getByText('Ready offline:')).toBeVisible()
   await expectAccessible(page, 'my cards offline')
+  // Every asset the page has fetched is kept, the toasts' own script among them (it is fetched
+  // before the page asks the worker to keep its files: sonner's Toaster is already there).
+  await expect(page.locator('section[aria-label^="Notifications"]')).toBeAttached()
+  const notKept = await page.evaluate(async () => {
+    const assets = performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.startsWith('/assets/'))
+    const missing: string[] = []
+    for (const path of assets) if (!(await caches.match(path))) missing.push(path)
+    return missing
+  })
+  expect(notKept, 'assets the offline page fetched but its worker did not keep').toEqual([])
 
   // The network cut in the browser: what the worker does not keep no longer comes...
   await context.setOffline(true)
@@ -39,6 +52,8 @@ test('offline, the QR code and vCard still open and a lead captured offline arri
   await page.reload()
   await waitForHydration(page)
   await expect(page.getByText('You are offline: this is what this device saved.')).toBeVisible()
+  // Toasts work offline: the worker answers their script from what it kept.
+  await expect(page.locator('section[aria-label^="Notifications"]')).toBeAttached()
   const qr = page.getByRole('img', { name: /^QR code of / })
   await expect
     .poll(() => qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))

@@ -106,7 +106,10 @@ export function announceOwner(owner: string | null) {
   navigator.serviceWorker.controller?.postMessage({ type: 'owner', owner })
 }
 
-/** What the page needs to run again offline: its own URL, scripts, styles and icons. */
+/**
+ * What the page needs to run again offline: its own URL, scripts, styles and icons, and every
+ * asset it has fetched since it loaded (a chunk imported on demand, such as the toasts').
+ */
 export function pageResources(document: Document) {
   const urls = new Set<string>([document.location.pathname])
   for (const element of document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>(
@@ -117,6 +120,12 @@ export function pageResources(document: Document) {
       document.baseURI,
     )
     if (url.origin === document.location.origin) urls.add(url.pathname)
+  }
+  for (const entry of performance.getEntriesByType('resource')) {
+    const url = new URL(entry.name)
+    if (url.origin === document.location.origin && url.pathname.startsWith('/assets/')) {
+      urls.add(url.pathname)
+    }
   }
   return [...urls]
 }

@@ -12,7 +12,7 @@ import { ErrorList, useSchemaForm } from '#app/components/forms'
 import { useRootData } from '#app/components/layout/root-data'
 import { Button } from '#app/components/ui/button'
 import { TitledSection } from '#app/components/ui/titled-section'
-import { toast } from '#app/components/ui/toasts'
+import { preloadToasts, toast } from '#app/components/ui/toasts'
 import {
   announceOwner,
   browserLeadStore,
@@ -54,14 +54,20 @@ export function OfflinePage({ cards }: { cards: Cards }) {
   useEffect(() => {
     if (!owner) return
     if (!navigator.onLine) {
+      // Ready for a lead's toast: the worker answers the toasts' script from what it kept.
+      void preloadToasts()
       setReadiness('offline')
       return
     }
-    const urls = [
-      ...pageResources(document),
-      ...cards.flatMap((card) => [card.qrUrl, card.vcardUrl]),
-    ]
-    keepForOffline(owner, urls)
+    // The toasts' own script first, so that it is among what the page keeps: a lead that arrives
+    // (or is refused) says so in a toast, and that must not need the network.
+    preloadToasts()
+      .then(() =>
+        keepForOffline(owner, [
+          ...pageResources(document),
+          ...cards.flatMap((card) => [card.qrUrl, card.vcardUrl]),
+        ]),
+      )
       .then((kept) => setReadiness(kept === null ? 'unsupported' : kept.failed ? 'failed' : 'kept'))
       .catch(() => setReadiness('failed'))
   }, [owner, cards])
@@ -112,8 +118,7 @@ export function OfflinePage({ cards }: { cards: Cards }) {
     // A corrected lead is a new one: new details under the old key would be refused.
     if (editing) await browserLeadStore.remove(editing.key)
     setEditing(null)
-    // No toast here: sonner is fetched on first use, which offline it cannot be; the count
-    // below (a status) says the lead is waiting.
+    // No toast here: the count below (a status) says the lead is waiting.
     await reload()
     void flush()
     return true

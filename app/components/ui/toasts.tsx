@@ -3,18 +3,30 @@
 // were created before the Toaster subscribed, so nothing shown early is lost. The public card page
 // stays within its JavaScript budget this way (issue 16; docs/decisions/021-card-page-javascript.md).
 
-import { lazy, Suspense, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { ExternalToast, ToasterProps } from 'sonner'
 
 type Sonner = typeof import('sonner')
 
 let sonner: Promise<Sonner> | undefined
+let loaded: Sonner | undefined
 const listeners = new Set<() => void>()
 
 function loadSonner() {
   if (!sonner) {
-    sonner = import('sonner')
-    for (const listener of listeners) listener()
+    const attempt = import('sonner')
+    sonner = attempt
+    attempt.then(
+      (module) => {
+        loaded = module
+        for (const listener of listeners) listener()
+      },
+      () => {
+        // Offline, or the network failed: the toast is lost, never the page, and the next toast
+        // asks again.
+        if (sonner === attempt) sonner = undefined
+      },
+    )
   }
   return sonner
 }
@@ -28,8 +40,9 @@ type Kind = 'message' | 'success' | 'error' | 'info'
 
 function shower(kind: Kind) {
   return (title: string, options?: ExternalToast) => {
-    void loadSonner().then(({ toast }) =>
-      kind === 'message' ? toast(title, options) : toast[kind](title, options),
+    loadSonner().then(
+      ({ toast }) => (kind === 'message' ? toast(title, options) : toast[kind](title, options)),
+      () => {},
     )
   }
 }
@@ -41,19 +54,25 @@ export const toast = Object.assign(shower('message'), {
   info: shower('info'),
 })
 
-const LazyToaster = lazy(() => loadSonner().then(({ Toaster }) => ({ default: Toaster })))
+/**
+ * Fetches sonner now, for a page that must show toasts when it cannot fetch anything (the offline
+ * page). Resolves either way: a failure leaves toasts to ask again.
+ */
+export function preloadToasts(): Promise<void> {
+  return loadSonner().then(
+    () => {},
+    () => {},
+  )
+}
 
-/** The Toaster, mounted once a toast has been asked for (never on the server). */
+/** The Toaster, mounted once sonner has loaded for a toast (never on the server). */
 export function Toasts(props: ToasterProps) {
-  const wanted = useSyncExternalStore(
+  const module = useSyncExternalStore(
     subscribe,
-    () => sonner !== undefined,
-    () => false,
+    () => loaded,
+    () => undefined,
   )
-  if (!wanted) return null
-  return (
-    <Suspense fallback={null}>
-      <LazyToaster {...props} />
-    </Suspense>
-  )
+  if (!module) return null
+  const { Toaster } = module
+  return <Toaster {...props} />
 }
