@@ -462,6 +462,30 @@ export async function checkDumpFile(file: string): Promise<DumpFileFacts> {
 }
 
 /**
+ * checkDumpFile, and then what restore accepts without `unverified`: a manifest, and one that
+ * records the whole dump's checksum. Nothing here opens a database, so the restore command runs
+ * it before it opens (or, for PGlite, creates) the target.
+ */
+export async function checkRestorableDump(
+  file: string,
+  unverified: boolean,
+): Promise<DumpFileFacts> {
+  const facts = await checkDumpFile(file)
+  const { manifest } = facts
+  if (!manifest && !unverified) {
+    throw new BackupError(
+      `${file} has no Brandcard manifest (a plain pg_dump, or a backup from before manifests), so nothing can check it is whole. Restore it with --unverified to load it as it is.`,
+    )
+  }
+  if (manifest && !manifest.sha256 && !unverified) {
+    throw new BackupError(
+      `${file} is a backup from before dumps were checksummed whole, so nothing can check every line of it. Restore it with --unverified to load it with only its rows and schema checked.`,
+    )
+  }
+  return facts
+}
+
+/**
  * Loads a dump into `into`, which must be empty (no table in schema public, no migrations):
  * otherwise it refuses before changing anything. The whole load is one transaction, so a dump
  * that fails halfway leaves the target as it was; so does one whose loaded tables (rows and
@@ -476,18 +500,7 @@ export async function restoreBackup(options: {
   unverified?: boolean
 }): Promise<{ statements: number }> {
   const file = path.resolve(options.file)
-  const facts = await checkDumpFile(file)
-  const { manifest } = facts
-  if (!manifest && !options.unverified) {
-    throw new BackupError(
-      `${file} has no Brandcard manifest (a plain pg_dump, or a backup from before manifests), so nothing can check it is whole. Restore it with --unverified to load it as it is.`,
-    )
-  }
-  if (manifest && !manifest.sha256 && !options.unverified) {
-    throw new BackupError(
-      `${file} is a backup from before dumps were checksummed whole, so nothing can check every line of it. Restore it with --unverified to load it with only its rows and schema checked.`,
-    )
-  }
+  const facts = await checkRestorableDump(file, options.unverified ?? false)
   const load = (session: RestoreSession) => loadDump(file, session, facts)
   const { into } = options
   if (into.driver === 'pglite') {

@@ -11,7 +11,7 @@ import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import {
   BackupError,
   backupFileName,
-  checkDumpFile,
+  checkRestorableDump,
   type DatabaseLocation,
   restoreBackup,
   writeBackup,
@@ -77,8 +77,9 @@ export async function restoreCommand(
         '--data-dir names a PGlite directory, but DATABASE_URL is set: unset one of them',
       )
     }
-    // A bad file is reported before any database is opened (or, for PGlite, created).
-    await checkDumpFile(path.resolve(file))
+    // A bad file, or one only --unverified may load, is reported before any database is opened
+    // (or, for PGlite, created in a directory that may already exist).
+    await checkRestorableDump(path.resolve(file), unverified)
     if (env.DATABASE_URL) {
       const { statements } = await restoreBackup({
         file,

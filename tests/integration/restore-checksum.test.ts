@@ -6,7 +6,7 @@
 // (on PGlite, a data directory): minutes on a busy machine, as in backups.test.ts.
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
@@ -140,3 +140,32 @@ test('a statement added after the manifest, or a manifest without its checksum, 
   const asked = await restore(unchecked, '--unverified')
   expect(asked.code).toBe(0)
 }, 300_000)
+
+test.runIf(!onPostgres)(
+  'a dump only --unverified may load is refused before PGlite creates a database in the directory given',
+  async () => {
+    const manifestAt = text.lastIndexOf(`\n${MANIFEST_PREFIX}`) + 1
+    const at = manifestAt + MANIFEST_PREFIX.length
+    const { sha256: _, ...older } = JSON.parse(text.slice(at))
+    const refusedFiles = [
+      await edited('without-manifest.sql', text.slice(0, manifestAt)),
+      await edited(
+        'version-1-again.sql',
+        `${text.slice(0, at)}${JSON.stringify({ ...older, version: 1 })}\n`,
+      ),
+    ]
+    for (const file of refusedFiles) {
+      // A directory made ready for the restore, still empty: a refusal must leave it so.
+      const directory = path.join(workDir, `empty-${randomBytes(4).toString('hex')}`)
+      await mkdir(directory)
+      const lines: string[] = []
+      const out = {
+        info: (line: string) => lines.push(line),
+        error: (line: string) => lines.push(line),
+      }
+      expect(await restoreCommand([file, '--data-dir', directory], {}, out)).toBe(1)
+      expect(lines[0]).toMatch(/Restore it with --unverified/)
+      expect(await readdir(directory)).toEqual([])
+    }
+  },
+)
