@@ -144,6 +144,15 @@ export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {
   // PGlite copies a new data directory's files in with mode 0666: private once it is ready,
   // before any query of ours runs (this callback is the first one waiting for it).
   if (dataDir) void client.waitReady.then(() => tightenTree(dataDir))
+  return pgliteHandle(client)
+}
+
+/**
+ * The handle the app queries `client` through: a new drizzle view of it, with no statement of its
+ * own prepared yet. The test setup gives each test file one around a client it reused, its
+ * session discarded first (tests/setup/pglite-reuse.ts).
+ */
+export function pgliteHandle(client: PGlite): DatabaseHandle {
   const db = drizzlePglite({
     client: drizzleView(client) as unknown as PGlite,
     schema,
@@ -302,6 +311,11 @@ export function getDatabaseHandle(): DatabaseHandle {
 
 export function getDb(): Database {
   return getDatabaseHandle().db
+}
+
+/** The handle the app holds, if any, without opening one as getDatabaseHandle would. */
+export function heldDatabaseHandle(): DatabaseHandle | undefined {
+  return holder.handle
 }
 
 /** Tests install their own database (a fresh clone per test file). */

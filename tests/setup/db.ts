@@ -6,10 +6,12 @@ import { clearTenantCache } from '#app/tenancy/tenant.server'
 import {
   closeDatabase,
   type DatabaseHandle,
+  heldDatabaseHandle,
   openPostgres,
   setDatabaseHandle,
 } from '#drizzle/db.server'
 import { FILE_DATABASE_INFIX, withDatabase } from './global-db'
+import { adoptNewPglite, releasePglite, takeReusedPglite } from './pglite-reuse'
 import { openPgliteSnapshot } from './pglite-snapshot'
 
 let cleanup: (() => Promise<void>) | undefined
@@ -41,14 +43,22 @@ export async function openTestDatabase(): Promise<{
       release: () => admin.end(),
     }
   }
-  return { handle: openPgliteSnapshot(), release: async () => {} }
+  // The process's PGlite from the file before, emptied and checked, or a new one (ADR 123).
+  const reused = takeReusedPglite()
+  if (reused) return { handle: reused, release: () => releasePglite(reused) }
+  const handle = openPgliteSnapshot()
+  await adoptNewPglite(handle)
+  return { handle, release: () => releasePglite(handle) }
 }
 
 beforeAll(async () => {
   const { handle, release } = await openTestDatabase()
   setDatabaseHandle(handle)
   cleanup = async () => {
-    await closeDatabase()
+    // The app lets go of the file's PGlite, which release gives back for the next file (or
+    // closes); any other handle the app holds now (one a test set and left) is closed as before.
+    if (handle.driver === 'pglite' && heldDatabaseHandle() === handle) setDatabaseHandle(undefined)
+    else await closeDatabase()
     await release()
   }
 })
