@@ -33,7 +33,35 @@ export type TestCertificates = {
 const openssl = (dir: string, args: string[]) =>
   execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
 
+const FILES = ['wwdr.pem', 'wwdr.key', 'pass.pem', 'pass.key', 'server.pem', 'server.key'] as const
+type Files = Record<(typeof FILES)[number], string>
+
+// One set per test process, written anew for each caller: openssl's three RSA keys took 1.2 s of
+// CPU, and six integration files on two drivers each made their own (ADR 124). Each caller still
+// gets a directory of its own, which it removes.
+let made: Files | undefined
+
+/** The CA, the pass certificate it signs and the fake APNs's certificate, in a new directory. */
 export function makeTestCertificates(): TestCertificates {
+  made ??= generateCertificates()
+  const dir = mkdtempSync(path.join(tmpdir(), 'wallet-certs-'))
+  for (const name of FILES) writeFileSync(path.join(dir, name), made[name], { mode: 0o600 })
+  const file = (name: string) => path.join(dir, name)
+  return {
+    dir,
+    wwdrPath: file('wwdr.pem'),
+    certPath: file('pass.pem'),
+    keyPath: file('pass.key'),
+    serverCertPath: file('server.pem'),
+    serverKeyPath: file('server.key'),
+    wwdr: made['wwdr.pem'],
+    cert: made['pass.pem'],
+    serverCert: made['server.pem'],
+    serverKey: made['server.key'],
+  }
+}
+
+function generateCertificates(): Files {
   const dir = mkdtempSync(path.join(tmpdir(), 'wallet-certs-'))
   writeFileSync(path.join(dir, 'leaf.ext'), 'basicConstraints=CA:FALSE\n')
   writeFileSync(
@@ -120,18 +148,12 @@ export function makeTestCertificates(): TestCertificates {
     '-out',
     'server.pem',
   ])
-  const file = (name: string) => path.join(dir, name)
-  return {
-    dir,
-    wwdrPath: file('wwdr.pem'),
-    certPath: file('pass.pem'),
-    keyPath: file('pass.key'),
-    serverCertPath: file('server.pem'),
-    serverKeyPath: file('server.key'),
-    wwdr: readFileSync(file('wwdr.pem'), 'utf8'),
-    cert: readFileSync(file('pass.pem'), 'utf8'),
-    serverCert: readFileSync(file('server.pem'), 'utf8'),
-    serverKey: readFileSync(file('server.key'), 'utf8'),
+  try {
+    return Object.fromEntries(
+      FILES.map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]),
+    ) as Files
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -2,10 +2,15 @@
 // client goes to the next file only as clean as a new database from the run's snapshot. Rows
 // are emptied and the session discarded; anything else a file changed keeps the client out.
 import type { PGlite } from '@electric-sql/pglite'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { type DatabaseHandle, getDatabaseHandle, setDatabaseHandle } from '#drizzle/db.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
-import { adoptNewPglite, releasePglite, takeReusedPglite } from '#tests/setup/pglite-reuse'
+import {
+  adoptNewPglite,
+  fingerprintAsNew,
+  releasePglite,
+  takeReusedPglite,
+} from '#tests/setup/pglite-reuse'
 import { openPgliteSnapshot } from '#tests/setup/pglite-snapshot'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
@@ -86,33 +91,6 @@ describe.runIf(!onPostgres)('a PGlite client reused by the next test file', () =
 
   test.each([
     ['a table added', (client: PGlite) => client.exec('create table extra (id int)')],
-    ['a column added', (client: PGlite) => client.exec('alter table users add column extra text')],
-    [
-      'a policy dropped',
-      async (client: PGlite) => {
-        const { rows } = await client.query<{ policyname: string; tablename: string }>(
-          `select policyname, tablename from pg_policies where schemaname = 'public' limit 1`,
-        )
-        const [policy] = rows
-        expect(policy).toBeDefined()
-        await client.exec(`drop policy "${policy?.policyname}" on "${policy?.tablename}"`)
-      },
-    ],
-    ['a grant widened', (client: PGlite) => client.exec('grant all on users to public')],
-    ['a role added', (client: PGlite) => client.exec('create role someone_else')],
-    [
-      'a trigger disabled',
-      (client: PGlite) => client.exec('alter table users disable trigger all'),
-    ],
-    [
-      'a function added',
-      (client: PGlite) =>
-        client.exec('create function public.extra() returns int as $$ select 1 $$ language sql'),
-    ],
-    [
-      'a role setting',
-      (client: PGlite) => client.exec(`alter role brandcard_app set statement_timeout = '1s'`),
-    ],
     ['a channel listened to', (client: PGlite) => client.listen('somewhere', () => {})],
     ['a transaction left open', (client: PGlite) => client.exec('begin')],
     [
@@ -130,5 +108,64 @@ describe.runIf(!onPostgres)('a PGlite client reused by the next test file', () =
     const client = clientOf(used)
     expect(client.closed, 'a client kept out is closed').toBe(true)
     vi.restoreAllMocks()
+  })
+
+  // What the fingerprint catches, each change made in a transaction on one database and rolled
+  // back: a new database for each, released and closed as 'a table added' is above, cost about
+  // a second of CPU apiece.
+  describe('the fingerprint, last of the checks, tells a new database from one with', () => {
+    let handle: DatabaseHandle
+    beforeAll(async () => {
+      handle = openPgliteSnapshot()
+      await adoptNewPglite(handle)
+    })
+    afterAll(async () => {
+      await handle.close()
+    })
+
+    test.each([
+      ['a table added', (client: PGlite) => client.exec('create table extra (id int)')],
+      [
+        'a column added',
+        (client: PGlite) => client.exec('alter table users add column extra text'),
+      ],
+      [
+        'a policy dropped',
+        async (client: PGlite) => {
+          const { rows } = await client.query<{ policyname: string; tablename: string }>(
+            `select policyname, tablename from pg_policies where schemaname = 'public' limit 1`,
+          )
+          const [policy] = rows
+          expect(policy).toBeDefined()
+          await client.exec(`drop policy "${policy?.policyname}" on "${policy?.tablename}"`)
+        },
+      ],
+      ['a grant widened', (client: PGlite) => client.exec('grant all on users to public')],
+      ['a role added', (client: PGlite) => client.exec('create role someone_else')],
+      [
+        'a trigger disabled',
+        (client: PGlite) => client.exec('alter table users disable trigger all'),
+      ],
+      [
+        'a function added',
+        (client: PGlite) =>
+          client.exec('create function public.extra() returns int as $$ select 1 $$ language sql'),
+      ],
+      [
+        'a role setting',
+        (client: PGlite) => client.exec(`alter role brandcard_app set statement_timeout = '1s'`),
+      ],
+    ])('%s', async (_change, change) => {
+      const client = clientOf(handle)
+      expect(await fingerprintAsNew(client), 'as new before the change').toBe(true)
+      await client.exec('begin')
+      try {
+        await change(client)
+        expect(await fingerprintAsNew(client)).toBe(false)
+      } finally {
+        await client.exec('rollback')
+      }
+      expect(await fingerprintAsNew(client), 'as new once rolled back').toBe(true)
+    })
   })
 })

@@ -156,6 +156,15 @@ async function tablesWithRows(client: PGlite, tables: string[]) {
 }
 
 /**
+ * Whether `client` has the fingerprint of the process's first new database, the last check before
+ * a client is reused (tests/integration/pglite-reuse.test.ts checks what it catches inside a
+ * transaction that it rolls back, on one database instead of one each).
+ */
+export async function fingerprintAsNew(client: PGlite) {
+  return state.fingerprint !== undefined && (await fingerprintOf(client)) === state.fingerprint
+}
+
+/**
  * What a file could change that a new database from the snapshot would not have, as one hash:
  * the catalog's rows as they are stored (a relation's file number, which TRUNCATE changes, left
  * out), each relation's size on disk and the planner's figures for it, the roles, settings and
