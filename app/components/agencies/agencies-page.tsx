@@ -7,7 +7,7 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import { Form, useActionData, useNavigation, useSubmit } from '@remix-run/react'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import {
   Building2,
   CheckCircle2,

@@ -1,7 +1,7 @@
 // The audit log (issue 14 point 6): who changed what, newest first, filterable.
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, Link } from '@remix-run/react'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import { Filter, ScrollText } from 'lucide-react'
 import { AUDIT_CATEGORIES, auditActionLabel } from '#app/audit/audit-log'
 import type { auditLogLoader } from '#app/audit/audit-log-route.server'

@@ -1,6 +1,6 @@
 // The DNS records a domain needs, as the Domain Settings tab shows them for the custom domain and
 // for the sending domain: a small table, and when the records were last checked.
-import { formatDistance } from 'date-fns'
+import { formatDistance } from 'date-fns/formatDistance'
 import type { ReactNode } from 'react'
 
 /** The records' table: one heading a column, the rows given as children. */

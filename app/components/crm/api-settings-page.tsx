@@ -4,7 +4,7 @@
 // forwarding went, with 'Retry' for the failed ones.
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import { CheckCircle2, KeyRound, RefreshCw, XCircle } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { ErrorList, useSchemaForm } from '#app/components/forms'

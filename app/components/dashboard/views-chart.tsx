@@ -2,7 +2,8 @@
 // (issue 13: recharts renders an empty box on the server and weighs ~100 KB). The figures
 // are also in a visually hidden table, so nothing depends on seeing the bars. Days that carry
 // their views by source (every dashboard's chart, ADR 039) are drawn stacked, with a legend.
-import { format, parseISO } from 'date-fns'
+import { format } from 'date-fns/format'
+import { parseISO } from 'date-fns/parseISO'
 import { useId } from 'react'
 import { TitledSection } from '#app/components/ui/titled-section'
 import { SOURCE_LABELS, VIEW_SOURCES, type ViewSource } from '#app/utils/view-sources'

@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import * as AlertDialog from '@radix-ui/react-alert-dialog'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
-import { formatDistanceStrict } from 'date-fns'
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict'
 import { Search } from 'lucide-react'
 import { type ReactNode, useEffect } from 'react'
 import { isClientFailure } from '#app/components/client-failure'

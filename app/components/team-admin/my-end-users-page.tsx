@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, useActionData, useNavigation } from '@remix-run/react'
-import { formatDistance } from 'date-fns'
+import { formatDistance } from 'date-fns/formatDistance'
 import { Download, Eye, QrCode, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { cardLinkPath } from '#app/cards/short-link'

@@ -2,7 +2,7 @@
 // user belongs to with their members and pending invitations.
 import type { SerializeFrom } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation, useSubmit } from '@remix-run/react'
-import { formatDistance } from 'date-fns'
+import { formatDistance } from 'date-fns/formatDistance'
 import { Loader2, Trash2, Users, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { isClientFailure, useClientFailureToast } from '#app/components/client-failure'
