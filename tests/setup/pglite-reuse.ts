@@ -113,7 +113,7 @@ async function empty({ client, ownProperties }: Pooled) {
   // TRUNCATE also marks each relation's size and row count as unknown, where a new database has
   // its indexes at one page and no row: the planner's estimates as they were.
   if (state.sizes) await client.exec(state.sizes)
-  return (await fingerprintOf(client)) === state.fingerprint
+  return fingerprintAsNew(client)
 }
 
 /**
