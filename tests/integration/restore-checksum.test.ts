@@ -2,14 +2,13 @@
 // rows and schema objects and the closing line the dump's end, but a grant changes no row: now
 // the manifest also records the SHA-256 of every byte before its own line, restore hashes what
 // it loads, and a difference rolls the load back. Runs on PGlite and, with TEST_DATABASE_URL,
-// on Postgres (pg_dump's file, the checksum appended after it). Each load makes a new database
-// (on PGlite, a data directory): minutes on a busy machine, as in backups.test.ts.
+// on Postgres (pg_dump's file, the checksum appended after it). Each load goes into a new empty
+// database (on PGlite, a data directory from the run's empty snapshot).
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { PGlite } from '@electric-sql/pglite'
+import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
@@ -17,6 +16,7 @@ import { restoreCommand } from '#app/backups/commands.server'
 import { MANIFEST_PREFIX } from '#app/backups/manifest.server'
 import { getDatabaseHandle } from '#drizzle/db.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
+import { emptyDataDir } from '#tests/pglite-snapshots'
 import { withDatabase as databaseUrl } from '#tests/setup/global-db'
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
@@ -53,16 +53,34 @@ async function restore(file: string, ...args: string[]) {
   }
   const target = onPostgres
     ? { env: { DATABASE_URL: await emptyDatabaseUrl() }, args: [] }
-    : {
-        env: {},
-        args: ['--data-dir', path.join(workDir, `target-${randomBytes(4).toString('hex')}`)],
-      }
+    : { env: {}, args: ['--data-dir', await emptyDataDirIn(workDir)] }
   const code = await restoreCommand([file, ...target.args, ...args], target.env, out)
   return { code, lines, tables: await tablesIn(target) }
 }
 
+/**
+ * An empty PGlite data directory made ready for the restore, from the run's snapshot of what
+ * initdb leaves: the checksum is this file's subject, and a new directory would cost each restore
+ * an initdb. A failed restore into a directory it made itself leaves none behind: backups.test.ts.
+ */
+async function emptyDataDirIn(parent: string) {
+  const directory = path.join(parent, `target-${randomBytes(4).toString('hex')}`)
+  await emptyDataDir(directory)
+  return directory
+}
+
 async function tablesIn(target: { env: { DATABASE_URL?: string }; args: string[] }) {
-  if (!target.env.DATABASE_URL) return existsSync(target.args[1] as string) ? -1 : 0
+  if (!target.env.DATABASE_URL) {
+    const client = new PGlite({ dataDir: target.args[1] as string })
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_tables where schemaname = 'public'`,
+      )
+      return rows[0]?.n ?? 0
+    } finally {
+      await client.close()
+    }
+  }
   const sql = postgres(target.env.DATABASE_URL, { max: 1, onnotice: () => {} })
   try {
     const [row] = await sql<{ n: number }[]>`
