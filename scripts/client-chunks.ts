@@ -1,9 +1,9 @@
 // How the client build groups modules into chunks (ADR 125). Every page runs the client entry
 // and the root route first, with everything they import statically: left to Rollup, those
 // modules were split by which routes share them into 20-odd chunks, each a request of its own on
-// every first load (a signed-in dashboard named 42 scripts, 26 of them the root's). One chunk for
-// all of them is what every page loads anyway, in one request. Route modules and what only they
-// import are still split by Rollup, so a page loads no route's code but its own.
+// every first load (an end user's dashboard named 59 scripts, sign-in 26). One chunk holds what
+// every page loads anyway, in one request. Route modules and what only they import are still
+// split by Rollup, so a page loads no route's code but its own.
 
 /** The part of Rollup's `manualChunks` meta this reads. */
 type ChunkMeta = {
