@@ -71,3 +71,15 @@ export const CONTACT_NOTE_MAX_LENGTH = 2000
 export const optionalContactNote = plainText(CONTACT_NOTE_MAX_LENGTH, 'The note is too long')
   .optional()
   .default('')
+
+/**
+ * The fields both forms that type in another person ask for (a scanned card adds a job title and
+ * a website): spread into each form's schema, so a field added to one reaches the other.
+ */
+export const typedContactFields = {
+  fullName: contactFullName,
+  company: optionalContactCompany,
+  email: optionalContactEmail,
+  phoneNumber: optionalContactPhone,
+  note: optionalContactNote,
+}

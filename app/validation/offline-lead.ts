@@ -3,24 +3,12 @@
 // returns. One schema for the page's form (checked before it is queued, so most mistakes show
 // while still offline) and the endpoint that receives it; the key makes a resend harmless.
 import { z } from 'zod'
-import {
-  contactFullName,
-  optionalContactCompany,
-  optionalContactEmail,
-  optionalContactNote,
-  optionalContactPhone,
-} from './contact-fields'
+import { typedContactFields } from './contact-fields'
 
 export const BAD_IDEMPOTENCY_KEY = 'This lead has no valid key; please capture it again'
 
 /** The lead's fields as the owner types them; only the name is required. */
-export const OfflineLeadFieldsSchema = z.object({
-  fullName: contactFullName,
-  company: optionalContactCompany,
-  email: optionalContactEmail,
-  phoneNumber: optionalContactPhone,
-  note: optionalContactNote,
-})
+export const OfflineLeadFieldsSchema = z.object(typedContactFields)
 
 export type OfflineLeadFields = z.output<typeof OfflineLeadFieldsSchema>
 

@@ -3,13 +3,7 @@
 // the action.
 import { z } from 'zod'
 import { JOB_TITLE_MAX_LENGTH } from './card-details'
-import {
-  contactFullName,
-  optionalContactCompany,
-  optionalContactEmail,
-  optionalContactNote,
-  optionalContactPhone,
-} from './contact-fields'
+import { typedContactFields } from './contact-fields'
 import { singleLineText } from './text'
 
 export const CHOOSE_CARD_PHOTO = 'Please take or choose a photo of the card'
@@ -25,18 +19,14 @@ export const ReadCardSchema = z.object({
 /** The contact as the person corrected it; only the name is required. */
 export const SaveScannedSchema = z.object({
   intent: z.literal('save'),
-  fullName: contactFullName,
+  ...typedContactFields,
   jobTitle: singleLineText(
     JOB_TITLE_MAX_LENGTH,
     `Title must be at most ${JOB_TITLE_MAX_LENGTH} characters`,
   )
     .optional()
     .default(''),
-  company: optionalContactCompany,
-  email: optionalContactEmail,
-  phoneNumber: optionalContactPhone,
   website: singleLineText(200, 'Website must be at most 200 characters').optional().default(''),
-  note: optionalContactNote,
 })
 
 export const ScanCardSchema = z.discriminatedUnion('intent', [ReadCardSchema, SaveScannedSchema])
