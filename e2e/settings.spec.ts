@@ -89,6 +89,21 @@ test('end user: privacy hides the email on the public card; the dark theme appli
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
   expect(background).not.toBe('rgb(255, 255, 255)')
 
+  // Motion: the buttons' colour transition runs, until the device asks for less motion, or the
+  // person turns Animations off (stored, so it holds with the device's wish withdrawn).
+  const saveButton = page.getByRole('tabpanel').getByRole('button', { name: 'Save Changes' })
+  const transition = () =>
+    saveButton.evaluate((button) => getComputedStyle(button).transitionDuration)
+  expect(await transition()).toBe('0.15s')
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  expect(await transition()).toBe('1e-05s')
+  await page.emulateMedia({ reducedMotion: 'no-preference' })
+  expect(await transition()).toBe('0.15s')
+  await page.getByLabel('Animations').uncheck()
+  await save(page, 'Appearance settings saved successfully')
+  await expect(page.locator('html')).toHaveAttribute('data-motion', 'reduce')
+  expect(await transition()).toBe('1e-05s')
+
   // API: the CRM card leads to the integration page (e2e/crm.spec.ts drives that page).
   await tab(page, 'API')
   await expect(page.getByRole('heading', { name: 'CRM Integration' })).toBeVisible()
@@ -104,8 +119,10 @@ test('end user: privacy hides the email on the public card; the dark theme appli
   await tab(page, 'Appearance')
   await page.getByLabel('Theme').selectOption('light')
   await page.getByLabel('Font size').selectOption('medium')
+  await page.getByLabel('Animations').check()
   await save(page, 'Appearance settings saved successfully')
   await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
+  await expect(page.locator('html')).not.toHaveAttribute('data-motion')
 })
 
 test('team member: notifications, privacy, billing and API tabs', async ({ page }) => {
