@@ -46,6 +46,22 @@ export async function animationsSettled(page: Page) {
 }
 
 /**
+ * Runs `action` and waits for a toast saying `text` that was not on screen before it. A toast
+ * stays about four seconds (longer on a busy machine), so the same toast from an earlier step of
+ * the page could answer for this one, or make its text match twice (a strict-mode failure, seen
+ * on a loaded machine when a staff member was added twice within four seconds).
+ */
+export async function expectNewToast(page: Page, text: string, action: () => Promise<unknown>) {
+  await page.locator('[data-sonner-toast]').evaluateAll((toasts) => {
+    for (const toast of toasts) toast.setAttribute('data-shown-before', '')
+  })
+  await action()
+  await expect(
+    page.locator('[data-sonner-toast]:not([data-shown-before])').filter({ hasText: text }),
+  ).toBeVisible()
+}
+
+/**
  * axe's WCAG 2.2 A and AA rules, judged after transitions have finished. Toasts are left out:
  * each fades away on its own timer, which can start while axe is still reading the page, and a
  * half-faded text fails colour contrast (seen on a loaded CI machine).

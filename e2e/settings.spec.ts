@@ -4,7 +4,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { rolePaths } from '#app/validation/roles'
 import { HOSTS, urlFor } from './fixtures'
-import { sessionOf, signedInAs, signInWithSession } from './page-helpers'
+import { expectNewToast, sessionOf, signedInAs, signInWithSession } from './page-helpers'
 import { PLATFORM_ROLE_USERS, type RoleUser, SETTINGS_USERS } from './role-users'
 import { SPEC_ACCOUNTS } from './spec-accounts'
 
@@ -34,8 +34,9 @@ async function tab(page: Page, name: string) {
 }
 
 async function save(page: Page, toast: string, button = 'Save Changes') {
-  await page.getByRole('tabpanel').getByRole('button', { name: button }).click()
-  await expect(page.getByText(toast).first()).toBeVisible()
+  await expectNewToast(page, toast, () =>
+    page.getByRole('tabpanel').getByRole('button', { name: button }).click(),
+  )
 }
 
 test('end user: privacy hides the email on the public card; the dark theme applies', async ({
