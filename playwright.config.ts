@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium'
 import { E2E_DOMAIN_SUFFIX, E2E_PORT, E2E_PRODUCTION_PORT, TENANTS } from './e2e/fixtures'
+import { typeScriptArgs } from './scripts/server-command'
 
 const chromium = { ...devices['Desktop Chrome'], channel: undefined }
 
@@ -99,6 +100,9 @@ const productionSpecs = [
   'accessibility-statement.spec.ts',
 ]
 
+const servers = productionDatabase ? ['embedded', 'production'] : ['embedded']
+const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
 
 export default defineConfig({
@@ -154,8 +158,9 @@ export default defineConfig({
   webServer: [
     {
       // Both servers start side by side (e2e/start-servers.ts); this entry waits for the embedded
-      // one, the next for the production one.
-      command: `tsx e2e/start-servers.ts embedded${productionDatabase ? ' production' : ''}`,
+      // one, the next for the production one. `exec`: Playwright's shell would end at once on the
+      // SIGTERM below, while the launcher waits for each server to stop and drop its database.
+      command: `exec ${[process.execPath, ...typeScriptArgs('e2e/start-servers.ts', ...servers)].map(shellWord).join(' ')}`,
       url: healthCheck(E2E_PORT),
       reuseExistingServer: false,
       // Migrating, seeding and writing the sessions took over two minutes on a loaded machine.

@@ -70,6 +70,17 @@ export const SERVER_ARGS = [...SERVER_NODE_FLAGS, SERVER_ENTRY]
 export const TEST_V8_FLAGS = ['--liftoff-only'] as const
 
 /**
+ * Arguments for `spawn(process.execPath, …)` that run a TypeScript script of the tests, such as
+ * the e2e suite's server launchers, in one process: `node --import tsx`, not the tsx command. The
+ * command is a parent that relays a signal to the script and SIGKILLs it unless the script
+ * reports the signal within about 60 ms, so a script busy at that moment never ran its cleanup
+ * (the production e2e server's database was left on the shared Postgres in 3 runs of 7).
+ */
+export function typeScriptArgs(script: string, ...args: string[]) {
+  return ['--import', 'tsx', script, ...args]
+}
+
+/**
  * What `npm start`, `npm run serve` and the Docker image run: a small parent that starts the
  * server as its child and ends it within the shutdown timeout of a SIGTERM, even when the
  * server's own event loop is stuck in the embedded database (ADR 033). It is not a bench's or a

@@ -78,7 +78,7 @@ describe('the production server command', () => {
     }
     // The seeding of the suite's databases too, before each starts its server.
     expect(readFileSync('e2e/start-servers.ts', 'utf8')).toContain(
-      "spawn('tsx', [...TEST_V8_FLAGS, script, target]",
+      'spawn(process.execPath, [...TEST_V8_FLAGS, ...typeScriptArgs(script, target)]',
     )
     expect(readFileSync('e2e/start-server.ts', 'utf8')).toContain(
       'spawn(process.execPath, SERVER_ARGS,',
