@@ -2,8 +2,6 @@
 // only the e2e fixtures (never the demo seed): `tsx e2e/start-server.ts [embedded|production]`
 // (see e2e/server-database.ts for what each target's database is).
 import { spawn } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '#app/auth/accounts.server'
 import { savePlatformSettings } from '#app/models/platform-settings.server'
@@ -19,7 +17,11 @@ import {
 } from '#tests/apple-wallet'
 import { makeBrandedOrganization, makeCard, makeUser } from '#tests/factories'
 import { startFakeCrm } from '#tests/fake-crm'
-import { makeServiceAccountKey, TEST_ISSUER_ID } from '#tests/fake-google-wallet'
+import {
+  makeServiceAccountKey,
+  removeServiceAccountKeys,
+  TEST_ISSUER_ID,
+} from '#tests/fake-google-wallet'
 import { startFakeHubspot } from '#tests/fake-hubspot'
 import { startFakeResend } from '#tests/fake-resend'
 import { type FakeStripe, startFakeStripe, stripeEnvFor } from '#tests/fake-stripe'
@@ -197,7 +199,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => server.kill(signal))
 }
 server.on('exit', (code) => {
-  rmSync(dirname(walletKey), { recursive: true, force: true })
+  removeServiceAccountKeys()
   removeTestCertificates(passCertificates)
   Promise.all([
     fakeCrm.close(),

@@ -3,7 +3,7 @@
 // endpoint checks the JWT-bearer assertion's RS256 signature with the test public key, as
 // Google does with the account's; the object endpoints take only the tokens it handed out.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -43,6 +43,22 @@ export type FakeGoogleWallet = {
 // One RSA key per test process (0.4 s of CPU each), in a new key file for each caller.
 let keyPair: { privatePem: string; publicKeyPem: string } | undefined
 
+// The key files' directories not yet removed. Kept on globalThis: vitest evaluates this module
+// again for each test file that shares a process.
+const shared = globalThis as { __brandcardWalletKeyDirs?: Set<string> }
+shared.__brandcardWalletKeyDirs ??= new Set<string>()
+const keyDirectories = shared.__brandcardWalletKeyDirs
+
+/**
+ * Removes every key file made so far in this process: after each vitest file
+ * (tests/setup/process-state.ts), which set GOOGLE_WALLET_KEY to one and left it, and as the e2e
+ * server ends. Each run had left dozens of private keys in the machine's temporary directory.
+ */
+export function removeServiceAccountKeys() {
+  for (const directory of keyDirectories) rmSync(directory, { recursive: true, force: true })
+  keyDirectories.clear()
+}
+
 /** A throwaway RSA key pair as a service account JSON key written to a temporary file. */
 export function makeServiceAccountKey(tokenUri: string) {
   keyPair ??= (() => {
@@ -54,6 +70,7 @@ export function makeServiceAccountKey(tokenUri: string) {
   })()
   const { privatePem, publicKeyPem } = keyPair
   const dir = mkdtempSync(join(tmpdir(), 'brandcard-wallet-'))
+  keyDirectories.add(dir)
   const keyPath = join(dir, 'service-account.json')
   writeFileSync(
     keyPath,

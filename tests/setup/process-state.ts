@@ -16,6 +16,7 @@ import { invalidatePlatformSettings } from '#app/tenancy/platform-settings-cache
 import { clearTenantCache } from '#app/tenancy/tenant.server'
 import { setApnsTlsForTests } from '#app/wallet/apns.server'
 import { resetSlowQueryReportForTests, setDatabaseWorkTimeBoundForTests } from '#drizzle/db.server'
+import { removeServiceAccountKeys } from '#tests/fake-google-wallet'
 
 // Kept on globalThis: this module is evaluated anew for each file, the process is not.
 const processStart = globalThis as {
@@ -62,4 +63,6 @@ afterAll(async () => {
   stopDomainRecheck()
   discardCardViewsForTests()
   discardCardEventsForTests()
+  // The Google Wallet keys the file wrote to the temporary directory.
+  removeServiceAccountKeys()
 })
