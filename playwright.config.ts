@@ -100,8 +100,18 @@ const productionSpecs = [
   'accessibility-statement.spec.ts',
 ]
 
-const servers = productionDatabase ? ['embedded', 'production'] : ['embedded']
+// The e2e servers' launcher as a shell command (Playwright runs it through sh -c).
 const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+const launcher = [
+  process.execPath,
+  ...typeScriptArgs(
+    'e2e/start-servers.ts',
+    'embedded',
+    ...(productionDatabase ? ['production'] : []),
+  ),
+]
+  .map(shellWord)
+  .join(' ')
 
 const healthCheck = (port: number) => `http://localhost:${port}/api/health-check`
 
@@ -160,7 +170,7 @@ export default defineConfig({
       // Both servers start side by side (e2e/start-servers.ts); this entry waits for the embedded
       // one, the next for the production one. `exec`: Playwright's shell would end at once on the
       // SIGTERM below, while the launcher waits for each server to stop and drop its database.
-      command: `exec ${[process.execPath, ...typeScriptArgs('e2e/start-servers.ts', ...servers)].map(shellWord).join(' ')}`,
+      command: `exec ${launcher}`,
       url: healthCheck(E2E_PORT),
       reuseExistingServer: false,
       // Migrating, seeding and writing the sessions took over two minutes on a loaded machine.
