@@ -2,21 +2,9 @@ import { defineConfig } from 'vitest/config'
 import { accessibilityCheckedOn } from './scripts/accessibility-checked-on'
 import { TEST_V8_FLAGS } from './scripts/server-command'
 import { TEST_APP_SECRET } from './tests/app-secret'
+import { ISOLATED_FILES } from './tests/setup/isolated-files'
 import { SlowFirstSequencer } from './tests/setup/slow-first-sequencer'
 
-// Test files that cannot share a process with other files (ADR 034), each with its reason. Every
-// other file runs with `isolate: false`: one process per worker runs file after file and keeps
-// the app's modules loaded, instead of a new process importing the app again for each file
-// (about 3 s a file). tests/setup/process-state.ts gives each of those files the environment and
-// empty caches of a new process. A vi.mock of an app module or a builtin needs a process of its
-// own: the modules that import the real one are already loaded, and the mock would outlive the
-// file.
-const ISOLATED_FILES: Record<string, string> = {
-  'tests/integration/checklist.test.ts': 'vi.mock of #app/auth/password.server',
-  'tests/integration/dashboard-stats.test.ts': 'vi.mock of #app/models/stats.server',
-  'tests/integration/file-modes.test.ts': 'vi.mock of node:fs/promises, and the umask',
-  'tests/integration/user-accounts.test.ts': 'vi.mock of #app/models/users.server',
-}
 const isolatedFiles = Object.keys(ISOLATED_FILES)
 
 // Test files whose checks end before the database driver matters, each with its reason: with
@@ -33,9 +21,9 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 // Integration tests run once on PGlite and, when TEST_DATABASE_URL is set, once more on
 // a real Postgres server (which also runs the *.postgres.test.ts files); every test file gets its
-// own fresh, migrated database. Each driver has two projects, `integration-<driver>` for the
-// files that share processes and `integration-<driver>-isolated` for ISOLATED_FILES, so
-// `--project 'integration-*'` still selects them all.
+// own fresh, migrated database. Each driver has a project, `integration-<driver>`, for the files
+// that share processes, and `integration-<driver>-isolated` for ISOLATED_FILES when the list has
+// any, so `--project 'integration-*'` selects them all.
 const integration = (driver: 'pglite' | 'postgres', isolate: boolean) => ({
   extends: true as const,
   test: {
@@ -119,8 +107,9 @@ export default defineConfig({
         },
       },
       integration('pglite', false),
-      integration('pglite', true),
-      ...(withPostgres ? [integration('postgres', false), integration('postgres', true)] : []),
+      ...(isolatedFiles.length ? [integration('pglite', true)] : []),
+      ...(withPostgres ? [integration('postgres', false)] : []),
+      ...(withPostgres && isolatedFiles.length ? [integration('postgres', true)] : []),
     ],
   },
 })

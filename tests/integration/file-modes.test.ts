@@ -3,6 +3,7 @@
 // backup 0600 from its first byte, not chmod-ed once written.
 import { lstatSync, readdirSync, statSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createRequire, syncBuiltinESMExports } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
@@ -16,44 +17,61 @@ import { snapshotBlob } from '#tests/setup/pglite-snapshot'
 
 // The mode of a backup's `.partial` file at every step of writing it the app takes: after it
 // is opened or written, before anything is appended, its mode changed or it is renamed.
-const seen = vi.hoisted(() => [] as { step: string; file: string; mode: number }[])
+const seen: { step: string; file: string; mode: number }[] = []
 
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>()
-  const { statSync: stat } = await import('node:fs')
+// node:fs/promises as CommonJS sees it: the object whose functions the module's ESM bindings are
+// synced from (syncBuiltinESMExports), which the app's imports then read.
+const fsPromises = createRequire(import.meta.url)(
+  'node:fs/promises',
+) as typeof import('node:fs/promises')
+
+/** Watches the steps above for the callback's duration, then puts the real functions back. */
+async function watchingPartialFiles<T>(work: () => Promise<T>): Promise<T> {
+  const real = { ...fsPromises }
   const observe = (step: string, file: unknown) => {
     const name = String(file)
     if (!name.endsWith('.partial')) return
     try {
-      seen.push({ step, file: name, mode: stat(name).mode & 0o777 })
+      seen.push({ step, file: name, mode: statSync(name).mode & 0o777 })
     } catch {}
   }
-  const wrapped = {
-    ...fs,
-    open: (async (file: string, ...rest: unknown[]) => {
-      const handle = await (fs.open as (...args: unknown[]) => Promise<unknown>)(file, ...rest)
+  const spies = [
+    vi.spyOn(fsPromises, 'open').mockImplementation((async (file: string, ...rest: unknown[]) => {
+      const handle = await (real.open as (...args: unknown[]) => Promise<unknown>)(file, ...rest)
       observe('opened', file)
       return handle
-    }) as typeof fs.open,
-    writeFile: (async (file: string, ...rest: unknown[]) => {
-      await (fs.writeFile as (...args: unknown[]) => Promise<void>)(file, ...rest)
+    }) as typeof fsPromises.open),
+    vi.spyOn(fsPromises, 'writeFile').mockImplementation((async (
+      file: string,
+      ...rest: unknown[]
+    ) => {
+      await (real.writeFile as (...args: unknown[]) => Promise<void>)(file, ...rest)
       observe('written', file)
-    }) as typeof fs.writeFile,
-    appendFile: (async (file: string, ...rest: unknown[]) => {
+    }) as typeof fsPromises.writeFile),
+    vi.spyOn(fsPromises, 'appendFile').mockImplementation((async (
+      file: string,
+      ...rest: unknown[]
+    ) => {
       observe('before append', file)
-      await (fs.appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest)
-    }) as typeof fs.appendFile,
-    chmod: (async (file: string, mode: number) => {
+      await (real.appendFile as (...args: unknown[]) => Promise<void>)(file, ...rest)
+    }) as typeof fsPromises.appendFile),
+    vi.spyOn(fsPromises, 'chmod').mockImplementation(async (file, mode) => {
       observe('before chmod', file)
-      await fs.chmod(file, mode)
-    }) as typeof fs.chmod,
-    rename: (async (from: string, to: string) => {
+      await real.chmod(file, mode)
+    }),
+    vi.spyOn(fsPromises, 'rename').mockImplementation(async (from, to) => {
       observe('before rename', from)
-      await fs.rename(from, to)
-    }) as typeof fs.rename,
+      await real.rename(from, to)
+    }),
+  ]
+  syncBuiltinESMExports()
+  try {
+    return await work()
+  } finally {
+    for (const spy of spies) spy.mockRestore()
+    syncBuiltinESMExports()
   }
-  return { ...wrapped, default: wrapped }
-})
+}
 
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres'
 let workDir: string
@@ -171,7 +189,7 @@ describe('a backup', () => {
     seen.length = 0
     try {
       const dir = path.join(workDir, 'backups')
-      const taken = await takeBackup({ dir, retention: 1, database })
+      const taken = await watchingPartialFiles(() => takeBackup({ dir, retention: 1, database }))
       expect(seen.length).toBeGreaterThan(1)
       expect(seen.filter((s) => s.mode !== 0o600)).toEqual([])
       expect(seen.some((s) => s.step === 'opened' || s.step === 'written')).toBe(true)

@@ -3,7 +3,7 @@
 // in memory. This setup file runs again for each file and gives it what a new process would
 // have: the environment vitest started the process with, and no cache, queue or background
 // work left from another file's database. A new cache or timer in the app belongs here.
-import { afterAll } from 'vitest'
+import { afterAll, vi } from 'vitest'
 import { discardCardEventsForTests } from '#app/cards/event-batcher.server'
 import { discardCardViewsForTests } from '#app/cards/view-batcher.server'
 import { stopDomainRecheck } from '#app/domains/recheck-schedule.server'
@@ -65,4 +65,7 @@ afterAll(async () => {
   discardCardEventsForTests()
   // The Google Wallet keys the file wrote to the temporary directory.
   removeServiceAccountKeys()
+  // The file's spies on the app's modules (a file spies rather than vi.mock-s, whose mock would
+  // outlive it in this process): the next file gets the real functions.
+  vi.restoreAllMocks()
 })
