@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
+import { dropDatabasesAfterRun } from '#tests/setup/drop-databases'
 import {
   dropDatabasesOfEndedRuns,
   FILE_DATABASE_INFIX,
@@ -48,6 +49,23 @@ test('the databases of a run whose process is gone are dropped; a live run keeps
   try {
     await dropDatabasesOfEndedRuns(serverUrl, admin)
     expect(await Promise.all(names.map(exists))).toEqual([false, false, true, true, true, true])
+  } finally {
+    await Promise.all(names.map((name) => admin.unsafe(`drop database if exists "${name}"`)))
+  }
+})
+
+test("the run's databases are dropped by a process of their own, which the run does not wait for", async () => {
+  const names = [1, 2].map(() => `${TEMPLATE_PREFIX}probe_${randomBytes(4).toString('hex')}`)
+  for (const name of names) await admin.unsafe(`create database "${name}"`)
+  try {
+    dropDatabasesAfterRun(serverUrl, names)
+    // Polled: the drops happen in the other process. A hang watchdog, not a speed check.
+    await expect
+      .poll(async () => (await Promise.all(names.map(exists))).some(Boolean), {
+        timeout: 120_000,
+        interval: 200,
+      })
+      .toBe(false)
   } finally {
     await Promise.all(names.map((name) => admin.unsafe(`drop database if exists "${name}"`)))
   }

@@ -8,6 +8,7 @@ import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { openPostgres } from '#drizzle/db.server'
 import { pgliteSnapshots } from '#tests/pglite-snapshots'
+import { dropDatabases, dropDatabasesAfterRun } from './drop-databases'
 
 type Made = { name: string; empty?: string; teardown: () => Promise<void> }
 
@@ -90,9 +91,10 @@ async function setupPostgres(): Promise<Made> {
     name: template,
     teardown: async () => {
       // Each test file's database (tests/setup/db.ts) now that no file uses one, then the
-      // template they were cloned from.
-      await dropDatabases(serverUrl, await databasesOfRun(admin, template))
+      // template they were cloned from, by a process that outlives the run.
+      const names = await databasesOfRun(admin, template)
       await admin.end()
+      dropDatabasesAfterRun(serverUrl, names)
     },
   }
 }
@@ -121,23 +123,6 @@ async function databasesOfRun(admin: postgres.Sql, template: string) {
   const files = await admin<{ datname: string }[]>`
     select datname from pg_database where starts_with(datname, ${template + FILE_DATABASE_INFIX})`
   return [...files.map((file) => file.datname), template]
-}
-
-/**
- * Eight at a time, the template last: each DROP DATABASE forces a checkpoint and waits for it, and
- * drops waiting together can share one. A run's 124 file databases took 14 s at its end (18 s one
- * after another), against 50 s of its workers' time spent waiting when each file dropped its own
- * (2026-12-06).
- */
-async function dropDatabases(serverUrl: string, names: string[]) {
-  const droppers = postgres(serverUrl, { max: 8, onnotice: () => {} })
-  const drop = (name: string) => droppers.unsafe(`drop database if exists "${name}" with (force)`)
-  try {
-    await Promise.all(names.slice(0, -1).map(drop))
-    await Promise.all(names.slice(-1).map(drop))
-  } finally {
-    await droppers.end()
-  }
 }
 
 /**
