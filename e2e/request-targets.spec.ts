@@ -11,10 +11,6 @@ import { mkdirSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { savePlatformSettings } from '#app/models/platform-settings.server'
-import { getDb, setDatabaseHandle } from '#drizzle/db.server'
-import { makeBrandedOrganization, makeUser } from '#tests/factories'
-import { openMigratedPglite } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
@@ -93,19 +89,11 @@ test.beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
   // The database the server starts on: a platform with its super admin, one agency, and
-  // maintenance mode on.
-  const handle = await openMigratedPglite(path.join(dataDir, 'pglite'))
-  setDatabaseHandle(handle)
-  await handle.migrate()
-  const { organization: platform } = await makeBrandedOrganization({
-    slug: 'platform',
-    name: 'Targets Platform',
-    kind: 'platform',
-  })
-  await makeUser(platform.id, { ...ADMIN, role: 'super_admin' })
-  await makeBrandedOrganization({ slug: AGENCY, name: 'Acme' })
-  await savePlatformSettings(getDb(), { requireTwoFactorForAdmins: false, maintenanceMode: true })
-  await handle.close()
+  // maintenance mode on. Its module is loaded here, not with the spec: the app's server modules
+  // it needs are a second or two of every Playwright process that loads the spec (the runner,
+  // to list the tests, included).
+  const { prepareTargetsDatabase } = await import('./request-targets-database')
+  await prepareTargetsDatabase(path.join(dataDir, 'pglite'), { admin: ADMIN, agency: AGENCY })
 
   port = await freePort()
   const env = { ...process.env }

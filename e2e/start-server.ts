@@ -37,10 +37,9 @@ import {
   SUPER_ADMIN,
   TENANTS,
 } from './fixtures'
-import { seedRoleUsers } from './role-users'
+import { seedRoleUsers, seedRoster } from './seed-fixtures'
 import { seedSpecAccounts, writeSessionStates } from './seed-sessions'
 import { openServerDatabase, parseTarget } from './server-database'
-import { seedRoster } from './user-accounts-fixtures'
 
 const target = parseTarget(process.argv[2])
 const { handle, port, serverEnv, drop } = await openServerDatabase(target)
