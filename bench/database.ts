@@ -22,7 +22,7 @@ import {
   withTenant,
 } from '#drizzle/db.server'
 import { cardViews } from '#drizzle/schema'
-import { createFreshPostgresDatabase, productionServerEnv } from '../e2e/server-database'
+import { createFreshPostgresDatabase, productionServerEnv } from '../e2e/postgres-database'
 import type { Driver } from './budgets'
 
 /** The demo's agency, its custom domain and the end user whose card and dashboard are measured. */

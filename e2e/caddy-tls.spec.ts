@@ -31,7 +31,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
 import { E2E_PORT } from './fixtures'
 import { linkIn } from './inbox'
 import { enterDemoTwoFactorCode } from './page-helpers'
-import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
+import { createFreshPostgresDatabase, productionServerEnv } from './postgres-database'
 
 const CADDY = '/usr/bin/caddy'
 // Ports of this spec's own: beside the project servers (E2E_PORT, +1) and clear of the DNS

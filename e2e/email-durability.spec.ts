@@ -18,7 +18,6 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { freePort } from './postgres-cluster'
 
@@ -238,6 +237,9 @@ test.beforeAll(async () => {
   test.setTimeout(120_000)
   template = mkdtempSync(path.join(os.tmpdir(), 'brandcard-durability-template-'))
   // Migrated already (tests/pglite-snapshots.ts): the server seeds the demo on it.
+  // Loaded when it runs, not with the spec: it brings the app's database modules, which
+  // Playwright's runner would load too, to list the tests.
+  const { migratedDataDir } = await import('#tests/pglite-snapshots')
   await migratedDataDir(path.join(template, 'pglite'))
   const resend = await startFakeResend()
   try {

@@ -9,7 +9,6 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
 
@@ -67,6 +66,9 @@ test('trace ids, metrics behind a token and on their own port, readiness false f
   test.setTimeout(180_000)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'brandcard-observability-'))
   // Migrated already (tests/pglite-snapshots.ts): the server finds every migration applied.
+  // Loaded when it runs, not with the spec: it brings the app's database modules, which
+  // Playwright's runner would load too, to list the tests.
+  const { migratedDataDir } = await import('#tests/pglite-snapshots')
   await migratedDataDir(path.join(dataDir, 'pglite'))
   const child = spawn(process.execPath, [...TEST_V8_FLAGS, ...SERVER_ARGS], {
     env: {

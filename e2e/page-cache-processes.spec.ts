@@ -10,10 +10,9 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
-import { migratedDataDir } from '#tests/pglite-snapshots'
 import { SERVER_ARGS, TEST_V8_FLAGS } from '../scripts/server-command'
 import { E2E_PORT } from './fixtures'
-import { createFreshPostgresDatabase, productionServerEnv } from './server-database'
+import { createFreshPostgresDatabase, productionServerEnv } from './postgres-database'
 
 // Beside the e2e servers' own ports, so two checkouts running the suite at once do not collide.
 const [FIRST_PORT, SECOND_PORT, VIEWS_PORT] = [E2E_PORT + 96, E2E_PORT + 97, E2E_PORT + 98]
@@ -156,6 +155,9 @@ test('views of cached pages are all written when the server stops (SIGTERM)', as
   let server: Started | undefined
   try {
     // Migrated already (tests/pglite-snapshots.ts): the server seeds the demo on it.
+    // Loaded when it runs, not with the spec: it brings the app's database modules, which
+    // Playwright's runner would load too, to list the tests.
+    const { migratedDataDir } = await import('#tests/pglite-snapshots')
     await migratedDataDir(path.join(dataDir, 'pglite'))
     server = await startServer(VIEWS_PORT, {
       DATA_DIR: dataDir,

@@ -7,11 +7,10 @@
 //   and every request runs as it (not the owner, no superuser, no BYPASSRLS: RLS applies).
 import { rmSync } from 'node:fs'
 import path from 'node:path'
-import postgres from 'postgres'
 import { type DatabaseHandle, openPostgres } from '#drizzle/db.server'
-import { TEST_APP_SECRET } from '#tests/app-secret'
 import { openMigratedPglite } from '#tests/pglite-snapshots'
 import { E2E_PORT, E2E_PRODUCTION_PORT } from './fixtures'
+import { createFreshPostgresDatabase, productionServerEnv } from './postgres-database'
 
 export type E2eTarget = 'embedded' | 'production'
 
@@ -67,33 +66,4 @@ async function openProductionDatabase(): Promise<ServerDatabase> {
     },
     drop: database.drop,
   }
-}
-
-/**
- * An empty database `name` on the Postgres server at serverUrl (one left behind by a killed run
- * is replaced): its URL, for the owner's handle and the server, and how to drop it afterwards.
- * Also used by `npm run bench` (bench/database.ts).
- */
-export async function createFreshPostgresDatabase(serverUrl: string, name: string) {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}" with (force)`)
-  await admin.unsafe(`create database "${name}"`)
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`)
-      await admin.end()
-    },
-  }
-}
-
-/**
- * What a server on that database adds to its environment to run as in production: APP_SECRET
- * set and no DATABASE_APP_URL, so the server gives brandcard_app its login and every request
- * runs as it (RLS applies). The secret is the test one: the role is cluster-wide (tests/app-secret.ts).
- */
-export function productionServerEnv(databaseUrl: string): Record<string, string | undefined> {
-  return { DATABASE_URL: databaseUrl, DATABASE_APP_URL: undefined, APP_SECRET: TEST_APP_SECRET }
 }
