@@ -76,7 +76,8 @@ export function pgliteFsync(): 'on' | 'off' {
   return value
 }
 
-function pgliteStartParams() {
+/** Postgres's settings in every PGlite the app opens (tests' throwaway ones too): ADRs 023, 033. */
+export function pgliteStartParams() {
   const durability =
     pgliteFsync() === 'on' ? ['-c', 'fsync=on', '-c', 'wal_sync_method=fsync'] : ['-c', 'fsync=off']
   return [
@@ -130,15 +131,24 @@ const BYTEA_CODECS = {
   },
 }
 
+/**
+ * Where and how PGlite keeps a database the app opens: the server's, and the one `npm run backup`
+ * or `npm run restore` opens (app/backups/commands.server.ts), so both run with the same shared
+ * buffers and fsync.
+ */
+export function pgliteStorage(dataDir: string | undefined) {
+  return {
+    ...(dataDir && pgliteFsync() === 'on' ? { fs: new DurableNodeFS(dataDir) } : { dataDir }),
+    startParams: pgliteStartParams(),
+  }
+}
+
 export function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): DatabaseHandle {
   const { dataDir } = options
   if (dataDir) ensurePrivateDir(dataDir)
   const client = new PGlite({
-    ...(options.dataDir && pgliteFsync() === 'on'
-      ? { fs: new DurableNodeFS(options.dataDir) }
-      : { dataDir: options.dataDir }),
+    ...pgliteStorage(dataDir),
     loadDataDir: options.loadDataDir,
-    startParams: pgliteStartParams(),
     ...BYTEA_CODECS,
   })
   // PGlite copies a new data directory's files in with mode 0666: private once it is ready,

@@ -17,7 +17,7 @@ import {
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { openPglite } from '#drizzle/db.server'
+import { openPglite, pgliteStartParams } from '#drizzle/db.server'
 
 /** Raised whenever the steps below change what a snapshot holds. */
 const FORMAT = 1
@@ -50,7 +50,10 @@ async function findOrMake(): Promise<PgliteSnapshots> {
   // As initdb leaves it: the empty target of a restore, without an initdb of its own each time.
   // Its WAL in segments of 1 MB, not 16: a new data directory holds one segment, written out
   // whole, so each database loads 10 MB less (165 ms of CPU to open against 139 ms).
-  const initdb = new PGlite({ initDbStartParams: ['--wal-segsize=1'] })
+  const initdb = new PGlite({
+    initDbStartParams: ['--wal-segsize=1'],
+    startParams: pgliteStartParams(),
+  })
   // (A dump asked for before the database is ready never settles.)
   await initdb.waitReady
   await dropTemplateDatabases(initdb)
@@ -90,7 +93,11 @@ const snapshotBytes = new Map<string, Uint8Array>()
  */
 export async function emptyDataDir(dataDir: string) {
   const { empty } = await pgliteSnapshots()
-  const client = new PGlite({ dataDir, loadDataDir: snapshotBlob(empty) })
+  const client = new PGlite({
+    dataDir,
+    loadDataDir: snapshotBlob(empty),
+    startParams: pgliteStartParams(),
+  })
   await client.waitReady
   await client.close()
 }

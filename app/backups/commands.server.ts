@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pgliteStorage } from '#drizzle/db.server'
 import { ensurePrivateDir, tightenTree } from '#drizzle/private-files.server'
 import {
   BackupError,
@@ -149,7 +150,7 @@ async function withPglite<T>(
     )
   }
   ensurePrivateDir(directory)
-  const client = new PGlite({ dataDir: directory })
+  const client = new PGlite(pgliteStorage(directory))
   let done = false
   try {
     // A new directory's files are copied in with mode 0666 (drizzle/private-files.server.ts).

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DatabaseLocation, takeBackup } from '#app/backups/backups.server'
 import { restoreCommand } from '#app/backups/commands.server'
 import { MANIFEST_PREFIX } from '#app/backups/manifest.server'
-import { getDatabaseHandle } from '#drizzle/db.server'
+import { getDatabaseHandle, pgliteStartParams } from '#drizzle/db.server'
 import { makeCard, makeOrganization, makeUser } from '#tests/factories'
 import { emptyDataDir } from '#tests/pglite-snapshots'
 import { withDatabase as databaseUrl } from '#tests/setup/global-db'
@@ -71,7 +71,10 @@ async function emptyDataDirIn(parent: string) {
 
 async function tablesIn(target: { env: { DATABASE_URL?: string }; args: string[] }) {
   if (!target.env.DATABASE_URL) {
-    const client = new PGlite({ dataDir: target.args[1] as string })
+    const client = new PGlite({
+      dataDir: target.args[1] as string,
+      startParams: pgliteStartParams(),
+    })
     try {
       const { rows } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_tables where schemaname = 'public'`,
