@@ -111,6 +111,39 @@ test.afterAll(async () => {
   cluster?.destroy()
 })
 
+/**
+ * The app login's backends that stayed in one state for over two seconds, sampled every half
+ * second until stopped: a request that waits seconds on the database (once in a full run, two
+ * of them until the 10 s time bound, 2026-12-07) is then told apart as the server's wait (a
+ * lock, `active`) or the driver's (`idle in transaction`, or no backend at all). It ends by
+ * itself with the server's process.
+ */
+function watchLongBackends() {
+  const seen: string[] = []
+  let watching = true
+  const sampling = (async () => {
+    while (watching && server.exitCode === null && server.signalCode === null) {
+      await new Promise((r) => setTimeout(r, 500))
+      const rows = await owner`
+        select pid, state, wait_event_type, wait_event,
+          round(extract(epoch from now() - state_change))::int as seconds, left(query, 120) as query
+        from pg_stat_activity
+        where usename = 'brandcard_app' and state <> 'idle'
+          and now() - state_change > interval '2 seconds'`.catch((error: Error) => [
+        { error: error.message },
+      ])
+      seen.push(...rows.map((row) => JSON.stringify(row)))
+    }
+  })()
+  return {
+    async stop() {
+      watching = false
+      await sampling
+      return seen
+    },
+  }
+}
+
 test('requests run as brandcard_app: not the owner, not a superuser, no BYPASSRLS', async () => {
   expect((await get(CARD, ACME)).status).toBe(200)
   const users = await owner`
@@ -241,6 +274,7 @@ test('SIGTERM under load on Postgres: in-flight requests complete, no connection
     ['/auth/login', ACME],
     [CARD, ACME],
   ])
+  const backends = watchLongBackends()
   const exited = new Promise<number | null>((resolve) => server.on('exit', resolve))
   const started = Date.now()
   server.kill('SIGTERM')
@@ -255,8 +289,12 @@ test('SIGTERM under load on Postgres: in-flight requests complete, no connection
   expect(await exited).toBe(0)
   expect(Date.now() - started).toBeLessThan(30_000)
   const outcomes = await load.stop()
+  const longBackends = await backends.stop()
   // Answered, or refused once the port closed (safe to retry: nothing was sent); never reset.
-  expect(outcomes.filter((o) => o !== '200' && o !== 'ECONNREFUSED')).toEqual([])
+  expect(
+    outcomes.filter((o) => o !== '200' && o !== 'ECONNREFUSED'),
+    `backends in one state for over 2 s meanwhile:\n${longBackends.join('\n') || 'none'}`,
+  ).toEqual([])
   expect(outcomes).toContain('200')
   expect(outcomes.at(-1)).toBe('ECONNREFUSED')
 })
