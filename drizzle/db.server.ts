@@ -388,7 +388,7 @@ const ORGANIZATION_CONFIG =
  * marks internal), or undefined should a drizzle release move it: withTenant then waits for
  * set_config as it used to.
  */
-function transactionClient(tx: Transaction): postgres.TransactionSql | undefined {
+export function transactionClient(tx: Transaction): postgres.TransactionSql | undefined {
   const client = (tx as unknown as { session?: { client?: unknown } }).session?.client
   return typeof client === 'function' && 'unsafe' in client
     ? (client as postgres.TransactionSql)

@@ -4,14 +4,9 @@
 import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { expect, test } from 'vitest'
-import { getDatabaseHandle, withTenant } from '#drizzle/db.server'
+import { getDatabaseHandle, transactionClient, withTenant } from '#drizzle/db.server'
 
 const TENANT = '00000000-0000-0000-0000-000000000000'
-
-/** The postgres.js transaction under drizzle's, as withTenant itself reaches it. */
-function rawClient(tx: unknown) {
-  return (tx as { session: { client: postgres.TransactionSql } }).session.client
-}
 
 // Each hung without patches/postgres+3.4.9.patch's fix: the first until its client gave up, the
 // second until the unit's 10 s time bound answered 503, with its connection kept for good.
@@ -36,9 +31,12 @@ test("withTenant's first statement that cannot be sent fails at once, and keeps 
   // More failures than the pool has connections: had any kept its connection, the last unit
   // below would wait for ever (until the time bound's 503).
   for (let attempt = 0; attempt <= poolSize; attempt++) {
-    const failed = await withTenant(TENANT, (tx) =>
-      rawClient(tx).unsafe('select $1::text', [undefined as unknown as string]),
-    ).then(
+    const failed = await withTenant(TENANT, (tx) => {
+      // The postgres.js transaction under drizzle's, as withTenant itself reaches it.
+      const client = transactionClient(tx)
+      if (!client) throw new Error('no postgres.js transaction under this drizzle one')
+      return client.unsafe('select $1::text', [undefined as unknown as string])
+    }).then(
       () => 'resolved',
       (error: unknown) =>
         error instanceof Response ? `answered ${error.status}` : (error as { code?: string }).code,
