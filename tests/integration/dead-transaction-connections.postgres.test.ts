@@ -6,6 +6,7 @@
 // tenant, and the commit ended it (porsager/postgres#1216). Each test here failed without
 // patches/postgres+3.4.9.patch's fix (ADR 005's last addendum).
 import { randomUUID } from 'node:crypto'
+import net from 'node:net'
 import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { afterEach, expect, test } from 'vitest'
@@ -131,6 +132,63 @@ test("the query that waited for the pool's connection runs on the new backend, n
   expect(await settledOrHung(running)).toBe('CONNECTION_CLOSED')
   // It was never sent to the ended backend: it had run into that backend's 57P01.
   expect(await settledOrHung(waiting)).toBe(1)
+})
+
+/**
+ * A TCP proxy to the test database's server whose `reset()` ends every client connection with a
+ * TCP reset, as a load balancer or a dead host's network does: the client sees ECONNRESET (an
+ * error before the close), not the clean close of a terminated backend.
+ */
+async function startResettingProxy() {
+  const target = new URL(fileUrl())
+  const clients = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname)
+    clients.add(client)
+    for (const socket of [client, upstream]) socket.on('error', () => {})
+    client.on('close', () => {
+      clients.delete(client)
+      upstream.destroy()
+    })
+    upstream.on('close', () => client.destroy())
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closers.push(async () => {
+    for (const client of clients) client.destroy()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  const url = new URL(target)
+  url.hostname = '127.0.0.1'
+  url.port = String((server.address() as net.AddressInfo).port)
+  return {
+    url: url.toString(),
+    reset: () => {
+      for (const client of clients) client.resetAndDestroy()
+    },
+  }
+}
+
+test('a connection reset with a statement in flight: the ROLLBACK sent before the close does not block the next backend', async () => {
+  const proxy = await startResettingProxy()
+  const client = postgres(proxy.url, { max: 1, onnotice: () => {} })
+  closers.push(() => client.end({ timeout: 1 }))
+  const first = client
+    .begin(async (tx) => {
+      await tx`select 1`
+      const running = tx`select pg_sleep(30)`
+      // Written and running on the server before the reset.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      proxy.reset()
+      // Its failure makes the transaction send ROLLBACK, between the socket's error and its close.
+      await running
+    })
+    .then(() => 'committed', codeOf)
+  // Waits for the pool's only connection, which gets a new backend after the reset.
+  const next = client.begin(async (tx) => (await tx`select 2 as two`)[0]?.two)
+  // The transaction fails with the socket's error or, first, with the close that follows it.
+  expect(await settledOrHung(first)).toMatch(/^(ECONNRESET|CONNECTION_CLOSED)$/)
+  expect(await settledOrHung(next)).toBe(2)
 })
 
 test("withTenant: a unit whose connection dies answers 503, and its late statement never runs in the next unit's tenant", async () => {
