@@ -6,7 +6,6 @@
 // tenant, and the commit ended it (porsager/postgres#1216). Each test here failed without
 // patches/postgres+3.4.9.patch's fix (ADR 005's last addendum).
 import { randomUUID } from 'node:crypto'
-import net from 'node:net'
 import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { afterEach, expect, test } from 'vitest'
@@ -17,6 +16,7 @@ import {
   setDatabaseHandle,
   withTenant,
 } from '#drizzle/db.server'
+import { startTcpProxy } from '#tests/tcp-proxy'
 
 const fileUrl = () => process.env.TEST_FILE_DATABASE_URL as string
 const closers: (() => Promise<void>)[] = []
@@ -134,43 +134,9 @@ test("the query that waited for the pool's connection runs on the new backend, n
   expect(await settledOrHung(waiting)).toBe(1)
 })
 
-/**
- * A TCP proxy to the test database's server whose `reset()` ends every client connection with a
- * TCP reset, as a load balancer or a dead host's network does: the client sees ECONNRESET (an
- * error before the close), not the clean close of a terminated backend.
- */
-async function startResettingProxy() {
-  const target = new URL(fileUrl())
-  const clients = new Set<net.Socket>()
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname)
-    clients.add(client)
-    for (const socket of [client, upstream]) socket.on('error', () => {})
-    client.on('close', () => {
-      clients.delete(client)
-      upstream.destroy()
-    })
-    upstream.on('close', () => client.destroy())
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  closers.push(async () => {
-    for (const client of clients) client.destroy()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-  })
-  const url = new URL(target)
-  url.hostname = '127.0.0.1'
-  url.port = String((server.address() as net.AddressInfo).port)
-  return {
-    url: url.toString(),
-    reset: () => {
-      for (const client of clients) client.resetAndDestroy()
-    },
-  }
-}
-
 test('a connection reset with a statement in flight: the ROLLBACK sent before the close does not block the next backend', async () => {
-  const proxy = await startResettingProxy()
+  const proxy = await startTcpProxy(new URL(fileUrl()))
+  closers.push(() => proxy.close())
   const client = postgres(proxy.url, { max: 1, onnotice: () => {} })
   closers.push(() => client.end({ timeout: 1 }))
   const first = client

@@ -3,7 +3,6 @@
 // a restart, a failover. It comes back by itself, and a job committed afterwards still wakes
 // the worker; a job committed while it was away runs once it is back. The lanes poll every 10
 // minutes here, so nothing else can have started the jobs within the test.
-import net from 'node:net'
 import { eq, sql } from 'drizzle-orm'
 import { afterEach, expect, test, vi } from 'vitest'
 import { resetEnvForTests } from '#app/env.server'
@@ -17,6 +16,7 @@ import {
   setDatabaseHandle,
 } from '#drizzle/db.server'
 import { jobs } from '#drizzle/schema'
+import { startTcpProxy } from '#tests/tcp-proxy'
 
 // Generous: these bound a hang, not a speed (ADR 059).
 const PROMPTLY = { timeout: 30_000, interval: 50 }
@@ -97,52 +97,12 @@ test('a terminated listener comes back, and a job committed afterwards still wak
   await vi.waitFor(() => expect(ran).toContain(id), PROMPTLY)
 })
 
-/**
- * A TCP proxy to the test database's server: `down()` cuts every connection through it and
- * refuses new ones, as a server that is restarting does, until `up()`.
- */
-async function startProxy(target: URL) {
-  const sockets = new Set<net.Socket>()
-  const accept = (client: net.Socket) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname)
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on('close', () => sockets.delete(socket))
-      socket.on('error', () => {})
-    }
-    client.pipe(upstream).pipe(client)
-  }
-  let listener = net.createServer(accept)
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
-  const port = (listener.address() as net.AddressInfo).port
-  const close = () => new Promise<void>((resolve) => listener.close(() => resolve()))
-  return {
-    port,
-    async down() {
-      const closed = close()
-      for (const socket of sockets) socket.destroy()
-      await closed
-    },
-    async up() {
-      listener = net.createServer(accept)
-      await new Promise<void>((resolve) => listener.listen(port, '127.0.0.1', resolve))
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy()
-      if (listener.listening) await close()
-    },
-  }
-}
-
 test('after an outage of several seconds the listener is back: missed and new jobs run', async () => {
   const direct = getDatabaseHandle()
   const url = new URL(process.env.TEST_FILE_DATABASE_URL as string)
-  const proxy = await startProxy(url)
+  const proxy = await startTcpProxy(url)
   closers.push(() => proxy.close())
-  const proxied = openPostgres(
-    Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(proxy.port) }).toString(),
-    { max: 2 },
-  )
+  const proxied = openPostgres(proxy.url, { max: 2 })
   // The app (its pool and its listener) reaches the database through the proxy only.
   setDatabaseHandle(proxied)
   closers.push(async () => {
